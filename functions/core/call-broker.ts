@@ -1,0 +1,96 @@
+/**
+ * Calls one operation at the broker: builds the wire request from validated input and the session, sends it
+ * once, and decodes the reply. A `Session Expired` answer means the broker did not execute the call, so after
+ * re-reading the secret the call is repeated once if (and only if) the token was rotated meanwhile.
+ */
+import type { AnyOperation } from '../operation.js';
+import { postToBroker, TransportFailure } from './broker-transport.js';
+import { decodeBrokerReply } from './broker-reply.js';
+import {
+  BrokerTimeoutError,
+  BrokerUnavailableError,
+  GatewayError,
+  SessionExpiredError,
+  type Outcome,
+} from './errors.js';
+import { buildBrokerRequest } from './jdata.js';
+import type { BrokerSession } from './session.js';
+
+export interface BrokerCallDeps {
+  baseUrl: string;
+  timeoutMs: number;
+  session: () => Promise<BrokerSession>;
+  refreshSession: () => Promise<BrokerSession>;
+}
+
+export interface BrokerCallResult {
+  result: unknown;
+  /** How many HTTP requests were sent (2 after a rotated-token retry). */
+  attempts: number;
+}
+
+const transportError = (failure: TransportFailure): GatewayError => {
+  const options = { cause: failure, details: { transport: failure.kind } };
+  if (failure.kind === 'timeout') return new BrokerTimeoutError(failure.message, options);
+  const error = new BrokerUnavailableError(failure.message, options);
+  if (!failure.requestMayHaveArrived) error.outcome = 'not_executed';
+  return error;
+};
+
+const sendOnce = async (operation: AnyOperation, input: unknown, session: BrokerSession, deps: BrokerCallDeps) => {
+  const request = buildBrokerRequest(deps.baseUrl, operation.name, operation.toJData(input as never, session), session.accessToken);
+  let reply;
+  try {
+    reply = await postToBroker(request, deps.timeoutMs);
+  } catch (error) {
+    throw error instanceof TransportFailure ? transportError(error) : error;
+  }
+  return decodeBrokerReply(operation, reply);
+};
+
+const VERB: Record<string, string> = { PlaceGTTOrder: 'placed', ModifyGTTOrder: 'modified', CancelGTTOrder: 'cancelled' };
+
+/**
+ * For order operations, say whether the broker may have acted. Errors where the request may have arrived but no
+ * usable answer came back leave the outcome unknown: a blind retry could place a second order.
+ */
+export const annotateOutcome = (operation: AnyOperation, error: GatewayError): GatewayError => {
+  if (operation.kind !== 'order' || error.outcome !== undefined) return error;
+  const unknown = error.code === 'BROKER_TIMEOUT' || error.code === 'BROKER_UNAVAILABLE' || error.code === 'BROKER_BAD_REPLY';
+  const outcome: Outcome = unknown ? 'unknown' : 'not_executed';
+  error.outcome = outcome;
+  if (unknown) {
+    const verb = VERB[operation.name] ?? 'executed';
+    error.message =
+      `${error.message} The order may or may not have been ${verb}: check the pending orders (GET /gtt-orders) ` +
+      'before retrying, or a retry may act twice.';
+  }
+  return error;
+};
+
+export const callBroker = async (operation: AnyOperation, input: unknown, deps: BrokerCallDeps): Promise<BrokerCallResult> => {
+  const session = await deps.session();
+  try {
+    return { result: await sendOnce(operation, input, session, deps), attempts: 1 };
+  } catch (error) {
+    if (!(error instanceof SessionExpiredError)) throw annotate(operation, error);
+    const fresh = await deps.refreshSession();
+    if (fresh.accessToken === session.accessToken) {
+      throw annotate(
+        operation,
+        new SessionExpiredError(
+          'The broker session has expired and the secret still holds the same access token: store a fresh token in the secret.',
+          { brokerMessage: error.brokerMessage, outcome: operation.kind === 'order' ? 'not_executed' : undefined },
+        ),
+      );
+    }
+    try {
+      return { result: await sendOnce(operation, input, fresh, deps), attempts: 2 };
+    } catch (retryError) {
+      throw annotate(operation, retryError);
+    }
+  }
+};
+
+const annotate = (operation: AnyOperation, error: unknown): unknown =>
+  error instanceof GatewayError ? annotateOutcome(operation, error) : error;

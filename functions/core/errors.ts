@@ -1,0 +1,108 @@
+/**
+ * The gateway's error contract, in one place.
+ *
+ * Every failure becomes a GatewayError subclass. Over HTTP it is rendered as
+ * `{ "error": { code, message, details?, brokerMessage?, outcome? } }` with the row's status; on a direct
+ * invocation it is thrown with `name` = the code in PascalCase so Step Functions `Retry`/`Catch` can match it.
+ */
+
+/** Every error code the gateway answers with, its HTTP status, and whether a blind retry is safe in principle. */
+export const ERROR_CATALOG = {
+  VALIDATION_FAILED: { status: 400, summary: 'The request does not satisfy the input schema; nothing was sent to the broker.' },
+  ORDER_NOT_FOUND: { status: 404, summary: 'The broker does not know this GTT order (`Invalid Oi`).' },
+  BROKER_REJECTED: { status: 422, summary: 'The broker answered `Not_Ok`; its text is in `brokerMessage`.' },
+  SESSION_EXPIRED: { status: 503, summary: 'The broker session in the secret is no longer valid; rotate the access token in the secret.' },
+  BROKER_RATE_LIMITED: { status: 429, summary: 'The broker rejected the call for exceeding its rate limit; it was not executed.' },
+  BROKER_TIMEOUT: { status: 504, summary: 'The broker did not answer in time (`Server Timeout :` or our own request timeout).' },
+  BROKER_UNAVAILABLE: { status: 502, summary: 'The broker could not be reached or answered with an HTTP 5xx.' },
+  BROKER_BAD_REPLY: { status: 502, summary: 'The broker answered with something that is not JSON or not the documented shape.' },
+  CONFIGURATION_ERROR: { status: 500, summary: 'The deployment is misconfigured (environment or secret).' },
+  INTERNAL_ERROR: { status: 500, summary: 'An unexpected error inside the gateway.' },
+} as const satisfies Record<string, { status: number; summary: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOG;
+
+/** SESSION_EXPIRED -> SessionExpired: the `name` a direct invocation's error carries. */
+export const errorName = (code: ErrorCode): string =>
+  code
+    .toLowerCase()
+    .split('_')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+
+/**
+ * For place/modify/cancel: did the broker act? `unknown` means the request may have been executed
+ * (timeout after sending, unreadable reply): the caller must check the pending list before retrying.
+ * `not_executed` means the broker certainly did not act (refused connection, session or validation failure).
+ */
+export type Outcome = 'unknown' | 'not_executed';
+
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  details?: unknown;
+  brokerMessage?: string;
+  outcome?: Outcome;
+}
+
+export interface GatewayErrorOptions {
+  details?: unknown;
+  brokerMessage?: string;
+  outcome?: Outcome;
+  cause?: unknown;
+}
+
+export abstract class GatewayError extends Error {
+  abstract readonly code: ErrorCode;
+  readonly details?: unknown;
+  readonly brokerMessage?: string;
+  outcome?: Outcome;
+
+  constructor(message: string, options: GatewayErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.details = options.details;
+    this.brokerMessage = options.brokerMessage;
+    this.outcome = options.outcome;
+  }
+
+  get status(): number {
+    return ERROR_CATALOG[this.code].status;
+  }
+
+  toBody(): ErrorBody {
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.details === undefined ? {} : { details: this.details }),
+      ...(this.brokerMessage === undefined ? {} : { brokerMessage: this.brokerMessage }),
+      ...(this.outcome === undefined ? {} : { outcome: this.outcome }),
+    };
+  }
+}
+
+// One class per code. `name` is set on the prototype so `instanceof` and Step Functions matching agree.
+const define = <C extends ErrorCode>(code: C) => {
+  class Coded extends GatewayError {
+    readonly code: C = code;
+  }
+  Object.defineProperty(Coded.prototype, 'name', { value: errorName(code), writable: true, configurable: true });
+  Object.defineProperty(Coded, 'name', { value: `${errorName(code)}Error` });
+  return Coded;
+};
+
+export class ValidationFailedError extends define('VALIDATION_FAILED') {}
+export class OrderNotFoundError extends define('ORDER_NOT_FOUND') {}
+export class BrokerRejectedError extends define('BROKER_REJECTED') {}
+export class SessionExpiredError extends define('SESSION_EXPIRED') {}
+export class BrokerRateLimitedError extends define('BROKER_RATE_LIMITED') {}
+export class BrokerTimeoutError extends define('BROKER_TIMEOUT') {}
+export class BrokerUnavailableError extends define('BROKER_UNAVAILABLE') {}
+export class BrokerBadReplyError extends define('BROKER_BAD_REPLY') {}
+export class ConfigurationError extends define('CONFIGURATION_ERROR') {}
+export class InternalError extends define('INTERNAL_ERROR') {}
+
+/** Anything thrown becomes a GatewayError; unknown errors become INTERNAL_ERROR without leaking their text. */
+export const toGatewayError = (error: unknown): GatewayError =>
+  error instanceof GatewayError
+    ? error
+    : new InternalError('Unexpected error in the gateway; see the function logs for the request id.', { cause: error });

@@ -1,0 +1,82 @@
+/**
+ * The broker session (access token + account) comes from one Secrets Manager secret, read through Powertools
+ * Parameters' SecretsProvider, which caches per container for `maxAge` seconds without background timers.
+ */
+import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { z } from 'zod';
+import { ConfigurationError } from './errors.js';
+
+export const brokerSecretSchema = z.object({
+  accessToken: z.string().min(1, { error: 'accessToken must be a non-empty string' }),
+  uid: z.string().min(1, { error: 'uid must be a non-empty string' }),
+  actid: z.string().min(1, { error: 'actid must be a non-empty string' }),
+  brkname: z.string().min(1).optional(),
+});
+
+/** The session one deployment acts for. The token lives only here and in the Authorization header. */
+export type BrokerSession = z.output<typeof brokerSecretSchema>;
+
+export interface SessionSourceOptions {
+  secretId: string;
+  maxAgeSeconds: number;
+  /** Local endpoint for tests and `npm start`; absent in AWS. */
+  endpoint?: string;
+}
+
+export class SessionSource {
+  private readonly provider: SecretsProvider;
+
+  constructor(private readonly options: SessionSourceOptions) {
+    const client = new SecretsManagerClient(options.endpoint ? { endpoint: options.endpoint } : {});
+    this.provider = new SecretsProvider({ awsSdkV3Client: client });
+  }
+
+  /** The cached session, read from Secrets Manager when older than maxAge. */
+  current(): Promise<BrokerSession> {
+    return this.load(false);
+  }
+
+  /** Read the secret again now, e.g. after the broker said the session expired (the token may have been rotated). */
+  refresh(): Promise<BrokerSession> {
+    return this.load(true);
+  }
+
+  private async load(forceFetch: boolean): Promise<BrokerSession> {
+    const { secretId, maxAgeSeconds } = this.options;
+    let raw: unknown;
+    try {
+      raw = await this.provider.get(secretId, { maxAge: maxAgeSeconds, forceFetch });
+    } catch (error) {
+      throw new ConfigurationError(`Could not read the broker session secret "${secretId}": ${describeSdkError(error)}`, {
+        cause: error,
+      });
+    }
+    if (typeof raw !== 'string') {
+      throw new ConfigurationError(`The broker session secret "${secretId}" must be a JSON string, not binary`);
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      // Never echo the secret's text: it holds the token.
+      throw new ConfigurationError(`The broker session secret "${secretId}" is not valid JSON`);
+    }
+    const parsed = brokerSecretSchema.safeParse(json);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+      throw new ConfigurationError(
+        `The broker session secret "${secretId}" must be JSON {accessToken, uid, actid, brkname?}: ${problems.join('; ')}`,
+        { details: problems },
+      );
+    }
+    return parsed.data;
+  }
+}
+
+const describeSdkError = (error: unknown): string => {
+  // Powertools wraps SDK errors in GetParameterError with the original as `cause`.
+  const root = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  if (root instanceof Error) return root.name === 'Error' ? root.message : `${root.name}: ${root.message}`;
+  return String(root);
+};

@@ -1,0 +1,5 @@
+// Lambda entry point: binds the operation table's cancelGttOrder entry to the shared gateway stack.
+import { createGatewayHandler } from '../gateway.js';
+import { cancelGttOrder } from '../operations.js';
+
+export const handler = createGatewayHandler(cancelGttOrder);

@@ -1,0 +1,21 @@
+/** What the shared middlewares hand to the handler through the Lambda context. */
+import type { Context } from 'aws-lambda';
+import type { GatewayRequest, RequestSource } from '../core/gateway-request.js';
+import type { BrokerSession } from '../core/session.js';
+
+export interface GatewayState {
+  startedAt: number;
+  source: RequestSource;
+  request?: GatewayRequest;
+  /** The validated input (the operation schema's output). */
+  input?: unknown;
+  session?: () => Promise<BrokerSession>;
+  refreshSession?: () => Promise<BrokerSession>;
+  /** Set by the handler for the access log: the broker's `stat` and how many calls were sent. */
+  brokerStat?: string;
+  brokerAttempts?: number;
+}
+
+export interface GatewayContext extends Context {
+  gateway: GatewayState;
+}

@@ -1,0 +1,38 @@
+/**
+ * Maps every failure to the one error contract. Over HTTP: `{ error: {...} }` with the code's status. On a direct
+ * invocation: the GatewayError is rethrown, its `name` being the code in PascalCase (e.g. `SessionExpired`) and
+ * its message the JSON error body, so Step Functions can match `Error` and parse `Cause`.
+ */
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { sourceOf } from '../core/gateway-request.js';
+import { toGatewayError, type GatewayError } from '../core/errors.js';
+import type { GatewayContext } from './context.js';
+
+export const httpErrorResponse = (error: GatewayError): APIGatewayProxyStructuredResultV2 => ({
+  statusCode: error.status,
+  headers: {
+    'content-type': 'application/json',
+    ...(error.code === 'BROKER_RATE_LIMITED' ? { 'retry-after': '1' } : {}),
+  },
+  body: JSON.stringify({ error: error.toBody() }),
+});
+
+/** The Error a direct invocation fails with: name = PascalCase code, message = the JSON error body. */
+export const directInvocationError = (error: GatewayError): Error => {
+  const thrown = new Error(JSON.stringify({ error: error.toBody() }));
+  thrown.name = error.name;
+  return thrown;
+};
+
+export const errorContract = (): MiddlewareObj<unknown, unknown, Error, GatewayContext> => ({
+  name: 'errorContract',
+  onError: (request) => {
+    const error = toGatewayError(request.error);
+    if (sourceOf(request.event) === 'http') {
+      request.response = httpErrorResponse(error);
+    } else {
+      request.error = directInvocationError(error);
+    }
+  },
+});

@@ -1,0 +1,18 @@
+/** Reads either entry shape and validates the operation's input before anything else happens. */
+import type { MiddlewareObj } from '@middy/core';
+import type { AnyOperation } from '../operation.js';
+import { readGatewayRequest } from '../core/gateway-request.js';
+import { validateInput } from '../core/validate-input.js';
+import type { GatewayContext } from './context.js';
+
+export const parseRequest = (operation: AnyOperation): MiddlewareObj<unknown, unknown, Error, GatewayContext> => ({
+  name: 'parseRequest',
+  before: (request) => {
+    const gatewayRequest = readGatewayRequest(operation, request.event);
+    request.context.gateway = {
+      ...request.context.gateway,
+      request: gatewayRequest,
+      input: validateInput(operation.input, gatewayRequest.payload),
+    };
+  },
+});

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { buildBrokerRequest, encodeJDataBody, encodeSymbol } from '../../functions/core/jdata.js';
+import { InternalError } from '../../functions/core/errors.js';
+
+describe('jData codec', () => {
+  it.each([
+    ['M&M-EQ', 'M%26M-EQ'],
+    ['L&TFH-EQ', 'L%26TFH-EQ'],
+    ['NIFTY 25DEC 24000 CE', 'NIFTY%2025DEC%2024000%20CE'],
+    ['50%', '50%25'],
+    ['A+B', 'A%2BB'],
+    ['X=Y', 'X%3DY'],
+    ['RELIANCE-EQ', 'RELIANCE-EQ'],
+  ])('URL-encodes the special characters of %s', (symbol, encoded) => {
+    expect(encodeSymbol(symbol)).toBe(encoded);
+    // What a broker's form decoding does must give the real symbol back.
+    expect(decodeURIComponent(encoded.replace(/\+/g, ' '))).toBe(symbol);
+  });
+
+  it('writes the literal jData= prefix followed by the JSON object, every value a string', () => {
+    const body = encodeJDataBody({ uid: 'U1', qty: '5', prc: '0' });
+    expect(body).toBe('jData={"uid":"U1","qty":"5","prc":"0"}');
+    expect(JSON.parse(body.slice('jData='.length))).toEqual({ uid: 'U1', qty: '5', prc: '0' });
+  });
+
+  it('builds POST {base}/ClientAPI/<Operation> with text/plain and the bearer token only in the header', () => {
+    const req = buildBrokerRequest('http://127.0.0.1:9100/', 'PlaceGTTOrder', { uid: 'U1' }, 'secret-token-123');
+    expect(req.url).toBe('http://127.0.0.1:9100/ClientAPI/PlaceGTTOrder');
+    expect(req.headers).toEqual({ 'Content-Type': 'text/plain', Authorization: 'Bearer secret-token-123' });
+    expect(req.body).toBe('jData={"uid":"U1"}');
+    expect(req.body).not.toContain('secret-token-123');
+  });
+
+  it('keeps a base path of the broker URL', () => {
+    expect(buildBrokerRequest('https://broker.example/NorenWClientAPI', 'Logout', {}, 'tok-xyz').url).toBe(
+      'https://broker.example/NorenWClientAPI/ClientAPI/Logout',
+    );
+  });
+
+  it('refuses to send a body that contains the token', () => {
+    expect(() => buildBrokerRequest('http://x', 'Logout', { uid: 'tok-abc' }, 'tok-abc')).toThrow(InternalError);
+  });
+});
