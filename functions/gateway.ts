@@ -19,6 +19,7 @@ import { errorContract } from './middleware/error-contract.js';
 import { httpResponse } from './middleware/http-response.js';
 import { parseRequest } from './middleware/parse-request.js';
 import type { Logger } from '@aws-lambda-powertools/logger';
+import type { Context } from 'aws-lambda';
 import { InternalError } from './core/errors.js';
 
 export interface GatewayOptions {
@@ -47,11 +48,14 @@ const lazyRuntime = (options: GatewayOptions) => {
   };
 };
 
-export const createGatewayHandler = (operation: AnyOperation, options: GatewayOptions = {}) => {
+/** A Lambda handler for either entry shape: resolves with the HTTP response or the result, or throws a named error. */
+export type GatewayHandler = (event: unknown, context: Context) => Promise<unknown>;
+
+export const createGatewayHandler = (operation: AnyOperation, options: GatewayOptions = {}): GatewayHandler => {
   const runtime = lazyRuntime(options);
   const logger = options.logger ?? defaultLogger;
 
-  return middy<unknown, unknown, Error, GatewayContext>()
+  const handler = middy<unknown, unknown, Error, GatewayContext>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(errorContract())
     .use(accessLog(operation, logger))
@@ -72,4 +76,6 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
       state.brokerStat = typeof result === 'object' && result !== null && 'stat' in result ? String(result.stat) : 'Ok';
       return result;
     });
+  // Callers pass a plain Lambda context; accessLog adds the `gateway` state before anything reads it.
+  return handler as unknown as GatewayHandler;
 };

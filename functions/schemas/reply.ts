@@ -11,7 +11,7 @@ const digits = z.string().regex(/^\d+$/, { error: 'must be a digit string' });
 /** `HH:MM:SS DD-MM-YYYY` in the spec; typed as a string only (see above). */
 const requestTime = z.string();
 /** The spec says `qty` is a JSON number; accept a numeric string too and hand out a number. */
-const numberField = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/)]).transform(Number);
+const numberField = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/)]).transform(Number).pipe(z.number());
 const optionalText = z.string().optional();
 
 export const placeReply = z.object({

@@ -1,0 +1,94 @@
+/**
+ * The OpenAPI 3.1 document of the HTTP API, generated from the operation table with zod 4's JSON Schema output,
+ * so the docs cannot drift from the schemas the handlers enforce.
+ */
+import { z } from 'zod';
+import { OPERATIONS } from './operations.js';
+import { ERROR_CATALOG } from './core/errors.js';
+
+type JsonObject = Record<string, unknown>;
+
+const schemaOf = (schema: z.ZodType, io: 'input' | 'output'): JsonObject => {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' });
+  return rest;
+};
+
+const errorSchema: JsonObject = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: {
+        code: { type: 'string', enum: Object.keys(ERROR_CATALOG) },
+        message: { type: 'string' },
+        details: {},
+        brokerMessage: { type: 'string', description: "The broker's own failure text (emsg), when it gave one." },
+        outcome: {
+          type: 'string',
+          enum: ['unknown', 'not_executed'],
+          description: 'Place/modify/cancel only: `unknown` means check the pending orders before retrying.',
+        },
+      },
+    },
+  },
+};
+
+export const buildOpenApiDocument = (serverUrl?: string): JsonObject => {
+  const paths: Record<string, Record<string, JsonObject>> = {};
+  for (const op of OPERATIONS) {
+    const pathParams = Object.keys(op.pathParams ?? {});
+    const input = schemaOf(op.input, 'input');
+    const inputProps = (input.properties ?? {}) as JsonObject;
+    const bodyProps = Object.fromEntries(Object.entries(inputProps).filter(([name]) => !Object.values(op.pathParams ?? {}).includes(name)));
+    const hasBody = Object.keys(bodyProps).length > 0;
+    const bodySchema = {
+      ...input,
+      properties: bodyProps,
+      required: ((input.required as string[] | undefined) ?? []).filter((name) => name in bodyProps),
+    };
+    const errorCodes = Object.entries(ERROR_CATALOG);
+    const responses: JsonObject = {
+      [String(op.successStatus)]: {
+        description: op.summary,
+        content: { 'application/json': { schema: schemaOf(op.result, 'output') } },
+      },
+    };
+    for (const status of [...new Set(errorCodes.map(([, row]) => row.status))]) {
+      responses[String(status)] = {
+        description: errorCodes
+          .filter(([, row]) => row.status === status)
+          .map(([code, row]) => `${code}: ${row.summary}`)
+          .join(' '),
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      };
+    }
+    paths[op.route.path] ??= {};
+    paths[op.route.path]![op.route.method.toLowerCase()] = {
+      operationId: op.name,
+      summary: op.summary,
+      description: `Calls the broker's ${op.name}. ${op.retrySafe ? 'Safe to retry.' : 'Not retried automatically: it changes state at the broker.'}`,
+      parameters: pathParams.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string', pattern: '^\\d{1,30}$' } })),
+      ...(hasBody ? { requestBody: { required: true, content: { 'application/json': { schema: bodySchema } } } } : {}),
+      responses,
+      security: [{ sigv4: [] }],
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'gtt-gateway',
+      version: '0.1.0',
+      description: "HTTP API in front of a broker's jData GTT order service. One deployment serves one account.",
+    },
+    ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
+    paths,
+    components: {
+      schemas: { Error: errorSchema },
+      securitySchemes: {
+        sigv4: { type: 'apiKey', name: 'Authorization', in: 'header', description: 'AWS SigV4 (API Gateway IAM authorisation)' },
+      },
+    },
+  };
+};

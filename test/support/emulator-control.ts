@@ -1,0 +1,54 @@
+/** The emulator's control surface (/_emulator/...), as tests use it. */
+export interface LoggedRequest {
+  seq: number;
+  method: string;
+  path: string;
+  operation: string;
+  contentType: string | null;
+  authorization: string | null;
+  authUid: string | null;
+  body: string;
+  bodyContainedToken: boolean;
+  jData: Record<string, unknown> | null;
+  status: number;
+  reply: unknown;
+}
+
+export interface FaultSpec {
+  operation: string;
+  kind: 'delay' | 'http5xx' | 'nonJson' | 'drop' | 'serverTimeout' | 'rateLimit' | 'notOk';
+  times?: number;
+  delayMs?: number;
+  status?: number;
+  message?: string;
+  executed?: boolean;
+}
+
+export const emulatorControl = (baseUrl: string) => {
+  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${baseUrl}/_emulator/${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`emulator control ${method} ${path}: HTTP ${res.status} ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  };
+  return {
+    reset: () => call<unknown>('POST', 'reset'),
+    requests: async () => (await call<{ requests: LoggedRequest[] }>('GET', 'requests')).requests,
+    clearRequests: () => call<unknown>('DELETE', 'requests'),
+    fault: (spec: FaultSpec) => call<{ id: string }>('POST', 'faults', spec),
+    clearFaults: () => call<unknown>('DELETE', 'faults'),
+    createAccount: (spec: { uid?: string; actid?: string; token?: string } = {}) =>
+      call<{ uid: string; actid: string; token: string }>('POST', 'accounts', spec),
+    newSession: (uid: string, token?: string) => call<{ uid: string; token: string }>('POST', 'sessions', { uid, token }),
+    expire: (token: string) => call<unknown>('POST', 'sessions/expire', { token }),
+    orders: async (uid: string) =>
+      (await call<{ orders: { al_id: string; state: string; tsym: string }[] }>('GET', `orders?uid=${encodeURIComponent(uid)}`)).orders,
+    switches: (values: Record<string, boolean>) => call<unknown>('POST', 'switches', values),
+  };
+};
+
+export type EmulatorControl = ReturnType<typeof emulatorControl>;
