@@ -1,40 +1,54 @@
 /**
  * The shared stack every Lambda runs: one Middy pipeline, bound to one entry of the operation table.
  *
- *   errorContract -> accessLog -> httpResponse -> parseRequest -> brokerSession -> handler (callBroker)
+ *   errorContract -> accessLog -> httpResponse -> auditLog -> parseRequest -> orderSafety -> brokerSession -> handler
  *
- * Middy runs `onError` hooks in reverse order, so accessLog logs the failure before errorContract renders it.
+ * Middy runs `after`/`onError` hooks in reverse order: auditLog sees the raw result before httpResponse wraps it,
+ * and accessLog logs a failure before errorContract renders it.
  */
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { Context } from 'aws-lambda';
 import type { AnyOperation } from './operation.js';
 import { callBroker } from './core/call-broker.js';
-import { parseGatewayConfig, type GatewayConfig } from './core/config.js';
+import { parseGatewayConfig, type GatewayConfig, type GatewaySettings } from './core/config.js';
+import { dryRun } from './core/dry-run.js';
+import { InternalError } from './core/errors.js';
+import { createIdempotencyStore, IdempotentExecutor } from './core/idempotency.js';
 import { logger as defaultLogger } from './core/logger.js';
 import { SessionSource } from './core/session.js';
 import { accessLog } from './middleware/access-log.js';
+import { auditLog } from './middleware/audit-log.js';
 import { brokerSession } from './middleware/broker-session.js';
 import type { GatewayContext } from './middleware/context.js';
 import { errorContract } from './middleware/error-contract.js';
 import { httpResponse } from './middleware/http-response.js';
+import { orderSafety } from './middleware/order-safety.js';
 import { parseRequest } from './middleware/parse-request.js';
-import type { Logger } from '@aws-lambda-powertools/logger';
-import type { Context } from 'aws-lambda';
-import { InternalError } from './core/errors.js';
 
 export interface GatewayOptions {
-  /** Configuration; read from process.env on first use when absent. */
-  config?: GatewayConfig;
+  /** Configuration by environment-variable name; process.env is read on first use when absent. */
+  config?: GatewaySettings;
   env?: Record<string, string | undefined>;
   logger?: Logger;
 }
 
+/** A Lambda handler for either entry shape: resolves with the HTTP response or the result, or throws a named error. */
+export type GatewayHandler = (event: unknown, context: Context) => Promise<unknown>;
+
+interface Runtime {
+  config: GatewayConfig;
+  sessions: SessionSource;
+  idempotency?: IdempotentExecutor;
+}
+
 /** Per-container state, built on first use so a bad configuration is a clean CONFIGURATION_ERROR reply. */
-const lazyRuntime = (options: GatewayOptions) => {
-  let runtime: { config: GatewayConfig; sessions: SessionSource } | undefined;
-  return () => {
+const lazyRuntime = (operation: AnyOperation, options: GatewayOptions) => {
+  let runtime: Runtime | undefined;
+  return (): Runtime => {
     if (!runtime) {
-      const config = options.config ?? parseGatewayConfig(options.env ?? process.env);
+      const config = parseGatewayConfig(options.config ?? options.env ?? process.env);
       runtime = {
         config,
         sessions: new SessionSource({
@@ -42,17 +56,23 @@ const lazyRuntime = (options: GatewayOptions) => {
           maxAgeSeconds: config.SECRET_MAX_AGE_SECONDS,
           endpoint: config.SECRETS_MANAGER_ENDPOINT,
         }),
+        ...(operation.idempotency && config.IDEMPOTENCY_TABLE_NAME
+          ? {
+              idempotency: new IdempotentExecutor(
+                operation.name,
+                createIdempotencyStore({ tableName: config.IDEMPOTENCY_TABLE_NAME, ttlSeconds: config.IDEMPOTENCY_TTL_SECONDS, endpoint: config.DYNAMODB_ENDPOINT }),
+                config.IDEMPOTENCY_TTL_SECONDS,
+              ),
+            }
+          : {}),
       };
     }
     return runtime;
   };
 };
 
-/** A Lambda handler for either entry shape: resolves with the HTTP response or the result, or throws a named error. */
-export type GatewayHandler = (event: unknown, context: Context) => Promise<unknown>;
-
 export const createGatewayHandler = (operation: AnyOperation, options: GatewayOptions = {}): GatewayHandler => {
-  const runtime = lazyRuntime(options);
+  const runtime = lazyRuntime(operation, options);
   const logger = options.logger ?? defaultLogger;
 
   const handler = middy<unknown, unknown, Error, GatewayContext>()
@@ -60,19 +80,38 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
     .use(errorContract())
     .use(accessLog(operation, logger))
     .use(httpResponse(operation))
+    .use(auditLog(operation, logger))
     .use(parseRequest(operation))
+    .use(orderSafety(operation, () => runtime().config))
     .use(brokerSession(() => runtime().sessions))
     .handler(async (_event, context) => {
       const state = context.gateway;
-      if (!state.session || !state.refreshSession) throw new InternalError('Broker session middleware did not run');
-      const { config } = runtime();
-      const { result, attempts } = await callBroker(operation, state.input, {
-        baseUrl: config.BROKER_BASE_URL,
-        timeoutMs: config.BROKER_TIMEOUT_MS,
-        session: state.session,
-        refreshSession: state.refreshSession,
-      });
-      state.brokerAttempts = attempts;
+      if (!state.request || !state.session || !state.refreshSession) {
+        throw new InternalError('The shared middlewares did not run');
+      }
+      const { config, idempotency } = runtime();
+      const { idempotencyKey, dryRun: isDryRun } = state.request.options;
+      if (isDryRun) return dryRun(operation, state.input, await state.session(), config.BROKER_BASE_URL);
+
+      const send = async () => {
+        const { result, attempts } = await callBroker(operation, state.input, {
+          baseUrl: config.BROKER_BASE_URL,
+          timeoutMs: config.BROKER_TIMEOUT_MS,
+          session: state.session!,
+          refreshSession: state.refreshSession!,
+        });
+        state.brokerAttempts = attempts;
+        return result;
+      };
+
+      let result: unknown;
+      if (idempotencyKey !== undefined && idempotency) {
+        const run = await idempotency.run(idempotencyKey, state.input, context, send);
+        state.replayed = run.replayed;
+        result = { ...(run.result as object), idempotency: { key: idempotencyKey, replayed: run.replayed } };
+      } else {
+        result = await send();
+      }
       state.brokerStat = typeof result === 'object' && result !== null && 'stat' in result ? String(result.stat) : 'Ok';
       return result;
     });

@@ -24,6 +24,13 @@ export interface OperationDefinition<In = unknown, Reply = unknown, Result = unk
   kind: OperationKind;
   /** Safe to repeat automatically after a timeout or an unavailable broker (nothing changes twice). */
   retrySafe: boolean;
+  /**
+   * Idempotency keys: `required` (place, unless the deployment turns that off), `optional` (modify, cancel), or
+   * absent (a key is refused: the operation either changes nothing or cannot be replayed meaningfully).
+   */
+  idempotency?: 'required' | 'optional';
+  /** The deployment's order guardrails apply (place, modify). */
+  guardrails?: boolean;
   /** What the caller sends (validated; nothing reaches the broker when it fails). */
   input: z.ZodType<In>;
   /** The jData fields, in the spec's order, from validated input and the deployment's session. */

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { ConfigurationError } from './errors.js';
+import { guardrailEnvSchema } from './guardrails.js';
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 
@@ -18,12 +19,35 @@ export const gatewayConfigSchema = z.object({
   SECRET_MAX_AGE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   /** Local runs and tests only: where the Secrets Manager client sends its calls. */
   SECRETS_MANAGER_ENDPOINT: httpUrl.optional(),
-});
+  /** DynamoDB table of the idempotency records (Powertools layout: partition key `id`, TTL on `expiration`). */
+  IDEMPOTENCY_TABLE_NAME: z.string().min(3).max(255).optional(),
+  /** How long an idempotency key is remembered: retries within this window never act twice. */
+  IDEMPOTENCY_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 86_400).default(86_400),
+  /** Place without an Idempotency-Key is refused unless this is `false`. */
+  IDEMPOTENCY_KEY_REQUIRED: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .default('true')
+    .transform((v) => v === 'true'),
+  /** Local runs and tests only: where the DynamoDB client sends its calls. */
+  DYNAMODB_ENDPOINT: httpUrl.optional(),
+}).extend(guardrailEnvSchema.shape)
+  .refine((c) => !c.IDEMPOTENCY_KEY_REQUIRED || c.IDEMPOTENCY_TABLE_NAME !== undefined, {
+    path: ['IDEMPOTENCY_TABLE_NAME'],
+    error: 'is required while IDEMPOTENCY_KEY_REQUIRED is true (set the table, or IDEMPOTENCY_KEY_REQUIRED=false)',
+  });
 
 export type GatewayConfig = z.output<typeof gatewayConfigSchema>;
+/** The environment form of the configuration (what Lambda and the local runner provide). */
+export type GatewayEnv = z.input<typeof gatewayConfigSchema>;
 
-export const parseGatewayConfig = (env: Record<string, string | undefined>): GatewayConfig => {
-  const parsed = gatewayConfigSchema.safeParse(env);
+/** Configuration given in code (tests, the local runner): the environment's names, values of any scalar type. */
+export type GatewaySettings = { [K in keyof GatewayEnv]?: string | number | boolean };
+
+export const parseGatewayConfig = (env: Record<string, string | undefined> | GatewaySettings): GatewayConfig => {
+  const asEnv = Object.fromEntries(
+    Object.entries(env).map(([name, value]) => [name, value === undefined ? undefined : String(value)]),
+  );
+  const parsed = gatewayConfigSchema.safeParse(asEnv);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
     throw new ConfigurationError(`Invalid gateway configuration: ${problems.join('; ')}`, { details: problems });

@@ -16,6 +16,9 @@ export const ERROR_CATALOG = {
   BROKER_TIMEOUT: { status: 504, summary: 'The broker did not answer in time (`Server Timeout :` or our own request timeout).' },
   BROKER_UNAVAILABLE: { status: 502, summary: 'The broker could not be reached or answered with an HTTP 5xx.' },
   BROKER_BAD_REPLY: { status: 502, summary: 'The broker answered with something that is not JSON or not the documented shape.' },
+  GUARDRAIL_REJECTED: { status: 422, summary: "The order breaks one of this deployment's guardrails; nothing was sent to the broker." },
+  IDEMPOTENCY_KEY_REUSED: { status: 422, summary: 'The idempotency key was already used with a different request body.' },
+  IDEMPOTENCY_IN_PROGRESS: { status: 409, summary: 'A request with the same idempotency key is still in flight; retry shortly.' },
   CONFIGURATION_ERROR: { status: 500, summary: 'The deployment is misconfigured (environment or secret).' },
   INTERNAL_ERROR: { status: 500, summary: 'An unexpected error inside the gateway.' },
 } as const satisfies Record<string, { status: number; summary: string }>;
@@ -98,8 +101,31 @@ export class BrokerRateLimitedError extends define('BROKER_RATE_LIMITED') {}
 export class BrokerTimeoutError extends define('BROKER_TIMEOUT') {}
 export class BrokerUnavailableError extends define('BROKER_UNAVAILABLE') {}
 export class BrokerBadReplyError extends define('BROKER_BAD_REPLY') {}
+export class GuardrailRejectedError extends define('GUARDRAIL_REJECTED') {}
+export class IdempotencyKeyReusedError extends define('IDEMPOTENCY_KEY_REUSED') {}
+export class IdempotencyInProgressError extends define('IDEMPOTENCY_IN_PROGRESS') {}
 export class ConfigurationError extends define('CONFIGURATION_ERROR') {}
 export class InternalError extends define('INTERNAL_ERROR') {}
+
+const CLASSES: Record<ErrorCode, new (message: string, options?: GatewayErrorOptions) => GatewayError> = {
+  VALIDATION_FAILED: ValidationFailedError,
+  ORDER_NOT_FOUND: OrderNotFoundError,
+  BROKER_REJECTED: BrokerRejectedError,
+  SESSION_EXPIRED: SessionExpiredError,
+  BROKER_RATE_LIMITED: BrokerRateLimitedError,
+  BROKER_TIMEOUT: BrokerTimeoutError,
+  BROKER_UNAVAILABLE: BrokerUnavailableError,
+  BROKER_BAD_REPLY: BrokerBadReplyError,
+  GUARDRAIL_REJECTED: GuardrailRejectedError,
+  IDEMPOTENCY_KEY_REUSED: IdempotencyKeyReusedError,
+  IDEMPOTENCY_IN_PROGRESS: IdempotencyInProgressError,
+  CONFIGURATION_ERROR: ConfigurationError,
+  INTERNAL_ERROR: InternalError,
+};
+
+/** Rebuilds an error from its contract body (e.g. one stored with an idempotency record). */
+export const errorFromBody = (body: ErrorBody): GatewayError =>
+  new CLASSES[body.code](body.message, { details: body.details, brokerMessage: body.brokerMessage, outcome: body.outcome });
 
 /** Anything thrown becomes a GatewayError; unknown errors become INTERNAL_ERROR without leaking their text. */
 export const toGatewayError = (error: unknown): GatewayError =>

@@ -8,8 +8,17 @@ import { ValidationFailedError } from './errors.js';
 
 export type RequestSource = 'http' | 'direct';
 
+/** Per-request options that are not operation fields. */
+export interface RequestOptions {
+  /** `Idempotency-Key` header, or `idempotencyKey` in a direct payload. */
+  idempotencyKey?: string;
+  /** `?dryRun=true`, or `dryRun: true` in a direct payload: validate and show the request, send nothing. */
+  dryRun: boolean;
+}
+
 export interface GatewayRequest {
   source: RequestSource;
+  options: RequestOptions;
   /** Fields for the operation's input schema (body or payload, plus path parameters). */
   payload: Record<string, unknown>;
   /** Lower-cased request headers (HTTP only). */
@@ -29,6 +38,24 @@ const isEventBridgeEvent = (event: Record<string, unknown>): boolean =>
   'detail-type' in event && 'source' in event && 'detail' in event;
 
 const invalid = (message: string, details?: unknown) => new ValidationFailedError(message, { details });
+
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+const readIdempotencyKey = (value: unknown, field: string): string | undefined => {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !IDEMPOTENCY_KEY.test(value)) {
+    throw invalid(`${field} must be 1 to 128 characters of letters, digits, '_', '.', ':' or '-'.`, [
+      { field, message: 'must be 1-128 characters of [A-Za-z0-9_.:-]' },
+    ]);
+  }
+  return value;
+};
+
+const readDryRun = (value: unknown, field: string): boolean => {
+  if (value === undefined || value === false || value === 'false' || value === '0') return false;
+  if (value === true || value === 'true' || value === '1') return true;
+  throw invalid(`${field} must be true or false.`, [{ field, message: 'must be true or false' }]);
+};
 
 const fromHttp = (operation: AnyOperation, event: APIGatewayProxyEventV2): GatewayRequest => {
   let payload: Record<string, unknown> = {};
@@ -61,16 +88,27 @@ const fromHttp = (operation: AnyOperation, event: APIGatewayProxyEventV2): Gatew
   for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) {
     if (value !== undefined) query[name] = value;
   }
-  return { source: 'http', payload, headers, query };
+  const options: RequestOptions = {
+    idempotencyKey: readIdempotencyKey(headers['idempotency-key'], 'Idempotency-Key'),
+    dryRun: readDryRun(query.dryRun, 'dryRun'),
+  };
+  return { source: 'http', options, payload, headers, query };
 };
 
 const fromDirect = (event: unknown): GatewayRequest => {
-  if (event === undefined || event === null) return { source: 'direct', payload: {}, headers: {}, query: {} };
-  if (!isRecord(event)) throw invalid('A direct invocation payload must be a JSON object.');
-  const payload = isEventBridgeEvent(event) ? event.detail : event;
-  if (payload === undefined || payload === null) return { source: 'direct', payload: {}, headers: {}, query: {} };
-  if (!isRecord(payload)) throw invalid('The EventBridge event detail must be a JSON object.');
-  return { source: 'direct', payload, headers: {}, query: {} };
+  if (event !== undefined && event !== null && !isRecord(event)) {
+    throw invalid('A direct invocation payload must be a JSON object.');
+  }
+  const raw = event && isEventBridgeEvent(event) ? event.detail : event;
+  if (raw !== undefined && raw !== null && !isRecord(raw)) throw invalid('The EventBridge event detail must be a JSON object.');
+  const { idempotencyKey, dryRun, ...payload } = raw ?? {};
+  return {
+    source: 'direct',
+    options: { idempotencyKey: readIdempotencyKey(idempotencyKey, 'idempotencyKey'), dryRun: readDryRun(dryRun, 'dryRun') },
+    payload,
+    headers: {},
+    query: {},
+  };
 };
 
 export const readGatewayRequest = (operation: AnyOperation, event: unknown): GatewayRequest =>

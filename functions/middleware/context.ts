@@ -14,6 +14,8 @@ export interface GatewayState {
   /** Set by the handler for the access log: the broker's `stat` and how many calls were sent. */
   brokerStat?: string;
   brokerAttempts?: number;
+  /** The result came from an idempotency record, not a new broker call. */
+  replayed?: boolean;
 }
 
 export interface GatewayContext extends Context {

@@ -1,0 +1,123 @@
+/**
+ * Idempotent order actions with Powertools for AWS Lambda's idempotency utility and its DynamoDB persistence layer.
+ *
+ * The record key is the caller's key (per operation); the record also keeps a hash of the validated input, so the
+ * same key with another body is refused. A success is stored and replayed. An outcome-unknown failure (timeout or
+ * lost reply after sending) is stored too, so a retry with the same key gets the same "check the pending list"
+ * answer instead of a blind second order. Failures where the broker certainly did not act free the key.
+ */
+import type { Context } from 'aws-lambda';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
+import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
+import {
+  errorFromBody,
+  GatewayError,
+  IdempotencyInProgressError,
+  IdempotencyKeyReusedError,
+  InternalError,
+  type ErrorBody,
+} from './errors.js';
+
+type JSONValue = string | number | boolean | null | JSONValue[] | { [key: string]: JSONValue };
+type StoredOutcome = { kind: 'ok'; result: JSONValue } | { kind: 'unknown'; error: ErrorBody };
+type Replayable = StoredOutcome & { replayed?: boolean };
+
+export interface IdempotencyStoreOptions {
+  tableName: string;
+  ttlSeconds: number;
+  /** Local runs and tests only (dynalite). */
+  endpoint?: string;
+}
+
+export interface IdempotentRun<T> {
+  result: T;
+  replayed: boolean;
+}
+
+interface Call {
+  key: string;
+  input: unknown;
+}
+
+export class IdempotentExecutor {
+  private readonly config: IdempotencyConfig;
+  private readonly idempotent: (call: Call, execute: () => Promise<unknown>, progress: { executed: boolean }) => Promise<Replayable>;
+
+  constructor(operation: string, store: DynamoDBPersistenceLayer, ttlSeconds: number) {
+    this.config = new IdempotencyConfig({
+      eventKeyJmesPath: 'key',
+      payloadValidationJmesPath: 'input',
+      expiresAfterSeconds: ttlSeconds,
+      // Called only when a stored response is returned instead of running the function.
+      responseHook: (response) => ({ ...(response as Record<string, JSONValue>), replayed: true }),
+    });
+    this.idempotent = makeIdempotent(
+      async (_call: Call, execute: () => Promise<unknown>, progress: { executed: boolean }): Promise<Replayable> => {
+        try {
+          const result = (await execute()) as JSONValue;
+          progress.executed = true;
+          return { kind: 'ok', result };
+        } catch (error) {
+          if (error instanceof GatewayError && error.outcome === 'unknown') {
+            progress.executed = true;
+            return { kind: 'unknown', error: error.toBody() };
+          }
+          throw error;
+        }
+      },
+      // A stable prefix per operation: keys of place and modify never collide, and renaming a function keeps them.
+      { persistenceStore: store, config: this.config, keyPrefix: `gtt-gateway.${operation}`, dataIndexArgument: 0 },
+    );
+  }
+
+  async run<T>(key: string, input: unknown, context: Context, execute: () => Promise<T>): Promise<IdempotentRun<T>> {
+    // In-progress records expire with this invocation's remaining time, so a crashed call does not lock the key.
+    this.config.registerLambdaContext(context);
+    const progress = { executed: false };
+    let stored: Replayable;
+    try {
+      stored = await this.idempotent({ key, input }, execute, progress);
+    } catch (error) {
+      throw mapIdempotencyError(error, key, progress.executed);
+    }
+    if (stored.kind === 'unknown') {
+      const error = errorFromBody(stored.error);
+      if (stored.replayed) {
+        error.message = `Replay of idempotency key "${key}": the first attempt's outcome is unknown. ${error.message}`;
+      }
+      throw error;
+    }
+    return { result: stored.result as T, replayed: stored.replayed === true };
+  }
+}
+
+const mapIdempotencyError = (error: unknown, key: string, executed: boolean): unknown => {
+  if (error instanceof GatewayError) return error;
+  const name = error instanceof Error ? error.name : '';
+  if (name === 'IdempotencyValidationError') {
+    return new IdempotencyKeyReusedError(
+      `Idempotency key "${key}" was already used with a different request body; use a new key for a new order.`,
+      { outcome: 'not_executed' },
+    );
+  }
+  if (name === 'IdempotencyAlreadyInProgressError') {
+    return new IdempotencyInProgressError(
+      `A request with idempotency key "${key}" is still in flight; retry in a moment to get its result.`,
+      { outcome: 'not_executed' },
+    );
+  }
+  // The store failed. Before the broker call nothing happened; after it, the order exists but was not recorded.
+  return new InternalError(
+    executed
+      ? `The broker call completed but its idempotency record for key "${key}" could not be saved; check the pending orders (GET /gtt-orders) before retrying.`
+      : `The idempotency store is unavailable; nothing was sent to the broker.`,
+    { cause: error, outcome: executed ? 'unknown' : 'not_executed' },
+  );
+};
+
+export const createIdempotencyStore = (options: IdempotencyStoreOptions): DynamoDBPersistenceLayer =>
+  new DynamoDBPersistenceLayer({
+    tableName: options.tableName,
+    awsSdkV3Client: new DynamoDBClient(options.endpoint ? { endpoint: options.endpoint } : {}),
+  });

@@ -1,0 +1,53 @@
+/**
+ * One structured audit record per order action (place, modify, cancel): who asked how, with which key, and what
+ * happened (`succeeded`, `replayed`, `dry_run`, `rejected`, `unknown`). Never the token.
+ */
+import type { MiddlewareObj } from '@middy/core';
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { AnyOperation } from '../operation.js';
+import { toGatewayError } from '../core/errors.js';
+import type { GatewayContext } from './context.js';
+
+const ORDER_FIELDS = ['al_id', 'exch', 'tsym', 'qty', 'prc', 'prd', 'trantype', 'prctyp', 'ret', 'ai_t', 'validity', 'd'];
+
+const orderSummary = (input: unknown): Record<string, unknown> => {
+  if (typeof input !== 'object' || input === null) return {};
+  const record = input as Record<string, unknown>;
+  return Object.fromEntries(ORDER_FIELDS.filter((f) => record[f] !== undefined).map((f) => [f, record[f]]));
+};
+
+export const auditLog = (operation: AnyOperation, logger: Logger): MiddlewareObj<unknown, unknown, Error, GatewayContext> => {
+  if (operation.kind !== 'order') return { name: 'auditLog' };
+  const record = (state: GatewayContext['gateway'], fields: Record<string, unknown>) => {
+    logger.info('order action', {
+      audit: {
+        action: operation.name,
+        source: state.source,
+        idempotencyKey: state.request?.options.idempotencyKey,
+        dryRun: state.request?.options.dryRun ?? false,
+        order: orderSummary(state.input ?? state.request?.payload),
+        ...fields,
+      },
+    });
+  };
+  return {
+    name: 'auditLog',
+    after: (request) => {
+      const state = request.context.gateway;
+      const result = (request.response ?? {}) as Record<string, unknown>;
+      const outcome = state.request?.options.dryRun ? 'dry_run' : state.replayed ? 'replayed' : 'succeeded';
+      record(state, { outcome, al_id: result.al_id, brokerStat: result.stat, brokerAttempts: state.brokerAttempts });
+    },
+    onError: (request) => {
+      const state = request.context.gateway;
+      if (!state) return;
+      const error = toGatewayError(request.error);
+      record(state, {
+        outcome: error.outcome === 'unknown' ? 'unknown' : 'rejected',
+        code: error.code,
+        brokerMessage: error.brokerMessage,
+        al_id: (state.input as { al_id?: unknown } | undefined)?.al_id,
+      });
+    },
+  };
+};

@@ -1,0 +1,46 @@
+/**
+ * Order safety checks that run after input validation and before any broker call: the per-request options
+ * (idempotency key, dry run) must fit the operation, and orders must pass the deployment's guardrails.
+ */
+import type { MiddlewareObj } from '@middy/core';
+import type { AnyOperation } from '../operation.js';
+import type { GatewayConfig } from '../core/config.js';
+import { ConfigurationError, ValidationFailedError } from '../core/errors.js';
+import { checkGuardrails, type GuardedOrder } from '../core/guardrails.js';
+import type { GatewayContext } from './context.js';
+
+export const orderSafety = (
+  operation: AnyOperation,
+  config: () => GatewayConfig,
+): MiddlewareObj<unknown, unknown, Error, GatewayContext> => ({
+  name: 'orderSafety',
+  before: (request) => {
+    const state = request.context.gateway;
+    const options = state.request!.options;
+    const settings = config();
+    const keyField = state.source === 'http' ? 'Idempotency-Key' : 'idempotencyKey';
+    if (options.idempotencyKey !== undefined && !operation.idempotency) {
+      throw new ValidationFailedError(`${keyField} is not supported by ${operation.name}.`, {
+        details: [{ field: keyField, message: `not supported by ${operation.name}` }],
+      });
+    }
+    if (options.idempotencyKey !== undefined && settings.IDEMPOTENCY_TABLE_NAME === undefined) {
+      // Silently ignoring the key would let the caller believe a retry is safe.
+      throw new ConfigurationError(
+        `This deployment has no idempotency table (IDEMPOTENCY_TABLE_NAME), so ${keyField} cannot be honoured; nothing was sent.`,
+      );
+    }
+    if (options.dryRun && operation.kind !== 'order') {
+      throw new ValidationFailedError(`dryRun is supported by place, modify and cancel only, not ${operation.name}.`, {
+        details: [{ field: 'dryRun', message: `not supported by ${operation.name}` }],
+      });
+    }
+    if (operation.idempotency === 'required' && settings.IDEMPOTENCY_KEY_REQUIRED && !options.dryRun && options.idempotencyKey === undefined) {
+      throw new ValidationFailedError(
+        `${operation.name} needs an ${keyField} (any unique string per order, reused on every retry of that order) so a retry can never place it twice.`,
+        { details: [{ field: keyField, message: 'is required' }] },
+      );
+    }
+    if (operation.guardrails) checkGuardrails(operation.name, state.input as GuardedOrder, settings);
+  },
+});

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { checkGuardrails, guardrailEnvSchema, type GuardedOrder } from '../../functions/core/guardrails.js';
+import { GuardrailRejectedError } from '../../functions/core/errors.js';
+import { parseGatewayConfig } from '../../functions/core/config.js';
+
+const order: GuardedOrder = { exch: 'NSE', tsym: 'M&M-EQ', qty: '10', prc: '150.25', prd: 'C', prctyp: 'LMT', d: '149' };
+const config = (env: Record<string, string>) => guardrailEnvSchema.parse(env);
+const ruleOf = (o: GuardedOrder, env: Record<string, string>): string | undefined => {
+  try {
+    checkGuardrails('PlaceGTTOrder', o, config(env));
+    return undefined;
+  } catch (error) {
+    expect(error).toBeInstanceOf(GuardrailRejectedError);
+    const e = error as GuardrailRejectedError;
+    expect(e.status).toBe(422);
+    expect(e.outcome).toBe('not_executed');
+    return (e.details as { rule: string }).rule;
+  }
+};
+
+describe('guardrails, each at, below and above its bound', () => {
+  it('maximum quantity', () => {
+    expect(ruleOf({ ...order, qty: '99' }, { GUARDRAIL_MAX_QTY: '100' })).toBeUndefined();
+    expect(ruleOf({ ...order, qty: '100' }, { GUARDRAIL_MAX_QTY: '100' })).toBeUndefined();
+    expect(ruleOf({ ...order, qty: '101' }, { GUARDRAIL_MAX_QTY: '100' })).toBe('maxQty');
+  });
+
+  it('maximum order value, qty × prc exactly (no float rounding)', () => {
+    // 10 × 150.25 = 1502.5
+    expect(ruleOf(order, { GUARDRAIL_MAX_ORDER_VALUE: '1502.51' })).toBeUndefined();
+    expect(ruleOf(order, { GUARDRAIL_MAX_ORDER_VALUE: '1502.5' })).toBeUndefined();
+    expect(ruleOf(order, { GUARDRAIL_MAX_ORDER_VALUE: '1502.49999999' })).toBe('maxOrderValue');
+    // 3 × 0.1 is 0.30000000000000004 in floating point; the bound 0.3 must still allow it.
+    expect(ruleOf({ ...order, qty: '3', prc: '0.1' }, { GUARDRAIL_MAX_ORDER_VALUE: '0.3' })).toBeUndefined();
+  });
+
+  it('maximum order value uses the trigger for market price types', () => {
+    const market = { ...order, prctyp: 'MKT', prc: '0', d: '200' }; // 10 × 200 = 2000
+    expect(ruleOf(market, { GUARDRAIL_MAX_ORDER_VALUE: '2001' })).toBeUndefined();
+    expect(ruleOf(market, { GUARDRAIL_MAX_ORDER_VALUE: '2000' })).toBeUndefined();
+    expect(ruleOf(market, { GUARDRAIL_MAX_ORDER_VALUE: '1999.99' })).toBe('maxOrderValue');
+  });
+
+  it.each<[string, keyof GuardedOrder, string, string, string]>([
+    ['exchanges', 'exch', 'NSE,BSE', 'NSE', 'NFO'],
+    ['products', 'prd', 'C', 'C', 'M'],
+    ['priceTypes', 'prctyp', 'LMT,SL-LMT', 'SL-LMT', 'MKT'],
+  ])('allowed %s', (rule, field, allowed, inside, outside) => {
+    const envName = { exchanges: 'GUARDRAIL_EXCHANGES', products: 'GUARDRAIL_PRODUCTS', priceTypes: 'GUARDRAIL_PRICE_TYPES' }[rule]!;
+    expect(ruleOf({ ...order, [field]: inside }, { [envName]: allowed })).toBeUndefined();
+    expect(ruleOf({ ...order, [field]: outside }, { [envName]: allowed })).toBe(rule);
+  });
+
+  it('symbol allow and deny lists (special-character symbols compared as they are)', () => {
+    expect(ruleOf(order, { GUARDRAIL_SYMBOLS_ALLOW: 'M&M-EQ, NIFTY 25DEC 24000 CE' })).toBeUndefined();
+    expect(ruleOf({ ...order, tsym: 'NIFTY 25DEC 24000 CE' }, { GUARDRAIL_SYMBOLS_ALLOW: 'M&M-EQ, NIFTY 25DEC 24000 CE' })).toBeUndefined();
+    expect(ruleOf({ ...order, tsym: 'RELIANCE-EQ' }, { GUARDRAIL_SYMBOLS_ALLOW: 'M&M-EQ' })).toBe('symbolsAllow');
+    expect(ruleOf(order, { GUARDRAIL_SYMBOLS_DENY: 'M&M-EQ' })).toBe('symbolsDeny');
+    expect(ruleOf({ ...order, tsym: 'RELIANCE-EQ' }, { GUARDRAIL_SYMBOLS_DENY: 'M&M-EQ' })).toBeUndefined();
+  });
+
+  it('read-only mode refuses every order', () => {
+    expect(ruleOf(order, { GUARDRAIL_READ_ONLY: 'true' })).toBe('readOnly');
+    expect(ruleOf(order, { GUARDRAIL_READ_ONLY: 'false' })).toBeUndefined();
+  });
+
+  it('names the rule, the limit and the value in the error', () => {
+    try {
+      checkGuardrails('PlaceGTTOrder', { ...order, qty: '500' }, config({ GUARDRAIL_MAX_QTY: '100' }));
+    } catch (error) {
+      expect((error as GuardrailRejectedError).toBody()).toMatchObject({
+        code: 'GUARDRAIL_REJECTED',
+        message: expect.stringContaining('500'),
+        details: { rule: 'maxQty', limit: '100', actual: '500' },
+      });
+    }
+  });
+});
+
+describe('guardrail configuration is validated at cold start', () => {
+  const base = { BROKER_BASE_URL: 'http://127.0.0.1:1', BROKER_SECRET_ID: 's', IDEMPOTENCY_KEY_REQUIRED: 'false' };
+  it.each<[string, string, RegExp]>([
+    ['GUARDRAIL_MAX_QTY', '0', /GUARDRAIL_MAX_QTY must be a positive whole number/],
+    ['GUARDRAIL_MAX_QTY', 'ten', /GUARDRAIL_MAX_QTY/],
+    ['GUARDRAIL_MAX_ORDER_VALUE', '-5', /GUARDRAIL_MAX_ORDER_VALUE/],
+    ['GUARDRAIL_EXCHANGES', 'NSE,NYSE', /GUARDRAIL_EXCHANGES may only contain NSE, NFO, BSE, MCX/],
+    ['GUARDRAIL_PRODUCTS', ' , ', /GUARDRAIL_PRODUCTS must list at least one value/],
+    ['GUARDRAIL_READ_ONLY', 'yes', /GUARDRAIL_READ_ONLY must be true or false/],
+  ])('%s=%s is a CONFIGURATION_ERROR', (name, value, message) => {
+    expect(() => parseGatewayConfig({ ...base, [name]: value })).toThrow(message);
+  });
+
+  it('requires the idempotency table while keys are required', () => {
+    expect(() => parseGatewayConfig({ BROKER_BASE_URL: 'http://127.0.0.1:1', BROKER_SECRET_ID: 's' })).toThrow(/IDEMPOTENCY_TABLE_NAME/);
+    expect(parseGatewayConfig({ ...base, IDEMPOTENCY_TABLE_NAME: 'tbl', IDEMPOTENCY_KEY_REQUIRED: 'true' }).IDEMPOTENCY_KEY_REQUIRED).toBe(true);
+  });
+});
