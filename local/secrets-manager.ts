@@ -1,0 +1,131 @@
+/**
+ * A small local endpoint for the AWS Secrets Manager API: the awsJson1_1 `GetSecretValue` call, as the real
+ * `@aws-sdk/client-secrets-manager` client sends it (`POST /`, `X-Amz-Target: secretsmanager.GetSecretValue`).
+ * No npm package serves this API locally, so the project carries one. Signatures are not verified (loopback
+ * only, nothing to protect), but a request without an Authorization header is refused like AWS does.
+ */
+import http from 'node:http';
+import { createHash, randomUUID } from 'node:crypto';
+import type { AddressInfo, Socket } from 'node:net';
+
+export interface LocalSecretsManager {
+  url: string;
+  port: number;
+  setSecret(id: string, value: string): void;
+  deleteSecret(id: string): void;
+  /** GetSecretValue calls answered for this id (name or ARN), or for all ids. */
+  getCallCount(id?: string): number;
+  close(): Promise<void>;
+}
+
+interface StoredSecret {
+  name: string;
+  arn: string;
+  value: string;
+  versionId: string;
+  created: number;
+}
+
+const REGION = 'us-east-1';
+const ACCOUNT = '000000000000';
+const MAX_BODY = 64 * 1024;
+
+/** Deterministic ARN with AWS's six-character suffix. */
+export const localSecretArn = (name: string): string =>
+  `arn:aws:secretsmanager:${REGION}:${ACCOUNT}:secret:${name}-${createHash('sha256').update(name).digest('base64url').slice(0, 6)}`;
+
+const reply = (res: http.ServerResponse, status: number, body: unknown, errorType?: string) => {
+  res.writeHead(status, {
+    'content-type': 'application/x-amz-json-1.1',
+    'x-amzn-requestid': randomUUID(),
+    ...(errorType ? { 'x-amzn-errortype': errorType } : {}),
+  });
+  res.end(JSON.stringify(body));
+};
+const fail = (res: http.ServerResponse, status: number, type: string, message: string) =>
+  reply(res, status, { __type: type, message }, type);
+
+export const startLocalSecretsManager = async (
+  options: { port?: number; secrets?: Record<string, string> } = {},
+): Promise<LocalSecretsManager> => {
+  const secrets = new Map<string, StoredSecret>();
+  const calls = new Map<string, number>();
+  const find = (id: string) => secrets.get(id) ?? [...secrets.values()].find((s) => s.arn === id);
+
+  const setSecret = (name: string, value: string) => {
+    secrets.set(name, { name, arn: localSecretArn(name), value, versionId: randomUUID(), created: Math.floor(Date.now() / 1000) });
+  };
+  for (const [name, value] of Object.entries(options.secrets ?? {})) setSecret(name, value);
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY) chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (req.method !== 'POST') return fail(res, 400, 'UnknownOperationException', 'Only POST is supported');
+      if (!req.headers.authorization) {
+        return fail(res, 400, 'MissingAuthenticationTokenException', 'Missing Authentication Token');
+      }
+      if (size > MAX_BODY) return fail(res, 400, 'SerializationException', 'Request body too large');
+      const target = String(req.headers['x-amz-target'] ?? '');
+      if (target !== 'secretsmanager.GetSecretValue') {
+        return fail(res, 400, 'UnknownOperationException', `Operation ${target || '(none)'} is not supported by the local endpoint`);
+      }
+      let input: unknown;
+      try {
+        input = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+      } catch {
+        return fail(res, 400, 'SerializationException', 'Request body is not valid JSON');
+      }
+      const secretId = typeof input === 'object' && input !== null ? (input as { SecretId?: unknown }).SecretId : undefined;
+      if (typeof secretId !== 'string' || secretId === '') {
+        return fail(res, 400, 'ValidationException', 'SecretId is required');
+      }
+      const secret = find(secretId);
+      if (!secret) {
+        return fail(res, 400, 'ResourceNotFoundException', "Secrets Manager can't find the specified secret.");
+      }
+      calls.set(secret.name, (calls.get(secret.name) ?? 0) + 1);
+      reply(res, 200, {
+        ARN: secret.arn,
+        Name: secret.name,
+        VersionId: secret.versionId,
+        SecretString: secret.value,
+        VersionStages: ['AWSCURRENT'],
+        CreatedDate: secret.created,
+      });
+    });
+  });
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    setSecret,
+    deleteSecret: (id) => {
+      const secret = find(id);
+      if (secret) secrets.delete(secret.name);
+    },
+    getCallCount: (id) => {
+      if (id === undefined) return [...calls.values()].reduce((a, b) => a + b, 0);
+      const secret = find(id);
+      return calls.get(secret?.name ?? id) ?? 0;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+};

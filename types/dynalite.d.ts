@@ -1,0 +1,12 @@
+// dynalite ships no types; this is the part of its API the project uses.
+declare module 'dynalite' {
+  import type { Server } from 'node:http';
+  interface DynaliteOptions {
+    path?: string;
+    createTableMs?: number;
+    deleteTableMs?: number;
+    updateTableMs?: number;
+    maxItemSizeKb?: number;
+  }
+  export default function dynalite(options?: DynaliteOptions): Server;
+}
