@@ -9,5 +9,7 @@ export default defineConfig({
     pool: 'forks',
     // Two cores: keep concurrency modest so timing-sensitive fault tests are not starved.
     maxWorkers: 2,
+    // Handlers log through Powertools; tests that check logs capture them with their own logger.
+    env: { POWERTOOLS_LOG_LEVEL: 'SILENT', AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' },
   },
 });

@@ -75,12 +75,13 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
   const runtime = lazyRuntime(operation, options);
   const logger = options.logger ?? defaultLogger;
 
+  const audit = auditLog(operation, logger);
   const handler = middy<unknown, unknown, Error, GatewayContext>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(errorContract())
     .use(accessLog(operation, logger))
     .use(httpResponse(operation))
-    .use(auditLog(operation, logger))
+    .use(audit ? [audit] : [])
     .use(parseRequest(operation))
     .use(orderSafety(operation, () => runtime().config))
     .use(brokerSession(() => runtime().sessions))

@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { AnyOperation } from '../functions/operation.js';
 import { lambdaContext } from './lambda-context.js';
@@ -115,7 +115,7 @@ export const toHttpApiEvent = (
 
 export const startLocalApi = async (options: LocalApiOptions): Promise<LocalApi> => {
   const routes = options.operations.map(compileRoute);
-  const sockets = new Set<import('node:net').Socket>();
+  const sockets = new Set<Socket>();
   let baseUrl = '';
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {

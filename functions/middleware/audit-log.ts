@@ -16,8 +16,12 @@ const orderSummary = (input: unknown): Record<string, unknown> => {
   return Object.fromEntries(ORDER_FIELDS.filter((f) => record[f] !== undefined).map((f) => [f, record[f]]));
 };
 
-export const auditLog = (operation: AnyOperation, logger: Logger): MiddlewareObj<unknown, unknown, Error, GatewayContext> => {
-  if (operation.kind !== 'order') return { name: 'auditLog' };
+/** For order operations only; other operations get no audit middleware (undefined). */
+export const auditLog = (
+  operation: AnyOperation,
+  logger: Logger,
+): MiddlewareObj<unknown, unknown, Error, GatewayContext> | undefined => {
+  if (operation.kind !== 'order') return undefined;
   const record = (state: GatewayContext['gateway'], fields: Record<string, unknown>) => {
     logger.info('order action', {
       audit: {

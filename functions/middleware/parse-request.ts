@@ -9,10 +9,8 @@ export const parseRequest = (operation: AnyOperation): MiddlewareObj<unknown, un
   name: 'parseRequest',
   before: (request) => {
     const gatewayRequest = readGatewayRequest(operation, request.event);
-    request.context.gateway = {
-      ...request.context.gateway,
-      request: gatewayRequest,
-      input: validateInput(operation.input, gatewayRequest.payload),
-    };
+    // Kept before validation so the audit record of a rejected request still shows what was asked.
+    request.context.gateway.request = gatewayRequest;
+    request.context.gateway.input = validateInput(operation.input, gatewayRequest.payload);
   },
 });

@@ -1,0 +1,97 @@
+/** The HTTP listener around BrokerEmulator: reads bodies (bounded), carries out delay/drop faults, never hangs on close. */
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { BrokerEmulator, MAX_BODY_BYTES, type EmulatorOptions, type EmulatorReply } from './service.js';
+
+export interface StartOptions extends EmulatorOptions {
+  port?: number;
+  host?: '127.0.0.1';
+}
+
+export interface RunningEmulator {
+  url: string;
+  port: number;
+  uid: string;
+  actid: string;
+  token: string;
+  emulator: BrokerEmulator;
+  close(): Promise<void>;
+}
+
+export const startEmulator = async (options: StartOptions = {}): Promise<RunningEmulator> => {
+  const emulator = new BrokerEmulator(options);
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+
+  const send = (res: http.ServerResponse, reply: EmulatorReply) => {
+    if (res.destroyed) return;
+    res.writeHead(reply.status, { 'content-type': reply.contentType, 'content-length': Buffer.byteLength(reply.body) });
+    res.end(reply.body);
+  };
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => {
+      let reply: EmulatorReply;
+      try {
+        reply = emulator.handle({
+          method: req.method ?? 'GET',
+          path: req.url ?? '/',
+          headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v])),
+          body: Buffer.concat(chunks).toString('utf8'),
+          ...(req.socket.remoteAddress ? { remoteAddress: req.socket.remoteAddress } : {}),
+          bodyTooLarge: tooLarge,
+        });
+      } catch {
+        // Never a stack trace to the client.
+        reply = { status: 500, body: JSON.stringify({ stat: 'Not_Ok', emsg: 'Internal error in the emulator' }), contentType: 'application/json' };
+      }
+      const fault = reply.fault;
+      if (fault?.kind === 'drop') {
+        req.socket.destroy();
+        return;
+      }
+      if (fault?.kind === 'delay') {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          // A client that gave up does not get (or cause) the delayed work, unless it was already executed.
+          if (res.destroyed || req.socket.destroyed) return;
+          send(res, fault.answer());
+        }, fault.ms);
+        timers.add(timer);
+        return;
+      }
+      send(res, reply);
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    uid: emulator.uid,
+    actid: emulator.actid,
+    token: emulator.token,
+    emulator,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const timer of timers) clearTimeout(timer);
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+};

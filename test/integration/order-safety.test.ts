@@ -1,0 +1,211 @@
+/**
+ * Idempotent placement, guardrails, dry run and audit records, end to end: HTTP requests to the local API, real
+ * handlers, Powertools idempotency on dynalite, the broker emulator, and the local Secrets Manager endpoint.
+ */
+import { Logger } from '@aws-lambda-powertools/logger';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startLocalStack, type LocalStack } from '../../local/run-local.js';
+import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
+
+const TIMEOUT_MS = 600;
+let stack: LocalStack;
+let control: EmulatorControl;
+let api: string;
+const logLines: string[] = [];
+let keySeq = 0;
+const newKey = () => `it-${Date.now()}-${++keySeq}`;
+
+const order = { exch: 'NSE', tsym: 'L&TFH-EQ', qty: 4, prc: '160.5', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '158' };
+
+const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+  const res = await fetch(`${api}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any -- test assertions on arbitrary JSON
+};
+const place = (key: string | undefined, body: unknown = order, query = '') =>
+  call('POST', `/gtt-orders${query}`, body, key === undefined ? {} : { 'Idempotency-Key': key });
+
+const placeRequests = async () => (await control.requests()).filter((r) => r.operation === 'PlaceGTTOrder');
+const pending = async () => (await control.orders(stack.emulator.uid)).filter((o) => o.state === 'pending');
+
+beforeAll(async () => {
+  // Capture the structured logs (audit records) the handlers write.
+  const logger = new Logger({ serviceName: 'gtt-gateway-test', logLevel: 'INFO' });
+  const write = (line: string) => logLines.push(line);
+  (logger as unknown as { console: { info: typeof write; warn: typeof write; error: typeof write; debug: typeof write; log: typeof write } }).console =
+    { info: write, warn: write, error: write, debug: write, log: write };
+  stack = await startLocalStack({
+    brokerTimeoutMs: TIMEOUT_MS,
+    settings: { GUARDRAIL_MAX_QTY: 1000, GUARDRAIL_MAX_ORDER_VALUE: 100000, GUARDRAIL_SYMBOLS_DENY: 'BANNED-EQ' },
+    gateway: { logger },
+  });
+  api = stack.api.url;
+  control = emulatorControl(stack.emulator.url);
+});
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+beforeEach(async () => {
+  await control.reset();
+  logLines.length = 0;
+});
+afterEach(async () => {
+  await control.clearFaults();
+});
+
+describe('idempotent place', () => {
+  it('50 concurrent places with one key: exactly one order, every reply has its al_id or says in flight', async () => {
+    const key = newKey();
+    // Slow the broker a little so the twins really overlap the first request.
+    await control.fault({ operation: 'PlaceGTTOrder', kind: 'delay', delayMs: 150 });
+    const replies = await Promise.all(Array.from({ length: 50 }, () => place(key)));
+    const placed = replies.filter((r) => r.status === 201);
+    const inFlight = replies.filter((r) => r.status === 409);
+    expect(placed.length + inFlight.length).toBe(50);
+    expect(new Set(placed.map((r) => r.body.al_id)).size).toBe(1);
+    for (const r of inFlight) expect(r.body.error.code).toBe('IDEMPOTENCY_IN_PROGRESS');
+    expect(await placeRequests()).toHaveLength(1);
+    expect(await pending()).toHaveLength(1);
+
+    // Once the first has finished, every retry is a replay of the same reply.
+    const again = await place(key);
+    expect(again.status).toBe(201);
+    expect(again.body).toMatchObject({ al_id: placed[0]!.body.al_id, idempotency: { key, replayed: true } });
+    expect(await placeRequests()).toHaveLength(1);
+  });
+
+  it('the same key with another body is IDEMPOTENCY_KEY_REUSED and places nothing', async () => {
+    const key = newKey();
+    expect((await place(key)).status).toBe(201);
+    const reuse = await place(key, { ...order, qty: 5 });
+    expect(reuse).toMatchObject({ status: 422, body: { error: { code: 'IDEMPOTENCY_KEY_REUSED' } } });
+    expect(await placeRequests()).toHaveLength(1);
+  });
+
+  it('the same order written differently (numbers as strings) is the same body', async () => {
+    const key = newKey();
+    const first = await place(key);
+    const second = await place(key, { ...order, qty: '4', d: 158 });
+    expect(second.status).toBe(201);
+    expect(second.body.al_id).toBe(first.body.al_id);
+  });
+
+  it('a retry after a timeout where the broker did act does not place a second order', async () => {
+    const key = newKey();
+    await control.fault({ operation: 'PlaceGTTOrder', kind: 'delay', delayMs: TIMEOUT_MS * 4, executed: true });
+    const first = await place(key);
+    expect(first).toMatchObject({ status: 504, body: { error: { code: 'BROKER_TIMEOUT', outcome: 'unknown' } } });
+    const retry = await place(key);
+    expect(retry).toMatchObject({ status: 504, body: { error: { code: 'BROKER_TIMEOUT', outcome: 'unknown' } } });
+    expect(retry.body.error.message).toMatch(/Replay of idempotency key .*check the pending orders \(GET \/gtt-orders\)/);
+    expect(await placeRequests()).toHaveLength(1);
+    expect(await pending()).toHaveLength(1);
+  });
+
+  it('a failure where the broker certainly did not act frees the key for a retry', async () => {
+    const key = newKey();
+    await control.fault({ operation: 'PlaceGTTOrder', kind: 'rateLimit' });
+    expect((await place(key)).body).toMatchObject({ error: { code: 'BROKER_RATE_LIMITED', outcome: 'not_executed' } });
+    const retry = await place(key);
+    expect(retry.status).toBe(201);
+    expect(retry.body.idempotency).toEqual({ key, replayed: false });
+    expect(await pending()).toHaveLength(1);
+  });
+
+  it('place without a key is refused before any broker call', async () => {
+    const reply = await place(undefined);
+    expect(reply).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED', details: [{ field: 'Idempotency-Key' }] } } });
+    expect(await control.requests()).toEqual([]);
+  });
+
+  it.each(['', 'has space', 'x'.repeat(129)])('rejects the malformed key %j', async (key) => {
+    const reply = await place(key);
+    expect(reply.status).toBe(400);
+    expect(await control.requests()).toEqual([]);
+  });
+
+  it('direct invocations carry the key as idempotencyKey', async () => {
+    const key = newKey();
+    const invoke = (payload: unknown) => call('POST', '/_invoke/PlaceGTTOrder', payload);
+    const first = await invoke({ ...order, idempotencyKey: key });
+    const second = await invoke({ ...order, idempotencyKey: key });
+    expect(first.body.al_id).toMatch(/^\d+$/);
+    expect(second.body).toMatchObject({ al_id: first.body.al_id, idempotency: { replayed: true } });
+    expect(await placeRequests()).toHaveLength(1);
+  });
+
+  it('modify accepts an optional key and replays it; reads refuse one', async () => {
+    const { al_id } = (await place(newKey())).body;
+    const key = newKey();
+    const m1 = await call('PUT', `/gtt-orders/${al_id}`, { ...order, qty: 6 }, { 'Idempotency-Key': key });
+    const m2 = await call('PUT', `/gtt-orders/${al_id}`, { ...order, qty: 6 }, { 'Idempotency-Key': key });
+    expect(m1.body.idempotency).toEqual({ key, replayed: false });
+    expect(m2.body.idempotency).toEqual({ key, replayed: true });
+    expect((await control.requests()).filter((r) => r.operation === 'ModifyGTTOrder')).toHaveLength(1);
+    const read = await call('GET', '/gtt-orders', undefined, { 'Idempotency-Key': newKey() });
+    expect(read).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED' } } });
+  });
+});
+
+describe('guardrails through the API', () => {
+  it.each<[string, Record<string, unknown>, string]>([
+    ['quantity above the maximum', { qty: 1001 }, 'maxQty'],
+    ['order value above the maximum', { qty: 1000, prc: '100.01' }, 'maxOrderValue'],
+    ['a denied symbol', { tsym: 'BANNED-EQ' }, 'symbolsDeny'],
+  ])('%s is GUARDRAIL_REJECTED and never reaches the broker', async (_label, change, rule) => {
+    const reply = await place(newKey(), { ...order, ...change });
+    expect(reply).toMatchObject({ status: 422, body: { error: { code: 'GUARDRAIL_REJECTED', details: { rule } } } });
+    expect(await control.requests()).toEqual([]);
+  });
+
+  it('an order exactly at the limits is placed', async () => {
+    expect((await place(newKey(), { ...order, qty: 1000, prc: '100' })).status).toBe(201);
+  });
+});
+
+describe('dry run', () => {
+  it('returns the exact jData that would be sent, with no broker call and no token', async () => {
+    const reply = await place(undefined, order, '?dryRun=true');
+    expect(reply.status).toBe(201);
+    expect(reply.body).toMatchObject({
+      dryRun: true,
+      operation: 'PlaceGTTOrder',
+      request: {
+        method: 'POST',
+        url: `${stack.emulator.url}/ClientAPI/PlaceGTTOrder`,
+        headers: { 'Content-Type': 'text/plain', Authorization: 'Bearer <redacted>' },
+        jData: { uid: stack.emulator.uid, actid: stack.emulator.actid, tsym: 'L%26TFH-EQ', qty: '4', prc: '160.5', d: '158' },
+      },
+    });
+    expect(reply.body.request.body).toBe(`jData=${JSON.stringify(reply.body.request.jData)}`);
+    expect(JSON.stringify(reply.body)).not.toContain(stack.emulator.token);
+    expect(await control.requests()).toEqual([]);
+  });
+
+  it('still applies validation and guardrails', async () => {
+    expect((await place(undefined, { ...order, qty: 0 }, '?dryRun=true')).status).toBe(400);
+    expect((await place(undefined, { ...order, qty: 5000 }, '?dryRun=true')).body.error.code).toBe('GUARDRAIL_REJECTED');
+    expect((await call('POST', '/_invoke/CancelGTTOrder', { al_id: '1', dryRun: true })).body).toMatchObject({ dryRun: true });
+    expect((await call('GET', '/gtt-orders?dryRun=true')).status).toBe(400);
+    expect(await control.requests()).toEqual([]);
+  });
+});
+
+describe('audit records', () => {
+  it('writes one structured record per order action, never the token', async () => {
+    const key = newKey();
+    await place(key);
+    await place(key);
+    await place(newKey(), { ...order, qty: 5000 });
+    const audits = logLines.filter((l) => l.includes('"order action"')).map((l) => JSON.parse(l) as { audit: Record<string, unknown> });
+    expect(audits.map((a) => a.audit.outcome)).toEqual(['succeeded', 'replayed', 'rejected']);
+    expect(audits[0]!.audit).toMatchObject({ action: 'PlaceGTTOrder', idempotencyKey: key, al_id: expect.stringMatching(/^\d+$/), order: { tsym: 'L&TFH-EQ' } });
+    expect(audits[2]!.audit).toMatchObject({ code: 'GUARDRAIL_REJECTED' });
+    for (const line of logLines) expect(line).not.toContain(stack.emulator.token);
+  });
+});
