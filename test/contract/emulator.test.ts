@@ -237,7 +237,7 @@ describe('faults', () => {
   it.each<[Parameters<EmulatorControl['fault']>[0]['kind'], number, RegExp]>([
     ['http5xx', 503, /Service Unavailable/],
     ['nonJson', 200, /^<html>gateway error<\/html>$/],
-    ['serverTimeout', 200, /"emsg":"Server Timeout :  Please try after some time"/],
+    ['serverTimeout', 200, /"emsg":"Server Timeout : {2}Please try after some time"/],
     ['rateLimit', 200, /Order Recieved 11 in a current second exceeds Limit 10/],
   ])('%s', async (kind, status, body) => {
     await control.fault({ operation: 'PlaceGTTOrder', kind });
