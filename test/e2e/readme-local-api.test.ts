@@ -2,60 +2,34 @@
  * `npm start` as a user runs it (a child process of `tsx local/start.ts`), then the README's curl block exactly as
  * written, with only the port changed.
  */
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readmeBlock, startScript, type Started } from '../support/processes.js';
 
 const run = promisify(execFile);
-let child: ChildProcess;
+let started: Started;
 let baseUrl: string;
 
-const readmeBlock = (): string => {
-  const readme = readFileSync('README.md', 'utf8');
-  const match = /<!-- e2e-readme:start -->\s*```sh\n([\s\S]*?)```\s*<!-- e2e-readme:end -->/.exec(readme);
-  if (!match) throw new Error('README has no e2e-readme block');
-  return match[1]!;
-};
-
 beforeAll(async () => {
-  child = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts', '--port', '0'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT' },
-  });
-  baseUrl = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`npm start did not print its URL in time:\n${out}`)), 25_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`npm start exited early (${code}):\n${out}`)));
-  });
+  started = await startScript('local/start.ts', ['--port', '0'], /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Try:/);
+  baseUrl = started.match[1]!;
 }, 30_000);
 
 afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  await started?.stop();
 });
 
 describe('README: npm start and the curl lines', () => {
   it('prints its routes and serves the OpenAPI document', async () => {
+    expect(started.output()).toMatch(/POST\s+\/gtt-orders\s+PlaceGTTOrder/);
     const doc = (await (await fetch(`${baseUrl}/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual(['/client', '/gtt-orders', '/gtt-orders/enabled', '/gtt-orders/{alId}', '/session/logout']);
   });
 
   it('places, lists, modifies, cancels and logs out', async () => {
-    const script = readmeBlock().replace('API=http://127.0.0.1:3000', `API=${baseUrl}`);
+    const script = readmeBlock('readme').replace('API=http://127.0.0.1:3000', `API=${baseUrl}`);
     const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], { timeout: 30_000 });
     const replies = stdout
       .trim()

@@ -1,0 +1,54 @@
+/** Running the project's commands as a user would, and the README's shell blocks, in end-to-end tests. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+/** The shell block between `<!-- e2e-NAME:start -->` and `<!-- e2e-NAME:end -->` in README.md. */
+export const readmeBlock = (name: string): string => {
+  const readme = readFileSync('README.md', 'utf8');
+  const match = new RegExp(`<!-- e2e-${name}:start -->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\`\\s*<!-- e2e-${name}:end -->`).exec(readme);
+  if (!match) throw new Error(`README has no e2e-${name} block`);
+  return match[1]!;
+};
+
+export interface Started {
+  child: ChildProcess;
+  match: RegExpExecArray;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+/** Starts `node --import tsx <script> ...args` and resolves once its output matches `ready`. */
+export const startScript = (script: string, args: string[], ready: RegExp, timeoutMs = 25_000): Promise<Started> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT' },
+    });
+    let out = '';
+    const stop = async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    };
+    const timer = setTimeout(() => {
+      void stop();
+      reject(new Error(`${script} did not get ready in time:\n${out}`));
+    }, timeoutMs);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = ready.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        child.stdout!.off('data', onData);
+        child.stdout!.on('data', (more: Buffer) => (out += more.toString()));
+        resolve({ child, match, output: () => out, stop });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${script} exited early (${code}):\n${out}`));
+    });
+  });
