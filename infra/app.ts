@@ -1,0 +1,30 @@
+/**
+ * The CDK app (`npm run synth`, `npm run deploy`): the gateway stack, the workflow example stack, and cdk-nag's
+ * AWS Solutions checks over both. Runs offline: no account lookups, bundling with the local esbuild.
+ */
+import { App, Aspects } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { CONTEXT_SETTINGS, GatewayStack } from './gateway-stack.js';
+import { WorkflowExampleStack } from './workflow-example-stack.js';
+
+export const buildApp = (app = new App()): { app: App; gateway: GatewayStack; workflow: WorkflowExampleStack } => {
+  const context = (name: string): string | undefined => {
+    const value: unknown = app.node.tryGetContext(name);
+    return value === undefined || value === null ? undefined : String(value);
+  };
+  const gateway = new GatewayStack(app, 'GttGatewayStack', {
+    description: 'gtt-gateway: GTT orders and sessions at a jData broker, as Lambda functions behind an IAM-authorised HTTP API',
+    brokerSecretArn: context('brokerSecretArn'),
+    alarmEmail: context('alarmEmail'),
+    settings: Object.fromEntries(CONTEXT_SETTINGS.map((name) => [name, context(name)])),
+  });
+  const workflow = new WorkflowExampleStack(app, 'GttGatewayWorkflowExampleStack', {
+    description: 'gtt-gateway example: a Step Functions workflow and an EventBridge schedule using the functions',
+    functions: {
+      place: gateway.functions.get('PlaceGTTOrder')!.function,
+      listPending: gateway.functions.get('GetPendingGTTOrder')!.function,
+    },
+  });
+  Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true }));
+  return { app, gateway, workflow };
+};

@@ -1,0 +1,229 @@
+/**
+ * The whole function set: one Lambda per entry of the operation table, the HTTP API in front of them (IAM
+ * authorisation on every route), the broker session secret, the idempotency table, and alarms.
+ */
+import { CfnOutput, CfnParameter, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import type { CfnStage} from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpIamAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import { NagSuppressions } from 'cdk-nag';
+import type { Construct } from 'constructs';
+import { OPERATIONS } from '../functions/operations.js';
+import type { AnyOperation } from '../functions/operation.js';
+import { GatewayFunction } from './gateway-function.js';
+
+/** Brokers of this API family accept 10 orders a second per user; order routes stay below that. */
+export const ORDER_ROUTE_THROTTLE = { rateLimit: 8, burstLimit: 8 };
+export const DEFAULT_ROUTE_THROTTLE = { rateLimit: 50, burstLimit: 100 };
+/** Deployment settings that may come from CDK context (`-c name=value`) and go to the functions' environment. */
+export const CONTEXT_SETTINGS = [
+  'GUARDRAIL_READ_ONLY',
+  'GUARDRAIL_MAX_QTY',
+  'GUARDRAIL_MAX_ORDER_VALUE',
+  'GUARDRAIL_EXCHANGES',
+  'GUARDRAIL_PRODUCTS',
+  'GUARDRAIL_PRICE_TYPES',
+  'GUARDRAIL_SYMBOLS_ALLOW',
+  'GUARDRAIL_SYMBOLS_DENY',
+  'IDEMPOTENCY_KEY_REQUIRED',
+  'IDEMPOTENCY_TTL_SECONDS',
+  'SECRET_MAX_AGE_SECONDS',
+] as const;
+
+export interface GatewayStackProps extends StackProps {
+  /** Import an existing secret instead of creating one. */
+  brokerSecretArn?: string;
+  /** Settings by environment name (guardrails, idempotency); validated by the functions at cold start. */
+  settings?: Partial<Record<(typeof CONTEXT_SETTINGS)[number], string>>;
+  alarmEmail?: string;
+}
+
+export class GatewayStack extends Stack {
+  readonly functions = new Map<string, GatewayFunction>();
+  readonly api: HttpApi;
+  readonly secret: secretsmanager.ISecret;
+  readonly idempotencyTable: dynamodb.Table;
+
+  constructor(scope: Construct, id: string, props: GatewayStackProps = {}) {
+    super(scope, id, props);
+
+    const brokerBaseUrl = new CfnParameter(this, 'BrokerBaseUrl', {
+      type: 'String',
+      description: "The broker's base URL; calls go to {BrokerBaseUrl}/ClientAPI/<Operation>",
+      allowedPattern: '^https?://[^\\s]+$',
+      constraintDescription: 'must be an http(s) URL',
+    });
+
+    this.secret = props.brokerSecretArn
+      ? secretsmanager.Secret.fromSecretCompleteArn(this, 'BrokerSession', props.brokerSecretArn)
+      : new secretsmanager.Secret(this, 'BrokerSession', {
+          description: 'gtt-gateway broker session: JSON {"accessToken","uid","actid","brkname"?}; set it after deploy',
+          // A placeholder until the real value is put (README): the functions refuse it as malformed only if edited badly.
+          generateSecretString: {
+            secretStringTemplate: JSON.stringify({ uid: 'SET-ME', actid: 'SET-ME' }),
+            generateStringKey: 'accessToken',
+            excludePunctuation: true,
+          },
+        });
+
+    this.idempotencyTable = new dynamodb.Table(this, 'IdempotencyTable', {
+      partitionKey: { name: 'id', type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: 'expiration',
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: dynamodb.TableEncryption.AWS_MANAGED,
+      // Records expire within a day anyway; nothing here outlives a teardown.
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
+    const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', {
+      retention: logs.RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.api = new HttpApi(this, 'Api', {
+      apiName: 'gtt-gateway',
+      description: "gtt-gateway: GTT orders and sessions at a jData broker (one deployment, one account)",
+      createDefaultStage: false,
+    });
+    const stage = new HttpStage(this, 'DefaultStage', {
+      httpApi: this.api,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: DEFAULT_ROUTE_THROTTLE,
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(accessLogs),
+        format: apigw.AccessLogFormat.jsonWithStandardFields(),
+      },
+    });
+
+    const settings = Object.fromEntries(Object.entries(props.settings ?? {}).filter(([, v]) => v !== undefined)) as Record<string, string>;
+    const alarmTopic = new sns.Topic(this, 'AlarmTopic', {
+      displayName: 'gtt-gateway alarms',
+      enforceSSL: true,
+      masterKey: kms.Alias.fromAliasName(this, 'SnsKey', 'alias/aws/sns'),
+    });
+    if (props.alarmEmail) new sns.Subscription(this, 'AlarmEmail', { topic: alarmTopic, protocol: sns.SubscriptionProtocol.EMAIL, endpoint: props.alarmEmail });
+    const alarmAction = new SnsAction(alarmTopic);
+    const authorizer = new HttpIamAuthorizer();
+    const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
+
+    for (const operation of OPERATIONS) {
+      const gatewayFunction = this.addOperation(operation, brokerBaseUrl.valueAsString, settings);
+      this.functions.set(operation.name, gatewayFunction);
+      const fn = gatewayFunction.function;
+
+      this.api.addRoutes({
+        path: operation.route.path,
+        methods: [HttpMethod[operation.route.method]],
+        integration: new HttpLambdaIntegration(`${operation.name}Integration`, fn),
+        authorizer,
+      });
+      if (operation.kind === 'order') {
+        routeSettings[`${operation.route.method} ${operation.route.path}`] = {
+          ThrottlingRateLimit: ORDER_ROUTE_THROTTLE.rateLimit,
+          ThrottlingBurstLimit: ORDER_ROUTE_THROTTLE.burstLimit,
+        };
+      }
+
+      fn.metricErrors({ period: Duration.minutes(5) })
+        .createAlarm(this, `${operation.name}Errors`, {
+          alarmDescription: `${operation.name}: function errors (unhandled failures and direct-invocation errors)`,
+          threshold: 1,
+          evaluationPeriods: 1,
+          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        })
+        .addAlarmAction(alarmAction);
+      fn.metricThrottles({ period: Duration.minutes(5) })
+        .createAlarm(this, `${operation.name}Throttles`, {
+          alarmDescription: `${operation.name}: invocations throttled by Lambda`,
+          threshold: 1,
+          evaluationPeriods: 1,
+          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        })
+        .addAlarmAction(alarmAction);
+
+      new CfnOutput(this, `${operation.name}FunctionArn`, {
+        value: fn.functionArn,
+        exportName: `${this.stackName}-${operation.name}-Arn`,
+        description: `Invoke directly (Step Functions, EventBridge) for ${operation.name}`,
+      });
+    }
+    (stage.node.defaultChild as CfnStage).addPropertyOverride('RouteSettings', routeSettings);
+
+    this.api
+      .metricServerError({ period: Duration.minutes(5) })
+      .createAlarm(this, 'Api5xx', {
+        alarmDescription: 'gtt-gateway HTTP API: 5xx answers (broker unavailable, timeouts, configuration errors)',
+        threshold: 5,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      })
+      .addAlarmAction(alarmAction);
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'Base URL of the HTTP API (SigV4-signed requests)' });
+    new CfnOutput(this, 'BrokerSecretArn', { value: this.secret.secretArn, description: 'Put the broker session JSON here' });
+    new CfnOutput(this, 'IdempotencyTableName', { value: this.idempotencyTable.tableName });
+    new CfnOutput(this, 'AlarmTopicArn', { value: alarmTopic.topicArn });
+
+    this.suppressNagFindings();
+  }
+
+  private addOperation(operation: AnyOperation, brokerBaseUrl: string, settings: Record<string, string>): GatewayFunction {
+    const gatewayFunction = new GatewayFunction(this, operation.name, {
+      operation,
+      logRetention: logs.RetentionDays.ONE_MONTH,
+      environment: {
+        BROKER_BASE_URL: brokerBaseUrl,
+        BROKER_SECRET_ID: this.secret.secretArn,
+        IDEMPOTENCY_TABLE_NAME: this.idempotencyTable.tableName,
+        ...settings,
+      },
+    });
+    // Each function may read only the one secret.
+    this.secret.grantRead(gatewayFunction.role);
+    if (operation.idempotency) {
+      // Exactly what Powertools' DynamoDB persistence layer calls.
+      this.idempotencyTable.grant(gatewayFunction.role, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem');
+    }
+    return gatewayFunction;
+  }
+
+  private suppressNagFindings(): void {
+    for (const gatewayFunction of this.functions.values()) {
+      NagSuppressions.addResourceSuppressions(
+        gatewayFunction,
+        [
+          {
+            id: 'AwsSolutions-L1',
+            reason: 'nodejs22.x is the runtime this project targets and tests (Node 20/22 compatible code); newer runtimes are adopted deliberately, not by default.',
+          },
+          {
+            id: 'AwsSolutions-IAM5',
+            reason:
+              'X-Ray PutTraceSegments/PutTelemetryRecords support no resource-level permissions (AWS requires "*"); the log-stream wildcard is inside this function\'s own log group ARN. No wildcard is granted on any data resource.',
+            appliesTo: ['Resource::*', { regex: '/^Resource::<.*Logs.*\\.Arn>:\\*$/g' }],
+          },
+        ],
+        true,
+      );
+    }
+    if (this.secret instanceof secretsmanager.Secret) {
+      NagSuppressions.addResourceSuppressions(this.secret, [
+        {
+          id: 'AwsSolutions-SMG4',
+          reason:
+            "The broker's access token is issued by the broker's own login flow; Secrets Manager cannot rotate it. The trader puts a fresh token (README) and the functions re-read it.",
+        },
+      ]);
+    }
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * An example of driving the functions from AWS workflows: a Step Functions state machine that places a GTT order
+ * and lists the pending ones, and an EventBridge schedule that lists them every 15 minutes in market hours.
+ * It is its own stack: deploy it only if you want the example.
+ */
+import { RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { NagSuppressions } from 'cdk-nag';
+import type { Construct } from 'constructs';
+import { buildWorkflowDefinition, type WorkflowFunctions } from './workflow.js';
+
+export interface WorkflowExampleStackProps extends StackProps {
+  functions: WorkflowFunctions & { listPending: lambda.IFunction };
+}
+
+export class WorkflowExampleStack extends Stack {
+  readonly stateMachine: sfn.StateMachine;
+
+  constructor(scope: Construct, id: string, props: WorkflowExampleStackProps) {
+    super(scope, id, props);
+    const logGroup = new logs.LogGroup(this, 'StateMachineLogs', {
+      retention: logs.RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.stateMachine = new sfn.StateMachine(this, 'PlaceAndList', {
+      stateMachineName: 'gtt-gateway-place-and-list',
+      definitionBody: sfn.DefinitionBody.fromChainable(buildWorkflowDefinition(this, props.functions)),
+      tracingEnabled: true,
+      logs: { destination: logGroup, level: sfn.LogLevel.ALL, includeExecutionData: false },
+    });
+
+    // Every 15 minutes, Monday to Friday, 09:15-15:30 IST (03:45-10:00 UTC): list the pending orders.
+    new events.Rule(this, 'PendingOrdersSchedule', {
+      description: 'gtt-gateway example: list pending GTT orders during market hours',
+      schedule: events.Schedule.cron({ minute: '0/15', hour: '4-9', weekDay: 'MON-FRI' }),
+      targets: [new targets.LambdaFunction(props.functions.listPending, { event: events.RuleTargetInput.fromObject({}), retryAttempts: 2 })],
+    });
+
+    NagSuppressions.addResourceSuppressions(
+      this.stateMachine,
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason:
+            'CDK grants lambda:InvokeFunction on "<function ARN>:*" so the state machine can call the functions\' versions and aliases; the wildcard is inside the two named functions\' ARNs. The log-delivery actions of Step Functions support no resource-level permissions.',
+        },
+      ],
+      true,
+    );
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * The example workflow's state machine definition: place a GTT order, then list the pending orders. Built from
+ * the operation table and the handlers' own error names, so what it retries and catches is what they throw.
+ */
+import { Duration } from 'aws-cdk-lib';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import type { Construct } from 'constructs';
+import { errorName } from '../functions/core/errors.js';
+
+/** Errors after which a repeat cannot act twice: the broker did not execute the call, or it is still in flight. */
+export const PLACE_RETRY_ERRORS = [errorName('BROKER_RATE_LIMITED'), errorName('IDEMPOTENCY_IN_PROGRESS')];
+/**
+ * A list changes nothing, so it may be retried after timeouts and outages too. A place may not: after a timeout
+ * its outcome is unknown, and with the idempotency key a retry would only replay that unknown outcome.
+ */
+export const LIST_RETRY_ERRORS = [errorName('BROKER_TIMEOUT'), errorName('BROKER_UNAVAILABLE'), errorName('BROKER_RATE_LIMITED')];
+export const SESSION_EXPIRED = errorName('SESSION_EXPIRED');
+
+export const STATE_NAMES = {
+  addKey: 'Add idempotency key',
+  place: 'Place GTT order',
+  list: 'List pending GTT orders',
+  sessionExpired: 'Broker session expired',
+  done: 'Done',
+} as const;
+
+export interface WorkflowFunctions {
+  place: lambda.IFunction;
+  listPending: lambda.IFunction;
+}
+
+/**
+ * Execution input: `{"order": {exch, tsym, qty, prc, prd, trantype, prctyp, ret, ai_t, d}}`. The idempotency key
+ * is the execution name, so re-running a failed execution under the same name can never place twice.
+ */
+export const buildWorkflowDefinition = (scope: Construct, fns: WorkflowFunctions): sfn.IChainable => {
+  const sessionExpired = new sfn.Fail(scope, 'SessionExpiredFail', {
+    stateName: STATE_NAMES.sessionExpired,
+    error: SESSION_EXPIRED,
+    cause: 'Store a fresh broker access token in the gateway secret, then re-run this execution under the same name.',
+  });
+
+  // The place payload is the order plus `idempotencyKey` = the execution name.
+  const withKey = new sfn.Pass(scope, 'AddIdempotencyKey', {
+    stateName: STATE_NAMES.addKey,
+    parameters: {
+      'order.$': '$.order',
+      'placeRequest.$':
+        "States.JsonMerge($.order, States.StringToJson(States.Format('\\{\"idempotencyKey\":\"{}\"\\}', $$.Execution.Name)), false)",
+    },
+  });
+
+  const place = new tasks.LambdaInvoke(scope, 'PlaceOrder', {
+    stateName: STATE_NAMES.place,
+    lambdaFunction: fns.place,
+    payloadResponseOnly: true,
+    inputPath: '$.placeRequest',
+    resultPath: '$.placed',
+    retryOnServiceExceptions: false,
+  })
+    .addRetry({ errors: PLACE_RETRY_ERRORS, interval: Duration.seconds(1), backoffRate: 2, maxAttempts: 3 })
+    .addCatch(sessionExpired, { errors: [SESSION_EXPIRED], resultPath: '$.error' });
+
+  const list = new tasks.LambdaInvoke(scope, 'ListPending', {
+    stateName: STATE_NAMES.list,
+    lambdaFunction: fns.listPending,
+    payloadResponseOnly: true,
+    payload: sfn.TaskInput.fromObject({}),
+    resultPath: '$.pending',
+    retryOnServiceExceptions: false,
+  })
+    .addRetry({ errors: LIST_RETRY_ERRORS, interval: Duration.seconds(1), backoffRate: 2, maxAttempts: 3 })
+    .addCatch(sessionExpired, { errors: [SESSION_EXPIRED], resultPath: '$.error' });
+
+  return withKey.next(place).next(list).next(new sfn.Succeed(scope, 'Done', { stateName: STATE_NAMES.done }));
+};

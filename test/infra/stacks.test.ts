@@ -1,0 +1,166 @@
+/**
+ * The CDK stacks as CloudFormation templates: one function per operation, IAM on every route, least privilege,
+ * logs, alarms, throttling, the idempotency table, and no unsuppressed cdk-nag finding.
+ */
+import { App } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../infra/app.js';
+import { ORDER_ROUTE_THROTTLE } from '../../infra/gateway-stack.js';
+import { OPERATIONS } from '../../functions/operations.js';
+
+// Template assertions need no bundles: skip esbuild here (the synth test below bundles for real).
+const synth = (context: Record<string, unknown> = {}) => buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }));
+
+let gateway: Template;
+let workflow: Template;
+let built: ReturnType<typeof synth>;
+
+type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
+const statementsOf = (template: Template): Statement[] =>
+  Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
+    (policy) => (policy as { Properties: { PolicyDocument: { Statement: Statement[] } } }).Properties.PolicyDocument.Statement,
+  );
+const actions = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+
+beforeAll(() => {
+  built = synth();
+  gateway = Template.fromStack(built.gateway);
+  workflow = Template.fromStack(built.workflow);
+});
+
+describe('functions', () => {
+  it('one function per operation, on nodejs22.x arm64 with X-Ray and a timeout above the broker timeout', () => {
+    const functions = gateway.findResources('AWS::Lambda::Function');
+    expect(Object.keys(functions)).toHaveLength(OPERATIONS.length);
+    for (const fn of Object.values(functions) as { Properties: Record<string, unknown> }[]) {
+      expect(fn.Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        TracingConfig: { Mode: 'Active' },
+        Timeout: 12,
+        Environment: { Variables: expect.objectContaining({ BROKER_TIMEOUT_MS: '8000', POWERTOOLS_SERVICE_NAME: 'gtt-gateway' }) },
+      });
+      const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(env.BROKER_BASE_URL).toEqual({ Ref: 'BrokerBaseUrl' });
+    }
+  });
+
+  it('each function has its own log group with a retention', () => {
+    gateway.resourceCountIs('AWS::Logs::LogGroup', OPERATIONS.length + 1);
+    for (const group of Object.values(gateway.findResources('AWS::Logs::LogGroup')) as { Properties: { RetentionInDays?: number } }[]) {
+      expect(group.Properties.RetentionInDays).toBe(30);
+    }
+  });
+});
+
+describe('HTTP API', () => {
+  it('one route per operation, each with IAM authorisation', () => {
+    const routes = Object.values(gateway.findResources('AWS::ApiGatewayV2::Route')) as { Properties: { RouteKey: string; AuthorizationType: string } }[];
+    expect(routes.map((r) => r.Properties.RouteKey).sort()).toEqual(OPERATIONS.map((op) => `${op.route.method} ${op.route.path}`).sort());
+    for (const route of routes) expect(route.Properties.AuthorizationType).toBe('AWS_IAM');
+  });
+
+  it('logs access and throttles the order routes below the broker limit of 10 a second', () => {
+    const stage = Object.values(gateway.findResources('AWS::ApiGatewayV2::Stage'))[0] as { Properties: Record<string, unknown> };
+    expect(stage.Properties.AccessLogSettings).toBeDefined();
+    expect(stage.Properties.DefaultRouteSettings).toMatchObject({ ThrottlingRateLimit: 50 });
+    const routeSettings = stage.Properties.RouteSettings as Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
+    expect(Object.keys(routeSettings).sort()).toEqual(['DELETE /gtt-orders/{alId}', 'POST /gtt-orders', 'PUT /gtt-orders/{alId}']);
+    for (const setting of Object.values(routeSettings)) {
+      expect(setting.ThrottlingRateLimit).toBe(ORDER_ROUTE_THROTTLE.rateLimit);
+      expect(setting.ThrottlingRateLimit).toBeLessThan(10);
+      expect(setting.ThrottlingBurstLimit).toBeLessThan(10);
+    }
+  });
+});
+
+describe('least privilege', () => {
+  it('no statement the project writes has a bare "*" resource, except the X-Ray actions that require it', () => {
+    for (const template of [gateway, workflow]) {
+      for (const statement of statementsOf(template)) {
+        const resources = Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource];
+        if (resources.includes('*')) {
+          expect(actions(statement).every((a) => a.startsWith('xray:') || a.startsWith('logs:') && template === workflow)).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('each function role may read only the one secret, and only order functions touch the idempotency table', () => {
+    const roles = gateway.findResources('AWS::IAM::Role');
+    expect(Object.keys(roles)).toHaveLength(OPERATIONS.length);
+    const policies = Object.values(gateway.findResources('AWS::IAM::Policy')) as {
+      Properties: { PolicyDocument: { Statement: Statement[] }; Roles: { Ref: string }[] };
+    }[];
+    expect(policies).toHaveLength(OPERATIONS.length);
+    for (const policy of policies) {
+      const statements = policy.Properties.PolicyDocument.Statement;
+      const secretStatements = statements.filter((s) => actions(s).some((a) => a.startsWith('secretsmanager:')));
+      expect(secretStatements).toHaveLength(1);
+      expect(secretStatements[0]!.Resource).toEqual({ Ref: expect.stringMatching(/^BrokerSession/) });
+      expect(actions(secretStatements[0]!).sort()).toEqual(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue']);
+      for (const s of statements.filter((st) => actions(st).some((a) => a.startsWith('dynamodb:')))) {
+        expect(actions(s).sort()).toEqual(['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
+      }
+    }
+    const withTable = policies.filter((p) => p.Properties.PolicyDocument.Statement.some((s) => actions(s).some((a) => a.startsWith('dynamodb:'))));
+    expect(withTable).toHaveLength(OPERATIONS.filter((op) => op.idempotency).length);
+  });
+});
+
+describe('idempotency table', () => {
+  it('is on-demand with TTL on the expiry attribute and point-in-time recovery', () => {
+    gateway.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+      BillingMode: 'PAY_PER_REQUEST',
+      TimeToLiveSpecification: { AttributeName: 'expiration', Enabled: true },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+    });
+  });
+});
+
+describe('alarms and outputs', () => {
+  it('alarms on errors and throttles per function and on API 5xx', () => {
+    const alarms = Object.values(gateway.findResources('AWS::CloudWatch::Alarm')) as { Properties: { MetricName: string; AlarmActions: unknown[] } }[];
+    expect(alarms.filter((a) => a.Properties.MetricName === 'Errors')).toHaveLength(OPERATIONS.length);
+    expect(alarms.filter((a) => a.Properties.MetricName === 'Throttles')).toHaveLength(OPERATIONS.length);
+    expect(alarms.filter((a) => a.Properties.MetricName === '5xx')).toHaveLength(1);
+    for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toHaveLength(1);
+  });
+
+  it('exports every function ARN for direct invocation', () => {
+    const outputs = gateway.toJSON().Outputs as Record<string, { Export?: { Name: string } }>;
+    for (const op of OPERATIONS) expect(outputs[`${op.name}FunctionArn`]?.Export?.Name).toBe(`GttGatewayStack-${op.name}-Arn`);
+  });
+
+  it('passes guardrail settings from context to the functions', () => {
+    const withGuards = Template.fromStack(synth({ GUARDRAIL_MAX_QTY: '500', GUARDRAIL_READ_ONLY: 'true' }).gateway);
+    withGuards.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ GUARDRAIL_MAX_QTY: '500', GUARDRAIL_READ_ONLY: 'true' }) },
+    });
+  });
+});
+
+describe('cdk-nag', () => {
+  it('AwsSolutions checks report no unsuppressed error or warning', () => {
+    for (const stack of [built.gateway, built.workflow]) {
+      const annotations = Annotations.fromStack(stack);
+      const findings = [
+        ...annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*')),
+        ...annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*')),
+      ].map((f) => `${f.id}: ${String(f.entry.data).slice(0, 160)}`);
+      expect(findings).toEqual([]);
+    }
+  });
+});
+
+describe('workflow example', () => {
+  it('has a logged, traced state machine and a schedule that lists pending orders', () => {
+    workflow.hasResourceProperties('AWS::StepFunctions::StateMachine', {
+      TracingConfiguration: { Enabled: true },
+      LoggingConfiguration: Match.objectLike({ Level: 'ALL' }),
+    });
+    workflow.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'cron(0/15 4-9 ? * MON-FRI *)' });
+  });
+});

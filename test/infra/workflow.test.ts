@@ -1,0 +1,107 @@
+/**
+ * The example state machine's definition, exactly as the stack builds it, run locally with aws-local-stepfunctions
+ * against the real handlers, the broker emulator, dynalite and the local Secrets Manager endpoint.
+ */
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildWorkflowDefinition, LIST_RETRY_ERRORS, PLACE_RETRY_ERRORS, STATE_NAMES } from '../../infra/workflow.js';
+import { startLocalStack, type LocalStack } from '../../local/run-local.js';
+import { lambdaContext } from '../../local/lambda-context.js';
+import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
+
+// aws-local-stepfunctions 3 uses Promise.withResolvers (Node 22); Node 20 needs this one-line polyfill.
+(Promise as unknown as { withResolvers?: unknown }).withResolvers ??= <T>() => { let resolve!: (v: T) => void; let reject!: (e: unknown) => void; const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej; }); return { promise, resolve, reject }; }; // prettier-ignore
+
+const { StateMachine } = await import('aws-local-stepfunctions');
+
+let stack: LocalStack;
+let control: EmulatorControl;
+let definition: Record<string, unknown>;
+
+const arn = (name: string) => `arn:aws:lambda:us-east-1:000000000000:function:${name}`;
+const order = { exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' };
+
+/** The ASL the stack deploys, rendered with plain function ARNs. */
+const renderDefinition = (): Record<string, unknown> => {
+  const s = new Stack(new App(), 'WorkflowRender', { env: { account: '000000000000', region: 'us-east-1' } });
+  const fns = {
+    place: lambda.Function.fromFunctionArn(s, 'Place', arn('PlaceGTTOrder')),
+    listPending: lambda.Function.fromFunctionArn(s, 'List', arn('GetPendingGTTOrder')),
+  };
+  new sfn.StateMachine(s, 'Machine', { definitionBody: sfn.DefinitionBody.fromChainable(buildWorkflowDefinition(s, fns)) });
+  const machine = Object.values(Template.fromStack(s).findResources('AWS::StepFunctions::StateMachine'))[0] as {
+    Properties: { DefinitionString: string | { 'Fn::Join': [string, unknown[]] } };
+  };
+  const text = typeof machine.Properties.DefinitionString === 'string'
+    ? machine.Properties.DefinitionString
+    : machine.Properties.DefinitionString['Fn::Join'][1].map(String).join('');
+  return JSON.parse(text) as Record<string, unknown>;
+};
+
+beforeAll(async () => {
+  stack = await startLocalStack({ brokerTimeoutMs: 500 });
+  control = emulatorControl(stack.emulator.url);
+  definition = renderDefinition();
+});
+afterAll(async () => {
+  await stack?.close();
+});
+beforeEach(async () => {
+  await control.reset();
+});
+
+const run = async (executionName: string) => {
+  const machine = new StateMachine(definition as never, { validationOptions: { checkPaths: false } });
+  const local = (name: string) => (input: unknown) => stack.handlers.get(name)!(input, lambdaContext(name));
+  const execution = machine.run({ order } as never, {
+    overrides: {
+      taskResourceLocalHandlers: { [STATE_NAMES.place]: local('PlaceGTTOrder'), [STATE_NAMES.list]: local('GetPendingGTTOrder') },
+      retryIntervalOverrides: { [STATE_NAMES.place]: 10, [STATE_NAMES.list]: 10 },
+    },
+    context: { Execution: { Name: executionName, Input: { order } } },
+  } as never);
+  try {
+    return { ok: true as const, output: (await execution.result) as Record<string, unknown> };
+  } catch (error) {
+    return { ok: false as const, error: error as Error & { cause?: unknown } };
+  }
+};
+
+describe('example workflow (local Step Functions)', () => {
+  it('retries and catches exactly the error names the handlers throw', () => {
+    const states = definition.States as Record<string, { Retry?: { ErrorEquals: string[] }[]; Catch?: { ErrorEquals: string[] }[] }>;
+    expect(states[STATE_NAMES.place]!.Retry![0]!.ErrorEquals).toEqual(PLACE_RETRY_ERRORS);
+    expect(PLACE_RETRY_ERRORS).not.toContain('BrokerTimeout');
+    expect(states[STATE_NAMES.list]!.Retry![0]!.ErrorEquals).toEqual(LIST_RETRY_ERRORS);
+    expect(states[STATE_NAMES.place]!.Catch![0]!.ErrorEquals).toEqual(['SessionExpired']);
+  });
+
+  it('places with the execution name as idempotency key, then lists the order', async () => {
+    const result = await run('exec-ok-1');
+    expect(result.ok).toBe(true);
+    const output = (result as unknown as { output: { placed: { al_id: string; idempotency: unknown }; pending: { orders: { al_id: string }[] } } }).output;
+    expect(output.placed.idempotency).toEqual({ key: 'exec-ok-1', replayed: false });
+    expect(output.pending.orders.map((o) => o.al_id)).toEqual([output.placed.al_id]);
+  });
+
+  it('retries the list (a safe operation) after an injected broker timeout', async () => {
+    await control.fault({ operation: 'GetPendingGTTOrder', kind: 'delay', delayMs: 2_000, times: 1 });
+    const result = await run('exec-retry-1');
+    expect(result.ok).toBe(true);
+    const lists = (await control.requests()).filter((r) => r.operation === 'GetPendingGTTOrder');
+    expect(lists).toHaveLength(2);
+    expect((await control.requests()).filter((r) => r.operation === 'PlaceGTTOrder')).toHaveLength(1);
+  });
+
+  it('catches SessionExpired and ends in the session-expired Fail state', async () => {
+    await control.expire(stack.emulator.token);
+    const result = await run('exec-expired-1');
+    expect(result.ok).toBe(false);
+    // The Catch routed it to the session-expired Fail state, whose cause is what the execution failed with.
+    expect(result.ok || result.error.message).toMatch(/Store a fresh broker access token/);
+    expect((await control.orders(stack.emulator.uid)).length).toBe(0);
+  });
+});
