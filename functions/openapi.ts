@@ -2,7 +2,7 @@
  * The OpenAPI 3.1 document of the HTTP API, generated from the operation table with zod 4's JSON Schema output,
  * so the docs cannot drift from the schemas the handlers enforce.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { OPERATIONS } from './operations.js';
 import { ERROR_CATALOG } from './core/errors.js';
 

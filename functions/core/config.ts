@@ -2,7 +2,7 @@
  * Deployment configuration from the environment, read once per container and validated, so a misconfigured
  * deployment answers CONFIGURATION_ERROR naming the variable instead of failing somewhere deeper.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigurationError } from './errors.js';
 import { guardrailEnvSchema } from './guardrails.js';
 

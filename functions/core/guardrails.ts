@@ -2,7 +2,7 @@
  * Per-deployment order guardrails: limits a trader sets so that a plainly wrong order (a fat-fingered quantity,
  * a price typed in paise, an exchange nobody trades) is refused before it reaches the broker.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { EXCHANGES, MARKET_PRICE_TYPES, PRICE_TYPES, PRODUCTS } from '../schemas/input.js';
 import { GuardrailRejectedError } from './errors.js';
 

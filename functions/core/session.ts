@@ -4,7 +4,7 @@
  */
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigurationError } from './errors.js';
 
 export const brokerSecretSchema = z.object({

@@ -4,7 +4,7 @@
  * as strings; every rule names its field, and unknown fields are rejected (a typo such as `quantity` must not
  * silently fall back to a default).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const EXCHANGES = ['NSE', 'NFO', 'BSE', 'MCX'] as const;
 export const PRODUCTS = ['C', 'M', 'H'] as const;

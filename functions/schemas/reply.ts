@@ -5,7 +5,7 @@
  * fields (`request_time` and the record's undocumented extras) only by type, so a harmless format change at the
  * broker cannot turn an order that was placed into an "unreadable reply".
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const digits = z.string().regex(/^\d+$/, { error: 'must be a digit string' });
 /** `HH:MM:SS DD-MM-YYYY` in the spec; typed as a string only (see above). */
