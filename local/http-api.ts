@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenOnLoopback } from './loopback.js';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { AnyOperation } from '../functions/operation.js';
 import { lambdaContext } from './lambda-context.js';
@@ -115,7 +115,6 @@ export const toHttpApiEvent = (
 
 export const startLocalApi = async (options: LocalApiOptions): Promise<LocalApi> => {
   const routes = options.operations.map(compileRoute);
-  const sockets = new Set<Socket>();
   let baseUrl = '';
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -179,23 +178,7 @@ export const startLocalApi = async (options: LocalApiOptions): Promise<LocalApi>
       else res.destroy();
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  baseUrl = `http://127.0.0.1:${port}`;
-  return {
-    url: baseUrl,
-    port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  const listening = await listenOnLoopback(server, options.port);
+  baseUrl = listening.url;
+  return listening;
 };

@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import { createHash, randomUUID } from 'node:crypto';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenOnLoopback } from './loopback.js';
 
 export interface LocalSecretsManager {
   url: string;
@@ -99,19 +99,10 @@ export const startLocalSecretsManager = async (
       });
     });
   });
-  const sockets = new Set<Socket>();
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(server, options.port);
   return {
-    url: `http://127.0.0.1:${port}`,
-    port,
+    url: listening.url,
+    port: listening.port,
     setSecret,
     deleteSecret: (id) => {
       const secret = find(id);
@@ -122,10 +113,6 @@ export const startLocalSecretsManager = async (
       const secret = find(id);
       return calls.get(secret?.name ?? id) ?? 0;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close: listening.close,
   };
 };

@@ -6,12 +6,15 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     body?: string;
     setupRequest?: (request: Request, context: Record<string, unknown>) => Request;
+    onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
   }
   interface Options {
     url: string;
     connections?: number;
     duration?: number;
     amount?: number;
+    /** Seconds before a request counts as timed out. */
+    timeout?: number;
     requests?: Request[];
     method?: string;
     headers?: Record<string, string>;
@@ -30,6 +33,7 @@ declare module 'autocannon' {
     latency: Histogram;
     throughput: Histogram;
     errors: number;
+    duration: number;
     timeouts: number;
     non2xx: number;
     '2xx': number;

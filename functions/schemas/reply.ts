@@ -14,25 +14,17 @@ const requestTime = z.string();
 const numberField = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/)]).transform(Number).pipe(z.number());
 const optionalText = z.string().optional();
 
-export const placeReply = z.object({
-  stat: z.literal('OI created'),
-  al_id: digits,
-  request_time: requestTime,
-});
+/** Place, modify and cancel answer the same shape; only the success text in `stat` differs. */
+const orderActionReply = <S extends string>(stat: S) =>
+  z.object({ stat: z.literal(stat), al_id: digits, request_time: requestTime });
+
+export const placeReply = orderActionReply('OI created');
 export type PlaceReply = z.output<typeof placeReply>;
 
-export const modifyReply = z.object({
-  stat: z.literal('OI replaced'),
-  al_id: digits,
-  request_time: requestTime,
-});
+export const modifyReply = orderActionReply('OI replaced');
 export type ModifyReply = z.output<typeof modifyReply>;
 
-export const cancelReply = z.object({
-  stat: z.literal('OI deleted'),
-  al_id: digits,
-  request_time: requestTime,
-});
+export const cancelReply = orderActionReply('OI deleted');
 export type CancelReply = z.output<typeof cancelReply>;
 
 export const placeOrderParams = z.object({

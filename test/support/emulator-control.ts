@@ -1,18 +1,5 @@
 /** The emulator's control surface (/_emulator/...), as tests use it. */
-export interface LoggedRequest {
-  seq: number;
-  method: string;
-  path: string;
-  operation: string;
-  contentType: string | null;
-  authorization: string | null;
-  authUid: string | null;
-  body: string;
-  bodyContainedToken: boolean;
-  jData: Record<string, unknown> | null;
-  status: number;
-  reply: unknown;
-}
+import type { LoggedRequest } from '../../emulator/service.js';
 
 export interface FaultSpec {
   operation: string;
