@@ -48,7 +48,7 @@ const inputFor = async (op: AnyOperation): Promise<Record<string, unknown>> => {
 
 const warm: Record<string, unknown>[] = [];
 for (const op of OPERATIONS.filter((o) => o.name !== 'Logout')) {
-  const handler = createGatewayHandler(op, { config: stack.config });
+  const handler = stack.handlers.get(op.name)!;
   const gatewayTimes: number[] = [];
   const rawTimes: number[] = [];
   const rawHttpTimes: number[] = [];

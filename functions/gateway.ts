@@ -14,8 +14,8 @@ import type { AnyOperation } from './operation.js';
 import { callBroker } from './core/call-broker.js';
 import { parseGatewayConfig, type GatewayConfig, type GatewaySettings } from './core/config.js';
 import { dryRun } from './core/dry-run.js';
-import { InternalError } from './core/errors.js';
-import { createIdempotencyStore, IdempotentExecutor } from './core/idempotency.js';
+import { ConfigurationError, InternalError } from './core/errors.js';
+import type { IdempotentExecutor } from './core/idempotency.js';
 import { logger as defaultLogger } from './core/logger.js';
 import { SessionSource } from './core/session.js';
 import { accessLog } from './middleware/access-log.js';
@@ -27,11 +27,19 @@ import { httpResponse } from './middleware/http-response.js';
 import { orderSafety } from './middleware/order-safety.js';
 import { parseRequest } from './middleware/parse-request.js';
 
+/** Builds the idempotency executor of one operation (see core/idempotency.ts: `dynamoIdempotency`). */
+export type IdempotencyFactory = (operation: AnyOperation, config: GatewayConfig & { IDEMPOTENCY_TABLE_NAME: string }) => IdempotentExecutor;
+
 export interface GatewayOptions {
   /** Configuration by environment-variable name; process.env is read on first use when absent. */
   config?: GatewaySettings;
   env?: Record<string, string | undefined>;
   logger?: Logger;
+  /**
+   * Given only by the entry points of operations that take idempotency keys, so the other functions' bundles
+   * carry no DynamoDB client (about 40 ms less cold start).
+   */
+  idempotency?: IdempotencyFactory;
 }
 
 /** A Lambda handler for either entry shape: resolves with the HTTP response or the result, or throws a named error. */
@@ -56,14 +64,8 @@ const lazyRuntime = (operation: AnyOperation, options: GatewayOptions) => {
           maxAgeSeconds: config.SECRET_MAX_AGE_SECONDS,
           endpoint: config.SECRETS_MANAGER_ENDPOINT,
         }),
-        ...(operation.idempotency && config.IDEMPOTENCY_TABLE_NAME
-          ? {
-              idempotency: new IdempotentExecutor(
-                operation.name,
-                createIdempotencyStore({ tableName: config.IDEMPOTENCY_TABLE_NAME, ttlSeconds: config.IDEMPOTENCY_TTL_SECONDS, endpoint: config.DYNAMODB_ENDPOINT }),
-                config.IDEMPOTENCY_TTL_SECONDS,
-              ),
-            }
+        ...(operation.idempotency && config.IDEMPOTENCY_TABLE_NAME && options.idempotency
+          ? { idempotency: options.idempotency(operation, { ...config, IDEMPOTENCY_TABLE_NAME: config.IDEMPOTENCY_TABLE_NAME }) }
           : {}),
       };
     }
@@ -105,6 +107,10 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
         return result;
       };
 
+      if (idempotencyKey !== undefined && !idempotency) {
+        // Never ignore a key: the caller would believe a retry is safe.
+        throw new ConfigurationError(`${operation.name} was built without idempotency support, so its key cannot be honoured; nothing was sent.`);
+      }
       let result: unknown;
       if (idempotencyKey !== undefined && idempotency) {
         const run = await idempotency.run(idempotencyKey, state.input, context, send);

@@ -5,6 +5,7 @@
  */
 import { startEmulator, type RunningEmulator } from '../emulator/server.js';
 import { createGatewayHandler, type GatewayOptions } from '../functions/gateway.js';
+import { dynamoIdempotency } from '../functions/core/idempotency.js';
 import { buildOpenApiDocument } from '../functions/openapi.js';
 import { OPERATIONS } from '../functions/operations.js';
 import type { AnyOperation } from '../functions/operation.js';
@@ -64,7 +65,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     ...options.settings,
   };
   const handlers = new Map<string, LocalHandler>(
-    OPERATIONS.map((op) => [op.name, createGatewayHandler(op, { ...options.gateway, config })]),
+    OPERATIONS.map((op) => [op.name, createGatewayHandler(op, { idempotency: dynamoIdempotency, ...options.gateway, config })]),
   );
   const handlerFor = (op: AnyOperation): LocalHandler => handlers.get(op.name)!;
   const api = await startLocalApi({

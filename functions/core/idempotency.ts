@@ -121,3 +121,14 @@ export const createIdempotencyStore = (options: IdempotencyStoreOptions): Dynamo
     tableName: options.tableName,
     awsSdkV3Client: new DynamoDBClient(options.endpoint ? { endpoint: options.endpoint } : {}),
   });
+
+/** The gateway's idempotency: Powertools on the deployment's DynamoDB table (an IdempotencyFactory). */
+export const dynamoIdempotency = (
+  operation: { name: string },
+  config: { IDEMPOTENCY_TABLE_NAME: string; IDEMPOTENCY_TTL_SECONDS: number; DYNAMODB_ENDPOINT?: string | undefined },
+): IdempotentExecutor =>
+  new IdempotentExecutor(
+    operation.name,
+    createIdempotencyStore({ tableName: config.IDEMPOTENCY_TABLE_NAME, ttlSeconds: config.IDEMPOTENCY_TTL_SECONDS, endpoint: config.DYNAMODB_ENDPOINT }),
+    config.IDEMPOTENCY_TTL_SECONDS,
+  );

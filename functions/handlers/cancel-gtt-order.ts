@@ -1,5 +1,6 @@
-// Lambda entry point: binds the operation table's cancelGttOrder entry to the shared gateway stack.
+// Lambda entry point: binds the operation table's cancelGttOrder entry to the shared gateway stack, with idempotency keys.
+import { dynamoIdempotency } from '../core/idempotency.js';
 import { createGatewayHandler } from '../gateway.js';
 import { cancelGttOrder } from '../operations.js';
 
-export const handler = createGatewayHandler(cancelGttOrder);
+export const handler = createGatewayHandler(cancelGttOrder, { idempotency: dynamoIdempotency });

@@ -1,5 +1,6 @@
-// Lambda entry point: binds the operation table's modifyGttOrder entry to the shared gateway stack.
+// Lambda entry point: binds the operation table's modifyGttOrder entry to the shared gateway stack, with idempotency keys.
+import { dynamoIdempotency } from '../core/idempotency.js';
 import { createGatewayHandler } from '../gateway.js';
 import { modifyGttOrder } from '../operations.js';
 
-export const handler = createGatewayHandler(modifyGttOrder);
+export const handler = createGatewayHandler(modifyGttOrder, { idempotency: dynamoIdempotency });

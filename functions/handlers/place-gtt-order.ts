@@ -1,5 +1,6 @@
-// Lambda entry point: binds the operation table's placeGttOrder entry to the shared gateway stack.
+// Lambda entry point: binds the operation table's placeGttOrder entry to the shared gateway stack, with idempotency keys.
+import { dynamoIdempotency } from '../core/idempotency.js';
 import { createGatewayHandler } from '../gateway.js';
 import { placeGttOrder } from '../operations.js';
 
-export const handler = createGatewayHandler(placeGttOrder);
+export const handler = createGatewayHandler(placeGttOrder, { idempotency: dynamoIdempotency });

@@ -1,0 +1,85 @@
+/**
+ * Leak check: every operation, in both entry shapes, on success, on failure, on dry run and across a token
+ * rotation. Every log line, reply and error is scanned for the access tokens; at the broker, a token may appear
+ * only in the Authorization header (the emulator flags any request whose body carried one).
+ */
+import { Logger } from '@aws-lambda-powertools/logger';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalStack, LOCAL_SECRET_ID, type LocalStack } from '../../local/run-local.js';
+import { createGatewayHandler } from '../../functions/gateway.js';
+import { OPERATIONS } from '../../functions/operations.js';
+import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
+import { httpApiEvent } from '../support/events.js';
+import { lambdaContext } from '../../local/lambda-context.js';
+
+let stack: LocalStack;
+let control: EmulatorControl;
+const lines: string[] = [];
+const outputs: string[] = [];
+const tokens: string[] = [];
+
+const order = { exch: 'NSE', tsym: 'M&M-EQ', qty: 2, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' };
+
+beforeAll(async () => {
+  const logger = new Logger({ serviceName: 'leak-check', logLevel: 'DEBUG' });
+  const write = (line: string) => lines.push(line);
+  (logger as unknown as { console: Record<string, unknown> }).console = { info: write, warn: write, error: write, debug: write, log: write };
+  stack = await startLocalStack({ brokerTimeoutMs: 400, gateway: { logger } });
+  control = emulatorControl(stack.emulator.url);
+  tokens.push(stack.emulator.token);
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+const invokeAll = async (label: string) => {
+  for (const op of OPERATIONS.filter((o) => o.name !== 'Logout')) {
+    const handler = stack.handlers.get(op.name)!;
+    const body = op.name === 'PlaceGTTOrder' ? order : op.name === 'ModifyGTTOrder' ? { ...order, al_id: '1' } : op.name === 'CancelGTTOrder' ? { al_id: '1' } : {};
+    const headers: Record<string, string> = op.idempotency ? { 'idempotency-key': `${label}-${op.name}` } : {};
+    const pathParameters = op.pathParams ? { alId: '1' } : undefined;
+    const event = httpApiEvent(op, { body: op.pathParams ? { ...body, al_id: undefined } : body, headers, ...(pathParameters ? { pathParameters } : {}) });
+    outputs.push(JSON.stringify(await handler(event, lambdaContext(op.name))));
+    try {
+      outputs.push(JSON.stringify(await handler({ ...body, ...(op.idempotency ? { idempotencyKey: `${label}-direct-${op.name}` } : {}) }, lambdaContext(op.name))));
+    } catch (error) {
+      outputs.push(`${(error as Error).name} ${(error as Error).message}`);
+    }
+    if (op.kind === 'order') {
+      outputs.push(JSON.stringify(await handler(httpApiEvent(op, { body, query: { dryRun: 'true' }, ...(pathParameters ? { pathParameters } : {}) }), lambdaContext(op.name))));
+    }
+  }
+};
+
+describe('leak check', () => {
+  it('no token in any log line, reply, error or broker request body', async () => {
+    await invokeAll('ok');
+    await control.fault({ operation: '*', kind: 'serverTimeout', times: 3 });
+    await control.fault({ operation: '*', kind: 'nonJson', times: 3 });
+    await invokeAll('faults');
+    // Rotation: a new token in the secret, the old one dead; then a bad secret.
+    const fresh = await control.newSession(stack.emulator.uid);
+    tokens.push(fresh.token);
+    stack.secrets.setSecret(LOCAL_SECRET_ID, JSON.stringify({ accessToken: fresh.token, uid: stack.emulator.uid, actid: stack.emulator.actid }));
+    await control.expire(stack.emulator.token);
+    await invokeAll('rotated');
+    stack.secrets.setSecret('leak/bad', `not json ${fresh.token}`);
+    const bad = createGatewayHandler(OPERATIONS[1]!, { config: { ...stack.config, BROKER_SECRET_ID: 'leak/bad' } });
+    outputs.push(JSON.stringify(await bad(httpApiEvent(OPERATIONS[1]!), lambdaContext('bad'))));
+    await stack.handlers.get('Logout')!({}, lambdaContext('Logout'));
+    await invokeAll('after-logout');
+
+    expect(lines.length).toBeGreaterThan(50);
+    expect(outputs.length).toBeGreaterThan(30);
+    for (const token of tokens) {
+      for (const line of lines) expect(line).not.toContain(token);
+      for (const output of outputs) expect(output).not.toContain(token);
+    }
+    const requests = await control.requests();
+    expect(requests.length).toBeGreaterThan(20);
+    for (const request of requests) {
+      expect(request.bodyContainedToken).toBe(false);
+      expect(request.authorization).toBe('Bearer <redacted>');
+    }
+  });
+});
