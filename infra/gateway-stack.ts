@@ -18,6 +18,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { OPERATIONS } from '../functions/operations.js';
+import { DEPLOYMENT_SETTINGS } from '../functions/core/config.js';
 import type { AnyOperation } from '../functions/operation.js';
 import { GatewayFunction } from './gateway-function.js';
 
@@ -25,19 +26,7 @@ import { GatewayFunction } from './gateway-function.js';
 export const ORDER_ROUTE_THROTTLE = { rateLimit: 8, burstLimit: 8 };
 export const DEFAULT_ROUTE_THROTTLE = { rateLimit: 50, burstLimit: 100 };
 /** Deployment settings that may come from CDK context (`-c name=value`) and go to the functions' environment. */
-export const CONTEXT_SETTINGS = [
-  'GUARDRAIL_READ_ONLY',
-  'GUARDRAIL_MAX_QTY',
-  'GUARDRAIL_MAX_ORDER_VALUE',
-  'GUARDRAIL_EXCHANGES',
-  'GUARDRAIL_PRODUCTS',
-  'GUARDRAIL_PRICE_TYPES',
-  'GUARDRAIL_SYMBOLS_ALLOW',
-  'GUARDRAIL_SYMBOLS_DENY',
-  'IDEMPOTENCY_KEY_REQUIRED',
-  'IDEMPOTENCY_TTL_SECONDS',
-  'SECRET_MAX_AGE_SECONDS',
-] as const;
+export const CONTEXT_SETTINGS = DEPLOYMENT_SETTINGS;
 
 export interface GatewayStackProps extends StackProps {
   /** Import an existing secret instead of creating one. */

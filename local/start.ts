@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { OPERATIONS } from '../functions/operations.js';
 import { startLocalStack } from './run-local.js';
+import { DEPLOYMENT_SETTINGS, parseGatewayConfig, type GatewaySettings } from '../functions/core/config.js';
 
 const usage = 'usage: npm start -- [--port N] [--emulator-port N] [--token T]';
 
@@ -32,7 +33,13 @@ if (args.help) {
 // Handlers log JSON lines through Powertools; keep the console readable unless asked otherwise.
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 
+// Guardrails and idempotency settings come from the environment, as in Lambda (e.g. GUARDRAIL_MAX_QTY=100 npm start).
+const settings: GatewaySettings = Object.fromEntries(
+  DEPLOYMENT_SETTINGS.filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]]),
+);
+
 const stack = await startLocalStack({
+  settings,
   apiPort: parsePort(args.port, 3000, '--port'),
   emulatorPort: parsePort(args['emulator-port'], 0, '--emulator-port'),
   ...(args.token ? { token: args.token } : {}),
@@ -40,13 +47,23 @@ const stack = await startLocalStack({
   console.error(error.code === 'EADDRINUSE' ? `Port already in use: ${error.message}. Try --port N.` : error);
   process.exit(1);
 });
+// A bad setting is refused at start, as a Lambda would refuse it at cold start.
+try {
+  parseGatewayConfig(stack.config);
+} catch (error) {
+  console.error((error as Error).message);
+  await stack.close();
+  process.exit(2);
+}
 
 const base = stack.api.url;
 console.log(`gtt-gateway local API   ${base}`);
 console.log(`broker emulator         ${stack.emulator.url}  (uid ${stack.emulator.uid}, actid ${stack.emulator.actid})`);
 console.log(`Secrets Manager (local) ${stack.secrets.url}  secret ${String(stack.config.BROKER_SECRET_ID)}`);
 console.log(`DynamoDB (dynalite)     ${stack.dynamo.url}  table ${stack.dynamo.tableName}`);
-console.log(`OpenAPI                 ${base}/openapi.json\n`);
+console.log(`OpenAPI                 ${base}/openapi.json`);
+if (Object.keys(settings).length) console.log(`Settings                ${JSON.stringify(settings)}`);
+console.log('');
 console.log('Routes:');
 for (const op of OPERATIONS) console.log(`  ${op.route.method.padEnd(6)} ${op.route.path.padEnd(22)} ${op.name}`);
 console.log(`\nTry:\n  curl -s -X POST ${base}/gtt-orders -H 'content-type: application/json' -H 'Idempotency-Key: try-1' \\

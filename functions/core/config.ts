@@ -37,6 +37,21 @@ export const gatewayConfigSchema = z.object({
   });
 
 export type GatewayConfig = z.output<typeof gatewayConfigSchema>;
+
+/** Settings a deployment may choose (CDK context, or the environment of `npm start`); the rest is wiring. */
+export const DEPLOYMENT_SETTINGS = [
+  'GUARDRAIL_READ_ONLY',
+  'GUARDRAIL_MAX_QTY',
+  'GUARDRAIL_MAX_ORDER_VALUE',
+  'GUARDRAIL_EXCHANGES',
+  'GUARDRAIL_PRODUCTS',
+  'GUARDRAIL_PRICE_TYPES',
+  'GUARDRAIL_SYMBOLS_ALLOW',
+  'GUARDRAIL_SYMBOLS_DENY',
+  'IDEMPOTENCY_KEY_REQUIRED',
+  'IDEMPOTENCY_TTL_SECONDS',
+  'SECRET_MAX_AGE_SECONDS',
+] as const satisfies readonly (keyof GatewayEnv)[];
 /** The environment form of the configuration (what Lambda and the local runner provide). */
 export type GatewayEnv = z.input<typeof gatewayConfigSchema>;
 

@@ -18,11 +18,17 @@ export interface Started {
 }
 
 /** Starts `node --import tsx <script> ...args` and resolves once its output matches `ready`. */
-export const startScript = (script: string, args: string[], ready: RegExp, timeoutMs = 25_000): Promise<Started> =>
+export const startScript = (
+  script: string,
+  args: string[],
+  ready: RegExp,
+  timeoutMs = 25_000,
+  env: Record<string, string> = {},
+): Promise<Started> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT' },
+      env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT', ...env },
     });
     let out = '';
     const stop = async () => {
