@@ -1,0 +1,44 @@
+/** Markdown tables of bench/results.json, for the README (`npx tsx bench/report.ts`). */
+import { readFileSync } from 'node:fs';
+
+interface Results {
+  node: string;
+  cpus: number;
+  at: string;
+  warm: Record<string, number | string>[];
+  secretFetches: { invocations: number; fetches: number; maxAgeSeconds: number };
+  cold: { runsPerFunction: number; emptyHandler: { bundleKB: number; importMs: number; processMs: number }; functions: Record<string, number | string>[] };
+  load: Record<string, number | boolean>;
+}
+
+export const renderReport = (r: Results): string => {
+  const lines = [
+    `Measured ${r.at} on Node ${r.node}, ${r.cpus} cores, all on loopback (\`npm run bench\`).`,
+    '',
+    '**Warm overhead** (ms; interleaved calls of a raw `fetch` of the same jData request, a raw `node:http` keep-alive POST, and the gateway handler in-process):',
+    '',
+    '| operation | raw fetch p50 | raw node:http p50 | gateway p50 | gateway − raw http p50 | gateway / fetch | gateway / raw http | raw http p99 | gateway p99 |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...r.warm.map(
+      (w) =>
+        `| ${w.operation} | ${w.fetchP50} | ${w.rawHttpP50} | ${w.gatewayP50} | ${w.overheadVsRawHttpP50} | ${w.ratioVsFetchP50} | ${w.ratioVsRawHttpP50} | ${w.rawHttpP99} | ${w.gatewayP99} |`,
+    ),
+    '',
+    `**Cold start** (median of ${r.cold.runsPerFunction} fresh Node processes per bundle; the first invoke reads the secret and calls the broker; an empty handler bundled the same way: ${r.cold.emptyHandler.bundleKB} KB, import ${r.cold.emptyHandler.importMs.toFixed(1)} ms, whole process ${r.cold.emptyHandler.processMs.toFixed(1)} ms):`,
+    '',
+    '| function | bundle KB | import ms | import + first invoke ms | whole process ms | whole process / empty |',
+    '|---|---|---|---|---|---|',
+    ...r.cold.functions.map(
+      (c) => `| ${c.function} | ${c.bundleKB} | ${c.importMs} | ${c.importPlusFirstInvokeMs} | ${c.wholeProcessMs} | ${c.wholeProcessRatioVsEmpty} |`,
+    ),
+    '',
+    `**Secret reads:** ${r.secretFetches.fetches} for ${r.secretFetches.invocations} warm invocations (max age ${r.secretFetches.maxAgeSeconds} s).`,
+    '',
+    `**Load** (autocannon, ${String(r.load.connections)} connections, ${String(r.load.requests)} requests, half places with fresh idempotency keys, half reads, through the local API, dynalite and the emulator): ${String(r.load.throughputRps)} req/s, p50 ${String(r.load.latencyP50Ms)} ms, p99 ${String(r.load.latencyP99Ms)} ms, ${String(r.load.errors)} errors, ${String(r.load.non2xx)} non-2xx; ${String(r.load.placesAccepted)} places accepted and ${String(r.load.emulatorOrders)} orders at the emulator (match: ${String(r.load.ordersMatchAcceptedPlaces)}); broker requests with a token in the body: ${String(r.load.brokerRequestsWithTokenInBody)}.`,
+  ];
+  return lines.join('\n');
+};
+
+if (import.meta.filename === process.argv[1]) {
+  console.log(renderReport(JSON.parse(readFileSync('bench/results.json', 'utf8')) as Results));
+}
