@@ -7,8 +7,10 @@ export const httpResponse = (operation: AnyOperation): MiddlewareObj<unknown, un
   name: 'httpResponse',
   after: (request) => {
     if (request.context.gateway.source !== 'http') return;
+    // A dry run created nothing, whatever the operation's own success status is.
+    const dryRun = request.context.gateway.request?.options.dryRun === true;
     request.response = {
-      statusCode: operation.successStatus,
+      statusCode: dryRun ? 200 : operation.successStatus,
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(request.response),
     };

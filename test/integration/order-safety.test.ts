@@ -171,7 +171,7 @@ describe('guardrails through the API', () => {
 describe('dry run', () => {
   it('returns the exact jData that would be sent, with no broker call and no token', async () => {
     const reply = await place(undefined, order, '?dryRun=true');
-    expect(reply.status).toBe(201);
+    expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({
       dryRun: true,
       operation: 'PlaceGTTOrder',
