@@ -99,7 +99,8 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
       const send = async () => {
         const { result, attempts } = await callBroker(operation, state.input, {
           baseUrl: config.BROKER_BASE_URL,
-          timeoutMs: config.BROKER_TIMEOUT_MS,
+          // A rotated-token retry must still end before the Lambda does, so our own timeout fires, not Lambda's.
+          timeoutMs: () => Math.max(100, Math.min(config.BROKER_TIMEOUT_MS, context.getRemainingTimeInMillis() - 1_000)),
           session: state.session!,
           refreshSession: state.refreshSession!,
         });

@@ -18,7 +18,8 @@ import type { BrokerSession } from './session.js';
 
 export interface BrokerCallDeps {
   baseUrl: string;
-  timeoutMs: number;
+  /** Per attempt: the configured timeout, capped by what is left of the invocation. */
+  timeoutMs: () => number;
   session: () => Promise<BrokerSession>;
   refreshSession: () => Promise<BrokerSession>;
 }
@@ -41,7 +42,7 @@ const sendOnce = async (operation: AnyOperation, input: unknown, session: Broker
   const request = buildBrokerRequest(deps.baseUrl, operation.name, operation.toJData(input as never, session), session.accessToken);
   let reply;
   try {
-    reply = await postToBroker(request, deps.timeoutMs);
+    reply = await postToBroker(request, deps.timeoutMs());
   } catch (error) {
     throw error instanceof TransportFailure ? transportError(error) : error;
   }

@@ -20,7 +20,8 @@ import {
 } from '../../functions/operations.js';
 import type { AnyOperation } from '../../functions/operation.js';
 import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
-import { invokeDirect, invokeHttp } from '../support/events.js';
+import { httpApiEvent, invokeDirect, invokeHttp } from '../support/events.js';
+import { lambdaContext } from '../../local/lambda-context.js';
 
 const SECRET_ID = 'it/broker-session';
 const TIMEOUT_MS = 700;
@@ -288,6 +289,16 @@ describe('broker faults map to the error contract', () => {
     const reply = await invokeHttp(handler(getPendingGttOrders), getPendingGttOrders);
     expect(reply.status).toBe(502);
     expect((reply.body as { error: Record<string, unknown> }).error.outcome).toBeUndefined();
+  });
+
+  it('the broker timeout is capped by what is left of the invocation, so our timeout fires before Lambda\'s', async () => {
+    await control.fault({ operation: 'GetEnabledGTTs', kind: 'delay', delayMs: 5_000 });
+    const h = createGatewayHandler(getEnabledGtts, { config: configFor(SECRET_ID, { BROKER_TIMEOUT_MS: 8_000 }) });
+    const started = Date.now();
+    const reply = (await h(httpApiEvent(getEnabledGtts), lambdaContext('GetEnabledGTTs', 1_600))) as { statusCode: number; body: string };
+    expect(reply.statusCode).toBe(504);
+    expect(JSON.parse(reply.body)).toMatchObject({ error: { code: 'BROKER_TIMEOUT' } });
+    expect(Date.now() - started).toBeLessThan(1_600);
   });
 
   it('an unreachable broker is BROKER_UNAVAILABLE and certainly not executed', async () => {
