@@ -49,11 +49,25 @@ export const buildOpenApiDocument = (serverUrl?: string): JsonObject => {
       required: ((input.required as string[] | undefined) ?? []).filter((name) => name in bodyProps),
     };
     const errorCodes = Object.entries(ERROR_CATALOG);
+    const result = schemaOf(op.result, 'output');
+    if (op.idempotency) {
+      // Present when the request carried an Idempotency-Key.
+      result.properties = {
+        ...(result.properties as JsonObject),
+        idempotency: {
+          type: 'object',
+          properties: { key: { type: 'string' }, replayed: { type: 'boolean', description: 'true: the stored reply of an earlier request with this key; no broker call' } },
+        },
+      };
+    }
     const responses: JsonObject = {
       [String(op.successStatus)]: {
-        description: op.summary,
-        content: { 'application/json': { schema: schemaOf(op.result, 'output') } },
+        description: op.kind === 'order' && op.successStatus === 200 ? `${op.summary} (or, with ?dryRun=true, the request that would be sent)` : op.summary,
+        content: { 'application/json': { schema: result } },
       },
+      ...(op.kind === 'order' && op.successStatus !== 200
+        ? { '200': { description: 'Dry run (`?dryRun=true`): the request that would be sent; nothing was sent', content: { 'application/json': { schema: { type: 'object' } } } } }
+        : {}),
     };
     for (const status of [...new Set(errorCodes.map(([, row]) => row.status))]) {
       responses[String(status)] = {
@@ -69,7 +83,13 @@ export const buildOpenApiDocument = (serverUrl?: string): JsonObject => {
       operationId: op.name,
       summary: op.summary,
       description: `Calls the broker's ${op.name}. ${op.retrySafe ? 'Safe to retry.' : 'Not retried automatically: it changes state at the broker.'}`,
-      parameters: pathParams.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string', pattern: '^\\d{1,30}$' } })),
+      parameters: [
+        ...pathParams.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string', pattern: '^\\d{1,30}$' } })),
+        ...(op.idempotency
+          ? [{ name: 'Idempotency-Key', in: 'header', required: op.idempotency === 'required', schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,128}$' }, description: 'Unique per order, reused on every retry of it' }]
+          : []),
+        ...(op.kind === 'order' ? [{ name: 'dryRun', in: 'query', required: false, schema: { type: 'boolean' } }] : []),
+      ],
       ...(hasBody ? { requestBody: { required: true, content: { 'application/json': { schema: bodySchema } } } } : {}),
       responses,
       security: [{ sigv4: [] }],

@@ -1,0 +1,31 @@
+/** The OpenAPI document is generated from the operation table and the same zod schemas the handlers enforce. */
+import { describe, expect, it } from 'vitest';
+import { buildOpenApiDocument } from '../../functions/openapi.js';
+import { OPERATIONS } from '../../functions/operations.js';
+import { ERROR_CATALOG } from '../../functions/core/errors.js';
+
+type Doc = { openapi: string; paths: Record<string, Record<string, { operationId: string; requestBody?: { content: Record<string, { schema: { required: string[]; properties: Record<string, unknown> } }> }; responses: Record<string, unknown>; parameters: { name: string; required: boolean }[] }>> };
+const doc = buildOpenApiDocument('http://127.0.0.1:3000') as unknown as Doc;
+
+describe('OpenAPI document', () => {
+  it('has one operation per table entry, on its route', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    for (const op of OPERATIONS) expect(doc.paths[op.route.path]?.[op.route.method.toLowerCase()]?.operationId).toBe(op.name);
+  });
+
+  it('documents the place body from the input schema, the required key, and every error status', () => {
+    const place = doc.paths['/gtt-orders']!.post!;
+    const body = place.requestBody!.content['application/json']!.schema;
+    expect(body.required).toEqual(['exch', 'tsym', 'qty', 'prd', 'trantype', 'prctyp', 'ret', 'ai_t', 'd']);
+    expect(Object.keys(body.properties)).toContain('validity');
+    expect(place.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', required: true }));
+    for (const row of Object.values(ERROR_CATALOG)) expect(place.responses[String(row.status)]).toBeDefined();
+  });
+
+  it('takes al_id from the path for modify and cancel, not the body', () => {
+    const modify = doc.paths['/gtt-orders/{alId}']!.put!;
+    expect(modify.parameters).toContainEqual(expect.objectContaining({ name: 'alId', required: true }));
+    expect(Object.keys(modify.requestBody!.content['application/json']!.schema.properties)).not.toContain('al_id');
+    expect(doc.paths['/gtt-orders/{alId}']!.delete!.requestBody).toBeUndefined();
+  });
+});
