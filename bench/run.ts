@@ -9,12 +9,12 @@ import autocannon from 'autocannon';
 import { startLocalStack } from '../local/run-local.js';
 import { lambdaContext } from '../local/lambda-context.js';
 import { createGatewayHandler } from '../functions/gateway.js';
-import { buildBrokerRequest } from '../functions/core/jdata.js';
-import { postToBroker } from '../functions/core/broker-transport.js';
+import { buildBrokerRequest } from '../functions/broker/jdata.js';
+import { postToBroker } from '../functions/broker/transport.js';
 import { OPERATIONS, placeGttOrder } from '../functions/operations.js';
-import type { AnyOperation } from '../functions/operation.js';
+import type { AnyOperation } from '../functions/contract/operation.js';
 import { bundleFunctions } from './bundle.js';
-import { logger } from '../functions/core/logger.js';
+import { logger } from '../functions/runtime/logger.js';
 
 const run = promisify(execFile);
 const WARM_ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 400);

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { OPERATIONS } from './operations.js';
-import { ERROR_CATALOG } from './core/errors.js';
+import { ERROR_CATALOG } from './contract/errors.js';
 
 type JsonObject = Record<string, unknown>;
 

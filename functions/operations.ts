@@ -20,9 +20,9 @@ import {
   pendingResult,
   placeReply,
 } from './schemas/reply.js';
-import { encodeSymbol, type JData } from './core/jdata.js';
-import type { BrokerSession } from './core/session.js';
-import { defineOperation, type AnyOperation } from './operation.js';
+import { encodeSymbol, type JData } from './broker/jdata.js';
+import type { BrokerSession } from './broker/session.js';
+import { defineOperation, type AnyOperation } from './contract/operation.js';
 
 /** Place and modify send the same order fields; the spec lists them in these orders. */
 const orderJData = (order: PlaceOrderInput, session: BrokerSession): Omit<JData, 'al_id'> => ({

@@ -10,7 +10,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
-import type { AnyOperation } from '../functions/operation.js';
+import type { AnyOperation } from '../functions/contract/operation.js';
 
 export const PROJECT_ROOT = join(import.meta.dirname, '..');
 /** The broker request timeout; the Lambda timeout stays above it so our own timeout fires first. */

@@ -18,8 +18,8 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { OPERATIONS } from '../functions/operations.js';
-import { DEPLOYMENT_SETTINGS } from '../functions/core/config.js';
-import type { AnyOperation } from '../functions/operation.js';
+import { DEPLOYMENT_SETTINGS } from '../functions/runtime/config.js';
+import type { AnyOperation } from '../functions/contract/operation.js';
 import { GatewayFunction } from './gateway-function.js';
 
 /** Brokers of this API family accept 10 orders a second per user; order routes stay below that. */

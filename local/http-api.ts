@@ -7,7 +7,7 @@ import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { listenOnLoopback } from './loopback.js';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { AnyOperation } from '../functions/operation.js';
+import type { AnyOperation } from '../functions/contract/operation.js';
 import { lambdaContext } from './lambda-context.js';
 
 export type LocalHandler = (event: unknown, context: Context) => Promise<unknown>;

@@ -5,11 +5,11 @@
  */
 import { startEmulator, type RunningEmulator } from '../emulator/server.js';
 import { createGatewayHandler, type GatewayOptions } from '../functions/gateway.js';
-import { dynamoIdempotency } from '../functions/core/idempotency.js';
+import { dynamoIdempotency } from '../functions/safety/idempotency.js';
 import { buildOpenApiDocument } from '../functions/openapi.js';
 import { OPERATIONS } from '../functions/operations.js';
-import type { AnyOperation } from '../functions/operation.js';
-import type { GatewaySettings } from '../functions/core/config.js';
+import type { AnyOperation } from '../functions/contract/operation.js';
+import type { GatewaySettings } from '../functions/runtime/config.js';
 import { startLocalApi, type LocalApi, type LocalHandler } from './http-api.js';
 import { startLocalSecretsManager, type LocalSecretsManager } from './secrets-manager.js';
 import { startLocalDynamo, type LocalDynamo } from './dynamodb.js';

@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { OPERATIONS } from '../functions/operations.js';
 import { startLocalStack } from './run-local.js';
-import { DEPLOYMENT_SETTINGS, parseGatewayConfig, type GatewaySettings } from '../functions/core/config.js';
+import { DEPLOYMENT_SETTINGS, parseGatewayConfig, type GatewaySettings } from '../functions/runtime/config.js';
 
 const usage = 'usage: npm start -- [--port N] [--emulator-port N] [--token T]';
 

@@ -1,5 +1,5 @@
 // Lambda entry point: binds the operation table's cancelGttOrder entry to the shared gateway stack, with idempotency keys.
-import { dynamoIdempotency } from '../core/idempotency.js';
+import { dynamoIdempotency } from '../safety/idempotency.js';
 import { createGatewayHandler } from '../gateway.js';
 import { cancelGttOrder } from '../operations.js';
 

@@ -1,9 +1,9 @@
 /** One structured log line per invocation: operation, source, latency, outcome. Never the token or the body. */
 import type { MiddlewareObj } from '@middy/core';
 import type { Logger } from '@aws-lambda-powertools/logger';
-import type { AnyOperation } from '../operation.js';
-import { sourceOf } from '../core/gateway-request.js';
-import { toGatewayError } from '../core/errors.js';
+import type { AnyOperation } from '../contract/operation.js';
+import { sourceOf } from '../contract/gateway-request.js';
+import { toGatewayError } from '../contract/errors.js';
 import type { GatewayContext } from './context.js';
 
 export const accessLog = (operation: AnyOperation, logger: Logger): MiddlewareObj<unknown, unknown, Error, GatewayContext> => ({

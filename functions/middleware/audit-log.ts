@@ -4,8 +4,8 @@
  */
 import type { MiddlewareObj } from '@middy/core';
 import type { Logger } from '@aws-lambda-powertools/logger';
-import type { AnyOperation } from '../operation.js';
-import { toGatewayError } from '../core/errors.js';
+import type { AnyOperation } from '../contract/operation.js';
+import { toGatewayError } from '../contract/errors.js';
 import type { GatewayContext } from './context.js';
 
 const ORDER_FIELDS = ['al_id', 'exch', 'tsym', 'qty', 'prc', 'prd', 'trantype', 'prctyp', 'ret', 'ai_t', 'validity', 'd'];

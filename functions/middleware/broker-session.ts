@@ -3,7 +3,7 @@
  * malformed secret is a CONFIGURATION_ERROR before any broker call, and hands the handler a way to re-read it.
  */
 import type { MiddlewareObj } from '@middy/core';
-import type { SessionSource } from '../core/session.js';
+import type { SessionSource } from '../broker/session.js';
 import type { GatewayContext } from './context.js';
 
 export const brokerSession = (

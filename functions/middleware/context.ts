@@ -1,7 +1,7 @@
 /** What the shared middlewares hand to the handler through the Lambda context. */
 import type { Context } from 'aws-lambda';
-import type { GatewayRequest, RequestSource } from '../core/gateway-request.js';
-import type { BrokerSession } from '../core/session.js';
+import type { GatewayRequest, RequestSource } from '../contract/gateway-request.js';
+import type { BrokerSession } from '../broker/session.js';
 
 export interface GatewayState {
   startedAt: number;

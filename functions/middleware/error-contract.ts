@@ -5,8 +5,8 @@
  */
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { sourceOf } from '../core/gateway-request.js';
-import { toGatewayError, type GatewayError } from '../core/errors.js';
+import { sourceOf } from '../contract/gateway-request.js';
+import { toGatewayError, type GatewayError } from '../contract/errors.js';
 import type { GatewayContext } from './context.js';
 
 export const httpErrorResponse = (error: GatewayError): APIGatewayProxyStructuredResultV2 => ({

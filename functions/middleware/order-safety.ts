@@ -3,10 +3,10 @@
  * (idempotency key, dry run) must fit the operation, and orders must pass the deployment's guardrails.
  */
 import type { MiddlewareObj } from '@middy/core';
-import type { AnyOperation } from '../operation.js';
-import type { GatewayConfig } from '../core/config.js';
-import { ConfigurationError, ValidationFailedError } from '../core/errors.js';
-import { checkGuardrails, type GuardedOrder } from '../core/guardrails.js';
+import type { AnyOperation } from '../contract/operation.js';
+import type { GatewayConfig } from '../runtime/config.js';
+import { ConfigurationError, ValidationFailedError } from '../contract/errors.js';
+import { checkGuardrails, type GuardedOrder } from '../safety/guardrails.js';
 import type { GatewayContext } from './context.js';
 
 export const orderSafety = (

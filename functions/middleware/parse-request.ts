@@ -1,8 +1,8 @@
 /** Reads either entry shape and validates the operation's input before anything else happens. */
 import type { MiddlewareObj } from '@middy/core';
-import type { AnyOperation } from '../operation.js';
-import { readGatewayRequest } from '../core/gateway-request.js';
-import { validateInput } from '../core/validate-input.js';
+import type { AnyOperation } from '../contract/operation.js';
+import { readGatewayRequest } from '../contract/gateway-request.js';
+import { validateInput } from '../contract/validate-input.js';
 import type { GatewayContext } from './context.js';
 
 export const parseRequest = (operation: AnyOperation): MiddlewareObj<unknown, unknown, Error, GatewayContext> => ({

@@ -7,7 +7,7 @@ import { startEmulator, type RunningEmulator } from '../../emulator/server.js';
 import { startLocalSecretsManager, type LocalSecretsManager } from '../../local/secrets-manager.js';
 import { useLocalAwsEnvironment } from '../../local/run-local.js';
 import { createGatewayHandler } from '../../functions/gateway.js';
-import type { GatewaySettings } from '../../functions/core/config.js';
+import type { GatewaySettings } from '../../functions/runtime/config.js';
 import {
   cancelGttOrder,
   clientDetails,
@@ -18,7 +18,7 @@ import {
   OPERATIONS,
   placeGttOrder,
 } from '../../functions/operations.js';
-import type { AnyOperation } from '../../functions/operation.js';
+import type { AnyOperation } from '../../functions/contract/operation.js';
 import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
 import { httpApiEvent, invokeDirect, invokeHttp } from '../support/events.js';
 import { lambdaContext } from '../../local/lambda-context.js';

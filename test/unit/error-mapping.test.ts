@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { decodeBrokerReply } from '../../functions/core/broker-reply.js';
-import { annotateOutcome } from '../../functions/core/call-broker.js';
-import { ERROR_CATALOG, errorName, GatewayError, toGatewayError, type ErrorCode } from '../../functions/core/errors.js';
+import { decodeBrokerReply } from '../../functions/broker/reply.js';
+import { annotateOutcome } from '../../functions/broker/call-broker.js';
+import { ERROR_CATALOG, errorName, GatewayError, toGatewayError, type ErrorCode } from '../../functions/contract/errors.js';
 import { directInvocationError, httpErrorResponse } from '../../functions/middleware/error-contract.js';
 import { cancelGttOrder, getPendingGttOrders, logout, modifyGttOrder, placeGttOrder } from '../../functions/operations.js';
-import type { AnyOperation } from '../../functions/operation.js';
+import type { AnyOperation } from '../../functions/contract/operation.js';
 
 const json = (body: unknown, status = 200) => ({ status, contentType: 'application/json', text: JSON.stringify(body) });
 

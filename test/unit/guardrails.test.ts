@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkGuardrails, guardrailEnvSchema, type GuardedOrder } from '../../functions/core/guardrails.js';
-import { GuardrailRejectedError } from '../../functions/core/errors.js';
-import { parseGatewayConfig } from '../../functions/core/config.js';
+import { checkGuardrails, guardrailEnvSchema, type GuardedOrder } from '../../functions/safety/guardrails.js';
+import { GuardrailRejectedError } from '../../functions/contract/errors.js';
+import { parseGatewayConfig } from '../../functions/runtime/config.js';
 
 const order: GuardedOrder = { exch: 'NSE', tsym: 'M&M-EQ', qty: '10', prc: '150.25', prd: 'C', prctyp: 'LMT', d: '149' };
 const config = (env: Record<string, string>) => guardrailEnvSchema.parse(env);

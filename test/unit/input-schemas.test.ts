@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cancelOrderInput, modifyOrderInput, noInput, placeOrderInput } from '../../functions/schemas/input.js';
-import { validateInput } from '../../functions/core/validate-input.js';
-import { ValidationFailedError } from '../../functions/core/errors.js';
+import { validateInput } from '../../functions/contract/validate-input.js';
+import { ValidationFailedError } from '../../functions/contract/errors.js';
 
 const order = {
   exch: 'NSE',

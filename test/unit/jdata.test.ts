@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildBrokerRequest, encodeJDataBody, encodeSymbol } from '../../functions/core/jdata.js';
-import { InternalError } from '../../functions/core/errors.js';
+import { buildBrokerRequest, encodeJDataBody, encodeSymbol } from '../../functions/broker/jdata.js';
+import { InternalError } from '../../functions/contract/errors.js';
 
 describe('jData codec', () => {
   it.each([

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../functions/openapi.js';
 import { OPERATIONS } from '../../functions/operations.js';
-import { ERROR_CATALOG } from '../../functions/core/errors.js';
+import { ERROR_CATALOG } from '../../functions/contract/errors.js';
 
 type Doc = { openapi: string; paths: Record<string, Record<string, { operationId: string; requestBody?: { content: Record<string, { schema: { required: string[]; properties: Record<string, unknown> } }> }; responses: Record<string, unknown>; parameters: { name: string; required: boolean }[] }>> };
 const doc = buildOpenApiDocument('http://127.0.0.1:3000') as unknown as Doc;

@@ -1,7 +1,7 @@
 /** The shape of one entry of the operation table (see operations.ts). */
 import type { z } from 'zod';
-import type { JData } from './core/jdata.js';
-import type { BrokerSession } from './core/session.js';
+import type { JData } from '../broker/jdata.js';
+import type { BrokerSession } from '../broker/session.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 

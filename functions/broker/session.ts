@@ -5,7 +5,7 @@
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod';
-import { ConfigurationError } from './errors.js';
+import { ConfigurationError } from '../contract/errors.js';
 
 export const brokerSecretSchema = z.object({
   accessToken: z.string().min(1, { error: 'accessToken must be a non-empty string' }),

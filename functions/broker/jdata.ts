@@ -2,7 +2,7 @@
  * The broker's wire format (spec 2.1): `POST {base}/ClientAPI/<Operation>`, `Content-Type: text/plain`,
  * body `jData=<json>`, `Authorization: Bearer <token>`. The token is never part of jData.
  */
-import { InternalError } from './errors.js';
+import { InternalError } from '../contract/errors.js';
 
 /** jData fields are all strings on the wire (spec 2.1). */
 export type JData = Record<string, string>;

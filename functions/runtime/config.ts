@@ -3,8 +3,8 @@
  * deployment answers CONFIGURATION_ERROR naming the variable instead of failing somewhere deeper.
  */
 import * as z from 'zod';
-import { ConfigurationError } from './errors.js';
-import { guardrailEnvSchema } from './guardrails.js';
+import { ConfigurationError } from '../contract/errors.js';
+import { guardrailEnvSchema } from '../safety/guardrails.js';
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 

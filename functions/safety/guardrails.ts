@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { EXCHANGES, MARKET_PRICE_TYPES, PRICE_TYPES, PRODUCTS } from '../schemas/input.js';
-import { GuardrailRejectedError } from './errors.js';
+import { GuardrailRejectedError } from '../contract/errors.js';
 
 const list = <T extends readonly string[]>(name: string, allowed?: T) =>
   z

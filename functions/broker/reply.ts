@@ -2,8 +2,8 @@
  * Turns what the broker answered into the operation's result or one GatewayError. Every broker text the gateway
  * recognises is matched here and nowhere else.
  */
-import type { AnyOperation } from '../operation.js';
-import type { BrokerHttpReply } from './broker-transport.js';
+import type { AnyOperation } from '../contract/operation.js';
+import type { BrokerHttpReply } from './transport.js';
 import {
   BrokerBadReplyError,
   BrokerRateLimitedError,
@@ -13,7 +13,7 @@ import {
   OrderNotFoundError,
   SessionExpiredError,
   type GatewayError,
-} from './errors.js';
+} from '../contract/errors.js';
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -3,7 +3,7 @@
  * (Step Functions, EventBridge, SDK). Both become one raw payload that the operation's input schema validates.
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type { AnyOperation } from '../operation.js';
+import type { AnyOperation } from './operation.js';
 import { ValidationFailedError } from './errors.js';
 
 export type RequestSource = 'http' | 'direct';

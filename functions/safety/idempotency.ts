@@ -17,7 +17,7 @@ import {
   IdempotencyKeyReusedError,
   InternalError,
   type ErrorBody,
-} from './errors.js';
+} from '../contract/errors.js';
 
 type JSONValue = string | number | boolean | null | JSONValue[] | { [key: string]: JSONValue };
 type StoredOutcome = { kind: 'ok'; result: JSONValue } | { kind: 'unknown'; error: ErrorBody };

@@ -3,16 +3,16 @@
  * once, and decodes the reply. A `Session Expired` answer means the broker did not execute the call, so after
  * re-reading the secret the call is repeated once if (and only if) the token was rotated meanwhile.
  */
-import type { AnyOperation } from '../operation.js';
-import { postToBroker, TransportFailure } from './broker-transport.js';
-import { decodeBrokerReply } from './broker-reply.js';
+import type { AnyOperation } from '../contract/operation.js';
+import { postToBroker, TransportFailure } from './transport.js';
+import { decodeBrokerReply } from './reply.js';
 import {
   BrokerTimeoutError,
   BrokerUnavailableError,
   GatewayError,
   SessionExpiredError,
   type Outcome,
-} from './errors.js';
+} from '../contract/errors.js';
 import { buildBrokerRequest } from './jdata.js';
 import type { BrokerSession } from './session.js';
 
