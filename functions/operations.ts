@@ -21,11 +21,11 @@ import {
   placeReply,
 } from './schemas/reply.js';
 import { encodeSymbol, type JData } from './broker/jdata.js';
-import type { BrokerSession } from './broker/session.js';
+import type { BrokerSession } from './schemas/session.js';
 import { defineOperation, type AnyOperation } from './contract/operation.js';
 
-/** Place and modify send the same order fields; the spec lists them in these orders. */
-const orderJData = (order: PlaceOrderInput, session: BrokerSession): Omit<JData, 'al_id'> => ({
+/** The order fields of place and modify, each from validated input or the deployment's session. */
+const orderFields = (order: PlaceOrderInput, session: BrokerSession) => ({
   uid: session.uid,
   actid: session.actid,
   exch: order.exch,
@@ -41,12 +41,15 @@ const orderJData = (order: PlaceOrderInput, session: BrokerSession): Omit<JData,
   d: order.d,
 });
 
+/** Spec 4.1 field order. */
+const placeJData = (order: PlaceOrderInput, session: BrokerSession): JData => orderFields(order, session);
+
+/** Spec 4.4 field order: the same fields plus `al_id`, rebuilt from a fully typed object (no `!`). */
 const modifyJData = (order: ModifyOrderInput, session: BrokerSession): JData => {
-  const f = orderJData(order, session);
-  // Spec 4.4 field order.
+  const f = orderFields(order, session);
   return {
-    uid: f.uid!, actid: f.actid!, exch: f.exch!, tsym: f.tsym!, al_id: order.al_id, ai_t: f.ai_t!, validity: f.validity!,
-    d: f.d!, trantype: f.trantype!, prctyp: f.prctyp!, prd: f.prd!, ret: f.ret!, qty: f.qty!, prc: f.prc!,
+    uid: f.uid, actid: f.actid, exch: f.exch, tsym: f.tsym, al_id: order.al_id, ai_t: f.ai_t, validity: f.validity,
+    d: f.d, trantype: f.trantype, prctyp: f.prctyp, prd: f.prd, ret: f.ret, qty: f.qty, prc: f.prc,
   };
 };
 
@@ -61,7 +64,7 @@ export const placeGttOrder = defineOperation({
   idempotency: 'required',
   guardrails: true,
   input: placeOrderInput,
-  toJData: (input, session) => orderJData(input, session) as JData,
+  toJData: placeJData,
   reply: placeReply,
   toResult: (reply) => reply,
   result: placeReply,

@@ -3,9 +3,9 @@
  * body `jData=<json>`, `Authorization: Bearer <token>`. The token is never part of jData.
  */
 import { InternalError } from '../contract/errors.js';
+import type { JData } from '../contract/operation.js';
 
-/** jData fields are all strings on the wire (spec 2.1). */
-export type JData = Record<string, string>;
+export type { JData };
 
 export interface BrokerRequest {
   url: string;

@@ -4,18 +4,10 @@
  */
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import * as z from 'zod';
 import { ConfigurationError } from '../contract/errors.js';
+import { brokerSecretSchema, type BrokerSession } from '../schemas/session.js';
 
-export const brokerSecretSchema = z.object({
-  accessToken: z.string().min(1, { error: 'accessToken must be a non-empty string' }),
-  uid: z.string().min(1, { error: 'uid must be a non-empty string' }),
-  actid: z.string().min(1, { error: 'actid must be a non-empty string' }),
-  brkname: z.string().min(1).optional(),
-});
-
-/** The session one deployment acts for. The token lives only here and in the Authorization header. */
-export type BrokerSession = z.output<typeof brokerSecretSchema>;
+export type { BrokerSession };
 
 export interface SessionSourceOptions {
   secretId: string;

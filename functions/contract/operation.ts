@@ -1,7 +1,9 @@
 /** The shape of one entry of the operation table (see operations.ts). */
 import type { z } from 'zod';
-import type { JData } from '../broker/jdata.js';
-import type { BrokerSession } from '../broker/session.js';
+import type { BrokerSession } from '../schemas/session.js';
+
+/** jData fields are all strings on the wire (spec 2.1): what an operation's `toJData` builds. */
+export type JData = Record<string, string>;
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 

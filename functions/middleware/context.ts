@@ -1,7 +1,7 @@
 /** What the shared middlewares hand to the handler through the Lambda context. */
 import type { Context } from 'aws-lambda';
 import type { GatewayRequest, RequestSource } from '../contract/gateway-request.js';
-import type { BrokerSession } from '../broker/session.js';
+import type { BrokerSession } from '../schemas/session.js';
 
 export interface GatewayState {
   startedAt: number;

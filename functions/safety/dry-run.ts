@@ -1,7 +1,7 @@
 /** Dry run: the exact request the gateway would send, with the token masked, and no broker call. */
 import type { AnyOperation } from '../contract/operation.js';
 import { buildBrokerRequest } from '../broker/jdata.js';
-import type { BrokerSession } from '../broker/session.js';
+import type { BrokerSession } from '../schemas/session.js';
 
 export interface DryRunResult {
   dryRun: true;
