@@ -1,5 +1,5 @@
 /**
- * The broker service of `../shared/spec/gtt-service.md`, as request -> reply logic with no sockets, so tests can
+ * The broker's GTT service (docs/broker-wire.md), as request -> reply logic with no sockets, so tests can
  * call it directly and the listener (server.ts) stays small. Synchronous on purpose: Node runs it to completion
  * per request, so concurrent clients can never interleave between reading and writing state.
  */

@@ -41,10 +41,10 @@ const orderFields = (order: PlaceOrderInput, session: BrokerSession) => ({
   d: order.d,
 });
 
-/** Spec 4.1 field order. */
+/** PlaceGTTOrder fields in the order the broker documents them (docs/broker-wire.md). */
 const placeJData = (order: PlaceOrderInput, session: BrokerSession): JData => orderFields(order, session);
 
-/** Spec 4.4 field order: the same fields plus `al_id`, rebuilt from a fully typed object (no `!`). */
+/** ModifyGTTOrder fields in the broker's documented order: the same fields plus `al_id`, rebuilt from a fully typed object (no `!`). */
 const modifyJData = (order: ModifyOrderInput, session: BrokerSession): JData => {
   const f = orderFields(order, session);
   return {

@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import type { BrokerSession } from '../schemas/session.js';
 
-/** jData fields are all strings on the wire (spec 2.1): what an operation's `toJData` builds. */
+/** jData fields are all strings on the wire (docs/broker-wire.md): what an operation's `toJData` builds. */
 export type JData = Record<string, string>;
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';

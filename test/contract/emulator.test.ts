@@ -1,6 +1,6 @@
 /**
  * Contract tests of the broker emulator over real HTTP on 127.0.0.1: what a client written for the real broker
- * sends, and the exact shapes and texts it gets back (spec sections 2, 4, 5 and 7).
+ * sends, and the exact shapes and texts it gets back (docs/broker-wire.md).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/server.js';

@@ -28,6 +28,16 @@ describe('README: npm start and the curl lines', () => {
     expect(Object.keys(doc.paths).sort()).toEqual(['/client', '/gtt-orders', '/gtt-orders/enabled', '/gtt-orders/{alId}', '/session/logout']);
   });
 
+  it("the README's tour: one place, and the same line again replays it", async () => {
+    const script = readmeBlock('tour').replaceAll('http://127.0.0.1:3000', baseUrl);
+    const first = JSON.parse((await run('bash', ['-euo', 'pipefail', '-c', script], { timeout: 15_000 })).stdout) as Record<string, unknown>;
+    const again = JSON.parse((await run('bash', ['-euo', 'pipefail', '-c', script], { timeout: 15_000 })).stdout) as Record<string, unknown>;
+    expect(first).toMatchObject({ stat: 'OI created', idempotency: { key: 'tour-1', replayed: false } });
+    expect(again).toMatchObject({ al_id: first.al_id, idempotency: { key: 'tour-1', replayed: true } });
+    // Leave the book empty for the round trip below.
+    expect((await fetch(`${baseUrl}/gtt-orders/${String(first.al_id)}`, { method: 'DELETE' })).status).toBe(200);
+  });
+
   it('places, lists, modifies, cancels and logs out', async () => {
     const script = readmeBlock('readme').replace('API=http://127.0.0.1:3000', `API=${baseUrl}`);
     const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], { timeout: 30_000 });

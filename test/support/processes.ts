@@ -1,13 +1,20 @@
 /** Running the project's commands as a user would, and the README's shell blocks, in end-to-end tests. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
-/** The shell block between `<!-- e2e-NAME:start -->` and `<!-- e2e-NAME:end -->` in README.md. */
+/**
+ * The shell block between `<!-- e2e-NAME:start -->` and `<!-- e2e-NAME:end -->`, wherever it lives now: README.md
+ * or one page of docs/. A block found twice is an error, so a test can never run a stale copy.
+ */
 export const readmeBlock = (name: string): string => {
-  const readme = readFileSync('README.md', 'utf8');
-  const match = new RegExp(`<!-- e2e-${name}:start -->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\`\\s*<!-- e2e-${name}:end -->`).exec(readme);
-  if (!match) throw new Error(`README has no e2e-${name} block`);
-  return match[1]!;
+  const pages = ['README.md', ...readdirSync('docs').filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const pattern = new RegExp(`<!-- e2e-${name}:start -->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\`\\s*<!-- e2e-${name}:end -->`);
+  const found = pages.flatMap((page) => {
+    const match = pattern.exec(readFileSync(page, 'utf8'));
+    return match ? [match[1]!] : [];
+  });
+  if (found.length !== 1) throw new Error(`expected one e2e-${name} block in README.md and docs/, found ${found.length}`);
+  return found[0]!;
 };
 
 export interface Started {

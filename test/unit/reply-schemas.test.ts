@@ -1,4 +1,4 @@
-/** The broker reply schemas (spec 2.3-2.5 and section 4): what is accepted, what is an off-schema reply. */
+/** The broker reply schemas (docs/broker-wire.md: records and replies): what is accepted, what is an off-schema reply. */
 import { describe, expect, it } from 'vitest';
 import { cancelReply, clientDetailsReply, enabledReply, logoutReply, modifyReply, pendingOrderRecord, placeReply } from '../../functions/schemas/reply.js';
 
