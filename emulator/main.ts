@@ -1,8 +1,14 @@
-/** `npm run emulator -- [--port N] [--token T] [--accept-jkey] [--empty-list-as-array] [--invalid-input-as-400]` */
+/**
+ * `npm run emulator -- [--port N] [--token T] [--accept-jkey] [--empty-list-as-array] [--invalid-input-as-400]
+ *   [--password P] [--totp-seed BASE32] [--api-secret S] [--oauth-client-id ID] [--oauth-secret S] [--oauth-redirect-url URL]`
+ */
 import { parseArgs } from 'node:util';
 import { startEmulator } from './server.js';
 
-const usage = 'usage: npm run emulator -- [--port N (default 9100, 0 = any free port)] [--token T] [--accept-jkey] [--empty-list-as-array] [--invalid-input-as-400]';
+const usage = `usage: npm run emulator -- [--port N (default 9100, 0 = any free port)] [--token T] [--accept-jkey]
+    [--empty-list-as-array] [--invalid-input-as-400]
+    [--password P] [--totp-seed BASE32] [--api-secret S]                 (QuickAuth login; random when absent)
+    [--oauth-client-id ID] [--oauth-secret S] [--oauth-redirect-url URL] (OAuth app; id defaults to DEMO01_U)`;
 
 let values;
 try {
@@ -13,6 +19,12 @@ try {
       'accept-jkey': { type: 'boolean' },
       'empty-list-as-array': { type: 'boolean' },
       'invalid-input-as-400': { type: 'boolean' },
+      password: { type: 'string' },
+      'totp-seed': { type: 'string' },
+      'api-secret': { type: 'string' },
+      'oauth-client-id': { type: 'string' },
+      'oauth-secret': { type: 'string' },
+      'oauth-redirect-url': { type: 'string' },
       help: { type: 'boolean' },
     },
   }).values;
@@ -34,20 +46,36 @@ if (values.token !== undefined && !/^[\x21-\x7e]{8,256}$/.test(values.token)) {
   process.exit(2);
 }
 
-const running = await startEmulator({
+const options = {
   port,
   ...(values.token ? { token: values.token } : {}),
   acceptJKey: values['accept-jkey'] ?? false,
   emptyListAsArray: values['empty-list-as-array'] ?? false,
   invalidInputAs400: values['invalid-input-as-400'] ?? false,
-}).catch((error: NodeJS.ErrnoException) => {
-  console.error(error.code === 'EADDRINUSE' ? `Port ${port} is in use; try --port 0` : String(error));
-  process.exit(1);
+  ...(values.password === undefined ? {} : { password: values.password }),
+  ...(values['totp-seed'] === undefined ? {} : { totpSeed: values['totp-seed'] }),
+  ...(values['api-secret'] === undefined ? {} : { apiSecret: values['api-secret'] }),
+  ...(values['oauth-client-id'] === undefined ? {} : { oauthClientId: values['oauth-client-id'] }),
+  ...(values['oauth-secret'] === undefined ? {} : { oauthSecret: values['oauth-secret'] }),
+  ...(values['oauth-redirect-url'] === undefined ? {} : { oauthRedirectUrl: values['oauth-redirect-url'] }),
+};
+const running = await startEmulator(options).catch((error: NodeJS.ErrnoException) => {
+  if (error.code === 'EADDRINUSE') {
+    console.error(`Port ${port} is in use; try --port 0`);
+    process.exit(1);
+  }
+  // A refused setting (short password, bad seed, bad URL): a usage error.
+  console.error(`${error.message}\n${usage}`);
+  process.exit(2);
 });
 
+const { oauth, login } = running;
 console.log(`broker emulator listening on ${running.url}`);
 console.log(`demo account  uid ${running.uid}  actid ${running.actid}`);
 console.log(`session token ${running.token}`);
+console.log(`QuickAuth     password ${login.password}  totp seed ${login.totpSeed}  api secret ${login.apiSecret}`);
+console.log(`OAuth app     client id ${oauth.clientId}  secret ${oauth.secret}  redirect ${running.emulator.oauth.redirectUrl ?? '(none: POST /_emulator/oauth {"redirectUrl": "..."})'}`);
+console.log(`              login page ${running.url}/OAuthlogin/authorize/oauth?client_id=${encodeURIComponent(oauth.clientId)}`);
 console.log(`\ntry:\n  curl -s -X POST ${running.url}/ClientAPI/GetPendingGTTOrder -H 'Content-Type: text/plain' \\
     -H 'Authorization: Bearer ${running.token}' --data 'jData={"uid":"${running.uid}"}'`);
 

@@ -2,6 +2,7 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { BrokerEmulator, MAX_BODY_BYTES, type EmulatorOptions, type EmulatorReply } from './service.js';
+import type { LoginCredentials } from './session-login.js';
 
 export interface StartOptions extends EmulatorOptions {
   port?: number;
@@ -14,6 +15,10 @@ export interface RunningEmulator {
   uid: string;
   actid: string;
   token: string;
+  /** The OAuth app: client id and secret code (GenAcsTok checksum). The redirect URL: `emulator.oauth.redirectUrl`. */
+  oauth: { clientId: string; secret: string };
+  /** The demo account's QuickAuth credentials. */
+  login: LoginCredentials;
   emulator: BrokerEmulator;
   close(): Promise<void>;
 }
@@ -25,7 +30,7 @@ export const startEmulator = async (options: StartOptions = {}): Promise<Running
 
   const send = (res: http.ServerResponse, reply: EmulatorReply) => {
     if (res.destroyed) return;
-    res.writeHead(reply.status, { 'content-type': reply.contentType, 'content-length': Buffer.byteLength(reply.body) });
+    res.writeHead(reply.status, { ...reply.headers, 'content-type': reply.contentType, 'content-length': Buffer.byteLength(reply.body) });
     res.end(reply.body);
   };
 
@@ -86,6 +91,8 @@ export const startEmulator = async (options: StartOptions = {}): Promise<Running
     uid: emulator.uid,
     actid: emulator.actid,
     token: emulator.token,
+    oauth: { clientId: emulator.oauth.clientId, secret: emulator.oauth.secret },
+    login: emulator.credentials,
     emulator,
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,11 +1,32 @@
 /**
- * The broker's GTT service (docs/broker-wire.md), as request -> reply logic with no sockets, so tests can
- * call it directly and the listener (server.ts) stays small. Synchronous on purpose: Node runs it to completion
- * per request, so concurrent clients can never interleave between reading and writing state.
+ * The broker's GTT service (docs/broker-wire.md), with the OCO, triggered-history and login extensions of
+ * docs/emulator-extensions.md, as request -> reply logic with no sockets, so tests can call it directly and the
+ * listener (server.ts) stays small. Synchronous on purpose: Node runs it to completion per request, so concurrent
+ * clients can never interleave between reading and writing state.
  */
-import { compactRequestTime, decodeSymbol, instrumentToken, requestTime } from './formats.js';
+import { compactRequestTime, requestTime } from './formats.js';
 import { FAULT_KINDS, FaultBook, type Fault, type FaultKind } from './faults.js';
-import { DEMO_ACTID, DEMO_BROKER, DEMO_UID, EmulatorState, newToken, type GttOrder } from './state.js';
+import { checkOco, ocoDirections, ocoFiringLeg } from './oco.js';
+import { OCO_ALERT_TYPE, Refusal, checkGtt, gttFires, requireAlId, requireString, type Json } from './orders.js';
+import { pendingRecord, triggeredRecord } from './records.js';
+import { json, notOk, type EmulatorReply } from './reply.js';
+import { RequestLog, type LoggedRequest } from './request-log.js';
+import { SessionLogin, type LoginCredentials, type LoginOptions, type OAuthApp } from './session-login.js';
+import {
+  DEMO_ACTID,
+  DEMO_UID,
+  EmulatorState,
+  ltpKey,
+  newToken,
+  type Account,
+  type GttOrder,
+  type LegName,
+  type OcoOrder,
+  type Order,
+} from './state.js';
+
+export type { EmulatorReply } from './reply.js';
+export type { LoggedRequest } from './request-log.js';
 
 export const OPERATIONS = [
   'PlaceGTTOrder',
@@ -15,11 +36,24 @@ export const OPERATIONS = [
   'CancelGTTOrder',
   'ClientDetails',
   'Logout',
+  'PlaceOCOOrder',
+  'ModifyOCOOrder',
+  'CancelOCOOrder',
+  'GetTrgOi',
+  'GenAcsTok',
+  'QuickAuth',
 ] as const;
 export type BrokerOperation = (typeof OPERATIONS)[number];
 
+/** Operations whose request may leave out `uid`; when it is there it must still be the session's user. */
+const UID_OPTIONAL: readonly BrokerOperation[] = ['GetTrgOi', 'CancelOCOOrder'];
+
+/** `/<any prefix>/<Operation>`, also with `//` before the operation and a trailing `/`, as real servers take them. */
+const OPERATION_PATH = /^\/[^/]+\/+([^/]+)\/?$/;
+/** The OAuth login page, under any prefix (`/OAuthlogin/authorize/oauth`, `/NorenWeb2.0/authorize/oauth`, ...). */
+const AUTHORIZE_PATH = /^(?:\/[^/]+)*\/authorize\/oauth\/?$/;
+
 export const MAX_BODY_BYTES = 64 * 1024;
-const REQUEST_LOG_CAP = 10_000;
 
 export interface EmulatorRequest {
   method: string;
@@ -32,74 +66,53 @@ export interface EmulatorRequest {
   bodyTooLarge?: boolean;
 }
 
-export interface EmulatorReply {
-  status: number;
-  body: string;
-  contentType: string;
-  /** For the listener: answer later (delay) or not at all (drop). */
-  fault?: { kind: 'delay'; ms: number; answer: () => EmulatorReply } | { kind: 'drop' };
-}
-
 export interface Switches {
   acceptJKey: boolean;
   invalidInputAs400: boolean;
   emptyListAsArray: boolean;
 }
 
-export interface EmulatorOptions extends Partial<Switches> {
-  /** The demo account's session token (random when absent). */
+export interface EmulatorOptions extends Partial<Switches>, LoginOptions {
+  /** The demo account's session token (random when absent); 8 to 256 printable characters. */
   token?: string;
+  /** The clock (tests): request times, OAuth code expiry and TOTP windows read it. */
+  now?: () => Date;
 }
 
-export interface LoggedRequest {
-  seq: number;
-  at: string;
-  method: string;
-  path: string;
-  operation: string | null;
-  contentType: string | null;
-  authorization: string | null;
-  authUid: string | null;
-  body: string;
-  bodyContainedToken: boolean;
-  jData: Record<string, unknown> | null;
-  status: number;
-  reply: unknown;
+/** One order fired by a last traded price. */
+export interface FiredOrder {
+  al_id: string;
+  kind: Order['kind'];
+  leg: LegName;
+  d: string;
 }
 
-type Json = Record<string, unknown>;
+const TOKEN_PATTERN = /^[\x21-\x7e]{8,256}$/;
 
-const json = (status: number, body: unknown): EmulatorReply => ({ status, body: JSON.stringify(body), contentType: 'application/json' });
-const notOk = (emsg: string, status = 200): EmulatorReply => json(status, { stat: 'Not_Ok', emsg });
-
-const ENUMS: Record<string, readonly string[]> = {
-  exch: ['NSE', 'NFO', 'BSE', 'MCX'],
-  prd: ['C', 'M', 'H'],
-  trantype: ['B', 'S'],
-  prctyp: ['LMT', 'MKT', 'SL-LMT', 'SL-MKT', 'DS', '2L', '3L'],
-  ret: ['DAY', 'EOS', 'IOC'],
-  ai_t: ['LTP_A_O', 'LTP_B_O'],
-  validity: ['GTT'],
-};
-const ORDER_FIELDS = ['uid', 'actid', 'exch', 'tsym', 'qty', 'prc', 'prd', 'trantype', 'prctyp', 'ret', 'ai_t', 'validity', 'd'];
-const PRODUCT_ALIAS: Record<string, string> = { C: 'CNC', M: 'NRML', H: 'CO' };
-
-/** A failed business check: becomes `{stat: Not_Ok, emsg}`. */
-class Refusal extends Error {}
+function* chain(...lists: Iterable<string>[]): Generator<string> {
+  for (const list of lists) yield* list;
+}
 
 export class BrokerEmulator {
-  readonly state = new EmulatorState();
+  readonly state: EmulatorState;
   readonly faults = new FaultBook();
   readonly uid = DEMO_UID;
   readonly actid = DEMO_ACTID;
   readonly token: string;
+  readonly login: SessionLogin;
   switches: Switches;
   private readonly startSwitches: Switches;
-  private log: LoggedRequest[] = [];
-  private logSeq = 0;
+  private readonly log: RequestLog;
+  private readonly now: () => Date;
 
   constructor(options: EmulatorOptions = {}) {
+    this.now = options.now ?? (() => new Date());
+    if (options.token !== undefined && !TOKEN_PATTERN.test(options.token)) throw new Error('token must be 8 to 256 printable characters without spaces');
     this.token = options.token ?? newToken();
+    this.state = new EmulatorState(this.now());
+    this.login = new SessionLogin(options, this.state, this.now);
+    const loginSecrets = this.login.secrets();
+    this.log = new RequestLog(() => chain(this.state.knownTokens, loginSecrets));
     this.startSwitches = {
       acceptJKey: options.acceptJKey ?? false,
       invalidInputAs400: options.invalidInputAs400 ?? false,
@@ -110,32 +123,44 @@ export class BrokerEmulator {
     this.state.addSession(DEMO_UID, this.token);
   }
 
-  /** Back to the start: demo account and token only, no orders, faults, log or switched behaviour. */
+  /** The OAuth app (client id, secret, registered redirect URL). */
+  get oauth(): OAuthApp {
+    return { ...this.login.oauth };
+  }
+
+  /** The demo account's login credentials (QuickAuth). */
+  get credentials(): LoginCredentials {
+    return { ...this.login.credentials };
+  }
+
+  /** Back to the start: demo account and token only, no orders, prices, codes, faults, log or switched behaviour. */
   reset(): void {
     this.state.clearOrdersAndSessions();
     for (const uid of [...this.state.accounts.keys()]) if (uid !== DEMO_UID) this.state.accounts.delete(uid);
     this.state.addSession(DEMO_UID, this.token);
     this.faults.clear();
-    this.log = [];
+    this.log.clear();
     this.switches = { ...this.startSwitches };
   }
 
   requestLog(): LoggedRequest[] {
-    return this.log.map((entry) => ({ ...entry }));
+    return this.log.list().map((entry) => ({ ...entry }));
   }
 
   handle(req: EmulatorRequest): EmulatorReply {
-    const path = req.path.split('?')[0] ?? '';
+    const queryAt = req.path.indexOf('?');
+    const path = queryAt < 0 ? req.path : req.path.slice(0, queryAt);
     if (path === '/_emulator' || path.startsWith('/_emulator/')) return this.control(req, path);
 
-    const match = /^\/ClientAPI\/([^/]+)$/.exec(path);
+    if (AUTHORIZE_PATH.test(path)) {
+      const entry = this.startEntry(req, 'OAuthAuthorize');
+      return this.finish(entry, this.login.authorize(req.method, new URLSearchParams(queryAt < 0 ? '' : req.path.slice(queryAt + 1))));
+    }
+
+    const match = OPERATION_PATH.exec(path);
     const operation = match && (OPERATIONS as readonly string[]).includes(match[1]!) ? (match[1] as BrokerOperation) : null;
-    const entry = this.record(req, operation);
-    const finish = (reply: EmulatorReply): EmulatorReply => {
-      entry.status = reply.fault?.kind === 'drop' ? 0 : reply.status;
-      entry.reply = parseReply(reply);
-      return reply;
-    };
+    const entry = this.startEntry(req, operation);
+    const finish = (reply: EmulatorReply) => this.finish(entry, reply);
 
     if (!match) return finish(notOk(`Invalid Input : unknown path ${path}`, 404));
     if (!operation) return finish(notOk(`Invalid Input : unknown operation ${match[1]}`, 404));
@@ -158,10 +183,27 @@ export class BrokerEmulator {
     return finish(this.faultReply(fault));
   }
 
+  private startEntry(req: EmulatorRequest, operation: string | null): LoggedRequest {
+    return this.log.start({
+      method: req.method,
+      path: req.path,
+      operation,
+      headers: req.headers,
+      body: req.body,
+      bodyContainedToken: [...this.state.knownTokens].some((t) => req.body.includes(t)),
+    });
+  }
+
+  private finish(entry: LoggedRequest, reply: EmulatorReply): EmulatorReply {
+    this.log.setReply(entry, reply.fault?.kind === 'drop' ? 0 : reply.status, reply.logReply ?? parseReply(reply));
+    return reply;
+  }
+
   // ---- the broker operations --------------------------------------------------------------------------------
 
   private serve(req: EmulatorRequest, operation: BrokerOperation, entry: LoggedRequest): EmulatorReply {
-    const invalid = (text: string) => notOk(`Invalid Input : ${text}`, this.switches.invalidInputAs400 ? 400 : 200);
+    const invalidStatus = this.switches.invalidInputAs400 ? 400 : 200;
+    const invalid = (text: string) => notOk(`Invalid Input : ${text}`, invalidStatus);
     if (req.bodyTooLarge || Buffer.byteLength(req.body) > MAX_BODY_BYTES) {
       return invalid(`request body exceeds ${MAX_BODY_BYTES} bytes`);
     }
@@ -181,37 +223,57 @@ export class BrokerEmulator {
     }
     if (typeof jData !== 'object' || jData === null || Array.isArray(jData)) return invalid('jData must be a JSON object');
     const fields = jData as Json;
-    entry.jData = redactJData(fields, this.state.knownTokens);
+    this.log.setJData(entry, fields);
+
+    // The login operations need no session: they create one.
+    if (operation === 'GenAcsTok') return this.login.genAcsTok(fields, invalidStatus);
+    if (operation === 'QuickAuth') return this.login.quickAuth(fields, invalidStatus);
 
     // Authentication: the bearer header; the old jKey form field only when switched on. Never a token in jData.
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
     const token = bearer ?? (this.switches.acceptJKey ? jKey : undefined);
     const sessionUid = token === undefined ? undefined : this.state.sessions.get(token);
     if (sessionUid === undefined) return notOk('Session Expired :  Invalid Session Key');
-    entry.authUid = sessionUid;
-    if (fields.uid !== sessionUid) return notOk('Session Expired :  Invalid User Id');
+    this.log.setAuthUid(entry, sessionUid);
+    const uidOptional = UID_OPTIONAL.includes(operation) && (fields.uid === undefined || fields.uid === null);
+    if (!uidOptional && fields.uid !== sessionUid) return notOk('Session Expired :  Invalid User Id');
     const account = this.state.accounts.get(sessionUid)!;
 
     try {
       switch (operation) {
         case 'PlaceGTTOrder':
-          return this.place(fields, account.uid, req, token!);
+          return this.placeGtt(fields, account, req);
         case 'GetPendingGTTOrder':
-          return this.pending(account.uid);
+          return this.list(this.ordersOf(account.uid, 'pending'), pendingRecord);
         case 'GetEnabledGTTs':
-          return json(200, { stat: 'Ok', request_time: compactRequestTime(), ai_ts: [{ ai_t: 'LTP_A_O' }, { ai_t: 'LTP_B_O' }] });
+          return json(200, {
+            stat: 'Ok',
+            request_time: compactRequestTime(this.now()),
+            ai_ts: [{ ai_t: 'LTP_A_O' }, { ai_t: 'LTP_B_O' }, { ai_t: OCO_ALERT_TYPE }],
+          });
         case 'ModifyGTTOrder':
-          return this.modify(fields, account.uid, req);
+          return this.modifyGtt(fields, account, req);
         case 'CancelGTTOrder':
-          return this.cancel(fields, account.uid);
+        case 'CancelOCOOrder':
+          return this.cancel(fields, account);
+        case 'PlaceOCOOrder':
+          return this.placeOco(fields, account, req);
+        case 'ModifyOCOOrder':
+          return this.modifyOco(fields, account, req);
+        case 'GetTrgOi': {
+          requireString(fields, 'actid');
+          if (fields.actid !== account.actid) throw new Refusal('Invalid Account Id');
+          const fired = this.ordersOf(account.uid, 'triggered').sort((a, b) => a.trigger!.seq - b.trigger!.seq);
+          return this.list(fired, triggeredRecord);
+        }
         case 'ClientDetails': {
           requireString(fields, 'actid');
           if (fields.actid !== account.actid) throw new Refusal('Invalid Account Id');
-          return json(200, { request_time: requestTime(), stat: 'Ok', ...account.client });
+          return json(200, { request_time: requestTime(this.now()), stat: 'Ok', ...account.client });
         }
         case 'Logout':
           this.state.sessions.delete(token!);
-          return json(200, { request_time: requestTime(), stat: 'Ok' });
+          return json(200, { request_time: requestTime(this.now()), stat: 'Ok' });
       }
     } catch (error) {
       if (error instanceof Refusal) return invalid(error.message);
@@ -219,97 +281,105 @@ export class BrokerEmulator {
     }
   }
 
-  private checkOrder(fields: Json, uid: string): Omit<GttOrder, 'al_id' | 'uid' | 'state' | 'ipaddr' | 'norentm'> {
-    for (const field of ORDER_FIELDS) requireString(fields, field);
-    const account = this.state.accounts.get(uid)!;
-    if (fields.actid !== account.actid) throw new Refusal('Invalid Account Id');
-    for (const [field, allowed] of Object.entries(ENUMS)) {
-      if (!allowed.includes(fields[field] as string)) throw new Refusal(`${field} must be one of ${allowed.join(', ')}`);
-    }
-    if (!account.client.exarr.includes(fields.exch as string)) throw new Refusal(`exchange ${String(fields.exch)} is not enabled for this account`);
-    const qty = fields.qty as string;
-    if (!/^[1-9]\d{0,9}$/.test(qty)) throw new Refusal('qty must be a positive whole number');
-    if (!/^\d+(\.\d+)?$/.test(fields.prc as string)) throw new Refusal('prc must be a number');
-    const d = fields.d as string;
-    if (!/^\d+(\.\d+)?$/.test(d) || Number(d) <= 0) throw new Refusal('d must be a positive number');
-    const tsym = decodeSymbol(fields.tsym as string);
-    if (tsym.trim() === '') throw new Refusal('tsym is Missing');
-    return {
-      actid: account.actid,
-      exch: fields.exch as string,
-      tsym,
-      qty: Number(qty),
-      prc: fields.prc as string,
-      prd: fields.prd as string,
-      trantype: fields.trantype as string,
-      prctyp: fields.prctyp as string,
-      ret: fields.ret as string,
-      ai_t: fields.ai_t as string,
-      validity: fields.validity as string,
-      d,
-      remarks: typeof fields.remarks === 'string' ? fields.remarks : '',
-      ordersource: typeof fields.ordersource === 'string' ? fields.ordersource : 'API',
-    };
+  private ordersOf(uid: string, state: Order['state']): Order[] {
+    return [...this.state.orders.values()].filter((o) => o.uid === uid && o.state === state);
   }
 
-  private place(fields: Json, uid: string, req: EmulatorRequest, _token: string): EmulatorReply {
+  /** A list reply: the records, or `no data` (an object, or `[]` with the switch) when there are none. */
+  private list(orders: Order[], record: (o: Order) => unknown): EmulatorReply {
+    if (orders.length === 0 && !this.switches.emptyListAsArray) return notOk('no data');
+    return json(200, orders.map(record));
+  }
+
+  private entryFacts(req: EmulatorRequest) {
+    return { ipaddr: req.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1', norentm: requestTime(this.now()) };
+  }
+
+  private placeGtt(fields: Json, account: Account, req: EmulatorRequest): EmulatorReply {
     const order: GttOrder = {
-      ...this.checkOrder(fields, uid),
+      kind: 'gtt',
+      ...checkGtt(fields, account),
       al_id: this.state.newAlId(),
-      uid,
+      uid: account.uid,
       state: 'pending',
-      ipaddr: req.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1',
-      norentm: requestTime(),
+      ...this.entryFacts(req),
     };
     this.state.orders.set(order.al_id, order);
-    return json(200, { request_time: requestTime(), stat: 'OI created', al_id: order.al_id });
+    return json(200, { request_time: requestTime(this.now()), stat: 'OI created', al_id: order.al_id });
   }
 
-  private pendingOf(uid: string, alId: unknown): GttOrder | undefined {
-    const order = typeof alId === 'string' ? this.state.orders.get(alId) : undefined;
-    return order && order.uid === uid && order.state === 'pending' ? order : undefined;
+  private placeOco(fields: Json, account: Account, req: EmulatorRequest): EmulatorReply {
+    const checked = checkOco(fields, account);
+    const order: OcoOrder = {
+      kind: 'oco',
+      ...checked,
+      ...ocoDirections(checked.x, checked.y, this.state.ltps.get(ltpKey(checked.exch, checked.tsym))),
+      al_id: this.state.newAlId(),
+      uid: account.uid,
+      state: 'pending',
+      ...this.entryFacts(req),
+    };
+    this.state.orders.set(order.al_id, order);
+    return json(200, { request_time: requestTime(this.now()), stat: 'OI created', al_id: order.al_id });
   }
 
-  private modify(fields: Json, uid: string, req: EmulatorRequest): EmulatorReply {
-    requireString(fields, 'al_id');
-    const changes = this.checkOrder(fields, uid);
-    const existing = this.pendingOf(uid, fields.al_id);
-    if (!existing) return json(200, { request_time: requestTime(), stat: 'Invalid Oi', al_id: fields.al_id });
-    this.state.orders.set(existing.al_id, {
-      ...existing,
-      ...changes,
-      ipaddr: req.remoteAddress?.replace(/^::ffff:/, '') ?? existing.ipaddr,
-      norentm: requestTime(),
+  /** A pending order of this account (of the given kind), or undefined: unknown, gone or someone else's. */
+  private pendingOf(uid: string, alId: string, kind?: Order['kind']): Order | undefined {
+    const order = this.state.orders.get(alId);
+    return order && order.uid === uid && order.state === 'pending' && (kind === undefined || order.kind === kind) ? order : undefined;
+  }
+
+  private invalidOi(alId: string): EmulatorReply {
+    return json(200, { request_time: requestTime(this.now()), stat: 'Invalid Oi', al_id: alId });
+  }
+
+  private modifyGtt(fields: Json, account: Account, req: EmulatorRequest): EmulatorReply {
+    const alId = requireAlId(fields);
+    const changes = checkGtt(fields, account);
+    const existing = this.pendingOf(account.uid, alId, 'gtt');
+    if (!existing) return this.invalidOi(alId);
+    this.state.orders.set(alId, { ...(existing as GttOrder), ...changes, ...this.entryFacts(req) });
+    return json(200, { request_time: requestTime(this.now()), stat: 'OI replaced', al_id: alId });
+  }
+
+  /** A full replacement: both legs and both triggers; the legs' directions are decided again from today's price. */
+  private modifyOco(fields: Json, account: Account, req: EmulatorRequest): EmulatorReply {
+    const alId = requireAlId(fields);
+    const checked = checkOco(fields, account);
+    const existing = this.pendingOf(account.uid, alId, 'oco');
+    if (!existing) return this.invalidOi(alId);
+    this.state.orders.set(alId, {
+      ...(existing as OcoOrder),
+      ...checked,
+      ...ocoDirections(checked.x, checked.y, this.state.ltps.get(ltpKey(checked.exch, checked.tsym))),
+      ...this.entryFacts(req),
     });
-    return json(200, { request_time: requestTime(), stat: 'OI replaced', al_id: existing.al_id });
+    return json(200, { request_time: requestTime(this.now()), stat: 'OI replaced', al_id: alId });
   }
 
-  private cancel(fields: Json, uid: string): EmulatorReply {
-    requireString(fields, 'al_id');
-    const existing = this.pendingOf(uid, fields.al_id);
-    if (!existing) return json(200, { request_time: requestTime(), stat: 'Invalid Oi', al_id: fields.al_id });
+  /** CancelGTTOrder and CancelOCOOrder: either cancels a pending order of either kind. */
+  private cancel(fields: Json, account: Account): EmulatorReply {
+    const alId = requireAlId(fields);
+    const existing = this.pendingOf(account.uid, alId);
+    if (!existing) return this.invalidOi(alId);
     existing.state = 'cancelled';
-    return json(200, { request_time: requestTime(), stat: 'OI deleted', al_id: existing.al_id });
+    return json(200, { request_time: requestTime(this.now()), stat: 'OI deleted', al_id: alId });
   }
 
-  private pending(uid: string): EmulatorReply {
-    const orders = [...this.state.orders.values()]
-      .filter((o) => o.uid === uid && o.state === 'pending')
-      .sort((a, b) => (BigInt(a.al_id) < BigInt(b.al_id) ? -1 : 1));
-    if (orders.length === 0 && !this.switches.emptyListAsArray) return notOk('no data');
-    return json(200, orders.map((o) => pendingRecord(o)));
-  }
-
-  /** Fire pending GTTs whose trigger condition the new last traded price meets. */
-  setLastTradedPrice(exch: string, tsym: string, ltp: number): string[] {
-    const fired: string[] = [];
+  /** Set the last traded price of a symbol: pending GTTs whose trigger it meets fire (an OCO fires one leg only). */
+  setLastTradedPrice(exch: string, tsym: string, ltp: number): FiredOrder[] {
+    const key = ltpKey(exch, tsym);
+    const previous = this.state.ltps.get(key);
+    this.state.ltps.set(key, ltp);
+    const fired: FiredOrder[] = [];
     for (const order of this.state.orders.values()) {
       if (order.state !== 'pending' || order.exch !== exch || order.tsym !== tsym) continue;
-      const trigger = Number(order.d);
-      if ((order.ai_t === 'LTP_A_O' && ltp >= trigger) || (order.ai_t === 'LTP_B_O' && ltp <= trigger)) {
-        order.state = 'triggered';
-        fired.push(order.al_id);
-      }
+      const leg = order.kind === 'oco' ? ocoFiringLeg(order, ltp, previous) : gttFires(order, ltp) ? 'x' : undefined;
+      if (!leg) continue;
+      const d = order.kind === 'oco' ? order[leg] : order.d;
+      order.state = 'triggered';
+      order.trigger = { at: requestTime(this.now()), seq: this.state.nextTriggerSeq(), leg, d, ltp: String(ltp) };
+      fired.push({ al_id: order.al_id, kind: order.kind, leg, d });
     }
     return fired;
   }
@@ -340,31 +410,6 @@ export class BrokerEmulator {
     }
   }
 
-  // ---- the request log ----------------------------------------------------------------------------------------
-
-  private record(req: EmulatorRequest, operation: string | null): LoggedRequest {
-    const tokens = this.state.knownTokens;
-    const authorization = req.headers.authorization;
-    const entry: LoggedRequest = {
-      seq: ++this.logSeq,
-      at: new Date().toISOString(),
-      method: req.method,
-      path: req.path,
-      operation,
-      contentType: req.headers['content-type'] ?? null,
-      authorization: authorization === undefined ? null : redact(authorization, tokens).replace(/^(Bearer\s+)\S+$/i, '$1<redacted>'),
-      authUid: null,
-      body: redact(req.body.slice(0, MAX_BODY_BYTES), tokens),
-      bodyContainedToken: [...tokens].some((t) => req.body.includes(t)),
-      jData: null,
-      status: 0,
-      reply: null,
-    };
-    this.log.push(entry);
-    if (this.log.length > REQUEST_LOG_CAP) this.log.shift();
-    return entry;
-  }
-
   // ---- the control surface (/_emulator/...) -------------------------------------------------------------------
 
   private control(req: EmulatorRequest, path: string): EmulatorReply {
@@ -385,6 +430,15 @@ export class BrokerEmulator {
       if (value !== undefined && (typeof value !== 'string' || value.trim() === '')) throw new ControlError(`${name} must be a non-empty string`);
       return value as string | undefined;
     };
+    /** A caller-chosen session token: long enough to redact safely, and never one issued before (no rebinding). */
+    const chosenToken = (): string | undefined => {
+      const token = optionalString('token');
+      if (token === undefined) return undefined;
+      if (token.length < 8) throw new ControlError('token must be at least 8 characters');
+      if (!TOKEN_PATTERN.test(token)) throw new ControlError('token must be 8 to 256 printable characters without spaces');
+      if (this.state.knownTokens.has(token)) throw new ControlError('token is already in use (or was used before); choose another', 409);
+      return token;
+    };
     try {
       switch (route) {
         case 'POST /reset':
@@ -394,14 +448,14 @@ export class BrokerEmulator {
           const uid = optionalString('uid') ?? `SBX${String(this.state.accounts.size + 1).padStart(3, '0')}`;
           if (this.state.accounts.has(uid)) return json(409, { error: `account ${uid} exists` });
           const actid = optionalString('actid') ?? uid;
+          const token = chosenToken();
           this.state.addAccount(uid, actid);
-          const token = this.state.addSession(uid, optionalString('token'));
-          return json(201, { uid, actid, token });
+          return json(201, { uid, actid, token: this.state.addSession(uid, token) });
         }
         case 'POST /sessions': {
           const uid = optionalString('uid');
           if (!uid || !this.state.accounts.has(uid)) return json(404, { error: `no account ${String(uid)}` });
-          return json(201, { uid, token: this.state.addSession(uid, optionalString('token')) });
+          return json(201, { uid, token: this.state.addSession(uid, chosenToken()) });
         }
         case 'POST /sessions/expire': {
           const token = optionalString('token');
@@ -441,9 +495,9 @@ export class BrokerEmulator {
           this.faults.clear();
           return json(200, { cleared: true });
         case 'GET /requests':
-          return json(200, { requests: this.log });
+          return json(200, { requests: this.log.list(), bytes: this.log.bytes });
         case 'DELETE /requests':
-          this.log = [];
+          this.log.clear();
           return json(200, { cleared: true });
         case 'GET /orders': {
           const uid = query.get('uid') ?? DEMO_UID;
@@ -464,70 +518,39 @@ export class BrokerEmulator {
           if (!exch || !tsym || typeof ltp !== 'number' || !Number.isFinite(ltp)) {
             return json(400, { error: 'exch, tsym (strings) and ltp (number) are required' });
           }
-          return json(200, { triggered: this.setLastTradedPrice(exch, tsym, ltp) });
+          const fired = this.setLastTradedPrice(exch, tsym, ltp);
+          return json(200, { triggered: fired.map((f) => f.al_id), fired });
+        }
+        case 'GET /oauth':
+          return json(200, { clientId: this.login.oauth.clientId, redirectUrl: this.login.oauth.redirectUrl });
+        case 'POST /oauth': {
+          const redirectUrl = optionalString('redirectUrl');
+          if (!redirectUrl) return json(400, { error: 'redirectUrl is required' });
+          try {
+            this.login.setRedirectUrl(redirectUrl);
+          } catch (error) {
+            return json(400, { error: (error as Error).message });
+          }
+          return json(200, { clientId: this.login.oauth.clientId, redirectUrl });
         }
         default:
           return json(404, { error: `unknown control route ${route}` });
       }
     } catch (error) {
-      if (error instanceof ControlError) return json(400, { error: error.message });
+      if (error instanceof ControlError) return json(error.status, { error: error.message });
       throw error;
     }
   }
 }
 
-class ControlError extends Error {}
-
-const requireString = (fields: Json, field: string): void => {
-  if (fields[field] === undefined || fields[field] === null || fields[field] === '') throw new Refusal(`${field} is Missing`);
-  if (typeof fields[field] !== 'string') throw new Refusal(`${field} must be a string`);
-};
-
-const pendingRecord = (o: GttOrder) => ({
-  stat: 'Ok',
-  ai_t: o.ai_t,
-  al_id: o.al_id,
-  tsym: o.tsym,
-  exch: o.exch,
-  token: instrumentToken(o.exch, o.tsym),
-  remarks: o.remarks,
-  validity: o.validity,
-  norentm: o.norentm,
-  pp: '2',
-  ls: '1',
-  ti: '0.05',
-  brkname: DEMO_BROKER,
-  actid: o.actid,
-  trantype: o.trantype,
-  prctyp: o.prctyp,
-  qty: o.qty,
-  prc: o.prc,
-  C: 'C',
-  prd: o.prd,
-  ordersource: o.ordersource,
-  d: o.d,
-  place_order_params: {
-    actid: o.actid,
-    trantype: o.trantype,
-    prctyp: o.prctyp,
-    qty: o.qty,
-    prc: o.prc,
-    C: 'C',
-    s_prdt_ali: PRODUCT_ALIAS[o.prd] ?? o.prd,
-    prd: o.prd,
-    ordersource: o.ordersource,
-    ipaddr: o.ipaddr,
-  },
-  oivariable: [{ var_name: 'x', d: o.d }],
-});
-
-const redact = (text: string, tokens: Set<string>): string => {
-  let out = text;
-  for (const token of tokens) if (out.includes(token)) out = out.split(token).join('<redacted>');
-  return out;
-};
-
-const redactJData = (fields: Json, tokens: Set<string>): Json => JSON.parse(redact(JSON.stringify(fields), tokens)) as Json;
+class ControlError extends Error {
+  constructor(
+    message: string,
+    readonly status = 400,
+  ) {
+    super(message);
+  }
+}
 
 const parseReply = (reply: EmulatorReply): unknown => {
   if (reply.fault?.kind === 'drop') return null;

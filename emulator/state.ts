@@ -1,33 +1,88 @@
-/** The emulator's state: accounts with their client records, sessions (token -> uid), and GTT orders. */
+/**
+ * The emulator's state: accounts with their client records, sessions (token -> uid), GTT and OCO orders, the last
+ * traded prices the sandbox was told, and the OAuth codes waiting to be exchanged.
+ */
 import { randomBytes } from 'node:crypto';
 
 export const DEMO_UID = 'DEMO01';
 export const DEMO_ACTID = 'DEMO01';
 export const DEMO_BROKER = 'GTTSIM';
 
-export type OrderState = 'pending' | 'cancelled' | 'triggered';
+/** Every exchange name brokers of this family list in a client record's `exarr`; each account has them all. */
+export const EXCHANGES = ['CDS', 'NSE', 'NFO', 'MCX', 'BSE', 'NCX', 'BSTAR', 'BCD', 'BFO', 'NCOM'] as const;
 
-export interface GttOrder {
+export type OrderState = 'pending' | 'cancelled' | 'triggered';
+export type LegName = 'x' | 'y';
+
+/** How an order fired (set when `state` becomes `triggered`). */
+export interface Trigger {
+  /** `HH:MM:SS DD-MM-YYYY`, India Standard Time. */
+  at: string;
+  /** Order of firing within the process (GetTrgOi lists oldest first). */
+  seq: number;
+  leg: LegName;
+  /** The trigger value that was crossed. */
+  d: string;
+  /** The last traded price that crossed it. */
+  ltp: string;
+}
+
+interface OrderCommon {
   al_id: string;
   uid: string;
   actid: string;
   state: OrderState;
   exch: string;
+  /** Decoded (the wire carries it URL-encoded). */
   tsym: string;
+  ai_t: string;
+  validity: string;
+  remarks: string;
+  ordersource: string;
+  ipaddr: string;
+  /** Entry (or last modification) time, `HH:MM:SS DD-MM-YYYY`. */
+  norentm: string;
+  trigger?: Trigger;
+}
+
+/** A single-trigger GTT (PlaceGTTOrder). */
+export interface GttOrder extends OrderCommon {
+  kind: 'gtt';
   qty: number;
   prc: string;
   prd: string;
   trantype: string;
   prctyp: string;
   ret: string;
-  ai_t: string;
-  validity: string;
   d: string;
-  remarks: string;
-  ordersource: string;
-  ipaddr: string;
-  norentm: string;
 }
+
+/** One leg of an OCO: the order that is sent when its trigger is crossed. */
+export interface OrderLeg {
+  trantype: string;
+  prctyp: string;
+  prd: string;
+  ret: string;
+  actid: string;
+  ordersource: string;
+  qty: number;
+  prc: string;
+  /** Empty when not given. */
+  trgprc: string;
+}
+
+/** A two-leg OCO GTT (PlaceOCOOrder): `x` pairs with leg 1 (target), `y` with leg 2 (stop-loss). */
+export interface OcoOrder extends OrderCommon {
+  kind: 'oco';
+  x: string;
+  y: string;
+  legs: { x: OrderLeg; y: OrderLeg };
+  /** Whether each leg fires when the price rises to its trigger (true) or falls to it (false); decided at entry. */
+  xRises: boolean;
+  yRises: boolean;
+}
+
+export type Order = GttOrder | OcoOrder;
 
 export interface ClientRecord {
   actid: string;
@@ -60,6 +115,13 @@ export interface Account {
   client: ClientRecord;
 }
 
+/** An OAuth authorization code waiting for GenAcsTok. */
+export interface OAuthCode {
+  uid: string;
+  clientId: string;
+  expiresAt: number;
+}
+
 export const newToken = (): string => randomBytes(16).toString('hex');
 
 export const clientRecordFor = (uid: string, actid: string): ClientRecord => ({
@@ -76,40 +138,47 @@ export const clientRecordFor = (uid: string, actid: string): ClientRecord => ({
   addroffice: '',
   addrcity: 'MUMBAI',
   addrstate: 'MAHARASHTRA',
-  partic_id_list: [
-    { partic_id: '', exch: 'NSE' },
-    { partic_id: '', exch: 'BSE' },
-    { partic_id: '', exch: 'NFO' },
-    { partic_id: '', exch: 'MCX' },
-  ],
+  partic_id_list: EXCHANGES.map((exch) => ({ partic_id: '', exch })),
   eqt_asba: 'false',
   der_asba: 'false',
   fx_asba: 'false',
   com_asba: 'false',
   mandate_id_list: [],
-  exarr: ['NSE', 'BSE', 'NFO', 'MCX', 'CDS'],
+  exarr: [...EXCHANGES],
   bankdetails: [{ bankn: 'HDFC BANK LTD', acctnum: '50100123456789', ifsc_code: 'HDFC0000060' }],
   dp_acct_num: [{ dpnum: '1208160000000001' }],
 });
+
+export const ltpKey = (exch: string, tsym: string): string => `${exch}|${tsym}`;
 
 export class EmulatorState {
   readonly accounts = new Map<string, Account>();
   /** token -> uid; a token removed here is dead (logged out or expired) but stays in `knownTokens`. */
   readonly sessions = new Map<string, string>();
-  /** Every token ever issued, for redacting the request log. */
+  /** Every token ever issued (session tokens and refresh tokens), for redacting the request log. */
   readonly knownTokens = new Set<string>();
-  readonly orders = new Map<string, GttOrder>();
+  readonly orders = new Map<string, Order>();
+  /** The last traded price per `exch|tsym`, as set through the control surface. */
+  readonly ltps = new Map<string, number>();
+  /** Authorization code -> who it was issued to; single use, 5 minutes. */
+  readonly oauthCodes = new Map<string, OAuthCode>();
   /** al_id counter: never reset, so an al_id is never reused within a process. */
   private nextId: number;
+  private triggerSeq = 0;
 
-  constructor() {
-    const now = new Date();
-    const yymmdd = `${String(now.getUTCFullYear()).slice(2)}${String(now.getUTCMonth() + 1).padStart(2, '0')}${String(now.getUTCDate()).padStart(2, '0')}`;
-    this.nextId = Number(`${yymmdd}00001`);
+  constructor(now = new Date()) {
+    // 14 digits: YYMMDD (IST date at start) followed by an 8-digit counter, like the broker's ids.
+    const ist = new Date(now.getTime() + 5.5 * 60 * 60 * 1000);
+    const yymmdd = `${String(ist.getUTCFullYear()).slice(2)}${String(ist.getUTCMonth() + 1).padStart(2, '0')}${String(ist.getUTCDate()).padStart(2, '0')}`;
+    this.nextId = Number(`${yymmdd}00000001`);
   }
 
   newAlId(): string {
     return String(this.nextId++);
+  }
+
+  nextTriggerSeq(): number {
+    return ++this.triggerSeq;
   }
 
   addAccount(uid: string, actid: string): Account {
@@ -127,5 +196,7 @@ export class EmulatorState {
   clearOrdersAndSessions(): void {
     this.orders.clear();
     this.sessions.clear();
+    this.ltps.clear();
+    this.oauthCodes.clear();
   }
 }

@@ -91,7 +91,11 @@ describe('operations: success shapes', () => {
 
   it('GetEnabledGTTs answers request_time DDMMYYYYHHMMSS and the supported alert kinds', async () => {
     const reply = await call('GetEnabledGTTs', { uid: emu.uid });
-    expect(reply.body).toEqual({ stat: 'Ok', request_time: expect.stringMatching(/^\d{14}$/), ai_ts: [{ ai_t: 'LTP_A_O' }, { ai_t: 'LTP_B_O' }] });
+    expect(reply.body).toEqual({
+      stat: 'Ok',
+      request_time: expect.stringMatching(/^\d{14}$/),
+      ai_ts: [{ ai_t: 'LTP_A_O' }, { ai_t: 'LTP_B_O' }, { ai_t: 'LMT_BOS_O' }],
+    });
   });
 
   it('ModifyGTTOrder replaces the order (OI replaced); CancelGTTOrder deletes it (OI deleted); both echo al_id', async () => {
@@ -124,7 +128,7 @@ describe('operations: success shapes', () => {
 describe('operations: failure shapes', () => {
   it.each<[string, Record<string, string>, string]>([
     ['a missing field', { qty: '' }, 'Invalid Input : qty is Missing'],
-    ['an exchange outside 2.2', { exch: 'NYSE' }, 'Invalid Input : exch must be one of NSE, NFO, BSE, MCX'],
+    ['an exchange no account lists', { exch: 'NYSE' }, 'Invalid Input : exch must be one of CDS, NSE, NFO, MCX, BSE, NCX, BSTAR, BCD, BFO, NCOM'],
     ['a product outside 2.2', { prd: 'X' }, 'Invalid Input : prd must be one of C, M, H'],
     ['a non-numeric quantity', { qty: 'ten' }, 'Invalid Input : qty must be a positive whole number'],
     ['a zero trigger', { d: '0' }, 'Invalid Input : d must be a positive number'],
@@ -304,9 +308,9 @@ describe('GTT triggering (sandbox)', () => {
     const above = await place({ ai_t: 'LTP_A_O', d: '2600' });
     const fire = (ltp: number) =>
       fetch(`${emu.url}/_emulator/ltp`, { method: 'POST', body: JSON.stringify({ exch: 'NSE', tsym: 'RELIANCE-EQ', ltp }) }).then((r) => r.json());
-    expect(await fire(2500)).toEqual({ triggered: [] });
-    expect(await fire(2490)).toEqual({ triggered: [below.al_id] });
-    expect(await fire(2600)).toEqual({ triggered: [above.al_id] });
+    expect(await fire(2500)).toEqual({ triggered: [], fired: [] });
+    expect(await fire(2490)).toEqual({ triggered: [below.al_id], fired: [{ al_id: below.al_id, kind: 'gtt', leg: 'x', d: '2490' }] });
+    expect(await fire(2600)).toMatchObject({ triggered: [above.al_id] });
     expect(await pending()).toEqual({ stat: 'Not_Ok', emsg: 'no data' });
   });
 });

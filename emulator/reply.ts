@@ -1,0 +1,17 @@
+/** What the request -> reply logic hands the listener, and the JSON helpers every operation uses. */
+
+export interface EmulatorReply {
+  status: number;
+  body: string;
+  contentType: string;
+  /** Extra response headers (e.g. `location` of the OAuth redirect). */
+  headers?: Record<string, string>;
+  /** What the request log keeps instead of the parsed body (used where the real reply carries a secret). */
+  logReply?: unknown;
+  /** For the listener: answer later (delay) or not at all (drop). */
+  fault?: { kind: 'delay'; ms: number; answer: () => EmulatorReply } | { kind: 'drop' };
+}
+
+export const json = (status: number, body: unknown): EmulatorReply => ({ status, body: JSON.stringify(body), contentType: 'application/json' });
+export const notOk = (emsg: string, status = 200): EmulatorReply => json(status, { stat: 'Not_Ok', emsg });
+export const html = (status: number, body: string): EmulatorReply => ({ status, body, contentType: 'text/html; charset=utf-8' });

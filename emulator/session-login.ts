@@ -1,0 +1,246 @@
+/**
+ * How a client gets a session token: the OAuth authorize page (browser step, or `auto=1` for scripts), GenAcsTok
+ * (authorization code -> access token) and QuickAuth (password + TOTP login). Every token issued here is a new
+ * session of the account; earlier tokens keep working until logged out or expired through the control surface.
+ * See docs/emulator-extensions.md for the decisions.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { Secret, TOTP } from 'otpauth';
+import { requestTime } from './formats.js';
+import { html, json, type EmulatorReply } from './reply.js';
+import { DEMO_BROKER, DEMO_UID, EXCHANGES, newToken, type Account, type EmulatorState } from './state.js';
+
+export const CODE_TTL_MS = 5 * 60 * 1000;
+const MAX_OUTSTANDING_CODES = 1_000;
+const IST_OFFSET_MS = 5.5 * 60 * 60 * 1000;
+
+export interface LoginOptions {
+  /** The demo account's password (QuickAuth `pwd` is its SHA-256); random when absent. */
+  password?: string;
+  /** Base32 TOTP seed (QuickAuth `factor2`); random when absent. */
+  totpSeed?: string;
+  /** The API secret (QuickAuth `appkey` = SHA-256 of `uid|secret`); random when absent. */
+  apiSecret?: string;
+  /** The OAuth app's client id; `<demo uid>_U` when absent. */
+  oauthClientId?: string;
+  /** The OAuth app's secret code (GenAcsTok checksum); random when absent. */
+  oauthSecret?: string;
+  /** Where the authorize step sends the browser with `?code=`; settable later (POST /_emulator/oauth). */
+  oauthRedirectUrl?: string;
+}
+
+export interface LoginCredentials {
+  password: string;
+  totpSeed: string;
+  apiSecret: string;
+}
+
+export interface OAuthApp {
+  clientId: string;
+  secret: string;
+  redirectUrl: string | null;
+}
+
+export const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+const printable = (value: string, min: number, name: string): string => {
+  if (!new RegExp(`^[\\x21-\\x7e]{${min},256}$`).test(value)) throw new Error(`${name} must be ${min} to 256 printable characters without spaces`);
+  return value;
+};
+
+export const normaliseSeed = (seed: string): string => {
+  const clean = seed.replace(/\s+/g, '').replace(/=+$/, '').toUpperCase();
+  if (!/^[A-Z2-7]{16,256}$/.test(clean)) throw new Error('totpSeed must be base32 (A-Z, 2-7) of at least 16 characters');
+  return clean;
+};
+
+export const checkRedirectUrl = (value: string): string => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error('redirectUrl must be an absolute http(s) URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('redirectUrl must be an absolute http(s) URL');
+  return value;
+};
+
+/** Seconds since the epoch of the next 05:00 India Standard Time after `now`, as a digit string. */
+export const nextSessionEnd = (now: Date): string => {
+  const ist = new Date(now.getTime() + IST_OFFSET_MS);
+  let end = Date.UTC(ist.getUTCFullYear(), ist.getUTCMonth(), ist.getUTCDate(), 5, 0, 0) - IST_OFFSET_MS;
+  if (end <= now.getTime()) end += 24 * 60 * 60 * 1000;
+  return String(Math.floor(end / 1000));
+};
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+const QUICKAUTH_FIELDS = ['uid', 'pwd', 'factor2', 'imei', 'apkversion', 'vc', 'appkey', 'source'];
+const ORDER_TYPES = ['MKT', 'LMT', 'SL-LMT', 'SL-MKT', 'DS', '2L', '3L'];
+const PRODUCTS = [
+  { prd: 'C', s_prdt_ali: 'CNC' },
+  { prd: 'M', s_prdt_ali: 'NRML' },
+  { prd: 'H', s_prdt_ali: 'CO' },
+];
+
+type Json = Record<string, unknown>;
+
+export class SessionLogin {
+  readonly credentials: LoginCredentials;
+  readonly oauth: OAuthApp;
+  private readonly totp: TOTP;
+
+  constructor(
+    options: LoginOptions,
+    private readonly state: EmulatorState,
+    private readonly now: () => Date,
+  ) {
+    this.credentials = {
+      password: printable(options.password ?? randomBytes(9).toString('base64url'), 8, 'password'),
+      totpSeed: normaliseSeed(options.totpSeed ?? new Secret({ size: 20 }).base32),
+      apiSecret: printable(options.apiSecret ?? randomBytes(16).toString('hex'), 8, 'apiSecret'),
+    };
+    this.oauth = {
+      clientId: printable(options.oauthClientId ?? `${DEMO_UID}_U`, 1, 'oauthClientId'),
+      secret: printable(options.oauthSecret ?? randomBytes(16).toString('hex'), 8, 'oauthSecret'),
+      redirectUrl: options.oauthRedirectUrl === undefined ? null : checkRedirectUrl(options.oauthRedirectUrl),
+    };
+    this.totp = new TOTP({ secret: Secret.fromBase32(this.credentials.totpSeed), algorithm: 'SHA1', digits: 6, period: 30 });
+  }
+
+  /** Literal strings the request log must never show. */
+  secrets(): string[] {
+    const { password, totpSeed, apiSecret } = this.credentials;
+    return [password, sha256Hex(password), totpSeed, apiSecret, this.oauth.secret];
+  }
+
+  setRedirectUrl(url: string): void {
+    this.oauth.redirectUrl = checkRedirectUrl(url);
+  }
+
+  // ---- OAuth authorize (GET .../authorize/oauth) ------------------------------------------------------------
+
+  authorize(method: string, query: URLSearchParams): EmulatorReply {
+    const page = (status: number, title: string, text: string) =>
+      html(status, `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1>${text}</body></html>`);
+    if (method !== 'GET') return json(405, { stat: 'Not_Ok', emsg: `Invalid Input : method ${method} not allowed, use GET` });
+    const clientId = query.get('client_id');
+    if (clientId !== this.oauth.clientId) return page(400, 'Invalid client', `<p>Unknown client_id ${escapeHtml(String(clientId))}.</p>`);
+    const uid = query.get('uid') ?? DEMO_UID;
+    const state = query.get('state');
+    if (query.get('auto') !== '1') {
+      const hidden = [['client_id', clientId], ['auto', '1'], ...(state === null ? [] : [['state', state]])]
+        .map(([name, value]) => `<input type="hidden" name="${name}" value="${escapeHtml(value!)}">`)
+        .join('');
+      return page(
+        200,
+        `${DEMO_BROKER} sign-in (emulator)`,
+        `<form method="get">${hidden}<label>User id <input name="uid" value="${escapeHtml(uid)}"></label> <button type="submit">Sign in</button></form>`,
+      );
+    }
+    if (!this.state.accounts.has(uid)) return page(400, 'Sign-in failed', `<p>Unknown user ${escapeHtml(uid)}.</p>`);
+    if (this.oauth.redirectUrl === null) {
+      return page(400, 'No redirect URL', '<p>No redirect URL is registered for this app: POST /_emulator/oauth {"redirectUrl": "..."}.</p>');
+    }
+    const code = this.issueCode(uid, clientId);
+    const target = new URL(this.oauth.redirectUrl);
+    target.searchParams.set('code', code);
+    if (state !== null && !target.searchParams.has('state')) target.searchParams.set('state', state);
+    const location = target.toString();
+    return {
+      status: 302,
+      body: '',
+      contentType: 'text/plain',
+      headers: { location },
+      logReply: { location: location.split(code).join('<redacted>') },
+    };
+  }
+
+  private issueCode(uid: string, clientId: string): string {
+    const now = this.now().getTime();
+    for (const [code, entry] of this.state.oauthCodes) if (entry.expiresAt <= now) this.state.oauthCodes.delete(code);
+    while (this.state.oauthCodes.size >= MAX_OUTSTANDING_CODES) this.state.oauthCodes.delete(this.state.oauthCodes.keys().next().value!);
+    const code = randomUUID();
+    this.state.oauthCodes.set(code, { uid, clientId, expiresAt: now + CODE_TTL_MS });
+    return code;
+  }
+
+  // ---- GenAcsTok -----------------------------------------------------------------------------------------------
+
+  genAcsTok(fields: Json, invalidStatus: number): EmulatorReply {
+    const uid = typeof fields.uid === 'string' ? fields.uid : '';
+    const refuse = () => json(invalidStatus, { stat: 'Not_Ok', emsg: 'Invalid Input : INVALID_VERIFIER', uid });
+    const { code, checksum } = fields;
+    if (uid === '' || typeof code !== 'string' || typeof checksum !== 'string') return refuse();
+    const issued = this.state.oauthCodes.get(code);
+    if (!issued || issued.uid !== uid) return refuse();
+    if (issued.expiresAt <= this.now().getTime()) {
+      this.state.oauthCodes.delete(code);
+      return refuse();
+    }
+    if (checksum !== sha256Hex(`${issued.clientId}${this.oauth.secret}${code}`)) return refuse();
+    const account = this.state.accounts.get(uid);
+    if (!account) return refuse();
+    this.state.oauthCodes.delete(code); // single use: only a successful exchange uses a code up
+    const accessToken = this.state.addSession(uid);
+    const refreshToken = newToken();
+    this.state.knownTokens.add(refreshToken);
+    const now = this.now();
+    return json(200, {
+      stat: 'Ok',
+      request_time: requestTime(now),
+      USERID: uid,
+      uid,
+      actid: account.actid,
+      uname: account.client.cliname,
+      email: account.client.email,
+      access_token: accessToken,
+      refresh_token: refreshToken,
+      expires_in: nextSessionEnd(now),
+      scope: 'all',
+      susertoken: accessToken,
+      lastaccesstime: String(Math.floor(now.getTime() / 1000)),
+      ...this.accountFacts(account),
+    });
+  }
+
+  // ---- QuickAuth -----------------------------------------------------------------------------------------------
+
+  quickAuth(fields: Json, invalidStatus: number): EmulatorReply {
+    const now = this.now();
+    const refuse = (reason: string) => json(invalidStatus, { request_time: requestTime(now), stat: 'Not_Ok', emsg: `Invalid Input : ${reason}` });
+    if (QUICKAUTH_FIELDS.some((f) => typeof fields[f] !== 'string' || fields[f] === '')) {
+      return refuse(`${QUICKAUTH_FIELDS.join(' or ')} is Missing.`);
+    }
+    const text = (field: string) => fields[field] as string;
+    const account = this.state.accounts.get(text('uid'));
+    if (!account) return refuse('Invalid User Id');
+    if (text('pwd') !== sha256Hex(this.credentials.password)) return refuse('Wrong Password');
+    if (!/^\d{6}$/.test(text('factor2')) || this.totp.validate({ token: text('factor2'), timestamp: now.getTime(), window: 1 }) === null) {
+      return refuse('Invalid OTP');
+    }
+    // Two spaces after the colon, as a captured broker reply has it.
+    if (text('appkey') !== sha256Hex(`${account.uid}|${this.credentials.apiSecret}`)) return refuse(' Invalid App Key');
+    const token = this.state.addSession(account.uid);
+    return json(200, {
+      request_time: requestTime(now),
+      stat: 'Ok',
+      susertoken: token,
+      lastaccesstime: String(Math.floor(now.getTime() / 1000)),
+      actid: account.actid,
+      uname: account.client.cliname,
+      email: account.client.email,
+      ...this.accountFacts(account),
+    });
+  }
+
+  private accountFacts(account: Account) {
+    return {
+      brkname: DEMO_BROKER,
+      brnchid: 'HO',
+      exarr: [...account.client.exarr],
+      prarr: PRODUCTS.map((p) => ({ ...p, exch: [...EXCHANGES] })),
+      orarr: [...ORDER_TYPES],
+    };
+  }
+}
