@@ -1,9 +1,12 @@
 /**
  * One Lambda of the function set with the settings every function shares: nodejs22.x on arm64, an ESM bundle made
  * by the local esbuild (never Docker), source maps, X-Ray, a log group with retention, and a role that starts
- * empty (no managed policy) so every permission is granted explicitly and visibly.
+ * empty (no managed policy) so every permission is granted explicitly and visibly. With a network (static egress,
+ * infra/egress.ts) the function runs in the given private subnets and security group, and its role gets the ENI
+ * permissions of AWSLambdaVPCAccessExecutionRole as an inline statement.
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -11,16 +14,26 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
 import type { AnyOperation } from '../functions/contract/operation.js';
+import { LAMBDA_ENI_ACTIONS } from './egress.js';
 
 export const PROJECT_ROOT = join(import.meta.dirname, '..');
 /** The broker request timeout; the Lambda timeout stays above it so our own timeout fires first. */
 export const BROKER_TIMEOUT_MS = 8_000;
 export const LAMBDA_TIMEOUT = Duration.seconds(12);
 
+/** Where a function runs when the stack has a static egress: private subnets whose only way out is the NAT. */
+export interface GatewayFunctionNetwork {
+  vpc: ec2.IVpc;
+  subnets: ec2.SubnetSelection;
+  securityGroup: ec2.ISecurityGroup;
+}
+
 export interface GatewayFunctionProps {
   operation: AnyOperation;
   environment: Record<string, string>;
   logRetention: logs.RetentionDays;
+  /** Absent: no VPC (Lambda's shared egress). */
+  network?: GatewayFunctionNetwork;
 }
 
 export class GatewayFunction extends Construct {
@@ -37,9 +50,14 @@ export class GatewayFunction extends Construct {
     });
     this.role = new iam.Role(this, 'Role', {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: `gtt-gateway ${operation.name}: its log group, its secret${operation.idempotency ? ', the idempotency table' : ''}`,
+      description: `gtt-gateway ${operation.name}: its log group, its secret${operation.idempotency ? ', the idempotency table' : ''}${props.network ? ', its VPC network interfaces' : ''}`,
     });
     this.logGroup.grant(this.role, 'logs:CreateLogStream', 'logs:PutLogEvents');
+    if (props.network) {
+      // Lambda creates and deletes the function's ENIs with the role. DescribeNetworkInterfaces only works on "*"
+      // and Lambda checks these at CreateFunction, so they stay unscoped, as in the AWS managed policy.
+      this.role.addToPrincipalPolicy(new iam.PolicyStatement({ sid: 'VpcNetworkInterfaces', actions: LAMBDA_ENI_ACTIONS, resources: ['*'] }));
+    }
 
     this.function = new NodejsFunction(this, 'Function', {
       description: `gtt-gateway: ${operation.summary} (${operation.route.method} ${operation.route.path})`,
@@ -54,6 +72,9 @@ export class GatewayFunction extends Construct {
       tracing: lambda.Tracing.ACTIVE,
       role: this.role,
       logGroup: this.logGroup,
+      ...(props.network
+        ? { vpc: props.network.vpc, vpcSubnets: props.network.subnets, securityGroups: [props.network.securityGroup], allowPublicSubnet: false }
+        : {}),
       environment: {
         POWERTOOLS_SERVICE_NAME: 'gtt-gateway',
         POWERTOOLS_LOG_LEVEL: 'INFO',

@@ -1,6 +1,7 @@
 /**
  * The whole function set: one Lambda per entry of the operation table, the HTTP API in front of them (IAM
- * authorisation on every route), the broker session secret, the idempotency table, and alarms.
+ * authorisation on every route), the broker session secret, the idempotency table, alarms, and the egress setting
+ * (infra/egress.ts: by default a VPC with two NAT instances, so the broker sees two static IPs).
  */
 import { CfnOutput, CfnParameter, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
@@ -20,6 +21,7 @@ import type { Construct } from 'constructs';
 import { OPERATIONS } from '../functions/operations.js';
 import { DEPLOYMENT_SETTINGS } from '../functions/runtime/config.js';
 import type { AnyOperation } from '../functions/contract/operation.js';
+import { EGRESS_CONTEXT_KEY, EGRESS_IP_DESCRIPTION, resolveEgress, StaticEgress, type EgressSetting } from './egress.js';
 import { GatewayFunction } from './gateway-function.js';
 
 /** Brokers of this API family accept 10 orders a second per user; order routes stay below that. */
@@ -34,6 +36,11 @@ export interface GatewayStackProps extends StackProps {
   /** Settings by environment name (guardrails, idempotency); validated by the functions at cold start. */
   settings?: Partial<Record<(typeof CONTEXT_SETTINGS)[number], string>>;
   alarmEmail?: string;
+  /**
+   * How the functions reach the broker: `nat-instance` (default), `nat-gateway` or `none` (docs/egress.md).
+   * Wins over the CDK context key `egress`; an unknown value fails the synth.
+   */
+  egress?: EgressSetting;
 }
 
 export class GatewayStack extends Stack {
@@ -41,9 +48,13 @@ export class GatewayStack extends Stack {
   readonly api: HttpApi;
   readonly secret: secretsmanager.ISecret;
   readonly idempotencyTable: dynamodb.Table;
+  readonly egress: EgressSetting;
+  /** The VPC, NATs and static addresses; undefined with egress `none`. */
+  readonly staticEgress?: StaticEgress;
 
   constructor(scope: Construct, id: string, props: GatewayStackProps = {}) {
     super(scope, id, props);
+    this.egress = resolveEgress(props.egress, this.node.tryGetContext(EGRESS_CONTEXT_KEY));
 
     const brokerBaseUrl = new CfnParameter(this, 'BrokerBaseUrl', {
       type: 'String',
@@ -102,6 +113,9 @@ export class GatewayStack extends Stack {
     });
     if (props.alarmEmail) new sns.Subscription(this, 'AlarmEmail', { topic: alarmTopic, protocol: sns.SubscriptionProtocol.EMAIL, endpoint: props.alarmEmail });
     const alarmAction = new SnsAction(alarmTopic);
+    if (this.egress !== 'none') {
+      this.staticEgress = new StaticEgress(this, 'Egress', { setting: this.egress, idempotencyTable: this.idempotencyTable, alarmAction });
+    }
     const authorizer = new HttpIamAuthorizer();
     const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
 
@@ -162,6 +176,18 @@ export class GatewayStack extends Stack {
     new CfnOutput(this, 'BrokerSecretArn', { value: this.secret.secretArn, description: 'Put the broker session JSON here' });
     new CfnOutput(this, 'IdempotencyTableName', { value: this.idempotencyTable.tableName });
     new CfnOutput(this, 'AlarmTopicArn', { value: alarmTopic.topicArn });
+    if (this.staticEgress) {
+      this.staticEgress.addresses.forEach((eip, i) => new CfnOutput(this, `EgressIp${i + 1}`, { value: eip.attrPublicIp, description: EGRESS_IP_DESCRIPTION }));
+      new CfnOutput(this, 'EgressSetting', {
+        value: `${this.egress}: static egress, the broker sees only EgressIp1 and EgressIp2`,
+        description: 'How the functions reach the broker (docs/egress.md)',
+      });
+    } else {
+      new CfnOutput(this, 'EgressSetting', {
+        value: 'none: no static egress IP (Lambda shared addresses); brokers that require a registered static IP will reject orders',
+        description: 'How the functions reach the broker (docs/egress.md); deploy with -c egress=nat-instance for two static IPs',
+      });
+    }
 
     this.suppressNagFindings();
   }
@@ -176,6 +202,15 @@ export class GatewayStack extends Stack {
         IDEMPOTENCY_TABLE_NAME: this.idempotencyTable.tableName,
         ...settings,
       },
+      ...(this.staticEgress
+        ? {
+            network: {
+              vpc: this.staticEgress.vpc,
+              subnets: this.staticEgress.functionSubnets,
+              securityGroup: this.staticEgress.functionSecurityGroup,
+            },
+          }
+        : {}),
     });
     // Each function may read only the one secret.
     this.secret.grantRead(gatewayFunction.role);
@@ -198,7 +233,10 @@ export class GatewayStack extends Stack {
           {
             id: 'AwsSolutions-IAM5',
             reason:
-              'X-Ray PutTraceSegments/PutTelemetryRecords support no resource-level permissions (AWS requires "*"); the log-stream wildcard is inside this function\'s own log group ARN. No wildcard is granted on any data resource.',
+              'X-Ray PutTraceSegments/PutTelemetryRecords support no resource-level permissions (AWS requires "*"); the log-stream wildcard is inside this function\'s own log group ARN. No wildcard is granted on any data resource.' +
+              (this.staticEgress
+                ? ' In the VPC: the ENI actions of AWSLambdaVPCAccessExecutionRole (Create/Delete/Describe network interfaces, Describe subnets, Assign/Unassign private IPs), which Lambda checks at function creation; DescribeNetworkInterfaces supports only "*".'
+                : ''),
             appliesTo: ['Resource::*', { regex: '/^Resource::<.*Logs.*\\.Arn>:\\*$/g' }],
           },
         ],

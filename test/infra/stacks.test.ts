@@ -1,11 +1,13 @@
 /**
  * The CDK stacks as CloudFormation templates: one function per operation, IAM on every route, least privilege,
- * logs, alarms, throttling, the idempotency table, and no unsuppressed cdk-nag finding.
+ * logs, alarms, throttling, the idempotency table, and no unsuppressed cdk-nag finding. These run on the default
+ * egress (nat-instance); test/infra/egress.test.ts covers each egress setting.
  */
 import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../infra/app.js';
+import { LAMBDA_ENI_ACTIONS } from '../../infra/egress.js';
 import { ORDER_ROUTE_THROTTLE } from '../../infra/gateway-stack.js';
 import { OPERATIONS } from '../../functions/operations.js';
 
@@ -47,7 +49,8 @@ describe('functions', () => {
   });
 
   it('each function has its own log group with a retention', () => {
-    gateway.resourceCountIs('AWS::Logs::LogGroup', OPERATIONS.length + 1);
+    // One per function, the API's access logs, the VPC flow logs of the default egress.
+    gateway.resourceCountIs('AWS::Logs::LogGroup', OPERATIONS.length + 2);
     for (const group of Object.values(gateway.findResources('AWS::Logs::LogGroup')) as { Properties: { RetentionInDays?: number } }[]) {
       expect(group.Properties.RetentionInDays).toBe(30);
     }
@@ -66,7 +69,10 @@ describe('HTTP API', () => {
     expect(stage.Properties.AccessLogSettings).toBeDefined();
     expect(stage.Properties.DefaultRouteSettings).toMatchObject({ ThrottlingRateLimit: 50 });
     const routeSettings = stage.Properties.RouteSettings as Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
-    expect(Object.keys(routeSettings).sort()).toEqual(['DELETE /gtt-orders/{alId}', 'POST /gtt-orders', 'PUT /gtt-orders/{alId}']);
+    // Every order route of the table (place, modify and cancel, and any order operation added later).
+    const orderRoutes = OPERATIONS.filter((op) => op.kind === 'order').map((op) => `${op.route.method} ${op.route.path}`);
+    expect(orderRoutes).toEqual(expect.arrayContaining(['DELETE /gtt-orders/{alId}', 'POST /gtt-orders', 'PUT /gtt-orders/{alId}']));
+    expect(Object.keys(routeSettings).sort()).toEqual(orderRoutes.sort());
     for (const setting of Object.values(routeSettings)) {
       expect(setting.ThrottlingRateLimit).toBe(ORDER_ROUTE_THROTTLE.rateLimit);
       expect(setting.ThrottlingRateLimit).toBeLessThan(10);
@@ -76,23 +82,30 @@ describe('HTTP API', () => {
 });
 
 describe('least privilege', () => {
-  it('no statement the project writes has a bare "*" resource, except the X-Ray actions that require it', () => {
+  it('no statement the project writes has a bare "*" resource, except the X-Ray and Lambda ENI actions that require it', () => {
     for (const template of [gateway, workflow]) {
       for (const statement of statementsOf(template)) {
         const resources = Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource];
         if (resources.includes('*')) {
-          expect(actions(statement).every((a) => a.startsWith('xray:') || a.startsWith('logs:') && template === workflow)).toBe(true);
+          expect(
+            actions(statement).every(
+              (a) => a.startsWith('xray:') || (LAMBDA_ENI_ACTIONS.includes(a) && template === gateway) || (a.startsWith('logs:') && template === workflow),
+            ),
+          ).toBe(true);
         }
       }
     }
   });
 
   it('each function role may read only the one secret, and only order functions touch the idempotency table', () => {
-    const roles = gateway.findResources('AWS::IAM::Role');
-    expect(Object.keys(roles)).toHaveLength(OPERATIONS.length);
-    const policies = Object.values(gateway.findResources('AWS::IAM::Policy')) as {
-      Properties: { PolicyDocument: { Statement: Statement[] }; Roles: { Ref: string }[] };
-    }[];
+    // The function roles (the egress adds the NAT instances' and the flow log's, which are not Lambda's).
+    const roles = Object.keys(gateway.findResources('AWS::IAM::Role', { Properties: { AssumeRolePolicyDocument: { Statement: [{ Principal: { Service: 'lambda.amazonaws.com' } }] } } }));
+    expect(roles).toHaveLength(OPERATIONS.length);
+    const policies = (
+      Object.values(gateway.findResources('AWS::IAM::Policy')) as {
+        Properties: { PolicyDocument: { Statement: Statement[] }; Roles: { Ref: string }[] };
+      }[]
+    ).filter((p) => p.Properties.Roles.some((r) => roles.includes(r.Ref)));
     expect(policies).toHaveLength(OPERATIONS.length);
     for (const policy of policies) {
       const statements = policy.Properties.PolicyDocument.Statement;
@@ -122,11 +135,14 @@ describe('idempotency table', () => {
 
 describe('alarms and outputs', () => {
   it('alarms on errors and throttles per function and on API 5xx', () => {
-    const alarms = Object.values(gateway.findResources('AWS::CloudWatch::Alarm')) as { Properties: { MetricName: string; AlarmActions: unknown[] } }[];
+    const alarms = Object.values(gateway.findResources('AWS::CloudWatch::Alarm')) as {
+      Properties: { MetricName: string; Namespace: string; AlarmActions: unknown[] };
+    }[];
     expect(alarms.filter((a) => a.Properties.MetricName === 'Errors')).toHaveLength(OPERATIONS.length);
     expect(alarms.filter((a) => a.Properties.MetricName === 'Throttles')).toHaveLength(OPERATIONS.length);
     expect(alarms.filter((a) => a.Properties.MetricName === '5xx')).toHaveLength(1);
-    for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toHaveLength(1);
+    // Each goes to the topic; the NAT instances' status alarms (egress.test.ts) also carry their EC2 action.
+    for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toHaveLength(alarm.Properties.Namespace === 'AWS/EC2' ? 2 : 1);
   });
 
   it('exports every function ARN for direct invocation', () => {
