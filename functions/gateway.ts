@@ -94,11 +94,12 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
       }
       const { config, idempotency } = runtime();
       const { idempotencyKey, dryRun: isDryRun } = state.request.options;
-      if (isDryRun) return dryRun(operation, state.input, await state.session(), config.BROKER_BASE_URL);
+      if (isDryRun) return dryRun(operation, state.input, await state.session(), config.BROKER_BASE_URL, config.BROKER_AUTH);
 
       const send = async () => {
         const { result, attempts } = await callBroker(operation, state.input, {
           baseUrl: config.BROKER_BASE_URL,
+          auth: config.BROKER_AUTH,
           // A rotated-token retry must still end before the Lambda does, so our own timeout fires, not Lambda's.
           timeoutMs: () => Math.max(100, Math.min(config.BROKER_TIMEOUT_MS, context.getRemainingTimeInMillis() - 1_000)),
           session: state.session!,

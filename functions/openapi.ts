@@ -28,7 +28,8 @@ const errorSchema: JsonObject = {
         outcome: {
           type: 'string',
           enum: ['unknown', 'not_executed'],
-          description: 'Place/modify/cancel only: `unknown` means check the pending orders before retrying.',
+          description:
+            'Operations that change orders or the session (place, modify, cancel, logout): `unknown` means the broker may have acted; check (the pending orders, or the session) before retrying.',
         },
       },
     },
@@ -41,7 +42,8 @@ export const buildOpenApiDocument = (serverUrl?: string): JsonObject => {
     const pathParams = Object.keys(op.pathParams ?? {});
     const input = schemaOf(op.input, 'input');
     const inputProps = (input.properties ?? {}) as JsonObject;
-    const bodyProps = Object.fromEntries(Object.entries(inputProps).filter(([name]) => !Object.values(op.pathParams ?? {}).includes(name)));
+    const notInBody = [...Object.values(op.pathParams ?? {}), ...(op.query ?? [])];
+    const bodyProps = Object.fromEntries(Object.entries(inputProps).filter(([name]) => !notInBody.includes(name)));
     const hasBody = Object.keys(bodyProps).length > 0;
     const bodySchema = {
       ...input,
@@ -82,12 +84,13 @@ export const buildOpenApiDocument = (serverUrl?: string): JsonObject => {
     paths[op.route.path]![op.route.method.toLowerCase()] = {
       operationId: op.name,
       summary: op.summary,
-      description: `Calls the broker's ${op.name}. ${op.retrySafe ? 'Safe to retry.' : 'Not retried automatically: it changes state at the broker.'}`,
+      description: `Calls the broker's ${op.broker}. ${op.retrySafe ? 'Safe to retry.' : 'Not retried automatically: it changes state at the broker.'}`,
       parameters: [
         ...pathParams.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string', pattern: '^\\d{1,30}$' } })),
         ...(op.idempotency
           ? [{ name: 'Idempotency-Key', in: 'header', required: op.idempotency === 'required', schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,128}$' }, description: 'Unique per order, reused on every retry of it' }]
           : []),
+        ...(op.query ?? []).map((name) => ({ name, in: 'query', required: false, schema: inputProps[name] ?? { type: 'string' } })),
         ...(op.kind === 'order' ? [{ name: 'dryRun', in: 'query', required: false, schema: { type: 'boolean' } }] : []),
       ],
       ...(hasBody ? { requestBody: { required: true, content: { 'application/json': { schema: bodySchema } } } } : {}),

@@ -1,28 +1,44 @@
 /**
- * The operation table: the single source for the handlers, the CDK routes and functions, the local runner and
- * the OpenAPI document. An eighth operation is one more entry here plus a one-line entry file in handlers/.
+ * The operation table: the single source for the handlers, the CDK routes and functions, the local runner, the
+ * OpenAPI document and the Step Functions names. A new operation is one more entry here plus a one-line entry
+ * file in handlers/ (docs/architecture.md).
  */
 import {
   cancelOrderInput,
+  getOrderInput,
+  listOrdersInput,
+  modifyOcoInput,
   modifyOrderInput,
   noInput,
+  placeOcoInput,
   placeOrderInput,
+  type ListOrdersInput,
+  type ModifyOcoInput,
   type ModifyOrderInput,
+  type PlaceOcoInput,
   type PlaceOrderInput,
 } from './schemas/input.js';
 import {
   cancelReply,
   clientDetailsReply,
   enabledReply,
+  gttOrder,
   logoutReply,
+  modifyOcoReply,
   modifyReply,
   pendingReply,
   pendingResult,
+  placeOcoReply,
   placeReply,
+  triggeredReply,
+  triggeredResult,
+  type GttOrder,
+  type PendingOrderRecord,
 } from './schemas/reply.js';
 import { encodeSymbol, type JData } from './broker/jdata.js';
 import type { BrokerSession } from './schemas/session.js';
-import { defineOperation, type AnyOperation } from './contract/operation.js';
+import { OrderNotFoundError } from './contract/errors.js';
+import { defineOperation, type AnyOperation, type GuardedOrder } from './contract/operation.js';
 
 /** The order fields of place and modify, each from validated input or the deployment's session. */
 const orderFields = (order: PlaceOrderInput, session: BrokerSession) => ({
@@ -39,6 +55,7 @@ const orderFields = (order: PlaceOrderInput, session: BrokerSession) => ({
   ai_t: order.ai_t,
   validity: order.validity,
   d: order.d,
+  ...(order.tag === undefined ? {} : { remarks: order.tag }),
 });
 
 /** PlaceGTTOrder fields in the order the broker documents them (docs/broker-wire.md). */
@@ -50,11 +67,86 @@ const modifyJData = (order: ModifyOrderInput, session: BrokerSession): JData => 
   return {
     uid: f.uid, actid: f.actid, exch: f.exch, tsym: f.tsym, al_id: order.al_id, ai_t: f.ai_t, validity: f.validity,
     d: f.d, trantype: f.trantype, prctyp: f.prctyp, prd: f.prd, ret: f.ret, qty: f.qty, prc: f.prc,
+    ...(f.remarks === undefined ? {} : { remarks: f.remarks }),
   };
 };
 
+/**
+ * An OCO on the wire: `oivariable` x pairs with `place_order_params` (the target leg), y with
+ * `place_order_params_leg2` (the stop-loss leg); the alert type is fixed at `LMT_BOS_O` (docs/broker-wire.md).
+ */
+const ocoJData = (oco: PlaceOcoInput, session: BrokerSession): JData => {
+  const tsym = encodeSymbol(oco.tsym);
+  const leg = (l: PlaceOcoInput['target']): JData => ({
+    tsym,
+    exch: oco.exch,
+    trantype: l.order.trantype,
+    prctyp: l.order.prctyp,
+    prd: l.order.prd,
+    ret: l.order.ret,
+    actid: session.actid,
+    uid: session.uid,
+    ordersource: 'API',
+    qty: l.order.qty,
+    prc: l.order.prc ?? '0',
+    ...(l.order.trgprc === undefined ? {} : { trgprc: l.order.trgprc }),
+  });
+  return {
+    uid: session.uid,
+    ai_t: 'LMT_BOS_O',
+    validity: oco.validity,
+    tsym,
+    exch: oco.exch,
+    oivariable: [
+      { d: oco.target.trigger, var_name: 'x' },
+      { d: oco.stopLoss.trigger, var_name: 'y' },
+    ],
+    place_order_params: leg(oco.target),
+    place_order_params_leg2: leg(oco.stopLoss),
+    ...(oco.tag === undefined ? {} : { remarks: oco.tag }),
+    actid: session.actid,
+  };
+};
+
+const modifyOcoJData = (oco: ModifyOcoInput, session: BrokerSession): JData => ({ ...ocoJData(oco, session), al_id: oco.al_id });
+
+/** Guardrails see each leg of an OCO as one order whose trigger is the leg's. */
+const ocoLegs = (oco: PlaceOcoInput): GuardedOrder[] =>
+  [oco.target, oco.stopLoss].map((l) => ({
+    exch: oco.exch,
+    tsym: oco.tsym,
+    qty: l.order.qty,
+    prc: l.order.prc ?? '0',
+    prd: l.order.prd,
+    prctyp: l.order.prctyp,
+    d: l.trigger,
+  }));
+
+/** The broker's record -> one normalised shape for single and OCO orders. Clients tell an OCO by its second leg. */
+const normaliseOrder = <R extends Omit<PendingOrderRecord, 'stat'>>(record: R): R & Omit<GttOrder, keyof PendingOrderRecord> => {
+  const tag = record.remarks ? { tag: record.remarks } : {};
+  if (record.place_order_params_leg2) {
+    const [x, y] = record.oivariable ?? [];
+    return {
+      ...record,
+      type: 'oco',
+      ...tag,
+      target: { trigger: x?.d ?? '', order: record.place_order_params ?? {} },
+      stopLoss: { trigger: y?.d ?? '', order: record.place_order_params_leg2 },
+    };
+  }
+  return { ...record, type: 'single', ...tag, trigger: record.d };
+};
+
+const matchesFilters = (order: { tsym: string; exch: string }, filters: ListOrdersInput): boolean =>
+  (filters.tsym === undefined || order.tsym === filters.tsym) && (filters.exch === undefined || order.exch === filters.exch);
+
+/** Brokers of this family answer an empty book with Not_Ok "no data"; to callers it is an empty list. */
+const EMPTY_LIST = { emsg: 'no data', reply: [] };
+
 export const placeGttOrder = defineOperation({
   name: 'PlaceGTTOrder',
+  broker: 'PlaceGTTOrder',
   id: 'place-gtt-order',
   summary: 'Place a GTT order',
   route: { method: 'POST', path: '/gtt-orders' },
@@ -62,7 +154,7 @@ export const placeGttOrder = defineOperation({
   kind: 'order',
   retrySafe: false,
   idempotency: 'required',
-  guardrails: true,
+  guardedOrders: (input) => [input],
   input: placeOrderInput,
   toJData: placeJData,
   reply: placeReply,
@@ -70,25 +162,94 @@ export const placeGttOrder = defineOperation({
   result: placeReply,
 });
 
+export const placeOcoOrder = defineOperation({
+  name: 'PlaceOCOOrder',
+  broker: 'PlaceOCOOrder',
+  id: 'place-oco-order',
+  summary: 'Place a two-leg OCO GTT order (target and stop-loss: the first trigger crossed fires its leg, the other is dropped)',
+  route: { method: 'POST', path: '/gtt-orders/oco' },
+  successStatus: 201,
+  kind: 'order',
+  retrySafe: false,
+  idempotency: 'required',
+  guardedOrders: ocoLegs,
+  input: placeOcoInput,
+  toJData: ocoJData,
+  reply: placeOcoReply,
+  toResult: (reply) => reply,
+  result: placeOcoReply,
+});
+
 export const getPendingGttOrders = defineOperation({
   name: 'GetPendingGTTOrder',
+  broker: 'GetPendingGTTOrder',
   id: 'get-pending-gtt-orders',
-  summary: 'List pending GTT orders',
+  summary: 'List pending GTT orders, single and OCO (optionally of one tsym and/or exch)',
   route: { method: 'GET', path: '/gtt-orders' },
+  query: ['tsym', 'exch'],
+  successStatus: 200,
+  kind: 'read',
+  retrySafe: true,
+  input: listOrdersInput,
+  toJData: (_input, session) => ({ uid: session.uid }),
+  reply: pendingReply,
+  toResult: (orders, filters) => ({ orders: orders.filter((o) => matchesFilters(o, filters)).map(normaliseOrder) }),
+  result: pendingResult,
+  emptyReply: EMPTY_LIST,
+});
+
+export const getGttOrder = defineOperation({
+  name: 'GetGTTOrder',
+  broker: 'GetPendingGTTOrder',
+  id: 'get-gtt-order',
+  summary: 'One pending GTT order (single or OCO) by its al_id',
+  route: { method: 'GET', path: '/gtt-orders/{alId}' },
+  pathParams: { alId: 'al_id' },
+  successStatus: 200,
+  kind: 'read',
+  retrySafe: true,
+  input: getOrderInput,
+  toJData: (_input, session) => ({ uid: session.uid }),
+  reply: pendingReply,
+  toResult: (orders, input) => {
+    const order = orders.find((o) => o.al_id === input.al_id);
+    if (!order) throw new OrderNotFoundError(`No pending GTT order has al_id ${input.al_id} (it may have fired or been cancelled).`);
+    return normaliseOrder(order);
+  },
+  result: gttOrder,
+  emptyReply: EMPTY_LIST,
+});
+
+export const getTriggeredGttOrders = defineOperation({
+  name: 'GetTriggeredGTTOrders',
+  broker: 'GetTrgOi',
+  id: 'get-triggered-gtt-orders',
+  summary: 'The GTT orders that fired (single and OCO, with the leg that fired and when)',
+  route: { method: 'GET', path: '/gtt-orders/triggered' },
   successStatus: 200,
   kind: 'read',
   retrySafe: true,
   input: noInput,
-  toJData: (_input, session) => ({ uid: session.uid }),
-  reply: pendingReply,
-  toResult: (orders) => ({ orders }),
-  result: pendingResult,
-  // Brokers of this family answer an empty book with Not_Ok "no data"; to callers it is an empty list.
-  emptyReply: { emsg: 'no data', result: { orders: [] } },
+  toJData: (_input, session) => ({ actid: session.actid }),
+  reply: triggeredReply,
+  toResult: (records) => ({
+    orders: records.map((record) => {
+      const firedLeg = record.trg_leg === 'x' ? 'target' : record.trg_leg === 'y' ? 'stopLoss' : undefined;
+      return {
+        ...normaliseOrder(record),
+        status: record.stat,
+        ...(record.norentm ? { triggeredAt: record.norentm } : {}),
+        ...(firedLeg ? { firedLeg } : {}),
+      } as const;
+    }),
+  }),
+  result: triggeredResult,
+  emptyReply: EMPTY_LIST,
 });
 
 export const getEnabledGtts = defineOperation({
   name: 'GetEnabledGTTs',
+  broker: 'GetEnabledGTTs',
   id: 'get-enabled-gtts',
   summary: 'List the GTT trigger types enabled for the account',
   route: { method: 'GET', path: '/gtt-orders/enabled' },
@@ -104,6 +265,7 @@ export const getEnabledGtts = defineOperation({
 
 export const modifyGttOrder = defineOperation({
   name: 'ModifyGTTOrder',
+  broker: 'ModifyGTTOrder',
   id: 'modify-gtt-order',
   summary: 'Replace a pending GTT order',
   route: { method: 'PUT', path: '/gtt-orders/{alId}' },
@@ -112,7 +274,7 @@ export const modifyGttOrder = defineOperation({
   kind: 'order',
   retrySafe: false,
   idempotency: 'optional',
-  guardrails: true,
+  guardedOrders: (input) => [input],
   input: modifyOrderInput,
   toJData: modifyJData,
   reply: modifyReply,
@@ -120,10 +282,30 @@ export const modifyGttOrder = defineOperation({
   result: modifyReply,
 });
 
+export const modifyOcoOrder = defineOperation({
+  name: 'ModifyOCOOrder',
+  broker: 'ModifyOCOOrder',
+  id: 'modify-oco-order',
+  summary: 'Replace a pending OCO order (both legs are sent again: a full replacement)',
+  route: { method: 'PUT', path: '/gtt-orders/oco/{alId}' },
+  pathParams: { alId: 'al_id' },
+  successStatus: 200,
+  kind: 'order',
+  retrySafe: false,
+  idempotency: 'optional',
+  guardedOrders: ocoLegs,
+  input: modifyOcoInput,
+  toJData: modifyOcoJData,
+  reply: modifyOcoReply,
+  toResult: (reply) => reply,
+  result: modifyOcoReply,
+});
+
 export const cancelGttOrder = defineOperation({
   name: 'CancelGTTOrder',
+  broker: 'CancelGTTOrder',
   id: 'cancel-gtt-order',
-  summary: 'Cancel a pending GTT order',
+  summary: 'Cancel a pending GTT order, single or OCO',
   route: { method: 'DELETE', path: '/gtt-orders/{alId}' },
   pathParams: { alId: 'al_id' },
   successStatus: 200,
@@ -139,6 +321,7 @@ export const cancelGttOrder = defineOperation({
 
 export const clientDetails = defineOperation({
   name: 'ClientDetails',
+  broker: 'ClientDetails',
   id: 'client-details',
   summary: "Read the account's client record",
   route: { method: 'GET', path: '/client' },
@@ -158,6 +341,7 @@ export const clientDetails = defineOperation({
 
 export const logout = defineOperation({
   name: 'Logout',
+  broker: 'Logout',
   id: 'logout',
   summary: 'End the broker session (the access token stops working)',
   route: { method: 'POST', path: '/session/logout' },
@@ -173,9 +357,13 @@ export const logout = defineOperation({
 
 export const OPERATIONS: readonly AnyOperation[] = [
   placeGttOrder,
+  placeOcoOrder,
   getPendingGttOrders,
+  getGttOrder,
+  getTriggeredGttOrders,
   getEnabledGtts,
   modifyGttOrder,
+  modifyOcoOrder,
   cancelGttOrder,
   clientDetails,
   logout,

@@ -1,6 +1,7 @@
 /**
  * A real DynamoDB-compatible endpoint on 127.0.0.1 (dynalite, in memory) holding the idempotency table, for
- * `npm start` and the tests. The table has the layout the CDK stack deploys (partition key `id`).
+ * `npm start` and the tests. The tables have the layouts the CDK stack deploys (idempotency: partition key `id`;
+ * OAuth state: partition key `state`).
  */
 import type { AddressInfo } from 'node:net';
 import dynalite from 'dynalite';
@@ -14,7 +15,17 @@ export interface LocalDynamo {
   close(): Promise<void>;
 }
 
-export const startLocalDynamo = async (options: { port?: number; tableName?: string } = {}): Promise<LocalDynamo> => {
+export const LOCAL_OAUTH_STATE_TABLE = 'gtt-gateway-oauth-state';
+
+export interface LocalDynamoOptions {
+  port?: number;
+  /** The idempotency table's name (partition key `id`). */
+  tableName?: string;
+  /** More tables, each with a string partition key (e.g. the OAuth `state` table). */
+  extraTables?: { name: string; key: string }[];
+}
+
+export const startLocalDynamo = async (options: LocalDynamoOptions = {}): Promise<LocalDynamo> => {
   const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -24,14 +35,16 @@ export const startLocalDynamo = async (options: { port?: number; tableName?: str
   const tableName = options.tableName ?? LOCAL_IDEMPOTENCY_TABLE;
   const client = new DynamoDBClient({ endpoint: url });
   try {
-    await client.send(
-      new CreateTableCommand({
-        TableName: tableName,
-        AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
-        KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
-        BillingMode: 'PAY_PER_REQUEST',
-      }),
-    );
+    for (const table of [{ name: tableName, key: 'id' }, ...(options.extraTables ?? [])]) {
+      await client.send(
+        new CreateTableCommand({
+          TableName: table.name,
+          AttributeDefinitions: [{ AttributeName: table.key, AttributeType: 'S' }],
+          KeySchema: [{ AttributeName: table.key, KeyType: 'HASH' }],
+          BillingMode: 'PAY_PER_REQUEST',
+        }),
+      );
+    }
   } finally {
     client.destroy();
   }

@@ -2,12 +2,27 @@
  * A local stand-in for the API Gateway HTTP API: routes from the operation table, each request turned into a
  * payload v2 event for the operation's real handler. Also serves `GET /openapi.json`, and
  * `POST /_invoke/<Operation>` for direct (workflow-style) invocations with a plain JSON payload.
+ *
+ * It drives a broker account, so a web page in a browser must not be able to use it: a request whose `Host` is not
+ * this API (DNS rebinding) or whose `Origin` is another site is refused (403 REQUEST_FORBIDDEN), and a body (or a
+ * Content-Type) that is not `application/json` is refused (415 UNSUPPORTED_MEDIA_TYPE), so no cross-site "simple"
+ * request (a form, `text/plain`) gets through and no CORS preflight is ever granted. Its own refusals are in the
+ * error contract too: a body over 1 MB is 413 PAYLOAD_TOO_LARGE, a malformed percent-escape 400 VALIDATION_FAILED.
  */
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { listenOnLoopback } from './loopback.js';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { AnyOperation } from '../functions/contract/operation.js';
+import {
+  PayloadTooLargeError,
+  RequestForbiddenError,
+  UnsupportedMediaTypeError,
+  ValidationFailedError,
+  type GatewayError,
+} from '../functions/contract/errors.js';
+import { capText } from '../functions/contract/bounded.js';
+import { httpErrorResponse } from '../functions/middleware/error-contract.js';
 import { lambdaContext } from './lambda-context.js';
 
 export type LocalHandler = (event: unknown, context: Context) => Promise<unknown>;
@@ -26,6 +41,8 @@ export interface LocalApi {
 }
 
 const MAX_BODY_BYTES = 1024 * 1024;
+/** How much of a too-large body is read and dropped after the 413, so the client sees the reply, not a reset. */
+const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
 
 interface Route {
   operation: AnyOperation;
@@ -51,22 +68,45 @@ const send = (res: http.ServerResponse, status: number, body: unknown, headers: 
   res.end(text);
 };
 
+/** An error of the contract as the HTTP reply API Gateway would give for the handler's response. */
+const sendError = (res: http.ServerResponse, error: GatewayError, headers: Record<string, string> = {}) => {
+  const reply = httpErrorResponse(error);
+  const replyHeaders = Object.fromEntries(Object.entries(reply.headers ?? {}).map(([k, v]) => [k, String(v)]));
+  send(res, reply.statusCode ?? error.status, reply.body ?? '', { ...replyHeaders, ...headers });
+};
+
+/**
+ * The body, or `undefined` once it passes MAX_BODY_BYTES (declared or counted). The rest of a too-large body is
+ * read and dropped (up to MAX_DRAIN_BYTES, then the connection is cut), so the 413 reaches the client.
+ */
 const readBody = (req: http.IncomingMessage): Promise<string | undefined> =>
   new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let tooLarge = Number(req.headers['content-length']) > MAX_BODY_BYTES;
+    if (tooLarge) resolve(undefined);
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
+      if (tooLarge) {
+        if (size > MAX_DRAIN_BYTES) req.destroy();
+        return;
+      }
       if (size > MAX_BODY_BYTES) {
+        tooLarge = true;
+        chunks.length = 0;
         resolve(undefined);
-        req.destroy();
         return;
       }
       chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => {
+      if (!tooLarge) resolve(Buffer.concat(chunks).toString('utf8'));
+    });
     req.on('error', reject);
   });
+
+/** `application/json`, with or without parameters (`; charset=utf-8`). */
+const isJson = (contentType: string | undefined): boolean => contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType.trim());
 
 export const toHttpApiEvent = (
   req: http.IncomingMessage,
@@ -114,11 +154,37 @@ export const toHttpApiEvent = (
 };
 
 export const startLocalApi = async (options: LocalApiOptions): Promise<LocalApi> => {
-  const routes = options.operations.map(compileRoute);
+  // Static segments win over path parameters, as in API Gateway (`/gtt-orders/triggered` before `/gtt-orders/{alId}`).
+  const routes = options.operations.map(compileRoute).sort((a, b) => a.params.length - b.params.length);
   let baseUrl = '';
 
+  /** This API's own names: `Host` must be one of them, and an `Origin`, if sent, must be one of their origins. */
+  let allowedHosts = new Set<string>();
+  let allowedOrigins = new Set<string>();
+
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const host = (req.headers.host ?? '').toLowerCase();
+    if (!allowedHosts.has(host)) {
+      // DNS rebinding: a page on another site whose name now points at 127.0.0.1.
+      return sendError(
+        res,
+        new RequestForbiddenError(`Host ${JSON.stringify(capText(host, 64))} is not this local API (${[...allowedHosts].join(' or ')}); nothing was done.`),
+      );
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowedOrigins.has(origin.toLowerCase())) {
+      // A browser sends Origin with every cross-site POST/PUT/DELETE (and CORS reads): a page on another site.
+      return sendError(
+        res,
+        new RequestForbiddenError(`Requests from ${JSON.stringify(capText(origin, 64))} are refused: only this local API's own origin may call it; nothing was done.`),
+      );
+    }
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    } catch {
+      return sendError(res, new ValidationFailedError('The request target is not a valid URL; nothing was sent.'));
+    }
     const method = req.method ?? 'GET';
     if (method === 'GET' && url.pathname === '/openapi.json' && options.openApi) {
       send(res, 200, options.openApi(baseUrl));
@@ -126,8 +192,20 @@ export const startLocalApi = async (options: LocalApiOptions): Promise<LocalApi>
     }
     const body = await readBody(req);
     if (body === undefined) {
-      send(res, 413, { message: 'Request Entity Too Large' });
-      return;
+      return sendError(
+        res,
+        new PayloadTooLargeError(`The request body is larger than ${MAX_BODY_BYTES} bytes; nothing was sent to the broker.`),
+      );
+    }
+    const contentType = req.headers['content-type'];
+    if ((body !== '' || contentType !== undefined) && !isJson(contentType)) {
+      // Forms and text/plain are what a page on another site can send without a preflight: JSON only.
+      return sendError(
+        res,
+        new UnsupportedMediaTypeError(
+          `A request body must be sent as Content-Type: application/json (got ${contentType === undefined ? 'none' : JSON.stringify(capText(contentType, 64))}); nothing was sent.`,
+        ),
+      );
     }
 
     const invoke = /^\/_invoke\/(\w+)$/.exec(url.pathname);
@@ -153,7 +231,19 @@ export const startLocalApi = async (options: LocalApiOptions): Promise<LocalApi>
     for (const route of routes) {
       const match = route.pattern.exec(url.pathname);
       if (!match || route.method !== method) continue;
-      const pathParameters = Object.fromEntries(route.params.map((name, i) => [name, decodeURIComponent(match[i + 1]!)]));
+      const pathParameters: Record<string, string> = {};
+      for (const [i, name] of route.params.entries()) {
+        try {
+          pathParameters[name] = decodeURIComponent(match[i + 1]!);
+        } catch {
+          return sendError(
+            res,
+            new ValidationFailedError(`The path parameter ${name} is not valid percent-encoding; nothing was sent.`, {
+              details: [{ field: name, message: 'is not valid percent-encoding (UTF-8)' }],
+            }),
+          );
+        }
+      }
       const event = toHttpApiEvent(req, url, route, pathParameters, body);
       try {
         const result = (await options.handlerFor(route.operation)(event, lambdaContext(route.operation.name))) as
@@ -180,5 +270,7 @@ export const startLocalApi = async (options: LocalApiOptions): Promise<LocalApi>
   });
   const listening = await listenOnLoopback(server, options.port);
   baseUrl = listening.url;
+  allowedHosts = new Set([`127.0.0.1:${listening.port}`, `localhost:${listening.port}`]);
+  allowedOrigins = new Set([...allowedHosts].map((h) => `http://${h}`));
   return listening;
 };

@@ -1,6 +1,7 @@
 /**
- * A small local endpoint for the AWS Secrets Manager API: the awsJson1_1 `GetSecretValue` call, as the real
- * `@aws-sdk/client-secrets-manager` client sends it (`POST /`, `X-Amz-Target: secretsmanager.GetSecretValue`).
+ * A small local endpoint for the AWS Secrets Manager API: the awsJson1_1 `GetSecretValue` and `PutSecretValue`
+ * calls, as the real `@aws-sdk/client-secrets-manager` client sends them (`POST /`, `X-Amz-Target:
+ * secretsmanager.GetSecretValue`).
  * No npm package serves this API locally, so the project carries one. Signatures are not verified (loopback
  * only, nothing to protect), but a request without an Authorization header is refused like AWS does.
  */
@@ -15,6 +16,10 @@ export interface LocalSecretsManager {
   deleteSecret(id: string): void;
   /** GetSecretValue calls answered for this id (name or ARN), or for all ids. */
   getCallCount(id?: string): number;
+  /** The current value (tests check what a session function wrote, or that it wrote nothing). */
+  getSecret(id: string): string | undefined;
+  /** PutSecretValue calls that made a new version of this secret. */
+  getPutCount(id: string): number;
   close(): Promise<void>;
 }
 
@@ -50,6 +55,7 @@ export const startLocalSecretsManager = async (
 ): Promise<LocalSecretsManager> => {
   const secrets = new Map<string, StoredSecret>();
   const calls = new Map<string, number>();
+  const puts = new Map<string, number>();
   const find = (id: string) => secrets.get(id) ?? [...secrets.values()].find((s) => s.arn === id);
 
   const setSecret = (name: string, value: string) => {
@@ -71,7 +77,7 @@ export const startLocalSecretsManager = async (
       }
       if (size > MAX_BODY) return fail(res, 400, 'SerializationException', 'Request body too large');
       const target = String(req.headers['x-amz-target'] ?? '');
-      if (target !== 'secretsmanager.GetSecretValue') {
+      if (target !== 'secretsmanager.GetSecretValue' && target !== 'secretsmanager.PutSecretValue') {
         return fail(res, 400, 'UnknownOperationException', `Operation ${target || '(none)'} is not supported by the local endpoint`);
       }
       let input: unknown;
@@ -80,13 +86,28 @@ export const startLocalSecretsManager = async (
       } catch {
         return fail(res, 400, 'SerializationException', 'Request body is not valid JSON');
       }
-      const secretId = typeof input === 'object' && input !== null ? (input as { SecretId?: unknown }).SecretId : undefined;
+      const fields = (typeof input === 'object' && input !== null ? input : {}) as {
+        SecretId?: unknown;
+        SecretString?: unknown;
+        ClientRequestToken?: unknown;
+      };
+      const secretId = fields.SecretId;
       if (typeof secretId !== 'string' || secretId === '') {
         return fail(res, 400, 'ValidationException', 'SecretId is required');
       }
       const secret = find(secretId);
       if (!secret) {
         return fail(res, 400, 'ResourceNotFoundException', "Secrets Manager can't find the specified secret.");
+      }
+      if (target === 'secretsmanager.PutSecretValue') {
+        // A new AWSCURRENT version, as the real service makes one (the SDK sends a ClientRequestToken).
+        if (typeof fields.SecretString !== 'string' || fields.SecretString === '') {
+          return fail(res, 400, 'InvalidParameterException', 'SecretString is required');
+        }
+        const versionId = typeof fields.ClientRequestToken === 'string' && fields.ClientRequestToken ? fields.ClientRequestToken : randomUUID();
+        secrets.set(secret.name, { ...secret, value: fields.SecretString, versionId, created: Math.floor(Date.now() / 1000) });
+        puts.set(secret.name, (puts.get(secret.name) ?? 0) + 1);
+        return reply(res, 200, { ARN: secret.arn, Name: secret.name, VersionId: versionId, VersionStages: ['AWSCURRENT'] });
       }
       calls.set(secret.name, (calls.get(secret.name) ?? 0) + 1);
       reply(res, 200, {
@@ -108,6 +129,8 @@ export const startLocalSecretsManager = async (
       const secret = find(id);
       if (secret) secrets.delete(secret.name);
     },
+    getSecret: (id) => find(id)?.value,
+    getPutCount: (id) => puts.get(find(id)?.name ?? id) ?? 0,
     getCallCount: (id) => {
       if (id === undefined) return [...calls.values()].reduce((a, b) => a + b, 0);
       const secret = find(id);

@@ -1,8 +1,15 @@
 /** `npm start [-- --port N]`: the function set on 127.0.0.1 against the embedded broker emulator. */
 import { parseArgs } from 'node:util';
-import { OPERATIONS } from '../functions/operations.js';
-import { startLocalStack } from './run-local.js';
-import { DEPLOYMENT_SETTINGS, parseGatewayConfig, type GatewaySettings } from '../functions/runtime/config.js';
+import type { GatewaySettings } from '../functions/runtime/config.js';
+
+// Handlers log JSON lines through Powertools; keep the console readable unless asked otherwise. The function set's
+// logger reads its level when its module is first loaded, so this must be set before any module of functions/ is
+// imported: they are imported dynamically below, after this line (a static import would run first).
+if (!process.env.POWERTOOLS_LOG_LEVEL) process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
+
+const { OPERATIONS } = await import('../functions/operations.js');
+const { startLocalStack } = await import('./run-local.js');
+const { DEPLOYMENT_SETTINGS, parseGatewayConfig } = await import('../functions/runtime/config.js');
 
 const usage = 'usage: npm start -- [--port N] [--emulator-port N] [--token T]';
 
@@ -29,9 +36,6 @@ if (args.help) {
   console.log(usage);
   process.exit(0);
 }
-
-// Handlers log JSON lines through Powertools; keep the console readable unless asked otherwise.
-process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 
 // Guardrails and idempotency settings come from the environment, as in Lambda (e.g. GUARDRAIL_MAX_QTY=100 npm start).
 const settings: GatewaySettings = Object.fromEntries(

@@ -13,11 +13,12 @@ import {
   SessionExpiredError,
   type Outcome,
 } from '../contract/errors.js';
-import { buildBrokerRequest } from './jdata.js';
+import { buildBrokerRequest, type BrokerAuth } from './jdata.js';
 import type { BrokerSession } from './session.js';
 
 export interface BrokerCallDeps {
   baseUrl: string;
+  auth?: BrokerAuth;
   /** Per attempt: the configured timeout, capped by what is left of the invocation. */
   timeoutMs: () => number;
   session: () => Promise<BrokerSession>;
@@ -39,32 +40,43 @@ const transportError = (failure: TransportFailure): GatewayError => {
 };
 
 const sendOnce = async (operation: AnyOperation, input: unknown, session: BrokerSession, deps: BrokerCallDeps) => {
-  const request = buildBrokerRequest(deps.baseUrl, operation.name, operation.toJData(input as never, session), session.accessToken);
+  const request = buildBrokerRequest(deps.baseUrl, operation.broker, operation.toJData(input as never, session), session.accessToken, deps.auth);
   let reply;
   try {
     reply = await postToBroker(request, deps.timeoutMs());
   } catch (error) {
     throw error instanceof TransportFailure ? transportError(error) : error;
   }
-  return decodeBrokerReply(operation, reply);
+  return decodeBrokerReply(operation, reply, input);
 };
 
-const VERB: Record<string, string> = { PlaceGTTOrder: 'placed', ModifyGTTOrder: 'modified', CancelGTTOrder: 'cancelled' };
+const VERB: Record<string, string> = {
+  PlaceGTTOrder: 'placed',
+  PlaceOCOOrder: 'placed',
+  ModifyGTTOrder: 'modified',
+  ModifyOCOOrder: 'modified',
+  CancelGTTOrder: 'cancelled',
+};
 
 /**
- * For order operations, say whether the broker may have acted. Errors where the request may have arrived but no
- * usable answer came back leave the outcome unknown: a blind retry could place a second order.
+ * For operations that change something at the broker (orders, and the session: logout), say whether the broker may
+ * have acted. Errors where the request may have arrived but no usable answer came back leave the outcome unknown:
+ * a blind retry could place a second order. Reads change nothing and carry no outcome.
  */
 export const annotateOutcome = (operation: AnyOperation, error: GatewayError): GatewayError => {
-  if (operation.kind !== 'order' || error.outcome !== undefined) return error;
+  if (operation.kind === 'read' || error.outcome !== undefined) return error;
   const unknown = error.code === 'BROKER_TIMEOUT' || error.code === 'BROKER_UNAVAILABLE' || error.code === 'BROKER_BAD_REPLY';
   const outcome: Outcome = unknown ? 'unknown' : 'not_executed';
   error.outcome = outcome;
-  if (unknown) {
-    const verb = VERB[operation.name] ?? 'executed';
+  if (unknown && operation.kind === 'order') {
+    const verb = VERB[operation.broker] ?? 'executed';
     error.message =
       `${error.message} The order may or may not have been ${verb}: check the pending orders (GET /gtt-orders) ` +
       'before retrying, or a retry may act twice.';
+  } else if (unknown) {
+    error.message =
+      `${error.message} ${operation.name} may or may not have taken effect at the broker: check the session before ` +
+      'relying on it (after a logout, every call answers SESSION_EXPIRED).';
   }
   return error;
 };
@@ -81,7 +93,7 @@ export const callBroker = async (operation: AnyOperation, input: unknown, deps: 
         operation,
         new SessionExpiredError(
           'The broker session has expired and the secret still holds the same access token: store a fresh token in the secret.',
-          { brokerMessage: error.brokerMessage, outcome: operation.kind === 'order' ? 'not_executed' : undefined },
+          { brokerMessage: error.brokerMessage, outcome: operation.kind === 'read' ? undefined : 'not_executed' },
         ),
       );
     }

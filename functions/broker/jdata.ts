@@ -21,15 +21,42 @@ export const encodeSymbol = (tsym: string): string => encodeURIComponent(tsym);
 
 export const encodeJDataBody = (fields: JData): string => `jData=${JSON.stringify(fields)}`;
 
-export const buildBrokerRequest = (baseUrl: string, operation: string, fields: JData, accessToken: string): BrokerRequest => {
-  const body = encodeJDataBody(fields);
-  // Defence in depth: no code path may put the token into the body.
-  if (body.includes(accessToken)) {
+/** How the session travels: `Authorization: Bearer` (OAuth deployments, the default) or `&jKey=` (classic ones). */
+export type BrokerAuth = 'bearer' | 'jkey';
+
+/**
+ * `{base}/<Operation>`, where the base URL carries the deployment's path prefix (`.../NorenWClientTP`); a base URL
+ * without a path gets the documented `/ClientAPI`. Trailing slashes of the base are dropped, so `base/` and `base`
+ * give the same URL.
+ */
+export const brokerUrl = (baseUrl: string, operation: string): string => {
+  const base = baseUrl.replace(/\/+$/, '');
+  const hasPath = new URL(base).pathname.replace(/\/+$/, '') !== '';
+  return `${base}${hasPath ? '' : '/ClientAPI'}/${operation}`;
+};
+
+/** A session-less request (GenAcsTok, QuickAuth): no Authorization header, no jKey. */
+export const buildLoginRequest = (baseUrl: string, operation: string, fields: JData): BrokerRequest => ({
+  url: brokerUrl(baseUrl, operation),
+  headers: { 'Content-Type': 'text/plain' },
+  body: encodeJDataBody(fields),
+});
+
+export const buildBrokerRequest = (
+  baseUrl: string,
+  operation: string,
+  fields: JData,
+  accessToken: string,
+  auth: BrokerAuth = 'bearer',
+): BrokerRequest => {
+  const jData = encodeJDataBody(fields);
+  // Defence in depth: no code path may put the token into jData.
+  if (jData.includes(accessToken)) {
     throw new InternalError('Refusing to send a request whose jData contains the access token');
   }
-  return {
-    url: `${baseUrl.replace(/\/+$/, '')}/ClientAPI/${operation}`,
-    headers: { 'Content-Type': 'text/plain', Authorization: `Bearer ${accessToken}` },
-    body,
-  };
+  const url = brokerUrl(baseUrl, operation);
+  if (auth === 'jkey') {
+    return { url, headers: { 'Content-Type': 'text/plain' }, body: `${jData}&jKey=${encodeURIComponent(accessToken)}` };
+  }
+  return { url, headers: { 'Content-Type': 'text/plain', Authorization: `Bearer ${accessToken}` }, body: jData };
 };

@@ -41,7 +41,7 @@ export const classifyBrokerFailure = (text: string): GatewayError => {
   return new BrokerRejectedError(`The broker rejected the request: ${text}`, { brokerMessage });
 };
 
-export const decodeBrokerReply = (operation: AnyOperation, reply: BrokerHttpReply): unknown => {
+export const decodeBrokerReply = (operation: AnyOperation, reply: BrokerHttpReply, input: unknown): unknown => {
   let json: unknown;
   try {
     json = JSON.parse(reply.text);
@@ -58,7 +58,7 @@ export const decodeBrokerReply = (operation: AnyOperation, reply: BrokerHttpRepl
   if (isRecord(json) && json.stat === 'Not_Ok') {
     const emsg = typeof json.emsg === 'string' ? json.emsg : '';
     if (operation.emptyReply && emsg.trim().toLowerCase() === operation.emptyReply.emsg) {
-      return operation.emptyReply.result;
+      return operation.toResult(operation.emptyReply.reply, input);
     }
     throw classifyBrokerFailure(emsg || 'Not_Ok without emsg');
   }
@@ -71,12 +71,12 @@ export const decodeBrokerReply = (operation: AnyOperation, reply: BrokerHttpRepl
 
   const parsed = operation.reply.safeParse(json);
   if (!parsed.success) {
-    throw new BrokerBadReplyError(`The broker's ${operation.name} reply does not have the documented shape.`, {
+    throw new BrokerBadReplyError(`The broker's ${operation.broker} reply does not have the documented shape.`, {
       details: {
         httpStatus: reply.status,
         issues: parsed.error.issues.slice(0, 10).map((i) => ({ path: i.path.join('.'), message: i.message })),
       },
     });
   }
-  return operation.toResult(parsed.data);
+  return operation.toResult(parsed.data, input);
 };

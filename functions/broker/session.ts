@@ -56,9 +56,10 @@ export class SessionSource {
     }
     const parsed = brokerSecretSchema.safeParse(json);
     if (!parsed.success) {
-      const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+      // details in the one shape of the error contract: {field, message}.
+      const problems = parsed.error.issues.map((i) => ({ field: i.path.join('.') || '(root)', message: i.message }));
       throw new ConfigurationError(
-        `The broker session secret "${secretId}" must be JSON {accessToken, uid, actid, brkname?}: ${problems.join('; ')}`,
+        `The broker session secret "${secretId}" must be JSON {accessToken, uid, actid, brkname?}: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`,
         { details: problems },
       );
     }

@@ -21,6 +21,16 @@ export const ERROR_CATALOG = {
   IDEMPOTENCY_IN_PROGRESS: { status: 409, summary: 'A request with the same idempotency key is still in flight; retry shortly.' },
   CONFIGURATION_ERROR: { status: 500, summary: 'The deployment is misconfigured (environment or secret).' },
   INTERNAL_ERROR: { status: 500, summary: 'An unexpected error inside the gateway.' },
+  PAYLOAD_TOO_LARGE: { status: 413, summary: 'The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker.' },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    summary: 'The request has a body (or a Content-Type) that is not `application/json`; nothing was sent to the broker.',
+  },
+  REQUEST_FORBIDDEN: {
+    status: 403,
+    summary:
+      'The local API refuses requests from another origin (an `Origin` header that is not the local API) or for another host (DNS rebinding); nothing was sent.',
+  },
 } as const satisfies Record<string, { status: number; summary: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;
@@ -39,6 +49,13 @@ export const errorName = (code: ErrorCode): string =>
  * `not_executed` means the broker certainly did not act (refused connection, session or validation failure).
  */
 export type Outcome = 'unknown' | 'not_executed';
+
+/** The one shape of `details` when a request is refused field by field (VALIDATION_FAILED, CONFIGURATION_ERROR). */
+export interface FieldProblem {
+  /** The field, query parameter or header, as the caller named it (a nested field as `target.trigger`). */
+  field: string;
+  message: string;
+}
 
 export interface ErrorBody {
   code: ErrorCode;
@@ -93,7 +110,12 @@ const define = <C extends ErrorCode>(code: C) => {
   return Coded;
 };
 
-export class ValidationFailedError extends define('VALIDATION_FAILED') {}
+export class ValidationFailedError extends define('VALIDATION_FAILED') {
+  /** Its details are always `{field, message}` problems. */
+  constructor(message: string, options: Omit<GatewayErrorOptions, 'details'> & { details?: readonly FieldProblem[] } = {}) {
+    super(message, options);
+  }
+}
 export class OrderNotFoundError extends define('ORDER_NOT_FOUND') {}
 export class BrokerRejectedError extends define('BROKER_REJECTED') {}
 export class SessionExpiredError extends define('SESSION_EXPIRED') {}
@@ -106,9 +128,13 @@ export class IdempotencyKeyReusedError extends define('IDEMPOTENCY_KEY_REUSED') 
 export class IdempotencyInProgressError extends define('IDEMPOTENCY_IN_PROGRESS') {}
 export class ConfigurationError extends define('CONFIGURATION_ERROR') {}
 export class InternalError extends define('INTERNAL_ERROR') {}
+export class PayloadTooLargeError extends define('PAYLOAD_TOO_LARGE') {}
+export class UnsupportedMediaTypeError extends define('UNSUPPORTED_MEDIA_TYPE') {}
+export class RequestForbiddenError extends define('REQUEST_FORBIDDEN') {}
 
 const CLASSES: Record<ErrorCode, new (message: string, options?: GatewayErrorOptions) => GatewayError> = {
-  VALIDATION_FAILED: ValidationFailedError,
+  // Stored bodies of VALIDATION_FAILED carry `{field, message}` details, as every one is built.
+  VALIDATION_FAILED: ValidationFailedError as new (message: string, options?: GatewayErrorOptions) => GatewayError,
   ORDER_NOT_FOUND: OrderNotFoundError,
   BROKER_REJECTED: BrokerRejectedError,
   SESSION_EXPIRED: SessionExpiredError,
@@ -121,6 +147,9 @@ const CLASSES: Record<ErrorCode, new (message: string, options?: GatewayErrorOpt
   IDEMPOTENCY_IN_PROGRESS: IdempotencyInProgressError,
   CONFIGURATION_ERROR: ConfigurationError,
   INTERNAL_ERROR: InternalError,
+  PAYLOAD_TOO_LARGE: PayloadTooLargeError,
+  UNSUPPORTED_MEDIA_TYPE: UnsupportedMediaTypeError,
+  REQUEST_FORBIDDEN: RequestForbiddenError,
 };
 
 /** Rebuilds an error from its contract body (e.g. one stored with an idempotency record). */

@@ -4,7 +4,8 @@
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { AnyOperation } from './operation.js';
-import { ValidationFailedError } from './errors.js';
+import { ValidationFailedError, type FieldProblem } from './errors.js';
+import { capText, preview } from './bounded.js';
 
 export type RequestSource = 'http' | 'direct';
 
@@ -37,7 +38,73 @@ export const isHttpApiEvent = (event: unknown): event is APIGatewayProxyEventV2 
 const isEventBridgeEvent = (event: Record<string, unknown>): boolean =>
   'detail-type' in event && 'source' in event && 'detail' in event;
 
-const invalid = (message: string, details?: unknown) => new ValidationFailedError(message, { details });
+const invalid = (message: string, details?: readonly FieldProblem[]) => new ValidationFailedError(message, { details });
+
+/** Dry run (`?dryRun=true`, `dryRun: true`) is offered by the operations that change orders, and only by them. */
+export const supportsDryRun = (operation: Pick<AnyOperation, 'kind'>): boolean => operation.kind === 'order';
+
+/** `dry_run`, `DryRun`, `dry-run` all squash to `dryrun`: how a misspelt option is recognised for a hint. */
+const squash = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/**
+ * Every query parameter must be one the operation takes: its own (`operation.query`) and `dryRun` where dry run is
+ * supported. Anything else is refused by name, never ignored: a misspelt `?dryrun=true` must not act for real.
+ */
+const checkQueryNames = (operation: AnyOperation, query: Record<string, string>): void => {
+  const allowed = [...(operation.query ?? []), ...(supportsDryRun(operation) ? ['dryRun'] : [])];
+  const unknown = Object.keys(query).filter((name) => !allowed.includes(name));
+  if (unknown.length === 0) return;
+  const named = unknown.slice(0, 10).map((name) => {
+    const near = allowed.find((candidate) => squash(candidate) === squash(name));
+    const hint = near ? `did you mean ${near}?` : squash(name) === 'dryrun' ? `${operation.name} has no dry run` : undefined;
+    return { name: capText(name, 64), hint };
+  });
+  const more = unknown.length - named.length;
+  const takes = allowed.length ? `takes only ${allowed.join(', ')}` : 'takes no query parameters';
+  const list = named.map(({ name, hint }) => (hint ? `${name} (${hint})` : name)).join(', ') + (more > 0 ? `, … (${more} more)` : '');
+  throw invalid(
+    `Unknown query parameter${unknown.length > 1 ? 's' : ''} ${list}: ${operation.name} ${takes}; nothing was sent.`,
+    named.map(({ name, hint }) => ({ field: name, message: `unknown query parameter${hint ? `: ${hint}` : ''}` })),
+  );
+};
+
+/**
+ * The headers the gateway reads are `Idempotency-Key` only. A look-alike (`X-Idempotency-Key`, `Idempotency_Key`)
+ * or a dry-run header would otherwise be ignored, and the request would act without the protection the caller
+ * asked for: both are refused.
+ */
+const checkHeaderNames = (headers: Record<string, string>): void => {
+  for (const name of Object.keys(headers)) {
+    const squashed = squash(name).replace(/^x/, '');
+    if (squashed === 'idempotencykey' && name !== 'idempotency-key') {
+      throw invalid(`Header ${capText(name, 64)} is not read: did you mean Idempotency-Key? Nothing was sent.`, [
+        { field: capText(name, 64), message: 'unknown header: did you mean Idempotency-Key?' },
+      ]);
+    }
+    if (squashed === 'dryrun') {
+      throw invalid(`Header ${capText(name, 64)} is not read: a dry run is the query parameter ?dryRun=true. Nothing was sent.`, [
+        { field: capText(name, 64), message: 'unknown header: use the query parameter ?dryRun=true' },
+      ]);
+    }
+  }
+};
+
+/**
+ * Puts a path or query parameter's value into the payload under `field`. The body may carry the same field only
+ * with the same value (a string, or a number that is exactly it); anything else is a contradiction and refused.
+ */
+const fillField = (payload: Record<string, unknown>, field: string, value: string, where: string): Record<string, unknown> => {
+  if (Object.hasOwn(payload, field)) {
+    const inBody = payload[field];
+    const same = typeof inBody === 'string' ? inBody === value : typeof inBody === 'number' && Number.isSafeInteger(inBody) && String(inBody) === value;
+    if (!same) {
+      throw invalid(`${field} in the body (${preview(inBody)}) differs from the ${where} (${preview(value)}); nothing was sent.`, [
+        { field, message: `must match the ${where}` },
+      ]);
+    }
+  }
+  return { ...payload, [field]: value };
+};
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{1,128}$/;
 
@@ -73,12 +140,7 @@ const fromHttp = (operation: AnyOperation, event: APIGatewayProxyEventV2): Gatew
   for (const [param, field] of Object.entries(operation.pathParams ?? {})) {
     const value = event.pathParameters?.[param];
     if (value === undefined) continue;
-    if (field in payload && String(payload[field]) !== value) {
-      throw invalid(`${field} in the body (${JSON.stringify(payload[field])}) differs from the path (${value}).`, [
-        { path: field, message: 'must match the path parameter' },
-      ]);
-    }
-    payload = { ...payload, [field]: value };
+    payload = fillField(payload, field, value, `path parameter ${param}`);
   }
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(event.headers ?? {})) {
@@ -88,10 +150,16 @@ const fromHttp = (operation: AnyOperation, event: APIGatewayProxyEventV2): Gatew
   for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) {
     if (value !== undefined) query[name] = value;
   }
+  checkQueryNames(operation, query);
+  checkHeaderNames(headers);
   const options: RequestOptions = {
     idempotencyKey: readIdempotencyKey(headers['idempotency-key'], 'Idempotency-Key'),
     dryRun: readDryRun(query.dryRun, 'dryRun'),
   };
+  // The operation's own query parameters (e.g. list filters) are input fields like any other.
+  for (const name of operation.query ?? []) {
+    if (query[name] !== undefined) payload = fillField(payload, name, query[name], `query parameter ${name}`);
+  }
   return { source: 'http', options, payload, headers, query };
 };
 

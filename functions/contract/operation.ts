@@ -2,8 +2,24 @@
 import type { z } from 'zod';
 import type { BrokerSession } from '../schemas/session.js';
 
-/** jData fields are all strings on the wire (docs/broker-wire.md): what an operation's `toJData` builds. */
-export type JData = Record<string, string>;
+/**
+ * jData scalars are all strings on the wire (docs/broker-wire.md); OCO orders nest objects and arrays of them.
+ * What an operation's `toJData` builds.
+ */
+export type JDataValue = string | readonly JDataValue[] | { readonly [field: string]: JDataValue };
+export type JData = Record<string, JDataValue>;
+
+/** One order as the deployment's guardrails see it (an OCO has two, one per leg). */
+export interface GuardedOrder {
+  exch: string;
+  tsym: string;
+  qty: string;
+  prc: string;
+  prd: string;
+  prctyp: string;
+  /** The trigger value. */
+  d: string;
+}
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -14,14 +30,22 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type OperationKind = 'order' | 'read' | 'session';
 
 export interface OperationDefinition<In = unknown, Reply = unknown, Result = unknown> {
-  /** The upstream operation: the path segment after `/ClientAPI/`. Also the Lambda's logical name. */
+  /** Our name for the operation: the Lambda's logical name, its Step Functions task name, the OpenAPI operationId. */
   name: string;
+  /** The broker operation it calls: the path segment after the base URL's prefix (e.g. `GetPendingGTTOrder`). */
+  broker: string;
   /** kebab-case id used for file names, function names and OpenAPI operation ids. */
   id: string;
   summary: string;
   route: { method: HttpMethod; path: string };
   /** Path parameters of the route and the input field each fills (e.g. `alId` -> `al_id`). */
   pathParams?: Record<string, string>;
+  /**
+   * The operation's own query parameters (e.g. list filters): each fills the input field of the same name. With
+   * `dryRun` (on the operations that support dry run) they are the only query parameters the operation takes: any
+   * other is refused with 400 VALIDATION_FAILED naming it, never ignored (see contract/gateway-request.ts).
+   */
+  query?: readonly string[];
   successStatus: 200 | 201;
   kind: OperationKind;
   /** Safe to repeat automatically after a timeout or an unavailable broker (nothing changes twice). */
@@ -31,19 +55,22 @@ export interface OperationDefinition<In = unknown, Reply = unknown, Result = unk
    * absent (a key is refused: the operation either changes nothing or cannot be replayed meaningfully).
    */
   idempotency?: 'required' | 'optional';
-  /** The deployment's order guardrails apply (place, modify). */
-  guardrails?: boolean;
+  /** The orders the deployment's guardrails check (place and modify: the order; OCO: both legs). */
+  guardedOrders?(input: In): GuardedOrder[];
   /** What the caller sends (validated; nothing reaches the broker when it fails). */
   input: z.ZodType<In>;
-  /** The jData fields, in the spec's order, from validated input and the deployment's session. */
+  /** The jData fields, in the broker's documented order, from validated input and the deployment's session. */
   toJData(input: In, session: BrokerSession): JData;
   /** The broker's success reply. */
   reply: z.ZodType<Reply>;
-  /** What the gateway returns for that reply, and its schema for the docs. */
-  toResult(reply: Reply): Result;
+  /**
+   * What the gateway returns for that reply (given the validated input, e.g. for filters), and its schema for the
+   * docs. May throw a GatewayError (e.g. ORDER_NOT_FOUND when the one order asked for is not in the list).
+   */
+  toResult(reply: Reply, input: In): Result;
   result: z.ZodType<Result>;
-  /** A `Not_Ok` text that means "nothing here" rather than failure, and the result it stands for. */
-  emptyReply?: { emsg: string; result: Result };
+  /** A `Not_Ok` text that means "nothing here" rather than failure, and the reply it stands for (then `toResult`). */
+  emptyReply?: { emsg: string; reply: Reply };
 }
 
 /** Identity with inference: keeps each entry's types checked while the table holds them side by side. */

@@ -1,10 +1,24 @@
-/** One structured log line per invocation: operation, source, latency, outcome. Never the token or the body. */
+/**
+ * One structured log line per invocation: operation, source, latency, outcome. Never the token or the body. Written
+ * with writeLog, so it never throws: every request gets its line, whatever it carried.
+ */
 import type { MiddlewareObj } from '@middy/core';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { AnyOperation } from '../contract/operation.js';
 import { sourceOf } from '../contract/gateway-request.js';
 import { toGatewayError } from '../contract/errors.js';
+import { capText } from '../contract/bounded.js';
+import { writeLog } from '../runtime/logger.js';
 import type { GatewayContext } from './context.js';
+
+/** `String(cause)`, capped, and safe for causes whose `toString` throws or is not a function. */
+const describeCause = (cause: unknown): string => {
+  try {
+    return capText(cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause), 1_000);
+  } catch {
+    return `a thrown ${typeof cause}`;
+  }
+};
 
 export const accessLog = (operation: AnyOperation, logger: Logger): MiddlewareObj<unknown, unknown, Error, GatewayContext> => ({
   name: 'accessLog',
@@ -13,7 +27,7 @@ export const accessLog = (operation: AnyOperation, logger: Logger): MiddlewareOb
   },
   after: (request) => {
     const state = request.context.gateway;
-    logger.info('operation succeeded', {
+    writeLog(logger, 'info', 'operation succeeded', {
       operation: operation.name,
       source: state.source,
       latencyMs: Math.round((performance.now() - state.startedAt) * 10) / 10,
@@ -29,14 +43,14 @@ export const accessLog = (operation: AnyOperation, logger: Logger): MiddlewareOb
       source: state?.source ?? sourceOf(request.event),
       latencyMs: state ? Math.round((performance.now() - state.startedAt) * 10) / 10 : undefined,
     };
-    logger[error.status >= 500 ? 'error' : 'warn']('operation failed', {
+    writeLog(logger, error.status >= 500 ? 'error' : 'warn', 'operation failed', {
       ...fields,
       code: error.code,
       status: error.status,
       outcome: error.outcome,
-      brokerMessage: error.brokerMessage,
+      brokerMessage: error.brokerMessage === undefined ? undefined : capText(error.brokerMessage),
       // The cause of an INTERNAL_ERROR is what an operator needs; it never carries the token.
-      ...(error.code === 'INTERNAL_ERROR' ? { cause: String(error.cause) } : {}),
+      ...(error.code === 'INTERNAL_ERROR' ? { cause: describeCause(error.cause) } : {}),
     });
   },
 });

@@ -6,14 +6,22 @@ import type { MiddlewareObj } from '@middy/core';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { AnyOperation } from '../contract/operation.js';
 import { toGatewayError } from '../contract/errors.js';
+import { boundedView, capText } from '../contract/bounded.js';
+import { writeLog } from '../runtime/logger.js';
 import type { GatewayContext } from './context.js';
 
 const ORDER_FIELDS = ['al_id', 'exch', 'tsym', 'qty', 'prc', 'prd', 'trantype', 'prctyp', 'ret', 'ai_t', 'validity', 'd'];
 
+/**
+ * The order fields of the validated input, or (for a request refused before validation passed) a bounded view of
+ * the caller's raw fields: strings capped at 256 characters, depth and keys limited. Never a whole raw body.
+ */
 const orderSummary = (input: unknown): Record<string, unknown> => {
   if (typeof input !== 'object' || input === null) return {};
   const record = input as Record<string, unknown>;
-  return Object.fromEntries(ORDER_FIELDS.filter((f) => record[f] !== undefined).map((f) => [f, record[f]]));
+  return Object.fromEntries(
+    ORDER_FIELDS.filter((f) => Object.hasOwn(record, f) && record[f] !== undefined).map((f) => [f, boundedView(record[f])]),
+  );
 };
 
 /** For order operations only; other operations get no audit middleware (undefined). */
@@ -23,7 +31,7 @@ export const auditLog = (
 ): MiddlewareObj<unknown, unknown, Error, GatewayContext> | undefined => {
   if (operation.kind !== 'order') return undefined;
   const record = (state: GatewayContext['gateway'], fields: Record<string, unknown>) => {
-    logger.info('order action', {
+    writeLog(logger, 'info', 'order action', {
       audit: {
         action: operation.name,
         source: state.source,
@@ -40,7 +48,7 @@ export const auditLog = (
       const state = request.context.gateway;
       const result = (request.response ?? {}) as Record<string, unknown>;
       const outcome = state.request?.options.dryRun ? 'dry_run' : state.replayed ? 'replayed' : 'succeeded';
-      record(state, { outcome, al_id: result.al_id, brokerStat: result.stat, brokerAttempts: state.brokerAttempts });
+      record(state, { outcome, al_id: boundedView(result.al_id), brokerStat: boundedView(result.stat), brokerAttempts: state.brokerAttempts });
     },
     onError: (request) => {
       const state = request.context.gateway;
@@ -49,7 +57,7 @@ export const auditLog = (
       record(state, {
         outcome: error.outcome === 'unknown' ? 'unknown' : 'rejected',
         code: error.code,
-        brokerMessage: error.brokerMessage,
+        brokerMessage: error.brokerMessage === undefined ? undefined : capText(error.brokerMessage),
         al_id: (state.input as { al_id?: unknown } | undefined)?.al_id,
       });
     },

@@ -6,7 +6,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { sourceOf } from '../contract/gateway-request.js';
-import { toGatewayError, type GatewayError } from '../contract/errors.js';
+import { InternalError, toGatewayError, type GatewayError } from '../contract/errors.js';
 import type { GatewayContext } from './context.js';
 
 export const httpErrorResponse = (error: GatewayError): APIGatewayProxyStructuredResultV2 => ({
@@ -28,11 +28,16 @@ export const directInvocationError = (error: GatewayError): Error => {
 export const errorContract = (): MiddlewareObj<unknown, unknown, Error, GatewayContext> => ({
   name: 'errorContract',
   onError: (request) => {
-    const error = toGatewayError(request.error);
-    if (sourceOf(request.event) === 'http') {
-      request.response = httpErrorResponse(error);
-    } else {
-      request.error = directInvocationError(error);
+    let error = toGatewayError(request.error);
+    const http = sourceOf(request.event) === 'http';
+    try {
+      if (http) request.response = httpErrorResponse(error);
+      else request.error = directInvocationError(error);
+    } catch (renderError) {
+      // An error whose body cannot be rendered (a bug in what it carries) still leaves inside the contract.
+      error = new InternalError('Unexpected error in the gateway; see the function logs for the request id.', { cause: renderError });
+      if (http) request.response = httpErrorResponse(error);
+      else request.error = directInvocationError(error);
     }
   },
 });

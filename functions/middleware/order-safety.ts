@@ -6,7 +6,8 @@ import type { MiddlewareObj } from '@middy/core';
 import type { AnyOperation } from '../contract/operation.js';
 import type { GatewayConfig } from '../runtime/config.js';
 import { ConfigurationError, ValidationFailedError } from '../contract/errors.js';
-import { checkGuardrails, type GuardedOrder } from '../safety/guardrails.js';
+import { supportsDryRun } from '../contract/gateway-request.js';
+import { checkGuardrails } from '../safety/guardrails.js';
 import type { GatewayContext } from './context.js';
 
 export const orderSafety = (
@@ -30,7 +31,7 @@ export const orderSafety = (
         `This deployment has no idempotency table (IDEMPOTENCY_TABLE_NAME), so ${keyField} cannot be honoured; nothing was sent.`,
       );
     }
-    if (options.dryRun && operation.kind !== 'order') {
+    if (options.dryRun && !supportsDryRun(operation)) {
       throw new ValidationFailedError(`dryRun is supported by place, modify and cancel only, not ${operation.name}.`, {
         details: [{ field: 'dryRun', message: `not supported by ${operation.name}` }],
       });
@@ -41,6 +42,6 @@ export const orderSafety = (
         { details: [{ field: keyField, message: 'is required' }] },
       );
     }
-    if (operation.guardrails) checkGuardrails(operation.name, state.input as GuardedOrder, settings);
+    for (const order of operation.guardedOrders?.(state.input) ?? []) checkGuardrails(operation.name, order, settings);
   },
 });

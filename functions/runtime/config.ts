@@ -9,8 +9,13 @@ import { guardrailEnvSchema } from '../safety/guardrails.js';
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 
 export const gatewayConfigSchema = z.object({
-  /** Base address of the broker service; requests go to `{base}/ClientAPI/<Operation>`. */
+  /**
+   * Base address of the broker service with its path prefix (`https://host/NorenWClientTP`); requests go to
+   * `{base}/<Operation>`, and a base without a path gets `/ClientAPI`.
+   */
   BROKER_BASE_URL: httpUrl,
+  /** How the session token travels: `bearer` (Authorization header, the OAuth deployments) or `jkey` (`&jKey=`). */
+  BROKER_AUTH: z.enum(['bearer', 'jkey'], { error: 'must be bearer or jkey' }).default('bearer'),
   /** Name or ARN of the Secrets Manager secret holding `{accessToken, uid, actid, brkname?}`. */
   BROKER_SECRET_ID: z.string().min(1, { error: 'must name the broker session secret' }),
   /** Per-request timeout towards the broker; keep it below the Lambda timeout. */
@@ -64,8 +69,11 @@ export const parseGatewayConfig = (env: Record<string, string | undefined> | Gat
   );
   const parsed = gatewayConfigSchema.safeParse(asEnv);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
-    throw new ConfigurationError(`Invalid gateway configuration: ${problems.join('; ')}`, { details: problems });
+    // details in the one shape of the error contract: {field, message}.
+    const problems = parsed.error.issues.map((issue) => ({ field: issue.path.join('.'), message: issue.message }));
+    throw new ConfigurationError(`Invalid gateway configuration: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`, {
+      details: problems,
+    });
   }
   return parsed.data;
 };

@@ -1,25 +1,29 @@
 /** Dry run: the exact request the gateway would send, with the token masked, and no broker call. */
 import type { AnyOperation } from '../contract/operation.js';
-import { buildBrokerRequest } from '../broker/jdata.js';
+import { buildBrokerRequest, type BrokerAuth } from '../broker/jdata.js';
+import type { JData } from '../contract/operation.js';
 import type { BrokerSession } from '../schemas/session.js';
 
 export interface DryRunResult {
   dryRun: true;
   operation: string;
-  request: { method: 'POST'; url: string; headers: Record<string, string>; body: string; jData: Record<string, string> };
+  request: { method: 'POST'; url: string; headers: Record<string, string>; body: string; jData: JData };
 }
 
-export const dryRun = (operation: AnyOperation, input: unknown, session: BrokerSession, baseUrl: string): DryRunResult => {
+export const dryRun = (operation: AnyOperation, input: unknown, session: BrokerSession, baseUrl: string, auth: BrokerAuth = 'bearer'): DryRunResult => {
   const jData = operation.toJData(input as never, session);
-  const request = buildBrokerRequest(baseUrl, operation.name, jData, session.accessToken);
+  const request = buildBrokerRequest(baseUrl, operation.broker, jData, session.accessToken, auth);
+  // The token shown nowhere: masked in the header (bearer) or after `&jKey=` (jkey).
+  const headers = auth === 'bearer' ? { ...request.headers, Authorization: 'Bearer <redacted>' } : request.headers;
+  const body = auth === 'jkey' ? request.body.replace(/&jKey=[^&]*$/, '&jKey=<redacted>') : request.body;
   return {
     dryRun: true,
     operation: operation.name,
     request: {
       method: 'POST',
       url: request.url,
-      headers: { ...request.headers, Authorization: 'Bearer <redacted>' },
-      body: request.body,
+      headers,
+      body,
       jData,
     },
   };

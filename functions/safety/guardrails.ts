@@ -3,6 +3,7 @@
  * a price typed in paise, an exchange nobody trades) is refused before it reaches the broker.
  */
 import * as z from 'zod';
+import type { GuardedOrder } from '../contract/operation.js';
 import { EXCHANGES, MARKET_PRICE_TYPES, PRICE_TYPES, PRODUCTS } from '../schemas/input.js';
 import { GuardrailRejectedError } from '../contract/errors.js';
 
@@ -39,15 +40,7 @@ export const guardrailEnvSchema = z.object({
 export type GuardrailConfig = z.output<typeof guardrailEnvSchema>;
 
 /** The order fields the guardrails look at (place and modify input). */
-export interface GuardedOrder {
-  exch: string;
-  tsym: string;
-  qty: string;
-  prc: string;
-  prd: string;
-  prctyp: string;
-  d: string;
-}
+export type { GuardedOrder };
 
 // Exact decimal arithmetic: prices carry up to 8 decimals, so compare integers scaled by 10^8.
 const SCALE = 8;
@@ -64,6 +57,15 @@ const formatScaled = (value: bigint, scale: number): string => {
 
 const reject = (rule: string, message: string, details: Record<string, unknown>) =>
   new GuardrailRejectedError(message, { details: { rule, ...details }, outcome: 'not_executed' });
+
+/**
+ * How the symbol lists compare symbols: compatibility-normalised (NFKC, so fullwidth `Ｍ` is `M` and composed and
+ * decomposed letters agree), without format characters (zero-width spaces and joiners, bidi controls, BOM), with
+ * runs of whitespace as one space, trimmed, upper case. `m&m-eq` and `M&M-EQ\u200b` are both `M&M-EQ`, so neither
+ * slips past `GUARDRAIL_SYMBOLS_DENY=M&M-EQ`. The order itself is sent as the caller spelt it.
+ */
+export const symbolKey = (symbol: string): string =>
+  symbol.normalize('NFKC').replace(/\p{Cf}/gu, '').replace(/\s+/gu, ' ').trim().toUpperCase();
 
 export const checkGuardrails = (operation: string, order: GuardedOrder, config: GuardrailConfig): void => {
   if (config.GUARDRAIL_READ_ONLY) {
@@ -87,10 +89,11 @@ export const checkGuardrails = (operation: string, order: GuardedOrder, config: 
       actual: order.prctyp,
     });
   }
-  if (config.GUARDRAIL_SYMBOLS_ALLOW && !config.GUARDRAIL_SYMBOLS_ALLOW.includes(order.tsym)) {
+  const symbol = symbolKey(order.tsym);
+  if (config.GUARDRAIL_SYMBOLS_ALLOW && !config.GUARDRAIL_SYMBOLS_ALLOW.some((allowed) => symbolKey(allowed) === symbol)) {
     throw reject('symbolsAllow', `Symbol ${order.tsym} is not on this deployment's allow list.`, { actual: order.tsym });
   }
-  if (config.GUARDRAIL_SYMBOLS_DENY?.includes(order.tsym)) {
+  if (config.GUARDRAIL_SYMBOLS_DENY?.some((denied) => symbolKey(denied) === symbol)) {
     throw reject('symbolsDeny', `Symbol ${order.tsym} is on this deployment's deny list.`, { actual: order.tsym });
   }
   if (config.GUARDRAIL_MAX_QTY && BigInt(order.qty) > BigInt(config.GUARDRAIL_MAX_QTY)) {

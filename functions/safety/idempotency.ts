@@ -16,6 +16,7 @@ import {
   IdempotencyInProgressError,
   IdempotencyKeyReusedError,
   InternalError,
+  toGatewayError,
   type ErrorBody,
 } from '../contract/errors.js';
 
@@ -40,9 +41,16 @@ interface Call {
   input: unknown;
 }
 
+interface Progress {
+  /** The broker call completed (its result, or an outcome-unknown failure, is what gets stored). */
+  executed: boolean;
+  /** What the call itself threw, as opposed to the idempotency store. */
+  failure?: unknown;
+}
+
 export class IdempotentExecutor {
   private readonly config: IdempotencyConfig;
-  private readonly idempotent: (call: Call, execute: () => Promise<unknown>, progress: { executed: boolean }) => Promise<Replayable>;
+  private readonly idempotent: (call: Call, execute: () => Promise<unknown>, progress: Progress) => Promise<Replayable>;
 
   constructor(operation: string, store: DynamoDBPersistenceLayer, ttlSeconds: number) {
     this.config = new IdempotencyConfig({
@@ -53,7 +61,7 @@ export class IdempotentExecutor {
       responseHook: (response) => ({ ...(response as Record<string, JSONValue>), replayed: true }),
     });
     this.idempotent = makeIdempotent(
-      async (_call: Call, execute: () => Promise<unknown>, progress: { executed: boolean }): Promise<Replayable> => {
+      async (_call: Call, execute: () => Promise<unknown>, progress: Progress): Promise<Replayable> => {
         try {
           const result = (await execute()) as JSONValue;
           progress.executed = true;
@@ -63,6 +71,8 @@ export class IdempotentExecutor {
             progress.executed = true;
             return { kind: 'unknown', error: error.toBody() };
           }
+          // Thrown by the call itself, not by the store: it must not be reported as a store failure.
+          progress.failure = error;
           throw error;
         }
       },
@@ -74,11 +84,12 @@ export class IdempotentExecutor {
   async run<T>(key: string, input: unknown, context: Context, execute: () => Promise<T>): Promise<IdempotentRun<T>> {
     // In-progress records expire with this invocation's remaining time, so a crashed call does not lock the key.
     this.config.registerLambdaContext(context);
-    const progress = { executed: false };
+    const progress: Progress = { executed: false };
     let stored: Replayable;
     try {
       stored = await this.idempotent({ key, input }, execute, progress);
     } catch (error) {
+      if (progress.failure !== undefined && error === progress.failure) throw toGatewayError(error);
       throw mapIdempotencyError(error, key, progress.executed);
     }
     if (stored.kind === 'unknown') {

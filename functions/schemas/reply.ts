@@ -27,6 +27,10 @@ export type ModifyReply = z.output<typeof modifyReply>;
 export const cancelReply = orderActionReply('OI deleted');
 export type CancelReply = z.output<typeof cancelReply>;
 
+/** PlaceOCOOrder and ModifyOCOOrder answer like their single-order twins. */
+export const placeOcoReply = orderActionReply('OI created');
+export const modifyOcoReply = orderActionReply('OI replaced');
+
 export const placeOrderParams = z.object({
   actid: optionalText,
   trantype: optionalText,
@@ -38,6 +42,7 @@ export const placeOrderParams = z.object({
   prd: optionalText,
   ordersource: optionalText,
   ipaddr: optionalText,
+  trgprc: optionalText,
 });
 
 export const pendingOrderRecord = z.object({
@@ -64,14 +69,57 @@ export const pendingOrderRecord = z.object({
   C: optionalText,
   ordersource: optionalText,
   place_order_params: placeOrderParams.optional(),
+  /** OCO only: the stop-loss leg's order (`place_order_params` is the target leg's). */
+  place_order_params_leg2: placeOrderParams.optional(),
   oivariable: z.array(z.object({ var_name: optionalText, d: optionalText })).optional(),
 });
 export type PendingOrderRecord = z.output<typeof pendingOrderRecord>;
 
 /** The broker answers an array; the gateway wraps it so an empty account is `{ orders: [] }`. */
 export const pendingReply = z.array(pendingOrderRecord);
-export const pendingResult = z.object({ orders: z.array(pendingOrderRecord) });
+
+/** One leg of an OCO as callers see it: its trigger and the order it places. */
+const ocoLegResult = z.object({ trigger: z.string(), order: placeOrderParams });
+
+/**
+ * A pending order in one normalised shape for single and OCO orders: the broker's record, plus `type`, the
+ * caller's `tag` (the broker's `remarks`), and either `trigger` (single) or `target` and `stopLoss` (OCO, from
+ * `oivariable` x/y and the two `place_order_params`).
+ */
+export const gttOrder = pendingOrderRecord.extend({
+  type: z.enum(['single', 'oco']),
+  tag: z.string().optional(),
+  trigger: z.string().optional(),
+  target: ocoLegResult.optional(),
+  stopLoss: ocoLegResult.optional(),
+});
+export type GttOrder = z.output<typeof gttOrder>;
+
+export const pendingResult = z.object({ orders: z.array(gttOrder) });
 export type PendingResult = z.output<typeof pendingResult>;
+
+/**
+ * A record of the triggered history (GetTrgOi): the pending-record shape, but `stat` carries the record's status
+ * text (e.g. `TRIGGERED`) and `norentm` when it fired. For an OCO, `trg_leg` says which leg fired (`x` = target,
+ * `y` = stop-loss).
+ */
+export const triggeredRecord = pendingOrderRecord.extend({
+  stat: z.string(),
+  trg_leg: optionalText,
+});
+export const triggeredReply = z.array(triggeredRecord);
+export const triggeredOrder = gttOrder.extend({
+  stat: z.string(),
+  trg_leg: optionalText,
+  /** The record's status text at the broker (`TRIGGERED`, ...). */
+  status: z.string(),
+  /** When it fired, as the broker wrote it (`norentm`). */
+  triggeredAt: z.string().optional(),
+  /** OCO: the leg that fired. */
+  firedLeg: z.enum(['target', 'stopLoss']).optional(),
+});
+export const triggeredResult = z.object({ orders: z.array(triggeredOrder) });
+export type TriggeredResult = z.output<typeof triggeredResult>;
 
 export const enabledReply = z.object({
   stat: z.literal('Ok'),

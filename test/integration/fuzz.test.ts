@@ -1,15 +1,21 @@
 /**
- * Property-based tests: thousands of generated bodies per operation through the real handler (both entry shapes),
- * against the emulator. Every run must end in a valid reply or one of our own error codes (never an unhandled or
- * internal error), rejected input must never reach the broker, and the token must never appear in a reply, an
- * error or a log line.
+ * Property-based tests: thousands of generated requests per operation through the real handler (both entry
+ * shapes), against the emulator. The generators mix valid fields with hostile ones: deep nesting, unpaired
+ * surrogates, numbers beyond 2^53 and beyond a double (`1e400` in the raw JSON text), huge strings, unknown and
+ * misspelt query parameters, option look-alikes in headers and payloads.
+ *
+ * Every reply must be inside the error contract (a result, or `{error: {code, message}}` with the code's status;
+ * `details` of VALIDATION_FAILED as `{field, message}`; small, whatever the input), the only 5xx a broker or
+ * configuration failure, never INTERNAL_ERROR; every request must write exactly one access line (and, for order
+ * operations, one audit record); rejected input must never reach the broker; and the token must never appear in
+ * a reply, an error or a log line.
  */
-import { Logger } from '@aws-lambda-powertools/logger';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalStack, type LocalStack } from '../../local/run-local.js';
 import { createGatewayHandler, type GatewayHandler } from '../../functions/gateway.js';
-import { ERROR_CATALOG, errorName } from '../../functions/contract/errors.js';
+import { ERROR_CATALOG, errorName, type ErrorCode } from '../../functions/contract/errors.js';
+import { createLogger } from '../../functions/runtime/logger.js';
 import { OPERATIONS } from '../../functions/operations.js';
 import type { AnyOperation } from '../../functions/contract/operation.js';
 import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
@@ -17,8 +23,13 @@ import { httpApiEvent } from '../support/events.js';
 import { lambdaContext } from '../../local/lambda-context.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
-const ERROR_NAMES = new Set(Object.keys(ERROR_CATALOG).map((code) => errorName(code as keyof typeof ERROR_CATALOG)));
-const REJECTIONS = new Set(['VALIDATION_FAILED', 'GUARDRAIL_REJECTED']);
+const ERROR_NAMES = new Set(Object.keys(ERROR_CATALOG).map((code) => errorName(code as ErrorCode)));
+/** Refused before any broker call. */
+const REJECTIONS = new Set<string>(['VALIDATION_FAILED', 'GUARDRAIL_REJECTED', 'CONFIGURATION_ERROR']);
+/** The only codes that may answer 5xx: the broker's failures and the deployment's configuration. */
+const ALLOWED_5XX = new Set<string>(['BROKER_TIMEOUT', 'BROKER_UNAVAILABLE', 'BROKER_BAD_REPLY', 'SESSION_EXPIRED', 'CONFIGURATION_ERROR']);
+/** No error reply echoes enough of the input to get near this. */
+const MAX_ERROR_REPLY = 8_000;
 
 let stack: LocalStack;
 let control: EmulatorControl;
@@ -26,7 +37,7 @@ const logLines: string[] = [];
 let handlers: Map<string, GatewayHandler>;
 
 beforeAll(async () => {
-  const logger = new Logger({ serviceName: 'fuzz', logLevel: 'INFO' });
+  const logger = createLogger({ serviceName: 'fuzz', logLevel: 'INFO' });
   const write = (line: string) => logLines.push(line);
   (logger as unknown as { console: Record<string, unknown> }).console = { info: write, warn: write, error: write, debug: write, log: write };
   stack = await startLocalStack({ settings: { IDEMPOTENCY_KEY_REQUIRED: false, GUARDRAIL_MAX_QTY: 100000 }, gateway: { logger } });
@@ -38,7 +49,29 @@ afterAll(async () => {
   await stack?.close();
 });
 
+/** A value written into the JSON text as it is: `"__raw:1e400__"` becomes `1e400`. */
+const RAW = (token: string) => `__raw:${token}__`;
+const toJsonText = (value: unknown): string => JSON.stringify(value).replace(/"__raw:([^"]*)__"/g, '$1');
+
+const nested = (depth: number, kind: 'array' | 'object'): unknown => {
+  let value: unknown = kind === 'array' ? [] : 1;
+  for (let i = 0; i < depth; i++) value = kind === 'array' ? [value] : { a: value };
+  return value;
+};
+
 const symbols = ['M&M-EQ', 'L&TFH-EQ', 'NIFTY 25DEC 24000 CE', '%', '+', '=', 'RELIANCE-EQ', 'ÄÖÜ', '🙂', 'a\u0000b', '../../etc'];
+const loneSurrogate = fc
+  .tuple(fc.string({ maxLength: 5 }), fc.constantFrom('\ud800', '\udbff', '\udc00', '\udfff', '\ud83d'), fc.string({ maxLength: 5 }))
+  .map(([a, s, b]) => `${a}${s}${b}`);
+const invisible = fc
+  .tuple(fc.constantFrom(...symbols.slice(0, 3)), fc.constantFrom('\u200b', '\u200d', '\u202e', '\u2066', '\ufeff', '\u2028', '\u00a0', '\u00ad'))
+  .map(([s, c]) => `${s}${c}`);
+const hugeNumber = fc.oneof(
+  fc.constantFrom(2 ** 53, 2 ** 53 + 2, 1e21, Number.MAX_VALUE, Number.MAX_SAFE_INTEGER, -(2 ** 60)),
+  fc.constantFrom('1e400', '-1e400', '26112200000000001', '9'.repeat(400), '1e-400', '123456789012345678901234567890.5').map(RAW),
+);
+const deep = fc.tuple(fc.integer({ min: 100, max: 4000 }), fc.constantFrom<'array' | 'object'>('array', 'object')).map(([depth, kind]) => nested(depth, kind));
+
 const weird = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
@@ -50,6 +83,11 @@ const weird = fc.oneof(
   fc.boolean(),
   fc.array(fc.integer(), { maxLength: 3 }),
   fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 2 }),
+  fc.constantFrom({ toString: 1 }, { valueOf: 'x' }, { __proto__: null }),
+  loneSurrogate,
+  invisible,
+  hugeNumber,
+  deep,
 );
 const valid: Record<string, fc.Arbitrary<unknown>> = {
   exch: fc.constantFrom('NSE', 'NFO', 'BSE', 'MCX'),
@@ -65,6 +103,7 @@ const valid: Record<string, fc.Arbitrary<unknown>> = {
   d: fc.oneof(fc.integer({ min: 1, max: 100000 }), fc.constant('1490.5')),
   al_id: fc.oneof(fc.integer({ min: 1, max: 99999999 }).map(String), fc.constant('1')),
 };
+const EXTRA_KEYS = ['uid', 'actid', 'jKey', 'ordersource', 'x', 'dry_run', 'DryRun', 'idempotency_key', '__proto__', 'constructor', 'toString'];
 /** Each field mostly valid, sometimes weird or missing; sometimes extra fields. */
 const bodyFor = (fields: string[]) =>
   fc
@@ -72,59 +111,127 @@ const bodyFor = (fields: string[]) =>
       fc.record(Object.fromEntries(fields.map((f) => [f, fc.oneof({ weight: 6, arbitrary: valid[f]! }, { weight: 1, arbitrary: weird })])), {
         requiredKeys: [],
       }),
-      fc.oneof({ weight: 5, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: fc.dictionary(fc.constantFrom('uid', 'actid', 'jKey', 'ordersource', 'x'), weird, { maxKeys: 2 }) }),
+      fc.oneof({ weight: 5, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: fc.dictionary(fc.constantFrom(...EXTRA_KEYS), weird, { maxKeys: 2 }) }),
     )
-    .map(([body, extra]) => ({ ...body, ...extra }));
+    .map(([body, extra]) => ({ ...body, ...extra }) as Record<string, unknown>);
+
+/** Query parameters: mostly none; else real ones, misspelt options and strangers, with odd values. */
+const queryFor = fc.oneof(
+  { weight: 3, arbitrary: fc.constant<Record<string, string> | undefined>(undefined) },
+  {
+    weight: 2,
+    arbitrary: fc.dictionary(
+      fc.constantFrom('dryRun', 'dryrun', 'dry_run', 'DryRun', 'dry-run', 'tsym', 'exch', 'foo', '__proto__', 'q'.repeat(300)),
+      fc.oneof(fc.constantFrom('true', '1', 'false', '0', '', 'NSE', 'M&M-EQ'), loneSurrogate, fc.string({ maxLength: 8 })),
+      { minKeys: 1, maxKeys: 2 },
+    ),
+  },
+);
+/** Headers: mostly none; else look-alikes of the ones we define (each must be refused, not ignored). */
+const headersFor = fc.oneof(
+  { weight: 6, arbitrary: fc.constant<Record<string, string>>({}) },
+  { weight: 1, arbitrary: fc.constantFrom('X-Idempotency-Key', 'Idempotency_Key', 'X-Dry-Run', 'DryRun').map((name) => ({ [name]: 'k-1' })) },
+);
+/** Direct payload options: mostly none; else odd values of the real ones. */
+const optionsFor = fc.oneof(
+  { weight: 6, arbitrary: fc.constant<Record<string, unknown>>({}) },
+  { weight: 1, arbitrary: fc.record({ dryRun: fc.oneof(fc.boolean(), weird) }, { requiredKeys: [] }) },
+  { weight: 1, arbitrary: fc.record({ idempotencyKey: weird }) },
+);
 
 const ORDER_FIELDS = ['exch', 'tsym', 'qty', 'prc', 'prd', 'trantype', 'prctyp', 'ret', 'ai_t', 'validity', 'd'];
 const fieldsOf = (op: AnyOperation): string[] =>
   op.name === 'PlaceGTTOrder' ? ORDER_FIELDS : op.name === 'ModifyGTTOrder' ? [...ORDER_FIELDS, 'al_id'] : op.name === 'CancelGTTOrder' ? ['al_id'] : [];
 
+const accessLines = () => logLines.filter((line) => line.includes('"operation succeeded"') || line.includes('"operation failed"')).length;
+const auditLines = () => logLines.filter((line) => line.includes('"order action"')).length;
+
+/** The error body of the contract: a known code, a message, details of the one shape. */
+const expectContractError = (error: unknown): string => {
+  expect(error).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+  const { code, message, details } = error as { code: ErrorCode; message: string; details?: unknown };
+  expect(Object.keys(ERROR_CATALOG)).toContain(code);
+  expect(message.length).toBeGreaterThan(0);
+  if (code === 'VALIDATION_FAILED' && details !== undefined) {
+    expect(Array.isArray(details)).toBe(true);
+    for (const problem of details as unknown[]) {
+      expect(Object.keys(problem as object).sort()).toEqual(['field', 'message']);
+      expect(problem).toEqual({ field: expect.any(String), message: expect.any(String) });
+    }
+  }
+  return code;
+};
+
 describe.each(OPERATIONS.filter((op) => op.name !== 'Logout'))('fuzz $name', (operation) => {
-  it(`${RUNS} generated bodies end in a reply or our own error, and rejected ones never reach the broker`, async () => {
+  it(`${RUNS} generated requests end in a reply or our own error, each logged, and rejected ones never reach the broker`, async () => {
     await control.reset();
     const handler = handlers.get(operation.name)!;
     let brokerBound = 0;
     await fc.assert(
-      fc.asyncProperty(bodyFor(fieldsOf(operation)), fc.boolean(), async (body, overHttp) => {
+      fc.asyncProperty(bodyFor(fieldsOf(operation)), fc.boolean(), queryFor, headersFor, optionsFor, async (body, overHttp, query, headers, options) => {
+        const accessBefore = accessLines();
+        const auditBefore = auditLines();
         let code: string | undefined;
         let text: string;
+        let dryRunResult = false;
         if (overHttp) {
+          const alId = body.al_id;
           const event = httpApiEvent(operation, {
-            body,
-            ...(operation.pathParams && typeof body.al_id === 'string' ? { pathParameters: { alId: body.al_id } } : {}),
+            body: toJsonText(body),
+            headers,
+            ...(query ? { query } : {}),
+            ...(operation.pathParams && typeof alId === 'string' ? { pathParameters: { alId } } : {}),
           });
           const reply = (await handler(event, lambdaContext(operation.name))) as { statusCode: number; body: string };
           text = reply.body;
-          const parsed = JSON.parse(reply.body) as { error?: { code: string } };
-          code = parsed.error?.code;
-          if (code) expect(reply.statusCode).toBe(ERROR_CATALOG[code as keyof typeof ERROR_CATALOG].status);
+          const parsed = JSON.parse(reply.body) as { error?: unknown; dryRun?: boolean };
+          if (reply.statusCode >= 400) {
+            code = expectContractError(parsed.error);
+            expect(reply.statusCode).toBe(ERROR_CATALOG[code as ErrorCode].status);
+            expect(text.length).toBeLessThan(MAX_ERROR_REPLY);
+          } else {
+            expect(parsed.error).toBeUndefined();
+            dryRunResult = parsed.dryRun === true;
+          }
         } else {
+          // What Lambda hands the function for that JSON text: 1e400 is Infinity, big integers are rounded.
+          const payload = JSON.parse(toJsonText({ ...body, ...options })) as unknown;
           try {
-            text = JSON.stringify(await handler(body, lambdaContext(operation.name)));
+            const result = await handler(payload, lambdaContext(operation.name));
+            text = JSON.stringify(result);
+            dryRunResult = (result as { dryRun?: boolean }).dryRun === true;
           } catch (error) {
             const e = error as Error;
             expect(ERROR_NAMES.has(e.name)).toBe(true);
             text = e.message;
-            code = (JSON.parse(e.message) as { error: { code: string } }).error.code;
+            expect(text.length).toBeLessThan(MAX_ERROR_REPLY);
+            code = expectContractError((JSON.parse(e.message) as { error: unknown }).error);
+            expect(e.name).toBe(errorName(code as ErrorCode));
           }
         }
         expect(code).not.toBe('INTERNAL_ERROR');
+        if (code && ERROR_CATALOG[code as ErrorCode].status >= 500) expect(ALLOWED_5XX).toContain(code);
         expect(text).not.toContain(stack.emulator.token);
-        if (code === undefined || !REJECTIONS.has(code)) brokerBound++;
+        // Exactly one access line per request, and one audit record per order action, whatever it carried.
+        expect(accessLines() - accessBefore).toBe(1);
+        if (operation.kind === 'order') expect(auditLines() - auditBefore).toBe(1);
+        if ((code === undefined && !dryRunResult) || (code !== undefined && !REJECTIONS.has(code))) brokerBound++;
       }),
       { numRuns: RUNS },
     );
-    // Exactly the inputs that passed validation and guardrails reached the broker, once each.
-    const requests = (await control.requests()).filter((r) => r.operation === operation.name);
+    // Exactly the inputs that passed validation and guardrails (and were no dry run) reached the broker, once each.
+    const requests = (await control.requests()).filter((r) => r.operation === operation.broker);
     expect(requests.length).toBe(brokerBound);
     for (const r of requests) expect(r.bodyContainedToken).toBe(false);
-  }, 120_000);
+  }, 180_000);
 });
 
 describe('leak check', () => {
-  it('no log line written during the fuzz runs contains the token', () => {
+  it('no log line written during the fuzz runs contains the token, and none is huge', () => {
     expect(logLines.length).toBeGreaterThan(0);
-    for (const line of logLines) expect(line).not.toContain(stack.emulator.token);
+    for (const line of logLines) {
+      expect(line).not.toContain(stack.emulator.token);
+      expect(line.length).toBeLessThan(16_000);
+    }
   });
 });

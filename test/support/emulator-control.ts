@@ -35,6 +35,8 @@ export const emulatorControl = (baseUrl: string) => {
     orders: async (uid: string) =>
       (await call<{ orders: { al_id: string; state: string; tsym: string }[] }>('GET', `orders?uid=${encodeURIComponent(uid)}`)).orders,
     switches: (values: Record<string, boolean>) => call<unknown>('POST', 'switches', values),
+    /** Where the emulator's authorize page sends the browser after login (the app's registered redirect URL). */
+    oauthRedirect: (redirectUrl: string) => call<unknown>('POST', 'oauth', { redirectUrl }),
   };
 };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeBrokerReply } from '../../functions/broker/reply.js';
 import { annotateOutcome } from '../../functions/broker/call-broker.js';
-import { ERROR_CATALOG, errorName, GatewayError, toGatewayError, type ErrorCode } from '../../functions/contract/errors.js';
+import { ERROR_CATALOG, errorFromBody, errorName, GatewayError, toGatewayError, type ErrorCode } from '../../functions/contract/errors.js';
 import { directInvocationError, httpErrorResponse } from '../../functions/middleware/error-contract.js';
 import { cancelGttOrder, getPendingGttOrders, logout, modifyGttOrder, placeGttOrder } from '../../functions/operations.js';
 import type { AnyOperation } from '../../functions/contract/operation.js';
@@ -10,7 +10,7 @@ const json = (body: unknown, status = 200) => ({ status, contentType: 'applicati
 
 const failureOf = (operation: AnyOperation, reply: { status: number; contentType: string; text: string }): GatewayError => {
   try {
-    decodeBrokerReply(operation, reply);
+    decodeBrokerReply(operation, reply, {});
   } catch (error) {
     expect(error).toBeInstanceOf(GatewayError);
     return error as GatewayError;
@@ -47,26 +47,26 @@ describe('broker reply -> error code', () => {
   });
 
   it('turns the empty-list answer into an empty array, and only for the list operation', () => {
-    expect(decodeBrokerReply(getPendingGttOrders, json({ stat: 'Not_Ok', emsg: 'no data' }))).toEqual({ orders: [] });
-    expect(decodeBrokerReply(getPendingGttOrders, json([]))).toEqual({ orders: [] });
+    expect(decodeBrokerReply(getPendingGttOrders, json({ stat: 'Not_Ok', emsg: 'no data' }), {})).toEqual({ orders: [] });
+    expect(decodeBrokerReply(getPendingGttOrders, json([]), {})).toEqual({ orders: [] });
     expect(failureOf(placeGttOrder, json({ stat: 'Not_Ok', emsg: 'no data' })).code).toBe('BROKER_REJECTED');
   });
 
   it('hands out qty as a number', () => {
     const record = { stat: 'Ok', al_id: '7', ai_t: 'LTP_B_O', tsym: 'M&M-EQ', exch: 'NSE', trantype: 'B', prctyp: 'LMT', qty: '5', prc: '10', prd: 'C', d: '9' };
-    const result = decodeBrokerReply(getPendingGttOrders, json([record])) as { orders: { qty: unknown }[] };
+    const result = decodeBrokerReply(getPendingGttOrders, json([record]), {}) as { orders: { qty: unknown }[] };
     expect(result.orders[0]?.qty).toBe(5);
   });
 
   it('accepts the documented success replies', () => {
-    expect(decodeBrokerReply(placeGttOrder, json({ request_time: '10:00:00 22-11-2026', stat: 'OI created', al_id: '42' }))).toEqual({
+    expect(decodeBrokerReply(placeGttOrder, json({ request_time: '10:00:00 22-11-2026', stat: 'OI created', al_id: '42' }), {})).toEqual({
       request_time: '10:00:00 22-11-2026',
       stat: 'OI created',
       al_id: '42',
     });
-    expect(decodeBrokerReply(modifyGttOrder, json({ request_time: 't', stat: 'OI replaced', al_id: '42' }))).toMatchObject({ al_id: '42' });
-    expect(decodeBrokerReply(cancelGttOrder, json({ request_time: 't', stat: 'OI deleted', al_id: '42' }))).toMatchObject({ al_id: '42' });
-    expect(decodeBrokerReply(logout, json({ stat: 'Ok', request_time: 't' }))).toEqual({ stat: 'Ok', request_time: 't' });
+    expect(decodeBrokerReply(modifyGttOrder, json({ request_time: 't', stat: 'OI replaced', al_id: '42' }), {})).toMatchObject({ al_id: '42' });
+    expect(decodeBrokerReply(cancelGttOrder, json({ request_time: 't', stat: 'OI deleted', al_id: '42' }), {})).toMatchObject({ al_id: '42' });
+    expect(decodeBrokerReply(logout, json({ stat: 'Ok', request_time: 't' }), {})).toEqual({ stat: 'Ok', request_time: 't' });
   });
 });
 
@@ -86,9 +86,22 @@ describe('error contract', () => {
       IDEMPOTENCY_IN_PROGRESS: 409,
       CONFIGURATION_ERROR: 500,
       INTERNAL_ERROR: 500,
+      PAYLOAD_TOO_LARGE: 413,
+      UNSUPPORTED_MEDIA_TYPE: 415,
+      REQUEST_FORBIDDEN: 403,
     });
     expect(errorName('SESSION_EXPIRED')).toBe('SessionExpired');
     expect(errorName('BROKER_RATE_LIMITED')).toBe('BrokerRateLimited');
+    expect(errorName('PAYLOAD_TOO_LARGE')).toBe('PayloadTooLarge');
+  });
+
+  it('rebuilds every code of the catalog from its body, with its status and Step Functions name', () => {
+    for (const code of Object.keys(ERROR_CATALOG) as ErrorCode[]) {
+      const error = errorFromBody({ code, message: 'm' });
+      expect(error.code).toBe(code);
+      expect(error.status).toBe(ERROR_CATALOG[code].status);
+      expect(error.name).toBe(errorName(code));
+    }
   });
 
   it('renders HTTP errors as {error:{code,message,...}} with the status', () => {
@@ -129,5 +142,15 @@ describe('error contract', () => {
     expect(rejected.outcome).toBe('not_executed');
     const read = annotateOutcome(getPendingGttOrders, failureOf(getPendingGttOrders, json({ stat: 'Not_Ok', emsg: 'Server Timeout : x' })));
     expect(read.outcome).toBeUndefined();
+  });
+
+  it('a session operation that may have acted says so: logout with a lost reply is outcome unknown', () => {
+    const lost = annotateOutcome(logout, failureOf(logout, { status: 200, contentType: 'text/html', text: '<x>' }));
+    expect(lost.outcome).toBe('unknown');
+    expect(lost.message).toMatch(/may or may not have/);
+    const timeout = annotateOutcome(logout, failureOf(logout, json({ stat: 'Not_Ok', emsg: 'Server Timeout :  x' })));
+    expect(timeout.outcome).toBe('unknown');
+    const refused = annotateOutcome(logout, failureOf(logout, json({ stat: 'Not_Ok', emsg: 'nope' })));
+    expect(refused.outcome).toBe('not_executed');
   });
 });

@@ -59,6 +59,24 @@ describe('guardrails, each at, below and above its bound', () => {
     expect(ruleOf({ ...order, tsym: 'RELIANCE-EQ' }, { GUARDRAIL_SYMBOLS_DENY: 'M&M-EQ' })).toBeUndefined();
   });
 
+  it.each([
+    ['lower case', 'm&m-eq'],
+    ['a trailing zero-width space', 'M&M-EQ\u200b'],
+    ['a zero-width joiner inside', 'M&M\u200d-EQ'],
+    ['a byte-order mark', '\ufeffM&M-EQ'],
+    ['fullwidth letters', '\uff2d&\uff2d-EQ'],
+  ])('symbol lists compare normalised symbols: %s is still on the deny list', (_label, tsym) => {
+    expect(ruleOf({ ...order, tsym }, { GUARDRAIL_SYMBOLS_DENY: 'M&M-EQ' })).toBe('symbolsDeny');
+    expect(ruleOf({ ...order, tsym }, { GUARDRAIL_SYMBOLS_ALLOW: 'M&M-EQ' })).toBeUndefined();
+  });
+
+  it('normalises the configured lists too', () => {
+    expect(ruleOf(order, { GUARDRAIL_SYMBOLS_DENY: ' m&m-eq\u200b ' })).toBe('symbolsDeny');
+    expect(ruleOf({ ...order, tsym: 'NIFTY 25DEC 24000 CE' }, { GUARDRAIL_SYMBOLS_DENY: 'nifty  25dec 24000 ce' })).toBe('symbolsDeny');
+    expect(ruleOf({ ...order, tsym: 'RELIANCE-EQ' }, { GUARDRAIL_SYMBOLS_DENY: 'm&m-eq' })).toBeUndefined();
+    expect(ruleOf({ ...order, tsym: 'A\u0308B-EQ' }, { GUARDRAIL_SYMBOLS_DENY: '\u00c4B-EQ' })).toBe('symbolsDeny');
+  });
+
   it('read-only mode refuses every order', () => {
     expect(ruleOf(order, { GUARDRAIL_READ_ONLY: 'true' })).toBe('readOnly');
     expect(ruleOf(order, { GUARDRAIL_READ_ONLY: 'false' })).toBeUndefined();

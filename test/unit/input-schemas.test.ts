@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cancelOrderInput, modifyOrderInput, noInput, placeOrderInput } from '../../functions/schemas/input.js';
-import { validateInput } from '../../functions/contract/validate-input.js';
+import { describeIssues, validateInput } from '../../functions/contract/validate-input.js';
+import { OPERATIONS } from '../../functions/operations.js';
 import { ValidationFailedError } from '../../functions/contract/errors.js';
 
 const order = {
@@ -49,7 +50,7 @@ describe('place input', () => {
   });
 
   it.each([
-    ['exch', 'NYSE', 'exch must be one of NSE, NFO, BSE, MCX'],
+    ['exch', 'NYSE', 'exch must be one of NSE, NFO, BSE, MCX, BFO, CDS, BCD, NCX, NCOM, BSTAR'],
     ['prd', 'I', 'prd must be one of C, M, H'],
     ['trantype', 'buy', 'trantype must be one of B, S'],
     ['prctyp', 'LIMIT', 'prctyp must be one of LMT, MKT, SL-LMT, SL-MKT, DS, 2L, 3L'],
@@ -129,5 +130,97 @@ describe('modify, cancel and no-input operations', () => {
   it('operations without input refuse stray fields', () => {
     expect(validateInput(noInput, {})).toEqual({});
     expect(problemsOf(noInput, { uid: 'someone-else' })[0]?.field).toBe('uid');
+  });
+});
+
+describe('al_id: a digit string, or a JSON number only while it is exact', () => {
+  it('accepts a safe integer and converts it to its digit string', () => {
+    expect(validateInput(cancelOrderInput, { al_id: 26112200001 })).toEqual({ al_id: '26112200001' });
+    expect(validateInput(cancelOrderInput, { al_id: Number.MAX_SAFE_INTEGER })).toEqual({ al_id: '9007199254740991' });
+    expect(validateInput(cancelOrderInput, { al_id: '26112200000000001' })).toEqual({ al_id: '26112200000000001' });
+  });
+
+  it.each([JSON.parse('26112200000000001') as number, 2 ** 53, 1e21, 1.5, -1, Number.NaN, Number.POSITIVE_INFINITY])(
+    'refuses the number %s rather than rounding it',
+    (al_id) => {
+      const problems = problemsOf(cancelOrderInput, { al_id });
+      expect(problems).toEqual([{ field: 'al_id', message: expect.stringMatching(/al_id/) }]);
+    },
+  );
+
+  it('says why a large number is refused', () => {
+    expect(problemsOf(cancelOrderInput, { al_id: 2 ** 60 })[0]?.message).toMatch(/digit string/);
+  });
+
+  it.each([true, null, {}, [], { toString: 1 }] as unknown[])('refuses %j', (al_id) => {
+    expect(problemsOf(cancelOrderInput, { al_id })[0]?.field).toBe('al_id');
+  });
+});
+
+describe('tsym characters: printable, no control, format, bidi or line-separator characters; NFC', () => {
+  it.each([
+    ['a lone high surrogate', 'A\ud800'],
+    ['a lone low surrogate', '\udc00B'],
+    ['a zero-width space', 'M&M-EQ\u200b'],
+    ['a zero-width joiner', 'M&M\u200d-EQ'],
+    ['a byte-order mark', '\ufeffM&M-EQ'],
+    ['a right-to-left override', 'M&M-\u202eQE'],
+    ['a bidi isolate', 'M&M\u2066-EQ'],
+    ['a line separator', 'M&M\u2028EQ'],
+    ['a paragraph separator', 'M&M\u2029EQ'],
+    ['a DEL', 'M&M\u007f'],
+    ['a C1 control', 'M&M\u0085'],
+    ['a no-break space', 'NIFTY\u00a025DEC'],
+    ['a tab', 'NIFTY\t25DEC'],
+    ['a private-use character', 'M&M\ue000'],
+    ['a decomposed (not NFC) letter', 'A\u0308BC'],
+  ])('refuses %s with a clear message', (_label, tsym) => {
+    const problems = problemsOf(placeOrderInput, { ...order, tsym });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toEqual({ field: 'tsym', message: expect.stringMatching(/^tsym /) });
+  });
+
+  it('names the offending character by code point', () => {
+    expect(problemsOf(placeOrderInput, { ...order, tsym: 'M&M-EQ\u200b' })[0]?.message).toMatch(/U\+200B/);
+    expect(problemsOf(placeOrderInput, { ...order, tsym: 'A\ud800' })[0]?.message).toMatch(/U\+D800/);
+    expect(problemsOf(placeOrderInput, { ...order, tsym: 'A\u0308BC' })[0]?.message).toMatch(/NFC/);
+  });
+
+  it('keeps printable symbols, including non-ASCII letters and emoji in NFC', () => {
+    for (const tsym of ['NIFTY 25DEC 24000 CE', 'ÄÖÜ', '🙂', 'L&TFH-EQ', '50%']) {
+      expect(validateInput(placeOrderInput, { ...order, tsym }).tsym).toBe(tsym);
+    }
+  });
+});
+
+describe('validation messages never echo huge values', () => {
+  it('caps a 500 KB value in the message and in the details', () => {
+    const huge = 'x'.repeat(500_000);
+    let error: ValidationFailedError | undefined;
+    try {
+      validateInput(placeOrderInput, { ...order, prc: huge, [huge]: 1 });
+    } catch (e) {
+      error = e as ValidationFailedError;
+    }
+    expect(error).toBeInstanceOf(ValidationFailedError);
+    expect(error!.message.length).toBeLessThan(2_000);
+    expect(JSON.stringify(error!.details).length).toBeLessThan(2_000);
+  });
+
+  it('lists at most a few of many unknown fields', () => {
+    const many = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`field${i}`, i]));
+    const problems = problemsOf(noInput, many);
+    expect(JSON.stringify(problems).length).toBeLessThan(2_000);
+    expect(problems[0]?.field).toMatch(/^field0, field1, .*4990 more/);
+  });
+});
+
+describe('every operation of the table refuses fields it does not define', () => {
+  it.each(OPERATIONS.map((op) => [op.name, op] as const))('%s', (_name, operation) => {
+    for (const field of ['dryrun', 'dry_run', 'DryRun', 'idempotency_key', 'uid', 'surprise']) {
+      const parsed = operation.input.safeParse({ [field]: true });
+      expect(parsed.success).toBe(false);
+      expect(describeIssues(parsed.error!.issues)).toContainEqual({ field, message: expect.stringMatching(/unknown field/) });
+    }
   });
 });

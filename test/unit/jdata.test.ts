@@ -31,10 +31,19 @@ describe('jData codec', () => {
     expect(req.body).not.toContain('secret-token-123');
   });
 
-  it('keeps a base path of the broker URL', () => {
-    expect(buildBrokerRequest('https://broker.example/NorenWClientAPI', 'Logout', {}, 'tok-xyz').url).toBe(
-      'https://broker.example/NorenWClientAPI/ClientAPI/Logout',
-    );
+  it('uses the base URL path as the prefix, with or without a trailing slash; no path means /ClientAPI', () => {
+    for (const base of ['https://broker.example/NorenWClientTP', 'https://broker.example/NorenWClientTP/', 'https://broker.example/NorenWClientTP//']) {
+      expect(buildBrokerRequest(base, 'Logout', {}, 'tok-xyz').url).toBe('https://broker.example/NorenWClientTP/Logout');
+    }
+    expect(buildBrokerRequest('https://broker.example/', 'Logout', {}, 'tok-xyz').url).toBe('https://broker.example/ClientAPI/Logout');
+    expect(buildBrokerRequest('https://broker.example/a/b', 'Logout', {}, 'tok-xyz').url).toBe('https://broker.example/a/b/Logout');
+  });
+
+  it('jkey mode: the token goes after jData as &jKey=, with no Authorization header, and never inside jData', () => {
+    const req = buildBrokerRequest('http://127.0.0.1:9100', 'GetPendingGTTOrder', { uid: 'U1' }, 'tok+/=1', 'jkey');
+    expect(req.headers).toEqual({ 'Content-Type': 'text/plain' });
+    expect(req.body).toBe('jData={"uid":"U1"}&jKey=tok%2B%2F%3D1');
+    expect(() => buildBrokerRequest('http://x', 'Logout', { uid: 'tok-abc' }, 'tok-abc', 'jkey')).toThrow(InternalError);
   });
 
   it('refuses to send a body that contains the token', () => {

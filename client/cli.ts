@@ -1,0 +1,399 @@
+/**
+ * `npm run gtt -- <command> [flags]`: the command line of the typed client (docs/client.md). Human output by
+ * default (a table for lists), `--json` for scripts; exit codes by error class (client/exit-codes.ts).
+ */
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import {
+  createGttClient,
+  type DryRunResult,
+  type GttClient,
+  type GttOrder,
+  type GttOrderInput,
+  type OcoOrderInput,
+  type OperationId,
+  type OrderList,
+  type TriggeredList,
+} from './client.js';
+import { GttGatewayError } from './errors.js';
+import { EXIT_CODES, exitCodeFor } from './exit-codes.js';
+import { OPERATION_INFO, type OperationInfo } from './generated/operations.js';
+
+export const DEFAULT_URL = 'http://127.0.0.1:3000';
+
+const ORDER_FLAGS = 'exch tsym qty price product side price-type retention alert trigger tag validity key';
+const OCO_FLAGS =
+  'exch tsym side qty product retention target-trigger target-price target-price-type stop-trigger stop-price stop-price-type stop-trigger-price ltp tag validity key';
+
+/** Each command: its positional argument (if any), the flags it takes, whether it takes --dry-run. */
+const COMMANDS: Record<string, { arg?: string; flags: string; dryRun?: boolean; summary: string }> = {
+  place: { flags: ORDER_FLAGS, dryRun: true, summary: 'place a GTT order' },
+  'place-oco': { flags: OCO_FLAGS, dryRun: true, summary: 'place a two-leg OCO order (target and stop-loss)' },
+  list: { flags: 'tsym exch', summary: 'list pending GTT orders (table: al_id, type, exch, tsym, side, qty, price, trigger(s), tag)' },
+  get: { arg: 'alId', flags: '', summary: 'one pending order' },
+  modify: { arg: 'alId', flags: ORDER_FLAGS, dryRun: true, summary: 'replace a pending order (the place flags, all of them)' },
+  'modify-oco': { arg: 'alId', flags: OCO_FLAGS, dryRun: true, summary: 'replace a pending OCO order (the place-oco flags)' },
+  cancel: { arg: 'alId', flags: 'key', dryRun: true, summary: 'cancel a pending order' },
+  triggered: { flags: '', summary: 'the orders that fired' },
+  enabled: { flags: '', summary: 'the alert types enabled for the account' },
+  client: { flags: '', summary: "the account's client record" },
+  logout: { flags: '', summary: 'end the broker session (never retried)' },
+  operations: { flags: '', summary: 'the operations of the OpenAPI document (for call)' },
+  call: { arg: 'OperationId', flags: 'path query body key', dryRun: true, summary: 'any operation of the OpenAPI document by its operationId' },
+};
+
+const GLOBAL_FLAGS = ['url', 'sign', 'no-sign', 'region', 'json', 'dry-run', 'timeout', 'attempts', 'verbose', 'help'];
+
+export const USAGE = `usage: npm run gtt -- <command> [flags]
+
+commands:
+  place        --exch NSE --tsym 'M&M-EQ' --qty 1 --price 1500 --product C --side B --price-type LMT
+               --retention DAY --alert LTP_B_O --trigger 1490 [--tag T] [--validity GTT] [--key K]
+  place-oco    --exch NSE --tsym 'M&M-EQ' --side S --qty 1 --product C [--retention DAY]
+               --target-trigger 1600 --target-price 1600 [--target-price-type LMT]
+               --stop-trigger 1400 [--stop-price 1400] [--stop-price-type LMT] [--stop-trigger-price P]
+               [--ltp 1500] [--tag T] [--key K]
+  list         [--tsym 'M&M-EQ'] [--exch NSE]
+  get          <alId>
+  modify       <alId> + every place flag (a full replacement) [--key K]
+  modify-oco   <alId> + every place-oco flag [--key K]
+  cancel       <alId> [--key K]
+  triggered    the orders that fired
+  enabled      the alert types enabled for the account
+  client       the account's client record
+  logout       end the broker session (never retried)
+  operations   the operations of the OpenAPI document
+  call         <OperationId> [--path name=value]... [--query name=value]... [--body JSON] [--key K]
+
+global flags:
+  --url URL        the API (default: $GTT_API_URL, else ${DEFAULT_URL})
+  --sign, --no-sign  SigV4-sign with the AWS default credentials (default: on unless the URL is loopback)
+  --region R       signing region (default: from an execute-api URL, else AWS_REGION)
+  --dry-run        place/modify/cancel: show the exact broker request; nothing is sent
+  --json           machine output: the API's JSON on stdout; errors as {"error":{...}} on stderr
+  --timeout MS     per attempt (default 10000)    --attempts N   of a retry-safe call (default 4)
+  --verbose        print retries on stderr        --help
+
+exit codes: 0 ok, 2 usage/validation/guardrail, 3 not found, 4 broker rejected or rate limited,
+  5 session expired, 6 outcome unknown or unavailable (check \`list\` before acting again),
+  7 configuration/internal, 8 idempotency key conflict, 130 interrupted`;
+
+/** Order fields as the API names them -> the flag that sets them (for messages). */
+const FLAG_OF_FIELD: Record<string, string> = {
+  exch: '--exch', tsym: '--tsym', qty: '--qty', prc: '--price', prd: '--product', trantype: '--side', prctyp: '--price-type',
+  ret: '--retention', ai_t: '--alert', d: '--trigger', tag: '--tag', validity: '--validity', ltp: '--ltp',
+  'target.trigger': '--target-trigger', 'target.order.prc': '--target-price', 'target.order.prctyp': '--target-price-type',
+  'stopLoss.trigger': '--stop-trigger', 'stopLoss.order.prc': '--stop-price', 'stopLoss.order.prctyp': '--stop-price-type',
+  'stopLoss.order.trgprc': '--stop-trigger-price', 'Idempotency-Key': '--key',
+};
+
+class UsageError extends Error {}
+
+export interface Io {
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
+
+const str = (values: Values, name: string): string | undefined => {
+  const value = values[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
+const need = (values: Values, name: string): string => {
+  const value = str(values, name);
+  if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+};
+
+const positiveInt = (values: Values, name: string): number | undefined => {
+  const value = str(values, name);
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${name} must be a positive whole number, got ${JSON.stringify(value)}`);
+  return n;
+};
+
+/** `name=value` pairs of a repeatable flag. */
+const pairs = (values: Values, name: string): Record<string, string> => {
+  const list = values[name];
+  const entries = (Array.isArray(list) ? list : []).map(String).map((pair) => {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new UsageError(`--${name} takes name=value, got ${JSON.stringify(pair)}`);
+    return [pair.slice(0, at), pair.slice(at + 1)] as const;
+  });
+  return Object.fromEntries(entries);
+};
+
+// The values are passed as typed: the gateway validates them (VALIDATION_FAILED names the field, shown as its flag).
+const orderFromFlags = (v: Values): GttOrderInput =>
+  ({
+    exch: need(v, 'exch'),
+    tsym: need(v, 'tsym'),
+    qty: need(v, 'qty'),
+    prc: need(v, 'price'),
+    prd: need(v, 'product'),
+    trantype: need(v, 'side'),
+    prctyp: need(v, 'price-type'),
+    ret: need(v, 'retention'),
+    ai_t: need(v, 'alert'),
+    d: need(v, 'trigger'),
+    ...(str(v, 'validity') === undefined ? {} : { validity: str(v, 'validity') }),
+    ...(str(v, 'tag') === undefined ? {} : { tag: str(v, 'tag') }),
+  }) as GttOrderInput;
+
+const ocoFromFlags = (v: Values): OcoOrderInput => {
+  const leg = (prefix: 'target' | 'stop') => ({
+    trigger: need(v, `${prefix}-trigger`),
+    order: {
+      trantype: need(v, 'side'),
+      prctyp: str(v, `${prefix}-price-type`) ?? 'LMT',
+      qty: need(v, 'qty'),
+      prd: need(v, 'product'),
+      ret: str(v, 'retention') ?? 'DAY',
+      ...(str(v, `${prefix}-price`) === undefined ? {} : { prc: str(v, `${prefix}-price`) }),
+      ...(prefix === 'stop' && str(v, 'stop-trigger-price') !== undefined ? { trgprc: str(v, 'stop-trigger-price') } : {}),
+    },
+  });
+  return {
+    exch: need(v, 'exch'),
+    tsym: need(v, 'tsym'),
+    ...(str(v, 'validity') === undefined ? {} : { validity: str(v, 'validity') }),
+    ...(str(v, 'tag') === undefined ? {} : { tag: str(v, 'tag') }),
+    ...(str(v, 'ltp') === undefined ? {} : { ltp: str(v, 'ltp') }),
+    target: leg('target'),
+    stopLoss: leg('stop'),
+  } as OcoOrderInput;
+};
+
+// ---- human output ----------------------------------------------------------------------------------------------
+
+const table = (header: string[], rows: string[][]): string => {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+};
+
+const ORDER_COLUMNS = ['al_id', 'type', 'exch', 'tsym', 'side', 'qty', 'price', 'trigger(s)', 'tag'];
+
+/** A pending or triggered order (their `stat` differs). */
+const orderRow = (o: Omit<GttOrder, 'stat'>): string[] => {
+  const price = (prctyp: string | undefined, prc: string | undefined) => (prctyp === 'MKT' || prctyp === 'SL-MKT' ? prctyp : (prc ?? ''));
+  if (o.type === 'oco' && o.target && o.stopLoss) {
+    return [
+      o.al_id, 'oco', o.exch, o.tsym, o.target.order.trantype ?? o.trantype, String(o.target.order.qty ?? o.qty),
+      `${price(o.target.order.prctyp, o.target.order.prc)}/${price(o.stopLoss.order.prctyp, o.stopLoss.order.prc)}`,
+      `${o.target.trigger}/${o.stopLoss.trigger}`, o.tag ?? '',
+    ];
+  }
+  return [o.al_id, o.type, o.exch, o.tsym, o.trantype, String(o.qty), price(o.prctyp, o.prc), o.trigger ?? o.d, o.tag ?? ''];
+};
+
+const ordersTable = (list: OrderList): string =>
+  list.orders.length === 0 ? 'no pending GTT orders' : table(ORDER_COLUMNS, list.orders.map(orderRow));
+
+const triggeredTable = (list: TriggeredList): string =>
+  list.orders.length === 0
+    ? 'no triggered GTT orders'
+    : table(
+        [...ORDER_COLUMNS, 'status', 'fired', 'at'],
+        list.orders.map((o) => [...orderRow(o), o.status, o.firedLeg ?? '', o.triggeredAt ?? '']),
+      );
+
+const dryRunText = (r: DryRunResult): string =>
+  `dry run: nothing was sent. ${r.operation} would send\n  ${r.request.method} ${r.request.url}\n  jData ${JSON.stringify(r.request.jData)}`;
+
+const actionText = (verb: string, r: { al_id: string; idempotency?: { key?: string; replayed?: boolean } }): string => {
+  const key = r.idempotency?.key;
+  const replayed = r.idempotency?.replayed ? ' — replayed: an earlier request with this key did it, nothing new was sent' : '';
+  return `${verb} al_id ${r.al_id}${key ? ` (idempotency key ${key})` : ''}${replayed}`;
+};
+
+const errorText = (e: GttGatewayError): string => {
+  const lines = [`error ${e.code}${e.status ? ` (HTTP ${e.status})` : ''}: ${e.message}`];
+  if (e.brokerMessage) lines.push(`  broker said: ${e.brokerMessage}`);
+  if (Array.isArray(e.details)) {
+    for (const d of e.details as { field?: string; message?: string }[]) {
+      if (d && typeof d === 'object') lines.push(`  ${d.field && FLAG_OF_FIELD[d.field] ? `${FLAG_OF_FIELD[d.field]} (${d.field})` : (d.field ?? '')}: ${d.message ?? ''}`);
+    }
+  } else if (e.details !== undefined) {
+    lines.push(`  details: ${JSON.stringify(e.details)}`);
+  }
+  if (e.outcome === 'unknown') lines.push('  outcome: UNKNOWN — the broker may have acted: check `list` before acting again');
+  else if (e.outcome === 'not_executed') lines.push('  outcome: not executed — the broker did not act');
+  if (e.idempotencyKey) lines.push(`  idempotency key: ${e.idempotencyKey}${e.attempts > 1 ? ` (${e.attempts} attempts)` : ''}`);
+  else if (e.attempts > 1) lines.push(`  attempts: ${e.attempts}`);
+  return lines.join('\n');
+};
+
+// ---- main --------------------------------------------------------------------------------------------------------
+
+const parse = (argv: string[]) => {
+  const allFlags = new Set([...GLOBAL_FLAGS, ...Object.values(COMMANDS).flatMap((c) => c.flags.split(' ').filter(Boolean))]);
+  const booleans = new Set(['sign', 'no-sign', 'json', 'dry-run', 'verbose', 'help']);
+  const multiple = new Set(['path', 'query']);
+  const options = Object.fromEntries(
+    [...allFlags].map((name) => [name, { type: booleans.has(name) ? ('boolean' as const) : ('string' as const), multiple: multiple.has(name) }]),
+  );
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+};
+
+/** Runs one command; resolves with the exit code. `signal` interrupts the call (Ctrl-C when run as a program). */
+export const main = async (argv: string[], env: NodeJS.ProcessEnv = process.env, io: Io = defaultIo, signal?: AbortSignal): Promise<number> => {
+  let json = argv.includes('--json');
+  try {
+    const { values, positionals } = parse(argv);
+    json = values.json === true;
+    if (values.help || positionals.length === 0) {
+      (values.help ? io.out : io.err)(USAGE);
+      return values.help ? EXIT_CODES.OK : EXIT_CODES.USAGE;
+    }
+    const [command, ...rest] = positionals as [string, ...string[]];
+    const spec = COMMANDS[command];
+    if (!spec) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+    if (rest.length !== (spec.arg ? 1 : 0)) {
+      throw new UsageError(spec.arg ? `${command} takes one <${spec.arg}>` : `${command} takes no arguments, got ${rest.join(' ')}`);
+    }
+    const allowed = new Set([...GLOBAL_FLAGS, ...spec.flags.split(' ').filter(Boolean)]);
+    const foreign = Object.keys(values).filter((name) => values[name] !== undefined && !allowed.has(name));
+    if (foreign.length) throw new UsageError(`${command} does not take ${foreign.map((f) => `--${f}`).join(', ')}`);
+    if (values['dry-run'] && !spec.dryRun) throw new UsageError(`--dry-run applies to place, place-oco, modify, modify-oco, cancel and call only`);
+    if (values.sign && values['no-sign']) throw new UsageError('--sign and --no-sign contradict each other');
+    const arg = rest[0] ?? '';
+
+    if (command === 'operations') {
+      const rows = Object.entries(OPERATION_INFO as Record<string, OperationInfo>).map(([id, info]) => [id, info.method, info.path, info.idempotencyKey ? `key ${info.idempotencyKey}` : '']);
+      io.out(json ? JSON.stringify(OPERATION_INFO, null, 2) : table(['operationId', 'method', 'path', 'idempotency'], rows));
+      return EXIT_CODES.OK;
+    }
+
+    const timeoutMs = positiveInt(values, 'timeout');
+    const maxAttempts = positiveInt(values, 'attempts');
+    const region = str(values, 'region');
+    const client: GttClient = createGttClient({
+      baseUrl: str(values, 'url') || env.GTT_API_URL || DEFAULT_URL,
+      sign: values.sign ? true : values['no-sign'] ? false : 'auto',
+      ...(region ? { region } : {}),
+      ...(timeoutMs ? { timeoutMs } : {}),
+      ...(maxAttempts ? { maxAttempts } : {}),
+      ...(values.verbose
+        ? { onRetry: (e) => io.err(`retry: attempt ${e.attempt} failed with ${e.error.code}${e.error.status ? ` (HTTP ${e.error.status})` : ''}; again in ${e.delayMs} ms`) }
+        : {}),
+    });
+    const callOptions = signal ? { signal } : {};
+    const orderOptions = {
+      ...callOptions,
+      ...(values['dry-run'] ? { dryRun: true } : {}),
+      ...(str(values, 'key') === undefined ? {} : { idempotencyKey: str(values, 'key')! }),
+    };
+    const dry = values['dry-run'] === true;
+    /** Prints the result: JSON, or the human text. */
+    const show = (result: unknown, human: () => string) => io.out(json ? JSON.stringify(result, null, 2) : dry ? dryRunText(result as DryRunResult) : human());
+
+    switch (command) {
+      case 'place': {
+        const r = await client.placeOrder(orderFromFlags(values), orderOptions);
+        show(r, () => actionText('placed', r));
+        break;
+      }
+      case 'place-oco': {
+        const r = await client.placeOco(ocoFromFlags(values), orderOptions);
+        show(r, () => actionText('placed OCO', r));
+        break;
+      }
+      case 'list': {
+        const filters = { ...(str(values, 'tsym') ? { tsym: str(values, 'tsym') } : {}), ...(str(values, 'exch') ? { exch: str(values, 'exch') } : {}) };
+        const r = await client.listOrders(filters as Parameters<GttClient['listOrders']>[0], callOptions);
+        show(r, () => ordersTable(r));
+        break;
+      }
+      case 'get': {
+        const r = await client.getOrder(arg, callOptions);
+        show(r, () => table(ORDER_COLUMNS, [orderRow(r)]));
+        break;
+      }
+      case 'modify': {
+        const r = await client.modifyOrder(arg, orderFromFlags(values), orderOptions);
+        show(r, () => actionText('modified', r));
+        break;
+      }
+      case 'modify-oco': {
+        const r = await client.modifyOco(arg, ocoFromFlags(values), orderOptions);
+        show(r, () => actionText('modified OCO', r));
+        break;
+      }
+      case 'cancel': {
+        const r = await client.cancelOrder(arg, orderOptions);
+        show(r, () => actionText('cancelled', r));
+        break;
+      }
+      case 'triggered': {
+        const r = await client.triggered(callOptions);
+        show(r, () => triggeredTable(r));
+        break;
+      }
+      case 'enabled': {
+        const r = await client.enabled(callOptions);
+        show(r, () => `enabled alert types: ${r.ai_ts.map((a) => a.ai_t ?? '?').join(', ')}`);
+        break;
+      }
+      case 'client': {
+        const r = await client.clientDetails(callOptions);
+        show(r, () =>
+          [`account   ${r.actid}${r.cliname ? ` (${r.cliname})` : ''}`, `status    ${r.act_sts ?? '-'}`, `exchanges ${r.exarr.join(', ')}`].join('\n'),
+        );
+        break;
+      }
+      case 'logout': {
+        const r = await client.logout(callOptions);
+        show(r, () => 'logged out: the session token no longer works (store a fresh one to continue)');
+        break;
+      }
+      case 'call': {
+        if (!(arg in OPERATION_INFO)) throw new UsageError(`unknown operationId ${JSON.stringify(arg)}; \`operations\` lists them`);
+        let body: unknown;
+        const text = str(values, 'body');
+        if (text !== undefined) {
+          try {
+            body = JSON.parse(text);
+          } catch {
+            throw new UsageError('--body must be JSON');
+          }
+        }
+        const input = { path: pairs(values, 'path'), query: pairs(values, 'query'), ...(body === undefined ? {} : { body }) };
+        const r: unknown = await client.call(arg as OperationId, input as never, orderOptions);
+        io.out(JSON.stringify(r, null, 2));
+        break;
+      }
+    }
+    return EXIT_CODES.OK;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(json ? JSON.stringify({ error: { code: 'USAGE', message: error.message } }) : `${error.message}\n\n${USAGE}`);
+      return EXIT_CODES.USAGE;
+    }
+    if (error instanceof GttGatewayError) {
+      const exitCode = exitCodeFor(error);
+      io.err(json ? JSON.stringify({ error: { ...error.toJSON(), exitCode } }) : errorText(error));
+      return exitCode;
+    }
+    io.err(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return EXIT_CODES.CONFIGURATION;
+  }
+};
+
+const defaultIo: Io = { out: (text) => process.stdout.write(`${text}\n`), err: (text) => process.stderr.write(`${text}\n`) };
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  // Ctrl-C ends the call through the client, so an interrupted order still reports its outcome and idempotency key.
+  const interrupt = new AbortController();
+  process.once('SIGINT', () => interrupt.abort());
+  const code = await main(process.argv.slice(2), process.env, defaultIo, interrupt.signal);
+  // Exit once the output is flushed, without waiting for idle keep-alive sockets.
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}

@@ -1,0 +1,47 @@
+/**
+ * The package's `./client` entry: the typed client of the gtt-gateway HTTP API (docs/client.md).
+ *
+ *   import { createGttClient } from 'gtt-gateway/client';
+ */
+export {
+  GttClient,
+  createGttClient,
+  type CallInput,
+  type CallOptions,
+  type CancelResult,
+  type ClientDetails,
+  type DryRunResult,
+  type EnabledGtts,
+  type GttClientOptions,
+  type GttOrder,
+  type GttOrderInput,
+  type ListFilters,
+  type LogoutResult,
+  type ModifyOcoResult,
+  type ModifyResult,
+  type OcoOrderInput,
+  type OperationBody,
+  type OperationId,
+  type OperationPathParams,
+  type OperationQuery,
+  type OperationResult,
+  type OrderList,
+  type OrderOptions,
+  type PlaceOcoResult,
+  type PlaceResult,
+  type RetryEvent,
+  type TriggeredList,
+} from './client.js';
+export {
+  CLIENT_ERROR_CODES,
+  GttGatewayError,
+  isGttGatewayError,
+  type ClientErrorCode,
+  type ContractErrorCode,
+  type GttErrorCode,
+  type Outcome,
+} from './errors.js';
+export { EXIT_CODES, exitCodeFor } from './exit-codes.js';
+export { defaultCredentials, isLoopbackUrl, regionFromUrl, type AwsCredentials, type CredentialsProvider } from './signing.js';
+export { OPERATION_INFO, type OperationInfo } from './generated/operations.js';
+export type { components, operations, paths } from './generated/openapi.js';

@@ -1,0 +1,6 @@
+// Lambda entry point: binds the operation table's modifyOcoOrder entry to the shared gateway stack, with idempotency keys.
+import { dynamoIdempotency } from '../safety/idempotency.js';
+import { createGatewayHandler } from '../gateway.js';
+import { modifyOcoOrder } from '../operations.js';
+
+export const handler = createGatewayHandler(modifyOcoOrder, { idempotency: dynamoIdempotency });

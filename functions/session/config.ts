@@ -1,0 +1,43 @@
+/** Configuration of the session functions, from the environment, checked like the gateway's. */
+import * as z from 'zod';
+import { ConfigurationError } from '../contract/errors.js';
+
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+
+export const sessionConfigSchema = z.object({
+  /** The broker's base URL with its prefix (as for the gateway): GenAcsTok and QuickAuth go to `{base}/<Operation>`. */
+  BROKER_BASE_URL: httpUrl,
+  /** The session secret the gateway reads, which these functions write. */
+  BROKER_SECRET_ID: z.string().min(1, { error: 'must name the broker session secret' }),
+  BROKER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(8_000),
+  BROKER_AUTH: z.enum(['bearer', 'jkey'], { error: 'must be bearer or jkey' }).default('bearer'),
+  /** OAuth: the broker's authorize page (e.g. `https://host/OAuthlogin/authorize/oauth`). */
+  BROKER_AUTHORIZE_URL: httpUrl.optional(),
+  /** OAuth: the secret holding `{clientId, secretCode, uid}`. */
+  OAUTH_APP_SECRET_ID: z.string().min(1).optional(),
+  /** OAuth: the DynamoDB table of issued `state` values (partition key `state`, TTL on `expiresAt`). */
+  OAUTH_STATE_TABLE_NAME: z.string().min(3).optional(),
+  /** OAuth: how long a `state` value may wait for the broker's redirect. */
+  OAUTH_STATE_TTL_SECONDS: z.coerce.number().int().min(30).max(3_600).default(600),
+  /** TOTP login: the secret holding `{uid, password, totpSeed, apiSecret, vendorCode?, imei?}`. */
+  LOGIN_SECRET_ID: z.string().min(1).optional(),
+  SECRETS_MANAGER_ENDPOINT: httpUrl.optional(),
+  DYNAMODB_ENDPOINT: httpUrl.optional(),
+});
+export type SessionConfig = z.output<typeof sessionConfigSchema>;
+
+export const parseSessionConfig = (env: Record<string, string | undefined>): SessionConfig => {
+  const parsed = sessionConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
+    throw new ConfigurationError(`Invalid session function configuration: ${problems.join('; ')}`, { details: problems });
+  }
+  return parsed.data;
+};
+
+/** A setting one function needs: missing is a configuration error naming it. */
+export const required = <K extends keyof SessionConfig>(config: SessionConfig, name: K): NonNullable<SessionConfig[K]> => {
+  const value = config[name];
+  if (value === undefined) throw new ConfigurationError(`${String(name)} is not set for this function`);
+  return value as NonNullable<SessionConfig[K]>;
+};

@@ -1,0 +1,61 @@
+/**
+ * The session lifecycle functions, as a table like the operation table: the CDK stack and the local runner build
+ * their functions, routes, schedules and permissions from it. They are not broker operations with the deployment's
+ * session (they make or check that session), so they are not entries of the operation table.
+ */
+export interface SessionRoute {
+  method: 'GET';
+  path: string;
+  /** `iam`: SigV4 like every gateway route. `none`: the broker's login page sends a browser here (state-protected). */
+  auth: 'iam' | 'none';
+}
+
+export interface SessionFunction {
+  /** Logical name of the Lambda. */
+  name: 'OAuthCallback' | 'SessionRenewal' | 'SessionHealth';
+  /** Entry file in handlers/ and function name suffix. */
+  id: 'oauth' | 'session-renewal' | 'session-health';
+  summary: string;
+  routes: readonly SessionRoute[];
+  /** Run by EventBridge Scheduler before the market opens (India time). */
+  schedule?: { cron: string; description: string };
+  /** What it may do with the secrets: read or write the session, read its own credentials. */
+  sessionSecret: 'read' | 'write';
+  credentials?: 'oauthApp' | 'login';
+  /** Uses the table of OAuth `state` values. */
+  oauthStateTable?: boolean;
+}
+
+export const SESSION_FUNCTIONS: readonly SessionFunction[] = [
+  {
+    name: 'OAuthCallback',
+    id: 'oauth',
+    summary: 'OAuth login: issue a state and the broker authorize URL; exchange the redirect code for a token',
+    routes: [
+      { method: 'GET', path: '/session/oauth/start', auth: 'iam' },
+      { method: 'GET', path: '/session/oauth/callback', auth: 'none' },
+    ],
+    sessionSecret: 'write',
+    credentials: 'oauthApp',
+    oauthStateTable: true,
+  },
+  {
+    name: 'SessionRenewal',
+    id: 'session-renewal',
+    summary: 'Classic deployments: log in with QuickAuth (password, TOTP) before the market opens',
+    routes: [],
+    // 08:15 IST, Monday to Friday: after the broker's overnight session reset, before pre-open at 09:00.
+    schedule: { cron: 'cron(15 8 ? * MON-FRI *)', description: 'TOTP login before the market opens' },
+    sessionSecret: 'write',
+    credentials: 'login',
+  },
+  {
+    name: 'SessionHealth',
+    id: 'session-health',
+    summary: 'Pre-market check that the session works (ClientDetails), published as the SessionAlive metric',
+    routes: [],
+    // 08:45 IST, Monday to Friday: after the renewal, early enough to log in by hand before 09:15.
+    schedule: { cron: 'cron(45 8 ? * MON-FRI *)', description: 'session health check before the market opens' },
+    sessionSecret: 'read',
+  },
+];

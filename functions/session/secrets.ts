@@ -1,0 +1,44 @@
+/**
+ * The secrets of the session functions, read and written with the real Secrets Manager client. A secret's text
+ * is never echoed in an error (it holds a token, a password or a seed); only field names and rules are.
+ */
+import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type * as z from 'zod';
+import { ConfigurationError } from '../contract/errors.js';
+import type { BrokerSession } from '../schemas/session.js';
+
+export const secretsClient = (endpoint?: string): SecretsManagerClient =>
+  new SecretsManagerClient(endpoint ? { endpoint } : {});
+
+const sdkMessage = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+
+export const readJsonSecret = async <T>(client: SecretsManagerClient, secretId: string, schema: z.ZodType<T>, shape: string): Promise<T> => {
+  let text: string | undefined;
+  try {
+    text = (await client.send(new GetSecretValueCommand({ SecretId: secretId }))).SecretString;
+  } catch (error) {
+    throw new ConfigurationError(`Could not read the secret "${secretId}": ${sdkMessage(error)}`, { cause: error });
+  }
+  if (text === undefined) throw new ConfigurationError(`The secret "${secretId}" must be a JSON string, not binary`);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new ConfigurationError(`The secret "${secretId}" is not valid JSON`);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+    throw new ConfigurationError(`The secret "${secretId}" must be JSON ${shape}: ${problems.join('; ')}`, { details: problems });
+  }
+  return parsed.data;
+};
+
+/** A new version of the session secret; running functions pick it up through their rotated-token retry. */
+export const writeSession = async (client: SecretsManagerClient, secretId: string, session: BrokerSession): Promise<void> => {
+  try {
+    await client.send(new PutSecretValueCommand({ SecretId: secretId, SecretString: JSON.stringify(session) }));
+  } catch (error) {
+    throw new ConfigurationError(`Could not write the session secret "${secretId}": ${sdkMessage(error)}`, { cause: error });
+  }
+};

@@ -1,0 +1,40 @@
+/**
+ * The classic deployments' morning login: QuickAuth with the credentials secret, then a new version of the
+ * session secret. A failed login leaves the old secret untouched and fails the invocation with a clear error
+ * (so the function's error alarm fires); no password, seed or token is in it.
+ */
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { loginCredentialsSchema } from '../schemas/session.js';
+import { quickAuth } from './broker-login.js';
+import { parseSessionConfig, required } from './config.js';
+import { readJsonSecret, secretsClient, writeSession } from './secrets.js';
+
+export interface RenewalResult {
+  stat: 'Ok';
+  method: 'totp';
+  uid: string;
+  actid: string;
+  renewedAt: string;
+}
+
+export const createSessionRenewal = (options: { env?: Record<string, string | undefined>; logger: Logger }) => {
+  return async (): Promise<RenewalResult> => {
+    const config = parseSessionConfig(options.env ?? process.env);
+    const secrets = secretsClient(config.SECRETS_MANAGER_ENDPOINT);
+    const credentials = await readJsonSecret(
+      secrets,
+      required(config, 'LOGIN_SECRET_ID'),
+      loginCredentialsSchema,
+      '{uid, password, totpSeed, apiSecret, vendorCode?, imei?}',
+    );
+    try {
+      const session = await quickAuth({ baseUrl: config.BROKER_BASE_URL, timeoutMs: config.BROKER_TIMEOUT_MS }, credentials);
+      await writeSession(secrets, config.BROKER_SECRET_ID, session);
+      options.logger.info('session renewed', { session: { method: 'totp', uid: session.uid, actid: session.actid } });
+      return { stat: 'Ok', method: 'totp', uid: session.uid, actid: session.actid, renewedAt: new Date().toISOString() };
+    } catch (error) {
+      options.logger.error('session renewal failed', { session: { method: 'totp', uid: credentials.uid }, error: error instanceof Error ? error.message : String(error) });
+      throw error;
+    }
+  };
+};

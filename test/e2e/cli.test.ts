@@ -1,0 +1,256 @@
+/**
+ * The command line (`npm run gtt -- ...`, client/cli.ts) as a trader runs it: `npm start` as a child process, then
+ * each command as its own child process against it, checking the output and the exit code.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readmeBlock, startScript, type Started } from '../support/processes.js';
+import { emulatorControl } from '../support/emulator-control.js';
+
+const exec = promisify(execFile);
+
+let started: Started;
+let baseUrl: string;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** `node --import tsx client/cli.ts ...args --url <npm start>`; never rejects, resolves with the exit code. */
+const gtt = (args: string[], options: { url?: string; env?: Record<string, string> } = {}): Promise<Run> =>
+  new Promise((resolve) => {
+    const url = options.url === undefined ? ['--url', baseUrl] : options.url === '' ? [] : ['--url', options.url];
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'client/cli.ts', ...args, ...url],
+      { timeout: 20_000, env: { ...process.env, GTT_API_URL: '', ...options.env } },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        resolve({ code, stdout: stdout.toString(), stderr: stderr.toString() });
+      },
+    );
+  });
+
+const ORDER = ['--exch', 'NSE', '--tsym', 'M&M-EQ', '--qty', '1', '--price', '1500', '--product', 'C', '--side', 'B', '--price-type', 'LMT', '--retention', 'DAY', '--alert', 'LTP_B_O', '--trigger', '1490'];
+const OCO = ['--exch', 'NSE', '--tsym', 'INFY-EQ', '--side', 'S', '--qty', '2', '--product', 'C', '--target-trigger', '1600', '--target-price', '1600', '--stop-trigger', '1400', '--stop-price', '1390', '--tag', 'exit-infy'];
+
+const json = <T>(run: Run): T => {
+  expect(run).toMatchObject({ code: 0, stderr: '' });
+  return JSON.parse(run.stdout) as T;
+};
+
+beforeAll(async () => {
+  started = await startScript('local/start.ts', ['--port', '0'], /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Try:/);
+  baseUrl = started.match[1]!;
+}, 30_000);
+
+afterAll(async () => {
+  await started?.stop();
+});
+
+describe('npm run gtt against npm start', () => {
+  let alId = '';
+
+  it('--help: the usage with the exit codes, exit 0; no command: usage, exit 2', async () => {
+    const help = await gtt(['--help'], { url: '' });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/usage: npm run gtt -- <command>/);
+    expect(help.stdout).toMatch(/exit codes: 0 ok, 2 usage/);
+    const none = await gtt([], { url: '' });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/usage:/);
+  });
+
+  it('place --dry-run shows the broker request and sends nothing', async () => {
+    const run = await gtt(['place', ...ORDER, '--dry-run']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^dry run: nothing was sent\. PlaceGTTOrder would send\n {2}POST http:\/\/127\.0\.0\.1:\d+\/ClientAPI\/PlaceGTTOrder\n {2}jData \{.*"tsym":"M%26M-EQ"/);
+    expect((await gtt(['list'])).stdout.trim()).toBe('no pending GTT orders');
+  });
+
+  it('place, and the same --key again replays instead of placing twice', async () => {
+    const run = await gtt(['place', ...ORDER, '--tag', 'swing-1', '--key', 'cli-order-1']);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const match = /^placed al_id (\d+) \(idempotency key cli-order-1\)$/.exec(run.stdout.trim());
+    expect(match).not.toBeNull();
+    alId = match![1]!;
+    const again = await gtt(['place', ...ORDER, '--tag', 'swing-1', '--key', 'cli-order-1']);
+    expect(again.stdout).toMatch(new RegExp(`^placed al_id ${alId} .*replayed`));
+    // Without --key, the client makes one up and says which.
+    const oco = await gtt(['place-oco', ...OCO]);
+    expect(oco.stdout).toMatch(/^placed OCO al_id \d+ \(idempotency key [0-9a-f-]{36}\)/);
+  });
+
+  it('list: a table by default, the API JSON with --json, filters', async () => {
+    const table = await gtt(['list']);
+    expect(table.code).toBe(0);
+    const lines = table.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^al_id\s+type\s+exch\s+tsym\s+side\s+qty\s+price\s+trigger\(s\)\s+tag$/);
+    expect(lines[1]).toMatch(/^-+( +-+){8}$/);
+    expect(lines.slice(2).map((line) => line.split(/\s{2,}/))).toEqual(
+      expect.arrayContaining([
+        [alId, 'single', 'NSE', 'M&M-EQ', 'B', '1', '1500', '1490', 'swing-1'],
+        [expect.stringMatching(/^\d+$/), 'oco', 'NSE', 'INFY-EQ', 'S', '2', '1600/1390', '1600/1400', 'exit-infy'],
+      ]),
+    );
+    const listed = json<{ orders: { al_id: string; type: string; qty: number }[] }>(await gtt(['list', '--json']));
+    expect(listed.orders.map((o) => o.type).sort()).toEqual(['oco', 'single']);
+    const filtered = json<{ orders: { tsym: string }[] }>(await gtt(['list', '--tsym', 'M&M-EQ', '--exch', 'NSE', '--json']));
+    expect(filtered.orders.map((o) => o.tsym)).toEqual(['M&M-EQ']);
+  });
+
+  it('get, modify, get again', async () => {
+    const got = await gtt(['get', alId]);
+    expect(got.stdout).toMatch(new RegExp(`^al_id.*\\n-.*\\n${alId}\\s+single\\s+NSE\\s+M&M-EQ\\s+B\\s+1\\s+1500\\s+1490\\s+swing-1`));
+    const modified = await gtt(['modify', alId, ...ORDER.map((v) => (v === '1' ? '3' : v)), '--tag', 'swing-1']);
+    expect(modified).toMatchObject({ code: 0 });
+    expect(modified.stdout).toMatch(new RegExp(`^modified al_id ${alId}`));
+    expect(json<{ qty: number }>(await gtt(['get', alId, '--json'])).qty).toBe(3);
+  });
+
+  it('triggered, enabled, client, operations, call', async () => {
+    expect((await gtt(['triggered'])).stdout.trim()).toBe('no triggered GTT orders');
+    expect((await gtt(['enabled'])).stdout).toMatch(/^enabled alert types: .*LTP_B_O/);
+    const client = await gtt(['client']);
+    expect(client.stdout).toMatch(/^account\s+DEMO01/);
+    expect(client.stdout).toMatch(/exchanges .*NSE/);
+    expect((await gtt(['operations'])).stdout).toMatch(/PlaceGTTOrder\s+POST\s+\/gtt-orders\s+key required/);
+    const called = json<{ al_id: string }>(await gtt(['call', 'GetGTTOrder', '--path', `alId=${alId}`]));
+    expect(called.al_id).toBe(alId);
+  });
+
+  it('cancel --dry-run, then cancel', async () => {
+    expect((await gtt(['cancel', alId, '--dry-run'])).stdout).toMatch(/^dry run: nothing was sent\. CancelGTTOrder/);
+    const cancelled = await gtt(['cancel', alId]);
+    expect(cancelled).toMatchObject({ code: 0 });
+    expect(cancelled.stdout).toMatch(new RegExp(`^cancelled al_id ${alId}`));
+  });
+
+  it('errors: exit codes by class, human text on stderr, JSON with --json', async () => {
+    const notFound = await gtt(['get', alId]);
+    expect(notFound).toMatchObject({ code: 3, stdout: '' });
+    expect(notFound.stderr).toMatch(/^error ORDER_NOT_FOUND \(HTTP 404\)/);
+
+    const invalid = await gtt(['place', ...ORDER.map((v) => (v === '1' ? '0' : v))]);
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).toMatch(/error VALIDATION_FAILED \(HTTP 400\)[\s\S]*--qty \(qty\): qty must be a positive whole number/);
+
+    const invalidJson = await gtt(['place', ...ORDER.map((v) => (v === '1' ? '0' : v)), '--json']);
+    expect(invalidJson.code).toBe(2);
+    expect(JSON.parse(invalidJson.stderr)).toMatchObject({ error: { code: 'VALIDATION_FAILED', status: 400, exitCode: 2, details: [{ field: 'qty' }] } });
+
+    const reused = await gtt(['place', ...ORDER.map((v) => (v === '1' ? '2' : v)), '--tag', 'swing-1', '--key', 'cli-order-1']);
+    expect(reused.code).toBe(8);
+    expect(reused.stderr).toMatch(/IDEMPOTENCY_KEY_REUSED/);
+
+    const usage = await gtt(['place', '--exch', 'NSE']);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/^--tsym is required/);
+    expect((await gtt(['list', '--price', '1'])).stderr).toMatch(/^list does not take --price/);
+    expect((await gtt(['frobnicate'])).code).toBe(2);
+    expect((await gtt(['list', '--dry-run'])).code).toBe(2);
+
+    const port = await new Promise<number>((resolve) => {
+      const server = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = server.address() as net.AddressInfo;
+        server.close(() => resolve(free));
+      });
+    });
+    const down = await gtt(['list', '--attempts', '1'], { url: `http://127.0.0.1:${port}` });
+    expect(down.code).toBe(6);
+    expect(down.stderr).toMatch(/^error NETWORK_ERROR/);
+  });
+
+  it('GTT_API_URL is the default --url', async () => {
+    const run = await gtt(['list', '--json'], { url: '', env: { GTT_API_URL: baseUrl } });
+    expect(json<{ orders: unknown[] }>(run).orders).toHaveLength(1);
+  });
+
+  it("docs/client.md: the command-line block, as written but for the port", async () => {
+    const script = readmeBlock('cli').replace('GTT_API_URL=http://127.0.0.1:3000', `GTT_API_URL=${baseUrl}`);
+    const { stdout } = await exec('bash', ['-euo', 'pipefail', '-c', script], { timeout: 60_000 });
+    expect(stdout).toMatch(/^dry run: nothing was sent\. PlaceGTTOrder/);
+    const placed = /placed al_id (\d+) \(idempotency key doc-order-1\)/.exec(stdout);
+    expect(placed).not.toBeNull();
+    expect(stdout).toMatch(/placed OCO al_id \d+/);
+    expect(stdout).toMatch(new RegExp(`${placed![1]}\\s+single\\s+NSE\\s+M&M-EQ\\s+B\\s+1\\s+1500\\s+1490\\s+dip-buy`));
+    expect(stdout).toContain(`modified al_id ${placed![1]}`);
+    expect(stdout).toContain(`cancelled al_id ${placed![1]}`);
+    expect(stdout).toMatch(/enabled alert types: /);
+    expect(stdout).toMatch(/account\s+DEMO01/);
+  }, 90_000);
+
+  it('docs/client.md: the script, against npm start instead of the deployed API', async () => {
+    const page = readFileSync('docs/client.md', 'utf8');
+    const block = /<!-- e2e-client-script:start -->\s*```ts\n([\s\S]*?)```\s*<!-- e2e-client-script:end -->/.exec(page)?.[1];
+    expect(block).toBeDefined();
+    const dir = mkdtempSync(join(tmpdir(), 'gtt-client-doc-'));
+    try {
+      const file = join(dir, 'script.mts');
+      writeFileSync(
+        file,
+        block!
+          .replace("'gtt-gateway/client'", `'${pathToFileURL(resolve('client/index.ts')).href}'`)
+          .replace('https://a1b2c3d4e5.execute-api.ap-south-1.amazonaws.com', baseUrl),
+      );
+      const run = async () => (await exec(process.execPath, ['--import', 'tsx', file], { timeout: 20_000 })).stdout;
+      const first = await run();
+      const alId = /^placed (\d+)$/m.exec(first)?.[1];
+      expect(alId).toBeDefined();
+      expect(first).toContain(`${alId} M&M-EQ single 1490`);
+      // The same key again: the order is not placed twice.
+      expect(await run()).toMatch(new RegExp(`^placed ${alId} \\(earlier\\)$`, 'm'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('Ctrl-C during a place: the outcome is unknown, the key is printed, exit 6', async () => {
+    const emulatorUrl = /broker emulator\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(started.output())![1]!;
+    const control = emulatorControl(emulatorUrl);
+    await control.clearRequests();
+    await control.fault({ operation: 'PlaceGTTOrder', kind: 'delay', delayMs: 1_500 });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'client/cli.ts', 'place', ...ORDER, '--key', 'cli-interrupted-1', '--url', baseUrl], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((done) => child.once('exit', done));
+    try {
+      // Interrupt once the order has reached the broker (which holds its answer for 1.5 s).
+      const end = Date.now() + 10_000;
+      while (!(await control.requests()).some((r) => r.operation === 'PlaceGTTOrder')) {
+        if (Date.now() > end) throw new Error(`the place never reached the broker: ${stderr}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      child.kill('SIGINT');
+      expect(await exited).toBe(6);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+    expect(stderr).toMatch(/^error CLIENT_ABORTED: PlaceGTTOrder: aborted by the caller\./);
+    expect(stderr).toMatch(/outcome: UNKNOWN/);
+    expect(stderr).toMatch(/idempotency key: cli-interrupted-1/);
+    // The same command with the same key, once the first finished, tells what happened: placed once.
+    await new Promise((r) => setTimeout(r, 1_600));
+    const again = await gtt(['place', ...ORDER, '--key', 'cli-interrupted-1']);
+    expect(again.stdout).toMatch(/^placed al_id \d+ \(idempotency key cli-interrupted-1\) — replayed/);
+  });
+
+  it('logout (last: the session ends), then every call exits 5', async () => {
+    const out = await gtt(['logout']);
+    expect(out).toMatchObject({ code: 0 });
+    expect(out.stdout).toMatch(/^logged out/);
+    const after = await gtt(['list']);
+    expect(after.code).toBe(5);
+    expect(after.stderr).toMatch(/^error SESSION_EXPIRED \(HTTP 503\)/);
+  });
+});

@@ -1,0 +1,247 @@
+/**
+ * The session lifecycle against the emulator over 127.0.0.1, with the real Secrets Manager and DynamoDB clients
+ * on their local endpoints: the OAuth round trip, the TOTP renewal, the health check and its metric, and every
+ * operation in `jkey` mode.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Logger } from '@aws-lambda-powertools/logger';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { startEmulator, type RunningEmulator } from '../../emulator/server.js';
+import { startLocalSecretsManager, type LocalSecretsManager } from '../../local/secrets-manager.js';
+import { startLocalDynamo, type LocalDynamo } from '../../local/dynamodb.js';
+import { useLocalAwsEnvironment } from '../../local/run-local.js';
+import { createOAuthHandler } from '../../functions/session/oauth.js';
+import { createSessionRenewal } from '../../functions/session/totp-login.js';
+import { createSessionHealthCheck } from '../../functions/session/health.js';
+import { currentTotp } from '../../functions/session/broker-login.js';
+import { createGatewayHandler } from '../../functions/gateway.js';
+import { OPERATIONS, placeGttOrder } from '../../functions/operations.js';
+import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
+import { invokeDirect } from '../support/events.js';
+
+const SESSION = 'it/session';
+const APP = 'it/oauth-app';
+const LOGIN = 'it/login';
+const STATE_TABLE = 'it-oauth-state';
+
+let emulator: RunningEmulator;
+let secrets: LocalSecretsManager;
+let dynamo: LocalDynamo;
+let control: EmulatorControl;
+const lines: string[] = [];
+const logger = new Logger({ serviceName: 'session-it', logLevel: 'DEBUG' });
+
+const env = () => ({
+  BROKER_BASE_URL: emulator.url,
+  BROKER_SECRET_ID: SESSION,
+  BROKER_TIMEOUT_MS: '2000',
+  BROKER_AUTHORIZE_URL: `${emulator.url}/OAuthlogin/authorize/oauth`,
+  OAUTH_APP_SECRET_ID: APP,
+  OAUTH_STATE_TABLE_NAME: STATE_TABLE,
+  LOGIN_SECRET_ID: LOGIN,
+  SECRETS_MANAGER_ENDPOINT: secrets.url,
+  DYNAMODB_ENDPOINT: dynamo.url,
+});
+
+const httpEvent = (path: string, query: Record<string, string> = {}, accept = 'application/json'): APIGatewayProxyEventV2 =>
+  ({
+    version: '2.0',
+    routeKey: `GET ${path}`,
+    rawPath: path,
+    rawQueryString: new URLSearchParams(query).toString(),
+    headers: { accept },
+    queryStringParameters: query,
+    requestContext: { http: { method: 'GET', path } },
+    isBase64Encoded: false,
+  }) as unknown as APIGatewayProxyEventV2;
+
+const bodyOf = (res: APIGatewayProxyStructuredResultV2) => JSON.parse(String(res.body)) as Record<string, unknown> & { error?: { code: string } };
+const session = () => JSON.parse(secrets.getSecret(SESSION)!) as { accessToken: string; uid: string; actid: string };
+
+beforeAll(async () => {
+  useLocalAwsEnvironment();
+  emulator = await startEmulator({ port: 0 });
+  control = emulatorControl(emulator.url);
+  secrets = await startLocalSecretsManager({
+    secrets: {
+      [SESSION]: JSON.stringify({ accessToken: emulator.token, uid: emulator.uid, actid: emulator.actid }),
+      [APP]: JSON.stringify({ clientId: emulator.oauth.clientId, secretCode: emulator.oauth.secret, uid: emulator.uid }),
+      [LOGIN]: JSON.stringify({ uid: emulator.uid, password: emulator.login.password, totpSeed: emulator.login.totpSeed, apiSecret: emulator.login.apiSecret }),
+    },
+  });
+  dynamo = await startLocalDynamo({ extraTables: [{ name: STATE_TABLE, key: 'state' }] });
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    lines.push(String(chunk));
+    return true;
+  });
+});
+
+afterAll(async () => {
+  vi.restoreAllMocks();
+  await emulator?.close();
+  await secrets?.close();
+  await dynamo?.close();
+});
+
+beforeEach(() => {
+  lines.length = 0;
+});
+
+/** Follows the emulator's authorize page as a browser would, and returns where it redirects. */
+const brokerLogin = async (authorizeUrl: string): Promise<URL> => {
+  const res = await fetch(`${authorizeUrl}&uid=${emulator.uid}&auto=1`, { redirect: 'manual' });
+  expect(res.status).toBe(302);
+  return new URL(res.headers.get('location')!);
+};
+
+describe('OAuth', () => {
+  it('start -> broker authorize -> callback -> the secret holds a new token -> a place succeeds with it', async () => {
+    await control.oauthRedirect('http://127.0.0.1:1/session/oauth/callback');
+    const oauth = createOAuthHandler({ env: env(), logger });
+    const start = bodyOf(await oauth(httpEvent('/session/oauth/start')));
+    expect(start.authorizeUrl).toContain(`client_id=${encodeURIComponent(emulator.oauth.clientId)}`);
+    const redirect = await brokerLogin(String(start.authorizeUrl));
+    expect(redirect.searchParams.get('state')).toBe(start.state);
+    const before = session().accessToken;
+    const putsBefore = secrets.getPutCount(SESSION);
+
+    const done = await oauth(httpEvent('/session/oauth/callback', Object.fromEntries(redirect.searchParams)));
+    expect(done.statusCode).toBe(200);
+    expect(bodyOf(done)).toMatchObject({ stat: 'Ok', method: 'oauth', uid: emulator.uid, actid: emulator.actid });
+    expect(secrets.getPutCount(SESSION)).toBe(putsBefore + 1);
+    const after = session();
+    expect(after.accessToken).not.toBe(before);
+    expect(String(done.body)).not.toContain(after.accessToken);
+
+    // The old token dies; the gateway, after its rotated-token retry, places with the new one.
+    await control.expire(before);
+    const place = createGatewayHandler(placeGttOrder, { config: { BROKER_BASE_URL: emulator.url, BROKER_SECRET_ID: SESSION, SECRETS_MANAGER_ENDPOINT: secrets.url, IDEMPOTENCY_KEY_REQUIRED: false, SECRET_MAX_AGE_SECONDS: 300 } });
+    const placed = await invokeDirect(place, placeGttOrder, { exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' });
+    expect(placed).toMatchObject({ ok: true, result: { stat: 'OI created' } });
+  });
+
+  it('a reused, unknown or missing state is refused and writes nothing; no broker call is made', async () => {
+    await control.oauthRedirect('http://127.0.0.1:1/session/oauth/callback');
+    const oauth = createOAuthHandler({ env: env(), logger });
+    const start = bodyOf(await oauth(httpEvent('/session/oauth/start')));
+    const redirect = await brokerLogin(String(start.authorizeUrl));
+    const query = Object.fromEntries(redirect.searchParams);
+    expect((await oauth(httpEvent('/session/oauth/callback', query))).statusCode).toBe(200);
+    const puts = secrets.getPutCount(SESSION);
+    await control.clearRequests();
+
+    const replay = await oauth(httpEvent('/session/oauth/callback', query));
+    expect(replay.statusCode).toBe(400);
+    expect(bodyOf(replay).error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'state', message: 'unknown, used or expired' }] });
+    const forged = await oauth(httpEvent('/session/oauth/callback', { ...query, state: 'A'.repeat(43) }));
+    expect(forged.statusCode).toBe(400);
+    const missing = await oauth(httpEvent('/session/oauth/callback', { code: query.code! }));
+    expect(bodyOf(missing).error).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(secrets.getPutCount(SESSION)).toBe(puts);
+    expect((await control.requests()).filter((r) => r.operation === 'GenAcsTok')).toHaveLength(0);
+  });
+
+  it('a wrong app secret: the broker refuses the checksum, the secret is untouched, the reply says why', async () => {
+    secrets.setSecret(APP, JSON.stringify({ clientId: emulator.oauth.clientId, secretCode: 'wrong-secret', uid: emulator.uid }));
+    try {
+      await control.oauthRedirect('http://127.0.0.1:1/session/oauth/callback');
+      const oauth = createOAuthHandler({ env: env(), logger });
+      const start = bodyOf(await oauth(httpEvent('/session/oauth/start')));
+      const redirect = await brokerLogin(String(start.authorizeUrl));
+      const before = secrets.getSecret(SESSION);
+      const res = await oauth(httpEvent('/session/oauth/callback', Object.fromEntries(redirect.searchParams), 'text/html'));
+      expect(res.statusCode).toBe(422);
+      expect(String(res.body)).toContain('INVALID_VERIFIER');
+      expect(secrets.getSecret(SESSION)).toBe(before);
+    } finally {
+      secrets.setSecret(APP, JSON.stringify({ clientId: emulator.oauth.clientId, secretCode: emulator.oauth.secret, uid: emulator.uid }));
+    }
+  });
+});
+
+describe('TOTP renewal', () => {
+  it('logs in with QuickAuth and writes a new token', async () => {
+    const before = session().accessToken;
+    const result = await createSessionRenewal({ env: env(), logger })();
+    expect(result).toMatchObject({ stat: 'Ok', method: 'totp', uid: emulator.uid });
+    expect(session().accessToken).not.toBe(before);
+  });
+
+  it('a wrong TOTP seed leaves the old secret untouched and reports a clear error', async () => {
+    const good = secrets.getSecret(LOGIN)!;
+    secrets.setSecret(LOGIN, JSON.stringify({ ...JSON.parse(good), totpSeed: 'JBSWY3DPEHPK3PXPJBSWY3DP' }));
+    try {
+      const before = secrets.getSecret(SESSION);
+      const puts = secrets.getPutCount(SESSION);
+      await expect(createSessionRenewal({ env: env(), logger })()).rejects.toMatchObject({
+        code: 'BROKER_REJECTED',
+        message: expect.stringContaining('Invalid OTP'),
+      });
+      expect(secrets.getSecret(SESSION)).toBe(before);
+      expect(secrets.getPutCount(SESSION)).toBe(puts);
+    } finally {
+      secrets.setSecret(LOGIN, good);
+    }
+  });
+
+  it('computes the TOTP the emulator expects (RFC 6238)', () => {
+    expect(currentTotp('JBSWY3DPEHPK3PXP', 0)).toMatch(/^\d{6}$/);
+    expect(currentTotp('JBSWY3DPEHPK3PXP', 59_000)).toBe(currentTotp('JBSWY3DPEHPK3PXP', 31_000));
+  });
+});
+
+describe('health check', () => {
+  const metricOf = () => {
+    const emf = lines.map((l) => l.trim()).filter((l) => l.includes('"SessionAlive"')).map((l) => JSON.parse(l) as { SessionAlive: number });
+    return emf.at(-1)?.SessionAlive;
+  };
+
+  it('publishes SessionAlive 1, then 0 once the emulator expires the session', async () => {
+    const check = createSessionHealthCheck({ env: env(), logger });
+    expect(await check()).toMatchObject({ alive: true });
+    expect(metricOf()).toBe(1);
+    await control.expire(session().accessToken);
+    expect(await check()).toMatchObject({ alive: false, code: 'SESSION_EXPIRED' });
+    expect(metricOf()).toBe(0);
+    // Renew so later tests have a session.
+    await createSessionRenewal({ env: env(), logger })();
+    expect(await check()).toMatchObject({ alive: true });
+  });
+});
+
+describe('jkey mode', () => {
+  it('every operation works with jData=…&jKey=… and no Authorization header', async () => {
+    await control.switches({ acceptJKey: true });
+    await control.clearRequests();
+    const config = { BROKER_BASE_URL: `${emulator.url}/NorenWClientTP/`, BROKER_AUTH: 'jkey', BROKER_SECRET_ID: SESSION, SECRETS_MANAGER_ENDPOINT: secrets.url, IDEMPOTENCY_KEY_REQUIRED: false };
+    const call = async (name: string, payload: Record<string, unknown>): Promise<Record<string, unknown>> => {
+      const operation = OPERATIONS.find((o) => o.name === name)!;
+      const reply = await invokeDirect(createGatewayHandler(operation, { config }), operation, payload);
+      if (!reply.ok) throw new Error(`${name}: ${JSON.stringify(reply.error)}`);
+      return reply.result as Record<string, unknown>;
+    };
+    const order = { exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' };
+    const oco = {
+      exch: 'NSE', tsym: 'M&M-EQ',
+      target: { trigger: '1600', order: { trantype: 'S', prctyp: 'LMT', qty: 1, prc: '1600', prd: 'C' } },
+      stopLoss: { trigger: '1400', order: { trantype: 'S', prctyp: 'MKT', qty: 1, prd: 'C' } },
+    };
+    const placed = (await call('PlaceGTTOrder', order)) as unknown as { al_id: string };
+    const ocoPlaced = (await call('PlaceOCOOrder', oco)) as unknown as { al_id: string };
+    expect(await call('GetPendingGTTOrder', {})).toMatchObject({ orders: expect.arrayContaining([expect.objectContaining({ al_id: placed.al_id })]) });
+    expect(await call('GetGTTOrder', { al_id: ocoPlaced.al_id })).toMatchObject({ type: 'oco' });
+    expect(await call('ModifyGTTOrder', { ...order, al_id: placed.al_id, qty: 2 })).toMatchObject({ stat: 'OI replaced' });
+    expect(await call('ModifyOCOOrder', { ...oco, al_id: ocoPlaced.al_id })).toMatchObject({ stat: 'OI replaced' });
+    expect(await call('CancelGTTOrder', { al_id: placed.al_id })).toMatchObject({ stat: 'OI deleted' });
+    expect(await call('GetTriggeredGTTOrders', {})).toMatchObject({ orders: expect.any(Array) });
+    expect(await call('GetEnabledGTTs', {})).toMatchObject({ stat: 'Ok' });
+    expect(await call('ClientDetails', {})).toMatchObject({ stat: 'Ok' });
+    const requests = await control.requests();
+    expect(requests.length).toBeGreaterThanOrEqual(10);
+    for (const r of requests) {
+      expect(r.authorization).toBeNull();
+      expect(r.path).toMatch(/^\/NorenWClientTP\/\w+$/);
+    }
+    await control.switches({ acceptJKey: false });
+  });
+});
