@@ -10,7 +10,7 @@ import { boundedView, capText } from '../contract/bounded.js';
 import { writeLog } from '../runtime/logger.js';
 import type { GatewayContext } from './context.js';
 
-const ORDER_FIELDS = ['al_id', 'exch', 'tsym', 'qty', 'prc', 'prd', 'trantype', 'prctyp', 'ret', 'ai_t', 'validity', 'd'];
+const ORDER_FIELDS = ['al_id', 'exch', 'tsym', 'qty', 'prc', 'prd', 'trantype', 'prctyp', 'ret', 'ai_t', 'validity', 'd', 'tag', 'target', 'stopLoss', 'ltp'];
 
 /**
  * The order fields of the validated input, or (for a request refused before validation passed) a bounded view of

@@ -29,8 +29,10 @@ export type SessionConfig = z.output<typeof sessionConfigSchema>;
 export const parseSessionConfig = (env: Record<string, string | undefined>): SessionConfig => {
   const parsed = sessionConfigSchema.safeParse(env);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
-    throw new ConfigurationError(`Invalid session function configuration: ${problems.join('; ')}`, { details: problems });
+    const problems = parsed.error.issues.map((issue) => ({ field: issue.path.join('.'), message: issue.message }));
+    throw new ConfigurationError(`Invalid session function configuration: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`, {
+      details: problems,
+    });
   }
   return parsed.data;
 };

@@ -28,8 +28,11 @@ export const readJsonSecret = async <T>(client: SecretsManagerClient, secretId: 
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
-    throw new ConfigurationError(`The secret "${secretId}" must be JSON ${shape}: ${problems.join('; ')}`, { details: problems });
+    // Field names and rules only: never the secret's values.
+    const problems = parsed.error.issues.map((i) => ({ field: i.path.join('.') || '(root)', message: i.message }));
+    throw new ConfigurationError(`The secret "${secretId}" must be JSON ${shape}: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`, {
+      details: problems,
+    });
   }
   return parsed.data;
 };

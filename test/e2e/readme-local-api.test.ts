@@ -25,7 +25,16 @@ describe('README: npm start and the curl lines', () => {
     expect(started.output()).toMatch(/POST\s+\/gtt-orders\s+PlaceGTTOrder/);
     const doc = (await (await fetch(`${baseUrl}/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths).sort()).toEqual(['/client', '/gtt-orders', '/gtt-orders/enabled', '/gtt-orders/{alId}', '/session/logout']);
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/client',
+      '/gtt-orders',
+      '/gtt-orders/enabled',
+      '/gtt-orders/oco',
+      '/gtt-orders/oco/{alId}',
+      '/gtt-orders/triggered',
+      '/gtt-orders/{alId}',
+      '/session/logout',
+    ]);
   });
 
   it("the README's tour: one place, and the same line again replays it", async () => {

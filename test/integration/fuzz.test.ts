@@ -34,11 +34,17 @@ const MAX_ERROR_REPLY = 8_000;
 let stack: LocalStack;
 let control: EmulatorControl;
 const logLines: string[] = [];
+/** Access lines and audit records written so far, counted as they are written. */
+const written = { access: 0, audit: 0 };
 let handlers: Map<string, GatewayHandler>;
 
 beforeAll(async () => {
   const logger = createLogger({ serviceName: 'fuzz', logLevel: 'INFO' });
-  const write = (line: string) => logLines.push(line);
+  const write = (line: string) => {
+    logLines.push(line);
+    if (line.includes('"operation succeeded"') || line.includes('"operation failed"')) written.access++;
+    if (line.includes('"order action"')) written.audit++;
+  };
   (logger as unknown as { console: Record<string, unknown> }).console = { info: write, warn: write, error: write, debug: write, log: write };
   stack = await startLocalStack({ settings: { IDEMPOTENCY_KEY_REQUIRED: false, GUARDRAIL_MAX_QTY: 100000 }, gateway: { logger } });
   control = emulatorControl(stack.emulator.url);
@@ -143,8 +149,20 @@ const ORDER_FIELDS = ['exch', 'tsym', 'qty', 'prc', 'prd', 'trantype', 'prctyp',
 const fieldsOf = (op: AnyOperation): string[] =>
   op.name === 'PlaceGTTOrder' ? ORDER_FIELDS : op.name === 'ModifyGTTOrder' ? [...ORDER_FIELDS, 'al_id'] : op.name === 'CancelGTTOrder' ? ['al_id'] : [];
 
-const accessLines = () => logLines.filter((line) => line.includes('"operation succeeded"') || line.includes('"operation failed"')).length;
-const auditLines = () => logLines.filter((line) => line.includes('"order action"')).length;
+/**
+ * The emulator's request log. A run can keep the control connection idle past the emulator's keep-alive timeout,
+ * and fetch may reuse the socket just as the server closes it (ECONNRESET): the read is repeated once then.
+ */
+const controlRequests = async () => {
+  try {
+    return await control.requests();
+  } catch {
+    return control.requests();
+  }
+};
+
+const accessLines = () => written.access;
+const auditLines = () => written.audit;
 
 /** The error body of the contract: a known code, a message, details of the one shape. */
 const expectContractError = (error: unknown): string => {
@@ -167,6 +185,8 @@ describe.each(OPERATIONS.filter((op) => op.name !== 'Logout'))('fuzz $name', (op
     await control.reset();
     const handler = handlers.get(operation.name)!;
     let brokerBound = 0;
+    /** Broker-bound requests that failed in transport: they may or may not have reached the emulator. */
+    let mayNotHaveArrived = 0;
     await fc.assert(
       fc.asyncProperty(bodyFor(fieldsOf(operation)), fc.boolean(), queryFor, headersFor, optionsFor, async (body, overHttp, query, headers, options) => {
         const accessBefore = accessLines();
@@ -216,12 +236,15 @@ describe.each(OPERATIONS.filter((op) => op.name !== 'Logout'))('fuzz $name', (op
         expect(accessLines() - accessBefore).toBe(1);
         if (operation.kind === 'order') expect(auditLines() - auditBefore).toBe(1);
         if ((code === undefined && !dryRunResult) || (code !== undefined && !REJECTIONS.has(code))) brokerBound++;
+        if (code === 'BROKER_UNAVAILABLE' || code === 'BROKER_TIMEOUT') mayNotHaveArrived++;
       }),
       { numRuns: RUNS },
     );
-    // Exactly the inputs that passed validation and guardrails (and were no dry run) reached the broker, once each.
-    const requests = (await control.requests()).filter((r) => r.operation === operation.broker);
-    expect(requests.length).toBe(brokerBound);
+    // Exactly the inputs that passed validation and guardrails (and were no dry run) reached the broker, once each
+    // (less any whose connection failed before it arrived: a stale keep-alive socket after a long run).
+    const requests = (await controlRequests()).filter((r) => r.operation === operation.broker);
+    expect(requests.length).toBeLessThanOrEqual(brokerBound);
+    expect(requests.length).toBeGreaterThanOrEqual(brokerBound - mayNotHaveArrived);
     for (const r of requests) expect(r.bodyContainedToken).toBe(false);
   }, 180_000);
 });

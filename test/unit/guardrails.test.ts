@@ -108,6 +108,16 @@ describe('guardrail configuration is validated at cold start', () => {
     expect(() => parseGatewayConfig({ ...base, [name]: value })).toThrow(message);
   });
 
+  it('its details have the one shape of the error contract: {field, message}', () => {
+    let details: unknown;
+    try {
+      parseGatewayConfig({ ...base, GUARDRAIL_MAX_QTY: '0' });
+    } catch (error) {
+      details = (error as { details?: unknown }).details;
+    }
+    expect(details).toEqual([{ field: 'GUARDRAIL_MAX_QTY', message: 'must be a positive whole number' }]);
+  });
+
   it('requires the idempotency table while keys are required', () => {
     expect(() => parseGatewayConfig({ BROKER_BASE_URL: 'http://127.0.0.1:1', BROKER_SECRET_ID: 's' })).toThrow(/IDEMPOTENCY_TABLE_NAME/);
     expect(parseGatewayConfig({ ...base, IDEMPOTENCY_TABLE_NAME: 'tbl', IDEMPOTENCY_KEY_REQUIRED: 'true' }).IDEMPOTENCY_KEY_REQUIRED).toBe(true);
