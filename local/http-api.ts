@@ -32,6 +32,8 @@ export interface LocalApiOptions {
   handlerFor: (operation: AnyOperation) => LocalHandler;
   port?: number;
   openApi?: (baseUrl: string) => unknown;
+  /** Routes outside the operation table (the session functions), matched exactly, each with its own handler. */
+  extraRoutes?: readonly { method: string; path: string; name: string; handler: LocalHandler }[];
 }
 
 export interface LocalApi {
@@ -111,7 +113,7 @@ const isJson = (contentType: string | undefined): boolean => contentType !== und
 export const toHttpApiEvent = (
   req: http.IncomingMessage,
   url: URL,
-  route: Route,
+  route: { method: string; path: string },
   pathParameters: Record<string, string>,
   body: string,
 ): APIGatewayProxyEventV2 => {
@@ -124,7 +126,7 @@ export const toHttpApiEvent = (
   const now = new Date();
   return {
     version: '2.0',
-    routeKey: `${route.method} ${route.operation.route.path}`,
+    routeKey: `${route.method} ${route.path}`,
     rawPath: url.pathname,
     rawQueryString: url.search.slice(1),
     headers,
@@ -143,7 +145,7 @@ export const toHttpApiEvent = (
         userAgent: headers['user-agent'] ?? '',
       },
       requestId: randomUUID(),
-      routeKey: `${route.method} ${route.operation.route.path}`,
+      routeKey: `${route.method} ${route.path}`,
       stage: '$default',
       time: now.toISOString(),
       timeEpoch: now.getTime(),
@@ -228,6 +230,20 @@ export const startLocalApi = async (options: LocalApiOptions): Promise<LocalApi>
       }
     }
 
+    const extra = options.extraRoutes?.find((r) => r.method === method && r.path === url.pathname);
+    if (extra) {
+      const event = toHttpApiEvent(req, url, { method, path: extra.path }, {}, body);
+      try {
+        const result = (await extra.handler(event, lambdaContext(extra.name))) as APIGatewayProxyStructuredResultV2 | undefined;
+        const headers = Object.fromEntries(Object.entries(result?.headers ?? {}).map(([k, v]) => [k, String(v)]));
+        res.writeHead(result?.statusCode ?? 200, headers);
+        res.end(result?.body ?? '');
+      } catch {
+        send(res, 500, { message: 'Internal Server Error' });
+      }
+      return;
+    }
+
     for (const route of routes) {
       const match = route.pattern.exec(url.pathname);
       if (!match || route.method !== method) continue;
@@ -244,7 +260,7 @@ export const startLocalApi = async (options: LocalApiOptions): Promise<LocalApi>
           );
         }
       }
-      const event = toHttpApiEvent(req, url, route, pathParameters, body);
+      const event = toHttpApiEvent(req, url, { method: route.method, path: route.operation.route.path }, pathParameters, body);
       try {
         const result = (await options.handlerFor(route.operation)(event, lambdaContext(route.operation.name))) as
           | APIGatewayProxyStructuredResultV2

@@ -69,10 +69,13 @@ console.log(`OpenAPI                 ${base}/openapi.json`);
 if (Object.keys(settings).length) console.log(`Settings                ${JSON.stringify(settings)}`);
 console.log('');
 console.log('Routes:');
-for (const op of OPERATIONS) console.log(`  ${op.route.method.padEnd(6)} ${op.route.path.padEnd(22)} ${op.name}`);
+for (const op of OPERATIONS) console.log(`  ${op.route.method.padEnd(6)} ${op.route.path.padEnd(24)} ${op.name}`);
+console.log(`  GET    /session/oauth/start     OAuthCallback (the broker login round trip)`);
+console.log(`  GET    /session/oauth/callback  OAuthCallback (where the broker's login page redirects)`);
 console.log(`\nTry:\n  curl -s -X POST ${base}/gtt-orders -H 'content-type: application/json' -H 'Idempotency-Key: try-1' \\
     -d '{"exch":"NSE","tsym":"M&M-EQ","qty":1,"prc":"1500","prd":"C","trantype":"B","prctyp":"LMT","ret":"DAY","ai_t":"LTP_B_O","d":"1490"}'`);
-console.log(`  curl -s ${base}/gtt-orders\n`);
+console.log(`  curl -s ${base}/gtt-orders`);
+console.log(`\nOAuth login on loopback (a new session token in the local secret):\n  curl -s ${base}/session/oauth/start   # then open authorizeUrl in a browser and sign in as ${stack.emulator.uid}\n`);
 
 const shutdown = () => {
   void stack.close().finally(() => process.exit(0));

@@ -29,6 +29,8 @@ let secrets: LocalSecretsManager;
 let dynamo: LocalDynamo;
 let control: EmulatorControl;
 const lines: string[] = [];
+/** Every line written in this file, and every reply body, for the leak check at the end. */
+const allOutput: string[] = [];
 const logger = new Logger({ serviceName: 'session-it', logLevel: 'DEBUG' });
 
 const env = () => ({
@@ -55,7 +57,7 @@ const httpEvent = (path: string, query: Record<string, string> = {}, accept = 'a
     isBase64Encoded: false,
   }) as unknown as APIGatewayProxyEventV2;
 
-const bodyOf = (res: APIGatewayProxyStructuredResultV2) => JSON.parse(String(res.body)) as Record<string, unknown> & { error?: { code: string } };
+const bodyOf = (res: APIGatewayProxyStructuredResultV2) => (allOutput.push(String(res.body)), JSON.parse(String(res.body))) as Record<string, unknown> & { error?: { code: string } };
 const session = () => JSON.parse(secrets.getSecret(SESSION)!) as { accessToken: string; uid: string; actid: string };
 
 beforeAll(async () => {
@@ -72,6 +74,7 @@ beforeAll(async () => {
   dynamo = await startLocalDynamo({ extraTables: [{ name: STATE_TABLE, key: 'state' }] });
   vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
     lines.push(String(chunk));
+    allOutput.push(String(chunk));
     return true;
   });
 });
@@ -243,5 +246,26 @@ describe('jkey mode', () => {
       expect(r.path).toMatch(/^\/NorenWClientTP\/\w+$/);
     }
     await control.switches({ acceptJKey: false });
+  });
+});
+
+describe('leak check', () => {
+  it('no token, password, TOTP seed, API secret or app secret in any log line or reply of this file', async () => {
+    const issued = (await control.requests())
+      .flatMap((r) => [JSON.stringify(r.reply)])
+      .join('\n');
+    const secretsToFind = [
+      emulator.token,
+      emulator.oauth.secret,
+      emulator.login.password,
+      emulator.login.totpSeed,
+      emulator.login.apiSecret,
+      session().accessToken,
+    ];
+    expect(allOutput.length).toBeGreaterThan(5);
+    const output = allOutput.join('\n');
+    for (const secret of secretsToFind) expect(output).not.toContain(secret);
+    // The emulator's own log redacts what it issued too.
+    expect(issued).not.toContain(session().accessToken);
   });
 });
