@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { TOTP } from 'otpauth';
-import * as z from 'zod';
+import type * as z from 'zod';
 import { buildLoginRequest } from '../broker/jdata.js';
 import { classifyBrokerFailure } from '../broker/reply.js';
 import { postToBroker, TransportFailure } from '../broker/transport.js';

@@ -10,7 +10,8 @@
  * Replies never carry a token, a code or the app's secret.
  */
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { GatewayError, ValidationFailedError, toGatewayError } from '../contract/errors.js';
+import type { GatewayError} from '../contract/errors.js';
+import { ValidationFailedError, toGatewayError } from '../contract/errors.js';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { oauthAppSecretSchema } from '../schemas/session.js';
 import { exchangeOAuthCode } from './broker-login.js';
