@@ -17,6 +17,8 @@ export const buildApp = (app = new App()): { app: App; gateway: GatewayStack; wo
     brokerSecretArn: context('brokerSecretArn'),
     alarmEmail: context('alarmEmail'),
     settings: Object.fromEntries(CONTEXT_SETTINGS.map((name) => [name, context(name)])),
+    brokerAuth: (context('brokerAuth') ?? 'bearer') as 'bearer' | 'jkey',
+    sessionRenewal: context('sessionRenewal') === 'totp',
   });
   const workflow = new WorkflowExampleStack(app, 'GttGatewayWorkflowExampleStack', {
     description: 'gtt-gateway example: a Step Functions workflow and an EventBridge schedule using the functions',

@@ -1,5 +1,6 @@
 /**
- * One Lambda of the function set with the settings every function shares: nodejs22.x on arm64, an ESM bundle made
+ * One Lambda of the function set (an operation of the table or a session function) with the settings every function
+ * shares: nodejs22.x on arm64, an ESM bundle made
  * by the local esbuild (never Docker), source maps, X-Ray, a log group with retention, and a role that starts
  * empty (no managed policy) so every permission is granted explicitly and visibly. With a network (static egress,
  * infra/egress.ts) the function runs in the given private subnets and security group, and its role gets the ENI
@@ -13,7 +14,6 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
-import type { AnyOperation } from '../functions/contract/operation.js';
 import { LAMBDA_ENI_ACTIONS } from './egress.js';
 
 export const PROJECT_ROOT = join(import.meta.dirname, '..');
@@ -29,7 +29,11 @@ export interface GatewayFunctionNetwork {
 }
 
 export interface GatewayFunctionProps {
-  operation: AnyOperation;
+  /** The entry file `functions/handlers/<entry>.ts`. */
+  entry: string;
+  /** The function's description, and what its role may do (for the role's description). */
+  description: string;
+  roleDescription: string;
   environment: Record<string, string>;
   logRetention: logs.RetentionDays;
   /** Absent: no VPC (Lambda's shared egress). */
@@ -43,14 +47,13 @@ export class GatewayFunction extends Construct {
 
   constructor(scope: Construct, id: string, props: GatewayFunctionProps) {
     super(scope, id);
-    const { operation } = props;
     this.logGroup = new logs.LogGroup(this, 'Logs', {
       retention: props.logRetention,
       removalPolicy: RemovalPolicy.DESTROY,
     });
     this.role = new iam.Role(this, 'Role', {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: `gtt-gateway ${operation.name}: its log group, its secret${operation.idempotency ? ', the idempotency table' : ''}${props.network ? ', its VPC network interfaces' : ''}`,
+      description: `${props.roleDescription}${props.network ? ', its VPC network interfaces' : ''}`,
     });
     this.logGroup.grant(this.role, 'logs:CreateLogStream', 'logs:PutLogEvents');
     if (props.network) {
@@ -60,8 +63,8 @@ export class GatewayFunction extends Construct {
     }
 
     this.function = new NodejsFunction(this, 'Function', {
-      description: `gtt-gateway: ${operation.summary} (${operation.route.method} ${operation.route.path})`,
-      entry: join(PROJECT_ROOT, 'functions', 'handlers', `${operation.id}.ts`),
+      description: props.description,
+      entry: join(PROJECT_ROOT, 'functions', 'handlers', `${props.entry}.ts`),
       handler: 'handler',
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),

@@ -23,6 +23,7 @@ import { DEPLOYMENT_SETTINGS } from '../functions/runtime/config.js';
 import type { AnyOperation } from '../functions/contract/operation.js';
 import { EGRESS_CONTEXT_KEY, EGRESS_IP_DESCRIPTION, resolveEgress, StaticEgress, type EgressSetting } from './egress.js';
 import { GatewayFunction } from './gateway-function.js';
+import { SessionFunctions } from './session-functions.js';
 
 /** Brokers of this API family accept 10 orders a second per user; order routes stay below that. */
 export const ORDER_ROUTE_THROTTLE = { rateLimit: 8, burstLimit: 8 };
@@ -41,6 +42,10 @@ export interface GatewayStackProps extends StackProps {
    * Wins over the CDK context key `egress`; an unknown value fails the synth.
    */
   egress?: EgressSetting;
+  /** How the session token travels to the broker: `bearer` (default) or `jkey` (classic deployments). */
+  brokerAuth?: 'bearer' | 'jkey';
+  /** Add the scheduled TOTP login (classic deployments); OAuth deployments log in through the callback. */
+  sessionRenewal?: boolean;
 }
 
 export class GatewayStack extends Stack {
@@ -51,14 +56,24 @@ export class GatewayStack extends Stack {
   readonly egress: EgressSetting;
   /** The VPC, NATs and static addresses; undefined with egress `none`. */
   readonly staticEgress?: StaticEgress;
+  readonly session: SessionFunctions;
 
   constructor(scope: Construct, id: string, props: GatewayStackProps = {}) {
     super(scope, id, props);
     this.egress = resolveEgress(props.egress, this.node.tryGetContext(EGRESS_CONTEXT_KEY));
 
+    const brokerAuth = props.brokerAuth ?? 'bearer';
+    if (!['bearer', 'jkey'].includes(brokerAuth)) throw new Error(`brokerAuth must be bearer or jkey, got ${JSON.stringify(brokerAuth)}`);
     const brokerBaseUrl = new CfnParameter(this, 'BrokerBaseUrl', {
       type: 'String',
-      description: "The broker's base URL; calls go to {BrokerBaseUrl}/ClientAPI/<Operation>",
+      description: "The broker's base URL with its path prefix (https://host/NorenWClientTP); calls go to {BrokerBaseUrl}/<Operation>",
+      allowedPattern: '^https?://[^\\s]+$',
+      constraintDescription: 'must be an http(s) URL',
+    });
+    const brokerAuthorizeUrl = new CfnParameter(this, 'BrokerAuthorizeUrl', {
+      type: 'String',
+      description: "The broker's OAuth login page (e.g. https://host/OAuthlogin/authorize/oauth); the OAuth start route answers it with client_id and state",
+      default: 'https://broker.invalid/OAuthlogin/authorize/oauth',
       allowedPattern: '^https?://[^\\s]+$',
       constraintDescription: 'must be an http(s) URL',
     });
@@ -120,7 +135,7 @@ export class GatewayStack extends Stack {
     const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
 
     for (const operation of OPERATIONS) {
-      const gatewayFunction = this.addOperation(operation, brokerBaseUrl.valueAsString, settings);
+      const gatewayFunction = this.addOperation(operation, brokerBaseUrl.valueAsString, { ...settings, BROKER_AUTH: brokerAuth });
       this.functions.set(operation.name, gatewayFunction);
       const fn = gatewayFunction.function;
 
@@ -160,6 +175,20 @@ export class GatewayStack extends Stack {
         description: `Invoke directly (Step Functions, EventBridge) for ${operation.name}`,
       });
     }
+    this.session = new SessionFunctions(this, 'Session', {
+      api: this.api,
+      authorizer,
+      sessionSecret: this.secret,
+      brokerBaseUrl: brokerBaseUrl.valueAsString,
+      brokerAuthorizeUrl: brokerAuthorizeUrl.valueAsString,
+      brokerAuth,
+      ...(this.staticEgress
+        ? { network: { vpc: this.staticEgress.vpc, subnets: this.staticEgress.functionSubnets, securityGroup: this.staticEgress.functionSecurityGroup } }
+        : {}),
+      alarmAction,
+      renewal: props.sessionRenewal ?? false,
+      routeSettings,
+    });
     (stage.node.defaultChild as CfnStage).addPropertyOverride('RouteSettings', routeSettings);
 
     this.api
@@ -176,6 +205,7 @@ export class GatewayStack extends Stack {
     new CfnOutput(this, 'BrokerSecretArn', { value: this.secret.secretArn, description: 'Put the broker session JSON here' });
     new CfnOutput(this, 'IdempotencyTableName', { value: this.idempotencyTable.tableName });
     new CfnOutput(this, 'AlarmTopicArn', { value: alarmTopic.topicArn });
+    this.session.addOutputs(this.api.apiEndpoint);
     if (this.staticEgress) {
       this.staticEgress.addresses.forEach((eip, i) => new CfnOutput(this, `EgressIp${i + 1}`, { value: eip.attrPublicIp, description: EGRESS_IP_DESCRIPTION }));
       new CfnOutput(this, 'EgressSetting', {
@@ -194,7 +224,9 @@ export class GatewayStack extends Stack {
 
   private addOperation(operation: AnyOperation, brokerBaseUrl: string, settings: Record<string, string>): GatewayFunction {
     const gatewayFunction = new GatewayFunction(this, operation.name, {
-      operation,
+      entry: operation.id,
+      description: `gtt-gateway: ${operation.summary} (${operation.route.method} ${operation.route.path})`,
+      roleDescription: `gtt-gateway ${operation.name}: its log group, its secret${operation.idempotency ? ', the idempotency table' : ''}`,
       logRetention: logs.RetentionDays.ONE_MONTH,
       environment: {
         BROKER_BASE_URL: brokerBaseUrl,
@@ -222,7 +254,7 @@ export class GatewayStack extends Stack {
   }
 
   private suppressNagFindings(): void {
-    for (const gatewayFunction of this.functions.values()) {
+    for (const gatewayFunction of [...this.functions.values(), ...this.session.functions.values()]) {
       NagSuppressions.addResourceSuppressions(
         gatewayFunction,
         [

@@ -16,6 +16,9 @@ import { PROJECT_ROOT } from '../../infra/gateway-function.js';
 import { GatewayStack } from '../../infra/gateway-stack.js';
 import { OPERATIONS } from '../../functions/operations.js';
 
+/** OAuthCallback and SessionHealth; SessionRenewal only with -c sessionRenewal=totp. */
+const DEFAULT_SESSION_FUNCTIONS = 2;
+
 const SKIP_BUNDLING = { 'aws:cdk:bundling-stacks': [] };
 const synth = (context: Record<string, unknown> = {}) => buildApp(new App({ context: { ...SKIP_BUNDLING, ...context } }));
 
@@ -102,7 +105,7 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
 
     it('runs every function in the private subnets with a security group: no inbound, outbound TCP 443 and 80 only', () => {
       const functions = idsOf(t, 'AWS::Lambda::Function');
-      expect(functions).toHaveLength(OPERATIONS.length);
+      expect(functions).toHaveLength(OPERATIONS.length + DEFAULT_SESSION_FUNCTIONS);
       const groups = new Set<string>();
       for (const id of functions) {
         const vpcConfig = t.Resources[id]!.Properties.VpcConfig as { SubnetIds: unknown[]; SecurityGroupIds: { 'Fn::GetAtt': [string, string] }[] };
@@ -186,12 +189,12 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
 
     it('gives each function role the ENI actions inline, with no managed policy', () => {
       const roles = lambdaRoleIds(t);
-      expect(roles).toHaveLength(OPERATIONS.length);
+      expect(roles).toHaveLength(OPERATIONS.length + DEFAULT_SESSION_FUNCTIONS);
       for (const id of roles) expect(t.Resources[id]!.Properties.ManagedPolicyArns).toBeUndefined();
       const policies = idsOf(t, 'AWS::IAM::Policy').filter((id) =>
         (t.Resources[id]!.Properties.Roles as { Ref: string }[]).some((r) => roles.includes(r.Ref)),
       );
-      expect(policies).toHaveLength(OPERATIONS.length);
+      expect(policies).toHaveLength(OPERATIONS.length + DEFAULT_SESSION_FUNCTIONS);
       for (const id of policies) {
         const statements = (t.Resources[id]!.Properties.PolicyDocument as { Statement: Statement[] }).Statement;
         const eni = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('ec2:')));
@@ -297,6 +300,8 @@ describe('egress none', () => {
   let none: TemplateJson;
   let natInstance: TemplateJson;
   const N = OPERATIONS.length;
+  /** The session functions of a default deployment (OAuth, health) and their extra parts. */
+  const S = DEFAULT_SESSION_FUNCTIONS;
 
   beforeAll(() => {
     built = synth({ egress: 'none' });
@@ -315,20 +320,25 @@ describe('egress none', () => {
     const counts: Record<string, number> = {};
     for (const r of Object.values(none.Resources)) counts[r.Type] = (counts[r.Type] ?? 0) + 1;
     expect(counts).toEqual({
-      'AWS::SecretsManager::Secret': 1,
-      'AWS::DynamoDB::Table': 1,
-      'AWS::Logs::LogGroup': N + 1,
+      // Session secret + the OAuth app's; idempotency + OAuth state tables.
+      'AWS::SecretsManager::Secret': 2,
+      'AWS::DynamoDB::Table': 2,
+      'AWS::Logs::LogGroup': N + S + 1,
       'AWS::ApiGatewayV2::Api': 1,
       'AWS::ApiGatewayV2::Stage': 1,
-      'AWS::ApiGatewayV2::Integration': N,
-      'AWS::ApiGatewayV2::Route': N,
-      'AWS::Lambda::Permission': N,
+      // The OAuth function serves two routes.
+      'AWS::ApiGatewayV2::Integration': N + 2,
+      'AWS::ApiGatewayV2::Route': N + 2,
+      'AWS::Lambda::Permission': N + 2,
       'AWS::SNS::Topic': 1,
       'AWS::SNS::TopicPolicy': 1,
-      'AWS::IAM::Role': N,
-      'AWS::IAM::Policy': N,
-      'AWS::Lambda::Function': N,
-      'AWS::CloudWatch::Alarm': 2 * N + 1,
+      // Plus the health check's scheduler role and its policy.
+      'AWS::IAM::Role': N + S + 1,
+      'AWS::IAM::Policy': N + S + 1,
+      'AWS::Lambda::Function': N + S,
+      'AWS::Scheduler::Schedule': 1,
+      // Errors and throttles per operation, API 5xx, errors per session function, SessionAlive.
+      'AWS::CloudWatch::Alarm': 2 * N + 1 + S + 1,
     });
   });
 

@@ -10,6 +10,10 @@ import { buildApp } from '../../infra/app.js';
 import { LAMBDA_ENI_ACTIONS } from '../../infra/egress.js';
 import { ORDER_ROUTE_THROTTLE } from '../../infra/gateway-stack.js';
 import { OPERATIONS } from '../../functions/operations.js';
+import { SESSION_FUNCTIONS } from '../../functions/session/functions.js';
+
+/** OAuthCallback and SessionHealth; SessionRenewal only with -c sessionRenewal=totp. */
+const SESSION = SESSION_FUNCTIONS.filter((f) => f.name !== 'SessionRenewal');
 
 // Template assertions need no bundles: skip esbuild here (the synth test below bundles for real).
 const synth = (context: Record<string, unknown> = {}) => buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }));
@@ -32,9 +36,9 @@ beforeAll(() => {
 });
 
 describe('functions', () => {
-  it('one function per operation, on nodejs22.x arm64 with X-Ray and a timeout above the broker timeout', () => {
+  it('one function per operation and per session function, on nodejs22.x arm64 with X-Ray and a timeout above the broker timeout', () => {
     const functions = gateway.findResources('AWS::Lambda::Function');
-    expect(Object.keys(functions)).toHaveLength(OPERATIONS.length);
+    expect(Object.keys(functions)).toHaveLength(OPERATIONS.length + SESSION.length);
     for (const fn of Object.values(functions) as { Properties: Record<string, unknown> }[]) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
@@ -50,7 +54,7 @@ describe('functions', () => {
 
   it('each function has its own log group with a retention', () => {
     // One per function, the API's access logs, the VPC flow logs of the default egress.
-    gateway.resourceCountIs('AWS::Logs::LogGroup', OPERATIONS.length + 2);
+    gateway.resourceCountIs('AWS::Logs::LogGroup', OPERATIONS.length + SESSION.length + 2);
     for (const group of Object.values(gateway.findResources('AWS::Logs::LogGroup')) as { Properties: { RetentionInDays?: number } }[]) {
       expect(group.Properties.RetentionInDays).toBe(30);
     }
@@ -58,10 +62,18 @@ describe('functions', () => {
 });
 
 describe('HTTP API', () => {
-  it('one route per operation, each with IAM authorisation', () => {
+  it('one route per operation and session route, each with IAM authorisation but the OAuth callback', () => {
     const routes = Object.values(gateway.findResources('AWS::ApiGatewayV2::Route')) as { Properties: { RouteKey: string; AuthorizationType: string } }[];
-    expect(routes.map((r) => r.Properties.RouteKey).sort()).toEqual(OPERATIONS.map((op) => `${op.route.method} ${op.route.path}`).sort());
-    for (const route of routes) expect(route.Properties.AuthorizationType).toBe('AWS_IAM');
+    const sessionRoutes = SESSION.flatMap((f) => f.routes);
+    expect(routes.map((r) => r.Properties.RouteKey).sort()).toEqual(
+      [...OPERATIONS.map((op) => `${op.route.method} ${op.route.path}`), ...sessionRoutes.map((r) => `${r.method} ${r.path}`)].sort(),
+    );
+    for (const route of routes) {
+      expect([route.Properties.RouteKey, route.Properties.AuthorizationType]).toEqual([
+        route.Properties.RouteKey,
+        route.Properties.RouteKey === 'GET /session/oauth/callback' ? 'NONE' : 'AWS_IAM',
+      ]);
+    }
   });
 
   it('logs access and throttles the order routes below the broker limit of 10 a second', () => {
@@ -72,8 +84,9 @@ describe('HTTP API', () => {
     // Every order route of the table (place, modify and cancel, and any order operation added later).
     const orderRoutes = OPERATIONS.filter((op) => op.kind === 'order').map((op) => `${op.route.method} ${op.route.path}`);
     expect(orderRoutes).toEqual(expect.arrayContaining(['DELETE /gtt-orders/{alId}', 'POST /gtt-orders', 'PUT /gtt-orders/{alId}']));
-    expect(Object.keys(routeSettings).sort()).toEqual(orderRoutes.sort());
-    for (const setting of Object.values(routeSettings)) {
+    expect(Object.keys(routeSettings).sort()).toEqual([...orderRoutes, 'GET /session/oauth/callback'].sort());
+    expect(routeSettings['GET /session/oauth/callback']).toEqual({ ThrottlingRateLimit: 2, ThrottlingBurstLimit: 5 });
+    for (const setting of orderRoutes.map((r) => routeSettings[r]!)) {
       expect(setting.ThrottlingRateLimit).toBe(ORDER_ROUTE_THROTTLE.rateLimit);
       expect(setting.ThrottlingRateLimit).toBeLessThan(10);
       expect(setting.ThrottlingBurstLimit).toBeLessThan(10);
@@ -99,7 +112,9 @@ describe('least privilege', () => {
 
   it('each function role may read only the one secret, and only order functions touch the idempotency table', () => {
     // The function roles (the egress adds the NAT instances' and the flow log's, which are not Lambda's).
-    const roles = Object.keys(gateway.findResources('AWS::IAM::Role', { Properties: { AssumeRolePolicyDocument: { Statement: [{ Principal: { Service: 'lambda.amazonaws.com' } }] } } }));
+    const roles = Object.keys(gateway.findResources('AWS::IAM::Role', { Properties: { AssumeRolePolicyDocument: { Statement: [{ Principal: { Service: 'lambda.amazonaws.com' } }] } } })).filter(
+      (id) => !id.startsWith('Session'),
+    );
     expect(roles).toHaveLength(OPERATIONS.length);
     const policies = (
       Object.values(gateway.findResources('AWS::IAM::Policy')) as {
@@ -138,7 +153,8 @@ describe('alarms and outputs', () => {
     const alarms = Object.values(gateway.findResources('AWS::CloudWatch::Alarm')) as {
       Properties: { MetricName: string; Namespace: string; AlarmActions: unknown[] };
     }[];
-    expect(alarms.filter((a) => a.Properties.MetricName === 'Errors')).toHaveLength(OPERATIONS.length);
+    expect(alarms.filter((a) => a.Properties.MetricName === 'Errors')).toHaveLength(OPERATIONS.length + SESSION.length);
+    expect(alarms.filter((a) => a.Properties.MetricName === 'SessionAlive')).toHaveLength(1);
     expect(alarms.filter((a) => a.Properties.MetricName === 'Throttles')).toHaveLength(OPERATIONS.length);
     expect(alarms.filter((a) => a.Properties.MetricName === '5xx')).toHaveLength(1);
     // Each goes to the topic; the NAT instances' status alarms (egress.test.ts) also carry their EC2 action.

@@ -1,0 +1,211 @@
+/**
+ * The session lifecycle in the stack, built from the table in functions/session/functions.ts: the OAuth function
+ * on its two routes (the callback is the one route without IAM auth), the optional TOTP renewal and the health
+ * check on EventBridge Scheduler in India time, their secrets (each readable only by its function), the OAuth
+ * state table and the SessionAlive alarm.
+ */
+import { CfnOutput, Duration, RemovalPolicy, Stack, TimeZone } from 'aws-cdk-lib';
+import type { HttpApi, IHttpRouteAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import * as targets from 'aws-cdk-lib/aws-scheduler-targets';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { NagSuppressions } from 'cdk-nag';
+import { Construct } from 'constructs';
+import { SESSION_FUNCTIONS, type SessionFunction } from '../functions/session/functions.js';
+import { METRIC_NAMESPACE } from '../functions/session/health.js';
+import { GatewayFunction, type GatewayFunctionNetwork } from './gateway-function.js';
+
+/** The callback is hit by one browser once a morning: keep it far below anything abusive. */
+export const CALLBACK_ROUTE_THROTTLE = { rateLimit: 2, burstLimit: 5 };
+
+export interface SessionFunctionsProps {
+  api: HttpApi;
+  authorizer: IHttpRouteAuthorizer;
+  sessionSecret: secretsmanager.ISecret;
+  brokerBaseUrl: string;
+  brokerAuthorizeUrl: string;
+  brokerAuth: string;
+  network?: GatewayFunctionNetwork;
+  alarmAction: SnsAction;
+  /** `totp`: add the scheduled QuickAuth renewal (classic deployments). */
+  renewal: boolean;
+  /** Route settings of the stage, to which the callback's throttle is added. */
+  routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
+}
+
+export class SessionFunctions extends Construct {
+  readonly functions = new Map<SessionFunction['name'], GatewayFunction>();
+  readonly oauthAppSecret: secretsmanager.Secret;
+  readonly loginSecret?: secretsmanager.Secret;
+  readonly stateTable: dynamodb.Table;
+
+  constructor(scope: Construct, id: string, props: SessionFunctionsProps) {
+    super(scope, id);
+    this.oauthAppSecret = new secretsmanager.Secret(this, 'OAuthApp', {
+      description: 'gtt-gateway OAuth app at the broker: JSON {"clientId","secretCode","uid"}; readable only by the OAuth function',
+      generateSecretString: {
+        secretStringTemplate: JSON.stringify({ clientId: 'SET-ME', uid: 'SET-ME' }),
+        generateStringKey: 'secretCode',
+        excludePunctuation: true,
+      },
+    });
+    if (props.renewal) {
+      this.loginSecret = new secretsmanager.Secret(this, 'Login', {
+        description: 'gtt-gateway TOTP login: JSON {"uid","password","totpSeed","apiSecret","vendorCode"?}; readable only by SessionRenewal',
+        generateSecretString: {
+          secretStringTemplate: JSON.stringify({ uid: 'SET-ME', totpSeed: 'SET-ME', apiSecret: 'SET-ME' }),
+          generateStringKey: 'password',
+        },
+      });
+    }
+    this.stateTable = new dynamodb.Table(this, 'OAuthStateTable', {
+      partitionKey: { name: 'state', type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: 'expiresAt',
+      encryption: dynamodb.TableEncryption.AWS_MANAGED,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
+    for (const spec of SESSION_FUNCTIONS) {
+      if (spec.name === 'SessionRenewal' && !props.renewal) continue;
+      const fn = this.addFunction(spec, props);
+      this.functions.set(spec.name, fn);
+    }
+    this.suppressNagFindings();
+  }
+
+  private addFunction(spec: SessionFunction, props: SessionFunctionsProps): GatewayFunction {
+    const secretId = spec.credentials === 'oauthApp' ? this.oauthAppSecret : spec.credentials === 'login' ? this.loginSecret : undefined;
+    const gatewayFunction = new GatewayFunction(this, spec.name, {
+      entry: spec.id,
+      description: `gtt-gateway: ${spec.summary}`,
+      roleDescription: `gtt-gateway ${spec.name}: its log group, ${spec.sessionSecret === 'write' ? 'read and write' : 'read'} the session secret${secretId ? ', read its own credentials' : ''}${spec.oauthStateTable ? ', the OAuth state table' : ''}`,
+      logRetention: logs.RetentionDays.ONE_MONTH,
+      environment: {
+        BROKER_BASE_URL: props.brokerBaseUrl,
+        BROKER_SECRET_ID: props.sessionSecret.secretArn,
+        BROKER_AUTH: props.brokerAuth,
+        ...(spec.credentials === 'oauthApp'
+          ? { OAUTH_APP_SECRET_ID: this.oauthAppSecret.secretArn, BROKER_AUTHORIZE_URL: props.brokerAuthorizeUrl }
+          : {}),
+        ...(spec.credentials === 'login' && this.loginSecret ? { LOGIN_SECRET_ID: this.loginSecret.secretArn } : {}),
+        ...(spec.oauthStateTable ? { OAUTH_STATE_TABLE_NAME: this.stateTable.tableName } : {}),
+      },
+      ...(props.network ? { network: props.network } : {}),
+    });
+    const role = gatewayFunction.role;
+    props.sessionSecret.grantRead(role);
+    if (spec.sessionSecret === 'write') props.sessionSecret.grantWrite(role);
+    secretId?.grantRead(role);
+    if (spec.oauthStateTable) this.stateTable.grant(role, 'dynamodb:PutItem', 'dynamodb:DeleteItem');
+    const fn = gatewayFunction.function;
+
+    for (const route of spec.routes) {
+      const [httpRoute] = props.api.addRoutes({
+        path: route.path,
+        methods: [HttpMethod[route.method]],
+        integration: new HttpLambdaIntegration(`${spec.name}${route.path.split('/').pop()}Integration`, fn),
+        ...(route.auth === 'iam' ? { authorizer: props.authorizer } : {}),
+      });
+      if (route.auth === 'none') {
+        NagSuppressions.addResourceSuppressions(httpRoute!, [
+          {
+            id: 'AwsSolutions-APIG4',
+            reason:
+              "The OAuth callback: the broker's login page redirects the trader's browser here, which cannot sign with SigV4. It acts only with a state value this function issued (single use, 10 minutes, 256 bits) and is throttled to 2 rps.",
+          },
+        ]);
+        props.routeSettings[`${route.method} ${route.path}`] = {
+          ThrottlingRateLimit: CALLBACK_ROUTE_THROTTLE.rateLimit,
+          ThrottlingBurstLimit: CALLBACK_ROUTE_THROTTLE.burstLimit,
+        };
+      }
+    }
+    if (spec.schedule) {
+      // Its own role: it may invoke this one function and nothing else.
+      const role = new iam.Role(this, `${spec.name}SchedulerRole`, {
+        assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com'),
+        description: `gtt-gateway: EventBridge Scheduler may invoke ${spec.name} only`,
+      });
+      new scheduler.Schedule(this, `${spec.name}Schedule`, {
+        description: `gtt-gateway: ${spec.schedule.description} (India time)`,
+        schedule: scheduler.ScheduleExpression.expression(spec.schedule.cron, TimeZone.ASIA_KOLKATA),
+        target: new targets.LambdaInvoke(fn, { role, retryAttempts: 2, maxEventAge: Duration.minutes(10) }),
+      });
+      NagSuppressions.addResourceSuppressions(
+        role,
+        [
+          {
+            id: 'AwsSolutions-IAM5',
+            reason: `lambda:InvokeFunction on ${spec.name} and its versions (<arn>:*), as CDK grants it; no other function.`,
+            appliesTo: [{ regex: '/^Resource::<.*Function.*\\.Arn>:\\*$/g' }],
+          },
+        ],
+        true,
+      );
+    }
+    fn.metricErrors({ period: Duration.minutes(5) })
+      .createAlarm(this, `${spec.name}Errors`, {
+        alarmDescription: `${spec.name}: function errors (a failed login or an unreadable secret)`,
+        threshold: 1,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      })
+      .addAlarmAction(props.alarmAction);
+    if (spec.name === 'SessionHealth') {
+      new cloudwatch.Metric({
+        namespace: METRIC_NAMESPACE,
+        metricName: 'SessionAlive',
+        dimensionsMap: { service: 'gtt-gateway' },
+        statistic: 'Minimum',
+        period: Duration.minutes(5),
+      })
+        .createAlarm(this, 'SessionDead', {
+          alarmDescription: 'The broker session is dead before the market opens: log in again (docs/deploying.md, Going live)',
+          threshold: 1,
+          comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
+          evaluationPeriods: 1,
+          // The check runs once each weekday morning: between runs there is no data, which is not a dead session.
+          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        })
+        .addAlarmAction(props.alarmAction);
+    }
+    return gatewayFunction;
+  }
+
+  /** Outputs for going live (docs/deploying.md). */
+  addOutputs(apiUrl: string): void {
+    const stack = Stack.of(this);
+    new CfnOutput(stack, 'OAuthStartUrl', { value: `${apiUrl}/session/oauth/start`, description: 'Each morning: GET this (SigV4) and open the authorizeUrl it answers' });
+    new CfnOutput(stack, 'OAuthCallbackUrl', { value: `${apiUrl}/session/oauth/callback`, description: "Register this as the redirect URL of your broker's API app" });
+    new CfnOutput(stack, 'OAuthAppSecretArn', { value: this.oauthAppSecret.secretArn, description: 'Put {"clientId","secretCode","uid"} of your broker app here' });
+    if (this.loginSecret) {
+      new CfnOutput(stack, 'LoginSecretArn', { value: this.loginSecret.secretArn, description: 'Put {"uid","password","totpSeed","apiSecret"} here' });
+    }
+  }
+
+  private suppressNagFindings(): void {
+    for (const secret of [this.oauthAppSecret, this.loginSecret]) {
+      if (!secret) continue;
+      NagSuppressions.addResourceSuppressions(secret, [
+        {
+          id: 'AwsSolutions-SMG4',
+          reason: 'Broker-issued credentials (app secret, password, TOTP seed): only the broker can change them, so Secrets Manager cannot rotate them.',
+        },
+      ]);
+    }
+    NagSuppressions.addResourceSuppressions(this.stateTable, [
+      {
+        id: 'AwsSolutions-DDB3',
+        reason: 'OAuth state values live ten minutes and are single use: there is nothing to recover to a point in time.',
+      },
+    ]);
+  }
+}
