@@ -24,6 +24,7 @@ export const buildApp = (app = new App()): { app: App; gateway: GatewayStack; wo
     description: 'gtt-gateway example: a Step Functions workflow and an EventBridge schedule using the functions',
     functions: {
       place: gateway.functions.get('PlaceGTTOrder')!.function,
+      placeOco: gateway.functions.get('PlaceOCOOrder')!.function,
       listPending: gateway.functions.get('GetPendingGTTOrder')!.function,
     },
   });

@@ -1,5 +1,6 @@
 /**
- * The example workflow's state machine definition: place a GTT order, then list the pending orders. Built from
+ * The example workflow's state machine definition: place a GTT order, optionally protect it with a two-leg OCO
+ * (target and stop-loss), then list the pending orders. Built from
  * the operation table and the handlers' own error names, so what it retries and catches is what they throw.
  */
 import { Duration } from 'aws-cdk-lib';
@@ -21,6 +22,9 @@ export const SESSION_EXPIRED = errorName('SESSION_EXPIRED');
 export const STATE_NAMES = {
   addKey: 'Add idempotency key',
   place: 'Place GTT order',
+  hasOco: 'OCO requested?',
+  addOcoKey: 'Add OCO idempotency key',
+  placeOco: 'Place OCO order',
   list: 'List pending GTT orders',
   sessionExpired: 'Broker session expired',
   done: 'Done',
@@ -28,12 +32,14 @@ export const STATE_NAMES = {
 
 export interface WorkflowFunctions {
   place: lambda.IFunction;
+  placeOco: lambda.IFunction;
   listPending: lambda.IFunction;
 }
 
 /**
- * Execution input: `{"order": {exch, tsym, qty, prc, prd, trantype, prctyp, ret, ai_t, d}}`. The idempotency key
- * is the execution name, so re-running a failed execution under the same name can never place twice.
+ * Execution input: `{"order": {exch, tsym, qty, prc, prd, trantype, prctyp, ret, ai_t, d}, "oco"?: {exch, tsym,
+ * target: {trigger, order}, stopLoss: {trigger, order}}}`. The idempotency keys are the execution name (and
+ * `<name>-oco`), so re-running a failed execution under the same name can never place either twice.
  */
 export const buildWorkflowDefinition = (scope: Construct, fns: WorkflowFunctions): sfn.IChainable => {
   const sessionExpired = new sfn.Fail(scope, 'SessionExpiredFail', {
@@ -45,10 +51,10 @@ export const buildWorkflowDefinition = (scope: Construct, fns: WorkflowFunctions
   // The place payload is the order plus `idempotencyKey` = the execution name.
   const withKey = new sfn.Pass(scope, 'AddIdempotencyKey', {
     stateName: STATE_NAMES.addKey,
+    // The rest of the input (an optional `oco`) stays: the request goes beside it.
+    resultPath: '$.placeRequest',
     parameters: {
-      'order.$': '$.order',
-      'placeRequest.$':
-        "States.JsonMerge($.order, States.StringToJson(States.Format('\\{\"idempotencyKey\":\"{}\"\\}', $$.Execution.Name)), false)",
+      'value.$': "States.JsonMerge($.order, States.StringToJson(States.Format('\\{\"idempotencyKey\":\"{}\"\\}', $$.Execution.Name)), false)",
     },
   });
 
@@ -56,8 +62,26 @@ export const buildWorkflowDefinition = (scope: Construct, fns: WorkflowFunctions
     stateName: STATE_NAMES.place,
     lambdaFunction: fns.place,
     payloadResponseOnly: true,
-    inputPath: '$.placeRequest',
+    inputPath: '$.placeRequest.value',
     resultPath: '$.placed',
+    retryOnServiceExceptions: false,
+  })
+    .addRetry({ errors: PLACE_RETRY_ERRORS, interval: Duration.seconds(1), backoffRate: 2, maxAttempts: 3 })
+    .addCatch(sessionExpired, { errors: [SESSION_EXPIRED], resultPath: '$.error' });
+
+  const withOcoKey = new sfn.Pass(scope, 'AddOcoIdempotencyKey', {
+    stateName: STATE_NAMES.addOcoKey,
+    resultPath: '$.ocoRequest',
+    parameters: {
+      'value.$': "States.JsonMerge($.oco, States.StringToJson(States.Format('\\{\"idempotencyKey\":\"{}-oco\"\\}', $$.Execution.Name)), false)",
+    },
+  });
+  const placeOco = new tasks.LambdaInvoke(scope, 'PlaceOco', {
+    stateName: STATE_NAMES.placeOco,
+    lambdaFunction: fns.placeOco,
+    payloadResponseOnly: true,
+    inputPath: '$.ocoRequest.value',
+    resultPath: '$.ocoPlaced',
     retryOnServiceExceptions: false,
   })
     .addRetry({ errors: PLACE_RETRY_ERRORS, interval: Duration.seconds(1), backoffRate: 2, maxAttempts: 3 })
@@ -74,5 +98,9 @@ export const buildWorkflowDefinition = (scope: Construct, fns: WorkflowFunctions
     .addRetry({ errors: LIST_RETRY_ERRORS, interval: Duration.seconds(1), backoffRate: 2, maxAttempts: 3 })
     .addCatch(sessionExpired, { errors: [SESSION_EXPIRED], resultPath: '$.error' });
 
-  return withKey.next(place).next(list).next(new sfn.Succeed(scope, 'Done', { stateName: STATE_NAMES.done }));
+  list.next(new sfn.Succeed(scope, 'Done', { stateName: STATE_NAMES.done }));
+  const hasOco = new sfn.Choice(scope, 'HasOco', { stateName: STATE_NAMES.hasOco })
+    .when(sfn.Condition.isPresent('$.oco'), withOcoKey.next(placeOco).next(list))
+    .otherwise(list);
+  return withKey.next(place).next(hasOco);
 };

@@ -29,6 +29,7 @@ const renderDefinition = (): Record<string, unknown> => {
   const s = new Stack(new App(), 'WorkflowRender', { env: { account: '000000000000', region: 'us-east-1' } });
   const fns = {
     place: lambda.Function.fromFunctionArn(s, 'Place', arn('PlaceGTTOrder')),
+    placeOco: lambda.Function.fromFunctionArn(s, 'PlaceOcoFn', arn('PlaceOCOOrder')),
     listPending: lambda.Function.fromFunctionArn(s, 'List', arn('GetPendingGTTOrder')),
   };
   new sfn.StateMachine(s, 'Machine', { definitionBody: sfn.DefinitionBody.fromChainable(buildWorkflowDefinition(s, fns)) });
@@ -53,15 +54,26 @@ beforeEach(async () => {
   await control.reset();
 });
 
-const run = async (executionName: string) => {
+const oco = {
+  exch: 'NSE',
+  tsym: 'M&M-EQ',
+  target: { trigger: '1600', order: { trantype: 'S', prctyp: 'LMT', qty: 1, prc: '1598', prd: 'C' } },
+  stopLoss: { trigger: '1400', order: { trantype: 'S', prctyp: 'MKT', qty: 1, prd: 'C' } },
+};
+
+const run = async (executionName: string, input: Record<string, unknown> = { order }) => {
   const machine = new StateMachine(definition as never, { validationOptions: { checkPaths: false } });
-  const local = (name: string) => (input: unknown) => stack.handlers.get(name)!(input, lambdaContext(name));
-  const execution = machine.run({ order } as never, {
+  const local = (name: string) => (payload: unknown) => stack.handlers.get(name)!(payload, lambdaContext(name));
+  const execution = machine.run(input as never, {
     overrides: {
-      taskResourceLocalHandlers: { [STATE_NAMES.place]: local('PlaceGTTOrder'), [STATE_NAMES.list]: local('GetPendingGTTOrder') },
-      retryIntervalOverrides: { [STATE_NAMES.place]: 10, [STATE_NAMES.list]: 10 },
+      taskResourceLocalHandlers: {
+        [STATE_NAMES.place]: local('PlaceGTTOrder'),
+        [STATE_NAMES.placeOco]: local('PlaceOCOOrder'),
+        [STATE_NAMES.list]: local('GetPendingGTTOrder'),
+      },
+      retryIntervalOverrides: { [STATE_NAMES.place]: 10, [STATE_NAMES.placeOco]: 10, [STATE_NAMES.list]: 10 },
     },
-    context: { Execution: { Name: executionName, Input: { order } } },
+    context: { Execution: { Name: executionName, Input: input } },
   } as never);
   try {
     return { ok: true as const, output: (await execution.result) as Record<string, unknown> };
@@ -85,6 +97,18 @@ describe('example workflow (local Step Functions)', () => {
     const output = (result as unknown as { output: { placed: { al_id: string; idempotency: unknown }; pending: { orders: { al_id: string }[] } } }).output;
     expect(output.placed.idempotency).toEqual({ key: 'exec-ok-1', replayed: false });
     expect(output.pending.orders.map((o) => o.al_id)).toEqual([output.placed.al_id]);
+  });
+
+  it('places a protective OCO from Step Functions, keyed by the execution name, and a re-run places nothing twice', async () => {
+    const first = await run('exec-oco-1', { order, oco });
+    expect(first.ok).toBe(true);
+    const output = (first as unknown as { output: { ocoPlaced: { al_id: string; stat: string; idempotency: unknown }; pending: { orders: { al_id: string; type: string }[] } } }).output;
+    expect(output.ocoPlaced).toMatchObject({ stat: 'OI created', idempotency: { key: 'exec-oco-1-oco', replayed: false } });
+    expect(output.pending.orders.find((o) => o.al_id === output.ocoPlaced.al_id)?.type).toBe('oco');
+    const again = await run('exec-oco-1', { order, oco });
+    expect((again as unknown as { output: { ocoPlaced: { idempotency: unknown } } }).output.ocoPlaced.idempotency).toEqual({ key: 'exec-oco-1-oco', replayed: true });
+    expect((await control.requests()).filter((r) => r.operation === 'PlaceOCOOrder')).toHaveLength(1);
+    expect((await control.requests()).filter((r) => r.operation === 'PlaceGTTOrder')).toHaveLength(1);
   });
 
   it('retries the list (a safe operation) after an injected broker timeout', async () => {
