@@ -155,6 +155,19 @@ export const toHttpApiEvent = (
   };
 };
 
+/** Runs a Lambda proxy integration: the handler's structured result becomes the HTTP reply. */
+const integrate = async (res: http.ServerResponse, handler: LocalHandler, name: string, event: APIGatewayProxyEventV2): Promise<void> => {
+  try {
+    const result = (await handler(event, lambdaContext(name))) as APIGatewayProxyStructuredResultV2 | undefined;
+    const headers = Object.fromEntries(Object.entries(result?.headers ?? {}).map(([k, v]) => [k, String(v)]));
+    res.writeHead(result?.statusCode ?? 200, headers);
+    res.end(result?.body ?? '');
+  } catch {
+    // What API Gateway answers when the integration fails.
+    send(res, 500, { message: 'Internal Server Error' });
+  }
+};
+
 export const startLocalApi = async (options: LocalApiOptions): Promise<LocalApi> => {
   // Static segments win over path parameters, as in API Gateway (`/gtt-orders/triggered` before `/gtt-orders/{alId}`).
   const routes = options.operations.map(compileRoute).sort((a, b) => a.params.length - b.params.length);
@@ -232,16 +245,7 @@ export const startLocalApi = async (options: LocalApiOptions): Promise<LocalApi>
 
     const extra = options.extraRoutes?.find((r) => r.method === method && r.path === url.pathname);
     if (extra) {
-      const event = toHttpApiEvent(req, url, { method, path: extra.path }, {}, body);
-      try {
-        const result = (await extra.handler(event, lambdaContext(extra.name))) as APIGatewayProxyStructuredResultV2 | undefined;
-        const headers = Object.fromEntries(Object.entries(result?.headers ?? {}).map(([k, v]) => [k, String(v)]));
-        res.writeHead(result?.statusCode ?? 200, headers);
-        res.end(result?.body ?? '');
-      } catch {
-        send(res, 500, { message: 'Internal Server Error' });
-      }
-      return;
+      return integrate(res, extra.handler, extra.name, toHttpApiEvent(req, url, { method, path: extra.path }, {}, body));
     }
 
     for (const route of routes) {
@@ -261,18 +265,7 @@ export const startLocalApi = async (options: LocalApiOptions): Promise<LocalApi>
         }
       }
       const event = toHttpApiEvent(req, url, { method: route.method, path: route.operation.route.path }, pathParameters, body);
-      try {
-        const result = (await options.handlerFor(route.operation)(event, lambdaContext(route.operation.name))) as
-          | APIGatewayProxyStructuredResultV2
-          | undefined;
-        const headers = Object.fromEntries(Object.entries(result?.headers ?? {}).map(([k, v]) => [k, String(v)]));
-        res.writeHead(result?.statusCode ?? 200, headers);
-        res.end(result?.body ?? '');
-      } catch {
-        // What API Gateway answers when the integration fails.
-        send(res, 500, { message: 'Internal Server Error' });
-      }
-      return;
+      return integrate(res, options.handlerFor(route.operation), route.operation.name, event);
     }
     // API Gateway's answer for a request that matches no route.
     send(res, 404, { message: 'Not Found' });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cancelOrderInput, modifyOrderInput, noInput, placeOrderInput } from '../../functions/schemas/input.js';
 import { describeIssues, validateInput } from '../../functions/contract/validate-input.js';
+import { problemsOf } from '../support/validation.js';
 import { OPERATIONS } from '../../functions/operations.js';
 import { ValidationFailedError } from '../../functions/contract/errors.js';
 
@@ -17,15 +18,6 @@ const order = {
   d: '1490',
 };
 
-const problemsOf = (schema: Parameters<typeof validateInput>[0], payload: unknown) => {
-  try {
-    validateInput(schema, payload);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ValidationFailedError);
-    return (error as ValidationFailedError).details as { field: string; message: string }[];
-  }
-  throw new Error('expected a validation failure');
-};
 
 describe('place input', () => {
   it('accepts numbers or numeric strings and sends strings, validity defaulting to GTT', () => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { getOrderInput, listOrdersInput, modifyOcoInput, placeOcoInput, placeOrderInput } from '../../functions/schemas/input.js';
 import { validateInput } from '../../functions/contract/validate-input.js';
-import { ValidationFailedError } from '../../functions/contract/errors.js';
+import { problemsOf } from '../support/validation.js';
 import { getGttOrder, getPendingGttOrders, modifyOcoOrder, placeOcoOrder, placeGttOrder } from '../../functions/operations.js';
 import { decodeBrokerReply } from '../../functions/broker/reply.js';
 
@@ -15,15 +15,6 @@ const oco = {
   stopLoss: { trigger: 1400, order: { trantype: 'S', prctyp: 'MKT', qty: 5, prd: 'C' } },
 };
 
-const problemsOf = (schema: Parameters<typeof validateInput>[0], payload: unknown) => {
-  try {
-    validateInput(schema, payload);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ValidationFailedError);
-    return (error as ValidationFailedError).details as { field: string; message: string }[];
-  }
-  throw new Error('expected a validation failure');
-};
 const fields = (schema: Parameters<typeof validateInput>[0], payload: unknown) => problemsOf(schema, payload).map((p) => p.field);
 
 describe('OCO input', () => {

@@ -1,0 +1,14 @@
+/** The `{field, message}` problems a schema reports for a payload (the test fails if the payload is accepted). */
+import { expect } from 'vitest';
+import { validateInput } from '../../functions/contract/validate-input.js';
+import { ValidationFailedError } from '../../functions/contract/errors.js';
+
+export const problemsOf = (schema: Parameters<typeof validateInput>[0], payload: unknown) => {
+  try {
+    validateInput(schema, payload);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ValidationFailedError);
+    return (error as ValidationFailedError).details as { field: string; message: string }[];
+  }
+  throw new Error('expected a validation failure');
+};
