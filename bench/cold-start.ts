@@ -1,0 +1,201 @@
+/**
+ * Cold start of what deploys: the bundles `cdk synth` writes (cdk.out), each run with its own environment from the
+ * template (NODE_OPTIONS included) in fresh Node processes against a local stack, interleaved round by round with
+ * the hand-written peer (bench/peer.mjs) doing the same broker call. Prints medians and the ratio to the peer.
+ *
+ *   npx tsx bench/cold-start.ts [--rounds N] [--no-synth]
+ */
+import { execFile, spawn } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { parseArgs } from 'node:util';
+import { LOCAL_SECRET_ID, startLocalStack, type LocalStack } from '../local/run-local.js';
+import { OPERATIONS } from '../functions/operations.js';
+
+const run = promisify(execFile);
+const CDK_OUT = 'cdk.out';
+
+export interface ColdRow {
+  function: string;
+  bundleKB: number;
+  importMs: number;
+  importPlusFirstInvokeMs: number;
+  wholeProcessMs: number;
+  peerImportPlusFirstInvokeMs: number;
+  peerWholeProcessMs: number;
+  /** import + first invoke, function / peer. */
+  ratio: number;
+  wholeProcessRatio: number;
+}
+
+interface DeployedFunction {
+  name: string;
+  file: string;
+  env: Record<string, unknown>;
+}
+
+/** The Lambda functions of the synthesized gateway stack: asset file and template environment. */
+const deployedFunctions = (): DeployedFunction[] => {
+  const template = JSON.parse(readFileSync(join(CDK_OUT, 'GttGatewayStack.template.json'), 'utf8')) as {
+    Resources: Record<string, { Type: string; Properties: { Environment?: { Variables: Record<string, unknown> } }; Metadata?: Record<string, string> }>;
+  };
+  return Object.entries(template.Resources)
+    .filter(([, r]) => r.Type === 'AWS::Lambda::Function' && r.Metadata?.['aws:asset:path'])
+    .map(([id, r]) => ({
+      name: id.replace(/Function[0-9A-F]{8}$/, '').replace(/^Session/, ''),
+      file: join(CDK_OUT, r.Metadata!['aws:asset:path']!, 'index.mjs'),
+      env: r.Properties.Environment?.Variables ?? {},
+    }));
+};
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const round1 = (x: number) => Math.round(x * 10) / 10;
+
+/** Runs `file`'s handler once in a fresh process; times import and first invocation inside, the process outside. */
+const PROBE = `const t0=performance.now();const m=await import(process.argv[1]);const t1=performance.now();
+const ctx={functionName:'bench',awsRequestId:'1',getRemainingTimeInMillis:()=>10000};
+let ok=true;try{await m.handler(JSON.parse(process.argv[2]),ctx)}catch{ok=false}const t2=performance.now();
+console.log(JSON.stringify({importMs:t1-t0,totalMs:t2-t1+(t1-t0),ok}))`;
+
+const once = (file: string, payload: unknown, env: Record<string, string>) =>
+  new Promise<{ importMs: number; totalMs: number; processMs: number; ok: boolean }>((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, ['--input-type=module', '-e', PROBE, `./${file}`, JSON.stringify(payload)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', () => undefined);
+    child.on('error', reject);
+    child.on('exit', () => {
+      const processMs = performance.now() - started;
+      try {
+        resolve({ ...(JSON.parse(out.trim().split('\n').pop()!) as { importMs: number; totalMs: number; ok: boolean }), processMs });
+      } catch {
+        reject(new Error(`${file}: no measurement in ${JSON.stringify(out.slice(-300))}`));
+      }
+    });
+  });
+
+const ORDER = { exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' };
+const OCO = {
+  exch: 'NSE',
+  tsym: 'M&M-EQ',
+  target: { trigger: '1600', order: { trantype: 'S', prctyp: 'LMT', qty: 1, prc: '1598', prd: 'C' } },
+  stopLoss: { trigger: '1400', order: { trantype: 'S', prctyp: 'MKT', qty: 1, prd: 'C' } },
+};
+const asWire = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, String(v)]));
+
+/** The direct-invocation payload of each function (order functions with an idempotency key: two DynamoDB writes). */
+const payloadFor = (name: string, seq: number): { gateway: unknown; peer: unknown; peerOperation: string } => {
+  const key = `cold-${process.pid}-${seq}`;
+  switch (name) {
+    case 'PlaceGTTOrder':
+      return { gateway: { ...ORDER, idempotencyKey: key }, peer: { ...asWire(ORDER), validity: 'GTT' }, peerOperation: 'PlaceGTTOrder' };
+    case 'PlaceOCOOrder':
+      return { gateway: { ...OCO, idempotencyKey: key }, peer: { ai_t: 'LMT_BOS_O', validity: 'GTT', exch: 'NSE', tsym: 'M%26M-EQ' }, peerOperation: 'GetPendingGTTOrder' };
+    case 'ModifyGTTOrder':
+      return { gateway: { ...ORDER, al_id: '1', idempotencyKey: key }, peer: { ...asWire(ORDER), al_id: '1', validity: 'GTT' }, peerOperation: 'ModifyGTTOrder' };
+    case 'ModifyOCOOrder':
+      return { gateway: { ...OCO, al_id: '1', idempotencyKey: key }, peer: { al_id: '1' }, peerOperation: 'ModifyOCOOrder' };
+    case 'CancelGTTOrder':
+      return { gateway: { al_id: '1', idempotencyKey: key }, peer: { al_id: '1' }, peerOperation: 'CancelGTTOrder' };
+    case 'GetGTTOrder':
+      return { gateway: { al_id: '1' }, peer: {}, peerOperation: 'GetPendingGTTOrder' };
+    default: {
+      const op = OPERATIONS.find((o) => o.name === name);
+      return { gateway: {}, peer: {}, peerOperation: op?.broker ?? 'ClientDetails' };
+    }
+  }
+};
+
+const localEnv = (stack: LocalStack, templateEnv: Record<string, unknown>): Record<string, string> => {
+  const local: Record<string, string> = {
+    BROKER_BASE_URL: stack.emulator.url,
+    BROKER_SECRET_ID: LOCAL_SECRET_ID,
+    IDEMPOTENCY_TABLE_NAME: stack.dynamo.tableName,
+    ...stack.sessionEnv,
+  };
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(templateEnv)) {
+    // Values the template resolves at deploy time (Ref, GetAtt) point at this machine's stand-ins instead.
+    env[name] = typeof value === 'string' && !(name in local) ? value : (local[name] ?? String(value));
+  }
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    SECRETS_MANAGER_ENDPOINT: stack.secrets.url,
+    DYNAMODB_ENDPOINT: stack.dynamo.url,
+    ...env,
+    POWERTOOLS_LOG_LEVEL: 'SILENT',
+    POWERTOOLS_METRICS_DISABLED: 'true',
+  };
+};
+
+export const measureDeployedColdStart = async (stack: LocalStack, rounds: number): Promise<ColdRow[]> => {
+  const functions = deployedFunctions().filter((f) => f.name !== 'OAuthCallback');
+  type Sample = Awaited<ReturnType<typeof once>>;
+  const samples = new Map<string, { fn: Sample[]; peer: Sample[] }>();
+  // A logout ends the demo session: start each measured call from a live one.
+  const fresh = async (name: string) => {
+    if (name === 'Logout') await fetch(`${stack.emulator.url}/_emulator/reset`, { method: 'POST' });
+  };
+  let seq = 0;
+  for (let r = 0; r < rounds; r++) {
+    for (const fn of functions) {
+      const env = localEnv(stack, fn.env);
+      const p = payloadFor(fn.name, ++seq);
+      const peerEnv = { ...env, PEER_OPERATION: p.peerOperation };
+      // Alternate who goes first, so neither always meets a warmer disk cache.
+      const measureFn = async () => { await fresh(fn.name); return once(fn.file, p.gateway, env); };
+      const measurePeer = async () => { await fresh(fn.name); return once('bench/peer.mjs', p.peer, peerEnv); };
+      const pair = r % 2 === 0 ? [await measureFn(), await measurePeer()] : [await measurePeer(), await measureFn()].reverse();
+      const entry = samples.get(fn.name) ?? { fn: [], peer: [] };
+      entry.fn.push(pair[0]!);
+      entry.peer.push(pair[1]!);
+      samples.set(fn.name, entry);
+      await fresh(fn.name);
+    }
+  }
+  return functions.map((fn) => {
+    const s = samples.get(fn.name)!;
+    const total = median(s.fn.map((x) => x.totalMs));
+    const peerTotal = median(s.peer.map((x) => x.totalMs));
+    const whole = median(s.fn.map((x) => x.processMs));
+    const peerWhole = median(s.peer.map((x) => x.processMs));
+    return {
+      function: fn.name,
+      bundleKB: round1(statSync(fn.file).size / 1024),
+      importMs: round1(median(s.fn.map((x) => x.importMs))),
+      importPlusFirstInvokeMs: round1(total),
+      wholeProcessMs: round1(whole),
+      peerImportPlusFirstInvokeMs: round1(peerTotal),
+      peerWholeProcessMs: round1(peerWhole),
+      ratio: Math.round((total / peerTotal) * 100) / 100,
+      wholeProcessRatio: Math.round((whole / peerWhole) * 100) / 100,
+    };
+  });
+};
+
+export const synthDeployedAssets = async (): Promise<void> => {
+  await run('npx', ['cdk', 'synth', '--quiet', '--no-notices', '-c', 'egress=none', '-c', 'sessionRenewal=totp'], {
+    env: { ...process.env, CDK_DISABLE_CLI_TELEMETRY: 'true' },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+};
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({ options: { rounds: { type: 'string' }, 'no-synth': { type: 'boolean' } } });
+  const rounds = Number(values.rounds ?? 7);
+  if (!values['no-synth']) await synthDeployedAssets();
+  const stack = await startLocalStack({ brokerTimeoutMs: 2_000 });
+  try {
+    const rows = await measureDeployedColdStart(stack, rounds);
+    console.log(`Cold start of the cdk synth assets (median of ${rounds} interleaved rounds, fresh Node processes, ms):`);
+    console.table(rows);
+  } finally {
+    await stack.close();
+  }
+}
