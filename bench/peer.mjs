@@ -1,3 +1,4 @@
+/* global process, fetch */
 // The hand-written peer: what a trader writes instead of the gateway. One file, SDK v3 GetSecretValue (cached per
 // container, as anyone would) and a fetch of the jData request: no validation, no idempotency, no error contract.
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';

@@ -7,7 +7,7 @@ interface Results {
   at: string;
   warm: Record<string, number | string>[];
   secretFetches: { invocations: number; fetches: number; maxAgeSeconds: number };
-  cold: { runsPerFunction: number; emptyHandler: { bundleKB: number; importMs: number; processMs: number }; functions: Record<string, number | string>[] };
+  cold: { rounds: number; functions: Record<string, number | string>[] };
   load: Record<string, number | boolean>;
 }
 
@@ -24,12 +24,13 @@ export const renderReport = (r: Results): string => {
         `| ${w.operation} | ${w.fetchP50} | ${w.rawHttpP50} | ${w.gatewayP50} | ${w.overheadVsRawHttpP50} | ${w.ratioVsFetchP50} | ${w.ratioVsRawHttpP50} | ${w.rawHttpP99} | ${w.gatewayP99} |`,
     ),
     '',
-    `**Cold start** (median of ${r.cold.runsPerFunction} fresh Node processes per bundle; the first invoke reads the secret and calls the broker; an empty handler bundled the same way: ${r.cold.emptyHandler.bundleKB} KB, import ${r.cold.emptyHandler.importMs.toFixed(1)} ms, whole process ${r.cold.emptyHandler.processMs.toFixed(1)} ms):`,
+    `**Cold start of what deploys** (the \`cdk synth\` bundles with their template environment, median of ${r.cold.rounds} interleaved rounds of fresh Node processes, beside the hand-written peer \`bench/peer.mjs\`; ratio = import + first invoke, function / peer):`,
     '',
-    '| function | bundle KB | import ms | import + first invoke ms | whole process ms | whole process / empty |',
-    '|---|---|---|---|---|---|',
+    '| function | bundle KB | import ms | import + first invoke ms | peer ms | ratio | whole process ms | peer whole process ms |',
+    '|---|---|---|---|---|---|---|---|',
     ...r.cold.functions.map(
-      (c) => `| ${c.function} | ${c.bundleKB} | ${c.importMs} | ${c.importPlusFirstInvokeMs} | ${c.wholeProcessMs} | ${c.wholeProcessRatioVsEmpty} |`,
+      (c) =>
+        `| ${c.function} | ${c.bundleKB} | ${c.importMs} | ${c.importPlusFirstInvokeMs} | ${c.peerImportPlusFirstInvokeMs} | ${c.ratio} | ${c.wholeProcessMs} | ${c.peerWholeProcessMs} |`,
     ),
     '',
     `**Secret reads:** ${r.secretFetches.fetches} for ${r.secretFetches.invocations} warm invocations (max age ${r.secretFetches.maxAgeSeconds} s).`,

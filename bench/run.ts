@@ -2,9 +2,7 @@
  * `npm run bench`: gateway overhead, cold start, bundle size, secret fetches and load, measured side by side in
  * one run on this machine. Prints a table and writes bench/results.json. Loopback only, bounded in time.
  */
-import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { startLocalStack } from '../local/run-local.js';
 import { lambdaContext } from '../local/lambda-context.js';
@@ -13,12 +11,11 @@ import { buildBrokerRequest } from '../functions/broker/jdata.js';
 import { postToBroker } from '../functions/broker/transport.js';
 import { OPERATIONS, placeGttOrder } from '../functions/operations.js';
 import type { AnyOperation } from '../functions/contract/operation.js';
-import { bundleFunctions } from './bundle.js';
+import { measureDeployedColdStart, synthDeployedAssets } from './cold-start.js';
 import { logger } from '../functions/runtime/logger.js';
 
-const run = promisify(execFile);
 const WARM_ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 400);
-const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 5);
+const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 9);
 const LOAD_REQUESTS = Number(process.env.BENCH_LOAD_REQUESTS ?? 2000);
 
 // The benchmark measures the gateway, not log writing to a terminal.
@@ -47,7 +44,9 @@ const inputFor = async (op: AnyOperation): Promise<Record<string, unknown>> => {
 };
 
 const warm: Record<string, unknown>[] = [];
-for (const op of OPERATIONS.filter((o) => o.name !== 'Logout')) {
+// The seven operations of the broker's GTT service, but logout (it would end the session); inputs below.
+const WARM_OPERATIONS = ['PlaceGTTOrder', 'GetPendingGTTOrder', 'GetEnabledGTTs', 'ModifyGTTOrder', 'CancelGTTOrder', 'ClientDetails'];
+for (const op of OPERATIONS.filter((o) => WARM_OPERATIONS.includes(o.name))) {
   const handler = stack.handlers.get(op.name)!;
   const gatewayTimes: number[] = [];
   const rawTimes: number[] = [];
@@ -55,13 +54,13 @@ for (const op of OPERATIONS.filter((o) => o.name !== 'Logout')) {
   for (let i = 0; i < WARM_ITERATIONS; i++) {
     const input = await inputFor(op);
     const parsed = op.input.parse(input);
-    const request = buildBrokerRequest(stack.emulator.url, op.name, op.toJData(parsed as never, session), session.accessToken);
+    const request = buildBrokerRequest(stack.emulator.url, op.broker, op.toJData(parsed as never, session), session.accessToken);
     // Interleave the two so machine noise hits both alike.
     let t = performance.now();
     await (await fetch(request.url, { method: 'POST', headers: request.headers, body: request.body })).text();
     rawTimes.push(performance.now() - t);
     const input2 = op.name === 'CancelGTTOrder' || op.name === 'ModifyGTTOrder' ? await inputFor(op) : input;
-    const request2 = buildBrokerRequest(stack.emulator.url, op.name, op.toJData(op.input.parse(input2) as never, session), session.accessToken);
+    const request2 = buildBrokerRequest(stack.emulator.url, op.broker, op.toJData(op.input.parse(input2) as never, session), session.accessToken);
     t = performance.now();
     await postToBroker(request2, 8_000);
     rawHttpTimes.push(performance.now() - t);
@@ -102,58 +101,15 @@ console.table(warm);
   console.log(`\nSecret fetches: ${stack.secrets.getCallCount(id)} for ${n} warm invocations (max age ${String(stack.config.SECRET_MAX_AGE_SECONDS)} s)`);
 }
 
-// ---- 3. cold start and bundle size ---------------------------------------------------------------------------
+// ---- 3. cold start of what deploys, against the hand-written peer (bench/cold-start.ts) ---------------------------
 {
-  const { functions, empty } = await bundleFunctions();
-  const env = {
-    ...process.env,
-    BROKER_BASE_URL: String(stack.config.BROKER_BASE_URL),
-    BROKER_SECRET_ID: String(stack.config.BROKER_SECRET_ID),
-    SECRETS_MANAGER_ENDPOINT: String(stack.config.SECRETS_MANAGER_ENDPOINT),
-    IDEMPOTENCY_KEY_REQUIRED: 'false',
-    POWERTOOLS_LOG_LEVEL: 'SILENT',
-  };
-  // Time from the start of import to the end of the first invocation, measured inside a fresh Node process.
-  const probe = `const t0=performance.now();const m=await import(process.argv[1]);const t1=performance.now();
-const ctx={functionName:'bench',awsRequestId:'1',getRemainingTimeInMillis:()=>10000};
-try{await m.handler(JSON.parse(process.argv[2]),ctx)}catch{}const t2=performance.now();
-console.log(JSON.stringify({importMs:t1-t0,firstInvokeMs:t2-t1,totalMs:t2-t0}))`;
-  const measure = async (file: string, payload: unknown) => {
-    const totals: number[] = [];
-    const imports: number[] = [];
-    const walls: number[] = [];
-    for (let i = 0; i < COLD_RUNS; i++) {
-      const t = performance.now();
-      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', probe, `./${file}`, JSON.stringify(payload)], { env });
-      walls.push(performance.now() - t);
-      const r = JSON.parse(stdout.trim().split('\n').pop()!) as { importMs: number; totalMs: number };
-      totals.push(r.totalMs);
-      imports.push(r.importMs);
-    }
-    return { totalMs: percentile(totals, 50), importMs: percentile(imports, 50), processMs: percentile(walls, 50) };
-  };
-  const emptyCold = await measure(empty.file, {});
-  const cold = [];
-  for (const bundle of functions) {
-    const op = OPERATIONS.find((o) => o.id === bundle.name)!;
-    const payload = op.name === 'PlaceGTTOrder' ? order : op.name === 'ModifyGTTOrder' ? { ...order, al_id: '1' } : op.name === 'CancelGTTOrder' ? { al_id: '1' } : {};
-    const m = await measure(bundle.file, op.name === 'Logout' ? { dryRun: false } : payload);
-    cold.push({
-      function: bundle.name,
-      bundleKB: round(bundle.bytes / 1024, 1),
-      importMs: round(m.importMs, 1),
-      importPlusFirstInvokeMs: round(m.totalMs, 1),
-      emptyImportPlusInvokeMs: round(emptyCold.totalMs, 1),
-      wholeProcessMs: round(m.processMs, 1),
-      emptyWholeProcessMs: round(emptyCold.processMs, 1),
-      wholeProcessRatioVsEmpty: round(m.processMs / emptyCold.processMs, 2),
-    });
-  }
-  results.cold = { runsPerFunction: COLD_RUNS, emptyHandler: { bundleKB: round(empty.bytes / 1024, 1), ...emptyCold }, functions: cold };
+  await synthDeployedAssets();
+  const rows = await measureDeployedColdStart(stack, COLD_RUNS);
+  results.cold = { rounds: COLD_RUNS, source: 'cdk synth assets with their template environment', peer: 'bench/peer.mjs', functions: rows };
   console.log(
-    `\nCold start, ms (median of ${COLD_RUNS} fresh Node processes per bundle; first invoke includes the secret read and one broker call; whole process = node start + import + first invoke + exit)`,
+    `\nCold start of the cdk synth assets, ms (median of ${COLD_RUNS} interleaved rounds of fresh Node processes; ratio = import + first invoke against the hand-written peer)`,
   );
-  console.table(cold);
+  console.table(rows);
 }
 
 // ---- 4. load: the local API under concurrent clients ------------------------------------------------------------

@@ -1,7 +1,7 @@
 /**
  * One Lambda of the function set (an operation of the table or a session function) with the settings every function
  * shares: nodejs22.x on arm64, an ESM bundle made
- * by the local esbuild (never Docker), source maps, X-Ray, a log group with retention, and a role that starts
+ * by the local esbuild (never Docker) with the SDK clients bundled, source map files, X-Ray, a log group with retention, and a role that starts
  * empty (no managed policy) so every permission is granted explicitly and visibly. With a network (static egress,
  * infra/egress.ts) the function runs in the given private subnets and security group, and its role gets the ENI
  * permissions of AWSLambdaVPCAccessExecutionRole as an inline statement.
@@ -81,8 +81,10 @@ export class GatewayFunction extends Construct {
       environment: {
         POWERTOOLS_SERVICE_NAME: 'gtt-gateway',
         POWERTOOLS_LOG_LEVEL: 'INFO',
-        NODE_OPTIONS: '--enable-source-maps',
         BROKER_TIMEOUT_MS: String(BROKER_TIMEOUT_MS),
+        ...(this.node.tryGetContext('enableSourceMaps') === 'true' || this.node.tryGetContext('enableSourceMaps') === true
+          ? { NODE_OPTIONS: '--enable-source-maps' }
+          : {}),
         ...props.environment,
       },
       bundling: {
@@ -90,10 +92,14 @@ export class GatewayFunction extends Construct {
         format: OutputFormat.ESM,
         target: 'node22',
         minify: true,
+        // The .map files ship beside each bundle for decoding a stack trace offline; Node's --enable-source-maps is
+        // left off because loading the maps at start-up costs more than the rest of the import (docs/benchmarks.md).
+        // `-c enableSourceMaps=true` turns it on for a debugging deploy.
         sourceMap: true,
         mainFields: ['module', 'main'],
-        // The nodejs22.x runtime ships AWS SDK v3: keeping it out of the bundle keeps bundles small.
-        externalModules: ['@aws-sdk/*'],
+        // The SDK clients we use are bundled, tree-shaken and minified, rather than imported from the runtime's copy:
+        // one file loads faster than hundreds of modules resolved at cold start (docs/benchmarks.md: cold start).
+        externalModules: [],
         // Some dependencies still call require(); give the ESM bundle one.
         banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
       },

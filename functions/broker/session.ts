@@ -18,6 +18,7 @@ export interface SessionSourceOptions {
 
 export class SessionSource {
   private readonly provider: SecretsProvider;
+  private prefetched?: Promise<BrokerSession>;
 
   constructor(private readonly options: SessionSourceOptions) {
     const client = new SecretsManagerClient(options.endpoint ? { endpoint: options.endpoint } : {});
@@ -26,7 +27,18 @@ export class SessionSource {
 
   /** The cached session, read from Secrets Manager when older than maxAge. */
   current(): Promise<BrokerSession> {
-    return this.load(false);
+    // A read started at init (prefetch) serves the first call; should it have failed, the call reads again, so an
+    // init-time failure surfaces at the invocation as a clean error, never as an unhandled rejection.
+    const prefetched = this.prefetched;
+    this.prefetched = undefined;
+    return prefetched ? prefetched.catch(() => this.load(false)) : this.load(false);
+  }
+
+  /** Start reading the secret now (at init), overlapping it with the rest of the cold start. */
+  prefetch(): void {
+    const read = this.load(false);
+    read.catch(() => undefined);
+    this.prefetched = read;
   }
 
   /** Read the secret again now, e.g. after the broker said the session expired (the token may have been rotated). */

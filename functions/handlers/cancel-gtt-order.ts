@@ -3,4 +3,4 @@ import { dynamoIdempotency } from '../safety/idempotency.js';
 import { createGatewayHandler } from '../gateway.js';
 import { cancelGttOrder } from '../operations.js';
 
-export const handler = createGatewayHandler(cancelGttOrder, { idempotency: dynamoIdempotency });
+export const handler = createGatewayHandler(cancelGttOrder, { idempotency: dynamoIdempotency, prefetchSession: true });

@@ -2,4 +2,4 @@
 import { createGatewayHandler } from '../gateway.js';
 import { clientDetails } from '../operations.js';
 
-export const handler = createGatewayHandler(clientDetails);
+export const handler = createGatewayHandler(clientDetails, { prefetchSession: true });

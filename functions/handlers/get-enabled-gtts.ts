@@ -2,4 +2,4 @@
 import { createGatewayHandler } from '../gateway.js';
 import { getEnabledGtts } from '../operations.js';
 
-export const handler = createGatewayHandler(getEnabledGtts);
+export const handler = createGatewayHandler(getEnabledGtts, { prefetchSession: true });

@@ -2,4 +2,4 @@
 import { createGatewayHandler } from '../gateway.js';
 import { getGttOrder } from '../operations.js';
 
-export const handler = createGatewayHandler(getGttOrder);
+export const handler = createGatewayHandler(getGttOrder, { prefetchSession: true });

@@ -2,4 +2,4 @@
 import { createGatewayHandler } from '../gateway.js';
 import { getPendingGttOrders } from '../operations.js';
 
-export const handler = createGatewayHandler(getPendingGttOrders);
+export const handler = createGatewayHandler(getPendingGttOrders, { prefetchSession: true });

@@ -2,4 +2,4 @@
 import { createGatewayHandler } from '../gateway.js';
 import { getTriggeredGttOrders } from '../operations.js';
 
-export const handler = createGatewayHandler(getTriggeredGttOrders);
+export const handler = createGatewayHandler(getTriggeredGttOrders, { prefetchSession: true });

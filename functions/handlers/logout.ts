@@ -2,4 +2,4 @@
 import { createGatewayHandler } from '../gateway.js';
 import { logout } from '../operations.js';
 
-export const handler = createGatewayHandler(logout);
+export const handler = createGatewayHandler(logout, { prefetchSession: true });

@@ -3,4 +3,4 @@ import { dynamoIdempotency } from '../safety/idempotency.js';
 import { createGatewayHandler } from '../gateway.js';
 import { modifyGttOrder } from '../operations.js';
 
-export const handler = createGatewayHandler(modifyGttOrder, { idempotency: dynamoIdempotency });
+export const handler = createGatewayHandler(modifyGttOrder, { idempotency: dynamoIdempotency, prefetchSession: true });

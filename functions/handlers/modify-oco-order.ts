@@ -3,4 +3,4 @@ import { dynamoIdempotency } from '../safety/idempotency.js';
 import { createGatewayHandler } from '../gateway.js';
 import { modifyOcoOrder } from '../operations.js';
 
-export const handler = createGatewayHandler(modifyOcoOrder, { idempotency: dynamoIdempotency });
+export const handler = createGatewayHandler(modifyOcoOrder, { idempotency: dynamoIdempotency, prefetchSession: true });

@@ -3,4 +3,4 @@ import { dynamoIdempotency } from '../safety/idempotency.js';
 import { createGatewayHandler } from '../gateway.js';
 import { placeGttOrder } from '../operations.js';
 
-export const handler = createGatewayHandler(placeGttOrder, { idempotency: dynamoIdempotency });
+export const handler = createGatewayHandler(placeGttOrder, { idempotency: dynamoIdempotency, prefetchSession: true });

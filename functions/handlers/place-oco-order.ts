@@ -3,4 +3,4 @@ import { dynamoIdempotency } from '../safety/idempotency.js';
 import { createGatewayHandler } from '../gateway.js';
 import { placeOcoOrder } from '../operations.js';
 
-export const handler = createGatewayHandler(placeOcoOrder, { idempotency: dynamoIdempotency });
+export const handler = createGatewayHandler(placeOcoOrder, { idempotency: dynamoIdempotency, prefetchSession: true });
