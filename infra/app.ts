@@ -12,13 +12,18 @@ export const buildApp = (app = new App()): { app: App; gateway: GatewayStack; wo
     const value: unknown = app.node.tryGetContext(name);
     return value === undefined || value === null ? undefined : String(value);
   };
+  const sessionRenewal = context('sessionRenewal') ?? 'off';
+  if (!['totp', 'off'].includes(sessionRenewal)) {
+    throw new Error(`sessionRenewal must be totp (scheduled TOTP login) or off (OAuth, the default), got ${JSON.stringify(sessionRenewal)}`);
+  }
   const gateway = new GatewayStack(app, 'GttGatewayStack', {
     description: 'gtt-gateway: GTT orders and sessions at a jData broker, as Lambda functions behind an IAM-authorised HTTP API',
     brokerSecretArn: context('brokerSecretArn'),
     alarmEmail: context('alarmEmail'),
     settings: Object.fromEntries(CONTEXT_SETTINGS.map((name) => [name, context(name)])),
     brokerAuth: (context('brokerAuth') ?? 'bearer') as 'bearer' | 'jkey',
-    sessionRenewal: context('sessionRenewal') === 'totp',
+    sessionRenewal: sessionRenewal === 'totp',
+    oauthAppSecretArn: context('oauthAppSecretArn'),
   });
   const workflow = new WorkflowExampleStack(app, 'GttGatewayWorkflowExampleStack', {
     description: 'gtt-gateway example: a Step Functions workflow and an EventBridge schedule using the functions',

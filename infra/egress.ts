@@ -84,7 +84,10 @@ export const NAT_USER_DATA_COMMANDS = [
 
 export interface StaticEgressProps {
   setting: StaticEgressSetting;
-  /** The one table the functions use: the DynamoDB endpoint's policy allows exactly their calls on it. */
+  /**
+   * The order functions' table: the DynamoDB endpoint's policy allows exactly their calls on it. Other tables the
+   * functions use are added with `allowTableCalls` (the OAuth state table).
+   */
   idempotencyTable: dynamodb.ITable;
   /** Where NAT instance status alarms go (the stack's alarm topic). */
   alarmAction: cloudwatch.IAlarmAction;
@@ -199,6 +202,14 @@ export class StaticEgress extends Construct {
     );
 
     this.suppressNagFindings();
+  }
+
+  /**
+   * Let the functions make these calls on another table of the stack through the DynamoDB endpoint. A gateway
+   * endpoint carries every DynamoDB call from the private subnets, so a table missing from its policy is unreachable.
+   */
+  allowTableCalls(table: dynamodb.ITable, actions: string[]): void {
+    this.dynamoDbEndpoint.addToPolicy(new iam.PolicyStatement({ principals: [new iam.AnyPrincipal()], actions, resources: [table.tableArn] }));
   }
 
   private elasticIp(id: string, n: number, instanceId?: string): ec2.CfnEIP {

@@ -23,7 +23,7 @@ import { DEPLOYMENT_SETTINGS } from '../functions/runtime/config.js';
 import type { AnyOperation } from '../functions/contract/operation.js';
 import { EGRESS_CONTEXT_KEY, EGRESS_IP_DESCRIPTION, resolveEgress, StaticEgress, type EgressSetting } from './egress.js';
 import { GatewayFunction } from './gateway-function.js';
-import { SessionFunctions } from './session-functions.js';
+import { OAUTH_STATE_TABLE_ACTIONS, SessionFunctions } from './session-functions.js';
 
 /** Brokers of this API family accept 10 orders a second per user; order routes stay below that. */
 export const ORDER_ROUTE_THROTTLE = { rateLimit: 8, burstLimit: 8 };
@@ -46,6 +46,8 @@ export interface GatewayStackProps extends StackProps {
   brokerAuth?: 'bearer' | 'jkey';
   /** Add the scheduled TOTP login (classic deployments); OAuth deployments log in through the callback. */
   sessionRenewal?: boolean;
+  /** Use an existing secret for the OAuth app's `{clientId, secretCode, uid}` instead of creating one. */
+  oauthAppSecretArn?: string;
 }
 
 export class GatewayStack extends Stack {
@@ -179,6 +181,7 @@ export class GatewayStack extends Stack {
       api: this.api,
       authorizer,
       sessionSecret: this.secret,
+      ...(props.oauthAppSecretArn ? { oauthAppSecretArn: props.oauthAppSecretArn } : {}),
       brokerBaseUrl: brokerBaseUrl.valueAsString,
       brokerAuthorizeUrl: brokerAuthorizeUrl.valueAsString,
       brokerAuth,
@@ -189,6 +192,8 @@ export class GatewayStack extends Stack {
       renewal: props.sessionRenewal ?? false,
       routeSettings,
     });
+    // In the VPC every DynamoDB call goes through the gateway endpoint: the OAuth function's state table too.
+    this.staticEgress?.allowTableCalls(this.session.stateTable, OAUTH_STATE_TABLE_ACTIONS);
     (stage.node.defaultChild as CfnStage).addPropertyOverride('RouteSettings', routeSettings);
 
     this.api

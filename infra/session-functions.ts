@@ -12,6 +12,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as targets from 'aws-cdk-lib/aws-scheduler-targets';
@@ -24,11 +25,34 @@ import { GatewayFunction, type GatewayFunctionNetwork } from './gateway-function
 
 /** The callback is hit by one browser once a morning: keep it far below anything abusive. */
 export const CALLBACK_ROUTE_THROTTLE = { rateLimit: 2, burstLimit: 5 };
+/** What the OAuth function does with its state table (functions/session/oauth-state.ts): conditional put and delete. */
+export const OAUTH_STATE_TABLE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:DeleteItem'];
+/** Scheduled runs: a few retries within ten minutes, so a late run cannot land after the market opens. */
+export const SCHEDULE_RETRY = { retryAttempts: 2, maxEventAge: Duration.minutes(10) };
+
+/**
+ * LambdaInvoke, but the scheduler role may invoke the function's unqualified ARN only: the stock target grants
+ * `<arn>:*` too (every version and alias), which the schedule never calls.
+ */
+class InvokeThisFunctionOnly extends targets.LambdaInvoke {
+  constructor(
+    private readonly target: lambda.IFunction,
+    props: targets.ScheduleTargetBaseProps,
+  ) {
+    super(target, props);
+  }
+
+  protected override addTargetActionToRole(role: iam.IRole): void {
+    role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.target.functionArn] }));
+  }
+}
 
 export interface SessionFunctionsProps {
   api: HttpApi;
   authorizer: IHttpRouteAuthorizer;
   sessionSecret: secretsmanager.ISecret;
+  /** Use an existing OAuth app secret (`-c oauthAppSecretArn=...`) instead of creating one. */
+  oauthAppSecretArn?: string;
   brokerBaseUrl: string;
   brokerAuthorizeUrl: string;
   brokerAuth: string;
@@ -42,20 +66,23 @@ export interface SessionFunctionsProps {
 
 export class SessionFunctions extends Construct {
   readonly functions = new Map<SessionFunction['name'], GatewayFunction>();
-  readonly oauthAppSecret: secretsmanager.Secret;
+  readonly oauthAppSecret: secretsmanager.ISecret;
   readonly loginSecret?: secretsmanager.Secret;
   readonly stateTable: dynamodb.Table;
 
   constructor(scope: Construct, id: string, props: SessionFunctionsProps) {
     super(scope, id);
-    this.oauthAppSecret = new secretsmanager.Secret(this, 'OAuthApp', {
-      description: 'gtt-gateway OAuth app at the broker: JSON {"clientId","secretCode","uid"}; readable only by the OAuth function',
-      generateSecretString: {
-        secretStringTemplate: JSON.stringify({ clientId: 'SET-ME', uid: 'SET-ME' }),
-        generateStringKey: 'secretCode',
-        excludePunctuation: true,
-      },
-    });
+    this.oauthAppSecret = props.oauthAppSecretArn
+      ? secretsmanager.Secret.fromSecretCompleteArn(this, 'OAuthApp', props.oauthAppSecretArn)
+      : new secretsmanager.Secret(this, 'OAuthApp', {
+          description: 'gtt-gateway OAuth app at the broker: JSON {"clientId","secretCode","uid"}; readable only by the OAuth function',
+          // A placeholder until the trader puts the app's values (docs/deploying.md, Going live).
+          generateSecretString: {
+            secretStringTemplate: JSON.stringify({ clientId: 'SET-ME', uid: 'SET-ME' }),
+            generateStringKey: 'secretCode',
+            excludePunctuation: true,
+          },
+        });
     if (props.renewal) {
       this.loginSecret = new secretsmanager.Secret(this, 'Login', {
         description: 'gtt-gateway TOTP login: JSON {"uid","password","totpSeed","apiSecret","vendorCode"?}; readable only by SessionRenewal',
@@ -102,9 +129,13 @@ export class SessionFunctions extends Construct {
     });
     const role = gatewayFunction.role;
     props.sessionSecret.grantRead(role);
-    if (spec.sessionSecret === 'write') props.sessionSecret.grantWrite(role);
+    if (spec.sessionSecret === 'write') {
+      // Exactly the call functions/session/secrets.ts makes; grantWrite would add UpdateSecret (description, KMS key)
+      // and UpdateSecretVersionStage, which a login never needs.
+      role.addToPrincipalPolicy(new iam.PolicyStatement({ sid: 'WriteSessionSecret', actions: ['secretsmanager:PutSecretValue'], resources: [props.sessionSecret.secretArn] }));
+    }
     secretId?.grantRead(role);
-    if (spec.oauthStateTable) this.stateTable.grant(role, 'dynamodb:PutItem', 'dynamodb:DeleteItem');
+    if (spec.oauthStateTable) this.stateTable.grant(role, ...OAUTH_STATE_TABLE_ACTIONS);
     const fn = gatewayFunction.function;
 
     for (const route of spec.routes) {
@@ -129,27 +160,19 @@ export class SessionFunctions extends Construct {
       }
     }
     if (spec.schedule) {
-      // Its own role: it may invoke this one function and nothing else.
+      // Its own role: it may invoke this one function (its unqualified ARN) and nothing else.
       const role = new iam.Role(this, `${spec.name}SchedulerRole`, {
         assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com'),
         description: `gtt-gateway: EventBridge Scheduler may invoke ${spec.name} only`,
       });
       new scheduler.Schedule(this, `${spec.name}Schedule`, {
         description: `gtt-gateway: ${spec.schedule.description} (India time)`,
+        // The cron is India time: 08:15 IST stays 08:15 IST whatever the region's clock.
         schedule: scheduler.ScheduleExpression.expression(spec.schedule.cron, TimeZone.ASIA_KOLKATA),
-        target: new targets.LambdaInvoke(fn, { role, retryAttempts: 2, maxEventAge: Duration.minutes(10) }),
+        // Exactly on time: a login or a check spread over a window could land after the market opens.
+        timeWindow: scheduler.TimeWindow.off(),
+        target: new InvokeThisFunctionOnly(fn, { role, ...SCHEDULE_RETRY }),
       });
-      NagSuppressions.addResourceSuppressions(
-        role,
-        [
-          {
-            id: 'AwsSolutions-IAM5',
-            reason: `lambda:InvokeFunction on ${spec.name} and its versions (<arn>:*), as CDK grants it; no other function.`,
-            appliesTo: [{ regex: '/^Resource::<.*Function.*\\.Arn>:\\*$/g' }],
-          },
-        ],
-        true,
-      );
     }
     fn.metricErrors({ period: Duration.minutes(5) })
       .createAlarm(this, `${spec.name}Errors`, {
@@ -172,7 +195,8 @@ export class SessionFunctions extends Construct {
           threshold: 1,
           comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
           evaluationPeriods: 1,
-          // The check runs once each weekday morning: between runs there is no data, which is not a dead session.
+          // The check runs once each weekday morning: between runs (nights, weekends) there is no data, which is not
+          // a dead session. A run that publishes nothing (a crash, a timeout) trips this function's Errors alarm.
           treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
         })
         .addAlarmAction(props.alarmAction);
@@ -193,7 +217,8 @@ export class SessionFunctions extends Construct {
 
   private suppressNagFindings(): void {
     for (const secret of [this.oauthAppSecret, this.loginSecret]) {
-      if (!secret) continue;
+      // Only the secrets this stack creates (an imported one is not a resource of the template).
+      if (!(secret instanceof secretsmanager.Secret)) continue;
       NagSuppressions.addResourceSuppressions(secret, [
         {
           id: 'AwsSolutions-SMG4',

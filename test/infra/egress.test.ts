@@ -172,7 +172,7 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
       expect(t.Outputs.EgressSetting!.Value).toMatch(new RegExp(`^${setting}: static egress`));
     });
 
-    it('reaches DynamoDB through a gateway endpoint on the private route tables, limited to the idempotency calls on the table', () => {
+    it('reaches DynamoDB through a gateway endpoint on the private route tables, limited to the calls the functions make on their two tables', () => {
       const endpoints = idsOf(t, 'AWS::EC2::VPCEndpoint').map((id) => t.Resources[id]!.Properties);
       expect(endpoints).toHaveLength(1);
       const [endpoint] = endpoints;
@@ -180,9 +180,16 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
       expect(JSON.stringify(endpoint!.ServiceName)).toContain('.dynamodb');
       expect(endpoint!.RouteTableIds).toEqual(privateSubnets.map((s) => routeTableOf(t, s)));
       const statements = (endpoint!.PolicyDocument as { Statement: Statement[] }).Statement;
-      expect(statements).toHaveLength(1);
-      expect(actionsOf(statements[0]!).sort()).toEqual(['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
-      expect(statements[0]!.Resource).toEqual(getAtt(idsOf(t, 'AWS::DynamoDB::Table')[0]!, 'Arn'));
+      const tables = idsOf(t, 'AWS::DynamoDB::Table');
+      const idempotencyTable = tables.find((id) => id.startsWith('IdempotencyTable'))!;
+      const stateTable = tables.find((id) => id.startsWith('SessionOAuthStateTable'))!;
+      expect(tables).toHaveLength(2);
+      // The order functions' idempotency calls, and the OAuth function's conditional put and delete of a state:
+      // without the second, the OAuth login would be denied at the endpoint in every VPC deployment.
+      expect(statements.map((s) => [s.Resource, actionsOf(s).sort()])).toEqual([
+        [getAtt(idempotencyTable, 'Arn'), ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']],
+        [getAtt(stateTable, 'Arn'), ['dynamodb:DeleteItem', 'dynamodb:PutItem']],
+      ]);
       // Secrets Manager goes through the NAT: no interface endpoint (docs/egress.md).
       expect(endpoints.filter((e) => e.VpcEndpointType === 'Interface')).toEqual([]);
     });

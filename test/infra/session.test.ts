@@ -1,17 +1,25 @@
 /**
  * The session functions in the stack: routes (the callback is the one without IAM), schedules in India time,
- * least privilege on the three secrets and the state table, the SessionAlive alarm, outputs, and cdk-nag.
+ * least privilege on the three secrets and the state table, the SessionAlive alarm, outputs, and cdk-nag per egress
+ * setting with and without the TOTP renewal.
  */
 import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../infra/app.js';
+import { SESSION_FUNCTIONS } from '../../functions/session/functions.js';
 
 const synth = (context: Record<string, unknown> = {}) => buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }));
 
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
 type Res = { Type: string; Properties: Record<string, unknown> };
 const actions = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+const nagFindings = (stack: Parameters<typeof Annotations.fromStack>[0]) => {
+  const annotations = Annotations.fromStack(stack);
+  return [...annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*')), ...annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*'))].map(
+    (f) => `${f.id}: ${String(f.entry.data).slice(0, 160)}`,
+  );
+};
 
 /** Role logical id -> its statements. */
 const statementsByRole = (t: Template): Map<string, Statement[]> => {
@@ -40,24 +48,53 @@ describe('session functions, TOTP renewal on, jkey auth', () => {
     t.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'GET /session/oauth/start', AuthorizationType: 'AWS_IAM' });
     t.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'GET /session/oauth/callback', AuthorizationType: 'NONE' });
     const schedules = Object.values(t.findResources('AWS::Scheduler::Schedule')) as Res[];
-    expect(schedules.map((s) => [s.Properties.ScheduleExpression, s.Properties.ScheduleExpressionTimezone]).sort()).toEqual([
-      ['cron(15 8 ? * MON-FRI *)', 'Asia/Kolkata'],
-      ['cron(45 8 ? * MON-FRI *)', 'Asia/Kolkata'],
-    ]);
+    // Each cron of the table goes to its own function, in India time, exactly on time, with a few quick retries.
+    const byFunction = Object.fromEntries(
+      schedules.map((s) => {
+        const target = s.Properties.Target as { Arn: { 'Fn::GetAtt': [string, string] }; RetryPolicy: unknown };
+        return [target.Arn['Fn::GetAtt'][0].replace(/Function[0-9A-F]{8}$/, ''), [s.Properties.ScheduleExpression, s.Properties.ScheduleExpressionTimezone, s.Properties.FlexibleTimeWindow, target.RetryPolicy]];
+      }),
+    );
+    const expected = (name: string) => {
+      const spec = SESSION_FUNCTIONS.find((f) => f.name === name)!;
+      return [spec.schedule!.cron, 'Asia/Kolkata', { Mode: 'OFF' }, { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 600 }];
+    };
+    expect(byFunction).toEqual({ SessionSessionRenewal: expected('SessionRenewal'), SessionSessionHealth: expected('SessionHealth') });
+    expect(byFunction.SessionSessionRenewal![0]).toBe('cron(15 8 ? * MON-FRI *)');
+    expect(byFunction.SessionSessionHealth![0]).toBe('cron(45 8 ? * MON-FRI *)');
+  });
+
+  it("each schedule's role may invoke only the function of its schedule (its unqualified ARN)", () => {
+    const schedules = Object.values(t.findResources('AWS::Scheduler::Schedule')) as Res[];
+    expect(schedules).toHaveLength(2);
+    const policies = statementsByRole(t);
     for (const s of schedules) {
-      const arn = JSON.stringify((s.Properties.Target as { Arn: unknown }).Arn);
-      expect(arn).toMatch(/SessionSession(Renewal|Health)Function/);
+      const target = s.Properties.Target as { Arn: unknown; RoleArn: { 'Fn::GetAtt': [string, string] } };
+      expect(policies.get(target.RoleArn['Fn::GetAtt'][0])).toEqual([{ Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: target.Arn }]);
     }
   });
 
   it('each secret is readable only by its function; only OAuth and renewal may write the session; the state table only for OAuth', () => {
     expect(rolesReaching(t, /SessionOAuthApp/, /^secretsmanager:GetSecretValue$/)).toEqual([expect.stringMatching(/^SessionOAuthCallbackRole/)]);
     expect(rolesReaching(t, /SessionLogin/, /^secretsmanager:GetSecretValue$/)).toEqual([expect.stringMatching(/^SessionSessionRenewalRole/)]);
-    expect(rolesReaching(t, /BrokerSession/, /^secretsmanager:PutSecretValue$/)).toEqual([
+    expect(rolesReaching(t, /SessionOAuthApp|SessionLogin/, /./)).toEqual([
       expect.stringMatching(/^SessionOAuthCallbackRole/),
       expect.stringMatching(/^SessionSessionRenewalRole/),
     ]);
+    // Any write on the session secret: PutSecretValue, and only that, for the two login functions.
+    expect(rolesReaching(t, /BrokerSession/, /^secretsmanager:(?!GetSecretValue$|DescribeSecret$)/)).toEqual([
+      expect.stringMatching(/^SessionOAuthCallbackRole/),
+      expect.stringMatching(/^SessionSessionRenewalRole/),
+    ]);
+    for (const [role, statements] of statementsByRole(t)) {
+      const writes = statements.filter((st) => actions(st).some((a) => /^secretsmanager:(?!GetSecretValue$|DescribeSecret$)/.test(a)));
+      if (writes.length > 0) expect([role, writes.flatMap(actions)]).toEqual([role, ['secretsmanager:PutSecretValue']]);
+    }
     expect(rolesReaching(t, /SessionOAuthStateTable/, /^dynamodb:/)).toEqual([expect.stringMatching(/^SessionOAuthCallbackRole/)]);
+    const stateStatements = statementsByRole(t)
+      .get(rolesReaching(t, /SessionOAuthStateTable/, /^dynamodb:/)[0]!)!
+      .filter((st) => /SessionOAuthStateTable/.test(JSON.stringify(st.Resource)));
+    expect(stateStatements.flatMap(actions).sort()).toEqual(['dynamodb:DeleteItem', 'dynamodb:PutItem']);
     const scheduler = [...statementsByRole(t)].filter(([role]) => /SchedulerRole/.test(role));
     expect(scheduler).toHaveLength(2);
     for (const [, statements] of scheduler) expect(statements.flatMap(actions)).toEqual(['lambda:InvokeFunction']);
@@ -86,12 +123,93 @@ describe('session functions, TOTP renewal on, jkey auth', () => {
   });
 
   it('cdk-nag: no unsuppressed finding', () => {
-    const annotations = Annotations.fromStack(built.gateway);
-    const findings = [...annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*')), ...annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*'))];
-    expect(findings.map((f) => f.id)).toEqual([]);
+    expect(nagFindings(built.gateway)).toEqual([]);
   });
 
-  it('an unknown brokerAuth fails the synth with a clear message', () => {
+  it('an unknown brokerAuth or sessionRenewal fails the synth with a clear message', () => {
     expect(() => synth({ brokerAuth: 'cookie', egress: 'none' })).toThrow(/brokerAuth must be bearer or jkey/);
+    expect(() => synth({ sessionRenewal: 'true', egress: 'none' })).toThrow(/sessionRenewal must be totp .* or off/);
+  });
+});
+
+describe('session functions, default deployment (OAuth only, bearer, nat-instance)', () => {
+  let t: Template;
+  beforeAll(() => {
+    t = Template.fromStack(synth().gateway);
+  });
+
+  it('has OAuthCallback and SessionHealth, no renewal, no login secret, one schedule', () => {
+    const functions = Object.keys(t.findResources('AWS::Lambda::Function')).filter((id) => id.startsWith('Session'));
+    expect(functions.map((id) => id.replace(/Function[0-9A-F]{8}$/, '')).sort()).toEqual(['SessionOAuthCallback', 'SessionSessionHealth']);
+    expect(Object.keys(t.findResources('AWS::SecretsManager::Secret')).filter((id) => /Login/.test(id))).toEqual([]);
+    t.resourceCountIs('AWS::Scheduler::Schedule', 1);
+    const outputs = t.toJSON().Outputs as Record<string, unknown>;
+    expect(outputs.LoginSecretArn).toBeUndefined();
+    for (const fn of Object.values(t.findResources('AWS::Lambda::Function')) as Res[]) {
+      expect((fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables.BROKER_AUTH).toBe('bearer');
+    }
+  });
+
+  it('the session functions run in the private subnets like the others, so the broker sees them from the static IPs', () => {
+    for (const [id, fn] of Object.entries(t.findResources('AWS::Lambda::Function')) as [string, Res][]) {
+      expect(fn.Properties.VpcConfig, id).toMatchObject({ SubnetIds: [expect.anything(), expect.anything()] });
+    }
+  });
+
+  it('the OAuth app secret is readable by OAuthCallback alone', () => {
+    expect(rolesReaching(t, /SessionOAuthApp/, /./)).toEqual([expect.stringMatching(/^SessionOAuthCallbackRole/)]);
+  });
+
+  it('the start and callback URLs are the API URL and the two routes', () => {
+    const outputs = t.toJSON().Outputs as Record<string, { Value: unknown }>;
+    const api = Object.keys(t.findResources('AWS::ApiGatewayV2::Api'))[0]!;
+    const url = (path: string) => ({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [api, 'ApiEndpoint'] }, path]] });
+    expect(outputs.OAuthStartUrl!.Value).toEqual(url('/session/oauth/start'));
+    expect(outputs.OAuthCallbackUrl!.Value).toEqual(url('/session/oauth/callback'));
+    expect(outputs.OAuthAppSecretArn!.Value).toEqual({ Ref: expect.stringMatching(/^SessionOAuthApp/) });
+  });
+});
+
+describe('an imported OAuth app secret (-c oauthAppSecretArn=...)', () => {
+  const arn = 'arn:aws:secretsmanager:ap-south-1:111122223333:secret:gtt-oauth-app-AbCdEf';
+  let t: Template;
+  let built: ReturnType<typeof synth>;
+  beforeAll(() => {
+    built = synth({ oauthAppSecretArn: arn, egress: 'none' });
+    t = Template.fromStack(built.gateway);
+  });
+
+  it('creates no OAuth app secret, points OAuthCallback at the given one, and lets no other role read it', () => {
+    expect(Object.keys(t.findResources('AWS::SecretsManager::Secret')).filter((id) => /OAuthApp/.test(id))).toEqual([]);
+    t.hasResourceProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ OAUTH_APP_SECRET_ID: arn }) } });
+    const readers = [...statementsByRole(t)].filter(([, statements]) => statements.some((st) => JSON.stringify(st.Resource).includes(arn))).map(([role]) => role);
+    expect(readers).toEqual([expect.stringMatching(/^SessionOAuthCallbackRole/)]);
+    expect((t.toJSON().Outputs as Record<string, { Value: unknown }>).OAuthAppSecretArn!.Value).toBe(arn);
+  });
+
+  it('cdk-nag: no unsuppressed finding', () => {
+    expect(nagFindings(built.gateway)).toEqual([]);
+  });
+});
+
+describe.each(['nat-instance', 'nat-gateway', 'none'] as const)('session functions with TOTP renewal on, egress %s', (egress) => {
+  let t: Template;
+  let built: ReturnType<typeof synth>;
+  beforeAll(() => {
+    built = synth({ sessionRenewal: 'totp', egress });
+    t = Template.fromStack(built.gateway);
+  });
+
+  it('cdk-nag: no unsuppressed finding', () => {
+    expect(nagFindings(built.gateway)).toEqual([]);
+  });
+
+  it('the three session functions run where the gateway functions do', () => {
+    const sessionFunctions = (Object.entries(t.findResources('AWS::Lambda::Function')) as [string, Res][]).filter(([id]) => id.startsWith('Session'));
+    expect(sessionFunctions).toHaveLength(3);
+    for (const [id, fn] of sessionFunctions) {
+      if (egress === 'none') expect(fn.Properties.VpcConfig, id).toBeUndefined();
+      else expect(fn.Properties.VpcConfig, id).toBeDefined();
+    }
   });
 });

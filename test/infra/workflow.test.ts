@@ -89,6 +89,11 @@ describe('example workflow (local Step Functions)', () => {
     expect(PLACE_RETRY_ERRORS).not.toContain('BrokerTimeout');
     expect(states[STATE_NAMES.list]!.Retry![0]!.ErrorEquals).toEqual(LIST_RETRY_ERRORS);
     expect(states[STATE_NAMES.place]!.Catch![0]!.ErrorEquals).toEqual(['SessionExpired']);
+    // The OCO is placed like the single order: retried only where the broker certainly did not act.
+    expect(states[STATE_NAMES.placeOco]!.Retry).toEqual(states[STATE_NAMES.place]!.Retry);
+    expect(states[STATE_NAMES.placeOco]!.Catch).toEqual(states[STATE_NAMES.place]!.Catch);
+    // payloadResponseOnly: the state's resource is the PlaceOCOOrder function itself.
+    expect((states[STATE_NAMES.placeOco] as { Resource?: string }).Resource).toBe(arn('PlaceOCOOrder'));
   });
 
   it('places with the execution name as idempotency key, then lists the order', async () => {
