@@ -10,6 +10,7 @@ export default defineConfig({
     // Two cores: keep concurrency modest so timing-sensitive fault tests are not starved.
     maxWorkers: 2,
     // Handlers log through Powertools; tests that check logs capture them with their own logger.
-    env: { POWERTOOLS_LOG_LEVEL: 'SILENT', AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' },
+    // Metrics (EMF lines on stdout) are off unless a test turns them on to read them.
+    env: { POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true', AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' },
   },
 });

@@ -1,13 +1,17 @@
 /**
  * The shared stack every Lambda runs: one Middy pipeline, bound to one entry of the operation table.
  *
- *   errorContract -> accessLog -> httpResponse -> auditLog -> parseRequest -> orderSafety -> brokerSession -> handler
+ *   logMetrics -> errorContract -> accessLog -> operationMetrics -> httpResponse -> auditLog -> lifecycleEvents
+ *     -> parseRequest -> orderSafety -> brokerSession -> handler
  *
- * Middy runs `after`/`onError` hooks in reverse order: auditLog sees the raw result before httpResponse wraps it,
- * and accessLog logs a failure before errorContract renders it.
+ * Middy runs `after`/`onError` hooks in reverse order: lifecycleEvents and auditLog see the raw result before
+ * httpResponse wraps it, operationMetrics counts what lifecycleEvents did, accessLog logs a failure before
+ * errorContract renders it, and Powertools' logMetrics writes the metrics last.
  */
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
 import type { AnyOperation } from './contract/operation.js';
@@ -26,9 +30,15 @@ import { errorContract } from './middleware/error-contract.js';
 import { httpResponse } from './middleware/http-response.js';
 import { orderSafety } from './middleware/order-safety.js';
 import { parseRequest } from './middleware/parse-request.js';
+import { lifecycleEvents } from './middleware/lifecycle-events.js';
+import { METRIC_NAMESPACE, operationMetrics } from './middleware/operation-metrics.js';
+import type { EventsConfig, GatewayEvents } from './events/producer.js';
 
 /** Builds the idempotency executor of one operation (see core/idempotency.ts: `dynamoIdempotency`). */
 export type IdempotencyFactory = (operation: AnyOperation, config: GatewayConfig & { IDEMPOTENCY_TABLE_NAME: string }) => IdempotentExecutor;
+
+/** Builds the lifecycle-event producer (events/producer.ts: `createGatewayEvents`) when the deployment has a bus. */
+export type EventsFactory = (config: EventsConfig) => GatewayEvents;
 
 export interface GatewayOptions {
   /** Configuration by environment-variable name; process.env is read on first use when absent. */
@@ -46,6 +56,13 @@ export interface GatewayOptions {
    * reported by the first invocation.
    */
   prefetchSession?: boolean;
+  /**
+   * Given only by the entry points of operations with a `lifecycle` entry (place, modify, cancel), so the other
+   * bundles carry no EventBridge client. Publishes only when EVENT_BUS_NAME is set.
+   */
+  events?: EventsFactory;
+  /** Powertools Metrics instance (tests); by default one per handler in the `GttGateway` namespace. */
+  metrics?: Metrics;
 }
 
 /** A Lambda handler for either entry shape: resolves with the HTTP response or the result, or throws a named error. */
@@ -55,6 +72,7 @@ interface Runtime {
   config: GatewayConfig;
   sessions: SessionSource;
   idempotency?: IdempotentExecutor;
+  events?: GatewayEvents;
 }
 
 /** Per-container state, built on first use so a bad configuration is a clean CONFIGURATION_ERROR reply. */
@@ -73,6 +91,9 @@ const lazyRuntime = (operation: AnyOperation, options: GatewayOptions) => {
         ...(operation.idempotency && config.IDEMPOTENCY_TABLE_NAME && options.idempotency
           ? { idempotency: options.idempotency(operation, { ...config, IDEMPOTENCY_TABLE_NAME: config.IDEMPOTENCY_TABLE_NAME }) }
           : {}),
+        ...(operation.lifecycle && config.EVENT_BUS_NAME && options.events
+          ? { events: options.events({ ...config, EVENT_BUS_NAME: config.EVENT_BUS_NAME }) }
+          : {}),
       };
     }
     return runtime;
@@ -89,14 +110,18 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
     }
   }
   const logger = options.logger ?? defaultLogger;
+  const metrics = options.metrics ?? new Metrics({ namespace: METRIC_NAMESPACE, serviceName: 'gtt-gateway' });
 
   const audit = auditLog(operation, logger);
   const handler = middy<unknown, unknown, Error, GatewayContext>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(logMetrics(metrics))
     .use(errorContract())
     .use(accessLog(operation, logger))
+    .use(operationMetrics(operation, metrics))
     .use(httpResponse(operation))
     .use(audit ? [audit] : [])
+    .use(lifecycleEvents(operation, () => runtime().events, logger))
     .use(parseRequest(operation))
     .use(orderSafety(operation, () => runtime().config))
     .use(brokerSession(() => runtime().sessions))
@@ -110,16 +135,21 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
       if (isDryRun) return dryRun(operation, state.input, await state.session(), config.BROKER_BASE_URL, config.BROKER_AUTH);
 
       const send = async () => {
-        const { result, attempts } = await callBroker(operation, state.input, {
-          baseUrl: config.BROKER_BASE_URL,
-          auth: config.BROKER_AUTH,
-          // A rotated-token retry must still end before the Lambda does, so our own timeout fires, not Lambda's.
-          timeoutMs: () => Math.max(100, Math.min(config.BROKER_TIMEOUT_MS, context.getRemainingTimeInMillis() - 1_000)),
-          session: state.session!,
-          refreshSession: state.refreshSession!,
-        });
-        state.brokerAttempts = attempts;
-        return result;
+        const started = performance.now();
+        try {
+          const { result, attempts } = await callBroker(operation, state.input, {
+            baseUrl: config.BROKER_BASE_URL,
+            auth: config.BROKER_AUTH,
+            // A rotated-token retry must still end before the Lambda does, so our own timeout fires, not Lambda's.
+            timeoutMs: () => Math.max(100, Math.min(config.BROKER_TIMEOUT_MS, context.getRemainingTimeInMillis() - 1_000)),
+            session: state.session!,
+            refreshSession: state.refreshSession!,
+          });
+          state.brokerAttempts = attempts;
+          return result;
+        } finally {
+          state.brokerMs = Math.round((performance.now() - started) * 10) / 10;
+        }
       };
 
       if (idempotencyKey !== undefined && !idempotency) {

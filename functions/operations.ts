@@ -38,6 +38,7 @@ import {
 import { encodeSymbol, type JData } from './broker/jdata.js';
 import type { BrokerSession } from './schemas/session.js';
 import { OrderNotFoundError } from './contract/errors.js';
+import { viewOfOcoInput, viewOfOrderInput } from './events/views.js';
 import { defineOperation, type AnyOperation, type GuardedOrder } from './contract/operation.js';
 
 /** The order fields of place and modify, each from validated input or the deployment's session. */
@@ -160,6 +161,7 @@ export const placeGttOrder = defineOperation({
   reply: placeReply,
   toResult: (reply) => reply,
   result: placeReply,
+  lifecycle: { detailType: 'GTT Placed', order: (input, alId) => viewOfOrderInput(alId, input) },
 });
 
 export const placeOcoOrder = defineOperation({
@@ -178,6 +180,7 @@ export const placeOcoOrder = defineOperation({
   reply: placeOcoReply,
   toResult: (reply) => reply,
   result: placeOcoReply,
+  lifecycle: { detailType: 'GTT Placed', order: (input, alId) => viewOfOcoInput(alId, input) },
 });
 
 export const getPendingGttOrders = defineOperation({
@@ -280,6 +283,7 @@ export const modifyGttOrder = defineOperation({
   reply: modifyReply,
   toResult: (reply) => reply,
   result: modifyReply,
+  lifecycle: { detailType: 'GTT Modified', order: (input, alId) => viewOfOrderInput(alId, input) },
 });
 
 export const modifyOcoOrder = defineOperation({
@@ -299,6 +303,7 @@ export const modifyOcoOrder = defineOperation({
   reply: modifyOcoReply,
   toResult: (reply) => reply,
   result: modifyOcoReply,
+  lifecycle: { detailType: 'GTT Modified', order: (input, alId) => viewOfOcoInput(alId, input) },
 });
 
 export const cancelGttOrder = defineOperation({
@@ -317,6 +322,7 @@ export const cancelGttOrder = defineOperation({
   reply: cancelReply,
   toResult: (reply) => reply,
   result: cancelReply,
+  lifecycle: { detailType: 'GTT Cancelled' },
 });
 
 export const clientDetails = defineOperation({

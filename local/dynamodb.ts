@@ -16,6 +16,8 @@ export interface LocalDynamo {
 }
 
 export const LOCAL_OAUTH_STATE_TABLE = 'gtt-gateway-oauth-state';
+/** Published-event markers and the watcher's snapshot (partition key `pk`). */
+export const LOCAL_EVENTS_TABLE = 'gtt-gateway-events';
 
 export interface LocalDynamoOptions {
   port?: number;

@@ -1,7 +1,8 @@
 /**
  * The whole function set on this machine: the embedded broker emulator, a local Secrets Manager endpoint holding
- * the emulator's demo session, dynalite holding the idempotency table, and the local HTTP API in front of the real handlers. Used by `npm start`, the
- * end-to-end tests and the benchmarks.
+ * the emulator's demo session, dynalite holding the idempotency, OAuth state and events tables, a local PutEvents
+ * endpoint standing in for the event bus (and the webhook's API destination), the GttWatcher, and the local HTTP
+ * API in front of the real handlers. Used by `npm start`, the end-to-end tests and the benchmarks.
  */
 import { startEmulator, type RunningEmulator } from '../emulator/server.js';
 import { createGatewayHandler, type GatewayOptions } from '../functions/gateway.js';
@@ -12,7 +13,11 @@ import type { AnyOperation } from '../functions/contract/operation.js';
 import type { GatewaySettings } from '../functions/runtime/config.js';
 import { startLocalApi, type LocalApi, type LocalHandler } from './http-api.js';
 import { startLocalSecretsManager, type LocalSecretsManager } from './secrets-manager.js';
-import { LOCAL_OAUTH_STATE_TABLE, startLocalDynamo, type LocalDynamo } from './dynamodb.js';
+import { LOCAL_EVENTS_TABLE, LOCAL_OAUTH_STATE_TABLE, startLocalDynamo, type LocalDynamo } from './dynamodb.js';
+import { startLocalEventBridge, type DeliveredEvent, type LocalEventBridge } from './eventbridge.js';
+import { createGatewayEvents } from '../functions/events/producer.js';
+import { createGttWatcher, type WatcherOptions } from '../functions/watcher/function.js';
+import type { WatcherRun } from '../functions/watcher/watcher.js';
 import { createOAuthHandler } from '../functions/session/oauth.js';
 import { SESSION_FUNCTIONS } from '../functions/session/functions.js';
 import { logger } from '../functions/runtime/logger.js';
@@ -20,6 +25,7 @@ import { logger } from '../functions/runtime/logger.js';
 export const LOCAL_SECRET_ID = 'gtt-gateway/broker-session';
 export const LOCAL_OAUTH_APP_SECRET_ID = 'gtt-gateway/oauth-app';
 export const LOCAL_LOGIN_SECRET_ID = 'gtt-gateway/login';
+export const LOCAL_EVENT_BUS = 'gtt-gateway';
 
 export interface LocalStackOptions {
   apiPort?: number;
@@ -31,6 +37,15 @@ export interface LocalStackOptions {
   /** Extra settings by environment name (guardrails, IDEMPOTENCY_KEY_REQUIRED, ...). */
   settings?: GatewaySettings;
   gateway?: Omit<GatewayOptions, 'config'>;
+  /** POST every event to this URL as the stack's API destination would (NOTIFY_WEBHOOK_URL of npm start). */
+  webhookUrl?: string;
+  onEvent?: (event: DeliveredEvent) => void;
+  onDeliveryProblem?: (message: string) => void;
+  /** Run the watcher every this many ms (npm start --watch-interval); absent: only when `watch()` is called. */
+  watchIntervalMs?: number;
+  onWatcherError?: (error: unknown) => void;
+  /** Test hooks of the watcher (e.g. a publisher that refuses events). */
+  watcher?: Omit<WatcherOptions, 'env' | 'logger'>;
 }
 
 export interface LocalStack {
@@ -42,6 +57,10 @@ export interface LocalStack {
   handlers: Map<string, LocalHandler>;
   /** The environment of the session functions (for the TOTP renewal and health check run by hand or in tests). */
   sessionEnv: Record<string, string>;
+  eventBridge: LocalEventBridge;
+  /** The watcher's environment, and one run of it. */
+  watcherEnv: Record<string, string>;
+  watch(): Promise<WatcherRun>;
   close(): Promise<void>;
 }
 
@@ -68,7 +87,18 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       }),
     },
   });
-  const dynamo = await startLocalDynamo({ extraTables: [{ name: LOCAL_OAUTH_STATE_TABLE, key: 'state' }] });
+  const dynamo = await startLocalDynamo({
+    extraTables: [
+      { name: LOCAL_OAUTH_STATE_TABLE, key: 'state' },
+      { name: LOCAL_EVENTS_TABLE, key: 'pk' },
+    ],
+  });
+  const eventBridge = await startLocalEventBridge({
+    busName: LOCAL_EVENT_BUS,
+    webhookUrl: options.webhookUrl,
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    ...(options.onDeliveryProblem ? { onDeliveryProblem: options.onDeliveryProblem } : {}),
+  });
   const config: GatewaySettings = {
     BROKER_BASE_URL: emulator.url,
     BROKER_SECRET_ID: LOCAL_SECRET_ID,
@@ -77,10 +107,13 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     SECRETS_MANAGER_ENDPOINT: secrets.url,
     IDEMPOTENCY_TABLE_NAME: dynamo.tableName,
     DYNAMODB_ENDPOINT: dynamo.url,
+    EVENT_BUS_NAME: LOCAL_EVENT_BUS,
+    EVENTS_TABLE_NAME: LOCAL_EVENTS_TABLE,
+    EVENTBRIDGE_ENDPOINT: eventBridge.url,
     ...options.settings,
   };
   const handlers = new Map<string, LocalHandler>(
-    OPERATIONS.map((op) => [op.name, createGatewayHandler(op, { idempotency: dynamoIdempotency, ...options.gateway, config })]),
+    OPERATIONS.map((op) => [op.name, createGatewayHandler(op, { idempotency: dynamoIdempotency, events: createGatewayEvents, ...options.gateway, config })]),
   );
   const handlerFor = (op: AnyOperation): LocalHandler => handlers.get(op.name)!;
   const sessionEnv = {
@@ -92,7 +125,33 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     LOGIN_SECRET_ID: LOCAL_LOGIN_SECRET_ID,
     SECRETS_MANAGER_ENDPOINT: secrets.url,
     DYNAMODB_ENDPOINT: dynamo.url,
+    EVENT_BUS_NAME: LOCAL_EVENT_BUS,
+    EVENTBRIDGE_ENDPOINT: eventBridge.url,
   };
+  const watcherEnv = {
+    BROKER_BASE_URL: emulator.url,
+    BROKER_SECRET_ID: LOCAL_SECRET_ID,
+    BROKER_TIMEOUT_MS: String(options.brokerTimeoutMs ?? 8_000),
+    SECRETS_MANAGER_ENDPOINT: secrets.url,
+    DYNAMODB_ENDPOINT: dynamo.url,
+    EVENT_BUS_NAME: LOCAL_EVENT_BUS,
+    EVENTS_TABLE_NAME: LOCAL_EVENTS_TABLE,
+    EVENTBRIDGE_ENDPOINT: eventBridge.url,
+  };
+  const watch = createGttWatcher({ env: watcherEnv, logger, ...options.watcher });
+  // Runs never overlap here (the lease would turn the second away anyway): the next starts after the last ended.
+  let watching = true;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  const loop = () => {
+    if (!watching) return;
+    running = watch()
+      .catch((error: unknown) => options.onWatcherError?.(error))
+      .finally(() => {
+        if (watching) timer = setTimeout(loop, options.watchIntervalMs);
+      });
+  };
+  if (options.watchIntervalMs) loop();
   const oauth = createOAuthHandler({ env: sessionEnv, logger }) as LocalHandler;
   const oauthFunction = SESSION_FUNCTIONS.find((f) => f.name === 'OAuthCallback')!;
   const api = await startLocalApi({
@@ -116,8 +175,15 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     config,
     handlers,
     sessionEnv,
+    eventBridge,
+    watcherEnv,
+    watch,
     close: async () => {
+      watching = false;
+      clearTimeout(timer);
+      await running;
       await api.close();
+      await eventBridge.close();
       await secrets.close();
       await dynamo.close();
       await emulator.close();

@@ -6,12 +6,14 @@ import type { GatewaySettings } from '../functions/runtime/config.js';
 // logger reads its level when its module is first loaded, so this must be set before any module of functions/ is
 // imported: they are imported dynamically below, after this line (a static import would run first).
 if (!process.env.POWERTOOLS_LOG_LEVEL) process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
+// CloudWatch metrics (EMF lines) would bury the event lines; POWERTOOLS_METRICS_DISABLED=false npm start shows them.
+process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
 const { OPERATIONS } = await import('../functions/operations.js');
 const { startLocalStack } = await import('./run-local.js');
 const { DEPLOYMENT_SETTINGS, parseGatewayConfig } = await import('../functions/runtime/config.js');
 
-const usage = 'usage: npm start -- [--port N] [--emulator-port N] [--token T]';
+const usage = 'usage: [NOTIFY_WEBHOOK_URL=<url>] npm start -- [--port N] [--emulator-port N] [--token T] [--watch-interval SECONDS (0: off; default 5)]';
 
 const parsePort = (value: string | undefined, fallback: number, flag: string): number => {
   if (value === undefined) return fallback;
@@ -26,7 +28,13 @@ const parsePort = (value: string | undefined, fallback: number, flag: string): n
 let args;
 try {
   args = parseArgs({
-    options: { port: { type: 'string' }, 'emulator-port': { type: 'string' }, token: { type: 'string' }, help: { type: 'boolean' } },
+    options: {
+      port: { type: 'string' },
+      'emulator-port': { type: 'string' },
+      token: { type: 'string' },
+      'watch-interval': { type: 'string' },
+      help: { type: 'boolean' },
+    },
   }).values;
 } catch (error) {
   console.error(`${(error as Error).message}\n${usage}`);
@@ -36,6 +44,32 @@ if (args.help) {
   console.log(usage);
   process.exit(0);
 }
+
+const watchSeconds = Number(args['watch-interval'] ?? '5');
+if (!Number.isFinite(watchSeconds) || watchSeconds < 0 || watchSeconds > 3_600) {
+  console.error(`--watch-interval must be a number of seconds from 0 (off) to 3600, got ${JSON.stringify(args['watch-interval'])}\n${usage}`);
+  process.exit(2);
+}
+const webhookUrl = process.env.NOTIFY_WEBHOOK_URL || undefined;
+if (webhookUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(webhookUrl)) {
+  console.error(`NOTIFY_WEBHOOK_URL must be an http(s) URL, got ${JSON.stringify(webhookUrl)}`);
+  process.exit(2);
+}
+
+/** One line per event: what changed, on what, and who saw it. */
+const eventLine = (event: { 'detail-type': string; detail: Record<string, unknown> }): string => {
+  const d = event.detail;
+  const what = [
+    d.al_id ? `al_id=${String(d.al_id)}` : '',
+    d.exch && d.tsym ? `${String(d.exch)}:${String(d.tsym)}` : '',
+    d.side ? String(d.side) : '',
+    d.trigger ? `trigger ${String(d.trigger)}` : '',
+    d.firedLeg ? `leg ${String(d.firedLeg)}` : '',
+    d.tag ? `tag ${String(d.tag)}` : '',
+    d.method ? String(d.method) : '',
+  ].filter(Boolean);
+  return `event  ${event['detail-type'].padEnd(15)} ${what.join('  ')}  (${String(d.origin)}, ${String(d.eventId).slice(0, 12)})`;
+};
 
 // Guardrails and idempotency settings come from the environment, as in Lambda (e.g. GUARDRAIL_MAX_QTY=100 npm start).
 const settings: GatewaySettings = Object.fromEntries(
@@ -47,6 +81,11 @@ const stack = await startLocalStack({
   apiPort: parsePort(args.port, 3000, '--port'),
   emulatorPort: parsePort(args['emulator-port'], 0, '--emulator-port'),
   ...(args.token ? { token: args.token } : {}),
+  ...(webhookUrl ? { webhookUrl } : {}),
+  watchIntervalMs: watchSeconds * 1_000,
+  onEvent: (event) => console.log(eventLine(event)),
+  onDeliveryProblem: (message) => console.error(`webhook: ${message}`),
+  onWatcherError: (error) => console.error(`watcher: ${(error as Error).message}`),
 }).catch((error: NodeJS.ErrnoException) => {
   console.error(error.code === 'EADDRINUSE' ? `Port already in use: ${error.message}. Try --port N.` : error);
   process.exit(1);
@@ -65,6 +104,8 @@ console.log(`gtt-gateway local API   ${base}`);
 console.log(`broker emulator         ${stack.emulator.url}  (uid ${stack.emulator.uid}, actid ${stack.emulator.actid})`);
 console.log(`Secrets Manager (local) ${stack.secrets.url}  secret ${String(stack.config.BROKER_SECRET_ID)}`);
 console.log(`DynamoDB (dynalite)     ${stack.dynamo.url}  table ${stack.dynamo.tableName}`);
+console.log(`EventBridge (local)     ${stack.eventBridge.url}  bus ${stack.eventBridge.busName}${webhookUrl ? `  -> webhook ${webhookUrl}` : ''}`);
+console.log(`GttWatcher              ${watchSeconds ? `every ${watchSeconds} s` : 'off (--watch-interval 0)'}`);
 console.log(`OpenAPI                 ${base}/openapi.json`);
 if (Object.keys(settings).length) console.log(`Settings                ${JSON.stringify(settings)}`);
 console.log('');
@@ -75,6 +116,7 @@ console.log(`  GET    /session/oauth/callback  OAuthCallback (where the broker's
 console.log(`\nTry:\n  curl -s -X POST ${base}/gtt-orders -H 'content-type: application/json' -H 'Idempotency-Key: try-1' \\
     -d '{"exch":"NSE","tsym":"M&M-EQ","qty":1,"prc":"1500","prd":"C","trantype":"B","prctyp":"LMT","ret":"DAY","ai_t":"LTP_B_O","d":"1490"}'`);
 console.log(`  curl -s ${base}/gtt-orders`);
+console.log(`  curl -s -X POST ${stack.emulator.url}/_emulator/ltp -H 'content-type: application/json' -d '{"exch":"NSE","tsym":"M&M-EQ","ltp":1480}'   # fires it: GTT Triggered`);
 console.log(`\nOAuth login on loopback (a new session token in the local secret):\n  curl -s ${base}/session/oauth/start   # then open authorizeUrl in a browser and sign in as ${stack.emulator.uid}\n`);
 
 const shutdown = () => {

@@ -1,6 +1,7 @@
 /** The shape of one entry of the operation table (see operations.ts). */
 import type { z } from 'zod';
 import type { BrokerSession } from '../schemas/session.js';
+import type { OrderView } from '../schemas/events.js';
 
 /**
  * jData scalars are all strings on the wire (docs/broker-wire.md); OCO orders nest objects and arrays of them.
@@ -71,6 +72,12 @@ export interface OperationDefinition<In = unknown, Reply = unknown, Result = unk
   result: z.ZodType<Result>;
   /** A `Not_Ok` text that means "nothing here" rather than failure, and the reply it stands for (then `toResult`). */
   emptyReply?: { emsg: string; reply: Reply };
+  /**
+   * The lifecycle event a broker success publishes (docs/events.md; never for dry runs or idempotent replays), and
+   * the order it describes, from the input and the `al_id` the broker answered. Without `order` (cancel) the event
+   * describes the order as the watcher last saw it. Absent: the operation publishes nothing.
+   */
+  lifecycle?: { detailType: 'GTT Placed' | 'GTT Modified' | 'GTT Cancelled'; order?(input: In, alId: string): OrderView };
 }
 
 /** Identity with inference: keeps each entry's types checked while the table holds them side by side. */

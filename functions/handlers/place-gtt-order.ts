@@ -1,6 +1,7 @@
-// Lambda entry point: binds the operation table's placeGttOrder entry to the shared gateway stack, with idempotency keys.
+// Lambda entry point: binds the operation table's placeGttOrder entry to the shared gateway stack, with idempotency keys and lifecycle events.
 import { dynamoIdempotency } from '../safety/idempotency.js';
+import { createGatewayEvents } from '../events/producer.js';
 import { createGatewayHandler } from '../gateway.js';
 import { placeGttOrder } from '../operations.js';
 
-export const handler = createGatewayHandler(placeGttOrder, { idempotency: dynamoIdempotency, prefetchSession: true });
+export const handler = createGatewayHandler(placeGttOrder, { idempotency: dynamoIdempotency, events: createGatewayEvents, prefetchSession: true });

@@ -14,6 +14,10 @@ export interface GatewayState {
   /** Set by the handler for the access log: the broker's `stat` and how many calls were sent. */
   brokerStat?: string;
   brokerAttempts?: number;
+  /** Milliseconds spent in the broker call (all attempts). */
+  brokerMs?: number;
+  /** What the lifecycle event of this success became (published or not, and why). */
+  event?: { status: 'published' | 'failed'; detailType: string; eventId?: string };
   /** The result came from an idempotency record, not a new broker call. */
   replayed?: boolean;
 }

@@ -8,7 +8,8 @@ import { guardrailEnvSchema } from '../safety/guardrails.js';
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 
-export const gatewayConfigSchema = z.object({
+/** Every setting of the function set, before the cross-field rules (the watcher picks its own from here). */
+export const configFields = z.object({
   /**
    * Base address of the broker service with its path prefix (`https://host/NorenWClientTP`); requests go to
    * `{base}/<Operation>`, and a base without a path gets `/ClientAPI`.
@@ -35,8 +36,15 @@ export const gatewayConfigSchema = z.object({
     .transform((v) => v === 'true'),
   /** Local runs and tests only: where the DynamoDB client sends its calls. */
   DYNAMODB_ENDPOINT: httpUrl.optional(),
-}).extend(guardrailEnvSchema.shape)
-  .refine((c) => !c.IDEMPOTENCY_KEY_REQUIRED || c.IDEMPOTENCY_TABLE_NAME !== undefined, {
+  /** The EventBridge bus of the lifecycle events (docs/events.md); absent: the order operations publish nothing. */
+  EVENT_BUS_NAME: z.string().min(1).max(256).optional(),
+  /** The events table (published markers, the watcher's snapshot): the watcher skips what the gateway published. */
+  EVENTS_TABLE_NAME: z.string().min(3).max(255).optional(),
+  /** Local runs and tests only: where the EventBridge client sends PutEvents. */
+  EVENTBRIDGE_ENDPOINT: httpUrl.optional(),
+}).extend(guardrailEnvSchema.shape);
+
+export const gatewayConfigSchema = configFields.refine((c) => !c.IDEMPOTENCY_KEY_REQUIRED || c.IDEMPOTENCY_TABLE_NAME !== undefined, {
     path: ['IDEMPOTENCY_TABLE_NAME'],
     error: 'is required while IDEMPOTENCY_KEY_REQUIRED is true (set the table, or IDEMPOTENCY_KEY_REQUIRED=false)',
   });
@@ -63,17 +71,21 @@ export type GatewayEnv = z.input<typeof gatewayConfigSchema>;
 /** Configuration given in code (tests, the local runner): the environment's names, values of any scalar type. */
 export type GatewaySettings = { [K in keyof GatewayEnv]?: string | number | boolean };
 
-export const parseGatewayConfig = (env: Record<string, string | undefined> | GatewaySettings): GatewayConfig => {
+/** Validates an environment against a schema; a problem is a CONFIGURATION_ERROR naming each variable. */
+export const parseConfig = <S extends z.ZodType>(schema: S, env: Record<string, unknown>, what: string): z.output<S> => {
   const asEnv = Object.fromEntries(
     Object.entries(env).map(([name, value]) => [name, value === undefined ? undefined : String(value)]),
   );
-  const parsed = gatewayConfigSchema.safeParse(asEnv);
+  const parsed = schema.safeParse(asEnv);
   if (!parsed.success) {
     // details in the one shape of the error contract: {field, message}.
     const problems = parsed.error.issues.map((issue) => ({ field: issue.path.join('.'), message: issue.message }));
-    throw new ConfigurationError(`Invalid gateway configuration: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`, {
+    throw new ConfigurationError(`Invalid ${what} configuration: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`, {
       details: problems,
     });
   }
   return parsed.data;
 };
+
+export const parseGatewayConfig = (env: Record<string, string | undefined> | GatewaySettings): GatewayConfig =>
+  parseConfig(gatewayConfigSchema, env, 'gateway');

@@ -23,6 +23,9 @@ export const sessionConfigSchema = z.object({
   LOGIN_SECRET_ID: z.string().min(1).optional(),
   SECRETS_MANAGER_ENDPOINT: httpUrl.optional(),
   DYNAMODB_ENDPOINT: httpUrl.optional(),
+  /** The lifecycle events bus: a new session is published there as `Session Renewed` (docs/events.md). */
+  EVENT_BUS_NAME: z.string().min(1).max(256).optional(),
+  EVENTBRIDGE_ENDPOINT: httpUrl.optional(),
 });
 export type SessionConfig = z.output<typeof sessionConfigSchema>;
 

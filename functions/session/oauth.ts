@@ -18,6 +18,7 @@ import { exchangeOAuthCode } from './broker-login.js';
 import { parseSessionConfig, required, type SessionConfig } from './config.js';
 import { OAuthStateStore } from './oauth-state.js';
 import { readJsonSecret, secretsClient, writeSession } from './secrets.js';
+import { publishSessionRenewed } from './renewed-event.js';
 
 const CODE = /^[A-Za-z0-9._~-]{4,256}$/;
 const STATE = /^[A-Za-z0-9_-]{43}$/;
@@ -94,8 +95,9 @@ export const createOAuthHandler = (options: OAuthHandlerOptions) => {
     }
     const app = await readJsonSecret(secrets, required(config, 'OAUTH_APP_SECRET_ID'), oauthAppSecretSchema, '{clientId, secretCode, uid}');
     const session = await exchangeOAuthCode({ baseUrl: config.BROKER_BASE_URL, timeoutMs: config.BROKER_TIMEOUT_MS }, app, code);
-    await writeSession(secrets, config.BROKER_SECRET_ID, session);
+    const versionId = await writeSession(secrets, config.BROKER_SECRET_ID, session);
     options.logger.info('session renewed', { session: { method: 'oauth', uid: session.uid, actid: session.actid } });
+    await publishSessionRenewed(config, 'oauth', versionId, options.logger);
     const result = { stat: 'Ok', method: 'oauth', uid: session.uid, actid: session.actid, renewedAt: new Date().toISOString() };
     return wantsHtml(event)
       ? page(200, 'Broker session renewed', `The gateway now trades for ${session.uid} (${session.actid}). You can close this window.`)

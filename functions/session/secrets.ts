@@ -38,9 +38,11 @@ export const readJsonSecret = async <T>(client: SecretsManagerClient, secretId: 
 };
 
 /** A new version of the session secret; running functions pick it up through their rotated-token retry. */
-export const writeSession = async (client: SecretsManagerClient, secretId: string, session: BrokerSession): Promise<void> => {
+/** Returns the new version's id (the stable id of its `Session Renewed` event). */
+export const writeSession = async (client: SecretsManagerClient, secretId: string, session: BrokerSession): Promise<string> => {
   try {
-    await client.send(new PutSecretValueCommand({ SecretId: secretId, SecretString: JSON.stringify(session) }));
+    const reply = await client.send(new PutSecretValueCommand({ SecretId: secretId, SecretString: JSON.stringify(session) }));
+    return reply.VersionId ?? `${secretId}@${Date.now()}`;
   } catch (error) {
     throw new ConfigurationError(`Could not write the session secret "${secretId}": ${sdkMessage(error)}`, { cause: error });
   }

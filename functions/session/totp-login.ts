@@ -8,6 +8,7 @@ import { loginCredentialsSchema } from '../schemas/session.js';
 import { quickAuth } from './broker-login.js';
 import { parseSessionConfig, required } from './config.js';
 import { readJsonSecret, secretsClient, writeSession } from './secrets.js';
+import { publishSessionRenewed } from './renewed-event.js';
 
 export interface RenewalResult {
   stat: 'Ok';
@@ -29,8 +30,9 @@ export const createSessionRenewal = (options: { env?: Record<string, string | un
     );
     try {
       const session = await quickAuth({ baseUrl: config.BROKER_BASE_URL, timeoutMs: config.BROKER_TIMEOUT_MS }, credentials);
-      await writeSession(secrets, config.BROKER_SECRET_ID, session);
+      const versionId = await writeSession(secrets, config.BROKER_SECRET_ID, session);
       options.logger.info('session renewed', { session: { method: 'totp', uid: session.uid, actid: session.actid } });
+      await publishSessionRenewed(config, 'totp', versionId, options.logger);
       return { stat: 'Ok', method: 'totp', uid: session.uid, actid: session.actid, renewedAt: new Date().toISOString() };
     } catch (error) {
       options.logger.error('session renewal failed', { session: { method: 'totp', uid: credentials.uid }, error: error instanceof Error ? error.message : String(error) });

@@ -1,0 +1,53 @@
+/**
+ * Publishes lifecycle events on the deployment's EventBridge bus with the real `@aws-sdk/client-eventbridge`
+ * client (locally: the PutEvents endpoint of `npm start`, through `endpoint`). PutEvents takes 10 entries per call
+ * and may accept some and refuse others: the result says which were published, so a caller records only those.
+ */
+import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { EVENT_SOURCE, type LifecycleEvent } from '../schemas/events.js';
+
+export interface PublishResult {
+  /** The eventIds EventBridge accepted. */
+  published: string[];
+  /** The ones it refused (or that were never sent because the call failed), with why. */
+  failed: { eventId: string; reason: string }[];
+}
+
+export interface EventPublisher {
+  publish(events: readonly LifecycleEvent[]): Promise<PublishResult>;
+}
+
+const BATCH = 10;
+
+export const createEventPublisher = (options: { busName: string; endpoint?: string | undefined }): EventPublisher => {
+  const client = new EventBridgeClient(options.endpoint ? { endpoint: options.endpoint } : {});
+  return {
+    async publish(events) {
+      const result: PublishResult = { published: [], failed: [] };
+      for (let i = 0; i < events.length; i += BATCH) {
+        const batch = events.slice(i, i + BATCH);
+        try {
+          const reply = await client.send(
+            new PutEventsCommand({
+              Entries: batch.map((event) => ({
+                EventBusName: options.busName,
+                Source: EVENT_SOURCE,
+                DetailType: event.detailType,
+                Detail: JSON.stringify(event.detail),
+              })),
+            }),
+          );
+          batch.forEach((event, index) => {
+            const entry = reply.Entries?.[index];
+            if (entry?.EventId && !entry.ErrorCode) result.published.push(event.detail.eventId);
+            else result.failed.push({ eventId: event.detail.eventId, reason: `${entry?.ErrorCode ?? 'NoEntry'}: ${entry?.ErrorMessage ?? 'not accepted'}` });
+          });
+        } catch (error) {
+          const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+          for (const event of batch) result.failed.push({ eventId: event.detail.eventId, reason });
+        }
+      }
+      return result;
+    },
+  };
+};

@@ -1,0 +1,121 @@
+/**
+ * Orders as events describe them (schemas/events.ts: OrderView), built from what the caller sent (the gateway's
+ * producer) or from the broker's record (the watcher's), and the stable event ids derived from them.
+ *
+ * Both producers must give one change one id, so the ids hash a canonical form of the view: keys sorted, numeric
+ * strings as numbers (`1500.00` and `1500` are one price), the symbol as the broker lists it.
+ */
+import { createHash } from 'node:crypto';
+import type { OrderView, EventLeg } from '../schemas/events.js';
+import type { PlaceOcoInput, PlaceOrderInput } from '../schemas/input.js';
+import type { GttOrder } from '../schemas/reply.js';
+
+const str = (value: unknown): string => (value === undefined || value === null ? '' : String(value));
+const withTag = (tag: string | undefined) => (tag ? { tag } : {});
+
+/** A single order as the caller sent it (place or modify input), once the broker gave it `al_id`. */
+export const viewOfOrderInput = (alId: string, order: PlaceOrderInput): OrderView => ({
+  al_id: alId,
+  type: 'single',
+  exch: order.exch,
+  tsym: order.tsym,
+  side: order.trantype,
+  trigger: order.d,
+  alertType: order.ai_t,
+  quantity: Number(order.qty),
+  price: order.prc,
+  priceType: order.prctyp,
+  ...withTag(order.tag),
+});
+
+/** An OCO as the caller sent it. */
+export const viewOfOcoInput = (alId: string, oco: PlaceOcoInput): OrderView => {
+  const leg = (l: PlaceOcoInput['target']): EventLeg => ({
+    trigger: l.trigger,
+    side: l.order.trantype,
+    quantity: Number(l.order.qty),
+    price: l.order.prc ?? '0',
+    priceType: l.order.prctyp,
+  });
+  return {
+    al_id: alId,
+    type: 'oco',
+    exch: oco.exch,
+    tsym: oco.tsym,
+    side: oco.target.order.trantype,
+    target: leg(oco.target),
+    stopLoss: leg(oco.stopLoss),
+    ...withTag(oco.tag),
+  };
+};
+
+/** An order as the broker lists it (pending list or triggered history), normalised by the operation table. */
+export const viewOfRecord = (order: GttOrder): OrderView => {
+  if (order.type === 'oco' && order.target && order.stopLoss) {
+    const leg = (l: NonNullable<GttOrder['target']>): EventLeg => ({
+      trigger: l.trigger,
+      side: str(l.order.trantype),
+      quantity: Number(l.order.qty ?? 0),
+      price: str(l.order.prc ?? '0'),
+      priceType: str(l.order.prctyp),
+    });
+    return {
+      al_id: order.al_id,
+      type: 'oco',
+      exch: order.exch,
+      tsym: order.tsym,
+      side: str(order.target.order.trantype),
+      target: leg(order.target),
+      stopLoss: leg(order.stopLoss),
+      ...withTag(order.tag),
+    };
+  }
+  return {
+    al_id: order.al_id,
+    type: 'single',
+    exch: order.exch,
+    tsym: order.tsym,
+    side: order.trantype,
+    trigger: order.d,
+    alertType: order.ai_t,
+    quantity: order.qty,
+    price: order.prc,
+    priceType: order.prctyp,
+    ...withTag(order.tag),
+  };
+};
+
+const NUMERIC = /^-?\d+(\.\d+)?$/;
+const canonical = (value: unknown): unknown => {
+  if (typeof value === 'string' && NUMERIC.test(value)) return Number(value);
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== undefined)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([k, v]) => [k, canonical(v)]),
+    );
+  }
+  return value;
+};
+
+const digest = (...parts: string[]): string => createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
+
+/** What an order is, without its id: equal for the caller's input and the broker's record of the same order. */
+export const contentHash = (view: OrderView): string => {
+  const { al_id: _id, ...content } = view;
+  return digest(JSON.stringify(canonical(content)));
+};
+
+/**
+ * The stable ids. An order is placed once and ends once (cancelled, triggered or removed: whichever is seen, it is
+ * the one end of that order), so those ids hang on `al_id` alone; a modification on the content it produced.
+ */
+export const eventIds = {
+  placed: (alId: string) => digest('placed', alId),
+  modified: (alId: string, hash: string) => digest('modified', alId, hash),
+  ended: (alId: string) => digest('ended', alId),
+  sessionExpired: (epoch: string) => digest('session-expired', epoch),
+  sessionRenewed: (versionId: string) => digest('session-renewed', versionId),
+};

@@ -1,0 +1,46 @@
+/**
+ * CloudWatch metrics (Powertools Metrics, EMF) of every invocation, dimension `Operation`: `Requests`, `Succeeded`
+ * or `Failed` (and `Errors` by `ErrorCode`), `BrokerLatency` and `BrokerAttempts` when the broker was called,
+ * `GuardrailRejections`, `IdempotentReplays`, `EventsPublished` and `EventPublishFailures`. Powertools' own
+ * `logMetrics` middleware writes them out once per invocation.
+ */
+import type { MiddlewareObj } from '@middy/core';
+import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
+import type { AnyOperation } from '../contract/operation.js';
+import { toGatewayError } from '../contract/errors.js';
+import type { GatewayContext, GatewayState } from './context.js';
+
+export const METRIC_NAMESPACE = 'GttGateway';
+
+const brokerMetrics = (metrics: Metrics, state: GatewayState | undefined) => {
+  if (state?.brokerMs !== undefined) metrics.addMetric('BrokerLatency', MetricUnit.Milliseconds, state.brokerMs);
+  if (state?.brokerAttempts !== undefined) metrics.addMetric('BrokerAttempts', MetricUnit.Count, state.brokerAttempts);
+};
+
+export const operationMetrics = (operation: AnyOperation, metrics: Metrics): MiddlewareObj<unknown, unknown, Error, GatewayContext> => ({
+  name: 'operationMetrics',
+  before: () => {
+    metrics.addDimension('Operation', operation.name);
+  },
+  after: (request) => {
+    const state = request.context.gateway;
+    metrics.addMetric('Requests', MetricUnit.Count, 1);
+    metrics.addMetric('Succeeded', MetricUnit.Count, 1);
+    brokerMetrics(metrics, state);
+    if (state.replayed) metrics.addMetric('IdempotentReplays', MetricUnit.Count, 1);
+    if (state.event?.status === 'published') metrics.addMetric('EventsPublished', MetricUnit.Count, 1);
+    if (state.event?.status === 'failed') metrics.addMetric('EventPublishFailures', MetricUnit.Count, 1);
+  },
+  onError: (request) => {
+    const state = request.context.gateway as GatewayState | undefined;
+    const code = toGatewayError(request.error).code;
+    metrics.addDimension('Operation', operation.name);
+    metrics.addMetric('Requests', MetricUnit.Count, 1);
+    metrics.addMetric('Failed', MetricUnit.Count, 1);
+    brokerMetrics(metrics, state);
+    if (code === 'GUARDRAIL_REJECTED') metrics.addMetric('GuardrailRejections', MetricUnit.Count, 1);
+    const byCode = metrics.singleMetric();
+    byCode.addDimensions({ Operation: operation.name, ErrorCode: code });
+    byCode.addMetric('Errors', MetricUnit.Count, 1);
+  },
+});

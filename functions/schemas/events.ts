@@ -1,0 +1,91 @@
+/**
+ * The lifecycle events the gateway publishes on EventBridge (docs/events.md): `source` `gtt-gateway`, one
+ * `detail-type` per kind of change, and a `detail` whose schema is below. The JSON Schemas in docs/events/ are
+ * generated from these (`npm run events:schemas`) and a test checks that they match and that real events pass them.
+ */
+import * as z from 'zod';
+
+export const EVENT_SOURCE = 'gtt-gateway';
+
+export const ORDER_DETAIL_TYPES = ['GTT Placed', 'GTT Modified', 'GTT Cancelled', 'GTT Triggered', 'GTT Removed'] as const;
+export const SESSION_DETAIL_TYPES = ['Session Expired', 'Session Renewed'] as const;
+export const DETAIL_TYPES = [...ORDER_DETAIL_TYPES, ...SESSION_DETAIL_TYPES] as const;
+export type OrderDetailType = (typeof ORDER_DETAIL_TYPES)[number];
+export type DetailType = (typeof DETAIL_TYPES)[number];
+
+const digits = z.string().regex(/^\d+$/);
+const eventFields = {
+  /** Stable per change: the same change always gets the same id, whichever producer saw it. Deduplicate on it. */
+  eventId: z.string().regex(/^[0-9a-f]{32}$/).describe('stable id of the change: deduplicate on it'),
+  /** When the producer saw the change (ISO 8601, UTC). */
+  observedAt: z.iso.datetime().describe('when the producer saw the change (ISO 8601, UTC)'),
+  /** `gateway`: an order operation of this gateway after the broker's success; `watcher`: the scheduled watcher. */
+  origin: z.enum(['gateway', 'watcher']).describe('gateway: published by the operation right after the broker succeeded; watcher: seen by the scheduled GttWatcher'),
+};
+
+/** One leg of an OCO: its trigger and the order it places. */
+export const eventLeg = z.strictObject({
+  trigger: z.string(),
+  side: z.string().describe('B (buy) or S (sell)'),
+  quantity: z.number(),
+  price: z.string(),
+  priceType: z.string(),
+});
+export type EventLeg = z.output<typeof eventLeg>;
+
+/**
+ * An order as events describe it, single and OCO alike. A single order has `trigger`, `alertType`, `quantity`,
+ * `price`, `priceType`; an OCO has `target` and `stopLoss` legs instead.
+ */
+export const orderView = z.strictObject({
+  al_id: digits,
+  type: z.enum(['single', 'oco']),
+  exch: z.string(),
+  tsym: z.string(),
+  side: z.string().describe('B (buy) or S (sell); for an OCO, the target leg\'s'),
+  trigger: z.string().optional(),
+  alertType: z.string().optional().describe('single orders: the broker alert type (LTP_A_O above, LTP_B_O below)'),
+  quantity: z.number().optional(),
+  price: z.string().optional(),
+  priceType: z.string().optional(),
+  target: eventLeg.optional(),
+  stopLoss: eventLeg.optional(),
+  tag: z.string().optional(),
+});
+export type OrderView = z.output<typeof orderView>;
+
+const orderDetail = orderView.extend(eventFields);
+
+/** Cancelled by the gateway: the order's fields are known when the watcher had already seen the order. */
+const partialOrderDetail = orderView.partial().required({ al_id: true }).extend(eventFields);
+
+export const DETAIL_SCHEMAS = {
+  'GTT Placed': orderDetail,
+  'GTT Modified': orderDetail,
+  'GTT Cancelled': partialOrderDetail.extend({ status: z.string().optional().describe('the broker history status, when it has one') }),
+  'GTT Triggered': orderDetail.extend({
+    firedLeg: z.enum(['target', 'stopLoss']).optional().describe('OCO: the leg that fired'),
+    triggeredAt: z.string().optional().describe('when it fired, as the broker wrote it (norentm)'),
+    status: z.string().describe('the broker history status (TRIGGERED, EXECUTED, ...)'),
+  }),
+  'GTT Removed': orderDetail.extend({
+    status: z.string().optional().describe('the broker history status (e.g. REJECTED), absent when the order just left the pending list'),
+  }),
+  'Session Expired': z.strictObject({
+    ...eventFields,
+    code: z.string().describe('the error code of the failed read (SESSION_EXPIRED)'),
+    reason: z.string(),
+  }),
+  'Session Renewed': z.strictObject({
+    ...eventFields,
+    method: z.enum(['oauth', 'totp']).describe('oauth: the OAuth callback; totp: the scheduled TOTP login'),
+  }),
+} as const satisfies Record<DetailType, z.ZodType>;
+
+export type EventDetail<T extends DetailType = DetailType> = z.output<(typeof DETAIL_SCHEMAS)[T]>;
+
+/** One event to publish: what PutEvents takes, before the bus name is added. */
+export interface LifecycleEvent<T extends DetailType = DetailType> {
+  detailType: T;
+  detail: EventDetail<T>;
+}

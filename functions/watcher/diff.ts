@@ -1,0 +1,124 @@
+/**
+ * What changed between the watcher's last snapshot and the broker's lists: a pure function, so every rule below
+ * is tested without a network.
+ *
+ * - A pending order the snapshot does not have: `GTT Placed`. One whose content changed: `GTT Modified`.
+ * - An order that left the pending list ends once, with the broker's history saying how: TRIGGERED, EXECUTED (and
+ *   any other status) `GTT Triggered`; CANCELLED `GTT Cancelled`; REJECTED or EXPIRED `GTT Removed`. A record
+ *   still *PENDING* is waited for.
+ * - An order gone from both lists is `GTT Removed` once it was missing for `removedAfterRuns` runs (the history may
+ *   lag behind the pending list), unless its end was already published (the gateway's cancel).
+ * - A history record of an order the snapshot never had (placed and fired between two runs) ends it too.
+ * - The first run takes a baseline and publishes nothing.
+ *
+ * `published` holds the eventIds already published (by the gateway or an earlier run): they are not published
+ * again, but the snapshot moves on as if they were.
+ */
+import type { LifecycleEvent, OrderDetailType, OrderView } from '../schemas/events.js';
+import type { GttOrder } from '../schemas/reply.js';
+import type { KnownOrder, WatcherState } from '../events/store.js';
+import { contentHash, eventIds, viewOfRecord } from '../events/views.js';
+
+/** A history record as the operation table normalises it (GetTriggeredGTTOrders). */
+export type HistoryOrder = GttOrder & { status: string; triggeredAt?: string; firedLeg?: 'target' | 'stopLoss' };
+
+export interface DiffInput {
+  state: WatcherState;
+  pending: readonly GttOrder[];
+  history: readonly HistoryOrder[];
+  published: ReadonlySet<string>;
+  observedAt: string;
+  removedAfterRuns: number;
+}
+
+export interface DiffResult {
+  /** Every change seen, published or not (their eventIds are what the markers are checked for). */
+  changes: LifecycleEvent[];
+  /** The changes to publish now: `changes` minus `published`. */
+  toPublish: LifecycleEvent[];
+  next: WatcherState;
+}
+
+type EndType = Extract<OrderDetailType, 'GTT Triggered' | 'GTT Cancelled' | 'GTT Removed'>;
+
+/** How a history status ends an order; undefined while it is still pending at the broker. */
+export const endOf = (status: string): EndType | undefined => {
+  const s = status.toUpperCase();
+  if (s.includes('PENDING')) return undefined;
+  if (s.includes('CANCEL')) return 'GTT Cancelled';
+  if (s.includes('REJECT') || s.includes('EXPIR')) return 'GTT Removed';
+  return 'GTT Triggered';
+};
+
+export const diffSnapshot = (input: DiffInput): DiffResult => {
+  const { state, published } = input;
+  const common = { observedAt: input.observedAt, origin: 'watcher' as const };
+  const changes: LifecycleEvent[] = [];
+  const next: WatcherState = { initialized: true, session: 'alive', orders: {}, ended: [] };
+  const endedBefore = new Set(state.ended);
+  const endedNow = new Set<string>();
+  const history = new Map(input.history.map((h) => [h.al_id, h]));
+
+  const end = (type: EndType, view: OrderView, record?: HistoryOrder) => {
+    endedNow.add(view.al_id);
+    const eventId = eventIds.ended(view.al_id);
+    if (type === 'GTT Triggered') {
+      changes.push({
+        detailType: type,
+        detail: {
+          ...view,
+          eventId,
+          ...common,
+          status: record?.status ?? 'TRIGGERED',
+          ...(record?.firedLeg ? { firedLeg: record.firedLeg } : {}),
+          ...(record?.triggeredAt ? { triggeredAt: record.triggeredAt } : {}),
+        },
+      });
+    } else {
+      changes.push({ detailType: type, detail: { ...view, eventId, ...common, ...(record ? { status: record.status } : {}) } });
+    }
+  };
+
+  for (const order of input.pending) {
+    const view = viewOfRecord(order);
+    const hash = contentHash(view);
+    const known = state.orders[order.al_id];
+    if (!known) {
+      if (state.initialized && !endedBefore.has(order.al_id)) {
+        changes.push({ detailType: 'GTT Placed', detail: { ...view, eventId: eventIds.placed(order.al_id), ...common } });
+      }
+    } else if (known.hash !== hash && state.initialized) {
+      changes.push({ detailType: 'GTT Modified', detail: { ...view, eventId: eventIds.modified(order.al_id, hash), ...common } });
+    }
+    next.orders[order.al_id] = { view, hash };
+  }
+
+  const pendingIds = new Set(input.pending.map((o) => o.al_id));
+  for (const [alId, known] of Object.entries(state.orders)) {
+    if (pendingIds.has(alId)) continue;
+    const record = history.get(alId);
+    const type = record ? endOf(record.status) : undefined;
+    if (type) {
+      end(type, record ? { ...viewOfRecord(record), al_id: alId } : known.view, record);
+    } else if (published.has(eventIds.ended(alId))) {
+      endedNow.add(alId); // the gateway published its cancel
+    } else {
+      const waiting: KnownOrder = { ...known, missingRuns: (known.missingRuns ?? 0) + 1 };
+      if (!record && waiting.missingRuns! >= input.removedAfterRuns) end('GTT Removed', known.view);
+      else next.orders[alId] = waiting;
+    }
+  }
+
+  for (const record of input.history) {
+    const alId = record.al_id;
+    if (pendingIds.has(alId) || alId in state.orders || endedBefore.has(alId) || endedNow.has(alId)) continue;
+    const type = endOf(record.status);
+    if (!type) continue;
+    if (state.initialized) end(type, viewOfRecord(record), record);
+    else endedNow.add(alId);
+  }
+
+  next.ended = [...new Set([...endedBefore, ...endedNow])].filter((id) => endedNow.has(id) || history.has(id));
+  if (!state.initialized) return { changes: [], toPublish: [], next };
+  return { changes, toPublish: changes.filter((c) => !published.has(c.detail.eventId)), next };
+};

@@ -1,0 +1,44 @@
+/**
+ * The GttWatcher Lambda: configuration read once per container (a bad one is a clear CONFIGURATION_ERROR), a
+ * fresh session read every run (a renewal minutes ago must be seen), and the run's metrics written at its end.
+ */
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { SessionSource } from '../broker/session.js';
+import { createEventPublisher, type EventPublisher } from '../events/publisher.js';
+import { EventsTable } from '../events/store.js';
+import { parseWatcherConfig, type WatcherConfig } from './config.js';
+import { runWatcher, type WatcherRun } from './watcher.js';
+
+export const WATCHER_NAMESPACE = 'GttGateway';
+
+export interface WatcherOptions {
+  env?: Record<string, string | undefined>;
+  logger: Logger;
+  metrics?: Metrics;
+  /** Tests: a publisher in front of the real one (e.g. to refuse some events). */
+  publisher?: (config: WatcherConfig) => EventPublisher;
+  leaseMs?: number;
+}
+
+export const createGttWatcher = (options: WatcherOptions) => {
+  let parts: { config: WatcherConfig; table: EventsTable; publisher: EventPublisher; sessions: SessionSource } | undefined;
+  const metrics = options.metrics ?? new Metrics({ namespace: WATCHER_NAMESPACE, serviceName: 'gtt-gateway', defaultDimensions: { Function: 'GttWatcher' } });
+  return async (): Promise<WatcherRun> => {
+    if (!parts) {
+      const config = parseWatcherConfig(options.env ?? process.env);
+      parts = {
+        config,
+        table: new EventsTable({ tableName: config.EVENTS_TABLE_NAME, endpoint: config.DYNAMODB_ENDPOINT }),
+        publisher: options.publisher?.(config) ?? createEventPublisher({ busName: config.EVENT_BUS_NAME, endpoint: config.EVENTBRIDGE_ENDPOINT }),
+        // maxAge 1 s: every run reads the secret, so a renewed token is used at once.
+        sessions: new SessionSource({ secretId: config.BROKER_SECRET_ID, maxAgeSeconds: 1, endpoint: config.SECRETS_MANAGER_ENDPOINT }),
+      };
+    }
+    try {
+      return await runWatcher({ ...parts, logger: options.logger, metrics, ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}) });
+    } finally {
+      metrics.publishStoredMetrics();
+    }
+  };
+};

@@ -1,0 +1,160 @@
+/**
+ * GttWatcher: on a schedule, read the broker's pending list and triggered history (the operation table's own
+ * GetPendingGTTOrder and GetTriggeredGTTOrders entries, so decoding is the gateway's), compare them with the last
+ * snapshot and publish what changed. It only reads at the broker.
+ *
+ * One run: take the lease (an overlapping run stops there) -> read both lists -> diff -> drop what is already
+ * published (markers) -> PutEvents -> markers for what EventBridge accepted -> commit the next snapshot. If any
+ * event was refused, nothing is committed and the lease is given back: the next run finds the same changes, skips
+ * the ones marked, and publishes the rest. Consumers get every change at least once, each with a stable eventId.
+ *
+ * A dead session is `Session Expired` once: the snapshot remembers it, until a read works again.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
+import { callBroker } from '../broker/call-broker.js';
+import type { SessionSource } from '../broker/session.js';
+import type { GatewayError} from '../contract/errors.js';
+import { toGatewayError } from '../contract/errors.js';
+import type { LifecycleEvent } from '../schemas/events.js';
+import type { GttOrder } from '../schemas/reply.js';
+import type { EventPublisher } from '../events/publisher.js';
+import type { EventsTable, WatcherState } from '../events/store.js';
+import { eventIds } from '../events/views.js';
+import { writeLog } from '../runtime/logger.js';
+import { getPendingGttOrders, getTriggeredGttOrders } from '../operations.js';
+import type { WatcherConfig } from './config.js';
+import { diffSnapshot, type HistoryOrder } from './diff.js';
+
+export interface WatcherDeps {
+  config: WatcherConfig;
+  table: EventsTable;
+  publisher: EventPublisher;
+  sessions: SessionSource;
+  logger: Logger;
+  metrics?: Metrics;
+  /** How long a run may hold the lease (keep it above the function timeout). */
+  leaseMs?: number;
+  now?: () => Date;
+}
+
+export interface WatcherRun {
+  /** `busy`: another run held the lease. `baseline`: the first run, which publishes nothing. */
+  status: 'ok' | 'baseline' | 'busy' | 'session-dead' | 'lease-lost';
+  published: { detailType: string; eventId: string }[];
+  /** Changes seen but already published (by the gateway or an earlier run). */
+  skipped: number;
+  pending?: number;
+}
+
+/** Thrown when EventBridge refused some events: the snapshot did not move, the next run publishes them. */
+export class PublishIncompleteError extends Error {
+  override name = 'PublishIncomplete';
+}
+
+/** `HH:MM:SS DD-MM-YYYY` India time (the broker's clock) or ISO -> epoch ms. */
+export const parseBrokerTime = (text: string): number | undefined => {
+  const m = /^(\d{2}):(\d{2}):(\d{2}) (\d{2})-(\d{2})-(\d{4})$/.exec(text.trim());
+  const ms = m ? Date.parse(`${m[6]}-${m[5]}-${m[4]}T${m[1]}:${m[2]}:${m[3]}+05:30`) : Date.parse(text);
+  return Number.isNaN(ms) ? undefined : ms;
+};
+
+export const runWatcher = async (deps: WatcherDeps): Promise<WatcherRun> => {
+  const { config, table, logger } = deps;
+  const now = deps.now ?? (() => new Date());
+  const owner = randomUUID();
+  deps.metrics?.addMetric('WatcherRuns', MetricUnit.Count, 1);
+  const snapshot = await table.acquireLease(owner, deps.leaseMs ?? 60_000, now().getTime());
+  if (!snapshot) {
+    writeLog(logger, 'info', 'watcher run skipped: another run holds the lease', {});
+    return { status: 'busy', published: [], skipped: 0 };
+  }
+  try {
+    const brokerDeps = {
+      baseUrl: config.BROKER_BASE_URL,
+      auth: config.BROKER_AUTH,
+      timeoutMs: () => config.BROKER_TIMEOUT_MS,
+      session: () => deps.sessions.current(),
+      refreshSession: () => deps.sessions.refresh(),
+    };
+    let pending: GttOrder[];
+    let history: HistoryOrder[];
+    try {
+      const [p, h] = await Promise.all([
+        callBroker(getPendingGttOrders, {}, brokerDeps),
+        callBroker(getTriggeredGttOrders, {}, brokerDeps),
+      ]);
+      pending = (p.result as { orders: GttOrder[] }).orders;
+      history = (h.result as { orders: HistoryOrder[] }).orders;
+    } catch (error) {
+      const failure = toGatewayError(error);
+      if (failure.code !== 'SESSION_EXPIRED') throw failure;
+      return await sessionDead(deps, owner, snapshot.version, snapshot.state, failure, now());
+    }
+
+    const observedAt = now().toISOString();
+    const base = { state: snapshot.state, pending, history, observedAt, removedAfterRuns: config.WATCHER_REMOVED_AFTER_RUNS };
+    const candidates = diffSnapshot({ ...base, published: new Set() });
+    const published = await table.publishedAmong([
+      ...candidates.changes.map((c) => c.detail.eventId),
+      // Orders gone from the pending list may have been cancelled through the gateway.
+      ...Object.keys(snapshot.state.orders).map((alId) => eventIds.ended(alId)),
+    ]);
+    const diff = diffSnapshot({ ...base, published });
+    const sent = await publishAndMark(deps, diff.toPublish);
+    if (!(await table.commit(owner, snapshot.version, diff.next))) {
+      writeLog(logger, 'warn', 'watcher lost its lease before committing; the next run starts from the last snapshot', {});
+      return { status: 'lease-lost', published: sent, skipped: diff.changes.length - diff.toPublish.length, pending: pending.length };
+    }
+    recordLag(deps, diff.toPublish, now().getTime());
+    const status = snapshot.state.initialized ? 'ok' : 'baseline';
+    writeLog(logger, 'info', 'watcher run', { status, published: sent.length, pending: pending.length, version: snapshot.version + 1 });
+    return { status, published: sent, skipped: diff.changes.length - diff.toPublish.length, pending: pending.length };
+  } catch (error) {
+    await table.release(owner).catch(() => undefined);
+    throw error;
+  }
+};
+
+const publishAndMark = async (deps: WatcherDeps, events: LifecycleEvent[]) => {
+  if (!events.length) return [];
+  const result = await deps.publisher.publish(events);
+  // Mark what was accepted before anything else can fail, so a retry does not publish it again.
+  if (result.published.length) await deps.table.markPublished(result.published);
+  deps.metrics?.addMetric('EventsPublished', MetricUnit.Count, result.published.length);
+  const sent = events.filter((e) => result.published.includes(e.detail.eventId)).map((e) => ({ detailType: e.detailType, eventId: e.detail.eventId }));
+  for (const e of sent) writeLog(deps.logger, 'info', 'event published', e);
+  if (result.failed.length) {
+    deps.metrics?.addMetric('EventPublishFailures', MetricUnit.Count, result.failed.length);
+    throw new PublishIncompleteError(
+      `${result.failed.length} of ${events.length} events were not published (${result.failed[0]!.reason}); the snapshot was kept, the next run publishes them`,
+    );
+  }
+  return sent;
+};
+
+const recordLag = (deps: WatcherDeps, events: LifecycleEvent[], nowMs: number) => {
+  for (const event of events) {
+    if (event.detailType !== 'GTT Triggered') continue;
+    const at = 'triggeredAt' in event.detail && event.detail.triggeredAt ? parseBrokerTime(event.detail.triggeredAt) : undefined;
+    if (at !== undefined) deps.metrics?.addMetric('WatcherLag', MetricUnit.Seconds, Math.max(0, (nowMs - at) / 1000));
+  }
+};
+
+const sessionDead = async (deps: WatcherDeps, owner: string, version: number, state: WatcherState, failure: GatewayError, at: Date): Promise<WatcherRun> => {
+  let sent: WatcherRun['published'] = [];
+  if (state.session !== 'dead') {
+    const event: LifecycleEvent<'Session Expired'> = {
+      detailType: 'Session Expired',
+      detail: { eventId: eventIds.sessionExpired(String(version)), observedAt: at.toISOString(), origin: 'watcher', code: failure.code, reason: failure.message.slice(0, 500) },
+    };
+    const published = await deps.table.publishedAmong([event.detail.eventId]);
+    sent = published.size ? [] : await publishAndMark(deps, [event]);
+  }
+  if (!(await deps.table.commit(owner, version, { ...state, session: 'dead' }))) {
+    return { status: 'lease-lost', published: sent, skipped: 0 };
+  }
+  writeLog(deps.logger, 'warn', 'watcher: the broker session is dead', { code: failure.code, published: sent.length });
+  return { status: 'session-dead', published: sent, skipped: 0 };
+};

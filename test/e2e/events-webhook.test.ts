@@ -1,0 +1,70 @@
+/**
+ * Events as a trader sees them with `NOTIFY_WEBHOOK_URL=<url> npm start -- --watch-interval 1`: a loopback webhook
+ * receiver gets `GTT Placed` for a place through the local API and `GTT Triggered` once the price crosses the
+ * trigger, in EventBridge's envelope, and the console prints one line per event.
+ */
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startScript, type Started } from '../support/processes.js';
+import { listenOnLoopback, type Listening } from '../../local/loopback.js';
+
+let started: Started;
+let receiver: Listening;
+const received: { headers: http.IncomingHttpHeaders; body: Record<string, unknown> }[] = [];
+
+beforeAll(async () => {
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body: JSON.parse(body) as Record<string, unknown> });
+      res.writeHead(200).end('{}');
+    });
+  });
+  receiver = await listenOnLoopback(server);
+  started = await startScript(
+    'local/start.ts',
+    ['--port', '0', '--watch-interval', '1'],
+    /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*broker emulator\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*OAuth login/,
+    25_000,
+    { NOTIFY_WEBHOOK_URL: `${receiver.url}/hook` },
+  );
+}, 30_000);
+
+afterAll(async () => {
+  await started?.stop();
+  await receiver?.close();
+});
+
+const waitFor = async (what: () => boolean, ms = 10_000) => {
+  const end = Date.now() + ms;
+  while (!what()) {
+    if (Date.now() > end) throw new Error(`timed out; received ${JSON.stringify(received.map((r) => r.body['detail-type']))}\n${started.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+
+describe('npm start with a webhook', () => {
+  it('the webhook receives GTT Placed, then GTT Triggered within seconds of the price crossing the trigger', async () => {
+    const [, api, emulator] = started.match;
+    expect(started.output()).toContain(`-> webhook ${receiver.url}/hook`);
+    const placed = await fetch(`${api}/gtt-orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'Idempotency-Key': 'e2e-events-1' },
+      body: JSON.stringify({ exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' }),
+    });
+    expect(placed.status).toBe(201);
+    const alId = String(((await placed.json()) as { al_id: string }).al_id);
+    await waitFor(() => received.some((r) => r.body['detail-type'] === 'GTT Placed'));
+    const first = received.find((r) => r.body['detail-type'] === 'GTT Placed')!;
+    expect(first.body).toMatchObject({ version: '0', source: 'gtt-gateway', id: expect.any(String), time: expect.any(String), detail: { al_id: alId, origin: 'gateway' } });
+    expect(first.headers['content-type']).toContain('application/json');
+
+    await fetch(`${emulator}/_emulator/ltp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ exch: 'NSE', tsym: 'M&M-EQ', ltp: 1480 }) });
+    await waitFor(() => received.some((r) => r.body['detail-type'] === 'GTT Triggered'));
+    expect(received.find((r) => r.body['detail-type'] === 'GTT Triggered')!.body).toMatchObject({ detail: { al_id: alId, origin: 'watcher', status: 'TRIGGERED' } });
+    expect(received.filter((r) => (r.body.detail as { al_id?: string }).al_id === alId).map((r) => r.body['detail-type'])).toEqual(['GTT Placed', 'GTT Triggered']);
+    await waitFor(() => /event +GTT Triggered +al_id=/.test(started.output()));
+    expect(started.output()).toMatch(new RegExp(`event +GTT Placed +al_id=${alId} +NSE:M&M-EQ +B +trigger 1490`));
+  });
+});

@@ -1,0 +1,260 @@
+/**
+ * Lifecycle events, end to end on loopback: the real handlers and the real GttWatcher against the emulator, the
+ * real EventBridge client publishing to the local PutEvents endpoint, the real DynamoDB client on dynalite.
+ * Each test starts from a fresh stack, takes the watcher's baseline, and counts events by eventId.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { startLocalStack, type LocalStack } from '../../local/run-local.js';
+import type { DeliveredEvent } from '../../local/eventbridge.js';
+import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
+import { jdata } from '../contract/jdata-client.js';
+import { DETAIL_TYPES } from '../../functions/schemas/events.js';
+import { createSessionRenewal } from '../../functions/session/totp-login.js';
+import { logger } from '../../functions/runtime/logger.js';
+
+let stack: LocalStack;
+let control: EmulatorControl;
+let token: string;
+
+const ORDER = { exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' };
+const OCO = {
+  exch: 'NSE',
+  tsym: 'INFY-EQ',
+  validity: 'GTT',
+  target: { trigger: '1700', order: { trantype: 'S', prctyp: 'LMT', prd: 'C', ret: 'DAY', qty: 2, prc: '1700' } },
+  stopLoss: { trigger: '1400', order: { trantype: 'S', prctyp: 'LMT', prd: 'C', ret: 'DAY', qty: 2, prc: '1400' } },
+  tag: 'swing-exit',
+};
+
+const api = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+  const res = await fetch(`${stack.api.url}${path}`, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+};
+let keys = 0;
+const place = async (order: object = ORDER) => {
+  const res = await api('POST', '/gtt-orders', order, { 'Idempotency-Key': `k-${++keys}` });
+  expect(res.status).toBe(201);
+  return String(res.body.al_id);
+};
+/** An order placed outside the gateway (the broker's app): straight to the emulator. */
+const placeOutside = async (fields: Record<string, unknown> = {}) => {
+  const reply = await jdata(
+    stack.emulator.url,
+    'PlaceGTTOrder',
+    { uid: stack.emulator.uid, actid: stack.emulator.actid, exch: 'NSE', tsym: 'TCS-EQ', qty: '3', prc: '4000', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', validity: 'GTT', d: '3990', ...fields },
+    token,
+  );
+  expect(reply.body).toMatchObject({ stat: 'OI created' });
+  return String((reply.body as { al_id: string }).al_id);
+};
+const ltp = (exch: string, tsym: string, value: number) =>
+  fetch(`${stack.emulator.url}/_emulator/ltp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ exch, tsym, ltp: value }) });
+
+const events = (type?: string): DeliveredEvent[] => stack.eventBridge.events.filter((e) => type === undefined || e['detail-type'] === type);
+const of = (alId: string, type?: string) => events(type).filter((e) => e.detail.al_id === alId);
+/** No eventId was published twice. */
+const expectNoDuplicates = () => {
+  const ids = events().map((e) => String(e.detail.eventId));
+  expect(new Set(ids).size).toBe(ids.length);
+};
+
+beforeEach(async () => {
+  stack = await startLocalStack();
+  control = emulatorControl(stack.emulator.url);
+  token = stack.emulator.token;
+  expect(await stack.watch()).toMatchObject({ status: 'baseline', published: [] });
+});
+afterEach(async () => {
+  expectNoDuplicates();
+  await stack.close();
+});
+
+describe('the gateway publishes after a broker success', () => {
+  it('a place gives one GTT Placed (origin gateway), which the watcher does not publish again; a replay and a dry run give none', async () => {
+    const res = await api('POST', '/gtt-orders', { ...ORDER, tag: 'dip-buy' }, { 'Idempotency-Key': 'once' });
+    const alId = String(res.body.al_id);
+    expect(of(alId)).toHaveLength(1);
+    expect(of(alId)[0]).toMatchObject({
+      'detail-type': 'GTT Placed',
+      source: 'gtt-gateway',
+      detail: { al_id: alId, type: 'single', exch: 'NSE', tsym: 'M&M-EQ', side: 'B', trigger: '1490', quantity: 1, price: '1500', tag: 'dip-buy', origin: 'gateway' },
+    });
+    expect((await api('POST', '/gtt-orders', { ...ORDER, tag: 'dip-buy' }, { 'Idempotency-Key': 'once' })).body).toMatchObject({ idempotency: { replayed: true } });
+    expect((await api('POST', '/gtt-orders?dryRun=true', ORDER)).status).toBe(200);
+    const run = await stack.watch();
+    expect(run).toMatchObject({ status: 'ok', published: [], skipped: 1 });
+    expect(events()).toHaveLength(1);
+  });
+
+  it('modify and cancel give GTT Modified and GTT Cancelled (described from the snapshot); the watcher adds nothing', async () => {
+    const alId = await place();
+    await stack.watch();
+    const modified = await api('PUT', `/gtt-orders/${alId}`, { ...ORDER, d: '1480', prc: '1490.00' });
+    expect(modified.status).toBe(200);
+    expect(of(alId, 'GTT Modified')).toHaveLength(1);
+    expect(of(alId, 'GTT Modified')[0]!.detail).toMatchObject({ trigger: '1480', origin: 'gateway' });
+    expect((await stack.watch()).published).toEqual([]);
+
+    expect((await api('DELETE', `/gtt-orders/${alId}`)).status).toBe(200);
+    expect(of(alId, 'GTT Cancelled')).toHaveLength(1);
+    expect(of(alId, 'GTT Cancelled')[0]!.detail).toMatchObject({ al_id: alId, exch: 'NSE', tsym: 'M&M-EQ', trigger: '1480', origin: 'gateway' });
+    for (let i = 0; i < 3; i++) expect((await stack.watch()).published).toEqual([]);
+    expect(of(alId)).toHaveLength(3);
+  });
+
+  it('a publish refused by EventBridge does not fail the order, and the watcher publishes it on its next run', async () => {
+    stack.eventBridge.refuseNext(1);
+    const alId = await place();
+    expect(of(alId)).toHaveLength(0);
+    const run = await stack.watch();
+    expect(run.published).toEqual([{ detailType: 'GTT Placed', eventId: expect.any(String) }]);
+    expect(of(alId, 'GTT Placed')[0]!.detail.origin).toBe('watcher');
+  });
+});
+
+describe('the watcher', () => {
+  it('an order placed outside the gateway gives one GTT Placed', async () => {
+    const alId = await placeOutside();
+    expect((await stack.watch()).published).toHaveLength(1);
+    expect(of(alId)).toEqual([
+      expect.objectContaining({ 'detail-type': 'GTT Placed', detail: expect.objectContaining({ al_id: alId, tsym: 'TCS-EQ', quantity: 3, origin: 'watcher' }) }),
+    ]);
+    expect((await stack.watch()).published).toEqual([]);
+  });
+
+  it('a single order that fires gives one GTT Triggered, with when', async () => {
+    const alId = await place();
+    await ltp('NSE', 'M&M-EQ', 1485);
+    await stack.watch();
+    await stack.watch();
+    expect(of(alId, 'GTT Triggered')).toHaveLength(1);
+    expect(of(alId, 'GTT Triggered')[0]!.detail).toMatchObject({ al_id: alId, status: 'TRIGGERED', triggeredAt: expect.stringMatching(/^\d{2}:\d{2}:\d{2} \d{2}-\d{2}-\d{4}$/), origin: 'watcher' });
+  });
+
+  it('each OCO leg that fires gives one GTT Triggered naming the leg', async () => {
+    const first = String((await api('POST', '/gtt-orders/oco', OCO, { 'Idempotency-Key': 'oco-1' })).body.al_id);
+    const second = String((await api('POST', '/gtt-orders/oco', { ...OCO, tsym: 'WIPRO-EQ' }, { 'Idempotency-Key': 'oco-2' })).body.al_id);
+    await stack.watch();
+    await ltp('NSE', 'INFY-EQ', 1500);
+    await ltp('NSE', 'INFY-EQ', 1710);
+    await ltp('NSE', 'WIPRO-EQ', 1500);
+    await ltp('NSE', 'WIPRO-EQ', 1390);
+    await stack.watch();
+    await stack.watch();
+    expect(of(first, 'GTT Triggered').map((e) => e.detail.firedLeg)).toEqual(['target']);
+    expect(of(second, 'GTT Triggered').map((e) => e.detail.firedLeg)).toEqual(['stopLoss']);
+    expect(of(first, 'GTT Placed')[0]!.detail).toMatchObject({ type: 'oco', target: { trigger: '1700', quantity: 2 }, stopLoss: { trigger: '1400' }, tag: 'swing-exit' });
+  });
+
+  it('an order that fires between two runs, never seen pending, still gives one GTT Triggered', async () => {
+    const alId = await placeOutside();
+    await ltp('NSE', 'TCS-EQ', 3980);
+    await stack.watch();
+    expect(of(alId).map((e) => e['detail-type'])).toEqual(['GTT Triggered']);
+  });
+
+  it('a change made outside: modified gives GTT Modified; cancelled is GTT Removed once it stays gone', async () => {
+    const alId = await placeOutside();
+    await stack.watch();
+    const modify = await jdata(
+      stack.emulator.url,
+      'ModifyGTTOrder',
+      { uid: stack.emulator.uid, actid: stack.emulator.actid, exch: 'NSE', tsym: 'TCS-EQ', al_id: alId, ai_t: 'LTP_B_O', validity: 'GTT', d: '3950', trantype: 'B', prctyp: 'LMT', prd: 'C', ret: 'DAY', qty: '3', prc: '4000' },
+      token,
+    );
+    expect(modify.body).toMatchObject({ stat: 'OI replaced' });
+    await stack.watch();
+    expect(of(alId, 'GTT Modified').map((e) => e.detail.trigger)).toEqual(['3950']);
+    expect((await jdata(stack.emulator.url, 'CancelGTTOrder', { uid: stack.emulator.uid, al_id: alId }, token)).body).toMatchObject({ stat: 'OI deleted' });
+    expect((await stack.watch()).published).toEqual([]);
+    expect((await stack.watch()).published).toEqual([{ detailType: 'GTT Removed', eventId: expect.any(String) }]);
+    expect((await stack.watch()).published).toEqual([]);
+  });
+
+  it('two overlapping runs publish each change once', async () => {
+    const ids = [await placeOutside(), await placeOutside({ tsym: 'SBIN-EQ' })];
+    // The first run holds the lease while the broker is slow; the second arrives meanwhile.
+    await control.fault({ operation: 'GetPendingGTTOrder', kind: 'delay', delayMs: 600, times: 1 });
+    const runs = await Promise.all([stack.watch(), new Promise((r) => setTimeout(r, 100)).then(() => stack.watch())]);
+    expect(runs.map((r) => r.status).sort()).toEqual(['busy', 'ok']);
+    for (const alId of ids) expect(of(alId, 'GTT Placed')).toHaveLength(1);
+    expect((await stack.watch()).published).toEqual([]);
+  });
+
+  it('a refused publish is published on the next run, and what was accepted is not published again', async () => {
+    const ids = [await placeOutside(), await placeOutside({ tsym: 'SBIN-EQ' })];
+    stack.eventBridge.refuseNext(1);
+    await expect(stack.watch()).rejects.toThrow(/1 of 2 events were not published/);
+    expect(events('GTT Placed')).toHaveLength(1);
+    const next = await stack.watch();
+    expect(next.published).toHaveLength(1);
+    for (const alId of ids) expect(of(alId, 'GTT Placed')).toHaveLength(1);
+  });
+
+  it('a dead session gives one Session Expired, not one per run; a renewal gives Session Renewed', async () => {
+    await control.expire(token);
+    expect(await stack.watch()).toMatchObject({ status: 'session-dead', published: [{ detailType: 'Session Expired' }] });
+    expect(await stack.watch()).toMatchObject({ status: 'session-dead', published: [] });
+    expect(events('Session Expired')).toHaveLength(1);
+    expect(events('Session Expired')[0]!.detail).toMatchObject({ code: 'SESSION_EXPIRED', origin: 'watcher' });
+
+    await createSessionRenewal({ env: stack.sessionEnv, logger })();
+    expect(events('Session Renewed')).toHaveLength(1);
+    expect(events('Session Renewed')[0]!.detail).toMatchObject({ method: 'totp', origin: 'gateway' });
+    expect(JSON.stringify(events())).not.toContain(token);
+    expect(await stack.watch()).toMatchObject({ status: 'ok' });
+  });
+});
+
+describe('event schemas (docs/events/)', () => {
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  addFormats.default(ajv);
+  const validators = new Map<string, ReturnType<typeof ajv.compile>>();
+  const schemaOf = (type: string) => {
+    if (!validators.has(type)) {
+      const file = join(import.meta.dirname, '../../docs/events', `${type.toLowerCase().replace(/ /g, '-')}.schema.json`);
+      validators.set(type, ajv.compile(JSON.parse(readFileSync(file, 'utf8')) as object));
+    }
+    return validators.get(type)!;
+  };
+
+  it('real events of every detail-type pass the JSON Schema the docs publish', async () => {
+    const single = await place();
+    await stack.watch();
+    await api('PUT', `/gtt-orders/${single}`, { ...ORDER, d: '1470' });
+    await api('DELETE', `/gtt-orders/${single}`);
+    const fired = await place({ ...ORDER, tsym: 'SBIN-EQ' });
+    await api('POST', '/gtt-orders/oco', OCO, { 'Idempotency-Key': 'oco-schema' });
+    const gone = await placeOutside();
+    await stack.watch();
+    await ltp('NSE', 'SBIN-EQ', 1000);
+    await ltp('NSE', 'INFY-EQ', 1500);
+    await ltp('NSE', 'INFY-EQ', 1300);
+    await jdata(stack.emulator.url, 'CancelGTTOrder', { uid: stack.emulator.uid, al_id: gone }, token);
+    await stack.watch();
+    await stack.watch();
+    await control.expire(token);
+    await stack.watch();
+    await createSessionRenewal({ env: stack.sessionEnv, logger })();
+    expect(of(fired, 'GTT Triggered')).toHaveLength(1);
+
+    const seen = new Set(events().map((e) => e['detail-type']));
+    expect([...seen].sort()).toEqual([...DETAIL_TYPES].sort());
+    for (const event of events()) {
+      const validate = schemaOf(event['detail-type']);
+      expect(validate(event.detail), `${event['detail-type']}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+    }
+    // And a schema refuses what it should: an event without its eventId.
+    const placed = events('GTT Placed')[0]!;
+    const { eventId: _omit, ...withoutId } = placed.detail;
+    expect(schemaOf('GTT Placed')(withoutId)).toBe(false);
+  });
+});
