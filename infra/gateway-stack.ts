@@ -24,6 +24,8 @@ import type { AnyOperation } from '../functions/contract/operation.js';
 import { EGRESS_CONTEXT_KEY, EGRESS_IP_DESCRIPTION, resolveEgress, StaticEgress, type EgressSetting } from './egress.js';
 import { GatewayFunction } from './gateway-function.js';
 import { OAUTH_STATE_TABLE_ACTIONS, SessionFunctions } from './session-functions.js';
+import { checkWebhookUrl, LifecycleEvents, ORDER_EVENTS_TABLE_ACTIONS, resolveWatcherSchedule, WATCHER_EVENTS_TABLE_ACTIONS } from './events.js';
+import { resolveWebhookFormat } from './webhook-format.js';
 
 /** Brokers of this API family accept 10 orders a second per user; order routes stay below that. */
 export const ORDER_ROUTE_THROTTLE = { rateLimit: 8, burstLimit: 8 };
@@ -48,6 +50,17 @@ export interface GatewayStackProps extends StackProps {
   sessionRenewal?: boolean;
   /** Use an existing secret for the OAuth app's `{clientId, secretCode, uid}` instead of creating one. */
   oauthAppSecretArn?: string;
+  /** The GttWatcher's schedule (India time); wins over the context key `watcherSchedule`. Default: NSE hours. */
+  watcherSchedule?: string;
+  /** false leaves the GttWatcher out (context `watcher=off`); the gateway still publishes its own events. */
+  watcher?: boolean;
+  /** Forward every event to this HTTPS URL (context `notifyWebhookUrl`, `notifyWebhookHeader`, `notifyWebhookSecretArn`). */
+  notifyWebhookUrl?: string;
+  notifyWebhookHeader?: string;
+  notifyWebhookSecretArn?: string;
+  /** `event` (default), `slack` or `telegram` (with `notifyTelegramChatId`): the body the webhook gets. */
+  notifyWebhookFormat?: string;
+  notifyTelegramChatId?: string;
 }
 
 export class GatewayStack extends Stack {
@@ -59,6 +72,7 @@ export class GatewayStack extends Stack {
   /** The VPC, NATs and static addresses; undefined with egress `none`. */
   readonly staticEgress?: StaticEgress;
   readonly session: SessionFunctions;
+  readonly events: LifecycleEvents;
 
   constructor(scope: Construct, id: string, props: GatewayStackProps = {}) {
     super(scope, id, props);
@@ -133,6 +147,24 @@ export class GatewayStack extends Stack {
     if (this.egress !== 'none') {
       this.staticEgress = new StaticEgress(this, 'Egress', { setting: this.egress, idempotencyTable: this.idempotencyTable, alarmAction });
     }
+    const context = (name: string): unknown => this.node.tryGetContext(name);
+    const webhookUrl = props.notifyWebhookUrl ?? (context('notifyWebhookUrl') as string | undefined);
+    const headerName = props.notifyWebhookHeader ?? (context('notifyWebhookHeader') as string | undefined);
+    const headerSecretArn = props.notifyWebhookSecretArn ?? (context('notifyWebhookSecretArn') as string | undefined);
+    if (Boolean(headerName) !== Boolean(headerSecretArn)) {
+      throw new Error('notifyWebhookHeader and notifyWebhookSecretArn go together: the header carries the secret\'s value');
+    }
+    const webhookFormat = resolveWebhookFormat(
+      props.notifyWebhookFormat ?? context('notifyWebhookFormat'),
+      props.notifyTelegramChatId ?? context('notifyTelegramChatId'),
+    );
+    this.events = new LifecycleEvents(this, 'Events', {
+      alarmAction,
+      ...(webhookUrl
+        ? { webhook: { url: checkWebhookUrl(String(webhookUrl)), ...(headerName && headerSecretArn ? { headerName, secretArn: headerSecretArn } : {}), ...webhookFormat } }
+        : {}),
+    });
+    this.staticEgress?.allowTableCalls(this.events.table, [...new Set([...ORDER_EVENTS_TABLE_ACTIONS, ...WATCHER_EVENTS_TABLE_ACTIONS])]);
     const authorizer = new HttpIamAuthorizer();
     const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
 
@@ -191,7 +223,24 @@ export class GatewayStack extends Stack {
       alarmAction,
       renewal: props.sessionRenewal ?? false,
       routeSettings,
+      eventBus: { name: this.events.bus.eventBusName, grantPublish: (role) => this.events.grantSessionFunction(role) },
     });
+    const watcherSetting = props.watcher ?? !['off', 'false', false].includes(context('watcher') as string | boolean);
+    if (watcherSetting) {
+      this.events.addWatcher(
+        {
+          brokerBaseUrl: brokerBaseUrl.valueAsString,
+          brokerAuth,
+          sessionSecret: this.secret,
+          schedule: resolveWatcherSchedule(props.watcherSchedule ?? context('watcherSchedule')),
+          ...(this.staticEgress
+            ? { network: { vpc: this.staticEgress.vpc, subnets: this.staticEgress.functionSubnets, securityGroup: this.staticEgress.functionSecurityGroup } }
+            : {}),
+        },
+        alarmAction,
+      );
+    }
+    this.events.addDashboard(OPERATIONS);
     // In the VPC every DynamoDB call goes through the gateway endpoint: the OAuth function's state table too.
     this.staticEgress?.allowTableCalls(this.session.stateTable, OAUTH_STATE_TABLE_ACTIONS);
     (stage.node.defaultChild as CfnStage).addPropertyOverride('RouteSettings', routeSettings);
@@ -211,6 +260,7 @@ export class GatewayStack extends Stack {
     new CfnOutput(this, 'IdempotencyTableName', { value: this.idempotencyTable.tableName });
     new CfnOutput(this, 'AlarmTopicArn', { value: alarmTopic.topicArn });
     this.session.addOutputs(this.api.apiEndpoint);
+    this.events.addOutputs();
     if (this.staticEgress) {
       this.staticEgress.addresses.forEach((eip, i) => new CfnOutput(this, `EgressIp${i + 1}`, { value: eip.attrPublicIp, description: EGRESS_IP_DESCRIPTION }));
       new CfnOutput(this, 'EgressSetting', {
@@ -231,12 +281,13 @@ export class GatewayStack extends Stack {
     const gatewayFunction = new GatewayFunction(this, operation.name, {
       entry: operation.id,
       description: `gtt-gateway: ${operation.summary} (${operation.route.method} ${operation.route.path})`,
-      roleDescription: `gtt-gateway ${operation.name}: its log group, its secret${operation.idempotency ? ', the idempotency table' : ''}`,
+      roleDescription: `gtt-gateway ${operation.name}: its log group, its secret${operation.idempotency ? ', the idempotency table' : ''}${operation.lifecycle ? ', publish on the gateway bus, the events table' : ''}`,
       logRetention: logs.RetentionDays.ONE_MONTH,
       environment: {
         BROKER_BASE_URL: brokerBaseUrl,
         BROKER_SECRET_ID: this.secret.secretArn,
         IDEMPOTENCY_TABLE_NAME: this.idempotencyTable.tableName,
+        ...(operation.lifecycle ? this.events.publisherEnvironment() : {}),
         ...settings,
       },
       ...(this.staticEgress
@@ -255,11 +306,12 @@ export class GatewayStack extends Stack {
       // Exactly what Powertools' DynamoDB persistence layer calls.
       this.idempotencyTable.grant(gatewayFunction.role, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem');
     }
+    if (operation.lifecycle) this.events.grantOrderFunction(gatewayFunction.role);
     return gatewayFunction;
   }
 
   private suppressNagFindings(): void {
-    for (const gatewayFunction of [...this.functions.values(), ...this.session.functions.values()]) {
+    for (const gatewayFunction of [...this.functions.values(), ...this.session.functions.values(), ...(this.events.watcher ? [this.events.watcher] : [])]) {
       NagSuppressions.addResourceSuppressions(
         gatewayFunction,
         [

@@ -34,7 +34,7 @@ export const SCHEDULE_RETRY = { retryAttempts: 2, maxEventAge: Duration.minutes(
  * LambdaInvoke, but the scheduler role may invoke the function's unqualified ARN only: the stock target grants
  * `<arn>:*` too (every version and alias), which the schedule never calls.
  */
-class InvokeThisFunctionOnly extends targets.LambdaInvoke {
+export class InvokeThisFunctionOnly extends targets.LambdaInvoke {
   constructor(
     private readonly target: lambda.IFunction,
     props: targets.ScheduleTargetBaseProps,
@@ -62,6 +62,8 @@ export interface SessionFunctionsProps {
   renewal: boolean;
   /** Route settings of the stage, to which the callback's throttle is added. */
   routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
+  /** The lifecycle bus: the functions that write a token publish `Session Renewed` there. */
+  eventBus?: { name: string; grantPublish(role: iam.IRole): void };
 }
 
 export class SessionFunctions extends Construct {
@@ -124,6 +126,7 @@ export class SessionFunctions extends Construct {
           : {}),
         ...(spec.credentials === 'login' && this.loginSecret ? { LOGIN_SECRET_ID: this.loginSecret.secretArn } : {}),
         ...(spec.oauthStateTable ? { OAUTH_STATE_TABLE_NAME: this.stateTable.tableName } : {}),
+        ...(spec.sessionSecret === 'write' && props.eventBus ? { EVENT_BUS_NAME: props.eventBus.name } : {}),
       },
       ...(props.network ? { network: props.network } : {}),
     });
@@ -135,6 +138,7 @@ export class SessionFunctions extends Construct {
       role.addToPrincipalPolicy(new iam.PolicyStatement({ sid: 'WriteSessionSecret', actions: ['secretsmanager:PutSecretValue'], resources: [props.sessionSecret.secretArn] }));
     }
     secretId?.grantRead(role);
+    if (spec.sessionSecret === 'write') props.eventBus?.grantPublish(role);
     if (spec.oauthStateTable) this.stateTable.grant(role, ...OAUTH_STATE_TABLE_ACTIONS);
     const fn = gatewayFunction.function;
 

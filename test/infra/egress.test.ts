@@ -16,8 +16,8 @@ import { PROJECT_ROOT } from '../../infra/gateway-function.js';
 import { GatewayStack } from '../../infra/gateway-stack.js';
 import { OPERATIONS } from '../../functions/operations.js';
 
-/** OAuthCallback and SessionHealth; SessionRenewal only with -c sessionRenewal=totp. */
-const DEFAULT_SESSION_FUNCTIONS = 2;
+/** OAuthCallback and SessionHealth (SessionRenewal only with -c sessionRenewal=totp), and the GttWatcher. */
+const DEFAULT_SESSION_FUNCTIONS = 3;
 
 const SKIP_BUNDLING = { 'aws:cdk:bundling-stacks': [] };
 const synth = (context: Record<string, unknown> = {}) => buildApp(new App({ context: { ...SKIP_BUNDLING, ...context } }));
@@ -183,11 +183,13 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
       const tables = idsOf(t, 'AWS::DynamoDB::Table');
       const idempotencyTable = tables.find((id) => id.startsWith('IdempotencyTable'))!;
       const stateTable = tables.find((id) => id.startsWith('SessionOAuthStateTable'))!;
-      expect(tables).toHaveLength(2);
+      const eventsTable = tables.find((id) => id.startsWith('EventsTable'))!;
+      expect(tables).toHaveLength(3);
       // The order functions' idempotency calls, and the OAuth function's conditional put and delete of a state:
       // without the second, the OAuth login would be denied at the endpoint in every VPC deployment.
       expect(statements.map((s) => [s.Resource, actionsOf(s).sort()])).toEqual([
         [getAtt(idempotencyTable, 'Arn'), ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']],
+        [getAtt(eventsTable, 'Arn'), ['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem']],
         [getAtt(stateTable, 'Arn'), ['dynamodb:DeleteItem', 'dynamodb:PutItem']],
       ]);
       // Secrets Manager goes through the NAT: no interface endpoint (docs/egress.md).
@@ -327,9 +329,12 @@ describe('egress none', () => {
     const counts: Record<string, number> = {};
     for (const r of Object.values(none.Resources)) counts[r.Type] = (counts[r.Type] ?? 0) + 1;
     expect(counts).toEqual({
-      // Session secret + the OAuth app's; idempotency + OAuth state tables.
+      // Session secret + the OAuth app's; idempotency, OAuth state and events tables.
       'AWS::SecretsManager::Secret': 2,
-      'AWS::DynamoDB::Table': 2,
+      'AWS::DynamoDB::Table': 3,
+      // The lifecycle events: the bus and the dashboard.
+      'AWS::Events::EventBus': 1,
+      'AWS::CloudWatch::Dashboard': 1,
       'AWS::Logs::LogGroup': N + S + 1,
       'AWS::ApiGatewayV2::Api': 1,
       'AWS::ApiGatewayV2::Stage': 1,
@@ -339,12 +344,12 @@ describe('egress none', () => {
       'AWS::Lambda::Permission': N + 2,
       'AWS::SNS::Topic': 1,
       'AWS::SNS::TopicPolicy': 1,
-      // Plus the health check's scheduler role and its policy.
-      'AWS::IAM::Role': N + S + 1,
-      'AWS::IAM::Policy': N + S + 1,
+      // Plus the scheduler roles (health check, watcher) and their policies.
+      'AWS::IAM::Role': N + S + 2,
+      'AWS::IAM::Policy': N + S + 2,
       'AWS::Lambda::Function': N + S,
-      'AWS::Scheduler::Schedule': 1,
-      // Errors and throttles per operation, API 5xx, errors per session function, SessionAlive.
+      'AWS::Scheduler::Schedule': 2,
+      // Errors and throttles per operation, API 5xx, errors per session function and the watcher, SessionAlive.
       'AWS::CloudWatch::Alarm': 2 * N + 1 + S + 1,
     });
   });

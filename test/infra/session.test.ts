@@ -9,7 +9,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../infra/app.js';
 import { SESSION_FUNCTIONS } from '../../functions/session/functions.js';
 
-const synth = (context: Record<string, unknown> = {}) => buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }));
+// The watcher (events.test.ts) is left out: these tests count the session functions' schedules and roles.
+const synth = (context: Record<string, unknown> = {}) => buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], watcher: 'off', ...context } }));
 
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
 type Res = { Type: string; Properties: Record<string, unknown> };

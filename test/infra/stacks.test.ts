@@ -38,7 +38,7 @@ beforeAll(() => {
 describe('functions', () => {
   it('one function per operation and per session function, on nodejs22.x arm64 with X-Ray and a timeout above the broker timeout', () => {
     const functions = gateway.findResources('AWS::Lambda::Function');
-    expect(Object.keys(functions)).toHaveLength(OPERATIONS.length + SESSION.length);
+    expect(Object.keys(functions)).toHaveLength(OPERATIONS.length + SESSION.length + 1);
     for (const fn of Object.values(functions) as { Properties: Record<string, unknown> }[]) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
@@ -53,8 +53,8 @@ describe('functions', () => {
   });
 
   it('each function has its own log group with a retention', () => {
-    // One per function, the API's access logs, the VPC flow logs of the default egress.
-    gateway.resourceCountIs('AWS::Logs::LogGroup', OPERATIONS.length + SESSION.length + 2);
+    // One per function (the watcher too), the API's access logs, the VPC flow logs of the default egress.
+    gateway.resourceCountIs('AWS::Logs::LogGroup', OPERATIONS.length + SESSION.length + 1 + 2);
     for (const group of Object.values(gateway.findResources('AWS::Logs::LogGroup')) as { Properties: { RetentionInDays?: number } }[]) {
       expect(group.Properties.RetentionInDays).toBe(30);
     }
@@ -113,7 +113,7 @@ describe('least privilege', () => {
   it('each function role may read only the one secret, and only order functions touch the idempotency table', () => {
     // The function roles (the egress adds the NAT instances' and the flow log's, which are not Lambda's).
     const roles = Object.keys(gateway.findResources('AWS::IAM::Role', { Properties: { AssumeRolePolicyDocument: { Statement: [{ Principal: { Service: 'lambda.amazonaws.com' } }] } } })).filter(
-      (id) => !id.startsWith('Session'),
+      (id) => !id.startsWith('Session') && !id.startsWith('Events'),
     );
     expect(roles).toHaveLength(OPERATIONS.length);
     const policies = (
@@ -128,11 +128,18 @@ describe('least privilege', () => {
       expect(secretStatements).toHaveLength(1);
       expect(secretStatements[0]!.Resource).toEqual({ Ref: expect.stringMatching(/^BrokerSession/) });
       expect(actions(secretStatements[0]!).sort()).toEqual(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue']);
-      for (const s of statements.filter((st) => actions(st).some((a) => a.startsWith('dynamodb:')))) {
+      const onIdempotency = (st: Statement) => /IdempotencyTable/.test(JSON.stringify(st.Resource));
+      for (const s of statements.filter((st) => actions(st).some((a) => a.startsWith('dynamodb:')) && onIdempotency(st))) {
         expect(actions(s).sort()).toEqual(['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
       }
+      // Any other table is the events table (events.test.ts checks what each function may do there).
+      for (const s of statements.filter((st) => actions(st).some((a) => a.startsWith('dynamodb:')) && !onIdempotency(st))) {
+        expect(JSON.stringify(s.Resource)).toMatch(/EventsTable/);
+      }
     }
-    const withTable = policies.filter((p) => p.Properties.PolicyDocument.Statement.some((s) => actions(s).some((a) => a.startsWith('dynamodb:'))));
+    const withTable = policies.filter((p) =>
+      p.Properties.PolicyDocument.Statement.some((s) => actions(s).some((a) => a.startsWith('dynamodb:')) && /IdempotencyTable/.test(JSON.stringify(s.Resource))),
+    );
     expect(withTable).toHaveLength(OPERATIONS.filter((op) => op.idempotency).length);
   });
 });
@@ -153,7 +160,7 @@ describe('alarms and outputs', () => {
     const alarms = Object.values(gateway.findResources('AWS::CloudWatch::Alarm')) as {
       Properties: { MetricName: string; Namespace: string; AlarmActions: unknown[] };
     }[];
-    expect(alarms.filter((a) => a.Properties.MetricName === 'Errors')).toHaveLength(OPERATIONS.length + SESSION.length);
+    expect(alarms.filter((a) => a.Properties.MetricName === 'Errors')).toHaveLength(OPERATIONS.length + SESSION.length + 1);
     expect(alarms.filter((a) => a.Properties.MetricName === 'SessionAlive')).toHaveLength(1);
     expect(alarms.filter((a) => a.Properties.MetricName === 'Throttles')).toHaveLength(OPERATIONS.length);
     expect(alarms.filter((a) => a.Properties.MetricName === '5xx')).toHaveLength(1);
