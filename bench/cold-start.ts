@@ -36,7 +36,7 @@ interface DeployedFunction {
 }
 
 /** The Lambda functions of the synthesized gateway stack: asset file and template environment. */
-const deployedFunctions = (): DeployedFunction[] => {
+export const deployedFunctions = (): DeployedFunction[] => {
   const template = JSON.parse(readFileSync(join(CDK_OUT, 'GttGatewayStack.template.json'), 'utf8')) as {
     Resources: Record<string, { Type: string; Properties: { Environment?: { Variables: Record<string, unknown> } }; Metadata?: Record<string, string> }>;
   };
@@ -58,10 +58,10 @@ const ctx={functionName:'bench',awsRequestId:'1',getRemainingTimeInMillis:()=>10
 let ok=true;try{await m.handler(JSON.parse(process.argv[2]),ctx)}catch{ok=false}const t2=performance.now();
 console.log(JSON.stringify({importMs:t1-t0,totalMs:t2-t1+(t1-t0),ok}))`;
 
-const once = (file: string, payload: unknown, env: Record<string, string>) =>
+export const once = (file: string, payload: unknown, env: Record<string, string>) =>
   new Promise<{ importMs: number; totalMs: number; processMs: number; ok: boolean }>((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['--input-type=module', '-e', PROBE, `./${file}`, JSON.stringify(payload)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', PROBE, file.startsWith('/') ? file : `./${file}`, JSON.stringify(payload)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', () => undefined);
@@ -86,7 +86,7 @@ const OCO = {
 const asWire = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, String(v)]));
 
 /** The direct-invocation payload of each function (order functions with an idempotency key: two DynamoDB writes). */
-const payloadFor = (name: string, seq: number): { gateway: unknown; peer: unknown; peerOperation: string } => {
+export const payloadFor = (name: string, seq: number): { gateway: unknown; peer: unknown; peerOperation: string } => {
   const key = `cold-${process.pid}-${seq}`;
   switch (name) {
     case 'PlaceGTTOrder':
@@ -108,12 +108,13 @@ const payloadFor = (name: string, seq: number): { gateway: unknown; peer: unknow
   }
 };
 
-const localEnv = (stack: LocalStack, templateEnv: Record<string, unknown>): Record<string, string> => {
+export const localEnv = (stack: LocalStack, templateEnv: Record<string, unknown>): Record<string, string> => {
   const local: Record<string, string> = {
     BROKER_BASE_URL: stack.emulator.url,
     BROKER_SECRET_ID: LOCAL_SECRET_ID,
     IDEMPOTENCY_TABLE_NAME: stack.dynamo.tableName,
     ...stack.sessionEnv,
+    ...stack.watcherEnv,
   };
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(templateEnv)) {
@@ -128,9 +129,10 @@ const localEnv = (stack: LocalStack, templateEnv: Record<string, unknown>): Reco
     AWS_SECRET_ACCESS_KEY: 'local',
     SECRETS_MANAGER_ENDPOINT: stack.secrets.url,
     DYNAMODB_ENDPOINT: stack.dynamo.url,
+    EVENTBRIDGE_ENDPOINT: stack.eventBridge.url,
     ...env,
     POWERTOOLS_LOG_LEVEL: 'SILENT',
-    POWERTOOLS_METRICS_DISABLED: 'true',
+    // Metrics stay on, as deployed: their EMF lines go to the child's stdout like to CloudWatch Logs.
   };
 };
 
@@ -177,6 +179,61 @@ export const measureDeployedColdStart = async (stack: LocalStack, rounds: number
       wholeProcessRatio: Math.round((whole / peerWhole) * 100) / 100,
     };
   });
+};
+
+/**
+ * What Powertools Metrics adds to a cold start, alone: two bundles made like the deployed ones (esbuild, ESM,
+ * minified, node22), one a bare handler, one that also imports Metrics and the logMetrics middleware and writes one
+ * metric; the median difference of import + first invoke over interleaved fresh processes.
+ */
+export const measureMetricsCost = async (rounds: number): Promise<{ bareMs: number; withMetricsMs: number; addedMs: number; bundleKB: number }> => {
+  const { build } = await import('esbuild');
+  const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'gtt-metrics-'));
+  try {
+    writeFileSync(join(dir, 'bare.ts'), 'export const handler = async () => ({ ok: true });\n');
+    writeFileSync(
+      join(dir, 'metrics.ts'),
+      `import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+const metrics = new Metrics({ namespace: 'GttGateway', serviceName: 'gtt-gateway' });
+export const middleware = logMetrics(metrics);
+export const handler = async () => { metrics.addMetric('Requests', MetricUnit.Count, 1); metrics.publishStoredMetrics(); return { ok: true }; };
+`,
+    );
+    for (const name of ['bare', 'metrics']) {
+      await build({
+        entryPoints: [join(dir, `${name}.ts`)],
+        outfile: join(dir, `${name}.mjs`),
+        bundle: true,
+        minify: true,
+        format: 'esm',
+        platform: 'node',
+        target: 'node22',
+        nodePaths: [join(process.cwd(), 'node_modules')],
+        banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+        logLevel: 'silent',
+      });
+    }
+    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
+    const bare: number[] = [];
+    const withMetrics: number[] = [];
+    for (let r = 0; r < rounds; r++) {
+      const a = await once(join(dir, 'bare.mjs'), {}, env);
+      const b = await once(join(dir, 'metrics.mjs'), {}, env);
+      bare.push(a.totalMs);
+      withMetrics.push(b.totalMs);
+    }
+    return {
+      bareMs: round1(median(bare)),
+      withMetricsMs: round1(median(withMetrics)),
+      addedMs: round1(median(withMetrics) - median(bare)),
+      bundleKB: round1(statSync(join(dir, 'metrics.mjs')).size / 1024),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 };
 
 export const synthDeployedAssets = async (): Promise<void> => {

@@ -11,7 +11,7 @@ import { buildBrokerRequest } from '../functions/broker/jdata.js';
 import { postToBroker } from '../functions/broker/transport.js';
 import { OPERATIONS, placeGttOrder } from '../functions/operations.js';
 import type { AnyOperation } from '../functions/contract/operation.js';
-import { measureDeployedColdStart, synthDeployedAssets } from './cold-start.js';
+import { measureDeployedColdStart, measureMetricsCost, synthDeployedAssets } from './cold-start.js';
 import { logger } from '../functions/runtime/logger.js';
 
 const WARM_ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 400);
@@ -110,6 +110,10 @@ console.table(warm);
     `\nCold start of the cdk synth assets, ms (median of ${COLD_RUNS} interleaved rounds of fresh Node processes; ratio = import + first invoke against the hand-written peer)`,
   );
   console.table(rows);
+  const metricsCost = await measureMetricsCost(COLD_RUNS);
+  results.metricsColdStart = metricsCost;
+  console.log(`\nWhat Powertools Metrics adds to a cold start (a bare bundle vs one with Metrics + logMetrics, median of ${COLD_RUNS}):`);
+  console.table([metricsCost]);
 }
 
 // ---- 4. load: the local API under concurrent clients ------------------------------------------------------------

@@ -20,8 +20,11 @@ export interface EventsConfig {
 }
 
 export interface GatewayEvents {
-  /** Publishes the event of one broker success; says what happened, never throws. */
-  publish(operation: AnyOperation, input: unknown, result: unknown, now?: Date): Promise<PublishOutcome>;
+  /**
+   * Publishes the event of one broker success within `timeoutMs` (the order's reply waits for it); says what
+   * happened, never throws.
+   */
+  publish(operation: AnyOperation, input: unknown, result: unknown, timeoutMs: number, now?: Date): Promise<PublishOutcome>;
 }
 
 export type PublishOutcome =
@@ -55,22 +58,25 @@ export const createGatewayEvents = (config: EventsConfig, publisher?: EventPubli
   const bus = publisher ?? createEventPublisher({ busName: config.EVENT_BUS_NAME, endpoint: config.EVENTBRIDGE_ENDPOINT });
   const table = config.EVENTS_TABLE_NAME ? new EventsTable({ tableName: config.EVENTS_TABLE_NAME, endpoint: config.DYNAMODB_ENDPOINT }) : undefined;
   return {
-    async publish(operation, input, result, now = new Date()) {
+    async publish(operation, input, result, timeoutMs, now = new Date()) {
       const detailType = operation.lifecycle?.detailType ?? 'none';
+      const started = Date.now();
+      const signal = AbortSignal.timeout(Math.max(100, timeoutMs));
+      const left = () => Math.max(100, timeoutMs - (Date.now() - started));
       let event: LifecycleEvent | undefined;
       try {
-        event = await buildGatewayEvent(operation, input, result, (alId) => table?.knownOrder(alId) ?? Promise.resolve(undefined), now);
+        event = await buildGatewayEvent(operation, input, result, (alId) => table?.knownOrder(alId, signal) ?? Promise.resolve(undefined), now);
       } catch (error) {
         return { status: 'failed', detailType, reason: describe(error) };
       }
       if (!event) return { status: 'failed', detailType, reason: 'the result has no al_id' };
       const eventId = event.detail.eventId;
-      const sent = await bus.publish([event]);
+      const sent = await bus.publish([event], left());
       if (!sent.published.includes(eventId)) {
         return { status: 'failed', eventId, detailType, reason: sent.failed[0]?.reason ?? 'not accepted' };
       }
       try {
-        await table?.markPublished([eventId]);
+        await table?.markPublished([eventId], Date.now(), AbortSignal.timeout(left()));
         return { status: 'published', eventId, detailType };
       } catch (error) {
         // Published, but the watcher may publish it again: consumers deduplicate on the eventId.

@@ -14,15 +14,32 @@ export interface PublishResult {
 }
 
 export interface EventPublisher {
-  publish(events: readonly LifecycleEvent[]): Promise<PublishResult>;
+  /** Publishes within `timeoutMs` (default 10 s); what did not make it is in `failed`. */
+  publish(events: readonly LifecycleEvent[], timeoutMs?: number): Promise<PublishResult>;
 }
 
 const BATCH = 10;
 
-export const createEventPublisher = (options: { busName: string; endpoint?: string | undefined }): EventPublisher => {
-  const client = new EventBridgeClient(options.endpoint ? { endpoint: options.endpoint } : {});
+export interface PublisherOptions {
+  busName: string;
+  /** Local runs and tests only. */
+  endpoint?: string | undefined;
+}
+
+/**
+ * The client gives up quickly: an order's reply waits for its event, so a slow or unreachable EventBridge must cost
+ * seconds at most (the watcher publishes what was not). One retry, 1 s to connect, 2 s per attempt, and the caller's
+ * deadline (`timeoutMs`) over all of it.
+ */
+export const createEventPublisher = (options: PublisherOptions): EventPublisher => {
+  const client = new EventBridgeClient({
+    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+    maxAttempts: 2,
+    requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_000 },
+  });
   return {
-    async publish(events) {
+    async publish(events, timeoutMs = 10_000) {
+      const deadline = AbortSignal.timeout(Math.max(100, timeoutMs));
       const result: PublishResult = { published: [], failed: [] };
       for (let i = 0; i < events.length; i += BATCH) {
         const batch = events.slice(i, i + BATCH);
@@ -36,6 +53,7 @@ export const createEventPublisher = (options: { busName: string; endpoint?: stri
                 Detail: JSON.stringify(event.detail),
               })),
             }),
+            { abortSignal: deadline },
           );
           batch.forEach((event, index) => {
             const entry = reply.Entries?.[index];

@@ -78,7 +78,7 @@ export class EventsTable {
   }
 
   /** Record that EventBridge accepted these events. */
-  async markPublished(eventIds: readonly string[], now = Date.now()): Promise<void> {
+  async markPublished(eventIds: readonly string[], now = Date.now(), signal?: AbortSignal): Promise<void> {
     const expiresAt = String(Math.floor(now / 1000) + MARKER_TTL_SECONDS);
     const unique = [...new Set(eventIds)];
     for (let i = 0; i < unique.length; i += 25) {
@@ -86,21 +86,22 @@ export class EventsTable {
       for (let attempt = 0; requests.length; attempt++) {
         if (attempt > 5) throw new Error('DynamoDB kept returning unprocessed published markers');
         if (attempt) await sleep(50 * 2 ** attempt);
-        const reply = await this.client.send(new BatchWriteItemCommand({ RequestItems: { [this.options.tableName]: requests } }));
+        const reply = await this.client.send(new BatchWriteItemCommand({ RequestItems: { [this.options.tableName]: requests } }), signal ? { abortSignal: signal } : {});
         requests = (reply.UnprocessedItems?.[this.options.tableName] ?? []) as typeof requests;
       }
     }
   }
 
   /** The watcher's last view of one order (the gateway uses it to describe a cancelled order). */
-  async knownOrder(alId: string): Promise<OrderView | undefined> {
-    const snapshot = await this.readSnapshot();
+  async knownOrder(alId: string, signal?: AbortSignal): Promise<OrderView | undefined> {
+    const snapshot = await this.readSnapshot(signal);
     return snapshot.state.orders[alId]?.view;
   }
 
-  async readSnapshot(): Promise<Snapshot> {
+  async readSnapshot(signal?: AbortSignal): Promise<Snapshot> {
     const reply = await this.client.send(
       new GetItemCommand({ TableName: this.options.tableName, Key: { pk: { S: SNAPSHOT_KEY } }, ConsistentRead: true }),
+      signal ? { abortSignal: signal } : {},
     );
     return toSnapshot(reply.Item);
   }

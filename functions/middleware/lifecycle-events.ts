@@ -10,6 +10,9 @@ import type { GatewayEvents } from '../events/producer.js';
 import { writeLog } from '../runtime/logger.js';
 import type { GatewayContext } from './context.js';
 
+/** At most this long for the event (and its marker) after the broker's success, and never past the Lambda's end. */
+export const EVENT_PUBLISH_TIMEOUT_MS = 2_000;
+
 export const lifecycleEvents = (
   operation: AnyOperation,
   events: () => GatewayEvents | undefined,
@@ -21,7 +24,8 @@ export const lifecycleEvents = (
     if (!operation.lifecycle || state.request?.options.dryRun || state.replayed) return;
     const producer = events();
     if (!producer) return;
-    const outcome = await producer.publish(operation, state.input, request.response);
+    const timeoutMs = Math.min(EVENT_PUBLISH_TIMEOUT_MS, request.context.getRemainingTimeInMillis() - 1_000);
+    const outcome = await producer.publish(operation, state.input, request.response, timeoutMs);
     state.event = { status: outcome.status, detailType: outcome.detailType, ...(outcome.eventId ? { eventId: outcome.eventId } : {}) };
     if (outcome.status === 'failed') {
       writeLog(logger, 'error', 'lifecycle event not published (the watcher publishes it on its next run)', {

@@ -36,7 +36,8 @@ export const createGttWatcher = (options: WatcherOptions) => {
       };
     }
     try {
-      return await runWatcher({ ...parts, logger: options.logger, metrics, ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}) });
+      // The lease outlives the function's 12 s timeout, and expires before the next minute's run.
+      return await runWatcher({ ...parts, logger: options.logger, metrics, leaseMs: options.leaseMs ?? 30_000 });
     } finally {
       metrics.publishStoredMetrics();
     }

@@ -8,7 +8,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import http from 'node:http';
 import { startLocalStack, type LocalStack } from '../../local/run-local.js';
+import { listenOnLoopback } from '../../local/loopback.js';
+import { LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
+import { EventsTable } from '../../functions/events/store.js';
 import type { DeliveredEvent } from '../../local/eventbridge.js';
 import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
 import { jdata } from '../contract/jdata-client.js';
@@ -120,7 +124,42 @@ describe('the gateway publishes after a broker success', () => {
   });
 });
 
+describe('an EventBridge that never answers', () => {
+  it('does not hold the order: the place answers 201, and the watcher publishes the change later', async () => {
+    const silent = http.createServer(() => undefined);
+    const listening = await listenOnLoopback(silent);
+    const hanging = await startLocalStack({ settings: { EVENTBRIDGE_ENDPOINT: listening.url } });
+    try {
+      expect(await hanging.watch()).toMatchObject({ status: 'baseline' });
+      const res = await fetch(`${hanging.api.url}/gtt-orders`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'Idempotency-Key': 'hang-1' },
+        body: JSON.stringify(ORDER),
+      });
+      expect(res.status).toBe(201);
+      const alId = String(((await res.json()) as { al_id: string }).al_id);
+      expect(hanging.eventBridge.events).toEqual([]);
+      // The watcher publishes to the working endpoint: nothing is lost.
+      expect((await hanging.watch()).published).toEqual([{ detailType: 'GTT Placed', eventId: expect.any(String) }]);
+      expect(hanging.eventBridge.events.map((e) => [e['detail-type'], e.detail.al_id, e.detail.origin])).toEqual([['GTT Placed', alId, 'watcher']]);
+    } finally {
+      await hanging.close();
+      await listening.close();
+    }
+  });
+});
+
 describe('the watcher', () => {
+  it('a crashed run\'s lease expires: the next run is turned away only until then', async () => {
+    const table = new EventsTable({ tableName: LOCAL_EVENTS_TABLE, endpoint: stack.dynamo.url });
+    expect(await table.acquireLease('crashed-run', 300)).toBeDefined();
+    const alId = await placeOutside();
+    expect(await stack.watch()).toMatchObject({ status: 'busy', published: [] });
+    await new Promise((r) => setTimeout(r, 400));
+    expect(await stack.watch()).toMatchObject({ status: 'ok', published: [{ detailType: 'GTT Placed' }] });
+    expect(of(alId)).toHaveLength(1);
+  });
+
   it('an order placed outside the gateway gives one GTT Placed', async () => {
     const alId = await placeOutside();
     expect((await stack.watch()).published).toHaveLength(1);
