@@ -3,7 +3,7 @@
  * template (NODE_OPTIONS included) in fresh Node processes against a local stack, interleaved round by round with
  * the hand-written peer (bench/peer.mjs) doing the same broker call. Prints medians and the ratio to the peer.
  *
- *   npx tsx bench/cold-start.ts [--rounds N] [--no-synth]
+ *   npx tsx bench/cold-start.ts [--rounds N] [--no-synth] [--only Function,Function]
  */
 import { execFile, spawn } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
@@ -136,8 +136,8 @@ export const localEnv = (stack: LocalStack, templateEnv: Record<string, unknown>
   };
 };
 
-export const measureDeployedColdStart = async (stack: LocalStack, rounds: number): Promise<ColdRow[]> => {
-  const functions = deployedFunctions().filter((f) => f.name !== 'OAuthCallback');
+export const measureDeployedColdStart = async (stack: LocalStack, rounds: number, only?: readonly string[]): Promise<ColdRow[]> => {
+  const functions = deployedFunctions().filter((f) => f.name !== 'OAuthCallback' && (!only?.length || only.includes(f.name)));
   type Sample = Awaited<ReturnType<typeof once>>;
   const samples = new Map<string, { fn: Sample[]; peer: Sample[] }>();
   // A logout ends the demo session: start each measured call from a live one.
@@ -244,12 +244,12 @@ export const synthDeployedAssets = async (): Promise<void> => {
 };
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { rounds: { type: 'string' }, 'no-synth': { type: 'boolean' } } });
+  const { values } = parseArgs({ options: { rounds: { type: 'string' }, 'no-synth': { type: 'boolean' }, only: { type: 'string' } } });
   const rounds = Number(values.rounds ?? 7);
   if (!values['no-synth']) await synthDeployedAssets();
   const stack = await startLocalStack({ brokerTimeoutMs: 2_000 });
   try {
-    const rows = await measureDeployedColdStart(stack, rounds);
+    const rows = await measureDeployedColdStart(stack, rounds, values.only?.split(','));
     console.log(`Cold start of the cdk synth assets (median of ${rounds} interleaved rounds, fresh Node processes, ms):`);
     console.table(rows);
   } finally {

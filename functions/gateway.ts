@@ -146,6 +146,7 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
             refreshSession: state.refreshSession!,
           });
           state.brokerAttempts = attempts;
+          state.brokerSucceeded?.(result);
           return result;
         } finally {
           state.brokerMs = Math.round((performance.now() - started) * 10) / 10;

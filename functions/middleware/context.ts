@@ -16,6 +16,8 @@ export interface GatewayState {
   brokerAttempts?: number;
   /** Milliseconds spent in the broker call (all attempts). */
   brokerMs?: number;
+  /** Set by lifecycleEvents for operations that publish: the handler calls it with the broker's result. */
+  brokerSucceeded?: (result: unknown) => void;
   /** What the lifecycle event of this success became (published or not, and why). */
   event?: { status: 'published' | 'failed'; detailType: string; eventId?: string };
   /** The result came from an idempotency record, not a new broker call. */

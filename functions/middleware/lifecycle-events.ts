@@ -1,14 +1,16 @@
 /**
- * After a broker success of an operation with a `lifecycle` entry, publish its event (events/producer.ts). Never
- * for a dry run or an idempotent replay (the first call published it), and never an error for the caller: the
- * order is done; a failed publish is logged, counted, and left to the watcher, which publishes it on its next run.
+ * The lifecycle event of a broker success, for operations with a `lifecycle` entry (events/producer.ts). The
+ * publish starts the moment the broker answered (the handler calls `state.brokerSucceeded`), so it runs while the
+ * idempotency record is saved, and the invocation waits for it before answering. Never for a dry run or an
+ * idempotent replay (the broker is not called; the first call published it), and never an error for the caller:
+ * the order is done; a failed publish is logged, counted, and left to the watcher, which publishes it on its next run.
  */
 import type { MiddlewareObj } from '@middy/core';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { AnyOperation } from '../contract/operation.js';
-import type { GatewayEvents } from '../events/producer.js';
+import type { GatewayEvents, PublishOutcome } from '../events/producer.js';
 import { writeLog } from '../runtime/logger.js';
-import type { GatewayContext } from './context.js';
+import type { GatewayContext, GatewayState } from './context.js';
 
 /** At most this long for the event (and its marker) after the broker's success, and never past the Lambda's end. */
 export const EVENT_PUBLISH_TIMEOUT_MS = 2_000;
@@ -17,15 +19,13 @@ export const lifecycleEvents = (
   operation: AnyOperation,
   events: () => GatewayEvents | undefined,
   logger: Logger,
-): MiddlewareObj<unknown, unknown, Error, GatewayContext> => ({
-  name: 'lifecycleEvents',
-  after: async (request) => {
-    const state = request.context.gateway;
-    if (!operation.lifecycle || state.request?.options.dryRun || state.replayed) return;
-    const producer = events();
-    if (!producer) return;
-    const timeoutMs = Math.min(EVENT_PUBLISH_TIMEOUT_MS, request.context.getRemainingTimeInMillis() - 1_000);
-    const outcome = await producer.publish(operation, state.input, request.response, timeoutMs);
+): MiddlewareObj<unknown, unknown, Error, GatewayContext> => {
+  const pending = new WeakMap<GatewayState, Promise<PublishOutcome>>();
+  /** Waits for the publish this invocation started, if any, and records and logs what became of it. */
+  const settle = async (state: GatewayState | undefined) => {
+    const publishing = state && pending.get(state);
+    if (!state || !publishing) return;
+    const outcome = await publishing;
     state.event = { status: outcome.status, detailType: outcome.detailType, ...(outcome.eventId ? { eventId: outcome.eventId } : {}) };
     if (outcome.status === 'failed') {
       writeLog(logger, 'error', 'lifecycle event not published (the watcher publishes it on its next run)', {
@@ -41,5 +41,21 @@ export const lifecycleEvents = (
         reason: outcome.markerError,
       });
     }
-  },
-});
+  };
+  return {
+    name: 'lifecycleEvents',
+    before: (request) => {
+      const state = request.context.gateway;
+      if (!operation.lifecycle || state.request?.options.dryRun) return;
+      state.brokerSucceeded = (result: unknown) => {
+        const producer = events();
+        if (!producer || pending.has(state)) return;
+        const timeoutMs = Math.min(EVENT_PUBLISH_TIMEOUT_MS, request.context.getRemainingTimeInMillis() - 1_000);
+        pending.set(state, producer.publish(operation, state.input, result, timeoutMs));
+      };
+    },
+    after: (request) => settle(request.context.gateway),
+    // The broker acted even if saving the idempotency record failed afterwards: the event still goes out.
+    onError: (request) => settle(request.context.gateway as GatewayState | undefined),
+  };
+};

@@ -4,6 +4,7 @@
  * generated from these (`npm run events:schemas`) and a test checks that they match and that real events pass them.
  */
 import * as z from 'zod';
+import './zod-config.js';
 
 export const EVENT_SOURCE = 'gtt-gateway';
 

@@ -5,6 +5,7 @@
  * silently fall back to a default).
  */
 import * as z from 'zod';
+import './zod-config.js';
 
 /**
  * The exchanges of the client record's `exarr` that brokers of this family trade: the four the broker documents

@@ -6,6 +6,7 @@
  * broker cannot turn an order that was placed into an "unreadable reply".
  */
 import * as z from 'zod';
+import './zod-config.js';
 
 const digits = z.string().regex(/^\d+$/, { error: 'must be a digit string' });
 /** `HH:MM:SS DD-MM-YYYY` in the spec; typed as a string only (see above). */

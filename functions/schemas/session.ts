@@ -3,6 +3,7 @@
  * The token lives only there, in memory, and in the Authorization header: never in jData, a log line or a reply.
  */
 import * as z from 'zod';
+import './zod-config.js';
 
 export const brokerSecretSchema = z.object({
   accessToken: z.string().min(1, { error: 'accessToken must be a non-empty string' }),
