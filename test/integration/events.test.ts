@@ -248,7 +248,9 @@ describe('the watcher', () => {
     await createSessionRenewal({ env: stack.sessionEnv, logger })();
     expect(events('Session Renewed')).toHaveLength(1);
     expect(events('Session Renewed')[0]!.detail).toMatchObject({ method: 'totp', origin: 'gateway' });
-    expect(JSON.stringify(events())).not.toContain(token);
+    const renewed = (JSON.parse(stack.secrets.getSecret('gtt-gateway/broker-session')!) as { accessToken: string }).accessToken;
+    expect(renewed).not.toBe(token);
+    for (const secret of [token, renewed]) expect(JSON.stringify(events())).not.toContain(secret);
     expect(await stack.watch()).toMatchObject({ status: 'ok' });
   });
 });
