@@ -14,12 +14,13 @@ import {
   type BatchGetItemCommandOutput,
   BatchWriteItemCommand,
   ConditionalCheckFailedException,
-  DynamoDBClient,
+  type DynamoDBClient,
   GetItemCommand,
   UpdateItemCommand,
   type AttributeValue,
 } from '@aws-sdk/client-dynamodb';
 import type { OrderView } from '../schemas/events.js';
+import { dynamoDbClient } from '../safety/dynamodb-client.js';
 
 export const MARKER_TTL_SECONDS = 7 * 86_400;
 const SNAPSHOT_KEY = 'watcher#snapshot';
@@ -55,7 +56,7 @@ export class EventsTable {
   private readonly client: DynamoDBClient;
 
   constructor(private readonly options: { tableName: string; endpoint?: string | undefined }) {
-    this.client = new DynamoDBClient(options.endpoint ? { endpoint: options.endpoint } : {});
+    this.client = dynamoDbClient(options.endpoint);
   }
 
   /** Which of these events were already published (by either producer). */

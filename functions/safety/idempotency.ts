@@ -7,7 +7,7 @@
  * answer instead of a blind second order. Failures where the broker certainly did not act free the key.
  */
 import type { Context } from 'aws-lambda';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { dynamoDbClient } from './dynamodb-client.js';
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import {
@@ -130,7 +130,7 @@ const mapIdempotencyError = (error: unknown, key: string, executed: boolean): un
 export const createIdempotencyStore = (options: IdempotencyStoreOptions): DynamoDBPersistenceLayer =>
   new DynamoDBPersistenceLayer({
     tableName: options.tableName,
-    awsSdkV3Client: new DynamoDBClient(options.endpoint ? { endpoint: options.endpoint } : {}),
+    awsSdkV3Client: dynamoDbClient(options.endpoint),
   });
 
 /** The gateway's idempotency: Powertools on the deployment's DynamoDB table (an IdempotencyFactory). */
