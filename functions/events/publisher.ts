@@ -4,7 +4,8 @@
  * and may accept some and refuse others: the result says which were published, so a caller records only those.
  */
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
-import { EVENT_SOURCE, type LifecycleEvent } from '../schemas/events.js';
+import { EVENT_SOURCE } from '../schemas/event-types.js';
+import type { LifecycleEvent } from '../schemas/events.js';
 
 export interface PublishResult {
   /** The eventIds EventBridge accepted. */

@@ -6,13 +6,9 @@
 import * as z from 'zod';
 import './zod-config.js';
 
-export const EVENT_SOURCE = 'gtt-gateway';
+import type { DetailType } from './event-types.js';
 
-export const ORDER_DETAIL_TYPES = ['GTT Placed', 'GTT Modified', 'GTT Cancelled', 'GTT Triggered', 'GTT Removed'] as const;
-export const SESSION_DETAIL_TYPES = ['Session Expired', 'Session Renewed'] as const;
-export const DETAIL_TYPES = [...ORDER_DETAIL_TYPES, ...SESSION_DETAIL_TYPES] as const;
-export type OrderDetailType = (typeof ORDER_DETAIL_TYPES)[number];
-export type DetailType = (typeof DETAIL_TYPES)[number];
+export { DETAIL_TYPES, EVENT_SOURCE, ORDER_DETAIL_TYPES, SESSION_DETAIL_TYPES, type DetailType, type OrderDetailType } from './event-types.js';
 
 const digits = z.string().regex(/^\d+$/);
 const eventFields = {
