@@ -22,6 +22,15 @@ export const VALIDITIES = ['GTT'] as const;
 /** Price types whose order executes at market: they carry price 0. */
 export const MARKET_PRICE_TYPES: readonly string[] = ['MKT', 'SL-MKT'];
 
+/**
+ * Built on first use, once: a Lambda builds only the schemas of its own operation, not those of every entry of the
+ * table it imports (zod schema construction is a visible part of a cold start: docs/benchmarks.md).
+ */
+const memo = <T>(build: () => T): (() => T) => {
+  let value: T | undefined;
+  return () => (value ??= build());
+};
+
 /** Error option that says "is required" when the field is absent, and `text` when it is present but wrong. */
 const rule = (field: string, text: string) => ({
   error: (issue: { input?: unknown }) => (issue.input === undefined ? `${field} is required` : text),
@@ -49,7 +58,7 @@ const decimalString = (what: string) =>
       return text;
     });
 
-const quantity = z
+const quantity = memo(() => z
   .union([z.number(), z.string()], rule('qty', 'qty must be a number or a numeric string'))
   .transform((value, ctx) => {
     const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value.trim();
@@ -58,7 +67,7 @@ const quantity = z
       return z.NEVER;
     }
     return text;
-  });
+  }));
 
 const enumOf = <T extends readonly [string, ...string[]]>(field: string, values: T) =>
   z.enum(values, rule(field, `${field} must be one of ${values.join(', ')}`));
@@ -100,21 +109,21 @@ const symbolProblem = (symbol: string): string | undefined => {
 };
 
 /** A trading symbol as the exchange spells it (spaces, &, %, + and = occur); encoded for the wire by the codec. */
-const tradingSymbol = z
+const tradingSymbol = memo(() => z
   .string(rule('tsym', 'tsym must be a string'))
   .min(1, { error: 'tsym must not be empty' })
   .max(64, { error: 'tsym must be at most 64 characters' })
   .superRefine((symbol, ctx) => {
     const problem = symbolProblem(symbol);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  });
+  }));
 
 /**
  * A GTT order id: a digit string (at most 30 digits), or a JSON number only while it is exact (a whole number below
  * 2^53), sent on as its digit string. A larger JSON number has lost digits before the gateway sees it (the JSON
  * text 26112200000000001 reads as 26112200000000000), so it is refused rather than acted on.
  */
-export const gttIdSchema = z
+const gttId = memo(() => z
   .union([z.string(), z.number()], rule('al_id', 'al_id must be the GTT order id returned by place (a digit string)'))
   .transform((value, ctx) => {
     if (typeof value === 'number' && !(Number.isSafeInteger(value) && value >= 0)) {
@@ -133,7 +142,8 @@ export const gttIdSchema = z
       return z.NEVER;
     }
     return text;
-  });
+  }));
+export const gttIdSchema = z.lazy(gttId);
 
 /**
  * A caller's label for an order (a strategy name), sent as the broker's `remarks` and echoed in lists and the
@@ -141,16 +151,17 @@ export const gttIdSchema = z
  * longer remarks silently, and we refuse rather than let a label be cut.
  */
 export const TAG_MAX_LENGTH = 40;
-export const orderTag = z
+const tag = memo(() => z
   .string(rule('tag', 'tag must be a string'))
   .min(1, { error: 'tag must not be empty (omit it instead)' })
   .max(TAG_MAX_LENGTH, { error: `tag must be at most ${TAG_MAX_LENGTH} characters` })
-  .regex(/^[A-Za-z0-9 _.:/-]+$/, { error: 'tag may hold letters, digits, spaces and _ . : / - only' });
+  .regex(/^[A-Za-z0-9 _.:/-]+$/, { error: 'tag may hold letters, digits, spaces and _ . : / - only' }));
+export const orderTag = z.lazy(tag);
 
-const orderFields = {
+const orderFields = memo(() => ({
   exch: enumOf('exch', EXCHANGES),
-  tsym: tradingSymbol,
-  qty: quantity,
+  tsym: tradingSymbol(),
+  qty: quantity(),
   prc: decimalString('prc').optional(),
   prd: enumOf('prd', PRODUCTS),
   trantype: enumOf('trantype', TRANSACTION_TYPES),
@@ -159,8 +170,8 @@ const orderFields = {
   ai_t: enumOf('ai_t', ALERT_TYPES),
   validity: enumOf('validity', VALIDITIES).default('GTT'),
   d: decimalString('d'),
-  tag: orderTag.optional(),
-};
+  tag: tag().optional(),
+}));
 
 type OrderShape = {
   prctyp: string;
@@ -186,13 +197,13 @@ const checkOrder = <T extends OrderShape>(order: T, ctx: z.RefinementCtx): T & {
   return { ...order, prc: prc ?? '0' };
 };
 
-export const placeOrderInput = z.strictObject(orderFields).transform(checkOrder);
+export const placeOrderInput = z.lazy(() => z.strictObject(orderFields()).transform(checkOrder));
 export type PlaceOrderInput = z.output<typeof placeOrderInput>;
 
-export const modifyOrderInput = z.strictObject({ al_id: gttIdSchema, ...orderFields }).transform(checkOrder);
+export const modifyOrderInput = z.lazy(() => z.strictObject({ al_id: gttId(), ...orderFields() }).transform(checkOrder));
 export type ModifyOrderInput = z.output<typeof modifyOrderInput>;
 
-export const cancelOrderInput = z.strictObject({ al_id: gttIdSchema });
+export const cancelOrderInput = z.lazy(() => z.strictObject({ al_id: gttId() }));
 export type CancelOrderInput = z.output<typeof cancelOrderInput>;
 
 /** Operations that take nothing from the caller: the account comes from the secret. */
@@ -200,21 +211,23 @@ export const noInput = z.strictObject({});
 export type NoInput = z.output<typeof noInput>;
 
 /** Filters of the pending list (query parameters). */
-export const listOrdersInput = z.strictObject({
-  tsym: tradingSymbol.optional(),
-  exch: enumOf('exch', EXCHANGES).optional(),
-});
+export const listOrdersInput = z.lazy(() =>
+  z.strictObject({
+    tsym: tradingSymbol().optional(),
+    exch: enumOf('exch', EXCHANGES).optional(),
+  }),
+);
 export type ListOrdersInput = z.output<typeof listOrdersInput>;
 
 /** One pending order by its id (the path). */
-export const getOrderInput = z.strictObject({ al_id: gttIdSchema });
+export const getOrderInput = z.lazy(() => z.strictObject({ al_id: gttId() }));
 export type GetOrderInput = z.output<typeof getOrderInput>;
 
 /** The order one OCO leg places when its trigger is crossed. */
-const ocoLegOrder = z.strictObject({
+const ocoLegOrder = () => z.strictObject({
   trantype: enumOf('trantype', TRANSACTION_TYPES),
   prctyp: enumOf('prctyp', ['LMT', 'MKT', 'SL-LMT', 'SL-MKT'] as const),
-  qty: quantity,
+  qty: quantity(),
   prc: decimalString('prc').optional(),
   prd: enumOf('prd', PRODUCTS),
   ret: enumOf('ret', RETENTIONS).default('DAY'),
@@ -222,20 +235,20 @@ const ocoLegOrder = z.strictObject({
   trgprc: decimalString('trgprc').optional(),
 });
 
-const ocoLeg = z.strictObject({ trigger: decimalString('trigger'), order: ocoLegOrder });
+const ocoLeg = memo(() => z.strictObject({ trigger: decimalString('trigger'), order: ocoLegOrder() }));
 
-const ocoFields = {
+const ocoFields = memo(() => ({
   exch: enumOf('exch', EXCHANGES),
-  tsym: tradingSymbol,
+  tsym: tradingSymbol(),
   validity: enumOf('validity', VALIDITIES).default('GTT'),
-  tag: orderTag.optional(),
+  tag: tag().optional(),
   /** The last traded price the caller sees: optional, only checked against the triggers, never sent. */
   ltp: decimalString('ltp').optional(),
-  target: ocoLeg,
-  stopLoss: ocoLeg,
-};
+  target: ocoLeg(),
+  stopLoss: ocoLeg(),
+}));
 
-type OcoLegShape = z.output<typeof ocoLeg>;
+type OcoLegShape = z.output<ReturnType<typeof ocoLeg>>;
 type OcoShape = { ltp?: string | undefined; target: OcoLegShape; stopLoss: OcoLegShape };
 
 /**
@@ -299,8 +312,8 @@ const checkOco = <T extends OcoShape>(oco: T, ctx: z.RefinementCtx): T => {
   return { ...oco, ...fixed };
 };
 
-export const placeOcoInput = z.strictObject(ocoFields).transform(checkOco);
+export const placeOcoInput = z.lazy(() => z.strictObject(ocoFields()).transform(checkOco));
 export type PlaceOcoInput = z.output<typeof placeOcoInput>;
 
-export const modifyOcoInput = z.strictObject({ al_id: gttIdSchema, ...ocoFields }).transform(checkOco);
+export const modifyOcoInput = z.lazy(() => z.strictObject({ al_id: gttId(), ...ocoFields() }).transform(checkOco));
 export type ModifyOcoInput = z.output<typeof modifyOcoInput>;

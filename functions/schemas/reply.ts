@@ -8,6 +8,12 @@
 import * as z from 'zod';
 import './zod-config.js';
 
+/** Built on first use, once: a Lambda builds only the reply schemas of its own operation (docs/benchmarks.md). */
+const memo = <T>(build: () => T): (() => T) => {
+  let value: T | undefined;
+  return () => (value ??= build());
+};
+
 const digits = z.string().regex(/^\d+$/, { error: 'must be a digit string' });
 /** `HH:MM:SS DD-MM-YYYY` in the spec; typed as a string only (see above). */
 const requestTime = z.string();
@@ -19,20 +25,25 @@ const optionalText = z.string().optional();
 const orderActionReply = <S extends string>(stat: S) =>
   z.object({ stat: z.literal(stat), al_id: digits, request_time: requestTime });
 
-export const placeReply = orderActionReply('OI created');
+const placeReplySchema = memo(() => orderActionReply('OI created'));
+export const placeReply = z.lazy(placeReplySchema);
 export type PlaceReply = z.output<typeof placeReply>;
 
-export const modifyReply = orderActionReply('OI replaced');
+const modifyReplySchema = memo(() => orderActionReply('OI replaced'));
+export const modifyReply = z.lazy(modifyReplySchema);
 export type ModifyReply = z.output<typeof modifyReply>;
 
-export const cancelReply = orderActionReply('OI deleted');
+const cancelReplySchema = memo(() => orderActionReply('OI deleted'));
+export const cancelReply = z.lazy(cancelReplySchema);
 export type CancelReply = z.output<typeof cancelReply>;
 
 /** PlaceOCOOrder and ModifyOCOOrder answer like their single-order twins. */
-export const placeOcoReply = orderActionReply('OI created');
-export const modifyOcoReply = orderActionReply('OI replaced');
+const placeOcoReplySchema = memo(() => orderActionReply('OI created'));
+export const placeOcoReply = z.lazy(placeOcoReplySchema);
+const modifyOcoReplySchema = memo(() => orderActionReply('OI replaced'));
+export const modifyOcoReply = z.lazy(modifyOcoReplySchema);
 
-export const placeOrderParams = z.object({
+const placeOrderParamsSchema = memo(() => z.object({
   actid: optionalText,
   trantype: optionalText,
   prctyp: optionalText,
@@ -44,9 +55,10 @@ export const placeOrderParams = z.object({
   ordersource: optionalText,
   ipaddr: optionalText,
   trgprc: optionalText,
-});
+}));
+export const placeOrderParams = z.lazy(placeOrderParamsSchema);
 
-export const pendingOrderRecord = z.object({
+const pendingOrderRecordSchema = memo(() => z.object({
   stat: z.literal('Ok'),
   al_id: digits,
   ai_t: z.string(),
@@ -69,34 +81,38 @@ export const pendingOrderRecord = z.object({
   actid: optionalText,
   C: optionalText,
   ordersource: optionalText,
-  place_order_params: placeOrderParams.optional(),
+  place_order_params: placeOrderParamsSchema().optional(),
   /** OCO only: the stop-loss leg's order (`place_order_params` is the target leg's). */
-  place_order_params_leg2: placeOrderParams.optional(),
+  place_order_params_leg2: placeOrderParamsSchema().optional(),
   oivariable: z.array(z.object({ var_name: optionalText, d: optionalText })).optional(),
-});
+}));
+export const pendingOrderRecord = z.lazy(pendingOrderRecordSchema);
 export type PendingOrderRecord = z.output<typeof pendingOrderRecord>;
 
 /** The broker answers an array; the gateway wraps it so an empty account is `{ orders: [] }`. */
-export const pendingReply = z.array(pendingOrderRecord);
+const pendingReplySchema = memo(() => z.array(pendingOrderRecordSchema()));
+export const pendingReply = z.lazy(pendingReplySchema);
 
 /** One leg of an OCO as callers see it: its trigger and the order it places. */
-const ocoLegResult = z.object({ trigger: z.string(), order: placeOrderParams });
+const ocoLegResultSchema = memo(() => z.object({ trigger: z.string(), order: placeOrderParamsSchema() }));
 
 /**
  * A pending order in one normalised shape for single and OCO orders: the broker's record, plus `type`, the
  * caller's `tag` (the broker's `remarks`), and either `trigger` (single) or `target` and `stopLoss` (OCO, from
  * `oivariable` x/y and the two `place_order_params`).
  */
-export const gttOrder = pendingOrderRecord.extend({
+const gttOrderSchema = memo(() => pendingOrderRecordSchema().extend({
   type: z.enum(['single', 'oco']),
   tag: z.string().optional(),
   trigger: z.string().optional(),
-  target: ocoLegResult.optional(),
-  stopLoss: ocoLegResult.optional(),
-});
+  target: ocoLegResultSchema().optional(),
+  stopLoss: ocoLegResultSchema().optional(),
+}));
+export const gttOrder = z.lazy(gttOrderSchema);
 export type GttOrder = z.output<typeof gttOrder>;
 
-export const pendingResult = z.object({ orders: z.array(gttOrder) });
+const pendingResultSchema = memo(() => z.object({ orders: z.array(gttOrderSchema()) }));
+export const pendingResult = z.lazy(pendingResultSchema);
 export type PendingResult = z.output<typeof pendingResult>;
 
 /**
@@ -104,12 +120,14 @@ export type PendingResult = z.output<typeof pendingResult>;
  * text (e.g. `TRIGGERED`) and `norentm` when it fired. For an OCO, `trg_leg` says which leg fired (`x` = target,
  * `y` = stop-loss).
  */
-export const triggeredRecord = pendingOrderRecord.extend({
+const triggeredRecordSchema = memo(() => pendingOrderRecordSchema().extend({
   stat: z.string(),
   trg_leg: optionalText,
-});
-export const triggeredReply = z.array(triggeredRecord);
-export const triggeredOrder = gttOrder.extend({
+}));
+export const triggeredRecord = z.lazy(triggeredRecordSchema);
+const triggeredReplySchema = memo(() => z.array(triggeredRecordSchema()));
+export const triggeredReply = z.lazy(triggeredReplySchema);
+const triggeredOrderSchema = memo(() => gttOrderSchema().extend({
   stat: z.string(),
   trg_leg: optionalText,
   /** The record's status text at the broker (`TRIGGERED`, ...). */
@@ -118,18 +136,21 @@ export const triggeredOrder = gttOrder.extend({
   triggeredAt: z.string().optional(),
   /** OCO: the leg that fired. */
   firedLeg: z.enum(['target', 'stopLoss']).optional(),
-});
-export const triggeredResult = z.object({ orders: z.array(triggeredOrder) });
+}));
+export const triggeredOrder = z.lazy(triggeredOrderSchema);
+const triggeredResultSchema = memo(() => z.object({ orders: z.array(triggeredOrderSchema()) }));
+export const triggeredResult = z.lazy(triggeredResultSchema);
 export type TriggeredResult = z.output<typeof triggeredResult>;
 
-export const enabledReply = z.object({
+const enabledReplySchema = memo(() => z.object({
   stat: z.literal('Ok'),
   request_time: requestTime,
   ai_ts: z.array(z.looseObject({ ai_t: z.string().optional() })),
-});
+}));
+export const enabledReply = z.lazy(enabledReplySchema);
 export type EnabledReply = z.output<typeof enabledReply>;
 
-export const clientDetailsReply = z.object({
+const clientDetailsReplySchema = memo(() => z.object({
   stat: z.literal('Ok'),
   request_time: requestTime,
   actid: z.string(),
@@ -154,13 +175,15 @@ export const clientDetailsReply = z.object({
   exarr: z.array(z.string()),
   bankdetails: z.array(z.object({ bankn: optionalText, acctnum: optionalText, ifsc_code: optionalText })).optional(),
   dp_acct_num: z.array(z.object({ dpnum: z.string() })).optional(),
-});
+}));
+export const clientDetailsReply = z.lazy(clientDetailsReplySchema);
 export type ClientDetailsReply = z.output<typeof clientDetailsReply>;
 
-export const logoutReply = z.object({
+const logoutReplySchema = memo(() => z.object({
   stat: z.literal('Ok'),
   request_time: requestTime,
-});
+}));
+export const logoutReply = z.lazy(logoutReplySchema);
 export type LogoutReply = z.output<typeof logoutReply>;
 
 /** The failure object of spec section 7. */
