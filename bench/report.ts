@@ -9,6 +9,7 @@ interface Results {
   secretFetches: { invocations: number; fetches: number; maxAgeSeconds: number };
   cold: { rounds: number; functions: Record<string, number | string>[] };
   load: Record<string, number | boolean>;
+  metricsColdStart?: { bareMs: number; withMetricsMs: number; addedMs: number; bundleKB: number };
 }
 
 export const renderReport = (r: Results): string => {
@@ -17,11 +18,11 @@ export const renderReport = (r: Results): string => {
     '',
     '**Warm overhead** (ms; interleaved calls of a raw `fetch` of the same jData request, a raw `node:http` keep-alive POST, and the gateway handler in-process):',
     '',
-    '| operation | raw fetch p50 | raw node:http p50 | gateway p50 | gateway − raw http p50 | gateway / fetch | gateway / raw http | raw http p99 | gateway p99 |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| operation | raw fetch p50 | raw node:http p50 | gateway p50 | gateway − raw http p50 | gateway / fetch | gateway / raw http | raw http p99 | gateway p99 | gateway p50 without its event |',
+    '|---|---|---|---|---|---|---|---|---|---|',
     ...r.warm.map(
       (w) =>
-        `| ${w.operation} | ${w.fetchP50} | ${w.rawHttpP50} | ${w.gatewayP50} | ${w.overheadVsRawHttpP50} | ${w.ratioVsFetchP50} | ${w.ratioVsRawHttpP50} | ${w.rawHttpP99} | ${w.gatewayP99} |`,
+        `| ${w.operation} | ${w.fetchP50} | ${w.rawHttpP50} | ${w.gatewayP50} | ${w.overheadVsRawHttpP50} | ${w.ratioVsFetchP50} | ${w.ratioVsRawHttpP50} | ${w.rawHttpP99} | ${w.gatewayP99} | ${w.gatewayWithoutEventP50 ?? '–'} |`,
     ),
     '',
     `**Cold start of what deploys** (the \`cdk synth\` bundles with their template environment, median of ${r.cold.rounds} interleaved rounds of fresh Node processes, beside the hand-written peer \`bench/peer.mjs\`; ratio = import + first invoke, function / peer):`,
@@ -33,6 +34,12 @@ export const renderReport = (r: Results): string => {
         `| ${c.function} | ${c.bundleKB} | ${c.importMs} | ${c.importPlusFirstInvokeMs} | ${c.peerImportPlusFirstInvokeMs} | ${c.ratio} | ${c.wholeProcessMs} | ${c.peerWholeProcessMs} |`,
     ),
     '',
+    ...(r.metricsColdStart
+      ? [
+          `**What Powertools Metrics adds to a cold start** (import + first invoke, a bare bundle against one with Metrics, the logMetrics middleware and one published metric, same esbuild settings, median of ${r.cold.rounds}): ${r.metricsColdStart.bareMs} ms against ${r.metricsColdStart.withMetricsMs} ms, so **+${r.metricsColdStart.addedMs} ms** (${r.metricsColdStart.bundleKB} KB).`,
+          '',
+        ]
+      : []),
     `**Secret reads:** ${r.secretFetches.fetches} for ${r.secretFetches.invocations} warm invocations (max age ${r.secretFetches.maxAgeSeconds} s).`,
     '',
     `**Load** (autocannon, ${String(r.load.connections)} connections, ${String(r.load.requests)} requests, half places with fresh idempotency keys, half reads, through the local API, dynalite and the emulator): ${String(r.load.throughputRps)} req/s, p50 ${String(r.load.latencyP50Ms)} ms, p99 ${String(r.load.latencyP99Ms)} ms, ${String(r.load.errors)} errors, ${String(r.load.non2xx)} non-2xx; ${String(r.load.placesAccepted)} places accepted and ${String(r.load.emulatorOrders)} orders at the emulator (match: ${String(r.load.ordersMatchAcceptedPlaces)}); broker requests with a token in the body: ${String(r.load.brokerRequestsWithTokenInBody)}.`,
