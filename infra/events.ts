@@ -3,10 +3,10 @@
  * markers and the watcher's snapshot), the scheduled GttWatcher, the optional webhook (rule -> API destination, with
  * retries, a dead-letter queue and an alarm on it), and the CloudWatch dashboard of the function set's metrics.
  */
-import { CfnOutput, Duration, RemovalPolicy, SecretValue, Stack, TimeZone } from 'aws-cdk-lib';
+import { CfnOutput, Duration, SecretValue, Stack, TimeZone } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as eventTargets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -22,6 +22,7 @@ import type { AnyOperation } from '../functions/contract/operation.js';
 import { GatewayFunction, type GatewayFunctionNetwork } from './gateway-function.js';
 import { InvokeThisFunctionOnly } from './session-functions.js';
 import { webhookInput, type WebhookFormat } from './webhook-format.js';
+import { expiringTable } from './tables.js';
 
 /** Every minute 09:00-15:59 India time on weekdays: the NSE session (09:15-15:30) with a margin. */
 export const DEFAULT_WATCHER_SCHEDULE = 'cron(* 9-15 ? * MON-FRI *)';
@@ -84,14 +85,7 @@ export class LifecycleEvents extends Construct {
   constructor(scope: Construct, id: string, props: LifecycleEventsProps) {
     super(scope, id);
     this.bus = new events.EventBus(this, 'Bus', { description: `gtt-gateway lifecycle events (source ${EVENT_SOURCE})` });
-    this.table = new dynamodb.Table(this, 'Table', {
-      partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING },
-      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-      timeToLiveAttribute: 'expiresAt',
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      encryption: dynamodb.TableEncryption.AWS_MANAGED,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
+    this.table = expiringTable(this, 'Table', { partitionKey: 'pk', timeToLiveAttribute: 'expiresAt', pointInTimeRecovery: true });
     if (props.webhook) {
       const { queue, rule } = this.addWebhook(props.webhook, props.alarmAction);
       this.deadLetterQueue = queue;

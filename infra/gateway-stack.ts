@@ -11,7 +11,7 @@ import { HttpIamAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -26,6 +26,7 @@ import { GatewayFunction } from './gateway-function.js';
 import { OAUTH_STATE_TABLE_ACTIONS, SessionFunctions } from './session-functions.js';
 import { checkWebhookUrl, LifecycleEvents, ORDER_EVENTS_TABLE_ACTIONS, resolveWatcherSchedule, WATCHER_EVENTS_TABLE_ACTIONS } from './events.js';
 import { resolveWebhookFormat } from './webhook-format.js';
+import { expiringTable } from './tables.js';
 
 /** Brokers of this API family accept 10 orders a second per user; order routes stay below that. */
 export const ORDER_ROUTE_THROTTLE = { rateLimit: 8, burstLimit: 8 };
@@ -106,15 +107,8 @@ export class GatewayStack extends Stack {
           },
         });
 
-    this.idempotencyTable = new dynamodb.Table(this, 'IdempotencyTable', {
-      partitionKey: { name: 'id', type: dynamodb.AttributeType.STRING },
-      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-      timeToLiveAttribute: 'expiration',
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      encryption: dynamodb.TableEncryption.AWS_MANAGED,
-      // Records expire within a day anyway; nothing here outlives a teardown.
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
+    // Records expire within a day anyway; nothing here outlives a teardown.
+    this.idempotencyTable = expiringTable(this, 'IdempotencyTable', { partitionKey: 'id', timeToLiveAttribute: 'expiration', pointInTimeRecovery: true });
 
     const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', {
       retention: logs.RetentionDays.ONE_MONTH,

@@ -4,13 +4,13 @@
  * check on EventBridge Scheduler in India time, their secrets (each readable only by its function), the OAuth
  * state table and the SessionAlive alarm.
  */
-import { CfnOutput, Duration, RemovalPolicy, Stack, TimeZone } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, TimeZone } from 'aws-cdk-lib';
 import type { HttpApi, IHttpRouteAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -22,6 +22,7 @@ import { Construct } from 'constructs';
 import { SESSION_FUNCTIONS, type SessionFunction } from '../functions/session/functions.js';
 import { METRIC_NAMESPACE } from '../functions/session/health.js';
 import { GatewayFunction, type GatewayFunctionNetwork } from './gateway-function.js';
+import { expiringTable } from './tables.js';
 
 /** The callback is hit by one browser once a morning: keep it far below anything abusive. */
 export const CALLBACK_ROUTE_THROTTLE = { rateLimit: 2, burstLimit: 5 };
@@ -94,13 +95,7 @@ export class SessionFunctions extends Construct {
         },
       });
     }
-    this.stateTable = new dynamodb.Table(this, 'OAuthStateTable', {
-      partitionKey: { name: 'state', type: dynamodb.AttributeType.STRING },
-      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-      timeToLiveAttribute: 'expiresAt',
-      encryption: dynamodb.TableEncryption.AWS_MANAGED,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
+    this.stateTable = expiringTable(this, 'OAuthStateTable', { partitionKey: 'state', timeToLiveAttribute: 'expiresAt', pointInTimeRecovery: false });
 
     for (const spec of SESSION_FUNCTIONS) {
       if (spec.name === 'SessionRenewal' && !props.renewal) continue;

@@ -10,8 +10,8 @@
  *
  * Tests can make it refuse the next entries (`refuseNext`), as PutEvents refuses entries with an `ErrorCode`.
  */
-import http from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { awsJsonServer, failAwsJson, replyAwsJson } from './aws-json.js';
 import { listenOnLoopback } from './loopback.js';
 
 export interface DeliveredEvent {
@@ -54,16 +54,6 @@ const REGION = 'us-east-1';
 const MAX_BODY = 256 * 1024;
 const MAX_ENTRIES = 10;
 
-const reply = (res: http.ServerResponse, status: number, body: unknown, errorType?: string) => {
-  res.writeHead(status, {
-    'content-type': 'application/x-amz-json-1.1',
-    'x-amzn-requestid': randomUUID(),
-    ...(errorType ? { 'x-amzn-errortype': errorType } : {}),
-  });
-  res.end(JSON.stringify(body));
-};
-const fail = (res: http.ServerResponse, status: number, type: string, message: string) => reply(res, status, { __type: type, message }, type);
-
 interface Entry {
   Source?: unknown;
   DetailType?: unknown;
@@ -102,30 +92,15 @@ export const startLocalEventBridge = async (options: LocalEventBridgeOptions): P
     }
   };
 
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY) chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (req.method !== 'POST') return fail(res, 400, 'UnknownOperationException', 'Only POST is supported');
-      if (!req.headers.authorization) return fail(res, 400, 'MissingAuthenticationTokenException', 'Missing Authentication Token');
-      if (size > MAX_BODY) return fail(res, 400, 'ValidationException', 'Total size of the entries in the request is over the limit');
-      const target = String(req.headers['x-amz-target'] ?? '');
-      if (target !== 'AWSEvents.PutEvents') {
-        return fail(res, 400, 'UnknownOperationException', `Operation ${target || '(none)'} is not supported by the local endpoint`);
-      }
-      let input: { Entries?: unknown };
-      try {
-        input = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { Entries?: unknown };
-      } catch {
-        return fail(res, 400, 'SerializationException', 'Request body is not valid JSON');
-      }
+  const server = awsJsonServer({
+    targets: ['AWSEvents.PutEvents'],
+    maxBody: MAX_BODY,
+    tooLarge: ['ValidationException', 'Total size of the entries in the request is over the limit'],
+    handle: (_target, body, res) => {
+      const input = (typeof body === 'object' && body !== null ? body : {}) as { Entries?: unknown };
       const entries = input.Entries;
       if (!Array.isArray(entries) || entries.length < 1 || entries.length > MAX_ENTRIES) {
-        return fail(res, 400, 'ValidationException', `Entries must hold 1 to ${MAX_ENTRIES} entries`);
+        return failAwsJson(res, 400, 'ValidationException', `Entries must hold 1 to ${MAX_ENTRIES} entries`);
       }
       let failed = 0;
       const results = (entries as Entry[]).map((entry) => {
@@ -165,8 +140,8 @@ export const startLocalEventBridge = async (options: LocalEventBridgeOptions): P
         if (options.webhookUrl) queue = queue.then(() => deliver(event));
         return { EventId: event.id };
       });
-      reply(res, 200, { FailedEntryCount: failed, Entries: results });
-    });
+      replyAwsJson(res, 200, { FailedEntryCount: failed, Entries: results });
+    },
   });
   const listening = await listenOnLoopback(server, options.port);
   return {

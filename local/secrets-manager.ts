@@ -5,8 +5,8 @@
  * No npm package serves this API locally, so the project carries one. Signatures are not verified (loopback
  * only, nothing to protect), but a request without an Authorization header is refused like AWS does.
  */
-import http from 'node:http';
 import { createHash, randomUUID } from 'node:crypto';
+import { awsJsonServer, failAwsJson, replyAwsJson } from './aws-json.js';
 import { listenOnLoopback } from './loopback.js';
 
 export interface LocalSecretsManager {
@@ -39,17 +39,6 @@ const MAX_BODY = 64 * 1024;
 export const localSecretArn = (name: string): string =>
   `arn:aws:secretsmanager:${REGION}:${ACCOUNT}:secret:${name}-${createHash('sha256').update(name).digest('base64url').slice(0, 6)}`;
 
-const reply = (res: http.ServerResponse, status: number, body: unknown, errorType?: string) => {
-  res.writeHead(status, {
-    'content-type': 'application/x-amz-json-1.1',
-    'x-amzn-requestid': randomUUID(),
-    ...(errorType ? { 'x-amzn-errortype': errorType } : {}),
-  });
-  res.end(JSON.stringify(body));
-};
-const fail = (res: http.ServerResponse, status: number, type: string, message: string) =>
-  reply(res, status, { __type: type, message }, type);
-
 export const startLocalSecretsManager = async (
   options: { port?: number; secrets?: Record<string, string> } = {},
 ): Promise<LocalSecretsManager> => {
@@ -63,29 +52,11 @@ export const startLocalSecretsManager = async (
   };
   for (const [name, value] of Object.entries(options.secrets ?? {})) setSecret(name, value);
 
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY) chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (req.method !== 'POST') return fail(res, 400, 'UnknownOperationException', 'Only POST is supported');
-      if (!req.headers.authorization) {
-        return fail(res, 400, 'MissingAuthenticationTokenException', 'Missing Authentication Token');
-      }
-      if (size > MAX_BODY) return fail(res, 400, 'SerializationException', 'Request body too large');
-      const target = String(req.headers['x-amz-target'] ?? '');
-      if (target !== 'secretsmanager.GetSecretValue' && target !== 'secretsmanager.PutSecretValue') {
-        return fail(res, 400, 'UnknownOperationException', `Operation ${target || '(none)'} is not supported by the local endpoint`);
-      }
-      let input: unknown;
-      try {
-        input = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
-      } catch {
-        return fail(res, 400, 'SerializationException', 'Request body is not valid JSON');
-      }
+  const server = awsJsonServer({
+    targets: ['secretsmanager.GetSecretValue', 'secretsmanager.PutSecretValue'],
+    maxBody: MAX_BODY,
+    tooLarge: ['SerializationException', 'Request body too large'],
+    handle: (target, input, res) => {
       const fields = (typeof input === 'object' && input !== null ? input : {}) as {
         SecretId?: unknown;
         SecretString?: unknown;
@@ -93,24 +64,24 @@ export const startLocalSecretsManager = async (
       };
       const secretId = fields.SecretId;
       if (typeof secretId !== 'string' || secretId === '') {
-        return fail(res, 400, 'ValidationException', 'SecretId is required');
+        return failAwsJson(res, 400, 'ValidationException', 'SecretId is required');
       }
       const secret = find(secretId);
       if (!secret) {
-        return fail(res, 400, 'ResourceNotFoundException', "Secrets Manager can't find the specified secret.");
+        return failAwsJson(res, 400, 'ResourceNotFoundException', "Secrets Manager can't find the specified secret.");
       }
       if (target === 'secretsmanager.PutSecretValue') {
         // A new AWSCURRENT version, as the real service makes one (the SDK sends a ClientRequestToken).
         if (typeof fields.SecretString !== 'string' || fields.SecretString === '') {
-          return fail(res, 400, 'InvalidParameterException', 'SecretString is required');
+          return failAwsJson(res, 400, 'InvalidParameterException', 'SecretString is required');
         }
         const versionId = typeof fields.ClientRequestToken === 'string' && fields.ClientRequestToken ? fields.ClientRequestToken : randomUUID();
         secrets.set(secret.name, { ...secret, value: fields.SecretString, versionId, created: Math.floor(Date.now() / 1000) });
         puts.set(secret.name, (puts.get(secret.name) ?? 0) + 1);
-        return reply(res, 200, { ARN: secret.arn, Name: secret.name, VersionId: versionId, VersionStages: ['AWSCURRENT'] });
+        return replyAwsJson(res, 200, { ARN: secret.arn, Name: secret.name, VersionId: versionId, VersionStages: ['AWSCURRENT'] });
       }
       calls.set(secret.name, (calls.get(secret.name) ?? 0) + 1);
-      reply(res, 200, {
+      replyAwsJson(res, 200, {
         ARN: secret.arn,
         Name: secret.name,
         VersionId: secret.versionId,
@@ -118,7 +89,7 @@ export const startLocalSecretsManager = async (
         VersionStages: ['AWSCURRENT'],
         CreatedDate: secret.created,
       });
-    });
+    },
   });
   const listening = await listenOnLoopback(server, options.port);
   return {

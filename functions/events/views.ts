@@ -13,8 +13,20 @@ import type { GttOrder } from '../schemas/reply.js';
 const str = (value: unknown): string => (value === undefined || value === null ? '' : String(value));
 const withTag = (tag: string | undefined) => (tag ? { tag } : {});
 
-/** A single order as the caller sent it (place or modify input), once the broker gave it `al_id`. */
-export const viewOfOrderInput = (alId: string, order: PlaceOrderInput): OrderView => ({
+/** The fields a single order has under the same names in the caller's input and in the broker's record. */
+interface SingleOrderFields {
+  exch: string;
+  tsym: string;
+  trantype: string;
+  d: string;
+  ai_t: string;
+  qty: string | number;
+  prc: string;
+  prctyp: string;
+  tag?: string | undefined;
+}
+
+const singleView = (alId: string, order: SingleOrderFields): OrderView => ({
   al_id: alId,
   type: 'single',
   exch: order.exch,
@@ -27,6 +39,9 @@ export const viewOfOrderInput = (alId: string, order: PlaceOrderInput): OrderVie
   priceType: order.prctyp,
   ...withTag(order.tag),
 });
+
+/** A single order as the caller sent it (place or modify input), once the broker gave it `al_id`. */
+export const viewOfOrderInput = (alId: string, order: PlaceOrderInput): OrderView => singleView(alId, order);
 
 /** An OCO as the caller sent it. */
 export const viewOfOcoInput = (alId: string, oco: PlaceOcoInput): OrderView => {
@@ -70,19 +85,7 @@ export const viewOfRecord = (order: GttOrder): OrderView => {
       ...withTag(order.tag),
     };
   }
-  return {
-    al_id: order.al_id,
-    type: 'single',
-    exch: order.exch,
-    tsym: order.tsym,
-    side: order.trantype,
-    trigger: order.d,
-    alertType: order.ai_t,
-    quantity: order.qty,
-    price: order.prc,
-    priceType: order.prctyp,
-    ...withTag(order.tag),
-  };
+  return singleView(order.al_id, order);
 };
 
 const NUMERIC = /^-?\d+(\.\d+)?$/;
