@@ -42,6 +42,9 @@ describe('npm start: OAuth on loopback', () => {
     expect(html).toContain('Broker session renewed');
     // The same link again is refused.
     expect((await fetch(callback)).status).toBe(400);
+    // The new session is announced on the lifecycle bus (npm start prints each event), without the token.
+    for (let i = 0; i < 50 && !/event +Session Renewed +oauth/.test(started.output()); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(started.output()).toMatch(/event +Session Renewed +oauth +\(gateway, [0-9a-f]{12}\)/);
 
     const log = (await (await fetch(`${emulator}/_emulator/requests`)).json()) as { requests: { operation: string | null; reply: unknown }[] };
     expect(log.requests.filter((r) => r.operation === 'GenAcsTok')).toHaveLength(1);
