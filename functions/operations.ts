@@ -237,7 +237,9 @@ export const getTriggeredGttOrders = defineOperation({
   reply: triggeredReply,
   toResult: (records) => ({
     orders: records.map((record) => {
-      const firedLeg = record.trg_leg === 'x' ? 'target' : record.trg_leg === 'y' ? 'stopLoss' : undefined;
+      // Only an OCO has legs: a single order's record may still say `x` (its one trigger).
+      const oco = record.place_order_params_leg2 !== undefined;
+      const firedLeg = !oco ? undefined : record.trg_leg === 'x' ? 'target' : record.trg_leg === 'y' ? 'stopLoss' : undefined;
       return {
         ...normaliseOrder(record),
         status: record.stat,

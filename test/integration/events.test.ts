@@ -176,6 +176,10 @@ describe('the watcher', () => {
     await stack.watch();
     expect(of(alId, 'GTT Triggered')).toHaveLength(1);
     expect(of(alId, 'GTT Triggered')[0]!.detail).toMatchObject({ al_id: alId, status: 'TRIGGERED', triggeredAt: expect.stringMatching(/^\d{2}:\d{2}:\d{2} \d{2}-\d{2}-\d{4}$/), origin: 'watcher' });
+    // A single order has no legs: no firedLeg, in the event or in the triggered list.
+    expect(of(alId, 'GTT Triggered')[0]!.detail).not.toHaveProperty('firedLeg');
+    const listed = (await api('GET', '/gtt-orders/triggered')).body as { orders: { al_id: string; firedLeg?: string }[] };
+    expect(listed.orders.find((o) => o.al_id === alId)).not.toHaveProperty('firedLeg');
   });
 
   it('each OCO leg that fires gives one GTT Triggered naming the leg', async () => {
