@@ -24,6 +24,14 @@ export const buildApp = (app = new App()): { app: App; gateway: GatewayStack; wo
     brokerAuth: (context('brokerAuth') ?? 'bearer') as 'bearer' | 'jkey',
     sessionRenewal: sessionRenewal === 'totp',
     oauthAppSecretArn: context('oauthAppSecretArn'),
+    // Lifecycle events (docs/events.md); the stack checks each value. `egress` and `watcher` (on/off) are read from
+    // the context by the stack itself, which validates them with the props that win over them.
+    watcherSchedule: context('watcherSchedule'),
+    notifyWebhookUrl: context('notifyWebhookUrl'),
+    notifyWebhookHeader: context('notifyWebhookHeader'),
+    notifyWebhookSecretArn: context('notifyWebhookSecretArn'),
+    notifyWebhookFormat: context('notifyWebhookFormat'),
+    notifyTelegramChatId: context('notifyTelegramChatId'),
   });
   const workflow = new WorkflowExampleStack(app, 'GttGatewayWorkflowExampleStack', {
     description: 'gtt-gateway example: a Step Functions workflow and an EventBridge schedule using the functions',

@@ -42,6 +42,19 @@ export const resolveWatcherSchedule = (value: unknown): string => {
   return expression;
 };
 
+/**
+ * Whether the stack has the GttWatcher: the prop (a boolean) if given, else the context key `watcher` (`on`/`off`,
+ * `true`/`false`), else on. Anything else fails the synth, so a typo cannot silently keep a watcher the trader meant
+ * to leave out (or the reverse).
+ */
+export const resolveWatcherEnabled = (prop: boolean | undefined, context: unknown): boolean => {
+  if (prop !== undefined) return prop;
+  if (context === undefined || context === null) return true;
+  if (context === true || context === 'on' || context === 'true') return true;
+  if (context === false || context === 'off' || context === 'false') return false;
+  throw new Error(`watcher must be on or off (-c watcher=off leaves the GttWatcher out), got ${JSON.stringify(context)}`);
+};
+
 export interface WebhookSettings {
   url: string;
   headerName?: string;
@@ -206,7 +219,11 @@ export class LifecycleEvents extends Construct {
       new cloudwatch.Metric({ namespace: METRIC_NAMESPACE, metricName: name, dimensionsMap: { service: 'gtt-gateway', ...dimensions }, statistic, period: Duration.minutes(5) });
     const perOperation = (name: string, statistic = 'Sum', ops = operations) =>
       ops.map((op) => metric(name, { Operation: op.name }, statistic).with({ label: op.name }));
-    const orderOps = operations.filter((op) => op.lifecycle);
+    // Each graph lists the operations that can emit its metric (operation-metrics.ts): guardrails check the orders
+    // of place and modify, replays need an idempotency key, events come from the operations with a lifecycle entry.
+    const guardedOps = operations.filter((op) => op.guardedOrders !== undefined);
+    const idempotentOps = operations.filter((op) => op.idempotency !== undefined);
+    const orderOps = operations.filter((op) => op.lifecycle !== undefined);
     const watcher = { Function: 'GttWatcher' };
     const graph = (title: string, left: cloudwatch.IMetric[]) => new cloudwatch.GraphWidget({ title, left, width: 12, height: 6 });
     const dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
@@ -218,8 +235,8 @@ export class LifecycleEvents extends Construct {
       graph('Broker latency p99 (ms)', perOperation('BrokerLatency', 'p99')),
     );
     dashboard.addWidgets(
-      graph('Guardrail rejections', perOperation('GuardrailRejections', 'Sum', orderOps)),
-      graph('Idempotent replays', perOperation('IdempotentReplays', 'Sum', orderOps)),
+      graph('Guardrail rejections', perOperation('GuardrailRejections', 'Sum', guardedOps)),
+      graph('Idempotent replays', perOperation('IdempotentReplays', 'Sum', idempotentOps)),
     );
     dashboard.addWidgets(
       graph('Events published', [...perOperation('EventsPublished', 'Sum', orderOps), metric('EventsPublished', watcher).with({ label: 'GttWatcher' })]),

@@ -24,7 +24,7 @@ import type { AnyOperation } from '../functions/contract/operation.js';
 import { EGRESS_CONTEXT_KEY, EGRESS_IP_DESCRIPTION, resolveEgress, StaticEgress, type EgressSetting } from './egress.js';
 import { GatewayFunction } from './gateway-function.js';
 import { OAUTH_STATE_TABLE_ACTIONS, SessionFunctions } from './session-functions.js';
-import { checkWebhookUrl, LifecycleEvents, ORDER_EVENTS_TABLE_ACTIONS, resolveWatcherSchedule, WATCHER_EVENTS_TABLE_ACTIONS } from './events.js';
+import { checkWebhookUrl, LifecycleEvents, ORDER_EVENTS_TABLE_ACTIONS, resolveWatcherEnabled, resolveWatcherSchedule, WATCHER_EVENTS_TABLE_ACTIONS } from './events.js';
 import { resolveWebhookFormat } from './webhook-format.js';
 import { expiringTable } from './tables.js';
 
@@ -51,9 +51,15 @@ export interface GatewayStackProps extends StackProps {
   sessionRenewal?: boolean;
   /** Use an existing secret for the OAuth app's `{clientId, secretCode, uid}` instead of creating one. */
   oauthAppSecretArn?: string;
-  /** The GttWatcher's schedule (India time); wins over the context key `watcherSchedule`. Default: NSE hours. */
+  /**
+   * The GttWatcher's EventBridge Scheduler expression, India time; wins over the context key `watcherSchedule`.
+   * Default `cron(* 9-15 ? * MON-FRI *)` (NSE hours); anything but `cron(...)` or `rate(...)` fails the synth.
+   */
   watcherSchedule?: string;
-  /** false leaves the GttWatcher out (context `watcher=off`); the gateway still publishes its own events. */
+  /**
+   * false leaves the GttWatcher and its schedule out; wins over the context key `watcher` (`on`, the default, or
+   * `off`; anything else fails the synth). The bus, the table and the gateway's own events stay.
+   */
   watcher?: boolean;
   /** Forward every event to this HTTPS URL (context `notifyWebhookUrl`, `notifyWebhookHeader`, `notifyWebhookSecretArn`). */
   notifyWebhookUrl?: string;
@@ -219,14 +225,15 @@ export class GatewayStack extends Stack {
       routeSettings,
       eventBus: { name: this.events.bus.eventBusName, grantPublish: (role) => this.events.grantSessionFunction(role) },
     });
-    const watcherSetting = props.watcher ?? !['off', 'false', false].includes(context('watcher') as string | boolean);
-    if (watcherSetting) {
+    // Checked even with the watcher off: a malformed expression is a mistake either way.
+    const watcherSchedule = resolveWatcherSchedule(props.watcherSchedule ?? context('watcherSchedule'));
+    if (resolveWatcherEnabled(props.watcher, context('watcher'))) {
       this.events.addWatcher(
         {
           brokerBaseUrl: brokerBaseUrl.valueAsString,
           brokerAuth,
           sessionSecret: this.secret,
-          schedule: resolveWatcherSchedule(props.watcherSchedule ?? context('watcherSchedule')),
+          schedule: watcherSchedule,
           ...(this.staticEgress
             ? { network: { vpc: this.staticEgress.vpc, subnets: this.staticEgress.functionSubnets, securityGroup: this.staticEgress.functionSecurityGroup } }
             : {}),

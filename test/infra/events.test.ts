@@ -8,7 +8,10 @@ import { App as CdkApp } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../infra/app.js';
 import { DEFAULT_WATCHER_SCHEDULE, ORDER_EVENTS_TABLE_ACTIONS, WATCHER_EVENTS_TABLE_ACTIONS } from '../../infra/events.js';
+import { GatewayStack } from '../../infra/gateway-stack.js';
 import { OPERATIONS } from '../../functions/operations.js';
+import { METRIC_NAMESPACE as OPERATION_NAMESPACE } from '../../functions/middleware/operation-metrics.js';
+import { METRIC_NAMESPACE as SESSION_NAMESPACE } from '../../functions/session/health.js';
 
 const synth = (context: Record<string, unknown> = {}) =>
   buildApp(new CdkApp({ context: { 'aws:cdk:bundling-stacks': [], egress: 'none', ...context } }));
@@ -37,6 +40,34 @@ const statementsByFunction = (t: Template): Map<string, Statement[]> => {
   return result;
 };
 const idOf = (t: Template, type: string, prefix: string) => Object.keys(t.findResources(type)).find((id) => id.startsWith(prefix))!;
+const envOf = (t: Template, prefix: string) => {
+  const fn = Object.entries(t.findResources('AWS::Lambda::Function')).find(([id]) => id.startsWith(prefix))![1] as Res;
+  return (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+};
+const nagFindings = (stack: Parameters<typeof Annotations.fromStack>[0]) => {
+  const annotations = Annotations.fromStack(stack);
+  return [...annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*')), ...annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*'))].map(
+    (f) => `${f.id}: ${String(f.entry.data).slice(0, 160)}`,
+  );
+};
+
+/** Every metric line of the dashboard: graph title, namespace, name, dimension map, statistic. */
+type DashboardMetric = { title: string; namespace: string; name: string; dims: Record<string, string>; stat: string };
+const dashboardMetrics = (t: Template): DashboardMetric[] => {
+  const body = (Object.values(t.findResources('AWS::CloudWatch::Dashboard'))[0] as Res).Properties.DashboardBody as { 'Fn::Join': [string, unknown[]] };
+  // The only tokens in the body are the region references.
+  const text = body['Fn::Join'][1].map((part) => (typeof part === 'string' ? part : 'REGION')).join('');
+  const widgets = (JSON.parse(text) as { widgets: { properties: { title: string; metrics?: unknown[][] } }[] }).widgets;
+  return widgets.flatMap((w) =>
+    (w.properties.metrics ?? []).map((line) => {
+      const [namespace, name, ...rest] = line as [string, string, ...unknown[]];
+      const options = rest.pop() as { stat: string };
+      const dims: Record<string, string> = {};
+      for (let i = 0; i < rest.length; i += 2) dims[rest[i] as string] = rest[i + 1] as string;
+      return { title: w.properties.title, namespace, name, dims, stat: options.stat };
+    }),
+  );
+};
 
 describe('default deployment', () => {
   let t: Template;
@@ -121,6 +152,73 @@ describe('default deployment', () => {
   });
 });
 
+describe('dashboard', () => {
+  let metrics: DashboardMetric[];
+  beforeAll(() => {
+    metrics = dashboardMetrics(Template.fromStack(synth({ watcher: 'off' }).gateway));
+  });
+  const operationsOf = (name: string, stat = 'Sum') =>
+    metrics.filter((m) => m.name === name && m.stat === stat).map((m) => m.dims.Operation).filter((op) => op !== undefined);
+
+  it('reads every metric in the namespace the functions write, with exactly the dimensions Powertools sets', () => {
+    expect(new Set([OPERATION_NAMESPACE, SESSION_NAMESPACE])).toEqual(new Set(['GttGateway']));
+    expect(new Set(metrics.map((m) => m.namespace))).toEqual(new Set(['GttGateway']));
+    for (const m of metrics) {
+      const keys = Object.keys(m.dims).sort();
+      if (m.name === 'SessionAlive') expect(m.dims).toEqual({ service: 'gtt-gateway' });
+      else if (m.dims.Function !== undefined) expect(m.dims, m.name).toEqual({ service: 'gtt-gateway', Function: 'GttWatcher' });
+      else expect(keys, m.name).toEqual(['Operation', 'service']);
+      expect(m.dims.service, m.name).toBe('gtt-gateway');
+    }
+  });
+
+  it('graphs requests, failures and broker latency (p50, p99) for every operation', () => {
+    const all = OPERATIONS.map((op) => op.name);
+    expect(operationsOf('Requests')).toEqual(all);
+    expect(operationsOf('Failed')).toEqual(all);
+    expect(operationsOf('BrokerLatency', 'p50')).toEqual(all);
+    expect(operationsOf('BrokerLatency', 'p99')).toEqual(all);
+  });
+
+  it('graphs guardrail rejections, replays and events for the operations that can emit them, and the watcher', () => {
+    expect(operationsOf('GuardrailRejections')).toEqual(OPERATIONS.filter((op) => op.guardedOrders).map((op) => op.name));
+    expect(operationsOf('IdempotentReplays')).toEqual(OPERATIONS.filter((op) => op.idempotency).map((op) => op.name));
+    expect(operationsOf('GuardrailRejections')).toEqual(expect.arrayContaining(['PlaceGTTOrder', 'ModifyOCOOrder']));
+    for (const name of ['EventsPublished', 'EventPublishFailures']) {
+      expect(operationsOf(name)).toEqual(ORDER_FUNCTIONS);
+      expect(metrics.some((m) => m.name === name && m.dims.Function === 'GttWatcher')).toBe(true);
+    }
+    expect(metrics.filter((m) => m.name === 'WatcherLag').map((m) => [m.dims, m.stat])).toEqual([
+      [{ service: 'gtt-gateway', Function: 'GttWatcher' }, 'Maximum'],
+      [{ service: 'gtt-gateway', Function: 'GttWatcher' }, 'p50'],
+    ]);
+    expect(metrics.filter((m) => m.name === 'SessionAlive').map((m) => m.stat)).toEqual(['Minimum']);
+  });
+});
+
+describe('TOTP renewal on', () => {
+  let t: Template;
+  beforeAll(() => {
+    t = Template.fromStack(synth({ sessionRenewal: 'totp' }).gateway);
+  });
+
+  it('lets both token writers (OAuthCallback, SessionRenewal) publish Session Renewed on our bus; SessionHealth gets nothing', () => {
+    const bus = idOf(t, 'AWS::Events::EventBus', 'EventsBus');
+    const byFunction = statementsByFunction(t);
+    const publishers = [...byFunction].filter(([, statements]) => statements.some((s) => actions(s).some((a) => a.startsWith('events:')))).map(([fn]) => fn);
+    expect(publishers.sort()).toEqual([...ORDER_FUNCTIONS, 'SessionOAuthCallback', 'SessionSessionRenewal', 'EventsGttWatcher'].sort());
+    const renewalPuts = byFunction.get('SessionSessionRenewal')!.filter((s) => actions(s).some((a) => a.startsWith('events:')));
+    expect(renewalPuts.map((s) => [actions(s), s.Resource])).toEqual([[['events:PutEvents'], { 'Fn::GetAtt': [bus, 'Arn'] }]]);
+    expect(envOf(t, 'SessionSessionRenewal').EVENT_BUS_NAME).toEqual({ Ref: bus });
+    expect(envOf(t, 'SessionSessionRenewal').EVENTS_TABLE_NAME).toBeUndefined();
+    expect(envOf(t, 'SessionSessionHealth').EVENT_BUS_NAME).toBeUndefined();
+    const table = idOf(t, 'AWS::DynamoDB::Table', 'EventsTable');
+    for (const fn of ['SessionOAuthCallback', 'SessionSessionRenewal', 'SessionSessionHealth']) {
+      expect(JSON.stringify(byFunction.get(fn)), fn).not.toContain(table);
+    }
+  });
+});
+
 describe('settings', () => {
   it('-c watcherSchedule replaces the expression; a bad one fails the synth', () => {
     const t = Template.fromStack(synth({ watcherSchedule: 'cron(* 9-23 ? * MON-FRI *)' }).gateway);
@@ -134,6 +232,25 @@ describe('settings', () => {
     expect(JSON.stringify(t.findResources('AWS::Scheduler::Schedule'))).not.toContain('GttWatcher');
     t.resourceCountIs('AWS::Events::EventBus', 1);
     expect(statementsByFunction(t).get('PlaceGTTOrder')!.some((s) => actions(s).includes('events:PutEvents'))).toBe(true);
+  });
+
+  it('-c watcher accepts on and off only; a bad watcherSchedule fails even with the watcher off', () => {
+    expect(() => synth({ watcher: 'of' })).toThrow(/watcher must be on or off/);
+    expect(() => synth({ watcher: 'off', watcherSchedule: 'cron(* 9-15 ? * MON-FRI *' })).toThrow(/watcherSchedule must be/);
+    const t = Template.fromStack(synth({ watcher: 'on', watcherSchedule: 'rate(5 minutes)' }).gateway);
+    t.hasResourceProperties('AWS::Scheduler::Schedule', { ScheduleExpression: 'rate(5 minutes)', ScheduleExpressionTimezone: 'Asia/Kolkata' });
+  });
+
+  it('the props watcher and watcherSchedule win over the context keys', () => {
+    const stack = (props: ConstructorParameters<typeof GatewayStack>[2]) =>
+      Template.fromStack(
+        new GatewayStack(new CdkApp({ context: { 'aws:cdk:bundling-stacks': [], egress: 'none', watcher: 'off', watcherSchedule: 'not an expression' } }), 'Gateway', props),
+      );
+    const on = stack({ watcher: true, watcherSchedule: 'cron(* 9-23 ? * MON-FRI *)' });
+    on.hasResourceProperties('AWS::Scheduler::Schedule', { ScheduleExpression: 'cron(* 9-23 ? * MON-FRI *)' });
+    expect(Object.keys(on.findResources('AWS::Lambda::Function')).some((id) => id.startsWith('EventsGttWatcher'))).toBe(true);
+    expect(() => stack({ watcher: true })).toThrow(/watcherSchedule must be/);
+    expect(() => stack({ watcher: true, watcherSchedule: 'at(2026-01-01T09:00:00)' })).toThrow(/watcherSchedule must be/);
   });
 
   it('refuses an http:// webhook, an unknown format, a Telegram format without a chat id, and a header without its secret', () => {
@@ -195,18 +312,46 @@ describe('with a webhook', () => {
     expect((t.toJSON() as { Outputs: Record<string, unknown> }).Outputs.WebhookDeadLetterQueueUrl).toBeDefined();
   });
 
-  it('reaches the events table through the VPC endpoint too', () => {
+  it('reaches the events table through the VPC endpoint too, with exactly the actions the functions use there', () => {
     const table = idOf(t, 'AWS::DynamoDB::Table', 'EventsTable');
     const endpoint = (Object.values(t.findResources('AWS::EC2::VPCEndpoint'))[0] as Res).Properties;
-    expect(JSON.stringify(endpoint.PolicyDocument)).toContain(table);
+    const onTable = (endpoint.PolicyDocument as { Statement: Statement[] }).Statement.filter((s) => JSON.stringify(s.Resource).includes(table));
+    expect(onTable.map((s) => s.Resource)).toEqual([{ 'Fn::GetAtt': [table, 'Arn'] }]);
+    expect(actions(onTable[0]!).sort()).toEqual([...new Set([...ORDER_EVENTS_TABLE_ACTIONS, ...WATCHER_EVENTS_TABLE_ACTIONS])].sort());
+  });
+
+  it('runs the watcher in the private subnets with the functions\' security group, like the operation functions', () => {
+    const vpcConfig = (prefix: string) => {
+      const fn = Object.entries(t.findResources('AWS::Lambda::Function')).find(([id]) => id.startsWith(prefix))![1] as Res;
+      return fn.Properties.VpcConfig;
+    };
+    expect(vpcConfig('EventsGttWatcher')).toBeDefined();
+    expect(vpcConfig('EventsGttWatcher')).toEqual(vpcConfig('PlaceGTTOrder'));
   });
 
   it('cdk-nag reports no unsuppressed error or warning', () => {
-    const findings = [
-      ...Annotations.fromStack(built.gateway).findError('*', Match.stringLikeRegexp('AwsSolutions-.*')),
-      ...Annotations.fromStack(built.gateway).findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*')),
-    ];
-    expect(findings.map((f) => `${f.id}: ${String(f.entry.data).slice(0, 160)}`)).toEqual([]);
+    expect(nagFindings(built.gateway)).toEqual([]);
+  });
+});
+
+describe('with a webhook and no receiver secret', () => {
+  let built: ReturnType<typeof synth>;
+  let t: Template;
+  beforeAll(() => {
+    built = synth({ notifyWebhookUrl: 'https://example.com/gtt-hook' });
+    t = Template.fromStack(built.gateway);
+  });
+
+  it('authenticates with the fixed, non-secret X-Gtt-Gateway header and sends the event unchanged', () => {
+    const connection = (Object.values(t.findResources('AWS::Events::Connection'))[0] as Res).Properties;
+    expect(connection.AuthorizationType).toBe('API_KEY');
+    expect(connection.AuthParameters).toEqual({ ApiKeyAuthParameters: { ApiKeyName: 'X-Gtt-Gateway', ApiKeyValue: 'webhook' } });
+    t.hasResourceProperties('AWS::Events::Rule', { Targets: [Match.objectLike({ Input: Match.absent(), InputTransformer: Match.absent(), InputPath: Match.absent() })] });
+    t.resourceCountIs('AWS::SQS::Queue', 1);
+  });
+
+  it('cdk-nag reports no unsuppressed error or warning', () => {
+    expect(nagFindings(built.gateway)).toEqual([]);
   });
 });
 
