@@ -4,6 +4,7 @@
  */
 import { App, Aspects } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { BROKER_CONTEXT_KEYS, resolveBrokerSetup } from './broker-setup.js';
 import { CONTEXT_SETTINGS, GatewayStack } from './gateway-stack.js';
 import { WorkflowExampleStack } from './workflow-example-stack.js';
 
@@ -12,17 +13,14 @@ export const buildApp = (app = new App()): { app: App; gateway: GatewayStack; wo
     const value: unknown = app.node.tryGetContext(name);
     return value === undefined || value === null ? undefined : String(value);
   };
-  const sessionRenewal = context('sessionRenewal') ?? 'off';
-  if (!['totp', 'off'].includes(sessionRenewal)) {
-    throw new Error(`sessionRenewal must be totp (scheduled TOTP login) or off (OAuth, the default), got ${JSON.stringify(sessionRenewal)}`);
-  }
+  // The broker preset and how the trader logs in (docs/brokers.md); a bad value fails here with one line.
+  const broker = resolveBrokerSetup(Object.fromEntries(BROKER_CONTEXT_KEYS.map((name) => [name, context(name)]).filter(([, v]) => v !== undefined)));
   const gateway = new GatewayStack(app, 'GttGatewayStack', {
     description: 'gtt-gateway: GTT orders and sessions at a jData broker, as Lambda functions behind an IAM-authorised HTTP API',
     brokerSecretArn: context('brokerSecretArn'),
     alarmEmail: context('alarmEmail'),
     settings: Object.fromEntries(CONTEXT_SETTINGS.map((name) => [name, context(name)])),
-    brokerAuth: (context('brokerAuth') ?? 'bearer') as 'bearer' | 'jkey',
-    sessionRenewal: sessionRenewal === 'totp',
+    broker,
     oauthAppSecretArn: context('oauthAppSecretArn'),
     // Lifecycle events (docs/events.md); the stack checks each value. `egress` and `watcher` (on/off) are read from
     // the context by the stack itself, which validates them with the props that win over them.

@@ -27,6 +27,7 @@ import { OAUTH_STATE_TABLE_ACTIONS, SessionFunctions } from './session-functions
 import { checkWebhookUrl, LifecycleEvents, ORDER_EVENTS_TABLE_ACTIONS, resolveWatcherEnabled, resolveWatcherSchedule, WATCHER_EVENTS_TABLE_ACTIONS } from './events.js';
 import { resolveWebhookFormat } from './webhook-format.js';
 import { expiringTable } from './tables.js';
+import { resolveBrokerSetup, type BrokerSetup } from './broker-setup.js';
 
 /** Brokers of this API family accept 10 orders a second per user; order routes stay below that. */
 export const ORDER_ROUTE_THROTTLE = { rateLimit: 8, burstLimit: 8 };
@@ -45,10 +46,11 @@ export interface GatewayStackProps extends StackProps {
    * Wins over the CDK context key `egress`; an unknown value fails the synth.
    */
   egress?: EgressSetting;
-  /** How the session token travels to the broker: `bearer` (default) or `jkey` (classic deployments). */
-  brokerAuth?: 'bearer' | 'jkey';
-  /** Add the scheduled TOTP login (classic deployments); OAuth deployments log in through the callback. */
-  sessionRenewal?: boolean;
+  /**
+   * The broker (infra/broker-setup.ts): the parameters' defaults, how the token travels, the login flow, and the
+   * scheduled TOTP login of classic deployments. Default: `custom` with Bearer and the OAuth login, URLs at deploy.
+   */
+  broker?: BrokerSetup;
   /** Use an existing secret for the OAuth app's `{clientId, secretCode, uid}` instead of creating one. */
   oauthAppSecretArn?: string;
   /**
@@ -85,18 +87,19 @@ export class GatewayStack extends Stack {
     super(scope, id, props);
     this.egress = resolveEgress(props.egress, this.node.tryGetContext(EGRESS_CONTEXT_KEY));
 
-    const brokerAuth = props.brokerAuth ?? 'bearer';
-    if (!['bearer', 'jkey'].includes(brokerAuth)) throw new Error(`brokerAuth must be bearer or jkey, got ${JSON.stringify(brokerAuth)}`);
+    const broker = props.broker ?? resolveBrokerSetup({});
+    const brokerAuth = broker.auth;
     const brokerBaseUrl = new CfnParameter(this, 'BrokerBaseUrl', {
       type: 'String',
-      description: "The broker's base URL with its path prefix (https://host/NorenWClientTP); calls go to {BrokerBaseUrl}/<Operation>",
+      description: `The broker's base URL with its path prefix (${broker.preset} preset${broker.baseUrl ? '' : ': give it at deploy'}); calls go to {BrokerBaseUrl}/<Operation>`,
+      ...(broker.baseUrl ? { default: broker.baseUrl } : {}),
       allowedPattern: '^https?://[^\\s]+$',
       constraintDescription: 'must be an http(s) URL',
     });
     const brokerAuthorizeUrl = new CfnParameter(this, 'BrokerAuthorizeUrl', {
       type: 'String',
-      description: "The broker's OAuth login page (e.g. https://host/OAuthlogin/authorize/oauth); the OAuth start route answers it with client_id and state",
-      default: 'https://broker.invalid/OAuthlogin/authorize/oauth',
+      description: "The broker's login page as a template ({clientId}, {uid}; without {clientId}, client_id is added); the OAuth start route answers it with state",
+      default: broker.authorizeUrl ?? 'https://broker.invalid/OAuthlogin/authorize/oauth?client_id={clientId}',
       allowedPattern: '^https?://[^\\s]+$',
       constraintDescription: 'must be an http(s) URL',
     });
@@ -217,11 +220,13 @@ export class GatewayStack extends Stack {
       brokerBaseUrl: brokerBaseUrl.valueAsString,
       brokerAuthorizeUrl: brokerAuthorizeUrl.valueAsString,
       brokerAuth,
+      brokerLogin: broker.login,
+      ...(broker.tokenUrl ? { brokerTokenUrl: broker.tokenUrl } : {}),
       ...(this.staticEgress
         ? { network: { vpc: this.staticEgress.vpc, subnets: this.staticEgress.functionSubnets, securityGroup: this.staticEgress.functionSecurityGroup } }
         : {}),
       alarmAction,
-      renewal: props.sessionRenewal ?? false,
+      renewal: broker.totp,
       routeSettings,
       eventBus: { name: this.events.bus.eventBusName, grantPublish: (role) => this.events.grantSessionFunction(role) },
     });

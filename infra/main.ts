@@ -1,4 +1,10 @@
-// Entry point of `cdk synth` / `cdk deploy` (cdk.json runs it with tsx).
+// Entry point of `cdk synth` / `cdk deploy` (cdk.json runs it with tsx). A setting the app refuses is one line on
+// stderr naming it, not a stack trace.
 import { buildApp } from './app.js';
 
-buildApp().app.synth();
+try {
+  buildApp().app.synth();
+} catch (error) {
+  console.error(`gtt-gateway: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}

@@ -57,6 +57,9 @@ export interface SessionFunctionsProps {
   brokerBaseUrl: string;
   brokerAuthorizeUrl: string;
   brokerAuth: string;
+  /** The browser login's exchange: GenAcsTok (`oauth`) or Flattrade's token URL (`flattrade`, with brokerTokenUrl). */
+  brokerLogin: string;
+  brokerTokenUrl?: string;
   network?: GatewayFunctionNetwork;
   alarmAction: SnsAction;
   /** `totp`: add the scheduled QuickAuth renewal (classic deployments). */
@@ -78,7 +81,7 @@ export class SessionFunctions extends Construct {
     this.oauthAppSecret = props.oauthAppSecretArn
       ? secretsmanager.Secret.fromSecretCompleteArn(this, 'OAuthApp', props.oauthAppSecretArn)
       : new secretsmanager.Secret(this, 'OAuthApp', {
-          description: 'gtt-gateway OAuth app at the broker: JSON {"clientId","secretCode","uid"}; readable only by the OAuth function',
+          description: 'gtt-gateway OAuth app at the broker: JSON {"clientId","secretCode","uid","actid"?}; readable only by the OAuth function',
           // A placeholder until the trader puts the app's values (docs/deploying.md, Going live).
           generateSecretString: {
             secretStringTemplate: JSON.stringify({ clientId: 'SET-ME', uid: 'SET-ME' }),
@@ -117,7 +120,12 @@ export class SessionFunctions extends Construct {
         BROKER_SECRET_ID: props.sessionSecret.secretArn,
         BROKER_AUTH: props.brokerAuth,
         ...(spec.credentials === 'oauthApp'
-          ? { OAUTH_APP_SECRET_ID: this.oauthAppSecret.secretArn, BROKER_AUTHORIZE_URL: props.brokerAuthorizeUrl }
+          ? {
+              OAUTH_APP_SECRET_ID: this.oauthAppSecret.secretArn,
+              BROKER_AUTHORIZE_URL: props.brokerAuthorizeUrl,
+              BROKER_LOGIN: props.brokerLogin,
+              ...(props.brokerTokenUrl ? { BROKER_TOKEN_URL: props.brokerTokenUrl } : {}),
+            }
           : {}),
         ...(spec.credentials === 'login' && this.loginSecret ? { LOGIN_SECRET_ID: this.loginSecret.secretArn } : {}),
         ...(spec.oauthStateTable ? { OAUTH_STATE_TABLE_NAME: this.stateTable.tableName } : {}),
@@ -149,7 +157,7 @@ export class SessionFunctions extends Construct {
           {
             id: 'AwsSolutions-APIG4',
             reason:
-              "The OAuth callback: the broker's login page redirects the trader's browser here, which cannot sign with SigV4. It acts only with a state value this function issued (single use, 10 minutes, 256 bits) and is throttled to 2 rps.",
+              "The OAuth callback: the broker's login page redirects the trader's browser here, which cannot sign with SigV4. It acts only for a login started by the IAM-authorised start route within the login window (once; its 256-bit state checked when the broker echoes it), exchanges each code at most once, writes only a session of this deployment's account, and is throttled to 2 rps.",
           },
         ]);
         props.routeSettings[`${route.method} ${route.path}`] = {

@@ -338,10 +338,10 @@ describe('egress none', () => {
       'AWS::Logs::LogGroup': N + S + 1,
       'AWS::ApiGatewayV2::Api': 1,
       'AWS::ApiGatewayV2::Stage': 1,
-      // The OAuth function serves two routes.
-      'AWS::ApiGatewayV2::Integration': N + 2,
-      'AWS::ApiGatewayV2::Route': N + 2,
-      'AWS::Lambda::Permission': N + 2,
+      // The OAuth function serves two routes, the health check one (GET /session).
+      'AWS::ApiGatewayV2::Integration': N + 3,
+      'AWS::ApiGatewayV2::Route': N + 3,
+      'AWS::Lambda::Permission': N + 3,
       'AWS::SNS::Topic': 1,
       'AWS::SNS::TopicPolicy': 1,
       // Plus the scheduler roles (health check, watcher) and their policies.
