@@ -6,7 +6,8 @@ import { parseArgs } from 'node:util';
 import { startEmulator } from './server.js';
 
 const usage = `usage: npm run emulator -- [--port N (default 9100, 0 = any free port)] [--token T] [--accept-jkey]
-    [--empty-list-as-array] [--invalid-input-as-400]
+    [--empty-list-as-array] [--invalid-input-as-400] [--echo-oauth-state] [--accept-jkey-token-as-bearer]
+    [--demo-token-style bearer|jkey]
     [--password P] [--totp-seed BASE32] [--api-secret S]                 (QuickAuth login; random when absent)
     [--oauth-client-id ID] [--oauth-secret S] [--oauth-redirect-url URL] (OAuth app; id defaults to DEMO01_U)`;
 
@@ -19,6 +20,9 @@ try {
       'accept-jkey': { type: 'boolean' },
       'empty-list-as-array': { type: 'boolean' },
       'invalid-input-as-400': { type: 'boolean' },
+      'echo-oauth-state': { type: 'boolean' },
+      'accept-jkey-token-as-bearer': { type: 'boolean' },
+      'demo-token-style': { type: 'string' },
       password: { type: 'string' },
       'totp-seed': { type: 'string' },
       'api-secret': { type: 'string' },
@@ -46,12 +50,21 @@ if (values.token !== undefined && !/^[\x21-\x7e]{8,256}$/.test(values.token)) {
   process.exit(2);
 }
 
+const demoTokenStyle = values['demo-token-style'] ?? 'bearer';
+if (demoTokenStyle !== 'bearer' && demoTokenStyle !== 'jkey') {
+  console.error(`--demo-token-style must be bearer or jkey, got ${JSON.stringify(demoTokenStyle)}\n${usage}`);
+  process.exit(2);
+}
+
 const options = {
+  demoTokenStyle: demoTokenStyle as 'bearer' | 'jkey',
   port,
   ...(values.token ? { token: values.token } : {}),
   acceptJKey: values['accept-jkey'] ?? false,
   emptyListAsArray: values['empty-list-as-array'] ?? false,
   invalidInputAs400: values['invalid-input-as-400'] ?? false,
+  echoOAuthState: values['echo-oauth-state'] ?? false,
+  acceptJKeyTokenAsBearer: values['accept-jkey-token-as-bearer'] ?? false,
   ...(values.password === undefined ? {} : { password: values.password }),
   ...(values['totp-seed'] === undefined ? {} : { totpSeed: values['totp-seed'] }),
   ...(values['api-secret'] === undefined ? {} : { apiSecret: values['api-secret'] }),
@@ -76,6 +89,8 @@ console.log(`session token ${running.token}`);
 console.log(`QuickAuth     password ${login.password}  totp seed ${login.totpSeed}  api secret ${login.apiSecret}`);
 console.log(`OAuth app     client id ${oauth.clientId}  secret ${oauth.secret}  redirect ${running.emulator.oauth.redirectUrl ?? '(none: POST /_emulator/oauth {"redirectUrl": "..."})'}`);
 console.log(`              login page ${running.url}/OAuthlogin/authorize/oauth?client_id=${encodeURIComponent(oauth.clientId)}`);
+console.log(`              (also /OAuthlogin?api_key=..., /OAuthlogin/investor-entry-level/login?api_key=...&route_to=<uid>, Flattrade's /?app_key=...)`);
+console.log(`              sign in: user ${running.uid}, the password above, OTP: curl -s ${running.url}/_emulator/otp`);
 console.log(`\ntry:\n  curl -s -X POST ${running.url}/ClientAPI/GetPendingGTTOrder -H 'Content-Type: text/plain' \\
     -H 'Authorization: Bearer ${running.token}' --data 'jData={"uid":"${running.uid}"}'`);
 

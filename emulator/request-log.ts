@@ -15,9 +15,9 @@ export const LOG_MAX_ENTRIES = 10_000;
 
 export const REDACTED = '<redacted>';
 /** jData fields whose values are secrets (login): replaced wherever they occur. */
-export const SECRET_FIELDS = ['pwd', 'factor2', 'appkey', 'checksum', 'code'] as const;
+export const SECRET_FIELDS = ['pwd', 'factor2', 'appkey', 'checksum', 'code', 'request_code', 'api_secret'] as const;
 /** Reply fields that carry a freshly issued token. */
-const TOKEN_FIELDS = new Set(['access_token', 'susertoken', 'refresh_token']);
+const TOKEN_FIELDS = new Set(['access_token', 'susertoken', 'refresh_token', 'token']);
 
 export interface LoggedRequest {
   seq: number;

@@ -50,8 +50,13 @@ const UID_OPTIONAL: readonly BrokerOperation[] = ['GetTrgOi', 'CancelOCOOrder'];
 
 /** `/<any prefix>/<Operation>`, also with `//` before the operation and a trailing `/`, as real servers take them. */
 const OPERATION_PATH = /^\/[^/]+\/+([^/]+)\/?$/;
-/** The OAuth login page, under any prefix (`/OAuthlogin/authorize/oauth`, `/NorenWeb2.0/authorize/oauth`, ...). */
-const AUTHORIZE_PATH = /^(?:\/[^/]+)*\/authorize\/oauth\/?$/;
+/**
+ * The Noren login page in every form seen: `.../authorize/oauth` under any prefix (`/OAuthlogin`, `/NorenWeb2.0`),
+ * `/OAuthlogin` itself and `/OAuthlogin/investor-entry-level/login`.
+ */
+const LOGIN_PATH = /^(?:(?:\/[^/]+)*\/authorize\/oauth|\/OAuthlogin(?:\/investor-entry-level\/login)?)\/?$/;
+/** Flattrade's token exchange (a JSON POST on its own host: here, on the emulator's). */
+const FLATTRADE_TOKEN_PATH = /^\/trade\/apitoken\/?$/;
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -67,14 +72,23 @@ export interface EmulatorRequest {
 }
 
 export interface Switches {
+  /** Accept the demo token and OAuth access tokens as `&jKey=` too (QuickAuth and Flattrade tokens always are). */
   acceptJKey: boolean;
   invalidInputAs400: boolean;
   emptyListAsArray: boolean;
+  /** The login pages pass a `state` through to the redirect (off: `code` only, as the live brokers are seen to). */
+  echoOAuthState: boolean;
+  /** Accept jKey tokens (QuickAuth, Flattrade) as Bearer too (off: no client does it, and a broker may refuse it). */
+  acceptJKeyTokenAsBearer: boolean;
 }
+
+export const SWITCH_NAMES = ['acceptJKey', 'invalidInputAs400', 'emptyListAsArray', 'echoOAuthState', 'acceptJKeyTokenAsBearer'] as const;
 
 export interface EmulatorOptions extends Partial<Switches>, LoginOptions {
   /** The demo account's session token (random when absent); 8 to 256 printable characters. */
   token?: string;
+  /** How the demo token travels: `bearer` (default, as an OAuth access token) or `jkey` (as a QuickAuth token). */
+  demoTokenStyle?: 'bearer' | 'jkey';
   /** The clock (tests): request times, OAuth code expiry and TOTP windows read it. */
   now?: () => Date;
 }
@@ -104,8 +118,10 @@ export class BrokerEmulator {
   private readonly startSwitches: Switches;
   private readonly log: RequestLog;
   private readonly now: () => Date;
+  private readonly demoTokenStyle: 'bearer' | 'jkey';
 
   constructor(options: EmulatorOptions = {}) {
+    this.demoTokenStyle = options.demoTokenStyle ?? 'bearer';
     this.now = options.now ?? (() => new Date());
     if (options.token !== undefined && !TOKEN_PATTERN.test(options.token)) throw new Error('token must be 8 to 256 printable characters without spaces');
     this.token = options.token ?? newToken();
@@ -117,10 +133,12 @@ export class BrokerEmulator {
       acceptJKey: options.acceptJKey ?? false,
       invalidInputAs400: options.invalidInputAs400 ?? false,
       emptyListAsArray: options.emptyListAsArray ?? false,
+      echoOAuthState: options.echoOAuthState ?? false,
+      acceptJKeyTokenAsBearer: options.acceptJKeyTokenAsBearer ?? false,
     };
     this.switches = { ...this.startSwitches };
     this.state.addAccount(DEMO_UID, DEMO_ACTID);
-    this.state.addSession(DEMO_UID, this.token);
+    this.state.addSession(DEMO_UID, this.token, this.demoTokenStyle);
   }
 
   /** The OAuth app (client id, secret, registered redirect URL). */
@@ -137,7 +155,7 @@ export class BrokerEmulator {
   reset(): void {
     this.state.clearOrdersAndSessions();
     for (const uid of [...this.state.accounts.keys()]) if (uid !== DEMO_UID) this.state.accounts.delete(uid);
-    this.state.addSession(DEMO_UID, this.token);
+    this.state.addSession(DEMO_UID, this.token, this.demoTokenStyle);
     this.faults.clear();
     this.log.clear();
     this.switches = { ...this.startSwitches };
@@ -152,9 +170,24 @@ export class BrokerEmulator {
     const path = queryAt < 0 ? req.path : req.path.slice(0, queryAt);
     if (path === '/_emulator' || path.startsWith('/_emulator/')) return this.control(req, path);
 
-    if (AUTHORIZE_PATH.test(path)) {
+    const query = new URLSearchParams(queryAt < 0 ? '' : req.path.slice(queryAt + 1));
+    const flattradePage = path === '/' && query.has('app_key');
+    if (LOGIN_PATH.test(path) || flattradePage) {
       const entry = this.startEntry(req, 'OAuthAuthorize');
-      return this.finish(entry, this.login.authorize(req.method, new URLSearchParams(queryAt < 0 ? '' : req.path.slice(queryAt + 1))));
+      return this.finish(entry, this.login.loginPage(req.method, query, req.body, flattradePage ? 'flattrade' : 'oauth', this.switches.echoOAuthState));
+    }
+    if (FLATTRADE_TOKEN_PATH.test(path)) {
+      const entry = this.startEntry(req, 'FlattradeApiToken');
+      if (req.method !== 'POST') return this.finish(entry, json(405, { stat: 'Not_Ok', emsg: `method ${req.method} not allowed, use POST` }));
+      let fields: unknown;
+      try {
+        fields = JSON.parse(req.body);
+      } catch {
+        return this.finish(entry, json(400, { stat: 'Not_Ok', emsg: 'body must be a JSON object' }));
+      }
+      if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) return this.finish(entry, json(400, { stat: 'Not_Ok', emsg: 'body must be a JSON object' }));
+      this.log.setJData(entry, fields as Json);
+      return this.finish(entry, this.login.flattradeToken(fields as Json));
     }
 
     const match = OPERATION_PATH.exec(path);
@@ -229,9 +262,13 @@ export class BrokerEmulator {
     if (operation === 'GenAcsTok') return this.login.genAcsTok(fields, invalidStatus);
     if (operation === 'QuickAuth') return this.login.quickAuth(fields, invalidStatus);
 
-    // Authentication: the bearer header; the old jKey form field only when switched on. Never a token in jData.
+    // Authentication, by how the token was issued: Bearer for OAuth access tokens (and the demo token), `&jKey=` for
+    // QuickAuth and Flattrade tokens. The other way round only when switched on. Never a token in jData.
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
-    const token = bearer ?? (this.switches.acceptJKey ? jKey : undefined);
+    const jKeyToken = jKey === undefined ? undefined : safeDecode(jKey);
+    const bearerOk = bearer !== undefined && (!this.state.jkeyTokens.has(bearer) || this.switches.acceptJKeyTokenAsBearer);
+    const jKeyOk = jKeyToken !== undefined && (this.state.jkeyTokens.has(jKeyToken) || this.switches.acceptJKey);
+    const token = bearer !== undefined ? (bearerOk ? bearer : undefined) : jKeyOk ? jKeyToken : undefined;
     const sessionUid = token === undefined ? undefined : this.state.sessions.get(token);
     if (sessionUid === undefined) return notOk('Session Expired :  Invalid Session Key');
     this.log.setAuthUid(entry, sessionUid);
@@ -504,7 +541,7 @@ export class BrokerEmulator {
           return json(200, { orders: [...this.state.orders.values()].filter((o) => o.uid === uid) });
         }
         case 'POST /switches': {
-          for (const name of ['acceptJKey', 'invalidInputAs400', 'emptyListAsArray'] as const) {
+          for (const name of SWITCH_NAMES) {
             if (body[name] === undefined) continue;
             if (typeof body[name] !== 'boolean') return json(400, { error: `${name} must be true or false` });
             this.switches[name] = body[name];
@@ -521,6 +558,9 @@ export class BrokerEmulator {
           const fired = this.setLastTradedPrice(exch, tsym, ltp);
           return json(200, { triggered: fired.map((f) => f.al_id), fired });
         }
+        case 'GET /otp':
+          // What the demo account's authenticator app shows now (the sign-in page asks for it).
+          return json(200, { otp: this.login.currentOtp() });
         case 'GET /oauth':
           return json(200, { clientId: this.login.oauth.clientId, redirectUrl: this.login.oauth.redirectUrl });
         case 'POST /oauth': {
@@ -551,6 +591,15 @@ class ControlError extends Error {
     super(message);
   }
 }
+
+/** A `jKey` value as sent (URL-encoded by careful clients, raw by others). */
+const safeDecode = (value: string): string => {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+};
 
 const parseReply = (reply: EmulatorReply): unknown => {
   if (reply.fault?.kind === 'drop') return null;

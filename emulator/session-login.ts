@@ -1,8 +1,8 @@
 /**
- * How a client gets a session token: the OAuth authorize page (browser step, or `auto=1` for scripts), GenAcsTok
- * (authorization code -> access token) and QuickAuth (password + TOTP login). Every token issued here is a new
- * session of the account; earlier tokens keep working until logged out or expired through the control surface.
- * See docs/emulator-extensions.md for the decisions.
+ * How a client gets a session token: the login pages (sign in with user id, password and OTP, as on the real page),
+ * GenAcsTok (authorization code -> Bearer access token), Flattrade's token exchange (code -> jKey token) and
+ * QuickAuth (password + TOTP -> jKey token). Every token issued here is a new session of the account; earlier tokens
+ * keep working until logged out or expired through the control surface. See docs/emulator-extensions.md.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
@@ -84,6 +84,8 @@ const PRODUCTS = [
 ];
 
 type Json = Record<string, unknown>;
+/** Which login issued a code: the Noren OAuth page (GenAcsTok) or Flattrade's (its token URL). */
+export type CodeFlavour = 'oauth' | 'flattrade';
 
 export class SessionLogin {
   readonly credentials: LoginCredentials;
@@ -111,41 +113,57 @@ export class SessionLogin {
   /** Literal strings the request log must never show. */
   secrets(): string[] {
     const { password, totpSeed, apiSecret } = this.credentials;
-    return [password, sha256Hex(password), totpSeed, apiSecret, this.oauth.secret];
+    // The sign-in form posts the password form-encoded.
+    const formEncoded = new URLSearchParams({ p: password }).toString().slice(2);
+    return [password, encodeURIComponent(password), formEncoded, sha256Hex(password), totpSeed, apiSecret, this.oauth.secret];
   }
 
   setRedirectUrl(url: string): void {
     this.oauth.redirectUrl = checkRedirectUrl(url);
   }
 
-  // ---- OAuth authorize (GET .../authorize/oauth) ------------------------------------------------------------
+  // ---- the login pages --------------------------------------------------------------------------------------
 
-  authorize(method: string, query: URLSearchParams): EmulatorReply {
+  /**
+   * A broker login page, in every form seen: the Noren OAuth page (`.../authorize/oauth?client_id=` or `api_key=`,
+   * `/OAuthlogin?api_key=`, `/OAuthlogin/investor-entry-level/login?api_key=&route_to=<uid>`) and Flattrade's
+   * (`/?app_key=`). GET shows the sign-in form (user id, password, OTP: `lgnusrid`, `lgnpwd`, `lgnotp`, as on the
+   * real page); POST of that form checks them against the demo credentials and redirects to the registered URL with
+   * `code` (and `client` on Flattrade's). `state` is passed through only with the `echoOAuthState` switch: the live
+   * brokers are seen to drop it.
+   */
+  loginPage(method: string, query: URLSearchParams, form: string, flavour: CodeFlavour, echoState: boolean): EmulatorReply {
     const page = (status: number, title: string, text: string) =>
       html(status, `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1>${text}</body></html>`);
-    if (method !== 'GET') return json(405, { stat: 'Not_Ok', emsg: `Invalid Input : method ${method} not allowed, use GET` });
-    const clientId = query.get('client_id');
-    if (clientId !== this.oauth.clientId) return page(400, 'Invalid client', `<p>Unknown client_id ${escapeHtml(String(clientId))}.</p>`);
-    const uid = query.get('uid') ?? DEMO_UID;
-    const state = query.get('state');
-    if (query.get('auto') !== '1') {
-      const hidden = [['client_id', clientId], ['auto', '1'], ...(state === null ? [] : [['state', state]])]
-        .map(([name, value]) => `<input type="hidden" name="${name}" value="${escapeHtml(value!)}">`)
-        .join('');
+    if (method !== 'GET' && method !== 'POST') return json(405, { stat: 'Not_Ok', emsg: `Invalid Input : method ${method} not allowed, use GET` });
+    const keyParam = flavour === 'flattrade' ? 'app_key' : query.has('api_key') ? 'api_key' : 'client_id';
+    const clientId = query.get(keyParam);
+    if (clientId !== this.oauth.clientId) return page(400, 'Invalid client', `<p>Unknown ${keyParam} ${escapeHtml(String(clientId))}.</p>`);
+    if (method === 'GET') {
+      const user = query.get('route_to') ?? '';
       return page(
         200,
-        `${DEMO_BROKER} sign-in (emulator)`,
-        `<form method="get">${hidden}<label>User id <input name="uid" value="${escapeHtml(uid)}"></label> <button type="submit">Sign in</button></form>`,
+        `${flavour === 'flattrade' ? 'Flattrade' : DEMO_BROKER} sign-in (emulator)`,
+        `<form method="post"><label>User id <input name="lgnusrid" value="${escapeHtml(user)}"></label> ` +
+          '<label>Password <input name="lgnpwd" type="password"></label> <label>OTP <input name="lgnotp" inputmode="numeric"></label> ' +
+          '<button type="submit">Sign in</button></form>',
       );
     }
-    if (!this.state.accounts.has(uid)) return page(400, 'Sign-in failed', `<p>Unknown user ${escapeHtml(uid)}.</p>`);
+    const fields = new URLSearchParams(form);
+    const uid = fields.get('lgnusrid') ?? '';
+    const refuse = (text: string) => page(401, 'Sign-in failed', `<p>${text}</p>`);
+    if (!this.state.accounts.has(uid)) return refuse('Invalid user id or password.');
+    if (fields.get('lgnpwd') !== this.credentials.password) return refuse('Invalid user id or password.');
+    if (!this.otpValid(fields.get('lgnotp') ?? '')) return refuse('Invalid OTP.');
     if (this.oauth.redirectUrl === null) {
       return page(400, 'No redirect URL', '<p>No redirect URL is registered for this app: POST /_emulator/oauth {"redirectUrl": "..."}.</p>');
     }
-    const code = this.issueCode(uid, clientId);
+    const code = this.issueCode(uid, clientId, flavour);
     const target = new URL(this.oauth.redirectUrl);
     target.searchParams.set('code', code);
-    if (state !== null && !target.searchParams.has('state')) target.searchParams.set('state', state);
+    if (flavour === 'flattrade') target.searchParams.set('client', uid);
+    const state = query.get('state');
+    if (echoState && state !== null && !target.searchParams.has('state')) target.searchParams.set('state', state);
     const location = target.toString();
     return {
       status: 302,
@@ -156,13 +174,52 @@ export class SessionLogin {
     };
   }
 
-  private issueCode(uid: string, clientId: string): string {
+  /** The current TOTP of the demo credentials (`GET /_emulator/otp`: what the trader's authenticator shows). */
+  currentOtp(): string {
+    return this.totp.generate({ timestamp: this.now().getTime() });
+  }
+
+  private otpValid(otp: string): boolean {
+    return /^\d{6}$/.test(otp) && this.totp.validate({ token: otp, timestamp: this.now().getTime(), window: 1 }) !== null;
+  }
+
+  private issueCode(uid: string, clientId: string, flavour: CodeFlavour): string {
     const now = this.now().getTime();
     for (const [code, entry] of this.state.oauthCodes) if (entry.expiresAt <= now) this.state.oauthCodes.delete(code);
     while (this.state.oauthCodes.size >= MAX_OUTSTANDING_CODES) this.state.oauthCodes.delete(this.state.oauthCodes.keys().next().value!);
     const code = randomUUID();
-    this.state.oauthCodes.set(code, { uid, clientId, expiresAt: now + CODE_TTL_MS });
+    this.state.oauthCodes.set(code, { uid, clientId, expiresAt: now + CODE_TTL_MS, flavour });
     return code;
+  }
+
+  /** A live code of this flavour, or undefined (unknown, another flavour's, or expired: then it is dropped). */
+  private liveCode(code: unknown, flavour: CodeFlavour) {
+    if (typeof code !== 'string') return undefined;
+    const issued = this.state.oauthCodes.get(code);
+    if (!issued || issued.flavour !== flavour) return undefined;
+    if (issued.expiresAt <= this.now().getTime()) {
+      this.state.oauthCodes.delete(code);
+      return undefined;
+    }
+    return issued;
+  }
+
+  // ---- Flattrade's token exchange (POST /trade/apitoken, JSON) ---------------------------------------------------
+
+  /** `{api_key, request_code, api_secret = sha256(api_key + request_code + secret)}` -> `{stat, token, client, emsg}`. */
+  flattradeToken(fields: Json): EmulatorReply {
+    const refuse = (emsg: string) => json(200, { stat: 'Not_Ok', emsg });
+    const { api_key: apiKey, request_code: code, api_secret: apiSecret } = fields;
+    if (typeof apiKey !== 'string' || typeof code !== 'string' || typeof apiSecret !== 'string') return refuse('api_key, request_code and api_secret are required');
+    if (apiKey !== this.oauth.clientId) return refuse('Invalid api_key');
+    const issued = this.liveCode(code, 'flattrade');
+    if (!issued) return refuse('Invalid request_code');
+    if (apiSecret !== sha256Hex(`${apiKey}${code}${this.oauth.secret}`)) return refuse('Invalid api_secret');
+    if (!this.state.accounts.has(issued.uid)) return refuse('Invalid request_code');
+    this.state.oauthCodes.delete(code);
+    // Used as jKey, as every Flattrade client sends it.
+    const token = this.state.addSession(issued.uid, undefined, 'jkey');
+    return json(200, { stat: 'Ok', token, client: issued.uid, emsg: '' });
   }
 
   // ---- GenAcsTok -----------------------------------------------------------------------------------------------
@@ -172,12 +229,8 @@ export class SessionLogin {
     const refuse = () => json(invalidStatus, { stat: 'Not_Ok', emsg: 'Invalid Input : INVALID_VERIFIER', uid });
     const { code, checksum } = fields;
     if (uid === '' || typeof code !== 'string' || typeof checksum !== 'string') return refuse();
-    const issued = this.state.oauthCodes.get(code);
+    const issued = this.liveCode(code, 'oauth');
     if (!issued || issued.uid !== uid) return refuse();
-    if (issued.expiresAt <= this.now().getTime()) {
-      this.state.oauthCodes.delete(code);
-      return refuse();
-    }
     if (checksum !== sha256Hex(`${issued.clientId}${this.oauth.secret}${code}`)) return refuse();
     const account = this.state.accounts.get(uid);
     if (!account) return refuse();
@@ -216,12 +269,13 @@ export class SessionLogin {
     const account = this.state.accounts.get(text('uid'));
     if (!account) return refuse('Invalid User Id');
     if (text('pwd') !== sha256Hex(this.credentials.password)) return refuse('Wrong Password');
-    if (!/^\d{6}$/.test(text('factor2')) || this.totp.validate({ token: text('factor2'), timestamp: now.getTime(), window: 1 }) === null) {
+    if (!this.otpValid(text('factor2'))) {
       return refuse('Invalid OTP');
     }
     // Two spaces after the colon, as a captured broker reply has it.
     if (text('appkey') !== sha256Hex(`${account.uid}|${this.credentials.apiSecret}`)) return refuse(' Invalid App Key');
-    const token = this.state.addSession(account.uid);
+    // A jKey session: every client sends QuickAuth's token as `&jKey=`, none as Bearer.
+    const token = this.state.addSession(account.uid, undefined, 'jkey');
     return json(200, {
       request_time: requestTime(now),
       stat: 'Ok',

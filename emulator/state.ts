@@ -120,7 +120,12 @@ export interface OAuthCode {
   uid: string;
   clientId: string;
   expiresAt: number;
+  /** The login that issued it: GenAcsTok exchanges `oauth` codes, Flattrade's token URL `flattrade` ones. */
+  flavour: 'oauth' | 'flattrade';
 }
+
+/** How a session token may travel: `bearer` (OAuth access tokens, the demo token) or `jkey` (QuickAuth, Flattrade). */
+export type TokenStyle = 'bearer' | 'jkey';
 
 export const newToken = (): string => randomBytes(16).toString('hex');
 
@@ -157,6 +162,8 @@ export class EmulatorState {
   readonly sessions = new Map<string, string>();
   /** Every token ever issued (session tokens and refresh tokens), for redacting the request log. */
   readonly knownTokens = new Set<string>();
+  /** Tokens issued as jKey sessions (QuickAuth, Flattrade): refused as Bearer unless switched on. */
+  readonly jkeyTokens = new Set<string>();
   readonly orders = new Map<string, Order>();
   /** The last traded price per `exch|tsym`, as set through the control surface. */
   readonly ltps = new Map<string, number>();
@@ -187,15 +194,17 @@ export class EmulatorState {
     return account;
   }
 
-  addSession(uid: string, token = newToken()): string {
+  addSession(uid: string, token = newToken(), style: TokenStyle = 'bearer'): string {
     this.sessions.set(token, uid);
     this.knownTokens.add(token);
+    if (style === 'jkey') this.jkeyTokens.add(token);
     return token;
   }
 
   clearOrdersAndSessions(): void {
     this.orders.clear();
     this.sessions.clear();
+    this.jkeyTokens.clear();
     this.ltps.clear();
     this.oauthCodes.clear();
   }

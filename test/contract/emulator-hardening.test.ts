@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LOG_BODY_BYTES, LOG_TOTAL_BYTES } from '../../emulator/request-log.js';
 import { startEmulator, type RunningEmulator } from '../../emulator/server.js';
-import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
+import { emulatorControl, signInAsDemo, type EmulatorControl } from '../support/emulator-control.js';
 import { control, jdata, pyJson, send, sha256, totpNow } from './jdata-client.js';
 
 let emu: RunningEmulator;
@@ -108,15 +108,13 @@ describe('no secret reaches the request log', () => {
     await send(emu.url, '/NorenWClientTP//QuickAuth', `jData=${pyJson({ ...login, pwd: emu.login.password })}`); // a clear password by mistake
     await send(emu.url, '/NorenWClientTP//QuickAuth', `jData=${JSON.stringify({ ...login, factor2: 123456 })}`);
 
-    const redirect = await send(emu.url, `/OAuthlogin/authorize/oauth?client_id=${emu.oauth.clientId}&auto=1`, undefined, {}, 'GET');
-    const code = new URL(redirect.headers.get('location')!).searchParams.get('code')!;
+    const code = (await signInAsDemo(emu, `${emu.url}/OAuthlogin/authorize/oauth?client_id=${emu.oauth.clientId}`)).searchParams.get('code')!;
     const checksum = sha256(`${emu.oauth.clientId}${emu.oauth.secret}${code}`);
     await jdata(emu.url, 'GenAcsTok', { code, checksum: 'bad', uid: emu.uid }, null, '/NorenWClientAPI');
     const tokens = (await jdata(emu.url, 'GenAcsTok', { code, checksum, uid: emu.uid }, null, '/NorenWClientAPI')).body as Record<string, string>;
     expect(tokens.access_token).toBeDefined();
     // The new tokens at work, in the header and (wrongly) in a body.
     await jdata(emu.url, 'GetEnabledGTTs', { uid: emu.uid, note: tokens.refresh_token }, tokens.access_token!);
-    await ctl.switches({ acceptJKey: true });
     await send(emu.url, '/ClientAPI/GetEnabledGTTs', `jData={"uid":"DEMO01"}&jKey=${ok.susertoken}`);
     await send(emu.url, '/ClientAPI/GetEnabledGTTs', `jData={"uid":"DEMO01","secret":"${emu.oauth.secret}"}&jKey=not-a-known-token`);
 

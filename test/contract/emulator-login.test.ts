@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/server.js';
-import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
+import { emulatorControl, signIn, type EmulatorControl } from '../support/emulator-control.js';
 import { TIME, control, jdata, pyJson, send, sha256, totpNow } from './jdata-client.js';
 
 let emu: RunningEmulator;
@@ -25,59 +25,106 @@ beforeEach(async () => {
 });
 
 const authorize = (query: string, prefix = '/OAuthlogin') => send(emu.url, `${prefix}/authorize/oauth?${query}`, undefined, {}, 'GET');
+/** The sign-in form posted as a browser does: user id, password and the OTP the authenticator shows now. */
+const signInAt = async (path: string, fields: Partial<Record<'lgnusrid' | 'lgnpwd' | 'lgnotp', string>> = {}) => {
+  const otp = ((await control(emu.url, 'GET', 'otp')).body as { otp: string }).otp;
+  return signIn(`${emu.url}${path}`, { uid: fields.lgnusrid ?? emu.uid, password: fields.lgnpwd ?? emu.login.password, otp: fields.lgnotp ?? otp });
+};
 /** The browser step done by a script: the code from the redirect. */
-const getCode = async (uid = emu.uid, state?: string): Promise<string> => {
-  const reply = await authorize(`client_id=${emu.oauth.clientId}&uid=${uid}&auto=1${state === undefined ? '' : `&state=${state}`}`);
+const getCode = async (state?: string): Promise<string> => {
+  const reply = await signInAt(`/OAuthlogin/authorize/oauth?client_id=${emu.oauth.clientId}${state === undefined ? '' : `&state=${state}`}`);
   expect(reply.status).toBe(302);
   return new URL(reply.headers.get('location')!).searchParams.get('code')!;
 };
 const checksum = (code: string) => sha256(`${emu.oauth.clientId}${emu.oauth.secret}${code}`);
 const genAcsTok = (fields: unknown, prefix = '/NorenWClientAPI') => jdata(emu.url, 'GenAcsTok', fields, null, prefix);
 const enabledWith = async (token: string) => (await jdata(emu.url, 'GetEnabledGTTs', { uid: emu.uid }, token)).body;
+const enabledWithJKey = async (token: string) => (await send(emu.url, '/NorenWClientTP//GetEnabledGTTs', `jData=${pyJson({ uid: emu.uid })}&jKey=${token}`)).body;
 
-describe('OAuth authorize page', () => {
-  it('shows a sign-in form for the registered client id, under any prefix', async () => {
-    for (const prefix of ['/OAuthlogin', '/NorenWeb2.0', '']) {
-      const page = await authorize(`client_id=${emu.oauth.clientId}`, prefix);
-      expect(page.status, prefix).toBe(200);
-      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
-      expect(page.text).toMatch(/<form method="get">.*name="client_id" value="DEMO01_U".*name="auto" value="1".*name="uid"/s);
-    }
-  });
-
-  it('auto=1 redirects (302) to the registered URL with a new UUID code, passing state through', async () => {
-    const reply = await authorize(`client_id=${emu.oauth.clientId}&uid=${emu.uid}&auto=1&state=xyz`);
+describe('login pages', () => {
+  it.each([
+    ['the OAuth page', `/OAuthlogin/authorize/oauth?client_id=DEMO01_U`],
+    ['the OAuth page under another prefix', `/NorenWeb2.0/authorize/oauth?client_id=DEMO01_U`],
+    ['the OAuth page with api_key', `/OAuthlogin/authorize/oauth?api_key=DEMO01_U`],
+    ['the /OAuthlogin?api_key= form', `/OAuthlogin?api_key=DEMO01_U`],
+    ['the investor-entry-level form', `/OAuthlogin/investor-entry-level/login?api_key=DEMO01_U&route_to=DEMO01`],
+    ["Flattrade's page", `/?app_key=DEMO01_U`],
+  ])('%s shows the sign-in form (user id, password, OTP) and signs in with the demo credentials', async (_label, path) => {
+    const page = await send(emu.url, path, undefined, {}, 'GET');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.text).toMatch(/<form method="post">.*name="lgnusrid".*name="lgnpwd" type="password".*name="lgnotp"/s);
+    if (path.includes('route_to')) expect(page.text).toContain('name="lgnusrid" value="DEMO01"');
+    const reply = await signInAt(path);
     expect(reply.status).toBe(302);
     const location = new URL(reply.headers.get('location')!);
     expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
     expect(location.searchParams.get('code')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    expect(location.searchParams.get('state')).toBe('xyz');
-    expect(await getCode()).not.toBe(location.searchParams.get('code'));
+    // Flattrade's redirect names the client too.
+    expect(location.searchParams.get('client')).toBe(path.includes('app_key') ? emu.uid : null);
+  });
+
+  it('redirects with the code only (the live brokers drop state); the echoOAuthState switch passes state through', async () => {
+    const dropped = new URL((await signInAt(`/OAuthlogin/authorize/oauth?client_id=DEMO01_U&state=xyz`)).headers.get('location')!);
+    expect([...dropped.searchParams.keys()]).toEqual(['code']);
+    await ctl.switches({ echoOAuthState: true });
+    const echoed = new URL((await signInAt(`/OAuthlogin/authorize/oauth?client_id=DEMO01_U&state=xyz`)).headers.get('location')!);
+    expect(echoed.searchParams.get('state')).toBe('xyz');
+    expect(echoed.searchParams.get('code')).not.toBe(dropped.searchParams.get('code'));
   });
 
   it('keeps a query the registered URL already has', async () => {
     await control(emu.url, 'POST', 'oauth', { redirectUrl: 'http://127.0.0.1:1/cb?app=gtt&state=fixed' });
-    const location = new URL((await authorize(`client_id=${emu.oauth.clientId}&auto=1&state=other`)).headers.get('location')!);
+    await ctl.switches({ echoOAuthState: true });
+    const location = new URL((await signInAt(`/OAuthlogin/authorize/oauth?client_id=${emu.oauth.clientId}&state=other`)).headers.get('location')!);
     expect(Object.fromEntries(location.searchParams)).toEqual({ app: 'gtt', state: 'fixed', code: expect.any(String) });
   });
 
+  it.each<[string, Partial<Record<'lgnusrid' | 'lgnpwd' | 'lgnotp', string>>, RegExp]>([
+    ['an unknown user', { lgnusrid: 'NOBODY' }, /Invalid user id or password/],
+    ['a wrong password', { lgnpwd: 'not-the-password' }, /Invalid user id or password/],
+    ['a wrong OTP', { lgnotp: '000000' }, /Invalid OTP/],
+    ['no OTP', { lgnotp: '' }, /Invalid OTP/],
+  ])('%s: an error page (401), no redirect, no code', async (_label, fields, text) => {
+    const before = emu.emulator.state.oauthCodes.size;
+    const reply = await signInAt(`/OAuthlogin/authorize/oauth?client_id=DEMO01_U`, fields.lgnotp === '000000' ? { lgnotp: (await ctl.otp()) === '000000' ? '999999' : '000000' } : fields);
+    expect(reply.status).toBe(401);
+    expect(await reply.text()).toMatch(text);
+    expect(reply.headers.get('location')).toBeNull();
+    expect(emu.emulator.state.oauthCodes.size).toBe(before);
+  });
+
   it.each<[string, string, number, RegExp]>([
-    ['an unknown client id', 'client_id=OTHER_U&auto=1', 400, /Unknown client_id OTHER_U/],
-    ['no client id', 'auto=1', 400, /Unknown client_id null/],
-    ['an unknown user', 'client_id=DEMO01_U&uid=NOBODY&auto=1', 400, /Unknown user NOBODY/],
-  ])('%s is an error page, no redirect', async (_label, query, status, text) => {
+    ['an unknown client id', 'client_id=OTHER_U', 400, /Unknown client_id OTHER_U/],
+    ['no client id', '', 400, /Unknown client_id null/],
+  ])('%s is an error page, no form', async (_label, query, status, text) => {
     const reply = await authorize(query);
     expect(reply.status).toBe(status);
     expect(reply.text).toMatch(text);
+    expect(reply.text).not.toContain('<form');
+  });
+
+  it('no longer signs in without credentials (the old auto=1 shortcut is just a page)', async () => {
+    const reply = await authorize(`client_id=${emu.oauth.clientId}&uid=${emu.uid}&auto=1`);
+    expect(reply.status).toBe(200);
     expect(reply.headers.get('location')).toBeNull();
+  });
+
+  it('the request log never shows the password or the OTP of a sign-in', async () => {
+    await ctl.clearRequests();
+    await signInAt(`/OAuthlogin/authorize/oauth?client_id=DEMO01_U`);
+    const log = JSON.stringify(await ctl.requests());
+    expect(log).not.toContain(emu.login.password);
+    expect(log).not.toContain(encodeURIComponent(emu.login.password));
   });
 
   it('without a registered redirect URL it says how to set one; the control route checks the URL', async () => {
     const bare = await startEmulator({ port: 0 });
     try {
-      const reply = await send(bare.url, `/OAuthlogin/authorize/oauth?client_id=${bare.oauth.clientId}&auto=1`, undefined, {}, 'GET');
+      const otp = ((await control(bare.url, 'GET', 'otp')).body as { otp: string }).otp;
+      const reply = await signIn(`${bare.url}/OAuthlogin/authorize/oauth?client_id=${bare.oauth.clientId}`, { uid: bare.uid, password: bare.login.password, otp });
       expect(reply.status).toBe(400);
-      expect(reply.text).toContain('POST /_emulator/oauth');
+      expect(await reply.text()).toContain('POST /_emulator/oauth');
       expect(await control(bare.url, 'GET', 'oauth')).toEqual({ status: 200, body: { clientId: 'DEMO01_U', redirectUrl: null } });
       expect(await control(bare.url, 'POST', 'oauth', { redirectUrl: 'ftp://x/y' })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/http\(s\)/) } });
       expect(await control(bare.url, 'POST', 'oauth', {})).toMatchObject({ status: 400 });
@@ -94,11 +141,46 @@ describe('OAuth authorize page', () => {
     const custom = await startEmulator({ port: 0, oauthClientId: 'APP42', oauthSecret: 'sekrit-0001', oauthRedirectUrl: 'https://example.test/cb' });
     try {
       expect(custom.oauth).toEqual({ clientId: 'APP42', secret: 'sekrit-0001' });
-      const reply = await send(custom.url, '/OAuthlogin/authorize/oauth?client_id=APP42&auto=1', undefined, {}, 'GET');
+      const otp = ((await control(custom.url, 'GET', 'otp')).body as { otp: string }).otp;
+      const reply = await signIn(`${custom.url}/OAuthlogin/authorize/oauth?client_id=APP42`, { uid: custom.uid, password: custom.login.password, otp });
       expect(reply.headers.get('location')).toMatch(/^https:\/\/example\.test\/cb\?code=/);
     } finally {
       await custom.close();
     }
+  });
+});
+
+describe("Flattrade's token exchange", () => {
+  const flattradeCode = async () => new URL((await signInAt(`/?app_key=${emu.oauth.clientId}`)).headers.get('location')!).searchParams.get('code')!;
+  const apiToken = (body: unknown) =>
+    fetch(`${emu.url}/trade/apitoken`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
+  const secretOf = (code: string) => sha256(`${emu.oauth.clientId}${code}${emu.oauth.secret}`);
+
+  it('code -> {stat, token, client}; the token works as jKey, not as Bearer; the code is single use', async () => {
+    const code = await flattradeCode();
+    const reply = await apiToken({ api_key: emu.oauth.clientId, request_code: code, api_secret: secretOf(code) });
+    expect(reply).toEqual({ status: 200, body: { stat: 'Ok', token: expect.stringMatching(/^[0-9a-f]{32}$/), client: emu.uid, emsg: '' } });
+    const token = reply.body.token as string;
+    expect(await enabledWithJKey(token)).toMatchObject({ stat: 'Ok' });
+    expect(await enabledWith(token)).toEqual({ stat: 'Not_Ok', emsg: 'Session Expired :  Invalid Session Key' });
+    expect((await apiToken({ api_key: emu.oauth.clientId, request_code: code, api_secret: secretOf(code) })).body).toEqual({ stat: 'Not_Ok', emsg: 'Invalid request_code' });
+  });
+
+  it.each<[string, (code: string) => Record<string, unknown>, string]>([
+    ['a wrong api_secret', (code) => ({ api_key: 'DEMO01_U', request_code: code, api_secret: sha256(`DEMO01_U${code}wrong`) }), 'Invalid api_secret'],
+    ['a wrong api_key', (code) => ({ api_key: 'OTHER_U', request_code: code, api_secret: secretOf(code) }), 'Invalid api_key'],
+    ['a GenAcsTok code', () => ({ api_key: 'DEMO01_U', request_code: 'x', api_secret: 'y' }), 'Invalid request_code'],
+    ['no api_secret', (code) => ({ api_key: 'DEMO01_U', request_code: code }), 'api_key, request_code and api_secret are required'],
+  ])('%s -> Not_Ok', async (_label, body, emsg) => {
+    const code = await flattradeCode();
+    expect((await apiToken(body(code))).body).toEqual({ stat: 'Not_Ok', emsg });
+  });
+
+  it('a Flattrade code is no GenAcsTok code, and the other way round', async () => {
+    const code = await flattradeCode();
+    expect((await genAcsTok({ code, checksum: checksum(code), uid: emu.uid })).body).toMatchObject({ stat: 'Not_Ok', emsg: 'Invalid Input : INVALID_VERIFIER' });
+    const oauthCode = await getCode();
+    expect((await apiToken({ api_key: 'DEMO01_U', request_code: oauthCode, api_secret: secretOf(oauthCode) })).body).toEqual({ stat: 'Not_Ok', emsg: 'Invalid request_code' });
   });
 });
 
@@ -212,13 +294,15 @@ describe('QuickAuth', () => {
       orarr: expect.any(Array),
     });
     const token = body.susertoken as string;
+    // Classic clients send it as jKey, with no switch; as Bearer it is refused (no client does that).
+    expect(await enabledWithJKey(token)).toMatchObject({ stat: 'Ok' });
+    expect(await enabledWith(token)).toEqual({ stat: 'Not_Ok', emsg: 'Session Expired :  Invalid Session Key' });
+    await ctl.switches({ acceptJKeyTokenAsBearer: true });
     expect(await enabledWith(token)).toMatchObject({ stat: 'Ok' });
-    // Classic clients send it as jKey.
-    await ctl.switches({ acceptJKey: true });
-    expect((await send(emu.url, '/NorenWClientTP//GetEnabledGTTs', `jData=${pyJson({ uid: emu.uid })}&jKey=${token}`)).body).toMatchObject({ stat: 'Ok' });
+    await ctl.switches({ acceptJKeyTokenAsBearer: false });
     // Logging it out ends that session only.
-    expect((await jdata(emu.url, 'Logout', { uid: emu.uid }, token)).body).toMatchObject({ stat: 'Ok' });
-    expect(await enabledWith(token)).toMatchObject({ stat: 'Not_Ok' });
+    expect((await send(emu.url, '/NorenWClientTP/Logout', `jData=${pyJson({ uid: emu.uid })}&jKey=${token}`)).body).toMatchObject({ stat: 'Ok' });
+    expect(await enabledWithJKey(token)).toMatchObject({ stat: 'Not_Ok' });
     expect(await enabledWith(emu.token)).toMatchObject({ stat: 'Ok' });
   });
 
@@ -226,8 +310,8 @@ describe('QuickAuth', () => {
     const a = ((await quickAuth(pythonLogin())).body as { susertoken: string }).susertoken;
     const b = ((await quickAuth(pythonLogin())).body as { susertoken: string }).susertoken;
     expect(a).not.toBe(b);
-    expect(await enabledWith(a)).toMatchObject({ stat: 'Ok' });
-    expect(await enabledWith(b)).toMatchObject({ stat: 'Ok' });
+    expect(await enabledWithJKey(a)).toMatchObject({ stat: 'Ok' });
+    expect(await enabledWithJKey(b)).toMatchObject({ stat: 'Ok' });
   });
 
   const missing = 'Invalid Input : uid or pwd or factor2 or imei or apkversion or vc or appkey or source is Missing.';

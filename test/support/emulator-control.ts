@@ -37,7 +37,29 @@ export const emulatorControl = (baseUrl: string) => {
     switches: (values: Record<string, boolean>) => call<unknown>('POST', 'switches', values),
     /** Where the emulator's authorize page sends the browser after login (the app's registered redirect URL). */
     oauthRedirect: (redirectUrl: string) => call<unknown>('POST', 'oauth', { redirectUrl }),
+    /** What the demo account's authenticator shows now. */
+    otp: async () => (await call<{ otp: string }>('GET', 'otp')).otp,
   };
+};
+
+/**
+ * A trader signing in on a broker login page, as a browser does: the form (user id, password, OTP) posted back to
+ * the page's own address. Answers the raw reply (a 302 to the redirect URL on success).
+ */
+export const signIn = async (loginUrl: string | URL, credentials: { uid: string; password: string; otp: string }): Promise<Response> =>
+  fetch(loginUrl, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ lgnusrid: credentials.uid, lgnpwd: credentials.password, lgnotp: credentials.otp }).toString(),
+  });
+
+/** Signs in as the emulator's demo account (its password and current OTP) and answers where the page redirects. */
+export const signInAsDemo = async (emulator: { url: string; uid: string; login: { password: string } }, loginUrl: string | URL): Promise<URL> => {
+  const otp = await emulatorControl(emulator.url).otp();
+  const reply = await signIn(loginUrl, { uid: emulator.uid, password: emulator.login.password, otp });
+  if (reply.status !== 302) throw new Error(`sign-in failed: HTTP ${reply.status} ${await reply.text()}`);
+  return new URL(reply.headers.get('location')!);
 };
 
 export type EmulatorControl = ReturnType<typeof emulatorControl>;

@@ -113,7 +113,8 @@ describe('emulator service: extensions', () => {
     let now = new Date('2026-01-15T10:00:00Z');
     const emu = new BrokerEmulator({ token: 'unit-token-123', now: () => now, oauthSecret: 'oauth-secret-1', oauthRedirectUrl: 'http://127.0.0.1:1/cb' });
     const code = () => {
-      const reply = emu.handle({ method: 'GET', path: '/OAuthlogin/authorize/oauth?client_id=DEMO01_U&auto=1', headers: {}, body: '' });
+      const form = new URLSearchParams({ lgnusrid: 'DEMO01', lgnpwd: emu.credentials.password, lgnotp: emu.login.currentOtp() }).toString();
+      const reply = emu.handle({ method: 'POST', path: '/OAuthlogin/authorize/oauth?client_id=DEMO01_U', headers: {}, body: form });
       return new URL(reply.headers!.location!).searchParams.get('code')!;
     };
     const exchange = (c: string) => login(emu, { code: c, checksum: sha256Hex(`DEMO01_Uoauth-secret-1${c}`), uid: 'DEMO01' }, 'GenAcsTok');
