@@ -13,6 +13,7 @@ import {
   type OcoOrderInput,
   type OperationId,
   type OrderList,
+  type SessionStatus,
   type TriggeredList,
 } from './client.js';
 import { GttGatewayError } from './errors.js';
@@ -38,9 +39,14 @@ const COMMANDS: Record<string, { arg?: string; flags: string; dryRun?: boolean; 
   enabled: { flags: '', summary: 'the alert types enabled for the account' },
   client: { flags: '', summary: "the account's client record" },
   logout: { flags: '', summary: 'end the broker session (never retried)' },
+  login: { flags: 'wait', summary: "start a browser login: print the broker's login page, then wait for the new session" },
+  session: { flags: '', summary: 'the session the gateway trades with: account, since when, alive or not' },
   operations: { flags: '', summary: 'the operations of the OpenAPI document (for call)' },
   call: { arg: 'OperationId', flags: 'path query body key', dryRun: true, summary: 'any operation of the OpenAPI document by its operationId' },
 };
+
+/** How often `login` asks whether the new session has arrived. */
+export const LOGIN_POLL_MS = 2_000;
 
 const GLOBAL_FLAGS = ['url', 'sign', 'no-sign', 'region', 'json', 'dry-run', 'timeout', 'attempts', 'verbose', 'help'];
 
@@ -62,6 +68,9 @@ commands:
   enabled      the alert types enabled for the account
   client       the account's client record
   logout       end the broker session (never retried)
+  login        [--wait SECONDS]  print the broker's login page to open in a browser, then wait (default 600 s,
+               0: do not wait) until the gateway holds the new session
+  session      the session the gateway trades with: account, since when, alive or not (exit 5 when not)
   operations   the operations of the OpenAPI document
   call         <OperationId> [--path name=value]... [--query name=value]... [--body JSON] [--key K]
 
@@ -200,6 +209,20 @@ const triggeredTable = (list: TriggeredList): string =>
         [...ORDER_COLUMNS, 'status', 'fired', 'at'],
         list.orders.map((o) => [...orderRow(o), o.status, o.firedLeg ?? '', o.triggeredAt ?? '']),
       );
+
+const sessionText = (r: SessionStatus): string =>
+  [
+    `account   ${r.uid ?? '?'}${r.actid && r.actid !== r.uid ? ` (${r.actid})` : ''}`,
+    `since     ${r.since ?? 'unknown (not written by a login of the gateway)'}${r.method ? ` via ${r.method}` : ''}`,
+    `status    ${r.alive ? 'alive' : `NOT usable: ${r.code ?? '?'}${r.reason ? ` (${r.reason})` : ''}`}`,
+  ].join('\n');
+
+/** Waits, or stops early when the command is interrupted. */
+const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
 
 const dryRunText = (r: DryRunResult): string =>
   `dry run: nothing was sent. ${r.operation} would send\n  ${r.request.method} ${r.request.url}\n  jData ${JSON.stringify(r.request.jData)}`;
@@ -353,6 +376,41 @@ export const main = async (argv: string[], env: NodeJS.ProcessEnv = process.env,
         const r = await client.logout(callOptions);
         show(r, () => 'logged out: the session token no longer works (store a fresh one to continue)');
         break;
+      }
+      case 'session': {
+        const r = await client.session(callOptions);
+        show(r, () => sessionText(r));
+        return r.alive ? EXIT_CODES.OK : EXIT_CODES.SESSION_EXPIRED;
+      }
+      case 'login': {
+        const waitText = str(values, 'wait') ?? '600';
+        const waitSeconds = Number(waitText);
+        if (!Number.isInteger(waitSeconds) || waitSeconds < 0 || waitSeconds > 3_600) {
+          throw new UsageError(`--wait must be a whole number of seconds from 0 to 3600, got ${JSON.stringify(waitText)}`);
+        }
+        // What the session was before: the new one is the one written after it.
+        const before = await client.session(callOptions).catch(() => undefined);
+        const start = await client.startLogin(callOptions);
+        if (!json) {
+          io.out(`Open this page in a browser and sign in as ${start.uid} (the link works until ${start.expiresAt}):\n\n  ${start.authorizeUrl}\n`);
+        }
+        if (waitSeconds === 0) {
+          if (json) io.out(JSON.stringify(start, null, 2));
+          return EXIT_CODES.OK;
+        }
+        if (!json) io.out(`waiting up to ${waitSeconds} s for the broker's redirect ...`);
+        const deadline = Date.now() + waitSeconds * 1_000;
+        while (Date.now() < deadline) {
+          await sleep(Math.min(LOGIN_POLL_MS, Math.max(0, deadline - Date.now())), signal);
+          if (signal?.aborted) return EXIT_CODES.INTERRUPTED;
+          const now = await client.session(callOptions).catch(() => undefined);
+          if (now?.alive && now.since !== undefined && now.since !== before?.since) {
+            io.out(json ? JSON.stringify({ login: start, session: now }, null, 2) : `logged in: ${sessionText(now)}`);
+            return EXIT_CODES.OK;
+          }
+        }
+        io.err(json ? JSON.stringify({ error: { code: 'LOGIN_TIMEOUT', message: `no new session within ${waitSeconds} s` } }) : `no new session within ${waitSeconds} s: run login again`);
+        return EXIT_CODES.SESSION_EXPIRED;
       }
       case 'call': {
         if (!(arg in OPERATION_INFO)) throw new UsageError(`unknown operationId ${JSON.stringify(arg)}; \`operations\` lists them`);

@@ -54,6 +54,8 @@ export type ModifyOcoResult = OperationResult<'ModifyOCOOrder'>;
 export type CancelResult = OperationResult<'CancelGTTOrder'>;
 export type ClientDetails = OperationResult<'ClientDetails'>;
 export type LogoutResult = OperationResult<'Logout'>;
+export type LoginStart = OperationResult<'StartLogin'>;
+export type SessionStatus = OperationResult<'GetSession'>;
 
 /**
  * A dry run's answer (docs/order-safety.md): the exact request the gateway would send, token masked. The OpenAPI
@@ -315,6 +317,16 @@ export class GttClient {
   /** Logout: `POST /session/logout`. Never retried: after it, every call answers SESSION_EXPIRED. */
   logout(options: CallOptions = {}): Promise<LogoutResult> {
     return this.run('Logout', { ...options, maxAttempts: 1 }, ({ signal }) => this.raw.POST('/session/logout', { signal }));
+  }
+
+  /** StartLogin: `GET /session/oauth/start`: the broker's login page to open (a browser login, then the callback). */
+  startLogin(options: CallOptions = {}): Promise<LoginStart> {
+    return this.run('StartLogin', options, ({ signal }) => this.raw.GET('/session/oauth/start', { signal }));
+  }
+
+  /** GetSession: `GET /session`: whose session the gateway trades with, since when, alive or not. */
+  session(options: CallOptions = {}): Promise<SessionStatus> {
+    return this.run('GetSession', options, ({ signal }) => this.raw.GET('/session', { signal }));
   }
 
   /**

@@ -5,6 +5,7 @@
 import * as z from 'zod';
 import { OPERATIONS } from './operations.js';
 import { ERROR_CATALOG } from './contract/errors.js';
+import { SESSION_FUNCTIONS } from './session/functions.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -97,6 +98,35 @@ export const buildOpenApiDocument = (serverUrl?: string): JsonObject => {
       responses,
       security: [{ sigv4: [] }],
     };
+  }
+  // The session routes: functions of their own (functions/session/functions.ts), not broker operations of the table.
+  const errorResponses = (): JsonObject => {
+    const errorCodes = Object.entries(ERROR_CATALOG);
+    return Object.fromEntries(
+      [...new Set(errorCodes.map(([, row]) => row.status))].map((status) => [
+        String(status),
+        {
+          description: errorCodes.filter(([, row]) => row.status === status).map(([code, row]) => `${code}: ${row.summary}`).join(' '),
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
+      ]),
+    );
+  };
+  for (const fn of SESSION_FUNCTIONS) {
+    for (const route of fn.routes) {
+      paths[route.path] ??= {};
+      paths[route.path]![route.method.toLowerCase()] = {
+        operationId: route.operationId,
+        summary: route.summary,
+        description: `The ${fn.name} function. ${route.auth === 'none' ? "No IAM auth: the broker's login page sends the trader's browser here." : 'Safe to retry.'}`,
+        parameters: (route.query ?? []).map((name) => ({ name, in: 'query', required: name === 'code', schema: { type: 'string' } })),
+        responses: {
+          '200': { description: route.summary, content: { 'application/json': { schema: schemaOf(route.result, 'output') } } },
+          ...errorResponses(),
+        },
+        security: route.auth === 'none' ? [] : [{ sigv4: [] }],
+      };
+    }
   }
   return {
     openapi: '3.1.0',

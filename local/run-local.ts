@@ -19,8 +19,12 @@ import { createGatewayEvents } from '../functions/events/producer.js';
 import { createGttWatcher, type WatcherOptions } from '../functions/watcher/function.js';
 import type { WatcherRun } from '../functions/watcher/watcher.js';
 import { createOAuthHandler } from '../functions/session/oauth.js';
-import { SESSION_FUNCTIONS } from '../functions/session/functions.js';
+import { createSessionHealthCheck } from '../functions/session/health.js';
+import { createSessionRenewal } from '../functions/session/totp-login.js';
+import { SESSION_FUNCTIONS, type SessionFunction } from '../functions/session/functions.js';
+import { toGatewayError } from '../functions/contract/errors.js';
 import { logger } from '../functions/runtime/logger.js';
+import { localBroker, type LocalBroker } from './broker-preset.js';
 
 export const LOCAL_SECRET_ID = 'gtt-gateway/broker-session';
 export const LOCAL_OAUTH_APP_SECRET_ID = 'gtt-gateway/oauth-app';
@@ -28,6 +32,12 @@ export const LOCAL_LOGIN_SECRET_ID = 'gtt-gateway/login';
 export const LOCAL_EVENT_BUS = 'gtt-gateway';
 
 export interface LocalStackOptions {
+  /** A broker preset (functions/broker/presets.ts) on the emulator's address; default `emulator`. */
+  broker?: string;
+  /** Classic deployment: the scheduled TOTP login (QuickAuth), jKey sessions. */
+  sessionRenewal?: boolean;
+  /** The emulator's login pages pass `state` through (default: `code` only, as the live brokers). */
+  echoOAuthState?: boolean;
   apiPort?: number;
   emulatorPort?: number;
   token?: string;
@@ -54,6 +64,8 @@ export interface LocalStack {
   secrets: LocalSecretsManager;
   dynamo: LocalDynamo;
   config: GatewaySettings;
+  /** The broker preset as set up here (paths, auth style, login flow on the emulator's address). */
+  broker: LocalBroker;
   handlers: Map<string, LocalHandler>;
   /** The environment of the session functions (for the TOTP renewal and health check run by hand or in tests). */
   sessionEnv: Record<string, string>;
@@ -64,6 +76,22 @@ export interface LocalStack {
   close(): Promise<void>;
 }
 
+/** Local routes that run a scheduled function once, as its schedule would. */
+export const LOCAL_RUN_PREFIX = '/_local/run/';
+
+/** A scheduled function behind a local route: its result as JSON, or its error in the error contract. */
+const scheduledRun =
+  (handler: LocalHandler): LocalHandler =>
+  async (_event, context) => {
+    try {
+      const result = await handler(undefined, context);
+      return { statusCode: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(result) };
+    } catch (error) {
+      const failure = toGatewayError(error);
+      return { statusCode: failure.status, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: failure.toBody() }) };
+    }
+  };
+
 /** The SDK needs a region and credentials even for a local endpoint; these never leave the machine. */
 export const useLocalAwsEnvironment = (): void => {
   process.env.AWS_REGION ??= 'us-east-1';
@@ -73,7 +101,16 @@ export const useLocalAwsEnvironment = (): void => {
 
 export const startLocalStack = async (options: LocalStackOptions = {}): Promise<LocalStack> => {
   useLocalAwsEnvironment();
-  const emulator = await startEmulator({ port: options.emulatorPort ?? 0, ...(options.token ? { token: options.token } : {}) });
+  // Checked before anything starts: a bad preset name is a usage error naming the presets.
+  const { auth } = localBroker(options.broker, 'http://127.0.0.1', options.sessionRenewal);
+  const emulator = await startEmulator({
+    port: options.emulatorPort ?? 0,
+    ...(options.token ? { token: options.token } : {}),
+    // The demo session travels as the deployment sends it (a jKey deployment holds a jKey token).
+    demoTokenStyle: auth,
+    echoOAuthState: options.echoOAuthState ?? false,
+  });
+  const broker = localBroker(options.broker, emulator.url, options.sessionRenewal);
   const secrets = await startLocalSecretsManager({
     secrets: {
       [LOCAL_SECRET_ID]: JSON.stringify({ accessToken: emulator.token, uid: emulator.uid, actid: emulator.actid }),
@@ -100,7 +137,8 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     ...(options.onDeliveryProblem ? { onDeliveryProblem: options.onDeliveryProblem } : {}),
   });
   const config: GatewaySettings = {
-    BROKER_BASE_URL: emulator.url,
+    BROKER_BASE_URL: broker.baseUrl,
+    BROKER_AUTH: broker.auth,
     BROKER_SECRET_ID: LOCAL_SECRET_ID,
     BROKER_TIMEOUT_MS: options.brokerTimeoutMs ?? 8_000,
     SECRET_MAX_AGE_SECONDS: options.secretMaxAgeSeconds ?? 300,
@@ -116,10 +154,13 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     OPERATIONS.map((op) => [op.name, createGatewayHandler(op, { idempotency: dynamoIdempotency, events: createGatewayEvents, ...options.gateway, config })]),
   );
   const handlerFor = (op: AnyOperation): LocalHandler => handlers.get(op.name)!;
-  const sessionEnv = {
-    BROKER_BASE_URL: emulator.url,
+  const sessionEnv: Record<string, string> = {
+    BROKER_BASE_URL: broker.baseUrl,
+    BROKER_AUTH: broker.auth,
+    BROKER_LOGIN: broker.login,
     BROKER_SECRET_ID: LOCAL_SECRET_ID,
-    BROKER_AUTHORIZE_URL: `${emulator.url}/OAuthlogin/authorize/oauth`,
+    BROKER_AUTHORIZE_URL: broker.authorizeUrl,
+    ...(broker.tokenUrl ? { BROKER_TOKEN_URL: broker.tokenUrl } : {}),
     OAUTH_APP_SECRET_ID: LOCAL_OAUTH_APP_SECRET_ID,
     OAUTH_STATE_TABLE_NAME: LOCAL_OAUTH_STATE_TABLE,
     LOGIN_SECRET_ID: LOCAL_LOGIN_SECRET_ID,
@@ -129,7 +170,8 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     EVENTBRIDGE_ENDPOINT: eventBridge.url,
   };
   const watcherEnv = {
-    BROKER_BASE_URL: emulator.url,
+    BROKER_BASE_URL: broker.baseUrl,
+    BROKER_AUTH: broker.auth,
     BROKER_SECRET_ID: LOCAL_SECRET_ID,
     BROKER_TIMEOUT_MS: String(options.brokerTimeoutMs ?? 8_000),
     SECRETS_MANAGER_ENDPOINT: secrets.url,
@@ -152,14 +194,25 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       });
   };
   if (options.watchIntervalMs) loop();
-  const oauth = createOAuthHandler({ env: sessionEnv, logger }) as LocalHandler;
-  const oauthFunction = SESSION_FUNCTIONS.find((f) => f.name === 'OAuthCallback')!;
+  // The session functions as deployed: SessionRenewal only for a classic (TOTP) deployment.
+  const sessionHandlers: Partial<Record<SessionFunction['name'], LocalHandler>> = {
+    OAuthCallback: createOAuthHandler({ env: sessionEnv, logger }) as LocalHandler,
+    SessionHealth: createSessionHealthCheck({ env: sessionEnv, logger }) as LocalHandler,
+    ...(broker.totp ? { SessionRenewal: createSessionRenewal({ env: sessionEnv, logger }) as LocalHandler } : {}),
+  };
+  const deployed = SESSION_FUNCTIONS.filter((f) => sessionHandlers[f.name] !== undefined);
   const api = await startLocalApi({
     operations: OPERATIONS,
     handlerFor,
     port: options.apiPort ?? 0,
     openApi: (baseUrl) => buildOpenApiDocument(baseUrl),
-    extraRoutes: oauthFunction.routes.map((r) => ({ method: r.method, path: r.path, name: oauthFunction.name, handler: oauth })),
+    extraRoutes: [
+      ...deployed.flatMap((f) => f.routes.map((r) => ({ method: r.method, path: r.path, name: f.name, handler: sessionHandlers[f.name]! }))),
+      // Rehearsals of the scheduled runs (EventBridge Scheduler in AWS): `curl -X POST .../_local/run/SessionRenewal`.
+      ...deployed
+        .filter((f) => f.schedule)
+        .map((f) => ({ method: 'POST', path: `${LOCAL_RUN_PREFIX}${f.name}`, name: f.name, handler: scheduledRun(sessionHandlers[f.name]!) })),
+    ],
   });
   // The app's registered redirect URL: the broker's login page sends the browser back to this local API.
   await fetch(`${emulator.url}/_emulator/oauth`, {
@@ -173,6 +226,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     secrets,
     dynamo,
     config,
+    broker,
     handlers,
     sessionEnv,
     eventBridge,

@@ -13,7 +13,12 @@ const { OPERATIONS } = await import('../functions/operations.js');
 const { startLocalStack } = await import('./run-local.js');
 const { DEPLOYMENT_SETTINGS, parseGatewayConfig } = await import('../functions/runtime/config.js');
 
-const usage = 'usage: [NOTIFY_WEBHOOK_URL=<url>] npm start -- [--port N] [--emulator-port N] [--token T] [--watch-interval SECONDS (0: off; default 5)]';
+const { PRESET_NAMES } = await import('../functions/broker/presets.js');
+const { SESSION_FUNCTIONS } = await import('../functions/session/functions.js');
+const { LOCAL_RUN_PREFIX } = await import('./run-local.js');
+
+const usage = `usage: [NOTIFY_WEBHOOK_URL=<url>] npm start -- [--port N] [--emulator-port N] [--token T] [--watch-interval SECONDS (0: off; default 5)]
+    [--broker emulator|${PRESET_NAMES.filter((n) => n !== 'custom').join('|')}] [--session-renewal totp|off] [--echo-oauth-state]`;
 
 const parsePort = (value: string | undefined, fallback: number, flag: string): number => {
   if (value === undefined) return fallback;
@@ -33,6 +38,9 @@ try {
       'emulator-port': { type: 'string' },
       token: { type: 'string' },
       'watch-interval': { type: 'string' },
+      broker: { type: 'string' },
+      'session-renewal': { type: 'string' },
+      'echo-oauth-state': { type: 'boolean' },
       help: { type: 'boolean' },
     },
   }).values;
@@ -48,6 +56,15 @@ if (args.help) {
 const watchSeconds = Number(args['watch-interval'] ?? '5');
 if (!Number.isFinite(watchSeconds) || watchSeconds < 0 || watchSeconds > 3_600) {
   console.error(`--watch-interval must be a number of seconds from 0 (off) to 3600, got ${JSON.stringify(args['watch-interval'])}\n${usage}`);
+  process.exit(2);
+}
+const renewal = args['session-renewal'] ?? 'off';
+if (renewal !== 'totp' && renewal !== 'off') {
+  console.error(`--session-renewal must be totp or off, got ${JSON.stringify(renewal)}\n${usage}`);
+  process.exit(2);
+}
+if (args.broker !== undefined && args.broker !== 'emulator' && (!(PRESET_NAMES as readonly string[]).includes(args.broker) || args.broker === 'custom')) {
+  console.error(`--broker must be emulator or one of ${PRESET_NAMES.filter((n) => n !== 'custom').join(', ')}, got ${JSON.stringify(args.broker)}\n${usage}`);
   process.exit(2);
 }
 const webhookUrl = process.env.NOTIFY_WEBHOOK_URL || undefined;
@@ -77,6 +94,9 @@ const settings: GatewaySettings = Object.fromEntries(
 );
 
 const stack = await startLocalStack({
+  ...(args.broker ? { broker: args.broker } : {}),
+  sessionRenewal: renewal === 'totp',
+  echoOAuthState: args['echo-oauth-state'] ?? false,
   settings,
   apiPort: parsePort(args.port, 3000, '--port'),
   emulatorPort: parsePort(args['emulator-port'], 0, '--emulator-port'),
@@ -87,7 +107,8 @@ const stack = await startLocalStack({
   onDeliveryProblem: (message) => console.error(`webhook: ${message}`),
   onWatcherError: (error) => console.error(`watcher: ${(error as Error).message}`),
 }).catch((error: NodeJS.ErrnoException) => {
-  console.error(error.code === 'EADDRINUSE' ? `Port already in use: ${error.message}. Try --port N.` : error);
+  if (error.code === 'EADDRINUSE') console.error(`Port already in use: ${error.message}. Try --port N.`);
+  else console.error(error.message);
   process.exit(1);
 });
 // A bad setting is refused at start, as a Lambda would refuse it at cold start.
@@ -102,6 +123,9 @@ try {
 const base = stack.api.url;
 console.log(`gtt-gateway local API   ${base}`);
 console.log(`broker emulator         ${stack.emulator.url}  (uid ${stack.emulator.uid}, actid ${stack.emulator.actid})`);
+const b = stack.broker;
+console.log(`broker preset           ${b.preset}: ${b.baseUrl}  ${b.auth === 'jkey' ? 'jKey' : 'Bearer'}  login ${b.totp ? 'totp (QuickAuth)' : b.login}`);
+console.log(`demo sign-in            user ${stack.emulator.uid}  password ${stack.emulator.login.password}  OTP: curl -s ${stack.emulator.url}/_emulator/otp`);
 console.log(`Secrets Manager (local) ${stack.secrets.url}  secret ${String(stack.config.BROKER_SECRET_ID)}`);
 console.log(`DynamoDB (dynalite)     ${stack.dynamo.url}  table ${stack.dynamo.tableName}`);
 console.log(`EventBridge (local)     ${stack.eventBridge.url}  bus ${stack.eventBridge.busName}${webhookUrl ? `  -> webhook ${webhookUrl}` : ''}`);
@@ -111,13 +135,15 @@ if (Object.keys(settings).length) console.log(`Settings                ${JSON.st
 console.log('');
 console.log('Routes:');
 for (const op of OPERATIONS) console.log(`  ${op.route.method.padEnd(6)} ${op.route.path.padEnd(24)} ${op.name}`);
-console.log(`  GET    /session/oauth/start     OAuthCallback (the broker login round trip)`);
-console.log(`  GET    /session/oauth/callback  OAuthCallback (where the broker's login page redirects)`);
+const sessionFunctions = SESSION_FUNCTIONS.filter((f) => f.name !== 'SessionRenewal' || b.totp);
+for (const f of sessionFunctions) for (const r of f.routes) console.log(`  ${r.method.padEnd(6)} ${r.path.padEnd(24)} ${f.name}`);
+for (const f of sessionFunctions.filter((fn) => fn.schedule)) console.log(`  POST   ${`${LOCAL_RUN_PREFIX}${f.name}`.padEnd(24)} ${f.name} now (rehearses its schedule)`);
 console.log(`\nTry:\n  curl -s -X POST ${base}/gtt-orders -H 'content-type: application/json' -H 'Idempotency-Key: try-1' \\
     -d '{"exch":"NSE","tsym":"M&M-EQ","qty":1,"prc":"1500","prd":"C","trantype":"B","prctyp":"LMT","ret":"DAY","ai_t":"LTP_B_O","d":"1490"}'`);
 console.log(`  curl -s ${base}/gtt-orders`);
 console.log(`  curl -s -X POST ${stack.emulator.url}/_emulator/ltp -H 'content-type: application/json' -d '{"exch":"NSE","tsym":"M&M-EQ","ltp":1480}'   # fires it: GTT Triggered`);
-console.log(`\nOAuth login on loopback (a new session token in the local secret):\n  curl -s ${base}/session/oauth/start   # then open authorizeUrl in a browser and sign in as ${stack.emulator.uid}\n`);
+console.log(`\nLogin on loopback (a new session token in the local secret):\n  npm run gtt -- login --url ${base}   # prints the login page; sign in as ${stack.emulator.uid} with the password and OTP above`);
+console.log(`  npm run gtt -- session --url ${base}\n`);
 
 const shutdown = () => {
   void stack.close().finally(() => process.exit(0));

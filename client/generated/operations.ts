@@ -32,4 +32,7 @@ export const OPERATION_INFO = {
   ModifyOCOOrder: {"method":"PUT","path":"/gtt-orders/oco/{alId}","pathParams":["alId"],"query":[],"idempotencyKey":"optional","dryRun":true,"body":true,"successStatus":200},
   ClientDetails: {"method":"GET","path":"/client","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200},
   Logout: {"method":"POST","path":"/session/logout","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200},
+  StartLogin: {"method":"GET","path":"/session/oauth/start","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200},
+  CompleteLogin: {"method":"GET","path":"/session/oauth/callback","pathParams":[],"query":["code","state"],"dryRun":false,"body":false,"successStatus":200},
+  GetSession: {"method":"GET","path":"/session","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200},
 } as const satisfies { [Id in keyof operations]: OperationInfo };

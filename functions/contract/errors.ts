@@ -26,6 +26,10 @@ export const ERROR_CATALOG = {
     status: 415,
     summary: 'The request has a body (or a Content-Type) that is not `application/json`; nothing was sent to the broker.',
   },
+  SESSION_ACCOUNT_MISMATCH: {
+    status: 403,
+    summary: "A broker login returned a session of another account than this deployment's; nothing was written.",
+  },
   REQUEST_FORBIDDEN: {
     status: 403,
     summary:
@@ -131,6 +135,7 @@ export class InternalError extends define('INTERNAL_ERROR') {}
 export class PayloadTooLargeError extends define('PAYLOAD_TOO_LARGE') {}
 export class UnsupportedMediaTypeError extends define('UNSUPPORTED_MEDIA_TYPE') {}
 export class RequestForbiddenError extends define('REQUEST_FORBIDDEN') {}
+export class SessionAccountMismatchError extends define('SESSION_ACCOUNT_MISMATCH') {}
 
 const CLASSES: Record<ErrorCode, new (message: string, options?: GatewayErrorOptions) => GatewayError> = {
   // Stored bodies of VALIDATION_FAILED carry `{field, message}` details, as every one is built.
@@ -150,6 +155,7 @@ const CLASSES: Record<ErrorCode, new (message: string, options?: GatewayErrorOpt
   PAYLOAD_TOO_LARGE: PayloadTooLargeError,
   UNSUPPORTED_MEDIA_TYPE: UnsupportedMediaTypeError,
   REQUEST_FORBIDDEN: RequestForbiddenError,
+  SESSION_ACCOUNT_MISMATCH: SessionAccountMismatchError,
 };
 
 /** Rebuilds an error from its contract body (e.g. one stored with an idempotency record). */

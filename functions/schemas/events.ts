@@ -75,7 +75,7 @@ export const DETAIL_SCHEMAS = {
   }),
   'Session Renewed': z.strictObject({
     ...eventFields,
-    method: z.enum(['oauth', 'totp']).describe('oauth: the OAuth callback; totp: the scheduled TOTP login'),
+    method: z.enum(['oauth', 'flattrade', 'totp']).describe('oauth: the OAuth callback (GenAcsTok); flattrade: the OAuth callback (Flattrade token exchange); totp: the scheduled TOTP login'),
   }),
 } as const satisfies Record<DetailType, z.ZodType>;
 

@@ -10,6 +10,9 @@ export const brokerSecretSchema = z.object({
   uid: z.string().min(1, { error: 'uid must be a non-empty string' }),
   actid: z.string().min(1, { error: 'actid must be a non-empty string' }),
   brkname: z.string().min(1).optional(),
+  /** When and how our login functions wrote this session (absent when a token was put by hand). */
+  renewedAt: z.string().optional(),
+  method: z.enum(['oauth', 'flattrade', 'totp']).optional(),
 });
 
 /** The session one deployment acts for. The token lives only here and in the Authorization header. */
@@ -21,8 +24,10 @@ export const oauthAppSecretSchema = z.object({
   clientId: z.string().min(1, { error: 'clientId must be a non-empty string' }),
   /** The app's secret code: only ever hashed into the GenAcsTok checksum. */
   secretCode: z.string().min(1, { error: 'secretCode must be a non-empty string' }),
-  /** The trading account's user id (GenAcsTok wants it). */
+  /** The trading account's user id (GenAcsTok wants it); a login of any other account is refused. */
   uid: z.string().min(1, { error: 'uid must be a non-empty string' }),
+  /** The trading account's account id when it differs from the uid; a login of any other account is refused. */
+  actid: z.string().min(1, { error: 'actid must be a non-empty string when given' }).optional(),
 });
 export type OAuthAppSecret = z.output<typeof oauthAppSecretSchema>;
 
@@ -44,15 +49,26 @@ export const loginCredentialsSchema = z.object({
 });
 export type LoginCredentials = z.output<typeof loginCredentialsSchema>;
 
-/** GenAcsTok's success: the official clients key success on `access_token`. */
+/**
+ * GenAcsTok's success, read as real clients read it: success is the presence of `access_token` (`stat` is not
+ * documented on this reply); the account from `uid` or `USERID`, its account id from `actid` or `AccountId`.
+ */
 export const genAcsTokReply = z.looseObject({
-  stat: z.literal('Ok'),
+  stat: z.string().optional(),
   access_token: z.string().min(1),
   uid: z.string().min(1).optional(),
   USERID: z.string().min(1).optional(),
-  actid: z.string().min(1),
+  actid: z.string().min(1).optional(),
+  AccountId: z.string().min(1).optional(),
   brkname: z.string().optional(),
   expires_in: z.string().optional(),
+});
+
+/** Flattrade's token exchange: `{stat: "Ok", token, client}`; the token is a jKey. */
+export const flattradeTokenReply = z.looseObject({
+  stat: z.literal('Ok'),
+  token: z.string().min(1),
+  client: z.string().min(1),
 });
 
 /** QuickAuth's success: `susertoken` is the session token. */
@@ -61,4 +77,36 @@ export const quickAuthReply = z.looseObject({
   susertoken: z.string().min(1),
   actid: z.string().min(1).optional(),
   brkname: z.string().optional(),
+});
+
+// ---- what the session routes answer (the OpenAPI document shows them) -------------------------------------------
+
+/** `GET /session/oauth/start`: the broker's login page for this app, with the login's `state`. */
+export const oauthStartResult = z.object({
+  authorizeUrl: z.string().describe("Open this in a browser and sign in at the broker; it redirects to the callback"),
+  state: z.string().describe('The login value; checked if the broker echoes it, otherwise the login window applies'),
+  expiresAt: z.string().describe('When this login stops waiting for the redirect (ISO 8601)'),
+  loginWindowSeconds: z.number().int(),
+  uid: z.string().describe('The account to sign in as (a login of any other account is refused)'),
+});
+
+/** `GET /session/oauth/callback`: the new session (never its token). */
+export const oauthCallbackResult = z.object({
+  stat: z.literal('Ok'),
+  method: z.enum(['oauth', 'flattrade']),
+  uid: z.string(),
+  actid: z.string(),
+  renewedAt: z.string(),
+});
+
+/** `GET /session`: whose session the gateway trades with, since when, and whether the broker still takes it. */
+export const sessionStatusResult = z.object({
+  alive: z.boolean(),
+  checkedAt: z.string(),
+  uid: z.string().optional(),
+  actid: z.string().optional(),
+  since: z.string().optional().describe('When our login functions wrote it (absent for a token put by hand)'),
+  method: z.string().optional().describe('oauth, flattrade or totp'),
+  code: z.string().optional().describe('Why it is not usable: an error code, e.g. SESSION_EXPIRED'),
+  reason: z.string().optional(),
 });

@@ -6,11 +6,11 @@
 import { createHash } from 'node:crypto';
 import { TOTP } from 'otpauth';
 import type * as z from 'zod';
-import { buildLoginRequest } from '../broker/jdata.js';
+import { buildLoginRequest, type BrokerRequest } from '../broker/jdata.js';
 import { classifyBrokerFailure } from '../broker/reply.js';
 import { postToBroker, TransportFailure } from '../broker/transport.js';
 import { BrokerBadReplyError, BrokerRejectedError, BrokerTimeoutError, BrokerUnavailableError, type GatewayError } from '../contract/errors.js';
-import { genAcsTokReply, quickAuthReply, type BrokerSession, type LoginCredentials, type OAuthAppSecret } from '../schemas/session.js';
+import { flattradeTokenReply, genAcsTokReply, quickAuthReply, type BrokerSession, type LoginCredentials, type OAuthAppSecret } from '../schemas/session.js';
 
 export const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -19,10 +19,13 @@ interface LoginTarget {
   timeoutMs: number;
 }
 
-const post = async (target: LoginTarget, operation: string, fields: Record<string, string>): Promise<unknown> => {
+const post = (target: LoginTarget, operation: string, fields: Record<string, string>): Promise<unknown> =>
+  send(target, operation, buildLoginRequest(target.baseUrl, operation, fields));
+
+const send = async (target: { timeoutMs: number }, operation: string, request: BrokerRequest): Promise<unknown> => {
   let reply;
   try {
-    reply = await postToBroker(buildLoginRequest(target.baseUrl, operation, fields), target.timeoutMs);
+    reply = await postToBroker(request, target.timeoutMs);
   } catch (error) {
     if (error instanceof TransportFailure) {
       throw error.kind === 'timeout'
@@ -54,16 +57,33 @@ const decode = <T>(operation: string, json: unknown, schema: z.ZodType<T>): T =>
   throw loginFailure(operation, json);
 };
 
-/** OAuth: exchange the redirect's `code` for an access token (checksum = sha256(client id + secret code + code)). */
+/**
+ * OAuth: exchange the redirect's `code` for an access token (checksum = sha256(client id + secret code + code)).
+ * `uid` is sent although the docs leave it out: one broker refuses the exchange without it.
+ */
 export const exchangeOAuthCode = async (target: LoginTarget, app: OAuthAppSecret, code: string): Promise<BrokerSession> => {
   const json = await post(target, 'GenAcsTok', { code, checksum: sha256Hex(app.clientId + app.secretCode + code), uid: app.uid });
   const reply = decode('GenAcsTok', json, genAcsTokReply);
+  const uid = reply.uid ?? reply.USERID;
+  // Without an account in the reply the session cannot be shown to be this deployment's: nothing is written.
+  if (uid === undefined) throw new BrokerBadReplyError("The broker's GenAcsTok reply names no account (neither uid nor USERID).");
   return {
     accessToken: reply.access_token,
-    uid: reply.uid ?? reply.USERID ?? app.uid,
-    actid: reply.actid,
+    uid,
+    actid: reply.actid ?? reply.AccountId ?? uid,
     ...(reply.brkname ? { brkname: reply.brkname } : {}),
   };
+};
+
+/**
+ * Flattrade's own exchange: a JSON POST of `{api_key, request_code, api_secret}` with api_secret =
+ * sha256(api_key + code + secret) to its token URL; the reply's `token` is a jKey session, `client` the account.
+ */
+export const exchangeFlattradeCode = async (target: { tokenUrl: string; timeoutMs: number }, app: OAuthAppSecret, code: string): Promise<BrokerSession> => {
+  const body = JSON.stringify({ api_key: app.clientId, request_code: code, api_secret: sha256Hex(app.clientId + code + app.secretCode) });
+  const json = await send(target, 'the token exchange', { url: target.tokenUrl, headers: { 'Content-Type': 'application/json' }, body });
+  const reply = decode('token exchange', json, flattradeTokenReply);
+  return { accessToken: reply.token, uid: reply.client, actid: reply.client };
 };
 
 /** The current TOTP of a base32 seed (RFC 6238: SHA-1, 6 digits, 30 s), computed with the otpauth library. */

@@ -11,13 +11,26 @@ export const sessionConfigSchema = z.object({
   BROKER_SECRET_ID: z.string().min(1, { error: 'must name the broker session secret' }),
   BROKER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(8_000),
   BROKER_AUTH: z.enum(['bearer', 'jkey'], { error: 'must be bearer or jkey' }).default('bearer'),
-  /** OAuth: the broker's authorize page (e.g. `https://host/OAuthlogin/authorize/oauth`). */
-  BROKER_AUTHORIZE_URL: httpUrl.optional(),
-  /** OAuth: the secret holding `{clientId, secretCode, uid}`. */
+  /** How a browser login becomes a token: `oauth` (GenAcsTok) or `flattrade` (its token URL); see broker/presets.ts. */
+  BROKER_LOGIN: z.enum(['oauth', 'flattrade'], { error: 'must be oauth or flattrade' }).default('oauth'),
+  /**
+   * The broker's login page, as a template with `{clientId}` and `{uid}` (e.g.
+   * `https://host/OAuthlogin/authorize/oauth?client_id={clientId}`); without `{clientId}`, `client_id` is added.
+   */
+  BROKER_AUTHORIZE_URL: z
+    .string()
+    .refine((v) => /^https?:\/\/\S+$/.test(v) && URL.canParse(v.replace(/\{(clientId|uid)\}/g, 'x')), { error: 'must be an http(s) URL (template)' })
+    .optional(),
+  /** `flattrade` login: where the redirect's code is exchanged for a token. */
+  BROKER_TOKEN_URL: httpUrl.optional(),
+  /** OAuth: the secret holding `{clientId, secretCode, uid, actid?}`. */
   OAUTH_APP_SECRET_ID: z.string().min(1).optional(),
   /** OAuth: the DynamoDB table of issued `state` values (partition key `state`, TTL on `expiresAt`). */
   OAUTH_STATE_TABLE_NAME: z.string().min(3).optional(),
-  /** OAuth: how long a `state` value may wait for the broker's redirect. */
+  /**
+   * OAuth: the login window, how long a started login (and its `state`) may wait for the broker's redirect; a
+   * redirect without `state` is accepted only within it, once.
+   */
   OAUTH_STATE_TTL_SECONDS: z.coerce.number().int().min(30).max(3_600).default(600),
   /** TOTP login: the secret holding `{uid, password, totpSeed, apiSecret, vendorCode?, imei?}`. */
   LOGIN_SECRET_ID: z.string().min(1).optional(),

@@ -1,3 +1,6 @@
+import type * as z from 'zod';
+import { oauthCallbackResult, oauthStartResult, sessionStatusResult } from '../schemas/session.js';
+
 /**
  * The session lifecycle functions, as a table like the operation table: the CDK stack and the local runner build
  * their functions, routes, schedules and permissions from it. They are not broker operations with the deployment's
@@ -6,7 +9,14 @@
 export interface SessionRoute {
   method: 'GET';
   path: string;
-  /** `iam`: SigV4 like every gateway route. `none`: the broker's login page sends a browser here (state-protected). */
+  /** Its name in the OpenAPI document and the client. */
+  operationId: string;
+  summary: string;
+  /** What it answers with 200 (JSON). */
+  result: z.ZodType;
+  /** Query parameters it reads (every other is refused, except on the callback, which ignores them). */
+  query?: readonly string[];
+  /** `iam`: SigV4 like every gateway route. `none`: the broker's login page sends a browser here (login-protected). */
   auth: 'iam' | 'none';
 }
 
@@ -30,10 +40,26 @@ export const SESSION_FUNCTIONS: readonly SessionFunction[] = [
   {
     name: 'OAuthCallback',
     id: 'oauth',
-    summary: 'OAuth login: issue a state and the broker authorize URL; exchange the redirect code for a token',
+    summary: "OAuth login: start a login (the broker's login page); exchange the redirect's code for a token",
     routes: [
-      { method: 'GET', path: '/session/oauth/start', auth: 'iam' },
-      { method: 'GET', path: '/session/oauth/callback', auth: 'none' },
+      {
+        method: 'GET',
+        path: '/session/oauth/start',
+        auth: 'iam',
+        operationId: 'StartLogin',
+        summary: "Start a browser login: the broker's login page for this app (open it, sign in; the broker redirects to the callback)",
+        result: oauthStartResult,
+      },
+      {
+        method: 'GET',
+        path: '/session/oauth/callback',
+        auth: 'none',
+        operationId: 'CompleteLogin',
+        summary:
+          "Where the broker's login page redirects (code, and state when the broker echoes it): exchanges the code and writes the session. HTML for a browser (Accept: text/html), JSON otherwise.",
+        result: oauthCallbackResult,
+        query: ['code', 'state'],
+      },
     ],
     sessionSecret: 'write',
     credentials: 'oauthApp',
@@ -52,8 +78,18 @@ export const SESSION_FUNCTIONS: readonly SessionFunction[] = [
   {
     name: 'SessionHealth',
     id: 'session-health',
-    summary: 'Pre-market check that the session works (ClientDetails), published as the SessionAlive metric',
-    routes: [],
+    summary: 'Pre-market check that the session works (ClientDetails), published as the SessionAlive metric; GET /session',
+    // `gtt session`: whose session, since when, alive or not.
+    routes: [
+      {
+        method: 'GET',
+        path: '/session',
+        auth: 'iam',
+        operationId: 'GetSession',
+        summary: 'The session the gateway trades with: account, since when, and whether the broker still takes it (one ClientDetails call)',
+        result: sessionStatusResult,
+      },
+    ],
     // 08:45 IST, Monday to Friday: after the renewal, early enough to log in by hand before 09:15.
     schedule: { cron: 'cron(45 8 ? * MON-FRI *)', description: 'session health check before the market opens' },
     sessionSecret: 'read',

@@ -1,7 +1,10 @@
 /**
  * The pre-market health check: one ClientDetails call with the session the gateway would use, published as the
- * metric `SessionAlive` (1 or 0) so an alarm tells the trader at 9:00, not when an order fails.
+ * metric `SessionAlive` (1 or 0) so an alarm tells the trader at 9:00, not when an order fails. The same check
+ * answers `GET /session` (IAM-authorised; `gtt session`): whose session it is, since when, alive or not. Never the
+ * token.
  */
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { buildBrokerRequest } from '../broker/jdata.js';
@@ -14,6 +17,12 @@ import { parseSessionConfig } from './config.js';
 export interface HealthResult {
   alive: boolean;
   checkedAt: string;
+  /** The account of the session in the secret (absent when the secret cannot be read). */
+  uid?: string;
+  actid?: string;
+  /** When and how our login functions wrote it (absent for a token put by hand). */
+  since?: string;
+  method?: string;
   /** Why the session is not usable: an error code of the contract, e.g. SESSION_EXPIRED. */
   code?: string;
   reason?: string;
@@ -23,25 +32,32 @@ export const METRIC_NAMESPACE = 'GttGateway';
 
 export const createSessionHealthCheck = (options: { env?: Record<string, string | undefined>; logger: Logger; metrics?: Metrics }) => {
   const metrics = options.metrics ?? new Metrics({ namespace: METRIC_NAMESPACE, serviceName: 'gtt-gateway' });
-  return async (): Promise<HealthResult> => {
+  const check = async (): Promise<HealthResult> => {
     const config = parseSessionConfig(options.env ?? process.env);
     const checkedAt = new Date().toISOString();
     let result: HealthResult;
+    let account: Pick<HealthResult, 'uid' | 'actid' | 'since' | 'method'> = {};
     try {
       // Read fresh: the check must see the token a renewal wrote minutes ago.
       const session = await new SessionSource({ secretId: config.BROKER_SECRET_ID, maxAgeSeconds: 1, endpoint: config.SECRETS_MANAGER_ENDPOINT }).refresh();
+      account = {
+        uid: session.uid,
+        actid: session.actid,
+        ...(session.renewedAt ? { since: session.renewedAt } : {}),
+        ...(session.method ? { method: session.method } : {}),
+      };
       const request = buildBrokerRequest(config.BROKER_BASE_URL, 'ClientDetails', { uid: session.uid, actid: session.actid }, session.accessToken, config.BROKER_AUTH);
       const reply = await postToBroker(request, config.BROKER_TIMEOUT_MS);
       const json = JSON.parse(reply.text) as { stat?: unknown; emsg?: unknown };
       if (json.stat === 'Ok') {
-        result = { alive: true, checkedAt };
+        result = { alive: true, checkedAt, ...account };
       } else {
         const failure = classifyBrokerFailure(typeof json.emsg === 'string' ? json.emsg : `stat ${String(json.stat)}`);
-        result = { alive: false, checkedAt, code: failure.code, reason: failure.brokerMessage ?? failure.message };
+        result = { alive: false, checkedAt, ...account, code: failure.code, reason: failure.brokerMessage ?? failure.message };
       }
     } catch (error) {
       const failure = toGatewayError(error);
-      result = { alive: false, checkedAt, code: failure.code, reason: failure.message };
+      result = { alive: false, checkedAt, ...account, code: failure.code, reason: failure.message };
     }
     metrics.addMetric('SessionAlive', MetricUnit.Count, result.alive ? 1 : 0);
     metrics.publishStoredMetrics();
@@ -49,4 +65,22 @@ export const createSessionHealthCheck = (options: { env?: Record<string, string 
     else options.logger.warn('session dead', { health: result });
     return result;
   };
+
+  /** Scheduled: the result. `GET /session`: the result as JSON, 200 whether alive or not (the check worked). */
+  return async (event?: unknown): Promise<HealthResult | APIGatewayProxyStructuredResultV2> => {
+    if (!isHttpEvent(event)) return check();
+    // Bad input never reaches the broker.
+    if (Object.keys(event.queryStringParameters ?? {}).length) {
+      return {
+        statusCode: 400,
+        headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+        body: JSON.stringify({ error: { code: 'VALIDATION_FAILED', message: 'GET /session takes no query parameters.' } }),
+      };
+    }
+    const result = await check();
+    return { statusCode: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' }, body: JSON.stringify(result) };
+  };
 };
+
+const isHttpEvent = (event: unknown): event is { queryStringParameters?: Record<string, string> } =>
+  typeof event === 'object' && event !== null && 'requestContext' in event && typeof event.requestContext === 'object' && event.requestContext !== null && 'http' in event.requestContext;

@@ -1,48 +1,101 @@
 /**
- * The `state` values of the OAuth flow: issued by the start route, stored with an expiry, and consumed at most once
- * by the callback (a conditional delete), so a replayed or forged redirect writes nothing.
+ * The login attempts of the OAuth flow, in one DynamoDB table (partition key `state`, TTL on `expiresAt`):
+ *
+ * - `<state>`: a value the start route issued, consumed at most once by a callback that carries it (a conditional
+ *   delete), so a replayed or forged `state` writes nothing;
+ * - `#pending-login`: the latest login started, for a broker that redirects with `code` only (the live brokers are
+ *   seen to drop `state`): a callback without `state` consumes it at most once, within the login window;
+ * - `code#<sha256 of the code>`: a code already exchanged, so a code is exchanged at most once whatever the path.
+ *
+ * Every consume is a conditional write, so two callbacks racing for one login cannot both proceed.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+
+const PENDING_LOGIN = '#pending-login';
+const codeKey = (code: string) => `code#${createHash('sha256').update(code, 'utf8').digest('hex')}`;
+const conditionFailed = (error: unknown) => error instanceof Error && error.name === 'ConditionalCheckFailedException';
 
 export class OAuthStateStore {
   private readonly client: DynamoDBDocumentClient;
 
   constructor(
     private readonly tableName: string,
+    /** The login window: how long a started login may wait for the broker's redirect. */
     private readonly ttlSeconds: number,
     endpoint?: string,
   ) {
     this.client = DynamoDBDocumentClient.from(new DynamoDBClient(endpoint ? { endpoint } : {}));
   }
 
-  /** A fresh unguessable value (256 bits), valid for the TTL. */
+  /** A fresh unguessable value (256 bits), valid for the window; it also becomes the pending login. */
   async issue(now = Date.now()): Promise<{ state: string; expiresAt: number }> {
     const state = randomBytes(32).toString('base64url');
     const expiresAt = Math.floor(now / 1000) + this.ttlSeconds;
     await this.client.send(
       new PutCommand({ TableName: this.tableName, Item: { state, expiresAt }, ConditionExpression: 'attribute_not_exists(#s)', ExpressionAttributeNames: { '#s': 'state' } }),
     );
+    // The latest start wins: a redirect without `state` completes the login the trader started last.
+    await this.client.send(new PutCommand({ TableName: this.tableName, Item: { state: PENDING_LOGIN, ref: state, expiresAt } }));
     return { state, expiresAt };
   }
 
   /** True once for a value this store issued and that has not expired; false for unknown, used or expired ones. */
   async consume(state: string, now = Date.now()): Promise<boolean> {
+    if (!(await this.deleteIfLive({ state }, now))) return false;
+    // This login is complete: a later redirect without `state` must not complete it again.
+    await this.deleteIfLive({ state: PENDING_LOGIN }, now, state);
+    return true;
+  }
+
+  /** True once for the latest login started within the window and not completed; false otherwise. */
+  async consumePending(now = Date.now()): Promise<boolean> {
+    const ref = await this.deleteIfLive({ state: PENDING_LOGIN }, now);
+    if (!ref) return false;
+    // Its `state` must not complete it again either.
+    if (typeof ref === 'string') await this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { state: ref } }));
+    return true;
+  }
+
+  /** True the first time a code is seen (it is remembered for the window); false for a code seen before. */
+  async claimCode(code: string, now = Date.now()): Promise<boolean> {
     try {
       await this.client.send(
-        new DeleteCommand({
+        new PutCommand({
           TableName: this.tableName,
-          Key: { state },
-          // DynamoDB's TTL deletes late, so the expiry is checked here too.
-          ConditionExpression: 'attribute_exists(#s) AND expiresAt > :now',
+          Item: { state: codeKey(code), expiresAt: Math.floor(now / 1000) + this.ttlSeconds },
+          ConditionExpression: 'attribute_not_exists(#s)',
           ExpressionAttributeNames: { '#s': 'state' },
-          ExpressionAttributeValues: { ':now': Math.floor(now / 1000) },
         }),
       );
       return true;
     } catch (error) {
-      if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
+      if (conditionFailed(error)) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Deletes an item that exists and has not expired (DynamoDB's TTL deletes late, so the expiry is checked here),
+   * optionally only while it points at `ref`. Returns the deleted item's `ref` (or true), or false.
+   */
+  private async deleteIfLive(key: { state: string }, now: number, ref?: string): Promise<string | boolean> {
+    try {
+      const reply = await this.client.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: key,
+          ConditionExpression: `attribute_exists(#s) AND expiresAt > :now${ref === undefined ? '' : ' AND #r = :ref'}`,
+          ExpressionAttributeNames: { '#s': 'state', ...(ref === undefined ? {} : { '#r': 'ref' }) },
+          ExpressionAttributeValues: { ':now': Math.floor(now / 1000), ...(ref === undefined ? {} : { ':ref': ref }) },
+          ReturnValues: 'ALL_OLD',
+        }),
+      );
+      const old = reply.Attributes?.ref;
+      return typeof old === 'string' ? old : true;
+    } catch (error) {
+      if (conditionFailed(error)) return false;
       throw error;
     }
   }

@@ -1,20 +1,27 @@
 /**
  * The OAuth round trip of a deployment, one function on two routes:
  *
- * - `GET /session/oauth/start` (IAM-authorised): a fresh single-use `state` and the broker's authorize URL with it.
- * - `GET /session/oauth/callback?code=…&state=…` (the one route without IAM auth: the broker's login page sends
- *   the trader's browser there): consumes the `state`, exchanges the code with GenAcsTok and writes
- *   `{accessToken, uid, actid}` as a new version of the session secret. An unknown, used or expired `state`
- *   writes nothing and calls no broker.
+ * - `GET /session/oauth/start` (IAM-authorised): starts a login, answering the broker's login page for this app
+ *   (its link form from the broker preset) with a fresh single-use `state` added.
+ * - `GET /session/oauth/callback?code=…[&state=…]` (the one route without IAM auth: the broker's login page sends
+ *   the trader's browser there). The live brokers are seen to redirect with `code` only, so:
+ *   - with a `state`, that value must be one this function issued, unused and unexpired;
+ *   - without one, a login must have been started within the login window and not yet completed (once);
+ *   - either way the code is exchanged at most once, and the session the broker returns must be this deployment's
+ *     account (the app secret's `uid`/`actid`), or nothing is written.
+ *   Other query parameters (brokers add some, e.g. `client`) are ignored: never echoed, never logged.
+ *   The code is exchanged with GenAcsTok (`oauth` login) or Flattrade's token URL (`flattrade` login), and the new
+ *   session is written as a new version of the session secret.
  *
  * Replies never carry a token, a code or the app's secret.
  */
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { GatewayError} from '../contract/errors.js';
-import { ValidationFailedError, toGatewayError } from '../contract/errors.js';
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { oauthAppSecretSchema } from '../schemas/session.js';
-import { exchangeOAuthCode } from './broker-login.js';
+import type { GatewayError } from '../contract/errors.js';
+import { SessionAccountMismatchError, ValidationFailedError, toGatewayError } from '../contract/errors.js';
+import { authorizeLink } from '../broker/presets.js';
+import { oauthAppSecretSchema, type BrokerSession, type OAuthAppSecret } from '../schemas/session.js';
+import { exchangeFlattradeCode, exchangeOAuthCode } from './broker-login.js';
 import { parseSessionConfig, required, type SessionConfig } from './config.js';
 import { OAuthStateStore } from './oauth-state.js';
 import { readJsonSecret, secretsClient, writeSession } from './secrets.js';
@@ -58,47 +65,87 @@ export const createOAuthHandler = (options: OAuthHandlerOptions) => {
     return runtime;
   };
 
-  const start = async (): Promise<APIGatewayProxyStructuredResultV2> => {
+  const readApp = (config: SessionConfig, secrets: ReturnType<typeof secretsClient>) =>
+    readJsonSecret(secrets, required(config, 'OAUTH_APP_SECRET_ID'), oauthAppSecretSchema, '{clientId, secretCode, uid, actid?}');
+
+  const start = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+    const unknown = Object.keys(event.queryStringParameters ?? {});
+    if (unknown.length) {
+      throw new ValidationFailedError(`GET /session/oauth/start takes no query parameters; got ${unknown.join(', ')}.`, {
+        details: unknown.map((field) => ({ field, message: 'not a parameter of the OAuth start route' })),
+      });
+    }
     const { config, states, secrets } = init();
-    const app = await readJsonSecret(secrets, required(config, 'OAUTH_APP_SECRET_ID'), oauthAppSecretSchema, '{clientId, secretCode, uid}');
+    const app = await readApp(config, secrets);
     const { state, expiresAt } = await states.issue();
-    const url = new URL(required(config, 'BROKER_AUTHORIZE_URL'));
-    url.searchParams.set('client_id', app.clientId);
+    const url = authorizeLink(required(config, 'BROKER_AUTHORIZE_URL'), { clientId: app.clientId, uid: app.uid });
+    // Harmless to a broker that drops it; checked when a broker echoes it.
     url.searchParams.set('state', state);
-    return json(200, { authorizeUrl: url.toString(), state, expiresAt: new Date(expiresAt * 1000).toISOString() });
+    return json(200, {
+      authorizeUrl: url.toString(),
+      state,
+      expiresAt: new Date(expiresAt * 1000).toISOString(),
+      loginWindowSeconds: config.OAUTH_STATE_TTL_SECONDS,
+      uid: app.uid,
+    });
+  };
+
+  /** The broker's session must be this deployment's account, or nothing is written. */
+  const checkAccount = (session: BrokerSession, app: OAuthAppSecret): void => {
+    const actid = app.actid ?? app.uid;
+    if (session.uid === app.uid && session.actid === actid) return;
+    throw new SessionAccountMismatchError(
+      `This login is for account ${session.uid} (${session.actid}), but this deployment trades for ${app.uid} (${actid}): nothing was written. Sign in as ${app.uid}, then start again with GET /session/oauth/start.`,
+      { details: [{ field: 'uid', message: `the broker's session is for another account than ${app.uid}` }] },
+    );
   };
 
   const callback = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+    // Only code and state are read; whatever else the broker adds is ignored and never echoed or logged.
     const query = event.queryStringParameters ?? {};
-    const unknown = Object.keys(query).filter((name) => !['code', 'state', 'client'].includes(name));
-    if (unknown.length) {
-      throw new ValidationFailedError(`Unknown query parameter ${unknown.join(', ')}.`, {
-        details: unknown.map((field) => ({ field, message: 'not a parameter of the OAuth callback' })),
-      });
-    }
     const code = query.code ?? '';
     const state = query.state ?? '';
-    if (!STATE.test(state)) {
-      throw new ValidationFailedError('The login link has no valid state: start again with GET /session/oauth/start.', {
-        details: [{ field: 'state', message: 'missing or malformed' }],
+    if (state !== '' && !STATE.test(state)) {
+      throw new ValidationFailedError('The login link has a malformed state: start again with GET /session/oauth/start.', {
+        details: [{ field: 'state', message: 'malformed' }],
       });
     }
     if (!CODE.test(code)) {
       throw new ValidationFailedError('The broker sent no valid authorization code.', { details: [{ field: 'code', message: 'missing or malformed' }] });
     }
     const { config, states, secrets } = init();
-    // Consumed before anything else: a replayed redirect finds it gone and stops here.
-    if (!(await states.consume(state))) {
-      throw new ValidationFailedError('This login link was already used, has expired or was not issued here: start again with GET /session/oauth/start.', {
-        details: [{ field: 'state', message: 'unknown, used or expired' }],
+    const minutes = Math.round(config.OAUTH_STATE_TTL_SECONDS / 60);
+    // The login is consumed before anything else: a replayed or forged redirect stops here.
+    if (state !== '') {
+      if (!(await states.consume(state))) {
+        throw new ValidationFailedError('This login link was already used, has expired or was not issued here: start again with GET /session/oauth/start.', {
+          details: [{ field: 'state', message: 'unknown, used or expired' }],
+        });
+      }
+    } else if (!(await states.consumePending())) {
+      throw new ValidationFailedError(
+        `No login was started here in the last ${minutes} minutes, or it was already completed: start again with GET /session/oauth/start.`,
+        { details: [{ field: 'state', message: `absent, and no login is waiting (the window is ${minutes} minutes)` }] },
+      );
+    }
+    if (!(await states.claimCode(code))) {
+      throw new ValidationFailedError('This authorization code was already used: start again with GET /session/oauth/start.', {
+        details: [{ field: 'code', message: 'already used' }],
       });
     }
-    const app = await readJsonSecret(secrets, required(config, 'OAUTH_APP_SECRET_ID'), oauthAppSecretSchema, '{clientId, secretCode, uid}');
-    const session = await exchangeOAuthCode({ baseUrl: config.BROKER_BASE_URL, timeoutMs: config.BROKER_TIMEOUT_MS }, app, code);
-    const versionId = await writeSession(secrets, config.BROKER_SECRET_ID, session);
-    options.logger.info('session renewed', { session: { method: 'oauth', uid: session.uid, actid: session.actid } });
-    await publishSessionRenewed(config, 'oauth', versionId, options.logger);
-    const result = { stat: 'Ok', method: 'oauth', uid: session.uid, actid: session.actid, renewedAt: new Date().toISOString() };
+    const app = await readApp(config, secrets);
+    const target = { baseUrl: config.BROKER_BASE_URL, timeoutMs: config.BROKER_TIMEOUT_MS };
+    const method = config.BROKER_LOGIN;
+    const session =
+      method === 'flattrade'
+        ? await exchangeFlattradeCode({ tokenUrl: required(config, 'BROKER_TOKEN_URL'), timeoutMs: config.BROKER_TIMEOUT_MS }, app, code)
+        : await exchangeOAuthCode(target, app, code);
+    checkAccount(session, app);
+    const renewedAt = new Date().toISOString();
+    const versionId = await writeSession(secrets, config.BROKER_SECRET_ID, { ...session, renewedAt, method });
+    options.logger.info('session renewed', { session: { method, uid: session.uid, actid: session.actid } });
+    await publishSessionRenewed(config, method, versionId, options.logger);
+    const result = { stat: 'Ok', method, uid: session.uid, actid: session.actid, renewedAt };
     return wantsHtml(event)
       ? page(200, 'Broker session renewed', `The gateway now trades for ${session.uid} (${session.actid}). You can close this window.`)
       : json(200, result);
@@ -110,7 +157,7 @@ export const createOAuthHandler = (options: OAuthHandlerOptions) => {
     let response: APIGatewayProxyStructuredResultV2;
     let failure: GatewayError | undefined;
     try {
-      if (route === 'GET /session/oauth/start') response = await start();
+      if (route === 'GET /session/oauth/start') response = await start(event);
       else if (route === 'GET /session/oauth/callback') response = await callback(event);
       else response = json(404, { message: 'Not Found' });
     } catch (error) {

@@ -9,7 +9,7 @@ import { eventIds } from '../events/views.js';
 import { writeLog } from '../runtime/logger.js';
 import type { SessionConfig } from './config.js';
 
-export const publishSessionRenewed = async (config: SessionConfig, method: 'oauth' | 'totp', versionId: string, logger: Logger): Promise<void> => {
+export const publishSessionRenewed = async (config: SessionConfig, method: 'oauth' | 'flattrade' | 'totp', versionId: string, logger: Logger): Promise<void> => {
   if (!config.EVENT_BUS_NAME) return;
   const eventId = eventIds.sessionRenewed(versionId);
   const result = await createEventPublisher({ busName: config.EVENT_BUS_NAME, endpoint: config.EVENTBRIDGE_ENDPOINT }).publish([

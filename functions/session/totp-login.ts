@@ -4,6 +4,7 @@
  * (so the function's error alarm fires); no password, seed or token is in it.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
+import { ConfigurationError } from '../contract/errors.js';
 import { loginCredentialsSchema } from '../schemas/session.js';
 import { quickAuth } from './broker-login.js';
 import { parseSessionConfig, required } from './config.js';
@@ -21,6 +22,12 @@ export interface RenewalResult {
 export const createSessionRenewal = (options: { env?: Record<string, string | undefined>; logger: Logger }) => {
   return async (): Promise<RenewalResult> => {
     const config = parseSessionConfig(options.env ?? process.env);
+    // QuickAuth's `susertoken` is a jKey session: every client sends it as `&jKey=`, none as Bearer.
+    if (config.BROKER_AUTH !== 'jkey') {
+      throw new ConfigurationError('The TOTP login (QuickAuth) issues a jKey token: set BROKER_AUTH=jkey (CDK: sessionRenewal=totp implies brokerAuth=jkey)', {
+        details: [{ field: 'BROKER_AUTH', message: 'must be jkey for the TOTP login' }],
+      });
+    }
     const secrets = secretsClient(config.SECRETS_MANAGER_ENDPOINT);
     const credentials = await readJsonSecret(
       secrets,
@@ -30,10 +37,11 @@ export const createSessionRenewal = (options: { env?: Record<string, string | un
     );
     try {
       const session = await quickAuth({ baseUrl: config.BROKER_BASE_URL, timeoutMs: config.BROKER_TIMEOUT_MS }, credentials);
-      const versionId = await writeSession(secrets, config.BROKER_SECRET_ID, session);
+      const renewedAt = new Date().toISOString();
+      const versionId = await writeSession(secrets, config.BROKER_SECRET_ID, { ...session, renewedAt, method: 'totp' });
       options.logger.info('session renewed', { session: { method: 'totp', uid: session.uid, actid: session.actid } });
       await publishSessionRenewed(config, 'totp', versionId, options.logger);
-      return { stat: 'Ok', method: 'totp', uid: session.uid, actid: session.actid, renewedAt: new Date().toISOString() };
+      return { stat: 'Ok', method: 'totp', uid: session.uid, actid: session.actid, renewedAt };
     } catch (error) {
       options.logger.error('session renewal failed', { session: { method: 'totp', uid: credentials.uid }, error: error instanceof Error ? error.message : String(error) });
       throw error;

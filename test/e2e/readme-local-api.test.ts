@@ -33,7 +33,10 @@ describe('README: npm start and the curl lines', () => {
       '/gtt-orders/oco/{alId}',
       '/gtt-orders/triggered',
       '/gtt-orders/{alId}',
+      '/session',
       '/session/logout',
+      '/session/oauth/callback',
+      '/session/oauth/start',
     ]);
   });
 

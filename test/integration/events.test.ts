@@ -70,6 +70,15 @@ const expectNoDuplicates = () => {
   expect(new Set(ids).size).toBe(ids.length);
 };
 
+/**
+ * The TOTP renewal (QuickAuth) writes a jKey session; this stack's functions send it as Bearer, so the emulator is
+ * told to take it that way here: these tests are about the events, not the token's style.
+ */
+const renewWithTotp = async () => {
+  await control.switches({ acceptJKeyTokenAsBearer: true });
+  await createSessionRenewal({ env: { ...stack.sessionEnv, BROKER_AUTH: 'jkey' }, logger })();
+};
+
 beforeEach(async () => {
   stack = await startLocalStack();
   control = emulatorControl(stack.emulator.url);
@@ -249,7 +258,7 @@ describe('the watcher', () => {
     expect(events('Session Expired')).toHaveLength(1);
     expect(events('Session Expired')[0]!.detail).toMatchObject({ code: 'SESSION_EXPIRED', origin: 'watcher' });
 
-    await createSessionRenewal({ env: stack.sessionEnv, logger })();
+    await renewWithTotp();
     expect(events('Session Renewed')).toHaveLength(1);
     expect(events('Session Renewed')[0]!.detail).toMatchObject({ method: 'totp', origin: 'gateway' });
     const renewed = (JSON.parse(stack.secrets.getSecret('gtt-gateway/broker-session')!) as { accessToken: string }).accessToken;
@@ -288,7 +297,7 @@ describe('event schemas (docs/events/)', () => {
     await stack.watch();
     await control.expire(token);
     await stack.watch();
-    await createSessionRenewal({ env: stack.sessionEnv, logger })();
+    await renewWithTotp();
     expect(of(fired, 'GTT Triggered')).toHaveLength(1);
 
     const seen = new Set(events().map((e) => e['detail-type']));

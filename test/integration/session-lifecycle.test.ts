@@ -16,7 +16,7 @@ import { createSessionHealthCheck } from '../../functions/session/health.js';
 import { currentTotp } from '../../functions/session/broker-login.js';
 import { createGatewayHandler } from '../../functions/gateway.js';
 import { OPERATIONS, placeGttOrder } from '../../functions/operations.js';
-import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
+import { emulatorControl, signInAsDemo, type EmulatorControl } from '../support/emulator-control.js';
 import { invokeDirect } from '../support/events.js';
 
 const SESSION = 'it/session';
@@ -99,12 +99,8 @@ beforeEach(() => {
   lines.length = 0;
 });
 
-/** Follows the emulator's authorize page as a browser would, and returns where it redirects. */
-const brokerLogin = async (authorizeUrl: string): Promise<URL> => {
-  const res = await fetch(`${authorizeUrl}&uid=${emulator.uid}&auto=1`, { redirect: 'manual' });
-  expect(res.status).toBe(302);
-  return new URL(res.headers.get('location')!);
-};
+/** Signs in on the emulator's login page as a browser would, and returns where it redirects. */
+const brokerLogin = (authorizeUrl: string): Promise<URL> => signInAsDemo(emulator, authorizeUrl);
 
 describe('OAuth', () => {
   it('start -> broker authorize -> callback -> the secret holds a new token -> a place succeeds with it', async () => {
@@ -112,7 +108,9 @@ describe('OAuth', () => {
     const oauth = createOAuthHandler({ env: env(), logger });
     const start = bodyOf(await oauth(httpEvent('/session/oauth/start')));
     expect(start.authorizeUrl).toContain(`client_id=${encodeURIComponent(emulator.oauth.clientId)}`);
+    await control.switches({ echoOAuthState: true });
     const redirect = await brokerLogin(String(start.authorizeUrl));
+    await control.switches({ echoOAuthState: false });
     expect(redirect.searchParams.get('state')).toBe(start.state);
     const before = session().accessToken;
     const putsBefore = secrets.getPutCount(SESSION);
@@ -132,11 +130,13 @@ describe('OAuth', () => {
     expect(placed).toMatchObject({ ok: true, result: { stat: 'OI created' } });
   });
 
-  it('a reused, unknown or missing state is refused and writes nothing; no broker call is made', async () => {
+  it('a reused or unknown state is refused and writes nothing; no broker call is made', async () => {
     await control.oauthRedirect('http://127.0.0.1:1/session/oauth/callback');
     const oauth = createOAuthHandler({ env: env(), logger });
     const start = bodyOf(await oauth(httpEvent('/session/oauth/start')));
+    await control.switches({ echoOAuthState: true });
     const redirect = await brokerLogin(String(start.authorizeUrl));
+    await control.switches({ echoOAuthState: false });
     const query = Object.fromEntries(redirect.searchParams);
     expect((await oauth(httpEvent('/session/oauth/callback', query))).statusCode).toBe(200);
     const puts = secrets.getPutCount(SESSION);
@@ -147,8 +147,9 @@ describe('OAuth', () => {
     expect(bodyOf(replay).error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'state', message: 'unknown, used or expired' }] });
     const forged = await oauth(httpEvent('/session/oauth/callback', { ...query, state: 'A'.repeat(43) }));
     expect(forged.statusCode).toBe(400);
+    // Without a state: the login was completed, so none is waiting.
     const missing = await oauth(httpEvent('/session/oauth/callback', { code: query.code! }));
-    expect(bodyOf(missing).error).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(bodyOf(missing).error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'state' }] });
     expect(secrets.getPutCount(SESSION)).toBe(puts);
     expect((await control.requests()).filter((r) => r.operation === 'GenAcsTok')).toHaveLength(0);
   });
@@ -171,10 +172,13 @@ describe('OAuth', () => {
   });
 });
 
+/** A classic deployment: QuickAuth's token travels as jKey. */
+const totpEnv = () => ({ ...env(), BROKER_AUTH: 'jkey' });
+
 describe('TOTP renewal', () => {
   it('logs in with QuickAuth and writes a new token', async () => {
     const before = session().accessToken;
-    const result = await createSessionRenewal({ env: env(), logger })();
+    const result = await createSessionRenewal({ env: totpEnv(), logger })();
     expect(result).toMatchObject({ stat: 'Ok', method: 'totp', uid: emulator.uid });
     expect(session().accessToken).not.toBe(before);
   });
@@ -185,7 +189,7 @@ describe('TOTP renewal', () => {
     try {
       const before = secrets.getSecret(SESSION);
       const puts = secrets.getPutCount(SESSION);
-      await expect(createSessionRenewal({ env: env(), logger })()).rejects.toMatchObject({
+      await expect(createSessionRenewal({ env: totpEnv(), logger })()).rejects.toMatchObject({
         code: 'BROKER_REJECTED',
         message: expect.stringContaining('Invalid OTP'),
       });
@@ -216,15 +220,18 @@ describe('health check', () => {
   };
 
   it('publishes SessionAlive 1, then 0 once the emulator expires the session', async () => {
-    const check = createSessionHealthCheck({ env: env(), logger });
+    // The session is the TOTP renewal's by now: a jKey token, checked the way it travels.
+    const check = createSessionHealthCheck({ env: totpEnv(), logger });
     expect(await check()).toMatchObject({ alive: true });
     expect(metricOf()).toBe(1);
     await control.expire(session().accessToken);
     expect(await check()).toMatchObject({ alive: false, code: 'SESSION_EXPIRED' });
     expect(metricOf()).toBe(0);
-    // Renew so later tests have a session.
-    await createSessionRenewal({ env: env(), logger })();
-    expect(await check()).toMatchObject({ alive: true });
+    // Renew (a classic deployment's jKey session) so later tests have a session; checked the way it travels.
+    await createSessionRenewal({ env: totpEnv(), logger })();
+    expect(await check()).toMatchObject({ alive: true, method: 'totp', uid: emulator.uid });
+    // Sent as Bearer, QuickAuth's token is refused: the check says so instead of calling it alive.
+    expect(await createSessionHealthCheck({ env: env(), logger })()).toMatchObject({ alive: false, code: 'SESSION_EXPIRED' });
   });
 });
 

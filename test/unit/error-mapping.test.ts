@@ -89,6 +89,7 @@ describe('error contract', () => {
       PAYLOAD_TOO_LARGE: 413,
       UNSUPPORTED_MEDIA_TYPE: 415,
       REQUEST_FORBIDDEN: 403,
+      SESSION_ACCOUNT_MISMATCH: 403,
     });
     expect(errorName('SESSION_EXPIRED')).toBe('SessionExpired');
     expect(errorName('BROKER_RATE_LIMITED')).toBe('BrokerRateLimited');

@@ -1,0 +1,358 @@
+/**
+ * Logging in the way the live brokers behave, through the real OAuth function against the emulator on 127.0.0.1
+ * (and, where the emulator cannot play the part, a tiny broker of our own on loopback), with the real Secrets
+ * Manager and DynamoDB clients on their local endpoints:
+ *
+ * - a redirect with `code` only (the brokers drop `state`) is accepted once, within the login window of a started
+ *   login; with no login waiting it is refused and nothing is written or called;
+ * - a code is exchanged at most once; a session of another account is never written;
+ * - GenAcsTok read as real clients read it (no `stat`, `AccountId`); every login page form; Flattrade's flavour;
+ *   the TOTP login in jKey mode; `GET /session`.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Logger } from '@aws-lambda-powertools/logger';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { startEmulator, type RunningEmulator } from '../../emulator/server.js';
+import { startLocalSecretsManager, type LocalSecretsManager } from '../../local/secrets-manager.js';
+import { startLocalDynamo, type LocalDynamo } from '../../local/dynamodb.js';
+import { useLocalAwsEnvironment } from '../../local/run-local.js';
+import { createOAuthHandler } from '../../functions/session/oauth.js';
+import { OAuthStateStore } from '../../functions/session/oauth-state.js';
+import { createSessionRenewal } from '../../functions/session/totp-login.js';
+import { createSessionHealthCheck } from '../../functions/session/health.js';
+import { createGatewayHandler } from '../../functions/gateway.js';
+import { placeGttOrder } from '../../functions/operations.js';
+import { emulatorControl, signInAsDemo, type EmulatorControl } from '../support/emulator-control.js';
+import { invokeDirect } from '../support/events.js';
+
+const SESSION = 'login/session';
+const APP = 'login/oauth-app';
+const LOGIN = 'login/credentials';
+const STATE_TABLE = 'login-oauth-state';
+
+let emulator: RunningEmulator;
+let secrets: LocalSecretsManager;
+let dynamo: LocalDynamo;
+let control: EmulatorControl;
+/** Every log line of the functions and every reply body, for the leak checks. */
+const output: string[] = [];
+const logger = new Logger({ serviceName: 'login-it', logLevel: 'DEBUG' });
+const capture = (line: string) => output.push(String(line));
+(logger as unknown as { console: Record<'info' | 'warn' | 'error' | 'debug' | 'log', (line: string) => void> }).console = {
+  info: capture,
+  warn: capture,
+  error: capture,
+  debug: capture,
+  log: capture,
+};
+
+const env = (extra: Record<string, string> = {}) => ({
+  BROKER_BASE_URL: `${emulator.url}/NorenWClientAPI`,
+  BROKER_SECRET_ID: SESSION,
+  BROKER_TIMEOUT_MS: '2000',
+  BROKER_AUTHORIZE_URL: `${emulator.url}/OAuthlogin/authorize/oauth?client_id={clientId}`,
+  OAUTH_APP_SECRET_ID: APP,
+  OAUTH_STATE_TABLE_NAME: STATE_TABLE,
+  LOGIN_SECRET_ID: LOGIN,
+  SECRETS_MANAGER_ENDPOINT: secrets.url,
+  DYNAMODB_ENDPOINT: dynamo.url,
+  ...extra,
+});
+
+const httpEvent = (path: string, query: Record<string, string> = {}, accept = 'application/json'): APIGatewayProxyEventV2 =>
+  ({
+    version: '2.0',
+    routeKey: `GET ${path}`,
+    rawPath: path,
+    rawQueryString: new URLSearchParams(query).toString(),
+    headers: { accept },
+    queryStringParameters: Object.keys(query).length ? query : undefined,
+    requestContext: { http: { method: 'GET', path } },
+    isBase64Encoded: false,
+  }) as unknown as APIGatewayProxyEventV2;
+
+type Body = Record<string, unknown> & { error?: { code: string; message: string; details?: { field: string; message: string }[] } };
+const bodyOf = (res: APIGatewayProxyStructuredResultV2): Body => {
+  output.push(String(res.body));
+  return JSON.parse(String(res.body)) as Body;
+};
+const session = () => JSON.parse(secrets.getSecret(SESSION)!) as { accessToken: string; uid: string; actid: string; renewedAt?: string; method?: string };
+const exchanges = async (operation = 'GenAcsTok') => (await control.requests()).filter((r) => r.operation === operation).length;
+const placeOrder = { exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' };
+const placeWith = (config: Record<string, unknown>) =>
+  invokeDirect(createGatewayHandler(placeGttOrder, { config: { BROKER_SECRET_ID: SESSION, SECRETS_MANAGER_ENDPOINT: secrets.url, IDEMPOTENCY_KEY_REQUIRED: false, ...config } }), placeGttOrder, placeOrder);
+const appSecret = (extra: Record<string, string> = {}) =>
+  JSON.stringify({ clientId: emulator.oauth.clientId, secretCode: emulator.oauth.secret, uid: emulator.uid, ...extra });
+
+beforeAll(async () => {
+  useLocalAwsEnvironment();
+  emulator = await startEmulator({ port: 0 });
+  control = emulatorControl(emulator.url);
+  secrets = await startLocalSecretsManager({
+    secrets: {
+      [SESSION]: JSON.stringify({ accessToken: emulator.token, uid: emulator.uid, actid: emulator.actid }),
+      [APP]: appSecret(),
+      [LOGIN]: JSON.stringify({ uid: emulator.uid, password: emulator.login.password, totpSeed: emulator.login.totpSeed, apiSecret: emulator.login.apiSecret }),
+    },
+  });
+  dynamo = await startLocalDynamo({ extraTables: [{ name: STATE_TABLE, key: 'state' }] });
+  await control.oauthRedirect('http://127.0.0.1:1/session/oauth/callback');
+});
+
+afterAll(async () => {
+  await emulator?.close();
+  await secrets?.close();
+  await dynamo?.close();
+});
+
+/** Start a login with the function, sign in on the page it names, and answer the callback's query. */
+const loginRoundTrip = async (oauth: ReturnType<typeof createOAuthHandler>) => {
+  const start = bodyOf(await oauth(httpEvent('/session/oauth/start')));
+  const redirect = await signInAsDemo(emulator, String(start.authorizeUrl));
+  return { start, query: Object.fromEntries(redirect.searchParams) };
+};
+
+describe('OAuth callback as the live brokers redirect', () => {
+  it.each([
+    ['code only (the live brokers)', false],
+    ['code and state (a broker that echoes it)', true],
+  ])('%s: the session is written once and trades', async (_label, echo) => {
+    await control.switches({ echoOAuthState: echo });
+    try {
+      const oauth = createOAuthHandler({ env: env(), logger });
+      const { start, query } = await loginRoundTrip(oauth);
+      expect(start).toMatchObject({ uid: emulator.uid, loginWindowSeconds: 600 });
+      expect(query.state === undefined).toBe(!echo);
+      const puts = secrets.getPutCount(SESSION);
+      const done = await oauth(httpEvent('/session/oauth/callback', query));
+      expect(done.statusCode).toBe(200);
+      expect(bodyOf(done)).toMatchObject({ stat: 'Ok', method: 'oauth', uid: emulator.uid, actid: emulator.actid });
+      expect(secrets.getPutCount(SESSION)).toBe(puts + 1);
+      expect(session()).toMatchObject({ uid: emulator.uid, method: 'oauth', renewedAt: expect.any(String) });
+      // The same redirect again: the login is complete and the code used; nothing more is written or exchanged.
+      await control.clearRequests();
+      const again = await oauth(httpEvent('/session/oauth/callback', query));
+      expect(again.statusCode).toBe(400);
+      expect(secrets.getPutCount(SESSION)).toBe(puts + 1);
+      expect(await exchanges()).toBe(0);
+      expect(await placeWith({ BROKER_BASE_URL: `${emulator.url}/NorenWClientAPI` })).toMatchObject({ ok: true, result: { stat: 'OI created' } });
+    } finally {
+      await control.switches({ echoOAuthState: false });
+    }
+  });
+
+  it('a callback with no login started in the window is refused, writes nothing and calls no broker', async () => {
+    const oauth = createOAuthHandler({ env: env(), logger });
+    // A login completed: none is waiting now.
+    const { query } = await loginRoundTrip(oauth);
+    expect((await oauth(httpEvent('/session/oauth/callback', query))).statusCode).toBe(200);
+    const puts = secrets.getPutCount(SESSION);
+    await control.clearRequests();
+    // A code the page issued for nobody's login (the trader signed in without starting one here).
+    const stray = await signInAsDemo(emulator, `${emulator.url}/OAuthlogin/authorize/oauth?client_id=${emulator.oauth.clientId}`);
+    const refused = await oauth(httpEvent('/session/oauth/callback', { code: stray.searchParams.get('code')! }, 'text/html'));
+    expect(refused.statusCode).toBe(400);
+    expect(String(refused.body)).toContain('No login was started here in the last 10 minutes');
+    expect(secrets.getPutCount(SESSION)).toBe(puts);
+    expect(await exchanges()).toBe(0);
+  });
+
+  it('the login window closes: the store refuses a pending login after it, and only once within it', async () => {
+    const store = new OAuthStateStore(STATE_TABLE, 600, dynamo.url);
+    const t = Date.now();
+    await store.issue(t);
+    expect(await store.consumePending(t + 600_000 + 1_000)).toBe(false);
+    const { state } = await store.issue(t);
+    expect(await store.consumePending(t + 599_000)).toBe(true);
+    expect(await store.consumePending(t + 599_000)).toBe(false);
+    // Its state was withdrawn with it: a broker echoing it later cannot complete the login a second time.
+    expect(await store.consume(state, t + 1_000)).toBe(false);
+  });
+
+  it('a code is exchanged at most once, even across two started logins', async () => {
+    const oauth = createOAuthHandler({ env: env(), logger });
+    const { query } = await loginRoundTrip(oauth);
+    expect((await oauth(httpEvent('/session/oauth/callback', query))).statusCode).toBe(200);
+    // A new login is waiting, but the old code comes back (a replayed redirect).
+    await oauth(httpEvent('/session/oauth/start'));
+    const puts = secrets.getPutCount(SESSION);
+    await control.clearRequests();
+    const replay = bodyOf(await oauth(httpEvent('/session/oauth/callback', { code: query.code! })));
+    expect(replay.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'code', message: 'already used' }] });
+    expect(secrets.getPutCount(SESSION)).toBe(puts);
+    expect(await exchanges()).toBe(0);
+  });
+
+  it('extra query parameters are ignored, never echoed, never logged', async () => {
+    const oauth = createOAuthHandler({ env: env(), logger });
+    const { query } = await loginRoundTrip(oauth);
+    const marker = 'extra-param-marker-7f3a';
+    output.length = 0;
+    const done = await oauth(httpEvent('/session/oauth/callback', { ...query, client: marker, foo: `<b>${marker}</b>` }, 'text/html'));
+    expect(done.statusCode).toBe(200);
+    expect(String(done.body)).toContain('Broker session renewed');
+    expect(output.join('\n')).not.toContain(marker);
+    expect(String(done.body)).not.toContain(marker);
+  });
+
+  it('the start route refuses unknown query parameters and starts nothing', async () => {
+    const oauth = createOAuthHandler({ env: env(), logger });
+    const res = bodyOf(await oauth(httpEvent('/session/oauth/start', { x: '1' })));
+    expect(res.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'x' }] });
+  });
+});
+
+describe('the session must be this deployment account', () => {
+  it("a login for another account id (the app secret's actid) is refused and writes nothing", async () => {
+    secrets.setSecret(APP, appSecret({ actid: 'SOMEONE-ELSE' }));
+    try {
+      const oauth = createOAuthHandler({ env: env(), logger });
+      const { query } = await loginRoundTrip(oauth);
+      const before = secrets.getSecret(SESSION);
+      const refused = await oauth(httpEvent('/session/oauth/callback', query, 'text/html'));
+      expect(refused.statusCode).toBe(403);
+      expect(String(refused.body)).toContain('nothing was written');
+      expect(secrets.getSecret(SESSION)).toBe(before);
+    } finally {
+      secrets.setSecret(APP, appSecret());
+    }
+  });
+
+  describe('against a broker of our own on loopback', () => {
+    let fake: http.Server;
+    let fakeUrl: string;
+    let reply: Record<string, unknown> = {};
+    beforeAll(async () => {
+      fake = http.createServer((req, res) => {
+        req.resume();
+        req.on('end', () => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(reply));
+        });
+      });
+      await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
+      fakeUrl = `http://127.0.0.1:${(fake.address() as AddressInfo).port}/NorenWClientAPI`;
+    });
+    afterAll(() => new Promise<void>((resolve) => fake.close(() => resolve())));
+
+    /** A login whose code the fake broker exchanges (the start and the login page are the emulator's). */
+    const exchangeAtFake = async (answer: Record<string, unknown>) => {
+      reply = answer;
+      const oauth = createOAuthHandler({ env: env({ BROKER_BASE_URL: fakeUrl }), logger });
+      const { query } = await loginRoundTrip(oauth);
+      return oauth(httpEvent('/session/oauth/callback', query));
+    };
+
+    it("an attacker's code (the broker answers for another uid) writes nothing", async () => {
+      const before = secrets.getSecret(SESSION);
+      const res = await exchangeAtFake({ access_token: 'attacker-session-token-1', uid: 'ATTACKER9', actid: 'ATTACKER9' });
+      expect(res.statusCode).toBe(403);
+      expect(bodyOf(res).error).toMatchObject({ code: 'SESSION_ACCOUNT_MISMATCH' });
+      expect(String(res.body)).not.toContain('attacker-session-token-1');
+      expect(secrets.getSecret(SESSION)).toBe(before);
+    });
+
+    it('success is the presence of access_token: no stat, USERID and AccountId read as real clients do', async () => {
+      const res = await exchangeAtFake({ access_token: 'fake-broker-token-2', USERID: emulator.uid, AccountId: emulator.actid });
+      expect(res.statusCode).toBe(200);
+      expect(session()).toMatchObject({ accessToken: 'fake-broker-token-2', uid: emulator.uid, actid: emulator.actid });
+      expect(String(res.body)).not.toContain('fake-broker-token-2');
+    });
+
+    it('a reply that names no account writes nothing', async () => {
+      const before = secrets.getSecret(SESSION);
+      const res = await exchangeAtFake({ access_token: 'fake-broker-token-3' });
+      expect(bodyOf(res).error).toMatchObject({ code: 'BROKER_BAD_REPLY' });
+      expect(secrets.getSecret(SESSION)).toBe(before);
+    });
+
+    it('the refusal text of the broker, without a token', async () => {
+      const res = await exchangeAtFake({ stat: 'Not_Ok', emsg: 'Invalid Input : INVALID_VERIFIER' });
+      expect(bodyOf(res).error).toMatchObject({ code: 'BROKER_REJECTED', brokerMessage: 'Invalid Input : INVALID_VERIFIER' });
+    });
+  });
+});
+
+describe('every login page form signs in', () => {
+  it.each([
+    ['/OAuthlogin/authorize/oauth?client_id={clientId}'],
+    ['/OAuthlogin?api_key={clientId}'],
+    ['/OAuthlogin/investor-entry-level/login?api_key={clientId}&route_to={uid}'],
+  ])('%s: start names it, the page signs in, the callback writes the session', async (template) => {
+    const oauth = createOAuthHandler({ env: env({ BROKER_AUTHORIZE_URL: `${emulator.url}${template}` }), logger });
+    const { start, query } = await loginRoundTrip(oauth);
+    const link = new URL(String(start.authorizeUrl));
+    expect(link.pathname).toBe(template.split('?')[0]);
+    if (template.includes('route_to')) expect(link.searchParams.get('route_to')).toBe(emulator.uid);
+    expect((await oauth(httpEvent('/session/oauth/callback', query))).statusCode).toBe(200);
+  });
+});
+
+describe("Flattrade's login", () => {
+  it('the page redirects with code and client; the token URL exchanges it; the jKey session trades', async () => {
+    const flattrade = env({
+      BROKER_LOGIN: 'flattrade',
+      BROKER_AUTH: 'jkey',
+      BROKER_BASE_URL: `${emulator.url}/PiConnectTP`,
+      BROKER_AUTHORIZE_URL: `${emulator.url}/?app_key={clientId}`,
+      BROKER_TOKEN_URL: `${emulator.url}/trade/apitoken`,
+    });
+    const oauth = createOAuthHandler({ env: flattrade, logger });
+    const { start, query } = await loginRoundTrip(oauth);
+    expect(new URL(String(start.authorizeUrl)).searchParams.get('app_key')).toBe(emulator.oauth.clientId);
+    expect(query.client).toBe(emulator.uid);
+    await control.clearRequests();
+    const done = await oauth(httpEvent('/session/oauth/callback', query));
+    expect(bodyOf(done)).toMatchObject({ stat: 'Ok', method: 'flattrade', uid: emulator.uid });
+    expect(await exchanges('FlattradeApiToken')).toBe(1);
+    expect(await exchanges('GenAcsTok')).toBe(0);
+    expect(session()).toMatchObject({ method: 'flattrade', uid: emulator.uid });
+    // The token is a jKey: sent as jKey it trades; sent as Bearer the emulator refuses it, as a broker may.
+    expect(await placeWith({ BROKER_BASE_URL: `${emulator.url}/PiConnectTP`, BROKER_AUTH: 'jkey' })).toMatchObject({ ok: true });
+    expect(await placeWith({ BROKER_BASE_URL: `${emulator.url}/PiConnectTP`, BROKER_AUTH: 'bearer' })).toMatchObject({ ok: false, error: { code: 'SESSION_EXPIRED' } });
+  });
+});
+
+describe('TOTP login (QuickAuth) in jKey mode', () => {
+  it('writes a jKey session that trades as jKey; a bearer deployment is refused before any broker call', async () => {
+    await control.clearRequests();
+    await expect(createSessionRenewal({ env: env({ BROKER_AUTH: 'bearer' }), logger })()).rejects.toMatchObject({
+      code: 'CONFIGURATION_ERROR',
+      details: [{ field: 'BROKER_AUTH' }],
+    });
+    expect(await exchanges('QuickAuth')).toBe(0);
+    const result = await createSessionRenewal({ env: env({ BROKER_AUTH: 'jkey', BROKER_BASE_URL: `${emulator.url}/NorenWClientTP` }), logger })();
+    expect(result).toMatchObject({ stat: 'Ok', method: 'totp', uid: emulator.uid });
+    expect(await placeWith({ BROKER_BASE_URL: `${emulator.url}/NorenWClientTP`, BROKER_AUTH: 'jkey' })).toMatchObject({ ok: true });
+    expect(await placeWith({ BROKER_BASE_URL: `${emulator.url}/NorenWClientTP`, BROKER_AUTH: 'bearer' })).toMatchObject({ ok: false, error: { code: 'SESSION_EXPIRED' } });
+  });
+});
+
+describe('GET /session', () => {
+  it('whose session, since when, alive or not; never the token', async () => {
+    const health = createSessionHealthCheck({ env: env({ BROKER_AUTH: 'jkey', BROKER_BASE_URL: `${emulator.url}/NorenWClientTP` }), logger });
+    const res = (await health(httpEvent('/session'))) as APIGatewayProxyStructuredResultV2;
+    expect(res.statusCode).toBe(200);
+    const body = bodyOf(res);
+    expect(body).toMatchObject({ alive: true, uid: emulator.uid, actid: emulator.actid, method: 'totp', since: session().renewedAt });
+    expect(String(res.body)).not.toContain(session().accessToken);
+    await control.expire(session().accessToken);
+    expect(bodyOf((await health(httpEvent('/session'))) as APIGatewayProxyStructuredResultV2)).toMatchObject({ alive: false, code: 'SESSION_EXPIRED', uid: emulator.uid });
+    await control.clearRequests();
+    const bad = (await health(httpEvent('/session', { verbose: '1' }))) as APIGatewayProxyStructuredResultV2;
+    expect(bad.statusCode).toBe(400);
+    expect(await exchanges('ClientDetails')).toBe(0);
+  });
+});
+
+describe('leak check', () => {
+  it('no token, code, password, seed or secret in any log line or reply of this file', () => {
+    const text = output.join('\n');
+    for (const secret of [emulator.token, emulator.oauth.secret, emulator.login.password, emulator.login.totpSeed, emulator.login.apiSecret, session().accessToken]) {
+      expect(text).not.toContain(secret);
+    }
+    expect(text).toContain('session renewed');
+  });
+});
