@@ -4,7 +4,6 @@
  * operation in `jkey` mode.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { startEmulator, type RunningEmulator } from '../../emulator/server.js';
 import { startLocalSecretsManager, type LocalSecretsManager } from '../../local/secrets-manager.js';
@@ -18,6 +17,7 @@ import { createGatewayHandler } from '../../functions/gateway.js';
 import { OPERATIONS, placeGttOrder } from '../../functions/operations.js';
 import { emulatorControl, signInAsDemo, type EmulatorControl } from '../support/emulator-control.js';
 import { invokeDirect } from '../support/events.js';
+import { captureLogger } from '../support/logs.js';
 
 const SESSION = 'it/session';
 const APP = 'it/oauth-app';
@@ -31,16 +31,7 @@ let control: EmulatorControl;
 const lines: string[] = [];
 /** Every line written in this file, and every reply body, for the leak check at the end. */
 const allOutput: string[] = [];
-const logger = new Logger({ serviceName: 'session-it', logLevel: 'DEBUG' });
-// Every log line of the session functions goes to the leak check (Powertools writes through its own console).
-const capture = (line: string) => allOutput.push(String(line));
-(logger as unknown as { console: Record<'info' | 'warn' | 'error' | 'debug' | 'log', (line: string) => void> }).console = {
-  info: capture,
-  warn: capture,
-  error: capture,
-  debug: capture,
-  log: capture,
-};
+const { logger } = captureLogger({ serviceName: 'session-it' }, (line) => allOutput.push(line));
 
 const env = () => ({
   BROKER_BASE_URL: emulator.url,

@@ -12,7 +12,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { startEmulator, type RunningEmulator } from '../../emulator/server.js';
 import { startLocalSecretsManager, type LocalSecretsManager } from '../../local/secrets-manager.js';
@@ -26,6 +25,7 @@ import { createGatewayHandler } from '../../functions/gateway.js';
 import { placeGttOrder } from '../../functions/operations.js';
 import { emulatorControl, signInAsDemo, type EmulatorControl } from '../support/emulator-control.js';
 import { invokeDirect } from '../support/events.js';
+import { captureLogger } from '../support/logs.js';
 
 const SESSION = 'login/session';
 const APP = 'login/oauth-app';
@@ -38,15 +38,7 @@ let dynamo: LocalDynamo;
 let control: EmulatorControl;
 /** Every log line of the functions and every reply body, for the leak checks. */
 const output: string[] = [];
-const logger = new Logger({ serviceName: 'login-it', logLevel: 'DEBUG' });
-const capture = (line: string) => output.push(String(line));
-(logger as unknown as { console: Record<'info' | 'warn' | 'error' | 'debug' | 'log', (line: string) => void> }).console = {
-  info: capture,
-  warn: capture,
-  error: capture,
-  debug: capture,
-  log: capture,
-};
+const { logger } = captureLogger({ serviceName: 'login-it' }, (line) => output.push(line));
 
 const env = (extra: Record<string, string> = {}) => ({
   BROKER_BASE_URL: `${emulator.url}/NorenWClientAPI`,
