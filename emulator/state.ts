@@ -169,15 +169,19 @@ export class EmulatorState {
   readonly ltps = new Map<string, number>();
   /** Authorization code -> who it was issued to; single use, 5 minutes. */
   readonly oauthCodes = new Map<string, OAuthCode>();
-  /** al_id counter: never reset, so an al_id is never reused within a process. */
+  /** al_id counter: never reset, so an al_id is never reused within a process (nor across restarts of a day). */
   private nextId: number;
   private triggerSeq = 0;
 
   constructor(now = new Date()) {
-    // 14 digits: YYMMDD (IST date at start) followed by an 8-digit counter, like the broker's ids.
+    // 14 digits: YYMMDD (IST date at start) followed by an 8-digit counter, like the broker's ids. The counter starts
+    // at the hundredths of a second since IST midnight (at most 8,640,000), so a restarted sandbox never reissues an
+    // al_id of the same day (as the broker's are unique within a day) unless a run placed more than 100 orders per
+    // second of its life; the 8 digits leave room for 91 million orders after the latest start.
     const ist = new Date(now.getTime() + 5.5 * 60 * 60 * 1000);
     const yymmdd = `${String(ist.getUTCFullYear()).slice(2)}${String(ist.getUTCMonth() + 1).padStart(2, '0')}${String(ist.getUTCDate()).padStart(2, '0')}`;
-    this.nextId = Number(`${yymmdd}00000001`);
+    const sinceMidnight = ist.getTime() - Date.UTC(ist.getUTCFullYear(), ist.getUTCMonth(), ist.getUTCDate());
+    this.nextId = Number(yymmdd) * 1e8 + Math.floor(sinceMidnight / 10) + 1;
   }
 
   newAlId(): string {

@@ -55,11 +55,18 @@ describe('emulator service: extensions', () => {
   const login = (emu: BrokerEmulator, fields: Record<string, unknown>, op = 'QuickAuth') =>
     JSON.parse(emu.handle({ method: 'POST', path: `/NorenWClientTP//${op}`, headers: {}, body: `jData=${JSON.stringify(fields)}` }).body) as Record<string, unknown>;
 
-  it('issues 14-digit al_ids: YYMMDD (IST) then an 8-digit counter', () => {
-    const at = new Date(Date.UTC(2026, 0, 14, 20, 0, 0)); // 01:30 on 15-01-2026 in IST
-    const emu = new BrokerEmulator({ token: 'unit-token-123', now: () => at });
+  it('issues 14-digit al_ids: YYMMDD (IST) then an 8-digit counter that a restart later that day never reissues', () => {
     const order = { uid: 'DEMO01', actid: 'DEMO01', exch: 'NSE', tsym: 'X', qty: '1', prc: '1', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', validity: 'GTT', d: '1' };
-    expect(send(emu, 'PlaceGTTOrder', order).al_id).toBe('26011500000001');
+    const at = new Date(Date.UTC(2026, 0, 14, 20, 0, 0)); // 01:30:00.00 on 15-01-2026 in IST: 540,000 hundredths
+    const first = new BrokerEmulator({ token: 'unit-token-123', now: () => at });
+    expect(send(first, 'PlaceGTTOrder', order).al_id).toBe('26011500540001');
+    expect(send(first, 'PlaceGTTOrder', order).al_id).toBe('26011500540002');
+    // A sandbox restarted one second later starts past everything the first could issue at 10 orders a second.
+    const later = new BrokerEmulator({ token: 'unit-token-123', now: () => new Date(at.getTime() + 1_000) });
+    expect(send(later, 'PlaceGTTOrder', order).al_id).toBe('26011500540101');
+    // The last instant of the day still fits 14 digits.
+    const late = new BrokerEmulator({ token: 'unit-token-123', now: () => new Date(Date.UTC(2026, 0, 15, 18, 29, 59, 999)) });
+    expect(send(late, 'PlaceGTTOrder', order).al_id).toBe('26011508640000');
   });
 
   it.each<[string, string, string, number | undefined, boolean, boolean]>([
