@@ -15,6 +15,7 @@ import {
 } from '../contract/errors.js';
 import { buildBrokerRequest, type BrokerAuth } from './jdata.js';
 import type { BrokerSession } from './session.js';
+import { redactDeep, redactThrown } from '../contract/redact.js';
 
 export interface BrokerCallDeps {
   baseUrl: string;
@@ -45,9 +46,15 @@ export const sendOnce = async (operation: AnyOperation, input: unknown, session:
   try {
     reply = await postToBroker(request, deps.timeoutMs());
   } catch (error) {
-    throw error instanceof TransportFailure ? transportError(error) : error;
+    throw redactThrown(error instanceof TransportFailure ? transportError(error) : error);
   }
-  return decodeBrokerReply(operation, reply, input);
+  // What the broker (or a proxy in front of it) answered may quote the request: no token goes further, whether the
+  // answer becomes an error (brokerMessage, bodyStart) or a result (stored for replays, published in events).
+  try {
+    return redactDeep(decodeBrokerReply(operation, reply, input));
+  } catch (error) {
+    throw redactThrown(error);
+  }
 };
 
 const VERB: Record<string, string> = {

@@ -11,6 +11,7 @@
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { ConfigurationError, SessionExpiredError } from '../contract/errors.js';
+import { rememberSecret } from '../contract/redact.js';
 import { brokerSecretSchema, type BrokerSession } from '../schemas/session.js';
 
 export type { BrokerSession };
@@ -118,6 +119,8 @@ export class SessionSource {
         { details: problems },
       );
     }
+    // Known from now on: no reply, log line or event of this container may carry it.
+    rememberSecret(parsed.data.accessToken);
     return parsed.data;
   }
 }
