@@ -54,7 +54,7 @@ describe('the control surface refuses what a web page could send', () => {
 
   it('its own host (127.0.0.1 or localhost), with or without its own Origin, and a JSON body: allowed', async () => {
     for (const host of [own(), `localhost:${emu.port}`]) {
-      for (const extra of [{}, { origin: `http://${host}` }]) {
+      for (const extra of [{}, { origin: `http://${host}` }] as Record<string, string>[]) {
         const minted = await raw('POST', '/_emulator/sessions', { host, ...json, ...extra }, JSON.stringify({ uid: emu.uid }));
         expect(minted.status).toBe(201);
       }
