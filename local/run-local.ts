@@ -14,7 +14,7 @@ import type { GatewaySettings } from '../functions/runtime/config.js';
 import { startLocalApi, type LocalApi, type LocalHandler } from './http-api.js';
 import { startLocalSecretsManager, type LocalSecretsManager } from './secrets-manager.js';
 import { LOCAL_EVENTS_TABLE, LOCAL_OAUTH_STATE_TABLE, startLocalDynamo, type LocalDynamo } from './dynamodb.js';
-import { startLocalEventBridge, type DeliveredEvent, type LocalEventBridge } from './eventbridge.js';
+import { startLocalEventBridge, type DeadLetter, type DeliveredEvent, type LocalEventBridge } from './eventbridge.js';
 import { createGatewayEvents } from '../functions/events/producer.js';
 import { createGttWatcher, type WatcherOptions } from '../functions/watcher/function.js';
 import type { WatcherRun } from '../functions/watcher/watcher.js';
@@ -41,6 +41,9 @@ export interface LocalStackOptions {
   webhookUrl?: string;
   onEvent?: (event: DeliveredEvent) => void;
   onDeliveryProblem?: (message: string) => void;
+  /** The webhook's local dead-letter file (one JSON line per event it never took), and who hears of each. */
+  deadLetterFile?: string;
+  onDeadLetter?: (letter: DeadLetter, file?: string) => void;
   /** Run the watcher every this many ms (npm start --watch-interval); absent: only when `watch()` is called. */
   watchIntervalMs?: number;
   onWatcherError?: (error: unknown) => void;
@@ -98,6 +101,8 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     webhookUrl: options.webhookUrl,
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     ...(options.onDeliveryProblem ? { onDeliveryProblem: options.onDeliveryProblem } : {}),
+    ...(options.deadLetterFile ? { deadLetterFile: options.deadLetterFile } : {}),
+    ...(options.onDeadLetter ? { onDeadLetter: options.onDeadLetter } : {}),
   });
   const config: GatewaySettings = {
     BROKER_BASE_URL: emulator.url,

@@ -1,4 +1,6 @@
 /** `npm start [-- --port N]`: the function set on 127.0.0.1 against the embedded broker emulator. */
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { GatewaySettings } from '../functions/runtime/config.js';
 
@@ -13,7 +15,8 @@ const { OPERATIONS } = await import('../functions/operations.js');
 const { startLocalStack } = await import('./run-local.js');
 const { DEPLOYMENT_SETTINGS, parseGatewayConfig } = await import('../functions/runtime/config.js');
 
-const usage = 'usage: [NOTIFY_WEBHOOK_URL=<url>] npm start -- [--port N] [--emulator-port N] [--token T] [--watch-interval SECONDS (0: off; default 5)]';
+const usage =
+  'usage: [NOTIFY_WEBHOOK_URL=<url>] npm start -- [--port N] [--emulator-port N] [--token T] [--watch-interval SECONDS (0: off; default 5)] [--dead-letters FILE]';
 
 const parsePort = (value: string | undefined, fallback: number, flag: string): number => {
   if (value === undefined) return fallback;
@@ -33,6 +36,7 @@ try {
       'emulator-port': { type: 'string' },
       token: { type: 'string' },
       'watch-interval': { type: 'string' },
+      'dead-letters': { type: 'string' },
       help: { type: 'boolean' },
     },
   }).values;
@@ -55,6 +59,9 @@ if (webhookUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(webhookUrl)) {
   console.error(`NOTIFY_WEBHOOK_URL must be an http(s) URL, got ${JSON.stringify(webhookUrl)}`);
   process.exit(2);
 }
+
+// Events the webhook never took are kept here (the deployed API destination's dead-letter queue), one JSON line each.
+const deadLetterFile = args['dead-letters'] ?? join(tmpdir(), 'gtt-gateway-webhook-dead-letters.jsonl');
 
 /** One line per event: what changed, on what, and who saw it. */
 const eventLine = (event: { 'detail-type': string; detail: Record<string, unknown> }): string => {
@@ -85,6 +92,11 @@ const stack = await startLocalStack({
   watchIntervalMs: watchSeconds * 1_000,
   onEvent: (event) => console.log(eventLine(event)),
   onDeliveryProblem: (message) => console.error(`webhook: ${message}`),
+  deadLetterFile,
+  onDeadLetter: (letter, file) =>
+    console.error(
+      `webhook: gave up on ${letter.event['detail-type']} ${letter.event.id} after ${letter.attempts} attempt(s) (${letter.reason}): kept as a dead letter${file ? ` in ${file}` : ' (in memory only)'}`,
+    ),
   onWatcherError: (error) => console.error(`watcher: ${(error as Error).message}`),
 }).catch((error: NodeJS.ErrnoException) => {
   console.error(error.code === 'EADDRINUSE' ? `Port already in use: ${error.message}. Try --port N.` : error);
@@ -105,6 +117,7 @@ console.log(`broker emulator         ${stack.emulator.url}  (uid ${stack.emulato
 console.log(`Secrets Manager (local) ${stack.secrets.url}  secret ${String(stack.config.BROKER_SECRET_ID)}`);
 console.log(`DynamoDB (dynalite)     ${stack.dynamo.url}  table ${stack.dynamo.tableName}`);
 console.log(`EventBridge (local)     ${stack.eventBridge.url}  bus ${stack.eventBridge.busName}${webhookUrl ? `  -> webhook ${webhookUrl}` : ''}`);
+if (webhookUrl) console.log(`Webhook dead letters    ${deadLetterFile}`);
 console.log(`GttWatcher              ${watchSeconds ? `every ${watchSeconds} s` : 'off (--watch-interval 0)'}`);
 console.log(`OpenAPI                 ${base}/openapi.json`);
 if (Object.keys(settings).length) console.log(`Settings                ${JSON.stringify(settings)}`);
