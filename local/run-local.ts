@@ -20,7 +20,10 @@ import { createGttWatcher, type WatcherOptions } from '../functions/watcher/func
 import type { WatcherRun } from '../functions/watcher/watcher.js';
 import { createOAuthHandler } from '../functions/session/oauth.js';
 import { SESSION_FUNCTIONS } from '../functions/session/functions.js';
-import { logger } from '../functions/runtime/logger.js';
+import { createLogger, type GatewayLogger } from '../functions/runtime/logger.js';
+import { createSessionRenewal, type RenewalResult } from '../functions/session/totp-login.js';
+import type { Context } from 'aws-lambda';
+import { lambdaContext } from './lambda-context.js';
 
 export const LOCAL_SECRET_ID = 'gtt-gateway/broker-session';
 export const LOCAL_OAUTH_APP_SECRET_ID = 'gtt-gateway/oauth-app';
@@ -64,8 +67,28 @@ export interface LocalStack {
   /** The watcher's environment, and one run of it. */
   watcherEnv: Record<string, string>;
   watch(): Promise<WatcherRun>;
+  /** One run of the scheduled TOTP login (SessionRenewal), with its own log context. */
+  renew(): Promise<RenewalResult>;
   close(): Promise<void>;
 }
+
+/**
+ * In Lambda each function has its own process, so its logger carries only its own context. Here they share one
+ * process, and the gateway's handlers put their Lambda context (function name, request id) on the function set's
+ * logger: a watcher or session-function line written through that logger would carry the last handler's name and a
+ * stale request id. So each of those functions gets a logger of its own, given a fresh context of its own at every
+ * invocation (or the context the local API invoked it with).
+ */
+export const ownFunctionLogger = (name: string): { logger: GatewayLogger; begin: (context?: Context) => Context } => {
+  const own = createLogger();
+  return {
+    logger: own,
+    begin: (context = lambdaContext(name)) => {
+      own.addContext(context);
+      return context;
+    },
+  };
+};
 
 /** The SDK needs a region and credentials even for a local endpoint; these never leave the machine. */
 export const useLocalAwsEnvironment = (): void => {
@@ -143,7 +166,18 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     EVENTS_TABLE_NAME: LOCAL_EVENTS_TABLE,
     EVENTBRIDGE_ENDPOINT: eventBridge.url,
   };
-  const watch = createGttWatcher({ env: watcherEnv, logger, ...options.watcher });
+  const watcherLog = ownFunctionLogger('GttWatcher');
+  const runWatcherOnce = createGttWatcher({ env: watcherEnv, logger: watcherLog.logger, ...options.watcher });
+  const watch = (): Promise<WatcherRun> => {
+    watcherLog.begin();
+    return runWatcherOnce();
+  };
+  const renewalLog = ownFunctionLogger('SessionRenewal');
+  const renewOnce = createSessionRenewal({ env: sessionEnv, logger: renewalLog.logger });
+  const renew = (): Promise<RenewalResult> => {
+    renewalLog.begin();
+    return renewOnce();
+  };
   // Runs never overlap here (the lease would turn the second away anyway): the next starts after the last ended.
   let watching = true;
   let timer: NodeJS.Timeout | undefined;
@@ -157,7 +191,9 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       });
   };
   if (options.watchIntervalMs) loop();
-  const oauth = createOAuthHandler({ env: sessionEnv, logger }) as LocalHandler;
+  const oauthLog = ownFunctionLogger('OAuthCallback');
+  const oauthHandler = createOAuthHandler({ env: sessionEnv, logger: oauthLog.logger }) as LocalHandler;
+  const oauth: LocalHandler = (event, context) => oauthHandler(event, oauthLog.begin(context));
   const oauthFunction = SESSION_FUNCTIONS.find((f) => f.name === 'OAuthCallback')!;
   const api = await startLocalApi({
     operations: OPERATIONS,
@@ -183,6 +219,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     eventBridge,
     watcherEnv,
     watch,
+    renew,
     close: async () => {
       watching = false;
       clearTimeout(timer);
