@@ -28,8 +28,8 @@ export const rememberSecret = (value: string | undefined): void => {
 export const holdsKnownSecret = (text: string): boolean =>
   known.some((secret) => text.includes(secret) || text.includes(encodeURIComponent(secret)));
 
-/** `Bearer xyz`, `Basic xyz`. */
-const AUTH_SCHEME = /\b(Bearer|Basic)(\s+|%20|\+)[A-Za-z0-9\-._~+/%]+=*/gi;
+/** `Bearer xyz`, `Basic xyz`: a credential of 8 or more characters with a digit (so `basic order` stays as it is). */
+const AUTH_SCHEME = /\b(Bearer|Basic)(\s+|%20|\+)(?=[A-Za-z0-9\-._~+/%]*\d)[A-Za-z0-9\-._~+/%]{8,}=*/gi;
 /** `jKey=xyz`, `"accessToken":"xyz"`, `susertoken: xyz`, `access_token=xyz`. */
 const TOKEN_PAIR = /\b(jKey|access_?token|accessToken|susertoken)(["']?\s*(?::|=|%3A|%3D)\s*["']?)[^\s"'&,;}<>]+/gi;
 
