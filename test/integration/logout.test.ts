@@ -158,6 +158,23 @@ describe('Logout ends the session for every container', () => {
     expect(await place(placer)).toMatchObject({ ok: true });
   });
 
+  it('the check costs no Secrets Manager call on the warm path; a logged-out mark costs one read per call and no broker call', async () => {
+    const placer = await container(placeGttOrder);
+    expect(await place(placer)).toMatchObject({ ok: true });
+    const reads = secrets.getCallCount(SESSION);
+    for (let i = 0; i < 5; i++) expect(await place(placer)).toMatchObject({ ok: true });
+    expect(secrets.getCallCount(SESSION) - reads).toBe(0);
+
+    secrets.setSecret(SESSION, JSON.stringify({ uid: emulator.uid, actid: emulator.actid, loggedOutAt: '2026-11-23T08:00:00.000Z' }));
+    const marked = await container(placeGttOrder);
+    await place(marked);
+    await control.clearRequests();
+    const before = secrets.getCallCount(SESSION);
+    for (let i = 0; i < 5; i++) expect(await place(marked)).toMatchObject({ ok: false, error: { code: 'SESSION_EXPIRED' } });
+    expect(secrets.getCallCount(SESSION) - before).toBe(5);
+    expect(await control.requests()).toHaveLength(0);
+  });
+
   it('a secret marked logged out is a valid secret, not a configuration error; one without a token and mark is not', async () => {
     secrets.setSecret(SESSION, JSON.stringify({ uid: emulator.uid, actid: emulator.actid, loggedOutAt: '2026-11-23T08:00:00.000Z' }));
     expect(await place(await container(placeGttOrder))).toMatchObject({ ok: false, error: { code: 'SESSION_EXPIRED' } });
