@@ -17,6 +17,7 @@ import type { Context } from 'aws-lambda';
 import type { AnyOperation } from './contract/operation.js';
 import { callBroker } from './broker/call-broker.js';
 import { logoutEverywhere } from './broker/logout.js';
+import { redactDeep } from './contract/redact.js';
 import { parseGatewayConfig, type GatewayConfig, type GatewaySettings } from './runtime/config.js';
 import { dryRun } from './safety/dry-run.js';
 import { ConfigurationError, InternalError } from './contract/errors.js';
@@ -166,7 +167,8 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
       if (idempotencyKey !== undefined && idempotency) {
         const run = await idempotency.run(idempotencyKey, state.input, context, send);
         state.replayed = run.replayed;
-        result = { ...(run.result as object), idempotency: { key: idempotencyKey, replayed: run.replayed } };
+        // A replay is redacted again on its way out: a record stored before a token was known is no exception.
+        result = { ...(redactDeep(run.result) as object), idempotency: { key: idempotencyKey, replayed: run.replayed } };
       } else {
         result = await send();
       }
