@@ -140,9 +140,10 @@ export const measureDeployedColdStart = async (stack: LocalStack, rounds: number
   const functions = deployedFunctions().filter((f) => f.name !== 'OAuthCallback' && (!only?.length || only.includes(f.name)));
   type Sample = Awaited<ReturnType<typeof once>>;
   const samples = new Map<string, { fn: Sample[]; peer: Sample[] }>();
-  // A logout ends the demo session: start each measured call from a live one.
+  // A logout ends the demo session and marks the secret logged out: start each measured call from a live one.
   const fresh = async (name: string) => {
     if (name === 'Logout') await fetch(`${stack.emulator.url}/_emulator/reset`, { method: 'POST' });
+    stack.secrets.setSecret(LOCAL_SECRET_ID, JSON.stringify({ accessToken: stack.emulator.token, uid: stack.emulator.uid, actid: stack.emulator.actid }));
   };
   let seq = 0;
   for (let r = 0; r < rounds; r++) {

@@ -259,11 +259,20 @@ const parse = (argv: string[]) => {
   const options = Object.fromEntries(
     [...allFlags].map((name) => [name, { type: booleans.has(name) ? ('boolean' as const) : ('string' as const), multiple: multiple.has(name) }]),
   );
+  let parsed;
   try {
-    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  // parseArgs keeps the last of a repeated flag: `--qty 1 --qty 2` would place 2. Only --path and --query repeat.
+  const seen = new Set<string>();
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option' || multiple.has(token.name)) continue;
+    if (seen.has(token.name)) throw new UsageError(`--${token.name} was given more than once; give it once`);
+    seen.add(token.name);
+  }
+  return { values: parsed.values, positionals: parsed.positionals };
 };
 
 /** Runs one command; resolves with the exit code. `signal` interrupts the call (Ctrl-C when run as a program). */

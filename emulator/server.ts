@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { BrokerEmulator, MAX_BODY_BYTES, type EmulatorOptions, type EmulatorReply } from './service.js';
 import type { LoginCredentials } from './session-login.js';
+import { guardControl } from './control-guard.js';
 
 export interface StartOptions extends EmulatorOptions {
   port?: number;
@@ -34,6 +35,7 @@ export const startEmulator = async (options: StartOptions = {}): Promise<Running
     res.end(reply.body);
   };
 
+  let listeningPort = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -46,14 +48,16 @@ export const startEmulator = async (options: StartOptions = {}): Promise<Running
     req.on('end', () => {
       let reply: EmulatorReply;
       try {
-        reply = emulator.handle({
+        const request = {
           method: req.method ?? 'GET',
           path: req.url ?? '/',
           headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v])),
           body: Buffer.concat(chunks).toString('utf8'),
           ...(req.socket.remoteAddress ? { remoteAddress: req.socket.remoteAddress } : {}),
           bodyTooLarge: tooLarge,
-        });
+        };
+        // The control surface answers only this emulator's own host and origin, and JSON bodies.
+        reply = guardControl(request, listeningPort) ?? emulator.handle(request);
       } catch {
         // Never a stack trace to the client.
         reply = { status: 500, body: JSON.stringify({ stat: 'Not_Ok', emsg: 'Internal error in the emulator' }), contentType: 'application/json' };
@@ -85,6 +89,7 @@ export const startEmulator = async (options: StartOptions = {}): Promise<Running
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  listeningPort = port;
   return {
     url: `http://127.0.0.1:${port}`,
     port,

@@ -16,6 +16,8 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
 import type { AnyOperation } from './contract/operation.js';
 import { callBroker } from './broker/call-broker.js';
+import { logoutEverywhere } from './broker/logout.js';
+import { redactDeep } from './contract/redact.js';
 import { parseGatewayConfig, type GatewayConfig, type GatewaySettings } from './runtime/config.js';
 import { dryRun } from './safety/dry-run.js';
 import { ConfigurationError, InternalError } from './contract/errors.js';
@@ -124,7 +126,7 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
     .use(lifecycleEvents(operation, () => runtime().events, logger))
     .use(parseRequest(operation))
     .use(orderSafety(operation, () => runtime().config))
-    .use(brokerSession(() => runtime().sessions))
+    .use(brokerSession(() => runtime().sessions, operation.kind))
     .handler(async (_event, context) => {
       const state = context.gateway;
       if (!state.request || !state.session || !state.refreshSession) {
@@ -137,14 +139,18 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
       const send = async () => {
         const started = performance.now();
         try {
-          const { result, attempts } = await callBroker(operation, state.input, {
+          const wire = {
             baseUrl: config.BROKER_BASE_URL,
             auth: config.BROKER_AUTH,
             // A rotated-token retry must still end before the Lambda does, so our own timeout fires, not Lambda's.
             timeoutMs: () => Math.max(100, Math.min(config.BROKER_TIMEOUT_MS, context.getRemainingTimeInMillis() - 1_000)),
-            session: state.session!,
-            refreshSession: state.refreshSession!,
-          });
+          };
+          // Logout ends the token in the secret (read fresh) and the one this container holds, and marks the
+          // secret logged out: not just the token this container happened to cache.
+          const { result, attempts } =
+            operation.broker === 'Logout'
+              ? await logoutEverywhere(operation, state.input, { ...wire, sessions: runtime().sessions })
+              : await callBroker(operation, state.input, { ...wire, session: state.session!, refreshSession: state.refreshSession! });
           state.brokerAttempts = attempts;
           state.brokerSucceeded?.(result);
           return result;
@@ -161,7 +167,8 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
       if (idempotencyKey !== undefined && idempotency) {
         const run = await idempotency.run(idempotencyKey, state.input, context, send);
         state.replayed = run.replayed;
-        result = { ...(run.result as object), idempotency: { key: idempotencyKey, replayed: run.replayed } };
+        // A replay is redacted again on its way out: a record stored before a token was known is no exception.
+        result = { ...(redactDeep(run.result) as object), idempotency: { key: idempotencyKey, replayed: run.replayed } };
       } else {
         result = await send();
       }

@@ -13,6 +13,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
@@ -287,7 +288,7 @@ export class GatewayStack extends Stack {
     const gatewayFunction = new GatewayFunction(this, operation.name, {
       entry: operation.id,
       description: `gtt-gateway: ${operation.summary} (${operation.route.method} ${operation.route.path})`,
-      roleDescription: `gtt-gateway ${operation.name}: its log group, its secret${operation.idempotency ? ', the idempotency table' : ''}${operation.lifecycle ? ', publish on the gateway bus, the events table' : ''}`,
+      roleDescription: `gtt-gateway ${operation.name}: its log group, its secret${operation.broker === 'Logout' ? ' (read, and mark it logged out)' : ''}${operation.idempotency ? ', the idempotency table' : ''}${operation.lifecycle ? ', publish on the gateway bus, the events table' : ''}`,
       logRetention: logs.RetentionDays.ONE_MONTH,
       environment: {
         BROKER_BASE_URL: brokerBaseUrl,
@@ -308,6 +309,12 @@ export class GatewayStack extends Stack {
     });
     // Each function may read only the one secret.
     this.secret.grantRead(gatewayFunction.role);
+    if (operation.broker === 'Logout') {
+      // Logout marks the secret logged out (a new version without the token), so every function stops at once.
+      gatewayFunction.role.addToPrincipalPolicy(
+        new iam.PolicyStatement({ sid: 'MarkSessionLoggedOut', actions: ['secretsmanager:PutSecretValue'], resources: [this.secret.secretArn] }),
+      );
+    }
     if (operation.idempotency) {
       // Exactly what Powertools' DynamoDB persistence layer calls.
       this.idempotencyTable.grant(gatewayFunction.role, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem');

@@ -8,9 +8,14 @@
  * `detail-type`, `source`, `account`, `time`, `region`, `resources`, `detail`) as the JSON body, retried with
  * backoff on a network error, 429 or 5xx, in order, one at a time.
  *
+ * An event the webhook never took (every attempt failed, or a 4xx that is not retried) is not dropped: like the
+ * deployed API destination's dead-letter queue, it is kept in `deadLetters`, appended as one JSON line to
+ * `deadLetterFile` when one is given, and reported through `onDeadLetter` (npm start prints where it went).
+ *
  * Tests can make it refuse the next entries (`refuseNext`), as PutEvents refuses entries with an `ErrorCode`.
  */
 import { randomUUID } from 'node:crypto';
+import { appendFile } from 'node:fs/promises';
 import { awsJsonServer, failAwsJson, replyAwsJson } from './aws-json.js';
 import { listenOnLoopback } from './loopback.js';
 
@@ -26,11 +31,21 @@ export interface DeliveredEvent {
   detail: Record<string, unknown>;
 }
 
+/** An event the webhook did not take, and why. */
+export interface DeadLetter {
+  event: DeliveredEvent;
+  reason: string;
+  attempts: number;
+  at: string;
+}
+
 export interface LocalEventBridge {
   url: string;
   busName: string;
   /** Every accepted event, oldest first. */
   events: DeliveredEvent[];
+  /** Events the webhook never took, oldest first (the local dead-letter queue). */
+  deadLetters: DeadLetter[];
   /** Refuse the next `count` entries with ErrorCode InternalFailure (they are not kept or forwarded). */
   refuseNext(count: number): void;
   /** Resolves once every accepted event was delivered to the webhook (or given up on). */
@@ -47,6 +62,10 @@ export interface LocalEventBridgeOptions {
   deliveryAttempts?: number;
   /** Log of delivery problems (npm start prints them). */
   onDeliveryProblem?: (message: string) => void;
+  /** Append every dead letter to this file as one JSON line. */
+  deadLetterFile?: string | undefined;
+  /** Called once per dead letter, after it was kept (and written to the file, if any). */
+  onDeadLetter?: (letter: DeadLetter, file?: string) => void;
 }
 
 const ACCOUNT = '000000000000';
@@ -68,9 +87,28 @@ export const startLocalEventBridge = async (options: LocalEventBridgeOptions): P
   let queue: Promise<void> = Promise.resolve();
   let closed = false;
   const attempts = options.deliveryAttempts ?? 5;
+  const deadLetters: DeadLetter[] = [];
+
+  const deadLetter = async (event: DeliveredEvent, reason: string, tried: number) => {
+    const letter: DeadLetter = { event, reason, attempts: tried, at: new Date().toISOString() };
+    deadLetters.push(letter);
+    let file = options.deadLetterFile;
+    if (file) {
+      try {
+        await appendFile(file, `${JSON.stringify(letter)}\n`);
+      } catch (error) {
+        options.onDeliveryProblem?.(`could not write the dead letter of ${event.id} to ${file}: ${(error as Error).message}`);
+        file = undefined;
+      }
+    }
+    options.onDeadLetter?.(letter, file);
+  };
 
   const deliver = async (event: DeliveredEvent) => {
-    for (let attempt = 1; attempt <= attempts && !closed; attempt++) {
+    let reason = 'not attempted';
+    let attempt = 0;
+    while (attempt < attempts && !closed) {
+      attempt++;
       try {
         const res = await fetch(options.webhookUrl!, {
           method: 'POST',
@@ -82,14 +120,19 @@ export const startLocalEventBridge = async (options: LocalEventBridgeOptions): P
         if (res.status < 300) return;
         if (res.status !== 429 && res.status < 500) {
           options.onDeliveryProblem?.(`webhook refused ${event['detail-type']} ${event.id}: HTTP ${res.status} (not retried)`);
+          await deadLetter(event, `HTTP ${res.status} (not retried)`, attempt);
           return;
         }
+        reason = `HTTP ${res.status}`;
         options.onDeliveryProblem?.(`webhook answered HTTP ${res.status} for ${event.id} (attempt ${attempt} of ${attempts})`);
       } catch (error) {
+        reason = (error as Error).message;
         options.onDeliveryProblem?.(`webhook unreachable for ${event.id} (attempt ${attempt} of ${attempts}): ${(error as Error).message}`);
       }
-      await new Promise((resolve) => setTimeout(resolve, Math.min(2_000, 100 * 2 ** attempt)));
+      if (attempt < attempts) await new Promise((resolve) => setTimeout(resolve, Math.min(2_000, 100 * 2 ** attempt)));
     }
+    // Out of attempts (or closing): kept, never silently dropped.
+    await deadLetter(event, closed && attempt < attempts ? `not delivered before shutdown (last: ${reason})` : reason, attempt);
   };
 
   const server = awsJsonServer({
@@ -148,6 +191,7 @@ export const startLocalEventBridge = async (options: LocalEventBridgeOptions): P
     url: listening.url,
     busName: options.busName,
     events,
+    deadLetters,
     refuseNext: (count) => {
       refuse = count;
     },

@@ -81,7 +81,7 @@ const sendError = (res: http.ServerResponse, error: GatewayError, headers: Recor
  * The body, or `undefined` once it passes MAX_BODY_BYTES (declared or counted). The rest of a too-large body is
  * read and dropped (up to MAX_DRAIN_BYTES, then the connection is cut), so the 413 reaches the client.
  */
-const readBody = (req: http.IncomingMessage): Promise<string | undefined> =>
+const readBody = (req: http.IncomingMessage): Promise<Buffer | undefined> =>
   new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -102,10 +102,18 @@ const readBody = (req: http.IncomingMessage): Promise<string | undefined> =>
       chunks.push(chunk);
     });
     req.on('end', () => {
-      if (!tooLarge) resolve(Buffer.concat(chunks).toString('utf8'));
+      if (!tooLarge) resolve(Buffer.concat(chunks));
     });
     req.on('error', reject);
   });
+
+const utf8 = (bytes: Buffer): string | undefined => {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+};
 
 /** `application/json`, with or without parameters (`; charset=utf-8`). */
 const isJson = (contentType: string | undefined): boolean => contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType.trim());
@@ -116,6 +124,7 @@ export const toHttpApiEvent = (
   route: { method: string; path: string },
   pathParameters: Record<string, string>,
   body: string,
+  isBase64Encoded = false,
 ): APIGatewayProxyEventV2 => {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
@@ -151,7 +160,7 @@ export const toHttpApiEvent = (
       timeEpoch: now.getTime(),
     },
     ...(body === '' ? {} : { body }),
-    isBase64Encoded: false,
+    isBase64Encoded,
   };
 };
 
@@ -205,13 +214,17 @@ export const startLocalApi = async (options: LocalApiOptions): Promise<LocalApi>
       send(res, 200, options.openApi(baseUrl));
       return;
     }
-    const body = await readBody(req);
-    if (body === undefined) {
+    const bytes = await readBody(req);
+    if (bytes === undefined) {
       return sendError(
         res,
         new PayloadTooLargeError(`The request body is larger than ${MAX_BODY_BYTES} bytes; nothing was sent to the broker.`),
       );
     }
+    // A body that is not valid UTF-8 is passed on base64-encoded, as API Gateway passes a body it cannot hand over as
+    // text: the gateway refuses it instead of reading U+FFFD where the bytes were.
+    const text = utf8(bytes);
+    const body = text ?? bytes.toString('base64');
     const contentType = req.headers['content-type'];
     if ((body !== '' || contentType !== undefined) && !isJson(contentType)) {
       // Forms and text/plain are what a page on another site can send without a preflight: JSON only.
@@ -228,6 +241,7 @@ export const startLocalApi = async (options: LocalApiOptions): Promise<LocalApi>
       const operation = options.operations.find((op) => op.name === invoke[1]);
       if (!operation) return send(res, 404, { message: `No function for operation ${invoke[1]}` });
       let payload: unknown;
+      if (text === undefined) return send(res, 400, { message: 'The invocation payload is not valid UTF-8' });
       try {
         payload = body === '' ? {} : JSON.parse(body);
       } catch {
@@ -245,7 +259,7 @@ export const startLocalApi = async (options: LocalApiOptions): Promise<LocalApi>
 
     const extra = options.extraRoutes?.find((r) => r.method === method && r.path === url.pathname);
     if (extra) {
-      return integrate(res, extra.handler, extra.name, toHttpApiEvent(req, url, { method, path: extra.path }, {}, body));
+      return integrate(res, extra.handler, extra.name, toHttpApiEvent(req, url, { method, path: extra.path }, {}, body, text === undefined));
     }
 
     for (const route of routes) {
@@ -264,7 +278,7 @@ export const startLocalApi = async (options: LocalApiOptions): Promise<LocalApi>
           );
         }
       }
-      const event = toHttpApiEvent(req, url, { method: route.method, path: route.operation.route.path }, pathParameters, body);
+      const event = toHttpApiEvent(req, url, { method: route.method, path: route.operation.route.path }, pathParameters, body, text === undefined);
       return integrate(res, options.handlerFor(route.operation), route.operation.name, event);
     }
     // API Gateway's answer for a request that matches no route.

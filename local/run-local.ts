@@ -14,7 +14,7 @@ import type { GatewaySettings } from '../functions/runtime/config.js';
 import { startLocalApi, type LocalApi, type LocalHandler } from './http-api.js';
 import { startLocalSecretsManager, type LocalSecretsManager } from './secrets-manager.js';
 import { LOCAL_EVENTS_TABLE, LOCAL_OAUTH_STATE_TABLE, startLocalDynamo, type LocalDynamo } from './dynamodb.js';
-import { startLocalEventBridge, type DeliveredEvent, type LocalEventBridge } from './eventbridge.js';
+import { startLocalEventBridge, type DeadLetter, type DeliveredEvent, type LocalEventBridge } from './eventbridge.js';
 import { createGatewayEvents } from '../functions/events/producer.js';
 import { createGttWatcher, type WatcherOptions } from '../functions/watcher/function.js';
 import type { WatcherRun } from '../functions/watcher/watcher.js';
@@ -23,7 +23,9 @@ import { createSessionHealthCheck } from '../functions/session/health.js';
 import { createSessionRenewal } from '../functions/session/totp-login.js';
 import { SESSION_FUNCTIONS, type SessionFunction } from '../functions/session/functions.js';
 import { toGatewayError } from '../functions/contract/errors.js';
-import { logger } from '../functions/runtime/logger.js';
+import { createLogger, type GatewayLogger } from '../functions/runtime/logger.js';
+import type { Context } from 'aws-lambda';
+import { lambdaContext } from './lambda-context.js';
 import { localBroker, type LocalBroker } from './broker-preset.js';
 
 export const LOCAL_SECRET_ID = 'gtt-gateway/broker-session';
@@ -51,6 +53,9 @@ export interface LocalStackOptions {
   webhookUrl?: string;
   onEvent?: (event: DeliveredEvent) => void;
   onDeliveryProblem?: (message: string) => void;
+  /** The webhook's local dead-letter file (one JSON line per event it never took), and who hears of each. */
+  deadLetterFile?: string;
+  onDeadLetter?: (letter: DeadLetter, file?: string) => void;
   /** Run the watcher every this many ms (npm start --watch-interval); absent: only when `watch()` is called. */
   watchIntervalMs?: number;
   onWatcherError?: (error: unknown) => void;
@@ -73,7 +78,18 @@ export interface LocalStack {
   /** The watcher's environment, and one run of it. */
   watcherEnv: Record<string, string>;
   watch(): Promise<WatcherRun>;
+  /** One run of the scheduled TOTP login (SessionRenewal), with its own log context. */
+  renew(): Promise<LocalRenewal>;
   close(): Promise<void>;
+}
+
+/** What a fresh login answers (the TOTP renewal's result, or the OAuth callback's). */
+export interface LocalRenewal {
+  stat: 'Ok';
+  method: 'oauth' | 'flattrade' | 'totp';
+  uid: string;
+  actid: string;
+  renewedAt: string;
 }
 
 /** Local routes that run a scheduled function once, as its schedule would. */
@@ -91,6 +107,31 @@ const scheduledRun =
       return { statusCode: failure.status, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: failure.toBody() }) };
     }
   };
+
+/**
+ * In Lambda each function has its own process, so its logger carries only its own context. Here they share one
+ * process, and the gateway's handlers put their Lambda context (function name, request id) on the function set's
+ * logger: a watcher or session-function line written through that logger would carry the last handler's name and a
+ * stale request id. So each of those functions gets a logger of its own, given a fresh context of its own at every
+ * invocation (or the context the local API invoked it with).
+ */
+export const ownFunctionLogger = (name: string): { logger: GatewayLogger; begin: (context?: Context) => Context } => {
+  const own = createLogger();
+  return {
+    logger: own,
+    begin: (context = lambdaContext(name)) => {
+      own.addContext(context);
+      return context;
+    },
+  };
+};
+
+/** A session function with a logger of its own, given its own context at every invocation. */
+const sessionFunction = (name: SessionFunction['name'], create: (logger: GatewayLogger) => LocalHandler): LocalHandler => {
+  const log = ownFunctionLogger(name);
+  const handler = create(log.logger);
+  return (event, context) => handler(event, log.begin(context));
+};
 
 /** The SDK needs a region and credentials even for a local endpoint; these never leave the machine. */
 export const useLocalAwsEnvironment = (): void => {
@@ -135,6 +176,8 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     webhookUrl: options.webhookUrl,
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     ...(options.onDeliveryProblem ? { onDeliveryProblem: options.onDeliveryProblem } : {}),
+    ...(options.deadLetterFile ? { deadLetterFile: options.deadLetterFile } : {}),
+    ...(options.onDeadLetter ? { onDeadLetter: options.onDeadLetter } : {}),
   });
   const config: GatewaySettings = {
     BROKER_BASE_URL: broker.baseUrl,
@@ -180,7 +223,12 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     EVENTS_TABLE_NAME: LOCAL_EVENTS_TABLE,
     EVENTBRIDGE_ENDPOINT: eventBridge.url,
   };
-  const watch = createGttWatcher({ env: watcherEnv, logger, ...options.watcher });
+  const watcherLog = ownFunctionLogger('GttWatcher');
+  const runWatcherOnce = createGttWatcher({ env: watcherEnv, logger: watcherLog.logger, ...options.watcher });
+  const watch = (): Promise<WatcherRun> => {
+    watcherLog.begin();
+    return runWatcherOnce();
+  };
   // Runs never overlap here (the lease would turn the second away anyway): the next starts after the last ended.
   let watching = true;
   let timer: NodeJS.Timeout | undefined;
@@ -196,9 +244,9 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
   if (options.watchIntervalMs) loop();
   // The session functions as deployed: SessionRenewal only for a classic (TOTP) deployment.
   const sessionHandlers: Partial<Record<SessionFunction['name'], LocalHandler>> = {
-    OAuthCallback: createOAuthHandler({ env: sessionEnv, logger }) as LocalHandler,
-    SessionHealth: createSessionHealthCheck({ env: sessionEnv, logger }) as LocalHandler,
-    ...(broker.totp ? { SessionRenewal: createSessionRenewal({ env: sessionEnv, logger }) as LocalHandler } : {}),
+    OAuthCallback: sessionFunction('OAuthCallback', (logger) => createOAuthHandler({ env: sessionEnv, logger }) as LocalHandler),
+    SessionHealth: sessionFunction('SessionHealth', (logger) => createSessionHealthCheck({ env: sessionEnv, logger }) as LocalHandler),
+    ...(broker.totp ? { SessionRenewal: sessionFunction('SessionRenewal', (logger) => createSessionRenewal({ env: sessionEnv, logger }) as LocalHandler) } : {}),
   };
   const deployed = SESSION_FUNCTIONS.filter((f) => sessionHandlers[f.name] !== undefined);
   const api = await startLocalApi({
@@ -220,6 +268,27 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ redirectUrl: `${api.url}/session/oauth/callback` }),
   });
+  /** A fresh session the way this deployment logs in: the scheduled TOTP login, or a browser login done by a script. */
+  const renew = async (): Promise<LocalRenewal> => {
+    const run = async (path: string, init?: RequestInit) => {
+      const res = await fetch(`${api.url}${path}`, init);
+      const body = (await res.json()) as Record<string, unknown>;
+      if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${JSON.stringify(body)}`);
+      return body;
+    };
+    if (broker.totp) return (await run(`${LOCAL_RUN_PREFIX}SessionRenewal`, { method: 'POST' })) as unknown as LocalRenewal;
+    const { authorizeUrl } = (await run('/session/oauth/start')) as { authorizeUrl: string };
+    const signedIn = await fetch(authorizeUrl, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ lgnusrid: emulator.uid, lgnpwd: emulator.login.password, lgnotp: emulator.emulator.login.currentOtp() }).toString(),
+    });
+    const location = signedIn.headers.get('location');
+    if (signedIn.status !== 302 || !location) throw new Error(`sign-in at the emulator failed: HTTP ${signedIn.status}`);
+    const callback = new URL(location);
+    return (await run(`${callback.pathname}${callback.search}`)) as unknown as LocalRenewal;
+  };
   return {
     api,
     emulator,
@@ -232,6 +301,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     eventBridge,
     watcherEnv,
     watch,
+    renew,
     close: async () => {
       watching = false;
       clearTimeout(timer);

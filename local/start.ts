@@ -1,4 +1,6 @@
 /** `npm start [-- --port N]`: the function set on 127.0.0.1 against the embedded broker emulator. */
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { GatewaySettings } from '../functions/runtime/config.js';
 
@@ -18,7 +20,7 @@ const { SESSION_FUNCTIONS } = await import('../functions/session/functions.js');
 const { LOCAL_RUN_PREFIX } = await import('./run-local.js');
 
 const usage = `usage: [NOTIFY_WEBHOOK_URL=<url>] npm start -- [--port N] [--emulator-port N] [--token T] [--watch-interval SECONDS (0: off; default 5)]
-    [--broker emulator|${PRESET_NAMES.filter((n) => n !== 'custom').join('|')}] [--session-renewal totp|off] [--echo-oauth-state]`;
+    [--dead-letters FILE] [--broker emulator|${PRESET_NAMES.filter((n) => n !== 'custom').join('|')}] [--session-renewal totp|off] [--echo-oauth-state]`;
 
 const parsePort = (value: string | undefined, fallback: number, flag: string): number => {
   if (value === undefined) return fallback;
@@ -41,6 +43,7 @@ try {
       broker: { type: 'string' },
       'session-renewal': { type: 'string' },
       'echo-oauth-state': { type: 'boolean' },
+      'dead-letters': { type: 'string' },
       help: { type: 'boolean' },
     },
   }).values;
@@ -72,6 +75,9 @@ if (webhookUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(webhookUrl)) {
   console.error(`NOTIFY_WEBHOOK_URL must be an http(s) URL, got ${JSON.stringify(webhookUrl)}`);
   process.exit(2);
 }
+
+// Events the webhook never took are kept here (the deployed API destination's dead-letter queue), one JSON line each.
+const deadLetterFile = args['dead-letters'] ?? join(tmpdir(), 'gtt-gateway-webhook-dead-letters.jsonl');
 
 /** One line per event: what changed, on what, and who saw it. */
 const eventLine = (event: { 'detail-type': string; detail: Record<string, unknown> }): string => {
@@ -105,6 +111,11 @@ const stack = await startLocalStack({
   watchIntervalMs: watchSeconds * 1_000,
   onEvent: (event) => console.log(eventLine(event)),
   onDeliveryProblem: (message) => console.error(`webhook: ${message}`),
+  deadLetterFile,
+  onDeadLetter: (letter, file) =>
+    console.error(
+      `webhook: gave up on ${letter.event['detail-type']} ${letter.event.id} after ${letter.attempts} attempt(s) (${letter.reason}): kept as a dead letter${file ? ` in ${file}` : ' (in memory only)'}`,
+    ),
   onWatcherError: (error) => console.error(`watcher: ${(error as Error).message}`),
 }).catch((error: NodeJS.ErrnoException) => {
   if (error.code === 'EADDRINUSE') console.error(`Port already in use: ${error.message}. Try --port N.`);
@@ -129,6 +140,7 @@ console.log(`demo sign-in            user ${stack.emulator.uid}  password ${stac
 console.log(`Secrets Manager (local) ${stack.secrets.url}  secret ${String(stack.config.BROKER_SECRET_ID)}`);
 console.log(`DynamoDB (dynalite)     ${stack.dynamo.url}  table ${stack.dynamo.tableName}`);
 console.log(`EventBridge (local)     ${stack.eventBridge.url}  bus ${stack.eventBridge.busName}${webhookUrl ? `  -> webhook ${webhookUrl}` : ''}`);
+if (webhookUrl) console.log(`Webhook dead letters    ${deadLetterFile}`);
 console.log(`GttWatcher              ${watchSeconds ? `every ${watchSeconds} s` : 'off (--watch-interval 0)'}`);
 console.log(`OpenAPI                 ${base}/openapi.json`);
 if (Object.keys(settings).length) console.log(`Settings                ${JSON.stringify(settings)}`);

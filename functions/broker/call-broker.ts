@@ -15,6 +15,7 @@ import {
 } from '../contract/errors.js';
 import { buildBrokerRequest, type BrokerAuth } from './jdata.js';
 import type { BrokerSession } from './session.js';
+import { redactDeep, redactThrown } from '../contract/redact.js';
 
 export interface BrokerCallDeps {
   baseUrl: string;
@@ -39,15 +40,21 @@ const transportError = (failure: TransportFailure): GatewayError => {
   return error;
 };
 
-const sendOnce = async (operation: AnyOperation, input: unknown, session: BrokerSession, deps: BrokerCallDeps) => {
+export const sendOnce = async (operation: AnyOperation, input: unknown, session: BrokerSession, deps: Pick<BrokerCallDeps, 'baseUrl' | 'auth' | 'timeoutMs'>) => {
   const request = buildBrokerRequest(deps.baseUrl, operation.broker, operation.toJData(input as never, session), session.accessToken, deps.auth);
   let reply;
   try {
     reply = await postToBroker(request, deps.timeoutMs());
   } catch (error) {
-    throw error instanceof TransportFailure ? transportError(error) : error;
+    throw redactThrown(error instanceof TransportFailure ? transportError(error) : error);
   }
-  return decodeBrokerReply(operation, reply, input);
+  // What the broker (or a proxy in front of it) answered may quote the request: no token goes further, whether the
+  // answer becomes an error (brokerMessage, bodyStart) or a result (stored for replays, published in events).
+  try {
+    return redactDeep(decodeBrokerReply(operation, reply, input));
+  } catch (error) {
+    throw redactThrown(error);
+  }
 };
 
 const VERB: Record<string, string> = {
@@ -87,7 +94,18 @@ export const callBroker = async (operation: AnyOperation, input: unknown, deps: 
     return { result: await sendOnce(operation, input, session, deps), attempts: 1 };
   } catch (error) {
     if (!(error instanceof SessionExpiredError)) throw annotate(operation, error);
-    const fresh = await deps.refreshSession();
+    let fresh: BrokerSession;
+    try {
+      // SESSION_EXPIRED without a second call when the secret was marked logged out meanwhile.
+      fresh = await deps.refreshSession();
+    } catch (refreshError) {
+      // Logged out: say so, with what the broker said of the token this container still held.
+      const loggedOut =
+        refreshError instanceof SessionExpiredError
+          ? new SessionExpiredError(refreshError.message, { brokerMessage: error.brokerMessage, cause: refreshError })
+          : refreshError;
+      throw annotate(operation, loggedOut);
+    }
     if (fresh.accessToken === session.accessToken) {
       throw annotate(
         operation,
@@ -105,5 +123,5 @@ export const callBroker = async (operation: AnyOperation, input: unknown, deps: 
   }
 };
 
-const annotate = (operation: AnyOperation, error: unknown): unknown =>
+export const annotate = (operation: AnyOperation, error: unknown): unknown =>
   error instanceof GatewayError ? annotateOutcome(operation, error) : error;

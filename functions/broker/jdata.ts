@@ -2,7 +2,7 @@
  * The broker's wire format (docs/broker-wire.md): `POST {base}/ClientAPI/<Operation>`, `Content-Type: text/plain`,
  * body `jData=<json>`, `Authorization: Bearer <token>`. The token is never part of jData.
  */
-import { InternalError } from '../contract/errors.js';
+import { ValidationFailedError } from '../contract/errors.js';
 import type { JData } from '../contract/operation.js';
 
 export type { JData };
@@ -50,9 +50,12 @@ export const buildBrokerRequest = (
   auth: BrokerAuth = 'bearer',
 ): BrokerRequest => {
   const jData = encodeJDataBody(fields);
-  // Defence in depth: no code path may put the token into jData.
-  if (jData.includes(accessToken)) {
-    throw new InternalError('Refusing to send a request whose jData contains the access token');
+  // Defence in depth: no code path may put the token into jData. Only the caller's input can bring it there (a
+  // field equal to the token): a 400 that does not say why, so it confirms no guess; the field is not named either.
+  if (jData.includes(accessToken) || (accessToken.length > 0 && jData.includes(encodeURIComponent(accessToken)))) {
+    throw new ValidationFailedError('The request holds a value the gateway does not send to the broker; nothing was sent.', {
+      details: [{ field: '(input)', message: 'holds a value the gateway does not send' }],
+    });
   }
   const url = brokerUrl(baseUrl, operation);
   if (auth === 'jkey') {

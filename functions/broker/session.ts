@@ -1,10 +1,17 @@
 /**
  * The broker session (access token + account) comes from one Secrets Manager secret, read through Powertools
  * Parameters' SecretsProvider, which caches per container for `maxAge` seconds without background timers.
+ *
+ * A secret marked logged out (`loggedOutAt`, written by Logout) is never trusted from the cache: it is read again
+ * at once (a login since then is picked up without waiting for maxAge), and while it stays logged out every call
+ * answers SESSION_EXPIRED without calling the broker. The warm path with a live session costs no extra read: a
+ * container still holding a token that Logout ended meets the broker's `Session Expired`, re-reads (the rotated-token
+ * retry) and stops there.
  */
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { ConfigurationError } from '../contract/errors.js';
+import { PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { ConfigurationError, SessionExpiredError } from '../contract/errors.js';
+import { rememberSecret } from '../contract/redact.js';
 import { brokerSecretSchema, type BrokerSession } from '../schemas/session.js';
 
 export type { BrokerSession };
@@ -18,20 +25,35 @@ export interface SessionSourceOptions {
 
 export class SessionSource {
   private readonly provider: SecretsProvider;
+  private readonly client: SecretsManagerClient;
   private prefetched?: Promise<BrokerSession>;
 
   constructor(private readonly options: SessionSourceOptions) {
-    const client = new SecretsManagerClient(options.endpoint ? { endpoint: options.endpoint } : {});
-    this.provider = new SecretsProvider({ awsSdkV3Client: client });
+    this.client = new SecretsManagerClient(options.endpoint ? { endpoint: options.endpoint } : {});
+    this.provider = new SecretsProvider({ awsSdkV3Client: this.client });
   }
 
-  /** The cached session, read from Secrets Manager when older than maxAge. */
-  current(): Promise<BrokerSession> {
+  /** The cached session, read from Secrets Manager when older than maxAge; SESSION_EXPIRED once logged out. */
+  async current(): Promise<BrokerSession> {
+    return live(this.options.secretId, await this.cached());
+  }
+
+  /**
+   * The session as the secret holds it, logged out or not (Logout needs the account of a logged-out secret). A
+   * cached logged-out mark is read again, never trusted.
+   */
+  async cached(): Promise<BrokerSession> {
     // A read started at init (prefetch) serves the first call; should it have failed, the call reads again, so an
     // init-time failure surfaces at the invocation as a clean error, never as an unhandled rejection.
     const prefetched = this.prefetched;
     this.prefetched = undefined;
-    return prefetched ? prefetched.catch(() => this.load(false)) : this.load(false);
+    const session = await (prefetched ? prefetched.catch(() => this.load(false)) : this.load(false));
+    return session.loggedOutAt === undefined ? session : this.load(true);
+  }
+
+  /** Read the secret now, bypassing the cache, logged out or not. */
+  fresh(): Promise<BrokerSession> {
+    return this.load(true);
   }
 
   /** Start reading the secret now (at init), overlapping it with the rest of the cold start. */
@@ -42,8 +64,30 @@ export class SessionSource {
   }
 
   /** Read the secret again now, e.g. after the broker said the session expired (the token may have been rotated). */
-  refresh(): Promise<BrokerSession> {
-    return this.load(true);
+  async refresh(): Promise<BrokerSession> {
+    return live(this.options.secretId, await this.load(true));
+  }
+
+  /**
+   * Write a new version of the secret marked logged out: the account stays, the token is blanked. Every function
+   * that reads it from then on answers SESSION_EXPIRED without calling the broker; a login clears it.
+   */
+  async markLoggedOut(session: BrokerSession, at: Date): Promise<void> {
+    const { secretId } = this.options;
+    const marked: BrokerSession = {
+      accessToken: '',
+      uid: session.uid,
+      actid: session.actid,
+      ...(session.brkname === undefined ? {} : { brkname: session.brkname }),
+      loggedOutAt: at.toISOString(),
+    };
+    try {
+      await this.client.send(new PutSecretValueCommand({ SecretId: secretId, SecretString: JSON.stringify(marked) }));
+    } catch (error) {
+      throw new ConfigurationError(`Could not mark the broker session secret "${secretId}" logged out: ${describeSdkError(error)}`, {
+        cause: error,
+      });
+    }
   }
 
   private async load(forceFetch: boolean): Promise<BrokerSession> {
@@ -75,9 +119,19 @@ export class SessionSource {
         { details: problems },
       );
     }
+    // Known from now on: no reply, log line or event of this container may carry it.
+    rememberSecret(parsed.data.accessToken);
     return parsed.data;
   }
 }
+
+/** A logged-out secret is SESSION_EXPIRED before any broker call. */
+const live = (secretId: string, session: BrokerSession): BrokerSession => {
+  if (session.loggedOutAt === undefined) return session;
+  throw new SessionExpiredError(
+    `The broker session was logged out at ${session.loggedOutAt} (secret "${secretId}"); nothing was sent to the broker. Log in again to store a new token.`,
+  );
+};
 
 const describeSdkError = (error: unknown): string => {
   // Powertools wraps SDK errors in GetParameterError with the original as `cause`.

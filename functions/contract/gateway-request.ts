@@ -38,6 +38,24 @@ export const isHttpApiEvent = (event: unknown): event is APIGatewayProxyEventV2 
 const isEventBridgeEvent = (event: Record<string, unknown>): boolean =>
   'detail-type' in event && 'source' in event && 'detail' in event;
 
+/** The fields EventBridge itself puts around `detail`; anything else at the top level was put there by hand. */
+const ENVELOPE_FIELDS = new Set(['version', 'id', 'detail-type', 'source', 'account', 'time', 'region', 'resources', 'detail', 'replay-name']);
+
+/**
+ * Options and fields belong in `detail`. A top-level `dryRun: true` or `idempotencyKey` beside `detail` would
+ * otherwise be dropped (and the order placed for real): any field EventBridge does not put there is refused.
+ */
+const checkEnvelope = (event: Record<string, unknown>): void => {
+  const unknown = Object.keys(event).filter((name) => !ENVELOPE_FIELDS.has(name));
+  if (unknown.length === 0) return;
+  const named = unknown.slice(0, 10).map((name) => capText(name, 64));
+  const more = unknown.length > named.length ? `, … (${unknown.length - named.length} more)` : '';
+  throw invalid(
+    `An EventBridge-shaped payload (detail-type, source, detail) carries its fields and options (dryRun, idempotencyKey) inside detail; ${named.join(', ')}${more} at the top level would be ignored, so the payload is refused and nothing was sent.`,
+    named.map((name) => ({ field: name, message: 'not an EventBridge envelope field: put it inside detail' })),
+  );
+};
+
 const invalid = (message: string, details?: readonly FieldProblem[]) => new ValidationFailedError(message, { details });
 
 /** Dry run (`?dryRun=true`, `dryRun: true`) is offered by the operations that change orders, and only by them. */
@@ -124,10 +142,22 @@ const readDryRun = (value: unknown, field: string): boolean => {
   throw invalid(`${field} must be true or false.`, [{ field, message: 'must be true or false' }]);
 };
 
+/**
+ * A base64 body (API Gateway's form for a body it cannot pass as text) must be valid UTF-8: a lenient decode would
+ * put U+FFFD where the bytes were and send a symbol the caller never wrote.
+ */
+const decodeUtf8 = (bytes: Buffer): string => {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw invalid('The request body is not valid UTF-8; nothing was sent.', [{ field: '(body)', message: 'not valid UTF-8' }]);
+  }
+};
+
 const fromHttp = (operation: AnyOperation, event: APIGatewayProxyEventV2): GatewayRequest => {
   let payload: Record<string, unknown> = {};
   if (event.body !== undefined && event.body !== null && event.body !== '') {
-    const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+    const text = event.isBase64Encoded ? decodeUtf8(Buffer.from(event.body, 'base64')) : event.body;
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -167,6 +197,7 @@ const fromDirect = (event: unknown): GatewayRequest => {
   if (event !== undefined && event !== null && !isRecord(event)) {
     throw invalid('A direct invocation payload must be a JSON object.');
   }
+  if (event && isEventBridgeEvent(event)) checkEnvelope(event);
   const raw = event && isEventBridgeEvent(event) ? event.detail : event;
   if (raw !== undefined && raw !== null && !isRecord(raw)) throw invalid('The EventBridge event detail must be a JSON object.');
   const { idempotencyKey, dryRun, ...payload } = raw ?? {};

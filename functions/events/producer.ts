@@ -7,7 +7,7 @@
  */
 import type { AnyOperation } from '../contract/operation.js';
 import type { EventDetail, LifecycleEvent, OrderView } from '../schemas/events.js';
-import { contentHash, eventIds } from './views.js';
+import { contentHash, orderEventIds, scopeOf, type OrderEventIds } from './views.js';
 import { createEventPublisher, type EventPublisher } from './publisher.js';
 import { EventsTable } from './store.js';
 
@@ -24,7 +24,15 @@ export interface GatewayEvents {
    * Publishes the event of one broker success within `timeoutMs` (the order's reply waits for it); says what
    * happened, never throws.
    */
-  publish(operation: AnyOperation, input: unknown, result: unknown, timeoutMs: number, now?: Date): Promise<PublishOutcome>;
+  publish(
+    operation: AnyOperation,
+    input: unknown,
+    result: unknown,
+    timeoutMs: number,
+    /** The broker account the call acted for (the session secret's uid and actid): part of every order event id. */
+    account: () => Promise<{ uid: string; actid: string }>,
+    now?: Date,
+  ): Promise<PublishOutcome>;
 }
 
 export type PublishOutcome =
@@ -39,6 +47,7 @@ export const buildGatewayEvent = async (
   result: unknown,
   known: (alId: string) => Promise<OrderView | undefined>,
   now: Date,
+  ids: OrderEventIds,
 ): Promise<LifecycleEvent | undefined> => {
   const lifecycle = operation.lifecycle;
   const alId = typeof result === 'object' && result !== null && 'al_id' in result ? String(result.al_id) : undefined;
@@ -46,11 +55,11 @@ export const buildGatewayEvent = async (
   const common = { observedAt: now.toISOString(), origin: 'gateway' as const };
   if (lifecycle.detailType === 'GTT Cancelled') {
     const view = await known(alId).catch(() => undefined);
-    const detail: EventDetail<'GTT Cancelled'> = { ...(view ?? {}), al_id: alId, eventId: eventIds.ended(alId), ...common };
+    const detail: EventDetail<'GTT Cancelled'> = { ...(view ?? {}), al_id: alId, eventId: ids.ended(alId), ...common };
     return { detailType: 'GTT Cancelled', detail };
   }
   const view = lifecycle.order!(input, alId);
-  const eventId = lifecycle.detailType === 'GTT Placed' ? eventIds.placed(alId) : eventIds.modified(alId, contentHash(view));
+  const eventId = lifecycle.detailType === 'GTT Placed' ? ids.placed(alId) : ids.modified(alId, contentHash(view));
   return { detailType: lifecycle.detailType, detail: { ...view, eventId, ...common } };
 };
 
@@ -58,14 +67,15 @@ export const createGatewayEvents = (config: EventsConfig, publisher?: EventPubli
   const bus = publisher ?? createEventPublisher({ busName: config.EVENT_BUS_NAME, endpoint: config.EVENTBRIDGE_ENDPOINT });
   const table = config.EVENTS_TABLE_NAME ? new EventsTable({ tableName: config.EVENTS_TABLE_NAME, endpoint: config.DYNAMODB_ENDPOINT }) : undefined;
   return {
-    async publish(operation, input, result, timeoutMs, now = new Date()) {
+    async publish(operation, input, result, timeoutMs, account, now = new Date()) {
       const detailType = operation.lifecycle?.detailType ?? 'none';
       const started = Date.now();
       const signal = AbortSignal.timeout(Math.max(100, timeoutMs));
       const left = () => Math.max(100, timeoutMs - (Date.now() - started));
       let event: LifecycleEvent | undefined;
       try {
-        event = await buildGatewayEvent(operation, input, result, (alId) => table?.knownOrder(alId, signal) ?? Promise.resolve(undefined), now);
+        const ids = orderEventIds(scopeOf(config.EVENT_BUS_NAME, await account()));
+        event = await buildGatewayEvent(operation, input, result, (alId) => table?.knownOrder(alId, signal) ?? Promise.resolve(undefined), now, ids);
       } catch (error) {
         return { status: 'failed', detailType, reason: describe(error) };
       }

@@ -4,6 +4,7 @@
  * and may accept some and refuse others: the result says which were published, so a caller records only those.
  */
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { redactDeep } from '../contract/redact.js';
 import { EVENT_SOURCE } from '../schemas/event-types.js';
 import type { LifecycleEvent } from '../schemas/events.js';
 
@@ -51,7 +52,8 @@ export const createEventPublisher = (options: PublisherOptions): EventPublisher 
                 EventBusName: options.busName,
                 Source: EVENT_SOURCE,
                 DetailType: event.detailType,
-                Detail: JSON.stringify(event.detail),
+                // No known secret and nothing token-shaped leaves in an event, whatever the broker echoed.
+                Detail: JSON.stringify(redactDeep(event.detail)),
               })),
             }),
             { abortSignal: deadline },

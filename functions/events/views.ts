@@ -23,6 +23,7 @@ interface SingleOrderFields {
   qty: string | number;
   prc: string;
   prctyp: string;
+  prd: string;
   tag?: string | undefined;
 }
 
@@ -37,6 +38,7 @@ const singleView = (alId: string, order: SingleOrderFields): OrderView => ({
   quantity: Number(order.qty),
   price: order.prc,
   priceType: order.prctyp,
+  product: order.prd,
   ...withTag(order.tag),
 });
 
@@ -51,6 +53,8 @@ export const viewOfOcoInput = (alId: string, oco: PlaceOcoInput): OrderView => {
     quantity: Number(l.order.qty),
     price: l.order.prc ?? '0',
     priceType: l.order.prctyp,
+    product: l.order.prd,
+    ...(l.order.trgprc === undefined ? {} : { triggerPrice: l.order.trgprc }),
   });
   return {
     al_id: alId,
@@ -73,6 +77,9 @@ export const viewOfRecord = (order: GttOrder): OrderView => {
       quantity: Number(l.order.qty ?? 0),
       price: str(l.order.prc ?? '0'),
       priceType: str(l.order.prctyp),
+      product: str(l.order.prd),
+      // The broker writes an empty trgprc for a leg without one.
+      ...(l.order.trgprc ? { triggerPrice: l.order.trgprc } : {}),
     });
     return {
       al_id: order.al_id,
@@ -112,13 +119,41 @@ export const contentHash = (view: OrderView): string => {
 };
 
 /**
- * The stable ids. An order is placed once and ends once (cancelled, triggered or removed: whichever is seen, it is
- * the one end of that order), so those ids hang on `al_id` alone; a modification on the content it produced.
+ * Whose orders: one deployment (its event bus) acting for one broker account. `al_id`s are the broker's counters, so
+ * two accounts, two deployments, or two sandbox runs of one day share them: the ids of order events include both.
  */
+export interface EventScope {
+  /** The deployment: its event bus name (both producers know it as EVENT_BUS_NAME). */
+  deployment: string;
+  /** The broker account the deployment's secret names. */
+  uid: string;
+  actid: string;
+}
+
+/** The account part of a scope, from the session secret. */
+export const scopeOf = (deployment: string, session: { uid: string; actid: string }): EventScope => ({
+  deployment,
+  uid: session.uid,
+  actid: session.actid,
+});
+
+/**
+ * The stable ids of one scope's order events. An order is placed once and ends once (cancelled, triggered or removed:
+ * whichever is seen, it is the one end of that order), so those ids hang on the scope and `al_id`; a modification
+ * also on the content it produced.
+ */
+export const orderEventIds = (scope: EventScope) => {
+  const where = [scope.deployment, scope.uid, scope.actid].join('\u0001');
+  return {
+    placed: (alId: string) => digest('placed', where, alId),
+    modified: (alId: string, hash: string) => digest('modified', where, alId, hash),
+    ended: (alId: string) => digest('ended', where, alId),
+  };
+};
+export type OrderEventIds = ReturnType<typeof orderEventIds>;
+
+/** The stable ids of session events: a renewal's secret version is unique; a snapshot version only per deployment. */
 export const eventIds = {
-  placed: (alId: string) => digest('placed', alId),
-  modified: (alId: string, hash: string) => digest('modified', alId, hash),
-  ended: (alId: string) => digest('ended', alId),
-  sessionExpired: (epoch: string) => digest('session-expired', epoch),
+  sessionExpired: (deployment: string, epoch: string) => digest('session-expired', deployment, epoch),
   sessionRenewed: (versionId: string) => digest('session-renewed', versionId),
 };

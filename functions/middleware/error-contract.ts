@@ -7,6 +7,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { sourceOf } from '../contract/gateway-request.js';
 import { InternalError, toGatewayError, type GatewayError } from '../contract/errors.js';
+import { redactError } from '../contract/redact.js';
 import type { GatewayContext } from './context.js';
 
 export const httpErrorResponse = (error: GatewayError): APIGatewayProxyStructuredResultV2 => ({
@@ -28,7 +29,8 @@ export const directInvocationError = (error: GatewayError): Error => {
 export const errorContract = (): MiddlewareObj<unknown, unknown, Error, GatewayContext> => ({
   name: 'errorContract',
   onError: (request) => {
-    let error = toGatewayError(request.error);
+    // The last net before the caller: no known secret and nothing token-shaped in any error reply.
+    let error = redactError(toGatewayError(request.error));
     const http = sourceOf(request.event) === 'http';
     try {
       if (http) request.response = httpErrorResponse(error);

@@ -51,7 +51,9 @@ export const lifecycleEvents = (
         const producer = events();
         if (!producer || pending.has(state)) return;
         const timeoutMs = Math.min(EVENT_PUBLISH_TIMEOUT_MS, request.context.getRemainingTimeInMillis() - 1_000);
-        pending.set(state, producer.publish(operation, state.input, result, timeoutMs));
+        const session = state.session;
+        const account = session ? () => session() : () => Promise.reject(new Error('no session'));
+        pending.set(state, producer.publish(operation, state.input, result, timeoutMs, account));
       };
     },
     after: (request) => settle(request.context.gateway),

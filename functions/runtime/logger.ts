@@ -10,6 +10,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import type { ConstructorOptions, LogItemExtraInput, LogItemMessage } from '@aws-lambda-powertools/logger/types';
 import { capText } from '../contract/bounded.js';
 import { ERROR_CATALOG } from '../contract/errors.js';
+import { redactText } from '../contract/redact.js';
 
 export const MASK = '***';
 
@@ -57,7 +58,8 @@ const AUTH_SCHEME = /\b(Bearer|Basic)\s+[A-Za-z0-9\-._~+/]+=*/gi;
 const SECRET_PAIR = /\b(access_?token|refresh_?token|susertoken|jkey|password|passwd|pwd|secret|totp|checksum|token)(["']?\s*[:=]\s*["']?)[^\s"'&,;}]+/gi;
 
 export const maskText = (text: string): string =>
-  text.replace(AUTH_SCHEME, (_match, scheme: string) => `${scheme} ${MASK}`).replace(SECRET_PAIR, `$1$2${MASK}`);
+  // Then the secret values this container knows (its session tokens), wherever they stand.
+  redactText(text.replace(AUTH_SCHEME, (_match, scheme: string) => `${scheme} ${MASK}`).replace(SECRET_PAIR, `$1$2${MASK}`), MASK);
 
 /** The JSON replacer every line goes through: secret keys masked at any depth, secrets in text masked. */
 export const maskSecrets = (key: string, value: unknown): unknown => {

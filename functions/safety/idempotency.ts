@@ -87,7 +87,7 @@ export class IdempotentExecutor {
     const progress: Progress = { executed: false };
     let stored: Replayable;
     try {
-      stored = await this.idempotent({ key, input }, execute, progress);
+      stored = await this.idempotent({ key, input: canonicalNumbers(input) }, execute, progress);
     } catch (error) {
       if (progress.failure !== undefined && error === progress.failure) throw toGatewayError(error);
       throw mapIdempotencyError(error, key, progress.executed);
@@ -102,6 +102,30 @@ export class IdempotentExecutor {
     return { result: stored.result as T, replayed: stored.replayed === true };
   }
 }
+
+/** The input's numeric fields (prices, triggers, quantities), whose spelling does not change the order. */
+const NUMERIC_FIELDS = new Set(['prc', 'd', 'qty', 'trgprc', 'trigger', 'ltp']);
+
+/** `100.50`, `100.5` and `0100.5` are one price: the canonical spelling, for the same-body check of a key. */
+const canonicalDecimal = (text: string): string => {
+  const match = /^0*(\d*?)(?:\.(\d*?)0*)?$/.exec(text);
+  if (!match) return text;
+  const whole = match[1] === '' ? '0' : match[1]!;
+  return match[2] ? `${whole}.${match[2]}` : whole;
+};
+
+/**
+ * The validated input with every numeric field in its canonical spelling, at any depth (OCO legs): what the
+ * idempotency record hashes, so a retry that spells `prc` as `100.0` after `100` is the same request.
+ */
+export const canonicalNumbers = (value: unknown, field?: string): unknown => {
+  if (typeof value === 'string') return field !== undefined && NUMERIC_FIELDS.has(field) ? canonicalDecimal(value) : value;
+  if (Array.isArray(value)) return value.map((item) => canonicalNumbers(item));
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, canonicalNumbers(item, key)]));
+  }
+  return value;
+};
 
 const mapIdempotencyError = (error: unknown, key: string, executed: boolean): unknown => {
   if (error instanceof GatewayError) return error;

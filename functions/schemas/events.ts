@@ -27,6 +27,8 @@ export const eventLeg = z.strictObject({
   quantity: z.number(),
   price: z.string(),
   priceType: z.string(),
+  product: z.string().optional().describe('the product (prd: C, M, I, ...)'),
+  triggerPrice: z.string().optional().describe('stop-loss orders (SL-LMT, SL-MKT): their own trigger price (trgprc)'),
 });
 export type EventLeg = z.output<typeof eventLeg>;
 
@@ -45,6 +47,7 @@ export const orderView = z.strictObject({
   quantity: z.number().optional(),
   price: z.string().optional(),
   priceType: z.string().optional(),
+  product: z.string().optional().describe('single orders: the product (prd: C, M, I, ...)'),
   target: eventLeg.optional(),
   stopLoss: eventLeg.optional(),
   tag: z.string().optional(),

@@ -223,6 +223,9 @@ export type ListOrdersInput = z.output<typeof listOrdersInput>;
 export const getOrderInput = z.lazy(() => z.strictObject({ al_id: gttId() }));
 export type GetOrderInput = z.output<typeof getOrderInput>;
 
+/** Price types whose order carries its own trigger price (`trgprc`). */
+const STOP_LOSS_PRICE_TYPES: readonly string[] = ['SL-LMT', 'SL-MKT'];
+
 /** The order one OCO leg places when its trigger is crossed. */
 const ocoLegOrder = () => z.strictObject({
   trantype: enumOf('trantype', TRANSACTION_TYPES),
@@ -273,6 +276,18 @@ const checkOco = <T extends OcoShape>(oco: T, ctx: z.RefinementCtx): T => {
     }
     if (Number(leg.trigger) <= 0) {
       ctx.addIssue({ code: 'custom', path: [name, 'trigger'], message: `${name}.trigger must be greater than 0` });
+    }
+    // A stop-loss order needs its own trigger price; any other order type has none (it would be sent and mean nothing).
+    const isStopLoss = STOP_LOSS_PRICE_TYPES.includes(leg.order.prctyp);
+    const trgprc = leg.order.trgprc;
+    if (isStopLoss && (trgprc === undefined || Number(trgprc) <= 0)) {
+      ctx.addIssue({ code: 'custom', path: [name, 'order', 'trgprc'], message: `trgprc must be a positive price for price type ${leg.order.prctyp}` });
+    } else if (!isStopLoss && trgprc !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [name, 'order', 'trgprc'],
+        message: `trgprc is only for stop-loss orders (SL-LMT, SL-MKT), not for price type ${leg.order.prctyp}`,
+      });
     }
     fixed[name] = { ...leg, order: { ...leg.order, prc: prc ?? '0' } };
   }

@@ -5,15 +5,26 @@
 import * as z from 'zod';
 import './zod-config.js';
 
-export const brokerSecretSchema = z.object({
-  accessToken: z.string().min(1, { error: 'accessToken must be a non-empty string' }),
-  uid: z.string().min(1, { error: 'uid must be a non-empty string' }),
-  actid: z.string().min(1, { error: 'actid must be a non-empty string' }),
-  brkname: z.string().min(1).optional(),
-  /** When and how our login functions wrote this session (absent when a token was put by hand). */
-  renewedAt: z.string().optional(),
-  method: z.enum(['oauth', 'flattrade', 'totp']).optional(),
-});
+export const brokerSecretSchema = z
+  .object({
+    /** Empty (or absent) only in a logged-out secret. */
+    accessToken: z.string().default(''),
+    uid: z.string().min(1, { error: 'uid must be a non-empty string' }),
+    actid: z.string().min(1, { error: 'actid must be a non-empty string' }),
+    brkname: z.string().min(1).optional(),
+    /**
+     * Set by Logout (an ISO time) once it has ended the session's token(s) at the broker: every function then
+     * answers SESSION_EXPIRED without calling the broker. A login writes a whole new session, which clears it.
+     */
+    loggedOutAt: z.string().min(1).optional(),
+    /** When and how our login functions wrote this session (absent when a token was put by hand). */
+    renewedAt: z.string().optional(),
+    method: z.enum(['oauth', 'flattrade', 'totp']).optional(),
+  })
+  .refine((s) => s.loggedOutAt !== undefined || s.accessToken.length > 0, {
+    error: 'accessToken must be a non-empty string',
+    path: ['accessToken'],
+  });
 
 /** The session one deployment acts for. The token lives only here and in the Authorization header. */
 export type BrokerSession = z.output<typeof brokerSecretSchema>;

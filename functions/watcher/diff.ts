@@ -17,7 +17,7 @@
 import type { LifecycleEvent, OrderDetailType, OrderView } from '../schemas/events.js';
 import type { GttOrder } from '../schemas/reply.js';
 import type { KnownOrder, WatcherState } from '../events/store.js';
-import { contentHash, eventIds, viewOfRecord } from '../events/views.js';
+import { contentHash, viewOfRecord, type OrderEventIds } from '../events/views.js';
 
 /** A history record as the operation table normalises it (GetTriggeredGTTOrders). */
 export type HistoryOrder = GttOrder & { status: string; triggeredAt?: string; firedLeg?: 'target' | 'stopLoss' };
@@ -29,6 +29,8 @@ export interface DiffInput {
   published: ReadonlySet<string>;
   observedAt: string;
   removedAfterRuns: number;
+  /** The ids of this deployment's and account's order events (views.ts: orderEventIds). */
+  ids: OrderEventIds;
 }
 
 export interface DiffResult {
@@ -51,7 +53,7 @@ export const endOf = (status: string): EndType | undefined => {
 };
 
 export const diffSnapshot = (input: DiffInput): DiffResult => {
-  const { state, published } = input;
+  const { state, published, ids } = input;
   const common = { observedAt: input.observedAt, origin: 'watcher' as const };
   const changes: LifecycleEvent[] = [];
   const next: WatcherState = { initialized: true, session: 'alive', orders: {}, ended: [] };
@@ -61,7 +63,7 @@ export const diffSnapshot = (input: DiffInput): DiffResult => {
 
   const end = (type: EndType, view: OrderView, record?: HistoryOrder) => {
     endedNow.add(view.al_id);
-    const eventId = eventIds.ended(view.al_id);
+    const eventId = ids.ended(view.al_id);
     if (type === 'GTT Triggered') {
       changes.push({
         detailType: type,
@@ -85,10 +87,10 @@ export const diffSnapshot = (input: DiffInput): DiffResult => {
     const known = state.orders[order.al_id];
     if (!known) {
       if (state.initialized && !endedBefore.has(order.al_id)) {
-        changes.push({ detailType: 'GTT Placed', detail: { ...view, eventId: eventIds.placed(order.al_id), ...common } });
+        changes.push({ detailType: 'GTT Placed', detail: { ...view, eventId: ids.placed(order.al_id), ...common } });
       }
     } else if (known.hash !== hash && state.initialized) {
-      changes.push({ detailType: 'GTT Modified', detail: { ...view, eventId: eventIds.modified(order.al_id, hash), ...common } });
+      changes.push({ detailType: 'GTT Modified', detail: { ...view, eventId: ids.modified(order.al_id, hash), ...common } });
     }
     next.orders[order.al_id] = { view, hash };
   }
@@ -100,7 +102,7 @@ export const diffSnapshot = (input: DiffInput): DiffResult => {
     const type = record ? endOf(record.status) : undefined;
     if (type) {
       end(type, record ? { ...viewOfRecord(record), al_id: alId } : known.view, record);
-    } else if (published.has(eventIds.ended(alId))) {
+    } else if (published.has(ids.ended(alId))) {
       endedNow.add(alId); // the gateway published its cancel
     } else {
       const waiting: KnownOrder = { ...known, missingRuns: (known.missingRuns ?? 0) + 1 };

@@ -21,7 +21,7 @@ import type { LifecycleEvent } from '../schemas/events.js';
 import type { GttOrder } from '../schemas/reply.js';
 import type { EventPublisher } from '../events/publisher.js';
 import type { EventsTable, WatcherState } from '../events/store.js';
-import { eventIds } from '../events/views.js';
+import { eventIds, orderEventIds, scopeOf } from '../events/views.js';
 import { writeLog } from '../runtime/logger.js';
 import { getPendingGttOrders, getTriggeredGttOrders } from '../operations.js';
 import type { WatcherConfig } from './config.js';
@@ -94,12 +94,13 @@ export const runWatcher = async (deps: WatcherDeps): Promise<WatcherRun> => {
     }
 
     const observedAt = now().toISOString();
-    const base = { state: snapshot.state, pending, history, observedAt, removedAfterRuns: config.WATCHER_REMOVED_AFTER_RUNS };
+    const ids = orderEventIds(scopeOf(config.EVENT_BUS_NAME, await deps.sessions.current()));
+    const base = { state: snapshot.state, pending, history, observedAt, removedAfterRuns: config.WATCHER_REMOVED_AFTER_RUNS, ids };
     const candidates = diffSnapshot({ ...base, published: new Set() });
     const published = await table.publishedAmong([
       ...candidates.changes.map((c) => c.detail.eventId),
       // Orders gone from the pending list may have been cancelled through the gateway.
-      ...Object.keys(snapshot.state.orders).map((alId) => eventIds.ended(alId)),
+      ...Object.keys(snapshot.state.orders).map((alId) => ids.ended(alId)),
     ]);
     const diff = diffSnapshot({ ...base, published });
     const sent = await publishAndMark(deps, diff.toPublish);
@@ -147,7 +148,7 @@ const sessionDead = async (deps: WatcherDeps, owner: string, version: number, st
   if (state.session !== 'dead') {
     const event: LifecycleEvent<'Session Expired'> = {
       detailType: 'Session Expired',
-      detail: { eventId: eventIds.sessionExpired(String(version)), observedAt: at.toISOString(), origin: 'watcher', code: failure.code, reason: failure.message.slice(0, 500) },
+      detail: { eventId: eventIds.sessionExpired(deps.config.EVENT_BUS_NAME, String(version)), observedAt: at.toISOString(), origin: 'watcher', code: failure.code, reason: failure.message.slice(0, 500) },
     };
     const published = await deps.table.publishedAmong([event.detail.eventId]);
     sent = published.size ? [] : await publishAndMark(deps, [event]);

@@ -284,7 +284,7 @@ describe('faults', () => {
   });
 
   it('control surface rejects bad fault specs with clear errors', async () => {
-    const res = await fetch(`${emu.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ operation: 'Nope', kind: 'drop' }) });
+    const res = await fetch(`${emu.url}/_emulator/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ operation: 'Nope', kind: 'drop' }) });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: expect.stringMatching(/operation must be one of/) });
   });
@@ -307,7 +307,7 @@ describe('GTT triggering (sandbox)', () => {
     const below = await place({ ai_t: 'LTP_B_O', d: '2490' });
     const above = await place({ ai_t: 'LTP_A_O', d: '2600' });
     const fire = (ltp: number) =>
-      fetch(`${emu.url}/_emulator/ltp`, { method: 'POST', body: JSON.stringify({ exch: 'NSE', tsym: 'RELIANCE-EQ', ltp }) }).then((r) => r.json());
+      fetch(`${emu.url}/_emulator/ltp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ exch: 'NSE', tsym: 'RELIANCE-EQ', ltp }) }).then((r) => r.json());
     expect(await fire(2500)).toEqual({ triggered: [], fired: [] });
     expect(await fire(2490)).toEqual({ triggered: [below.al_id], fired: [{ al_id: below.al_id, kind: 'gtt', leg: 'x', d: '2490' }] });
     expect(await fire(2600)).toMatchObject({ triggered: [above.al_id] });

@@ -56,6 +56,6 @@ export const totpNow = (seed: string, timestamp = Date.now()): string =>
 
 /** A control-surface call that returns status and JSON instead of throwing on 4xx. */
 export const control = async (baseUrl: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> => {
-  const res = await fetch(`${baseUrl}/_emulator/${path}`, { method, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const res = await fetch(`${baseUrl}/_emulator/${path}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 };

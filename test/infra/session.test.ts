@@ -75,15 +75,17 @@ describe('session functions, TOTP renewal on, jkey auth', () => {
     }
   });
 
-  it('each secret is readable only by its function; only OAuth and renewal may write the session; the state table only for OAuth', () => {
+  it('each secret is readable only by its function; only OAuth, renewal and Logout may write the session; the state table only for OAuth', () => {
     expect(rolesReaching(t, /SessionOAuthApp/, /^secretsmanager:GetSecretValue$/)).toEqual([expect.stringMatching(/^SessionOAuthCallbackRole/)]);
     expect(rolesReaching(t, /SessionLogin/, /^secretsmanager:GetSecretValue$/)).toEqual([expect.stringMatching(/^SessionSessionRenewalRole/)]);
     expect(rolesReaching(t, /SessionOAuthApp|SessionLogin/, /./)).toEqual([
       expect.stringMatching(/^SessionOAuthCallbackRole/),
       expect.stringMatching(/^SessionSessionRenewalRole/),
     ]);
-    // Any write on the session secret: PutSecretValue, and only that, for the two login functions.
-    expect(rolesReaching(t, /BrokerSession/, /^secretsmanager:(?!GetSecretValue$|DescribeSecret$)/)).toEqual([
+    // Any write on the session secret: PutSecretValue, and only that, for the two login functions and Logout (which
+    // marks the secret logged out).
+    expect(rolesReaching(t, /BrokerSession/, /^secretsmanager:(?!GetSecretValue$|DescribeSecret$)/).sort()).toEqual([
+      expect.stringMatching(/^LogoutRole/),
       expect.stringMatching(/^SessionOAuthCallbackRole/),
       expect.stringMatching(/^SessionSessionRenewalRole/),
     ]);

@@ -125,9 +125,15 @@ describe('least privilege', () => {
     for (const policy of policies) {
       const statements = policy.Properties.PolicyDocument.Statement;
       const secretStatements = statements.filter((s) => actions(s).some((a) => a.startsWith('secretsmanager:')));
-      expect(secretStatements).toHaveLength(1);
-      expect(secretStatements[0]!.Resource).toEqual({ Ref: expect.stringMatching(/^BrokerSession/) });
-      expect(actions(secretStatements[0]!).sort()).toEqual(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue']);
+      const isLogout = policy.Properties.Roles.some((r) => r.Ref.startsWith('LogoutRole'));
+      // Logout also writes the secret (marks it logged out); every other function only reads it.
+      expect(secretStatements).toHaveLength(isLogout ? 2 : 1);
+      for (const st of secretStatements) expect(st.Resource).toEqual({ Ref: expect.stringMatching(/^BrokerSession/) });
+      expect(secretStatements.flatMap(actions).sort()).toEqual([
+        'secretsmanager:DescribeSecret',
+        'secretsmanager:GetSecretValue',
+        ...(isLogout ? ['secretsmanager:PutSecretValue'] : []),
+      ]);
       const onIdempotency = (st: Statement) => /IdempotencyTable/.test(JSON.stringify(st.Resource));
       for (const s of statements.filter((st) => actions(st).some((a) => a.startsWith('dynamodb:')) && onIdempotency(st))) {
         expect(actions(s).sort()).toEqual(['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);

@@ -5,7 +5,7 @@
  */
 import net from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startLocalStack, type LocalStack } from '../../local/run-local.js';
+import { LOCAL_SECRET_ID, startLocalStack, type LocalStack } from '../../local/run-local.js';
 import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
 import {
   createGttClient,
@@ -78,6 +78,8 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await control.reset();
+  // The emulator's reset brings its session back; a logout also marked the secret logged out, so restore that too.
+  stack.secrets.setSecret(LOCAL_SECRET_ID, JSON.stringify({ accessToken: stack.emulator.token, uid: stack.emulator.uid, actid: stack.emulator.actid }));
 });
 
 describe('every operation of the table', () => {

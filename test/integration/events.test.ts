@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import http from 'node:http';
-import { startLocalStack, type LocalStack } from '../../local/run-local.js';
+import { LOCAL_EVENT_BUS, startLocalStack, type LocalStack } from '../../local/run-local.js';
+import { orderEventIds } from '../../functions/events/views.js';
 import { listenOnLoopback } from '../../local/loopback.js';
 import { LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
 import { EventsTable } from '../../functions/events/store.js';
@@ -121,6 +122,27 @@ describe('the gateway publishes after a broker success', () => {
     expect(of(alId, 'GTT Cancelled')[0]!.detail).toMatchObject({ al_id: alId, exch: 'NSE', tsym: 'M&M-EQ', trigger: '1480', origin: 'gateway' });
     for (let i = 0; i < 3; i++) expect((await stack.watch()).published).toEqual([]);
     expect(of(alId)).toHaveLength(3);
+  });
+
+  it('ids name the deployment and the account; a product-only or trigger-price-only modify is a GTT Modified the watcher agrees on', async () => {
+    const alId = await place();
+    const ids = orderEventIds({ deployment: LOCAL_EVENT_BUS, uid: stack.emulator.uid, actid: stack.emulator.actid });
+    expect(of(alId, 'GTT Placed')[0]!.detail.eventId).toBe(ids.placed(alId));
+    await stack.watch();
+    expect((await api('PUT', `/gtt-orders/${alId}`, { ...ORDER, prd: 'M' })).status).toBe(200);
+    expect(of(alId, 'GTT Modified')).toHaveLength(1);
+    expect(of(alId, 'GTT Modified')[0]!.detail).toMatchObject({ product: 'M', origin: 'gateway' });
+    expect((await stack.watch()).published).toEqual([]);
+
+    const ocoWithStop = { ...OCO, stopLoss: { trigger: '1400', order: { trantype: 'S', prctyp: 'SL-LMT', prd: 'C', ret: 'DAY', qty: 2, prc: '1395', trgprc: '1400' } } };
+    const placed = await api('POST', '/gtt-orders/oco', ocoWithStop, { 'Idempotency-Key': `k-${++keys}` });
+    const ocoId = String(placed.body.al_id);
+    await stack.watch();
+    const changed = { ...ocoWithStop, stopLoss: { ...ocoWithStop.stopLoss, order: { ...ocoWithStop.stopLoss.order, trgprc: '1401' } } };
+    expect((await api('PUT', `/gtt-orders/oco/${ocoId}`, changed)).status).toBe(200);
+    expect(of(ocoId, 'GTT Modified')).toHaveLength(1);
+    expect(of(ocoId, 'GTT Modified')[0]!.detail).toMatchObject({ stopLoss: { triggerPrice: '1401', product: 'C' } });
+    expect((await stack.watch()).published).toEqual([]);
   });
 
   it('a publish refused by EventBridge does not fail the order, and the watcher publishes it on its next run', async () => {

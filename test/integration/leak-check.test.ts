@@ -1,10 +1,17 @@
 /**
  * Leak check: every operation, in both entry shapes, on success, on failure, on dry run and across a token
  * rotation. Every log line, reply and error is scanned for the access tokens; at the broker, a token may appear
- * only in the Authorization header (the emulator flags any request whose body carried one).
+ * only in the Authorization header (the emulator flags any request whose body carried one). Then the same against
+ * a reflecting upstream (a proxy or WAF that quotes the request in its error page or `emsg`): no reply, stored
+ * replay, log line or event carries the token.
  */
+import http from 'node:http';
 import { Logger } from '@aws-lambda-powertools/logger';
+import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dynamoIdempotency } from '../../functions/safety/idempotency.js';
+import { createGatewayEvents } from '../../functions/events/producer.js';
+import { listenOnLoopback } from '../../local/loopback.js';
 import { startLocalStack, LOCAL_SECRET_ID, type LocalStack } from '../../local/run-local.js';
 import { createGatewayHandler } from '../../functions/gateway.js';
 import { OPERATIONS } from '../../functions/operations.js';
@@ -81,5 +88,87 @@ describe('leak check', () => {
       expect(request.bodyContainedToken).toBe(false);
       expect(request.authorization).toBe('Bearer <redacted>');
     }
+  });
+
+  it('a reflecting upstream (error pages and emsg that quote the request) never hands the token on', async () => {
+    // A live session again (the test above logged out), and an upstream that quotes every request back.
+    const live = await control.newSession(stack.emulator.uid);
+    const token = live.token;
+    stack.secrets.setSecret(LOCAL_SECRET_ID, JSON.stringify({ accessToken: token, uid: stack.emulator.uid, actid: stack.emulator.actid }));
+    let mode: 'html' | 'bare' | 'emsg' | 'quoted' = 'html';
+    const reflector = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        const auth = req.headers.authorization ?? '(none)';
+        const bare = auth.replace(/^Bearer /, '') || body.replace(/^.*jKey=/, '');
+        const replies = {
+          html: ['text/html', `<html><body>Blocked: Authorization: ${auth} body: ${body}</body></html>`],
+          bare: ['text/html', `<html>${bare} was refused</html>`],
+          emsg: ['application/json', JSON.stringify({ stat: 'Not_Ok', emsg: `Request rejected for ${auth}; ${body}` })],
+          quoted: ['application/json', JSON.stringify({ stat: 'Not_Ok', emsg: `Invalid Input : token ${bare} (${encodeURIComponent(bare)})` })],
+        } as const;
+        const [type, text] = replies[mode];
+        res.writeHead(200, { 'content-type': type });
+        res.end(text);
+      });
+    });
+    const upstream = await listenOnLoopback(reflector);
+    const lineCount = lines.length;
+    const eventCount = stack.eventBridge.events.length;
+    const replies: string[] = [];
+    try {
+      for (const auth of ['bearer', 'jkey'] as const) {
+        const config = { ...stack.config, BROKER_BASE_URL: upstream.url, BROKER_AUTH: auth };
+        const logger = new Logger({ serviceName: 'leak-reflect', logLevel: 'DEBUG' });
+        (logger as unknown as { console: Record<string, unknown> }).console = Object.fromEntries(
+          ['info', 'warn', 'error', 'debug', 'log'].map((level) => [level, (line: string) => lines.push(line)]),
+        );
+        for (const m of ['html', 'bare', 'emsg', 'quoted'] as const) {
+          mode = m;
+          for (const op of OPERATIONS) {
+            const handler = createGatewayHandler(op, { config, logger, idempotency: dynamoIdempotency, events: createGatewayEvents });
+            const body = op.name === 'PlaceGTTOrder' ? order : op.name === 'ModifyGTTOrder' ? { ...order, al_id: '1' } : op.name === 'CancelGTTOrder' ? { al_id: '1' } : {};
+            const key = `reflect-${auth}-${m}-${op.name}`;
+            const pathParameters = op.pathParams ? { alId: '1' } : undefined;
+            const event = () =>
+              httpApiEvent(op, {
+                body: op.pathParams ? { ...body, al_id: undefined } : body,
+                headers: op.idempotency ? { 'idempotency-key': key } : {},
+                ...(pathParameters ? { pathParameters } : {}),
+              });
+            // Twice with the same key: the second reply is the stored one.
+            replies.push(JSON.stringify(await handler(event(), lambdaContext(op.name))));
+            replies.push(JSON.stringify(await handler(event(), lambdaContext(op.name))));
+            try {
+              replies.push(JSON.stringify(await handler({ ...body, ...(op.idempotency ? { idempotencyKey: `${key}-direct` } : {}) }, lambdaContext(op.name))));
+            } catch (error) {
+              replies.push(`${(error as Error).name} ${(error as Error).message}`);
+            }
+          }
+        }
+      }
+    } finally {
+      await upstream.close();
+    }
+    const stored = await new DynamoDBClient({ endpoint: stack.dynamo.url }).send(new ScanCommand({ TableName: stack.dynamo.tableName }));
+    const storedText = JSON.stringify(stored.Items);
+    const newLines = lines.slice(lineCount);
+    const events = JSON.stringify(stack.eventBridge.events.slice(eventCount));
+
+    // The reflections did reach the gateway (so the check is not vacuous): bad replies, rejections, stored replays.
+    const all = replies.join('\n');
+    expect(all).toMatch(/BROKER_BAD_REPLY/);
+    expect(all).toMatch(/BROKER_REJECTED/);
+    expect(storedText).toMatch(/BROKER_BAD_REPLY/);
+    expect(newLines.length).toBeGreaterThan(50);
+    for (const text of [...replies, storedText, ...newLines, events]) {
+      expect(text).not.toContain(token);
+      expect(text).not.toContain(encodeURIComponent(token));
+    }
+    // What was quoted is still readable, with the secret replaced.
+    expect(all).toMatch(/Bearer <redacted>/);
+    expect(all).toMatch(/jKey=<redacted>/);
   });
 });

@@ -4,9 +4,12 @@
  * ErrorCode, as PutEvents does; a whole bad request is an SDK error; a webhook gets each event, retried on 5xx.
  */
 import http from 'node:http';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
-import { startLocalEventBridge, type LocalEventBridge } from '../../local/eventbridge.js';
+import { startLocalEventBridge, type DeadLetter, type LocalEventBridge } from '../../local/eventbridge.js';
 import { listenOnLoopback, type Listening } from '../../local/loopback.js';
 
 let bus: LocalEventBridge | undefined;
@@ -81,5 +84,50 @@ describe('local PutEvents endpoint', () => {
     expect(calls).toBe(2);
     expect(bodies).toEqual([bus.events[0]]);
     client.destroy();
+  });
+
+  it('an event the webhook never takes is kept as a dead letter (list, file, callback), never dropped', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gtt-dead-letters-'));
+    const file = join(dir, 'dead.jsonl');
+    let calls = 0;
+    let refuse = 503;
+    hook = await listenOnLoopback(
+      http.createServer((req, res) => {
+        req.resume();
+        req.on('end', () => {
+          calls++;
+          res.writeHead(refuse).end();
+        });
+      }),
+    );
+    const heard: { letter: DeadLetter; file?: string }[] = [];
+    try {
+      bus = await startLocalEventBridge({
+        busName: 'gtt',
+        webhookUrl: `${hook.url}/x`,
+        deliveryAttempts: 3,
+        deadLetterFile: file,
+        onDeadLetter: (letter, written) => heard.push({ letter, ...(written ? { file: written } : {}) }),
+      });
+      const client = new EventBridgeClient({ endpoint: bus.url });
+      await client.send(new PutEventsCommand({ Entries: [entry()] }));
+      await bus.drained();
+      expect(calls).toBe(3);
+      refuse = 400;
+      await client.send(new PutEventsCommand({ Entries: [entry({ DetailType: 'GTT Cancelled' })] }));
+      await bus.drained();
+      expect(calls).toBe(4);
+      client.destroy();
+
+      expect(bus.deadLetters.map((d) => [d.event.id, d.reason, d.attempts])).toEqual([
+        [bus.events[0]!.id, 'HTTP 503', 3],
+        [bus.events[1]!.id, 'HTTP 400 (not retried)', 1],
+      ]);
+      expect(heard.map((h) => h.file)).toEqual([file, file]);
+      const lines = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as DeadLetter);
+      expect(lines.map((l) => l.event)).toEqual(bus.events);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { diffSnapshot, endOf, type HistoryOrder } from '../../functions/watcher/diff.js';
-import { contentHash, eventIds, viewOfOcoInput, viewOfOrderInput, viewOfRecord } from '../../functions/events/views.js';
+import { contentHash, orderEventIds, viewOfOcoInput, viewOfOrderInput, viewOfRecord } from '../../functions/events/views.js';
 import { EMPTY_STATE, type WatcherState } from '../../functions/events/store.js';
 import { placeOcoInput, placeOrderInput } from '../../functions/schemas/input.js';
 import { getPendingGttOrders } from '../../functions/operations.js';
@@ -16,7 +16,9 @@ const record = (alId: string, fields: Partial<Record<string, unknown>> = {}): Gt
     {},
   ).orders[0]!;
 const fired = (alId: string, status = 'TRIGGERED'): HistoryOrder => ({ ...record(alId), status, triggeredAt: '09:30:00 23-11-2026' });
-const base = { published: new Set<string>(), observedAt: '2026-11-23T04:00:00.000Z', removedAfterRuns: 2 };
+const SCOPE = { deployment: 'gtt-gateway-bus', uid: 'DEMO01', actid: 'DEMO01' };
+const eventIds = orderEventIds(SCOPE);
+const base = { published: new Set<string>(), observedAt: '2026-11-23T04:00:00.000Z', removedAfterRuns: 2, ids: eventIds };
 const state = (orders: GttOrder[], extra: Partial<WatcherState> = {}): WatcherState => ({
   ...structuredClone(EMPTY_STATE),
   initialized: true,
@@ -49,6 +51,42 @@ describe('event ids', () => {
     expect(eventIds.placed('1')).not.toBe(eventIds.ended('1'));
     expect(eventIds.modified('1', 'a')).not.toBe(eventIds.modified('1', 'b'));
     expect(eventIds.ended('1')).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('the same al_id of another account or another deployment is another order: other ids', () => {
+    const otherAccount = orderEventIds({ ...SCOPE, uid: 'DEMO02', actid: 'DEMO02' });
+    const otherDeployment = orderEventIds({ ...SCOPE, deployment: 'sandbox-bus' });
+    for (const other of [otherAccount, otherDeployment]) {
+      expect(other.placed('1')).not.toBe(eventIds.placed('1'));
+      expect(other.ended('1')).not.toBe(eventIds.ended('1'));
+      expect(other.modified('1', 'a')).not.toBe(eventIds.modified('1', 'a'));
+    }
+    expect(orderEventIds({ ...SCOPE }).placed('1')).toBe(eventIds.placed('1'));
+  });
+
+  it('product and trigger price are part of what an order is (a product-only change is a modification)', () => {
+    const input = (fields: Record<string, unknown> = {}) =>
+      placeOrderInput.parse({ exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490', ...fields });
+    expect(viewOfOrderInput('7', input())).toMatchObject({ product: 'C' });
+    expect(contentHash(viewOfOrderInput('7', input({ prd: 'M' })))).not.toBe(contentHash(viewOfOrderInput('7', input())));
+    expect(contentHash(viewOfOrderInput('7', input({ prd: 'M' })))).toBe(contentHash(viewOfRecord(record('7', { prd: 'M' }))));
+    const oco = (stopLoss: Record<string, unknown>) =>
+      placeOcoInput.parse({
+        exch: 'NSE', tsym: 'INFY-EQ',
+        target: { trigger: '1700', order: { trantype: 'S', prctyp: 'LMT', prd: 'C', qty: 2, prc: '1700' } },
+        stopLoss: { trigger: '1400', order: { trantype: 'S', prctyp: 'SL-LMT', prd: 'C', qty: 2, prc: '1395', trgprc: '1400', ...stopLoss } },
+      });
+    expect(viewOfOcoInput('9', oco({})).stopLoss).toMatchObject({ product: 'C', triggerPrice: '1400' });
+    expect(contentHash(viewOfOcoInput('9', oco({ trgprc: '1401' })))).not.toBe(contentHash(viewOfOcoInput('9', oco({}))));
+    expect(contentHash(viewOfOcoInput('9', oco({ prd: 'M' })))).not.toBe(contentHash(viewOfOcoInput('9', oco({}))));
+    const leg = (trigger: string, order: Record<string, unknown>) => ({ trigger, order: { trantype: 'S', prd: 'C', qty: 2, trgprc: '', ...order } });
+    const rec = {
+      ...record('9', { tsym: 'INFY-EQ' }),
+      type: 'oco' as const,
+      target: leg('1700', { prctyp: 'LMT', prc: '1700' }),
+      stopLoss: leg('1400', { prctyp: 'SL-LMT', prc: '1395.00', trgprc: '1400.0' }),
+    };
+    expect(contentHash(viewOfRecord(rec))).toBe(contentHash(viewOfOcoInput('9', oco({}))));
   });
 });
 
