@@ -27,6 +27,7 @@ export class SessionSource {
   private readonly provider: SecretsProvider;
   private readonly client: SecretsManagerClient;
   private prefetched?: Promise<BrokerSession>;
+  private latest?: BrokerSession;
 
   constructor(private readonly options: SessionSourceOptions) {
     this.client = new SecretsManagerClient(options.endpoint ? { endpoint: options.endpoint } : {});
@@ -49,6 +50,11 @@ export class SessionSource {
     this.prefetched = undefined;
     const session = await (prefetched ? prefetched.catch(() => this.load(false)) : this.load(false));
     return session.loggedOutAt === undefined ? session : this.load(true);
+  }
+
+  /** The session read last (by any of the calls here), without reading again: e.g. for its account. */
+  last(): BrokerSession | undefined {
+    return this.latest;
   }
 
   /** Read the secret now, bypassing the cache, logged out or not. */
@@ -121,6 +127,7 @@ export class SessionSource {
     }
     // Known from now on: no reply, log line or event of this container may carry it.
     rememberSecret(parsed.data.accessToken);
+    this.latest = parsed.data;
     return parsed.data;
   }
 }

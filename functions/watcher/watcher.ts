@@ -94,7 +94,7 @@ export const runWatcher = async (deps: WatcherDeps): Promise<WatcherRun> => {
     }
 
     const observedAt = now().toISOString();
-    const ids = orderEventIds(scopeOf(config.EVENT_BUS_NAME, await deps.sessions.current()));
+    const ids = orderEventIds(scopeOf(config.EVENT_BUS_NAME, deps.sessions.last() ?? (await deps.sessions.current())));
     const base = { state: snapshot.state, pending, history, observedAt, removedAfterRuns: config.WATCHER_REMOVED_AFTER_RUNS, ids };
     const candidates = diffSnapshot({ ...base, published: new Set() });
     const published = await table.publishedAmong([
