@@ -29,7 +29,7 @@ beforeAll(async () => {
   started = await startScript(
     'local/start.ts',
     ['--port', '0', '--watch-interval', '0', '--dead-letters', file],
-    /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*OAuth login/,
+    /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Login on loopback[\s\S]*session --url/,
     25_000,
     { NOTIFY_WEBHOOK_URL: `${receiver.url}/hook` },
   );
