@@ -4,7 +4,8 @@
  * listener (server.ts) stays small. Synchronous on purpose: Node runs it to completion per request, so concurrent
  * clients can never interleave between reading and writing state.
  */
-import { compactRequestTime, requestTime } from './formats.js';
+import { compactRequestTime, instrumentToken, requestTime } from './formats.js';
+import { OrderBook, type NextOutcome } from './order-book.js';
 import { FAULT_KINDS, FaultBook, type Fault, type FaultKind } from './faults.js';
 import { checkOco, ocoDirections, ocoFiringLeg } from './oco.js';
 import { OCO_ALERT_TYPE, Refusal, checkGtt, gttFires, requireAlId, requireString, type Json } from './orders.js';
@@ -42,6 +43,10 @@ export const OPERATIONS = [
   'GetTrgOi',
   'GenAcsTok',
   'QuickAuth',
+  'OrderBook',
+  'SingleOrdHist',
+  'SearchScrip',
+  'GetQuotes',
 ] as const;
 export type BrokerOperation = (typeof OPERATIONS)[number];
 
@@ -99,6 +104,9 @@ export interface FiredOrder {
   kind: Order['kind'];
   leg: LegName;
   d: string;
+  /** The order it placed in the order book, and that order's status. */
+  norenordno: string;
+  status: string;
 }
 
 const TOKEN_PATTERN = /^[\x21-\x7e]{8,256}$/;
@@ -110,6 +118,8 @@ function* chain(...lists: Iterable<string>[]): Generator<string> {
 export class BrokerEmulator {
   readonly state: EmulatorState;
   readonly faults = new FaultBook();
+  /** The orders fired GTTs placed. */
+  readonly book: OrderBook;
   readonly uid = DEMO_UID;
   readonly actid = DEMO_ACTID;
   readonly token: string;
@@ -126,6 +136,7 @@ export class BrokerEmulator {
     if (options.token !== undefined && !TOKEN_PATTERN.test(options.token)) throw new Error('token must be 8 to 256 printable characters without spaces');
     this.token = options.token ?? newToken();
     this.state = new EmulatorState(this.now());
+    this.book = new OrderBook(() => this.state.newOrderNumber());
     this.login = new SessionLogin(options, this.state, this.now);
     const loginSecrets = this.login.secrets();
     this.log = new RequestLog(() => chain(this.state.knownTokens, loginSecrets));
@@ -154,6 +165,7 @@ export class BrokerEmulator {
   /** Back to the start: demo account and token only, no orders, prices, codes, faults, log or switched behaviour. */
   reset(): void {
     this.state.clearOrdersAndSessions();
+    this.book.clear();
     for (const uid of [...this.state.accounts.keys()]) if (uid !== DEMO_UID) this.state.accounts.delete(uid);
     this.state.addSession(DEMO_UID, this.token, this.demoTokenStyle);
     this.faults.clear();
@@ -303,6 +315,28 @@ export class BrokerEmulator {
           const fired = this.ordersOf(account.uid, 'triggered').sort((a, b) => a.trigger!.seq - b.trigger!.seq);
           return this.list(fired, triggeredRecord);
         }
+        case 'OrderBook': {
+          const orders = this.book.bookOf(account.uid);
+          return orders.length === 0 && !this.switches.emptyListAsArray ? notOk('no data') : json(200, orders);
+        }
+        case 'SingleOrdHist':
+          return json(200, this.book.historyOf(account.uid, fields));
+        case 'SearchScrip': {
+          const exch = requireString(fields, 'exch');
+          const stext = decodeURIComponent(requireString(fields, 'stext'));
+          return json(200, { stat: 'Ok', values: [{ exch, tsym: stext, token: instrumentToken(exch, stext), pp: '2', ls: '1', ti: '0.05' }] });
+        }
+        case 'GetQuotes': {
+          const exch = requireString(fields, 'exch');
+          const token = requireString(fields, 'token');
+          const known = [...this.state.ltps].find(([key]) => {
+            const [e, ...rest] = key.split('|');
+            return e === exch && instrumentToken(exch, rest.join('|')) === token;
+          });
+          if (!known) return notOk('no data');
+          const tsym = known[0].slice(exch.length + 1);
+          return json(200, { request_time: requestTime(this.now()), stat: 'Ok', exch, tsym, token, lp: String(known[1]), pp: '2', ls: '1', ti: '0.05' });
+        }
         case 'ClientDetails': {
           requireString(fields, 'actid');
           if (fields.actid !== account.actid) throw new Refusal('Invalid Account Id');
@@ -416,7 +450,8 @@ export class BrokerEmulator {
       const d = order.kind === 'oco' ? order[leg] : order.d;
       order.state = 'triggered';
       order.trigger = { at: requestTime(this.now()), seq: this.state.nextTriggerSeq(), leg, d, ltp: String(ltp) };
-      fired.push({ al_id: order.al_id, kind: order.kind, leg, d });
+      const placed = this.book.placeFired(order, leg, ltp, this.now());
+      fired.push({ al_id: order.al_id, kind: order.kind, leg, d, norenordno: placed.norenordno, status: placed.history[0]!.status });
     }
     return fired;
   }
@@ -561,6 +596,23 @@ export class BrokerEmulator {
         case 'GET /otp':
           // What the demo account's authenticator app shows now (the sign-in page asks for it).
           return json(200, { otp: this.login.currentOtp() });
+        case 'POST /next-order': {
+          // How the next fired order ends: filled (default), rejected with a reason, partly filled, or left open.
+          const status = body.status;
+          let outcome: NextOutcome;
+          if (status === 'filled' || status === 'open') outcome = { status };
+          else if (status === 'rejected') outcome = { status, reason: optionalString('reason') ?? 'RED:Margin Shortfall:INR 1,000.00 Available:INR 0.00' };
+          else if (status === 'partial') {
+            const fillQty = body.fillQty;
+            if (!Number.isInteger(fillQty) || (fillQty as number) < 1) return json(400, { error: 'fillQty must be a positive integer' });
+            outcome = { status, fillQty: fillQty as number };
+          } else return json(400, { error: 'status must be filled, rejected, partial or open' });
+          try {
+            return json(201, { queued: this.book.queue(outcome) });
+          } catch (error) {
+            return json(409, { error: (error as Error).message });
+          }
+        }
         case 'GET /oauth':
           return json(200, { clientId: this.login.oauth.clientId, redirectUrl: this.login.oauth.redirectUrl });
         case 'POST /oauth': {

@@ -171,6 +171,8 @@ export class EmulatorState {
   readonly oauthCodes = new Map<string, OAuthCode>();
   /** al_id counter: never reset, so an al_id is never reused within a process (nor across restarts of a day). */
   private nextId: number;
+  /** Order numbers (`norenordno`) of the orders fired GTTs place: the same scheme, a counter of their own. */
+  private nextOrderNumber: number;
   private triggerSeq = 0;
 
   constructor(now = new Date()) {
@@ -182,10 +184,16 @@ export class EmulatorState {
     const yymmdd = `${String(ist.getUTCFullYear()).slice(2)}${String(ist.getUTCMonth() + 1).padStart(2, '0')}${String(ist.getUTCDate()).padStart(2, '0')}`;
     const sinceMidnight = ist.getTime() - Date.UTC(ist.getUTCFullYear(), ist.getUTCMonth(), ist.getUTCDate());
     this.nextId = Number(yymmdd) * 1e8 + Math.floor(sinceMidnight / 10) + 1;
+    // Far from the al_ids of the day, so an order number is never mistaken for a GTT id.
+    this.nextOrderNumber = this.nextId + 50_000_000;
   }
 
   newAlId(): string {
     return String(this.nextId++);
+  }
+
+  newOrderNumber(): string {
+    return String(this.nextOrderNumber++);
   }
 
   nextTriggerSeq(): number {

@@ -248,7 +248,7 @@ describe('triggering via the LTP control', () => {
     await ltp(2500);
     const { al_id } = await placeOco();
     expect(await ltp(2450)).toEqual({ triggered: [], fired: [] });
-    expect(await ltp(2600)).toEqual({ triggered: [al_id], fired: [{ al_id, kind: 'oco', leg: 'x', d: '2600' }] });
+    expect(await ltp(2600)).toEqual({ triggered: [al_id], fired: [{ al_id, kind: 'oco', leg: 'x', d: '2600', norenordno: expect.stringMatching(/^\d{14}$/), status: 'COMPLETE' }] });
     expect(await pending()).toEqual({ stat: 'Not_Ok', emsg: 'no data' });
     expect(await ltp(2300)).toEqual({ triggered: [], fired: [] }); // the other leg never fires
     const history = (await triggered()) as Record<string, unknown>[];
@@ -272,7 +272,7 @@ describe('triggering via the LTP control', () => {
     await ltp(2500);
     const { al_id } = await placeOco();
     expect((await ltp(2401)).triggered).toEqual([]);
-    expect((await ltp(2399.5)).fired).toEqual([{ al_id, kind: 'oco', leg: 'y', d: '2400' }]);
+    expect((await ltp(2399.5)).fired).toEqual([{ al_id, kind: 'oco', leg: 'y', d: '2400', norenordno: expect.stringMatching(/^\d{14}$/), status: 'COMPLETE' }]);
     expect(await ltp(2700)).toEqual({ triggered: [], fired: [] });
     expect(await triggered()).toEqual([expect.objectContaining({ al_id, stat: 'TRIGGERED', trg_leg: 'y', trg_d: '2400', trg_ltp: '2399.5' })]);
   });
@@ -297,7 +297,7 @@ describe('triggering via the LTP control', () => {
   it('a gap through both triggers fires only the leg nearer the previous price', async () => {
     await ltp(2000);
     const { al_id } = await placeOco();
-    expect((await ltp(2700)).fired).toEqual([{ al_id, kind: 'oco', leg: 'y', d: '2400' }]);
+    expect((await ltp(2700)).fired).toEqual([{ al_id, kind: 'oco', leg: 'y', d: '2400', norenordno: expect.stringMatching(/^\d{14}$/), status: 'COMPLETE' }]);
     expect(((await triggered()) as unknown[]).length).toBe(1);
   });
 
@@ -309,13 +309,13 @@ describe('triggering via the LTP control', () => {
     // Both new triggers are below the price at the modify: both fire on a fall, x (2300) first.
     expect((await ltp(2450)).fired).toEqual([]);
     expect((await ltp(2650)).fired).toEqual([]);
-    expect((await ltp(2300)).fired).toEqual([{ al_id, kind: 'oco', leg: 'x', d: '2300' }]);
+    expect((await ltp(2300)).fired).toEqual([{ al_id, kind: 'oco', leg: 'x', d: '2300', norenordno: expect.stringMatching(/^\d{14}$/), status: 'COMPLETE' }]);
   });
 
   it('single GTTs keep their rule (LTP_B_O below, LTP_A_O above) and show in GetTrgOi as leg x', async () => {
     const below = (await call('PlaceGTTOrder', single({ ai_t: 'LTP_B_O', d: '2490', remarks: 'dip' }))).body as { al_id: string };
     const above = (await call('PlaceGTTOrder', single({ ai_t: 'LTP_A_O', d: '2600' }))).body as { al_id: string };
-    expect((await ltp(2490)).fired).toEqual([{ al_id: below.al_id, kind: 'gtt', leg: 'x', d: '2490' }]);
+    expect((await ltp(2490)).fired).toEqual([{ al_id: below.al_id, kind: 'gtt', leg: 'x', d: '2490', norenordno: expect.stringMatching(/^\d{14}$/), status: 'COMPLETE' }]);
     expect(await triggered()).toEqual([
       expect.objectContaining({
         stat: 'TRIGGERED',

@@ -309,7 +309,7 @@ describe('GTT triggering (sandbox)', () => {
     const fire = (ltp: number) =>
       fetch(`${emu.url}/_emulator/ltp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ exch: 'NSE', tsym: 'RELIANCE-EQ', ltp }) }).then((r) => r.json());
     expect(await fire(2500)).toEqual({ triggered: [], fired: [] });
-    expect(await fire(2490)).toEqual({ triggered: [below.al_id], fired: [{ al_id: below.al_id, kind: 'gtt', leg: 'x', d: '2490' }] });
+    expect(await fire(2490)).toEqual({ triggered: [below.al_id], fired: [{ al_id: below.al_id, kind: 'gtt', leg: 'x', d: '2490', norenordno: expect.stringMatching(/^\d{14}$/), status: 'COMPLETE' }] });
     expect(await fire(2600)).toMatchObject({ triggered: [above.al_id] });
     expect(await pending()).toEqual({ stat: 'Not_Ok', emsg: 'no data' });
   });

@@ -1,0 +1,144 @@
+/**
+ * What a fired GTT becomes: an ordinary order in the account's order book, with its own number (`norenordno`), the
+ * GTT's `remarks`, and a status history. By default it fills completely at its price (a market order at the last
+ * traded price); the control surface can make the next fired orders reject (with a reason), fill partly, or stay
+ * open. Served as `OrderBook` and `SingleOrdHist`, with `SearchScrip` and `GetQuotes` for prices.
+ * Decisions (docs/emulator-extensions.md): the GetTrgOi record does not name the order it created (no public source
+ * shows it doing so), so a client matches a fired GTT to its order by remarks, exchange, symbol, side and quantity.
+ */
+import { requestTime } from './formats.js';
+import { Refusal, requireString, type Json } from './orders.js';
+import type { LegName, Order, OrderLeg } from './state.js';
+
+export type BookStatus = 'OPEN' | 'COMPLETE' | 'REJECTED' | 'CANCELED';
+
+/** One state of an order, as SingleOrdHist lists them (newest first). */
+export interface BookState {
+  status: BookStatus | 'PENDING';
+  /** `HH:MM:SS DD-MM-YYYY`, India time. */
+  norentm: string;
+  fillshares: number;
+  avgprc: string;
+  rejreason: string;
+}
+
+export interface BookOrder {
+  norenordno: string;
+  uid: string;
+  actid: string;
+  exch: string;
+  tsym: string;
+  trantype: string;
+  qty: number;
+  prc: string;
+  prctyp: string;
+  prd: string;
+  ret: string;
+  remarks: string;
+  /** The GTT that placed it (ours: not on the wire). */
+  al_id: string;
+  history: BookState[];
+}
+
+/** How the next fired order ends (`POST /_emulator/next-order`); the default is a complete fill. */
+export type NextOutcome = { status: 'filled' } | { status: 'rejected'; reason: string } | { status: 'partial'; fillQty: number } | { status: 'open' };
+
+const MAX_QUEUED_OUTCOMES = 100;
+
+export class OrderBook {
+  readonly orders = new Map<string, BookOrder>();
+  private readonly outcomes: NextOutcome[] = [];
+  constructor(
+    /** A new order number (YYMMDD + 8 digits, like al_ids, from a counter of their own). */
+    private readonly newNumber: () => string,
+  ) {}
+
+  /** Queue how the next fired order ends; answers how many are queued. */
+  queue(outcome: NextOutcome): number {
+    if (this.outcomes.length >= MAX_QUEUED_OUTCOMES) throw new Refusal(`at most ${MAX_QUEUED_OUTCOMES} outcomes may wait`);
+    this.outcomes.push(outcome);
+    return this.outcomes.length;
+  }
+
+  clear(): void {
+    this.orders.clear();
+    this.outcomes.length = 0;
+  }
+
+  /** The order a fired GTT (or the fired leg of an OCO) places, ended as queued (or filled). */
+  placeFired(order: Order, leg: LegName, ltp: number, now: Date): BookOrder {
+    const terms: Pick<OrderLeg, 'trantype' | 'prctyp' | 'prd' | 'ret' | 'qty' | 'prc'> = order.kind === 'oco' ? order.legs[leg] : order;
+    const at = requestTime(now);
+    const market = terms.prctyp === 'MKT' || terms.prctyp === 'SL-MKT';
+    const price = market ? String(ltp) : terms.prc;
+    const outcome = this.outcomes.shift() ?? { status: 'filled' };
+    const placed: BookState = { status: 'PENDING', norentm: at, fillshares: 0, avgprc: '0', rejreason: '' };
+    const open: BookState = { ...placed, status: 'OPEN' };
+    const last: BookState =
+      outcome.status === 'rejected'
+        ? { ...placed, status: 'REJECTED', rejreason: outcome.reason }
+        : outcome.status === 'partial'
+          ? { ...open, fillshares: Math.min(outcome.fillQty, terms.qty), avgprc: price }
+          : outcome.status === 'open'
+            ? open
+            : { ...placed, status: 'COMPLETE', fillshares: terms.qty, avgprc: price };
+    const book: BookOrder = {
+      norenordno: this.newNumber(),
+      uid: order.uid,
+      actid: order.actid,
+      exch: order.exch,
+      tsym: order.tsym,
+      trantype: terms.trantype,
+      qty: terms.qty,
+      prc: market ? '0' : terms.prc,
+      prctyp: terms.prctyp,
+      prd: terms.prd,
+      ret: terms.ret,
+      remarks: order.remarks,
+      al_id: order.al_id,
+      // Newest first, as SingleOrdHist answers.
+      history: outcome.status === 'rejected' ? [last, placed] : last === open ? [open, placed] : [last, open, placed],
+    };
+    this.orders.set(book.norenordno, book);
+    return book;
+  }
+
+  /** OrderBook: the account's orders, newest first, each in its latest state. */
+  bookOf(uid: string): Json[] {
+    return [...this.orders.values()]
+      .filter((o) => o.uid === uid)
+      .reverse()
+      .map((o) => record(o, o.history[0]!));
+  }
+
+  /** SingleOrdHist: the order's states, newest first. */
+  historyOf(uid: string, fields: Json): Json[] {
+    const number = requireString(fields, 'norenordno');
+    const order = this.orders.get(number);
+    if (!order || order.uid !== uid) throw new Refusal('Invalid Order Number');
+    return order.history.map((state) => record(order, state));
+  }
+}
+
+const record = (o: BookOrder, state: BookState): Json => ({
+  stat: 'Ok',
+  norenordno: o.norenordno,
+  uid: o.uid,
+  actid: o.actid,
+  exch: o.exch,
+  tsym: o.tsym,
+  trantype: o.trantype,
+  qty: String(o.qty),
+  prc: o.prc,
+  prctyp: o.prctyp,
+  prd: o.prd,
+  ret: o.ret,
+  status: state.status,
+  fillshares: String(state.fillshares),
+  ...(state.fillshares > 0 ? { avgprc: state.avgprc } : {}),
+  ...(state.rejreason ? { rejreason: state.rejreason } : {}),
+  remarks: o.remarks,
+  norentm: state.norentm,
+  exch_tm: state.norentm.replace(/^(\d\d:\d\d:\d\d) (\d\d)-(\d\d)-(\d{4})$/, '$2-$3-$4 $1'),
+  ordersource: 'API',
+});
