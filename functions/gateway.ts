@@ -33,7 +33,8 @@ import { httpResponse } from './middleware/http-response.js';
 import { orderSafety } from './middleware/order-safety.js';
 import { parseRequest } from './middleware/parse-request.js';
 import { lifecycleEvents } from './middleware/lifecycle-events.js';
-import { METRIC_NAMESPACE, operationMetrics } from './middleware/operation-metrics.js';
+import { operationMetrics } from './middleware/operation-metrics.js';
+import { METRIC_NAMESPACE, SERVICE_NAME } from './schemas/names.js';
 import type { EventsConfig, GatewayEvents } from './events/producer.js';
 
 /** Builds the idempotency executor of one operation (see core/idempotency.ts: `dynamoIdempotency`). */
@@ -112,7 +113,8 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
     }
   }
   const logger = options.logger ?? defaultLogger;
-  const metrics = options.metrics ?? new Metrics({ namespace: METRIC_NAMESPACE, serviceName: 'gtt-gateway' });
+  const metrics =
+    options.metrics ?? new Metrics({ namespace: METRIC_NAMESPACE, serviceName: SERVICE_NAME, defaultDimensions: { Operation: operation.name } });
 
   const audit = auditLog(operation, logger);
   const handler = middy<unknown, unknown, Error, GatewayContext>()

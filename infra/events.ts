@@ -17,7 +17,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { EVENT_SOURCE } from '../functions/schemas/events.js';
-import { METRIC_NAMESPACE } from '../functions/middleware/operation-metrics.js';
+import { METRIC_NAMESPACE, SERVICE_NAME } from '../functions/schemas/names.js';
 import type { AnyOperation } from '../functions/contract/operation.js';
 import { GatewayFunction, type GatewayFunctionNetwork } from './gateway-function.js';
 import { InvokeThisFunctionOnly } from './session-functions.js';
@@ -216,7 +216,7 @@ export class LifecycleEvents extends Construct {
   /** The dashboard of the function set: operations, broker, safety, events, watcher, session. */
   addDashboard(operations: readonly AnyOperation[]): cloudwatch.Dashboard {
     const metric = (name: string, dimensions: Record<string, string>, statistic = 'Sum') =>
-      new cloudwatch.Metric({ namespace: METRIC_NAMESPACE, metricName: name, dimensionsMap: { service: 'gtt-gateway', ...dimensions }, statistic, period: Duration.minutes(5) });
+      new cloudwatch.Metric({ namespace: METRIC_NAMESPACE, metricName: name, dimensionsMap: { service: SERVICE_NAME, ...dimensions }, statistic, period: Duration.minutes(5) });
     const perOperation = (name: string, statistic = 'Sum', ops = operations) =>
       ops.map((op) => metric(name, { Operation: op.name }, statistic).with({ label: op.name }));
     // Each graph lists the operations that can emit its metric (operation-metrics.ts): guardrails check the orders

@@ -6,6 +6,7 @@
  * infra/egress.ts) the function runs in the given private subnets and security group, and its role gets the ENI
  * permissions of AWSLambdaVPCAccessExecutionRole as an inline statement.
  */
+import { SERVICE_NAME } from '../functions/schemas/names.js';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -79,7 +80,7 @@ export class GatewayFunction extends Construct {
         ? { vpc: props.network.vpc, vpcSubnets: props.network.subnets, securityGroups: [props.network.securityGroup], allowPublicSubnet: false }
         : {}),
       environment: {
-        POWERTOOLS_SERVICE_NAME: 'gtt-gateway',
+        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
         POWERTOOLS_LOG_LEVEL: 'INFO',
         BROKER_TIMEOUT_MS: String(BROKER_TIMEOUT_MS),
         ...(this.node.tryGetContext('enableSourceMaps') === 'true' || this.node.tryGetContext('enableSourceMaps') === true

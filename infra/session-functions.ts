@@ -20,7 +20,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { SESSION_FUNCTIONS, type SessionFunction } from '../functions/session/functions.js';
-import { METRIC_NAMESPACE } from '../functions/session/health.js';
+import { METRIC_NAMESPACE, SERVICE_NAME } from '../functions/schemas/names.js';
 import { GatewayFunction, type GatewayFunctionNetwork } from './gateway-function.js';
 import { expiringTable } from './tables.js';
 
@@ -193,7 +193,7 @@ export class SessionFunctions extends Construct {
       new cloudwatch.Metric({
         namespace: METRIC_NAMESPACE,
         metricName: 'SessionAlive',
-        dimensionsMap: { service: 'gtt-gateway' },
+        dimensionsMap: { service: SERVICE_NAME },
         statistic: 'Minimum',
         period: Duration.minutes(5),
       })

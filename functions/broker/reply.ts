@@ -14,9 +14,7 @@ import {
   SessionExpiredError,
   type GatewayError,
 } from '../contract/errors.js';
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isRecord } from '../schemas/values.js';
 
 /** Classify a broker failure text (`emsg` of a Not_Ok reply, or a non-Ok `stat`). */
 export const classifyBrokerFailure = (text: string): GatewayError => {

@@ -6,6 +6,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { AnyOperation } from './operation.js';
 import { ValidationFailedError, type FieldProblem } from './errors.js';
 import { capText, preview } from './bounded.js';
+import { isRecord } from '../schemas/values.js';
 
 export type RequestSource = 'http' | 'direct';
 
@@ -28,8 +29,6 @@ export interface GatewayRequest {
   query: Record<string, string>;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export const isHttpApiEvent = (event: unknown): event is APIGatewayProxyEventV2 =>
   isRecord(event) && event.version === '2.0' && isRecord(event.requestContext) && isRecord(event.requestContext.http);

@@ -1,5 +1,6 @@
 /**
- * CloudWatch metrics (Powertools Metrics, EMF) of every invocation, dimension `Operation`: `Requests`, `Succeeded`
+ * CloudWatch metrics (Powertools Metrics, EMF) of every invocation, dimension `Operation` (a default dimension of
+ * the function's Metrics, set once, so no call adds it twice): `Requests`, `Succeeded`
  * or `Failed` (and `Errors` by `ErrorCode`), `BrokerLatency` and `BrokerAttempts` when the broker was called,
  * `GuardrailRejections`, `IdempotentReplays`, `EventsPublished` and `EventPublishFailures`. Powertools' own
  * `logMetrics` middleware writes them out once per invocation.
@@ -10,7 +11,6 @@ import type { AnyOperation } from '../contract/operation.js';
 import { toGatewayError } from '../contract/errors.js';
 import type { GatewayContext, GatewayState } from './context.js';
 
-export const METRIC_NAMESPACE = 'GttGateway';
 
 const brokerMetrics = (metrics: Metrics, state: GatewayState | undefined) => {
   if (state?.brokerMs !== undefined) metrics.addMetric('BrokerLatency', MetricUnit.Milliseconds, state.brokerMs);
@@ -19,9 +19,6 @@ const brokerMetrics = (metrics: Metrics, state: GatewayState | undefined) => {
 
 export const operationMetrics = (operation: AnyOperation, metrics: Metrics): MiddlewareObj<unknown, unknown, Error, GatewayContext> => ({
   name: 'operationMetrics',
-  before: () => {
-    metrics.addDimension('Operation', operation.name);
-  },
   after: (request) => {
     const state = request.context.gateway;
     metrics.addMetric('Requests', MetricUnit.Count, 1);
@@ -34,13 +31,13 @@ export const operationMetrics = (operation: AnyOperation, metrics: Metrics): Mid
   onError: (request) => {
     const state = request.context.gateway as GatewayState | undefined;
     const code = toGatewayError(request.error).code;
-    metrics.addDimension('Operation', operation.name);
     metrics.addMetric('Requests', MetricUnit.Count, 1);
     metrics.addMetric('Failed', MetricUnit.Count, 1);
     brokerMetrics(metrics, state);
     if (code === 'GUARDRAIL_REJECTED') metrics.addMetric('GuardrailRejections', MetricUnit.Count, 1);
     const byCode = metrics.singleMetric();
-    byCode.addDimensions({ Operation: operation.name, ErrorCode: code });
+    // The single metric inherits the default dimensions (Operation, service); only the code is added.
+    byCode.addDimension('ErrorCode', code);
     byCode.addMetric('Errors', MetricUnit.Count, 1);
   },
 });

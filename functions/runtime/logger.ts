@@ -6,6 +6,7 @@
  * `jKey=…`-style pairs inside any string. And writing a line never throws: a line that cannot be serialised is
  * replaced by a short one saying so, and a broken console is ignored, so logging can never fail a request.
  */
+import { SERVICE_NAME } from '../schemas/names.js';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { ConstructorOptions, LogItemExtraInput, LogItemMessage } from '@aws-lambda-powertools/logger/types';
 import { capText } from '../contract/bounded.js';
@@ -96,7 +97,7 @@ export class GatewayLogger extends Logger {
 }
 
 export const createLogger = (options: ConstructorOptions = {}): GatewayLogger =>
-  new GatewayLogger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'gtt-gateway', ...options });
+  new GatewayLogger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? SERVICE_NAME, ...options });
 
 /** The function set's logger. Its level comes from POWERTOOLS_LOG_LEVEL as it is when this module is first loaded. */
 export const logger = createLogger();

@@ -2,7 +2,7 @@
  * The names of the lifecycle events, apart from their zod schemas (events.ts) so the functions that publish carry
  * the names without building the schemas at start-up.
  */
-export const EVENT_SOURCE = 'gtt-gateway';
+export { EVENT_SOURCE } from './names.js';
 
 export const ORDER_DETAIL_TYPES = ['GTT Placed', 'GTT Modified', 'GTT Cancelled', 'GTT Triggered', 'GTT Removed'] as const;
 export const SESSION_DETAIL_TYPES = ['Session Expired', 'Session Renewed'] as const;

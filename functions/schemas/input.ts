@@ -6,6 +6,7 @@
  */
 import * as z from 'zod';
 import './zod-config.js';
+import { memo } from './values.js';
 
 /**
  * The exchanges of the client record's `exarr` that brokers of this family trade: the four the broker documents
@@ -22,14 +23,6 @@ export const VALIDITIES = ['GTT'] as const;
 /** Price types whose order executes at market: they carry price 0. */
 export const MARKET_PRICE_TYPES: readonly string[] = ['MKT', 'SL-MKT'];
 
-/**
- * Built on first use, once: a Lambda builds only the schemas of its own operation, not those of every entry of the
- * table it imports (zod schema construction is a visible part of a cold start: docs/benchmarks.md).
- */
-const memo = <T>(build: () => T): (() => T) => {
-  let value: T | undefined;
-  return () => (value ??= build());
-};
 
 /** Error option that says "is required" when the field is absent, and `text` when it is present but wrong. */
 const rule = (field: string, text: string) => ({

@@ -7,12 +7,8 @@
  */
 import * as z from 'zod';
 import './zod-config.js';
+import { memo } from './values.js';
 
-/** Built on first use, once: a Lambda builds only the reply schemas of its own operation (docs/benchmarks.md). */
-const memo = <T>(build: () => T): (() => T) => {
-  let value: T | undefined;
-  return () => (value ??= build());
-};
 
 const digits = z.string().regex(/^\d+$/, { error: 'must be a digit string' });
 /** `HH:MM:SS DD-MM-YYYY` in the spec; typed as a string only (see above). */

@@ -6,6 +6,7 @@
  */
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { METRIC_NAMESPACE, SERVICE_NAME } from '../schemas/names.js';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { buildBrokerRequest } from '../broker/jdata.js';
 import { classifyBrokerFailure } from '../broker/reply.js';
@@ -28,10 +29,9 @@ export interface HealthResult {
   reason?: string;
 }
 
-export const METRIC_NAMESPACE = 'GttGateway';
 
 export const createSessionHealthCheck = (options: { env?: Record<string, string | undefined>; logger: Logger; metrics?: Metrics }) => {
-  const metrics = options.metrics ?? new Metrics({ namespace: METRIC_NAMESPACE, serviceName: 'gtt-gateway' });
+  const metrics = options.metrics ?? new Metrics({ namespace: METRIC_NAMESPACE, serviceName: SERVICE_NAME });
   const check = async (): Promise<HealthResult> => {
     const config = parseSessionConfig(options.env ?? process.env);
     const checkedAt = new Date().toISOString();

@@ -4,13 +4,13 @@
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
+import { METRIC_NAMESPACE, SERVICE_NAME } from '../schemas/names.js';
 import { SessionSource } from '../broker/session.js';
 import { createEventPublisher, type EventPublisher } from '../events/publisher.js';
 import { EventsTable } from '../events/store.js';
 import { parseWatcherConfig, type WatcherConfig } from './config.js';
 import { runWatcher, type WatcherRun } from './watcher.js';
 
-export const WATCHER_NAMESPACE = 'GttGateway';
 
 export interface WatcherOptions {
   env?: Record<string, string | undefined>;
@@ -23,7 +23,7 @@ export interface WatcherOptions {
 
 export const createGttWatcher = (options: WatcherOptions) => {
   let parts: { config: WatcherConfig; table: EventsTable; publisher: EventPublisher; sessions: SessionSource } | undefined;
-  const metrics = options.metrics ?? new Metrics({ namespace: WATCHER_NAMESPACE, serviceName: 'gtt-gateway', defaultDimensions: { Function: 'GttWatcher' } });
+  const metrics = options.metrics ?? new Metrics({ namespace: METRIC_NAMESPACE, serviceName: SERVICE_NAME, defaultDimensions: { Function: 'GttWatcher' } });
   return async (): Promise<WatcherRun> => {
     if (!parts) {
       const config = parseWatcherConfig(options.env ?? process.env);

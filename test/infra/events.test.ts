@@ -10,8 +10,7 @@ import { buildApp } from '../../infra/app.js';
 import { DEFAULT_WATCHER_SCHEDULE, ORDER_EVENTS_TABLE_ACTIONS, WATCHER_EVENTS_TABLE_ACTIONS } from '../../infra/events.js';
 import { GatewayStack } from '../../infra/gateway-stack.js';
 import { OPERATIONS } from '../../functions/operations.js';
-import { METRIC_NAMESPACE as OPERATION_NAMESPACE } from '../../functions/middleware/operation-metrics.js';
-import { METRIC_NAMESPACE as SESSION_NAMESPACE } from '../../functions/session/health.js';
+import { METRIC_NAMESPACE } from '../../functions/schemas/names.js';
 
 const synth = (context: Record<string, unknown> = {}) =>
   buildApp(new CdkApp({ context: { 'aws:cdk:bundling-stacks': [], egress: 'none', ...context } }));
@@ -161,8 +160,7 @@ describe('dashboard', () => {
     metrics.filter((m) => m.name === name && m.stat === stat).map((m) => m.dims.Operation).filter((op) => op !== undefined);
 
   it('reads every metric in the namespace the functions write, with exactly the dimensions Powertools sets', () => {
-    expect(new Set([OPERATION_NAMESPACE, SESSION_NAMESPACE])).toEqual(new Set(['GttGateway']));
-    expect(new Set(metrics.map((m) => m.namespace))).toEqual(new Set(['GttGateway']));
+    expect(new Set(metrics.map((m) => m.namespace))).toEqual(new Set([METRIC_NAMESPACE]));
     for (const m of metrics) {
       const keys = Object.keys(m.dims).sort();
       if (m.name === 'SessionAlive') expect(m.dims).toEqual({ service: 'gtt-gateway' });
