@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { OPERATIONS } from './operations.js';
 import { ERROR_CATALOG } from './contract/errors.js';
-import { SESSION_FUNCTIONS } from './session/functions.js';
+import { SESSION_FUNCTIONS } from './session-functions.js';
 
 type JsonObject = Record<string, unknown>;
 

@@ -19,7 +19,7 @@ import * as targets from 'aws-cdk-lib/aws-scheduler-targets';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { SESSION_FUNCTIONS, type SessionFunction } from '../functions/session/functions.js';
+import { SESSION_FUNCTIONS, type SessionFunction } from '../functions/session-functions.js';
 import { METRIC_NAMESPACE, SERVICE_NAME } from '../functions/schemas/names.js';
 import { GatewayFunction, type GatewayFunctionNetwork } from './gateway-function.js';
 import { expiringTable } from './tables.js';

@@ -21,7 +21,7 @@ import type { WatcherRun } from '../functions/watcher/watcher.js';
 import { createOAuthHandler } from '../functions/session/oauth.js';
 import { createSessionHealthCheck } from '../functions/session/health.js';
 import { createSessionRenewal } from '../functions/session/totp-login.js';
-import { SESSION_FUNCTIONS, type SessionFunction } from '../functions/session/functions.js';
+import { SESSION_FUNCTIONS, type SessionFunction } from '../functions/session-functions.js';
 import { toGatewayError } from '../functions/contract/errors.js';
 import { createLogger, type GatewayLogger } from '../functions/runtime/logger.js';
 import type { Context } from 'aws-lambda';

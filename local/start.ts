@@ -16,7 +16,7 @@ const { startLocalStack } = await import('./run-local.js');
 const { DEPLOYMENT_SETTINGS, parseGatewayConfig } = await import('../functions/runtime/config.js');
 
 const { PRESET_NAMES } = await import('../functions/broker/presets.js');
-const { SESSION_FUNCTIONS } = await import('../functions/session/functions.js');
+const { SESSION_FUNCTIONS } = await import('../functions/session-functions.js');
 const { LOCAL_RUN_PREFIX } = await import('./run-local.js');
 
 const usage = `usage: [NOTIFY_WEBHOOK_URL=<url>] npm start -- [--port N] [--emulator-port N] [--token T] [--watch-interval SECONDS (0: off; default 5)]

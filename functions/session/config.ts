@@ -1,16 +1,23 @@
 /** Configuration of the session functions, from the environment, checked like the gateway's. */
 import * as z from 'zod';
 import { ConfigurationError } from '../contract/errors.js';
+import { configFields, parseConfig } from '../runtime/config.js';
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 
-export const sessionConfigSchema = z.object({
-  /** The broker's base URL with its prefix (as for the gateway): GenAcsTok and QuickAuth go to `{base}/<Operation>`. */
-  BROKER_BASE_URL: httpUrl,
-  /** The session secret the gateway reads, which these functions write. */
-  BROKER_SECRET_ID: z.string().min(1, { error: 'must name the broker session secret' }),
-  BROKER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(8_000),
-  BROKER_AUTH: z.enum(['bearer', 'jkey'], { error: 'must be bearer or jkey' }).default('bearer'),
+/** The broker and AWS settings of the function set, as the gateway reads them, plus the logins' own. */
+export const sessionConfigSchema = configFields
+  .pick({
+    BROKER_BASE_URL: true,
+    BROKER_SECRET_ID: true,
+    BROKER_TIMEOUT_MS: true,
+    BROKER_AUTH: true,
+    SECRETS_MANAGER_ENDPOINT: true,
+    DYNAMODB_ENDPOINT: true,
+    EVENT_BUS_NAME: true,
+    EVENTBRIDGE_ENDPOINT: true,
+  })
+  .extend({
   /** How a browser login becomes a token: `oauth` (GenAcsTok) or `flattrade` (its token URL); see broker/presets.ts. */
   BROKER_LOGIN: z.enum(['oauth', 'flattrade'], { error: 'must be oauth or flattrade' }).default('oauth'),
   /**
@@ -34,24 +41,10 @@ export const sessionConfigSchema = z.object({
   OAUTH_STATE_TTL_SECONDS: z.coerce.number().int().min(30).max(3_600).default(600),
   /** TOTP login: the secret holding `{uid, password, totpSeed, apiSecret, vendorCode?, imei?}`. */
   LOGIN_SECRET_ID: z.string().min(1).optional(),
-  SECRETS_MANAGER_ENDPOINT: httpUrl.optional(),
-  DYNAMODB_ENDPOINT: httpUrl.optional(),
-  /** The lifecycle events bus: a new session is published there as `Session Renewed` (docs/events.md). */
-  EVENT_BUS_NAME: z.string().min(1).max(256).optional(),
-  EVENTBRIDGE_ENDPOINT: httpUrl.optional(),
-});
+  });
 export type SessionConfig = z.output<typeof sessionConfigSchema>;
 
-export const parseSessionConfig = (env: Record<string, string | undefined>): SessionConfig => {
-  const parsed = sessionConfigSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => ({ field: issue.path.join('.'), message: issue.message }));
-    throw new ConfigurationError(`Invalid session function configuration: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`, {
-      details: problems,
-    });
-  }
-  return parsed.data;
-};
+export const parseSessionConfig = (env: Record<string, string | undefined>): SessionConfig => parseConfig(sessionConfigSchema, env, 'session function');
 
 /** A setting one function needs: missing is a configuration error naming it. */
 export const required = <K extends keyof SessionConfig>(config: SessionConfig, name: K): NonNullable<SessionConfig[K]> => {

@@ -8,11 +8,10 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { METRIC_NAMESPACE, SERVICE_NAME } from '../schemas/names.js';
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { buildBrokerRequest } from '../broker/jdata.js';
-import { classifyBrokerFailure } from '../broker/reply.js';
+import { callBroker } from '../broker/call-broker.js';
 import { SessionSource } from '../broker/session.js';
-import { postToBroker } from '../broker/transport.js';
 import { toGatewayError } from '../contract/errors.js';
+import { clientDetails } from '../operations.js';
 import { parseSessionConfig } from './config.js';
 
 export interface HealthResult {
@@ -39,25 +38,26 @@ export const createSessionHealthCheck = (options: { env?: Record<string, string 
     let account: Pick<HealthResult, 'uid' | 'actid' | 'since' | 'method'> = {};
     try {
       // Read fresh: the check must see the token a renewal wrote minutes ago.
-      const session = await new SessionSource({ secretId: config.BROKER_SECRET_ID, maxAgeSeconds: 1, endpoint: config.SECRETS_MANAGER_ENDPOINT }).refresh();
+      const sessions = new SessionSource({ secretId: config.BROKER_SECRET_ID, maxAgeSeconds: 1, endpoint: config.SECRETS_MANAGER_ENDPOINT });
+      const session = await sessions.refresh();
       account = {
         uid: session.uid,
         actid: session.actid,
         ...(session.renewedAt ? { since: session.renewedAt } : {}),
         ...(session.method ? { method: session.method } : {}),
       };
-      const request = buildBrokerRequest(config.BROKER_BASE_URL, 'ClientDetails', { uid: session.uid, actid: session.actid }, session.accessToken, config.BROKER_AUTH);
-      const reply = await postToBroker(request, config.BROKER_TIMEOUT_MS);
-      const json = JSON.parse(reply.text) as { stat?: unknown; emsg?: unknown };
-      if (json.stat === 'Ok') {
-        result = { alive: true, checkedAt, ...account };
-      } else {
-        const failure = classifyBrokerFailure(typeof json.emsg === 'string' ? json.emsg : `stat ${String(json.stat)}`);
-        result = { alive: false, checkedAt, ...account, code: failure.code, reason: failure.brokerMessage ?? failure.message };
-      }
+      // The operation table's own ClientDetails: the same wire, reply decoding and error mapping as the gateway's.
+      await callBroker(clientDetails, {}, {
+        baseUrl: config.BROKER_BASE_URL,
+        auth: config.BROKER_AUTH,
+        timeoutMs: () => config.BROKER_TIMEOUT_MS,
+        session: () => Promise.resolve(session),
+        refreshSession: () => sessions.refresh(),
+      });
+      result = { alive: true, checkedAt, ...account };
     } catch (error) {
       const failure = toGatewayError(error);
-      result = { alive: false, checkedAt, ...account, code: failure.code, reason: failure.message };
+      result = { alive: false, checkedAt, ...account, code: failure.code, reason: failure.brokerMessage ?? failure.message };
     }
     metrics.addMetric('SessionAlive', MetricUnit.Count, result.alive ? 1 : 0);
     metrics.publishStoredMetrics();

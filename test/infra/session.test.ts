@@ -7,7 +7,7 @@ import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../infra/app.js';
-import { SESSION_FUNCTIONS } from '../../functions/session/functions.js';
+import { SESSION_FUNCTIONS } from '../../functions/session-functions.js';
 
 // The watcher (events.test.ts) is left out: these tests count the session functions' schedules and roles.
 const synth = (context: Record<string, unknown> = {}) => buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], watcher: 'off', ...context } }));

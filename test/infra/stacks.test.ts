@@ -10,7 +10,7 @@ import { buildApp } from '../../infra/app.js';
 import { LAMBDA_ENI_ACTIONS } from '../../infra/egress.js';
 import { ORDER_ROUTE_THROTTLE } from '../../infra/gateway-stack.js';
 import { OPERATIONS } from '../../functions/operations.js';
-import { SESSION_FUNCTIONS } from '../../functions/session/functions.js';
+import { SESSION_FUNCTIONS } from '../../functions/session-functions.js';
 
 /** OAuthCallback and SessionHealth; SessionRenewal only with -c sessionRenewal=totp. */
 const SESSION = SESSION_FUNCTIONS.filter((f) => f.name !== 'SessionRenewal');

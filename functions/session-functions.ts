@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { oauthCallbackResult, oauthStartResult, sessionStatusResult } from '../schemas/session.js';
+import { oauthCallbackResult, oauthStartResult, sessionStatusResult } from './schemas/session.js';
 
 /**
  * The session lifecycle functions, as a table like the operation table: the CDK stack and the local runner build
