@@ -194,7 +194,17 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     ...options.settings,
   };
   const handlers = new Map<string, LocalHandler>(
-    OPERATIONS.map((op) => [op.name, createGatewayHandler(op, { idempotency: dynamoIdempotency, events: createGatewayEvents, ...options.gateway, config })]),
+    // As the handler files bind them (test/unit/handler-files.test.ts): the store and the producer only where the
+    // entry takes keys or has a lifecycle event, so a mismatch would show here too, not only in AWS.
+    OPERATIONS.map((op) => [
+      op.name,
+      createGatewayHandler(op, {
+        ...(op.idempotency ? { idempotency: dynamoIdempotency } : {}),
+        ...(op.lifecycle ? { events: createGatewayEvents } : {}),
+        ...options.gateway,
+        config,
+      }),
+    ]),
   );
   const handlerFor = (op: AnyOperation): LocalHandler => handlers.get(op.name)!;
   const sessionEnv: Record<string, string> = {

@@ -57,13 +57,8 @@ export const sendOnce = async (operation: AnyOperation, input: unknown, session:
   }
 };
 
-const VERB: Record<string, string> = {
-  PlaceGTTOrder: 'placed',
-  PlaceOCOOrder: 'placed',
-  ModifyGTTOrder: 'modified',
-  ModifyOCOOrder: 'modified',
-  CancelGTTOrder: 'cancelled',
-};
+/** What the order operation does, from the event its entry publishes (`GTT Placed` -> placed). */
+const verbOf = (operation: AnyOperation): string => operation.lifecycle?.detailType.replace(/^GTT /, '').toLowerCase() ?? 'executed';
 
 /**
  * For operations that change something at the broker (orders, and the session: logout), say whether the broker may
@@ -76,7 +71,7 @@ export const annotateOutcome = (operation: AnyOperation, error: GatewayError): G
   const outcome: Outcome = unknown ? 'unknown' : 'not_executed';
   error.outcome = outcome;
   if (unknown && operation.kind === 'order') {
-    const verb = VERB[operation.broker] ?? 'executed';
+    const verb = verbOf(operation);
     error.message =
       `${error.message} The order may or may not have been ${verb}: check the pending orders (GET /gtt-orders) ` +
       'before retrying, or a retry may act twice.';
