@@ -16,6 +16,8 @@ export interface LocalSecretsManager {
   deleteSecret(id: string): void;
   /** GetSecretValue calls answered for this id (name or ARN), or for all ids. */
   getCallCount(id?: string): number;
+  /** GetSecretValue requests for this id as the caller named it, answered or refused (a missing secret too). */
+  getRequestCount(id: string): number;
   /** The current value (tests check what a session function wrote, or that it wrote nothing). */
   getSecret(id: string): string | undefined;
   /** PutSecretValue calls that made a new version of this secret. */
@@ -44,6 +46,7 @@ export const startLocalSecretsManager = async (
 ): Promise<LocalSecretsManager> => {
   const secrets = new Map<string, StoredSecret>();
   const calls = new Map<string, number>();
+  const requests = new Map<string, number>();
   const puts = new Map<string, number>();
   const find = (id: string) => secrets.get(id) ?? [...secrets.values()].find((s) => s.arn === id);
 
@@ -66,6 +69,7 @@ export const startLocalSecretsManager = async (
       if (typeof secretId !== 'string' || secretId === '') {
         return failAwsJson(res, 400, 'ValidationException', 'SecretId is required');
       }
+      if (target === 'secretsmanager.GetSecretValue') requests.set(secretId, (requests.get(secretId) ?? 0) + 1);
       const secret = find(secretId);
       if (!secret) {
         return failAwsJson(res, 400, 'ResourceNotFoundException', "Secrets Manager can't find the specified secret.");
@@ -102,6 +106,7 @@ export const startLocalSecretsManager = async (
     },
     getSecret: (id) => find(id)?.value,
     getPutCount: (id) => puts.get(find(id)?.name ?? id) ?? 0,
+    getRequestCount: (id) => requests.get(id) ?? 0,
     getCallCount: (id) => {
       if (id === undefined) return [...calls.values()].reduce((a, b) => a + b, 0);
       const secret = find(id);

@@ -210,9 +210,14 @@ describe.each(['nat-instance', 'nat-gateway', 'none'] as const)('session functio
   it('the three session functions run where the gateway functions do', () => {
     const sessionFunctions = (Object.entries(t.findResources('AWS::Lambda::Function')) as [string, Res][]).filter(([id]) => id.startsWith('Session'));
     expect(sessionFunctions).toHaveLength(3);
+    // The same subnets and security group as an order function: the broker sees the same static addresses.
+    const place = (Object.entries(t.findResources('AWS::Lambda::Function')) as [string, Res][]).find(([id]) => /^PlaceGTTOrderFunction/.test(id))![1];
     for (const [id, fn] of sessionFunctions) {
       if (egress === 'none') expect(fn.Properties.VpcConfig, id).toBeUndefined();
-      else expect(fn.Properties.VpcConfig, id).toBeDefined();
+      else {
+        expect(fn.Properties.VpcConfig, id).toEqual(place.Properties.VpcConfig);
+        expect((fn.Properties.VpcConfig as { SubnetIds: unknown[] }).SubnetIds.length, id).toBeGreaterThanOrEqual(2);
+      }
     }
   });
 });

@@ -179,11 +179,14 @@ describe('alarms and outputs', () => {
     for (const op of OPERATIONS) expect(outputs[`${op.name}FunctionArn`]?.Export?.Name).toBe(`GttGatewayStack-${op.name}-Arn`);
   });
 
-  it('passes guardrail settings from context to the functions', () => {
+  it('passes guardrail settings from context to every operation function', () => {
     const withGuards = Template.fromStack(synth({ GUARDRAIL_MAX_QTY: '500', GUARDRAIL_READ_ONLY: 'true' }).gateway);
-    withGuards.hasResourceProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectLike({ GUARDRAIL_MAX_QTY: '500', GUARDRAIL_READ_ONLY: 'true' }) },
-    });
+    const functions = Object.entries(withGuards.findResources('AWS::Lambda::Function')) as [string, { Properties: { Environment?: { Variables?: Record<string, unknown> } } }][];
+    for (const op of OPERATIONS) {
+      const matching = functions.filter(([id]) => new RegExp(`^${op.name}Function[0-9A-F]{8}$`).test(id));
+      expect(matching, op.name).toHaveLength(1);
+      expect(matching[0]![1].Properties.Environment?.Variables, op.name).toMatchObject({ GUARDRAIL_MAX_QTY: '500', GUARDRAIL_READ_ONLY: 'true' });
+    }
   });
 });
 

@@ -84,7 +84,7 @@ beforeEach(async () => {
 
 const place = async (body: unknown = order) => invokeHttp(handler(placeGttOrder), placeGttOrder, { body });
 
-describe('the seven operations over HTTP events', () => {
+describe('every operation of the table over HTTP events', () => {
   it('places a GTT order: 201 with the new al_id, and the exact wire format at the broker', async () => {
     const reply = await place();
     expect(reply.status).toBe(201);
@@ -295,11 +295,11 @@ describe('broker faults map to the error contract', () => {
   it('the broker timeout is capped by what is left of the invocation, so our timeout fires before Lambda\'s', async () => {
     await control.fault({ operation: 'GetEnabledGTTs', kind: 'delay', delayMs: 5_000 });
     const h = createGatewayHandler(getEnabledGtts, { config: configFor(SECRET_ID, { BROKER_TIMEOUT_MS: 8_000 }) });
-    const started = Date.now();
+    // The broker answers after 5 s, within the configured 8 s: only the cap (1.6 s left of the invocation) makes it
+    // a timeout, so a 504 here proves the cap (without it the call would succeed).
     const reply = (await h(httpApiEvent(getEnabledGtts), lambdaContext('GetEnabledGTTs', 1_600))) as { statusCode: number; body: string };
     expect(reply.statusCode).toBe(504);
     expect(JSON.parse(reply.body)).toMatchObject({ error: { code: 'BROKER_TIMEOUT' } });
-    expect(Date.now() - started).toBeLessThan(1_600);
   });
 
   it('an unreachable broker is BROKER_UNAVAILABLE and certainly not executed', async () => {

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startLocalStack, type LocalStack } from '../../local/run-local.js';
+import { jdata } from '../contract/jdata-client.js';
 
 let stack: LocalStack;
 const lines: string[] = [];
@@ -61,5 +62,11 @@ describe('operation metrics', () => {
   it('the watcher: WatcherRuns and EventsPublished under Function=GttWatcher', async () => {
     await stack.watch();
     expect(emitted().at(-1)).toMatchObject({ Function: 'GttWatcher', WatcherRuns: 1 });
+    // An order placed outside the gateway: the next run publishes its GTT Placed, and counts it.
+    const outside = await jdata(stack.emulator.url, 'PlaceGTTOrder', { uid: stack.emulator.uid, actid: stack.emulator.actid, ...ORDER, qty: '1', validity: 'GTT' }, stack.emulator.token);
+    expect(outside.body).toMatchObject({ stat: 'OI created' });
+    lines.length = 0;
+    await stack.watch();
+    expect(emitted().at(-1)).toMatchObject({ Function: 'GttWatcher', WatcherRuns: 1, EventsPublished: 1 });
   });
 });

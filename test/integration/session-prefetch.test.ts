@@ -45,12 +45,18 @@ describe('session prefetch', () => {
         prefetchSession: true,
         config: { BROKER_BASE_URL: emulator.url, BROKER_SECRET_ID: 'prefetch/missing', SECRETS_MANAGER_ENDPOINT: secrets.url, IDEMPOTENCY_KEY_REQUIRED: false },
       });
-      await new Promise((r) => setTimeout(r, 200));
+      // The read started at init has failed by now (one request); nothing has been invoked yet.
+      for (let i = 0; i < 100 && secrets.getRequestCount('prefetch/missing') === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(secrets.getRequestCount('prefetch/missing')).toBe(1);
       const reply = await invokeDirect(handler, getEnabledGtts, {});
       expect(reply).toMatchObject({ ok: false, name: 'ConfigurationError', error: { code: 'CONFIGURATION_ERROR' } });
+      // The invocation did not reuse the failed read: it read once more (and that read failed too).
+      expect(secrets.getRequestCount('prefetch/missing')).toBe(2);
       // Created later, the secret is found by the next invocation: the failed early read is not cached.
       secrets.setSecret('prefetch/missing', JSON.stringify({ accessToken: emulator.token, uid: emulator.uid, actid: emulator.actid }));
       expect(await invokeDirect(handler, getEnabledGtts, {})).toMatchObject({ ok: true, result: { stat: 'Ok' } });
+      expect(secrets.getRequestCount('prefetch/missing')).toBe(3);
       expect(unhandled).toEqual([]);
     } finally {
       process.off('unhandledRejection', onUnhandled);

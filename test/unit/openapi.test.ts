@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../functions/openapi.js';
 import { OPERATIONS } from '../../functions/operations.js';
 import { ERROR_CATALOG } from '../../functions/contract/errors.js';
+import { SESSION_FUNCTIONS } from '../../functions/session-functions.js';
 
 type Doc = { openapi: string; paths: Record<string, Record<string, { operationId: string; requestBody?: { content: Record<string, { schema: { required: string[]; properties: Record<string, unknown> } }> }; responses: Record<string, unknown>; parameters: { name: string; required: boolean }[] }>> };
 const doc = buildOpenApiDocument('http://127.0.0.1:3000') as unknown as Doc;
@@ -19,7 +20,17 @@ describe('OpenAPI document', () => {
     expect(body.required).toEqual(['exch', 'tsym', 'qty', 'prd', 'trantype', 'prctyp', 'ret', 'ai_t', 'd']);
     expect(Object.keys(body.properties)).toContain('validity');
     expect(place.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', required: true }));
-    for (const row of Object.values(ERROR_CATALOG)) expect(place.responses[String(row.status)]).toBeDefined();
+  });
+
+  it('every operation, the session routes too, documents every error code under its status', () => {
+    const operations = Object.values(doc.paths).flatMap((methods) => Object.values(methods));
+    expect(operations.length).toBe(OPERATIONS.length + SESSION_FUNCTIONS.flatMap((f) => f.routes).length);
+    for (const op of operations) {
+      for (const [code, row] of Object.entries(ERROR_CATALOG)) {
+        const response = op.responses[String(row.status)] as { description?: string } | undefined;
+        expect(response?.description, `${op.operationId} ${code}`).toContain(`${code}: `);
+      }
+    }
   });
 
   it('takes al_id from the path for modify and cancel, not the body', () => {
