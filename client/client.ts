@@ -357,9 +357,10 @@ export class GttClient {
         ? undefined
         : (options.idempotencyKey ?? (info.idempotencyKey !== undefined && !dryRun ? randomUUID() : undefined));
     // Changes something at the broker, so failures carry an outcome. A dry run sends nothing.
-    const changes = info.method !== 'GET' && !dryRun;
+    const changes = info.kind !== 'read' && !dryRun;
     const keyed = key !== undefined && info.idempotencyKey !== undefined;
-    const retrySafe = info.method === 'GET' || dryRun || keyed;
+    // The operation table's word, carried by the OpenAPI document: not guessed from the HTTP method.
+    const retrySafe = info.retrySafe || dryRun || keyed;
     const maxAttempts = retrySafe ? Math.max(1, Math.floor(options.maxAttempts ?? this.options.maxAttempts)) : 1;
     const timeoutMs = options.timeoutMs ?? this.options.timeoutMs;
     const deadline = Date.now() + (options.deadlineMs ?? this.options.deadlineMs);

@@ -39,6 +39,11 @@ interface Parameter {
   required?: boolean;
 }
 
+const kindOf = (value: unknown, path: string): 'order' | 'read' | 'session' => {
+  if (value === 'order' || value === 'read' || value === 'session') return value;
+  throw new Error(`${path}: x-gtt-kind must be order, read or session`);
+};
+
 /** The runtime facts of one operation, as the document states them. */
 const operationFacts = (path: string, method: string, operation: Json) => {
   const parameters = (operation.parameters ?? []) as Parameter[];
@@ -56,6 +61,8 @@ const operationFacts = (path: string, method: string, operation: Json) => {
     body: operation.requestBody !== undefined,
     // The operation's own success status: 201 where there is one (200 is then the dry run), else the lowest.
     successStatus: responses.includes(201) ? 201 : Math.min(...responses),
+    kind: kindOf(operation['x-gtt-kind'], path),
+    retrySafe: operation['x-retry-safe'] === true,
   };
 };
 
@@ -86,6 +93,10 @@ export interface OperationInfo {
   dryRun: boolean;
   body: boolean;
   successStatus: number;
+  /** \`order\` and \`session\` operations change something at the broker; \`read\` ones do not. */
+  kind: 'order' | 'read' | 'session';
+  /** Safe to repeat automatically after a timeout or an unavailable gateway (the operation table says so). */
+  retrySafe: boolean;
 }
 
 export const OPERATION_INFO = {

@@ -85,6 +85,9 @@ export const buildOpenApiDocument = (serverUrl?: string): JsonObject => {
     paths[op.route.path]![op.route.method.toLowerCase()] = {
       operationId: op.name,
       summary: op.summary,
+      // What the client's retries need, in the document it is generated from.
+      'x-gtt-kind': op.kind,
+      'x-retry-safe': op.retrySafe,
       description: `Calls the broker's ${op.broker}. ${op.retrySafe ? 'Safe to retry.' : 'Not retried automatically: it changes state at the broker.'}`,
       parameters: [
         ...pathParams.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string', pattern: '^\\d{1,30}$' } })),
@@ -118,6 +121,8 @@ export const buildOpenApiDocument = (serverUrl?: string): JsonObject => {
       paths[route.path]![route.method.toLowerCase()] = {
         operationId: route.operationId,
         summary: route.summary,
+        'x-gtt-kind': route.kind,
+        'x-retry-safe': route.retrySafe,
         description: `The ${fn.name} function. ${route.auth === 'none' ? "No IAM auth: the broker's login page sends the trader's browser here." : 'Safe to retry.'}`,
         parameters: (route.query ?? []).map((name) => ({ name, in: 'query', required: name === 'code', schema: { type: 'string' } })),
         responses: {

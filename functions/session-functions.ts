@@ -16,6 +16,10 @@ export interface SessionRoute {
   result: z.ZodType;
   /** Query parameters it reads (every other is refused, except on the callback, which ignores them). */
   query?: readonly string[];
+  /** As the operation table's: `read` changes nothing at the broker, `session` makes a session. */
+  kind: 'read' | 'session';
+  /** Safe to repeat automatically (the client's retries read this from the OpenAPI document). */
+  retrySafe: boolean;
   /** `iam`: SigV4 like every gateway route. `none`: the broker's login page sends a browser here (login-protected). */
   auth: 'iam' | 'none';
 }
@@ -47,6 +51,9 @@ export const SESSION_FUNCTIONS: readonly SessionFunction[] = [
         path: '/session/oauth/start',
         auth: 'iam',
         operationId: 'StartLogin',
+        // A new login value each time, nothing at the broker: a repeat only starts a newer login.
+        kind: 'read',
+        retrySafe: true,
         summary: "Start a browser login: the broker's login page for this app (open it, sign in; the broker redirects to the callback)",
         result: oauthStartResult,
       },
@@ -55,6 +62,9 @@ export const SESSION_FUNCTIONS: readonly SessionFunction[] = [
         path: '/session/oauth/callback',
         auth: 'none',
         operationId: 'CompleteLogin',
+        // Exchanges a code (once): never repeated automatically.
+        kind: 'session',
+        retrySafe: false,
         summary:
           "Where the broker's login page redirects (code, and state when the broker echoes it): exchanges the code and writes the session. HTML for a browser (Accept: text/html), JSON otherwise.",
         result: oauthCallbackResult,
@@ -86,6 +96,8 @@ export const SESSION_FUNCTIONS: readonly SessionFunction[] = [
         path: '/session',
         auth: 'iam',
         operationId: 'GetSession',
+        kind: 'read',
+        retrySafe: true,
         summary: 'The session the gateway trades with: account, since when, and whether the broker still takes it (one ClientDetails call)',
         result: sessionStatusResult,
       },

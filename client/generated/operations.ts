@@ -18,21 +18,25 @@ export interface OperationInfo {
   dryRun: boolean;
   body: boolean;
   successStatus: number;
+  /** `order` and `session` operations change something at the broker; `read` ones do not. */
+  kind: 'order' | 'read' | 'session';
+  /** Safe to repeat automatically after a timeout or an unavailable gateway (the operation table says so). */
+  retrySafe: boolean;
 }
 
 export const OPERATION_INFO = {
-  GetPendingGTTOrder: {"method":"GET","path":"/gtt-orders","pathParams":[],"query":["tsym","exch"],"dryRun":false,"body":false,"successStatus":200},
-  PlaceGTTOrder: {"method":"POST","path":"/gtt-orders","pathParams":[],"query":[],"idempotencyKey":"required","dryRun":true,"body":true,"successStatus":201},
-  PlaceOCOOrder: {"method":"POST","path":"/gtt-orders/oco","pathParams":[],"query":[],"idempotencyKey":"required","dryRun":true,"body":true,"successStatus":201},
-  GetGTTOrder: {"method":"GET","path":"/gtt-orders/{alId}","pathParams":["alId"],"query":[],"dryRun":false,"body":false,"successStatus":200},
-  ModifyGTTOrder: {"method":"PUT","path":"/gtt-orders/{alId}","pathParams":["alId"],"query":[],"idempotencyKey":"optional","dryRun":true,"body":true,"successStatus":200},
-  CancelGTTOrder: {"method":"DELETE","path":"/gtt-orders/{alId}","pathParams":["alId"],"query":[],"idempotencyKey":"optional","dryRun":true,"body":false,"successStatus":200},
-  GetTriggeredGTTOrders: {"method":"GET","path":"/gtt-orders/triggered","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200},
-  GetEnabledGTTs: {"method":"GET","path":"/gtt-orders/enabled","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200},
-  ModifyOCOOrder: {"method":"PUT","path":"/gtt-orders/oco/{alId}","pathParams":["alId"],"query":[],"idempotencyKey":"optional","dryRun":true,"body":true,"successStatus":200},
-  ClientDetails: {"method":"GET","path":"/client","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200},
-  Logout: {"method":"POST","path":"/session/logout","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200},
-  StartLogin: {"method":"GET","path":"/session/oauth/start","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200},
-  CompleteLogin: {"method":"GET","path":"/session/oauth/callback","pathParams":[],"query":["code","state"],"dryRun":false,"body":false,"successStatus":200},
-  GetSession: {"method":"GET","path":"/session","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200},
+  GetPendingGTTOrder: {"method":"GET","path":"/gtt-orders","pathParams":[],"query":["tsym","exch"],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
+  PlaceGTTOrder: {"method":"POST","path":"/gtt-orders","pathParams":[],"query":[],"idempotencyKey":"required","dryRun":true,"body":true,"successStatus":201,"kind":"order","retrySafe":false},
+  PlaceOCOOrder: {"method":"POST","path":"/gtt-orders/oco","pathParams":[],"query":[],"idempotencyKey":"required","dryRun":true,"body":true,"successStatus":201,"kind":"order","retrySafe":false},
+  GetGTTOrder: {"method":"GET","path":"/gtt-orders/{alId}","pathParams":["alId"],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
+  ModifyGTTOrder: {"method":"PUT","path":"/gtt-orders/{alId}","pathParams":["alId"],"query":[],"idempotencyKey":"optional","dryRun":true,"body":true,"successStatus":200,"kind":"order","retrySafe":false},
+  CancelGTTOrder: {"method":"DELETE","path":"/gtt-orders/{alId}","pathParams":["alId"],"query":[],"idempotencyKey":"optional","dryRun":true,"body":false,"successStatus":200,"kind":"order","retrySafe":false},
+  GetTriggeredGTTOrders: {"method":"GET","path":"/gtt-orders/triggered","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
+  GetEnabledGTTs: {"method":"GET","path":"/gtt-orders/enabled","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
+  ModifyOCOOrder: {"method":"PUT","path":"/gtt-orders/oco/{alId}","pathParams":["alId"],"query":[],"idempotencyKey":"optional","dryRun":true,"body":true,"successStatus":200,"kind":"order","retrySafe":false},
+  ClientDetails: {"method":"GET","path":"/client","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
+  Logout: {"method":"POST","path":"/session/logout","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"session","retrySafe":false},
+  StartLogin: {"method":"GET","path":"/session/oauth/start","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
+  CompleteLogin: {"method":"GET","path":"/session/oauth/callback","pathParams":[],"query":["code","state"],"dryRun":false,"body":false,"successStatus":200,"kind":"session","retrySafe":false},
+  GetSession: {"method":"GET","path":"/session","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
 } as const satisfies { [Id in keyof operations]: OperationInfo };
