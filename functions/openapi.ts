@@ -102,7 +102,7 @@ export const buildOpenApiDocument = (serverUrl?: string): JsonObject => {
       security: [{ sigv4: [] }],
     };
   }
-  // The session routes: functions of their own (functions/session/functions.ts), not broker operations of the table.
+  // The session routes: functions of their own (functions/session-functions.ts), not broker operations of the table.
   const errorResponses = (): JsonObject => {
     const errorCodes = Object.entries(ERROR_CATALOG);
     return Object.fromEntries(

@@ -1,5 +1,5 @@
 /**
- * The session lifecycle in the stack, built from the table in functions/session/functions.ts: the OAuth function
+ * The session lifecycle in the stack, built from the table in functions/session-functions.ts: the OAuth function
  * on its two routes (the callback is the one route without IAM auth), the optional TOTP renewal and the health
  * check on EventBridge Scheduler in India time, their secrets (each readable only by its function), the OAuth
  * state table and the SessionAlive alarm.
