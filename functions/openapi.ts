@@ -97,7 +97,14 @@ export const buildOpenApiDocument = (serverUrl?: string): JsonObject => {
         ...(op.query ?? []).map((name) => ({ name, in: 'query', required: false, schema: inputProps[name] ?? { type: 'string' } })),
         ...(op.kind === 'order' ? [{ name: 'dryRun', in: 'query', required: false, schema: { type: 'boolean' } }] : []),
       ],
-      ...(hasBody ? { requestBody: { required: true, content: { 'application/json': { schema: bodySchema } } } } : {}),
+      ...(hasBody
+        ? {
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: bodySchema, example: Object.fromEntries(Object.entries(op.example).filter(([name]) => !notInBody.includes(name))) } },
+            },
+          }
+        : {}),
       responses,
       security: [{ sigv4: [] }],
     };

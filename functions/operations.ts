@@ -142,6 +142,16 @@ const normaliseOrder = <R extends Omit<PendingOrderRecord, 'stat'>>(record: R): 
 const matchesFilters = (order: { tsym: string; exch: string }, filters: ListOrdersInput): boolean =>
   (filters.tsym === undefined || order.tsym === filters.tsym) && (filters.exch === undefined || order.exch === filters.exch);
 
+/** The table's example inputs (`example`): a buy of one M&M at 1500 when the price falls to 1490, and its OCO exit. */
+const EXAMPLE_AL_ID = '26112300000001';
+const EXAMPLE_ORDER = { exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' };
+const EXAMPLE_OCO = {
+  exch: 'NSE',
+  tsym: 'M&M-EQ',
+  target: { trigger: '1600', order: { trantype: 'S', prctyp: 'LMT', qty: 1, prc: '1600', prd: 'C' } },
+  stopLoss: { trigger: '1400', order: { trantype: 'S', prctyp: 'LMT', qty: 1, prc: '1395', prd: 'C' } },
+};
+
 /** Brokers of this family answer an empty book with Not_Ok "no data"; to callers it is an empty list. */
 const EMPTY_LIST = { emsg: 'no data', reply: [] };
 
@@ -157,10 +167,9 @@ export const placeGttOrder = defineOperation({
   idempotency: 'required',
   guardedOrders: (input) => [input],
   input: placeOrderInput,
+  example: EXAMPLE_ORDER,
   toJData: placeJData,
   reply: placeReply,
-  toResult: (reply) => reply,
-  result: placeReply,
   lifecycle: { detailType: 'GTT Placed', order: (input, alId) => viewOfOrderInput(alId, input) },
 });
 
@@ -176,10 +185,9 @@ export const placeOcoOrder = defineOperation({
   idempotency: 'required',
   guardedOrders: ocoLegs,
   input: placeOcoInput,
+  example: EXAMPLE_OCO,
   toJData: ocoJData,
   reply: placeOcoReply,
-  toResult: (reply) => reply,
-  result: placeOcoReply,
   lifecycle: { detailType: 'GTT Placed', order: (input, alId) => viewOfOcoInput(alId, input) },
 });
 
@@ -194,7 +202,7 @@ export const getPendingGttOrders = defineOperation({
   kind: 'read',
   retrySafe: true,
   input: listOrdersInput,
-  toJData: (_input, session) => ({ uid: session.uid }),
+  example: { exch: 'NSE' },
   reply: pendingReply,
   toResult: (orders, filters) => ({ orders: orders.filter((o) => matchesFilters(o, filters)).map(normaliseOrder) }),
   result: pendingResult,
@@ -212,7 +220,7 @@ export const getGttOrder = defineOperation({
   kind: 'read',
   retrySafe: true,
   input: getOrderInput,
-  toJData: (_input, session) => ({ uid: session.uid }),
+  example: { al_id: EXAMPLE_AL_ID },
   reply: pendingReply,
   toResult: (orders, input) => {
     const order = orders.find((o) => o.al_id === input.al_id);
@@ -233,6 +241,7 @@ export const getTriggeredGttOrders = defineOperation({
   kind: 'read',
   retrySafe: true,
   input: noInput,
+  example: {},
   toJData: (_input, session) => ({ actid: session.actid }),
   reply: triggeredReply,
   toResult: (records) => ({
@@ -262,10 +271,8 @@ export const getEnabledGtts = defineOperation({
   kind: 'read',
   retrySafe: true,
   input: noInput,
-  toJData: (_input, session) => ({ uid: session.uid }),
+  example: {},
   reply: enabledReply,
-  toResult: (reply) => reply,
-  result: enabledReply,
 });
 
 export const modifyGttOrder = defineOperation({
@@ -281,10 +288,9 @@ export const modifyGttOrder = defineOperation({
   idempotency: 'optional',
   guardedOrders: (input) => [input],
   input: modifyOrderInput,
+  example: { ...EXAMPLE_ORDER, al_id: EXAMPLE_AL_ID, d: '1480' },
   toJData: modifyJData,
   reply: modifyReply,
-  toResult: (reply) => reply,
-  result: modifyReply,
   lifecycle: { detailType: 'GTT Modified', order: (input, alId) => viewOfOrderInput(alId, input) },
 });
 
@@ -301,10 +307,9 @@ export const modifyOcoOrder = defineOperation({
   idempotency: 'optional',
   guardedOrders: ocoLegs,
   input: modifyOcoInput,
+  example: { ...EXAMPLE_OCO, al_id: EXAMPLE_AL_ID },
   toJData: modifyOcoJData,
   reply: modifyOcoReply,
-  toResult: (reply) => reply,
-  result: modifyOcoReply,
   lifecycle: { detailType: 'GTT Modified', order: (input, alId) => viewOfOcoInput(alId, input) },
 });
 
@@ -320,10 +325,9 @@ export const cancelGttOrder = defineOperation({
   retrySafe: false,
   idempotency: 'optional',
   input: cancelOrderInput,
+  example: { al_id: EXAMPLE_AL_ID },
   toJData: (input, session) => ({ uid: session.uid, al_id: input.al_id }),
   reply: cancelReply,
-  toResult: (reply) => reply,
-  result: cancelReply,
   lifecycle: { detailType: 'GTT Cancelled' },
 });
 
@@ -337,14 +341,13 @@ export const clientDetails = defineOperation({
   kind: 'read',
   retrySafe: true,
   input: noInput,
+  example: {},
   toJData: (_input, session) => ({
     uid: session.uid,
     actid: session.actid,
     ...(session.brkname === undefined ? {} : { brkname: session.brkname }),
   }),
   reply: clientDetailsReply,
-  toResult: (reply) => reply,
-  result: clientDetailsReply,
 });
 
 export const logout = defineOperation({
@@ -357,10 +360,8 @@ export const logout = defineOperation({
   kind: 'session',
   retrySafe: false,
   input: noInput,
-  toJData: (_input, session) => ({ uid: session.uid }),
+  example: {},
   reply: logoutReply,
-  toResult: (reply) => reply,
-  result: logoutReply,
 });
 
 export const OPERATIONS: readonly AnyOperation[] = [

@@ -501,6 +501,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "exch": "NSE",
+                 *       "tsym": "M&M-EQ",
+                 *       "qty": 1,
+                 *       "prc": "1500",
+                 *       "prd": "C",
+                 *       "trantype": "B",
+                 *       "prctyp": "LMT",
+                 *       "ret": "DAY",
+                 *       "ai_t": "LTP_B_O",
+                 *       "d": "1490"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     exch: "NSE" | "NFO" | "BSE" | "MCX" | "BFO" | "CDS" | "BCD" | "NCX" | "NCOM" | "BSTAR";
@@ -680,6 +694,32 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "exch": "NSE",
+                 *       "tsym": "M&M-EQ",
+                 *       "target": {
+                 *         "trigger": "1600",
+                 *         "order": {
+                 *           "trantype": "S",
+                 *           "prctyp": "LMT",
+                 *           "qty": 1,
+                 *           "prc": "1600",
+                 *           "prd": "C"
+                 *         }
+                 *       },
+                 *       "stopLoss": {
+                 *         "trigger": "1400",
+                 *         "order": {
+                 *           "trantype": "S",
+                 *           "prctyp": "LMT",
+                 *           "qty": 1,
+                 *           "prc": "1395",
+                 *           "prd": "C"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     exch: "NSE" | "NFO" | "BSE" | "MCX" | "BFO" | "CDS" | "BCD" | "NCX" | "NCOM" | "BSTAR";
@@ -1107,6 +1147,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "exch": "NSE",
+                 *       "tsym": "M&M-EQ",
+                 *       "qty": 1,
+                 *       "prc": "1500",
+                 *       "prd": "C",
+                 *       "trantype": "B",
+                 *       "prctyp": "LMT",
+                 *       "ret": "DAY",
+                 *       "ai_t": "LTP_B_O",
+                 *       "d": "1480"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     exch: "NSE" | "NFO" | "BSE" | "MCX" | "BFO" | "CDS" | "BCD" | "NCX" | "NCOM" | "BSTAR";
@@ -1785,6 +1839,32 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "exch": "NSE",
+                 *       "tsym": "M&M-EQ",
+                 *       "target": {
+                 *         "trigger": "1600",
+                 *         "order": {
+                 *           "trantype": "S",
+                 *           "prctyp": "LMT",
+                 *           "qty": 1,
+                 *           "prc": "1600",
+                 *           "prd": "C"
+                 *         }
+                 *       },
+                 *       "stopLoss": {
+                 *         "trigger": "1400",
+                 *         "order": {
+                 *           "trantype": "S",
+                 *           "prctyp": "LMT",
+                 *           "qty": 1,
+                 *           "prc": "1395",
+                 *           "prd": "C"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     exch: "NSE" | "NFO" | "BSE" | "MCX" | "BFO" | "CDS" | "BCD" | "NCX" | "NCOM" | "BSTAR";

@@ -60,6 +60,12 @@ export interface OperationDefinition<In = unknown, Reply = unknown, Result = unk
   guardedOrders?(input: In): GuardedOrder[];
   /** What the caller sends (validated; nothing reaches the broker when it fails). */
   input: z.ZodType<In>;
+  /**
+   * A valid input as a direct caller sends it (path parameters as fields): the OpenAPI document's example, and what
+   * the generic tests (leak check, fuzzing, OpenAPI, client) send, so a new entry is covered without editing them.
+   * `test/unit/operation-table.test.ts` checks it against `input`.
+   */
+  example: Record<string, unknown>;
   /** The jData fields, in the broker's documented order, from validated input and the deployment's session. */
   toJData(input: In, session: BrokerSession): JData;
   /** The broker's success reply. */
@@ -80,10 +86,33 @@ export interface OperationDefinition<In = unknown, Reply = unknown, Result = unk
   lifecycle?: { detailType: 'GTT Placed' | 'GTT Modified' | 'GTT Cancelled'; order?(input: In, alId: string): OrderView };
 }
 
-/** Identity with inference: keeps each entry's types checked while the table holds them side by side. */
-export const defineOperation = <In, Reply, Result>(
-  definition: OperationDefinition<In, Reply, Result>,
-): OperationDefinition<In, Reply, Result> => definition;
+/** The jData of most reads: the session's user id alone. */
+const uidOnly = (_input: unknown, session: BrokerSession): JData => ({ uid: session.uid });
+
+type WithDefaults<In, Reply, Result> = Omit<OperationDefinition<In, Reply, Result>, 'toJData' | 'toResult' | 'result'> & {
+  /** Default: `{uid}` of the session. */
+  toJData?: OperationDefinition<In, Reply, Result>['toJData'];
+};
+
+/**
+ * Identity with inference and the table's defaults: keeps each entry's types checked while the table holds them side
+ * by side. Without `toJData` the jData is the session's `{uid}`; without `toResult` and `result` the result is the
+ * broker's reply as its schema decoded it.
+ */
+export function defineOperation<In, Reply>(definition: WithDefaults<In, Reply, Reply> & { toResult?: never; result?: never }): OperationDefinition<In, Reply, Reply>;
+export function defineOperation<In, Reply, Result>(
+  definition: WithDefaults<In, Reply, Result> & Pick<OperationDefinition<In, Reply, Result>, 'toResult' | 'result'>,
+): OperationDefinition<In, Reply, Result>;
+export function defineOperation<In, Reply, Result>(
+  definition: WithDefaults<In, Reply, Result> & Partial<Pick<OperationDefinition<In, Reply, Result>, 'toResult' | 'result'>>,
+): OperationDefinition<In, Reply, Result> {
+  return {
+    ...definition,
+    toJData: definition.toJData ?? uidOnly,
+    toResult: definition.toResult ?? ((reply: Reply) => reply as unknown as Result),
+    result: definition.result ?? (definition.reply as unknown as z.ZodType<Result>),
+  };
+}
 
 /**
  * The table's element type. zod schema types are invariant in their output type, so entries with different

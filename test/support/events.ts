@@ -68,3 +68,14 @@ export const invokeDirect = async (
     return { ok: false, name: e.name, error: (JSON.parse(e.message) as { error: { code: string } }).error };
   }
 };
+
+/**
+ * An operation's HTTP event built from its table example (`op.example`): path parameters from the example's
+ * fields, the rest as the JSON body. Generic tests use it so a new table entry is covered without editing them.
+ */
+export const exampleHttpEvent = (operation: AnyOperation, options: Omit<HttpEventOptions, 'body' | 'pathParameters'> = {}): APIGatewayProxyEventV2 => {
+  const inPath = Object.values(operation.pathParams ?? {});
+  const pathParameters = Object.fromEntries(Object.entries(operation.pathParams ?? {}).map(([param, field]) => [param, String(operation.example[field])]));
+  const body = Object.fromEntries(Object.entries(operation.example).filter(([field]) => !inPath.includes(field)));
+  return httpApiEvent(operation, { ...options, ...(inPath.length ? { pathParameters } : {}), ...(Object.keys(body).length ? { body } : {}) });
+};
