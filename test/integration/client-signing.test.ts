@@ -6,7 +6,7 @@
 import http from 'node:http';
 import { createHash, createHmac } from 'node:crypto';
 import { SignatureV4 } from '@smithy/signature-v4';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createGttClient, GttGatewayError, isLoopbackUrl, regionFromUrl, type GttOrderInput } from '../../client/index.js';
 
 interface Captured {
@@ -204,13 +204,12 @@ describe('SigV4 signing (API Gateway IAM auth)', () => {
   });
 
   it('signing without a region to be found is refused when the client is made', () => {
-    const saved = { AWS_REGION: process.env.AWS_REGION, AWS_DEFAULT_REGION: process.env.AWS_DEFAULT_REGION };
-    delete process.env.AWS_REGION;
-    delete process.env.AWS_DEFAULT_REGION;
+    vi.stubEnv('AWS_REGION', undefined);
+    vi.stubEnv('AWS_DEFAULT_REGION', undefined);
     try {
       expect(() => createGttClient({ baseUrl: 'https://gtt.example.com', credentials })).toThrow(/region/);
     } finally {
-      Object.assign(process.env, saved);
+      vi.unstubAllEnvs();
     }
   });
 });

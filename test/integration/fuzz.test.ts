@@ -21,6 +21,7 @@ import type { AnyOperation } from '../../functions/contract/operation.js';
 import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
 import { httpApiEvent } from '../support/events.js';
 import { lambdaContext } from '../../local/lambda-context.js';
+import { redirectLogger } from '../support/logs.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
 const ERROR_NAMES = new Set(Object.keys(ERROR_CATALOG).map((code) => errorName(code as ErrorCode)));
@@ -45,7 +46,7 @@ beforeAll(async () => {
     if (line.includes('"operation succeeded"') || line.includes('"operation failed"')) written.access++;
     if (line.includes('"order action"')) written.audit++;
   };
-  (logger as unknown as { console: Record<string, unknown> }).console = { info: write, warn: write, error: write, debug: write, log: write };
+  redirectLogger(logger, write);
   stack = await startLocalStack({ settings: { IDEMPOTENCY_KEY_REQUIRED: false, GUARDRAIL_MAX_QTY: 100000 }, gateway: { logger } });
   control = emulatorControl(stack.emulator.url);
   handlers = new Map(OPERATIONS.map((op) => [op.name, createGatewayHandler(op, { config: { ...stack.config, IDEMPOTENCY_TABLE_NAME: undefined }, logger })]));

@@ -63,7 +63,6 @@ let handler: ReturnType<typeof handlersFor>;
 
 beforeAll(async () => {
   useLocalAwsEnvironment();
-  process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
   emulator = await startEmulator({ port: 0 });
   secrets = await startLocalSecretsManager();
   control = emulatorControl(emulator.url);

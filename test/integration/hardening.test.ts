@@ -11,6 +11,7 @@ import { placeGttOrder } from '../../functions/operations.js';
 import type { AnyOperation } from '../../functions/contract/operation.js';
 import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
 import { invokeHttp } from '../support/events.js';
+import { redirectLogger } from '../support/logs.js';
 
 let stack: LocalStack;
 let control: EmulatorControl;
@@ -43,7 +44,7 @@ const placeOne = async () => (await call('POST', '/gtt-orders', order, { 'Idempo
 beforeAll(async () => {
   const logger = createLogger({ serviceName: 'hardening', logLevel: 'INFO' });
   const write = (line: string) => lines.push(line);
-  (logger as unknown as { console: Record<string, unknown> }).console = { info: write, warn: write, error: write, debug: write, log: write };
+  redirectLogger(logger, write);
   stack = await startLocalStack({ brokerTimeoutMs: 600, gateway: { logger } });
   api = stack.api.url;
   control = emulatorControl(stack.emulator.url);

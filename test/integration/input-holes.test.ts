@@ -9,6 +9,7 @@ import { createLogger } from '../../functions/runtime/logger.js';
 import { placeGttOrder, placeOcoOrder } from '../../functions/operations.js';
 import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
 import { invokeDirect } from '../support/events.js';
+import { redirectLogger } from '../support/logs.js';
 
 let stack: LocalStack;
 let control: EmulatorControl;
@@ -32,7 +33,7 @@ beforeAll(async () => {
   // The function set's own logger (masked lines), writing into this test.
   const logger = createLogger({ serviceName: 'input-holes', logLevel: 'INFO' });
   const write = (line: string) => lines.push(line);
-  (logger as unknown as { console: Record<string, unknown> }).console = { info: write, warn: write, error: write, debug: write, log: write };
+  redirectLogger(logger, write);
   stack = await startLocalStack({ brokerTimeoutMs: 2_000, gateway: { logger } });
   control = emulatorControl(stack.emulator.url);
 });

@@ -13,10 +13,10 @@ const lines: string[] = [];
 beforeAll(async () => {
   // The function set's logger and every logger made from here on write INFO lines (the suite's default is SILENT).
   logger.setLogLevel('INFO');
-  process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
+  vi.stubEnv('POWERTOOLS_LOG_LEVEL', 'INFO');
   // A classic (TOTP) deployment, so the scheduled renewal is one of its functions.
   stack = await startLocalStack({ sessionRenewal: true });
-  process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+  vi.unstubAllEnvs();
   vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
     lines.push(String(chunk));
     return true;

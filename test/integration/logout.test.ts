@@ -70,7 +70,6 @@ const tokenWorks = async (token: string): Promise<boolean> => {
 
 beforeAll(async () => {
   useLocalAwsEnvironment();
-  process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
   emulator = await startEmulator({ port: 0, demoTokenStyle: 'jkey' });
   control = emulatorControl(emulator.url);
   secrets = await startLocalSecretsManager({

@@ -12,7 +12,7 @@ const lines: string[] = [];
 
 beforeAll(async () => {
   // On for this file (vitest.config.ts turns metrics off elsewhere); read when the handlers are built.
-  process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+  vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
   stack = await startLocalStack({ settings: { GUARDRAIL_MAX_QTY: 10 } });
   vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
     lines.push(...String(chunk).split('\n').filter((l) => l.includes('"_aws"')));
@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   vi.restoreAllMocks();
-  process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+  vi.unstubAllEnvs();
   await stack.close();
 });
 beforeEach(() => {

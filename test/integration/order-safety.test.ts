@@ -6,6 +6,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startLocalStack, type LocalStack } from '../../local/run-local.js';
 import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
+import { redirectLogger } from '../support/logs.js';
 
 const TIMEOUT_MS = 600;
 let stack: LocalStack;
@@ -35,8 +36,7 @@ beforeAll(async () => {
   // Capture the structured logs (audit records) the handlers write.
   const logger = new Logger({ serviceName: 'gtt-gateway-test', logLevel: 'INFO' });
   const write = (line: string) => logLines.push(line);
-  (logger as unknown as { console: { info: typeof write; warn: typeof write; error: typeof write; debug: typeof write; log: typeof write } }).console =
-    { info: write, warn: write, error: write, debug: write, log: write };
+  redirectLogger(logger, write);
   stack = await startLocalStack({
     brokerTimeoutMs: TIMEOUT_MS,
     settings: { GUARDRAIL_MAX_QTY: 1000, GUARDRAIL_MAX_ORDER_VALUE: 100000, GUARDRAIL_SYMBOLS_DENY: 'BANNED-EQ' },

@@ -200,10 +200,10 @@ describe('TOTP renewal', () => {
 describe('health check', () => {
   // The metric is what this test reads: turn metrics on (vitest.config.ts turns them off for the rest).
   beforeAll(() => {
-    process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+    vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
   });
   afterAll(() => {
-    process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+    vi.unstubAllEnvs();
   });
   const metricOf = () => {
     const emf = lines.map((l) => l.trim()).filter((l) => l.includes('"SessionAlive"')).map((l) => JSON.parse(l) as { SessionAlive: number });

@@ -6,12 +6,12 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, logger as sharedLogger, writeLog } from '../../functions/runtime/logger.js';
 import { boundedView, capText } from '../../functions/contract/bounded.js';
+import { redirectLogger } from '../support/logs.js';
 
 type Capturable = { console: Record<string, unknown> };
 const capture = <T extends Logger>(target: T): { lines: string[]; logger: T } => {
   const lines: string[] = [];
-  const write = (line: string) => lines.push(line);
-  (target as unknown as Capturable).console = { info: write, warn: write, error: write, debug: write, log: write, trace: write };
+  redirectLogger(target, (line) => lines.push(line));
   return { lines, logger: target };
 };
 
