@@ -3,24 +3,18 @@
  * entries), caller-chosen tokens cannot rebind a session or garble redaction, and no password, secret, OTP, code or
  * issued token ever reaches the request log.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { LOG_BODY_BYTES, LOG_TOTAL_BYTES } from '../../emulator/request-log.js';
-import { startEmulator, type RunningEmulator } from '../../emulator/server.js';
-import { emulatorControl, signInAsDemo, type EmulatorControl } from '../support/emulator-control.js';
+import { signInAsDemo, type EmulatorControl } from '../support/emulator-control.js';
+import { useEmulator, type EmulatorFixture } from '../support/emulator-fixture.js';
 import { control, jdata, pyJson, send, sha256, totpNow } from './jdata-client.js';
 
-let emu: RunningEmulator;
+const fixture = useEmulator();
+let emu: EmulatorFixture;
 let ctl: EmulatorControl;
-
-beforeAll(async () => {
-  emu = await startEmulator({ port: 0 });
-  ctl = emulatorControl(emu.url);
-});
-afterAll(async () => {
-  await emu?.close();
-});
-beforeEach(async () => {
-  await ctl.reset();
+beforeEach(() => {
+  emu = fixture();
+  ctl = emu.control;
 });
 
 /** Run `count` jobs, `width` at a time. */

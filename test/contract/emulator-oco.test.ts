@@ -3,12 +3,12 @@
  * records, triggering either leg), the triggered history (GetTrgOi), every exchange of the client record, path
  * forms of real deployments, and the exact bodies a Python client sends. Decisions: docs/emulator-extensions.md.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../emulator/server.js';
-import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { EmulatorControl } from '../support/emulator-control.js';
+import { gttJData, useEmulator, type EmulatorFixture } from '../support/emulator-fixture.js';
 import { TIME, control as rawControl, jdata, pyJson, quotePlus, send, type Sent } from './jdata-client.js';
 
-let emu: RunningEmulator;
+let emu: EmulatorFixture;
 let ctl: EmulatorControl;
 
 const EXCHANGES = ['CDS', 'NSE', 'NFO', 'MCX', 'BSE', 'NCX', 'BSTAR', 'BCD', 'BFO', 'NCOM'];
@@ -44,22 +44,7 @@ const oco = (over: Fields = {}, leg1: Fields = {}, leg2: Fields = {}): Fields =>
   place_order_params_leg2: leg({ prctyp: 'SL-LMT', prc: '2395', trgprc: '2400', ...leg2 }),
   ...over,
 });
-const single = (over: Fields = {}): Fields => ({
-  uid: emu.uid,
-  actid: emu.actid,
-  exch: 'NSE',
-  tsym: 'RELIANCE-EQ',
-  qty: '10',
-  prc: '2500.5',
-  prd: 'C',
-  trantype: 'B',
-  prctyp: 'LMT',
-  ret: 'DAY',
-  ai_t: 'LTP_B_O',
-  validity: 'GTT',
-  d: '2490',
-  ...over,
-});
+const single = (over: Fields = {}): Fields => gttJData(emu, over);
 
 const call = (op: string, fields: unknown, token: string | null = emu.token) => jdata(emu.url, op, fields, token);
 const placeOco = async (over: Fields = {}, leg1: Fields = {}, leg2: Fields = {}) =>
@@ -69,15 +54,10 @@ const triggered = async () => (await call('GetTrgOi', { actid: emu.actid })).bod
 const ltp = async (price: number, tsym = 'RELIANCE-EQ', exch = 'NSE') =>
   (await rawControl(emu.url, 'POST', 'ltp', { exch, tsym, ltp: price })).body as { triggered: string[]; fired: { al_id: string; leg: string }[] };
 
-beforeAll(async () => {
-  emu = await startEmulator({ port: 0 });
-  ctl = emulatorControl(emu.url);
-});
-afterAll(async () => {
-  await emu?.close();
-});
-beforeEach(async () => {
-  await ctl.reset();
+const fixture = useEmulator();
+beforeEach(() => {
+  emu = fixture();
+  ctl = emu.control;
 });
 
 describe('PlaceOCOOrder / ModifyOCOOrder', () => {

@@ -4,23 +4,14 @@
  * says (filled by default, rejected with a reason, partly filled, left open), and the last traded price by
  * instrument token (SearchScrip, GetQuotes).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../emulator/server.js';
-import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useEmulator, type EmulatorFixture } from '../support/emulator-fixture.js';
 import { TIME, control, jdata } from './jdata-client.js';
 
-let emu: RunningEmulator;
-let ctl: EmulatorControl;
-
-beforeAll(async () => {
-  emu = await startEmulator({ port: 0 });
-  ctl = emulatorControl(emu.url);
-});
-afterAll(async () => {
-  await emu?.close();
-});
-beforeEach(async () => {
-  await ctl.reset();
+const fixture = useEmulator();
+let emu: EmulatorFixture;
+beforeEach(() => {
+  emu = fixture();
 });
 
 const call = async (op: string, fields: Record<string, unknown>) => (await jdata(emu.url, op, { uid: emu.uid, ...fields }, emu.token)).body;

@@ -2,30 +2,16 @@
  * Contract tests of the broker emulator over real HTTP on 127.0.0.1: what a client written for the real broker
  * sends, and the exact shapes and texts it gets back (docs/broker-wire.md).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../emulator/server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../emulator/server.js';
 import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
+import { gttJData, useEmulator, type EmulatorFixture } from '../support/emulator-fixture.js';
 
-let emu: RunningEmulator;
+let emu: EmulatorFixture;
 let control: EmulatorControl;
 
 const TIME = /^\d{2}:\d{2}:\d{2} \d{2}-\d{2}-\d{4}$/;
-const order = (over: Record<string, string> = {}) => ({
-  uid: emu.uid,
-  actid: emu.actid,
-  exch: 'NSE',
-  tsym: 'RELIANCE-EQ',
-  qty: '10',
-  prc: '2500.5',
-  prd: 'C',
-  trantype: 'B',
-  prctyp: 'LMT',
-  ret: 'DAY',
-  ai_t: 'LTP_B_O',
-  validity: 'GTT',
-  d: '2490',
-  ...over,
-});
+const order = (over: Record<string, string> = {}) => gttJData(emu, over);
 
 interface Sent {
   status: number;
@@ -51,15 +37,10 @@ const call = (op: string, jData: unknown, token: string | null = emu.token, cont
 const place = async (over: Record<string, string> = {}) => (await call('PlaceGTTOrder', order(over))).body as { al_id: string; stat: string };
 const pending = async () => (await call('GetPendingGTTOrder', { uid: emu.uid })).body;
 
-beforeAll(async () => {
-  emu = await startEmulator({ port: 0 });
-  control = emulatorControl(emu.url);
-});
-afterAll(async () => {
-  await emu?.close();
-});
-beforeEach(async () => {
-  await control.reset();
+const fixture = useEmulator();
+beforeEach(() => {
+  emu = fixture();
+  control = emu.control;
 });
 
 describe('operations: success shapes', () => {
