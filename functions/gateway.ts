@@ -1,17 +1,14 @@
 /**
  * The shared stack every Lambda runs: one Middy pipeline, bound to one entry of the operation table.
  *
- *   logMetrics -> errorContract -> accessLog -> operationMetrics -> httpResponse -> auditLog -> lifecycleEvents
+ *   functionShell (injectLambdaContext, logMetrics) -> errorContract -> accessLog -> operationMetrics -> httpResponse -> auditLog -> lifecycleEvents
  *     -> parseRequest -> orderSafety -> brokerSession -> handler
  *
  * Middy runs `after`/`onError` hooks in reverse order: lifecycleEvents and auditLog see the raw result before
  * httpResponse wraps it, operationMetrics counts what lifecycleEvents did, accessLog logs a failure before
  * errorContract renders it, and Powertools' logMetrics writes the metrics last.
  */
-import middy from '@middy/core';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
 import type { AnyOperation } from './contract/operation.js';
@@ -29,6 +26,7 @@ import { auditLog } from './middleware/audit-log.js';
 import { brokerSession } from './middleware/broker-session.js';
 import type { GatewayContext } from './middleware/context.js';
 import { errorContract } from './middleware/error-contract.js';
+import { functionShell } from './middleware/function-shell.js';
 import { httpResponse } from './middleware/http-response.js';
 import { orderSafety } from './middleware/order-safety.js';
 import { parseRequest } from './middleware/parse-request.js';
@@ -117,9 +115,8 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
     options.metrics ?? new Metrics({ namespace: METRIC_NAMESPACE, serviceName: SERVICE_NAME, defaultDimensions: { Operation: operation.name } });
 
   const audit = auditLog(operation, logger);
-  const handler = middy<unknown, unknown, Error, GatewayContext>()
-    .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(logMetrics(metrics))
+  // The shell every function runs in (logger context, metrics), then the gateway's own stack.
+  const handler = functionShell<unknown, unknown, GatewayContext>({ logger, metrics })
     .use(errorContract())
     .use(accessLog(operation, logger))
     .use(operationMetrics(operation, metrics))

@@ -13,6 +13,7 @@ import { SessionSource } from '../broker/session.js';
 import { toGatewayError } from '../contract/errors.js';
 import { clientDetails } from '../operations.js';
 import { parseSessionConfig } from './config.js';
+import { shellHandler } from '../middleware/function-shell.js';
 
 export interface HealthResult {
   alive: boolean;
@@ -59,15 +60,15 @@ export const createSessionHealthCheck = (options: { env?: Record<string, string 
       const failure = toGatewayError(error);
       result = { alive: false, checkedAt, ...account, code: failure.code, reason: failure.brokerMessage ?? failure.message };
     }
+    // Written by the shell's logMetrics at the end of the invocation.
     metrics.addMetric('SessionAlive', MetricUnit.Count, result.alive ? 1 : 0);
-    metrics.publishStoredMetrics();
     if (result.alive) options.logger.info('session alive', { health: result });
     else options.logger.warn('session dead', { health: result });
     return result;
   };
 
   /** Scheduled: the result. `GET /session`: the result as JSON, 200 whether alive or not (the check worked). */
-  return async (event?: unknown): Promise<HealthResult | APIGatewayProxyStructuredResultV2> => {
+  return shellHandler<unknown, HealthResult | APIGatewayProxyStructuredResultV2>({ logger: options.logger, metrics }, async (event) => {
     if (!isHttpEvent(event)) return check();
     // Bad input never reaches the broker.
     if (Object.keys(event.queryStringParameters ?? {}).length) {
@@ -79,7 +80,7 @@ export const createSessionHealthCheck = (options: { env?: Record<string, string 
     }
     const result = await check();
     return { statusCode: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' }, body: JSON.stringify(result) };
-  };
+  });
 };
 
 const isHttpEvent = (event: unknown): event is { queryStringParameters?: Record<string, string> } =>

@@ -26,6 +26,7 @@ import { parseSessionConfig, required, type SessionConfig } from './config.js';
 import { OAuthStateStore } from './oauth-state.js';
 import { readJsonSecret, secretsClient, writeSession } from './secrets.js';
 import { publishSessionRenewed } from './renewed-event.js';
+import { shellHandler } from '../middleware/function-shell.js';
 
 const CODE = /^[A-Za-z0-9._~-]{4,256}$/;
 const STATE = /^[A-Za-z0-9_-]{43}$/;
@@ -151,7 +152,8 @@ export const createOAuthHandler = (options: OAuthHandlerOptions) => {
       : json(200, result);
   };
 
-  return async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+  // The shell every function runs in (the invocation's context on each log line); errors are answered below.
+  return shellHandler<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>({ logger: options.logger }, async (event) => {
     const started = Date.now();
     const route = `${event.requestContext?.http?.method ?? '?'} ${event.rawPath ?? '?'}`;
     let response: APIGatewayProxyStructuredResultV2;
@@ -172,5 +174,5 @@ export const createOAuthHandler = (options: OAuthHandlerOptions) => {
       // Logging never fails a login.
     }
     return response;
-  };
+  });
 };

@@ -10,6 +10,7 @@ import { quickAuth } from './broker-login.js';
 import { parseSessionConfig, required } from './config.js';
 import { readJsonSecret, secretsClient, writeSession } from './secrets.js';
 import { publishSessionRenewed } from './renewed-event.js';
+import { shellHandler } from '../middleware/function-shell.js';
 
 export interface RenewalResult {
   stat: 'Ok';
@@ -19,8 +20,9 @@ export interface RenewalResult {
   renewedAt: string;
 }
 
-export const createSessionRenewal = (options: { env?: Record<string, string | undefined>; logger: Logger }) => {
-  return async (): Promise<RenewalResult> => {
+export const createSessionRenewal = (options: { env?: Record<string, string | undefined>; logger: Logger }) =>
+  // The shell every function runs in: the invocation's context on each log line, one line per failure.
+  shellHandler<unknown, RenewalResult>({ logger: options.logger, logFailures: true }, async (): Promise<RenewalResult> => {
     const config = parseSessionConfig(options.env ?? process.env);
     // QuickAuth's `susertoken` is a jKey session: every client sends it as `&jKey=`, none as Bearer.
     if (config.BROKER_AUTH !== 'jkey') {
@@ -46,5 +48,4 @@ export const createSessionRenewal = (options: { env?: Record<string, string | un
       options.logger.error('session renewal failed', { session: { method: 'totp', uid: credentials.uid }, error: error instanceof Error ? error.message : String(error) });
       throw error;
     }
-  };
-};
+  });
