@@ -7,7 +7,7 @@ export const EXIT_CODES = {
   USAGE: 2,
   /** ORDER_NOT_FOUND. */
   NOT_FOUND: 3,
-  /** BROKER_REJECTED, BROKER_RATE_LIMITED (and API Gateway throttling): the broker did not act. */
+  /** BROKER_REJECTED, RATE_LIMITED (and API Gateway throttling): the broker did not act. */
   REJECTED: 4,
   /** SESSION_EXPIRED: store a fresh broker token in the deployment's secret. */
   SESSION_EXPIRED: 5,
@@ -33,7 +33,7 @@ export const exitCodeFor = (error: GttGatewayError): number => {
     case 'ORDER_NOT_FOUND':
       return EXIT_CODES.NOT_FOUND;
     case 'BROKER_REJECTED':
-    case 'BROKER_RATE_LIMITED':
+    case 'RATE_LIMITED':
       return EXIT_CODES.REJECTED;
     case 'SESSION_EXPIRED':
       return EXIT_CODES.SESSION_EXPIRED;

@@ -34,9 +34,13 @@ import { lifecycleEvents } from './middleware/lifecycle-events.js';
 import { operationMetrics } from './middleware/operation-metrics.js';
 import { METRIC_NAMESPACE, SERVICE_NAME } from './schemas/names.js';
 import type { EventsConfig, GatewayEvents } from './events/producer.js';
+import type { TradingControls } from './safety/trading-controls.js';
 
 /** Builds the idempotency executor of one operation (see core/idempotency.ts: `dynamoIdempotency`). */
 export type IdempotencyFactory = (operation: AnyOperation, config: GatewayConfig & { IDEMPOTENCY_TABLE_NAME: string }) => IdempotentExecutor;
+
+/** Builds the trading controls (safety/trading-controls.ts: `dynamoTradingControls`): the governor and the kill switch. */
+export type TradingControlsFactory = (config: GatewayConfig & { CONTROL_TABLE_NAME: string }) => TradingControls;
 
 /** Builds the lifecycle-event producer (events/producer.ts: `createGatewayEvents`) when the deployment has a bus. */
 export type EventsFactory = (config: EventsConfig) => GatewayEvents;
@@ -62,6 +66,11 @@ export interface GatewayOptions {
    * bundles carry no EventBridge client. Publishes only when EVENT_BUS_NAME is set.
    */
   events?: EventsFactory;
+  /**
+   * Given by the entry points of the order operations (kind `order`), so the read functions' bundles carry no
+   * DynamoDB client. With CONTROL_TABLE_NAME set, every broker write of such an operation takes a permit first.
+   */
+  controls?: TradingControlsFactory;
   /** Powertools Metrics instance (tests); by default one per handler in the `GttGateway` namespace. */
   metrics?: Metrics;
 }
@@ -74,6 +83,7 @@ interface Runtime {
   sessions: SessionSource;
   idempotency?: IdempotentExecutor;
   events?: GatewayEvents;
+  controls?: TradingControls;
 }
 
 /** Per-container state, built on first use so a bad configuration is a clean CONFIGURATION_ERROR reply. */
@@ -94,6 +104,9 @@ const lazyRuntime = (operation: AnyOperation, options: GatewayOptions) => {
           : {}),
         ...(operation.lifecycle && config.EVENT_BUS_NAME && options.events
           ? { events: options.events({ ...config, EVENT_BUS_NAME: config.EVENT_BUS_NAME }) }
+          : {}),
+        ...(operation.kind === 'order' && config.CONTROL_TABLE_NAME && options.controls
+          ? { controls: options.controls({ ...config, CONTROL_TABLE_NAME: config.CONTROL_TABLE_NAME }) }
           : {}),
       };
     }
@@ -131,11 +144,21 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
       if (!state.request || !state.session || !state.refreshSession) {
         throw new InternalError('The shared middlewares did not run');
       }
-      const { config, idempotency } = runtime();
+      const { config, idempotency, controls } = runtime();
       const { idempotencyKey, dryRun: isDryRun } = state.request.options;
       if (isDryRun) return dryRun(operation, state.input, await state.session(), config.BROKER_BASE_URL, config.BROKER_AUTH);
+      if (operation.kind === 'order' && config.CONTROL_TABLE_NAME && !controls) {
+        // Never send an order write around the governor.
+        throw new ConfigurationError(`${operation.name} was built without the trading controls (order-rate governor, kill switch); nothing was sent.`);
+      }
 
       const send = async () => {
+        // Every broker write takes a permit from the account's governor first (after the idempotency record is
+        // claimed, so a replay takes none, and a refusal frees the key: nothing was sent).
+        if (operation.kind === 'order' && controls) {
+          const permit = await controls.acquire((await state.session!()).uid, operation.refusedWhileHalted === true);
+          state.governorCalls = permit.dynamoCalls;
+        }
         const started = performance.now();
         try {
           const wire = {

@@ -6,7 +6,7 @@
  * token is a jKey: it implies `brokerAuth=jkey` and the preset's classic base URL, and refuses `brokerAuth=bearer`.
  * Every refusal is one line naming the setting.
  */
-import { PRESET_NAMES, PresetError, resolvePreset, LOGIN_FLOWS, type LoginFlow } from '../functions/broker/presets.js';
+import { PRESET_NAMES, PresetError, resolvePreset, LOGIN_FLOWS, type LoginFlow, type PresetRateLimits } from '../functions/broker/presets.js';
 import type { BrokerAuth } from '../functions/broker/jdata.js';
 
 export interface BrokerSetup {
@@ -21,6 +21,8 @@ export interface BrokerSetup {
   tokenUrl?: string;
   /** The scheduled TOTP login (QuickAuth). */
   totp: boolean;
+  /** The broker's own order rate (its preset): the governor's defaults unless the deployment sets ORDER_RATE_*. */
+  rateLimits?: PresetRateLimits;
 }
 
 export const BROKER_CONTEXT_KEYS = ['broker', 'brokerBaseUrl', 'brokerAuth', 'brokerLogin', 'brokerAuthorizeUrl', 'brokerTokenUrl', 'sessionRenewal'] as const;
@@ -82,5 +84,6 @@ export const resolveBrokerSetup = (context: BrokerContext): BrokerSetup => {
     login: preset.login,
     ...(preset.tokenUrl === undefined ? {} : { tokenUrl: preset.tokenUrl }),
     totp,
+    ...(preset.rateLimits === undefined ? {} : { rateLimits: preset.rateLimits }),
   };
 };

@@ -11,7 +11,7 @@ import { HttpIamAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -35,6 +35,8 @@ export const ORDER_ROUTE_THROTTLE = { rateLimit: 8, burstLimit: 8 };
 export const DEFAULT_ROUTE_THROTTLE = { rateLimit: 50, burstLimit: 100 };
 /** Deployment settings that may come from CDK context (`-c name=value`) and go to the functions' environment. */
 export const CONTEXT_SETTINGS = DEPLOYMENT_SETTINGS;
+/** What the order functions' governor does on the control table: a consistent read and a conditional put. */
+export const GOVERNOR_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem'] as const;
 
 export interface GatewayStackProps extends StackProps {
   /** Import an existing secret instead of creating one. */
@@ -78,17 +80,21 @@ export class GatewayStack extends Stack {
   readonly api: HttpApi;
   readonly secret: secretsmanager.ISecret;
   readonly idempotencyTable: dynamodb.Table;
+  /** The trading controls: the order-rate governor's log and the kill switch, one item per account. */
+  readonly controlTable: dynamodb.Table;
   readonly egress: EgressSetting;
   /** The VPC, NATs and static addresses; undefined with egress `none`. */
   readonly staticEgress?: StaticEgress;
   readonly session: SessionFunctions;
   readonly events: LifecycleEvents;
+  private readonly brokerRateLimits?: BrokerSetup['rateLimits'];
 
   constructor(scope: Construct, id: string, props: GatewayStackProps = {}) {
     super(scope, id, props);
     this.egress = resolveEgress(props.egress, this.node.tryGetContext(EGRESS_CONTEXT_KEY));
 
     const broker = props.broker ?? resolveBrokerSetup({});
+    this.brokerRateLimits = broker.rateLimits;
     const brokerAuth = broker.auth;
     const brokerBaseUrl = new CfnParameter(this, 'BrokerBaseUrl', {
       type: 'String',
@@ -119,6 +125,15 @@ export class GatewayStack extends Stack {
 
     // Records expire within a day anyway; nothing here outlives a teardown.
     this.idempotencyTable = expiringTable(this, 'IdempotencyTable', { partitionKey: 'id', timeToLiveAttribute: 'expiration', pointInTimeRecovery: true });
+
+    // Not an expiring table: the kill switch's state must outlive everything (the governor's log prunes itself).
+    this.controlTable = new dynamodb.Table(this, 'ControlTable', {
+      partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: dynamodb.TableEncryption.AWS_MANAGED,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
 
     const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', {
       retention: logs.RetentionDays.ONE_MONTH,
@@ -169,6 +184,7 @@ export class GatewayStack extends Stack {
         : {}),
     });
     this.staticEgress?.allowTableCalls(this.events.table, [...new Set([...ORDER_EVENTS_TABLE_ACTIONS, ...WATCHER_EVENTS_TABLE_ACTIONS])]);
+    this.staticEgress?.allowTableCalls(this.controlTable, [...GOVERNOR_TABLE_ACTIONS]);
     const authorizer = new HttpIamAuthorizer();
     const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
 
@@ -288,12 +304,17 @@ export class GatewayStack extends Stack {
     const gatewayFunction = new GatewayFunction(this, operation.name, {
       entry: operation.id,
       description: `gtt-gateway: ${operation.summary} (${operation.route.method} ${operation.route.path})`,
-      roleDescription: `gtt-gateway ${operation.name}: its log group, its secret${operation.broker === 'Logout' ? ' (read, and mark it logged out)' : ''}${operation.idempotency ? ', the idempotency table' : ''}${operation.lifecycle ? ', publish on the gateway bus, the events table' : ''}`,
+      roleDescription: `gtt-gateway ${operation.name}: its log group, its secret${operation.broker === 'Logout' ? ' (read, and mark it logged out)' : ''}${operation.idempotency ? ', the idempotency table' : ''}${operation.lifecycle ? ', publish on the gateway bus, the events table' : ''}${operation.kind === 'order' ? ', the control table (order-rate governor)' : ''}`,
       logRetention: logs.RetentionDays.ONE_MONTH,
       environment: {
         BROKER_BASE_URL: brokerBaseUrl,
         BROKER_SECRET_ID: this.secret.secretArn,
         IDEMPOTENCY_TABLE_NAME: this.idempotencyTable.tableName,
+        ...(operation.kind === 'order' ? { CONTROL_TABLE_NAME: this.controlTable.tableName } : {}),
+        // The broker's own order rate (its preset), unless the deployment sets ORDER_RATE_* (in `settings`).
+        ...(operation.kind === 'order' && this.brokerRateLimits
+          ? { ORDER_RATE_PER_SECOND: String(this.brokerRateLimits.perSecond), ORDER_RATE_PER_MINUTE: String(this.brokerRateLimits.perMinute) }
+          : {}),
         ...(operation.lifecycle ? this.events.publisherEnvironment() : {}),
         ...settings,
       },
@@ -320,6 +341,8 @@ export class GatewayStack extends Stack {
       this.idempotencyTable.grant(gatewayFunction.role, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem');
     }
     if (operation.lifecycle) this.events.grantOrderFunction(gatewayFunction.role);
+    // The governor reads the account's item and writes it back conditionally; nothing else.
+    if (operation.kind === 'order') this.controlTable.grant(gatewayFunction.role, ...GOVERNOR_TABLE_ACTIONS);
     return gatewayFunction;
   }
 

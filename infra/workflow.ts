@@ -11,12 +11,12 @@ import type { Construct } from 'constructs';
 import { errorName } from '../functions/contract/errors.js';
 
 /** Errors after which a repeat cannot act twice: the broker did not execute the call, or it is still in flight. */
-export const PLACE_RETRY_ERRORS = [errorName('BROKER_RATE_LIMITED'), errorName('IDEMPOTENCY_IN_PROGRESS')];
+export const PLACE_RETRY_ERRORS = [errorName('RATE_LIMITED'), errorName('IDEMPOTENCY_IN_PROGRESS')];
 /**
  * A list changes nothing, so it may be retried after timeouts and outages too. A place may not: after a timeout
  * its outcome is unknown, and with the idempotency key a retry would only replay that unknown outcome.
  */
-export const LIST_RETRY_ERRORS = [errorName('BROKER_TIMEOUT'), errorName('BROKER_UNAVAILABLE'), errorName('BROKER_RATE_LIMITED')];
+export const LIST_RETRY_ERRORS = [errorName('BROKER_TIMEOUT'), errorName('BROKER_UNAVAILABLE'), errorName('RATE_LIMITED')];
 export const SESSION_EXPIRED = errorName('SESSION_EXPIRED');
 
 export const STATE_NAMES = {

@@ -3,7 +3,7 @@
  * address instead of the broker's hosts (`npm start -- --broker flattrade` logs in the way Flattrade does, against
  * the emulator). The default, `emulator`, is the emulator's own layout: `/ClientAPI`, Bearer, the OAuth page.
  */
-import { resolvePreset, type BrokerPreset, type LoginFlow } from '../functions/broker/presets.js';
+import { resolvePreset, type BrokerPreset, type LoginFlow, type PresetRateLimits } from '../functions/broker/presets.js';
 import type { BrokerAuth } from '../functions/broker/jdata.js';
 
 export interface LocalBroker {
@@ -15,6 +15,8 @@ export interface LocalBroker {
   tokenUrl?: string;
   /** The scheduled TOTP login runs (jKey sessions on the classic base URL). */
   totp: boolean;
+  /** The broker's own order rate, when its preset states one. */
+  rateLimits?: PresetRateLimits;
 }
 
 const onEmulator = (url: string, emulatorUrl: string): string => url.replace(/^https?:\/\/[^/]+/, emulatorUrl);
@@ -43,5 +45,6 @@ export const localBroker = (name: string | undefined, emulatorUrl: string, totp 
     authorizeUrl: onEmulator(preset.authorizeUrl, emulatorUrl),
     ...(preset.tokenUrl ? { tokenUrl: onEmulator(preset.tokenUrl, emulatorUrl) } : {}),
     totp,
+    ...(preset.rateLimits ? { rateLimits: preset.rateLimits } : {}),
   };
 };

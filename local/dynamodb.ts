@@ -18,6 +18,8 @@ export interface LocalDynamo {
 export const LOCAL_OAUTH_STATE_TABLE = 'gtt-gateway-oauth-state';
 /** Published-event markers and the watcher's snapshot (partition key `pk`). */
 export const LOCAL_EVENTS_TABLE = 'gtt-gateway-events';
+/** The trading controls: the order-rate governor and the kill switch (partition key `pk`). */
+export const LOCAL_CONTROL_TABLE = 'gtt-gateway-controls';
 
 export interface LocalDynamoOptions {
   port?: number;

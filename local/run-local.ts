@@ -13,7 +13,8 @@ import type { AnyOperation } from '../functions/contract/operation.js';
 import type { GatewaySettings } from '../functions/runtime/config.js';
 import { startLocalApi, type LocalApi, type LocalHandler } from './http-api.js';
 import { startLocalSecretsManager, type LocalSecretsManager } from './secrets-manager.js';
-import { LOCAL_EVENTS_TABLE, LOCAL_OAUTH_STATE_TABLE, startLocalDynamo, type LocalDynamo } from './dynamodb.js';
+import { LOCAL_CONTROL_TABLE, LOCAL_EVENTS_TABLE, LOCAL_OAUTH_STATE_TABLE, startLocalDynamo, type LocalDynamo } from './dynamodb.js';
+import { dynamoTradingControls } from '../functions/safety/trading-controls.js';
 import { startLocalEventBridge, type DeadLetter, type DeliveredEvent, type LocalEventBridge } from './eventbridge.js';
 import { createGatewayEvents } from '../functions/events/producer.js';
 import { createGttWatcher, type WatcherOptions } from '../functions/watcher/function.js';
@@ -169,6 +170,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     extraTables: [
       { name: LOCAL_OAUTH_STATE_TABLE, key: 'state' },
       { name: LOCAL_EVENTS_TABLE, key: 'pk' },
+      { name: LOCAL_CONTROL_TABLE, key: 'pk' },
     ],
   });
   const eventBridge = await startLocalEventBridge({
@@ -191,16 +193,20 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     EVENT_BUS_NAME: LOCAL_EVENT_BUS,
     EVENTS_TABLE_NAME: LOCAL_EVENTS_TABLE,
     EVENTBRIDGE_ENDPOINT: eventBridge.url,
+    CONTROL_TABLE_NAME: LOCAL_CONTROL_TABLE,
+    // A broker that states its own order rate (its preset) sets the default; the deployment's setting wins.
+    ...(broker.rateLimits ? { ORDER_RATE_PER_SECOND: broker.rateLimits.perSecond, ORDER_RATE_PER_MINUTE: broker.rateLimits.perMinute } : {}),
     ...options.settings,
   };
   const handlers = new Map<string, LocalHandler>(
-    // As the handler files bind them (test/unit/handler-files.test.ts): the store and the producer only where the
-    // entry takes keys or has a lifecycle event, so a mismatch would show here too, not only in AWS.
+    // As the handler files bind them (test/unit/handler-files.test.ts): the store, the producer and the governor only
+    // where the entry takes keys, has a lifecycle event or writes orders, so a mismatch would show here too.
     OPERATIONS.map((op) => [
       op.name,
       createGatewayHandler(op, {
         ...(op.idempotency ? { idempotency: dynamoIdempotency } : {}),
         ...(op.lifecycle ? { events: createGatewayEvents } : {}),
+        ...(op.kind === 'order' ? { controls: dynamoTradingControls } : {}),
         ...options.gateway,
         config,
       }),

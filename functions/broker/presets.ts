@@ -23,6 +23,12 @@ import type { BrokerAuth } from './jdata.js';
 export type LoginFlow = 'oauth' | 'flattrade';
 export const LOGIN_FLOWS: readonly LoginFlow[] = ['oauth', 'flattrade'];
 
+/** A broker's own order-rate cap, where it states one: the governor's defaults for that broker (docs/compliance.md). */
+export interface PresetRateLimits {
+  perSecond: number;
+  perMinute: number;
+}
+
 export interface BrokerPreset {
   name: string;
   label: string;
@@ -44,6 +50,16 @@ export interface BrokerPreset {
   classicBaseUrl?: string;
   /** QuickAuth's vendor code when the login secret names none; `{uid}` is filled in. */
   vendorCode?: string;
+  /**
+   * The broker's stated order rate; absent: the gateway's defaults (8 a second, 120 a minute). The deployment's
+   * ORDER_RATE_PER_SECOND / ORDER_RATE_PER_MINUTE win over it.
+   */
+  rateLimits?: PresetRateLimits;
+  /**
+   * Whether the broker's GTT operations (PlaceGTTOrder, PlaceOCOOrder and their modifies) take `algo_id`: `yes`,
+   * `no`, or `unknown` (then the gateway sends it only when the deployment sets ALGO_ID; docs/brokers.md).
+   */
+  gttAlgoId: 'yes' | 'no' | 'unknown';
   /** Values not confirmed by a second source (docs/brokers.md repeats them). */
   uncertain?: string[];
 }
@@ -55,6 +71,7 @@ export const BROKER_PRESETS = {
     name: 'shoonya',
     label: 'Shoonya (Finvasia)',
     baseUrl: 'https://api.shoonya.com/NorenWClientAPI',
+    gttAlgoId: 'unknown',
     auth: 'bearer',
     login: 'oauth',
     authorizeUrl: 'https://api.shoonya.com/OAuthlogin/authorize/oauth?client_id={clientId}',
@@ -67,6 +84,7 @@ export const BROKER_PRESETS = {
     name: 'zebu',
     label: 'Zebu (MYNT)',
     baseUrl: 'https://go.mynt.in/NorenWClientAPI',
+    gttAlgoId: 'unknown',
     auth: 'bearer',
     login: 'oauth',
     authorizeUrl: 'https://go.mynt.in/OAuthlogin/authorize/oauth?client_id={clientId}',
@@ -80,6 +98,7 @@ export const BROKER_PRESETS = {
     name: 'flattrade',
     label: 'Flattrade',
     baseUrl: 'https://piconnect.flattrade.in/PiConnectTP',
+    gttAlgoId: 'unknown',
     auth: 'jkey',
     login: 'flattrade',
     authorizeUrl: 'https://auth.flattrade.in/?app_key={clientId}',
@@ -91,6 +110,9 @@ export const BROKER_PRESETS = {
     name: 'tradesmart',
     label: 'TradeSmart',
     baseUrl: 'https://v2api.tradesmartonline.in/NorenWClientAPIv2',
+    gttAlgoId: 'unknown',
+    // The same multi-broker gateway's TradeSmart config caps orders at 8 a second and 110 a minute.
+    rateLimits: { perSecond: 8, perMinute: 110 },
     auth: 'bearer',
     login: 'oauth',
     authorizeUrl: 'https://v2api.tradesmartonline.in/OAuthlogin/authorize/oauth?client_id={clientId}',
@@ -133,7 +155,8 @@ export const resolvePreset = (name: string | undefined, overrides: PresetOverrid
   if (!(PRESET_NAMES as readonly string[]).includes(chosen)) {
     throw new PresetError(`broker must be one of ${PRESET_NAMES.join(', ')}; got ${JSON.stringify(chosen)}`);
   }
-  const base: Partial<BrokerPreset> = chosen === 'custom' ? { name: 'custom', label: 'Custom broker', auth: 'bearer', login: 'oauth' } : BROKER_PRESETS[chosen as PresetName];
+  const base: Partial<BrokerPreset> =
+    chosen === 'custom' ? { name: 'custom', label: 'Custom broker', auth: 'bearer', login: 'oauth', gttAlgoId: 'unknown' } : BROKER_PRESETS[chosen as PresetName];
   if (overrides.auth !== undefined && overrides.auth !== 'bearer' && overrides.auth !== 'jkey') {
     throw new PresetError(`brokerAuth must be bearer or jkey; got ${JSON.stringify(overrides.auth)}`);
   }

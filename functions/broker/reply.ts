@@ -6,7 +6,7 @@ import type { AnyOperation } from '../contract/operation.js';
 import type { BrokerHttpReply } from './transport.js';
 import {
   BrokerBadReplyError,
-  BrokerRateLimitedError,
+  RateLimitedError,
   BrokerRejectedError,
   BrokerTimeoutError,
   BrokerUnavailableError,
@@ -29,7 +29,7 @@ export const classifyBrokerFailure = (text: string): GatewayError => {
   }
   // e.g. "Order Recieved 11 in a current second exceeds Limit 10" (the broker's spelling).
   if (/exceeds\s+limit|rate\s*limit|too many requests/i.test(text)) {
-    return new BrokerRateLimitedError('The broker rejected the request for exceeding its rate limit; it was not executed.', {
+    return new RateLimitedError('The broker rejected the request for exceeding its rate limit; it was not executed.', {
       brokerMessage,
     });
   }

@@ -12,7 +12,11 @@ export const ERROR_CATALOG = {
   ORDER_NOT_FOUND: { status: 404, summary: 'The broker does not know this GTT order (`Invalid Oi`).' },
   BROKER_REJECTED: { status: 422, summary: 'The broker answered `Not_Ok`; its text is in `brokerMessage`.' },
   SESSION_EXPIRED: { status: 503, summary: 'The broker session in the secret is no longer valid; rotate the access token in the secret.' },
-  BROKER_RATE_LIMITED: { status: 429, summary: 'The broker rejected the call for exceeding its rate limit; it was not executed.' },
+  RATE_LIMITED: {
+    status: 429,
+    summary:
+      "Over the order rate: this deployment's governor refused the call before sending it, or the broker refused it for exceeding its own limit; not executed. Retry after `Retry-After` seconds.",
+  },
   BROKER_TIMEOUT: { status: 504, summary: 'The broker did not answer in time (`Server Timeout :` or our own request timeout).' },
   BROKER_UNAVAILABLE: { status: 502, summary: 'The broker could not be reached or answered with an HTTP 5xx.' },
   BROKER_BAD_REPLY: { status: 502, summary: 'The broker answered with something that is not JSON or not the documented shape.' },
@@ -34,6 +38,10 @@ export const ERROR_CATALOG = {
     status: 403,
     summary:
       'The local API refuses requests from another origin (an `Origin` header that is not the local API) or for another host (DNS rebinding); nothing was sent.',
+  },
+  TRADING_HALTED: {
+    status: 423,
+    summary: 'The kill switch is on: places and modifies are refused until it is turned off (DELETE /kill-switch); nothing was sent.',
   },
 } as const satisfies Record<string, { status: number; summary: string }>;
 
@@ -123,7 +131,7 @@ export class ValidationFailedError extends define('VALIDATION_FAILED') {
 export class OrderNotFoundError extends define('ORDER_NOT_FOUND') {}
 export class BrokerRejectedError extends define('BROKER_REJECTED') {}
 export class SessionExpiredError extends define('SESSION_EXPIRED') {}
-export class BrokerRateLimitedError extends define('BROKER_RATE_LIMITED') {}
+export class RateLimitedError extends define('RATE_LIMITED') {}
 export class BrokerTimeoutError extends define('BROKER_TIMEOUT') {}
 export class BrokerUnavailableError extends define('BROKER_UNAVAILABLE') {}
 export class BrokerBadReplyError extends define('BROKER_BAD_REPLY') {}
@@ -136,6 +144,7 @@ export class PayloadTooLargeError extends define('PAYLOAD_TOO_LARGE') {}
 export class UnsupportedMediaTypeError extends define('UNSUPPORTED_MEDIA_TYPE') {}
 export class RequestForbiddenError extends define('REQUEST_FORBIDDEN') {}
 export class SessionAccountMismatchError extends define('SESSION_ACCOUNT_MISMATCH') {}
+export class TradingHaltedError extends define('TRADING_HALTED') {}
 
 const CLASSES: Record<ErrorCode, new (message: string, options?: GatewayErrorOptions) => GatewayError> = {
   // Stored bodies of VALIDATION_FAILED carry `{field, message}` details, as every one is built.
@@ -143,7 +152,7 @@ const CLASSES: Record<ErrorCode, new (message: string, options?: GatewayErrorOpt
   ORDER_NOT_FOUND: OrderNotFoundError,
   BROKER_REJECTED: BrokerRejectedError,
   SESSION_EXPIRED: SessionExpiredError,
-  BROKER_RATE_LIMITED: BrokerRateLimitedError,
+  RATE_LIMITED: RateLimitedError,
   BROKER_TIMEOUT: BrokerTimeoutError,
   BROKER_UNAVAILABLE: BrokerUnavailableError,
   BROKER_BAD_REPLY: BrokerBadReplyError,
@@ -156,6 +165,7 @@ const CLASSES: Record<ErrorCode, new (message: string, options?: GatewayErrorOpt
   UNSUPPORTED_MEDIA_TYPE: UnsupportedMediaTypeError,
   REQUEST_FORBIDDEN: RequestForbiddenError,
   SESSION_ACCOUNT_MISMATCH: SessionAccountMismatchError,
+  TRADING_HALTED: TradingHaltedError,
 };
 
 /** Rebuilds an error from its contract body (e.g. one stored with an idempotency record). */

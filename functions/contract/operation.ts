@@ -56,6 +56,11 @@ export interface OperationDefinition<In = unknown, Reply = unknown, Result = unk
    * absent (a key is refused: the operation either changes nothing or cannot be replayed meaningfully).
    */
   idempotency?: 'required' | 'optional';
+  /**
+   * Refused with TRADING_HALTED while the kill switch is on (place and modify: they add or change exposure; a cancel
+   * only removes it and stays available). Only for `order` operations.
+   */
+  refusedWhileHalted?: boolean;
   /** The orders the deployment's guardrails check (place and modify: the order; OCO: both legs). */
   guardedOrders?(input: In): GuardedOrder[];
   /** What the caller sends (validated; nothing reaches the broker when it fails). */

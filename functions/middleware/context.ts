@@ -20,6 +20,8 @@ export interface GatewayState {
   brokerSucceeded?: (result: unknown) => void;
   /** What the lifecycle event of this success became (published or not, and why). */
   event?: { status: 'published' | 'failed'; detailType: string; eventId?: string };
+  /** DynamoDB calls the order-rate governor's permit took (order writes only). */
+  governorCalls?: number;
   /** The result came from an idempotency record, not a new broker call. */
   replayed?: boolean;
 }

@@ -8,13 +8,14 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { sourceOf } from '../contract/gateway-request.js';
 import { InternalError, toGatewayError, type GatewayError } from '../contract/errors.js';
 import { redactError } from '../contract/redact.js';
+import { retryAfterSeconds } from '../safety/trading-controls.js';
 import type { GatewayContext } from './context.js';
 
 export const httpErrorResponse = (error: GatewayError): APIGatewayProxyStructuredResultV2 => ({
   statusCode: error.status,
   headers: {
     'content-type': 'application/json',
-    ...(error.code === 'BROKER_RATE_LIMITED' ? { 'retry-after': '1' } : {}),
+    ...(error.code === 'RATE_LIMITED' ? { 'retry-after': String(retryAfterSeconds(error.details)) } : {}),
   },
   body: JSON.stringify({ error: error.toBody() }),
 });

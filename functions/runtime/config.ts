@@ -42,6 +42,15 @@ export const configFields = z.object({
   EVENTS_TABLE_NAME: z.string().min(3).max(255).optional(),
   /** Local runs and tests only: where the EventBridge client sends PutEvents. */
   EVENTBRIDGE_ENDPOINT: httpUrl.optional(),
+  /**
+   * The trading controls table (partition key `pk`): the order-rate governor and the kill switch, shared by every
+   * container (docs/compliance.md). Absent: no governor (a sandbox); every deployment and `npm start` set it.
+   */
+  CONTROL_TABLE_NAME: z.string().min(3).max(255).optional(),
+  /** Order writes (place, modify, cancel) per second, counted over any second; the broker's own limit is above it. */
+  ORDER_RATE_PER_SECOND: z.coerce.number().int().min(1).max(100).default(8),
+  /** Order writes per minute, counted over any minute. */
+  ORDER_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(6_000).default(120),
 }).extend(guardrailEnvSchema.shape);
 
 export const gatewayConfigSchema = configFields.refine((c) => !c.IDEMPOTENCY_KEY_REQUIRED || c.IDEMPOTENCY_TABLE_NAME !== undefined, {
@@ -64,6 +73,8 @@ export const DEPLOYMENT_SETTINGS = [
   'IDEMPOTENCY_KEY_REQUIRED',
   'IDEMPOTENCY_TTL_SECONDS',
   'SECRET_MAX_AGE_SECONDS',
+  'ORDER_RATE_PER_SECOND',
+  'ORDER_RATE_PER_MINUTE',
 ] as const satisfies readonly (keyof GatewayEnv)[];
 /** The environment form of the configuration (what Lambda and the local runner provide). */
 export type GatewayEnv = z.input<typeof gatewayConfigSchema>;

@@ -184,12 +184,15 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
       const idempotencyTable = tables.find((id) => id.startsWith('IdempotencyTable'))!;
       const stateTable = tables.find((id) => id.startsWith('SessionOAuthStateTable'))!;
       const eventsTable = tables.find((id) => id.startsWith('EventsTable'))!;
-      expect(tables).toHaveLength(3);
+      const controlTable = tables.find((id) => id.startsWith('ControlTable'))!;
+      expect(tables).toHaveLength(4);
       // The order functions' idempotency calls, and the OAuth function's conditional put and delete of a state:
       // without the second, the OAuth login would be denied at the endpoint in every VPC deployment.
       expect(statements.map((s) => [s.Resource, actionsOf(s).sort()])).toEqual([
         [getAtt(idempotencyTable, 'Arn'), ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']],
         [getAtt(eventsTable, 'Arn'), ['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem']],
+        // The order-rate governor: without it every order write would fail closed in a VPC deployment.
+        [getAtt(controlTable, 'Arn'), ['dynamodb:GetItem', 'dynamodb:PutItem']],
         [getAtt(stateTable, 'Arn'), ['dynamodb:DeleteItem', 'dynamodb:PutItem']],
       ]);
       // Secrets Manager goes through the NAT: no interface endpoint (docs/egress.md).
@@ -329,9 +332,9 @@ describe('egress none', () => {
     const counts: Record<string, number> = {};
     for (const r of Object.values(none.Resources)) counts[r.Type] = (counts[r.Type] ?? 0) + 1;
     expect(counts).toEqual({
-      // Session secret + the OAuth app's; idempotency, OAuth state and events tables.
+      // Session secret + the OAuth app's; idempotency, OAuth state, events and control tables.
       'AWS::SecretsManager::Secret': 2,
-      'AWS::DynamoDB::Table': 3,
+      'AWS::DynamoDB::Table': 4,
       // The lifecycle events: the bus and the dashboard.
       'AWS::Events::EventBus': 1,
       'AWS::CloudWatch::Dashboard': 1,

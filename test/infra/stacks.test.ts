@@ -138,8 +138,13 @@ describe('least privilege', () => {
       for (const s of statements.filter((st) => actions(st).some((a) => a.startsWith('dynamodb:')) && onIdempotency(st))) {
         expect(actions(s).sort()).toEqual(['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
       }
+      // The control table: the governor's read and conditional put, nothing else.
+      const onControl = (st: Statement) => /ControlTable/.test(JSON.stringify(st.Resource));
+      for (const s of statements.filter((st) => actions(st).some((a) => a.startsWith('dynamodb:')) && onControl(st))) {
+        expect(actions(s).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem']);
+      }
       // Any other table is the events table (events.test.ts checks what each function may do there).
-      for (const s of statements.filter((st) => actions(st).some((a) => a.startsWith('dynamodb:')) && !onIdempotency(st))) {
+      for (const s of statements.filter((st) => actions(st).some((a) => a.startsWith('dynamodb:')) && !onIdempotency(st) && !onControl(st))) {
         expect(JSON.stringify(s.Resource)).toMatch(/EventsTable/);
       }
     }
@@ -147,6 +152,39 @@ describe('least privilege', () => {
       p.Properties.PolicyDocument.Statement.some((s) => actions(s).some((a) => a.startsWith('dynamodb:')) && /IdempotencyTable/.test(JSON.stringify(s.Resource))),
     );
     expect(withTable).toHaveLength(OPERATIONS.filter((op) => op.idempotency).length);
+  });
+});
+
+describe('control table (order-rate governor)', () => {
+  const functionsOf = (t: Template) =>
+    Object.entries(t.findResources('AWS::Lambda::Function') as Record<string, { Properties: { Environment?: { Variables?: Record<string, unknown> } } }>);
+
+  it('is on-demand, encrypted, with point-in-time recovery and no TTL (the kill switch outlives everything)', () => {
+    const tables = gateway.findResources('AWS::DynamoDB::Table', { Properties: { KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }] } });
+    const control = Object.entries(tables).filter(([id]) => id.startsWith('ControlTable'));
+    expect(control).toHaveLength(1);
+    expect(control[0]![1]).toMatchObject({
+      Properties: { BillingMode: 'PAY_PER_REQUEST', PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true }, SSESpecification: { SSEEnabled: true } },
+    });
+    expect((control[0]![1] as { Properties: Record<string, unknown> }).Properties.TimeToLiveSpecification).toBeUndefined();
+  });
+
+  it('every order function (and only those) gets the table, and only those may read or write it', () => {
+    const orderIds = OPERATIONS.filter((op) => op.kind === 'order').map((op) => op.name);
+    const withTable = functionsOf(gateway).filter(([, f]) => f.Properties.Environment?.Variables?.CONTROL_TABLE_NAME !== undefined);
+    expect(withTable.map(([id]) => orderIds.find((name) => id.startsWith(name))).sort()).toEqual([...orderIds].sort());
+    const policies = Object.values(gateway.findResources('AWS::IAM::Policy')) as { Properties: { PolicyDocument: { Statement: Statement[] } } }[];
+    const onControl = policies.filter((p) => p.Properties.PolicyDocument.Statement.some((st) => /ControlTable/.test(JSON.stringify(st.Resource))));
+    expect(onControl).toHaveLength(orderIds.length);
+  });
+
+  it('order functions default to 8/s and 120/min; a preset that states its own rate (TradeSmart) sets it; the context wins', () => {
+    const envOf = (t: Template) => functionsOf(t).find(([id]) => id.startsWith('PlaceGTTOrder'))![1].Properties.Environment!.Variables!;
+    expect(envOf(gateway).ORDER_RATE_PER_SECOND).toBeUndefined();
+    const tradesmart = Template.fromStack(synth({ broker: 'tradesmart' }).gateway);
+    expect(envOf(tradesmart)).toMatchObject({ ORDER_RATE_PER_SECOND: '8', ORDER_RATE_PER_MINUTE: '110' });
+    const chosen = Template.fromStack(synth({ broker: 'tradesmart', ORDER_RATE_PER_MINUTE: '60' }).gateway);
+    expect(envOf(chosen)).toMatchObject({ ORDER_RATE_PER_SECOND: '8', ORDER_RATE_PER_MINUTE: '60' });
   });
 });
 

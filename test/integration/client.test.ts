@@ -6,6 +6,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LOCAL_SECRET_ID, startLocalStack, type LocalStack } from '../../local/run-local.js';
+import { HIGH_ORDER_RATE } from '../support/order-rate.js';
 import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
 import {
   createGttClient,
@@ -70,7 +71,7 @@ const until = async (check: () => Promise<boolean>, timeoutMs = 5_000) => {
 
 beforeAll(async () => {
   // Keys optional (so a keyless place can be shown), a quantity guardrail, and a short broker timeout.
-  stack = await startLocalStack({ settings: { IDEMPOTENCY_KEY_REQUIRED: false, GUARDRAIL_MAX_QTY: 100 }, brokerTimeoutMs: 4_000 });
+  stack = await startLocalStack({ settings: { ...HIGH_ORDER_RATE, IDEMPOTENCY_KEY_REQUIRED: false, GUARDRAIL_MAX_QTY: 100 }, brokerTimeoutMs: 4_000 });
   control = emulatorControl(stack.emulator.url);
 });
 afterAll(async () => {
@@ -208,12 +209,12 @@ describe('every error class reachable locally', () => {
     expect(exitCodeFor(error)).toBe(EXIT_CODES.REJECTED);
   });
 
-  it('BROKER_RATE_LIMITED (429): retried with the same key until the attempts run out, exit code 4', async () => {
+  it('RATE_LIMITED (429): retried with the same key until the attempts run out, exit code 4', async () => {
     await control.fault({ operation: 'PlaceGTTOrder', kind: 'rateLimit', times: 5 });
     const { client, retries } = clientWith({ maxAttempts: 3 });
     const error = await failure(client.placeOrder(order));
-    expect(error).toMatchObject({ code: 'BROKER_RATE_LIMITED', status: 429, outcome: 'not_executed', attempts: 3 });
-    expect(retries.map((r) => r.error.code)).toEqual(['BROKER_RATE_LIMITED', 'BROKER_RATE_LIMITED']);
+    expect(error).toMatchObject({ code: 'RATE_LIMITED', status: 429, outcome: 'not_executed', attempts: 3 });
+    expect(retries.map((r) => r.error.code)).toEqual(['RATE_LIMITED', 'RATE_LIMITED']);
     expect(new Set(retries.map((r) => r.idempotencyKey))).toEqual(new Set([error.idempotencyKey]));
     expect(exitCodeFor(error)).toBe(EXIT_CODES.REJECTED);
     expect(await ordersAtBroker()).toEqual([]);

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startLocalStack, type LocalStack } from '../../local/run-local.js';
+import { HIGH_ORDER_RATE } from '../support/order-rate.js';
 import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
 
 let stack: LocalStack;
@@ -36,7 +37,7 @@ const oco = {
 const single = { exch: 'NSE', tsym: 'INFY-EQ', qty: 2, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490', tag: 'dip-buy' };
 
 beforeAll(async () => {
-  stack = await startLocalStack({ brokerTimeoutMs: 2_000, settings: { GUARDRAIL_MAX_QTY: 100 } });
+  stack = await startLocalStack({ brokerTimeoutMs: 2_000, settings: { ...HIGH_ORDER_RATE, GUARDRAIL_MAX_QTY: 100 } });
   control = emulatorControl(stack.emulator.url);
 });
 afterAll(async () => {

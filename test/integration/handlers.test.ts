@@ -256,7 +256,7 @@ describe('broker faults map to the error contract', () => {
     ['non-JSON body', { operation: 'PlaceGTTOrder', kind: 'nonJson' }, 502, 'BROKER_BAD_REPLY', 'unknown'],
     ['dropped connection', { operation: 'PlaceGTTOrder', kind: 'drop' }, 502, 'BROKER_UNAVAILABLE', 'unknown'],
     ['Server Timeout reply', { operation: 'PlaceGTTOrder', kind: 'serverTimeout' }, 504, 'BROKER_TIMEOUT', 'unknown'],
-    ['rate limit', { operation: 'PlaceGTTOrder', kind: 'rateLimit' }, 429, 'BROKER_RATE_LIMITED', 'not_executed'],
+    ['rate limit', { operation: 'PlaceGTTOrder', kind: 'rateLimit' }, 429, 'RATE_LIMITED', 'not_executed'],
     ['other Not_Ok', { operation: 'PlaceGTTOrder', kind: 'notOk', message: 'Invalid Input : RED:Margin Shortfall' }, 422, 'BROKER_REJECTED', 'not_executed'],
   ])('%s', async (_label, fault, status, code, outcome) => {
     await control.fault(fault);
@@ -314,7 +314,7 @@ describe('broker faults map to the error contract', () => {
     await control.fault({ operation: 'PlaceGTTOrder', kind: 'delay', delayMs: TIMEOUT_MS * 4 });
     expect(await invokeDirect(handler(placeGttOrder), placeGttOrder, order)).toMatchObject({ ok: false, name: 'BrokerTimeout' });
     await control.fault({ operation: 'PlaceGTTOrder', kind: 'rateLimit' });
-    expect(await invokeDirect(handler(placeGttOrder), placeGttOrder, order)).toMatchObject({ ok: false, name: 'BrokerRateLimited' });
+    expect(await invokeDirect(handler(placeGttOrder), placeGttOrder, order)).toMatchObject({ ok: false, name: 'RateLimited' });
     await control.fault({ operation: 'GetPendingGTTOrder', kind: 'http5xx' });
     expect(await invokeDirect(handler(getPendingGttOrders), getPendingGttOrders, {})).toMatchObject({ ok: false, name: 'BrokerUnavailable' });
   });

@@ -5,6 +5,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startLocalStack, type LocalStack } from '../../local/run-local.js';
+import { HIGH_ORDER_RATE } from '../support/order-rate.js';
 import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
 import { redirectLogger } from '../support/logs.js';
 
@@ -39,7 +40,7 @@ beforeAll(async () => {
   redirectLogger(logger, write);
   stack = await startLocalStack({
     brokerTimeoutMs: TIMEOUT_MS,
-    settings: { GUARDRAIL_MAX_QTY: 1000, GUARDRAIL_MAX_ORDER_VALUE: 100000, GUARDRAIL_SYMBOLS_DENY: 'BANNED-EQ' },
+    settings: { ...HIGH_ORDER_RATE, GUARDRAIL_MAX_QTY: 1000, GUARDRAIL_MAX_ORDER_VALUE: 100000, GUARDRAIL_SYMBOLS_DENY: 'BANNED-EQ' },
     gateway: { logger },
   });
   api = stack.api.url;
@@ -110,7 +111,7 @@ describe('idempotent place', () => {
   it('a failure where the broker certainly did not act frees the key for a retry', async () => {
     const key = newKey();
     await control.fault({ operation: 'PlaceGTTOrder', kind: 'rateLimit' });
-    expect((await place(key)).body).toMatchObject({ error: { code: 'BROKER_RATE_LIMITED', outcome: 'not_executed' } });
+    expect((await place(key)).body).toMatchObject({ error: { code: 'RATE_LIMITED', outcome: 'not_executed' } });
     const retry = await place(key);
     expect(retry.status).toBe(201);
     expect(retry.body.idempotency).toEqual({ key, replayed: false });

@@ -23,7 +23,7 @@ describe('broker reply -> error code', () => {
     ['Session Expired (invalid key)', json({ stat: 'Not_Ok', emsg: 'Session Expired :  Invalid Session Key' }), 'SESSION_EXPIRED', 503],
     ['Session Expired (invalid user)', json({ stat: 'Not_Ok', emsg: 'Session Expired :  Invalid User Id' }), 'SESSION_EXPIRED', 503],
     ['Server Timeout', json({ stat: 'Not_Ok', emsg: 'Server Timeout :  Please try after some time' }), 'BROKER_TIMEOUT', 504],
-    ['rate limit', json({ stat: 'Not_Ok', emsg: 'Order Recieved 11 in a current second exceeds Limit 10' }), 'BROKER_RATE_LIMITED', 429],
+    ['rate limit', json({ stat: 'Not_Ok', emsg: 'Order Recieved 11 in a current second exceeds Limit 10' }), 'RATE_LIMITED', 429],
     ['Invalid Oi as stat', json({ stat: 'Invalid Oi', al_id: '1', request_time: 'x' }), 'ORDER_NOT_FOUND', 404],
     ['Invalid Oi as emsg', json({ stat: 'Not_Ok', emsg: 'Invalid Oi' }), 'ORDER_NOT_FOUND', 404],
     ['other Not_Ok', json({ stat: 'Not_Ok', emsg: 'Invalid Input : qty is Missing' }), 'BROKER_REJECTED', 422],
@@ -77,7 +77,7 @@ describe('error contract', () => {
       ORDER_NOT_FOUND: 404,
       BROKER_REJECTED: 422,
       SESSION_EXPIRED: 503,
-      BROKER_RATE_LIMITED: 429,
+      RATE_LIMITED: 429,
       BROKER_TIMEOUT: 504,
       BROKER_UNAVAILABLE: 502,
       BROKER_BAD_REPLY: 502,
@@ -90,9 +90,10 @@ describe('error contract', () => {
       UNSUPPORTED_MEDIA_TYPE: 415,
       REQUEST_FORBIDDEN: 403,
       SESSION_ACCOUNT_MISMATCH: 403,
+      TRADING_HALTED: 423,
     });
     expect(errorName('SESSION_EXPIRED')).toBe('SessionExpired');
-    expect(errorName('BROKER_RATE_LIMITED')).toBe('BrokerRateLimited');
+    expect(errorName('RATE_LIMITED')).toBe('RateLimited');
     expect(errorName('PAYLOAD_TOO_LARGE')).toBe('PayloadTooLarge');
   });
 
@@ -112,7 +113,7 @@ describe('error contract', () => {
     expect(response.headers).toMatchObject({ 'retry-after': '1' });
     expect(JSON.parse(String(response.body))).toEqual({
       error: {
-        code: 'BROKER_RATE_LIMITED',
+        code: 'RATE_LIMITED',
         message: error.message,
         brokerMessage: 'Order Recieved 11 in a current second exceeds Limit 10',
       },

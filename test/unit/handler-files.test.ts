@@ -2,7 +2,8 @@
  * The handler files are the only place outside the table where an operation's options are written (the factories
  * are passed there so other bundles carry no DynamoDB or EventBridge client). This test holds them to the table:
  * every entry has one file, each file binds one entry, and it passes the idempotency store exactly when the entry
- * takes keys and the event producer exactly when the entry has a lifecycle event.
+ * takes keys, the event producer exactly when the entry has a lifecycle event, and the trading controls (order-rate
+ * governor, kill switch) exactly when it writes orders.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -33,6 +34,7 @@ describe('handler files match the operation table', () => {
     const binding = bindings.find((b) => entries.get(b.exportName) === op)!;
     expect(/\bidempotency:\s*dynamoIdempotency\b/.test(binding.options), 'idempotency option').toBe(op.idempotency !== undefined);
     expect(/\bevents:\s*createGatewayEvents\b/.test(binding.options), 'events option').toBe(op.lifecycle !== undefined);
+    expect(/\bcontrols:\s*dynamoTradingControls\b/.test(binding.options), 'trading controls option').toBe(op.kind === 'order');
     expect(binding.options).toMatch(/prefetchSession:\s*true/);
   });
 });

@@ -1,0 +1,234 @@
+/**
+ * The account's trading controls, shared by every container through one DynamoDB item per account: the order-rate
+ * governor every broker write passes, and the kill switch (docs/compliance.md).
+ *
+ * The governor is a sliding-window log: the item keeps the send times of the last minute's orders, and a permit is
+ * granted only if fewer than `perSecond` orders were permitted in the last second (plus an arrival margin) and fewer
+ * than `perMinute` in the last minute. The new time is written with a conditional put on the item's version, so two
+ * containers never both take the last permit; the loser reads again. Unlike fixed windows (which let 2 × the limit
+ * through across a window boundary) and a token bucket (which lets capacity + rate through in one second), this
+ * never lets more than `perSecond` orders through in ANY second, whatever the broker's clock: the broker counts in
+ * its own seconds, which ours do not line up with.
+ *
+ * The kill switch lives in the same item, so turning it on changes the version: a place that read "not halted" and
+ * was about to take its permit must read again, and then sees the halt.
+ */
+import { GetItemCommand, PutItemCommand, UpdateItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { dynamoDbClient } from './dynamodb-client.js';
+import { InternalError, RateLimitedError, TradingHaltedError } from '../contract/errors.js';
+
+export interface OrderRateLimits {
+  perSecond: number;
+  perMinute: number;
+}
+
+/** Below the exchanges' 10 orders a second (SEBI's threshold for registered algos) and the 120 a minute one broker caps. */
+export const DEFAULT_ORDER_RATE: OrderRateLimits = { perSecond: 8, perMinute: 120 };
+
+/**
+ * A permit is counted for 1 s plus this margin: the time from the permit to the request's arrival at the broker
+ * varies by a few milliseconds between containers, and a later permit must never arrive within the same second as
+ * one granted a full second earlier that travelled slower.
+ */
+export const ARRIVAL_MARGIN_MS = 100;
+
+const MINUTE_MS = 60_000;
+
+export interface TradingControlsOptions {
+  tableName: string;
+  limits: OrderRateLimits;
+  /** Local runs and tests only (dynalite). */
+  endpoint?: string;
+  /** Conditional-write attempts under contention before the call is refused as RATE_LIMITED. Default 12. */
+  maxAttempts?: number;
+  marginMs?: number;
+  now?: () => number;
+}
+
+export interface Permit {
+  /** DynamoDB calls this permit took (one read and one write without contention). */
+  dynamoCalls: number;
+}
+
+export interface HaltState {
+  halted: boolean;
+  /** ISO time of the last change; absent if the switch was never used. */
+  changedAt?: string;
+  /** Who changed it (the caller's identity as the request carried it), when known. */
+  changedBy?: string;
+}
+
+interface ControlItem {
+  version: number;
+  log: number[];
+  halt: HaltState;
+}
+
+const isConditionFailure = (error: unknown): boolean => error instanceof Error && error.name === 'ConditionalCheckFailedException';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class TradingControls {
+  private readonly margin: number;
+  private readonly maxAttempts: number;
+  private readonly now: () => number;
+
+  constructor(private readonly options: TradingControlsOptions) {
+    this.margin = options.marginMs ?? ARRIVAL_MARGIN_MS;
+    this.maxAttempts = options.maxAttempts ?? 12;
+    this.now = options.now ?? Date.now;
+  }
+
+  get limits(): OrderRateLimits {
+    return this.options.limits;
+  }
+
+  private key(account: string): Record<string, AttributeValue> {
+    return { pk: { S: `trading#${account}` } };
+  }
+
+  private get client() {
+    return dynamoDbClient(this.options.endpoint);
+  }
+
+  private unavailable(error: unknown, what: string): InternalError {
+    return new InternalError(`The trading controls table is unavailable (${what}); nothing was sent to the broker.`, {
+      cause: error,
+      outcome: 'not_executed',
+    });
+  }
+
+  private async read(account: string): Promise<ControlItem> {
+    let item: Record<string, AttributeValue> | undefined;
+    try {
+      ({ Item: item } = await this.client.send(
+        new GetItemCommand({ TableName: this.options.tableName, Key: this.key(account), ConsistentRead: true }),
+      ));
+    } catch (error) {
+      throw this.unavailable(error, 'read');
+    }
+    return {
+      version: Number(item?.v?.N ?? '0'),
+      log: (item?.log?.L ?? []).map((entry) => Number(entry.N)).filter(Number.isFinite),
+      halt: {
+        halted: item?.halted?.BOOL === true,
+        ...(item?.haltChangedAt?.S ? { changedAt: item.haltChangedAt.S } : {}),
+        ...(item?.haltChangedBy?.S ? { changedBy: item.haltChangedBy.S } : {}),
+      },
+    };
+  }
+
+  /**
+   * One permit to send an order write for the account, or a RATE_LIMITED refusal with `retryAfterSeconds` (and
+   * TRADING_HALTED when `refuseWhenHalted` and the kill switch is on). Throws INTERNAL_ERROR (not executed) when
+   * the table cannot be reached: writes fail closed.
+   */
+  async acquire(account: string, refuseWhenHalted: boolean): Promise<Permit> {
+    const { perSecond, perMinute } = this.options.limits;
+    const secondWindow = 1_000 + this.margin;
+    let calls = 0;
+    for (let attempt = 1; attempt <= this.maxAttempts; attempt++) {
+      const item = await this.read(account);
+      calls++;
+      if (refuseWhenHalted && item.halt.halted) {
+        throw new TradingHaltedError(
+          `The kill switch is on${item.halt.changedAt ? ` (since ${item.halt.changedAt})` : ''}: places and modifies are refused until it is turned off (DELETE /kill-switch). Nothing was sent.`,
+          { outcome: 'not_executed' },
+        );
+      }
+      const now = this.now();
+      const lastMinute = item.log.filter((t) => t > now - MINUTE_MS).sort((a, b) => a - b);
+      const lastSecond = lastMinute.filter((t) => t > now - secondWindow);
+      if (lastSecond.length >= perSecond) {
+        // Free when the oldest of the last `perSecond` permits leaves the window.
+        throw this.refusal('second', perSecond, lastSecond[lastSecond.length - perSecond]! + secondWindow - now);
+      }
+      if (lastMinute.length >= perMinute) {
+        throw this.refusal('minute', perMinute, lastMinute[lastMinute.length - perMinute]! + MINUTE_MS - now);
+      }
+      try {
+        calls++;
+        await this.client.send(
+          new PutItemCommand({
+            TableName: this.options.tableName,
+            Item: {
+              ...this.key(account),
+              v: { N: String(item.version + 1) },
+              log: { L: [...lastMinute, now].map((t) => ({ N: String(t) })) },
+              halted: { BOOL: item.halt.halted },
+              ...(item.halt.changedAt ? { haltChangedAt: { S: item.halt.changedAt } } : {}),
+              ...(item.halt.changedBy ? { haltChangedBy: { S: item.halt.changedBy } } : {}),
+            },
+            ConditionExpression: 'attribute_not_exists(v) OR v = :v',
+            ExpressionAttributeValues: { ':v': { N: String(item.version) } },
+          }),
+        );
+        return { dynamoCalls: calls };
+      } catch (error) {
+        if (!isConditionFailure(error)) throw this.unavailable(error, 'write');
+        // Another container took a permit (or the kill switch changed) since the read: read again, after a short
+        // random pause so the contenders spread out.
+        await sleep(Math.random() * 5 * attempt);
+      }
+    }
+    throw new RateLimitedError(
+      `The order-rate governor is busy (${this.maxAttempts} other orders took permits first); nothing was sent. Retry after 1 second.`,
+      { outcome: 'not_executed', details: { retryAfterSeconds: 1, window: 'contention' } },
+    );
+  }
+
+  private refusal(window: 'second' | 'minute', limit: number, waitMs: number): RateLimitedError {
+    const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1_000));
+    return new RateLimitedError(
+      `Over this deployment's order rate (${limit} a ${window}); nothing was sent to the broker. Retry after ${retryAfterSeconds} s.`,
+      { outcome: 'not_executed', details: { window, limit, retryAfterSeconds } },
+    );
+  }
+
+  async haltState(account: string): Promise<HaltState> {
+    return (await this.read(account)).halt;
+  }
+
+  /** Turns the kill switch on or off; the version changes, so a permit being taken concurrently reads again. */
+  async setHalt(account: string, halted: boolean, changedBy?: string): Promise<HaltState> {
+    const changedAt = new Date(this.now()).toISOString();
+    try {
+      await this.client.send(
+        new UpdateItemCommand({
+          TableName: this.options.tableName,
+          Key: this.key(account),
+          UpdateExpression: `SET halted = :h, haltChangedAt = :at, v = if_not_exists(v, :zero) + :one${changedBy ? ', haltChangedBy = :by' : ' REMOVE haltChangedBy'}`,
+          ExpressionAttributeValues: {
+            ':h': { BOOL: halted },
+            ':at': { S: changedAt },
+            ':zero': { N: '0' },
+            ':one': { N: '1' },
+            ...(changedBy ? { ':by': { S: changedBy } } : {}),
+          },
+        }),
+      );
+    } catch (error) {
+      throw this.unavailable(error, 'kill switch');
+    }
+    return { halted, changedAt, ...(changedBy ? { changedBy } : {}) };
+  }
+}
+
+/** The retry-after of a RATE_LIMITED error, in whole seconds (1 when the broker refused: it counts per second). */
+export const retryAfterSeconds = (details: unknown): number => {
+  const value = typeof details === 'object' && details !== null ? (details as { retryAfterSeconds?: unknown }).retryAfterSeconds : undefined;
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : 1;
+};
+
+/** The gateway's trading controls on the deployment's table (a TradingControlsFactory). */
+export const dynamoTradingControls = (config: {
+  CONTROL_TABLE_NAME: string;
+  ORDER_RATE_PER_SECOND: number;
+  ORDER_RATE_PER_MINUTE: number;
+  DYNAMODB_ENDPOINT?: string | undefined;
+}): TradingControls =>
+  new TradingControls({
+    tableName: config.CONTROL_TABLE_NAME,
+    limits: { perSecond: config.ORDER_RATE_PER_SECOND, perMinute: config.ORDER_RATE_PER_MINUTE },
+    ...(config.DYNAMODB_ENDPOINT ? { endpoint: config.DYNAMODB_ENDPOINT } : {}),
+  });

@@ -1,0 +1,153 @@
+/**
+ * The order-rate governor, end to end: separate handler instances (separate "containers", each with its own
+ * trading controls) against one dynalite table, the broker emulator over HTTP, and the typed client's retries.
+ * What the emulator received is read from its request log.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startLocalStack, type LocalStack } from '../../local/run-local.js';
+import { createGatewayHandler } from '../../functions/gateway.js';
+import { cancelGttOrder, placeGttOrder } from '../../functions/operations.js';
+import { dynamoIdempotency } from '../../functions/safety/idempotency.js';
+import { dynamoTradingControls, TradingControls } from '../../functions/safety/trading-controls.js';
+import { createGttClient } from '../../client/index.js';
+import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
+import { invokeDirect, invokeHttp } from '../support/events.js';
+
+let stack: LocalStack;
+let control: EmulatorControl;
+let run = 0;
+
+const order = (i: number) => ({ exch: 'NSE', tsym: 'M&M-EQ', qty: 1 + i, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' });
+
+/** A fresh "container": its own handler, its own governor client state, the stack's shared table. */
+const container = () =>
+  createGatewayHandler(placeGttOrder, { idempotency: dynamoIdempotency, controls: dynamoTradingControls, config: stack.config });
+
+/** The largest number of requests the emulator received within any one second (a sliding window). */
+const busiestSecond = (times: number[]): number => {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0, j = 0; i < sorted.length; i++) {
+    while (sorted[i]! - sorted[j]! >= 1_000) j++;
+    most = Math.max(most, i - j + 1);
+  }
+  return most;
+};
+
+const placeArrivals = async () =>
+  (await control.requests()).filter((r) => r.operation === 'PlaceGTTOrder').map((r) => Date.parse(r.at));
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+beforeAll(async () => {
+  stack = await startLocalStack();
+  control = emulatorControl(stack.emulator.url);
+});
+afterAll(async () => {
+  await stack?.close();
+});
+beforeEach(async () => {
+  run++;
+  await control.reset();
+  // A full minute's log would refuse the next test's first orders: start each test with an empty window.
+  await sleep(1_200);
+});
+
+describe('order-rate governor', () => {
+  it('defaults to 8 a second and 120 a minute, and npm start applies it', () => {
+    expect(stack.config.CONTROL_TABLE_NAME).toBeTruthy();
+    const controls = dynamoTradingControls({ CONTROL_TABLE_NAME: 'x', ORDER_RATE_PER_SECOND: 8, ORDER_RATE_PER_MINUTE: 120 });
+    expect(controls.limits).toEqual({ perSecond: 8, perMinute: 120 });
+  });
+
+  it('30 concurrent places from 30 containers: at most 8 reach the broker in any second, the rest RATE_LIMITED; retried, all 30 placed once', async () => {
+    const containers = Array.from({ length: 30 }, container);
+    const keys = containers.map((_, i) => `rate-${run}-${i}`);
+    const first = await Promise.all(containers.map((h, i) => invokeDirect(h, placeGttOrder, { ...order(i), idempotencyKey: keys[i] })));
+
+    const placed = first.filter((r) => r.ok);
+    const refused = first.filter((r) => !r.ok);
+    expect(placed.length).toBeGreaterThan(0);
+    expect(placed.length).toBeLessThanOrEqual(8);
+    expect(placed.length + refused.length).toBe(30);
+    for (const r of refused) {
+      expect(r).toMatchObject({ ok: false, name: 'RateLimited', error: { code: 'RATE_LIMITED', outcome: 'not_executed' } });
+      if (!r.ok) expect((r.error.details as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    }
+    // Refused means never sent: the broker saw exactly the placed ones.
+    expect(await placeArrivals()).toHaveLength(placed.length);
+
+    // Each refused container retries with its own key after the Retry-After (as a Step Functions Retry would).
+    let outstanding = first.map((r, i) => (r.ok ? -1 : i)).filter((i) => i >= 0);
+    for (let round = 0; outstanding.length > 0 && round < 20; round++) {
+      await sleep(1_000);
+      const again = await Promise.all(outstanding.map((i) => invokeDirect(containers[i]!, placeGttOrder, { ...order(i), idempotencyKey: keys[i] })));
+      for (const r of again) if (!r.ok) expect(r.error.code).toBe('RATE_LIMITED');
+      outstanding = outstanding.filter((_, n) => !again[n]!.ok);
+    }
+    expect(outstanding).toEqual([]);
+
+    const arrivals = await placeArrivals();
+    expect(arrivals).toHaveLength(30);
+    expect(busiestSecond(arrivals)).toBeLessThanOrEqual(8);
+    // Nothing lost or doubled: 30 pending orders, one per quantity.
+    const pending = (await control.orders(stack.emulator.uid)).filter((o) => o.state === 'pending');
+    expect(pending).toHaveLength(30);
+  }, 60_000);
+
+  it('the typed client waits for Retry-After and retries: 30 concurrent places over HTTP, each placed exactly once', async () => {
+    const client = createGttClient({ baseUrl: stack.api.url, maxAttempts: 12, deadlineMs: 45_000 });
+    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => client.placeOrder(order(i) as never, { idempotencyKey: `client-${run}-${i}` })));
+    expect(new Set(results.map((r) => r.al_id)).size).toBe(30);
+    const arrivals = await placeArrivals();
+    expect(arrivals).toHaveLength(30);
+    expect(busiestSecond(arrivals)).toBeLessThanOrEqual(8);
+  }, 60_000);
+
+  it('HTTP callers get 429 RATE_LIMITED with Retry-After; a cancel takes a permit too', async () => {
+    const controls = new TradingControls({
+      tableName: String(stack.config.CONTROL_TABLE_NAME),
+      endpoint: String(stack.config.DYNAMODB_ENDPOINT),
+      limits: { perSecond: 8, perMinute: 120 },
+    });
+    // Fill this second's permits as eight other containers would.
+    for (let i = 0; i < 8; i++) await controls.acquire(stack.emulator.uid, false);
+    const cancel = createGatewayHandler(cancelGttOrder, { idempotency: dynamoIdempotency, controls: dynamoTradingControls, config: stack.config });
+    const reply = await invokeHttp(cancel, cancelGttOrder, { pathParameters: { alId: '123' } });
+    expect(reply.status).toBe(429);
+    expect(Number(reply.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(reply.body).toMatchObject({ error: { code: 'RATE_LIMITED', outcome: 'not_executed', details: { window: 'second', limit: 8 } } });
+    expect((await control.requests()).filter((r) => r.operation === 'CancelGTTOrder')).toHaveLength(0);
+  });
+
+  it('a minute limit counts over the minute (a preset like TradeSmart: 110)', async () => {
+    const controls = new TradingControls({
+      tableName: String(stack.config.CONTROL_TABLE_NAME),
+      endpoint: String(stack.config.DYNAMODB_ENDPOINT),
+      limits: { perSecond: 100, perMinute: 3 },
+    });
+    const account = `minute-${run}`;
+    for (let i = 0; i < 3; i++) await controls.acquire(account, false);
+    const refusal = await controls.acquire(account, false).catch((error: unknown) => error);
+    expect(refusal).toMatchObject({ code: 'RATE_LIMITED', outcome: 'not_executed', details: { window: 'minute', limit: 3 } });
+    expect((refusal as { details: { retryAfterSeconds: number } }).details.retryAfterSeconds).toBeGreaterThan(50);
+  });
+
+  it('fails closed: an unreachable governor table refuses the write, nothing is sent', async () => {
+    const handler = createGatewayHandler(placeGttOrder, {
+      idempotency: dynamoIdempotency,
+      controls: dynamoTradingControls,
+      config: { ...stack.config, CONTROL_TABLE_NAME: 'no-such-table' },
+    });
+    const reply = await invokeDirect(handler, placeGttOrder, { ...order(0), idempotencyKey: `closed-${run}` });
+    expect(reply).toMatchObject({ ok: false, name: 'InternalError', error: { code: 'INTERNAL_ERROR', outcome: 'not_executed' } });
+    expect(await placeArrivals()).toHaveLength(0);
+  });
+
+  it('an order function built without the controls refuses to send around the governor', async () => {
+    const handler = createGatewayHandler(placeGttOrder, { idempotency: dynamoIdempotency, config: stack.config });
+    const reply = await invokeDirect(handler, placeGttOrder, { ...order(0), idempotencyKey: `bare-${run}` });
+    expect(reply).toMatchObject({ ok: false, error: { code: 'CONFIGURATION_ERROR' } });
+    expect(await placeArrivals()).toHaveLength(0);
+  });
+});
