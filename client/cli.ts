@@ -13,6 +13,7 @@ import {
   type OcoOrderInput,
   type OperationId,
   type OrderList,
+  type OperationResult,
   type SessionStatus,
   type TriggeredList,
 } from './client.js';
@@ -35,7 +36,8 @@ const COMMANDS: Record<string, { arg?: string; flags: string; dryRun?: boolean; 
   modify: { arg: 'alId', flags: ORDER_FLAGS, dryRun: true, summary: 'replace a pending order (the place flags, all of them)' },
   'modify-oco': { arg: 'alId', flags: OCO_FLAGS, dryRun: true, summary: 'replace a pending OCO order (the place-oco flags)' },
   cancel: { arg: 'alId', flags: 'key', dryRun: true, summary: 'cancel a pending order' },
-  triggered: { flags: '', summary: 'the orders that fired' },
+  triggered: { flags: '', summary: 'the orders that fired, with the order each placed and its status' },
+  orders: { flags: '', summary: "the day's orders at the broker: status, fill, why refused" },
   enabled: { flags: '', summary: 'the alert types enabled for the account' },
   client: { flags: '', summary: "the account's client record" },
   logout: { flags: '', summary: 'end the broker session (never retried)' },
@@ -64,7 +66,8 @@ commands:
   modify       <alId> + every place flag (a full replacement) [--key K]
   modify-oco   <alId> + every place-oco flag [--key K]
   cancel       <alId> [--key K]
-  triggered    the orders that fired
+  triggered    the orders that fired, with the order each placed and its status
+  orders       the day's orders at the broker: status, fill, why refused
   enabled      the alert types enabled for the account
   client       the account's client record
   logout       end the broker session (never retried)
@@ -184,6 +187,9 @@ const table = (header: string[], rows: string[][]): string => {
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 };
 
+type OrderBookList = OperationResult<'GetOrderBook'>;
+type BookOrder = OrderBookList['orders'][number];
+
 const ORDER_COLUMNS = ['al_id', 'type', 'exch', 'tsym', 'side', 'qty', 'price', 'trigger(s)', 'tag'];
 
 /** A pending or triggered order (their `stat` differs). */
@@ -206,8 +212,26 @@ const triggeredTable = (list: TriggeredList): string =>
   list.orders.length === 0
     ? 'no triggered GTT orders'
     : table(
-        [...ORDER_COLUMNS, 'status', 'fired', 'at'],
-        list.orders.map((o) => [...orderRow(o), o.status, o.firedLeg ?? '', o.triggeredAt ?? '']),
+        [...ORDER_COLUMNS, 'status', 'fired', 'at', 'order', 'order status'],
+        list.orders.map((o) => [
+          ...orderRow(o),
+          o.status,
+          o.firedLeg ?? '',
+          o.triggeredAt ?? '',
+          o.order?.norenordno ?? (list.orderBookUnavailable ? '?' : '-'),
+          o.order ? orderStatusText(o.order) : '',
+        ]),
+      );
+
+const orderStatusText = (o: BookOrder): string =>
+  `${o.status}${o.filledQty > 0 ? ` ${o.filledQty}/${o.qty}${o.averagePrice ? ` @${o.averagePrice}` : ''}` : ''}${o.rejection ? ` ${o.rejection.code}: ${o.rejection.text}` : ''}`;
+
+const bookTable = (book: OrderBookList): string =>
+  book.orders.length === 0
+    ? 'no orders today'
+    : table(
+        ['order', 'exch', 'tsym', 'side', 'qty', 'price', 'status', 'tag', 'at'],
+        book.orders.map((o) => [o.norenordno, o.exch, o.tsym, o.side, String(o.qty), o.price, orderStatusText(o), o.tag ?? '', o.placedAt ?? '']),
       );
 
 const sessionText = (r: SessionStatus): string =>
@@ -367,6 +391,11 @@ export const main = async (argv: string[], env: NodeJS.ProcessEnv = process.env,
       case 'triggered': {
         const r = await client.triggered(callOptions);
         show(r, () => triggeredTable(r));
+        break;
+      }
+      case 'orders': {
+        const r = (await client.call('GetOrderBook', {}, callOptions)) as OrderBookList;
+        show(r, () => bookTable(r));
         break;
       }
       case 'enabled': {

@@ -174,6 +174,14 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
               ? await logoutEverywhere(operation, state.input, { ...wire, sessions: runtime().sessions })
               : await callBroker(operation, state.input, { ...wire, session: state.session!, refreshSession: state.refreshSession! });
           state.brokerAttempts = attempts;
+          if (operation.alsoRead && operation.kind === 'read') {
+            // A second read folded into the first (e.g. the orders fired GTTs placed); its failure is said, not thrown.
+            const other = await callBroker(operation.alsoRead.operation, {}, { ...wire, session: state.session!, refreshSession: state.refreshSession! }).then(
+              (read) => ((state.brokerAttempts = (state.brokerAttempts ?? 0) + read.attempts), read.result),
+              () => undefined,
+            );
+            return operation.alsoRead.fold(result, other);
+          }
           state.brokerSucceeded?.(result);
           return result;
         } finally {

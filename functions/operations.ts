@@ -26,20 +26,26 @@ import {
   logoutReply,
   modifyOcoReply,
   modifyReply,
+  orderBookReply,
+  orderBookResult,
   pendingReply,
   pendingResult,
   placeOcoReply,
   placeReply,
   triggeredReply,
   triggeredResult,
+  type BookOrder,
   type GttOrder,
   type PendingOrderRecord,
+  type TriggeredResult,
 } from './schemas/reply.js';
 import { encodeSymbol, type JData } from './broker/jdata.js';
 import type { BrokerSession } from './schemas/session.js';
 import { OrderNotFoundError } from './contract/errors.js';
+import { matchFiredOrders, normaliseBookOrder, type FiredGtt } from './broker/order-fate.js';
+import { isRecord } from './schemas/values.js';
 import { viewOfOcoInput, viewOfOrderInput } from './events/views.js';
-import { defineOperation, type AnyOperation, type GuardedOrder } from './contract/operation.js';
+import { defineOperation, type AnyOperation, type GuardedOrder, type OperationDefinition } from './contract/operation.js';
 
 /** The order fields of place and modify, each from validated input or the deployment's session. */
 const orderFields = (order: PlaceOrderInput, session: BrokerSession) => ({
@@ -152,6 +158,27 @@ const EXAMPLE_OCO = {
   stopLoss: { trigger: '1400', order: { trantype: 'S', prctyp: 'LMT', qty: 1, prc: '1395', prd: 'C' } },
 };
 
+/** The fired GTT's side and quantity are its fired leg's for an OCO. */
+const firedOf = (o: TriggeredResult['orders'][number]): FiredGtt => {
+  const leg = o.type === 'oco' ? (o.firedLeg === 'stopLoss' ? o.stopLoss : o.target) : undefined;
+  return {
+    exch: o.exch,
+    tsym: o.tsym,
+    side: leg?.order.trantype ?? o.trantype,
+    qty: leg?.order.qty ?? o.qty,
+    ...(o.tag === undefined ? {} : { tag: o.tag }),
+    ...(o.triggeredAt === undefined ? {} : { firedAt: o.triggeredAt }),
+  };
+};
+
+/** Each fired GTT with the order it placed; when the book could not be read, the history says so. */
+const withOrderFates = (result: TriggeredResult, book: unknown): TriggeredResult => {
+  const orders = isRecord(book) && Array.isArray(book.orders) ? (book.orders as BookOrder[]) : undefined;
+  if (!orders) return { ...result, orderBookUnavailable: true };
+  const matches = matchFiredOrders(result.orders.map(firedOf), orders);
+  return { ...result, orders: result.orders.map((o, i) => (matches[i] ? { ...o, order: matches[i] } : o)) };
+};
+
 /** Brokers of this family answer an empty book with Not_Ok "no data"; to callers it is an empty list. */
 const EMPTY_LIST = { emsg: 'no data', reply: [] };
 
@@ -233,6 +260,23 @@ export const getGttOrder = defineOperation({
   emptyReply: EMPTY_LIST,
 });
 
+export const getOrderBook = defineOperation({
+  name: 'GetOrderBook',
+  broker: 'OrderBook',
+  id: 'get-order-book',
+  summary: "The day's orders at the broker (those fired GTTs placed too): status, filled quantity, average price, why refused",
+  route: { method: 'GET', path: '/orders' },
+  successStatus: 200,
+  kind: 'read',
+  retrySafe: true,
+  input: noInput,
+  example: {},
+  reply: orderBookReply,
+  toResult: (records) => ({ orders: records.map(normaliseBookOrder) }),
+  result: orderBookResult,
+  emptyReply: EMPTY_LIST,
+});
+
 export const getTriggeredGttOrders = defineOperation({
   name: 'GetTriggeredGTTOrders',
   broker: 'GetTrgOi',
@@ -246,7 +290,7 @@ export const getTriggeredGttOrders = defineOperation({
   example: {},
   toJData: (_input, session) => ({ actid: session.actid }),
   reply: triggeredReply,
-  toResult: (records) => ({
+  toResult: (records): TriggeredResult => ({
     orders: records.map((record) => {
       // Only an OCO has legs: a single order's record may still say `x` (its one trigger).
       const oco = record.place_order_params_leg2 !== undefined;
@@ -261,6 +305,8 @@ export const getTriggeredGttOrders = defineOperation({
   }),
   result: triggeredResult,
   emptyReply: EMPTY_LIST,
+  // The order each fired GTT placed, from the day's order book (functions/broker/order-fate.ts).
+  alsoRead: { operation: getOrderBook as OperationDefinition<unknown, unknown, unknown>, fold: (result, book) => withOrderFates(result, book) },
 });
 
 export const getEnabledGtts = defineOperation({
@@ -368,6 +414,7 @@ export const logout = defineOperation({
   reply: logoutReply,
 });
 
+
 export const OPERATIONS: readonly AnyOperation[] = [
   placeGttOrder,
   placeOcoOrder,
@@ -380,6 +427,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   cancelGttOrder,
   clientDetails,
   logout,
+  getOrderBook,
 ];
 
 export const operationByName = (name: string): AnyOperation | undefined => OPERATIONS.find((op) => op.name === name);

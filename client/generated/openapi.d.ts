@@ -176,6 +176,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The day's orders at the broker (those fired GTTs placed too): status, filled quantity, average price, why refused
+         * @description Calls the broker's OrderBook. Safe to retry.
+         */
+        get: operations["GetOrderBook"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/session/oauth/start": {
         parameters: {
             query?: never;
@@ -1626,7 +1646,30 @@ export interface operations {
                             triggeredAt?: string;
                             /** @enum {string} */
                             firedLeg?: "target" | "stopLoss";
+                            order?: {
+                                norenordno: string;
+                                exch: string;
+                                tsym: string;
+                                side: string;
+                                qty: number;
+                                price: string;
+                                priceType: string;
+                                product: string;
+                                /** @enum {string} */
+                                status: "open" | "filled" | "partially-filled" | "rejected" | "cancelled";
+                                brokerStatus: string;
+                                filledQty: number;
+                                averagePrice?: string;
+                                rejection?: {
+                                    code: string;
+                                    hint: string;
+                                    text: string;
+                                };
+                                tag?: string;
+                                placedAt?: string;
+                            };
                         }[];
+                        orderBookUnavailable?: boolean;
                     };
                 };
             };
@@ -2321,6 +2364,166 @@ export interface operations {
                         /** @constant */
                         stat: "Ok";
                         request_time: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: The request does not satisfy the input schema; nothing was sent to the broker. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_ACCOUNT_MISMATCH: A broker login returned a session of another account than this deployment's; nothing was written. REQUEST_FORBIDDEN: The local API refuses requests from another origin (an `Origin` header that is not the local API) or for another host (DNS rebinding); nothing was sent. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The request has a body (or a Content-Type) that is not `application/json`; nothing was sent to the broker. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TRADING_HALTED: The kill switch is on: places and modifies are refused until it is turned off (DELETE /kill-switch); nothing was sent. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Over the order rate: this deployment's governor refused the call before sending it, or the broker refused it for exceeding its own limit; not executed. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFIGURATION_ERROR: The deployment is misconfigured (environment or secret). INTERNAL_ERROR: An unexpected error inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_UNAVAILABLE: The broker could not be reached or answered with an HTTP 5xx. BROKER_BAD_REPLY: The broker answered with something that is not JSON or not the documented shape. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_TIMEOUT: The broker did not answer in time (`Server Timeout :` or our own request timeout). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    GetOrderBook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The day's orders at the broker (those fired GTTs placed too): status, filled quantity, average price, why refused */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        orders: {
+                            norenordno: string;
+                            exch: string;
+                            tsym: string;
+                            side: string;
+                            qty: number;
+                            price: string;
+                            priceType: string;
+                            product: string;
+                            /** @enum {string} */
+                            status: "open" | "filled" | "partially-filled" | "rejected" | "cancelled";
+                            brokerStatus: string;
+                            filledQty: number;
+                            averagePrice?: string;
+                            rejection?: {
+                                code: string;
+                                hint: string;
+                                text: string;
+                            };
+                            tag?: string;
+                            placedAt?: string;
+                        }[];
                     };
                 };
             };

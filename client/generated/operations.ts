@@ -36,6 +36,7 @@ export const OPERATION_INFO = {
   ModifyOCOOrder: {"method":"PUT","path":"/gtt-orders/oco/{alId}","pathParams":["alId"],"query":[],"idempotencyKey":"optional","dryRun":true,"body":true,"successStatus":200,"kind":"order","retrySafe":false},
   ClientDetails: {"method":"GET","path":"/client","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
   Logout: {"method":"POST","path":"/session/logout","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"session","retrySafe":false},
+  GetOrderBook: {"method":"GET","path":"/orders","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
   StartLogin: {"method":"GET","path":"/session/oauth/start","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
   CompleteLogin: {"method":"GET","path":"/session/oauth/callback","pathParams":[],"query":["code","state"],"dryRun":false,"body":false,"successStatus":200,"kind":"session","retrySafe":false},
   GetSession: {"method":"GET","path":"/session","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},

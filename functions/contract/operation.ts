@@ -89,6 +89,12 @@ export interface OperationDefinition<In = unknown, Reply = unknown, Result = unk
    * describes the order as the watcher last saw it. Absent: the operation publishes nothing.
    */
   lifecycle?: { detailType: 'GTT Placed' | 'GTT Modified' | 'GTT Cancelled'; order?(input: In, alId: string): OrderView };
+  /**
+   * Read entries only: a second read, after the entry's own, whose result the entry folds into its own (the
+   * triggered history with the orders its GTTs placed). `other` is undefined when that read failed: the entry's
+   * own answer still goes out, saying so.
+   */
+  alsoRead?: { operation: OperationDefinition<unknown, unknown, unknown>; fold(result: Result, other: unknown): Result };
 }
 
 /** The jData of most reads: the session's user id alone. */

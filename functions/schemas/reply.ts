@@ -132,11 +132,76 @@ const triggeredOrderSchema = memo(() => gttOrderSchema().extend({
   triggeredAt: z.string().optional(),
   /** OCO: the leg that fired. */
   firedLeg: z.enum(['target', 'stopLoss']).optional(),
+  /** The order it placed, from the broker's order book (absent while the book does not show it yet). */
+  order: bookOrderSchema().optional(),
 }));
 export const triggeredOrder = z.lazy(triggeredOrderSchema);
-const triggeredResultSchema = memo(() => z.object({ orders: z.array(triggeredOrderSchema()) }));
+const triggeredResultSchema = memo(() =>
+  z.object({
+    orders: z.array(triggeredOrderSchema()),
+    /** The order book could not be read: the fired GTTs come without their orders this time. */
+    orderBookUnavailable: z.boolean().optional(),
+  }),
+);
 export const triggeredResult = z.lazy(triggeredResultSchema);
 export type TriggeredResult = z.output<typeof triggeredResult>;
+
+/**
+ * An order book record (OrderBook, SingleOrdHist): the family's documented field names; only what the gateway reads
+ * is checked, the rest passes through untouched.
+ */
+const orderBookRecordSchema = memo(() => z.looseObject({
+  norenordno: digits,
+  exch: z.string(),
+  tsym: z.string(),
+  trantype: z.string(),
+  qty: z.union([z.string(), z.number()]).transform(String),
+  prc: z.union([z.string(), z.number()]).transform(String),
+  prctyp: z.string(),
+  prd: z.string(),
+  status: z.string(),
+  fillshares: z.union([z.string(), z.number()]).transform(String).optional(),
+  avgprc: z.union([z.string(), z.number()]).transform(String).optional(),
+  rejreason: optionalText,
+  remarks: optionalText,
+  norentm: optionalText,
+}));
+export const orderBookRecord = z.lazy(orderBookRecordSchema);
+export type OrderBookRecord = z.output<typeof orderBookRecord>;
+const orderBookReplySchema = memo(() => z.array(orderBookRecordSchema()));
+export const orderBookReply = z.lazy(orderBookReplySchema);
+
+export const ORDER_STATUSES = ['open', 'filled', 'partially-filled', 'rejected', 'cancelled'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** Why the broker refused an order: a code the gateway knows (or BROKER_REJECTED), what to do, the broker's words. */
+const orderRejectionSchema = memo(() => z.object({ code: z.string(), hint: z.string(), text: z.string() }));
+export type OrderRejection = z.output<ReturnType<typeof orderRejectionSchema>>;
+
+/** An order of the book in the gateway's shape: its number, status, what filled at what price, why it was refused. */
+const bookOrderSchema = memo(() => z.object({
+  norenordno: z.string(),
+  exch: z.string(),
+  tsym: z.string(),
+  side: z.string(),
+  qty: z.number(),
+  price: z.string(),
+  priceType: z.string(),
+  product: z.string(),
+  status: z.enum(ORDER_STATUSES),
+  /** The broker's own status text (`COMPLETE`, `OPEN`, `REJECTED`, ...). */
+  brokerStatus: z.string(),
+  filledQty: z.number(),
+  averagePrice: z.string().optional(),
+  rejection: orderRejectionSchema().optional(),
+  /** The order's remarks: a fired GTT's tag follows into its order. */
+  tag: z.string().optional(),
+  placedAt: z.string().optional(),
+}));
+export const bookOrder = z.lazy(bookOrderSchema);
+export type BookOrder = z.output<typeof bookOrder>;
+const orderBookResultSchema = memo(() => z.object({ orders: z.array(bookOrderSchema()) }));
+export const orderBookResult = z.lazy(orderBookResultSchema);
 
 const enabledReplySchema = memo(() => z.object({
   stat: z.literal('Ok'),

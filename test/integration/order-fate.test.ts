@@ -1,0 +1,100 @@
+/**
+ * What became of a fired GTT's order, through the local HTTP API and the real handlers against the emulator on
+ * 127.0.0.1: `GET /gtt-orders/triggered` carries each fired GTT's order (number, status, fill, rejection code and
+ * hint, the GTT's tag), `GET /orders` the day's book; a book that cannot be read leaves the history answering.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startLocalStack, type LocalStack } from '../../local/run-local.js';
+import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
+import { HIGH_ORDER_RATE } from '../support/order-rate.js';
+
+let stack: LocalStack;
+let control: EmulatorControl;
+
+beforeAll(async () => {
+  stack = await startLocalStack({ settings: HIGH_ORDER_RATE });
+  control = emulatorControl(stack.emulator.url);
+});
+afterAll(async () => {
+  await stack?.close();
+});
+beforeEach(async () => {
+  await control.reset();
+  await control.clearFaults();
+});
+
+const api = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+  const res = await fetch(`${stack.api.url}${path}`, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+};
+const ORDER = { exch: 'NSE', tsym: 'INFY-EQ', qty: 5, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' };
+let keys = 0;
+const place = async (over: Record<string, unknown> = {}) =>
+  String((await api('POST', '/gtt-orders', { ...ORDER, ...over }, { 'Idempotency-Key': `fate-${++keys}-${Date.now()}` })).body.al_id);
+const ltp = (price: number, tsym = 'INFY-EQ') =>
+  fetch(`${stack.emulator.url}/_emulator/ltp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ exch: 'NSE', tsym, ltp: price }) });
+type Fired = { al_id: string; tag?: string; order?: Record<string, unknown> };
+
+describe('the fate of every fired order', () => {
+  it('a filled order: its number, status, fill and the GTT tag, in the triggered history and the order book', async () => {
+    const alId = await place({ tag: 'dip-buy' });
+    expect((await api('GET', '/gtt-orders/triggered')).body).toEqual({ orders: [] });
+    await ltp(1489);
+    const history = (await api('GET', '/gtt-orders/triggered')).body as { orders: Fired[] };
+    const fired = history.orders.find((o) => o.al_id === alId)!;
+    expect(fired.order).toMatchObject({
+      norenordno: expect.stringMatching(/^\d{14}$/), status: 'filled', filledQty: 5, averagePrice: '1500', side: 'B', qty: 5, tag: 'dip-buy',
+    });
+    const book = (await api('GET', '/orders')).body as { orders: Record<string, unknown>[] };
+    expect(book.orders).toEqual([fired.order]);
+  });
+
+  it('a rejected order says why, as a code with a hint and the broker words; a partial fill says how much', async () => {
+    await fetch(`${stack.emulator.url}/_emulator/next-order`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: 'rejected', reason: 'RED:Margin Shortfall:INR 7,500.00 Available:INR 0.00' }) });
+    await fetch(`${stack.emulator.url}/_emulator/next-order`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: 'partial', fillQty: 2 }) });
+    const rejected = await place({ tsym: 'TCS-EQ' });
+    const partial = await place({ tsym: 'SBIN-EQ' });
+    await ltp(1400, 'TCS-EQ');
+    await ltp(1400, 'SBIN-EQ');
+    const { orders } = (await api('GET', '/gtt-orders/triggered')).body as { orders: Fired[] };
+    expect(orders.find((o) => o.al_id === rejected)!.order).toMatchObject({
+      status: 'rejected',
+      filledQty: 0,
+      rejection: { code: 'INSUFFICIENT_FUNDS', text: 'RED:Margin Shortfall:INR 7,500.00 Available:INR 0.00', hint: expect.stringContaining('margin') },
+    });
+    expect(orders.find((o) => o.al_id === partial)!.order).toMatchObject({ status: 'partially-filled', filledQty: 2, qty: 5 });
+  });
+
+  it('an OCO: the order of the leg that fired', async () => {
+    const oco = await api(
+      'POST',
+      '/gtt-orders/oco',
+      {
+        exch: 'NSE', tsym: 'WIPRO-EQ', tag: 'exit',
+        target: { trigger: '600', order: { trantype: 'S', prctyp: 'LMT', qty: 3, prc: '600', prd: 'C' } },
+        stopLoss: { trigger: '500', order: { trantype: 'S', prctyp: 'LMT', qty: 3, prc: '495', prd: 'C' } },
+      },
+      { 'Idempotency-Key': `fate-oco-${Date.now()}` },
+    );
+    await ltp(550, 'WIPRO-EQ');
+    await ltp(499, 'WIPRO-EQ');
+    const { orders } = (await api('GET', '/gtt-orders/triggered')).body as { orders: (Fired & { firedLeg?: string })[] };
+    const fired = orders.find((o) => o.al_id === String(oco.body.al_id))!;
+    expect(fired.firedLeg).toBe('stopLoss');
+    expect(fired.order).toMatchObject({ side: 'S', qty: 3, price: '495', status: 'filled', tag: 'exit' });
+  });
+
+  it('when the order book cannot be read, the triggered history still answers and says so', async () => {
+    const alId = await place();
+    await ltp(1480);
+    await control.fault({ operation: 'OrderBook', kind: 'http5xx' });
+    const reply = await api('GET', '/gtt-orders/triggered');
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ orderBookUnavailable: true, orders: [expect.objectContaining({ al_id: alId })] });
+    expect((reply.body.orders as Fired[])[0]).not.toHaveProperty('order');
+  });
+});
