@@ -189,7 +189,7 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
       // without the second, the OAuth login would be denied at the endpoint in every VPC deployment.
       expect(statements.map((s) => [s.Resource, actionsOf(s).sort()])).toEqual([
         [getAtt(idempotencyTable, 'Arn'), ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']],
-        [getAtt(eventsTable, 'Arn'), ['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem']],
+        [getAtt(eventsTable, 'Arn'), ['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem']],
         [getAtt(stateTable, 'Arn'), ['dynamodb:DeleteItem', 'dynamodb:PutItem']],
       ]);
       // Secrets Manager goes through the NAT: no interface endpoint (docs/egress.md).
