@@ -1,6 +1,6 @@
 /**
  * The lifecycle events in the stack (docs/events.md): the gateway's own EventBridge bus, the events table (published
- * markers and the watcher's snapshot), the scheduled GttWatcher, the optional webhook (rule -> API destination, with
+ * markers and the watcher's state), the scheduled GttWatcher, the optional webhook (rule -> API destination, with
  * retries, a dead-letter queue and an alarm on it), and the CloudWatch dashboard of the function set's metrics.
  */
 import { CfnOutput, Duration, SecretValue, Stack, TimeZone } from 'aws-cdk-lib';
@@ -26,10 +26,13 @@ import { expiringTable } from './tables.js';
 
 /** Every minute 09:00-15:59 India time on weekdays: the NSE session (09:15-15:30) with a margin. */
 export const DEFAULT_WATCHER_SCHEDULE = 'cron(* 9-15 ? * MON-FRI *)';
-/** What the order functions do in the events table: read the watcher's view of an order, write markers. */
+/** What the order functions do in the events table: read the watcher's view of one order, write markers. */
 export const ORDER_EVENTS_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchWriteItem'];
-/** What the watcher does there: lease and commit (UpdateItem), read and write markers. */
-export const WATCHER_EVENTS_TABLE_ACTIONS = ['dynamodb:UpdateItem', 'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem'];
+/**
+ * What the watcher does there: take and give back its lease (UpdateItem), read its order items (Query), read
+ * markers (BatchGetItem), write markers and the order items that changed (BatchWriteItem).
+ */
+export const WATCHER_EVENTS_TABLE_ACTIONS = ['dynamodb:UpdateItem', 'dynamodb:Query', 'dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem'];
 /** Webhook deliveries: EventBridge retries with backoff for up to a day, then the dead-letter queue. */
 export const WEBHOOK_RETRY = { retryAttempts: 185, maxEventAge: Duration.hours(24) };
 
@@ -98,7 +101,8 @@ export class LifecycleEvents extends Construct {
   constructor(scope: Construct, id: string, props: LifecycleEventsProps) {
     super(scope, id);
     this.bus = new events.EventBus(this, 'Bus', { description: `gtt-gateway lifecycle events (source ${EVENT_SOURCE})` });
-    this.table = expiringTable(this, 'Table', { partitionKey: 'pk', timeToLiveAttribute: 'expiresAt', pointInTimeRecovery: true });
+    // pk + sk: the watcher keeps one item per order under one partition, read with a Query (store.ts).
+    this.table = expiringTable(this, 'Table', { partitionKey: 'pk', sortKey: 'sk', timeToLiveAttribute: 'expiresAt', pointInTimeRecovery: true });
     if (props.webhook) {
       const { queue, rule } = this.addWebhook(props.webhook, props.alarmAction);
       this.deadLetterQueue = queue;
@@ -152,7 +156,7 @@ export class LifecycleEvents extends Construct {
     watcher.function
       .metricErrors({ period: Duration.minutes(5) })
       .createAlarm(this, 'GttWatcherErrors', {
-        alarmDescription: 'GttWatcher: failed runs (broker unreachable, events refused); its snapshot stays and the next run retries',
+        alarmDescription: 'GttWatcher: failed runs (broker unreachable, events refused); its state stays and the next run retries',
         threshold: 3,
         evaluationPeriods: 1,
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,

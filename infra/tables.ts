@@ -1,5 +1,5 @@
 /**
- * The project's DynamoDB tables share one shape: on-demand, one string partition key, a TTL attribute, AWS-managed
+ * The project's DynamoDB tables share one shape: on-demand, one string partition key (and maybe a string sort key), a TTL attribute, AWS-managed
  * encryption, point-in-time recovery unless the data lives minutes, and removed with the stack (everything in them
  * expires anyway).
  */
@@ -10,10 +10,11 @@ import type { Construct } from 'constructs';
 export const expiringTable = (
   scope: Construct,
   id: string,
-  props: { partitionKey: string; timeToLiveAttribute: string; pointInTimeRecovery: boolean },
+  props: { partitionKey: string; sortKey?: string; timeToLiveAttribute: string; pointInTimeRecovery: boolean },
 ): dynamodb.Table =>
   new dynamodb.Table(scope, id, {
     partitionKey: { name: props.partitionKey, type: dynamodb.AttributeType.STRING },
+    ...(props.sortKey ? { sortKey: { name: props.sortKey, type: dynamodb.AttributeType.STRING } } : {}),
     billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
     timeToLiveAttribute: props.timeToLiveAttribute,
     ...(props.pointInTimeRecovery ? { pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true } } : {}),

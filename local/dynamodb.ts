@@ -16,7 +16,7 @@ export interface LocalDynamo {
 }
 
 export const LOCAL_OAUTH_STATE_TABLE = 'gtt-gateway-oauth-state';
-/** Published-event markers and the watcher's snapshot (partition key `pk`). */
+/** Published-event markers and the watcher's state (partition key `pk`, sort key `sk`). */
 export const LOCAL_EVENTS_TABLE = 'gtt-gateway-events';
 /** The trading controls: the order-rate governor and the kill switch (partition key `pk`). */
 export const LOCAL_CONTROL_TABLE = 'gtt-gateway-controls';
@@ -25,8 +25,8 @@ export interface LocalDynamoOptions {
   port?: number;
   /** The idempotency table's name (partition key `id`). */
   tableName?: string;
-  /** More tables, each with a string partition key (e.g. the OAuth `state` table). */
-  extraTables?: { name: string; key: string }[];
+  /** More tables, each with a string partition key and maybe a string sort key (e.g. the OAuth `state` table). */
+  extraTables?: { name: string; key: string; sortKey?: string }[];
 }
 
 export const startLocalDynamo = async (options: LocalDynamoOptions = {}): Promise<LocalDynamo> => {
@@ -39,12 +39,14 @@ export const startLocalDynamo = async (options: LocalDynamoOptions = {}): Promis
   const tableName = options.tableName ?? LOCAL_IDEMPOTENCY_TABLE;
   const client = new DynamoDBClient({ endpoint: url });
   try {
-    for (const table of [{ name: tableName, key: 'id' }, ...(options.extraTables ?? [])]) {
+    const tables: { name: string; key: string; sortKey?: string }[] = [{ name: tableName, key: 'id' }, ...(options.extraTables ?? [])];
+    for (const table of tables) {
+      const keys = [table.key, ...(table.sortKey ? [table.sortKey] : [])];
       await client.send(
         new CreateTableCommand({
           TableName: table.name,
-          AttributeDefinitions: [{ AttributeName: table.key, AttributeType: 'S' }],
-          KeySchema: [{ AttributeName: table.key, KeyType: 'HASH' }],
+          AttributeDefinitions: keys.map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+          KeySchema: keys.map((name, i) => ({ AttributeName: name, KeyType: i ? 'RANGE' : 'HASH' })),
           BillingMode: 'PAY_PER_REQUEST',
         }),
       );

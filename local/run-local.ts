@@ -169,7 +169,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
   const dynamo = await startLocalDynamo({
     extraTables: [
       { name: LOCAL_OAUTH_STATE_TABLE, key: 'state' },
-      { name: LOCAL_EVENTS_TABLE, key: 'pk' },
+      { name: LOCAL_EVENTS_TABLE, key: 'pk', sortKey: 'sk' },
       { name: LOCAL_CONTROL_TABLE, key: 'pk' },
     ],
   });

@@ -1,13 +1,18 @@
 /**
- * The events table (DynamoDB, partition key `pk`, TTL on `expiresAt`) shared by the two producers:
+ * The events table (DynamoDB, partition key `pk`, sort key `sk`, TTL on `expiresAt`) shared by the two producers:
  *
- * - `published#<eventId>`: a marker written after EventBridge accepted an event. The watcher does not publish a
- *   change whose marker exists, so what the gateway published is not published again (kept 7 days).
- * - `watcher#snapshot`: the watcher's last published view of the account, with a `version` and a lease. A run
- *   takes the lease with a conditional write (an overlapping run finds it taken and stops), and commits the next
- *   snapshot only if it still holds the lease at the version it read; a failed publish commits nothing.
+ * - `published#<eventId>` / `-`: a marker written after EventBridge accepted an event. The watcher does not publish
+ *   a change whose marker exists, so what the gateway published is not published again (kept 7 days).
+ * - `watcher` / `lease`: the watcher's lease (a run takes it with a conditional write; an overlapping run finds it
+ *   taken and stops), and the account-wide part of its state (`initialized`, `session`, `version`).
+ * - `watcher` / `order#<al_id>`: the watcher's last published view of one pending order (about 300 bytes).
+ * - `watcher` / `ended#<al_id>`: an order whose end was published and which still appears in the broker's history.
  *
- * The snapshot is one item (DynamoDB's limit is 400 KB: several thousand pending orders).
+ * The state is one small item per order, read with one paged Query (1 MB a page) and written only where an order
+ * changed (BatchWriteItem, 25 a call), so it has no size limit and a cycle where nothing changed writes nothing but
+ * its lease (take it, give it back). The order items are written after the run's events were published and marked,
+ * before the lease is given back: a run that dies between the two leaves some orders moved on and some not, and the
+ * next run finds the ones that did not, whose events are already marked, so nothing is published twice.
  */
 import {
   BatchGetItemCommand,
@@ -16,15 +21,25 @@ import {
   ConditionalCheckFailedException,
   type DynamoDBClient,
   GetItemCommand,
+  QueryCommand,
+  type QueryCommandOutput,
   UpdateItemCommand,
   type AttributeValue,
+  type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
 import type { OrderView } from '../schemas/events.js';
 import { dynamoDbClient } from '../safety/dynamodb-client.js';
 
 export const MARKER_TTL_SECONDS = 7 * 86_400;
-const SNAPSHOT_KEY = 'watcher#snapshot';
-const markerKey = (eventId: string) => `published#${eventId}`;
+const WATCHER_PK = 'watcher';
+const LEASE_SK = 'lease';
+const ORDER_PREFIX = 'order#';
+const ENDED_PREFIX = 'ended#';
+const markerKey = (eventId: string): Record<string, AttributeValue> => ({ pk: { S: `published#${eventId}` }, sk: { S: '-' } });
+const watcherKey = (sk: string): Record<string, AttributeValue> => ({ pk: { S: WATCHER_PK }, sk: { S: sk } });
+/** BatchWriteItem takes 25 requests; a few calls at once keep a large first run (the baseline) short. */
+const WRITE_BATCH = 25;
+const WRITE_CONCURRENCY = 4;
 
 export interface KnownOrder {
   view: OrderView;
@@ -43,14 +58,63 @@ export interface WatcherState {
   ended: string[];
 }
 
-export interface Snapshot {
+/** What a run took the lease with: the account-wide fields and their version. */
+export interface Lease {
   version: number;
+  initialized: boolean;
+  session: 'alive' | 'dead';
+}
+
+export interface Snapshot extends Lease {
   state: WatcherState;
+}
+
+/** What one commit wrote (for the watcher's metrics and the bench). */
+export interface CommitStats {
+  /** Order and ended items put or deleted. */
+  itemsWritten: number;
+  /** Bytes of the items put (attribute names and values, as DynamoDB sizes them, near enough). */
+  bytesWritten: number;
+  /** DynamoDB calls, the lease's included. */
+  calls: number;
 }
 
 export const EMPTY_STATE: WatcherState = { initialized: false, session: 'alive', orders: {}, ended: [] };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const knownEqual = (a: KnownOrder, b: KnownOrder) => a.hash === b.hash && (a.missingRuns ?? 0) === (b.missingRuns ?? 0) && JSON.stringify(a.view) === JSON.stringify(b.view);
+
+const orderItem = (alId: string, known: KnownOrder): Record<string, AttributeValue> => ({
+  ...watcherKey(`${ORDER_PREFIX}${alId}`),
+  view: { S: JSON.stringify(known.view) },
+  hash: { S: known.hash },
+  ...(known.missingRuns ? { missingRuns: { N: String(known.missingRuns) } } : {}),
+});
+
+/** DynamoDB's item size: names and values in UTF-8, numbers about their digits. */
+const itemBytes = (item: Record<string, AttributeValue>) =>
+  Object.entries(item).reduce((sum, [name, value]) => sum + Buffer.byteLength(name) + Buffer.byteLength(value.S ?? value.N ?? ''), 0);
+
+/**
+ * The writes that turn `before` into `after`: a put per order that is new or changed, a delete per order gone, and
+ * the same for the ended ids. Orders that did not change are not written.
+ */
+export const stateWrites = (before: WatcherState, after: WatcherState): WriteRequest[] => {
+  const writes: WriteRequest[] = [];
+  for (const [alId, known] of Object.entries(after.orders)) {
+    const old = before.orders[alId];
+    if (!old || !knownEqual(old, known)) writes.push({ PutRequest: { Item: orderItem(alId, known) } });
+  }
+  for (const alId of Object.keys(before.orders)) {
+    if (!(alId in after.orders)) writes.push({ DeleteRequest: { Key: watcherKey(`${ORDER_PREFIX}${alId}`) } });
+  }
+  const endedBefore = new Set(before.ended);
+  const endedAfter = new Set(after.ended);
+  for (const alId of endedAfter) if (!endedBefore.has(alId)) writes.push({ PutRequest: { Item: watcherKey(`${ENDED_PREFIX}${alId}`) } });
+  for (const alId of endedBefore) if (!endedAfter.has(alId)) writes.push({ DeleteRequest: { Key: watcherKey(`${ENDED_PREFIX}${alId}`) } });
+  return writes;
+};
 
 export class EventsTable {
   private readonly client: DynamoDBClient;
@@ -64,7 +128,7 @@ export class EventsTable {
     const found = new Set<string>();
     const unique = [...new Set(eventIds)];
     for (let i = 0; i < unique.length; i += 100) {
-      let keys: Record<string, AttributeValue>[] | undefined = unique.slice(i, i + 100).map((id) => ({ pk: { S: markerKey(id) } }));
+      let keys: Record<string, AttributeValue>[] | undefined = unique.slice(i, i + 100).map(markerKey);
       for (let attempt = 0; keys?.length; attempt++) {
         if (attempt > 5) throw new Error('DynamoDB kept returning unprocessed keys for the published markers');
         if (attempt) await sleep(50 * 2 ** attempt);
@@ -81,49 +145,105 @@ export class EventsTable {
   /** Record that EventBridge accepted these events. */
   async markPublished(eventIds: readonly string[], now = Date.now(), signal?: AbortSignal): Promise<void> {
     const expiresAt = String(Math.floor(now / 1000) + MARKER_TTL_SECONDS);
-    const unique = [...new Set(eventIds)];
-    for (let i = 0; i < unique.length; i += 25) {
-      let requests = unique.slice(i, i + 25).map((id) => ({ PutRequest: { Item: { pk: { S: markerKey(id) }, expiresAt: { N: expiresAt } } } }));
-      for (let attempt = 0; requests.length; attempt++) {
-        if (attempt > 5) throw new Error('DynamoDB kept returning unprocessed published markers');
-        if (attempt) await sleep(50 * 2 ** attempt);
-        const reply = await this.client.send(new BatchWriteItemCommand({ RequestItems: { [this.options.tableName]: requests } }), signal ? { abortSignal: signal } : {});
-        requests = (reply.UnprocessedItems?.[this.options.tableName] ?? []) as typeof requests;
+    const requests = [...new Set(eventIds)].map((id) => ({ PutRequest: { Item: { ...markerKey(id), expiresAt: { N: expiresAt } } } }));
+    await this.batchWrite(requests, signal);
+  }
+
+  /**
+   * BatchWriteItem in calls of 25, a few at once, retrying what DynamoDB leaves unprocessed (a throttled partition)
+   * with backoff. Returns the number of calls made.
+   */
+  async batchWrite(requests: readonly WriteRequest[], signal?: AbortSignal): Promise<number> {
+    const batches: WriteRequest[][] = [];
+    for (let i = 0; i < requests.length; i += WRITE_BATCH) batches.push(requests.slice(i, i + WRITE_BATCH));
+    let calls = 0;
+    const writeOne = async (batch: WriteRequest[]) => {
+      let left = batch;
+      for (let attempt = 0; left.length; attempt++) {
+        if (attempt > 8) throw new Error('DynamoDB kept returning unprocessed items');
+        if (attempt) await sleep(Math.min(2_000, 50 * 2 ** attempt));
+        calls++;
+        const reply = await this.client.send(new BatchWriteItemCommand({ RequestItems: { [this.options.tableName]: left } }), signal ? { abortSignal: signal } : {});
+        left = reply.UnprocessedItems?.[this.options.tableName] ?? [];
       }
-    }
+    };
+    let next = 0;
+    const worker = async () => {
+      while (next < batches.length) await writeOne(batches[next++]!);
+    };
+    await Promise.all(Array.from({ length: Math.min(WRITE_CONCURRENCY, batches.length) }, worker));
+    return calls;
   }
 
-  /** The watcher's last view of one order (the gateway uses it to describe a cancelled order). */
+  /** The watcher's last view of one order (the gateway uses it to describe a cancelled order): one small item. */
   async knownOrder(alId: string, signal?: AbortSignal): Promise<OrderView | undefined> {
-    const snapshot = await this.readSnapshot(signal);
-    return snapshot.state.orders[alId]?.view;
-  }
-
-  async readSnapshot(signal?: AbortSignal): Promise<Snapshot> {
     const reply = await this.client.send(
-      new GetItemCommand({ TableName: this.options.tableName, Key: { pk: { S: SNAPSHOT_KEY } }, ConsistentRead: true }),
+      new GetItemCommand({ TableName: this.options.tableName, Key: watcherKey(`${ORDER_PREFIX}${alId}`), ProjectionExpression: '#view', ExpressionAttributeNames: { '#view': 'view' } }),
       signal ? { abortSignal: signal } : {},
     );
-    return toSnapshot(reply.Item);
+    const raw = reply.Item?.view?.S;
+    return raw ? (JSON.parse(raw) as OrderView) : undefined;
+  }
+
+  /** The watcher's orders and ended ids: one Query, paged (1 MB a page), strongly consistent. */
+  async readState(lease: Lease): Promise<{ state: WatcherState; calls: number }> {
+    const state: WatcherState = { initialized: lease.initialized, session: lease.session, orders: {}, ended: [] };
+    let calls = 0;
+    let start: Record<string, AttributeValue> | undefined;
+    do {
+      const reply: QueryCommandOutput = await this.client.send(
+        new QueryCommand({
+          TableName: this.options.tableName,
+          // The lease item comes back too (a few bytes) and is skipped below.
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': { S: WATCHER_PK } },
+          ConsistentRead: true,
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      calls++;
+      for (const item of reply.Items ?? []) {
+        const sk = item.sk?.S ?? '';
+        if (sk.startsWith(ORDER_PREFIX)) {
+          const alId = sk.slice(ORDER_PREFIX.length);
+          state.orders[alId] = {
+            view: JSON.parse(item.view?.S ?? '{}') as OrderView,
+            hash: item.hash?.S ?? '',
+            ...(item.missingRuns?.N ? { missingRuns: Number(item.missingRuns.N) } : {}),
+          };
+        } else if (sk.startsWith(ENDED_PREFIX)) {
+          state.ended.push(sk.slice(ENDED_PREFIX.length));
+        }
+      }
+      start = reply.LastEvaluatedKey;
+    } while (start);
+    return { state, calls };
+  }
+
+  /** The lease item and every order item: what a run starts from (tests and tools). */
+  async readSnapshot(): Promise<Snapshot> {
+    const reply = await this.client.send(new GetItemCommand({ TableName: this.options.tableName, Key: watcherKey(LEASE_SK), ConsistentRead: true }));
+    const lease = toLease(reply.Item);
+    return { ...lease, state: (await this.readState(lease)).state };
   }
 
   /**
    * Take the watcher's lease until `now + leaseMs`, or return undefined when another run holds it. Returns the
-   * snapshot the run starts from.
+   * account-wide fields the run starts from (its orders are read with `readState`).
    */
-  async acquireLease(owner: string, leaseMs: number, now = Date.now()): Promise<Snapshot | undefined> {
+  async acquireLease(owner: string, leaseMs: number, now = Date.now()): Promise<Lease | undefined> {
     try {
       const reply = await this.client.send(
         new UpdateItemCommand({
           TableName: this.options.tableName,
-          Key: { pk: { S: SNAPSHOT_KEY } },
+          Key: watcherKey(LEASE_SK),
           UpdateExpression: 'SET leaseOwner = :owner, leaseUntil = :until',
           ConditionExpression: 'attribute_not_exists(leaseUntil) OR leaseUntil < :now',
           ExpressionAttributeValues: { ':owner': { S: owner }, ':until': { N: String(now + leaseMs) }, ':now': { N: String(now) } },
           ReturnValues: 'ALL_NEW',
         }),
       );
-      return toSnapshot(reply.Attributes);
+      return toLease(reply.Attributes);
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return undefined;
       throw error;
@@ -131,40 +251,56 @@ export class EventsTable {
   }
 
   /**
-   * Write the next snapshot and give the lease back, only if this run still holds the lease and nobody committed
-   * since it read `version`. False when the lease was lost (the run overran it); nothing is written then.
+   * Move the state from `before` to `after` and give the lease back. The order items that changed are written
+   * first; then the lease item, only if this run still holds it (and, when the account-wide fields change, at the
+   * version it read). False when the lease was lost (the run overran it): the next run starts from what was
+   * written, and the published markers keep it from publishing anything twice.
    */
-  async commit(owner: string, version: number, state: WatcherState): Promise<boolean> {
+  async commit(owner: string, lease: Lease, before: WatcherState, after: WatcherState): Promise<{ committed: boolean } & CommitStats> {
+    const writes = stateWrites(before, after);
+    const calls = await this.batchWrite(writes);
+    const bytesWritten = writes.reduce((sum, w) => sum + (w.PutRequest?.Item ? itemBytes(w.PutRequest.Item) : 0), 0);
+    const stats = { itemsWritten: writes.length, bytesWritten, calls: calls + 1 };
+    const changed = after.initialized !== lease.initialized || after.session !== lease.session;
     try {
       await this.client.send(
         new UpdateItemCommand({
           TableName: this.options.tableName,
-          Key: { pk: { S: SNAPSHOT_KEY } },
-          UpdateExpression: 'SET #state = :state, version = :next REMOVE leaseOwner, leaseUntil',
-          ConditionExpression: 'leaseOwner = :owner AND (attribute_not_exists(version) OR version = :version)',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: {
-            ':state': { S: JSON.stringify(state) },
-            ':next': { N: String(version + 1) },
-            ':owner': { S: owner },
-            ':version': { N: String(version) },
-          },
+          Key: watcherKey(LEASE_SK),
+          ...(changed
+            ? {
+                UpdateExpression: 'SET initialized = :initialized, #session = :session, version = :next REMOVE leaseOwner, leaseUntil',
+                ConditionExpression: 'leaseOwner = :owner AND (attribute_not_exists(version) OR version = :version)',
+                ExpressionAttributeNames: { '#session': 'session' },
+                ExpressionAttributeValues: {
+                  ':initialized': { BOOL: after.initialized },
+                  ':session': { S: after.session },
+                  ':next': { N: String(lease.version + 1) },
+                  ':owner': { S: owner },
+                  ':version': { N: String(lease.version) },
+                },
+              }
+            : {
+                UpdateExpression: 'REMOVE leaseOwner, leaseUntil',
+                ConditionExpression: 'leaseOwner = :owner',
+                ExpressionAttributeValues: { ':owner': { S: owner } },
+              }),
         }),
       );
-      return true;
+      return { committed: true, ...stats };
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
+      if (error instanceof ConditionalCheckFailedException) return { committed: false, ...stats };
       throw error;
     }
   }
 
-  /** Give the lease back without changing the snapshot (a failed run: the next run starts from the same place). */
+  /** Give the lease back without changing the state (a failed run: the next run starts from the same place). */
   async release(owner: string): Promise<void> {
     try {
       await this.client.send(
         new UpdateItemCommand({
           TableName: this.options.tableName,
-          Key: { pk: { S: SNAPSHOT_KEY } },
+          Key: watcherKey(LEASE_SK),
           UpdateExpression: 'REMOVE leaseOwner, leaseUntil',
           ConditionExpression: 'leaseOwner = :owner',
           ExpressionAttributeValues: { ':owner': { S: owner } },
@@ -176,10 +312,8 @@ export class EventsTable {
   }
 }
 
-const toSnapshot = (item: Record<string, AttributeValue> | undefined): Snapshot => {
-  const version = Number(item?.version?.N ?? 0);
-  const raw = item?.state?.S;
-  if (!raw) return { version, state: structuredClone(EMPTY_STATE) };
-  const state = JSON.parse(raw) as Partial<WatcherState>;
-  return { version, state: { ...structuredClone(EMPTY_STATE), ...state } };
-};
+const toLease = (item: Record<string, AttributeValue> | undefined): Lease => ({
+  version: Number(item?.version?.N ?? 0),
+  initialized: item?.initialized?.BOOL ?? false,
+  session: item?.session?.S === 'dead' ? 'dead' : 'alive',
+});

@@ -3,10 +3,11 @@
  * GetPendingGTTOrder and GetTriggeredGTTOrders entries, so decoding is the gateway's), compare them with the last
  * snapshot and publish what changed. It only reads at the broker.
  *
- * One run: take the lease (an overlapping run stops there) -> read both lists -> diff -> drop what is already
- * published (markers) -> PutEvents -> markers for what EventBridge accepted -> commit the next snapshot. If any
- * event was refused, nothing is committed and the lease is given back: the next run finds the same changes, skips
- * the ones marked, and publishes the rest. Consumers get every change at least once, each with a stable eventId.
+ * One run: take the lease (an overlapping run stops there) -> read both lists and the state (one item per order)
+ * -> diff -> drop what is already published (markers) -> PutEvents -> markers for what EventBridge accepted -> write
+ * the order items that changed, give the lease back. If any event was refused, nothing is written and the lease is
+ * given back: the next run finds the same changes, skips the ones marked, and publishes the rest. Consumers get every
+ * change at least once, each with a stable eventId. A cycle where nothing changed writes only its lease.
  *
  * A dead session is `Session Expired` once: the snapshot remembers it, until a read works again.
  */
@@ -20,7 +21,7 @@ import { toGatewayError } from '../contract/errors.js';
 import type { LifecycleEvent } from '../schemas/events.js';
 import type { GttOrder } from '../schemas/reply.js';
 import type { EventPublisher } from '../events/publisher.js';
-import type { EventsTable, WatcherState } from '../events/store.js';
+import type { EventsTable, Lease, WatcherState } from '../events/store.js';
 import { eventIds, orderEventIds, scopeOf } from '../events/views.js';
 import { writeLog } from '../runtime/logger.js';
 import { getPendingGttOrders, getTriggeredGttOrders } from '../operations.js';
@@ -46,6 +47,8 @@ export interface WatcherRun {
   /** Changes seen but already published (by the gateway or an earlier run). */
   skipped: number;
   pending?: number;
+  /** This run's DynamoDB work: calls, and the state items (and their bytes) it wrote, the lease not counted. */
+  dynamo?: { calls: number; itemsWritten: number; bytesWritten: number };
 }
 
 /** Thrown when EventBridge refused some events: the snapshot did not move, the next run publishes them. */
@@ -65,8 +68,8 @@ export const runWatcher = async (deps: WatcherDeps): Promise<WatcherRun> => {
   const now = deps.now ?? (() => new Date());
   const owner = randomUUID();
   deps.metrics?.addMetric('WatcherRuns', MetricUnit.Count, 1);
-  const snapshot = await table.acquireLease(owner, deps.leaseMs ?? 60_000, now().getTime());
-  if (!snapshot) {
+  const lease = await table.acquireLease(owner, deps.leaseMs ?? 60_000, now().getTime());
+  if (!lease) {
     writeLog(logger, 'info', 'watcher run skipped: another run holds the lease', {});
     return { status: 'busy', published: [], skipped: 0 };
   }
@@ -80,38 +83,48 @@ export const runWatcher = async (deps: WatcherDeps): Promise<WatcherRun> => {
     };
     let pending: GttOrder[];
     let history: HistoryOrder[];
+    let state: WatcherState;
+    let reads: number;
     try {
-      const [p, h] = await Promise.all([
+      const [p, h, s] = await Promise.all([
         callBroker(getPendingGttOrders, {}, brokerDeps),
         callBroker(getTriggeredGttOrders, {}, brokerDeps),
+        table.readState(lease),
       ]);
       pending = (p.result as { orders: GttOrder[] }).orders;
       history = (h.result as { orders: HistoryOrder[] }).orders;
+      ({ state, calls: reads } = s);
     } catch (error) {
       const failure = toGatewayError(error);
       if (failure.code !== 'SESSION_EXPIRED') throw failure;
-      return await sessionDead(deps, owner, snapshot.version, snapshot.state, failure, now());
+      return await sessionDead(deps, owner, lease, failure, now());
     }
 
     const observedAt = now().toISOString();
     const ids = orderEventIds(scopeOf(config.EVENT_BUS_NAME, deps.sessions.last() ?? (await deps.sessions.current())));
-    const base = { state: snapshot.state, pending, history, observedAt, removedAfterRuns: config.WATCHER_REMOVED_AFTER_RUNS, ids };
+    const base = { state, pending, history, observedAt, removedAfterRuns: config.WATCHER_REMOVED_AFTER_RUNS, ids };
     const candidates = diffSnapshot({ ...base, published: new Set() });
-    const published = await table.publishedAmong([
+    const pendingIds = new Set(pending.map((o) => o.al_id));
+    const markerIds = [
       ...candidates.changes.map((c) => c.detail.eventId),
       // Orders gone from the pending list may have been cancelled through the gateway.
-      ...Object.keys(snapshot.state.orders).map((alId) => ids.ended(alId)),
-    ]);
+      ...Object.keys(state.orders).filter((alId) => !pendingIds.has(alId)).map((alId) => ids.ended(alId)),
+    ];
+    const published = markerIds.length ? await table.publishedAmong(markerIds) : new Set<string>();
     const diff = diffSnapshot({ ...base, published });
     const sent = await publishAndMark(deps, diff.toPublish);
-    if (!(await table.commit(owner, snapshot.version, diff.next))) {
-      writeLog(logger, 'warn', 'watcher lost its lease before committing; the next run starts from the last snapshot', {});
-      return { status: 'lease-lost', published: sent, skipped: diff.changes.length - diff.toPublish.length, pending: pending.length };
+    const commit = await table.commit(owner, lease, state, diff.next);
+    const dynamo = { calls: 1 + reads + Math.ceil(markerIds.length / 100) + commit.calls + (sent.length ? Math.ceil(sent.length / 25) : 0), itemsWritten: commit.itemsWritten, bytesWritten: commit.bytesWritten };
+    deps.metrics?.addMetric('WatcherItemsWritten', MetricUnit.Count, commit.itemsWritten);
+    const skipped = diff.changes.length - diff.toPublish.length;
+    if (!commit.committed) {
+      writeLog(logger, 'warn', 'watcher lost its lease before committing; the next run starts from what was written', {});
+      return { status: 'lease-lost', published: sent, skipped, pending: pending.length, dynamo };
     }
     recordLag(deps, diff.toPublish, now().getTime());
-    const status = snapshot.state.initialized ? 'ok' : 'baseline';
-    writeLog(logger, 'info', 'watcher run', { status, published: sent.length, pending: pending.length, version: snapshot.version + 1 });
-    return { status, published: sent, skipped: diff.changes.length - diff.toPublish.length, pending: pending.length };
+    const status = lease.initialized ? 'ok' : 'baseline';
+    writeLog(logger, 'info', 'watcher run', { status, published: sent.length, pending: pending.length, itemsWritten: commit.itemsWritten });
+    return { status, published: sent, skipped, pending: pending.length, dynamo };
   } catch (error) {
     await table.release(owner).catch(() => undefined);
     throw error;
@@ -143,9 +156,10 @@ const recordLag = (deps: WatcherDeps, events: LifecycleEvent[], nowMs: number) =
   }
 };
 
-const sessionDead = async (deps: WatcherDeps, owner: string, version: number, state: WatcherState, failure: GatewayError, at: Date): Promise<WatcherRun> => {
+const sessionDead = async (deps: WatcherDeps, owner: string, lease: Lease, failure: GatewayError, at: Date): Promise<WatcherRun> => {
   let sent: WatcherRun['published'] = [];
-  if (state.session !== 'dead') {
+  const version = lease.version;
+  if (lease.session !== 'dead') {
     const event: LifecycleEvent<'Session Expired'> = {
       detailType: 'Session Expired',
       detail: { eventId: eventIds.sessionExpired(deps.config.EVENT_BUS_NAME, String(version)), observedAt: at.toISOString(), origin: 'watcher', code: failure.code, reason: failure.message.slice(0, 500) },
@@ -153,7 +167,9 @@ const sessionDead = async (deps: WatcherDeps, owner: string, version: number, st
     const published = await deps.table.publishedAmong([event.detail.eventId]);
     sent = published.size ? [] : await publishAndMark(deps, [event]);
   }
-  if (!(await deps.table.commit(owner, version, { ...state, session: 'dead' }))) {
+  // Only the account-wide fields change: no order item is written.
+  const same: WatcherState = { initialized: lease.initialized, session: lease.session, orders: {}, ended: [] };
+  if (!(await deps.table.commit(owner, lease, same, { ...same, session: 'dead' })).committed) {
     return { status: 'lease-lost', published: sent, skipped: 0 };
   }
   writeLog(deps.logger, 'warn', 'watcher: the broker session is dead', { code: failure.code, published: sent.length });

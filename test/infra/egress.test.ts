@@ -190,7 +190,7 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
       // without the second, the OAuth login would be denied at the endpoint in every VPC deployment.
       expect(statements.map((s) => [s.Resource, actionsOf(s).sort()])).toEqual([
         [getAtt(idempotencyTable, 'Arn'), ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']],
-        [getAtt(eventsTable, 'Arn'), ['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem']],
+        [getAtt(eventsTable, 'Arn'), ['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem']],
         // The order-rate governor: without it every order write would fail closed in a VPC deployment.
         [getAtt(controlTable, 'Arn'), ['dynamodb:GetItem', 'dynamodb:PutItem']],
         [getAtt(stateTable, 'Arn'), ['dynamodb:DeleteItem', 'dynamodb:PutItem']],

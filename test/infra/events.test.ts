@@ -105,7 +105,7 @@ describe('default deployment', () => {
     expect(byFunction.get('GetPendingGTTOrder')!.some((s) => actions(s).includes('events:PutEvents'))).toBe(false);
   });
 
-  it('gives the events table to the order functions (read the snapshot, write markers) and the watcher (lease, commit, markers), nobody else', () => {
+  it('gives the events table to the order functions (read one order\'s view, write markers) and the watcher (lease, Query its orders, markers, order items), nobody else', () => {
     const table = idOf(t, 'AWS::DynamoDB::Table', 'EventsTable');
     const onTable = (statements: Statement[]) => statements.filter((s) => JSON.stringify(s.Resource).includes(table)).flatMap(actions).sort();
     for (const [fn, statements] of byFunction) {
@@ -114,7 +114,10 @@ describe('default deployment', () => {
       else expect(onTable(statements), fn).toEqual([]);
     }
     t.hasResourceProperties('AWS::DynamoDB::Table', {
-      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
       TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
     });
