@@ -241,10 +241,8 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
   };
   const watcherLog = ownFunctionLogger('GttWatcher');
   const runWatcherOnce = createGttWatcher({ env: watcherEnv, logger: watcherLog.logger, ...options.watcher });
-  const watch = (): Promise<WatcherRun> => {
-    watcherLog.begin();
-    return runWatcherOnce();
-  };
+  // A Lambda context of its own per run, as EventBridge Scheduler's invocations have.
+  const watch = (): Promise<WatcherRun> => runWatcherOnce(undefined, watcherLog.begin());
   // Runs never overlap here (the lease would turn the second away anyway): the next starts after the last ended.
   let watching = true;
   let timer: NodeJS.Timeout | undefined;

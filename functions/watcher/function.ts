@@ -10,6 +10,8 @@ import { createEventPublisher, type EventPublisher } from '../events/publisher.j
 import { EventsTable } from '../events/store.js';
 import { parseWatcherConfig, type WatcherConfig } from './config.js';
 import { runWatcher, type WatcherRun } from './watcher.js';
+import { shellHandler } from '../middleware/function-shell.js';
+import { memo } from '../schemas/values.js';
 
 
 export interface WatcherOptions {
@@ -22,24 +24,22 @@ export interface WatcherOptions {
 }
 
 export const createGttWatcher = (options: WatcherOptions) => {
-  let parts: { config: WatcherConfig; table: EventsTable; publisher: EventPublisher; sessions: SessionSource } | undefined;
   const metrics = options.metrics ?? new Metrics({ namespace: METRIC_NAMESPACE, serviceName: SERVICE_NAME, defaultDimensions: { Function: 'GttWatcher' } });
-  return async (): Promise<WatcherRun> => {
-    if (!parts) {
-      const config = parseWatcherConfig(options.env ?? process.env);
-      parts = {
-        config,
-        table: new EventsTable({ tableName: config.EVENTS_TABLE_NAME, endpoint: config.DYNAMODB_ENDPOINT }),
-        publisher: options.publisher?.(config) ?? createEventPublisher({ busName: config.EVENT_BUS_NAME, endpoint: config.EVENTBRIDGE_ENDPOINT }),
-        // maxAge 1 s: every run reads the secret, so a renewed token is used at once.
-        sessions: new SessionSource({ secretId: config.BROKER_SECRET_ID, maxAgeSeconds: 1, endpoint: config.SECRETS_MANAGER_ENDPOINT }),
-      };
-    }
-    try {
-      // The lease outlives the function's 12 s timeout, and expires before the next minute's run.
-      return await runWatcher({ ...parts, logger: options.logger, metrics, leaseMs: options.leaseMs ?? 30_000 });
-    } finally {
-      metrics.publishStoredMetrics();
-    }
-  };
+  // Per container, built on first use: a bad configuration is a clean CONFIGURATION_ERROR of the first run.
+  const parts = memo(() => {
+    const config = parseWatcherConfig(options.env ?? process.env);
+    return {
+      config,
+      table: new EventsTable({ tableName: config.EVENTS_TABLE_NAME, endpoint: config.DYNAMODB_ENDPOINT }),
+      publisher: options.publisher?.(config) ?? createEventPublisher({ busName: config.EVENT_BUS_NAME, endpoint: config.EVENTBRIDGE_ENDPOINT }),
+      // maxAge 1 s: every run reads the secret, so a renewed token is used at once.
+      sessions: new SessionSource({ secretId: config.BROKER_SECRET_ID, maxAgeSeconds: 1, endpoint: config.SECRETS_MANAGER_ENDPOINT }),
+    };
+  });
+  // The shell every function runs in: the run's Lambda context on each log line, its metrics written at its end,
+  // and one line if it fails.
+  return shellHandler<unknown, WatcherRun>({ logger: options.logger, metrics, logFailures: true }, () =>
+    // The lease outlives the function's 12 s timeout, and expires before the next minute's run.
+    runWatcher({ ...parts(), logger: options.logger, metrics, leaseMs: options.leaseMs ?? 30_000 }),
+  );
 };
