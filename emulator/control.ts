@@ -127,13 +127,13 @@ export const handleControl = (emulator: BrokerEmulator, req: EmulatorRequest, pa
         // How the next fired order ends: filled (default), rejected with a reason, partly filled, or left open.
         const status = body.status;
         let outcome: NextOutcome;
-        if (status === 'filled' || status === 'open') outcome = { status };
+        if (status === 'filled' || status === 'open' || status === 'cancelled') outcome = { status };
         else if (status === 'rejected') outcome = { status, reason: optionalString('reason') ?? 'RED:Margin Shortfall:INR 1,000.00 Available:INR 0.00' };
         else if (status === 'partial') {
           const fillQty = body.fillQty;
           if (!Number.isInteger(fillQty) || (fillQty as number) < 1) return json(400, { error: 'fillQty must be a positive integer' });
           outcome = { status, fillQty: fillQty as number };
-        } else return json(400, { error: 'status must be filled, rejected, partial or open' });
+        } else return json(400, { error: 'status must be filled, rejected, partial, open or cancelled' });
         try {
           return json(201, { queued: emulator.book.queue(outcome) });
         } catch (error) {

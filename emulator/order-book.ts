@@ -41,7 +41,12 @@ export interface BookOrder {
 }
 
 /** How the next fired order ends (`POST /_emulator/next-order`); the default is a complete fill. */
-export type NextOutcome = { status: 'filled' } | { status: 'rejected'; reason: string } | { status: 'partial'; fillQty: number } | { status: 'open' };
+export type NextOutcome =
+  | { status: 'filled' }
+  | { status: 'rejected'; reason: string }
+  | { status: 'partial'; fillQty: number }
+  | { status: 'open' }
+  | { status: 'cancelled' };
 
 const MAX_QUEUED_OUTCOMES = 100;
 
@@ -81,7 +86,9 @@ export class OrderBook {
           ? { ...open, fillshares: Math.min(outcome.fillQty, terms.qty), avgprc: price }
           : outcome.status === 'open'
             ? open
-            : { ...placed, status: 'COMPLETE', fillshares: terms.qty, avgprc: price };
+            : outcome.status === 'cancelled'
+              ? { ...open, status: 'CANCELED' }
+              : { ...placed, status: 'COMPLETE', fillshares: terms.qty, avgprc: price };
     const book: BookOrder = {
       norenordno: this.newNumber(),
       uid: order.uid,

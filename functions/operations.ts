@@ -172,7 +172,7 @@ const firedOf = (o: TriggeredResult['orders'][number]): FiredGtt => {
 };
 
 /** Each fired GTT with the order it placed; when the book could not be read, the history says so. */
-const withOrderFates = (result: TriggeredResult, book: unknown): TriggeredResult => {
+export const withOrderFates = (result: TriggeredResult, book: unknown): TriggeredResult => {
   const orders = isRecord(book) && Array.isArray(book.orders) ? (book.orders as BookOrder[]) : undefined;
   if (!orders) return { ...result, orderBookUnavailable: true };
   const matches = matchFiredOrders(result.orders.map(firedOf), orders);

@@ -9,6 +9,8 @@ import { createHash } from 'node:crypto';
 import type { OrderView, EventLeg } from '../schemas/events.js';
 import type { PlaceOcoInput, PlaceOrderInput } from '../schemas/input.js';
 import type { GttOrder } from '../schemas/reply.js';
+import type { BookOrder } from '../schemas/reply.js';
+import type { FiredOrder } from '../schemas/events.js';
 
 const str = (value: unknown): string => (value === undefined || value === null ? '' : String(value));
 const withTag = (tag: string | undefined) => (tag ? { tag } : {});
@@ -148,6 +150,8 @@ export const orderEventIds = (scope: EventScope) => {
     placed: (alId: string) => digest('placed', where, alId),
     modified: (alId: string, hash: string) => digest('modified', where, alId, hash),
     ended: (alId: string) => digest('ended', where, alId),
+    /** The order a fired GTT placed reached its final status: once per order and status. */
+    settled: (alId: string, norenordno: string, status: string) => digest('settled', where, alId, norenordno, status),
   };
 };
 export type OrderEventIds = ReturnType<typeof orderEventIds>;
@@ -157,3 +161,12 @@ export const eventIds = {
   sessionExpired: (deployment: string, epoch: string) => digest('session-expired', deployment, epoch),
   sessionRenewed: (versionId: string) => digest('session-renewed', versionId),
 };
+
+/** The order a fired GTT placed, as events carry it. */
+export const viewOfFiredOrder = (order: BookOrder): FiredOrder => ({
+  norenordno: order.norenordno,
+  status: order.status,
+  filledQty: order.filledQty,
+  ...(order.averagePrice === undefined ? {} : { averagePrice: order.averagePrice }),
+  ...(order.rejection === undefined ? {} : { rejection: order.rejection }),
+});

@@ -8,7 +8,16 @@ import './zod-config.js';
 
 import type { DetailType } from './event-types.js';
 
-export { DETAIL_TYPES, EVENT_SOURCE, ORDER_DETAIL_TYPES, SESSION_DETAIL_TYPES, type DetailType, type OrderDetailType } from './event-types.js';
+export {
+  DETAIL_TYPES,
+  EVENT_SOURCE,
+  FATE_DETAIL_TYPES,
+  ORDER_DETAIL_TYPES,
+  SESSION_DETAIL_TYPES,
+  type DetailType,
+  type FateDetailType,
+  type OrderDetailType,
+} from './event-types.js';
 
 const digits = z.string().regex(/^\d+$/);
 const eventFields = {
@@ -56,6 +65,29 @@ export type OrderView = z.output<typeof orderView>;
 
 const orderDetail = orderView.extend(eventFields);
 
+/** The order a fired GTT placed, as the broker's order book shows it (docs/http-api.md: the fate of a fired order). */
+export const firedOrder = z.strictObject({
+  norenordno: z.string().describe('the order number at the broker'),
+  status: z.enum(['open', 'filled', 'partially-filled', 'rejected', 'cancelled']),
+  filledQty: z.number(),
+  averagePrice: z.string().optional(),
+  rejection: z.strictObject({ code: z.string(), hint: z.string(), text: z.string() }).optional().describe('why the broker refused it: a code, what to do, its words'),
+});
+export type FiredOrder = z.output<typeof firedOrder>;
+
+/** Order Filled, Rejected or Cancelled: the fired GTT (its fired leg's side and quantity) and what its order became. */
+const fateDetail = z.strictObject({
+  ...eventFields,
+  al_id: digits.describe('the GTT that fired'),
+  exch: z.string(),
+  tsym: z.string(),
+  side: z.string(),
+  quantity: z.number(),
+  firedLeg: z.enum(['target', 'stopLoss']).optional(),
+  tag: z.string().optional(),
+  order: firedOrder,
+});
+
 /** Cancelled by the gateway: the order's fields are known when the watcher had already seen the order. */
 const partialOrderDetail = orderView.partial().required({ al_id: true }).extend(eventFields);
 
@@ -67,6 +99,7 @@ export const DETAIL_SCHEMAS = {
     firedLeg: z.enum(['target', 'stopLoss']).optional().describe('OCO: the leg that fired'),
     triggeredAt: z.string().optional().describe('when it fired, as the broker wrote it (norentm)'),
     status: z.string().describe('the broker history status (TRIGGERED, EXECUTED, ...)'),
+    order: firedOrder.optional().describe('the order it placed, when the order book already shows it'),
   }),
   'GTT Removed': orderDetail.extend({
     status: z.string().optional().describe('the broker history status (e.g. REJECTED), absent when the order just left the pending list'),
@@ -80,6 +113,9 @@ export const DETAIL_SCHEMAS = {
     ...eventFields,
     method: z.enum(['oauth', 'flattrade', 'totp']).describe('oauth: the OAuth callback (GenAcsTok); flattrade: the OAuth callback (Flattrade token exchange); totp: the scheduled TOTP login'),
   }),
+  'Order Filled': fateDetail,
+  'Order Rejected': fateDetail,
+  'Order Cancelled': fateDetail,
 } as const satisfies Record<DetailType, z.ZodType>;
 
 export type EventDetail<T extends DetailType = DetailType> = z.output<(typeof DETAIL_SCHEMAS)[T]>;

@@ -14,13 +14,13 @@
  * `published` holds the eventIds already published (by the gateway or an earlier run): they are not published
  * again, but the snapshot moves on as if they were.
  */
-import type { LifecycleEvent, OrderDetailType, OrderView } from '../schemas/events.js';
-import type { GttOrder } from '../schemas/reply.js';
+import type { FateDetailType, LifecycleEvent, OrderDetailType, OrderView } from '../schemas/events.js';
+import type { BookOrder, GttOrder } from '../schemas/reply.js';
 import type { KnownOrder, WatcherState } from '../events/store.js';
-import { contentHash, viewOfRecord, type OrderEventIds } from '../events/views.js';
+import { contentHash, viewOfFiredOrder, viewOfRecord, type OrderEventIds } from '../events/views.js';
 
-/** A history record as the operation table normalises it (GetTriggeredGTTOrders). */
-export type HistoryOrder = GttOrder & { status: string; triggeredAt?: string; firedLeg?: 'target' | 'stopLoss' };
+/** A history record as the operation table normalises it (GetTriggeredGTTOrders), with the order it placed. */
+export type HistoryOrder = GttOrder & { status: string; triggeredAt?: string; firedLeg?: 'target' | 'stopLoss'; order?: BookOrder };
 
 export interface DiffInput {
   state: WatcherState;
@@ -74,6 +74,7 @@ export const diffSnapshot = (input: DiffInput): DiffResult => {
           status: record?.status ?? 'TRIGGERED',
           ...(record?.firedLeg ? { firedLeg: record.firedLeg } : {}),
           ...(record?.triggeredAt ? { triggeredAt: record.triggeredAt } : {}),
+          ...(record?.order ? { order: viewOfFiredOrder(record.order) } : {}),
         },
       });
     } else {
@@ -124,3 +125,38 @@ export const diffSnapshot = (input: DiffInput): DiffResult => {
   if (!state.initialized) return { changes: [], toPublish: [], next };
   return { changes, toPublish: changes.filter((c) => !published.has(c.detail.eventId)), next };
 };
+
+const FATE_EVENT: Partial<Record<BookOrder['status'], FateDetailType>> = {
+  filled: 'Order Filled',
+  rejected: 'Order Rejected',
+  cancelled: 'Order Cancelled',
+};
+
+/**
+ * The orders fired GTTs placed that reached a final status (filled, rejected, cancelled): one event each, whose id
+ * names the GTT, the order and the status, so the published markers keep it to one whatever the run.
+ */
+export const settledEvents = (history: readonly HistoryOrder[], ids: OrderEventIds, observedAt: string): LifecycleEvent[] =>
+  history.flatMap((record) => {
+    const type = record.order ? FATE_EVENT[record.order.status] : undefined;
+    if (!type || !record.order) return [];
+    const leg = record.type === 'oco' ? (record.firedLeg === 'stopLoss' ? record.stopLoss : record.target) : undefined;
+    return [
+      {
+        detailType: type,
+        detail: {
+          eventId: ids.settled(record.al_id, record.order.norenordno, record.order.status),
+          observedAt,
+          origin: 'watcher' as const,
+          al_id: record.al_id,
+          exch: record.exch,
+          tsym: record.tsym,
+          side: leg?.order.trantype ?? record.trantype,
+          quantity: leg?.order.qty ?? record.qty,
+          ...(record.firedLeg ? { firedLeg: record.firedLeg } : {}),
+          ...(record.tag ? { tag: record.tag } : {}),
+          order: viewOfFiredOrder(record.order),
+        },
+      },
+    ];
+  });

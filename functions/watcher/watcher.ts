@@ -24,9 +24,9 @@ import type { EventPublisher } from '../events/publisher.js';
 import type { EventsTable, Lease, WatcherState } from '../events/store.js';
 import { eventIds, orderEventIds, scopeOf } from '../events/views.js';
 import { writeLog } from '../runtime/logger.js';
-import { getPendingGttOrders, getTriggeredGttOrders } from '../operations.js';
+import { getOrderBook, getPendingGttOrders, getTriggeredGttOrders, withOrderFates } from '../operations.js';
 import type { WatcherConfig } from './config.js';
-import { diffSnapshot, type HistoryOrder } from './diff.js';
+import { diffSnapshot, settledEvents, type HistoryOrder } from './diff.js';
 
 export interface WatcherDeps {
   config: WatcherConfig;
@@ -94,6 +94,12 @@ export const runWatcher = async (deps: WatcherDeps): Promise<WatcherRun> => {
       pending = (p.result as { orders: GttOrder[] }).orders;
       history = (h.result as { orders: HistoryOrder[] }).orders;
       ({ state, calls: reads } = s);
+      if (history.length) {
+        // What each fired GTT's order became (one more read, only on days something fired); a failed read leaves
+        // the fates for the next run.
+        const book = await callBroker(getOrderBook, {}, brokerDeps).then((r) => r.result, () => undefined);
+        if (book !== undefined) history = withOrderFates({ orders: history }, book).orders as HistoryOrder[];
+      }
     } catch (error) {
       const failure = toGatewayError(error);
       if (failure.code !== 'SESSION_EXPIRED') throw failure;
@@ -104,19 +110,24 @@ export const runWatcher = async (deps: WatcherDeps): Promise<WatcherRun> => {
     const ids = orderEventIds(scopeOf(config.EVENT_BUS_NAME, deps.sessions.last() ?? (await deps.sessions.current())));
     const base = { state, pending, history, observedAt, removedAfterRuns: config.WATCHER_REMOVED_AFTER_RUNS, ids };
     const candidates = diffSnapshot({ ...base, published: new Set() });
+    const settled = settledEvents(history, ids, observedAt);
     const pendingIds = new Set(pending.map((o) => o.al_id));
     const markerIds = [
       ...candidates.changes.map((c) => c.detail.eventId),
+      ...settled.map((e) => e.detail.eventId),
       // Orders gone from the pending list may have been cancelled through the gateway.
       ...Object.keys(state.orders).filter((alId) => !pendingIds.has(alId)).map((alId) => ids.ended(alId)),
     ];
     const published = markerIds.length ? await table.publishedAmong(markerIds) : new Set<string>();
     const diff = diffSnapshot({ ...base, published });
-    const sent = await publishAndMark(deps, diff.toPublish);
+    const settledNow = settled.filter((e) => !published.has(e.detail.eventId));
+    // The first run is a baseline: what had settled before is marked, not announced.
+    if (!lease.initialized && settledNow.length) await table.markPublished(settledNow.map((e) => e.detail.eventId));
+    const sent = await publishAndMark(deps, [...diff.toPublish, ...(lease.initialized ? settledNow : [])]);
     const commit = await table.commit(owner, lease, state, diff.next);
     const dynamo = { calls: 1 + reads + Math.ceil(markerIds.length / 100) + commit.calls + (sent.length ? Math.ceil(sent.length / 25) : 0), itemsWritten: commit.itemsWritten, bytesWritten: commit.bytesWritten };
     deps.metrics?.addMetric('WatcherItemsWritten', MetricUnit.Count, commit.itemsWritten);
-    const skipped = diff.changes.length - diff.toPublish.length;
+    const skipped = diff.changes.length - diff.toPublish.length + (settled.length - settledNow.length);
     if (!commit.committed) {
       writeLog(logger, 'warn', 'watcher lost its lease before committing; the next run starts from what was written', {});
       return { status: 'lease-lost', published: sent, skipped, pending: pending.length, dynamo };

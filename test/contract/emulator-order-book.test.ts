@@ -79,7 +79,7 @@ describe('the order a fired GTT places', () => {
   });
 
   it.each<[string, Record<string, unknown>]>([
-    ['an unknown status', { status: 'cancelled' }],
+    ['an unknown status', { status: 'lost' }],
     ['a partial fill without a quantity', { status: 'partial' }],
     ['a partial fill of zero', { status: 'partial', fillQty: 0 }],
   ])('%s is refused by the control surface', async (_label, body) => {

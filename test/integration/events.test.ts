@@ -63,6 +63,8 @@ const placeOutside = async (fields: Record<string, unknown> = {}) => {
 const ltp = (exch: string, tsym: string, value: number) =>
   fetch(`${stack.emulator.url}/_emulator/ltp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ exch, tsym, ltp: value }) });
 
+const nextOrder = (outcome: Record<string, unknown>) =>
+  fetch(`${stack.emulator.url}/_emulator/next-order`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(outcome) });
 const events = (type?: string): DeliveredEvent[] => stack.eventBridge.events.filter((e) => type === undefined || e['detail-type'] === type);
 const of = (alId: string, type?: string) => events(type).filter((e) => e.detail.al_id === alId);
 /** No eventId was published twice. */
@@ -232,7 +234,7 @@ describe('the watcher', () => {
     const alId = await placeOutside();
     await ltp('NSE', 'TCS-EQ', 3980);
     await stack.watch();
-    expect(of(alId).map((e) => e['detail-type'])).toEqual(['GTT Triggered']);
+    expect(of(alId).map((e) => e['detail-type'])).toEqual(['GTT Triggered', 'Order Filled']);
   });
 
   it('a change made outside: modified gives GTT Modified; cancelled is GTT Removed once it stays gone', async () => {
@@ -310,10 +312,15 @@ describe('event schemas (docs/events/)', () => {
     const fired = await place({ ...ORDER, tsym: 'SBIN-EQ' });
     await api('POST', '/gtt-orders/oco', OCO, { 'Idempotency-Key': 'oco-schema' });
     const gone = await placeOutside();
+    const refused = await place({ ...ORDER, tsym: 'WIPRO-EQ' });
     await stack.watch();
+    // The orders the fired GTTs place: SBIN's filled (the default), INFY's leg cancelled, WIPRO's rejected.
     await ltp('NSE', 'SBIN-EQ', 1000);
+    await nextOrder({ status: 'cancelled' });
     await ltp('NSE', 'INFY-EQ', 1500);
     await ltp('NSE', 'INFY-EQ', 1300);
+    await nextOrder({ status: 'rejected', reason: 'RMS:Margin Exceeds' });
+    await ltp('NSE', 'WIPRO-EQ', 1000);
     await jdata(stack.emulator.url, 'CancelGTTOrder', { uid: stack.emulator.uid, al_id: gone }, token);
     await stack.watch();
     await stack.watch();
@@ -321,6 +328,8 @@ describe('event schemas (docs/events/)', () => {
     await stack.watch();
     await renewWithTotp();
     expect(of(fired, 'GTT Triggered')).toHaveLength(1);
+    expect(of(fired, 'Order Filled')).toHaveLength(1);
+    expect(of(refused, 'Order Rejected')[0]!.detail).toMatchObject({ order: { status: 'rejected', rejection: { code: 'INSUFFICIENT_FUNDS' } } });
 
     const seen = new Set(events().map((e) => e['detail-type']));
     expect([...seen].sort()).toEqual([...DETAIL_TYPES].sort());

@@ -98,3 +98,58 @@ describe('the fate of every fired order', () => {
     expect((reply.body.orders as Fired[])[0]).not.toHaveProperty('order');
   });
 });
+
+describe('the fate on the event bus (the watcher)', () => {
+  const events = (type: string) => stack.eventBridge.events.filter((e) => e['detail-type'] === type);
+
+  it('GTT Triggered carries the order; Order Filled follows once, however many runs see it', async () => {
+    await stack.watch();
+    const alId = await place({ tsym: 'HDFCBANK-EQ', tag: 'fate-bus' });
+    await stack.watch();
+    await ltp(1400, 'HDFCBANK-EQ');
+    await stack.watch();
+    await stack.watch();
+    const triggered = events('GTT Triggered').filter((e) => e.detail.al_id === alId);
+    expect(triggered).toHaveLength(1);
+    expect(triggered[0]!.detail).toMatchObject({ order: { status: 'filled', filledQty: 5, norenordno: expect.stringMatching(/^\d{14}$/) } });
+    const filled = events('Order Filled').filter((e) => e.detail.al_id === alId);
+    expect(filled).toHaveLength(1);
+    expect(filled[0]!.detail).toMatchObject({ tag: 'fate-bus', side: 'B', quantity: 5, order: { status: 'filled', averagePrice: '1500' }, origin: 'watcher' });
+  });
+
+  it('an order still open gives no settled event; what had settled before the first run is not announced', async () => {
+    const fresh = await startLocalStack({ settings: HIGH_ORDER_RATE });
+    try {
+      const freshPlace = async (tsym: string) =>
+        String(
+          (
+            (await (
+              await fetch(`${fresh.api.url}/gtt-orders`, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json', 'Idempotency-Key': `fresh-${tsym}` },
+                body: JSON.stringify({ ...ORDER, tsym }),
+              })
+            ).json()) as { al_id: string }
+          ).al_id,
+        );
+      const fireFresh = (tsym: string) =>
+        fetch(`${fresh.emulator.url}/_emulator/ltp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ exch: 'NSE', tsym, ltp: 1400 }) });
+      // Fired and filled before the watcher's first run: its baseline.
+      const before = await freshPlace('ITC-EQ');
+      await fireFresh('ITC-EQ');
+      await fresh.watch();
+      await fresh.watch();
+      // Fired after, its order left open.
+      await fetch(`${fresh.emulator.url}/_emulator/next-order`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: 'open' }) });
+      const open = await freshPlace('LT-EQ');
+      await fireFresh('LT-EQ');
+      await fresh.watch();
+      const of = (type: string, alId: string) => fresh.eventBridge.events.filter((e) => e['detail-type'] === type && e.detail.al_id === alId);
+      expect(of('Order Filled', before)).toEqual([]);
+      expect(of('GTT Triggered', open)[0]!.detail).toMatchObject({ order: { status: 'open', filledQty: 0 } });
+      expect([...of('Order Filled', open), ...of('Order Rejected', open), ...of('Order Cancelled', open)]).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
