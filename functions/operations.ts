@@ -12,6 +12,7 @@ import {
   noInput,
   placeOcoInput,
   placeOrderInput,
+  triggeredInput,
   type ListOrdersInput,
   type ModifyOcoInput,
   type ModifyOrderInput,
@@ -37,6 +38,7 @@ import {
 } from './schemas/reply.js';
 import { encodeSymbol, type JData } from './broker/jdata.js';
 import type { BrokerSession } from './schemas/session.js';
+import { pageOf } from './schemas/paging.js';
 import { OrderNotFoundError } from './contract/errors.js';
 import { viewOfOcoInput, viewOfOrderInput } from './events/views.js';
 import { defineOperation, type AnyOperation, type GuardedOrder } from './contract/operation.js';
@@ -189,14 +191,14 @@ export const getPendingGttOrders = defineOperation({
   id: 'get-pending-gtt-orders',
   summary: 'List pending GTT orders, single and OCO (optionally of one tsym and/or exch)',
   route: { method: 'GET', path: '/gtt-orders' },
-  query: ['tsym', 'exch'],
+  query: ['tsym', 'exch', 'limit', 'cursor'],
   successStatus: 200,
   kind: 'read',
   retrySafe: true,
   input: listOrdersInput,
   toJData: (_input, session) => ({ uid: session.uid }),
   reply: pendingReply,
-  toResult: (orders, filters) => ({ orders: orders.filter((o) => matchesFilters(o, filters)).map(normaliseOrder) }),
+  toResult: (orders, input) => pageOf(orders.filter((o) => matchesFilters(o, input)).map(normaliseOrder), 'pending', input),
   result: pendingResult,
   emptyReply: EMPTY_LIST,
 });
@@ -229,14 +231,15 @@ export const getTriggeredGttOrders = defineOperation({
   id: 'get-triggered-gtt-orders',
   summary: 'The GTT orders that fired (single and OCO, with the leg that fired and when)',
   route: { method: 'GET', path: '/gtt-orders/triggered' },
+  query: ['limit', 'cursor'],
   successStatus: 200,
   kind: 'read',
   retrySafe: true,
-  input: noInput,
+  input: triggeredInput,
   toJData: (_input, session) => ({ actid: session.actid }),
   reply: triggeredReply,
-  toResult: (records) => ({
-    orders: records.map((record) => {
+  toResult: (records, input) => pageOf(
+    records.map((record) => {
       // Only an OCO has legs: a single order's record may still say `x` (its one trigger).
       const oco = record.place_order_params_leg2 !== undefined;
       const firedLeg = !oco ? undefined : record.trg_leg === 'x' ? 'target' : record.trg_leg === 'y' ? 'stopLoss' : undefined;
@@ -247,7 +250,9 @@ export const getTriggeredGttOrders = defineOperation({
         ...(firedLeg ? { firedLeg } : {}),
       } as const;
     }),
-  }),
+    'triggered',
+    input,
+  ),
   result: triggeredResult,
   emptyReply: EMPTY_LIST,
 });

@@ -209,6 +209,8 @@ export interface operations {
             query?: {
                 tsym?: string;
                 exch?: "NSE" | "NFO" | "BSE" | "MCX" | "BFO" | "CDS" | "BCD" | "NCX" | "NCOM" | "BSTAR";
+                limit?: number;
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -314,6 +316,7 @@ export interface operations {
                                 };
                             };
                         }[];
+                        nextCursor?: string;
                     };
                 };
             };
@@ -1350,7 +1353,10 @@ export interface operations {
     };
     GetTriggeredGTTOrders: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1459,6 +1465,7 @@ export interface operations {
                             /** @enum {string} */
                             firedLeg?: "target" | "stopLoss";
                         }[];
+                        nextCursor?: string;
                     };
                 };
             };

@@ -21,13 +21,13 @@ export interface OperationInfo {
 }
 
 export const OPERATION_INFO = {
-  GetPendingGTTOrder: {"method":"GET","path":"/gtt-orders","pathParams":[],"query":["tsym","exch"],"dryRun":false,"body":false,"successStatus":200},
+  GetPendingGTTOrder: {"method":"GET","path":"/gtt-orders","pathParams":[],"query":["tsym","exch","limit","cursor"],"dryRun":false,"body":false,"successStatus":200},
   PlaceGTTOrder: {"method":"POST","path":"/gtt-orders","pathParams":[],"query":[],"idempotencyKey":"required","dryRun":true,"body":true,"successStatus":201},
   PlaceOCOOrder: {"method":"POST","path":"/gtt-orders/oco","pathParams":[],"query":[],"idempotencyKey":"required","dryRun":true,"body":true,"successStatus":201},
   GetGTTOrder: {"method":"GET","path":"/gtt-orders/{alId}","pathParams":["alId"],"query":[],"dryRun":false,"body":false,"successStatus":200},
   ModifyGTTOrder: {"method":"PUT","path":"/gtt-orders/{alId}","pathParams":["alId"],"query":[],"idempotencyKey":"optional","dryRun":true,"body":true,"successStatus":200},
   CancelGTTOrder: {"method":"DELETE","path":"/gtt-orders/{alId}","pathParams":["alId"],"query":[],"idempotencyKey":"optional","dryRun":true,"body":false,"successStatus":200},
-  GetTriggeredGTTOrders: {"method":"GET","path":"/gtt-orders/triggered","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200},
+  GetTriggeredGTTOrders: {"method":"GET","path":"/gtt-orders/triggered","pathParams":[],"query":["limit","cursor"],"dryRun":false,"body":false,"successStatus":200},
   GetEnabledGTTs: {"method":"GET","path":"/gtt-orders/enabled","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200},
   ModifyOCOOrder: {"method":"PUT","path":"/gtt-orders/oco/{alId}","pathParams":["alId"],"query":[],"idempotencyKey":"optional","dryRun":true,"body":true,"successStatus":200},
   ClientDetails: {"method":"GET","path":"/client","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200},

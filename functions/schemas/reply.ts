@@ -111,7 +111,9 @@ const gttOrderSchema = memo(() => pendingOrderRecordSchema().extend({
 export const gttOrder = z.lazy(gttOrderSchema);
 export type GttOrder = z.output<typeof gttOrder>;
 
-const pendingResultSchema = memo(() => z.object({ orders: z.array(gttOrderSchema()) }));
+/** `nextCursor`: present while more orders remain (paging.ts). */
+const nextCursor = () => z.string().optional();
+const pendingResultSchema = memo(() => z.object({ orders: z.array(gttOrderSchema()), nextCursor: nextCursor() }));
 export const pendingResult = z.lazy(pendingResultSchema);
 export type PendingResult = z.output<typeof pendingResult>;
 
@@ -138,7 +140,7 @@ const triggeredOrderSchema = memo(() => gttOrderSchema().extend({
   firedLeg: z.enum(['target', 'stopLoss']).optional(),
 }));
 export const triggeredOrder = z.lazy(triggeredOrderSchema);
-const triggeredResultSchema = memo(() => z.object({ orders: z.array(triggeredOrderSchema()) }));
+const triggeredResultSchema = memo(() => z.object({ orders: z.array(triggeredOrderSchema()), nextCursor: nextCursor() }));
 export const triggeredResult = z.lazy(triggeredResultSchema);
 export type TriggeredResult = z.output<typeof triggeredResult>;
 
