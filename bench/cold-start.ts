@@ -13,6 +13,8 @@ import { parseArgs } from 'node:util';
 import { LOCAL_SECRET_ID, startLocalStack, type LocalStack } from '../local/run-local.js';
 import { OPERATIONS } from '../functions/operations.js';
 
+// The in-process setup calls (real orders to act on) print no EMF lines; the measured child processes keep Metrics.
+process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 const run = promisify(execFile);
 const CDK_OUT = 'cdk.out';
 
@@ -85,8 +87,11 @@ const OCO = {
 };
 const asWire = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, String(v)]));
 
-/** The direct-invocation payload of each function (order functions with an idempotency key: two DynamoDB writes). */
-export const payloadFor = (name: string, seq: number): { gateway: unknown; peer: unknown; peerOperation: string } => {
+/**
+ * The direct-invocation payload of each function (order functions with an idempotency key, as deployed). Get,
+ * modify and cancel act on `orders`, real pending orders placed for this call (a single and an OCO).
+ */
+export const payloadFor = (name: string, seq: number, orders: { single: string; oco: string } = { single: '1', oco: '1' }): { gateway: unknown; peer: unknown; peerOperation: string } => {
   const key = `cold-${process.pid}-${seq}`;
   switch (name) {
     case 'PlaceGTTOrder':
@@ -94,13 +99,13 @@ export const payloadFor = (name: string, seq: number): { gateway: unknown; peer:
     case 'PlaceOCOOrder':
       return { gateway: { ...OCO, idempotencyKey: key }, peer: { ai_t: 'LMT_BOS_O', validity: 'GTT', exch: 'NSE', tsym: 'M%26M-EQ' }, peerOperation: 'GetPendingGTTOrder' };
     case 'ModifyGTTOrder':
-      return { gateway: { ...ORDER, al_id: '1', idempotencyKey: key }, peer: { ...asWire(ORDER), al_id: '1', validity: 'GTT' }, peerOperation: 'ModifyGTTOrder' };
+      return { gateway: { ...ORDER, al_id: orders.single, idempotencyKey: key }, peer: { ...asWire(ORDER), al_id: orders.single, validity: 'GTT' }, peerOperation: 'ModifyGTTOrder' };
     case 'ModifyOCOOrder':
-      return { gateway: { ...OCO, al_id: '1', idempotencyKey: key }, peer: { al_id: '1' }, peerOperation: 'ModifyOCOOrder' };
+      return { gateway: { ...OCO, al_id: orders.oco, idempotencyKey: key }, peer: { al_id: orders.oco }, peerOperation: 'ModifyOCOOrder' };
     case 'CancelGTTOrder':
-      return { gateway: { al_id: '1', idempotencyKey: key }, peer: { al_id: '1' }, peerOperation: 'CancelGTTOrder' };
+      return { gateway: { al_id: orders.single, idempotencyKey: key }, peer: { al_id: orders.single }, peerOperation: 'CancelGTTOrder' };
     case 'GetGTTOrder':
-      return { gateway: { al_id: '1' }, peer: {}, peerOperation: 'GetPendingGTTOrder' };
+      return { gateway: { al_id: orders.single }, peer: {}, peerOperation: 'GetPendingGTTOrder' };
     default: {
       const op = OPERATIONS.find((o) => o.name === name);
       return { gateway: {}, peer: {}, peerOperation: op?.broker ?? 'ClientDetails' };
@@ -146,13 +151,26 @@ export const measureDeployedColdStart = async (stack: LocalStack, rounds: number
     stack.secrets.setSecret(LOCAL_SECRET_ID, JSON.stringify({ accessToken: stack.emulator.token, uid: stack.emulator.uid, actid: stack.emulator.actid }));
   };
   let seq = 0;
+  // Real pending orders for get, modify and cancel (placed through the local stack's own handlers, not measured).
+  const realOrders = async () => {
+    const place = (name: string, input: object) => stack.handlers.get(name)!({ ...input, idempotencyKey: `cold-setup-${process.pid}-${++seq}` }, { functionName: 'bench', awsRequestId: 'setup', getRemainingTimeInMillis: () => 10_000 } as never);
+    const single = (await place('PlaceGTTOrder', ORDER)) as { al_id: string };
+    const oco = (await place('PlaceOCOOrder', OCO)) as { al_id: string };
+    return { single: single.al_id, oco: oco.al_id };
+  };
+  /** A probe whose call failed measured an error path: the bench stops rather than print it as a row. */
+  const checked = (who: string) => (sample: Sample) => {
+    if (!sample.ok) throw new Error(`bench: the cold probe of ${who} failed (its first invocation threw); no row for it`);
+    return sample;
+  };
   for (let r = 0; r < rounds; r++) {
     for (const fn of functions) {
       const env = localEnv(stack, fn.env);
-      const p = payloadFor(fn.name, ++seq);
+      const fnPayload = payloadFor(fn.name, ++seq, await realOrders()).gateway;
+      const p = payloadFor(fn.name, ++seq, await realOrders());
       const peerEnv = { ...env, PEER_OPERATION: p.peerOperation };
       // Alternate who goes first, so neither always meets a warmer disk cache.
-      const measureFn = async () => { await fresh(fn.name); return once(fn.file, p.gateway, env); };
+      const measureFn = async () => { await fresh(fn.name); return checked(fn.name)(await once(fn.file, fnPayload, env)); };
       const measurePeer = async () => { await fresh(fn.name); return once('bench/peer.mjs', p.peer, peerEnv); };
       const pair = r % 2 === 0 ? [await measureFn(), await measurePeer()] : [await measurePeer(), await measureFn()].reverse();
       const entry = samples.get(fn.name) ?? { fn: [], peer: [] };

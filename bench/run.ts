@@ -1,8 +1,16 @@
 /**
- * `npm run bench`: gateway overhead, cold start, bundle size, secret fetches and load, measured side by side in
- * one run on this machine. Prints a table and writes bench/results.json. Loopback only, bounded in time.
+ * `npm run bench`: gateway overhead, cold start, bundle size, secret fetches, load and the GttWatcher at N pending
+ * orders, measured side by side in one run on this machine. Prints tables and writes cdk.out/bench-results.json
+ * (untracked; `npx tsx bench/report.ts` renders it as the benchmarks page's tables). Loopback only, bounded in time.
+ *
+ *   npm run bench [-- --only warm,secrets,cold,load,watcher]
+ *
+ * Measured as deployed: order operations with an Idempotency-Key (the deployed functions require one) and their
+ * lifecycle event on; Powertools Metrics off in this process (EMF lines would flood the console; their cold-start
+ * cost is measured in the cold section).
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { startLocalStack } from '../local/run-local.js';
 import { lambdaContext } from '../local/lambda-context.js';
@@ -14,6 +22,15 @@ import type { AnyOperation } from '../functions/contract/operation.js';
 import { measureDeployedColdStart, measureMetricsCost, synthDeployedAssets } from './cold-start.js';
 import { logger } from '../functions/runtime/logger.js';
 import { dynamoIdempotency } from '../functions/safety/idempotency.js';
+import { measureWatcher, CYCLES_PER_MONTH, PRICE_PER_MILLION } from './watcher.js';
+
+const SECTIONS = ['warm', 'secrets', 'cold', 'load', 'watcher'] as const;
+const { values: flags } = parseArgs({ options: { only: { type: 'string' } } });
+const only = flags.only ? flags.only.split(',').map((s) => s.trim()) : [...SECTIONS];
+for (const name of only) if (!(SECTIONS as readonly string[]).includes(name)) throw new Error(`--only: unknown section ${name} (${SECTIONS.join(', ')})`);
+const runs = (section: (typeof SECTIONS)[number]) => only.includes(section);
+export const RESULTS_FILE = 'cdk.out/bench-results.json';
+const WATCHER_SIZES = (process.env.BENCH_WATCHER_SIZES ?? '10,1000,10000').split(',').map(Number);
 
 const WARM_ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 400);
 // 21 rounds: on two shared cores a 9-round median moves a function by about ±0.15 between runs, 15 rounds about ±0.1.
@@ -31,21 +48,39 @@ const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** di
 
 const order = { exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' };
 
-const stack = await startLocalStack({ settings: { IDEMPOTENCY_KEY_REQUIRED: false } });
+// The deployed settings: an Idempotency-Key required on the order operations, events on.
+const stack = await startLocalStack();
 const session = { accessToken: stack.emulator.token, uid: stack.emulator.uid, actid: stack.emulator.actid };
 const results: Record<string, unknown> = { node: process.version, cpus: (await import('node:os')).cpus().length, at: new Date().toISOString() };
 
 // ---- 1. warm overhead: the handler in-process vs a raw fetch of the same jData request -------------------------
+let keySeq = 0;
+const key = () => `bench-${process.pid}-${++keySeq}`;
+/** The gateway's input: an order operation gets a fresh idempotency key (as a deployed caller must send one). */
 const inputFor = async (op: AnyOperation): Promise<Record<string, unknown>> => {
-  if (op.name === 'PlaceGTTOrder') return order;
+  if (op.name === 'PlaceGTTOrder') return { ...order, idempotencyKey: key() };
   if (op.name === 'ModifyGTTOrder' || op.name === 'CancelGTTOrder') {
-    const placed = (await stack.handlers.get('PlaceGTTOrder')!(order, lambdaContext('bench'))) as { al_id: string };
-    return op.name === 'ModifyGTTOrder' ? { ...order, al_id: placed.al_id } : { al_id: placed.al_id };
+    const placed = (await stack.handlers.get('PlaceGTTOrder')!({ ...order, idempotencyKey: key() }, lambdaContext('bench'))) as { al_id: string };
+    return op.name === 'ModifyGTTOrder' ? { ...order, al_id: placed.al_id, idempotencyKey: key() } : { al_id: placed.al_id, idempotencyKey: key() };
   }
   return {};
 };
+const withFreshKey = (input: Record<string, unknown>) => ('idempotencyKey' in input ? { ...input, idempotencyKey: key() } : input);
+const wireOf = (input: Record<string, unknown>) => {
+  const { idempotencyKey: _key, ...rest } = input;
+  return rest;
+};
+/** A call that failed is a broken bench, not a row. */
+const mustSucceed = async (name: string, call: Promise<unknown>) => {
+  try {
+    return await call;
+  } catch (error) {
+    throw new Error(`bench: ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+};
 
 const warm: Record<string, unknown>[] = [];
+if (runs('warm')) {
 // The seven operations of the broker's GTT service, but logout (it would end the session); inputs below.
 const WARM_OPERATIONS = ['PlaceGTTOrder', 'GetPendingGTTOrder', 'GetEnabledGTTs', 'ModifyGTTOrder', 'CancelGTTOrder', 'ClientDetails'];
 for (const op of OPERATIONS.filter((o) => WARM_OPERATIONS.includes(o.name))) {
@@ -59,25 +94,25 @@ for (const op of OPERATIONS.filter((o) => WARM_OPERATIONS.includes(o.name))) {
   const rawHttpTimes: number[] = [];
   for (let i = 0; i < WARM_ITERATIONS; i++) {
     const input = await inputFor(op);
-    const parsed = op.input.parse(input);
+    const parsed = op.input.parse(wireOf(input));
     const request = buildBrokerRequest(stack.emulator.url, op.broker, op.toJData(parsed as never, session), session.accessToken);
     // Interleave the two so machine noise hits both alike.
     let t = performance.now();
     await (await fetch(request.url, { method: 'POST', headers: request.headers, body: request.body })).text();
     rawTimes.push(performance.now() - t);
     const input2 = op.name === 'CancelGTTOrder' || op.name === 'ModifyGTTOrder' ? await inputFor(op) : input;
-    const request2 = buildBrokerRequest(stack.emulator.url, op.broker, op.toJData(op.input.parse(input2) as never, session), session.accessToken);
+    const request2 = buildBrokerRequest(stack.emulator.url, op.broker, op.toJData(op.input.parse(wireOf(input2)) as never, session), session.accessToken);
     t = performance.now();
     await postToBroker(request2, 8_000);
     rawHttpTimes.push(performance.now() - t);
-    const again = op.name === 'CancelGTTOrder' || op.name === 'ModifyGTTOrder' ? await inputFor(op) : input;
+    const again = op.name === 'CancelGTTOrder' || op.name === 'ModifyGTTOrder' ? await inputFor(op) : withFreshKey(input);
     t = performance.now();
-    await handler(again, lambdaContext(op.name));
+    await mustSucceed(op.name, handler(again, lambdaContext(op.name)));
     gatewayTimes.push(performance.now() - t);
     if (withoutEvent) {
-      const another = op.name === 'CancelGTTOrder' || op.name === 'ModifyGTTOrder' ? await inputFor(op) : input;
+      const another = op.name === 'CancelGTTOrder' || op.name === 'ModifyGTTOrder' ? await inputFor(op) : withFreshKey(input);
       t = performance.now();
-      await withoutEvent(another, lambdaContext(op.name));
+      await mustSucceed(`${op.name} without its event`, withoutEvent(another, lambdaContext(op.name)));
       noEventTimes.push(performance.now() - t);
     }
   }
@@ -99,12 +134,13 @@ for (const op of OPERATIONS.filter((o) => WARM_OPERATIONS.includes(o.name))) {
 }
 results.warm = warm;
 console.log(
-  `\nWarm overhead, ms (${WARM_ITERATIONS} calls per operation, interleaved: raw fetch of the same jData request, raw node:http keep-alive POST (the gateway's transport), and the gateway handler in-process; loopback)`,
+  `\nWarm overhead, ms (${WARM_ITERATIONS} calls per operation, interleaved: raw fetch of the same jData request, raw node:http keep-alive POST (the gateway's transport), and the gateway handler in-process as deployed: order operations with an idempotency key and their event; loopback)`,
 );
 console.table(warm);
+}
 
 // ---- 2. secret fetches per N warm invocations ------------------------------------------------------------------
-{
+if (runs('secrets')) {
   const id = 'bench/secret-count';
   stack.secrets.setSecret(id, JSON.stringify(session));
   const handler = createGatewayHandler(OPERATIONS.find((o) => o.name === 'GetEnabledGTTs')!, { config: { ...stack.config, BROKER_SECRET_ID: id } });
@@ -115,7 +151,7 @@ console.table(warm);
 }
 
 // ---- 3. cold start of what deploys, against the hand-written peer (bench/cold-start.ts) ---------------------------
-{
+if (runs('cold')) {
   await synthDeployedAssets();
   // Against a fresh stack, as `npm start` gives it: the warm section above leaves hundreds of idempotency records
   // and event markers in dynalite, which slows the order functions' writes and not the peer's.
@@ -133,7 +169,7 @@ console.table(warm);
 }
 
 // ---- 4. load: the local API under concurrent clients ------------------------------------------------------------
-{
+if (runs('load')) {
   await fetch(`${stack.emulator.url}/_emulator/reset`, { method: 'POST' });
   let placeSeq = 0;
   let placesAccepted = 0;
@@ -180,5 +216,17 @@ console.table(warm);
 }
 
 await stack.close();
-writeFileSync('bench/results.json', `${JSON.stringify(results, null, 2)}\n`);
-console.log('\nwrote bench/results.json');
+
+// ---- 5. the GttWatcher at N pending orders (bench/watcher.ts) -------------------------------------------------------
+if (runs('watcher')) {
+  const rows = await measureWatcher(WATCHER_SIZES);
+  results.watcher = { sizes: WATCHER_SIZES, cyclesPerMonth: CYCLES_PER_MONTH, pricePerMillion: PRICE_PER_MILLION, rows };
+  console.log(
+    `\nGttWatcher, N pending orders (fresh stack per N; DynamoDB calls counted at the watcher's SDK client; units as DynamoDB on-demand bills them; monthly = ${CYCLES_PER_MONTH} steady cycles at $${PRICE_PER_MILLION.write}/M writes, $${PRICE_PER_MILLION.read}/M reads)`,
+  );
+  console.table(rows);
+}
+
+mkdirSync('cdk.out', { recursive: true });
+writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
+console.log(`\nwrote ${RESULTS_FILE} (untracked)`);

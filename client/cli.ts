@@ -31,12 +31,12 @@ const OCO_FLAGS =
 const COMMANDS: Record<string, { arg?: string; flags: string; dryRun?: boolean; summary: string }> = {
   place: { flags: ORDER_FLAGS, dryRun: true, summary: 'place a GTT order' },
   'place-oco': { flags: OCO_FLAGS, dryRun: true, summary: 'place a two-leg OCO order (target and stop-loss)' },
-  list: { flags: 'tsym exch', summary: 'list pending GTT orders (table: al_id, type, exch, tsym, side, qty, price, trigger(s), tag)' },
+  list: { flags: 'tsym exch limit cursor all', summary: 'list pending GTT orders (table: al_id, type, exch, tsym, side, qty, price, trigger(s), tag)' },
   get: { arg: 'alId', flags: '', summary: 'one pending order' },
   modify: { arg: 'alId', flags: ORDER_FLAGS, dryRun: true, summary: 'replace a pending order (the place flags, all of them)' },
   'modify-oco': { arg: 'alId', flags: OCO_FLAGS, dryRun: true, summary: 'replace a pending OCO order (the place-oco flags)' },
   cancel: { arg: 'alId', flags: 'key', dryRun: true, summary: 'cancel a pending order' },
-  triggered: { flags: '', summary: 'the orders that fired, with the order each placed and its status' },
+  triggered: { flags: 'limit cursor all', summary: 'the orders that fired, with the order each placed and its status' },
   orders: { flags: '', summary: "the day's orders at the broker: status, fill, why refused" },
   enabled: { flags: '', summary: 'the alert types enabled for the account' },
   client: { flags: '', summary: "the account's client record" },
@@ -61,12 +61,13 @@ commands:
                --target-trigger 1600 --target-price 1600 [--target-price-type LMT]
                --stop-trigger 1400 [--stop-price 1400] [--stop-price-type LMT] [--stop-trigger-price P]
                [--ltp 1500] [--tag T] [--key K]
-  list         [--tsym 'M&M-EQ'] [--exch NSE]
+  list         [--tsym 'M&M-EQ'] [--exch NSE] [--limit N] [--cursor C | --all]
+               one page (100 orders unless --limit, at most 1000); --all follows every page
   get          <alId>
   modify       <alId> + every place flag (a full replacement) [--key K]
   modify-oco   <alId> + every place-oco flag [--key K]
   cancel       <alId> [--key K]
-  triggered    the orders that fired, with the order each placed and its status
+  triggered    the orders that fired, with the order each placed and its status [--limit N] [--cursor C | --all]
   orders       the day's orders at the broker: status, fill, why refused
   enabled      the alert types enabled for the account
   client       the account's client record
@@ -274,11 +275,20 @@ const errorText = (e: GttGatewayError): string => {
   return lines.join('\n');
 };
 
+/** --limit and --cursor as the list operations take them (the gateway checks them); --all with --cursor is refused. */
+const pageFlags = (values: Values): { limit?: string; cursor?: string } => {
+  if (values.all && str(values, 'cursor')) throw new UsageError('--all starts from the first page: leave out --cursor');
+  return { ...(str(values, 'limit') ? { limit: str(values, 'limit') } : {}), ...(str(values, 'cursor') ? { cursor: str(values, 'cursor') } : {}) };
+};
+
+const withNextPage = (text: string, list: { nextCursor?: string | undefined }) =>
+  list.nextCursor ? `${text}\nmore: --cursor ${list.nextCursor} (or --all)` : text;
+
 // ---- main --------------------------------------------------------------------------------------------------------
 
 const parse = (argv: string[]) => {
   const allFlags = new Set([...GLOBAL_FLAGS, ...Object.values(COMMANDS).flatMap((c) => c.flags.split(' ').filter(Boolean))]);
-  const booleans = new Set(['sign', 'no-sign', 'json', 'dry-run', 'verbose', 'help']);
+  const booleans = new Set(['sign', 'no-sign', 'json', 'dry-run', 'verbose', 'help', 'all']);
   const multiple = new Set(['path', 'query']);
   const options = Object.fromEntries(
     [...allFlags].map((name) => [name, { type: booleans.has(name) ? ('boolean' as const) : ('string' as const), multiple: multiple.has(name) }]),
@@ -363,9 +373,11 @@ export const main = async (argv: string[], env: NodeJS.ProcessEnv = process.env,
         break;
       }
       case 'list': {
-        const filters = { ...(str(values, 'tsym') ? { tsym: str(values, 'tsym') } : {}), ...(str(values, 'exch') ? { exch: str(values, 'exch') } : {}) };
-        const r = await client.listOrders(filters as Parameters<GttClient['listOrders']>[0], callOptions);
-        show(r, () => ordersTable(r));
+        const filters = { ...(str(values, 'tsym') ? { tsym: str(values, 'tsym') } : {}), ...(str(values, 'exch') ? { exch: str(values, 'exch') } : {}), ...pageFlags(values) };
+        const r = values.all
+          ? await client.listAllOrders(filters as Parameters<GttClient['listAllOrders']>[0], callOptions)
+          : await client.listOrders(filters as Parameters<GttClient['listOrders']>[0], callOptions);
+        show(r, () => withNextPage(ordersTable(r), r));
         break;
       }
       case 'get': {
@@ -389,8 +401,9 @@ export const main = async (argv: string[], env: NodeJS.ProcessEnv = process.env,
         break;
       }
       case 'triggered': {
-        const r = await client.triggered(callOptions);
-        show(r, () => triggeredTable(r));
+        const page = pageFlags(values) as Parameters<GttClient['triggered']>[1];
+        const r = values.all ? await client.allTriggered(callOptions, page) : await client.triggered(callOptions, page);
+        show(r, () => withNextPage(triggeredTable(r), r));
         break;
       }
       case 'orders': {

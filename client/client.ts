@@ -48,6 +48,21 @@ export type ListFilters = OperationQuery<'GetPendingGTTOrder'>;
 export type OrderList = OperationResult<'GetPendingGTTOrder'>;
 export type GttOrder = OperationResult<'GetGTTOrder'>;
 export type TriggeredList = OperationResult<'GetTriggeredGTTOrders'>;
+export type TriggeredPage = OperationQuery<'GetTriggeredGTTOrders'>;
+
+/** Calls `page` with each `nextCursor` until there is none; one list of every page's orders, without a cursor. */
+const followPages = async <T extends { orders: unknown[]; nextCursor?: string | undefined }>(page: (cursor?: string) => Promise<T>): Promise<T> => {
+  const first = await page();
+  const orders = [...first.orders];
+  let next = first.nextCursor;
+  while (next) {
+    const more = await page(next);
+    orders.push(...more.orders);
+    next = more.nextCursor;
+  }
+  const { nextCursor: _done, ...rest } = first;
+  return { ...rest, orders } as T;
+};
 export type EnabledGtts = OperationResult<'GetEnabledGTTs'>;
 export type ModifyResult = OperationResult<'ModifyGTTOrder'>;
 export type ModifyOcoResult = OperationResult<'ModifyOCOOrder'>;
@@ -262,9 +277,17 @@ export class GttClient {
     );
   }
 
-  /** GetPendingGTTOrder: `GET /gtt-orders[?tsym=&exch=]`. */
+  /**
+   * GetPendingGTTOrder: `GET /gtt-orders[?tsym=&exch=&limit=&cursor=]`, one page (100 orders unless `limit`, at most
+   * 1,000); `nextCursor` is there while more remain.
+   */
   listOrders(filters: ListFilters = {}, options: CallOptions = {}): Promise<OrderList> {
     return this.run('GetPendingGTTOrder', options, ({ signal }) => this.raw.GET('/gtt-orders', { params: { query: filters }, signal }));
+  }
+
+  /** Every pending order (of the filters), following `nextCursor` page by page: one call per page. */
+  async listAllOrders(filters: Omit<ListFilters, 'cursor'> = {}, options: CallOptions = {}): Promise<OrderList> {
+    return followPages((cursor) => this.listOrders({ ...filters, ...(cursor ? { cursor } : {}) }, options));
   }
 
   /** GetGTTOrder: `GET /gtt-orders/{alId}`. */
@@ -272,9 +295,14 @@ export class GttClient {
     return this.run('GetGTTOrder', options, ({ signal }) => this.raw.GET('/gtt-orders/{alId}', { params: { path: { alId } }, signal }));
   }
 
-  /** GetTriggeredGTTOrders: `GET /gtt-orders/triggered`. */
-  triggered(options: CallOptions = {}): Promise<TriggeredList> {
-    return this.run('GetTriggeredGTTOrders', options, ({ signal }) => this.raw.GET('/gtt-orders/triggered', { signal }));
+  /** GetTriggeredGTTOrders: `GET /gtt-orders/triggered[?limit=&cursor=]`, one page, like `listOrders`. */
+  triggered(options: CallOptions = {}, page: TriggeredPage = {}): Promise<TriggeredList> {
+    return this.run('GetTriggeredGTTOrders', options, ({ signal }) => this.raw.GET('/gtt-orders/triggered', { params: { query: page }, signal }));
+  }
+
+  /** The whole triggered history, following `nextCursor`. */
+  async allTriggered(options: CallOptions = {}, page: Omit<TriggeredPage, 'cursor'> = {}): Promise<TriggeredList> {
+    return followPages((cursor) => this.triggered(options, { ...page, ...(cursor ? { cursor } : {}) }));
   }
 
   /** GetEnabledGTTs: `GET /gtt-orders/enabled`. */

@@ -31,6 +31,7 @@ export {
   type PlaceResult,
   type RetryEvent,
   type TriggeredList,
+  type TriggeredPage,
 } from './client.js';
 export {
   CLIENT_ERROR_CODES,

@@ -12,6 +12,7 @@ import {
   noInput,
   placeOcoInput,
   placeOrderInput,
+  triggeredInput,
   type ListOrdersInput,
   type ModifyOcoInput,
   type ModifyOrderInput,
@@ -41,6 +42,7 @@ import {
 } from './schemas/reply.js';
 import { encodeSymbol, type JData } from './broker/jdata.js';
 import type { BrokerSession } from './schemas/session.js';
+import { pageOf } from './schemas/paging.js';
 import { OrderNotFoundError } from './contract/errors.js';
 import { matchFiredOrders, normaliseBookOrder, type FiredGtt } from './broker/order-fate.js';
 import { isRecord } from './schemas/values.js';
@@ -226,14 +228,14 @@ export const getPendingGttOrders = defineOperation({
   id: 'get-pending-gtt-orders',
   summary: 'List pending GTT orders, single and OCO (optionally of one tsym and/or exch)',
   route: { method: 'GET', path: '/gtt-orders' },
-  query: ['tsym', 'exch'],
+  query: ['tsym', 'exch', 'limit', 'cursor'],
   successStatus: 200,
   kind: 'read',
   retrySafe: true,
   input: listOrdersInput,
   example: { exch: 'NSE' },
   reply: pendingReply,
-  toResult: (orders, filters) => ({ orders: orders.filter((o) => matchesFilters(o, filters)).map(normaliseOrder) }),
+  toResult: (orders, input) => pageOf(orders.filter((o) => matchesFilters(o, input)).map(normaliseOrder), 'pending', input),
   result: pendingResult,
   emptyReply: EMPTY_LIST,
 });
@@ -283,15 +285,16 @@ export const getTriggeredGttOrders = defineOperation({
   id: 'get-triggered-gtt-orders',
   summary: 'The GTT orders that fired (single and OCO, with the leg that fired and when)',
   route: { method: 'GET', path: '/gtt-orders/triggered' },
+  query: ['limit', 'cursor'],
   successStatus: 200,
   kind: 'read',
   retrySafe: true,
-  input: noInput,
-  example: {},
+  input: triggeredInput,
+  example: { limit: 100 },
   toJData: (_input, session) => ({ actid: session.actid }),
   reply: triggeredReply,
-  toResult: (records): TriggeredResult => ({
-    orders: records.map((record) => {
+  toResult: (records, input): TriggeredResult => pageOf(
+    records.map((record) => {
       // Only an OCO has legs: a single order's record may still say `x` (its one trigger).
       const oco = record.place_order_params_leg2 !== undefined;
       const firedLeg = !oco ? undefined : record.trg_leg === 'x' ? 'target' : record.trg_leg === 'y' ? 'stopLoss' : undefined;
@@ -302,7 +305,9 @@ export const getTriggeredGttOrders = defineOperation({
         ...(firedLeg ? { firedLeg } : {}),
       } as const;
     }),
-  }),
+    'triggered',
+    input,
+  ),
   result: triggeredResult,
   emptyReply: EMPTY_LIST,
   // The order each fired GTT placed, from the day's order book (functions/broker/order-fate.ts).

@@ -289,6 +289,8 @@ export interface operations {
             query?: {
                 tsym?: string;
                 exch?: "NSE" | "NFO" | "BSE" | "MCX" | "BFO" | "CDS" | "BCD" | "NCX" | "NCOM" | "BSTAR";
+                limit?: number;
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -394,6 +396,7 @@ export interface operations {
                                 };
                             };
                         }[];
+                        nextCursor?: string;
                     };
                 };
             };
@@ -1538,7 +1541,10 @@ export interface operations {
     };
     GetTriggeredGTTOrders: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1669,6 +1675,7 @@ export interface operations {
                                 placedAt?: string;
                             };
                         }[];
+                        nextCursor?: string;
                         orderBookUnavailable?: boolean;
                     };
                 };

@@ -25,13 +25,13 @@ export interface OperationInfo {
 }
 
 export const OPERATION_INFO = {
-  GetPendingGTTOrder: {"method":"GET","path":"/gtt-orders","pathParams":[],"query":["tsym","exch"],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
+  GetPendingGTTOrder: {"method":"GET","path":"/gtt-orders","pathParams":[],"query":["tsym","exch","limit","cursor"],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
   PlaceGTTOrder: {"method":"POST","path":"/gtt-orders","pathParams":[],"query":[],"idempotencyKey":"required","dryRun":true,"body":true,"successStatus":201,"kind":"order","retrySafe":false},
   PlaceOCOOrder: {"method":"POST","path":"/gtt-orders/oco","pathParams":[],"query":[],"idempotencyKey":"required","dryRun":true,"body":true,"successStatus":201,"kind":"order","retrySafe":false},
   GetGTTOrder: {"method":"GET","path":"/gtt-orders/{alId}","pathParams":["alId"],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
   ModifyGTTOrder: {"method":"PUT","path":"/gtt-orders/{alId}","pathParams":["alId"],"query":[],"idempotencyKey":"optional","dryRun":true,"body":true,"successStatus":200,"kind":"order","retrySafe":false},
   CancelGTTOrder: {"method":"DELETE","path":"/gtt-orders/{alId}","pathParams":["alId"],"query":[],"idempotencyKey":"optional","dryRun":true,"body":false,"successStatus":200,"kind":"order","retrySafe":false},
-  GetTriggeredGTTOrders: {"method":"GET","path":"/gtt-orders/triggered","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
+  GetTriggeredGTTOrders: {"method":"GET","path":"/gtt-orders/triggered","pathParams":[],"query":["limit","cursor"],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
   GetEnabledGTTs: {"method":"GET","path":"/gtt-orders/enabled","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
   ModifyOCOOrder: {"method":"PUT","path":"/gtt-orders/oco/{alId}","pathParams":["alId"],"query":[],"idempotencyKey":"optional","dryRun":true,"body":true,"successStatus":200,"kind":"order","retrySafe":false},
   ClientDetails: {"method":"GET","path":"/client","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},

@@ -7,6 +7,7 @@
 import * as z from 'zod';
 import './zod-config.js';
 import { memo } from './values.js';
+import { pageFields } from './paging.js';
 
 /**
  * The exchanges of the client record's `exarr` that brokers of this family trade: the four the broker documents
@@ -203,13 +204,18 @@ export type CancelOrderInput = z.output<typeof cancelOrderInput>;
 export const noInput = z.strictObject({});
 export type NoInput = z.output<typeof noInput>;
 
-/** Filters of the pending list (query parameters). */
+/** Filters of the pending list and its page (query parameters; paging.ts). */
 export const listOrdersInput = z.lazy(() =>
   z.strictObject({
     tsym: tradingSymbol().optional(),
     exch: enumOf('exch', EXCHANGES).optional(),
+    ...pageFields('pending'),
   }),
 );
+
+/** A page of the triggered history (query parameters; paging.ts). */
+export const triggeredInput = z.lazy(() => z.strictObject(pageFields('triggered')));
+export type TriggeredInput = z.output<typeof triggeredInput>;
 export type ListOrdersInput = z.output<typeof listOrdersInput>;
 
 /** One pending order by its id (the path). */

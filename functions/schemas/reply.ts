@@ -107,7 +107,9 @@ const gttOrderSchema = memo(() => pendingOrderRecordSchema().extend({
 export const gttOrder = z.lazy(gttOrderSchema);
 export type GttOrder = z.output<typeof gttOrder>;
 
-const pendingResultSchema = memo(() => z.object({ orders: z.array(gttOrderSchema()) }));
+/** `nextCursor`: present while more orders remain (paging.ts). */
+const nextCursor = () => z.string().optional();
+const pendingResultSchema = memo(() => z.object({ orders: z.array(gttOrderSchema()), nextCursor: nextCursor() }));
 export const pendingResult = z.lazy(pendingResultSchema);
 export type PendingResult = z.output<typeof pendingResult>;
 
@@ -139,6 +141,7 @@ export const triggeredOrder = z.lazy(triggeredOrderSchema);
 const triggeredResultSchema = memo(() =>
   z.object({
     orders: z.array(triggeredOrderSchema()),
+    nextCursor: nextCursor(),
     /** The order book could not be read: the fired GTTs come without their orders this time. */
     orderBookUnavailable: z.boolean().optional(),
   }),

@@ -86,6 +86,7 @@ export const runWatcher = async (deps: WatcherDeps): Promise<WatcherRun> => {
     let state: WatcherState;
     let reads: number;
     try {
+      // No `limit`: the operations' paging (schemas/paging.ts) gives the whole list.
       const [p, h, s] = await Promise.all([
         callBroker(getPendingGttOrders, {}, brokerDeps),
         callBroker(getTriggeredGttOrders, {}, brokerDeps),

@@ -13,7 +13,7 @@ import { allDetailJsonSchemas } from '../../functions/schemas/event-json-schemas
 const record = (alId: string, fields: Partial<Record<string, unknown>> = {}): GttOrder =>
   getPendingGttOrders.toResult(
     [{ stat: 'Ok', al_id: alId, ai_t: 'LTP_B_O', tsym: 'M&M-EQ', exch: 'NSE', trantype: 'B', prctyp: 'LMT', qty: 1, prc: '1500.00', prd: 'C', d: '1490', ...fields }] as never,
-    {},
+    { limit: 1_000 },
   ).orders[0]!;
 const fired = (alId: string, status = 'TRIGGERED'): HistoryOrder => ({ ...record(alId), status, triggeredAt: '09:30:00 23-11-2026' });
 const SCOPE = { deployment: 'gtt-gateway-bus', uid: 'DEMO01', actid: 'DEMO01' };
