@@ -145,7 +145,7 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
       }
       const { config, idempotency, controls } = runtime();
       const { idempotencyKey, dryRun: isDryRun } = state.request.options;
-      if (isDryRun) return dryRun(operation, state.input, await state.session(), config.BROKER_BASE_URL, config.BROKER_AUTH);
+      if (isDryRun) return dryRun(operation, state.input, await state.session(), config.BROKER_BASE_URL, config.BROKER_AUTH, config.ALGO_ID);
       if (operation.kind === 'order' && config.CONTROL_TABLE_NAME && !controls) {
         // Never send an order write around the governor.
         throw new ConfigurationError(`${operation.name} was built without the trading controls (order-rate governor, kill switch); nothing was sent.`);
@@ -167,6 +167,7 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
             timeoutMs: () => Math.max(100, Math.min(config.BROKER_TIMEOUT_MS, context.getRemainingTimeInMillis() - 1_000)),
             session: state.session!,
             refreshSession: state.refreshSession!,
+            ...(config.ALGO_ID ? { algoId: config.ALGO_ID } : {}),
           });
           state.brokerAttempts = attempts;
           state.brokerSucceeded?.(result);

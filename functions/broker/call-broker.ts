@@ -23,6 +23,8 @@ export interface BrokerCallDeps {
   timeoutMs: () => number;
   session: () => Promise<BrokerSession>;
   refreshSession: () => Promise<BrokerSession>;
+  /** The exchange algo id order jData carries (ALGO_ID), when the deployment sets one. */
+  algoId?: string;
 }
 
 export interface BrokerCallResult {
@@ -40,7 +42,7 @@ const transportError = (failure: TransportFailure): GatewayError => {
 };
 
 const sendOnce = async (operation: AnyOperation, input: unknown, session: BrokerSession, deps: BrokerCallDeps) => {
-  const request = buildBrokerRequest(deps.baseUrl, operation.broker, operation.toJData(input as never, session), session.accessToken, deps.auth);
+  const request = buildBrokerRequest(deps.baseUrl, operation.broker, operation.toJData(input as never, session, deps.algoId ? { algoId: deps.algoId } : {}), session.accessToken, deps.auth);
   let reply;
   try {
     reply = await postToBroker(request, deps.timeoutMs());
