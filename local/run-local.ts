@@ -26,6 +26,8 @@ import { SESSION_FUNCTIONS, type SessionFunction } from '../functions/session/fu
 import { toGatewayError } from '../functions/contract/errors.js';
 import { logger } from '../functions/runtime/logger.js';
 import { localBroker, type LocalBroker } from './broker-preset.js';
+import { createKillSwitch } from '../functions/controls/kill-switch.js';
+import { KILL_SWITCH } from '../functions/control-functions.js';
 
 export const LOCAL_SECRET_ID = 'gtt-gateway/broker-session';
 export const LOCAL_OAUTH_APP_SECRET_ID = 'gtt-gateway/oauth-app';
@@ -206,12 +208,14 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     ...(broker.totp ? { SessionRenewal: createSessionRenewal({ env: sessionEnv, logger }) as LocalHandler } : {}),
   };
   const deployed = SESSION_FUNCTIONS.filter((f) => sessionHandlers[f.name] !== undefined);
+  const killSwitch = createKillSwitch({ config, logger: options.gateway?.logger ?? logger }) as LocalHandler;
   const api = await startLocalApi({
     operations: OPERATIONS,
     handlerFor,
     port: options.apiPort ?? 0,
     openApi: (baseUrl) => buildOpenApiDocument(baseUrl),
     extraRoutes: [
+      ...KILL_SWITCH.routes.map((r) => ({ method: r.method, path: r.path, name: KILL_SWITCH.name, handler: killSwitch })),
       ...deployed.flatMap((f) => f.routes.map((r) => ({ method: r.method, path: r.path, name: f.name, handler: sessionHandlers[f.name]! }))),
       // Rehearsals of the scheduled runs (EventBridge Scheduler in AWS): `curl -X POST .../_local/run/SessionRenewal`.
       ...deployed

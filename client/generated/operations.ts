@@ -35,4 +35,7 @@ export const OPERATION_INFO = {
   StartLogin: {"method":"GET","path":"/session/oauth/start","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200},
   CompleteLogin: {"method":"GET","path":"/session/oauth/callback","pathParams":[],"query":["code","state"],"dryRun":false,"body":false,"successStatus":200},
   GetSession: {"method":"GET","path":"/session","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200},
+  GetKillSwitch: {"method":"GET","path":"/kill-switch","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200},
+  ActivateKillSwitch: {"method":"POST","path":"/kill-switch","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200},
+  ReleaseKillSwitch: {"method":"DELETE","path":"/kill-switch","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200},
 } as const satisfies { [Id in keyof operations]: OperationInfo };

@@ -121,4 +121,5 @@ export const eventIds = {
   ended: (alId: string) => digest('ended', alId),
   sessionExpired: (epoch: string) => digest('session-expired', epoch),
   sessionRenewed: (versionId: string) => digest('session-renewed', versionId),
+  killSwitch: (halted: boolean, changedAt: string) => digest('kill-switch', halted ? 'on' : 'off', changedAt),
 };

@@ -8,7 +8,7 @@ import './zod-config.js';
 
 import type { DetailType } from './event-types.js';
 
-export { DETAIL_TYPES, EVENT_SOURCE, ORDER_DETAIL_TYPES, SESSION_DETAIL_TYPES, type DetailType, type OrderDetailType } from './event-types.js';
+export { CONTROL_DETAIL_TYPES, DETAIL_TYPES, EVENT_SOURCE, ORDER_DETAIL_TYPES, SESSION_DETAIL_TYPES, type DetailType, type OrderDetailType } from './event-types.js';
 
 const digits = z.string().regex(/^\d+$/);
 const eventFields = {
@@ -76,6 +76,13 @@ export const DETAIL_SCHEMAS = {
   'Session Renewed': z.strictObject({
     ...eventFields,
     method: z.enum(['oauth', 'flattrade', 'totp']).describe('oauth: the OAuth callback (GenAcsTok); flattrade: the OAuth callback (Flattrade token exchange); totp: the scheduled TOTP login'),
+  }),
+  'Kill Switch': z.strictObject({
+    ...eventFields,
+    halted: z.boolean().describe('true: turned on (places and modifies refused); false: turned off'),
+    changedBy: z.string().optional().describe('who changed it, as the request named the caller'),
+    cancelled: z.number().int().optional().describe('turning on: how many pending orders the sweep cancelled'),
+    failed: z.number().int().optional().describe('turning on: how many are still pending (cancel them by hand)'),
   }),
 } as const satisfies Record<DetailType, z.ZodType>;
 

@@ -298,6 +298,9 @@ describe('event schemas (docs/events/)', () => {
     await control.expire(token);
     await stack.watch();
     await renewWithTotp();
+    // Kill Switch: on (the sweep cancels what is left) and off again.
+    expect((await api('POST', '/kill-switch')).status).toBe(200);
+    expect((await api('DELETE', '/kill-switch')).status).toBe(200);
     expect(of(fired, 'GTT Triggered')).toHaveLength(1);
 
     const seen = new Set(events().map((e) => e['detail-type']));
