@@ -121,7 +121,7 @@ describe('kill switch', () => {
     const io = { out: (t: string) => out.push(t), err: (t: string) => out.push(t) };
     const gtt = (...args: string[]) => main([...args, '--url', stack.api.url], {}, io);
     expect(await gtt('kill-switch', 'on')).toBe(0);
-    expect(out.pop()).toMatch(/^kill switch ON: places and modifies are refused \(since .*\)\ncancelled   none pending$/);
+    expect(out.pop()).toMatch(/^kill switch ON: places and modifies are refused \(since .*\)\ncancelled {3}none pending$/);
     expect(await gtt('kill-switch', 'status')).toBe(0);
     expect(out.pop()).toMatch(/^kill switch ON/);
     expect(await gtt('place', '--exch', 'NSE', '--tsym', 'M&M-EQ', '--qty', '1', '--price', '1500', '--product', 'C', '--side', 'B', '--price-type', 'LMT', '--retention', 'DAY', '--alert', 'LTP_B_O', '--trigger', '1490')).toBe(4);
