@@ -14,6 +14,7 @@ import {
   type OperationId,
   type OrderList,
   type OperationResult,
+  type KillSwitchState,
   type SessionStatus,
   type TriggeredList,
 } from './client.js';
@@ -43,6 +44,7 @@ const COMMANDS: Record<string, { arg?: string; flags: string; dryRun?: boolean; 
   logout: { flags: '', summary: 'end the broker session (never retried)' },
   login: { flags: 'wait', summary: "start a browser login: print the broker's login page, then wait for the new session" },
   session: { flags: '', summary: 'the session the gateway trades with: account, since when, alive or not' },
+  'kill-switch': { arg: 'on|off|status', flags: '', summary: 'on: cancel every pending order and refuse places and modifies; off: accept them again' },
   operations: { flags: '', summary: 'the operations of the OpenAPI document (for call)' },
   call: { arg: 'OperationId', flags: 'path query body key', dryRun: true, summary: 'any operation of the OpenAPI document by its operationId' },
 };
@@ -75,6 +77,8 @@ commands:
   login        [--wait SECONDS]  print the broker's login page to open in a browser, then wait (default 600 s,
                0: do not wait) until the gateway holds the new session
   session      the session the gateway trades with: account, since when, alive or not (exit 5 when not)
+  kill-switch  on|off|status  on: refuse places and modifies (423 TRADING_HALTED) and cancel every pending
+               GTT and OCO (exit 4 if any is left); off: accept them again; status: which it is
   operations   the operations of the OpenAPI document
   call         <OperationId> [--path name=value]... [--query name=value]... [--body JSON] [--key K]
 
@@ -240,6 +244,17 @@ const sessionText = (r: SessionStatus): string =>
     `account   ${r.uid ?? '?'}${r.actid && r.actid !== r.uid ? ` (${r.actid})` : ''}`,
     `since     ${r.since ?? 'unknown (not written by a login of the gateway)'}${r.method ? ` via ${r.method}` : ''}`,
     `status    ${r.alive ? 'alive' : `NOT usable: ${r.code ?? '?'}${r.reason ? ` (${r.reason})` : ''}`}`,
+  ].join('\n');
+
+const killSwitchText = (r: KillSwitchState): string =>
+  [
+    `kill switch ${r.halted ? 'ON: places and modifies are refused' : 'off: trading'}${r.changedAt ? ` (since ${r.changedAt}${r.changedBy ? `, by ${r.changedBy}` : ''})` : ''}`,
+    ...(r.sweep
+      ? [
+          `cancelled   ${r.sweep.cancelled.length ? r.sweep.cancelled.join(', ') : 'none pending'}`,
+          ...(r.sweep.failed.length ? [`NOT cancelled (cancel by hand): ${r.sweep.failed.map((f) => `${f.al_id} ${f.code}`).join(', ')}`] : []),
+        ]
+      : []),
   ].join('\n');
 
 /** Waits, or stops early when the command is interrupted. */
@@ -427,6 +442,12 @@ export const main = async (argv: string[], env: NodeJS.ProcessEnv = process.env,
         const r = await client.logout(callOptions);
         show(r, () => 'logged out: the session token no longer works (store a fresh one to continue)');
         break;
+      }
+      case 'kill-switch': {
+        if (arg !== 'on' && arg !== 'off' && arg !== 'status') throw new UsageError(`kill-switch takes on, off or status, got ${JSON.stringify(arg)}`);
+        const r = await client.killSwitch(arg, callOptions);
+        show(r, () => killSwitchText(r));
+        return r.sweep && !r.sweep.complete ? EXIT_CODES.REJECTED : EXIT_CODES.OK;
       }
       case 'session': {
         const r = await client.session(callOptions);

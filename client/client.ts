@@ -71,6 +71,7 @@ export type ClientDetails = OperationResult<'ClientDetails'>;
 export type LogoutResult = OperationResult<'Logout'>;
 export type LoginStart = OperationResult<'StartLogin'>;
 export type SessionStatus = OperationResult<'GetSession'>;
+export type KillSwitchState = OperationResult<'GetKillSwitch'>;
 
 /**
  * A dry run's answer (docs/order-safety.md): the exact request the gateway would send, token masked. The OpenAPI
@@ -350,6 +351,16 @@ export class GttClient {
   /** StartLogin: `GET /session/oauth/start`: the broker's login page to open (a browser login, then the callback). */
   startLogin(options: CallOptions = {}): Promise<LoginStart> {
     return this.run('StartLogin', options, ({ signal }) => this.raw.GET('/session/oauth/start', { signal }));
+  }
+
+  /**
+   * The kill switch: `on` (POST /kill-switch: refuse places and modifies, cancel every pending order), `off`
+   * (DELETE), `status` (GET). On and off are sent once (a repeat is harmless but not automatic).
+   */
+  killSwitch(action: 'on' | 'off' | 'status', options: CallOptions = {}): Promise<KillSwitchState> {
+    if (action === 'on') return this.run('ActivateKillSwitch', options, ({ signal }) => this.raw.POST('/kill-switch', { signal }));
+    if (action === 'off') return this.run('ReleaseKillSwitch', options, ({ signal }) => this.raw.DELETE('/kill-switch', { signal }));
+    return this.run('GetKillSwitch', options, ({ signal }) => this.raw.GET('/kill-switch', { signal }));
   }
 
   /** GetSession: `GET /session`: whose session the gateway trades with, since when, alive or not. */

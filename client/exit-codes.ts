@@ -7,7 +7,7 @@ export const EXIT_CODES = {
   USAGE: 2,
   /** ORDER_NOT_FOUND. */
   NOT_FOUND: 3,
-  /** BROKER_REJECTED, RATE_LIMITED (and API Gateway throttling): the broker did not act. */
+  /** BROKER_REJECTED, RATE_LIMITED, TRADING_HALTED (and API Gateway throttling): the broker did not act. */
   REJECTED: 4,
   /** SESSION_EXPIRED: store a fresh broker token in the deployment's secret. */
   SESSION_EXPIRED: 5,
@@ -34,6 +34,7 @@ export const exitCodeFor = (error: GttGatewayError): number => {
       return EXIT_CODES.NOT_FOUND;
     case 'BROKER_REJECTED':
     case 'RATE_LIMITED':
+    case 'TRADING_HALTED':
       return EXIT_CODES.REJECTED;
     case 'SESSION_EXPIRED':
       return EXIT_CODES.SESSION_EXPIRED;

@@ -39,9 +39,9 @@ interface Parameter {
   required?: boolean;
 }
 
-const kindOf = (value: unknown, path: string): 'order' | 'read' | 'session' => {
-  if (value === 'order' || value === 'read' || value === 'session') return value;
-  throw new Error(`${path}: x-gtt-kind must be order, read or session`);
+const kindOf = (value: unknown, path: string): 'order' | 'read' | 'session' | 'control' => {
+  if (value === 'order' || value === 'read' || value === 'session' || value === 'control') return value;
+  throw new Error(`${path}: x-gtt-kind must be order, read, session or control`);
 };
 
 /** The runtime facts of one operation, as the document states them. */
@@ -93,8 +93,8 @@ export interface OperationInfo {
   dryRun: boolean;
   body: boolean;
   successStatus: number;
-  /** \`order\` and \`session\` operations change something at the broker; \`read\` ones do not. */
-  kind: 'order' | 'read' | 'session';
+  /** \`order\` and \`session\` operations change something at the broker, \`control\` the gateway's controls; \`read\` ones nothing. */
+  kind: 'order' | 'read' | 'session' | 'control';
   /** Safe to repeat automatically after a timeout or an unavailable gateway (the operation table says so). */
   retrySafe: boolean;
 }

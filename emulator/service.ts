@@ -86,9 +86,21 @@ export interface Switches {
   echoOAuthState: boolean;
   /** Accept jKey tokens (QuickAuth, Flattrade) as Bearer too (off: no client does it, and a broker may refuse it). */
   acceptJKeyTokenAsBearer: boolean;
+  /**
+   * Accept MKT and SL-MKT orders from the API (off: refused with `ALGO_CHK: MKT Order type not allowed for API order`,
+   * as the Noren brokers answer since the 2026 algo rules).
+   */
+  acceptApiMarketOrders: boolean;
 }
 
-export const SWITCH_NAMES = ['acceptJKey', 'invalidInputAs400', 'emptyListAsArray', 'echoOAuthState', 'acceptJKeyTokenAsBearer'] as const;
+export const SWITCH_NAMES = ['acceptJKey', 'invalidInputAs400', 'emptyListAsArray', 'echoOAuthState', 'acceptJKeyTokenAsBearer', 'acceptApiMarketOrders'] as const;
+
+/** The order operations whose jData carries a price type, at the top (single GTT) or in the legs (OCO). */
+const PRICED_OPERATIONS = ['PlaceGTTOrder', 'ModifyGTTOrder', 'PlaceOCOOrder', 'ModifyOCOOrder'];
+const MARKET_TYPES = ['MKT', 'SL-MKT'];
+const asFields = (value: unknown): Json => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {});
+const isMarketOrder = (fields: Json): boolean =>
+  [fields, asFields(fields.place_order_params), asFields(fields.place_order_params_leg2)].some((f) => MARKET_TYPES.includes(String(f.prctyp)));
 
 export interface EmulatorOptions extends Partial<Switches>, LoginOptions {
   /** The demo account's session token (random when absent); 8 to 256 printable characters. */
@@ -147,6 +159,7 @@ export class BrokerEmulator {
       emptyListAsArray: options.emptyListAsArray ?? false,
       echoOAuthState: options.echoOAuthState ?? false,
       acceptJKeyTokenAsBearer: options.acceptJKeyTokenAsBearer ?? false,
+      acceptApiMarketOrders: options.acceptApiMarketOrders ?? false,
     };
     this.switches = { ...this.startSwitches };
     this.state.addAccount(DEMO_UID, DEMO_ACTID);
@@ -288,6 +301,9 @@ export class BrokerEmulator {
     const uidOptional = UID_OPTIONAL.includes(operation) && (fields.uid === undefined || fields.uid === null);
     if (!uidOptional && fields.uid !== sessionUid) return notOk('Session Expired :  Invalid User Id');
     const account = this.state.accounts.get(sessionUid)!;
+    if (PRICED_OPERATIONS.includes(operation) && !this.switches.acceptApiMarketOrders && isMarketOrder(fields)) {
+      return notOk('ALGO_CHK: MKT Order type not allowed for API order');
+    }
 
     try {
       switch (operation) {

@@ -146,7 +146,7 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
       }
       const { config, idempotency, controls } = runtime();
       const { idempotencyKey, dryRun: isDryRun } = state.request.options;
-      if (isDryRun) return dryRun(operation, state.input, await state.session(), config.BROKER_BASE_URL, config.BROKER_AUTH);
+      if (isDryRun) return dryRun(operation, state.input, await state.session(), config.BROKER_BASE_URL, config.BROKER_AUTH, config.ALGO_ID);
       if (operation.kind === 'order' && config.CONTROL_TABLE_NAME && !controls) {
         // Never send an order write around the governor.
         throw new ConfigurationError(`${operation.name} was built without the trading controls (order-rate governor, kill switch); nothing was sent.`);
@@ -166,6 +166,7 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
             auth: config.BROKER_AUTH,
             // A rotated-token retry must still end before the Lambda does, so our own timeout fires, not Lambda's.
             timeoutMs: () => Math.max(100, Math.min(config.BROKER_TIMEOUT_MS, context.getRemainingTimeInMillis() - 1_000)),
+            ...(config.ALGO_ID ? { algoId: config.ALGO_ID } : {}),
           };
           // Logout ends the token in the secret (read fresh) and the one this container holds, and marks the
           // secret logged out: not just the token this container happened to cache.

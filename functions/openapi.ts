@@ -6,6 +6,7 @@ import * as z from 'zod';
 import { OPERATIONS } from './operations.js';
 import { ERROR_CATALOG } from './contract/errors.js';
 import { SESSION_FUNCTIONS } from './session-functions.js';
+import { CONTROL_FUNCTIONS } from './control-functions.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -137,6 +138,25 @@ export const buildOpenApiDocument = (serverUrl?: string): JsonObject => {
           ...errorResponses(),
         },
         security: route.auth === 'none' ? [] : [{ sigv4: [] }],
+      };
+    }
+  }
+  // The kill switch: a function of its own (control-functions.ts), not one broker call.
+  for (const fn of CONTROL_FUNCTIONS) {
+    for (const route of fn.routes) {
+      paths[route.path] ??= {};
+      paths[route.path]![route.method.toLowerCase()] = {
+        operationId: route.operationId,
+        summary: route.summary,
+        'x-gtt-kind': route.kind,
+        'x-retry-safe': route.retrySafe,
+        description: `The ${fn.name} function. ${route.method === 'GET' ? 'Safe to retry.' : 'Safe to repeat: turning it on again sweeps again; off again changes nothing.'}`,
+        parameters: [],
+        responses: {
+          '200': { description: route.summary, content: { 'application/json': { schema: schemaOf(route.result, 'output') } } },
+          ...errorResponses(),
+        },
+        security: [{ sigv4: [] }],
       };
     }
   }

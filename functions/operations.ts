@@ -47,7 +47,10 @@ import { OrderNotFoundError } from './contract/errors.js';
 import { matchFiredOrders, normaliseBookOrder, type FiredGtt } from './broker/order-fate.js';
 import { isRecord } from './schemas/values.js';
 import { viewOfOcoInput, viewOfOrderInput } from './events/views.js';
-import { defineOperation, type AnyOperation, type GuardedOrder, type OperationDefinition } from './contract/operation.js';
+import { defineOperation, type AnyOperation, type GuardedOrder, type OperationDefinition, type PricedLeg, type WireSettings } from './contract/operation.js';
+
+/** `algo_id` when the deployment sets an exchange algo id (ALGO_ID); nothing otherwise. */
+const algoIdField = (wire: WireSettings | undefined): { algo_id?: string } => (wire?.algoId ? { algo_id: wire.algoId } : {});
 
 /** The order fields of place and modify, each from validated input or the deployment's session. */
 const orderFields = (order: PlaceOrderInput, session: BrokerSession) => ({
@@ -68,15 +71,16 @@ const orderFields = (order: PlaceOrderInput, session: BrokerSession) => ({
 });
 
 /** PlaceGTTOrder fields in the order the broker documents them (docs/broker-wire.md). */
-const placeJData = (order: PlaceOrderInput, session: BrokerSession): JData => orderFields(order, session);
+const placeJData = (order: PlaceOrderInput, session: BrokerSession, wire?: WireSettings): JData => ({ ...orderFields(order, session), ...algoIdField(wire) });
 
 /** ModifyGTTOrder fields in the broker's documented order: the same fields plus `al_id`, rebuilt from a fully typed object (no `!`). */
-const modifyJData = (order: ModifyOrderInput, session: BrokerSession): JData => {
+const modifyJData = (order: ModifyOrderInput, session: BrokerSession, wire?: WireSettings): JData => {
   const f = orderFields(order, session);
   return {
     uid: f.uid, actid: f.actid, exch: f.exch, tsym: f.tsym, al_id: order.al_id, ai_t: f.ai_t, validity: f.validity,
     d: f.d, trantype: f.trantype, prctyp: f.prctyp, prd: f.prd, ret: f.ret, qty: f.qty, prc: f.prc,
     ...(f.remarks === undefined ? {} : { remarks: f.remarks }),
+    ...algoIdField(wire),
   };
 };
 
@@ -84,7 +88,7 @@ const modifyJData = (order: ModifyOrderInput, session: BrokerSession): JData => 
  * An OCO on the wire: `oivariable` x pairs with `place_order_params` (the target leg), y with
  * `place_order_params_leg2` (the stop-loss leg); the alert type is fixed at `LMT_BOS_O` (docs/broker-wire.md).
  */
-const ocoJData = (oco: PlaceOcoInput, session: BrokerSession): JData => {
+const ocoJData = (oco: PlaceOcoInput, session: BrokerSession, wire?: WireSettings): JData => {
   const tsym = encodeSymbol(oco.tsym);
   const leg = (l: PlaceOcoInput['target']): JData => ({
     tsym,
@@ -99,6 +103,8 @@ const ocoJData = (oco: PlaceOcoInput, session: BrokerSession): JData => {
     qty: l.order.qty,
     prc: l.order.prc ?? '0',
     ...(l.order.trgprc === undefined ? {} : { trgprc: l.order.trgprc }),
+    // Each leg is the order the broker places when its trigger is crossed: the algo id goes with it.
+    ...algoIdField(wire),
   });
   return {
     uid: session.uid,
@@ -117,7 +123,7 @@ const ocoJData = (oco: PlaceOcoInput, session: BrokerSession): JData => {
   };
 };
 
-const modifyOcoJData = (oco: ModifyOcoInput, session: BrokerSession): JData => ({ ...ocoJData(oco, session), al_id: oco.al_id });
+const modifyOcoJData = (oco: ModifyOcoInput, session: BrokerSession, wire?: WireSettings): JData => ({ ...ocoJData(oco, session, wire), al_id: oco.al_id });
 
 /** Guardrails see each leg of an OCO as one order whose trigger is the leg's. */
 const ocoLegs = (oco: PlaceOcoInput): GuardedOrder[] =>
@@ -130,6 +136,32 @@ const ocoLegs = (oco: PlaceOcoInput): GuardedOrder[] =>
     prctyp: l.order.prctyp,
     d: l.trigger,
   }));
+
+type Pricer = (leg: PricedLeg) => { prctyp: string; prc: string };
+
+/** A single order's price type and price through the deployment's rule (the band is around its trigger `d`). */
+const priceOrder = <T extends PlaceOrderInput>(order: T, price: Pricer): T => ({
+  ...order,
+  ...price({ exch: order.exch, tsym: order.tsym, trantype: order.trantype, prctyp: order.prctyp, prc: order.prc, reference: order.d, path: 'prc' }),
+});
+
+/** Each OCO leg's: the band is around the leg's own stop trigger (`trgprc`) when it has one, else its trigger. */
+const priceOcoLegs = <T extends PlaceOcoInput>(oco: T, price: Pricer): T => {
+  const leg = (name: 'target' | 'stopLoss') => {
+    const l = oco[name];
+    const priced = price({
+      exch: oco.exch,
+      tsym: oco.tsym,
+      trantype: l.order.trantype,
+      prctyp: l.order.prctyp,
+      prc: l.order.prc ?? '0',
+      reference: l.order.trgprc ?? l.trigger,
+      path: `${name}.order.prc`,
+    });
+    return { ...l, order: { ...l.order, ...priced } as typeof l.order };
+  };
+  return { ...oco, target: leg('target'), stopLoss: leg('stopLoss') };
+};
 
 /** The broker's record -> one normalised shape for single and OCO orders. Clients tell an OCO by its second leg. */
 const normaliseOrder = <R extends Omit<PendingOrderRecord, 'stat'>>(record: R): R & Omit<GttOrder, keyof PendingOrderRecord> => {
@@ -195,6 +227,7 @@ export const placeGttOrder = defineOperation({
   retrySafe: false,
   idempotency: 'required',
   refusedWhileHalted: true,
+  priceOrders: priceOrder,
   guardedOrders: (input) => [input],
   input: placeOrderInput,
   example: EXAMPLE_ORDER,
@@ -214,6 +247,7 @@ export const placeOcoOrder = defineOperation({
   retrySafe: false,
   idempotency: 'required',
   refusedWhileHalted: true,
+  priceOrders: priceOcoLegs,
   guardedOrders: ocoLegs,
   input: placeOcoInput,
   example: EXAMPLE_OCO,
@@ -340,6 +374,7 @@ export const modifyGttOrder = defineOperation({
   retrySafe: false,
   idempotency: 'optional',
   refusedWhileHalted: true,
+  priceOrders: priceOrder,
   guardedOrders: (input) => [input],
   input: modifyOrderInput,
   example: { ...EXAMPLE_ORDER, al_id: EXAMPLE_AL_ID, d: '1480' },
@@ -360,6 +395,7 @@ export const modifyOcoOrder = defineOperation({
   retrySafe: false,
   idempotency: 'optional',
   refusedWhileHalted: true,
+  priceOrders: priceOcoLegs,
   guardedOrders: ocoLegs,
   input: modifyOcoInput,
   example: { ...EXAMPLE_OCO, al_id: EXAMPLE_AL_ID },

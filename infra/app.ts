@@ -19,7 +19,8 @@ export const buildApp = (app = new App()): { app: App; gateway: GatewayStack; wo
     description: 'gtt-gateway: GTT orders and sessions at a jData broker, as Lambda functions behind an IAM-authorised HTTP API',
     brokerSecretArn: context('brokerSecretArn'),
     alarmEmail: context('alarmEmail'),
-    settings: Object.fromEntries(CONTEXT_SETTINGS.map((name) => [name, context(name)])),
+    // The exchange algo id is also `-c algoId=` (docs/compliance.md).
+    settings: { ...Object.fromEntries(CONTEXT_SETTINGS.map((name) => [name, context(name)])), ALGO_ID: context('ALGO_ID') ?? context('algoId') },
     broker,
     oauthAppSecretArn: context('oauthAppSecretArn'),
     // Lifecycle events (docs/events.md); the stack checks each value. `egress` and `watcher` (on/off) are read from

@@ -39,6 +39,8 @@ export interface GatewayFunctionProps {
   logRetention: logs.RetentionDays;
   /** Absent: no VPC (Lambda's shared egress). */
   network?: GatewayFunctionNetwork;
+  /** Default LAMBDA_TIMEOUT (one broker call); the kill switch's sweep takes longer. */
+  timeout?: Duration;
 }
 
 export class GatewayFunction extends Construct {
@@ -72,7 +74,7 @@ export class GatewayFunction extends Construct {
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
       memorySize: 512,
-      timeout: LAMBDA_TIMEOUT,
+      timeout: props.timeout ?? LAMBDA_TIMEOUT,
       tracing: lambda.Tracing.ACTIVE,
       role: this.role,
       logGroup: this.logGroup,

@@ -20,6 +20,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { OPERATIONS } from '../functions/operations.js';
+import { KILL_SWITCH } from '../functions/control-functions.js';
 import { DEPLOYMENT_SETTINGS } from '../functions/runtime/config.js';
 import type { AnyOperation } from '../functions/contract/operation.js';
 import { EGRESS_CONTEXT_KEY, EGRESS_IP_DESCRIPTION, resolveEgress, StaticEgress, type EgressSetting } from './egress.js';
@@ -37,6 +38,12 @@ export const DEFAULT_ROUTE_THROTTLE = { rateLimit: 50, burstLimit: 100 };
 export const CONTEXT_SETTINGS = DEPLOYMENT_SETTINGS;
 /** What the order functions' governor does on the control table: a consistent read and a conditional put. */
 export const GOVERNOR_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem'] as const;
+/** The kill switch also turns the switch (an UpdateItem of the account's item). */
+export const KILL_SWITCH_TABLE_ACTIONS = [...GOVERNOR_TABLE_ACTIONS, 'dynamodb:UpdateItem'] as const;
+/** The kill switch's own routes: a sweep takes a while, and nobody needs to turn it twice a second. */
+export const KILL_SWITCH_ROUTE_THROTTLE = { rateLimit: 1, burstLimit: 2 };
+/** Long enough to sweep a few hundred orders at 8 a second (an HTTP caller's answer ends at API Gateway's 30 s). */
+export const KILL_SWITCH_TIMEOUT = Duration.seconds(90);
 
 export interface GatewayStackProps extends StackProps {
   /** Import an existing secret instead of creating one. */
@@ -87,6 +94,8 @@ export class GatewayStack extends Stack {
   readonly staticEgress?: StaticEgress;
   readonly session: SessionFunctions;
   readonly events: LifecycleEvents;
+  /** The kill switch (functions/control-functions.ts): POST, DELETE, GET /kill-switch. */
+  readonly killSwitch: GatewayFunction;
   private readonly brokerRateLimits?: BrokerSetup['rateLimits'];
 
   constructor(scope: Construct, id: string, props: GatewayStackProps = {}) {
@@ -184,7 +193,7 @@ export class GatewayStack extends Stack {
         : {}),
     });
     this.staticEgress?.allowTableCalls(this.events.table, [...new Set([...ORDER_EVENTS_TABLE_ACTIONS, ...WATCHER_EVENTS_TABLE_ACTIONS])]);
-    this.staticEgress?.allowTableCalls(this.controlTable, [...GOVERNOR_TABLE_ACTIONS]);
+    this.staticEgress?.allowTableCalls(this.controlTable, [...KILL_SWITCH_TABLE_ACTIONS]);
     const authorizer = new HttpIamAuthorizer();
     const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
 
@@ -229,6 +238,7 @@ export class GatewayStack extends Stack {
         description: `Invoke directly (Step Functions, EventBridge) for ${operation.name}`,
       });
     }
+    this.killSwitch = this.addKillSwitch(brokerBaseUrl.valueAsString, { ...settings, BROKER_AUTH: brokerAuth }, authorizer, routeSettings, alarmAction);
     this.session = new SessionFunctions(this, 'Session', {
       api: this.api,
       authorizer,
@@ -346,8 +356,75 @@ export class GatewayStack extends Stack {
     return gatewayFunction;
   }
 
+  /**
+   * The kill switch: one function on its three routes (IAM auth). It runs the operation table's own list and cancel
+   * entries in-process, so it gets what an order function gets (the secret, the control table, the bus and the
+   * events table) and may also turn the switch (UpdateItem).
+   */
+  private addKillSwitch(
+    brokerBaseUrl: string,
+    settings: Record<string, string>,
+    authorizer: HttpIamAuthorizer,
+    routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>,
+    alarmAction: SnsAction,
+  ): GatewayFunction {
+    const fn = new GatewayFunction(this, KILL_SWITCH.name, {
+      entry: KILL_SWITCH.id,
+      description: `gtt-gateway: ${KILL_SWITCH.summary}`,
+      roleDescription: 'gtt-gateway KillSwitch: its log group, its secret, the control table (turn the switch, governor permits), publish on the gateway bus, the events table',
+      logRetention: logs.RetentionDays.ONE_MONTH,
+      timeout: KILL_SWITCH_TIMEOUT,
+      environment: {
+        BROKER_BASE_URL: brokerBaseUrl,
+        BROKER_SECRET_ID: this.secret.secretArn,
+        // Only for the configuration check: the sweep's cancels carry no idempotency key, so it never touches it.
+        IDEMPOTENCY_TABLE_NAME: this.idempotencyTable.tableName,
+        CONTROL_TABLE_NAME: this.controlTable.tableName,
+        ...(this.brokerRateLimits
+          ? { ORDER_RATE_PER_SECOND: String(this.brokerRateLimits.perSecond), ORDER_RATE_PER_MINUTE: String(this.brokerRateLimits.perMinute) }
+          : {}),
+        ...this.events.publisherEnvironment(),
+        ...settings,
+      },
+      ...(this.staticEgress
+        ? { network: { vpc: this.staticEgress.vpc, subnets: this.staticEgress.functionSubnets, securityGroup: this.staticEgress.functionSecurityGroup } }
+        : {}),
+    });
+    this.secret.grantRead(fn.role);
+    this.controlTable.grant(fn.role, ...KILL_SWITCH_TABLE_ACTIONS);
+    this.events.grantOrderFunction(fn.role);
+    for (const route of KILL_SWITCH.routes) {
+      this.api.addRoutes({
+        path: route.path,
+        methods: [HttpMethod[route.method]],
+        integration: new HttpLambdaIntegration(`${KILL_SWITCH.name}${route.method}Integration`, fn.function),
+        authorizer,
+      });
+      if (route.method !== 'GET') {
+        routeSettings[`${route.method} ${route.path}`] = {
+          ThrottlingRateLimit: KILL_SWITCH_ROUTE_THROTTLE.rateLimit,
+          ThrottlingBurstLimit: KILL_SWITCH_ROUTE_THROTTLE.burstLimit,
+        };
+      }
+    }
+    fn.function
+      .metricErrors({ period: Duration.minutes(5) })
+      .createAlarm(this, 'KillSwitchErrors', {
+        alarmDescription: 'KillSwitch: function errors (the switch could not be turned, or the sweep failed)',
+        threshold: 1,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      })
+      .addAlarmAction(alarmAction);
+    new CfnOutput(this, 'KillSwitchFunctionArn', {
+      value: fn.function.functionArn,
+      description: 'Invoke directly with {"action":"on"|"off"|"status"}; or POST/DELETE/GET /kill-switch',
+    });
+    return fn;
+  }
+
   private suppressNagFindings(): void {
-    for (const gatewayFunction of [...this.functions.values(), ...this.session.functions.values(), ...(this.events.watcher ? [this.events.watcher] : [])]) {
+    for (const gatewayFunction of [this.killSwitch, ...this.functions.values(), ...this.session.functions.values(), ...(this.events.watcher ? [this.events.watcher] : [])]) {
       NagSuppressions.addResourceSuppressions(
         gatewayFunction,
         [

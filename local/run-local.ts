@@ -28,6 +28,8 @@ import { createLogger, type GatewayLogger } from '../functions/runtime/logger.js
 import type { Context } from 'aws-lambda';
 import { lambdaContext } from './lambda-context.js';
 import { localBroker, type LocalBroker } from './broker-preset.js';
+import { createKillSwitch } from '../functions/controls/kill-switch.js';
+import { KILL_SWITCH } from '../functions/control-functions.js';
 
 export const LOCAL_SECRET_ID = 'gtt-gateway/broker-session';
 export const LOCAL_OAUTH_APP_SECRET_ID = 'gtt-gateway/oauth-app';
@@ -263,12 +265,16 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     ...(broker.totp ? { SessionRenewal: sessionFunction('SessionRenewal', (logger) => createSessionRenewal({ env: sessionEnv, logger }) as LocalHandler) } : {}),
   };
   const deployed = SESSION_FUNCTIONS.filter((f) => sessionHandlers[f.name] !== undefined);
+  const killSwitchLog = ownFunctionLogger('KillSwitch');
+  const killSwitchHandler = createKillSwitch({ config, logger: options.gateway?.logger ?? killSwitchLog.logger }) as LocalHandler;
+  const killSwitch: LocalHandler = (event, context) => killSwitchHandler(event, killSwitchLog.begin(context));
   const api = await startLocalApi({
     operations: OPERATIONS,
     handlerFor,
     port: options.apiPort ?? 0,
     openApi: (baseUrl) => buildOpenApiDocument(baseUrl),
     extraRoutes: [
+      ...KILL_SWITCH.routes.map((r) => ({ method: r.method, path: r.path, name: KILL_SWITCH.name, handler: killSwitch })),
       ...deployed.flatMap((f) => f.routes.map((r) => ({ method: r.method, path: r.path, name: f.name, handler: sessionHandlers[f.name]! }))),
       // Rehearsals of the scheduled runs (EventBridge Scheduler in AWS): `curl -X POST .../_local/run/SessionRenewal`.
       ...deployed

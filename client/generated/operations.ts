@@ -18,8 +18,8 @@ export interface OperationInfo {
   dryRun: boolean;
   body: boolean;
   successStatus: number;
-  /** `order` and `session` operations change something at the broker; `read` ones do not. */
-  kind: 'order' | 'read' | 'session';
+  /** `order` and `session` operations change something at the broker, `control` the gateway's controls; `read` ones nothing. */
+  kind: 'order' | 'read' | 'session' | 'control';
   /** Safe to repeat automatically after a timeout or an unavailable gateway (the operation table says so). */
   retrySafe: boolean;
 }
@@ -40,4 +40,7 @@ export const OPERATION_INFO = {
   StartLogin: {"method":"GET","path":"/session/oauth/start","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
   CompleteLogin: {"method":"GET","path":"/session/oauth/callback","pathParams":[],"query":["code","state"],"dryRun":false,"body":false,"successStatus":200,"kind":"session","retrySafe":false},
   GetSession: {"method":"GET","path":"/session","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
+  GetKillSwitch: {"method":"GET","path":"/kill-switch","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
+  ActivateKillSwitch: {"method":"POST","path":"/kill-switch","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"order","retrySafe":true},
+  ReleaseKillSwitch: {"method":"DELETE","path":"/kill-switch","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"control","retrySafe":true},
 } as const satisfies { [Id in keyof operations]: OperationInfo };

@@ -24,6 +24,8 @@ export interface BrokerCallDeps {
   timeoutMs: () => number;
   session: () => Promise<BrokerSession>;
   refreshSession: () => Promise<BrokerSession>;
+  /** The exchange algo id order jData carries (ALGO_ID), when the deployment sets one. */
+  algoId?: string;
 }
 
 export interface BrokerCallResult {
@@ -40,8 +42,8 @@ const transportError = (failure: TransportFailure): GatewayError => {
   return error;
 };
 
-export const sendOnce = async (operation: AnyOperation, input: unknown, session: BrokerSession, deps: Pick<BrokerCallDeps, 'baseUrl' | 'auth' | 'timeoutMs'>) => {
-  const request = buildBrokerRequest(deps.baseUrl, operation.broker, operation.toJData(input as never, session), session.accessToken, deps.auth);
+export const sendOnce = async (operation: AnyOperation, input: unknown, session: BrokerSession, deps: Pick<BrokerCallDeps, 'baseUrl' | 'auth' | 'timeoutMs' | 'algoId'>) => {
+  const request = buildBrokerRequest(deps.baseUrl, operation.broker, operation.toJData(input as never, session, deps.algoId ? { algoId: deps.algoId } : {}), session.accessToken, deps.auth);
   let reply;
   try {
     reply = await postToBroker(request, deps.timeoutMs());

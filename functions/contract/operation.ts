@@ -22,6 +22,25 @@ export interface GuardedOrder {
   d: string;
 }
 
+/** One order (or OCO leg) whose price type and price the deployment may rewrite (market orders: safety/market-orders.ts). */
+export interface PricedLeg {
+  exch: string;
+  tsym: string;
+  trantype: string;
+  prctyp: string;
+  prc: string;
+  /** The price a protection band is around: the GTT trigger `d`, or a stop-loss leg's own trigger price. */
+  reference: string;
+  /** How the caller names the leg's price (`prc`, `stopLoss.order.prc`), for error messages. */
+  path: string;
+}
+
+/** Deployment settings that shape the jData of orders. */
+export interface WireSettings {
+  /** The exchange algo id (ALGO_ID): order jData carries it as `algo_id` when set (docs/compliance.md). */
+  algoId?: string;
+}
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /**
@@ -61,6 +80,11 @@ export interface OperationDefinition<In = unknown, Reply = unknown, Result = unk
    * only removes it and stays available). Only for `order` operations.
    */
   refusedWhileHalted?: boolean;
+  /**
+   * The input with each order's (OCO: each leg's) price type and price passed through `price`: how market orders
+   * become protected limit orders before guardrails, the dry run and the broker see them. Place and modify.
+   */
+  priceOrders?(input: In, price: (leg: PricedLeg) => { prctyp: string; prc: string }): In;
   /** The orders the deployment's guardrails check (place and modify: the order; OCO: both legs). */
   guardedOrders?(input: In): GuardedOrder[];
   /** What the caller sends (validated; nothing reaches the broker when it fails). */
@@ -71,8 +95,11 @@ export interface OperationDefinition<In = unknown, Reply = unknown, Result = unk
    * `test/unit/operation-table.test.ts` checks it against `input`.
    */
   example: Record<string, unknown>;
-  /** The jData fields, in the broker's documented order, from validated input and the deployment's session. */
-  toJData(input: In, session: BrokerSession): JData;
+  /**
+   * The jData fields, in the broker's documented order, from validated input, the deployment's session and its wire
+   * settings (the exchange algo id of orders, when the deployment sets one).
+   */
+  toJData(input: In, session: BrokerSession, wire?: WireSettings): JData;
   /** The broker's success reply. */
   reply: z.ZodType<Reply>;
   /**

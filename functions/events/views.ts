@@ -160,6 +160,7 @@ export type OrderEventIds = ReturnType<typeof orderEventIds>;
 export const eventIds = {
   sessionExpired: (deployment: string, epoch: string) => digest('session-expired', deployment, epoch),
   sessionRenewed: (versionId: string) => digest('session-renewed', versionId),
+  killSwitch: (halted: boolean, changedAt: string) => digest('kill-switch', halted ? 'on' : 'off', changedAt),
 };
 
 /** The order a fired GTT placed, as events carry it. */

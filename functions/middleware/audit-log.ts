@@ -38,6 +38,8 @@ export const auditLog = (
         idempotencyKey: state.request?.options.idempotencyKey,
         dryRun: state.request?.options.dryRun ?? false,
         order: orderSummary(state.input ?? state.request?.payload),
+        // Both, when the gateway changed the order (a market order sent as a protected limit order).
+        ...(state.requestedInput === undefined ? {} : { requestedOrder: orderSummary(state.requestedInput) }),
         ...fields,
       },
     });

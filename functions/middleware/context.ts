@@ -7,8 +7,10 @@ export interface GatewayState {
   startedAt: number;
   source: RequestSource;
   request?: GatewayRequest;
-  /** The validated input (the operation schema's output). */
+  /** The validated input (the operation schema's output), market orders already converted (order-safety.ts). */
   input?: unknown;
+  /** The validated input as the caller asked, when the deployment rewrote it (a market order made a limit order). */
+  requestedInput?: unknown;
   session?: () => Promise<BrokerSession>;
   refreshSession?: () => Promise<BrokerSession>;
   /** Set by the handler for the access log: the broker's `stat` and how many calls were sent. */

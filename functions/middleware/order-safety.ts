@@ -8,6 +8,7 @@ import type { GatewayConfig } from '../runtime/config.js';
 import { ConfigurationError, ValidationFailedError } from '../contract/errors.js';
 import { supportsDryRun } from '../contract/gateway-request.js';
 import { checkGuardrails } from '../safety/guardrails.js';
+import { protectMarketOrder } from '../safety/market-orders.js';
 import type { GatewayContext } from './context.js';
 
 export const orderSafety = (
@@ -41,6 +42,14 @@ export const orderSafety = (
         `${operation.name} needs an ${keyField} (any unique string per order, reused on every retry of that order) so a retry can never place it twice.`,
         { details: [{ field: keyField, message: 'is required' }] },
       );
+    }
+    if (operation.priceOrders) {
+      // Market orders become protected limit orders (or are refused) before guardrails, dry run and broker see them.
+      const priced: unknown = operation.priceOrders(state.input, (leg) => protectMarketOrder(leg, settings));
+      if (JSON.stringify(priced) !== JSON.stringify(state.input)) {
+        state.requestedInput = state.input;
+        state.input = priced;
+      }
     }
     for (const order of operation.guardedOrders?.(state.input) ?? []) checkGuardrails(operation.name, order, settings);
   },

@@ -51,6 +51,34 @@ export const configFields = z.object({
   ORDER_RATE_PER_SECOND: z.coerce.number().int().min(1).max(100).default(8),
   /** Order writes per minute, counted over any minute. */
   ORDER_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(6_000).default(120),
+  /**
+   * How much longer than a second a permit counts (ms): the spread of the time from a permit to the request's arrival
+   * at the broker. 250 by default; a deployment that measures more spread raises it (it lowers the sustained rate).
+   */
+  ORDER_RATE_MARGIN_MS: z.coerce.number().int().min(0).max(2_000).default(250),
+  /** MKT / SL-MKT orders and legs: `convert` into LMT / SL-LMT with a price protection band, or `reject` them. */
+  MARKET_ORDERS: z.enum(['convert', 'reject'], { error: 'must be convert or reject' }).default('convert'),
+  /** The protection band: `auto` (by price and instrument, as brokers publish theirs) or a flat percentage (0.1 to 20). */
+  MARKET_PROTECTION_PERCENT: z
+    .string()
+    .regex(/^(auto|(?:\d{1,2})(?:\.\d{1,2})?)$/, { error: 'must be auto or a percentage such as 1 or 0.5' })
+    .refine((v) => v === 'auto' || (Number(v) >= 0.1 && Number(v) <= 20), { error: 'must be auto or a percentage from 0.1 to 20' })
+    .default('auto'),
+  /** The price grid converted prices are rounded to (the exchanges' 0.05 for most instruments). */
+  PRICE_TICK: z
+    .string()
+    .regex(/^\d{1,6}(?:\.\d{1,8})?$/, { error: 'must be a positive decimal such as 0.05' })
+    .refine((v) => Number(v) > 0, { error: 'must be greater than 0' })
+    .default('0.05'),
+  /**
+   * The exchange algo id orders carry as `algo_id` (CDK context `algoId`): empty by default. Unregistered flow uses
+   * the exchanges' generic one (NSE 99999, BSE 9999999999999999) if the broker asks for it.
+   */
+  ALGO_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9]{1,32}$/, { error: 'must be 1 to 32 letters or digits (the exchange algo id)' })
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
 }).extend(guardrailEnvSchema.shape);
 
 export const gatewayConfigSchema = configFields.refine((c) => !c.IDEMPOTENCY_KEY_REQUIRED || c.IDEMPOTENCY_TABLE_NAME !== undefined, {
@@ -74,7 +102,12 @@ export const DEPLOYMENT_SETTINGS = [
   'IDEMPOTENCY_TTL_SECONDS',
   'SECRET_MAX_AGE_SECONDS',
   'ORDER_RATE_PER_SECOND',
+  'ORDER_RATE_MARGIN_MS',
   'ORDER_RATE_PER_MINUTE',
+  'MARKET_ORDERS',
+  'MARKET_PROTECTION_PERCENT',
+  'PRICE_TICK',
+  'ALGO_ID',
 ] as const satisfies readonly (keyof GatewayEnv)[];
 /** The environment form of the configuration (what Lambda and the local runner provide). */
 export type GatewayEnv = z.input<typeof gatewayConfigSchema>;

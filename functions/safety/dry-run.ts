@@ -10,8 +10,15 @@ export interface DryRunResult {
   request: { method: 'POST'; url: string; headers: Record<string, string>; body: string; jData: JData };
 }
 
-export const dryRun = (operation: AnyOperation, input: unknown, session: BrokerSession, baseUrl: string, auth: BrokerAuth = 'bearer'): DryRunResult => {
-  const jData = operation.toJData(input as never, session);
+export const dryRun = (
+  operation: AnyOperation,
+  input: unknown,
+  session: BrokerSession,
+  baseUrl: string,
+  auth: BrokerAuth = 'bearer',
+  algoId?: string,
+): DryRunResult => {
+  const jData = operation.toJData(input as never, session, algoId ? { algoId } : {});
   const request = buildBrokerRequest(baseUrl, operation.broker, jData, session.accessToken, auth);
   // The token shown nowhere: masked in the header (bearer) or after `&jKey=` (jkey).
   const headers = auth === 'bearer' ? { ...request.headers, Authorization: 'Bearer <redacted>' } : request.headers;

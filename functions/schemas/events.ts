@@ -9,6 +9,7 @@ import './zod-config.js';
 import type { DetailType } from './event-types.js';
 
 export {
+  CONTROL_DETAIL_TYPES,
   DETAIL_TYPES,
   EVENT_SOURCE,
   FATE_DETAIL_TYPES,
@@ -112,6 +113,13 @@ export const DETAIL_SCHEMAS = {
   'Session Renewed': z.strictObject({
     ...eventFields,
     method: z.enum(['oauth', 'flattrade', 'totp']).describe('oauth: the OAuth callback (GenAcsTok); flattrade: the OAuth callback (Flattrade token exchange); totp: the scheduled TOTP login'),
+  }),
+  'Kill Switch': z.strictObject({
+    ...eventFields,
+    halted: z.boolean().describe('true: turned on (places and modifies refused); false: turned off'),
+    changedBy: z.string().optional().describe('who changed it, as the request named the caller'),
+    cancelled: z.number().int().optional().describe('turning on: how many pending orders the sweep cancelled'),
+    failed: z.number().int().optional().describe('turning on: how many are still pending (cancel them by hand)'),
   }),
   'Order Filled': fateDetail,
   'Order Rejected': fateDetail,

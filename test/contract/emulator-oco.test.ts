@@ -479,6 +479,11 @@ describe('what a Python client sends (NorenRestApiPy place/modify_gtt_oco_*_orde
   /** `requests.post(url, data=payload)` with a str payload: no Content-Type header. */
   const pyPost = (op: string, payload: string, headers: Record<string, string> = {}) => send(emu.url, `/NorenWClientTP//${op}`, payload, headers);
 
+  // These clients' market OCOs date from before the 2026 rules: the brokers accepted API market orders then.
+  beforeEach(async () => {
+    await ctl.switches({ acceptApiMarketOrders: true });
+  });
+
   it('form jData=<json>&jKey=<token> (switch on): PlaceOCOOrder OI created, ModifyOCOOrder with an int al_id OI replaced', async () => {
     await ctl.switches({ acceptJKey: true });
     for (const symbol of ['M&M-EQ', 'NIFTY 25DEC 24000 CE', 'RELIANCE-EQ']) {
@@ -504,6 +509,22 @@ describe('what a Python client sends (NorenRestApiPy place/modify_gtt_oco_*_orde
     const alId = Number((placed.body as { al_id: string }).al_id);
     expect((await pyPost('ModifyOCOOrder', `jData=${pyJson(pythonModifyMarketOco('M&M-EQ', alId))}`, bearer)).body).toMatchObject({ stat: 'OI replaced' });
     expect((await pyPost('CancelGTTOrder', `jData=${pyJson({ uid: emu.uid, al_id: String(alId) })}`, bearer)).body).toMatchObject({ stat: 'OI deleted' });
+  });
+
+  it('since the 2026 rules (acceptApiMarketOrders off, the default) a market leg is refused as the Noren brokers do', async () => {
+    await ctl.switches({ acceptApiMarketOrders: false });
+    const bearer = { Authorization: `Bearer ${emu.token}` };
+    expect((await pyPost('PlaceOCOOrder', `jData=${pyJson(pythonPlaceMarketOco('M&M-EQ'))}`, bearer)).body).toEqual({
+      stat: 'Not_Ok',
+      emsg: 'ALGO_CHK: MKT Order type not allowed for API order',
+    });
+    const single = { uid: emu.uid, actid: emu.actid, exch: 'NSE', tsym: 'M%26M-EQ', qty: '1', prc: '0', prd: 'C', trantype: 'B', prctyp: 'SL-MKT', ret: 'DAY', ai_t: 'LTP_B_O', validity: 'GTT', d: '1490' };
+    expect((await pyPost('PlaceGTTOrder', `jData=${pyJson(single)}`, bearer)).body).toEqual({
+      stat: 'Not_Ok',
+      emsg: 'ALGO_CHK: MKT Order type not allowed for API order',
+    });
+    expect((await pyPost('PlaceOCOOrder', `jData=${pyJson(pythonLimitOco('L&TFH-EQ'))}`, bearer)).body).toMatchObject({ stat: 'OI created' });
+    expect(await pending()).toHaveLength(1);
   });
 
   it('the jKey form is refused while the switch is off', async () => {

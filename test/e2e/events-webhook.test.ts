@@ -63,7 +63,7 @@ describe('npm start with a webhook', () => {
     await fetch(`${emulator}/_emulator/ltp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ exch: 'NSE', tsym: 'M&M-EQ', ltp: 1480 }) });
     await waitFor(() => received.some((r) => r.body['detail-type'] === 'GTT Triggered'));
     expect(received.find((r) => r.body['detail-type'] === 'GTT Triggered')!.body).toMatchObject({ detail: { al_id: alId, origin: 'watcher', status: 'TRIGGERED' } });
-    expect(received.filter((r) => (r.body.detail as { al_id?: string }).al_id === alId).map((r) => r.body['detail-type'])).toEqual(['GTT Placed', 'GTT Triggered']);
+    expect(received.filter((r) => (r.body.detail as { al_id?: string }).al_id === alId).map((r) => r.body['detail-type'])).toEqual(['GTT Placed', 'GTT Triggered', 'Order Filled']);
     await waitFor(() => /event +GTT Triggered +al_id=/.test(started.output()));
     expect(started.output()).toMatch(new RegExp(`event +GTT Placed +al_id=${alId} +NSE:M&M-EQ +B +trigger 1490`));
   });

@@ -33,6 +33,7 @@ describe('README: npm start and the curl lines', () => {
       '/gtt-orders/oco/{alId}',
       '/gtt-orders/triggered',
       '/gtt-orders/{alId}',
+      '/kill-switch',
       '/orders',
       '/session',
       '/session/logout',

@@ -18,6 +18,8 @@ import { OPERATIONS } from '../../functions/operations.js';
 
 /** OAuthCallback and SessionHealth (SessionRenewal only with -c sessionRenewal=totp), and the GttWatcher. */
 const DEFAULT_SESSION_FUNCTIONS = 3;
+/** The kill switch (functions/control-functions.ts). */
+const KILL_SWITCH_FUNCTIONS = 1;
 
 const SKIP_BUNDLING = { 'aws:cdk:bundling-stacks': [] };
 const synth = (context: Record<string, unknown> = {}) => buildApp(new App({ context: { ...SKIP_BUNDLING, ...context } }));
@@ -105,7 +107,7 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
 
     it('runs every function in the private subnets with a security group: no inbound, outbound TCP 443 and 80 only', () => {
       const functions = idsOf(t, 'AWS::Lambda::Function');
-      expect(functions).toHaveLength(OPERATIONS.length + DEFAULT_SESSION_FUNCTIONS);
+      expect(functions).toHaveLength(OPERATIONS.length + DEFAULT_SESSION_FUNCTIONS + KILL_SWITCH_FUNCTIONS);
       const groups = new Set<string>();
       for (const id of functions) {
         const vpcConfig = t.Resources[id]!.Properties.VpcConfig as { SubnetIds: unknown[]; SecurityGroupIds: { 'Fn::GetAtt': [string, string] }[] };
@@ -191,8 +193,8 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
       expect(statements.map((s) => [s.Resource, actionsOf(s).sort()])).toEqual([
         [getAtt(idempotencyTable, 'Arn'), ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']],
         [getAtt(eventsTable, 'Arn'), ['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem']],
-        // The order-rate governor: without it every order write would fail closed in a VPC deployment.
-        [getAtt(controlTable, 'Arn'), ['dynamodb:GetItem', 'dynamodb:PutItem']],
+        // The order-rate governor (and the kill switch's UpdateItem): without it every order write would fail closed in a VPC deployment.
+        [getAtt(controlTable, 'Arn'), ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']],
         [getAtt(stateTable, 'Arn'), ['dynamodb:DeleteItem', 'dynamodb:PutItem']],
       ]);
       // Secrets Manager goes through the NAT: no interface endpoint (docs/egress.md).
@@ -201,12 +203,12 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
 
     it('gives each function role the ENI actions inline, with no managed policy', () => {
       const roles = lambdaRoleIds(t);
-      expect(roles).toHaveLength(OPERATIONS.length + DEFAULT_SESSION_FUNCTIONS);
+      expect(roles).toHaveLength(OPERATIONS.length + DEFAULT_SESSION_FUNCTIONS + KILL_SWITCH_FUNCTIONS);
       for (const id of roles) expect(t.Resources[id]!.Properties.ManagedPolicyArns).toBeUndefined();
       const policies = idsOf(t, 'AWS::IAM::Policy').filter((id) =>
         (t.Resources[id]!.Properties.Roles as { Ref: string }[]).some((r) => roles.includes(r.Ref)),
       );
-      expect(policies).toHaveLength(OPERATIONS.length + DEFAULT_SESSION_FUNCTIONS);
+      expect(policies).toHaveLength(OPERATIONS.length + DEFAULT_SESSION_FUNCTIONS + KILL_SWITCH_FUNCTIONS);
       for (const id of policies) {
         const statements = (t.Resources[id]!.Properties.PolicyDocument as { Statement: Statement[] }).Statement;
         const eni = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('ec2:')));
@@ -314,6 +316,7 @@ describe('egress none', () => {
   const N = OPERATIONS.length;
   /** The session functions of a default deployment (OAuth, health) and their extra parts. */
   const S = DEFAULT_SESSION_FUNCTIONS;
+  const K = KILL_SWITCH_FUNCTIONS;
 
   beforeAll(() => {
     built = synth({ egress: 'none' });
@@ -338,22 +341,23 @@ describe('egress none', () => {
       // The lifecycle events: the bus and the dashboard.
       'AWS::Events::EventBus': 1,
       'AWS::CloudWatch::Dashboard': 1,
-      'AWS::Logs::LogGroup': N + S + 1,
+      // Plus the kill switch's (K).
+      'AWS::Logs::LogGroup': N + S + K + 1,
       'AWS::ApiGatewayV2::Api': 1,
       'AWS::ApiGatewayV2::Stage': 1,
-      // The OAuth function serves two routes, the health check one (GET /session).
-      'AWS::ApiGatewayV2::Integration': N + 3,
-      'AWS::ApiGatewayV2::Route': N + 3,
-      'AWS::Lambda::Permission': N + 3,
+      // The OAuth function serves two routes, the health check one (GET /session), the kill switch three.
+      'AWS::ApiGatewayV2::Integration': N + 3 + 3,
+      'AWS::ApiGatewayV2::Route': N + 3 + 3,
+      'AWS::Lambda::Permission': N + 3 + 3,
       'AWS::SNS::Topic': 1,
       'AWS::SNS::TopicPolicy': 1,
       // Plus the scheduler roles (health check, watcher) and their policies.
-      'AWS::IAM::Role': N + S + 2,
-      'AWS::IAM::Policy': N + S + 2,
-      'AWS::Lambda::Function': N + S,
+      'AWS::IAM::Role': N + S + K + 2,
+      'AWS::IAM::Policy': N + S + K + 2,
+      'AWS::Lambda::Function': N + S + K,
       'AWS::Scheduler::Schedule': 2,
-      // Errors and throttles per operation, API 5xx, errors per session function and the watcher, SessionAlive.
-      'AWS::CloudWatch::Alarm': 2 * N + 1 + S + 1,
+      // Errors and throttles per operation, API 5xx, errors per session function, the watcher and the kill switch, SessionAlive.
+      'AWS::CloudWatch::Alarm': 2 * N + 1 + S + K + 1,
     });
   });
 

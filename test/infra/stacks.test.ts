@@ -11,6 +11,7 @@ import { LAMBDA_ENI_ACTIONS } from '../../infra/egress.js';
 import { ORDER_ROUTE_THROTTLE } from '../../infra/gateway-stack.js';
 import { OPERATIONS } from '../../functions/operations.js';
 import { SESSION_FUNCTIONS } from '../../functions/session-functions.js';
+import { KILL_SWITCH } from '../../functions/control-functions.js';
 
 /** OAuthCallback and SessionHealth; SessionRenewal only with -c sessionRenewal=totp. */
 const SESSION = SESSION_FUNCTIONS.filter((f) => f.name !== 'SessionRenewal');
@@ -38,13 +39,15 @@ beforeAll(() => {
 describe('functions', () => {
   it('one function per operation and per session function, on nodejs22.x arm64 with X-Ray and a timeout above the broker timeout', () => {
     const functions = gateway.findResources('AWS::Lambda::Function');
-    expect(Object.keys(functions)).toHaveLength(OPERATIONS.length + SESSION.length + 1);
-    for (const fn of Object.values(functions) as { Properties: Record<string, unknown> }[]) {
+    // The operations, the session functions, the watcher and the kill switch.
+    expect(Object.keys(functions)).toHaveLength(OPERATIONS.length + SESSION.length + 2);
+    for (const [id, fn] of Object.entries(functions) as [string, { Properties: Record<string, unknown> }][]) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         TracingConfig: { Mode: 'Active' },
-        Timeout: 12,
+        // The kill switch sweeps the book at the governor's pace.
+        Timeout: id.startsWith('KillSwitch') ? 90 : 12,
         Environment: { Variables: expect.objectContaining({ BROKER_TIMEOUT_MS: '8000', POWERTOOLS_SERVICE_NAME: 'gtt-gateway' }) },
       });
       const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
@@ -53,8 +56,8 @@ describe('functions', () => {
   });
 
   it('each function has its own log group with a retention', () => {
-    // One per function (the watcher too), the API's access logs, the VPC flow logs of the default egress.
-    gateway.resourceCountIs('AWS::Logs::LogGroup', OPERATIONS.length + SESSION.length + 1 + 2);
+    // One per function (the watcher and the kill switch too), the API's access logs, the VPC flow logs of the default egress.
+    gateway.resourceCountIs('AWS::Logs::LogGroup', OPERATIONS.length + SESSION.length + 2 + 2);
     for (const group of Object.values(gateway.findResources('AWS::Logs::LogGroup')) as { Properties: { RetentionInDays?: number } }[]) {
       expect(group.Properties.RetentionInDays).toBe(30);
     }
@@ -66,7 +69,11 @@ describe('HTTP API', () => {
     const routes = Object.values(gateway.findResources('AWS::ApiGatewayV2::Route')) as { Properties: { RouteKey: string; AuthorizationType: string } }[];
     const sessionRoutes = SESSION.flatMap((f) => f.routes);
     expect(routes.map((r) => r.Properties.RouteKey).sort()).toEqual(
-      [...OPERATIONS.map((op) => `${op.route.method} ${op.route.path}`), ...sessionRoutes.map((r) => `${r.method} ${r.path}`)].sort(),
+      [
+        ...OPERATIONS.map((op) => `${op.route.method} ${op.route.path}`),
+        ...sessionRoutes.map((r) => `${r.method} ${r.path}`),
+        ...KILL_SWITCH.routes.map((r) => `${r.method} ${r.path}`),
+      ].sort(),
     );
     for (const route of routes) {
       expect([route.Properties.RouteKey, route.Properties.AuthorizationType]).toEqual([
@@ -84,7 +91,8 @@ describe('HTTP API', () => {
     // Every order route of the table (place, modify and cancel, and any order operation added later).
     const orderRoutes = OPERATIONS.filter((op) => op.kind === 'order').map((op) => `${op.route.method} ${op.route.path}`);
     expect(orderRoutes).toEqual(expect.arrayContaining(['DELETE /gtt-orders/{alId}', 'POST /gtt-orders', 'PUT /gtt-orders/{alId}']));
-    expect(Object.keys(routeSettings).sort()).toEqual([...orderRoutes, 'GET /session/oauth/callback'].sort());
+    expect(Object.keys(routeSettings).sort()).toEqual([...orderRoutes, 'GET /session/oauth/callback', 'POST /kill-switch', 'DELETE /kill-switch'].sort());
+    expect(routeSettings['POST /kill-switch']).toEqual({ ThrottlingRateLimit: 1, ThrottlingBurstLimit: 2 });
     expect(routeSettings['GET /session/oauth/callback']).toEqual({ ThrottlingRateLimit: 2, ThrottlingBurstLimit: 5 });
     for (const setting of orderRoutes.map((r) => routeSettings[r]!)) {
       expect(setting.ThrottlingRateLimit).toBe(ORDER_ROUTE_THROTTLE.rateLimit);
@@ -113,7 +121,7 @@ describe('least privilege', () => {
   it('each function role may read only the one secret, and only order functions touch the idempotency table', () => {
     // The function roles (the egress adds the NAT instances' and the flow log's, which are not Lambda's).
     const roles = Object.keys(gateway.findResources('AWS::IAM::Role', { Properties: { AssumeRolePolicyDocument: { Statement: [{ Principal: { Service: 'lambda.amazonaws.com' } }] } } })).filter(
-      (id) => !id.startsWith('Session') && !id.startsWith('Events'),
+      (id) => !id.startsWith('Session') && !id.startsWith('Events') && !id.startsWith('KillSwitch'),
     );
     expect(roles).toHaveLength(OPERATIONS.length);
     const policies = (
@@ -169,13 +177,24 @@ describe('control table (order-rate governor)', () => {
     expect((control[0]![1] as { Properties: Record<string, unknown> }).Properties.TimeToLiveSpecification).toBeUndefined();
   });
 
-  it('every order function (and only those) gets the table, and only those may read or write it', () => {
+  it('every order function and the kill switch (and only those) get the table, and only those may read or write it', () => {
     const orderIds = OPERATIONS.filter((op) => op.kind === 'order').map((op) => op.name);
     const withTable = functionsOf(gateway).filter(([, f]) => f.Properties.Environment?.Variables?.CONTROL_TABLE_NAME !== undefined);
-    expect(withTable.map(([id]) => orderIds.find((name) => id.startsWith(name))).sort()).toEqual([...orderIds].sort());
+    expect(withTable.map(([id]) => [...orderIds, 'KillSwitch'].find((name) => id.startsWith(name))).sort()).toEqual([...orderIds, 'KillSwitch'].sort());
     const policies = Object.values(gateway.findResources('AWS::IAM::Policy')) as { Properties: { PolicyDocument: { Statement: Statement[] } } }[];
     const onControl = policies.filter((p) => p.Properties.PolicyDocument.Statement.some((st) => /ControlTable/.test(JSON.stringify(st.Resource))));
-    expect(onControl).toHaveLength(orderIds.length);
+    // The order functions (GetItem, PutItem) and the kill switch, which also turns the switch (UpdateItem).
+    expect(onControl).toHaveLength(orderIds.length + 1);
+  });
+
+  it('the kill switch may turn the switch (UpdateItem) besides the governor calls, on its three IAM routes', () => {
+    const policies = Object.entries(gateway.findResources('AWS::IAM::Policy')) as [string, { Properties: { PolicyDocument: { Statement: Statement[] } } }][];
+    const [, policy] = policies.find(([id]) => id.startsWith('KillSwitch'))!;
+    const onControl = policy.Properties.PolicyDocument.Statement.filter((st) => /ControlTable/.test(JSON.stringify(st.Resource)));
+    expect(onControl.flatMap(actions).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
+    expect(JSON.stringify(policy.Properties.PolicyDocument)).not.toMatch(/IdempotencyTable/);
+    const env = functionsOf(gateway).find(([id]) => id.startsWith('KillSwitch'))![1].Properties.Environment!.Variables!;
+    expect(env).toMatchObject({ CONTROL_TABLE_NAME: expect.anything(), EVENT_BUS_NAME: expect.anything() });
   });
 
   it('order functions default to 8/s and 120/min; a preset that states its own rate (TradeSmart) sets it; the context wins', () => {
@@ -204,7 +223,7 @@ describe('alarms and outputs', () => {
     const alarms = Object.values(gateway.findResources('AWS::CloudWatch::Alarm')) as {
       Properties: { MetricName: string; Namespace: string; AlarmActions: unknown[] };
     }[];
-    expect(alarms.filter((a) => a.Properties.MetricName === 'Errors')).toHaveLength(OPERATIONS.length + SESSION.length + 1);
+    expect(alarms.filter((a) => a.Properties.MetricName === 'Errors')).toHaveLength(OPERATIONS.length + SESSION.length + 2);
     expect(alarms.filter((a) => a.Properties.MetricName === 'SessionAlive')).toHaveLength(1);
     expect(alarms.filter((a) => a.Properties.MetricName === 'Throttles')).toHaveLength(OPERATIONS.length);
     expect(alarms.filter((a) => a.Properties.MetricName === '5xx')).toHaveLength(1);

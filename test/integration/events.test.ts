@@ -327,6 +327,9 @@ describe('event schemas (docs/events/)', () => {
     await control.expire(token);
     await stack.watch();
     await renewWithTotp();
+    // Kill Switch: on (the sweep cancels what is left) and off again.
+    expect((await api('POST', '/kill-switch')).status).toBe(200);
+    expect((await api('DELETE', '/kill-switch')).status).toBe(200);
     expect(of(fired, 'GTT Triggered')).toHaveLength(1);
     expect(of(fired, 'Order Filled')).toHaveLength(1);
     expect(of(refused, 'Order Rejected')[0]!.detail).toMatchObject({ order: { status: 'rejected', rejection: { code: 'INSUFFICIENT_FUNDS' } } });

@@ -65,7 +65,8 @@ describe('OCO over HTTP', () => {
         tag: 'exit-mm',
         ai_t: 'LMT_BOS_O',
         target: { trigger: '1600', order: expect.objectContaining({ trantype: 'S', prctyp: 'LMT', qty: 5 }) },
-        stopLoss: { trigger: '1400', order: expect.objectContaining({ prctyp: 'MKT' }) },
+        // The market stop-loss went as a protected limit order (docs/compliance.md): 0.5 % below 1400.
+        stopLoss: { trigger: '1400', order: expect.objectContaining({ prctyp: 'LMT', prc: '1393.00' }) },
       }),
     ]);
     expect((await http('GET', `/gtt-orders/${alId}`)).body).toMatchObject({ al_id: alId, type: 'oco' });
@@ -86,7 +87,7 @@ describe('OCO over HTTP', () => {
       tsym: 'M%26M-EQ',
       oivariable: [{ d: '1600', var_name: 'x' }, { d: '1400', var_name: 'y' }],
       place_order_params: { trantype: 'S', prctyp: 'LMT', qty: '5', prc: '1598' },
-      place_order_params_leg2: { prctyp: 'MKT', prc: '0' },
+      place_order_params_leg2: { prctyp: 'LMT', prc: '1393.00' },
       remarks: 'exit-mm',
     });
     expect(JSON.stringify(dry.body)).not.toContain(stack.emulator.token);

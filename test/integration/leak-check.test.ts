@@ -17,6 +17,7 @@ import { getEnabledGtts, OPERATIONS } from '../../functions/operations.js';
 import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
 import { exampleHttpEvent, httpApiEvent } from '../support/events.js';
 import { captureLogger } from '../support/logs.js';
+import { HIGH_ORDER_RATE } from '../support/order-rate.js';
 import { lambdaContext } from '../../local/lambda-context.js';
 
 let stack: LocalStack;
@@ -28,7 +29,8 @@ const tokens: string[] = [];
 
 beforeAll(async () => {
   const { logger } = captureLogger({ serviceName: 'leak-check' }, (line) => lines.push(line));
-  stack = await startLocalStack({ brokerTimeoutMs: 400, gateway: { logger } });
+  // Many order writes in a few seconds: the governor stays on at its highest settings (test/support/order-rate.ts).
+  stack = await startLocalStack({ brokerTimeoutMs: 400, gateway: { logger }, settings: HIGH_ORDER_RATE });
   control = emulatorControl(stack.emulator.url);
   tokens.push(stack.emulator.token);
 });

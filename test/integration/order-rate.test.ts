@@ -40,7 +40,9 @@ const placeArrivals = async () =>
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
-  stack = await startLocalStack();
+  // Two busy cores and dynalite spread a permit's arrival at the broker far more than AWS does (hundreds of ms):
+  // the margin covers that spread here, as a deployment sets it from what it measures (docs/compliance.md).
+  stack = await startLocalStack({ settings: { ORDER_RATE_MARGIN_MS: 1_000 } });
   control = emulatorControl(stack.emulator.url);
 });
 afterAll(async () => {
@@ -49,8 +51,9 @@ afterAll(async () => {
 beforeEach(async () => {
   run++;
   await control.reset();
-  // A full minute's log would refuse the next test's first orders: start each test with an empty window.
-  await sleep(1_200);
+  // The last test's permits would refuse this one's first orders: start each test with an empty window (1 s plus
+  // this suite's margin).
+  await sleep(2_100);
 });
 
 describe('order-rate governor', () => {
@@ -68,7 +71,10 @@ describe('order-rate governor', () => {
     const placed = first.filter((r) => r.ok);
     const refused = first.filter((r) => !r.ok);
     expect(placed.length).toBeGreaterThan(0);
-    expect(placed.length).toBeLessThanOrEqual(8);
+    // The burst may take longer than a second on a busy machine, so more than 8 may pass in all, never more than 8
+    // within any one second (the governor's rule), and most are refused.
+    expect(busiestSecond(await placeArrivals())).toBeLessThanOrEqual(8);
+    expect(refused.length).toBeGreaterThan(placed.length);
     expect(placed.length + refused.length).toBe(30);
     for (const r of refused) {
       expect(r).toMatchObject({ ok: false, name: 'RateLimited', error: { code: 'RATE_LIMITED', outcome: 'not_executed' } });

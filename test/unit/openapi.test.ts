@@ -4,6 +4,7 @@ import { buildOpenApiDocument } from '../../functions/openapi.js';
 import { OPERATIONS } from '../../functions/operations.js';
 import { ERROR_CATALOG } from '../../functions/contract/errors.js';
 import { SESSION_FUNCTIONS } from '../../functions/session-functions.js';
+import { CONTROL_FUNCTIONS } from '../../functions/control-functions.js';
 
 type Doc = { openapi: string; paths: Record<string, Record<string, { operationId: string; requestBody?: { content: Record<string, { schema: { required: string[]; properties: Record<string, unknown> } }> }; responses: Record<string, unknown>; parameters: { name: string; required: boolean }[] }>> };
 const doc = buildOpenApiDocument('http://127.0.0.1:3000') as unknown as Doc;
@@ -22,9 +23,11 @@ describe('OpenAPI document', () => {
     expect(place.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', required: true }));
   });
 
-  it('every operation, the session routes too, documents every error code under its status', () => {
+  it('every operation, the session and control routes too, documents every error code under its status', () => {
     const operations = Object.values(doc.paths).flatMap((methods) => Object.values(methods));
-    expect(operations.length).toBe(OPERATIONS.length + SESSION_FUNCTIONS.flatMap((f) => f.routes).length);
+    expect(operations.length).toBe(
+      OPERATIONS.length + SESSION_FUNCTIONS.flatMap((f) => f.routes).length + CONTROL_FUNCTIONS.flatMap((f) => f.routes).length,
+    );
     for (const op of operations) {
       for (const [code, row] of Object.entries(ERROR_CATALOG)) {
         const response = op.responses[String(row.status)] as { description?: string } | undefined;

@@ -1,0 +1,68 @@
+/**
+ * Functions of the trading controls that are not broker operations, as a table like the session functions': the
+ * CDK stack, the local runner and the OpenAPI document build their routes from it.
+ *
+ * The kill switch is not an entry of the operation table: an entry is one broker call, while the kill switch is the
+ * state of the account's controls plus a sweep that cancels every pending order through the table's own
+ * CancelGTTOrder entry (so each cancel passes the governor, is audited and publishes its event like any other).
+ */
+import type * as z from 'zod';
+import { killSwitchResult } from './schemas/controls.js';
+
+export interface ControlRoute {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  operationId: string;
+  summary: string;
+  result: z.ZodType;
+  /** `order`: cancels orders at the broker; `control`: changes only the gateway's controls; `read`: changes nothing. */
+  kind: 'order' | 'control' | 'read';
+  /** Safe to repeat automatically (the client's retries read this from the OpenAPI document). */
+  retrySafe: boolean;
+}
+
+export interface ControlFunction {
+  name: 'KillSwitch';
+  id: 'kill-switch';
+  summary: string;
+  routes: readonly ControlRoute[];
+}
+
+export const KILL_SWITCH: ControlFunction = {
+  name: 'KillSwitch',
+  id: 'kill-switch',
+  summary: 'Kill switch: cancel every pending GTT and OCO, then refuse places and modifies until it is turned off',
+  routes: [
+    {
+      method: 'POST',
+      path: '/kill-switch',
+      operationId: 'ActivateKillSwitch',
+      // Turning it on again sweeps again: nothing is cancelled twice.
+      kind: 'order',
+      retrySafe: true,
+      summary:
+        'Turn the kill switch on: from now places and modifies answer 423 TRADING_HALTED; every pending GTT and OCO is cancelled (each through the order-rate governor). Reads and cancels still work.',
+      result: killSwitchResult,
+    },
+    {
+      method: 'DELETE',
+      path: '/kill-switch',
+      operationId: 'ReleaseKillSwitch',
+      kind: 'control',
+      retrySafe: true,
+      summary: 'Turn the kill switch off: places and modifies are accepted again (nothing cancelled comes back)',
+      result: killSwitchResult,
+    },
+    {
+      method: 'GET',
+      path: '/kill-switch',
+      operationId: 'GetKillSwitch',
+      summary: 'Whether the kill switch is on, since when and by whom',
+      result: killSwitchResult,
+      kind: 'read',
+      retrySafe: true,
+    },
+  ],
+};
+
+export const CONTROL_FUNCTIONS: readonly ControlFunction[] = [KILL_SWITCH];

@@ -1,0 +1,185 @@
+/**
+ * The kill switch (docs/compliance.md): `POST /kill-switch` turns it on and sweeps the book, `DELETE` turns it off,
+ * `GET` reads it. Direct invocation: `{"action": "on" | "off" | "status"}`.
+ *
+ * On: the switch is written first (from then on every place and modify, in every container, is refused with
+ * TRADING_HALTED: the governor reads it with each permit), then the pending list is read and every order cancelled
+ * through the operation table's own CancelGTTOrder entry on the shared stack (each cancel takes a governor permit,
+ * is audited and publishes `GTT Cancelled`). A cancel refused as RATE_LIMITED waits its Retry-After and goes again.
+ * The list is read once more at the end: a place that took its permit just before the switch went on may land
+ * during the sweep.
+ */
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { createGatewayHandler, type GatewayHandler } from '../gateway.js';
+import { cancelGttOrder, getPendingGttOrders } from '../operations.js';
+import { parseGatewayConfig, type GatewayConfig, type GatewaySettings } from '../runtime/config.js';
+import { logger as defaultLogger, writeLog } from '../runtime/logger.js';
+import { SessionSource } from '../broker/session.js';
+import { dynamoTradingControls, retryAfterSeconds, type TradingControls } from '../safety/trading-controls.js';
+import { ConfigurationError, GatewayError, toGatewayError, ValidationFailedError } from '../contract/errors.js';
+import { isHttpApiEvent } from '../contract/gateway-request.js';
+import { directInvocationError, httpErrorResponse } from '../middleware/error-contract.js';
+import { createGatewayEvents } from '../events/producer.js';
+import { createEventPublisher } from '../events/publisher.js';
+import { eventIds } from '../events/views.js';
+import { METRIC_NAMESPACE, SERVICE_NAME } from '../schemas/names.js';
+import type { KillSwitchResult } from '../schemas/controls.js';
+
+export interface KillSwitchOptions {
+  config?: GatewaySettings;
+  env?: Record<string, string | undefined>;
+  logger?: Logger;
+  /** Waits between rate-limited cancels (tests pass a fast one); default: the real clock. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+type Action = 'on' | 'off' | 'status';
+
+const ACTIONS: Record<string, Action> = { POST: 'on', DELETE: 'off', GET: 'status' };
+
+const actionOf = (event: unknown): Action => {
+  if (isHttpApiEvent(event)) {
+    const action = ACTIONS[event.requestContext.http.method];
+    if (!action) throw new ValidationFailedError(`${event.requestContext.http.method} is not a kill switch method (POST, DELETE, GET).`);
+    return action;
+  }
+  const action = typeof event === 'object' && event !== null ? (event as { action?: unknown }).action : undefined;
+  if (action === 'on' || action === 'off' || action === 'status') return action;
+  throw new ValidationFailedError('A direct invocation of the kill switch takes {"action": "on" | "off" | "status"}.', {
+    details: [{ field: 'action', message: 'must be on, off or status' }],
+  });
+};
+
+/** Who asked: the caller's IAM identity over HTTP (never a credential), or `direct invocation`. */
+const callerOf = (event: unknown): string => {
+  if (!isHttpApiEvent(event)) return 'direct invocation';
+  const iam = (event.requestContext as { authorizer?: { iam?: { userArn?: string } } }).authorizer?.iam;
+  return iam?.userArn ?? 'http';
+};
+
+interface Runtime {
+  config: GatewayConfig;
+  controls: TradingControls;
+  sessions: SessionSource;
+  list: GatewayHandler;
+  cancel: GatewayHandler;
+}
+
+export const createKillSwitch = (options: KillSwitchOptions = {}) => {
+  const logger = options.logger ?? defaultLogger;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  let runtime: Runtime | undefined;
+  const load = (): Runtime => {
+    if (runtime) return runtime;
+    const settings = options.config ?? options.env ?? process.env;
+    const config = parseGatewayConfig(settings);
+    if (!config.CONTROL_TABLE_NAME) throw new ConfigurationError('The kill switch needs the trading controls table (CONTROL_TABLE_NAME).');
+    // The table's own entries on the shared stack: the same validation, governor, audit and events as any call.
+    const metrics = new Metrics({ namespace: METRIC_NAMESPACE, serviceName: SERVICE_NAME });
+    const shared = { config: settings, logger, metrics, controls: dynamoTradingControls, events: createGatewayEvents } as const;
+    runtime = {
+      config,
+      controls: dynamoTradingControls({ ...config, CONTROL_TABLE_NAME: config.CONTROL_TABLE_NAME }),
+      sessions: new SessionSource({ secretId: config.BROKER_SECRET_ID, maxAgeSeconds: config.SECRET_MAX_AGE_SECONDS, endpoint: config.SECRETS_MANAGER_ENDPOINT }),
+      list: createGatewayHandler(getPendingGttOrders, shared),
+      cancel: createGatewayHandler(cancelGttOrder, shared),
+    };
+    return runtime;
+  };
+
+  const audit = (fields: Record<string, unknown>) => writeLog(logger, 'info', 'kill switch', { audit: { action: 'KillSwitch', ...fields } });
+
+  const publish = async (config: GatewayConfig, halted: boolean, changedAt: string, extra: { changedBy?: string; cancelled?: number; failed?: number }) => {
+    if (!config.EVENT_BUS_NAME) return;
+    const eventId = eventIds.killSwitch(halted, changedAt);
+    const result = await createEventPublisher({ busName: config.EVENT_BUS_NAME, endpoint: config.EVENTBRIDGE_ENDPOINT }).publish([
+      { detailType: 'Kill Switch', detail: { eventId, observedAt: new Date().toISOString(), origin: 'gateway', halted, ...extra } },
+    ]);
+    if (result.failed.length) writeLog(logger, 'error', 'Kill Switch not published', { eventId, reason: result.failed[0]!.reason });
+  };
+
+  /** Cancels every pending order; RATE_LIMITED cancels wait and go again while the invocation has time. */
+  const sweep = async (rt: Runtime, context: Context): Promise<NonNullable<KillSwitchResult['sweep']>> => {
+    const cancelled: string[] = [];
+    const failed = new Map<string, { al_id: string; code: string; message: string }>();
+    for (let pass = 0; pass < 2; pass++) {
+      // Every page of the pending list (it answers at most 1,000 orders a page).
+      const pendingIds: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = (await rt.list({ limit: 1_000, ...(cursor ? { cursor } : {}) }, context)) as { orders: { al_id: string }[]; nextCursor?: string };
+        pendingIds.push(...page.orders.map((o) => o.al_id));
+        cursor = page.nextCursor;
+      } while (cursor);
+      const todo = pendingIds.filter((id) => !cancelled.includes(id));
+      for (const alId of todo) {
+        for (;;) {
+          try {
+            await rt.cancel({ al_id: alId }, context);
+            cancelled.push(alId);
+            failed.delete(alId);
+            break;
+          } catch (error) {
+            const body = parseDirectError(error);
+            const wait = retryAfterSeconds(body.details) * 1_000;
+            if (body.code === 'RATE_LIMITED' && context.getRemainingTimeInMillis() > wait + 5_000) {
+              await sleep(wait);
+              continue;
+            }
+            // Gone meanwhile (fired or cancelled elsewhere): nothing left to cancel.
+            if (body.code !== 'ORDER_NOT_FOUND') failed.set(alId, { al_id: alId, code: body.code, message: body.message });
+            break;
+          }
+        }
+      }
+    }
+    return { cancelled, failed: [...failed.values()], complete: failed.size === 0 };
+  };
+
+  const run = async (event: unknown, context: Context): Promise<KillSwitchResult> => {
+    const action = actionOf(event);
+    const rt = load();
+    const { uid } = await rt.sessions.current();
+    if (action === 'status') return rt.controls.haltState(uid);
+    const changedBy = callerOf(event);
+    if (action === 'off') {
+      const state = await rt.controls.setHalt(uid, false, changedBy);
+      audit({ halted: false, changedAt: state.changedAt, changedBy });
+      await publish(rt.config, false, state.changedAt!, { changedBy });
+      return state;
+    }
+    const state = await rt.controls.setHalt(uid, true, changedBy);
+    audit({ halted: true, changedAt: state.changedAt, changedBy, phase: 'on' });
+    const result = await sweep(rt, context);
+    audit({ halted: true, changedAt: state.changedAt, changedBy, phase: 'swept', cancelled: result.cancelled, failed: result.failed });
+    await publish(rt.config, true, state.changedAt!, { changedBy, cancelled: result.cancelled.length, failed: result.failed.length });
+    return { ...state, sweep: result };
+  };
+
+  return async (event: unknown, context: Context): Promise<APIGatewayProxyStructuredResultV2 | KillSwitchResult> => {
+    const http = isHttpApiEvent(event as APIGatewayProxyEventV2);
+    try {
+      const result = await run(event, context);
+      return http ? { statusCode: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(result) } : result;
+    } catch (error) {
+      const failure = toGatewayError(error);
+      writeLog(logger, failure.status >= 500 ? 'error' : 'warn', 'kill switch failed', { code: failure.code, message: failure.message });
+      if (http) return httpErrorResponse(failure);
+      throw directInvocationError(failure);
+    }
+  };
+};
+
+/** The error contract body of a direct invocation's error (its message), or INTERNAL_ERROR. */
+const parseDirectError = (error: unknown): { code: string; message: string; details?: unknown } => {
+  if (error instanceof GatewayError) return error.toBody();
+  try {
+    const body = (JSON.parse((error as Error).message) as { error: { code: string; message: string; details?: unknown } }).error;
+    if (typeof body.code === 'string') return body;
+  } catch {
+    // not the contract's shape
+  }
+  return { code: 'INTERNAL_ERROR', message: error instanceof Error ? error.message : String(error) };
+};
