@@ -9,6 +9,7 @@ import { startLocalStack, type LocalStack } from '../../local/run-local.js';
 import { LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
 import { EventsTable } from '../../functions/events/store.js';
 import { jdata } from '../contract/jdata-client.js';
+import { GttClient } from '../../client/index.js';
 
 const PENDING = 3_000;
 let stack: LocalStack;
@@ -57,7 +58,7 @@ describe('the watcher with 3,000 pending orders', () => {
 
     // Outside the gateway: three placed, two cancelled, two fired; and one cancelled through the gateway.
     const placed = [await placeOutside({ tsym: 'WIPRO-EQ' }), await placeOutside({ tsym: 'WIPRO-EQ' }), await placeOutside({ tsym: 'WIPRO-EQ' })];
-    const pendingNow = (await fetch(`${stack.api.url}/gtt-orders`).then((r) => r.json())) as { orders: { al_id: string; tsym: string }[] };
+    const pendingNow = await new GttClient({ baseUrl: stack.api.url }).listAllOrders({ limit: 1_000 });
     const bulk = pendingNow.orders.filter((o) => o.tsym === 'TCS-EQ').map((o) => o.al_id);
     const cancelled = [bulk[10]!, bulk[2_000]!];
     for (const alId of cancelled) await cancelOutside(alId);
