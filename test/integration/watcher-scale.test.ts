@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalStack, type LocalStack } from '../../local/run-local.js';
 import { LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
 import { EventsTable } from '../../functions/events/store.js';
+import { dynamoDbClient } from '../../functions/safety/dynamodb-client.js';
 import { jdata } from '../contract/jdata-client.js';
 import { GttClient } from '../../client/index.js';
 
@@ -50,8 +51,20 @@ describe('the watcher with 3,000 pending orders', () => {
     const table = new EventsTable({ tableName: LOCAL_EVENTS_TABLE, endpoint: stack.dynamo.url });
     expect(Object.keys((await table.readSnapshot()).state.orders)).toHaveLength(PENDING);
 
-    // A steady cycle: nothing published, no order item written.
+    // A steady cycle: nothing published, no order item written. Counted at the watcher's own DynamoDB client (the
+    // one client per endpoint it shares with the gateway), not from what the watcher says about itself.
+    const calls: string[] = [];
+    dynamoDbClient(stack.dynamo.url).middlewareStack.add(
+      (next, context) => async (args) => {
+        calls.push(context.commandName ?? '?');
+        return next(args);
+      },
+      { step: 'initialize', name: 'testCountCalls' },
+    );
     const steady = await stack.watch();
+    dynamoDbClient(stack.dynamo.url).middlewareStack.remove('testCountCalls');
+    // The lease taken and given back, and the state read (3,000 items of ~300 bytes: one 1 MB page).
+    expect(calls.sort()).toEqual(['QueryCommand', 'UpdateItemCommand', 'UpdateItemCommand']);
     expect(steady).toMatchObject({ status: 'ok', published: [], pending: PENDING });
     expect(steady.dynamo?.itemsWritten).toBe(0);
     expect(steady.dynamo?.bytesWritten).toBe(0);
