@@ -145,9 +145,12 @@ export const measureDeployedColdStart = async (stack: LocalStack, rounds: number
   const functions = deployedFunctions().filter((f) => f.name !== 'OAuthCallback' && (!only?.length || only.includes(f.name)));
   type Sample = Awaited<ReturnType<typeof once>>;
   const samples = new Map<string, { fn: Sample[]; peer: Sample[] }>();
-  // A logout ends the demo session and marks the secret logged out: start each measured call from a live one.
+  // A logout ends the demo session: start each measured call from a live one.
+  // The reset brings back the demo token only: the secret gets it back too (SessionRenewal, measured earlier in the
+  // round, stored a renewed token that the reset ends; a Logout probe would otherwise time the SESSION_EXPIRED path).
   const fresh = async (name: string) => {
-    if (name === 'Logout') await fetch(`${stack.emulator.url}/_emulator/reset`, { method: 'POST' });
+    if (name !== 'Logout') return;
+    await fetch(`${stack.emulator.url}/_emulator/reset`, { method: 'POST' });
     stack.secrets.setSecret(LOCAL_SECRET_ID, JSON.stringify({ accessToken: stack.emulator.token, uid: stack.emulator.uid, actid: stack.emulator.actid }));
   };
   let seq = 0;

@@ -14,6 +14,7 @@ import { orderEventIds } from '../../functions/events/views.js';
 import { listenOnLoopback } from '../../local/loopback.js';
 import { LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
 import { EventsTable } from '../../functions/events/store.js';
+import { dynamoDbClient } from '../../functions/safety/dynamodb-client.js';
 import type { DeliveredEvent } from '../../local/eventbridge.js';
 import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
 import { jdata } from '../contract/jdata-client.js';
@@ -273,6 +274,37 @@ describe('the watcher', () => {
     const next = await stack.watch();
     expect(next.published).toHaveLength(1);
     for (const alId of ids) expect(of(alId, 'GTT Placed')).toHaveLength(1);
+  });
+
+  it('a run that dies while writing its state (some order items written, some not) publishes nothing twice after', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) ids.push(await placeOutside({ qty: String(i + 1) }));
+    // The run dies on its BatchWriteItem of the last 5 state items (25 a call: 30 orders are calls of 25 and 5), after
+    // it published and marked its 30 events: an error thrown at the real client, as a crash or DynamoDB would.
+    const client = dynamoDbClient(stack.dynamo.url);
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const items = (args.input as { RequestItems?: Record<string, { PutRequest?: { Item: { pk: { S: string } } } }[]> }).RequestItems;
+        const writes = Object.values(items ?? {}).flat();
+        const isState = context.commandName === 'BatchWriteItemCommand' && writes.some((w) => w.PutRequest?.Item.pk.S === 'watcher');
+        if (isState && writes.length === 5) throw Object.assign(new Error('injected: the run died here'), { name: 'InternalServerError' });
+        return next(args);
+      },
+      { step: 'initialize', name: 'testDieMidCommit' },
+    );
+    try {
+      await expect(stack.watch()).rejects.toThrow(/injected/);
+    } finally {
+      client.middlewareStack.remove('testDieMidCommit');
+    }
+    expect(events('GTT Placed')).toHaveLength(30);
+    const table = new EventsTable({ tableName: LOCAL_EVENTS_TABLE, endpoint: stack.dynamo.url });
+    expect(Object.keys((await table.readSnapshot()).state.orders)).toHaveLength(25);
+    // The next run finds the 5 orders not written, whose events are marked: nothing published, the state completed.
+    expect(await stack.watch()).toMatchObject({ status: 'ok', published: [], skipped: 5, dynamo: { itemsWritten: 5 } });
+    expect(Object.keys((await table.readSnapshot()).state.orders).sort()).toEqual([...ids].sort());
+    expect(await stack.watch()).toMatchObject({ status: 'ok', published: [], skipped: 0, dynamo: { itemsWritten: 0 } });
+    for (const alId of ids) expect(of(alId)).toHaveLength(1);
   });
 
   it('a dead session gives one Session Expired, not one per run; a renewal gives Session Renewed', async () => {
