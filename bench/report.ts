@@ -10,6 +10,15 @@ interface Results {
   cold: { rounds: number; functions: Record<string, number | string>[] };
   load: Record<string, number | boolean>;
   metricsColdStart?: { bareMs: number; withMetricsMs: number; addedMs: number; bundleKB: number };
+  governor?: {
+    permits: number;
+    permitP50Ms: number;
+    permitP99Ms: number;
+    dynamoCallsPerPermit: number;
+    contended30Granted: number;
+    contended30RefusedRateLimited: number;
+    contended30CallsOfGranted: number;
+  };
 }
 
 export const renderReport = (r: Results): string => {
@@ -43,6 +52,12 @@ export const renderReport = (r: Results): string => {
     `**Secret reads:** ${r.secretFetches.fetches} for ${r.secretFetches.invocations} warm invocations (max age ${r.secretFetches.maxAgeSeconds} s).`,
     '',
     `**Load** (autocannon, ${String(r.load.connections)} connections, ${String(r.load.requests)} requests, half places with fresh idempotency keys, half reads, through the local API, dynalite and the emulator): ${String(r.load.throughputRps)} req/s, p50 ${String(r.load.latencyP50Ms)} ms, p99 ${String(r.load.latencyP99Ms)} ms, ${String(r.load.errors)} errors, ${String(r.load.non2xx)} non-2xx; ${String(r.load.placesAccepted)} places accepted and ${String(r.load.emulatorOrders)} orders at the emulator (match: ${String(r.load.ordersMatchAcceptedPlaces)}); broker requests with a token in the body: ${String(r.load.brokerRequestsWithTokenInBody)}.`,
+    ...(r.governor
+      ? [
+          '',
+          `**Order-rate governor** (one permit per broker write; warm overhead and load above run without it, since it caps places at 8 a second; dynalite on loopback): ${r.governor.permits} permits p50 ${r.governor.permitP50Ms} ms, p99 ${r.governor.permitP99Ms} ms, ${r.governor.dynamoCallsPerPermit} DynamoDB calls per permit; 30 containers at once: ${r.governor.contended30Granted} granted (${r.governor.contended30CallsOfGranted} calls between them), ${r.governor.contended30RefusedRateLimited} refused RATE_LIMITED.`,
+        ]
+      : []),
   ];
   return lines.join('\n');
 };

@@ -14,6 +14,8 @@ import type { AnyOperation } from '../functions/contract/operation.js';
 import { measureDeployedColdStart, measureMetricsCost, synthDeployedAssets } from './cold-start.js';
 import { logger } from '../functions/runtime/logger.js';
 import { dynamoIdempotency } from '../functions/safety/idempotency.js';
+import { DEFAULT_ORDER_RATE, TradingControls } from '../functions/safety/trading-controls.js';
+import { LOCAL_CONTROL_TABLE } from '../local/dynamodb.js';
 
 const WARM_ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 400);
 // 21 rounds: on two shared cores a 9-round median moves a function by about ±0.15 between runs, 15 rounds about ±0.1.
@@ -31,7 +33,9 @@ const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** di
 
 const order = { exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' };
 
-const stack = await startLocalStack({ settings: { IDEMPOTENCY_KEY_REQUIRED: false } });
+// The gateway's own overhead and load, without the order-rate governor (it would cap places at 8 a second); the
+// governor's own cost is section 5.
+const stack = await startLocalStack({ settings: { IDEMPOTENCY_KEY_REQUIRED: false }, governor: false });
 const session = { accessToken: stack.emulator.token, uid: stack.emulator.uid, actid: stack.emulator.actid };
 const results: Record<string, unknown> = { node: process.version, cpus: (await import('node:os')).cpus().length, at: new Date().toISOString() };
 
@@ -177,6 +181,44 @@ console.table(warm);
   };
   console.log('\nLoad (autocannon, loopback)');
   console.table([results.load]);
+}
+
+// ---- 5. the order-rate governor: what a permit costs (latency, DynamoDB calls), alone and contended -------------
+{
+  const tableName = LOCAL_CONTROL_TABLE;
+  const endpoint = stack.dynamo.url;
+  // A clock that moves 510 ms per permit: never refused, and the account's log holds about a minute's 118 permits,
+  // the largest item the default 120 a minute allows.
+  let clock = Date.now();
+  const controls = new TradingControls({ tableName, endpoint, limits: DEFAULT_ORDER_RATE, now: () => (clock += 510) });
+  const times: number[] = [];
+  let calls = 0;
+  for (let i = 0; i < WARM_ITERATIONS; i++) {
+    const t = performance.now();
+    calls += (await controls.acquire('bench-governor', false)).dynamoCalls;
+    times.push(performance.now() - t);
+  }
+  // 30 containers at once on one account (each its own instance, real clock): how many calls until all are answered.
+  let contendedCalls = 0;
+  let granted = 0;
+  const contended = Array.from({ length: 30 }, () => new TradingControls({ tableName, endpoint, limits: DEFAULT_ORDER_RATE }));
+  const outcomes = await Promise.allSettled(contended.map((c) => c.acquire('bench-contended', false)));
+  for (const o of outcomes) {
+    if (o.status !== 'fulfilled') continue;
+    granted++;
+    contendedCalls += o.value.dynamoCalls;
+  }
+  results.governor = {
+    permits: WARM_ITERATIONS,
+    permitP50Ms: round(percentile(times, 50)),
+    permitP99Ms: round(percentile(times, 99)),
+    dynamoCallsPerPermit: round(calls / WARM_ITERATIONS, 2),
+    contended30Granted: granted,
+    contended30RefusedRateLimited: outcomes.filter((o) => o.status === 'rejected').length,
+    contended30CallsOfGranted: contendedCalls,
+  };
+  console.log('\nOrder-rate governor (dynalite on loopback): one permit per broker write');
+  console.table([results.governor]);
 }
 
 await stack.close();
