@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
 import { LOCAL_SECRET_ID, startLocalStack, type LocalStack } from '../local/run-local.js';
+import { LOCAL_CONTROL_TABLE } from '../local/dynamodb.js';
 import { OPERATIONS } from '../functions/operations.js';
 
 // The in-process setup calls (real orders to act on) print no EMF lines; the measured child processes keep Metrics.
@@ -118,6 +119,8 @@ export const localEnv = (stack: LocalStack, templateEnv: Record<string, unknown>
     BROKER_BASE_URL: stack.emulator.url,
     BROKER_SECRET_ID: LOCAL_SECRET_ID,
     IDEMPOTENCY_TABLE_NAME: stack.dynamo.tableName,
+    // The order functions take a governor permit, as deployed.
+    CONTROL_TABLE_NAME: LOCAL_CONTROL_TABLE,
     ...stack.sessionEnv,
     ...stack.watcherEnv,
   };
@@ -142,7 +145,8 @@ export const localEnv = (stack: LocalStack, templateEnv: Record<string, unknown>
 };
 
 export const measureDeployedColdStart = async (stack: LocalStack, rounds: number, only?: readonly string[]): Promise<ColdRow[]> => {
-  const functions = deployedFunctions().filter((f) => f.name !== 'OAuthCallback' && (!only?.length || only.includes(f.name)));
+  // The kill switch sweeps the book: no one-call peer to compare it with.
+  const functions = deployedFunctions().filter((f) => f.name !== 'OAuthCallback' && f.name !== 'KillSwitch' && (!only?.length || only.includes(f.name)));
   type Sample = Awaited<ReturnType<typeof once>>;
   const samples = new Map<string, { fn: Sample[]; peer: Sample[] }>();
   // A logout ends the demo session: start each measured call from a live one.

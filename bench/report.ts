@@ -11,6 +11,15 @@ interface Results {
   load?: Record<string, number | boolean>;
   watcher?: { cyclesPerMonth: number; pricePerMillion: { write: number; read: number }; rows: Record<string, number | string>[] };
   metricsColdStart?: { bareMs: number; withMetricsMs: number; addedMs: number; bundleKB: number };
+  governor?: {
+    permits: number;
+    permitP50Ms: number;
+    permitP99Ms: number;
+    dynamoCallsPerPermit: number;
+    contended30Granted: number;
+    contended30RefusedRateLimited: number;
+    contended30CallsOfGranted: number;
+  };
 }
 
 export const renderReport = (r: Results): string => {
@@ -65,6 +74,12 @@ export const renderReport = (r: Results): string => {
         (x) =>
           `| ${x.pending} | ${x.baselineMs} | ${x.baselineCalls} | ${x.steadyCycleMs} | ${x.steadyCalls} (${x.steadyCallList}) | ${x.steadyBytesWritten} | ${x.steadyWriteUnits} | ${x.steadyReadUnits} | ${x.changedCycleMs} | ${x.callsPerChangedOrder} | ${x.bytesWrittenPerChangedOrder} | ${x.writeUnitsPerChangedOrder} | ${x.steadyMonthlyUsd} |`,
       ),
+      '',
+    );
+  }
+  if (r.governor) {
+    lines.push(
+      `**Order-rate governor** (one permit per broker write; the warm overhead and load above run without it, since it caps places at 8 a second; dynalite on loopback): ${r.governor.permits} permits p50 ${r.governor.permitP50Ms} ms, p99 ${r.governor.permitP99Ms} ms, ${r.governor.dynamoCallsPerPermit} DynamoDB calls per permit; 30 containers at once: ${r.governor.contended30Granted} granted (${r.governor.contended30CallsOfGranted} calls between them), ${r.governor.contended30RefusedRateLimited} refused RATE_LIMITED.`,
       '',
     );
   }

@@ -22,9 +22,11 @@ import type { AnyOperation } from '../functions/contract/operation.js';
 import { measureDeployedColdStart, measureMetricsCost, synthDeployedAssets } from './cold-start.js';
 import { logger } from '../functions/runtime/logger.js';
 import { dynamoIdempotency } from '../functions/safety/idempotency.js';
+import { DEFAULT_ORDER_RATE, TradingControls } from '../functions/safety/trading-controls.js';
+import { LOCAL_CONTROL_TABLE } from '../local/dynamodb.js';
 import { measureWatcher, CYCLES_PER_MONTH, PRICE_PER_MILLION } from './watcher.js';
 
-const SECTIONS = ['warm', 'secrets', 'cold', 'load', 'watcher'] as const;
+const SECTIONS = ['warm', 'secrets', 'cold', 'load', 'governor', 'watcher'] as const;
 const { values: flags } = parseArgs({ options: { only: { type: 'string' } } });
 const only = flags.only ? flags.only.split(',').map((s) => s.trim()) : [...SECTIONS];
 for (const name of only) if (!(SECTIONS as readonly string[]).includes(name)) throw new Error(`--only: unknown section ${name} (${SECTIONS.join(', ')})`);
@@ -48,8 +50,9 @@ const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** di
 
 const order = { exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' };
 
-// The deployed settings: an Idempotency-Key required on the order operations, events on.
-const stack = await startLocalStack();
+// The deployed settings (an Idempotency-Key required on the order operations, events on), without the order-rate
+// governor: it would cap places at 8 a second. Its own cost per order is measured in its section.
+const stack = await startLocalStack({ governor: false });
 const session = { accessToken: stack.emulator.token, uid: stack.emulator.uid, actid: stack.emulator.actid };
 const results: Record<string, unknown> = { node: process.version, cpus: (await import('node:os')).cpus().length, at: new Date().toISOString() };
 
@@ -215,9 +218,47 @@ if (runs('load')) {
   console.table([results.load]);
 }
 
+// ---- 5. the order-rate governor: what a permit costs (latency, DynamoDB calls), alone and contended -------------
+if (runs('governor')) {
+  const tableName = LOCAL_CONTROL_TABLE;
+  const endpoint = stack.dynamo.url;
+  // A clock that moves 510 ms per permit: never refused, and the account's log holds about a minute's 118 permits,
+  // the largest item the default 120 a minute allows.
+  let clock = Date.now();
+  const controls = new TradingControls({ tableName, endpoint, limits: DEFAULT_ORDER_RATE, now: () => (clock += 510) });
+  const times: number[] = [];
+  let calls = 0;
+  for (let i = 0; i < WARM_ITERATIONS; i++) {
+    const t = performance.now();
+    calls += (await controls.acquire('bench-governor', false)).dynamoCalls;
+    times.push(performance.now() - t);
+  }
+  // 30 containers at once on one account (each its own instance, real clock): how many calls until all are answered.
+  let contendedCalls = 0;
+  let granted = 0;
+  const contended = Array.from({ length: 30 }, () => new TradingControls({ tableName, endpoint, limits: DEFAULT_ORDER_RATE }));
+  const outcomes = await Promise.allSettled(contended.map((c) => c.acquire('bench-contended', false)));
+  for (const o of outcomes) {
+    if (o.status !== 'fulfilled') continue;
+    granted++;
+    contendedCalls += o.value.dynamoCalls;
+  }
+  results.governor = {
+    permits: WARM_ITERATIONS,
+    permitP50Ms: round(percentile(times, 50)),
+    permitP99Ms: round(percentile(times, 99)),
+    dynamoCallsPerPermit: round(calls / WARM_ITERATIONS, 2),
+    contended30Granted: granted,
+    contended30RefusedRateLimited: outcomes.filter((o) => o.status === 'rejected').length,
+    contended30CallsOfGranted: contendedCalls,
+  };
+  console.log('\nOrder-rate governor (dynalite on loopback): one permit per broker write');
+  console.table([results.governor]);
+}
+
 await stack.close();
 
-// ---- 5. the GttWatcher at N pending orders (bench/watcher.ts) -------------------------------------------------------
+// ---- 6. the GttWatcher at N pending orders (bench/watcher.ts) -------------------------------------------------------
 if (runs('watcher')) {
   const rows = await measureWatcher(WATCHER_SIZES);
   results.watcher = { sizes: WATCHER_SIZES, cyclesPerMonth: CYCLES_PER_MONTH, pricePerMillion: PRICE_PER_MILLION, rows };

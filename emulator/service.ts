@@ -91,9 +91,19 @@ export interface Switches {
    * as the Noren brokers answer since the 2026 algo rules).
    */
   acceptApiMarketOrders: boolean;
+  /**
+   * Count order writes (place, modify, cancel; single and OCO) per user in each calendar second and refuse the
+   * 11th and later with the Noren text `Invalid Input : Order Recieved 11 in a current second exceeds Limit 10 for
+   * user`. Off by default: the emulator's own load tests send hundreds a second.
+   */
+  enforceOrderRate: boolean;
 }
 
-export const SWITCH_NAMES = ['acceptJKey', 'invalidInputAs400', 'emptyListAsArray', 'echoOAuthState', 'acceptJKeyTokenAsBearer', 'acceptApiMarketOrders'] as const;
+export const SWITCH_NAMES = ['acceptJKey', 'invalidInputAs400', 'emptyListAsArray', 'echoOAuthState', 'acceptJKeyTokenAsBearer', 'acceptApiMarketOrders', 'enforceOrderRate'] as const;
+
+/** The exchanges' per-client order rate that Noren brokers enforce since April 2026. */
+export const BROKER_ORDER_RATE_LIMIT = 10;
+const ORDER_WRITES = ['PlaceGTTOrder', 'ModifyGTTOrder', 'CancelGTTOrder', 'CancelOCOOrder', 'PlaceOCOOrder', 'ModifyOCOOrder'];
 
 /** The order operations whose jData carries a price type, at the top (single GTT) or in the legs (OCO). */
 const PRICED_OPERATIONS = ['PlaceGTTOrder', 'ModifyGTTOrder', 'PlaceOCOOrder', 'ModifyOCOOrder'];
@@ -138,6 +148,8 @@ export class BrokerEmulator {
   readonly token: string;
   readonly login: SessionLogin;
   switches: Switches;
+  /** Order writes per user in the current calendar second (enforceOrderRate). */
+  private readonly orderRate = new Map<string, { second: number; count: number }>();
   private readonly startSwitches: Switches;
   private readonly log: RequestLog;
   private readonly now: () => Date;
@@ -160,6 +172,7 @@ export class BrokerEmulator {
       echoOAuthState: options.echoOAuthState ?? false,
       acceptJKeyTokenAsBearer: options.acceptJKeyTokenAsBearer ?? false,
       acceptApiMarketOrders: options.acceptApiMarketOrders ?? false,
+      enforceOrderRate: options.enforceOrderRate ?? false,
     };
     this.switches = { ...this.startSwitches };
     this.state.addAccount(DEMO_UID, DEMO_ACTID);
@@ -183,6 +196,7 @@ export class BrokerEmulator {
     for (const uid of [...this.state.accounts.keys()]) if (uid !== DEMO_UID) this.state.accounts.delete(uid);
     this.state.addSession(DEMO_UID, this.token, this.demoTokenStyle);
     this.faults.clear();
+    this.orderRate.clear();
     this.log.clear();
     this.switches = { ...this.startSwitches };
   }
@@ -301,6 +315,15 @@ export class BrokerEmulator {
     const uidOptional = UID_OPTIONAL.includes(operation) && (fields.uid === undefined || fields.uid === null);
     if (!uidOptional && fields.uid !== sessionUid) return notOk('Session Expired :  Invalid User Id');
     const account = this.state.accounts.get(sessionUid)!;
+    if (ORDER_WRITES.includes(operation) && this.switches.enforceOrderRate) {
+      const second = Math.floor(this.now().getTime() / 1_000);
+      const counted = this.orderRate.get(account.uid);
+      const count = counted?.second === second ? counted.count + 1 : 1;
+      this.orderRate.set(account.uid, { second, count });
+      if (count > BROKER_ORDER_RATE_LIMIT) {
+        return notOk(`Invalid Input : Order Recieved ${count} in a current second exceeds Limit ${BROKER_ORDER_RATE_LIMIT} for user`);
+      }
+    }
     if (PRICED_OPERATIONS.includes(operation) && !this.switches.acceptApiMarketOrders && isMarketOrder(fields)) {
       return notOk('ALGO_CHK: MKT Order type not allowed for API order');
     }

@@ -21,6 +21,7 @@ import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { OPERATIONS } from '../functions/operations.js';
 import { KILL_SWITCH } from '../functions/control-functions.js';
+import { AuditArchive } from './audit-archive.js';
 import { DEPLOYMENT_SETTINGS } from '../functions/runtime/config.js';
 import type { AnyOperation } from '../functions/contract/operation.js';
 import { EGRESS_CONTEXT_KEY, EGRESS_IP_DESCRIPTION, resolveEgress, StaticEgress, type EgressSetting } from './egress.js';
@@ -82,6 +83,15 @@ export interface GatewayStackProps extends StackProps {
   notifyTelegramChatId?: string;
 }
 
+/** `-c auditRetentionDays=N`: at least one year (the rules ask five), at most ten; anything else fails the synth. */
+export const resolveAuditRetentionDays = (value: unknown): number => {
+  const days = Number(value);
+  if (!Number.isInteger(days) || days < 365 || days > 3_653) {
+    throw new Error(`auditRetentionDays must be a whole number of days from 365 to 3653 (default 1827, five years); got ${JSON.stringify(value)}`);
+  }
+  return days;
+};
+
 export class GatewayStack extends Stack {
   readonly functions = new Map<string, GatewayFunction>();
   readonly api: HttpApi;
@@ -96,6 +106,8 @@ export class GatewayStack extends Stack {
   readonly events: LifecycleEvents;
   /** The kill switch (functions/control-functions.ts): POST, DELETE, GET /kill-switch. */
   readonly killSwitch: GatewayFunction;
+  /** The five-year audit archive (S3 with Object Lock) the audit records of the log groups reach. */
+  readonly audit: AuditArchive;
   private readonly brokerRateLimits?: BrokerSetup['rateLimits'];
 
   constructor(scope: Construct, id: string, props: GatewayStackProps = {}) {
@@ -278,6 +290,16 @@ export class GatewayStack extends Stack {
     this.staticEgress?.allowTableCalls(this.session.stateTable, OAUTH_STATE_TABLE_ACTIONS);
     (stage.node.defaultChild as CfnStage).addPropertyOverride('RouteSettings', routeSettings);
 
+    // The functions that write audit records: the order functions, the kill switch, the token writers.
+    const auditRetentionDays = context('auditRetentionDays');
+    this.audit = new AuditArchive(this, 'Audit', auditRetentionDays === undefined ? {} : { retentionDays: resolveAuditRetentionDays(auditRetentionDays) });
+    for (const operation of OPERATIONS.filter((op) => op.kind === 'order')) this.audit.addLogGroup(operation.name, this.functions.get(operation.name)!.logGroup);
+    this.audit.addLogGroup(KILL_SWITCH.name, this.killSwitch.logGroup);
+    for (const name of ['OAuthCallback', 'SessionRenewal'] as const) {
+      const fn = this.session.functions.get(name);
+      if (fn) this.audit.addLogGroup(name, fn.logGroup);
+    }
+
     this.api
       .metricServerError({ period: Duration.minutes(5) })
       .createAlarm(this, 'Api5xx', {
@@ -292,6 +314,7 @@ export class GatewayStack extends Stack {
     new CfnOutput(this, 'BrokerSecretArn', { value: this.secret.secretArn, description: 'Put the broker session JSON here' });
     new CfnOutput(this, 'IdempotencyTableName', { value: this.idempotencyTable.tableName });
     new CfnOutput(this, 'AlarmTopicArn', { value: alarmTopic.topicArn });
+    new CfnOutput(this, 'AuditBucketName', { value: this.audit.bucket.bucketName, description: 'Audit records (order actions, kill switch, session renewals), locked for 5 years' });
     this.session.addOutputs(this.api.apiEndpoint);
     this.events.addOutputs();
     if (this.staticEgress) {

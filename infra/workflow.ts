@@ -13,6 +13,11 @@ import { errorName } from '../functions/contract/errors.js';
 /** Errors after which a repeat cannot act twice: the broker did not execute the call, or it is still in flight. */
 export const PLACE_RETRY_ERRORS = [errorName('RATE_LIMITED'), errorName('IDEMPOTENCY_IN_PROGRESS')];
 /**
+ * How a place is retried: RATE_LIMITED may ask for up to a minute (the governor's per-minute window), so six
+ * attempts 1, 2, 4, 8, 16 and 32 s apart (about a minute in all), jittered so parallel executions do not retry in step.
+ */
+export const PLACE_RETRY = { interval: Duration.seconds(1), backoffRate: 2, maxAttempts: 6, maxDelay: Duration.seconds(32), jitterStrategy: sfn.JitterType.FULL };
+/**
  * A list changes nothing, so it may be retried after timeouts and outages too. A place may not: after a timeout
  * its outcome is unknown, and with the idempotency key a retry would only replay that unknown outcome.
  */
@@ -66,7 +71,7 @@ export const buildWorkflowDefinition = (scope: Construct, fns: WorkflowFunctions
     resultPath: '$.placed',
     retryOnServiceExceptions: false,
   })
-    .addRetry({ errors: PLACE_RETRY_ERRORS, interval: Duration.seconds(1), backoffRate: 2, maxAttempts: 3 })
+    .addRetry({ errors: PLACE_RETRY_ERRORS, ...PLACE_RETRY })
     .addCatch(sessionExpired, { errors: [SESSION_EXPIRED], resultPath: '$.error' });
 
   const withOcoKey = new sfn.Pass(scope, 'AddOcoIdempotencyKey', {
@@ -84,7 +89,7 @@ export const buildWorkflowDefinition = (scope: Construct, fns: WorkflowFunctions
     resultPath: '$.ocoPlaced',
     retryOnServiceExceptions: false,
   })
-    .addRetry({ errors: PLACE_RETRY_ERRORS, interval: Duration.seconds(1), backoffRate: 2, maxAttempts: 3 })
+    .addRetry({ errors: PLACE_RETRY_ERRORS, ...PLACE_RETRY })
     .addCatch(sessionExpired, { errors: [SESSION_EXPIRED], resultPath: '$.error' });
 
   const list = new tasks.LambdaInvoke(scope, 'ListPending', {

@@ -51,6 +51,11 @@ export interface LocalStackOptions {
   secretMaxAgeSeconds?: number;
   /** Extra settings by environment name (guardrails, IDEMPOTENCY_KEY_REQUIRED, ...). */
   settings?: GatewaySettings;
+  /**
+   * false: no trading controls table for the functions (no order-rate governor, no kill switch): the benchmark of
+   * the gateway's own overhead, which sends far more than 8 orders a second. Default on, as every deployment.
+   */
+  governor?: boolean;
   gateway?: Omit<GatewayOptions, 'config'>;
   /** POST every event to this URL as the stack's API destination would (NOTIFY_WEBHOOK_URL of npm start). */
   webhookUrl?: string;
@@ -195,7 +200,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     EVENT_BUS_NAME: LOCAL_EVENT_BUS,
     EVENTS_TABLE_NAME: LOCAL_EVENTS_TABLE,
     EVENTBRIDGE_ENDPOINT: eventBridge.url,
-    CONTROL_TABLE_NAME: LOCAL_CONTROL_TABLE,
+    ...(options.governor === false ? {} : { CONTROL_TABLE_NAME: LOCAL_CONTROL_TABLE }),
     // A broker that states its own order rate (its preset) sets the default; the deployment's setting wins.
     ...(broker.rateLimits ? { ORDER_RATE_PER_SECOND: broker.rateLimits.perSecond, ORDER_RATE_PER_MINUTE: broker.rateLimits.perMinute } : {}),
     ...options.settings,

@@ -17,6 +17,7 @@ const { DEPLOYMENT_SETTINGS, parseGatewayConfig } = await import('../functions/r
 
 const { PRESET_NAMES } = await import('../functions/broker/presets.js');
 const { SESSION_FUNCTIONS } = await import('../functions/session-functions.js');
+const { KILL_SWITCH } = await import('../functions/control-functions.js');
 const { LOCAL_RUN_PREFIX } = await import('./run-local.js');
 
 const usage = `usage: [NOTIFY_WEBHOOK_URL=<url>] npm start -- [--port N] [--emulator-port N] [--token T] [--watch-interval SECONDS (0: off; default 5)]
@@ -142,6 +143,10 @@ console.log(`DynamoDB (dynalite)     ${stack.dynamo.url}  table ${stack.dynamo.t
 console.log(`EventBridge (local)     ${stack.eventBridge.url}  bus ${stack.eventBridge.busName}${webhookUrl ? `  -> webhook ${webhookUrl}` : ''}`);
 if (webhookUrl) console.log(`Webhook dead letters    ${deadLetterFile}`);
 console.log(`GttWatcher              ${watchSeconds ? `every ${watchSeconds} s` : 'off (--watch-interval 0)'}`);
+const rules = parseGatewayConfig(stack.config);
+console.log(
+  `Trading rules           ${rules.ORDER_RATE_PER_SECOND}/s and ${rules.ORDER_RATE_PER_MINUTE}/min per account; market orders: ${rules.MARKET_ORDERS}; algo id: ${rules.ALGO_ID ?? 'none'}; kill switch: ${base}/kill-switch`,
+);
 console.log(`OpenAPI                 ${base}/openapi.json`);
 if (Object.keys(settings).length) console.log(`Settings                ${JSON.stringify(settings)}`);
 console.log('');
@@ -149,6 +154,7 @@ console.log('Routes:');
 for (const op of OPERATIONS) console.log(`  ${op.route.method.padEnd(6)} ${op.route.path.padEnd(24)} ${op.name}`);
 const sessionFunctions = SESSION_FUNCTIONS.filter((f) => f.name !== 'SessionRenewal' || b.totp);
 for (const f of sessionFunctions) for (const r of f.routes) console.log(`  ${r.method.padEnd(6)} ${r.path.padEnd(24)} ${f.name}`);
+for (const r of KILL_SWITCH.routes) console.log(`  ${r.method.padEnd(6)} ${r.path.padEnd(24)} ${KILL_SWITCH.name}`);
 for (const f of sessionFunctions.filter((fn) => fn.schedule)) console.log(`  POST   ${`${LOCAL_RUN_PREFIX}${f.name}`.padEnd(24)} ${f.name} now (rehearses its schedule)`);
 console.log(`\nTry:\n  curl -s -X POST ${base}/gtt-orders -H 'content-type: application/json' -H 'Idempotency-Key: try-1' \\
     -d '{"exch":"NSE","tsym":"M&M-EQ","qty":1,"prc":"1500","prd":"C","trantype":"B","prctyp":"LMT","ret":"DAY","ai_t":"LTP_B_O","d":"1490"}'`);

@@ -23,6 +23,8 @@ afterAll(async () => {
 describe('README: npm start and the curl lines', () => {
   it('prints its routes and serves the OpenAPI document', async () => {
     expect(started.output()).toMatch(/POST\s+\/gtt-orders\s+PlaceGTTOrder/);
+    expect(started.output()).toMatch(/POST\s+\/kill-switch\s+KillSwitch/);
+    expect(started.output()).toMatch(/Trading rules\s+8\/s and 120\/min per account; market orders: convert; algo id: none/);
     const doc = (await (await fetch(`${baseUrl}/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual([

@@ -351,9 +351,15 @@ describe('egress none', () => {
       'AWS::Lambda::Permission': N + 3 + 3,
       'AWS::SNS::Topic': 1,
       'AWS::SNS::TopicPolicy': 1,
-      // Plus the scheduler roles (health check, watcher) and their policies.
-      'AWS::IAM::Role': N + S + K + 2,
-      'AWS::IAM::Policy': N + S + K + 2,
+      // Plus the scheduler roles (health check, watcher) and the audit archive's (Firehose, CloudWatch Logs), with their policies.
+      'AWS::IAM::Role': N + S + K + 2 + 2,
+      'AWS::IAM::Policy': N + S + K + 2 + 2,
+      // The audit archive: the locked bucket (and its TLS-only policy), the stream, one subscription per log group
+      // with audit records (the order functions, the kill switch, the OAuth callback).
+      'AWS::S3::Bucket': 1,
+      'AWS::S3::BucketPolicy': 1,
+      'AWS::KinesisFirehose::DeliveryStream': 1,
+      'AWS::Logs::SubscriptionFilter': OPERATIONS.filter((op) => op.kind === 'order').length + K + 1,
       'AWS::Lambda::Function': N + S + K,
       'AWS::Scheduler::Schedule': 2,
       // Errors and throttles per operation, API 5xx, errors per session function, the watcher and the kill switch, SessionAlive.

@@ -207,6 +207,19 @@ describe('control table (order-rate governor)', () => {
   });
 });
 
+describe('trading rules settings', () => {
+  it('-c algoId and the market-order settings reach the functions; none is set by default', () => {
+    const envOf = (t: Template, name: string) =>
+      (Object.entries(t.findResources('AWS::Lambda::Function')) as [string, { Properties: { Environment: { Variables: Record<string, unknown> } } }][]).find(([id]) =>
+        id.startsWith(name),
+      )![1].Properties.Environment.Variables;
+    expect(envOf(gateway, 'PlaceGTTOrder').ALGO_ID).toBeUndefined();
+    expect(envOf(gateway, 'PlaceGTTOrder').MARKET_ORDERS).toBeUndefined();
+    const set = Template.fromStack(synth({ algoId: '99999', MARKET_ORDERS: 'reject', MARKET_PROTECTION_PERCENT: '1' }).gateway);
+    expect(envOf(set, 'PlaceOCOOrder')).toMatchObject({ ALGO_ID: '99999', MARKET_ORDERS: 'reject', MARKET_PROTECTION_PERCENT: '1' });
+  });
+});
+
 describe('idempotency table', () => {
   it('is on-demand with TTL on the expiry attribute and point-in-time recovery', () => {
     gateway.hasResourceProperties('AWS::DynamoDB::Table', {

@@ -86,6 +86,9 @@ describe('example workflow (local Step Functions)', () => {
   it('retries and catches exactly the error names the handlers throw', () => {
     const states = definition.States as Record<string, { Retry?: { ErrorEquals: string[] }[]; Catch?: { ErrorEquals: string[] }[] }>;
     expect(states[STATE_NAMES.place]!.Retry![0]!.ErrorEquals).toEqual(PLACE_RETRY_ERRORS);
+    // RateLimited may ask for up to a minute (the governor's minute window): about a minute of jittered retries.
+    expect(PLACE_RETRY_ERRORS).toContain('RateLimited');
+    expect(states[STATE_NAMES.place]!.Retry![0]).toMatchObject({ IntervalSeconds: 1, BackoffRate: 2, MaxAttempts: 6, MaxDelaySeconds: 32, JitterStrategy: 'FULL' });
     expect(PLACE_RETRY_ERRORS).not.toContain('BrokerTimeout');
     expect(states[STATE_NAMES.list]!.Retry![0]!.ErrorEquals).toEqual(LIST_RETRY_ERRORS);
     expect(states[STATE_NAMES.place]!.Catch![0]!.ErrorEquals).toEqual(['SessionExpired']);

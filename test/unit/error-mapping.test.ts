@@ -24,6 +24,9 @@ describe('broker reply -> error code', () => {
     ['Session Expired (invalid user)', json({ stat: 'Not_Ok', emsg: 'Session Expired :  Invalid User Id' }), 'SESSION_EXPIRED', 503],
     ['Server Timeout', json({ stat: 'Not_Ok', emsg: 'Server Timeout :  Please try after some time' }), 'BROKER_TIMEOUT', 504],
     ['rate limit', json({ stat: 'Not_Ok', emsg: 'Order Recieved 11 in a current second exceeds Limit 10' }), 'RATE_LIMITED', 429],
+    // As one Noren broker words it: an Invalid Input prefix and a user suffix; the same code as our own governor's.
+    ['rate limit (Invalid Input)', json({ stat: 'Not_Ok', emsg: 'Invalid Input : Order Recieved 11 in a current second exceeds Limit 10 for user' }), 'RATE_LIMITED', 429],
+    ['ALGO_CHK market order', json({ stat: 'Not_Ok', emsg: 'ALGO_CHK: MKT Order type not allowed for API order' }), 'BROKER_REJECTED', 422],
     ['Invalid Oi as stat', json({ stat: 'Invalid Oi', al_id: '1', request_time: 'x' }), 'ORDER_NOT_FOUND', 404],
     ['Invalid Oi as emsg', json({ stat: 'Not_Ok', emsg: 'Invalid Oi' }), 'ORDER_NOT_FOUND', 404],
     ['other Not_Ok', json({ stat: 'Not_Ok', emsg: 'Invalid Input : qty is Missing' }), 'BROKER_REJECTED', 422],
@@ -38,6 +41,13 @@ describe('broker reply -> error code', () => {
     expect(error.code).toBe(code);
     expect(error.status).toBe(status);
     expect(error.name).toBe(errorName(code));
+  });
+
+  it("the broker's rate limit on an order: not executed (a Not_Ok means the broker did not act), Retry-After 1", () => {
+    const error = annotateOutcome(cancelGttOrder, failureOf(cancelGttOrder, json({ stat: 'Not_Ok', emsg: 'Order Recieved 11 in a current second exceeds Limit 10' })));
+    expect(error).toMatchObject({ code: 'RATE_LIMITED', outcome: 'not_executed', brokerMessage: 'Order Recieved 11 in a current second exceeds Limit 10' });
+    expect(httpErrorResponse(error).headers).toMatchObject({ 'retry-after': '1' });
+    expect(directInvocationError(error).name).toBe('RateLimited');
   });
 
   it('keeps the broker text in brokerMessage', () => {
