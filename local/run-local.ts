@@ -92,6 +92,9 @@ export interface LocalRenewal {
   renewedAt: string;
 }
 
+/** The local API's answer to "where is the emulator": `{url}` (npm start only; a deployment has no such route). */
+export const LOCAL_EMULATOR_ROUTE = '/_local/emulator';
+
 /** Local routes that run a scheduled function once, as its schedule would. */
 export const LOCAL_RUN_PREFIX = '/_local/run/';
 
@@ -266,6 +269,13 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     openApi: (baseUrl) => buildOpenApiDocument(baseUrl),
     extraRoutes: [
       ...deployed.flatMap((f) => f.routes.map((r) => ({ method: r.method, path: r.path, name: f.name, handler: sessionHandlers[f.name]! }))),
+      // Where the sandbox's broker emulator listens (its port is random): `npm run gtt -- ltp` finds it here.
+      {
+        method: 'GET',
+        path: LOCAL_EMULATOR_ROUTE,
+        name: 'LocalEmulator',
+        handler: () => Promise.resolve({ statusCode: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: emulator.url }) }),
+      },
       // Rehearsals of the scheduled runs (EventBridge Scheduler in AWS): `curl -X POST .../_local/run/SessionRenewal`.
       ...deployed
         .filter((f) => f.schedule)

@@ -153,7 +153,7 @@ for (const f of sessionFunctions.filter((fn) => fn.schedule)) console.log(`  POS
 console.log(`\nTry:\n  curl -s -X POST ${base}/gtt-orders -H 'content-type: application/json' -H 'Idempotency-Key: try-1' \\
     -d '{"exch":"NSE","tsym":"M&M-EQ","qty":1,"prc":"1500","prd":"C","trantype":"B","prctyp":"LMT","ret":"DAY","ai_t":"LTP_B_O","d":"1490"}'`);
 console.log(`  curl -s ${base}/gtt-orders`);
-console.log(`  curl -s -X POST ${stack.emulator.url}/_emulator/ltp -H 'content-type: application/json' -d '{"exch":"NSE","tsym":"M&M-EQ","ltp":1480}'   # fires it: GTT Triggered`);
+console.log(`  npm run gtt -- ltp 'M&M-EQ' 1480 --url ${base}   # moves the sandbox's price: it fires (GTT Triggered)`);
 console.log(`\nLogin on loopback (a new session token in the local secret):\n  npm run gtt -- login --url ${base}   # prints the login page; sign in as ${stack.emulator.uid} with the password and OTP above`);
 console.log(`  npm run gtt -- session --url ${base}\n`);
 
