@@ -40,6 +40,8 @@ export interface LocalStackOptions {
   sessionRenewal?: boolean;
   /** The emulator's login pages pass `state` through (default: `code` only, as the live brokers). */
   echoOAuthState?: boolean;
+  /** The emulator takes orders for any symbol (default: only its shipped list, emulator/symbols.ts). */
+  acceptAnySymbol?: boolean;
   apiPort?: number;
   emulatorPort?: number;
   token?: string;
@@ -153,6 +155,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     // The demo session travels as the deployment sends it (a jKey deployment holds a jKey token).
     demoTokenStyle: auth,
     echoOAuthState: options.echoOAuthState ?? false,
+    acceptAnySymbol: options.acceptAnySymbol ?? false,
   });
   const broker = localBroker(options.broker, emulator.url, options.sessionRenewal);
   const secrets = await startLocalSecretsManager({

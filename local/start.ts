@@ -20,7 +20,8 @@ const { SESSION_FUNCTIONS } = await import('../functions/session-functions.js');
 const { LOCAL_RUN_PREFIX } = await import('./run-local.js');
 
 const usage = `usage: [NOTIFY_WEBHOOK_URL=<url>] npm start -- [--port N] [--emulator-port N] [--token T] [--watch-interval SECONDS (0: off; default 5)]
-    [--dead-letters FILE] [--broker emulator|${PRESET_NAMES.filter((n) => n !== 'custom').join('|')}] [--session-renewal totp|off] [--echo-oauth-state]`;
+    [--dead-letters FILE] [--broker emulator|${PRESET_NAMES.filter((n) => n !== 'custom').join('|')}] [--session-renewal totp|off] [--echo-oauth-state]
+    [--any-symbol (the emulator takes any symbol; default: its shipped list, as a broker lists its own)]`;
 
 const parsePort = (value: string | undefined, fallback: number, flag: string): number => {
   if (value === undefined) return fallback;
@@ -43,6 +44,7 @@ try {
       broker: { type: 'string' },
       'session-renewal': { type: 'string' },
       'echo-oauth-state': { type: 'boolean' },
+      'any-symbol': { type: 'boolean' },
       'dead-letters': { type: 'string' },
       help: { type: 'boolean' },
     },
@@ -103,6 +105,7 @@ const stack = await startLocalStack({
   ...(args.broker ? { broker: args.broker } : {}),
   sessionRenewal: renewal === 'totp',
   echoOAuthState: args['echo-oauth-state'] ?? false,
+  acceptAnySymbol: args['any-symbol'] ?? false,
   settings,
   apiPort: parsePort(args.port, 3000, '--port'),
   emulatorPort: parsePort(args['emulator-port'], 0, '--emulator-port'),
@@ -136,6 +139,7 @@ console.log(`gtt-gateway local API   ${base}`);
 console.log(`broker emulator         ${stack.emulator.url}  (uid ${stack.emulator.uid}, actid ${stack.emulator.actid})`);
 const b = stack.broker;
 console.log(`broker preset           ${b.preset}: ${b.baseUrl}  ${b.auth === 'jkey' ? 'jKey' : 'Bearer'}  login ${b.totp ? 'totp (QuickAuth)' : b.login}`);
+console.log(`symbols                 ${args['any-symbol'] ? 'any (--any-symbol)' : 'the shipped list (docs/emulator.md; --any-symbol takes any)'}`);
 console.log(`demo sign-in            user ${stack.emulator.uid}  password ${stack.emulator.login.password}  OTP: curl -s ${stack.emulator.url}/_emulator/otp`);
 console.log(`Secrets Manager (local) ${stack.secrets.url}  secret ${String(stack.config.BROKER_SECRET_ID)}`);
 console.log(`DynamoDB (dynalite)     ${stack.dynamo.url}  table ${stack.dynamo.tableName}`);

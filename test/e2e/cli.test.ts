@@ -148,6 +148,11 @@ describe('npm run gtt against npm start', () => {
     expect(invalidJson.code).toBe(2);
     expect(JSON.parse(invalidJson.stderr)).toMatchObject({ error: { code: 'VALIDATION_FAILED', status: 400, exitCode: 2, details: [{ field: 'prctyp' }] } });
 
+    // The sandbox lists symbols as a broker does: an unknown one is the broker's refusal, exit 4.
+    const unknown = await gtt(['place', ...ORDER.map((v) => (v === 'M&M-EQ' ? 'NOSUCH-EQ' : v))]);
+    expect(unknown.code).toBe(4);
+    expect(unknown.stderr).toMatch(/^error BROKER_REJECTED[\s\S]*broker said: Invalid Input : Invalid Trading Symbol/);
+
     const reused = await gtt(['place', ...ORDER.map((v) => (v === '1' ? '2' : v)), '--tag', 'swing-1', '--key', 'cli-order-1']);
     expect(reused.code).toBe(8);
     expect(reused.stderr).toMatch(/IDEMPOTENCY_KEY_REUSED/);
