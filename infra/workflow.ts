@@ -4,7 +4,6 @@
  * the operation table and the handlers' own error names, so what it retries and catches is what they throw.
  */
 import { App, Duration, Stack } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
@@ -52,15 +51,10 @@ export const renderWorkflowDefinition = (): Record<string, unknown> => {
   const s = new Stack(new App(), 'WorkflowRender', { env: { account: '000000000000', region: 'us-east-1' } });
   const fn = (id: string, name: string) => lambda.Function.fromFunctionArn(s, id, `arn:aws:lambda:us-east-1:000000000000:function:${name}`);
   const fns = { place: fn('Place', 'PlaceGTTOrder'), placeOco: fn('PlaceOcoFn', 'PlaceOCOOrder'), listPending: fn('List', 'GetPendingGTTOrder') };
-  new sfn.StateMachine(s, 'Machine', { definitionBody: sfn.DefinitionBody.fromChainable(buildWorkflowDefinition(s, fns)) });
-  const machine = Object.values(Template.fromStack(s).findResources('AWS::StepFunctions::StateMachine'))[0] as {
-    Properties: { DefinitionString: string | { 'Fn::Join': [string, unknown[]] } };
-  };
-  const text =
-    typeof machine.Properties.DefinitionString === 'string'
-      ? machine.Properties.DefinitionString
-      : machine.Properties.DefinitionString['Fn::Join'][1].map(String).join('');
-  return JSON.parse(text) as Record<string, unknown>;
+  // The state graph's JSON is what the state machine's DefinitionString holds (a test compares the two), without a
+  // whole synth: about 0.1 s instead of 3 s for each `npm run workflow`.
+  const graph = new sfn.StateGraph(buildWorkflowDefinition(s, fns).startState, 'gtt-gateway example workflow');
+  return s.resolve(graph.toGraphJson()) as Record<string, unknown>;
 };
 
 /**

@@ -5,10 +5,13 @@
  * session caught into the Fail state, and no run against a URL that is not a local API.
  */
 import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScript, type Started } from '../support/processes.js';
+import { readmeBlock, startScript, type Started } from '../support/processes.js';
 import { emulatorControl } from '../support/emulator-control.js';
 
+const ROOT = resolve(import.meta.dirname, '..', '..');
 let started: Started;
 let baseUrl: string;
 let emulatorUrl: string;
@@ -78,6 +81,18 @@ describe('npm run workflow against npm start', () => {
     expect(run.stdout).toBe('');
     expect(((await (await fetch(`${baseUrl}/gtt-orders`)).json()) as { orders: unknown[] }).orders).toHaveLength(before.orders.length);
     expect((await workflow(['not json'])).stderr).toMatch(/the input is not JSON/);
+  });
+
+  it('docs/workflow.md: the block, as written but for the port', async () => {
+    const script = readmeBlock('workflow').replace('http://127.0.0.1:3000', baseUrl);
+    const { stdout, stderr } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], { cwd: ROOT, timeout: 60_000 });
+    const outputs = stdout.split(/\n(?=\{)/).map((text) => JSON.parse(text) as Output);
+    expect(outputs.map((o) => o.placed.idempotency)).toEqual([
+      { key: 'mm-dip-1', replayed: false },
+      { key: 'mm-dip-1', replayed: true },
+      { key: 'mm-dip-2', replayed: false },
+    ]);
+    expect(stderr.match(/^succeeded/gm)).toHaveLength(3);
   });
 
   it('runs only against a local API', async () => {

@@ -6,9 +6,10 @@ import { readFileSync } from 'node:fs';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { LIST_RETRY_ERRORS, PLACE_RETRY_ERRORS, renderWorkflowDefinition, STATE_NAMES } from '../../infra/workflow.js';
+import { buildWorkflowDefinition, LIST_RETRY_ERRORS, PLACE_RETRY_ERRORS, renderWorkflowDefinition, STATE_NAMES } from '../../infra/workflow.js';
 import { EXAMPLE_INPUT, startExecutionCommand, WorkflowExampleStack } from '../../infra/workflow-example-stack.js';
 import { WORKFLOW_INPUT_SCHEMA_FILE, workflowInputJsonSchemaText, workflowInputSchema } from '../../infra/workflow-input.js';
 import { startLocalStack, type LocalStack } from '../../local/run-local.js';
@@ -121,6 +122,18 @@ describe('example workflow (local Step Functions)', () => {
 });
 
 describe('the example as a product', () => {
+  it('npm run workflow runs exactly the definition the stack deploys', () => {
+    const s = new Stack(new App(), 'WorkflowSynth', { env: { account: '000000000000', region: 'us-east-1' } });
+    const fn = (id: string, name: string) => lambda.Function.fromFunctionArn(s, id, arn(name));
+    const fns = { place: fn('Place', 'PlaceGTTOrder'), placeOco: fn('PlaceOcoFn', 'PlaceOCOOrder'), listPending: fn('List', 'GetPendingGTTOrder') };
+    new sfn.StateMachine(s, 'Machine', { definitionBody: sfn.DefinitionBody.fromChainable(buildWorkflowDefinition(s, fns)) });
+    const machine = Object.values(Template.fromStack(s).findResources('AWS::StepFunctions::StateMachine'))[0] as {
+      Properties: { DefinitionString: string | { 'Fn::Join': [string, unknown[]] } };
+    };
+    const text = typeof machine.Properties.DefinitionString === 'string' ? machine.Properties.DefinitionString : machine.Properties.DefinitionString['Fn::Join'][1].map(String).join('');
+    expect(renderWorkflowDefinition()).toEqual(JSON.parse(text));
+  });
+
   it('its stack outputs the state machine ARN and a ready start-execution line with a valid input', () => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
     const fns = new Stack(app, 'Fns', { env: { account: '000000000000', region: 'ap-south-1' } });
