@@ -128,3 +128,15 @@ describe('network errors name the URL', () => {
     expect(err.join('\n')).toContain(`at ${closed.url}.`);
   });
 });
+
+describe('ltp: the local sandbox only', () => {
+  it('a URL that is not loopback is refused before anything is sent; a loopback API without a sandbox is named', async () => {
+    const remote = await main(['ltp', 'INFY-EQ', '1400', '--url', 'https://a1b2c3d4e5.execute-api.ap-south-1.amazonaws.com'], { GTT_API_URL: '' }, { out: () => undefined, err: () => undefined });
+    expect(remote).toBe(2);
+    const before = requests;
+    const result = await run(['ltp', 'INFY-EQ', '1400']);
+    expect(requests).toBe(before + 1); // only GET /_local/emulator, answered 500 by this stand-in
+    expect(result.code).toBe(6); // an HTTP 5xx outside the contract, as the exit-code table says
+    expect(result.err).toContain(`${api.url} has no local sandbox (GET /_local/emulator answered HTTP 500)`);
+  });
+});
