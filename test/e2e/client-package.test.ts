@@ -118,7 +118,7 @@ try {
 console.log(JSON.stringify({ al_id: placed.al_id, replayed: again.idempotency?.replayed, listed, refused }));
 `;
 
-describe('the packed client in a fresh project', () => {
+describe('the packed client in a fresh project', { timeout: 120_000 }, () => {
   it('the tarball holds the built JavaScript and declarations, and only the client runtime dependencies', () => {
     const listing = readFileSync(join(project, 'node_modules', pkg.name, 'package.json'), 'utf8');
     expect(JSON.parse(listing)).toMatchObject({ name: '@gtt-gateway/client', types: './dist/index.d.ts' });

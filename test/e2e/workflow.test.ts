@@ -53,7 +53,8 @@ afterAll(async () => {
   await started?.stop();
 });
 
-describe('npm run workflow against npm start', () => {
+// Each run is a child process of its own (about 2 s): more than the default 20 s per test under a loaded machine.
+describe('npm run workflow against npm start', { timeout: 90_000 }, () => {
   it('places the order keyed by the execution name and lists it; the same name again replays', async () => {
     const first = await workflow([JSON.stringify({ order }), '--name', 'wf-e2e-1']);
     expect(first.code).toBe(0);
