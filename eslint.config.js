@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', 'dist/', 'coverage/', 'bench/results*.json'] },
+  { ignores: ['node_modules/', 'cdk.out/', 'dist/', 'client/dist/', 'coverage/', 'bench/results*.json'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

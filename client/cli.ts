@@ -2,6 +2,7 @@
  * `npm run gtt -- <command> [flags]`: the command line of the typed client (docs/client.md). Human output by
  * default (a table for lists), `--json` for scripts; exit codes by error class (client/exit-codes.ts).
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import {
@@ -29,14 +30,14 @@ const OCO_FLAGS =
   'exch tsym side qty product retention target-trigger target-price target-price-type stop-trigger stop-price stop-price-type stop-trigger-price ltp tag validity key';
 
 /** Each command: its positional argument (if any), the flags it takes, whether it takes --dry-run. */
-const COMMANDS: Record<string, { arg?: string; flags: string; dryRun?: boolean; summary: string }> = {
+const COMMANDS: Record<string, { args?: string[]; flags: string; dryRun?: boolean; summary: string }> = {
   place: { flags: ORDER_FLAGS, dryRun: true, summary: 'place a GTT order' },
   'place-oco': { flags: OCO_FLAGS, dryRun: true, summary: 'place a two-leg OCO order (target and stop-loss)' },
   list: { flags: 'tsym exch limit cursor all', summary: 'list pending GTT orders (table: al_id, type, exch, tsym, side, qty, price, trigger(s), tag)' },
-  get: { arg: 'alId', flags: '', summary: 'one pending order' },
-  modify: { arg: 'alId', flags: ORDER_FLAGS, dryRun: true, summary: 'replace a pending order (the place flags, all of them)' },
-  'modify-oco': { arg: 'alId', flags: OCO_FLAGS, dryRun: true, summary: 'replace a pending OCO order (the place-oco flags)' },
-  cancel: { arg: 'alId', flags: 'key', dryRun: true, summary: 'cancel a pending order' },
+  get: { args: ['alId'], flags: '', summary: 'one pending order' },
+  modify: { args: ['alId'], flags: ORDER_FLAGS, dryRun: true, summary: 'replace a pending order (the place flags, all of them)' },
+  'modify-oco': { args: ['alId'], flags: OCO_FLAGS, dryRun: true, summary: 'replace a pending OCO order (the place-oco flags)' },
+  cancel: { args: ['alId'], flags: 'key', dryRun: true, summary: 'cancel a pending order' },
   triggered: { flags: 'limit cursor all', summary: 'the orders that fired, with the order each placed and its status' },
   orders: { flags: '', summary: "the day's orders at the broker: status, fill, why refused" },
   enabled: { flags: '', summary: 'the alert types enabled for the account' },
@@ -44,15 +45,16 @@ const COMMANDS: Record<string, { arg?: string; flags: string; dryRun?: boolean; 
   logout: { flags: '', summary: 'end the broker session (never retried)' },
   login: { flags: 'wait', summary: "start a browser login: print the broker's login page, then wait for the new session" },
   session: { flags: '', summary: 'the session the gateway trades with: account, since when, alive or not' },
-  'kill-switch': { arg: 'on|off|status', flags: '', summary: 'on: cancel every pending order and refuse places and modifies; off: accept them again' },
+  'kill-switch': { args: ['on|off|status'], flags: '', summary: 'on: cancel every pending order and refuse places and modifies; off: accept them again' },
   operations: { flags: '', summary: 'the operations of the OpenAPI document (for call)' },
-  call: { arg: 'OperationId', flags: 'path query body key', dryRun: true, summary: 'any operation of the OpenAPI document by its operationId' },
+  call: { args: ['OperationId'], flags: 'path query body key', dryRun: true, summary: 'any operation of the OpenAPI document by its operationId' },
+  ltp: { args: ['tsym', 'price'], flags: 'exch', summary: "the local sandbox only: set a last traded price; pending GTTs it meets fire" },
 };
 
 /** How often `login` asks whether the new session has arrived. */
 export const LOGIN_POLL_MS = 2_000;
 
-const GLOBAL_FLAGS = ['url', 'sign', 'no-sign', 'region', 'json', 'dry-run', 'timeout', 'attempts', 'verbose', 'help'];
+const GLOBAL_FLAGS = ['url', 'sign', 'no-sign', 'region', 'json', 'dry-run', 'timeout', 'attempts', 'verbose', 'help', 'version'];
 
 export const USAGE = `usage: npm run gtt -- <command> [flags]
 
@@ -81,6 +83,8 @@ commands:
                GTT and OCO (exit 4 if any is left); off: accept them again; status: which it is
   operations   the operations of the OpenAPI document
   call         <OperationId> [--path name=value]... [--query name=value]... [--body JSON] [--key K]
+  ltp          <tsym> <price> [--exch NSE]  the local sandbox (npm start) only: set the last traded price;
+               pending GTTs whose trigger it meets fire
 
 global flags:
   --url URL        the API (default: $GTT_API_URL, else ${DEFAULT_URL})
@@ -89,7 +93,7 @@ global flags:
   --dry-run        place/modify/cancel: show the exact broker request; nothing is sent
   --json           machine output: the API's JSON on stdout; errors as {"error":{...}} on stderr
   --timeout MS     per attempt (default 10000)    --attempts N   of a retry-safe call (default 4)
-  --verbose        print retries on stderr        --help
+  --verbose        print retries on stderr        --help    --version
 
 exit codes: 0 ok, 2 usage/validation/guardrail, 3 not found, 4 broker rejected or rate limited,
   5 session expired, 6 outcome unknown or unavailable (check \`list\` before acting again),
@@ -104,7 +108,15 @@ const FLAG_OF_FIELD: Record<string, string> = {
   'stopLoss.order.trgprc': '--stop-trigger-price', 'Idempotency-Key': '--key',
 };
 
-class UsageError extends Error {}
+class UsageError extends Error {
+  constructor(
+    message: string,
+    /** The command the hint is about, if known. */
+    readonly command?: string,
+  ) {
+    super(message);
+  }
+}
 
 export interface Io {
   out: (text: string) => void;
@@ -118,67 +130,140 @@ const str = (values: Values, name: string): string | undefined => {
   return typeof value === 'string' ? value : undefined;
 };
 
-const need = (values: Values, name: string): string => {
-  const value = str(values, name);
-  if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
-  return value;
+// The gateway's own rules for numbers (functions/schemas/input.ts), checked here so that every bad flag is named at
+// once before anything is sent; test/unit/cli-args.test.ts holds the two to the same answers.
+const PLAIN_DECIMAL = /^(0|[1-9]\d{0,11})(\.\d{1,8})?$/;
+const POSITIVE_INTEGER = /^[1-9]\d{0,9}$/;
+
+/** For tests: whether the CLI takes `value` as a quantity or a decimal (the gateway's rules, checked beside them). */
+export const cliAccepts = (rule: 'quantity' | 'decimal', value: string): boolean => {
+  const f = new Flags({ x: value });
+  if (rule === 'quantity') f.quantity('x');
+  else f.decimal('x');
+  try {
+    f.check();
+    return true;
+  } catch {
+    return false;
+  }
 };
 
-const positiveInt = (values: Values, name: string): number | undefined => {
-  const value = str(values, name);
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${name} must be a positive whole number, got ${JSON.stringify(value)}`);
-  return n;
-};
+/** Reads flags and collects what is wrong with them: every missing flag and every bad value, named together. */
+class Flags {
+  private readonly missing: string[] = [];
+  private readonly bad: string[] = [];
+  constructor(readonly values: Values) {}
+
+  str(name: string): string | undefined {
+    return str(this.values, name);
+  }
+
+  need(name: string): string {
+    const value = this.str(name);
+    if (value === undefined || value === '') this.missing.push(`--${name}`);
+    return value ?? '';
+  }
+
+  /** A positive whole number, as the gateway takes `qty`. */
+  quantity(name: string): string {
+    const value = this.need(name);
+    if (value !== '' && !POSITIVE_INTEGER.test(value.trim())) this.bad.push(`--${name} must be a positive whole number, got ${JSON.stringify(value)}`);
+    return value;
+  }
+
+  /** A plain non-negative decimal, as the gateway takes prices and triggers; `required` false: may be absent. */
+  decimal(name: string, required = true): string | undefined {
+    const value = required ? this.need(name) : this.str(name);
+    if (value !== undefined && value !== '' && !PLAIN_DECIMAL.test(value.trim())) {
+      this.bad.push(`--${name} must be a plain non-negative decimal number (no sign, exponent or more than 8 decimals), got ${JSON.stringify(value)}`);
+    }
+    return value;
+  }
+
+  positiveInt(name: string): number | undefined {
+    const value = this.str(name);
+    if (value === undefined) return undefined;
+    const n = Number(value);
+    if (!POSITIVE_INTEGER.test(value)) {
+      this.bad.push(`--${name} must be a positive whole number, got ${JSON.stringify(value)}`);
+      return undefined;
+    }
+    return n;
+  }
+
+  problem(message: string): void {
+    this.bad.push(message);
+  }
+
+  /** Throws one usage error naming everything found so far. */
+  check(command?: string): void {
+    const parts = [...(this.missing.length ? [`missing ${this.missing.join(', ')}`] : []), ...this.bad];
+    if (parts.length) throw new UsageError(parts.join('; '), command);
+  }
+}
 
 /** `name=value` pairs of a repeatable flag. */
-const pairs = (values: Values, name: string): Record<string, string> => {
-  const list = values[name];
-  const entries = (Array.isArray(list) ? list : []).map(String).map((pair) => {
+const pairs = (flags: Flags, name: string): Record<string, string> => {
+  const list = flags.values[name];
+  const entries = (Array.isArray(list) ? list : []).map(String).flatMap((pair) => {
     const at = pair.indexOf('=');
-    if (at <= 0) throw new UsageError(`--${name} takes name=value, got ${JSON.stringify(pair)}`);
-    return [pair.slice(0, at), pair.slice(at + 1)] as const;
+    if (at <= 0) {
+      flags.problem(`--${name} takes name=value, got ${JSON.stringify(pair)}`);
+      return [];
+    }
+    return [[pair.slice(0, at), pair.slice(at + 1)] as const];
   });
   return Object.fromEntries(entries);
 };
 
-// The values are passed as typed: the gateway validates them (VALIDATION_FAILED names the field, shown as its flag).
-const orderFromFlags = (v: Values): GttOrderInput =>
+// Numbers are checked as the gateway checks them; the rest is passed as typed and validated by the gateway
+// (VALIDATION_FAILED names the field, shown as its flag).
+const orderFromFlags = (f: Flags): GttOrderInput =>
   ({
-    exch: need(v, 'exch'),
-    tsym: need(v, 'tsym'),
-    qty: need(v, 'qty'),
-    prc: need(v, 'price'),
-    prd: need(v, 'product'),
-    trantype: need(v, 'side'),
-    prctyp: need(v, 'price-type'),
-    ret: need(v, 'retention'),
-    ai_t: need(v, 'alert'),
-    d: need(v, 'trigger'),
-    ...(str(v, 'validity') === undefined ? {} : { validity: str(v, 'validity') }),
-    ...(str(v, 'tag') === undefined ? {} : { tag: str(v, 'tag') }),
+    exch: f.need('exch'),
+    tsym: f.need('tsym'),
+    qty: f.quantity('qty'),
+    prc: f.decimal('price'),
+    prd: f.need('product'),
+    trantype: f.need('side'),
+    prctyp: f.need('price-type'),
+    ret: f.need('retention'),
+    ai_t: f.need('alert'),
+    d: f.decimal('trigger'),
+    ...(f.str('validity') === undefined ? {} : { validity: f.str('validity') }),
+    ...(f.str('tag') === undefined ? {} : { tag: f.str('tag') }),
   }) as GttOrderInput;
 
-const ocoFromFlags = (v: Values): OcoOrderInput => {
-  const leg = (prefix: 'target' | 'stop') => ({
-    trigger: need(v, `${prefix}-trigger`),
-    order: {
-      trantype: need(v, 'side'),
-      prctyp: str(v, `${prefix}-price-type`) ?? 'LMT',
-      qty: need(v, 'qty'),
-      prd: need(v, 'product'),
-      ret: str(v, 'retention') ?? 'DAY',
-      ...(str(v, `${prefix}-price`) === undefined ? {} : { prc: str(v, `${prefix}-price`) }),
-      ...(prefix === 'stop' && str(v, 'stop-trigger-price') !== undefined ? { trgprc: str(v, 'stop-trigger-price') } : {}),
-    },
-  });
+const ocoFromFlags = (f: Flags): OcoOrderInput => {
+  const exch = f.need('exch');
+  const tsym = f.need('tsym');
+  const side = f.need('side');
+  const qty = f.quantity('qty');
+  const product = f.need('product');
+  const leg = (prefix: 'target' | 'stop') => {
+    const trigger = f.decimal(`${prefix}-trigger`);
+    const price = f.decimal(`${prefix}-price`, false);
+    const triggerPrice = prefix === 'stop' ? f.decimal('stop-trigger-price', false) : undefined;
+    return {
+      trigger,
+      order: {
+        trantype: side,
+        prctyp: f.str(`${prefix}-price-type`) ?? 'LMT',
+        qty,
+        prd: product,
+        ret: f.str('retention') ?? 'DAY',
+        ...(price === undefined ? {} : { prc: price }),
+        ...(triggerPrice === undefined ? {} : { trgprc: triggerPrice }),
+      },
+    };
+  };
+  const ltp = f.decimal('ltp', false);
   return {
-    exch: need(v, 'exch'),
-    tsym: need(v, 'tsym'),
-    ...(str(v, 'validity') === undefined ? {} : { validity: str(v, 'validity') }),
-    ...(str(v, 'tag') === undefined ? {} : { tag: str(v, 'tag') }),
-    ...(str(v, 'ltp') === undefined ? {} : { ltp: str(v, 'ltp') }),
+    exch,
+    tsym,
+    ...(f.str('validity') === undefined ? {} : { validity: f.str('validity') }),
+    ...(f.str('tag') === undefined ? {} : { tag: f.str('tag') }),
+    ...(ltp === undefined ? {} : { ltp }),
     target: leg('target'),
     stopLoss: leg('stop'),
   } as OcoOrderInput;
@@ -301,18 +386,32 @@ const withNextPage = (text: string, list: { nextCursor?: string | undefined }) =
 
 // ---- main --------------------------------------------------------------------------------------------------------
 
+/** Values that start with a dash but are numbers (`--qty -1`, `ltp X -5`): parseArgs would take them for flags. */
+const NEGATIVE_NUMBER = /^-(\d|\.\d)/;
+
 const parse = (argv: string[]) => {
   const allFlags = new Set([...GLOBAL_FLAGS, ...Object.values(COMMANDS).flatMap((c) => c.flags.split(' ').filter(Boolean))]);
-  const booleans = new Set(['sign', 'no-sign', 'json', 'dry-run', 'verbose', 'help', 'all']);
+  const booleans = new Set(['sign', 'no-sign', 'json', 'dry-run', 'verbose', 'help', 'all', 'version']);
   const multiple = new Set(['path', 'query']);
   const options = Object.fromEntries(
     [...allFlags].map((name) => [name, { type: booleans.has(name) ? ('boolean' as const) : ('string' as const), multiple: multiple.has(name) }]),
   );
+  // `--qty -1` becomes `--qty=-1` and a negative positional is held aside, so the value reaches the checks below
+  // (which name it) instead of parseArgs' "ambiguous" or "unknown option" message.
+  const held: string[] = [];
+  const args: string[] = [];
+  for (const token of argv) {
+    const previous = args.at(-1);
+    const flag = previous?.startsWith('--') && !previous.includes('=') ? previous.slice(2) : undefined;
+    if (NEGATIVE_NUMBER.test(token) && flag !== undefined && allFlags.has(flag) && !booleans.has(flag)) args[args.length - 1] = `${previous}=${token}`;
+    else if (NEGATIVE_NUMBER.test(token)) args.push(`\u0000${held.push(token) - 1}`);
+    else args.push(token);
+  }
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true, tokens: true });
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError((error as Error).message.split('\n')[0]!);
   }
   // parseArgs keeps the last of a repeated flag: `--qty 1 --qty 2` would place 2. Only --path and --query repeat.
   const seen = new Set<string>();
@@ -321,7 +420,66 @@ const parse = (argv: string[]) => {
     if (seen.has(token.name)) throw new UsageError(`--${token.name} was given more than once; give it once`);
     seen.add(token.name);
   }
-  return { values: parsed.values, positionals: parsed.positionals };
+  const positionals = parsed.positionals.map((p) => (p.startsWith('\u0000') ? held[Number(p.slice(1))]! : p));
+  return { values: parsed.values, positionals };
+};
+
+/** The one line printed under a usage error: the command's shape, and where the full help is. */
+export const usageHint = (command?: string): string => {
+  const spec = command === undefined ? undefined : COMMANDS[command];
+  if (!spec) return `usage: npm run gtt -- <command> [flags]   commands: ${Object.keys(COMMANDS).join(', ')}   (--help: every command and flag)`;
+  const args = (spec.args ?? []).map((a) => `<${a}>`);
+  const flags = spec.flags.split(' ').filter(Boolean).map((f) => `--${f}`);
+  return `usage: npm run gtt -- ${[command, ...args, ...flags].join(' ')}   (--help: every command and flag)`;
+};
+
+/** The package's version, for `--version`. */
+export const version = (): string => (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+/** Loopback hosts: where the local sandbox (npm start) can be. */
+const isLoopback = (url: URL): boolean => ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+
+/**
+ * `gtt ltp <tsym> <price>`: asks `npm start` where its emulator is (`GET /_local/emulator`), then sets the price
+ * there (`POST /_emulator/ltp`). Refused against anything but a loopback URL: a deployment has no sandbox price.
+ */
+const moveSandboxPrice = async (
+  baseUrl: string,
+  move: { exch: string; tsym: string; price: string },
+  io: Io,
+  json: boolean,
+  signal?: AbortSignal,
+): Promise<number> => {
+  const fetchJson = async (url: string, init?: RequestInit): Promise<{ status: number; body: unknown }> => {
+    let res: Response;
+    try {
+      res = await fetch(url, { ...init, signal: signal ?? AbortSignal.timeout(10_000) });
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string } }).cause?.code;
+      throw new GttGatewayError({ code: 'NETWORK_ERROR', operation: 'ltp', message: `ltp: no answer from ${url}${cause ? ` (${cause})` : ''}: is npm start running?` });
+    }
+    return { status: res.status, body: await res.json().catch(() => undefined) };
+  };
+  const where = await fetchJson(`${baseUrl}/_local/emulator`);
+  const emulatorUrl = (where.body as { url?: unknown } | undefined)?.url;
+  if (where.status !== 200 || typeof emulatorUrl !== 'string') {
+    throw new GttGatewayError({ code: 'HTTP_ERROR', status: where.status, operation: 'ltp', message: `ltp: ${baseUrl} has no local sandbox (GET /_local/emulator answered HTTP ${where.status}): ltp works against npm start only` });
+  }
+  const moved = await fetchJson(`${emulatorUrl}/_emulator/ltp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ exch: move.exch, tsym: move.tsym, ltp: Number(move.price) }),
+  });
+  if (moved.status !== 200) {
+    throw new GttGatewayError({ code: 'HTTP_ERROR', status: moved.status, operation: 'ltp', message: `ltp: the emulator refused the price (HTTP ${moved.status}): ${JSON.stringify(moved.body)}` });
+  }
+  const result = moved.body as { triggered: number; fired: { al_id: string; kind: string; leg: string; d: string }[] };
+  if (json) io.out(JSON.stringify(result, null, 2));
+  else {
+    const fired = result.fired.map((o) => `  fired ${o.al_id} (${o.kind}${o.kind === 'oco' ? `, leg ${o.leg}` : ''}, trigger ${o.d})`);
+    io.out([`${move.exch}:${move.tsym} last traded price ${move.price}: ${result.fired.length ? `${result.fired.length} GTT order(s) fired` : 'no pending GTT order met its trigger'}`, ...fired].join('\n'));
+  }
+  return EXIT_CODES.OK;
 };
 
 /** Runs one command; resolves with the exit code. `signal` interrupts the call (Ctrl-C when run as a program). */
@@ -330,22 +488,68 @@ export const main = async (argv: string[], env: NodeJS.ProcessEnv = process.env,
   try {
     const { values, positionals } = parse(argv);
     json = values.json === true;
-    if (values.help || positionals.length === 0) {
-      (values.help ? io.out : io.err)(USAGE);
-      return values.help ? EXIT_CODES.OK : EXIT_CODES.USAGE;
+    if (values.version) {
+      io.out(json ? JSON.stringify({ version: version() }) : `gtt-gateway ${version()}`);
+      return EXIT_CODES.OK;
     }
+    if (values.help) {
+      io.out(USAGE);
+      return EXIT_CODES.OK;
+    }
+    if (positionals.length === 0) throw new UsageError('no command given');
     const [command, ...rest] = positionals as [string, ...string[]];
     const spec = COMMANDS[command];
     if (!spec) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
-    if (rest.length !== (spec.arg ? 1 : 0)) {
-      throw new UsageError(spec.arg ? `${command} takes one <${spec.arg}>` : `${command} takes no arguments, got ${rest.join(' ')}`);
+    const f = new Flags(values);
+    const expected = spec.args ?? [];
+    if (rest.length !== expected.length) {
+      f.problem(
+        expected.length === 0
+          ? `${command} takes no arguments, got ${rest.join(' ')}`
+          : `${command} takes ${expected.map((a) => `<${a}>`).join(' ')}${rest.length ? `, got ${rest.length} argument(s)` : ''}`,
+      );
     }
     const allowed = new Set([...GLOBAL_FLAGS, ...spec.flags.split(' ').filter(Boolean)]);
     const foreign = Object.keys(values).filter((name) => values[name] !== undefined && !allowed.has(name));
-    if (foreign.length) throw new UsageError(`${command} does not take ${foreign.map((f) => `--${f}`).join(', ')}`);
-    if (values['dry-run'] && !spec.dryRun) throw new UsageError(`--dry-run applies to place, place-oco, modify, modify-oco, cancel and call only`);
-    if (values.sign && values['no-sign']) throw new UsageError('--sign and --no-sign contradict each other');
+    if (foreign.length) f.problem(`${command} does not take ${foreign.map((name) => `--${name}`).join(', ')}`);
+    if (values['dry-run'] && !spec.dryRun) f.problem(`--dry-run applies to place, place-oco, modify, modify-oco, cancel and call only`);
+    if (values.sign && values['no-sign']) f.problem('--sign and --no-sign contradict each other');
     const arg = rest[0] ?? '';
+    const timeoutMs = f.positiveInt('timeout');
+    const maxAttempts = f.positiveInt('attempts');
+    const order = command === 'place' || command === 'modify' ? orderFromFlags(f) : undefined;
+    const oco = command === 'place-oco' || command === 'modify-oco' ? ocoFromFlags(f) : undefined;
+    let waitSeconds = 600;
+    if (command === 'login' && f.str('wait') !== undefined) {
+      waitSeconds = Number(f.str('wait'));
+      if (!/^\d+$/.test(f.str('wait')!) || waitSeconds > 3_600) f.problem(`--wait must be a whole number of seconds from 0 to 3600, got ${JSON.stringify(f.str('wait'))}`);
+    }
+    let callInput: unknown;
+    if (command === 'call') {
+      if (rest.length === 1 && !(arg in OPERATION_INFO)) f.problem(`unknown operationId ${JSON.stringify(arg)}; \`operations\` lists them`);
+      let body: unknown;
+      const text = f.str('body');
+      if (text !== undefined) {
+        try {
+          body = JSON.parse(text);
+        } catch {
+          f.problem('--body must be JSON');
+        }
+      }
+      callInput = { path: pairs(f, 'path'), query: pairs(f, 'query'), ...(body === undefined ? {} : { body }) };
+    }
+    const baseUrl = (f.str('url') || env.GTT_API_URL || DEFAULT_URL).replace(/\/+$/, '');
+    if (command === 'ltp') {
+      if (rest[1] !== undefined && !PLAIN_DECIMAL.test(rest[1])) f.problem(`<price> must be a plain non-negative decimal number, got ${JSON.stringify(rest[1])}`);
+      let url: URL | undefined;
+      try {
+        url = new URL(baseUrl);
+      } catch {
+        f.problem(`--url is not a URL: ${JSON.stringify(baseUrl)}`);
+      }
+      if (url && !isLoopback(url)) f.problem(`ltp moves the local sandbox's price: ${baseUrl} is not a loopback address (npm start); a deployment trades at the exchange's price`);
+    }
+    f.check(command);
 
     if (command === 'operations') {
       const rows = Object.entries(OPERATION_INFO as Record<string, OperationInfo>).map(([id, info]) => [id, info.method, info.path, info.idempotencyKey ? `key ${info.idempotencyKey}` : '']);
@@ -353,11 +557,9 @@ export const main = async (argv: string[], env: NodeJS.ProcessEnv = process.env,
       return EXIT_CODES.OK;
     }
 
-    const timeoutMs = positiveInt(values, 'timeout');
-    const maxAttempts = positiveInt(values, 'attempts');
-    const region = str(values, 'region');
+    const region = f.str('region');
     const client: GttClient = createGttClient({
-      baseUrl: str(values, 'url') || env.GTT_API_URL || DEFAULT_URL,
+      baseUrl,
       sign: values.sign ? true : values['no-sign'] ? false : 'auto',
       ...(region ? { region } : {}),
       ...(timeoutMs ? { timeoutMs } : {}),
@@ -370,20 +572,22 @@ export const main = async (argv: string[], env: NodeJS.ProcessEnv = process.env,
     const orderOptions = {
       ...callOptions,
       ...(values['dry-run'] ? { dryRun: true } : {}),
-      ...(str(values, 'key') === undefined ? {} : { idempotencyKey: str(values, 'key')! }),
+      ...(f.str('key') === undefined ? {} : { idempotencyKey: f.str('key')! }),
     };
     const dry = values['dry-run'] === true;
     /** Prints the result: JSON, or the human text. */
     const show = (result: unknown, human: () => string) => io.out(json ? JSON.stringify(result, null, 2) : dry ? dryRunText(result as DryRunResult) : human());
 
     switch (command) {
+      case 'ltp':
+        return await moveSandboxPrice(baseUrl, { exch: f.str('exch') ?? 'NSE', tsym: rest[0]!, price: rest[1]! }, io, json, signal);
       case 'place': {
-        const r = await client.placeOrder(orderFromFlags(values), orderOptions);
+        const r = await client.placeOrder(order!, orderOptions);
         show(r, () => actionText('placed', r));
         break;
       }
       case 'place-oco': {
-        const r = await client.placeOco(ocoFromFlags(values), orderOptions);
+        const r = await client.placeOco(oco!, orderOptions);
         show(r, () => actionText('placed OCO', r));
         break;
       }
@@ -401,12 +605,12 @@ export const main = async (argv: string[], env: NodeJS.ProcessEnv = process.env,
         break;
       }
       case 'modify': {
-        const r = await client.modifyOrder(arg, orderFromFlags(values), orderOptions);
+        const r = await client.modifyOrder(arg, order!, orderOptions);
         show(r, () => actionText('modified', r));
         break;
       }
       case 'modify-oco': {
-        const r = await client.modifyOco(arg, ocoFromFlags(values), orderOptions);
+        const r = await client.modifyOco(arg, oco!, orderOptions);
         show(r, () => actionText('modified OCO', r));
         break;
       }
@@ -455,11 +659,6 @@ export const main = async (argv: string[], env: NodeJS.ProcessEnv = process.env,
         return r.alive ? EXIT_CODES.OK : EXIT_CODES.SESSION_EXPIRED;
       }
       case 'login': {
-        const waitText = str(values, 'wait') ?? '600';
-        const waitSeconds = Number(waitText);
-        if (!Number.isInteger(waitSeconds) || waitSeconds < 0 || waitSeconds > 3_600) {
-          throw new UsageError(`--wait must be a whole number of seconds from 0 to 3600, got ${JSON.stringify(waitText)}`);
-        }
         // What the session was before: the new one is the one written after it.
         const before = await client.session(callOptions).catch(() => undefined);
         const start = await client.startLogin(callOptions);
@@ -485,18 +684,7 @@ export const main = async (argv: string[], env: NodeJS.ProcessEnv = process.env,
         return EXIT_CODES.SESSION_EXPIRED;
       }
       case 'call': {
-        if (!(arg in OPERATION_INFO)) throw new UsageError(`unknown operationId ${JSON.stringify(arg)}; \`operations\` lists them`);
-        let body: unknown;
-        const text = str(values, 'body');
-        if (text !== undefined) {
-          try {
-            body = JSON.parse(text);
-          } catch {
-            throw new UsageError('--body must be JSON');
-          }
-        }
-        const input = { path: pairs(values, 'path'), query: pairs(values, 'query'), ...(body === undefined ? {} : { body }) };
-        const r: unknown = await client.call(arg as OperationId, input as never, orderOptions);
+        const r: unknown = await client.call(arg as OperationId, callInput as never, orderOptions);
         io.out(JSON.stringify(r, null, 2));
         break;
       }
@@ -504,7 +692,8 @@ export const main = async (argv: string[], env: NodeJS.ProcessEnv = process.env,
     return EXIT_CODES.OK;
   } catch (error) {
     if (error instanceof UsageError) {
-      io.err(json ? JSON.stringify({ error: { code: 'USAGE', message: error.message } }) : `${error.message}\n\n${USAGE}`);
+      // The problem and a one-line hint; the full help is for --help.
+      io.err(json ? JSON.stringify({ error: { code: 'USAGE', message: error.message } }) : `${error.message}\n${usageHint(error.command)}`);
       return EXIT_CODES.USAGE;
     }
     if (error instanceof GttGatewayError) {

@@ -462,7 +462,7 @@ export class GttClient {
       const text = thrown instanceof Error ? thrown.message : String(thrown);
       return fail({
         code: 'NETWORK_ERROR',
-        message: `${c.operation}: ${text}${code ? ` (${code})` : ''}.`,
+        message: `${c.operation}: ${text}${code ? ` (${code})` : ''} at ${this.baseUrl}.`,
         cause: thrown,
         ...outcome(code !== undefined && NOT_SENT.has(code)),
       });

@@ -7,6 +7,7 @@ import { startEmulator } from './server.js';
 
 const usage = `usage: npm run emulator -- [--port N (default 9100, 0 = any free port)] [--token T] [--accept-jkey]
     [--empty-list-as-array] [--invalid-input-as-400] [--echo-oauth-state] [--accept-jkey-token-as-bearer] [--accept-api-market-orders] [--enforce-order-rate]
+    [--any-symbol (take orders for any symbol; default: the shipped list only, as a broker lists its own)]
     [--demo-token-style bearer|jkey]
     [--password P] [--totp-seed BASE32] [--api-secret S]                 (QuickAuth login; random when absent)
     [--oauth-client-id ID] [--oauth-secret S] [--oauth-redirect-url URL] (OAuth app; id defaults to DEMO01_U)`;
@@ -24,6 +25,7 @@ try {
       'accept-jkey-token-as-bearer': { type: 'boolean' },
       'accept-api-market-orders': { type: 'boolean' },
       'enforce-order-rate': { type: 'boolean' },
+      'any-symbol': { type: 'boolean' },
       'demo-token-style': { type: 'string' },
       password: { type: 'string' },
       'totp-seed': { type: 'string' },
@@ -69,6 +71,7 @@ const options = {
   acceptJKeyTokenAsBearer: values['accept-jkey-token-as-bearer'] ?? false,
   acceptApiMarketOrders: values['accept-api-market-orders'] ?? false,
   enforceOrderRate: values['enforce-order-rate'] ?? false,
+  acceptAnySymbol: values['any-symbol'] ?? false,
   ...(values.password === undefined ? {} : { password: values.password }),
   ...(values['totp-seed'] === undefined ? {} : { totpSeed: values['totp-seed'] }),
   ...(values['api-secret'] === undefined ? {} : { apiSecret: values['api-secret'] }),

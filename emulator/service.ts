@@ -9,6 +9,7 @@ import { OrderBook } from './order-book.js';
 import { handleControl } from './control.js';
 import { FaultBook, type Fault } from './faults.js';
 import { checkOco, ocoDirections, ocoFiringLeg } from './oco.js';
+import { isListedSymbol, searchListed, UNKNOWN_SYMBOL_REASON } from './symbols.js';
 import { OCO_ALERT_TYPE, Refusal, checkGtt, gttFires, requireAlId, requireString, type Json } from './orders.js';
 import { pendingRecord, triggeredRecord } from './records.js';
 import { json, notOk, type EmulatorReply } from './reply.js';
@@ -97,9 +98,11 @@ export interface Switches {
    * user`. Off by default: the emulator's own load tests send hundreds a second.
    */
   enforceOrderRate: boolean;
+  /** Take an order for any symbol (off: only the shipped list, emulator/symbols.ts, as a broker lists its own). */
+  acceptAnySymbol: boolean;
 }
 
-export const SWITCH_NAMES = ['acceptJKey', 'invalidInputAs400', 'emptyListAsArray', 'echoOAuthState', 'acceptJKeyTokenAsBearer', 'acceptApiMarketOrders', 'enforceOrderRate'] as const;
+export const SWITCH_NAMES = ['acceptJKey', 'invalidInputAs400', 'emptyListAsArray', 'echoOAuthState', 'acceptJKeyTokenAsBearer', 'acceptApiMarketOrders', 'enforceOrderRate', 'acceptAnySymbol'] as const;
 
 /** The exchanges' per-client order rate that Noren brokers enforce since April 2026. */
 export const BROKER_ORDER_RATE_LIMIT = 10;
@@ -173,6 +176,7 @@ export class BrokerEmulator {
       acceptJKeyTokenAsBearer: options.acceptJKeyTokenAsBearer ?? false,
       acceptApiMarketOrders: options.acceptApiMarketOrders ?? false,
       enforceOrderRate: options.enforceOrderRate ?? false,
+      acceptAnySymbol: options.acceptAnySymbol ?? false,
     };
     this.switches = { ...this.startSwitches };
     this.state.addAccount(DEMO_UID, DEMO_ACTID);
@@ -364,7 +368,9 @@ export class BrokerEmulator {
         case 'SearchScrip': {
           const exch = requireString(fields, 'exch');
           const stext = decodeURIComponent(requireString(fields, 'stext'));
-          return json(200, { stat: 'Ok', values: [{ exch, tsym: stext, token: instrumentToken(exch, stext), pp: '2', ls: '1', ti: '0.05' }] });
+          const found = this.switches.acceptAnySymbol ? [stext] : searchListed(exch, stext, this.now());
+          if (found.length === 0) return notOk('no data');
+          return json(200, { stat: 'Ok', values: found.map((tsym) => ({ exch, tsym, token: instrumentToken(exch, tsym), pp: '2', ls: '1', ti: '0.05' })) });
         }
         case 'GetQuotes': {
           const exch = requireString(fields, 'exch');
@@ -409,7 +415,7 @@ export class BrokerEmulator {
   private placeGtt(fields: Json, account: Account, req: EmulatorRequest): EmulatorReply {
     const order: GttOrder = {
       kind: 'gtt',
-      ...checkGtt(fields, account),
+      ...this.listed(checkGtt(fields, account)),
       al_id: this.state.newAlId(),
       uid: account.uid,
       state: 'pending',
@@ -420,7 +426,7 @@ export class BrokerEmulator {
   }
 
   private placeOco(fields: Json, account: Account, req: EmulatorRequest): EmulatorReply {
-    const checked = checkOco(fields, account);
+    const checked = this.listed(checkOco(fields, account));
     const order: OcoOrder = {
       kind: 'oco',
       ...checked,
@@ -432,6 +438,12 @@ export class BrokerEmulator {
     };
     this.state.orders.set(order.al_id, order);
     return json(200, { request_time: requestTime(this.now()), stat: 'OI created', al_id: order.al_id });
+  }
+
+  /** The checked order, if its exchange lists its symbol (or any symbol is taken); the broker's refusal otherwise. */
+  private listed<T extends { exch: string; tsym: string }>(checked: T): T {
+    if (!this.switches.acceptAnySymbol && !isListedSymbol(checked.exch, checked.tsym, this.now())) throw new Refusal(UNKNOWN_SYMBOL_REASON);
+    return checked;
   }
 
   /** A pending order of this account (of the given kind), or undefined: unknown, gone or someone else's. */
@@ -446,7 +458,7 @@ export class BrokerEmulator {
 
   private modifyGtt(fields: Json, account: Account, req: EmulatorRequest): EmulatorReply {
     const alId = requireAlId(fields);
-    const changes = checkGtt(fields, account);
+    const changes = this.listed(checkGtt(fields, account));
     const existing = this.pendingOf(account.uid, alId, 'gtt');
     if (!existing) return this.invalidOi(alId);
     this.state.orders.set(alId, { ...(existing as GttOrder), ...changes, ...this.entryFacts(req) });
@@ -456,7 +468,7 @@ export class BrokerEmulator {
   /** A full replacement: both legs and both triggers; the legs' directions are decided again from today's price. */
   private modifyOco(fields: Json, account: Account, req: EmulatorRequest): EmulatorReply {
     const alId = requireAlId(fields);
-    const checked = checkOco(fields, account);
+    const checked = this.listed(checkOco(fields, account));
     const existing = this.pendingOf(account.uid, alId, 'oco');
     if (!existing) return this.invalidOi(alId);
     this.state.orders.set(alId, {

@@ -7,12 +7,15 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { BROKER_CONTEXT_KEYS, resolveBrokerSetup } from './broker-setup.js';
 import { CONTEXT_SETTINGS, GatewayStack } from './gateway-stack.js';
 import { WorkflowExampleStack } from './workflow-example-stack.js';
+import { checkContextSettings } from './settings.js';
 
 export const buildApp = (app = new App()): { app: App; gateway: GatewayStack; workflow: WorkflowExampleStack } => {
   const context = (name: string): string | undefined => {
     const value: unknown = app.node.tryGetContext(name);
     return value === undefined || value === null ? undefined : String(value);
   };
+  // Every setting is checked before anything is built: a bad one fails the synth with one line naming it.
+  checkContextSettings(app.node.getAllContext());
   // The broker preset and how the trader logs in (docs/brokers.md); a bad value fails here with one line.
   const broker = resolveBrokerSetup(Object.fromEntries(BROKER_CONTEXT_KEYS.map((name) => [name, context(name)]).filter(([, v]) => v !== undefined)));
   const gateway = new GatewayStack(app, 'GttGatewayStack', {

@@ -3,7 +3,7 @@
  * and lists the pending ones, and an EventBridge schedule that lists them every 15 minutes in market hours.
  * It is its own stack: deploy it only if you want the example.
  */
-import { RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -16,6 +16,15 @@ import { buildWorkflowDefinition, type WorkflowFunctions } from './workflow.js';
 export interface WorkflowExampleStackProps extends StackProps {
   functions: WorkflowFunctions & { listPending: lambda.IFunction };
 }
+
+/** An input that places one GTT order (a buy of 1 M&M-EQ at 1500 when the price falls to 1490). */
+export const EXAMPLE_INPUT = {
+  order: { exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' },
+};
+
+/** The AWS CLI line that starts one execution; re-running it under the same name can never place twice. */
+export const startExecutionCommand = (stateMachineArn: string, region: string): string =>
+  `aws stepfunctions start-execution --region ${region} --state-machine-arn ${stateMachineArn} --name mm-dip-1 --input '${JSON.stringify(EXAMPLE_INPUT)}'`;
 
 export class WorkflowExampleStack extends Stack {
   readonly stateMachine: sfn.StateMachine;
@@ -31,6 +40,13 @@ export class WorkflowExampleStack extends Stack {
       definitionBody: sfn.DefinitionBody.fromChainable(buildWorkflowDefinition(this, props.functions)),
       tracingEnabled: true,
       logs: { destination: logGroup, level: sfn.LogLevel.ALL, includeExecutionData: false },
+    });
+
+    // What a user needs to run it: the ARN, and a start-execution line with an example input (docs/workflow.md).
+    new CfnOutput(this, 'StateMachineArn', { value: this.stateMachine.stateMachineArn, description: 'The example state machine' });
+    new CfnOutput(this, 'StartExecutionCommand', {
+      value: startExecutionCommand(this.stateMachine.stateMachineArn, this.region),
+      description: 'Runs the example once; the execution name is the idempotency key (input: docs/workflow/input.schema.json)',
     });
 
     // Every 15 minutes, Monday to Friday, 09:15-15:30 IST (03:45-10:00 UTC): list the pending orders.

@@ -43,6 +43,8 @@ export interface LocalStackOptions {
   sessionRenewal?: boolean;
   /** The emulator's login pages pass `state` through (default: `code` only, as the live brokers). */
   echoOAuthState?: boolean;
+  /** The emulator takes orders for any symbol (default: only its shipped list, emulator/symbols.ts). */
+  acceptAnySymbol?: boolean;
   apiPort?: number;
   emulatorPort?: number;
   token?: string;
@@ -99,6 +101,9 @@ export interface LocalRenewal {
   actid: string;
   renewedAt: string;
 }
+
+/** The local API's answer to "where is the emulator": `{url}` (npm start only; a deployment has no such route). */
+export const LOCAL_EMULATOR_ROUTE = '/_local/emulator';
 
 /** Local routes that run a scheduled function once, as its schedule would. */
 export const LOCAL_RUN_PREFIX = '/_local/run/';
@@ -158,6 +163,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     // The demo session travels as the deployment sends it (a jKey deployment holds a jKey token).
     demoTokenStyle: auth,
     echoOAuthState: options.echoOAuthState ?? false,
+    acceptAnySymbol: options.acceptAnySymbol ?? false,
   });
   const broker = localBroker(options.broker, emulator.url, options.sessionRenewal);
   const secrets = await startLocalSecretsManager({
@@ -281,6 +287,13 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     extraRoutes: [
       ...KILL_SWITCH.routes.map((r) => ({ method: r.method, path: r.path, name: KILL_SWITCH.name, handler: killSwitch })),
       ...deployed.flatMap((f) => f.routes.map((r) => ({ method: r.method, path: r.path, name: f.name, handler: sessionHandlers[f.name]! }))),
+      // Where the sandbox's broker emulator listens (its port is random): `npm run gtt -- ltp` finds it here.
+      {
+        method: 'GET',
+        path: LOCAL_EMULATOR_ROUTE,
+        name: 'LocalEmulator',
+        handler: () => Promise.resolve({ statusCode: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: emulator.url }) }),
+      },
       // Rehearsals of the scheduled runs (EventBridge Scheduler in AWS): `curl -X POST .../_local/run/SessionRenewal`.
       ...deployed
         .filter((f) => f.schedule)

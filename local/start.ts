@@ -21,7 +21,8 @@ const { KILL_SWITCH } = await import('../functions/control-functions.js');
 const { LOCAL_RUN_PREFIX } = await import('./run-local.js');
 
 const usage = `usage: [NOTIFY_WEBHOOK_URL=<url>] npm start -- [--port N] [--emulator-port N] [--token T] [--watch-interval SECONDS (0: off; default 5)]
-    [--dead-letters FILE] [--broker emulator|${PRESET_NAMES.filter((n) => n !== 'custom').join('|')}] [--session-renewal totp|off] [--echo-oauth-state]`;
+    [--dead-letters FILE] [--broker emulator|${PRESET_NAMES.filter((n) => n !== 'custom').join('|')}] [--session-renewal totp|off] [--echo-oauth-state]
+    [--any-symbol (the emulator takes any symbol; default: its shipped list, as a broker lists its own)]`;
 
 const parsePort = (value: string | undefined, fallback: number, flag: string): number => {
   if (value === undefined) return fallback;
@@ -44,6 +45,7 @@ try {
       broker: { type: 'string' },
       'session-renewal': { type: 'string' },
       'echo-oauth-state': { type: 'boolean' },
+      'any-symbol': { type: 'boolean' },
       'dead-letters': { type: 'string' },
       help: { type: 'boolean' },
     },
@@ -104,6 +106,7 @@ const stack = await startLocalStack({
   ...(args.broker ? { broker: args.broker } : {}),
   sessionRenewal: renewal === 'totp',
   echoOAuthState: args['echo-oauth-state'] ?? false,
+  acceptAnySymbol: args['any-symbol'] ?? false,
   settings,
   apiPort: parsePort(args.port, 3000, '--port'),
   emulatorPort: parsePort(args['emulator-port'], 0, '--emulator-port'),
@@ -137,6 +140,7 @@ console.log(`gtt-gateway local API   ${base}`);
 console.log(`broker emulator         ${stack.emulator.url}  (uid ${stack.emulator.uid}, actid ${stack.emulator.actid})`);
 const b = stack.broker;
 console.log(`broker preset           ${b.preset}: ${b.baseUrl}  ${b.auth === 'jkey' ? 'jKey' : 'Bearer'}  login ${b.totp ? 'totp (QuickAuth)' : b.login}`);
+console.log(`symbols                 ${args['any-symbol'] ? 'any (--any-symbol)' : 'the shipped list (docs/emulator.md; --any-symbol takes any)'}`);
 console.log(`demo sign-in            user ${stack.emulator.uid}  password ${stack.emulator.login.password}  OTP: curl -s ${stack.emulator.url}/_emulator/otp`);
 console.log(`Secrets Manager (local) ${stack.secrets.url}  secret ${String(stack.config.BROKER_SECRET_ID)}`);
 console.log(`DynamoDB (dynalite)     ${stack.dynamo.url}  table ${stack.dynamo.tableName}`);
@@ -159,7 +163,7 @@ for (const f of sessionFunctions.filter((fn) => fn.schedule)) console.log(`  POS
 console.log(`\nTry:\n  curl -s -X POST ${base}/gtt-orders -H 'content-type: application/json' -H 'Idempotency-Key: try-1' \\
     -d '{"exch":"NSE","tsym":"M&M-EQ","qty":1,"prc":"1500","prd":"C","trantype":"B","prctyp":"LMT","ret":"DAY","ai_t":"LTP_B_O","d":"1490"}'`);
 console.log(`  curl -s ${base}/gtt-orders`);
-console.log(`  curl -s -X POST ${stack.emulator.url}/_emulator/ltp -H 'content-type: application/json' -d '{"exch":"NSE","tsym":"M&M-EQ","ltp":1480}'   # fires it: GTT Triggered`);
+console.log(`  npm run gtt -- ltp 'M&M-EQ' 1480 --url ${base}   # moves the sandbox's price: it fires (GTT Triggered)`);
 console.log(`\nLogin on loopback (a new session token in the local secret):\n  npm run gtt -- login --url ${base}   # prints the login page; sign in as ${stack.emulator.uid} with the password and OTP above`);
 console.log(`  npm run gtt -- session --url ${base}\n`);
 

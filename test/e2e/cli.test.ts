@@ -139,22 +139,33 @@ describe('npm run gtt against npm start', () => {
     expect(notFound).toMatchObject({ code: 3, stdout: '' });
     expect(notFound.stderr).toMatch(/^error ORDER_NOT_FOUND \(HTTP 404\)/);
 
-    const invalid = await gtt(['place', ...ORDER.map((v) => (v === '1' ? '0' : v))]);
+    // A value only the gateway can judge (the price types it takes) comes back from it, named by its flag.
+    const invalid = await gtt(['place', ...ORDER.map((v) => (v === 'LMT' ? 'LIMIT' : v))]);
     expect(invalid.code).toBe(2);
-    expect(invalid.stderr).toMatch(/error VALIDATION_FAILED \(HTTP 400\)[\s\S]*--qty \(qty\): qty must be a positive whole number/);
+    expect(invalid.stderr).toMatch(/error VALIDATION_FAILED \(HTTP 400\)[\s\S]*--price-type \(prctyp\): prctyp must be one of/);
 
-    const invalidJson = await gtt(['place', ...ORDER.map((v) => (v === '1' ? '0' : v)), '--json']);
+    const invalidJson = await gtt(['place', ...ORDER.map((v) => (v === 'LMT' ? 'LIMIT' : v)), '--json']);
     expect(invalidJson.code).toBe(2);
-    expect(JSON.parse(invalidJson.stderr)).toMatchObject({ error: { code: 'VALIDATION_FAILED', status: 400, exitCode: 2, details: [{ field: 'qty' }] } });
+    expect(JSON.parse(invalidJson.stderr)).toMatchObject({ error: { code: 'VALIDATION_FAILED', status: 400, exitCode: 2, details: [{ field: 'prctyp' }] } });
+
+    // The sandbox lists symbols as a broker does: an unknown one is the broker's refusal, exit 4.
+    const unknown = await gtt(['place', ...ORDER.map((v) => (v === 'M&M-EQ' ? 'NOSUCH-EQ' : v))]);
+    expect(unknown.code).toBe(4);
+    expect(unknown.stderr).toMatch(/^error BROKER_REJECTED[\s\S]*broker said: Invalid Input : Invalid Trading Symbol/);
 
     const reused = await gtt(['place', ...ORDER.map((v) => (v === '1' ? '2' : v)), '--tag', 'swing-1', '--key', 'cli-order-1']);
     expect(reused.code).toBe(8);
     expect(reused.stderr).toMatch(/IDEMPOTENCY_KEY_REUSED/);
 
-    const usage = await gtt(['place', '--exch', 'NSE']);
+    // Every missing or bad flag at once, then one line of usage (the full help only on --help); nothing is sent.
+    const usage = await gtt(['place', '--exch', 'NSE', '--qty', '-1', '--trigger', 'abc']);
     expect(usage.code).toBe(2);
-    expect(usage.stderr).toMatch(/^--tsym is required/);
-    expect((await gtt(['list', '--price', '1'])).stderr).toMatch(/^list does not take --price/);
+    expect(usage.stderr).toBe(
+      'missing --tsym, --price, --product, --side, --price-type, --retention, --alert; --qty must be a positive whole number, got "-1"; ' +
+        '--trigger must be a plain non-negative decimal number (no sign, exponent or more than 8 decimals), got "abc"\n' +
+        'usage: npm run gtt -- place --exch --tsym --qty --price --product --side --price-type --retention --alert --trigger --tag --validity --key   (--help: every command and flag)\n',
+    );
+    expect((await gtt(['list', '--price', '1'])).stderr).toMatch(/^list does not take --price\nusage: npm run gtt -- list --tsym --exch {3}\(--help/);
     expect((await gtt(['frobnicate'])).code).toBe(2);
     expect((await gtt(['list', '--dry-run'])).code).toBe(2);
 
@@ -166,7 +177,8 @@ describe('npm run gtt against npm start', () => {
     });
     const down = await gtt(['list', '--attempts', '1'], { url: `http://127.0.0.1:${port}` });
     expect(down.code).toBe(6);
-    expect(down.stderr).toMatch(/^error NETWORK_ERROR/);
+    expect(down.stderr).toMatch(/^error NETWORK_ERROR: GetPendingGTTOrder: .* at http:\/\/127\.0\.0\.1:\d+\./);
+    expect(down.stderr).toContain(`http://127.0.0.1:${port}`);
   });
 
   it('GTT_API_URL is the default --url', async () => {
@@ -243,6 +255,31 @@ describe('npm run gtt against npm start', () => {
     await new Promise((r) => setTimeout(r, 1_600));
     const again = await gtt(['place', ...ORDER, '--key', 'cli-interrupted-1']);
     expect(again.stdout).toMatch(/^placed al_id \d+ \(idempotency key cli-interrupted-1\) — replayed/);
+  });
+
+  it('--version; no command: one line of usage, not the help', async () => {
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    expect(await gtt(['--version'], { url: '' })).toMatchObject({ code: 0, stdout: `gtt-gateway ${pkg.version}\n` });
+    const none = await gtt([], { url: '' });
+    expect(none.code).toBe(2);
+    expect(none.stderr.trim().split('\n')).toEqual(['no command given', expect.stringMatching(/^usage: npm run gtt -- <command> \[flags\] {3}commands: place, .*ltp {3}\(--help/)]);
+  });
+
+  it('ltp moves the sandbox price: a pending GTT it meets fires; refused against a non-loopback URL', async () => {
+    const placed = json<{ al_id: string }>(await gtt(['place', ...ORDER.map((v) => (v === 'M&M-EQ' ? 'SBIN-EQ' : v)), '--key', 'cli-ltp-1', '--json']));
+    const quiet = await gtt(['ltp', 'SBIN-EQ', '1495']);
+    expect(quiet).toMatchObject({ code: 0, stdout: 'NSE:SBIN-EQ last traded price 1495: no pending GTT order met its trigger\n' });
+    const moved = await gtt(['ltp', 'SBIN-EQ', '1485']);
+    expect(moved.code).toBe(0);
+    expect(moved.stdout).toBe(`NSE:SBIN-EQ last traded price 1485: 1 GTT order(s) fired\n  fired ${placed.al_id} (gtt, trigger 1490)\n`);
+    expect(json<{ orders: { al_id: string }[] }>(await gtt(['triggered', '--json'])).orders.map((o) => o.al_id)).toContain(placed.al_id);
+
+    const remote = await gtt(['ltp', 'SBIN-EQ', '1400'], { url: 'https://a1b2c3d4e5.execute-api.ap-south-1.amazonaws.com' });
+    expect(remote.code).toBe(2);
+    expect(remote.stderr).toMatch(/^ltp moves the local sandbox's price: https:\/\/a1b2c3d4e5\.execute-api\.ap-south-1\.amazonaws\.com is not a loopback address/);
+    const bad = await gtt(['ltp', 'SBIN-EQ', '-5', '--exch', 'NSE']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^<price> must be a plain non-negative decimal number, got "-5"\nusage: npm run gtt -- ltp <tsym> <price> --exch/);
   });
 
   it('logout (last: the session ends), then every call exits 5', async () => {

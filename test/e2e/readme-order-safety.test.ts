@@ -34,7 +34,7 @@ describe('README: idempotency, guardrails and dry run against npm start', () => 
     expect(reuse).toMatchObject({ status: 422, body: { error: { code: 'IDEMPOTENCY_KEY_REUSED' } } });
     expect(noKey).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED', details: [{ field: 'Idempotency-Key' }] } } });
     expect(guard).toMatchObject({ status: 422, body: { error: { code: 'GUARDRAIL_REJECTED', details: { rule: 'maxQty', limit: '100' } } } });
-    expect(dry).toMatchObject({ status: 200, body: { dryRun: true, request: { jData: { tsym: 'NIFTY%2025DEC%2024000%20CE', qty: '75' } } } });
+    expect(dry).toMatchObject({ status: 200, body: { dryRun: true, request: { jData: { tsym: 'L%26TFH-EQ', qty: '75' } } } });
     expect(started.output()).toMatch(/Settings\s+\{"GUARDRAIL_MAX_QTY":"100"\}/);
   });
 

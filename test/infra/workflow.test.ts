@@ -2,12 +2,16 @@
  * The example state machine's definition, exactly as the stack builds it, run locally with aws-local-stepfunctions
  * against the real handlers, the broker emulator, dynalite and the local Secrets Manager endpoint.
  */
+import { readFileSync } from 'node:fs';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildWorkflowDefinition, LIST_RETRY_ERRORS, PLACE_RETRY_ERRORS, STATE_NAMES } from '../../infra/workflow.js';
+import { buildWorkflowDefinition, LIST_RETRY_ERRORS, PLACE_RETRY_ERRORS, renderWorkflowDefinition, STATE_NAMES } from '../../infra/workflow.js';
+import { EXAMPLE_INPUT, startExecutionCommand, WorkflowExampleStack } from '../../infra/workflow-example-stack.js';
+import { WORKFLOW_INPUT_SCHEMA_FILE, workflowInputJsonSchemaText, workflowInputSchema } from '../../infra/workflow-input.js';
 import { startLocalStack, type LocalStack } from '../../local/run-local.js';
 import { lambdaContext } from '../../local/lambda-context.js';
 import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
@@ -24,28 +28,10 @@ let definition: Record<string, unknown>;
 const arn = (name: string) => `arn:aws:lambda:us-east-1:000000000000:function:${name}`;
 const order = { exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' };
 
-/** The ASL the stack deploys, rendered with plain function ARNs. */
-const renderDefinition = (): Record<string, unknown> => {
-  const s = new Stack(new App(), 'WorkflowRender', { env: { account: '000000000000', region: 'us-east-1' } });
-  const fns = {
-    place: lambda.Function.fromFunctionArn(s, 'Place', arn('PlaceGTTOrder')),
-    placeOco: lambda.Function.fromFunctionArn(s, 'PlaceOcoFn', arn('PlaceOCOOrder')),
-    listPending: lambda.Function.fromFunctionArn(s, 'List', arn('GetPendingGTTOrder')),
-  };
-  new sfn.StateMachine(s, 'Machine', { definitionBody: sfn.DefinitionBody.fromChainable(buildWorkflowDefinition(s, fns)) });
-  const machine = Object.values(Template.fromStack(s).findResources('AWS::StepFunctions::StateMachine'))[0] as {
-    Properties: { DefinitionString: string | { 'Fn::Join': [string, unknown[]] } };
-  };
-  const text = typeof machine.Properties.DefinitionString === 'string'
-    ? machine.Properties.DefinitionString
-    : machine.Properties.DefinitionString['Fn::Join'][1].map(String).join('');
-  return JSON.parse(text) as Record<string, unknown>;
-};
-
 beforeAll(async () => {
   stack = await startLocalStack({ brokerTimeoutMs: 500 });
   control = emulatorControl(stack.emulator.url);
-  definition = renderDefinition();
+  definition = renderWorkflowDefinition();
 });
 afterAll(async () => {
   await stack?.close();
@@ -135,5 +121,52 @@ describe('example workflow (local Step Functions)', () => {
     // The Catch routed it to the session-expired Fail state, whose cause is what the execution failed with.
     expect(result.ok || result.error.message).toMatch(/Store a fresh broker access token/);
     expect((await control.orders(stack.emulator.uid)).length).toBe(0);
+  });
+});
+
+describe('the example as a product', () => {
+  it('npm run workflow runs exactly the definition the stack deploys', () => {
+    const s = new Stack(new App(), 'WorkflowSynth', { env: { account: '000000000000', region: 'us-east-1' } });
+    const fn = (id: string, name: string) => lambda.Function.fromFunctionArn(s, id, arn(name));
+    const fns = { place: fn('Place', 'PlaceGTTOrder'), placeOco: fn('PlaceOcoFn', 'PlaceOCOOrder'), listPending: fn('List', 'GetPendingGTTOrder') };
+    new sfn.StateMachine(s, 'Machine', { definitionBody: sfn.DefinitionBody.fromChainable(buildWorkflowDefinition(s, fns)) });
+    const machine = Object.values(Template.fromStack(s).findResources('AWS::StepFunctions::StateMachine'))[0] as {
+      Properties: { DefinitionString: string | { 'Fn::Join': [string, unknown[]] } };
+    };
+    const text = typeof machine.Properties.DefinitionString === 'string' ? machine.Properties.DefinitionString : machine.Properties.DefinitionString['Fn::Join'][1].map(String).join('');
+    expect(renderWorkflowDefinition()).toEqual(JSON.parse(text));
+  });
+
+  it('its stack outputs the state machine ARN and a ready start-execution line with a valid input', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const fns = new Stack(app, 'Fns', { env: { account: '000000000000', region: 'ap-south-1' } });
+    const fn = (id: string) => lambda.Function.fromFunctionArn(fns, id, `arn:aws:lambda:ap-south-1:000000000000:function:${id}`);
+    const example = new WorkflowExampleStack(app, 'Example', {
+      env: { account: '000000000000', region: 'ap-south-1' },
+      functions: { place: fn('PlaceGTTOrder'), placeOco: fn('PlaceOCOOrder'), listPending: fn('GetPendingGTTOrder') },
+    });
+    const outputs = Template.fromStack(example).toJSON().Outputs as Record<string, { Value: unknown }>;
+    const machineRef = { Ref: Object.keys(Template.fromStack(example).findResources('AWS::StepFunctions::StateMachine'))[0] };
+    expect(outputs.StateMachineArn!.Value).toEqual(machineRef);
+    const line = JSON.stringify(outputs.StartExecutionCommand!.Value);
+    expect(line).toContain('aws stepfunctions start-execution --region ap-south-1 --state-machine-arn ');
+    expect(line).toContain(JSON.stringify(machineRef));
+    const input = /--input '(.*)'$/.exec(startExecutionCommand('ARN', 'ap-south-1'))![1]!;
+    expect(JSON.parse(input)).toEqual(EXAMPLE_INPUT);
+    expect(workflowInputSchema.safeParse(EXAMPLE_INPUT).success).toBe(true);
+  });
+
+  it('docs/workflow/input.schema.json is the zod schema the runner checks with (npm run workflow:schema)', () => {
+    expect(readFileSync(WORKFLOW_INPUT_SCHEMA_FILE, 'utf8')).toBe(workflowInputJsonSchemaText());
+  });
+
+  it('the JSON Schema takes the inputs the state machine runs with above and refuses what the functions refuse', () => {
+    const ajv = new Ajv2020({ strict: false });
+    const validate = ajv.compile(JSON.parse(readFileSync(WORKFLOW_INPUT_SCHEMA_FILE, 'utf8')) as object);
+    expect(validate({ order })).toBe(true);
+    expect(validate({ order, oco })).toBe(true);
+    expect(validate({ order: { ...order, exch: 'NASDAQ' } })).toBe(false);
+    expect(validate({ order, extra: 1 })).toBe(false);
+    expect(validate({ oco })).toBe(false);
   });
 });

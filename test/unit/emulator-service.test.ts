@@ -30,7 +30,7 @@ describe('emulator service', () => {
 
   it('never reuses an al_id, even after reset', () => {
     const emu = emulator();
-    const order = { uid: 'DEMO01', actid: 'DEMO01', exch: 'NSE', tsym: 'X', qty: '1', prc: '1', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', validity: 'GTT', d: '1' };
+    const order = { uid: 'DEMO01', actid: 'DEMO01', exch: 'NSE', tsym: 'INFY-EQ', qty: '1', prc: '1', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', validity: 'GTT', d: '1' };
     const first = send(emu, 'PlaceGTTOrder', order).al_id as string;
     emu.reset();
     const second = send(emu, 'PlaceGTTOrder', order).al_id as string;
@@ -56,7 +56,7 @@ describe('emulator service: extensions', () => {
     JSON.parse(emu.handle({ method: 'POST', path: `/NorenWClientTP//${op}`, headers: {}, body: `jData=${JSON.stringify(fields)}` }).body) as Record<string, unknown>;
 
   it('issues 14-digit al_ids: YYMMDD (IST) then an 8-digit counter that a restart later that day never reissues', () => {
-    const order = { uid: 'DEMO01', actid: 'DEMO01', exch: 'NSE', tsym: 'X', qty: '1', prc: '1', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', validity: 'GTT', d: '1' };
+    const order = { uid: 'DEMO01', actid: 'DEMO01', exch: 'NSE', tsym: 'INFY-EQ', qty: '1', prc: '1', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', validity: 'GTT', d: '1' };
     const at = new Date(Date.UTC(2026, 0, 14, 20, 0, 0)); // 01:30:00.00 on 15-01-2026 in IST: 540,000 hundredths
     const first = new BrokerEmulator({ token: 'unit-token-123', now: () => at });
     expect(send(first, 'PlaceGTTOrder', order).al_id).toBe('26011500540001');
