@@ -165,7 +165,7 @@ describe('npm run gtt against npm start', () => {
         '--trigger must be a plain non-negative decimal number (no sign, exponent or more than 8 decimals), got "abc"\n' +
         'usage: npm run gtt -- place --exch --tsym --qty --price --product --side --price-type --retention --alert --trigger --tag --validity --key   (--help: every command and flag)\n',
     );
-    expect((await gtt(['list', '--price', '1'])).stderr).toMatch(/^list does not take --price\nusage: npm run gtt -- list --tsym --exch {3}\(--help/);
+    expect((await gtt(['list', '--price', '1'])).stderr).toMatch(/^list does not take --price\nusage: npm run gtt -- list --tsym --exch --limit --cursor --all {3}\(--help/);
     expect((await gtt(['frobnicate'])).code).toBe(2);
     expect((await gtt(['list', '--dry-run'])).code).toBe(2);
 
