@@ -4,6 +4,9 @@
  *   functionShell (injectLambdaContext, logMetrics) -> errorContract -> accessLog -> operationMetrics -> httpResponse -> auditLog -> lifecycleEvents
  *     -> parseRequest -> orderSafety -> brokerSession -> handler
  *
+ * The handler takes a permit from the account's order-rate governor before every broker write of an `order` entry
+ * (safety/trading-controls.ts; the kill switch's state is read with it), inside the idempotent step.
+ *
  * Middy runs `after`/`onError` hooks in reverse order: lifecycleEvents and auditLog see the raw result before
  * httpResponse wraps it, operationMetrics counts what lifecycleEvents did, accessLog logs a failure before
  * errorContract renders it, and Powertools' logMetrics writes the metrics last.

@@ -13,7 +13,6 @@ import { ArnFormat, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as firehose from 'aws-cdk-lib/aws-kinesisfirehose';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import { FirehoseDestination } from 'aws-cdk-lib/aws-logs-destinations';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
@@ -46,7 +45,7 @@ export class AuditArchive extends Construct {
     's3:ListBucketMultipartUploads',
     's3:PutObject',
   ];
-  private readonly destination: FirehoseDestination;
+  private readonly destination: logs.ILogSubscriptionDestination;
 
   constructor(scope: Construct, id: string, props: AuditArchiveProps = {}) {
     super(scope, id);
@@ -108,7 +107,9 @@ export class AuditArchive extends Construct {
       }),
       description: 'gtt-gateway audit archive: CloudWatch Logs puts the audit records into the Firehose stream',
     });
-    this.destination = new FirehoseDestination(firehose.DeliveryStream.fromDeliveryStreamArn(this, 'StreamRef', this.stream.attrArn), { role: logsRole });
+    logsRole.addToPolicy(new iam.PolicyStatement({ actions: ['firehose:PutRecord', 'firehose:PutRecordBatch'], resources: [this.stream.attrArn] }));
+    // The stream by its ARN (an imported L2 stream would add an unused CIDR mapping to the template).
+    this.destination = { bind: () => ({ arn: this.stream.attrArn, role: logsRole }) };
     NagSuppressions.addResourceSuppressions(this.bucket, [
       {
         id: 'AwsSolutions-S1',

@@ -18,7 +18,7 @@ import { parseGatewayConfig, type GatewayConfig, type GatewaySettings } from '..
 import { logger as defaultLogger, writeLog } from '../runtime/logger.js';
 import { SessionSource } from '../broker/session.js';
 import { dynamoTradingControls, retryAfterSeconds, type TradingControls } from '../safety/trading-controls.js';
-import { ConfigurationError, GatewayError, toGatewayError, ValidationFailedError } from '../contract/errors.js';
+import { ConfigurationError, ERROR_CATALOG, errorFromBody, GatewayError, toGatewayError, ValidationFailedError, type ErrorBody } from '../contract/errors.js';
 import { isHttpApiEvent } from '../contract/gateway-request.js';
 import { directInvocationError, httpErrorResponse } from '../middleware/error-contract.js';
 import { createGatewayEvents } from '../events/producer.js';
@@ -164,7 +164,9 @@ export const createKillSwitch = (options: KillSwitchOptions = {}) => {
       const result = await run(event, context);
       return http ? { statusCode: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(result) } : result;
     } catch (error) {
-      const failure = toGatewayError(error);
+      // A failure of the table's own entries arrives as their direct-invocation error: the same contract body again.
+      const body = error instanceof GatewayError ? undefined : contractBodyOf(error);
+      const failure = body ? errorFromBody(body) : toGatewayError(error);
       writeLog(logger, failure.status >= 500 ? 'error' : 'warn', 'kill switch failed', { code: failure.code, message: failure.message });
       if (http) return httpErrorResponse(failure);
       throw directInvocationError(failure);
@@ -172,14 +174,17 @@ export const createKillSwitch = (options: KillSwitchOptions = {}) => {
   };
 };
 
-/** The error contract body of a direct invocation's error (its message), or INTERNAL_ERROR. */
-const parseDirectError = (error: unknown): { code: string; message: string; details?: unknown } => {
-  if (error instanceof GatewayError) return error.toBody();
+/** The contract body a direct invocation's error carries as its message; undefined for any other error. */
+const contractBodyOf = (error: unknown): ErrorBody | undefined => {
   try {
-    const body = (JSON.parse((error as Error).message) as { error: { code: string; message: string; details?: unknown } }).error;
-    if (typeof body.code === 'string') return body;
+    const body = (JSON.parse((error as Error).message) as { error?: ErrorBody }).error;
+    if (body && typeof body.code === 'string' && body.code in ERROR_CATALOG && typeof body.message === 'string') return body;
   } catch {
     // not the contract's shape
   }
-  return { code: 'INTERNAL_ERROR', message: error instanceof Error ? error.message : String(error) };
+  return undefined;
 };
+
+/** The error contract body of a failure inside the sweep (never an unexpected error's own text). */
+const parseDirectError = (error: unknown): ErrorBody =>
+  error instanceof GatewayError ? error.toBody() : (contractBodyOf(error) ?? toGatewayError(error).toBody());

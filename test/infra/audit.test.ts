@@ -66,6 +66,15 @@ describe('audit archive', () => {
     const actions = (policies[0]![1].Properties.PolicyDocument as { Statement: { Action: string[] }[] }).Statement.flatMap((s) => s.Action);
     expect(actions.sort()).toEqual([...AuditArchive.DELIVERY_ACTIONS].sort());
     expect(actions.some((a) => /Delete|PutObjectRetention|PutObjectLegalHold|BypassGovernance/.test(a))).toBe(false);
+    // CloudWatch Logs' one role may only put records into this stream; nothing unused lands in the template.
+    const logsRoles = ofType('AWS::IAM::Role').filter(([, r]) => JSON.stringify(r.Properties.AssumeRolePolicyDocument).includes('logs.amazonaws.com'));
+    expect(logsRoles).toHaveLength(1);
+    const logsPolicy = ofType('AWS::IAM::Policy').filter(([, p]) => JSON.stringify(p.Properties.Roles).includes(logsRoles[0]![0]));
+    expect((logsPolicy[0]![1].Properties.PolicyDocument as { Statement: { Action: string[] }[] }).Statement.flatMap((s) => s.Action).sort()).toEqual([
+      'firehose:PutRecord',
+      'firehose:PutRecordBatch',
+    ]);
+    expect(JSON.stringify((t.toJSON() as { Mappings?: unknown }).Mappings ?? {})).not.toMatch(/firehose/i);
   });
 
   it('subscribes every log group with audit records (order functions, kill switch, token writers) with one filter on the audit messages', () => {

@@ -86,7 +86,8 @@ describe('kill switch', () => {
     const modify = await http('PUT', '/gtt-orders/26112300000001', order(0));
     expect(modify).toMatchObject({ status: 423, body: { error: { code: 'TRADING_HALTED' } } });
     expect((await http('GET', '/gtt-orders')).status).toBe(200);
-    expect((await http('DELETE', '/gtt-orders/26112300000001')).body).toMatchObject({ error: { code: 'ORDER_NOT_FOUND' } });
+    // A cancel still reaches the broker (through the governor, which the sweep has just used: the client waits).
+    expect(await client.cancelOrder('26112300000001').catch((e: unknown) => e)).toMatchObject({ code: 'ORDER_NOT_FOUND' });
     // A fresh container (a cold start) reads the same state from the table; a direct caller gets the named error.
     const cold = createGatewayHandler(placeGttOrder, { idempotency: dynamoIdempotency, controls: dynamoTradingControls, config: stack.config });
     expect(await invokeDirect(cold, placeGttOrder, { ...order(0), idempotencyKey: `ks-${run}-cold` })).toMatchObject({ ok: false, name: 'TradingHalted' });
@@ -114,6 +115,16 @@ describe('kill switch', () => {
     expect(refused).toBeInstanceOf(GttGatewayError);
     expect(refused).toMatchObject({ code: 'TRADING_HALTED', status: 423, attempts: 1 });
     expect(await killSwitch({ action: 'off' }, lambdaContext('KillSwitch'))).toMatchObject({ halted: false });
+  });
+
+  it('a sweep that cannot run answers its error, and the switch stays on', async () => {
+    await control.fault({ operation: 'GetPendingGTTOrder', kind: 'http5xx' });
+    const on = await http('POST', '/kill-switch');
+    expect(on).toMatchObject({ status: 502, body: { error: { code: 'BROKER_UNAVAILABLE' } } });
+    expect((await http('GET', '/kill-switch')).body).toMatchObject({ halted: true });
+    expect((await http('POST', '/gtt-orders', order(0), { 'Idempotency-Key': `ks-${run}-failed-sweep` })).status).toBe(423);
+    await control.clearFaults();
+    expect((await http('DELETE', '/kill-switch')).body).toMatchObject({ halted: false });
   });
 
   it('the command line: gtt kill-switch on|off|status, anything else is a usage error', async () => {

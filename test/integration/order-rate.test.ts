@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startLocalStack, type LocalStack } from '../../local/run-local.js';
+import { localBroker } from '../../local/broker-preset.js';
 import { createGatewayHandler } from '../../functions/gateway.js';
 import { cancelGttOrder, placeGttOrder } from '../../functions/operations.js';
 import { dynamoIdempotency } from '../../functions/safety/idempotency.js';
@@ -67,6 +68,9 @@ describe('order-rate governor', () => {
     expect(stack.config.CONTROL_TABLE_NAME).toBeTruthy();
     const controls = dynamoTradingControls({ CONTROL_TABLE_NAME: 'x', ORDER_RATE_PER_SECOND: 8, ORDER_RATE_PER_MINUTE: 120 });
     expect(controls.limits).toEqual({ perSecond: 8, perMinute: 120 });
+    // npm start -- --broker tradesmart takes the broker's own rate.
+    expect(localBroker('tradesmart', 'http://127.0.0.1:1').rateLimits).toEqual({ perSecond: 8, perMinute: 110 });
+    expect(localBroker('shoonya', 'http://127.0.0.1:1').rateLimits).toBeUndefined();
   });
 
   it('30 concurrent places from 30 containers: at most 8 reach the broker in any second, the rest RATE_LIMITED; retried, all 30 placed once', async () => {
