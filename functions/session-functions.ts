@@ -26,9 +26,9 @@ export interface SessionRoute {
 
 export interface SessionFunction {
   /** Logical name of the Lambda. */
-  name: 'OAuthCallback' | 'SessionRenewal' | 'SessionHealth';
+  name: 'OAuthCallback' | 'SessionRenewal' | 'SessionHealth' | 'SessionLogout';
   /** Entry file in handlers/ and function name suffix. */
-  id: 'oauth' | 'session-renewal' | 'session-health';
+  id: 'oauth' | 'session-renewal' | 'session-health' | 'session-logout';
   summary: string;
   routes: readonly SessionRoute[];
   /** Run by EventBridge Scheduler before the market opens (India time). */
@@ -39,6 +39,9 @@ export interface SessionFunction {
   /** Uses the table of OAuth `state` values. */
   oauthStateTable?: boolean;
 }
+
+/** NSE's equity and F&O sessions end at 15:30 India time; MCX trades until 23:30 (then -c endOfDayLogout=cron(...)). */
+export const END_OF_DAY_LOGOUT_CRON = 'cron(0 16 ? * MON-FRI *)';
 
 export const SESSION_FUNCTIONS: readonly SessionFunction[] = [
   {
@@ -105,5 +108,14 @@ export const SESSION_FUNCTIONS: readonly SessionFunction[] = [
     // 08:45 IST, Monday to Friday: after the renewal, early enough to log in by hand before 09:15.
     schedule: { cron: 'cron(45 8 ? * MON-FRI *)', description: 'session health check before the market opens' },
     sessionSecret: 'read',
+  },
+  {
+    name: 'SessionLogout',
+    id: 'session-logout',
+    summary: "End-of-day logout after the market closes: the broker session ends and the secret's token is blanked",
+    routes: [],
+    // 16:00 IST, Monday to Friday: after NSE's close, long before the next morning's login.
+    schedule: { cron: END_OF_DAY_LOGOUT_CRON, description: 'end-of-day logout after the market closes' },
+    sessionSecret: 'write',
   },
 ];

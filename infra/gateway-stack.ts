@@ -26,7 +26,7 @@ import { DEPLOYMENT_SETTINGS } from '../functions/runtime/config.js';
 import type { AnyOperation } from '../functions/contract/operation.js';
 import { EGRESS_CONTEXT_KEY, EGRESS_IP_DESCRIPTION, resolveEgress, StaticEgress, type EgressSetting } from './egress.js';
 import { GatewayFunction } from './gateway-function.js';
-import { OAUTH_STATE_TABLE_ACTIONS, SessionFunctions } from './session-functions.js';
+import { OAUTH_STATE_TABLE_ACTIONS, resolveEndOfDayLogout, SessionFunctions } from './session-functions.js';
 import { checkWebhookUrl, LifecycleEvents, ORDER_EVENTS_TABLE_ACTIONS, resolveWatcherEnabled, resolveWatcherSchedule, WATCHER_EVENTS_TABLE_ACTIONS } from './events.js';
 import { resolveWebhookFormat } from './webhook-format.js';
 import { expiringTable } from './tables.js';
@@ -266,6 +266,9 @@ export class GatewayStack extends Stack {
         : {}),
       alarmAction,
       renewal: broker.totp,
+      ...(resolveEndOfDayLogout(this.node.tryGetContext('endOfDayLogout')) === undefined
+        ? {}
+        : { endOfDayLogout: resolveEndOfDayLogout(this.node.tryGetContext('endOfDayLogout'))! }),
       routeSettings,
       eventBus: { name: this.events.bus.eventBusName, grantPublish: (role) => this.events.grantSessionFunction(role) },
     });

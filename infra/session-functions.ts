@@ -19,10 +19,22 @@ import * as targets from 'aws-cdk-lib/aws-scheduler-targets';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { SESSION_FUNCTIONS, type SessionFunction } from '../functions/session-functions.js';
+import { END_OF_DAY_LOGOUT_CRON, SESSION_FUNCTIONS, type SessionFunction } from '../functions/session-functions.js';
 import { METRIC_NAMESPACE, SERVICE_NAME } from '../functions/schemas/names.js';
 import { GatewayFunction, type GatewayFunctionNetwork } from './gateway-function.js';
 import { expiringTable } from './tables.js';
+
+/**
+ * `-c endOfDayLogout`: `on` (the default: 16:00 India time on weekdays, after NSE's close), `off`, or an EventBridge
+ * Scheduler cron(...) in India time (an MCX trader logs out after 23:30: `cron(45 23 ? * MON-FRI *)`).
+ */
+export const resolveEndOfDayLogout = (value: unknown): string | undefined => {
+  const text = value === undefined || value === null ? 'on' : String(value).trim();
+  if (text === 'off') return undefined;
+  if (text === 'on') return END_OF_DAY_LOGOUT_CRON;
+  if (/^cron\(.+\)$/.test(text)) return text;
+  throw new Error(`endOfDayLogout must be on, off or a cron(...) expression (India time), got ${JSON.stringify(text)}`);
+};
 
 /** The callback is hit by one browser once a morning: keep it far below anything abusive. */
 export const CALLBACK_ROUTE_THROTTLE = { rateLimit: 2, burstLimit: 5 };
@@ -64,6 +76,8 @@ export interface SessionFunctionsProps {
   alarmAction: SnsAction;
   /** `totp`: add the scheduled QuickAuth renewal (classic deployments). */
   renewal: boolean;
+  /** The end-of-day logout's schedule (India time), or undefined to leave it out (`-c endOfDayLogout=off`). */
+  endOfDayLogout?: string;
   /** Route settings of the stage, to which the callback's throttle is added. */
   routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
   /** The lifecycle bus: the functions that write a token publish `Session Renewed` there. */
@@ -102,6 +116,7 @@ export class SessionFunctions extends Construct {
 
     for (const spec of SESSION_FUNCTIONS) {
       if (spec.name === 'SessionRenewal' && !props.renewal) continue;
+      if (spec.name === 'SessionLogout' && props.endOfDayLogout === undefined) continue;
       const fn = this.addFunction(spec, props);
       this.functions.set(spec.name, fn);
     }
@@ -129,7 +144,8 @@ export class SessionFunctions extends Construct {
           : {}),
         ...(spec.credentials === 'login' && this.loginSecret ? { LOGIN_SECRET_ID: this.loginSecret.secretArn } : {}),
         ...(spec.oauthStateTable ? { OAUTH_STATE_TABLE_NAME: this.stateTable.tableName } : {}),
-        ...(spec.sessionSecret === 'write' && props.eventBus ? { EVENT_BUS_NAME: props.eventBus.name } : {}),
+        // The token writers (a login with credentials) publish Session Renewed; the end-of-day logout writes no token.
+        ...(spec.sessionSecret === 'write' && spec.credentials && props.eventBus ? { EVENT_BUS_NAME: props.eventBus.name } : {}),
       },
       ...(props.network ? { network: props.network } : {}),
     });
@@ -141,7 +157,7 @@ export class SessionFunctions extends Construct {
       role.addToPrincipalPolicy(new iam.PolicyStatement({ sid: 'WriteSessionSecret', actions: ['secretsmanager:PutSecretValue'], resources: [props.sessionSecret.secretArn] }));
     }
     secretId?.grantRead(role);
-    if (spec.sessionSecret === 'write') props.eventBus?.grantPublish(role);
+    if (spec.sessionSecret === 'write' && spec.credentials) props.eventBus?.grantPublish(role);
     if (spec.oauthStateTable) this.stateTable.grant(role, ...OAUTH_STATE_TABLE_ACTIONS);
     const fn = gatewayFunction.function;
 
@@ -175,7 +191,7 @@ export class SessionFunctions extends Construct {
       new scheduler.Schedule(this, `${spec.name}Schedule`, {
         description: `gtt-gateway: ${spec.schedule.description} (India time)`,
         // The cron is India time: 08:15 IST stays 08:15 IST whatever the region's clock.
-        schedule: scheduler.ScheduleExpression.expression(spec.schedule.cron, TimeZone.ASIA_KOLKATA),
+        schedule: scheduler.ScheduleExpression.expression(spec.name === 'SessionLogout' ? (props.endOfDayLogout ?? spec.schedule.cron) : spec.schedule.cron, TimeZone.ASIA_KOLKATA),
         // Exactly on time: a login or a check spread over a window could land after the market opens.
         timeWindow: scheduler.TimeWindow.off(),
         target: new InvokeThisFunctionOnly(fn, { role, ...SCHEDULE_RETRY }),

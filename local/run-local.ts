@@ -22,6 +22,7 @@ import type { WatcherRun } from '../functions/watcher/watcher.js';
 import { createOAuthHandler } from '../functions/session/oauth.js';
 import { createSessionHealthCheck } from '../functions/session/health.js';
 import { createSessionRenewal } from '../functions/session/totp-login.js';
+import { createEndOfDayLogout } from '../functions/session/end-of-day.js';
 import { SESSION_FUNCTIONS, type SessionFunction } from '../functions/session-functions.js';
 import { toGatewayError } from '../functions/contract/errors.js';
 import { createLogger, type GatewayLogger } from '../functions/runtime/logger.js';
@@ -273,6 +274,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
   const sessionHandlers: Partial<Record<SessionFunction['name'], LocalHandler>> = {
     OAuthCallback: sessionFunction('OAuthCallback', (logger) => createOAuthHandler({ env: sessionEnv, logger }) as LocalHandler),
     SessionHealth: sessionFunction('SessionHealth', (logger) => createSessionHealthCheck({ env: sessionEnv, logger }) as LocalHandler),
+    SessionLogout: sessionFunction('SessionLogout', (logger) => createEndOfDayLogout({ env: sessionEnv, logger }) as LocalHandler),
     ...(broker.totp ? { SessionRenewal: sessionFunction('SessionRenewal', (logger) => createSessionRenewal({ env: sessionEnv, logger }) as LocalHandler) } : {}),
   };
   const deployed = SESSION_FUNCTIONS.filter((f) => sessionHandlers[f.name] !== undefined);

@@ -118,6 +118,7 @@ export const sessionStatusResult = z.object({
   actid: z.string().optional(),
   since: z.string().optional().describe('When our login functions wrote it (absent for a token put by hand)'),
   method: z.string().optional().describe('oauth, flattrade or totp'),
-  code: z.string().optional().describe('Why it is not usable: an error code, e.g. SESSION_EXPIRED'),
+  loggedOutAt: z.string().optional().describe('When it was logged out (the end-of-day logout or a Logout call), until the next login'),
+  code: z.string().optional().describe('Why it is not usable: an error code, e.g. SESSION_EXPIRED, or LOGGED_OUT'),
   reason: z.string().optional(),
 });

@@ -24,7 +24,9 @@ export interface HealthResult {
   /** When and how our login functions wrote it (absent for a token put by hand). */
   since?: string;
   method?: string;
-  /** Why the session is not usable: an error code of the contract, e.g. SESSION_EXPIRED. */
+  /** When the session was logged out (the end-of-day logout, or a Logout call): until the next login. */
+  loggedOutAt?: string;
+  /** Why the session is not usable: an error code of the contract, e.g. SESSION_EXPIRED, or LOGGED_OUT. */
   code?: string;
   reason?: string;
 }
@@ -32,7 +34,8 @@ export interface HealthResult {
 
 export const createSessionHealthCheck = (options: { env?: Record<string, string | undefined>; logger: Logger; metrics?: Metrics }) => {
   const metrics = options.metrics ?? new Metrics({ namespace: METRIC_NAMESPACE, serviceName: SERVICE_NAME });
-  const check = async (): Promise<HealthResult> => {
+  /** `scheduled`: the pre-market run, which publishes SessionAlive (GET /session only answers: no metric, no alarm). */
+  const check = async (scheduled: boolean): Promise<HealthResult> => {
     const config = parseSessionConfig(options.env ?? process.env);
     const checkedAt = new Date().toISOString();
     let result: HealthResult;
@@ -40,13 +43,28 @@ export const createSessionHealthCheck = (options: { env?: Record<string, string 
     try {
       // Read fresh: the check must see the token a renewal wrote minutes ago.
       const sessions = new SessionSource({ secretId: config.BROKER_SECRET_ID, maxAgeSeconds: 1, endpoint: config.SECRETS_MANAGER_ENDPOINT });
-      const session = await sessions.refresh();
+      const session = await sessions.fresh();
       account = {
         uid: session.uid,
         actid: session.actid,
         ...(session.renewedAt ? { since: session.renewedAt } : {}),
         ...(session.method ? { method: session.method } : {}),
       };
+      if (session.loggedOutAt !== undefined) {
+        // Logged out on purpose (the end-of-day logout): said as such, and no broker call is made.
+        result = {
+          alive: false,
+          checkedAt,
+          ...account,
+          loggedOutAt: session.loggedOutAt,
+          code: 'LOGGED_OUT',
+          reason: `Logged out for the night at ${session.loggedOutAt}: log in again before the market opens.`,
+        };
+        options.logger.info('session logged out', { health: result });
+        // The pre-market check still counts it dead (nobody logged in this morning); at night nothing alarms.
+        if (scheduled) metrics.addMetric('SessionAlive', MetricUnit.Count, 0);
+        return result;
+      }
       // The operation table's own ClientDetails: the same wire, reply decoding and error mapping as the gateway's.
       await callBroker(clientDetails, {}, {
         baseUrl: config.BROKER_BASE_URL,
@@ -61,7 +79,7 @@ export const createSessionHealthCheck = (options: { env?: Record<string, string 
       result = { alive: false, checkedAt, ...account, code: failure.code, reason: failure.brokerMessage ?? failure.message };
     }
     // Written by the shell's logMetrics at the end of the invocation.
-    metrics.addMetric('SessionAlive', MetricUnit.Count, result.alive ? 1 : 0);
+    if (scheduled) metrics.addMetric('SessionAlive', MetricUnit.Count, result.alive ? 1 : 0);
     if (result.alive) options.logger.info('session alive', { health: result });
     else options.logger.warn('session dead', { health: result });
     return result;
@@ -69,7 +87,7 @@ export const createSessionHealthCheck = (options: { env?: Record<string, string 
 
   /** Scheduled: the result. `GET /session`: the result as JSON, 200 whether alive or not (the check worked). */
   return shellHandler<unknown, HealthResult | APIGatewayProxyStructuredResultV2>({ logger: options.logger, metrics }, async (event) => {
-    if (!isHttpEvent(event)) return check();
+    if (!isHttpEvent(event)) return check(true);
     // Bad input never reaches the broker.
     if (Object.keys(event.queryStringParameters ?? {}).length) {
       return {
@@ -78,7 +96,7 @@ export const createSessionHealthCheck = (options: { env?: Record<string, string 
         body: JSON.stringify({ error: { code: 'VALIDATION_FAILED', message: 'GET /session takes no query parameters.' } }),
       };
     }
-    const result = await check();
+    const result = await check(false);
     return { statusCode: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' }, body: JSON.stringify(result) };
   });
 };

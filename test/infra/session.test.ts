@@ -10,7 +10,9 @@ import { buildApp } from '../../infra/app.js';
 import { SESSION_FUNCTIONS } from '../../functions/session-functions.js';
 
 // The watcher (events.test.ts) is left out: these tests count the session functions' schedules and roles.
-const synth = (context: Record<string, unknown> = {}) => buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], watcher: 'off', ...context } }));
+// The end-of-day logout is left out where functions are counted; test/infra/end-of-day.test.ts covers it.
+const synth = (context: Record<string, unknown> = {}) =>
+  buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], watcher: 'off', endOfDayLogout: 'off', ...context } }));
 
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
 type Res = { Type: string; Properties: Record<string, unknown> };

@@ -21,6 +21,7 @@ import { createOAuthHandler } from '../../functions/session/oauth.js';
 import { OAuthStateStore } from '../../functions/session/oauth-state.js';
 import { createSessionRenewal } from '../../functions/session/totp-login.js';
 import { createSessionHealthCheck } from '../../functions/session/health.js';
+import { createEndOfDayLogout } from '../../functions/session/end-of-day.js';
 import { createGatewayHandler } from '../../functions/gateway.js';
 import { placeGttOrder } from '../../functions/operations.js';
 import { emulatorControl, signInAsDemo, type EmulatorControl } from '../support/emulator-control.js';
@@ -70,7 +71,7 @@ const bodyOf = (res: APIGatewayProxyStructuredResultV2): Body => {
   output.push(String(res.body));
   return JSON.parse(String(res.body)) as Body;
 };
-const session = () => JSON.parse(secrets.getSecret(SESSION)!) as { accessToken: string; uid: string; actid: string; renewedAt?: string; method?: string };
+const session = () => JSON.parse(secrets.getSecret(SESSION)!) as { accessToken: string; uid: string; actid: string; renewedAt?: string; method?: string; loggedOutAt?: string };
 const exchanges = async (operation = 'GenAcsTok') => (await control.requests()).filter((r) => r.operation === operation).length;
 const placeOrder = { exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' };
 const placeWith = (config: Record<string, unknown>) =>
@@ -346,5 +347,30 @@ describe('leak check', () => {
       expect(text).not.toContain(secret);
     }
     expect(text).toContain('session renewed');
+  });
+});
+
+describe('the end-of-day logout', () => {
+  it("ends the broker session and blanks the secret's token; health says logged out for the night; the next login trades", async () => {
+    const totp = env({ BROKER_AUTH: 'jkey', BROKER_BASE_URL: `${emulator.url}/NorenWClientTP` });
+    await createSessionRenewal({ env: totp, logger })();
+    const token = session().accessToken;
+    const ended = await createEndOfDayLogout({ env: totp, logger })();
+    expect(ended).toMatchObject({ stat: 'Ok', outcome: 'logged-out', uid: emulator.uid });
+    expect(session()).toMatchObject({ accessToken: '', loggedOutAt: expect.any(String) });
+    // The token is dead at the broker too.
+    expect((await fetch(`${emulator.url}/NorenWClientTP/ClientDetails`, { method: 'POST', body: `jData=${JSON.stringify({ uid: emulator.uid, actid: emulator.actid })}&jKey=${token}` }).then((r) => r.json())) as { stat: string }).toMatchObject({ stat: 'Not_Ok' });
+    // Asked at night: logged out for the night, no broker call.
+    await control.clearRequests();
+    const health = bodyOf((await createSessionHealthCheck({ env: totp, logger })(httpEvent('/session'))) as APIGatewayProxyStructuredResultV2);
+    expect(health).toMatchObject({ alive: false, code: 'LOGGED_OUT', loggedOutAt: expect.any(String), uid: emulator.uid });
+    expect(String(health.reason)).toContain('Logged out for the night');
+    expect(await exchanges('ClientDetails')).toBe(0);
+    // Run again (a retried schedule): nothing left to end, still fine.
+    expect(await createEndOfDayLogout({ env: totp, logger })()).toMatchObject({ stat: 'Ok', outcome: 'already' });
+    // The morning login clears the mark; orders go through again.
+    await createSessionRenewal({ env: totp, logger })();
+    expect(session().loggedOutAt).toBeUndefined();
+    expect(await placeWith({ BROKER_BASE_URL: `${emulator.url}/NorenWClientTP`, BROKER_AUTH: 'jkey' })).toMatchObject({ ok: true });
   });
 });

@@ -1,0 +1,41 @@
+/**
+ * The end-of-day logout: after the market closes (India time), the session the deployment traded with is logged out
+ * at the broker and the secret is marked logged out, as the 2026 rules want API sessions ended before the next
+ * trading day. It is the operation table's own Logout, done everywhere (broker/logout.ts): the token in the secret,
+ * read fresh, is ended and blanked. The next morning's login (the trader's, or the TOTP renewal) writes a new one.
+ * Already logged out (or expired at the broker) is success: there is nothing left to end.
+ */
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { logoutEverywhere } from '../broker/logout.js';
+import { SessionSource } from '../broker/session.js';
+import { SessionExpiredError } from '../contract/errors.js';
+import { shellHandler } from '../middleware/function-shell.js';
+import { logout } from '../operations.js';
+import { parseSessionConfig } from './config.js';
+
+export interface EndOfDayResult {
+  stat: 'Ok';
+  /** `logged-out`: a live session was ended now; `already`: nothing was live (logged out, or expired at the broker). */
+  outcome: 'logged-out' | 'already';
+  uid: string;
+  loggedOutAt: string;
+}
+
+export const createEndOfDayLogout = (options: { env?: Record<string, string | undefined>; logger: Logger }) =>
+  shellHandler<unknown, EndOfDayResult>({ logger: options.logger, logFailures: true }, async () => {
+    const config = parseSessionConfig(options.env ?? process.env);
+    const sessions = new SessionSource({ secretId: config.BROKER_SECRET_ID, maxAgeSeconds: 1, endpoint: config.SECRETS_MANAGER_ENDPOINT });
+    const wire = { baseUrl: config.BROKER_BASE_URL, auth: config.BROKER_AUTH, timeoutMs: () => config.BROKER_TIMEOUT_MS };
+    let outcome: EndOfDayResult['outcome'] = 'logged-out';
+    try {
+      await logoutEverywhere(logout, {}, { ...wire, sessions });
+    } catch (error) {
+      // Nothing live to end: the secret is (now) marked logged out either way.
+      if (!(error instanceof SessionExpiredError)) throw error;
+      outcome = 'already';
+    }
+    const after = await sessions.fresh();
+    const loggedOutAt = after.loggedOutAt ?? new Date().toISOString();
+    options.logger.info('session logged out for the night', { session: { uid: after.uid, outcome, loggedOutAt } });
+    return { stat: 'Ok', outcome, uid: after.uid, loggedOutAt };
+  });
