@@ -15,12 +15,9 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
 import type { AnyOperation } from './contract/operation.js';
-import { callBroker } from './broker/call-broker.js';
-import { logoutEverywhere } from './broker/logout.js';
-import { redactDeep } from './contract/redact.js';
 import { parseGatewayConfig, type GatewayConfig, type GatewaySettings } from './runtime/config.js';
-import { dryRun } from './safety/dry-run.js';
-import { ConfigurationError, InternalError } from './contract/errors.js';
+import { execute } from './safety/executor.js';
+import { InternalError } from './contract/errors.js';
 import type { IdempotentExecutor } from './safety/idempotency.js';
 import { logger as defaultLogger } from './runtime/logger.js';
 import { SessionSource } from './broker/session.js';
@@ -147,65 +144,24 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
       if (!state.request || !state.session || !state.refreshSession) {
         throw new InternalError('The shared middlewares did not run');
       }
-      const { config, idempotency, controls } = runtime();
-      const { idempotencyKey, dryRun: isDryRun } = state.request.options;
-      if (isDryRun) return dryRun(operation, state.input, await state.session(), config.BROKER_BASE_URL, config.BROKER_AUTH, config.ALGO_ID);
-      if (operation.kind === 'order' && config.CONTROL_TABLE_NAME && !controls) {
-        // Never send an order write around the governor.
-        throw new ConfigurationError(`${operation.name} was built without the trading controls (order-rate governor, kill switch); nothing was sent.`);
-      }
-
-      const send = async () => {
-        // Every broker write takes a permit from the account's governor first (after the idempotency record is
-        // claimed, so a replay takes none, and a refusal frees the key: nothing was sent).
-        if (operation.kind === 'order' && controls) {
-          const permit = await controls.acquire((await state.session!()).uid, operation.refusedWhileHalted === true);
-          state.governorCalls = permit.dynamoCalls;
-        }
-        const started = performance.now();
-        try {
-          const wire = {
-            baseUrl: config.BROKER_BASE_URL,
-            auth: config.BROKER_AUTH,
-            // A rotated-token retry must still end before the Lambda does, so our own timeout fires, not Lambda's.
-            timeoutMs: () => Math.max(100, Math.min(config.BROKER_TIMEOUT_MS, context.getRemainingTimeInMillis() - 1_000)),
-            ...(config.ALGO_ID ? { algoId: config.ALGO_ID } : {}),
-          };
-          // Logout ends the token in the secret (read fresh) and the one this container holds, and marks the
-          // secret logged out: not just the token this container happened to cache.
-          const { result, attempts } =
-            operation.broker === 'Logout'
-              ? await logoutEverywhere(operation, state.input, { ...wire, sessions: runtime().sessions })
-              : await callBroker(operation, state.input, { ...wire, session: state.session!, refreshSession: state.refreshSession! });
-          state.brokerAttempts = attempts;
-          if (operation.alsoRead && operation.kind === 'read') {
-            // A second read folded into the first (e.g. the orders fired GTTs placed); its failure is said, not thrown.
-            const other = await callBroker(operation.alsoRead.operation, {}, { ...wire, session: state.session!, refreshSession: state.refreshSession! }).then(
-              (read) => ((state.brokerAttempts = (state.brokerAttempts ?? 0) + read.attempts), read.result),
-              () => undefined,
-            );
-            return operation.alsoRead.fold(result, other);
-          }
-          state.brokerSucceeded?.(result);
-          return result;
-        } finally {
-          state.brokerMs = Math.round((performance.now() - started) * 10) / 10;
-        }
-      };
-
-      if (idempotencyKey !== undefined && !idempotency) {
-        // Never ignore a key: the caller would believe a retry is safe.
-        throw new ConfigurationError(`${operation.name} was built without idempotency support, so its key cannot be honoured; nothing was sent.`);
-      }
-      let result: unknown;
-      if (idempotencyKey !== undefined && idempotency) {
-        const run = await idempotency.run(idempotencyKey, state.input, context, send);
-        state.replayed = run.replayed;
-        // A replay is redacted again on its way out: a record stored before a token was known is no exception.
-        result = { ...(redactDeep(run.result) as object), idempotency: { key: idempotencyKey, replayed: run.replayed } };
-      } else {
-        result = await send();
-      }
+      const { config, idempotency, controls, sessions } = runtime();
+      // Dry run, idempotent call or plain call: safety/executor.ts; the state learns what happened as it happens.
+      const result = await execute(
+        {
+          operation,
+          config,
+          input: state.input,
+          options: state.request.options,
+          session: state.session,
+          refreshSession: state.refreshSession,
+          sessions,
+          idempotency,
+          controls,
+          context,
+          onBrokerResult: state.brokerSucceeded,
+        },
+        state,
+      );
       state.brokerStat = typeof result === 'object' && result !== null && 'stat' in result ? String(result.stat) : 'Ok';
       return result;
     });

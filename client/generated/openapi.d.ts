@@ -3000,7 +3000,9 @@ export interface operations {
                         since?: string;
                         /** @description oauth, flattrade or totp */
                         method?: string;
-                        /** @description Why it is not usable: an error code, e.g. SESSION_EXPIRED */
+                        /** @description When it was logged out (the end-of-day logout or a Logout call), until the next login */
+                        loggedOutAt?: string;
+                        /** @description Why it is not usable: an error code, e.g. SESSION_EXPIRED, or LOGGED_OUT */
                         code?: string;
                         reason?: string;
                     };

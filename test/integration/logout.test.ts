@@ -153,7 +153,8 @@ describe('Logout ends the session for every container', () => {
     expect(await invokeDirect(await container(logout), logout, {})).toMatchObject({ ok: true });
     expect(await place(placer)).toMatchObject({ ok: false, error: { code: 'SESSION_EXPIRED' } });
     const health = await createSessionHealthCheck({ env: sessionEnv(), logger })();
-    expect(health).toMatchObject({ alive: false, code: 'SESSION_EXPIRED' });
+    // Logged out on purpose: said as such (and no broker call).
+    expect(health).toMatchObject({ alive: false, code: 'LOGGED_OUT' });
 
     await renew();
     expect(secret().loggedOutAt).toBeUndefined();
