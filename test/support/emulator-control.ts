@@ -12,11 +12,20 @@ export interface FaultSpec {
 }
 
 export const emulatorControl = (baseUrl: string) => {
-  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${baseUrl}/_emulator/${path}`, {
+  const send = (method: string, path: string, body?: unknown) =>
+    fetch(`${baseUrl}/_emulator/${path}`, {
       method,
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    // The emulator runs in the test's own process: after a long synchronous step (a CDK synth) its idle-socket timer
+    // and fetch's reuse of that pooled socket race, and the reused socket is reset before a byte is read. Control
+    // calls are idempotent test tooling, so that one case is sent again on a fresh connection; nothing else is.
+    const res = await send(method, path, body).catch((error: unknown) => {
+      const code = (error as { cause?: { code?: string } }).cause?.code;
+      if (code !== 'ECONNRESET') throw error;
+      return send(method, path, body);
     });
     const text = await res.text();
     if (!res.ok) throw new Error(`emulator control ${method} ${path}: HTTP ${res.status} ${text}`);
