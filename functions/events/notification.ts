@@ -12,6 +12,10 @@
  */
 import { DETAIL_SCHEMAS, DETAIL_TYPES, type DetailType, type EventDetail, type EventLeg, type FiredOrder } from '../schemas/events.js';
 
+/** The formatter's own events on the gateway bus (source and detail-type), whose detail is the webhook's body. */
+export const NOTIFICATION_SOURCE = 'gtt-gateway.notification';
+export const NOTIFICATION_DETAIL_TYPE = 'Notification';
+
 /** `raw`: the EventBridge envelope unchanged; `slack`: `{text}`; `telegram`: `{chat_id, text}`. */
 export const NOTIFY_FORMATS = ['raw', 'slack', 'telegram'] as const;
 export type NotifyFormat = (typeof NOTIFY_FORMATS)[number];
