@@ -3,7 +3,9 @@
  * shapes (every fixture passes its zod schema), side, quantity, price, trigger or fired leg, tag, the fired order's
  * fate; the chat bodies; and the `notifyOn` filter's check.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { classifyRejection } from '../../functions/broker/order-fate.js';
 import { DEFAULT_NOTIFY_ON, notificationBody, notificationText, resolveNotifyOn } from '../../functions/events/notification.js';
 import { DETAIL_SCHEMAS, DETAIL_TYPES, type DetailType, type EventDetail } from '../../functions/schemas/events.js';
 
@@ -158,5 +160,24 @@ describe('resolveNotifyOn', () => {
     }
     expect(message).toMatch(/^NOTIFY_ON names no detail-type "Order Filed": use a comma-separated list of GTT Placed, .*Order Filled, Order Rejected, Order Cancelled \(or all\)$/);
     expect(message).not.toContain('\n');
+  });
+});
+
+describe('docs/events.md', () => {
+  it('every example message in "The message" is what the builder makes of a real event', () => {
+    const doc = readFileSync('docs/events.md', 'utf8');
+    const section = doc.slice(doc.indexOf('### The message'), doc.indexOf('**Why a function'));
+    const examples = [...section.matchAll(/```\n([\s\S]*?)\n```/g)].map((m) => m[1]);
+    const fate = { ...common, origin: 'watcher' as const, al_id: '24112300000001', exch: 'NSE', tsym: 'M&M-EQ', side: 'B', quantity: 10, tag: 'swing-1' };
+    const built = [
+      text('GTT Triggered', { ...single, origin: 'watcher', status: 'TRIGGERED', order: { norenordno: '24112300000123', status: 'filled', filledQty: 1, averagePrice: '1499.50' } }),
+      text('GTT Triggered', { ...oco, firedLeg: 'stopLoss', status: 'TRIGGERED' }),
+      text('Order Rejected', { ...fate, order: { norenordno: '24112300000125', status: 'rejected', filledQty: 0, rejection: classifyRejection('RED:ALGO_CHK failed') } }),
+      text('Session Expired', { ...common, origin: 'watcher', code: 'SESSION_EXPIRED', reason: 'Session Expired : Invalid Session Key' }),
+      text('Kill Switch', { ...common, origin: 'gateway', halted: true, changedBy: 'alice', cancelled: 3, failed: 1 }),
+    ];
+    expect(examples).toEqual(built);
+    const filled = text('Order Filled', { ...fate, order: { norenordno: '24112300000123', status: 'filled', filledQty: 10, averagePrice: '1500.00' } });
+    expect(doc).toContain(JSON.stringify({ chat_id: '-1001234', text: filled }).replace('{"chat_id":', '{"chat_id": ').replace(',"text":', ', "text": '));
   });
 });
