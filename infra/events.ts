@@ -10,6 +10,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as eventTargets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambdaDestinations from 'aws-cdk-lib/aws-lambda-destinations';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -232,6 +233,9 @@ export class LifecycleEvents extends Construct {
           conditions: { StringEquals: { 'events:source': NOTIFICATION_SOURCE } },
         }),
       );
+      // A message the function could not put on the bus (after Lambda's own two retries) is kept in the webhook's
+      // dead-letter queue too, so its alarm fires: nothing is dropped silently.
+      formatter.function.configureAsyncInvoke({ onFailure: new lambdaDestinations.SqsDestination(queue), retryAttempts: 2, maxEventAge: Duration.hours(6) });
       rule = new events.Rule(this, 'WebhookRule', {
         description: `${description} (formatted by NotifyFormatter)`,
         eventBus: this.bus,

@@ -423,8 +423,16 @@ describe('webhook formats and notifyOn', () => {
           Condition: { StringEquals: { 'events:source': NOTIFICATION_SOURCE } },
         }),
       ]);
-      const data = statements.flatMap(actions).filter((a) => !/^(logs|xray):/.test(a));
-      expect(data).toEqual(['events:PutEvents']);
+      const data = statements.filter((s) => actions(s).some((a) => !/^(logs|xray):/.test(a)));
+      const queue = idOf(t, 'AWS::SQS::Queue', 'EventsWebhookDeadLetters');
+      // Besides the bus: only sending its failures to the webhook's dead-letter queue (Lambda's on-failure destination).
+      expect(data.flatMap(actions).sort()).toEqual(['events:PutEvents', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'].sort());
+      for (const s of data.filter((s) => actions(s).some((a) => a.startsWith('sqs:')))) expect(s.Resource).toEqual({ 'Fn::GetAtt': [queue, 'Arn'] });
+      t.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+        FunctionName: { Ref: idOf(t, 'AWS::Lambda::Function', 'EventsNotifyFormatter') },
+        MaximumRetryAttempts: 2,
+        DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queue, 'Arn'] } } },
+      });
     });
 
     it('cdk-nag reports no unsuppressed error or warning', () => {
