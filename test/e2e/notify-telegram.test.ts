@@ -5,6 +5,7 @@
  * GTT Placed (not in the default list). The webhook delivers in order, one at a time, so once GTT Triggered arrived
  * a forwarded GTT Placed (published before it) would already be there.
  */
+import { spawnSync } from 'node:child_process';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScript, type Started } from '../support/processes.js';
@@ -70,4 +71,22 @@ describe('npm start with NOTIFY_FORMAT=telegram', () => {
     // The bot token in the URL never travels in a message.
     expect(JSON.stringify(received)).not.toContain('123:TEST');
   });
+});
+
+describe('npm start with a bad notification setting', () => {
+  const run = (env: Record<string, string>) =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'local/start.ts', '--port', '0'], {
+      env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT', NOTIFY_WEBHOOK_URL: 'http://127.0.0.1:9/hook', ...env },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+
+  it('refuses a NOTIFY_ON name that is no detail-type, in one line listing them, and a Telegram format without a chat id', () => {
+    const badName = run({ NOTIFY_ON: 'GTT Triggered,Order Filed' });
+    expect(badName.status).toBe(2);
+    expect(badName.stderr.trim()).toMatch(/^NOTIFY_ON names no detail-type "Order Filed": use a comma-separated list of GTT Placed, .* \(or all\)$/m);
+    const noChat = run({ NOTIFY_FORMAT: 'telegram' });
+    expect(noChat.status).toBe(2);
+    expect(noChat.stderr).toMatch(/NOTIFY_FORMAT=telegram needs NOTIFY_TELEGRAM_CHAT_ID/);
+  }, 45_000);
 });
