@@ -84,7 +84,7 @@ describe('npm start with a bad notification setting', () => {
   it('refuses a NOTIFY_ON name that is no detail-type, in one line listing them, and a Telegram format without a chat id', () => {
     const badName = run({ NOTIFY_ON: 'GTT Triggered,Order Filed' });
     expect(badName.status).toBe(2);
-    expect(badName.stderr.trim()).toMatch(/^NOTIFY_ON names no detail-type "Order Filed": use a comma-separated list of GTT Placed, .* \(or all\)$/m);
+    expect(badName.stderr.trim()).toMatch(/^NOTIFY_ON names no detail-type "Order Filed": use a comma-separated list of GTT Placed, [^\n]* \(or all\)$/);
     const noChat = run({ NOTIFY_FORMAT: 'telegram' });
     expect(noChat.status).toBe(2);
     expect(noChat.stderr).toMatch(/NOTIFY_FORMAT=telegram needs NOTIFY_TELEGRAM_CHAT_ID/);
