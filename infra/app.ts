@@ -34,6 +34,7 @@ export const buildApp = (app = new App()): { app: App; gateway: GatewayStack; wo
     notifyWebhookSecretArn: context('notifyWebhookSecretArn'),
     notifyWebhookFormat: context('notifyWebhookFormat'),
     notifyTelegramChatId: context('notifyTelegramChatId'),
+    notifyOn: context('notifyOn'),
   });
   const workflow = new WorkflowExampleStack(app, 'GttGatewayWorkflowExampleStack', {
     description: 'gtt-gateway example: a Step Functions workflow and an EventBridge schedule using the functions',

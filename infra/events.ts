@@ -10,6 +10,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as eventTargets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambdaDestinations from 'aws-cdk-lib/aws-lambda-destinations';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -21,7 +22,9 @@ import { METRIC_NAMESPACE, SERVICE_NAME } from '../functions/schemas/names.js';
 import type { AnyOperation } from '../functions/contract/operation.js';
 import { GatewayFunction, type GatewayFunctionNetwork } from './gateway-function.js';
 import { InvokeThisFunctionOnly } from './session-functions.js';
-import { webhookInput, type WebhookFormat } from './webhook-format.js';
+import { notifyFormatOf, type WebhookFormat } from './webhook-format.js';
+import { NOTIFICATION_DETAIL_TYPE, NOTIFICATION_SOURCE } from '../functions/events/notification.js';
+import type { DetailType } from '../functions/schemas/event-types.js';
 import { expiringTable } from './tables.js';
 
 /** Every minute 09:00-15:59 India time on weekdays: the NSE session (09:15-15:30) with a margin. */
@@ -64,6 +67,8 @@ export interface WebhookSettings {
   secretArn?: string;
   format: WebhookFormat;
   chatId?: string;
+  /** The detail-types forwarded (`-c notifyOn`, resolveNotifyOn): the rule's event pattern. */
+  notifyOn: readonly DetailType[];
 }
 
 /** The webhook URL must be HTTPS (an API destination refuses anything else); checked at synth. */
@@ -97,6 +102,9 @@ export class LifecycleEvents extends Construct {
   watcher?: GatewayFunction;
   readonly deadLetterQueue?: sqs.Queue;
   readonly webhookRule?: events.Rule;
+  /** Slack and Telegram formats: the function that makes the message, and the rule that delivers it. */
+  readonly notifyFormatter?: GatewayFunction;
+  readonly notificationRule?: events.Rule;
 
   constructor(scope: Construct, id: string, props: LifecycleEventsProps) {
     super(scope, id);
@@ -104,9 +112,11 @@ export class LifecycleEvents extends Construct {
     // pk + sk: the watcher keeps one item per order under one partition, read with a Query (store.ts).
     this.table = expiringTable(this, 'Table', { partitionKey: 'pk', sortKey: 'sk', timeToLiveAttribute: 'expiresAt', pointInTimeRecovery: true });
     if (props.webhook) {
-      const { queue, rule } = this.addWebhook(props.webhook, props.alarmAction);
+      const { queue, rule, formatter, notificationRule } = this.addWebhook(props.webhook, props.alarmAction);
       this.deadLetterQueue = queue;
       this.webhookRule = rule;
+      if (formatter) this.notifyFormatter = formatter;
+      if (notificationRule) this.notificationRule = notificationRule;
     }
   }
 
@@ -177,7 +187,7 @@ export class LifecycleEvents extends Construct {
             events.Authorization.apiKey('X-Gtt-Gateway', SecretValue.unsafePlainText('webhook')),
     });
     const destination = new events.ApiDestination(this, 'WebhookDestination', {
-      description: 'gtt-gateway webhook: every lifecycle event, POSTed',
+      description: `gtt-gateway webhook: lifecycle events (${webhook.format}), POSTed`,
       connection,
       endpoint: webhook.url,
       httpMethod: events.HttpMethod.POST,
@@ -188,19 +198,57 @@ export class LifecycleEvents extends Construct {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       retentionPeriod: Duration.days(14),
     });
-    const input = webhookInput(webhook);
-    const rule = new events.Rule(this, 'WebhookRule', {
-      description: 'gtt-gateway: forward every lifecycle event to the webhook',
-      eventBus: this.bus,
-      eventPattern: { source: [EVENT_SOURCE] },
-      targets: [
-        new eventTargets.ApiDestination(destination, {
-          deadLetterQueue: queue,
-          ...WEBHOOK_RETRY,
-          ...(input ? { event: input } : {}),
+    const pattern = { source: [EVENT_SOURCE], detailType: [...webhook.notifyOn] };
+    const description = `gtt-gateway: forward ${webhook.notifyOn.join(', ')} to the webhook`;
+    let rule: events.Rule;
+    let formatter: GatewayFunction | undefined;
+    let notificationRule: events.Rule | undefined;
+    if (webhook.format === 'event') {
+      rule = new events.Rule(this, 'WebhookRule', {
+        description,
+        eventBus: this.bus,
+        eventPattern: pattern,
+        targets: [new eventTargets.ApiDestination(destination, { deadLetterQueue: queue, ...WEBHOOK_RETRY })],
+      });
+    } else {
+      // An input transformer cannot choose words (Buy/Sell, a single's trigger or an OCO's fired leg, a tag or a
+      // rejection only when there is one), so a small function makes the message with the same builder as npm start
+      // and puts it back on the bus under its own source; the API destination then delivers it unchanged ($.detail).
+      formatter = new GatewayFunction(this, 'NotifyFormatter', {
+        entry: 'notify-formatter',
+        description: `gtt-gateway: NotifyFormatter, makes the ${webhook.format} message of a lifecycle event`,
+        roleDescription: `gtt-gateway NotifyFormatter: its log group, put events of source ${NOTIFICATION_SOURCE} (only) on the gateway bus`,
+        logRetention: logs.RetentionDays.ONE_MONTH,
+        environment: {
+          EVENT_BUS_NAME: this.bus.eventBusName,
+          NOTIFY_FORMAT: notifyFormatOf(webhook.format),
+          ...(webhook.chatId ? { NOTIFY_TELEGRAM_CHAT_ID: webhook.chatId } : {}),
+        },
+      });
+      formatter.role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          sid: 'PutNotificationsOnly',
+          actions: ['events:PutEvents'],
+          resources: [this.bus.eventBusArn],
+          conditions: { StringEquals: { 'events:source': NOTIFICATION_SOURCE } },
         }),
-      ],
-    });
+      );
+      // A message the function could not put on the bus (after Lambda's own two retries) is kept in the webhook's
+      // dead-letter queue too, so its alarm fires: nothing is dropped silently.
+      formatter.function.configureAsyncInvoke({ onFailure: new lambdaDestinations.SqsDestination(queue), retryAttempts: 2, maxEventAge: Duration.hours(6) });
+      rule = new events.Rule(this, 'WebhookRule', {
+        description: `${description} (formatted by NotifyFormatter)`,
+        eventBus: this.bus,
+        eventPattern: pattern,
+        targets: [new eventTargets.LambdaFunction(formatter.function, { deadLetterQueue: queue, retryAttempts: 8, maxEventAge: Duration.hours(2) })],
+      });
+      notificationRule = new events.Rule(this, 'NotificationRule', {
+        description: `gtt-gateway: deliver the ${webhook.format} messages of NotifyFormatter to the webhook`,
+        eventBus: this.bus,
+        eventPattern: { source: [NOTIFICATION_SOURCE], detailType: [NOTIFICATION_DETAIL_TYPE] },
+        targets: [new eventTargets.ApiDestination(destination, { deadLetterQueue: queue, ...WEBHOOK_RETRY, event: events.RuleTargetInput.fromEventPath('$.detail') })],
+      });
+    }
     queue
       .metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' })
       .createAlarm(this, 'WebhookDeadLetterAlarm', {
@@ -214,7 +262,7 @@ export class LifecycleEvents extends Construct {
     NagSuppressions.addResourceSuppressions(queue, [
       { id: 'AwsSolutions-SQS3', reason: 'This queue is itself the dead-letter queue of the webhook rule.' },
     ]);
-    return { queue, rule };
+    return { queue, rule, formatter, notificationRule };
   }
 
   /** The dashboard of the function set: operations, broker, safety, events, watcher, session. */

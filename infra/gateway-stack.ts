@@ -29,6 +29,7 @@ import { GatewayFunction } from './gateway-function.js';
 import { OAUTH_STATE_TABLE_ACTIONS, resolveEndOfDayLogout, SessionFunctions } from './session-functions.js';
 import { checkWebhookUrl, LifecycleEvents, ORDER_EVENTS_TABLE_ACTIONS, resolveWatcherEnabled, resolveWatcherSchedule, WATCHER_EVENTS_TABLE_ACTIONS } from './events.js';
 import { resolveWebhookFormat } from './webhook-format.js';
+import { resolveNotifyOn } from '../functions/events/notification.js';
 import { expiringTable } from './tables.js';
 import { resolveBrokerSetup, type BrokerSetup } from './broker-setup.js';
 
@@ -81,6 +82,8 @@ export interface GatewayStackProps extends StackProps {
   /** `event` (default), `slack` or `telegram` (with `notifyTelegramChatId`): the body the webhook gets. */
   notifyWebhookFormat?: string;
   notifyTelegramChatId?: string;
+  /** The detail-types the webhook gets (context `notifyOn`, comma-separated, or `all`); default DEFAULT_NOTIFY_ON. */
+  notifyOn?: string;
 }
 
 /** `-c auditRetentionDays=N`: at least one year (the rules ask five), at most ten; anything else fails the synth. */
@@ -198,10 +201,12 @@ export class GatewayStack extends Stack {
       props.notifyWebhookFormat ?? context('notifyWebhookFormat'),
       props.notifyTelegramChatId ?? context('notifyTelegramChatId'),
     );
+    // Checked even without a webhook: a typo in notifyOn fails the synth with one line listing the detail-types.
+    const notifyOn = resolveNotifyOn(props.notifyOn ?? context('notifyOn'));
     this.events = new LifecycleEvents(this, 'Events', {
       alarmAction,
       ...(webhookUrl
-        ? { webhook: { url: checkWebhookUrl(String(webhookUrl)), ...(headerName && headerSecretArn ? { headerName, secretArn: headerSecretArn } : {}), ...webhookFormat } }
+        ? { webhook: { url: checkWebhookUrl(String(webhookUrl)), ...(headerName && headerSecretArn ? { headerName, secretArn: headerSecretArn } : {}), ...webhookFormat, notifyOn } }
         : {}),
     });
     this.staticEgress?.allowTableCalls(this.events.table, [...new Set([...ORDER_EVENTS_TABLE_ACTIONS, ...WATCHER_EVENTS_TABLE_ACTIONS])]);
@@ -450,7 +455,7 @@ export class GatewayStack extends Stack {
   }
 
   private suppressNagFindings(): void {
-    for (const gatewayFunction of [this.killSwitch, ...this.functions.values(), ...this.session.functions.values(), ...(this.events.watcher ? [this.events.watcher] : [])]) {
+    for (const gatewayFunction of [this.killSwitch, ...this.functions.values(), ...this.session.functions.values(), ...(this.events.watcher ? [this.events.watcher] : []), ...(this.events.notifyFormatter ? [this.events.notifyFormatter] : [])]) {
       NagSuppressions.addResourceSuppressions(
         gatewayFunction,
         [

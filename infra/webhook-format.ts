@@ -1,10 +1,10 @@
 /**
- * How the webhook rule shapes the body it POSTs (`-c notifyWebhookFormat=...`): `event` (default) sends the event as
- * EventBridge delivers it; `slack` sends `{"text": line}` for a Slack incoming webhook; `telegram` sends
- * `{"chat_id": ..., "text": line}` for a bot's sendMessage. The line is an input transformer over the event:
- * detail-type, symbol, al_id, trigger, fired leg and origin (fields an event lacks are left empty by EventBridge).
+ * How the webhook shapes the body it POSTs (`-c notifyWebhookFormat=...`): `event` (default) sends the event as
+ * EventBridge delivers it; `slack` sends `{"text": message}` for a Slack incoming webhook; `telegram` sends
+ * `{"chat_id": ..., "text": message}` for a bot's sendMessage. The message is made by the NotifyFormatter function
+ * with functions/events/notification.ts (infra/events.ts says why a function and not an input transformer).
  */
-import * as events from 'aws-cdk-lib/aws-events';
+import { type NotifyFormat } from '../functions/events/notification.js';
 
 export const WEBHOOK_FORMATS = ['event', 'slack', 'telegram'] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
@@ -24,20 +24,5 @@ export const resolveWebhookFormat = (value: unknown, telegramChatId: unknown): {
   return { format: format as WebhookFormat };
 };
 
-/** One human line per event, from the event's own fields. */
-export const webhookLine = (): string =>
-  [
-    events.EventField.fromPath('$.detail-type'),
-    `${events.EventField.fromPath('$.detail.exch')}:${events.EventField.fromPath('$.detail.tsym')}`,
-    `al_id ${events.EventField.fromPath('$.detail.al_id')}`,
-    `trigger ${events.EventField.fromPath('$.detail.trigger')}`,
-    `leg ${events.EventField.fromPath('$.detail.firedLeg')}`,
-    `(${events.EventField.fromPath('$.detail.origin')})`,
-  ].join(' ');
-
-/** The rule target's input for a format; undefined sends the event unchanged. */
-export const webhookInput = (setting: { format: WebhookFormat; chatId?: string }): events.RuleTargetInput | undefined => {
-  if (setting.format === 'slack') return events.RuleTargetInput.fromObject({ text: webhookLine() });
-  if (setting.format === 'telegram') return events.RuleTargetInput.fromObject({ chat_id: setting.chatId, text: webhookLine() });
-  return undefined;
-};
+/** The message builder's name of a format (functions/events/notification.ts): `event` is the raw envelope. */
+export const notifyFormatOf = (format: WebhookFormat): NotifyFormat => (format === 'event' ? 'raw' : format);

@@ -8,6 +8,10 @@
  * `detail-type`, `source`, `account`, `time`, `region`, `resources`, `detail`) as the JSON body, retried with
  * backoff on a network error, 429 or 5xx, in order, one at a time.
  *
+ * With `notify` (npm start's NOTIFY_FORMAT and NOTIFY_ON) only the listed detail-types are forwarded, as the stack's
+ * rule pattern forwards them, and the body is the one the stack POSTs for the format (functions/events/notification.ts):
+ * `raw` the envelope, `slack` `{text}`, `telegram` `{chat_id, text}`.
+ *
  * An event the webhook never took (every attempt failed, or a 4xx that is not retried) is not dropped: like the
  * deployed API destination's dead-letter queue, it is kept in `deadLetters`, appended as one JSON line to
  * `deadLetterFile` when one is given, and reported through `onDeadLetter` (npm start prints where it went).
@@ -16,6 +20,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
+import { notificationBody, type NotifyFormat } from '../functions/events/notification.js';
 import { awsJsonServer, failAwsJson, replyAwsJson } from './aws-json.js';
 import { listenOnLoopback } from './loopback.js';
 
@@ -62,6 +67,8 @@ export interface LocalEventBridgeOptions {
   deliveryAttempts?: number;
   /** Log of delivery problems (npm start prints them). */
   onDeliveryProblem?: (message: string) => void;
+  /** What reaches the webhook, and in what shape; default: every event, as the envelope. */
+  notify?: { format: NotifyFormat; telegramChatId?: string | undefined; on?: readonly string[] | undefined };
   /** Append every dead letter to this file as one JSON line. */
   deadLetterFile?: string | undefined;
   /** Called once per dead letter, after it was kept (and written to the file, if any). */
@@ -113,7 +120,7 @@ export const startLocalEventBridge = async (options: LocalEventBridgeOptions): P
         const res = await fetch(options.webhookUrl!, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'user-agent': 'Amazon/EventBridge/ApiDestinations' },
-          body: JSON.stringify(event),
+          body: JSON.stringify(notificationBody(options.notify?.format ?? 'raw', event, options.notify?.telegramChatId)),
           signal: AbortSignal.timeout(5_000),
         });
         await res.arrayBuffer();
@@ -180,7 +187,8 @@ export const startLocalEventBridge = async (options: LocalEventBridgeOptions): P
         };
         events.push(event);
         options.onEvent?.(event);
-        if (options.webhookUrl) queue = queue.then(() => deliver(event));
+        const forwarded = !options.notify?.on || options.notify.on.includes(event['detail-type']);
+        if (options.webhookUrl && forwarded) queue = queue.then(() => deliver(event));
         return { EventId: event.id };
       });
       replyAwsJson(res, 200, { FailedEntryCount: failed, Entries: results });

@@ -15,7 +15,7 @@ import { startLocalApi, type LocalApi, type LocalHandler } from './http-api.js';
 import { startLocalSecretsManager, type LocalSecretsManager } from './secrets-manager.js';
 import { LOCAL_CONTROL_TABLE, LOCAL_EVENTS_TABLE, LOCAL_OAUTH_STATE_TABLE, startLocalDynamo, type LocalDynamo } from './dynamodb.js';
 import { dynamoTradingControls } from '../functions/safety/trading-controls.js';
-import { startLocalEventBridge, type DeadLetter, type DeliveredEvent, type LocalEventBridge } from './eventbridge.js';
+import { startLocalEventBridge, type DeadLetter, type DeliveredEvent, type LocalEventBridge, type LocalEventBridgeOptions } from './eventbridge.js';
 import { createGatewayEvents } from '../functions/events/producer.js';
 import { createGttWatcher, type WatcherOptions } from '../functions/watcher/function.js';
 import type { WatcherRun } from '../functions/watcher/watcher.js';
@@ -62,6 +62,8 @@ export interface LocalStackOptions {
   gateway?: Omit<GatewayOptions, 'config'>;
   /** POST every event to this URL as the stack's API destination would (NOTIFY_WEBHOOK_URL of npm start). */
   webhookUrl?: string;
+  /** What the webhook gets (NOTIFY_FORMAT, NOTIFY_ON of npm start); default every event as the envelope. */
+  notify?: LocalEventBridgeOptions['notify'];
   onEvent?: (event: DeliveredEvent) => void;
   onDeliveryProblem?: (message: string) => void;
   /** The webhook's local dead-letter file (one JSON line per event it never took), and who hears of each. */
@@ -190,6 +192,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
   const eventBridge = await startLocalEventBridge({
     busName: LOCAL_EVENT_BUS,
     webhookUrl: options.webhookUrl,
+    ...(options.notify ? { notify: options.notify } : {}),
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     ...(options.onDeliveryProblem ? { onDeliveryProblem: options.onDeliveryProblem } : {}),
     ...(options.deadLetterFile ? { deadLetterFile: options.deadLetterFile } : {}),

@@ -19,8 +19,9 @@ const { PRESET_NAMES } = await import('../functions/broker/presets.js');
 const { SESSION_FUNCTIONS } = await import('../functions/session-functions.js');
 const { KILL_SWITCH } = await import('../functions/control-functions.js');
 const { LOCAL_RUN_PREFIX } = await import('./run-local.js');
+const { NOTIFY_FORMATS, resolveNotifyOn } = await import('../functions/events/notification.js');
 
-const usage = `usage: [NOTIFY_WEBHOOK_URL=<url>] npm start -- [--port N] [--emulator-port N] [--token T] [--watch-interval SECONDS (0: off; default 5)]
+const usage = `usage: [NOTIFY_WEBHOOK_URL=<url> [NOTIFY_FORMAT=raw|slack|telegram] [NOTIFY_TELEGRAM_CHAT_ID=<id>] [NOTIFY_ON=<detail-types>|all]] npm start -- [--port N] [--emulator-port N] [--token T] [--watch-interval SECONDS (0: off; default 5)]
     [--dead-letters FILE] [--broker emulator|${PRESET_NAMES.filter((n) => n !== 'custom').join('|')}] [--session-renewal totp|off] [--echo-oauth-state]
     [--any-symbol (the emulator takes any symbol; default: its shipped list, as a broker lists its own)]`;
 
@@ -78,6 +79,25 @@ if (webhookUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(webhookUrl)) {
   console.error(`NOTIFY_WEBHOOK_URL must be an http(s) URL, got ${JSON.stringify(webhookUrl)}`);
   process.exit(2);
 }
+// What the webhook gets, as the stack's notifyWebhookFormat and notifyOn decide it (docs/events.md).
+const notifyFormat = process.env.NOTIFY_FORMAT || 'raw';
+if (!(NOTIFY_FORMATS as readonly string[]).includes(notifyFormat)) {
+  console.error(`NOTIFY_FORMAT must be one of ${NOTIFY_FORMATS.join(', ')}, got ${JSON.stringify(notifyFormat)}`);
+  process.exit(2);
+}
+const telegramChatId = process.env.NOTIFY_TELEGRAM_CHAT_ID || undefined;
+if (notifyFormat === 'telegram' && !/^-?\d{1,20}$|^@[A-Za-z0-9_]{5,32}$/.test(telegramChatId ?? '')) {
+  console.error(`NOTIFY_FORMAT=telegram needs NOTIFY_TELEGRAM_CHAT_ID (a numeric chat id or @channel), got ${JSON.stringify(telegramChatId ?? '')}`);
+  process.exit(2);
+}
+let notifyOn: string[];
+try {
+  notifyOn = resolveNotifyOn(process.env.NOTIFY_ON || undefined, 'NOTIFY_ON');
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(2);
+}
+const notify = { format: notifyFormat as (typeof NOTIFY_FORMATS)[number], telegramChatId, on: notifyOn };
 
 // Events the webhook never took are kept here (the deployed API destination's dead-letter queue), one JSON line each.
 const deadLetterFile = args['dead-letters'] ?? join(tmpdir(), 'gtt-gateway-webhook-dead-letters.jsonl');
@@ -111,7 +131,7 @@ const stack = await startLocalStack({
   apiPort: parsePort(args.port, 3000, '--port'),
   emulatorPort: parsePort(args['emulator-port'], 0, '--emulator-port'),
   ...(args.token ? { token: args.token } : {}),
-  ...(webhookUrl ? { webhookUrl } : {}),
+  ...(webhookUrl ? { webhookUrl, notify } : {}),
   watchIntervalMs: watchSeconds * 1_000,
   onEvent: (event) => console.log(eventLine(event)),
   onDeliveryProblem: (message) => console.error(`webhook: ${message}`),
@@ -145,7 +165,10 @@ console.log(`demo sign-in            user ${stack.emulator.uid}  password ${stac
 console.log(`Secrets Manager (local) ${stack.secrets.url}  secret ${String(stack.config.BROKER_SECRET_ID)}`);
 console.log(`DynamoDB (dynalite)     ${stack.dynamo.url}  table ${stack.dynamo.tableName}`);
 console.log(`EventBridge (local)     ${stack.eventBridge.url}  bus ${stack.eventBridge.busName}${webhookUrl ? `  -> webhook ${webhookUrl}` : ''}`);
-if (webhookUrl) console.log(`Webhook dead letters    ${deadLetterFile}`);
+if (webhookUrl) {
+  console.log(`Webhook format, events  ${notify.format}: ${notify.on.join(', ')}`);
+  console.log(`Webhook dead letters    ${deadLetterFile}`);
+}
 console.log(`GttWatcher              ${watchSeconds ? `every ${watchSeconds} s` : 'off (--watch-interval 0)'}`);
 const rules = parseGatewayConfig(stack.config);
 console.log(

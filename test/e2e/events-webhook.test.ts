@@ -27,7 +27,7 @@ beforeAll(async () => {
     ['--port', '0', '--watch-interval', '1'],
     /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*broker emulator\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Login on loopback[\s\S]*session --url/,
     25_000,
-    { NOTIFY_WEBHOOK_URL: `${receiver.url}/hook` },
+    { NOTIFY_WEBHOOK_URL: `${receiver.url}/hook`, NOTIFY_ON: 'all' },
   );
 }, 30_000);
 

@@ -11,6 +11,8 @@ import { DEFAULT_WATCHER_SCHEDULE, ORDER_EVENTS_TABLE_ACTIONS, WATCHER_EVENTS_TA
 import { GatewayStack } from '../../infra/gateway-stack.js';
 import { OPERATIONS } from '../../functions/operations.js';
 import { METRIC_NAMESPACE } from '../../functions/schemas/names.js';
+import { DEFAULT_NOTIFY_ON, NOTIFICATION_SOURCE } from '../../functions/events/notification.js';
+import { DETAIL_TYPES } from '../../functions/schemas/event-types.js';
 
 const synth = (context: Record<string, unknown> = {}) =>
   buildApp(new CdkApp({ context: { 'aws:cdk:bundling-stacks': [], egress: 'none', ...context } }));
@@ -262,6 +264,12 @@ describe('settings', () => {
     expect(() => synth({ notifyWebhookUrl: 'https://example.com/hook', notifyWebhookFormat: 'telegram' })).toThrow(/notifyTelegramChatId/);
     expect(() => synth({ notifyWebhookUrl: 'https://example.com/hook', notifyWebhookHeader: 'X-Token' })).toThrow(/go together/);
   });
+
+  it('refuses a notifyOn name that is no detail-type, with one line listing them', () => {
+    expect(() => synth({ notifyWebhookUrl: 'https://example.com/hook', notifyOn: 'GTT Triggered,Order Filed' })).toThrow(
+      /^notifyOn names no detail-type "Order Filed": use a comma-separated list of GTT Placed, GTT Modified, .*Kill Switch, Order Filled, Order Rejected, Order Cancelled \(or all\)$/,
+    );
+  });
 });
 
 describe('with a webhook', () => {
@@ -273,13 +281,13 @@ describe('with a webhook', () => {
     t = Template.fromStack(built.gateway);
   });
 
-  it('forwards every gtt-gateway event on our bus to the API destination, with retries and a dead-letter queue', () => {
+  it('forwards the default notifyOn detail-types of our bus to the API destination, with retries and a dead-letter queue', () => {
     const bus = idOf(t, 'AWS::Events::EventBus', 'EventsBus');
     const queue = idOf(t, 'AWS::SQS::Queue', 'EventsWebhookDeadLetters');
     const destination = idOf(t, 'AWS::Events::ApiDestination', 'EventsWebhookDestination');
     t.hasResourceProperties('AWS::Events::Rule', {
       EventBusName: { Ref: bus },
-      EventPattern: { source: ['gtt-gateway'] },
+      EventPattern: { source: ['gtt-gateway'], 'detail-type': [...DEFAULT_NOTIFY_ON] },
       Targets: [
         Match.objectLike({
           Arn: { 'Fn::GetAtt': [destination, 'Arn'] },
@@ -358,13 +366,77 @@ describe('with a webhook and no receiver secret', () => {
   });
 });
 
-describe('webhook formats', () => {
-  it('slack and telegram reshape the body with an input transformer; the line names the change', () => {
-    for (const [format, extra] of [['slack', {}], ['telegram', { notifyTelegramChatId: '-1001234' }]] as const) {
-      const t = Template.fromStack(synth({ notifyWebhookUrl: 'https://hooks.example.com/x', notifyWebhookFormat: format, ...extra }).gateway);
-      const target = ((Object.values(t.findResources('AWS::Events::Rule'))[0] as Res).Properties.Targets as { InputTransformer: { InputPathsMap: Record<string, string>; InputTemplate: string } }[])[0]!;
-      expect(Object.values(target.InputTransformer.InputPathsMap)).toEqual(expect.arrayContaining(['$.detail-type', '$.detail.tsym', '$.detail.al_id', '$.detail.firedLeg']));
-      expect(target.InputTransformer.InputTemplate).toContain(format === 'slack' ? '"text"' : '"chat_id":"-1001234"');
-    }
+describe('webhook formats and notifyOn', () => {
+  type Rule = { EventPattern: Record<string, unknown>; Targets: Record<string, unknown>[] };
+  const rules = (t: Template) => Object.entries(t.findResources('AWS::Events::Rule')).map(([id, r]) => [id, (r as Res).Properties as unknown as Rule] as const);
+
+  it('notifyOn chooses the detail-types in the rule\'s pattern (all: every one)', () => {
+    const t = Template.fromStack(synth({ notifyWebhookUrl: 'https://hooks.example.com/x', notifyOn: 'GTT Triggered, Order Filled' }).gateway);
+    t.hasResourceProperties('AWS::Events::Rule', { EventPattern: { source: ['gtt-gateway'], 'detail-type': ['GTT Triggered', 'Order Filled'] } });
+    const all = Template.fromStack(synth({ notifyWebhookUrl: 'https://hooks.example.com/x', notifyOn: 'all' }).gateway);
+    all.hasResourceProperties('AWS::Events::Rule', { EventPattern: { source: ['gtt-gateway'], 'detail-type': [...DETAIL_TYPES] } });
+    t.resourceCountIs('AWS::Lambda::Function', Object.keys(Template.fromStack(synth().gateway).findResources('AWS::Lambda::Function')).length);
+  });
+
+  describe.each([
+    ['slack', {}],
+    ['telegram', { notifyTelegramChatId: '-1001234' }],
+  ] as const)('%s', (format, extra) => {
+    let built: ReturnType<typeof synth>;
+    let t: Template;
+    beforeAll(() => {
+      built = synth({ notifyWebhookUrl: 'https://hooks.example.com/x', notifyWebhookFormat: format, ...extra });
+      t = Template.fromStack(built.gateway);
+    });
+
+    it('the filtered events go to the NotifyFormatter, its Notification events go to the API destination as $.detail', () => {
+      const fn = idOf(t, 'AWS::Lambda::Function', 'EventsNotifyFormatter');
+      const destination = idOf(t, 'AWS::Events::ApiDestination', 'EventsWebhookDestination');
+      const queue = idOf(t, 'AWS::SQS::Queue', 'EventsWebhookDeadLetters');
+      const byId = new Map(rules(t));
+      const webhook = [...byId].find(([id]) => id.startsWith('EventsWebhookRule'))![1];
+      expect(webhook.EventPattern).toEqual({ source: ['gtt-gateway'], 'detail-type': [...DEFAULT_NOTIFY_ON] });
+      expect(webhook.Targets).toEqual([expect.objectContaining({ Arn: { 'Fn::GetAtt': [fn, 'Arn'] }, DeadLetterConfig: { Arn: { 'Fn::GetAtt': [queue, 'Arn'] } } })]);
+      const notification = [...byId].find(([id]) => id.startsWith('EventsNotificationRule'))![1];
+      expect(notification.EventPattern).toEqual({ source: [NOTIFICATION_SOURCE], 'detail-type': ['Notification'] });
+      expect(notification.Targets).toEqual([
+        expect.objectContaining({ Arn: { 'Fn::GetAtt': [destination, 'Arn'] }, InputPath: '$.detail', DeadLetterConfig: { Arn: { 'Fn::GetAtt': [queue, 'Arn'] } } }),
+      ]);
+      // No rule sends the lifecycle events themselves to the webhook, and no input transformer is left.
+      for (const [, rule] of byId) for (const target of rule.Targets) expect(target.InputTransformer).toBeUndefined();
+      expect([...byId].filter(([, rule]) => rule.Targets.some((target) => JSON.stringify(target.Arn).includes(destination))).map(([id]) => id)).toEqual([
+        expect.stringMatching(/^EventsNotificationRule/),
+      ]);
+    });
+
+    it('the formatter knows its format and chat id, and may only put events of its own source on our bus', () => {
+      const env = envOf(t, 'EventsNotifyFormatter');
+      expect(env).toMatchObject({ EVENT_BUS_NAME: { Ref: idOf(t, 'AWS::Events::EventBus', 'EventsBus') }, NOTIFY_FORMAT: format });
+      expect(env.NOTIFY_TELEGRAM_CHAT_ID).toBe(format === 'telegram' ? '-1001234' : undefined);
+      expect(Object.keys(env).filter((name) => /^(BROKER_SECRET_ID|EVENTS_TABLE_NAME|IDEMPOTENCY_TABLE_NAME|BROKER_BASE_URL)$/.test(name))).toEqual([]);
+      const statements = statementsByFunction(t).get('EventsNotifyFormatter')!;
+      const puts = statements.filter((s) => actions(s).some((a) => a.startsWith('events:')));
+      expect(puts).toEqual([
+        expect.objectContaining({
+          Action: 'events:PutEvents',
+          Resource: { 'Fn::GetAtt': [idOf(t, 'AWS::Events::EventBus', 'EventsBus'), 'Arn'] },
+          Condition: { StringEquals: { 'events:source': NOTIFICATION_SOURCE } },
+        }),
+      ]);
+      const data = statements.filter((s) => actions(s).some((a) => !/^(logs|xray):/.test(a)));
+      const queue = idOf(t, 'AWS::SQS::Queue', 'EventsWebhookDeadLetters');
+      // Besides the bus: only sending its failures to the webhook's dead-letter queue (Lambda's on-failure destination).
+      expect(data.flatMap(actions).sort()).toEqual(['events:PutEvents', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'].sort());
+      for (const s of data.filter((s) => actions(s).some((a) => a.startsWith('sqs:')))) expect(s.Resource).toEqual({ 'Fn::GetAtt': [queue, 'Arn'] });
+      t.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+        FunctionName: { Ref: idOf(t, 'AWS::Lambda::Function', 'EventsNotifyFormatter') },
+        MaximumRetryAttempts: 2,
+        DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queue, 'Arn'] } } },
+      });
+    });
+
+    it('cdk-nag reports no unsuppressed error or warning', () => {
+      expect(nagFindings(built.gateway)).toEqual([]);
+    });
   });
 });
