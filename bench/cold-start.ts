@@ -10,9 +10,10 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
-import { LOCAL_SECRET_ID, startLocalStack, type LocalStack } from '../local/run-local.js';
-import { LOCAL_CONTROL_TABLE } from '../local/dynamodb.js';
+
 import { OPERATIONS } from '../functions/operations.js';
+import { LOCAL_CONTROL_TABLE } from '../local/dynamodb.js';
+import { LOCAL_SECRET_ID, type LocalStack, startLocalStack } from '../local/run-local.js';
 
 // The in-process setup calls (real orders to act on) print no EMF lines; the measured child processes keep Metrics.
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
@@ -41,7 +42,14 @@ interface DeployedFunction {
 /** The Lambda functions of the synthesized gateway stack: asset file and template environment. */
 export const deployedFunctions = (): DeployedFunction[] => {
   const template = JSON.parse(readFileSync(join(CDK_OUT, 'GttGatewayStack.template.json'), 'utf8')) as {
-    Resources: Record<string, { Type: string; Properties: { Environment?: { Variables: Record<string, unknown> } }; Metadata?: Record<string, string> }>;
+    Resources: Record<
+      string,
+      {
+        Type: string;
+        Properties: { Environment?: { Variables: Record<string, unknown> } };
+        Metadata?: Record<string, string>;
+      }
+    >;
   };
   return Object.entries(template.Resources)
     .filter(([, r]) => r.Type === 'AWS::Lambda::Function' && r.Metadata?.['aws:asset:path'])
@@ -64,7 +72,11 @@ console.log(JSON.stringify({importMs:t1-t0,totalMs:t2-t1+(t1-t0),ok}))`;
 export const once = (file: string, payload: unknown, env: Record<string, string>) =>
   new Promise<{ importMs: number; totalMs: number; processMs: number; ok: boolean }>((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['--input-type=module', '-e', PROBE, file.startsWith('/') ? file : `./${file}`, JSON.stringify(payload)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--input-type=module', '-e', PROBE, file.startsWith('/') ? file : `./${file}`, JSON.stringify(payload)],
+      { env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', () => undefined);
@@ -72,14 +84,28 @@ export const once = (file: string, payload: unknown, env: Record<string, string>
     child.on('exit', () => {
       const processMs = performance.now() - started;
       try {
-        resolve({ ...(JSON.parse(out.trim().split('\n').pop()!) as { importMs: number; totalMs: number; ok: boolean }), processMs });
+        resolve({
+          ...(JSON.parse(out.trim().split('\n').pop()!) as { importMs: number; totalMs: number; ok: boolean }),
+          processMs,
+        });
       } catch {
         reject(new Error(`${file}: no measurement in ${JSON.stringify(out.slice(-300))}`));
       }
     });
   });
 
-const ORDER = { exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' };
+const ORDER = {
+  exch: 'NSE',
+  tsym: 'M&M-EQ',
+  qty: 1,
+  prc: '1500',
+  prd: 'C',
+  trantype: 'B',
+  prctyp: 'LMT',
+  ret: 'DAY',
+  ai_t: 'LTP_B_O',
+  d: '1490',
+};
 const OCO = {
   exch: 'NSE',
   tsym: 'M&M-EQ',
@@ -92,19 +118,43 @@ const asWire = (o: Record<string, unknown>) => Object.fromEntries(Object.entries
  * The direct-invocation payload of each function (order functions with an idempotency key, as deployed). Get,
  * modify and cancel act on `orders`, real pending orders placed for this call (a single and an OCO).
  */
-export const payloadFor = (name: string, seq: number, orders: { single: string; oco: string } = { single: '1', oco: '1' }): { gateway: unknown; peer: unknown; peerOperation: string } => {
+export const payloadFor = (
+  name: string,
+  seq: number,
+  orders: { single: string; oco: string } = { single: '1', oco: '1' },
+): { gateway: unknown; peer: unknown; peerOperation: string } => {
   const key = `cold-${process.pid}-${seq}`;
   switch (name) {
     case 'PlaceGTTOrder':
-      return { gateway: { ...ORDER, idempotencyKey: key }, peer: { ...asWire(ORDER), validity: 'GTT' }, peerOperation: 'PlaceGTTOrder' };
+      return {
+        gateway: { ...ORDER, idempotencyKey: key },
+        peer: { ...asWire(ORDER), validity: 'GTT' },
+        peerOperation: 'PlaceGTTOrder',
+      };
     case 'PlaceOCOOrder':
-      return { gateway: { ...OCO, idempotencyKey: key }, peer: { ai_t: 'LMT_BOS_O', validity: 'GTT', exch: 'NSE', tsym: 'M%26M-EQ' }, peerOperation: 'GetPendingGTTOrder' };
+      return {
+        gateway: { ...OCO, idempotencyKey: key },
+        peer: { ai_t: 'LMT_BOS_O', validity: 'GTT', exch: 'NSE', tsym: 'M%26M-EQ' },
+        peerOperation: 'GetPendingGTTOrder',
+      };
     case 'ModifyGTTOrder':
-      return { gateway: { ...ORDER, al_id: orders.single, idempotencyKey: key }, peer: { ...asWire(ORDER), al_id: orders.single, validity: 'GTT' }, peerOperation: 'ModifyGTTOrder' };
+      return {
+        gateway: { ...ORDER, al_id: orders.single, idempotencyKey: key },
+        peer: { ...asWire(ORDER), al_id: orders.single, validity: 'GTT' },
+        peerOperation: 'ModifyGTTOrder',
+      };
     case 'ModifyOCOOrder':
-      return { gateway: { ...OCO, al_id: orders.oco, idempotencyKey: key }, peer: { al_id: orders.oco }, peerOperation: 'ModifyOCOOrder' };
+      return {
+        gateway: { ...OCO, al_id: orders.oco, idempotencyKey: key },
+        peer: { al_id: orders.oco },
+        peerOperation: 'ModifyOCOOrder',
+      };
     case 'CancelGTTOrder':
-      return { gateway: { al_id: orders.single, idempotencyKey: key }, peer: { al_id: orders.single }, peerOperation: 'CancelGTTOrder' };
+      return {
+        gateway: { al_id: orders.single, idempotencyKey: key },
+        peer: { al_id: orders.single },
+        peerOperation: 'CancelGTTOrder',
+      };
     case 'GetGTTOrder':
       return { gateway: { al_id: orders.single }, peer: {}, peerOperation: 'GetPendingGTTOrder' };
     default: {
@@ -144,9 +194,15 @@ export const localEnv = (stack: LocalStack, templateEnv: Record<string, unknown>
   };
 };
 
-export const measureDeployedColdStart = async (stack: LocalStack, rounds: number, only?: readonly string[]): Promise<ColdRow[]> => {
+export const measureDeployedColdStart = async (
+  stack: LocalStack,
+  rounds: number,
+  only?: readonly string[],
+): Promise<ColdRow[]> => {
   // The kill switch sweeps the book: no one-call peer to compare it with.
-  const functions = deployedFunctions().filter((f) => f.name !== 'OAuthCallback' && f.name !== 'KillSwitch' && (!only?.length || only.includes(f.name)));
+  const functions = deployedFunctions().filter(
+    (f) => f.name !== 'OAuthCallback' && f.name !== 'KillSwitch' && (!only?.length || only.includes(f.name)),
+  );
   type Sample = Awaited<ReturnType<typeof once>>;
   const samples = new Map<string, { fn: Sample[]; peer: Sample[] }>();
   // A logout ends the demo session: start each measured call from a live one.
@@ -155,19 +211,28 @@ export const measureDeployedColdStart = async (stack: LocalStack, rounds: number
   const fresh = async (name: string) => {
     if (name !== 'Logout') return;
     await fetch(`${stack.emulator.url}/_emulator/reset`, { method: 'POST' });
-    stack.secrets.setSecret(LOCAL_SECRET_ID, JSON.stringify({ accessToken: stack.emulator.token, uid: stack.emulator.uid, actid: stack.emulator.actid }));
+    stack.secrets.setSecret(
+      LOCAL_SECRET_ID,
+      JSON.stringify({ accessToken: stack.emulator.token, uid: stack.emulator.uid, actid: stack.emulator.actid }),
+    );
   };
   let seq = 0;
   // Real pending orders for get, modify and cancel (placed through the local stack's own handlers, not measured).
   const realOrders = async () => {
-    const place = (name: string, input: object) => stack.handlers.get(name)!({ ...input, idempotencyKey: `cold-setup-${process.pid}-${++seq}` }, { functionName: 'bench', awsRequestId: 'setup', getRemainingTimeInMillis: () => 10_000 } as never);
+    const place = (name: string, input: object) =>
+      stack.handlers.get(name)!({ ...input, idempotencyKey: `cold-setup-${process.pid}-${++seq}` }, {
+        functionName: 'bench',
+        awsRequestId: 'setup',
+        getRemainingTimeInMillis: () => 10_000,
+      } as never);
     const single = (await place('PlaceGTTOrder', ORDER)) as { al_id: string };
     const oco = (await place('PlaceOCOOrder', OCO)) as { al_id: string };
     return { single: single.al_id, oco: oco.al_id };
   };
   /** A probe whose call failed measured an error path: the bench stops rather than print it as a row. */
   const checked = (who: string) => (sample: Sample) => {
-    if (!sample.ok) throw new Error(`bench: the cold probe of ${who} failed (its first invocation threw); no row for it`);
+    if (!sample.ok)
+      throw new Error(`bench: the cold probe of ${who} failed (its first invocation threw); no row for it`);
     return sample;
   };
   for (let r = 0; r < rounds; r++) {
@@ -177,9 +242,16 @@ export const measureDeployedColdStart = async (stack: LocalStack, rounds: number
       const p = payloadFor(fn.name, ++seq, await realOrders());
       const peerEnv = { ...env, PEER_OPERATION: p.peerOperation };
       // Alternate who goes first, so neither always meets a warmer disk cache.
-      const measureFn = async () => { await fresh(fn.name); return checked(fn.name)(await once(fn.file, fnPayload, env)); };
-      const measurePeer = async () => { await fresh(fn.name); return once('bench/peer.mjs', p.peer, peerEnv); };
-      const pair = r % 2 === 0 ? [await measureFn(), await measurePeer()] : [await measurePeer(), await measureFn()].reverse();
+      const measureFn = async () => {
+        await fresh(fn.name);
+        return checked(fn.name)(await once(fn.file, fnPayload, env));
+      };
+      const measurePeer = async () => {
+        await fresh(fn.name);
+        return once('bench/peer.mjs', p.peer, peerEnv);
+      };
+      const pair =
+        r % 2 === 0 ? [await measureFn(), await measurePeer()] : [await measurePeer(), await measureFn()].reverse();
       const entry = samples.get(fn.name) ?? { fn: [], peer: [] };
       entry.fn.push(pair[0]!);
       entry.peer.push(pair[1]!);
@@ -212,7 +284,9 @@ export const measureDeployedColdStart = async (stack: LocalStack, rounds: number
  * minified, node22), one a bare handler, one that also imports Metrics and the logMetrics middleware and writes one
  * metric; the median difference of import + first invoke over interleaved fresh processes.
  */
-export const measureMetricsCost = async (rounds: number): Promise<{ bareMs: number; withMetricsMs: number; addedMs: number; bundleKB: number }> => {
+export const measureMetricsCost = async (
+  rounds: number,
+): Promise<{ bareMs: number; withMetricsMs: number; addedMs: number; bundleKB: number }> => {
   const { build } = await import('esbuild');
   const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
@@ -270,13 +344,17 @@ export const synthDeployedAssets = async (): Promise<void> => {
 };
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { rounds: { type: 'string' }, 'no-synth': { type: 'boolean' }, only: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { rounds: { type: 'string' }, 'no-synth': { type: 'boolean' }, only: { type: 'string' } },
+  });
   const rounds = Number(values.rounds ?? 7);
   if (!values['no-synth']) await synthDeployedAssets();
   const stack = await startLocalStack({ brokerTimeoutMs: 2_000 });
   try {
     const rows = await measureDeployedColdStart(stack, rounds, values.only?.split(','));
-    console.log(`Cold start of the cdk synth assets (median of ${rounds} interleaved rounds, fresh Node processes, ms):`);
+    console.log(
+      `Cold start of the cdk synth assets (median of ${rounds} interleaved rounds, fresh Node processes, ms):`,
+    );
     console.table(rows);
   } finally {
     await stack.close();

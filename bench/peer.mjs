@@ -3,11 +3,15 @@
 // container, as anyone would) and a fetch of the jData request: no validation, no idempotency, no error contract.
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 
-const sm = new SecretsManagerClient(process.env.SECRETS_MANAGER_ENDPOINT ? { endpoint: process.env.SECRETS_MANAGER_ENDPOINT } : {});
+const sm = new SecretsManagerClient(
+  process.env.SECRETS_MANAGER_ENDPOINT ? { endpoint: process.env.SECRETS_MANAGER_ENDPOINT } : {},
+);
 let session;
 
 export const handler = async (event) => {
-  session ??= JSON.parse((await sm.send(new GetSecretValueCommand({ SecretId: process.env.BROKER_SECRET_ID }))).SecretString);
+  session ??= JSON.parse(
+    (await sm.send(new GetSecretValueCommand({ SecretId: process.env.BROKER_SECRET_ID }))).SecretString,
+  );
   const res = await fetch(`${process.env.BROKER_BASE_URL}/ClientAPI/${process.env.PEER_OPERATION}`, {
     method: 'POST',
     headers: { 'Content-Type': 'text/plain', Authorization: `Bearer ${session.accessToken}` },

@@ -9,7 +9,11 @@ interface Results {
   secretFetches?: { invocations: number; fetches: number; maxAgeSeconds: number };
   cold?: { rounds: number; functions: Record<string, number | string>[] };
   load?: Record<string, number | boolean>;
-  watcher?: { cyclesPerMonth: number; pricePerMillion: { write: number; read: number }; rows: Record<string, number | string>[] };
+  watcher?: {
+    cyclesPerMonth: number;
+    pricePerMillion: { write: number; read: number };
+    rows: Record<string, number | string>[];
+  };
   metricsColdStart?: { bareMs: number; withMetricsMs: number; addedMs: number; bundleKB: number };
   governor?: {
     permits: number;
@@ -56,7 +60,11 @@ export const renderReport = (r: Results): string => {
       '',
     );
   }
-  if (r.secretFetches) lines.push(`**Secret reads:** ${r.secretFetches.fetches} for ${r.secretFetches.invocations} warm invocations (max age ${r.secretFetches.maxAgeSeconds} s).`, '');
+  if (r.secretFetches)
+    lines.push(
+      `**Secret reads:** ${r.secretFetches.fetches} for ${r.secretFetches.invocations} warm invocations (max age ${r.secretFetches.maxAgeSeconds} s).`,
+      '',
+    );
   if (r.load) {
     lines.push(
       `**Load** (autocannon, ${String(r.load.connections)} connections, ${String(r.load.requests)} requests, half places with fresh idempotency keys, half reads, through the local API, dynalite and the emulator): ${String(r.load.throughputRps)} req/s, p50 ${String(r.load.latencyP50Ms)} ms, p99 ${String(r.load.latencyP99Ms)} ms, ${String(r.load.errors)} errors, ${String(r.load.non2xx)} non-2xx; ${String(r.load.placesAccepted)} places accepted and ${String(r.load.emulatorOrders)} orders at the emulator (match: ${String(r.load.ordersMatchAcceptedPlaces)}); broker requests with a token in the body: ${String(r.load.brokerRequestsWithTokenInBody)}.`,

@@ -11,25 +11,29 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+
 import autocannon from 'autocannon';
-import { startLocalStack } from '../local/run-local.js';
-import { lambdaContext } from '../local/lambda-context.js';
-import { createGatewayHandler } from '../functions/gateway.js';
+
 import { buildBrokerRequest } from '../functions/broker/jdata.js';
 import { postToBroker } from '../functions/broker/transport.js';
-import { OPERATIONS, placeGttOrder } from '../functions/operations.js';
 import type { AnyOperation } from '../functions/contract/operation.js';
-import { measureDeployedColdStart, measureMetricsCost, synthDeployedAssets } from './cold-start.js';
+import { createGatewayHandler } from '../functions/gateway.js';
+import { OPERATIONS, placeGttOrder } from '../functions/operations.js';
 import { logger } from '../functions/runtime/logger.js';
 import { dynamoIdempotency } from '../functions/safety/idempotency.js';
 import { DEFAULT_ORDER_RATE, TradingControls } from '../functions/safety/trading-controls.js';
 import { LOCAL_CONTROL_TABLE } from '../local/dynamodb.js';
-import { measureWatcher, CYCLES_PER_MONTH, PRICE_PER_MILLION } from './watcher.js';
+import { lambdaContext } from '../local/lambda-context.js';
+import { startLocalStack } from '../local/run-local.js';
+import { measureDeployedColdStart, measureMetricsCost, synthDeployedAssets } from './cold-start.js';
+import { CYCLES_PER_MONTH, measureWatcher, PRICE_PER_MILLION } from './watcher.js';
 
 const SECTIONS = ['warm', 'secrets', 'cold', 'load', 'governor', 'watcher'] as const;
 const { values: flags } = parseArgs({ options: { only: { type: 'string' } } });
 const only = flags.only ? flags.only.split(',').map((s) => s.trim()) : [...SECTIONS];
-for (const name of only) if (!(SECTIONS as readonly string[]).includes(name)) throw new Error(`--only: unknown section ${name} (${SECTIONS.join(', ')})`);
+for (const name of only)
+  if (!(SECTIONS as readonly string[]).includes(name))
+    throw new Error(`--only: unknown section ${name} (${SECTIONS.join(', ')})`);
 const runs = (section: (typeof SECTIONS)[number]) => only.includes(section);
 export const RESULTS_FILE = 'cdk.out/bench-results.json';
 const WATCHER_SIZES = (process.env.BENCH_WATCHER_SIZES ?? '10,1000,10000').split(',').map(Number);
@@ -48,13 +52,28 @@ const percentile = (values: number[], p: number): number => {
 };
 const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** digits;
 
-const order = { exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' };
+const order = {
+  exch: 'NSE',
+  tsym: 'M&M-EQ',
+  qty: 1,
+  prc: '1500',
+  prd: 'C',
+  trantype: 'B',
+  prctyp: 'LMT',
+  ret: 'DAY',
+  ai_t: 'LTP_B_O',
+  d: '1490',
+};
 
 // The deployed settings (an Idempotency-Key required on the order operations, events on), without the order-rate
 // governor: it would cap places at 8 a second. Its own cost per order is measured in its section.
 const stack = await startLocalStack({ governor: false });
 const session = { accessToken: stack.emulator.token, uid: stack.emulator.uid, actid: stack.emulator.actid };
-const results: Record<string, unknown> = { node: process.version, cpus: (await import('node:os')).cpus().length, at: new Date().toISOString() };
+const results: Record<string, unknown> = {
+  node: process.version,
+  cpus: (await import('node:os')).cpus().length,
+  at: new Date().toISOString(),
+};
 
 // ---- 1. warm overhead: the handler in-process vs a raw fetch of the same jData request -------------------------
 let keySeq = 0;
@@ -63,12 +82,18 @@ const key = () => `bench-${process.pid}-${++keySeq}`;
 const inputFor = async (op: AnyOperation): Promise<Record<string, unknown>> => {
   if (op.name === 'PlaceGTTOrder') return { ...order, idempotencyKey: key() };
   if (op.name === 'ModifyGTTOrder' || op.name === 'CancelGTTOrder') {
-    const placed = (await stack.handlers.get('PlaceGTTOrder')!({ ...order, idempotencyKey: key() }, lambdaContext('bench'))) as { al_id: string };
-    return op.name === 'ModifyGTTOrder' ? { ...order, al_id: placed.al_id, idempotencyKey: key() } : { al_id: placed.al_id, idempotencyKey: key() };
+    const placed = (await stack.handlers.get('PlaceGTTOrder')!(
+      { ...order, idempotencyKey: key() },
+      lambdaContext('bench'),
+    )) as { al_id: string };
+    return op.name === 'ModifyGTTOrder'
+      ? { ...order, al_id: placed.al_id, idempotencyKey: key() }
+      : { al_id: placed.al_id, idempotencyKey: key() };
   }
   return {};
 };
-const withFreshKey = (input: Record<string, unknown>) => ('idempotencyKey' in input ? { ...input, idempotencyKey: key() } : input);
+const withFreshKey = (input: Record<string, unknown>) =>
+  'idempotencyKey' in input ? { ...input, idempotencyKey: key() } : input;
 const wireOf = (input: Record<string, unknown>) => {
   const { idempotencyKey: _key, ...rest } = input;
   return rest;
@@ -84,73 +109,103 @@ const mustSucceed = async (name: string, call: Promise<unknown>) => {
 
 const warm: Record<string, unknown>[] = [];
 if (runs('warm')) {
-// The seven operations of the broker's GTT service, but logout (it would end the session); inputs below.
-const WARM_OPERATIONS = ['PlaceGTTOrder', 'GetPendingGTTOrder', 'GetEnabledGTTs', 'ModifyGTTOrder', 'CancelGTTOrder', 'ClientDetails'];
-for (const op of OPERATIONS.filter((o) => WARM_OPERATIONS.includes(o.name))) {
-  const handler = stack.handlers.get(op.name)!;
-  // The order operations publish their lifecycle event before answering: the same handler without it shows what
-  // the event costs (a PutEvents, then the marker write).
-  const withoutEvent = op.lifecycle ? createGatewayHandler(op, { idempotency: dynamoIdempotency, config: stack.config }) : undefined;
-  const noEventTimes: number[] = [];
-  const gatewayTimes: number[] = [];
-  const rawTimes: number[] = [];
-  const rawHttpTimes: number[] = [];
-  for (let i = 0; i < WARM_ITERATIONS; i++) {
-    const input = await inputFor(op);
-    const parsed = op.input.parse(wireOf(input));
-    const request = buildBrokerRequest(stack.emulator.url, op.broker, op.toJData(parsed as never, session), session.accessToken);
-    // Interleave the two so machine noise hits both alike.
-    let t = performance.now();
-    await (await fetch(request.url, { method: 'POST', headers: request.headers, body: request.body })).text();
-    rawTimes.push(performance.now() - t);
-    const input2 = op.name === 'CancelGTTOrder' || op.name === 'ModifyGTTOrder' ? await inputFor(op) : input;
-    const request2 = buildBrokerRequest(stack.emulator.url, op.broker, op.toJData(op.input.parse(wireOf(input2)) as never, session), session.accessToken);
-    t = performance.now();
-    await postToBroker(request2, 8_000);
-    rawHttpTimes.push(performance.now() - t);
-    const again = op.name === 'CancelGTTOrder' || op.name === 'ModifyGTTOrder' ? await inputFor(op) : withFreshKey(input);
-    t = performance.now();
-    await mustSucceed(op.name, handler(again, lambdaContext(op.name)));
-    gatewayTimes.push(performance.now() - t);
-    if (withoutEvent) {
-      const another = op.name === 'CancelGTTOrder' || op.name === 'ModifyGTTOrder' ? await inputFor(op) : withFreshKey(input);
+  // The seven operations of the broker's GTT service, but logout (it would end the session); inputs below.
+  const WARM_OPERATIONS = [
+    'PlaceGTTOrder',
+    'GetPendingGTTOrder',
+    'GetEnabledGTTs',
+    'ModifyGTTOrder',
+    'CancelGTTOrder',
+    'ClientDetails',
+  ];
+  for (const op of OPERATIONS.filter((o) => WARM_OPERATIONS.includes(o.name))) {
+    const handler = stack.handlers.get(op.name)!;
+    // The order operations publish their lifecycle event before answering: the same handler without it shows what
+    // the event costs (a PutEvents, then the marker write).
+    const withoutEvent = op.lifecycle
+      ? createGatewayHandler(op, { idempotency: dynamoIdempotency, config: stack.config })
+      : undefined;
+    const noEventTimes: number[] = [];
+    const gatewayTimes: number[] = [];
+    const rawTimes: number[] = [];
+    const rawHttpTimes: number[] = [];
+    for (let i = 0; i < WARM_ITERATIONS; i++) {
+      const input = await inputFor(op);
+      const parsed = op.input.parse(wireOf(input));
+      const request = buildBrokerRequest(
+        stack.emulator.url,
+        op.broker,
+        op.toJData(parsed as never, session),
+        session.accessToken,
+      );
+      // Interleave the two so machine noise hits both alike.
+      let t = performance.now();
+      await (await fetch(request.url, { method: 'POST', headers: request.headers, body: request.body })).text();
+      rawTimes.push(performance.now() - t);
+      const input2 = op.name === 'CancelGTTOrder' || op.name === 'ModifyGTTOrder' ? await inputFor(op) : input;
+      const request2 = buildBrokerRequest(
+        stack.emulator.url,
+        op.broker,
+        op.toJData(op.input.parse(wireOf(input2)) as never, session),
+        session.accessToken,
+      );
       t = performance.now();
-      await mustSucceed(`${op.name} without its event`, withoutEvent(another, lambdaContext(op.name)));
-      noEventTimes.push(performance.now() - t);
+      await postToBroker(request2, 8_000);
+      rawHttpTimes.push(performance.now() - t);
+      const again =
+        op.name === 'CancelGTTOrder' || op.name === 'ModifyGTTOrder' ? await inputFor(op) : withFreshKey(input);
+      t = performance.now();
+      await mustSucceed(op.name, handler(again, lambdaContext(op.name)));
+      gatewayTimes.push(performance.now() - t);
+      if (withoutEvent) {
+        const another =
+          op.name === 'CancelGTTOrder' || op.name === 'ModifyGTTOrder' ? await inputFor(op) : withFreshKey(input);
+        t = performance.now();
+        await mustSucceed(`${op.name} without its event`, withoutEvent(another, lambdaContext(op.name)));
+        noEventTimes.push(performance.now() - t);
+      }
     }
+    const row = {
+      operation: op.name,
+      fetchP50: round(percentile(rawTimes, 50)),
+      rawHttpP50: round(percentile(rawHttpTimes, 50)),
+      gatewayP50: round(percentile(gatewayTimes, 50)),
+      overheadVsRawHttpP50: round(percentile(gatewayTimes, 50) - percentile(rawHttpTimes, 50)),
+      ratioVsFetchP50: round(percentile(gatewayTimes, 50) / percentile(rawTimes, 50), 2),
+      ratioVsRawHttpP50: round(percentile(gatewayTimes, 50) / percentile(rawHttpTimes, 50), 2),
+      fetchP99: round(percentile(rawTimes, 99)),
+      rawHttpP99: round(percentile(rawHttpTimes, 99)),
+      gatewayP99: round(percentile(gatewayTimes, 99)),
+      ...(noEventTimes.length ? { gatewayWithoutEventP50: round(percentile(noEventTimes, 50)) } : {}),
+    };
+    warm.push(row);
+    await fetch(`${stack.emulator.url}/_emulator/reset`, { method: 'POST' });
   }
-  const row = {
-    operation: op.name,
-    fetchP50: round(percentile(rawTimes, 50)),
-    rawHttpP50: round(percentile(rawHttpTimes, 50)),
-    gatewayP50: round(percentile(gatewayTimes, 50)),
-    overheadVsRawHttpP50: round(percentile(gatewayTimes, 50) - percentile(rawHttpTimes, 50)),
-    ratioVsFetchP50: round(percentile(gatewayTimes, 50) / percentile(rawTimes, 50), 2),
-    ratioVsRawHttpP50: round(percentile(gatewayTimes, 50) / percentile(rawHttpTimes, 50), 2),
-    fetchP99: round(percentile(rawTimes, 99)),
-    rawHttpP99: round(percentile(rawHttpTimes, 99)),
-    gatewayP99: round(percentile(gatewayTimes, 99)),
-    ...(noEventTimes.length ? { gatewayWithoutEventP50: round(percentile(noEventTimes, 50)) } : {}),
-  };
-  warm.push(row);
-  await fetch(`${stack.emulator.url}/_emulator/reset`, { method: 'POST' });
-}
-results.warm = warm;
-console.log(
-  `\nWarm overhead, ms (${WARM_ITERATIONS} calls per operation, interleaved: raw fetch of the same jData request, raw node:http keep-alive POST (the gateway's transport), and the gateway handler in-process as deployed: order operations with an idempotency key and their event; loopback)`,
-);
-console.table(warm);
+  results.warm = warm;
+  console.log(
+    `\nWarm overhead, ms (${WARM_ITERATIONS} calls per operation, interleaved: raw fetch of the same jData request, raw node:http keep-alive POST (the gateway's transport), and the gateway handler in-process as deployed: order operations with an idempotency key and their event; loopback)`,
+  );
+  console.table(warm);
 }
 
 // ---- 2. secret fetches per N warm invocations ------------------------------------------------------------------
 if (runs('secrets')) {
   const id = 'bench/secret-count';
   stack.secrets.setSecret(id, JSON.stringify(session));
-  const handler = createGatewayHandler(OPERATIONS.find((o) => o.name === 'GetEnabledGTTs')!, { config: { ...stack.config, BROKER_SECRET_ID: id } });
+  const handler = createGatewayHandler(
+    OPERATIONS.find((o) => o.name === 'GetEnabledGTTs')!,
+    { config: { ...stack.config, BROKER_SECRET_ID: id } },
+  );
   const n = 200;
   for (let i = 0; i < n; i++) await handler({}, lambdaContext('bench'));
-  results.secretFetches = { invocations: n, fetches: stack.secrets.getCallCount(id), maxAgeSeconds: stack.config.SECRET_MAX_AGE_SECONDS };
-  console.log(`\nSecret fetches: ${stack.secrets.getCallCount(id)} for ${n} warm invocations (max age ${String(stack.config.SECRET_MAX_AGE_SECONDS)} s)`);
+  results.secretFetches = {
+    invocations: n,
+    fetches: stack.secrets.getCallCount(id),
+    maxAgeSeconds: stack.config.SECRET_MAX_AGE_SECONDS,
+  };
+  console.log(
+    `\nSecret fetches: ${stack.secrets.getCallCount(id)} for ${n} warm invocations (max age ${String(stack.config.SECRET_MAX_AGE_SECONDS)} s)`,
+  );
 }
 
 // ---- 3. cold start of what deploys, against the hand-written peer (bench/cold-start.ts) ---------------------------
@@ -160,14 +215,21 @@ if (runs('cold')) {
   // and event markers in dynalite, which slows the order functions' writes and not the peer's.
   const fresh = await startLocalStack({ brokerTimeoutMs: 2_000 });
   const rows = await measureDeployedColdStart(fresh, COLD_RUNS).finally(() => fresh.close());
-  results.cold = { rounds: COLD_RUNS, source: 'cdk synth assets with their template environment', peer: 'bench/peer.mjs', functions: rows };
+  results.cold = {
+    rounds: COLD_RUNS,
+    source: 'cdk synth assets with their template environment',
+    peer: 'bench/peer.mjs',
+    functions: rows,
+  };
   console.log(
     `\nCold start of the cdk synth assets, ms (median of ${COLD_RUNS} interleaved rounds of fresh Node processes; ratio = import + first invoke against the hand-written peer)`,
   );
   console.table(rows);
   const metricsCost = await measureMetricsCost(COLD_RUNS);
   results.metricsColdStart = metricsCost;
-  console.log(`\nWhat Powertools Metrics adds to a cold start (a bare bundle vs one with Metrics + logMetrics, median of ${COLD_RUNS}):`);
+  console.log(
+    `\nWhat Powertools Metrics adds to a cold start (a bare bundle vs one with Metrics + logMetrics, median of ${COLD_RUNS}):`,
+  );
   console.table([metricsCost]);
 }
 
@@ -188,7 +250,11 @@ if (runs('load')) {
         method: 'POST',
         path: placeGttOrder.route.path,
         headers: { 'content-type': 'application/json' },
-        setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'idempotency-key': `load-${++placeSeq}` }, body: JSON.stringify(order) }),
+        setupRequest: (req) => ({
+          ...req,
+          headers: { ...req.headers, 'idempotency-key': `load-${++placeSeq}` },
+          body: JSON.stringify(order),
+        }),
         onResponse: (status) => {
           if (status === 201) placesAccepted++;
           else placesRefused++;
@@ -197,8 +263,12 @@ if (runs('load')) {
       { method: 'GET', path: '/gtt-orders/enabled' },
     ],
   });
-  const placed = (await (await fetch(`${stack.emulator.url}/_emulator/orders?uid=${stack.emulator.uid}`)).json()) as { orders: unknown[] };
-  const log = (await (await fetch(`${stack.emulator.url}/_emulator/requests`)).json()) as { requests: { bodyContainedToken: boolean }[] };
+  const placed = (await (await fetch(`${stack.emulator.url}/_emulator/orders?uid=${stack.emulator.uid}`)).json()) as {
+    orders: unknown[];
+  };
+  const log = (await (await fetch(`${stack.emulator.url}/_emulator/requests`)).json()) as {
+    requests: { bodyContainedToken: boolean }[];
+  };
   results.load = {
     connections: 16,
     seconds: round(load.duration, 1),
@@ -236,7 +306,10 @@ if (runs('governor')) {
   // 30 containers at once on one account (each its own instance, real clock): how many calls until all are answered.
   let contendedCalls = 0;
   let granted = 0;
-  const contended = Array.from({ length: 30 }, () => new TradingControls({ tableName, endpoint, limits: DEFAULT_ORDER_RATE }));
+  const contended = Array.from(
+    { length: 30 },
+    () => new TradingControls({ tableName, endpoint, limits: DEFAULT_ORDER_RATE }),
+  );
   const outcomes = await Promise.allSettled(contended.map((c) => c.acquire('bench-contended', false)));
   for (const o of outcomes) {
     if (o.status !== 'fulfilled') continue;
@@ -261,7 +334,12 @@ await stack.close();
 // ---- 6. the GttWatcher at N pending orders (bench/watcher.ts) -------------------------------------------------------
 if (runs('watcher')) {
   const rows = await measureWatcher(WATCHER_SIZES);
-  results.watcher = { sizes: WATCHER_SIZES, cyclesPerMonth: CYCLES_PER_MONTH, pricePerMillion: PRICE_PER_MILLION, rows };
+  results.watcher = {
+    sizes: WATCHER_SIZES,
+    cyclesPerMonth: CYCLES_PER_MONTH,
+    pricePerMillion: PRICE_PER_MILLION,
+    rows,
+  };
   console.log(
     `\nGttWatcher, N pending orders (fresh stack per N; DynamoDB calls counted at the watcher's SDK client; units as DynamoDB on-demand bills them; monthly = ${CYCLES_PER_MONTH} steady cycles at $${PRICE_PER_MILLION.write}/M writes, $${PRICE_PER_MILLION.read}/M reads)`,
   );

@@ -9,10 +9,12 @@
  *   npx tsx bench/watcher.ts [--sizes 10,1000,10000]
  */
 import { parseArgs } from 'node:util';
+
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { startLocalStack, type LocalStack } from '../local/run-local.js';
-import { dynamoDbClient } from '../functions/safety/dynamodb-client.js';
+
 import { buildBrokerRequest } from '../functions/broker/jdata.js';
+import { dynamoDbClient } from '../functions/safety/dynamodb-client.js';
+import { type LocalStack, startLocalStack } from '../local/run-local.js';
 
 /** On-demand prices, us-east-1 (per million request units, since November 2024); ap-south-1 is within a few % of it. */
 export const PRICE_PER_MILLION = { write: 0.625, read: 0.125 };
@@ -21,8 +23,17 @@ export const CYCLES_PER_MONTH = 420 * 22;
 
 type Item = Record<string, AttributeValue>;
 const valueBytes = (v: AttributeValue): number =>
-  v.S !== undefined ? Buffer.byteLength(v.S) : v.N !== undefined ? Math.ceil(v.N.length / 2) + 1 : v.BOOL !== undefined ? 1 : v.NULL ? 1 : JSON.stringify(v).length;
-const itemBytes = (item: Item) => Object.entries(item).reduce((sum, [name, value]) => sum + Buffer.byteLength(name) + valueBytes(value), 0);
+  v.S !== undefined
+    ? Buffer.byteLength(v.S)
+    : v.N !== undefined
+      ? Math.ceil(v.N.length / 2) + 1
+      : v.BOOL !== undefined
+        ? 1
+        : v.NULL
+          ? 1
+          : JSON.stringify(v).length;
+const itemBytes = (item: Item) =>
+  Object.entries(item).reduce((sum, [name, value]) => sum + Buffer.byteLength(name) + valueBytes(value), 0);
 
 interface Counter {
   calls: Record<string, number>;
@@ -59,7 +70,10 @@ const countCalls = (endpoint: string) => {
         const bytes = ((output.Items as Item[] | undefined) ?? []).reduce((sum, item) => sum + itemBytes(item), 0);
         counter.readUnits += Math.max(1, Math.ceil(bytes / 4096)) * (input.ConsistentRead ? 1 : 0.5);
       } else if (name === 'BatchGetItemCommand') {
-        const keys = Object.values(input.RequestItems as Record<string, { Keys: unknown[] }>).reduce((sum, r) => sum + r.Keys.length, 0);
+        const keys = Object.values(input.RequestItems as Record<string, { Keys: unknown[] }>).reduce(
+          (sum, r) => sum + r.Keys.length,
+          0,
+        );
         counter.readUnits += keys * 0.5;
       } else if (name === 'GetItemCommand') {
         counter.readUnits += input.ConsistentRead ? 1 : 0.5;
@@ -82,18 +96,39 @@ const placeOutside = async (stack: LocalStack, fields: Record<string, string>) =
   const request = buildBrokerRequest(
     stack.emulator.url,
     'PlaceGTTOrder',
-    { uid: stack.emulator.uid, actid: stack.emulator.actid, exch: 'NSE', tsym: 'TCS-EQ', qty: '3', prc: '4000', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', validity: 'GTT', d: '3990', ...fields },
+    {
+      uid: stack.emulator.uid,
+      actid: stack.emulator.actid,
+      exch: 'NSE',
+      tsym: 'TCS-EQ',
+      qty: '3',
+      prc: '4000',
+      prd: 'C',
+      trantype: 'B',
+      prctyp: 'LMT',
+      ret: 'DAY',
+      ai_t: 'LTP_B_O',
+      validity: 'GTT',
+      d: '3990',
+      ...fields,
+    },
     stack.emulator.token,
   );
-  const body = (await (await fetch(request.url, { method: 'POST', headers: request.headers, body: request.body })).json()) as { stat: string; al_id?: string };
-  if (body.stat !== 'OI created' || !body.al_id) throw new Error(`bench: the emulator refused an order: ${JSON.stringify(body)}`);
+  const body = (await (
+    await fetch(request.url, { method: 'POST', headers: request.headers, body: request.body })
+  ).json()) as { stat: string; al_id?: string };
+  if (body.stat !== 'OI created' || !body.al_id)
+    throw new Error(`bench: the emulator refused an order: ${JSON.stringify(body)}`);
   return body.al_id;
 };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 const totalCalls = (c: Counter) => Object.values(c.calls).reduce((a, b) => a + b, 0);
-const callList = (c: Counter) => Object.entries(c.calls).map(([k, v]) => `${k.replace(/Command$/, '')} ${v}`).join(', ');
+const callList = (c: Counter) =>
+  Object.entries(c.calls)
+    .map(([k, v]) => `${k.replace(/Command$/, '')} ${v}`)
+    .join(', ');
 
 export interface WatcherRow {
   pending: number;
@@ -120,13 +155,18 @@ export const measureWatcher = async (sizes: readonly number[], steadyRuns = 5): 
     const counter = countCalls(stack.dynamo.url);
     try {
       for (let i = 0; i < n; i += 25) {
-        await Promise.all(Array.from({ length: Math.min(25, n - i) }, (_, j) => placeOutside(stack, { qty: String(1 + ((i + j) % 50)) })));
+        await Promise.all(
+          Array.from({ length: Math.min(25, n - i) }, (_, j) =>
+            placeOutside(stack, { qty: String(1 + ((i + j) % 50)) }),
+          ),
+        );
       }
       counter.take();
       let t = performance.now();
       const baseline = await stack.watch();
       const baselineMs = performance.now() - t;
-      if (baseline.status !== 'baseline' || baseline.pending !== n) throw new Error(`bench: the baseline run at ${n} went wrong: ${JSON.stringify(baseline).slice(0, 300)}`);
+      if (baseline.status !== 'baseline' || baseline.pending !== n)
+        throw new Error(`bench: the baseline run at ${n} went wrong: ${JSON.stringify(baseline).slice(0, 300)}`);
       const baselineCounter = counter.take();
 
       const steadyTimes: number[] = [];
@@ -135,7 +175,8 @@ export const measureWatcher = async (sizes: readonly number[], steadyRuns = 5): 
         t = performance.now();
         const run = await stack.watch();
         steadyTimes.push(performance.now() - t);
-        if (run.status !== 'ok' || run.published.length) throw new Error(`bench: a steady run at ${n} published or failed: ${JSON.stringify(run).slice(0, 300)}`);
+        if (run.status !== 'ok' || run.published.length)
+          throw new Error(`bench: a steady run at ${n} published or failed: ${JSON.stringify(run).slice(0, 300)}`);
         steady = counter.take();
       }
 
@@ -147,9 +188,12 @@ export const measureWatcher = async (sizes: readonly number[], steadyRuns = 5): 
       const run = await stack.watch();
       const changedCycleMs = performance.now() - t;
       const changedCounter = counter.take();
-      if (run.published.length !== changed) throw new Error(`bench: the changed run at ${n} published ${run.published.length} events, not ${changed}`);
+      if (run.published.length !== changed)
+        throw new Error(`bench: the changed run at ${n} published ${run.published.length} events, not ${changed}`);
 
-      const steadyMonthly = (steady.writeUnits * PRICE_PER_MILLION.write + steady.readUnits * PRICE_PER_MILLION.read) * CYCLES_PER_MONTH / 1e6;
+      const steadyMonthly =
+        ((steady.writeUnits * PRICE_PER_MILLION.write + steady.readUnits * PRICE_PER_MILLION.read) * CYCLES_PER_MONTH) /
+        1e6;
       rows.push({
         pending: n,
         baselineMs: Math.round(baselineMs),

@@ -1,10 +1,10 @@
 // `npm run build` / `npm pack` in client/: the package's JavaScript and type declarations in dist/, compiled by the
 // repository's own TypeScript. The generated OpenAPI types are a declaration file already: copied as they are.
 import { execFileSync } from 'node:child_process';
-import process from 'node:process';
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));

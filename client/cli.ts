@@ -3,19 +3,20 @@
  * default (a table for lists), `--json` for scripts; exit codes by error class (client/exit-codes.ts).
  */
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
 import {
   createGttClient,
   type DryRunResult,
   type GttClient,
   type GttOrder,
   type GttOrderInput,
+  type KillSwitchState,
   type OcoOrderInput,
   type OperationId,
-  type OrderList,
   type OperationResult,
-  type KillSwitchState,
+  type OrderList,
   type SessionStatus,
   type TriggeredList,
 } from './client.js';
@@ -33,28 +34,69 @@ const OCO_FLAGS =
 const COMMANDS: Record<string, { args?: string[]; flags: string; dryRun?: boolean; summary: string }> = {
   place: { flags: ORDER_FLAGS, dryRun: true, summary: 'place a GTT order' },
   'place-oco': { flags: OCO_FLAGS, dryRun: true, summary: 'place a two-leg OCO order (target and stop-loss)' },
-  list: { flags: 'tsym exch limit cursor all', summary: 'list pending GTT orders (table: al_id, type, exch, tsym, side, qty, price, trigger(s), tag)' },
+  list: {
+    flags: 'tsym exch limit cursor all',
+    summary: 'list pending GTT orders (table: al_id, type, exch, tsym, side, qty, price, trigger(s), tag)',
+  },
   get: { args: ['alId'], flags: '', summary: 'one pending order' },
-  modify: { args: ['alId'], flags: ORDER_FLAGS, dryRun: true, summary: 'replace a pending order (the place flags, all of them)' },
-  'modify-oco': { args: ['alId'], flags: OCO_FLAGS, dryRun: true, summary: 'replace a pending OCO order (the place-oco flags)' },
+  modify: {
+    args: ['alId'],
+    flags: ORDER_FLAGS,
+    dryRun: true,
+    summary: 'replace a pending order (the place flags, all of them)',
+  },
+  'modify-oco': {
+    args: ['alId'],
+    flags: OCO_FLAGS,
+    dryRun: true,
+    summary: 'replace a pending OCO order (the place-oco flags)',
+  },
   cancel: { args: ['alId'], flags: 'key', dryRun: true, summary: 'cancel a pending order' },
   triggered: { flags: 'limit cursor all', summary: 'the orders that fired, with the order each placed and its status' },
   orders: { flags: '', summary: "the day's orders at the broker: status, fill, why refused" },
   enabled: { flags: '', summary: 'the alert types enabled for the account' },
   client: { flags: '', summary: "the account's client record" },
   logout: { flags: '', summary: 'end the broker session (never retried)' },
-  login: { flags: 'wait', summary: "start a browser login: print the broker's login page, then wait for the new session" },
+  login: {
+    flags: 'wait',
+    summary: "start a browser login: print the broker's login page, then wait for the new session",
+  },
   session: { flags: '', summary: 'the session the gateway trades with: account, since when, alive or not' },
-  'kill-switch': { args: ['on|off|status'], flags: '', summary: 'on: cancel every pending order and refuse places and modifies; off: accept them again' },
+  'kill-switch': {
+    args: ['on|off|status'],
+    flags: '',
+    summary: 'on: cancel every pending order and refuse places and modifies; off: accept them again',
+  },
   operations: { flags: '', summary: 'the operations of the OpenAPI document (for call)' },
-  call: { args: ['OperationId'], flags: 'path query body key', dryRun: true, summary: 'any operation of the OpenAPI document by its operationId' },
-  ltp: { args: ['tsym', 'price'], flags: 'exch', summary: "the local sandbox only: set a last traded price; pending GTTs it meets fire" },
+  call: {
+    args: ['OperationId'],
+    flags: 'path query body key',
+    dryRun: true,
+    summary: 'any operation of the OpenAPI document by its operationId',
+  },
+  ltp: {
+    args: ['tsym', 'price'],
+    flags: 'exch',
+    summary: 'the local sandbox only: set a last traded price; pending GTTs it meets fire',
+  },
 };
 
 /** How often `login` asks whether the new session has arrived. */
 export const LOGIN_POLL_MS = 2_000;
 
-const GLOBAL_FLAGS = ['url', 'sign', 'no-sign', 'region', 'json', 'dry-run', 'timeout', 'attempts', 'verbose', 'help', 'version'];
+const GLOBAL_FLAGS = [
+  'url',
+  'sign',
+  'no-sign',
+  'region',
+  'json',
+  'dry-run',
+  'timeout',
+  'attempts',
+  'verbose',
+  'help',
+  'version',
+];
 
 export const USAGE = `usage: npm run gtt -- <command> [flags]
 
@@ -101,11 +143,27 @@ exit codes: 0 ok, 2 usage/validation/guardrail, 3 not found, 4 broker rejected o
 
 /** Order fields as the API names them -> the flag that sets them (for messages). */
 const FLAG_OF_FIELD: Record<string, string> = {
-  exch: '--exch', tsym: '--tsym', qty: '--qty', prc: '--price', prd: '--product', trantype: '--side', prctyp: '--price-type',
-  ret: '--retention', ai_t: '--alert', d: '--trigger', tag: '--tag', validity: '--validity', ltp: '--ltp',
-  'target.trigger': '--target-trigger', 'target.order.prc': '--target-price', 'target.order.prctyp': '--target-price-type',
-  'stopLoss.trigger': '--stop-trigger', 'stopLoss.order.prc': '--stop-price', 'stopLoss.order.prctyp': '--stop-price-type',
-  'stopLoss.order.trgprc': '--stop-trigger-price', 'Idempotency-Key': '--key',
+  exch: '--exch',
+  tsym: '--tsym',
+  qty: '--qty',
+  prc: '--price',
+  prd: '--product',
+  trantype: '--side',
+  prctyp: '--price-type',
+  ret: '--retention',
+  ai_t: '--alert',
+  d: '--trigger',
+  tag: '--tag',
+  validity: '--validity',
+  ltp: '--ltp',
+  'target.trigger': '--target-trigger',
+  'target.order.prc': '--target-price',
+  'target.order.prctyp': '--target-price-type',
+  'stopLoss.trigger': '--stop-trigger',
+  'stopLoss.order.prc': '--stop-price',
+  'stopLoss.order.prctyp': '--stop-price-type',
+  'stopLoss.order.trgprc': '--stop-trigger-price',
+  'Idempotency-Key': '--key',
 };
 
 class UsageError extends Error {
@@ -167,7 +225,8 @@ class Flags {
   /** A positive whole number, as the gateway takes `qty`. */
   quantity(name: string): string {
     const value = this.need(name);
-    if (value !== '' && !POSITIVE_INTEGER.test(value.trim())) this.bad.push(`--${name} must be a positive whole number, got ${JSON.stringify(value)}`);
+    if (value !== '' && !POSITIVE_INTEGER.test(value.trim()))
+      this.bad.push(`--${name} must be a positive whole number, got ${JSON.stringify(value)}`);
     return value;
   }
 
@@ -175,7 +234,9 @@ class Flags {
   decimal(name: string, required = true): string | undefined {
     const value = required ? this.need(name) : this.str(name);
     if (value !== undefined && value !== '' && !PLAIN_DECIMAL.test(value.trim())) {
-      this.bad.push(`--${name} must be a plain non-negative decimal number (no sign, exponent or more than 8 decimals), got ${JSON.stringify(value)}`);
+      this.bad.push(
+        `--${name} must be a plain non-negative decimal number (no sign, exponent or more than 8 decimals), got ${JSON.stringify(value)}`,
+      );
     }
     return value;
   }
@@ -273,7 +334,11 @@ const ocoFromFlags = (f: Flags): OcoOrderInput => {
 
 const table = (header: string[], rows: string[][]): string => {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 };
 
@@ -284,15 +349,32 @@ const ORDER_COLUMNS = ['al_id', 'type', 'exch', 'tsym', 'side', 'qty', 'price', 
 
 /** A pending or triggered order (their `stat` differs). */
 const orderRow = (o: Omit<GttOrder, 'stat'>): string[] => {
-  const price = (prctyp: string | undefined, prc: string | undefined) => (prctyp === 'MKT' || prctyp === 'SL-MKT' ? prctyp : (prc ?? ''));
+  const price = (prctyp: string | undefined, prc: string | undefined) =>
+    prctyp === 'MKT' || prctyp === 'SL-MKT' ? prctyp : (prc ?? '');
   if (o.type === 'oco' && o.target && o.stopLoss) {
     return [
-      o.al_id, 'oco', o.exch, o.tsym, o.target.order.trantype ?? o.trantype, String(o.target.order.qty ?? o.qty),
+      o.al_id,
+      'oco',
+      o.exch,
+      o.tsym,
+      o.target.order.trantype ?? o.trantype,
+      String(o.target.order.qty ?? o.qty),
       `${price(o.target.order.prctyp, o.target.order.prc)}/${price(o.stopLoss.order.prctyp, o.stopLoss.order.prc)}`,
-      `${o.target.trigger}/${o.stopLoss.trigger}`, o.tag ?? '',
+      `${o.target.trigger}/${o.stopLoss.trigger}`,
+      o.tag ?? '',
     ];
   }
-  return [o.al_id, o.type, o.exch, o.tsym, o.trantype, String(o.qty), price(o.prctyp, o.prc), o.trigger ?? o.d, o.tag ?? ''];
+  return [
+    o.al_id,
+    o.type,
+    o.exch,
+    o.tsym,
+    o.trantype,
+    String(o.qty),
+    price(o.prctyp, o.prc),
+    o.trigger ?? o.d,
+    o.tag ?? '',
+  ];
 };
 
 const ordersTable = (list: OrderList): string =>
@@ -321,7 +403,17 @@ const bookTable = (book: OrderBookList): string =>
     ? 'no orders today'
     : table(
         ['order', 'exch', 'tsym', 'side', 'qty', 'price', 'status', 'tag', 'at'],
-        book.orders.map((o) => [o.norenordno, o.exch, o.tsym, o.side, String(o.qty), o.price, orderStatusText(o), o.tag ?? '', o.placedAt ?? '']),
+        book.orders.map((o) => [
+          o.norenordno,
+          o.exch,
+          o.tsym,
+          o.side,
+          String(o.qty),
+          o.price,
+          orderStatusText(o),
+          o.tag ?? '',
+          o.placedAt ?? '',
+        ]),
       );
 
 const sessionText = (r: SessionStatus): string =>
@@ -337,7 +429,9 @@ const killSwitchText = (r: KillSwitchState): string =>
     ...(r.sweep
       ? [
           `cancelled   ${r.sweep.cancelled.length ? r.sweep.cancelled.join(', ') : 'none pending'}`,
-          ...(r.sweep.failed.length ? [`NOT cancelled (cancel by hand): ${r.sweep.failed.map((f) => `${f.al_id} ${f.code}`).join(', ')}`] : []),
+          ...(r.sweep.failed.length
+            ? [`NOT cancelled (cancel by hand): ${r.sweep.failed.map((f) => `${f.al_id} ${f.code}`).join(', ')}`]
+            : []),
         ]
       : []),
   ].join('\n');
@@ -354,7 +448,9 @@ const dryRunText = (r: DryRunResult): string =>
 
 const actionText = (verb: string, r: { al_id: string; idempotency?: { key?: string; replayed?: boolean } }): string => {
   const key = r.idempotency?.key;
-  const replayed = r.idempotency?.replayed ? ' — replayed: an earlier request with this key did it, nothing new was sent' : '';
+  const replayed = r.idempotency?.replayed
+    ? ' — replayed: an earlier request with this key did it, nothing new was sent'
+    : '';
   return `${verb} al_id ${r.al_id}${key ? ` (idempotency key ${key})` : ''}${replayed}`;
 };
 
@@ -363,14 +459,19 @@ const errorText = (e: GttGatewayError): string => {
   if (e.brokerMessage) lines.push(`  broker said: ${e.brokerMessage}`);
   if (Array.isArray(e.details)) {
     for (const d of e.details as { field?: string; message?: string }[]) {
-      if (d && typeof d === 'object') lines.push(`  ${d.field && FLAG_OF_FIELD[d.field] ? `${FLAG_OF_FIELD[d.field]} (${d.field})` : (d.field ?? '')}: ${d.message ?? ''}`);
+      if (d && typeof d === 'object')
+        lines.push(
+          `  ${d.field && FLAG_OF_FIELD[d.field] ? `${FLAG_OF_FIELD[d.field]} (${d.field})` : (d.field ?? '')}: ${d.message ?? ''}`,
+        );
     }
   } else if (e.details !== undefined) {
     lines.push(`  details: ${JSON.stringify(e.details)}`);
   }
-  if (e.outcome === 'unknown') lines.push('  outcome: UNKNOWN — the broker may have acted: check `list` before acting again');
+  if (e.outcome === 'unknown')
+    lines.push('  outcome: UNKNOWN — the broker may have acted: check `list` before acting again');
   else if (e.outcome === 'not_executed') lines.push('  outcome: not executed — the broker did not act');
-  if (e.idempotencyKey) lines.push(`  idempotency key: ${e.idempotencyKey}${e.attempts > 1 ? ` (${e.attempts} attempts)` : ''}`);
+  if (e.idempotencyKey)
+    lines.push(`  idempotency key: ${e.idempotencyKey}${e.attempts > 1 ? ` (${e.attempts} attempts)` : ''}`);
   else if (e.attempts > 1) lines.push(`  attempts: ${e.attempts}`);
   return lines.join('\n');
 };
@@ -378,7 +479,10 @@ const errorText = (e: GttGatewayError): string => {
 /** --limit and --cursor as the list operations take them (the gateway checks them); --all with --cursor is refused. */
 const pageFlags = (values: Values): { limit?: string; cursor?: string } => {
   if (values.all && str(values, 'cursor')) throw new UsageError('--all starts from the first page: leave out --cursor');
-  return { ...(str(values, 'limit') ? { limit: str(values, 'limit') } : {}), ...(str(values, 'cursor') ? { cursor: str(values, 'cursor') } : {}) };
+  return {
+    ...(str(values, 'limit') ? { limit: str(values, 'limit') } : {}),
+    ...(str(values, 'cursor') ? { cursor: str(values, 'cursor') } : {}),
+  };
 };
 
 const withNextPage = (text: string, list: { nextCursor?: string | undefined }) =>
@@ -390,11 +494,17 @@ const withNextPage = (text: string, list: { nextCursor?: string | undefined }) =
 const NEGATIVE_NUMBER = /^-(\d|\.\d)/;
 
 const parse = (argv: string[]) => {
-  const allFlags = new Set([...GLOBAL_FLAGS, ...Object.values(COMMANDS).flatMap((c) => c.flags.split(' ').filter(Boolean))]);
+  const allFlags = new Set([
+    ...GLOBAL_FLAGS,
+    ...Object.values(COMMANDS).flatMap((c) => c.flags.split(' ').filter(Boolean)),
+  ]);
   const booleans = new Set(['sign', 'no-sign', 'json', 'dry-run', 'verbose', 'help', 'all', 'version']);
   const multiple = new Set(['path', 'query']);
   const options = Object.fromEntries(
-    [...allFlags].map((name) => [name, { type: booleans.has(name) ? ('boolean' as const) : ('string' as const), multiple: multiple.has(name) }]),
+    [...allFlags].map((name) => [
+      name,
+      { type: booleans.has(name) ? ('boolean' as const) : ('string' as const), multiple: multiple.has(name) },
+    ]),
   );
   // `--qty -1` becomes `--qty=-1` and a negative positional is held aside, so the value reaches the checks below
   // (which name it) instead of parseArgs' "ambiguous" or "unknown option" message.
@@ -403,7 +513,8 @@ const parse = (argv: string[]) => {
   for (const token of argv) {
     const previous = args.at(-1);
     const flag = previous?.startsWith('--') && !previous.includes('=') ? previous.slice(2) : undefined;
-    if (NEGATIVE_NUMBER.test(token) && flag !== undefined && allFlags.has(flag) && !booleans.has(flag)) args[args.length - 1] = `${previous}=${token}`;
+    if (NEGATIVE_NUMBER.test(token) && flag !== undefined && allFlags.has(flag) && !booleans.has(flag))
+      args[args.length - 1] = `${previous}=${token}`;
     else if (NEGATIVE_NUMBER.test(token)) args.push(`\u0000${held.push(token) - 1}`);
     else args.push(token);
   }
@@ -427,14 +538,19 @@ const parse = (argv: string[]) => {
 /** The one line printed under a usage error: the command's shape, and where the full help is. */
 export const usageHint = (command?: string): string => {
   const spec = command === undefined ? undefined : COMMANDS[command];
-  if (!spec) return `usage: npm run gtt -- <command> [flags]   commands: ${Object.keys(COMMANDS).join(', ')}   (--help: every command and flag)`;
+  if (!spec)
+    return `usage: npm run gtt -- <command> [flags]   commands: ${Object.keys(COMMANDS).join(', ')}   (--help: every command and flag)`;
   const args = (spec.args ?? []).map((a) => `<${a}>`);
-  const flags = spec.flags.split(' ').filter(Boolean).map((f) => `--${f}`);
+  const flags = spec.flags
+    .split(' ')
+    .filter(Boolean)
+    .map((f) => `--${f}`);
   return `usage: npm run gtt -- ${[command, ...args, ...flags].join(' ')}   (--help: every command and flag)`;
 };
 
 /** The package's version, for `--version`. */
-export const version = (): string => (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const version = (): string =>
+  (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** Loopback hosts: where the local sandbox (npm start) can be. */
 const isLoopback = (url: URL): boolean => ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
@@ -456,14 +572,23 @@ const moveSandboxPrice = async (
       res = await fetch(url, { ...init, signal: signal ?? AbortSignal.timeout(10_000) });
     } catch (error) {
       const cause = (error as { cause?: { code?: string } }).cause?.code;
-      throw new GttGatewayError({ code: 'NETWORK_ERROR', operation: 'ltp', message: `ltp: no answer from ${url}${cause ? ` (${cause})` : ''}: is npm start running?` });
+      throw new GttGatewayError({
+        code: 'NETWORK_ERROR',
+        operation: 'ltp',
+        message: `ltp: no answer from ${url}${cause ? ` (${cause})` : ''}: is npm start running?`,
+      });
     }
     return { status: res.status, body: await res.json().catch(() => undefined) };
   };
   const where = await fetchJson(`${baseUrl}/_local/emulator`);
   const emulatorUrl = (where.body as { url?: unknown } | undefined)?.url;
   if (where.status !== 200 || typeof emulatorUrl !== 'string') {
-    throw new GttGatewayError({ code: 'HTTP_ERROR', status: where.status, operation: 'ltp', message: `ltp: ${baseUrl} has no local sandbox (GET /_local/emulator answered HTTP ${where.status}): ltp works against npm start only` });
+    throw new GttGatewayError({
+      code: 'HTTP_ERROR',
+      status: where.status,
+      operation: 'ltp',
+      message: `ltp: ${baseUrl} has no local sandbox (GET /_local/emulator answered HTTP ${where.status}): ltp works against npm start only`,
+    });
   }
   const moved = await fetchJson(`${emulatorUrl}/_emulator/ltp`, {
     method: 'POST',
@@ -471,19 +596,36 @@ const moveSandboxPrice = async (
     body: JSON.stringify({ exch: move.exch, tsym: move.tsym, ltp: Number(move.price) }),
   });
   if (moved.status !== 200) {
-    throw new GttGatewayError({ code: 'HTTP_ERROR', status: moved.status, operation: 'ltp', message: `ltp: the emulator refused the price (HTTP ${moved.status}): ${JSON.stringify(moved.body)}` });
+    throw new GttGatewayError({
+      code: 'HTTP_ERROR',
+      status: moved.status,
+      operation: 'ltp',
+      message: `ltp: the emulator refused the price (HTTP ${moved.status}): ${JSON.stringify(moved.body)}`,
+    });
   }
   const result = moved.body as { triggered: number; fired: { al_id: string; kind: string; leg: string; d: string }[] };
   if (json) io.out(JSON.stringify(result, null, 2));
   else {
-    const fired = result.fired.map((o) => `  fired ${o.al_id} (${o.kind}${o.kind === 'oco' ? `, leg ${o.leg}` : ''}, trigger ${o.d})`);
-    io.out([`${move.exch}:${move.tsym} last traded price ${move.price}: ${result.fired.length ? `${result.fired.length} GTT order(s) fired` : 'no pending GTT order met its trigger'}`, ...fired].join('\n'));
+    const fired = result.fired.map(
+      (o) => `  fired ${o.al_id} (${o.kind}${o.kind === 'oco' ? `, leg ${o.leg}` : ''}, trigger ${o.d})`,
+    );
+    io.out(
+      [
+        `${move.exch}:${move.tsym} last traded price ${move.price}: ${result.fired.length ? `${result.fired.length} GTT order(s) fired` : 'no pending GTT order met its trigger'}`,
+        ...fired,
+      ].join('\n'),
+    );
   }
   return EXIT_CODES.OK;
 };
 
 /** Runs one command; resolves with the exit code. `signal` interrupts the call (Ctrl-C when run as a program). */
-export const main = async (argv: string[], env: NodeJS.ProcessEnv = process.env, io: Io = defaultIo, signal?: AbortSignal): Promise<number> => {
+export const main = async (
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  io: Io = defaultIo,
+  signal?: AbortSignal,
+): Promise<number> => {
   let json = argv.includes('--json');
   try {
     const { values, positionals } = parse(argv);
@@ -512,7 +654,8 @@ export const main = async (argv: string[], env: NodeJS.ProcessEnv = process.env,
     const allowed = new Set([...GLOBAL_FLAGS, ...spec.flags.split(' ').filter(Boolean)]);
     const foreign = Object.keys(values).filter((name) => values[name] !== undefined && !allowed.has(name));
     if (foreign.length) f.problem(`${command} does not take ${foreign.map((name) => `--${name}`).join(', ')}`);
-    if (values['dry-run'] && !spec.dryRun) f.problem(`--dry-run applies to place, place-oco, modify, modify-oco, cancel and call only`);
+    if (values['dry-run'] && !spec.dryRun)
+      f.problem(`--dry-run applies to place, place-oco, modify, modify-oco, cancel and call only`);
     if (values.sign && values['no-sign']) f.problem('--sign and --no-sign contradict each other');
     const arg = rest[0] ?? '';
     const timeoutMs = f.positiveInt('timeout');
@@ -522,11 +665,13 @@ export const main = async (argv: string[], env: NodeJS.ProcessEnv = process.env,
     let waitSeconds = 600;
     if (command === 'login' && f.str('wait') !== undefined) {
       waitSeconds = Number(f.str('wait'));
-      if (!/^\d+$/.test(f.str('wait')!) || waitSeconds > 3_600) f.problem(`--wait must be a whole number of seconds from 0 to 3600, got ${JSON.stringify(f.str('wait'))}`);
+      if (!/^\d+$/.test(f.str('wait')!) || waitSeconds > 3_600)
+        f.problem(`--wait must be a whole number of seconds from 0 to 3600, got ${JSON.stringify(f.str('wait'))}`);
     }
     let callInput: unknown;
     if (command === 'call') {
-      if (rest.length === 1 && !(arg in OPERATION_INFO)) f.problem(`unknown operationId ${JSON.stringify(arg)}; \`operations\` lists them`);
+      if (rest.length === 1 && !(arg in OPERATION_INFO))
+        f.problem(`unknown operationId ${JSON.stringify(arg)}; \`operations\` lists them`);
       let body: unknown;
       const text = f.str('body');
       if (text !== undefined) {
@@ -540,20 +685,31 @@ export const main = async (argv: string[], env: NodeJS.ProcessEnv = process.env,
     }
     const baseUrl = (f.str('url') || env.GTT_API_URL || DEFAULT_URL).replace(/\/+$/, '');
     if (command === 'ltp') {
-      if (rest[1] !== undefined && !PLAIN_DECIMAL.test(rest[1])) f.problem(`<price> must be a plain non-negative decimal number, got ${JSON.stringify(rest[1])}`);
+      if (rest[1] !== undefined && !PLAIN_DECIMAL.test(rest[1]))
+        f.problem(`<price> must be a plain non-negative decimal number, got ${JSON.stringify(rest[1])}`);
       let url: URL | undefined;
       try {
         url = new URL(baseUrl);
       } catch {
         f.problem(`--url is not a URL: ${JSON.stringify(baseUrl)}`);
       }
-      if (url && !isLoopback(url)) f.problem(`ltp moves the local sandbox's price: ${baseUrl} is not a loopback address (npm start); a deployment trades at the exchange's price`);
+      if (url && !isLoopback(url))
+        f.problem(
+          `ltp moves the local sandbox's price: ${baseUrl} is not a loopback address (npm start); a deployment trades at the exchange's price`,
+        );
     }
     f.check(command);
 
     if (command === 'operations') {
-      const rows = Object.entries(OPERATION_INFO as Record<string, OperationInfo>).map(([id, info]) => [id, info.method, info.path, info.idempotencyKey ? `key ${info.idempotencyKey}` : '']);
-      io.out(json ? JSON.stringify(OPERATION_INFO, null, 2) : table(['operationId', 'method', 'path', 'idempotency'], rows));
+      const rows = Object.entries(OPERATION_INFO as Record<string, OperationInfo>).map(([id, info]) => [
+        id,
+        info.method,
+        info.path,
+        info.idempotencyKey ? `key ${info.idempotencyKey}` : '',
+      ]);
+      io.out(
+        json ? JSON.stringify(OPERATION_INFO, null, 2) : table(['operationId', 'method', 'path', 'idempotency'], rows),
+      );
       return EXIT_CODES.OK;
     }
 
@@ -565,7 +721,12 @@ export const main = async (argv: string[], env: NodeJS.ProcessEnv = process.env,
       ...(timeoutMs ? { timeoutMs } : {}),
       ...(maxAttempts ? { maxAttempts } : {}),
       ...(values.verbose
-        ? { onRetry: (e) => io.err(`retry: attempt ${e.attempt} failed with ${e.error.code}${e.error.status ? ` (HTTP ${e.error.status})` : ''}; again in ${e.delayMs} ms`) }
+        ? {
+            onRetry: (e) =>
+              io.err(
+                `retry: attempt ${e.attempt} failed with ${e.error.code}${e.error.status ? ` (HTTP ${e.error.status})` : ''}; again in ${e.delayMs} ms`,
+              ),
+          }
         : {}),
     });
     const callOptions = signal ? { signal } : {};
@@ -576,11 +737,18 @@ export const main = async (argv: string[], env: NodeJS.ProcessEnv = process.env,
     };
     const dry = values['dry-run'] === true;
     /** Prints the result: JSON, or the human text. */
-    const show = (result: unknown, human: () => string) => io.out(json ? JSON.stringify(result, null, 2) : dry ? dryRunText(result as DryRunResult) : human());
+    const show = (result: unknown, human: () => string) =>
+      io.out(json ? JSON.stringify(result, null, 2) : dry ? dryRunText(result as DryRunResult) : human());
 
     switch (command) {
       case 'ltp':
-        return await moveSandboxPrice(baseUrl, { exch: f.str('exch') ?? 'NSE', tsym: rest[0]!, price: rest[1]! }, io, json, signal);
+        return await moveSandboxPrice(
+          baseUrl,
+          { exch: f.str('exch') ?? 'NSE', tsym: rest[0]!, price: rest[1]! },
+          io,
+          json,
+          signal,
+        );
       case 'place': {
         const r = await client.placeOrder(order!, orderOptions);
         show(r, () => actionText('placed', r));
@@ -592,7 +760,11 @@ export const main = async (argv: string[], env: NodeJS.ProcessEnv = process.env,
         break;
       }
       case 'list': {
-        const filters = { ...(str(values, 'tsym') ? { tsym: str(values, 'tsym') } : {}), ...(str(values, 'exch') ? { exch: str(values, 'exch') } : {}), ...pageFlags(values) };
+        const filters = {
+          ...(str(values, 'tsym') ? { tsym: str(values, 'tsym') } : {}),
+          ...(str(values, 'exch') ? { exch: str(values, 'exch') } : {}),
+          ...pageFlags(values),
+        };
         const r = values.all
           ? await client.listAllOrders(filters as Parameters<GttClient['listAllOrders']>[0], callOptions)
           : await client.listOrders(filters as Parameters<GttClient['listOrders']>[0], callOptions);
@@ -638,7 +810,11 @@ export const main = async (argv: string[], env: NodeJS.ProcessEnv = process.env,
       case 'client': {
         const r = await client.clientDetails(callOptions);
         show(r, () =>
-          [`account   ${r.actid}${r.cliname ? ` (${r.cliname})` : ''}`, `status    ${r.act_sts ?? '-'}`, `exchanges ${r.exarr.join(', ')}`].join('\n'),
+          [
+            `account   ${r.actid}${r.cliname ? ` (${r.cliname})` : ''}`,
+            `status    ${r.act_sts ?? '-'}`,
+            `exchanges ${r.exarr.join(', ')}`,
+          ].join('\n'),
         );
         break;
       }
@@ -648,7 +824,8 @@ export const main = async (argv: string[], env: NodeJS.ProcessEnv = process.env,
         break;
       }
       case 'kill-switch': {
-        if (arg !== 'on' && arg !== 'off' && arg !== 'status') throw new UsageError(`kill-switch takes on, off or status, got ${JSON.stringify(arg)}`);
+        if (arg !== 'on' && arg !== 'off' && arg !== 'status')
+          throw new UsageError(`kill-switch takes on, off or status, got ${JSON.stringify(arg)}`);
         const r = await client.killSwitch(arg, callOptions);
         show(r, () => killSwitchText(r));
         return r.sweep && !r.sweep.complete ? EXIT_CODES.REJECTED : EXIT_CODES.OK;
@@ -663,7 +840,9 @@ export const main = async (argv: string[], env: NodeJS.ProcessEnv = process.env,
         const before = await client.session(callOptions).catch(() => undefined);
         const start = await client.startLogin(callOptions);
         if (!json) {
-          io.out(`Open this page in a browser and sign in as ${start.uid} (the link works until ${start.expiresAt}):\n\n  ${start.authorizeUrl}\n`);
+          io.out(
+            `Open this page in a browser and sign in as ${start.uid} (the link works until ${start.expiresAt}):\n\n  ${start.authorizeUrl}\n`,
+          );
         }
         if (waitSeconds === 0) {
           if (json) io.out(JSON.stringify(start, null, 2));
@@ -680,7 +859,11 @@ export const main = async (argv: string[], env: NodeJS.ProcessEnv = process.env,
             return EXIT_CODES.OK;
           }
         }
-        io.err(json ? JSON.stringify({ error: { code: 'LOGIN_TIMEOUT', message: `no new session within ${waitSeconds} s` } }) : `no new session within ${waitSeconds} s: run login again`);
+        io.err(
+          json
+            ? JSON.stringify({ error: { code: 'LOGIN_TIMEOUT', message: `no new session within ${waitSeconds} s` } })
+            : `no new session within ${waitSeconds} s: run login again`,
+        );
         return EXIT_CODES.SESSION_EXPIRED;
       }
       case 'call': {
@@ -693,7 +876,11 @@ export const main = async (argv: string[], env: NodeJS.ProcessEnv = process.env,
   } catch (error) {
     if (error instanceof UsageError) {
       // The problem and a one-line hint; the full help is for --help.
-      io.err(json ? JSON.stringify({ error: { code: 'USAGE', message: error.message } }) : `${error.message}\n${usageHint(error.command)}`);
+      io.err(
+        json
+          ? JSON.stringify({ error: { code: 'USAGE', message: error.message } })
+          : `${error.message}\n${usageHint(error.command)}`,
+      );
       return EXIT_CODES.USAGE;
     }
     if (error instanceof GttGatewayError) {
@@ -706,7 +893,10 @@ export const main = async (argv: string[], env: NodeJS.ProcessEnv = process.env,
   }
 };
 
-const defaultIo: Io = { out: (text) => process.stdout.write(`${text}\n`), err: (text) => process.stderr.write(`${text}\n`) };
+const defaultIo: Io = {
+  out: (text) => process.stdout.write(`${text}\n`),
+  err: (text) => process.stderr.write(`${text}\n`),
+};
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   // Ctrl-C ends the call through the client, so an interrupted order still reports its outcome and idempotency key.

@@ -8,17 +8,19 @@
  * listOrders, ...) are typed shorthands for the operations of the table today. docs/client.md has the rules.
  */
 import { randomUUID } from 'node:crypto';
+
 import createClient, { type Client } from 'openapi-fetch';
+
+import { contractError, GttGatewayError, type GttGatewayErrorInit } from './errors.js';
 import type { operations, paths } from './generated/openapi.js';
 import { OPERATION_INFO, type OperationInfo } from './generated/operations.js';
-import { contractError, GttGatewayError, type GttGatewayErrorInit } from './errors.js';
 import {
+  type AwsCredentials,
+  type CredentialsProvider,
   defaultCredentials,
   isLoopbackUrl,
   regionFromUrl,
   signRequest,
-  type AwsCredentials,
-  type CredentialsProvider,
 } from './signing.js';
 
 // ---- types from the generated document ---------------------------------------------------------------------
@@ -33,12 +35,20 @@ type Params<Id extends OperationId> = operations[Id]['parameters'];
 export type OperationResult<Id extends OperationId> =
   Responses<Id> extends { 201: infer R } ? JsonOf<R> : Responses<Id> extends { 200: infer R } ? JsonOf<R> : never;
 /** The JSON body an operation takes (never: none). */
-export type OperationBody<Id extends OperationId> = operations[Id] extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
+export type OperationBody<Id extends OperationId> = operations[Id] extends {
+  requestBody: { content: { 'application/json': infer B } };
+}
+  ? B
+  : never;
 /** Its path parameters (never: none). */
 export type OperationPathParams<Id extends OperationId> = Params<Id> extends { path: infer P } ? P : never;
 /** Its query parameters other than dryRun (never: none). */
 export type OperationQuery<Id extends OperationId> =
-  Params<Id> extends { query?: infer Q } ? ([NonNullable<Q>] extends [never] ? never : Omit<NonNullable<Q>, 'dryRun'>) : never;
+  Params<Id> extends { query?: infer Q }
+    ? [NonNullable<Q>] extends [never]
+      ? never
+      : Omit<NonNullable<Q>, 'dryRun'>
+    : never;
 
 export type GttOrderInput = OperationBody<'PlaceGTTOrder'>;
 export type OcoOrderInput = OperationBody<'PlaceOCOOrder'>;
@@ -51,7 +61,9 @@ export type TriggeredList = OperationResult<'GetTriggeredGTTOrders'>;
 export type TriggeredPage = OperationQuery<'GetTriggeredGTTOrders'>;
 
 /** Calls `page` with each `nextCursor` until there is none; one list of every page's orders, without a cursor. */
-const followPages = async <T extends { orders: unknown[]; nextCursor?: string | undefined }>(page: (cursor?: string) => Promise<T>): Promise<T> => {
+const followPages = async <T extends { orders: unknown[]; nextCursor?: string | undefined }>(
+  page: (cursor?: string) => Promise<T>,
+): Promise<T> => {
   const first = await page();
   const orders = [...first.orders];
   let next = first.nextCursor;
@@ -80,7 +92,13 @@ export type KillSwitchState = OperationResult<'GetKillSwitch'>;
 export interface DryRunResult {
   dryRun: true;
   operation: string;
-  request: { method: 'POST'; url: string; headers: Record<string, string>; body: string; jData: Record<string, unknown> };
+  request: {
+    method: 'POST';
+    url: string;
+    headers: Record<string, string>;
+    body: string;
+    jData: Record<string, unknown>;
+  };
 }
 
 /** Input of the generic `call`: path parameters, query parameters and body, each as the document types them. */
@@ -166,10 +184,23 @@ interface UntypedClient {
   request(method: string, url: string, init: Record<string, unknown>): Promise<RawResult>;
 }
 
-const DEFAULTS = { timeoutMs: 10_000, deadlineMs: 30_000, maxAttempts: 4, retryBaseDelayMs: 250, retryMaxDelayMs: 4_000 };
+const DEFAULTS = {
+  timeoutMs: 10_000,
+  deadlineMs: 30_000,
+  maxAttempts: 4,
+  retryBaseDelayMs: 250,
+  retryMaxDelayMs: 4_000,
+};
 
 /** Errors of the connection itself, before any byte of the request could arrive: nothing was executed. */
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const NOT_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 const causeCode = (error: unknown): string | undefined => {
   for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
@@ -196,7 +227,8 @@ const configError = (operation: string, message: string, cause?: unknown) =>
 
 const positive = (name: string, value: number | undefined, fallback: number): number => {
   if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) throw configError('createGttClient', `${name} must be a positive number, got ${String(value)}`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw configError('createGttClient', `${name} must be a positive number, got ${String(value)}`);
   return value;
 };
 
@@ -211,7 +243,9 @@ export class GttClient {
    */
   readonly raw: Client<paths>;
 
-  private readonly options: Required<Pick<GttClientOptions, 'timeoutMs' | 'deadlineMs' | 'maxAttempts' | 'retryBaseDelayMs' | 'retryMaxDelayMs'>>;
+  private readonly options: Required<
+    Pick<GttClientOptions, 'timeoutMs' | 'deadlineMs' | 'maxAttempts' | 'retryBaseDelayMs' | 'retryMaxDelayMs'>
+  >;
   private readonly credentials: CredentialsProvider;
   private readonly transport: (request: Request) => Promise<Response>;
   private readonly random: () => number;
@@ -224,12 +258,16 @@ export class GttClient {
     } catch (error) {
       throw configError('createGttClient', `baseUrl is not a URL: ${JSON.stringify(options.baseUrl)}`, error);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw configError('createGttClient', `baseUrl must be http(s), got ${url.protocol}`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw configError('createGttClient', `baseUrl must be http(s), got ${url.protocol}`);
     this.baseUrl = url.href.replace(/\/+$/, '');
     this.signing = options.sign === undefined || options.sign === 'auto' ? !isLoopbackUrl(url) : options.sign;
     this.region = options.region ?? regionFromUrl(url) ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION;
     if (this.signing && !this.region) {
-      throw configError('createGttClient', `SigV4 needs a region: pass \`region\` (${url.hostname} is not an execute-api host) or set AWS_REGION.`);
+      throw configError(
+        'createGttClient',
+        `SigV4 needs a region: pass \`region\` (${url.hostname} is not an execute-api host) or set AWS_REGION.`,
+      );
     }
     this.options = {
       timeoutMs: positive('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs),
@@ -253,7 +291,10 @@ export class GttClient {
     try {
       credentials = await this.credentials();
     } catch (error) {
-      throw new ClientSetupError(`No AWS credentials for SigV4 (${error instanceof Error ? error.message : String(error)}); nothing was sent.`, { cause: error });
+      throw new ClientSetupError(
+        `No AWS credentials for SigV4 (${error instanceof Error ? error.message : String(error)}); nothing was sent.`,
+        { cause: error },
+      );
     }
     return this.transport(await signRequest(request, { region: this.region!, credentials }));
   }
@@ -265,7 +306,11 @@ export class GttClient {
   placeOrder(order: GttOrderInput, options?: OrderOptions): Promise<PlaceResult>;
   placeOrder(order: GttOrderInput, options: OrderOptions = {}): Promise<PlaceResult | DryRunResult> {
     return this.run('PlaceGTTOrder', options, ({ signal, key, dryRun }) =>
-      this.raw.POST('/gtt-orders', { params: { header: keyHeader(key), query: dryRunQuery(dryRun) }, body: order, signal }),
+      this.raw.POST('/gtt-orders', {
+        params: { header: keyHeader(key), query: dryRunQuery(dryRun) },
+        body: order,
+        signal,
+      }),
     );
   }
 
@@ -274,7 +319,11 @@ export class GttClient {
   placeOco(oco: OcoOrderInput, options?: OrderOptions): Promise<PlaceOcoResult>;
   placeOco(oco: OcoOrderInput, options: OrderOptions = {}): Promise<PlaceOcoResult | DryRunResult> {
     return this.run('PlaceOCOOrder', options, ({ signal, key, dryRun }) =>
-      this.raw.POST('/gtt-orders/oco', { params: { header: keyHeader(key), query: dryRunQuery(dryRun) }, body: oco, signal }),
+      this.raw.POST('/gtt-orders/oco', {
+        params: { header: keyHeader(key), query: dryRunQuery(dryRun) },
+        body: oco,
+        signal,
+      }),
     );
   }
 
@@ -283,7 +332,9 @@ export class GttClient {
    * 1,000); `nextCursor` is there while more remain.
    */
   listOrders(filters: ListFilters = {}, options: CallOptions = {}): Promise<OrderList> {
-    return this.run('GetPendingGTTOrder', options, ({ signal }) => this.raw.GET('/gtt-orders', { params: { query: filters }, signal }));
+    return this.run('GetPendingGTTOrder', options, ({ signal }) =>
+      this.raw.GET('/gtt-orders', { params: { query: filters }, signal }),
+    );
   }
 
   /** Every pending order (of the filters), following `nextCursor` page by page: one call per page. */
@@ -293,12 +344,16 @@ export class GttClient {
 
   /** GetGTTOrder: `GET /gtt-orders/{alId}`. */
   getOrder(alId: string, options: CallOptions = {}): Promise<GttOrder> {
-    return this.run('GetGTTOrder', options, ({ signal }) => this.raw.GET('/gtt-orders/{alId}', { params: { path: { alId } }, signal }));
+    return this.run('GetGTTOrder', options, ({ signal }) =>
+      this.raw.GET('/gtt-orders/{alId}', { params: { path: { alId } }, signal }),
+    );
   }
 
   /** GetTriggeredGTTOrders: `GET /gtt-orders/triggered[?limit=&cursor=]`, one page, like `listOrders`. */
   triggered(options: CallOptions = {}, page: TriggeredPage = {}): Promise<TriggeredList> {
-    return this.run('GetTriggeredGTTOrders', options, ({ signal }) => this.raw.GET('/gtt-orders/triggered', { params: { query: page }, signal }));
+    return this.run('GetTriggeredGTTOrders', options, ({ signal }) =>
+      this.raw.GET('/gtt-orders/triggered', { params: { query: page }, signal }),
+    );
   }
 
   /** The whole triggered history, following `nextCursor`. */
@@ -316,7 +371,11 @@ export class GttClient {
   modifyOrder(alId: string, order: GttOrderInput, options?: OrderOptions): Promise<ModifyResult>;
   modifyOrder(alId: string, order: GttOrderInput, options: OrderOptions = {}): Promise<ModifyResult | DryRunResult> {
     return this.run('ModifyGTTOrder', options, ({ signal, key, dryRun }) =>
-      this.raw.PUT('/gtt-orders/{alId}', { params: { path: { alId }, header: keyHeader(key), query: dryRunQuery(dryRun) }, body: order, signal }),
+      this.raw.PUT('/gtt-orders/{alId}', {
+        params: { path: { alId }, header: keyHeader(key), query: dryRunQuery(dryRun) },
+        body: order,
+        signal,
+      }),
     );
   }
 
@@ -325,7 +384,11 @@ export class GttClient {
   modifyOco(alId: string, oco: OcoOrderInput, options?: OrderOptions): Promise<ModifyOcoResult>;
   modifyOco(alId: string, oco: OcoOrderInput, options: OrderOptions = {}): Promise<ModifyOcoResult | DryRunResult> {
     return this.run('ModifyOCOOrder', options, ({ signal, key, dryRun }) =>
-      this.raw.PUT('/gtt-orders/oco/{alId}', { params: { path: { alId }, header: keyHeader(key), query: dryRunQuery(dryRun) }, body: oco, signal }),
+      this.raw.PUT('/gtt-orders/oco/{alId}', {
+        params: { path: { alId }, header: keyHeader(key), query: dryRunQuery(dryRun) },
+        body: oco,
+        signal,
+      }),
     );
   }
 
@@ -334,7 +397,10 @@ export class GttClient {
   cancelOrder(alId: string, options?: OrderOptions): Promise<CancelResult>;
   cancelOrder(alId: string, options: OrderOptions = {}): Promise<CancelResult | DryRunResult> {
     return this.run('CancelGTTOrder', options, ({ signal, key, dryRun }) =>
-      this.raw.DELETE('/gtt-orders/{alId}', { params: { path: { alId }, header: keyHeader(key), query: dryRunQuery(dryRun) }, signal }),
+      this.raw.DELETE('/gtt-orders/{alId}', {
+        params: { path: { alId }, header: keyHeader(key), query: dryRunQuery(dryRun) },
+        signal,
+      }),
     );
   }
 
@@ -345,7 +411,9 @@ export class GttClient {
 
   /** Logout: `POST /session/logout`. Never retried: after it, every call answers SESSION_EXPIRED. */
   logout(options: CallOptions = {}): Promise<LogoutResult> {
-    return this.run('Logout', { ...options, maxAttempts: 1 }, ({ signal }) => this.raw.POST('/session/logout', { signal }));
+    return this.run('Logout', { ...options, maxAttempts: 1 }, ({ signal }) =>
+      this.raw.POST('/session/logout', { signal }),
+    );
   }
 
   /** StartLogin: `GET /session/oauth/start`: the broker's login page to open (a browser login, then the callback). */
@@ -358,8 +426,10 @@ export class GttClient {
    * (DELETE), `status` (GET). On and off are sent once (a repeat is harmless but not automatic).
    */
   killSwitch(action: 'on' | 'off' | 'status', options: CallOptions = {}): Promise<KillSwitchState> {
-    if (action === 'on') return this.run('ActivateKillSwitch', options, ({ signal }) => this.raw.POST('/kill-switch', { signal }));
-    if (action === 'off') return this.run('ReleaseKillSwitch', options, ({ signal }) => this.raw.DELETE('/kill-switch', { signal }));
+    if (action === 'on')
+      return this.run('ActivateKillSwitch', options, ({ signal }) => this.raw.POST('/kill-switch', { signal }));
+    if (action === 'off')
+      return this.run('ReleaseKillSwitch', options, ({ signal }) => this.raw.DELETE('/kill-switch', { signal }));
     return this.run('GetKillSwitch', options, ({ signal }) => this.raw.GET('/kill-switch', { signal }));
   }
 
@@ -372,9 +442,21 @@ export class GttClient {
    * Any operation of the OpenAPI document by its operationId, with the same keys, retries, timeouts and errors as
    * the named methods: operations added to the table are callable as soon as the types are regenerated.
    */
-  call<Id extends OperationId>(operation: Id, input: CallInput<Id>, options: OrderOptions & DryRun): Promise<DryRunResult>;
-  call<Id extends OperationId>(operation: Id, input?: CallInput<Id>, options?: OrderOptions): Promise<OperationResult<Id>>;
-  call<Id extends OperationId>(operation: Id, input: CallInput<Id> = {}, options: OrderOptions = {}): Promise<OperationResult<Id> | DryRunResult> {
+  call<Id extends OperationId>(
+    operation: Id,
+    input: CallInput<Id>,
+    options: OrderOptions & DryRun,
+  ): Promise<DryRunResult>;
+  call<Id extends OperationId>(
+    operation: Id,
+    input?: CallInput<Id>,
+    options?: OrderOptions,
+  ): Promise<OperationResult<Id>>;
+  call<Id extends OperationId>(
+    operation: Id,
+    input: CallInput<Id> = {},
+    options: OrderOptions = {},
+  ): Promise<OperationResult<Id> | DryRunResult> {
     const info: OperationInfo = OPERATION_INFO[operation];
     const untyped = this.raw as unknown as UntypedClient;
     return this.run(operation, options, ({ signal, key, dryRun }) =>
@@ -388,7 +470,11 @@ export class GttClient {
 
   // ---- attempts, retries, errors ----
 
-  private async run<T>(operation: OperationId, options: OrderOptions, attempt: (a: Attempt) => Promise<RawResult>): Promise<T> {
+  private async run<T>(
+    operation: OperationId,
+    options: OrderOptions,
+    attempt: (a: Attempt) => Promise<RawResult>,
+  ): Promise<T> {
     const info: OperationInfo = OPERATION_INFO[operation];
     const dryRun = options.dryRun === true;
     const key =
@@ -406,12 +492,25 @@ export class GttClient {
 
     let uncertain = false;
     for (let n = 1; ; n++) {
-      const result = await this.attemptOnce(attempt, { operation, key, changes, dryRun, timeoutMs, deadline, signal: options.signal });
+      const result = await this.attemptOnce(attempt, {
+        operation,
+        key,
+        changes,
+        dryRun,
+        timeoutMs,
+        deadline,
+        signal: options.signal,
+      });
       if (result.ok) return result.data as T;
       const { error } = result;
       error.attempts = n;
       const delay = this.backoff(n, error.code === 'IDEMPOTENCY_IN_PROGRESS' ? undefined : result.retryAfterMs);
-      const again = retrySafe && n < maxAttempts && retryable(error, keyed) && Date.now() + delay < deadline && !options.signal?.aborted;
+      const again =
+        retrySafe &&
+        n < maxAttempts &&
+        retryable(error, keyed) &&
+        Date.now() + delay < deadline &&
+        !options.signal?.aborted;
       if (!again) throw finalError(error, { changes, uncertain, key });
       if (error.outcome === 'unknown') uncertain = true;
       this.onRetry?.({ operation, attempt: n, error, delayMs: delay, idempotencyKey: key });
@@ -422,22 +521,38 @@ export class GttClient {
   /** One HTTP attempt, bounded by the attempt timeout and the call's deadline; every failure becomes a GttGatewayError. */
   private async attemptOnce(
     attempt: (a: Attempt) => Promise<RawResult>,
-    c: { operation: OperationId; key: string | undefined; changes: boolean; dryRun: boolean; timeoutMs: number; deadline: number; signal: AbortSignal | undefined },
+    c: {
+      operation: OperationId;
+      key: string | undefined;
+      changes: boolean;
+      dryRun: boolean;
+      timeoutMs: number;
+      deadline: number;
+      signal: AbortSignal | undefined;
+    },
   ): Promise<{ ok: true; data: unknown } | { ok: false; error: GttGatewayError; retryAfterMs?: number }> {
     const base = { operation: c.operation, ...(c.key === undefined ? {} : { idempotencyKey: c.key }) };
     /** For calls that change something: unknown, unless nothing can have been sent. */
-    const outcome = (notSent: boolean) => (c.changes ? { outcome: notSent ? ('not_executed' as const) : ('unknown' as const) } : {});
-    const fail = (init: Omit<GttGatewayErrorInit, 'operation'>) => ({ ok: false as const, error: new GttGatewayError({ ...base, ...init }) });
-    if (c.signal?.aborted) return fail({ code: 'CLIENT_ABORTED', message: `${c.operation}: aborted before it was sent.`, ...outcome(true) });
+    const outcome = (notSent: boolean) =>
+      c.changes ? { outcome: notSent ? ('not_executed' as const) : ('unknown' as const) } : {};
+    const fail = (init: Omit<GttGatewayErrorInit, 'operation'>) => ({
+      ok: false as const,
+      error: new GttGatewayError({ ...base, ...init }),
+    });
+    if (c.signal?.aborted)
+      return fail({ code: 'CLIENT_ABORTED', message: `${c.operation}: aborted before it was sent.`, ...outcome(true) });
 
     const remaining = c.deadline - Date.now();
     const byDeadline = remaining < c.timeoutMs;
     const controller = new AbortController();
     let why: 'timeout' | 'caller' | undefined;
-    const timer = setTimeout(() => {
-      why = 'timeout';
-      controller.abort();
-    }, Math.max(0, Math.min(c.timeoutMs, remaining)));
+    const timer = setTimeout(
+      () => {
+        why = 'timeout';
+        controller.abort();
+      },
+      Math.max(0, Math.min(c.timeoutMs, remaining)),
+    );
     const onCallerAbort = () => {
       why = 'caller';
       controller.abort();
@@ -447,16 +562,32 @@ export class GttClient {
       const result = await attempt({ signal: controller.signal, key: c.key, dryRun: c.dryRun });
       if (result.response.ok && result.error === undefined) return { ok: true, data: result.data };
       const retryAfter = retryAfterMs(result.response);
-      return { ok: false, error: answerError(result, c.changes, base), ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter }) };
+      return {
+        ok: false,
+        error: answerError(result, c.changes, base),
+        ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter }),
+      };
     } catch (thrown) {
-      if (thrown instanceof ClientSetupError) return fail({ code: 'CLIENT_CONFIG_ERROR', message: thrown.message, cause: thrown.cause, ...outcome(true) });
+      if (thrown instanceof ClientSetupError)
+        return fail({ code: 'CLIENT_CONFIG_ERROR', message: thrown.message, cause: thrown.cause, ...outcome(true) });
       if (why === 'timeout') {
         const limit = byDeadline ? "the call's deadline ran out" : `no answer within ${c.timeoutMs} ms`;
         return fail({ code: 'CLIENT_TIMEOUT', message: `${c.operation}: ${limit}.`, cause: thrown, ...outcome(false) });
       }
-      if (why === 'caller') return fail({ code: 'CLIENT_ABORTED', message: `${c.operation}: aborted by the caller.`, cause: thrown, ...outcome(false) });
+      if (why === 'caller')
+        return fail({
+          code: 'CLIENT_ABORTED',
+          message: `${c.operation}: aborted by the caller.`,
+          cause: thrown,
+          ...outcome(false),
+        });
       if (thrown instanceof SyntaxError) {
-        return fail({ code: 'BAD_RESPONSE', message: `${c.operation}: the success answer is not JSON (${thrown.message}).`, cause: thrown, ...outcome(false) });
+        return fail({
+          code: 'BAD_RESPONSE',
+          message: `${c.operation}: the success answer is not JSON (${thrown.message}).`,
+          cause: thrown,
+          ...outcome(false),
+        });
       }
       const code = causeCode(thrown);
       const text = thrown instanceof Error ? thrown.message : String(thrown);
@@ -475,7 +606,9 @@ export class GttClient {
   private backoff(attempt: number, retryAfter: number | undefined): number {
     const ceiling = Math.min(this.options.retryMaxDelayMs, this.options.retryBaseDelayMs * 2 ** (attempt - 1));
     const jittered = ceiling / 2 + (this.random() * ceiling) / 2;
-    return Math.round(retryAfter === undefined ? jittered : Math.min(this.options.retryMaxDelayMs, Math.max(jittered, retryAfter)));
+    return Math.round(
+      retryAfter === undefined ? jittered : Math.min(this.options.retryMaxDelayMs, Math.max(jittered, retryAfter)),
+    );
   }
 }
 
@@ -488,7 +621,11 @@ const keyHeader = (key: string | undefined) => ({ 'Idempotency-Key': key }) as {
 const dryRunQuery = (dryRun: boolean) => (dryRun ? { dryRun: true } : {});
 
 /** An HTTP answer that is not a success: the contract error, or HTTP_ERROR for anything else. */
-const answerError = (result: RawResult, changes: boolean, base: { operation: string; idempotencyKey?: string }): GttGatewayError => {
+const answerError = (
+  result: RawResult,
+  changes: boolean,
+  base: { operation: string; idempotencyKey?: string },
+): GttGatewayError => {
   const status = result.response.status;
   const body = result.response.ok ? undefined : result.error;
   const contract = contractError(body);
@@ -548,7 +685,10 @@ const retryable = (error: GttGatewayError, keyed: boolean): boolean => {
  * The error the caller gets. Once an attempt of a call that changes something got no answer, a later failure
  * cannot prove that the broker did not act (that attempt may still be in flight): its outcome becomes unknown.
  */
-const finalError = (error: GttGatewayError, c: { changes: boolean; uncertain: boolean; key: string | undefined }): GttGatewayError => {
+const finalError = (
+  error: GttGatewayError,
+  c: { changes: boolean; uncertain: boolean; key: string | undefined },
+): GttGatewayError => {
   if (!c.changes) return error;
   // The gateway's own unknown outcome, stored under the key: its message already says what to do.
   const storedByGateway = error.isContractError && error.outcome === 'unknown';

@@ -93,7 +93,8 @@ export class GttGatewayError extends Error {
 
 export const isGttGatewayError = (error: unknown): error is GttGatewayError => error instanceof GttGatewayError;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The contract body `{error: {code, message, ...}}`, if that is what `body` is. */
 export const contractError = (body: unknown): components['schemas']['Error']['error'] | undefined => {

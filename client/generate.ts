@@ -15,7 +15,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
+
 import { buildOpenApiDocument } from '../functions/openapi.js';
 
 /** Where the generated files live: client/generated/, or another folder (`--dir`, for tests of the check). */
@@ -72,7 +74,8 @@ const operationsSource = (document: Json): string => {
     for (const method of HTTP_METHODS) {
       const operation = item[method] as Json | undefined;
       if (!operation) continue;
-      if (typeof operation.operationId !== 'string') throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
+      if (typeof operation.operationId !== 'string')
+        throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
       entries.push([operation.operationId, operationFacts(path, method, operation)]);
     }
   }
@@ -145,11 +148,15 @@ const main = async (): Promise<void> => {
     const a = (current ?? '').split('\n');
     const b = fresh.split('\n');
     const line = a.findIndex((text, i) => text !== b[i]);
-    drifted.push(`${name}: ${current === undefined ? 'missing' : `differs from the operation table (first at line ${(line < 0 ? a.length : line) + 1})`}`);
+    drifted.push(
+      `${name}: ${current === undefined ? 'missing' : `differs from the operation table (first at line ${(line < 0 ? a.length : line) + 1})`}`,
+    );
   }
   if (!check) return;
   if (drifted.length) {
-    console.error(`The client's generated files are out of date:\n  ${drifted.join('\n  ')}\nRun \`npm run client:types\` and commit the result.`);
+    console.error(
+      `The client's generated files are out of date:\n  ${drifted.join('\n  ')}\nRun \`npm run client:types\` and commit the result.`,
+    );
     process.exitCode = 1;
     return;
   }

@@ -4,14 +4,14 @@
  *   import { createGttClient } from 'gtt-gateway/client';
  */
 export {
-  GttClient,
-  createGttClient,
   type CallInput,
   type CallOptions,
   type CancelResult,
   type ClientDetails,
+  createGttClient,
   type DryRunResult,
   type EnabledGtts,
+  GttClient,
   type GttClientOptions,
   type GttOrder,
   type GttOrderInput,
@@ -35,14 +35,20 @@ export {
 } from './client.js';
 export {
   CLIENT_ERROR_CODES,
-  GttGatewayError,
-  isGttGatewayError,
   type ClientErrorCode,
   type ContractErrorCode,
   type GttErrorCode,
+  GttGatewayError,
+  isGttGatewayError,
   type Outcome,
 } from './errors.js';
 export { EXIT_CODES, exitCodeFor } from './exit-codes.js';
-export { defaultCredentials, isLoopbackUrl, regionFromUrl, type AwsCredentials, type CredentialsProvider } from './signing.js';
-export { OPERATION_INFO, type OperationInfo } from './generated/operations.js';
 export type { components, operations, paths } from './generated/openapi.js';
+export { OPERATION_INFO, type OperationInfo } from './generated/operations.js';
+export {
+  type AwsCredentials,
+  type CredentialsProvider,
+  defaultCredentials,
+  isLoopbackUrl,
+  regionFromUrl,
+} from './signing.js';

@@ -14,7 +14,11 @@ export interface ControlRequest {
   body: string;
 }
 
-const refuse = (status: number, error: string): EmulatorReply => ({ status, body: JSON.stringify({ error }), contentType: 'application/json' });
+const refuse = (status: number, error: string): EmulatorReply => ({
+  status,
+  body: JSON.stringify({ error }),
+  contentType: 'application/json',
+});
 
 const isControlPath = (path: string): boolean => {
   const bare = path.split('?')[0] ?? '';
@@ -35,11 +39,17 @@ export const guardControl = (req: ControlRequest, port: number): EmulatorReply |
   }
   const origin = req.headers.origin;
   if (origin !== undefined && !hosts.map((h) => `http://${h}`).includes(origin.toLowerCase())) {
-    return refuse(403, `Requests from ${shown(origin)} are refused: only this emulator's own origin may use its control surface; nothing was done`);
+    return refuse(
+      403,
+      `Requests from ${shown(origin)} are refused: only this emulator's own origin may use its control surface; nothing was done`,
+    );
   }
   const contentType = req.headers['content-type'];
   if ((req.body !== '' || contentType !== undefined) && !isJson(contentType ?? '')) {
-    return refuse(415, `A control request body must be sent as Content-Type: application/json (got ${contentType === undefined ? 'none' : shown(contentType)}); nothing was done`);
+    return refuse(
+      415,
+      `A control request body must be sent as Content-Type: application/json (got ${contentType === undefined ? 'none' : shown(contentType)}); nothing was done`,
+    );
   }
   return undefined;
 };

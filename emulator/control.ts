@@ -7,8 +7,8 @@
 import { FAULT_KINDS, type FaultKind } from './faults.js';
 import type { NextOutcome } from './order-book.js';
 import type { Json } from './orders.js';
-import { json, type EmulatorReply } from './reply.js';
-import { OPERATIONS, SWITCH_NAMES, TOKEN_PATTERN, type BrokerEmulator, type EmulatorRequest } from './service.js';
+import { type EmulatorReply, json } from './reply.js';
+import { type BrokerEmulator, type EmulatorRequest, OPERATIONS, SWITCH_NAMES, TOKEN_PATTERN } from './service.js';
 import { DEMO_UID } from './state.js';
 
 export const handleControl = (emulator: BrokerEmulator, req: EmulatorRequest, path: string): EmulatorReply => {
@@ -18,7 +18,8 @@ export const handleControl = (emulator: BrokerEmulator, req: EmulatorRequest, pa
   if (req.method === 'POST' && req.body.trim() !== '') {
     try {
       const parsed: unknown = JSON.parse(req.body);
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return json(400, { error: 'body must be a JSON object' });
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+        return json(400, { error: 'body must be a JSON object' });
       body = parsed as Json;
     } catch {
       return json(400, { error: 'body is not valid JSON' });
@@ -26,7 +27,8 @@ export const handleControl = (emulator: BrokerEmulator, req: EmulatorRequest, pa
   }
   const optionalString = (name: string): string | undefined => {
     const value = body[name];
-    if (value !== undefined && (typeof value !== 'string' || value.trim() === '')) throw new ControlError(`${name} must be a non-empty string`);
+    if (value !== undefined && (typeof value !== 'string' || value.trim() === ''))
+      throw new ControlError(`${name} must be a non-empty string`);
     return value as string | undefined;
   };
   /** A caller-chosen session token: long enough to redact safely, and never one issued before (no rebinding). */
@@ -34,8 +36,10 @@ export const handleControl = (emulator: BrokerEmulator, req: EmulatorRequest, pa
     const token = optionalString('token');
     if (token === undefined) return undefined;
     if (token.length < 8) throw new ControlError('token must be at least 8 characters');
-    if (!TOKEN_PATTERN.test(token)) throw new ControlError('token must be 8 to 256 printable characters without spaces');
-    if (emulator.state.knownTokens.has(token)) throw new ControlError('token is already in use (or was used before); choose another', 409);
+    if (!TOKEN_PATTERN.test(token))
+      throw new ControlError('token must be 8 to 256 printable characters without spaces');
+    if (emulator.state.knownTokens.has(token))
+      throw new ControlError('token is already in use (or was used before); choose another', 409);
     return token;
   };
   try {
@@ -70,11 +74,15 @@ export const handleControl = (emulator: BrokerEmulator, req: EmulatorRequest, pa
         if (!FAULT_KINDS.includes(kind)) return json(400, { error: `kind must be one of ${FAULT_KINDS.join(', ')}` });
         const times = body.times ?? 1;
         const delayMs = body.delayMs ?? 30_000;
-        if (!Number.isInteger(times) || (times as number) < 1) return json(400, { error: 'times must be a positive integer' });
+        if (!Number.isInteger(times) || (times as number) < 1)
+          return json(400, { error: 'times must be a positive integer' });
         if (!Number.isInteger(delayMs) || (delayMs as number) < 0 || (delayMs as number) > 600_000) {
           return json(400, { error: 'delayMs must be an integer from 0 to 600000' });
         }
-        if (body.status !== undefined && (!Number.isInteger(body.status) || (body.status as number) < 500 || (body.status as number) > 599)) {
+        if (
+          body.status !== undefined &&
+          (!Number.isInteger(body.status) || (body.status as number) < 500 || (body.status as number) > 599)
+        ) {
           return json(400, { error: 'status must be an HTTP 5xx code' });
         }
         const fault = emulator.faults.add({
@@ -128,10 +136,15 @@ export const handleControl = (emulator: BrokerEmulator, req: EmulatorRequest, pa
         const status = body.status;
         let outcome: NextOutcome;
         if (status === 'filled' || status === 'open' || status === 'cancelled') outcome = { status };
-        else if (status === 'rejected') outcome = { status, reason: optionalString('reason') ?? 'RED:Margin Shortfall:INR 1,000.00 Available:INR 0.00' };
+        else if (status === 'rejected')
+          outcome = {
+            status,
+            reason: optionalString('reason') ?? 'RED:Margin Shortfall:INR 1,000.00 Available:INR 0.00',
+          };
         else if (status === 'partial') {
           const fillQty = body.fillQty;
-          if (!Number.isInteger(fillQty) || (fillQty as number) < 1) return json(400, { error: 'fillQty must be a positive integer' });
+          if (!Number.isInteger(fillQty) || (fillQty as number) < 1)
+            return json(400, { error: 'fillQty must be a positive integer' });
           outcome = { status, fillQty: fillQty as number };
         } else return json(400, { error: 'status must be filled, rejected, partial, open or cancelled' });
         try {

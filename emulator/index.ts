@@ -1,6 +1,7 @@
+export { type RunningEmulator, startEmulator, type StartOptions } from './server.js';
 export {
-  BrokerEmulator,
   OPERATIONS as BROKER_OPERATIONS,
+  BrokerEmulator,
   type EmulatorOptions,
   type EmulatorReply,
   type EmulatorRequest,
@@ -8,6 +9,5 @@ export {
   type LoggedRequest,
   type Switches,
 } from './service.js';
-export { startEmulator, type RunningEmulator, type StartOptions } from './server.js';
+export { type LoginCredentials, type OAuthApp, sha256Hex } from './session-login.js';
 export { DEMO_ACTID, DEMO_BROKER, DEMO_UID, EXCHANGES } from './state.js';
-export { sha256Hex, type LoginCredentials, type OAuthApp } from './session-login.js';

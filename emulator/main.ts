@@ -3,6 +3,7 @@
  *   [--password P] [--totp-seed BASE32] [--api-secret S] [--oauth-client-id ID] [--oauth-secret S] [--oauth-redirect-url URL]`
  */
 import { parseArgs } from 'node:util';
+
 import { startEmulator } from './server.js';
 
 const usage = `usage: npm run emulator -- [--port N (default 9100, 0 = any free port)] [--token T] [--accept-jkey]
@@ -94,10 +95,18 @@ console.log(`broker emulator listening on ${running.url}`);
 console.log(`demo account  uid ${running.uid}  actid ${running.actid}`);
 console.log(`session token ${running.token}`);
 console.log(`QuickAuth     password ${login.password}  totp seed ${login.totpSeed}  api secret ${login.apiSecret}`);
-console.log(`OAuth app     client id ${oauth.clientId}  secret ${oauth.secret}  redirect ${running.emulator.oauth.redirectUrl ?? '(none: POST /_emulator/oauth {"redirectUrl": "..."})'}`);
-console.log(`              login page ${running.url}/OAuthlogin/authorize/oauth?client_id=${encodeURIComponent(oauth.clientId)}`);
-console.log(`              (also /OAuthlogin?api_key=..., /OAuthlogin/investor-entry-level/login?api_key=...&route_to=<uid>, Flattrade's /?app_key=...)`);
-console.log(`              sign in: user ${running.uid}, the password above, OTP: curl -s ${running.url}/_emulator/otp`);
+console.log(
+  `OAuth app     client id ${oauth.clientId}  secret ${oauth.secret}  redirect ${running.emulator.oauth.redirectUrl ?? '(none: POST /_emulator/oauth {"redirectUrl": "..."})'}`,
+);
+console.log(
+  `              login page ${running.url}/OAuthlogin/authorize/oauth?client_id=${encodeURIComponent(oauth.clientId)}`,
+);
+console.log(
+  `              (also /OAuthlogin?api_key=..., /OAuthlogin/investor-entry-level/login?api_key=...&route_to=<uid>, Flattrade's /?app_key=...)`,
+);
+console.log(
+  `              sign in: user ${running.uid}, the password above, OTP: curl -s ${running.url}/_emulator/otp`,
+);
 console.log(`\ntry:\n  curl -s -X POST ${running.url}/ClientAPI/GetPendingGTTOrder -H 'Content-Type: text/plain' \\
     -H 'Authorization: Bearer ${running.token}' --data 'jData={"uid":"${running.uid}"}'`);
 

@@ -2,25 +2,28 @@
  * OCO (one-cancels-other) GTTs: checking PlaceOCOOrder / ModifyOCOOrder bodies, deciding each leg's direction, and
  * the rule that fires exactly one leg. See docs/emulator-extensions.md for the decisions.
  */
+import { decodeSymbol } from './formats.js';
 import {
-  ENUMS,
-  OCO_ALERT_TYPE,
-  OCO_VALIDITIES,
-  Refusal,
   checkExchange,
   checkPrice,
   checkQty,
   checkSymbol,
   checkTrigger,
+  ENUMS,
+  type Json,
+  OCO_ALERT_TYPE,
+  OCO_VALIDITIES,
   optionalString,
+  Refusal,
   requireOneOf,
   requireString,
-  type Json,
 } from './orders.js';
-import { decodeSymbol } from './formats.js';
 import type { Account, LegName, OcoOrder, OrderLeg } from './state.js';
 
-export type OcoFields = Omit<OcoOrder, 'al_id' | 'uid' | 'state' | 'ipaddr' | 'norentm' | 'kind' | 'trigger' | 'xRises' | 'yRises'>;
+export type OcoFields = Omit<
+  OcoOrder,
+  'al_id' | 'uid' | 'state' | 'ipaddr' | 'norentm' | 'kind' | 'trigger' | 'xRises' | 'yRises'
+>;
 
 const LEG_KEYS = { x: 'place_order_params', y: 'place_order_params_leg2' } as const;
 const SL_TYPES = ['SL-LMT', 'SL-MKT'];
@@ -30,15 +33,18 @@ const checkLeg = (body: unknown, key: string, account: Account, uid: string, exc
   if (typeof body !== 'object' || Array.isArray(body)) throw new Refusal(`${key} must be an object`);
   const leg = body as Json;
   const text = (field: string) => requireString(leg, field, `${key}.${field}`);
-  for (const field of ['tsym', 'exch', 'trantype', 'prctyp', 'prd', 'ret', 'actid', 'uid', 'ordersource', 'qty', 'prc']) text(field);
+  for (const field of ['tsym', 'exch', 'trantype', 'prctyp', 'prd', 'ret', 'actid', 'uid', 'ordersource', 'qty', 'prc'])
+    text(field);
   const legTsym = leg.tsym as string;
   // Clients send the leg symbol plain (NorenRestApiPy) or encoded like the top level; either must name the same one.
-  if (legTsym !== tsym && decodeSymbol(legTsym) !== tsym) throw new Refusal(`${key}.tsym must be the same symbol as tsym`);
+  if (legTsym !== tsym && decodeSymbol(legTsym) !== tsym)
+    throw new Refusal(`${key}.tsym must be the same symbol as tsym`);
   checkExchange(leg.exch as string, account, `${key}.exch`);
   if (leg.exch !== exch) throw new Refusal(`${key}.exch must be the same exchange as exch`);
   if (leg.actid !== account.actid) throw new Refusal('Invalid Account Id');
   if (leg.uid !== uid) throw new Refusal('Invalid User Id');
-  for (const field of ['trantype', 'prctyp', 'prd', 'ret'] as const) requireOneOf(leg[field] as string, ENUMS[field], `${key}.${field}`);
+  for (const field of ['trantype', 'prctyp', 'prd', 'ret'] as const)
+    requireOneOf(leg[field] as string, ENUMS[field], `${key}.${field}`);
   const trgprc = optionalString(leg, 'trgprc', '', `${key}.trgprc`);
   if (trgprc !== '') checkPrice(trgprc, `${key}.trgprc`);
   else if (SL_TYPES.includes(leg.prctyp as string)) throw new Refusal(`${key}.trgprc is Missing`);
@@ -62,7 +68,8 @@ const checkOiVariable = (value: unknown): { x: string; y: string } => {
   const out: Record<LegName, string> = { x: '', y: '' };
   (['x', 'y'] as const).forEach((name, i) => {
     const entry: unknown = value[i];
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry) || (entry as Json).var_name !== name) throw new Refusal(shape);
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry) || (entry as Json).var_name !== name)
+      throw new Refusal(shape);
     out[name] = checkTrigger(requireString(entry as Json, 'd', `oivariable[${i}].d`), `oivariable[${i}].d`);
   });
   return out;
@@ -118,7 +125,8 @@ export const ocoFiringLeg = (order: OcoOrder, ltp: number, previous: number | un
   const x = meets(order.xRises, order.x);
   const y = meets(order.yRises, order.y);
   if (x && y) {
-    if (previous !== undefined && Math.abs(Number(order.y) - previous) < Math.abs(Number(order.x) - previous)) return 'y';
+    if (previous !== undefined && Math.abs(Number(order.y) - previous) < Math.abs(Number(order.x) - previous))
+      return 'y';
     return 'x';
   }
   return x ? 'x' : y ? 'y' : undefined;

@@ -7,7 +7,7 @@
  * shows it doing so), so a client matches a fired GTT to its order by remarks, exchange, symbol, side and quantity.
  */
 import { requestTime } from './formats.js';
-import { Refusal, requireString, type Json } from './orders.js';
+import { type Json, Refusal, requireString } from './orders.js';
 import type { LegName, Order, OrderLeg } from './state.js';
 
 export type BookStatus = 'OPEN' | 'COMPLETE' | 'REJECTED' | 'CANCELED';
@@ -60,7 +60,8 @@ export class OrderBook {
 
   /** Queue how the next fired order ends; answers how many are queued. */
   queue(outcome: NextOutcome): number {
-    if (this.outcomes.length >= MAX_QUEUED_OUTCOMES) throw new Refusal(`at most ${MAX_QUEUED_OUTCOMES} outcomes may wait`);
+    if (this.outcomes.length >= MAX_QUEUED_OUTCOMES)
+      throw new Refusal(`at most ${MAX_QUEUED_OUTCOMES} outcomes may wait`);
     this.outcomes.push(outcome);
     return this.outcomes.length;
   }
@@ -72,7 +73,8 @@ export class OrderBook {
 
   /** The order a fired GTT (or the fired leg of an OCO) places, ended as queued (or filled). */
   placeFired(order: Order, leg: LegName, ltp: number, now: Date): BookOrder {
-    const terms: Pick<OrderLeg, 'trantype' | 'prctyp' | 'prd' | 'ret' | 'qty' | 'prc'> = order.kind === 'oco' ? order.legs[leg] : order;
+    const terms: Pick<OrderLeg, 'trantype' | 'prctyp' | 'prd' | 'ret' | 'qty' | 'prc'> =
+      order.kind === 'oco' ? order.legs[leg] : order;
     const at = requestTime(now);
     const market = terms.prctyp === 'MKT' || terms.prctyp === 'SL-MKT';
     const price = market ? String(ltp) : terms.prc;

@@ -1,6 +1,6 @@
 /** Checking order requests (single GTT; shared rules for OCO legs) and the rule that fires a single GTT. */
 import { decodeSymbol } from './formats.js';
-import { EXCHANGES, type Account, type GttOrder } from './state.js';
+import { type Account, EXCHANGES, type GttOrder } from './state.js';
 
 export type Json = Record<string, unknown>;
 
@@ -19,7 +19,21 @@ export const ENUMS = {
 
 export const OCO_ALERT_TYPE = 'LMT_BOS_O';
 export const OCO_VALIDITIES = ['GTT', 'DAY'];
-const ORDER_FIELDS = ['uid', 'actid', 'exch', 'tsym', 'qty', 'prc', 'prd', 'trantype', 'prctyp', 'ret', 'ai_t', 'validity', 'd'];
+const ORDER_FIELDS = [
+  'uid',
+  'actid',
+  'exch',
+  'tsym',
+  'qty',
+  'prc',
+  'prd',
+  'trantype',
+  'prctyp',
+  'ret',
+  'ai_t',
+  'validity',
+  'd',
+];
 
 /** `label` is how the field is named in the error text (`qty`, `place_order_params.qty`). */
 export const requireString = (fields: Json, field: string, label = field): string => {
@@ -77,7 +91,8 @@ export const checkGtt = (fields: Json, account: Account): GttFields => {
   if (fields.actid !== account.actid) throw new Refusal('Invalid Account Id');
   const text = (field: string) => fields[field] as string;
   checkExchange(text('exch'), account);
-  for (const field of ['prd', 'trantype', 'prctyp', 'ret', 'ai_t', 'validity'] as const) requireOneOf(text(field), ENUMS[field], field);
+  for (const field of ['prd', 'trantype', 'prctyp', 'ret', 'ai_t', 'validity'] as const)
+    requireOneOf(text(field), ENUMS[field], field);
   return {
     actid: account.actid,
     exch: text('exch'),

@@ -12,6 +12,14 @@ export interface EmulatorReply {
   fault?: { kind: 'delay'; ms: number; answer: () => EmulatorReply } | { kind: 'drop' };
 }
 
-export const json = (status: number, body: unknown): EmulatorReply => ({ status, body: JSON.stringify(body), contentType: 'application/json' });
+export const json = (status: number, body: unknown): EmulatorReply => ({
+  status,
+  body: JSON.stringify(body),
+  contentType: 'application/json',
+});
 export const notOk = (emsg: string, status = 200): EmulatorReply => json(status, { stat: 'Not_Ok', emsg });
-export const html = (status: number, body: string): EmulatorReply => ({ status, body, contentType: 'text/html; charset=utf-8' });
+export const html = (status: number, body: string): EmulatorReply => ({
+  status,
+  body,
+  contentType: 'text/html; charset=utf-8',
+});

@@ -48,10 +48,16 @@ type Json = Record<string, unknown>;
 /** Cut a string to at most `max` UTF-8 bytes without leaving half a character. */
 export const truncateUtf8 = (text: string, max: number): string => {
   if (Buffer.byteLength(text) <= max) return text;
-  return Buffer.from(text).subarray(0, max).toString('utf8').replace(/\uFFFD$/, '');
+  return Buffer.from(text)
+    .subarray(0, max)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
 };
 
-const SECRET_FIELD_PATTERN = new RegExp(`"(${SECRET_FIELDS.join('|')})"(\\s*:\\s*)("(?:[^"\\\\]|\\\\.)*"|[^,}\\]\\s]+)`, 'g');
+const SECRET_FIELD_PATTERN = new RegExp(
+  `"(${SECRET_FIELDS.join('|')})"(\\s*:\\s*)("(?:[^"\\\\]|\\\\.)*"|[^,}\\]\\s]+)`,
+  'g',
+);
 const TOKEN_FIELD_PATTERN = new RegExp(`"(${[...TOKEN_FIELDS].join('|')})"(\\s*:\\s*)("(?:[^"\\\\]|\\\\.)*")`, 'g');
 
 export class RequestLog {
@@ -96,7 +102,8 @@ export class RequestLog {
     if (typeof value === 'object' && value !== null) {
       const out: Json = {};
       for (const [key, v] of Object.entries(value as Json)) {
-        out[key] = (SECRET_FIELDS as readonly string[]).includes(key) || TOKEN_FIELDS.has(key) ? REDACTED : this.redactValue(v);
+        out[key] =
+          (SECRET_FIELDS as readonly string[]).includes(key) || TOKEN_FIELDS.has(key) ? REDACTED : this.redactValue(v);
       }
       return out;
     }
@@ -122,7 +129,9 @@ export class RequestLog {
       operation: req.operation,
       contentType: req.headers['content-type'] === undefined ? null : truncateUtf8(req.headers['content-type'], 256),
       authorization:
-        authorization === undefined ? null : truncateUtf8(this.redactText(authorization).replace(/^(Bearer\s+)\S+$/i, `$1${REDACTED}`), 256),
+        authorization === undefined
+          ? null
+          : truncateUtf8(this.redactText(authorization).replace(/^(Bearer\s+)\S+$/i, `$1${REDACTED}`), 256),
       authUid: null,
       body: truncateUtf8(redactedBody, LOG_BODY_BYTES),
       bodyLength,

@@ -1,9 +1,10 @@
 /** The HTTP listener around BrokerEmulator: reads bodies (bounded), carries out delay/drop faults, never hangs on close. */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { BrokerEmulator, MAX_BODY_BYTES, type EmulatorOptions, type EmulatorReply } from './service.js';
-import type { LoginCredentials } from './session-login.js';
+
 import { guardControl } from './control-guard.js';
+import { BrokerEmulator, type EmulatorOptions, type EmulatorReply, MAX_BODY_BYTES } from './service.js';
+import type { LoginCredentials } from './session-login.js';
 
 export interface StartOptions extends EmulatorOptions {
   port?: number;
@@ -31,7 +32,11 @@ export const startEmulator = async (options: StartOptions = {}): Promise<Running
 
   const send = (res: http.ServerResponse, reply: EmulatorReply) => {
     if (res.destroyed) return;
-    res.writeHead(reply.status, { ...reply.headers, 'content-type': reply.contentType, 'content-length': Buffer.byteLength(reply.body) });
+    res.writeHead(reply.status, {
+      ...reply.headers,
+      'content-type': reply.contentType,
+      'content-length': Buffer.byteLength(reply.body),
+    });
     res.end(reply.body);
   };
 
@@ -51,7 +56,9 @@ export const startEmulator = async (options: StartOptions = {}): Promise<Running
         const request = {
           method: req.method ?? 'GET',
           path: req.url ?? '/',
-          headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v])),
+          headers: Object.fromEntries(
+            Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]),
+          ),
           body: Buffer.concat(chunks).toString('utf8'),
           ...(req.socket.remoteAddress ? { remoteAddress: req.socket.remoteAddress } : {}),
           bodyTooLarge: tooLarge,
@@ -60,7 +67,11 @@ export const startEmulator = async (options: StartOptions = {}): Promise<Running
         reply = guardControl(request, listeningPort) ?? emulator.handle(request);
       } catch {
         // Never a stack trace to the client.
-        reply = { status: 500, body: JSON.stringify({ stat: 'Not_Ok', emsg: 'Internal error in the emulator' }), contentType: 'application/json' };
+        reply = {
+          status: 500,
+          body: JSON.stringify({ stat: 'Not_Ok', emsg: 'Internal error in the emulator' }),
+          contentType: 'application/json',
+        };
       }
       const fault = reply.fault;
       if (fault?.kind === 'drop') {

@@ -4,29 +4,29 @@
  * listener (server.ts) stays small. Synchronous on purpose: Node runs it to completion per request, so concurrent
  * clients can never interleave between reading and writing state.
  */
-import { compactRequestTime, instrumentToken, requestTime } from './formats.js';
-import { OrderBook } from './order-book.js';
 import { handleControl } from './control.js';
-import { FaultBook, type Fault } from './faults.js';
+import { type Fault, FaultBook } from './faults.js';
+import { compactRequestTime, instrumentToken, requestTime } from './formats.js';
 import { checkOco, ocoDirections, ocoFiringLeg } from './oco.js';
-import { isListedSymbol, searchListed, UNKNOWN_SYMBOL_REASON } from './symbols.js';
-import { OCO_ALERT_TYPE, Refusal, checkGtt, gttFires, requireAlId, requireString, type Json } from './orders.js';
+import { OrderBook } from './order-book.js';
+import { checkGtt, gttFires, type Json, OCO_ALERT_TYPE, Refusal, requireAlId, requireString } from './orders.js';
 import { pendingRecord, triggeredRecord } from './records.js';
-import { json, notOk, type EmulatorReply } from './reply.js';
-import { RequestLog, type LoggedRequest } from './request-log.js';
-import { SessionLogin, type LoginCredentials, type LoginOptions, type OAuthApp } from './session-login.js';
+import { type EmulatorReply, json, notOk } from './reply.js';
+import { type LoggedRequest, RequestLog } from './request-log.js';
+import { type LoginCredentials, type LoginOptions, type OAuthApp, SessionLogin } from './session-login.js';
 import {
+  type Account,
   DEMO_ACTID,
   DEMO_UID,
   EmulatorState,
-  ltpKey,
-  newToken,
-  type Account,
   type GttOrder,
   type LegName,
+  ltpKey,
+  newToken,
   type OcoOrder,
   type Order,
 } from './state.js';
+import { isListedSymbol, searchListed, UNKNOWN_SYMBOL_REASON } from './symbols.js';
 
 export type { EmulatorReply } from './reply.js';
 export type { LoggedRequest } from './request-log.js';
@@ -102,18 +102,37 @@ export interface Switches {
   acceptAnySymbol: boolean;
 }
 
-export const SWITCH_NAMES = ['acceptJKey', 'invalidInputAs400', 'emptyListAsArray', 'echoOAuthState', 'acceptJKeyTokenAsBearer', 'acceptApiMarketOrders', 'enforceOrderRate', 'acceptAnySymbol'] as const;
+export const SWITCH_NAMES = [
+  'acceptJKey',
+  'invalidInputAs400',
+  'emptyListAsArray',
+  'echoOAuthState',
+  'acceptJKeyTokenAsBearer',
+  'acceptApiMarketOrders',
+  'enforceOrderRate',
+  'acceptAnySymbol',
+] as const;
 
 /** The exchanges' per-client order rate that Noren brokers enforce since April 2026. */
 export const BROKER_ORDER_RATE_LIMIT = 10;
-const ORDER_WRITES = ['PlaceGTTOrder', 'ModifyGTTOrder', 'CancelGTTOrder', 'CancelOCOOrder', 'PlaceOCOOrder', 'ModifyOCOOrder'];
+const ORDER_WRITES = [
+  'PlaceGTTOrder',
+  'ModifyGTTOrder',
+  'CancelGTTOrder',
+  'CancelOCOOrder',
+  'PlaceOCOOrder',
+  'ModifyOCOOrder',
+];
 
 /** The order operations whose jData carries a price type, at the top (single GTT) or in the legs (OCO). */
 const PRICED_OPERATIONS = ['PlaceGTTOrder', 'ModifyGTTOrder', 'PlaceOCOOrder', 'ModifyOCOOrder'];
 const MARKET_TYPES = ['MKT', 'SL-MKT'];
-const asFields = (value: unknown): Json => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {});
+const asFields = (value: unknown): Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
 const isMarketOrder = (fields: Json): boolean =>
-  [fields, asFields(fields.place_order_params), asFields(fields.place_order_params_leg2)].some((f) => MARKET_TYPES.includes(String(f.prctyp)));
+  [fields, asFields(fields.place_order_params), asFields(fields.place_order_params_leg2)].some((f) =>
+    MARKET_TYPES.includes(String(f.prctyp)),
+  );
 
 export interface EmulatorOptions extends Partial<Switches>, LoginOptions {
   /** The demo account's session token (random when absent); 8 to 256 printable characters. */
@@ -161,7 +180,8 @@ export class BrokerEmulator {
   constructor(options: EmulatorOptions = {}) {
     this.demoTokenStyle = options.demoTokenStyle ?? 'bearer';
     this.now = options.now ?? (() => new Date());
-    if (options.token !== undefined && !TOKEN_PATTERN.test(options.token)) throw new Error('token must be 8 to 256 printable characters without spaces');
+    if (options.token !== undefined && !TOKEN_PATTERN.test(options.token))
+      throw new Error('token must be 8 to 256 printable characters without spaces');
     this.token = options.token ?? newToken();
     this.state = new EmulatorState(this.now());
     this.book = new OrderBook(() => this.state.newOrderNumber());
@@ -218,24 +238,36 @@ export class BrokerEmulator {
     const flattradePage = path === '/' && query.has('app_key');
     if (LOGIN_PATH.test(path) || flattradePage) {
       const entry = this.startEntry(req, 'OAuthAuthorize');
-      return this.finish(entry, this.login.loginPage(req.method, query, req.body, flattradePage ? 'flattrade' : 'oauth', this.switches.echoOAuthState));
+      return this.finish(
+        entry,
+        this.login.loginPage(
+          req.method,
+          query,
+          req.body,
+          flattradePage ? 'flattrade' : 'oauth',
+          this.switches.echoOAuthState,
+        ),
+      );
     }
     if (FLATTRADE_TOKEN_PATH.test(path)) {
       const entry = this.startEntry(req, 'FlattradeApiToken');
-      if (req.method !== 'POST') return this.finish(entry, json(405, { stat: 'Not_Ok', emsg: `method ${req.method} not allowed, use POST` }));
+      if (req.method !== 'POST')
+        return this.finish(entry, json(405, { stat: 'Not_Ok', emsg: `method ${req.method} not allowed, use POST` }));
       let fields: unknown;
       try {
         fields = JSON.parse(req.body);
       } catch {
         return this.finish(entry, json(400, { stat: 'Not_Ok', emsg: 'body must be a JSON object' }));
       }
-      if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) return this.finish(entry, json(400, { stat: 'Not_Ok', emsg: 'body must be a JSON object' }));
+      if (typeof fields !== 'object' || fields === null || Array.isArray(fields))
+        return this.finish(entry, json(400, { stat: 'Not_Ok', emsg: 'body must be a JSON object' }));
       this.log.setJData(entry, fields as Json);
       return this.finish(entry, this.login.flattradeToken(fields as Json));
     }
 
     const match = OPERATION_PATH.exec(path);
-    const operation = match && (OPERATIONS as readonly string[]).includes(match[1]!) ? (match[1] as BrokerOperation) : null;
+    const operation =
+      match && (OPERATIONS as readonly string[]).includes(match[1]!) ? (match[1] as BrokerOperation) : null;
     const entry = this.startEntry(req, operation);
     const finish = (reply: EmulatorReply) => this.finish(entry, reply);
 
@@ -256,7 +288,8 @@ export class BrokerEmulator {
     const reply = this.serve(req, operation, entry);
     if (!fault) return finish(reply);
     // executed: the broker acted; the client gets the fault instead of the real answer.
-    if (fault.kind === 'delay') return { ...finish(reply), fault: { kind: 'delay', ms: fault.delayMs, answer: () => reply } };
+    if (fault.kind === 'delay')
+      return { ...finish(reply), fault: { kind: 'delay', ms: fault.delayMs, answer: () => reply } };
     return finish(this.faultReply(fault));
   }
 
@@ -298,7 +331,8 @@ export class BrokerEmulator {
     } catch {
       return invalid('jData is not valid JSON');
     }
-    if (typeof jData !== 'object' || jData === null || Array.isArray(jData)) return invalid('jData must be a JSON object');
+    if (typeof jData !== 'object' || jData === null || Array.isArray(jData))
+      return invalid('jData must be a JSON object');
     const fields = jData as Json;
     this.log.setJData(entry, fields);
 
@@ -310,7 +344,8 @@ export class BrokerEmulator {
     // QuickAuth and Flattrade tokens. The other way round only when switched on. Never a token in jData.
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
     const jKeyToken = jKey === undefined ? undefined : safeDecode(jKey);
-    const bearerOk = bearer !== undefined && (!this.state.jkeyTokens.has(bearer) || this.switches.acceptJKeyTokenAsBearer);
+    const bearerOk =
+      bearer !== undefined && (!this.state.jkeyTokens.has(bearer) || this.switches.acceptJKeyTokenAsBearer);
     const jKeyOk = jKeyToken !== undefined && (this.state.jkeyTokens.has(jKeyToken) || this.switches.acceptJKey);
     const token = bearer !== undefined ? (bearerOk ? bearer : undefined) : jKeyOk ? jKeyToken : undefined;
     const sessionUid = token === undefined ? undefined : this.state.sessions.get(token);
@@ -325,7 +360,9 @@ export class BrokerEmulator {
       const count = counted?.second === second ? counted.count + 1 : 1;
       this.orderRate.set(account.uid, { second, count });
       if (count > BROKER_ORDER_RATE_LIMIT) {
-        return notOk(`Invalid Input : Order Recieved ${count} in a current second exceeds Limit ${BROKER_ORDER_RATE_LIMIT} for user`);
+        return notOk(
+          `Invalid Input : Order Recieved ${count} in a current second exceeds Limit ${BROKER_ORDER_RATE_LIMIT} for user`,
+        );
       }
     }
     if (PRICED_OPERATIONS.includes(operation) && !this.switches.acceptApiMarketOrders && isMarketOrder(fields)) {
@@ -370,7 +407,17 @@ export class BrokerEmulator {
           const stext = decodeURIComponent(requireString(fields, 'stext'));
           const found = this.switches.acceptAnySymbol ? [stext] : searchListed(exch, stext, this.now());
           if (found.length === 0) return notOk('no data');
-          return json(200, { stat: 'Ok', values: found.map((tsym) => ({ exch, tsym, token: instrumentToken(exch, tsym), pp: '2', ls: '1', ti: '0.05' })) });
+          return json(200, {
+            stat: 'Ok',
+            values: found.map((tsym) => ({
+              exch,
+              tsym,
+              token: instrumentToken(exch, tsym),
+              pp: '2',
+              ls: '1',
+              ti: '0.05',
+            })),
+          });
         }
         case 'GetQuotes': {
           const exch = requireString(fields, 'exch');
@@ -381,7 +428,17 @@ export class BrokerEmulator {
           });
           if (!known) return notOk('no data');
           const tsym = known[0].slice(exch.length + 1);
-          return json(200, { request_time: requestTime(this.now()), stat: 'Ok', exch, tsym, token, lp: String(known[1]), pp: '2', ls: '1', ti: '0.05' });
+          return json(200, {
+            request_time: requestTime(this.now()),
+            stat: 'Ok',
+            exch,
+            tsym,
+            token,
+            lp: String(known[1]),
+            pp: '2',
+            ls: '1',
+            ti: '0.05',
+          });
         }
         case 'ClientDetails': {
           requireString(fields, 'actid');
@@ -442,14 +499,17 @@ export class BrokerEmulator {
 
   /** The checked order, if its exchange lists its symbol (or any symbol is taken); the broker's refusal otherwise. */
   private listed<T extends { exch: string; tsym: string }>(checked: T): T {
-    if (!this.switches.acceptAnySymbol && !isListedSymbol(checked.exch, checked.tsym, this.now())) throw new Refusal(UNKNOWN_SYMBOL_REASON);
+    if (!this.switches.acceptAnySymbol && !isListedSymbol(checked.exch, checked.tsym, this.now()))
+      throw new Refusal(UNKNOWN_SYMBOL_REASON);
     return checked;
   }
 
   /** A pending order of this account (of the given kind), or undefined: unknown, gone or someone else's. */
   private pendingOf(uid: string, alId: string, kind?: Order['kind']): Order | undefined {
     const order = this.state.orders.get(alId);
-    return order && order.uid === uid && order.state === 'pending' && (kind === undefined || order.kind === kind) ? order : undefined;
+    return order && order.uid === uid && order.state === 'pending' && (kind === undefined || order.kind === kind)
+      ? order
+      : undefined;
   }
 
   private invalidOi(alId: string): EmulatorReply {
@@ -503,7 +563,14 @@ export class BrokerEmulator {
       order.state = 'triggered';
       order.trigger = { at: requestTime(this.now()), seq: this.state.nextTriggerSeq(), leg, d, ltp: String(ltp) };
       const placed = this.book.placeFired(order, leg, ltp, this.now());
-      fired.push({ al_id: order.al_id, kind: order.kind, leg, d, norenordno: placed.norenordno, status: placed.history[0]!.status });
+      fired.push({
+        al_id: order.al_id,
+        kind: order.kind,
+        leg,
+        d,
+        norenordno: placed.norenordno,
+        status: placed.history[0]!.status,
+      });
     }
     return fired;
   }

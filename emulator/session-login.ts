@@ -5,10 +5,12 @@
  * keep working until logged out or expired through the control surface. See docs/emulator-extensions.md.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+
 import { Secret, TOTP } from 'otpauth';
+
 import { requestTime } from './formats.js';
-import { html, json, type EmulatorReply } from './reply.js';
-import { DEMO_BROKER, DEMO_UID, EXCHANGES, newToken, type Account, type EmulatorState } from './state.js';
+import { type EmulatorReply, html, json } from './reply.js';
+import { type Account, DEMO_BROKER, DEMO_UID, type EmulatorState, EXCHANGES, newToken } from './state.js';
 
 export const CODE_TTL_MS = 5 * 60 * 1000;
 const MAX_OUTSTANDING_CODES = 1_000;
@@ -44,13 +46,15 @@ export interface OAuthApp {
 export const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 const printable = (value: string, min: number, name: string): string => {
-  if (!new RegExp(`^[\\x21-\\x7e]{${min},256}$`).test(value)) throw new Error(`${name} must be ${min} to 256 printable characters without spaces`);
+  if (!new RegExp(`^[\\x21-\\x7e]{${min},256}$`).test(value))
+    throw new Error(`${name} must be ${min} to 256 printable characters without spaces`);
   return value;
 };
 
 export const normaliseSeed = (seed: string): string => {
   const clean = seed.replace(/\s+/g, '').replace(/=+$/, '').toUpperCase();
-  if (!/^[A-Z2-7]{16,256}$/.test(clean)) throw new Error('totpSeed must be base32 (A-Z, 2-7) of at least 16 characters');
+  if (!/^[A-Z2-7]{16,256}$/.test(clean))
+    throw new Error('totpSeed must be base32 (A-Z, 2-7) of at least 16 characters');
   return clean;
 };
 
@@ -61,7 +65,8 @@ export const checkRedirectUrl = (value: string): string => {
   } catch {
     throw new Error('redirectUrl must be an absolute http(s) URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('redirectUrl must be an absolute http(s) URL');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error('redirectUrl must be an absolute http(s) URL');
   return value;
 };
 
@@ -107,7 +112,12 @@ export class SessionLogin {
       secret: printable(options.oauthSecret ?? randomBytes(16).toString('hex'), 8, 'oauthSecret'),
       redirectUrl: options.oauthRedirectUrl === undefined ? null : checkRedirectUrl(options.oauthRedirectUrl),
     };
-    this.totp = new TOTP({ secret: Secret.fromBase32(this.credentials.totpSeed), algorithm: 'SHA1', digits: 6, period: 30 });
+    this.totp = new TOTP({
+      secret: Secret.fromBase32(this.credentials.totpSeed),
+      algorithm: 'SHA1',
+      digits: 6,
+      period: 30,
+    });
   }
 
   /** Literal strings the request log must never show. */
@@ -115,7 +125,15 @@ export class SessionLogin {
     const { password, totpSeed, apiSecret } = this.credentials;
     // The sign-in form posts the password form-encoded.
     const formEncoded = new URLSearchParams({ p: password }).toString().slice(2);
-    return [password, encodeURIComponent(password), formEncoded, sha256Hex(password), totpSeed, apiSecret, this.oauth.secret];
+    return [
+      password,
+      encodeURIComponent(password),
+      formEncoded,
+      sha256Hex(password),
+      totpSeed,
+      apiSecret,
+      this.oauth.secret,
+    ];
   }
 
   setRedirectUrl(url: string): void {
@@ -132,13 +150,24 @@ export class SessionLogin {
    * `code` (and `client` on Flattrade's). `state` is passed through only with the `echoOAuthState` switch: the live
    * brokers are seen to drop it.
    */
-  loginPage(method: string, query: URLSearchParams, form: string, flavour: CodeFlavour, echoState: boolean): EmulatorReply {
+  loginPage(
+    method: string,
+    query: URLSearchParams,
+    form: string,
+    flavour: CodeFlavour,
+    echoState: boolean,
+  ): EmulatorReply {
     const page = (status: number, title: string, text: string) =>
-      html(status, `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1>${text}</body></html>`);
-    if (method !== 'GET' && method !== 'POST') return json(405, { stat: 'Not_Ok', emsg: `Invalid Input : method ${method} not allowed, use GET` });
+      html(
+        status,
+        `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1>${text}</body></html>`,
+      );
+    if (method !== 'GET' && method !== 'POST')
+      return json(405, { stat: 'Not_Ok', emsg: `Invalid Input : method ${method} not allowed, use GET` });
     const keyParam = flavour === 'flattrade' ? 'app_key' : query.has('api_key') ? 'api_key' : 'client_id';
     const clientId = query.get(keyParam);
-    if (clientId !== this.oauth.clientId) return page(400, 'Invalid client', `<p>Unknown ${keyParam} ${escapeHtml(String(clientId))}.</p>`);
+    if (clientId !== this.oauth.clientId)
+      return page(400, 'Invalid client', `<p>Unknown ${keyParam} ${escapeHtml(String(clientId))}.</p>`);
     if (method === 'GET') {
       const user = query.get('route_to') ?? '';
       return page(
@@ -156,7 +185,11 @@ export class SessionLogin {
     if (fields.get('lgnpwd') !== this.credentials.password) return refuse('Invalid user id or password.');
     if (!this.otpValid(fields.get('lgnotp') ?? '')) return refuse('Invalid OTP.');
     if (this.oauth.redirectUrl === null) {
-      return page(400, 'No redirect URL', '<p>No redirect URL is registered for this app: POST /_emulator/oauth {"redirectUrl": "..."}.</p>');
+      return page(
+        400,
+        'No redirect URL',
+        '<p>No redirect URL is registered for this app: POST /_emulator/oauth {"redirectUrl": "..."}.</p>',
+      );
     }
     const code = this.issueCode(uid, clientId, flavour);
     const target = new URL(this.oauth.redirectUrl);
@@ -180,13 +213,16 @@ export class SessionLogin {
   }
 
   private otpValid(otp: string): boolean {
-    return /^\d{6}$/.test(otp) && this.totp.validate({ token: otp, timestamp: this.now().getTime(), window: 1 }) !== null;
+    return (
+      /^\d{6}$/.test(otp) && this.totp.validate({ token: otp, timestamp: this.now().getTime(), window: 1 }) !== null
+    );
   }
 
   private issueCode(uid: string, clientId: string, flavour: CodeFlavour): string {
     const now = this.now().getTime();
     for (const [code, entry] of this.state.oauthCodes) if (entry.expiresAt <= now) this.state.oauthCodes.delete(code);
-    while (this.state.oauthCodes.size >= MAX_OUTSTANDING_CODES) this.state.oauthCodes.delete(this.state.oauthCodes.keys().next().value!);
+    while (this.state.oauthCodes.size >= MAX_OUTSTANDING_CODES)
+      this.state.oauthCodes.delete(this.state.oauthCodes.keys().next().value!);
     const code = randomUUID();
     this.state.oauthCodes.set(code, { uid, clientId, expiresAt: now + CODE_TTL_MS, flavour });
     return code;
@@ -210,7 +246,8 @@ export class SessionLogin {
   flattradeToken(fields: Json): EmulatorReply {
     const refuse = (emsg: string) => json(200, { stat: 'Not_Ok', emsg });
     const { api_key: apiKey, request_code: code, api_secret: apiSecret } = fields;
-    if (typeof apiKey !== 'string' || typeof code !== 'string' || typeof apiSecret !== 'string') return refuse('api_key, request_code and api_secret are required');
+    if (typeof apiKey !== 'string' || typeof code !== 'string' || typeof apiSecret !== 'string')
+      return refuse('api_key, request_code and api_secret are required');
     if (apiKey !== this.oauth.clientId) return refuse('Invalid api_key');
     const issued = this.liveCode(code, 'flattrade');
     if (!issued) return refuse('Invalid request_code');
@@ -261,7 +298,8 @@ export class SessionLogin {
 
   quickAuth(fields: Json, invalidStatus: number): EmulatorReply {
     const now = this.now();
-    const refuse = (reason: string) => json(invalidStatus, { request_time: requestTime(now), stat: 'Not_Ok', emsg: `Invalid Input : ${reason}` });
+    const refuse = (reason: string) =>
+      json(invalidStatus, { request_time: requestTime(now), stat: 'Not_Ok', emsg: `Invalid Input : ${reason}` });
     if (QUICKAUTH_FIELDS.some((f) => typeof fields[f] !== 'string' || fields[f] === '')) {
       return refuse(`${QUICKAUTH_FIELDS.join(' or ')} is Missing.`);
     }

@@ -17,9 +17,36 @@ export const UNKNOWN_SYMBOL_REASON = 'Invalid Trading Symbol';
 
 /** Companies listed on both exchanges: `<NAME>-EQ` on NSE, `<NAME>` on BSE. */
 const COMPANIES = [
-  'RELIANCE', 'TCS', 'INFY', 'HDFCBANK', 'ICICIBANK', 'SBIN', 'M&M', 'L&TFH', 'WIPRO', 'ITC', 'LT', 'AXISBANK',
-  'KOTAKBANK', 'BHARTIARTL', 'HINDUNILVR', 'TATASTEEL', 'BAJFINANCE', 'MARUTI', 'SUNPHARMA', 'HCLTECH', 'ONGC',
-  'NTPC', 'POWERGRID', 'ASIANPAINT', 'TITAN', 'ULTRACEMCO', 'ADANIENT', 'COALINDIA', 'JSWSTEEL', 'IDEA',
+  'RELIANCE',
+  'TCS',
+  'INFY',
+  'HDFCBANK',
+  'ICICIBANK',
+  'SBIN',
+  'M&M',
+  'L&TFH',
+  'WIPRO',
+  'ITC',
+  'LT',
+  'AXISBANK',
+  'KOTAKBANK',
+  'BHARTIARTL',
+  'HINDUNILVR',
+  'TATASTEEL',
+  'BAJFINANCE',
+  'MARUTI',
+  'SUNPHARMA',
+  'HCLTECH',
+  'ONGC',
+  'NTPC',
+  'POWERGRID',
+  'ASIANPAINT',
+  'TITAN',
+  'ULTRACEMCO',
+  'ADANIENT',
+  'COALINDIA',
+  'JSWSTEEL',
+  'IDEA',
 ] as const;
 
 /** NSE exchange-traded funds (also `-EQ`). */
@@ -34,7 +61,9 @@ export const LISTED_EQUITIES: Readonly<Record<'NSE' | 'BSE', readonly string[]>>
 export const INDEX_UNDERLYINGS = ['NIFTY', 'BANKNIFTY', 'FINNIFTY', 'MIDCPNIFTY'] as const;
 
 const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
-const INDEX_CONTRACT = new RegExp(`^(${INDEX_UNDERLYINGS.join('|')})(\\d{2})(${MONTHS.join('|')})(\\d{2})(F|[CP][1-9]\\d{0,5})$`);
+const INDEX_CONTRACT = new RegExp(
+  `^(${INDEX_UNDERLYINGS.join('|')})(\\d{2})(${MONTHS.join('|')})(\\d{2})(F|[CP][1-9]\\d{0,5})$`,
+);
 /** How far ahead an expiry may lie. */
 export const MAX_EXPIRY_DAYS = 100;
 const DAY_MS = 86_400_000;
@@ -68,7 +97,11 @@ export const isListedSymbol = (exch: string, tsym: string, now: Date): boolean =
 };
 
 /** The index contract names of the nearest listed expiry date given (for docs, demos and tests). */
-export const indexContract = (underlying: (typeof INDEX_UNDERLYINGS)[number], expiry: Date, kind: 'F' | `${'C' | 'P'}${number}`): string => {
+export const indexContract = (
+  underlying: (typeof INDEX_UNDERLYINGS)[number],
+  expiry: Date,
+  kind: 'F' | `${'C' | 'P'}${number}`,
+): string => {
   const india = new Date(expiry.getTime() + IST_OFFSET_MS);
   const dd = String(india.getUTCDate()).padStart(2, '0');
   const yy = String(india.getUTCFullYear() % 100).padStart(2, '0');

@@ -7,6 +7,7 @@
  * CancelGTTOrder entry (so each cancel passes the governor, is audited and publishes its event like any other).
  */
 import type * as z from 'zod';
+
 import { killSwitchResult } from './schemas/controls.js';
 
 export interface ControlRoute {

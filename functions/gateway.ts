@@ -11,16 +11,14 @@
  * httpResponse wraps it, operationMetrics counts what lifecycleEvents did, accessLog logs a failure before
  * errorContract renders it, and Powertools' logMetrics writes the metrics last.
  */
-import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
-import type { AnyOperation } from './contract/operation.js';
-import { parseGatewayConfig, type GatewayConfig, type GatewaySettings } from './runtime/config.js';
-import { execute } from './safety/executor.js';
-import { InternalError } from './contract/errors.js';
-import type { IdempotentExecutor } from './safety/idempotency.js';
-import { logger as defaultLogger } from './runtime/logger.js';
+
 import { SessionSource } from './broker/session.js';
+import { InternalError } from './contract/errors.js';
+import type { AnyOperation } from './contract/operation.js';
+import type { EventsConfig, GatewayEvents } from './events/producer.js';
 import { accessLog } from './middleware/access-log.js';
 import { auditLog } from './middleware/audit-log.js';
 import { brokerSession } from './middleware/broker-session.js';
@@ -28,16 +26,22 @@ import type { GatewayContext } from './middleware/context.js';
 import { errorContract } from './middleware/error-contract.js';
 import { functionShell } from './middleware/function-shell.js';
 import { httpResponse } from './middleware/http-response.js';
-import { orderSafety } from './middleware/order-safety.js';
-import { parseRequest } from './middleware/parse-request.js';
 import { lifecycleEvents } from './middleware/lifecycle-events.js';
 import { operationMetrics } from './middleware/operation-metrics.js';
-import { METRIC_NAMESPACE, SERVICE_NAME } from './schemas/names.js';
-import type { EventsConfig, GatewayEvents } from './events/producer.js';
+import { orderSafety } from './middleware/order-safety.js';
+import { parseRequest } from './middleware/parse-request.js';
+import { type GatewayConfig, type GatewaySettings, parseGatewayConfig } from './runtime/config.js';
+import { logger as defaultLogger } from './runtime/logger.js';
+import { execute } from './safety/executor.js';
+import type { IdempotentExecutor } from './safety/idempotency.js';
 import type { TradingControls } from './safety/trading-controls.js';
+import { METRIC_NAMESPACE, SERVICE_NAME } from './schemas/names.js';
 
 /** Builds the idempotency executor of one operation (see core/idempotency.ts: `dynamoIdempotency`). */
-export type IdempotencyFactory = (operation: AnyOperation, config: GatewayConfig & { IDEMPOTENCY_TABLE_NAME: string }) => IdempotentExecutor;
+export type IdempotencyFactory = (
+  operation: AnyOperation,
+  config: GatewayConfig & { IDEMPOTENCY_TABLE_NAME: string },
+) => IdempotentExecutor;
 
 /** Builds the trading controls (safety/trading-controls.ts: `dynamoTradingControls`): the governor and the kill switch. */
 export type TradingControlsFactory = (config: GatewayConfig & { CONTROL_TABLE_NAME: string }) => TradingControls;
@@ -100,7 +104,12 @@ const lazyRuntime = (operation: AnyOperation, options: GatewayOptions) => {
           endpoint: config.SECRETS_MANAGER_ENDPOINT,
         }),
         ...(operation.idempotency && config.IDEMPOTENCY_TABLE_NAME && options.idempotency
-          ? { idempotency: options.idempotency(operation, { ...config, IDEMPOTENCY_TABLE_NAME: config.IDEMPOTENCY_TABLE_NAME }) }
+          ? {
+              idempotency: options.idempotency(operation, {
+                ...config,
+                IDEMPOTENCY_TABLE_NAME: config.IDEMPOTENCY_TABLE_NAME,
+              }),
+            }
           : {}),
         ...(operation.lifecycle && config.EVENT_BUS_NAME && options.events
           ? { events: options.events({ ...config, EVENT_BUS_NAME: config.EVENT_BUS_NAME }) }
@@ -125,7 +134,12 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
   }
   const logger = options.logger ?? defaultLogger;
   const metrics =
-    options.metrics ?? new Metrics({ namespace: METRIC_NAMESPACE, serviceName: SERVICE_NAME, defaultDimensions: { Operation: operation.name } });
+    options.metrics ??
+    new Metrics({
+      namespace: METRIC_NAMESPACE,
+      serviceName: SERVICE_NAME,
+      defaultDimensions: { Operation: operation.name },
+    });
 
   const audit = auditLog(operation, logger);
   // The shell every function runs in (logger context, metrics), then the gateway's own stack.

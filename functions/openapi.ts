@@ -3,15 +3,20 @@
  * so the docs cannot drift from the schemas the handlers enforce.
  */
 import * as z from 'zod';
-import { OPERATIONS } from './operations.js';
+
 import { ERROR_CATALOG } from './contract/errors.js';
-import { SESSION_FUNCTIONS } from './session-functions.js';
 import { CONTROL_FUNCTIONS } from './control-functions.js';
+import { OPERATIONS } from './operations.js';
+import { SESSION_FUNCTIONS } from './session-functions.js';
 
 type JsonObject = Record<string, unknown>;
 
 const schemaOf = (schema: z.ZodType, io: 'input' | 'output'): JsonObject => {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' });
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+  });
   return rest;
 };
 
@@ -60,17 +65,31 @@ export const buildOpenApiDocument = (serverUrl?: string): JsonObject => {
         ...(result.properties as JsonObject),
         idempotency: {
           type: 'object',
-          properties: { key: { type: 'string' }, replayed: { type: 'boolean', description: 'true: the stored reply of an earlier request with this key; no broker call' } },
+          properties: {
+            key: { type: 'string' },
+            replayed: {
+              type: 'boolean',
+              description: 'true: the stored reply of an earlier request with this key; no broker call',
+            },
+          },
         },
       };
     }
     const responses: JsonObject = {
       [String(op.successStatus)]: {
-        description: op.kind === 'order' && op.successStatus === 200 ? `${op.summary} (or, with ?dryRun=true, the request that would be sent)` : op.summary,
+        description:
+          op.kind === 'order' && op.successStatus === 200
+            ? `${op.summary} (or, with ?dryRun=true, the request that would be sent)`
+            : op.summary,
         content: { 'application/json': { schema: result } },
       },
       ...(op.kind === 'order' && op.successStatus !== 200
-        ? { '200': { description: 'Dry run (`?dryRun=true`): the request that would be sent; nothing was sent', content: { 'application/json': { schema: { type: 'object' } } } } }
+        ? {
+            '200': {
+              description: 'Dry run (`?dryRun=true`): the request that would be sent; nothing was sent',
+              content: { 'application/json': { schema: { type: 'object' } } },
+            },
+          }
         : {}),
     };
     for (const status of [...new Set(errorCodes.map(([, row]) => row.status))]) {
@@ -91,18 +110,41 @@ export const buildOpenApiDocument = (serverUrl?: string): JsonObject => {
       'x-retry-safe': op.retrySafe,
       description: `Calls the broker's ${op.broker}. ${op.retrySafe ? 'Safe to retry.' : 'Not retried automatically: it changes state at the broker.'}`,
       parameters: [
-        ...pathParams.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string', pattern: '^\\d{1,30}$' } })),
+        ...pathParams.map((name) => ({
+          name,
+          in: 'path',
+          required: true,
+          schema: { type: 'string', pattern: '^\\d{1,30}$' },
+        })),
         ...(op.idempotency
-          ? [{ name: 'Idempotency-Key', in: 'header', required: op.idempotency === 'required', schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,128}$' }, description: 'Unique per order, reused on every retry of it' }]
+          ? [
+              {
+                name: 'Idempotency-Key',
+                in: 'header',
+                required: op.idempotency === 'required',
+                schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,128}$' },
+                description: 'Unique per order, reused on every retry of it',
+              },
+            ]
           : []),
-        ...(op.query ?? []).map((name) => ({ name, in: 'query', required: false, schema: inputProps[name] ?? { type: 'string' } })),
+        ...(op.query ?? []).map((name) => ({
+          name,
+          in: 'query',
+          required: false,
+          schema: inputProps[name] ?? { type: 'string' },
+        })),
         ...(op.kind === 'order' ? [{ name: 'dryRun', in: 'query', required: false, schema: { type: 'boolean' } }] : []),
       ],
       ...(hasBody
         ? {
             requestBody: {
               required: true,
-              content: { 'application/json': { schema: bodySchema, example: Object.fromEntries(Object.entries(op.example).filter(([name]) => !notInBody.includes(name))) } },
+              content: {
+                'application/json': {
+                  schema: bodySchema,
+                  example: Object.fromEntries(Object.entries(op.example).filter(([name]) => !notInBody.includes(name))),
+                },
+              },
             },
           }
         : {}),
@@ -117,7 +159,10 @@ export const buildOpenApiDocument = (serverUrl?: string): JsonObject => {
       [...new Set(errorCodes.map(([, row]) => row.status))].map((status) => [
         String(status),
         {
-          description: errorCodes.filter(([, row]) => row.status === status).map(([code, row]) => `${code}: ${row.summary}`).join(' '),
+          description: errorCodes
+            .filter(([, row]) => row.status === status)
+            .map(([code, row]) => `${code}: ${row.summary}`)
+            .join(' '),
           content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
         },
       ]),
@@ -132,9 +177,17 @@ export const buildOpenApiDocument = (serverUrl?: string): JsonObject => {
         'x-gtt-kind': route.kind,
         'x-retry-safe': route.retrySafe,
         description: `The ${fn.name} function. ${route.auth === 'none' ? "No IAM auth: the broker's login page sends the trader's browser here." : 'Safe to retry.'}`,
-        parameters: (route.query ?? []).map((name) => ({ name, in: 'query', required: name === 'code', schema: { type: 'string' } })),
+        parameters: (route.query ?? []).map((name) => ({
+          name,
+          in: 'query',
+          required: name === 'code',
+          schema: { type: 'string' },
+        })),
         responses: {
-          '200': { description: route.summary, content: { 'application/json': { schema: schemaOf(route.result, 'output') } } },
+          '200': {
+            description: route.summary,
+            content: { 'application/json': { schema: schemaOf(route.result, 'output') } },
+          },
           ...errorResponses(),
         },
         security: route.auth === 'none' ? [] : [{ sigv4: [] }],
@@ -153,7 +206,10 @@ export const buildOpenApiDocument = (serverUrl?: string): JsonObject => {
         description: `The ${fn.name} function. ${route.method === 'GET' ? 'Safe to retry.' : 'Safe to repeat: turning it on again sweeps again; off again changes nothing.'}`,
         parameters: [],
         responses: {
-          '200': { description: route.summary, content: { 'application/json': { schema: schemaOf(route.result, 'output') } } },
+          '200': {
+            description: route.summary,
+            content: { 'application/json': { schema: schemaOf(route.result, 'output') } },
+          },
           ...errorResponses(),
         },
         security: [{ sigv4: [] }],
@@ -172,7 +228,12 @@ export const buildOpenApiDocument = (serverUrl?: string): JsonObject => {
     components: {
       schemas: { Error: errorSchema },
       securitySchemes: {
-        sigv4: { type: 'apiKey', name: 'Authorization', in: 'header', description: 'AWS SigV4 (API Gateway IAM authorisation)' },
+        sigv4: {
+          type: 'apiKey',
+          name: 'Authorization',
+          in: 'header',
+          description: 'AWS SigV4 (API Gateway IAM authorisation)',
+        },
       },
     },
   };

@@ -3,54 +3,62 @@
  * OpenAPI document and the Step Functions names. A new operation is one more entry here plus a one-line entry
  * file in handlers/ (docs/architecture.md).
  */
+import { encodeSymbol, type JData } from './broker/jdata.js';
+import { type FiredGtt, matchFiredOrders, normaliseBookOrder } from './broker/order-fate.js';
+import { OrderNotFoundError } from './contract/errors.js';
+import {
+  type AnyOperation,
+  defineOperation,
+  type GuardedOrder,
+  type OperationDefinition,
+  type PricedLeg,
+  type WireSettings,
+} from './contract/operation.js';
+import { viewOfOcoInput, viewOfOrderInput } from './events/views.js';
 import {
   cancelOrderInput,
   getOrderInput,
+  type ListOrdersInput,
   listOrdersInput,
+  type ModifyOcoInput,
   modifyOcoInput,
+  type ModifyOrderInput,
   modifyOrderInput,
   noInput,
+  type PlaceOcoInput,
   placeOcoInput,
+  type PlaceOrderInput,
   placeOrderInput,
   triggeredInput,
-  type ListOrdersInput,
-  type ModifyOcoInput,
-  type ModifyOrderInput,
-  type PlaceOcoInput,
-  type PlaceOrderInput,
 } from './schemas/input.js';
+import { pageOf } from './schemas/paging.js';
 import {
+  type BookOrder,
   cancelReply,
   clientDetailsReply,
   enabledReply,
+  type GttOrder,
   gttOrder,
   logoutReply,
   modifyOcoReply,
   modifyReply,
   orderBookReply,
   orderBookResult,
+  type PendingOrderRecord,
   pendingReply,
   pendingResult,
   placeOcoReply,
   placeReply,
   triggeredReply,
-  triggeredResult,
-  type BookOrder,
-  type GttOrder,
-  type PendingOrderRecord,
   type TriggeredResult,
+  triggeredResult,
 } from './schemas/reply.js';
-import { encodeSymbol, type JData } from './broker/jdata.js';
 import type { BrokerSession } from './schemas/session.js';
-import { pageOf } from './schemas/paging.js';
-import { OrderNotFoundError } from './contract/errors.js';
-import { matchFiredOrders, normaliseBookOrder, type FiredGtt } from './broker/order-fate.js';
 import { isRecord } from './schemas/values.js';
-import { viewOfOcoInput, viewOfOrderInput } from './events/views.js';
-import { defineOperation, type AnyOperation, type GuardedOrder, type OperationDefinition, type PricedLeg, type WireSettings } from './contract/operation.js';
 
 /** `algo_id` when the deployment sets an exchange algo id (ALGO_ID); nothing otherwise. */
-const algoIdField = (wire: WireSettings | undefined): { algo_id?: string } => (wire?.algoId ? { algo_id: wire.algoId } : {});
+const algoIdField = (wire: WireSettings | undefined): { algo_id?: string } =>
+  wire?.algoId ? { algo_id: wire.algoId } : {};
 
 /** The order fields of place and modify, each from validated input or the deployment's session. */
 const orderFields = (order: PlaceOrderInput, session: BrokerSession) => ({
@@ -71,14 +79,29 @@ const orderFields = (order: PlaceOrderInput, session: BrokerSession) => ({
 });
 
 /** PlaceGTTOrder fields in the order the broker documents them (docs/broker-wire.md). */
-const placeJData = (order: PlaceOrderInput, session: BrokerSession, wire?: WireSettings): JData => ({ ...orderFields(order, session), ...algoIdField(wire) });
+const placeJData = (order: PlaceOrderInput, session: BrokerSession, wire?: WireSettings): JData => ({
+  ...orderFields(order, session),
+  ...algoIdField(wire),
+});
 
 /** ModifyGTTOrder fields in the broker's documented order: the same fields plus `al_id`, rebuilt from a fully typed object (no `!`). */
 const modifyJData = (order: ModifyOrderInput, session: BrokerSession, wire?: WireSettings): JData => {
   const f = orderFields(order, session);
   return {
-    uid: f.uid, actid: f.actid, exch: f.exch, tsym: f.tsym, al_id: order.al_id, ai_t: f.ai_t, validity: f.validity,
-    d: f.d, trantype: f.trantype, prctyp: f.prctyp, prd: f.prd, ret: f.ret, qty: f.qty, prc: f.prc,
+    uid: f.uid,
+    actid: f.actid,
+    exch: f.exch,
+    tsym: f.tsym,
+    al_id: order.al_id,
+    ai_t: f.ai_t,
+    validity: f.validity,
+    d: f.d,
+    trantype: f.trantype,
+    prctyp: f.prctyp,
+    prd: f.prd,
+    ret: f.ret,
+    qty: f.qty,
+    prc: f.prc,
     ...(f.remarks === undefined ? {} : { remarks: f.remarks }),
     ...algoIdField(wire),
   };
@@ -123,7 +146,10 @@ const ocoJData = (oco: PlaceOcoInput, session: BrokerSession, wire?: WireSetting
   };
 };
 
-const modifyOcoJData = (oco: ModifyOcoInput, session: BrokerSession, wire?: WireSettings): JData => ({ ...ocoJData(oco, session, wire), al_id: oco.al_id });
+const modifyOcoJData = (oco: ModifyOcoInput, session: BrokerSession, wire?: WireSettings): JData => ({
+  ...ocoJData(oco, session, wire),
+  al_id: oco.al_id,
+});
 
 /** Guardrails see each leg of an OCO as one order whose trigger is the leg's. */
 const ocoLegs = (oco: PlaceOcoInput): GuardedOrder[] =>
@@ -142,7 +168,15 @@ type Pricer = (leg: PricedLeg) => { prctyp: string; prc: string };
 /** A single order's price type and price through the deployment's rule (the band is around its trigger `d`). */
 const priceOrder = <T extends PlaceOrderInput>(order: T, price: Pricer): T => ({
   ...order,
-  ...price({ exch: order.exch, tsym: order.tsym, trantype: order.trantype, prctyp: order.prctyp, prc: order.prc, reference: order.d, path: 'prc' }),
+  ...price({
+    exch: order.exch,
+    tsym: order.tsym,
+    trantype: order.trantype,
+    prctyp: order.prctyp,
+    prc: order.prc,
+    reference: order.d,
+    path: 'prc',
+  }),
 });
 
 /** Each OCO leg's: the band is around the leg's own stop trigger (`trgprc`) when it has one, else its trigger. */
@@ -164,7 +198,9 @@ const priceOcoLegs = <T extends PlaceOcoInput>(oco: T, price: Pricer): T => {
 };
 
 /** The broker's record -> one normalised shape for single and OCO orders. Clients tell an OCO by its second leg. */
-const normaliseOrder = <R extends Omit<PendingOrderRecord, 'stat'>>(record: R): R & Omit<GttOrder, keyof PendingOrderRecord> => {
+const normaliseOrder = <R extends Omit<PendingOrderRecord, 'stat'>>(
+  record: R,
+): R & Omit<GttOrder, keyof PendingOrderRecord> => {
   const tag = record.remarks ? { tag: record.remarks } : {};
   if (record.place_order_params_leg2) {
     const [x, y] = record.oivariable ?? [];
@@ -180,11 +216,23 @@ const normaliseOrder = <R extends Omit<PendingOrderRecord, 'stat'>>(record: R): 
 };
 
 const matchesFilters = (order: { tsym: string; exch: string }, filters: ListOrdersInput): boolean =>
-  (filters.tsym === undefined || order.tsym === filters.tsym) && (filters.exch === undefined || order.exch === filters.exch);
+  (filters.tsym === undefined || order.tsym === filters.tsym) &&
+  (filters.exch === undefined || order.exch === filters.exch);
 
 /** The table's example inputs (`example`): a buy of one M&M at 1500 when the price falls to 1490, and its OCO exit. */
 const EXAMPLE_AL_ID = '26112300000001';
-const EXAMPLE_ORDER = { exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' };
+const EXAMPLE_ORDER = {
+  exch: 'NSE',
+  tsym: 'M&M-EQ',
+  qty: 1,
+  prc: '1500',
+  prd: 'C',
+  trantype: 'B',
+  prctyp: 'LMT',
+  ret: 'DAY',
+  ai_t: 'LTP_B_O',
+  d: '1490',
+};
 const EXAMPLE_OCO = {
   exch: 'NSE',
   tsym: 'M&M-EQ',
@@ -240,7 +288,8 @@ export const placeOcoOrder = defineOperation({
   name: 'PlaceOCOOrder',
   broker: 'PlaceOCOOrder',
   id: 'place-oco-order',
-  summary: 'Place a two-leg OCO GTT order (target and stop-loss: the first trigger crossed fires its leg, the other is dropped)',
+  summary:
+    'Place a two-leg OCO GTT order (target and stop-loss: the first trigger crossed fires its leg, the other is dropped)',
   route: { method: 'POST', path: '/gtt-orders/oco' },
   successStatus: 201,
   kind: 'order',
@@ -269,7 +318,8 @@ export const getPendingGttOrders = defineOperation({
   input: listOrdersInput,
   example: { exch: 'NSE' },
   reply: pendingReply,
-  toResult: (orders, input) => pageOf(orders.filter((o) => matchesFilters(o, input)).map(normaliseOrder), 'pending', input),
+  toResult: (orders, input) =>
+    pageOf(orders.filter((o) => matchesFilters(o, input)).map(normaliseOrder), 'pending', input),
   result: pendingResult,
   emptyReply: EMPTY_LIST,
 });
@@ -289,7 +339,10 @@ export const getGttOrder = defineOperation({
   reply: pendingReply,
   toResult: (orders, input) => {
     const order = orders.find((o) => o.al_id === input.al_id);
-    if (!order) throw new OrderNotFoundError(`No pending GTT order has al_id ${input.al_id} (it may have fired or been cancelled).`);
+    if (!order)
+      throw new OrderNotFoundError(
+        `No pending GTT order has al_id ${input.al_id} (it may have fired or been cancelled).`,
+      );
     return normaliseOrder(order);
   },
   result: gttOrder,
@@ -300,7 +353,8 @@ export const getOrderBook = defineOperation({
   name: 'GetOrderBook',
   broker: 'OrderBook',
   id: 'get-order-book',
-  summary: "The day's orders at the broker (those fired GTTs placed too): status, filled quantity, average price, why refused",
+  summary:
+    "The day's orders at the broker (those fired GTTs placed too): status, filled quantity, average price, why refused",
   route: { method: 'GET', path: '/orders' },
   successStatus: 200,
   kind: 'read',
@@ -327,25 +381,35 @@ export const getTriggeredGttOrders = defineOperation({
   example: { limit: 100 },
   toJData: (_input, session) => ({ actid: session.actid }),
   reply: triggeredReply,
-  toResult: (records, input): TriggeredResult => pageOf(
-    records.map((record) => {
-      // Only an OCO has legs: a single order's record may still say `x` (its one trigger).
-      const oco = record.place_order_params_leg2 !== undefined;
-      const firedLeg = !oco ? undefined : record.trg_leg === 'x' ? 'target' : record.trg_leg === 'y' ? 'stopLoss' : undefined;
-      return {
-        ...normaliseOrder(record),
-        status: record.stat,
-        ...(record.norentm ? { triggeredAt: record.norentm } : {}),
-        ...(firedLeg ? { firedLeg } : {}),
-      } as const;
-    }),
-    'triggered',
-    input,
-  ),
+  toResult: (records, input): TriggeredResult =>
+    pageOf(
+      records.map((record) => {
+        // Only an OCO has legs: a single order's record may still say `x` (its one trigger).
+        const oco = record.place_order_params_leg2 !== undefined;
+        const firedLeg = !oco
+          ? undefined
+          : record.trg_leg === 'x'
+            ? 'target'
+            : record.trg_leg === 'y'
+              ? 'stopLoss'
+              : undefined;
+        return {
+          ...normaliseOrder(record),
+          status: record.stat,
+          ...(record.norentm ? { triggeredAt: record.norentm } : {}),
+          ...(firedLeg ? { firedLeg } : {}),
+        } as const;
+      }),
+      'triggered',
+      input,
+    ),
   result: triggeredResult,
   emptyReply: EMPTY_LIST,
   // The order each fired GTT placed, from the day's order book (functions/broker/order-fate.ts).
-  alsoRead: { operation: getOrderBook as OperationDefinition<unknown, unknown, unknown>, fold: (result, book) => withOrderFates(result, book) },
+  alsoRead: {
+    operation: getOrderBook as OperationDefinition<unknown, unknown, unknown>,
+    fold: (result, book) => withOrderFates(result, book),
+  },
 });
 
 export const getEnabledGtts = defineOperation({
@@ -454,7 +518,6 @@ export const logout = defineOperation({
   example: {},
   reply: logoutReply,
 });
-
 
 export const OPERATIONS: readonly AnyOperation[] = [
   placeGttOrder,

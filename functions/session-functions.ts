@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+
 import { oauthCallbackResult, oauthStartResult, sessionStatusResult } from './schemas/session.js';
 
 /**
@@ -57,7 +58,8 @@ export const SESSION_FUNCTIONS: readonly SessionFunction[] = [
         // A new login value each time, nothing at the broker: a repeat only starts a newer login.
         kind: 'read',
         retrySafe: true,
-        summary: "Start a browser login: the broker's login page for this app (open it, sign in; the broker redirects to the callback)",
+        summary:
+          "Start a browser login: the broker's login page for this app (open it, sign in; the broker redirects to the callback)",
         result: oauthStartResult,
       },
       {
@@ -91,7 +93,8 @@ export const SESSION_FUNCTIONS: readonly SessionFunction[] = [
   {
     name: 'SessionHealth',
     id: 'session-health',
-    summary: 'Pre-market check that the session works (ClientDetails), published as the SessionAlive metric; GET /session',
+    summary:
+      'Pre-market check that the session works (ClientDetails), published as the SessionAlive metric; GET /session',
     // `gtt session`: whose session, since when, alive or not.
     routes: [
       {
@@ -101,7 +104,8 @@ export const SESSION_FUNCTIONS: readonly SessionFunction[] = [
         operationId: 'GetSession',
         kind: 'read',
         retrySafe: true,
-        summary: 'The session the gateway trades with: account, since when, and whether the broker still takes it (one ClientDetails call)',
+        summary:
+          'The session the gateway trades with: account, since when, and whether the broker still takes it (one ClientDetails call)',
         result: sessionStatusResult,
       },
     ],

@@ -4,10 +4,11 @@
  */
 import { App, Aspects } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
+
 import { BROKER_CONTEXT_KEYS, resolveBrokerSetup } from './broker-setup.js';
 import { CONTEXT_SETTINGS, GatewayStack } from './gateway-stack.js';
-import { WorkflowExampleStack } from './workflow-example-stack.js';
 import { checkContextSettings } from './settings.js';
+import { WorkflowExampleStack } from './workflow-example-stack.js';
 
 export const buildApp = (app = new App()): { app: App; gateway: GatewayStack; workflow: WorkflowExampleStack } => {
   const context = (name: string): string | undefined => {
@@ -17,13 +18,19 @@ export const buildApp = (app = new App()): { app: App; gateway: GatewayStack; wo
   // Every setting is checked before anything is built: a bad one fails the synth with one line naming it.
   checkContextSettings(app.node.getAllContext());
   // The broker preset and how the trader logs in (docs/brokers.md); a bad value fails here with one line.
-  const broker = resolveBrokerSetup(Object.fromEntries(BROKER_CONTEXT_KEYS.map((name) => [name, context(name)]).filter(([, v]) => v !== undefined)));
+  const broker = resolveBrokerSetup(
+    Object.fromEntries(BROKER_CONTEXT_KEYS.map((name) => [name, context(name)]).filter(([, v]) => v !== undefined)),
+  );
   const gateway = new GatewayStack(app, 'GttGatewayStack', {
-    description: 'gtt-gateway: GTT orders and sessions at a jData broker, as Lambda functions behind an IAM-authorised HTTP API',
+    description:
+      'gtt-gateway: GTT orders and sessions at a jData broker, as Lambda functions behind an IAM-authorised HTTP API',
     brokerSecretArn: context('brokerSecretArn'),
     alarmEmail: context('alarmEmail'),
     // The exchange algo id is also `-c algoId=` (docs/compliance.md).
-    settings: { ...Object.fromEntries(CONTEXT_SETTINGS.map((name) => [name, context(name)])), ALGO_ID: context('ALGO_ID') ?? context('algoId') },
+    settings: {
+      ...Object.fromEntries(CONTEXT_SETTINGS.map((name) => [name, context(name)])),
+      ALGO_ID: context('ALGO_ID') ?? context('algoId'),
+    },
     broker,
     oauthAppSecretArn: context('oauthAppSecretArn'),
     // Lifecycle events (docs/events.md); the stack checks each value. `egress` and `watcher` (on/off) are read from

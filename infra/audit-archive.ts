@@ -61,7 +61,12 @@ export class AuditArchive extends Construct {
       lifecycleRules: [
         {
           id: 'cold-then-expire',
-          transitions: [{ storageClass: s3.StorageClass.GLACIER_INSTANT_RETRIEVAL, transitionAfter: Duration.days(AUDIT_COLD_AFTER_DAYS) }],
+          transitions: [
+            {
+              storageClass: s3.StorageClass.GLACIER_INSTANT_RETRIEVAL,
+              transitionAfter: Duration.days(AUDIT_COLD_AFTER_DAYS),
+            },
+          ],
           // Once the lock has run out the records may go (the lock refuses any earlier delete).
           expiration: Duration.days(retentionDays + 1),
           noncurrentVersionExpiration: Duration.days(1),
@@ -72,11 +77,18 @@ export class AuditArchive extends Construct {
     });
     // The L1 stream with its own role: the L2 would grant the role read-write (deletes included) on the bucket.
     const role = new iam.Role(this, 'DeliveryRole', {
-      assumedBy: new iam.ServicePrincipal('firehose.amazonaws.com', { conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } } }),
+      assumedBy: new iam.ServicePrincipal('firehose.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
+      }),
       description: 'gtt-gateway audit archive: Firehose writes objects into the audit bucket (no delete)',
     });
     const deliveryPolicy = new iam.Policy(this, 'DeliveryPolicy', {
-      statements: [new iam.PolicyStatement({ actions: AuditArchive.DELIVERY_ACTIONS, resources: [this.bucket.bucketArn, this.bucket.arnForObjects('*')] })],
+      statements: [
+        new iam.PolicyStatement({
+          actions: AuditArchive.DELIVERY_ACTIONS,
+          resources: [this.bucket.bucketArn, this.bucket.arnForObjects('*')],
+        }),
+      ],
     });
     deliveryPolicy.attachToRole(role);
     this.stream = new firehose.CfnDeliveryStream(this, 'Stream', {
@@ -96,18 +108,33 @@ export class AuditArchive extends Construct {
     NagSuppressions.addResourceSuppressions(deliveryPolicy, [
       {
         id: 'AwsSolutions-IAM5',
-        reason: 'The objects of the one audit bucket (Firehose names each object by time); no delete action is granted.',
+        reason:
+          'The objects of the one audit bucket (Firehose names each object by time); no delete action is granted.',
         appliesTo: [{ regex: '/^Resource::<.*AuditBucket.*\\.Arn>\\/\\*$/g' }],
       },
     ]);
     // One role for every subscription: CloudWatch Logs may put records into this stream, nothing else.
     const logsRole = new iam.Role(this, 'LogsRole', {
       assumedBy: new iam.ServicePrincipal('logs.amazonaws.com', {
-        conditions: { StringLike: { 'aws:SourceArn': Stack.of(this).formatArn({ service: 'logs', resource: 'log-group', resourceName: '*', arnFormat: ArnFormat.COLON_RESOURCE_NAME }) } },
+        conditions: {
+          StringLike: {
+            'aws:SourceArn': Stack.of(this).formatArn({
+              service: 'logs',
+              resource: 'log-group',
+              resourceName: '*',
+              arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+            }),
+          },
+        },
       }),
       description: 'gtt-gateway audit archive: CloudWatch Logs puts the audit records into the Firehose stream',
     });
-    logsRole.addToPolicy(new iam.PolicyStatement({ actions: ['firehose:PutRecord', 'firehose:PutRecordBatch'], resources: [this.stream.attrArn] }));
+    logsRole.addToPolicy(
+      new iam.PolicyStatement({
+        actions: ['firehose:PutRecord', 'firehose:PutRecordBatch'],
+        resources: [this.stream.attrArn],
+      }),
+    );
     // The stream by its ARN (an imported L2 stream would add an unused CIDR mapping to the template).
     this.destination = { bind: () => ({ arn: this.stream.attrArn, role: logsRole }) };
     NagSuppressions.addResourceSuppressions(this.bucket, [

@@ -6,8 +6,15 @@
  * token is a jKey: it implies `brokerAuth=jkey` and the preset's classic base URL, and refuses `brokerAuth=bearer`.
  * Every refusal is one line naming the setting.
  */
-import { PRESET_NAMES, PresetError, resolvePreset, LOGIN_FLOWS, type LoginFlow, type PresetRateLimits } from '../functions/broker/presets.js';
 import type { BrokerAuth } from '../functions/broker/jdata.js';
+import {
+  LOGIN_FLOWS,
+  type LoginFlow,
+  PRESET_NAMES,
+  PresetError,
+  type PresetRateLimits,
+  resolvePreset,
+} from '../functions/broker/presets.js';
 
 export interface BrokerSetup {
   /** The preset's name, or `custom`. */
@@ -25,17 +32,29 @@ export interface BrokerSetup {
   rateLimits?: PresetRateLimits;
 }
 
-export const BROKER_CONTEXT_KEYS = ['broker', 'brokerBaseUrl', 'brokerAuth', 'brokerLogin', 'brokerAuthorizeUrl', 'brokerTokenUrl', 'sessionRenewal'] as const;
+export const BROKER_CONTEXT_KEYS = [
+  'broker',
+  'brokerBaseUrl',
+  'brokerAuth',
+  'brokerLogin',
+  'brokerAuthorizeUrl',
+  'brokerTokenUrl',
+  'sessionRenewal',
+] as const;
 export type BrokerContext = Partial<Record<(typeof BROKER_CONTEXT_KEYS)[number], string>>;
 
 export const resolveBrokerSetup = (context: BrokerContext): BrokerSetup => {
   const renewal = context.sessionRenewal ?? 'off';
   if (renewal !== 'totp' && renewal !== 'off') {
-    throw new PresetError(`sessionRenewal must be totp (scheduled TOTP login) or off (browser login, the default); got ${JSON.stringify(renewal)}`);
+    throw new PresetError(
+      `sessionRenewal must be totp (scheduled TOTP login) or off (browser login, the default); got ${JSON.stringify(renewal)}`,
+    );
   }
   const totp = renewal === 'totp';
   if (totp && context.brokerAuth === 'bearer') {
-    throw new PresetError("sessionRenewal=totp logs in with QuickAuth, whose token travels as jKey: use brokerAuth=jkey (or leave brokerAuth out)");
+    throw new PresetError(
+      'sessionRenewal=totp logs in with QuickAuth, whose token travels as jKey: use brokerAuth=jkey (or leave brokerAuth out)',
+    );
   }
   const name = context.broker ?? 'custom';
   if (!(PRESET_NAMES as readonly string[]).includes(name)) {
@@ -45,7 +64,9 @@ export const resolveBrokerSetup = (context: BrokerContext): BrokerSetup => {
     throw new PresetError(`brokerAuth must be bearer or jkey; got ${JSON.stringify(context.brokerAuth)}`);
   }
   if (context.brokerLogin !== undefined && !(LOGIN_FLOWS as readonly string[]).includes(context.brokerLogin)) {
-    throw new PresetError(`brokerLogin must be one of ${LOGIN_FLOWS.join(', ')}; got ${JSON.stringify(context.brokerLogin)}`);
+    throw new PresetError(
+      `brokerLogin must be one of ${LOGIN_FLOWS.join(', ')}; got ${JSON.stringify(context.brokerLogin)}`,
+    );
   }
   const overrides = {
     ...(context.brokerBaseUrl === undefined ? {} : { baseUrl: context.brokerBaseUrl }),
@@ -74,7 +95,9 @@ export const resolveBrokerSetup = (context: BrokerContext): BrokerSetup => {
   }
   const preset = resolvePreset(name, overrides);
   if (totp && preset.classicBaseUrl === undefined && context.brokerBaseUrl === undefined) {
-    throw new PresetError(`broker=${name} has no TOTP (QuickAuth) login we know of: leave sessionRenewal out (browser login), or give brokerBaseUrl of its jKey API`);
+    throw new PresetError(
+      `broker=${name} has no TOTP (QuickAuth) login we know of: leave sessionRenewal out (browser login), or give brokerBaseUrl of its jKey API`,
+    );
   }
   return {
     preset: name,

@@ -51,9 +51,12 @@ export const costAtRest = (template: TemplateJson, prices = PRICING_ASSUMPTIONS)
   for (const instance of ofType('AWS::EC2::Instance')) {
     const type = String(instance.Properties?.InstanceType);
     byType.set(type, (byType.get(type) ?? 0) + 1);
-    const mappings = (instance.Properties?.BlockDeviceMappings ?? []) as { Ebs?: { VolumeSize?: number; VolumeType?: string } }[];
+    const mappings = (instance.Properties?.BlockDeviceMappings ?? []) as {
+      Ebs?: { VolumeSize?: number; VolumeType?: string };
+    }[];
     for (const mapping of mappings) {
-      if (mapping.Ebs?.VolumeType !== 'gp3' || typeof mapping.Ebs.VolumeSize !== 'number') throw new Error(`no price for volume ${JSON.stringify(mapping)}`);
+      if (mapping.Ebs?.VolumeType !== 'gp3' || typeof mapping.Ebs.VolumeSize !== 'number')
+        throw new Error(`no price for volume ${JSON.stringify(mapping)}`);
       volumeGib += mapping.Ebs.VolumeSize;
     }
   }
@@ -62,9 +65,18 @@ export const costAtRest = (template: TemplateJson, prices = PRICING_ASSUMPTIONS)
     if (hourly === undefined) throw new Error(`no price for instance type ${type}: add it to PRICING_ASSUMPTIONS`);
     add(`${type} instance (on-demand, $${hourly}/h)`, count, hourly * prices.hoursPerMonth);
   }
-  if (volumeGib > 0) add(`gp3 root volume GiB ($${prices.ebsGp3GbMonthUsd}/GiB-month)`, volumeGib, prices.ebsGp3GbMonthUsd);
-  add(`NAT gateway ($${prices.natGatewayHourUsd}/h, plus $${prices.natGatewayPerGbUsd}/GB processed)`, ofType('AWS::EC2::NatGateway').length, prices.natGatewayHourUsd * prices.hoursPerMonth);
-  add(`Elastic IP, public IPv4 ($${prices.publicIpv4HourUsd}/h)`, ofType('AWS::EC2::EIP').length, prices.publicIpv4HourUsd * prices.hoursPerMonth);
+  if (volumeGib > 0)
+    add(`gp3 root volume GiB ($${prices.ebsGp3GbMonthUsd}/GiB-month)`, volumeGib, prices.ebsGp3GbMonthUsd);
+  add(
+    `NAT gateway ($${prices.natGatewayHourUsd}/h, plus $${prices.natGatewayPerGbUsd}/GB processed)`,
+    ofType('AWS::EC2::NatGateway').length,
+    prices.natGatewayHourUsd * prices.hoursPerMonth,
+  );
+  add(
+    `Elastic IP, public IPv4 ($${prices.publicIpv4HourUsd}/h)`,
+    ofType('AWS::EC2::EIP').length,
+    prices.publicIpv4HourUsd * prices.hoursPerMonth,
+  );
   const ec2Alarms = ofType('AWS::CloudWatch::Alarm').filter((a) => a.Properties?.Namespace === 'AWS/EC2').length;
   add(`NAT instance status alarm ($${prices.alarmMonthUsd}/month)`, ec2Alarms, prices.alarmMonthUsd);
 

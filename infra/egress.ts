@@ -38,7 +38,8 @@ export const resolveEgress = (prop: unknown, context: unknown): EgressSetting =>
       : context !== undefined && context !== null
         ? [context, `the CDK context key \`${EGRESS_CONTEXT_KEY}\` (-c ${EGRESS_CONTEXT_KEY}=... or cdk.json)`]
         : [DEFAULT_EGRESS, 'the default'];
-  if (typeof value === 'string' && (EGRESS_SETTINGS as readonly string[]).includes(value)) return value as EgressSetting;
+  if (typeof value === 'string' && (EGRESS_SETTINGS as readonly string[]).includes(value))
+    return value as EgressSetting;
   throw new Error(
     `Unknown egress setting ${JSON.stringify(value)} from ${source}. ` +
       `Use one of: nat-instance (default: two NAT instances, two static IPs), nat-gateway (two managed NAT gateways, two static IPs), ` +
@@ -116,7 +117,9 @@ export class StaticEgress extends Construct {
     if (props.setting === 'nat-gateway') {
       // Allocated here (not by the provider) so the addresses are this stack's resources and its outputs.
       this.addresses = [1, 2].map((n) => this.elasticIp(`NatGatewayIp${n}`, n));
-      natGatewayProvider = ec2.NatProvider.gateway({ eipAllocationIds: this.addresses.map((eip) => eip.attrAllocationId) });
+      natGatewayProvider = ec2.NatProvider.gateway({
+        eipAllocationIds: this.addresses.map((eip) => eip.attrAllocationId),
+      });
     } else {
       const userData = ec2.UserData.forLinux();
       userData.addCommands(...NAT_USER_DATA_COMMANDS);
@@ -151,19 +154,28 @@ export class StaticEgress extends Construct {
       // Nothing uses the default security group; closing it would need a custom-resource Lambda of its own.
       restrictDefaultSecurityGroup: false,
       flowLogs: {
-        All: { destination: ec2.FlowLogDestination.toCloudWatchLogs(this.flowLogGroup), trafficType: ec2.FlowLogTrafficType.ALL },
+        All: {
+          destination: ec2.FlowLogDestination.toCloudWatchLogs(this.flowLogGroup),
+          trafficType: ec2.FlowLogTrafficType.ALL,
+        },
       },
     });
 
     if (natInstanceProvider) {
       // Only what the functions may send, only from this VPC.
       for (const port of FUNCTION_EGRESS_PORTS) {
-        natInstanceProvider.securityGroup.addIngressRule(ec2.Peer.ipv4(VPC_CIDR), ec2.Port.tcp(port), `TCP ${port} from the functions in this VPC`);
+        natInstanceProvider.securityGroup.addIngressRule(
+          ec2.Peer.ipv4(VPC_CIDR),
+          ec2.Port.tcp(port),
+          `TCP ${port} from the functions in this VPC`,
+        );
       }
       this.natInstances.push(...natInstanceProvider.gatewayInstances);
       // The public subnets' routes to the internet gateway (which wait for its attachment): the first boot downloads
       // iptables-services, and an Elastic IP of a VPC must wait for the gateway attachment.
-      const publicInternet = this.vpc.selectSubnets({ subnetType: ec2.SubnetType.PUBLIC }).internetConnectivityEstablished;
+      const publicInternet = this.vpc.selectSubnets({
+        subnetType: ec2.SubnetType.PUBLIC,
+      }).internetConnectivityEstablished;
       this.addresses = this.natInstances.map((instance, i) => {
         this.hardenNatInstance(instance);
         instance.node.addDependency(publicInternet);
@@ -176,7 +188,8 @@ export class StaticEgress extends Construct {
       });
       // The private subnets' default routes move to a (replacement) instance only after its address did, so the
       // functions never leave from an instance's temporary launch-time IP, which the broker does not know.
-      for (const subnet of this.vpc.privateSubnets) subnet.node.findChild('DefaultRoute').node.addDependency(...this.addresses);
+      for (const subnet of this.vpc.privateSubnets)
+        subnet.node.findChild('DefaultRoute').node.addDependency(...this.addresses);
     }
 
     this.functionSecurityGroup = new ec2.SecurityGroup(this, 'FunctionSecurityGroup', {
@@ -185,7 +198,11 @@ export class StaticEgress extends Construct {
       allowAllOutbound: false,
     });
     for (const port of FUNCTION_EGRESS_PORTS) {
-      this.functionSecurityGroup.addEgressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(port), `TCP ${port} out (through the NAT of the AZ)`);
+      this.functionSecurityGroup.addEgressRule(
+        ec2.Peer.anyIpv4(),
+        ec2.Port.tcp(port),
+        `TCP ${port} out (through the NAT of the AZ)`,
+      );
     }
 
     this.dynamoDbEndpoint = this.vpc.addGatewayEndpoint('DynamoDb', {
@@ -209,7 +226,9 @@ export class StaticEgress extends Construct {
    * endpoint carries every DynamoDB call from the private subnets, so a table missing from its policy is unreachable.
    */
   allowTableCalls(table: dynamodb.ITable, actions: string[]): void {
-    this.dynamoDbEndpoint.addToPolicy(new iam.PolicyStatement({ principals: [new iam.AnyPrincipal()], actions, resources: [table.tableArn] }));
+    this.dynamoDbEndpoint.addToPolicy(
+      new iam.PolicyStatement({ principals: [new iam.AnyPrincipal()], actions, resources: [table.tableArn] }),
+    );
   }
 
   private elasticIp(id: string, n: number, instanceId?: string): ec2.CfnEIP {
@@ -223,7 +242,10 @@ export class StaticEgress extends Construct {
   /** An encrypted gp3 root volume and IMDSv2 only; the provider exposes neither, so they are set on the L1. */
   private hardenNatInstance(instance: ec2.Instance): void {
     instance.instance.blockDeviceMappings = [
-      { deviceName: '/dev/xvda', ebs: { volumeSize: NAT_ROOT_VOLUME_GIB, volumeType: 'gp3', encrypted: true, deleteOnTermination: true } },
+      {
+        deviceName: '/dev/xvda',
+        ebs: { volumeSize: NAT_ROOT_VOLUME_GIB, volumeType: 'gp3', encrypted: true, deleteOnTermination: true },
+      },
     ];
     instance.instance.metadataOptions = { httpTokens: 'required', httpEndpoint: 'enabled', httpPutResponseHopLimit: 1 };
   }

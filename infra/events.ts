@@ -17,15 +17,16 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { EVENT_SOURCE } from '../functions/schemas/events.js';
-import { METRIC_NAMESPACE, SERVICE_NAME } from '../functions/schemas/names.js';
+
 import type { AnyOperation } from '../functions/contract/operation.js';
-import { GatewayFunction, type GatewayFunctionNetwork } from './gateway-function.js';
-import { InvokeThisFunctionOnly } from './session-functions.js';
-import { notifyFormatOf, type WebhookFormat } from './webhook-format.js';
 import { NOTIFICATION_DETAIL_TYPE, NOTIFICATION_SOURCE } from '../functions/events/notification.js';
 import type { DetailType } from '../functions/schemas/event-types.js';
+import { EVENT_SOURCE } from '../functions/schemas/events.js';
+import { METRIC_NAMESPACE, SERVICE_NAME } from '../functions/schemas/names.js';
+import { GatewayFunction, type GatewayFunctionNetwork } from './gateway-function.js';
+import { InvokeThisFunctionOnly } from './session-functions.js';
 import { expiringTable } from './tables.js';
+import { notifyFormatOf, type WebhookFormat } from './webhook-format.js';
 
 /** Every minute 09:00-15:59 India time on weekdays: the NSE session (09:15-15:30) with a margin. */
 export const DEFAULT_WATCHER_SCHEDULE = 'cron(* 9-15 ? * MON-FRI *)';
@@ -35,7 +36,12 @@ export const ORDER_EVENTS_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchWr
  * What the watcher does there: take and give back its lease (UpdateItem), read its order items (Query), read
  * markers (BatchGetItem), write markers and the order items that changed (BatchWriteItem).
  */
-export const WATCHER_EVENTS_TABLE_ACTIONS = ['dynamodb:UpdateItem', 'dynamodb:Query', 'dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem'];
+export const WATCHER_EVENTS_TABLE_ACTIONS = [
+  'dynamodb:UpdateItem',
+  'dynamodb:Query',
+  'dynamodb:BatchGetItem',
+  'dynamodb:BatchWriteItem',
+];
 /** Webhook deliveries: EventBridge retries with backoff for up to a day, then the dead-letter queue. */
 export const WEBHOOK_RETRY = { retryAttempts: 185, maxEventAge: Duration.hours(24) };
 
@@ -43,7 +49,9 @@ export const WEBHOOK_RETRY = { retryAttempts: 185, maxEventAge: Duration.hours(2
 export const resolveWatcherSchedule = (value: unknown): string => {
   const expression = value === undefined || value === null ? DEFAULT_WATCHER_SCHEDULE : String(value).trim();
   if (!/^(cron|rate)\(.+\)$/.test(expression)) {
-    throw new Error(`watcherSchedule must be an EventBridge Scheduler cron(...) or rate(...) expression, got ${JSON.stringify(expression)}`);
+    throw new Error(
+      `watcherSchedule must be an EventBridge Scheduler cron(...) or rate(...) expression, got ${JSON.stringify(expression)}`,
+    );
   }
   return expression;
 };
@@ -58,7 +66,9 @@ export const resolveWatcherEnabled = (prop: boolean | undefined, context: unknow
   if (context === undefined || context === null) return true;
   if (context === true || context === 'on' || context === 'true') return true;
   if (context === false || context === 'off' || context === 'false') return false;
-  throw new Error(`watcher must be on or off (-c watcher=off leaves the GttWatcher out), got ${JSON.stringify(context)}`);
+  throw new Error(
+    `watcher must be on or off (-c watcher=off leaves the GttWatcher out), got ${JSON.stringify(context)}`,
+  );
 };
 
 export interface WebhookSettings {
@@ -79,7 +89,8 @@ export const checkWebhookUrl = (url: string): string => {
   } catch {
     throw new Error(`notifyWebhookUrl must be an https:// URL, got ${JSON.stringify(url)}`);
   }
-  if (parsed.protocol !== 'https:') throw new Error(`notifyWebhookUrl must be an https:// URL, got ${JSON.stringify(url)}`);
+  if (parsed.protocol !== 'https:')
+    throw new Error(`notifyWebhookUrl must be an https:// URL, got ${JSON.stringify(url)}`);
   return url;
 };
 
@@ -108,9 +119,16 @@ export class LifecycleEvents extends Construct {
 
   constructor(scope: Construct, id: string, props: LifecycleEventsProps) {
     super(scope, id);
-    this.bus = new events.EventBus(this, 'Bus', { description: `gtt-gateway lifecycle events (source ${EVENT_SOURCE})` });
+    this.bus = new events.EventBus(this, 'Bus', {
+      description: `gtt-gateway lifecycle events (source ${EVENT_SOURCE})`,
+    });
     // pk + sk: the watcher keeps one item per order under one partition, read with a Query (store.ts).
-    this.table = expiringTable(this, 'Table', { partitionKey: 'pk', sortKey: 'sk', timeToLiveAttribute: 'expiresAt', pointInTimeRecovery: true });
+    this.table = expiringTable(this, 'Table', {
+      partitionKey: 'pk',
+      sortKey: 'sk',
+      timeToLiveAttribute: 'expiresAt',
+      pointInTimeRecovery: true,
+    });
     if (props.webhook) {
       const { queue, rule, formatter, notificationRule } = this.addWebhook(props.webhook, props.alarmAction);
       this.deadLetterQueue = queue;
@@ -138,8 +156,10 @@ export class LifecycleEvents extends Construct {
   addWatcher(props: WatcherProps, alarmAction: SnsAction): GatewayFunction {
     const watcher = new GatewayFunction(this, 'GttWatcher', {
       entry: 'gtt-watcher',
-      description: 'gtt-gateway: GttWatcher, publishes GTT changes seen at the broker (pending list, triggered history)',
-      roleDescription: 'gtt-gateway GttWatcher: its log group, read the session secret, publish on the gateway bus, the events table',
+      description:
+        'gtt-gateway: GttWatcher, publishes GTT changes seen at the broker (pending list, triggered history)',
+      roleDescription:
+        'gtt-gateway GttWatcher: its log group, read the session secret, publish on the gateway bus, the events table',
       logRetention: logs.RetentionDays.ONE_MONTH,
       environment: {
         BROKER_BASE_URL: props.brokerBaseUrl,
@@ -161,12 +181,17 @@ export class LifecycleEvents extends Construct {
       schedule: scheduler.ScheduleExpression.expression(props.schedule, TimeZone.ASIA_KOLKATA),
       timeWindow: scheduler.TimeWindow.off(),
       // A missed minute is covered by the next run: no retries that would pile up behind it.
-      target: new InvokeThisFunctionOnly(watcher.function, { role, retryAttempts: 0, maxEventAge: Duration.minutes(1) }),
+      target: new InvokeThisFunctionOnly(watcher.function, {
+        role,
+        retryAttempts: 0,
+        maxEventAge: Duration.minutes(1),
+      }),
     });
     watcher.function
       .metricErrors({ period: Duration.minutes(5) })
       .createAlarm(this, 'GttWatcherErrors', {
-        alarmDescription: 'GttWatcher: failed runs (broker unreachable, events refused); its state stays and the next run retries',
+        alarmDescription:
+          'GttWatcher: failed runs (broker unreachable, events refused); its state stays and the next run retries',
         threshold: 3,
         evaluationPeriods: 1,
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
@@ -235,24 +260,41 @@ export class LifecycleEvents extends Construct {
       );
       // A message the function could not put on the bus (after Lambda's own two retries) is kept in the webhook's
       // dead-letter queue too, so its alarm fires: nothing is dropped silently.
-      formatter.function.configureAsyncInvoke({ onFailure: new lambdaDestinations.SqsDestination(queue), retryAttempts: 2, maxEventAge: Duration.hours(6) });
+      formatter.function.configureAsyncInvoke({
+        onFailure: new lambdaDestinations.SqsDestination(queue),
+        retryAttempts: 2,
+        maxEventAge: Duration.hours(6),
+      });
       rule = new events.Rule(this, 'WebhookRule', {
         description: `${description} (formatted by NotifyFormatter)`,
         eventBus: this.bus,
         eventPattern: pattern,
-        targets: [new eventTargets.LambdaFunction(formatter.function, { deadLetterQueue: queue, retryAttempts: 8, maxEventAge: Duration.hours(2) })],
+        targets: [
+          new eventTargets.LambdaFunction(formatter.function, {
+            deadLetterQueue: queue,
+            retryAttempts: 8,
+            maxEventAge: Duration.hours(2),
+          }),
+        ],
       });
       notificationRule = new events.Rule(this, 'NotificationRule', {
         description: `gtt-gateway: deliver the ${webhook.format} messages of NotifyFormatter to the webhook`,
         eventBus: this.bus,
         eventPattern: { source: [NOTIFICATION_SOURCE], detailType: [NOTIFICATION_DETAIL_TYPE] },
-        targets: [new eventTargets.ApiDestination(destination, { deadLetterQueue: queue, ...WEBHOOK_RETRY, event: events.RuleTargetInput.fromEventPath('$.detail') })],
+        targets: [
+          new eventTargets.ApiDestination(destination, {
+            deadLetterQueue: queue,
+            ...WEBHOOK_RETRY,
+            event: events.RuleTargetInput.fromEventPath('$.detail'),
+          }),
+        ],
       });
     }
     queue
       .metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' })
       .createAlarm(this, 'WebhookDeadLetterAlarm', {
-        alarmDescription: 'gtt-gateway webhook: events could not be delivered for 24 hours and are in the dead-letter queue',
+        alarmDescription:
+          'gtt-gateway webhook: events could not be delivered for 24 hours and are in the dead-letter queue',
         threshold: 1,
         evaluationPeriods: 1,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
@@ -268,7 +310,13 @@ export class LifecycleEvents extends Construct {
   /** The dashboard of the function set: operations, broker, safety, events, watcher, session. */
   addDashboard(operations: readonly AnyOperation[]): cloudwatch.Dashboard {
     const metric = (name: string, dimensions: Record<string, string>, statistic = 'Sum') =>
-      new cloudwatch.Metric({ namespace: METRIC_NAMESPACE, metricName: name, dimensionsMap: { service: SERVICE_NAME, ...dimensions }, statistic, period: Duration.minutes(5) });
+      new cloudwatch.Metric({
+        namespace: METRIC_NAMESPACE,
+        metricName: name,
+        dimensionsMap: { service: SERVICE_NAME, ...dimensions },
+        statistic,
+        period: Duration.minutes(5),
+      });
     const perOperation = (name: string, statistic = 'Sum', ops = operations) =>
       ops.map((op) => metric(name, { Operation: op.name }, statistic).with({ label: op.name }));
     // Each graph lists the operations that can emit its metric (operation-metrics.ts): guardrails check the orders
@@ -277,11 +325,15 @@ export class LifecycleEvents extends Construct {
     const idempotentOps = operations.filter((op) => op.idempotency !== undefined);
     const orderOps = operations.filter((op) => op.lifecycle !== undefined);
     const watcher = { Function: 'GttWatcher' };
-    const graph = (title: string, left: cloudwatch.IMetric[]) => new cloudwatch.GraphWidget({ title, left, width: 12, height: 6 });
+    const graph = (title: string, left: cloudwatch.IMetric[]) =>
+      new cloudwatch.GraphWidget({ title, left, width: 12, height: 6 });
     const dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
       dashboardName: `gtt-gateway-${Stack.of(this).stackName}`,
     });
-    dashboard.addWidgets(graph('Requests by operation', perOperation('Requests')), graph('Failed by operation', perOperation('Failed')));
+    dashboard.addWidgets(
+      graph('Requests by operation', perOperation('Requests')),
+      graph('Failed by operation', perOperation('Failed')),
+    );
     dashboard.addWidgets(
       graph('Broker latency p50 (ms)', perOperation('BrokerLatency', 'p50')),
       graph('Broker latency p99 (ms)', perOperation('BrokerLatency', 'p99')),
@@ -291,11 +343,20 @@ export class LifecycleEvents extends Construct {
       graph('Idempotent replays', perOperation('IdempotentReplays', 'Sum', idempotentOps)),
     );
     dashboard.addWidgets(
-      graph('Events published', [...perOperation('EventsPublished', 'Sum', orderOps), metric('EventsPublished', watcher).with({ label: 'GttWatcher' })]),
-      graph('Event publish failures', [...perOperation('EventPublishFailures', 'Sum', orderOps), metric('EventPublishFailures', watcher).with({ label: 'GttWatcher' })]),
+      graph('Events published', [
+        ...perOperation('EventsPublished', 'Sum', orderOps),
+        metric('EventsPublished', watcher).with({ label: 'GttWatcher' }),
+      ]),
+      graph('Event publish failures', [
+        ...perOperation('EventPublishFailures', 'Sum', orderOps),
+        metric('EventPublishFailures', watcher).with({ label: 'GttWatcher' }),
+      ]),
     );
     dashboard.addWidgets(
-      graph('Watcher lag (s, trigger to publish)', [metric('WatcherLag', watcher, 'Maximum'), metric('WatcherLag', watcher, 'p50')]),
+      graph('Watcher lag (s, trigger to publish)', [
+        metric('WatcherLag', watcher, 'Maximum'),
+        metric('WatcherLag', watcher, 'p50'),
+      ]),
       graph('Session alive (1) / dead (0)', [metric('SessionAlive', {}, 'Minimum')]),
     );
     return dashboard;
@@ -303,11 +364,17 @@ export class LifecycleEvents extends Construct {
 
   addOutputs(): void {
     const stack = Stack.of(this);
-    new CfnOutput(stack, 'EventBusName', { value: this.bus.eventBusName, description: 'The lifecycle events bus (source gtt-gateway): add your own rules here' });
+    new CfnOutput(stack, 'EventBusName', {
+      value: this.bus.eventBusName,
+      description: 'The lifecycle events bus (source gtt-gateway): add your own rules here',
+    });
     new CfnOutput(stack, 'EventBusArn', { value: this.bus.eventBusArn });
     new CfnOutput(stack, 'EventsTableName', { value: this.table.tableName });
     if (this.deadLetterQueue) {
-      new CfnOutput(stack, 'WebhookDeadLetterQueueUrl', { value: this.deadLetterQueue.queueUrl, description: 'Events the webhook did not accept within 24 hours' });
+      new CfnOutput(stack, 'WebhookDeadLetterQueueUrl', {
+        value: this.deadLetterQueue.queueUrl,
+        description: 'Events the webhook did not accept within 24 hours',
+      });
     }
   }
 }

@@ -6,7 +6,8 @@
  * infra/egress.ts) the function runs in the given private subnets and security group, and its role gets the ENI
  * permissions of AWSLambdaVPCAccessExecutionRole as an inline statement.
  */
-import { SERVICE_NAME } from '../functions/schemas/names.js';
+import { join } from 'node:path';
+
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -14,7 +15,8 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { join } from 'node:path';
+
+import { SERVICE_NAME } from '../functions/schemas/names.js';
 import { LAMBDA_ENI_ACTIONS } from './egress.js';
 
 export const PROJECT_ROOT = join(import.meta.dirname, '..');
@@ -62,7 +64,9 @@ export class GatewayFunction extends Construct {
     if (props.network) {
       // Lambda creates and deletes the function's ENIs with the role. DescribeNetworkInterfaces only works on "*"
       // and Lambda checks these at CreateFunction, so they stay unscoped, as in the AWS managed policy.
-      this.role.addToPrincipalPolicy(new iam.PolicyStatement({ sid: 'VpcNetworkInterfaces', actions: LAMBDA_ENI_ACTIONS, resources: ['*'] }));
+      this.role.addToPrincipalPolicy(
+        new iam.PolicyStatement({ sid: 'VpcNetworkInterfaces', actions: LAMBDA_ENI_ACTIONS, resources: ['*'] }),
+      );
     }
 
     this.function = new NodejsFunction(this, 'Function', {
@@ -79,13 +83,19 @@ export class GatewayFunction extends Construct {
       role: this.role,
       logGroup: this.logGroup,
       ...(props.network
-        ? { vpc: props.network.vpc, vpcSubnets: props.network.subnets, securityGroups: [props.network.securityGroup], allowPublicSubnet: false }
+        ? {
+            vpc: props.network.vpc,
+            vpcSubnets: props.network.subnets,
+            securityGroups: [props.network.securityGroup],
+            allowPublicSubnet: false,
+          }
         : {}),
       environment: {
         POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
         POWERTOOLS_LOG_LEVEL: 'INFO',
         BROKER_TIMEOUT_MS: String(BROKER_TIMEOUT_MS),
-        ...(this.node.tryGetContext('enableSourceMaps') === 'true' || this.node.tryGetContext('enableSourceMaps') === true
+        ...(this.node.tryGetContext('enableSourceMaps') === 'true' ||
+        this.node.tryGetContext('enableSourceMaps') === true
           ? { NODE_OPTIONS: '--enable-source-maps' }
           : {}),
         ...props.environment,
@@ -104,7 +114,8 @@ export class GatewayFunction extends Construct {
         // one file loads faster than hundreds of modules resolved at cold start (docs/benchmarks.md: cold start).
         externalModules: [],
         // Some dependencies still call require(); give the ESM bundle one.
-        banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+        banner:
+          "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
       },
     });
   }

@@ -5,33 +5,47 @@
  */
 import { CfnOutput, CfnParameter, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
-import type { CfnStage} from 'aws-cdk-lib/aws-apigatewayv2';
+import type { CfnStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpIamAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import * as kms from 'aws-cdk-lib/aws-kms';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import { OPERATIONS } from '../functions/operations.js';
-import { KILL_SWITCH } from '../functions/control-functions.js';
-import { AuditArchive } from './audit-archive.js';
-import { DEPLOYMENT_SETTINGS } from '../functions/runtime/config.js';
+
 import type { AnyOperation } from '../functions/contract/operation.js';
-import { EGRESS_CONTEXT_KEY, EGRESS_IP_DESCRIPTION, resolveEgress, StaticEgress, type EgressSetting } from './egress.js';
+import { KILL_SWITCH } from '../functions/control-functions.js';
+import { resolveNotifyOn } from '../functions/events/notification.js';
+import { OPERATIONS } from '../functions/operations.js';
+import { DEPLOYMENT_SETTINGS } from '../functions/runtime/config.js';
+import { AuditArchive } from './audit-archive.js';
+import { type BrokerSetup, resolveBrokerSetup } from './broker-setup.js';
+import {
+  EGRESS_CONTEXT_KEY,
+  EGRESS_IP_DESCRIPTION,
+  type EgressSetting,
+  resolveEgress,
+  StaticEgress,
+} from './egress.js';
+import {
+  checkWebhookUrl,
+  LifecycleEvents,
+  ORDER_EVENTS_TABLE_ACTIONS,
+  resolveWatcherEnabled,
+  resolveWatcherSchedule,
+  WATCHER_EVENTS_TABLE_ACTIONS,
+} from './events.js';
 import { GatewayFunction } from './gateway-function.js';
 import { OAUTH_STATE_TABLE_ACTIONS, resolveEndOfDayLogout, SessionFunctions } from './session-functions.js';
-import { checkWebhookUrl, LifecycleEvents, ORDER_EVENTS_TABLE_ACTIONS, resolveWatcherEnabled, resolveWatcherSchedule, WATCHER_EVENTS_TABLE_ACTIONS } from './events.js';
-import { resolveWebhookFormat } from './webhook-format.js';
-import { resolveNotifyOn } from '../functions/events/notification.js';
 import { expiringTable } from './tables.js';
-import { resolveBrokerSetup, type BrokerSetup } from './broker-setup.js';
+import { resolveWebhookFormat } from './webhook-format.js';
 
 /** Brokers of this API family accept 10 orders a second per user; order routes stay below that. */
 export const ORDER_ROUTE_THROTTLE = { rateLimit: 8, burstLimit: 8 };
@@ -90,7 +104,9 @@ export interface GatewayStackProps extends StackProps {
 export const resolveAuditRetentionDays = (value: unknown): number => {
   const days = Number(value);
   if (!Number.isInteger(days) || days < 365 || days > 3_653) {
-    throw new Error(`auditRetentionDays must be a whole number of days from 365 to 3653 (default 1827, five years); got ${JSON.stringify(value)}`);
+    throw new Error(
+      `auditRetentionDays must be a whole number of days from 365 to 3653 (default 1827, five years); got ${JSON.stringify(value)}`,
+    );
   }
   return days;
 };
@@ -129,7 +145,8 @@ export class GatewayStack extends Stack {
     });
     const brokerAuthorizeUrl = new CfnParameter(this, 'BrokerAuthorizeUrl', {
       type: 'String',
-      description: "The broker's login page as a template ({clientId}, {uid}; without {clientId}, client_id is added); the OAuth start route answers it with state",
+      description:
+        "The broker's login page as a template ({clientId}, {uid}; without {clientId}, client_id is added); the OAuth start route answers it with state",
       default: broker.authorizeUrl ?? 'https://broker.invalid/OAuthlogin/authorize/oauth?client_id={clientId}',
       allowedPattern: '^https?://[^\\s]+$',
       constraintDescription: 'must be an http(s) URL',
@@ -148,7 +165,11 @@ export class GatewayStack extends Stack {
         });
 
     // Records expire within a day anyway; nothing here outlives a teardown.
-    this.idempotencyTable = expiringTable(this, 'IdempotencyTable', { partitionKey: 'id', timeToLiveAttribute: 'expiration', pointInTimeRecovery: true });
+    this.idempotencyTable = expiringTable(this, 'IdempotencyTable', {
+      partitionKey: 'id',
+      timeToLiveAttribute: 'expiration',
+      pointInTimeRecovery: true,
+    });
 
     // Not an expiring table: the kill switch's state must outlive everything (the governor's log prunes itself).
     this.controlTable = new dynamodb.Table(this, 'ControlTable', {
@@ -165,7 +186,7 @@ export class GatewayStack extends Stack {
     });
     this.api = new HttpApi(this, 'Api', {
       apiName: 'gtt-gateway',
-      description: "gtt-gateway: GTT orders and sessions at a jData broker (one deployment, one account)",
+      description: 'gtt-gateway: GTT orders and sessions at a jData broker (one deployment, one account)',
       createDefaultStage: false,
     });
     const stage = new HttpStage(this, 'DefaultStage', {
@@ -179,23 +200,36 @@ export class GatewayStack extends Stack {
       },
     });
 
-    const settings = Object.fromEntries(Object.entries(props.settings ?? {}).filter(([, v]) => v !== undefined)) as Record<string, string>;
+    const settings = Object.fromEntries(
+      Object.entries(props.settings ?? {}).filter(([, v]) => v !== undefined),
+    ) as Record<string, string>;
     const alarmTopic = new sns.Topic(this, 'AlarmTopic', {
       displayName: 'gtt-gateway alarms',
       enforceSSL: true,
       masterKey: kms.Alias.fromAliasName(this, 'SnsKey', 'alias/aws/sns'),
     });
-    if (props.alarmEmail) new sns.Subscription(this, 'AlarmEmail', { topic: alarmTopic, protocol: sns.SubscriptionProtocol.EMAIL, endpoint: props.alarmEmail });
+    if (props.alarmEmail)
+      new sns.Subscription(this, 'AlarmEmail', {
+        topic: alarmTopic,
+        protocol: sns.SubscriptionProtocol.EMAIL,
+        endpoint: props.alarmEmail,
+      });
     const alarmAction = new SnsAction(alarmTopic);
     if (this.egress !== 'none') {
-      this.staticEgress = new StaticEgress(this, 'Egress', { setting: this.egress, idempotencyTable: this.idempotencyTable, alarmAction });
+      this.staticEgress = new StaticEgress(this, 'Egress', {
+        setting: this.egress,
+        idempotencyTable: this.idempotencyTable,
+        alarmAction,
+      });
     }
     const context = (name: string): unknown => this.node.tryGetContext(name);
     const webhookUrl = props.notifyWebhookUrl ?? (context('notifyWebhookUrl') as string | undefined);
     const headerName = props.notifyWebhookHeader ?? (context('notifyWebhookHeader') as string | undefined);
     const headerSecretArn = props.notifyWebhookSecretArn ?? (context('notifyWebhookSecretArn') as string | undefined);
     if (Boolean(headerName) !== Boolean(headerSecretArn)) {
-      throw new Error('notifyWebhookHeader and notifyWebhookSecretArn go together: the header carries the secret\'s value');
+      throw new Error(
+        "notifyWebhookHeader and notifyWebhookSecretArn go together: the header carries the secret's value",
+      );
     }
     const webhookFormat = resolveWebhookFormat(
       props.notifyWebhookFormat ?? context('notifyWebhookFormat'),
@@ -206,16 +240,28 @@ export class GatewayStack extends Stack {
     this.events = new LifecycleEvents(this, 'Events', {
       alarmAction,
       ...(webhookUrl
-        ? { webhook: { url: checkWebhookUrl(String(webhookUrl)), ...(headerName && headerSecretArn ? { headerName, secretArn: headerSecretArn } : {}), ...webhookFormat, notifyOn } }
+        ? {
+            webhook: {
+              url: checkWebhookUrl(String(webhookUrl)),
+              ...(headerName && headerSecretArn ? { headerName, secretArn: headerSecretArn } : {}),
+              ...webhookFormat,
+              notifyOn,
+            },
+          }
         : {}),
     });
-    this.staticEgress?.allowTableCalls(this.events.table, [...new Set([...ORDER_EVENTS_TABLE_ACTIONS, ...WATCHER_EVENTS_TABLE_ACTIONS])]);
+    this.staticEgress?.allowTableCalls(this.events.table, [
+      ...new Set([...ORDER_EVENTS_TABLE_ACTIONS, ...WATCHER_EVENTS_TABLE_ACTIONS]),
+    ]);
     this.staticEgress?.allowTableCalls(this.controlTable, [...KILL_SWITCH_TABLE_ACTIONS]);
     const authorizer = new HttpIamAuthorizer();
     const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
 
     for (const operation of OPERATIONS) {
-      const gatewayFunction = this.addOperation(operation, brokerBaseUrl.valueAsString, { ...settings, BROKER_AUTH: brokerAuth });
+      const gatewayFunction = this.addOperation(operation, brokerBaseUrl.valueAsString, {
+        ...settings,
+        BROKER_AUTH: brokerAuth,
+      });
       this.functions.set(operation.name, gatewayFunction);
       const fn = gatewayFunction.function;
 
@@ -255,7 +301,13 @@ export class GatewayStack extends Stack {
         description: `Invoke directly (Step Functions, EventBridge) for ${operation.name}`,
       });
     }
-    this.killSwitch = this.addKillSwitch(brokerBaseUrl.valueAsString, { ...settings, BROKER_AUTH: brokerAuth }, authorizer, routeSettings, alarmAction);
+    this.killSwitch = this.addKillSwitch(
+      brokerBaseUrl.valueAsString,
+      { ...settings, BROKER_AUTH: brokerAuth },
+      authorizer,
+      routeSettings,
+      alarmAction,
+    );
     this.session = new SessionFunctions(this, 'Session', {
       api: this.api,
       authorizer,
@@ -267,7 +319,13 @@ export class GatewayStack extends Stack {
       brokerLogin: broker.login,
       ...(broker.tokenUrl ? { brokerTokenUrl: broker.tokenUrl } : {}),
       ...(this.staticEgress
-        ? { network: { vpc: this.staticEgress.vpc, subnets: this.staticEgress.functionSubnets, securityGroup: this.staticEgress.functionSecurityGroup } }
+        ? {
+            network: {
+              vpc: this.staticEgress.vpc,
+              subnets: this.staticEgress.functionSubnets,
+              securityGroup: this.staticEgress.functionSecurityGroup,
+            },
+          }
         : {}),
       alarmAction,
       renewal: broker.totp,
@@ -287,7 +345,13 @@ export class GatewayStack extends Stack {
           sessionSecret: this.secret,
           schedule: watcherSchedule,
           ...(this.staticEgress
-            ? { network: { vpc: this.staticEgress.vpc, subnets: this.staticEgress.functionSubnets, securityGroup: this.staticEgress.functionSecurityGroup } }
+            ? {
+                network: {
+                  vpc: this.staticEgress.vpc,
+                  subnets: this.staticEgress.functionSubnets,
+                  securityGroup: this.staticEgress.functionSecurityGroup,
+                },
+              }
             : {}),
         },
         alarmAction,
@@ -300,8 +364,13 @@ export class GatewayStack extends Stack {
 
     // The functions that write audit records: the order functions, the kill switch, the token writers.
     const auditRetentionDays = context('auditRetentionDays');
-    this.audit = new AuditArchive(this, 'Audit', auditRetentionDays === undefined ? {} : { retentionDays: resolveAuditRetentionDays(auditRetentionDays) });
-    for (const operation of OPERATIONS.filter((op) => op.kind === 'order')) this.audit.addLogGroup(operation.name, this.functions.get(operation.name)!.logGroup);
+    this.audit = new AuditArchive(
+      this,
+      'Audit',
+      auditRetentionDays === undefined ? {} : { retentionDays: resolveAuditRetentionDays(auditRetentionDays) },
+    );
+    for (const operation of OPERATIONS.filter((op) => op.kind === 'order'))
+      this.audit.addLogGroup(operation.name, this.functions.get(operation.name)!.logGroup);
     this.audit.addLogGroup(KILL_SWITCH.name, this.killSwitch.logGroup);
     for (const name of ['OAuthCallback', 'SessionRenewal'] as const) {
       const fn = this.session.functions.get(name);
@@ -318,30 +387,48 @@ export class GatewayStack extends Stack {
       })
       .addAlarmAction(alarmAction);
 
-    new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'Base URL of the HTTP API (SigV4-signed requests)' });
-    new CfnOutput(this, 'BrokerSecretArn', { value: this.secret.secretArn, description: 'Put the broker session JSON here' });
+    new CfnOutput(this, 'ApiUrl', {
+      value: this.api.apiEndpoint,
+      description: 'Base URL of the HTTP API (SigV4-signed requests)',
+    });
+    new CfnOutput(this, 'BrokerSecretArn', {
+      value: this.secret.secretArn,
+      description: 'Put the broker session JSON here',
+    });
     new CfnOutput(this, 'IdempotencyTableName', { value: this.idempotencyTable.tableName });
     new CfnOutput(this, 'AlarmTopicArn', { value: alarmTopic.topicArn });
-    new CfnOutput(this, 'AuditBucketName', { value: this.audit.bucket.bucketName, description: 'Audit records (order actions, kill switch, session renewals), locked for 5 years' });
+    new CfnOutput(this, 'AuditBucketName', {
+      value: this.audit.bucket.bucketName,
+      description: 'Audit records (order actions, kill switch, session renewals), locked for 5 years',
+    });
     this.session.addOutputs(this.api.apiEndpoint);
     this.events.addOutputs();
     if (this.staticEgress) {
-      this.staticEgress.addresses.forEach((eip, i) => new CfnOutput(this, `EgressIp${i + 1}`, { value: eip.attrPublicIp, description: EGRESS_IP_DESCRIPTION }));
+      this.staticEgress.addresses.forEach(
+        (eip, i) =>
+          new CfnOutput(this, `EgressIp${i + 1}`, { value: eip.attrPublicIp, description: EGRESS_IP_DESCRIPTION }),
+      );
       new CfnOutput(this, 'EgressSetting', {
         value: `${this.egress}: static egress, the broker sees only EgressIp1 and EgressIp2`,
         description: 'How the functions reach the broker (docs/egress.md)',
       });
     } else {
       new CfnOutput(this, 'EgressSetting', {
-        value: 'none: no static egress IP (Lambda shared addresses); brokers that require a registered static IP will reject orders',
-        description: 'How the functions reach the broker (docs/egress.md); deploy with -c egress=nat-instance for two static IPs',
+        value:
+          'none: no static egress IP (Lambda shared addresses); brokers that require a registered static IP will reject orders',
+        description:
+          'How the functions reach the broker (docs/egress.md); deploy with -c egress=nat-instance for two static IPs',
       });
     }
 
     this.suppressNagFindings();
   }
 
-  private addOperation(operation: AnyOperation, brokerBaseUrl: string, settings: Record<string, string>): GatewayFunction {
+  private addOperation(
+    operation: AnyOperation,
+    brokerBaseUrl: string,
+    settings: Record<string, string>,
+  ): GatewayFunction {
     const gatewayFunction = new GatewayFunction(this, operation.name, {
       entry: operation.id,
       description: `gtt-gateway: ${operation.summary} (${operation.route.method} ${operation.route.path})`,
@@ -354,7 +441,10 @@ export class GatewayStack extends Stack {
         ...(operation.kind === 'order' ? { CONTROL_TABLE_NAME: this.controlTable.tableName } : {}),
         // The broker's own order rate (its preset), unless the deployment sets ORDER_RATE_* (in `settings`).
         ...(operation.kind === 'order' && this.brokerRateLimits
-          ? { ORDER_RATE_PER_SECOND: String(this.brokerRateLimits.perSecond), ORDER_RATE_PER_MINUTE: String(this.brokerRateLimits.perMinute) }
+          ? {
+              ORDER_RATE_PER_SECOND: String(this.brokerRateLimits.perSecond),
+              ORDER_RATE_PER_MINUTE: String(this.brokerRateLimits.perMinute),
+            }
           : {}),
         ...(operation.lifecycle ? this.events.publisherEnvironment() : {}),
         ...settings,
@@ -374,12 +464,22 @@ export class GatewayStack extends Stack {
     if (operation.broker === 'Logout') {
       // Logout marks the secret logged out (a new version without the token), so every function stops at once.
       gatewayFunction.role.addToPrincipalPolicy(
-        new iam.PolicyStatement({ sid: 'MarkSessionLoggedOut', actions: ['secretsmanager:PutSecretValue'], resources: [this.secret.secretArn] }),
+        new iam.PolicyStatement({
+          sid: 'MarkSessionLoggedOut',
+          actions: ['secretsmanager:PutSecretValue'],
+          resources: [this.secret.secretArn],
+        }),
       );
     }
     if (operation.idempotency) {
       // Exactly what Powertools' DynamoDB persistence layer calls.
-      this.idempotencyTable.grant(gatewayFunction.role, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem');
+      this.idempotencyTable.grant(
+        gatewayFunction.role,
+        'dynamodb:GetItem',
+        'dynamodb:PutItem',
+        'dynamodb:UpdateItem',
+        'dynamodb:DeleteItem',
+      );
     }
     if (operation.lifecycle) this.events.grantOrderFunction(gatewayFunction.role);
     // The governor reads the account's item and writes it back conditionally; nothing else.
@@ -402,7 +502,8 @@ export class GatewayStack extends Stack {
     const fn = new GatewayFunction(this, KILL_SWITCH.name, {
       entry: KILL_SWITCH.id,
       description: `gtt-gateway: ${KILL_SWITCH.summary}`,
-      roleDescription: 'gtt-gateway KillSwitch: its log group, its secret, the control table (turn the switch, governor permits), publish on the gateway bus, the events table',
+      roleDescription:
+        'gtt-gateway KillSwitch: its log group, its secret, the control table (turn the switch, governor permits), publish on the gateway bus, the events table',
       logRetention: logs.RetentionDays.ONE_MONTH,
       timeout: KILL_SWITCH_TIMEOUT,
       environment: {
@@ -412,13 +513,22 @@ export class GatewayStack extends Stack {
         IDEMPOTENCY_TABLE_NAME: this.idempotencyTable.tableName,
         CONTROL_TABLE_NAME: this.controlTable.tableName,
         ...(this.brokerRateLimits
-          ? { ORDER_RATE_PER_SECOND: String(this.brokerRateLimits.perSecond), ORDER_RATE_PER_MINUTE: String(this.brokerRateLimits.perMinute) }
+          ? {
+              ORDER_RATE_PER_SECOND: String(this.brokerRateLimits.perSecond),
+              ORDER_RATE_PER_MINUTE: String(this.brokerRateLimits.perMinute),
+            }
           : {}),
         ...this.events.publisherEnvironment(),
         ...settings,
       },
       ...(this.staticEgress
-        ? { network: { vpc: this.staticEgress.vpc, subnets: this.staticEgress.functionSubnets, securityGroup: this.staticEgress.functionSecurityGroup } }
+        ? {
+            network: {
+              vpc: this.staticEgress.vpc,
+              subnets: this.staticEgress.functionSubnets,
+              securityGroup: this.staticEgress.functionSecurityGroup,
+            },
+          }
         : {}),
     });
     this.secret.grantRead(fn.role);
@@ -455,13 +565,20 @@ export class GatewayStack extends Stack {
   }
 
   private suppressNagFindings(): void {
-    for (const gatewayFunction of [this.killSwitch, ...this.functions.values(), ...this.session.functions.values(), ...(this.events.watcher ? [this.events.watcher] : []), ...(this.events.notifyFormatter ? [this.events.notifyFormatter] : [])]) {
+    for (const gatewayFunction of [
+      this.killSwitch,
+      ...this.functions.values(),
+      ...this.session.functions.values(),
+      ...(this.events.watcher ? [this.events.watcher] : []),
+      ...(this.events.notifyFormatter ? [this.events.notifyFormatter] : []),
+    ]) {
       NagSuppressions.addResourceSuppressions(
         gatewayFunction,
         [
           {
             id: 'AwsSolutions-L1',
-            reason: 'nodejs22.x is the runtime this project targets and tests (Node 20/22 compatible code); newer runtimes are adopted deliberately, not by default.',
+            reason:
+              'nodejs22.x is the runtime this project targets and tests (Node 20/22 compatible code); newer runtimes are adopted deliberately, not by default.',
           },
           {
             id: 'AwsSolutions-IAM5',

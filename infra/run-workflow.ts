@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+
 import { renderWorkflowDefinition, TASK_OPERATIONS } from './workflow.js';
 import { workflowInputSchema } from './workflow-input.js';
 
@@ -27,7 +28,10 @@ const fail = (message: string, code = 2): never => {
 
 let parsed;
 try {
-  parsed = parseArgs({ allowPositionals: true, options: { name: { type: 'string' }, url: { type: 'string' }, help: { type: 'boolean' } } });
+  parsed = parseArgs({
+    allowPositionals: true,
+    options: { name: { type: 'string' }, url: { type: 'string' }, help: { type: 'boolean' } },
+  });
 } catch (error) {
   fail((error as Error).message);
 }
@@ -36,7 +40,8 @@ if (values.help) {
   console.log(USAGE);
   process.exit(0);
 }
-if (positionals.length !== 1) fail(positionals.length ? `one input expected, got ${positionals.length}` : 'the execution input is missing');
+if (positionals.length !== 1)
+  fail(positionals.length ? `one input expected, got ${positionals.length}` : 'the execution input is missing');
 
 const text = positionals[0]!.startsWith('@') ? readFileSync(positionals[0]!.slice(1), 'utf8') : positionals[0]!;
 let raw: unknown;
@@ -47,11 +52,16 @@ try {
 }
 const input = workflowInputSchema.safeParse(raw);
 if (!input.success) {
-  fail(`the input does not fit docs/workflow/input.schema.json: ${input.error.issues.map((i) => `${i.path.join('.') || '(input)'} ${i.message}`).join('; ')}`);
+  fail(
+    `the input does not fit docs/workflow/input.schema.json: ${input.error.issues.map((i) => `${i.path.join('.') || '(input)'} ${i.message}`).join('; ')}`,
+  );
 }
 
-const name = values.name ?? `local-${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}-${randomBytes(3).toString('hex')}`;
-if (!/^[\w-]{1,80}$/.test(name)) fail(`--name must be 1 to 80 letters, digits, - or _ (a Step Functions execution name), got ${JSON.stringify(name)}`);
+const name =
+  values.name ??
+  `local-${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}-${randomBytes(3).toString('hex')}`;
+if (!/^[\w-]{1,80}$/.test(name))
+  fail(`--name must be 1 to 80 letters, digits, - or _ (a Step Functions execution name), got ${JSON.stringify(name)}`);
 
 const base = (values.url ?? process.env.GTT_API_URL ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
 let url: URL;
@@ -62,7 +72,9 @@ try {
 }
 // Only `npm start` has the direct-invocation route; a deployed example runs with `aws stepfunctions start-execution`.
 if (!['127.0.0.1', 'localhost', '[::1]'].includes(url!.hostname)) {
-  fail(`${base} is not a local API: npm run workflow runs against npm start; for a deployment use the stack's StartExecutionCommand output`);
+  fail(
+    `${base} is not a local API: npm run workflow runs against npm start; for a deployment use the stack's StartExecutionCommand output`,
+  );
 }
 
 /** One task: the function invoked as Lambda would, its error rethrown under the function's own error name. */
@@ -79,7 +91,8 @@ const invoke = (operation: string) => async (payload: unknown) => {
     return fail(`no local API at ${base} (${(error as Error).message}): start it with npm start`, 1);
   }
   const body = (await res.json().catch(() => null)) as Record<string, unknown> | null;
-  if (res.status !== 200) return fail(`${base}/_invoke/${operation} answered HTTP ${res.status}: is ${base} npm start?`, 1);
+  if (res.status !== 200)
+    return fail(`${base}/_invoke/${operation} answered HTTP ${res.status}: is ${base} npm start?`, 1);
   if (res.headers.get('x-amz-function-error')) {
     const error = new Error(String(body?.errorMessage ?? 'function error'));
     error.name = String(body?.errorType ?? 'Error');
@@ -91,15 +104,23 @@ const invoke = (operation: string) => async (payload: unknown) => {
 const { StateMachine } = await import('aws-local-stepfunctions');
 const machine = new StateMachine(renderWorkflowDefinition() as never, { validationOptions: { checkPaths: false } });
 console.error(`execution ${name} against ${base}`);
-const execution = machine.run(raw as never, {
-  overrides: { taskResourceLocalHandlers: Object.fromEntries(Object.entries(TASK_OPERATIONS).map(([state, op]) => [state, invoke(op)])) },
-  context: { Execution: { Name: name, Input: raw } },
-} as never);
+const execution = machine.run(
+  raw as never,
+  {
+    overrides: {
+      taskResourceLocalHandlers: Object.fromEntries(
+        Object.entries(TASK_OPERATIONS).map(([state, op]) => [state, invoke(op)]),
+      ),
+    },
+    context: { Execution: { Name: name, Input: raw } },
+  } as never,
+);
 
 const logs = (async () => {
   for await (const event of execution.eventLogs) {
     if (event.type === 'StateExited') console.error(`  ok      ${event.state.name}`);
-    else if (event.type === 'StateRetried') console.error(`  retry   ${event.state.name} (attempt ${event.retry.attempt})`);
+    else if (event.type === 'StateRetried')
+      console.error(`  retry   ${event.state.name} (attempt ${event.retry.attempt})`);
     else if (event.type === 'StateFailed') console.error(`  failed  ${event.state.name}: ${event.Error}`);
     else if (event.type === 'StateCaught') console.error(`  caught  ${event.state.name}`);
   }

@@ -19,8 +19,9 @@ import * as targets from 'aws-cdk-lib/aws-scheduler-targets';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { END_OF_DAY_LOGOUT_CRON, SESSION_FUNCTIONS, type SessionFunction } from '../functions/session-functions.js';
+
 import { METRIC_NAMESPACE, SERVICE_NAME } from '../functions/schemas/names.js';
+import { END_OF_DAY_LOGOUT_CRON, SESSION_FUNCTIONS, type SessionFunction } from '../functions/session-functions.js';
 import { GatewayFunction, type GatewayFunctionNetwork } from './gateway-function.js';
 import { expiringTable } from './tables.js';
 
@@ -56,7 +57,9 @@ export class InvokeThisFunctionOnly extends targets.LambdaInvoke {
   }
 
   protected override addTargetActionToRole(role: iam.IRole): void {
-    role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.target.functionArn] }));
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.target.functionArn] }),
+    );
   }
 }
 
@@ -95,7 +98,8 @@ export class SessionFunctions extends Construct {
     this.oauthAppSecret = props.oauthAppSecretArn
       ? secretsmanager.Secret.fromSecretCompleteArn(this, 'OAuthApp', props.oauthAppSecretArn)
       : new secretsmanager.Secret(this, 'OAuthApp', {
-          description: 'gtt-gateway OAuth app at the broker: JSON {"clientId","secretCode","uid","actid"?}; readable only by the OAuth function',
+          description:
+            'gtt-gateway OAuth app at the broker: JSON {"clientId","secretCode","uid","actid"?}; readable only by the OAuth function',
           // A placeholder until the trader puts the app's values (docs/deploying.md, Going live).
           generateSecretString: {
             secretStringTemplate: JSON.stringify({ clientId: 'SET-ME', uid: 'SET-ME' }),
@@ -105,14 +109,19 @@ export class SessionFunctions extends Construct {
         });
     if (props.renewal) {
       this.loginSecret = new secretsmanager.Secret(this, 'Login', {
-        description: 'gtt-gateway TOTP login: JSON {"uid","password","totpSeed","apiSecret","vendorCode"?}; readable only by SessionRenewal',
+        description:
+          'gtt-gateway TOTP login: JSON {"uid","password","totpSeed","apiSecret","vendorCode"?}; readable only by SessionRenewal',
         generateSecretString: {
           secretStringTemplate: JSON.stringify({ uid: 'SET-ME', totpSeed: 'SET-ME', apiSecret: 'SET-ME' }),
           generateStringKey: 'password',
         },
       });
     }
-    this.stateTable = expiringTable(this, 'OAuthStateTable', { partitionKey: 'state', timeToLiveAttribute: 'expiresAt', pointInTimeRecovery: false });
+    this.stateTable = expiringTable(this, 'OAuthStateTable', {
+      partitionKey: 'state',
+      timeToLiveAttribute: 'expiresAt',
+      pointInTimeRecovery: false,
+    });
 
     for (const spec of SESSION_FUNCTIONS) {
       if (spec.name === 'SessionRenewal' && !props.renewal) continue;
@@ -124,7 +133,12 @@ export class SessionFunctions extends Construct {
   }
 
   private addFunction(spec: SessionFunction, props: SessionFunctionsProps): GatewayFunction {
-    const secretId = spec.credentials === 'oauthApp' ? this.oauthAppSecret : spec.credentials === 'login' ? this.loginSecret : undefined;
+    const secretId =
+      spec.credentials === 'oauthApp'
+        ? this.oauthAppSecret
+        : spec.credentials === 'login'
+          ? this.loginSecret
+          : undefined;
     const gatewayFunction = new GatewayFunction(this, spec.name, {
       entry: spec.id,
       description: `gtt-gateway: ${spec.summary}`,
@@ -145,7 +159,9 @@ export class SessionFunctions extends Construct {
         ...(spec.credentials === 'login' && this.loginSecret ? { LOGIN_SECRET_ID: this.loginSecret.secretArn } : {}),
         ...(spec.oauthStateTable ? { OAUTH_STATE_TABLE_NAME: this.stateTable.tableName } : {}),
         // The token writers (a login with credentials) publish Session Renewed; the end-of-day logout writes no token.
-        ...(spec.sessionSecret === 'write' && spec.credentials && props.eventBus ? { EVENT_BUS_NAME: props.eventBus.name } : {}),
+        ...(spec.sessionSecret === 'write' && spec.credentials && props.eventBus
+          ? { EVENT_BUS_NAME: props.eventBus.name }
+          : {}),
       },
       ...(props.network ? { network: props.network } : {}),
     });
@@ -154,7 +170,13 @@ export class SessionFunctions extends Construct {
     if (spec.sessionSecret === 'write') {
       // Exactly the call functions/session/secrets.ts makes; grantWrite would add UpdateSecret (description, KMS key)
       // and UpdateSecretVersionStage, which a login never needs.
-      role.addToPrincipalPolicy(new iam.PolicyStatement({ sid: 'WriteSessionSecret', actions: ['secretsmanager:PutSecretValue'], resources: [props.sessionSecret.secretArn] }));
+      role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          sid: 'WriteSessionSecret',
+          actions: ['secretsmanager:PutSecretValue'],
+          resources: [props.sessionSecret.secretArn],
+        }),
+      );
     }
     secretId?.grantRead(role);
     if (spec.sessionSecret === 'write' && spec.credentials) props.eventBus?.grantPublish(role);
@@ -191,7 +213,10 @@ export class SessionFunctions extends Construct {
       new scheduler.Schedule(this, `${spec.name}Schedule`, {
         description: `gtt-gateway: ${spec.schedule.description} (India time)`,
         // The cron is India time: 08:15 IST stays 08:15 IST whatever the region's clock.
-        schedule: scheduler.ScheduleExpression.expression(spec.name === 'SessionLogout' ? (props.endOfDayLogout ?? spec.schedule.cron) : spec.schedule.cron, TimeZone.ASIA_KOLKATA),
+        schedule: scheduler.ScheduleExpression.expression(
+          spec.name === 'SessionLogout' ? (props.endOfDayLogout ?? spec.schedule.cron) : spec.schedule.cron,
+          TimeZone.ASIA_KOLKATA,
+        ),
         // Exactly on time: a login or a check spread over a window could land after the market opens.
         timeWindow: scheduler.TimeWindow.off(),
         target: new InvokeThisFunctionOnly(fn, { role, ...SCHEDULE_RETRY }),
@@ -214,7 +239,8 @@ export class SessionFunctions extends Construct {
         period: Duration.minutes(5),
       })
         .createAlarm(this, 'SessionDead', {
-          alarmDescription: 'The broker session is dead before the market opens: log in again (docs/deploying.md, Going live)',
+          alarmDescription:
+            'The broker session is dead before the market opens: log in again (docs/deploying.md, Going live)',
           threshold: 1,
           comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
           evaluationPeriods: 1,
@@ -230,11 +256,23 @@ export class SessionFunctions extends Construct {
   /** Outputs for going live (docs/deploying.md). */
   addOutputs(apiUrl: string): void {
     const stack = Stack.of(this);
-    new CfnOutput(stack, 'OAuthStartUrl', { value: `${apiUrl}/session/oauth/start`, description: 'Each morning: GET this (SigV4) and open the authorizeUrl it answers' });
-    new CfnOutput(stack, 'OAuthCallbackUrl', { value: `${apiUrl}/session/oauth/callback`, description: "Register this as the redirect URL of your broker's API app" });
-    new CfnOutput(stack, 'OAuthAppSecretArn', { value: this.oauthAppSecret.secretArn, description: 'Put {"clientId","secretCode","uid"} of your broker app here' });
+    new CfnOutput(stack, 'OAuthStartUrl', {
+      value: `${apiUrl}/session/oauth/start`,
+      description: 'Each morning: GET this (SigV4) and open the authorizeUrl it answers',
+    });
+    new CfnOutput(stack, 'OAuthCallbackUrl', {
+      value: `${apiUrl}/session/oauth/callback`,
+      description: "Register this as the redirect URL of your broker's API app",
+    });
+    new CfnOutput(stack, 'OAuthAppSecretArn', {
+      value: this.oauthAppSecret.secretArn,
+      description: 'Put {"clientId","secretCode","uid"} of your broker app here',
+    });
     if (this.loginSecret) {
-      new CfnOutput(stack, 'LoginSecretArn', { value: this.loginSecret.secretArn, description: 'Put {"uid","password","totpSeed","apiSecret"} here' });
+      new CfnOutput(stack, 'LoginSecretArn', {
+        value: this.loginSecret.secretArn,
+        description: 'Put {"uid","password","totpSeed","apiSecret"} here',
+      });
     }
   }
 
@@ -245,14 +283,16 @@ export class SessionFunctions extends Construct {
       NagSuppressions.addResourceSuppressions(secret, [
         {
           id: 'AwsSolutions-SMG4',
-          reason: 'Broker-issued credentials (app secret, password, TOTP seed): only the broker can change them, so Secrets Manager cannot rotate them.',
+          reason:
+            'Broker-issued credentials (app secret, password, TOTP seed): only the broker can change them, so Secrets Manager cannot rotate them.',
         },
       ]);
     }
     NagSuppressions.addResourceSuppressions(this.stateTable, [
       {
         id: 'AwsSolutions-DDB3',
-        reason: 'OAuth state values live ten minutes and are single use: there is nothing to recover to a point in time.',
+        reason:
+          'OAuth state values live ten minutes and are single use: there is nothing to recover to a point in time.',
       },
     ]);
   }

@@ -9,6 +9,7 @@
  * messages that also name the setting.
  */
 import type * as z from 'zod';
+
 import { configFields, DEPLOYMENT_SETTINGS } from '../functions/runtime/config.js';
 
 export class SettingError extends Error {
@@ -22,16 +23,29 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** Context keys of the stack itself, beside DEPLOYMENT_SETTINGS, with the check each value must pass. */
 export const STACK_CONTEXT_CHECKS: Record<string, { test: (value: string) => boolean; expect: string }> = {
-  brokerSecretArn: { test: (v) => SECRET_ARN.test(v), expect: 'a Secrets Manager secret ARN (arn:aws:secretsmanager:<region>:<account>:secret:<name>)' },
-  oauthAppSecretArn: { test: (v) => SECRET_ARN.test(v), expect: 'a Secrets Manager secret ARN (arn:aws:secretsmanager:<region>:<account>:secret:<name>)' },
-  notifyWebhookSecretArn: { test: (v) => SECRET_ARN.test(v), expect: 'a Secrets Manager secret ARN (arn:aws:secretsmanager:<region>:<account>:secret:<name>)' },
+  brokerSecretArn: {
+    test: (v) => SECRET_ARN.test(v),
+    expect: 'a Secrets Manager secret ARN (arn:aws:secretsmanager:<region>:<account>:secret:<name>)',
+  },
+  oauthAppSecretArn: {
+    test: (v) => SECRET_ARN.test(v),
+    expect: 'a Secrets Manager secret ARN (arn:aws:secretsmanager:<region>:<account>:secret:<name>)',
+  },
+  notifyWebhookSecretArn: {
+    test: (v) => SECRET_ARN.test(v),
+    expect: 'a Secrets Manager secret ARN (arn:aws:secretsmanager:<region>:<account>:secret:<name>)',
+  },
   notifyWebhookHeader: { test: (v) => HEADER_NAME.test(v), expect: 'an HTTP header name, e.g. X-Api-Key' },
   alarmEmail: { test: (v) => EMAIL.test(v), expect: 'an email address' },
   enableSourceMaps: { test: (v) => v === 'true' || v === 'false', expect: 'true or false' },
 };
 
 /** The functions' settings as the functions read them, without the wiring the stack fills in. */
-const deploymentSettingsSchema = configFields.pick(Object.fromEntries(DEPLOYMENT_SETTINGS.map((name) => [name, true])) as { [K in (typeof DEPLOYMENT_SETTINGS)[number]]: true });
+const deploymentSettingsSchema = configFields.pick(
+  Object.fromEntries(DEPLOYMENT_SETTINGS.map((name) => [name, true])) as {
+    [K in (typeof DEPLOYMENT_SETTINGS)[number]]: true;
+  },
+);
 
 /** Names that look like a function setting (`GUARDRAIL_MAX_QYT`) but are none: a typo would silently do nothing. */
 const LOOKS_LIKE_A_SETTING = /^(GUARDRAIL|IDEMPOTENCY|SECRET|BROKER)_/;
@@ -56,11 +70,17 @@ export const checkContextSettings = (context: Record<string, unknown>): void => 
     const v = context[name];
     return v === undefined || v === null ? undefined : String(v);
   };
-  const unknown = Object.keys(context).filter((name) => LOOKS_LIKE_A_SETTING.test(name) && !(DEPLOYMENT_SETTINGS as readonly string[]).includes(name));
+  const unknown = Object.keys(context).filter(
+    (name) => LOOKS_LIKE_A_SETTING.test(name) && !(DEPLOYMENT_SETTINGS as readonly string[]).includes(name),
+  );
   if (unknown.length) {
-    throw new SettingError(`unknown setting ${unknown.map((n) => `-c ${n}`).join(', ')}: the functions' settings are ${DEPLOYMENT_SETTINGS.join(', ')}`);
+    throw new SettingError(
+      `unknown setting ${unknown.map((n) => `-c ${n}`).join(', ')}: the functions' settings are ${DEPLOYMENT_SETTINGS.join(', ')}`,
+    );
   }
-  const given = Object.fromEntries(DEPLOYMENT_SETTINGS.flatMap((name) => (value(name) === undefined ? [] : [[name, value(name)]])));
+  const given = Object.fromEntries(
+    DEPLOYMENT_SETTINGS.flatMap((name) => (value(name) === undefined ? [] : [[name, value(name)]])),
+  );
   const parsed = deploymentSettingsSchema.safeParse(given);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
@@ -71,6 +91,7 @@ export const checkContextSettings = (context: Record<string, unknown>): void => 
   }
   for (const [name, check] of Object.entries(STACK_CONTEXT_CHECKS)) {
     const v = value(name);
-    if (v !== undefined && !check.test(v)) throw new SettingError(`bad setting: -c ${name}=${shown(v)} must be ${check.expect}`);
+    if (v !== undefined && !check.test(v))
+      throw new SettingError(`bad setting: -c ${name}=${shown(v)} must be ${check.expect}`);
   }
 };

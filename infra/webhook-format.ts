@@ -9,7 +9,10 @@ import { type NotifyFormat } from '../functions/events/notification.js';
 export const WEBHOOK_FORMATS = ['event', 'slack', 'telegram'] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 
-export const resolveWebhookFormat = (value: unknown, telegramChatId: unknown): { format: WebhookFormat; chatId?: string } => {
+export const resolveWebhookFormat = (
+  value: unknown,
+  telegramChatId: unknown,
+): { format: WebhookFormat; chatId?: string } => {
   const format = value === undefined || value === null ? 'event' : String(value);
   if (!(WEBHOOK_FORMATS as readonly string[]).includes(format)) {
     throw new Error(`notifyWebhookFormat must be one of ${WEBHOOK_FORMATS.join(', ')}, got ${JSON.stringify(format)}`);
@@ -17,7 +20,9 @@ export const resolveWebhookFormat = (value: unknown, telegramChatId: unknown): {
   if (format === 'telegram') {
     const chatId = telegramChatId === undefined || telegramChatId === null ? '' : String(telegramChatId);
     if (!/^-?\d{1,20}$|^@[A-Za-z0-9_]{5,32}$/.test(chatId)) {
-      throw new Error(`notifyWebhookFormat=telegram needs notifyTelegramChatId (a numeric chat id or @channel), got ${JSON.stringify(chatId)}`);
+      throw new Error(
+        `notifyWebhookFormat=telegram needs notifyTelegramChatId (a numeric chat id or @channel), got ${JSON.stringify(chatId)}`,
+      );
     }
     return { format, chatId };
   }

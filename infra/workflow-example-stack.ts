@@ -11,6 +11,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
+
 import { buildWorkflowDefinition, type WorkflowFunctions } from './workflow.js';
 
 export interface WorkflowExampleStackProps extends StackProps {
@@ -19,7 +20,18 @@ export interface WorkflowExampleStackProps extends StackProps {
 
 /** An input that places one GTT order (a buy of 1 M&M-EQ at 1500 when the price falls to 1490). */
 export const EXAMPLE_INPUT = {
-  order: { exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' },
+  order: {
+    exch: 'NSE',
+    tsym: 'M&M-EQ',
+    qty: 1,
+    prc: '1500',
+    prd: 'C',
+    trantype: 'B',
+    prctyp: 'LMT',
+    ret: 'DAY',
+    ai_t: 'LTP_B_O',
+    d: '1490',
+  },
 };
 
 /** The AWS CLI line that starts one execution; re-running it under the same name can never place twice. */
@@ -43,17 +55,26 @@ export class WorkflowExampleStack extends Stack {
     });
 
     // What a user needs to run it: the ARN, and a start-execution line with an example input (docs/workflow.md).
-    new CfnOutput(this, 'StateMachineArn', { value: this.stateMachine.stateMachineArn, description: 'The example state machine' });
+    new CfnOutput(this, 'StateMachineArn', {
+      value: this.stateMachine.stateMachineArn,
+      description: 'The example state machine',
+    });
     new CfnOutput(this, 'StartExecutionCommand', {
       value: startExecutionCommand(this.stateMachine.stateMachineArn, this.region),
-      description: 'Runs the example once; the execution name is the idempotency key (input: docs/workflow/input.schema.json)',
+      description:
+        'Runs the example once; the execution name is the idempotency key (input: docs/workflow/input.schema.json)',
     });
 
     // Every 15 minutes, Monday to Friday, 09:15-15:30 IST (03:45-10:00 UTC): list the pending orders.
     new events.Rule(this, 'PendingOrdersSchedule', {
       description: 'gtt-gateway example: list pending GTT orders during market hours',
       schedule: events.Schedule.cron({ minute: '0/15', hour: '4-9', weekDay: 'MON-FRI' }),
-      targets: [new targets.LambdaFunction(props.functions.listPending, { event: events.RuleTargetInput.fromObject({}), retryAttempts: 2 })],
+      targets: [
+        new targets.LambdaFunction(props.functions.listPending, {
+          event: events.RuleTargetInput.fromObject({}),
+          retryAttempts: 2,
+        }),
+      ],
     });
 
     NagSuppressions.addResourceSuppressions(

@@ -5,6 +5,7 @@
  * test fails when the file drifts).
  */
 import * as z from 'zod';
+
 import { placeOcoInput, placeOrderInput } from '../functions/schemas/input.js';
 
 export const workflowInputSchema = z.strictObject({
@@ -20,7 +21,11 @@ export const WORKFLOW_INPUT_SCHEMA_FILE = 'docs/workflow/input.schema.json';
 
 /** The JSON Schema (draft 2020-12) of the execution input, as the docs hold it. */
 export const workflowInputJsonSchema = (): Record<string, unknown> => {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(workflowInputSchema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' });
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(workflowInputSchema, {
+    io: 'input',
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+  });
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: 'https://gtt-gateway.invalid/workflow/input.schema.json',

@@ -8,6 +8,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
+
 import { errorName } from '../functions/contract/errors.js';
 
 /** Errors after which a repeat cannot act twice: the broker did not execute the call, or it is still in flight. */
@@ -16,12 +17,22 @@ export const PLACE_RETRY_ERRORS = [errorName('RATE_LIMITED'), errorName('IDEMPOT
  * How a place is retried: RATE_LIMITED may ask for up to a minute (the governor's per-minute window), so six
  * attempts 1, 2, 4, 8, 16 and 32 s apart (about a minute in all), jittered so parallel executions do not retry in step.
  */
-export const PLACE_RETRY = { interval: Duration.seconds(1), backoffRate: 2, maxAttempts: 6, maxDelay: Duration.seconds(32), jitterStrategy: sfn.JitterType.FULL };
+export const PLACE_RETRY = {
+  interval: Duration.seconds(1),
+  backoffRate: 2,
+  maxAttempts: 6,
+  maxDelay: Duration.seconds(32),
+  jitterStrategy: sfn.JitterType.FULL,
+};
 /**
  * A list changes nothing, so it may be retried after timeouts and outages too. A place may not: after a timeout
  * its outcome is unknown, and with the idempotency key a retry would only replay that unknown outcome.
  */
-export const LIST_RETRY_ERRORS = [errorName('BROKER_TIMEOUT'), errorName('BROKER_UNAVAILABLE'), errorName('RATE_LIMITED')];
+export const LIST_RETRY_ERRORS = [
+  errorName('BROKER_TIMEOUT'),
+  errorName('BROKER_UNAVAILABLE'),
+  errorName('RATE_LIMITED'),
+];
 export const SESSION_EXPIRED = errorName('SESSION_EXPIRED');
 
 export const STATE_NAMES = {
@@ -54,8 +65,13 @@ export interface WorkflowFunctions {
  */
 export const renderWorkflowDefinition = (): Record<string, unknown> => {
   const s = new Stack(new App(), 'WorkflowRender', { env: { account: '000000000000', region: 'us-east-1' } });
-  const fn = (id: string, name: string) => lambda.Function.fromFunctionArn(s, id, `arn:aws:lambda:us-east-1:000000000000:function:${name}`);
-  const fns = { place: fn('Place', 'PlaceGTTOrder'), placeOco: fn('PlaceOcoFn', 'PlaceOCOOrder'), listPending: fn('List', 'GetPendingGTTOrder') };
+  const fn = (id: string, name: string) =>
+    lambda.Function.fromFunctionArn(s, id, `arn:aws:lambda:us-east-1:000000000000:function:${name}`);
+  const fns = {
+    place: fn('Place', 'PlaceGTTOrder'),
+    placeOco: fn('PlaceOcoFn', 'PlaceOCOOrder'),
+    listPending: fn('List', 'GetPendingGTTOrder'),
+  };
   // The state graph's JSON is what the state machine's DefinitionString holds (a test compares the two), without a
   // whole synth: about 0.1 s instead of 3 s for each `npm run workflow`.
   const graph = new sfn.StateGraph(buildWorkflowDefinition(s, fns).startState, 'gtt-gateway example workflow');
@@ -80,7 +96,8 @@ export const buildWorkflowDefinition = (scope: Construct, fns: WorkflowFunctions
     // The rest of the input (an optional `oco`) stays: the request goes beside it.
     resultPath: '$.placeRequest',
     parameters: {
-      'value.$': "States.JsonMerge($.order, States.StringToJson(States.Format('\\{\"idempotencyKey\":\"{}\"\\}', $$.Execution.Name)), false)",
+      'value.$':
+        'States.JsonMerge($.order, States.StringToJson(States.Format(\'\\{"idempotencyKey":"{}"\\}\', $$.Execution.Name)), false)',
     },
   });
 
@@ -99,7 +116,8 @@ export const buildWorkflowDefinition = (scope: Construct, fns: WorkflowFunctions
     stateName: STATE_NAMES.addOcoKey,
     resultPath: '$.ocoRequest',
     parameters: {
-      'value.$': "States.JsonMerge($.oco, States.StringToJson(States.Format('\\{\"idempotencyKey\":\"{}-oco\"\\}', $$.Execution.Name)), false)",
+      'value.$':
+        'States.JsonMerge($.oco, States.StringToJson(States.Format(\'\\{"idempotencyKey":"{}-oco"\\}\', $$.Execution.Name)), false)',
     },
   });
   const placeOco = new tasks.LambdaInvoke(scope, 'PlaceOco', {

@@ -1,6 +1,7 @@
 /** `npm run workflow:schema`: writes docs/workflow/input.schema.json from the workflow's zod input schema. */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { WORKFLOW_INPUT_SCHEMA_FILE, workflowInputJsonSchemaText } from './workflow-input.js';
 
 writeFileSync(join(import.meta.dirname, '..', WORKFLOW_INPUT_SCHEMA_FILE), workflowInputJsonSchemaText());

@@ -4,8 +4,8 @@
  * EventBridge endpoints. Signatures are not verified (loopback only, nothing to protect), but a request without an
  * Authorization header is refused like AWS does.
  */
-import http from 'node:http';
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 
 export const replyAwsJson = (res: http.ServerResponse, status: number, body: unknown, errorType?: string): void => {
   res.writeHead(status, {
@@ -39,11 +39,17 @@ export const awsJsonServer = (options: AwsJsonServerOptions): http.Server =>
     });
     req.on('end', () => {
       if (req.method !== 'POST') return failAwsJson(res, 400, 'UnknownOperationException', 'Only POST is supported');
-      if (!req.headers.authorization) return failAwsJson(res, 400, 'MissingAuthenticationTokenException', 'Missing Authentication Token');
+      if (!req.headers.authorization)
+        return failAwsJson(res, 400, 'MissingAuthenticationTokenException', 'Missing Authentication Token');
       if (size > options.maxBody) return failAwsJson(res, 400, options.tooLarge[0], options.tooLarge[1]);
       const target = String(req.headers['x-amz-target'] ?? '');
       if (!options.targets.includes(target)) {
-        return failAwsJson(res, 400, 'UnknownOperationException', `Operation ${target || '(none)'} is not supported by the local endpoint`);
+        return failAwsJson(
+          res,
+          400,
+          'UnknownOperationException',
+          `Operation ${target || '(none)'} is not supported by the local endpoint`,
+        );
       }
       let input: unknown;
       try {

@@ -3,8 +3,13 @@
  * address instead of the broker's hosts (`npm start -- --broker flattrade` logs in the way Flattrade does, against
  * the emulator). The default, `emulator`, is the emulator's own layout: `/ClientAPI`, Bearer, the OAuth page.
  */
-import { resolvePreset, type BrokerPreset, type LoginFlow, type PresetRateLimits } from '../functions/broker/presets.js';
 import type { BrokerAuth } from '../functions/broker/jdata.js';
+import {
+  type BrokerPreset,
+  type LoginFlow,
+  type PresetRateLimits,
+  resolvePreset,
+} from '../functions/broker/presets.js';
 
 export interface LocalBroker {
   preset: string;
@@ -35,7 +40,9 @@ export const localBroker = (name: string | undefined, emulatorUrl: string, totp 
   }
   const preset: BrokerPreset = resolvePreset(name);
   if (totp && preset.classicBaseUrl === undefined) {
-    throw new Error(`broker ${preset.name} has no TOTP (QuickAuth) login we know of: use its browser login (no --session-renewal)`);
+    throw new Error(
+      `broker ${preset.name} has no TOTP (QuickAuth) login we know of: use its browser login (no --session-renewal)`,
+    );
   }
   return {
     preset: preset.name,

@@ -4,8 +4,9 @@
  * OAuth state: partition key `state`).
  */
 import type { AddressInfo } from 'node:net';
-import dynalite from 'dynalite';
+
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import dynalite from 'dynalite';
 
 export const LOCAL_IDEMPOTENCY_TABLE = 'gtt-gateway-idempotency';
 
@@ -39,7 +40,10 @@ export const startLocalDynamo = async (options: LocalDynamoOptions = {}): Promis
   const tableName = options.tableName ?? LOCAL_IDEMPOTENCY_TABLE;
   const client = new DynamoDBClient({ endpoint: url });
   try {
-    const tables: { name: string; key: string; sortKey?: string }[] = [{ name: tableName, key: 'id' }, ...(options.extraTables ?? [])];
+    const tables: { name: string; key: string; sortKey?: string }[] = [
+      { name: tableName, key: 'id' },
+      ...(options.extraTables ?? []),
+    ];
     for (const table of tables) {
       const keys = [table.key, ...(table.sortKey ? [table.sortKey] : [])];
       await client.send(

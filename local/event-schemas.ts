@@ -1,6 +1,7 @@
 /** `npm run events:schemas`: writes docs/events/<detail-type>.schema.json from the zod schemas of the events. */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { allDetailJsonSchemas } from '../functions/schemas/event-json-schemas.js';
 
 const dir = join(import.meta.dirname, '..', 'docs', 'events');

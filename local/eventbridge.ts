@@ -20,6 +20,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
+
 import { notificationBody, type NotifyFormat } from '../functions/events/notification.js';
 import { awsJsonServer, failAwsJson, replyAwsJson } from './aws-json.js';
 import { listenOnLoopback } from './loopback.js';
@@ -104,7 +105,9 @@ export const startLocalEventBridge = async (options: LocalEventBridgeOptions): P
       try {
         await appendFile(file, `${JSON.stringify(letter)}\n`);
       } catch (error) {
-        options.onDeliveryProblem?.(`could not write the dead letter of ${event.id} to ${file}: ${(error as Error).message}`);
+        options.onDeliveryProblem?.(
+          `could not write the dead letter of ${event.id} to ${file}: ${(error as Error).message}`,
+        );
         file = undefined;
       }
     }
@@ -120,26 +123,38 @@ export const startLocalEventBridge = async (options: LocalEventBridgeOptions): P
         const res = await fetch(options.webhookUrl!, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'user-agent': 'Amazon/EventBridge/ApiDestinations' },
-          body: JSON.stringify(notificationBody(options.notify?.format ?? 'raw', event, options.notify?.telegramChatId)),
+          body: JSON.stringify(
+            notificationBody(options.notify?.format ?? 'raw', event, options.notify?.telegramChatId),
+          ),
           signal: AbortSignal.timeout(5_000),
         });
         await res.arrayBuffer();
         if (res.status < 300) return;
         if (res.status !== 429 && res.status < 500) {
-          options.onDeliveryProblem?.(`webhook refused ${event['detail-type']} ${event.id}: HTTP ${res.status} (not retried)`);
+          options.onDeliveryProblem?.(
+            `webhook refused ${event['detail-type']} ${event.id}: HTTP ${res.status} (not retried)`,
+          );
           await deadLetter(event, `HTTP ${res.status} (not retried)`, attempt);
           return;
         }
         reason = `HTTP ${res.status}`;
-        options.onDeliveryProblem?.(`webhook answered HTTP ${res.status} for ${event.id} (attempt ${attempt} of ${attempts})`);
+        options.onDeliveryProblem?.(
+          `webhook answered HTTP ${res.status} for ${event.id} (attempt ${attempt} of ${attempts})`,
+        );
       } catch (error) {
         reason = (error as Error).message;
-        options.onDeliveryProblem?.(`webhook unreachable for ${event.id} (attempt ${attempt} of ${attempts}): ${(error as Error).message}`);
+        options.onDeliveryProblem?.(
+          `webhook unreachable for ${event.id} (attempt ${attempt} of ${attempts}): ${(error as Error).message}`,
+        );
       }
       if (attempt < attempts) await new Promise((resolve) => setTimeout(resolve, Math.min(2_000, 100 * 2 ** attempt)));
     }
     // Out of attempts (or closing): kept, never silently dropped.
-    await deadLetter(event, closed && attempt < attempts ? `not delivered before shutdown (last: ${reason})` : reason, attempt);
+    await deadLetter(
+      event,
+      closed && attempt < attempts ? `not delivered before shutdown (last: ${reason})` : reason,
+      attempt,
+    );
   };
 
   const server = awsJsonServer({
@@ -158,8 +173,10 @@ export const startLocalEventBridge = async (options: LocalEventBridgeOptions): P
           failed++;
           return { ErrorCode: code, ErrorMessage: message };
         };
-        if (typeof entry.Source !== 'string' || !entry.Source) return refused('InvalidArgument', 'Parameter Source is not valid.');
-        if (typeof entry.DetailType !== 'string' || !entry.DetailType) return refused('InvalidArgument', 'Parameter DetailType is not valid.');
+        if (typeof entry.Source !== 'string' || !entry.Source)
+          return refused('InvalidArgument', 'Parameter Source is not valid.');
+        if (typeof entry.DetailType !== 'string' || !entry.DetailType)
+          return refused('InvalidArgument', 'Parameter DetailType is not valid.');
         if ((entry.EventBusName ?? 'default') !== options.busName) {
           return refused('InvalidArgument', `Event bus ${String(entry.EventBusName)} does not exist.`);
         }
@@ -169,7 +186,8 @@ export const startLocalEventBridge = async (options: LocalEventBridgeOptions): P
         } catch {
           return refused('MalformedDetail', 'Detail is malformed.');
         }
-        if (typeof detail !== 'object' || detail === null || Array.isArray(detail)) return refused('MalformedDetail', 'Detail is malformed.');
+        if (typeof detail !== 'object' || detail === null || Array.isArray(detail))
+          return refused('MalformedDetail', 'Detail is malformed.');
         if (refuse > 0) {
           refuse--;
           return refused('InternalFailure', 'Internal failure (refused by the test).');

@@ -9,21 +9,23 @@
  * request (a form, `text/plain`) gets through and no CORS preflight is ever granted. Its own refusals are in the
  * error contract too: a body over 1 MB is 413 PAYLOAD_TOO_LARGE, a malformed percent-escape 400 VALIDATION_FAILED.
  */
-import http from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { listenOnLoopback } from './loopback.js';
+import http from 'node:http';
+
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { AnyOperation } from '../functions/contract/operation.js';
+
+import { capText } from '../functions/contract/bounded.js';
 import {
+  type GatewayError,
   PayloadTooLargeError,
   RequestForbiddenError,
   UnsupportedMediaTypeError,
   ValidationFailedError,
-  type GatewayError,
 } from '../functions/contract/errors.js';
-import { capText } from '../functions/contract/bounded.js';
+import type { AnyOperation } from '../functions/contract/operation.js';
 import { httpErrorResponse } from '../functions/middleware/error-contract.js';
 import { lambdaContext } from './lambda-context.js';
+import { listenOnLoopback } from './loopback.js';
 
 export type LocalHandler = (event: unknown, context: Context) => Promise<unknown>;
 
@@ -116,7 +118,8 @@ const utf8 = (bytes: Buffer): string | undefined => {
 };
 
 /** `application/json`, with or without parameters (`; charset=utf-8`). */
-const isJson = (contentType: string | undefined): boolean => contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType.trim());
+const isJson = (contentType: string | undefined): boolean =>
+  contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType.trim());
 
 export const toHttpApiEvent = (
   req: http.IncomingMessage,
@@ -131,7 +134,8 @@ export const toHttpApiEvent = (
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
   }
   const query: Record<string, string> = {};
-  for (const [name, value] of url.searchParams) query[name] = query[name] === undefined ? value : `${query[name]},${value}`;
+  for (const [name, value] of url.searchParams)
+    query[name] = query[name] === undefined ? value : `${query[name]},${value}`;
   const now = new Date();
   return {
     version: '2.0',
@@ -165,7 +169,12 @@ export const toHttpApiEvent = (
 };
 
 /** Runs a Lambda proxy integration: the handler's structured result becomes the HTTP reply. */
-const integrate = async (res: http.ServerResponse, handler: LocalHandler, name: string, event: APIGatewayProxyEventV2): Promise<void> => {
+const integrate = async (
+  res: http.ServerResponse,
+  handler: LocalHandler,
+  name: string,
+  event: APIGatewayProxyEventV2,
+): Promise<void> => {
   try {
     const result = (await handler(event, lambdaContext(name))) as APIGatewayProxyStructuredResultV2 | undefined;
     const headers = Object.fromEntries(Object.entries(result?.headers ?? {}).map(([k, v]) => [k, String(v)]));
@@ -192,7 +201,9 @@ export const startLocalApi = async (options: LocalApiOptions): Promise<LocalApi>
       // DNS rebinding: a page on another site whose name now points at 127.0.0.1.
       return sendError(
         res,
-        new RequestForbiddenError(`Host ${JSON.stringify(capText(host, 64))} is not this local API (${[...allowedHosts].join(' or ')}); nothing was done.`),
+        new RequestForbiddenError(
+          `Host ${JSON.stringify(capText(host, 64))} is not this local API (${[...allowedHosts].join(' or ')}); nothing was done.`,
+        ),
       );
     }
     const origin = req.headers.origin;
@@ -200,7 +211,9 @@ export const startLocalApi = async (options: LocalApiOptions): Promise<LocalApi>
       // A browser sends Origin with every cross-site POST/PUT/DELETE (and CORS reads): a page on another site.
       return sendError(
         res,
-        new RequestForbiddenError(`Requests from ${JSON.stringify(capText(origin, 64))} are refused: only this local API's own origin may call it; nothing was done.`),
+        new RequestForbiddenError(
+          `Requests from ${JSON.stringify(capText(origin, 64))} are refused: only this local API's own origin may call it; nothing was done.`,
+        ),
       );
     }
     let url: URL;
@@ -218,7 +231,9 @@ export const startLocalApi = async (options: LocalApiOptions): Promise<LocalApi>
     if (bytes === undefined) {
       return sendError(
         res,
-        new PayloadTooLargeError(`The request body is larger than ${MAX_BODY_BYTES} bytes; nothing was sent to the broker.`),
+        new PayloadTooLargeError(
+          `The request body is larger than ${MAX_BODY_BYTES} bytes; nothing was sent to the broker.`,
+        ),
       );
     }
     // A body that is not valid UTF-8 is passed on base64-encoded, as API Gateway passes a body it cannot hand over as
@@ -259,7 +274,12 @@ export const startLocalApi = async (options: LocalApiOptions): Promise<LocalApi>
 
     const extra = options.extraRoutes?.find((r) => r.method === method && r.path === url.pathname);
     if (extra) {
-      return integrate(res, extra.handler, extra.name, toHttpApiEvent(req, url, { method, path: extra.path }, {}, body, text === undefined));
+      return integrate(
+        res,
+        extra.handler,
+        extra.name,
+        toHttpApiEvent(req, url, { method, path: extra.path }, {}, body, text === undefined),
+      );
     }
 
     for (const route of routes) {
@@ -278,7 +298,14 @@ export const startLocalApi = async (options: LocalApiOptions): Promise<LocalApi>
           );
         }
       }
-      const event = toHttpApiEvent(req, url, { method: route.method, path: route.operation.route.path }, pathParameters, body, text === undefined);
+      const event = toHttpApiEvent(
+        req,
+        url,
+        { method: route.method, path: route.operation.route.path },
+        pathParameters,
+        body,
+        text === undefined,
+      );
       return integrate(res, options.handlerFor(route.operation), route.operation.name, event);
     }
     // API Gateway's answer for a request that matches no route.

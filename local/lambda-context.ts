@@ -1,5 +1,6 @@
 /** A Lambda `Context` for running handlers in-process (local API, tests, benchmarks). */
 import { randomUUID } from 'node:crypto';
+
 import type { Context } from 'aws-lambda';
 
 export const lambdaContext = (functionName: string, timeoutMs = 15_000): Context => {

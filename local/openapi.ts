@@ -1,5 +1,6 @@
 /** `npm run openapi [-- FILE]`: writes the OpenAPI document generated from the operation table (default openapi.json). */
 import { writeFileSync } from 'node:fs';
+
 import { buildOpenApiDocument } from '../functions/openapi.js';
 
 const file = process.argv[2] ?? 'openapi.json';

@@ -4,33 +4,46 @@
  * endpoint standing in for the event bus (and the webhook's API destination), the GttWatcher, and the local HTTP
  * API in front of the real handlers. Used by `npm start`, the end-to-end tests and the benchmarks.
  */
-import { startEmulator, type RunningEmulator } from '../emulator/server.js';
+import type { Context } from 'aws-lambda';
+
+import { type RunningEmulator, startEmulator } from '../emulator/server.js';
+import { toGatewayError } from '../functions/contract/errors.js';
+import type { AnyOperation } from '../functions/contract/operation.js';
+import { KILL_SWITCH } from '../functions/control-functions.js';
+import { createKillSwitch } from '../functions/controls/kill-switch.js';
+import { createGatewayEvents } from '../functions/events/producer.js';
 import { createGatewayHandler, type GatewayOptions } from '../functions/gateway.js';
-import { dynamoIdempotency } from '../functions/safety/idempotency.js';
 import { buildOpenApiDocument } from '../functions/openapi.js';
 import { OPERATIONS } from '../functions/operations.js';
-import type { AnyOperation } from '../functions/contract/operation.js';
 import type { GatewaySettings } from '../functions/runtime/config.js';
-import { startLocalApi, type LocalApi, type LocalHandler } from './http-api.js';
-import { startLocalSecretsManager, type LocalSecretsManager } from './secrets-manager.js';
-import { LOCAL_CONTROL_TABLE, LOCAL_EVENTS_TABLE, LOCAL_OAUTH_STATE_TABLE, startLocalDynamo, type LocalDynamo } from './dynamodb.js';
+import { createLogger, type GatewayLogger } from '../functions/runtime/logger.js';
+import { dynamoIdempotency } from '../functions/safety/idempotency.js';
 import { dynamoTradingControls } from '../functions/safety/trading-controls.js';
-import { startLocalEventBridge, type DeadLetter, type DeliveredEvent, type LocalEventBridge, type LocalEventBridgeOptions } from './eventbridge.js';
-import { createGatewayEvents } from '../functions/events/producer.js';
+import { createEndOfDayLogout } from '../functions/session/end-of-day.js';
+import { createSessionHealthCheck } from '../functions/session/health.js';
+import { createOAuthHandler } from '../functions/session/oauth.js';
+import { createSessionRenewal } from '../functions/session/totp-login.js';
+import { SESSION_FUNCTIONS, type SessionFunction } from '../functions/session-functions.js';
 import { createGttWatcher, type WatcherOptions } from '../functions/watcher/function.js';
 import type { WatcherRun } from '../functions/watcher/watcher.js';
-import { createOAuthHandler } from '../functions/session/oauth.js';
-import { createSessionHealthCheck } from '../functions/session/health.js';
-import { createSessionRenewal } from '../functions/session/totp-login.js';
-import { createEndOfDayLogout } from '../functions/session/end-of-day.js';
-import { SESSION_FUNCTIONS, type SessionFunction } from '../functions/session-functions.js';
-import { toGatewayError } from '../functions/contract/errors.js';
-import { createLogger, type GatewayLogger } from '../functions/runtime/logger.js';
-import type { Context } from 'aws-lambda';
+import { type LocalBroker, localBroker } from './broker-preset.js';
+import {
+  LOCAL_CONTROL_TABLE,
+  LOCAL_EVENTS_TABLE,
+  LOCAL_OAUTH_STATE_TABLE,
+  type LocalDynamo,
+  startLocalDynamo,
+} from './dynamodb.js';
+import {
+  type DeadLetter,
+  type DeliveredEvent,
+  type LocalEventBridge,
+  type LocalEventBridgeOptions,
+  startLocalEventBridge,
+} from './eventbridge.js';
+import { type LocalApi, type LocalHandler, startLocalApi } from './http-api.js';
 import { lambdaContext } from './lambda-context.js';
-import { localBroker, type LocalBroker } from './broker-preset.js';
-import { createKillSwitch } from '../functions/controls/kill-switch.js';
-import { KILL_SWITCH } from '../functions/control-functions.js';
+import { type LocalSecretsManager, startLocalSecretsManager } from './secrets-manager.js';
 
 export const LOCAL_SECRET_ID = 'gtt-gateway/broker-session';
 export const LOCAL_OAUTH_APP_SECRET_ID = 'gtt-gateway/oauth-app';
@@ -120,7 +133,11 @@ const scheduledRun =
       return { statusCode: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(result) };
     } catch (error) {
       const failure = toGatewayError(error);
-      return { statusCode: failure.status, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: failure.toBody() }) };
+      return {
+        statusCode: failure.status,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ error: failure.toBody() }),
+      };
     }
   };
 
@@ -143,7 +160,10 @@ export const ownFunctionLogger = (name: string): { logger: GatewayLogger; begin:
 };
 
 /** A session function with a logger of its own, given its own context at every invocation. */
-const sessionFunction = (name: SessionFunction['name'], create: (logger: GatewayLogger) => LocalHandler): LocalHandler => {
+const sessionFunction = (
+  name: SessionFunction['name'],
+  create: (logger: GatewayLogger) => LocalHandler,
+): LocalHandler => {
   const log = ownFunctionLogger(name);
   const handler = create(log.logger);
   return (event, context) => handler(event, log.begin(context));
@@ -173,7 +193,11 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     secrets: {
       [LOCAL_SECRET_ID]: JSON.stringify({ accessToken: emulator.token, uid: emulator.uid, actid: emulator.actid }),
       // The emulator's OAuth app and TOTP login, as a deployment stores its own in their secrets.
-      [LOCAL_OAUTH_APP_SECRET_ID]: JSON.stringify({ clientId: emulator.oauth.clientId, secretCode: emulator.oauth.secret, uid: emulator.uid }),
+      [LOCAL_OAUTH_APP_SECRET_ID]: JSON.stringify({
+        clientId: emulator.oauth.clientId,
+        secretCode: emulator.oauth.secret,
+        uid: emulator.uid,
+      }),
       [LOCAL_LOGIN_SECRET_ID]: JSON.stringify({
         uid: emulator.uid,
         password: emulator.login.password,
@@ -212,7 +236,9 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     EVENTBRIDGE_ENDPOINT: eventBridge.url,
     ...(options.governor === false ? {} : { CONTROL_TABLE_NAME: LOCAL_CONTROL_TABLE }),
     // A broker that states its own order rate (its preset) sets the default; the deployment's setting wins.
-    ...(broker.rateLimits ? { ORDER_RATE_PER_SECOND: broker.rateLimits.perSecond, ORDER_RATE_PER_MINUTE: broker.rateLimits.perMinute } : {}),
+    ...(broker.rateLimits
+      ? { ORDER_RATE_PER_SECOND: broker.rateLimits.perSecond, ORDER_RATE_PER_MINUTE: broker.rateLimits.perMinute }
+      : {}),
     ...options.settings,
   };
   const handlers = new Map<string, LocalHandler>(
@@ -275,14 +301,33 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
   if (options.watchIntervalMs) loop();
   // The session functions as deployed: SessionRenewal only for a classic (TOTP) deployment.
   const sessionHandlers: Partial<Record<SessionFunction['name'], LocalHandler>> = {
-    OAuthCallback: sessionFunction('OAuthCallback', (logger) => createOAuthHandler({ env: sessionEnv, logger }) as LocalHandler),
-    SessionHealth: sessionFunction('SessionHealth', (logger) => createSessionHealthCheck({ env: sessionEnv, logger }) as LocalHandler),
-    SessionLogout: sessionFunction('SessionLogout', (logger) => createEndOfDayLogout({ env: sessionEnv, logger }) as LocalHandler),
-    ...(broker.totp ? { SessionRenewal: sessionFunction('SessionRenewal', (logger) => createSessionRenewal({ env: sessionEnv, logger }) as LocalHandler) } : {}),
+    OAuthCallback: sessionFunction(
+      'OAuthCallback',
+      (logger) => createOAuthHandler({ env: sessionEnv, logger }) as LocalHandler,
+    ),
+    SessionHealth: sessionFunction(
+      'SessionHealth',
+      (logger) => createSessionHealthCheck({ env: sessionEnv, logger }) as LocalHandler,
+    ),
+    SessionLogout: sessionFunction(
+      'SessionLogout',
+      (logger) => createEndOfDayLogout({ env: sessionEnv, logger }) as LocalHandler,
+    ),
+    ...(broker.totp
+      ? {
+          SessionRenewal: sessionFunction(
+            'SessionRenewal',
+            (logger) => createSessionRenewal({ env: sessionEnv, logger }) as LocalHandler,
+          ),
+        }
+      : {}),
   };
   const deployed = SESSION_FUNCTIONS.filter((f) => sessionHandlers[f.name] !== undefined);
   const killSwitchLog = ownFunctionLogger('KillSwitch');
-  const killSwitchHandler = createKillSwitch({ config, logger: options.gateway?.logger ?? killSwitchLog.logger }) as LocalHandler;
+  const killSwitchHandler = createKillSwitch({
+    config,
+    logger: options.gateway?.logger ?? killSwitchLog.logger,
+  }) as LocalHandler;
   const killSwitch: LocalHandler = (event, context) => killSwitchHandler(event, killSwitchLog.begin(context));
   const api = await startLocalApi({
     operations: OPERATIONS,
@@ -290,19 +335,36 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     port: options.apiPort ?? 0,
     openApi: (baseUrl) => buildOpenApiDocument(baseUrl),
     extraRoutes: [
-      ...KILL_SWITCH.routes.map((r) => ({ method: r.method, path: r.path, name: KILL_SWITCH.name, handler: killSwitch })),
-      ...deployed.flatMap((f) => f.routes.map((r) => ({ method: r.method, path: r.path, name: f.name, handler: sessionHandlers[f.name]! }))),
+      ...KILL_SWITCH.routes.map((r) => ({
+        method: r.method,
+        path: r.path,
+        name: KILL_SWITCH.name,
+        handler: killSwitch,
+      })),
+      ...deployed.flatMap((f) =>
+        f.routes.map((r) => ({ method: r.method, path: r.path, name: f.name, handler: sessionHandlers[f.name]! })),
+      ),
       // Where the sandbox's broker emulator listens (its port is random): `npm run gtt -- ltp` finds it here.
       {
         method: 'GET',
         path: LOCAL_EMULATOR_ROUTE,
         name: 'LocalEmulator',
-        handler: () => Promise.resolve({ statusCode: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: emulator.url }) }),
+        handler: () =>
+          Promise.resolve({
+            statusCode: 200,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ url: emulator.url }),
+          }),
       },
       // Rehearsals of the scheduled runs (EventBridge Scheduler in AWS): `curl -X POST .../_local/run/SessionRenewal`.
       ...deployed
         .filter((f) => f.schedule)
-        .map((f) => ({ method: 'POST', path: `${LOCAL_RUN_PREFIX}${f.name}`, name: f.name, handler: scheduledRun(sessionHandlers[f.name]!) })),
+        .map((f) => ({
+          method: 'POST',
+          path: `${LOCAL_RUN_PREFIX}${f.name}`,
+          name: f.name,
+          handler: scheduledRun(sessionHandlers[f.name]!),
+        })),
     ],
   });
   // The app's registered redirect URL: the broker's login page sends the browser back to this local API.
@@ -319,16 +381,22 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${JSON.stringify(body)}`);
       return body;
     };
-    if (broker.totp) return (await run(`${LOCAL_RUN_PREFIX}SessionRenewal`, { method: 'POST' })) as unknown as LocalRenewal;
+    if (broker.totp)
+      return (await run(`${LOCAL_RUN_PREFIX}SessionRenewal`, { method: 'POST' })) as unknown as LocalRenewal;
     const { authorizeUrl } = (await run('/session/oauth/start')) as { authorizeUrl: string };
     const signedIn = await fetch(authorizeUrl, {
       method: 'POST',
       redirect: 'manual',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ lgnusrid: emulator.uid, lgnpwd: emulator.login.password, lgnotp: emulator.emulator.login.currentOtp() }).toString(),
+      body: new URLSearchParams({
+        lgnusrid: emulator.uid,
+        lgnpwd: emulator.login.password,
+        lgnotp: emulator.emulator.login.currentOtp(),
+      }).toString(),
     });
     const location = signedIn.headers.get('location');
-    if (signedIn.status !== 302 || !location) throw new Error(`sign-in at the emulator failed: HTTP ${signedIn.status}`);
+    if (signedIn.status !== 302 || !location)
+      throw new Error(`sign-in at the emulator failed: HTTP ${signedIn.status}`);
     const callback = new URL(location);
     return (await run(`${callback.pathname}${callback.search}`)) as unknown as LocalRenewal;
   };

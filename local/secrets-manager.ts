@@ -6,6 +6,7 @@
  * only, nothing to protect), but a request without an Authorization header is refused like AWS does.
  */
 import { createHash, randomUUID } from 'node:crypto';
+
 import { awsJsonServer, failAwsJson, replyAwsJson } from './aws-json.js';
 import { listenOnLoopback } from './loopback.js';
 
@@ -51,7 +52,13 @@ export const startLocalSecretsManager = async (
   const find = (id: string) => secrets.get(id) ?? [...secrets.values()].find((s) => s.arn === id);
 
   const setSecret = (name: string, value: string) => {
-    secrets.set(name, { name, arn: localSecretArn(name), value, versionId: randomUUID(), created: Math.floor(Date.now() / 1000) });
+    secrets.set(name, {
+      name,
+      arn: localSecretArn(name),
+      value,
+      versionId: randomUUID(),
+      created: Math.floor(Date.now() / 1000),
+    });
   };
   for (const [name, value] of Object.entries(options.secrets ?? {})) setSecret(name, value);
 
@@ -79,10 +86,23 @@ export const startLocalSecretsManager = async (
         if (typeof fields.SecretString !== 'string' || fields.SecretString === '') {
           return failAwsJson(res, 400, 'InvalidParameterException', 'SecretString is required');
         }
-        const versionId = typeof fields.ClientRequestToken === 'string' && fields.ClientRequestToken ? fields.ClientRequestToken : randomUUID();
-        secrets.set(secret.name, { ...secret, value: fields.SecretString, versionId, created: Math.floor(Date.now() / 1000) });
+        const versionId =
+          typeof fields.ClientRequestToken === 'string' && fields.ClientRequestToken
+            ? fields.ClientRequestToken
+            : randomUUID();
+        secrets.set(secret.name, {
+          ...secret,
+          value: fields.SecretString,
+          versionId,
+          created: Math.floor(Date.now() / 1000),
+        });
         puts.set(secret.name, (puts.get(secret.name) ?? 0) + 1);
-        return replyAwsJson(res, 200, { ARN: secret.arn, Name: secret.name, VersionId: versionId, VersionStages: ['AWSCURRENT'] });
+        return replyAwsJson(res, 200, {
+          ARN: secret.arn,
+          Name: secret.name,
+          VersionId: versionId,
+          VersionStages: ['AWSCURRENT'],
+        });
       }
       calls.set(secret.name, (calls.get(secret.name) ?? 0) + 1);
       replyAwsJson(res, 200, {

@@ -2,6 +2,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+
 import type { GatewaySettings } from '../functions/runtime/config.js';
 
 // Handlers log JSON lines through Powertools; keep the console readable unless asked otherwise. The function set's
@@ -62,7 +63,9 @@ if (args.help) {
 
 const watchSeconds = Number(args['watch-interval'] ?? '5');
 if (!Number.isFinite(watchSeconds) || watchSeconds < 0 || watchSeconds > 3_600) {
-  console.error(`--watch-interval must be a number of seconds from 0 (off) to 3600, got ${JSON.stringify(args['watch-interval'])}\n${usage}`);
+  console.error(
+    `--watch-interval must be a number of seconds from 0 (off) to 3600, got ${JSON.stringify(args['watch-interval'])}\n${usage}`,
+  );
   process.exit(2);
 }
 const renewal = args['session-renewal'] ?? 'off';
@@ -70,8 +73,14 @@ if (renewal !== 'totp' && renewal !== 'off') {
   console.error(`--session-renewal must be totp or off, got ${JSON.stringify(renewal)}\n${usage}`);
   process.exit(2);
 }
-if (args.broker !== undefined && args.broker !== 'emulator' && (!(PRESET_NAMES as readonly string[]).includes(args.broker) || args.broker === 'custom')) {
-  console.error(`--broker must be emulator or one of ${PRESET_NAMES.filter((n) => n !== 'custom').join(', ')}, got ${JSON.stringify(args.broker)}\n${usage}`);
+if (
+  args.broker !== undefined &&
+  args.broker !== 'emulator' &&
+  (!(PRESET_NAMES as readonly string[]).includes(args.broker) || args.broker === 'custom')
+) {
+  console.error(
+    `--broker must be emulator or one of ${PRESET_NAMES.filter((n) => n !== 'custom').join(', ')}, got ${JSON.stringify(args.broker)}\n${usage}`,
+  );
   process.exit(2);
 }
 const webhookUrl = process.env.NOTIFY_WEBHOOK_URL || undefined;
@@ -87,7 +96,9 @@ if (!(NOTIFY_FORMATS as readonly string[]).includes(notifyFormat)) {
 }
 const telegramChatId = process.env.NOTIFY_TELEGRAM_CHAT_ID || undefined;
 if (notifyFormat === 'telegram' && !/^-?\d{1,20}$|^@[A-Za-z0-9_]{5,32}$/.test(telegramChatId ?? '')) {
-  console.error(`NOTIFY_FORMAT=telegram needs NOTIFY_TELEGRAM_CHAT_ID (a numeric chat id or @channel), got ${JSON.stringify(telegramChatId ?? '')}`);
+  console.error(
+    `NOTIFY_FORMAT=telegram needs NOTIFY_TELEGRAM_CHAT_ID (a numeric chat id or @channel), got ${JSON.stringify(telegramChatId ?? '')}`,
+  );
   process.exit(2);
 }
 let notifyOn: string[];
@@ -157,14 +168,24 @@ try {
 
 const base = stack.api.url;
 console.log(`gtt-gateway local API   ${base}`);
-console.log(`broker emulator         ${stack.emulator.url}  (uid ${stack.emulator.uid}, actid ${stack.emulator.actid})`);
+console.log(
+  `broker emulator         ${stack.emulator.url}  (uid ${stack.emulator.uid}, actid ${stack.emulator.actid})`,
+);
 const b = stack.broker;
-console.log(`broker preset           ${b.preset}: ${b.baseUrl}  ${b.auth === 'jkey' ? 'jKey' : 'Bearer'}  login ${b.totp ? 'totp (QuickAuth)' : b.login}`);
-console.log(`symbols                 ${args['any-symbol'] ? 'any (--any-symbol)' : 'the shipped list (docs/emulator.md; --any-symbol takes any)'}`);
-console.log(`demo sign-in            user ${stack.emulator.uid}  password ${stack.emulator.login.password}  OTP: curl -s ${stack.emulator.url}/_emulator/otp`);
+console.log(
+  `broker preset           ${b.preset}: ${b.baseUrl}  ${b.auth === 'jkey' ? 'jKey' : 'Bearer'}  login ${b.totp ? 'totp (QuickAuth)' : b.login}`,
+);
+console.log(
+  `symbols                 ${args['any-symbol'] ? 'any (--any-symbol)' : 'the shipped list (docs/emulator.md; --any-symbol takes any)'}`,
+);
+console.log(
+  `demo sign-in            user ${stack.emulator.uid}  password ${stack.emulator.login.password}  OTP: curl -s ${stack.emulator.url}/_emulator/otp`,
+);
 console.log(`Secrets Manager (local) ${stack.secrets.url}  secret ${String(stack.config.BROKER_SECRET_ID)}`);
 console.log(`DynamoDB (dynalite)     ${stack.dynamo.url}  table ${stack.dynamo.tableName}`);
-console.log(`EventBridge (local)     ${stack.eventBridge.url}  bus ${stack.eventBridge.busName}${webhookUrl ? `  -> webhook ${webhookUrl}` : ''}`);
+console.log(
+  `EventBridge (local)     ${stack.eventBridge.url}  bus ${stack.eventBridge.busName}${webhookUrl ? `  -> webhook ${webhookUrl}` : ''}`,
+);
 if (webhookUrl) {
   console.log(`Webhook format, events  ${notify.format}: ${notify.on.join(', ')}`);
   console.log(`Webhook dead letters    ${deadLetterFile}`);
@@ -180,14 +201,18 @@ console.log('');
 console.log('Routes:');
 for (const op of OPERATIONS) console.log(`  ${op.route.method.padEnd(6)} ${op.route.path.padEnd(24)} ${op.name}`);
 const sessionFunctions = SESSION_FUNCTIONS.filter((f) => f.name !== 'SessionRenewal' || b.totp);
-for (const f of sessionFunctions) for (const r of f.routes) console.log(`  ${r.method.padEnd(6)} ${r.path.padEnd(24)} ${f.name}`);
+for (const f of sessionFunctions)
+  for (const r of f.routes) console.log(`  ${r.method.padEnd(6)} ${r.path.padEnd(24)} ${f.name}`);
 for (const r of KILL_SWITCH.routes) console.log(`  ${r.method.padEnd(6)} ${r.path.padEnd(24)} ${KILL_SWITCH.name}`);
-for (const f of sessionFunctions.filter((fn) => fn.schedule)) console.log(`  POST   ${`${LOCAL_RUN_PREFIX}${f.name}`.padEnd(24)} ${f.name} now (rehearses its schedule)`);
+for (const f of sessionFunctions.filter((fn) => fn.schedule))
+  console.log(`  POST   ${`${LOCAL_RUN_PREFIX}${f.name}`.padEnd(24)} ${f.name} now (rehearses its schedule)`);
 console.log(`\nTry:\n  curl -s -X POST ${base}/gtt-orders -H 'content-type: application/json' -H 'Idempotency-Key: try-1' \\
     -d '{"exch":"NSE","tsym":"M&M-EQ","qty":1,"prc":"1500","prd":"C","trantype":"B","prctyp":"LMT","ret":"DAY","ai_t":"LTP_B_O","d":"1490"}'`);
 console.log(`  curl -s ${base}/gtt-orders`);
 console.log(`  npm run gtt -- ltp 'M&M-EQ' 1480 --url ${base}   # moves the sandbox's price: it fires (GTT Triggered)`);
-console.log(`\nLogin on loopback (a new session token in the local secret):\n  npm run gtt -- login --url ${base}   # prints the login page; sign in as ${stack.emulator.uid} with the password and OTP above`);
+console.log(
+  `\nLogin on loopback (a new session token in the local secret):\n  npm run gtt -- login --url ${base}   # prints the login page; sign in as ${stack.emulator.uid} with the password and OTP above`,
+);
 console.log(`  npm run gtt -- session --url ${base}\n`);
 
 const shutdown = () => {

@@ -3,19 +3,19 @@
  * once, and decodes the reply. A `Session Expired` answer means the broker did not execute the call, so after
  * re-reading the secret the call is repeated once if (and only if) the token was rotated meanwhile.
  */
-import type { AnyOperation } from '../contract/operation.js';
-import { postToBroker, TransportFailure } from './transport.js';
-import { decodeBrokerReply } from './reply.js';
 import {
   BrokerTimeoutError,
   BrokerUnavailableError,
   GatewayError,
-  SessionExpiredError,
   type Outcome,
+  SessionExpiredError,
 } from '../contract/errors.js';
-import { buildBrokerRequest, type BrokerAuth } from './jdata.js';
-import type { BrokerSession } from './session.js';
+import type { AnyOperation } from '../contract/operation.js';
 import { redactDeep, redactThrown } from '../contract/redact.js';
+import { type BrokerAuth, buildBrokerRequest } from './jdata.js';
+import { decodeBrokerReply } from './reply.js';
+import type { BrokerSession } from './session.js';
+import { postToBroker, TransportFailure } from './transport.js';
 
 export interface BrokerCallDeps {
   baseUrl: string;
@@ -42,8 +42,19 @@ const transportError = (failure: TransportFailure): GatewayError => {
   return error;
 };
 
-export const sendOnce = async (operation: AnyOperation, input: unknown, session: BrokerSession, deps: Pick<BrokerCallDeps, 'baseUrl' | 'auth' | 'timeoutMs' | 'algoId'>) => {
-  const request = buildBrokerRequest(deps.baseUrl, operation.broker, operation.toJData(input as never, session, deps.algoId ? { algoId: deps.algoId } : {}), session.accessToken, deps.auth);
+export const sendOnce = async (
+  operation: AnyOperation,
+  input: unknown,
+  session: BrokerSession,
+  deps: Pick<BrokerCallDeps, 'baseUrl' | 'auth' | 'timeoutMs' | 'algoId'>,
+) => {
+  const request = buildBrokerRequest(
+    deps.baseUrl,
+    operation.broker,
+    operation.toJData(input as never, session, deps.algoId ? { algoId: deps.algoId } : {}),
+    session.accessToken,
+    deps.auth,
+  );
   let reply;
   try {
     reply = await postToBroker(request, deps.timeoutMs());
@@ -60,7 +71,8 @@ export const sendOnce = async (operation: AnyOperation, input: unknown, session:
 };
 
 /** What the order operation does, from the event its entry publishes (`GTT Placed` -> placed). */
-const verbOf = (operation: AnyOperation): string => operation.lifecycle?.detailType.replace(/^GTT /, '').toLowerCase() ?? 'executed';
+const verbOf = (operation: AnyOperation): string =>
+  operation.lifecycle?.detailType.replace(/^GTT /, '').toLowerCase() ?? 'executed';
 
 /**
  * For operations that change something at the broker (orders, and the session: logout), say whether the broker may
@@ -69,7 +81,8 @@ const verbOf = (operation: AnyOperation): string => operation.lifecycle?.detailT
  */
 export const annotateOutcome = (operation: AnyOperation, error: GatewayError): GatewayError => {
   if (operation.kind === 'read' || error.outcome !== undefined) return error;
-  const unknown = error.code === 'BROKER_TIMEOUT' || error.code === 'BROKER_UNAVAILABLE' || error.code === 'BROKER_BAD_REPLY';
+  const unknown =
+    error.code === 'BROKER_TIMEOUT' || error.code === 'BROKER_UNAVAILABLE' || error.code === 'BROKER_BAD_REPLY';
   const outcome: Outcome = unknown ? 'unknown' : 'not_executed';
   error.outcome = outcome;
   if (unknown && operation.kind === 'order') {
@@ -85,7 +98,11 @@ export const annotateOutcome = (operation: AnyOperation, error: GatewayError): G
   return error;
 };
 
-export const callBroker = async (operation: AnyOperation, input: unknown, deps: BrokerCallDeps): Promise<BrokerCallResult> => {
+export const callBroker = async (
+  operation: AnyOperation,
+  input: unknown,
+  deps: BrokerCallDeps,
+): Promise<BrokerCallResult> => {
   const session = await deps.session();
   try {
     return { result: await sendOnce(operation, input, session, deps), attempts: 1 };

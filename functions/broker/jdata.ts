@@ -53,9 +53,12 @@ export const buildBrokerRequest = (
   // Defence in depth: no code path may put the token into jData. Only the caller's input can bring it there (a
   // field equal to the token): a 400 that does not say why, so it confirms no guess; the field is not named either.
   if (jData.includes(accessToken) || (accessToken.length > 0 && jData.includes(encodeURIComponent(accessToken)))) {
-    throw new ValidationFailedError('The request holds a value the gateway does not send to the broker; nothing was sent.', {
-      details: [{ field: '(input)', message: 'holds a value the gateway does not send' }],
-    });
+    throw new ValidationFailedError(
+      'The request holds a value the gateway does not send to the broker; nothing was sent.',
+      {
+        details: [{ field: '(input)', message: 'holds a value the gateway does not send' }],
+      },
+    );
   }
   const url = brokerUrl(baseUrl, operation);
   if (auth === 'jkey') {

@@ -4,9 +4,9 @@
  * once it reads the secret), and also ends the token this container still held if that one is different (a renewal
  * since it was cached, or a stale token left by an earlier Logout that the broker refused).
  */
-import type { AnyOperation } from '../contract/operation.js';
 import { ConfigurationError, SessionExpiredError } from '../contract/errors.js';
-import { annotate, sendOnce, type BrokerCallDeps, type BrokerCallResult } from './call-broker.js';
+import type { AnyOperation } from '../contract/operation.js';
+import { annotate, type BrokerCallDeps, type BrokerCallResult, sendOnce } from './call-broker.js';
 import type { BrokerSession, SessionSource } from './session.js';
 
 export interface LogoutDeps extends Omit<BrokerCallDeps, 'session' | 'refreshSession'> {
@@ -24,7 +24,11 @@ const endToken = async (operation: AnyOperation, input: unknown, session: Broker
   }
 };
 
-export const logoutEverywhere = async (operation: AnyOperation, input: unknown, deps: LogoutDeps): Promise<BrokerCallResult> => {
+export const logoutEverywhere = async (
+  operation: AnyOperation,
+  input: unknown,
+  deps: LogoutDeps,
+): Promise<BrokerCallResult> => {
   const held = await deps.sessions.cached();
   const secret = await deps.sessions.fresh();
   let attempts = 0;
@@ -60,7 +64,10 @@ export const logoutEverywhere = async (operation: AnyOperation, input: unknown, 
     secret.loggedOutAt === undefined
       ? 'The broker session had already expired; the secret is now marked logged out. Log in again to store a new token.'
       : `The broker session was already logged out at ${secret.loggedOutAt}; nothing was left to end. Log in again to store a new token.`,
-    { ...(expired?.brokerMessage === undefined ? {} : { brokerMessage: expired.brokerMessage }), outcome: 'not_executed' },
+    {
+      ...(expired?.brokerMessage === undefined ? {} : { brokerMessage: expired.brokerMessage }),
+      outcome: 'not_executed',
+    },
   );
   throw error;
 };

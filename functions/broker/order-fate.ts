@@ -23,17 +23,43 @@ export const brokerTimeMs = (text: string | undefined): number | undefined => {
  * in public client code and broker notices; an unknown text keeps its words under BROKER_REJECTED.
  */
 const REJECTIONS: { code: string; pattern: RegExp; hint: string }[] = [
-  { code: 'RATE_LIMITED', pattern: /exceeds? limit|too many (orders|requests)|rate limit/i, hint: 'Over the broker\'s order rate: the gateway\'s governor keeps below it; place again.' },
-  { code: 'MARKET_ORDER_REFUSED', pattern: /ALGO_CHK|MKT order type not allowed|market orders? (are )?not allowed/i, hint: 'The broker refuses API market orders: use a limit price (or let the gateway convert market orders).' },
-  { code: 'SESSION_EXPIRED', pattern: /session expired|invalid session/i, hint: 'The broker session ended before the order went out: log in again.' },
-  { code: 'TPIN_REQUIRED', pattern: /EDIS|TPIN|not authori[sz]ed for sell|DDPI|POA/i, hint: 'Selling from demat needs your TPIN/eDIS authorisation (or DDPI) at the broker for the day.' },
-  { code: 'INSUFFICIENT_FUNDS', pattern: /margin|insufficient (funds|balance)|fund (short|shortfall)|RMS:.*(limit|available)/i, hint: 'Not enough margin or funds for the order: add funds or reduce the quantity.' },
-  { code: 'PRICE_OUTSIDE_BAND', pattern: /circuit|price (range|band)|outside (the )?(dpr|price band)|LPP|freeze/i, hint: 'The price is outside the day\'s circuit or price band: choose a price within it.' },
+  {
+    code: 'RATE_LIMITED',
+    pattern: /exceeds? limit|too many (orders|requests)|rate limit/i,
+    hint: "Over the broker's order rate: the gateway's governor keeps below it; place again.",
+  },
+  {
+    code: 'MARKET_ORDER_REFUSED',
+    pattern: /ALGO_CHK|MKT order type not allowed|market orders? (are )?not allowed/i,
+    hint: 'The broker refuses API market orders: use a limit price (or let the gateway convert market orders).',
+  },
+  {
+    code: 'SESSION_EXPIRED',
+    pattern: /session expired|invalid session/i,
+    hint: 'The broker session ended before the order went out: log in again.',
+  },
+  {
+    code: 'TPIN_REQUIRED',
+    pattern: /EDIS|TPIN|not authori[sz]ed for sell|DDPI|POA/i,
+    hint: 'Selling from demat needs your TPIN/eDIS authorisation (or DDPI) at the broker for the day.',
+  },
+  {
+    code: 'INSUFFICIENT_FUNDS',
+    pattern: /margin|insufficient (funds|balance)|fund (short|shortfall)|RMS:.*(limit|available)/i,
+    hint: 'Not enough margin or funds for the order: add funds or reduce the quantity.',
+  },
+  {
+    code: 'PRICE_OUTSIDE_BAND',
+    pattern: /circuit|price (range|band)|outside (the )?(dpr|price band)|LPP|freeze/i,
+    hint: "The price is outside the day's circuit or price band: choose a price within it.",
+  },
 ];
 
 export const classifyRejection = (text: string): OrderRejection => {
   const known = REJECTIONS.find((r) => r.pattern.test(text));
-  return known ? { code: known.code, hint: known.hint, text } : { code: 'BROKER_REJECTED', hint: 'The broker refused the order; its own words are in `text`.', text };
+  return known
+    ? { code: known.code, hint: known.hint, text }
+    : { code: 'BROKER_REJECTED', hint: 'The broker refused the order; its own words are in `text`.', text };
 };
 
 const statusOf = (record: OrderBookRecord, qty: number, filled: number): OrderStatus => {
@@ -85,7 +111,9 @@ const SKEW_MS = 5_000;
 export const matchFiredOrders = (fired: readonly FiredGtt[], book: readonly BookOrder[]): (BookOrder | undefined)[] => {
   const claimed = new Set<string>();
   const byPlacement = [...book].sort((a, b) => (brokerTimeMs(a.placedAt) ?? 0) - (brokerTimeMs(b.placedAt) ?? 0));
-  const order = fired.map((gtt, index) => ({ gtt, index })).sort((a, b) => (brokerTimeMs(a.gtt.firedAt) ?? 0) - (brokerTimeMs(b.gtt.firedAt) ?? 0));
+  const order = fired
+    .map((gtt, index) => ({ gtt, index }))
+    .sort((a, b) => (brokerTimeMs(a.gtt.firedAt) ?? 0) - (brokerTimeMs(b.gtt.firedAt) ?? 0));
   const result: (BookOrder | undefined)[] = fired.map(() => undefined);
   for (const { gtt, index } of order) {
     const firedMs = brokerTimeMs(gtt.firedAt);

@@ -90,7 +90,9 @@ export const BROKER_PRESETS = {
     authorizeUrl: 'https://go.mynt.in/OAuthlogin/authorize/oauth?client_id={clientId}',
     classicBaseUrl: 'https://go.mynt.in/NorenWClientTP',
     vendorCode: '{uid}_U',
-    uncertain: ['whether GenAcsTok answers on NorenWClientAPI or NorenWClientTP on this host (both are seen for the family)'],
+    uncertain: [
+      'whether GenAcsTok answers on NorenWClientAPI or NorenWClientTP on this host (both are seen for the family)',
+    ],
   },
   // Flattrade. Its own login (Flattrade's token generator and docs); the token goes as jKey. The API prefix is
   // PiConnectTP in Flattrade's docs and most clients, PiConnectAPI in the gateway plugin config.
@@ -103,7 +105,9 @@ export const BROKER_PRESETS = {
     login: 'flattrade',
     authorizeUrl: 'https://auth.flattrade.in/?app_key={clientId}',
     tokenUrl: 'https://authapi.flattrade.in/trade/apitoken',
-    uncertain: ['the API prefix: PiConnectTP (docs, most clients) or PiConnectAPI (one recent gateway); set -c brokerBaseUrl to the other if calls answer 404'],
+    uncertain: [
+      'the API prefix: PiConnectTP (docs, most clients) or PiConnectAPI (one recent gateway); set -c brokerBaseUrl to the other if calls answer 404',
+    ],
   },
   // TradeSmart. Noren v2 with Bearer and GenAcsTok (gateway plugin config), one source only.
   tradesmart: {
@@ -156,12 +160,16 @@ export const resolvePreset = (name: string | undefined, overrides: PresetOverrid
     throw new PresetError(`broker must be one of ${PRESET_NAMES.join(', ')}; got ${JSON.stringify(chosen)}`);
   }
   const base: Partial<BrokerPreset> =
-    chosen === 'custom' ? { name: 'custom', label: 'Custom broker', auth: 'bearer', login: 'oauth', gttAlgoId: 'unknown' } : BROKER_PRESETS[chosen as PresetName];
+    chosen === 'custom'
+      ? { name: 'custom', label: 'Custom broker', auth: 'bearer', login: 'oauth', gttAlgoId: 'unknown' }
+      : BROKER_PRESETS[chosen as PresetName];
   if (overrides.auth !== undefined && overrides.auth !== 'bearer' && overrides.auth !== 'jkey') {
     throw new PresetError(`brokerAuth must be bearer or jkey; got ${JSON.stringify(overrides.auth)}`);
   }
   if (overrides.login !== undefined && !(LOGIN_FLOWS as readonly string[]).includes(overrides.login)) {
-    throw new PresetError(`brokerLogin must be one of ${LOGIN_FLOWS.join(', ')}; got ${JSON.stringify(overrides.login)}`);
+    throw new PresetError(
+      `brokerLogin must be one of ${LOGIN_FLOWS.join(', ')}; got ${JSON.stringify(overrides.login)}`,
+    );
   }
   const preset = {
     ...base,
@@ -177,8 +185,13 @@ export const resolvePreset = (name: string | undefined, overrides: PresetOverrid
     preset.login === 'flattrade' && preset.tokenUrl === undefined ? 'brokerTokenUrl' : '',
   ].filter(Boolean);
   if (missing.length) throw new PresetError(`broker=${chosen} needs ${missing.join(', ')} (-c name=value)`);
-  for (const [key, value] of [['brokerBaseUrl', preset.baseUrl], ['brokerAuthorizeUrl', preset.authorizeUrl], ['brokerTokenUrl', preset.tokenUrl]] as const) {
-    if (value !== undefined && !isHttpUrl(value)) throw new PresetError(`${key} must be an http(s) URL; got ${JSON.stringify(value)}`);
+  for (const [key, value] of [
+    ['brokerBaseUrl', preset.baseUrl],
+    ['brokerAuthorizeUrl', preset.authorizeUrl],
+    ['brokerTokenUrl', preset.tokenUrl],
+  ] as const) {
+    if (value !== undefined && !isHttpUrl(value))
+      throw new PresetError(`${key} must be an http(s) URL; got ${JSON.stringify(value)}`);
   }
   return preset as BrokerPreset;
 };
@@ -188,7 +201,9 @@ export const resolvePreset = (name: string | undefined, overrides: PresetOverrid
  * `{clientId}` gets `client_id`, the parameter of the Noren OAuth page.
  */
 export const authorizeLink = (template: string, values: { clientId: string; uid: string }): URL => {
-  const filled = template.replace(/\{clientId\}/g, encodeURIComponent(values.clientId)).replace(/\{uid\}/g, encodeURIComponent(values.uid));
+  const filled = template
+    .replace(/\{clientId\}/g, encodeURIComponent(values.clientId))
+    .replace(/\{uid\}/g, encodeURIComponent(values.uid));
   const url = new URL(filled);
   if (!template.includes('{clientId}')) url.searchParams.set('client_id', values.clientId);
   return url;

@@ -2,19 +2,19 @@
  * Turns what the broker answered into the operation's result or one GatewayError. Every broker text the gateway
  * recognises is matched here and nowhere else.
  */
-import type { AnyOperation } from '../contract/operation.js';
-import type { BrokerHttpReply } from './transport.js';
 import {
   BrokerBadReplyError,
-  RateLimitedError,
   BrokerRejectedError,
   BrokerTimeoutError,
   BrokerUnavailableError,
-  OrderNotFoundError,
-  SessionExpiredError,
   type GatewayError,
+  OrderNotFoundError,
+  RateLimitedError,
+  SessionExpiredError,
 } from '../contract/errors.js';
+import type { AnyOperation } from '../contract/operation.js';
 import { isRecord } from '../schemas/values.js';
+import type { BrokerHttpReply } from './transport.js';
 
 /** Classify a broker failure text (`emsg` of a Not_Ok reply, or a non-Ok `stat`). */
 export const classifyBrokerFailure = (text: string): GatewayError => {
@@ -45,7 +45,9 @@ export const decodeBrokerReply = (operation: AnyOperation, reply: BrokerHttpRepl
     json = JSON.parse(reply.text);
   } catch {
     if (reply.status >= 500) {
-      throw new BrokerUnavailableError(`The broker answered HTTP ${reply.status}.`, { details: { httpStatus: reply.status } });
+      throw new BrokerUnavailableError(`The broker answered HTTP ${reply.status}.`, {
+        details: { httpStatus: reply.status },
+      });
     }
     throw new BrokerBadReplyError(`The broker answered HTTP ${reply.status} with a body that is not JSON.`, {
       details: { httpStatus: reply.status, contentType: reply.contentType, bodyStart: reply.text.slice(0, 120) },
@@ -61,7 +63,9 @@ export const decodeBrokerReply = (operation: AnyOperation, reply: BrokerHttpRepl
     throw classifyBrokerFailure(emsg || 'Not_Ok without emsg');
   }
   if (reply.status >= 500) {
-    throw new BrokerUnavailableError(`The broker answered HTTP ${reply.status}.`, { details: { httpStatus: reply.status } });
+    throw new BrokerUnavailableError(`The broker answered HTTP ${reply.status}.`, {
+      details: { httpStatus: reply.status },
+    });
   }
   if (isRecord(json) && json.stat === 'Invalid Oi') {
     throw classifyBrokerFailure('Invalid Oi');

@@ -10,6 +10,7 @@
  */
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+
 import { ConfigurationError, SessionExpiredError } from '../contract/errors.js';
 import { rememberSecret } from '../contract/redact.js';
 import { brokerSecretSchema, type BrokerSession } from '../schemas/session.js';
@@ -90,9 +91,12 @@ export class SessionSource {
     try {
       await this.client.send(new PutSecretValueCommand({ SecretId: secretId, SecretString: JSON.stringify(marked) }));
     } catch (error) {
-      throw new ConfigurationError(`Could not mark the broker session secret "${secretId}" logged out: ${describeSdkError(error)}`, {
-        cause: error,
-      });
+      throw new ConfigurationError(
+        `Could not mark the broker session secret "${secretId}" logged out: ${describeSdkError(error)}`,
+        {
+          cause: error,
+        },
+      );
     }
   }
 
@@ -102,9 +106,12 @@ export class SessionSource {
     try {
       raw = await this.provider.get(secretId, { maxAge: maxAgeSeconds, forceFetch });
     } catch (error) {
-      throw new ConfigurationError(`Could not read the broker session secret "${secretId}": ${describeSdkError(error)}`, {
-        cause: error,
-      });
+      throw new ConfigurationError(
+        `Could not read the broker session secret "${secretId}": ${describeSdkError(error)}`,
+        {
+          cause: error,
+        },
+      );
     }
     if (typeof raw !== 'string') {
       throw new ConfigurationError(`The broker session secret "${secretId}" must be a JSON string, not binary`);

@@ -4,6 +4,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+
 import type { BrokerRequest } from './jdata.js';
 
 export interface BrokerHttpReply {
@@ -71,7 +72,9 @@ export const postToBroker = (request: BrokerRequest, timeoutMs: number): Promise
         new TransportFailure(
           refused ? 'refused' : 'connection_lost',
           !refused && connected,
-          refused ? `Could not connect to the broker (${error.code})` : `Connection to the broker lost (${error.code ?? error.message})`,
+          refused
+            ? `Could not connect to the broker (${error.code})`
+            : `Connection to the broker lost (${error.code ?? error.message})`,
           { cause: error },
         ),
       );
@@ -87,7 +90,9 @@ export const postToBroker = (request: BrokerRequest, timeoutMs: number): Promise
         }
         chunks.push(chunk);
       });
-      res.on('error', (error) => fail(new TransportFailure('connection_lost', true, 'Broker reply was cut off', { cause: error })));
+      res.on('error', (error) =>
+        fail(new TransportFailure('connection_lost', true, 'Broker reply was cut off', { cause: error })),
+      );
       res.on('end', () => {
         if (settled) return;
         if (!res.complete) {

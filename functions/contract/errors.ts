@@ -8,27 +8,52 @@
 
 /** Every error code the gateway answers with, its HTTP status, and whether a blind retry is safe in principle. */
 export const ERROR_CATALOG = {
-  VALIDATION_FAILED: { status: 400, summary: 'The request does not satisfy the input schema; nothing was sent to the broker.' },
+  VALIDATION_FAILED: {
+    status: 400,
+    summary: 'The request does not satisfy the input schema; nothing was sent to the broker.',
+  },
   ORDER_NOT_FOUND: { status: 404, summary: 'The broker does not know this GTT order (`Invalid Oi`).' },
   BROKER_REJECTED: { status: 422, summary: 'The broker answered `Not_Ok`; its text is in `brokerMessage`.' },
-  SESSION_EXPIRED: { status: 503, summary: 'The broker session in the secret is no longer valid; rotate the access token in the secret.' },
+  SESSION_EXPIRED: {
+    status: 503,
+    summary: 'The broker session in the secret is no longer valid; rotate the access token in the secret.',
+  },
   RATE_LIMITED: {
     status: 429,
     summary:
       "Over the order rate: this deployment's governor refused the call before sending it, or the broker refused it for exceeding its own limit; not executed. Retry after `Retry-After` seconds.",
   },
-  BROKER_TIMEOUT: { status: 504, summary: 'The broker did not answer in time (`Server Timeout :` or our own request timeout).' },
+  BROKER_TIMEOUT: {
+    status: 504,
+    summary: 'The broker did not answer in time (`Server Timeout :` or our own request timeout).',
+  },
   BROKER_UNAVAILABLE: { status: 502, summary: 'The broker could not be reached or answered with an HTTP 5xx.' },
-  BROKER_BAD_REPLY: { status: 502, summary: 'The broker answered with something that is not JSON or not the documented shape.' },
-  GUARDRAIL_REJECTED: { status: 422, summary: "The order breaks one of this deployment's guardrails; nothing was sent to the broker." },
-  IDEMPOTENCY_KEY_REUSED: { status: 422, summary: 'The idempotency key was already used with a different request body.' },
-  IDEMPOTENCY_IN_PROGRESS: { status: 409, summary: 'A request with the same idempotency key is still in flight; retry shortly.' },
+  BROKER_BAD_REPLY: {
+    status: 502,
+    summary: 'The broker answered with something that is not JSON or not the documented shape.',
+  },
+  GUARDRAIL_REJECTED: {
+    status: 422,
+    summary: "The order breaks one of this deployment's guardrails; nothing was sent to the broker.",
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    summary: 'The idempotency key was already used with a different request body.',
+  },
+  IDEMPOTENCY_IN_PROGRESS: {
+    status: 409,
+    summary: 'A request with the same idempotency key is still in flight; retry shortly.',
+  },
   CONFIGURATION_ERROR: { status: 500, summary: 'The deployment is misconfigured (environment or secret).' },
   INTERNAL_ERROR: { status: 500, summary: 'An unexpected error inside the gateway.' },
-  PAYLOAD_TOO_LARGE: { status: 413, summary: 'The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker.' },
+  PAYLOAD_TOO_LARGE: {
+    status: 413,
+    summary: 'The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker.',
+  },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
-    summary: 'The request has a body (or a Content-Type) that is not `application/json`; nothing was sent to the broker.',
+    summary:
+      'The request has a body (or a Content-Type) that is not `application/json`; nothing was sent to the broker.',
   },
   SESSION_ACCOUNT_MISMATCH: {
     status: 403,
@@ -41,7 +66,8 @@ export const ERROR_CATALOG = {
   },
   TRADING_HALTED: {
     status: 423,
-    summary: 'The kill switch is on: places and modifies are refused until it is turned off (DELETE /kill-switch); nothing was sent.',
+    summary:
+      'The kill switch is on: places and modifies are refused until it is turned off (DELETE /kill-switch); nothing was sent.',
   },
 } as const satisfies Record<string, { status: number; summary: string }>;
 
@@ -124,7 +150,10 @@ const define = <C extends ErrorCode>(code: C) => {
 
 export class ValidationFailedError extends define('VALIDATION_FAILED') {
   /** Its details are always `{field, message}` problems. */
-  constructor(message: string, options: Omit<GatewayErrorOptions, 'details'> & { details?: readonly FieldProblem[] } = {}) {
+  constructor(
+    message: string,
+    options: Omit<GatewayErrorOptions, 'details'> & { details?: readonly FieldProblem[] } = {},
+  ) {
     super(message, options);
   }
 }
@@ -170,7 +199,11 @@ const CLASSES: Record<ErrorCode, new (message: string, options?: GatewayErrorOpt
 
 /** Rebuilds an error from its contract body (e.g. one stored with an idempotency record). */
 export const errorFromBody = (body: ErrorBody): GatewayError =>
-  new CLASSES[body.code](body.message, { details: body.details, brokerMessage: body.brokerMessage, outcome: body.outcome });
+  new CLASSES[body.code](body.message, {
+    details: body.details,
+    brokerMessage: body.brokerMessage,
+    outcome: body.outcome,
+  });
 
 /** Anything thrown becomes a GatewayError; unknown errors become INTERNAL_ERROR without leaking their text. */
 export const toGatewayError = (error: unknown): GatewayError =>

@@ -3,10 +3,11 @@
  * (Step Functions, EventBridge, SDK). Both become one raw payload that the operation's input schema validates.
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type { AnyOperation } from './operation.js';
-import { ValidationFailedError, type FieldProblem } from './errors.js';
-import { capText, preview } from './bounded.js';
+
 import { isRecord } from '../schemas/values.js';
+import { capText, preview } from './bounded.js';
+import { type FieldProblem, ValidationFailedError } from './errors.js';
+import type { AnyOperation } from './operation.js';
 
 export type RequestSource = 'http' | 'direct';
 
@@ -29,7 +30,6 @@ export interface GatewayRequest {
   query: Record<string, string>;
 }
 
-
 export const isHttpApiEvent = (event: unknown): event is APIGatewayProxyEventV2 =>
   isRecord(event) && event.version === '2.0' && isRecord(event.requestContext) && isRecord(event.requestContext.http);
 
@@ -38,7 +38,18 @@ const isEventBridgeEvent = (event: Record<string, unknown>): boolean =>
   'detail-type' in event && 'source' in event && 'detail' in event;
 
 /** The fields EventBridge itself puts around `detail`; anything else at the top level was put there by hand. */
-const ENVELOPE_FIELDS = new Set(['version', 'id', 'detail-type', 'source', 'account', 'time', 'region', 'resources', 'detail', 'replay-name']);
+const ENVELOPE_FIELDS = new Set([
+  'version',
+  'id',
+  'detail-type',
+  'source',
+  'account',
+  'time',
+  'region',
+  'resources',
+  'detail',
+  'replay-name',
+]);
 
 /**
  * Options and fields belong in `detail`. A top-level `dryRun: true` or `idempotencyKey` beside `detail` would
@@ -73,12 +84,18 @@ const checkQueryNames = (operation: AnyOperation, query: Record<string, string>)
   if (unknown.length === 0) return;
   const named = unknown.slice(0, 10).map((name) => {
     const near = allowed.find((candidate) => squash(candidate) === squash(name));
-    const hint = near ? `did you mean ${near}?` : squash(name) === 'dryrun' ? `${operation.name} has no dry run` : undefined;
+    const hint = near
+      ? `did you mean ${near}?`
+      : squash(name) === 'dryrun'
+        ? `${operation.name} has no dry run`
+        : undefined;
     return { name: capText(name, 64), hint };
   });
   const more = unknown.length - named.length;
   const takes = allowed.length ? `takes only ${allowed.join(', ')}` : 'takes no query parameters';
-  const list = named.map(({ name, hint }) => (hint ? `${name} (${hint})` : name)).join(', ') + (more > 0 ? `, … (${more} more)` : '');
+  const list =
+    named.map(({ name, hint }) => (hint ? `${name} (${hint})` : name)).join(', ') +
+    (more > 0 ? `, … (${more} more)` : '');
   throw invalid(
     `Unknown query parameter${unknown.length > 1 ? 's' : ''} ${list}: ${operation.name} ${takes}; nothing was sent.`,
     named.map(({ name, hint }) => ({ field: name, message: `unknown query parameter${hint ? `: ${hint}` : ''}` })),
@@ -99,9 +116,10 @@ const checkHeaderNames = (headers: Record<string, string>): void => {
       ]);
     }
     if (squashed === 'dryrun') {
-      throw invalid(`Header ${capText(name, 64)} is not read: a dry run is the query parameter ?dryRun=true. Nothing was sent.`, [
-        { field: capText(name, 64), message: 'unknown header: use the query parameter ?dryRun=true' },
-      ]);
+      throw invalid(
+        `Header ${capText(name, 64)} is not read: a dry run is the query parameter ?dryRun=true. Nothing was sent.`,
+        [{ field: capText(name, 64), message: 'unknown header: use the query parameter ?dryRun=true' }],
+      );
     }
   }
 };
@@ -110,14 +128,23 @@ const checkHeaderNames = (headers: Record<string, string>): void => {
  * Puts a path or query parameter's value into the payload under `field`. The body may carry the same field only
  * with the same value (a string, or a number that is exactly it); anything else is a contradiction and refused.
  */
-const fillField = (payload: Record<string, unknown>, field: string, value: string, where: string): Record<string, unknown> => {
+const fillField = (
+  payload: Record<string, unknown>,
+  field: string,
+  value: string,
+  where: string,
+): Record<string, unknown> => {
   if (Object.hasOwn(payload, field)) {
     const inBody = payload[field];
-    const same = typeof inBody === 'string' ? inBody === value : typeof inBody === 'number' && Number.isSafeInteger(inBody) && String(inBody) === value;
+    const same =
+      typeof inBody === 'string'
+        ? inBody === value
+        : typeof inBody === 'number' && Number.isSafeInteger(inBody) && String(inBody) === value;
     if (!same) {
-      throw invalid(`${field} in the body (${preview(inBody)}) differs from the ${where} (${preview(value)}); nothing was sent.`, [
-        { field, message: `must match the ${where}` },
-      ]);
+      throw invalid(
+        `${field} in the body (${preview(inBody)}) differs from the ${where} (${preview(value)}); nothing was sent.`,
+        [{ field, message: `must match the ${where}` }],
+      );
     }
   }
   return { ...payload, [field]: value };
@@ -149,7 +176,9 @@ const decodeUtf8 = (bytes: Buffer): string => {
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
-    throw invalid('The request body is not valid UTF-8; nothing was sent.', [{ field: '(body)', message: 'not valid UTF-8' }]);
+    throw invalid('The request body is not valid UTF-8; nothing was sent.', [
+      { field: '(body)', message: 'not valid UTF-8' },
+    ]);
   }
 };
 
@@ -198,11 +227,15 @@ const fromDirect = (event: unknown): GatewayRequest => {
   }
   if (event && isEventBridgeEvent(event)) checkEnvelope(event);
   const raw = event && isEventBridgeEvent(event) ? event.detail : event;
-  if (raw !== undefined && raw !== null && !isRecord(raw)) throw invalid('The EventBridge event detail must be a JSON object.');
+  if (raw !== undefined && raw !== null && !isRecord(raw))
+    throw invalid('The EventBridge event detail must be a JSON object.');
   const { idempotencyKey, dryRun, ...payload } = raw ?? {};
   return {
     source: 'direct',
-    options: { idempotencyKey: readIdempotencyKey(idempotencyKey, 'idempotencyKey'), dryRun: readDryRun(dryRun, 'dryRun') },
+    options: {
+      idempotencyKey: readIdempotencyKey(idempotencyKey, 'idempotencyKey'),
+      dryRun: readDryRun(dryRun, 'dryRun'),
+    },
     payload,
     headers: {},
     query: {},

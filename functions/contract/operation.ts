@@ -1,7 +1,8 @@
 /** The shape of one entry of the operation table (see operations.ts). */
 import type { z } from 'zod';
-import type { BrokerSession } from '../schemas/session.js';
+
 import type { OrderView } from '../schemas/events.js';
+import type { BrokerSession } from '../schemas/session.js';
 
 /**
  * jData scalars are all strings on the wire (docs/broker-wire.md); OCO orders nest objects and arrays of them.
@@ -115,19 +116,28 @@ export interface OperationDefinition<In = unknown, Reply = unknown, Result = unk
    * the order it describes, from the input and the `al_id` the broker answered. Without `order` (cancel) the event
    * describes the order as the watcher last saw it. Absent: the operation publishes nothing.
    */
-  lifecycle?: { detailType: 'GTT Placed' | 'GTT Modified' | 'GTT Cancelled'; order?(input: In, alId: string): OrderView };
+  lifecycle?: {
+    detailType: 'GTT Placed' | 'GTT Modified' | 'GTT Cancelled';
+    order?(input: In, alId: string): OrderView;
+  };
   /**
    * Read entries only: a second read, after the entry's own, whose result the entry folds into its own (the
    * triggered history with the orders its GTTs placed). `other` is undefined when that read failed: the entry's
    * own answer still goes out, saying so.
    */
-  alsoRead?: { operation: OperationDefinition<unknown, unknown, unknown>; fold(result: Result, other: unknown): Result };
+  alsoRead?: {
+    operation: OperationDefinition<unknown, unknown, unknown>;
+    fold(result: Result, other: unknown): Result;
+  };
 }
 
 /** The jData of most reads: the session's user id alone. */
 const uidOnly = (_input: unknown, session: BrokerSession): JData => ({ uid: session.uid });
 
-type WithDefaults<In, Reply, Result> = Omit<OperationDefinition<In, Reply, Result>, 'toJData' | 'toResult' | 'result'> & {
+type WithDefaults<In, Reply, Result> = Omit<
+  OperationDefinition<In, Reply, Result>,
+  'toJData' | 'toResult' | 'result'
+> & {
   /** Default: `{uid}` of the session. */
   toJData?: OperationDefinition<In, Reply, Result>['toJData'];
 };
@@ -137,12 +147,15 @@ type WithDefaults<In, Reply, Result> = Omit<OperationDefinition<In, Reply, Resul
  * by side. Without `toJData` the jData is the session's `{uid}`; without `toResult` and `result` the result is the
  * broker's reply as its schema decoded it.
  */
-export function defineOperation<In, Reply>(definition: WithDefaults<In, Reply, Reply> & { toResult?: never; result?: never }): OperationDefinition<In, Reply, Reply>;
+export function defineOperation<In, Reply>(
+  definition: WithDefaults<In, Reply, Reply> & { toResult?: never; result?: never },
+): OperationDefinition<In, Reply, Reply>;
 export function defineOperation<In, Reply, Result>(
   definition: WithDefaults<In, Reply, Result> & Pick<OperationDefinition<In, Reply, Result>, 'toResult' | 'result'>,
 ): OperationDefinition<In, Reply, Result>;
 export function defineOperation<In, Reply, Result>(
-  definition: WithDefaults<In, Reply, Result> & Partial<Pick<OperationDefinition<In, Reply, Result>, 'toResult' | 'result'>>,
+  definition: WithDefaults<In, Reply, Result> &
+    Partial<Pick<OperationDefinition<In, Reply, Result>, 'toResult' | 'result'>>,
 ): OperationDefinition<In, Reply, Result> {
   return {
     ...definition,

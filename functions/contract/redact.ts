@@ -49,7 +49,9 @@ export const redactDeep = <T>(value: T, depth = 0): T => {
   if (typeof value === 'string') return redactText(value) as T;
   if (depth > 32 || typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) return value.map((item: unknown) => redactDeep(item, depth + 1)) as T;
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [redactText(key), redactDeep(item, depth + 1)])) as T;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [redactText(key), redactDeep(item, depth + 1)]),
+  ) as T;
 };
 
 /** The error with its message, broker message and details redacted (in place: its class and cause stay). */

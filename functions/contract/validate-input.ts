@@ -4,8 +4,9 @@
  * value back (see bounded.ts).
  */
 import type { z } from 'zod';
-import { ValidationFailedError, type FieldProblem } from './errors.js';
+
 import { capText } from './bounded.js';
+import { type FieldProblem, ValidationFailedError } from './errors.js';
 
 export type { FieldProblem };
 
@@ -15,7 +16,8 @@ const MAX_MESSAGE = 300;
 const MAX_PROBLEMS = 20;
 const MAX_UNKNOWN_KEYS = 10;
 
-const pathOf = (path: readonly PropertyKey[]): string => capText(path.map((part) => capText(String(part), 64)).join('.'), MAX_FIELD);
+const pathOf = (path: readonly PropertyKey[]): string =>
+  capText(path.map((part) => capText(String(part), 64)).join('.'), MAX_FIELD);
 
 export const describeIssues = (issues: readonly z.core.$ZodIssue[]): FieldProblem[] =>
   issues.map((issue) => {
@@ -34,11 +36,16 @@ export const describeIssues = (issues: readonly z.core.$ZodIssue[]): FieldProble
   });
 
 /** The VALIDATION_FAILED error for a list of problems: every place that refuses input builds it this one way. */
-export const validationFailed = (problems: readonly FieldProblem[], summary = 'Invalid request'): ValidationFailedError => {
+export const validationFailed = (
+  problems: readonly FieldProblem[],
+  summary = 'Invalid request',
+): ValidationFailedError => {
   const listed = problems.slice(0, MAX_PROBLEMS);
   const more = problems.length - listed.length;
   const text = listed.map((p) => (p.message.startsWith(p.field) ? p.message : `${p.field}: ${p.message}`)).join('; ');
-  return new ValidationFailedError(`${summary}: ${text}${more > 0 ? `; … (${more} more problems)` : ''}`, { details: listed });
+  return new ValidationFailedError(`${summary}: ${text}${more > 0 ? `; … (${more} more problems)` : ''}`, {
+    details: listed,
+  });
 };
 
 export const validateInput = <T>(schema: z.ZodType<T>, payload: unknown): T => {

@@ -9,23 +9,32 @@
  * The list is read once more at the end: a place that took its permit just before the switch went on may land
  * during the sweep.
  */
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { createGatewayHandler, type GatewayHandler } from '../gateway.js';
-import { cancelGttOrder, getPendingGttOrders } from '../operations.js';
-import { parseGatewayConfig, type GatewayConfig, type GatewaySettings } from '../runtime/config.js';
-import { logger as defaultLogger, writeLog } from '../runtime/logger.js';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+
 import { SessionSource } from '../broker/session.js';
-import { dynamoTradingControls, retryAfterSeconds, type TradingControls } from '../safety/trading-controls.js';
-import { ConfigurationError, ERROR_CATALOG, errorFromBody, GatewayError, toGatewayError, ValidationFailedError, type ErrorBody } from '../contract/errors.js';
+import {
+  ConfigurationError,
+  ERROR_CATALOG,
+  type ErrorBody,
+  errorFromBody,
+  GatewayError,
+  toGatewayError,
+  ValidationFailedError,
+} from '../contract/errors.js';
 import { isHttpApiEvent } from '../contract/gateway-request.js';
-import { directInvocationError, httpErrorResponse } from '../middleware/error-contract.js';
 import { createGatewayEvents } from '../events/producer.js';
 import { createEventPublisher } from '../events/publisher.js';
 import { eventIds } from '../events/views.js';
-import { METRIC_NAMESPACE, SERVICE_NAME } from '../schemas/names.js';
+import { createGatewayHandler, type GatewayHandler } from '../gateway.js';
+import { directInvocationError, httpErrorResponse } from '../middleware/error-contract.js';
+import { cancelGttOrder, getPendingGttOrders } from '../operations.js';
+import { type GatewayConfig, type GatewaySettings, parseGatewayConfig } from '../runtime/config.js';
+import { logger as defaultLogger, writeLog } from '../runtime/logger.js';
+import { dynamoTradingControls, retryAfterSeconds, type TradingControls } from '../safety/trading-controls.js';
 import type { KillSwitchResult } from '../schemas/controls.js';
+import { METRIC_NAMESPACE, SERVICE_NAME } from '../schemas/names.js';
 
 export interface KillSwitchOptions {
   config?: GatewaySettings;
@@ -42,7 +51,10 @@ const ACTIONS: Record<string, Action> = { POST: 'on', DELETE: 'off', GET: 'statu
 const actionOf = (event: unknown): Action => {
   if (isHttpApiEvent(event)) {
     const action = ACTIONS[event.requestContext.http.method];
-    if (!action) throw new ValidationFailedError(`${event.requestContext.http.method} is not a kill switch method (POST, DELETE, GET).`);
+    if (!action)
+      throw new ValidationFailedError(
+        `${event.requestContext.http.method} is not a kill switch method (POST, DELETE, GET).`,
+      );
     return action;
   }
   const action = typeof event === 'object' && event !== null ? (event as { action?: unknown }).action : undefined;
@@ -75,29 +87,53 @@ export const createKillSwitch = (options: KillSwitchOptions = {}) => {
     if (runtime) return runtime;
     const settings = options.config ?? options.env ?? process.env;
     const config = parseGatewayConfig(settings);
-    if (!config.CONTROL_TABLE_NAME) throw new ConfigurationError('The kill switch needs the trading controls table (CONTROL_TABLE_NAME).');
+    if (!config.CONTROL_TABLE_NAME)
+      throw new ConfigurationError('The kill switch needs the trading controls table (CONTROL_TABLE_NAME).');
     // The table's own entries on the shared stack: the same validation, governor, audit and events as any call.
     const metrics = new Metrics({ namespace: METRIC_NAMESPACE, serviceName: SERVICE_NAME });
-    const shared = { config: settings, logger, metrics, controls: dynamoTradingControls, events: createGatewayEvents } as const;
+    const shared = {
+      config: settings,
+      logger,
+      metrics,
+      controls: dynamoTradingControls,
+      events: createGatewayEvents,
+    } as const;
     runtime = {
       config,
       controls: dynamoTradingControls({ ...config, CONTROL_TABLE_NAME: config.CONTROL_TABLE_NAME }),
-      sessions: new SessionSource({ secretId: config.BROKER_SECRET_ID, maxAgeSeconds: config.SECRET_MAX_AGE_SECONDS, endpoint: config.SECRETS_MANAGER_ENDPOINT }),
+      sessions: new SessionSource({
+        secretId: config.BROKER_SECRET_ID,
+        maxAgeSeconds: config.SECRET_MAX_AGE_SECONDS,
+        endpoint: config.SECRETS_MANAGER_ENDPOINT,
+      }),
       list: createGatewayHandler(getPendingGttOrders, shared),
       cancel: createGatewayHandler(cancelGttOrder, shared),
     };
     return runtime;
   };
 
-  const audit = (fields: Record<string, unknown>) => writeLog(logger, 'info', 'kill switch', { audit: { action: 'KillSwitch', ...fields } });
+  const audit = (fields: Record<string, unknown>) =>
+    writeLog(logger, 'info', 'kill switch', { audit: { action: 'KillSwitch', ...fields } });
 
-  const publish = async (config: GatewayConfig, halted: boolean, changedAt: string, extra: { changedBy?: string; cancelled?: number; failed?: number }) => {
+  const publish = async (
+    config: GatewayConfig,
+    halted: boolean,
+    changedAt: string,
+    extra: { changedBy?: string; cancelled?: number; failed?: number },
+  ) => {
     if (!config.EVENT_BUS_NAME) return;
     const eventId = eventIds.killSwitch(halted, changedAt);
-    const result = await createEventPublisher({ busName: config.EVENT_BUS_NAME, endpoint: config.EVENTBRIDGE_ENDPOINT }).publish([
-      { detailType: 'Kill Switch', detail: { eventId, observedAt: new Date().toISOString(), origin: 'gateway', halted, ...extra } },
+    const result = await createEventPublisher({
+      busName: config.EVENT_BUS_NAME,
+      endpoint: config.EVENTBRIDGE_ENDPOINT,
+    }).publish([
+      {
+        detailType: 'Kill Switch',
+        detail: { eventId, observedAt: new Date().toISOString(), origin: 'gateway', halted, ...extra },
+      },
     ]);
-    if (result.failed.length) writeLog(logger, 'error', 'Kill Switch not published', { eventId, reason: result.failed[0]!.reason });
+    if (result.failed.length)
+      writeLog(logger, 'error', 'Kill Switch not published', { eventId, reason: result.failed[0]!.reason });
   };
 
   /** Cancels every pending order; RATE_LIMITED cancels wait and go again while the invocation has time. */
@@ -109,7 +145,10 @@ export const createKillSwitch = (options: KillSwitchOptions = {}) => {
       const pendingIds: string[] = [];
       let cursor: string | undefined;
       do {
-        const page = (await rt.list({ limit: 1_000, ...(cursor ? { cursor } : {}) }, context)) as { orders: { al_id: string }[]; nextCursor?: string };
+        const page = (await rt.list({ limit: 1_000, ...(cursor ? { cursor } : {}) }, context)) as {
+          orders: { al_id: string }[];
+          nextCursor?: string;
+        };
         pendingIds.push(...page.orders.map((o) => o.al_id));
         cursor = page.nextCursor;
       } while (cursor);
@@ -129,7 +168,8 @@ export const createKillSwitch = (options: KillSwitchOptions = {}) => {
               continue;
             }
             // Gone meanwhile (fired or cancelled elsewhere): nothing left to cancel.
-            if (body.code !== 'ORDER_NOT_FOUND') failed.set(alId, { al_id: alId, code: body.code, message: body.message });
+            if (body.code !== 'ORDER_NOT_FOUND')
+              failed.set(alId, { al_id: alId, code: body.code, message: body.message });
             break;
           }
         }
@@ -153,8 +193,19 @@ export const createKillSwitch = (options: KillSwitchOptions = {}) => {
     const state = await rt.controls.setHalt(uid, true, changedBy);
     audit({ halted: true, changedAt: state.changedAt, changedBy, phase: 'on' });
     const result = await sweep(rt, context);
-    audit({ halted: true, changedAt: state.changedAt, changedBy, phase: 'swept', cancelled: result.cancelled, failed: result.failed });
-    await publish(rt.config, true, state.changedAt!, { changedBy, cancelled: result.cancelled.length, failed: result.failed.length });
+    audit({
+      halted: true,
+      changedAt: state.changedAt,
+      changedBy,
+      phase: 'swept',
+      cancelled: result.cancelled,
+      failed: result.failed,
+    });
+    await publish(rt.config, true, state.changedAt!, {
+      changedBy,
+      cancelled: result.cancelled.length,
+      failed: result.failed.length,
+    });
     return { ...state, sweep: result };
   };
 
@@ -162,12 +213,17 @@ export const createKillSwitch = (options: KillSwitchOptions = {}) => {
     const http = isHttpApiEvent(event as APIGatewayProxyEventV2);
     try {
       const result = await run(event, context);
-      return http ? { statusCode: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(result) } : result;
+      return http
+        ? { statusCode: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(result) }
+        : result;
     } catch (error) {
       // A failure of the table's own entries arrives as their direct-invocation error: the same contract body again.
       const body = error instanceof GatewayError ? undefined : contractBodyOf(error);
       const failure = body ? errorFromBody(body) : toGatewayError(error);
-      writeLog(logger, failure.status >= 500 ? 'error' : 'warn', 'kill switch failed', { code: failure.code, message: failure.message });
+      writeLog(logger, failure.status >= 500 ? 'error' : 'warn', 'kill switch failed', {
+        code: failure.code,
+        message: failure.message,
+      });
       if (http) return httpErrorResponse(failure);
       throw directInvocationError(failure);
     }
@@ -178,7 +234,8 @@ export const createKillSwitch = (options: KillSwitchOptions = {}) => {
 const contractBodyOf = (error: unknown): ErrorBody | undefined => {
   try {
     const body = (JSON.parse((error as Error).message) as { error?: ErrorBody }).error;
-    if (body && typeof body.code === 'string' && body.code in ERROR_CATALOG && typeof body.message === 'string') return body;
+    if (body && typeof body.code === 'string' && body.code in ERROR_CATALOG && typeof body.message === 'string')
+      return body;
   } catch {
     // not the contract's shape
   }

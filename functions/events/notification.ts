@@ -10,7 +10,14 @@
  *
  * Also here: which detail-types reach the webhook (`notifyOn`), checked the same way by the CDK app and npm start.
  */
-import { DETAIL_SCHEMAS, DETAIL_TYPES, type DetailType, type EventDetail, type EventLeg, type FiredOrder } from '../schemas/events.js';
+import {
+  DETAIL_SCHEMAS,
+  DETAIL_TYPES,
+  type DetailType,
+  type EventDetail,
+  type EventLeg,
+  type FiredOrder,
+} from '../schemas/events.js';
 
 /** The formatter's own events on the gateway bus (source and detail-type), whose detail is the webhook's body. */
 export const NOTIFICATION_SOURCE = 'gtt-gateway.notification';
@@ -37,12 +44,16 @@ export const DEFAULT_NOTIFY_ON: readonly DetailType[] = [
  */
 export const resolveNotifyOn = (value: unknown, setting = 'notifyOn'): DetailType[] => {
   if (value === undefined || value === null) return [...DEFAULT_NOTIFY_ON];
-  const names = (Array.isArray(value) ? value.map(String) : String(value).split(',')).map((name) => name.trim()).filter(Boolean);
+  const names = (Array.isArray(value) ? value.map(String) : String(value).split(','))
+    .map((name) => name.trim())
+    .filter(Boolean);
   if (names.length === 0) return [...DEFAULT_NOTIFY_ON];
   if (names.length === 1 && names[0]!.toLowerCase() === 'all') return [...DETAIL_TYPES];
   const unknown = names.filter((name) => !(DETAIL_TYPES as readonly string[]).includes(name));
   if (unknown.length) {
-    throw new Error(`${setting} names no detail-type ${unknown.map((n) => JSON.stringify(n)).join(', ')}: use a comma-separated list of ${DETAIL_TYPES.join(', ')} (or all)`);
+    throw new Error(
+      `${setting} names no detail-type ${unknown.map((n) => JSON.stringify(n)).join(', ')}: use a comma-separated list of ${DETAIL_TYPES.join(', ')} (or all)`,
+    );
   }
   return [...new Set(names as DetailType[])];
 };
@@ -57,14 +68,24 @@ const priceWords = (price: string | undefined, priceType: string | undefined, tr
   return triggerPrice ? `${base} (trigger price ${triggerPrice})` : base;
 };
 
-const join = (...parts: (string | undefined | false)[]): string => parts.filter((p): p is string => Boolean(p)).join(' ');
-const symbol = (d: { exch?: string | undefined; tsym?: string | undefined }) => (d.exch && d.tsym ? `${d.exch}:${d.tsym}` : d.tsym);
+const join = (...parts: (string | undefined | false)[]): string =>
+  parts.filter((p): p is string => Boolean(p)).join(' ');
+const symbol = (d: { exch?: string | undefined; tsym?: string | undefined }) =>
+  d.exch && d.tsym ? `${d.exch}:${d.tsym}` : d.tsym;
 const legName = (leg: 'target' | 'stopLoss') => (leg === 'target' ? 'target' : 'stop-loss');
-const alertWords = (alertType: string | undefined) => (alertType === 'LTP_A_O' ? 'LTP above' : alertType === 'LTP_B_O' ? 'LTP below' : 'trigger');
+const alertWords = (alertType: string | undefined) =>
+  alertType === 'LTP_A_O' ? 'LTP above' : alertType === 'LTP_B_O' ? 'LTP below' : 'trigger';
 const tagWords = (tag: string | undefined) => (tag ? `tag ${tag}` : undefined);
 
 const legLine = (name: string, leg: EventLeg, tsym: string | undefined) =>
-  join(`${name}:`, sideWord(leg.side), String(leg.quantity), tsym, priceWords(leg.price, leg.priceType, leg.triggerPrice), `at LTP ${leg.trigger}`);
+  join(
+    `${name}:`,
+    sideWord(leg.side),
+    String(leg.quantity),
+    tsym,
+    priceWords(leg.price, leg.priceType, leg.triggerPrice),
+    `at LTP ${leg.trigger}`,
+  );
 
 type OrderDetail = EventDetail<'GTT Placed'>;
 
@@ -101,16 +122,22 @@ const firedOrderWords = (order: FiredOrder, quantity: number | undefined): strin
     case 'open':
       return `order ${order.norenordno} open, filled ${order.filledQty}${of}`;
     case 'rejected':
-      return join(`order ${order.norenordno} rejected`, order.rejection ? `${order.rejection.code}: ${order.rejection.hint}` : undefined);
+      return join(
+        `order ${order.norenordno} rejected`,
+        order.rejection ? `${order.rejection.code}: ${order.rejection.hint}` : undefined,
+      );
     case 'cancelled':
       return `order ${order.norenordno} cancelled, filled ${order.filledQty}${of}${fill}`;
   }
 };
 
 const tail = (d: { al_id?: string; tag?: string | undefined; origin?: string }) =>
-  [d.al_id ? `al_id ${d.al_id}` : undefined, tagWords(d.tag), d.origin ? `(${d.origin})` : undefined].filter(Boolean).join(' · ');
+  [d.al_id ? `al_id ${d.al_id}` : undefined, tagWords(d.tag), d.origin ? `(${d.origin})` : undefined]
+    .filter(Boolean)
+    .join(' · ');
 
-const lines = (head: string, ...rest: (string | undefined | false)[]): string => [head, ...rest.filter((l): l is string => Boolean(l))].join('\n');
+const lines = (head: string, ...rest: (string | undefined | false)[]): string =>
+  [head, ...rest.filter((l): l is string => Boolean(l))].join('\n');
 
 const texts: { [T in DetailType]: (d: EventDetail<T>) => string } = {
   'GTT Placed': (d) => lines(`GTT Placed: ${orderWords(d).join('\n')}`, tail(d)),
@@ -124,22 +151,50 @@ const texts: { [T in DetailType]: (d: EventDetail<T>) => string } = {
     if (d.firedLeg && (d.target || d.stopLoss)) {
       const leg = d.firedLeg === 'target' ? d.target : d.stopLoss;
       what = leg
-        ? join(`${legName(d.firedLeg)} leg fired at LTP ${leg.trigger}:`, sideWord(leg.side), String(leg.quantity), symbol(d), priceWords(leg.price, leg.priceType, leg.triggerPrice))
+        ? join(
+            `${legName(d.firedLeg)} leg fired at LTP ${leg.trigger}:`,
+            sideWord(leg.side),
+            String(leg.quantity),
+            symbol(d),
+            priceWords(leg.price, leg.priceType, leg.triggerPrice),
+          )
         : `${legName(d.firedLeg)} leg fired: ${symbol(d) ?? ''}`;
     } else {
-      what = join(sideWord(d.side), d.quantity === undefined ? undefined : String(d.quantity), symbol(d), priceWords(d.price, d.priceType), d.trigger && `fired at ${d.trigger}`);
+      what = join(
+        sideWord(d.side),
+        d.quantity === undefined ? undefined : String(d.quantity),
+        symbol(d),
+        priceWords(d.price, d.priceType),
+        d.trigger && `fired at ${d.trigger}`,
+      );
     }
     const firedQty = d.firedLeg ? (d.firedLeg === 'target' ? d.target : d.stopLoss)?.quantity : d.quantity;
-    return lines(`GTT Triggered: ${what}`, `status ${d.status}${d.order ? `, ${firedOrderWords(d.order, firedQty)}` : ''}`, tail(d));
+    return lines(
+      `GTT Triggered: ${what}`,
+      `status ${d.status}${d.order ? `, ${firedOrderWords(d.order, firedQty)}` : ''}`,
+      tail(d),
+    );
   },
-  'GTT Removed': (d) => lines(`GTT Removed: ${orderWords(d).join('\n')}`, d.status ? `status ${d.status}` : 'no longer pending at the broker', tail(d)),
-  'Session Expired': (d) => lines(`Session Expired: ${d.code}, ${d.reason}`, 'log in again: orders cannot be placed or watched until then', `(${d.origin})`),
+  'GTT Removed': (d) =>
+    lines(
+      `GTT Removed: ${orderWords(d).join('\n')}`,
+      d.status ? `status ${d.status}` : 'no longer pending at the broker',
+      tail(d),
+    ),
+  'Session Expired': (d) =>
+    lines(
+      `Session Expired: ${d.code}, ${d.reason}`,
+      'log in again: orders cannot be placed or watched until then',
+      `(${d.origin})`,
+    ),
   'Session Renewed': (d) => `Session Renewed (${d.method}, ${d.origin})`,
   'Kill Switch': (d) =>
     d.halted
       ? lines(
           `Kill Switch ON${d.changedBy ? ` by ${d.changedBy}` : ''}: places and modifies refused`,
-          d.cancelled !== undefined || d.failed !== undefined ? `${d.cancelled ?? 0} pending order(s) cancelled, ${d.failed ?? 0} still pending (cancel them by hand)` : undefined,
+          d.cancelled !== undefined || d.failed !== undefined
+            ? `${d.cancelled ?? 0} pending order(s) cancelled, ${d.failed ?? 0} still pending (cancel them by hand)`
+            : undefined,
         )
       : `Kill Switch OFF${d.changedBy ? ` by ${d.changedBy}` : ''}: orders accepted again`,
   'Order Filled': (d) => fateText('Order Filled', d),
@@ -165,7 +220,11 @@ export const notificationText = (event: { 'detail-type': string; detail: unknown
     if (parsed.success) return (texts[detailType] as (d: unknown) => string)(parsed.data);
   }
   const d = (typeof event.detail === 'object' && event.detail !== null ? event.detail : {}) as Record<string, unknown>;
-  return join(detailType, typeof d.al_id === 'string' ? `al_id ${d.al_id}` : undefined, typeof d.origin === 'string' ? `(${d.origin})` : undefined);
+  return join(
+    detailType,
+    typeof d.al_id === 'string' ? `al_id ${d.al_id}` : undefined,
+    typeof d.origin === 'string' ? `(${d.origin})` : undefined,
+  );
 };
 
 /** The body the webhook gets for a format: the envelope itself (`raw`), or the message shaped for the chat service. */

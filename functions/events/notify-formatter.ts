@@ -7,8 +7,15 @@
  * publish a lifecycle event.
  */
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+
 import { redactDeep } from '../contract/redact.js';
-import { NOTIFICATION_DETAIL_TYPE, NOTIFICATION_SOURCE, NOTIFY_FORMATS, notificationBody, type NotifyFormat } from './notification.js';
+import {
+  NOTIFICATION_DETAIL_TYPE,
+  NOTIFICATION_SOURCE,
+  notificationBody,
+  NOTIFY_FORMATS,
+  type NotifyFormat,
+} from './notification.js';
 
 export interface NotifyFormatterOptions {
   env?: NodeJS.ProcessEnv;
@@ -29,11 +36,27 @@ export const createNotifyFormatter = (options: NotifyFormatterOptions = {}) => {
   const client = new EventBridgeClient({ ...(options.endpoint ? { endpoint: options.endpoint } : {}), maxAttempts: 3 });
   return async (event: { 'detail-type': string; detail: unknown }): Promise<void> => {
     // Nothing token-shaped leaves in a message, whatever a detail carried.
-    const body = notificationBody(format, { 'detail-type': event['detail-type'], detail: redactDeep(event.detail) }, chatId);
+    const body = notificationBody(
+      format,
+      { 'detail-type': event['detail-type'], detail: redactDeep(event.detail) },
+      chatId,
+    );
     const reply = await client.send(
-      new PutEventsCommand({ Entries: [{ EventBusName: busName, Source: NOTIFICATION_SOURCE, DetailType: NOTIFICATION_DETAIL_TYPE, Detail: JSON.stringify(body) }] }),
+      new PutEventsCommand({
+        Entries: [
+          {
+            EventBusName: busName,
+            Source: NOTIFICATION_SOURCE,
+            DetailType: NOTIFICATION_DETAIL_TYPE,
+            Detail: JSON.stringify(body),
+          },
+        ],
+      }),
     );
     const entry = reply.Entries?.[0];
-    if (reply.FailedEntryCount || !entry?.EventId) throw new Error(`the bus refused the notification: ${entry?.ErrorCode ?? 'no entry'} ${entry?.ErrorMessage ?? ''}`.trim());
+    if (reply.FailedEntryCount || !entry?.EventId)
+      throw new Error(
+        `the bus refused the notification: ${entry?.ErrorCode ?? 'no entry'} ${entry?.ErrorMessage ?? ''}`.trim(),
+      );
   };
 };

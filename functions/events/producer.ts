@@ -7,9 +7,9 @@
  */
 import type { AnyOperation } from '../contract/operation.js';
 import type { EventDetail, LifecycleEvent, OrderView } from '../schemas/events.js';
-import { contentHash, orderEventIds, scopeOf, type OrderEventIds } from './views.js';
 import { createEventPublisher, type EventPublisher } from './publisher.js';
 import { EventsTable } from './store.js';
+import { contentHash, type OrderEventIds, orderEventIds, scopeOf } from './views.js';
 
 export interface EventsConfig {
   EVENT_BUS_NAME: string;
@@ -64,8 +64,11 @@ export const buildGatewayEvent = async (
 };
 
 export const createGatewayEvents = (config: EventsConfig, publisher?: EventPublisher): GatewayEvents => {
-  const bus = publisher ?? createEventPublisher({ busName: config.EVENT_BUS_NAME, endpoint: config.EVENTBRIDGE_ENDPOINT });
-  const table = config.EVENTS_TABLE_NAME ? new EventsTable({ tableName: config.EVENTS_TABLE_NAME, endpoint: config.DYNAMODB_ENDPOINT }) : undefined;
+  const bus =
+    publisher ?? createEventPublisher({ busName: config.EVENT_BUS_NAME, endpoint: config.EVENTBRIDGE_ENDPOINT });
+  const table = config.EVENTS_TABLE_NAME
+    ? new EventsTable({ tableName: config.EVENTS_TABLE_NAME, endpoint: config.DYNAMODB_ENDPOINT })
+    : undefined;
   return {
     async publish(operation, input, result, timeoutMs, account, now = new Date()) {
       const detailType = operation.lifecycle?.detailType ?? 'none';
@@ -75,7 +78,14 @@ export const createGatewayEvents = (config: EventsConfig, publisher?: EventPubli
       let event: LifecycleEvent | undefined;
       try {
         const ids = orderEventIds(scopeOf(config.EVENT_BUS_NAME, await account()));
-        event = await buildGatewayEvent(operation, input, result, (alId) => table?.knownOrder(alId, signal) ?? Promise.resolve(undefined), now, ids);
+        event = await buildGatewayEvent(
+          operation,
+          input,
+          result,
+          (alId) => table?.knownOrder(alId, signal) ?? Promise.resolve(undefined),
+          now,
+          ids,
+        );
       } catch (error) {
         return { status: 'failed', detailType, reason: describe(error) };
       }

@@ -4,6 +4,7 @@
  * and may accept some and refuse others: the result says which were published, so a caller records only those.
  */
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+
 import { redactDeep } from '../contract/redact.js';
 import { EVENT_SOURCE } from '../schemas/event-types.js';
 import type { LifecycleEvent } from '../schemas/events.js';
@@ -61,7 +62,11 @@ export const createEventPublisher = (options: PublisherOptions): EventPublisher 
           batch.forEach((event, index) => {
             const entry = reply.Entries?.[index];
             if (entry?.EventId && !entry.ErrorCode) result.published.push(event.detail.eventId);
-            else result.failed.push({ eventId: event.detail.eventId, reason: `${entry?.ErrorCode ?? 'NoEntry'}: ${entry?.ErrorMessage ?? 'not accepted'}` });
+            else
+              result.failed.push({
+                eventId: event.detail.eventId,
+                reason: `${entry?.ErrorCode ?? 'NoEntry'}: ${entry?.ErrorMessage ?? 'not accepted'}`,
+              });
           });
         } catch (error) {
           const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);

@@ -15,6 +15,7 @@
  * next run finds the ones that did not, whose events are already marked, so nothing is published twice.
  */
 import {
+  type AttributeValue,
   BatchGetItemCommand,
   type BatchGetItemCommandOutput,
   BatchWriteItemCommand,
@@ -24,18 +25,21 @@ import {
   QueryCommand,
   type QueryCommandOutput,
   UpdateItemCommand,
-  type AttributeValue,
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
-import type { OrderView } from '../schemas/events.js';
+
 import { dynamoDbClient } from '../safety/dynamodb-client.js';
+import type { OrderView } from '../schemas/events.js';
 
 export const MARKER_TTL_SECONDS = 7 * 86_400;
 const WATCHER_PK = 'watcher';
 const LEASE_SK = 'lease';
 const ORDER_PREFIX = 'order#';
 const ENDED_PREFIX = 'ended#';
-const markerKey = (eventId: string): Record<string, AttributeValue> => ({ pk: { S: `published#${eventId}` }, sk: { S: '-' } });
+const markerKey = (eventId: string): Record<string, AttributeValue> => ({
+  pk: { S: `published#${eventId}` },
+  sk: { S: '-' },
+});
 const watcherKey = (sk: string): Record<string, AttributeValue> => ({ pk: { S: WATCHER_PK }, sk: { S: sk } });
 /** BatchWriteItem takes 25 requests; a few calls at once keep a large first run (the baseline) short. */
 const WRITE_BATCH = 25;
@@ -83,7 +87,10 @@ export const EMPTY_STATE: WatcherState = { initialized: false, session: 'alive',
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const knownEqual = (a: KnownOrder, b: KnownOrder) => a.hash === b.hash && (a.missingRuns ?? 0) === (b.missingRuns ?? 0) && JSON.stringify(a.view) === JSON.stringify(b.view);
+const knownEqual = (a: KnownOrder, b: KnownOrder) =>
+  a.hash === b.hash &&
+  (a.missingRuns ?? 0) === (b.missingRuns ?? 0) &&
+  JSON.stringify(a.view) === JSON.stringify(b.view);
 
 const orderItem = (alId: string, known: KnownOrder): Record<string, AttributeValue> => ({
   ...watcherKey(`${ORDER_PREFIX}${alId}`),
@@ -94,7 +101,10 @@ const orderItem = (alId: string, known: KnownOrder): Record<string, AttributeVal
 
 /** DynamoDB's item size: names and values in UTF-8, numbers about their digits. */
 const itemBytes = (item: Record<string, AttributeValue>) =>
-  Object.entries(item).reduce((sum, [name, value]) => sum + Buffer.byteLength(name) + Buffer.byteLength(value.S ?? value.N ?? ''), 0);
+  Object.entries(item).reduce(
+    (sum, [name, value]) => sum + Buffer.byteLength(name) + Buffer.byteLength(value.S ?? value.N ?? ''),
+    0,
+  );
 
 /**
  * The writes that turn `before` into `after`: a put per order that is new or changed, a delete per order gone, and
@@ -111,8 +121,10 @@ export const stateWrites = (before: WatcherState, after: WatcherState): WriteReq
   }
   const endedBefore = new Set(before.ended);
   const endedAfter = new Set(after.ended);
-  for (const alId of endedAfter) if (!endedBefore.has(alId)) writes.push({ PutRequest: { Item: watcherKey(`${ENDED_PREFIX}${alId}`) } });
-  for (const alId of endedBefore) if (!endedAfter.has(alId)) writes.push({ DeleteRequest: { Key: watcherKey(`${ENDED_PREFIX}${alId}`) } });
+  for (const alId of endedAfter)
+    if (!endedBefore.has(alId)) writes.push({ PutRequest: { Item: watcherKey(`${ENDED_PREFIX}${alId}`) } });
+  for (const alId of endedBefore)
+    if (!endedAfter.has(alId)) writes.push({ DeleteRequest: { Key: watcherKey(`${ENDED_PREFIX}${alId}`) } });
   return writes;
 };
 
@@ -133,9 +145,12 @@ export class EventsTable {
         if (attempt > 5) throw new Error('DynamoDB kept returning unprocessed keys for the published markers');
         if (attempt) await sleep(50 * 2 ** attempt);
         const reply: BatchGetItemCommandOutput = await this.client.send(
-          new BatchGetItemCommand({ RequestItems: { [this.options.tableName]: { Keys: keys, ProjectionExpression: 'pk' } } }),
+          new BatchGetItemCommand({
+            RequestItems: { [this.options.tableName]: { Keys: keys, ProjectionExpression: 'pk' } },
+          }),
         );
-        for (const item of reply.Responses?.[this.options.tableName] ?? []) found.add(String(item.pk?.S).slice('published#'.length));
+        for (const item of reply.Responses?.[this.options.tableName] ?? [])
+          found.add(String(item.pk?.S).slice('published#'.length));
         keys = reply.UnprocessedKeys?.[this.options.tableName]?.Keys;
       }
     }
@@ -145,7 +160,9 @@ export class EventsTable {
   /** Record that EventBridge accepted these events. */
   async markPublished(eventIds: readonly string[], now = Date.now(), signal?: AbortSignal): Promise<void> {
     const expiresAt = String(Math.floor(now / 1000) + MARKER_TTL_SECONDS);
-    const requests = [...new Set(eventIds)].map((id) => ({ PutRequest: { Item: { ...markerKey(id), expiresAt: { N: expiresAt } } } }));
+    const requests = [...new Set(eventIds)].map((id) => ({
+      PutRequest: { Item: { ...markerKey(id), expiresAt: { N: expiresAt } } },
+    }));
     await this.batchWrite(requests, signal);
   }
 
@@ -163,7 +180,10 @@ export class EventsTable {
         if (attempt > 8) throw new Error('DynamoDB kept returning unprocessed items');
         if (attempt) await sleep(Math.min(2_000, 50 * 2 ** attempt));
         calls++;
-        const reply = await this.client.send(new BatchWriteItemCommand({ RequestItems: { [this.options.tableName]: left } }), signal ? { abortSignal: signal } : {});
+        const reply = await this.client.send(
+          new BatchWriteItemCommand({ RequestItems: { [this.options.tableName]: left } }),
+          signal ? { abortSignal: signal } : {},
+        );
         left = reply.UnprocessedItems?.[this.options.tableName] ?? [];
       }
     };
@@ -178,7 +198,12 @@ export class EventsTable {
   /** The watcher's last view of one order (the gateway uses it to describe a cancelled order): one small item. */
   async knownOrder(alId: string, signal?: AbortSignal): Promise<OrderView | undefined> {
     const reply = await this.client.send(
-      new GetItemCommand({ TableName: this.options.tableName, Key: watcherKey(`${ORDER_PREFIX}${alId}`), ProjectionExpression: '#view', ExpressionAttributeNames: { '#view': 'view' } }),
+      new GetItemCommand({
+        TableName: this.options.tableName,
+        Key: watcherKey(`${ORDER_PREFIX}${alId}`),
+        ProjectionExpression: '#view',
+        ExpressionAttributeNames: { '#view': 'view' },
+      }),
       signal ? { abortSignal: signal } : {},
     );
     const raw = reply.Item?.view?.S;
@@ -222,7 +247,9 @@ export class EventsTable {
 
   /** The lease item and every order item: what a run starts from (tests and tools). */
   async readSnapshot(): Promise<Snapshot> {
-    const reply = await this.client.send(new GetItemCommand({ TableName: this.options.tableName, Key: watcherKey(LEASE_SK), ConsistentRead: true }));
+    const reply = await this.client.send(
+      new GetItemCommand({ TableName: this.options.tableName, Key: watcherKey(LEASE_SK), ConsistentRead: true }),
+    );
     const lease = toLease(reply.Item);
     return { ...lease, state: (await this.readState(lease)).state };
   }
@@ -239,7 +266,11 @@ export class EventsTable {
           Key: watcherKey(LEASE_SK),
           UpdateExpression: 'SET leaseOwner = :owner, leaseUntil = :until',
           ConditionExpression: 'attribute_not_exists(leaseUntil) OR leaseUntil < :now',
-          ExpressionAttributeValues: { ':owner': { S: owner }, ':until': { N: String(now + leaseMs) }, ':now': { N: String(now) } },
+          ExpressionAttributeValues: {
+            ':owner': { S: owner },
+            ':until': { N: String(now + leaseMs) },
+            ':now': { N: String(now) },
+          },
           ReturnValues: 'ALL_NEW',
         }),
       );
@@ -256,7 +287,12 @@ export class EventsTable {
    * version it read). False when the lease was lost (the run overran it): the next run starts from what was
    * written, and the published markers keep it from publishing anything twice.
    */
-  async commit(owner: string, lease: Lease, before: WatcherState, after: WatcherState): Promise<{ committed: boolean } & CommitStats> {
+  async commit(
+    owner: string,
+    lease: Lease,
+    before: WatcherState,
+    after: WatcherState,
+  ): Promise<{ committed: boolean } & CommitStats> {
     const writes = stateWrites(before, after);
     const calls = await this.batchWrite(writes);
     const bytesWritten = writes.reduce((sum, w) => sum + (w.PutRequest?.Item ? itemBytes(w.PutRequest.Item) : 0), 0);
@@ -269,7 +305,8 @@ export class EventsTable {
           Key: watcherKey(LEASE_SK),
           ...(changed
             ? {
-                UpdateExpression: 'SET initialized = :initialized, #session = :session, version = :next REMOVE leaseOwner, leaseUntil',
+                UpdateExpression:
+                  'SET initialized = :initialized, #session = :session, version = :next REMOVE leaseOwner, leaseUntil',
                 ConditionExpression: 'leaseOwner = :owner AND (attribute_not_exists(version) OR version = :version)',
                 ExpressionAttributeNames: { '#session': 'session' },
                 ExpressionAttributeValues: {

@@ -6,11 +6,12 @@
  * strings as numbers (`1500.00` and `1500` are one price), the symbol as the broker lists it.
  */
 import { createHash } from 'node:crypto';
-import type { OrderView, EventLeg } from '../schemas/events.js';
+
+import type { EventLeg, OrderView } from '../schemas/events.js';
+import type { FiredOrder } from '../schemas/events.js';
 import type { PlaceOcoInput, PlaceOrderInput } from '../schemas/input.js';
 import type { GttOrder } from '../schemas/reply.js';
 import type { BookOrder } from '../schemas/reply.js';
-import type { FiredOrder } from '../schemas/events.js';
 
 const str = (value: unknown): string => (value === undefined || value === null ? '' : String(value));
 const withTag = (tag: string | undefined) => (tag ? { tag } : {});
@@ -112,7 +113,8 @@ const canonical = (value: unknown): unknown => {
   return value;
 };
 
-const digest = (...parts: string[]): string => createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
+const digest = (...parts: string[]): string =>
+  createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
 
 /** What an order is, without its id: equal for the caller's input and the broker's record of the same order. */
 export const contentHash = (view: OrderView): string => {

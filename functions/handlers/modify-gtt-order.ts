@@ -1,8 +1,13 @@
 // Lambda entry point: binds the operation table's modifyGttOrder entry to the shared gateway stack, with idempotency keys, lifecycle events and the trading controls (order-rate governor, kill switch).
-import { dynamoIdempotency } from '../safety/idempotency.js';
 import { createGatewayEvents } from '../events/producer.js';
-import { dynamoTradingControls } from '../safety/trading-controls.js';
 import { createGatewayHandler } from '../gateway.js';
 import { modifyGttOrder } from '../operations.js';
+import { dynamoIdempotency } from '../safety/idempotency.js';
+import { dynamoTradingControls } from '../safety/trading-controls.js';
 
-export const handler = createGatewayHandler(modifyGttOrder, { idempotency: dynamoIdempotency, events: createGatewayEvents, controls: dynamoTradingControls, prefetchSession: true });
+export const handler = createGatewayHandler(modifyGttOrder, {
+  idempotency: dynamoIdempotency,
+  events: createGatewayEvents,
+  controls: dynamoTradingControls,
+  prefetchSession: true,
+});

@@ -1,5 +1,5 @@
 // Lambda entry point: the OAuth start and callback routes (functions/session/oauth.ts).
-import { createOAuthHandler } from '../session/oauth.js';
 import { logger } from '../runtime/logger.js';
+import { createOAuthHandler } from '../session/oauth.js';
 
 export const handler = createOAuthHandler({ logger });

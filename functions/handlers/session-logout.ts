@@ -1,5 +1,5 @@
 // Lambda entry point: the scheduled end-of-day logout (functions/session/end-of-day.ts).
-import { createEndOfDayLogout } from '../session/end-of-day.js';
 import { logger } from '../runtime/logger.js';
+import { createEndOfDayLogout } from '../session/end-of-day.js';
 
 export const handler = createEndOfDayLogout({ logger });

@@ -2,12 +2,13 @@
  * One structured log line per invocation: operation, source, latency, outcome. Never the token or the body. Written
  * with writeLog, so it never throws: every request gets its line, whatever it carried.
  */
-import type { MiddlewareObj } from '@middy/core';
 import type { Logger } from '@aws-lambda-powertools/logger';
-import type { AnyOperation } from '../contract/operation.js';
-import { sourceOf } from '../contract/gateway-request.js';
-import { toGatewayError } from '../contract/errors.js';
+import type { MiddlewareObj } from '@middy/core';
+
 import { capText } from '../contract/bounded.js';
+import { toGatewayError } from '../contract/errors.js';
+import { sourceOf } from '../contract/gateway-request.js';
+import type { AnyOperation } from '../contract/operation.js';
 import { writeLog } from '../runtime/logger.js';
 import type { GatewayContext } from './context.js';
 
@@ -20,7 +21,10 @@ const describeCause = (cause: unknown): string => {
   }
 };
 
-export const accessLog = (operation: AnyOperation, logger: Logger): MiddlewareObj<unknown, unknown, Error, GatewayContext> => ({
+export const accessLog = (
+  operation: AnyOperation,
+  logger: Logger,
+): MiddlewareObj<unknown, unknown, Error, GatewayContext> => ({
   name: 'accessLog',
   before: (request) => {
     request.context.gateway = { startedAt: performance.now(), source: sourceOf(request.event) };

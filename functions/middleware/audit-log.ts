@@ -2,15 +2,33 @@
  * One structured audit record per order action (place, modify, cancel): who asked how, with which key, and what
  * happened (`succeeded`, `replayed`, `dry_run`, `rejected`, `unknown`). Never the token.
  */
-import type { MiddlewareObj } from '@middy/core';
 import type { Logger } from '@aws-lambda-powertools/logger';
-import type { AnyOperation } from '../contract/operation.js';
-import { toGatewayError } from '../contract/errors.js';
+import type { MiddlewareObj } from '@middy/core';
+
 import { boundedView, capText } from '../contract/bounded.js';
+import { toGatewayError } from '../contract/errors.js';
+import type { AnyOperation } from '../contract/operation.js';
 import { writeLog } from '../runtime/logger.js';
 import type { GatewayContext } from './context.js';
 
-const ORDER_FIELDS = ['al_id', 'exch', 'tsym', 'qty', 'prc', 'prd', 'trantype', 'prctyp', 'ret', 'ai_t', 'validity', 'd', 'tag', 'target', 'stopLoss', 'ltp'];
+const ORDER_FIELDS = [
+  'al_id',
+  'exch',
+  'tsym',
+  'qty',
+  'prc',
+  'prd',
+  'trantype',
+  'prctyp',
+  'ret',
+  'ai_t',
+  'validity',
+  'd',
+  'tag',
+  'target',
+  'stopLoss',
+  'ltp',
+];
 
 /**
  * The order fields of the validated input, or (for a request refused before validation passed) a bounded view of
@@ -20,7 +38,10 @@ const orderSummary = (input: unknown): Record<string, unknown> => {
   if (typeof input !== 'object' || input === null) return {};
   const record = input as Record<string, unknown>;
   return Object.fromEntries(
-    ORDER_FIELDS.filter((f) => Object.hasOwn(record, f) && record[f] !== undefined).map((f) => [f, boundedView(record[f])]),
+    ORDER_FIELDS.filter((f) => Object.hasOwn(record, f) && record[f] !== undefined).map((f) => [
+      f,
+      boundedView(record[f]),
+    ]),
   );
 };
 
@@ -50,7 +71,12 @@ export const auditLog = (
       const state = request.context.gateway;
       const result = (request.response ?? {}) as Record<string, unknown>;
       const outcome = state.request?.options.dryRun ? 'dry_run' : state.replayed ? 'replayed' : 'succeeded';
-      record(state, { outcome, al_id: boundedView(result.al_id), brokerStat: boundedView(result.stat), brokerAttempts: state.brokerAttempts });
+      record(state, {
+        outcome,
+        al_id: boundedView(result.al_id),
+        brokerStat: boundedView(result.stat),
+        brokerAttempts: state.brokerAttempts,
+      });
     },
     onError: (request) => {
       const state = request.context.gateway;

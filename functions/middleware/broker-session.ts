@@ -3,6 +3,7 @@
  * malformed secret is a CONFIGURATION_ERROR before any broker call, and hands the handler a way to re-read it.
  */
 import type { MiddlewareObj } from '@middy/core';
+
 import type { SessionSource } from '../broker/session.js';
 import { GatewayError } from '../contract/errors.js';
 import type { OperationKind } from '../contract/operation.js';
@@ -19,7 +20,8 @@ export const brokerSession = (
       await source.current();
     } catch (error) {
       // A logged-out secret: nothing was sent, which callers of order and session operations are told.
-      if (error instanceof GatewayError && error.code === 'SESSION_EXPIRED' && kind !== undefined && kind !== 'read') error.outcome ??= 'not_executed';
+      if (error instanceof GatewayError && error.code === 'SESSION_EXPIRED' && kind !== undefined && kind !== 'read')
+        error.outcome ??= 'not_executed';
       throw error;
     }
     request.context.gateway.session = () => source.current();

@@ -1,5 +1,6 @@
 /** What the shared middlewares hand to the handler through the Lambda context. */
 import type { Context } from 'aws-lambda';
+
 import type { GatewayRequest, RequestSource } from '../contract/gateway-request.js';
 import type { BrokerSession } from '../schemas/session.js';
 

@@ -5,8 +5,9 @@
  */
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+
+import { type GatewayError, InternalError, toGatewayError } from '../contract/errors.js';
 import { sourceOf } from '../contract/gateway-request.js';
-import { InternalError, toGatewayError, type GatewayError } from '../contract/errors.js';
 import { redactError } from '../contract/redact.js';
 import { retryAfterSeconds } from '../safety/trading-controls.js';
 import type { GatewayContext } from './context.js';
@@ -38,7 +39,9 @@ export const errorContract = (): MiddlewareObj<unknown, unknown, Error, GatewayC
       else request.error = directInvocationError(error);
     } catch (renderError) {
       // An error whose body cannot be rendered (a bug in what it carries) still leaves inside the contract.
-      error = new InternalError('Unexpected error in the gateway; see the function logs for the request id.', { cause: renderError });
+      error = new InternalError('Unexpected error in the gateway; see the function logs for the request id.', {
+        cause: renderError,
+      });
       if (http) request.response = httpErrorResponse(error);
       else request.error = directInvocationError(error);
     }

@@ -5,13 +5,14 @@
  * failure naming its error code. The gateway's stack adds its own middlewares after these; the watcher and the
  * session functions wrap their handler in it directly.
  */
-import middy from '@middy/core';
-import type { MiddlewareObj } from '@middy/core';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import type { MiddlewareObj } from '@middy/core';
+import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+
 import { toGatewayError } from '../contract/errors.js';
 import { writeLog } from '../runtime/logger.js';
 
@@ -32,7 +33,9 @@ export const failureLog = (logger: Logger): MiddlewareObj => ({
   },
 });
 
-export const functionShell = <TEvent = unknown, TResult = unknown, TContext extends Context = Context>(options: ShellOptions) =>
+export const functionShell = <TEvent = unknown, TResult = unknown, TContext extends Context = Context>(
+  options: ShellOptions,
+) =>
   middy<TEvent, TResult, Error, TContext>()
     .use(injectLambdaContext(options.logger, { resetKeys: true }))
     .use(options.metrics ? [logMetrics(options.metrics)] : [])
@@ -42,7 +45,10 @@ export const functionShell = <TEvent = unknown, TResult = unknown, TContext exte
  * A function's handler in the shell, callable without a Lambda context too (tests and the local runner call the
  * scheduled functions that way; Lambda always passes one).
  */
-export const shellHandler = <TEvent, TResult>(options: ShellOptions, fn: (event: TEvent, context: Context) => Promise<TResult>) => {
+export const shellHandler = <TEvent, TResult>(
+  options: ShellOptions,
+  fn: (event: TEvent, context: Context) => Promise<TResult>,
+) => {
   const wrapped = functionShell<TEvent, TResult>(options).handler(fn);
   // An invocation without a context gets an empty one: no function name or request id on its log lines.
   return (event?: TEvent, context?: Context): Promise<TResult> => wrapped(event as TEvent, context ?? ({} as Context));

@@ -1,5 +1,6 @@
 /** Wraps a successful result in an HTTP API response for HTTP callers; direct callers get the object itself. */
 import type { MiddlewareObj } from '@middy/core';
+
 import type { AnyOperation } from '../contract/operation.js';
 import type { GatewayContext } from './context.js';
 

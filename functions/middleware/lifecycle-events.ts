@@ -5,8 +5,9 @@
  * idempotent replay (the broker is not called; the first call published it), and never an error for the caller:
  * the order is done; a failed publish is logged, counted, and left to the watcher, which publishes it on its next run.
  */
-import type { MiddlewareObj } from '@middy/core';
 import type { Logger } from '@aws-lambda-powertools/logger';
+import type { MiddlewareObj } from '@middy/core';
+
 import type { AnyOperation } from '../contract/operation.js';
 import type { GatewayEvents, PublishOutcome } from '../events/producer.js';
 import { writeLog } from '../runtime/logger.js';
@@ -26,7 +27,11 @@ export const lifecycleEvents = (
     const publishing = state && pending.get(state);
     if (!state || !publishing) return;
     const outcome = await publishing;
-    state.event = { status: outcome.status, detailType: outcome.detailType, ...(outcome.eventId ? { eventId: outcome.eventId } : {}) };
+    state.event = {
+      status: outcome.status,
+      detailType: outcome.detailType,
+      ...(outcome.eventId ? { eventId: outcome.eventId } : {}),
+    };
     if (outcome.status === 'failed') {
       writeLog(logger, 'error', 'lifecycle event not published (the watcher publishes it on its next run)', {
         operation: operation.name,
@@ -35,11 +40,16 @@ export const lifecycleEvents = (
         reason: outcome.reason,
       });
     } else if (outcome.markerError) {
-      writeLog(logger, 'warn', 'lifecycle event published, its marker not written (the watcher may publish it again, same eventId)', {
-        operation: operation.name,
-        eventId: outcome.eventId,
-        reason: outcome.markerError,
-      });
+      writeLog(
+        logger,
+        'warn',
+        'lifecycle event published, its marker not written (the watcher may publish it again, same eventId)',
+        {
+          operation: operation.name,
+          eventId: outcome.eventId,
+          reason: outcome.markerError,
+        },
+      );
     }
   };
   return {

@@ -5,19 +5,22 @@
  * `GuardrailRejections`, `IdempotentReplays`, `EventsPublished` and `EventPublishFailures`. Powertools' own
  * `logMetrics` middleware writes them out once per invocation.
  */
+import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { MiddlewareObj } from '@middy/core';
-import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
-import type { AnyOperation } from '../contract/operation.js';
-import { toGatewayError } from '../contract/errors.js';
-import type { GatewayContext, GatewayState } from './context.js';
 
+import { toGatewayError } from '../contract/errors.js';
+import type { AnyOperation } from '../contract/operation.js';
+import type { GatewayContext, GatewayState } from './context.js';
 
 const brokerMetrics = (metrics: Metrics, state: GatewayState | undefined) => {
   if (state?.brokerMs !== undefined) metrics.addMetric('BrokerLatency', MetricUnit.Milliseconds, state.brokerMs);
   if (state?.brokerAttempts !== undefined) metrics.addMetric('BrokerAttempts', MetricUnit.Count, state.brokerAttempts);
 };
 
-export const operationMetrics = (operation: AnyOperation, metrics: Metrics): MiddlewareObj<unknown, unknown, Error, GatewayContext> => ({
+export const operationMetrics = (
+  operation: AnyOperation,
+  metrics: Metrics,
+): MiddlewareObj<unknown, unknown, Error, GatewayContext> => ({
   name: 'operationMetrics',
   after: (request) => {
     const state = request.context.gateway;

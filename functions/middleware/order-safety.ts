@@ -3,10 +3,11 @@
  * (idempotency key, dry run) must fit the operation, and orders must pass the deployment's guardrails.
  */
 import type { MiddlewareObj } from '@middy/core';
-import type { AnyOperation } from '../contract/operation.js';
-import type { GatewayConfig } from '../runtime/config.js';
+
 import { ConfigurationError, ValidationFailedError } from '../contract/errors.js';
 import { supportsDryRun } from '../contract/gateway-request.js';
+import type { AnyOperation } from '../contract/operation.js';
+import type { GatewayConfig } from '../runtime/config.js';
 import { checkGuardrails } from '../safety/guardrails.js';
 import { protectMarketOrder } from '../safety/market-orders.js';
 import type { GatewayContext } from './context.js';
@@ -37,7 +38,12 @@ export const orderSafety = (
         details: [{ field: 'dryRun', message: `not supported by ${operation.name}` }],
       });
     }
-    if (operation.idempotency === 'required' && settings.IDEMPOTENCY_KEY_REQUIRED && !options.dryRun && options.idempotencyKey === undefined) {
+    if (
+      operation.idempotency === 'required' &&
+      settings.IDEMPOTENCY_KEY_REQUIRED &&
+      !options.dryRun &&
+      options.idempotencyKey === undefined
+    ) {
       throw new ValidationFailedError(
         `${operation.name} needs an ${keyField} (any unique string per order, reused on every retry of that order) so a retry can never place it twice.`,
         { details: [{ field: keyField, message: 'is required' }] },

@@ -1,7 +1,8 @@
 /** Reads either entry shape and validates the operation's input before anything else happens. */
 import type { MiddlewareObj } from '@middy/core';
-import type { AnyOperation } from '../contract/operation.js';
+
 import { readGatewayRequest } from '../contract/gateway-request.js';
+import type { AnyOperation } from '../contract/operation.js';
 import { validateInput } from '../contract/validate-input.js';
 import type { GatewayContext } from './context.js';
 

@@ -6,12 +6,13 @@
  * `jKey=…`-style pairs inside any string. And writing a line never throws: a line that cannot be serialised is
  * replaced by a short one saying so, and a broken console is ignored, so logging can never fail a request.
  */
-import { SERVICE_NAME } from '../schemas/names.js';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { ConstructorOptions, LogItemExtraInput, LogItemMessage } from '@aws-lambda-powertools/logger/types';
+
 import { capText } from '../contract/bounded.js';
 import { ERROR_CATALOG } from '../contract/errors.js';
 import { redactText } from '../contract/redact.js';
+import { SERVICE_NAME } from '../schemas/names.js';
 
 export const MASK = '***';
 
@@ -51,20 +52,27 @@ export const isSecretKey = (key: string): boolean => {
 
 /** `code` also names the gateway's own error codes and Node's (`ECONNRESET`, `ERR_…`): those are not secrets. */
 const isHarmlessCode = (key: string, value: unknown): boolean =>
-  squashKey(key) === 'code' && typeof value === 'string' && (value in ERROR_CATALOG || /^(E[A-Z]+|ERR_[A-Z0-9_]+)$/.test(value));
+  squashKey(key) === 'code' &&
+  typeof value === 'string' &&
+  (value in ERROR_CATALOG || /^(E[A-Z]+|ERR_[A-Z0-9_]+)$/.test(value));
 
 /** `Bearer xyz`, `Basic xyz` in free text. */
 const AUTH_SCHEME = /\b(Bearer|Basic)\s+[A-Za-z0-9\-._~+/]+=*/gi;
 /** `jKey=xyz`, `"accessToken":"xyz"`, `password: xyz` in free text (form bodies, JSON text, messages). */
-const SECRET_PAIR = /\b(access_?token|refresh_?token|susertoken|jkey|password|passwd|pwd|secret|totp|checksum|token)(["']?\s*[:=]\s*["']?)[^\s"'&,;}]+/gi;
+const SECRET_PAIR =
+  /\b(access_?token|refresh_?token|susertoken|jkey|password|passwd|pwd|secret|totp|checksum|token)(["']?\s*[:=]\s*["']?)[^\s"'&,;}]+/gi;
 
 export const maskText = (text: string): string =>
   // Then the secret values this container knows (its session tokens), wherever they stand.
-  redactText(text.replace(AUTH_SCHEME, (_match, scheme: string) => `${scheme} ${MASK}`).replace(SECRET_PAIR, `$1$2${MASK}`), MASK);
+  redactText(
+    text.replace(AUTH_SCHEME, (_match, scheme: string) => `${scheme} ${MASK}`).replace(SECRET_PAIR, `$1$2${MASK}`),
+    MASK,
+  );
 
 /** The JSON replacer every line goes through: secret keys masked at any depth, secrets in text masked. */
 export const maskSecrets = (key: string, value: unknown): unknown => {
-  if (key !== '' && value !== undefined && value !== null && isSecretKey(key) && !isHarmlessCode(key, value)) return MASK;
+  if (key !== '' && value !== undefined && value !== null && isSecretKey(key) && !isHarmlessCode(key, value))
+    return MASK;
   return typeof value === 'string' ? maskText(value) : value;
 };
 
@@ -86,7 +94,8 @@ export class GatewayLogger extends Logger {
       super.processLogItem(logLevel, input, extraInput);
     } catch (error) {
       // Too deep or too odd to serialise: say so on a line of its own, rather than fail the request.
-      const message = typeof input === 'string' ? input : typeof input?.message === 'string' ? input.message : 'log line';
+      const message =
+        typeof input === 'string' ? input : typeof input?.message === 'string' ? input.message : 'log line';
       try {
         super.processLogItem(logLevel, { message: capText(message), logWriteError: describe(error) }, []);
       } catch {
@@ -109,7 +118,12 @@ export type LogLevelName = 'info' | 'warn' | 'error';
  * throws. If the line cannot be written, a line with the plain top-level fields (strings capped, numbers, booleans)
  * and the reason is written instead; if even that fails, nothing is.
  */
-export const writeLog = (target: Logger, level: LogLevelName, message: string, fields: Record<string, unknown>): void => {
+export const writeLog = (
+  target: Logger,
+  level: LogLevelName,
+  message: string,
+  fields: Record<string, unknown>,
+): void => {
   try {
     target[level](message, fields);
   } catch (error) {

@@ -1,6 +1,6 @@
 /** Dry run: the exact request the gateway would send, with the token masked, and no broker call. */
+import { type BrokerAuth, buildBrokerRequest } from '../broker/jdata.js';
 import type { AnyOperation } from '../contract/operation.js';
-import { buildBrokerRequest, type BrokerAuth } from '../broker/jdata.js';
 import type { JData } from '../contract/operation.js';
 import type { BrokerSession } from '../schemas/session.js';
 

@@ -5,9 +5,10 @@
  * everywhere), then the entry's second read if it has one. The handler of the shared stack is this, and only this.
  */
 import type { Context } from 'aws-lambda';
+
 import { callBroker } from '../broker/call-broker.js';
-import { logoutEverywhere, type LogoutDeps } from '../broker/logout.js';
 import type { BrokerAuth } from '../broker/jdata.js';
+import { type LogoutDeps, logoutEverywhere } from '../broker/logout.js';
 import type { BrokerSession } from '../broker/session.js';
 import { ConfigurationError } from '../contract/errors.js';
 import type { AnyOperation } from '../contract/operation.js';
@@ -52,21 +53,35 @@ export interface ExecutionFacts {
 /** Carries out one request; `facts` (the shared stack's state) learns what happened, success or not. */
 export const execute = async (request: ExecutionRequest, facts: ExecutionFacts): Promise<unknown> => {
   const { operation, config, input, options, idempotency, controls, context } = request;
-  if (options.dryRun) return dryRun(operation, input, await request.session(), config.BROKER_BASE_URL, config.BROKER_AUTH, config.ALGO_ID);
+  if (options.dryRun)
+    return dryRun(
+      operation,
+      input,
+      await request.session(),
+      config.BROKER_BASE_URL,
+      config.BROKER_AUTH,
+      config.ALGO_ID,
+    );
   if (operation.kind === 'order' && config.CONTROL_TABLE_NAME && !controls) {
     // Never send an order write around the governor.
-    throw new ConfigurationError(`${operation.name} was built without the trading controls (order-rate governor, kill switch); nothing was sent.`);
+    throw new ConfigurationError(
+      `${operation.name} was built without the trading controls (order-rate governor, kill switch); nothing was sent.`,
+    );
   }
   if (options.idempotencyKey !== undefined && !idempotency) {
     // Never ignore a key: the caller would believe a retry is safe.
-    throw new ConfigurationError(`${operation.name} was built without idempotency support, so its key cannot be honoured; nothing was sent.`);
+    throw new ConfigurationError(
+      `${operation.name} was built without idempotency support, so its key cannot be honoured; nothing was sent.`,
+    );
   }
 
   const send = async (): Promise<unknown> => {
     // Every broker write takes a permit from the account's governor first (after the idempotency record is claimed,
     // so a replay takes none, and a refusal frees the key: nothing was sent).
     if (operation.kind === 'order' && controls) {
-      facts.governorCalls = (await controls.acquire((await request.session()).uid, operation.refusedWhileHalted === true)).dynamoCalls;
+      facts.governorCalls = (
+        await controls.acquire((await request.session()).uid, operation.refusedWhileHalted === true)
+      ).dynamoCalls;
     }
     const started = performance.now();
     try {
@@ -81,7 +96,9 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
       // Logout ends the token in the secret (read fresh) and the one this container holds, and marks the secret
       // logged out: not just the token this container happened to cache.
       const { result, attempts } =
-        operation.broker === 'Logout' ? await logoutEverywhere(operation, input, { ...wire, sessions: request.sessions }) : await callBroker(operation, input, calls);
+        operation.broker === 'Logout'
+          ? await logoutEverywhere(operation, input, { ...wire, sessions: request.sessions })
+          : await callBroker(operation, input, calls);
       facts.brokerAttempts = attempts;
       if (operation.alsoRead && operation.kind === 'read') {
         // A second read folded into the first (e.g. the orders fired GTTs placed); its failure is said, not thrown.
@@ -102,7 +119,10 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
     const run = await idempotency.run(options.idempotencyKey, input, context, send);
     facts.replayed = run.replayed;
     // A replay is redacted again on its way out: a record stored before a token was known is no exception.
-    return { ...(redactDeep(run.result) as object), idempotency: { key: options.idempotencyKey, replayed: run.replayed } };
+    return {
+      ...(redactDeep(run.result) as object),
+      idempotency: { key: options.idempotencyKey, replayed: run.replayed },
+    };
   }
   return send();
 };

@@ -3,14 +3,20 @@
  * a price typed in paise, an exchange nobody trades) is refused before it reaches the broker.
  */
 import * as z from 'zod';
+
+import { GuardrailRejectedError } from '../contract/errors.js';
 import type { GuardedOrder } from '../contract/operation.js';
 import { EXCHANGES, MARKET_PRICE_TYPES, PRICE_TYPES, PRODUCTS } from '../schemas/input.js';
-import { GuardrailRejectedError } from '../contract/errors.js';
 
 const list = <T extends readonly string[]>(name: string, allowed?: T) =>
   z
     .string()
-    .transform((text) => text.split(',').map((item) => item.trim()).filter(Boolean))
+    .transform((text) =>
+      text
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    )
     .refine((items) => items.length > 0, { error: `${name} must list at least one value (comma-separated)` })
     .refine((items) => !allowed || items.every((item) => allowed.includes(item)), {
       error: `${name} may only contain ${allowed?.join(', ')}`,
@@ -27,7 +33,10 @@ const DECIMAL = /^\d{1,14}(\.\d{1,8})?$/;
 export const guardrailEnvSchema = z.object({
   /** Turns placing and modifying off altogether (cancel and reads stay available). */
   GUARDRAIL_READ_ONLY: flag,
-  GUARDRAIL_MAX_QTY: z.string().regex(/^[1-9]\d{0,9}$/, { error: 'must be a positive whole number' }).optional(),
+  GUARDRAIL_MAX_QTY: z
+    .string()
+    .regex(/^[1-9]\d{0,9}$/, { error: 'must be a positive whole number' })
+    .optional(),
   /** qty × prc, or qty × d for market price types, in the instrument's currency. */
   GUARDRAIL_MAX_ORDER_VALUE: z.string().regex(DECIMAL, { error: 'must be a positive decimal number' }).optional(),
   GUARDRAIL_EXCHANGES: list('GUARDRAIL_EXCHANGES', EXCHANGES),
@@ -65,33 +74,55 @@ const reject = (rule: string, message: string, details: Record<string, unknown>)
  * slips past `GUARDRAIL_SYMBOLS_DENY=M&M-EQ`. The order itself is sent as the caller spelt it.
  */
 export const symbolKey = (symbol: string): string =>
-  symbol.normalize('NFKC').replace(/\p{Cf}/gu, '').replace(/\s+/gu, ' ').trim().toUpperCase();
+  symbol
+    .normalize('NFKC')
+    .replace(/\p{Cf}/gu, '')
+    .replace(/\s+/gu, ' ')
+    .trim()
+    .toUpperCase();
 
 export const checkGuardrails = (operation: string, order: GuardedOrder, config: GuardrailConfig): void => {
   if (config.GUARDRAIL_READ_ONLY) {
     throw reject('readOnly', `This deployment is read-only: ${operation} is turned off (GUARDRAIL_READ_ONLY).`, {});
   }
   if (config.GUARDRAIL_EXCHANGES && !config.GUARDRAIL_EXCHANGES.includes(order.exch)) {
-    throw reject('exchanges', `Exchange ${order.exch} is not allowed here (allowed: ${config.GUARDRAIL_EXCHANGES.join(', ')}).`, {
-      allowed: config.GUARDRAIL_EXCHANGES,
-      actual: order.exch,
-    });
+    throw reject(
+      'exchanges',
+      `Exchange ${order.exch} is not allowed here (allowed: ${config.GUARDRAIL_EXCHANGES.join(', ')}).`,
+      {
+        allowed: config.GUARDRAIL_EXCHANGES,
+        actual: order.exch,
+      },
+    );
   }
   if (config.GUARDRAIL_PRODUCTS && !config.GUARDRAIL_PRODUCTS.includes(order.prd)) {
-    throw reject('products', `Product ${order.prd} is not allowed here (allowed: ${config.GUARDRAIL_PRODUCTS.join(', ')}).`, {
-      allowed: config.GUARDRAIL_PRODUCTS,
-      actual: order.prd,
-    });
+    throw reject(
+      'products',
+      `Product ${order.prd} is not allowed here (allowed: ${config.GUARDRAIL_PRODUCTS.join(', ')}).`,
+      {
+        allowed: config.GUARDRAIL_PRODUCTS,
+        actual: order.prd,
+      },
+    );
   }
   if (config.GUARDRAIL_PRICE_TYPES && !config.GUARDRAIL_PRICE_TYPES.includes(order.prctyp)) {
-    throw reject('priceTypes', `Price type ${order.prctyp} is not allowed here (allowed: ${config.GUARDRAIL_PRICE_TYPES.join(', ')}).`, {
-      allowed: config.GUARDRAIL_PRICE_TYPES,
-      actual: order.prctyp,
-    });
+    throw reject(
+      'priceTypes',
+      `Price type ${order.prctyp} is not allowed here (allowed: ${config.GUARDRAIL_PRICE_TYPES.join(', ')}).`,
+      {
+        allowed: config.GUARDRAIL_PRICE_TYPES,
+        actual: order.prctyp,
+      },
+    );
   }
   const symbol = symbolKey(order.tsym);
-  if (config.GUARDRAIL_SYMBOLS_ALLOW && !config.GUARDRAIL_SYMBOLS_ALLOW.some((allowed) => symbolKey(allowed) === symbol)) {
-    throw reject('symbolsAllow', `Symbol ${order.tsym} is not on this deployment's allow list.`, { actual: order.tsym });
+  if (
+    config.GUARDRAIL_SYMBOLS_ALLOW &&
+    !config.GUARDRAIL_SYMBOLS_ALLOW.some((allowed) => symbolKey(allowed) === symbol)
+  ) {
+    throw reject('symbolsAllow', `Symbol ${order.tsym} is not on this deployment's allow list.`, {
+      actual: order.tsym,
+    });
   }
   if (config.GUARDRAIL_SYMBOLS_DENY?.some((denied) => symbolKey(denied) === symbol)) {
     throw reject('symbolsDeny', `Symbol ${order.tsym} is on this deployment's deny list.`, { actual: order.tsym });

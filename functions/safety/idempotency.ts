@@ -6,19 +6,20 @@
  * lost reply after sending) is stored too, so a retry with the same key gets the same "check the pending list"
  * answer instead of a blind second order. Failures where the broker certainly did not act free the key.
  */
-import type { Context } from 'aws-lambda';
-import { dynamoDbClient } from './dynamodb-client.js';
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
+import type { Context } from 'aws-lambda';
+
 import {
+  type ErrorBody,
   errorFromBody,
   GatewayError,
   IdempotencyInProgressError,
   IdempotencyKeyReusedError,
   InternalError,
   toGatewayError,
-  type ErrorBody,
 } from '../contract/errors.js';
+import { dynamoDbClient } from './dynamodb-client.js';
 
 type JSONValue = string | number | boolean | null | JSONValue[] | { [key: string]: JSONValue };
 type StoredOutcome = { kind: 'ok'; result: JSONValue } | { kind: 'unknown'; error: ErrorBody };
@@ -119,7 +120,8 @@ const canonicalDecimal = (text: string): string => {
  * idempotency record hashes, so a retry that spells `prc` as `100.0` after `100` is the same request.
  */
 export const canonicalNumbers = (value: unknown, field?: string): unknown => {
-  if (typeof value === 'string') return field !== undefined && NUMERIC_FIELDS.has(field) ? canonicalDecimal(value) : value;
+  if (typeof value === 'string')
+    return field !== undefined && NUMERIC_FIELDS.has(field) ? canonicalDecimal(value) : value;
   if (Array.isArray(value)) return value.map((item) => canonicalNumbers(item));
   if (typeof value === 'object' && value !== null) {
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, canonicalNumbers(item, key)]));
@@ -164,6 +166,10 @@ export const dynamoIdempotency = (
 ): IdempotentExecutor =>
   new IdempotentExecutor(
     operation.name,
-    createIdempotencyStore({ tableName: config.IDEMPOTENCY_TABLE_NAME, ttlSeconds: config.IDEMPOTENCY_TTL_SECONDS, endpoint: config.DYNAMODB_ENDPOINT }),
+    createIdempotencyStore({
+      tableName: config.IDEMPOTENCY_TABLE_NAME,
+      ttlSeconds: config.IDEMPOTENCY_TTL_SECONDS,
+      endpoint: config.DYNAMODB_ENDPOINT,
+    }),
     config.IDEMPOTENCY_TTL_SECONDS,
   );

@@ -5,8 +5,8 @@
  * `MARKET_ORDERS=reject` refuses them (docs/compliance.md).
  */
 import { GuardrailRejectedError, ValidationFailedError } from '../contract/errors.js';
-import { MARKET_PRICE_TYPES } from '../schemas/input.js';
 import type { PricedLeg } from '../contract/operation.js';
+import { MARKET_PRICE_TYPES } from '../schemas/input.js';
 
 type MarketLeg = PricedLeg;
 
@@ -66,9 +66,12 @@ export const protectedPrice = (leg: MarketLeg, bandPercent: string, tick: string
   const oneTickBelow = (reference / step) * step - (reference % step === 0n ? step : 0n);
   const price = ceil < oneTickBelow ? ceil : oneTickBelow;
   if (price <= 0n) {
-    throw new ValidationFailedError(`${leg.path}: a sell market order at ${leg.reference} is too close to 0 to protect with a limit price; send a limit order.`, {
-      details: [{ field: leg.path, message: 'too low to convert into a protected limit order' }],
-    });
+    throw new ValidationFailedError(
+      `${leg.path}: a sell market order at ${leg.reference} is too close to 0 to protect with a limit price; send a limit order.`,
+      {
+        details: [{ field: leg.path, message: 'too low to convert into a protected limit order' }],
+      },
+    );
   }
   return format(price, decimals);
 };
@@ -85,6 +88,7 @@ export const protectMarketOrder = (leg: MarketLeg, settings: MarketOrderSettings
       { details: { rule: 'marketOrders', limit: 'LMT, SL-LMT', actual: leg.prctyp } },
     );
   }
-  const band = settings.MARKET_PROTECTION_PERCENT === 'auto' ? autoBandPercent(leg) : settings.MARKET_PROTECTION_PERCENT;
+  const band =
+    settings.MARKET_PROTECTION_PERCENT === 'auto' ? autoBandPercent(leg) : settings.MARKET_PROTECTION_PERCENT;
   return { prctyp: leg.prctyp === 'MKT' ? 'LMT' : 'SL-LMT', prc: protectedPrice(leg, band, settings.PRICE_TICK) };
 };

@@ -13,9 +13,10 @@
  * The kill switch lives in the same item, so turning it on changes the version: a place that read "not halted" and
  * was about to take its permit must read again, and then sees the halt.
  */
-import { GetItemCommand, PutItemCommand, UpdateItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import { dynamoDbClient } from './dynamodb-client.js';
+import { type AttributeValue, GetItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+
 import { InternalError, RateLimitedError, TradingHaltedError } from '../contract/errors.js';
+import { dynamoDbClient } from './dynamodb-client.js';
 
 export interface OrderRateLimits {
   perSecond: number;
@@ -65,7 +66,8 @@ interface ControlItem {
   halt: HaltState;
 }
 
-const isConditionFailure = (error: unknown): boolean => error instanceof Error && error.name === 'ConditionalCheckFailedException';
+const isConditionFailure = (error: unknown): boolean =>
+  error instanceof Error && error.name === 'ConditionalCheckFailedException';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -217,7 +219,10 @@ export class TradingControls {
 
 /** The retry-after of a RATE_LIMITED error, in whole seconds (1 when the broker refused: it counts per second). */
 export const retryAfterSeconds = (details: unknown): number => {
-  const value = typeof details === 'object' && details !== null ? (details as { retryAfterSeconds?: unknown }).retryAfterSeconds : undefined;
+  const value =
+    typeof details === 'object' && details !== null
+      ? (details as { retryAfterSeconds?: unknown }).retryAfterSeconds
+      : undefined;
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : 1;
 };
 

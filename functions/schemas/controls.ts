@@ -8,7 +8,9 @@ export const killSwitchResult = z.object({
   sweep: z
     .object({
       cancelled: z.array(z.string()).describe('al_ids cancelled at the broker'),
-      failed: z.array(z.object({ al_id: z.string(), code: z.string(), message: z.string() })).describe('al_ids still pending: cancel them by hand'),
+      failed: z
+        .array(z.object({ al_id: z.string(), code: z.string(), message: z.string() }))
+        .describe('al_ids still pending: cancel them by hand'),
       complete: z.boolean().describe('true: no pending GTT or OCO is left'),
     })
     .optional()

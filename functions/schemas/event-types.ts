@@ -4,12 +4,23 @@
  */
 export { EVENT_SOURCE } from './names.js';
 
-export const ORDER_DETAIL_TYPES = ['GTT Placed', 'GTT Modified', 'GTT Cancelled', 'GTT Triggered', 'GTT Removed'] as const;
+export const ORDER_DETAIL_TYPES = [
+  'GTT Placed',
+  'GTT Modified',
+  'GTT Cancelled',
+  'GTT Triggered',
+  'GTT Removed',
+] as const;
 export const SESSION_DETAIL_TYPES = ['Session Expired', 'Session Renewed'] as const;
 export const CONTROL_DETAIL_TYPES = ['Kill Switch'] as const;
 /** What became of the order a fired GTT placed, once its status settled. */
 export const FATE_DETAIL_TYPES = ['Order Filled', 'Order Rejected', 'Order Cancelled'] as const;
-export const DETAIL_TYPES = [...ORDER_DETAIL_TYPES, ...SESSION_DETAIL_TYPES, ...CONTROL_DETAIL_TYPES, ...FATE_DETAIL_TYPES] as const;
+export const DETAIL_TYPES = [
+  ...ORDER_DETAIL_TYPES,
+  ...SESSION_DETAIL_TYPES,
+  ...CONTROL_DETAIL_TYPES,
+  ...FATE_DETAIL_TYPES,
+] as const;
 export type FateDetailType = (typeof FATE_DETAIL_TYPES)[number];
 export type OrderDetailType = (typeof ORDER_DETAIL_TYPES)[number];
 export type DetailType = (typeof DETAIL_TYPES)[number];

@@ -3,31 +3,39 @@
  * `detail-type` per kind of change, and a `detail` whose schema is below. The JSON Schemas in docs/events/ are
  * generated from these (`npm run events:schemas`) and a test checks that they match and that real events pass them.
  */
-import * as z from 'zod';
 import './zod-config.js';
+
+import * as z from 'zod';
 
 import type { DetailType } from './event-types.js';
 
 export {
   CONTROL_DETAIL_TYPES,
   DETAIL_TYPES,
+  type DetailType,
   EVENT_SOURCE,
   FATE_DETAIL_TYPES,
-  ORDER_DETAIL_TYPES,
-  SESSION_DETAIL_TYPES,
-  type DetailType,
   type FateDetailType,
+  ORDER_DETAIL_TYPES,
   type OrderDetailType,
+  SESSION_DETAIL_TYPES,
 } from './event-types.js';
 
 const digits = z.string().regex(/^\d+$/);
 const eventFields = {
   /** Stable per change: the same change always gets the same id, whichever producer saw it. Deduplicate on it. */
-  eventId: z.string().regex(/^[0-9a-f]{32}$/).describe('stable id of the change: deduplicate on it'),
+  eventId: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/)
+    .describe('stable id of the change: deduplicate on it'),
   /** When the producer saw the change (ISO 8601, UTC). */
   observedAt: z.iso.datetime().describe('when the producer saw the change (ISO 8601, UTC)'),
   /** `gateway`: an order operation of this gateway after the broker's success; `watcher`: the scheduled watcher. */
-  origin: z.enum(['gateway', 'watcher']).describe('gateway: published by the operation right after the broker succeeded; watcher: seen by the scheduled GttWatcher'),
+  origin: z
+    .enum(['gateway', 'watcher'])
+    .describe(
+      'gateway: published by the operation right after the broker succeeded; watcher: seen by the scheduled GttWatcher',
+    ),
 };
 
 /** One leg of an OCO: its trigger and the order it places. */
@@ -51,7 +59,7 @@ export const orderView = z.strictObject({
   type: z.enum(['single', 'oco']),
   exch: z.string(),
   tsym: z.string(),
-  side: z.string().describe('B (buy) or S (sell); for an OCO, the target leg\'s'),
+  side: z.string().describe("B (buy) or S (sell); for an OCO, the target leg's"),
   trigger: z.string().optional(),
   alertType: z.string().optional().describe('single orders: the broker alert type (LTP_A_O above, LTP_B_O below)'),
   quantity: z.number().optional(),
@@ -72,7 +80,10 @@ export const firedOrder = z.strictObject({
   status: z.enum(['open', 'filled', 'partially-filled', 'rejected', 'cancelled']),
   filledQty: z.number(),
   averagePrice: z.string().optional(),
-  rejection: z.strictObject({ code: z.string(), hint: z.string(), text: z.string() }).optional().describe('why the broker refused it: a code, what to do, its words'),
+  rejection: z
+    .strictObject({ code: z.string(), hint: z.string(), text: z.string() })
+    .optional()
+    .describe('why the broker refused it: a code, what to do, its words'),
 });
 export type FiredOrder = z.output<typeof firedOrder>;
 
@@ -95,7 +106,9 @@ const partialOrderDetail = orderView.partial().required({ al_id: true }).extend(
 export const DETAIL_SCHEMAS = {
   'GTT Placed': orderDetail,
   'GTT Modified': orderDetail,
-  'GTT Cancelled': partialOrderDetail.extend({ status: z.string().optional().describe('the broker history status, when it has one') }),
+  'GTT Cancelled': partialOrderDetail.extend({
+    status: z.string().optional().describe('the broker history status, when it has one'),
+  }),
   'GTT Triggered': orderDetail.extend({
     firedLeg: z.enum(['target', 'stopLoss']).optional().describe('OCO: the leg that fired'),
     triggeredAt: z.string().optional().describe('when it fired, as the broker wrote it (norentm)'),
@@ -103,7 +116,10 @@ export const DETAIL_SCHEMAS = {
     order: firedOrder.optional().describe('the order it placed, when the order book already shows it'),
   }),
   'GTT Removed': orderDetail.extend({
-    status: z.string().optional().describe('the broker history status (e.g. REJECTED), absent when the order just left the pending list'),
+    status: z
+      .string()
+      .optional()
+      .describe('the broker history status (e.g. REJECTED), absent when the order just left the pending list'),
   }),
   'Session Expired': z.strictObject({
     ...eventFields,
@@ -112,7 +128,11 @@ export const DETAIL_SCHEMAS = {
   }),
   'Session Renewed': z.strictObject({
     ...eventFields,
-    method: z.enum(['oauth', 'flattrade', 'totp']).describe('oauth: the OAuth callback (GenAcsTok); flattrade: the OAuth callback (Flattrade token exchange); totp: the scheduled TOTP login'),
+    method: z
+      .enum(['oauth', 'flattrade', 'totp'])
+      .describe(
+        'oauth: the OAuth callback (GenAcsTok); flattrade: the OAuth callback (Flattrade token exchange); totp: the scheduled TOTP login',
+      ),
   }),
   'Kill Switch': z.strictObject({
     ...eventFields,

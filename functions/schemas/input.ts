@@ -4,10 +4,12 @@
  * as strings; every rule names its field, and unknown fields are rejected (a typo such as `quantity` must not
  * silently fall back to a default).
  */
-import * as z from 'zod';
 import './zod-config.js';
-import { memo } from './values.js';
+
+import * as z from 'zod';
+
 import { pageFields } from './paging.js';
+import { memo } from './values.js';
 
 /**
  * The exchanges of the client record's `exarr` that brokers of this family trade: the four the broker documents
@@ -23,7 +25,6 @@ export const ALERT_TYPES = ['LTP_A_O', 'LTP_B_O'] as const;
 export const VALIDITIES = ['GTT'] as const;
 /** Price types whose order executes at market: they carry price 0. */
 export const MARKET_PRICE_TYPES: readonly string[] = ['MKT', 'SL-MKT'];
-
 
 /** Error option that says "is required" when the field is absent, and `text` when it is present but wrong. */
 const rule = (field: string, text: string) => ({
@@ -52,16 +53,16 @@ const decimalString = (what: string) =>
       return text;
     });
 
-const quantity = memo(() => z
-  .union([z.number(), z.string()], rule('qty', 'qty must be a number or a numeric string'))
-  .transform((value, ctx) => {
+const quantity = memo(() =>
+  z.union([z.number(), z.string()], rule('qty', 'qty must be a number or a numeric string')).transform((value, ctx) => {
     const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value.trim();
     if (!POSITIVE_INTEGER.test(text)) {
       ctx.addIssue({ code: 'custom', message: `qty must be a positive whole number, got ${JSON.stringify(value)}` });
       return z.NEVER;
     }
     return text;
-  }));
+  }),
+);
 
 const enumOf = <T extends readonly [string, ...string[]]>(field: string, values: T) =>
   z.enum(values, rule(field, `${field} must be one of ${values.join(', ')}`));
@@ -103,40 +104,44 @@ const symbolProblem = (symbol: string): string | undefined => {
 };
 
 /** A trading symbol as the exchange spells it (spaces, &, %, + and = occur); encoded for the wire by the codec. */
-const tradingSymbol = memo(() => z
-  .string(rule('tsym', 'tsym must be a string'))
-  .min(1, { error: 'tsym must not be empty' })
-  .max(64, { error: 'tsym must be at most 64 characters' })
-  .superRefine((symbol, ctx) => {
-    const problem = symbolProblem(symbol);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  }));
+const tradingSymbol = memo(() =>
+  z
+    .string(rule('tsym', 'tsym must be a string'))
+    .min(1, { error: 'tsym must not be empty' })
+    .max(64, { error: 'tsym must be at most 64 characters' })
+    .superRefine((symbol, ctx) => {
+      const problem = symbolProblem(symbol);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+);
 
 /**
  * A GTT order id: a digit string (at most 30 digits), or a JSON number only while it is exact (a whole number below
  * 2^53), sent on as its digit string. A larger JSON number has lost digits before the gateway sees it (the JSON
  * text 26112200000000001 reads as 26112200000000000), so it is refused rather than acted on.
  */
-const gttId = memo(() => z
-  .union([z.string(), z.number()], rule('al_id', 'al_id must be the GTT order id returned by place (a digit string)'))
-  .transform((value, ctx) => {
-    if (typeof value === 'number' && !(Number.isSafeInteger(value) && value >= 0)) {
-      ctx.addIssue({
-        code: 'custom',
-        message:
-          Number.isInteger(value) && value > 0
-            ? 'al_id is beyond 2^53 and a JSON number cannot hold it exactly: send it as a digit string'
-            : 'al_id must be a digit string (or a whole JSON number below 2^53)',
-      });
-      return z.NEVER;
-    }
-    const text = String(value);
-    if (!/^\d{1,30}$/.test(text)) {
-      ctx.addIssue({ code: 'custom', message: 'al_id must be a digit string of at most 30 digits' });
-      return z.NEVER;
-    }
-    return text;
-  }));
+const gttId = memo(() =>
+  z
+    .union([z.string(), z.number()], rule('al_id', 'al_id must be the GTT order id returned by place (a digit string)'))
+    .transform((value, ctx) => {
+      if (typeof value === 'number' && !(Number.isSafeInteger(value) && value >= 0)) {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            Number.isInteger(value) && value > 0
+              ? 'al_id is beyond 2^53 and a JSON number cannot hold it exactly: send it as a digit string'
+              : 'al_id must be a digit string (or a whole JSON number below 2^53)',
+        });
+        return z.NEVER;
+      }
+      const text = String(value);
+      if (!/^\d{1,30}$/.test(text)) {
+        ctx.addIssue({ code: 'custom', message: 'al_id must be a digit string of at most 30 digits' });
+        return z.NEVER;
+      }
+      return text;
+    }),
+);
 export const gttIdSchema = z.lazy(gttId);
 
 /**
@@ -145,11 +150,13 @@ export const gttIdSchema = z.lazy(gttId);
  * longer remarks silently, and we refuse rather than let a label be cut.
  */
 export const TAG_MAX_LENGTH = 40;
-const tag = memo(() => z
-  .string(rule('tag', 'tag must be a string'))
-  .min(1, { error: 'tag must not be empty (omit it instead)' })
-  .max(TAG_MAX_LENGTH, { error: `tag must be at most ${TAG_MAX_LENGTH} characters` })
-  .regex(/^[A-Za-z0-9 _.:/-]+$/, { error: 'tag may hold letters, digits, spaces and _ . : / - only' }));
+const tag = memo(() =>
+  z
+    .string(rule('tag', 'tag must be a string'))
+    .min(1, { error: 'tag must not be empty (omit it instead)' })
+    .max(TAG_MAX_LENGTH, { error: `tag must be at most ${TAG_MAX_LENGTH} characters` })
+    .regex(/^[A-Za-z0-9 _.:/-]+$/, { error: 'tag may hold letters, digits, spaces and _ . : / - only' }),
+);
 export const orderTag = z.lazy(tag);
 
 const orderFields = memo(() => ({
@@ -179,11 +186,19 @@ const checkOrder = <T extends OrderShape>(order: T, ctx: z.RefinementCtx): T & {
   let prc = order.prc;
   if (isMarket) {
     if (prc !== undefined && Number(prc) !== 0) {
-      ctx.addIssue({ code: 'custom', path: ['prc'], message: `prc must be 0 (or omitted) for price type ${order.prctyp}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['prc'],
+        message: `prc must be 0 (or omitted) for price type ${order.prctyp}`,
+      });
     }
     prc = '0';
   } else if (prc === undefined || Number(prc) <= 0) {
-    ctx.addIssue({ code: 'custom', path: ['prc'], message: `prc must be a positive price for price type ${order.prctyp}` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['prc'],
+      message: `prc must be a positive price for price type ${order.prctyp}`,
+    });
   }
   if (Number(order.d) <= 0) {
     ctx.addIssue({ code: 'custom', path: ['d'], message: 'd (trigger value) must be greater than 0' });
@@ -194,7 +209,9 @@ const checkOrder = <T extends OrderShape>(order: T, ctx: z.RefinementCtx): T & {
 export const placeOrderInput = z.lazy(() => z.strictObject(orderFields()).transform(checkOrder));
 export type PlaceOrderInput = z.output<typeof placeOrderInput>;
 
-export const modifyOrderInput = z.lazy(() => z.strictObject({ al_id: gttId(), ...orderFields() }).transform(checkOrder));
+export const modifyOrderInput = z.lazy(() =>
+  z.strictObject({ al_id: gttId(), ...orderFields() }).transform(checkOrder),
+);
 export type ModifyOrderInput = z.output<typeof modifyOrderInput>;
 
 export const cancelOrderInput = z.lazy(() => z.strictObject({ al_id: gttId() }));
@@ -226,16 +243,17 @@ export type GetOrderInput = z.output<typeof getOrderInput>;
 const STOP_LOSS_PRICE_TYPES: readonly string[] = ['SL-LMT', 'SL-MKT'];
 
 /** The order one OCO leg places when its trigger is crossed. */
-const ocoLegOrder = () => z.strictObject({
-  trantype: enumOf('trantype', TRANSACTION_TYPES),
-  prctyp: enumOf('prctyp', ['LMT', 'MKT', 'SL-LMT', 'SL-MKT'] as const),
-  qty: quantity(),
-  prc: decimalString('prc').optional(),
-  prd: enumOf('prd', PRODUCTS),
-  ret: enumOf('ret', RETENTIONS).default('DAY'),
-  /** The stop-loss order's own trigger price (SL-LMT, SL-MKT). */
-  trgprc: decimalString('trgprc').optional(),
-});
+const ocoLegOrder = () =>
+  z.strictObject({
+    trantype: enumOf('trantype', TRANSACTION_TYPES),
+    prctyp: enumOf('prctyp', ['LMT', 'MKT', 'SL-LMT', 'SL-MKT'] as const),
+    qty: quantity(),
+    prc: decimalString('prc').optional(),
+    prd: enumOf('prd', PRODUCTS),
+    ret: enumOf('ret', RETENTIONS).default('DAY'),
+    /** The stop-loss order's own trigger price (SL-LMT, SL-MKT). */
+    trgprc: decimalString('trgprc').optional(),
+  });
 
 const ocoLeg = memo(() => z.strictObject({ trigger: decimalString('trigger'), order: ocoLegOrder() }));
 
@@ -267,11 +285,19 @@ const checkOco = <T extends OcoShape>(oco: T, ctx: z.RefinementCtx): T => {
     let prc = leg.order.prc;
     if (isMarket) {
       if (prc !== undefined && Number(prc) !== 0) {
-        ctx.addIssue({ code: 'custom', path: [name, 'order', 'prc'], message: `prc must be 0 (or omitted) for price type ${leg.order.prctyp}` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [name, 'order', 'prc'],
+          message: `prc must be 0 (or omitted) for price type ${leg.order.prctyp}`,
+        });
       }
       prc = '0';
     } else if (prc === undefined || Number(prc) <= 0) {
-      ctx.addIssue({ code: 'custom', path: [name, 'order', 'prc'], message: `prc must be a positive price for price type ${leg.order.prctyp}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [name, 'order', 'prc'],
+        message: `prc must be a positive price for price type ${leg.order.prctyp}`,
+      });
     }
     if (Number(leg.trigger) <= 0) {
       ctx.addIssue({ code: 'custom', path: [name, 'trigger'], message: `${name}.trigger must be greater than 0` });
@@ -280,7 +306,11 @@ const checkOco = <T extends OcoShape>(oco: T, ctx: z.RefinementCtx): T => {
     const isStopLoss = STOP_LOSS_PRICE_TYPES.includes(leg.order.prctyp);
     const trgprc = leg.order.trgprc;
     if (isStopLoss && (trgprc === undefined || Number(trgprc) <= 0)) {
-      ctx.addIssue({ code: 'custom', path: [name, 'order', 'trgprc'], message: `trgprc must be a positive price for price type ${leg.order.prctyp}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [name, 'order', 'trgprc'],
+        message: `trgprc must be a positive price for price type ${leg.order.prctyp}`,
+      });
     } else if (!isStopLoss && trgprc !== undefined) {
       ctx.addIssue({
         code: 'custom',

@@ -26,7 +26,8 @@ interface Position {
 
 const ID = /^[0-9A-Za-z_-]{1,40}$/;
 
-export const encodeCursor = (position: Position): string => Buffer.from(JSON.stringify([1, position.list, position.after, position.seen])).toString('base64url');
+export const encodeCursor = (position: Position): string =>
+  Buffer.from(JSON.stringify([1, position.list, position.after, position.seen])).toString('base64url');
 
 /** The position a cursor names, or a sentence saying why it is not one. */
 export const decodeCursor = (cursor: string, list: string): Position | string => {
@@ -37,7 +38,16 @@ export const decodeCursor = (cursor: string, list: string): Position | string =>
   } catch {
     return 'cursor is not a cursor of this API: pass nextCursor from an earlier page unchanged';
   }
-  if (!Array.isArray(parsed) || parsed.length !== 4 || parsed[0] !== 1 || typeof parsed[1] !== 'string' || typeof parsed[2] !== 'string' || !ID.test(parsed[2]) || !Number.isInteger(parsed[3]) || (parsed[3] as number) < 1) {
+  if (
+    !Array.isArray(parsed) ||
+    parsed.length !== 4 ||
+    parsed[0] !== 1 ||
+    typeof parsed[1] !== 'string' ||
+    typeof parsed[2] !== 'string' ||
+    !ID.test(parsed[2]) ||
+    !Number.isInteger(parsed[3]) ||
+    (parsed[3] as number) < 1
+  ) {
     return 'cursor is not a cursor of this API: pass nextCursor from an earlier page unchanged';
   }
   if (parsed[1] !== list) return `cursor belongs to another list (${parsed[1]}), not ${list}`;
@@ -45,7 +55,8 @@ export const decodeCursor = (cursor: string, list: string): Position | string =>
 };
 
 /** Numeric order for digit strings (shorter first), then plain string order. */
-export const compareIds = (a: string, b: string): number => (a.length !== b.length && /^\d+$/.test(a) && /^\d+$/.test(b) ? a.length - b.length : a < b ? -1 : a > b ? 1 : 0);
+export const compareIds = (a: string, b: string): number =>
+  a.length !== b.length && /^\d+$/.test(a) && /^\d+$/.test(b) ? a.length - b.length : a < b ? -1 : a > b ? 1 : 0;
 
 /** `limit` and `cursor` of one list, as query parameters (strings) or direct-invocation fields (a number works too). */
 export const pageFields = (list: string) => ({
@@ -68,8 +79,15 @@ export const pageFields = (list: string) => ({
  * One page of `items` (already filtered): sorted by al_id, from the cursor on, at most `limit`. A `limit` of
  * undefined takes every item (the GttWatcher reads whole lists through the same operations).
  */
-export const pageOf = <T extends { al_id: string }>(items: readonly T[], list: string, input: { limit?: number | undefined; cursor?: string | undefined }): { orders: T[]; nextCursor?: string } => {
-  const sorted = items.map((item, index) => ({ item, index })).sort((a, b) => compareIds(a.item.al_id, b.item.al_id) || a.index - b.index).map((x) => x.item);
+export const pageOf = <T extends { al_id: string }>(
+  items: readonly T[],
+  list: string,
+  input: { limit?: number | undefined; cursor?: string | undefined },
+): { orders: T[]; nextCursor?: string } => {
+  const sorted = items
+    .map((item, index) => ({ item, index }))
+    .sort((a, b) => compareIds(a.item.al_id, b.item.al_id) || a.index - b.index)
+    .map((x) => x.item);
   let start = 0;
   if (input.cursor) {
     const position = decodeCursor(input.cursor, list);

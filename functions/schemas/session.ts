@@ -2,8 +2,9 @@
  * The session secret one deployment acts for: `{accessToken, uid, actid, brkname?}` as JSON in Secrets Manager.
  * The token lives only there, in memory, and in the Authorization header: never in jData, a log line or a reply.
  */
-import * as z from 'zod';
 import './zod-config.js';
+
+import * as z from 'zod';
 
 export const brokerSecretSchema = z
   .object({
@@ -94,7 +95,7 @@ export const quickAuthReply = z.looseObject({
 
 /** `GET /session/oauth/start`: the broker's login page for this app, with the login's `state`. */
 export const oauthStartResult = z.object({
-  authorizeUrl: z.string().describe("Open this in a browser and sign in at the broker; it redirects to the callback"),
+  authorizeUrl: z.string().describe('Open this in a browser and sign in at the broker; it redirects to the callback'),
   state: z.string().describe('The login value; checked if the broker echoes it, otherwise the login window applies'),
   expiresAt: z.string().describe('When this login stops waiting for the redirect (ISO 8601)'),
   loginWindowSeconds: z.number().int(),
@@ -118,7 +119,10 @@ export const sessionStatusResult = z.object({
   actid: z.string().optional(),
   since: z.string().optional().describe('When our login functions wrote it (absent for a token put by hand)'),
   method: z.string().optional().describe('oauth, flattrade or totp'),
-  loggedOutAt: z.string().optional().describe('When it was logged out (the end-of-day logout or a Logout call), until the next login'),
+  loggedOutAt: z
+    .string()
+    .optional()
+    .describe('When it was logged out (the end-of-day logout or a Logout call), until the next login'),
   code: z.string().optional().describe('Why it is not usable: an error code, e.g. SESSION_EXPIRED, or LOGGED_OUT'),
   reason: z.string().optional(),
 });

@@ -4,13 +4,28 @@
  * which leave this file only inside the returned session object.
  */
 import { createHash } from 'node:crypto';
+
 import { TOTP } from 'otpauth';
 import type * as z from 'zod';
-import { buildLoginRequest, type BrokerRequest } from '../broker/jdata.js';
+
+import { type BrokerRequest, buildLoginRequest } from '../broker/jdata.js';
 import { classifyBrokerFailure } from '../broker/reply.js';
 import { postToBroker, TransportFailure } from '../broker/transport.js';
-import { BrokerBadReplyError, BrokerRejectedError, BrokerTimeoutError, BrokerUnavailableError, type GatewayError } from '../contract/errors.js';
-import { flattradeTokenReply, genAcsTokReply, quickAuthReply, type BrokerSession, type LoginCredentials, type OAuthAppSecret } from '../schemas/session.js';
+import {
+  BrokerBadReplyError,
+  BrokerRejectedError,
+  BrokerTimeoutError,
+  BrokerUnavailableError,
+  type GatewayError,
+} from '../contract/errors.js';
+import {
+  type BrokerSession,
+  flattradeTokenReply,
+  genAcsTokReply,
+  type LoginCredentials,
+  type OAuthAppSecret,
+  quickAuthReply,
+} from '../schemas/session.js';
 
 export const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -37,13 +52,16 @@ const send = async (target: { timeoutMs: number }, operation: string, request: B
   try {
     return JSON.parse(reply.text);
   } catch {
-    throw new BrokerBadReplyError(`The broker answered ${operation} with HTTP ${reply.status} and a body that is not JSON.`);
+    throw new BrokerBadReplyError(
+      `The broker answered ${operation} with HTTP ${reply.status} and a body that is not JSON.`,
+    );
   }
 };
 
 /** A login failure: the broker's text (never an echo of what we sent). */
 const loginFailure = (operation: string, json: unknown): GatewayError => {
-  const emsg = typeof json === 'object' && json !== null && 'emsg' in json && typeof json.emsg === 'string' ? json.emsg : '';
+  const emsg =
+    typeof json === 'object' && json !== null && 'emsg' in json && typeof json.emsg === 'string' ? json.emsg : '';
   if (!emsg) return new BrokerBadReplyError(`The broker's ${operation} reply has neither a token nor an error text.`);
   const classified = classifyBrokerFailure(emsg);
   return classified.code === 'BROKER_REJECTED'
@@ -61,12 +79,21 @@ const decode = <T>(operation: string, json: unknown, schema: z.ZodType<T>): T =>
  * OAuth: exchange the redirect's `code` for an access token (checksum = sha256(client id + secret code + code)).
  * `uid` is sent although the docs leave it out: one broker refuses the exchange without it.
  */
-export const exchangeOAuthCode = async (target: LoginTarget, app: OAuthAppSecret, code: string): Promise<BrokerSession> => {
-  const json = await post(target, 'GenAcsTok', { code, checksum: sha256Hex(app.clientId + app.secretCode + code), uid: app.uid });
+export const exchangeOAuthCode = async (
+  target: LoginTarget,
+  app: OAuthAppSecret,
+  code: string,
+): Promise<BrokerSession> => {
+  const json = await post(target, 'GenAcsTok', {
+    code,
+    checksum: sha256Hex(app.clientId + app.secretCode + code),
+    uid: app.uid,
+  });
   const reply = decode('GenAcsTok', json, genAcsTokReply);
   const uid = reply.uid ?? reply.USERID;
   // Without an account in the reply the session cannot be shown to be this deployment's: nothing is written.
-  if (uid === undefined) throw new BrokerBadReplyError("The broker's GenAcsTok reply names no account (neither uid nor USERID).");
+  if (uid === undefined)
+    throw new BrokerBadReplyError("The broker's GenAcsTok reply names no account (neither uid nor USERID).");
   return {
     accessToken: reply.access_token,
     uid,
@@ -79,9 +106,21 @@ export const exchangeOAuthCode = async (target: LoginTarget, app: OAuthAppSecret
  * Flattrade's own exchange: a JSON POST of `{api_key, request_code, api_secret}` with api_secret =
  * sha256(api_key + code + secret) to its token URL; the reply's `token` is a jKey session, `client` the account.
  */
-export const exchangeFlattradeCode = async (target: { tokenUrl: string; timeoutMs: number }, app: OAuthAppSecret, code: string): Promise<BrokerSession> => {
-  const body = JSON.stringify({ api_key: app.clientId, request_code: code, api_secret: sha256Hex(app.clientId + code + app.secretCode) });
-  const json = await send(target, 'the token exchange', { url: target.tokenUrl, headers: { 'Content-Type': 'application/json' }, body });
+export const exchangeFlattradeCode = async (
+  target: { tokenUrl: string; timeoutMs: number },
+  app: OAuthAppSecret,
+  code: string,
+): Promise<BrokerSession> => {
+  const body = JSON.stringify({
+    api_key: app.clientId,
+    request_code: code,
+    api_secret: sha256Hex(app.clientId + code + app.secretCode),
+  });
+  const json = await send(target, 'the token exchange', {
+    url: target.tokenUrl,
+    headers: { 'Content-Type': 'application/json' },
+    body,
+  });
   const reply = decode('token exchange', json, flattradeTokenReply);
   return { accessToken: reply.token, uid: reply.client, actid: reply.client };
 };
@@ -91,7 +130,11 @@ export const currentTotp = (seed: string, at = Date.now()): string =>
   new TOTP({ secret: seed, algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: at });
 
 /** Classic login: QuickAuth with sha256(password), the TOTP, and appkey = sha256(uid + "|" + api secret). */
-export const quickAuth = async (target: LoginTarget, credentials: LoginCredentials, at = Date.now()): Promise<BrokerSession> => {
+export const quickAuth = async (
+  target: LoginTarget,
+  credentials: LoginCredentials,
+  at = Date.now(),
+): Promise<BrokerSession> => {
   const json = await post(target, 'QuickAuth', {
     source: 'API',
     apkversion: '1.0.0',

@@ -6,6 +6,7 @@
  * Already logged out (or expired at the broker) is success: there is nothing left to end.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
+
 import { logoutEverywhere } from '../broker/logout.js';
 import { SessionSource } from '../broker/session.js';
 import { SessionExpiredError } from '../contract/errors.js';
@@ -24,8 +25,16 @@ export interface EndOfDayResult {
 export const createEndOfDayLogout = (options: { env?: Record<string, string | undefined>; logger: Logger }) =>
   shellHandler<unknown, EndOfDayResult>({ logger: options.logger, logFailures: true }, async () => {
     const config = parseSessionConfig(options.env ?? process.env);
-    const sessions = new SessionSource({ secretId: config.BROKER_SECRET_ID, maxAgeSeconds: 1, endpoint: config.SECRETS_MANAGER_ENDPOINT });
-    const wire = { baseUrl: config.BROKER_BASE_URL, auth: config.BROKER_AUTH, timeoutMs: () => config.BROKER_TIMEOUT_MS };
+    const sessions = new SessionSource({
+      secretId: config.BROKER_SECRET_ID,
+      maxAgeSeconds: 1,
+      endpoint: config.SECRETS_MANAGER_ENDPOINT,
+    });
+    const wire = {
+      baseUrl: config.BROKER_BASE_URL,
+      auth: config.BROKER_AUTH,
+      timeoutMs: () => config.BROKER_TIMEOUT_MS,
+    };
     let outcome: EndOfDayResult['outcome'] = 'logged-out';
     try {
       await logoutEverywhere(logout, {}, { ...wire, sessions });

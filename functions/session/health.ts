@@ -4,16 +4,17 @@
  * answers `GET /session` (IAM-authorised; `gtt session`): whose session it is, since when, alive or not. Never the
  * token.
  */
-import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { METRIC_NAMESPACE, SERVICE_NAME } from '../schemas/names.js';
 import type { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+
 import { callBroker } from '../broker/call-broker.js';
 import { SessionSource } from '../broker/session.js';
 import { toGatewayError } from '../contract/errors.js';
-import { clientDetails } from '../operations.js';
-import { parseSessionConfig } from './config.js';
 import { shellHandler } from '../middleware/function-shell.js';
+import { clientDetails } from '../operations.js';
+import { METRIC_NAMESPACE, SERVICE_NAME } from '../schemas/names.js';
+import { parseSessionConfig } from './config.js';
 
 export interface HealthResult {
   alive: boolean;
@@ -31,8 +32,11 @@ export interface HealthResult {
   reason?: string;
 }
 
-
-export const createSessionHealthCheck = (options: { env?: Record<string, string | undefined>; logger: Logger; metrics?: Metrics }) => {
+export const createSessionHealthCheck = (options: {
+  env?: Record<string, string | undefined>;
+  logger: Logger;
+  metrics?: Metrics;
+}) => {
   const metrics = options.metrics ?? new Metrics({ namespace: METRIC_NAMESPACE, serviceName: SERVICE_NAME });
   /** `scheduled`: the pre-market run, which publishes SessionAlive (GET /session only answers: no metric, no alarm). */
   const check = async (scheduled: boolean): Promise<HealthResult> => {
@@ -42,7 +46,11 @@ export const createSessionHealthCheck = (options: { env?: Record<string, string 
     let account: Pick<HealthResult, 'uid' | 'actid' | 'since' | 'method'> = {};
     try {
       // Read fresh: the check must see the token a renewal wrote minutes ago.
-      const sessions = new SessionSource({ secretId: config.BROKER_SECRET_ID, maxAgeSeconds: 1, endpoint: config.SECRETS_MANAGER_ENDPOINT });
+      const sessions = new SessionSource({
+        secretId: config.BROKER_SECRET_ID,
+        maxAgeSeconds: 1,
+        endpoint: config.SECRETS_MANAGER_ENDPOINT,
+      });
       const session = await sessions.fresh();
       account = {
         uid: session.uid,
@@ -66,17 +74,27 @@ export const createSessionHealthCheck = (options: { env?: Record<string, string 
         return result;
       }
       // The operation table's own ClientDetails: the same wire, reply decoding and error mapping as the gateway's.
-      await callBroker(clientDetails, {}, {
-        baseUrl: config.BROKER_BASE_URL,
-        auth: config.BROKER_AUTH,
-        timeoutMs: () => config.BROKER_TIMEOUT_MS,
-        session: () => Promise.resolve(session),
-        refreshSession: () => sessions.refresh(),
-      });
+      await callBroker(
+        clientDetails,
+        {},
+        {
+          baseUrl: config.BROKER_BASE_URL,
+          auth: config.BROKER_AUTH,
+          timeoutMs: () => config.BROKER_TIMEOUT_MS,
+          session: () => Promise.resolve(session),
+          refreshSession: () => sessions.refresh(),
+        },
+      );
       result = { alive: true, checkedAt, ...account };
     } catch (error) {
       const failure = toGatewayError(error);
-      result = { alive: false, checkedAt, ...account, code: failure.code, reason: failure.brokerMessage ?? failure.message };
+      result = {
+        alive: false,
+        checkedAt,
+        ...account,
+        code: failure.code,
+        reason: failure.brokerMessage ?? failure.message,
+      };
     }
     // Written by the shell's logMetrics at the end of the invocation.
     if (scheduled) metrics.addMetric('SessionAlive', MetricUnit.Count, result.alive ? 1 : 0);
@@ -86,20 +104,34 @@ export const createSessionHealthCheck = (options: { env?: Record<string, string 
   };
 
   /** Scheduled: the result. `GET /session`: the result as JSON, 200 whether alive or not (the check worked). */
-  return shellHandler<unknown, HealthResult | APIGatewayProxyStructuredResultV2>({ logger: options.logger, metrics }, async (event) => {
-    if (!isHttpEvent(event)) return check(true);
-    // Bad input never reaches the broker.
-    if (Object.keys(event.queryStringParameters ?? {}).length) {
+  return shellHandler<unknown, HealthResult | APIGatewayProxyStructuredResultV2>(
+    { logger: options.logger, metrics },
+    async (event) => {
+      if (!isHttpEvent(event)) return check(true);
+      // Bad input never reaches the broker.
+      if (Object.keys(event.queryStringParameters ?? {}).length) {
+        return {
+          statusCode: 400,
+          headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+          body: JSON.stringify({
+            error: { code: 'VALIDATION_FAILED', message: 'GET /session takes no query parameters.' },
+          }),
+        };
+      }
+      const result = await check(false);
       return {
-        statusCode: 400,
+        statusCode: 200,
         headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
-        body: JSON.stringify({ error: { code: 'VALIDATION_FAILED', message: 'GET /session takes no query parameters.' } }),
+        body: JSON.stringify(result),
       };
-    }
-    const result = await check(false);
-    return { statusCode: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' }, body: JSON.stringify(result) };
-  });
+    },
+  );
 };
 
 const isHttpEvent = (event: unknown): event is { queryStringParameters?: Record<string, string> } =>
-  typeof event === 'object' && event !== null && 'requestContext' in event && typeof event.requestContext === 'object' && event.requestContext !== null && 'http' in event.requestContext;
+  typeof event === 'object' &&
+  event !== null &&
+  'requestContext' in event &&
+  typeof event.requestContext === 'object' &&
+  event.requestContext !== null &&
+  'http' in event.requestContext;

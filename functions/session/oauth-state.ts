@@ -10,6 +10,7 @@
  * Every consume is a conditional write, so two callbacks racing for one login cannot both proceed.
  */
 import { createHash, randomBytes } from 'node:crypto';
+
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 
@@ -34,10 +35,17 @@ export class OAuthStateStore {
     const state = randomBytes(32).toString('base64url');
     const expiresAt = Math.floor(now / 1000) + this.ttlSeconds;
     await this.client.send(
-      new PutCommand({ TableName: this.tableName, Item: { state, expiresAt }, ConditionExpression: 'attribute_not_exists(#s)', ExpressionAttributeNames: { '#s': 'state' } }),
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { state, expiresAt },
+        ConditionExpression: 'attribute_not_exists(#s)',
+        ExpressionAttributeNames: { '#s': 'state' },
+      }),
     );
     // The latest start wins: a redirect without `state` completes the login the trader started last.
-    await this.client.send(new PutCommand({ TableName: this.tableName, Item: { state: PENDING_LOGIN, ref: state, expiresAt } }));
+    await this.client.send(
+      new PutCommand({ TableName: this.tableName, Item: { state: PENDING_LOGIN, ref: state, expiresAt } }),
+    );
     return { state, expiresAt };
   }
 
@@ -54,7 +62,8 @@ export class OAuthStateStore {
     const ref = await this.deleteIfLive({ state: PENDING_LOGIN }, now);
     if (!ref) return false;
     // Its `state` must not complete it again either.
-    if (typeof ref === 'string') await this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { state: ref } }));
+    if (typeof ref === 'string')
+      await this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { state: ref } }));
     return true;
   }
 

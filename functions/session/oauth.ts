@@ -15,18 +15,19 @@
  *
  * Replies never carry a token, a code or the app's secret.
  */
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { Logger } from '@aws-lambda-powertools/logger';
-import type { GatewayError } from '../contract/errors.js';
-import { SessionAccountMismatchError, ValidationFailedError, toGatewayError } from '../contract/errors.js';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+
 import { authorizeLink } from '../broker/presets.js';
-import { oauthAppSecretSchema, type BrokerSession, type OAuthAppSecret } from '../schemas/session.js';
+import type { GatewayError } from '../contract/errors.js';
+import { SessionAccountMismatchError, toGatewayError, ValidationFailedError } from '../contract/errors.js';
+import { shellHandler } from '../middleware/function-shell.js';
+import { type BrokerSession, type OAuthAppSecret, oauthAppSecretSchema } from '../schemas/session.js';
 import { exchangeFlattradeCode, exchangeOAuthCode } from './broker-login.js';
 import { parseSessionConfig, required, type SessionConfig } from './config.js';
 import { OAuthStateStore } from './oauth-state.js';
-import { readJsonSecret, secretsClient, writeSession } from './secrets.js';
 import { publishSessionRenewed } from './renewed-event.js';
-import { shellHandler } from '../middleware/function-shell.js';
+import { readJsonSecret, secretsClient, writeSession } from './secrets.js';
 
 const CODE = /^[A-Za-z0-9._~-]{4,256}$/;
 const STATE = /^[A-Za-z0-9_-]{43}$/;
@@ -41,7 +42,11 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 
 const page = (status: number, title: string, text: string): APIGatewayProxyStructuredResultV2 => ({
   statusCode: status,
-  headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
+  headers: {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'referrer-policy': 'no-referrer',
+  },
   body: `<!doctype html><meta charset="utf-8"><title>${escapeHtml(title)}</title><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>`,
 });
 
@@ -53,13 +58,18 @@ export interface OAuthHandlerOptions {
 }
 
 export const createOAuthHandler = (options: OAuthHandlerOptions) => {
-  let runtime: { config: SessionConfig; states: OAuthStateStore; secrets: ReturnType<typeof secretsClient> } | undefined;
+  let runtime:
+    { config: SessionConfig; states: OAuthStateStore; secrets: ReturnType<typeof secretsClient> } | undefined;
   const init = () => {
     if (!runtime) {
       const config = parseSessionConfig(options.env ?? process.env);
       runtime = {
         config,
-        states: new OAuthStateStore(required(config, 'OAUTH_STATE_TABLE_NAME'), config.OAUTH_STATE_TTL_SECONDS, config.DYNAMODB_ENDPOINT),
+        states: new OAuthStateStore(
+          required(config, 'OAUTH_STATE_TABLE_NAME'),
+          config.OAUTH_STATE_TTL_SECONDS,
+          config.DYNAMODB_ENDPOINT,
+        ),
         secrets: secretsClient(config.SECRETS_MANAGER_ENDPOINT),
       };
     }
@@ -67,14 +77,22 @@ export const createOAuthHandler = (options: OAuthHandlerOptions) => {
   };
 
   const readApp = (config: SessionConfig, secrets: ReturnType<typeof secretsClient>) =>
-    readJsonSecret(secrets, required(config, 'OAUTH_APP_SECRET_ID'), oauthAppSecretSchema, '{clientId, secretCode, uid, actid?}');
+    readJsonSecret(
+      secrets,
+      required(config, 'OAUTH_APP_SECRET_ID'),
+      oauthAppSecretSchema,
+      '{clientId, secretCode, uid, actid?}',
+    );
 
   const start = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
     const unknown = Object.keys(event.queryStringParameters ?? {});
     if (unknown.length) {
-      throw new ValidationFailedError(`GET /session/oauth/start takes no query parameters; got ${unknown.join(', ')}.`, {
-        details: unknown.map((field) => ({ field, message: 'not a parameter of the OAuth start route' })),
-      });
+      throw new ValidationFailedError(
+        `GET /session/oauth/start takes no query parameters; got ${unknown.join(', ')}.`,
+        {
+          details: unknown.map((field) => ({ field, message: 'not a parameter of the OAuth start route' })),
+        },
+      );
     }
     const { config, states, secrets } = init();
     const app = await readApp(config, secrets);
@@ -107,39 +125,56 @@ export const createOAuthHandler = (options: OAuthHandlerOptions) => {
     const code = query.code ?? '';
     const state = query.state ?? '';
     if (state !== '' && !STATE.test(state)) {
-      throw new ValidationFailedError('The login link has a malformed state: start again with GET /session/oauth/start.', {
-        details: [{ field: 'state', message: 'malformed' }],
-      });
+      throw new ValidationFailedError(
+        'The login link has a malformed state: start again with GET /session/oauth/start.',
+        {
+          details: [{ field: 'state', message: 'malformed' }],
+        },
+      );
     }
     if (!CODE.test(code)) {
-      throw new ValidationFailedError('The broker sent no valid authorization code.', { details: [{ field: 'code', message: 'missing or malformed' }] });
+      throw new ValidationFailedError('The broker sent no valid authorization code.', {
+        details: [{ field: 'code', message: 'missing or malformed' }],
+      });
     }
     const { config, states, secrets } = init();
     const minutes = Math.round(config.OAUTH_STATE_TTL_SECONDS / 60);
     // The login is consumed before anything else: a replayed or forged redirect stops here.
     if (state !== '') {
       if (!(await states.consume(state))) {
-        throw new ValidationFailedError('This login link was already used, has expired or was not issued here: start again with GET /session/oauth/start.', {
-          details: [{ field: 'state', message: 'unknown, used or expired' }],
-        });
+        throw new ValidationFailedError(
+          'This login link was already used, has expired or was not issued here: start again with GET /session/oauth/start.',
+          {
+            details: [{ field: 'state', message: 'unknown, used or expired' }],
+          },
+        );
       }
     } else if (!(await states.consumePending())) {
       throw new ValidationFailedError(
         `No login was started here in the last ${minutes} minutes, or it was already completed: start again with GET /session/oauth/start.`,
-        { details: [{ field: 'state', message: `absent, and no login is waiting (the window is ${minutes} minutes)` }] },
+        {
+          details: [{ field: 'state', message: `absent, and no login is waiting (the window is ${minutes} minutes)` }],
+        },
       );
     }
     if (!(await states.claimCode(code))) {
-      throw new ValidationFailedError('This authorization code was already used: start again with GET /session/oauth/start.', {
-        details: [{ field: 'code', message: 'already used' }],
-      });
+      throw new ValidationFailedError(
+        'This authorization code was already used: start again with GET /session/oauth/start.',
+        {
+          details: [{ field: 'code', message: 'already used' }],
+        },
+      );
     }
     const app = await readApp(config, secrets);
     const target = { baseUrl: config.BROKER_BASE_URL, timeoutMs: config.BROKER_TIMEOUT_MS };
     const method = config.BROKER_LOGIN;
     const session =
       method === 'flattrade'
-        ? await exchangeFlattradeCode({ tokenUrl: required(config, 'BROKER_TOKEN_URL'), timeoutMs: config.BROKER_TIMEOUT_MS }, app, code)
+        ? await exchangeFlattradeCode(
+            { tokenUrl: required(config, 'BROKER_TOKEN_URL'), timeoutMs: config.BROKER_TIMEOUT_MS },
+            app,
+            code,
+          )
         : await exchangeOAuthCode(target, app, code);
     checkAccount(session, app);
     const renewedAt = new Date().toISOString();
@@ -148,31 +183,46 @@ export const createOAuthHandler = (options: OAuthHandlerOptions) => {
     await publishSessionRenewed(config, method, versionId, options.logger);
     const result = { stat: 'Ok', method, uid: session.uid, actid: session.actid, renewedAt };
     return wantsHtml(event)
-      ? page(200, 'Broker session renewed', `The gateway now trades for ${session.uid} (${session.actid}). You can close this window.`)
+      ? page(
+          200,
+          'Broker session renewed',
+          `The gateway now trades for ${session.uid} (${session.actid}). You can close this window.`,
+        )
       : json(200, result);
   };
 
   // The shell every function runs in (the invocation's context on each log line); errors are answered below.
-  return shellHandler<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>({ logger: options.logger }, async (event) => {
-    const started = Date.now();
-    const route = `${event.requestContext?.http?.method ?? '?'} ${event.rawPath ?? '?'}`;
-    let response: APIGatewayProxyStructuredResultV2;
-    let failure: GatewayError | undefined;
-    try {
-      if (route === 'GET /session/oauth/start') response = await start(event);
-      else if (route === 'GET /session/oauth/callback') response = await callback(event);
-      else response = json(404, { message: 'Not Found' });
-    } catch (error) {
-      failure = toGatewayError(error);
-      response = wantsHtml(event) && route.endsWith('/callback')
-        ? page(failure.status, 'Broker session not renewed', failure.message)
-        : json(failure.status, { error: failure.toBody() });
-    }
-    try {
-      options.logger.info('request', { access: { route, status: response.statusCode, latencyMs: Date.now() - started, ...(failure ? { code: failure.code } : {}) } });
-    } catch {
-      // Logging never fails a login.
-    }
-    return response;
-  });
+  return shellHandler<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(
+    { logger: options.logger },
+    async (event) => {
+      const started = Date.now();
+      const route = `${event.requestContext?.http?.method ?? '?'} ${event.rawPath ?? '?'}`;
+      let response: APIGatewayProxyStructuredResultV2;
+      let failure: GatewayError | undefined;
+      try {
+        if (route === 'GET /session/oauth/start') response = await start(event);
+        else if (route === 'GET /session/oauth/callback') response = await callback(event);
+        else response = json(404, { message: 'Not Found' });
+      } catch (error) {
+        failure = toGatewayError(error);
+        response =
+          wantsHtml(event) && route.endsWith('/callback')
+            ? page(failure.status, 'Broker session not renewed', failure.message)
+            : json(failure.status, { error: failure.toBody() });
+      }
+      try {
+        options.logger.info('request', {
+          access: {
+            route,
+            status: response.statusCode,
+            latencyMs: Date.now() - started,
+            ...(failure ? { code: failure.code } : {}),
+          },
+        });
+      } catch {
+        // Logging never fails a login.
+      }
+      return response;
+    },
+  );
 };

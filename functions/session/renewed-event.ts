@@ -4,16 +4,29 @@
  * does not fail the renewal: the token is in the secret either way. Nothing of the session but its method is sent.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
+
 import { createEventPublisher } from '../events/publisher.js';
 import { eventIds } from '../events/views.js';
 import { writeLog } from '../runtime/logger.js';
 import type { SessionConfig } from './config.js';
 
-export const publishSessionRenewed = async (config: SessionConfig, method: 'oauth' | 'flattrade' | 'totp', versionId: string, logger: Logger): Promise<void> => {
+export const publishSessionRenewed = async (
+  config: SessionConfig,
+  method: 'oauth' | 'flattrade' | 'totp',
+  versionId: string,
+  logger: Logger,
+): Promise<void> => {
   if (!config.EVENT_BUS_NAME) return;
   const eventId = eventIds.sessionRenewed(versionId);
-  const result = await createEventPublisher({ busName: config.EVENT_BUS_NAME, endpoint: config.EVENTBRIDGE_ENDPOINT }).publish([
-    { detailType: 'Session Renewed', detail: { eventId, observedAt: new Date().toISOString(), origin: 'gateway', method } },
+  const result = await createEventPublisher({
+    busName: config.EVENT_BUS_NAME,
+    endpoint: config.EVENTBRIDGE_ENDPOINT,
+  }).publish([
+    {
+      detailType: 'Session Renewed',
+      detail: { eventId, observedAt: new Date().toISOString(), origin: 'gateway', method },
+    },
   ]);
-  if (result.failed.length) writeLog(logger, 'error', 'Session Renewed not published', { eventId, reason: result.failed[0]!.reason });
+  if (result.failed.length)
+    writeLog(logger, 'error', 'Session Renewed not published', { eventId, reason: result.failed[0]!.reason });
 };

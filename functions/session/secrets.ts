@@ -4,15 +4,22 @@
  */
 import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type * as z from 'zod';
+
 import { ConfigurationError } from '../contract/errors.js';
 import type { BrokerSession } from '../schemas/session.js';
 
 export const secretsClient = (endpoint?: string): SecretsManagerClient =>
   new SecretsManagerClient(endpoint ? { endpoint } : {});
 
-const sdkMessage = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+const sdkMessage = (error: unknown): string =>
+  error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 
-export const readJsonSecret = async <T>(client: SecretsManagerClient, secretId: string, schema: z.ZodType<T>, shape: string): Promise<T> => {
+export const readJsonSecret = async <T>(
+  client: SecretsManagerClient,
+  secretId: string,
+  schema: z.ZodType<T>,
+  shape: string,
+): Promise<T> => {
   let text: string | undefined;
   try {
     text = (await client.send(new GetSecretValueCommand({ SecretId: secretId }))).SecretString;
@@ -30,20 +37,31 @@ export const readJsonSecret = async <T>(client: SecretsManagerClient, secretId: 
   if (!parsed.success) {
     // Field names and rules only: never the secret's values.
     const problems = parsed.error.issues.map((i) => ({ field: i.path.join('.') || '(root)', message: i.message }));
-    throw new ConfigurationError(`The secret "${secretId}" must be JSON ${shape}: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`, {
-      details: problems,
-    });
+    throw new ConfigurationError(
+      `The secret "${secretId}" must be JSON ${shape}: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`,
+      {
+        details: problems,
+      },
+    );
   }
   return parsed.data;
 };
 
 /** A new version of the session secret; running functions pick it up through their rotated-token retry. */
 /** Returns the new version's id (the stable id of its `Session Renewed` event). */
-export const writeSession = async (client: SecretsManagerClient, secretId: string, session: BrokerSession): Promise<string> => {
+export const writeSession = async (
+  client: SecretsManagerClient,
+  secretId: string,
+  session: BrokerSession,
+): Promise<string> => {
   try {
-    const reply = await client.send(new PutSecretValueCommand({ SecretId: secretId, SecretString: JSON.stringify(session) }));
+    const reply = await client.send(
+      new PutSecretValueCommand({ SecretId: secretId, SecretString: JSON.stringify(session) }),
+    );
     return reply.VersionId ?? `${secretId}@${Date.now()}`;
   } catch (error) {
-    throw new ConfigurationError(`Could not write the session secret "${secretId}": ${sdkMessage(error)}`, { cause: error });
+    throw new ConfigurationError(`Could not write the session secret "${secretId}": ${sdkMessage(error)}`, {
+      cause: error,
+    });
   }
 };

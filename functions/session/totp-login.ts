@@ -4,13 +4,14 @@
  * (so the function's error alarm fires); no password, seed or token is in it.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
+
 import { ConfigurationError } from '../contract/errors.js';
+import { shellHandler } from '../middleware/function-shell.js';
 import { loginCredentialsSchema } from '../schemas/session.js';
 import { quickAuth } from './broker-login.js';
 import { parseSessionConfig, required } from './config.js';
-import { readJsonSecret, secretsClient, writeSession } from './secrets.js';
 import { publishSessionRenewed } from './renewed-event.js';
-import { shellHandler } from '../middleware/function-shell.js';
+import { readJsonSecret, secretsClient, writeSession } from './secrets.js';
 
 export interface RenewalResult {
   stat: 'Ok';
@@ -22,30 +23,46 @@ export interface RenewalResult {
 
 export const createSessionRenewal = (options: { env?: Record<string, string | undefined>; logger: Logger }) =>
   // The shell every function runs in: the invocation's context on each log line, one line per failure.
-  shellHandler<unknown, RenewalResult>({ logger: options.logger, logFailures: true }, async (): Promise<RenewalResult> => {
-    const config = parseSessionConfig(options.env ?? process.env);
-    // QuickAuth's `susertoken` is a jKey session: every client sends it as `&jKey=`, none as Bearer.
-    if (config.BROKER_AUTH !== 'jkey') {
-      throw new ConfigurationError('The TOTP login (QuickAuth) issues a jKey token: set BROKER_AUTH=jkey (CDK: sessionRenewal=totp implies brokerAuth=jkey)', {
-        details: [{ field: 'BROKER_AUTH', message: 'must be jkey for the TOTP login' }],
-      });
-    }
-    const secrets = secretsClient(config.SECRETS_MANAGER_ENDPOINT);
-    const credentials = await readJsonSecret(
-      secrets,
-      required(config, 'LOGIN_SECRET_ID'),
-      loginCredentialsSchema,
-      '{uid, password, totpSeed, apiSecret, vendorCode?, imei?}',
-    );
-    try {
-      const session = await quickAuth({ baseUrl: config.BROKER_BASE_URL, timeoutMs: config.BROKER_TIMEOUT_MS }, credentials);
-      const renewedAt = new Date().toISOString();
-      const versionId = await writeSession(secrets, config.BROKER_SECRET_ID, { ...session, renewedAt, method: 'totp' });
-      options.logger.info('session renewed', { session: { method: 'totp', uid: session.uid, actid: session.actid } });
-      await publishSessionRenewed(config, 'totp', versionId, options.logger);
-      return { stat: 'Ok', method: 'totp', uid: session.uid, actid: session.actid, renewedAt };
-    } catch (error) {
-      options.logger.error('session renewal failed', { session: { method: 'totp', uid: credentials.uid }, error: error instanceof Error ? error.message : String(error) });
-      throw error;
-    }
-  });
+  shellHandler<unknown, RenewalResult>(
+    { logger: options.logger, logFailures: true },
+    async (): Promise<RenewalResult> => {
+      const config = parseSessionConfig(options.env ?? process.env);
+      // QuickAuth's `susertoken` is a jKey session: every client sends it as `&jKey=`, none as Bearer.
+      if (config.BROKER_AUTH !== 'jkey') {
+        throw new ConfigurationError(
+          'The TOTP login (QuickAuth) issues a jKey token: set BROKER_AUTH=jkey (CDK: sessionRenewal=totp implies brokerAuth=jkey)',
+          {
+            details: [{ field: 'BROKER_AUTH', message: 'must be jkey for the TOTP login' }],
+          },
+        );
+      }
+      const secrets = secretsClient(config.SECRETS_MANAGER_ENDPOINT);
+      const credentials = await readJsonSecret(
+        secrets,
+        required(config, 'LOGIN_SECRET_ID'),
+        loginCredentialsSchema,
+        '{uid, password, totpSeed, apiSecret, vendorCode?, imei?}',
+      );
+      try {
+        const session = await quickAuth(
+          { baseUrl: config.BROKER_BASE_URL, timeoutMs: config.BROKER_TIMEOUT_MS },
+          credentials,
+        );
+        const renewedAt = new Date().toISOString();
+        const versionId = await writeSession(secrets, config.BROKER_SECRET_ID, {
+          ...session,
+          renewedAt,
+          method: 'totp',
+        });
+        options.logger.info('session renewed', { session: { method: 'totp', uid: session.uid, actid: session.actid } });
+        await publishSessionRenewed(config, 'totp', versionId, options.logger);
+        return { stat: 'Ok', method: 'totp', uid: session.uid, actid: session.actid, renewedAt };
+      } catch (error) {
+        options.logger.error('session renewal failed', {
+          session: { method: 'totp', uid: credentials.uid },
+          error: error instanceof Error ? error.message : String(error),
+        });
+        throw error;
+      }
+    },
+  );

@@ -1,5 +1,6 @@
 /** The GttWatcher's environment: the broker settings of the function set, plus the bus and the events table. */
 import * as z from 'zod';
+
 import { configFields, parseConfig } from '../runtime/config.js';
 
 export const watcherConfigSchema = configFields
@@ -21,4 +22,5 @@ export const watcherConfigSchema = configFields
 
 export type WatcherConfig = z.output<typeof watcherConfigSchema>;
 
-export const parseWatcherConfig = (env: Record<string, string | undefined>): WatcherConfig => parseConfig(watcherConfigSchema, env, 'watcher');
+export const parseWatcherConfig = (env: Record<string, string | undefined>): WatcherConfig =>
+  parseConfig(watcherConfigSchema, env, 'watcher');

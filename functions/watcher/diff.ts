@@ -14,13 +14,18 @@
  * `published` holds the eventIds already published (by the gateway or an earlier run): they are not published
  * again, but the snapshot moves on as if they were.
  */
+import type { KnownOrder, WatcherState } from '../events/store.js';
+import { contentHash, type OrderEventIds, viewOfFiredOrder, viewOfRecord } from '../events/views.js';
 import type { FateDetailType, LifecycleEvent, OrderDetailType, OrderView } from '../schemas/events.js';
 import type { BookOrder, GttOrder } from '../schemas/reply.js';
-import type { KnownOrder, WatcherState } from '../events/store.js';
-import { contentHash, viewOfFiredOrder, viewOfRecord, type OrderEventIds } from '../events/views.js';
 
 /** A history record as the operation table normalises it (GetTriggeredGTTOrders), with the order it placed. */
-export type HistoryOrder = GttOrder & { status: string; triggeredAt?: string; firedLeg?: 'target' | 'stopLoss'; order?: BookOrder };
+export type HistoryOrder = GttOrder & {
+  status: string;
+  triggeredAt?: string;
+  firedLeg?: 'target' | 'stopLoss';
+  order?: BookOrder;
+};
 
 export interface DiffInput {
   state: WatcherState;
@@ -78,7 +83,10 @@ export const diffSnapshot = (input: DiffInput): DiffResult => {
         },
       });
     } else {
-      changes.push({ detailType: type, detail: { ...view, eventId, ...common, ...(record ? { status: record.status } : {}) } });
+      changes.push({
+        detailType: type,
+        detail: { ...view, eventId, ...common, ...(record ? { status: record.status } : {}) },
+      });
     }
   };
 
@@ -91,7 +99,10 @@ export const diffSnapshot = (input: DiffInput): DiffResult => {
         changes.push({ detailType: 'GTT Placed', detail: { ...view, eventId: ids.placed(order.al_id), ...common } });
       }
     } else if (known.hash !== hash && state.initialized) {
-      changes.push({ detailType: 'GTT Modified', detail: { ...view, eventId: ids.modified(order.al_id, hash), ...common } });
+      changes.push({
+        detailType: 'GTT Modified',
+        detail: { ...view, eventId: ids.modified(order.al_id, hash), ...common },
+      });
     }
     next.orders[order.al_id] = { view, hash };
   }
@@ -136,7 +147,11 @@ const FATE_EVENT: Partial<Record<BookOrder['status'], FateDetailType>> = {
  * The orders fired GTTs placed that reached a final status (filled, rejected, cancelled): one event each, whose id
  * names the GTT, the order and the status, so the published markers keep it to one whatever the run.
  */
-export const settledEvents = (history: readonly HistoryOrder[], ids: OrderEventIds, observedAt: string): LifecycleEvent[] =>
+export const settledEvents = (
+  history: readonly HistoryOrder[],
+  ids: OrderEventIds,
+  observedAt: string,
+): LifecycleEvent[] =>
   history.flatMap((record) => {
     const type = record.order ? FATE_EVENT[record.order.status] : undefined;
     if (!type || !record.order) return [];

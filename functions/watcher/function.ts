@@ -4,15 +4,15 @@
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { METRIC_NAMESPACE, SERVICE_NAME } from '../schemas/names.js';
+
 import { SessionSource } from '../broker/session.js';
 import { createEventPublisher, type EventPublisher } from '../events/publisher.js';
 import { EventsTable } from '../events/store.js';
+import { shellHandler } from '../middleware/function-shell.js';
+import { METRIC_NAMESPACE, SERVICE_NAME } from '../schemas/names.js';
+import { memo } from '../schemas/values.js';
 import { parseWatcherConfig, type WatcherConfig } from './config.js';
 import { runWatcher, type WatcherRun } from './watcher.js';
-import { shellHandler } from '../middleware/function-shell.js';
-import { memo } from '../schemas/values.js';
-
 
 export interface WatcherOptions {
   env?: Record<string, string | undefined>;
@@ -24,16 +24,28 @@ export interface WatcherOptions {
 }
 
 export const createGttWatcher = (options: WatcherOptions) => {
-  const metrics = options.metrics ?? new Metrics({ namespace: METRIC_NAMESPACE, serviceName: SERVICE_NAME, defaultDimensions: { Function: 'GttWatcher' } });
+  const metrics =
+    options.metrics ??
+    new Metrics({
+      namespace: METRIC_NAMESPACE,
+      serviceName: SERVICE_NAME,
+      defaultDimensions: { Function: 'GttWatcher' },
+    });
   // Per container, built on first use: a bad configuration is a clean CONFIGURATION_ERROR of the first run.
   const parts = memo(() => {
     const config = parseWatcherConfig(options.env ?? process.env);
     return {
       config,
       table: new EventsTable({ tableName: config.EVENTS_TABLE_NAME, endpoint: config.DYNAMODB_ENDPOINT }),
-      publisher: options.publisher?.(config) ?? createEventPublisher({ busName: config.EVENT_BUS_NAME, endpoint: config.EVENTBRIDGE_ENDPOINT }),
+      publisher:
+        options.publisher?.(config) ??
+        createEventPublisher({ busName: config.EVENT_BUS_NAME, endpoint: config.EVENTBRIDGE_ENDPOINT }),
       // maxAge 1 s: every run reads the secret, so a renewed token is used at once.
-      sessions: new SessionSource({ secretId: config.BROKER_SECRET_ID, maxAgeSeconds: 1, endpoint: config.SECRETS_MANAGER_ENDPOINT }),
+      sessions: new SessionSource({
+        secretId: config.BROKER_SECRET_ID,
+        maxAgeSeconds: 1,
+        endpoint: config.SECRETS_MANAGER_ENDPOINT,
+      }),
     };
   });
   // The shell every function runs in: the run's Lambda context on each log line, its metrics written at its end,

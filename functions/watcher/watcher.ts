@@ -12,21 +12,23 @@
  * A dead session is `Session Expired` once: the snapshot remembers it, until a read works again.
  */
 import { randomUUID } from 'node:crypto';
+
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
+import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+
 import { callBroker } from '../broker/call-broker.js';
 import type { SessionSource } from '../broker/session.js';
-import type { GatewayError} from '../contract/errors.js';
+import type { GatewayError } from '../contract/errors.js';
 import { toGatewayError } from '../contract/errors.js';
-import type { LifecycleEvent } from '../schemas/events.js';
-import type { GttOrder } from '../schemas/reply.js';
 import type { EventPublisher } from '../events/publisher.js';
 import type { EventsTable, Lease, WatcherState } from '../events/store.js';
 import { eventIds, orderEventIds, scopeOf } from '../events/views.js';
-import { writeLog } from '../runtime/logger.js';
 import { getOrderBook, getPendingGttOrders, getTriggeredGttOrders, withOrderFates } from '../operations.js';
+import { writeLog } from '../runtime/logger.js';
+import type { LifecycleEvent } from '../schemas/events.js';
+import type { GttOrder } from '../schemas/reply.js';
 import type { WatcherConfig } from './config.js';
-import { diffSnapshot, settledEvents, type HistoryOrder } from './diff.js';
+import { diffSnapshot, type HistoryOrder, settledEvents } from './diff.js';
 
 export interface WatcherDeps {
   config: WatcherConfig;
@@ -98,7 +100,10 @@ export const runWatcher = async (deps: WatcherDeps): Promise<WatcherRun> => {
       if (history.length) {
         // What each fired GTT's order became (one more read, only on days something fired); a failed read leaves
         // the fates for the next run.
-        const book = await callBroker(getOrderBook, {}, brokerDeps).then((r) => r.result, () => undefined);
+        const book = await callBroker(getOrderBook, {}, brokerDeps).then(
+          (r) => r.result,
+          () => undefined,
+        );
         if (book !== undefined) history = withOrderFates({ orders: history }, book).orders as HistoryOrder[];
       }
     } catch (error) {
@@ -117,7 +122,9 @@ export const runWatcher = async (deps: WatcherDeps): Promise<WatcherRun> => {
       ...candidates.changes.map((c) => c.detail.eventId),
       ...settled.map((e) => e.detail.eventId),
       // Orders gone from the pending list may have been cancelled through the gateway.
-      ...Object.keys(state.orders).filter((alId) => !pendingIds.has(alId)).map((alId) => ids.ended(alId)),
+      ...Object.keys(state.orders)
+        .filter((alId) => !pendingIds.has(alId))
+        .map((alId) => ids.ended(alId)),
     ];
     const published = markerIds.length ? await table.publishedAmong(markerIds) : new Set<string>();
     const diff = diffSnapshot({ ...base, published });
@@ -126,16 +133,31 @@ export const runWatcher = async (deps: WatcherDeps): Promise<WatcherRun> => {
     if (!lease.initialized && settledNow.length) await table.markPublished(settledNow.map((e) => e.detail.eventId));
     const sent = await publishAndMark(deps, [...diff.toPublish, ...(lease.initialized ? settledNow : [])]);
     const commit = await table.commit(owner, lease, state, diff.next);
-    const dynamo = { calls: 1 + reads + Math.ceil(markerIds.length / 100) + commit.calls + (sent.length ? Math.ceil(sent.length / 25) : 0), itemsWritten: commit.itemsWritten, bytesWritten: commit.bytesWritten };
+    const dynamo = {
+      calls:
+        1 + reads + Math.ceil(markerIds.length / 100) + commit.calls + (sent.length ? Math.ceil(sent.length / 25) : 0),
+      itemsWritten: commit.itemsWritten,
+      bytesWritten: commit.bytesWritten,
+    };
     deps.metrics?.addMetric('WatcherItemsWritten', MetricUnit.Count, commit.itemsWritten);
     const skipped = diff.changes.length - diff.toPublish.length + (settled.length - settledNow.length);
     if (!commit.committed) {
-      writeLog(logger, 'warn', 'watcher lost its lease before committing; the next run starts from what was written', {});
+      writeLog(
+        logger,
+        'warn',
+        'watcher lost its lease before committing; the next run starts from what was written',
+        {},
+      );
       return { status: 'lease-lost', published: sent, skipped, pending: pending.length, dynamo };
     }
     recordLag(deps, diff.toPublish, now().getTime());
     const status = lease.initialized ? 'ok' : 'baseline';
-    writeLog(logger, 'info', 'watcher run', { status, published: sent.length, pending: pending.length, itemsWritten: commit.itemsWritten });
+    writeLog(logger, 'info', 'watcher run', {
+      status,
+      published: sent.length,
+      pending: pending.length,
+      itemsWritten: commit.itemsWritten,
+    });
     return { status, published: sent, skipped, pending: pending.length, dynamo };
   } catch (error) {
     await table.release(owner).catch(() => undefined);
@@ -149,7 +171,9 @@ const publishAndMark = async (deps: WatcherDeps, events: LifecycleEvent[]) => {
   // Mark what was accepted before anything else can fail, so a retry does not publish it again.
   if (result.published.length) await deps.table.markPublished(result.published);
   deps.metrics?.addMetric('EventsPublished', MetricUnit.Count, result.published.length);
-  const sent = events.filter((e) => result.published.includes(e.detail.eventId)).map((e) => ({ detailType: e.detailType, eventId: e.detail.eventId }));
+  const sent = events
+    .filter((e) => result.published.includes(e.detail.eventId))
+    .map((e) => ({ detailType: e.detailType, eventId: e.detail.eventId }));
   for (const e of sent) writeLog(deps.logger, 'info', 'event published', e);
   if (result.failed.length) {
     deps.metrics?.addMetric('EventPublishFailures', MetricUnit.Count, result.failed.length);
@@ -163,18 +187,31 @@ const publishAndMark = async (deps: WatcherDeps, events: LifecycleEvent[]) => {
 const recordLag = (deps: WatcherDeps, events: LifecycleEvent[], nowMs: number) => {
   for (const event of events) {
     if (event.detailType !== 'GTT Triggered') continue;
-    const at = 'triggeredAt' in event.detail && event.detail.triggeredAt ? parseBrokerTime(event.detail.triggeredAt) : undefined;
+    const at =
+      'triggeredAt' in event.detail && event.detail.triggeredAt ? parseBrokerTime(event.detail.triggeredAt) : undefined;
     if (at !== undefined) deps.metrics?.addMetric('WatcherLag', MetricUnit.Seconds, Math.max(0, (nowMs - at) / 1000));
   }
 };
 
-const sessionDead = async (deps: WatcherDeps, owner: string, lease: Lease, failure: GatewayError, at: Date): Promise<WatcherRun> => {
+const sessionDead = async (
+  deps: WatcherDeps,
+  owner: string,
+  lease: Lease,
+  failure: GatewayError,
+  at: Date,
+): Promise<WatcherRun> => {
   let sent: WatcherRun['published'] = [];
   const version = lease.version;
   if (lease.session !== 'dead') {
     const event: LifecycleEvent<'Session Expired'> = {
       detailType: 'Session Expired',
-      detail: { eventId: eventIds.sessionExpired(deps.config.EVENT_BUS_NAME, String(version)), observedAt: at.toISOString(), origin: 'watcher', code: failure.code, reason: failure.message.slice(0, 500) },
+      detail: {
+        eventId: eventIds.sessionExpired(deps.config.EVENT_BUS_NAME, String(version)),
+        observedAt: at.toISOString(),
+        origin: 'watcher',
+        code: failure.code,
+        reason: failure.message.slice(0, 500),
+      },
     };
     const published = await deps.table.publishedAmong([event.detail.eventId]);
     sent = published.size ? [] : await publishAndMark(deps, [event]);

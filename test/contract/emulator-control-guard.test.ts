@@ -4,8 +4,10 @@
  * Raw HTTP over 127.0.0.1, so the headers are exactly the ones given.
  */
 import http from 'node:http';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../emulator/server.js';
+
+import { type RunningEmulator, startEmulator } from '../../emulator/server.js';
 import { emulatorControl } from '../support/emulator-control.js';
 
 let emu: RunningEmulator;
@@ -17,13 +19,27 @@ afterAll(async () => {
   await emu?.close();
 });
 
-const raw = (method: string, path: string, headers: Record<string, string>, body = ''): Promise<{ status: number; body: string }> =>
+const raw = (
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body = '',
+): Promise<{ status: number; body: string }> =>
   new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port: emu.port, method, path, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: emu.port,
+        method,
+        path,
+        headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -45,8 +61,12 @@ describe('the control surface refuses what a web page could send', () => {
     const minted = await raw('POST', '/_emulator/sessions', h, JSON.stringify({ uid: emu.uid }));
     expect(minted.status).toBe(status);
     expect(minted.body).not.toMatch(/token/);
-    expect((await raw('POST', '/_emulator/faults', h, JSON.stringify({ operation: '*', kind: 'drop' }))).status).toBe(status);
-    expect((await raw('POST', '/_emulator/ltp', h, JSON.stringify({ exch: 'NSE', tsym: 'M&M-EQ', ltp: 1 }))).status).toBe(status);
+    expect((await raw('POST', '/_emulator/faults', h, JSON.stringify({ operation: '*', kind: 'drop' }))).status).toBe(
+      status,
+    );
+    expect(
+      (await raw('POST', '/_emulator/ltp', h, JSON.stringify({ exch: 'NSE', tsym: 'M&M-EQ', ltp: 1 }))).status,
+    ).toBe(status);
     expect((await raw('GET', '/_emulator/requests', { ...h })).status).toBe(status === 415 ? 415 : 403);
     expect(await (await fetch(`${emu.url}/_emulator/faults`)).json()).toMatchObject({ faults: [] });
     expect((await emulatorControl(emu.url).requests()).length).toBe(before);
@@ -55,7 +75,12 @@ describe('the control surface refuses what a web page could send', () => {
   it('its own host (127.0.0.1 or localhost), with or without its own Origin, and a JSON body: allowed', async () => {
     for (const host of [own(), `localhost:${emu.port}`]) {
       for (const extra of [{}, { origin: `http://${host}` }] as Record<string, string>[]) {
-        const minted = await raw('POST', '/_emulator/sessions', { host, ...json, ...extra }, JSON.stringify({ uid: emu.uid }));
+        const minted = await raw(
+          'POST',
+          '/_emulator/sessions',
+          { host, ...json, ...extra },
+          JSON.stringify({ uid: emu.uid }),
+        );
         expect(minted.status).toBe(201);
       }
     }
@@ -63,7 +88,12 @@ describe('the control surface refuses what a web page could send', () => {
   });
 
   it('the broker API itself is not the control surface: it keeps its own rules', async () => {
-    const reply = await raw('POST', '/NorenWClientTP/ClientDetails', { host: 'evil.example', 'content-type': 'text/plain', authorization: `Bearer ${emu.token}` }, `jData=${JSON.stringify({ uid: emu.uid, actid: emu.actid })}`);
+    const reply = await raw(
+      'POST',
+      '/NorenWClientTP/ClientDetails',
+      { host: 'evil.example', 'content-type': 'text/plain', authorization: `Bearer ${emu.token}` },
+      `jData=${JSON.stringify({ uid: emu.uid, actid: emu.actid })}`,
+    );
     expect(reply.status).toBe(200);
   });
 });

@@ -4,9 +4,10 @@
  * issued token ever reaches the request log.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
+
 import { LOG_BODY_BYTES, LOG_TOTAL_BYTES } from '../../emulator/request-log.js';
-import { signInAsDemo, type EmulatorControl } from '../support/emulator-control.js';
-import { useEmulator, type EmulatorFixture } from '../support/emulator-fixture.js';
+import { type EmulatorControl, signInAsDemo } from '../support/emulator-control.js';
+import { type EmulatorFixture, useEmulator } from '../support/emulator-fixture.js';
 import { control, jdata, pyJson, send, sha256, totpNow } from './jdata-client.js';
 
 const fixture = useEmulator();
@@ -26,7 +27,21 @@ const inBatches = async (count: number, width: number, job: (i: number) => Promi
 const readLog = async () => {
   const res = await fetch(`${emu.url}/_emulator/requests`);
   const text = await res.text();
-  return { status: res.status, text, body: JSON.parse(text) as { requests: { seq: number; body: string; bodyLength: number; bodyTruncated: boolean; jData: unknown; jDataTruncated: boolean }[]; bytes: number } };
+  return {
+    status: res.status,
+    text,
+    body: JSON.parse(text) as {
+      requests: {
+        seq: number;
+        body: string;
+        bodyLength: number;
+        bodyTruncated: boolean;
+        jData: unknown;
+        jDataTruncated: boolean;
+      }[];
+      bytes: number;
+    },
+  };
 };
 
 describe('request log is bounded in bytes', () => {
@@ -39,7 +54,12 @@ describe('request log is bounded in bytes', () => {
     // Without the bound this answer is about 150 x 2 x 63 KiB = 19 MB.
     expect(log.text.length).toBeLessThan(150 * 2 * LOG_BODY_BYTES);
     for (const entry of log.body.requests) {
-      expect(entry).toMatchObject({ bodyTruncated: true, bodyLength: Buffer.byteLength(body), jData: null, jDataTruncated: true });
+      expect(entry).toMatchObject({
+        bodyTruncated: true,
+        bodyLength: Buffer.byteLength(body),
+        jData: null,
+        jDataTruncated: true,
+      });
       expect(Buffer.byteLength(entry.body)).toBeLessThanOrEqual(LOG_BODY_BYTES);
       expect(body.startsWith(entry.body)).toBe(true);
     }
@@ -61,7 +81,12 @@ describe('request log is bounded in bytes', () => {
     // Small requests are kept whole.
     await ctl.clearRequests();
     await jdata(emu.url, 'GetEnabledGTTs', { uid: 'DEMO01' }, emu.token);
-    expect((await readLog()).body.requests[0]).toMatchObject({ bodyTruncated: false, bodyLength: 22, jData: { uid: 'DEMO01' }, jDataTruncated: false });
+    expect((await readLog()).body.requests[0]).toMatchObject({
+      bodyTruncated: false,
+      bodyLength: 22,
+      jData: { uid: 'DEMO01' },
+      jDataTruncated: false,
+    });
   });
 });
 
@@ -74,7 +99,10 @@ describe('caller-chosen tokens on /_emulator/accounts and /_emulator/sessions', 
     ['a token that is not a string', { uid: 'NEW1', token: 12345678 }, 400, /non-empty string/],
   ])('POST /accounts with %s is refused and creates nothing', async (_label, spec, status, error) => {
     const body = { ...spec, ...(spec.token === undefined ? { token: emu.token } : {}) };
-    expect(await control(emu.url, 'POST', 'accounts', body)).toEqual({ status, body: { error: expect.stringMatching(error) } });
+    expect(await control(emu.url, 'POST', 'accounts', body)).toEqual({
+      status,
+      body: { error: expect.stringMatching(error) },
+    });
     // Nothing was created, and the demo token still belongs to the demo account.
     expect((await control(emu.url, 'POST', 'accounts', { uid: 'NEW1' })).status).toBe(201);
     expect((await jdata(emu.url, 'GetEnabledGTTs', { uid: emu.uid }, emu.token)).body).toMatchObject({ stat: 'Ok' });
@@ -82,12 +110,21 @@ describe('caller-chosen tokens on /_emulator/accounts and /_emulator/sessions', 
 
   it('POST /sessions refuses a token issued before (live or dead) and short ones; 8 characters are fine', async () => {
     const other = await ctl.createAccount({ uid: 'OTHER1', token: 'other-token-1' });
-    expect(await control(emu.url, 'POST', 'sessions', { uid: emu.uid, token: other.token })).toMatchObject({ status: 409 });
+    expect(await control(emu.url, 'POST', 'sessions', { uid: emu.uid, token: other.token })).toMatchObject({
+      status: 409,
+    });
     expect(await control(emu.url, 'POST', 'sessions', { uid: emu.uid, token: 'x' })).toMatchObject({ status: 400 });
     await ctl.expire(other.token);
-    expect(await control(emu.url, 'POST', 'sessions', { uid: 'OTHER1', token: other.token })).toMatchObject({ status: 409 });
-    expect(await control(emu.url, 'POST', 'sessions', { uid: emu.uid, token: '8chars!!' })).toEqual({ status: 201, body: { uid: emu.uid, token: '8chars!!' } });
-    expect((await jdata(emu.url, 'GetEnabledGTTs', { uid: 'OTHER1' }, other.token)).body).toMatchObject({ stat: 'Not_Ok' });
+    expect(await control(emu.url, 'POST', 'sessions', { uid: 'OTHER1', token: other.token })).toMatchObject({
+      status: 409,
+    });
+    expect(await control(emu.url, 'POST', 'sessions', { uid: emu.uid, token: '8chars!!' })).toEqual({
+      status: 201,
+      body: { uid: emu.uid, token: '8chars!!' },
+    });
+    expect((await jdata(emu.url, 'GetEnabledGTTs', { uid: 'OTHER1' }, other.token)).body).toMatchObject({
+      stat: 'Not_Ok',
+    });
   });
 });
 
@@ -97,20 +134,38 @@ describe('no secret reaches the request log', () => {
     await ctl.clearRequests();
     const otp = totpNow(emu.login.totpSeed);
     const appkey = sha256(`${emu.uid}|${emu.login.apiSecret}`);
-    const login = { source: 'API', apkversion: '1.0.0', uid: emu.uid, pwd: sha256(emu.login.password), factor2: otp, vc: 'DEMO01_U', appkey, imei: 'i' };
-    const ok = (await send(emu.url, '/NorenWClientTP//QuickAuth', `jData=${pyJson(login)}`)).body as { susertoken: string };
+    const login = {
+      source: 'API',
+      apkversion: '1.0.0',
+      uid: emu.uid,
+      pwd: sha256(emu.login.password),
+      factor2: otp,
+      vc: 'DEMO01_U',
+      appkey,
+      imei: 'i',
+    };
+    const ok = (await send(emu.url, '/NorenWClientTP//QuickAuth', `jData=${pyJson(login)}`)).body as {
+      susertoken: string;
+    };
     await send(emu.url, '/NorenWClientTP//QuickAuth', `jData=${pyJson({ ...login, pwd: emu.login.password })}`); // a clear password by mistake
     await send(emu.url, '/NorenWClientTP//QuickAuth', `jData=${JSON.stringify({ ...login, factor2: 123456 })}`);
 
-    const code = (await signInAsDemo(emu, `${emu.url}/OAuthlogin/authorize/oauth?client_id=${emu.oauth.clientId}`)).searchParams.get('code')!;
+    const code = (
+      await signInAsDemo(emu, `${emu.url}/OAuthlogin/authorize/oauth?client_id=${emu.oauth.clientId}`)
+    ).searchParams.get('code')!;
     const checksum = sha256(`${emu.oauth.clientId}${emu.oauth.secret}${code}`);
     await jdata(emu.url, 'GenAcsTok', { code, checksum: 'bad', uid: emu.uid }, null, '/NorenWClientAPI');
-    const tokens = (await jdata(emu.url, 'GenAcsTok', { code, checksum, uid: emu.uid }, null, '/NorenWClientAPI')).body as Record<string, string>;
+    const tokens = (await jdata(emu.url, 'GenAcsTok', { code, checksum, uid: emu.uid }, null, '/NorenWClientAPI'))
+      .body as Record<string, string>;
     expect(tokens.access_token).toBeDefined();
     // The new tokens at work, in the header and (wrongly) in a body.
     await jdata(emu.url, 'GetEnabledGTTs', { uid: emu.uid, note: tokens.refresh_token }, tokens.access_token!);
     await send(emu.url, '/ClientAPI/GetEnabledGTTs', `jData={"uid":"DEMO01"}&jKey=${ok.susertoken}`);
-    await send(emu.url, '/ClientAPI/GetEnabledGTTs', `jData={"uid":"DEMO01","secret":"${emu.oauth.secret}"}&jKey=not-a-known-token`);
+    await send(
+      emu.url,
+      '/ClientAPI/GetEnabledGTTs',
+      `jData={"uid":"DEMO01","secret":"${emu.oauth.secret}"}&jKey=not-a-known-token`,
+    );
 
     const log = await ctl.requests();
     expect(log).toHaveLength(9);
@@ -134,14 +189,29 @@ describe('no secret reaches the request log', () => {
     expect(text).not.toContain(`"factor2":"${otp}"`);
     expect(text).not.toContain(`"factor2": "${otp}"`);
     const [quick, clear, numeric, authorize, badGen, gen] = log;
-    expect(quick!.jData).toMatchObject({ pwd: '<redacted>', factor2: '<redacted>', appkey: '<redacted>', uid: emu.uid, imei: 'i' });
+    expect(quick!.jData).toMatchObject({
+      pwd: '<redacted>',
+      factor2: '<redacted>',
+      appkey: '<redacted>',
+      uid: emu.uid,
+      imei: 'i',
+    });
     expect(quick!.reply).toMatchObject({ stat: 'Ok', susertoken: '<redacted>' });
     expect(quick!.body).toContain('"pwd": "<redacted>"');
     expect(clear!.jData).toMatchObject({ pwd: '<redacted>' });
     expect(numeric!.body).toContain('"factor2":"<redacted>"');
-    expect(authorize).toMatchObject({ operation: 'OAuthAuthorize', status: 302, reply: { location: 'http://127.0.0.1:1/cb?code=<redacted>' } });
+    expect(authorize).toMatchObject({
+      operation: 'OAuthAuthorize',
+      status: 302,
+      reply: { location: 'http://127.0.0.1:1/cb?code=<redacted>' },
+    });
     expect(badGen!.jData).toEqual({ code: '<redacted>', checksum: '<redacted>', uid: emu.uid });
-    expect(gen!.reply).toMatchObject({ stat: 'Ok', access_token: '<redacted>', refresh_token: '<redacted>', susertoken: '<redacted>' });
+    expect(gen!.reply).toMatchObject({
+      stat: 'Ok',
+      access_token: '<redacted>',
+      refresh_token: '<redacted>',
+      susertoken: '<redacted>',
+    });
     for (const entry of log) expect(entry.authorization ?? '').not.toMatch(/Bearer (?!<redacted>)/);
   });
 });

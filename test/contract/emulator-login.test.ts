@@ -4,9 +4,10 @@
  * account; the start token keeps working. Decisions: docs/emulator-extensions.md.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../emulator/server.js';
-import { emulatorControl, signIn, type EmulatorControl } from '../support/emulator-control.js';
-import { TIME, control, jdata, pyJson, send, sha256, totpNow } from './jdata-client.js';
+
+import { type RunningEmulator, startEmulator } from '../../emulator/server.js';
+import { type EmulatorControl, emulatorControl, signIn } from '../support/emulator-control.js';
+import { control, jdata, pyJson, send, sha256, TIME, totpNow } from './jdata-client.js';
 
 let emu: RunningEmulator;
 let ctl: EmulatorControl;
@@ -24,22 +25,30 @@ beforeEach(async () => {
   await control(emu.url, 'POST', 'oauth', { redirectUrl: REDIRECT });
 });
 
-const authorize = (query: string, prefix = '/OAuthlogin') => send(emu.url, `${prefix}/authorize/oauth?${query}`, undefined, {}, 'GET');
+const authorize = (query: string, prefix = '/OAuthlogin') =>
+  send(emu.url, `${prefix}/authorize/oauth?${query}`, undefined, {}, 'GET');
 /** The sign-in form posted as a browser does: user id, password and the OTP the authenticator shows now. */
 const signInAt = async (path: string, fields: Partial<Record<'lgnusrid' | 'lgnpwd' | 'lgnotp', string>> = {}) => {
   const otp = ((await control(emu.url, 'GET', 'otp')).body as { otp: string }).otp;
-  return signIn(`${emu.url}${path}`, { uid: fields.lgnusrid ?? emu.uid, password: fields.lgnpwd ?? emu.login.password, otp: fields.lgnotp ?? otp });
+  return signIn(`${emu.url}${path}`, {
+    uid: fields.lgnusrid ?? emu.uid,
+    password: fields.lgnpwd ?? emu.login.password,
+    otp: fields.lgnotp ?? otp,
+  });
 };
 /** The browser step done by a script: the code from the redirect. */
 const getCode = async (state?: string): Promise<string> => {
-  const reply = await signInAt(`/OAuthlogin/authorize/oauth?client_id=${emu.oauth.clientId}${state === undefined ? '' : `&state=${state}`}`);
+  const reply = await signInAt(
+    `/OAuthlogin/authorize/oauth?client_id=${emu.oauth.clientId}${state === undefined ? '' : `&state=${state}`}`,
+  );
   expect(reply.status).toBe(302);
   return new URL(reply.headers.get('location')!).searchParams.get('code')!;
 };
 const checksum = (code: string) => sha256(`${emu.oauth.clientId}${emu.oauth.secret}${code}`);
 const genAcsTok = (fields: unknown, prefix = '/NorenWClientAPI') => jdata(emu.url, 'GenAcsTok', fields, null, prefix);
 const enabledWith = async (token: string) => (await jdata(emu.url, 'GetEnabledGTTs', { uid: emu.uid }, token)).body;
-const enabledWithJKey = async (token: string) => (await send(emu.url, '/NorenWClientTP//GetEnabledGTTs', `jData=${pyJson({ uid: emu.uid })}&jKey=${token}`)).body;
+const enabledWithJKey = async (token: string) =>
+  (await send(emu.url, '/NorenWClientTP//GetEnabledGTTs', `jData=${pyJson({ uid: emu.uid })}&jKey=${token}`)).body;
 
 describe('login pages', () => {
   it.each([
@@ -49,26 +58,35 @@ describe('login pages', () => {
     ['the /OAuthlogin?api_key= form', `/OAuthlogin?api_key=DEMO01_U`],
     ['the investor-entry-level form', `/OAuthlogin/investor-entry-level/login?api_key=DEMO01_U&route_to=DEMO01`],
     ["Flattrade's page", `/?app_key=DEMO01_U`],
-  ])('%s shows the sign-in form (user id, password, OTP) and signs in with the demo credentials', async (_label, path) => {
-    const page = await send(emu.url, path, undefined, {}, 'GET');
-    expect(page.status).toBe(200);
-    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(page.text).toMatch(/<form method="post">.*name="lgnusrid".*name="lgnpwd" type="password".*name="lgnotp"/s);
-    if (path.includes('route_to')) expect(page.text).toContain('name="lgnusrid" value="DEMO01"');
-    const reply = await signInAt(path);
-    expect(reply.status).toBe(302);
-    const location = new URL(reply.headers.get('location')!);
-    expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
-    expect(location.searchParams.get('code')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    // Flattrade's redirect names the client too.
-    expect(location.searchParams.get('client')).toBe(path.includes('app_key') ? emu.uid : null);
-  });
+  ])(
+    '%s shows the sign-in form (user id, password, OTP) and signs in with the demo credentials',
+    async (_label, path) => {
+      const page = await send(emu.url, path, undefined, {}, 'GET');
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(page.text).toMatch(/<form method="post">.*name="lgnusrid".*name="lgnpwd" type="password".*name="lgnotp"/s);
+      if (path.includes('route_to')) expect(page.text).toContain('name="lgnusrid" value="DEMO01"');
+      const reply = await signInAt(path);
+      expect(reply.status).toBe(302);
+      const location = new URL(reply.headers.get('location')!);
+      expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
+      expect(location.searchParams.get('code')).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+      );
+      // Flattrade's redirect names the client too.
+      expect(location.searchParams.get('client')).toBe(path.includes('app_key') ? emu.uid : null);
+    },
+  );
 
   it('redirects with the code only (the live brokers drop state); the echoOAuthState switch passes state through', async () => {
-    const dropped = new URL((await signInAt(`/OAuthlogin/authorize/oauth?client_id=DEMO01_U&state=xyz`)).headers.get('location')!);
+    const dropped = new URL(
+      (await signInAt(`/OAuthlogin/authorize/oauth?client_id=DEMO01_U&state=xyz`)).headers.get('location')!,
+    );
     expect([...dropped.searchParams.keys()]).toEqual(['code']);
     await ctl.switches({ echoOAuthState: true });
-    const echoed = new URL((await signInAt(`/OAuthlogin/authorize/oauth?client_id=DEMO01_U&state=xyz`)).headers.get('location')!);
+    const echoed = new URL(
+      (await signInAt(`/OAuthlogin/authorize/oauth?client_id=DEMO01_U&state=xyz`)).headers.get('location')!,
+    );
     expect(echoed.searchParams.get('state')).toBe('xyz');
     expect(echoed.searchParams.get('code')).not.toBe(dropped.searchParams.get('code'));
   });
@@ -76,7 +94,11 @@ describe('login pages', () => {
   it('keeps a query the registered URL already has', async () => {
     await control(emu.url, 'POST', 'oauth', { redirectUrl: 'http://127.0.0.1:1/cb?app=gtt&state=fixed' });
     await ctl.switches({ echoOAuthState: true });
-    const location = new URL((await signInAt(`/OAuthlogin/authorize/oauth?client_id=${emu.oauth.clientId}&state=other`)).headers.get('location')!);
+    const location = new URL(
+      (await signInAt(`/OAuthlogin/authorize/oauth?client_id=${emu.oauth.clientId}&state=other`)).headers.get(
+        'location',
+      )!,
+    );
     expect(Object.fromEntries(location.searchParams)).toEqual({ app: 'gtt', state: 'fixed', code: expect.any(String) });
   });
 
@@ -87,7 +109,10 @@ describe('login pages', () => {
     ['no OTP', { lgnotp: '' }, /Invalid OTP/],
   ])('%s: an error page (401), no redirect, no code', async (_label, fields, text) => {
     const before = emu.emulator.state.oauthCodes.size;
-    const reply = await signInAt(`/OAuthlogin/authorize/oauth?client_id=DEMO01_U`, fields.lgnotp === '000000' ? { lgnotp: (await ctl.otp()) === '000000' ? '999999' : '000000' } : fields);
+    const reply = await signInAt(
+      `/OAuthlogin/authorize/oauth?client_id=DEMO01_U`,
+      fields.lgnotp === '000000' ? { lgnotp: (await ctl.otp()) === '000000' ? '999999' : '000000' } : fields,
+    );
     expect(reply.status).toBe(401);
     expect(await reply.text()).toMatch(text);
     expect(reply.headers.get('location')).toBeNull();
@@ -122,11 +147,21 @@ describe('login pages', () => {
     const bare = await startEmulator({ port: 0 });
     try {
       const otp = ((await control(bare.url, 'GET', 'otp')).body as { otp: string }).otp;
-      const reply = await signIn(`${bare.url}/OAuthlogin/authorize/oauth?client_id=${bare.oauth.clientId}`, { uid: bare.uid, password: bare.login.password, otp });
+      const reply = await signIn(`${bare.url}/OAuthlogin/authorize/oauth?client_id=${bare.oauth.clientId}`, {
+        uid: bare.uid,
+        password: bare.login.password,
+        otp,
+      });
       expect(reply.status).toBe(400);
       expect(await reply.text()).toContain('POST /_emulator/oauth');
-      expect(await control(bare.url, 'GET', 'oauth')).toEqual({ status: 200, body: { clientId: 'DEMO01_U', redirectUrl: null } });
-      expect(await control(bare.url, 'POST', 'oauth', { redirectUrl: 'ftp://x/y' })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/http\(s\)/) } });
+      expect(await control(bare.url, 'GET', 'oauth')).toEqual({
+        status: 200,
+        body: { clientId: 'DEMO01_U', redirectUrl: null },
+      });
+      expect(await control(bare.url, 'POST', 'oauth', { redirectUrl: 'ftp://x/y' })).toMatchObject({
+        status: 400,
+        body: { error: expect.stringMatching(/http\(s\)/) },
+      });
       expect(await control(bare.url, 'POST', 'oauth', {})).toMatchObject({ status: 400 });
       expect(await control(bare.url, 'POST', 'oauth', { redirectUrl: 'http://127.0.0.1:9/cb' })).toEqual({
         status: 200,
@@ -138,11 +173,20 @@ describe('login pages', () => {
   });
 
   it('options set the app at start', async () => {
-    const custom = await startEmulator({ port: 0, oauthClientId: 'APP42', oauthSecret: 'sekrit-0001', oauthRedirectUrl: 'https://example.test/cb' });
+    const custom = await startEmulator({
+      port: 0,
+      oauthClientId: 'APP42',
+      oauthSecret: 'sekrit-0001',
+      oauthRedirectUrl: 'https://example.test/cb',
+    });
     try {
       expect(custom.oauth).toEqual({ clientId: 'APP42', secret: 'sekrit-0001' });
       const otp = ((await control(custom.url, 'GET', 'otp')).body as { otp: string }).otp;
-      const reply = await signIn(`${custom.url}/OAuthlogin/authorize/oauth?client_id=APP42`, { uid: custom.uid, password: custom.login.password, otp });
+      const reply = await signIn(`${custom.url}/OAuthlogin/authorize/oauth?client_id=APP42`, {
+        uid: custom.uid,
+        password: custom.login.password,
+        otp,
+      });
       expect(reply.headers.get('location')).toMatch(/^https:\/\/example\.test\/cb\?code=/);
     } finally {
       await custom.close();
@@ -151,26 +195,48 @@ describe('login pages', () => {
 });
 
 describe("Flattrade's token exchange", () => {
-  const flattradeCode = async () => new URL((await signInAt(`/?app_key=${emu.oauth.clientId}`)).headers.get('location')!).searchParams.get('code')!;
+  const flattradeCode = async () =>
+    new URL((await signInAt(`/?app_key=${emu.oauth.clientId}`)).headers.get('location')!).searchParams.get('code')!;
   const apiToken = (body: unknown) =>
-    fetch(`${emu.url}/trade/apitoken`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
+    fetch(`${emu.url}/trade/apitoken`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
   const secretOf = (code: string) => sha256(`${emu.oauth.clientId}${code}${emu.oauth.secret}`);
 
   it('code -> {stat, token, client}; the token works as jKey, not as Bearer; the code is single use', async () => {
     const code = await flattradeCode();
     const reply = await apiToken({ api_key: emu.oauth.clientId, request_code: code, api_secret: secretOf(code) });
-    expect(reply).toEqual({ status: 200, body: { stat: 'Ok', token: expect.stringMatching(/^[0-9a-f]{32}$/), client: emu.uid, emsg: '' } });
+    expect(reply).toEqual({
+      status: 200,
+      body: { stat: 'Ok', token: expect.stringMatching(/^[0-9a-f]{32}$/), client: emu.uid, emsg: '' },
+    });
     const token = reply.body.token as string;
     expect(await enabledWithJKey(token)).toMatchObject({ stat: 'Ok' });
     expect(await enabledWith(token)).toEqual({ stat: 'Not_Ok', emsg: 'Session Expired :  Invalid Session Key' });
-    expect((await apiToken({ api_key: emu.oauth.clientId, request_code: code, api_secret: secretOf(code) })).body).toEqual({ stat: 'Not_Ok', emsg: 'Invalid request_code' });
+    expect(
+      (await apiToken({ api_key: emu.oauth.clientId, request_code: code, api_secret: secretOf(code) })).body,
+    ).toEqual({ stat: 'Not_Ok', emsg: 'Invalid request_code' });
   });
 
   it.each<[string, (code: string) => Record<string, unknown>, string]>([
-    ['a wrong api_secret', (code) => ({ api_key: 'DEMO01_U', request_code: code, api_secret: sha256(`DEMO01_U${code}wrong`) }), 'Invalid api_secret'],
-    ['a wrong api_key', (code) => ({ api_key: 'OTHER_U', request_code: code, api_secret: secretOf(code) }), 'Invalid api_key'],
+    [
+      'a wrong api_secret',
+      (code) => ({ api_key: 'DEMO01_U', request_code: code, api_secret: sha256(`DEMO01_U${code}wrong`) }),
+      'Invalid api_secret',
+    ],
+    [
+      'a wrong api_key',
+      (code) => ({ api_key: 'OTHER_U', request_code: code, api_secret: secretOf(code) }),
+      'Invalid api_key',
+    ],
     ['a GenAcsTok code', () => ({ api_key: 'DEMO01_U', request_code: 'x', api_secret: 'y' }), 'Invalid request_code'],
-    ['no api_secret', (code) => ({ api_key: 'DEMO01_U', request_code: code }), 'api_key, request_code and api_secret are required'],
+    [
+      'no api_secret',
+      (code) => ({ api_key: 'DEMO01_U', request_code: code }),
+      'api_key, request_code and api_secret are required',
+    ],
   ])('%s -> Not_Ok', async (_label, body, emsg) => {
     const code = await flattradeCode();
     expect((await apiToken(body(code))).body).toEqual({ stat: 'Not_Ok', emsg });
@@ -178,9 +244,14 @@ describe("Flattrade's token exchange", () => {
 
   it('a Flattrade code is no GenAcsTok code, and the other way round', async () => {
     const code = await flattradeCode();
-    expect((await genAcsTok({ code, checksum: checksum(code), uid: emu.uid })).body).toMatchObject({ stat: 'Not_Ok', emsg: 'Invalid Input : INVALID_VERIFIER' });
+    expect((await genAcsTok({ code, checksum: checksum(code), uid: emu.uid })).body).toMatchObject({
+      stat: 'Not_Ok',
+      emsg: 'Invalid Input : INVALID_VERIFIER',
+    });
     const oauthCode = await getCode();
-    expect((await apiToken({ api_key: 'DEMO01_U', request_code: oauthCode, api_secret: secretOf(oauthCode) })).body).toEqual({ stat: 'Not_Ok', emsg: 'Invalid request_code' });
+    expect(
+      (await apiToken({ api_key: 'DEMO01_U', request_code: oauthCode, api_secret: secretOf(oauthCode) })).body,
+    ).toEqual({ stat: 'Not_Ok', emsg: 'Invalid request_code' });
   });
 });
 
@@ -222,7 +293,10 @@ describe('GenAcsTok', () => {
     // A new session: the access token works, the start token too; the refresh token is no session.
     expect(await enabledWith(body.access_token as string)).toMatchObject({ stat: 'Ok' });
     expect(await enabledWith(emu.token)).toMatchObject({ stat: 'Ok' });
-    expect(await enabledWith(body.refresh_token as string)).toEqual({ stat: 'Not_Ok', emsg: 'Session Expired :  Invalid Session Key' });
+    expect(await enabledWith(body.refresh_token as string)).toEqual({
+      stat: 'Not_Ok',
+      emsg: 'Session Expired :  Invalid Session Key',
+    });
   });
 
   it('a code is single use', async () => {
@@ -237,25 +311,52 @@ describe('GenAcsTok', () => {
 
   it.each<[string, (code: string) => Record<string, unknown>, string]>([
     ['no uid', (code) => ({ code, checksum: checksum(code) }), ''],
-    ['another uid than the code was issued to', (code) => ({ code, checksum: checksum(code), uid: 'OTHER1' }), 'OTHER1'],
-    ['an unknown code', () => ({ code: '00000000-0000-4000-8000-000000000000', checksum: checksum('00000000-0000-4000-8000-000000000000'), uid: 'DEMO01' }), 'DEMO01'],
-    ['a wrong checksum', (code) => ({ code, checksum: sha256(`${emu.oauth.clientId}wrong${code}`), uid: 'DEMO01' }), 'DEMO01'],
+    [
+      'another uid than the code was issued to',
+      (code) => ({ code, checksum: checksum(code), uid: 'OTHER1' }),
+      'OTHER1',
+    ],
+    [
+      'an unknown code',
+      () => ({
+        code: '00000000-0000-4000-8000-000000000000',
+        checksum: checksum('00000000-0000-4000-8000-000000000000'),
+        uid: 'DEMO01',
+      }),
+      'DEMO01',
+    ],
+    [
+      'a wrong checksum',
+      (code) => ({ code, checksum: sha256(`${emu.oauth.clientId}wrong${code}`), uid: 'DEMO01' }),
+      'DEMO01',
+    ],
     ['an upper-case checksum', (code) => ({ code, checksum: checksum(code).toUpperCase(), uid: 'DEMO01' }), 'DEMO01'],
-    ['a checksum with separators', (code) => ({ code, checksum: sha256(`${emu.oauth.clientId}|${emu.oauth.secret}|${code}`), uid: 'DEMO01' }), 'DEMO01'],
+    [
+      'a checksum with separators',
+      (code) => ({ code, checksum: sha256(`${emu.oauth.clientId}|${emu.oauth.secret}|${code}`), uid: 'DEMO01' }),
+      'DEMO01',
+    ],
     ['no checksum', (code) => ({ code, uid: 'DEMO01' }), 'DEMO01'],
     ['no code', (code) => ({ checksum: checksum(code), uid: 'DEMO01' }), 'DEMO01'],
   ])('%s -> INVALID_VERIFIER (and the code still works afterwards)', async (_label, fields, uid) => {
     await ctl.createAccount({ uid: 'OTHER1' });
     const code = await getCode();
-    expect(await genAcsTok(fields(code))).toMatchObject({ status: 200, body: { stat: 'Not_Ok', emsg: 'Invalid Input : INVALID_VERIFIER', uid } });
+    expect(await genAcsTok(fields(code))).toMatchObject({
+      status: 200,
+      body: { stat: 'Not_Ok', emsg: 'Invalid Input : INVALID_VERIFIER', uid },
+    });
     expect((await genAcsTok({ code, checksum: checksum(code), uid: emu.uid })).body).toMatchObject({ stat: 'Ok' });
   });
 
   it('needs no session, answers under any prefix, and honours faults', async () => {
     const code = await getCode();
     await ctl.fault({ operation: 'GenAcsTok', kind: 'serverTimeout' });
-    expect((await genAcsTok({ code, checksum: checksum(code), uid: emu.uid }, '/NorenWClientTP')).body).toMatchObject({ emsg: expect.stringMatching(/^Server Timeout/) });
-    expect((await genAcsTok({ code, checksum: checksum(code), uid: emu.uid }, '/NorenWClientTP/')).body).toMatchObject({ stat: 'Ok' });
+    expect((await genAcsTok({ code, checksum: checksum(code), uid: emu.uid }, '/NorenWClientTP')).body).toMatchObject({
+      emsg: expect.stringMatching(/^Server Timeout/),
+    });
+    expect((await genAcsTok({ code, checksum: checksum(code), uid: emu.uid }, '/NorenWClientTP/')).body).toMatchObject({
+      stat: 'Ok',
+    });
   });
 });
 
@@ -301,7 +402,9 @@ describe('QuickAuth', () => {
     expect(await enabledWith(token)).toMatchObject({ stat: 'Ok' });
     await ctl.switches({ acceptJKeyTokenAsBearer: false });
     // Logging it out ends that session only.
-    expect((await send(emu.url, '/NorenWClientTP/Logout', `jData=${pyJson({ uid: emu.uid })}&jKey=${token}`)).body).toMatchObject({ stat: 'Ok' });
+    expect(
+      (await send(emu.url, '/NorenWClientTP/Logout', `jData=${pyJson({ uid: emu.uid })}&jKey=${token}`)).body,
+    ).toMatchObject({ stat: 'Ok' });
     expect(await enabledWithJKey(token)).toMatchObject({ stat: 'Not_Ok' });
     expect(await enabledWith(emu.token)).toMatchObject({ stat: 'Ok' });
   });
@@ -320,8 +423,16 @@ describe('QuickAuth', () => {
     ['the password in clear', () => pythonLogin({ pwd: emu.login.password }), 'Invalid Input : Wrong Password'],
     ['a wrong OTP', () => pythonLogin({ factor2: wrongOtp() }), 'Invalid Input : Invalid OTP'],
     ['an OTP from ten minutes ago', () => pythonLogin({ factor2: staleOtp() }), 'Invalid Input : Invalid OTP'],
-    ['a wrong app key', () => pythonLogin({ appkey: sha256(`${emu.uid}|wrong-secret`) }), 'Invalid Input :  Invalid App Key'],
-    ['an app key without the separator', () => pythonLogin({ appkey: sha256(`${emu.uid}${emu.login.apiSecret}`) }), 'Invalid Input :  Invalid App Key'],
+    [
+      'a wrong app key',
+      () => pythonLogin({ appkey: sha256(`${emu.uid}|wrong-secret`) }),
+      'Invalid Input :  Invalid App Key',
+    ],
+    [
+      'an app key without the separator',
+      () => pythonLogin({ appkey: sha256(`${emu.uid}${emu.login.apiSecret}`) }),
+      'Invalid Input :  Invalid App Key',
+    ],
     ['an unknown user', () => pythonLogin({ uid: 'NOBODY' }), 'Invalid Input : Invalid User Id'],
     ['no imei', () => pythonLogin({ imei: undefined }), missing],
     ['an empty vc', () => pythonLogin({ vc: '' }), missing],
@@ -331,7 +442,10 @@ describe('QuickAuth', () => {
     const body = fields();
     for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
     const reply = await quickAuth(body);
-    expect(reply).toMatchObject({ status: 200, body: { request_time: expect.stringMatching(TIME), stat: 'Not_Ok', emsg } });
+    expect(reply).toMatchObject({
+      status: 200,
+      body: { request_time: expect.stringMatching(TIME), stat: 'Not_Ok', emsg },
+    });
     expect(reply.body).not.toHaveProperty('susertoken');
   });
 
@@ -341,9 +455,18 @@ describe('QuickAuth', () => {
   });
 
   it('credentials come from start options', async () => {
-    const custom = await startEmulator({ port: 0, password: 'Passw0rd!', totpSeed: 'JBSWY3DPEHPK3PXPJBSWY3DP', apiSecret: 'api-secret-1' });
+    const custom = await startEmulator({
+      port: 0,
+      password: 'Passw0rd!',
+      totpSeed: 'JBSWY3DPEHPK3PXPJBSWY3DP',
+      apiSecret: 'api-secret-1',
+    });
     try {
-      expect(custom.login).toEqual({ password: 'Passw0rd!', totpSeed: 'JBSWY3DPEHPK3PXPJBSWY3DP', apiSecret: 'api-secret-1' });
+      expect(custom.login).toEqual({
+        password: 'Passw0rd!',
+        totpSeed: 'JBSWY3DPEHPK3PXPJBSWY3DP',
+        apiSecret: 'api-secret-1',
+      });
       const fields = {
         source: 'API',
         apkversion: '1.0.0',
@@ -354,7 +477,9 @@ describe('QuickAuth', () => {
         appkey: sha256('DEMO01|api-secret-1'),
         imei: 'x',
       };
-      expect((await send(custom.url, '/NorenWClientTP/QuickAuth/', `jData=${JSON.stringify(fields)}`)).body).toMatchObject({ stat: 'Ok' });
+      expect(
+        (await send(custom.url, '/NorenWClientTP/QuickAuth/', `jData=${JSON.stringify(fields)}`)).body,
+      ).toMatchObject({ stat: 'Ok' });
     } finally {
       await custom.close();
     }

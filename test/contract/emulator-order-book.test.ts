@@ -5,8 +5,9 @@
  * instrument token (SearchScrip, GetQuotes).
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useEmulator, type EmulatorFixture } from '../support/emulator-fixture.js';
-import { TIME, control, jdata } from './jdata-client.js';
+
+import { type EmulatorFixture, useEmulator } from '../support/emulator-fixture.js';
+import { control, jdata, TIME } from './jdata-client.js';
 
 const fixture = useEmulator();
 let emu: EmulatorFixture;
@@ -14,14 +15,29 @@ beforeEach(() => {
   emu = fixture();
 });
 
-const call = async (op: string, fields: Record<string, unknown>) => (await jdata(emu.url, op, { uid: emu.uid, ...fields }, emu.token)).body;
+const call = async (op: string, fields: Record<string, unknown>) =>
+  (await jdata(emu.url, op, { uid: emu.uid, ...fields }, emu.token)).body;
 const placeGtt = async (over: Record<string, unknown> = {}) =>
   (await call('PlaceGTTOrder', {
-    actid: emu.actid, exch: 'NSE', tsym: 'INFY-EQ', qty: '5', prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY',
-    ai_t: 'LTP_B_O', validity: 'GTT', d: '1490', remarks: 'dip-buy', ...over,
+    actid: emu.actid,
+    exch: 'NSE',
+    tsym: 'INFY-EQ',
+    qty: '5',
+    prc: '1500',
+    prd: 'C',
+    trantype: 'B',
+    prctyp: 'LMT',
+    ret: 'DAY',
+    ai_t: 'LTP_B_O',
+    validity: 'GTT',
+    d: '1490',
+    remarks: 'dip-buy',
+    ...over,
   })) as { al_id: string };
 const ltp = async (value: number, tsym = 'INFY-EQ') =>
-  (await control(emu.url, 'POST', 'ltp', { exch: 'NSE', tsym, ltp: value })).body as { fired: { al_id: string; norenordno: string; status: string }[] };
+  (await control(emu.url, 'POST', 'ltp', { exch: 'NSE', tsym, ltp: value })).body as {
+    fired: { al_id: string; norenordno: string; status: string }[];
+  };
 const nextOrder = (body: Record<string, unknown>) => control(emu.url, 'POST', 'next-order', body);
 
 describe('the order a fired GTT places', () => {
@@ -33,9 +49,25 @@ describe('the order a fired GTT places', () => {
     expect(fired!.norenordno).not.toBe(al_id);
     expect(await call('OrderBook', {})).toEqual([
       {
-        stat: 'Ok', norenordno: fired!.norenordno, uid: emu.uid, actid: emu.actid, exch: 'NSE', tsym: 'INFY-EQ', trantype: 'B', qty: '5',
-        prc: '1500', prctyp: 'LMT', prd: 'C', ret: 'DAY', status: 'COMPLETE', fillshares: '5', avgprc: '1500', remarks: 'dip-buy',
-        norentm: expect.stringMatching(TIME), exch_tm: expect.stringMatching(/^\d{2}-\d{2}-\d{4} \d{2}:\d{2}:\d{2}$/), ordersource: 'API',
+        stat: 'Ok',
+        norenordno: fired!.norenordno,
+        uid: emu.uid,
+        actid: emu.actid,
+        exch: 'NSE',
+        tsym: 'INFY-EQ',
+        trantype: 'B',
+        qty: '5',
+        prc: '1500',
+        prctyp: 'LMT',
+        prd: 'C',
+        ret: 'DAY',
+        status: 'COMPLETE',
+        fillshares: '5',
+        avgprc: '1500',
+        remarks: 'dip-buy',
+        norentm: expect.stringMatching(TIME),
+        exch_tm: expect.stringMatching(/^\d{2}-\d{2}-\d{4} \d{2}:\d{2}:\d{2}$/),
+        ordersource: 'API',
       },
     ]);
     const history = (await call('SingleOrdHist', { norenordno: fired!.norenordno })) as { status: string }[];
@@ -48,30 +80,88 @@ describe('the order a fired GTT places', () => {
     await placeGtt({ prctyp: 'MKT', prc: '0', remarks: '' });
     const [fired] = (await ltp(1480.5)).fired;
     const [order] = (await call('OrderBook', {})) as Record<string, string>[];
-    expect(order).toMatchObject({ norenordno: fired!.norenordno, prctyp: 'MKT', prc: '0', avgprc: '1480.5', status: 'COMPLETE' });
+    expect(order).toMatchObject({
+      norenordno: fired!.norenordno,
+      prctyp: 'MKT',
+      prc: '0',
+      avgprc: '1480.5',
+      status: 'COMPLETE',
+    });
     const oco = (await call('PlaceOCOOrder', {
-      ai_t: 'LMT_BOS_O', validity: 'GTT', tsym: 'TCS-EQ', exch: 'NSE', remarks: 'exit',
-      oivariable: [{ d: '4000', var_name: 'x' }, { d: '3500', var_name: 'y' }],
-      place_order_params: { tsym: 'TCS-EQ', exch: 'NSE', trantype: 'S', prctyp: 'LMT', prd: 'C', ret: 'DAY', actid: emu.actid, uid: emu.uid, ordersource: 'API', qty: '2', prc: '4000' },
-      place_order_params_leg2: { tsym: 'TCS-EQ', exch: 'NSE', trantype: 'S', prctyp: 'SL-LMT', prd: 'C', ret: 'DAY', actid: emu.actid, uid: emu.uid, ordersource: 'API', qty: '2', prc: '3490', trgprc: '3500' },
+      ai_t: 'LMT_BOS_O',
+      validity: 'GTT',
+      tsym: 'TCS-EQ',
+      exch: 'NSE',
+      remarks: 'exit',
+      oivariable: [
+        { d: '4000', var_name: 'x' },
+        { d: '3500', var_name: 'y' },
+      ],
+      place_order_params: {
+        tsym: 'TCS-EQ',
+        exch: 'NSE',
+        trantype: 'S',
+        prctyp: 'LMT',
+        prd: 'C',
+        ret: 'DAY',
+        actid: emu.actid,
+        uid: emu.uid,
+        ordersource: 'API',
+        qty: '2',
+        prc: '4000',
+      },
+      place_order_params_leg2: {
+        tsym: 'TCS-EQ',
+        exch: 'NSE',
+        trantype: 'S',
+        prctyp: 'SL-LMT',
+        prd: 'C',
+        ret: 'DAY',
+        actid: emu.actid,
+        uid: emu.uid,
+        ordersource: 'API',
+        qty: '2',
+        prc: '3490',
+        trgprc: '3500',
+      },
     })) as { al_id: string };
     await ltp(3700, 'TCS-EQ');
     const [stop] = (await ltp(3499, 'TCS-EQ')).fired;
     expect(stop).toMatchObject({ al_id: oco.al_id, leg: 'y' });
     const book = (await call('OrderBook', {})) as Record<string, string>[];
     // Newest first.
-    expect(book[0]).toMatchObject({ norenordno: stop!.norenordno, tsym: 'TCS-EQ', trantype: 'S', qty: '2', prctyp: 'SL-LMT', prc: '3490', remarks: 'exit' });
+    expect(book[0]).toMatchObject({
+      norenordno: stop!.norenordno,
+      tsym: 'TCS-EQ',
+      trantype: 'S',
+      qty: '2',
+      prctyp: 'SL-LMT',
+      prc: '3490',
+      remarks: 'exit',
+    });
   });
 
   it('the next fired orders end as queued: rejected with a reason, partly filled, left open; then filled again', async () => {
-    expect(await nextOrder({ status: 'rejected', reason: 'RMS:Blocked for nse_cm ordinary' })).toEqual({ status: 201, body: { queued: 1 } });
+    expect(await nextOrder({ status: 'rejected', reason: 'RMS:Blocked for nse_cm ordinary' })).toEqual({
+      status: 201,
+      body: { queued: 1 },
+    });
     expect((await nextOrder({ status: 'partial', fillQty: 2 })).body).toEqual({ queued: 2 });
     expect((await nextOrder({ status: 'open' })).body).toEqual({ queued: 3 });
     for (const d of ['1490', '1480', '1470', '1460']) await placeGtt({ d });
-    const fired = [(await ltp(1485)).fired, (await ltp(1475)).fired, (await ltp(1465)).fired, (await ltp(1455)).fired].map((f) => f[0]!);
+    const fired = [
+      (await ltp(1485)).fired,
+      (await ltp(1475)).fired,
+      (await ltp(1465)).fired,
+      (await ltp(1455)).fired,
+    ].map((f) => f[0]!);
     expect(fired.map((f) => f.status)).toEqual(['REJECTED', 'OPEN', 'OPEN', 'COMPLETE']);
     const byNumber = new Map(((await call('OrderBook', {})) as Record<string, string>[]).map((o) => [o.norenordno, o]));
-    expect(byNumber.get(fired[0]!.norenordno)).toMatchObject({ status: 'REJECTED', rejreason: 'RMS:Blocked for nse_cm ordinary', fillshares: '0' });
+    expect(byNumber.get(fired[0]!.norenordno)).toMatchObject({
+      status: 'REJECTED',
+      rejreason: 'RMS:Blocked for nse_cm ordinary',
+      fillshares: '0',
+    });
     expect(byNumber.get(fired[0]!.norenordno)).not.toHaveProperty('avgprc');
     expect(byNumber.get(fired[1]!.norenordno)).toMatchObject({ status: 'OPEN', fillshares: '2', avgprc: '1500' });
     expect(byNumber.get(fired[2]!.norenordno)).toMatchObject({ status: 'OPEN', fillshares: '0' });
@@ -89,18 +179,29 @@ describe('the order a fired GTT places', () => {
   });
 
   it("SingleOrdHist of an unknown or another account's order is refused", async () => {
-    expect(await call('SingleOrdHist', { norenordno: '99999999999999' })).toEqual({ stat: 'Not_Ok', emsg: 'Invalid Input : Invalid Order Number' });
+    expect(await call('SingleOrdHist', { norenordno: '99999999999999' })).toEqual({
+      stat: 'Not_Ok',
+      emsg: 'Invalid Input : Invalid Order Number',
+    });
     expect(await call('SingleOrdHist', {})).toEqual({ stat: 'Not_Ok', emsg: 'Invalid Input : norenordno is Missing' });
   });
 });
 
 describe('quotes', () => {
   it('SearchScrip maps a symbol to its token; GetQuotes answers the last traded price by token', async () => {
-    const search = (await call('SearchScrip', { exch: 'NSE', stext: 'M%26M-EQ' })) as { values: { tsym: string; token: string }[] };
+    const search = (await call('SearchScrip', { exch: 'NSE', stext: 'M%26M-EQ' })) as {
+      values: { tsym: string; token: string }[];
+    };
     expect(search.values[0]).toMatchObject({ tsym: 'M&M-EQ', token: expect.stringMatching(/^\d+$/) });
     const token = search.values[0]!.token;
     expect(await call('GetQuotes', { exch: 'NSE', token })).toEqual({ stat: 'Not_Ok', emsg: 'no data' });
     await ltp(1555.25, 'M&M-EQ');
-    expect(await call('GetQuotes', { exch: 'NSE', token })).toMatchObject({ stat: 'Ok', exch: 'NSE', tsym: 'M&M-EQ', token, lp: '1555.25' });
+    expect(await call('GetQuotes', { exch: 'NSE', token })).toMatchObject({
+      stat: 'Ok',
+      exch: 'NSE',
+      tsym: 'M&M-EQ',
+      token,
+      lp: '1555.25',
+    });
   });
 });

@@ -4,8 +4,9 @@
  * one second.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../emulator/server.js';
-import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
+
+import { type RunningEmulator, startEmulator } from '../../emulator/server.js';
+import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 import { jdata } from './jdata-client.js';
 
 let emu: RunningEmulator;
@@ -13,7 +14,19 @@ let ctl: EmulatorControl;
 let clock = new Date('2026-11-23T04:00:00.100Z');
 
 const order = () => ({
-  uid: emu.uid, actid: emu.actid, exch: 'NSE', tsym: 'RELIANCE-EQ', qty: '1', prc: '2500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', validity: 'GTT', d: '2490',
+  uid: emu.uid,
+  actid: emu.actid,
+  exch: 'NSE',
+  tsym: 'RELIANCE-EQ',
+  qty: '1',
+  prc: '2500',
+  prd: 'C',
+  trantype: 'B',
+  prctyp: 'LMT',
+  ret: 'DAY',
+  ai_t: 'LTP_B_O',
+  validity: 'GTT',
+  d: '2490',
 });
 const place = () => jdata(emu.url, 'PlaceGTTOrder', order(), emu.token);
 
@@ -40,10 +53,17 @@ describe('enforceOrderRate', () => {
     const placed: string[] = [];
     for (let i = 0; i < 9; i++) placed.push((await place()).body as never);
     expect((await jdata(emu.url, 'GetPendingGTTOrder', { uid: emu.uid }, emu.token)).body).toHaveLength(9);
-    const alId = ((placed[0] as unknown) as { al_id: string }).al_id;
-    expect((await jdata(emu.url, 'CancelGTTOrder', { uid: emu.uid, al_id: alId }, emu.token)).body).toMatchObject({ stat: 'OI deleted' });
-    expect((await place()).body).toEqual({ stat: 'Not_Ok', emsg: 'Invalid Input : Order Recieved 11 in a current second exceeds Limit 10 for user' });
-    expect((await place()).body).toMatchObject({ emsg: 'Invalid Input : Order Recieved 12 in a current second exceeds Limit 10 for user' });
+    const alId = (placed[0] as unknown as { al_id: string }).al_id;
+    expect((await jdata(emu.url, 'CancelGTTOrder', { uid: emu.uid, al_id: alId }, emu.token)).body).toMatchObject({
+      stat: 'OI deleted',
+    });
+    expect((await place()).body).toEqual({
+      stat: 'Not_Ok',
+      emsg: 'Invalid Input : Order Recieved 11 in a current second exceeds Limit 10 for user',
+    });
+    expect((await place()).body).toMatchObject({
+      emsg: 'Invalid Input : Order Recieved 12 in a current second exceeds Limit 10 for user',
+    });
     clock = new Date('2026-11-23T04:00:01.000Z');
     expect((await place()).body).toMatchObject({ stat: 'OI created' });
   });

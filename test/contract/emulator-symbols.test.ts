@@ -4,9 +4,10 @@
  * stored; the `acceptAnySymbol` switch (and `--any-symbol`) takes any symbol, and a reset returns to the list.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../emulator/server.js';
+
+import { type RunningEmulator, startEmulator } from '../../emulator/server.js';
 import { indexContract, LISTED_EQUITIES, MAX_EXPIRY_DAYS } from '../../emulator/symbols.js';
-import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
+import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 
 let emu: RunningEmulator;
 let control: EmulatorControl;
@@ -44,14 +45,35 @@ beforeEach(async () => {
 describe('the shipped symbol list', () => {
   it('takes every listed NSE and BSE equity, sent URL-encoded as clients send them', async () => {
     for (const [exch, symbols] of Object.entries(LISTED_EQUITIES)) {
-      for (const tsym of symbols) expect((await call('PlaceGTTOrder', order({ exch, tsym: encodeURIComponent(tsym) }))).body.stat, `${exch}:${tsym}`).toBe('OI created');
+      for (const tsym of symbols)
+        expect(
+          (await call('PlaceGTTOrder', order({ exch, tsym: encodeURIComponent(tsym) }))).body.stat,
+          `${exch}:${tsym}`,
+        ).toBe('OI created');
     }
     expect(await pendingSymbols()).toHaveLength(LISTED_EQUITIES.NSE.length + LISTED_EQUITIES.BSE.length);
-    expect(LISTED_EQUITIES.NSE).toEqual(expect.arrayContaining(['RELIANCE-EQ', 'INFY-EQ', 'TCS-EQ', 'SBIN-EQ', 'M&M-EQ', 'L&TFH-EQ', 'WIPRO-EQ', 'HDFCBANK-EQ']));
+    expect(LISTED_EQUITIES.NSE).toEqual(
+      expect.arrayContaining([
+        'RELIANCE-EQ',
+        'INFY-EQ',
+        'TCS-EQ',
+        'SBIN-EQ',
+        'M&M-EQ',
+        'L&TFH-EQ',
+        'WIPRO-EQ',
+        'HDFCBANK-EQ',
+      ]),
+    );
   });
 
   it('refuses an unknown symbol with the broker reply, and stores nothing', async () => {
-    for (const [exch, tsym] of [['NSE', 'NOSUCH-EQ'], ['NSE', 'INFY'], ['BSE', 'INFY-EQ'], ['NSE', 'infy-eq'], ['MCX', 'CRUDEOIL']] as const) {
+    for (const [exch, tsym] of [
+      ['NSE', 'NOSUCH-EQ'],
+      ['NSE', 'INFY'],
+      ['BSE', 'INFY-EQ'],
+      ['NSE', 'infy-eq'],
+      ['MCX', 'CRUDEOIL'],
+    ] as const) {
       expect((await call('PlaceGTTOrder', order({ exch, tsym }))).body, `${exch}:${tsym}`).toEqual(REFUSED);
     }
     expect(await pendingSymbols()).toEqual([]);
@@ -63,7 +85,19 @@ describe('the shipped symbol list', () => {
     const placed = (await call('PlaceGTTOrder', order())).body.al_id as string;
     expect((await call('ModifyGTTOrder', { ...order({ tsym: 'NOSUCH-EQ' }), al_id: placed })).body).toEqual(REFUSED);
     expect(await pendingSymbols()).toEqual(['INFY-EQ']);
-    const leg = (prc: string) => ({ tsym: 'NOSUCH-EQ', exch: 'NSE', trantype: 'S', prctyp: 'LMT', prd: 'C', ret: 'DAY', actid: emu.actid, uid: emu.uid, ordersource: 'API', qty: '1', prc });
+    const leg = (prc: string) => ({
+      tsym: 'NOSUCH-EQ',
+      exch: 'NSE',
+      trantype: 'S',
+      prctyp: 'LMT',
+      prd: 'C',
+      ret: 'DAY',
+      actid: emu.actid,
+      uid: emu.uid,
+      ordersource: 'API',
+      qty: '1',
+      prc,
+    });
     const oco = { uid: emu.uid, actid: emu.actid, exch: 'NSE', tsym: 'NOSUCH-EQ', ai_t: 'LMT_BOS_O', validity: 'GTT', remarks: '',
       oivariable: [{ var_name: 'x', d: '1600' }, { var_name: 'y', d: '1400' }], place_order_params: leg('1600'), place_order_params_leg2: leg('1390') }; // prettier-ignore
     expect((await call('PlaceOCOOrder', oco)).body).toEqual(REFUSED);
@@ -71,24 +105,34 @@ describe('the shipped symbol list', () => {
 
   it('NFO index futures and options of a current expiry, in the family naming; expired, far or impossible dates refused', async () => {
     const soon = new Date(Date.now() + 7 * DAY);
-    for (const tsym of [indexContract('NIFTY', soon, 'F'), indexContract('BANKNIFTY', soon, 'C52000'), indexContract('NIFTY', soon, 'P24000')]) {
+    for (const tsym of [
+      indexContract('NIFTY', soon, 'F'),
+      indexContract('BANKNIFTY', soon, 'C52000'),
+      indexContract('NIFTY', soon, 'P24000'),
+    ]) {
       expect((await call('PlaceGTTOrder', order({ exch: 'NFO', tsym, prd: 'M' }))).body.stat, tsym).toBe('OI created');
     }
     const refused = [
       indexContract('NIFTY', new Date(Date.now() - 2 * DAY), 'F'),
       indexContract('NIFTY', new Date(Date.now() + (MAX_EXPIRY_DAYS + 5) * DAY), 'F'),
-      `NIFTY31FEB${String(new Date().getUTCFullYear() % 100 + 1)}F`,
+      `NIFTY31FEB${String((new Date().getUTCFullYear() % 100) + 1)}F`,
       'NIFTY 25DEC 24000 CE',
       'INFY-EQ',
       indexContract('NIFTY', soon, 'F').replace('NIFTY', 'NIFTYX'),
     ];
-    for (const tsym of refused) expect((await call('PlaceGTTOrder', order({ exch: 'NFO', tsym, prd: 'M' }))).body, tsym).toEqual(REFUSED);
+    for (const tsym of refused)
+      expect((await call('PlaceGTTOrder', order({ exch: 'NFO', tsym, prd: 'M' }))).body, tsym).toEqual(REFUSED);
   });
 
   it('SearchScrip answers listed symbols only', async () => {
-    const found = (await call('SearchScrip', { uid: emu.uid, exch: 'NSE', stext: 'INFY' })).body as { values: { tsym: string }[] };
+    const found = (await call('SearchScrip', { uid: emu.uid, exch: 'NSE', stext: 'INFY' })).body as {
+      values: { tsym: string }[];
+    };
     expect(found.values.map((v) => v.tsym)).toEqual(['INFY-EQ']);
-    expect((await call('SearchScrip', { uid: emu.uid, exch: 'NSE', stext: 'NOSUCH' })).body).toEqual({ stat: 'Not_Ok', emsg: 'no data' });
+    expect((await call('SearchScrip', { uid: emu.uid, exch: 'NSE', stext: 'NOSUCH' })).body).toEqual({
+      stat: 'Not_Ok',
+      emsg: 'no data',
+    });
   });
 });
 

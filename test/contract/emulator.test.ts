@@ -3,9 +3,10 @@
  * sends, and the exact shapes and texts it gets back (docs/broker-wire.md).
  */
 import { beforeEach, describe, expect, it } from 'vitest';
+
 import { startEmulator } from '../../emulator/server.js';
-import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
-import { gttJData, useEmulator, type EmulatorFixture } from '../support/emulator-fixture.js';
+import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
+import { type EmulatorFixture, gttJData, useEmulator } from '../support/emulator-fixture.js';
 
 let emu: EmulatorFixture;
 let control: EmulatorControl;
@@ -34,7 +35,8 @@ const call = (op: string, jData: unknown, token: string | null = emu.token, cont
     'Content-Type': contentType,
     ...(token === null ? {} : { Authorization: `Bearer ${token}` }),
   });
-const place = async (over: Record<string, string> = {}) => (await call('PlaceGTTOrder', order(over))).body as { al_id: string; stat: string };
+const place = async (over: Record<string, string> = {}) =>
+  (await call('PlaceGTTOrder', order(over))).body as { al_id: string; stat: string };
 const pending = async () => (await call('GetPendingGTTOrder', { uid: emu.uid })).body;
 
 const fixture = useEmulator();
@@ -47,7 +49,11 @@ describe('operations: success shapes', () => {
   it('PlaceGTTOrder answers OI created with a new digit al_id and request_time HH:MM:SS DD-MM-YYYY', async () => {
     const reply = await call('PlaceGTTOrder', order());
     expect(reply.status).toBe(200);
-    expect(reply.body).toEqual({ request_time: expect.stringMatching(TIME), stat: 'OI created', al_id: expect.stringMatching(/^\d+$/) });
+    expect(reply.body).toEqual({
+      request_time: expect.stringMatching(TIME),
+      stat: 'OI created',
+      al_id: expect.stringMatching(/^\d+$/),
+    });
   });
 
   it('GetPendingGTTOrder lists every 2.3 field, qty a JSON number in both places', async () => {
@@ -55,11 +61,51 @@ describe('operations: success shapes', () => {
     const list = (await pending()) as Record<string, unknown>[];
     expect(list).toHaveLength(1);
     const record = list[0]!;
-    for (const field of ['stat', 'ai_t', 'al_id', 'tsym', 'exch', 'token', 'remarks', 'validity', 'norentm', 'pp', 'ls', 'ti', 'brkname', 'actid', 'trantype', 'prctyp', 'qty', 'prc', 'C', 'prd', 'ordersource', 'd', 'place_order_params', 'oivariable']) {
+    for (const field of [
+      'stat',
+      'ai_t',
+      'al_id',
+      'tsym',
+      'exch',
+      'token',
+      'remarks',
+      'validity',
+      'norentm',
+      'pp',
+      'ls',
+      'ti',
+      'brkname',
+      'actid',
+      'trantype',
+      'prctyp',
+      'qty',
+      'prc',
+      'C',
+      'prd',
+      'ordersource',
+      'd',
+      'place_order_params',
+      'oivariable',
+    ]) {
       expect(record).toHaveProperty(field);
     }
-    expect(record).toMatchObject({ stat: 'Ok', al_id, qty: 10, prc: '2500.5', d: '2490', remarks: 'note', ordersource: 'WEB', tsym: 'RELIANCE-EQ' });
-    expect(record.place_order_params).toMatchObject({ qty: 10, prd: 'C', s_prdt_ali: 'CNC', actid: emu.actid, ipaddr: '127.0.0.1' });
+    expect(record).toMatchObject({
+      stat: 'Ok',
+      al_id,
+      qty: 10,
+      prc: '2500.5',
+      d: '2490',
+      remarks: 'note',
+      ordersource: 'WEB',
+      tsym: 'RELIANCE-EQ',
+    });
+    expect(record.place_order_params).toMatchObject({
+      qty: 10,
+      prd: 'C',
+      s_prdt_ali: 'CNC',
+      actid: emu.actid,
+      ipaddr: '127.0.0.1',
+    });
     expect(record.oivariable).toEqual([{ var_name: 'x', d: '2490' }]);
     expect(record.norentm).toMatch(TIME);
   });
@@ -83,7 +129,11 @@ describe('operations: success shapes', () => {
     const { al_id } = await place();
     const modified = await call('ModifyGTTOrder', { ...order({ qty: '3', d: '2480' }), al_id });
     expect(modified.body).toEqual({ request_time: expect.stringMatching(TIME), stat: 'OI replaced', al_id });
-    expect(((await pending()) as { qty: number; d: string; al_id: string }[])[0]).toMatchObject({ al_id, qty: 3, d: '2480' });
+    expect(((await pending()) as { qty: number; d: string; al_id: string }[])[0]).toMatchObject({
+      al_id,
+      qty: 3,
+      d: '2480',
+    });
     const cancelled = await call('CancelGTTOrder', { uid: emu.uid, al_id });
     expect(cancelled.body).toEqual({ request_time: expect.stringMatching(TIME), stat: 'OI deleted', al_id });
     expect(await pending()).toEqual({ stat: 'Not_Ok', emsg: 'no data' });
@@ -91,17 +141,61 @@ describe('operations: success shapes', () => {
 
   it('ClientDetails answers the full 2.5 record', async () => {
     const reply = (await call('ClientDetails', { uid: emu.uid, actid: emu.actid })).body as Record<string, unknown>;
-    for (const field of ['stat', 'request_time', 'actid', 'cliname', 'act_sts', 'creatdte', 'creattme', 'm_num', 'email', 'pan', 'dob', 'addr', 'addroffice', 'addrcity', 'addrstate', 'partic_id_list', 'eqt_asba', 'der_asba', 'fx_asba', 'com_asba', 'mandate_id_list', 'exarr', 'bankdetails', 'dp_acct_num']) {
+    for (const field of [
+      'stat',
+      'request_time',
+      'actid',
+      'cliname',
+      'act_sts',
+      'creatdte',
+      'creattme',
+      'm_num',
+      'email',
+      'pan',
+      'dob',
+      'addr',
+      'addroffice',
+      'addrcity',
+      'addrstate',
+      'partic_id_list',
+      'eqt_asba',
+      'der_asba',
+      'fx_asba',
+      'com_asba',
+      'mandate_id_list',
+      'exarr',
+      'bankdetails',
+      'dp_acct_num',
+    ]) {
       expect(reply).toHaveProperty(field);
     }
-    expect(reply).toMatchObject({ stat: 'Ok', actid: emu.actid, eqt_asba: 'false', exarr: expect.arrayContaining(['NSE', 'NFO', 'BSE', 'MCX']) });
+    expect(reply).toMatchObject({
+      stat: 'Ok',
+      actid: emu.actid,
+      eqt_asba: 'false',
+      exarr: expect.arrayContaining(['NSE', 'NFO', 'BSE', 'MCX']),
+    });
     expect(reply.emsg).toBeUndefined();
   });
 
   it('Logout answers Ok with request_time and ends the session everywhere', async () => {
-    expect((await call('Logout', { uid: emu.uid })).body).toEqual({ stat: 'Ok', request_time: expect.stringMatching(TIME) });
-    for (const op of ['PlaceGTTOrder', 'GetPendingGTTOrder', 'GetEnabledGTTs', 'ModifyGTTOrder', 'CancelGTTOrder', 'ClientDetails', 'Logout']) {
-      expect((await call(op, { uid: emu.uid })).body).toEqual({ stat: 'Not_Ok', emsg: 'Session Expired :  Invalid Session Key' });
+    expect((await call('Logout', { uid: emu.uid })).body).toEqual({
+      stat: 'Ok',
+      request_time: expect.stringMatching(TIME),
+    });
+    for (const op of [
+      'PlaceGTTOrder',
+      'GetPendingGTTOrder',
+      'GetEnabledGTTs',
+      'ModifyGTTOrder',
+      'CancelGTTOrder',
+      'ClientDetails',
+      'Logout',
+    ]) {
+      expect((await call(op, { uid: emu.uid })).body).toEqual({
+        stat: 'Not_Ok',
+        emsg: 'Session Expired :  Invalid Session Key',
+      });
     }
   });
 });
@@ -109,7 +203,11 @@ describe('operations: success shapes', () => {
 describe('operations: failure shapes', () => {
   it.each<[string, Record<string, string>, string]>([
     ['a missing field', { qty: '' }, 'Invalid Input : qty is Missing'],
-    ['an exchange no account lists', { exch: 'NYSE' }, 'Invalid Input : exch must be one of CDS, NSE, NFO, MCX, BSE, NCX, BSTAR, BCD, BFO, NCOM'],
+    [
+      'an exchange no account lists',
+      { exch: 'NYSE' },
+      'Invalid Input : exch must be one of CDS, NSE, NFO, MCX, BSE, NCX, BSTAR, BCD, BFO, NCOM',
+    ],
     ['a product outside 2.2', { prd: 'X' }, 'Invalid Input : prd must be one of C, M, H'],
     ['a non-numeric quantity', { qty: 'ten' }, 'Invalid Input : qty must be a positive whole number'],
     ['a zero trigger', { d: '0' }, 'Invalid Input : d must be a positive number'],
@@ -130,30 +228,59 @@ describe('operations: failure shapes', () => {
     expect(await call('PlaceGTTOrder', order({ qty: '' }))).toMatchObject({ status: 400, body: { stat: 'Not_Ok' } });
   });
 
-  it('modify or cancel of an unknown, cancelled or other account\'s al_id is Invalid Oi', async () => {
+  it("modify or cancel of an unknown, cancelled or other account's al_id is Invalid Oi", async () => {
     const { al_id } = await place();
-    expect((await call('ModifyGTTOrder', { ...order(), al_id: '1' })).body).toEqual({ request_time: expect.stringMatching(TIME), stat: 'Invalid Oi', al_id: '1' });
+    expect((await call('ModifyGTTOrder', { ...order(), al_id: '1' })).body).toEqual({
+      request_time: expect.stringMatching(TIME),
+      stat: 'Invalid Oi',
+      al_id: '1',
+    });
     expect((await call('CancelGTTOrder', { uid: emu.uid, al_id })).body).toMatchObject({ stat: 'OI deleted' });
     expect((await call('CancelGTTOrder', { uid: emu.uid, al_id })).body).toMatchObject({ stat: 'Invalid Oi', al_id });
     expect((await call('ModifyGTTOrder', { ...order(), al_id })).body).toMatchObject({ stat: 'Invalid Oi' });
     const other = await control.createAccount({ uid: 'OTHER1' });
-    const theirs = (await call('PlaceGTTOrder', { ...order(), uid: other.uid, actid: other.actid }, other.token)).body as { al_id: string };
-    expect((await call('CancelGTTOrder', { uid: emu.uid, al_id: theirs.al_id })).body).toMatchObject({ stat: 'Invalid Oi' });
+    const theirs = (await call('PlaceGTTOrder', { ...order(), uid: other.uid, actid: other.actid }, other.token))
+      .body as { al_id: string };
+    expect((await call('CancelGTTOrder', { uid: emu.uid, al_id: theirs.al_id })).body).toMatchObject({
+      stat: 'Invalid Oi',
+    });
   });
 
   it('a failed list is an object, not an array', async () => {
-    expect(await call('GetPendingGTTOrder', { uid: emu.uid }, 'wrong-token')).toMatchObject({ body: { stat: 'Not_Ok' } });
+    expect(await call('GetPendingGTTOrder', { uid: emu.uid }, 'wrong-token')).toMatchObject({
+      body: { stat: 'Not_Ok' },
+    });
   });
 });
 
 describe('session checks', () => {
   it.each<[string, () => Promise<Sent>, string]>([
-    ['no Authorization header', () => call('GetEnabledGTTs', { uid: 'DEMO01' }, null), 'Session Expired :  Invalid Session Key'],
-    ['an unknown token', () => call('GetEnabledGTTs', { uid: 'DEMO01' }, 'not-a-token'), 'Session Expired :  Invalid Session Key'],
-    ['a uid that is not the token user', () => call('GetEnabledGTTs', { uid: 'SOMEONE' }), 'Session Expired :  Invalid User Id'],
+    [
+      'no Authorization header',
+      () => call('GetEnabledGTTs', { uid: 'DEMO01' }, null),
+      'Session Expired :  Invalid Session Key',
+    ],
+    [
+      'an unknown token',
+      () => call('GetEnabledGTTs', { uid: 'DEMO01' }, 'not-a-token'),
+      'Session Expired :  Invalid Session Key',
+    ],
+    [
+      'a uid that is not the token user',
+      () => call('GetEnabledGTTs', { uid: 'SOMEONE' }),
+      'Session Expired :  Invalid User Id',
+    ],
     ['a missing uid', () => call('GetEnabledGTTs', {}), 'Session Expired :  Invalid User Id'],
-    ['the token only inside jData', () => call('GetEnabledGTTs', { uid: 'DEMO01', jKey: emu.token, accessToken: emu.token }, null), 'Session Expired :  Invalid Session Key'],
-    ['a non-Bearer scheme', () => post('GetEnabledGTTs', 'jData={"uid":"DEMO01"}', { Authorization: `Basic ${emu.token}` }), 'Session Expired :  Invalid Session Key'],
+    [
+      'the token only inside jData',
+      () => call('GetEnabledGTTs', { uid: 'DEMO01', jKey: emu.token, accessToken: emu.token }, null),
+      'Session Expired :  Invalid Session Key',
+    ],
+    [
+      'a non-Bearer scheme',
+      () => post('GetEnabledGTTs', 'jData={"uid":"DEMO01"}', { Authorization: `Basic ${emu.token}` }),
+      'Session Expired :  Invalid Session Key',
+    ],
   ])('%s -> Not_Ok with the broker text', async (_label, send, emsg) => {
     expect((await send()).body).toEqual({ stat: 'Not_Ok', emsg });
   });
@@ -161,7 +288,10 @@ describe('session checks', () => {
   it('an expired token fails; another session of the same user keeps working', async () => {
     const second = await control.newSession(emu.uid);
     await control.expire(emu.token);
-    expect((await call('GetEnabledGTTs', { uid: emu.uid })).body).toEqual({ stat: 'Not_Ok', emsg: 'Session Expired :  Invalid Session Key' });
+    expect((await call('GetEnabledGTTs', { uid: emu.uid })).body).toEqual({
+      stat: 'Not_Ok',
+      emsg: 'Session Expired :  Invalid Session Key',
+    });
     expect((await call('GetEnabledGTTs', { uid: emu.uid }, second.token)).body).toMatchObject({ stat: 'Ok' });
   });
 
@@ -183,11 +313,41 @@ describe('malformed requests never hang and never leak a stack trace', () => {
   it.each<[string, () => Promise<Sent>, number, RegExp]>([
     ['GET', () => post('PlaceGTTOrder', '', {}, 'GET'), 405, /method GET not allowed/],
     ['an unknown operation', () => post('PlaceOrder', 'jData={}'), 404, /unknown operation PlaceOrder/],
-    ['an unknown path', () => fetch(`${emu.url}/other`, { method: 'POST' }).then(async (r) => ({ status: r.status, body: await r.json(), text: '' })), 404, /unknown path/],
-    ['no jData= prefix', () => post('GetEnabledGTTs', '{"uid":"DEMO01"}', { Authorization: 'Bearer x' }), 200, /body must be jData=/],
-    ['malformed JSON', () => post('GetEnabledGTTs', 'jData={"uid":', { Authorization: 'Bearer x' }), 200, /not valid JSON/],
-    ['a JSON array', () => post('GetEnabledGTTs', 'jData=[1]', { Authorization: 'Bearer x' }), 200, /must be a JSON object/],
-    ['a body over 64 KiB', () => post('PlaceGTTOrder', `jData=${JSON.stringify({ pad: 'x'.repeat(70_000) })}`), 200, /exceeds 65536 bytes/],
+    [
+      'an unknown path',
+      () =>
+        fetch(`${emu.url}/other`, { method: 'POST' }).then(async (r) => ({
+          status: r.status,
+          body: await r.json(),
+          text: '',
+        })),
+      404,
+      /unknown path/,
+    ],
+    [
+      'no jData= prefix',
+      () => post('GetEnabledGTTs', '{"uid":"DEMO01"}', { Authorization: 'Bearer x' }),
+      200,
+      /body must be jData=/,
+    ],
+    [
+      'malformed JSON',
+      () => post('GetEnabledGTTs', 'jData={"uid":', { Authorization: 'Bearer x' }),
+      200,
+      /not valid JSON/,
+    ],
+    [
+      'a JSON array',
+      () => post('GetEnabledGTTs', 'jData=[1]', { Authorization: 'Bearer x' }),
+      200,
+      /must be a JSON object/,
+    ],
+    [
+      'a body over 64 KiB',
+      () => post('PlaceGTTOrder', `jData=${JSON.stringify({ pad: 'x'.repeat(70_000) })}`),
+      200,
+      /exceeds 65536 bytes/,
+    ],
   ])('%s', async (_label, send, status, emsg) => {
     const reply = await send();
     expect(reply.status).toBe(status);
@@ -196,7 +356,12 @@ describe('malformed requests never hang and never leak a stack trace', () => {
   });
 
   it('accepts application/json and extra fields as real clients send them', async () => {
-    const reply = await call('PlaceGTTOrder', order({ ordersource: 'API', remarks: 'x', dscqty: '0' }), emu.token, 'application/json');
+    const reply = await call(
+      'PlaceGTTOrder',
+      order({ ordersource: 'API', remarks: 'x', dscqty: '0' }),
+      emu.token,
+      'application/json',
+    );
     expect(reply.body).toMatchObject({ stat: 'OI created' });
   });
 });
@@ -206,12 +371,15 @@ describe('special-character symbols', () => {
   beforeEach(async () => {
     await control.switches({ acceptAnySymbol: true });
   });
-  it.each(['M&M-EQ', 'L&TFH-EQ', 'NIFTY 25DEC 24000 CE', '%', '+', '=', 'A+B=C 50%'])('%s round-trips encoded either way', async (symbol) => {
-    await place({ tsym: encodeURIComponent(symbol) });
-    if (symbol.includes(' ')) await place({ tsym: encodeURIComponent(symbol).replace(/%20/g, '+') });
-    const list = (await pending()) as { tsym: string }[];
-    for (const record of list) expect(record.tsym).toBe(symbol);
-  });
+  it.each(['M&M-EQ', 'L&TFH-EQ', 'NIFTY 25DEC 24000 CE', '%', '+', '=', 'A+B=C 50%'])(
+    '%s round-trips encoded either way',
+    async (symbol) => {
+      await place({ tsym: encodeURIComponent(symbol) });
+      if (symbol.includes(' ')) await place({ tsym: encodeURIComponent(symbol).replace(/%20/g, '+') });
+      const list = (await pending()) as { tsym: string }[];
+      for (const record of list) expect(record.tsym).toBe(symbol);
+    },
+  );
 });
 
 describe('faults', () => {
@@ -269,7 +437,11 @@ describe('faults', () => {
   });
 
   it('control surface rejects bad fault specs with clear errors', async () => {
-    const res = await fetch(`${emu.url}/_emulator/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ operation: 'Nope', kind: 'drop' }) });
+    const res = await fetch(`${emu.url}/_emulator/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ operation: 'Nope', kind: 'drop' }),
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: expect.stringMatching(/operation must be one of/) });
   });
@@ -281,7 +453,13 @@ describe('request log', () => {
     await call('GetEnabledGTTs', { uid: emu.uid });
     await call('GetEnabledGTTs', { uid: emu.uid, oops: emu.token });
     const [clean, leaky] = await control.requests();
-    expect(clean).toMatchObject({ operation: 'GetEnabledGTTs', authorization: 'Bearer <redacted>', authUid: emu.uid, bodyContainedToken: false, contentType: 'text/plain' });
+    expect(clean).toMatchObject({
+      operation: 'GetEnabledGTTs',
+      authorization: 'Bearer <redacted>',
+      authUid: emu.uid,
+      bodyContainedToken: false,
+      contentType: 'text/plain',
+    });
     expect(leaky!.bodyContainedToken).toBe(true);
     expect(JSON.stringify(await control.requests())).not.toContain(emu.token);
   });
@@ -292,9 +470,25 @@ describe('GTT triggering (sandbox)', () => {
     const below = await place({ ai_t: 'LTP_B_O', d: '2490' });
     const above = await place({ ai_t: 'LTP_A_O', d: '2600' });
     const fire = (ltp: number) =>
-      fetch(`${emu.url}/_emulator/ltp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ exch: 'NSE', tsym: 'RELIANCE-EQ', ltp }) }).then((r) => r.json());
+      fetch(`${emu.url}/_emulator/ltp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ exch: 'NSE', tsym: 'RELIANCE-EQ', ltp }),
+      }).then((r) => r.json());
     expect(await fire(2500)).toEqual({ triggered: [], fired: [] });
-    expect(await fire(2490)).toEqual({ triggered: [below.al_id], fired: [{ al_id: below.al_id, kind: 'gtt', leg: 'x', d: '2490', norenordno: expect.stringMatching(/^\d{14}$/), status: 'COMPLETE' }] });
+    expect(await fire(2490)).toEqual({
+      triggered: [below.al_id],
+      fired: [
+        {
+          al_id: below.al_id,
+          kind: 'gtt',
+          leg: 'x',
+          d: '2490',
+          norenordno: expect.stringMatching(/^\d{14}$/),
+          status: 'COMPLETE',
+        },
+      ],
+    });
     expect(await fire(2600)).toMatchObject({ triggered: [above.al_id] });
     expect(await pending()).toEqual({ stat: 'Not_Ok', emsg: 'no data' });
   });

@@ -1,6 +1,7 @@
 /** Talking jData to a running emulator over HTTP, the way clients of the real broker do (contract tests). */
-import { TOTP } from 'otpauth';
 import { createHash } from 'node:crypto';
+
+import { TOTP } from 'otpauth';
 
 export interface Sent {
   status: number;
@@ -14,8 +15,19 @@ export const TIME = /^\d{2}:\d{2}:\d{2} \d{2}-\d{2}-\d{4}$/;
 export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** POST (or another method) any body to any path of the emulator. */
-export const send = async (baseUrl: string, path: string, body: string | undefined, headers: Record<string, string> = {}, method = 'POST'): Promise<Sent> => {
-  const res = await fetch(`${baseUrl}${path}`, { method, headers, redirect: 'manual', ...(body === undefined ? {} : { body }) });
+export const send = async (
+  baseUrl: string,
+  path: string,
+  body: string | undefined,
+  headers: Record<string, string> = {},
+  method = 'POST',
+): Promise<Sent> => {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers,
+    redirect: 'manual',
+    ...(body === undefined ? {} : { body }),
+  });
   const text = await res.text();
   let parsed: unknown = text;
   try {
@@ -41,7 +53,11 @@ export const pyJson = (value: unknown): string => {
       .map(([k, v]) => `${pyJson(k)}: ${pyJson(v)}`)
       .join(', ')}}`;
   }
-  if (typeof value === 'string') return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (typeof value === 'string')
+    return JSON.stringify(value).replace(
+      /[\u007f-\uffff]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
   return JSON.stringify(value);
 };
 
@@ -55,7 +71,15 @@ export const totpNow = (seed: string, timestamp = Date.now()): string =>
   new TOTP({ secret: seed, algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp });
 
 /** A control-surface call that returns status and JSON instead of throwing on 4xx. */
-export const control = async (baseUrl: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> => {
-  const res = await fetch(`${baseUrl}/_emulator/${path}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
+export const control = async (
+  baseUrl: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> => {
+  const res = await fetch(`${baseUrl}/_emulator/${path}`, {
+    method,
+    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 };

@@ -9,9 +9,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readmeBlock, startScript, type Started } from '../support/processes.js';
+
 import { emulatorControl } from '../support/emulator-control.js';
+import { readmeBlock, type Started, startScript } from '../support/processes.js';
 
 const exec = promisify(execFile);
 
@@ -39,8 +41,50 @@ const gtt = (args: string[], options: { url?: string; env?: Record<string, strin
     );
   });
 
-const ORDER = ['--exch', 'NSE', '--tsym', 'M&M-EQ', '--qty', '1', '--price', '1500', '--product', 'C', '--side', 'B', '--price-type', 'LMT', '--retention', 'DAY', '--alert', 'LTP_B_O', '--trigger', '1490'];
-const OCO = ['--exch', 'NSE', '--tsym', 'INFY-EQ', '--side', 'S', '--qty', '2', '--product', 'C', '--target-trigger', '1600', '--target-price', '1600', '--stop-trigger', '1400', '--stop-price', '1390', '--tag', 'exit-infy'];
+const ORDER = [
+  '--exch',
+  'NSE',
+  '--tsym',
+  'M&M-EQ',
+  '--qty',
+  '1',
+  '--price',
+  '1500',
+  '--product',
+  'C',
+  '--side',
+  'B',
+  '--price-type',
+  'LMT',
+  '--retention',
+  'DAY',
+  '--alert',
+  'LTP_B_O',
+  '--trigger',
+  '1490',
+];
+const OCO = [
+  '--exch',
+  'NSE',
+  '--tsym',
+  'INFY-EQ',
+  '--side',
+  'S',
+  '--qty',
+  '2',
+  '--product',
+  'C',
+  '--target-trigger',
+  '1600',
+  '--target-price',
+  '1600',
+  '--stop-trigger',
+  '1400',
+  '--stop-price',
+  '1390',
+  '--tag',
+  'exit-infy',
+];
 
 const json = <T>(run: Run): T => {
   expect(run).toMatchObject({ code: 0, stderr: '' });
@@ -48,7 +92,11 @@ const json = <T>(run: Run): T => {
 };
 
 beforeAll(async () => {
-  started = await startScript('local/start.ts', ['--port', '0'], /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Try:/);
+  started = await startScript(
+    'local/start.ts',
+    ['--port', '0'],
+    /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Try:/,
+  );
   baseUrl = started.match[1]!;
 }, 30_000);
 
@@ -72,7 +120,9 @@ describe('npm run gtt against npm start', () => {
   it('place --dry-run shows the broker request and sends nothing', async () => {
     const run = await gtt(['place', ...ORDER, '--dry-run']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^dry run: nothing was sent\. PlaceGTTOrder would send\n {2}POST http:\/\/127\.0\.0\.1:\d+\/ClientAPI\/PlaceGTTOrder\n {2}jData \{.*"tsym":"M%26M-EQ"/);
+    expect(run.stdout).toMatch(
+      /^dry run: nothing was sent\. PlaceGTTOrder would send\n {2}POST http:\/\/127\.0\.0\.1:\d+\/ClientAPI\/PlaceGTTOrder\n {2}jData \{.*"tsym":"M%26M-EQ"/,
+    );
     expect((await gtt(['list'])).stdout.trim()).toBe('no pending GTT orders');
   });
 
@@ -103,13 +153,17 @@ describe('npm run gtt against npm start', () => {
     );
     const listed = json<{ orders: { al_id: string; type: string; qty: number }[] }>(await gtt(['list', '--json']));
     expect(listed.orders.map((o) => o.type).sort()).toEqual(['oco', 'single']);
-    const filtered = json<{ orders: { tsym: string }[] }>(await gtt(['list', '--tsym', 'M&M-EQ', '--exch', 'NSE', '--json']));
+    const filtered = json<{ orders: { tsym: string }[] }>(
+      await gtt(['list', '--tsym', 'M&M-EQ', '--exch', 'NSE', '--json']),
+    );
     expect(filtered.orders.map((o) => o.tsym)).toEqual(['M&M-EQ']);
   });
 
   it('get, modify, get again', async () => {
     const got = await gtt(['get', alId]);
-    expect(got.stdout).toMatch(new RegExp(`^al_id.*\\n-.*\\n${alId}\\s+single\\s+NSE\\s+M&M-EQ\\s+B\\s+1\\s+1500\\s+1490\\s+swing-1`));
+    expect(got.stdout).toMatch(
+      new RegExp(`^al_id.*\\n-.*\\n${alId}\\s+single\\s+NSE\\s+M&M-EQ\\s+B\\s+1\\s+1500\\s+1490\\s+swing-1`),
+    );
     const modified = await gtt(['modify', alId, ...ORDER.map((v) => (v === '1' ? '3' : v)), '--tag', 'swing-1']);
     expect(modified).toMatchObject({ code: 0 });
     expect(modified.stdout).toMatch(new RegExp(`^modified al_id ${alId}`));
@@ -142,18 +196,29 @@ describe('npm run gtt against npm start', () => {
     // A value only the gateway can judge (the price types it takes) comes back from it, named by its flag.
     const invalid = await gtt(['place', ...ORDER.map((v) => (v === 'LMT' ? 'LIMIT' : v))]);
     expect(invalid.code).toBe(2);
-    expect(invalid.stderr).toMatch(/error VALIDATION_FAILED \(HTTP 400\)[\s\S]*--price-type \(prctyp\): prctyp must be one of/);
+    expect(invalid.stderr).toMatch(
+      /error VALIDATION_FAILED \(HTTP 400\)[\s\S]*--price-type \(prctyp\): prctyp must be one of/,
+    );
 
     const invalidJson = await gtt(['place', ...ORDER.map((v) => (v === 'LMT' ? 'LIMIT' : v)), '--json']);
     expect(invalidJson.code).toBe(2);
-    expect(JSON.parse(invalidJson.stderr)).toMatchObject({ error: { code: 'VALIDATION_FAILED', status: 400, exitCode: 2, details: [{ field: 'prctyp' }] } });
+    expect(JSON.parse(invalidJson.stderr)).toMatchObject({
+      error: { code: 'VALIDATION_FAILED', status: 400, exitCode: 2, details: [{ field: 'prctyp' }] },
+    });
 
     // The sandbox lists symbols as a broker does: an unknown one is the broker's refusal, exit 4.
     const unknown = await gtt(['place', ...ORDER.map((v) => (v === 'M&M-EQ' ? 'NOSUCH-EQ' : v))]);
     expect(unknown.code).toBe(4);
     expect(unknown.stderr).toMatch(/^error BROKER_REJECTED[\s\S]*broker said: Invalid Input : Invalid Trading Symbol/);
 
-    const reused = await gtt(['place', ...ORDER.map((v) => (v === '1' ? '2' : v)), '--tag', 'swing-1', '--key', 'cli-order-1']);
+    const reused = await gtt([
+      'place',
+      ...ORDER.map((v) => (v === '1' ? '2' : v)),
+      '--tag',
+      'swing-1',
+      '--key',
+      'cli-order-1',
+    ]);
     expect(reused.code).toBe(8);
     expect(reused.stderr).toMatch(/IDEMPOTENCY_KEY_REUSED/);
 
@@ -165,7 +230,9 @@ describe('npm run gtt against npm start', () => {
         '--trigger must be a plain non-negative decimal number (no sign, exponent or more than 8 decimals), got "abc"\n' +
         'usage: npm run gtt -- place --exch --tsym --qty --price --product --side --price-type --retention --alert --trigger --tag --validity --key   (--help: every command and flag)\n',
     );
-    expect((await gtt(['list', '--price', '1'])).stderr).toMatch(/^list does not take --price\nusage: npm run gtt -- list --tsym --exch --limit --cursor --all {3}\(--help/);
+    expect((await gtt(['list', '--price', '1'])).stderr).toMatch(
+      /^list does not take --price\nusage: npm run gtt -- list --tsym --exch --limit --cursor --all {3}\(--help/,
+    );
     expect((await gtt(['frobnicate'])).code).toBe(2);
     expect((await gtt(['list', '--dry-run'])).code).toBe(2);
 
@@ -186,7 +253,7 @@ describe('npm run gtt against npm start', () => {
     expect(json<{ orders: unknown[] }>(run).orders).toHaveLength(1);
   });
 
-  it("docs/client.md: the command-line block, as written but for the port", async () => {
+  it('docs/client.md: the command-line block, as written but for the port', async () => {
     const script = readmeBlock('cli').replace('GTT_API_URL=http://127.0.0.1:3000', `GTT_API_URL=${baseUrl}`);
     const { stdout } = await exec('bash', ['-euo', 'pipefail', '-c', script], { timeout: 60_000 });
     expect(stdout).toMatch(/^dry run: nothing was sent\. PlaceGTTOrder/);
@@ -202,7 +269,9 @@ describe('npm run gtt against npm start', () => {
 
   it('docs/client.md: the script, against npm start instead of the deployed API', async () => {
     const page = readFileSync('docs/client.md', 'utf8');
-    const block = /<!-- e2e-client-script:start -->\s*```ts\n([\s\S]*?)```\s*<!-- e2e-client-script:end -->/.exec(page)?.[1];
+    const block = /<!-- e2e-client-script:start -->\s*```ts\n([\s\S]*?)```\s*<!-- e2e-client-script:end -->/.exec(
+      page,
+    )?.[1];
     expect(block).toBeDefined();
     const dir = mkdtempSync(join(tmpdir(), 'gtt-client-doc-'));
     try {
@@ -230,9 +299,13 @@ describe('npm run gtt against npm start', () => {
     const control = emulatorControl(emulatorUrl);
     await control.clearRequests();
     await control.fault({ operation: 'PlaceGTTOrder', kind: 'delay', delayMs: 1_500 });
-    const child = spawn(process.execPath, ['--import', 'tsx', 'client/cli.ts', 'place', ...ORDER, '--key', 'cli-interrupted-1', '--url', baseUrl], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'client/cli.ts', 'place', ...ORDER, '--key', 'cli-interrupted-1', '--url', baseUrl],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((done) => child.once('exit', done));
@@ -262,24 +335,42 @@ describe('npm run gtt against npm start', () => {
     expect(await gtt(['--version'], { url: '' })).toMatchObject({ code: 0, stdout: `gtt-gateway ${pkg.version}\n` });
     const none = await gtt([], { url: '' });
     expect(none.code).toBe(2);
-    expect(none.stderr.trim().split('\n')).toEqual(['no command given', expect.stringMatching(/^usage: npm run gtt -- <command> \[flags\] {3}commands: place, .*ltp {3}\(--help/)]);
+    expect(none.stderr.trim().split('\n')).toEqual([
+      'no command given',
+      expect.stringMatching(/^usage: npm run gtt -- <command> \[flags\] {3}commands: place, .*ltp {3}\(--help/),
+    ]);
   });
 
   it('ltp moves the sandbox price: a pending GTT it meets fires; refused against a non-loopback URL', async () => {
-    const placed = json<{ al_id: string }>(await gtt(['place', ...ORDER.map((v) => (v === 'M&M-EQ' ? 'SBIN-EQ' : v)), '--key', 'cli-ltp-1', '--json']));
+    const placed = json<{ al_id: string }>(
+      await gtt(['place', ...ORDER.map((v) => (v === 'M&M-EQ' ? 'SBIN-EQ' : v)), '--key', 'cli-ltp-1', '--json']),
+    );
     const quiet = await gtt(['ltp', 'SBIN-EQ', '1495']);
-    expect(quiet).toMatchObject({ code: 0, stdout: 'NSE:SBIN-EQ last traded price 1495: no pending GTT order met its trigger\n' });
+    expect(quiet).toMatchObject({
+      code: 0,
+      stdout: 'NSE:SBIN-EQ last traded price 1495: no pending GTT order met its trigger\n',
+    });
     const moved = await gtt(['ltp', 'SBIN-EQ', '1485']);
     expect(moved.code).toBe(0);
-    expect(moved.stdout).toBe(`NSE:SBIN-EQ last traded price 1485: 1 GTT order(s) fired\n  fired ${placed.al_id} (gtt, trigger 1490)\n`);
-    expect(json<{ orders: { al_id: string }[] }>(await gtt(['triggered', '--json'])).orders.map((o) => o.al_id)).toContain(placed.al_id);
+    expect(moved.stdout).toBe(
+      `NSE:SBIN-EQ last traded price 1485: 1 GTT order(s) fired\n  fired ${placed.al_id} (gtt, trigger 1490)\n`,
+    );
+    expect(
+      json<{ orders: { al_id: string }[] }>(await gtt(['triggered', '--json'])).orders.map((o) => o.al_id),
+    ).toContain(placed.al_id);
 
-    const remote = await gtt(['ltp', 'SBIN-EQ', '1400'], { url: 'https://a1b2c3d4e5.execute-api.ap-south-1.amazonaws.com' });
+    const remote = await gtt(['ltp', 'SBIN-EQ', '1400'], {
+      url: 'https://a1b2c3d4e5.execute-api.ap-south-1.amazonaws.com',
+    });
     expect(remote.code).toBe(2);
-    expect(remote.stderr).toMatch(/^ltp moves the local sandbox's price: https:\/\/a1b2c3d4e5\.execute-api\.ap-south-1\.amazonaws\.com is not a loopback address/);
+    expect(remote.stderr).toMatch(
+      /^ltp moves the local sandbox's price: https:\/\/a1b2c3d4e5\.execute-api\.ap-south-1\.amazonaws\.com is not a loopback address/,
+    );
     const bad = await gtt(['ltp', 'SBIN-EQ', '-5', '--exch', 'NSE']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/^<price> must be a plain non-negative decimal number, got "-5"\nusage: npm run gtt -- ltp <tsym> <price> --exch/);
+    expect(bad.stderr).toMatch(
+      /^<price> must be a plain non-negative decimal number, got "-5"\nusage: npm run gtt -- ltp <tsym> <price> --exch/,
+    );
   });
 
   it('logout (last: the session ends), then every call exits 5', async () => {

@@ -4,9 +4,11 @@
  * trigger, in EventBridge's envelope, and the console prints one line per event.
  */
 import http from 'node:http';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScript, type Started } from '../support/processes.js';
-import { listenOnLoopback, type Listening } from '../../local/loopback.js';
+
+import { type Listening, listenOnLoopback } from '../../local/loopback.js';
+import { type Started, startScript } from '../support/processes.js';
 
 let started: Started;
 let receiver: Listening;
@@ -39,7 +41,10 @@ afterAll(async () => {
 const waitFor = async (what: () => boolean, ms = 10_000) => {
   const end = Date.now() + ms;
   while (!what()) {
-    if (Date.now() > end) throw new Error(`timed out; received ${JSON.stringify(received.map((r) => r.body['detail-type']))}\n${started.output()}`);
+    if (Date.now() > end)
+      throw new Error(
+        `timed out; received ${JSON.stringify(received.map((r) => r.body['detail-type']))}\n${started.output()}`,
+      );
     await new Promise((r) => setTimeout(r, 100));
   }
 };
@@ -51,19 +56,44 @@ describe('npm start with a webhook', () => {
     const placed = await fetch(`${api}/gtt-orders`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'Idempotency-Key': 'e2e-events-1' },
-      body: JSON.stringify({ exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' }),
+      body: JSON.stringify({
+        exch: 'NSE',
+        tsym: 'M&M-EQ',
+        qty: 1,
+        prc: '1500',
+        prd: 'C',
+        trantype: 'B',
+        prctyp: 'LMT',
+        ret: 'DAY',
+        ai_t: 'LTP_B_O',
+        d: '1490',
+      }),
     });
     expect(placed.status).toBe(201);
     const alId = String(((await placed.json()) as { al_id: string }).al_id);
     await waitFor(() => received.some((r) => r.body['detail-type'] === 'GTT Placed'));
     const first = received.find((r) => r.body['detail-type'] === 'GTT Placed')!;
-    expect(first.body).toMatchObject({ version: '0', source: 'gtt-gateway', id: expect.any(String), time: expect.any(String), detail: { al_id: alId, origin: 'gateway' } });
+    expect(first.body).toMatchObject({
+      version: '0',
+      source: 'gtt-gateway',
+      id: expect.any(String),
+      time: expect.any(String),
+      detail: { al_id: alId, origin: 'gateway' },
+    });
     expect(first.headers['content-type']).toContain('application/json');
 
-    await fetch(`${emulator}/_emulator/ltp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ exch: 'NSE', tsym: 'M&M-EQ', ltp: 1480 }) });
+    await fetch(`${emulator}/_emulator/ltp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ exch: 'NSE', tsym: 'M&M-EQ', ltp: 1480 }),
+    });
     await waitFor(() => received.some((r) => r.body['detail-type'] === 'GTT Triggered'));
-    expect(received.find((r) => r.body['detail-type'] === 'GTT Triggered')!.body).toMatchObject({ detail: { al_id: alId, origin: 'watcher', status: 'TRIGGERED' } });
-    expect(received.filter((r) => (r.body.detail as { al_id?: string }).al_id === alId).map((r) => r.body['detail-type'])).toEqual(['GTT Placed', 'GTT Triggered', 'Order Filled']);
+    expect(received.find((r) => r.body['detail-type'] === 'GTT Triggered')!.body).toMatchObject({
+      detail: { al_id: alId, origin: 'watcher', status: 'TRIGGERED' },
+    });
+    expect(
+      received.filter((r) => (r.body.detail as { al_id?: string }).al_id === alId).map((r) => r.body['detail-type']),
+    ).toEqual(['GTT Placed', 'GTT Triggered', 'Order Filled']);
     await waitFor(() => /event +GTT Triggered +al_id=/.test(started.output()));
     expect(started.output()).toMatch(new RegExp(`event +GTT Placed +al_id=${alId} +NSE:M&M-EQ +B +trigger 1490`));
   });

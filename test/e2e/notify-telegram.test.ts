@@ -7,9 +7,11 @@
  */
 import { spawnSync } from 'node:child_process';
 import http from 'node:http';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScript, type Started } from '../support/processes.js';
-import { listenOnLoopback, type Listening } from '../../local/loopback.js';
+
+import { type Listening, listenOnLoopback } from '../../local/loopback.js';
+import { type Started, startScript } from '../support/processes.js';
 
 let started: Started;
 let receiver: Listening;
@@ -30,7 +32,11 @@ beforeAll(async () => {
     ['--port', '0', '--watch-interval', '1'],
     /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*broker emulator\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Login on loopback[\s\S]*session --url/,
     25_000,
-    { NOTIFY_WEBHOOK_URL: `${receiver.url}/bot123:TEST/sendMessage`, NOTIFY_FORMAT: 'telegram', NOTIFY_TELEGRAM_CHAT_ID: '-1001234' },
+    {
+      NOTIFY_WEBHOOK_URL: `${receiver.url}/bot123:TEST/sendMessage`,
+      NOTIFY_FORMAT: 'telegram',
+      NOTIFY_TELEGRAM_CHAT_ID: '-1001234',
+    },
   );
 }, 30_000);
 
@@ -51,22 +57,45 @@ const waitFor = async (what: () => boolean, ms = 10_000) => {
 describe('npm start with NOTIFY_FORMAT=telegram', () => {
   it('the webhook gets a Telegram message for the fired GTT and its fill, and nothing for GTT Placed', async () => {
     const [, api, emulator] = started.match;
-    expect(started.output()).toMatch(/Webhook format, events +telegram: GTT Triggered, Order Filled, Order Rejected, Order Cancelled, GTT Removed, Session Expired, Kill Switch/);
+    expect(started.output()).toMatch(
+      /Webhook format, events +telegram: GTT Triggered, Order Filled, Order Rejected, Order Cancelled, GTT Removed, Session Expired, Kill Switch/,
+    );
     const placed = await fetch(`${api}/gtt-orders`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'Idempotency-Key': 'e2e-notify-1' },
-      body: JSON.stringify({ exch: 'NSE', tsym: 'M&M-EQ', qty: 2, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' }),
+      body: JSON.stringify({
+        exch: 'NSE',
+        tsym: 'M&M-EQ',
+        qty: 2,
+        prc: '1500',
+        prd: 'C',
+        trantype: 'B',
+        prctyp: 'LMT',
+        ret: 'DAY',
+        ai_t: 'LTP_B_O',
+        d: '1490',
+      }),
     });
     expect(placed.status).toBe(201);
     const alId = String(((await placed.json()) as { al_id: string }).al_id);
     await waitFor(() => /event +GTT Placed +al_id=/.test(started.output()));
 
-    await fetch(`${emulator}/_emulator/ltp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ exch: 'NSE', tsym: 'M&M-EQ', ltp: 1480 }) });
+    await fetch(`${emulator}/_emulator/ltp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ exch: 'NSE', tsym: 'M&M-EQ', ltp: 1480 }),
+    });
     await waitFor(() => texts().some((t) => t.startsWith('Order Filled')));
     for (const body of received) expect(Object.keys(body).sort()).toEqual(['chat_id', 'text']);
     expect(received.every((body) => body.chat_id === '-1001234')).toBe(true);
-    expect(texts()[0]).toMatch(new RegExp(`^GTT Triggered: Buy 2 NSE:M&M-EQ @ 1500 LMT fired at 1490\\nstatus TRIGGERED.*\\nal_id ${alId} · \\(watcher\\)$`));
-    expect(texts().find((t) => t.startsWith('Order Filled'))).toMatch(new RegExp(`^Order Filled: Buy 2 NSE:M&M-EQ\\norder \\d+ filled 2 @ [\\d.]+\\nal_id ${alId} · \\(watcher\\)$`));
+    expect(texts()[0]).toMatch(
+      new RegExp(
+        `^GTT Triggered: Buy 2 NSE:M&M-EQ @ 1500 LMT fired at 1490\\nstatus TRIGGERED.*\\nal_id ${alId} · \\(watcher\\)$`,
+      ),
+    );
+    expect(texts().find((t) => t.startsWith('Order Filled'))).toMatch(
+      new RegExp(`^Order Filled: Buy 2 NSE:M&M-EQ\\norder \\d+ filled 2 @ [\\d.]+\\nal_id ${alId} · \\(watcher\\)$`),
+    );
     expect(texts().filter((t) => t.startsWith('GTT Placed'))).toEqual([]);
     // The bot token in the URL never travels in a message.
     expect(JSON.stringify(received)).not.toContain('123:TEST');
@@ -84,7 +113,9 @@ describe('npm start with a bad notification setting', () => {
   it('refuses a NOTIFY_ON name that is no detail-type, in one line listing them, and a Telegram format without a chat id', () => {
     const badName = run({ NOTIFY_ON: 'GTT Triggered,Order Filed' });
     expect(badName.status).toBe(2);
-    expect(badName.stderr.trim()).toMatch(/^NOTIFY_ON names no detail-type "Order Filed": use a comma-separated list of GTT Placed, [^\n]* \(or all\)$/);
+    expect(badName.stderr.trim()).toMatch(
+      /^NOTIFY_ON names no detail-type "Order Filed": use a comma-separated list of GTT Placed, [^\n]* \(or all\)$/,
+    );
     const noChat = run({ NOTIFY_FORMAT: 'telegram' });
     expect(noChat.status).toBe(2);
     expect(noChat.stderr).toMatch(/NOTIFY_FORMAT=telegram needs NOTIFY_TELEGRAM_CHAT_ID/);

@@ -5,8 +5,9 @@
  * only (the live brokers, the emulator's default) and with `state` echoed (the emulator's switch).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScript, type Started } from '../support/processes.js';
+
 import { signIn } from '../support/emulator-control.js';
+import { type Started, startScript } from '../support/processes.js';
 
 let started: Started;
 let api: string;
@@ -32,7 +33,12 @@ const otp = async () => ((await (await fetch(`${emulator}/_emulator/otp`)).json(
 
 /** `gtt login` as a child process: resolves with its login page once printed, and its exit once it ends. */
 const gttLogin = async () => {
-  const login = await startScript('client/cli.ts', ['login', '--url', api, '--wait', '20'], /Open this page[^\n]*\n\n\s+(http\S+)/, 20_000);
+  const login = await startScript(
+    'client/cli.ts',
+    ['login', '--url', api, '--wait', '20'],
+    /Open this page[^\n]*\n\n\s+(http\S+)/,
+    20_000,
+  );
   const exited = new Promise<number | null>((resolve) => login.child.once('exit', (code) => resolve(code)));
   return { page: login.match[1]!, exited, output: login.output };
 };
@@ -41,41 +47,66 @@ describe('npm start: the daily login', () => {
   it.each([
     ['code only, as the live brokers redirect', false],
     ['state echoed, as a broker may', true],
-  ])('%s: gtt login -> sign in -> callback -> a new session, announced, and orders go through', async (_label, echo) => {
-    await fetch(`${emulator}/_emulator/switches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ echoOAuthState: echo }) });
-    const before = (await (await fetch(`${api}/session`)).json()) as { alive: boolean; since?: string };
-    const login = await gttLogin();
-    expect(login.page.startsWith(`${emulator}/OAuthlogin/authorize/oauth?`)).toBe(true);
+  ])(
+    '%s: gtt login -> sign in -> callback -> a new session, announced, and orders go through',
+    async (_label, echo) => {
+      await fetch(`${emulator}/_emulator/switches`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ echoOAuthState: echo }),
+      });
+      const before = (await (await fetch(`${api}/session`)).json()) as { alive: boolean; since?: string };
+      const login = await gttLogin();
+      expect(login.page.startsWith(`${emulator}/OAuthlogin/authorize/oauth?`)).toBe(true);
 
-    // The broker's page, signed in as a browser does, redirects to our callback.
-    const signedIn = await signIn(login.page, { uid: 'DEMO01', password, otp: await otp() });
-    expect(signedIn.status).toBe(302);
-    const callback = new URL(signedIn.headers.get('location')!);
-    expect(`${callback.origin}${callback.pathname}`).toBe(`${api}/session/oauth/callback`);
-    expect(callback.searchParams.has('state')).toBe(echo);
+      // The broker's page, signed in as a browser does, redirects to our callback.
+      const signedIn = await signIn(login.page, { uid: 'DEMO01', password, otp: await otp() });
+      expect(signedIn.status).toBe(302);
+      const callback = new URL(signedIn.headers.get('location')!);
+      expect(`${callback.origin}${callback.pathname}`).toBe(`${api}/session/oauth/callback`);
+      expect(callback.searchParams.has('state')).toBe(echo);
 
-    const page = await fetch(callback, { headers: { accept: 'text/html' } });
-    expect(page.status).toBe(200);
-    expect(await page.text()).toContain('Broker session renewed');
-    // The same link again is refused.
-    expect((await fetch(callback)).status).toBe(400);
+      const page = await fetch(callback, { headers: { accept: 'text/html' } });
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('Broker session renewed');
+      // The same link again is refused.
+      expect((await fetch(callback)).status).toBe(400);
 
-    expect(await login.exited).toBe(0);
-    expect(login.output()).toContain('logged in:');
-    const after = (await (await fetch(`${api}/session`)).json()) as { alive: boolean; since?: string; method?: string; uid?: string };
-    expect(after).toMatchObject({ alive: true, method: 'oauth', uid: 'DEMO01' });
-    expect(after.since).not.toBe(before.since);
+      expect(await login.exited).toBe(0);
+      expect(login.output()).toContain('logged in:');
+      const after = (await (await fetch(`${api}/session`)).json()) as {
+        alive: boolean;
+        since?: string;
+        method?: string;
+        uid?: string;
+      };
+      expect(after).toMatchObject({ alive: true, method: 'oauth', uid: 'DEMO01' });
+      expect(after.since).not.toBe(before.since);
 
-    // The new session is announced on the lifecycle bus (npm start prints each event), without the token.
-    const renewals = () => (started.output().match(/event +Session Renewed +oauth +\(gateway, [0-9a-f]{12}\)/g) ?? []).length;
-    for (let i = 0; i < 50 && renewals() < (echo ? 2 : 1); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(renewals()).toBe(echo ? 2 : 1);
+      // The new session is announced on the lifecycle bus (npm start prints each event), without the token.
+      const renewals = () =>
+        (started.output().match(/event +Session Renewed +oauth +\(gateway, [0-9a-f]{12}\)/g) ?? []).length;
+      for (let i = 0; i < 50 && renewals() < (echo ? 2 : 1); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(renewals()).toBe(echo ? 2 : 1);
 
-    const placed = await fetch(`${api}/gtt-orders`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': `oauth-e2e-${String(echo)}` },
-      body: JSON.stringify({ exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' }),
-    });
-    expect(placed.status).toBe(201);
-  }, 40_000);
+      const placed = await fetch(`${api}/gtt-orders`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': `oauth-e2e-${String(echo)}` },
+        body: JSON.stringify({
+          exch: 'NSE',
+          tsym: 'M&M-EQ',
+          qty: 1,
+          prc: '1500',
+          prd: 'C',
+          trantype: 'B',
+          prctyp: 'LMT',
+          ret: 'DAY',
+          ai_t: 'LTP_B_O',
+          d: '1490',
+        }),
+      });
+      expect(placed.status).toBe(201);
+    },
+    40_000,
+  );
 });

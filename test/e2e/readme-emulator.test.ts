@@ -1,15 +1,21 @@
 /** `npm run emulator` as a user runs it, then the README's raw jData curl lines against it. */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readmeBlock, startScript, type Started } from '../support/processes.js';
+
+import { readmeBlock, type Started, startScript } from '../support/processes.js';
 
 const run = promisify(execFile);
 const TOKEN = 'e2e-emulator-token-0001';
 let started: Started;
 
 beforeAll(async () => {
-  started = await startScript('emulator/main.ts', ['--port', '0', '--token', TOKEN], /listening on (http:\/\/127\.0\.0\.1:\d+)[\s\S]*session token \S+\n/);
+  started = await startScript(
+    'emulator/main.ts',
+    ['--port', '0', '--token', TOKEN],
+    /listening on (http:\/\/127\.0\.0\.1:\d+)[\s\S]*session token \S+\n/,
+  );
 }, 30_000);
 
 afterAll(async () => {
@@ -39,9 +45,11 @@ describe('README: npm run emulator and its curl lines', () => {
   });
 
   it('refuses bad flags with a clear message and exit code 2', async () => {
-    await expect(run(process.execPath, ['--import', 'tsx', 'emulator/main.ts', '--port', 'abc'])).rejects.toMatchObject({
-      code: 2,
-      stderr: expect.stringMatching(/--port must be a whole number/),
-    });
+    await expect(run(process.execPath, ['--import', 'tsx', 'emulator/main.ts', '--port', 'abc'])).rejects.toMatchObject(
+      {
+        code: 2,
+        stderr: expect.stringMatching(/--port must be a whole number/),
+      },
+    );
   });
 });

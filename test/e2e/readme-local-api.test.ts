@@ -4,15 +4,21 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readmeBlock, startScript, type Started } from '../support/processes.js';
+
+import { readmeBlock, type Started, startScript } from '../support/processes.js';
 
 const run = promisify(execFile);
 let started: Started;
 let baseUrl: string;
 
 beforeAll(async () => {
-  started = await startScript('local/start.ts', ['--port', '0'], /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Try:/);
+  started = await startScript(
+    'local/start.ts',
+    ['--port', '0'],
+    /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Try:/,
+  );
   baseUrl = started.match[1]!;
 }, 30_000);
 
@@ -24,8 +30,13 @@ describe('README: npm start and the curl lines', () => {
   it('prints its routes and serves the OpenAPI document', async () => {
     expect(started.output()).toMatch(/POST\s+\/gtt-orders\s+PlaceGTTOrder/);
     expect(started.output()).toMatch(/POST\s+\/kill-switch\s+KillSwitch/);
-    expect(started.output()).toMatch(/Trading rules\s+8\/s and 120\/min per account; market orders: convert; algo id: none/);
-    const doc = (await (await fetch(`${baseUrl}/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
+    expect(started.output()).toMatch(
+      /Trading rules\s+8\/s and 120\/min per account; market orders: convert; algo id: none/,
+    );
+    const doc = (await (await fetch(`${baseUrl}/openapi.json`)).json()) as {
+      openapi: string;
+      paths: Record<string, unknown>;
+    };
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/client',
@@ -46,8 +57,12 @@ describe('README: npm start and the curl lines', () => {
 
   it("the README's tour: one place, and the same line again replays it", async () => {
     const script = readmeBlock('tour').replaceAll('http://127.0.0.1:3000', baseUrl);
-    const first = JSON.parse((await run('bash', ['-euo', 'pipefail', '-c', script], { timeout: 15_000 })).stdout) as Record<string, unknown>;
-    const again = JSON.parse((await run('bash', ['-euo', 'pipefail', '-c', script], { timeout: 15_000 })).stdout) as Record<string, unknown>;
+    const first = JSON.parse(
+      (await run('bash', ['-euo', 'pipefail', '-c', script], { timeout: 15_000 })).stdout,
+    ) as Record<string, unknown>;
+    const again = JSON.parse(
+      (await run('bash', ['-euo', 'pipefail', '-c', script], { timeout: 15_000 })).stdout,
+    ) as Record<string, unknown>;
     expect(first).toMatchObject({ stat: 'OI created', idempotency: { key: 'tour-1', replayed: false } });
     expect(again).toMatchObject({ al_id: first.al_id, idempotency: { key: 'tour-1', replayed: true } });
     // Leave the book empty for the round trip below.

@@ -1,16 +1,24 @@
 /** The README's order-safety block against `GUARDRAIL_MAX_QTY=100 npm start`, exactly as written but for the port. */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readmeBlock, startScript, type Started } from '../support/processes.js';
+
+import { readmeBlock, type Started, startScript } from '../support/processes.js';
 
 const run = promisify(execFile);
 let started: Started;
 
 beforeAll(async () => {
-  started = await startScript('local/start.ts', ['--port', '0'], /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Try:/, 25_000, {
-    GUARDRAIL_MAX_QTY: '100',
-  });
+  started = await startScript(
+    'local/start.ts',
+    ['--port', '0'],
+    /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Try:/,
+    25_000,
+    {
+      GUARDRAIL_MAX_QTY: '100',
+    },
+  );
 }, 30_000);
 afterAll(async () => {
   await started?.stop();
@@ -29,18 +37,36 @@ describe('README: idempotency, guardrails and dry run against npm start', () => 
       });
     const [first, retry, reuse, noKey, guard, dry] = replies;
     expect(replies).toHaveLength(6);
-    expect(first).toMatchObject({ status: 201, body: { stat: 'OI created', idempotency: { key: 'safety-demo-1', replayed: false } } });
+    expect(first).toMatchObject({
+      status: 201,
+      body: { stat: 'OI created', idempotency: { key: 'safety-demo-1', replayed: false } },
+    });
     expect(retry).toMatchObject({ status: 201, body: { al_id: first!.body.al_id, idempotency: { replayed: true } } });
     expect(reuse).toMatchObject({ status: 422, body: { error: { code: 'IDEMPOTENCY_KEY_REUSED' } } });
-    expect(noKey).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED', details: [{ field: 'Idempotency-Key' }] } } });
-    expect(guard).toMatchObject({ status: 422, body: { error: { code: 'GUARDRAIL_REJECTED', details: { rule: 'maxQty', limit: '100' } } } });
-    expect(dry).toMatchObject({ status: 200, body: { dryRun: true, request: { jData: { tsym: 'L%26TFH-EQ', qty: '75' } } } });
+    expect(noKey).toMatchObject({
+      status: 400,
+      body: { error: { code: 'VALIDATION_FAILED', details: [{ field: 'Idempotency-Key' }] } },
+    });
+    expect(guard).toMatchObject({
+      status: 422,
+      body: { error: { code: 'GUARDRAIL_REJECTED', details: { rule: 'maxQty', limit: '100' } } },
+    });
+    expect(dry).toMatchObject({
+      status: 200,
+      body: { dryRun: true, request: { jData: { tsym: 'L%26TFH-EQ', qty: '75' } } },
+    });
     expect(started.output()).toMatch(/Settings\s+\{"GUARDRAIL_MAX_QTY":"100"\}/);
   });
 
   it('refuses a bad setting at start with a clear message', async () => {
     await expect(
-      run(process.execPath, ['--import', 'tsx', 'local/start.ts', '--port', '0'], { env: { ...process.env, GUARDRAIL_MAX_QTY: 'lots' }, timeout: 25_000 }),
-    ).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/GUARDRAIL_MAX_QTY must be a positive whole number/) });
+      run(process.execPath, ['--import', 'tsx', 'local/start.ts', '--port', '0'], {
+        env: { ...process.env, GUARDRAIL_MAX_QTY: 'lots' },
+        timeout: 25_000,
+      }),
+    ).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/GUARDRAIL_MAX_QTY must be a positive whole number/),
+    });
   });
 });

@@ -4,12 +4,17 @@
  * and says so in its banner.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScript, type Started } from '../support/processes.js';
+
+import { type Started, startScript } from '../support/processes.js';
 
 let started: Started;
 
 beforeAll(async () => {
-  started = await startScript('local/start.ts', ['--port', '0', '--watch-interval', '0', '--any-symbol'], /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Try:/);
+  started = await startScript(
+    'local/start.ts',
+    ['--port', '0', '--watch-interval', '0', '--any-symbol'],
+    /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Try:/,
+  );
 }, 30_000);
 afterAll(async () => {
   await started?.stop();
@@ -21,7 +26,18 @@ describe('npm start -- --any-symbol', () => {
     const res = await fetch(`${started.match[1]!}/gtt-orders`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'idempotency-key': 'any-symbol-1' },
-      body: JSON.stringify({ exch: 'NSE', tsym: 'NOSUCH-EQ', qty: 1, prc: '10', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '9' }),
+      body: JSON.stringify({
+        exch: 'NSE',
+        tsym: 'NOSUCH-EQ',
+        qty: 1,
+        prc: '10',
+        prd: 'C',
+        trantype: 'B',
+        prctyp: 'LMT',
+        ret: 'DAY',
+        ai_t: 'LTP_B_O',
+        d: '9',
+      }),
     });
     expect(res.status).toBe(201);
   });

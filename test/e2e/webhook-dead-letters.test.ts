@@ -2,13 +2,15 @@
  * `NOTIFY_WEBHOOK_URL=<url> npm start` with a webhook that keeps failing: the event is not dropped after the last
  * attempt; npm start says it gave up and where it kept it, and the dead-letter file holds the event.
  */
-import http from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScript, type Started } from '../support/processes.js';
-import { listenOnLoopback, type Listening } from '../../local/loopback.js';
+
+import { type Listening, listenOnLoopback } from '../../local/loopback.js';
+import { type Started, startScript } from '../support/processes.js';
 
 let started: Started;
 let receiver: Listening;
@@ -48,7 +50,18 @@ describe('npm start with a failing webhook', () => {
     const placed = await fetch(`${api}/gtt-orders`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'Idempotency-Key': 'e2e-dead-1' },
-      body: JSON.stringify({ exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' }),
+      body: JSON.stringify({
+        exch: 'NSE',
+        tsym: 'M&M-EQ',
+        qty: 1,
+        prc: '1500',
+        prd: 'C',
+        trantype: 'B',
+        prctyp: 'LMT',
+        ret: 'DAY',
+        ai_t: 'LTP_B_O',
+        d: '1490',
+      }),
     });
     expect(placed.status).toBe(201);
     const alId = String(((await placed.json()) as { al_id: string }).al_id);
@@ -58,9 +71,26 @@ describe('npm start with a failing webhook', () => {
       if (Date.now() > end) throw new Error(`no dead letter reported:\n${started.output()}`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    expect(started.output()).toMatch(new RegExp(`webhook: gave up on GTT Placed \\S+ after 5 attempt\\(s\\) \\(HTTP 503\\): kept as a dead letter in ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    expect(started.output()).toMatch(
+      new RegExp(
+        `webhook: gave up on GTT Placed \\S+ after 5 attempt\\(s\\) \\(HTTP 503\\): kept as a dead letter in ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
+      ),
+    );
     expect(attempts).toBe(5);
-    const letters = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { event: { 'detail-type': string; detail: { al_id: string } }; attempts: number });
-    expect(letters).toEqual([expect.objectContaining({ attempts: 5, event: expect.objectContaining({ 'detail-type': 'GTT Placed', detail: expect.objectContaining({ al_id: alId }) }) })]);
+    const letters = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map(
+        (line) => JSON.parse(line) as { event: { 'detail-type': string; detail: { al_id: string } }; attempts: number },
+      );
+    expect(letters).toEqual([
+      expect.objectContaining({
+        attempts: 5,
+        event: expect.objectContaining({
+          'detail-type': 'GTT Placed',
+          detail: expect.objectContaining({ al_id: alId }),
+        }),
+      }),
+    ]);
   });
 });

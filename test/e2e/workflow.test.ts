@@ -7,9 +7,11 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readmeBlock, startScript, type Started } from '../support/processes.js';
+
 import { emulatorControl } from '../support/emulator-control.js';
+import { readmeBlock, type Started, startScript } from '../support/processes.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 let started: Started;
@@ -29,11 +31,27 @@ const workflow = (args: string[], url?: string): Promise<Run> =>
       process.execPath,
       ['--import', 'tsx', 'infra/run-workflow.ts', ...args, '--url', url ?? baseUrl],
       { timeout: 30_000, env: { ...process.env, GTT_API_URL: '' } },
-      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout: stdout.toString(), stderr: stderr.toString() }),
+      (error, stdout, stderr) =>
+        resolve({
+          code: error ? (typeof error.code === 'number' ? error.code : -1) : 0,
+          stdout: stdout.toString(),
+          stderr: stderr.toString(),
+        }),
     );
   });
 
-const order = { exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' };
+const order = {
+  exch: 'NSE',
+  tsym: 'M&M-EQ',
+  qty: 1,
+  prc: '1500',
+  prd: 'C',
+  trantype: 'B',
+  prctyp: 'LMT',
+  ret: 'DAY',
+  ai_t: 'LTP_B_O',
+  d: '1490',
+};
 const oco = {
   exch: 'NSE',
   tsym: 'INFY-EQ',
@@ -41,10 +59,18 @@ const oco = {
   stopLoss: { trigger: '1400', order: { trantype: 'S', prctyp: 'LMT', qty: 1, prc: '1390', prd: 'C' } },
 };
 
-type Output = { placed: { al_id: string; idempotency: { key: string; replayed: boolean } }; ocoPlaced?: { al_id: string; idempotency: unknown }; pending: { orders: { al_id: string }[] } };
+type Output = {
+  placed: { al_id: string; idempotency: { key: string; replayed: boolean } };
+  ocoPlaced?: { al_id: string; idempotency: unknown };
+  pending: { orders: { al_id: string }[] };
+};
 
 beforeAll(async () => {
-  started = await startScript('local/start.ts', ['--port', '0', '--watch-interval', '0', '--token', TOKEN], /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)\s+broker emulator\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Try:/);
+  started = await startScript(
+    'local/start.ts',
+    ['--port', '0', '--watch-interval', '0', '--token', TOKEN],
+    /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)\s+broker emulator\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Try:/,
+  );
   baseUrl = started.match[1]!;
   emulatorUrl = started.match[2]!;
 }, 30_000);
@@ -63,7 +89,10 @@ describe('npm run workflow against npm start', { timeout: 90_000 }, () => {
     expect(output.pending.orders.map((o) => o.al_id)).toContain(output.placed.al_id);
     expect(first.stderr).toMatch(/ok {6}Place GTT order\n {2}ok {6}OCO requested\?\n {2}ok {6}List pending GTT orders/);
     const again = await workflow([JSON.stringify({ order }), '--name', 'wf-e2e-1']);
-    expect((JSON.parse(again.stdout) as Output).placed).toMatchObject({ al_id: output.placed.al_id, idempotency: { replayed: true } });
+    expect((JSON.parse(again.stdout) as Output).placed).toMatchObject({
+      al_id: output.placed.al_id,
+      idempotency: { replayed: true },
+    });
   });
 
   it('places the protective OCO too when the input has one', async () => {
@@ -78,15 +107,22 @@ describe('npm run workflow against npm start', { timeout: 90_000 }, () => {
     const before = (await (await fetch(`${baseUrl}/gtt-orders`)).json()) as { orders: unknown[] };
     const run = await workflow([JSON.stringify({ order: { ...order, qty: -1, exch: undefined } })]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/^workflow: the input does not fit docs\/workflow\/input\.schema\.json: .*order\.exch.*order\.qty/);
+    expect(run.stderr).toMatch(
+      /^workflow: the input does not fit docs\/workflow\/input\.schema\.json: .*order\.exch.*order\.qty/,
+    );
     expect(run.stdout).toBe('');
-    expect(((await (await fetch(`${baseUrl}/gtt-orders`)).json()) as { orders: unknown[] }).orders).toHaveLength(before.orders.length);
+    expect(((await (await fetch(`${baseUrl}/gtt-orders`)).json()) as { orders: unknown[] }).orders).toHaveLength(
+      before.orders.length,
+    );
     expect((await workflow(['not json'])).stderr).toMatch(/the input is not JSON/);
   });
 
   it('docs/workflow.md: the block, as written but for the port', async () => {
     const script = readmeBlock('workflow').replace('http://127.0.0.1:3000', baseUrl);
-    const { stdout, stderr } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], { cwd: ROOT, timeout: 60_000 });
+    const { stdout, stderr } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], {
+      cwd: ROOT,
+      timeout: 60_000,
+    });
     const outputs = stdout.split(/\n(?=\{)/).map((text) => JSON.parse(text) as Output);
     expect(outputs.map((o) => o.placed.idempotency)).toEqual([
       { key: 'mm-dip-1', replayed: false },

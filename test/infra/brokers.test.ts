@@ -6,8 +6,9 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../../infra/app.js';
+
 import { BROKER_PRESETS } from '../../functions/broker/presets.js';
+import { buildApp } from '../../infra/app.js';
 
 const synth = (context: Record<string, unknown> = {}) =>
   buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], watcher: 'off', egress: 'none', ...context } }));
@@ -23,21 +24,24 @@ const envOf = (t: Template, description: RegExp): Record<string, unknown> => {
 const OAUTH = /OAuth login/;
 
 describe('broker presets', () => {
-  it.each(Object.values(BROKER_PRESETS).map((p) => [p.name, p] as const))('%s: parameter defaults, token style and login flow', (name, preset) => {
-    const t = Template.fromStack(synth({ broker: name }).gateway);
-    const parameters = t.toJSON().Parameters as Record<string, { Default?: string }>;
-    expect(parameters.BrokerBaseUrl!.Default).toBe(preset.baseUrl);
-    expect(parameters.BrokerAuthorizeUrl!.Default).toBe(preset.authorizeUrl);
-    const oauth = envOf(t, OAUTH);
-    expect(oauth).toMatchObject({ BROKER_AUTH: preset.auth, BROKER_LOGIN: preset.login });
-    if ('tokenUrl' in preset) expect(oauth.BROKER_TOKEN_URL).toBe(preset.tokenUrl);
-    else expect(oauth.BROKER_TOKEN_URL).toBeUndefined();
-    // Every order function sends the token the preset's way.
-    const fns = Object.values(t.findResources('AWS::Lambda::Function')) as Fn[];
-    const withAuth = fns.filter((f) => f.Properties.Environment?.Variables?.BROKER_AUTH !== undefined);
-    expect(withAuth.length).toBeGreaterThanOrEqual(12);
-    for (const f of withAuth) expect(f.Properties.Environment!.Variables!.BROKER_AUTH).toBe(preset.auth);
-  });
+  it.each(Object.values(BROKER_PRESETS).map((p) => [p.name, p] as const))(
+    '%s: parameter defaults, token style and login flow',
+    (name, preset) => {
+      const t = Template.fromStack(synth({ broker: name }).gateway);
+      const parameters = t.toJSON().Parameters as Record<string, { Default?: string }>;
+      expect(parameters.BrokerBaseUrl!.Default).toBe(preset.baseUrl);
+      expect(parameters.BrokerAuthorizeUrl!.Default).toBe(preset.authorizeUrl);
+      const oauth = envOf(t, OAUTH);
+      expect(oauth).toMatchObject({ BROKER_AUTH: preset.auth, BROKER_LOGIN: preset.login });
+      if ('tokenUrl' in preset) expect(oauth.BROKER_TOKEN_URL).toBe(preset.tokenUrl);
+      else expect(oauth.BROKER_TOKEN_URL).toBeUndefined();
+      // Every order function sends the token the preset's way.
+      const fns = Object.values(t.findResources('AWS::Lambda::Function')) as Fn[];
+      const withAuth = fns.filter((f) => f.Properties.Environment?.Variables?.BROKER_AUTH !== undefined);
+      expect(withAuth.length).toBeGreaterThanOrEqual(12);
+      for (const f of withAuth) expect(f.Properties.Environment!.Variables!.BROKER_AUTH).toBe(preset.auth);
+    },
+  );
 
   it('no broker: custom, Bearer and the OAuth login, the base URL given at deploy', () => {
     const t = Template.fromStack(synth().gateway);
@@ -59,7 +63,11 @@ describe('broker presets', () => {
     );
     const parameters = t.toJSON().Parameters as Record<string, { Default?: string }>;
     expect(parameters.BrokerBaseUrl!.Default).toBe('https://api.example.test/NorenWClientAPI');
-    expect(envOf(t, OAUTH)).toMatchObject({ BROKER_AUTH: 'jkey', BROKER_LOGIN: 'flattrade', BROKER_TOKEN_URL: 'https://login.example.test/token' });
+    expect(envOf(t, OAUTH)).toMatchObject({
+      BROKER_AUTH: 'jkey',
+      BROKER_LOGIN: 'flattrade',
+      BROKER_TOKEN_URL: 'https://login.example.test/token',
+    });
   });
 
   it('sessionRenewal=totp implies jKey and the classic base URL; SessionRenewal is added', () => {
@@ -71,12 +79,28 @@ describe('broker presets', () => {
   });
 
   it.each<[string, Record<string, string>, RegExp]>([
-    ['an unknown preset', { broker: 'zerodha' }, /^broker must be one of shoonya, zebu, flattrade, tradesmart, custom; got "zerodha"$/],
-    ['a TOTP login sending the token as Bearer', { sessionRenewal: 'totp', brokerAuth: 'bearer' }, /sessionRenewal=totp .* brokerAuth=jkey/],
-    ['a TOTP login on a broker without QuickAuth', { broker: 'flattrade', sessionRenewal: 'totp' }, /broker=flattrade has no TOTP/],
+    [
+      'an unknown preset',
+      { broker: 'zerodha' },
+      /^broker must be one of shoonya, zebu, flattrade, tradesmart, custom; got "zerodha"$/,
+    ],
+    [
+      'a TOTP login sending the token as Bearer',
+      { sessionRenewal: 'totp', brokerAuth: 'bearer' },
+      /sessionRenewal=totp .* brokerAuth=jkey/,
+    ],
+    [
+      'a TOTP login on a broker without QuickAuth',
+      { broker: 'flattrade', sessionRenewal: 'totp' },
+      /broker=flattrade has no TOTP/,
+    ],
     ['an unknown login flow', { brokerLogin: 'saml' }, /brokerLogin must be one of oauth, flattrade/],
     ['a Flattrade login without its token URL', { brokerLogin: 'flattrade' }, /needs brokerTokenUrl/],
-    ['a base URL that is no URL', { broker: 'zebu', brokerBaseUrl: 'go.mynt.in' }, /brokerBaseUrl must be an http\(s\) URL/],
+    [
+      'a base URL that is no URL',
+      { broker: 'zebu', brokerBaseUrl: 'go.mynt.in' },
+      /brokerBaseUrl must be an http\(s\) URL/,
+    ],
   ])('%s fails the synth with one line naming the setting', (_label, context, message) => {
     expect(() => synth(context)).toThrow(message);
   });

@@ -4,17 +4,25 @@
  * Elastic IPs the stack allocates and prints; with none the template is today's, without any VPC. Each setting's
  * template is synthesized once per describe block (bundling skipped, as in stacks.test.ts).
  */
-import { App } from 'aws-cdk-lib';
-import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
+import { App } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+
+import { OPERATIONS } from '../../functions/operations.js';
 import { buildApp } from '../../infra/app.js';
-import { EGRESS_IP_DESCRIPTION, LAMBDA_ENI_ACTIONS, VPC_CIDR, resolveEgress, type EgressSetting } from '../../infra/egress.js';
+import {
+  EGRESS_IP_DESCRIPTION,
+  type EgressSetting,
+  LAMBDA_ENI_ACTIONS,
+  resolveEgress,
+  VPC_CIDR,
+} from '../../infra/egress.js';
 import { costAtRest } from '../../infra/egress-cost.js';
 import { PROJECT_ROOT } from '../../infra/gateway-function.js';
 import { GatewayStack } from '../../infra/gateway-stack.js';
-import { OPERATIONS } from '../../functions/operations.js';
 
 /** OAuthCallback and SessionHealth (SessionRenewal only with -c sessionRenewal=totp), and the GttWatcher. */
 const DEFAULT_SESSION_FUNCTIONS = 3;
@@ -23,25 +31,39 @@ const KILL_SWITCH_FUNCTIONS = 1;
 
 const SKIP_BUNDLING = { 'aws:cdk:bundling-stacks': [] };
 // The end-of-day logout is left out where functions are counted; test/infra/end-of-day.test.ts covers it.
-const synth = (context: Record<string, unknown> = {}) => buildApp(new App({ context: { ...SKIP_BUNDLING, endOfDayLogout: 'off', ...context } }));
+const synth = (context: Record<string, unknown> = {}) =>
+  buildApp(new App({ context: { ...SKIP_BUNDLING, endOfDayLogout: 'off', ...context } }));
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DependsOn?: string[]; Metadata?: unknown };
-type TemplateJson = { Resources: Record<string, Resource>; Outputs: Record<string, { Value: unknown; Description?: string }>; Parameters?: Record<string, { Type: string; Default?: string }> };
+type TemplateJson = {
+  Resources: Record<string, Resource>;
+  Outputs: Record<string, { Value: unknown; Description?: string }>;
+  Parameters?: Record<string, { Type: string; Default?: string }>;
+};
 const ref = (id: string) => ({ Ref: id });
 const getAtt = (id: string, attribute: string) => ({ 'Fn::GetAtt': [id, attribute] });
-const idsOf = (template: TemplateJson, type: string) => Object.keys(template.Resources).filter((id) => template.Resources[id]!.Type === type);
-const tagOf = (resource: Resource, key: string) => (resource.Properties.Tags as { Key: string; Value: string }[] | undefined)?.find((t) => t.Key === key)?.Value;
+const idsOf = (template: TemplateJson, type: string) =>
+  Object.keys(template.Resources).filter((id) => template.Resources[id]!.Type === type);
+const tagOf = (resource: Resource, key: string) =>
+  (resource.Properties.Tags as { Key: string; Value: string }[] | undefined)?.find((t) => t.Key === key)?.Value;
 const subnetsOfType = (template: TemplateJson, type: 'Public' | 'Private') =>
   idsOf(template, 'AWS::EC2::Subnet').filter((id) => tagOf(template.Resources[id]!, 'aws-cdk:subnet-type') === type);
 const routeTableOf = (template: TemplateJson, subnetId: string) =>
-  Object.values(template.Resources).find((r) => r.Type === 'AWS::EC2::SubnetRouteTableAssociation' && JSON.stringify(r.Properties.SubnetId) === JSON.stringify(ref(subnetId)))!
-    .Properties.RouteTableId as { Ref: string };
+  Object.values(template.Resources).find(
+    (r) =>
+      r.Type === 'AWS::EC2::SubnetRouteTableAssociation' &&
+      JSON.stringify(r.Properties.SubnetId) === JSON.stringify(ref(subnetId)),
+  )!.Properties.RouteTableId as { Ref: string };
 const routesOf = (template: TemplateJson, routeTable: { Ref: string }) =>
-  Object.values(template.Resources).filter((r) => r.Type === 'AWS::EC2::Route' && JSON.stringify(r.Properties.RouteTableId) === JSON.stringify(routeTable));
+  Object.values(template.Resources).filter(
+    (r) => r.Type === 'AWS::EC2::Route' && JSON.stringify(r.Properties.RouteTableId) === JSON.stringify(routeTable),
+  );
 type Statement = { Action: string | string[]; Resource: unknown; Sid?: string };
 const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
 const lambdaRoleIds = (template: TemplateJson) =>
-  idsOf(template, 'AWS::IAM::Role').filter((id) => JSON.stringify(template.Resources[id]!.Properties.AssumeRolePolicyDocument).includes('lambda.amazonaws.com'));
+  idsOf(template, 'AWS::IAM::Role').filter((id) =>
+    JSON.stringify(template.Resources[id]!.Properties.AssumeRolePolicyDocument).includes('lambda.amazonaws.com'),
+  );
 const nagFindings = (stack: GatewayStack) => {
   const annotations = Annotations.fromStack(stack);
   return [
@@ -60,15 +82,19 @@ describe('choosing the setting', () => {
   });
 
   it('an unknown value fails the synth with the three choices and where the value came from', () => {
-    expect(() => synth({ egress: 'nat' })).toThrow(/Unknown egress setting "nat" from the CDK context key `egress`.*nat-instance.*nat-gateway.*none/);
-    expect(() => synth({ egress: '' })).toThrow(/Unknown egress setting ""/);
-    expect(() => new GatewayStack(new App({ context: SKIP_BUNDLING }), 'Bad', { egress: 'static' as EgressSetting })).toThrow(
-      /Unknown egress setting "static" from the GatewayStack prop `egress`/,
+    expect(() => synth({ egress: 'nat' })).toThrow(
+      /Unknown egress setting "nat" from the CDK context key `egress`.*nat-instance.*nat-gateway.*none/,
     );
+    expect(() => synth({ egress: '' })).toThrow(/Unknown egress setting ""/);
+    expect(
+      () => new GatewayStack(new App({ context: SKIP_BUNDLING }), 'Bad', { egress: 'static' as EgressSetting }),
+    ).toThrow(/Unknown egress setting "static" from the GatewayStack prop `egress`/);
   });
 
   it('the GatewayStack prop overrides the context in a real stack', () => {
-    const stack = new GatewayStack(new App({ context: { ...SKIP_BUNDLING, egress: 'nat-gateway' } }), 'PropWins', { egress: 'none' });
+    const stack = new GatewayStack(new App({ context: { ...SKIP_BUNDLING, egress: 'nat-gateway' } }), 'PropWins', {
+      egress: 'none',
+    });
     expect(stack.egress).toBe('none');
     expect(idsOf(Template.fromStack(stack).toJSON() as TemplateJson, 'AWS::EC2::VPC')).toEqual([]);
   });
@@ -111,7 +137,10 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
       expect(functions).toHaveLength(OPERATIONS.length + DEFAULT_SESSION_FUNCTIONS + KILL_SWITCH_FUNCTIONS);
       const groups = new Set<string>();
       for (const id of functions) {
-        const vpcConfig = t.Resources[id]!.Properties.VpcConfig as { SubnetIds: unknown[]; SecurityGroupIds: { 'Fn::GetAtt': [string, string] }[] };
+        const vpcConfig = t.Resources[id]!.Properties.VpcConfig as {
+          SubnetIds: unknown[];
+          SecurityGroupIds: { 'Fn::GetAtt': [string, string] }[];
+        };
         expect(vpcConfig.SubnetIds).toEqual(privateSubnets.map(ref));
         expect(vpcConfig.SecurityGroupIds).toHaveLength(1);
         groups.add(vpcConfig.SecurityGroupIds[0]!['Fn::GetAtt'][0]);
@@ -127,7 +156,8 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
       ]);
       // Nor is any rule added to it from elsewhere.
       for (const type of ['AWS::EC2::SecurityGroupIngress', 'AWS::EC2::SecurityGroupEgress']) {
-        for (const id of idsOf(t, type)) expect(JSON.stringify(t.Resources[id]!.Properties.GroupId)).not.toContain(group);
+        for (const id of idsOf(t, type))
+          expect(JSON.stringify(t.Resources[id]!.Properties.GroupId)).not.toContain(group);
       }
     });
 
@@ -146,7 +176,9 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
         // The NAT sits in the public subnet of the same AZ.
         const natSubnet = (t.Resources[target]!.Properties.SubnetId as { Ref: string }).Ref;
         expect(publicSubnets).toContain(natSubnet);
-        expect(t.Resources[natSubnet]!.Properties.AvailabilityZone).toEqual(t.Resources[subnet]!.Properties.AvailabilityZone);
+        expect(t.Resources[natSubnet]!.Properties.AvailabilityZone).toEqual(
+          t.Resources[subnet]!.Properties.AvailabilityZone,
+        );
         targets.add(target);
       }
       expect(targets.size).toBe(2);
@@ -162,7 +194,9 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
         expect(idsOf(t, 'AWS::EC2::NatGateway')).toEqual([]);
       } else {
         const gateways = idsOf(t, 'AWS::EC2::NatGateway');
-        expect(gateways.map((id) => t.Resources[id]!.Properties.AllocationId)).toEqual(eips.map((id) => getAtt(id, 'AllocationId')));
+        expect(gateways.map((id) => t.Resources[id]!.Properties.AllocationId)).toEqual(
+          eips.map((id) => getAtt(id, 'AllocationId')),
+        );
         expect(idsOf(t, 'AWS::EC2::Instance')).toEqual([]);
       }
       expect(idsOf(t, 'AWS::EC2::EIPAssociation')).toEqual([]);
@@ -192,8 +226,20 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
       // The order functions' idempotency calls, and the OAuth function's conditional put and delete of a state:
       // without the second, the OAuth login would be denied at the endpoint in every VPC deployment.
       expect(statements.map((s) => [s.Resource, actionsOf(s).sort()])).toEqual([
-        [getAtt(idempotencyTable, 'Arn'), ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']],
-        [getAtt(eventsTable, 'Arn'), ['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem']],
+        [
+          getAtt(idempotencyTable, 'Arn'),
+          ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+        ],
+        [
+          getAtt(eventsTable, 'Arn'),
+          [
+            'dynamodb:BatchGetItem',
+            'dynamodb:BatchWriteItem',
+            'dynamodb:GetItem',
+            'dynamodb:Query',
+            'dynamodb:UpdateItem',
+          ],
+        ],
         // The order-rate governor (and the kill switch's UpdateItem): without it every order write would fail closed in a VPC deployment.
         [getAtt(controlTable, 'Arn'), ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']],
         [getAtt(stateTable, 'Arn'), ['dynamodb:DeleteItem', 'dynamodb:PutItem']],
@@ -227,7 +273,12 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
     it('logs the VPC flows to a log group kept 30 days', () => {
       const flowLogs = idsOf(t, 'AWS::EC2::FlowLog').map((id) => t.Resources[id]!.Properties);
       expect(flowLogs).toEqual([
-        expect.objectContaining({ ResourceId: ref(idsOf(t, 'AWS::EC2::VPC')[0]!), ResourceType: 'VPC', TrafficType: 'ALL', LogDestinationType: 'cloud-watch-logs' }),
+        expect.objectContaining({
+          ResourceId: ref(idsOf(t, 'AWS::EC2::VPC')[0]!),
+          ResourceType: 'VPC',
+          TrafficType: 'ALL',
+          LogDestinationType: 'cloud-watch-logs',
+        }),
       ]);
       const group = (flowLogs[0]!.LogGroupName as { Ref: string }).Ref;
       expect(t.Resources[group]!.Properties.RetentionInDays).toBe(30);
@@ -243,7 +294,9 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
             SourceDestCheck: false,
             CreditSpecification: { CPUCredits: 'standard' },
             MetadataOptions: { HttpTokens: 'required' },
-            BlockDeviceMappings: [{ DeviceName: '/dev/xvda', Ebs: { Encrypted: true, VolumeType: 'gp3', VolumeSize: 8 } }],
+            BlockDeviceMappings: [
+              { DeviceName: '/dev/xvda', Ebs: { Encrypted: true, VolumeType: 'gp3', VolumeSize: 8 } },
+            ],
           });
           expect(instance.AssociatePublicIpAddress).toBeUndefined();
           // The image is a public SSM parameter resolved by CloudFormation, not a context lookup.
@@ -259,7 +312,11 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
 
       it("accepts at the NAT instances' security group only HTTPS and HTTP from the VPC", () => {
         const groups = new Set(
-          idsOf(t, 'AWS::EC2::Instance').flatMap((id) => (t.Resources[id]!.Properties.SecurityGroupIds as { 'Fn::GetAtt': [string] }[]).map((g) => g['Fn::GetAtt'][0])),
+          idsOf(t, 'AWS::EC2::Instance').flatMap((id) =>
+            (t.Resources[id]!.Properties.SecurityGroupIds as { 'Fn::GetAtt': [string] }[]).map(
+              (g) => g['Fn::GetAtt'][0],
+            ),
+          ),
         );
         expect(groups.size).toBe(1);
         const sg = t.Resources[[...groups][0]!]!.Properties;
@@ -267,7 +324,8 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
           expect.objectContaining({ CidrIp: VPC_CIDR, IpProtocol: 'tcp', FromPort: 443, ToPort: 443 }),
           expect.objectContaining({ CidrIp: VPC_CIDR, IpProtocol: 'tcp', FromPort: 80, ToPort: 80 }),
         ]);
-        for (const id of idsOf(t, 'AWS::EC2::SecurityGroupIngress')) expect(JSON.stringify(t.Resources[id]!.Properties.GroupId)).not.toContain([...groups][0]);
+        for (const id of idsOf(t, 'AWS::EC2::SecurityGroupIngress'))
+          expect(JSON.stringify(t.Resources[id]!.Properties.GroupId)).not.toContain([...groups][0]);
       });
 
       it('recovers (host failure) or reboots (hung system) a NAT instance, and tells the alarm topic', () => {
@@ -292,20 +350,28 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
       expect(nagFindings(built.gateway)).toEqual([]);
       const suppressed = Object.values(t.Resources).flatMap((r) =>
         r.Type.startsWith('AWS::EC2::')
-          ? ((r.Metadata as { cdk_nag?: { rules_to_suppress: { id: string; reason: string }[] } } | undefined)?.cdk_nag?.rules_to_suppress ?? [])
+          ? ((r.Metadata as { cdk_nag?: { rules_to_suppress: { id: string; reason: string }[] } } | undefined)?.cdk_nag
+              ?.rules_to_suppress ?? [])
           : [],
       );
-      expect(suppressed.map((s) => s.id).sort()).toEqual(setting === 'nat-instance' ? ['AwsSolutions-EC28', 'AwsSolutions-EC28', 'AwsSolutions-EC29', 'AwsSolutions-EC29'] : []);
+      expect(suppressed.map((s) => s.id).sort()).toEqual(
+        setting === 'nat-instance'
+          ? ['AwsSolutions-EC28', 'AwsSolutions-EC28', 'AwsSolutions-EC29', 'AwsSolutions-EC29']
+          : [],
+      );
       for (const s of suppressed) expect(s.reason.length).toBeGreaterThan(60);
     });
 
     it('costs at rest what docs/egress.md says', () => {
       const cost = costAtRest(t);
-      const expected = setting === 'nat-instance' ? { 't4g.nano': 2, eips: 2, gateways: 0 } : { 't4g.nano': 0, eips: 2, gateways: 2 };
+      const expected =
+        setting === 'nat-instance' ? { 't4g.nano': 2, eips: 2, gateways: 0 } : { 't4g.nano': 0, eips: 2, gateways: 2 };
       expect(cost.lines.find((l) => l.item.startsWith('t4g.nano'))?.count ?? 0).toBe(expected['t4g.nano']);
       expect(cost.lines.find((l) => l.item.startsWith('Elastic IP'))?.count).toBe(expected.eips);
       expect(cost.lines.find((l) => l.item.startsWith('NAT gateway'))?.count ?? 0).toBe(expected.gateways);
-      expect(egressDoc).toMatch(new RegExp(`\\| \`${setting}\` \\|.*\\| \\*\\*\\$${cost.monthlyUsd.toFixed(2)}\\*\\* \\|`));
+      expect(egressDoc).toMatch(
+        new RegExp(`\\| \`${setting}\` \\|.*\\| \\*\\*\\$${cost.monthlyUsd.toFixed(2)}\\*\\* \\|`),
+      );
     });
   });
 }
@@ -328,7 +394,8 @@ describe('egress none', () => {
   it('has no VPC, no EC2 resource at all, and functions without VpcConfig or ENI permissions', () => {
     expect(built.gateway.egress).toBe('none');
     expect(Object.values(none.Resources).filter((r) => r.Type.startsWith('AWS::EC2::'))).toEqual([]);
-    for (const id of idsOf(none, 'AWS::Lambda::Function')) expect(none.Resources[id]!.Properties.VpcConfig).toBeUndefined();
+    for (const id of idsOf(none, 'AWS::Lambda::Function'))
+      expect(none.Resources[id]!.Properties.VpcConfig).toBeUndefined();
     expect(JSON.stringify(none.Resources)).not.toMatch(/"ec2:|AssociatePublicIpAddress/);
   });
 

@@ -3,16 +3,21 @@
  * functions that publish, the events table's actions per function, the webhook (rule, API destination, connection,
  * dead-letter queue, alarm, formats), the dashboard, and cdk-nag.
  */
-import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { App as CdkApp } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../infra/app.js';
-import { DEFAULT_WATCHER_SCHEDULE, ORDER_EVENTS_TABLE_ACTIONS, WATCHER_EVENTS_TABLE_ACTIONS } from '../../infra/events.js';
-import { GatewayStack } from '../../infra/gateway-stack.js';
-import { OPERATIONS } from '../../functions/operations.js';
-import { METRIC_NAMESPACE } from '../../functions/schemas/names.js';
+
 import { DEFAULT_NOTIFY_ON, NOTIFICATION_SOURCE } from '../../functions/events/notification.js';
+import { OPERATIONS } from '../../functions/operations.js';
 import { DETAIL_TYPES } from '../../functions/schemas/event-types.js';
+import { METRIC_NAMESPACE } from '../../functions/schemas/names.js';
+import { buildApp } from '../../infra/app.js';
+import {
+  DEFAULT_WATCHER_SCHEDULE,
+  ORDER_EVENTS_TABLE_ACTIONS,
+  WATCHER_EVENTS_TABLE_ACTIONS,
+} from '../../infra/events.js';
+import { GatewayStack } from '../../infra/gateway-stack.js';
 
 const synth = (context: Record<string, unknown> = {}) =>
   buildApp(new CdkApp({ context: { 'aws:cdk:bundling-stacks': [], egress: 'none', ...context } }));
@@ -29,7 +34,10 @@ const statementsByFunction = (t: Template): Map<string, Statement[]> => {
   for (const r of Object.values(json.Resources)) {
     if (r.Type !== 'AWS::IAM::Policy') continue;
     for (const role of r.Properties.Roles as { Ref: string }[]) {
-      byRole.set(role.Ref, [...(byRole.get(role.Ref) ?? []), ...(r.Properties.PolicyDocument as { Statement: Statement[] }).Statement]);
+      byRole.set(role.Ref, [
+        ...(byRole.get(role.Ref) ?? []),
+        ...(r.Properties.PolicyDocument as { Statement: Statement[] }).Statement,
+      ]);
     }
   }
   const result = new Map<string, Statement[]>();
@@ -40,22 +48,26 @@ const statementsByFunction = (t: Template): Map<string, Statement[]> => {
   }
   return result;
 };
-const idOf = (t: Template, type: string, prefix: string) => Object.keys(t.findResources(type)).find((id) => id.startsWith(prefix))!;
+const idOf = (t: Template, type: string, prefix: string) =>
+  Object.keys(t.findResources(type)).find((id) => id.startsWith(prefix))!;
 const envOf = (t: Template, prefix: string) => {
   const fn = Object.entries(t.findResources('AWS::Lambda::Function')).find(([id]) => id.startsWith(prefix))![1] as Res;
   return (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
 };
 const nagFindings = (stack: Parameters<typeof Annotations.fromStack>[0]) => {
   const annotations = Annotations.fromStack(stack);
-  return [...annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*')), ...annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*'))].map(
-    (f) => `${f.id}: ${String(f.entry.data).slice(0, 160)}`,
-  );
+  return [
+    ...annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*')),
+    ...annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*')),
+  ].map((f) => `${f.id}: ${String(f.entry.data).slice(0, 160)}`);
 };
 
 /** Every metric line of the dashboard: graph title, namespace, name, dimension map, statistic. */
 type DashboardMetric = { title: string; namespace: string; name: string; dims: Record<string, string>; stat: string };
 const dashboardMetrics = (t: Template): DashboardMetric[] => {
-  const body = (Object.values(t.findResources('AWS::CloudWatch::Dashboard'))[0] as Res).Properties.DashboardBody as { 'Fn::Join': [string, unknown[]] };
+  const body = (Object.values(t.findResources('AWS::CloudWatch::Dashboard'))[0] as Res).Properties.DashboardBody as {
+    'Fn::Join': [string, unknown[]];
+  };
   // The only tokens in the body are the region references.
   const text = body['Fn::Join'][1].map((part) => (typeof part === 'string' ? part : 'REGION')).join('');
   const widgets = (JSON.parse(text) as { widgets: { properties: { title: string; metrics?: unknown[][] } }[] }).widgets;
@@ -81,9 +93,16 @@ describe('default deployment', () => {
   it('schedules the watcher every minute of the NSE session, India time, invoking only the watcher', () => {
     const schedules = Object.values(t.findResources('AWS::Scheduler::Schedule')) as Res[];
     const watcher = schedules.find((s) => JSON.stringify(s.Properties.Target).includes('EventsGttWatcher'))!;
-    expect(watcher.Properties).toMatchObject({ ScheduleExpression: DEFAULT_WATCHER_SCHEDULE, ScheduleExpressionTimezone: 'Asia/Kolkata', FlexibleTimeWindow: { Mode: 'OFF' } });
+    expect(watcher.Properties).toMatchObject({
+      ScheduleExpression: DEFAULT_WATCHER_SCHEDULE,
+      ScheduleExpressionTimezone: 'Asia/Kolkata',
+      FlexibleTimeWindow: { Mode: 'OFF' },
+    });
     expect(DEFAULT_WATCHER_SCHEDULE).toBe('cron(* 9-15 ? * MON-FRI *)');
-    const target = watcher.Properties.Target as { Arn: { 'Fn::GetAtt': [string, string] }; RoleArn: { 'Fn::GetAtt': [string, string] } };
+    const target = watcher.Properties.Target as {
+      Arn: { 'Fn::GetAtt': [string, string] };
+      RoleArn: { 'Fn::GetAtt': [string, string] };
+    };
     expect(target.Arn['Fn::GetAtt'][0]).toMatch(/^EventsGttWatcherFunction/);
     const roleStatements = (Object.values(t.findResources('AWS::IAM::Policy')) as Res[])
       .filter((p) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === target.RoleArn['Fn::GetAtt'][0]))
@@ -104,16 +123,23 @@ describe('default deployment', () => {
       }
     }
     // The kill switch publishes Kill Switch, and its sweep's cancels GTT Cancelled.
-    expect(publishers.sort()).toEqual([...ORDER_FUNCTIONS, 'KillSwitch', 'SessionOAuthCallback', 'EventsGttWatcher'].sort());
+    expect(publishers.sort()).toEqual(
+      [...ORDER_FUNCTIONS, 'KillSwitch', 'SessionOAuthCallback', 'EventsGttWatcher'].sort(),
+    );
     expect(byFunction.get('GetPendingGTTOrder')!.some((s) => actions(s).includes('events:PutEvents'))).toBe(false);
   });
 
-  it('gives the events table to the order functions (read one order\'s view, write markers) and the watcher (lease, Query its orders, markers, order items), nobody else', () => {
+  it("gives the events table to the order functions (read one order's view, write markers) and the watcher (lease, Query its orders, markers, order items), nobody else", () => {
     const table = idOf(t, 'AWS::DynamoDB::Table', 'EventsTable');
-    const onTable = (statements: Statement[]) => statements.filter((s) => JSON.stringify(s.Resource).includes(table)).flatMap(actions).sort();
+    const onTable = (statements: Statement[]) =>
+      statements
+        .filter((s) => JSON.stringify(s.Resource).includes(table))
+        .flatMap(actions)
+        .sort();
     for (const [fn, statements] of byFunction) {
       // The kill switch's sweep cancels through the order functions' own code: their markers too.
-      if (ORDER_FUNCTIONS.includes(fn) || fn === 'KillSwitch') expect(onTable(statements), fn).toEqual([...ORDER_EVENTS_TABLE_ACTIONS].sort());
+      if (ORDER_FUNCTIONS.includes(fn) || fn === 'KillSwitch')
+        expect(onTable(statements), fn).toEqual([...ORDER_EVENTS_TABLE_ACTIONS].sort());
       else if (fn === 'EventsGttWatcher') expect(onTable(statements)).toEqual([...WATCHER_EVENTS_TABLE_ACTIONS].sort());
       else expect(onTable(statements), fn).toEqual([]);
     }
@@ -129,26 +155,51 @@ describe('default deployment', () => {
 
   it('gives the publishers the bus and table names, and the watcher only what it reads', () => {
     const env = (prefix: string) => {
-      const fn = Object.entries(t.findResources('AWS::Lambda::Function')).find(([id]) => id.startsWith(prefix))![1] as Res;
+      const fn = Object.entries(t.findResources('AWS::Lambda::Function')).find(([id]) =>
+        id.startsWith(prefix),
+      )![1] as Res;
       return (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
     };
-    for (const name of ORDER_FUNCTIONS) expect(Object.keys(env(name))).toEqual(expect.arrayContaining(['EVENT_BUS_NAME', 'EVENTS_TABLE_NAME']));
+    for (const name of ORDER_FUNCTIONS)
+      expect(Object.keys(env(name))).toEqual(expect.arrayContaining(['EVENT_BUS_NAME', 'EVENTS_TABLE_NAME']));
     expect(env('GetPendingGTTOrder').EVENT_BUS_NAME).toBeUndefined();
     expect(env('SessionOAuthCallback').EVENT_BUS_NAME).toEqual({ Ref: idOf(t, 'AWS::Events::EventBus', 'EventsBus') });
     expect(env('SessionSessionHealth').EVENT_BUS_NAME).toBeUndefined();
-    expect(env('EventsGttWatcher')).toMatchObject({ BROKER_BASE_URL: { Ref: 'BrokerBaseUrl' }, EVENT_BUS_NAME: expect.anything(), EVENTS_TABLE_NAME: expect.anything() });
+    expect(env('EventsGttWatcher')).toMatchObject({
+      BROKER_BASE_URL: { Ref: 'BrokerBaseUrl' },
+      EVENT_BUS_NAME: expect.anything(),
+      EVENTS_TABLE_NAME: expect.anything(),
+    });
     expect(env('EventsGttWatcher').IDEMPOTENCY_TABLE_NAME).toBeUndefined();
   });
 
   it('has no webhook parts without notifyWebhookUrl', () => {
-    for (const type of ['AWS::Events::Rule', 'AWS::Events::ApiDestination', 'AWS::Events::Connection', 'AWS::SQS::Queue']) t.resourceCountIs(type, 0);
+    for (const type of [
+      'AWS::Events::Rule',
+      'AWS::Events::ApiDestination',
+      'AWS::Events::Connection',
+      'AWS::SQS::Queue',
+    ])
+      t.resourceCountIs(type, 0);
     expect((t.toJSON() as { Outputs: Record<string, unknown> }).Outputs.WebhookDeadLetterQueueUrl).toBeUndefined();
   });
 
   it('has a dashboard of the metrics, and outputs for the bus and the table', () => {
     t.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
-    const body = JSON.stringify((Object.values(t.findResources('AWS::CloudWatch::Dashboard'))[0] as Res).Properties.DashboardBody);
-    for (const name of ['Requests', 'Failed', 'BrokerLatency', 'GuardrailRejections', 'IdempotentReplays', 'EventsPublished', 'EventPublishFailures', 'WatcherLag', 'SessionAlive']) {
+    const body = JSON.stringify(
+      (Object.values(t.findResources('AWS::CloudWatch::Dashboard'))[0] as Res).Properties.DashboardBody,
+    );
+    for (const name of [
+      'Requests',
+      'Failed',
+      'BrokerLatency',
+      'GuardrailRejections',
+      'IdempotentReplays',
+      'EventsPublished',
+      'EventPublishFailures',
+      'WatcherLag',
+      'SessionAlive',
+    ]) {
       expect(body).toContain(`\\"${name}\\"`);
     }
     expect(body).toContain('GttGateway');
@@ -164,14 +215,18 @@ describe('dashboard', () => {
     metrics = dashboardMetrics(Template.fromStack(synth({ watcher: 'off' }).gateway));
   });
   const operationsOf = (name: string, stat = 'Sum') =>
-    metrics.filter((m) => m.name === name && m.stat === stat).map((m) => m.dims.Operation).filter((op) => op !== undefined);
+    metrics
+      .filter((m) => m.name === name && m.stat === stat)
+      .map((m) => m.dims.Operation)
+      .filter((op) => op !== undefined);
 
   it('reads every metric in the namespace the functions write, with exactly the dimensions Powertools sets', () => {
     expect(new Set(metrics.map((m) => m.namespace))).toEqual(new Set([METRIC_NAMESPACE]));
     for (const m of metrics) {
       const keys = Object.keys(m.dims).sort();
       if (m.name === 'SessionAlive') expect(m.dims).toEqual({ service: 'gtt-gateway' });
-      else if (m.dims.Function !== undefined) expect(m.dims, m.name).toEqual({ service: 'gtt-gateway', Function: 'GttWatcher' });
+      else if (m.dims.Function !== undefined)
+        expect(m.dims, m.name).toEqual({ service: 'gtt-gateway', Function: 'GttWatcher' });
       else expect(keys, m.name).toEqual(['Operation', 'service']);
       expect(m.dims.service, m.name).toBe('gtt-gateway');
     }
@@ -186,7 +241,9 @@ describe('dashboard', () => {
   });
 
   it('graphs guardrail rejections, replays and events for the operations that can emit them, and the watcher', () => {
-    expect(operationsOf('GuardrailRejections')).toEqual(OPERATIONS.filter((op) => op.guardedOrders).map((op) => op.name));
+    expect(operationsOf('GuardrailRejections')).toEqual(
+      OPERATIONS.filter((op) => op.guardedOrders).map((op) => op.name),
+    );
     expect(operationsOf('IdempotentReplays')).toEqual(OPERATIONS.filter((op) => op.idempotency).map((op) => op.name));
     expect(operationsOf('GuardrailRejections')).toEqual(expect.arrayContaining(['PlaceGTTOrder', 'ModifyOCOOrder']));
     for (const name of ['EventsPublished', 'EventPublishFailures']) {
@@ -210,10 +267,18 @@ describe('TOTP renewal on', () => {
   it('lets both token writers (OAuthCallback, SessionRenewal) publish Session Renewed on our bus; SessionHealth gets nothing', () => {
     const bus = idOf(t, 'AWS::Events::EventBus', 'EventsBus');
     const byFunction = statementsByFunction(t);
-    const publishers = [...byFunction].filter(([, statements]) => statements.some((s) => actions(s).some((a) => a.startsWith('events:')))).map(([fn]) => fn);
-    expect(publishers.sort()).toEqual([...ORDER_FUNCTIONS, 'KillSwitch', 'SessionOAuthCallback', 'SessionSessionRenewal', 'EventsGttWatcher'].sort());
-    const renewalPuts = byFunction.get('SessionSessionRenewal')!.filter((s) => actions(s).some((a) => a.startsWith('events:')));
-    expect(renewalPuts.map((s) => [actions(s), s.Resource])).toEqual([[['events:PutEvents'], { 'Fn::GetAtt': [bus, 'Arn'] }]]);
+    const publishers = [...byFunction]
+      .filter(([, statements]) => statements.some((s) => actions(s).some((a) => a.startsWith('events:'))))
+      .map(([fn]) => fn);
+    expect(publishers.sort()).toEqual(
+      [...ORDER_FUNCTIONS, 'KillSwitch', 'SessionOAuthCallback', 'SessionSessionRenewal', 'EventsGttWatcher'].sort(),
+    );
+    const renewalPuts = byFunction
+      .get('SessionSessionRenewal')!
+      .filter((s) => actions(s).some((a) => a.startsWith('events:')));
+    expect(renewalPuts.map((s) => [actions(s), s.Resource])).toEqual([
+      [['events:PutEvents'], { 'Fn::GetAtt': [bus, 'Arn'] }],
+    ]);
     expect(envOf(t, 'SessionSessionRenewal').EVENT_BUS_NAME).toEqual({ Ref: bus });
     expect(envOf(t, 'SessionSessionRenewal').EVENTS_TABLE_NAME).toBeUndefined();
     expect(envOf(t, 'SessionSessionHealth').EVENT_BUS_NAME).toBeUndefined();
@@ -228,45 +293,83 @@ describe('settings', () => {
   it('-c watcherSchedule replaces the expression; a bad one fails the synth', () => {
     const t = Template.fromStack(synth({ watcherSchedule: 'cron(* 9-23 ? * MON-FRI *)' }).gateway);
     t.hasResourceProperties('AWS::Scheduler::Schedule', { ScheduleExpression: 'cron(* 9-23 ? * MON-FRI *)' });
-    expect(() => synth({ watcherSchedule: 'every minute' })).toThrow(/watcherSchedule must be an EventBridge Scheduler cron\(\.\.\.\) or rate\(\.\.\.\)/);
+    expect(() => synth({ watcherSchedule: 'every minute' })).toThrow(
+      /watcherSchedule must be an EventBridge Scheduler cron\(\.\.\.\) or rate\(\.\.\.\)/,
+    );
   });
 
   it('-c watcher=off leaves the watcher and its schedule out; the gateway still publishes', () => {
     const t = Template.fromStack(synth({ watcher: 'off' }).gateway);
-    expect(Object.keys(t.findResources('AWS::Lambda::Function')).some((id) => id.startsWith('EventsGttWatcher'))).toBe(false);
+    expect(Object.keys(t.findResources('AWS::Lambda::Function')).some((id) => id.startsWith('EventsGttWatcher'))).toBe(
+      false,
+    );
     expect(JSON.stringify(t.findResources('AWS::Scheduler::Schedule'))).not.toContain('GttWatcher');
     t.resourceCountIs('AWS::Events::EventBus', 1);
-    expect(statementsByFunction(t).get('PlaceGTTOrder')!.some((s) => actions(s).includes('events:PutEvents'))).toBe(true);
+    expect(
+      statementsByFunction(t)
+        .get('PlaceGTTOrder')!
+        .some((s) => actions(s).includes('events:PutEvents')),
+    ).toBe(true);
   });
 
   it('-c watcher accepts on and off only; a bad watcherSchedule fails even with the watcher off', () => {
     expect(() => synth({ watcher: 'of' })).toThrow(/watcher must be on or off/);
-    expect(() => synth({ watcher: 'off', watcherSchedule: 'cron(* 9-15 ? * MON-FRI *' })).toThrow(/watcherSchedule must be/);
+    expect(() => synth({ watcher: 'off', watcherSchedule: 'cron(* 9-15 ? * MON-FRI *' })).toThrow(
+      /watcherSchedule must be/,
+    );
     const t = Template.fromStack(synth({ watcher: 'on', watcherSchedule: 'rate(5 minutes)' }).gateway);
-    t.hasResourceProperties('AWS::Scheduler::Schedule', { ScheduleExpression: 'rate(5 minutes)', ScheduleExpressionTimezone: 'Asia/Kolkata' });
+    t.hasResourceProperties('AWS::Scheduler::Schedule', {
+      ScheduleExpression: 'rate(5 minutes)',
+      ScheduleExpressionTimezone: 'Asia/Kolkata',
+    });
   });
 
   it('the props watcher and watcherSchedule win over the context keys', () => {
     const stack = (props: ConstructorParameters<typeof GatewayStack>[2]) =>
       Template.fromStack(
-        new GatewayStack(new CdkApp({ context: { 'aws:cdk:bundling-stacks': [], egress: 'none', watcher: 'off', watcherSchedule: 'not an expression' } }), 'Gateway', props),
+        new GatewayStack(
+          new CdkApp({
+            context: {
+              'aws:cdk:bundling-stacks': [],
+              egress: 'none',
+              watcher: 'off',
+              watcherSchedule: 'not an expression',
+            },
+          }),
+          'Gateway',
+          props,
+        ),
       );
     const on = stack({ watcher: true, watcherSchedule: 'cron(* 9-23 ? * MON-FRI *)' });
     on.hasResourceProperties('AWS::Scheduler::Schedule', { ScheduleExpression: 'cron(* 9-23 ? * MON-FRI *)' });
-    expect(Object.keys(on.findResources('AWS::Lambda::Function')).some((id) => id.startsWith('EventsGttWatcher'))).toBe(true);
+    expect(Object.keys(on.findResources('AWS::Lambda::Function')).some((id) => id.startsWith('EventsGttWatcher'))).toBe(
+      true,
+    );
     expect(() => stack({ watcher: true })).toThrow(/watcherSchedule must be/);
-    expect(() => stack({ watcher: true, watcherSchedule: 'at(2026-01-01T09:00:00)' })).toThrow(/watcherSchedule must be/);
+    expect(() => stack({ watcher: true, watcherSchedule: 'at(2026-01-01T09:00:00)' })).toThrow(
+      /watcherSchedule must be/,
+    );
   });
 
   it('refuses an http:// webhook, an unknown format, a Telegram format without a chat id, and a header without its secret', () => {
-    expect(() => synth({ notifyWebhookUrl: 'http://example.com/hook' })).toThrow(/notifyWebhookUrl must be an https:\/\/ URL/);
-    expect(() => synth({ notifyWebhookUrl: 'https://example.com/hook', notifyWebhookFormat: 'discord' })).toThrow(/notifyWebhookFormat must be one of event, slack, telegram/);
-    expect(() => synth({ notifyWebhookUrl: 'https://example.com/hook', notifyWebhookFormat: 'telegram' })).toThrow(/notifyTelegramChatId/);
-    expect(() => synth({ notifyWebhookUrl: 'https://example.com/hook', notifyWebhookHeader: 'X-Token' })).toThrow(/go together/);
+    expect(() => synth({ notifyWebhookUrl: 'http://example.com/hook' })).toThrow(
+      /notifyWebhookUrl must be an https:\/\/ URL/,
+    );
+    expect(() => synth({ notifyWebhookUrl: 'https://example.com/hook', notifyWebhookFormat: 'discord' })).toThrow(
+      /notifyWebhookFormat must be one of event, slack, telegram/,
+    );
+    expect(() => synth({ notifyWebhookUrl: 'https://example.com/hook', notifyWebhookFormat: 'telegram' })).toThrow(
+      /notifyTelegramChatId/,
+    );
+    expect(() => synth({ notifyWebhookUrl: 'https://example.com/hook', notifyWebhookHeader: 'X-Token' })).toThrow(
+      /go together/,
+    );
   });
 
   it('refuses a notifyOn name that is no detail-type, with one line listing them', () => {
-    expect(() => synth({ notifyWebhookUrl: 'https://example.com/hook', notifyOn: 'GTT Triggered,Order Filed' })).toThrow(
+    expect(() =>
+      synth({ notifyWebhookUrl: 'https://example.com/hook', notifyOn: 'GTT Triggered,Order Filed' }),
+    ).toThrow(
       /^notifyOn names no detail-type "Order Filed": use a comma-separated list of GTT Placed, GTT Modified, .*Kill Switch, Order Filled, Order Rejected, Order Cancelled \(or all\)$/,
     );
   });
@@ -277,7 +380,12 @@ describe('with a webhook', () => {
   let t: Template;
   const SECRET = 'arn:aws:secretsmanager:ap-south-1:111122223333:secret:hook-token-AbCdEf';
   beforeAll(() => {
-    built = synth({ notifyWebhookUrl: 'https://example.com/gtt-hook', notifyWebhookHeader: 'X-Hook-Token', notifyWebhookSecretArn: SECRET, egress: 'nat-instance' });
+    built = synth({
+      notifyWebhookUrl: 'https://example.com/gtt-hook',
+      notifyWebhookHeader: 'X-Hook-Token',
+      notifyWebhookSecretArn: SECRET,
+      egress: 'nat-instance',
+    });
     t = Template.fromStack(built.gateway);
   });
 
@@ -298,14 +406,19 @@ describe('with a webhook', () => {
         }),
       ],
     });
-    t.hasResourceProperties('AWS::Events::ApiDestination', { HttpMethod: 'POST', InvocationEndpoint: 'https://example.com/gtt-hook', InvocationRateLimitPerSecond: 10 });
+    t.hasResourceProperties('AWS::Events::ApiDestination', {
+      HttpMethod: 'POST',
+      InvocationEndpoint: 'https://example.com/gtt-hook',
+      InvocationRateLimitPerSecond: 10,
+    });
     t.hasResourceProperties('AWS::SQS::Queue', { MessageRetentionPeriod: 1_209_600, SqsManagedSseEnabled: true });
   });
 
   it('authenticates with the given header and secret', () => {
     const connection = (Object.values(t.findResources('AWS::Events::Connection'))[0] as Res).Properties;
     expect(connection.AuthorizationType).toBe('API_KEY');
-    const key = (connection.AuthParameters as { ApiKeyAuthParameters: { ApiKeyName: string; ApiKeyValue: unknown } }).ApiKeyAuthParameters;
+    const key = (connection.AuthParameters as { ApiKeyAuthParameters: { ApiKeyName: string; ApiKeyValue: unknown } })
+      .ApiKeyAuthParameters;
     expect(key.ApiKeyName).toBe('X-Hook-Token');
     expect(JSON.stringify(key.ApiKeyValue)).toContain(SECRET);
   });
@@ -326,14 +439,20 @@ describe('with a webhook', () => {
   it('reaches the events table through the VPC endpoint too, with exactly the actions the functions use there', () => {
     const table = idOf(t, 'AWS::DynamoDB::Table', 'EventsTable');
     const endpoint = (Object.values(t.findResources('AWS::EC2::VPCEndpoint'))[0] as Res).Properties;
-    const onTable = (endpoint.PolicyDocument as { Statement: Statement[] }).Statement.filter((s) => JSON.stringify(s.Resource).includes(table));
+    const onTable = (endpoint.PolicyDocument as { Statement: Statement[] }).Statement.filter((s) =>
+      JSON.stringify(s.Resource).includes(table),
+    );
     expect(onTable.map((s) => s.Resource)).toEqual([{ 'Fn::GetAtt': [table, 'Arn'] }]);
-    expect(actions(onTable[0]!).sort()).toEqual([...new Set([...ORDER_EVENTS_TABLE_ACTIONS, ...WATCHER_EVENTS_TABLE_ACTIONS])].sort());
+    expect(actions(onTable[0]!).sort()).toEqual(
+      [...new Set([...ORDER_EVENTS_TABLE_ACTIONS, ...WATCHER_EVENTS_TABLE_ACTIONS])].sort(),
+    );
   });
 
-  it('runs the watcher in the private subnets with the functions\' security group, like the operation functions', () => {
+  it("runs the watcher in the private subnets with the functions' security group, like the operation functions", () => {
     const vpcConfig = (prefix: string) => {
-      const fn = Object.entries(t.findResources('AWS::Lambda::Function')).find(([id]) => id.startsWith(prefix))![1] as Res;
+      const fn = Object.entries(t.findResources('AWS::Lambda::Function')).find(([id]) =>
+        id.startsWith(prefix),
+      )![1] as Res;
       return fn.Properties.VpcConfig;
     };
     expect(vpcConfig('EventsGttWatcher')).toBeDefined();
@@ -356,8 +475,14 @@ describe('with a webhook and no receiver secret', () => {
   it('authenticates with the fixed, non-secret X-Gtt-Gateway header and sends the event unchanged', () => {
     const connection = (Object.values(t.findResources('AWS::Events::Connection'))[0] as Res).Properties;
     expect(connection.AuthorizationType).toBe('API_KEY');
-    expect(connection.AuthParameters).toEqual({ ApiKeyAuthParameters: { ApiKeyName: 'X-Gtt-Gateway', ApiKeyValue: 'webhook' } });
-    t.hasResourceProperties('AWS::Events::Rule', { Targets: [Match.objectLike({ Input: Match.absent(), InputTransformer: Match.absent(), InputPath: Match.absent() })] });
+    expect(connection.AuthParameters).toEqual({
+      ApiKeyAuthParameters: { ApiKeyName: 'X-Gtt-Gateway', ApiKeyValue: 'webhook' },
+    });
+    t.hasResourceProperties('AWS::Events::Rule', {
+      Targets: [
+        Match.objectLike({ Input: Match.absent(), InputTransformer: Match.absent(), InputPath: Match.absent() }),
+      ],
+    });
     t.resourceCountIs('AWS::SQS::Queue', 1);
   });
 
@@ -368,14 +493,26 @@ describe('with a webhook and no receiver secret', () => {
 
 describe('webhook formats and notifyOn', () => {
   type Rule = { EventPattern: Record<string, unknown>; Targets: Record<string, unknown>[] };
-  const rules = (t: Template) => Object.entries(t.findResources('AWS::Events::Rule')).map(([id, r]) => [id, (r as Res).Properties as unknown as Rule] as const);
+  const rules = (t: Template) =>
+    Object.entries(t.findResources('AWS::Events::Rule')).map(
+      ([id, r]) => [id, (r as Res).Properties as unknown as Rule] as const,
+    );
 
-  it('notifyOn chooses the detail-types in the rule\'s pattern (all: every one)', () => {
-    const t = Template.fromStack(synth({ notifyWebhookUrl: 'https://hooks.example.com/x', notifyOn: 'GTT Triggered, Order Filled' }).gateway);
-    t.hasResourceProperties('AWS::Events::Rule', { EventPattern: { source: ['gtt-gateway'], 'detail-type': ['GTT Triggered', 'Order Filled'] } });
+  it("notifyOn chooses the detail-types in the rule's pattern (all: every one)", () => {
+    const t = Template.fromStack(
+      synth({ notifyWebhookUrl: 'https://hooks.example.com/x', notifyOn: 'GTT Triggered, Order Filled' }).gateway,
+    );
+    t.hasResourceProperties('AWS::Events::Rule', {
+      EventPattern: { source: ['gtt-gateway'], 'detail-type': ['GTT Triggered', 'Order Filled'] },
+    });
     const all = Template.fromStack(synth({ notifyWebhookUrl: 'https://hooks.example.com/x', notifyOn: 'all' }).gateway);
-    all.hasResourceProperties('AWS::Events::Rule', { EventPattern: { source: ['gtt-gateway'], 'detail-type': [...DETAIL_TYPES] } });
-    t.resourceCountIs('AWS::Lambda::Function', Object.keys(Template.fromStack(synth().gateway).findResources('AWS::Lambda::Function')).length);
+    all.hasResourceProperties('AWS::Events::Rule', {
+      EventPattern: { source: ['gtt-gateway'], 'detail-type': [...DETAIL_TYPES] },
+    });
+    t.resourceCountIs(
+      'AWS::Lambda::Function',
+      Object.keys(Template.fromStack(synth().gateway).findResources('AWS::Lambda::Function')).length,
+    );
   });
 
   describe.each([
@@ -396,24 +533,42 @@ describe('webhook formats and notifyOn', () => {
       const byId = new Map(rules(t));
       const webhook = [...byId].find(([id]) => id.startsWith('EventsWebhookRule'))![1];
       expect(webhook.EventPattern).toEqual({ source: ['gtt-gateway'], 'detail-type': [...DEFAULT_NOTIFY_ON] });
-      expect(webhook.Targets).toEqual([expect.objectContaining({ Arn: { 'Fn::GetAtt': [fn, 'Arn'] }, DeadLetterConfig: { Arn: { 'Fn::GetAtt': [queue, 'Arn'] } } })]);
+      expect(webhook.Targets).toEqual([
+        expect.objectContaining({
+          Arn: { 'Fn::GetAtt': [fn, 'Arn'] },
+          DeadLetterConfig: { Arn: { 'Fn::GetAtt': [queue, 'Arn'] } },
+        }),
+      ]);
       const notification = [...byId].find(([id]) => id.startsWith('EventsNotificationRule'))![1];
       expect(notification.EventPattern).toEqual({ source: [NOTIFICATION_SOURCE], 'detail-type': ['Notification'] });
       expect(notification.Targets).toEqual([
-        expect.objectContaining({ Arn: { 'Fn::GetAtt': [destination, 'Arn'] }, InputPath: '$.detail', DeadLetterConfig: { Arn: { 'Fn::GetAtt': [queue, 'Arn'] } } }),
+        expect.objectContaining({
+          Arn: { 'Fn::GetAtt': [destination, 'Arn'] },
+          InputPath: '$.detail',
+          DeadLetterConfig: { Arn: { 'Fn::GetAtt': [queue, 'Arn'] } },
+        }),
       ]);
       // No rule sends the lifecycle events themselves to the webhook, and no input transformer is left.
       for (const [, rule] of byId) for (const target of rule.Targets) expect(target.InputTransformer).toBeUndefined();
-      expect([...byId].filter(([, rule]) => rule.Targets.some((target) => JSON.stringify(target.Arn).includes(destination))).map(([id]) => id)).toEqual([
-        expect.stringMatching(/^EventsNotificationRule/),
-      ]);
+      expect(
+        [...byId]
+          .filter(([, rule]) => rule.Targets.some((target) => JSON.stringify(target.Arn).includes(destination)))
+          .map(([id]) => id),
+      ).toEqual([expect.stringMatching(/^EventsNotificationRule/)]);
     });
 
     it('the formatter knows its format and chat id, and may only put events of its own source on our bus', () => {
       const env = envOf(t, 'EventsNotifyFormatter');
-      expect(env).toMatchObject({ EVENT_BUS_NAME: { Ref: idOf(t, 'AWS::Events::EventBus', 'EventsBus') }, NOTIFY_FORMAT: format });
+      expect(env).toMatchObject({
+        EVENT_BUS_NAME: { Ref: idOf(t, 'AWS::Events::EventBus', 'EventsBus') },
+        NOTIFY_FORMAT: format,
+      });
       expect(env.NOTIFY_TELEGRAM_CHAT_ID).toBe(format === 'telegram' ? '-1001234' : undefined);
-      expect(Object.keys(env).filter((name) => /^(BROKER_SECRET_ID|EVENTS_TABLE_NAME|IDEMPOTENCY_TABLE_NAME|BROKER_BASE_URL)$/.test(name))).toEqual([]);
+      expect(
+        Object.keys(env).filter((name) =>
+          /^(BROKER_SECRET_ID|EVENTS_TABLE_NAME|IDEMPOTENCY_TABLE_NAME|BROKER_BASE_URL)$/.test(name),
+        ),
+      ).toEqual([]);
       const statements = statementsByFunction(t).get('EventsNotifyFormatter')!;
       const puts = statements.filter((s) => actions(s).some((a) => a.startsWith('events:')));
       expect(puts).toEqual([
@@ -426,8 +581,11 @@ describe('webhook formats and notifyOn', () => {
       const data = statements.filter((s) => actions(s).some((a) => !/^(logs|xray):/.test(a)));
       const queue = idOf(t, 'AWS::SQS::Queue', 'EventsWebhookDeadLetters');
       // Besides the bus: only sending its failures to the webhook's dead-letter queue (Lambda's on-failure destination).
-      expect(data.flatMap(actions).sort()).toEqual(['events:PutEvents', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'].sort());
-      for (const s of data.filter((s) => actions(s).some((a) => a.startsWith('sqs:')))) expect(s.Resource).toEqual({ 'Fn::GetAtt': [queue, 'Arn'] });
+      expect(data.flatMap(actions).sort()).toEqual(
+        ['events:PutEvents', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'].sort(),
+      );
+      for (const s of data.filter((s) => actions(s).some((a) => a.startsWith('sqs:'))))
+        expect(s.Resource).toEqual({ 'Fn::GetAtt': [queue, 'Arn'] });
       t.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
         FunctionName: { Ref: idOf(t, 'AWS::Lambda::Function', 'EventsNotifyFormatter') },
         MaximumRetryAttempts: 2,

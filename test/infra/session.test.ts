@@ -6,8 +6,9 @@
 import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../infra/app.js';
+
 import { SESSION_FUNCTIONS } from '../../functions/session-functions.js';
+import { buildApp } from '../../infra/app.js';
 
 // The watcher (events.test.ts) is left out: these tests count the session functions' schedules and roles.
 // The end-of-day logout is left out where functions are counted; test/infra/end-of-day.test.ts covers it.
@@ -19,23 +20,29 @@ type Res = { Type: string; Properties: Record<string, unknown> };
 const actions = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
 const nagFindings = (stack: Parameters<typeof Annotations.fromStack>[0]) => {
   const annotations = Annotations.fromStack(stack);
-  return [...annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*')), ...annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*'))].map(
-    (f) => `${f.id}: ${String(f.entry.data).slice(0, 160)}`,
-  );
+  return [
+    ...annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*')),
+    ...annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*')),
+  ].map((f) => `${f.id}: ${String(f.entry.data).slice(0, 160)}`);
 };
 
 /** Role logical id -> its statements. */
 const statementsByRole = (t: Template): Map<string, Statement[]> => {
   const map = new Map<string, Statement[]>();
-  for (const policy of Object.values(t.findResources('AWS::IAM::Policy')) as { Properties: { PolicyDocument: { Statement: Statement[] }; Roles: { Ref: string }[] } }[]) {
-    for (const role of policy.Properties.Roles) map.set(role.Ref, [...(map.get(role.Ref) ?? []), ...policy.Properties.PolicyDocument.Statement]);
+  for (const policy of Object.values(t.findResources('AWS::IAM::Policy')) as {
+    Properties: { PolicyDocument: { Statement: Statement[] }; Roles: { Ref: string }[] };
+  }[]) {
+    for (const role of policy.Properties.Roles)
+      map.set(role.Ref, [...(map.get(role.Ref) ?? []), ...policy.Properties.PolicyDocument.Statement]);
   }
   return map;
 };
 /** Roles whose statements reach a resource whose logical id starts with `prefix`, with those actions. */
 const rolesReaching = (t: Template, prefix: RegExp, action: RegExp): string[] =>
   [...statementsByRole(t)]
-    .filter(([, statements]) => statements.some((s) => actions(s).some((a) => action.test(a)) && prefix.test(JSON.stringify(s.Resource))))
+    .filter(([, statements]) =>
+      statements.some((s) => actions(s).some((a) => action.test(a)) && prefix.test(JSON.stringify(s.Resource))),
+    )
     .map(([role]) => role)
     .sort();
 
@@ -48,21 +55,43 @@ describe('session functions, TOTP renewal on, jkey auth', () => {
   });
 
   it('OAuthCallback serves start (IAM) and callback (no auth); renewal and health are scheduled at 08:15 and 08:45 India time', () => {
-    t.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'GET /session/oauth/start', AuthorizationType: 'AWS_IAM' });
-    t.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'GET /session/oauth/callback', AuthorizationType: 'NONE' });
+    t.hasResourceProperties('AWS::ApiGatewayV2::Route', {
+      RouteKey: 'GET /session/oauth/start',
+      AuthorizationType: 'AWS_IAM',
+    });
+    t.hasResourceProperties('AWS::ApiGatewayV2::Route', {
+      RouteKey: 'GET /session/oauth/callback',
+      AuthorizationType: 'NONE',
+    });
     const schedules = Object.values(t.findResources('AWS::Scheduler::Schedule')) as Res[];
     // Each cron of the table goes to its own function, in India time, exactly on time, with a few quick retries.
     const byFunction = Object.fromEntries(
       schedules.map((s) => {
         const target = s.Properties.Target as { Arn: { 'Fn::GetAtt': [string, string] }; RetryPolicy: unknown };
-        return [target.Arn['Fn::GetAtt'][0].replace(/Function[0-9A-F]{8}$/, ''), [s.Properties.ScheduleExpression, s.Properties.ScheduleExpressionTimezone, s.Properties.FlexibleTimeWindow, target.RetryPolicy]];
+        return [
+          target.Arn['Fn::GetAtt'][0].replace(/Function[0-9A-F]{8}$/, ''),
+          [
+            s.Properties.ScheduleExpression,
+            s.Properties.ScheduleExpressionTimezone,
+            s.Properties.FlexibleTimeWindow,
+            target.RetryPolicy,
+          ],
+        ];
       }),
     );
     const expected = (name: string) => {
       const spec = SESSION_FUNCTIONS.find((f) => f.name === name)!;
-      return [spec.schedule!.cron, 'Asia/Kolkata', { Mode: 'OFF' }, { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 600 }];
+      return [
+        spec.schedule!.cron,
+        'Asia/Kolkata',
+        { Mode: 'OFF' },
+        { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 600 },
+      ];
     };
-    expect(byFunction).toEqual({ SessionSessionRenewal: expected('SessionRenewal'), SessionSessionHealth: expected('SessionHealth') });
+    expect(byFunction).toEqual({
+      SessionSessionRenewal: expected('SessionRenewal'),
+      SessionSessionHealth: expected('SessionHealth'),
+    });
     expect(byFunction.SessionSessionRenewal![0]).toBe('cron(15 8 ? * MON-FRI *)');
     expect(byFunction.SessionSessionHealth![0]).toBe('cron(45 8 ? * MON-FRI *)');
   });
@@ -73,13 +102,19 @@ describe('session functions, TOTP renewal on, jkey auth', () => {
     const policies = statementsByRole(t);
     for (const s of schedules) {
       const target = s.Properties.Target as { Arn: unknown; RoleArn: { 'Fn::GetAtt': [string, string] } };
-      expect(policies.get(target.RoleArn['Fn::GetAtt'][0])).toEqual([{ Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: target.Arn }]);
+      expect(policies.get(target.RoleArn['Fn::GetAtt'][0])).toEqual([
+        { Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: target.Arn },
+      ]);
     }
   });
 
   it('each secret is readable only by its function; only OAuth, renewal and Logout may write the session; the state table only for OAuth', () => {
-    expect(rolesReaching(t, /SessionOAuthApp/, /^secretsmanager:GetSecretValue$/)).toEqual([expect.stringMatching(/^SessionOAuthCallbackRole/)]);
-    expect(rolesReaching(t, /SessionLogin/, /^secretsmanager:GetSecretValue$/)).toEqual([expect.stringMatching(/^SessionSessionRenewalRole/)]);
+    expect(rolesReaching(t, /SessionOAuthApp/, /^secretsmanager:GetSecretValue$/)).toEqual([
+      expect.stringMatching(/^SessionOAuthCallbackRole/),
+    ]);
+    expect(rolesReaching(t, /SessionLogin/, /^secretsmanager:GetSecretValue$/)).toEqual([
+      expect.stringMatching(/^SessionSessionRenewalRole/),
+    ]);
     expect(rolesReaching(t, /SessionOAuthApp|SessionLogin/, /./)).toEqual([
       expect.stringMatching(/^SessionOAuthCallbackRole/),
       expect.stringMatching(/^SessionSessionRenewalRole/),
@@ -92,10 +127,14 @@ describe('session functions, TOTP renewal on, jkey auth', () => {
       expect.stringMatching(/^SessionSessionRenewalRole/),
     ]);
     for (const [role, statements] of statementsByRole(t)) {
-      const writes = statements.filter((st) => actions(st).some((a) => /^secretsmanager:(?!GetSecretValue$|DescribeSecret$)/.test(a)));
+      const writes = statements.filter((st) =>
+        actions(st).some((a) => /^secretsmanager:(?!GetSecretValue$|DescribeSecret$)/.test(a)),
+      );
       if (writes.length > 0) expect([role, writes.flatMap(actions)]).toEqual([role, ['secretsmanager:PutSecretValue']]);
     }
-    expect(rolesReaching(t, /SessionOAuthStateTable/, /^dynamodb:/)).toEqual([expect.stringMatching(/^SessionOAuthCallbackRole/)]);
+    expect(rolesReaching(t, /SessionOAuthStateTable/, /^dynamodb:/)).toEqual([
+      expect.stringMatching(/^SessionOAuthCallbackRole/),
+    ]);
     const stateStatements = statementsByRole(t)
       .get(rolesReaching(t, /SessionOAuthStateTable/, /^dynamodb:/)[0]!)!
       .filter((st) => /SessionOAuthStateTable/.test(JSON.stringify(st.Resource)));
@@ -110,9 +149,17 @@ describe('session functions, TOTP renewal on, jkey auth', () => {
       expect((fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables.BROKER_AUTH).toBe('jkey');
     }
     t.hasResourceProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectLike({ BROKER_AUTHORIZE_URL: { Ref: 'BrokerAuthorizeUrl' }, OAUTH_STATE_TABLE_NAME: Match.anyValue() }) },
+      Environment: {
+        Variables: Match.objectLike({
+          BROKER_AUTHORIZE_URL: { Ref: 'BrokerAuthorizeUrl' },
+          OAUTH_STATE_TABLE_NAME: Match.anyValue(),
+        }),
+      },
     });
-    t.hasResourceProperties('AWS::DynamoDB::Table', { KeySchema: [{ AttributeName: 'state', KeyType: 'HASH' }], TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true } });
+    t.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [{ AttributeName: 'state', KeyType: 'HASH' }],
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+    });
   });
 
   it('alarms when SessionAlive drops below 1, and gives the going-live outputs', () => {
@@ -124,7 +171,9 @@ describe('session functions, TOTP renewal on, jkey auth', () => {
       Dimensions: [{ Name: 'service', Value: 'gtt-gateway' }],
     });
     const outputs = Object.keys(t.toJSON().Outputs as object);
-    expect(outputs).toEqual(expect.arrayContaining(['OAuthStartUrl', 'OAuthCallbackUrl', 'OAuthAppSecretArn', 'LoginSecretArn']));
+    expect(outputs).toEqual(
+      expect.arrayContaining(['OAuthStartUrl', 'OAuthCallbackUrl', 'OAuthAppSecretArn', 'LoginSecretArn']),
+    );
   });
 
   it('cdk-nag: no unsuppressed finding', () => {
@@ -145,13 +194,18 @@ describe('session functions, default deployment (OAuth only, bearer, nat-instanc
 
   it('has OAuthCallback and SessionHealth, no renewal, no login secret, one schedule', () => {
     const functions = Object.keys(t.findResources('AWS::Lambda::Function')).filter((id) => id.startsWith('Session'));
-    expect(functions.map((id) => id.replace(/Function[0-9A-F]{8}$/, '')).sort()).toEqual(['SessionOAuthCallback', 'SessionSessionHealth']);
+    expect(functions.map((id) => id.replace(/Function[0-9A-F]{8}$/, '')).sort()).toEqual([
+      'SessionOAuthCallback',
+      'SessionSessionHealth',
+    ]);
     expect(Object.keys(t.findResources('AWS::SecretsManager::Secret')).filter((id) => /Login/.test(id))).toEqual([]);
     t.resourceCountIs('AWS::Scheduler::Schedule', 1);
     const outputs = t.toJSON().Outputs as Record<string, unknown>;
     expect(outputs.LoginSecretArn).toBeUndefined();
     for (const fn of Object.values(t.findResources('AWS::Lambda::Function')) as Res[]) {
-      expect((fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables.BROKER_AUTH).toBe('bearer');
+      expect((fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables.BROKER_AUTH).toBe(
+        'bearer',
+      );
     }
   });
 
@@ -186,8 +240,12 @@ describe('an imported OAuth app secret (-c oauthAppSecretArn=...)', () => {
 
   it('creates no OAuth app secret, points OAuthCallback at the given one, and lets no other role read it', () => {
     expect(Object.keys(t.findResources('AWS::SecretsManager::Secret')).filter((id) => /OAuthApp/.test(id))).toEqual([]);
-    t.hasResourceProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ OAUTH_APP_SECRET_ID: arn }) } });
-    const readers = [...statementsByRole(t)].filter(([, statements]) => statements.some((st) => JSON.stringify(st.Resource).includes(arn))).map(([role]) => role);
+    t.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ OAUTH_APP_SECRET_ID: arn }) },
+    });
+    const readers = [...statementsByRole(t)]
+      .filter(([, statements]) => statements.some((st) => JSON.stringify(st.Resource).includes(arn)))
+      .map(([role]) => role);
     expect(readers).toEqual([expect.stringMatching(/^SessionOAuthCallbackRole/)]);
     expect((t.toJSON().Outputs as Record<string, { Value: unknown }>).OAuthAppSecretArn!.Value).toBe(arn);
   });
@@ -197,29 +255,36 @@ describe('an imported OAuth app secret (-c oauthAppSecretArn=...)', () => {
   });
 });
 
-describe.each(['nat-instance', 'nat-gateway', 'none'] as const)('session functions with TOTP renewal on, egress %s', (egress) => {
-  let t: Template;
-  let built: ReturnType<typeof synth>;
-  beforeAll(() => {
-    built = synth({ sessionRenewal: 'totp', egress });
-    t = Template.fromStack(built.gateway);
-  });
+describe.each(['nat-instance', 'nat-gateway', 'none'] as const)(
+  'session functions with TOTP renewal on, egress %s',
+  (egress) => {
+    let t: Template;
+    let built: ReturnType<typeof synth>;
+    beforeAll(() => {
+      built = synth({ sessionRenewal: 'totp', egress });
+      t = Template.fromStack(built.gateway);
+    });
 
-  it('cdk-nag: no unsuppressed finding', () => {
-    expect(nagFindings(built.gateway)).toEqual([]);
-  });
+    it('cdk-nag: no unsuppressed finding', () => {
+      expect(nagFindings(built.gateway)).toEqual([]);
+    });
 
-  it('the three session functions run where the gateway functions do', () => {
-    const sessionFunctions = (Object.entries(t.findResources('AWS::Lambda::Function')) as [string, Res][]).filter(([id]) => id.startsWith('Session'));
-    expect(sessionFunctions).toHaveLength(3);
-    // The same subnets and security group as an order function: the broker sees the same static addresses.
-    const place = (Object.entries(t.findResources('AWS::Lambda::Function')) as [string, Res][]).find(([id]) => /^PlaceGTTOrderFunction/.test(id))![1];
-    for (const [id, fn] of sessionFunctions) {
-      if (egress === 'none') expect(fn.Properties.VpcConfig, id).toBeUndefined();
-      else {
-        expect(fn.Properties.VpcConfig, id).toEqual(place.Properties.VpcConfig);
-        expect((fn.Properties.VpcConfig as { SubnetIds: unknown[] }).SubnetIds.length, id).toBeGreaterThanOrEqual(2);
+    it('the three session functions run where the gateway functions do', () => {
+      const sessionFunctions = (Object.entries(t.findResources('AWS::Lambda::Function')) as [string, Res][]).filter(
+        ([id]) => id.startsWith('Session'),
+      );
+      expect(sessionFunctions).toHaveLength(3);
+      // The same subnets and security group as an order function: the broker sees the same static addresses.
+      const place = (Object.entries(t.findResources('AWS::Lambda::Function')) as [string, Res][]).find(([id]) =>
+        /^PlaceGTTOrderFunction/.test(id),
+      )![1];
+      for (const [id, fn] of sessionFunctions) {
+        if (egress === 'none') expect(fn.Properties.VpcConfig, id).toBeUndefined();
+        else {
+          expect(fn.Properties.VpcConfig, id).toEqual(place.Properties.VpcConfig);
+          expect((fn.Properties.VpcConfig as { SubnetIds: unknown[] }).SubnetIds.length, id).toBeGreaterThanOrEqual(2);
+        }
       }
-    }
-  });
-});
+    });
+  },
+);

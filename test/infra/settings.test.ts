@@ -6,11 +6,13 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../../infra/app.js';
+
 import { parseGatewayConfig } from '../../functions/runtime/config.js';
+import { buildApp } from '../../infra/app.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const synth = (context: Record<string, unknown>) =>
@@ -34,27 +36,47 @@ describe('context settings at synth', () => {
   });
 
   it('names every bad function setting at once', () => {
-    expect(() => synth({ GUARDRAIL_MAX_QTY: '0', IDEMPOTENCY_TTL_SECONDS: 'x' })).toThrow(/GUARDRAIL_MAX_QTY.*; -c IDEMPOTENCY_TTL_SECONDS/);
+    expect(() => synth({ GUARDRAIL_MAX_QTY: '0', IDEMPOTENCY_TTL_SECONDS: 'x' })).toThrow(
+      /GUARDRAIL_MAX_QTY.*; -c IDEMPOTENCY_TTL_SECONDS/,
+    );
   });
 
   it('what synth accepts, a cold start accepts: good values reach every order function unchanged', () => {
     const context = { GUARDRAIL_MAX_QTY: '100', GUARDRAIL_EXCHANGES: 'NSE,BSE', IDEMPOTENCY_TTL_SECONDS: '3600' };
     const t = Template.fromStack(synth(context).gateway);
     const place = Object.values(t.findResources('AWS::Lambda::Function')).find(
-      (f) => (f as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }).Properties.Environment?.Variables?.GUARDRAIL_MAX_QTY !== undefined,
+      (f) =>
+        (f as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }).Properties.Environment
+          ?.Variables?.GUARDRAIL_MAX_QTY !== undefined,
     ) as { Properties: { Environment: { Variables: Record<string, unknown> } } } | undefined;
     expect(place?.Properties.Environment.Variables).toMatchObject(context);
-    expect(() => parseGatewayConfig({ BROKER_BASE_URL: 'https://b.example/x', BROKER_SECRET_ID: 's', IDEMPOTENCY_TABLE_NAME: 'tbl', ...context })).not.toThrow();
+    expect(() =>
+      parseGatewayConfig({
+        BROKER_BASE_URL: 'https://b.example/x',
+        BROKER_SECRET_ID: 's',
+        IDEMPOTENCY_TABLE_NAME: 'tbl',
+        ...context,
+      }),
+    ).not.toThrow();
   });
 
   it('cdk synth prints one line and no stack trace', async () => {
     const run = promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'tsx'), ['infra/main.ts'], {
       cwd: ROOT,
-      env: { ...process.env, CDK_CONTEXT_JSON: JSON.stringify({ GUARDRAIL_MAX_QTY: 'abc' }), CDK_OUTDIR: join(ROOT, 'cdk.out', 'settings-test') },
+      env: {
+        ...process.env,
+        CDK_CONTEXT_JSON: JSON.stringify({ GUARDRAIL_MAX_QTY: 'abc' }),
+        CDK_OUTDIR: join(ROOT, 'cdk.out', 'settings-test'),
+      },
       timeout: 60_000,
     });
-    const failure = (await run.then(() => undefined, (e: unknown) => e)) as { code?: number; stderr?: string } | undefined;
+    const failure = (await run.then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as { code?: number; stderr?: string } | undefined;
     expect(failure?.code).toBe(1);
-    expect(failure?.stderr?.trim()).toBe('gtt-gateway: bad setting: -c GUARDRAIL_MAX_QTY="abc" must be a positive whole number');
+    expect(failure?.stderr?.trim()).toBe(
+      'gtt-gateway: bad setting: -c GUARDRAIL_MAX_QTY="abc" must be a positive whole number',
+    );
   });
 });

@@ -6,19 +6,21 @@
 import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+
+import { KILL_SWITCH } from '../../functions/control-functions.js';
+import { OPERATIONS } from '../../functions/operations.js';
+import { SESSION_FUNCTIONS } from '../../functions/session-functions.js';
 import { buildApp } from '../../infra/app.js';
 import { LAMBDA_ENI_ACTIONS } from '../../infra/egress.js';
 import { ORDER_ROUTE_THROTTLE } from '../../infra/gateway-stack.js';
-import { OPERATIONS } from '../../functions/operations.js';
-import { SESSION_FUNCTIONS } from '../../functions/session-functions.js';
-import { KILL_SWITCH } from '../../functions/control-functions.js';
 
 /** OAuthCallback and SessionHealth; SessionRenewal only with -c sessionRenewal=totp. */
 const SESSION = SESSION_FUNCTIONS.filter((f) => f.name !== 'SessionRenewal' && f.name !== 'SessionLogout');
 
 // Template assertions need no bundles: skip esbuild here (the synth test below bundles for real).
 // The end-of-day logout is left out where functions are counted; test/infra/end-of-day.test.ts covers it.
-const synth = (context: Record<string, unknown> = {}) => buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], endOfDayLogout: 'off', ...context } }));
+const synth = (context: Record<string, unknown> = {}) =>
+  buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], endOfDayLogout: 'off', ...context } }));
 
 let gateway: Template;
 let workflow: Template;
@@ -27,7 +29,8 @@ let built: ReturnType<typeof synth>;
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
 const statementsOf = (template: Template): Statement[] =>
   Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
-    (policy) => (policy as { Properties: { PolicyDocument: { Statement: Statement[] } } }).Properties.PolicyDocument.Statement,
+    (policy) =>
+      (policy as { Properties: { PolicyDocument: { Statement: Statement[] } } }).Properties.PolicyDocument.Statement,
   );
 const actions = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
 
@@ -49,7 +52,9 @@ describe('functions', () => {
         TracingConfig: { Mode: 'Active' },
         // The kill switch sweeps the book at the governor's pace.
         Timeout: id.startsWith('KillSwitch') ? 90 : 12,
-        Environment: { Variables: expect.objectContaining({ BROKER_TIMEOUT_MS: '8000', POWERTOOLS_SERVICE_NAME: 'gtt-gateway' }) },
+        Environment: {
+          Variables: expect.objectContaining({ BROKER_TIMEOUT_MS: '8000', POWERTOOLS_SERVICE_NAME: 'gtt-gateway' }),
+        },
       });
       const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
       expect(env.BROKER_BASE_URL).toEqual({ Ref: 'BrokerBaseUrl' });
@@ -59,7 +64,9 @@ describe('functions', () => {
   it('each function has its own log group with a retention', () => {
     // One per function (the watcher and the kill switch too), the API's access logs, the VPC flow logs of the default egress.
     gateway.resourceCountIs('AWS::Logs::LogGroup', OPERATIONS.length + SESSION.length + 2 + 2);
-    for (const group of Object.values(gateway.findResources('AWS::Logs::LogGroup')) as { Properties: { RetentionInDays?: number } }[]) {
+    for (const group of Object.values(gateway.findResources('AWS::Logs::LogGroup')) as {
+      Properties: { RetentionInDays?: number };
+    }[]) {
       expect(group.Properties.RetentionInDays).toBe(30);
     }
   });
@@ -67,7 +74,9 @@ describe('functions', () => {
 
 describe('HTTP API', () => {
   it('one route per operation and session route, each with IAM authorisation but the OAuth callback', () => {
-    const routes = Object.values(gateway.findResources('AWS::ApiGatewayV2::Route')) as { Properties: { RouteKey: string; AuthorizationType: string } }[];
+    const routes = Object.values(gateway.findResources('AWS::ApiGatewayV2::Route')) as {
+      Properties: { RouteKey: string; AuthorizationType: string };
+    }[];
     const sessionRoutes = SESSION.flatMap((f) => f.routes);
     expect(routes.map((r) => r.Properties.RouteKey).sort()).toEqual(
       [
@@ -85,14 +94,25 @@ describe('HTTP API', () => {
   });
 
   it('logs access and throttles the order routes below the broker limit of 10 a second', () => {
-    const stage = Object.values(gateway.findResources('AWS::ApiGatewayV2::Stage'))[0] as { Properties: Record<string, unknown> };
+    const stage = Object.values(gateway.findResources('AWS::ApiGatewayV2::Stage'))[0] as {
+      Properties: Record<string, unknown>;
+    };
     expect(stage.Properties.AccessLogSettings).toBeDefined();
     expect(stage.Properties.DefaultRouteSettings).toMatchObject({ ThrottlingRateLimit: 50 });
-    const routeSettings = stage.Properties.RouteSettings as Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
+    const routeSettings = stage.Properties.RouteSettings as Record<
+      string,
+      { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }
+    >;
     // Every order route of the table (place, modify and cancel, and any order operation added later).
-    const orderRoutes = OPERATIONS.filter((op) => op.kind === 'order').map((op) => `${op.route.method} ${op.route.path}`);
-    expect(orderRoutes).toEqual(expect.arrayContaining(['DELETE /gtt-orders/{alId}', 'POST /gtt-orders', 'PUT /gtt-orders/{alId}']));
-    expect(Object.keys(routeSettings).sort()).toEqual([...orderRoutes, 'GET /session/oauth/callback', 'POST /kill-switch', 'DELETE /kill-switch'].sort());
+    const orderRoutes = OPERATIONS.filter((op) => op.kind === 'order').map(
+      (op) => `${op.route.method} ${op.route.path}`,
+    );
+    expect(orderRoutes).toEqual(
+      expect.arrayContaining(['DELETE /gtt-orders/{alId}', 'POST /gtt-orders', 'PUT /gtt-orders/{alId}']),
+    );
+    expect(Object.keys(routeSettings).sort()).toEqual(
+      [...orderRoutes, 'GET /session/oauth/callback', 'POST /kill-switch', 'DELETE /kill-switch'].sort(),
+    );
     expect(routeSettings['POST /kill-switch']).toEqual({ ThrottlingRateLimit: 1, ThrottlingBurstLimit: 2 });
     expect(routeSettings['GET /session/oauth/callback']).toEqual({ ThrottlingRateLimit: 2, ThrottlingBurstLimit: 5 });
     for (const setting of orderRoutes.map((r) => routeSettings[r]!)) {
@@ -111,7 +131,10 @@ describe('least privilege', () => {
         if (resources.includes('*')) {
           expect(
             actions(statement).every(
-              (a) => a.startsWith('xray:') || (LAMBDA_ENI_ACTIONS.includes(a) && template === gateway) || (a.startsWith('logs:') && template === workflow),
+              (a) =>
+                a.startsWith('xray:') ||
+                (LAMBDA_ENI_ACTIONS.includes(a) && template === gateway) ||
+                (a.startsWith('logs:') && template === workflow),
             ),
           ).toBe(true);
         }
@@ -121,9 +144,11 @@ describe('least privilege', () => {
 
   it('each function role may read only the one secret, and only order functions touch the idempotency table', () => {
     // The function roles (the egress adds the NAT instances' and the flow log's, which are not Lambda's).
-    const roles = Object.keys(gateway.findResources('AWS::IAM::Role', { Properties: { AssumeRolePolicyDocument: { Statement: [{ Principal: { Service: 'lambda.amazonaws.com' } }] } } })).filter(
-      (id) => !id.startsWith('Session') && !id.startsWith('Events') && !id.startsWith('KillSwitch'),
-    );
+    const roles = Object.keys(
+      gateway.findResources('AWS::IAM::Role', {
+        Properties: { AssumeRolePolicyDocument: { Statement: [{ Principal: { Service: 'lambda.amazonaws.com' } }] } },
+      }),
+    ).filter((id) => !id.startsWith('Session') && !id.startsWith('Events') && !id.startsWith('KillSwitch'));
     expect(roles).toHaveLength(OPERATIONS.length);
     const policies = (
       Object.values(gateway.findResources('AWS::IAM::Policy')) as {
@@ -144,8 +169,15 @@ describe('least privilege', () => {
         ...(isLogout ? ['secretsmanager:PutSecretValue'] : []),
       ]);
       const onIdempotency = (st: Statement) => /IdempotencyTable/.test(JSON.stringify(st.Resource));
-      for (const s of statements.filter((st) => actions(st).some((a) => a.startsWith('dynamodb:')) && onIdempotency(st))) {
-        expect(actions(s).sort()).toEqual(['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
+      for (const s of statements.filter(
+        (st) => actions(st).some((a) => a.startsWith('dynamodb:')) && onIdempotency(st),
+      )) {
+        expect(actions(s).sort()).toEqual([
+          'dynamodb:DeleteItem',
+          'dynamodb:GetItem',
+          'dynamodb:PutItem',
+          'dynamodb:UpdateItem',
+        ]);
       }
       // The control table: the governor's read and conditional put, nothing else.
       const onControl = (st: Statement) => /ControlTable/.test(JSON.stringify(st.Resource));
@@ -153,12 +185,16 @@ describe('least privilege', () => {
         expect(actions(s).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem']);
       }
       // Any other table is the events table (events.test.ts checks what each function may do there).
-      for (const s of statements.filter((st) => actions(st).some((a) => a.startsWith('dynamodb:')) && !onIdempotency(st) && !onControl(st))) {
+      for (const s of statements.filter(
+        (st) => actions(st).some((a) => a.startsWith('dynamodb:')) && !onIdempotency(st) && !onControl(st),
+      )) {
         expect(JSON.stringify(s.Resource)).toMatch(/EventsTable/);
       }
     }
     const withTable = policies.filter((p) =>
-      p.Properties.PolicyDocument.Statement.some((s) => actions(s).some((a) => a.startsWith('dynamodb:')) && /IdempotencyTable/.test(JSON.stringify(s.Resource))),
+      p.Properties.PolicyDocument.Statement.some(
+        (s) => actions(s).some((a) => a.startsWith('dynamodb:')) && /IdempotencyTable/.test(JSON.stringify(s.Resource)),
+      ),
     );
     expect(withTable).toHaveLength(OPERATIONS.filter((op) => op.idempotency).length);
   });
@@ -166,32 +202,58 @@ describe('least privilege', () => {
 
 describe('control table (order-rate governor)', () => {
   const functionsOf = (t: Template) =>
-    Object.entries(t.findResources('AWS::Lambda::Function') as Record<string, { Properties: { Environment?: { Variables?: Record<string, unknown> } } }>);
+    Object.entries(
+      t.findResources('AWS::Lambda::Function') as Record<
+        string,
+        { Properties: { Environment?: { Variables?: Record<string, unknown> } } }
+      >,
+    );
 
   it('is on-demand, encrypted, with point-in-time recovery and no TTL (the kill switch outlives everything)', () => {
-    const tables = gateway.findResources('AWS::DynamoDB::Table', { Properties: { KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }] } });
+    const tables = gateway.findResources('AWS::DynamoDB::Table', {
+      Properties: { KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }] },
+    });
     const control = Object.entries(tables).filter(([id]) => id.startsWith('ControlTable'));
     expect(control).toHaveLength(1);
     expect(control[0]![1]).toMatchObject({
-      Properties: { BillingMode: 'PAY_PER_REQUEST', PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true }, SSESpecification: { SSEEnabled: true } },
+      Properties: {
+        BillingMode: 'PAY_PER_REQUEST',
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        SSESpecification: { SSEEnabled: true },
+      },
     });
-    expect((control[0]![1] as { Properties: Record<string, unknown> }).Properties.TimeToLiveSpecification).toBeUndefined();
+    expect(
+      (control[0]![1] as { Properties: Record<string, unknown> }).Properties.TimeToLiveSpecification,
+    ).toBeUndefined();
   });
 
   it('every order function and the kill switch (and only those) get the table, and only those may read or write it', () => {
     const orderIds = OPERATIONS.filter((op) => op.kind === 'order').map((op) => op.name);
-    const withTable = functionsOf(gateway).filter(([, f]) => f.Properties.Environment?.Variables?.CONTROL_TABLE_NAME !== undefined);
-    expect(withTable.map(([id]) => [...orderIds, 'KillSwitch'].find((name) => id.startsWith(name))).sort()).toEqual([...orderIds, 'KillSwitch'].sort());
-    const policies = Object.values(gateway.findResources('AWS::IAM::Policy')) as { Properties: { PolicyDocument: { Statement: Statement[] } } }[];
-    const onControl = policies.filter((p) => p.Properties.PolicyDocument.Statement.some((st) => /ControlTable/.test(JSON.stringify(st.Resource))));
+    const withTable = functionsOf(gateway).filter(
+      ([, f]) => f.Properties.Environment?.Variables?.CONTROL_TABLE_NAME !== undefined,
+    );
+    expect(withTable.map(([id]) => [...orderIds, 'KillSwitch'].find((name) => id.startsWith(name))).sort()).toEqual(
+      [...orderIds, 'KillSwitch'].sort(),
+    );
+    const policies = Object.values(gateway.findResources('AWS::IAM::Policy')) as {
+      Properties: { PolicyDocument: { Statement: Statement[] } };
+    }[];
+    const onControl = policies.filter((p) =>
+      p.Properties.PolicyDocument.Statement.some((st) => /ControlTable/.test(JSON.stringify(st.Resource))),
+    );
     // The order functions (GetItem, PutItem) and the kill switch, which also turns the switch (UpdateItem).
     expect(onControl).toHaveLength(orderIds.length + 1);
   });
 
   it('the kill switch may turn the switch (UpdateItem) besides the governor calls, on its three IAM routes', () => {
-    const policies = Object.entries(gateway.findResources('AWS::IAM::Policy')) as [string, { Properties: { PolicyDocument: { Statement: Statement[] } } }][];
+    const policies = Object.entries(gateway.findResources('AWS::IAM::Policy')) as [
+      string,
+      { Properties: { PolicyDocument: { Statement: Statement[] } } },
+    ][];
     const [, policy] = policies.find(([id]) => id.startsWith('KillSwitch'))!;
-    const onControl = policy.Properties.PolicyDocument.Statement.filter((st) => /ControlTable/.test(JSON.stringify(st.Resource)));
+    const onControl = policy.Properties.PolicyDocument.Statement.filter((st) =>
+      /ControlTable/.test(JSON.stringify(st.Resource)),
+    );
     expect(onControl.flatMap(actions).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
     expect(JSON.stringify(policy.Properties.PolicyDocument)).not.toMatch(/IdempotencyTable/);
     const env = functionsOf(gateway).find(([id]) => id.startsWith('KillSwitch'))![1].Properties.Environment!.Variables!;
@@ -199,7 +261,8 @@ describe('control table (order-rate governor)', () => {
   });
 
   it('order functions default to 8/s and 120/min; a preset that states its own rate (TradeSmart) sets it; the context wins', () => {
-    const envOf = (t: Template) => functionsOf(t).find(([id]) => id.startsWith('PlaceGTTOrder'))![1].Properties.Environment!.Variables!;
+    const envOf = (t: Template) =>
+      functionsOf(t).find(([id]) => id.startsWith('PlaceGTTOrder'))![1].Properties.Environment!.Variables!;
     expect(envOf(gateway).ORDER_RATE_PER_SECOND).toBeUndefined();
     const tradesmart = Template.fromStack(synth({ broker: 'tradesmart' }).gateway);
     expect(envOf(tradesmart)).toMatchObject({ ORDER_RATE_PER_SECOND: '8', ORDER_RATE_PER_MINUTE: '110' });
@@ -211,13 +274,22 @@ describe('control table (order-rate governor)', () => {
 describe('trading rules settings', () => {
   it('-c algoId and the market-order settings reach the functions; none is set by default', () => {
     const envOf = (t: Template, name: string) =>
-      (Object.entries(t.findResources('AWS::Lambda::Function')) as [string, { Properties: { Environment: { Variables: Record<string, unknown> } } }][]).find(([id]) =>
-        id.startsWith(name),
-      )![1].Properties.Environment.Variables;
+      (
+        Object.entries(t.findResources('AWS::Lambda::Function')) as [
+          string,
+          { Properties: { Environment: { Variables: Record<string, unknown> } } },
+        ][]
+      ).find(([id]) => id.startsWith(name))![1].Properties.Environment.Variables;
     expect(envOf(gateway, 'PlaceGTTOrder').ALGO_ID).toBeUndefined();
     expect(envOf(gateway, 'PlaceGTTOrder').MARKET_ORDERS).toBeUndefined();
-    const set = Template.fromStack(synth({ algoId: '99999', MARKET_ORDERS: 'reject', MARKET_PROTECTION_PERCENT: '1' }).gateway);
-    expect(envOf(set, 'PlaceOCOOrder')).toMatchObject({ ALGO_ID: '99999', MARKET_ORDERS: 'reject', MARKET_PROTECTION_PERCENT: '1' });
+    const set = Template.fromStack(
+      synth({ algoId: '99999', MARKET_ORDERS: 'reject', MARKET_PROTECTION_PERCENT: '1' }).gateway,
+    );
+    expect(envOf(set, 'PlaceOCOOrder')).toMatchObject({
+      ALGO_ID: '99999',
+      MARKET_ORDERS: 'reject',
+      MARKET_PROTECTION_PERCENT: '1',
+    });
   });
 });
 
@@ -237,26 +309,36 @@ describe('alarms and outputs', () => {
     const alarms = Object.values(gateway.findResources('AWS::CloudWatch::Alarm')) as {
       Properties: { MetricName: string; Namespace: string; AlarmActions: unknown[] };
     }[];
-    expect(alarms.filter((a) => a.Properties.MetricName === 'Errors')).toHaveLength(OPERATIONS.length + SESSION.length + 2);
+    expect(alarms.filter((a) => a.Properties.MetricName === 'Errors')).toHaveLength(
+      OPERATIONS.length + SESSION.length + 2,
+    );
     expect(alarms.filter((a) => a.Properties.MetricName === 'SessionAlive')).toHaveLength(1);
     expect(alarms.filter((a) => a.Properties.MetricName === 'Throttles')).toHaveLength(OPERATIONS.length);
     expect(alarms.filter((a) => a.Properties.MetricName === '5xx')).toHaveLength(1);
     // Each goes to the topic; the NAT instances' status alarms (egress.test.ts) also carry their EC2 action.
-    for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toHaveLength(alarm.Properties.Namespace === 'AWS/EC2' ? 2 : 1);
+    for (const alarm of alarms)
+      expect(alarm.Properties.AlarmActions).toHaveLength(alarm.Properties.Namespace === 'AWS/EC2' ? 2 : 1);
   });
 
   it('exports every function ARN for direct invocation', () => {
     const outputs = gateway.toJSON().Outputs as Record<string, { Export?: { Name: string } }>;
-    for (const op of OPERATIONS) expect(outputs[`${op.name}FunctionArn`]?.Export?.Name).toBe(`GttGatewayStack-${op.name}-Arn`);
+    for (const op of OPERATIONS)
+      expect(outputs[`${op.name}FunctionArn`]?.Export?.Name).toBe(`GttGatewayStack-${op.name}-Arn`);
   });
 
   it('passes guardrail settings from context to every operation function', () => {
     const withGuards = Template.fromStack(synth({ GUARDRAIL_MAX_QTY: '500', GUARDRAIL_READ_ONLY: 'true' }).gateway);
-    const functions = Object.entries(withGuards.findResources('AWS::Lambda::Function')) as [string, { Properties: { Environment?: { Variables?: Record<string, unknown> } } }][];
+    const functions = Object.entries(withGuards.findResources('AWS::Lambda::Function')) as [
+      string,
+      { Properties: { Environment?: { Variables?: Record<string, unknown> } } },
+    ][];
     for (const op of OPERATIONS) {
       const matching = functions.filter(([id]) => new RegExp(`^${op.name}Function[0-9A-F]{8}$`).test(id));
       expect(matching, op.name).toHaveLength(1);
-      expect(matching[0]![1].Properties.Environment?.Variables, op.name).toMatchObject({ GUARDRAIL_MAX_QTY: '500', GUARDRAIL_READ_ONLY: 'true' });
+      expect(matching[0]![1].Properties.Environment?.Variables, op.name).toMatchObject({
+        GUARDRAIL_MAX_QTY: '500',
+        GUARDRAIL_READ_ONLY: 'true',
+      });
     }
   });
 });

@@ -2,6 +2,7 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
+
 import { buildApp } from '../../infra/app.js';
 
 const synthTemplates = () => {

@@ -6,7 +6,9 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { generate, generatedFiles } from '../../client/generate.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'gtt-client-types-'));
@@ -14,8 +16,16 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const run = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
   new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'client/generate.ts', ...args], { timeout: 20_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout: stdout.toString(), stderr: stderr.toString() }),
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'client/generate.ts', ...args],
+      { timeout: 20_000 },
+      (error, stdout, stderr) =>
+        resolve({
+          code: error ? (typeof error.code === 'number' ? error.code : -1) : 0,
+          stdout: stdout.toString(),
+          stderr: stderr.toString(),
+        }),
     );
   });
 

@@ -3,11 +3,19 @@
  * the request, and @smithy/signature-v4 (the AWS SDK's signer) recomputes the signature over the captured method,
  * path, query, signed headers and body. Also: what the client does with answers outside the error contract.
  */
-import http from 'node:http';
 import { createHash, createHmac } from 'node:crypto';
+import http from 'node:http';
+
 import { SignatureV4 } from '@smithy/signature-v4';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createGttClient, GttGatewayError, isLoopbackUrl, regionFromUrl, type GttOrderInput } from '../../client/index.js';
+
+import {
+  createGttClient,
+  GttGatewayError,
+  type GttOrderInput,
+  isLoopbackUrl,
+  regionFromUrl,
+} from '../../client/index.js';
 
 interface Captured {
   method: string;
@@ -16,10 +24,23 @@ interface Captured {
   body: string;
 }
 
-const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', sessionToken: 'session-token-123' };
+const credentials = {
+  accessKeyId: 'AKIDEXAMPLE',
+  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
+  sessionToken: 'session-token-123',
+};
 const region = 'ap-south-1';
 const order: GttOrderInput = {
-  exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490',
+  exch: 'NSE',
+  tsym: 'M&M-EQ',
+  qty: 1,
+  prc: '1500',
+  prd: 'C',
+  trantype: 'B',
+  prctyp: 'LMT',
+  ret: 'DAY',
+  ai_t: 'LTP_B_O',
+  d: '1490',
 };
 
 let server: http.Server;
@@ -33,7 +54,12 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      captured.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      captured.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
       res.end(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body));
     });
@@ -64,7 +90,11 @@ beforeEach(() => {
 /** SHA-256 and HMAC-SHA256 from node:crypto in the shape @smithy/signature-v4 expects (what @smithy/hash-node does). */
 type SourceData = string | ArrayBuffer | ArrayBufferView;
 const bytes = (data: SourceData): string | Uint8Array =>
-  typeof data === 'string' ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
+  typeof data === 'string'
+    ? data
+    : ArrayBuffer.isView(data)
+      ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
+      : new Uint8Array(data);
 
 class NodeSha256 {
   private readonly hash;
@@ -80,12 +110,20 @@ class NodeSha256 {
 }
 
 const authorization = (request: Captured) => {
-  const match = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(
-    String(request.headers.authorization),
-  );
+  const match =
+    /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(
+      String(request.headers.authorization),
+    );
   if (!match) throw new Error(`not a SigV4 Authorization header: ${String(request.headers.authorization)}`);
   const [, accessKeyId, date, signedRegion, service, signedHeaders, signature] = match;
-  return { accessKeyId, date, region: signedRegion!, service: service!, signedHeaders: signedHeaders!.split(';'), signature: signature! };
+  return {
+    accessKeyId,
+    date,
+    region: signedRegion!,
+    service: service!,
+    signedHeaders: signedHeaders!.split(';'),
+    signature: signature!,
+  };
 };
 
 /** The signature API Gateway would compute for this request (with `body` in place of the captured one, if given). */
@@ -112,10 +150,21 @@ const recompute = async (request: Captured, body = request.body): Promise<string
     applyChecksum: false,
   });
   const signed = await signer.sign(
-    { method: request.method, protocol: 'http:', hostname: '127.0.0.1', path: url.pathname, query, headers, ...(body ? { body } : {}) },
+    {
+      method: request.method,
+      protocol: 'http:',
+      hostname: '127.0.0.1',
+      path: url.pathname,
+      query,
+      headers,
+      ...(body ? { body } : {}),
+    },
     { signingDate },
   );
-  return authorization({ ...request, headers: { authorization: String(signed.headers.authorization ?? signed.headers.Authorization) } }).signature;
+  return authorization({
+    ...request,
+    headers: { authorization: String(signed.headers.authorization ?? signed.headers.Authorization) },
+  }).signature;
 };
 
 describe('SigV4 signing (API Gateway IAM auth)', () => {
@@ -125,7 +174,9 @@ describe('SigV4 signing (API Gateway IAM auth)', () => {
     const [request] = captured;
     const auth = authorization(request!);
     expect(auth).toMatchObject({ accessKeyId: credentials.accessKeyId, region, service: 'execute-api' });
-    expect(auth.signedHeaders).toEqual(expect.arrayContaining(['host', 'x-amz-date', 'x-amz-security-token', 'idempotency-key']));
+    expect(auth.signedHeaders).toEqual(
+      expect.arrayContaining(['host', 'x-amz-date', 'x-amz-security-token', 'idempotency-key']),
+    );
     expect(request!.headers['x-amz-security-token']).toBe(credentials.sessionToken);
     expect(JSON.parse(request!.body)).toMatchObject({ tsym: 'M&M-EQ', qty: 1 });
     expect(await recompute(request!)).toBe(auth.signature);
@@ -137,7 +188,9 @@ describe('SigV4 signing (API Gateway IAM auth)', () => {
     const [request] = captured;
     const { signature } = authorization(request!);
     expect(await recompute(request!, request!.body.replace('"qty":1', '"qty":100'))).not.toBe(signature);
-    expect(await recompute({ ...request!, url: request!.url.replace('/gtt-orders', '/gtt-orders/oco') })).not.toBe(signature);
+    expect(await recompute({ ...request!, url: request!.url.replace('/gtt-orders', '/gtt-orders/oco') })).not.toBe(
+      signature,
+    );
   });
 
   it('a signed read with a query (tsym with & and -), and a path parameter: both verify', async () => {
@@ -168,11 +221,21 @@ describe('SigV4 signing (API Gateway IAM auth)', () => {
 
   it('an injected credentials provider is asked per request; its failure is CLIENT_CONFIG_ERROR, nothing sent', async () => {
     let asked = 0;
-    const ok = createGttClient({ baseUrl, sign: true, region, credentials: () => Promise.resolve({ ...credentials, accessKeyId: `AKID${++asked}` }) });
+    const ok = createGttClient({
+      baseUrl,
+      sign: true,
+      region,
+      credentials: () => Promise.resolve({ ...credentials, accessKeyId: `AKID${++asked}` }),
+    });
     await ok.clientDetails().catch(() => undefined);
     await ok.clientDetails().catch(() => undefined);
     expect(captured.map((r) => authorization(r).accessKeyId)).toEqual(['AKID1', 'AKID2']);
-    const broken = createGttClient({ baseUrl, sign: true, region, credentials: () => Promise.reject(new Error('no profile')) });
+    const broken = createGttClient({
+      baseUrl,
+      sign: true,
+      region,
+      credentials: () => Promise.reject(new Error('no profile')),
+    });
     const error = await failed(broken.placeOrder(order));
     expect(error).toMatchObject({ code: 'CLIENT_CONFIG_ERROR', outcome: 'not_executed', attempts: 1 });
     expect(captured).toHaveLength(2);
@@ -195,7 +258,9 @@ describe('SigV4 signing (API Gateway IAM auth)', () => {
     });
     expect(remote).toMatchObject({ signing: true, region: 'eu-west-2' });
     await remote.enabled();
-    expect(seen[0]!.headers.get('authorization')).toMatch(/Credential=AKIDEXAMPLE\/\d{8}\/eu-west-2\/execute-api\/aws4_request/);
+    expect(seen[0]!.headers.get('authorization')).toMatch(
+      /Credential=AKIDEXAMPLE\/\d{8}\/eu-west-2\/execute-api\/aws4_request/,
+    );
 
     expect(regionFromUrl('https://abc.execute-api.ap-south-1.amazonaws.com/prod')).toBe('ap-south-1');
     expect(regionFromUrl('https://gtt.example.com')).toBeUndefined();
@@ -219,7 +284,13 @@ describe('answers outside the error contract', () => {
     answer = { status: 403, body: { message: 'Forbidden' } };
     const client = createGttClient({ baseUrl, maxAttempts: 4 });
     const error = await failed(client.placeOrder(order));
-    expect(error).toMatchObject({ code: 'HTTP_ERROR', status: 403, outcome: 'not_executed', attempts: 1, isContractError: false });
+    expect(error).toMatchObject({
+      code: 'HTTP_ERROR',
+      status: 403,
+      outcome: 'not_executed',
+      attempts: 1,
+      isContractError: false,
+    });
     expect(error.message).toMatch(/Forbidden/);
     expect(captured).toHaveLength(1);
   });

@@ -4,27 +4,38 @@
  * safe, never after SESSION_EXPIRED, never for logout).
  */
 import net from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { LOCAL_SECRET_ID, startLocalStack, type LocalStack } from '../../local/run-local.js';
-import { HIGH_ORDER_RATE } from '../support/order-rate.js';
-import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
+
 import {
   createGttClient,
-  exitCodeFor,
   EXIT_CODES,
-  GttGatewayError,
-  OPERATION_INFO,
+  exitCodeFor,
   type GttClientOptions,
+  GttGatewayError,
   type GttOrderInput,
   type OcoOrderInput,
+  OPERATION_INFO,
   type RetryEvent,
 } from 'gtt-gateway/client';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+import { LOCAL_SECRET_ID, type LocalStack, startLocalStack } from '../../local/run-local.js';
+import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
+import { HIGH_ORDER_RATE } from '../support/order-rate.js';
 
 let stack: LocalStack;
 let control: EmulatorControl;
 
 const order: GttOrderInput = {
-  exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490',
+  exch: 'NSE',
+  tsym: 'M&M-EQ',
+  qty: 1,
+  prc: '1500',
+  prd: 'C',
+  trantype: 'B',
+  prctyp: 'LMT',
+  ret: 'DAY',
+  ai_t: 'LTP_B_O',
+  d: '1490',
 };
 const oco: OcoOrderInput = {
   exch: 'NSE',
@@ -71,7 +82,10 @@ const until = async (check: () => Promise<boolean>, timeoutMs = 5_000) => {
 
 beforeAll(async () => {
   // Keys optional (so a keyless place can be shown), a quantity guardrail, and a short broker timeout.
-  stack = await startLocalStack({ settings: { ...HIGH_ORDER_RATE, IDEMPOTENCY_KEY_REQUIRED: false, GUARDRAIL_MAX_QTY: 100 }, brokerTimeoutMs: 4_000 });
+  stack = await startLocalStack({
+    settings: { ...HIGH_ORDER_RATE, IDEMPOTENCY_KEY_REQUIRED: false, GUARDRAIL_MAX_QTY: 100 },
+    brokerTimeoutMs: 4_000,
+  });
   control = emulatorControl(stack.emulator.url);
 });
 afterAll(async () => {
@@ -80,30 +94,55 @@ afterAll(async () => {
 beforeEach(async () => {
   await control.reset();
   // The emulator's reset brings its session back; a logout also marked the secret logged out, so restore that too.
-  stack.secrets.setSecret(LOCAL_SECRET_ID, JSON.stringify({ accessToken: stack.emulator.token, uid: stack.emulator.uid, actid: stack.emulator.actid }));
+  stack.secrets.setSecret(
+    LOCAL_SECRET_ID,
+    JSON.stringify({ accessToken: stack.emulator.token, uid: stack.emulator.uid, actid: stack.emulator.actid }),
+  );
 });
 
 describe('every operation of the table', () => {
   it('the generated operation facts cover the whole OpenAPI document the local API serves', async () => {
-    const doc = (await (await fetch(`${stack.api.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { operationId: string }>> };
-    const served = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => [op.operationId, method.toUpperCase(), path]));
+    const doc = (await (await fetch(`${stack.api.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { operationId: string }>>;
+    };
+    const served = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => [op.operationId, method.toUpperCase(), path]),
+    );
     expect(served.map(([id]) => id).sort()).toEqual(Object.keys(OPERATION_INFO).sort());
-    for (const [id, method, path] of served) expect(OPERATION_INFO[id as keyof typeof OPERATION_INFO]).toMatchObject({ method, path });
+    for (const [id, method, path] of served)
+      expect(OPERATION_INFO[id as keyof typeof OPERATION_INFO]).toMatchObject({ method, path });
   });
 
   it('place (dry run, then for real), list, get, modify, cancel', async () => {
     const { client } = clientWith();
     const dry = await client.placeOrder(order, { dryRun: true });
-    expect(dry).toMatchObject({ dryRun: true, operation: 'PlaceGTTOrder', request: { jData: { tsym: 'M%26M-EQ', qty: '1' } } });
+    expect(dry).toMatchObject({
+      dryRun: true,
+      operation: 'PlaceGTTOrder',
+      request: { jData: { tsym: 'M%26M-EQ', qty: '1' } },
+    });
     expect(await brokerCalls('PlaceGTTOrder')).toEqual([]);
 
     const placed = await client.placeOrder({ ...order, tag: 'swing-1' });
-    expect(placed).toMatchObject({ stat: 'OI created', al_id: expect.stringMatching(/^\d+$/), idempotency: { key: expect.any(String), replayed: false } });
+    expect(placed).toMatchObject({
+      stat: 'OI created',
+      al_id: expect.stringMatching(/^\d+$/),
+      idempotency: { key: expect.any(String), replayed: false },
+    });
     // The key the client generated was the one sent.
-    expect((await brokerCalls('PlaceGTTOrder'))).toHaveLength(1);
+    expect(await brokerCalls('PlaceGTTOrder')).toHaveLength(1);
 
     const listed = await client.listOrders();
-    expect(listed.orders).toEqual([expect.objectContaining({ al_id: placed.al_id, type: 'single', tsym: 'M&M-EQ', qty: 1, trigger: '1490', tag: 'swing-1' })]);
+    expect(listed.orders).toEqual([
+      expect.objectContaining({
+        al_id: placed.al_id,
+        type: 'single',
+        tsym: 'M&M-EQ',
+        qty: 1,
+        trigger: '1490',
+        tag: 'swing-1',
+      }),
+    ]);
     expect((await client.listOrders({ tsym: 'M&M-EQ', exch: 'NSE' })).orders).toHaveLength(1);
     expect((await client.listOrders({ exch: 'BSE' })).orders).toEqual([]);
 
@@ -118,7 +157,10 @@ describe('every operation of the table', () => {
     expect(modified).toMatchObject({ stat: 'OI replaced', al_id: placed.al_id, idempotency: { replayed: false } });
     expect((await client.getOrder(placed.al_id)).qty).toBe(2);
 
-    expect(await client.cancelOrder(placed.al_id, { dryRun: true })).toMatchObject({ dryRun: true, operation: 'CancelGTTOrder' });
+    expect(await client.cancelOrder(placed.al_id, { dryRun: true })).toMatchObject({
+      dryRun: true,
+      operation: 'CancelGTTOrder',
+    });
     const cancelled = await client.cancelOrder(placed.al_id);
     expect(cancelled).toMatchObject({ stat: 'OI deleted', al_id: placed.al_id });
     expect((await client.listOrders()).orders).toEqual([]);
@@ -130,7 +172,12 @@ describe('every operation of the table', () => {
     const placed = await client.placeOco(oco);
     expect(placed).toMatchObject({ stat: 'OI created', al_id: expect.any(String) });
     const got = await client.getOrder(placed.al_id);
-    expect(got).toMatchObject({ type: 'oco', tag: 'exit-infy', target: { trigger: '1600' }, stopLoss: { trigger: '1400' } });
+    expect(got).toMatchObject({
+      type: 'oco',
+      tag: 'exit-infy',
+      target: { trigger: '1600' },
+      stopLoss: { trigger: '1400' },
+    });
     const modified = await client.modifyOco(placed.al_id, { ...oco, stopLoss: { ...oco.stopLoss, trigger: '1450' } });
     expect(modified).toMatchObject({ stat: 'OI replaced', al_id: placed.al_id });
     expect((await client.getOrder(placed.al_id)).stopLoss?.trigger).toBe('1450');
@@ -147,7 +194,9 @@ describe('every operation of the table', () => {
     });
     expect(ltp.ok).toBe(true);
     const fired = await client.triggered();
-    expect(fired.orders).toEqual([expect.objectContaining({ al_id: placed.al_id, status: expect.any(String), tag: 'fires' })]);
+    expect(fired.orders).toEqual([
+      expect.objectContaining({ al_id: placed.al_id, status: expect.any(String), tag: 'fires' }),
+    ]);
     expect((await client.listOrders()).orders).toEqual([]);
 
     const enabled = await client.enabled();
@@ -162,7 +211,9 @@ describe('every operation of the table', () => {
     expect(placed).toMatchObject({ stat: 'OI created', idempotency: { key: 'generic-1' } });
     expect(await client.call('GetGTTOrder', { path: { alId: placed.al_id } })).toMatchObject({ al_id: placed.al_id });
     expect((await client.call('GetPendingGTTOrder', { query: { exch: 'NSE' } })).orders).toHaveLength(1);
-    expect(await client.call('CancelGTTOrder', { path: { alId: placed.al_id } }, { dryRun: true })).toMatchObject({ dryRun: true });
+    expect(await client.call('CancelGTTOrder', { path: { alId: placed.al_id } }, { dryRun: true })).toMatchObject({
+      dryRun: true,
+    });
   });
 
   it('logout: the session ends, later calls are SESSION_EXPIRED', async () => {
@@ -176,7 +227,12 @@ describe('every error class reachable locally', () => {
   it('VALIDATION_FAILED (400): field problems, nothing sent, exit code 2', async () => {
     const { client, retries } = clientWith();
     const error = await failure(client.placeOrder({ ...order, qty: 0 }));
-    expect(error).toMatchObject({ code: 'VALIDATION_FAILED', status: 400, attempts: 1, details: [{ field: 'qty', message: expect.any(String) }] });
+    expect(error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      status: 400,
+      attempts: 1,
+      details: [{ field: 'qty', message: expect.any(String) }],
+    });
     expect(error.idempotencyKey).toEqual(expect.any(String));
     expect(exitCodeFor(error)).toBe(EXIT_CODES.USAGE);
     expect(retries).toEqual([]);
@@ -204,7 +260,12 @@ describe('every error class reachable locally', () => {
     await control.fault({ operation: 'PlaceGTTOrder', kind: 'notOk', message: 'Insufficient margin for this order' });
     const { client, retries } = clientWith();
     const error = await failure(client.placeOrder(order));
-    expect(error).toMatchObject({ code: 'BROKER_REJECTED', status: 422, outcome: 'not_executed', brokerMessage: 'Insufficient margin for this order' });
+    expect(error).toMatchObject({
+      code: 'BROKER_REJECTED',
+      status: 422,
+      outcome: 'not_executed',
+      brokerMessage: 'Insufficient margin for this order',
+    });
     expect(retries).toEqual([]);
     expect(exitCodeFor(error)).toBe(EXIT_CODES.REJECTED);
   });
@@ -233,7 +294,12 @@ describe('every error class reachable locally', () => {
     await control.expire(stack.emulator.token);
     const { client, retries } = clientWith();
     const read = await failure(client.listOrders());
-    expect(read).toMatchObject({ code: 'SESSION_EXPIRED', status: 503, attempts: 1, brokerMessage: expect.stringMatching(/^Session Expired/) });
+    expect(read).toMatchObject({
+      code: 'SESSION_EXPIRED',
+      status: 503,
+      attempts: 1,
+      brokerMessage: expect.stringMatching(/^Session Expired/),
+    });
     const place = await failure(client.placeOrder(order));
     expect(place).toMatchObject({ code: 'SESSION_EXPIRED', outcome: 'not_executed', attempts: 1 });
     expect(retries).toEqual([]);
@@ -270,7 +336,12 @@ describe('every error class reachable locally', () => {
     const replay = await client.placeOrder(order, { idempotencyKey: 'reuse-1' });
     expect(replay).toMatchObject({ al_id: first.al_id, idempotency: { key: 'reuse-1', replayed: true } });
     const error = await failure(client.placeOrder({ ...order, qty: 2 }, { idempotencyKey: 'reuse-1' }));
-    expect(error).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', status: 422, attempts: 1, idempotencyKey: 'reuse-1' });
+    expect(error).toMatchObject({
+      code: 'IDEMPOTENCY_KEY_REUSED',
+      status: 422,
+      attempts: 1,
+      idempotencyKey: 'reuse-1',
+    });
     expect(exitCodeFor(error)).toBe(EXIT_CODES.IDEMPOTENCY);
     expect(await ordersAtBroker()).toHaveLength(1);
   });
@@ -294,7 +365,12 @@ describe('every error class reachable locally', () => {
       });
     });
     const retries: RetryEvent[] = [];
-    const client = createGttClient({ baseUrl: `http://127.0.0.1:${port}`, maxAttempts: 3, retryBaseDelayMs: 10, onRetry: (e) => retries.push(e) });
+    const client = createGttClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      maxAttempts: 3,
+      retryBaseDelayMs: 10,
+      onRetry: (e) => retries.push(e),
+    });
     const read = await failure(client.listOrders());
     expect(read).toMatchObject({ code: 'NETWORK_ERROR', status: undefined, outcome: undefined, attempts: 3 });
     const place = await failure(client.placeOrder(order));
@@ -332,7 +408,13 @@ describe('retry rules', () => {
     // The broker answers after 1.2 s; the client gives each attempt 300 ms. The gateway keeps the first request
     // going, answers 409 IDEMPOTENCY_IN_PROGRESS to the retries meanwhile, then replays the stored result.
     await control.fault({ operation: 'PlaceGTTOrder', kind: 'delay', delayMs: 1_200 });
-    const { client, retries } = clientWith({ timeoutMs: 300, maxAttempts: 12, retryBaseDelayMs: 100, retryMaxDelayMs: 300, deadlineMs: 10_000 });
+    const { client, retries } = clientWith({
+      timeoutMs: 300,
+      maxAttempts: 12,
+      retryBaseDelayMs: 100,
+      retryMaxDelayMs: 300,
+      deadlineMs: 10_000,
+    });
     const placed = await client.placeOrder(order);
 
     expect(placed).toMatchObject({ stat: 'OI created', idempotency: { replayed: true } });
@@ -381,7 +463,13 @@ describe('retry rules', () => {
     await control.fault({ operation: 'PlaceGTTOrder', kind: 'http5xx', times: 1 });
     const { client, retries } = clientWith();
     const error = await failure(client.placeOrder(order, { idempotencyKey: false }));
-    expect(error).toMatchObject({ code: 'BROKER_UNAVAILABLE', status: 502, outcome: 'unknown', attempts: 1, idempotencyKey: undefined });
+    expect(error).toMatchObject({
+      code: 'BROKER_UNAVAILABLE',
+      status: 502,
+      outcome: 'unknown',
+      attempts: 1,
+      idempotencyKey: undefined,
+    });
     expect(retries).toEqual([]);
     expect(await brokerCalls('PlaceGTTOrder')).toHaveLength(1);
   });

@@ -4,16 +4,17 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startLocalStack, type LocalStack } from '../../local/run-local.js';
+
+import type { AnyOperation } from '../../functions/contract/operation.js';
 import { createGatewayHandler } from '../../functions/gateway.js';
 import { modifyOcoOrder, placeGttOrder, placeOcoOrder } from '../../functions/operations.js';
+import type { GatewaySettings } from '../../functions/runtime/config.js';
 import { dynamoIdempotency } from '../../functions/safety/idempotency.js';
 import { dynamoTradingControls } from '../../functions/safety/trading-controls.js';
-import type { GatewaySettings } from '../../functions/runtime/config.js';
-import type { AnyOperation } from '../../functions/contract/operation.js';
-import { HIGH_ORDER_RATE } from '../support/order-rate.js';
-import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
+import { type LocalStack, startLocalStack } from '../../local/run-local.js';
+import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 import { invokeDirect, invokeHttp } from '../support/events.js';
+import { HIGH_ORDER_RATE } from '../support/order-rate.js';
 
 let stack: LocalStack;
 let control: EmulatorControl;
@@ -22,7 +23,17 @@ let logger: Logger;
 let seq = 0;
 const key = () => `compliance-${Date.now()}-${++seq}`;
 
-const market = { exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prd: 'C', trantype: 'B', prctyp: 'MKT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' };
+const market = {
+  exch: 'NSE',
+  tsym: 'M&M-EQ',
+  qty: 1,
+  prd: 'C',
+  trantype: 'B',
+  prctyp: 'MKT',
+  ret: 'DAY',
+  ai_t: 'LTP_B_O',
+  d: '1490',
+};
 const oco = {
   exch: 'NSE',
   tsym: 'M&M-EQ',
@@ -31,16 +42,30 @@ const oco = {
 };
 
 const handlerWith = (operation: AnyOperation, settings: GatewaySettings = {}) =>
-  createGatewayHandler(operation, { idempotency: dynamoIdempotency, controls: dynamoTradingControls, logger, config: { ...stack.config, ...settings } });
+  createGatewayHandler(operation, {
+    idempotency: dynamoIdempotency,
+    controls: dynamoTradingControls,
+    logger,
+    config: { ...stack.config, ...settings },
+  });
 
 const sent = async (operation: string) => (await control.requests()).filter((r) => r.operation === operation);
 const audits = () =>
-  logLines.map((l) => JSON.parse(l) as { message: string; audit?: Record<string, unknown> }).filter((l) => l.message === 'order action').map((l) => l.audit!);
+  logLines
+    .map((l) => JSON.parse(l) as { message: string; audit?: Record<string, unknown> })
+    .filter((l) => l.message === 'order action')
+    .map((l) => l.audit!);
 
 beforeAll(async () => {
   logger = new Logger({ serviceName: 'gtt-gateway-test', logLevel: 'INFO' });
   const write = (line: string) => logLines.push(line);
-  (logger as unknown as { console: Record<'info' | 'warn' | 'error' | 'debug' | 'log', typeof write> }).console = { info: write, warn: write, error: write, debug: write, log: write };
+  (logger as unknown as { console: Record<'info' | 'warn' | 'error' | 'debug' | 'log', typeof write> }).console = {
+    info: write,
+    warn: write,
+    error: write,
+    debug: write,
+    log: write,
+  };
   stack = await startLocalStack({ settings: HIGH_ORDER_RATE, gateway: { logger } });
   control = emulatorControl(stack.emulator.url);
 });
@@ -63,9 +88,15 @@ describe('market orders', () => {
   });
 
   it('the dry run shows the converted jData; a sell is protected below its trigger', async () => {
-    const reply = await invokeHttp(handlerWith(placeGttOrder), placeGttOrder, { body: { ...market, trantype: 'S', prctyp: 'SL-MKT' }, query: { dryRun: 'true' } });
+    const reply = await invokeHttp(handlerWith(placeGttOrder), placeGttOrder, {
+      body: { ...market, trantype: 'S', prctyp: 'SL-MKT' },
+      query: { dryRun: 'true' },
+    });
     expect(reply.status).toBe(200);
-    expect(reply.body).toMatchObject({ dryRun: true, request: { jData: { prctyp: 'SL-LMT', prc: '1482.55', trantype: 'S' } } });
+    expect(reply.body).toMatchObject({
+      dryRun: true,
+      request: { jData: { prctyp: 'SL-LMT', prc: '1482.55', trantype: 'S' } },
+    });
     expect(await sent('PlaceGTTOrder')).toHaveLength(0);
   });
 
@@ -87,10 +118,14 @@ describe('market orders', () => {
   });
 
   it('a flat band and another tick are settings', async () => {
-    const reply = await invokeHttp(handlerWith(placeGttOrder, { MARKET_PROTECTION_PERCENT: '1', PRICE_TICK: '0.1' }), placeGttOrder, {
-      body: market,
-      query: { dryRun: 'true' },
-    });
+    const reply = await invokeHttp(
+      handlerWith(placeGttOrder, { MARKET_PROTECTION_PERCENT: '1', PRICE_TICK: '0.1' }),
+      placeGttOrder,
+      {
+        body: market,
+        query: { dryRun: 'true' },
+      },
+    );
     expect(reply.body).toMatchObject({ request: { jData: { prctyp: 'LMT', prc: '1504.9' } } });
   });
 
@@ -98,9 +133,18 @@ describe('market orders', () => {
     const modify = handlerWith(modifyOcoOrder, { MARKET_ORDERS: 'reject' });
     const reply = await invokeHttp(modify, modifyOcoOrder, { body: oco, pathParameters: { alId: '26112300000001' } });
     expect(reply.status).toBe(422);
-    expect(reply.body).toMatchObject({ error: { code: 'GUARDRAIL_REJECTED', details: { rule: 'marketOrders', actual: 'MKT' } } });
-    expect(JSON.stringify(reply.body)).toMatch(/target\.order: MKT orders are refused by this deployment \(MARKET_ORDERS=reject/);
-    const limit = await invokeDirect(handlerWith(placeGttOrder, { MARKET_ORDERS: 'reject' }), placeGttOrder, { ...market, prctyp: 'LMT', prc: '1500', idempotencyKey: key() });
+    expect(reply.body).toMatchObject({
+      error: { code: 'GUARDRAIL_REJECTED', details: { rule: 'marketOrders', actual: 'MKT' } },
+    });
+    expect(JSON.stringify(reply.body)).toMatch(
+      /target\.order: MKT orders are refused by this deployment \(MARKET_ORDERS=reject/,
+    );
+    const limit = await invokeDirect(handlerWith(placeGttOrder, { MARKET_ORDERS: 'reject' }), placeGttOrder, {
+      ...market,
+      prctyp: 'LMT',
+      prc: '1500',
+      idempotencyKey: key(),
+    });
     expect(limit.ok).toBe(true);
     expect(await sent('ModifyOCOOrder')).toHaveLength(0);
   });
@@ -113,17 +157,32 @@ describe('algo id', () => {
   });
 
   it('ALGO_ID set: single orders carry it at the top, OCO legs each in their order; the dry run shows it', async () => {
-    await invokeDirect(handlerWith(placeGttOrder, { ALGO_ID: '99999' }), placeGttOrder, { ...market, idempotencyKey: key() });
+    await invokeDirect(handlerWith(placeGttOrder, { ALGO_ID: '99999' }), placeGttOrder, {
+      ...market,
+      idempotencyKey: key(),
+    });
     expect((await sent('PlaceGTTOrder'))[0]!.jData).toMatchObject({ algo_id: '99999' });
-    await invokeDirect(handlerWith(placeOcoOrder, { ALGO_ID: '99999' }), placeOcoOrder, { ...oco, idempotencyKey: key() });
+    await invokeDirect(handlerWith(placeOcoOrder, { ALGO_ID: '99999' }), placeOcoOrder, {
+      ...oco,
+      idempotencyKey: key(),
+    });
     const [ocoRequest] = await sent('PlaceOCOOrder');
-    expect(ocoRequest!.jData).toMatchObject({ place_order_params: { algo_id: '99999' }, place_order_params_leg2: { algo_id: '99999' } });
-    const dry = await invokeHttp(handlerWith(placeGttOrder, { ALGO_ID: '99999' }), placeGttOrder, { body: market, query: { dryRun: 'true' } });
+    expect(ocoRequest!.jData).toMatchObject({
+      place_order_params: { algo_id: '99999' },
+      place_order_params_leg2: { algo_id: '99999' },
+    });
+    const dry = await invokeHttp(handlerWith(placeGttOrder, { ALGO_ID: '99999' }), placeGttOrder, {
+      body: market,
+      query: { dryRun: 'true' },
+    });
     expect(dry.body).toMatchObject({ request: { jData: { algo_id: '99999' } } });
   });
 
   it('a malformed ALGO_ID is a configuration error naming it, nothing sent', async () => {
-    const reply = await invokeDirect(handlerWith(placeGttOrder, { ALGO_ID: '99 99' }), placeGttOrder, { ...market, idempotencyKey: key() });
+    const reply = await invokeDirect(handlerWith(placeGttOrder, { ALGO_ID: '99 99' }), placeGttOrder, {
+      ...market,
+      idempotencyKey: key(),
+    });
     expect(reply).toMatchObject({ ok: false, error: { code: 'CONFIGURATION_ERROR' } });
     expect(JSON.stringify(reply)).toMatch(/ALGO_ID/);
     expect(await sent('PlaceGTTOrder')).toHaveLength(0);

@@ -3,30 +3,43 @@
  * real EventBridge client publishing to the local PutEvents endpoint, the real DynamoDB client on dynalite.
  * Each test starts from a fresh stack, takes the watcher's baseline, and counts events by eventId.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import { join } from 'node:path';
+
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import http from 'node:http';
-import { LOCAL_EVENT_BUS, startLocalStack, type LocalStack } from '../../local/run-local.js';
-import { orderEventIds } from '../../functions/events/views.js';
-import { listenOnLoopback } from '../../local/loopback.js';
-import { LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
 import { EventsTable } from '../../functions/events/store.js';
+import { orderEventIds } from '../../functions/events/views.js';
+import { logger } from '../../functions/runtime/logger.js';
 import { dynamoDbClient } from '../../functions/safety/dynamodb-client.js';
-import type { DeliveredEvent } from '../../local/eventbridge.js';
-import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
-import { jdata } from '../contract/jdata-client.js';
 import { DETAIL_TYPES } from '../../functions/schemas/events.js';
 import { createSessionRenewal } from '../../functions/session/totp-login.js';
-import { logger } from '../../functions/runtime/logger.js';
+import { LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
+import type { DeliveredEvent } from '../../local/eventbridge.js';
+import { listenOnLoopback } from '../../local/loopback.js';
+import { LOCAL_EVENT_BUS, type LocalStack, startLocalStack } from '../../local/run-local.js';
+import { jdata } from '../contract/jdata-client.js';
+import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 
 let stack: LocalStack;
 let control: EmulatorControl;
 let token: string;
 
-const ORDER = { exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' };
+const ORDER = {
+  exch: 'NSE',
+  tsym: 'M&M-EQ',
+  qty: 1,
+  prc: '1500',
+  prd: 'C',
+  trantype: 'B',
+  prctyp: 'LMT',
+  ret: 'DAY',
+  ai_t: 'LTP_B_O',
+  d: '1490',
+};
 const OCO = {
   exch: 'NSE',
   tsym: 'INFY-EQ',
@@ -55,18 +68,42 @@ const placeOutside = async (fields: Record<string, unknown> = {}) => {
   const reply = await jdata(
     stack.emulator.url,
     'PlaceGTTOrder',
-    { uid: stack.emulator.uid, actid: stack.emulator.actid, exch: 'NSE', tsym: 'TCS-EQ', qty: '3', prc: '4000', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', validity: 'GTT', d: '3990', ...fields },
+    {
+      uid: stack.emulator.uid,
+      actid: stack.emulator.actid,
+      exch: 'NSE',
+      tsym: 'TCS-EQ',
+      qty: '3',
+      prc: '4000',
+      prd: 'C',
+      trantype: 'B',
+      prctyp: 'LMT',
+      ret: 'DAY',
+      ai_t: 'LTP_B_O',
+      validity: 'GTT',
+      d: '3990',
+      ...fields,
+    },
     token,
   );
   expect(reply.body).toMatchObject({ stat: 'OI created' });
   return String((reply.body as { al_id: string }).al_id);
 };
 const ltp = (exch: string, tsym: string, value: number) =>
-  fetch(`${stack.emulator.url}/_emulator/ltp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ exch, tsym, ltp: value }) });
+  fetch(`${stack.emulator.url}/_emulator/ltp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ exch, tsym, ltp: value }),
+  });
 
 const nextOrder = (outcome: Record<string, unknown>) =>
-  fetch(`${stack.emulator.url}/_emulator/next-order`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(outcome) });
-const events = (type?: string): DeliveredEvent[] => stack.eventBridge.events.filter((e) => type === undefined || e['detail-type'] === type);
+  fetch(`${stack.emulator.url}/_emulator/next-order`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(outcome),
+  });
+const events = (type?: string): DeliveredEvent[] =>
+  stack.eventBridge.events.filter((e) => type === undefined || e['detail-type'] === type);
 const of = (alId: string, type?: string) => events(type).filter((e) => e.detail.al_id === alId);
 /** No eventId was published twice. */
 const expectNoDuplicates = () => {
@@ -102,9 +139,22 @@ describe('the gateway publishes after a broker success', () => {
     expect(of(alId)[0]).toMatchObject({
       'detail-type': 'GTT Placed',
       source: 'gtt-gateway',
-      detail: { al_id: alId, type: 'single', exch: 'NSE', tsym: 'M&M-EQ', side: 'B', trigger: '1490', quantity: 1, price: '1500', tag: 'dip-buy', origin: 'gateway' },
+      detail: {
+        al_id: alId,
+        type: 'single',
+        exch: 'NSE',
+        tsym: 'M&M-EQ',
+        side: 'B',
+        trigger: '1490',
+        quantity: 1,
+        price: '1500',
+        tag: 'dip-buy',
+        origin: 'gateway',
+      },
     });
-    expect((await api('POST', '/gtt-orders', { ...ORDER, tag: 'dip-buy' }, { 'Idempotency-Key': 'once' })).body).toMatchObject({ idempotency: { replayed: true } });
+    expect(
+      (await api('POST', '/gtt-orders', { ...ORDER, tag: 'dip-buy' }, { 'Idempotency-Key': 'once' })).body,
+    ).toMatchObject({ idempotency: { replayed: true } });
     expect((await api('POST', '/gtt-orders?dryRun=true', ORDER)).status).toBe(200);
     const run = await stack.watch();
     expect(run).toMatchObject({ status: 'ok', published: [], skipped: 1 });
@@ -122,7 +172,13 @@ describe('the gateway publishes after a broker success', () => {
 
     expect((await api('DELETE', `/gtt-orders/${alId}`)).status).toBe(200);
     expect(of(alId, 'GTT Cancelled')).toHaveLength(1);
-    expect(of(alId, 'GTT Cancelled')[0]!.detail).toMatchObject({ al_id: alId, exch: 'NSE', tsym: 'M&M-EQ', trigger: '1480', origin: 'gateway' });
+    expect(of(alId, 'GTT Cancelled')[0]!.detail).toMatchObject({
+      al_id: alId,
+      exch: 'NSE',
+      tsym: 'M&M-EQ',
+      trigger: '1480',
+      origin: 'gateway',
+    });
     for (let i = 0; i < 3; i++) expect((await stack.watch()).published).toEqual([]);
     expect(of(alId)).toHaveLength(3);
   });
@@ -137,11 +193,20 @@ describe('the gateway publishes after a broker success', () => {
     expect(of(alId, 'GTT Modified')[0]!.detail).toMatchObject({ product: 'M', origin: 'gateway' });
     expect((await stack.watch()).published).toEqual([]);
 
-    const ocoWithStop = { ...OCO, stopLoss: { trigger: '1400', order: { trantype: 'S', prctyp: 'SL-LMT', prd: 'C', ret: 'DAY', qty: 2, prc: '1395', trgprc: '1400' } } };
+    const ocoWithStop = {
+      ...OCO,
+      stopLoss: {
+        trigger: '1400',
+        order: { trantype: 'S', prctyp: 'SL-LMT', prd: 'C', ret: 'DAY', qty: 2, prc: '1395', trgprc: '1400' },
+      },
+    };
     const placed = await api('POST', '/gtt-orders/oco', ocoWithStop, { 'Idempotency-Key': `k-${++keys}` });
     const ocoId = String(placed.body.al_id);
     await stack.watch();
-    const changed = { ...ocoWithStop, stopLoss: { ...ocoWithStop.stopLoss, order: { ...ocoWithStop.stopLoss.order, trgprc: '1401' } } };
+    const changed = {
+      ...ocoWithStop,
+      stopLoss: { ...ocoWithStop.stopLoss, order: { ...ocoWithStop.stopLoss.order, trgprc: '1401' } },
+    };
     expect((await api('PUT', `/gtt-orders/oco/${ocoId}`, changed)).status).toBe(200);
     expect(of(ocoId, 'GTT Modified')).toHaveLength(1);
     expect(of(ocoId, 'GTT Modified')[0]!.detail).toMatchObject({ stopLoss: { triggerPrice: '1401', product: 'C' } });
@@ -175,7 +240,9 @@ describe('an EventBridge that never answers', () => {
       expect(hanging.eventBridge.events).toEqual([]);
       // The watcher publishes to the working endpoint: nothing is lost.
       expect((await hanging.watch()).published).toEqual([{ detailType: 'GTT Placed', eventId: expect.any(String) }]);
-      expect(hanging.eventBridge.events.map((e) => [e['detail-type'], e.detail.al_id, e.detail.origin])).toEqual([['GTT Placed', alId, 'watcher']]);
+      expect(hanging.eventBridge.events.map((e) => [e['detail-type'], e.detail.al_id, e.detail.origin])).toEqual([
+        ['GTT Placed', alId, 'watcher'],
+      ]);
     } finally {
       await hanging.close();
       await listening.close();
@@ -184,7 +251,7 @@ describe('an EventBridge that never answers', () => {
 });
 
 describe('the watcher', () => {
-  it('a crashed run\'s lease expires: the next run is turned away only until then', async () => {
+  it("a crashed run's lease expires: the next run is turned away only until then", async () => {
     const table = new EventsTable({ tableName: LOCAL_EVENTS_TABLE, endpoint: stack.dynamo.url });
     expect(await table.acquireLease('crashed-run', 300)).toBeDefined();
     const alId = await placeOutside();
@@ -198,7 +265,10 @@ describe('the watcher', () => {
     const alId = await placeOutside();
     expect((await stack.watch()).published).toHaveLength(1);
     expect(of(alId)).toEqual([
-      expect.objectContaining({ 'detail-type': 'GTT Placed', detail: expect.objectContaining({ al_id: alId, tsym: 'TCS-EQ', quantity: 3, origin: 'watcher' }) }),
+      expect.objectContaining({
+        'detail-type': 'GTT Placed',
+        detail: expect.objectContaining({ al_id: alId, tsym: 'TCS-EQ', quantity: 3, origin: 'watcher' }),
+      }),
     ]);
     expect((await stack.watch()).published).toEqual([]);
   });
@@ -209,16 +279,25 @@ describe('the watcher', () => {
     await stack.watch();
     await stack.watch();
     expect(of(alId, 'GTT Triggered')).toHaveLength(1);
-    expect(of(alId, 'GTT Triggered')[0]!.detail).toMatchObject({ al_id: alId, status: 'TRIGGERED', triggeredAt: expect.stringMatching(/^\d{2}:\d{2}:\d{2} \d{2}-\d{2}-\d{4}$/), origin: 'watcher' });
+    expect(of(alId, 'GTT Triggered')[0]!.detail).toMatchObject({
+      al_id: alId,
+      status: 'TRIGGERED',
+      triggeredAt: expect.stringMatching(/^\d{2}:\d{2}:\d{2} \d{2}-\d{2}-\d{4}$/),
+      origin: 'watcher',
+    });
     // A single order has no legs: no firedLeg, in the event or in the triggered list.
     expect(of(alId, 'GTT Triggered')[0]!.detail).not.toHaveProperty('firedLeg');
-    const listed = (await api('GET', '/gtt-orders/triggered')).body as { orders: { al_id: string; firedLeg?: string }[] };
+    const listed = (await api('GET', '/gtt-orders/triggered')).body as {
+      orders: { al_id: string; firedLeg?: string }[];
+    };
     expect(listed.orders.find((o) => o.al_id === alId)).not.toHaveProperty('firedLeg');
   });
 
   it('each OCO leg that fires gives one GTT Triggered naming the leg', async () => {
     const first = String((await api('POST', '/gtt-orders/oco', OCO, { 'Idempotency-Key': 'oco-1' })).body.al_id);
-    const second = String((await api('POST', '/gtt-orders/oco', { ...OCO, tsym: 'WIPRO-EQ' }, { 'Idempotency-Key': 'oco-2' })).body.al_id);
+    const second = String(
+      (await api('POST', '/gtt-orders/oco', { ...OCO, tsym: 'WIPRO-EQ' }, { 'Idempotency-Key': 'oco-2' })).body.al_id,
+    );
     await stack.watch();
     await ltp('NSE', 'INFY-EQ', 1500);
     await ltp('NSE', 'INFY-EQ', 1710);
@@ -228,7 +307,12 @@ describe('the watcher', () => {
     await stack.watch();
     expect(of(first, 'GTT Triggered').map((e) => e.detail.firedLeg)).toEqual(['target']);
     expect(of(second, 'GTT Triggered').map((e) => e.detail.firedLeg)).toEqual(['stopLoss']);
-    expect(of(first, 'GTT Placed')[0]!.detail).toMatchObject({ type: 'oco', target: { trigger: '1700', quantity: 2 }, stopLoss: { trigger: '1400' }, tag: 'swing-exit' });
+    expect(of(first, 'GTT Placed')[0]!.detail).toMatchObject({
+      type: 'oco',
+      target: { trigger: '1700', quantity: 2 },
+      stopLoss: { trigger: '1400' },
+      tag: 'swing-exit',
+    });
   });
 
   it('an order that fires between two runs, never seen pending, still gives one GTT Triggered', async () => {
@@ -244,13 +328,30 @@ describe('the watcher', () => {
     const modify = await jdata(
       stack.emulator.url,
       'ModifyGTTOrder',
-      { uid: stack.emulator.uid, actid: stack.emulator.actid, exch: 'NSE', tsym: 'TCS-EQ', al_id: alId, ai_t: 'LTP_B_O', validity: 'GTT', d: '3950', trantype: 'B', prctyp: 'LMT', prd: 'C', ret: 'DAY', qty: '3', prc: '4000' },
+      {
+        uid: stack.emulator.uid,
+        actid: stack.emulator.actid,
+        exch: 'NSE',
+        tsym: 'TCS-EQ',
+        al_id: alId,
+        ai_t: 'LTP_B_O',
+        validity: 'GTT',
+        d: '3950',
+        trantype: 'B',
+        prctyp: 'LMT',
+        prd: 'C',
+        ret: 'DAY',
+        qty: '3',
+        prc: '4000',
+      },
       token,
     );
     expect(modify.body).toMatchObject({ stat: 'OI replaced' });
     await stack.watch();
     expect(of(alId, 'GTT Modified').map((e) => e.detail.trigger)).toEqual(['3950']);
-    expect((await jdata(stack.emulator.url, 'CancelGTTOrder', { uid: stack.emulator.uid, al_id: alId }, token)).body).toMatchObject({ stat: 'OI deleted' });
+    expect(
+      (await jdata(stack.emulator.url, 'CancelGTTOrder', { uid: stack.emulator.uid, al_id: alId }, token)).body,
+    ).toMatchObject({ stat: 'OI deleted' });
     expect((await stack.watch()).published).toEqual([]);
     expect((await stack.watch()).published).toEqual([{ detailType: 'GTT Removed', eventId: expect.any(String) }]);
     expect((await stack.watch()).published).toEqual([]);
@@ -284,10 +385,14 @@ describe('the watcher', () => {
     const client = dynamoDbClient(stack.dynamo.url);
     client.middlewareStack.add(
       (next, context) => async (args) => {
-        const items = (args.input as { RequestItems?: Record<string, { PutRequest?: { Item: { pk: { S: string } } } }[]> }).RequestItems;
+        const items = (
+          args.input as { RequestItems?: Record<string, { PutRequest?: { Item: { pk: { S: string } } } }[]> }
+        ).RequestItems;
         const writes = Object.values(items ?? {}).flat();
-        const isState = context.commandName === 'BatchWriteItemCommand' && writes.some((w) => w.PutRequest?.Item.pk.S === 'watcher');
-        if (isState && writes.length === 5) throw Object.assign(new Error('injected: the run died here'), { name: 'InternalServerError' });
+        const isState =
+          context.commandName === 'BatchWriteItemCommand' && writes.some((w) => w.PutRequest?.Item.pk.S === 'watcher');
+        if (isState && writes.length === 5)
+          throw Object.assign(new Error('injected: the run died here'), { name: 'InternalServerError' });
         return next(args);
       },
       { step: 'initialize', name: 'testDieMidCommit' },
@@ -309,7 +414,10 @@ describe('the watcher', () => {
 
   it('a dead session gives one Session Expired, not one per run; a renewal gives Session Renewed', async () => {
     await control.expire(token);
-    expect(await stack.watch()).toMatchObject({ status: 'session-dead', published: [{ detailType: 'Session Expired' }] });
+    expect(await stack.watch()).toMatchObject({
+      status: 'session-dead',
+      published: [{ detailType: 'Session Expired' }],
+    });
     expect(await stack.watch()).toMatchObject({ status: 'session-dead', published: [] });
     expect(events('Session Expired')).toHaveLength(1);
     expect(events('Session Expired')[0]!.detail).toMatchObject({ code: 'SESSION_EXPIRED', origin: 'watcher' });
@@ -317,7 +425,8 @@ describe('the watcher', () => {
     await renewWithTotp();
     expect(events('Session Renewed')).toHaveLength(1);
     expect(events('Session Renewed')[0]!.detail).toMatchObject({ method: 'totp', origin: 'gateway' });
-    const renewed = (JSON.parse(stack.secrets.getSecret('gtt-gateway/broker-session')!) as { accessToken: string }).accessToken;
+    const renewed = (JSON.parse(stack.secrets.getSecret('gtt-gateway/broker-session')!) as { accessToken: string })
+      .accessToken;
     expect(renewed).not.toBe(token);
     for (const secret of [token, renewed]) expect(JSON.stringify(events())).not.toContain(secret);
     expect(await stack.watch()).toMatchObject({ status: 'ok' });
@@ -330,7 +439,11 @@ describe('event schemas (docs/events/)', () => {
   const validators = new Map<string, ReturnType<typeof ajv.compile>>();
   const schemaOf = (type: string) => {
     if (!validators.has(type)) {
-      const file = join(import.meta.dirname, '../../docs/events', `${type.toLowerCase().replace(/ /g, '-')}.schema.json`);
+      const file = join(
+        import.meta.dirname,
+        '../../docs/events',
+        `${type.toLowerCase().replace(/ /g, '-')}.schema.json`,
+      );
       validators.set(type, ajv.compile(JSON.parse(readFileSync(file, 'utf8')) as object));
     }
     return validators.get(type)!;
@@ -364,7 +477,9 @@ describe('event schemas (docs/events/)', () => {
     expect((await api('DELETE', '/kill-switch')).status).toBe(200);
     expect(of(fired, 'GTT Triggered')).toHaveLength(1);
     expect(of(fired, 'Order Filled')).toHaveLength(1);
-    expect(of(refused, 'Order Rejected')[0]!.detail).toMatchObject({ order: { status: 'rejected', rejection: { code: 'INSUFFICIENT_FUNDS' } } });
+    expect(of(refused, 'Order Rejected')[0]!.detail).toMatchObject({
+      order: { status: 'rejected', rejection: { code: 'INSUFFICIENT_FUNDS' } },
+    });
 
     const seen = new Set(events().map((e) => e['detail-type']));
     expect([...seen].sort()).toEqual([...DETAIL_TYPES].sort());

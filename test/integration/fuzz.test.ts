@@ -12,15 +12,16 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalStack, type LocalStack } from '../../local/run-local.js';
-import { createGatewayHandler, type GatewayHandler } from '../../functions/gateway.js';
-import { ERROR_CATALOG, errorName, type ErrorCode } from '../../functions/contract/errors.js';
-import { createLogger } from '../../functions/runtime/logger.js';
-import { OPERATIONS } from '../../functions/operations.js';
+
+import { ERROR_CATALOG, type ErrorCode, errorName } from '../../functions/contract/errors.js';
 import type { AnyOperation } from '../../functions/contract/operation.js';
-import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
-import { httpApiEvent } from '../support/events.js';
+import { createGatewayHandler, type GatewayHandler } from '../../functions/gateway.js';
+import { OPERATIONS } from '../../functions/operations.js';
+import { createLogger } from '../../functions/runtime/logger.js';
 import { lambdaContext } from '../../local/lambda-context.js';
+import { type LocalStack, startLocalStack } from '../../local/run-local.js';
+import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
+import { httpApiEvent } from '../support/events.js';
 import { redirectLogger } from '../support/logs.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
@@ -28,7 +29,13 @@ const ERROR_NAMES = new Set(Object.keys(ERROR_CATALOG).map((code) => errorName(c
 /** Refused before any broker call. */
 const REJECTIONS = new Set<string>(['VALIDATION_FAILED', 'GUARDRAIL_REJECTED', 'CONFIGURATION_ERROR']);
 /** The only codes that may answer 5xx: the broker's failures and the deployment's configuration. */
-const ALLOWED_5XX = new Set<string>(['BROKER_TIMEOUT', 'BROKER_UNAVAILABLE', 'BROKER_BAD_REPLY', 'SESSION_EXPIRED', 'CONFIGURATION_ERROR']);
+const ALLOWED_5XX = new Set<string>([
+  'BROKER_TIMEOUT',
+  'BROKER_UNAVAILABLE',
+  'BROKER_BAD_REPLY',
+  'SESSION_EXPIRED',
+  'CONFIGURATION_ERROR',
+]);
 /** No error reply echoes enough of the input to get near this. */
 const MAX_ERROR_REPLY = 8_000;
 
@@ -48,9 +55,18 @@ beforeAll(async () => {
   };
   redirectLogger(logger, write);
   // Odd symbols on purpose (encoding on the wire), so the emulator takes any symbol.
-  stack = await startLocalStack({ acceptAnySymbol: true, settings: { IDEMPOTENCY_KEY_REQUIRED: false, GUARDRAIL_MAX_QTY: 100000 }, gateway: { logger } });
+  stack = await startLocalStack({
+    acceptAnySymbol: true,
+    settings: { IDEMPOTENCY_KEY_REQUIRED: false, GUARDRAIL_MAX_QTY: 100000 },
+    gateway: { logger },
+  });
   control = emulatorControl(stack.emulator.url);
-  handlers = new Map(OPERATIONS.map((op) => [op.name, createGatewayHandler(op, { config: { ...stack.config, IDEMPOTENCY_TABLE_NAME: undefined }, logger })]));
+  handlers = new Map(
+    OPERATIONS.map((op) => [
+      op.name,
+      createGatewayHandler(op, { config: { ...stack.config, IDEMPOTENCY_TABLE_NAME: undefined }, logger }),
+    ]),
+  );
 });
 
 afterAll(async () => {
@@ -67,18 +83,41 @@ const nested = (depth: number, kind: 'array' | 'object'): unknown => {
   return value;
 };
 
-const symbols = ['M&M-EQ', 'L&TFH-EQ', 'NIFTY 25DEC 24000 CE', '%', '+', '=', 'RELIANCE-EQ', 'ÄÖÜ', '🙂', 'a\u0000b', '../../etc'];
+const symbols = [
+  'M&M-EQ',
+  'L&TFH-EQ',
+  'NIFTY 25DEC 24000 CE',
+  '%',
+  '+',
+  '=',
+  'RELIANCE-EQ',
+  'ÄÖÜ',
+  '🙂',
+  'a\u0000b',
+  '../../etc',
+];
 const loneSurrogate = fc
-  .tuple(fc.string({ maxLength: 5 }), fc.constantFrom('\ud800', '\udbff', '\udc00', '\udfff', '\ud83d'), fc.string({ maxLength: 5 }))
+  .tuple(
+    fc.string({ maxLength: 5 }),
+    fc.constantFrom('\ud800', '\udbff', '\udc00', '\udfff', '\ud83d'),
+    fc.string({ maxLength: 5 }),
+  )
   .map(([a, s, b]) => `${a}${s}${b}`);
 const invisible = fc
-  .tuple(fc.constantFrom(...symbols.slice(0, 3)), fc.constantFrom('\u200b', '\u200d', '\u202e', '\u2066', '\ufeff', '\u2028', '\u00a0', '\u00ad'))
+  .tuple(
+    fc.constantFrom(...symbols.slice(0, 3)),
+    fc.constantFrom('\u200b', '\u200d', '\u202e', '\u2066', '\ufeff', '\u2028', '\u00a0', '\u00ad'),
+  )
   .map(([s, c]) => `${s}${c}`);
 const hugeNumber = fc.oneof(
   fc.constantFrom(2 ** 53, 2 ** 53 + 2, 1e21, Number.MAX_VALUE, Number.MAX_SAFE_INTEGER, -(2 ** 60)),
-  fc.constantFrom('1e400', '-1e400', '26112200000000001', '9'.repeat(400), '1e-400', '123456789012345678901234567890.5').map(RAW),
+  fc
+    .constantFrom('1e400', '-1e400', '26112200000000001', '9'.repeat(400), '1e-400', '123456789012345678901234567890.5')
+    .map(RAW),
 );
-const deep = fc.tuple(fc.integer({ min: 100, max: 4000 }), fc.constantFrom<'array' | 'object'>('array', 'object')).map(([depth, kind]) => nested(depth, kind));
+const deep = fc
+  .tuple(fc.integer({ min: 100, max: 4000 }), fc.constantFrom<'array' | 'object'>('array', 'object'))
+  .map(([depth, kind]) => nested(depth, kind));
 
 const weird = fc.oneof(
   fc.string(),
@@ -101,7 +140,11 @@ const valid: Record<string, fc.Arbitrary<unknown>> = {
   exch: fc.constantFrom('NSE', 'NFO', 'BSE', 'MCX'),
   tsym: fc.constantFrom(...symbols),
   qty: fc.oneof(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 1, max: 1000 }).map(String)),
-  prc: fc.oneof(fc.constant('0'), fc.integer({ min: 1, max: 100000 }).map((n) => (n / 100).toFixed(2)), fc.integer({ min: 1, max: 5000 })),
+  prc: fc.oneof(
+    fc.constant('0'),
+    fc.integer({ min: 1, max: 100000 }).map((n) => (n / 100).toFixed(2)),
+    fc.integer({ min: 1, max: 5000 }),
+  ),
   prd: fc.constantFrom('C', 'M', 'H'),
   trantype: fc.constantFrom('B', 'S'),
   prctyp: fc.constantFrom('LMT', 'MKT', 'SL-LMT', 'SL-MKT', 'DS', '2L', '3L'),
@@ -111,15 +154,35 @@ const valid: Record<string, fc.Arbitrary<unknown>> = {
   d: fc.oneof(fc.integer({ min: 1, max: 100000 }), fc.constant('1490.5')),
   al_id: fc.oneof(fc.integer({ min: 1, max: 99999999 }).map(String), fc.constant('1')),
 };
-const EXTRA_KEYS = ['uid', 'actid', 'jKey', 'ordersource', 'x', 'dry_run', 'DryRun', 'idempotency_key', '__proto__', 'constructor', 'toString'];
+const EXTRA_KEYS = [
+  'uid',
+  'actid',
+  'jKey',
+  'ordersource',
+  'x',
+  'dry_run',
+  'DryRun',
+  'idempotency_key',
+  '__proto__',
+  'constructor',
+  'toString',
+];
 /** Each field mostly valid, sometimes weird or missing; sometimes extra fields. */
 const bodyFor = (fields: string[]) =>
   fc
     .tuple(
-      fc.record(Object.fromEntries(fields.map((f) => [f, fc.oneof({ weight: 6, arbitrary: valid[f]! }, { weight: 1, arbitrary: weird })])), {
-        requiredKeys: [],
-      }),
-      fc.oneof({ weight: 5, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: fc.dictionary(fc.constantFrom(...EXTRA_KEYS), weird, { maxKeys: 2 }) }),
+      fc.record(
+        Object.fromEntries(
+          fields.map((f) => [f, fc.oneof({ weight: 6, arbitrary: valid[f]! }, { weight: 1, arbitrary: weird })]),
+        ),
+        {
+          requiredKeys: [],
+        },
+      ),
+      fc.oneof(
+        { weight: 5, arbitrary: fc.constant({}) },
+        { weight: 1, arbitrary: fc.dictionary(fc.constantFrom(...EXTRA_KEYS), weird, { maxKeys: 2 }) },
+      ),
     )
     .map(([body, extra]) => ({ ...body, ...extra }) as Record<string, unknown>);
 
@@ -129,8 +192,23 @@ const queryFor = fc.oneof(
   {
     weight: 2,
     arbitrary: fc.dictionary(
-      fc.constantFrom('dryRun', 'dryrun', 'dry_run', 'DryRun', 'dry-run', 'tsym', 'exch', 'foo', '__proto__', 'q'.repeat(300)),
-      fc.oneof(fc.constantFrom('true', '1', 'false', '0', '', 'NSE', 'M&M-EQ'), loneSurrogate, fc.string({ maxLength: 8 })),
+      fc.constantFrom(
+        'dryRun',
+        'dryrun',
+        'dry_run',
+        'DryRun',
+        'dry-run',
+        'tsym',
+        'exch',
+        'foo',
+        '__proto__',
+        'q'.repeat(300),
+      ),
+      fc.oneof(
+        fc.constantFrom('true', '1', 'false', '0', '', 'NSE', 'M&M-EQ'),
+        loneSurrogate,
+        fc.string({ maxLength: 8 }),
+      ),
       { minKeys: 1, maxKeys: 2 },
     ),
   },
@@ -138,7 +216,12 @@ const queryFor = fc.oneof(
 /** Headers: mostly none; else look-alikes of the ones we define (each must be refused, not ignored). */
 const headersFor = fc.oneof(
   { weight: 6, arbitrary: fc.constant<Record<string, string>>({}) },
-  { weight: 1, arbitrary: fc.constantFrom('X-Idempotency-Key', 'Idempotency_Key', 'X-Dry-Run', 'DryRun').map((name) => ({ [name]: 'k-1' })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom('X-Idempotency-Key', 'Idempotency_Key', 'X-Dry-Run', 'DryRun')
+      .map((name) => ({ [name]: 'k-1' })),
+  },
 );
 /** Direct payload options: mostly none; else odd values of the real ones. */
 const optionsFor = fc.oneof(
@@ -149,7 +232,13 @@ const optionsFor = fc.oneof(
 
 const ORDER_FIELDS = ['exch', 'tsym', 'qty', 'prc', 'prd', 'trantype', 'prctyp', 'ret', 'ai_t', 'validity', 'd'];
 const fieldsOf = (op: AnyOperation): string[] =>
-  op.name === 'PlaceGTTOrder' ? ORDER_FIELDS : op.name === 'ModifyGTTOrder' ? [...ORDER_FIELDS, 'al_id'] : op.name === 'CancelGTTOrder' ? ['al_id'] : [];
+  op.name === 'PlaceGTTOrder'
+    ? ORDER_FIELDS
+    : op.name === 'ModifyGTTOrder'
+      ? [...ORDER_FIELDS, 'al_id']
+      : op.name === 'CancelGTTOrder'
+        ? ['al_id']
+        : [];
 
 /**
  * The emulator's request log. A run can keep the control connection idle past the emulator's keep-alive timeout,
@@ -190,56 +279,63 @@ describe.each(OPERATIONS.filter((op) => op.name !== 'Logout'))('fuzz $name', (op
     /** Broker-bound requests that failed in transport: they may or may not have reached the emulator. */
     let mayNotHaveArrived = 0;
     await fc.assert(
-      fc.asyncProperty(bodyFor(fieldsOf(operation)), fc.boolean(), queryFor, headersFor, optionsFor, async (body, overHttp, query, headers, options) => {
-        const accessBefore = accessLines();
-        const auditBefore = auditLines();
-        let code: string | undefined;
-        let text: string;
-        let dryRunResult = false;
-        if (overHttp) {
-          const alId = body.al_id;
-          const event = httpApiEvent(operation, {
-            body: toJsonText(body),
-            headers,
-            ...(query ? { query } : {}),
-            ...(operation.pathParams && typeof alId === 'string' ? { pathParameters: { alId } } : {}),
-          });
-          const reply = (await handler(event, lambdaContext(operation.name))) as { statusCode: number; body: string };
-          text = reply.body;
-          const parsed = JSON.parse(reply.body) as { error?: unknown; dryRun?: boolean };
-          if (reply.statusCode >= 400) {
-            code = expectContractError(parsed.error);
-            expect(reply.statusCode).toBe(ERROR_CATALOG[code as ErrorCode].status);
-            expect(text.length).toBeLessThan(MAX_ERROR_REPLY);
+      fc.asyncProperty(
+        bodyFor(fieldsOf(operation)),
+        fc.boolean(),
+        queryFor,
+        headersFor,
+        optionsFor,
+        async (body, overHttp, query, headers, options) => {
+          const accessBefore = accessLines();
+          const auditBefore = auditLines();
+          let code: string | undefined;
+          let text: string;
+          let dryRunResult = false;
+          if (overHttp) {
+            const alId = body.al_id;
+            const event = httpApiEvent(operation, {
+              body: toJsonText(body),
+              headers,
+              ...(query ? { query } : {}),
+              ...(operation.pathParams && typeof alId === 'string' ? { pathParameters: { alId } } : {}),
+            });
+            const reply = (await handler(event, lambdaContext(operation.name))) as { statusCode: number; body: string };
+            text = reply.body;
+            const parsed = JSON.parse(reply.body) as { error?: unknown; dryRun?: boolean };
+            if (reply.statusCode >= 400) {
+              code = expectContractError(parsed.error);
+              expect(reply.statusCode).toBe(ERROR_CATALOG[code as ErrorCode].status);
+              expect(text.length).toBeLessThan(MAX_ERROR_REPLY);
+            } else {
+              expect(parsed.error).toBeUndefined();
+              dryRunResult = parsed.dryRun === true;
+            }
           } else {
-            expect(parsed.error).toBeUndefined();
-            dryRunResult = parsed.dryRun === true;
+            // What Lambda hands the function for that JSON text: 1e400 is Infinity, big integers are rounded.
+            const payload = JSON.parse(toJsonText({ ...body, ...options })) as unknown;
+            try {
+              const result = await handler(payload, lambdaContext(operation.name));
+              text = JSON.stringify(result);
+              dryRunResult = (result as { dryRun?: boolean }).dryRun === true;
+            } catch (error) {
+              const e = error as Error;
+              expect(ERROR_NAMES.has(e.name)).toBe(true);
+              text = e.message;
+              expect(text.length).toBeLessThan(MAX_ERROR_REPLY);
+              code = expectContractError((JSON.parse(e.message) as { error: unknown }).error);
+              expect(e.name).toBe(errorName(code as ErrorCode));
+            }
           }
-        } else {
-          // What Lambda hands the function for that JSON text: 1e400 is Infinity, big integers are rounded.
-          const payload = JSON.parse(toJsonText({ ...body, ...options })) as unknown;
-          try {
-            const result = await handler(payload, lambdaContext(operation.name));
-            text = JSON.stringify(result);
-            dryRunResult = (result as { dryRun?: boolean }).dryRun === true;
-          } catch (error) {
-            const e = error as Error;
-            expect(ERROR_NAMES.has(e.name)).toBe(true);
-            text = e.message;
-            expect(text.length).toBeLessThan(MAX_ERROR_REPLY);
-            code = expectContractError((JSON.parse(e.message) as { error: unknown }).error);
-            expect(e.name).toBe(errorName(code as ErrorCode));
-          }
-        }
-        expect(code).not.toBe('INTERNAL_ERROR');
-        if (code && ERROR_CATALOG[code as ErrorCode].status >= 500) expect(ALLOWED_5XX).toContain(code);
-        expect(text).not.toContain(stack.emulator.token);
-        // Exactly one access line per request, and one audit record per order action, whatever it carried.
-        expect(accessLines() - accessBefore).toBe(1);
-        if (operation.kind === 'order') expect(auditLines() - auditBefore).toBe(1);
-        if ((code === undefined && !dryRunResult) || (code !== undefined && !REJECTIONS.has(code))) brokerBound++;
-        if (code === 'BROKER_UNAVAILABLE' || code === 'BROKER_TIMEOUT') mayNotHaveArrived++;
-      }),
+          expect(code).not.toBe('INTERNAL_ERROR');
+          if (code && ERROR_CATALOG[code as ErrorCode].status >= 500) expect(ALLOWED_5XX).toContain(code);
+          expect(text).not.toContain(stack.emulator.token);
+          // Exactly one access line per request, and one audit record per order action, whatever it carried.
+          expect(accessLines() - accessBefore).toBe(1);
+          if (operation.kind === 'order') expect(auditLines() - auditBefore).toBe(1);
+          if ((code === undefined && !dryRunResult) || (code !== undefined && !REJECTIONS.has(code))) brokerBound++;
+          if (code === 'BROKER_UNAVAILABLE' || code === 'BROKER_TIMEOUT') mayNotHaveArrived++;
+        },
+      ),
       { numRuns: RUNS },
     );
     // Exactly the inputs that passed validation and guardrails (and were no dry run) reached the broker, once each

@@ -3,11 +3,10 @@
  * the local Secrets Manager endpoint reached by the real SDK client.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../emulator/server.js';
-import { startLocalSecretsManager, type LocalSecretsManager } from '../../local/secrets-manager.js';
-import { useLocalAwsEnvironment } from '../../local/run-local.js';
+
+import { type RunningEmulator, startEmulator } from '../../emulator/server.js';
+import type { AnyOperation } from '../../functions/contract/operation.js';
 import { createGatewayHandler } from '../../functions/gateway.js';
-import type { GatewaySettings } from '../../functions/runtime/config.js';
 import {
   cancelGttOrder,
   clientDetails,
@@ -18,10 +17,12 @@ import {
   OPERATIONS,
   placeGttOrder,
 } from '../../functions/operations.js';
-import type { AnyOperation } from '../../functions/contract/operation.js';
-import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
-import { httpApiEvent, invokeDirect, invokeHttp } from '../support/events.js';
+import type { GatewaySettings } from '../../functions/runtime/config.js';
 import { lambdaContext } from '../../local/lambda-context.js';
+import { useLocalAwsEnvironment } from '../../local/run-local.js';
+import { type LocalSecretsManager, startLocalSecretsManager } from '../../local/secrets-manager.js';
+import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
+import { httpApiEvent, invokeDirect, invokeHttp } from '../support/events.js';
 
 const SECRET_ID = 'it/broker-session';
 const TIMEOUT_MS = 700;
@@ -76,7 +77,10 @@ afterAll(async () => {
 
 beforeEach(async () => {
   await control.reset();
-  secrets.setSecret(SECRET_ID, JSON.stringify({ accessToken: emulator.token, uid: emulator.uid, actid: emulator.actid }));
+  secrets.setSecret(
+    SECRET_ID,
+    JSON.stringify({ accessToken: emulator.token, uid: emulator.uid, actid: emulator.actid }),
+  );
   // A new handler set per test: the secret cache is per container, and each test starts a fresh one.
   handler = handlersFor(configFor(SECRET_ID));
 });
@@ -124,7 +128,14 @@ describe('every operation of the table over HTTP events', () => {
     expect(list.status).toBe(200);
     const orders = (list.body as { orders: Record<string, unknown>[] }).orders;
     expect(orders).toHaveLength(1);
-    expect(orders[0]).toMatchObject({ al_id: placed.al_id, tsym: 'M&M-EQ', qty: 5, prc: '1500.50', d: '1490', stat: 'Ok' });
+    expect(orders[0]).toMatchObject({
+      al_id: placed.al_id,
+      tsym: 'M&M-EQ',
+      qty: 5,
+      prc: '1500.50',
+      d: '1490',
+      stat: 'Ok',
+    });
   });
 
   it('lists the enabled GTT types', async () => {
@@ -141,10 +152,27 @@ describe('every operation of the table over HTTP events', () => {
     });
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({ stat: 'OI replaced', al_id });
-    const { orders } = (await invokeHttp(handler(getPendingGttOrders), getPendingGttOrders)).body as { orders: { qty: number; d: string }[] };
+    const { orders } = (await invokeHttp(handler(getPendingGttOrders), getPendingGttOrders)).body as {
+      orders: { qty: number; d: string }[];
+    };
     expect(orders[0]).toMatchObject({ qty: 7, d: '1480.5' });
     const logged = (await control.requests()).find((r) => r.operation === 'ModifyGTTOrder');
-    expect(Object.keys(logged!.jData!)).toEqual(['uid', 'actid', 'exch', 'tsym', 'al_id', 'ai_t', 'validity', 'd', 'trantype', 'prctyp', 'prd', 'ret', 'qty', 'prc']);
+    expect(Object.keys(logged!.jData!)).toEqual([
+      'uid',
+      'actid',
+      'exch',
+      'tsym',
+      'al_id',
+      'ai_t',
+      'validity',
+      'd',
+      'trantype',
+      'prctyp',
+      'prd',
+      'ret',
+      'qty',
+      'prc',
+    ]);
   });
 
   it('rejects a body al_id that differs from the path, without calling the broker', async () => {
@@ -157,7 +185,10 @@ describe('every operation of the table over HTTP events', () => {
   });
 
   it('modify and cancel of an unknown al_id are ORDER_NOT_FOUND (404)', async () => {
-    const modify = await invokeHttp(handler(modifyGttOrder), modifyGttOrder, { pathParameters: { alId: '999' }, body: order });
+    const modify = await invokeHttp(handler(modifyGttOrder), modifyGttOrder, {
+      pathParameters: { alId: '999' },
+      body: order,
+    });
     expect(modify.status).toBe(404);
     expect(modify.body).toMatchObject({ error: { code: 'ORDER_NOT_FOUND', outcome: 'not_executed' } });
     const cancel = await invokeHttp(handler(cancelGttOrder), cancelGttOrder, { pathParameters: { alId: '999' } });
@@ -187,7 +218,9 @@ describe('every operation of the table over HTTP events', () => {
       const after = await invokeHttp(handler(op), op);
       expect(after.status).toBe(503);
       // A warm container meets the broker's refusal and re-reads; a cold one reads the mark and sends nothing.
-      expect(after.body).toMatchObject({ error: { code: 'SESSION_EXPIRED', message: expect.stringMatching(/logged out/) } });
+      expect(after.body).toMatchObject({
+        error: { code: 'SESSION_EXPIRED', message: expect.stringMatching(/logged out/) },
+      });
     }
     const placeAfter = await place();
     expect(placeAfter.body).toMatchObject({ error: { code: 'SESSION_EXPIRED', outcome: 'not_executed' } });
@@ -214,7 +247,10 @@ describe('direct invocation (Step Functions / EventBridge)', () => {
       ok: true,
       result: { stat: 'OI replaced' },
     });
-    expect(await invokeDirect(handler(cancelGttOrder), cancelGttOrder, { al_id })).toMatchObject({ ok: true, result: { al_id } });
+    expect(await invokeDirect(handler(cancelGttOrder), cancelGttOrder, { al_id })).toMatchObject({
+      ok: true,
+      result: { al_id },
+    });
   });
 
   it('fails with named errors a Step Functions Catch can match', async () => {
@@ -228,7 +264,10 @@ describe('direct invocation (Step Functions / EventBridge)', () => {
       name: 'ValidationFailed',
       error: { code: 'VALIDATION_FAILED', details: [{ field: 'qty' }] },
     });
-    expect(await invokeDirect(handler(placeGttOrder), placeGttOrder, 'not an object')).toMatchObject({ ok: false, name: 'ValidationFailed' });
+    expect(await invokeDirect(handler(placeGttOrder), placeGttOrder, 'not an object')).toMatchObject({
+      ok: false,
+      name: 'ValidationFailed',
+    });
   });
 });
 
@@ -251,13 +290,25 @@ describe('bad input never reaches the broker', () => {
 
 describe('broker faults map to the error contract', () => {
   it.each<[string, Parameters<EmulatorControl['fault']>[0], number, string, string | undefined]>([
-    ['delay beyond our timeout', { operation: 'PlaceGTTOrder', kind: 'delay', delayMs: TIMEOUT_MS * 4 }, 504, 'BROKER_TIMEOUT', 'unknown'],
+    [
+      'delay beyond our timeout',
+      { operation: 'PlaceGTTOrder', kind: 'delay', delayMs: TIMEOUT_MS * 4 },
+      504,
+      'BROKER_TIMEOUT',
+      'unknown',
+    ],
     ['HTTP 503', { operation: 'PlaceGTTOrder', kind: 'http5xx', status: 503 }, 502, 'BROKER_UNAVAILABLE', 'unknown'],
     ['non-JSON body', { operation: 'PlaceGTTOrder', kind: 'nonJson' }, 502, 'BROKER_BAD_REPLY', 'unknown'],
     ['dropped connection', { operation: 'PlaceGTTOrder', kind: 'drop' }, 502, 'BROKER_UNAVAILABLE', 'unknown'],
     ['Server Timeout reply', { operation: 'PlaceGTTOrder', kind: 'serverTimeout' }, 504, 'BROKER_TIMEOUT', 'unknown'],
     ['rate limit', { operation: 'PlaceGTTOrder', kind: 'rateLimit' }, 429, 'RATE_LIMITED', 'not_executed'],
-    ['other Not_Ok', { operation: 'PlaceGTTOrder', kind: 'notOk', message: 'Invalid Input : RED:Margin Shortfall' }, 422, 'BROKER_REJECTED', 'not_executed'],
+    [
+      'other Not_Ok',
+      { operation: 'PlaceGTTOrder', kind: 'notOk', message: 'Invalid Input : RED:Margin Shortfall' },
+      422,
+      'BROKER_REJECTED',
+      'not_executed',
+    ],
   ])('%s', async (_label, fault, status, code, outcome) => {
     await control.fault(fault);
     const reply = await place();
@@ -281,7 +332,10 @@ describe('broker faults map to the error contract', () => {
     await control.switches({ invalidInputAs400: true });
     await control.fault({ operation: 'PlaceGTTOrder', kind: 'notOk', message: 'Invalid Input : qty is Missing' });
     const reply = await place();
-    expect(reply).toMatchObject({ status: 422, body: { error: { code: 'BROKER_REJECTED', brokerMessage: 'Invalid Input : qty is Missing' } } });
+    expect(reply).toMatchObject({
+      status: 422,
+      body: { error: { code: 'BROKER_REJECTED', brokerMessage: 'Invalid Input : qty is Missing' } },
+    });
   });
 
   it('read operations have no outcome field and map the same way', async () => {
@@ -291,12 +345,15 @@ describe('broker faults map to the error contract', () => {
     expect((reply.body as { error: Record<string, unknown> }).error.outcome).toBeUndefined();
   });
 
-  it('the broker timeout is capped by what is left of the invocation, so our timeout fires before Lambda\'s', async () => {
+  it("the broker timeout is capped by what is left of the invocation, so our timeout fires before Lambda's", async () => {
     await control.fault({ operation: 'GetEnabledGTTs', kind: 'delay', delayMs: 5_000 });
     const h = createGatewayHandler(getEnabledGtts, { config: configFor(SECRET_ID, { BROKER_TIMEOUT_MS: 8_000 }) });
     // The broker answers after 5 s, within the configured 8 s: only the cap (1.6 s left of the invocation) makes it
     // a timeout, so a 504 here proves the cap (without it the call would succeed).
-    const reply = (await h(httpApiEvent(getEnabledGtts), lambdaContext('GetEnabledGTTs', 1_600))) as { statusCode: number; body: string };
+    const reply = (await h(httpApiEvent(getEnabledGtts), lambdaContext('GetEnabledGTTs', 1_600))) as {
+      statusCode: number;
+      body: string;
+    };
     expect(reply.statusCode).toBe(504);
     expect(JSON.parse(reply.body)).toMatchObject({ error: { code: 'BROKER_TIMEOUT' } });
   });
@@ -307,16 +364,28 @@ describe('broker faults map to the error contract', () => {
     await closed.close();
     const h = createGatewayHandler(placeGttOrder, { config: configFor(SECRET_ID, { BROKER_BASE_URL: url }) });
     const reply = await invokeHttp(h, placeGttOrder, { body: order });
-    expect(reply).toMatchObject({ status: 502, body: { error: { code: 'BROKER_UNAVAILABLE', outcome: 'not_executed' } } });
+    expect(reply).toMatchObject({
+      status: 502,
+      body: { error: { code: 'BROKER_UNAVAILABLE', outcome: 'not_executed' } },
+    });
   });
 
   it('direct invocations throw the PascalCase name of each code', async () => {
     await control.fault({ operation: 'PlaceGTTOrder', kind: 'delay', delayMs: TIMEOUT_MS * 4 });
-    expect(await invokeDirect(handler(placeGttOrder), placeGttOrder, order)).toMatchObject({ ok: false, name: 'BrokerTimeout' });
+    expect(await invokeDirect(handler(placeGttOrder), placeGttOrder, order)).toMatchObject({
+      ok: false,
+      name: 'BrokerTimeout',
+    });
     await control.fault({ operation: 'PlaceGTTOrder', kind: 'rateLimit' });
-    expect(await invokeDirect(handler(placeGttOrder), placeGttOrder, order)).toMatchObject({ ok: false, name: 'RateLimited' });
+    expect(await invokeDirect(handler(placeGttOrder), placeGttOrder, order)).toMatchObject({
+      ok: false,
+      name: 'RateLimited',
+    });
     await control.fault({ operation: 'GetPendingGTTOrder', kind: 'http5xx' });
-    expect(await invokeDirect(handler(getPendingGttOrders), getPendingGttOrders, {})).toMatchObject({ ok: false, name: 'BrokerUnavailable' });
+    expect(await invokeDirect(handler(getPendingGttOrders), getPendingGttOrders, {})).toMatchObject({
+      ok: false,
+      name: 'BrokerUnavailable',
+    });
   });
 });
 
@@ -325,7 +394,10 @@ describe('session expiry and the secret', () => {
     // Warm this function's cache with the current token, then rotate: new session, new secret, old token dead.
     expect((await place()).status).toBe(201);
     const fresh = await control.newSession(emulator.uid);
-    secrets.setSecret(SECRET_ID, JSON.stringify({ accessToken: fresh.token, uid: emulator.uid, actid: emulator.actid }));
+    secrets.setSecret(
+      SECRET_ID,
+      JSON.stringify({ accessToken: fresh.token, uid: emulator.uid, actid: emulator.actid }),
+    );
     await control.expire(emulator.token);
     await control.clearRequests();
 
@@ -341,14 +413,18 @@ describe('session expiry and the secret', () => {
     await control.expire(emulator.token);
     const reply = await place();
     expect(reply.status).toBe(503);
-    expect(reply.body).toMatchObject({ error: { code: 'SESSION_EXPIRED', message: expect.stringMatching(/store a fresh token/) } });
+    expect(reply.body).toMatchObject({
+      error: { code: 'SESSION_EXPIRED', message: expect.stringMatching(/store a fresh token/) },
+    });
     expect(await control.requests()).toHaveLength(1);
   });
 
   it('a uid in the secret that is not the token user is SESSION_EXPIRED (Invalid User Id)', async () => {
     secrets.setSecret(SECRET_ID, JSON.stringify({ accessToken: emulator.token, uid: 'NOTME', actid: emulator.actid }));
     const reply = await invokeHttp(handler(getPendingGttOrders), getPendingGttOrders);
-    expect(reply.body).toMatchObject({ error: { code: 'SESSION_EXPIRED', brokerMessage: 'Session Expired :  Invalid User Id' } });
+    expect(reply.body).toMatchObject({
+      error: { code: 'SESSION_EXPIRED', brokerMessage: 'Session Expired :  Invalid User Id' },
+    });
   });
 
   it('reads the secret once for many warm invocations, and again after its max age', async () => {
@@ -380,8 +456,13 @@ describe('session expiry and the secret', () => {
   });
 
   it('a bad environment is CONFIGURATION_ERROR naming the variable', async () => {
-    const h = createGatewayHandler(getPendingGttOrders, { env: { BROKER_SECRET_ID: 'x', BROKER_BASE_URL: 'ftp://nope' } });
+    const h = createGatewayHandler(getPendingGttOrders, {
+      env: { BROKER_SECRET_ID: 'x', BROKER_BASE_URL: 'ftp://nope' },
+    });
     const reply = await invokeHttp(h, getPendingGttOrders);
-    expect(reply).toMatchObject({ status: 500, body: { error: { code: 'CONFIGURATION_ERROR', message: expect.stringMatching(/BROKER_BASE_URL/) } } });
+    expect(reply).toMatchObject({
+      status: 500,
+      body: { error: { code: 'CONFIGURATION_ERROR', message: expect.stringMatching(/BROKER_BASE_URL/) } },
+    });
   });
 });

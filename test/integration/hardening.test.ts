@@ -3,13 +3,14 @@
  * direct invocations, real handlers, the broker emulator, dynalite for idempotency, and the logs they write.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startLocalStack, type LocalStack } from '../../local/run-local.js';
-import { createGatewayHandler } from '../../functions/gateway.js';
-import { dynamoIdempotency } from '../../functions/safety/idempotency.js';
-import { createLogger } from '../../functions/runtime/logger.js';
-import { placeGttOrder } from '../../functions/operations.js';
+
 import type { AnyOperation } from '../../functions/contract/operation.js';
-import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
+import { createGatewayHandler } from '../../functions/gateway.js';
+import { placeGttOrder } from '../../functions/operations.js';
+import { createLogger } from '../../functions/runtime/logger.js';
+import { dynamoIdempotency } from '../../functions/safety/idempotency.js';
+import { type LocalStack, startLocalStack } from '../../local/run-local.js';
+import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 import { invokeHttp } from '../support/events.js';
 import { redirectLogger } from '../support/logs.js';
 
@@ -20,7 +21,18 @@ const lines: string[] = [];
 let keySeq = 0;
 const newKey = () => `hard-${Date.now()}-${++keySeq}`;
 
-const order = { exch: 'NSE', tsym: 'M&M-EQ', qty: 2, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' };
+const order = {
+  exch: 'NSE',
+  tsym: 'M&M-EQ',
+  qty: 2,
+  prc: '1500',
+  prd: 'C',
+  trantype: 'B',
+  prctyp: 'LMT',
+  ret: 'DAY',
+  ai_t: 'LTP_B_O',
+  d: '1490',
+};
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- assertions on arbitrary JSON
 
 /** Sends `body` as is when it is a string (raw JSON text), else as JSON. */
@@ -37,9 +49,11 @@ const invoke = (operation: string, payload: unknown) => call('POST', `/_invoke/$
 const errorOfInvoke = (reply: { body: Json }) => JSON.parse(reply.body.errorMessage as string).error as Json;
 
 const logged = () => lines.map((line) => JSON.parse(line) as Json);
-const accessLines = () => logged().filter((l) => l.message === 'operation succeeded' || l.message === 'operation failed');
+const accessLines = () =>
+  logged().filter((l) => l.message === 'operation succeeded' || l.message === 'operation failed');
 const auditLines = () => logged().filter((l) => l.message === 'order action');
-const placeOne = async () => (await call('POST', '/gtt-orders', order, { 'Idempotency-Key': newKey() })).body.al_id as string;
+const placeOne = async () =>
+  (await call('POST', '/gtt-orders', order, { 'Idempotency-Key': newKey() })).body.al_id as string;
 
 beforeAll(async () => {
   const logger = createLogger({ serviceName: 'hardening', logLevel: 'INFO' });
@@ -59,12 +73,19 @@ beforeEach(async () => {
 });
 
 describe('1. a misspelt dry run never acts', () => {
-  it.each(['dryrun', 'dry_run', 'DryRun', 'dry-run'])('POST /gtt-orders?%s=true with a key: 400 naming it, nothing placed', async (name) => {
-    const reply = await call('POST', `/gtt-orders?${name}=true`, order, { 'Idempotency-Key': newKey() });
-    expect(reply.status).toBe(400);
-    expect(reply.body.error).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining(name), details: [{ field: name }] });
-    expect(await control.requests()).toEqual([]);
-  });
+  it.each(['dryrun', 'dry_run', 'DryRun', 'dry-run'])(
+    'POST /gtt-orders?%s=true with a key: 400 naming it, nothing placed',
+    async (name) => {
+      const reply = await call('POST', `/gtt-orders?${name}=true`, order, { 'Idempotency-Key': newKey() });
+      expect(reply.status).toBe(400);
+      expect(reply.body.error).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        message: expect.stringContaining(name),
+        details: [{ field: name }],
+      });
+      expect(await control.requests()).toEqual([]);
+    },
+  );
 
   it('DELETE /gtt-orders/{alId}?dryrun=true: 400, the order stays pending', async () => {
     const al_id = await placeOne();
@@ -150,25 +171,31 @@ describe('4. no input escapes the error contract, the access line or the audit r
   const deepArray = `${'['.repeat(3000)}${']'.repeat(3000)}`;
   const deepObject = `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`;
 
-  it.each(['exch', 'tsym', 'qty', 'prc', 'd', 'al_id'])('3,000 levels of nesting in %s: 400, one access line, one audit record', async (field) => {
-    for (const deep of [deepArray, deepObject]) {
-      lines.length = 0;
-      const text = JSON.stringify({ ...order, [field]: 0 }).replace(`"${field}":0`, `"${field}":${deep}`);
-      const reply = await call('POST', '/gtt-orders', text, { 'Idempotency-Key': newKey() });
-      expect(reply.status).toBe(400);
-      expect(reply.body.error).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.any(String) });
-      expect(reply.text.length).toBeLessThan(4_000);
-      expect(accessLines()).toHaveLength(1);
-      expect(auditLines()).toHaveLength(1);
-      expect(auditLines()[0]!.audit).toMatchObject({ outcome: 'rejected', code: 'VALIDATION_FAILED' });
-    }
-    expect(await control.requests()).toEqual([]);
-  });
+  it.each(['exch', 'tsym', 'qty', 'prc', 'd', 'al_id'])(
+    '3,000 levels of nesting in %s: 400, one access line, one audit record',
+    async (field) => {
+      for (const deep of [deepArray, deepObject]) {
+        lines.length = 0;
+        const text = JSON.stringify({ ...order, [field]: 0 }).replace(`"${field}":0`, `"${field}":${deep}`);
+        const reply = await call('POST', '/gtt-orders', text, { 'Idempotency-Key': newKey() });
+        expect(reply.status).toBe(400);
+        expect(reply.body.error).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.any(String) });
+        expect(reply.text.length).toBeLessThan(4_000);
+        expect(accessLines()).toHaveLength(1);
+        expect(auditLines()).toHaveLength(1);
+        expect(auditLines()[0]!.audit).toMatchObject({ outcome: 'rejected', code: 'VALIDATION_FAILED' });
+      }
+      expect(await control.requests()).toEqual([]);
+    },
+  );
 
   it('{"al_id":{"toString":1}} on PUT: 400 VALIDATION_FAILED with the access and audit lines', async () => {
     const reply = await call('PUT', '/gtt-orders/1', { ...order, al_id: { toString: 1 } });
     expect(reply.status).toBe(400);
-    expect(reply.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'al_id', message: expect.any(String) }] });
+    expect(reply.body.error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ field: 'al_id', message: expect.any(String) }],
+    });
     expect(accessLines()).toHaveLength(1);
     expect(auditLines()).toHaveLength(1);
   });
@@ -182,7 +209,12 @@ describe('4. no input escapes the error contract, the access line or the audit r
   });
 
   it('a rejected 500 KB value is not echoed in the reply', async () => {
-    const reply = await call('POST', '/gtt-orders', { ...order, prc: '9'.repeat(500_000) }, { 'Idempotency-Key': newKey() });
+    const reply = await call(
+      'POST',
+      '/gtt-orders',
+      { ...order, prc: '9'.repeat(500_000) },
+      { 'Idempotency-Key': newKey() },
+    );
     expect(reply.status).toBe(400);
     expect(reply.body.error.details).toEqual([{ field: 'prc', message: expect.any(String) }]);
     expect(reply.text.length).toBeLessThan(4_000);
@@ -209,6 +241,10 @@ describe('6. a session operation that may have acted says so', () => {
     await control.fault({ operation: 'Logout', kind: 'drop' });
     const reply = await call('POST', '/session/logout');
     expect(reply.status).toBe(502);
-    expect(reply.body.error).toMatchObject({ code: 'BROKER_UNAVAILABLE', outcome: 'unknown', message: expect.stringMatching(/may or may not have/) });
+    expect(reply.body.error).toMatchObject({
+      code: 'BROKER_UNAVAILABLE',
+      outcome: 'unknown',
+      message: expect.stringMatching(/may or may not have/),
+    });
   });
 });

@@ -3,25 +3,37 @@
  * the broker emulator, the local event bus, the typed client.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startLocalStack, type LocalStack } from '../../local/run-local.js';
+
+import { main } from '../../client/cli.js';
+import { createGttClient, GttGatewayError } from '../../client/index.js';
+import { createKillSwitch } from '../../functions/controls/kill-switch.js';
 import { createGatewayHandler } from '../../functions/gateway.js';
 import { placeGttOrder } from '../../functions/operations.js';
 import { dynamoIdempotency } from '../../functions/safety/idempotency.js';
 import { dynamoTradingControls } from '../../functions/safety/trading-controls.js';
-import { createKillSwitch } from '../../functions/controls/kill-switch.js';
-import { createGttClient, GttGatewayError } from '../../client/index.js';
 import type { DeliveredEvent } from '../../local/eventbridge.js';
-import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
-import { invokeDirect } from '../support/events.js';
 import { lambdaContext } from '../../local/lambda-context.js';
-import { main } from '../../client/cli.js';
+import { type LocalStack, startLocalStack } from '../../local/run-local.js';
+import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
+import { invokeDirect } from '../support/events.js';
 
 let stack: LocalStack;
 let control: EmulatorControl;
 const events: DeliveredEvent[] = [];
 let run = 0;
 
-const order = (i: number) => ({ exch: 'NSE', tsym: 'M&M-EQ', qty: 1 + i, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' });
+const order = (i: number) => ({
+  exch: 'NSE',
+  tsym: 'M&M-EQ',
+  qty: 1 + i,
+  prc: '1500',
+  prd: 'C',
+  trantype: 'B',
+  prctyp: 'LMT',
+  ret: 'DAY',
+  ai_t: 'LTP_B_O',
+  d: '1490',
+});
 const oco = {
   exch: 'NSE',
   tsym: 'M&M-EQ',
@@ -67,7 +79,9 @@ describe('kill switch', () => {
   it('on: cancels every pending GTT and OCO through the governor, then refuses places and modifies (423) until off; reads and cancels work', async () => {
     const client = createGttClient({ baseUrl: stack.api.url, maxAttempts: 10, deadlineMs: 30_000 });
     // Eleven orders: more than one second's permits, so the sweep must wait for the governor.
-    await Promise.all(Array.from({ length: 10 }, (_, i) => client.placeOrder(order(i) as never, { idempotencyKey: `ks-${run}-${i}` })));
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) => client.placeOrder(order(i) as never, { idempotencyKey: `ks-${run}-${i}` })),
+    );
     await client.placeOco(oco as never, { idempotencyKey: `ks-${run}-oco` });
     expect(await pending()).toHaveLength(11);
     await control.clearRequests();
@@ -87,18 +101,31 @@ describe('kill switch', () => {
     expect(modify).toMatchObject({ status: 423, body: { error: { code: 'TRADING_HALTED' } } });
     expect((await http('GET', '/gtt-orders')).status).toBe(200);
     // A cancel still reaches the broker (through the governor, which the sweep has just used: the client waits).
-    expect(await client.cancelOrder('26112300000001').catch((e: unknown) => e)).toMatchObject({ code: 'ORDER_NOT_FOUND' });
+    expect(await client.cancelOrder('26112300000001').catch((e: unknown) => e)).toMatchObject({
+      code: 'ORDER_NOT_FOUND',
+    });
     // A fresh container (a cold start) reads the same state from the table; a direct caller gets the named error.
-    const cold = createGatewayHandler(placeGttOrder, { idempotency: dynamoIdempotency, controls: dynamoTradingControls, config: stack.config });
-    expect(await invokeDirect(cold, placeGttOrder, { ...order(0), idempotencyKey: `ks-${run}-cold` })).toMatchObject({ ok: false, name: 'TradingHalted' });
-    expect((await control.requests()).filter((r) => r.operation === 'PlaceGTTOrder' || r.operation === 'ModifyGTTOrder')).toHaveLength(0);
+    const cold = createGatewayHandler(placeGttOrder, {
+      idempotency: dynamoIdempotency,
+      controls: dynamoTradingControls,
+      config: stack.config,
+    });
+    expect(await invokeDirect(cold, placeGttOrder, { ...order(0), idempotencyKey: `ks-${run}-cold` })).toMatchObject({
+      ok: false,
+      name: 'TradingHalted',
+    });
+    expect(
+      (await control.requests()).filter((r) => r.operation === 'PlaceGTTOrder' || r.operation === 'ModifyGTTOrder'),
+    ).toHaveLength(0);
 
     expect(await client.killSwitch('status')).toMatchObject({ halted: true });
     const off = await client.killSwitch('off');
     expect(off).toMatchObject({ halted: false });
     expect((await http('POST', '/gtt-orders', order(0), { 'Idempotency-Key': `ks-${run}-after` })).status).toBe(201);
 
-    const kill = events.filter((e) => e['detail-type'] === 'Kill Switch').map((e) => e.detail as Record<string, unknown>);
+    const kill = events
+      .filter((e) => e['detail-type'] === 'Kill Switch')
+      .map((e) => e.detail as Record<string, unknown>);
     expect(kill).toEqual([
       expect.objectContaining({ halted: true, cancelled: 11, failed: 0, origin: 'gateway' }),
       expect.objectContaining({ halted: false }),
@@ -108,10 +135,17 @@ describe('kill switch', () => {
 
   it('direct invocation takes {action}; anything else is VALIDATION_FAILED; the typed client names TRADING_HALTED', async () => {
     const killSwitch = createKillSwitch({ config: stack.config });
-    expect(await killSwitch({ action: 'on' }, lambdaContext('KillSwitch'))).toMatchObject({ halted: true, sweep: { cancelled: [], complete: true } });
-    await expect(killSwitch({ action: 'pause' }, lambdaContext('KillSwitch'))).rejects.toMatchObject({ name: 'ValidationFailed' });
+    expect(await killSwitch({ action: 'on' }, lambdaContext('KillSwitch'))).toMatchObject({
+      halted: true,
+      sweep: { cancelled: [], complete: true },
+    });
+    await expect(killSwitch({ action: 'pause' }, lambdaContext('KillSwitch'))).rejects.toMatchObject({
+      name: 'ValidationFailed',
+    });
     const client = createGttClient({ baseUrl: stack.api.url });
-    const refused = await client.placeOrder(order(0) as never, { idempotencyKey: `ks-${run}-client` }).catch((e: unknown) => e);
+    const refused = await client
+      .placeOrder(order(0) as never, { idempotencyKey: `ks-${run}-client` })
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(GttGatewayError);
     expect(refused).toMatchObject({ code: 'TRADING_HALTED', status: 423, attempts: 1 });
     expect(await killSwitch({ action: 'off' }, lambdaContext('KillSwitch'))).toMatchObject({ halted: false });
@@ -122,7 +156,9 @@ describe('kill switch', () => {
     const on = await http('POST', '/kill-switch');
     expect(on).toMatchObject({ status: 502, body: { error: { code: 'BROKER_UNAVAILABLE' } } });
     expect((await http('GET', '/kill-switch')).body).toMatchObject({ halted: true });
-    expect((await http('POST', '/gtt-orders', order(0), { 'Idempotency-Key': `ks-${run}-failed-sweep` })).status).toBe(423);
+    expect((await http('POST', '/gtt-orders', order(0), { 'Idempotency-Key': `ks-${run}-failed-sweep` })).status).toBe(
+      423,
+    );
     await control.clearFaults();
     expect((await http('DELETE', '/kill-switch')).body).toMatchObject({ halted: false });
   });
@@ -132,10 +168,36 @@ describe('kill switch', () => {
     const io = { out: (t: string) => out.push(t), err: (t: string) => out.push(t) };
     const gtt = (...args: string[]) => main([...args, '--url', stack.api.url], {}, io);
     expect(await gtt('kill-switch', 'on')).toBe(0);
-    expect(out.pop()).toMatch(/^kill switch ON: places and modifies are refused \(since .*\)\ncancelled {3}none pending$/);
+    expect(out.pop()).toMatch(
+      /^kill switch ON: places and modifies are refused \(since .*\)\ncancelled {3}none pending$/,
+    );
     expect(await gtt('kill-switch', 'status')).toBe(0);
     expect(out.pop()).toMatch(/^kill switch ON/);
-    expect(await gtt('place', '--exch', 'NSE', '--tsym', 'M&M-EQ', '--qty', '1', '--price', '1500', '--product', 'C', '--side', 'B', '--price-type', 'LMT', '--retention', 'DAY', '--alert', 'LTP_B_O', '--trigger', '1490')).toBe(4);
+    expect(
+      await gtt(
+        'place',
+        '--exch',
+        'NSE',
+        '--tsym',
+        'M&M-EQ',
+        '--qty',
+        '1',
+        '--price',
+        '1500',
+        '--product',
+        'C',
+        '--side',
+        'B',
+        '--price-type',
+        'LMT',
+        '--retention',
+        'DAY',
+        '--alert',
+        'LTP_B_O',
+        '--trigger',
+        '1490',
+      ),
+    ).toBe(4);
     expect(out.pop()).toMatch(/TRADING_HALTED/);
     expect(await gtt('kill-switch', 'off')).toBe(0);
     expect(out.pop()).toMatch(/^kill switch off: trading/);

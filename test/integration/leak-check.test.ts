@@ -6,26 +6,27 @@
  * replay, log line or event carries the token.
  */
 import http from 'node:http';
+
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dynamoIdempotency } from '../../functions/safety/idempotency.js';
+
 import { createGatewayEvents } from '../../functions/events/producer.js';
-import { listenOnLoopback } from '../../local/loopback.js';
-import { startLocalStack, LOCAL_SECRET_ID, type LocalStack } from '../../local/run-local.js';
 import { createGatewayHandler } from '../../functions/gateway.js';
 import { getEnabledGtts, OPERATIONS } from '../../functions/operations.js';
-import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
+import { dynamoIdempotency } from '../../functions/safety/idempotency.js';
+import { lambdaContext } from '../../local/lambda-context.js';
+import { listenOnLoopback } from '../../local/loopback.js';
+import { LOCAL_SECRET_ID, type LocalStack, startLocalStack } from '../../local/run-local.js';
+import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 import { exampleHttpEvent, httpApiEvent } from '../support/events.js';
 import { captureLogger } from '../support/logs.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
-import { lambdaContext } from '../../local/lambda-context.js';
 
 let stack: LocalStack;
 let control: EmulatorControl;
 const lines: string[] = [];
 const outputs: string[] = [];
 const tokens: string[] = [];
-
 
 beforeAll(async () => {
   const { logger } = captureLogger({ serviceName: 'leak-check' }, (line) => lines.push(line));
@@ -47,12 +48,21 @@ const invokeAll = async (label: string) => {
     const event = exampleHttpEvent(op, { headers });
     outputs.push(JSON.stringify(await handler(event, lambdaContext(op.name))));
     try {
-      outputs.push(JSON.stringify(await handler({ ...body, ...(op.idempotency ? { idempotencyKey: `${label}-direct-${op.name}` } : {}) }, lambdaContext(op.name))));
+      outputs.push(
+        JSON.stringify(
+          await handler(
+            { ...body, ...(op.idempotency ? { idempotencyKey: `${label}-direct-${op.name}` } : {}) },
+            lambdaContext(op.name),
+          ),
+        ),
+      );
     } catch (error) {
       outputs.push(`${(error as Error).name} ${(error as Error).message}`);
     }
     if (op.kind === 'order') {
-      outputs.push(JSON.stringify(await handler(exampleHttpEvent(op, { query: { dryRun: 'true' } }), lambdaContext(op.name))));
+      outputs.push(
+        JSON.stringify(await handler(exampleHttpEvent(op, { query: { dryRun: 'true' } }), lambdaContext(op.name))),
+      );
     }
   }
 };
@@ -66,7 +76,10 @@ describe('leak check', () => {
     // Rotation: a new token in the secret, the old one dead; then a bad secret.
     const fresh = await control.newSession(stack.emulator.uid);
     tokens.push(fresh.token);
-    stack.secrets.setSecret(LOCAL_SECRET_ID, JSON.stringify({ accessToken: fresh.token, uid: stack.emulator.uid, actid: stack.emulator.actid }));
+    stack.secrets.setSecret(
+      LOCAL_SECRET_ID,
+      JSON.stringify({ accessToken: fresh.token, uid: stack.emulator.uid, actid: stack.emulator.actid }),
+    );
     await control.expire(stack.emulator.token);
     await invokeAll('rotated');
     stack.secrets.setSecret('leak/bad', `not json ${fresh.token}`);
@@ -96,7 +109,10 @@ describe('leak check', () => {
     // A live session again (the test above logged out), and an upstream that quotes every request back.
     const live = await control.newSession(stack.emulator.uid);
     const token = live.token;
-    stack.secrets.setSecret(LOCAL_SECRET_ID, JSON.stringify({ accessToken: token, uid: stack.emulator.uid, actid: stack.emulator.actid }));
+    stack.secrets.setSecret(
+      LOCAL_SECRET_ID,
+      JSON.stringify({ accessToken: token, uid: stack.emulator.uid, actid: stack.emulator.actid }),
+    );
     let mode: 'html' | 'bare' | 'emsg' | 'quoted' = 'html';
     const reflector = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -109,7 +125,10 @@ describe('leak check', () => {
           html: ['text/html', `<html><body>Blocked: Authorization: ${auth} body: ${body}</body></html>`],
           bare: ['text/html', `<html>${bare} was refused</html>`],
           emsg: ['application/json', JSON.stringify({ stat: 'Not_Ok', emsg: `Request rejected for ${auth}; ${body}` })],
-          quoted: ['application/json', JSON.stringify({ stat: 'Not_Ok', emsg: `Invalid Input : token ${bare} (${encodeURIComponent(bare)})` })],
+          quoted: [
+            'application/json',
+            JSON.stringify({ stat: 'Not_Ok', emsg: `Invalid Input : token ${bare} (${encodeURIComponent(bare)})` }),
+          ],
         } as const;
         const [type, text] = replies[mode];
         res.writeHead(200, { 'content-type': type });
@@ -127,7 +146,12 @@ describe('leak check', () => {
         for (const m of ['html', 'bare', 'emsg', 'quoted'] as const) {
           mode = m;
           for (const op of OPERATIONS) {
-            const handler = createGatewayHandler(op, { config, logger, idempotency: dynamoIdempotency, events: createGatewayEvents });
+            const handler = createGatewayHandler(op, {
+              config,
+              logger,
+              idempotency: dynamoIdempotency,
+              events: createGatewayEvents,
+            });
             const body = op.example;
             const key = `reflect-${auth}-${m}-${op.name}`;
             const event = () => exampleHttpEvent(op, { headers: op.idempotency ? { 'idempotency-key': key } : {} });
@@ -135,7 +159,14 @@ describe('leak check', () => {
             replies.push(JSON.stringify(await handler(event(), lambdaContext(op.name))));
             replies.push(JSON.stringify(await handler(event(), lambdaContext(op.name))));
             try {
-              replies.push(JSON.stringify(await handler({ ...body, ...(op.idempotency ? { idempotencyKey: `${key}-direct` } : {}) }, lambdaContext(op.name))));
+              replies.push(
+                JSON.stringify(
+                  await handler(
+                    { ...body, ...(op.idempotency ? { idempotencyKey: `${key}-direct` } : {}) },
+                    lambdaContext(op.name),
+                  ),
+                ),
+              );
             } catch (error) {
               replies.push(`${(error as Error).name} ${(error as Error).message}`);
             }
@@ -145,7 +176,9 @@ describe('leak check', () => {
     } finally {
       await upstream.close();
     }
-    const stored = await new DynamoDBClient({ endpoint: stack.dynamo.url }).send(new ScanCommand({ TableName: stack.dynamo.tableName }));
+    const stored = await new DynamoDBClient({ endpoint: stack.dynamo.url }).send(
+      new ScanCommand({ TableName: stack.dynamo.tableName }),
+    );
     const storedText = JSON.stringify(stored.Items);
     const newLines = lines.slice(lineCount);
     const events = JSON.stringify(stack.eventBridge.events.slice(eventCount));

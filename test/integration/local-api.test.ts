@@ -2,18 +2,31 @@
  * The local HTTP API (`npm start`): every answer of its own is inside the error contract, and a web page in a
  * browser cannot drive the sandbox (cross-site simple requests, foreign origins, DNS rebinding).
  */
-import http from 'node:http';
 import { spawn } from 'node:child_process';
+import http from 'node:http';
+
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startLocalStack, type LocalStack } from '../../local/run-local.js';
+
 import { ERROR_CATALOG } from '../../functions/contract/errors.js';
-import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
+import { type LocalStack, startLocalStack } from '../../local/run-local.js';
+import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 
 let stack: LocalStack;
 let control: EmulatorControl;
 let port: number;
 
-const order = { exch: 'NSE', tsym: 'M&M-EQ', qty: 2, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' };
+const order = {
+  exch: 'NSE',
+  tsym: 'M&M-EQ',
+  qty: 2,
+  prc: '1500',
+  prd: 'C',
+  trantype: 'B',
+  prctyp: 'LMT',
+  ret: 'DAY',
+  ai_t: 'LTP_B_O',
+  d: '1490',
+};
 
 interface RawReply {
   status: number;
@@ -22,14 +35,29 @@ interface RawReply {
 }
 
 /** A raw HTTP/1.1 request with full control over the path and the headers (fetch normalises both). */
-const raw = (method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer): Promise<RawReply> =>
+const raw = (
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string | Buffer,
+): Promise<RawReply> =>
   new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, method, path, headers: { host: `127.0.0.1:${port}`, ...headers }, setHost: false, timeout: 10_000 },
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        headers: { host: `127.0.0.1:${port}`, ...headers },
+        setHost: false,
+        timeout: 10_000,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+        );
       },
     );
     req.on('timeout', () => req.destroy(new Error('timeout')));
@@ -61,22 +89,34 @@ beforeEach(async () => {
 describe('8. the local API answers inside the error contract', () => {
   it('a body over 1 MB: 413 PAYLOAD_TOO_LARGE, not a reset connection', async () => {
     const big = JSON.stringify({ ...order, tsym: 'x'.repeat(2 * 1024 * 1024) });
-    const reply = await fetch(`${stack.api.url}/gtt-orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
+    const reply = await fetch(`${stack.api.url}/gtt-orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: big,
+    });
     expect(reply.status).toBe(413);
     expect(await reply.json()).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE', message: expect.any(String) } });
     expect(await control.requests()).toEqual([]);
   });
 
   it('a body over 1 MB sent in chunks without a length: 413 too', async () => {
-    const reply = await raw('POST', '/gtt-orders', { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, Buffer.alloc(3 * 1024 * 1024, 0x20));
+    const reply = await raw(
+      'POST',
+      '/gtt-orders',
+      { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      Buffer.alloc(3 * 1024 * 1024, 0x20),
+    );
     expectContract(reply, 413, 'PAYLOAD_TOO_LARGE');
   });
 
-  it.each(['/gtt-orders/%', '/gtt-orders/%zz', '/gtt-orders/%E0%A4%A'])('DELETE %s: 400 VALIDATION_FAILED', async (path) => {
-    const error = expectContract(await raw('DELETE', path), 400, 'VALIDATION_FAILED');
-    expect(error).toMatchObject({ details: [{ field: 'alId', message: expect.any(String) }] });
-    expect(await control.requests()).toEqual([]);
-  });
+  it.each(['/gtt-orders/%', '/gtt-orders/%zz', '/gtt-orders/%E0%A4%A'])(
+    'DELETE %s: 400 VALIDATION_FAILED',
+    async (path) => {
+      const error = expectContract(await raw('DELETE', path), 400, 'VALIDATION_FAILED');
+      expect(error).toMatchObject({ details: [{ field: 'alId', message: expect.any(String) }] });
+      expect(await control.requests()).toEqual([]);
+    },
+  );
 });
 
 describe('11. a web page cannot drive the sandbox', () => {
@@ -91,31 +131,50 @@ describe('11. a web page cannot drive the sandbox', () => {
 
   it('a body without a Content-Type: 415', async () => {
     expectContract(await raw('POST', '/gtt-orders', {}, JSON.stringify(order)), 415, 'UNSUPPORTED_MEDIA_TYPE');
-    expectContract(await raw('POST', '/_invoke/PlaceGTTOrder', { 'content-type': 'text/plain' }, JSON.stringify(order)), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expectContract(
+      await raw('POST', '/_invoke/PlaceGTTOrder', { 'content-type': 'text/plain' }, JSON.stringify(order)),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
   });
 
   it('a form POST to logout: refused, the session survives', async () => {
-    expectContract(await raw('POST', '/session/logout', { 'content-type': 'application/x-www-form-urlencoded' }, ''), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expectContract(
+      await raw('POST', '/session/logout', { 'content-type': 'application/x-www-form-urlencoded' }, ''),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
     expect((await fetch(`${stack.api.url}/client`)).status).toBe(200);
   });
 
-  it.each(['https://evil.example', 'null', `http://127.0.0.1:${1}`, 'http://localhost.evil.example'])('Origin %s: 403 REQUEST_FORBIDDEN', async (origin) => {
-    const reply = await raw('POST', '/session/logout', { origin });
-    expectContract(reply, 403, 'REQUEST_FORBIDDEN');
-    expectContract(await raw('GET', '/gtt-orders', { origin }), 403, 'REQUEST_FORBIDDEN');
-    expect(await control.requests()).toEqual([]);
-  });
+  it.each(['https://evil.example', 'null', `http://127.0.0.1:${1}`, 'http://localhost.evil.example'])(
+    'Origin %s: 403 REQUEST_FORBIDDEN',
+    async (origin) => {
+      const reply = await raw('POST', '/session/logout', { origin });
+      expectContract(reply, 403, 'REQUEST_FORBIDDEN');
+      expectContract(await raw('GET', '/gtt-orders', { origin }), 403, 'REQUEST_FORBIDDEN');
+      expect(await control.requests()).toEqual([]);
+    },
+  );
 
   it('the local API itself as Origin is allowed', async () => {
     for (const origin of [`http://127.0.0.1:${port}`, `http://localhost:${port}`]) {
-      const reply = await raw('POST', '/gtt-orders?dryRun=true', { origin, 'content-type': 'application/json' }, JSON.stringify(order));
+      const reply = await raw(
+        'POST',
+        '/gtt-orders?dryRun=true',
+        { origin, 'content-type': 'application/json' },
+        JSON.stringify(order),
+      );
       expect(reply.status).toBe(200);
     }
   });
 
-  it.each(['evil.example', `evil.example:${1}`, 'attacker.test:80', '127.0.0.1:1', ''])('Host %j (DNS rebinding): 403', async (host) => {
-    expectContract(await raw('GET', '/gtt-orders', { host }), 403, 'REQUEST_FORBIDDEN');
-  });
+  it.each(['evil.example', `evil.example:${1}`, 'attacker.test:80', '127.0.0.1:1', ''])(
+    'Host %j (DNS rebinding): 403',
+    async (host) => {
+      expectContract(await raw('GET', '/gtt-orders', { host }), 403, 'REQUEST_FORBIDDEN');
+    },
+  );
 
   it('Host 127.0.0.1:<port> and localhost:<port> are served', async () => {
     expect((await raw('GET', '/gtt-orders', { host: `127.0.0.1:${port}` })).status).toBe(200);
@@ -134,7 +193,10 @@ describe('7. npm start logs at WARN from the first line', () => {
     delete env.POWERTOOLS_LOG_LEVEL;
     delete env.LOG_LEVEL;
     delete env.AWS_LAMBDA_LOG_LEVEL;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts', '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env,
+    });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
@@ -142,7 +204,10 @@ describe('7. npm start logs at WARN from the first line', () => {
     try {
       const deadline = Date.now() + 25_000;
       let match: RegExpExecArray | null = null;
-      while (!(match = /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Try:/.exec(out)) && Date.now() < deadline) {
+      while (
+        !(match = /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Try:/.exec(out)) &&
+        Date.now() < deadline
+      ) {
         if (child.exitCode !== null) break;
         await new Promise((r) => setTimeout(r, 100));
       }

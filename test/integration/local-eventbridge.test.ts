@@ -3,14 +3,16 @@
  * accepted entries get ids and are delivered in EventBridge's envelope; bad entries are refused one by one with an
  * ErrorCode, as PutEvents does; a whole bad request is an SDK error; a webhook gets each event, retried on 5xx.
  */
-import http from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
-import { startLocalEventBridge, type DeadLetter, type LocalEventBridge } from '../../local/eventbridge.js';
-import { listenOnLoopback, type Listening } from '../../local/loopback.js';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { type DeadLetter, type LocalEventBridge, startLocalEventBridge } from '../../local/eventbridge.js';
+import { type Listening, listenOnLoopback } from '../../local/loopback.js';
 
 let bus: LocalEventBridge | undefined;
 let hook: Listening | undefined;
@@ -21,7 +23,13 @@ afterEach(async () => {
   hook = undefined;
 });
 
-const entry = (fields: Record<string, unknown> = {}) => ({ EventBusName: 'gtt', Source: 'gtt-gateway', DetailType: 'GTT Placed', Detail: '{"al_id":"1"}', ...fields });
+const entry = (fields: Record<string, unknown> = {}) => ({
+  EventBusName: 'gtt',
+  Source: 'gtt-gateway',
+  DetailType: 'GTT Placed',
+  Detail: '{"al_id":"1"}',
+  ...fields,
+});
 
 describe('local PutEvents endpoint', () => {
   it('accepts good entries and refuses bad ones one by one, as PutEvents does', async () => {
@@ -29,14 +37,32 @@ describe('local PutEvents endpoint', () => {
     const client = new EventBridgeClient({ endpoint: bus.url });
     const reply = await client.send(
       new PutEventsCommand({
-        Entries: [entry(), entry({ EventBusName: 'other' }), entry({ Detail: 'not json' }), entry({ Detail: '[1]' }), entry({ DetailType: '' })],
+        Entries: [
+          entry(),
+          entry({ EventBusName: 'other' }),
+          entry({ Detail: 'not json' }),
+          entry({ Detail: '[1]' }),
+          entry({ DetailType: '' }),
+        ],
       }),
     );
     expect(reply.FailedEntryCount).toBe(4);
     expect(reply.Entries![0]!.EventId).toEqual(expect.any(String));
-    expect(reply.Entries!.slice(1).map((e) => e.ErrorCode)).toEqual(['InvalidArgument', 'MalformedDetail', 'MalformedDetail', 'InvalidArgument']);
+    expect(reply.Entries!.slice(1).map((e) => e.ErrorCode)).toEqual([
+      'InvalidArgument',
+      'MalformedDetail',
+      'MalformedDetail',
+      'InvalidArgument',
+    ]);
     expect(bus.events).toEqual([
-      expect.objectContaining({ version: '0', id: reply.Entries![0]!.EventId, 'detail-type': 'GTT Placed', source: 'gtt-gateway', detail: { al_id: '1' }, resources: [] }),
+      expect.objectContaining({
+        version: '0',
+        id: reply.Entries![0]!.EventId,
+        'detail-type': 'GTT Placed',
+        source: 'gtt-gateway',
+        detail: { al_id: '1' },
+        resources: [],
+      }),
     ]);
     client.destroy();
   });
@@ -44,8 +70,14 @@ describe('local PutEvents endpoint', () => {
   it('refuses more than 10 entries as a whole request, and an unknown operation', async () => {
     bus = await startLocalEventBridge({ busName: 'gtt' });
     const client = new EventBridgeClient({ endpoint: bus.url });
-    await expect(client.send(new PutEventsCommand({ Entries: Array.from({ length: 11 }, () => entry()) }))).rejects.toMatchObject({ name: 'ValidationException' });
-    const res = await fetch(bus.url, { method: 'POST', headers: { authorization: 'x', 'x-amz-target': 'AWSEvents.ListRules' }, body: '{}' });
+    await expect(
+      client.send(new PutEventsCommand({ Entries: Array.from({ length: 11 }, () => entry()) })),
+    ).rejects.toMatchObject({ name: 'ValidationException' });
+    const res = await fetch(bus.url, {
+      method: 'POST',
+      headers: { authorization: 'x', 'x-amz-target': 'AWSEvents.ListRules' },
+      body: '{}',
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ __type: 'UnknownOperationException' });
     expect(bus.events).toEqual([]);
@@ -124,7 +156,10 @@ describe('local PutEvents endpoint', () => {
         [bus.events[1]!.id, 'HTTP 400 (not retried)', 1],
       ]);
       expect(heard.map((h) => h.file)).toEqual([file, file]);
-      const lines = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as DeadLetter);
+      const lines = readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as DeadLetter);
       expect(lines.map((l) => l.event)).toEqual(bus.events);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -4,8 +4,9 @@
  * handler that ran last (which put its context on the function set's logger).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startLocalStack, type LocalStack } from '../../local/run-local.js';
+
 import { logger } from '../../functions/runtime/logger.js';
+import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 
 let stack: LocalStack;
 const lines: string[] = [];
@@ -42,7 +43,18 @@ describe('local log context', () => {
     const placed = await fetch(`${stack.api.url}/gtt-orders`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'Idempotency-Key': 'log-context-1' },
-      body: JSON.stringify({ exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' }),
+      body: JSON.stringify({
+        exch: 'NSE',
+        tsym: 'M&M-EQ',
+        qty: 1,
+        prc: '1500',
+        prd: 'C',
+        trantype: 'B',
+        prctyp: 'LMT',
+        ret: 'DAY',
+        ai_t: 'LTP_B_O',
+        d: '1490',
+      }),
     });
     expect(placed.status).toBe(201);
     const placeLines = logged('operation succeeded');
@@ -64,7 +76,10 @@ describe('local log context', () => {
 
     expect((await fetch(`${stack.api.url}/session/oauth/start`)).status).toBe(200);
     const oauth = logged('request').at(-1);
-    expect(oauth).toMatchObject({ function_name: 'OAuthCallback', access: { route: expect.stringContaining('/session/oauth/start') } });
+    expect(oauth).toMatchObject({
+      function_name: 'OAuthCallback',
+      access: { route: expect.stringContaining('/session/oauth/start') },
+    });
     expect(oauth!.function_request_id).not.toBe(placeRequest);
   });
 });

@@ -4,8 +4,9 @@
  * (`POST /_local/run/<Function>`).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { LOCAL_RUN_PREFIX, startLocalStack, type LocalStack } from '../../local/run-local.js';
+
 import { localBroker } from '../../local/broker-preset.js';
+import { LOCAL_RUN_PREFIX, type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { signInAsDemo } from '../support/emulator-control.js';
 
 let stack: LocalStack | undefined;
@@ -14,9 +15,24 @@ afterEach(async () => {
   stack = undefined;
 });
 
-const order = { exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' };
+const order = {
+  exch: 'NSE',
+  tsym: 'M&M-EQ',
+  qty: 1,
+  prc: '1500',
+  prd: 'C',
+  trantype: 'B',
+  prctyp: 'LMT',
+  ret: 'DAY',
+  ai_t: 'LTP_B_O',
+  d: '1490',
+};
 const place = (api: string, key: string) =>
-  fetch(`${api}/gtt-orders`, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify(order) });
+  fetch(`${api}/gtt-orders`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'idempotency-key': key },
+    body: JSON.stringify(order),
+  });
 const getJson = async (url: string, init?: RequestInit) => {
   const res = await fetch(url, init);
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -30,7 +46,11 @@ describe('presets on the emulator', () => {
       login: 'oauth',
       authorizeUrl: 'http://127.0.0.1:9/OAuthlogin/authorize/oauth?client_id={clientId}',
     });
-    expect(localBroker('shoonya', 'http://127.0.0.1:9', true)).toMatchObject({ baseUrl: 'http://127.0.0.1:9/NorenWClientTP', auth: 'jkey', totp: true });
+    expect(localBroker('shoonya', 'http://127.0.0.1:9', true)).toMatchObject({
+      baseUrl: 'http://127.0.0.1:9/NorenWClientTP',
+      auth: 'jkey',
+      totp: true,
+    });
     expect(localBroker('flattrade', 'http://127.0.0.1:9')).toMatchObject({
       baseUrl: 'http://127.0.0.1:9/PiConnectTP',
       auth: 'jkey',
@@ -39,14 +59,20 @@ describe('presets on the emulator', () => {
       tokenUrl: 'http://127.0.0.1:9/trade/apitoken',
     });
     expect(() => localBroker('flattrade', 'http://127.0.0.1:9', true)).toThrow(/no TOTP/);
-    expect(() => localBroker('nosuch', 'http://127.0.0.1:9')).toThrow(/broker must be one of shoonya, zebu, flattrade, tradesmart, custom/);
+    expect(() => localBroker('nosuch', 'http://127.0.0.1:9')).toThrow(
+      /broker must be one of shoonya, zebu, flattrade, tradesmart, custom/,
+    );
   });
 
   it('--broker flattrade: orders go as jKey on /PiConnectTP, and the Flattrade login round trip renews the session', async () => {
     stack = await startLocalStack({ broker: 'flattrade' });
     const api = stack.api.url;
     expect((await place(api, 'ft-1')).status).toBe(201);
-    const requests = (await getJson(`${stack.emulator.url}/_emulator/requests`)).body.requests as { path: string; authorization: string | null; operation: string }[];
+    const requests = (await getJson(`${stack.emulator.url}/_emulator/requests`)).body.requests as {
+      path: string;
+      authorization: string | null;
+      operation: string;
+    }[];
     const placed = requests.find((r) => r.operation === 'PlaceGTTOrder')!;
     expect(placed.path).toBe('/PiConnectTP/PlaceGTTOrder');
     expect(placed.authorization).toBeNull();
@@ -68,7 +94,10 @@ describe('presets on the emulator', () => {
     const health = await getJson(`${api}${LOCAL_RUN_PREFIX}SessionHealth`, { method: 'POST' });
     expect(health).toMatchObject({ status: 200, body: { alive: true, method: 'totp' } });
     expect((await place(api, 'totp-1')).status).toBe(201);
-    const requests = (await getJson(`${stack.emulator.url}/_emulator/requests`)).body.requests as { path: string; operation: string }[];
+    const requests = (await getJson(`${stack.emulator.url}/_emulator/requests`)).body.requests as {
+      path: string;
+      operation: string;
+    }[];
     expect(requests.find((r) => r.operation === 'PlaceGTTOrder')!.path).toBe('/NorenWClientTP/PlaceGTTOrder');
   });
 
@@ -76,6 +105,9 @@ describe('presets on the emulator', () => {
     stack = await startLocalStack({});
     expect((await fetch(`${stack.api.url}${LOCAL_RUN_PREFIX}SessionRenewal`, { method: 'POST' })).status).toBe(404);
     // The health check is rehearsed, and reads the emulator's demo session as alive.
-    expect((await getJson(`${stack.api.url}${LOCAL_RUN_PREFIX}SessionHealth`, { method: 'POST' })).body).toMatchObject({ alive: true, uid: 'DEMO01' });
+    expect((await getJson(`${stack.api.url}${LOCAL_RUN_PREFIX}SessionHealth`, { method: 'POST' })).body).toMatchObject({
+      alive: true,
+      uid: 'DEMO01',
+    });
   });
 });

@@ -4,17 +4,18 @@
  * still holding an older token meets the broker's `Session Expired`, re-reads the secret, finds it logged out and
  * stops; a new container answers SESSION_EXPIRED without calling the broker; a login clears the mark.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { startEmulator, type RunningEmulator } from '../../emulator/server.js';
-import { startLocalSecretsManager, type LocalSecretsManager } from '../../local/secrets-manager.js';
-import { useLocalAwsEnvironment } from '../../local/run-local.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+import { type RunningEmulator, startEmulator } from '../../emulator/server.js';
 import { createGatewayHandler } from '../../functions/gateway.js';
-import { createSessionRenewal } from '../../functions/session/totp-login.js';
-import { createSessionHealthCheck } from '../../functions/session/health.js';
-import type { GatewaySettings } from '../../functions/runtime/config.js';
 import { clientDetails, logout, placeGttOrder } from '../../functions/operations.js';
-import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
+import type { GatewaySettings } from '../../functions/runtime/config.js';
+import { createSessionHealthCheck } from '../../functions/session/health.js';
+import { createSessionRenewal } from '../../functions/session/totp-login.js';
+import { useLocalAwsEnvironment } from '../../local/run-local.js';
+import { type LocalSecretsManager, startLocalSecretsManager } from '../../local/secrets-manager.js';
+import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 import { invokeDirect } from '../support/events.js';
 
 const SESSION = 'it/logout-session';
@@ -25,7 +26,18 @@ let secrets: LocalSecretsManager;
 let control: EmulatorControl;
 const logger = new Logger({ serviceName: 'logout-it', logLevel: 'SILENT' });
 
-const order = { exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: 1490 };
+const order = {
+  exch: 'NSE',
+  tsym: 'M&M-EQ',
+  qty: 1,
+  prc: '1500',
+  prd: 'C',
+  trantype: 'B',
+  prctyp: 'LMT',
+  ret: 'DAY',
+  ai_t: 'LTP_B_O',
+  d: 1490,
+};
 
 // A classic deployment: the TOTP renewal (QuickAuth) issues jKey sessions, so every call sends the token as jKey.
 const config = (): GatewaySettings => ({
@@ -55,7 +67,8 @@ const container = async <T extends typeof placeGttOrder | typeof logout | typeof
   return handler;
 };
 const place = (handler: ReturnType<typeof createGatewayHandler>) => invokeDirect(handler, placeGttOrder, order);
-const secret = () => JSON.parse(secrets.getSecret(SESSION)!) as { accessToken?: string; loggedOutAt?: string; uid: string };
+const secret = () =>
+  JSON.parse(secrets.getSecret(SESSION)!) as { accessToken?: string; loggedOutAt?: string; uid: string };
 const renew = () => createSessionRenewal({ env: sessionEnv(), logger })();
 const brokerCalls = async (operation: string) => (await control.requests()).filter((r) => r.operation === operation);
 /** Asks the broker directly whether a token still works (ClientDetails with it). */
@@ -74,7 +87,12 @@ beforeAll(async () => {
   control = emulatorControl(emulator.url);
   secrets = await startLocalSecretsManager({
     secrets: {
-      [LOGIN]: JSON.stringify({ uid: emulator.uid, password: emulator.login.password, totpSeed: emulator.login.totpSeed, apiSecret: emulator.login.apiSecret }),
+      [LOGIN]: JSON.stringify({
+        uid: emulator.uid,
+        password: emulator.login.password,
+        totpSeed: emulator.login.totpSeed,
+        apiSecret: emulator.login.apiSecret,
+      }),
     },
   });
 });
@@ -120,7 +138,10 @@ describe('Logout ends the session for every container', () => {
     await control.clearRequests();
     const cold = await container(placeGttOrder);
     expect(await place(cold)).toMatchObject({ ok: false, error: { code: 'SESSION_EXPIRED' } });
-    expect(await invokeDirect(await container(clientDetails), clientDetails, {})).toMatchObject({ ok: false, error: { code: 'SESSION_EXPIRED' } });
+    expect(await invokeDirect(await container(clientDetails), clientDetails, {})).toMatchObject({
+      ok: false,
+      error: { code: 'SESSION_EXPIRED' },
+    });
     expect(await control.requests()).toHaveLength(0);
     expect(await control.orders(emulator.uid)).toHaveLength(2);
   });
@@ -140,7 +161,10 @@ describe('Logout ends the session for every container', () => {
     expect(await invokeDirect(logoutFn, logout, {})).toMatchObject({ ok: true, result: { stat: 'Ok' } });
     expect(await tokenWorks(inSecret)).toBe(false);
     await control.clearRequests();
-    expect(await place(await container(placeGttOrder))).toMatchObject({ ok: false, error: { code: 'SESSION_EXPIRED' } });
+    expect(await place(await container(placeGttOrder))).toMatchObject({
+      ok: false,
+      error: { code: 'SESSION_EXPIRED' },
+    });
     expect(await control.requests()).toHaveLength(0);
     // Once more: already logged out, nothing left to end, nothing sent.
     const again = await invokeDirect(await container(logout), logout, {});
@@ -168,20 +192,33 @@ describe('Logout ends the session for every container', () => {
     for (let i = 0; i < 5; i++) expect(await place(placer)).toMatchObject({ ok: true });
     expect(secrets.getCallCount(SESSION) - reads).toBe(0);
 
-    secrets.setSecret(SESSION, JSON.stringify({ uid: emulator.uid, actid: emulator.actid, loggedOutAt: '2026-11-23T08:00:00.000Z' }));
+    secrets.setSecret(
+      SESSION,
+      JSON.stringify({ uid: emulator.uid, actid: emulator.actid, loggedOutAt: '2026-11-23T08:00:00.000Z' }),
+    );
     const marked = await container(placeGttOrder);
     await place(marked);
     await control.clearRequests();
     const before = secrets.getCallCount(SESSION);
-    for (let i = 0; i < 5; i++) expect(await place(marked)).toMatchObject({ ok: false, error: { code: 'SESSION_EXPIRED' } });
+    for (let i = 0; i < 5; i++)
+      expect(await place(marked)).toMatchObject({ ok: false, error: { code: 'SESSION_EXPIRED' } });
     expect(secrets.getCallCount(SESSION) - before).toBe(5);
     expect(await control.requests()).toHaveLength(0);
   });
 
   it('a secret marked logged out is a valid secret, not a configuration error; one without a token and mark is not', async () => {
-    secrets.setSecret(SESSION, JSON.stringify({ uid: emulator.uid, actid: emulator.actid, loggedOutAt: '2026-11-23T08:00:00.000Z' }));
-    expect(await place(await container(placeGttOrder))).toMatchObject({ ok: false, error: { code: 'SESSION_EXPIRED' } });
+    secrets.setSecret(
+      SESSION,
+      JSON.stringify({ uid: emulator.uid, actid: emulator.actid, loggedOutAt: '2026-11-23T08:00:00.000Z' }),
+    );
+    expect(await place(await container(placeGttOrder))).toMatchObject({
+      ok: false,
+      error: { code: 'SESSION_EXPIRED' },
+    });
     secrets.setSecret(SESSION, JSON.stringify({ accessToken: '', uid: emulator.uid, actid: emulator.actid }));
-    expect(await place(await container(placeGttOrder))).toMatchObject({ ok: false, error: { code: 'CONFIGURATION_ERROR' } });
+    expect(await place(await container(placeGttOrder))).toMatchObject({
+      ok: false,
+      error: { code: 'CONFIGURATION_ERROR' },
+    });
   });
 });

@@ -4,7 +4,8 @@
  * published events, per operation.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startLocalStack, type LocalStack } from '../../local/run-local.js';
+
+import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { jdata } from '../contract/jdata-client.js';
 
 let stack: LocalStack;
@@ -15,7 +16,11 @@ beforeAll(async () => {
   vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
   stack = await startLocalStack({ settings: { GUARDRAIL_MAX_QTY: 10 } });
   vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    lines.push(...String(chunk).split('\n').filter((l) => l.includes('"_aws"')));
+    lines.push(
+      ...String(chunk)
+        .split('\n')
+        .filter((l) => l.includes('"_aws"')),
+    );
     return true;
   });
 });
@@ -28,20 +33,49 @@ beforeEach(() => {
   lines.length = 0;
 });
 
-type Emf = Record<string, unknown> & { _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }[] } };
+type Emf = Record<string, unknown> & {
+  _aws: {
+    CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }[];
+  };
+};
 const emitted = (): Emf[] => lines.map((l) => JSON.parse(l) as Emf);
 
-const ORDER = { exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' };
+const ORDER = {
+  exch: 'NSE',
+  tsym: 'M&M-EQ',
+  qty: 1,
+  prc: '1500',
+  prd: 'C',
+  trantype: 'B',
+  prctyp: 'LMT',
+  ret: 'DAY',
+  ai_t: 'LTP_B_O',
+  d: '1490',
+};
 const post = (body: unknown, key: string) =>
-  fetch(`${stack.api.url}/gtt-orders`, { method: 'POST', headers: { 'content-type': 'application/json', 'Idempotency-Key': key }, body: JSON.stringify(body) });
+  fetch(`${stack.api.url}/gtt-orders`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'Idempotency-Key': key },
+    body: JSON.stringify(body),
+  });
 
 describe('operation metrics', () => {
   it('a place: Requests, Succeeded, BrokerLatency, BrokerAttempts and EventsPublished under Operation; its replay: IdempotentReplays', async () => {
     expect((await post(ORDER, 'm-1')).status).toBe(201);
     const [first] = emitted();
-    expect(first).toMatchObject({ service: 'gtt-gateway', Operation: 'PlaceGTTOrder', Requests: 1, Succeeded: 1, BrokerAttempts: 1, EventsPublished: 1 });
+    expect(first).toMatchObject({
+      service: 'gtt-gateway',
+      Operation: 'PlaceGTTOrder',
+      Requests: 1,
+      Succeeded: 1,
+      BrokerAttempts: 1,
+      EventsPublished: 1,
+    });
     expect(first!.BrokerLatency).toEqual(expect.any(Number));
-    expect(first!._aws.CloudWatchMetrics[0]).toMatchObject({ Namespace: 'GttGateway', Dimensions: [['service', 'Operation']] });
+    expect(first!._aws.CloudWatchMetrics[0]).toMatchObject({
+      Namespace: 'GttGateway',
+      Dimensions: [['service', 'Operation']],
+    });
 
     lines.length = 0;
     expect((await post(ORDER, 'm-1')).status).toBe(201);
@@ -52,7 +86,12 @@ describe('operation metrics', () => {
   it('a guardrail rejection: Failed, GuardrailRejections, and Errors by ErrorCode; no broker metrics', async () => {
     expect((await post({ ...ORDER, qty: 50 }, 'm-2')).status).toBe(422);
     const all = emitted();
-    expect(all.find((m) => 'Failed' in m)).toMatchObject({ Operation: 'PlaceGTTOrder', Requests: 1, Failed: 1, GuardrailRejections: 1 });
+    expect(all.find((m) => 'Failed' in m)).toMatchObject({
+      Operation: 'PlaceGTTOrder',
+      Requests: 1,
+      Failed: 1,
+      GuardrailRejections: 1,
+    });
     expect(all.find((m) => 'Failed' in m)).not.toHaveProperty('BrokerLatency');
     const byCode = all.find((m) => 'Errors' in m)!;
     expect(byCode).toMatchObject({ Operation: 'PlaceGTTOrder', ErrorCode: 'GUARDRAIL_REJECTED', Errors: 1 });
@@ -63,7 +102,12 @@ describe('operation metrics', () => {
     await stack.watch();
     expect(emitted().at(-1)).toMatchObject({ Function: 'GttWatcher', WatcherRuns: 1 });
     // An order placed outside the gateway: the next run publishes its GTT Placed, and counts it.
-    const outside = await jdata(stack.emulator.url, 'PlaceGTTOrder', { uid: stack.emulator.uid, actid: stack.emulator.actid, ...ORDER, qty: '1', validity: 'GTT' }, stack.emulator.token);
+    const outside = await jdata(
+      stack.emulator.url,
+      'PlaceGTTOrder',
+      { uid: stack.emulator.uid, actid: stack.emulator.actid, ...ORDER, qty: '1', validity: 'GTT' },
+      stack.emulator.token,
+    );
     expect(outside.body).toMatchObject({ stat: 'OI created' });
     lines.length = 0;
     await stack.watch();

@@ -5,9 +5,10 @@
  * forwarder POSTs, and throws when the bus refuses it so Lambda retries.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createNotifyFormatter } from '../../functions/events/notify-formatter.js';
+
 import { NOTIFICATION_SOURCE, notificationBody } from '../../functions/events/notification.js';
-import { startLocalEventBridge, type LocalEventBridge } from '../../local/eventbridge.js';
+import { createNotifyFormatter } from '../../functions/events/notify-formatter.js';
+import { type LocalEventBridge, startLocalEventBridge } from '../../local/eventbridge.js';
 
 let bus: LocalEventBridge | undefined;
 afterEach(async () => {
@@ -41,18 +42,35 @@ const triggered = {
 describe('NotifyFormatter', () => {
   it('puts the Telegram body of the event on the bus as a Notification of its own source', async () => {
     bus = await startLocalEventBridge({ busName: 'gtt' });
-    const handler = createNotifyFormatter({ endpoint: bus.url, env: { EVENT_BUS_NAME: 'gtt', NOTIFY_FORMAT: 'telegram', NOTIFY_TELEGRAM_CHAT_ID: '-1001234' } });
+    const handler = createNotifyFormatter({
+      endpoint: bus.url,
+      env: { EVENT_BUS_NAME: 'gtt', NOTIFY_FORMAT: 'telegram', NOTIFY_TELEGRAM_CHAT_ID: '-1001234' },
+    });
     await handler(triggered);
-    expect(bus.events).toEqual([expect.objectContaining({ source: NOTIFICATION_SOURCE, 'detail-type': 'Notification', detail: notificationBody('telegram', triggered, '-1001234') })]);
-    expect(bus.events[0]!.detail).toEqual({ chat_id: '-1001234', text: expect.stringMatching(/^GTT Triggered: Buy 1 NSE:M&M-EQ @ 1500 LMT fired at 1490\n/) });
+    expect(bus.events).toEqual([
+      expect.objectContaining({
+        source: NOTIFICATION_SOURCE,
+        'detail-type': 'Notification',
+        detail: notificationBody('telegram', triggered, '-1001234'),
+      }),
+    ]);
+    expect(bus.events[0]!.detail).toEqual({
+      chat_id: '-1001234',
+      text: expect.stringMatching(/^GTT Triggered: Buy 1 NSE:M&M-EQ @ 1500 LMT fired at 1490\n/),
+    });
   });
 
   it('throws when the bus refuses the message (Lambda retries), and refuses to start without a chat format', async () => {
     bus = await startLocalEventBridge({ busName: 'gtt' });
-    const handler = createNotifyFormatter({ endpoint: bus.url, env: { EVENT_BUS_NAME: 'gtt', NOTIFY_FORMAT: 'slack' } });
+    const handler = createNotifyFormatter({
+      endpoint: bus.url,
+      env: { EVENT_BUS_NAME: 'gtt', NOTIFY_FORMAT: 'slack' },
+    });
     bus.refuseNext(1);
     await expect(handler(triggered)).rejects.toThrow(/the bus refused the notification: InternalFailure/);
     expect(bus.events).toEqual([]);
-    expect(() => createNotifyFormatter({ env: { EVENT_BUS_NAME: 'gtt', NOTIFY_FORMAT: 'raw' } })).toThrow(/NOTIFY_FORMAT must be slack or telegram/);
+    expect(() => createNotifyFormatter({ env: { EVENT_BUS_NAME: 'gtt', NOTIFY_FORMAT: 'raw' } })).toThrow(
+      /NOTIFY_FORMAT must be slack or telegram/,
+    );
   });
 });

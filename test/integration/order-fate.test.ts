@@ -4,8 +4,9 @@
  * hint, the GTT's tag), `GET /orders` the day's book; a book that cannot be read leaves the history answering.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startLocalStack, type LocalStack } from '../../local/run-local.js';
-import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
+
+import { type LocalStack, startLocalStack } from '../../local/run-local.js';
+import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
 
 let stack: LocalStack;
@@ -31,12 +32,30 @@ const api = async (method: string, path: string, body?: unknown, headers: Record
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 };
-const ORDER = { exch: 'NSE', tsym: 'INFY-EQ', qty: 5, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' };
+const ORDER = {
+  exch: 'NSE',
+  tsym: 'INFY-EQ',
+  qty: 5,
+  prc: '1500',
+  prd: 'C',
+  trantype: 'B',
+  prctyp: 'LMT',
+  ret: 'DAY',
+  ai_t: 'LTP_B_O',
+  d: '1490',
+};
 let keys = 0;
 const place = async (over: Record<string, unknown> = {}) =>
-  String((await api('POST', '/gtt-orders', { ...ORDER, ...over }, { 'Idempotency-Key': `fate-${++keys}-${Date.now()}` })).body.al_id);
+  String(
+    (await api('POST', '/gtt-orders', { ...ORDER, ...over }, { 'Idempotency-Key': `fate-${++keys}-${Date.now()}` }))
+      .body.al_id,
+  );
 const ltp = (price: number, tsym = 'INFY-EQ') =>
-  fetch(`${stack.emulator.url}/_emulator/ltp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ exch: 'NSE', tsym, ltp: price }) });
+  fetch(`${stack.emulator.url}/_emulator/ltp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ exch: 'NSE', tsym, ltp: price }),
+  });
 type Fired = { al_id: string; tag?: string; order?: Record<string, unknown> };
 
 describe('the fate of every fired order', () => {
@@ -47,15 +66,29 @@ describe('the fate of every fired order', () => {
     const history = (await api('GET', '/gtt-orders/triggered')).body as { orders: Fired[] };
     const fired = history.orders.find((o) => o.al_id === alId)!;
     expect(fired.order).toMatchObject({
-      norenordno: expect.stringMatching(/^\d{14}$/), status: 'filled', filledQty: 5, averagePrice: '1500', side: 'B', qty: 5, tag: 'dip-buy',
+      norenordno: expect.stringMatching(/^\d{14}$/),
+      status: 'filled',
+      filledQty: 5,
+      averagePrice: '1500',
+      side: 'B',
+      qty: 5,
+      tag: 'dip-buy',
     });
     const book = (await api('GET', '/orders')).body as { orders: Record<string, unknown>[] };
     expect(book.orders).toEqual([fired.order]);
   });
 
   it('a rejected order says why, as a code with a hint and the broker words; a partial fill says how much', async () => {
-    await fetch(`${stack.emulator.url}/_emulator/next-order`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: 'rejected', reason: 'RED:Margin Shortfall:INR 7,500.00 Available:INR 0.00' }) });
-    await fetch(`${stack.emulator.url}/_emulator/next-order`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: 'partial', fillQty: 2 }) });
+    await fetch(`${stack.emulator.url}/_emulator/next-order`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 'rejected', reason: 'RED:Margin Shortfall:INR 7,500.00 Available:INR 0.00' }),
+    });
+    await fetch(`${stack.emulator.url}/_emulator/next-order`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 'partial', fillQty: 2 }),
+    });
     const rejected = await place({ tsym: 'TCS-EQ' });
     const partial = await place({ tsym: 'SBIN-EQ' });
     await ltp(1400, 'TCS-EQ');
@@ -64,9 +97,17 @@ describe('the fate of every fired order', () => {
     expect(orders.find((o) => o.al_id === rejected)!.order).toMatchObject({
       status: 'rejected',
       filledQty: 0,
-      rejection: { code: 'INSUFFICIENT_FUNDS', text: 'RED:Margin Shortfall:INR 7,500.00 Available:INR 0.00', hint: expect.stringContaining('margin') },
+      rejection: {
+        code: 'INSUFFICIENT_FUNDS',
+        text: 'RED:Margin Shortfall:INR 7,500.00 Available:INR 0.00',
+        hint: expect.stringContaining('margin'),
+      },
     });
-    expect(orders.find((o) => o.al_id === partial)!.order).toMatchObject({ status: 'partially-filled', filledQty: 2, qty: 5 });
+    expect(orders.find((o) => o.al_id === partial)!.order).toMatchObject({
+      status: 'partially-filled',
+      filledQty: 2,
+      qty: 5,
+    });
   });
 
   it('an OCO: the order of the leg that fired', async () => {
@@ -74,7 +115,9 @@ describe('the fate of every fired order', () => {
       'POST',
       '/gtt-orders/oco',
       {
-        exch: 'NSE', tsym: 'WIPRO-EQ', tag: 'exit',
+        exch: 'NSE',
+        tsym: 'WIPRO-EQ',
+        tag: 'exit',
         target: { trigger: '600', order: { trantype: 'S', prctyp: 'LMT', qty: 3, prc: '600', prd: 'C' } },
         stopLoss: { trigger: '500', order: { trantype: 'S', prctyp: 'LMT', qty: 3, prc: '495', prd: 'C' } },
       },
@@ -82,7 +125,9 @@ describe('the fate of every fired order', () => {
     );
     await ltp(550, 'WIPRO-EQ');
     await ltp(499, 'WIPRO-EQ');
-    const { orders } = (await api('GET', '/gtt-orders/triggered')).body as { orders: (Fired & { firedLeg?: string })[] };
+    const { orders } = (await api('GET', '/gtt-orders/triggered')).body as {
+      orders: (Fired & { firedLeg?: string })[];
+    };
     const fired = orders.find((o) => o.al_id === String(oco.body.al_id))!;
     expect(fired.firedLeg).toBe('stopLoss');
     expect(fired.order).toMatchObject({ side: 'S', qty: 3, price: '495', status: 'filled', tag: 'exit' });
@@ -94,7 +139,10 @@ describe('the fate of every fired order', () => {
     await control.fault({ operation: 'OrderBook', kind: 'http5xx' });
     const reply = await api('GET', '/gtt-orders/triggered');
     expect(reply.status).toBe(200);
-    expect(reply.body).toMatchObject({ orderBookUnavailable: true, orders: [expect.objectContaining({ al_id: alId })] });
+    expect(reply.body).toMatchObject({
+      orderBookUnavailable: true,
+      orders: [expect.objectContaining({ al_id: alId })],
+    });
     expect((reply.body.orders as Fired[])[0]).not.toHaveProperty('order');
   });
 });
@@ -111,10 +159,18 @@ describe('the fate on the event bus (the watcher)', () => {
     await stack.watch();
     const triggered = events('GTT Triggered').filter((e) => e.detail.al_id === alId);
     expect(triggered).toHaveLength(1);
-    expect(triggered[0]!.detail).toMatchObject({ order: { status: 'filled', filledQty: 5, norenordno: expect.stringMatching(/^\d{14}$/) } });
+    expect(triggered[0]!.detail).toMatchObject({
+      order: { status: 'filled', filledQty: 5, norenordno: expect.stringMatching(/^\d{14}$/) },
+    });
     const filled = events('Order Filled').filter((e) => e.detail.al_id === alId);
     expect(filled).toHaveLength(1);
-    expect(filled[0]!.detail).toMatchObject({ tag: 'fate-bus', side: 'B', quantity: 5, order: { status: 'filled', averagePrice: '1500' }, origin: 'watcher' });
+    expect(filled[0]!.detail).toMatchObject({
+      tag: 'fate-bus',
+      side: 'B',
+      quantity: 5,
+      order: { status: 'filled', averagePrice: '1500' },
+      origin: 'watcher',
+    });
   });
 
   it('an order still open gives no settled event; what had settled before the first run is not announced', async () => {
@@ -133,18 +189,27 @@ describe('the fate on the event bus (the watcher)', () => {
           ).al_id,
         );
       const fireFresh = (tsym: string) =>
-        fetch(`${fresh.emulator.url}/_emulator/ltp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ exch: 'NSE', tsym, ltp: 1400 }) });
+        fetch(`${fresh.emulator.url}/_emulator/ltp`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ exch: 'NSE', tsym, ltp: 1400 }),
+        });
       // Fired and filled before the watcher's first run: its baseline.
       const before = await freshPlace('ITC-EQ');
       await fireFresh('ITC-EQ');
       await fresh.watch();
       await fresh.watch();
       // Fired after, its order left open.
-      await fetch(`${fresh.emulator.url}/_emulator/next-order`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: 'open' }) });
+      await fetch(`${fresh.emulator.url}/_emulator/next-order`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ status: 'open' }),
+      });
       const open = await freshPlace('LT-EQ');
       await fireFresh('LT-EQ');
       await fresh.watch();
-      const of = (type: string, alId: string) => fresh.eventBridge.events.filter((e) => e['detail-type'] === type && e.detail.al_id === alId);
+      const of = (type: string, alId: string) =>
+        fresh.eventBridge.events.filter((e) => e['detail-type'] === type && e.detail.al_id === alId);
       expect(of('Order Filled', before)).toEqual([]);
       expect(of('GTT Triggered', open)[0]!.detail).toMatchObject({ order: { status: 'open', filledQty: 0 } });
       expect([...of('Order Filled', open), ...of('Order Rejected', open), ...of('Order Cancelled', open)]).toEqual([]);

@@ -4,25 +4,41 @@
  * What the emulator received is read from its request log.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startLocalStack, type LocalStack } from '../../local/run-local.js';
-import { localBroker } from '../../local/broker-preset.js';
+
+import { createGttClient } from '../../client/index.js';
 import { createGatewayHandler } from '../../functions/gateway.js';
 import { cancelGttOrder, placeGttOrder } from '../../functions/operations.js';
 import { dynamoIdempotency } from '../../functions/safety/idempotency.js';
 import { dynamoTradingControls, TradingControls } from '../../functions/safety/trading-controls.js';
-import { createGttClient } from '../../client/index.js';
-import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
+import { localBroker } from '../../local/broker-preset.js';
+import { type LocalStack, startLocalStack } from '../../local/run-local.js';
+import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 import { invokeDirect, invokeHttp } from '../support/events.js';
 
 let stack: LocalStack;
 let control: EmulatorControl;
 let run = 0;
 
-const order = (i: number) => ({ exch: 'NSE', tsym: 'M&M-EQ', qty: 1 + i, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' });
+const order = (i: number) => ({
+  exch: 'NSE',
+  tsym: 'M&M-EQ',
+  qty: 1 + i,
+  prc: '1500',
+  prd: 'C',
+  trantype: 'B',
+  prctyp: 'LMT',
+  ret: 'DAY',
+  ai_t: 'LTP_B_O',
+  d: '1490',
+});
 
 /** A fresh "container": its own handler, its own governor client state, the stack's shared table. */
 const container = () =>
-  createGatewayHandler(placeGttOrder, { idempotency: dynamoIdempotency, controls: dynamoTradingControls, config: stack.config });
+  createGatewayHandler(placeGttOrder, {
+    idempotency: dynamoIdempotency,
+    controls: dynamoTradingControls,
+    config: stack.config,
+  });
 
 /** The largest number of requests the emulator received within any one second (a sliding window). */
 const busiestSecond = (times: number[]): number => {
@@ -40,7 +56,9 @@ const placeArrivals = async () =>
 
 /** What the broker refused among the order writes it received (its own rate limit among them). */
 const brokerRefusals = async () =>
-  (await control.requests()).filter((r) => r.operation === 'PlaceGTTOrder' && (r.reply as { stat?: string } | null)?.stat !== 'OI created').map((r) => r.reply);
+  (await control.requests())
+    .filter((r) => r.operation === 'PlaceGTTOrder' && (r.reply as { stat?: string } | null)?.stat !== 'OI created')
+    .map((r) => r.reply);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -66,7 +84,11 @@ beforeEach(async () => {
 describe('order-rate governor', () => {
   it('defaults to 8 a second and 120 a minute, and npm start applies it', () => {
     expect(stack.config.CONTROL_TABLE_NAME).toBeTruthy();
-    const controls = dynamoTradingControls({ CONTROL_TABLE_NAME: 'x', ORDER_RATE_PER_SECOND: 8, ORDER_RATE_PER_MINUTE: 120 });
+    const controls = dynamoTradingControls({
+      CONTROL_TABLE_NAME: 'x',
+      ORDER_RATE_PER_SECOND: 8,
+      ORDER_RATE_PER_MINUTE: 120,
+    });
     expect(controls.limits).toEqual({ perSecond: 8, perMinute: 120 });
     // npm start -- --broker tradesmart takes the broker's own rate.
     expect(localBroker('tradesmart', 'http://127.0.0.1:1').rateLimits).toEqual({ perSecond: 8, perMinute: 110 });
@@ -76,7 +98,9 @@ describe('order-rate governor', () => {
   it('30 concurrent places from 30 containers: at most 8 reach the broker in any second, the rest RATE_LIMITED; retried, all 30 placed once', async () => {
     const containers = Array.from({ length: 30 }, container);
     const keys = containers.map((_, i) => `rate-${run}-${i}`);
-    const first = await Promise.all(containers.map((h, i) => invokeDirect(h, placeGttOrder, { ...order(i), idempotencyKey: keys[i] })));
+    const first = await Promise.all(
+      containers.map((h, i) => invokeDirect(h, placeGttOrder, { ...order(i), idempotencyKey: keys[i] })),
+    );
 
     const placed = first.filter((r) => r.ok);
     const refused = first.filter((r) => !r.ok);
@@ -89,7 +113,11 @@ describe('order-rate governor', () => {
     expect(placed.length + refused.length).toBe(30);
     expect(busiestSecond(await placeArrivals())).toBeLessThanOrEqual(8);
     for (const r of refused) {
-      expect(r).toMatchObject({ ok: false, name: 'RateLimited', error: { code: 'RATE_LIMITED', outcome: 'not_executed' } });
+      expect(r).toMatchObject({
+        ok: false,
+        name: 'RateLimited',
+        error: { code: 'RATE_LIMITED', outcome: 'not_executed' },
+      });
       if (!r.ok) expect((r.error.details as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThanOrEqual(1);
     }
     // Refused means never sent: the broker saw exactly the placed ones.
@@ -99,7 +127,9 @@ describe('order-rate governor', () => {
     let outstanding = first.map((r, i) => (r.ok ? -1 : i)).filter((i) => i >= 0);
     for (let round = 0; outstanding.length > 0 && round < 20; round++) {
       await sleep(1_000);
-      const again = await Promise.all(outstanding.map((i) => invokeDirect(containers[i]!, placeGttOrder, { ...order(i), idempotencyKey: keys[i] })));
+      const again = await Promise.all(
+        outstanding.map((i) => invokeDirect(containers[i]!, placeGttOrder, { ...order(i), idempotencyKey: keys[i] })),
+      );
       for (const r of again) if (!r.ok) expect(r.error.code).toBe('RATE_LIMITED');
       outstanding = outstanding.filter((_, n) => !again[n]!.ok);
     }
@@ -117,7 +147,11 @@ describe('order-rate governor', () => {
 
   it('the typed client waits for Retry-After and retries: 30 concurrent places over HTTP, each placed exactly once', async () => {
     const client = createGttClient({ baseUrl: stack.api.url, maxAttempts: 12, deadlineMs: 45_000 });
-    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => client.placeOrder(order(i) as never, { idempotencyKey: `client-${run}-${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        client.placeOrder(order(i) as never, { idempotencyKey: `client-${run}-${i}` }),
+      ),
+    );
     expect(new Set(results.map((r) => r.al_id)).size).toBe(30);
     const arrivals = await placeArrivals();
     expect(arrivals).toHaveLength(30);
@@ -133,11 +167,17 @@ describe('order-rate governor', () => {
     });
     // Fill this second's permits as eight other containers would.
     for (let i = 0; i < 8; i++) await controls.acquire(stack.emulator.uid, false);
-    const cancel = createGatewayHandler(cancelGttOrder, { idempotency: dynamoIdempotency, controls: dynamoTradingControls, config: stack.config });
+    const cancel = createGatewayHandler(cancelGttOrder, {
+      idempotency: dynamoIdempotency,
+      controls: dynamoTradingControls,
+      config: stack.config,
+    });
     const reply = await invokeHttp(cancel, cancelGttOrder, { pathParameters: { alId: '123' } });
     expect(reply.status).toBe(429);
     expect(Number(reply.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect(reply.body).toMatchObject({ error: { code: 'RATE_LIMITED', outcome: 'not_executed', details: { window: 'second', limit: 8 } } });
+    expect(reply.body).toMatchObject({
+      error: { code: 'RATE_LIMITED', outcome: 'not_executed', details: { window: 'second', limit: 8 } },
+    });
     expect((await control.requests()).filter((r) => r.operation === 'CancelGTTOrder')).toHaveLength(0);
   });
 
@@ -150,7 +190,11 @@ describe('order-rate governor', () => {
     const account = `minute-${run}`;
     for (let i = 0; i < 3; i++) await controls.acquire(account, false);
     const refusal = await controls.acquire(account, false).catch((error: unknown) => error);
-    expect(refusal).toMatchObject({ code: 'RATE_LIMITED', outcome: 'not_executed', details: { window: 'minute', limit: 3 } });
+    expect(refusal).toMatchObject({
+      code: 'RATE_LIMITED',
+      outcome: 'not_executed',
+      details: { window: 'minute', limit: 3 },
+    });
     expect((refusal as { details: { retryAfterSeconds: number } }).details.retryAfterSeconds).toBeGreaterThan(50);
   });
 
@@ -161,7 +205,11 @@ describe('order-rate governor', () => {
       config: { ...stack.config, CONTROL_TABLE_NAME: 'no-such-table' },
     });
     const reply = await invokeDirect(handler, placeGttOrder, { ...order(0), idempotencyKey: `closed-${run}` });
-    expect(reply).toMatchObject({ ok: false, name: 'InternalError', error: { code: 'INTERNAL_ERROR', outcome: 'not_executed' } });
+    expect(reply).toMatchObject({
+      ok: false,
+      name: 'InternalError',
+      error: { code: 'INTERNAL_ERROR', outcome: 'not_executed' },
+    });
     expect(await placeArrivals()).toHaveLength(0);
   });
 

@@ -4,10 +4,11 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startLocalStack, type LocalStack } from '../../local/run-local.js';
-import { HIGH_ORDER_RATE } from '../support/order-rate.js';
-import { emulatorControl, type EmulatorControl } from '../support/emulator-control.js';
+
+import { type LocalStack, startLocalStack } from '../../local/run-local.js';
+import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 import { redirectLogger } from '../support/logs.js';
+import { HIGH_ORDER_RATE } from '../support/order-rate.js';
 
 const TIMEOUT_MS = 600;
 let stack: LocalStack;
@@ -17,7 +18,18 @@ const logLines: string[] = [];
 let keySeq = 0;
 const newKey = () => `it-${Date.now()}-${++keySeq}`;
 
-const order = { exch: 'NSE', tsym: 'L&TFH-EQ', qty: 4, prc: '160.5', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '158' };
+const order = {
+  exch: 'NSE',
+  tsym: 'L&TFH-EQ',
+  qty: 4,
+  prc: '160.5',
+  prd: 'C',
+  trantype: 'B',
+  prctyp: 'LMT',
+  ret: 'DAY',
+  ai_t: 'LTP_B_O',
+  d: '158',
+};
 
 const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
   const res = await fetch(`${api}${path}`, {
@@ -40,7 +52,12 @@ beforeAll(async () => {
   redirectLogger(logger, write);
   stack = await startLocalStack({
     brokerTimeoutMs: TIMEOUT_MS,
-    settings: { ...HIGH_ORDER_RATE, GUARDRAIL_MAX_QTY: 1000, GUARDRAIL_MAX_ORDER_VALUE: 100000, GUARDRAIL_SYMBOLS_DENY: 'BANNED-EQ' },
+    settings: {
+      ...HIGH_ORDER_RATE,
+      GUARDRAIL_MAX_QTY: 1000,
+      GUARDRAIL_MAX_ORDER_VALUE: 100000,
+      GUARDRAIL_SYMBOLS_DENY: 'BANNED-EQ',
+    },
     gateway: { logger },
   });
   api = stack.api.url;
@@ -103,7 +120,9 @@ describe('idempotent place', () => {
     expect(first).toMatchObject({ status: 504, body: { error: { code: 'BROKER_TIMEOUT', outcome: 'unknown' } } });
     const retry = await place(key);
     expect(retry).toMatchObject({ status: 504, body: { error: { code: 'BROKER_TIMEOUT', outcome: 'unknown' } } });
-    expect(retry.body.error.message).toMatch(/Replay of idempotency key .*check the pending orders \(GET \/gtt-orders\)/);
+    expect(retry.body.error.message).toMatch(
+      /Replay of idempotency key .*check the pending orders \(GET \/gtt-orders\)/,
+    );
     expect(await placeRequests()).toHaveLength(1);
     expect(await pending()).toHaveLength(1);
   });
@@ -120,7 +139,10 @@ describe('idempotent place', () => {
 
   it('place without a key is refused before any broker call', async () => {
     const reply = await place(undefined);
-    expect(reply).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED', details: [{ field: 'Idempotency-Key' }] } } });
+    expect(reply).toMatchObject({
+      status: 400,
+      body: { error: { code: 'VALIDATION_FAILED', details: [{ field: 'Idempotency-Key' }] } },
+    });
     expect(await control.requests()).toEqual([]);
   });
 
@@ -180,7 +202,14 @@ describe('dry run', () => {
         method: 'POST',
         url: `${stack.emulator.url}/ClientAPI/PlaceGTTOrder`,
         headers: { 'Content-Type': 'text/plain', Authorization: 'Bearer <redacted>' },
-        jData: { uid: stack.emulator.uid, actid: stack.emulator.actid, tsym: 'L%26TFH-EQ', qty: '4', prc: '160.5', d: '158' },
+        jData: {
+          uid: stack.emulator.uid,
+          actid: stack.emulator.actid,
+          tsym: 'L%26TFH-EQ',
+          qty: '4',
+          prc: '160.5',
+          d: '158',
+        },
       },
     });
     expect(reply.body.request.body).toBe(`jData=${JSON.stringify(reply.body.request.jData)}`);
@@ -190,8 +219,12 @@ describe('dry run', () => {
 
   it('still applies validation and guardrails', async () => {
     expect((await place(undefined, { ...order, qty: 0 }, '?dryRun=true')).status).toBe(400);
-    expect((await place(undefined, { ...order, qty: 5000 }, '?dryRun=true')).body.error.code).toBe('GUARDRAIL_REJECTED');
-    expect((await call('POST', '/_invoke/CancelGTTOrder', { al_id: '1', dryRun: true })).body).toMatchObject({ dryRun: true });
+    expect((await place(undefined, { ...order, qty: 5000 }, '?dryRun=true')).body.error.code).toBe(
+      'GUARDRAIL_REJECTED',
+    );
+    expect((await call('POST', '/_invoke/CancelGTTOrder', { al_id: '1', dryRun: true })).body).toMatchObject({
+      dryRun: true,
+    });
     expect((await call('GET', '/gtt-orders?dryRun=true')).status).toBe(400);
     expect(await control.requests()).toEqual([]);
   });
@@ -203,9 +236,16 @@ describe('audit records', () => {
     await place(key);
     await place(key);
     await place(newKey(), { ...order, qty: 5000 });
-    const audits = logLines.filter((l) => l.includes('"order action"')).map((l) => JSON.parse(l) as { audit: Record<string, unknown> });
+    const audits = logLines
+      .filter((l) => l.includes('"order action"'))
+      .map((l) => JSON.parse(l) as { audit: Record<string, unknown> });
     expect(audits.map((a) => a.audit.outcome)).toEqual(['succeeded', 'replayed', 'rejected']);
-    expect(audits[0]!.audit).toMatchObject({ action: 'PlaceGTTOrder', idempotencyKey: key, al_id: expect.stringMatching(/^\d+$/), order: { tsym: 'L&TFH-EQ' } });
+    expect(audits[0]!.audit).toMatchObject({
+      action: 'PlaceGTTOrder',
+      idempotencyKey: key,
+      al_id: expect.stringMatching(/^\d+$/),
+      order: { tsym: 'L&TFH-EQ' },
+    });
     expect(audits[2]!.audit).toMatchObject({ code: 'GUARDRAIL_REJECTED' });
     for (const line of logLines) expect(line).not.toContain(stack.emulator.token);
   });

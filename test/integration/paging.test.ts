@@ -4,11 +4,12 @@
  * bounded pages, also when orders are placed or cancelled between pages; a bad cursor or limit is a 400 naming it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalStack, type LocalStack } from '../../local/run-local.js';
-import { jdata } from '../contract/jdata-client.js';
-import { compareIds, MAX_PAGE_LIMIT } from '../../functions/schemas/paging.js';
-import { GttClient } from '../../client/index.js';
+
 import { main } from '../../client/cli.js';
+import { GttClient } from '../../client/index.js';
+import { compareIds, MAX_PAGE_LIMIT } from '../../functions/schemas/paging.js';
+import { type LocalStack, startLocalStack } from '../../local/run-local.js';
+import { jdata } from '../contract/jdata-client.js';
 
 let stack: LocalStack;
 type Page = { orders: { al_id: string; tsym: string }[]; nextCursor?: string };
@@ -17,17 +18,39 @@ const placeOutside = async (fields: Record<string, unknown> = {}) => {
   const reply = await jdata(
     stack.emulator.url,
     'PlaceGTTOrder',
-    { uid: stack.emulator.uid, actid: stack.emulator.actid, exch: 'NSE', tsym: 'TCS-EQ', qty: '3', prc: '4000', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', validity: 'GTT', d: '3990', ...fields },
+    {
+      uid: stack.emulator.uid,
+      actid: stack.emulator.actid,
+      exch: 'NSE',
+      tsym: 'TCS-EQ',
+      qty: '3',
+      prc: '4000',
+      prd: 'C',
+      trantype: 'B',
+      prctyp: 'LMT',
+      ret: 'DAY',
+      ai_t: 'LTP_B_O',
+      validity: 'GTT',
+      d: '3990',
+      ...fields,
+    },
     stack.emulator.token,
   );
   return String((reply.body as { al_id: string }).al_id);
 };
 const get = async (path: string) => {
   const res = await fetch(`${stack.api.url}${path}`);
-  return { status: res.status, body: (await res.json()) as Page & { error?: { code: string; details?: { field: string; message: string }[] } } };
+  return {
+    status: res.status,
+    body: (await res.json()) as Page & { error?: { code: string; details?: { field: string; message: string }[] } },
+  };
 };
 const invoke = async (operation: string, payload: unknown) => {
-  const res = await fetch(`${stack.api.url}/_invoke/${operation}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+  const res = await fetch(`${stack.api.url}/_invoke/${operation}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(payload),
+  });
   return (await res.json()) as Page & { errorMessage?: string };
 };
 const ids = (orders: { al_id: string }[]) => orders.map((o) => o.al_id);
@@ -38,7 +61,12 @@ let placed: string[] = [];
 
 beforeAll(async () => {
   stack = await startLocalStack();
-  for (let i = 0; i < ALL; i += 23) placed.push(...(await Promise.all(Array.from({ length: 23 }, (_, j) => placeOutside({ tsym: (i + j) % 2 ? 'TCS-EQ' : 'INFY-EQ' })))));
+  for (let i = 0; i < ALL; i += 23)
+    placed.push(
+      ...(await Promise.all(
+        Array.from({ length: 23 }, (_, j) => placeOutside({ tsym: (i + j) % 2 ? 'TCS-EQ' : 'INFY-EQ' })),
+      )),
+    );
 }, 60_000);
 afterAll(async () => {
   await stack?.close();
@@ -69,7 +97,8 @@ describe('GET /gtt-orders pages', () => {
     // Between pages: one order not yet listed is cancelled, one already listed is cancelled, a new one is placed.
     const notYet = tcs[60]!;
     const already = tcs[5]!;
-    for (const alId of [notYet, already]) await jdata(stack.emulator.url, 'CancelGTTOrder', { uid: stack.emulator.uid, al_id: alId }, stack.emulator.token);
+    for (const alId of [notYet, already])
+      await jdata(stack.emulator.url, 'CancelGTTOrder', { uid: stack.emulator.uid, al_id: alId }, stack.emulator.token);
     const fresh = await placeOutside();
     const rest: string[] = [];
     let cursor = first.body.nextCursor;
@@ -94,7 +123,9 @@ describe('GET /gtt-orders pages', () => {
     const second = await invoke('GetPendingGTTOrder', { limit: 7, cursor: first.nextCursor });
     expect(ids(second.orders)).toEqual(sorted(placed).slice(7, 14));
     const bad = await invoke('GetPendingGTTOrder', { cursor: 'nope' });
-    expect(JSON.parse(bad.errorMessage!)).toMatchObject({ error: { code: 'VALIDATION_FAILED', details: [{ field: 'cursor' }] } });
+    expect(JSON.parse(bad.errorMessage!)).toMatchObject({
+      error: { code: 'VALIDATION_FAILED', details: [{ field: 'cursor' }] },
+    });
   });
 
   it.each([
@@ -107,21 +138,35 @@ describe('GET /gtt-orders pages', () => {
   ])('?%s: 400 VALIDATION_FAILED naming %s', async (query, field) => {
     const res = await get(`/gtt-orders?${query}`);
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field, message: expect.stringContaining(field) }] });
+    expect(res.body.error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ field, message: expect.stringContaining(field) }],
+    });
   });
 
   it('a cursor of the pending list is refused by the triggered history, and the other way round', async () => {
     const pendingCursor = (await get('/gtt-orders?limit=1')).body.nextCursor!;
     const res = await get(`/gtt-orders/triggered?cursor=${encodeURIComponent(pendingCursor)}`);
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'cursor', message: expect.stringContaining('another list') }] });
+    expect(res.body.error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ field: 'cursor', message: expect.stringContaining('another list') }],
+    });
   });
 });
 
 describe('the triggered history pages', () => {
   it('limit and cursor; every fired order once', async () => {
-    const fired = [await placeOutside({ tsym: 'SBIN-EQ', d: '800', prc: '800' }), await placeOutside({ tsym: 'SBIN-EQ', d: '800', prc: '800' }), await placeOutside({ tsym: 'SBIN-EQ', d: '800', prc: '800' })];
-    await fetch(`${stack.emulator.url}/_emulator/ltp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ exch: 'NSE', tsym: 'SBIN-EQ', ltp: 790 }) });
+    const fired = [
+      await placeOutside({ tsym: 'SBIN-EQ', d: '800', prc: '800' }),
+      await placeOutside({ tsym: 'SBIN-EQ', d: '800', prc: '800' }),
+      await placeOutside({ tsym: 'SBIN-EQ', d: '800', prc: '800' }),
+    ];
+    await fetch(`${stack.emulator.url}/_emulator/ltp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ exch: 'NSE', tsym: 'SBIN-EQ', ltp: 790 }),
+    });
     const first = await get('/gtt-orders/triggered?limit=2');
     expect(first.body.orders).toHaveLength(2);
     const second = await get(`/gtt-orders/triggered?limit=2&cursor=${encodeURIComponent(first.body.nextCursor!)}`);

@@ -3,19 +3,20 @@
  * on their local endpoints: the OAuth round trip, the TOTP renewal, the health check and its metric, and every
  * operation in `jkey` mode.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { startEmulator, type RunningEmulator } from '../../emulator/server.js';
-import { startLocalSecretsManager, type LocalSecretsManager } from '../../local/secrets-manager.js';
-import { startLocalDynamo, type LocalDynamo } from '../../local/dynamodb.js';
-import { useLocalAwsEnvironment } from '../../local/run-local.js';
-import { createOAuthHandler } from '../../functions/session/oauth.js';
-import { createSessionRenewal } from '../../functions/session/totp-login.js';
-import { createSessionHealthCheck } from '../../functions/session/health.js';
-import { currentTotp } from '../../functions/session/broker-login.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+
+import { type RunningEmulator, startEmulator } from '../../emulator/server.js';
 import { createGatewayHandler } from '../../functions/gateway.js';
 import { OPERATIONS, placeGttOrder } from '../../functions/operations.js';
-import { emulatorControl, signInAsDemo, type EmulatorControl } from '../support/emulator-control.js';
+import { currentTotp } from '../../functions/session/broker-login.js';
+import { createSessionHealthCheck } from '../../functions/session/health.js';
+import { createOAuthHandler } from '../../functions/session/oauth.js';
+import { createSessionRenewal } from '../../functions/session/totp-login.js';
+import { type LocalDynamo, startLocalDynamo } from '../../local/dynamodb.js';
+import { useLocalAwsEnvironment } from '../../local/run-local.js';
+import { type LocalSecretsManager, startLocalSecretsManager } from '../../local/secrets-manager.js';
+import { type EmulatorControl, emulatorControl, signInAsDemo } from '../support/emulator-control.js';
 import { invokeDirect } from '../support/events.js';
 import { captureLogger } from '../support/logs.js';
 
@@ -45,7 +46,11 @@ const env = () => ({
   DYNAMODB_ENDPOINT: dynamo.url,
 });
 
-const httpEvent = (path: string, query: Record<string, string> = {}, accept = 'application/json'): APIGatewayProxyEventV2 =>
+const httpEvent = (
+  path: string,
+  query: Record<string, string> = {},
+  accept = 'application/json',
+): APIGatewayProxyEventV2 =>
   ({
     version: '2.0',
     routeKey: `GET ${path}`,
@@ -57,7 +62,10 @@ const httpEvent = (path: string, query: Record<string, string> = {}, accept = 'a
     isBase64Encoded: false,
   }) as unknown as APIGatewayProxyEventV2;
 
-const bodyOf = (res: APIGatewayProxyStructuredResultV2) => (allOutput.push(String(res.body)), JSON.parse(String(res.body))) as Record<string, unknown> & { error?: { code: string } };
+const bodyOf = (res: APIGatewayProxyStructuredResultV2) =>
+  (allOutput.push(String(res.body)), JSON.parse(String(res.body))) as Record<string, unknown> & {
+    error?: { code: string };
+  };
 const session = () => JSON.parse(secrets.getSecret(SESSION)!) as { accessToken: string; uid: string; actid: string };
 
 beforeAll(async () => {
@@ -67,8 +75,17 @@ beforeAll(async () => {
   secrets = await startLocalSecretsManager({
     secrets: {
       [SESSION]: JSON.stringify({ accessToken: emulator.token, uid: emulator.uid, actid: emulator.actid }),
-      [APP]: JSON.stringify({ clientId: emulator.oauth.clientId, secretCode: emulator.oauth.secret, uid: emulator.uid }),
-      [LOGIN]: JSON.stringify({ uid: emulator.uid, password: emulator.login.password, totpSeed: emulator.login.totpSeed, apiSecret: emulator.login.apiSecret }),
+      [APP]: JSON.stringify({
+        clientId: emulator.oauth.clientId,
+        secretCode: emulator.oauth.secret,
+        uid: emulator.uid,
+      }),
+      [LOGIN]: JSON.stringify({
+        uid: emulator.uid,
+        password: emulator.login.password,
+        totpSeed: emulator.login.totpSeed,
+        apiSecret: emulator.login.apiSecret,
+      }),
     },
   });
   dynamo = await startLocalDynamo({ extraTables: [{ name: STATE_TABLE, key: 'state' }] });
@@ -116,8 +133,27 @@ describe('OAuth', () => {
 
     // The old token dies; the gateway, after its rotated-token retry, places with the new one.
     await control.expire(before);
-    const place = createGatewayHandler(placeGttOrder, { config: { BROKER_BASE_URL: emulator.url, BROKER_SECRET_ID: SESSION, SECRETS_MANAGER_ENDPOINT: secrets.url, IDEMPOTENCY_KEY_REQUIRED: false, SECRET_MAX_AGE_SECONDS: 300 } });
-    const placed = await invokeDirect(place, placeGttOrder, { exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' });
+    const place = createGatewayHandler(placeGttOrder, {
+      config: {
+        BROKER_BASE_URL: emulator.url,
+        BROKER_SECRET_ID: SESSION,
+        SECRETS_MANAGER_ENDPOINT: secrets.url,
+        IDEMPOTENCY_KEY_REQUIRED: false,
+        SECRET_MAX_AGE_SECONDS: 300,
+      },
+    });
+    const placed = await invokeDirect(place, placeGttOrder, {
+      exch: 'NSE',
+      tsym: 'M&M-EQ',
+      qty: 1,
+      prc: '1500',
+      prd: 'C',
+      trantype: 'B',
+      prctyp: 'LMT',
+      ret: 'DAY',
+      ai_t: 'LTP_B_O',
+      d: '1490',
+    });
     expect(placed).toMatchObject({ ok: true, result: { stat: 'OI created' } });
   });
 
@@ -135,7 +171,10 @@ describe('OAuth', () => {
 
     const replay = await oauth(httpEvent('/session/oauth/callback', query));
     expect(replay.statusCode).toBe(400);
-    expect(bodyOf(replay).error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'state', message: 'unknown, used or expired' }] });
+    expect(bodyOf(replay).error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ field: 'state', message: 'unknown, used or expired' }],
+    });
     const forged = await oauth(httpEvent('/session/oauth/callback', { ...query, state: 'A'.repeat(43) }));
     expect(forged.statusCode).toBe(400);
     // Without a state: the login was completed, so none is waiting.
@@ -146,19 +185,27 @@ describe('OAuth', () => {
   });
 
   it('a wrong app secret: the broker refuses the checksum, the secret is untouched, the reply says why', async () => {
-    secrets.setSecret(APP, JSON.stringify({ clientId: emulator.oauth.clientId, secretCode: 'wrong-secret', uid: emulator.uid }));
+    secrets.setSecret(
+      APP,
+      JSON.stringify({ clientId: emulator.oauth.clientId, secretCode: 'wrong-secret', uid: emulator.uid }),
+    );
     try {
       await control.oauthRedirect('http://127.0.0.1:1/session/oauth/callback');
       const oauth = createOAuthHandler({ env: env(), logger });
       const start = bodyOf(await oauth(httpEvent('/session/oauth/start')));
       const redirect = await brokerLogin(String(start.authorizeUrl));
       const before = secrets.getSecret(SESSION);
-      const res = await oauth(httpEvent('/session/oauth/callback', Object.fromEntries(redirect.searchParams), 'text/html'));
+      const res = await oauth(
+        httpEvent('/session/oauth/callback', Object.fromEntries(redirect.searchParams), 'text/html'),
+      );
       expect(res.statusCode).toBe(422);
       expect(String(res.body)).toContain('INVALID_VERIFIER');
       expect(secrets.getSecret(SESSION)).toBe(before);
     } finally {
-      secrets.setSecret(APP, JSON.stringify({ clientId: emulator.oauth.clientId, secretCode: emulator.oauth.secret, uid: emulator.uid }));
+      secrets.setSecret(
+        APP,
+        JSON.stringify({ clientId: emulator.oauth.clientId, secretCode: emulator.oauth.secret, uid: emulator.uid }),
+      );
     }
   });
 });
@@ -206,7 +253,10 @@ describe('health check', () => {
     vi.unstubAllEnvs();
   });
   const metricOf = () => {
-    const emf = lines.map((l) => l.trim()).filter((l) => l.includes('"SessionAlive"')).map((l) => JSON.parse(l) as { SessionAlive: number });
+    const emf = lines
+      .map((l) => l.trim())
+      .filter((l) => l.includes('"SessionAlive"'))
+      .map((l) => JSON.parse(l) as { SessionAlive: number });
     return emf.at(-1)?.SessionAlive;
   };
 
@@ -222,7 +272,10 @@ describe('health check', () => {
     await createSessionRenewal({ env: totpEnv(), logger })();
     expect(await check()).toMatchObject({ alive: true, method: 'totp', uid: emulator.uid });
     // Sent as Bearer, QuickAuth's token is refused: the check says so instead of calling it alive.
-    expect(await createSessionHealthCheck({ env: env(), logger })()).toMatchObject({ alive: false, code: 'SESSION_EXPIRED' });
+    expect(await createSessionHealthCheck({ env: env(), logger })()).toMatchObject({
+      alive: false,
+      code: 'SESSION_EXPIRED',
+    });
   });
 });
 
@@ -230,24 +283,46 @@ describe('jkey mode', () => {
   it('every operation works with jData=…&jKey=… and no Authorization header', async () => {
     await control.switches({ acceptJKey: true });
     await control.clearRequests();
-    const config = { BROKER_BASE_URL: `${emulator.url}/NorenWClientTP/`, BROKER_AUTH: 'jkey', BROKER_SECRET_ID: SESSION, SECRETS_MANAGER_ENDPOINT: secrets.url, IDEMPOTENCY_KEY_REQUIRED: false };
+    const config = {
+      BROKER_BASE_URL: `${emulator.url}/NorenWClientTP/`,
+      BROKER_AUTH: 'jkey',
+      BROKER_SECRET_ID: SESSION,
+      SECRETS_MANAGER_ENDPOINT: secrets.url,
+      IDEMPOTENCY_KEY_REQUIRED: false,
+    };
     const call = async (name: string, payload: Record<string, unknown>): Promise<Record<string, unknown>> => {
       const operation = OPERATIONS.find((o) => o.name === name)!;
       const reply = await invokeDirect(createGatewayHandler(operation, { config }), operation, payload);
       if (!reply.ok) throw new Error(`${name}: ${JSON.stringify(reply.error)}`);
       return reply.result as Record<string, unknown>;
     };
-    const order = { exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' };
+    const order = {
+      exch: 'NSE',
+      tsym: 'M&M-EQ',
+      qty: 1,
+      prc: '1500',
+      prd: 'C',
+      trantype: 'B',
+      prctyp: 'LMT',
+      ret: 'DAY',
+      ai_t: 'LTP_B_O',
+      d: '1490',
+    };
     const oco = {
-      exch: 'NSE', tsym: 'M&M-EQ',
+      exch: 'NSE',
+      tsym: 'M&M-EQ',
       target: { trigger: '1600', order: { trantype: 'S', prctyp: 'LMT', qty: 1, prc: '1600', prd: 'C' } },
       stopLoss: { trigger: '1400', order: { trantype: 'S', prctyp: 'MKT', qty: 1, prd: 'C' } },
     };
     const placed = (await call('PlaceGTTOrder', order)) as unknown as { al_id: string };
     const ocoPlaced = (await call('PlaceOCOOrder', oco)) as unknown as { al_id: string };
-    expect(await call('GetPendingGTTOrder', {})).toMatchObject({ orders: expect.arrayContaining([expect.objectContaining({ al_id: placed.al_id })]) });
+    expect(await call('GetPendingGTTOrder', {})).toMatchObject({
+      orders: expect.arrayContaining([expect.objectContaining({ al_id: placed.al_id })]),
+    });
     expect(await call('GetGTTOrder', { al_id: ocoPlaced.al_id })).toMatchObject({ type: 'oco' });
-    expect(await call('ModifyGTTOrder', { ...order, al_id: placed.al_id, qty: 2 })).toMatchObject({ stat: 'OI replaced' });
+    expect(await call('ModifyGTTOrder', { ...order, al_id: placed.al_id, qty: 2 })).toMatchObject({
+      stat: 'OI replaced',
+    });
     expect(await call('ModifyOCOOrder', { ...oco, al_id: ocoPlaced.al_id })).toMatchObject({ stat: 'OI replaced' });
     expect(await call('CancelGTTOrder', { al_id: placed.al_id })).toMatchObject({ stat: 'OI deleted' });
     expect(await call('GetTriggeredGTTOrders', {})).toMatchObject({ orders: expect.any(Array) });
@@ -265,9 +340,7 @@ describe('jkey mode', () => {
 
 describe('leak check', () => {
   it('no token, password, TOTP seed, API secret or app secret in any log line or reply of this file', async () => {
-    const issued = (await control.requests())
-      .flatMap((r) => [JSON.stringify(r.reply)])
-      .join('\n');
+    const issued = (await control.requests()).flatMap((r) => [JSON.stringify(r.reply)]).join('\n');
     const secretsToFind = [
       emulator.token,
       emulator.oauth.secret,

@@ -11,20 +11,22 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { startEmulator, type RunningEmulator } from '../../emulator/server.js';
-import { startLocalSecretsManager, type LocalSecretsManager } from '../../local/secrets-manager.js';
-import { startLocalDynamo, type LocalDynamo } from '../../local/dynamodb.js';
-import { useLocalAwsEnvironment } from '../../local/run-local.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { type RunningEmulator, startEmulator } from '../../emulator/server.js';
+import { createGatewayHandler } from '../../functions/gateway.js';
+import { placeGttOrder } from '../../functions/operations.js';
+import { createEndOfDayLogout } from '../../functions/session/end-of-day.js';
+import { createSessionHealthCheck } from '../../functions/session/health.js';
 import { createOAuthHandler } from '../../functions/session/oauth.js';
 import { OAuthStateStore } from '../../functions/session/oauth-state.js';
 import { createSessionRenewal } from '../../functions/session/totp-login.js';
-import { createSessionHealthCheck } from '../../functions/session/health.js';
-import { createEndOfDayLogout } from '../../functions/session/end-of-day.js';
-import { createGatewayHandler } from '../../functions/gateway.js';
-import { placeGttOrder } from '../../functions/operations.js';
-import { emulatorControl, signInAsDemo, type EmulatorControl } from '../support/emulator-control.js';
+import { type LocalDynamo, startLocalDynamo } from '../../local/dynamodb.js';
+import { useLocalAwsEnvironment } from '../../local/run-local.js';
+import { type LocalSecretsManager, startLocalSecretsManager } from '../../local/secrets-manager.js';
+import { type EmulatorControl, emulatorControl, signInAsDemo } from '../support/emulator-control.js';
 import { invokeDirect } from '../support/events.js';
 import { captureLogger } from '../support/logs.js';
 
@@ -54,7 +56,11 @@ const env = (extra: Record<string, string> = {}) => ({
   ...extra,
 });
 
-const httpEvent = (path: string, query: Record<string, string> = {}, accept = 'application/json'): APIGatewayProxyEventV2 =>
+const httpEvent = (
+  path: string,
+  query: Record<string, string> = {},
+  accept = 'application/json',
+): APIGatewayProxyEventV2 =>
   ({
     version: '2.0',
     routeKey: `GET ${path}`,
@@ -66,16 +72,49 @@ const httpEvent = (path: string, query: Record<string, string> = {}, accept = 'a
     isBase64Encoded: false,
   }) as unknown as APIGatewayProxyEventV2;
 
-type Body = Record<string, unknown> & { error?: { code: string; message: string; details?: { field: string; message: string }[] } };
+type Body = Record<string, unknown> & {
+  error?: { code: string; message: string; details?: { field: string; message: string }[] };
+};
 const bodyOf = (res: APIGatewayProxyStructuredResultV2): Body => {
   output.push(String(res.body));
   return JSON.parse(String(res.body)) as Body;
 };
-const session = () => JSON.parse(secrets.getSecret(SESSION)!) as { accessToken: string; uid: string; actid: string; renewedAt?: string; method?: string; loggedOutAt?: string };
-const exchanges = async (operation = 'GenAcsTok') => (await control.requests()).filter((r) => r.operation === operation).length;
-const placeOrder = { exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' };
+const session = () =>
+  JSON.parse(secrets.getSecret(SESSION)!) as {
+    accessToken: string;
+    uid: string;
+    actid: string;
+    renewedAt?: string;
+    method?: string;
+    loggedOutAt?: string;
+  };
+const exchanges = async (operation = 'GenAcsTok') =>
+  (await control.requests()).filter((r) => r.operation === operation).length;
+const placeOrder = {
+  exch: 'NSE',
+  tsym: 'M&M-EQ',
+  qty: 1,
+  prc: '1500',
+  prd: 'C',
+  trantype: 'B',
+  prctyp: 'LMT',
+  ret: 'DAY',
+  ai_t: 'LTP_B_O',
+  d: '1490',
+};
 const placeWith = (config: Record<string, unknown>) =>
-  invokeDirect(createGatewayHandler(placeGttOrder, { config: { BROKER_SECRET_ID: SESSION, SECRETS_MANAGER_ENDPOINT: secrets.url, IDEMPOTENCY_KEY_REQUIRED: false, ...config } }), placeGttOrder, placeOrder);
+  invokeDirect(
+    createGatewayHandler(placeGttOrder, {
+      config: {
+        BROKER_SECRET_ID: SESSION,
+        SECRETS_MANAGER_ENDPOINT: secrets.url,
+        IDEMPOTENCY_KEY_REQUIRED: false,
+        ...config,
+      },
+    }),
+    placeGttOrder,
+    placeOrder,
+  );
 const appSecret = (extra: Record<string, string> = {}) =>
   JSON.stringify({ clientId: emulator.oauth.clientId, secretCode: emulator.oauth.secret, uid: emulator.uid, ...extra });
 
@@ -87,7 +126,12 @@ beforeAll(async () => {
     secrets: {
       [SESSION]: JSON.stringify({ accessToken: emulator.token, uid: emulator.uid, actid: emulator.actid }),
       [APP]: appSecret(),
-      [LOGIN]: JSON.stringify({ uid: emulator.uid, password: emulator.login.password, totpSeed: emulator.login.totpSeed, apiSecret: emulator.login.apiSecret }),
+      [LOGIN]: JSON.stringify({
+        uid: emulator.uid,
+        password: emulator.login.password,
+        totpSeed: emulator.login.totpSeed,
+        apiSecret: emulator.login.apiSecret,
+      }),
     },
   });
   dynamo = await startLocalDynamo({ extraTables: [{ name: STATE_TABLE, key: 'state' }] });
@@ -130,7 +174,10 @@ describe('OAuth callback as the live brokers redirect', () => {
       expect(again.statusCode).toBe(400);
       expect(secrets.getPutCount(SESSION)).toBe(puts + 1);
       expect(await exchanges()).toBe(0);
-      expect(await placeWith({ BROKER_BASE_URL: `${emulator.url}/NorenWClientAPI` })).toMatchObject({ ok: true, result: { stat: 'OI created' } });
+      expect(await placeWith({ BROKER_BASE_URL: `${emulator.url}/NorenWClientAPI` })).toMatchObject({
+        ok: true,
+        result: { stat: 'OI created' },
+      });
     } finally {
       await control.switches({ echoOAuthState: false });
     }
@@ -144,8 +191,13 @@ describe('OAuth callback as the live brokers redirect', () => {
     const puts = secrets.getPutCount(SESSION);
     await control.clearRequests();
     // A code the page issued for nobody's login (the trader signed in without starting one here).
-    const stray = await signInAsDemo(emulator, `${emulator.url}/OAuthlogin/authorize/oauth?client_id=${emulator.oauth.clientId}`);
-    const refused = await oauth(httpEvent('/session/oauth/callback', { code: stray.searchParams.get('code')! }, 'text/html'));
+    const stray = await signInAsDemo(
+      emulator,
+      `${emulator.url}/OAuthlogin/authorize/oauth?client_id=${emulator.oauth.clientId}`,
+    );
+    const refused = await oauth(
+      httpEvent('/session/oauth/callback', { code: stray.searchParams.get('code')! }, 'text/html'),
+    );
     expect(refused.statusCode).toBe(400);
     expect(String(refused.body)).toContain('No login was started here in the last 10 minutes');
     expect(secrets.getPutCount(SESSION)).toBe(puts);
@@ -173,7 +225,10 @@ describe('OAuth callback as the live brokers redirect', () => {
     const puts = secrets.getPutCount(SESSION);
     await control.clearRequests();
     const replay = bodyOf(await oauth(httpEvent('/session/oauth/callback', { code: query.code! })));
-    expect(replay.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'code', message: 'already used' }] });
+    expect(replay.error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ field: 'code', message: 'already used' }],
+    });
     expect(secrets.getPutCount(SESSION)).toBe(puts);
     expect(await exchanges()).toBe(0);
   });
@@ -183,7 +238,9 @@ describe('OAuth callback as the live brokers redirect', () => {
     const { query } = await loginRoundTrip(oauth);
     const marker = 'extra-param-marker-7f3a';
     output.length = 0;
-    const done = await oauth(httpEvent('/session/oauth/callback', { ...query, client: marker, foo: `<b>${marker}</b>` }, 'text/html'));
+    const done = await oauth(
+      httpEvent('/session/oauth/callback', { ...query, client: marker, foo: `<b>${marker}</b>` }, 'text/html'),
+    );
     expect(done.statusCode).toBe(200);
     expect(String(done.body)).toContain('Broker session renewed');
     expect(output.join('\n')).not.toContain(marker);
@@ -240,7 +297,11 @@ describe('the session must be this deployment account', () => {
 
     it("an attacker's code (the broker answers for another uid) writes nothing", async () => {
       const before = secrets.getSecret(SESSION);
-      const res = await exchangeAtFake({ access_token: 'attacker-session-token-1', uid: 'ATTACKER9', actid: 'ATTACKER9' });
+      const res = await exchangeAtFake({
+        access_token: 'attacker-session-token-1',
+        uid: 'ATTACKER9',
+        actid: 'ATTACKER9',
+      });
       expect(res.statusCode).toBe(403);
       expect(bodyOf(res).error).toMatchObject({ code: 'SESSION_ACCOUNT_MISMATCH' });
       expect(String(res.body)).not.toContain('attacker-session-token-1');
@@ -248,7 +309,11 @@ describe('the session must be this deployment account', () => {
     });
 
     it('success is the presence of access_token: no stat, USERID and AccountId read as real clients do', async () => {
-      const res = await exchangeAtFake({ access_token: 'fake-broker-token-2', USERID: emulator.uid, AccountId: emulator.actid });
+      const res = await exchangeAtFake({
+        access_token: 'fake-broker-token-2',
+        USERID: emulator.uid,
+        AccountId: emulator.actid,
+      });
       expect(res.statusCode).toBe(200);
       expect(session()).toMatchObject({ accessToken: 'fake-broker-token-2', uid: emulator.uid, actid: emulator.actid });
       expect(String(res.body)).not.toContain('fake-broker-token-2');
@@ -263,7 +328,10 @@ describe('the session must be this deployment account', () => {
 
     it('the refusal text of the broker, without a token', async () => {
       const res = await exchangeAtFake({ stat: 'Not_Ok', emsg: 'Invalid Input : INVALID_VERIFIER' });
-      expect(bodyOf(res).error).toMatchObject({ code: 'BROKER_REJECTED', brokerMessage: 'Invalid Input : INVALID_VERIFIER' });
+      expect(bodyOf(res).error).toMatchObject({
+        code: 'BROKER_REJECTED',
+        brokerMessage: 'Invalid Input : INVALID_VERIFIER',
+      });
     });
   });
 });
@@ -303,8 +371,13 @@ describe("Flattrade's login", () => {
     expect(await exchanges('GenAcsTok')).toBe(0);
     expect(session()).toMatchObject({ method: 'flattrade', uid: emulator.uid });
     // The token is a jKey: sent as jKey it trades; sent as Bearer the emulator refuses it, as a broker may.
-    expect(await placeWith({ BROKER_BASE_URL: `${emulator.url}/PiConnectTP`, BROKER_AUTH: 'jkey' })).toMatchObject({ ok: true });
-    expect(await placeWith({ BROKER_BASE_URL: `${emulator.url}/PiConnectTP`, BROKER_AUTH: 'bearer' })).toMatchObject({ ok: false, error: { code: 'SESSION_EXPIRED' } });
+    expect(await placeWith({ BROKER_BASE_URL: `${emulator.url}/PiConnectTP`, BROKER_AUTH: 'jkey' })).toMatchObject({
+      ok: true,
+    });
+    expect(await placeWith({ BROKER_BASE_URL: `${emulator.url}/PiConnectTP`, BROKER_AUTH: 'bearer' })).toMatchObject({
+      ok: false,
+      error: { code: 'SESSION_EXPIRED' },
+    });
   });
 });
 
@@ -316,23 +389,43 @@ describe('TOTP login (QuickAuth) in jKey mode', () => {
       details: [{ field: 'BROKER_AUTH' }],
     });
     expect(await exchanges('QuickAuth')).toBe(0);
-    const result = await createSessionRenewal({ env: env({ BROKER_AUTH: 'jkey', BROKER_BASE_URL: `${emulator.url}/NorenWClientTP` }), logger })();
+    const result = await createSessionRenewal({
+      env: env({ BROKER_AUTH: 'jkey', BROKER_BASE_URL: `${emulator.url}/NorenWClientTP` }),
+      logger,
+    })();
     expect(result).toMatchObject({ stat: 'Ok', method: 'totp', uid: emulator.uid });
-    expect(await placeWith({ BROKER_BASE_URL: `${emulator.url}/NorenWClientTP`, BROKER_AUTH: 'jkey' })).toMatchObject({ ok: true });
-    expect(await placeWith({ BROKER_BASE_URL: `${emulator.url}/NorenWClientTP`, BROKER_AUTH: 'bearer' })).toMatchObject({ ok: false, error: { code: 'SESSION_EXPIRED' } });
+    expect(await placeWith({ BROKER_BASE_URL: `${emulator.url}/NorenWClientTP`, BROKER_AUTH: 'jkey' })).toMatchObject({
+      ok: true,
+    });
+    expect(await placeWith({ BROKER_BASE_URL: `${emulator.url}/NorenWClientTP`, BROKER_AUTH: 'bearer' })).toMatchObject(
+      { ok: false, error: { code: 'SESSION_EXPIRED' } },
+    );
   });
 });
 
 describe('GET /session', () => {
   it('whose session, since when, alive or not; never the token', async () => {
-    const health = createSessionHealthCheck({ env: env({ BROKER_AUTH: 'jkey', BROKER_BASE_URL: `${emulator.url}/NorenWClientTP` }), logger });
+    const health = createSessionHealthCheck({
+      env: env({ BROKER_AUTH: 'jkey', BROKER_BASE_URL: `${emulator.url}/NorenWClientTP` }),
+      logger,
+    });
     const res = (await health(httpEvent('/session'))) as APIGatewayProxyStructuredResultV2;
     expect(res.statusCode).toBe(200);
     const body = bodyOf(res);
-    expect(body).toMatchObject({ alive: true, uid: emulator.uid, actid: emulator.actid, method: 'totp', since: session().renewedAt });
+    expect(body).toMatchObject({
+      alive: true,
+      uid: emulator.uid,
+      actid: emulator.actid,
+      method: 'totp',
+      since: session().renewedAt,
+    });
     expect(String(res.body)).not.toContain(session().accessToken);
     await control.expire(session().accessToken);
-    expect(bodyOf((await health(httpEvent('/session'))) as APIGatewayProxyStructuredResultV2)).toMatchObject({ alive: false, code: 'SESSION_EXPIRED', uid: emulator.uid });
+    expect(bodyOf((await health(httpEvent('/session'))) as APIGatewayProxyStructuredResultV2)).toMatchObject({
+      alive: false,
+      code: 'SESSION_EXPIRED',
+      uid: emulator.uid,
+    });
     await control.clearRequests();
     const bad = (await health(httpEvent('/session', { verbose: '1' }))) as APIGatewayProxyStructuredResultV2;
     expect(bad.statusCode).toBe(400);
@@ -343,7 +436,14 @@ describe('GET /session', () => {
 describe('leak check', () => {
   it('no token, code, password, seed or secret in any log line or reply of this file', () => {
     const text = output.join('\n');
-    for (const secret of [emulator.token, emulator.oauth.secret, emulator.login.password, emulator.login.totpSeed, emulator.login.apiSecret, session().accessToken]) {
+    for (const secret of [
+      emulator.token,
+      emulator.oauth.secret,
+      emulator.login.password,
+      emulator.login.totpSeed,
+      emulator.login.apiSecret,
+      session().accessToken,
+    ]) {
       expect(text).not.toContain(secret);
     }
     expect(text).toContain('session renewed');
@@ -359,11 +459,25 @@ describe('the end-of-day logout', () => {
     expect(ended).toMatchObject({ stat: 'Ok', outcome: 'logged-out', uid: emulator.uid });
     expect(session()).toMatchObject({ accessToken: '', loggedOutAt: expect.any(String) });
     // The token is dead at the broker too.
-    expect((await fetch(`${emulator.url}/NorenWClientTP/ClientDetails`, { method: 'POST', body: `jData=${JSON.stringify({ uid: emulator.uid, actid: emulator.actid })}&jKey=${token}` }).then((r) => r.json())) as { stat: string }).toMatchObject({ stat: 'Not_Ok' });
+    expect(
+      (await fetch(`${emulator.url}/NorenWClientTP/ClientDetails`, {
+        method: 'POST',
+        body: `jData=${JSON.stringify({ uid: emulator.uid, actid: emulator.actid })}&jKey=${token}`,
+      }).then((r) => r.json())) as { stat: string },
+    ).toMatchObject({ stat: 'Not_Ok' });
     // Asked at night: logged out for the night, no broker call.
     await control.clearRequests();
-    const health = bodyOf((await createSessionHealthCheck({ env: totp, logger })(httpEvent('/session'))) as APIGatewayProxyStructuredResultV2);
-    expect(health).toMatchObject({ alive: false, code: 'LOGGED_OUT', loggedOutAt: expect.any(String), uid: emulator.uid });
+    const health = bodyOf(
+      (await createSessionHealthCheck({ env: totp, logger })(
+        httpEvent('/session'),
+      )) as APIGatewayProxyStructuredResultV2,
+    );
+    expect(health).toMatchObject({
+      alive: false,
+      code: 'LOGGED_OUT',
+      loggedOutAt: expect.any(String),
+      uid: emulator.uid,
+    });
     expect(String(health.reason)).toContain('Logged out for the night');
     expect(await exchanges('ClientDetails')).toBe(0);
     // Run again (a retried schedule): nothing left to end, still fine.
@@ -371,6 +485,8 @@ describe('the end-of-day logout', () => {
     // The morning login clears the mark; orders go through again.
     await createSessionRenewal({ env: totp, logger })();
     expect(session().loggedOutAt).toBeUndefined();
-    expect(await placeWith({ BROKER_BASE_URL: `${emulator.url}/NorenWClientTP`, BROKER_AUTH: 'jkey' })).toMatchObject({ ok: true });
+    expect(await placeWith({ BROKER_BASE_URL: `${emulator.url}/NorenWClientTP`, BROKER_AUTH: 'jkey' })).toMatchObject({
+      ok: true,
+    });
   });
 });

@@ -3,12 +3,13 @@
  * init becomes the first invocation's clean CONFIGURATION_ERROR (read again then), never an unhandled rejection.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { type RunningEmulator, startEmulator } from '../../emulator/server.js';
 import { SessionSource } from '../../functions/broker/session.js';
 import { createGatewayHandler } from '../../functions/gateway.js';
 import { getEnabledGtts } from '../../functions/operations.js';
-import { startEmulator, type RunningEmulator } from '../../emulator/server.js';
-import { startLocalSecretsManager, type LocalSecretsManager } from '../../local/secrets-manager.js';
 import { useLocalAwsEnvironment } from '../../local/run-local.js';
+import { type LocalSecretsManager, startLocalSecretsManager } from '../../local/secrets-manager.js';
 import { invokeDirect } from '../support/events.js';
 
 let emulator: RunningEmulator;
@@ -18,7 +19,9 @@ beforeAll(async () => {
   useLocalAwsEnvironment();
   emulator = await startEmulator({ port: 0 });
   secrets = await startLocalSecretsManager({
-    secrets: { 'prefetch/ok': JSON.stringify({ accessToken: emulator.token, uid: emulator.uid, actid: emulator.actid }) },
+    secrets: {
+      'prefetch/ok': JSON.stringify({ accessToken: emulator.token, uid: emulator.uid, actid: emulator.actid }),
+    },
   });
 });
 afterAll(async () => {
@@ -43,10 +46,16 @@ describe('session prefetch', () => {
     try {
       const handler = createGatewayHandler(getEnabledGtts, {
         prefetchSession: true,
-        config: { BROKER_BASE_URL: emulator.url, BROKER_SECRET_ID: 'prefetch/missing', SECRETS_MANAGER_ENDPOINT: secrets.url, IDEMPOTENCY_KEY_REQUIRED: false },
+        config: {
+          BROKER_BASE_URL: emulator.url,
+          BROKER_SECRET_ID: 'prefetch/missing',
+          SECRETS_MANAGER_ENDPOINT: secrets.url,
+          IDEMPOTENCY_KEY_REQUIRED: false,
+        },
       });
       // The read started at init has failed by now (one request); nothing has been invoked yet.
-      for (let i = 0; i < 100 && secrets.getRequestCount('prefetch/missing') === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 100 && secrets.getRequestCount('prefetch/missing') === 0; i++)
+        await new Promise((r) => setTimeout(r, 20));
       await new Promise((r) => setTimeout(r, 50));
       expect(secrets.getRequestCount('prefetch/missing')).toBe(1);
       const reply = await invokeDirect(handler, getEnabledGtts, {});
@@ -54,7 +63,10 @@ describe('session prefetch', () => {
       // The invocation did not reuse the failed read: it read once more (and that read failed too).
       expect(secrets.getRequestCount('prefetch/missing')).toBe(2);
       // Created later, the secret is found by the next invocation: the failed early read is not cached.
-      secrets.setSecret('prefetch/missing', JSON.stringify({ accessToken: emulator.token, uid: emulator.uid, actid: emulator.actid }));
+      secrets.setSecret(
+        'prefetch/missing',
+        JSON.stringify({ accessToken: emulator.token, uid: emulator.uid, actid: emulator.actid }),
+      );
       expect(await invokeDirect(handler, getEnabledGtts, {})).toMatchObject({ ok: true, result: { stat: 'Ok' } });
       expect(secrets.getRequestCount('prefetch/missing')).toBe(3);
       expect(unhandled).toEqual([]);

@@ -5,12 +5,13 @@
  * each reported once, and a cycle where nothing changed writes no order item.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalStack, type LocalStack } from '../../local/run-local.js';
-import { LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
+
+import { GttClient } from '../../client/index.js';
 import { EventsTable } from '../../functions/events/store.js';
 import { dynamoDbClient } from '../../functions/safety/dynamodb-client.js';
+import { LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
+import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { jdata } from '../contract/jdata-client.js';
-import { GttClient } from '../../client/index.js';
 
 const PENDING = 3_000;
 let stack: LocalStack;
@@ -19,23 +20,48 @@ const placeOutside = async (fields: Record<string, unknown> = {}) => {
   const reply = await jdata(
     stack.emulator.url,
     'PlaceGTTOrder',
-    { uid: stack.emulator.uid, actid: stack.emulator.actid, exch: 'NSE', tsym: 'TCS-EQ', qty: '3', prc: '4000', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', validity: 'GTT', d: '3990', ...fields },
+    {
+      uid: stack.emulator.uid,
+      actid: stack.emulator.actid,
+      exch: 'NSE',
+      tsym: 'TCS-EQ',
+      qty: '3',
+      prc: '4000',
+      prd: 'C',
+      trantype: 'B',
+      prctyp: 'LMT',
+      ret: 'DAY',
+      ai_t: 'LTP_B_O',
+      validity: 'GTT',
+      d: '3990',
+      ...fields,
+    },
     stack.emulator.token,
   );
   expect(reply.body).toMatchObject({ stat: 'OI created' });
   return String((reply.body as { al_id: string }).al_id);
 };
 const cancelOutside = async (alId: string) =>
-  expect((await jdata(stack.emulator.url, 'CancelGTTOrder', { uid: stack.emulator.uid, al_id: alId }, stack.emulator.token)).body).toMatchObject({ stat: 'OI deleted' });
+  expect(
+    (await jdata(stack.emulator.url, 'CancelGTTOrder', { uid: stack.emulator.uid, al_id: alId }, stack.emulator.token))
+      .body,
+  ).toMatchObject({ stat: 'OI deleted' });
 const events = () => stack.eventBridge.events;
-const typesOf = (alId: string) => events().filter((e) => e.detail.al_id === alId).map((e) => e['detail-type']);
+const typesOf = (alId: string) =>
+  events()
+    .filter((e) => e.detail.al_id === alId)
+    .map((e) => e['detail-type']);
 
 beforeAll(async () => {
   stack = await startLocalStack();
   // 3,000 orders at the broker before the watcher's first run, 25 requests at a time.
   const ids: string[] = [];
   for (let i = 0; i < PENDING; i += 25) {
-    ids.push(...(await Promise.all(Array.from({ length: Math.min(25, PENDING - i) }, (_, j) => placeOutside({ qty: String(1 + ((i + j) % 50)) })))));
+    ids.push(
+      ...(await Promise.all(
+        Array.from({ length: Math.min(25, PENDING - i) }, (_, j) => placeOutside({ qty: String(1 + ((i + j) % 50)) })),
+      )),
+    );
   }
   expect(new Set(ids).size).toBe(PENDING);
 }, 120_000);
@@ -70,15 +96,26 @@ describe('the watcher with 3,000 pending orders', () => {
     expect(steady.dynamo?.bytesWritten).toBe(0);
 
     // Outside the gateway: three placed, two cancelled, two fired; and one cancelled through the gateway.
-    const placed = [await placeOutside({ tsym: 'WIPRO-EQ' }), await placeOutside({ tsym: 'WIPRO-EQ' }), await placeOutside({ tsym: 'WIPRO-EQ' })];
+    const placed = [
+      await placeOutside({ tsym: 'WIPRO-EQ' }),
+      await placeOutside({ tsym: 'WIPRO-EQ' }),
+      await placeOutside({ tsym: 'WIPRO-EQ' }),
+    ];
     const pendingNow = await new GttClient({ baseUrl: stack.api.url }).listAllOrders({ limit: 1_000 });
     const bulk = pendingNow.orders.filter((o) => o.tsym === 'TCS-EQ').map((o) => o.al_id);
     const cancelled = [bulk[10]!, bulk[2_000]!];
     for (const alId of cancelled) await cancelOutside(alId);
     const viaGateway = bulk[1_500]!;
     expect((await fetch(`${stack.api.url}/gtt-orders/${viaGateway}`, { method: 'DELETE' })).status).toBe(200);
-    const fired = [await placeOutside({ tsym: 'SBIN-EQ', d: '800', prc: '800' }), await placeOutside({ tsym: 'SBIN-EQ', d: '800', prc: '800' })];
-    await fetch(`${stack.emulator.url}/_emulator/ltp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ exch: 'NSE', tsym: 'SBIN-EQ', ltp: 790 }) });
+    const fired = [
+      await placeOutside({ tsym: 'SBIN-EQ', d: '800', prc: '800' }),
+      await placeOutside({ tsym: 'SBIN-EQ', d: '800', prc: '800' }),
+    ];
+    await fetch(`${stack.emulator.url}/_emulator/ltp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ exch: 'NSE', tsym: 'SBIN-EQ', ltp: 790 }),
+    });
 
     const runs = [await stack.watch(), await stack.watch(), await stack.watch()];
     for (const run of runs) expect(run.status).toBe('ok');
@@ -87,7 +124,10 @@ describe('the watcher with 3,000 pending orders', () => {
     for (const alId of fired) expect(typesOf(alId)).toEqual(['GTT Triggered', 'Order Filled']);
     for (const alId of cancelled) expect(typesOf(alId)).toEqual(['GTT Removed']);
     expect(typesOf(viaGateway)).toEqual(['GTT Cancelled']);
-    expect(events().find((e) => e.detail.al_id === viaGateway)!.detail).toMatchObject({ origin: 'gateway', tsym: 'TCS-EQ' });
+    expect(events().find((e) => e.detail.al_id === viaGateway)!.detail).toMatchObject({
+      origin: 'gateway',
+      tsym: 'TCS-EQ',
+    });
     const ids = events().map((e) => String(e.detail.eventId));
     expect(new Set(ids).size).toBe(ids.length);
     expect(events()).toHaveLength(placed.length + 2 * fired.length + cancelled.length + 1); // each fired GTT: Triggered and Order Filled

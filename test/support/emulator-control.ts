@@ -39,10 +39,16 @@ export const emulatorControl = (baseUrl: string) => {
     clearFaults: () => call<unknown>('DELETE', 'faults'),
     createAccount: (spec: { uid?: string; actid?: string; token?: string } = {}) =>
       call<{ uid: string; actid: string; token: string }>('POST', 'accounts', spec),
-    newSession: (uid: string, token?: string) => call<{ uid: string; token: string }>('POST', 'sessions', { uid, token }),
+    newSession: (uid: string, token?: string) =>
+      call<{ uid: string; token: string }>('POST', 'sessions', { uid, token }),
     expire: (token: string) => call<unknown>('POST', 'sessions/expire', { token }),
     orders: async (uid: string) =>
-      (await call<{ orders: { al_id: string; state: string; tsym: string }[] }>('GET', `orders?uid=${encodeURIComponent(uid)}`)).orders,
+      (
+        await call<{ orders: { al_id: string; state: string; tsym: string }[] }>(
+          'GET',
+          `orders?uid=${encodeURIComponent(uid)}`,
+        )
+      ).orders,
     switches: (values: Record<string, boolean>) => call<unknown>('POST', 'switches', values),
     /** Where the emulator's authorize page sends the browser after login (the app's registered redirect URL). */
     oauthRedirect: (redirectUrl: string) => call<unknown>('POST', 'oauth', { redirectUrl }),
@@ -55,16 +61,26 @@ export const emulatorControl = (baseUrl: string) => {
  * A trader signing in on a broker login page, as a browser does: the form (user id, password, OTP) posted back to
  * the page's own address. Answers the raw reply (a 302 to the redirect URL on success).
  */
-export const signIn = async (loginUrl: string | URL, credentials: { uid: string; password: string; otp: string }): Promise<Response> =>
+export const signIn = async (
+  loginUrl: string | URL,
+  credentials: { uid: string; password: string; otp: string },
+): Promise<Response> =>
   fetch(loginUrl, {
     method: 'POST',
     redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ lgnusrid: credentials.uid, lgnpwd: credentials.password, lgnotp: credentials.otp }).toString(),
+    body: new URLSearchParams({
+      lgnusrid: credentials.uid,
+      lgnpwd: credentials.password,
+      lgnotp: credentials.otp,
+    }).toString(),
   });
 
 /** Signs in as the emulator's demo account (its password and current OTP) and answers where the page redirects. */
-export const signInAsDemo = async (emulator: { url: string; uid: string; login: { password: string } }, loginUrl: string | URL): Promise<URL> => {
+export const signInAsDemo = async (
+  emulator: { url: string; uid: string; login: { password: string } },
+  loginUrl: string | URL,
+): Promise<URL> => {
   const otp = await emulatorControl(emulator.url).otp();
   const reply = await signIn(loginUrl, { uid: emulator.uid, password: emulator.login.password, otp });
   if (reply.status !== 302) throw new Error(`sign-in failed: HTTP ${reply.status} ${await reply.text()}`);

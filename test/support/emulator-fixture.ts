@@ -3,12 +3,16 @@
  * `const emu = useEmulator();` then `emu().url`, `emu().control`.
  */
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { startEmulator, type RunningEmulator, type StartOptions } from '../../emulator/server.js';
-import { emulatorControl, type EmulatorControl } from './emulator-control.js';
+
+import { type RunningEmulator, startEmulator, type StartOptions } from '../../emulator/server.js';
+import { type EmulatorControl, emulatorControl } from './emulator-control.js';
 
 export type EmulatorFixture = RunningEmulator & { control: EmulatorControl };
 
-export const useEmulator = (options: StartOptions = {}, { resetEach = true }: { resetEach?: boolean } = {}): (() => EmulatorFixture) => {
+export const useEmulator = (
+  options: StartOptions = {},
+  { resetEach = true }: { resetEach?: boolean } = {},
+): (() => EmulatorFixture) => {
   let running: EmulatorFixture | undefined;
   beforeAll(async () => {
     const emulator = await startEmulator({ port: 0, ...options });
@@ -32,7 +36,10 @@ export const useEmulator = (options: StartOptions = {}, { resetEach = true }: { 
  * A PlaceGTTOrder jData as the broker's clients send it (every scalar a string): a buy of 10 RELIANCE at 2500.5 when
  * the price falls to 2490, for the emulator's demo account.
  */
-export const gttJData = (emulator: { uid: string; actid: string }, over: Record<string, unknown> = {}): Record<string, unknown> => ({
+export const gttJData = (
+  emulator: { uid: string; actid: string },
+  over: Record<string, unknown> = {},
+): Record<string, unknown> => ({
   uid: emulator.uid,
   actid: emulator.actid,
   exch: 'NSE',

@@ -1,5 +1,6 @@
 /** Builders for the two entry shapes a handler accepts, as API Gateway and Lambda deliver them. */
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+
 import type { AnyOperation } from '../../functions/contract/operation.js';
 import { lambdaContext } from '../../local/lambda-context.js';
 
@@ -33,7 +34,9 @@ export const httpApiEvent = (operation: AnyOperation, options: HttpEventOptions 
       time: new Date().toISOString(),
       timeEpoch: Date.now(),
     },
-    ...(options.body === undefined ? {} : { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) }),
+    ...(options.body === undefined
+      ? {}
+      : { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) }),
     isBase64Encoded: false,
   };
 };
@@ -46,8 +49,15 @@ export interface HttpReply {
   body: unknown;
 }
 
-export const invokeHttp = async (handler: Handler, operation: AnyOperation, options?: HttpEventOptions): Promise<HttpReply> => {
-  const result = (await handler(httpApiEvent(operation, options), lambdaContext(operation.name))) as APIGatewayProxyStructuredResultV2;
+export const invokeHttp = async (
+  handler: Handler,
+  operation: AnyOperation,
+  options?: HttpEventOptions,
+): Promise<HttpReply> => {
+  const result = (await handler(
+    httpApiEvent(operation, options),
+    lambdaContext(operation.name),
+  )) as APIGatewayProxyStructuredResultV2;
   return {
     status: result.statusCode ?? 0,
     headers: result.headers ?? {},
@@ -60,7 +70,9 @@ export const invokeDirect = async (
   handler: Handler,
   operation: AnyOperation,
   payload: unknown,
-): Promise<{ ok: true; result: unknown } | { ok: false; name: string; error: { code: string; [k: string]: unknown } }> => {
+): Promise<
+  { ok: true; result: unknown } | { ok: false; name: string; error: { code: string; [k: string]: unknown } }
+> => {
   try {
     return { ok: true, result: await handler(payload, lambdaContext(operation.name)) };
   } catch (error) {
@@ -73,9 +85,18 @@ export const invokeDirect = async (
  * An operation's HTTP event built from its table example (`op.example`): path parameters from the example's
  * fields, the rest as the JSON body. Generic tests use it so a new table entry is covered without editing them.
  */
-export const exampleHttpEvent = (operation: AnyOperation, options: Omit<HttpEventOptions, 'body' | 'pathParameters'> = {}): APIGatewayProxyEventV2 => {
+export const exampleHttpEvent = (
+  operation: AnyOperation,
+  options: Omit<HttpEventOptions, 'body' | 'pathParameters'> = {},
+): APIGatewayProxyEventV2 => {
   const inPath = Object.values(operation.pathParams ?? {});
-  const pathParameters = Object.fromEntries(Object.entries(operation.pathParams ?? {}).map(([param, field]) => [param, String(operation.example[field])]));
+  const pathParameters = Object.fromEntries(
+    Object.entries(operation.pathParams ?? {}).map(([param, field]) => [param, String(operation.example[field])]),
+  );
   const body = Object.fromEntries(Object.entries(operation.example).filter(([field]) => !inPath.includes(field)));
-  return httpApiEvent(operation, { ...options, ...(inPath.length ? { pathParameters } : {}), ...(Object.keys(body).length ? { body } : {}) });
+  return httpApiEvent(operation, {
+    ...options,
+    ...(inPath.length ? { pathParameters } : {}),
+    ...(Object.keys(body).length ? { body } : {}),
+  });
 };

@@ -14,7 +14,9 @@ export interface CapturedLogger {
 /** Points an existing logger's output at `sink` (every level). */
 export const redirectLogger = (logger: Logger, sink: (line: string) => void): Logger => {
   const write = (line: unknown) => sink(String(line));
-  (logger as unknown as { console: Record<'info' | 'warn' | 'error' | 'debug' | 'log', (line: unknown) => void> }).console = {
+  (
+    logger as unknown as { console: Record<'info' | 'warn' | 'error' | 'debug' | 'log', (line: unknown) => void> }
+  ).console = {
     info: write,
     warn: write,
     error: write,

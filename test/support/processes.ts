@@ -1,5 +1,5 @@
 /** Running the project's commands as a user would, and the README's shell blocks, in end-to-end tests. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
 /**
@@ -7,13 +7,19 @@ import { readdirSync, readFileSync } from 'node:fs';
  * or one page of docs/. A block found twice is an error, so a test can never run a stale copy.
  */
 export const readmeBlock = (name: string): string => {
-  const pages = ['README.md', ...readdirSync('docs').filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const pages = [
+    'README.md',
+    ...readdirSync('docs')
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
   const pattern = new RegExp(`<!-- e2e-${name}:start -->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\`\\s*<!-- e2e-${name}:end -->`);
   const found = pages.flatMap((page) => {
     const match = pattern.exec(readFileSync(page, 'utf8'));
     return match ? [match[1]!] : [];
   });
-  if (found.length !== 1) throw new Error(`expected one e2e-${name} block in README.md and docs/, found ${found.length}`);
+  if (found.length !== 1)
+    throw new Error(`expected one e2e-${name} block in README.md and docs/, found ${found.length}`);
   return found[0]!;
 };
 

@@ -4,7 +4,9 @@
  * the API and counts what reaches it.
  */
 import http from 'node:http';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { cliAccepts, main, version } from '../../client/cli.js';
 import { placeOrderInput } from '../../functions/schemas/input.js';
 import { listenOnLoopback } from '../../local/loopback.js';
@@ -24,12 +26,37 @@ afterAll(async () => {
   await api?.close();
 });
 
-const ORDER = ['--exch', 'NSE', '--tsym', 'M&M-EQ', '--qty', '1', '--price', '1500', '--product', 'C', '--side', 'B', '--price-type', 'LMT', '--retention', 'DAY', '--alert', 'LTP_B_O', '--trigger', '1490'];
+const ORDER = [
+  '--exch',
+  'NSE',
+  '--tsym',
+  'M&M-EQ',
+  '--qty',
+  '1',
+  '--price',
+  '1500',
+  '--product',
+  'C',
+  '--side',
+  'B',
+  '--price-type',
+  'LMT',
+  '--retention',
+  'DAY',
+  '--alert',
+  'LTP_B_O',
+  '--trigger',
+  '1490',
+];
 
 const run = async (args: string[]) => {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main([...args, '--url', api.url, '--no-sign'], { GTT_API_URL: '' }, { out: (t) => out.push(t), err: (t) => err.push(t) });
+  const code = await main(
+    [...args, '--url', api.url, '--no-sign'],
+    { GTT_API_URL: '' },
+    { out: (t) => out.push(t), err: (t) => err.push(t) },
+  );
   return { code, out: out.join('\n'), err: err.join('\n') };
 };
 
@@ -59,7 +86,19 @@ describe('repeated flags', () => {
 describe('every missing or bad flag at once, one line of usage', () => {
   it('names every missing flag and every bad number together, with one usage line; nothing sent', async () => {
     const before = requests;
-    const result = await run(['place', '--exch', 'NSE', '--qty', '-1', '--price', '1e3', '--trigger', 'abc', '--timeout', '0']);
+    const result = await run([
+      'place',
+      '--exch',
+      'NSE',
+      '--qty',
+      '-1',
+      '--price',
+      '1e3',
+      '--trigger',
+      'abc',
+      '--timeout',
+      '0',
+    ]);
     expect(result.code).toBe(2);
     const [problems, hint, ...more] = result.err.split('\n');
     expect(more).toEqual([]);
@@ -75,15 +114,37 @@ describe('every missing or bad flag at once, one line of usage', () => {
 
   it('--qty -1 and --qty=-1 get the quantity rule, not the argument parser\'s "ambiguous" message', async () => {
     for (const qty of [['--qty', '-1'], ['--qty=-1']]) {
-      const result = await run(['place', ...ORDER.filter((_, i) => ORDER[i] !== '--qty' && ORDER[i - 1] !== '--qty'), ...qty]);
+      const result = await run([
+        'place',
+        ...ORDER.filter((_, i) => ORDER[i] !== '--qty' && ORDER[i - 1] !== '--qty'),
+        ...qty,
+      ]);
       expect(result.code).toBe(2);
       expect(result.err).toMatch(/^--qty must be a positive whole number, got "-1"\n/);
       expect(result.err).not.toMatch(/ambiguous/);
     }
   });
 
-  it('place-oco: the legs\' prices and triggers checked like the single order\'s', async () => {
-    const result = await run(['place-oco', '--exch', 'NSE', '--tsym', 'INFY-EQ', '--side', 'S', '--qty', '2', '--product', 'C', '--target-trigger', '-1600', '--stop-trigger', '1400', '--stop-price', 'x']);
+  it("place-oco: the legs' prices and triggers checked like the single order's", async () => {
+    const result = await run([
+      'place-oco',
+      '--exch',
+      'NSE',
+      '--tsym',
+      'INFY-EQ',
+      '--side',
+      'S',
+      '--qty',
+      '2',
+      '--product',
+      'C',
+      '--target-trigger',
+      '-1600',
+      '--stop-trigger',
+      '1400',
+      '--stop-price',
+      'x',
+    ]);
     expect(result.code).toBe(2);
     expect(result.err.split('\n')[0]).toBe(
       '--target-trigger must be a plain non-negative decimal number (no sign, exponent or more than 8 decimals), got "-1600"; ' +
@@ -101,12 +162,43 @@ describe('every missing or bad flag at once, one line of usage', () => {
 
   it('--json: a usage error is one JSON object naming all of it', async () => {
     const result = await run(['place', '--json', '--qty', 'x']);
-    expect(JSON.parse(result.err)).toEqual({ error: { code: 'USAGE', message: expect.stringMatching(/^missing --exch, --tsym, .*; --qty must be a positive whole number, got "x"$/) } });
+    expect(JSON.parse(result.err)).toEqual({
+      error: {
+        code: 'USAGE',
+        message: expect.stringMatching(/^missing --exch, --tsym, .*; --qty must be a positive whole number, got "x"$/),
+      },
+    });
   });
 
   it("the CLI's number rules give the gateway's answers (functions/schemas/input.ts)", () => {
-    const base = { exch: 'NSE', tsym: 'M&M-EQ', qty: '1', prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' };
-    for (const value of ['1', '10', '0', '-1', '1.5', '01', 'abc', '1e3', ' 7', '', '9999999999', '12345678901', '0x10', '+3']) {
+    const base = {
+      exch: 'NSE',
+      tsym: 'M&M-EQ',
+      qty: '1',
+      prc: '1500',
+      prd: 'C',
+      trantype: 'B',
+      prctyp: 'LMT',
+      ret: 'DAY',
+      ai_t: 'LTP_B_O',
+      d: '1490',
+    };
+    for (const value of [
+      '1',
+      '10',
+      '0',
+      '-1',
+      '1.5',
+      '01',
+      'abc',
+      '1e3',
+      ' 7',
+      '',
+      '9999999999',
+      '12345678901',
+      '0x10',
+      '+3',
+    ]) {
       const apiQty = placeOrderInput.safeParse({ ...base, qty: value }).success;
       // The shape of a number, seen on the trigger (a limit price also has rules of its own, e.g. above 0, left to the gateway).
       const apiPrice = placeOrderInput.safeParse({ ...base, d: value }).success;
@@ -123,7 +215,11 @@ describe('network errors name the URL', () => {
     await closed.close();
     const out: string[] = [];
     const err: string[] = [];
-    const code = await main(['list', '--attempts', '1', '--url', closed.url], { GTT_API_URL: '' }, { out: (t) => out.push(t), err: (t) => err.push(t) });
+    const code = await main(
+      ['list', '--attempts', '1', '--url', closed.url],
+      { GTT_API_URL: '' },
+      { out: (t) => out.push(t), err: (t) => err.push(t) },
+    );
     expect(code).toBe(6);
     expect(err.join('\n')).toContain(`at ${closed.url}.`);
   });
@@ -131,7 +227,11 @@ describe('network errors name the URL', () => {
 
 describe('ltp: the local sandbox only', () => {
   it('a URL that is not loopback is refused before anything is sent; a loopback API without a sandbox is named', async () => {
-    const remote = await main(['ltp', 'INFY-EQ', '1400', '--url', 'https://a1b2c3d4e5.execute-api.ap-south-1.amazonaws.com'], { GTT_API_URL: '' }, { out: () => undefined, err: () => undefined });
+    const remote = await main(
+      ['ltp', 'INFY-EQ', '1400', '--url', 'https://a1b2c3d4e5.execute-api.ap-south-1.amazonaws.com'],
+      { GTT_API_URL: '' },
+      { out: () => undefined, err: () => undefined },
+    );
     expect(remote).toBe(2);
     const before = requests;
     const result = await run(['ltp', 'INFY-EQ', '1400']);

@@ -1,17 +1,23 @@
 /** The emulator's request -> reply logic, called directly without a socket. */
+import { TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
-import { BrokerEmulator } from '../../emulator/service.js';
+
 import { compactRequestTime, decodeSymbol, requestTime } from '../../emulator/formats.js';
 import { ocoDirections, ocoFiringLeg } from '../../emulator/oco.js';
 import { LOG_BODY_BYTES, LOG_TOTAL_BYTES } from '../../emulator/request-log.js';
+import { BrokerEmulator } from '../../emulator/service.js';
 import { nextSessionEnd, sha256Hex } from '../../emulator/session-login.js';
 import type { OcoOrder } from '../../emulator/state.js';
-import { TOTP } from 'otpauth';
 
 const emulator = () => new BrokerEmulator({ token: 'unit-token-123' });
 const send = (emu: BrokerEmulator, op: string, jData: unknown, token = 'unit-token-123') =>
   JSON.parse(
-    emu.handle({ method: 'POST', path: `/ClientAPI/${op}`, headers: { authorization: `Bearer ${token}` }, body: `jData=${JSON.stringify(jData)}` }).body,
+    emu.handle({
+      method: 'POST',
+      path: `/ClientAPI/${op}`,
+      headers: { authorization: `Bearer ${token}` },
+      body: `jData=${JSON.stringify(jData)}`,
+    }).body,
   ) as Record<string, unknown>;
 
 describe('emulator service', () => {
@@ -30,7 +36,21 @@ describe('emulator service', () => {
 
   it('never reuses an al_id, even after reset', () => {
     const emu = emulator();
-    const order = { uid: 'DEMO01', actid: 'DEMO01', exch: 'NSE', tsym: 'INFY-EQ', qty: '1', prc: '1', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', validity: 'GTT', d: '1' };
+    const order = {
+      uid: 'DEMO01',
+      actid: 'DEMO01',
+      exch: 'NSE',
+      tsym: 'INFY-EQ',
+      qty: '1',
+      prc: '1',
+      prd: 'C',
+      trantype: 'B',
+      prctyp: 'LMT',
+      ret: 'DAY',
+      ai_t: 'LTP_B_O',
+      validity: 'GTT',
+      d: '1',
+    };
     const first = send(emu, 'PlaceGTTOrder', order).al_id as string;
     emu.reset();
     const second = send(emu, 'PlaceGTTOrder', order).al_id as string;
@@ -53,10 +73,31 @@ describe('emulator service', () => {
 
 describe('emulator service: extensions', () => {
   const login = (emu: BrokerEmulator, fields: Record<string, unknown>, op = 'QuickAuth') =>
-    JSON.parse(emu.handle({ method: 'POST', path: `/NorenWClientTP//${op}`, headers: {}, body: `jData=${JSON.stringify(fields)}` }).body) as Record<string, unknown>;
+    JSON.parse(
+      emu.handle({
+        method: 'POST',
+        path: `/NorenWClientTP//${op}`,
+        headers: {},
+        body: `jData=${JSON.stringify(fields)}`,
+      }).body,
+    ) as Record<string, unknown>;
 
   it('issues 14-digit al_ids: YYMMDD (IST) then an 8-digit counter that a restart later that day never reissues', () => {
-    const order = { uid: 'DEMO01', actid: 'DEMO01', exch: 'NSE', tsym: 'INFY-EQ', qty: '1', prc: '1', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', validity: 'GTT', d: '1' };
+    const order = {
+      uid: 'DEMO01',
+      actid: 'DEMO01',
+      exch: 'NSE',
+      tsym: 'INFY-EQ',
+      qty: '1',
+      prc: '1',
+      prd: 'C',
+      trantype: 'B',
+      prctyp: 'LMT',
+      ret: 'DAY',
+      ai_t: 'LTP_B_O',
+      validity: 'GTT',
+      d: '1',
+    };
     const at = new Date(Date.UTC(2026, 0, 14, 20, 0, 0)); // 01:30:00.00 on 15-01-2026 in IST: 540,000 hundredths
     const first = new BrokerEmulator({ token: 'unit-token-123', now: () => at });
     expect(send(first, 'PlaceGTTOrder', order).al_id).toBe('26011500540001');
@@ -65,7 +106,10 @@ describe('emulator service: extensions', () => {
     const later = new BrokerEmulator({ token: 'unit-token-123', now: () => new Date(at.getTime() + 1_000) });
     expect(send(later, 'PlaceGTTOrder', order).al_id).toBe('26011500540101');
     // The last instant of the day still fits 14 digits.
-    const late = new BrokerEmulator({ token: 'unit-token-123', now: () => new Date(Date.UTC(2026, 0, 15, 18, 29, 59, 999)) });
+    const late = new BrokerEmulator({
+      token: 'unit-token-123',
+      now: () => new Date(Date.UTC(2026, 0, 15, 18, 29, 59, 999)),
+    });
     expect(send(late, 'PlaceGTTOrder', order).al_id).toBe('26011508640000');
   });
 
@@ -100,10 +144,26 @@ describe('emulator service: extensions', () => {
 
   it('QuickAuth takes the TOTP of the previous, current and next 30 s window only', () => {
     let now = new Date('2026-01-15T10:00:10Z');
-    const emu = new BrokerEmulator({ token: 'unit-token-123', now: () => now, password: 'password-1', totpSeed: 'JBSWY3DPEHPK3PXPJBSWY3DP', apiSecret: 'secret-12' });
-    const otpAt = (ms: number) => new TOTP({ secret: 'JBSWY3DPEHPK3PXPJBSWY3DP', algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: ms });
+    const emu = new BrokerEmulator({
+      token: 'unit-token-123',
+      now: () => now,
+      password: 'password-1',
+      totpSeed: 'JBSWY3DPEHPK3PXPJBSWY3DP',
+      apiSecret: 'secret-12',
+    });
+    const otpAt = (ms: number) =>
+      new TOTP({ secret: 'JBSWY3DPEHPK3PXPJBSWY3DP', algorithm: 'SHA1', digits: 6, period: 30 }).generate({
+        timestamp: ms,
+      });
     const fields = (factor2: string) => ({
-      source: 'API', apkversion: '1.0.0', uid: 'DEMO01', pwd: sha256Hex('password-1'), factor2, vc: 'DEMO01_U', appkey: sha256Hex('DEMO01|secret-12'), imei: 'x',
+      source: 'API',
+      apkversion: '1.0.0',
+      uid: 'DEMO01',
+      pwd: sha256Hex('password-1'),
+      factor2,
+      vc: 'DEMO01_U',
+      appkey: sha256Hex('DEMO01|secret-12'),
+      imei: 'x',
     });
     const t = now.getTime();
     const valid = new Set([otpAt(t - 30_000), otpAt(t), otpAt(t + 30_000)]);
@@ -118,13 +178,28 @@ describe('emulator service: extensions', () => {
 
   it('an OAuth code expires after 5 minutes', () => {
     let now = new Date('2026-01-15T10:00:00Z');
-    const emu = new BrokerEmulator({ token: 'unit-token-123', now: () => now, oauthSecret: 'oauth-secret-1', oauthRedirectUrl: 'http://127.0.0.1:1/cb' });
+    const emu = new BrokerEmulator({
+      token: 'unit-token-123',
+      now: () => now,
+      oauthSecret: 'oauth-secret-1',
+      oauthRedirectUrl: 'http://127.0.0.1:1/cb',
+    });
     const code = () => {
-      const form = new URLSearchParams({ lgnusrid: 'DEMO01', lgnpwd: emu.credentials.password, lgnotp: emu.login.currentOtp() }).toString();
-      const reply = emu.handle({ method: 'POST', path: '/OAuthlogin/authorize/oauth?client_id=DEMO01_U', headers: {}, body: form });
+      const form = new URLSearchParams({
+        lgnusrid: 'DEMO01',
+        lgnpwd: emu.credentials.password,
+        lgnotp: emu.login.currentOtp(),
+      }).toString();
+      const reply = emu.handle({
+        method: 'POST',
+        path: '/OAuthlogin/authorize/oauth?client_id=DEMO01_U',
+        headers: {},
+        body: form,
+      });
       return new URL(reply.headers!.location!).searchParams.get('code')!;
     };
-    const exchange = (c: string) => login(emu, { code: c, checksum: sha256Hex(`DEMO01_Uoauth-secret-1${c}`), uid: 'DEMO01' }, 'GenAcsTok');
+    const exchange = (c: string) =>
+      login(emu, { code: c, checksum: sha256Hex(`DEMO01_Uoauth-secret-1${c}`), uid: 'DEMO01' }, 'GenAcsTok');
     const fresh = code();
     const stale = code();
     now = new Date(now.getTime() + 5 * 60_000 - 1);
@@ -137,7 +212,8 @@ describe('emulator service: extensions', () => {
     const emu = emulator();
     const body = `jData=${JSON.stringify({ uid: 'DEMO01', pad: 'z'.repeat(5 * 1024) })}`;
     const count = Math.ceil(LOG_TOTAL_BYTES / LOG_BODY_BYTES) + 500;
-    for (let i = 0; i < count; i++) emu.handle({ method: 'POST', path: '/ClientAPI/GetEnabledGTTs', headers: {}, body });
+    for (let i = 0; i < count; i++)
+      emu.handle({ method: 'POST', path: '/ClientAPI/GetEnabledGTTs', headers: {}, body });
     const log = emu.requestLog();
     expect(Buffer.byteLength(JSON.stringify(log))).toBeLessThanOrEqual(LOG_TOTAL_BYTES);
     expect(log.length).toBeLessThan(count);
@@ -147,9 +223,22 @@ describe('emulator service: extensions', () => {
 
   it('redacts secret fields in bodies whatever their JSON spacing or type', () => {
     const emu = emulator();
-    emu.handle({ method: 'POST', path: '/ClientAPI/QuickAuth', headers: {}, body: 'jData={"pwd" : "abc", "factor2":123456,"appkey":"k","checksum":null, "code":"c1"}' });
+    emu.handle({
+      method: 'POST',
+      path: '/ClientAPI/QuickAuth',
+      headers: {},
+      body: 'jData={"pwd" : "abc", "factor2":123456,"appkey":"k","checksum":null, "code":"c1"}',
+    });
     const [entry] = emu.requestLog();
-    expect(entry!.body).toBe('jData={"pwd" : "<redacted>", "factor2":"<redacted>","appkey":"<redacted>","checksum":"<redacted>", "code":"<redacted>"}');
-    expect(entry!.jData).toEqual({ pwd: '<redacted>', factor2: '<redacted>', appkey: '<redacted>', checksum: '<redacted>', code: '<redacted>' });
+    expect(entry!.body).toBe(
+      'jData={"pwd" : "<redacted>", "factor2":"<redacted>","appkey":"<redacted>","checksum":"<redacted>", "code":"<redacted>"}',
+    );
+    expect(entry!.jData).toEqual({
+      pwd: '<redacted>',
+      factor2: '<redacted>',
+      appkey: '<redacted>',
+      checksum: '<redacted>',
+      code: '<redacted>',
+    });
   });
 });

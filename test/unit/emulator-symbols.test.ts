@@ -3,6 +3,7 @@
  * whose expiry is a real date from today (India time) to 100 days ahead.
  */
 import { describe, expect, it } from 'vitest';
+
 import { indexContract, isListedSymbol, searchListed } from '../../emulator/symbols.js';
 
 // 10:00 UTC on 23 November 2026 is 15:30 the same day in India.
@@ -54,7 +55,13 @@ describe('isListedSymbol', () => {
   });
 
   it('searchListed finds listed names only', () => {
-    expect(searchListed('NSE', 'bank', NOW)).toEqual(['HDFCBANK-EQ', 'ICICIBANK-EQ', 'AXISBANK-EQ', 'KOTAKBANK-EQ', 'BANKBEES-EQ']);
+    expect(searchListed('NSE', 'bank', NOW)).toEqual([
+      'HDFCBANK-EQ',
+      'ICICIBANK-EQ',
+      'AXISBANK-EQ',
+      'KOTAKBANK-EQ',
+      'BANKBEES-EQ',
+    ]);
     expect(searchListed('NFO', 'NIFTY25NOV26F', NOW)).toEqual(['NIFTY25NOV26F']);
     expect(searchListed('NFO', 'NIFTY22NOV26F', NOW)).toEqual([]);
     expect(searchListed('CDS', 'USDINR', NOW)).toEqual([]);

@@ -1,14 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { decodeBrokerReply } from '../../functions/broker/reply.js';
+
 import { annotateOutcome } from '../../functions/broker/call-broker.js';
-import { ERROR_CATALOG, errorFromBody, errorName, GatewayError, toGatewayError, type ErrorCode } from '../../functions/contract/errors.js';
-import { directInvocationError, httpErrorResponse } from '../../functions/middleware/error-contract.js';
-import { cancelGttOrder, getPendingGttOrders, logout, modifyGttOrder, placeGttOrder } from '../../functions/operations.js';
+import { decodeBrokerReply } from '../../functions/broker/reply.js';
+import {
+  ERROR_CATALOG,
+  type ErrorCode,
+  errorFromBody,
+  errorName,
+  GatewayError,
+  toGatewayError,
+} from '../../functions/contract/errors.js';
 import type { AnyOperation } from '../../functions/contract/operation.js';
+import { directInvocationError, httpErrorResponse } from '../../functions/middleware/error-contract.js';
+import {
+  cancelGttOrder,
+  getPendingGttOrders,
+  logout,
+  modifyGttOrder,
+  placeGttOrder,
+} from '../../functions/operations.js';
 
 const json = (body: unknown, status = 200) => ({ status, contentType: 'application/json', text: JSON.stringify(body) });
 
-const failureOf = (operation: AnyOperation, reply: { status: number; contentType: string; text: string }): GatewayError => {
+const failureOf = (
+  operation: AnyOperation,
+  reply: { status: number; contentType: string; text: string },
+): GatewayError => {
   try {
     decodeBrokerReply(operation, reply, {});
   } catch (error) {
@@ -20,20 +37,55 @@ const failureOf = (operation: AnyOperation, reply: { status: number; contentType
 
 describe('broker reply -> error code', () => {
   it.each<[string, { status: number; contentType: string; text: string }, ErrorCode, number]>([
-    ['Session Expired (invalid key)', json({ stat: 'Not_Ok', emsg: 'Session Expired :  Invalid Session Key' }), 'SESSION_EXPIRED', 503],
-    ['Session Expired (invalid user)', json({ stat: 'Not_Ok', emsg: 'Session Expired :  Invalid User Id' }), 'SESSION_EXPIRED', 503],
-    ['Server Timeout', json({ stat: 'Not_Ok', emsg: 'Server Timeout :  Please try after some time' }), 'BROKER_TIMEOUT', 504],
-    ['rate limit', json({ stat: 'Not_Ok', emsg: 'Order Recieved 11 in a current second exceeds Limit 10' }), 'RATE_LIMITED', 429],
+    [
+      'Session Expired (invalid key)',
+      json({ stat: 'Not_Ok', emsg: 'Session Expired :  Invalid Session Key' }),
+      'SESSION_EXPIRED',
+      503,
+    ],
+    [
+      'Session Expired (invalid user)',
+      json({ stat: 'Not_Ok', emsg: 'Session Expired :  Invalid User Id' }),
+      'SESSION_EXPIRED',
+      503,
+    ],
+    [
+      'Server Timeout',
+      json({ stat: 'Not_Ok', emsg: 'Server Timeout :  Please try after some time' }),
+      'BROKER_TIMEOUT',
+      504,
+    ],
+    [
+      'rate limit',
+      json({ stat: 'Not_Ok', emsg: 'Order Recieved 11 in a current second exceeds Limit 10' }),
+      'RATE_LIMITED',
+      429,
+    ],
     // As one Noren broker words it: an Invalid Input prefix and a user suffix; the same code as our own governor's.
-    ['rate limit (Invalid Input)', json({ stat: 'Not_Ok', emsg: 'Invalid Input : Order Recieved 11 in a current second exceeds Limit 10 for user' }), 'RATE_LIMITED', 429],
-    ['ALGO_CHK market order', json({ stat: 'Not_Ok', emsg: 'ALGO_CHK: MKT Order type not allowed for API order' }), 'BROKER_REJECTED', 422],
+    [
+      'rate limit (Invalid Input)',
+      json({ stat: 'Not_Ok', emsg: 'Invalid Input : Order Recieved 11 in a current second exceeds Limit 10 for user' }),
+      'RATE_LIMITED',
+      429,
+    ],
+    [
+      'ALGO_CHK market order',
+      json({ stat: 'Not_Ok', emsg: 'ALGO_CHK: MKT Order type not allowed for API order' }),
+      'BROKER_REJECTED',
+      422,
+    ],
     ['Invalid Oi as stat', json({ stat: 'Invalid Oi', al_id: '1', request_time: 'x' }), 'ORDER_NOT_FOUND', 404],
     ['Invalid Oi as emsg', json({ stat: 'Not_Ok', emsg: 'Invalid Oi' }), 'ORDER_NOT_FOUND', 404],
     ['other Not_Ok', json({ stat: 'Not_Ok', emsg: 'Invalid Input : qty is Missing' }), 'BROKER_REJECTED', 422],
     ['Not_Ok with HTTP 400', json({ stat: 'Not_Ok', emsg: 'Invalid Input : bad exch' }, 400), 'BROKER_REJECTED', 422],
     ['HTTP 503 html', { status: 503, contentType: 'text/html', text: '<html>down</html>' }, 'BROKER_UNAVAILABLE', 502],
     ['HTTP 500 json', json({ stat: 'Ok' }, 500), 'BROKER_UNAVAILABLE', 502],
-    ['non-JSON 200', { status: 200, contentType: 'text/html', text: '<html>gateway error</html>' }, 'BROKER_BAD_REPLY', 502],
+    [
+      'non-JSON 200',
+      { status: 200, contentType: 'text/html', text: '<html>gateway error</html>' },
+      'BROKER_BAD_REPLY',
+      502,
+    ],
     ['off-schema', json({ stat: 'OI created' }), 'BROKER_BAD_REPLY', 502],
     ['array for an object reply', json([]), 'BROKER_BAD_REPLY', 502],
   ])('%s', (_label, reply, code, status) => {
@@ -44,8 +96,18 @@ describe('broker reply -> error code', () => {
   });
 
   it("the broker's rate limit on an order: not executed (a Not_Ok means the broker did not act), Retry-After 1", () => {
-    const error = annotateOutcome(cancelGttOrder, failureOf(cancelGttOrder, json({ stat: 'Not_Ok', emsg: 'Order Recieved 11 in a current second exceeds Limit 10' })));
-    expect(error).toMatchObject({ code: 'RATE_LIMITED', outcome: 'not_executed', brokerMessage: 'Order Recieved 11 in a current second exceeds Limit 10' });
+    const error = annotateOutcome(
+      cancelGttOrder,
+      failureOf(
+        cancelGttOrder,
+        json({ stat: 'Not_Ok', emsg: 'Order Recieved 11 in a current second exceeds Limit 10' }),
+      ),
+    );
+    expect(error).toMatchObject({
+      code: 'RATE_LIMITED',
+      outcome: 'not_executed',
+      brokerMessage: 'Order Recieved 11 in a current second exceeds Limit 10',
+    });
     expect(httpErrorResponse(error).headers).toMatchObject({ 'retry-after': '1' });
     expect(directInvocationError(error).name).toBe('RateLimited');
   });
@@ -57,26 +119,53 @@ describe('broker reply -> error code', () => {
   });
 
   it('turns the empty-list answer into an empty array, and only for the list operation', () => {
-    expect(decodeBrokerReply(getPendingGttOrders, json({ stat: 'Not_Ok', emsg: 'no data' }), {})).toEqual({ orders: [] });
+    expect(decodeBrokerReply(getPendingGttOrders, json({ stat: 'Not_Ok', emsg: 'no data' }), {})).toEqual({
+      orders: [],
+    });
     expect(decodeBrokerReply(getPendingGttOrders, json([]), {})).toEqual({ orders: [] });
     expect(failureOf(placeGttOrder, json({ stat: 'Not_Ok', emsg: 'no data' })).code).toBe('BROKER_REJECTED');
   });
 
   it('hands out qty as a number', () => {
-    const record = { stat: 'Ok', al_id: '7', ai_t: 'LTP_B_O', tsym: 'M&M-EQ', exch: 'NSE', trantype: 'B', prctyp: 'LMT', qty: '5', prc: '10', prd: 'C', d: '9' };
+    const record = {
+      stat: 'Ok',
+      al_id: '7',
+      ai_t: 'LTP_B_O',
+      tsym: 'M&M-EQ',
+      exch: 'NSE',
+      trantype: 'B',
+      prctyp: 'LMT',
+      qty: '5',
+      prc: '10',
+      prd: 'C',
+      d: '9',
+    };
     const result = decodeBrokerReply(getPendingGttOrders, json([record]), {}) as { orders: { qty: unknown }[] };
     expect(result.orders[0]?.qty).toBe(5);
   });
 
   it('accepts the documented success replies', () => {
-    expect(decodeBrokerReply(placeGttOrder, json({ request_time: '10:00:00 22-11-2026', stat: 'OI created', al_id: '42' }), {})).toEqual({
+    expect(
+      decodeBrokerReply(
+        placeGttOrder,
+        json({ request_time: '10:00:00 22-11-2026', stat: 'OI created', al_id: '42' }),
+        {},
+      ),
+    ).toEqual({
       request_time: '10:00:00 22-11-2026',
       stat: 'OI created',
       al_id: '42',
     });
-    expect(decodeBrokerReply(modifyGttOrder, json({ request_time: 't', stat: 'OI replaced', al_id: '42' }), {})).toMatchObject({ al_id: '42' });
-    expect(decodeBrokerReply(cancelGttOrder, json({ request_time: 't', stat: 'OI deleted', al_id: '42' }), {})).toMatchObject({ al_id: '42' });
-    expect(decodeBrokerReply(logout, json({ stat: 'Ok', request_time: 't' }), {})).toEqual({ stat: 'Ok', request_time: 't' });
+    expect(
+      decodeBrokerReply(modifyGttOrder, json({ request_time: 't', stat: 'OI replaced', al_id: '42' }), {}),
+    ).toMatchObject({ al_id: '42' });
+    expect(
+      decodeBrokerReply(cancelGttOrder, json({ request_time: 't', stat: 'OI deleted', al_id: '42' }), {}),
+    ).toMatchObject({ al_id: '42' });
+    expect(decodeBrokerReply(logout, json({ stat: 'Ok', request_time: 't' }), {})).toEqual({
+      stat: 'Ok',
+      request_time: 't',
+    });
   });
 });
 
@@ -117,7 +206,10 @@ describe('error contract', () => {
   });
 
   it('renders HTTP errors as {error:{code,message,...}} with the status', () => {
-    const error = failureOf(placeGttOrder, json({ stat: 'Not_Ok', emsg: 'Order Recieved 11 in a current second exceeds Limit 10' }));
+    const error = failureOf(
+      placeGttOrder,
+      json({ stat: 'Not_Ok', emsg: 'Order Recieved 11 in a current second exceeds Limit 10' }),
+    );
     const response = httpErrorResponse(error);
     expect(response.statusCode).toBe(429);
     expect(response.headers).toMatchObject({ 'retry-after': '1' });
@@ -144,15 +236,24 @@ describe('error contract', () => {
   });
 
   it('marks order errors after a possible send as outcome unknown, and broker refusals as not executed', () => {
-    const timeout = annotateOutcome(placeGttOrder, failureOf(placeGttOrder, json({ stat: 'Not_Ok', emsg: 'Server Timeout :  x' })));
+    const timeout = annotateOutcome(
+      placeGttOrder,
+      failureOf(placeGttOrder, json({ stat: 'Not_Ok', emsg: 'Server Timeout :  x' })),
+    );
     expect(timeout.outcome).toBe('unknown');
     expect(timeout.message).toMatch(/may or may not have been placed: check the pending orders/);
-    const bad = annotateOutcome(cancelGttOrder, failureOf(cancelGttOrder, { status: 200, contentType: 'text/html', text: '<x>' }));
+    const bad = annotateOutcome(
+      cancelGttOrder,
+      failureOf(cancelGttOrder, { status: 200, contentType: 'text/html', text: '<x>' }),
+    );
     expect(bad.outcome).toBe('unknown');
     expect(bad.message).toMatch(/cancelled/);
     const rejected = annotateOutcome(placeGttOrder, failureOf(placeGttOrder, json({ stat: 'Not_Ok', emsg: 'nope' })));
     expect(rejected.outcome).toBe('not_executed');
-    const read = annotateOutcome(getPendingGttOrders, failureOf(getPendingGttOrders, json({ stat: 'Not_Ok', emsg: 'Server Timeout : x' })));
+    const read = annotateOutcome(
+      getPendingGttOrders,
+      failureOf(getPendingGttOrders, json({ stat: 'Not_Ok', emsg: 'Server Timeout : x' })),
+    );
     expect(read.outcome).toBeUndefined();
   });
 

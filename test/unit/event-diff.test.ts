@@ -1,47 +1,102 @@
 /** The watcher's diff rules and the stable event ids, without a network (functions/watcher/diff.ts, events/views.ts). */
-import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { diffSnapshot, endOf, type HistoryOrder } from '../../functions/watcher/diff.js';
-import { contentHash, orderEventIds, viewOfOcoInput, viewOfOrderInput, viewOfRecord } from '../../functions/events/views.js';
+
+import { describe, expect, it } from 'vitest';
+
 import { EMPTY_STATE, type WatcherState } from '../../functions/events/store.js';
-import { placeOcoInput, placeOrderInput } from '../../functions/schemas/input.js';
+import {
+  contentHash,
+  orderEventIds,
+  viewOfOcoInput,
+  viewOfOrderInput,
+  viewOfRecord,
+} from '../../functions/events/views.js';
 import { getPendingGttOrders } from '../../functions/operations.js';
-import type { GttOrder } from '../../functions/schemas/reply.js';
 import { allDetailJsonSchemas } from '../../functions/schemas/event-json-schemas.js';
+import { placeOcoInput, placeOrderInput } from '../../functions/schemas/input.js';
+import type { GttOrder } from '../../functions/schemas/reply.js';
+import { diffSnapshot, endOf, type HistoryOrder } from '../../functions/watcher/diff.js';
 
 const record = (alId: string, fields: Partial<Record<string, unknown>> = {}): GttOrder =>
   getPendingGttOrders.toResult(
-    [{ stat: 'Ok', al_id: alId, ai_t: 'LTP_B_O', tsym: 'M&M-EQ', exch: 'NSE', trantype: 'B', prctyp: 'LMT', qty: 1, prc: '1500.00', prd: 'C', d: '1490', ...fields }] as never,
+    [
+      {
+        stat: 'Ok',
+        al_id: alId,
+        ai_t: 'LTP_B_O',
+        tsym: 'M&M-EQ',
+        exch: 'NSE',
+        trantype: 'B',
+        prctyp: 'LMT',
+        qty: 1,
+        prc: '1500.00',
+        prd: 'C',
+        d: '1490',
+        ...fields,
+      },
+    ] as never,
     { limit: 1_000 },
   ).orders[0]!;
-const fired = (alId: string, status = 'TRIGGERED'): HistoryOrder => ({ ...record(alId), status, triggeredAt: '09:30:00 23-11-2026' });
+const fired = (alId: string, status = 'TRIGGERED'): HistoryOrder => ({
+  ...record(alId),
+  status,
+  triggeredAt: '09:30:00 23-11-2026',
+});
 const SCOPE = { deployment: 'gtt-gateway-bus', uid: 'DEMO01', actid: 'DEMO01' };
 const eventIds = orderEventIds(SCOPE);
-const base = { published: new Set<string>(), observedAt: '2026-11-23T04:00:00.000Z', removedAfterRuns: 2, ids: eventIds };
+const base = {
+  published: new Set<string>(),
+  observedAt: '2026-11-23T04:00:00.000Z',
+  removedAfterRuns: 2,
+  ids: eventIds,
+};
 const state = (orders: GttOrder[], extra: Partial<WatcherState> = {}): WatcherState => ({
   ...structuredClone(EMPTY_STATE),
   initialized: true,
-  orders: Object.fromEntries(orders.map((o) => [o.al_id, { view: viewOfRecord(o), hash: contentHash(viewOfRecord(o)) }])),
+  orders: Object.fromEntries(
+    orders.map((o) => [o.al_id, { view: viewOfRecord(o), hash: contentHash(viewOfRecord(o)) }]),
+  ),
   ...extra,
 });
 const types = (r: { toPublish: { detailType: string }[] }) => r.toPublish.map((e) => e.detailType);
 
 describe('event ids', () => {
-  it('the caller\'s input and the broker\'s record of one order hash alike (1500 and 1500.00 are one price)', () => {
-    const input = placeOrderInput.parse({ exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' });
+  it("the caller's input and the broker's record of one order hash alike (1500 and 1500.00 are one price)", () => {
+    const input = placeOrderInput.parse({
+      exch: 'NSE',
+      tsym: 'M&M-EQ',
+      qty: 1,
+      prc: '1500',
+      prd: 'C',
+      trantype: 'B',
+      prctyp: 'LMT',
+      ret: 'DAY',
+      ai_t: 'LTP_B_O',
+      d: '1490',
+    });
     expect(contentHash(viewOfOrderInput('7', input))).toBe(contentHash(viewOfRecord(record('7'))));
     expect(contentHash(viewOfRecord(record('7', { d: '1480' })))).not.toBe(contentHash(viewOfRecord(record('7'))));
   });
 
   it('an OCO input and its record hash alike', () => {
     const oco = placeOcoInput.parse({
-      exch: 'NSE', tsym: 'INFY-EQ', validity: 'GTT',
+      exch: 'NSE',
+      tsym: 'INFY-EQ',
+      validity: 'GTT',
       target: { trigger: '1700', order: { trantype: 'S', prctyp: 'LMT', prd: 'C', ret: 'DAY', qty: 2, prc: '1700' } },
       stopLoss: { trigger: '1400', order: { trantype: 'S', prctyp: 'LMT', prd: 'C', ret: 'DAY', qty: 2, prc: '1400' } },
     });
-    const leg = (trigger: string, prc: string) => ({ trigger, order: { trantype: 'S', prctyp: 'LMT', prd: 'C', qty: 2, prc } });
-    const rec = { ...record('9', { tsym: 'INFY-EQ' }), type: 'oco' as const, target: leg('1700', '1700'), stopLoss: leg('1400.0', '1400') };
+    const leg = (trigger: string, prc: string) => ({
+      trigger,
+      order: { trantype: 'S', prctyp: 'LMT', prd: 'C', qty: 2, prc },
+    });
+    const rec = {
+      ...record('9', { tsym: 'INFY-EQ' }),
+      type: 'oco' as const,
+      target: leg('1700', '1700'),
+      stopLoss: leg('1400.0', '1400'),
+    };
     expect(contentHash(viewOfOcoInput('9', oco))).toBe(contentHash(viewOfRecord(rec)));
   });
 
@@ -66,20 +121,45 @@ describe('event ids', () => {
 
   it('product and trigger price are part of what an order is (a product-only change is a modification)', () => {
     const input = (fields: Record<string, unknown> = {}) =>
-      placeOrderInput.parse({ exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prc: '1500', prd: 'C', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490', ...fields });
+      placeOrderInput.parse({
+        exch: 'NSE',
+        tsym: 'M&M-EQ',
+        qty: 1,
+        prc: '1500',
+        prd: 'C',
+        trantype: 'B',
+        prctyp: 'LMT',
+        ret: 'DAY',
+        ai_t: 'LTP_B_O',
+        d: '1490',
+        ...fields,
+      });
     expect(viewOfOrderInput('7', input())).toMatchObject({ product: 'C' });
-    expect(contentHash(viewOfOrderInput('7', input({ prd: 'M' })))).not.toBe(contentHash(viewOfOrderInput('7', input())));
-    expect(contentHash(viewOfOrderInput('7', input({ prd: 'M' })))).toBe(contentHash(viewOfRecord(record('7', { prd: 'M' }))));
+    expect(contentHash(viewOfOrderInput('7', input({ prd: 'M' })))).not.toBe(
+      contentHash(viewOfOrderInput('7', input())),
+    );
+    expect(contentHash(viewOfOrderInput('7', input({ prd: 'M' })))).toBe(
+      contentHash(viewOfRecord(record('7', { prd: 'M' }))),
+    );
     const oco = (stopLoss: Record<string, unknown>) =>
       placeOcoInput.parse({
-        exch: 'NSE', tsym: 'INFY-EQ',
+        exch: 'NSE',
+        tsym: 'INFY-EQ',
         target: { trigger: '1700', order: { trantype: 'S', prctyp: 'LMT', prd: 'C', qty: 2, prc: '1700' } },
-        stopLoss: { trigger: '1400', order: { trantype: 'S', prctyp: 'SL-LMT', prd: 'C', qty: 2, prc: '1395', trgprc: '1400', ...stopLoss } },
+        stopLoss: {
+          trigger: '1400',
+          order: { trantype: 'S', prctyp: 'SL-LMT', prd: 'C', qty: 2, prc: '1395', trgprc: '1400', ...stopLoss },
+        },
       });
     expect(viewOfOcoInput('9', oco({})).stopLoss).toMatchObject({ product: 'C', triggerPrice: '1400' });
-    expect(contentHash(viewOfOcoInput('9', oco({ trgprc: '1401' })))).not.toBe(contentHash(viewOfOcoInput('9', oco({}))));
+    expect(contentHash(viewOfOcoInput('9', oco({ trgprc: '1401' })))).not.toBe(
+      contentHash(viewOfOcoInput('9', oco({}))),
+    );
     expect(contentHash(viewOfOcoInput('9', oco({ prd: 'M' })))).not.toBe(contentHash(viewOfOcoInput('9', oco({}))));
-    const leg = (trigger: string, order: Record<string, unknown>) => ({ trigger, order: { trantype: 'S', prd: 'C', qty: 2, trgprc: '', ...order } });
+    const leg = (trigger: string, order: Record<string, unknown>) => ({
+      trigger,
+      order: { trantype: 'S', prd: 'C', qty: 2, trgprc: '', ...order },
+    });
     const rec = {
       ...record('9', { tsym: 'INFY-EQ' }),
       type: 'oco' as const,
@@ -92,7 +172,12 @@ describe('event ids', () => {
 
 describe('diffSnapshot', () => {
   it('the first run takes a baseline: nothing to publish, everything remembered', () => {
-    const r = diffSnapshot({ ...base, state: structuredClone(EMPTY_STATE), pending: [record('1')], history: [fired('2')] });
+    const r = diffSnapshot({
+      ...base,
+      state: structuredClone(EMPTY_STATE),
+      pending: [record('1')],
+      history: [fired('2')],
+    });
     expect(r.toPublish).toEqual([]);
     expect(Object.keys(r.next.orders)).toEqual(['1']);
     expect(r.next.ended).toEqual(['2']);
@@ -100,14 +185,30 @@ describe('diffSnapshot', () => {
   });
 
   it('new, changed and unchanged orders', () => {
-    const r = diffSnapshot({ ...base, state: state([record('1'), record('2')]), pending: [record('1'), record('2', { d: '1400' }), record('3')], history: [] });
+    const r = diffSnapshot({
+      ...base,
+      state: state([record('1'), record('2')]),
+      pending: [record('1'), record('2', { d: '1400' }), record('3')],
+      history: [],
+    });
     expect(types(r)).toEqual(['GTT Modified', 'GTT Placed']);
     expect(r.toPublish[0]!.detail).toMatchObject({ al_id: '2', trigger: '1400', origin: 'watcher' });
   });
 
   it('history statuses end an order: triggered, cancelled, rejected/expired; a pending status is waited for', () => {
-    expect(['TRIGGERED', 'executed', 'Cancelled', 'CANCELED', 'REJECTED', 'EXPIRED', 'TRIGGER_PENDING', 'PENDING'].map(endOf)).toEqual([
-      'GTT Triggered', 'GTT Triggered', 'GTT Cancelled', 'GTT Cancelled', 'GTT Removed', 'GTT Removed', undefined, undefined,
+    expect(
+      ['TRIGGERED', 'executed', 'Cancelled', 'CANCELED', 'REJECTED', 'EXPIRED', 'TRIGGER_PENDING', 'PENDING'].map(
+        endOf,
+      ),
+    ).toEqual([
+      'GTT Triggered',
+      'GTT Triggered',
+      'GTT Cancelled',
+      'GTT Cancelled',
+      'GTT Removed',
+      'GTT Removed',
+      undefined,
+      undefined,
     ]);
     const r = diffSnapshot({
       ...base,

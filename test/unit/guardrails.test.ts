@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { checkGuardrails, guardrailEnvSchema, type GuardedOrder } from '../../functions/safety/guardrails.js';
+
 import { GuardrailRejectedError } from '../../functions/contract/errors.js';
 import { parseGatewayConfig } from '../../functions/runtime/config.js';
+import { checkGuardrails, type GuardedOrder, guardrailEnvSchema } from '../../functions/safety/guardrails.js';
 
-const order: GuardedOrder = { exch: 'NSE', tsym: 'M&M-EQ', qty: '10', prc: '150.25', prd: 'C', prctyp: 'LMT', d: '149' };
+const order: GuardedOrder = {
+  exch: 'NSE',
+  tsym: 'M&M-EQ',
+  qty: '10',
+  prc: '150.25',
+  prd: 'C',
+  prctyp: 'LMT',
+  d: '149',
+};
 const config = (env: Record<string, string>) => guardrailEnvSchema.parse(env);
 const ruleOf = (o: GuardedOrder, env: Record<string, string>): string | undefined => {
   try {
@@ -46,14 +55,20 @@ describe('guardrails, each at, below and above its bound', () => {
     ['products', 'prd', 'C', 'C', 'M'],
     ['priceTypes', 'prctyp', 'LMT,SL-LMT', 'SL-LMT', 'MKT'],
   ])('allowed %s', (rule, field, allowed, inside, outside) => {
-    const envName = { exchanges: 'GUARDRAIL_EXCHANGES', products: 'GUARDRAIL_PRODUCTS', priceTypes: 'GUARDRAIL_PRICE_TYPES' }[rule]!;
+    const envName = {
+      exchanges: 'GUARDRAIL_EXCHANGES',
+      products: 'GUARDRAIL_PRODUCTS',
+      priceTypes: 'GUARDRAIL_PRICE_TYPES',
+    }[rule]!;
     expect(ruleOf({ ...order, [field]: inside }, { [envName]: allowed })).toBeUndefined();
     expect(ruleOf({ ...order, [field]: outside }, { [envName]: allowed })).toBe(rule);
   });
 
   it('symbol allow and deny lists (special-character symbols compared as they are)', () => {
     expect(ruleOf(order, { GUARDRAIL_SYMBOLS_ALLOW: 'M&M-EQ, NIFTY 25DEC 24000 CE' })).toBeUndefined();
-    expect(ruleOf({ ...order, tsym: 'NIFTY 25DEC 24000 CE' }, { GUARDRAIL_SYMBOLS_ALLOW: 'M&M-EQ, NIFTY 25DEC 24000 CE' })).toBeUndefined();
+    expect(
+      ruleOf({ ...order, tsym: 'NIFTY 25DEC 24000 CE' }, { GUARDRAIL_SYMBOLS_ALLOW: 'M&M-EQ, NIFTY 25DEC 24000 CE' }),
+    ).toBeUndefined();
     expect(ruleOf({ ...order, tsym: 'RELIANCE-EQ' }, { GUARDRAIL_SYMBOLS_ALLOW: 'M&M-EQ' })).toBe('symbolsAllow');
     expect(ruleOf(order, { GUARDRAIL_SYMBOLS_DENY: 'M&M-EQ' })).toBe('symbolsDeny');
     expect(ruleOf({ ...order, tsym: 'RELIANCE-EQ' }, { GUARDRAIL_SYMBOLS_DENY: 'M&M-EQ' })).toBeUndefined();
@@ -72,7 +87,9 @@ describe('guardrails, each at, below and above its bound', () => {
 
   it('normalises the configured lists too', () => {
     expect(ruleOf(order, { GUARDRAIL_SYMBOLS_DENY: ' m&m-eq\u200b ' })).toBe('symbolsDeny');
-    expect(ruleOf({ ...order, tsym: 'NIFTY 25DEC 24000 CE' }, { GUARDRAIL_SYMBOLS_DENY: 'nifty  25dec 24000 ce' })).toBe('symbolsDeny');
+    expect(
+      ruleOf({ ...order, tsym: 'NIFTY 25DEC 24000 CE' }, { GUARDRAIL_SYMBOLS_DENY: 'nifty  25dec 24000 ce' }),
+    ).toBe('symbolsDeny');
     expect(ruleOf({ ...order, tsym: 'RELIANCE-EQ' }, { GUARDRAIL_SYMBOLS_DENY: 'm&m-eq' })).toBeUndefined();
     expect(ruleOf({ ...order, tsym: 'A\u0308B-EQ' }, { GUARDRAIL_SYMBOLS_DENY: '\u00c4B-EQ' })).toBe('symbolsDeny');
   });
@@ -119,7 +136,12 @@ describe('guardrail configuration is validated at cold start', () => {
   });
 
   it('requires the idempotency table while keys are required', () => {
-    expect(() => parseGatewayConfig({ BROKER_BASE_URL: 'http://127.0.0.1:1', BROKER_SECRET_ID: 's' })).toThrow(/IDEMPOTENCY_TABLE_NAME/);
-    expect(parseGatewayConfig({ ...base, IDEMPOTENCY_TABLE_NAME: 'tbl', IDEMPOTENCY_KEY_REQUIRED: 'true' }).IDEMPOTENCY_KEY_REQUIRED).toBe(true);
+    expect(() => parseGatewayConfig({ BROKER_BASE_URL: 'http://127.0.0.1:1', BROKER_SECRET_ID: 's' })).toThrow(
+      /IDEMPOTENCY_TABLE_NAME/,
+    );
+    expect(
+      parseGatewayConfig({ ...base, IDEMPOTENCY_TABLE_NAME: 'tbl', IDEMPOTENCY_KEY_REQUIRED: 'true' })
+        .IDEMPOTENCY_KEY_REQUIRED,
+    ).toBe(true);
   });
 });

@@ -6,10 +6,12 @@
  * governor, kill switch) exactly when it writes orders.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+
 import { describe, expect, it } from 'vitest';
+
+import type { AnyOperation } from '../../functions/contract/operation.js';
 import * as table from '../../functions/operations.js';
 import { OPERATIONS } from '../../functions/operations.js';
-import type { AnyOperation } from '../../functions/contract/operation.js';
 
 const DIR = 'functions/handlers';
 const entries = new Map<string, AnyOperation>(
@@ -30,11 +32,20 @@ describe('handler files match the operation table', () => {
     for (const b of bindings) expect(b.file).toBe(`${entries.get(b.exportName)!.id}.ts`);
   });
 
-  it.each(OPERATIONS.map((op) => [op.name, op] as const))('%s: idempotency and events options as its entry says', (_name, op) => {
-    const binding = bindings.find((b) => entries.get(b.exportName) === op)!;
-    expect(/\bidempotency:\s*dynamoIdempotency\b/.test(binding.options), 'idempotency option').toBe(op.idempotency !== undefined);
-    expect(/\bevents:\s*createGatewayEvents\b/.test(binding.options), 'events option').toBe(op.lifecycle !== undefined);
-    expect(/\bcontrols:\s*dynamoTradingControls\b/.test(binding.options), 'trading controls option').toBe(op.kind === 'order');
-    expect(binding.options).toMatch(/prefetchSession:\s*true/);
-  });
+  it.each(OPERATIONS.map((op) => [op.name, op] as const))(
+    '%s: idempotency and events options as its entry says',
+    (_name, op) => {
+      const binding = bindings.find((b) => entries.get(b.exportName) === op)!;
+      expect(/\bidempotency:\s*dynamoIdempotency\b/.test(binding.options), 'idempotency option').toBe(
+        op.idempotency !== undefined,
+      );
+      expect(/\bevents:\s*createGatewayEvents\b/.test(binding.options), 'events option').toBe(
+        op.lifecycle !== undefined,
+      );
+      expect(/\bcontrols:\s*dynamoTradingControls\b/.test(binding.options), 'trading controls option').toBe(
+        op.kind === 'order',
+      );
+      expect(binding.options).toMatch(/prefetchSession:\s*true/);
+    },
+  );
 });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { cancelOrderInput, modifyOrderInput, noInput, placeOrderInput } from '../../functions/schemas/input.js';
-import { describeIssues, validateInput } from '../../functions/contract/validate-input.js';
-import { problemsOf } from '../support/validation.js';
-import { OPERATIONS } from '../../functions/operations.js';
+
 import { ValidationFailedError } from '../../functions/contract/errors.js';
+import { describeIssues, validateInput } from '../../functions/contract/validate-input.js';
+import { OPERATIONS } from '../../functions/operations.js';
+import { cancelOrderInput, modifyOrderInput, noInput, placeOrderInput } from '../../functions/schemas/input.js';
+import { problemsOf } from '../support/validation.js';
 
 const order = {
   exch: 'NSE',
@@ -17,7 +18,6 @@ const order = {
   ai_t: 'LTP_B_O',
   d: '1490',
 };
-
 
 describe('place input', () => {
   it('accepts numbers or numeric strings and sends strings, validity defaulting to GTT', () => {
@@ -212,7 +212,10 @@ describe('every operation of the table refuses fields it does not define', () =>
     for (const field of ['dryrun', 'dry_run', 'DryRun', 'idempotency_key', 'uid', 'surprise']) {
       const parsed = operation.input.safeParse({ [field]: true });
       expect(parsed.success).toBe(false);
-      expect(describeIssues(parsed.error!.issues)).toContainEqual({ field, message: expect.stringMatching(/unknown field/) });
+      expect(describeIssues(parsed.error!.issues)).toContainEqual({
+        field,
+        message: expect.stringMatching(/unknown field/),
+      });
     }
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { buildBrokerRequest, encodeJDataBody, encodeSymbol } from '../../functions/broker/jdata.js';
 import { ValidationFailedError } from '../../functions/contract/errors.js';
 
@@ -32,22 +33,36 @@ describe('jData codec', () => {
   });
 
   it('uses the base URL path as the prefix, with or without a trailing slash; no path means /ClientAPI', () => {
-    for (const base of ['https://broker.example/NorenWClientTP', 'https://broker.example/NorenWClientTP/', 'https://broker.example/NorenWClientTP//']) {
-      expect(buildBrokerRequest(base, 'Logout', {}, 'tok-xyz').url).toBe('https://broker.example/NorenWClientTP/Logout');
+    for (const base of [
+      'https://broker.example/NorenWClientTP',
+      'https://broker.example/NorenWClientTP/',
+      'https://broker.example/NorenWClientTP//',
+    ]) {
+      expect(buildBrokerRequest(base, 'Logout', {}, 'tok-xyz').url).toBe(
+        'https://broker.example/NorenWClientTP/Logout',
+      );
     }
-    expect(buildBrokerRequest('https://broker.example/', 'Logout', {}, 'tok-xyz').url).toBe('https://broker.example/ClientAPI/Logout');
-    expect(buildBrokerRequest('https://broker.example/a/b', 'Logout', {}, 'tok-xyz').url).toBe('https://broker.example/a/b/Logout');
+    expect(buildBrokerRequest('https://broker.example/', 'Logout', {}, 'tok-xyz').url).toBe(
+      'https://broker.example/ClientAPI/Logout',
+    );
+    expect(buildBrokerRequest('https://broker.example/a/b', 'Logout', {}, 'tok-xyz').url).toBe(
+      'https://broker.example/a/b/Logout',
+    );
   });
 
   it('jkey mode: the token goes after jData as &jKey=, with no Authorization header, and never inside jData', () => {
     const req = buildBrokerRequest('http://127.0.0.1:9100', 'GetPendingGTTOrder', { uid: 'U1' }, 'tok+/=1', 'jkey');
     expect(req.headers).toEqual({ 'Content-Type': 'text/plain' });
     expect(req.body).toBe('jData={"uid":"U1"}&jKey=tok%2B%2F%3D1');
-    expect(() => buildBrokerRequest('http://x', 'Logout', { uid: 'tok-abc' }, 'tok-abc', 'jkey')).toThrow(ValidationFailedError);
+    expect(() => buildBrokerRequest('http://x', 'Logout', { uid: 'tok-abc' }, 'tok-abc', 'jkey')).toThrow(
+      ValidationFailedError,
+    );
   });
 
   it('refuses to send a body that contains the token: a 400 that does not say why (user input put it there)', () => {
-    expect(() => buildBrokerRequest('http://x', 'Logout', { uid: 'tok-abc' }, 'tok-abc')).toThrow(ValidationFailedError);
+    expect(() => buildBrokerRequest('http://x', 'Logout', { uid: 'tok-abc' }, 'tok-abc')).toThrow(
+      ValidationFailedError,
+    );
     expect(() => buildBrokerRequest('http://x', 'Logout', { uid: 'tok-abc' }, 'tok-abc')).toThrow(/^(?!.*token).*$/);
   });
 });

@@ -4,8 +4,9 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger, logger as sharedLogger, writeLog } from '../../functions/runtime/logger.js';
+
 import { boundedView, capText } from '../../functions/contract/bounded.js';
+import { createLogger, logger as sharedLogger, writeLog } from '../../functions/runtime/logger.js';
 import { redirectLogger } from '../support/logs.js';
 
 type Capturable = { console: Record<string, unknown> };
@@ -15,17 +16,39 @@ const capture = <T extends Logger>(target: T): { lines: string[]; logger: T } =>
   return { lines, logger: target };
 };
 
-const SECRETS = ['tok-AAAA1111', 'tok-BBBB2222', 'jk-CCCC3333', 'pw-DDDD4444', 'sec-EEEE5555', 'totp-123456', 'chk-FFFF6666', 'code-GGGG7777', 'bear-HHHH8888'];
+const SECRETS = [
+  'tok-AAAA1111',
+  'tok-BBBB2222',
+  'jk-CCCC3333',
+  'pw-DDDD4444',
+  'sec-EEEE5555',
+  'totp-123456',
+  'chk-FFFF6666',
+  'code-GGGG7777',
+  'bear-HHHH8888',
+];
 
 const logSecrets = (target: Logger) => {
   target.info('calling the broker with Authorization: Bearer bear-HHHH8888 now', {
     headers: { Authorization: 'Bearer tok-AAAA1111', 'content-type': 'text/plain' },
     session: { accessToken: 'tok-AAAA1111', access_token: 'tok-BBBB2222', susertoken: 'tok-BBBB2222', uid: 'DEMO01' },
-    login: { jKey: 'jk-CCCC3333', password: 'pw-DDDD4444', PWD: 'pw-DDDD4444', Secret: 'sec-EEEE5555', totp: 'totp-123456', checksum: 'chk-FFFF6666', code: 'code-GGGG7777' },
+    login: {
+      jKey: 'jk-CCCC3333',
+      password: 'pw-DDDD4444',
+      PWD: 'pw-DDDD4444',
+      Secret: 'sec-EEEE5555',
+      totp: 'totp-123456',
+      checksum: 'chk-FFFF6666',
+      code: 'code-GGGG7777',
+    },
     token: 'tok-AAAA1111',
     note: 'retrying with jKey=jk-CCCC3333&uid=DEMO01 and {"accessToken":"tok-BBBB2222"}',
   });
-  target.warn('operation failed', { code: 'VALIDATION_FAILED', status: 400, error: new Error('upstream said Bearer bear-HHHH8888') });
+  target.warn('operation failed', {
+    code: 'VALIDATION_FAILED',
+    status: 400,
+    error: new Error('upstream said Bearer bear-HHHH8888'),
+  });
 };
 
 describe('log masking', () => {
@@ -40,10 +63,22 @@ describe('log masking', () => {
     expect(first.message).toBe('calling the broker with Authorization: Bearer *** now');
     expect(first.headers).toEqual({ Authorization: '***', 'content-type': 'text/plain' });
     expect(first.session).toEqual({ accessToken: '***', access_token: '***', susertoken: '***', uid: 'DEMO01' });
-    expect(first.login).toEqual({ jKey: '***', password: '***', PWD: '***', Secret: '***', totp: '***', checksum: '***', code: '***' });
+    expect(first.login).toEqual({
+      jKey: '***',
+      password: '***',
+      PWD: '***',
+      Secret: '***',
+      totp: '***',
+      checksum: '***',
+      code: '***',
+    });
     expect(first.note).toBe('retrying with jKey=***&uid=DEMO01 and {"accessToken":"***"}');
     // The gateway's own error codes are not secrets.
-    expect(JSON.parse(lines[1]!)).toMatchObject({ code: 'VALIDATION_FAILED', status: 400, error: { message: 'upstream said Bearer ***' } });
+    expect(JSON.parse(lines[1]!)).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      status: 400,
+      error: { message: 'upstream said Bearer ***' },
+    });
   });
 
   it('the shared logger of the function set masks too', () => {
@@ -79,9 +114,16 @@ describe('writing a log line never throws', () => {
 
   it('writeLog keeps the plain top-level fields when a plain Powertools logger throws', () => {
     const { lines, logger } = capture(new Logger({ serviceName: 't', logLevel: 'INFO' }));
-    expect(() => writeLog(logger, 'warn', 'operation failed', { operation: 'PlaceGTTOrder', status: 400, value: deep(200_000) })).not.toThrow();
+    expect(() =>
+      writeLog(logger, 'warn', 'operation failed', { operation: 'PlaceGTTOrder', status: 400, value: deep(200_000) }),
+    ).not.toThrow();
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ message: 'operation failed', operation: 'PlaceGTTOrder', status: 400, logWriteError: expect.any(String) });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      message: 'operation failed',
+      operation: 'PlaceGTTOrder',
+      status: 400,
+      logWriteError: expect.any(String),
+    });
   });
 
   it('writeLog swallows a console that throws', () => {

@@ -1,13 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { autoBandPercent, protectMarketOrder, protectedPrice } from '../../functions/safety/market-orders.js';
+
+import { GatewayError } from '../../functions/contract/errors.js';
+import { validateInput } from '../../functions/contract/validate-input.js';
 import { modifyOcoOrder, placeGttOrder, placeOcoOrder } from '../../functions/operations.js';
 import { parseGatewayConfig } from '../../functions/runtime/config.js';
-import { validateInput } from '../../functions/contract/validate-input.js';
-import { GatewayError } from '../../functions/contract/errors.js';
+import { autoBandPercent, protectedPrice, protectMarketOrder } from '../../functions/safety/market-orders.js';
 
 const convert = { MARKET_ORDERS: 'convert', MARKET_PROTECTION_PERCENT: 'auto', PRICE_TICK: '0.05' } as const;
 const leg = (over: Partial<Parameters<typeof protectedPrice>[0]> = {}) => ({
-  exch: 'NSE', tsym: 'M&M-EQ', trantype: 'B', prctyp: 'MKT', prc: '0', reference: '1490', path: 'prc', ...over,
+  exch: 'NSE',
+  tsym: 'M&M-EQ',
+  trantype: 'B',
+  prctyp: 'MKT',
+  prc: '0',
+  reference: '1490',
+  path: 'prc',
+  ...over,
 });
 
 describe('market orders become protected limit orders', () => {
@@ -28,12 +36,17 @@ describe('market orders become protected limit orders', () => {
 
   it('MKT -> LMT and SL-MKT -> SL-LMT; limit orders pass unchanged', () => {
     expect(protectMarketOrder(leg(), convert)).toEqual({ prctyp: 'LMT', prc: '1497.45' });
-    expect(protectMarketOrder(leg({ prctyp: 'SL-MKT', trantype: 'S' }), convert)).toEqual({ prctyp: 'SL-LMT', prc: '1482.55' });
+    expect(protectMarketOrder(leg({ prctyp: 'SL-MKT', trantype: 'S' }), convert)).toEqual({
+      prctyp: 'SL-LMT',
+      prc: '1482.55',
+    });
     expect(protectMarketOrder(leg({ prctyp: 'LMT', prc: '1500' }), convert)).toEqual({ prctyp: 'LMT', prc: '1500' });
   });
 
   it('the auto band follows the published tiers: equity 2 / 1 / 0.5 %, options 5 / 3 / 2 / 1 %', () => {
-    expect(['50', '250', '1490'].map((reference) => autoBandPercent({ exch: 'NSE', tsym: 'X-EQ', reference }))).toEqual(['2', '1', '0.5']);
+    expect(['50', '250', '1490'].map((reference) => autoBandPercent({ exch: 'NSE', tsym: 'X-EQ', reference }))).toEqual(
+      ['2', '1', '0.5'],
+    );
     const option = (reference: string) => autoBandPercent({ exch: 'NFO', tsym: 'NIFTY 25DEC 24000 CE', reference });
     expect(['5', '50', '250', '900'].map(option)).toEqual(['5', '3', '2', '1']);
     expect(autoBandPercent({ exch: 'NFO', tsym: 'NIFTY25DEC24P24000', reference: '50' })).toBe('3');
@@ -60,7 +73,17 @@ describe('market orders become protected limit orders', () => {
 
   it('the table converts single orders and both OCO legs (the stop-loss band around its own trgprc)', () => {
     const price = (l: Parameters<typeof protectMarketOrder>[0]) => protectMarketOrder(l, convert);
-    const single = validateInput(placeGttOrder.input, { exch: 'NSE', tsym: 'M&M-EQ', qty: 1, prd: 'C', trantype: 'B', prctyp: 'MKT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1490' });
+    const single = validateInput(placeGttOrder.input, {
+      exch: 'NSE',
+      tsym: 'M&M-EQ',
+      qty: 1,
+      prd: 'C',
+      trantype: 'B',
+      prctyp: 'MKT',
+      ret: 'DAY',
+      ai_t: 'LTP_B_O',
+      d: '1490',
+    });
     expect(placeGttOrder.priceOrders!(single, price)).toMatchObject({ prctyp: 'LMT', prc: '1497.45', d: '1490' });
     const oco = validateInput(placeOcoOrder.input, {
       exch: 'NSE',
@@ -76,8 +99,14 @@ describe('market orders become protected limit orders', () => {
 
   it('settings: convert and auto by default; a bad value names the variable', () => {
     const base = { BROKER_BASE_URL: 'https://b.example/X', BROKER_SECRET_ID: 's', IDEMPOTENCY_KEY_REQUIRED: 'false' };
-    expect(parseGatewayConfig(base)).toMatchObject({ MARKET_ORDERS: 'convert', MARKET_PROTECTION_PERCENT: 'auto', PRICE_TICK: '0.05' });
-    expect(() => parseGatewayConfig({ ...base, MARKET_ORDERS: 'allow' })).toThrow(/MARKET_ORDERS must be convert or reject/);
+    expect(parseGatewayConfig(base)).toMatchObject({
+      MARKET_ORDERS: 'convert',
+      MARKET_PROTECTION_PERCENT: 'auto',
+      PRICE_TICK: '0.05',
+    });
+    expect(() => parseGatewayConfig({ ...base, MARKET_ORDERS: 'allow' })).toThrow(
+      /MARKET_ORDERS must be convert or reject/,
+    );
     expect(() => parseGatewayConfig({ ...base, MARKET_PROTECTION_PERCENT: '50' })).toThrow(/MARKET_PROTECTION_PERCENT/);
     expect(() => parseGatewayConfig({ ...base, PRICE_TICK: '0' })).toThrow(/PRICE_TICK/);
   });

@@ -4,9 +4,16 @@
  * fate; the chat bodies; and the `notifyOn` filter's check.
  */
 import { readFileSync } from 'node:fs';
+
 import { describe, expect, it } from 'vitest';
+
 import { classifyRejection } from '../../functions/broker/order-fate.js';
-import { DEFAULT_NOTIFY_ON, notificationBody, notificationText, resolveNotifyOn } from '../../functions/events/notification.js';
+import {
+  DEFAULT_NOTIFY_ON,
+  notificationBody,
+  notificationText,
+  resolveNotifyOn,
+} from '../../functions/events/notification.js';
 import { DETAIL_SCHEMAS, DETAIL_TYPES, type DetailType, type EventDetail } from '../../functions/schemas/events.js';
 
 const common = { eventId: '0123456789abcdef0123456789abcdef', observedAt: '2026-11-23T04:05:06.000Z' };
@@ -35,7 +42,15 @@ const oco = {
   tsym: 'INFY-EQ',
   side: 'S',
   target: { trigger: '1700', side: 'S', quantity: 5, price: '1700', priceType: 'LMT', product: 'C' },
-  stopLoss: { trigger: '1400', side: 'S', quantity: 5, price: '1395', priceType: 'SL-LMT', product: 'C', triggerPrice: '1400' },
+  stopLoss: {
+    trigger: '1400',
+    side: 'S',
+    quantity: 5,
+    price: '1395',
+    priceType: 'SL-LMT',
+    product: 'C',
+    triggerPrice: '1400',
+  },
 };
 
 /** Builds the text of an event whose detail must pass its schema (so a fixture cannot drift from what is published). */
@@ -46,7 +61,9 @@ const text = <T extends DetailType>(detailType: T, detail: EventDetail<T>): stri
 
 describe('notificationText', () => {
   it('GTT Placed (single): side, quantity, symbol, price, trigger with its direction, al_id, tag, origin', () => {
-    expect(text('GTT Placed', single)).toBe('GTT Placed: Buy 1 NSE:M&M-EQ @ 1500 LMT when LTP below 1490\nal_id 24112300000001 · tag swing-1 · (gateway)');
+    expect(text('GTT Placed', single)).toBe(
+      'GTT Placed: Buy 1 NSE:M&M-EQ @ 1500 LMT when LTP below 1490\nal_id 24112300000001 · tag swing-1 · (gateway)',
+    );
   });
 
   it('GTT Placed (OCO): both legs with their own side, quantity, price and trigger', () => {
@@ -56,14 +73,18 @@ describe('notificationText', () => {
   });
 
   it('GTT Modified and a market order', () => {
-    expect(text('GTT Modified', { ...single, priceType: 'MKT', price: '0', tag: undefined } as EventDetail<'GTT Modified'>)).toMatch(
-      /^GTT Modified: Buy 1 NSE:M&M-EQ at market when LTP below 1490\nal_id 24112300000001 · \(gateway\)$/,
-    );
+    expect(
+      text('GTT Modified', { ...single, priceType: 'MKT', price: '0', tag: undefined } as EventDetail<'GTT Modified'>),
+    ).toMatch(/^GTT Modified: Buy 1 NSE:M&M-EQ at market when LTP below 1490\nal_id 24112300000001 · \(gateway\)$/);
   });
 
   it('GTT Cancelled: the fields the event has (only al_id when the watcher had not seen the order)', () => {
-    expect(text('GTT Cancelled', { ...common, origin: 'gateway', al_id: '24112300000009' })).toBe('GTT Cancelled\nal_id 24112300000009 · (gateway)');
-    expect(text('GTT Cancelled', { ...single, status: 'CANCELLED' })).toContain('GTT Cancelled: Buy 1 NSE:M&M-EQ @ 1500 LMT when LTP below 1490\nstatus CANCELLED');
+    expect(text('GTT Cancelled', { ...common, origin: 'gateway', al_id: '24112300000009' })).toBe(
+      'GTT Cancelled\nal_id 24112300000009 · (gateway)',
+    );
+    expect(text('GTT Cancelled', { ...single, status: 'CANCELLED' })).toContain(
+      'GTT Cancelled: Buy 1 NSE:M&M-EQ @ 1500 LMT when LTP below 1490\nstatus CANCELLED',
+    );
   });
 
   it('GTT Triggered (single): the trigger it fired at, and the order it placed', () => {
@@ -73,39 +94,76 @@ describe('notificationText', () => {
       status: 'TRIGGERED',
       order: { norenordno: '24112300000123', status: 'filled', filledQty: 1, averagePrice: '1499.50' },
     });
-    expect(fired).toBe('GTT Triggered: Buy 1 NSE:M&M-EQ @ 1500 LMT fired at 1490\nstatus TRIGGERED, order 24112300000123 filled 1 @ 1499.50\nal_id 24112300000001 · tag swing-1 · (watcher)');
+    expect(fired).toBe(
+      'GTT Triggered: Buy 1 NSE:M&M-EQ @ 1500 LMT fired at 1490\nstatus TRIGGERED, order 24112300000123 filled 1 @ 1499.50\nal_id 24112300000001 · tag swing-1 · (watcher)',
+    );
     expect(fired).not.toContain('leg');
   });
 
   it('GTT Triggered (OCO): the fired leg, its trigger, side, quantity and price; no single trigger', () => {
-    const fired = text('GTT Triggered', { ...oco, firedLeg: 'stopLoss', status: 'TRIGGERED', triggeredAt: '10:15:00 23-11-2026' });
-    expect(fired).toBe('GTT Triggered: stop-loss leg fired at LTP 1400: Sell 5 NSE:INFY-EQ @ 1395 SL-LMT (trigger price 1400)\nstatus TRIGGERED\nal_id 24112300000002 · (watcher)');
-    expect(text('GTT Triggered', { ...oco, firedLeg: 'target', status: 'TRIGGERED' })).toMatch(/^GTT Triggered: target leg fired at LTP 1700: Sell 5 NSE:INFY-EQ @ 1700 LMT\n/);
+    const fired = text('GTT Triggered', {
+      ...oco,
+      firedLeg: 'stopLoss',
+      status: 'TRIGGERED',
+      triggeredAt: '10:15:00 23-11-2026',
+    });
+    expect(fired).toBe(
+      'GTT Triggered: stop-loss leg fired at LTP 1400: Sell 5 NSE:INFY-EQ @ 1395 SL-LMT (trigger price 1400)\nstatus TRIGGERED\nal_id 24112300000002 · (watcher)',
+    );
+    expect(text('GTT Triggered', { ...oco, firedLeg: 'target', status: 'TRIGGERED' })).toMatch(
+      /^GTT Triggered: target leg fired at LTP 1700: Sell 5 NSE:INFY-EQ @ 1700 LMT\n/,
+    );
   });
 
   it('GTT Removed: with and without a history status', () => {
-    expect(text('GTT Removed', { ...single, origin: 'watcher', status: 'REJECTED' })).toMatch(/^GTT Removed: Buy 1 NSE:M&M-EQ .*\nstatus REJECTED\n/);
+    expect(text('GTT Removed', { ...single, origin: 'watcher', status: 'REJECTED' })).toMatch(
+      /^GTT Removed: Buy 1 NSE:M&M-EQ .*\nstatus REJECTED\n/,
+    );
     expect(text('GTT Removed', { ...single, origin: 'watcher' })).toContain('\nno longer pending at the broker\n');
   });
 
-  const fate = { ...common, origin: 'watcher' as const, al_id: '24112300000001', exch: 'NSE', tsym: 'M&M-EQ', side: 'B', quantity: 10, tag: 'swing-1' };
+  const fate = {
+    ...common,
+    origin: 'watcher' as const,
+    al_id: '24112300000001',
+    exch: 'NSE',
+    tsym: 'M&M-EQ',
+    side: 'B',
+    quantity: 10,
+    tag: 'swing-1',
+  };
   it('Order Filled / Cancelled: side, quantity, fill and average price', () => {
-    expect(text('Order Filled', { ...fate, order: { norenordno: '24112300000123', status: 'filled', filledQty: 10, averagePrice: '1500.00' } })).toBe(
+    expect(
+      text('Order Filled', {
+        ...fate,
+        order: { norenordno: '24112300000123', status: 'filled', filledQty: 10, averagePrice: '1500.00' },
+      }),
+    ).toBe(
       'Order Filled: Buy 10 NSE:M&M-EQ\norder 24112300000123 filled 10 @ 1500.00\nal_id 24112300000001 · tag swing-1 · (watcher)',
     );
-    expect(text('Order Cancelled', { ...fate, firedLeg: 'target', order: { norenordno: '24112300000124', status: 'cancelled', filledQty: 4, averagePrice: '1501.00' } })).toBe(
+    expect(
+      text('Order Cancelled', {
+        ...fate,
+        firedLeg: 'target',
+        order: { norenordno: '24112300000124', status: 'cancelled', filledQty: 4, averagePrice: '1501.00' },
+      }),
+    ).toBe(
       'Order Cancelled: Buy 10 NSE:M&M-EQ (target leg)\norder 24112300000124 cancelled, filled 4 of 10 @ 1501.00\nal_id 24112300000001 · tag swing-1 · (watcher)',
     );
   });
 
-  it('Order Rejected: the rejection code, its hint and the broker\'s words', () => {
+  it("Order Rejected: the rejection code, its hint and the broker's words", () => {
     const rejected = text('Order Rejected', {
       ...fate,
       order: {
         norenordno: '24112300000125',
         status: 'rejected',
         filledQty: 0,
-        rejection: { code: 'MARKET_ORDER_REFUSED', hint: 'The broker refuses API market orders: use a limit price.', text: 'RED:ALGO_CHK failed' },
+        rejection: {
+          code: 'MARKET_ORDER_REFUSED',
+          hint: 'The broker refuses API market orders: use a limit price.',
+          text: 'RED:ALGO_CHK failed',
+        },
       },
     });
     expect(rejected).toBe(
@@ -114,18 +172,33 @@ describe('notificationText', () => {
   });
 
   it('Session Expired, Session Renewed, Kill Switch on and off', () => {
-    expect(text('Session Expired', { ...common, origin: 'watcher', code: 'SESSION_EXPIRED', reason: 'Session Expired : Invalid Session Key' })).toBe(
+    expect(
+      text('Session Expired', {
+        ...common,
+        origin: 'watcher',
+        code: 'SESSION_EXPIRED',
+        reason: 'Session Expired : Invalid Session Key',
+      }),
+    ).toBe(
       'Session Expired: SESSION_EXPIRED, Session Expired : Invalid Session Key\nlog in again: orders cannot be placed or watched until then\n(watcher)',
     );
-    expect(text('Session Renewed', { ...common, origin: 'gateway', method: 'totp' })).toBe('Session Renewed (totp, gateway)');
-    expect(text('Kill Switch', { ...common, origin: 'gateway', halted: true, changedBy: 'alice', cancelled: 3, failed: 1 })).toBe(
+    expect(text('Session Renewed', { ...common, origin: 'gateway', method: 'totp' })).toBe(
+      'Session Renewed (totp, gateway)',
+    );
+    expect(
+      text('Kill Switch', { ...common, origin: 'gateway', halted: true, changedBy: 'alice', cancelled: 3, failed: 1 }),
+    ).toBe(
       'Kill Switch ON by alice: places and modifies refused\n3 pending order(s) cancelled, 1 still pending (cancel them by hand)',
     );
-    expect(text('Kill Switch', { ...common, origin: 'gateway', halted: false })).toBe('Kill Switch OFF: orders accepted again');
+    expect(text('Kill Switch', { ...common, origin: 'gateway', halted: false })).toBe(
+      'Kill Switch OFF: orders accepted again',
+    );
   });
 
   it('an event that does not match its schema (or an unknown detail-type) still gets a line', () => {
-    expect(notificationText({ 'detail-type': 'GTT Placed', detail: { al_id: '1', origin: 'gateway', extra: true } })).toBe('GTT Placed al_id 1 (gateway)');
+    expect(
+      notificationText({ 'detail-type': 'GTT Placed', detail: { al_id: '1', origin: 'gateway', extra: true } }),
+    ).toBe('GTT Placed al_id 1 (gateway)');
     expect(notificationText({ 'detail-type': 'Something New', detail: null })).toBe('Something New');
   });
 });
@@ -135,14 +208,25 @@ describe('notificationBody', () => {
   it('raw is the envelope itself; slack {text}; telegram {chat_id, text}', () => {
     expect(notificationBody('raw', event)).toBe(event);
     expect(notificationBody('slack', event)).toEqual({ text: notificationText(event) });
-    expect(notificationBody('telegram', event, '-1001234')).toEqual({ chat_id: '-1001234', text: notificationText(event) });
+    expect(notificationBody('telegram', event, '-1001234')).toEqual({
+      chat_id: '-1001234',
+      text: notificationText(event),
+    });
     expect(() => notificationBody('telegram', event)).toThrow(/chat id/);
   });
 });
 
 describe('resolveNotifyOn', () => {
   it('defaults to the firing and failure events', () => {
-    expect(resolveNotifyOn(undefined)).toEqual(['GTT Triggered', 'Order Filled', 'Order Rejected', 'Order Cancelled', 'GTT Removed', 'Session Expired', 'Kill Switch']);
+    expect(resolveNotifyOn(undefined)).toEqual([
+      'GTT Triggered',
+      'Order Filled',
+      'Order Rejected',
+      'Order Cancelled',
+      'GTT Removed',
+      'Session Expired',
+      'Kill Switch',
+    ]);
     expect(resolveNotifyOn('')).toEqual([...DEFAULT_NOTIFY_ON]);
   });
 
@@ -158,7 +242,9 @@ describe('resolveNotifyOn', () => {
     } catch (error) {
       message = (error as Error).message;
     }
-    expect(message).toMatch(/^NOTIFY_ON names no detail-type "Order Filed": use a comma-separated list of GTT Placed, .*Order Filled, Order Rejected, Order Cancelled \(or all\)$/);
+    expect(message).toMatch(
+      /^NOTIFY_ON names no detail-type "Order Filed": use a comma-separated list of GTT Placed, .*Order Filled, Order Rejected, Order Cancelled \(or all\)$/,
+    );
     expect(message).not.toContain('\n');
   });
 });
@@ -168,16 +254,50 @@ describe('docs/events.md', () => {
     const doc = readFileSync('docs/events.md', 'utf8');
     const section = doc.slice(doc.indexOf('### The message'), doc.indexOf('**Why a function'));
     const examples = [...section.matchAll(/```\n([\s\S]*?)\n```/g)].map((m) => m[1]);
-    const fate = { ...common, origin: 'watcher' as const, al_id: '24112300000001', exch: 'NSE', tsym: 'M&M-EQ', side: 'B', quantity: 10, tag: 'swing-1' };
+    const fate = {
+      ...common,
+      origin: 'watcher' as const,
+      al_id: '24112300000001',
+      exch: 'NSE',
+      tsym: 'M&M-EQ',
+      side: 'B',
+      quantity: 10,
+      tag: 'swing-1',
+    };
     const built = [
-      text('GTT Triggered', { ...single, origin: 'watcher', status: 'TRIGGERED', order: { norenordno: '24112300000123', status: 'filled', filledQty: 1, averagePrice: '1499.50' } }),
+      text('GTT Triggered', {
+        ...single,
+        origin: 'watcher',
+        status: 'TRIGGERED',
+        order: { norenordno: '24112300000123', status: 'filled', filledQty: 1, averagePrice: '1499.50' },
+      }),
       text('GTT Triggered', { ...oco, firedLeg: 'stopLoss', status: 'TRIGGERED' }),
-      text('Order Rejected', { ...fate, order: { norenordno: '24112300000125', status: 'rejected', filledQty: 0, rejection: classifyRejection('RED:ALGO_CHK failed') } }),
-      text('Session Expired', { ...common, origin: 'watcher', code: 'SESSION_EXPIRED', reason: 'Session Expired : Invalid Session Key' }),
+      text('Order Rejected', {
+        ...fate,
+        order: {
+          norenordno: '24112300000125',
+          status: 'rejected',
+          filledQty: 0,
+          rejection: classifyRejection('RED:ALGO_CHK failed'),
+        },
+      }),
+      text('Session Expired', {
+        ...common,
+        origin: 'watcher',
+        code: 'SESSION_EXPIRED',
+        reason: 'Session Expired : Invalid Session Key',
+      }),
       text('Kill Switch', { ...common, origin: 'gateway', halted: true, changedBy: 'alice', cancelled: 3, failed: 1 }),
     ];
     expect(examples).toEqual(built);
-    const filled = text('Order Filled', { ...fate, order: { norenordno: '24112300000123', status: 'filled', filledQty: 10, averagePrice: '1500.00' } });
-    expect(doc).toContain(JSON.stringify({ chat_id: '-1001234', text: filled }).replace('{"chat_id":', '{"chat_id": ').replace(',"text":', ', "text": '));
+    const filled = text('Order Filled', {
+      ...fate,
+      order: { norenordno: '24112300000123', status: 'filled', filledQty: 10, averagePrice: '1500.00' },
+    });
+    expect(doc).toContain(
+      JSON.stringify({ chat_id: '-1001234', text: filled })
+        .replace('{"chat_id":', '{"chat_id": ')
+        .replace(',"text":', ', "text": '),
+    );
   });
 });

@@ -1,10 +1,23 @@
 /** OCO input, tags and list filters: what a caller may send, and the wire form the gateway builds from it. */
 import { describe, expect, it } from 'vitest';
-import { getOrderInput, listOrdersInput, modifyOcoInput, placeOcoInput, placeOrderInput } from '../../functions/schemas/input.js';
-import { validateInput } from '../../functions/contract/validate-input.js';
-import { problemsOf } from '../support/validation.js';
-import { getGttOrder, getPendingGttOrders, modifyOcoOrder, placeOcoOrder, placeGttOrder } from '../../functions/operations.js';
+
 import { decodeBrokerReply } from '../../functions/broker/reply.js';
+import { validateInput } from '../../functions/contract/validate-input.js';
+import {
+  getGttOrder,
+  getPendingGttOrders,
+  modifyOcoOrder,
+  placeGttOrder,
+  placeOcoOrder,
+} from '../../functions/operations.js';
+import {
+  getOrderInput,
+  listOrdersInput,
+  modifyOcoInput,
+  placeOcoInput,
+  placeOrderInput,
+} from '../../functions/schemas/input.js';
+import { problemsOf } from '../support/validation.js';
 
 const session = { accessToken: 'token-never-in-jdata', uid: 'U1', actid: 'A1' };
 /** Long position exit: sell at 1600 (target) or 1400 (stop-loss). */
@@ -15,7 +28,8 @@ const oco = {
   stopLoss: { trigger: 1400, order: { trantype: 'S', prctyp: 'MKT', qty: 5, prd: 'C' } },
 };
 
-const fields = (schema: Parameters<typeof validateInput>[0], payload: unknown) => problemsOf(schema, payload).map((p) => p.field);
+const fields = (schema: Parameters<typeof validateInput>[0], payload: unknown) =>
+  problemsOf(schema, payload).map((p) => p.field);
 
 describe('OCO input', () => {
   it('maps target/stopLoss to the wire: x = target = place_order_params, y = stop-loss = leg 2, LMT_BOS_O', () => {
@@ -31,8 +45,32 @@ describe('OCO input', () => {
         { d: '1600', var_name: 'x' },
         { d: '1400', var_name: 'y' },
       ],
-      place_order_params: { tsym: 'M%26M-EQ', exch: 'NSE', trantype: 'S', prctyp: 'LMT', prd: 'C', ret: 'DAY', actid: 'A1', uid: 'U1', ordersource: 'API', qty: '5', prc: '1599' },
-      place_order_params_leg2: { tsym: 'M%26M-EQ', exch: 'NSE', trantype: 'S', prctyp: 'MKT', prd: 'C', ret: 'DAY', actid: 'A1', uid: 'U1', ordersource: 'API', qty: '5', prc: '0' },
+      place_order_params: {
+        tsym: 'M%26M-EQ',
+        exch: 'NSE',
+        trantype: 'S',
+        prctyp: 'LMT',
+        prd: 'C',
+        ret: 'DAY',
+        actid: 'A1',
+        uid: 'U1',
+        ordersource: 'API',
+        qty: '5',
+        prc: '1599',
+      },
+      place_order_params_leg2: {
+        tsym: 'M%26M-EQ',
+        exch: 'NSE',
+        trantype: 'S',
+        prctyp: 'MKT',
+        prd: 'C',
+        ret: 'DAY',
+        actid: 'A1',
+        uid: 'U1',
+        ordersource: 'API',
+        qty: '5',
+        prc: '0',
+      },
       remarks: 'swing-1',
       actid: 'A1',
     });
@@ -71,7 +109,9 @@ describe('OCO input', () => {
     expect(validateInput(placeOcoInput, { ...oco, ltp: '1500' }).ltp).toBe('1500');
     expect(fields(placeOcoInput, { ...oco, ltp: '1650' })).toEqual(['ltp']);
     // The ltp is never sent.
-    expect(placeOcoOrder.toJData(validateInput(placeOcoInput, { ...oco, ltp: '1500' }), session)).not.toHaveProperty('ltp');
+    expect(placeOcoOrder.toJData(validateInput(placeOcoInput, { ...oco, ltp: '1500' }), session)).not.toHaveProperty(
+      'ltp',
+    );
   });
 
   it('both legs must close the same position', () => {
@@ -90,9 +130,22 @@ describe('OCO input', () => {
 });
 
 describe('tag', () => {
-  const single = { exch: 'BFO', tsym: 'SENSEX25DEC80000CE', qty: 20, prc: '100', prd: 'M', trantype: 'B', prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_A_O', d: '95' };
+  const single = {
+    exch: 'BFO',
+    tsym: 'SENSEX25DEC80000CE',
+    qty: 20,
+    prc: '100',
+    prd: 'M',
+    trantype: 'B',
+    prctyp: 'LMT',
+    ret: 'DAY',
+    ai_t: 'LTP_A_O',
+    d: '95',
+  };
   it('is sent as remarks, and only when given', () => {
-    expect(placeGttOrder.toJData(validateInput(placeOrderInput, { ...single, tag: 'momentum.v2' }), session)).toMatchObject({ remarks: 'momentum.v2' });
+    expect(
+      placeGttOrder.toJData(validateInput(placeOrderInput, { ...single, tag: 'momentum.v2' }), session),
+    ).toMatchObject({ remarks: 'momentum.v2' });
     expect(placeGttOrder.toJData(validateInput(placeOrderInput, single), session)).not.toHaveProperty('remarks');
   });
   it.each([
@@ -107,11 +160,28 @@ describe('tag', () => {
 describe('list filters and one order', () => {
   const json = (body: unknown) => ({ status: 200, contentType: 'application/json', text: JSON.stringify(body) });
   const record = (al_id: string, tsym: string, extra: Record<string, unknown> = {}) => ({
-    stat: 'Ok', al_id, ai_t: 'LTP_B_O', tsym, exch: 'NSE', trantype: 'B', prctyp: 'LMT', qty: 1, prc: '10', prd: 'C', d: '9', ...extra,
+    stat: 'Ok',
+    al_id,
+    ai_t: 'LTP_B_O',
+    tsym,
+    exch: 'NSE',
+    trantype: 'B',
+    prctyp: 'LMT',
+    qty: 1,
+    prc: '10',
+    prd: 'C',
+    d: '9',
+    ...extra,
   });
   const ocoRecord = record('3', 'INFY-EQ', {
-    ai_t: 'LMT_BOS_O', d: '', trantype: 'S', remarks: 'exit-infy',
-    oivariable: [{ var_name: 'x', d: '1600' }, { var_name: 'y', d: '1400' }],
+    ai_t: 'LMT_BOS_O',
+    d: '',
+    trantype: 'S',
+    remarks: 'exit-infy',
+    oivariable: [
+      { var_name: 'x', d: '1600' },
+      { var_name: 'y', d: '1400' },
+    ],
     place_order_params: { trantype: 'S', prctyp: 'LMT', qty: 5, prc: '1599' },
     place_order_params_leg2: { trantype: 'S', prctyp: 'MKT', qty: 5, prc: '0' },
   });
@@ -119,7 +189,11 @@ describe('list filters and one order', () => {
 
   it('normalises single and OCO orders with a type, and filters by tsym and exch', () => {
     const all = decodeBrokerReply(getPendingGttOrders, book, {}) as { orders: Record<string, unknown>[] };
-    expect(all.orders.map((o) => [o.al_id, o.type])).toEqual([['1', 'single'], ['2', 'single'], ['3', 'oco']]);
+    expect(all.orders.map((o) => [o.al_id, o.type])).toEqual([
+      ['1', 'single'],
+      ['2', 'single'],
+      ['3', 'oco'],
+    ]);
     expect(all.orders[0]).toMatchObject({ trigger: '9' });
     expect(all.orders[2]).toMatchObject({
       tag: 'exit-infy',
@@ -132,9 +206,14 @@ describe('list filters and one order', () => {
   });
 
   it('one order by id, or ORDER_NOT_FOUND (also on an empty book)', () => {
-    expect(decodeBrokerReply(getGttOrder, book, validateInput(getOrderInput, { al_id: '3' }))).toMatchObject({ al_id: '3', type: 'oco' });
+    expect(decodeBrokerReply(getGttOrder, book, validateInput(getOrderInput, { al_id: '3' }))).toMatchObject({
+      al_id: '3',
+      type: 'oco',
+    });
     for (const reply of [book, json({ stat: 'Not_Ok', emsg: 'no data' })]) {
-      expect(() => decodeBrokerReply(getGttOrder, reply, { al_id: '9' })).toThrow(expect.objectContaining({ code: 'ORDER_NOT_FOUND', status: 404 }));
+      expect(() => decodeBrokerReply(getGttOrder, reply, { al_id: '9' })).toThrow(
+        expect.objectContaining({ code: 'ORDER_NOT_FOUND', status: 404 }),
+      );
     }
   });
 });

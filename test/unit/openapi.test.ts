@@ -1,18 +1,36 @@
 /** The OpenAPI document is generated from the operation table and the same zod schemas the handlers enforce. */
 import { describe, expect, it } from 'vitest';
+
+import { ERROR_CATALOG } from '../../functions/contract/errors.js';
+import { CONTROL_FUNCTIONS } from '../../functions/control-functions.js';
 import { buildOpenApiDocument } from '../../functions/openapi.js';
 import { OPERATIONS } from '../../functions/operations.js';
-import { ERROR_CATALOG } from '../../functions/contract/errors.js';
 import { SESSION_FUNCTIONS } from '../../functions/session-functions.js';
-import { CONTROL_FUNCTIONS } from '../../functions/control-functions.js';
 
-type Doc = { openapi: string; paths: Record<string, Record<string, { operationId: string; requestBody?: { content: Record<string, { schema: { required: string[]; properties: Record<string, unknown> } }> }; responses: Record<string, unknown>; parameters: { name: string; required: boolean }[] }>> };
+type Doc = {
+  openapi: string;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        operationId: string;
+        requestBody?: {
+          content: Record<string, { schema: { required: string[]; properties: Record<string, unknown> } }>;
+        };
+        responses: Record<string, unknown>;
+        parameters: { name: string; required: boolean }[];
+      }
+    >
+  >;
+};
 const doc = buildOpenApiDocument('http://127.0.0.1:3000') as unknown as Doc;
 
 describe('OpenAPI document', () => {
   it('has one operation per table entry, on its route', () => {
     expect(doc.openapi).toBe('3.1.0');
-    for (const op of OPERATIONS) expect(doc.paths[op.route.path]?.[op.route.method.toLowerCase()]?.operationId).toBe(op.name);
+    for (const op of OPERATIONS)
+      expect(doc.paths[op.route.path]?.[op.route.method.toLowerCase()]?.operationId).toBe(op.name);
   });
 
   it('documents the place body from the input schema, the required key, and every error status', () => {
@@ -26,7 +44,9 @@ describe('OpenAPI document', () => {
   it('every operation, the session and control routes too, documents every error code under its status', () => {
     const operations = Object.values(doc.paths).flatMap((methods) => Object.values(methods));
     expect(operations.length).toBe(
-      OPERATIONS.length + SESSION_FUNCTIONS.flatMap((f) => f.routes).length + CONTROL_FUNCTIONS.flatMap((f) => f.routes).length,
+      OPERATIONS.length +
+        SESSION_FUNCTIONS.flatMap((f) => f.routes).length +
+        CONTROL_FUNCTIONS.flatMap((f) => f.routes).length,
     );
     for (const op of operations) {
       for (const [code, row] of Object.entries(ERROR_CATALOG)) {

@@ -4,13 +4,33 @@
  * first; each order once).
  */
 import { describe, expect, it } from 'vitest';
-import { brokerTimeMs, classifyRejection, matchFiredOrders, normaliseBookOrder, type FiredGtt } from '../../functions/broker/order-fate.js';
-import { orderBookRecord, type BookOrder } from '../../functions/schemas/reply.js';
+
+import {
+  brokerTimeMs,
+  classifyRejection,
+  type FiredGtt,
+  matchFiredOrders,
+  normaliseBookOrder,
+} from '../../functions/broker/order-fate.js';
+import { type BookOrder, orderBookRecord } from '../../functions/schemas/reply.js';
 
 const record = (over: Record<string, unknown> = {}) =>
   orderBookRecord.parse({
-    stat: 'Ok', norenordno: '26112350000001', exch: 'NSE', tsym: 'INFY-EQ', trantype: 'B', qty: '5', prc: '1500', prctyp: 'LMT', prd: 'C',
-    status: 'COMPLETE', fillshares: '5', avgprc: '1499.95', remarks: 'dip-buy', norentm: '10:15:03 23-11-2026', ...over,
+    stat: 'Ok',
+    norenordno: '26112350000001',
+    exch: 'NSE',
+    tsym: 'INFY-EQ',
+    trantype: 'B',
+    qty: '5',
+    prc: '1500',
+    prctyp: 'LMT',
+    prd: 'C',
+    status: 'COMPLETE',
+    fillshares: '5',
+    avgprc: '1499.95',
+    remarks: 'dip-buy',
+    norentm: '10:15:03 23-11-2026',
+    ...over,
   });
 
 describe('rejection texts', () => {
@@ -33,8 +53,20 @@ describe('rejection texts', () => {
 describe('order book records', () => {
   it('a complete order is filled, with its average price and the GTT tag', () => {
     expect(normaliseBookOrder(record())).toEqual({
-      norenordno: '26112350000001', exch: 'NSE', tsym: 'INFY-EQ', side: 'B', qty: 5, price: '1500', priceType: 'LMT', product: 'C',
-      status: 'filled', brokerStatus: 'COMPLETE', filledQty: 5, averagePrice: '1499.95', tag: 'dip-buy', placedAt: '10:15:03 23-11-2026',
+      norenordno: '26112350000001',
+      exch: 'NSE',
+      tsym: 'INFY-EQ',
+      side: 'B',
+      qty: 5,
+      price: '1500',
+      priceType: 'LMT',
+      product: 'C',
+      status: 'filled',
+      brokerStatus: 'COMPLETE',
+      filledQty: 5,
+      averagePrice: '1499.95',
+      tag: 'dip-buy',
+      placedAt: '10:15:03 23-11-2026',
     });
   });
 
@@ -49,15 +81,28 @@ describe('order book records', () => {
   });
 
   it('a rejected order says why, as a code with a hint', () => {
-    const rejected = normaliseBookOrder(record({ status: 'REJECTED', fillshares: '0', avgprc: undefined, rejreason: 'RMS:Margin Exceeds' }));
-    expect(rejected).toMatchObject({ status: 'rejected', rejection: { code: 'INSUFFICIENT_FUNDS', text: 'RMS:Margin Exceeds' } });
+    const rejected = normaliseBookOrder(
+      record({ status: 'REJECTED', fillshares: '0', avgprc: undefined, rejreason: 'RMS:Margin Exceeds' }),
+    );
+    expect(rejected).toMatchObject({
+      status: 'rejected',
+      rejection: { code: 'INSUFFICIENT_FUNDS', text: 'RMS:Margin Exceeds' },
+    });
     expect(rejected).not.toHaveProperty('averagePrice');
   });
 });
 
 describe('matching a fired GTT to its order', () => {
   const book = (over: Partial<BookOrder>): BookOrder => ({ ...normaliseBookOrder(record()), ...over });
-  const fired = (over: Partial<FiredGtt> = {}): FiredGtt => ({ exch: 'NSE', tsym: 'INFY-EQ', side: 'B', qty: 5, tag: 'dip-buy', firedAt: '10:15:02 23-11-2026', ...over });
+  const fired = (over: Partial<FiredGtt> = {}): FiredGtt => ({
+    exch: 'NSE',
+    tsym: 'INFY-EQ',
+    side: 'B',
+    qty: 5,
+    tag: 'dip-buy',
+    firedAt: '10:15:02 23-11-2026',
+    ...over,
+  });
 
   it('reads India time', () => {
     expect(brokerTimeMs('10:15:02 23-11-2026')).toBe(Date.UTC(2026, 10, 23, 4, 45, 2));
@@ -78,7 +123,10 @@ describe('matching a fired GTT to its order', () => {
   });
 
   it('two like GTTs take one order each, in the order they fired; a GTT without a tag matches on the rest', () => {
-    const orders = [book({ norenordno: 'late', placedAt: '10:16:01 23-11-2026' }), book({ norenordno: 'early', placedAt: '10:15:03 23-11-2026' })];
+    const orders = [
+      book({ norenordno: 'late', placedAt: '10:16:01 23-11-2026' }),
+      book({ norenordno: 'early', placedAt: '10:15:03 23-11-2026' }),
+    ];
     const second = fired({ firedAt: '10:16:00 23-11-2026' });
     const first = fired({ firedAt: '10:15:02 23-11-2026', tag: undefined });
     expect(matchFiredOrders([second, first], orders).map((o) => o?.norenordno)).toEqual(['late', 'early']);

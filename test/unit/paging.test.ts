@@ -1,7 +1,8 @@
 /** Cutting pages out of a list (functions/schemas/paging.ts), without a network. */
 import { describe, expect, it } from 'vitest';
-import { compareIds, decodeCursor, encodeCursor, pageOf } from '../../functions/schemas/paging.js';
+
 import { listOrdersInput, triggeredInput } from '../../functions/schemas/input.js';
+import { compareIds, decodeCursor, encodeCursor, pageOf } from '../../functions/schemas/paging.js';
 
 const items = (ids: string[]) => ids.map((al_id, i) => ({ al_id, n: i }));
 const all = <T extends { al_id: string }>(list: T[], name: string, limit: number) => {

@@ -1,7 +1,8 @@
 /** The redaction applied to every text that leaves the gateway (functions/contract/redact.ts). */
 import { describe, expect, it } from 'vitest';
-import { redactDeep, redactError, redactText, rememberSecret } from '../../functions/contract/redact.js';
+
 import { BrokerBadReplyError } from '../../functions/contract/errors.js';
+import { redactDeep, redactError, redactText, rememberSecret } from '../../functions/contract/redact.js';
 
 const TOKEN = 'Zq81xTokenValueForRedaction+/=';
 rememberSecret(TOKEN);
@@ -28,10 +29,23 @@ describe('redactText', () => {
 
 describe('redactDeep and redactError', () => {
   it('reach every string of a value and every field of an error, keeping its class', () => {
-    expect(redactDeep({ a: [`Bearer ${TOKEN}`], b: 1, c: { d: TOKEN } })).toEqual({ a: ['Bearer <redacted>'], b: 1, c: { d: '<redacted>' } });
-    const error = redactError(new BrokerBadReplyError(`saw ${TOKEN}`, { brokerMessage: `jKey=${TOKEN}`, details: { bodyStart: `Bearer ${TOKEN}` } }));
+    expect(redactDeep({ a: [`Bearer ${TOKEN}`], b: 1, c: { d: TOKEN } })).toEqual({
+      a: ['Bearer <redacted>'],
+      b: 1,
+      c: { d: '<redacted>' },
+    });
+    const error = redactError(
+      new BrokerBadReplyError(`saw ${TOKEN}`, {
+        brokerMessage: `jKey=${TOKEN}`,
+        details: { bodyStart: `Bearer ${TOKEN}` },
+      }),
+    );
     expect(error).toBeInstanceOf(BrokerBadReplyError);
     expect(JSON.stringify(error.toBody())).not.toContain(TOKEN);
-    expect(error.toBody()).toMatchObject({ message: 'saw <redacted>', brokerMessage: 'jKey=<redacted>', details: { bodyStart: 'Bearer <redacted>' } });
+    expect(error.toBody()).toMatchObject({
+      message: 'saw <redacted>',
+      brokerMessage: 'jKey=<redacted>',
+      details: { bodyStart: 'Bearer <redacted>' },
+    });
   });
 });

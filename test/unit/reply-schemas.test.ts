@@ -1,12 +1,51 @@
 /** The broker reply schemas (docs/broker-wire.md: records and replies): what is accepted, what is an off-schema reply. */
 import { describe, expect, it } from 'vitest';
-import { cancelReply, clientDetailsReply, enabledReply, logoutReply, modifyReply, pendingOrderRecord, placeReply } from '../../functions/schemas/reply.js';
+
+import {
+  cancelReply,
+  clientDetailsReply,
+  enabledReply,
+  logoutReply,
+  modifyReply,
+  pendingOrderRecord,
+  placeReply,
+} from '../../functions/schemas/reply.js';
 
 const record = {
-  stat: 'Ok', ai_t: 'LTP_B_O', al_id: '24112200001', tsym: 'M&M-EQ', exch: 'NSE', token: '2031', remarks: '', validity: 'GTT',
-  norentm: '10:00:00 22-11-2026', pp: '2', ls: '1', ti: '0.05', brkname: 'GTTSIM', actid: 'DEMO01', trantype: 'B', prctyp: 'LMT',
-  qty: 5, prc: '1500', C: 'C', prd: 'C', ordersource: 'API', d: '1490',
-  place_order_params: { actid: 'DEMO01', trantype: 'B', prctyp: 'LMT', qty: 5, prc: '1500', C: 'C', s_prdt_ali: 'CNC', prd: 'C', ordersource: 'API', ipaddr: '1.2.3.4' },
+  stat: 'Ok',
+  ai_t: 'LTP_B_O',
+  al_id: '24112200001',
+  tsym: 'M&M-EQ',
+  exch: 'NSE',
+  token: '2031',
+  remarks: '',
+  validity: 'GTT',
+  norentm: '10:00:00 22-11-2026',
+  pp: '2',
+  ls: '1',
+  ti: '0.05',
+  brkname: 'GTTSIM',
+  actid: 'DEMO01',
+  trantype: 'B',
+  prctyp: 'LMT',
+  qty: 5,
+  prc: '1500',
+  C: 'C',
+  prd: 'C',
+  ordersource: 'API',
+  d: '1490',
+  place_order_params: {
+    actid: 'DEMO01',
+    trantype: 'B',
+    prctyp: 'LMT',
+    qty: 5,
+    prc: '1500',
+    C: 'C',
+    s_prdt_ali: 'CNC',
+    prd: 'C',
+    ordersource: 'API',
+    ipaddr: '1.2.3.4',
+  },
   oivariable: [{ var_name: 'x', d: '1490' }],
 };
 
@@ -52,7 +91,9 @@ describe('order action replies (section 4)', () => {
 describe('enabled GTTs, client details, logout', () => {
   it('enabled GTTs take ai_ts as an array of objects', () => {
     expect(enabledReply.safeParse({ stat: 'Ok', request_time: '22112026100000', ai_ts: [] }).success).toBe(true);
-    expect(enabledReply.safeParse({ stat: 'Ok', request_time: '22112026100000', ai_ts: [{ ai_t: 'LTP_B_O' }] }).success).toBe(true);
+    expect(
+      enabledReply.safeParse({ stat: 'Ok', request_time: '22112026100000', ai_ts: [{ ai_t: 'LTP_B_O' }] }).success,
+    ).toBe(true);
     expect(enabledReply.safeParse({ stat: 'Ok', request_time: 'x', ai_ts: 'LTP' }).success).toBe(false);
   });
 
@@ -60,7 +101,9 @@ describe('enabled GTTs, client details, logout', () => {
     const base = { stat: 'Ok', request_time: 't', actid: 'A1', exarr: ['NSE'] };
     expect(clientDetailsReply.safeParse(base).success).toBe(true);
     expect(clientDetailsReply.safeParse({ ...base, exarr: undefined }).success).toBe(false);
-    expect(clientDetailsReply.safeParse({ ...base, partic_id_list: [{ partic_id: '', exch: 'NSE' }] }).success).toBe(true);
+    expect(clientDetailsReply.safeParse({ ...base, partic_id_list: [{ partic_id: '', exch: 'NSE' }] }).success).toBe(
+      true,
+    );
     expect(clientDetailsReply.safeParse({ ...base, partic_id_list: [{ exch: 1 }] }).success).toBe(false);
   });
 

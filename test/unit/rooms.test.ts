@@ -5,12 +5,26 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const FUNCTIONS = join(ROOT, 'functions');
 /** Bottom first. `.` is the top level of functions/ (operation table, shared stack, OpenAPI). */
-const ROOMS = ['schemas', 'contract', 'broker', 'safety', 'runtime', 'events', 'middleware', '.', 'session', 'watcher', 'controls', 'handlers'] as const;
+const ROOMS = [
+  'schemas',
+  'contract',
+  'broker',
+  'safety',
+  'runtime',
+  'events',
+  'middleware',
+  '.',
+  'session',
+  'watcher',
+  'controls',
+  'handlers',
+] as const;
 
 const walk = (dir: string): string[] =>
   readdirSync(dir).flatMap((name) => {
