@@ -23,6 +23,7 @@ import { listenOnLoopback } from '../../local/loopback.js';
 import { LOCAL_EVENT_BUS, type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { jdata } from '../contract/jdata-client.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
+import { placeOutside as placeOutsideAt } from '../support/outside-orders.js';
 
 let stack: LocalStack;
 let control: EmulatorControl;
@@ -64,31 +65,7 @@ const place = async (order: object = ORDER) => {
   return String(res.body.al_id);
 };
 /** An order placed outside the gateway (the broker's app): straight to the emulator. */
-const placeOutside = async (fields: Record<string, unknown> = {}) => {
-  const reply = await jdata(
-    stack.emulator.url,
-    'PlaceGTTOrder',
-    {
-      uid: stack.emulator.uid,
-      actid: stack.emulator.actid,
-      exch: 'NSE',
-      tsym: 'TCS-EQ',
-      qty: '3',
-      prc: '4000',
-      prd: 'C',
-      trantype: 'B',
-      prctyp: 'LMT',
-      ret: 'DAY',
-      ai_t: 'LTP_B_O',
-      validity: 'GTT',
-      d: '3990',
-      ...fields,
-    },
-    token,
-  );
-  expect(reply.body).toMatchObject({ stat: 'OI created' });
-  return String((reply.body as { al_id: string }).al_id);
-};
+const placeOutside = (fields: Record<string, unknown> = {}) => placeOutsideAt(stack.emulator, fields, token);
 const ltp = (exch: string, tsym: string, value: number) =>
   fetch(`${stack.emulator.url}/_emulator/ltp`, {
     method: 'POST',

@@ -10,34 +10,12 @@ import { GttClient } from '../../client/index.js';
 import { compareIds, MAX_PAGE_LIMIT } from '../../functions/schemas/paging.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { jdata } from '../contract/jdata-client.js';
+import { placeOutside as placeOutsideAt } from '../support/outside-orders.js';
 
 let stack: LocalStack;
 type Page = { orders: { al_id: string; tsym: string }[]; nextCursor?: string };
 
-const placeOutside = async (fields: Record<string, unknown> = {}) => {
-  const reply = await jdata(
-    stack.emulator.url,
-    'PlaceGTTOrder',
-    {
-      uid: stack.emulator.uid,
-      actid: stack.emulator.actid,
-      exch: 'NSE',
-      tsym: 'TCS-EQ',
-      qty: '3',
-      prc: '4000',
-      prd: 'C',
-      trantype: 'B',
-      prctyp: 'LMT',
-      ret: 'DAY',
-      ai_t: 'LTP_B_O',
-      validity: 'GTT',
-      d: '3990',
-      ...fields,
-    },
-    stack.emulator.token,
-  );
-  return String((reply.body as { al_id: string }).al_id);
-};
+const placeOutside = (fields: Record<string, unknown> = {}) => placeOutsideAt(stack.emulator, fields);
 const get = async (path: string) => {
   const res = await fetch(`${stack.api.url}${path}`);
   return {

@@ -12,35 +12,12 @@ import { dynamoDbClient } from '../../functions/safety/dynamodb-client.js';
 import { LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { jdata } from '../contract/jdata-client.js';
+import { placeOutside as placeOutsideAt } from '../support/outside-orders.js';
 
 const PENDING = 3_000;
 let stack: LocalStack;
 
-const placeOutside = async (fields: Record<string, unknown> = {}) => {
-  const reply = await jdata(
-    stack.emulator.url,
-    'PlaceGTTOrder',
-    {
-      uid: stack.emulator.uid,
-      actid: stack.emulator.actid,
-      exch: 'NSE',
-      tsym: 'TCS-EQ',
-      qty: '3',
-      prc: '4000',
-      prd: 'C',
-      trantype: 'B',
-      prctyp: 'LMT',
-      ret: 'DAY',
-      ai_t: 'LTP_B_O',
-      validity: 'GTT',
-      d: '3990',
-      ...fields,
-    },
-    stack.emulator.token,
-  );
-  expect(reply.body).toMatchObject({ stat: 'OI created' });
-  return String((reply.body as { al_id: string }).al_id);
-};
+const placeOutside = (fields: Record<string, unknown> = {}) => placeOutsideAt(stack.emulator, fields);
 const cancelOutside = async (alId: string) =>
   expect(
     (await jdata(stack.emulator.url, 'CancelGTTOrder', { uid: stack.emulator.uid, al_id: alId }, stack.emulator.token))
