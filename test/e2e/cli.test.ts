@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { CLI_OCO, CLI_ORDER } from '../support/cli-orders.js';
 import { emulatorControl } from '../support/emulator-control.js';
 import { readmeBlock, type Started, startScript } from '../support/processes.js';
 
@@ -41,50 +42,8 @@ const gtt = (args: string[], options: { url?: string; env?: Record<string, strin
     );
   });
 
-const ORDER = [
-  '--exch',
-  'NSE',
-  '--tsym',
-  'M&M-EQ',
-  '--qty',
-  '1',
-  '--price',
-  '1500',
-  '--product',
-  'C',
-  '--side',
-  'B',
-  '--price-type',
-  'LMT',
-  '--retention',
-  'DAY',
-  '--alert',
-  'LTP_B_O',
-  '--trigger',
-  '1490',
-];
-const OCO = [
-  '--exch',
-  'NSE',
-  '--tsym',
-  'INFY-EQ',
-  '--side',
-  'S',
-  '--qty',
-  '2',
-  '--product',
-  'C',
-  '--target-trigger',
-  '1600',
-  '--target-price',
-  '1600',
-  '--stop-trigger',
-  '1400',
-  '--stop-price',
-  '1390',
-  '--tag',
-  'exit-infy',
-];
+const ORDER = CLI_ORDER;
+const OCO = CLI_OCO;
 
 const json = <T>(run: Run): T => {
   expect(run).toMatchObject({ code: 0, stderr: '' });

@@ -14,6 +14,7 @@ import { dynamoTradingControls } from '../../functions/safety/trading-controls.j
 import type { DeliveredEvent } from '../../local/eventbridge.js';
 import { lambdaContext } from '../../local/lambda-context.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
+import { CLI_ORDER } from '../support/cli-orders.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 import { invokeDirect } from '../support/events.js';
 
@@ -173,31 +174,7 @@ describe('kill switch', () => {
     );
     expect(await gtt('kill-switch', 'status')).toBe(0);
     expect(out.pop()).toMatch(/^kill switch ON/);
-    expect(
-      await gtt(
-        'place',
-        '--exch',
-        'NSE',
-        '--tsym',
-        'M&M-EQ',
-        '--qty',
-        '1',
-        '--price',
-        '1500',
-        '--product',
-        'C',
-        '--side',
-        'B',
-        '--price-type',
-        'LMT',
-        '--retention',
-        'DAY',
-        '--alert',
-        'LTP_B_O',
-        '--trigger',
-        '1490',
-      ),
-    ).toBe(4);
+    expect(await gtt('place', ...CLI_ORDER)).toBe(4);
     expect(out.pop()).toMatch(/TRADING_HALTED/);
     expect(await gtt('kill-switch', 'off')).toBe(0);
     expect(out.pop()).toMatch(/^kill switch off: trading/);

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliAccepts, main, version } from '../../client/cli.js';
 import { placeOrderInput } from '../../functions/schemas/input.js';
 import { listenOnLoopback } from '../../local/loopback.js';
+import { CLI_ORDER } from '../support/cli-orders.js';
 
 let requests = 0;
 let api: Awaited<ReturnType<typeof listenOnLoopback>>;
@@ -26,28 +27,7 @@ afterAll(async () => {
   await api?.close();
 });
 
-const ORDER = [
-  '--exch',
-  'NSE',
-  '--tsym',
-  'M&M-EQ',
-  '--qty',
-  '1',
-  '--price',
-  '1500',
-  '--product',
-  'C',
-  '--side',
-  'B',
-  '--price-type',
-  'LMT',
-  '--retention',
-  'DAY',
-  '--alert',
-  'LTP_B_O',
-  '--trigger',
-  '1490',
-];
+const ORDER = CLI_ORDER;
 
 const run = async (args: string[]) => {
   const out: string[] = [];
