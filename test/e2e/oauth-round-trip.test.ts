@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { signIn } from '../support/emulator-control.js';
 import { type Started, startScript } from '../support/processes.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 let started: Started;
 let api: string;
@@ -92,18 +93,7 @@ describe('npm start: the daily login', () => {
       const placed = await fetch(`${api}/gtt-orders`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'idempotency-key': `oauth-e2e-${String(echo)}` },
-        body: JSON.stringify({
-          exch: 'NSE',
-          tsym: 'M&M-EQ',
-          qty: 1,
-          prc: '1500',
-          prd: 'C',
-          trantype: 'B',
-          prctyp: 'LMT',
-          ret: 'DAY',
-          ai_t: 'LTP_B_O',
-          d: '1490',
-        }),
+        body: JSON.stringify(SAMPLE_ORDER),
       });
       expect(placed.status).toBe(201);
     },

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { emulatorControl } from '../support/emulator-control.js';
 import { readmeBlock, type Started, startScript } from '../support/processes.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 let started: Started;
@@ -40,18 +41,7 @@ const workflow = (args: string[], url?: string): Promise<Run> =>
     );
   });
 
-const order = {
-  exch: 'NSE',
-  tsym: 'M&M-EQ',
-  qty: 1,
-  prc: '1500',
-  prd: 'C',
-  trantype: 'B',
-  prctyp: 'LMT',
-  ret: 'DAY',
-  ai_t: 'LTP_B_O',
-  d: '1490',
-};
+const order = SAMPLE_ORDER;
 const oco = {
   exch: 'NSE',
   tsym: 'INFY-EQ',

@@ -27,6 +27,7 @@ import {
 import { lambdaContext } from '../../local/lambda-context.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 // aws-local-stepfunctions 3 uses Promise.withResolvers (Node 22); Node 20 needs this one-line polyfill.
 (Promise as unknown as { withResolvers?: unknown }).withResolvers ??= <T>() => { let resolve!: (v: T) => void; let reject!: (e: unknown) => void; const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej; }); return { promise, resolve, reject }; }; // prettier-ignore
@@ -38,18 +39,7 @@ let control: EmulatorControl;
 let definition: Record<string, unknown>;
 
 const arn = (name: string) => `arn:aws:lambda:us-east-1:000000000000:function:${name}`;
-const order = {
-  exch: 'NSE',
-  tsym: 'M&M-EQ',
-  qty: 1,
-  prc: '1500',
-  prd: 'C',
-  trantype: 'B',
-  prctyp: 'LMT',
-  ret: 'DAY',
-  ai_t: 'LTP_B_O',
-  d: '1490',
-};
+const order = SAMPLE_ORDER;
 
 beforeAll(async () => {
   stack = await startLocalStack({ brokerTimeoutMs: 500 });

@@ -16,6 +16,7 @@ import {
   isLoopbackUrl,
   regionFromUrl,
 } from '../../client/index.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 interface Captured {
   method: string;
@@ -30,18 +31,7 @@ const credentials = {
   sessionToken: 'session-token-123',
 };
 const region = 'ap-south-1';
-const order: GttOrderInput = {
-  exch: 'NSE',
-  tsym: 'M&M-EQ',
-  qty: 1,
-  prc: '1500',
-  prd: 'C',
-  trantype: 'B',
-  prctyp: 'LMT',
-  ret: 'DAY',
-  ai_t: 'LTP_B_O',
-  d: '1490',
-};
+const order: GttOrderInput = SAMPLE_ORDER;
 
 let server: http.Server;
 let baseUrl: string;

@@ -24,23 +24,13 @@ import { LOCAL_EVENT_BUS, type LocalStack, startLocalStack } from '../../local/r
 import { jdata } from '../contract/jdata-client.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 import { placeOutside as placeOutsideAt } from '../support/outside-orders.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 let stack: LocalStack;
 let control: EmulatorControl;
 let token: string;
 
-const ORDER = {
-  exch: 'NSE',
-  tsym: 'M&M-EQ',
-  qty: 1,
-  prc: '1500',
-  prd: 'C',
-  trantype: 'B',
-  prctyp: 'LMT',
-  ret: 'DAY',
-  ai_t: 'LTP_B_O',
-  d: '1490',
-};
+const ORDER = SAMPLE_ORDER;
 const OCO = {
   exch: 'NSE',
   tsym: 'INFY-EQ',

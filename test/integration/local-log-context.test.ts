@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { logger } from '../../functions/runtime/logger.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 let stack: LocalStack;
 const lines: string[] = [];
@@ -43,18 +44,7 @@ describe('local log context', () => {
     const placed = await fetch(`${stack.api.url}/gtt-orders`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'Idempotency-Key': 'log-context-1' },
-      body: JSON.stringify({
-        exch: 'NSE',
-        tsym: 'M&M-EQ',
-        qty: 1,
-        prc: '1500',
-        prd: 'C',
-        trantype: 'B',
-        prctyp: 'LMT',
-        ret: 'DAY',
-        ai_t: 'LTP_B_O',
-        d: '1490',
-      }),
+      body: JSON.stringify(SAMPLE_ORDER),
     });
     expect(placed.status).toBe(201);
     const placeLines = logged('operation succeeded');

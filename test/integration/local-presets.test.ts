@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { localBroker } from '../../local/broker-preset.js';
 import { LOCAL_RUN_PREFIX, type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { signInAsDemo } from '../support/emulator-control.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 let stack: LocalStack | undefined;
 afterEach(async () => {
@@ -15,18 +16,7 @@ afterEach(async () => {
   stack = undefined;
 });
 
-const order = {
-  exch: 'NSE',
-  tsym: 'M&M-EQ',
-  qty: 1,
-  prc: '1500',
-  prd: 'C',
-  trantype: 'B',
-  prctyp: 'LMT',
-  ret: 'DAY',
-  ai_t: 'LTP_B_O',
-  d: '1490',
-};
+const order = SAMPLE_ORDER;
 const place = (api: string, key: string) =>
   fetch(`${api}/gtt-orders`, {
     method: 'POST',

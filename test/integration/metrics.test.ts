@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { jdata } from '../contract/jdata-client.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 let stack: LocalStack;
 const lines: string[] = [];
@@ -40,18 +41,7 @@ type Emf = Record<string, unknown> & {
 };
 const emitted = (): Emf[] => lines.map((l) => JSON.parse(l) as Emf);
 
-const ORDER = {
-  exch: 'NSE',
-  tsym: 'M&M-EQ',
-  qty: 1,
-  prc: '1500',
-  prd: 'C',
-  trantype: 'B',
-  prctyp: 'LMT',
-  ret: 'DAY',
-  ai_t: 'LTP_B_O',
-  d: '1490',
-};
+const ORDER = SAMPLE_ORDER;
 const post = (body: unknown, key: string) =>
   fetch(`${stack.api.url}/gtt-orders`, {
     method: 'POST',

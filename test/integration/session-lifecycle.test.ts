@@ -19,6 +19,7 @@ import { type LocalSecretsManager, startLocalSecretsManager } from '../../local/
 import { type EmulatorControl, emulatorControl, signInAsDemo } from '../support/emulator-control.js';
 import { invokeDirect } from '../support/events.js';
 import { captureLogger } from '../support/logs.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 const SESSION = 'it/session';
 const APP = 'it/oauth-app';
@@ -142,18 +143,7 @@ describe('OAuth', () => {
         SECRET_MAX_AGE_SECONDS: 300,
       },
     });
-    const placed = await invokeDirect(place, placeGttOrder, {
-      exch: 'NSE',
-      tsym: 'M&M-EQ',
-      qty: 1,
-      prc: '1500',
-      prd: 'C',
-      trantype: 'B',
-      prctyp: 'LMT',
-      ret: 'DAY',
-      ai_t: 'LTP_B_O',
-      d: '1490',
-    });
+    const placed = await invokeDirect(place, placeGttOrder, SAMPLE_ORDER);
     expect(placed).toMatchObject({ ok: true, result: { stat: 'OI created' } });
   });
 
@@ -296,18 +286,7 @@ describe('jkey mode', () => {
       if (!reply.ok) throw new Error(`${name}: ${JSON.stringify(reply.error)}`);
       return reply.result as Record<string, unknown>;
     };
-    const order = {
-      exch: 'NSE',
-      tsym: 'M&M-EQ',
-      qty: 1,
-      prc: '1500',
-      prd: 'C',
-      trantype: 'B',
-      prctyp: 'LMT',
-      ret: 'DAY',
-      ai_t: 'LTP_B_O',
-      d: '1490',
-    };
+    const order = SAMPLE_ORDER;
     const oco = {
       exch: 'NSE',
       tsym: 'M&M-EQ',

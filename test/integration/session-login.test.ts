@@ -29,6 +29,7 @@ import { type LocalSecretsManager, startLocalSecretsManager } from '../../local/
 import { type EmulatorControl, emulatorControl, signInAsDemo } from '../support/emulator-control.js';
 import { invokeDirect } from '../support/events.js';
 import { captureLogger } from '../support/logs.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 const SESSION = 'login/session';
 const APP = 'login/oauth-app';
@@ -90,18 +91,7 @@ const session = () =>
   };
 const exchanges = async (operation = 'GenAcsTok') =>
   (await control.requests()).filter((r) => r.operation === operation).length;
-const placeOrder = {
-  exch: 'NSE',
-  tsym: 'M&M-EQ',
-  qty: 1,
-  prc: '1500',
-  prd: 'C',
-  trantype: 'B',
-  prctyp: 'LMT',
-  ret: 'DAY',
-  ai_t: 'LTP_B_O',
-  d: '1490',
-};
+const placeOrder = SAMPLE_ORDER;
 const placeWith = (config: Record<string, unknown>) =>
   invokeDirect(
     createGatewayHandler(placeGttOrder, {

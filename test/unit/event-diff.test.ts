@@ -17,6 +17,7 @@ import { allDetailJsonSchemas } from '../../functions/schemas/event-json-schemas
 import { placeOcoInput, placeOrderInput } from '../../functions/schemas/input.js';
 import type { GttOrder } from '../../functions/schemas/reply.js';
 import { diffSnapshot, endOf, type HistoryOrder } from '../../functions/watcher/diff.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 const record = (alId: string, fields: Partial<Record<string, unknown>> = {}): GttOrder =>
   getPendingGttOrders.toResult(
@@ -63,18 +64,7 @@ const types = (r: { toPublish: { detailType: string }[] }) => r.toPublish.map((e
 
 describe('event ids', () => {
   it("the caller's input and the broker's record of one order hash alike (1500 and 1500.00 are one price)", () => {
-    const input = placeOrderInput.parse({
-      exch: 'NSE',
-      tsym: 'M&M-EQ',
-      qty: 1,
-      prc: '1500',
-      prd: 'C',
-      trantype: 'B',
-      prctyp: 'LMT',
-      ret: 'DAY',
-      ai_t: 'LTP_B_O',
-      d: '1490',
-    });
+    const input = placeOrderInput.parse(SAMPLE_ORDER);
     expect(contentHash(viewOfOrderInput('7', input))).toBe(contentHash(viewOfRecord(record('7'))));
     expect(contentHash(viewOfRecord(record('7', { d: '1480' })))).not.toBe(contentHash(viewOfRecord(record('7'))));
   });

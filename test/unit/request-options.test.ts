@@ -16,19 +16,9 @@ import {
   placeGttOrder,
 } from '../../functions/operations.js';
 import { httpApiEvent, type HttpEventOptions } from '../support/events.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
 
-const order = {
-  exch: 'NSE',
-  tsym: 'M&M-EQ',
-  qty: 1,
-  prc: '1500',
-  prd: 'C',
-  trantype: 'B',
-  prctyp: 'LMT',
-  ret: 'DAY',
-  ai_t: 'LTP_B_O',
-  d: '1490',
-};
+const order = SAMPLE_ORDER;
 
 const refusal = (operation: AnyOperation, event: unknown): ValidationFailedError => {
   try {
