@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { ERROR_CATALOG } from './contract/errors.js';
 import { CONTROL_FUNCTIONS } from './control-functions.js';
 import { OPERATIONS } from './operations.js';
+import { API_VERSION } from './schemas/names.js';
 import { SESSION_FUNCTIONS } from './session-functions.js';
 
 type JsonObject = Record<string, unknown>;
@@ -220,7 +221,7 @@ export const buildOpenApiDocument = (serverUrl?: string): JsonObject => {
     openapi: '3.1.0',
     info: {
       title: 'gtt-gateway',
-      version: '0.1.0',
+      version: API_VERSION,
       description: "HTTP API in front of a broker's jData GTT order service. One deployment serves one account.",
     },
     ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),

@@ -1,4 +1,6 @@
 /** The OpenAPI document is generated from the operation table and the same zod schemas the handlers enforce. */
+import { readFileSync } from 'node:fs';
+
 import { describe, expect, it } from 'vitest';
 
 import { ERROR_CATALOG } from '../../functions/contract/errors.js';
@@ -61,5 +63,17 @@ describe('OpenAPI document', () => {
     expect(modify.parameters).toContainEqual(expect.objectContaining({ name: 'alId', required: true }));
     expect(Object.keys(modify.requestBody!.content['application/json']!.schema.properties)).not.toContain('al_id');
     expect(doc.paths['/gtt-orders/{alId}']!.delete!.requestBody).toBeUndefined();
+  });
+});
+
+describe('the version', () => {
+  it('is one number: the OpenAPI document, package.json and the client package say the same', () => {
+    const versionOf = (path: string) =>
+      (JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as { version: string }).version;
+    const root = versionOf('../../package.json');
+    expect(root).toMatch(/^\d+\.\d+\.\d+$/);
+    expect((buildOpenApiDocument().info as { version: string }).version).toBe(root);
+    expect(versionOf('../../client/package.json')).toBe(root);
+    expect(readFileSync(new URL('../../CHANGELOG.md', import.meta.url), 'utf8')).toContain(`## ${root} (`);
   });
 });
