@@ -17,13 +17,14 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 
 import { callBroker } from '../broker/call-broker.js';
+import { withOrderFates } from '../broker/order-records.js';
 import type { SessionSource } from '../broker/session.js';
 import type { GatewayError } from '../contract/errors.js';
 import { toGatewayError } from '../contract/errors.js';
 import type { EventPublisher } from '../events/publisher.js';
 import type { EventsTable, Lease, WatcherState } from '../events/store.js';
 import { eventIds, orderEventIds, scopeOf } from '../events/views.js';
-import { getOrderBook, getPendingGttOrders, getTriggeredGttOrders, withOrderFates } from '../operations.js';
+import { getOrderBook, getPendingGttOrders, getTriggeredGttOrders } from '../operations.js';
 import { writeLog } from '../runtime/logger.js';
 import type { LifecycleEvent } from '../schemas/events.js';
 import type { GttOrder } from '../schemas/reply.js';
