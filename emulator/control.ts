@@ -8,8 +8,10 @@ import { FAULT_KINDS, type FaultKind } from './faults.js';
 import type { NextOutcome } from './order-book.js';
 import type { Json } from './orders.js';
 import { type EmulatorReply, json } from './reply.js';
-import { type BrokerEmulator, type EmulatorRequest, OPERATIONS, SWITCH_NAMES, TOKEN_PATTERN } from './service.js';
+import { type EmulatorRequest, OPERATIONS } from './routing.js';
+import type { BrokerEmulator } from './service.js';
 import { DEMO_UID } from './state.js';
+import { SWITCH_NAMES, TOKEN_PATTERN } from './switches.js';
 
 export const handleControl = (emulator: BrokerEmulator, req: EmulatorRequest, path: string): EmulatorReply => {
   const route = `${req.method} ${path.slice('/_emulator'.length) || '/'}`;

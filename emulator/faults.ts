@@ -1,4 +1,6 @@
 /** Injected faults: what a broker or the network in front of it does on a bad day, per operation. */
+import { type EmulatorReply, json, notOk } from './reply.js';
+
 export const FAULT_KINDS = ['delay', 'http5xx', 'nonJson', 'drop', 'serverTimeout', 'rateLimit', 'notOk'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -44,3 +46,30 @@ export class FaultBook {
     this.faults = [];
   }
 }
+
+/** What the client gets instead of the operation's reply. */
+export const faultReply = (fault: Fault, invalidInputAs400: boolean): EmulatorReply => {
+  switch (fault.kind) {
+    case 'http5xx':
+      return {
+        status: fault.status ?? 503,
+        body: `<html><body><h1>${fault.status ?? 503} Service Unavailable</h1></body></html>`,
+        contentType: 'text/html',
+      };
+    case 'nonJson':
+      return { status: 200, body: '<html>gateway error</html>', contentType: 'text/html' };
+    case 'drop':
+      return { status: 0, body: '', contentType: 'text/plain', fault: { kind: 'drop' } };
+    case 'serverTimeout':
+      return notOk(`Server Timeout :  ${fault.message ?? 'Please try after some time'}`);
+    case 'rateLimit':
+      // The broker's own spelling.
+      return notOk(fault.message ?? 'Order Recieved 11 in a current second exceeds Limit 10');
+    case 'notOk': {
+      const message = fault.message ?? 'Invalid Input : rejected by fault injection';
+      return notOk(message, invalidInputAs400 && message.startsWith('Invalid Input') ? 400 : 200);
+    }
+    case 'delay':
+      return json(200, { stat: 'Not_Ok', emsg: 'delay fault without a reply' });
+  }
+};

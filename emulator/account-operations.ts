@@ -1,0 +1,71 @@
+/**
+ * The account's operations beside its GTTs: the order book and an order's history (the orders fired GTTs placed),
+ * symbol search and quotes, client details and logout. Each takes the checked session's account.
+ */
+import { instrumentToken, requestTime } from './formats.js';
+import { type Json, Refusal, requireString } from './orders.js';
+import { type EmulatorReply, json, notOk } from './reply.js';
+import type { Account } from './state.js';
+import type { OperationContext } from './switches.js';
+import { searchListed } from './symbols.js';
+
+export const orderBook = (ctx: OperationContext, account: Account): EmulatorReply => {
+  const orders = ctx.book.bookOf(account.uid);
+  return orders.length === 0 && !ctx.switches.emptyListAsArray ? notOk('no data') : json(200, orders);
+};
+
+export const singleOrderHistory = (ctx: OperationContext, fields: Json, account: Account): EmulatorReply =>
+  json(200, ctx.book.historyOf(account.uid, fields));
+
+export const searchScrip = (ctx: OperationContext, fields: Json): EmulatorReply => {
+  const exch = requireString(fields, 'exch');
+  const stext = decodeURIComponent(requireString(fields, 'stext'));
+  const found = ctx.switches.acceptAnySymbol ? [stext] : searchListed(exch, stext, ctx.now());
+  if (found.length === 0) return notOk('no data');
+  return json(200, {
+    stat: 'Ok',
+    values: found.map((tsym) => ({
+      exch,
+      tsym,
+      token: instrumentToken(exch, tsym),
+      pp: '2',
+      ls: '1',
+      ti: '0.05',
+    })),
+  });
+};
+
+/** A quote for a symbol with a last traded price (set through the control surface); `no data` for any other. */
+export const getQuotes = (ctx: OperationContext, fields: Json): EmulatorReply => {
+  const exch = requireString(fields, 'exch');
+  const token = requireString(fields, 'token');
+  const known = [...ctx.state.ltps].find(([key]) => {
+    const [e, ...rest] = key.split('|');
+    return e === exch && instrumentToken(exch, rest.join('|')) === token;
+  });
+  if (!known) return notOk('no data');
+  const tsym = known[0].slice(exch.length + 1);
+  return json(200, {
+    request_time: requestTime(ctx.now()),
+    stat: 'Ok',
+    exch,
+    tsym,
+    token,
+    lp: String(known[1]),
+    pp: '2',
+    ls: '1',
+    ti: '0.05',
+  });
+};
+
+export const clientDetails = (ctx: OperationContext, fields: Json, account: Account): EmulatorReply => {
+  requireString(fields, 'actid');
+  if (fields.actid !== account.actid) throw new Refusal('Invalid Account Id');
+  return json(200, { request_time: requestTime(ctx.now()), stat: 'Ok', ...account.client });
+};
+
+/** Ends the session the request came with (other sessions of the account keep working). */
+export const logout = (ctx: OperationContext, token: string): EmulatorReply => {
+  ctx.state.sessions.delete(token);
+  return json(200, { request_time: requestTime(ctx.now()), stat: 'Ok' });
+};
