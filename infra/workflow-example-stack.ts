@@ -65,7 +65,8 @@ export class WorkflowExampleStack extends Stack {
         'Runs the example once; the execution name is the idempotency key (input: docs/workflow/input.schema.json)',
     });
 
-    // Every 15 minutes, Monday to Friday, 09:15-15:30 IST (03:45-10:00 UTC): list the pending orders.
+    // Every 15 minutes, Monday to Friday, 09:30-15:15 IST (04:00-09:45 UTC, inside market hours 09:15-15:30): list
+    // the pending orders.
     new events.Rule(this, 'PendingOrdersSchedule', {
       description: 'gtt-gateway example: list pending GTT orders during market hours',
       schedule: events.Schedule.cron({ minute: '0/15', hour: '4-9', weekDay: 'MON-FRI' }),
