@@ -4,7 +4,7 @@
  * `notifyTelegramChatId`, `notifyOn`); every refusal fails the synth with one line.
  */
 import { resolveNotifyOn } from '../functions/events/notification.js';
-import { checkWebhookUrl, type WebhookSettings } from './events.js';
+import { checkWebhookUrl, type WebhookSettings } from './event-webhook.js';
 import { resolveWebhookFormat } from './webhook-format.js';
 
 export interface NotifyWebhookProps {
