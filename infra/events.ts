@@ -1,32 +1,30 @@
 /**
  * The lifecycle events in the stack (docs/events.md): the gateway's own EventBridge bus, the events table (published
  * markers and the watcher's state), the scheduled GttWatcher, the optional webhook (rule -> API destination, with
- * retries, a dead-letter queue and an alarm on it), and the CloudWatch dashboard of the function set's metrics.
+ * retries, a dead-letter queue and an alarm on it), and the CloudWatch dashboard of the function set's metrics (the webhook in
+ * infra/event-webhook.ts, the dashboard in infra/event-dashboard.ts).
  */
-import { CfnOutput, Duration, SecretValue, Stack, TimeZone } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, TimeZone } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
-import * as eventTargets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import * as lambdaDestinations from 'aws-cdk-lib/aws-lambda-destinations';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
-import { NagSuppressions } from 'cdk-nag';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
 import type { AnyOperation } from '../functions/contract/operation.js';
-import { NOTIFICATION_DETAIL_TYPE, NOTIFICATION_SOURCE } from '../functions/events/notification.js';
-import type { DetailType } from '../functions/schemas/event-types.js';
 import { EVENT_SOURCE } from '../functions/schemas/events.js';
-import { METRIC_NAMESPACE, SERVICE_NAME } from '../functions/schemas/names.js';
+import { addEventDashboard } from './event-dashboard.js';
+import { addEventWebhook, type WebhookSettings } from './event-webhook.js';
 import { GatewayFunction, type GatewayFunctionNetwork } from './gateway-function.js';
 import { InvokeThisFunctionOnly } from './session-functions.js';
 import { expiringTable } from './tables.js';
-import { notifyFormatOf, type WebhookFormat } from './webhook-format.js';
+
+export { checkWebhookUrl, WEBHOOK_RETRY, type WebhookSettings } from './event-webhook.js';
 
 /** Every minute 09:00-15:59 India time on weekdays: the NSE session (09:15-15:30) with a margin. */
 export const DEFAULT_WATCHER_SCHEDULE = 'cron(* 9-15 ? * MON-FRI *)';
@@ -42,8 +40,6 @@ export const WATCHER_EVENTS_TABLE_ACTIONS = [
   'dynamodb:BatchGetItem',
   'dynamodb:BatchWriteItem',
 ];
-/** Webhook deliveries: EventBridge retries with backoff for up to a day, then the dead-letter queue. */
-export const WEBHOOK_RETRY = { retryAttempts: 185, maxEventAge: Duration.hours(24) };
 
 /** The schedule expression: the prop, else the context value, else the default; checked at synth. */
 export const resolveWatcherSchedule = (value: unknown): string => {
@@ -69,29 +65,6 @@ export const resolveWatcherEnabled = (prop: boolean | undefined, context: unknow
   throw new Error(
     `watcher must be on or off (-c watcher=off leaves the GttWatcher out), got ${JSON.stringify(context)}`,
   );
-};
-
-export interface WebhookSettings {
-  url: string;
-  headerName?: string;
-  secretArn?: string;
-  format: WebhookFormat;
-  chatId?: string;
-  /** The detail-types forwarded (`-c notifyOn`, resolveNotifyOn): the rule's event pattern. */
-  notifyOn: readonly DetailType[];
-}
-
-/** The webhook URL must be HTTPS (an API destination refuses anything else); checked at synth. */
-export const checkWebhookUrl = (url: string): string => {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new Error(`notifyWebhookUrl must be an https:// URL, got ${JSON.stringify(url)}`);
-  }
-  if (parsed.protocol !== 'https:')
-    throw new Error(`notifyWebhookUrl must be an https:// URL, got ${JSON.stringify(url)}`);
-  return url;
 };
 
 export interface LifecycleEventsProps {
@@ -130,7 +103,12 @@ export class LifecycleEvents extends Construct {
       pointInTimeRecovery: true,
     });
     if (props.webhook) {
-      const { queue, rule, formatter, notificationRule } = this.addWebhook(props.webhook, props.alarmAction);
+      const { queue, rule, formatter, notificationRule } = addEventWebhook(
+        this,
+        this.bus,
+        props.webhook,
+        props.alarmAction,
+      );
       this.deadLetterQueue = queue;
       this.webhookRule = rule;
       if (formatter) this.notifyFormatter = formatter;
@@ -201,165 +179,9 @@ export class LifecycleEvents extends Construct {
     return watcher;
   }
 
-  private addWebhook(webhook: WebhookSettings, alarmAction: SnsAction) {
-    const connection = new events.Connection(this, 'WebhookConnection', {
-      description: 'gtt-gateway webhook: how EventBridge authenticates to the receiver',
-      authorization:
-        webhook.headerName && webhook.secretArn
-          ? events.Authorization.apiKey(webhook.headerName, SecretValue.secretsManager(webhook.secretArn))
-          : // An EventBridge connection always carries an authorization; without a receiver secret this fixed,
-            // non-secret header says who is calling and nothing more.
-            events.Authorization.apiKey('X-Gtt-Gateway', SecretValue.unsafePlainText('webhook')),
-    });
-    const destination = new events.ApiDestination(this, 'WebhookDestination', {
-      description: `gtt-gateway webhook: lifecycle events (${webhook.format}), POSTed`,
-      connection,
-      endpoint: webhook.url,
-      httpMethod: events.HttpMethod.POST,
-      rateLimitPerSecond: 10,
-    });
-    const queue = new sqs.Queue(this, 'WebhookDeadLetters', {
-      enforceSSL: true,
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      retentionPeriod: Duration.days(14),
-    });
-    const pattern = { source: [EVENT_SOURCE], detailType: [...webhook.notifyOn] };
-    const description = `gtt-gateway: forward ${webhook.notifyOn.join(', ')} to the webhook`;
-    let rule: events.Rule;
-    let formatter: GatewayFunction | undefined;
-    let notificationRule: events.Rule | undefined;
-    if (webhook.format === 'event') {
-      rule = new events.Rule(this, 'WebhookRule', {
-        description,
-        eventBus: this.bus,
-        eventPattern: pattern,
-        targets: [new eventTargets.ApiDestination(destination, { deadLetterQueue: queue, ...WEBHOOK_RETRY })],
-      });
-    } else {
-      // An input transformer cannot choose words (Buy/Sell, a single's trigger or an OCO's fired leg, a tag or a
-      // rejection only when there is one), so a small function makes the message with the same builder as npm start
-      // and puts it back on the bus under its own source; the API destination then delivers it unchanged ($.detail).
-      formatter = new GatewayFunction(this, 'NotifyFormatter', {
-        entry: 'notify-formatter',
-        description: `gtt-gateway: NotifyFormatter, makes the ${webhook.format} message of a lifecycle event`,
-        roleDescription: `gtt-gateway NotifyFormatter: its log group, put events of source ${NOTIFICATION_SOURCE} (only) on the gateway bus`,
-        logRetention: logs.RetentionDays.ONE_MONTH,
-        environment: {
-          EVENT_BUS_NAME: this.bus.eventBusName,
-          NOTIFY_FORMAT: notifyFormatOf(webhook.format),
-          ...(webhook.chatId ? { NOTIFY_TELEGRAM_CHAT_ID: webhook.chatId } : {}),
-        },
-      });
-      formatter.role.addToPrincipalPolicy(
-        new iam.PolicyStatement({
-          sid: 'PutNotificationsOnly',
-          actions: ['events:PutEvents'],
-          resources: [this.bus.eventBusArn],
-          conditions: { StringEquals: { 'events:source': NOTIFICATION_SOURCE } },
-        }),
-      );
-      // A message the function could not put on the bus (after Lambda's own two retries) is kept in the webhook's
-      // dead-letter queue too, so its alarm fires: nothing is dropped silently.
-      formatter.function.configureAsyncInvoke({
-        onFailure: new lambdaDestinations.SqsDestination(queue),
-        retryAttempts: 2,
-        maxEventAge: Duration.hours(6),
-      });
-      rule = new events.Rule(this, 'WebhookRule', {
-        description: `${description} (formatted by NotifyFormatter)`,
-        eventBus: this.bus,
-        eventPattern: pattern,
-        targets: [
-          new eventTargets.LambdaFunction(formatter.function, {
-            deadLetterQueue: queue,
-            retryAttempts: 8,
-            maxEventAge: Duration.hours(2),
-          }),
-        ],
-      });
-      notificationRule = new events.Rule(this, 'NotificationRule', {
-        description: `gtt-gateway: deliver the ${webhook.format} messages of NotifyFormatter to the webhook`,
-        eventBus: this.bus,
-        eventPattern: { source: [NOTIFICATION_SOURCE], detailType: [NOTIFICATION_DETAIL_TYPE] },
-        targets: [
-          new eventTargets.ApiDestination(destination, {
-            deadLetterQueue: queue,
-            ...WEBHOOK_RETRY,
-            event: events.RuleTargetInput.fromEventPath('$.detail'),
-          }),
-        ],
-      });
-    }
-    queue
-      .metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' })
-      .createAlarm(this, 'WebhookDeadLetterAlarm', {
-        alarmDescription:
-          'gtt-gateway webhook: events could not be delivered for 24 hours and are in the dead-letter queue',
-        threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      })
-      .addAlarmAction(alarmAction);
-    NagSuppressions.addResourceSuppressions(queue, [
-      { id: 'AwsSolutions-SQS3', reason: 'This queue is itself the dead-letter queue of the webhook rule.' },
-    ]);
-    return { queue, rule, formatter, notificationRule };
-  }
-
   /** The dashboard of the function set: operations, broker, safety, events, watcher, session. */
   addDashboard(operations: readonly AnyOperation[]): cloudwatch.Dashboard {
-    const metric = (name: string, dimensions: Record<string, string>, statistic = 'Sum') =>
-      new cloudwatch.Metric({
-        namespace: METRIC_NAMESPACE,
-        metricName: name,
-        dimensionsMap: { service: SERVICE_NAME, ...dimensions },
-        statistic,
-        period: Duration.minutes(5),
-      });
-    const perOperation = (name: string, statistic = 'Sum', ops = operations) =>
-      ops.map((op) => metric(name, { Operation: op.name }, statistic).with({ label: op.name }));
-    // Each graph lists the operations that can emit its metric (operation-metrics.ts): guardrails check the orders
-    // of place and modify, replays need an idempotency key, events come from the operations with a lifecycle entry.
-    const guardedOps = operations.filter((op) => op.guardedOrders !== undefined);
-    const idempotentOps = operations.filter((op) => op.idempotency !== undefined);
-    const orderOps = operations.filter((op) => op.lifecycle !== undefined);
-    const watcher = { Function: 'GttWatcher' };
-    const graph = (title: string, left: cloudwatch.IMetric[]) =>
-      new cloudwatch.GraphWidget({ title, left, width: 12, height: 6 });
-    const dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
-      dashboardName: `gtt-gateway-${Stack.of(this).stackName}`,
-    });
-    dashboard.addWidgets(
-      graph('Requests by operation', perOperation('Requests')),
-      graph('Failed by operation', perOperation('Failed')),
-    );
-    dashboard.addWidgets(
-      graph('Broker latency p50 (ms)', perOperation('BrokerLatency', 'p50')),
-      graph('Broker latency p99 (ms)', perOperation('BrokerLatency', 'p99')),
-    );
-    dashboard.addWidgets(
-      graph('Guardrail rejections', perOperation('GuardrailRejections', 'Sum', guardedOps)),
-      graph('Idempotent replays', perOperation('IdempotentReplays', 'Sum', idempotentOps)),
-    );
-    dashboard.addWidgets(
-      graph('Events published', [
-        ...perOperation('EventsPublished', 'Sum', orderOps),
-        metric('EventsPublished', watcher).with({ label: 'GttWatcher' }),
-      ]),
-      graph('Event publish failures', [
-        ...perOperation('EventPublishFailures', 'Sum', orderOps),
-        metric('EventPublishFailures', watcher).with({ label: 'GttWatcher' }),
-      ]),
-    );
-    dashboard.addWidgets(
-      graph('Watcher lag (s, trigger to publish)', [
-        metric('WatcherLag', watcher, 'Maximum'),
-        metric('WatcherLag', watcher, 'p50'),
-      ]),
-      graph('Session alive (1) / dead (0)', [metric('SessionAlive', {}, 'Minimum')]),
-    );
-    return dashboard;
+    return addEventDashboard(this, operations);
   }
 
   addOutputs(): void {

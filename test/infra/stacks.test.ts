@@ -12,7 +12,7 @@ import { OPERATIONS } from '../../functions/operations.js';
 import { SESSION_FUNCTIONS } from '../../functions/session-functions.js';
 import { buildApp } from '../../infra/app.js';
 import { LAMBDA_ENI_ACTIONS } from '../../infra/egress.js';
-import { ORDER_ROUTE_THROTTLE } from '../../infra/gateway-stack.js';
+import { ORDER_ROUTE_THROTTLE } from '../../infra/gateway-api.js';
 
 /** OAuthCallback and SessionHealth; SessionRenewal only with -c sessionRenewal=totp. */
 const SESSION = SESSION_FUNCTIONS.filter((f) => f.name !== 'SessionRenewal' && f.name !== 'SessionLogout');

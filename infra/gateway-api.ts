@@ -1,0 +1,93 @@
+/**
+ * The HTTP API in front of the functions: access logs, the `$default` stage with its default throttling, IAM
+ * authorisation, the per-route throttling (collected while the routes are added, written onto the stage at the end)
+ * and the API's 5xx alarm. Plain functions on the stack, so the construct ids stay where they were.
+ */
+import { Duration, RemovalPolicy, type Stack } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import type { CfnStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpIamAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+
+/** Brokers of this API family accept 10 orders a second per user; order routes stay below that. */
+export const ORDER_ROUTE_THROTTLE = { rateLimit: 8, burstLimit: 8 };
+export const DEFAULT_ROUTE_THROTTLE = { rateLimit: 50, burstLimit: 100 };
+
+/** The stage's RouteSettings by `METHOD /path`, filled while the routes are added. */
+export type RouteSettings = Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
+
+export interface GatewayApi {
+  api: HttpApi;
+  stage: HttpStage;
+  authorizer: HttpIamAuthorizer;
+  routeSettings: RouteSettings;
+}
+
+/** The API, its access log group and its `$default` stage (IAM authorisation on every route added through it). */
+export const buildGatewayApi = (stack: Stack): GatewayApi => {
+  const accessLogs = new logs.LogGroup(stack, 'ApiAccessLogs', {
+    retention: logs.RetentionDays.ONE_MONTH,
+    removalPolicy: RemovalPolicy.DESTROY,
+  });
+  const api = new HttpApi(stack, 'Api', {
+    apiName: 'gtt-gateway',
+    description: 'gtt-gateway: GTT orders and sessions at a jData broker (one deployment, one account)',
+    createDefaultStage: false,
+  });
+  const stage = new HttpStage(stack, 'DefaultStage', {
+    httpApi: api,
+    stageName: '$default',
+    autoDeploy: true,
+    throttle: DEFAULT_ROUTE_THROTTLE,
+    accessLogSettings: {
+      destination: new LogGroupLogDestination(accessLogs),
+      format: apigw.AccessLogFormat.jsonWithStandardFields(),
+    },
+  });
+  return { api, stage, authorizer: new HttpIamAuthorizer(), routeSettings: {} };
+};
+
+/** One route to one function (IAM auth); with a throttle, the route's own entry in the stage's RouteSettings. */
+export const addFunctionRoute = (
+  gateway: GatewayApi,
+  route: { path: string; method: keyof typeof HttpMethod },
+  integrationId: string,
+  fn: lambda.IFunction,
+  throttle?: { rateLimit: number; burstLimit: number },
+): void => {
+  gateway.api.addRoutes({
+    path: route.path,
+    methods: [HttpMethod[route.method]],
+    integration: new HttpLambdaIntegration(integrationId, fn),
+    authorizer: gateway.authorizer,
+  });
+  if (throttle) {
+    gateway.routeSettings[`${route.method} ${route.path}`] = {
+      ThrottlingRateLimit: throttle.rateLimit,
+      ThrottlingBurstLimit: throttle.burstLimit,
+    };
+  }
+};
+
+/** Writes the collected per-route throttling onto the stage (the L2 stage has no RouteSettings of its own). */
+export const applyRouteSettings = (gateway: GatewayApi): void => {
+  (gateway.stage.node.defaultChild as CfnStage).addPropertyOverride('RouteSettings', gateway.routeSettings);
+};
+
+/** The API's 5xx answers, five in five minutes. */
+export const addApiAlarm = (stack: Stack, api: HttpApi, alarmAction: SnsAction): void => {
+  api
+    .metricServerError({ period: Duration.minutes(5) })
+    .createAlarm(stack, 'Api5xx', {
+      alarmDescription: 'gtt-gateway HTTP API: 5xx answers (broker unavailable, timeouts, configuration errors)',
+      threshold: 5,
+      evaluationPeriods: 1,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    })
+    .addAlarmAction(alarmAction);
+};
