@@ -83,6 +83,8 @@ export interface WatcherProps {
 export class LifecycleEvents extends Construct {
   readonly bus: events.EventBus;
   readonly table: dynamodb.Table;
+  /** Every lifecycle event of the last 30 days, for `aws events start-replay` (docs/events.md#replay). */
+  readonly archive: events.Archive;
   watcher?: GatewayFunction;
   readonly deadLetterQueue?: sqs.Queue;
   readonly webhookRule?: events.Rule;
@@ -94,6 +96,13 @@ export class LifecycleEvents extends Construct {
     super(scope, id);
     this.bus = new events.EventBus(this, 'Bus', {
       description: `gtt-gateway lifecycle events (source ${EVENT_SOURCE})`,
+    });
+    // The lifecycle events (our source only: not the notification bodies) kept 30 days, so a consumer that was down
+    // or had a bug can have them sent again (a replay re-sends them with their eventIds: consumers deduplicate).
+    this.archive = this.bus.archive('Archive', {
+      description: `gtt-gateway lifecycle events (source ${EVENT_SOURCE}), kept 30 days for replay`,
+      eventPattern: { source: [EVENT_SOURCE] },
+      retention: Duration.days(30),
     });
     // pk + sk: the watcher keeps one item per order under one partition, read with a Query (store.ts).
     this.table = expiringTable(this, 'Table', {
@@ -192,6 +201,10 @@ export class LifecycleEvents extends Construct {
     });
     new CfnOutput(stack, 'EventBusArn', { value: this.bus.eventBusArn });
     new CfnOutput(stack, 'EventsTableName', { value: this.table.tableName });
+    new CfnOutput(stack, 'EventArchiveName', {
+      value: this.archive.archiveName,
+      description: 'The last 30 days of lifecycle events, for aws events start-replay',
+    });
     if (this.deadLetterQueue) {
       new CfnOutput(stack, 'WebhookDeadLetterQueueUrl', {
         value: this.deadLetterQueue.queueUrl,

@@ -406,8 +406,9 @@ describe('egress none', () => {
       // Session secret + the OAuth app's; idempotency, OAuth state, events and control tables.
       'AWS::SecretsManager::Secret': 2,
       'AWS::DynamoDB::Table': 4,
-      // The lifecycle events: the bus and the dashboard.
+      // The lifecycle events: the bus, its 30-day archive and the dashboard.
       'AWS::Events::EventBus': 1,
+      'AWS::Events::Archive': 1,
       'AWS::CloudWatch::Dashboard': 1,
       // Plus the kill switch's (K).
       'AWS::Logs::LogGroup': N + S + K + 1,

@@ -205,7 +205,20 @@ describe('default deployment', () => {
     expect(body).toContain('GttGateway');
     expect(body).toContain('GttWatcher');
     const outputs = (t.toJSON() as { Outputs: Record<string, unknown> }).Outputs;
-    expect(Object.keys(outputs)).toEqual(expect.arrayContaining(['EventBusName', 'EventBusArn', 'EventsTableName']));
+    expect(Object.keys(outputs)).toEqual(
+      expect.arrayContaining(['EventBusName', 'EventBusArn', 'EventsTableName', 'EventArchiveName']),
+    );
+  });
+
+  it('archives the lifecycle events of our source on our bus for 30 days (not the notification bodies)', () => {
+    t.resourceCountIs('AWS::Events::Archive', 1);
+    const bus = Object.keys(t.findResources('AWS::Events::EventBus'));
+    expect(bus).toHaveLength(1);
+    t.hasResourceProperties('AWS::Events::Archive', {
+      SourceArn: { 'Fn::GetAtt': [bus[0], 'Arn'] },
+      RetentionDays: 30,
+      EventPattern: { source: ['gtt-gateway'] },
+    });
   });
 });
 
