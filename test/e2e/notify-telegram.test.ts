@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type Listening, listenOnLoopback } from '../../local/loopback.js';
 import { type Started, startScript } from '../support/processes.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 let started: Started;
 let receiver: Listening;
@@ -63,18 +64,7 @@ describe('npm start with NOTIFY_FORMAT=telegram', () => {
     const placed = await fetch(`${api}/gtt-orders`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'Idempotency-Key': 'e2e-notify-1' },
-      body: JSON.stringify({
-        exch: 'NSE',
-        tsym: 'M&M-EQ',
-        qty: 2,
-        prc: '1500',
-        prd: 'C',
-        trantype: 'B',
-        prctyp: 'LMT',
-        ret: 'DAY',
-        ai_t: 'LTP_B_O',
-        d: '1490',
-      }),
+      body: JSON.stringify({ ...SAMPLE_ORDER, qty: 2 }),
     });
     expect(placed.status).toBe(201);
     const alId = String(((await placed.json()) as { al_id: string }).al_id);

@@ -13,6 +13,7 @@ import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 import { invokeHttp } from '../support/events.js';
 import { redirectLogger } from '../support/logs.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 let stack: LocalStack;
 let control: EmulatorControl;
@@ -21,18 +22,7 @@ const lines: string[] = [];
 let keySeq = 0;
 const newKey = () => `hard-${Date.now()}-${++keySeq}`;
 
-const order = {
-  exch: 'NSE',
-  tsym: 'M&M-EQ',
-  qty: 2,
-  prc: '1500',
-  prd: 'C',
-  trantype: 'B',
-  prctyp: 'LMT',
-  ret: 'DAY',
-  ai_t: 'LTP_B_O',
-  d: '1490',
-};
+const order = { ...SAMPLE_ORDER, qty: 2 };
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- assertions on arbitrary JSON
 
 /** Sends `body` as is when it is a string (raw JSON text), else as JSON. */

@@ -11,23 +11,13 @@ import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 import { invokeDirect } from '../support/events.js';
 import { redirectLogger } from '../support/logs.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 let stack: LocalStack;
 let control: EmulatorControl;
 const lines: string[] = [];
 
-const order = {
-  exch: 'NSE',
-  tsym: 'M&M-EQ',
-  qty: 1,
-  prc: '100',
-  prd: 'C',
-  trantype: 'B',
-  prctyp: 'LMT',
-  ret: 'DAY',
-  ai_t: 'LTP_B_O',
-  d: '99',
-};
+const order = { ...SAMPLE_ORDER, prc: '100', d: '99' };
 const oco = (stopLossOrder: Record<string, unknown>, targetOrder: Record<string, unknown> = {}) => ({
   exch: 'NSE',
   tsym: 'TCS-EQ',

@@ -17,24 +17,14 @@ import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { CLI_ORDER } from '../support/cli-orders.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 import { invokeDirect } from '../support/events.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 let stack: LocalStack;
 let control: EmulatorControl;
 const events: DeliveredEvent[] = [];
 let run = 0;
 
-const order = (i: number) => ({
-  exch: 'NSE',
-  tsym: 'M&M-EQ',
-  qty: 1 + i,
-  prc: '1500',
-  prd: 'C',
-  trantype: 'B',
-  prctyp: 'LMT',
-  ret: 'DAY',
-  ai_t: 'LTP_B_O',
-  d: '1490',
-});
+const order = (i: number) => ({ ...SAMPLE_ORDER, qty: 1 + i });
 const oco = {
   exch: 'NSE',
   tsym: 'M&M-EQ',

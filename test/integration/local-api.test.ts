@@ -10,23 +10,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ERROR_CATALOG } from '../../functions/contract/errors.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 let stack: LocalStack;
 let control: EmulatorControl;
 let port: number;
 
-const order = {
-  exch: 'NSE',
-  tsym: 'M&M-EQ',
-  qty: 2,
-  prc: '1500',
-  prd: 'C',
-  trantype: 'B',
-  prctyp: 'LMT',
-  ret: 'DAY',
-  ai_t: 'LTP_B_O',
-  d: '1490',
-};
+const order = { ...SAMPLE_ORDER, qty: 2 };
 
 interface RawReply {
   status: number;

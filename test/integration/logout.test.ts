@@ -17,6 +17,7 @@ import { useLocalAwsEnvironment } from '../../local/run-local.js';
 import { type LocalSecretsManager, startLocalSecretsManager } from '../../local/secrets-manager.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 import { invokeDirect } from '../support/events.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 const SESSION = 'it/logout-session';
 const LOGIN = 'it/logout-login';
@@ -26,18 +27,7 @@ let secrets: LocalSecretsManager;
 let control: EmulatorControl;
 const logger = new Logger({ serviceName: 'logout-it', logLevel: 'SILENT' });
 
-const order = {
-  exch: 'NSE',
-  tsym: 'M&M-EQ',
-  qty: 1,
-  prc: '1500',
-  prd: 'C',
-  trantype: 'B',
-  prctyp: 'LMT',
-  ret: 'DAY',
-  ai_t: 'LTP_B_O',
-  d: 1490,
-};
+const order = { ...SAMPLE_ORDER, d: 1490 };
 
 // A classic deployment: the TOTP renewal (QuickAuth) issues jKey sessions, so every call sends the token as jKey.
 const config = (): GatewaySettings => ({

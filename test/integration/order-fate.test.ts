@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 let stack: LocalStack;
 let control: EmulatorControl;
@@ -32,18 +33,7 @@ const api = async (method: string, path: string, body?: unknown, headers: Record
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 };
-const ORDER = {
-  exch: 'NSE',
-  tsym: 'INFY-EQ',
-  qty: 5,
-  prc: '1500',
-  prd: 'C',
-  trantype: 'B',
-  prctyp: 'LMT',
-  ret: 'DAY',
-  ai_t: 'LTP_B_O',
-  d: '1490',
-};
+const ORDER = { ...SAMPLE_ORDER, tsym: 'INFY-EQ', qty: 5 };
 let keys = 0;
 const place = async (over: Record<string, unknown> = {}) =>
   String(

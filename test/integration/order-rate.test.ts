@@ -14,23 +14,13 @@ import { localBroker } from '../../local/broker-preset.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 import { invokeDirect, invokeHttp } from '../support/events.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 let stack: LocalStack;
 let control: EmulatorControl;
 let run = 0;
 
-const order = (i: number) => ({
-  exch: 'NSE',
-  tsym: 'M&M-EQ',
-  qty: 1 + i,
-  prc: '1500',
-  prd: 'C',
-  trantype: 'B',
-  prctyp: 'LMT',
-  ret: 'DAY',
-  ai_t: 'LTP_B_O',
-  d: '1490',
-});
+const order = (i: number) => ({ ...SAMPLE_ORDER, qty: 1 + i });
 
 /** A fresh "container": its own handler, its own governor client state, the stack's shared table. */
 const container = () =>

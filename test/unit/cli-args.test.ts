@@ -11,6 +11,7 @@ import { cliAccepts, main, version } from '../../client/cli.js';
 import { placeOrderInput } from '../../functions/schemas/input.js';
 import { listenOnLoopback } from '../../local/loopback.js';
 import { CLI_ORDER } from '../support/cli-orders.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 let requests = 0;
 let api: Awaited<ReturnType<typeof listenOnLoopback>>;
@@ -151,18 +152,7 @@ describe('every missing or bad flag at once, one line of usage', () => {
   });
 
   it("the CLI's number rules give the gateway's answers (functions/schemas/input.ts)", () => {
-    const base = {
-      exch: 'NSE',
-      tsym: 'M&M-EQ',
-      qty: '1',
-      prc: '1500',
-      prd: 'C',
-      trantype: 'B',
-      prctyp: 'LMT',
-      ret: 'DAY',
-      ai_t: 'LTP_B_O',
-      d: '1490',
-    };
+    const base = { ...SAMPLE_ORDER, qty: '1' };
     for (const value of [
       '1',
       '10',

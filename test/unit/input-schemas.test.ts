@@ -4,20 +4,10 @@ import { ValidationFailedError } from '../../functions/contract/errors.js';
 import { describeIssues, validateInput } from '../../functions/contract/validate-input.js';
 import { OPERATIONS } from '../../functions/operations.js';
 import { cancelOrderInput, modifyOrderInput, noInput, placeOrderInput } from '../../functions/schemas/input.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
 import { problemsOf } from '../support/validation.js';
 
-const order = {
-  exch: 'NSE',
-  tsym: 'M&M-EQ',
-  qty: 10,
-  prc: 1500.5,
-  prd: 'C',
-  trantype: 'B',
-  prctyp: 'LMT',
-  ret: 'DAY',
-  ai_t: 'LTP_B_O',
-  d: '1490',
-};
+const order = { ...SAMPLE_ORDER, qty: 10, prc: 1500.5 };
 
 describe('place input', () => {
   it('accepts numbers or numeric strings and sends strings, validity defaulting to GTT', () => {
