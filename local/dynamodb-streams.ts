@@ -237,7 +237,8 @@ export const startDynamoProxy = async (target: string): Promise<DynamoProxy> => 
     subscribe: (subscription) => subscriptions.push({ ...subscription, queue: [] }),
     idle: async () => {
       for (let round = 0; round < 1_000; round++) {
-        const running = [...imaging, ...subscriptions.map((s) => s.running)].filter(Boolean);
+        const running: Promise<void>[] = [...imaging];
+        for (const sub of subscriptions) if (sub.running) running.push(sub.running);
         if (!running.length) return;
         await Promise.allSettled(running);
       }
