@@ -5,8 +5,9 @@
  * With an Idempotency-Key the event rides in the record's completing write (no call of its own); without one,
  * `queue` puts one outbox item. Either way the EventForwarder publishes it from the table's stream and writes its
  * `published#` marker, so the watcher does not publish the same change again. If the outbox cannot be written, the
- * event is published directly as before (PutEvents, then the marker); if that fails too, the watcher's next run
- * publishes it (with the same eventId). Queuing never fails the order: the order is placed whatever happens here.
+ * watcher's next run publishes the change (with the same eventId): the order functions may not publish on the bus
+ * themselves. Only a setup without an outbox table publishes directly (PutEvents, then the marker). Queuing never
+ * fails the order: the order is placed whatever happens here.
  */
 import type { AnyOperation } from '../contract/operation.js';
 import type { EventDetail, LifecycleEvent } from '../schemas/events.js';
@@ -100,22 +101,22 @@ export const createGatewayEvents = (config: EventsConfig, publisher?: EventPubli
       if (!events.length) return { status: 'queued' };
       const started = Date.now();
       const left = () => Math.max(100, timeoutMs - (Date.now() - started));
-      let outboxError: string | undefined;
       if (outbox) {
         try {
           await outbox.put(events, Date.now(), AbortSignal.timeout(left()));
           return { status: 'queued' };
         } catch (error) {
-          outboxError = describe(error);
+          // The function may not publish on the bus itself (least privilege): the watcher's next run publishes it.
+          return { status: 'failed', reason: describe(error) };
         }
       }
-      // No outbox (a deployment without idempotency table) or it failed: straight to the bus, then the marker.
+      // No outbox (a setup without an idempotency table, e.g. a local experiment): straight to the bus, then the marker.
       const sent = await bus().publish(events, left());
       const failed = sent.failed[0];
-      if (failed) return { status: 'failed', reason: [outboxError, failed.reason].filter(Boolean).join('; ') };
+      if (failed) return { status: 'failed', reason: failed.reason };
       try {
         await table?.markPublished(sent.published, Date.now(), AbortSignal.timeout(left()));
-        return { status: 'published', ...(outboxError ? { reason: outboxError } : {}) };
+        return { status: 'published' };
       } catch (error) {
         // Published, but the watcher may publish it again: consumers deduplicate on the eventId.
         return { status: 'published', markerError: describe(error) };

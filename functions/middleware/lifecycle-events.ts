@@ -49,12 +49,11 @@ export const lifecycleEvents = (
           reason: outcome.reason,
         },
       );
-    } else if (outcome.status === 'published') {
-      writeLog(logger, 'warn', 'lifecycle event published directly: the outbox could not be written', {
+    } else if (outcome.status === 'published' && outcome.markerError) {
+      writeLog(logger, 'warn', 'lifecycle event published, its marker not written (same eventId if repeated)', {
         operation: operation.name,
         ...said,
-        reason: outcome.reason,
-        ...(outcome.markerError ? { markerError: outcome.markerError } : {}),
+        reason: outcome.markerError,
       });
     }
   };

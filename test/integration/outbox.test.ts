@@ -11,6 +11,7 @@ import { EventsTable } from '../../functions/events/store.js';
 import { LOCAL_CONTROL_TABLE, LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
 import type { StreamRecord } from '../../local/dynamodb-streams.js';
 import { LOCAL_EVENT_BUS, type LocalStack, startLocalStack } from '../../local/run-local.js';
+import { placeOutside } from '../support/outside-orders.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 let stack: LocalStack;
@@ -139,5 +140,30 @@ describe('the forwarder', () => {
     const again = await forwardRecords([...completed, ...completed], deps);
     expect(again).toMatchObject({ published: 0, skipped: 2, batchItemFailures: [] });
     expect(events(alId)).toHaveLength(1);
+  });
+});
+
+describe('an outbox that cannot be written', () => {
+  it('does not fail the order: the cancel answers 200 and the watcher publishes the change', async () => {
+    // The order functions' DynamoDB is unreachable (a closed port); no governor and no key, so only the outbox
+    // write needs it. The watcher and the forwarder keep the working table.
+    const broken = await startLocalStack({ governor: false, settings: { DYNAMODB_ENDPOINT: 'http://127.0.0.1:9' } });
+    try {
+      expect(await broken.watch()).toMatchObject({ status: 'baseline' });
+      // Placed at the broker directly (a place needs an Idempotency-Key, hence the table); the watcher sees it.
+      const alId = await placeOutside(broken.emulator, {}, broken.emulator.token);
+      await broken.watch();
+      const cancelled = await fetch(`${broken.api.url}/gtt-orders/${alId}`, { method: 'DELETE' });
+      expect(cancelled.status).toBe(200);
+      await broken.eventsForwarded();
+      expect(broken.eventBridge.events.filter((e) => e['detail-type'] === 'GTT Cancelled')).toEqual([]);
+      for (let run = 0; run < 3; run++) await broken.watch();
+      const ends = broken.eventBridge.events.filter(
+        (e) => e.detail.al_id === alId && e['detail-type'] !== 'GTT Placed',
+      );
+      expect(ends.map((e) => [e['detail-type'], e.detail.origin])).toEqual([['GTT Removed', 'watcher']]);
+    } finally {
+      await broken.close();
+    }
   });
 });
