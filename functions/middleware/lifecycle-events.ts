@@ -28,8 +28,10 @@ export const lifecycleEvents = (
   /** Queues what no idempotency record carried, and records and logs what became of the event. */
   const settle = async (state: GatewayState | undefined, remainingMs: number) => {
     const list = state && built.get(state);
+    // Nothing built (a failure before the broker, a bad configuration): nothing to settle, and no producer built.
+    if (!state || !list?.length) return;
     const producer = events();
-    if (!state || !list?.length || !producer) return;
+    if (!producer) return;
     const event = list[0]!;
     const said = { detailType: event.detailType, eventId: event.detail.eventId };
     if (state.outboxQueued) {
