@@ -245,7 +245,11 @@ if (runs('cold')) {
 // ---- 3b. memory: CPU per warm invocation and peak RSS of each deployed bundle (bench/memory.ts) --------------------
 if (runs('memory')) {
   if (!runs('cold')) await synthDeployedAssets();
-  const fresh = await startLocalStack({ brokerTimeoutMs: 2_000 });
+  // The governor at its highest settings: the setup places many orders a second (its permits are still taken).
+  const fresh = await startLocalStack({
+    brokerTimeoutMs: 2_000,
+    settings: { ORDER_RATE_PER_SECOND: 100, ORDER_RATE_PER_MINUTE: 6_000 },
+  });
   const rows = await measureMemory(fresh).finally(() => fresh.close());
   results.memory = { assumedWaitMs: ASSUMED_WAIT_MS, rows };
   console.log(
