@@ -199,9 +199,12 @@ export const measureDeployedColdStart = async (
   rounds: number,
   only?: readonly string[],
 ): Promise<ColdRow[]> => {
-  // The kill switch sweeps the book: no one-call peer to compare it with.
+  // The kill switch sweeps the book, and the EventForwarder never calls the broker: no one-call peer to compare
+  // them with (the forwarder's CPU and memory are in the memory section).
   const functions = deployedFunctions().filter(
-    (f) => f.name !== 'OAuthCallback' && f.name !== 'KillSwitch' && (!only?.length || only.includes(f.name)),
+    (f) =>
+      !['OAuthCallback', 'KillSwitch', 'EventsEventForwarder'].includes(f.name) &&
+      (!only?.length || only.includes(f.name)),
   );
   type Sample = Awaited<ReturnType<typeof once>>;
   const samples = new Map<string, { fn: Sample[]; peer: Sample[] }>();

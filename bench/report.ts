@@ -14,6 +14,7 @@ interface Results {
     pricePerMillion: { write: number; read: number };
     rows: Record<string, number | string>[];
   };
+  memory?: { assumedWaitMs: number; rows: Record<string, number | string>[] };
   metricsColdStart?: { bareMs: number; withMetricsMs: number; addedMs: number; bundleKB: number };
   governor?: {
     permits: number;
@@ -60,6 +61,19 @@ export const renderReport = (r: Results): string => {
       '',
     );
   }
+  if (r.memory) {
+    lines.push(
+      `**Memory** (each deployed bundle in its own Node process: CPU ms of its first invocation and the mean of the warm ones after it, its peak RSS; the CPU-bound time at each size is CPU ms × 1,769 / MB, Lambda's CPU share; USD per million warm invocations at arm64 prices with ${r.memory.assumedWaitMs} ms of assumed waiting for the broker and DynamoDB):`,
+      '',
+      '| function | peak RSS MB | cold CPU ms | warm CPU ms | at 256 MB | at 512 MB | at 1,024 MB | USD/M at 512 | USD/M at 1,024 | chosen MB |',
+      '|---|---|---|---|---|---|---|---|---|---|',
+      ...r.memory.rows.map(
+        (m) =>
+          `| ${m.function} | ${m.peakRssMB} | ${m.coldCpuMs} | ${m.warmCpuMs} | ${m.at256Ms} | ${m.at512Ms} | ${m.at1024Ms} | ${m.usdPerMillionAt512} | ${m.usdPerMillionAt1024} | ${m.chosenMB} |`,
+      ),
+      '',
+    );
+  }
   if (r.secretFetches)
     lines.push(
       `**Secret reads:** ${r.secretFetches.fetches} for ${r.secretFetches.invocations} warm invocations (max age ${r.secretFetches.maxAgeSeconds} s).`,
@@ -87,7 +101,7 @@ export const renderReport = (r: Results): string => {
   }
   if (r.governor) {
     lines.push(
-      `**Order-rate governor** (one permit per broker write; the warm overhead and load above run without it, since it caps places at 8 a second; dynalite on loopback): ${r.governor.permits} permits p50 ${r.governor.permitP50Ms} ms, p99 ${r.governor.permitP99Ms} ms, ${r.governor.dynamoCallsPerPermit} DynamoDB calls per permit; 30 containers at once: ${r.governor.contended30Granted} granted (${r.governor.contended30CallsOfGranted} calls between them), ${r.governor.contended30RefusedRateLimited} refused RATE_LIMITED.`,
+      `**Order-rate governor** (one permit per broker write; the warm overhead and load above run without it, since it caps places at 8 a second; dynalite on loopback behind the local stream proxy): ${r.governor.permits} permits p50 ${r.governor.permitP50Ms} ms, p99 ${r.governor.permitP99Ms} ms, ${r.governor.dynamoCallsPerPermit} DynamoDB calls per permit; 30 containers at once: ${r.governor.contended30Granted} granted (${r.governor.contended30CallsOfGranted} calls between them), ${r.governor.contended30RefusedRateLimited} refused RATE_LIMITED.`,
       '',
     );
   }

@@ -3,7 +3,7 @@
  * orders, measured side by side in one run on this machine. Prints tables and writes cdk.out/bench-results.json
  * (untracked; `npx tsx bench/report.ts` renders it as the benchmarks page's tables). Loopback only, bounded in time.
  *
- *   npm run bench [-- --only warm,secrets,cold,load,watcher]
+ *   npm run bench [-- --only warm,secrets,cold,memory,load,governor,watcher]
  *
  * Measured as deployed: order operations with an Idempotency-Key (the deployed functions require one) and their
  * lifecycle event on; Powertools Metrics off in this process (EMF lines would flood the console; their cold-start
@@ -17,6 +17,7 @@ import autocannon from 'autocannon';
 import { buildBrokerRequest } from '../functions/broker/jdata.js';
 import { postToBroker } from '../functions/broker/transport.js';
 import type { AnyOperation } from '../functions/contract/operation.js';
+import { createGatewayEvents } from '../functions/events/producer.js';
 import { createGatewayHandler } from '../functions/gateway.js';
 import { OPERATIONS, placeGttOrder } from '../functions/operations.js';
 import { logger } from '../functions/runtime/logger.js';
@@ -26,9 +27,10 @@ import { LOCAL_CONTROL_TABLE } from '../local/dynamodb.js';
 import { lambdaContext } from '../local/lambda-context.js';
 import { startLocalStack } from '../local/run-local.js';
 import { measureDeployedColdStart, measureMetricsCost, synthDeployedAssets } from './cold-start.js';
+import { ASSUMED_WAIT_MS, measureMemory } from './memory.js';
 import { CYCLES_PER_MONTH, measureWatcher, PRICE_PER_MILLION } from './watcher.js';
 
-const SECTIONS = ['warm', 'secrets', 'cold', 'load', 'governor', 'watcher'] as const;
+const SECTIONS = ['warm', 'secrets', 'cold', 'memory', 'load', 'governor', 'watcher'] as const;
 const { values: flags } = parseArgs({ options: { only: { type: 'string' } } });
 const only = flags.only ? flags.only.split(',').map((s) => s.trim()) : [...SECTIONS];
 for (const name of only)
@@ -77,15 +79,22 @@ const results: Record<string, unknown> = {
 
 // ---- 1. warm overhead: the handler in-process vs a raw fetch of the same jData request -------------------------
 let keySeq = 0;
+let placer: ReturnType<typeof createGatewayHandler> | undefined;
+const directPlace = () =>
+  (placer ??= createGatewayHandler(placeGttOrder, {
+    idempotency: dynamoIdempotency,
+    config: { ...stack.config, DYNAMODB_ENDPOINT: stack.dynamo.directUrl },
+  }));
 const key = () => `bench-${process.pid}-${++keySeq}`;
 /** The gateway's input: an order operation gets a fresh idempotency key (as a deployed caller must send one). */
 const inputFor = async (op: AnyOperation): Promise<Record<string, unknown>> => {
   if (op.name === 'PlaceGTTOrder') return { ...order, idempotencyKey: key() };
   if (op.name === 'ModifyGTTOrder' || op.name === 'CancelGTTOrder') {
-    const placed = (await stack.handlers.get('PlaceGTTOrder')!(
-      { ...order, idempotencyKey: key() },
-      lambdaContext('bench'),
-    )) as { al_id: string };
+    // Placed straight to dynalite too: through the stream proxy, the setup's events would be forwarded in this
+    // process while the next call is timed.
+    const placed = (await directPlace()({ ...order, idempotencyKey: key() }, lambdaContext('bench'))) as {
+      al_id: string;
+    };
     return op.name === 'ModifyGTTOrder'
       ? { ...order, al_id: placed.al_id, idempotencyKey: key() }
       : { al_id: placed.al_id, idempotencyKey: key() };
@@ -118,12 +127,19 @@ if (runs('warm')) {
     'CancelGTTOrder',
     'ClientDetails',
   ];
+  // Straight to dynalite, without the local stream proxy's hop: the proxy stands in for DynamoDB Streams, which in
+  // AWS cost the writer nothing; the outbox's forwarding runs in its own function there, not in this process.
+  const direct = { ...stack.config, DYNAMODB_ENDPOINT: stack.dynamo.directUrl };
   for (const op of OPERATIONS.filter((o) => WARM_OPERATIONS.includes(o.name))) {
-    const handler = stack.handlers.get(op.name)!;
-    // The order operations publish their lifecycle event before answering: the same handler without it shows what
-    // the event costs (a PutEvents, then the marker write).
+    const handler = createGatewayHandler(op, {
+      ...(op.idempotency ? { idempotency: dynamoIdempotency } : {}),
+      ...(op.lifecycle ? { events: createGatewayEvents } : {}),
+      config: direct,
+    });
+    // The order operations queue their lifecycle event in the outbox (the idempotency record's completing write):
+    // the same handler without events shows what the event costs on the order path.
     const withoutEvent = op.lifecycle
-      ? createGatewayHandler(op, { idempotency: dynamoIdempotency, config: stack.config })
+      ? createGatewayHandler(op, { idempotency: dynamoIdempotency, config: direct })
       : undefined;
     const noEventTimes: number[] = [];
     const gatewayTimes: number[] = [];
@@ -231,6 +247,22 @@ if (runs('cold')) {
     `\nWhat Powertools Metrics adds to a cold start (a bare bundle vs one with Metrics + logMetrics, median of ${COLD_RUNS}):`,
   );
   console.table([metricsCost]);
+}
+
+// ---- 3b. memory: CPU per warm invocation and peak RSS of each deployed bundle (bench/memory.ts) --------------------
+if (runs('memory')) {
+  if (!runs('cold')) await synthDeployedAssets();
+  // The governor at its highest settings: the setup places many orders a second (its permits are still taken).
+  const fresh = await startLocalStack({
+    brokerTimeoutMs: 2_000,
+    settings: { ORDER_RATE_PER_SECOND: 100, ORDER_RATE_PER_MINUTE: 6_000 },
+  });
+  const rows = await measureMemory(fresh).finally(() => fresh.close());
+  results.memory = { assumedWaitMs: ASSUMED_WAIT_MS, rows };
+  console.log(
+    `\nMemory: CPU ms per invocation (the function's own process), its peak RSS, the CPU-bound time at each size (a full vCPU at 1,769 MB), and USD per million warm invocations with ${ASSUMED_WAIT_MS} ms of assumed waiting (arm64)`,
+  );
+  console.table(rows);
 }
 
 // ---- 4. load: the local API under concurrent clients ------------------------------------------------------------

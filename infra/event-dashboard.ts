@@ -44,14 +44,18 @@ export const addEventDashboard = (scope: Construct, operations: readonly AnyOper
     graph('Guardrail rejections', perOperation('GuardrailRejections', 'Sum', guardedOps)),
     graph('Idempotent replays', perOperation('IdempotentReplays', 'Sum', idempotentOps)),
   );
+  // The order functions queue their events in the outbox; the EventForwarder and the watcher publish.
+  const forwarder = { Function: 'EventForwarder' };
   dashboard.addWidgets(
-    graph('Events published', [
-      ...perOperation('EventsPublished', 'Sum', orderOps),
-      metric('EventsPublished', watcher).with({ label: 'GttWatcher' }),
+    graph('Events queued (outbox) / not queued', [
+      ...perOperation('EventsQueued', 'Sum', orderOps),
+      ...perOperation('EventQueueFailures', 'Sum', orderOps).map((m) => m.with({ label: `${m.label} failed` })),
     ]),
-    graph('Event publish failures', [
-      ...perOperation('EventPublishFailures', 'Sum', orderOps),
-      metric('EventPublishFailures', watcher).with({ label: 'GttWatcher' }),
+    graph('Events published / publish failures', [
+      metric('EventsPublished', forwarder).with({ label: 'EventForwarder' }),
+      metric('EventsPublished', watcher).with({ label: 'GttWatcher' }),
+      metric('EventPublishFailures', forwarder).with({ label: 'EventForwarder failed' }),
+      metric('EventPublishFailures', watcher).with({ label: 'GttWatcher failed' }),
     ]),
   );
   dashboard.addWidgets(

@@ -19,7 +19,7 @@ import type { Construct } from 'constructs';
 import { NOTIFICATION_DETAIL_TYPE, NOTIFICATION_SOURCE } from '../functions/events/notification.js';
 import type { DetailType } from '../functions/schemas/event-types.js';
 import { EVENT_SOURCE } from '../functions/schemas/events.js';
-import { GatewayFunction } from './gateway-function.js';
+import { GatewayFunction, MEMORY_MB } from './gateway-function.js';
 import { notifyFormatOf, type WebhookFormat } from './webhook-format.js';
 
 /** Webhook deliveries: EventBridge retries with backoff for up to a day, then the dead-letter queue. */
@@ -102,6 +102,7 @@ export const addEventWebhook = (
       description: `gtt-gateway: NotifyFormatter, makes the ${webhook.format} message of a lifecycle event`,
       roleDescription: `gtt-gateway NotifyFormatter: its log group, put events of source ${NOTIFICATION_SOURCE} (only) on the gateway bus`,
       logRetention: logs.RetentionDays.ONE_MONTH,
+      memorySize: MEMORY_MB.background,
       environment: {
         EVENT_BUS_NAME: bus.eventBusName,
         NOTIFY_FORMAT: notifyFormatOf(webhook.format),

@@ -10,6 +10,8 @@ import type { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -20,7 +22,7 @@ import type { AnyOperation } from '../functions/contract/operation.js';
 import { EVENT_SOURCE } from '../functions/schemas/events.js';
 import { addEventDashboard } from './event-dashboard.js';
 import { addEventWebhook, type WebhookSettings } from './event-webhook.js';
-import { GatewayFunction, type GatewayFunctionNetwork } from './gateway-function.js';
+import { GatewayFunction, type GatewayFunctionNetwork, MEMORY_MB } from './gateway-function.js';
 import { InvokeThisFunctionOnly } from './session-functions.js';
 import { expiringTable } from './tables.js';
 
@@ -28,8 +30,14 @@ export { checkWebhookUrl, WEBHOOK_RETRY, type WebhookSettings } from './event-we
 
 /** Every minute 09:00-15:59 India time on weekdays: the NSE session (09:15-15:30) with a margin. */
 export const DEFAULT_WATCHER_SCHEDULE = 'cron(* 9-15 ? * MON-FRI *)';
-/** What the order functions do in the events table: read the watcher's view of one order, write markers. */
-export const ORDER_EVENTS_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchWriteItem'];
+/**
+ * What the EventForwarder does in the events table: read markers (BatchGetItem), read the watcher's view of a
+ * cancelled order (GetItem), write markers (BatchWriteItem). The order functions have nothing there any more: their
+ * events go to the outbox (the idempotency table) and the forwarder publishes them.
+ */
+export const FORWARDER_EVENTS_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem'];
+/** Deliveries of a stream batch before its records are given up (the watcher publishes what they carried). */
+export const FORWARDER_RETRY_ATTEMPTS = 100;
 /**
  * What the watcher does there: take and give back its lease (UpdateItem), read its order items (Query), read
  * markers (BatchGetItem), write markers and the order items that changed (BatchWriteItem).
@@ -86,6 +94,7 @@ export class LifecycleEvents extends Construct {
   /** Every lifecycle event of the last 30 days, for `aws events start-replay` (docs/events.md#replay). */
   readonly archive: events.Archive;
   watcher?: GatewayFunction;
+  forwarder?: GatewayFunction;
   readonly deadLetterQueue?: sqs.Queue;
   readonly webhookRule?: events.Rule;
   /** Slack and Telegram formats: the function that makes the message, and the rule that delivers it. */
@@ -125,14 +134,18 @@ export class LifecycleEvents extends Construct {
     }
   }
 
-  /** What an order function (an operation with a `lifecycle` entry) needs: its environment, and the grants. */
+  /** What publishes on the bus and marks in the events table (the watcher, the EventForwarder). */
   publisherEnvironment(): Record<string, string> {
     return { EVENT_BUS_NAME: this.bus.eventBusName, EVENTS_TABLE_NAME: this.table.tableName };
   }
 
-  grantOrderFunction(role: iam.IRole): void {
-    this.bus.grantPutEventsTo(role);
-    this.table.grant(role, ...ORDER_EVENTS_TABLE_ACTIONS);
+  /**
+   * What an order function (an operation with a `lifecycle` entry, the kill switch) needs: the bus's name only,
+   * which names the deployment in every event id. Its events go to the outbox in the idempotency table, whose
+   * grants it has; it may not publish on the bus nor write the events table.
+   */
+  orderFunctionEnvironment(): Record<string, string> {
+    return { EVENT_BUS_NAME: this.bus.eventBusName };
   }
 
   /** The session functions that write a token publish `Session Renewed`: the bus only. */
@@ -186,6 +199,57 @@ export class LifecycleEvents extends Construct {
       .addAlarmAction(alarmAction);
     this.watcher = watcher;
     return watcher;
+  }
+
+  /**
+   * The EventForwarder: the idempotency table's stream (completed records only, by the event source's filter) to
+   * the bus. A record whose events were refused is delivered again (ReportBatchItemFailures, a failing batch split
+   * in halves) for a day or 100 tries; after that the watcher's next run publishes what it carried.
+   */
+  addForwarder(
+    props: { idempotencyTable: dynamodb.Table; network?: GatewayFunctionNetwork },
+    alarmAction: SnsAction,
+  ): GatewayFunction {
+    const forwarder = new GatewayFunction(this, 'EventForwarder', {
+      entry: 'event-forwarder',
+      description: "gtt-gateway: EventForwarder, publishes the order functions' lifecycle events from the outbox",
+      roleDescription:
+        "gtt-gateway EventForwarder: its log group, the idempotency table's stream, publish on the gateway bus, the events table",
+      logRetention: logs.RetentionDays.ONE_MONTH,
+      memorySize: MEMORY_MB.background,
+      environment: this.publisherEnvironment(),
+      ...(props.network ? { network: props.network } : {}),
+    });
+    this.bus.grantPutEventsTo(forwarder.role);
+    this.table.grant(forwarder.role, ...FORWARDER_EVENTS_TABLE_ACTIONS);
+    forwarder.function.addEventSource(
+      new DynamoEventSource(props.idempotencyTable, {
+        startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+        batchSize: 10,
+        maxBatchingWindow: Duration.seconds(0),
+        bisectBatchOnError: true,
+        reportBatchItemFailures: true,
+        retryAttempts: FORWARDER_RETRY_ATTEMPTS,
+        maxRecordAge: Duration.days(1),
+        filters: [
+          lambda.FilterCriteria.filter({
+            dynamodb: { NewImage: { status: { S: lambda.FilterRule.isEqual('COMPLETED') } } },
+          }),
+        ],
+      }),
+    );
+    forwarder.function
+      .metricErrors({ period: Duration.minutes(5) })
+      .createAlarm(this, 'EventForwarderErrors', {
+        alarmDescription:
+          'EventForwarder: failed batches (EventBridge or the events table unreachable); the records are delivered again',
+        threshold: 3,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      })
+      .addAlarmAction(alarmAction);
+    this.forwarder = forwarder;
+    return forwarder;
   }
 
   /** The dashboard of the function set: operations, broker, safety, events, watcher, session. */

@@ -31,6 +31,17 @@ export interface GatewayFunctionNetwork {
   securityGroup: ec2.ISecurityGroup;
 }
 
+/**
+ * Memory sizes, chosen from measurement (docs/benchmarks.md#memory): Lambda gives CPU in proportion to memory
+ * (about 0.29 vCPU at 512 MB, 0.58 at 1024), and no function needs more than about 75 MB of it.
+ * - `order`: the order functions and the kill switch. A warm place is about 7 ms of CPU at a full core, so 25 ms
+ *   at 512 MB and 13 ms at 1024: the trader waits for it, so the order path buys the CPU (cost per million warm
+ *   places in docs/benchmarks.md).
+ * - `standard`: reads, the watcher, the session functions: nobody waits on a few milliseconds.
+ * - `background`: the EventForwarder and the notification formatter: well under a millisecond of CPU a call.
+ */
+export const MEMORY_MB = { order: 1024, standard: 512, background: 256 } as const;
+
 export interface GatewayFunctionProps {
   /** The entry file `functions/handlers/<entry>.ts`. */
   entry: string;
@@ -43,6 +54,8 @@ export interface GatewayFunctionProps {
   network?: GatewayFunctionNetwork;
   /** Default LAMBDA_TIMEOUT (one broker call); the kill switch's sweep takes longer. */
   timeout?: Duration;
+  /** Default MEMORY_MB.standard. */
+  memorySize?: number;
 }
 
 export class GatewayFunction extends Construct {
@@ -77,7 +90,7 @@ export class GatewayFunction extends Construct {
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
-      memorySize: 512,
+      memorySize: props.memorySize ?? MEMORY_MB.standard,
       timeout: props.timeout ?? LAMBDA_TIMEOUT,
       tracing: lambda.Tracing.ACTIVE,
       role: this.role,

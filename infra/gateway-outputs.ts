@@ -54,6 +54,7 @@ export const suppressGatewayNagFindings = (stack: GatewayStack): void => {
     ...stack.functions.values(),
     ...stack.session.functions.values(),
     ...(stack.events.watcher ? [stack.events.watcher] : []),
+    ...(stack.events.forwarder ? [stack.events.forwarder] : []),
     ...(stack.events.notifyFormatter ? [stack.events.notifyFormatter] : []),
   ]) {
     NagSuppressions.addResourceSuppressions(
@@ -67,7 +68,7 @@ export const suppressGatewayNagFindings = (stack: GatewayStack): void => {
         {
           id: 'AwsSolutions-IAM5',
           reason:
-            'X-Ray PutTraceSegments/PutTelemetryRecords support no resource-level permissions (AWS requires "*"); the log-stream wildcard is inside this function\'s own log group ARN. No wildcard is granted on any data resource.' +
+            'X-Ray PutTraceSegments/PutTelemetryRecords (and, for the EventForwarder\'s stream trigger, dynamodb:ListStreams) support no resource-level permissions (AWS requires "*"); the log-stream wildcard is inside this function\'s own log group ARN. No wildcard is granted on any data resource.' +
             (stack.staticEgress
               ? ' In the VPC: the ENI actions of AWSLambdaVPCAccessExecutionRole (Create/Delete/Describe network interfaces, Describe subnets, Assign/Unassign private IPs), which Lambda checks at function creation; DescribeNetworkInterfaces supports only "*".'
               : ''),

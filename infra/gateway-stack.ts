@@ -21,8 +21,8 @@ import { AuditArchive } from './audit-archive.js';
 import { type BrokerSetup, resolveBrokerSetup } from './broker-setup.js';
 import { EGRESS_CONTEXT_KEY, type EgressSetting, resolveEgress, StaticEgress } from './egress.js';
 import {
+  FORWARDER_EVENTS_TABLE_ACTIONS,
   LifecycleEvents,
-  ORDER_EVENTS_TABLE_ACTIONS,
   resolveWatcherEnabled,
   resolveWatcherSchedule,
   WATCHER_EVENTS_TABLE_ACTIONS,
@@ -140,10 +140,12 @@ export class GatewayStack extends Stack {
         });
 
     // Records expire within a day anyway; nothing here outlives a teardown.
+    // Its stream carries the outbox: each completed record's lifecycle events, forwarded by the EventForwarder.
     this.idempotencyTable = expiringTable(this, 'IdempotencyTable', {
       partitionKey: 'id',
       timeToLiveAttribute: 'expiration',
       pointInTimeRecovery: true,
+      stream: dynamodb.StreamViewType.NEW_IMAGE,
     });
 
     // Not an expiring table: the kill switch's state must outlive everything (the governor's log prunes itself).
@@ -184,7 +186,7 @@ export class GatewayStack extends Stack {
     const webhook = resolveNotifyWebhook(props, context);
     this.events = new LifecycleEvents(this, 'Events', { alarmAction, ...(webhook ? { webhook } : {}) });
     this.staticEgress?.allowTableCalls(this.events.table, [
-      ...new Set([...ORDER_EVENTS_TABLE_ACTIONS, ...WATCHER_EVENTS_TABLE_ACTIONS]),
+      ...new Set([...FORWARDER_EVENTS_TABLE_ACTIONS, ...WATCHER_EVENTS_TABLE_ACTIONS]),
     ]);
     this.staticEgress?.allowTableCalls(this.controlTable, [...KILL_SWITCH_TABLE_ACTIONS]);
 
@@ -242,6 +244,8 @@ export class GatewayStack extends Stack {
         alarmAction,
       );
     }
+    // The outbox's other half: the idempotency table's stream to the bus, off the order path.
+    this.events.addForwarder({ idempotencyTable: this.idempotencyTable, ...(network ? { network } : {}) }, alarmAction);
     this.events.addDashboard(OPERATIONS);
     // In the VPC every DynamoDB call goes through the gateway endpoint: the OAuth function's state table too.
     this.staticEgress?.allowTableCalls(this.session.stateTable, OAUTH_STATE_TABLE_ACTIONS);

@@ -9,7 +9,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 
 import { KILL_SWITCH } from '../functions/control-functions.js';
 import { addFunctionRoute } from './gateway-api.js';
-import { GatewayFunction } from './gateway-function.js';
+import { GatewayFunction, MEMORY_MB } from './gateway-function.js';
 import { brokerRateEnvironment, GOVERNOR_TABLE_ACTIONS, type OperationFunctionsProps } from './operation-functions.js';
 
 /** The kill switch also turns the switch (an UpdateItem of the account's item). */
@@ -21,8 +21,8 @@ export const KILL_SWITCH_TIMEOUT = Duration.seconds(90);
 
 /**
  * The kill switch: one function on its three routes (IAM auth). It runs the operation table's own list and cancel
- * entries in-process, so it gets what an order function gets (the secret, the control table, the bus and the
- * events table) and may also turn the switch (UpdateItem).
+ * entries in-process, so it gets what an order function gets (the secret, the control table, the outbox in the
+ * idempotency table) and may also turn the switch (UpdateItem).
  */
 export const addKillSwitch = (stack: Stack, props: OperationFunctionsProps): GatewayFunction => {
   const { secret, controlTable, events } = props;
@@ -30,24 +30,27 @@ export const addKillSwitch = (stack: Stack, props: OperationFunctionsProps): Gat
     entry: KILL_SWITCH.id,
     description: `gtt-gateway: ${KILL_SWITCH.summary}`,
     roleDescription:
-      'gtt-gateway KillSwitch: its log group, its secret, the control table (turn the switch, governor permits), publish on the gateway bus, the events table',
+      'gtt-gateway KillSwitch: its log group, its secret, the control table (turn the switch, governor permits), the outbox items of its cancels in the idempotency table, publish Kill Switch on the gateway bus',
     logRetention: logs.RetentionDays.ONE_MONTH,
     timeout: KILL_SWITCH_TIMEOUT,
+    memorySize: MEMORY_MB.order,
     environment: {
       BROKER_BASE_URL: props.brokerBaseUrl,
       BROKER_SECRET_ID: secret.secretArn,
-      // Only for the configuration check: the sweep's cancels carry no idempotency key, so it never touches it.
+      // The sweep's cancels carry no idempotency key: each puts its event's outbox item here (PutItem only).
       IDEMPOTENCY_TABLE_NAME: props.idempotencyTable.tableName,
       CONTROL_TABLE_NAME: controlTable.tableName,
       ...brokerRateEnvironment(props.brokerRateLimits),
-      ...events.publisherEnvironment(),
+      ...events.orderFunctionEnvironment(),
       ...props.settings,
     },
     ...(props.network ? { network: props.network } : {}),
   });
   secret.grantRead(fn.role);
   controlTable.grant(fn.role, ...KILL_SWITCH_TABLE_ACTIONS);
-  events.grantOrderFunction(fn.role);
+  props.idempotencyTable.grant(fn.role, 'dynamodb:PutItem');
+  // The switch's own `Kill Switch` event goes straight to the bus (it is not an order's outbox event).
+  events.bus.grantPutEventsTo(fn.role);
   for (const route of KILL_SWITCH.routes) {
     addFunctionRoute(
       props.gateway,

@@ -17,7 +17,7 @@ import { OPERATIONS } from '../functions/operations.js';
 import type { BrokerSetup } from './broker-setup.js';
 import type { LifecycleEvents } from './events.js';
 import { addFunctionRoute, type GatewayApi, ORDER_ROUTE_THROTTLE } from './gateway-api.js';
-import { GatewayFunction, type GatewayFunctionNetwork } from './gateway-function.js';
+import { GatewayFunction, type GatewayFunctionNetwork, MEMORY_MB } from './gateway-function.js';
 
 /** What the order functions' governor does on the control table: a consistent read and a conditional put. */
 export const GOVERNOR_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem'] as const;
@@ -94,15 +94,16 @@ const addOperation = (stack: Stack, operation: AnyOperation, props: OperationFun
   const gatewayFunction = new GatewayFunction(stack, operation.name, {
     entry: operation.id,
     description: `gtt-gateway: ${operation.summary} (${operation.route.method} ${operation.route.path})`,
-    roleDescription: `gtt-gateway ${operation.name}: its log group, its secret${operation.broker === 'Logout' ? ' (read, and mark it logged out)' : ''}${operation.idempotency ? ', the idempotency table' : ''}${operation.lifecycle ? ', publish on the gateway bus, the events table' : ''}${operation.kind === 'order' ? ', the control table (order-rate governor)' : ''}`,
+    roleDescription: `gtt-gateway ${operation.name}: its log group, its secret${operation.broker === 'Logout' ? ' (read, and mark it logged out)' : ''}${operation.idempotency ? ', the idempotency table' : ''}${operation.lifecycle ? " (its events' outbox too)" : ''}${operation.kind === 'order' ? ', the control table (order-rate governor)' : ''}`,
     logRetention: logs.RetentionDays.ONE_MONTH,
+    memorySize: operation.kind === 'order' ? MEMORY_MB.order : MEMORY_MB.standard,
     environment: {
       BROKER_BASE_URL: props.brokerBaseUrl,
       BROKER_SECRET_ID: secret.secretArn,
       IDEMPOTENCY_TABLE_NAME: idempotencyTable.tableName,
       ...(operation.kind === 'order' ? { CONTROL_TABLE_NAME: controlTable.tableName } : {}),
       ...(operation.kind === 'order' ? brokerRateEnvironment(props.brokerRateLimits) : {}),
-      ...(operation.lifecycle ? events.publisherEnvironment() : {}),
+      ...(operation.lifecycle ? events.orderFunctionEnvironment() : {}),
       ...props.settings,
     },
     ...(props.network ? { network: props.network } : {}),
@@ -120,7 +121,7 @@ const addOperation = (stack: Stack, operation: AnyOperation, props: OperationFun
     );
   }
   if (operation.idempotency) {
-    // Exactly what Powertools' DynamoDB persistence layer calls.
+    // Exactly what Powertools' DynamoDB persistence layer calls (PutItem also writes an outbox item, events/outbox.ts).
     idempotencyTable.grant(
       gatewayFunction.role,
       'dynamodb:GetItem',
@@ -129,7 +130,6 @@ const addOperation = (stack: Stack, operation: AnyOperation, props: OperationFun
       'dynamodb:DeleteItem',
     );
   }
-  if (operation.lifecycle) events.grantOrderFunction(gatewayFunction.role);
   // The governor reads the account's item and writes it back conditionally; nothing else.
   if (operation.kind === 'order') controlTable.grant(gatewayFunction.role, ...GOVERNOR_TABLE_ACTIONS);
   return gatewayFunction;

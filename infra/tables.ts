@@ -10,7 +10,14 @@ import type { Construct } from 'constructs';
 export const expiringTable = (
   scope: Construct,
   id: string,
-  props: { partitionKey: string; sortKey?: string; timeToLiveAttribute: string; pointInTimeRecovery: boolean },
+  props: {
+    partitionKey: string;
+    sortKey?: string;
+    timeToLiveAttribute: string;
+    pointInTimeRecovery: boolean;
+    /** A stream of the items' new images (the idempotency table's, for the outbox's EventForwarder). */
+    stream?: dynamodb.StreamViewType;
+  },
 ): dynamodb.Table =>
   new dynamodb.Table(scope, id, {
     partitionKey: { name: props.partitionKey, type: dynamodb.AttributeType.STRING },
@@ -20,4 +27,5 @@ export const expiringTable = (
     ...(props.pointInTimeRecovery ? { pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true } } : {}),
     encryption: dynamodb.TableEncryption.AWS_MANAGED,
     removalPolicy: RemovalPolicy.DESTROY,
+    ...(props.stream ? { stream: props.stream } : {}),
   });

@@ -1,18 +1,25 @@
 /**
- * A real DynamoDB-compatible endpoint on 127.0.0.1 (dynalite, in memory) holding the idempotency table, for
- * `npm start` and the tests. The tables have the layouts the CDK stack deploys (idempotency: partition key `id`;
- * OAuth state: partition key `state`).
+ * A real DynamoDB-compatible endpoint on 127.0.0.1 (dynalite, in memory, behind local/dynamodb-streams.ts for the
+ * streams and condition-failure values dynalite lacks) holding the idempotency table, for `npm start` and the
+ * tests. The tables have the layouts the CDK stack deploys (idempotency: partition key `id`; OAuth state: partition
+ * key `state`).
  */
 import type { AddressInfo } from 'node:net';
 
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 
+import { type DynamoProxy, startDynamoProxy } from './dynamodb-streams.js';
+
 export const LOCAL_IDEMPOTENCY_TABLE = 'gtt-gateway-idempotency';
 
 export interface LocalDynamo {
+  /** The proxy in front of dynalite (streams, ALL_OLD on a failed condition, a call log): what clients use. */
   url: string;
+  /** dynalite itself, without the proxy's hop (the benchmark's warm rows, which time the gateway's own work). */
+  directUrl: string;
   tableName: string;
+  streams: Pick<DynamoProxy, 'subscribe' | 'idle' | 'calls'>;
   close(): Promise<void>;
 }
 
@@ -36,7 +43,9 @@ export const startLocalDynamo = async (options: LocalDynamoOptions = {}): Promis
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const directUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const proxy = await startDynamoProxy(directUrl);
+  const url = proxy.url;
   const tableName = options.tableName ?? LOCAL_IDEMPOTENCY_TABLE;
   const client = new DynamoDBClient({ endpoint: url });
   try {
@@ -60,7 +69,13 @@ export const startLocalDynamo = async (options: LocalDynamoOptions = {}): Promis
   }
   return {
     url,
+    directUrl,
     tableName,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    streams: proxy,
+    close: async () => {
+      await proxy.idle();
+      await proxy.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 };

@@ -15,6 +15,7 @@ import { createGatewayEvents } from '../functions/events/producer.js';
 import { createGatewayHandler, type GatewayOptions } from '../functions/gateway.js';
 import { buildOpenApiDocument } from '../functions/openapi.js';
 import { OPERATIONS } from '../functions/operations.js';
+import { createEventForwarder, type ForwarderOptions } from '../functions/outbox/function.js';
 import type { GatewaySettings } from '../functions/runtime/config.js';
 import { createLogger, type GatewayLogger } from '../functions/runtime/logger.js';
 import { dynamoIdempotency } from '../functions/safety/idempotency.js';
@@ -87,6 +88,8 @@ export interface LocalStackOptions {
   onWatcherError?: (error: unknown) => void;
   /** Test hooks of the watcher (e.g. a publisher that refuses events). */
   watcher?: Omit<WatcherOptions, 'env' | 'logger'>;
+  /** Test hooks of the EventForwarder (e.g. a publisher that refuses events), and its deliveries per record. */
+  forwarder?: Omit<ForwarderOptions, 'env' | 'logger'> & { maxAttempts?: number };
 }
 
 export interface LocalStack {
@@ -104,6 +107,11 @@ export interface LocalStack {
   /** The watcher's environment, and one run of it. */
   watcherEnv: Record<string, string>;
   watch(): Promise<WatcherRun>;
+  /**
+   * Resolves once the outbox's events written so far went through the EventForwarder (the stream is delivered
+   * asynchronously, as in AWS: an order's reply does not wait for its event).
+   */
+  eventsForwarded(): Promise<void>;
   /** One run of the scheduled TOTP login (SessionRenewal), with its own log context. */
   renew(): Promise<LocalRenewal>;
   close(): Promise<void>;
@@ -282,6 +290,22 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     EVENTS_TABLE_NAME: LOCAL_EVENTS_TABLE,
     EVENTBRIDGE_ENDPOINT: eventBridge.url,
   };
+  // The transactional outbox's other half, as deployed: the EventForwarder on the idempotency table's stream, only
+  // completed records (the event source mapping's filter), delivered again from a failure it reports.
+  const forwarderLog = ownFunctionLogger('EventForwarder');
+  const { maxAttempts, ...forwarderHooks } = options.forwarder ?? {};
+  const forward = createEventForwarder({ env: watcherEnv, logger: forwarderLog.logger, ...forwarderHooks });
+  dynamo.streams.subscribe({
+    table: dynamo.tableName,
+    filter: (record) => record.dynamodb.NewImage?.status?.S === 'COMPLETED',
+    handler: (batch) => forward(batch, forwarderLog.begin()),
+    ...(maxAttempts ? { maxAttempts } : {}),
+    onGiveUp: (record, reason) =>
+      forwarderLog.logger.error('stream record given up after its retries', {
+        sequenceNumber: record.dynamodb.SequenceNumber,
+        reason,
+      }),
+  });
   const watcherLog = ownFunctionLogger('GttWatcher');
   const runWatcherOnce = createGttWatcher({ env: watcherEnv, logger: watcherLog.logger, ...options.watcher });
   // A Lambda context of its own per run, as EventBridge Scheduler's invocations have.
@@ -412,6 +436,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     eventBridge,
     watcherEnv,
     watch,
+    eventsForwarded: () => dynamo.streams.idle(),
     renew,
     close: async () => {
       watching = false;

@@ -1,12 +1,18 @@
 /**
- * The gateway's producer: right after the broker accepted a place, modify or cancel, one lifecycle event on the bus,
- * then its `published#` marker in the events table so the watcher does not publish the same change again.
+ * The gateway's producer: right after the broker accepted a place, modify or cancel, the lifecycle event of that
+ * success, queued in the transactional outbox (events/outbox.ts) rather than published on the request path.
  *
- * Publishing never fails the order: the order is placed whatever EventBridge says. A publish that fails leaves no
- * marker, so the watcher's next run sees the change and publishes it (with the same eventId).
+ * With an Idempotency-Key the event rides in the record's completing write (no call of its own); without one,
+ * `queue` puts one outbox item. Either way the EventForwarder publishes it from the table's stream and writes its
+ * `published#` marker, so the watcher does not publish the same change again. If the outbox cannot be written, the
+ * watcher's next run publishes the change (with the same eventId): the order functions may not publish on the bus
+ * themselves. Only a setup without an outbox table publishes directly (PutEvents, then the marker). Queuing never
+ * fails the order: the order is placed whatever happens here.
  */
 import type { AnyOperation } from '../contract/operation.js';
-import type { EventDetail, LifecycleEvent, OrderView } from '../schemas/events.js';
+import type { EventDetail, LifecycleEvent } from '../schemas/events.js';
+import { memo } from '../schemas/values.js';
+import { OutboxTable } from './outbox.js';
 import { createEventPublisher, type EventPublisher } from './publisher.js';
 import { EventsTable } from './store.js';
 import { contentHash, type OrderEventIds, orderEventIds, scopeOf } from './views.js';
@@ -14,6 +20,8 @@ import { contentHash, type OrderEventIds, orderEventIds, scopeOf } from './views
 export interface EventsConfig {
   EVENT_BUS_NAME: string;
   EVENTS_TABLE_NAME?: string | undefined;
+  /** The outbox: the idempotency table, whose stream the EventForwarder reads. */
+  IDEMPOTENCY_TABLE_NAME?: string | undefined;
   /** Local runs and tests only. */
   EVENTBRIDGE_ENDPOINT?: string | undefined;
   DYNAMODB_ENDPOINT?: string | undefined;
@@ -21,41 +29,43 @@ export interface EventsConfig {
 
 export interface GatewayEvents {
   /**
-   * Publishes the event of one broker success within `timeoutMs` (the order's reply waits for it); says what
-   * happened, never throws.
+   * The event of one broker success (undefined when the result names no order); never throws. A cancel's event
+   * carries the al_id only: the forwarder adds the order's last known fields off the request path.
    */
-  publish(
+  build(
     operation: AnyOperation,
     input: unknown,
     result: unknown,
-    timeoutMs: number,
     /** The broker account the call acted for (the session secret's uid and actid): part of every order event id. */
     account: () => Promise<{ uid: string; actid: string }>,
     now?: Date,
-  ): Promise<PublishOutcome>;
+  ): Promise<LifecycleEvent | undefined>;
+  /** Queues events that no idempotency record carries, within `timeoutMs`; says what happened, never throws. */
+  queue(events: readonly LifecycleEvent[], timeoutMs: number): Promise<QueueOutcome>;
 }
 
-export type PublishOutcome =
-  | { status: 'published'; eventId: string; detailType: string; markerError?: string }
-  | { status: 'failed'; eventId?: string; detailType: string; reason: string };
+/**
+ * `queued`: in the outbox (the forwarder publishes it); `published`: the outbox could not be written and the event
+ * went straight to the bus; `failed`: neither (the watcher publishes it on its next run).
+ */
+export type QueueOutcome =
+  { status: 'queued' | 'published'; reason?: string; markerError?: string } | { status: 'failed'; reason: string };
 
 const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
-export const buildGatewayEvent = async (
+export const buildGatewayEvent = (
   operation: AnyOperation,
   input: unknown,
   result: unknown,
-  known: (alId: string) => Promise<OrderView | undefined>,
   now: Date,
   ids: OrderEventIds,
-): Promise<LifecycleEvent | undefined> => {
+): LifecycleEvent | undefined => {
   const lifecycle = operation.lifecycle;
   const alId = typeof result === 'object' && result !== null && 'al_id' in result ? String(result.al_id) : undefined;
   if (!lifecycle || !alId) return undefined;
   const common = { observedAt: now.toISOString(), origin: 'gateway' as const };
   if (lifecycle.detailType === 'GTT Cancelled') {
-    const view = await known(alId).catch(() => undefined);
-    const detail: EventDetail<'GTT Cancelled'> = { ...(view ?? {}), al_id: alId, eventId: ids.ended(alId), ...common };
+    const detail: EventDetail<'GTT Cancelled'> = { al_id: alId, eventId: ids.ended(alId), ...common };
     return { detailType: 'GTT Cancelled', detail };
   }
   const view = lifecycle.order!(input, alId);
@@ -64,43 +74,52 @@ export const buildGatewayEvent = async (
 };
 
 export const createGatewayEvents = (config: EventsConfig, publisher?: EventPublisher): GatewayEvents => {
-  const bus =
-    publisher ?? createEventPublisher({ busName: config.EVENT_BUS_NAME, endpoint: config.EVENTBRIDGE_ENDPOINT });
+  const bus = memo(
+    () => publisher ?? createEventPublisher({ busName: config.EVENT_BUS_NAME, endpoint: config.EVENTBRIDGE_ENDPOINT }),
+  );
+  const outbox = config.IDEMPOTENCY_TABLE_NAME
+    ? new OutboxTable({ tableName: config.IDEMPOTENCY_TABLE_NAME, endpoint: config.DYNAMODB_ENDPOINT })
+    : undefined;
   const table = config.EVENTS_TABLE_NAME
     ? new EventsTable({ tableName: config.EVENTS_TABLE_NAME, endpoint: config.DYNAMODB_ENDPOINT })
     : undefined;
   return {
-    async publish(operation, input, result, timeoutMs, account, now = new Date()) {
-      const detailType = operation.lifecycle?.detailType ?? 'none';
-      const started = Date.now();
-      const signal = AbortSignal.timeout(Math.max(100, timeoutMs));
-      const left = () => Math.max(100, timeoutMs - (Date.now() - started));
-      let event: LifecycleEvent | undefined;
+    async build(operation, input, result, account, now = new Date()) {
       try {
-        const ids = orderEventIds(scopeOf(config.EVENT_BUS_NAME, await account()));
-        event = await buildGatewayEvent(
+        return buildGatewayEvent(
           operation,
           input,
           result,
-          (alId) => table?.knownOrder(alId, signal) ?? Promise.resolve(undefined),
           now,
-          ids,
+          orderEventIds(scopeOf(config.EVENT_BUS_NAME, await account())),
         );
-      } catch (error) {
-        return { status: 'failed', detailType, reason: describe(error) };
+      } catch {
+        return undefined;
       }
-      if (!event) return { status: 'failed', detailType, reason: 'the result has no al_id' };
-      const eventId = event.detail.eventId;
-      const sent = await bus.publish([event], left());
-      if (!sent.published.includes(eventId)) {
-        return { status: 'failed', eventId, detailType, reason: sent.failed[0]?.reason ?? 'not accepted' };
+    },
+    async queue(events, timeoutMs) {
+      if (!events.length) return { status: 'queued' };
+      const started = Date.now();
+      const left = () => Math.max(100, timeoutMs - (Date.now() - started));
+      if (outbox) {
+        try {
+          await outbox.put(events, Date.now(), AbortSignal.timeout(left()));
+          return { status: 'queued' };
+        } catch (error) {
+          // The function may not publish on the bus itself (least privilege): the watcher's next run publishes it.
+          return { status: 'failed', reason: describe(error) };
+        }
       }
+      // No outbox (a setup without an idempotency table, e.g. a local experiment): straight to the bus, then the marker.
+      const sent = await bus().publish(events, left());
+      const failed = sent.failed[0];
+      if (failed) return { status: 'failed', reason: failed.reason };
       try {
-        await table?.markPublished([eventId], Date.now(), AbortSignal.timeout(left()));
-        return { status: 'published', eventId, detailType };
+        await table?.markPublished(sent.published, Date.now(), AbortSignal.timeout(left()));
+        return { status: 'published' };
       } catch (error) {
         // Published, but the watcher may publish it again: consumers deduplicate on the eventId.
-        return { status: 'published', eventId, detailType, markerError: describe(error) };
+        return { status: 'published', markerError: describe(error) };
       }
     },
   };

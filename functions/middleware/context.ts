@@ -2,6 +2,7 @@
 import type { Context } from 'aws-lambda';
 
 import type { GatewayRequest, RequestSource } from '../contract/gateway-request.js';
+import type { LifecycleEvent } from '../schemas/events.js';
 import type { BrokerSession } from '../schemas/session.js';
 
 export interface GatewayState {
@@ -19,10 +20,15 @@ export interface GatewayState {
   brokerAttempts?: number;
   /** Milliseconds spent in the broker call (all attempts). */
   brokerMs?: number;
-  /** Set by lifecycleEvents for operations that publish: the handler calls it with the broker's result. */
-  brokerSucceeded?: (result: unknown) => void;
-  /** What the lifecycle event of this success became (published or not, and why). */
-  event?: { status: 'published' | 'failed'; detailType: string; eventId?: string };
+  /**
+   * Set by lifecycleEvents for operations that publish: the handler calls it with the broker's result and gets the
+   * events to queue in the outbox (the idempotency record's completing write carries them).
+   */
+  brokerSucceeded?: (result: unknown) => Promise<LifecycleEvent[]>;
+  /** The idempotency record's completing write carried this success's events (the outbox holds them). */
+  outboxQueued?: boolean;
+  /** What the lifecycle event of this success became: in the outbox, published directly, or neither. */
+  event?: { status: 'queued' | 'published' | 'failed'; detailType: string; eventId?: string };
   /** DynamoDB calls the order-rate governor's permit took (order writes only). */
   governorCalls?: number;
   /** The result came from an idempotency record, not a new broker call. */

@@ -2,7 +2,8 @@
  * CloudWatch metrics (Powertools Metrics, EMF) of every invocation, dimension `Operation` (a default dimension of
  * the function's Metrics, set once, so no call adds it twice): `Requests`, `Succeeded`
  * or `Failed` (and `Errors` by `ErrorCode`), `BrokerLatency` and `BrokerAttempts` when the broker was called,
- * `GuardrailRejections`, `IdempotentReplays`, `EventsPublished` and `EventPublishFailures`. Powertools' own
+ * `GuardrailRejections`, `IdempotentReplays`, `EventsQueued` (the event is in the outbox), `EventsPublished` (the
+ * outbox failed and the event went straight to the bus) and `EventQueueFailures` (neither: the watcher publishes it). Powertools' own
  * `logMetrics` middleware writes them out once per invocation.
  */
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
@@ -17,6 +18,13 @@ const brokerMetrics = (metrics: Metrics, state: GatewayState | undefined) => {
   if (state?.brokerAttempts !== undefined) metrics.addMetric('BrokerAttempts', MetricUnit.Count, state.brokerAttempts);
 };
 
+/** The success's event: queued in the outbox, published directly (the outbox failed), or neither. */
+const eventMetrics = (metrics: Metrics, state: GatewayState | undefined) => {
+  if (state?.event?.status === 'queued') metrics.addMetric('EventsQueued', MetricUnit.Count, 1);
+  if (state?.event?.status === 'published') metrics.addMetric('EventsPublished', MetricUnit.Count, 1);
+  if (state?.event?.status === 'failed') metrics.addMetric('EventQueueFailures', MetricUnit.Count, 1);
+};
+
 export const operationMetrics = (
   operation: AnyOperation,
   metrics: Metrics,
@@ -28,8 +36,7 @@ export const operationMetrics = (
     metrics.addMetric('Succeeded', MetricUnit.Count, 1);
     brokerMetrics(metrics, state);
     if (state.replayed) metrics.addMetric('IdempotentReplays', MetricUnit.Count, 1);
-    if (state.event?.status === 'published') metrics.addMetric('EventsPublished', MetricUnit.Count, 1);
-    if (state.event?.status === 'failed') metrics.addMetric('EventPublishFailures', MetricUnit.Count, 1);
+    eventMetrics(metrics, state);
   },
   onError: (request) => {
     const state = request.context.gateway as GatewayState | undefined;
@@ -37,6 +44,7 @@ export const operationMetrics = (
     metrics.addMetric('Requests', MetricUnit.Count, 1);
     metrics.addMetric('Failed', MetricUnit.Count, 1);
     brokerMetrics(metrics, state);
+    eventMetrics(metrics, state);
     if (code === 'GUARDRAIL_REJECTED') metrics.addMetric('GuardrailRejections', MetricUnit.Count, 1);
     const byCode = metrics.singleMetric();
     // The single metric inherits the default dimensions (Operation, service); only the code is added.

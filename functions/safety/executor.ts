@@ -13,6 +13,7 @@ import type { BrokerSession } from '../broker/session.js';
 import { ConfigurationError } from '../contract/errors.js';
 import type { AnyOperation } from '../contract/operation.js';
 import { redactDeep } from '../contract/redact.js';
+import type { LifecycleEvent } from '../schemas/events.js';
 import { dryRun } from './dry-run.js';
 import type { IdempotentExecutor } from './idempotency.js';
 import type { TradingControls } from './trading-controls.js';
@@ -38,8 +39,11 @@ export interface ExecutionRequest {
   idempotency?: IdempotentExecutor | undefined;
   controls?: TradingControls | undefined;
   context: Context;
-  /** Called with the broker's result of a call actually sent (not a replay, not a dry run): lifecycle events. */
-  onBrokerResult?: ((result: unknown) => void) | undefined;
+  /**
+   * Called with the broker's result of a call actually sent (not a replay, not a dry run): the lifecycle events to
+   * queue, which the idempotency record's completing write carries (the transactional outbox).
+   */
+  onBrokerResult?: ((result: unknown) => Promise<readonly LifecycleEvent[]>) | undefined;
 }
 
 /** What happened, for the access log and the metrics: written as it happens, so a failure still tells it. */
@@ -48,6 +52,8 @@ export interface ExecutionFacts {
   brokerAttempts?: number;
   brokerMs?: number;
   governorCalls?: number;
+  /** The idempotency record's completing write carried the success's events. */
+  outboxQueued?: boolean;
 }
 
 /** Carries out one request; `facts` (the shared stack's state) learns what happened, success or not. */
@@ -75,7 +81,7 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
     );
   }
 
-  const send = async (): Promise<unknown> => {
+  const send = async (): Promise<{ result: unknown; outbox?: readonly LifecycleEvent[] }> => {
     // Every broker write takes a permit from the account's governor first (after the idempotency record is claimed,
     // so a replay takes none, and a refusal frees the key: nothing was sent).
     if (operation.kind === 'order' && controls) {
@@ -106,17 +112,21 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
           (read) => ((facts.brokerAttempts = (facts.brokerAttempts ?? 0) + read.attempts), read.result),
           () => undefined,
         );
-        return operation.alsoRead.fold(result, other);
+        return { result: operation.alsoRead.fold(result, other) };
       }
-      request.onBrokerResult?.(result);
-      return result;
+      return { result, outbox: (await request.onBrokerResult?.(result)) ?? [] };
     } finally {
       facts.brokerMs = Math.round((performance.now() - started) * 10) / 10;
     }
   };
 
   if (options.idempotencyKey !== undefined && idempotency) {
-    const run = await idempotency.run(options.idempotencyKey, input, context, send);
+    const run = await idempotency.run(options.idempotencyKey, input, context, async () => {
+      const sent = await send();
+      // The record's completing write is about to carry the events: the outbox needs no write of its own.
+      if (sent.outbox?.length) facts.outboxQueued = true;
+      return sent;
+    });
     facts.replayed = run.replayed;
     // A replay is redacted again on its way out: a record stored before a token was known is no exception.
     return {
@@ -124,5 +134,5 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
       idempotency: { key: options.idempotencyKey, replayed: run.replayed },
     };
   }
-  return send();
+  return (await send()).result;
 };

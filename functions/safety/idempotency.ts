@@ -19,10 +19,13 @@ import {
   InternalError,
   toGatewayError,
 } from '../contract/errors.js';
+import { redactDeep } from '../contract/redact.js';
+import type { LifecycleEvent } from '../schemas/events.js';
 import { dynamoDbClient } from './dynamodb-client.js';
 
 type JSONValue = string | number | boolean | null | JSONValue[] | { [key: string]: JSONValue };
-type StoredOutcome = { kind: 'ok'; result: JSONValue } | { kind: 'unknown'; error: ErrorBody };
+/** `outbox`: the lifecycle events of the success, for the EventForwarder (events/outbox.ts); never replayed. */
+type StoredOutcome = { kind: 'ok'; result: JSONValue; outbox?: JSONValue } | { kind: 'unknown'; error: ErrorBody };
 type Replayable = StoredOutcome & { replayed?: boolean };
 
 export interface IdempotencyStoreOptions {
@@ -42,6 +45,11 @@ interface Call {
   input: unknown;
 }
 
+interface Executed {
+  result: unknown;
+  outbox?: readonly LifecycleEvent[] | undefined;
+}
+
 interface Progress {
   /** The broker call completed (its result, or an outcome-unknown failure, is what gets stored). */
   executed: boolean;
@@ -51,7 +59,11 @@ interface Progress {
 
 export class IdempotentExecutor {
   private readonly config: IdempotencyConfig;
-  private readonly idempotent: (call: Call, execute: () => Promise<unknown>, progress: Progress) => Promise<Replayable>;
+  private readonly idempotent: (
+    call: Call,
+    execute: () => Promise<Executed>,
+    progress: Progress,
+  ) => Promise<Replayable>;
 
   constructor(operation: string, store: DynamoDBPersistenceLayer, ttlSeconds: number) {
     this.config = new IdempotencyConfig({
@@ -62,11 +74,15 @@ export class IdempotentExecutor {
       responseHook: (response) => ({ ...(response as Record<string, JSONValue>), replayed: true }),
     });
     this.idempotent = makeIdempotent(
-      async (_call: Call, execute: () => Promise<unknown>, progress: Progress): Promise<Replayable> => {
+      async (_call: Call, execute: () => Promise<Executed>, progress: Progress): Promise<Replayable> => {
         try {
-          const result = (await execute()) as JSONValue;
+          const { result, outbox } = await execute();
           progress.executed = true;
-          return { kind: 'ok', result };
+          return {
+            kind: 'ok',
+            result: result as JSONValue,
+            ...(outbox?.length ? { outbox: redactDeep([...outbox]) as unknown as JSONValue } : {}),
+          };
         } catch (error) {
           if (error instanceof GatewayError && error.outcome === 'unknown') {
             progress.executed = true;
@@ -82,7 +98,16 @@ export class IdempotentExecutor {
     );
   }
 
-  async run<T>(key: string, input: unknown, context: Context, execute: () => Promise<T>): Promise<IdempotentRun<T>> {
+  /**
+   * Runs `execute` once per key. Its `outbox` (the success's lifecycle events) is stored in the same write that
+   * completes the record, and never returned: a replay answers the result only.
+   */
+  async run<T>(
+    key: string,
+    input: unknown,
+    context: Context,
+    execute: () => Promise<{ result: T; outbox?: readonly LifecycleEvent[] | undefined }>,
+  ): Promise<IdempotentRun<T>> {
     // In-progress records expire with this invocation's remaining time, so a crashed call does not lock the key.
     this.config.registerLambdaContext(context);
     const progress: Progress = { executed: false };

@@ -12,6 +12,11 @@
  *
  * The kill switch lives in the same item, so turning it on changes the version: a place that read "not halted" and
  * was about to take its permit must read again, and then sees the halt.
+ *
+ * A container remembers the item as it last wrote or saw it, so a warm permit is one conditional write and no read:
+ * if another container wrote since, the write fails and DynamoDB returns the current item with the failure
+ * (`ReturnValuesOnConditionCheckFailure`), which is the fresh state to try again with. A remembered halt is never
+ * trusted for a refusal: the item is read again first, so a released kill switch is seen at once.
  */
 import { type AttributeValue, GetItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 
@@ -48,7 +53,7 @@ export interface TradingControlsOptions {
 }
 
 export interface Permit {
-  /** DynamoDB calls this permit took (one read and one write without contention). */
+  /** DynamoDB calls this permit took (one conditional write in a warm container without contention; a read first in a new one). */
   dynamoCalls: number;
 }
 
@@ -71,10 +76,22 @@ const isConditionFailure = (error: unknown): boolean =>
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+const toControlItem = (item: Record<string, AttributeValue> | undefined): ControlItem => ({
+  version: Number(item?.v?.N ?? '0'),
+  log: (item?.log?.L ?? []).map((entry) => Number(entry.N)).filter(Number.isFinite),
+  halt: {
+    halted: item?.halted?.BOOL === true,
+    ...(item?.haltChangedAt?.S ? { changedAt: item.haltChangedAt.S } : {}),
+    ...(item?.haltChangedBy?.S ? { changedBy: item.haltChangedBy.S } : {}),
+  },
+});
+
 export class TradingControls {
   private readonly margin: number;
   private readonly maxAttempts: number;
   private readonly now: () => number;
+  /** The item per account as this container last wrote or saw it (the next permit's conditional write assumes it). */
+  private readonly known = new Map<string, ControlItem>();
 
   constructor(private readonly options: TradingControlsOptions) {
     this.margin = options.marginMs ?? ARRIVAL_MARGIN_MS;
@@ -110,15 +127,7 @@ export class TradingControls {
     } catch (error) {
       throw this.unavailable(error, 'read');
     }
-    return {
-      version: Number(item?.v?.N ?? '0'),
-      log: (item?.log?.L ?? []).map((entry) => Number(entry.N)).filter(Number.isFinite),
-      halt: {
-        halted: item?.halted?.BOOL === true,
-        ...(item?.haltChangedAt?.S ? { changedAt: item.haltChangedAt.S } : {}),
-        ...(item?.haltChangedBy?.S ? { changedBy: item.haltChangedBy.S } : {}),
-      },
-    };
+    return toControlItem(item);
   }
 
   /**
@@ -130,10 +139,17 @@ export class TradingControls {
     const { perSecond, perMinute } = this.options.limits;
     const secondWindow = 1_000 + this.margin;
     let calls = 0;
+    // The remembered item (warm container) or a fresh read (first permit); `fresh` says whether it was just read.
+    let item = this.known.get(account);
+    let fresh = false;
     for (let attempt = 1; attempt <= this.maxAttempts; attempt++) {
-      const item = await this.read(account);
-      calls++;
+      if (!item || (!fresh && refuseWhenHalted && item.halt.halted)) {
+        item = await this.read(account);
+        calls++;
+        fresh = true;
+      }
       if (refuseWhenHalted && item.halt.halted) {
+        this.known.set(account, item);
         throw new TradingHaltedError(
           `The kill switch is on${item.halt.changedAt ? ` (since ${item.halt.changedAt})` : ''}: places and modifies are refused until it is turned off (DELETE /kill-switch). Nothing was sent.`,
           { outcome: 'not_executed' },
@@ -142,6 +158,12 @@ export class TradingControls {
       const now = this.now();
       const lastMinute = item.log.filter((t) => t > now - MINUTE_MS).sort((a, b) => a - b);
       const lastSecond = lastMinute.filter((t) => t > now - secondWindow);
+      // A refusal on a remembered item is checked against a fresh read first: others' permits may have aged out
+      // differently, and the item may have changed since.
+      if (!fresh && (lastSecond.length >= perSecond || lastMinute.length >= perMinute)) {
+        item = undefined;
+        continue;
+      }
       if (lastSecond.length >= perSecond) {
         // Free when the oldest of the last `perSecond` permits leaves the window.
         throw this.refusal('second', perSecond, lastSecond[lastSecond.length - perSecond]! + secondWindow - now);
@@ -149,6 +171,7 @@ export class TradingControls {
       if (lastMinute.length >= perMinute) {
         throw this.refusal('minute', perMinute, lastMinute[lastMinute.length - perMinute]! + MINUTE_MS - now);
       }
+      const next: ControlItem = { version: item.version + 1, log: [...lastMinute, now], halt: item.halt };
       try {
         calls++;
         await this.client.send(
@@ -156,24 +179,33 @@ export class TradingControls {
             TableName: this.options.tableName,
             Item: {
               ...this.key(account),
-              v: { N: String(item.version + 1) },
-              log: { L: [...lastMinute, now].map((t) => ({ N: String(t) })) },
+              v: { N: String(next.version) },
+              log: { L: next.log.map((t) => ({ N: String(t) })) },
               halted: { BOOL: item.halt.halted },
               ...(item.halt.changedAt ? { haltChangedAt: { S: item.halt.changedAt } } : {}),
               ...(item.halt.changedBy ? { haltChangedBy: { S: item.halt.changedBy } } : {}),
             },
-            ConditionExpression: 'attribute_not_exists(v) OR v = :v',
+            ConditionExpression: item.version === 0 ? 'attribute_not_exists(v) OR v = :v' : 'v = :v',
             ExpressionAttributeValues: { ':v': { N: String(item.version) } },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         );
+        this.known.set(account, next);
         return { dynamoCalls: calls };
       } catch (error) {
-        if (!isConditionFailure(error)) throw this.unavailable(error, 'write');
-        // Another container took a permit (or the kill switch changed) since the read: read again, after a short
-        // random pause so the contenders spread out.
+        if (!isConditionFailure(error)) {
+          this.known.delete(account);
+          throw this.unavailable(error, 'write');
+        }
+        // Another container took a permit (or the kill switch changed) since: the failure carries the item as it
+        // is now (read it if it does not), tried again after a short random pause so the contenders spread out.
+        const current = (error as { Item?: Record<string, AttributeValue> }).Item;
+        item = current ? toControlItem(current) : undefined;
+        fresh = current !== undefined;
         await sleep(Math.random() * 5 * attempt);
       }
     }
+    this.known.delete(account);
     throw new RateLimitedError(
       `The order-rate governor is busy (${this.maxAttempts} other orders took permits first); nothing was sent. Retry after 1 second.`,
       { outcome: 'not_executed', details: { retryAfterSeconds: 1, window: 'contention' } },

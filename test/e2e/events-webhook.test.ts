@@ -81,6 +81,8 @@ describe('npm start with a webhook', () => {
     expect(received.find((r) => r.body['detail-type'] === 'GTT Triggered')!.body).toMatchObject({
       detail: { al_id: alId, origin: 'watcher', status: 'TRIGGERED' },
     });
+    // The same run publishes the fired order's fate after it; the webhook gets them one after the other.
+    await waitFor(() => received.some((r) => r.body['detail-type'] === 'Order Filled'));
     expect(
       received.filter((r) => (r.body.detail as { al_id?: string }).al_id === alId).map((r) => r.body['detail-type']),
     ).toEqual(['GTT Placed', 'GTT Triggered', 'Order Filled']);

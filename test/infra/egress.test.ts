@@ -28,6 +28,8 @@ import { GatewayStack } from '../../infra/gateway-stack.js';
 const DEFAULT_SESSION_FUNCTIONS = 3;
 /** The kill switch (functions/control-functions.ts). */
 const KILL_SWITCH_FUNCTIONS = 1;
+/** The outbox's EventForwarder. */
+const FORWARDER_FUNCTIONS = 1;
 
 const SKIP_BUNDLING = { 'aws:cdk:bundling-stacks': [] };
 // The end-of-day logout is left out where functions are counted; test/infra/end-of-day.test.ts covers it.
@@ -134,7 +136,9 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
 
     it('runs every function in the private subnets with a security group: no inbound, outbound TCP 443 and 80 only', () => {
       const functions = idsOf(t, 'AWS::Lambda::Function');
-      expect(functions).toHaveLength(OPERATIONS.length + DEFAULT_SESSION_FUNCTIONS + KILL_SWITCH_FUNCTIONS);
+      expect(functions).toHaveLength(
+        OPERATIONS.length + DEFAULT_SESSION_FUNCTIONS + KILL_SWITCH_FUNCTIONS + FORWARDER_FUNCTIONS,
+      );
       const groups = new Set<string>();
       for (const id of functions) {
         const vpcConfig = t.Resources[id]!.Properties.VpcConfig as {
@@ -250,12 +254,16 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
 
     it('gives each function role the ENI actions inline, with no managed policy', () => {
       const roles = lambdaRoleIds(t);
-      expect(roles).toHaveLength(OPERATIONS.length + DEFAULT_SESSION_FUNCTIONS + KILL_SWITCH_FUNCTIONS);
+      expect(roles).toHaveLength(
+        OPERATIONS.length + DEFAULT_SESSION_FUNCTIONS + KILL_SWITCH_FUNCTIONS + FORWARDER_FUNCTIONS,
+      );
       for (const id of roles) expect(t.Resources[id]!.Properties.ManagedPolicyArns).toBeUndefined();
       const policies = idsOf(t, 'AWS::IAM::Policy').filter((id) =>
         (t.Resources[id]!.Properties.Roles as { Ref: string }[]).some((r) => roles.includes(r.Ref)),
       );
-      expect(policies).toHaveLength(OPERATIONS.length + DEFAULT_SESSION_FUNCTIONS + KILL_SWITCH_FUNCTIONS);
+      expect(policies).toHaveLength(
+        OPERATIONS.length + DEFAULT_SESSION_FUNCTIONS + KILL_SWITCH_FUNCTIONS + FORWARDER_FUNCTIONS,
+      );
       for (const id of policies) {
         const statements = (t.Resources[id]!.Properties.PolicyDocument as { Statement: Statement[] }).Statement;
         const eni = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('ec2:')));
@@ -384,6 +392,7 @@ describe('egress none', () => {
   /** The session functions of a default deployment (OAuth, health) and their extra parts. */
   const S = DEFAULT_SESSION_FUNCTIONS;
   const K = KILL_SWITCH_FUNCTIONS;
+  const F = FORWARDER_FUNCTIONS;
 
   beforeAll(() => {
     built = synth({ egress: 'none' });
@@ -410,8 +419,8 @@ describe('egress none', () => {
       'AWS::Events::EventBus': 1,
       'AWS::Events::Archive': 1,
       'AWS::CloudWatch::Dashboard': 1,
-      // Plus the kill switch's (K).
-      'AWS::Logs::LogGroup': N + S + K + 1,
+      // Plus the kill switch's (K) and the EventForwarder's (F).
+      'AWS::Logs::LogGroup': N + S + K + F + 1,
       'AWS::ApiGatewayV2::Api': 1,
       'AWS::ApiGatewayV2::Stage': 1,
       // The OAuth function serves two routes, the health check one (GET /session), the kill switch three.
@@ -421,18 +430,21 @@ describe('egress none', () => {
       'AWS::SNS::Topic': 1,
       'AWS::SNS::TopicPolicy': 1,
       // Plus the scheduler roles (health check, watcher) and the audit archive's (Firehose, CloudWatch Logs), with their policies.
-      'AWS::IAM::Role': N + S + K + 2 + 2,
-      'AWS::IAM::Policy': N + S + K + 2 + 2,
+      'AWS::IAM::Role': N + S + K + F + 2 + 2,
+      'AWS::IAM::Policy': N + S + K + F + 2 + 2,
       // The audit archive: the locked bucket (and its TLS-only policy), the stream, one subscription per log group
       // with audit records (the order functions, the kill switch, the OAuth callback).
       'AWS::S3::Bucket': 1,
       'AWS::S3::BucketPolicy': 1,
       'AWS::KinesisFirehose::DeliveryStream': 1,
       'AWS::Logs::SubscriptionFilter': OPERATIONS.filter((op) => op.kind === 'order').length + K + 1,
-      'AWS::Lambda::Function': N + S + K,
+      'AWS::Lambda::Function': N + S + K + F,
+      // The EventForwarder's trigger: the idempotency table's stream.
+      'AWS::Lambda::EventSourceMapping': F,
       'AWS::Scheduler::Schedule': 2,
-      // Errors and throttles per operation, API 5xx, errors per session function, the watcher and the kill switch, SessionAlive.
-      'AWS::CloudWatch::Alarm': 2 * N + 1 + S + K + 1,
+      // Errors and throttles per operation, API 5xx, errors per session function, the watcher, the kill switch and
+      // the EventForwarder, SessionAlive.
+      'AWS::CloudWatch::Alarm': 2 * N + 1 + S + K + F + 1,
     });
   });
 

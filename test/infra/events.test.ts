@@ -14,7 +14,7 @@ import { METRIC_NAMESPACE } from '../../functions/schemas/names.js';
 import { buildApp } from '../../infra/app.js';
 import {
   DEFAULT_WATCHER_SCHEDULE,
-  ORDER_EVENTS_TABLE_ACTIONS,
+  FORWARDER_EVENTS_TABLE_ACTIONS,
   WATCHER_EVENTS_TABLE_ACTIONS,
 } from '../../infra/events.js';
 import { GatewayStack } from '../../infra/gateway-stack.js';
@@ -122,14 +122,20 @@ describe('default deployment', () => {
         expect(s.Resource).toEqual({ 'Fn::GetAtt': [bus, 'Arn'] });
       }
     }
-    // The kill switch publishes Kill Switch, and its sweep's cancels GTT Cancelled.
+    // The order functions' events go through the outbox: the EventForwarder publishes them. The kill switch
+    // publishes its own Kill Switch event (its sweep's cancels go to the outbox too).
     expect(publishers.sort()).toEqual(
-      [...ORDER_FUNCTIONS, 'KillSwitch', 'SessionOAuthCallback', 'EventsGttWatcher'].sort(),
+      ['KillSwitch', 'SessionOAuthCallback', 'EventsGttWatcher', 'EventsEventForwarder'].sort(),
     );
+    for (const fn of ORDER_FUNCTIONS)
+      expect(
+        byFunction.get(fn)!.some((s) => actions(s).includes('events:PutEvents')),
+        fn,
+      ).toBe(false);
     expect(byFunction.get('GetPendingGTTOrder')!.some((s) => actions(s).includes('events:PutEvents'))).toBe(false);
   });
 
-  it("gives the events table to the order functions (read one order's view, write markers) and the watcher (lease, Query its orders, markers, order items), nobody else", () => {
+  it("gives the events table to the EventForwarder (markers, one order's view) and the watcher (lease, Query its orders, markers, order items), nobody else", () => {
     const table = idOf(t, 'AWS::DynamoDB::Table', 'EventsTable');
     const onTable = (statements: Statement[]) =>
       statements
@@ -137,9 +143,8 @@ describe('default deployment', () => {
         .flatMap(actions)
         .sort();
     for (const [fn, statements] of byFunction) {
-      // The kill switch's sweep cancels through the order functions' own code: their markers too.
-      if (ORDER_FUNCTIONS.includes(fn) || fn === 'KillSwitch')
-        expect(onTable(statements), fn).toEqual([...ORDER_EVENTS_TABLE_ACTIONS].sort());
+      if (fn === 'EventsEventForwarder')
+        expect(onTable(statements), fn).toEqual([...FORWARDER_EVENTS_TABLE_ACTIONS].sort());
       else if (fn === 'EventsGttWatcher') expect(onTable(statements)).toEqual([...WATCHER_EVENTS_TABLE_ACTIONS].sort());
       else expect(onTable(statements), fn).toEqual([]);
     }
@@ -153,15 +158,24 @@ describe('default deployment', () => {
     });
   });
 
-  it('gives the publishers the bus and table names, and the watcher only what it reads', () => {
+  it('gives the order functions the bus name only (event ids; the outbox is their idempotency table), the publishers the bus and table names', () => {
     const env = (prefix: string) => {
       const fn = Object.entries(t.findResources('AWS::Lambda::Function')).find(([id]) =>
         id.startsWith(prefix),
       )![1] as Res;
       return (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
     };
-    for (const name of ORDER_FUNCTIONS)
-      expect(Object.keys(env(name))).toEqual(expect.arrayContaining(['EVENT_BUS_NAME', 'EVENTS_TABLE_NAME']));
+    for (const name of ORDER_FUNCTIONS) {
+      expect(Object.keys(env(name))).toEqual(expect.arrayContaining(['EVENT_BUS_NAME', 'IDEMPOTENCY_TABLE_NAME']));
+      expect(env(name).EVENTS_TABLE_NAME, name).toBeUndefined();
+    }
+    expect(env('EventsEventForwarder')).toEqual({
+      POWERTOOLS_SERVICE_NAME: 'gtt-gateway',
+      POWERTOOLS_LOG_LEVEL: 'INFO',
+      BROKER_TIMEOUT_MS: expect.any(String),
+      EVENT_BUS_NAME: { Ref: idOf(t, 'AWS::Events::EventBus', 'EventsBus') },
+      EVENTS_TABLE_NAME: { Ref: idOf(t, 'AWS::DynamoDB::Table', 'EventsTable') },
+    });
     expect(env('GetPendingGTTOrder').EVENT_BUS_NAME).toBeUndefined();
     expect(env('SessionOAuthCallback').EVENT_BUS_NAME).toEqual({ Ref: idOf(t, 'AWS::Events::EventBus', 'EventsBus') });
     expect(env('SessionSessionHealth').EVENT_BUS_NAME).toBeUndefined();
@@ -195,6 +209,8 @@ describe('default deployment', () => {
       'BrokerLatency',
       'GuardrailRejections',
       'IdempotentReplays',
+      'EventsQueued',
+      'EventQueueFailures',
       'EventsPublished',
       'EventPublishFailures',
       'WatcherLag',
@@ -238,9 +254,10 @@ describe('dashboard', () => {
     for (const m of metrics) {
       const keys = Object.keys(m.dims).sort();
       if (m.name === 'SessionAlive') expect(m.dims).toEqual({ service: 'gtt-gateway' });
-      else if (m.dims.Function !== undefined)
-        expect(m.dims, m.name).toEqual({ service: 'gtt-gateway', Function: 'GttWatcher' });
-      else expect(keys, m.name).toEqual(['Operation', 'service']);
+      else if (m.dims.Function !== undefined) {
+        expect(keys, m.name).toEqual(['Function', 'service']);
+        expect(['GttWatcher', 'EventForwarder'], m.name).toContain(m.dims.Function);
+      } else expect(keys, m.name).toEqual(['Operation', 'service']);
       expect(m.dims.service, m.name).toBe('gtt-gateway');
     }
   });
@@ -259,9 +276,12 @@ describe('dashboard', () => {
     );
     expect(operationsOf('IdempotentReplays')).toEqual(OPERATIONS.filter((op) => op.idempotency).map((op) => op.name));
     expect(operationsOf('GuardrailRejections')).toEqual(expect.arrayContaining(['PlaceGTTOrder', 'ModifyOCOOrder']));
+    // The order functions queue (the outbox); the EventForwarder and the watcher publish.
+    for (const name of ['EventsQueued', 'EventQueueFailures']) expect(operationsOf(name)).toEqual(ORDER_FUNCTIONS);
     for (const name of ['EventsPublished', 'EventPublishFailures']) {
-      expect(operationsOf(name)).toEqual(ORDER_FUNCTIONS);
-      expect(metrics.some((m) => m.name === name && m.dims.Function === 'GttWatcher')).toBe(true);
+      expect(operationsOf(name)).toEqual([]);
+      for (const fn of ['GttWatcher', 'EventForwarder'])
+        expect(metrics.some((m) => m.name === name && m.dims.Function === fn)).toBe(true);
     }
     expect(metrics.filter((m) => m.name === 'WatcherLag').map((m) => [m.dims, m.stat])).toEqual([
       [{ service: 'gtt-gateway', Function: 'GttWatcher' }, 'Maximum'],
@@ -284,7 +304,13 @@ describe('TOTP renewal on', () => {
       .filter(([, statements]) => statements.some((s) => actions(s).some((a) => a.startsWith('events:'))))
       .map(([fn]) => fn);
     expect(publishers.sort()).toEqual(
-      [...ORDER_FUNCTIONS, 'KillSwitch', 'SessionOAuthCallback', 'SessionSessionRenewal', 'EventsGttWatcher'].sort(),
+      [
+        'KillSwitch',
+        'SessionOAuthCallback',
+        'SessionSessionRenewal',
+        'EventsGttWatcher',
+        'EventsEventForwarder',
+      ].sort(),
     );
     const renewalPuts = byFunction
       .get('SessionSessionRenewal')!
@@ -311,7 +337,7 @@ describe('settings', () => {
     );
   });
 
-  it('-c watcher=off leaves the watcher and its schedule out; the gateway still publishes', () => {
+  it('-c watcher=off leaves the watcher and its schedule out; the gateway still publishes (through the forwarder)', () => {
     const t = Template.fromStack(synth({ watcher: 'off' }).gateway);
     expect(Object.keys(t.findResources('AWS::Lambda::Function')).some((id) => id.startsWith('EventsGttWatcher'))).toBe(
       false,
@@ -320,9 +346,39 @@ describe('settings', () => {
     t.resourceCountIs('AWS::Events::EventBus', 1);
     expect(
       statementsByFunction(t)
-        .get('PlaceGTTOrder')!
+        .get('EventsEventForwarder')!
         .some((s) => actions(s).includes('events:PutEvents')),
     ).toBe(true);
+    t.resourceCountIs('AWS::Lambda::EventSourceMapping', 1);
+  });
+
+  it('forwards the outbox: the idempotency table streams new images to the EventForwarder, completed records only, failures reported per record', () => {
+    const t = Template.fromStack(synth({}).gateway);
+    const table = idOf(t, 'AWS::DynamoDB::Table', 'IdempotencyTable');
+    t.hasResourceProperties('AWS::DynamoDB::Table', { StreamSpecification: { StreamViewType: 'NEW_IMAGE' } });
+    t.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [table, 'StreamArn'] },
+      FunctionName: { Ref: Match.stringLikeRegexp('^EventsEventForwarder') },
+      StartingPosition: 'TRIM_HORIZON',
+      BisectBatchOnFunctionError: true,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      MaximumRetryAttempts: 100,
+      MaximumRecordAgeInSeconds: 86_400,
+      FilterCriteria: {
+        Filters: [{ Pattern: JSON.stringify({ dynamodb: { NewImage: { status: { S: ['COMPLETED'] } } } }) }],
+      },
+    });
+    // Its memory: the background size; the order functions' is the order size (docs/benchmarks.md#memory).
+    const memory = (prefix: string) =>
+      (Object.entries(t.findResources('AWS::Lambda::Function')).find(([id]) => id.startsWith(prefix))![1] as Res)
+        .Properties.MemorySize;
+    expect(memory('EventsEventForwarder')).toBe(256);
+    expect(memory('PlaceGTTOrder')).toBe(1024);
+    expect(memory('GetPendingGTTOrder')).toBe(512);
+    t.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'Errors',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: Match.stringLikeRegexp('^EventsEventForwarder') } }],
+    });
   });
 
   it('-c watcher accepts on and off only; a bad watcherSchedule fails even with the watcher off', () => {
@@ -457,7 +513,7 @@ describe('with a webhook', () => {
     );
     expect(onTable.map((s) => s.Resource)).toEqual([{ 'Fn::GetAtt': [table, 'Arn'] }]);
     expect(actions(onTable[0]!).sort()).toEqual(
-      [...new Set([...ORDER_EVENTS_TABLE_ACTIONS, ...WATCHER_EVENTS_TABLE_ACTIONS])].sort(),
+      [...new Set([...FORWARDER_EVENTS_TABLE_ACTIONS, ...WATCHER_EVENTS_TABLE_ACTIONS])].sort(),
     );
   });
 

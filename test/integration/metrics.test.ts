@@ -50,16 +50,22 @@ const post = (body: unknown, key: string) =>
   });
 
 describe('operation metrics', () => {
-  it('a place: Requests, Succeeded, BrokerLatency, BrokerAttempts and EventsPublished under Operation; its replay: IdempotentReplays', async () => {
+  it('a place: Requests, Succeeded, BrokerLatency, BrokerAttempts and EventsQueued under Operation; its replay: IdempotentReplays; the forwarder: EventsPublished', async () => {
     expect((await post(ORDER, 'm-1')).status).toBe(201);
-    const [first] = emitted();
+    await stack.eventsForwarded();
+    const [first] = emitted().filter((m) => m.Operation === 'PlaceGTTOrder');
     expect(first).toMatchObject({
       service: 'gtt-gateway',
       Operation: 'PlaceGTTOrder',
       Requests: 1,
       Succeeded: 1,
       BrokerAttempts: 1,
+      EventsQueued: 1,
+    });
+    expect(first).not.toHaveProperty('EventsPublished');
+    expect(emitted().find((m) => m.Function === 'EventForwarder')).toMatchObject({
       EventsPublished: 1,
+      EventPublishFailures: 0,
     });
     expect(first!.BrokerLatency).toEqual(expect.any(Number));
     expect(first!._aws.CloudWatchMetrics[0]).toMatchObject({
@@ -70,7 +76,7 @@ describe('operation metrics', () => {
     lines.length = 0;
     expect((await post(ORDER, 'm-1')).status).toBe(201);
     expect(emitted()[0]).toMatchObject({ Operation: 'PlaceGTTOrder', IdempotentReplays: 1 });
-    expect(emitted()[0]).not.toHaveProperty('EventsPublished');
+    expect(emitted()[0]).not.toHaveProperty('EventsQueued');
   });
 
   it('a guardrail rejection: Failed, GuardrailRejections, and Errors by ErrorCode; no broker metrics', async () => {

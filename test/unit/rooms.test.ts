@@ -22,6 +22,7 @@ const ROOMS = [
   '.',
   'session',
   'watcher',
+  'outbox',
   'controls',
   'handlers',
 ] as const;

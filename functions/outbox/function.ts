@@ -1,0 +1,66 @@
+/**
+ * The EventForwarder Lambda: triggered by the idempotency table's stream (only COMPLETED records, by the event
+ * source's filter), it publishes the outbox's events (events/forwarder.ts) and answers the records to deliver
+ * again (ReportBatchItemFailures). Configuration is read once per container; metrics at the end of each batch.
+ */
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+
+import { forwardRecords, type ForwardResult, type OutboxRecord } from '../events/forwarder.js';
+import { createEventPublisher, type EventPublisher } from '../events/publisher.js';
+import { EventsTable } from '../events/store.js';
+import { shellHandler } from '../middleware/function-shell.js';
+import { writeLog } from '../runtime/logger.js';
+import { METRIC_NAMESPACE, SERVICE_NAME } from '../schemas/names.js';
+import { memo } from '../schemas/values.js';
+import { type ForwarderConfig, parseForwarderConfig } from './config.js';
+
+export interface ForwarderOptions {
+  env?: Record<string, string | undefined>;
+  logger: Logger;
+  metrics?: Metrics;
+  /** Tests: a publisher in front of the real one (e.g. to refuse some events). */
+  publisher?: (config: ForwarderConfig) => EventPublisher;
+}
+
+export interface StreamBatch {
+  Records?: OutboxRecord[];
+}
+
+export const createEventForwarder = (options: ForwarderOptions) => {
+  const metrics =
+    options.metrics ??
+    new Metrics({
+      namespace: METRIC_NAMESPACE,
+      serviceName: SERVICE_NAME,
+      defaultDimensions: { Function: 'EventForwarder' },
+    });
+  const parts = memo(() => {
+    const config = parseForwarderConfig(options.env ?? process.env);
+    return {
+      table: new EventsTable({ tableName: config.EVENTS_TABLE_NAME, endpoint: config.DYNAMODB_ENDPOINT }),
+      publisher:
+        options.publisher?.(config) ??
+        createEventPublisher({ busName: config.EVENT_BUS_NAME, endpoint: config.EVENTBRIDGE_ENDPOINT }),
+    };
+  });
+  return shellHandler<StreamBatch, Pick<ForwardResult, 'batchItemFailures'>>(
+    { logger: options.logger, metrics, logFailures: true },
+    async (batch) => {
+      const result = await forwardRecords(batch.Records ?? [], parts());
+      metrics.addMetric('EventsPublished', MetricUnit.Count, result.published);
+      metrics.addMetric('EventPublishFailures', MetricUnit.Count, result.failed.length);
+      if (result.failed.length) {
+        writeLog(options.logger, 'error', 'events not published; their records are delivered again', {
+          failed: result.failed,
+        });
+      }
+      if (result.markerError) {
+        writeLog(options.logger, 'warn', 'events published, their markers not written (same eventId if repeated)', {
+          reason: result.markerError,
+        });
+      }
+      return { batchItemFailures: result.batchItemFailures };
+    },
+  );
+};

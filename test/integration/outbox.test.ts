@@ -1,0 +1,169 @@
+/**
+ * The transactional outbox, end to end on loopback: the order functions write each event into DynamoDB with the
+ * write that records the success, and the EventForwarder publishes it from the table's stream (dynalite behind the
+ * local stream proxy, the local PutEvents endpoint). DynamoDB calls are counted at the proxy.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { forwardRecords, type OutboxRecord } from '../../functions/events/forwarder.js';
+import { createEventPublisher } from '../../functions/events/publisher.js';
+import { EventsTable } from '../../functions/events/store.js';
+import { LOCAL_CONTROL_TABLE, LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
+import type { StreamRecord } from '../../local/dynamodb-streams.js';
+import { LOCAL_EVENT_BUS, type LocalStack, startLocalStack } from '../../local/run-local.js';
+import { placeOutside } from '../support/outside-orders.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
+
+let stack: LocalStack;
+let refuseForwarder = 0;
+
+const post = async (path: string, body: unknown, key?: string) => {
+  const res = await fetch(`${stack.api.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(key ? { 'Idempotency-Key': key } : {}) },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+};
+const events = (alId: string) => stack.eventBridge.events.filter((e) => e.detail.al_id === alId);
+
+beforeAll(async () => {
+  stack = await startLocalStack({
+    forwarder: {
+      maxAttempts: 3,
+      // In front of the real publisher: refuses while `refuseForwarder` says so, as a failing EventBridge would.
+      publisher: (config) => {
+        const real = createEventPublisher({ busName: config.EVENT_BUS_NAME, endpoint: config.EVENTBRIDGE_ENDPOINT });
+        return {
+          publish: async (list, timeoutMs) => {
+            if (refuseForwarder > 0) {
+              refuseForwarder--;
+              return { published: [], failed: list.map((e) => ({ eventId: e.detail.eventId, reason: 'refused' })) };
+            }
+            return real.publish(list, timeoutMs);
+          },
+        };
+      },
+    },
+  });
+  expect(await stack.watch()).toMatchObject({ status: 'baseline' });
+});
+afterAll(() => stack.close());
+
+describe('the order path with the outbox', () => {
+  it('a warm place is three DynamoDB calls (key claimed, permit, record completed with its event) and no EventBridge call', async () => {
+    expect((await post('/gtt-orders', SAMPLE_ORDER, 'warm-up')).status).toBe(201);
+    await stack.eventsForwarded();
+    const callsBefore = stack.dynamo.streams.calls.length;
+    const eventsBefore = stack.eventBridge.events.length;
+    const placed = await post('/gtt-orders', { ...SAMPLE_ORDER, qty: 2 }, 'counted');
+    expect(placed.status).toBe(201);
+    const onPath = stack.dynamo.streams.calls
+      .slice(callsBefore)
+      .filter((c) => c.tables.some((t) => t === stack.dynamo.tableName || t === LOCAL_CONTROL_TABLE));
+    expect(onPath.map((c) => `${c.action} ${c.tables[0]}`)).toEqual([
+      `PutItem ${stack.dynamo.tableName}`,
+      `PutItem ${LOCAL_CONTROL_TABLE}`,
+      `UpdateItem ${stack.dynamo.tableName}`,
+    ]);
+    // The reply did not wait for the event; the forwarder publishes it, once.
+    await stack.eventsForwarded();
+    expect(stack.eventBridge.events.length).toBe(eventsBefore + 1);
+    expect(events(String(placed.body.al_id)).map((e) => [e['detail-type'], e.detail.origin])).toEqual([
+      ['GTT Placed', 'gateway'],
+    ]);
+    // A replay writes nothing and queues nothing.
+    const callsAtReplay = stack.dynamo.streams.calls.length;
+    expect((await post('/gtt-orders', { ...SAMPLE_ORDER, qty: 2 }, 'counted')).body).toMatchObject({
+      idempotency: { replayed: true },
+    });
+    await stack.eventsForwarded();
+    expect(stack.dynamo.streams.calls.slice(callsAtReplay).map((c) => c.action)).toEqual(['PutItem']);
+    expect(events(String(placed.body.al_id))).toHaveLength(1);
+  });
+
+  it('a cancel without a key puts one outbox item; its event arrives described from the watcher view', async () => {
+    const placed = await post('/gtt-orders', { ...SAMPLE_ORDER, qty: 3 }, 'to-cancel');
+    const alId = String(placed.body.al_id);
+    await stack.watch();
+    const res = await fetch(`${stack.api.url}/gtt-orders/${alId}`, { method: 'DELETE' });
+    expect(res.status).toBe(200);
+    await stack.eventsForwarded();
+    expect(events(alId).find((e) => e['detail-type'] === 'GTT Cancelled')?.detail).toMatchObject({
+      al_id: alId,
+      tsym: SAMPLE_ORDER.tsym,
+      quantity: 3,
+      origin: 'gateway',
+    });
+    expect((await stack.watch()).published).toEqual([]);
+  });
+
+  it('a publish that fails after the broker success: the record is delivered again and the event arrives once', async () => {
+    refuseForwarder = 2;
+    const placed = await post('/gtt-orders', { ...SAMPLE_ORDER, qty: 4 }, 'refused-twice');
+    expect(placed.status).toBe(201);
+    await stack.eventsForwarded();
+    expect(refuseForwarder).toBe(0);
+    expect(events(String(placed.body.al_id)).map((e) => e['detail-type'])).toEqual(['GTT Placed']);
+    expect((await stack.watch()).published).toEqual([]);
+  });
+
+  it('a forwarder that gives up: the watcher publishes the change on its next run, once', async () => {
+    refuseForwarder = 3;
+    const placed = await post('/gtt-orders', { ...SAMPLE_ORDER, qty: 5 }, 'given-up');
+    await stack.eventsForwarded();
+    const alId = String(placed.body.al_id);
+    expect(events(alId)).toEqual([]);
+    expect((await stack.watch()).published).toEqual([{ detailType: 'GTT Placed', eventId: expect.any(String) }]);
+    expect(events(alId).map((e) => e.detail.origin)).toEqual(['watcher']);
+  });
+});
+
+describe('the forwarder', () => {
+  it('a record delivered twice, or already published by the watcher, is published once', async () => {
+    // The same record again, as a redelivery would bring it: read back from the table as the stream carries it.
+    const records: StreamRecord[] = [];
+    stack.dynamo.streams.subscribe({
+      table: stack.dynamo.tableName,
+      handler: async (batch) => void records.push(...batch.Records),
+    });
+    const placed = await post('/gtt-orders', { ...SAMPLE_ORDER, qty: 7 }, 'twice');
+    await stack.eventsForwarded();
+    const alId = String(placed.body.al_id);
+    expect(events(alId)).toHaveLength(1);
+    const completed = records.filter((r) => r.dynamodb.NewImage?.status?.S === 'COMPLETED') as OutboxRecord[];
+    expect(completed).toHaveLength(1);
+    const deps = {
+      publisher: createEventPublisher({ busName: LOCAL_EVENT_BUS, endpoint: stack.eventBridge.url }),
+      table: new EventsTable({ tableName: LOCAL_EVENTS_TABLE, endpoint: stack.dynamo.url }),
+    };
+    const again = await forwardRecords([...completed, ...completed], deps);
+    expect(again).toMatchObject({ published: 0, skipped: 2, batchItemFailures: [] });
+    expect(events(alId)).toHaveLength(1);
+  });
+});
+
+describe('an outbox that cannot be written', () => {
+  it('does not fail the order: the cancel answers 200 and the watcher publishes the change', async () => {
+    // The order functions' DynamoDB is unreachable (a closed port); no governor and no key, so only the outbox
+    // write needs it. The watcher and the forwarder keep the working table.
+    const broken = await startLocalStack({ governor: false, settings: { DYNAMODB_ENDPOINT: 'http://127.0.0.1:9' } });
+    try {
+      expect(await broken.watch()).toMatchObject({ status: 'baseline' });
+      // Placed at the broker directly (a place needs an Idempotency-Key, hence the table); the watcher sees it.
+      const alId = await placeOutside(broken.emulator, {}, broken.emulator.token);
+      await broken.watch();
+      const cancelled = await fetch(`${broken.api.url}/gtt-orders/${alId}`, { method: 'DELETE' });
+      expect(cancelled.status).toBe(200);
+      await broken.eventsForwarded();
+      expect(broken.eventBridge.events.filter((e) => e['detail-type'] === 'GTT Cancelled')).toEqual([]);
+      for (let run = 0; run < 3; run++) await broken.watch();
+      const ends = broken.eventBridge.events.filter(
+        (e) => e.detail.al_id === alId && e['detail-type'] !== 'GTT Placed',
+      );
+      expect(ends.map((e) => [e['detail-type'], e.detail.origin])).toEqual([['GTT Removed', 'watcher']]);
+    } finally {
+      await broken.close();
+    }
+  });
+});
