@@ -26,7 +26,7 @@ import { DEFAULT_ORDER_RATE, TradingControls } from '../functions/safety/trading
 import { LOCAL_CONTROL_TABLE } from '../local/dynamodb.js';
 import { lambdaContext } from '../local/lambda-context.js';
 import { startLocalStack } from '../local/run-local.js';
-import { measureDeployedColdStart, measureMetricsCost, synthDeployedAssets } from './cold-start.js';
+import { BENCH_ORDER_RATE, measureDeployedColdStart, measureMetricsCost, synthDeployedAssets } from './cold-start.js';
 import { ASSUMED_WAIT_MS, measureMemory } from './memory.js';
 import { CYCLES_PER_MONTH, measureWatcher, PRICE_PER_MILLION } from './watcher.js';
 
@@ -229,7 +229,7 @@ if (runs('cold')) {
   await synthDeployedAssets();
   // Against a fresh stack, as `npm start` gives it: the warm section above leaves hundreds of idempotency records
   // and event markers in dynalite, which slows the order functions' writes and not the peer's.
-  const fresh = await startLocalStack({ brokerTimeoutMs: 2_000 });
+  const fresh = await startLocalStack({ brokerTimeoutMs: 2_000, settings: BENCH_ORDER_RATE });
   const rows = await measureDeployedColdStart(fresh, COLD_RUNS).finally(() => fresh.close());
   results.cold = {
     rounds: COLD_RUNS,
@@ -253,10 +253,7 @@ if (runs('cold')) {
 if (runs('memory')) {
   if (!runs('cold')) await synthDeployedAssets();
   // The governor at its highest settings: the setup places many orders a second (its permits are still taken).
-  const fresh = await startLocalStack({
-    brokerTimeoutMs: 2_000,
-    settings: { ORDER_RATE_PER_SECOND: 100, ORDER_RATE_PER_MINUTE: 6_000 },
-  });
+  const fresh = await startLocalStack({ brokerTimeoutMs: 2_000, settings: BENCH_ORDER_RATE });
   const rows = await measureMemory(fresh).finally(() => fresh.close());
   results.memory = { assumedWaitMs: ASSUMED_WAIT_MS, rows };
   console.log(
