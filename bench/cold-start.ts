@@ -357,7 +357,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   });
   const rounds = Number(values.rounds ?? 7);
   if (!values['no-synth']) await synthDeployedAssets();
-  const stack = await startLocalStack({ brokerTimeoutMs: 2_000, settings: BENCH_ORDER_RATE });
+  const stack = await startLocalStack({ brokerTimeoutMs: 2_000, sessionRenewal: true, settings: BENCH_ORDER_RATE });
   try {
     const rows = await measureDeployedColdStart(stack, rounds, values.only?.split(','));
     console.log(

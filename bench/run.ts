@@ -229,7 +229,7 @@ if (runs('cold')) {
   await synthDeployedAssets();
   // Against a fresh stack, as `npm start` gives it: the warm section above leaves hundreds of idempotency records
   // and event markers in dynalite, which slows the order functions' writes and not the peer's.
-  const fresh = await startLocalStack({ brokerTimeoutMs: 2_000, settings: BENCH_ORDER_RATE });
+  const fresh = await startLocalStack({ brokerTimeoutMs: 2_000, sessionRenewal: true, settings: BENCH_ORDER_RATE });
   const rows = await measureDeployedColdStart(fresh, COLD_RUNS).finally(() => fresh.close());
   results.cold = {
     rounds: COLD_RUNS,
@@ -253,7 +253,7 @@ if (runs('cold')) {
 if (runs('memory')) {
   if (!runs('cold')) await synthDeployedAssets();
   // The governor at its highest settings: the setup places many orders a second (its permits are still taken).
-  const fresh = await startLocalStack({ brokerTimeoutMs: 2_000, settings: BENCH_ORDER_RATE });
+  const fresh = await startLocalStack({ brokerTimeoutMs: 2_000, sessionRenewal: true, settings: BENCH_ORDER_RATE });
   const rows = await measureMemory(fresh).finally(() => fresh.close());
   results.memory = { assumedWaitMs: ASSUMED_WAIT_MS, rows };
   console.log(
