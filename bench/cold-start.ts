@@ -68,33 +68,40 @@ const round1 = (x: number) => Math.round(x * 10) / 10;
 /** Runs `file`'s handler once in a fresh process; times import and first invocation inside, the process outside. */
 const PROBE = `const t0=performance.now();const m=await import(process.argv[1]);const t1=performance.now();
 const ctx={functionName:'bench',awsRequestId:'1',getRemainingTimeInMillis:()=>10000};
-let ok=true;try{await m.handler(JSON.parse(process.argv[2]),ctx)}catch{ok=false}const t2=performance.now();
-console.log(JSON.stringify({importMs:t1-t0,totalMs:t2-t1+(t1-t0),ok}))`;
+let ok=true,error;try{await m.handler(JSON.parse(process.argv[2]),ctx)}catch(e){ok=false;error=String(e&&e.message).slice(0,300)}const t2=performance.now();
+console.log(JSON.stringify({importMs:t1-t0,totalMs:t2-t1+(t1-t0),ok,error}))`;
 
 export const once = (file: string, payload: unknown, env: Record<string, string>) =>
-  new Promise<{ importMs: number; totalMs: number; processMs: number; ok: boolean }>((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(
-      process.execPath,
-      ['--input-type=module', '-e', PROBE, file.startsWith('/') ? file : `./${file}`, JSON.stringify(payload)],
-      { env, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', () => undefined);
-    child.on('error', reject);
-    child.on('exit', () => {
-      const processMs = performance.now() - started;
-      try {
-        resolve({
-          ...(JSON.parse(out.trim().split('\n').pop()!) as { importMs: number; totalMs: number; ok: boolean }),
-          processMs,
-        });
-      } catch {
-        reject(new Error(`${file}: no measurement in ${JSON.stringify(out.slice(-300))}`));
-      }
-    });
-  });
+  new Promise<{ importMs: number; totalMs: number; processMs: number; ok: boolean; error?: string }>(
+    (resolve, reject) => {
+      const started = performance.now();
+      const child = spawn(
+        process.execPath,
+        ['--input-type=module', '-e', PROBE, file.startsWith('/') ? file : `./${file}`, JSON.stringify(payload)],
+        { env, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      child.stderr.on('data', () => undefined);
+      child.on('error', reject);
+      child.on('exit', () => {
+        const processMs = performance.now() - started;
+        try {
+          resolve({
+            ...(JSON.parse(out.trim().split('\n').pop()!) as {
+              importMs: number;
+              totalMs: number;
+              ok: boolean;
+              error?: string;
+            }),
+            processMs,
+          });
+        } catch {
+          reject(new Error(`${file}: no measurement in ${JSON.stringify(out.slice(-300))}`));
+        }
+      });
+    },
+  );
 
 const ORDER = {
   exch: 'NSE',
@@ -240,7 +247,9 @@ export const measureDeployedColdStart = async (
   /** A probe whose call failed measured an error path: the bench stops rather than print it as a row. */
   const checked = (who: string) => (sample: Sample) => {
     if (!sample.ok)
-      throw new Error(`bench: the cold probe of ${who} failed (its first invocation threw); no row for it`);
+      throw new Error(
+        `bench: the cold probe of ${who} failed (its first invocation threw: ${sample.error}); no row for it`,
+      );
     return sample;
   };
   for (let r = 0; r < rounds; r++) {
