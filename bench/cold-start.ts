@@ -220,11 +220,11 @@ export const measureDeployedColdStart = async (
   );
   type Sample = Awaited<ReturnType<typeof once>>;
   const samples = new Map<string, { fn: Sample[]; peer: Sample[] }>();
-  // A logout ends the demo session: start each measured call from a live one.
+  // A logout (Logout, the end-of-day SessionLogout) ends the demo session: start each measured call from a live one.
   // The reset brings back the demo token only: the secret gets it back too (SessionRenewal, measured earlier in the
   // round, stored a renewed token that the reset ends; a Logout probe would otherwise time the SESSION_EXPIRED path).
   const fresh = async (name: string) => {
-    if (name !== 'Logout') return;
+    if (name !== 'Logout' && name !== 'SessionLogout') return;
     await fetch(`${stack.emulator.url}/_emulator/reset`, { method: 'POST' });
     stack.secrets.setSecret(
       LOCAL_SECRET_ID,
