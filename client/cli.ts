@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import {
   createGttClient,
   type DryRunResult,
+  type EventsPage,
   type GttClient,
   type GttOrder,
   type GttOrderInput,
@@ -54,6 +55,10 @@ const COMMANDS: Record<string, { args?: string[]; flags: string; dryRun?: boolea
   cancel: { args: ['alId'], flags: 'key', dryRun: true, summary: 'cancel a pending order' },
   triggered: { flags: 'limit cursor all', summary: 'the orders that fired, with the order each placed and its status' },
   orders: { flags: '', summary: "the day's orders at the broker: status, fill, why refused" },
+  events: {
+    flags: 'since type limit cursor all',
+    summary: "the account's lifecycle events since a time (default: today), oldest first",
+  },
   enabled: { flags: '', summary: 'the alert types enabled for the account' },
   client: { flags: '', summary: "the account's client record" },
   logout: { flags: '', summary: 'end the broker session (never retried)' },
@@ -115,6 +120,8 @@ commands:
   cancel       <alId> [--key K]
   triggered    the orders that fired, with the order each placed and its status [--limit N] [--cursor C | --all]
   orders       the day's orders at the broker: status, fill, why refused
+  events       [--since ISO-TIME] [--type 'GTT Triggered'] [--limit N] [--cursor C | --all]
+               the account's lifecycle events (kept 30 days) since --since (default: today, India time)
   enabled      the alert types enabled for the account
   client       the account's client record
   logout       end the broker session (never retried)
@@ -422,6 +429,28 @@ const sessionText = (r: SessionStatus): string =>
     `since     ${r.since ?? 'unknown (not written by a login of the gateway)'}${r.method ? ` via ${r.method}` : ''}`,
     `status    ${r.alive ? 'alive' : `NOT usable: ${r.code ?? '?'}${r.reason ? ` (${r.reason})` : ''}`}`,
   ].join('\n');
+
+/** One line per event: when, what, which order, and the fields a trader reads first. */
+const eventsTable = (r: EventsPage): string => {
+  if (!r.events.length) return `no events since ${r.since}`;
+  return r.events
+    .map((e) => {
+      const d = e.detail as Record<string, unknown>;
+      const parts = [
+        e.publishedAt,
+        e.detailType.padEnd(15),
+        d.al_id === undefined ? '' : `al_id=${String(d.al_id)}`,
+        d.exch && d.tsym ? `${String(d.exch)}:${String(d.tsym)}` : '',
+        d.side === undefined ? '' : String(d.side),
+        d.quantity === undefined ? '' : `qty ${String(d.quantity)}`,
+        d.trigger === undefined ? '' : `trigger ${String(d.trigger)}`,
+        d.tag === undefined ? '' : `tag ${String(d.tag)}`,
+        d.origin === undefined ? '' : `(${String(d.origin)})`,
+      ];
+      return parts.filter(Boolean).join('  ');
+    })
+    .join('\n');
+};
 
 const killSwitchText = (r: KillSwitchState): string =>
   [
@@ -795,6 +824,16 @@ export const main = async (
         const page = pageFlags(values) as Parameters<GttClient['triggered']>[1];
         const r = values.all ? await client.allTriggered(callOptions, page) : await client.triggered(callOptions, page);
         show(r, () => withNextPage(triggeredTable(r), r));
+        break;
+      }
+      case 'events': {
+        const query = {
+          ...pageFlags(values),
+          ...(str(values, 'since') ? { since: str(values, 'since') } : {}),
+          ...(str(values, 'type') ? { type: str(values, 'type') } : {}),
+        } as Parameters<GttClient['events']>[0];
+        const r = values.all ? await client.allEvents(query, callOptions) : await client.events(query, callOptions);
+        show(r, () => withNextPage(eventsTable(r), r));
         break;
       }
       case 'orders': {

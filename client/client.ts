@@ -84,6 +84,8 @@ export type LogoutResult = OperationResult<'Logout'>;
 export type LoginStart = OperationResult<'StartLogin'>;
 export type SessionStatus = OperationResult<'GetSession'>;
 export type KillSwitchState = OperationResult<'GetKillSwitch'>;
+export type EventsPage = OperationResult<'ListEvents'>;
+export type EventsQuery = OperationQuery<'ListEvents'>;
 
 /**
  * A dry run's answer (docs/order-safety.md): the exact request the gateway would send, token masked. The OpenAPI
@@ -431,6 +433,28 @@ export class GttClient {
     if (action === 'off')
       return this.run('ReleaseKillSwitch', options, ({ signal }) => this.raw.DELETE('/kill-switch', { signal }));
     return this.run('GetKillSwitch', options, ({ signal }) => this.raw.GET('/kill-switch', { signal }));
+  }
+
+  /**
+   * ListEvents: `GET /events[?since=&type=&limit=&cursor=]`: the account's lifecycle events of the last 30 days,
+   * oldest first, since `since` (default: the start of today, India time); one page, like `listOrders`.
+   */
+  events(query: EventsQuery = {}, options: CallOptions = {}): Promise<EventsPage> {
+    return this.run('ListEvents', options, ({ signal }) => this.raw.GET('/events', { params: { query }, signal }));
+  }
+
+  /** Every event since `since` (of `type`), following `nextCursor` page by page. */
+  async allEvents(query: Omit<EventsQuery, 'cursor'> = {}, options: CallOptions = {}): Promise<EventsPage> {
+    const first = await this.events(query, options);
+    const events = [...first.events];
+    let next = first.nextCursor;
+    while (next) {
+      const more = await this.events({ ...query, cursor: next }, options);
+      events.push(...more.events);
+      next = more.nextCursor;
+    }
+    const { nextCursor: _done, ...rest } = first;
+    return { ...rest, events };
   }
 
   /** GetSession: `GET /session`: whose session the gateway trades with, since when, alive or not. */

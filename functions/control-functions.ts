@@ -9,6 +9,7 @@
 import type * as z from 'zod';
 
 import { killSwitchResult } from './schemas/controls.js';
+import { eventsHistoryInput, eventsHistoryResult } from './schemas/events-history.js';
 
 export interface ControlRoute {
   method: 'GET' | 'POST' | 'DELETE';
@@ -20,11 +21,13 @@ export interface ControlRoute {
   kind: 'order' | 'control' | 'read';
   /** Safe to repeat automatically (the client's retries read this from the OpenAPI document). */
   retrySafe: boolean;
+  /** The query parameters it takes (HTTP), which are also the fields of a direct invocation; none when absent. */
+  query?: z.ZodObject;
 }
 
 export interface ControlFunction {
-  name: 'KillSwitch';
-  id: 'kill-switch';
+  name: 'KillSwitch' | 'EventsHistory';
+  id: 'kill-switch' | 'events-history';
   summary: string;
   routes: readonly ControlRoute[];
 }
@@ -66,4 +69,24 @@ export const KILL_SWITCH: ControlFunction = {
   ],
 };
 
-export const CONTROL_FUNCTIONS: readonly ControlFunction[] = [KILL_SWITCH];
+/** The account's recent lifecycle events from the events table (functions/events/history.ts). */
+export const EVENTS_HISTORY: ControlFunction = {
+  name: 'EventsHistory',
+  id: 'events-history',
+  summary: "Events history: the account's lifecycle events of the last 30 days, oldest first, paged",
+  routes: [
+    {
+      method: 'GET',
+      path: '/events',
+      operationId: 'ListEvents',
+      summary:
+        'The lifecycle events published since a time (default: the start of today, India time), oldest first; ?type= one detail-type; paged with ?limit= and ?cursor= like the order lists. Kept 30 days.',
+      result: eventsHistoryResult,
+      query: eventsHistoryInput,
+      kind: 'read',
+      retrySafe: true,
+    },
+  ],
+};
+
+export const CONTROL_FUNCTIONS: readonly ControlFunction[] = [KILL_SWITCH, EVENTS_HISTORY];

@@ -195,7 +195,8 @@ export const buildOpenApiDocument = (serverUrl?: string): JsonObject => {
       };
     }
   }
-  // The kill switch: a function of its own (control-functions.ts), not one broker call.
+  // The trading controls' functions (the kill switch, the events history): functions of their own
+  // (control-functions.ts), not one broker call.
   for (const fn of CONTROL_FUNCTIONS) {
     for (const route of fn.routes) {
       paths[route.path] ??= {};
@@ -205,7 +206,12 @@ export const buildOpenApiDocument = (serverUrl?: string): JsonObject => {
         'x-gtt-kind': route.kind,
         'x-retry-safe': route.retrySafe,
         description: `The ${fn.name} function. ${route.method === 'GET' ? 'Safe to retry.' : 'Safe to repeat: turning it on again sweeps again; off again changes nothing.'}`,
-        parameters: [],
+        parameters: Object.entries(route.query?.shape ?? {}).map(([name, schema]) => ({
+          name,
+          in: 'query',
+          required: false,
+          schema: schemaOf(schema as z.ZodType, 'input'),
+        })),
         responses: {
           '200': {
             description: route.summary,

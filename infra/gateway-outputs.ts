@@ -51,6 +51,7 @@ export const addGatewayOutputs = (stack: GatewayStack, alarmTopic: sns.ITopic): 
 export const suppressGatewayNagFindings = (stack: GatewayStack): void => {
   for (const gatewayFunction of [
     stack.killSwitch,
+    stack.eventsHistory,
     ...stack.functions.values(),
     ...stack.session.functions.values(),
     ...(stack.events.watcher ? [stack.events.watcher] : []),

@@ -27,6 +27,7 @@ import {
   resolveWatcherSchedule,
   WATCHER_EVENTS_TABLE_ACTIONS,
 } from './events.js';
+import { addEventsHistory } from './events-history.js';
 import { addApiAlarm, applyRouteSettings, buildGatewayApi } from './gateway-api.js';
 import type { GatewayFunction, GatewayFunctionNetwork } from './gateway-function.js';
 import { addGatewayOutputs, suppressGatewayNagFindings } from './gateway-outputs.js';
@@ -102,6 +103,7 @@ export class GatewayStack extends Stack {
   readonly events: LifecycleEvents;
   /** The kill switch (functions/control-functions.ts): POST, DELETE, GET /kill-switch. */
   readonly killSwitch: GatewayFunction;
+  readonly eventsHistory: GatewayFunction;
   /** The five-year audit archive (S3 with Object Lock) the audit records of the log groups reach. */
   readonly audit: AuditArchive;
 
@@ -211,6 +213,7 @@ export class GatewayStack extends Stack {
     };
     for (const [name, fn] of addOperationFunctions(this, functionProps)) this.functions.set(name, fn);
     this.killSwitch = addKillSwitch(this, functionProps);
+    this.eventsHistory = addEventsHistory(this, functionProps);
     this.session = new SessionFunctions(this, 'Session', {
       api: this.api,
       authorizer: gateway.authorizer,

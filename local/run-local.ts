@@ -9,7 +9,8 @@ import type { Context } from 'aws-lambda';
 import { type RunningEmulator, startEmulator } from '../emulator/server.js';
 import { toGatewayError } from '../functions/contract/errors.js';
 import type { AnyOperation } from '../functions/contract/operation.js';
-import { KILL_SWITCH } from '../functions/control-functions.js';
+import { EVENTS_HISTORY, KILL_SWITCH } from '../functions/control-functions.js';
+import { createEventsHistory } from '../functions/controls/events-history.js';
 import { createKillSwitch } from '../functions/controls/kill-switch.js';
 import { createGatewayEvents } from '../functions/events/producer.js';
 import { createGatewayHandler, type GatewayOptions } from '../functions/gateway.js';
@@ -353,6 +354,9 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     logger: options.gateway?.logger ?? killSwitchLog.logger,
   }) as LocalHandler;
   const killSwitch: LocalHandler = (event, context) => killSwitchHandler(event, killSwitchLog.begin(context));
+  const historyLog = ownFunctionLogger('EventsHistory');
+  const historyHandler = createEventsHistory({ env: watcherEnv, logger: historyLog.logger }) as LocalHandler;
+  const eventsHistory: LocalHandler = (event, context) => historyHandler(event, historyLog.begin(context));
   const api = await startLocalApi({
     operations: OPERATIONS,
     handlerFor,
@@ -364,6 +368,12 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
         path: r.path,
         name: KILL_SWITCH.name,
         handler: killSwitch,
+      })),
+      ...EVENTS_HISTORY.routes.map((r) => ({
+        method: r.method,
+        path: r.path,
+        name: EVENTS_HISTORY.name,
+        handler: eventsHistory,
       })),
       ...deployed.flatMap((f) =>
         f.routes.map((r) => ({ method: r.method, path: r.path, name: f.name, handler: sessionHandlers[f.name]! })),

@@ -18,7 +18,7 @@ const { DEPLOYMENT_SETTINGS, parseGatewayConfig } = await import('../functions/r
 
 const { PRESET_NAMES } = await import('../functions/broker/presets.js');
 const { SESSION_FUNCTIONS } = await import('../functions/session-functions.js');
-const { KILL_SWITCH } = await import('../functions/control-functions.js');
+const { CONTROL_FUNCTIONS } = await import('../functions/control-functions.js');
 const { LOCAL_RUN_PREFIX } = await import('./run-local.js');
 const { NOTIFY_FORMATS, resolveNotifyOn } = await import('../functions/events/notification.js');
 
@@ -203,7 +203,8 @@ for (const op of OPERATIONS) console.log(`  ${op.route.method.padEnd(6)} ${op.ro
 const sessionFunctions = SESSION_FUNCTIONS.filter((f) => f.name !== 'SessionRenewal' || b.totp);
 for (const f of sessionFunctions)
   for (const r of f.routes) console.log(`  ${r.method.padEnd(6)} ${r.path.padEnd(24)} ${f.name}`);
-for (const r of KILL_SWITCH.routes) console.log(`  ${r.method.padEnd(6)} ${r.path.padEnd(24)} ${KILL_SWITCH.name}`);
+for (const f of CONTROL_FUNCTIONS)
+  for (const r of f.routes) console.log(`  ${r.method.padEnd(6)} ${r.path.padEnd(24)} ${f.name}`);
 for (const f of sessionFunctions.filter((fn) => fn.schedule))
   console.log(`  POST   ${`${LOCAL_RUN_PREFIX}${f.name}`.padEnd(24)} ${f.name} now (rehearses its schedule)`);
 console.log(`\nTry:\n  curl -s -X POST ${base}/gtt-orders -H 'content-type: application/json' -H 'Idempotency-Key: try-1' \\

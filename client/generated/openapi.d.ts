@@ -284,6 +284,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The lifecycle events published since a time (default: the start of today, India time), oldest first; ?type= one detail-type; paged with ?limit= and ?cursor= like the order lists. Kept 30 days.
+         * @description The EventsHistory function. Safe to retry.
+         */
+        get: operations["ListEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3476,6 +3496,158 @@ export interface operations {
                             /** @description true: no pending GTT or OCO is left */
                             complete: boolean;
                         };
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: The request does not satisfy the input schema; nothing was sent to the broker. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_ACCOUNT_MISMATCH: A broker login returned a session of another account than this deployment's; nothing was written. REQUEST_FORBIDDEN: The local API refuses requests from another origin (an `Origin` header that is not the local API) or for another host (DNS rebinding); nothing was sent. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The request has a body (or a Content-Type) that is not `application/json`; nothing was sent to the broker. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TRADING_HALTED: The kill switch is on: places and modifies are refused until it is turned off (DELETE /kill-switch); nothing was sent. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Over the order rate: this deployment's governor refused the call before sending it, or the broker refused it for exceeding its own limit; not executed. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFIGURATION_ERROR: The deployment is misconfigured (environment or secret). INTERNAL_ERROR: An unexpected error inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_UNAVAILABLE: The broker could not be reached or answered with an HTTP 5xx. BROKER_BAD_REPLY: The broker answered with something that is not JSON or not the documented shape. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_TIMEOUT: The broker did not answer in time (`Server Timeout :` or our own request timeout). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ListEvents: {
+        parameters: {
+            query?: {
+                since?: string;
+                type?: "GTT Placed" | "GTT Modified" | "GTT Cancelled" | "GTT Triggered" | "GTT Removed" | "Session Expired" | "Session Renewed" | "Kill Switch" | "Order Filled" | "Order Rejected" | "Order Cancelled";
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lifecycle events published since a time (default: the start of today, India time), oldest first; ?type= one detail-type; paged with ?limit= and ?cursor= like the order lists. Kept 30 days. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: {
+                            detailType: string;
+                            publishedAt: string;
+                            detail: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        since: string;
+                        nextCursor?: string;
                     };
                 };
             };

@@ -43,4 +43,5 @@ export const OPERATION_INFO = {
   GetKillSwitch: {"method":"GET","path":"/kill-switch","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
   ActivateKillSwitch: {"method":"POST","path":"/kill-switch","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"order","retrySafe":true},
   ReleaseKillSwitch: {"method":"DELETE","path":"/kill-switch","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"control","retrySafe":true},
+  ListEvents: {"method":"GET","path":"/events","pathParams":[],"query":["since","type","limit","cursor"],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
 } as const satisfies { [Id in keyof operations]: OperationInfo };

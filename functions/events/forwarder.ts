@@ -77,7 +77,9 @@ export const forwardRecords = async (records: readonly OutboxRecord[], deps: For
   result.failed = sent.failed;
   if (sent.published.length) {
     try {
-      await deps.table.markPublished(sent.published);
+      // With the events themselves: the account's history (GET /events) keeps them.
+      const accepted = new Set(sent.published);
+      await deps.table.markPublished(toSend.filter((event) => accepted.has(event.detail.eventId)));
     } catch (error) {
       // Published: a later delivery or the watcher may publish it again, with the same eventId.
       result.markerError = describe(error);

@@ -115,7 +115,7 @@ export const createGatewayEvents = (config: EventsConfig, publisher?: EventPubli
       const failed = sent.failed[0];
       if (failed) return { status: 'failed', reason: failed.reason };
       try {
-        await table?.markPublished(sent.published, Date.now(), AbortSignal.timeout(left()));
+        await table?.markPublished(events, Date.now(), AbortSignal.timeout(left()));
         return { status: 'published' };
       } catch (error) {
         // Published, but the watcher may publish it again: consumers deduplicate on the eventId.

@@ -30,7 +30,8 @@ import {
 } from '@aws-sdk/client-dynamodb';
 
 import { dynamoDbClient } from '../safety/dynamodb-client.js';
-import type { OrderView } from '../schemas/events.js';
+import type { LifecycleEvent, OrderView } from '../schemas/events.js';
+import { historyItem } from './history.js';
 import {
   type CommitStats,
   ENDED_PREFIX,
@@ -96,12 +97,25 @@ export class EventsTable {
     return found;
   }
 
-  /** Record that EventBridge accepted these events. */
-  async markPublished(eventIds: readonly string[], now = Date.now(), signal?: AbortSignal): Promise<void> {
+  /**
+   * Record that EventBridge accepted these events: a marker each, and for a whole event (not just its id) its item
+   * in the account's history (history.ts), in the same calls.
+   */
+  async markPublished(
+    published: readonly (string | LifecycleEvent)[],
+    now = Date.now(),
+    signal?: AbortSignal,
+  ): Promise<void> {
     const expiresAt = String(Math.floor(now / 1000) + MARKER_TTL_SECONDS);
-    const requests = [...new Set(eventIds)].map((id) => ({
-      PutRequest: { Item: { ...markerKey(id), expiresAt: { N: expiresAt } } },
-    }));
+    const seen = new Set<string>();
+    const requests: WriteRequest[] = [];
+    for (const entry of published) {
+      const id = typeof entry === 'string' ? entry : entry.detail.eventId;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      requests.push({ PutRequest: { Item: { ...markerKey(id), expiresAt: { N: expiresAt } } } });
+      if (typeof entry !== 'string') requests.push({ PutRequest: { Item: historyItem(entry, now) } });
+    }
     await this.batchWrite(requests, signal);
   }
 

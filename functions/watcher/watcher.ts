@@ -169,8 +169,10 @@ export const runWatcher = async (deps: WatcherDeps): Promise<WatcherRun> => {
 const publishAndMark = async (deps: WatcherDeps, events: LifecycleEvent[]) => {
   if (!events.length) return [];
   const result = await deps.publisher.publish(events);
-  // Mark what was accepted before anything else can fail, so a retry does not publish it again.
-  if (result.published.length) await deps.table.markPublished(result.published);
+  // Mark what was accepted before anything else can fail, so a retry does not publish it again (and keep it in the
+  // account's history, GET /events).
+  if (result.published.length)
+    await deps.table.markPublished(events.filter((e) => result.published.includes(e.detail.eventId)));
   deps.metrics?.addMetric('EventsPublished', MetricUnit.Count, result.published.length);
   const sent = events
     .filter((e) => result.published.includes(e.detail.eventId))

@@ -147,6 +147,25 @@ describe('npm run gtt against npm start', () => {
     expect(cancelled.stdout).toMatch(new RegExp(`^cancelled al_id ${alId}`));
   });
 
+  it("events: today's GTT Placed and GTT Cancelled of the order above, from the history (the forwarder publishes them)", async () => {
+    // The reply does not wait for the event: give the local stream a moment.
+    let run: Run = { code: -1, stdout: '', stderr: '' };
+    for (let i = 0; i < 40; i++) {
+      run = await gtt(['events', '--all']);
+      if (run.stdout.includes(`GTT Cancelled    al_id=${alId}`)) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toMatch(
+      new RegExp(`GTT Placed +al_id=${alId} +NSE:M&M-EQ +B +qty 1 +trigger 1490 +tag swing-1 +\\(gateway\\)`),
+    );
+    expect(run.stdout).toMatch(new RegExp(`GTT Cancelled +al_id=${alId} .*\\(gateway\\)`));
+    const typed = json<{ events: { detailType: string }[] }>(
+      await gtt(['events', '--type', 'GTT Cancelled', '--json']),
+    );
+    expect(new Set(typed.events.map((e) => e.detailType))).toEqual(new Set(['GTT Cancelled']));
+  });
+
   it('errors: exit codes by class, human text on stderr, JSON with --json', async () => {
     const notFound = await gtt(['get', alId]);
     expect(notFound).toMatchObject({ code: 3, stdout: '' });

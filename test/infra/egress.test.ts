@@ -28,8 +28,8 @@ import { GatewayStack } from '../../infra/gateway-stack.js';
 const DEFAULT_SESSION_FUNCTIONS = 3;
 /** The kill switch (functions/control-functions.ts). */
 const KILL_SWITCH_FUNCTIONS = 1;
-/** The outbox's EventForwarder. */
-const FORWARDER_FUNCTIONS = 1;
+/** The outbox's EventForwarder and the events history (GET /events): functions without the broker. */
+const FORWARDER_FUNCTIONS = 2;
 
 const SKIP_BUNDLING = { 'aws:cdk:bundling-stacks': [] };
 // The end-of-day logout is left out where functions are counted; test/infra/end-of-day.test.ts covers it.
@@ -424,9 +424,10 @@ describe('egress none', () => {
       'AWS::ApiGatewayV2::Api': 1,
       'AWS::ApiGatewayV2::Stage': 1,
       // The OAuth function serves two routes, the health check one (GET /session), the kill switch three.
-      'AWS::ApiGatewayV2::Integration': N + 3 + 3,
-      'AWS::ApiGatewayV2::Route': N + 3 + 3,
-      'AWS::Lambda::Permission': N + 3 + 3,
+      // ... and GET /events one.
+      'AWS::ApiGatewayV2::Integration': N + 3 + 3 + 1,
+      'AWS::ApiGatewayV2::Route': N + 3 + 3 + 1,
+      'AWS::Lambda::Permission': N + 3 + 3 + 1,
       'AWS::SNS::Topic': 1,
       'AWS::SNS::TopicPolicy': 1,
       // Plus the scheduler roles (health check, watcher) and the audit archive's (Firehose, CloudWatch Logs), with their policies.
@@ -440,7 +441,7 @@ describe('egress none', () => {
       'AWS::Logs::SubscriptionFilter': OPERATIONS.filter((op) => op.kind === 'order').length + K + 1,
       'AWS::Lambda::Function': N + S + K + F,
       // The EventForwarder's trigger: the idempotency table's stream.
-      'AWS::Lambda::EventSourceMapping': F,
+      'AWS::Lambda::EventSourceMapping': 1,
       'AWS::Scheduler::Schedule': 2,
       // Errors and throttles per operation, API 5xx, errors per session function, the watcher, the kill switch and
       // the EventForwarder, SessionAlive.

@@ -135,7 +135,7 @@ describe('default deployment', () => {
     expect(byFunction.get('GetPendingGTTOrder')!.some((s) => actions(s).includes('events:PutEvents'))).toBe(false);
   });
 
-  it("gives the events table to the EventForwarder (markers, one order's view) and the watcher (lease, Query its orders, markers, order items), nobody else", () => {
+  it("gives the events table to the EventForwarder (markers, one order's view), the watcher (lease, Query its orders, markers, order items) and the history (Query), nobody else", () => {
     const table = idOf(t, 'AWS::DynamoDB::Table', 'EventsTable');
     const onTable = (statements: Statement[]) =>
       statements
@@ -145,6 +145,8 @@ describe('default deployment', () => {
     for (const [fn, statements] of byFunction) {
       if (fn === 'EventsEventForwarder')
         expect(onTable(statements), fn).toEqual([...FORWARDER_EVENTS_TABLE_ACTIONS].sort());
+      // GET /events reads the history: Query only.
+      else if (fn === 'EventsHistory') expect(onTable(statements), fn).toEqual(['dynamodb:Query']);
       else if (fn === 'EventsGttWatcher') expect(onTable(statements)).toEqual([...WATCHER_EVENTS_TABLE_ACTIONS].sort());
       else expect(onTable(statements), fn).toEqual([]);
     }

@@ -7,7 +7,7 @@ import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { KILL_SWITCH } from '../../functions/control-functions.js';
+import { EVENTS_HISTORY, KILL_SWITCH } from '../../functions/control-functions.js';
 import { OPERATIONS } from '../../functions/operations.js';
 import { SESSION_FUNCTIONS } from '../../functions/session-functions.js';
 import { buildApp } from '../../infra/app.js';
@@ -43,8 +43,9 @@ beforeAll(() => {
 describe('functions', () => {
   it('one function per operation and per session function, on nodejs22.x arm64 with X-Ray and a timeout above the broker timeout', () => {
     const functions = gateway.findResources('AWS::Lambda::Function');
-    // The operations, the session functions, the watcher, the kill switch and the outbox's EventForwarder.
-    expect(Object.keys(functions)).toHaveLength(OPERATIONS.length + SESSION.length + 3);
+    // The operations, the session functions, the watcher, the kill switch, the outbox's EventForwarder and the
+    // events history.
+    expect(Object.keys(functions)).toHaveLength(OPERATIONS.length + SESSION.length + 4);
     for (const [id, fn] of Object.entries(functions) as [string, { Properties: Record<string, unknown> }][]) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
@@ -57,15 +58,17 @@ describe('functions', () => {
         },
       });
       const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
-      // The EventForwarder never calls the broker.
-      expect(env.BROKER_BASE_URL).toEqual(id.startsWith('EventsEventForwarder') ? undefined : { Ref: 'BrokerBaseUrl' });
+      // The EventForwarder and the events history never call the broker.
+      expect(env.BROKER_BASE_URL).toEqual(
+        id.startsWith('EventsEventForwarder') || id.startsWith('EventsHistory') ? undefined : { Ref: 'BrokerBaseUrl' },
+      );
     }
   });
 
   it('each function has its own log group with a retention', () => {
     // One per function (the watcher, the kill switch and the EventForwarder too), the API's access logs, the VPC flow
     // logs of the default egress.
-    gateway.resourceCountIs('AWS::Logs::LogGroup', OPERATIONS.length + SESSION.length + 3 + 2);
+    gateway.resourceCountIs('AWS::Logs::LogGroup', OPERATIONS.length + SESSION.length + 4 + 2);
     for (const group of Object.values(gateway.findResources('AWS::Logs::LogGroup')) as {
       Properties: { RetentionInDays?: number };
     }[]) {
@@ -85,6 +88,7 @@ describe('HTTP API', () => {
         ...OPERATIONS.map((op) => `${op.route.method} ${op.route.path}`),
         ...sessionRoutes.map((r) => `${r.method} ${r.path}`),
         ...KILL_SWITCH.routes.map((r) => `${r.method} ${r.path}`),
+        ...EVENTS_HISTORY.routes.map((r) => `${r.method} ${r.path}`),
       ].sort(),
     );
     for (const route of routes) {
@@ -317,9 +321,9 @@ describe('alarms and outputs', () => {
     const alarms = Object.values(gateway.findResources('AWS::CloudWatch::Alarm')) as {
       Properties: { MetricName: string; Namespace: string; AlarmActions: unknown[] };
     }[];
-    // Per operation and session function, the watcher, the kill switch, the EventForwarder.
+    // Per operation and session function, the watcher, the kill switch, the EventForwarder, the events history.
     expect(alarms.filter((a) => a.Properties.MetricName === 'Errors')).toHaveLength(
-      OPERATIONS.length + SESSION.length + 3,
+      OPERATIONS.length + SESSION.length + 4,
     );
     expect(alarms.filter((a) => a.Properties.MetricName === 'SessionAlive')).toHaveLength(1);
     expect(alarms.filter((a) => a.Properties.MetricName === 'Throttles')).toHaveLength(OPERATIONS.length);
