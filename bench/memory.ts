@@ -9,6 +9,9 @@
  * an assumed 40 ms of waiting (the broker and DynamoDB round trips in AWS) at the arm64 price.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 
 import type { LocalStack } from '../local/run-local.js';
 import { deployedFunctions, localEnv, payloadFor } from './cold-start.js';
@@ -47,18 +50,21 @@ export interface MemoryRow {
 }
 
 /** Imports the bundle, invokes it with each payload in turn, prints CPU ms of the first and the mean of the rest. */
-const PROBE = `const m=await import(process.argv[1]);const payloads=JSON.parse(process.argv[2]);
+const PROBE = `const m=await import(process.argv[1]);const payloads=JSON.parse((await import('node:fs')).readFileSync(process.argv[2],'utf8'));
 const ctx={functionName:'bench',awsRequestId:'1',getRemainingTimeInMillis:()=>10000};
 const cpu=()=>{const u=process.cpuUsage();return (u.user+u.system)/1000};
 let failed=0,firstError;const times=[];for(const p of payloads){const c=cpu();try{const r=await m.handler(p,ctx);if(r&&r.statusCode>=400){failed++;firstError??=r.body}}catch(e){failed++;firstError??=String(e&&e.message)}times.push(cpu()-c)}
 const warm=times.slice(1);console.log(JSON.stringify({coldCpuMs:times[0],warmCpuMs:warm.reduce((a,b)=>a+b,0)/warm.length,peakRssKB:process.resourceUsage().maxRSS,failed,firstError}))`;
 
-const probe = (file: string, payloads: unknown[], env: Record<string, string>) =>
-  new Promise<{ coldCpuMs: number; warmCpuMs: number; peakRssKB: number; failed: number; firstError?: string }>(
+const probe = (file: string, payloads: unknown[], env: Record<string, string>) => {
+  // The payloads go through a file: as an argument they can pass the system's limit on one argument (128 KB).
+  const input = join(mkdtempSync(join(tmpdir(), 'gtt-memory-')), 'payloads.json');
+  writeFileSync(input, JSON.stringify(payloads));
+  return new Promise<{ coldCpuMs: number; warmCpuMs: number; peakRssKB: number; failed: number; firstError?: string }>(
     (resolve, reject) => {
       const child = spawn(
         process.execPath,
-        ['--input-type=module', '-e', PROBE, file.startsWith('/') ? file : `./${file}`, JSON.stringify(payloads)],
+        ['--input-type=module', '-e', PROBE, file.startsWith('/') ? file : `./${file}`, input],
         { env, stdio: ['ignore', 'pipe', 'pipe'] },
       );
       let out = '';
@@ -66,6 +72,7 @@ const probe = (file: string, payloads: unknown[], env: Record<string, string>) =
       child.stderr.on('data', () => undefined);
       child.on('error', reject);
       child.on('exit', () => {
+        rmSync(dirname(input), { recursive: true, force: true });
         try {
           resolve(JSON.parse(out.trim().split('\n').pop()!) as never);
         } catch {
@@ -74,6 +81,7 @@ const probe = (file: string, payloads: unknown[], env: Record<string, string>) =
       });
     },
   );
+};
 
 const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
 const usdPerMillion = (cpuMs: number, mb: number) => {

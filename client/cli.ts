@@ -24,6 +24,7 @@ import {
 import { GttGatewayError } from './errors.js';
 import { EXIT_CODES, exitCodeFor } from './exit-codes.js';
 import { OPERATION_INFO, type OperationInfo } from './generated/operations.js';
+import { loadProfile } from './profiles.js';
 
 export const DEFAULT_URL = 'http://127.0.0.1:3000';
 
@@ -91,6 +92,7 @@ export const LOGIN_POLL_MS = 2_000;
 
 const GLOBAL_FLAGS = [
   'url',
+  'profile',
   'sign',
   'no-sign',
   'region',
@@ -136,7 +138,8 @@ commands:
                pending GTTs whose trigger it meets fire
 
 global flags:
-  --url URL        the API (default: $GTT_API_URL, else ${DEFAULT_URL})
+  --url URL        the API (default: the profile's, else $GTT_API_URL, else ${DEFAULT_URL})
+  --profile NAME   a deployment named in $GTT_PROFILES or ~/.config/gtt-gateway/profiles.json (docs/accounts.md)
   --sign, --no-sign  SigV4-sign with the AWS default credentials (default: on unless the URL is loopback)
   --region R       signing region (default: from an execute-api URL, else AWS_REGION)
   --dry-run        place/modify/cancel: show the exact broker request; nothing is sent
@@ -712,7 +715,12 @@ export const main = async (
       }
       callInput = { path: pairs(f, 'path'), query: pairs(f, 'query'), ...(body === undefined ? {} : { body }) };
     }
-    const baseUrl = (f.str('url') || env.GTT_API_URL || DEFAULT_URL).replace(/\/+$/, '');
+    // --url/--region win, then the profile, then $GTT_API_URL, then npm start's address (client/profiles.ts).
+    const profileName = f.str('profile');
+    const loaded = profileName === undefined ? undefined : loadProfile(profileName, env);
+    if (typeof loaded === 'string') f.problem(loaded);
+    const profile = typeof loaded === 'object' ? loaded : undefined;
+    const baseUrl = (f.str('url') || profile?.url || env.GTT_API_URL || DEFAULT_URL).replace(/\/+$/, '');
     if (command === 'ltp') {
       if (rest[1] !== undefined && !PLAIN_DECIMAL.test(rest[1]))
         f.problem(`<price> must be a plain non-negative decimal number, got ${JSON.stringify(rest[1])}`);
@@ -742,7 +750,7 @@ export const main = async (
       return EXIT_CODES.OK;
     }
 
-    const region = f.str('region');
+    const region = f.str('region') || profile?.region;
     const client: GttClient = createGttClient({
       baseUrl,
       sign: values.sign ? true : values['no-sign'] ? false : 'auto',

@@ -45,6 +45,7 @@ export {
 export { EXIT_CODES, exitCodeFor } from './exit-codes.js';
 export type { components, operations, paths } from './generated/openapi.js';
 export { OPERATION_INFO, type OperationInfo } from './generated/operations.js';
+export { loadProfile, type Profile, profilesFile } from './profiles.js';
 export {
   type AwsCredentials,
   type CredentialsProvider,

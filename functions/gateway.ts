@@ -35,7 +35,7 @@ import { logger as defaultLogger } from './runtime/logger.js';
 import { execute } from './safety/executor.js';
 import type { IdempotentExecutor } from './safety/idempotency.js';
 import type { TradingControls } from './safety/trading-controls.js';
-import { METRIC_NAMESPACE, SERVICE_NAME } from './schemas/names.js';
+import { metricNamespace, SERVICE_NAME } from './schemas/names.js';
 
 /** Builds the idempotency executor of one operation (see core/idempotency.ts: `dynamoIdempotency`). */
 export type IdempotencyFactory = (
@@ -136,7 +136,7 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
   const metrics =
     options.metrics ??
     new Metrics({
-      namespace: METRIC_NAMESPACE,
+      namespace: metricNamespace(),
       serviceName: SERVICE_NAME,
       defaultDimensions: { Operation: operation.name },
     });

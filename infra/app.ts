@@ -5,6 +5,7 @@
 import { App, Aspects } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 
+import { accountOf, gatewayStackName, workflowExampleStackName } from './accounts.js';
 import { BROKER_CONTEXT_KEYS, resolveBrokerSetup } from './broker-setup.js';
 import { CONTEXT_SETTINGS, GatewayStack } from './gateway-stack.js';
 import { checkContextSettings } from './settings.js';
@@ -21,7 +22,9 @@ export const buildApp = (app = new App()): { app: App; gateway: GatewayStack; wo
   const broker = resolveBrokerSetup(
     Object.fromEntries(BROKER_CONTEXT_KEYS.map((name) => [name, context(name)]).filter(([, v]) => v !== undefined)),
   );
-  const gateway = new GatewayStack(app, 'GttGatewayStack', {
+  // One stack per broker account (infra/accounts.ts): `-c account=alice` deploys GttGatewayStack-alice.
+  const account = accountOf(context('account'));
+  const gateway = new GatewayStack(app, gatewayStackName(account), {
     description:
       'gtt-gateway: GTT orders and sessions at a jData broker, as Lambda functions behind an IAM-authorised HTTP API',
     brokerSecretArn: context('brokerSecretArn'),
@@ -43,7 +46,7 @@ export const buildApp = (app = new App()): { app: App; gateway: GatewayStack; wo
     notifyTelegramChatId: context('notifyTelegramChatId'),
     notifyOn: context('notifyOn'),
   });
-  const workflow = new WorkflowExampleStack(app, 'GttGatewayWorkflowExampleStack', {
+  const workflow = new WorkflowExampleStack(app, workflowExampleStackName(account), {
     description: 'gtt-gateway example: a Step Functions workflow and an EventBridge schedule using the functions',
     functions: {
       place: gateway.functions.get('PlaceGTTOrder')!.function,

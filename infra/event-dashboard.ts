@@ -7,13 +7,14 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type { Construct } from 'constructs';
 
 import type { AnyOperation } from '../functions/contract/operation.js';
-import { METRIC_NAMESPACE, SERVICE_NAME } from '../functions/schemas/names.js';
+import { SERVICE_NAME } from '../functions/schemas/names.js';
+import { accountOf, metricNamespaceOf } from './accounts.js';
 
 /** The dashboard of the function set: operations, broker, safety, events, watcher, session. */
 export const addEventDashboard = (scope: Construct, operations: readonly AnyOperation[]): cloudwatch.Dashboard => {
   const metric = (name: string, dimensions: Record<string, string>, statistic = 'Sum') =>
     new cloudwatch.Metric({
-      namespace: METRIC_NAMESPACE,
+      namespace: metricNamespaceOf(accountOf(Stack.of(scope).node.tryGetContext('account'))),
       metricName: name,
       dimensionsMap: { service: SERVICE_NAME, ...dimensions },
       statistic,

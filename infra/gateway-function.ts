@@ -17,6 +17,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 
 import { SERVICE_NAME } from '../functions/schemas/names.js';
+import { accountOf, metricNamespaceOf } from './accounts.js';
 import { LAMBDA_ENI_ACTIONS } from './egress.js';
 
 export const PROJECT_ROOT = join(import.meta.dirname, '..');
@@ -107,6 +108,10 @@ export class GatewayFunction extends Construct {
         POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
         POWERTOOLS_LOG_LEVEL: 'INFO',
         BROKER_TIMEOUT_MS: String(BROKER_TIMEOUT_MS),
+        // A deployment per broker account writes its metrics to a namespace of its own (infra/accounts.ts).
+        ...(accountOf(this.node.tryGetContext('account'))
+          ? { METRIC_NAMESPACE: metricNamespaceOf(accountOf(this.node.tryGetContext('account'))) }
+          : {}),
         ...(this.node.tryGetContext('enableSourceMaps') === 'true' ||
         this.node.tryGetContext('enableSourceMaps') === true
           ? { NODE_OPTIONS: '--enable-source-maps' }

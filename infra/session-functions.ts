@@ -20,8 +20,9 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
-import { METRIC_NAMESPACE, SERVICE_NAME } from '../functions/schemas/names.js';
+import { SERVICE_NAME } from '../functions/schemas/names.js';
 import { END_OF_DAY_LOGOUT_CRON, SESSION_FUNCTIONS, type SessionFunction } from '../functions/session-functions.js';
+import { accountOf, metricNamespaceOf } from './accounts.js';
 import { GatewayFunction, type GatewayFunctionNetwork } from './gateway-function.js';
 import { expiringTable } from './tables.js';
 
@@ -232,7 +233,7 @@ export class SessionFunctions extends Construct {
       .addAlarmAction(props.alarmAction);
     if (spec.name === 'SessionHealth') {
       new cloudwatch.Metric({
-        namespace: METRIC_NAMESPACE,
+        namespace: metricNamespaceOf(accountOf(this.node.tryGetContext('account'))),
         metricName: 'SessionAlive',
         dimensionsMap: { service: SERVICE_NAME },
         statistic: 'Minimum',

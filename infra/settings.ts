@@ -11,6 +11,7 @@
 import type * as z from 'zod';
 
 import { configFields, DEPLOYMENT_SETTINGS } from '../functions/runtime/config.js';
+import { ACCOUNT_NAME, ACCOUNT_NAME_RULE } from './accounts.js';
 
 export class SettingError extends Error {
   override readonly name = 'SettingError';
@@ -38,6 +39,7 @@ export const STACK_CONTEXT_CHECKS: Record<string, { test: (value: string) => boo
   notifyWebhookHeader: { test: (v) => HEADER_NAME.test(v), expect: 'an HTTP header name, e.g. X-Api-Key' },
   alarmEmail: { test: (v) => EMAIL.test(v), expect: 'an email address' },
   enableSourceMaps: { test: (v) => v === 'true' || v === 'false', expect: 'true or false' },
+  account: { test: (v) => ACCOUNT_NAME.test(v), expect: ACCOUNT_NAME_RULE },
 };
 
 /** The functions' settings as the functions read them, without the wiring the stack fills in. */

@@ -34,7 +34,7 @@ import { type GatewayConfig, type GatewaySettings, parseGatewayConfig } from '..
 import { logger as defaultLogger, writeLog } from '../runtime/logger.js';
 import { dynamoTradingControls, retryAfterSeconds, type TradingControls } from '../safety/trading-controls.js';
 import type { KillSwitchResult } from '../schemas/controls.js';
-import { METRIC_NAMESPACE, SERVICE_NAME } from '../schemas/names.js';
+import { metricNamespace, SERVICE_NAME } from '../schemas/names.js';
 
 export interface KillSwitchOptions {
   config?: GatewaySettings;
@@ -90,7 +90,7 @@ export const createKillSwitch = (options: KillSwitchOptions = {}) => {
     if (!config.CONTROL_TABLE_NAME)
       throw new ConfigurationError('The kill switch needs the trading controls table (CONTROL_TABLE_NAME).');
     // The table's own entries on the shared stack: the same validation, governor, audit and events as any call.
-    const metrics = new Metrics({ namespace: METRIC_NAMESPACE, serviceName: SERVICE_NAME });
+    const metrics = new Metrics({ namespace: metricNamespace(), serviceName: SERVICE_NAME });
     const shared = {
       config: settings,
       logger,

@@ -11,7 +11,7 @@ import { createEventPublisher, type EventPublisher } from '../events/publisher.j
 import { EventsTable } from '../events/store.js';
 import { shellHandler } from '../middleware/function-shell.js';
 import { writeLog } from '../runtime/logger.js';
-import { METRIC_NAMESPACE, SERVICE_NAME } from '../schemas/names.js';
+import { metricNamespace, SERVICE_NAME } from '../schemas/names.js';
 import { memo } from '../schemas/values.js';
 import { type ForwarderConfig, parseForwarderConfig } from './config.js';
 
@@ -31,7 +31,7 @@ export const createEventForwarder = (options: ForwarderOptions) => {
   const metrics =
     options.metrics ??
     new Metrics({
-      namespace: METRIC_NAMESPACE,
+      namespace: metricNamespace(),
       serviceName: SERVICE_NAME,
       defaultDimensions: { Function: 'EventForwarder' },
     });

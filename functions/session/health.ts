@@ -13,7 +13,7 @@ import { SessionSource } from '../broker/session.js';
 import { toGatewayError } from '../contract/errors.js';
 import { shellHandler } from '../middleware/function-shell.js';
 import { clientDetails } from '../operations.js';
-import { METRIC_NAMESPACE, SERVICE_NAME } from '../schemas/names.js';
+import { metricNamespace, SERVICE_NAME } from '../schemas/names.js';
 import { parseSessionConfig } from './config.js';
 
 export interface HealthResult {
@@ -37,7 +37,7 @@ export const createSessionHealthCheck = (options: {
   logger: Logger;
   metrics?: Metrics;
 }) => {
-  const metrics = options.metrics ?? new Metrics({ namespace: METRIC_NAMESPACE, serviceName: SERVICE_NAME });
+  const metrics = options.metrics ?? new Metrics({ namespace: metricNamespace(), serviceName: SERVICE_NAME });
   /** `scheduled`: the pre-market run, which publishes SessionAlive (GET /session only answers: no metric, no alarm). */
   const check = async (scheduled: boolean): Promise<HealthResult> => {
     const config = parseSessionConfig(options.env ?? process.env);

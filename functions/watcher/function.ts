@@ -9,7 +9,7 @@ import { SessionSource } from '../broker/session.js';
 import { createEventPublisher, type EventPublisher } from '../events/publisher.js';
 import { EventsTable } from '../events/store.js';
 import { shellHandler } from '../middleware/function-shell.js';
-import { METRIC_NAMESPACE, SERVICE_NAME } from '../schemas/names.js';
+import { metricNamespace, SERVICE_NAME } from '../schemas/names.js';
 import { memo } from '../schemas/values.js';
 import { parseWatcherConfig, type WatcherConfig } from './config.js';
 import { runWatcher, type WatcherRun } from './watcher.js';
@@ -27,7 +27,7 @@ export const createGttWatcher = (options: WatcherOptions) => {
   const metrics =
     options.metrics ??
     new Metrics({
-      namespace: METRIC_NAMESPACE,
+      namespace: metricNamespace(),
       serviceName: SERVICE_NAME,
       defaultDimensions: { Function: 'GttWatcher' },
     });

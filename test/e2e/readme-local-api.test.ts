@@ -30,6 +30,7 @@ describe('README: npm start and the curl lines', () => {
   it('prints its routes and serves the OpenAPI document', async () => {
     expect(started.output()).toMatch(/POST\s+\/gtt-orders\s+PlaceGTTOrder/);
     expect(started.output()).toMatch(/POST\s+\/kill-switch\s+KillSwitch/);
+    expect(started.output()).toMatch(/GET\s+\/events\s+EventsHistory/);
     expect(started.output()).toMatch(
       /Trading rules\s+8\/s and 120\/min per account; market orders: convert; algo id: none/,
     );
@@ -40,6 +41,7 @@ describe('README: npm start and the curl lines', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/client',
+      '/events',
       '/gtt-orders',
       '/gtt-orders/enabled',
       '/gtt-orders/oco',
