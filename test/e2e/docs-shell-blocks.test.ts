@@ -1,0 +1,134 @@
+/**
+ * Every shell block of the README and the docs is accounted for, so the docs cannot drift from what works:
+ *
+ * - a block between `<!-- e2e-NAME:start/end -->` markers must be run by a test (`readmeBlock('NAME')`);
+ * - any other block must be in PLAN: run here against `npm start` (`run`), covered by a named test that shows the
+ *   same commands (`covered`, with the text both share), or left out with the reason (`skip`: it needs an AWS
+ *   account, or it is what CI itself runs).
+ *
+ * A new block fails this test until it is given one of these; an entry whose block is gone fails it too.
+ */
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { type Started, startScript } from '../support/processes.js';
+
+type Plan = { run: true } | { covered: string; evidence: string } | { skip: string };
+
+const AWS = 'needs an AWS account (a deploy or a call to a deployed stack); infra tests synthesise the same stacks';
+/** Keyed `<page>#<n>`: the page's n-th shell block (from 1) that has no e2e markers. */
+const PLAN: Record<string, Plan> = {
+  'README.md#1': { skip: 'npm install, npm start, npm test: CI runs them on a fresh clone (.ci/run)' },
+  'CONTRIBUTING.md#1': { skip: 'npm install, npm start, npm test: CI runs them on a fresh clone (.ci/run)' },
+  'docs/accounts.md#1': { skip: AWS },
+  'docs/brokers.md#1': { skip: AWS },
+  'docs/brokers.md#2': {
+    skip: 'the daily routine against a deployed API (<api>); the CLI e2e runs each command locally',
+  },
+  'docs/client.md#1': { covered: 'test/e2e/client-package.test.ts', evidence: 'npm pack' },
+  'docs/client.md#2': { run: true },
+  'docs/deploying.md#1': { skip: AWS },
+  'docs/egress.md#1': { skip: AWS },
+  'docs/egress.md#2': { skip: AWS },
+  'docs/emulator.md#1': { covered: 'test/e2e/readme-emulator.test.ts', evidence: 'emulator' },
+  'docs/events.md#1': { skip: AWS },
+  'docs/events.md#2': { skip: AWS },
+  'docs/events.md#3': { skip: AWS },
+  'docs/events.md#4': { skip: AWS },
+  'docs/events.md#5': { covered: 'test/e2e/notify-telegram.test.ts', evidence: "NOTIFY_FORMAT: 'telegram'" },
+  'docs/workflow.md#1': { skip: AWS },
+};
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const PAGES = [
+  'README.md',
+  'CONTRIBUTING.md',
+  'SECURITY.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
+
+interface Block {
+  key: string;
+  marker?: string;
+  text: string;
+}
+
+const blocksOf = (page: string): Block[] => {
+  const text = readFileSync(join(ROOT, page), 'utf8');
+  const blocks: Block[] = [];
+  let n = 0;
+  for (const match of text.matchAll(/(<!-- e2e-([\w-]+):start -->\s*)?```(?:sh|bash|shell|console)\n([\s\S]*?)```/g)) {
+    if (match[2]) blocks.push({ key: `${page}:e2e-${match[2]}`, marker: match[2], text: match[3]! });
+    else blocks.push({ key: `${page}#${++n}`, text: match[3]! });
+  }
+  return blocks;
+};
+const BLOCKS = PAGES.flatMap(blocksOf);
+const TESTS = readdirSync(join(ROOT, 'test'), { recursive: true })
+  .map(String)
+  .filter((f) => f.endsWith('.test.ts'))
+  .map((f) => readFileSync(join(ROOT, 'test', f), 'utf8'))
+  .join('\n');
+
+describe('every shell block of the docs', () => {
+  it('is run by a test, covered by one, or left out with a reason; PLAN has no stale entry', () => {
+    const unplanned = BLOCKS.filter((b) => !b.marker && !(b.key in PLAN)).map((b) => b.key);
+    expect(unplanned, 'add these blocks to PLAN (run, covered or skip with a reason)').toEqual([]);
+    const keys = new Set(BLOCKS.map((b) => b.key));
+    expect(Object.keys(PLAN).filter((key) => !keys.has(key))).toEqual([]);
+    for (const block of BLOCKS.filter((b) => b.marker))
+      expect(TESTS, `${block.key}: no test runs readmeBlock('${block.marker}')`).toContain(
+        `readmeBlock('${block.marker}')`,
+      );
+  });
+
+  it('a covered block: its test exists and shows the same commands', () => {
+    for (const [key, plan] of Object.entries(PLAN)) {
+      if (!('covered' in plan)) continue;
+      const block = BLOCKS.find((b) => b.key === key)!;
+      expect(block.text, key).toContain(plan.evidence.replace(/^NOTIFY_FORMAT: 'telegram'$/, 'NOTIFY_FORMAT=telegram'));
+      expect(readFileSync(join(ROOT, plan.covered), 'utf8'), key).toContain(plan.evidence);
+    }
+  });
+});
+
+describe('the runnable blocks, against npm start', () => {
+  let started: Started;
+  beforeAll(async () => {
+    started = await startScript(
+      'local/start.ts',
+      ['--port', '0'],
+      /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Try:/,
+    );
+  }, 30_000);
+  afterAll(() => started?.stop());
+
+  const runnable = Object.entries(PLAN).filter(([, plan]) => 'run' in plan);
+  it.each(runnable.map(([key]) => key))(
+    "%s runs as written (with npm start's port), exit 0",
+    async (key) => {
+      const url = started.match[1]!;
+      const script = BLOCKS.find((b) => b.key === key)!.text.replaceAll('http://127.0.0.1:3000', url);
+      const result = await new Promise<{ code: number; out: string }>((resolve) => {
+        execFile(
+          'bash',
+          ['-euo', 'pipefail', '-c', script],
+          { cwd: ROOT, timeout: 60_000, env: { ...process.env, GTT_API_URL: url } },
+          (error, stdout, stderr) =>
+            resolve({
+              code: error ? (typeof error.code === 'number' ? error.code : -1) : 0,
+              out: `${stdout}${stderr}`,
+            }),
+        );
+      });
+      expect(result.code, result.out).toBe(0);
+    },
+    90_000,
+  );
+});
