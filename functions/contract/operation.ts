@@ -165,6 +165,13 @@ export function defineOperation<In, Reply, Result>(
   };
 }
 
+/** The validated input of an entry: what its input schema outputs and its `toJData` takes. */
+export type InputOf<Op> = Op extends OperationDefinition<infer In, infer _Reply, infer _Result> ? In : never;
+/** The broker reply of an entry, as its reply schema decodes it. */
+export type ReplyOf<Op> = Op extends OperationDefinition<infer _In, infer Reply, infer _Result> ? Reply : never;
+/** The result an entry answers (its `toResult`'s, or the decoded reply when it has none). */
+export type ResultOf<Op> = Op extends OperationDefinition<infer _In, infer _Reply, infer Result> ? Result : never;
+
 /**
  * The table's element type. zod schema types are invariant in their output type, so entries with different
  * In/Reply/Result types only share a type through `any`; each entry is fully typed where it is defined, and the
