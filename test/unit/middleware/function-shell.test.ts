@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+
+import { BrokerRejectedError } from '../../../functions/contract/errors.js';
+import { shellHandler } from '../../../functions/middleware/function-shell.js';
+import { lambdaContext } from '../../../local/lambda-context.js';
+import { captureLogger } from '../../support/logs.js';
+
+describe('functionShell', () => {
+  it("puts the invocation's Lambda context on every log line", async () => {
+    const { logger, lines } = captureLogger();
+    const handler = shellHandler({ logger }, async () => {
+      logger.info('inside');
+      return 'ok';
+    });
+    expect(await handler(undefined, lambdaContext('GttWatcher'))).toBe('ok');
+    expect(JSON.parse(lines[0]!)).toMatchObject({ message: 'inside', function_name: 'GttWatcher' });
+  });
+
+  it('with logFailures, one line per failure naming its code; the error goes on unchanged', async () => {
+    const { logger, lines } = captureLogger();
+    const failure = new BrokerRejectedError('no');
+    const handler = shellHandler({ logger, logFailures: true }, async () => {
+      throw failure;
+    });
+    await expect(handler()).rejects.toBe(failure);
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({
+      message: 'function failed',
+      failure: { code: 'BROKER_REJECTED' },
+    });
+  });
+});
