@@ -1,7 +1,8 @@
 /**
  * Memory sizes from measurement: each deployed bundle (cdk synth assets, template environment) in a fresh Node
  * process against the local stack, invoked once cold and then WARM_CALLS times warm. The process's own CPU time
- * (user + system, process.cpuUsage) per invocation and its peak RSS are what Lambda's memory setting buys: CPU in
+ * (user + system, process.cpuUsage) per invocation and its peak RSS (sampled after each invocation: the kernel's
+ * maxrss of a spawned process starts at its parent's) are what Lambda's memory setting buys: CPU in
  * proportion to memory (a full vCPU at 1,769 MB), and the RSS it must hold. The broker, dynalite and the other
  * stand-ins run in the parent process, so their work is not counted.
  *
@@ -53,8 +54,8 @@ export interface MemoryRow {
 const PROBE = `const m=await import(process.argv[1]);const payloads=JSON.parse((await import('node:fs')).readFileSync(process.argv[2],'utf8'));
 const ctx={functionName:'bench',awsRequestId:'1',getRemainingTimeInMillis:()=>10000};
 const cpu=()=>{const u=process.cpuUsage();return (u.user+u.system)/1000};
-let failed=0,firstError;const times=[];for(const p of payloads){const c=cpu();try{const r=await m.handler(p,ctx);if(r&&r.statusCode>=400){failed++;firstError??=r.body}}catch(e){failed++;firstError??=String(e&&e.message)}times.push(cpu()-c)}
-const warm=times.slice(1);console.log(JSON.stringify({coldCpuMs:times[0],warmCpuMs:warm.reduce((a,b)=>a+b,0)/warm.length,peakRssKB:process.resourceUsage().maxRSS,failed,firstError}))`;
+let failed=0,firstError,peak=process.memoryUsage.rss();const times=[];for(const p of payloads){const c=cpu();try{const r=await m.handler(p,ctx);if(r&&r.statusCode>=400){failed++;firstError??=r.body}}catch(e){failed++;firstError??=String(e&&e.message)}times.push(cpu()-c);peak=Math.max(peak,process.memoryUsage.rss())}
+const warm=times.slice(1);console.log(JSON.stringify({coldCpuMs:times[0],warmCpuMs:warm.reduce((a,b)=>a+b,0)/warm.length,peakRssKB:peak/1024,failed,firstError}))`;
 
 const probe = (file: string, payloads: unknown[], env: Record<string, string>) => {
   // The payloads go through a file: as an argument they can pass the system's limit on one argument (128 KB).
