@@ -3,13 +3,12 @@
  * `GET /events` (IAM auth) that may only Query the events table, an error alarm. It never calls the broker, so it
  * gets no secret and no broker settings.
  */
-import { Duration, type Stack } from 'aws-cdk-lib';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type { Stack } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 
 import { EVENTS_HISTORY } from '../functions/control-functions.js';
 import { addFunctionRoute } from './gateway-api.js';
-import { GatewayFunction, MEMORY_MB } from './gateway-function.js';
+import { addErrorsAlarm, GatewayFunction, MEMORY_MB } from './gateway-function.js';
 import type { OperationFunctionsProps } from './operation-functions.js';
 
 export const EVENTS_HISTORY_TABLE_ACTIONS = ['dynamodb:Query'] as const;
@@ -27,14 +26,12 @@ export const addEventsHistory = (stack: Stack, props: OperationFunctionsProps): 
   props.events.table.grant(fn.role, ...EVENTS_HISTORY_TABLE_ACTIONS);
   for (const route of EVENTS_HISTORY.routes)
     addFunctionRoute(props.gateway, route, `${EVENTS_HISTORY.name}${route.method}Integration`, fn.function);
-  fn.function
-    .metricErrors({ period: Duration.minutes(5) })
-    .createAlarm(stack, 'EventsHistoryErrors', {
-      alarmDescription: 'EventsHistory: function errors (the events table could not be read)',
-      threshold: 3,
-      evaluationPeriods: 1,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    })
-    .addAlarmAction(props.alarmAction);
+  addErrorsAlarm(
+    stack,
+    'EventsHistoryErrors',
+    fn.function,
+    { description: 'EventsHistory: function errors (the events table could not be read)', threshold: 3 },
+    props.alarmAction,
+  );
   return fn;
 };

@@ -5,7 +5,7 @@
  * infra/event-webhook.ts, the dashboard in infra/event-dashboard.ts).
  */
 import { CfnOutput, Duration, Stack, TimeZone } from 'aws-cdk-lib';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
@@ -22,7 +22,7 @@ import type { AnyOperation } from '../functions/contract/operation.js';
 import { EVENT_SOURCE } from '../functions/schemas/events.js';
 import { addEventDashboard } from './event-dashboard.js';
 import { addEventWebhook, type WebhookSettings } from './event-webhook.js';
-import { GatewayFunction, type GatewayFunctionNetwork, MEMORY_MB } from './gateway-function.js';
+import { addErrorsAlarm, GatewayFunction, type GatewayFunctionNetwork, MEMORY_MB } from './gateway-function.js';
 import { InvokeThisFunctionOnly } from './session-functions.js';
 import { expiringTable } from './tables.js';
 
@@ -187,16 +187,17 @@ export class LifecycleEvents extends Construct {
         maxEventAge: Duration.minutes(1),
       }),
     });
-    watcher.function
-      .metricErrors({ period: Duration.minutes(5) })
-      .createAlarm(this, 'GttWatcherErrors', {
-        alarmDescription:
+    addErrorsAlarm(
+      this,
+      'GttWatcherErrors',
+      watcher.function,
+      {
+        description:
           'GttWatcher: failed runs (broker unreachable, events refused); its state stays and the next run retries',
         threshold: 3,
-        evaluationPeriods: 1,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      })
-      .addAlarmAction(alarmAction);
+      },
+      alarmAction,
+    );
     this.watcher = watcher;
     return watcher;
   }
@@ -238,16 +239,17 @@ export class LifecycleEvents extends Construct {
         ],
       }),
     );
-    forwarder.function
-      .metricErrors({ period: Duration.minutes(5) })
-      .createAlarm(this, 'EventForwarderErrors', {
-        alarmDescription:
+    addErrorsAlarm(
+      this,
+      'EventForwarderErrors',
+      forwarder.function,
+      {
+        description:
           'EventForwarder: failed batches (EventBridge or the events table unreachable); the records are delivered again',
         threshold: 3,
-        evaluationPeriods: 1,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      })
-      .addAlarmAction(alarmAction);
+      },
+      alarmAction,
+    );
     this.forwarder = forwarder;
     return forwarder;
   }

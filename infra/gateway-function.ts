@@ -9,6 +9,7 @@
 import { join } from 'node:path';
 
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -138,3 +139,24 @@ export class GatewayFunction extends Construct {
     });
   }
 }
+
+/**
+ * The alarm every function of the set has: its Lambda `Errors` over 5 minutes at `threshold` or more, to the
+ * stack's alarm topic (missing data is not breaching: no invocations, no alarm).
+ */
+export const addErrorsAlarm = (
+  scope: Construct,
+  id: string,
+  fn: lambda.IFunction,
+  props: { description: string; threshold: number },
+  action: cloudwatch.IAlarmAction,
+): cloudwatch.Alarm => {
+  const alarm = fn.metricErrors({ period: Duration.minutes(5) }).createAlarm(scope, id, {
+    alarmDescription: props.description,
+    threshold: props.threshold,
+    evaluationPeriods: 1,
+    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+  });
+  alarm.addAlarmAction(action);
+  return alarm;
+};

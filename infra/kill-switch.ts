@@ -4,12 +4,11 @@
  * were.
  */
 import { CfnOutput, Duration, type Stack } from 'aws-cdk-lib';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as logs from 'aws-cdk-lib/aws-logs';
 
 import { KILL_SWITCH } from '../functions/control-functions.js';
 import { addFunctionRoute } from './gateway-api.js';
-import { GatewayFunction, MEMORY_MB } from './gateway-function.js';
+import { addErrorsAlarm, GatewayFunction, MEMORY_MB } from './gateway-function.js';
 import { brokerRateEnvironment, GOVERNOR_TABLE_ACTIONS, type OperationFunctionsProps } from './operation-functions.js';
 
 /** The kill switch also turns the switch (an UpdateItem of the account's item). */
@@ -60,15 +59,13 @@ export const addKillSwitch = (stack: Stack, props: OperationFunctionsProps): Gat
       route.method !== 'GET' ? KILL_SWITCH_ROUTE_THROTTLE : undefined,
     );
   }
-  fn.function
-    .metricErrors({ period: Duration.minutes(5) })
-    .createAlarm(stack, 'KillSwitchErrors', {
-      alarmDescription: 'KillSwitch: function errors (the switch could not be turned, or the sweep failed)',
-      threshold: 1,
-      evaluationPeriods: 1,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    })
-    .addAlarmAction(props.alarmAction);
+  addErrorsAlarm(
+    stack,
+    'KillSwitchErrors',
+    fn.function,
+    { description: 'KillSwitch: function errors (the switch could not be turned, or the sweep failed)', threshold: 1 },
+    props.alarmAction,
+  );
   new CfnOutput(stack, 'KillSwitchFunctionArn', {
     value: fn.function.functionArn,
     description: 'Invoke directly with {"action":"on"|"off"|"status"}; or POST/DELETE/GET /kill-switch',

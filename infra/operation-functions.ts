@@ -17,7 +17,7 @@ import { OPERATIONS } from '../functions/operations.js';
 import type { BrokerSetup } from './broker-setup.js';
 import type { LifecycleEvents } from './events.js';
 import { addFunctionRoute, type GatewayApi, ORDER_ROUTE_THROTTLE } from './gateway-api.js';
-import { GatewayFunction, type GatewayFunctionNetwork, MEMORY_MB } from './gateway-function.js';
+import { addErrorsAlarm, GatewayFunction, type GatewayFunctionNetwork, MEMORY_MB } from './gateway-function.js';
 
 /** What the order functions' governor does on the control table: a consistent read and a conditional put. */
 export const GOVERNOR_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem'] as const;
@@ -54,14 +54,16 @@ export const addOperationFunctions = (stack: Stack, props: OperationFunctionsPro
       operation.kind === 'order' ? ORDER_ROUTE_THROTTLE : undefined,
     );
 
-    fn.metricErrors({ period: Duration.minutes(5) })
-      .createAlarm(stack, `${operation.name}Errors`, {
-        alarmDescription: `${operation.name}: function errors (unhandled failures and direct-invocation errors)`,
+    addErrorsAlarm(
+      stack,
+      `${operation.name}Errors`,
+      fn,
+      {
+        description: `${operation.name}: function errors (unhandled failures and direct-invocation errors)`,
         threshold: 1,
-        evaluationPeriods: 1,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      })
-      .addAlarmAction(props.alarmAction);
+      },
+      props.alarmAction,
+    );
     fn.metricThrottles({ period: Duration.minutes(5) })
       .createAlarm(stack, `${operation.name}Throttles`, {
         alarmDescription: `${operation.name}: invocations throttled by Lambda`,

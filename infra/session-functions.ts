@@ -23,7 +23,7 @@ import { Construct } from 'constructs';
 import { SERVICE_NAME } from '../functions/schemas/names.js';
 import { END_OF_DAY_LOGOUT_CRON, SESSION_FUNCTIONS, type SessionFunction } from '../functions/session-functions.js';
 import { accountOf, metricNamespaceOf } from './accounts.js';
-import { GatewayFunction, type GatewayFunctionNetwork } from './gateway-function.js';
+import { addErrorsAlarm, GatewayFunction, type GatewayFunctionNetwork } from './gateway-function.js';
 import { expiringTable } from './tables.js';
 
 /**
@@ -223,14 +223,13 @@ export class SessionFunctions extends Construct {
         target: new InvokeThisFunctionOnly(fn, { role, ...SCHEDULE_RETRY }),
       });
     }
-    fn.metricErrors({ period: Duration.minutes(5) })
-      .createAlarm(this, `${spec.name}Errors`, {
-        alarmDescription: `${spec.name}: function errors (a failed login or an unreadable secret)`,
-        threshold: 1,
-        evaluationPeriods: 1,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      })
-      .addAlarmAction(props.alarmAction);
+    addErrorsAlarm(
+      this,
+      `${spec.name}Errors`,
+      fn,
+      { description: `${spec.name}: function errors (a failed login or an unreadable secret)`, threshold: 1 },
+      props.alarmAction,
+    );
     if (spec.name === 'SessionHealth') {
       new cloudwatch.Metric({
         namespace: metricNamespaceOf(accountOf(this.node.tryGetContext('account'))),
