@@ -71,36 +71,43 @@ const ctx={functionName:'bench',awsRequestId:'1',getRemainingTimeInMillis:()=>10
 let ok=true,error;try{await m.handler(JSON.parse(process.argv[2]),ctx)}catch(e){ok=false;error=String(e&&e.message).slice(0,300)}const t2=performance.now();
 console.log(JSON.stringify({importMs:t1-t0,totalMs:t2-t1+(t1-t0),ok,error}))`;
 
+/**
+ * Runs `probe` (an ES module script) in a fresh Node process with `file` and `arg` as its arguments, and resolves
+ * with the JSON of its last stdout line and how long the whole process took.
+ */
+export const runProbe = <T>(
+  probe: string,
+  file: string,
+  arg: string,
+  env: Record<string, string>,
+): Promise<T & { processMs: number }> =>
+  new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(
+      process.execPath,
+      ['--input-type=module', '-e', probe, file.startsWith('/') ? file : `./${file}`, arg],
+      { env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', () => undefined);
+    child.on('error', reject);
+    child.on('exit', () => {
+      const processMs = performance.now() - started;
+      try {
+        resolve({ ...(JSON.parse(out.trim().split('\n').pop()!) as T), processMs });
+      } catch {
+        reject(new Error(`${file}: no measurement in ${JSON.stringify(out.slice(-300))}`));
+      }
+    });
+  });
+
 export const once = (file: string, payload: unknown, env: Record<string, string>) =>
-  new Promise<{ importMs: number; totalMs: number; processMs: number; ok: boolean; error?: string }>(
-    (resolve, reject) => {
-      const started = performance.now();
-      const child = spawn(
-        process.execPath,
-        ['--input-type=module', '-e', PROBE, file.startsWith('/') ? file : `./${file}`, JSON.stringify(payload)],
-        { env, stdio: ['ignore', 'pipe', 'pipe'] },
-      );
-      let out = '';
-      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-      child.stderr.on('data', () => undefined);
-      child.on('error', reject);
-      child.on('exit', () => {
-        const processMs = performance.now() - started;
-        try {
-          resolve({
-            ...(JSON.parse(out.trim().split('\n').pop()!) as {
-              importMs: number;
-              totalMs: number;
-              ok: boolean;
-              error?: string;
-            }),
-            processMs,
-          });
-        } catch {
-          reject(new Error(`${file}: no measurement in ${JSON.stringify(out.slice(-300))}`));
-        }
-      });
-    },
+  runProbe<{ importMs: number; totalMs: number; ok: boolean; error?: string }>(
+    PROBE,
+    file,
+    JSON.stringify(payload),
+    env,
   );
 
 const ORDER = {

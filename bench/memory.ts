@@ -9,13 +9,12 @@
  * Lambda-equivalent time of the CPU-bound part at M MB = CPU ms × 1,769 / M; the cost per million invocations adds
  * an assumed 40 ms of waiting (the broker and DynamoDB round trips in AWS) at the arm64 price.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 
 import type { LocalStack } from '../local/run-local.js';
-import { deployedFunctions, localEnv, payloadFor } from './cold-start.js';
+import { deployedFunctions, localEnv, payloadFor, runProbe } from './cold-start.js';
 
 export const FULL_VCPU_MB = 1_769;
 /** arm64, us-east-1: per GB-second and per request. */
@@ -57,31 +56,21 @@ const cpu=()=>{const u=process.cpuUsage();return (u.user+u.system)/1000};
 let failed=0,firstError,peak=process.memoryUsage.rss();const times=[];for(const p of payloads){const c=cpu();try{const r=await m.handler(p,ctx);if(r&&r.statusCode>=400){failed++;firstError??=r.body}}catch(e){failed++;firstError??=String(e&&e.message)}times.push(cpu()-c);peak=Math.max(peak,process.memoryUsage.rss())}
 const warm=times.slice(1);console.log(JSON.stringify({coldCpuMs:times[0],warmCpuMs:warm.reduce((a,b)=>a+b,0)/warm.length,peakRssKB:peak/1024,failed,firstError}))`;
 
-const probe = (file: string, payloads: unknown[], env: Record<string, string>) => {
+const probe = async (file: string, payloads: unknown[], env: Record<string, string>) => {
   // The payloads go through a file: as an argument they can pass the system's limit on one argument (128 KB).
-  const input = join(mkdtempSync(join(tmpdir(), 'gtt-memory-')), 'payloads.json');
-  writeFileSync(input, JSON.stringify(payloads));
-  return new Promise<{ coldCpuMs: number; warmCpuMs: number; peakRssKB: number; failed: number; firstError?: string }>(
-    (resolve, reject) => {
-      const child = spawn(
-        process.execPath,
-        ['--input-type=module', '-e', PROBE, file.startsWith('/') ? file : `./${file}`, input],
-        { env, stdio: ['ignore', 'pipe', 'pipe'] },
-      );
-      let out = '';
-      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-      child.stderr.on('data', () => undefined);
-      child.on('error', reject);
-      child.on('exit', () => {
-        rmSync(dirname(input), { recursive: true, force: true });
-        try {
-          resolve(JSON.parse(out.trim().split('\n').pop()!) as never);
-        } catch {
-          reject(new Error(`${file}: no measurement in ${JSON.stringify(out.slice(-300))}`));
-        }
-      });
-    },
-  );
+  const dir = mkdtempSync(join(tmpdir(), 'gtt-memory-'));
+  writeFileSync(join(dir, 'payloads.json'), JSON.stringify(payloads));
+  try {
+    return await runProbe<{
+      coldCpuMs: number;
+      warmCpuMs: number;
+      peakRssKB: number;
+      failed: number;
+      firstError?: string;
+    }>(PROBE, file, join(dir, 'payloads.json'), env);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 };
 
 const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
