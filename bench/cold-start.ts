@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
 
-import { OPERATIONS } from '../functions/operations.js';
+import { EXAMPLE_OCO, EXAMPLE_ORDER, OPERATIONS } from '../functions/operations.js';
 import { LOCAL_CONTROL_TABLE } from '../local/dynamodb.js';
 import { LOCAL_SECRET_ID, type LocalStack, startLocalStack } from '../local/run-local.js';
 
@@ -110,24 +110,9 @@ export const once = (file: string, payload: unknown, env: Record<string, string>
     env,
   );
 
-const ORDER = {
-  exch: 'NSE',
-  tsym: 'M&M-EQ',
-  qty: 1,
-  prc: '1500',
-  prd: 'C',
-  trantype: 'B',
-  prctyp: 'LMT',
-  ret: 'DAY',
-  ai_t: 'LTP_B_O',
-  d: '1490',
-};
-const OCO = {
-  exch: 'NSE',
-  tsym: 'M&M-EQ',
-  target: { trigger: '1600', order: { trantype: 'S', prctyp: 'LMT', qty: 1, prc: '1598', prd: 'C' } },
-  stopLoss: { trigger: '1400', order: { trantype: 'S', prctyp: 'MKT', qty: 1, prd: 'C' } },
-};
+// The operation table's own example inputs: a buy of 1 M&M-EQ at 1500 when the price falls to 1490, and its OCO exit.
+const ORDER = EXAMPLE_ORDER;
+const OCO = EXAMPLE_OCO;
 const asWire = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, String(v)]));
 
 /**

@@ -19,7 +19,7 @@ import { postToBroker } from '../functions/broker/transport.js';
 import type { AnyOperation } from '../functions/contract/operation.js';
 import { createGatewayEvents } from '../functions/events/producer.js';
 import { createGatewayHandler } from '../functions/gateway.js';
-import { OPERATIONS, placeGttOrder } from '../functions/operations.js';
+import { EXAMPLE_ORDER, OPERATIONS, placeGttOrder } from '../functions/operations.js';
 import { logger } from '../functions/runtime/logger.js';
 import { dynamoIdempotency } from '../functions/safety/idempotency.js';
 import { DEFAULT_ORDER_RATE, TradingControls } from '../functions/safety/trading-controls.js';
@@ -54,18 +54,8 @@ const percentile = (values: number[], p: number): number => {
 };
 const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** digits;
 
-const order = {
-  exch: 'NSE',
-  tsym: 'M&M-EQ',
-  qty: 1,
-  prc: '1500',
-  prd: 'C',
-  trantype: 'B',
-  prctyp: 'LMT',
-  ret: 'DAY',
-  ai_t: 'LTP_B_O',
-  d: '1490',
-};
+// The operation table's example place (a buy of 1 M&M-EQ at 1500 when the price falls to 1490).
+const order = EXAMPLE_ORDER;
 
 // The deployed settings (an Idempotency-Key required on the order operations, events on), without the order-rate
 // governor: it would cap places at 8 a second. Its own cost per order is measured in its section.

@@ -49,7 +49,7 @@ import {
 
 /** The table's example inputs (`example`): a buy of one M&M at 1500 when the price falls to 1490, and its OCO exit. */
 const EXAMPLE_AL_ID = '26112300000001';
-const EXAMPLE_ORDER = {
+export const EXAMPLE_ORDER = {
   exch: 'NSE',
   tsym: 'M&M-EQ',
   qty: 1,
@@ -60,8 +60,8 @@ const EXAMPLE_ORDER = {
   ret: 'DAY',
   ai_t: 'LTP_B_O',
   d: '1490',
-};
-const EXAMPLE_OCO = {
+} as const;
+export const EXAMPLE_OCO = {
   exch: 'NSE',
   tsym: 'M&M-EQ',
   target: { trigger: '1600', order: { trantype: 'S', prctyp: 'LMT', qty: 1, prc: '1600', prd: 'C' } },

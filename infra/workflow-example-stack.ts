@@ -12,6 +12,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 
+import { EXAMPLE_ORDER } from '../functions/operations.js';
 import { buildWorkflowDefinition, type WorkflowFunctions } from './workflow.js';
 
 export interface WorkflowExampleStackProps extends StackProps {
@@ -19,20 +20,7 @@ export interface WorkflowExampleStackProps extends StackProps {
 }
 
 /** An input that places one GTT order (a buy of 1 M&M-EQ at 1500 when the price falls to 1490). */
-export const EXAMPLE_INPUT = {
-  order: {
-    exch: 'NSE',
-    tsym: 'M&M-EQ',
-    qty: 1,
-    prc: '1500',
-    prd: 'C',
-    trantype: 'B',
-    prctyp: 'LMT',
-    ret: 'DAY',
-    ai_t: 'LTP_B_O',
-    d: '1490',
-  },
-};
+export const EXAMPLE_INPUT = { order: { ...EXAMPLE_ORDER } };
 
 /** The AWS CLI line that starts one execution; re-running it under the same name can never place twice. */
 export const startExecutionCommand = (stateMachineArn: string, region: string): string =>
