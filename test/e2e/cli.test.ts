@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { CLI_OCO, CLI_ORDER } from '../support/cli-orders.js';
 import { emulatorControl } from '../support/emulator-control.js';
-import { readmeBlock, type Started, startScript } from '../support/processes.js';
+import { readmeBlock, type Started, startNpmStart } from '../support/processes.js';
 
 const exec = promisify(execFile);
 
@@ -51,11 +51,7 @@ const json = <T>(run: Run): T => {
 };
 
 beforeAll(async () => {
-  started = await startScript(
-    'local/start.ts',
-    ['--port', '0'],
-    /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Try:/,
-  );
+  started = await startNpmStart();
   baseUrl = started.match[1]!;
 }, 30_000);
 

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { type Started, startScript } from '../support/processes.js';
+import { type Started, startNpmStart } from '../support/processes.js';
 
 type Plan = { run: true } | { covered: string; evidence: string } | { skip: string };
 
@@ -101,11 +101,7 @@ describe('every shell block of the docs', () => {
 describe('the runnable blocks, against npm start', () => {
   let started: Started;
   beforeAll(async () => {
-    started = await startScript(
-      'local/start.ts',
-      ['--port', '0'],
-      /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Try:/,
-    );
+    started = await startNpmStart();
   }, 30_000);
   afterAll(() => started?.stop());
 

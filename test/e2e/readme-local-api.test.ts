@@ -7,18 +7,14 @@ import { promisify } from 'node:util';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { readmeBlock, type Started, startScript } from '../support/processes.js';
+import { readmeBlock, type Started, startNpmStart } from '../support/processes.js';
 
 const run = promisify(execFile);
 let started: Started;
 let baseUrl: string;
 
 beforeAll(async () => {
-  started = await startScript(
-    'local/start.ts',
-    ['--port', '0'],
-    /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Try:/,
-  );
+  started = await startNpmStart();
   baseUrl = started.match[1]!;
 }, 30_000);
 

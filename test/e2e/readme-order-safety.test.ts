@@ -4,21 +4,15 @@ import { promisify } from 'node:util';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { readmeBlock, type Started, startScript } from '../support/processes.js';
+import { readmeBlock, type Started, startNpmStart } from '../support/processes.js';
 
 const run = promisify(execFile);
 let started: Started;
 
 beforeAll(async () => {
-  started = await startScript(
-    'local/start.ts',
-    ['--port', '0'],
-    /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Try:/,
-    25_000,
-    {
-      GUARDRAIL_MAX_QTY: '100',
-    },
-  );
+  started = await startNpmStart([], {
+    GUARDRAIL_MAX_QTY: '100',
+  });
 }, 30_000);
 afterAll(async () => {
   await started?.stop();

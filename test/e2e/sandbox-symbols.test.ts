@@ -5,16 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { type Started, startScript } from '../support/processes.js';
+import { type Started, startNpmStart } from '../support/processes.js';
 
 let started: Started;
 
 beforeAll(async () => {
-  started = await startScript(
-    'local/start.ts',
-    ['--port', '0', '--watch-interval', '0', '--any-symbol'],
-    /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Try:/,
-  );
+  started = await startNpmStart(['--watch-interval', '0', '--any-symbol']);
 }, 30_000);
 afterAll(async () => {
   await started?.stop();

@@ -71,3 +71,10 @@ export const startScript = (
       reject(new Error(`${script} exited early (${code}):\n${out}`));
     });
   });
+
+/** `npm start`'s banner once it is ready: group 1 is the local API's URL. */
+export const NPM_START_READY = /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Try:/;
+
+/** `npm start` (local/start.ts) on a free port with more `args`; resolves once ready (match[1] is the API's URL). */
+export const startNpmStart = (args: string[] = [], env: Record<string, string> = {}): Promise<Started> =>
+  startScript('local/start.ts', ['--port', '0', ...args], NPM_START_READY, 25_000, env);
