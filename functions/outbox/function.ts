@@ -4,14 +4,14 @@
  * again (ReportBatchItemFailures). Configuration is read once per container; metrics at the end of each batch.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 
 import { forwardRecords, type ForwardResult, type OutboxRecord } from '../events/forwarder.js';
 import { createEventPublisher, type EventPublisher } from '../events/publisher.js';
 import { EventsTable } from '../events/store.js';
 import { shellHandler } from '../middleware/function-shell.js';
 import { writeLog } from '../runtime/logger.js';
-import { metricNamespace, SERVICE_NAME } from '../schemas/names.js';
+import { functionMetrics } from '../runtime/metrics.js';
 import { memo } from '../schemas/values.js';
 import { type ForwarderConfig, parseForwarderConfig } from './config.js';
 
@@ -28,13 +28,7 @@ export interface StreamBatch {
 }
 
 export const createEventForwarder = (options: ForwarderOptions) => {
-  const metrics =
-    options.metrics ??
-    new Metrics({
-      namespace: metricNamespace(),
-      serviceName: SERVICE_NAME,
-      defaultDimensions: { Function: 'EventForwarder' },
-    });
+  const metrics = options.metrics ?? functionMetrics('EventForwarder');
   const parts = memo(() => {
     const config = parseForwarderConfig(options.env ?? process.env);
     return {

@@ -3,13 +3,13 @@
  * fresh session read every run (a renewal minutes ago must be seen), and the run's metrics written at its end.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics } from '@aws-lambda-powertools/metrics';
+import type { Metrics } from '@aws-lambda-powertools/metrics';
 
 import { SessionSource } from '../broker/session.js';
 import { createEventPublisher, type EventPublisher } from '../events/publisher.js';
 import { EventsTable } from '../events/store.js';
 import { shellHandler } from '../middleware/function-shell.js';
-import { metricNamespace, SERVICE_NAME } from '../schemas/names.js';
+import { functionMetrics } from '../runtime/metrics.js';
 import { memo } from '../schemas/values.js';
 import { parseWatcherConfig, type WatcherConfig } from './config.js';
 import { runWatcher, type WatcherRun } from './watcher.js';
@@ -24,13 +24,7 @@ export interface WatcherOptions {
 }
 
 export const createGttWatcher = (options: WatcherOptions) => {
-  const metrics =
-    options.metrics ??
-    new Metrics({
-      namespace: metricNamespace(),
-      serviceName: SERVICE_NAME,
-      defaultDimensions: { Function: 'GttWatcher' },
-    });
+  const metrics = options.metrics ?? functionMetrics('GttWatcher');
   // Per container, built on first use: a bad configuration is a clean CONFIGURATION_ERROR of the first run.
   const parts = memo(() => {
     const config = parseWatcherConfig(options.env ?? process.env);
