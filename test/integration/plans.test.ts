@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
+import { main } from '../../client/cli.js';
+import { createGttClient } from '../../client/index.js';
 import { createPlanEngine } from '../../functions/plans/runtime.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { emulatorControl } from '../support/emulator-control.js';
@@ -196,5 +198,31 @@ describe('a trailing stop', () => {
     await ltp('HDFCBANK-EQ', 1490);
     await stack.watch();
     expect((await plan(created.planId)).trigger).toBe('1550.00');
+  });
+});
+
+describe('the client and the command line', () => {
+  it('createPlan (a key made up and kept), getPlan, cancelPlan; gtt plan-create, plans, plan, plan-cancel', async () => {
+    const client = createGttClient({ baseUrl: stack.api.url });
+    const made = await client.createPlan(BRACKET('RELIANCE-EQ') as never);
+    expect(made).toMatchObject({ kind: 'bracket', state: 'armed', idempotency: { replayed: false } });
+    expect((await client.getPlan(made.planId)).planId).toBe(made.planId);
+    expect((await client.plans()).plans.map((p) => p.planId)).toContain(made.planId);
+    expect(await client.cancelPlan(made.planId)).toMatchObject({ state: 'cancelled' });
+
+    const out: string[] = [];
+    const io = { out: (t: string) => out.push(t), err: (t: string) => out.push(t) };
+    const gtt = (...args: string[]) => main([...args, '--url', stack.api.url], {}, io);
+    expect(await gtt('plan-create', '--body', JSON.stringify(BRACKET('ICICIBANK-EQ')), '--key', 'cli-plan')).toBe(0);
+    const line = out.pop()!;
+    expect(line).toMatch(/^created pl[0-9a-f]{16} {2}bracket {2}armed {2}NSE:ICICIBANK-EQ {2}entry=\d+/);
+    const planId = /pl[0-9a-f]{16}/.exec(line)![0];
+    expect(await gtt('plan-create', '--body', JSON.stringify(BRACKET('ICICIBANK-EQ')), '--key', 'cli-plan')).toBe(0);
+    expect(out.pop()).toMatch(new RegExp(`^plan already created ${planId}`));
+    expect(await gtt('plan', planId)).toBe(0);
+    expect(out.pop()).toMatch(/entry-placed/);
+    expect(await gtt('plan-cancel', planId)).toBe(0);
+    expect(out.pop()).toMatch(new RegExp(`^cancelled ${planId} {2}bracket {2}cancelled`));
+    expect(await gtt('plan-create', '--body', 'not json')).toBe(2);
   });
 });
