@@ -6,6 +6,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 
 import { SessionSource } from '../broker/session.js';
+import { toGatewayError } from '../contract/errors.js';
 import { createEventPublisher, type EventPublisher } from '../events/publisher.js';
 import { EventsTable } from '../events/store.js';
 import { shellHandler } from '../middleware/function-shell.js';
@@ -68,7 +69,15 @@ export const createGttWatcher = (options: WatcherOptions) => {
       // A run turned away (another holds the lease) or without a session leaves the plans to the next one.
       const engine = run.status === 'ok' || run.status === 'baseline' ? plans() : undefined;
       if (!engine) return run;
-      const done = await engine.advance();
+      // A plans failure (their table or the broker unreachable) never fails the watcher's own run: logged, retried.
+      const done = await engine.advance().catch((error: unknown) => {
+        const failure = toGatewayError(error);
+        writeLog(options.logger, 'error', 'plans not advanced this run', {
+          code: failure.code,
+          message: failure.message,
+        });
+        return { acted: [], errors: [{ planId: '*', code: failure.code }] };
+      });
       if (done.acted.length || done.errors.length) writeLog(options.logger, 'info', 'plans advanced', done);
       return { ...run, plans: done };
     },
