@@ -3,47 +3,28 @@
  * (every detail-type), a plan created through the local API, the price crossing the entry, then `Plan Step` with
  * the OCO exit arriving at the webhook while the exit is pending at the broker emulator.
  */
-import http from 'node:http';
-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { type Listening, listenOnLoopback } from '../../local/loopback.js';
-import { type Started, startScript } from '../support/processes.js';
+import { type Started, startWithWebhook, type WebhookRun } from '../support/processes.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 
+let run: WebhookRun;
 let started: Started;
-let receiver: Listening;
-const received: Record<string, unknown>[] = [];
+/** The bodies the webhook received so far. */
+const received = () => run.received.map((r) => r.body);
 
 beforeAll(async () => {
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      received.push(JSON.parse(body) as Record<string, unknown>);
-      res.writeHead(200).end('{}');
-    });
-  });
-  receiver = await listenOnLoopback(server);
-  started = await startScript(
-    'local/start.ts',
-    ['--port', '0', '--watch-interval', '1'],
-    /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*broker emulator\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Login on loopback[\s\S]*session --url/,
-    25_000,
-    { NOTIFY_WEBHOOK_URL: `${receiver.url}/hook`, NOTIFY_ON: 'all' },
-  );
+  run = await startWithWebhook();
+  started = run.started;
 }, 30_000);
 
-afterAll(async () => {
-  await started?.stop();
-  await receiver?.close();
-});
+afterAll(() => run?.stop());
 
 const waitFor = async (what: () => boolean, ms = 15_000) => {
   const end = Date.now() + ms;
   while (!what()) {
     if (Date.now() > end)
-      throw new Error(`timed out; received ${JSON.stringify(received.map((r) => r['detail-type']))}`);
+      throw new Error(`timed out; received ${JSON.stringify(received().map((r) => r['detail-type']))}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 };
@@ -63,15 +44,15 @@ describe('npm start: a bracket plan', () => {
     });
     expect(created.status).toBe(201);
     const { planId } = (await created.json()) as { planId: string };
-    await waitFor(() => received.some((r) => r['detail-type'] === 'Plan Armed'));
+    await waitFor(() => received().some((r) => r['detail-type'] === 'Plan Armed'));
 
     await fetch(`${emulator}/_emulator/ltp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ exch: 'NSE', tsym: SAMPLE_ORDER.tsym, ltp: 1480 }),
     });
-    await waitFor(() => received.some((r) => r['detail-type'] === 'Plan Step'));
-    const step = received.find((r) => r['detail-type'] === 'Plan Step')!;
+    await waitFor(() => received().some((r) => r['detail-type'] === 'Plan Step'));
+    const step = received().find((r) => r['detail-type'] === 'Plan Step')!;
     expect(step).toMatchObject({
       source: 'gtt-gateway',
       detail: { planId, kind: 'bracket', state: 'exit-armed', step: 'exit-armed', origin: 'watcher' },
