@@ -18,6 +18,7 @@ import {
   type OperationId,
   type OperationResult,
   type OrderList,
+  type PlanRecord,
   type SessionStatus,
   type TriggeredList,
 } from './client.js';
@@ -73,6 +74,13 @@ const COMMANDS: Record<string, { args?: string[]; flags: string; dryRun?: boolea
     flags: '',
     summary: 'on: cancel every pending order and refuse places and modifies; off: accept them again',
   },
+  'plan-create': {
+    flags: 'body key',
+    summary: 'create a bracket or trailing-stop plan (--body: the JSON of POST /plans, docs/plans.md)',
+  },
+  plans: { flags: '', summary: "the account's plans: state and GTTs" },
+  plan: { args: ['planId'], flags: '', summary: 'one plan, with its history of actions' },
+  'plan-cancel': { args: ['planId'], flags: '', summary: "cancel a plan: its live GTT and the plan's next steps" },
   operations: { flags: '', summary: 'the operations of the OpenAPI document (for call)' },
   call: {
     args: ['OperationId'],
@@ -132,6 +140,8 @@ commands:
   session      the session the gateway trades with: account, since when, alive or not (exit 5 when not)
   kill-switch  on|off|status  on: refuse places and modifies (423 TRADING_HALTED) and cancel every pending
                GTT and OCO (exit 4 if any is left); off: accept them again; status: which it is
+  plan-create  --body '<JSON of POST /plans>' [--key K]  a bracket or trailing-stop plan (docs/plans.md)
+  plans        the account's plans;  plan <planId>  one, with its history;  plan-cancel <planId>
   operations   the operations of the OpenAPI document
   call         <OperationId> [--path name=value]... [--query name=value]... [--body JSON] [--key K]
   ltp          <tsym> <price> [--exch NSE]  the local sandbox (npm start) only: set the last traded price;
@@ -432,6 +442,20 @@ const sessionText = (r: SessionStatus): string =>
     `since     ${r.since ?? 'unknown (not written by a login of the gateway)'}${r.method ? ` via ${r.method}` : ''}`,
     `status    ${r.alive ? 'alive' : `NOT usable: ${r.code ?? '?'}${r.reason ? ` (${r.reason})` : ''}`}`,
   ].join('\n');
+
+/** A plan on one line: id, kind, state, symbol and its GTTs. */
+const planLine = (p: PlanRecord): string =>
+  [
+    p.planId,
+    p.kind,
+    p.state,
+    `${p.exch}:${p.tsym}`,
+    ...Object.entries(p.alIds).map(([name, id]) => `${name}=${String(id)}`),
+    p.trigger ? `trigger ${p.trigger}` : '',
+    p.reason ?? '',
+  ]
+    .filter(Boolean)
+    .join('  ');
 
 /** One line per event: when, what, which order, and the fields a trader reads first. */
 const eventsTable = (r: EventsPage): string => {
@@ -842,6 +866,36 @@ export const main = async (
         } as Parameters<GttClient['events']>[0];
         const r = values.all ? await client.allEvents(query, callOptions) : await client.events(query, callOptions);
         show(r, () => withNextPage(eventsTable(r), r));
+        break;
+      }
+      case 'plan-create': {
+        let body: unknown;
+        try {
+          body = JSON.parse(str(values, 'body') ?? '');
+        } catch {
+          throw new UsageError('plan-create needs --body with the JSON of POST /plans', command);
+        }
+        const key = str(values, 'key');
+        const r = await client.createPlan(body as Parameters<GttClient['createPlan']>[0], {
+          ...callOptions,
+          ...(key ? { idempotencyKey: key } : {}),
+        });
+        show(r, () => `${r.idempotency?.replayed ? 'plan already created' : 'created'} ${planLine(r)}`);
+        break;
+      }
+      case 'plans': {
+        const r = await client.plans(callOptions);
+        show(r, () => (r.plans.length ? r.plans.map(planLine).join('\n') : 'no plans'));
+        break;
+      }
+      case 'plan': {
+        const r = await client.getPlan(arg, callOptions);
+        show(r, () => [planLine(r), ...r.history.map((h) => `  ${h.at}  ${h.action}`)].join('\n'));
+        break;
+      }
+      case 'plan-cancel': {
+        const r = await client.cancelPlan(arg, callOptions);
+        show(r, () => `cancelled ${planLine(r)}`);
         break;
       }
       case 'orders': {

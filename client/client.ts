@@ -85,6 +85,10 @@ export type LoginStart = OperationResult<'StartLogin'>;
 export type SessionStatus = OperationResult<'GetSession'>;
 export type KillSwitchState = OperationResult<'GetKillSwitch'>;
 export type EventsPage = OperationResult<'ListEvents'>;
+export type PlanInput = OperationBody<'CreatePlan'>;
+export type PlanRecord = OperationResult<'GetPlan'>;
+export type PlanCreated = OperationResult<'CreatePlan'>;
+export type PlanList = OperationResult<'ListPlans'>;
 export type EventsQuery = OperationQuery<'ListEvents'>;
 
 /**
@@ -455,6 +459,35 @@ export class GttClient {
     }
     const { nextCursor: _done, ...rest } = first;
     return { ...rest, events };
+  }
+
+  /**
+   * CreatePlan: `POST /plans` with an Idempotency-Key (made up when absent, and kept for the retries): a bracket or
+   * a trailing stop (docs/plans.md). The same key again answers the same plan.
+   */
+  createPlan(plan: PlanInput, options: OrderOptions = {}): Promise<PlanCreated> {
+    return this.run('CreatePlan', options, ({ signal, key }) =>
+      this.raw.POST('/plans', { params: { header: keyHeader(key) }, body: plan, signal }),
+    );
+  }
+
+  /** ListPlans: `GET /plans`. */
+  plans(options: CallOptions = {}): Promise<PlanList> {
+    return this.run('ListPlans', options, ({ signal }) => this.raw.GET('/plans', { signal }));
+  }
+
+  /** GetPlan: `GET /plans/{planId}`. */
+  getPlan(planId: string, options: CallOptions = {}): Promise<PlanRecord> {
+    return this.run('GetPlan', options, ({ signal }) =>
+      this.raw.GET('/plans/{planId}', { params: { path: { planId } }, signal }),
+    );
+  }
+
+  /** CancelPlan: `DELETE /plans/{planId}`: its live GTT cancelled, the plan ended. */
+  cancelPlan(planId: string, options: CallOptions = {}): Promise<PlanRecord> {
+    return this.run('CancelPlan', options, ({ signal }) =>
+      this.raw.DELETE('/plans/{planId}', { params: { path: { planId } }, signal }),
+    );
   }
 
   /** GetSession: `GET /session`: whose session the gateway trades with, since when, alive or not. */

@@ -10,6 +10,7 @@ import type * as z from 'zod';
 
 import { killSwitchResult } from './schemas/controls.js';
 import { eventsHistoryInput, eventsHistoryResult } from './schemas/events-history.js';
+import { planInput, planList, planRecord, planResult } from './schemas/plans.js';
 
 export interface ControlRoute {
   method: 'GET' | 'POST' | 'DELETE';
@@ -23,11 +24,19 @@ export interface ControlRoute {
   retrySafe: boolean;
   /** The query parameters it takes (HTTP), which are also the fields of a direct invocation; none when absent. */
   query?: z.ZodObject;
+  /** The JSON body it takes. */
+  body?: z.ZodType;
+  /** Its path parameters (`/plans/{planId}`). */
+  pathParams?: readonly string[];
+  /** An Idempotency-Key header it requires (a retry with the same key answers the first result). */
+  idempotencyKey?: 'required';
+  /** Default 200. */
+  successStatus?: 200 | 201;
 }
 
 export interface ControlFunction {
-  name: 'KillSwitch' | 'EventsHistory';
-  id: 'kill-switch' | 'events-history';
+  name: 'KillSwitch' | 'EventsHistory' | 'Plans';
+  id: 'kill-switch' | 'events-history' | 'plans';
   summary: string;
   routes: readonly ControlRoute[];
 }
@@ -89,4 +98,55 @@ export const EVENTS_HISTORY: ControlFunction = {
   ],
 };
 
-export const CONTROL_FUNCTIONS: readonly ControlFunction[] = [KILL_SWITCH, EVENTS_HISTORY];
+/** Bracket and trailing-stop plans, held by the gateway and carried out by the watcher (functions/plans/). */
+export const PLANS: ControlFunction = {
+  name: 'Plans',
+  id: 'plans',
+  summary: 'Plans: bracket (entry, then an OCO exit once filled) and trailing stop, carried out by the watcher',
+  routes: [
+    {
+      method: 'POST',
+      path: '/plans',
+      operationId: 'CreatePlan',
+      summary:
+        'Create a plan: {"kind": "bracket", "entry": <POST /gtt-orders body>, "target": {trigger, price}, "stopLoss": {trigger, price}} or {"kind": "trailing-stop", "order": <a stop GTT>, "trailBy", "step"?}. Places its first GTT now; 201, or 200 with the same plan for a retried key.',
+      result: planResult,
+      body: planInput,
+      idempotencyKey: 'required',
+      successStatus: 201,
+      kind: 'order',
+      retrySafe: true,
+    },
+    {
+      method: 'GET',
+      path: '/plans',
+      operationId: 'ListPlans',
+      summary: 'Every plan of the account (ended ones for 30 days): state, broker al_ids, history of actions',
+      result: planList,
+      kind: 'read',
+      retrySafe: true,
+    },
+    {
+      method: 'GET',
+      path: '/plans/{planId}',
+      operationId: 'GetPlan',
+      summary: 'One plan: its state, broker al_ids and history of actions',
+      result: planRecord,
+      pathParams: ['planId'],
+      kind: 'read',
+      retrySafe: true,
+    },
+    {
+      method: 'DELETE',
+      path: '/plans/{planId}',
+      operationId: 'CancelPlan',
+      summary: 'Cancel a plan: its live GTT is cancelled at the broker and the plan ends (cancelled)',
+      result: planRecord,
+      pathParams: ['planId'],
+      kind: 'order',
+      retrySafe: true,
+    },
+  ],
+};
+
+export const CONTROL_FUNCTIONS: readonly ControlFunction[] = [KILL_SWITCH, EVENTS_HISTORY, PLANS];

@@ -206,14 +206,35 @@ export const buildOpenApiDocument = (serverUrl?: string): JsonObject => {
         'x-gtt-kind': route.kind,
         'x-retry-safe': route.retrySafe,
         description: `The ${fn.name} function. ${route.method === 'GET' ? 'Safe to retry.' : 'Safe to repeat: turning it on again sweeps again; off again changes nothing.'}`,
-        parameters: Object.entries(route.query?.shape ?? {}).map(([name, schema]) => ({
-          name,
-          in: 'query',
-          required: false,
-          schema: schemaOf(schema as z.ZodType, 'input'),
-        })),
+        parameters: [
+          ...(route.pathParams ?? []).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+          ...(route.idempotencyKey
+            ? [
+                {
+                  name: 'Idempotency-Key',
+                  in: 'header',
+                  required: true,
+                  schema: { type: 'string', minLength: 1, maxLength: 128 },
+                },
+              ]
+            : []),
+          ...Object.entries(route.query?.shape ?? {}).map(([name, schema]) => ({
+            name,
+            in: 'query',
+            required: false,
+            schema: schemaOf(schema as z.ZodType, 'input'),
+          })),
+        ],
+        ...(route.body
+          ? {
+              requestBody: {
+                required: true,
+                content: { 'application/json': { schema: schemaOf(route.body, 'input') } },
+              },
+            }
+          : {}),
         responses: {
-          '200': {
+          [String(route.successStatus ?? 200)]: {
             description: route.summary,
             content: { 'application/json': { schema: schemaOf(route.result, 'output') } },
           },

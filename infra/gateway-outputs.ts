@@ -52,6 +52,7 @@ export const suppressGatewayNagFindings = (stack: GatewayStack): void => {
   for (const gatewayFunction of [
     stack.killSwitch,
     stack.eventsHistory,
+    stack.plans,
     ...stack.functions.values(),
     ...stack.session.functions.values(),
     ...(stack.events.watcher ? [stack.events.watcher] : []),

@@ -34,6 +34,7 @@ import { addGatewayOutputs, suppressGatewayNagFindings } from './gateway-outputs
 import { addKillSwitch, KILL_SWITCH_TABLE_ACTIONS } from './kill-switch.js';
 import { resolveNotifyWebhook } from './notify-webhook.js';
 import { addOperationFunctions, type OperationFunctionsProps } from './operation-functions.js';
+import { addPlans, grantPlanActor, planActorEnvironment, PLANS_EVENTS_TABLE_ACTIONS } from './plans.js';
 import { OAUTH_STATE_TABLE_ACTIONS, resolveEndOfDayLogout, SessionFunctions } from './session-functions.js';
 import { expiringTable } from './tables.js';
 /** Deployment settings that may come from CDK context (`-c name=value`) and go to the functions' environment. */
@@ -104,6 +105,7 @@ export class GatewayStack extends Stack {
   /** The kill switch (functions/control-functions.ts): POST, DELETE, GET /kill-switch. */
   readonly killSwitch: GatewayFunction;
   readonly eventsHistory: GatewayFunction;
+  readonly plans: GatewayFunction;
   /** The five-year audit archive (S3 with Object Lock) the audit records of the log groups reach. */
   readonly audit: AuditArchive;
 
@@ -188,7 +190,7 @@ export class GatewayStack extends Stack {
     const webhook = resolveNotifyWebhook(props, context);
     this.events = new LifecycleEvents(this, 'Events', { alarmAction, ...(webhook ? { webhook } : {}) });
     this.staticEgress?.allowTableCalls(this.events.table, [
-      ...new Set([...FORWARDER_EVENTS_TABLE_ACTIONS, ...WATCHER_EVENTS_TABLE_ACTIONS]),
+      ...new Set([...FORWARDER_EVENTS_TABLE_ACTIONS, ...WATCHER_EVENTS_TABLE_ACTIONS, ...PLANS_EVENTS_TABLE_ACTIONS]),
     ]);
     this.staticEgress?.allowTableCalls(this.controlTable, [...KILL_SWITCH_TABLE_ACTIONS]);
 
@@ -214,6 +216,7 @@ export class GatewayStack extends Stack {
     for (const [name, fn] of addOperationFunctions(this, functionProps)) this.functions.set(name, fn);
     this.killSwitch = addKillSwitch(this, functionProps);
     this.eventsHistory = addEventsHistory(this, functionProps);
+    this.plans = addPlans(this, functionProps);
     this.session = new SessionFunctions(this, 'Session', {
       api: this.api,
       authorizer: gateway.authorizer,
@@ -236,7 +239,7 @@ export class GatewayStack extends Stack {
     // Checked even with the watcher off: a malformed expression is a mistake either way.
     const watcherSchedule = resolveWatcherSchedule(props.watcherSchedule ?? context('watcherSchedule'));
     if (resolveWatcherEnabled(props.watcher, context('watcher'))) {
-      this.events.addWatcher(
+      const watcher = this.events.addWatcher(
         {
           brokerBaseUrl: brokerBaseUrl.valueAsString,
           brokerAuth,
@@ -246,6 +249,14 @@ export class GatewayStack extends Stack {
         },
         alarmAction,
       );
+      // The watcher carries the plans out: the order path's environment and grants, as the Plans function has.
+      for (const [name, value] of Object.entries(planActorEnvironment(functionProps)))
+        watcher.function.addEnvironment(name, value);
+      grantPlanActor(watcher.role, {
+        idempotencyTable: this.idempotencyTable,
+        controlTable: this.controlTable,
+        eventsTable: this.events.table,
+      });
     }
     // The outbox's other half: the idempotency table's stream to the bus, off the order path.
     this.events.addForwarder({ idempotencyTable: this.idempotencyTable, ...(network ? { network } : {}) }, alarmAction);

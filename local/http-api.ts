@@ -272,13 +272,25 @@ export const startLocalApi = async (options: LocalApiOptions): Promise<LocalApi>
       }
     }
 
-    const extra = options.extraRoutes?.find((r) => r.method === method && r.path === url.pathname);
+    // The other functions' routes: an exact path first, then one with path parameters (`/plans/{planId}`).
+    const extraMatch = (path: string): Record<string, string> | undefined => {
+      if (path === url.pathname) return {};
+      const names: string[] = [];
+      const pattern = new RegExp(
+        `^${path.replace(/\{(\w+)\}/g, (_m, name: string) => (names.push(name), '([^/]+)'))}$`,
+      );
+      const found = names.length ? pattern.exec(url.pathname) : null;
+      return found ? Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(found[i + 1]!)])) : undefined;
+    };
+    const extra =
+      options.extraRoutes?.find((r) => r.method === method && r.path === url.pathname) ??
+      options.extraRoutes?.find((r) => r.method === method && extraMatch(r.path) !== undefined);
     if (extra) {
       return integrate(
         res,
         extra.handler,
         extra.name,
-        toHttpApiEvent(req, url, { method, path: extra.path }, {}, body, text === undefined),
+        toHttpApiEvent(req, url, { method, path: extra.path }, extraMatch(extra.path) ?? {}, body, text === undefined),
       );
     }
 

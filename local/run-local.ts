@@ -9,7 +9,7 @@ import type { Context } from 'aws-lambda';
 import { type RunningEmulator, startEmulator } from '../emulator/server.js';
 import { toGatewayError } from '../functions/contract/errors.js';
 import type { AnyOperation } from '../functions/contract/operation.js';
-import { EVENTS_HISTORY, KILL_SWITCH } from '../functions/control-functions.js';
+import { EVENTS_HISTORY, KILL_SWITCH, PLANS } from '../functions/control-functions.js';
 import { createEventsHistory } from '../functions/controls/events-history.js';
 import { createKillSwitch } from '../functions/controls/kill-switch.js';
 import { createGatewayEvents } from '../functions/events/producer.js';
@@ -17,10 +17,13 @@ import { createGatewayHandler, type GatewayOptions } from '../functions/gateway.
 import { buildOpenApiDocument } from '../functions/openapi.js';
 import { OPERATIONS } from '../functions/operations.js';
 import { createEventForwarder, type ForwarderOptions } from '../functions/outbox/function.js';
+import { createPlansFunction } from '../functions/plans/function.js';
+import { createPlanEngine } from '../functions/plans/runtime.js';
 import type { GatewaySettings } from '../functions/runtime/config.js';
 import { createLogger, type GatewayLogger } from '../functions/runtime/logger.js';
 import { dynamoIdempotency } from '../functions/safety/idempotency.js';
 import { dynamoTradingControls } from '../functions/safety/trading-controls.js';
+import { memo } from '../functions/schemas/values.js';
 import { createEndOfDayLogout } from '../functions/session/end-of-day.js';
 import { createSessionHealthCheck } from '../functions/session/health.js';
 import { createOAuthHandler } from '../functions/session/oauth.js';
@@ -308,7 +311,14 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       }),
   });
   const watcherLog = ownFunctionLogger('GttWatcher');
-  const runWatcherOnce = createGttWatcher({ env: watcherEnv, logger: watcherLog.logger, ...options.watcher });
+  // The plans' steps run with the watcher, through the same stack as the API's order operations.
+  const planEngine = memo(() => createPlanEngine(config, watcherLog.logger));
+  const runWatcherOnce = createGttWatcher({
+    env: watcherEnv,
+    logger: watcherLog.logger,
+    plans: planEngine,
+    ...options.watcher,
+  });
   // A Lambda context of its own per run, as EventBridge Scheduler's invocations have.
   const watch = (): Promise<WatcherRun> => runWatcherOnce(undefined, watcherLog.begin());
   // Runs never overlap here (the lease would turn the second away anyway): the next starts after the last ended.
@@ -357,6 +367,9 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
   const historyLog = ownFunctionLogger('EventsHistory');
   const historyHandler = createEventsHistory({ env: watcherEnv, logger: historyLog.logger }) as LocalHandler;
   const eventsHistory: LocalHandler = (event, context) => historyHandler(event, historyLog.begin(context));
+  const plansLog = ownFunctionLogger('Plans');
+  const plansHandler = createPlansFunction({ settings: config, logger: plansLog.logger }) as LocalHandler;
+  const plans: LocalHandler = (event, context) => plansHandler(event, plansLog.begin(context));
   const api = await startLocalApi({
     operations: OPERATIONS,
     handlerFor,
@@ -375,6 +388,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
         name: EVENTS_HISTORY.name,
         handler: eventsHistory,
       })),
+      ...PLANS.routes.map((r) => ({ method: r.method, path: r.path, name: PLANS.name, handler: plans })),
       ...deployed.flatMap((f) =>
         f.routes.map((r) => ({ method: r.method, path: r.path, name: f.name, handler: sessionHandlers[f.name]! })),
       ),

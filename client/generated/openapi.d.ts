@@ -304,6 +304,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every plan of the account (ended ones for 30 days): state, broker al_ids, history of actions
+         * @description The Plans function. Safe to retry.
+         */
+        get: operations["ListPlans"];
+        put?: never;
+        /**
+         * Create a plan: {"kind": "bracket", "entry": <POST /gtt-orders body>, "target": {trigger, price}, "stopLoss": {trigger, price}} or {"kind": "trailing-stop", "order": <a stop GTT>, "trailBy", "step"?}. Places its first GTT now; 201, or 200 with the same plan for a retried key.
+         * @description The Plans function. Safe to repeat: turning it on again sweeps again; off again changes nothing.
+         */
+        post: operations["CreatePlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plans/{planId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One plan: its state, broker al_ids and history of actions
+         * @description The Plans function. Safe to retry.
+         */
+        get: operations["GetPlan"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a plan: its live GTT is cancelled at the broker and the plan ends (cancelled)
+         * @description The Plans function. Safe to repeat: turning it on again sweeps again; off again changes nothing.
+         */
+        delete: operations["CancelPlan"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3622,7 +3670,7 @@ export interface operations {
         parameters: {
             query?: {
                 since?: string;
-                type?: "GTT Placed" | "GTT Modified" | "GTT Cancelled" | "GTT Triggered" | "GTT Removed" | "Session Expired" | "Session Renewed" | "Kill Switch" | "Order Filled" | "Order Rejected" | "Order Cancelled";
+                type?: "GTT Placed" | "GTT Modified" | "GTT Cancelled" | "GTT Triggered" | "GTT Removed" | "Session Expired" | "Session Renewed" | "Kill Switch" | "Order Filled" | "Order Rejected" | "Order Cancelled" | "Plan Armed" | "Plan Step" | "Plan Done" | "Plan Failed";
                 limit?: number;
                 cursor?: string;
             };
@@ -3648,6 +3696,766 @@ export interface operations {
                         }[];
                         since: string;
                         nextCursor?: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: The request does not satisfy the input schema; nothing was sent to the broker. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_ACCOUNT_MISMATCH: A broker login returned a session of another account than this deployment's; nothing was written. REQUEST_FORBIDDEN: The local API refuses requests from another origin (an `Origin` header that is not the local API) or for another host (DNS rebinding); nothing was sent. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The request has a body (or a Content-Type) that is not `application/json`; nothing was sent to the broker. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TRADING_HALTED: The kill switch is on: places and modifies are refused until it is turned off (DELETE /kill-switch); nothing was sent. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Over the order rate: this deployment's governor refused the call before sending it, or the broker refused it for exceeding its own limit; not executed. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFIGURATION_ERROR: The deployment is misconfigured (environment or secret). INTERNAL_ERROR: An unexpected error inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_UNAVAILABLE: The broker could not be reached or answered with an HTTP 5xx. BROKER_BAD_REPLY: The broker answered with something that is not JSON or not the documented shape. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_TIMEOUT: The broker did not answer in time (`Server Timeout :` or our own request timeout). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ListPlans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every plan of the account (ended ones for 30 days): state, broker al_ids, history of actions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        plans: {
+                            planId: string;
+                            /** @enum {string} */
+                            kind: "bracket" | "trailing-stop";
+                            /** @enum {string} */
+                            state: "armed" | "entry-filled" | "exit-armed" | "done" | "failed" | "cancelled";
+                            exch: string;
+                            tsym: string;
+                            tag?: string;
+                            createdAt: string;
+                            updatedAt: string;
+                            alIds: {
+                                entry?: string;
+                                exit?: string;
+                                stop?: string;
+                            };
+                            entry?: {
+                                [key: string]: unknown;
+                            };
+                            target?: {
+                                trigger: string;
+                                price: string;
+                            };
+                            stopLoss?: {
+                                trigger: string;
+                                price: string;
+                            };
+                            order?: {
+                                [key: string]: unknown;
+                            };
+                            trailBy?: string;
+                            step?: string;
+                            best?: string;
+                            trigger?: string;
+                            price?: string;
+                            reason?: string;
+                            history: {
+                                at: string;
+                                action: string;
+                                detail?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: The request does not satisfy the input schema; nothing was sent to the broker. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_ACCOUNT_MISMATCH: A broker login returned a session of another account than this deployment's; nothing was written. REQUEST_FORBIDDEN: The local API refuses requests from another origin (an `Origin` header that is not the local API) or for another host (DNS rebinding); nothing was sent. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The request has a body (or a Content-Type) that is not `application/json`; nothing was sent to the broker. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TRADING_HALTED: The kill switch is on: places and modifies are refused until it is turned off (DELETE /kill-switch); nothing was sent. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Over the order rate: this deployment's governor refused the call before sending it, or the broker refused it for exceeding its own limit; not executed. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFIGURATION_ERROR: The deployment is misconfigured (environment or secret). INTERNAL_ERROR: An unexpected error inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_UNAVAILABLE: The broker could not be reached or answered with an HTTP 5xx. BROKER_BAD_REPLY: The broker answered with something that is not JSON or not the documented shape. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_TIMEOUT: The broker did not answer in time (`Server Timeout :` or our own request timeout). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    CreatePlan: {
+        parameters: {
+            query?: never;
+            header: {
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    kind: "bracket";
+                    entry: {
+                        [key: string]: unknown;
+                    };
+                    target: {
+                        trigger: number | string;
+                        price: number | string;
+                    };
+                    stopLoss: {
+                        trigger: number | string;
+                        price: number | string;
+                    };
+                    tag?: string;
+                } | {
+                    /** @constant */
+                    kind: "trailing-stop";
+                    order: {
+                        [key: string]: unknown;
+                    };
+                    trailBy: number | string;
+                    step?: number | string;
+                    tag?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Create a plan: {"kind": "bracket", "entry": <POST /gtt-orders body>, "target": {trigger, price}, "stopLoss": {trigger, price}} or {"kind": "trailing-stop", "order": <a stop GTT>, "trailBy", "step"?}. Places its first GTT now; 201, or 200 with the same plan for a retried key. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        planId: string;
+                        /** @enum {string} */
+                        kind: "bracket" | "trailing-stop";
+                        /** @enum {string} */
+                        state: "armed" | "entry-filled" | "exit-armed" | "done" | "failed" | "cancelled";
+                        exch: string;
+                        tsym: string;
+                        tag?: string;
+                        createdAt: string;
+                        updatedAt: string;
+                        alIds: {
+                            entry?: string;
+                            exit?: string;
+                            stop?: string;
+                        };
+                        entry?: {
+                            [key: string]: unknown;
+                        };
+                        target?: {
+                            trigger: string;
+                            price: string;
+                        };
+                        stopLoss?: {
+                            trigger: string;
+                            price: string;
+                        };
+                        order?: {
+                            [key: string]: unknown;
+                        };
+                        trailBy?: string;
+                        step?: string;
+                        best?: string;
+                        trigger?: string;
+                        price?: string;
+                        reason?: string;
+                        history: {
+                            at: string;
+                            action: string;
+                            detail?: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        idempotency?: {
+                            key: string;
+                            replayed: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: The request does not satisfy the input schema; nothing was sent to the broker. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_ACCOUNT_MISMATCH: A broker login returned a session of another account than this deployment's; nothing was written. REQUEST_FORBIDDEN: The local API refuses requests from another origin (an `Origin` header that is not the local API) or for another host (DNS rebinding); nothing was sent. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The request has a body (or a Content-Type) that is not `application/json`; nothing was sent to the broker. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TRADING_HALTED: The kill switch is on: places and modifies are refused until it is turned off (DELETE /kill-switch); nothing was sent. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Over the order rate: this deployment's governor refused the call before sending it, or the broker refused it for exceeding its own limit; not executed. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFIGURATION_ERROR: The deployment is misconfigured (environment or secret). INTERNAL_ERROR: An unexpected error inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_UNAVAILABLE: The broker could not be reached or answered with an HTTP 5xx. BROKER_BAD_REPLY: The broker answered with something that is not JSON or not the documented shape. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_TIMEOUT: The broker did not answer in time (`Server Timeout :` or our own request timeout). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    GetPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                planId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One plan: its state, broker al_ids and history of actions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        planId: string;
+                        /** @enum {string} */
+                        kind: "bracket" | "trailing-stop";
+                        /** @enum {string} */
+                        state: "armed" | "entry-filled" | "exit-armed" | "done" | "failed" | "cancelled";
+                        exch: string;
+                        tsym: string;
+                        tag?: string;
+                        createdAt: string;
+                        updatedAt: string;
+                        alIds: {
+                            entry?: string;
+                            exit?: string;
+                            stop?: string;
+                        };
+                        entry?: {
+                            [key: string]: unknown;
+                        };
+                        target?: {
+                            trigger: string;
+                            price: string;
+                        };
+                        stopLoss?: {
+                            trigger: string;
+                            price: string;
+                        };
+                        order?: {
+                            [key: string]: unknown;
+                        };
+                        trailBy?: string;
+                        step?: string;
+                        best?: string;
+                        trigger?: string;
+                        price?: string;
+                        reason?: string;
+                        history: {
+                            at: string;
+                            action: string;
+                            detail?: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: The request does not satisfy the input schema; nothing was sent to the broker. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_ACCOUNT_MISMATCH: A broker login returned a session of another account than this deployment's; nothing was written. REQUEST_FORBIDDEN: The local API refuses requests from another origin (an `Origin` header that is not the local API) or for another host (DNS rebinding); nothing was sent. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The request has a body (or a Content-Type) that is not `application/json`; nothing was sent to the broker. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TRADING_HALTED: The kill switch is on: places and modifies are refused until it is turned off (DELETE /kill-switch); nothing was sent. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Over the order rate: this deployment's governor refused the call before sending it, or the broker refused it for exceeding its own limit; not executed. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFIGURATION_ERROR: The deployment is misconfigured (environment or secret). INTERNAL_ERROR: An unexpected error inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_UNAVAILABLE: The broker could not be reached or answered with an HTTP 5xx. BROKER_BAD_REPLY: The broker answered with something that is not JSON or not the documented shape. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_TIMEOUT: The broker did not answer in time (`Server Timeout :` or our own request timeout). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    CancelPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                planId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancel a plan: its live GTT is cancelled at the broker and the plan ends (cancelled) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        planId: string;
+                        /** @enum {string} */
+                        kind: "bracket" | "trailing-stop";
+                        /** @enum {string} */
+                        state: "armed" | "entry-filled" | "exit-armed" | "done" | "failed" | "cancelled";
+                        exch: string;
+                        tsym: string;
+                        tag?: string;
+                        createdAt: string;
+                        updatedAt: string;
+                        alIds: {
+                            entry?: string;
+                            exit?: string;
+                            stop?: string;
+                        };
+                        entry?: {
+                            [key: string]: unknown;
+                        };
+                        target?: {
+                            trigger: string;
+                            price: string;
+                        };
+                        stopLoss?: {
+                            trigger: string;
+                            price: string;
+                        };
+                        order?: {
+                            [key: string]: unknown;
+                        };
+                        trailBy?: string;
+                        step?: string;
+                        best?: string;
+                        trigger?: string;
+                        price?: string;
+                        reason?: string;
+                        history: {
+                            at: string;
+                            action: string;
+                            detail?: {
+                                [key: string]: unknown;
+                            };
+                        }[];
                     };
                 };
             };

@@ -200,7 +200,19 @@ const texts: { [T in DetailType]: (d: EventDetail<T>) => string } = {
   'Order Filled': (d) => fateText('Order Filled', d),
   'Order Rejected': (d) => fateText('Order Rejected', d),
   'Order Cancelled': (d) => fateText('Order Cancelled', d),
+  'Plan Armed': (d) => planText('Plan Armed', d),
+  'Plan Step': (d) =>
+    planText(
+      'Plan Step',
+      d,
+      d.step === 'stop-trailed' ? `stop moved ${d.oldTrigger ?? '?'} -> ${d.newTrigger ?? '?'}` : 'exit OCO placed',
+    ),
+  'Plan Done': (d) => planText('Plan Done', d),
+  'Plan Failed': (d) => planText('Plan Failed', d, d.reason),
 };
+
+const planText = (title: string, d: EventDetail<'Plan Armed'>, what?: string) =>
+  lines(`${title}: ${d.kind} plan ${d.planId} on ${symbol(d) ?? d.tsym}, now ${d.state}`, what, tail(d));
 
 const fateText = (title: string, d: EventDetail<'Order Filled'>) =>
   lines(

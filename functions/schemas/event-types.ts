@@ -15,12 +15,16 @@ export const SESSION_DETAIL_TYPES = ['Session Expired', 'Session Renewed'] as co
 export const CONTROL_DETAIL_TYPES = ['Kill Switch'] as const;
 /** What became of the order a fired GTT placed, once its status settled. */
 export const FATE_DETAIL_TYPES = ['Order Filled', 'Order Rejected', 'Order Cancelled'] as const;
+/** What the gateway's plans (bracket, trailing stop) did: armed, a step (exit placed, stop trailed), done, failed. */
+export const PLAN_DETAIL_TYPES = ['Plan Armed', 'Plan Step', 'Plan Done', 'Plan Failed'] as const;
 export const DETAIL_TYPES = [
   ...ORDER_DETAIL_TYPES,
   ...SESSION_DETAIL_TYPES,
   ...CONTROL_DETAIL_TYPES,
   ...FATE_DETAIL_TYPES,
+  ...PLAN_DETAIL_TYPES,
 ] as const;
+export type PlanDetailType = (typeof PLAN_DETAIL_TYPES)[number];
 export type FateDetailType = (typeof FATE_DETAIL_TYPES)[number];
 export type OrderDetailType = (typeof ORDER_DETAIL_TYPES)[number];
 export type DetailType = (typeof DETAIL_TYPES)[number];

@@ -18,6 +18,8 @@ export {
   type FateDetailType,
   ORDER_DETAIL_TYPES,
   type OrderDetailType,
+  PLAN_DETAIL_TYPES,
+  type PlanDetailType,
   SESSION_DETAIL_TYPES,
 } from './event-types.js';
 
@@ -103,6 +105,28 @@ const fateDetail = z.strictObject({
 /** Cancelled by the gateway: the order's fields are known when the watcher had already seen the order. */
 const partialOrderDetail = orderView.partial().required({ al_id: true }).extend(eventFields);
 
+/** The states of a plan (functions/plans/): what `GET /plans/{planId}` and the Plan events say. */
+export const PLAN_STATES = ['armed', 'entry-filled', 'exit-armed', 'done', 'failed', 'cancelled'] as const;
+
+/** Plan Armed, Step, Done and Failed: which plan, its state after the change, and what the change was. */
+const planDetail = z.strictObject({
+  ...eventFields,
+  planId: z.string().describe('the plan (GET /plans/{planId})'),
+  kind: z.enum(['bracket', 'trailing-stop']),
+  state: z.enum(PLAN_STATES).describe('the plan state after this change'),
+  exch: z.string(),
+  tsym: z.string(),
+  tag: z.string().optional(),
+  step: z
+    .enum(['exit-armed', 'stop-trailed'])
+    .optional()
+    .describe('Plan Step: the OCO exit was placed, or the stop moved'),
+  al_id: digits.optional().describe('the GTT the change placed or modified (the entry, the exit OCO, the stop)'),
+  oldTrigger: z.string().optional().describe('stop-trailed: the trigger before'),
+  newTrigger: z.string().optional().describe('stop-trailed: the trigger now'),
+  reason: z.string().optional().describe('Plan Failed: why (the entry order rejected or cancelled, with its code)'),
+});
+
 export const DETAIL_SCHEMAS = {
   'GTT Placed': orderDetail,
   'GTT Modified': orderDetail,
@@ -144,6 +168,10 @@ export const DETAIL_SCHEMAS = {
   'Order Filled': fateDetail,
   'Order Rejected': fateDetail,
   'Order Cancelled': fateDetail,
+  'Plan Armed': planDetail,
+  'Plan Step': planDetail,
+  'Plan Done': planDetail,
+  'Plan Failed': planDetail,
 } as const satisfies Record<DetailType, z.ZodType>;
 
 export type EventDetail<T extends DetailType = DetailType> = z.output<(typeof DETAIL_SCHEMAS)[T]>;

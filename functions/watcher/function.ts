@@ -6,9 +6,13 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 
 import { SessionSource } from '../broker/session.js';
+import { toGatewayError } from '../contract/errors.js';
 import { createEventPublisher, type EventPublisher } from '../events/publisher.js';
 import { EventsTable } from '../events/store.js';
 import { shellHandler } from '../middleware/function-shell.js';
+import type { PlanEngine } from '../plans/engine.js';
+import { createPlanEngine } from '../plans/runtime.js';
+import { writeLog } from '../runtime/logger.js';
 import { functionMetrics } from '../runtime/metrics.js';
 import { memo } from '../schemas/values.js';
 import { parseWatcherConfig, type WatcherConfig } from './config.js';
@@ -21,7 +25,11 @@ export interface WatcherOptions {
   /** Tests: a publisher in front of the real one (e.g. to refuse some events). */
   publisher?: (config: WatcherConfig) => EventPublisher;
   leaseMs?: number;
+  /** The plans' engine (tests, the local runner); by default built from the environment when it has the tables. */
+  plans?: () => PlanEngine | undefined;
 }
+
+export type PlanRun = Awaited<ReturnType<PlanEngine['advance']>>;
 
 export const createGttWatcher = (options: WatcherOptions) => {
   const metrics = options.metrics ?? functionMetrics('GttWatcher');
@@ -44,8 +52,34 @@ export const createGttWatcher = (options: WatcherOptions) => {
   });
   // The shell every function runs in: the run's Lambda context on each log line, its metrics written at its end,
   // and one line if it fails.
-  return shellHandler<unknown, WatcherRun>({ logger: options.logger, metrics, logFailures: true }, () =>
-    // The lease outlives the function's 12 s timeout, and expires before the next minute's run.
-    runWatcher({ ...parts(), logger: options.logger, metrics, leaseMs: options.leaseMs ?? 30_000 }),
+  // The plans' steps (functions/plans/), when the deployment gives the watcher the order path's tables.
+  const env = options.env ?? process.env;
+  const plans = memo(() =>
+    options.plans !== undefined
+      ? options.plans()
+      : env.IDEMPOTENCY_TABLE_NAME && env.CONTROL_TABLE_NAME
+        ? createPlanEngine(env as Record<string, string>, options.logger)
+        : undefined,
+  );
+  return shellHandler<unknown, WatcherRun & { plans?: PlanRun }>(
+    { logger: options.logger, metrics, logFailures: true },
+    async () => {
+      // The lease outlives the function's 12 s timeout, and expires before the next minute's run.
+      const run = await runWatcher({ ...parts(), logger: options.logger, metrics, leaseMs: options.leaseMs ?? 30_000 });
+      // A run turned away (another holds the lease) or without a session leaves the plans to the next one.
+      const engine = run.status === 'ok' || run.status === 'baseline' ? plans() : undefined;
+      if (!engine) return run;
+      // A plans failure (their table or the broker unreachable) never fails the watcher's own run: logged, retried.
+      const done = await engine.advance().catch((error: unknown) => {
+        const failure = toGatewayError(error);
+        writeLog(options.logger, 'error', 'plans not advanced this run', {
+          code: failure.code,
+          message: failure.message,
+        });
+        return { acted: [], errors: [{ planId: '*', code: failure.code }] };
+      });
+      if (done.acted.length || done.errors.length) writeLog(options.logger, 'info', 'plans advanced', done);
+      return { ...run, plans: done };
+    },
   );
 };

@@ -3,41 +3,23 @@
  * receiver gets `GTT Placed` for a place through the local API and `GTT Triggered` once the price crosses the
  * trigger, in EventBridge's envelope, and the console prints one line per event.
  */
-import http from 'node:http';
-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { type Listening, listenOnLoopback } from '../../local/loopback.js';
-import { type Started, startScript } from '../support/processes.js';
+import { type Started, startWithWebhook, type WebhookRun } from '../support/processes.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 
+let run: WebhookRun;
 let started: Started;
-let receiver: Listening;
-const received: { headers: http.IncomingHttpHeaders; body: Record<string, unknown> }[] = [];
+let receiver: { url: string };
+let received: WebhookRun['received'] = [];
 
 beforeAll(async () => {
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: JSON.parse(body) as Record<string, unknown> });
-      res.writeHead(200).end('{}');
-    });
-  });
-  receiver = await listenOnLoopback(server);
-  started = await startScript(
-    'local/start.ts',
-    ['--port', '0', '--watch-interval', '1'],
-    /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*broker emulator\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Login on loopback[\s\S]*session --url/,
-    25_000,
-    { NOTIFY_WEBHOOK_URL: `${receiver.url}/hook`, NOTIFY_ON: 'all' },
-  );
+  run = await startWithWebhook();
+  ({ started, received } = run);
+  receiver = { url: run.url };
 }, 30_000);
 
-afterAll(async () => {
-  await started?.stop();
-  await receiver?.close();
-});
+afterAll(() => run?.stop());
 
 const waitFor = async (what: () => boolean, ms = 10_000) => {
   const end = Date.now() + ms;

@@ -46,6 +46,8 @@ describe('README: npm start and the curl lines', () => {
       '/gtt-orders/{alId}',
       '/kill-switch',
       '/orders',
+      '/plans',
+      '/plans/{planId}',
       '/session',
       '/session/logout',
       '/session/oauth/callback',

@@ -28,8 +28,8 @@ import { GatewayStack } from '../../infra/gateway-stack.js';
 const DEFAULT_SESSION_FUNCTIONS = 3;
 /** The kill switch (functions/control-functions.ts). */
 const KILL_SWITCH_FUNCTIONS = 1;
-/** The outbox's EventForwarder and the events history (GET /events): functions without the broker. */
-const FORWARDER_FUNCTIONS = 2;
+/** The outbox's EventForwarder, the events history (GET /events) and the plans. */
+const FORWARDER_FUNCTIONS = 3;
 
 const SKIP_BUNDLING = { 'aws:cdk:bundling-stacks': [] };
 // The end-of-day logout is left out where functions are counted; test/infra/end-of-day.test.ts covers it.
@@ -240,6 +240,7 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
             'dynamodb:BatchGetItem',
             'dynamodb:BatchWriteItem',
             'dynamodb:GetItem',
+            'dynamodb:PutItem',
             'dynamodb:Query',
             'dynamodb:UpdateItem',
           ],
@@ -424,10 +425,10 @@ describe('egress none', () => {
       'AWS::ApiGatewayV2::Api': 1,
       'AWS::ApiGatewayV2::Stage': 1,
       // The OAuth function serves two routes, the health check one (GET /session), the kill switch three.
-      // ... and GET /events one.
-      'AWS::ApiGatewayV2::Integration': N + 3 + 3 + 1,
-      'AWS::ApiGatewayV2::Route': N + 3 + 3 + 1,
-      'AWS::Lambda::Permission': N + 3 + 3 + 1,
+      // ... GET /events one, the plans four.
+      'AWS::ApiGatewayV2::Integration': N + 3 + 3 + 1 + 4,
+      'AWS::ApiGatewayV2::Route': N + 3 + 3 + 1 + 4,
+      'AWS::Lambda::Permission': N + 3 + 3 + 1 + 4,
       'AWS::SNS::Topic': 1,
       'AWS::SNS::TopicPolicy': 1,
       // Plus the scheduler roles (health check, watcher) and the audit archive's (Firehose, CloudWatch Logs), with their policies.

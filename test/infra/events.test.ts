@@ -18,6 +18,7 @@ import {
   WATCHER_EVENTS_TABLE_ACTIONS,
 } from '../../infra/events.js';
 import { GatewayStack } from '../../infra/gateway-stack.js';
+import { PLANS_EVENTS_TABLE_ACTIONS } from '../../infra/plans.js';
 
 const synth = (context: Record<string, unknown> = {}) =>
   buildApp(new CdkApp({ context: { 'aws:cdk:bundling-stacks': [], egress: 'none', ...context } }));
@@ -125,7 +126,7 @@ describe('default deployment', () => {
     // The order functions' events go through the outbox: the EventForwarder publishes them. The kill switch
     // publishes its own Kill Switch event (its sweep's cancels go to the outbox too).
     expect(publishers.sort()).toEqual(
-      ['KillSwitch', 'SessionOAuthCallback', 'EventsGttWatcher', 'EventsEventForwarder'].sort(),
+      ['KillSwitch', 'SessionOAuthCallback', 'EventsGttWatcher', 'EventsEventForwarder', 'Plans'].sort(),
     );
     for (const fn of ORDER_FUNCTIONS)
       expect(
@@ -147,7 +148,12 @@ describe('default deployment', () => {
         expect(onTable(statements), fn).toEqual([...FORWARDER_EVENTS_TABLE_ACTIONS].sort());
       // GET /events reads the history: Query only.
       else if (fn === 'EventsHistory') expect(onTable(statements), fn).toEqual(['dynamodb:Query']);
-      else if (fn === 'EventsGttWatcher') expect(onTable(statements)).toEqual([...WATCHER_EVENTS_TABLE_ACTIONS].sort());
+      // The plans: their records, and the markers of their events; the watcher carries them out too.
+      else if (fn === 'Plans') expect(onTable(statements), fn).toEqual([...PLANS_EVENTS_TABLE_ACTIONS].sort());
+      else if (fn === 'EventsGttWatcher')
+        expect([...new Set(onTable(statements))].sort()).toEqual(
+          [...new Set([...WATCHER_EVENTS_TABLE_ACTIONS, ...PLANS_EVENTS_TABLE_ACTIONS])].sort(),
+        );
       else expect(onTable(statements), fn).toEqual([]);
     }
     t.hasResourceProperties('AWS::DynamoDB::Table', {
@@ -186,7 +192,11 @@ describe('default deployment', () => {
       EVENT_BUS_NAME: expect.anything(),
       EVENTS_TABLE_NAME: expect.anything(),
     });
-    expect(env('EventsGttWatcher').IDEMPOTENCY_TABLE_NAME).toBeUndefined();
+    // The watcher carries the plans out through the order operations: it has the order path's tables.
+    expect(env('EventsGttWatcher')).toMatchObject({
+      IDEMPOTENCY_TABLE_NAME: expect.anything(),
+      CONTROL_TABLE_NAME: expect.anything(),
+    });
   });
 
   it('has no webhook parts without notifyWebhookUrl', () => {
@@ -312,6 +322,7 @@ describe('TOTP renewal on', () => {
         'SessionSessionRenewal',
         'EventsGttWatcher',
         'EventsEventForwarder',
+        'Plans',
       ].sort(),
     );
     const renewalPuts = byFunction
@@ -441,7 +452,7 @@ describe('settings', () => {
     expect(() =>
       synth({ notifyWebhookUrl: 'https://example.com/hook', notifyOn: 'GTT Triggered,Order Filed' }),
     ).toThrow(
-      /^notifyOn names no detail-type "Order Filed": use a comma-separated list of GTT Placed, GTT Modified, .*Kill Switch, Order Filled, Order Rejected, Order Cancelled \(or all\)$/,
+      /^notifyOn names no detail-type "Order Filed": use a comma-separated list of GTT Placed, GTT Modified, .*Kill Switch, Order Filled, Order Rejected, Order Cancelled, Plan Armed, Plan Step, Plan Done, Plan Failed \(or all\)$/,
     );
   });
 });
@@ -515,7 +526,9 @@ describe('with a webhook', () => {
     );
     expect(onTable.map((s) => s.Resource)).toEqual([{ 'Fn::GetAtt': [table, 'Arn'] }]);
     expect(actions(onTable[0]!).sort()).toEqual(
-      [...new Set([...FORWARDER_EVENTS_TABLE_ACTIONS, ...WATCHER_EVENTS_TABLE_ACTIONS])].sort(),
+      [
+        ...new Set([...FORWARDER_EVENTS_TABLE_ACTIONS, ...WATCHER_EVENTS_TABLE_ACTIONS, ...PLANS_EVENTS_TABLE_ACTIONS]),
+      ].sort(),
     );
   });
 

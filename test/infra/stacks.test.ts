@@ -7,7 +7,7 @@ import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { EVENTS_HISTORY, KILL_SWITCH } from '../../functions/control-functions.js';
+import { EVENTS_HISTORY, KILL_SWITCH, PLANS } from '../../functions/control-functions.js';
 import { OPERATIONS } from '../../functions/operations.js';
 import { SESSION_FUNCTIONS } from '../../functions/session-functions.js';
 import { buildApp } from '../../infra/app.js';
@@ -43,9 +43,9 @@ beforeAll(() => {
 describe('functions', () => {
   it('one function per operation and per session function, on nodejs22.x arm64 with X-Ray and a timeout above the broker timeout', () => {
     const functions = gateway.findResources('AWS::Lambda::Function');
-    // The operations, the session functions, the watcher, the kill switch, the outbox's EventForwarder and the
-    // events history.
-    expect(Object.keys(functions)).toHaveLength(OPERATIONS.length + SESSION.length + 4);
+    // The operations, the session functions, the watcher, the kill switch, the outbox's EventForwarder, the
+    // events history and the plans.
+    expect(Object.keys(functions)).toHaveLength(OPERATIONS.length + SESSION.length + 5);
     for (const [id, fn] of Object.entries(functions) as [string, { Properties: Record<string, unknown> }][]) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
@@ -68,7 +68,7 @@ describe('functions', () => {
   it('each function has its own log group with a retention', () => {
     // One per function (the watcher, the kill switch and the EventForwarder too), the API's access logs, the VPC flow
     // logs of the default egress.
-    gateway.resourceCountIs('AWS::Logs::LogGroup', OPERATIONS.length + SESSION.length + 4 + 2);
+    gateway.resourceCountIs('AWS::Logs::LogGroup', OPERATIONS.length + SESSION.length + 5 + 2);
     for (const group of Object.values(gateway.findResources('AWS::Logs::LogGroup')) as {
       Properties: { RetentionInDays?: number };
     }[]) {
@@ -89,6 +89,7 @@ describe('HTTP API', () => {
         ...sessionRoutes.map((r) => `${r.method} ${r.path}`),
         ...KILL_SWITCH.routes.map((r) => `${r.method} ${r.path}`),
         ...EVENTS_HISTORY.routes.map((r) => `${r.method} ${r.path}`),
+        ...PLANS.routes.map((r) => `${r.method} ${r.path}`),
       ].sort(),
     );
     for (const route of routes) {
@@ -117,7 +118,15 @@ describe('HTTP API', () => {
       expect.arrayContaining(['DELETE /gtt-orders/{alId}', 'POST /gtt-orders', 'PUT /gtt-orders/{alId}']),
     );
     expect(Object.keys(routeSettings).sort()).toEqual(
-      [...orderRoutes, 'GET /session/oauth/callback', 'POST /kill-switch', 'DELETE /kill-switch'].sort(),
+      [
+        ...orderRoutes,
+        'GET /session/oauth/callback',
+        'POST /kill-switch',
+        'DELETE /kill-switch',
+        // The plans' order routes: a create places a GTT, a cancel cancels one.
+        'POST /plans',
+        'DELETE /plans/{planId}',
+      ].sort(),
     );
     expect(routeSettings['POST /kill-switch']).toEqual({ ThrottlingRateLimit: 1, ThrottlingBurstLimit: 2 });
     expect(routeSettings['GET /session/oauth/callback']).toEqual({ ThrottlingRateLimit: 2, ThrottlingBurstLimit: 5 });
@@ -156,7 +165,13 @@ describe('least privilege', () => {
       gateway.findResources('AWS::IAM::Role', {
         Properties: { AssumeRolePolicyDocument: { Statement: [{ Principal: { Service: 'lambda.amazonaws.com' } }] } },
       }),
-    ).filter((id) => !id.startsWith('Session') && !id.startsWith('Events') && !id.startsWith('KillSwitch'));
+    ).filter(
+      (id) =>
+        !id.startsWith('Session') &&
+        !id.startsWith('Events') &&
+        !id.startsWith('KillSwitch') &&
+        !id.startsWith('Plans'),
+    );
     expect(roles).toHaveLength(OPERATIONS.length);
     const policies = (
       Object.values(gateway.findResources('AWS::IAM::Policy')) as {
@@ -235,22 +250,22 @@ describe('control table (order-rate governor)', () => {
     ).toBeUndefined();
   });
 
-  it('every order function and the kill switch (and only those) get the table, and only those may read or write it', () => {
+  it('every order function, the kill switch and the plans (and only those) get the table, and only those may read or write it', () => {
     const orderIds = OPERATIONS.filter((op) => op.kind === 'order').map((op) => op.name);
+    // The plans act through the order operations: the Plans function, and the watcher that carries them out.
+    const actors = [...orderIds, 'KillSwitch', 'Plans', 'EventsGttWatcher'];
     const withTable = functionsOf(gateway).filter(
       ([, f]) => f.Properties.Environment?.Variables?.CONTROL_TABLE_NAME !== undefined,
     );
-    expect(withTable.map(([id]) => [...orderIds, 'KillSwitch'].find((name) => id.startsWith(name))).sort()).toEqual(
-      [...orderIds, 'KillSwitch'].sort(),
-    );
+    expect(withTable.map(([id]) => actors.find((name) => id.startsWith(name))).sort()).toEqual([...actors].sort());
     const policies = Object.values(gateway.findResources('AWS::IAM::Policy')) as {
       Properties: { PolicyDocument: { Statement: Statement[] } };
     }[];
     const onControl = policies.filter((p) =>
       p.Properties.PolicyDocument.Statement.some((st) => /ControlTable/.test(JSON.stringify(st.Resource))),
     );
-    // The order functions (GetItem, PutItem) and the kill switch, which also turns the switch (UpdateItem).
-    expect(onControl).toHaveLength(orderIds.length + 1);
+    // The order functions (GetItem, PutItem), the kill switch, which also turns the switch (UpdateItem), the plans.
+    expect(onControl).toHaveLength(orderIds.length + 3);
   });
 
   it('the kill switch may turn the switch (UpdateItem) besides the governor calls, on its three IAM routes', () => {
@@ -321,9 +336,9 @@ describe('alarms and outputs', () => {
     const alarms = Object.values(gateway.findResources('AWS::CloudWatch::Alarm')) as {
       Properties: { MetricName: string; Namespace: string; AlarmActions: unknown[] };
     }[];
-    // Per operation and session function, the watcher, the kill switch, the EventForwarder, the events history.
+    // Per operation and session function, the watcher, the kill switch, the EventForwarder, the events history, plans.
     expect(alarms.filter((a) => a.Properties.MetricName === 'Errors')).toHaveLength(
-      OPERATIONS.length + SESSION.length + 4,
+      OPERATIONS.length + SESSION.length + 5,
     );
     expect(alarms.filter((a) => a.Properties.MetricName === 'SessionAlive')).toHaveLength(1);
     expect(alarms.filter((a) => a.Properties.MetricName === 'Throttles')).toHaveLength(OPERATIONS.length);

@@ -23,6 +23,7 @@ import { listenOnLoopback } from '../../local/loopback.js';
 import { LOCAL_EVENT_BUS, type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { jdata } from '../contract/jdata-client.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
+import { HIGH_ORDER_RATE } from '../support/order-rate.js';
 import { placeOutside as placeOutsideAt } from '../support/outside-orders.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 
@@ -92,7 +93,8 @@ const renewWithTotp = async () => {
 };
 
 beforeEach(async () => {
-  stack = await startLocalStack();
+  // The governor at its highest rate: the detail-type test sends a kill switch sweep and plans within a second.
+  stack = await startLocalStack({ settings: HIGH_ORDER_RATE });
   control = emulatorControl(stack.emulator.url);
   token = stack.emulator.token;
   expect(await stack.watch()).toMatchObject({ status: 'baseline', published: [] });
@@ -446,6 +448,23 @@ describe('event schemas (docs/events/)', () => {
     // Kill Switch: on (the sweep cancels what is left) and off again.
     expect((await api('POST', '/kill-switch')).status).toBe(200);
     expect((await api('DELETE', '/kill-switch')).status).toBe(200);
+    // Plans: a bracket through its exit (Armed, Step, Done) and one whose entry is refused (Failed).
+    const bracket = (tsym: string) => ({
+      kind: 'bracket',
+      entry: { ...ORDER, tsym },
+      target: { trigger: '1600', price: '1600' },
+      stopLoss: { trigger: '1400', price: '1400' },
+    });
+    expect((await api('POST', '/plans', bracket('ITC-EQ'), { 'Idempotency-Key': 'plan-ok' })).status).toBe(201);
+    await ltp('NSE', 'ITC-EQ', 1480);
+    await stack.watch();
+    await ltp('NSE', 'ITC-EQ', 1610);
+    await stack.watch();
+    expect((await api('POST', '/plans', bracket('LT-EQ'), { 'Idempotency-Key': 'plan-no' })).status).toBe(201);
+    await nextOrder({ status: 'rejected', reason: 'RMS:Margin Exceeds' });
+    await ltp('NSE', 'LT-EQ', 1480);
+    await stack.watch();
+    await stack.eventsForwarded();
     expect(of(fired, 'GTT Triggered')).toHaveLength(1);
     expect(of(fired, 'Order Filled')).toHaveLength(1);
     expect(of(refused, 'Order Rejected')[0]!.detail).toMatchObject({

@@ -1,6 +1,9 @@
 /** Running the project's commands as a user would, and the README's shell blocks, in end-to-end tests. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+
+import { listenOnLoopback } from '../../local/loopback.js';
 
 /**
  * The shell block between `<!-- e2e-NAME:start -->` and `<!-- e2e-NAME:end -->`, wherever it lives now: README.md
@@ -78,3 +81,53 @@ export const NPM_START_READY = /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\
 /** `npm start` (local/start.ts) on a free port with more `args`; resolves once ready (match[1] is the API's URL). */
 export const startNpmStart = (args: string[] = [], env: Record<string, string> = {}): Promise<Started> =>
   startScript('local/start.ts', ['--port', '0', ...args], NPM_START_READY, 25_000, env);
+
+/** `npm start`'s banner with its broker emulator's URL too: match[1] the API, match[2] the emulator. */
+export const NPM_START_WITH_EMULATOR =
+  /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*broker emulator\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Login on loopback[\s\S]*session --url/;
+
+export interface WebhookRun {
+  started: Started;
+  /** The receiver's address (npm start posts to `<url>/hook`). */
+  url: string;
+  /** Every body the loopback webhook received, parsed, with its headers. */
+  received: { headers: IncomingHttpHeaders; body: Record<string, unknown> }[];
+  stop(): Promise<void>;
+}
+
+/**
+ * A loopback webhook receiver (answering 200) and `npm start -- --watch-interval 1` posting every event to it
+ * (`NOTIFY_ON=all` unless `env` says otherwise).
+ */
+export const startWithWebhook = async (env: Record<string, string> = {}): Promise<WebhookRun> => {
+  const received: WebhookRun['received'] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body: JSON.parse(body) as Record<string, unknown> });
+      res.writeHead(200).end('{}');
+    });
+  });
+  const receiver = await listenOnLoopback(server);
+  const started = await startScript(
+    'local/start.ts',
+    ['--port', '0', '--watch-interval', '1'],
+    NPM_START_WITH_EMULATOR,
+    25_000,
+    {
+      NOTIFY_WEBHOOK_URL: `${receiver.url}/hook`,
+      NOTIFY_ON: 'all',
+      ...env,
+    },
+  );
+  return {
+    started,
+    url: receiver.url,
+    received,
+    stop: async () => {
+      await started.stop();
+      await receiver.close();
+    },
+  };
+};

@@ -21,6 +21,7 @@ const ROOMS = [
   'middleware',
   '.',
   'session',
+  'plans',
   'watcher',
   'outbox',
   'controls',
