@@ -6,7 +6,7 @@
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 
 import { callBroker } from '../broker/call-broker.js';
 import { SessionSource } from '../broker/session.js';
@@ -103,11 +103,15 @@ export const createSessionHealthCheck = (options: {
     return result;
   };
 
-  /** Scheduled: the result. `GET /session`: the result as JSON, 200 whether alive or not (the check worked). */
-  return shellHandler<unknown, HealthResult | APIGatewayProxyStructuredResultV2>(
-    { logger: options.logger, metrics },
+  /**
+   * Scheduled: the result, and SessionAlive in the shell's metrics. `GET /session`: the result as JSON, 200 whether
+   * alive or not (the check worked), in a shell without metrics: it publishes none, so Powertools has nothing to
+   * write (and no "No application metrics" warning on every asked check).
+   */
+  const scheduled = shellHandler<unknown, HealthResult>({ logger: options.logger, metrics }, () => check(true));
+  const asked = shellHandler<HttpHealthEvent, APIGatewayProxyStructuredResultV2>(
+    { logger: options.logger },
     async (event) => {
-      if (!isHttpEvent(event)) return check(true);
       // Bad input never reaches the broker.
       if (Object.keys(event.queryStringParameters ?? {}).length) {
         return {
@@ -126,9 +130,15 @@ export const createSessionHealthCheck = (options: {
       };
     },
   );
+  return (event?: unknown, context?: Context): Promise<HealthResult | APIGatewayProxyStructuredResultV2> =>
+    isHttpEvent(event) ? asked(event, context) : scheduled(event, context);
 };
 
-const isHttpEvent = (event: unknown): event is { queryStringParameters?: Record<string, string> } =>
+interface HttpHealthEvent {
+  queryStringParameters?: Record<string, string>;
+}
+
+const isHttpEvent = (event: unknown): event is HttpHealthEvent =>
   typeof event === 'object' &&
   event !== null &&
   'requestContext' in event &&

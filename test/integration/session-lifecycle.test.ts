@@ -267,6 +267,26 @@ describe('health check', () => {
       code: 'SESSION_EXPIRED',
     });
   });
+
+  it('an asked check (GET /session) publishes no metric, so Powertools prints no empty-metrics warning', async () => {
+    const warnings: string[] = [];
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      warnings.push(String(chunk));
+      return true;
+    });
+    try {
+      const check = createSessionHealthCheck({ env: totpEnv(), logger });
+      const asked = await check({ requestContext: { http: { method: 'GET' } } });
+      expect(asked).toMatchObject({ statusCode: 200 });
+      expect(metricOf()).toBeUndefined();
+      expect([...lines, ...warnings].join('')).not.toContain('No application metrics');
+      // The scheduled run of the same function still publishes SessionAlive.
+      expect(await check()).toMatchObject({ alive: true });
+      expect(metricOf()).toBe(1);
+    } finally {
+      stderr.mockRestore();
+    }
+  });
 });
 
 describe('jkey mode', () => {
