@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
 
-import { EXAMPLE_OCO, EXAMPLE_ORDER, OPERATIONS } from '../functions/operations.js';
+import { OPERATIONS } from '../functions/operations.js';
+import { EXAMPLE_OCO, EXAMPLE_ORDER } from '../functions/schemas/examples.js';
 import { LOCAL_CONTROL_TABLE } from '../local/dynamodb.js';
 import { LOCAL_SECRET_ID, type LocalStack, startLocalStack } from '../local/run-local.js';
 

@@ -16,6 +16,7 @@ import { OrderNotFoundError } from './contract/errors.js';
 import { type AnyOperation, defineOperation, type OperationDefinition } from './contract/operation.js';
 import { viewOfOcoInput, viewOfOrderInput } from './events/views.js';
 import { ocoLegs, priceOcoLegs, priceOrder } from './safety/order-legs.js';
+import { EXAMPLE_AL_ID, EXAMPLE_OCO, EXAMPLE_ORDER } from './schemas/examples.js';
 import {
   cancelOrderInput,
   getOrderInput,
@@ -46,27 +47,6 @@ import {
   type TriggeredResult,
   triggeredResult,
 } from './schemas/reply.js';
-
-/** The table's example inputs (`example`): a buy of one M&M at 1500 when the price falls to 1490, and its OCO exit. */
-const EXAMPLE_AL_ID = '26112300000001';
-export const EXAMPLE_ORDER = {
-  exch: 'NSE',
-  tsym: 'M&M-EQ',
-  qty: 1,
-  prc: '1500',
-  prd: 'C',
-  trantype: 'B',
-  prctyp: 'LMT',
-  ret: 'DAY',
-  ai_t: 'LTP_B_O',
-  d: '1490',
-} as const;
-export const EXAMPLE_OCO = {
-  exch: 'NSE',
-  tsym: 'M&M-EQ',
-  target: { trigger: '1600', order: { trantype: 'S', prctyp: 'LMT', qty: 1, prc: '1600', prd: 'C' } },
-  stopLoss: { trigger: '1400', order: { trantype: 'S', prctyp: 'LMT', qty: 1, prc: '1395', prd: 'C' } },
-};
 
 export const placeGttOrder = defineOperation({
   name: 'PlaceGTTOrder',
