@@ -79,16 +79,7 @@ export const placeGtt = (
   account: Account,
   req: EmulatorRequest,
 ): EmulatorReply => {
-  const order: GttOrder = {
-    kind: 'gtt',
-    ...listed(ctx, checkGtt(fields, account)),
-    al_id: ctx.state.newAlId(),
-    uid: account.uid,
-    state: 'pending',
-    ...entryFacts(ctx, req),
-  };
-  ctx.state.orders.set(order.al_id, order);
-  return json(200, { request_time: requestTime(ctx.now()), stat: 'OI created', al_id: order.al_id });
+  return created(ctx, { kind: 'gtt', ...listed(ctx, checkGtt(fields, account)), ...pendingFacts(ctx, account, req) });
 };
 
 export const placeOco = (
@@ -102,11 +93,21 @@ export const placeOco = (
     kind: 'oco',
     ...checked,
     ...ocoDirections(checked.x, checked.y, ctx.state.ltps.get(ltpKey(checked.exch, checked.tsym))),
-    al_id: ctx.state.newAlId(),
-    uid: account.uid,
-    state: 'pending',
-    ...entryFacts(ctx, req),
+    ...pendingFacts(ctx, account, req),
   };
+  return created(ctx, order);
+};
+
+/** A new order's number, owner, state and entry facts. */
+const pendingFacts = (ctx: OperationContext, account: Account, req: EmulatorRequest) => ({
+  al_id: ctx.state.newAlId(),
+  uid: account.uid,
+  state: 'pending' as const,
+  ...entryFacts(ctx, req),
+});
+
+/** Keeps a new order and answers as the broker does: `OI created` with its number. */
+const created = (ctx: OperationContext, order: GttOrder | OcoOrder): EmulatorReply => {
   ctx.state.orders.set(order.al_id, order);
   return json(200, { request_time: requestTime(ctx.now()), stat: 'OI created', al_id: order.al_id });
 };

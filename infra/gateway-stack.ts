@@ -32,7 +32,7 @@ import { addApiAlarm, applyRouteSettings, buildGatewayApi } from './gateway-api.
 import type { GatewayFunction, GatewayFunctionNetwork } from './gateway-function.js';
 import { addGatewayOutputs, suppressGatewayNagFindings } from './gateway-outputs.js';
 import { addKillSwitch, KILL_SWITCH_TABLE_ACTIONS } from './kill-switch.js';
-import { resolveNotifyWebhook } from './notify-webhook.js';
+import { type NotifyWebhookProps, resolveNotifyWebhook } from './notify-webhook.js';
 import { addOperationFunctions, type OperationFunctionsProps } from './operation-functions.js';
 import { addPlans, grantPlanActor, planActorEnvironment, PLANS_EVENTS_TABLE_ACTIONS } from './plans.js';
 import { OAUTH_STATE_TABLE_ACTIONS, resolveEndOfDayLogout, SessionFunctions } from './session-functions.js';
@@ -40,7 +40,8 @@ import { expiringTable } from './tables.js';
 /** Deployment settings that may come from CDK context (`-c name=value`) and go to the functions' environment. */
 export const CONTEXT_SETTINGS = DEPLOYMENT_SETTINGS;
 
-export interface GatewayStackProps extends StackProps {
+/** With the webhook's settings (`NotifyWebhookProps`: URL, header, secret, format, Telegram chat, notifyOn). */
+export interface GatewayStackProps extends StackProps, NotifyWebhookProps {
   /** Import an existing secret instead of creating one. */
   brokerSecretArn?: string;
   /** Settings by environment name (guardrails, idempotency); validated by the functions at cold start. */
@@ -68,15 +69,6 @@ export interface GatewayStackProps extends StackProps {
    * `off`; anything else fails the synth). The bus, the table and the gateway's own events stay.
    */
   watcher?: boolean;
-  /** Forward every event to this HTTPS URL (context `notifyWebhookUrl`, `notifyWebhookHeader`, `notifyWebhookSecretArn`). */
-  notifyWebhookUrl?: string;
-  notifyWebhookHeader?: string;
-  notifyWebhookSecretArn?: string;
-  /** `event` (default), `slack` or `telegram` (with `notifyTelegramChatId`): the body the webhook gets. */
-  notifyWebhookFormat?: string;
-  notifyTelegramChatId?: string;
-  /** The detail-types the webhook gets (context `notifyOn`, comma-separated, or `all`); default DEFAULT_NOTIFY_ON. */
-  notifyOn?: string;
 }
 
 /** `-c auditRetentionDays=N`: at least one year (the rules ask five), at most ten; anything else fails the synth. */

@@ -8,11 +8,14 @@ import { checkWebhookUrl, type WebhookSettings } from './event-webhook.js';
 import { resolveWebhookFormat } from './webhook-format.js';
 
 export interface NotifyWebhookProps {
+  /** Forward every event to this HTTPS URL (context `notifyWebhookUrl`, `notifyWebhookHeader`, `notifyWebhookSecretArn`). */
   notifyWebhookUrl?: string;
   notifyWebhookHeader?: string;
   notifyWebhookSecretArn?: string;
+  /** `event` (default), `slack` or `telegram` (with `notifyTelegramChatId`): the body the webhook gets. */
   notifyWebhookFormat?: string;
   notifyTelegramChatId?: string;
+  /** The detail-types the webhook gets (context `notifyOn`, comma-separated, or `all`); default DEFAULT_NOTIFY_ON. */
   notifyOn?: string;
 }
 
