@@ -5,6 +5,7 @@
 import { expect } from 'vitest';
 
 import { jdata } from '../contract/jdata-client.js';
+import { wireGtt } from './wire-order.js';
 
 export interface EmulatorAccount {
   url: string;
@@ -22,22 +23,7 @@ export const placeOutside = async (
   const reply = await jdata(
     account.url,
     'PlaceGTTOrder',
-    {
-      uid: account.uid,
-      actid: account.actid,
-      exch: 'NSE',
-      tsym: 'TCS-EQ',
-      qty: '3',
-      prc: '4000',
-      prd: 'C',
-      trantype: 'B',
-      prctyp: 'LMT',
-      ret: 'DAY',
-      ai_t: 'LTP_B_O',
-      validity: 'GTT',
-      d: '3990',
-      ...fields,
-    },
+    wireGtt({ uid: account.uid, actid: account.actid, tsym: 'TCS-EQ', qty: '3', prc: '4000', d: '3990', ...fields }),
     token,
   );
   expect(reply.body).toMatchObject({ stat: 'OI created' });
