@@ -21,7 +21,7 @@ const call = async (op: string, fields: Record<string, unknown>) =>
 const placeGtt = async (over: Record<string, unknown> = {}) =>
   (await call(
     'PlaceGTTOrder',
-    wireGtt({ actid: emu.actid, tsym: 'INFY-EQ', qty: '5', prc: '1500', d: '1490', remarks: 'dip-buy', ...over }),
+    wireGtt({ tsym: 'INFY-EQ', qty: '5', prc: '1500', d: '1490', remarks: 'dip-buy', ...over }, emu),
   )) as { al_id: string };
 const ltp = async (value: number, tsym = 'INFY-EQ') =>
   (await control(emu.url, 'POST', 'ltp', { exch: 'NSE', tsym, ltp: value })).body as {

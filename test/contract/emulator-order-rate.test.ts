@@ -14,7 +14,7 @@ let emu: RunningEmulator;
 let ctl: EmulatorControl;
 let clock = new Date('2026-11-23T04:00:00.100Z');
 
-const order = () => wireGtt({ uid: emu.uid, actid: emu.actid, qty: '1', prc: '2500' });
+const order = () => wireGtt({ qty: '1', prc: '2500' }, emu);
 const place = () => jdata(emu.url, 'PlaceGTTOrder', order(), emu.token);
 
 beforeAll(async () => {

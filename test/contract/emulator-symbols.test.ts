@@ -16,7 +16,7 @@ let control: EmulatorControl;
 const REFUSED = { stat: 'Not_Ok', emsg: 'Invalid Input : Invalid Trading Symbol' };
 const DAY = 86_400_000;
 const order = (over: Record<string, string> = {}) =>
-  wireGtt({ uid: emu.uid, actid: emu.actid, tsym: 'INFY-EQ', qty: '1', prc: '1500', d: '1490', ...over });
+  wireGtt({ tsym: 'INFY-EQ', qty: '1', prc: '1500', d: '1490', ...over }, emu);
 const call = async (op: string, jData: unknown) => {
   const res = await fetch(`${emu.url}/ClientAPI/${op}`, {
     method: 'POST',

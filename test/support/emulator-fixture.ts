@@ -40,4 +40,4 @@ export const useEmulator = (
 export const gttJData = (
   emulator: { uid: string; actid: string },
   over: Record<string, unknown> = {},
-): Record<string, unknown> => wireGtt({ uid: emulator.uid, actid: emulator.actid, ...over });
+): Record<string, unknown> => wireGtt(over, emulator);

@@ -23,7 +23,7 @@ export const placeOutside = async (
   const reply = await jdata(
     account.url,
     'PlaceGTTOrder',
-    wireGtt({ uid: account.uid, actid: account.actid, tsym: 'TCS-EQ', qty: '3', prc: '4000', d: '3990', ...fields }),
+    wireGtt({ tsym: 'TCS-EQ', qty: '3', prc: '4000', d: '3990', ...fields }, account),
     token,
   );
   expect(reply.body).toMatchObject({ stat: 'OI created' });

@@ -1,7 +1,7 @@
 /**
  * One GTT order in the broker's wire form (the PlaceGTTOrder jData, every scalar a string): a buy of 10 RELIANCE-EQ
- * at 2500.5 when the price falls to 2490. Tests spread it (`wireGtt({ tsym: 'INFY-EQ', qty: '5' })`) and override
- * only the fields they check; add `uid`/`actid` where the request needs them.
+ * at 2500.5 when the price falls to 2490. Tests spread it (`wireGtt({ tsym: 'INFY-EQ', qty: '5' }, account)`) and
+ * override only the fields they check.
  */
 export const WIRE_ORDER = Object.freeze({
   exch: 'NSE',
@@ -17,7 +17,15 @@ export const WIRE_ORDER = Object.freeze({
   d: '2490',
 });
 
-export const wireGtt = (over: Record<string, unknown> = {}): Record<string, unknown> => ({ ...WIRE_ORDER, ...over });
+/** WIRE_ORDER with `over`; with an account, its `uid` and `actid` lead, in the order the broker's clients send them. */
+export const wireGtt = (
+  over: Record<string, unknown> = {},
+  account?: { uid: string; actid: string },
+): Record<string, unknown> => ({
+  ...(account && { uid: account.uid, actid: account.actid }),
+  ...WIRE_ORDER,
+  ...over,
+});
 
 /**
  * One leg of an OCO in the wire form (`place_order_params`, `place_order_params_leg2`): a limit sell of 10
