@@ -15,6 +15,7 @@ import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 import { invokeDirect, invokeHttp } from '../support/events.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
+import { SAMPLE_MARKET_OCO, SAMPLE_MARKET_ORDER } from '../support/sample-order.js';
 
 let stack: LocalStack;
 let control: EmulatorControl;
@@ -23,23 +24,8 @@ let logger: Logger;
 let seq = 0;
 const key = () => `compliance-${Date.now()}-${++seq}`;
 
-const market = {
-  exch: 'NSE',
-  tsym: 'M&M-EQ',
-  qty: 1,
-  prd: 'C',
-  trantype: 'B',
-  prctyp: 'MKT',
-  ret: 'DAY',
-  ai_t: 'LTP_B_O',
-  d: '1490',
-};
-const oco = {
-  exch: 'NSE',
-  tsym: 'M&M-EQ',
-  target: { trigger: '1600', order: { trantype: 'S', prctyp: 'MKT', qty: 1, prd: 'C' } },
-  stopLoss: { trigger: '1400', order: { trantype: 'S', prctyp: 'SL-MKT', qty: 1, prd: 'C', trgprc: '1395' } },
-};
+const market = SAMPLE_MARKET_ORDER;
+const oco = SAMPLE_MARKET_OCO;
 
 const handlerWith = (operation: AnyOperation, settings: GatewaySettings = {}) =>
   createGatewayHandler(operation, {

@@ -9,6 +9,7 @@ import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 import { redirectLogger } from '../support/logs.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 const TIMEOUT_MS = 600;
 let stack: LocalStack;
@@ -18,18 +19,7 @@ const logLines: string[] = [];
 let keySeq = 0;
 const newKey = () => `it-${Date.now()}-${++keySeq}`;
 
-const order = {
-  exch: 'NSE',
-  tsym: 'L&TFH-EQ',
-  qty: 4,
-  prc: '160.5',
-  prd: 'C',
-  trantype: 'B',
-  prctyp: 'LMT',
-  ret: 'DAY',
-  ai_t: 'LTP_B_O',
-  d: '158',
-};
+const order = { ...SAMPLE_ORDER, tsym: 'L&TFH-EQ', qty: 4, prc: '160.5', d: '158' };
 
 const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
   const res = await fetch(`${api}${path}`, {
