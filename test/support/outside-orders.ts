@@ -29,3 +29,16 @@ export const placeOutside = async (
   expect(reply.body).toMatchObject({ stat: 'OI created' });
   return String((reply.body as { al_id: string }).al_id);
 };
+
+/** Places `count` buys of SBIN-EQ at 800 when the price reaches 800, one after another, then moves SBIN-EQ to 790 so
+ * they all fire; returns their al_ids in the order placed. */
+export const fireOutside = async (account: EmulatorAccount, count: number): Promise<string[]> => {
+  const fired: string[] = [];
+  for (let i = 0; i < count; i++) fired.push(await placeOutside(account, { tsym: 'SBIN-EQ', d: '800', prc: '800' }));
+  await fetch(`${account.url}/_emulator/ltp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ exch: 'NSE', tsym: 'SBIN-EQ', ltp: 790 }),
+  });
+  return fired;
+};
