@@ -21,15 +21,13 @@ import { SAMPLE_ORDER } from '../support/sample-order.js';
 import {
   httpGetEvent,
   sessionEnv,
-  type SessionIds,
+  sessionIds,
   type SessionStack,
   startSessionStack,
 } from '../support/session-stack.js';
 
-const SESSION = 'it/session';
-const APP = 'it/oauth-app';
-const LOGIN = 'it/login';
-const STATE_TABLE = 'it-oauth-state';
+const IDS = sessionIds('it');
+const { session: SESSION, app: APP, login: LOGIN } = IDS;
 
 let emulator: RunningEmulator;
 let secrets: LocalSecretsManager;
@@ -39,7 +37,6 @@ const lines: string[] = [];
 const allOutput: string[] = [];
 const { logger } = captureLogger({ serviceName: 'session-it' }, (line) => allOutput.push(line));
 
-const IDS: SessionIds = { session: SESSION, app: APP, login: LOGIN, stateTable: STATE_TABLE };
 let stack: SessionStack;
 const env = () => sessionEnv(stack, IDS);
 const httpEvent = httpGetEvent;

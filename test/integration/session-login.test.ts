@@ -33,15 +33,13 @@ import {
   httpGetEvent,
   oauthAppSecret,
   sessionEnv,
-  type SessionIds,
+  sessionIds,
   type SessionStack,
   startSessionStack,
 } from '../support/session-stack.js';
 
-const SESSION = 'login/session';
-const APP = 'login/oauth-app';
-const LOGIN = 'login/credentials';
-const STATE_TABLE = 'login-oauth-state';
+const IDS = sessionIds('login');
+const { session: SESSION, app: APP, stateTable: STATE_TABLE } = IDS;
 
 let emulator: RunningEmulator;
 let secrets: LocalSecretsManager;
@@ -51,7 +49,6 @@ let control: EmulatorControl;
 const output: string[] = [];
 const { logger } = captureLogger({ serviceName: 'login-it' }, (line) => output.push(line));
 
-const IDS: SessionIds = { session: SESSION, app: APP, login: LOGIN, stateTable: STATE_TABLE };
 let stack: SessionStack;
 const env = (extra: Record<string, string> = {}) =>
   sessionEnv(stack, IDS, {

@@ -20,6 +20,14 @@ export interface SessionIds {
   stateTable: string;
 }
 
+/** A test file's own ids under `prefix`: `<prefix>/session`, `<prefix>/oauth-app`, `<prefix>/login`, `<prefix>-oauth-state`. */
+export const sessionIds = (prefix: string): SessionIds => ({
+  session: `${prefix}/session`,
+  app: `${prefix}/oauth-app`,
+  login: `${prefix}/login`,
+  stateTable: `${prefix}-oauth-state`,
+});
+
 export interface SessionStack {
   emulator: RunningEmulator;
   control: EmulatorControl;
