@@ -26,7 +26,8 @@ let logger: Logger;
 let seq = 0;
 const key = () => `compliance-${Date.now()}-${++seq}`;
 
-const market = SAMPLE_MARKET_ORDER;
+/** The trigger the protected prices below are worked out from. */
+const market = { ...SAMPLE_MARKET_ORDER, d: '1490' };
 const oco = SAMPLE_MARKET_OCO;
 
 const handlerWith = (operation: AnyOperation, settings: GatewaySettings = {}) =>

@@ -74,7 +74,7 @@ describe('market orders become protected limit orders', () => {
 
   it('the table converts single orders and both OCO legs (the stop-loss band around its own trgprc)', () => {
     const price = (l: Parameters<typeof protectMarketOrder>[0]) => protectMarketOrder(l, convert);
-    const single = validateInput(placeGttOrder.input, SAMPLE_MARKET_ORDER);
+    const single = validateInput(placeGttOrder.input, { ...SAMPLE_MARKET_ORDER, d: '1490' });
     expect(placeGttOrder.priceOrders!(single, price)).toMatchObject({ prctyp: 'LMT', prc: '1497.45', d: '1490' });
     const oco = validateInput(placeOcoOrder.input, SAMPLE_MARKET_OCO);
     const priced = placeOcoOrder.priceOrders!(oco, price);
