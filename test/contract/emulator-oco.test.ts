@@ -17,7 +17,7 @@ const EXCHANGES = ['CDS', 'NSE', 'NFO', 'MCX', 'BSE', 'NCX', 'BSTAR', 'BCD', 'BF
 const AL_ID = /^\d{14}$/;
 
 type Fields = Record<string, unknown>;
-const leg = (over: Fields = {}): Fields => wireOcoLeg(emu, over);
+const leg = (over: Fields = {}): Fields => wireOcoLeg(emu, { tsym: 'RELIANCE-EQ', qty: '10', prc: '2600', ...over });
 /** A long position's exit: x = target 2600 (leg 1), y = stop-loss 2400 (leg 2). */
 const oco = (over: Fields = {}, leg1: Fields = {}, leg2: Fields = {}): Fields => ({
   uid: emu.uid,
