@@ -19,7 +19,7 @@ import { invokeDirect } from '../support/events.js';
 import { captureLogger } from '../support/logs.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 import {
-  httpGetEvent,
+  httpGetEvent as httpEvent,
   sessionEnv,
   sessionIds,
   type SessionStack,
@@ -39,7 +39,6 @@ const { logger } = captureLogger({ serviceName: 'session-it' }, (line) => allOut
 
 let stack: SessionStack;
 const env = () => sessionEnv(stack, IDS);
-const httpEvent = httpGetEvent;
 
 const bodyOf = (res: APIGatewayProxyStructuredResultV2) =>
   (allOutput.push(String(res.body)), JSON.parse(String(res.body))) as Record<string, unknown> & {

@@ -30,7 +30,7 @@ import { invokeDirect } from '../support/events.js';
 import { captureLogger } from '../support/logs.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 import {
-  httpGetEvent,
+  httpGetEvent as httpEvent,
   oauthAppSecret,
   sessionEnv,
   sessionIds,
@@ -56,7 +56,6 @@ const env = (extra: Record<string, string> = {}) =>
     BROKER_AUTHORIZE_URL: `${emulator.url}/OAuthlogin/authorize/oauth?client_id={clientId}`,
     ...extra,
   });
-const httpEvent = httpGetEvent;
 
 type Body = Record<string, unknown> & {
   error?: { code: string; message: string; details?: { field: string; message: string }[] };
