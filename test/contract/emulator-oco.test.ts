@@ -7,6 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 
 import type { EmulatorControl } from '../support/emulator-control.js';
 import { type EmulatorFixture, gttJData, useEmulator } from '../support/emulator-fixture.js';
+import { wireOcoLeg } from '../support/wire-order.js';
 import { control as rawControl, jdata, pyJson, quotePlus, send, type Sent, TIME } from './jdata-client.js';
 
 let emu: EmulatorFixture;
@@ -16,20 +17,7 @@ const EXCHANGES = ['CDS', 'NSE', 'NFO', 'MCX', 'BSE', 'NCX', 'BSTAR', 'BCD', 'BF
 const AL_ID = /^\d{14}$/;
 
 type Fields = Record<string, unknown>;
-const leg = (over: Fields = {}): Fields => ({
-  tsym: 'RELIANCE-EQ',
-  exch: 'NSE',
-  trantype: 'S',
-  prctyp: 'LMT',
-  prd: 'C',
-  ret: 'DAY',
-  actid: emu.actid,
-  uid: emu.uid,
-  ordersource: 'API',
-  qty: '10',
-  prc: '2600',
-  ...over,
-});
+const leg = (over: Fields = {}): Fields => wireOcoLeg(emu, { tsym: 'RELIANCE-EQ', qty: '10', prc: '2600', ...over });
 /** A long position's exit: x = target 2600 (leg 1), y = stop-loss 2400 (leg 2). */
 const oco = (over: Fields = {}, leg1: Fields = {}, leg2: Fields = {}): Fields => ({
   uid: emu.uid,

@@ -7,6 +7,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 
 import { type EmulatorFixture, useEmulator } from '../support/emulator-fixture.js';
+import { wireGtt, wireOcoLeg } from '../support/wire-order.js';
 import { control, jdata, TIME } from './jdata-client.js';
 
 const fixture = useEmulator();
@@ -18,22 +19,10 @@ beforeEach(() => {
 const call = async (op: string, fields: Record<string, unknown>) =>
   (await jdata(emu.url, op, { uid: emu.uid, ...fields }, emu.token)).body;
 const placeGtt = async (over: Record<string, unknown> = {}) =>
-  (await call('PlaceGTTOrder', {
-    actid: emu.actid,
-    exch: 'NSE',
-    tsym: 'INFY-EQ',
-    qty: '5',
-    prc: '1500',
-    prd: 'C',
-    trantype: 'B',
-    prctyp: 'LMT',
-    ret: 'DAY',
-    ai_t: 'LTP_B_O',
-    validity: 'GTT',
-    d: '1490',
-    remarks: 'dip-buy',
-    ...over,
-  })) as { al_id: string };
+  (await call(
+    'PlaceGTTOrder',
+    wireGtt({ tsym: 'INFY-EQ', qty: '5', prc: '1500', d: '1490', remarks: 'dip-buy', ...over }, emu),
+  )) as { al_id: string };
 const ltp = async (value: number, tsym = 'INFY-EQ') =>
   (await control(emu.url, 'POST', 'ltp', { exch: 'NSE', tsym, ltp: value })).body as {
     fired: { al_id: string; norenordno: string; status: string }[];
@@ -97,33 +86,14 @@ describe('the order a fired GTT places', () => {
         { d: '4000', var_name: 'x' },
         { d: '3500', var_name: 'y' },
       ],
-      place_order_params: {
+      place_order_params: wireOcoLeg(emu, { tsym: 'TCS-EQ', qty: '2', prc: '4000' }),
+      place_order_params_leg2: wireOcoLeg(emu, {
         tsym: 'TCS-EQ',
-        exch: 'NSE',
-        trantype: 'S',
-        prctyp: 'LMT',
-        prd: 'C',
-        ret: 'DAY',
-        actid: emu.actid,
-        uid: emu.uid,
-        ordersource: 'API',
-        qty: '2',
-        prc: '4000',
-      },
-      place_order_params_leg2: {
-        tsym: 'TCS-EQ',
-        exch: 'NSE',
-        trantype: 'S',
         prctyp: 'SL-LMT',
-        prd: 'C',
-        ret: 'DAY',
-        actid: emu.actid,
-        uid: emu.uid,
-        ordersource: 'API',
         qty: '2',
         prc: '3490',
         trgprc: '3500',
-      },
+      }),
     })) as { al_id: string };
     await ltp(3700, 'TCS-EQ');
     const [stop] = (await ltp(3499, 'TCS-EQ')).fired;

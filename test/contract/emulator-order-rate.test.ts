@@ -7,27 +7,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { type RunningEmulator, startEmulator } from '../../emulator/server.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
+import { wireGtt } from '../support/wire-order.js';
 import { jdata } from './jdata-client.js';
 
 let emu: RunningEmulator;
 let ctl: EmulatorControl;
 let clock = new Date('2026-11-23T04:00:00.100Z');
 
-const order = () => ({
-  uid: emu.uid,
-  actid: emu.actid,
-  exch: 'NSE',
-  tsym: 'RELIANCE-EQ',
-  qty: '1',
-  prc: '2500',
-  prd: 'C',
-  trantype: 'B',
-  prctyp: 'LMT',
-  ret: 'DAY',
-  ai_t: 'LTP_B_O',
-  validity: 'GTT',
-  d: '2490',
-});
+const order = () => wireGtt({ qty: '1', prc: '2500' }, emu);
 const place = () => jdata(emu.url, 'PlaceGTTOrder', order(), emu.token);
 
 beforeAll(async () => {

@@ -8,16 +8,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../emulator/server.js';
 import { indexContract, LISTED_EQUITIES, MAX_EXPIRY_DAYS } from '../../emulator/symbols.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
+import { wireGtt, wireOcoLeg } from '../support/wire-order.js';
 
 let emu: RunningEmulator;
 let control: EmulatorControl;
 
 const REFUSED = { stat: 'Not_Ok', emsg: 'Invalid Input : Invalid Trading Symbol' };
 const DAY = 86_400_000;
-const order = (over: Record<string, string> = {}) => ({
-  uid: emu.uid, actid: emu.actid, exch: 'NSE', tsym: 'INFY-EQ', qty: '1', prc: '1500', prd: 'C', trantype: 'B',
-  prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', validity: 'GTT', d: '1490', ...over,
-}); // prettier-ignore
+const order = (over: Record<string, string> = {}) =>
+  wireGtt({ tsym: 'INFY-EQ', qty: '1', prc: '1500', d: '1490', ...over }, emu);
 const call = async (op: string, jData: unknown) => {
   const res = await fetch(`${emu.url}/ClientAPI/${op}`, {
     method: 'POST',
@@ -85,19 +84,7 @@ describe('the shipped symbol list', () => {
     const placed = (await call('PlaceGTTOrder', order())).body.al_id as string;
     expect((await call('ModifyGTTOrder', { ...order({ tsym: 'NOSUCH-EQ' }), al_id: placed })).body).toEqual(REFUSED);
     expect(await pendingSymbols()).toEqual(['INFY-EQ']);
-    const leg = (prc: string) => ({
-      tsym: 'NOSUCH-EQ',
-      exch: 'NSE',
-      trantype: 'S',
-      prctyp: 'LMT',
-      prd: 'C',
-      ret: 'DAY',
-      actid: emu.actid,
-      uid: emu.uid,
-      ordersource: 'API',
-      qty: '1',
-      prc,
-    });
+    const leg = (prc: string) => wireOcoLeg(emu, { tsym: 'NOSUCH-EQ', qty: '1', prc });
     const oco = { uid: emu.uid, actid: emu.actid, exch: 'NSE', tsym: 'NOSUCH-EQ', ai_t: 'LMT_BOS_O', validity: 'GTT', remarks: '',
       oivariable: [{ var_name: 'x', d: '1600' }, { var_name: 'y', d: '1400' }], place_order_params: leg('1600'), place_order_params_leg2: leg('1390') }; // prettier-ignore
     expect((await call('PlaceOCOOrder', oco)).body).toEqual(REFUSED);

@@ -3,7 +3,7 @@
  * Real handlers, dynalite, the broker emulator over HTTP (which refuses API market orders as the Noren brokers do).
  */
 import { Logger } from '@aws-lambda-powertools/logger';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
 import type { AnyOperation } from '../../functions/contract/operation.js';
 import { createGatewayHandler } from '../../functions/gateway.js';
@@ -11,10 +11,13 @@ import { modifyOcoOrder, placeGttOrder, placeOcoOrder } from '../../functions/op
 import type { GatewaySettings } from '../../functions/runtime/config.js';
 import { dynamoIdempotency } from '../../functions/safety/idempotency.js';
 import { dynamoTradingControls } from '../../functions/safety/trading-controls.js';
-import { type LocalStack, startLocalStack } from '../../local/run-local.js';
-import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
+import type { LocalStack } from '../../local/run-local.js';
+import type { EmulatorControl } from '../support/emulator-control.js';
 import { invokeDirect, invokeHttp } from '../support/events.js';
+import { useLocalStack } from '../support/local-stack-fixture.js';
+import { redirectLogger } from '../support/logs.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
+import { SAMPLE_MARKET_OCO, SAMPLE_MARKET_ORDER } from '../support/sample-order.js';
 
 let stack: LocalStack;
 let control: EmulatorControl;
@@ -23,23 +26,9 @@ let logger: Logger;
 let seq = 0;
 const key = () => `compliance-${Date.now()}-${++seq}`;
 
-const market = {
-  exch: 'NSE',
-  tsym: 'M&M-EQ',
-  qty: 1,
-  prd: 'C',
-  trantype: 'B',
-  prctyp: 'MKT',
-  ret: 'DAY',
-  ai_t: 'LTP_B_O',
-  d: '1490',
-};
-const oco = {
-  exch: 'NSE',
-  tsym: 'M&M-EQ',
-  target: { trigger: '1600', order: { trantype: 'S', prctyp: 'MKT', qty: 1, prd: 'C' } },
-  stopLoss: { trigger: '1400', order: { trantype: 'S', prctyp: 'SL-MKT', qty: 1, prd: 'C', trgprc: '1395' } },
-};
+/** The trigger the protected prices below are worked out from. */
+const market = { ...SAMPLE_MARKET_ORDER, d: '1490' };
+const oco = SAMPLE_MARKET_OCO;
 
 const handlerWith = (operation: AnyOperation, settings: GatewaySettings = {}) =>
   createGatewayHandler(operation, {
@@ -56,24 +45,19 @@ const audits = () =>
     .filter((l) => l.message === 'order action')
     .map((l) => l.audit!);
 
-beforeAll(async () => {
-  logger = new Logger({ serviceName: 'gtt-gateway-test', logLevel: 'INFO' });
-  const write = (line: string) => logLines.push(line);
-  (logger as unknown as { console: Record<'info' | 'warn' | 'error' | 'debug' | 'log', typeof write> }).console = {
-    info: write,
-    warn: write,
-    error: write,
-    debug: write,
-    log: write,
-  };
-  stack = await startLocalStack({ settings: HIGH_ORDER_RATE, gateway: { logger } });
-  control = emulatorControl(stack.emulator.url);
-});
-afterAll(async () => {
-  await stack?.close();
-});
-beforeEach(async () => {
-  await control.reset();
+useLocalStack(
+  () => {
+    logger = redirectLogger(new Logger({ serviceName: 'gtt-gateway-test', logLevel: 'INFO' }), (line) =>
+      logLines.push(line),
+    );
+    return { settings: HIGH_ORDER_RATE, gateway: { logger } };
+  },
+  (s, c) => {
+    stack = s;
+    control = c;
+  },
+);
+beforeEach(() => {
   logLines.length = 0;
 });
 

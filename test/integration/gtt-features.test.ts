@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 let stack: LocalStack;
 let control: EmulatorControl;
@@ -35,19 +36,7 @@ const oco = {
   target: { trigger: '1600', order: { trantype: 'S', prctyp: 'LMT', qty: 5, prc: '1598', prd: 'C' } },
   stopLoss: { trigger: '1400', order: { trantype: 'S', prctyp: 'MKT', qty: 5, prd: 'C' } },
 };
-const single = {
-  exch: 'NSE',
-  tsym: 'INFY-EQ',
-  qty: 2,
-  prc: '1500',
-  prd: 'C',
-  trantype: 'B',
-  prctyp: 'LMT',
-  ret: 'DAY',
-  ai_t: 'LTP_B_O',
-  d: '1490',
-  tag: 'dip-buy',
-};
+const single = { ...SAMPLE_ORDER, tsym: 'INFY-EQ', qty: 2, prc: '1500', d: '1490', tag: 'dip-buy' };
 
 beforeAll(async () => {
   stack = await startLocalStack({ brokerTimeoutMs: 2_000, settings: { ...HIGH_ORDER_RATE, GUARDRAIL_MAX_QTY: 100 } });

@@ -23,6 +23,7 @@ import { useLocalAwsEnvironment } from '../../local/run-local.js';
 import { type LocalSecretsManager, startLocalSecretsManager } from '../../local/secrets-manager.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 import { httpApiEvent, invokeDirect, invokeHttp } from '../support/events.js';
+import { wireGtt } from '../support/wire-order.js';
 
 const SECRET_ID = 'it/broker-session';
 const TIMEOUT_MS = 700;
@@ -103,21 +104,7 @@ describe('every operation of the table over HTTP events', () => {
       bodyContainedToken: false,
     });
     expect(request!.body).toBe(
-      `jData=${JSON.stringify({
-        uid: emulator.uid,
-        actid: emulator.actid,
-        exch: 'NSE',
-        tsym: 'M%26M-EQ',
-        qty: '5',
-        prc: '1500.50',
-        prd: 'C',
-        trantype: 'B',
-        prctyp: 'LMT',
-        ret: 'DAY',
-        ai_t: 'LTP_B_O',
-        validity: 'GTT',
-        d: '1490',
-      })}`,
+      `jData=${JSON.stringify(wireGtt({ tsym: 'M%26M-EQ', qty: '5', prc: '1500.50', d: '1490' }, emulator))}`,
     );
   });
 

@@ -2,16 +2,17 @@
  * The security review's order-safety and error-contract findings, end to end: HTTP requests to the local API and
  * direct invocations, real handlers, the broker emulator, dynalite for idempotency, and the logs they write.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
 import type { AnyOperation } from '../../functions/contract/operation.js';
 import { createGatewayHandler } from '../../functions/gateway.js';
 import { placeGttOrder } from '../../functions/operations.js';
 import { createLogger } from '../../functions/runtime/logger.js';
 import { dynamoIdempotency } from '../../functions/safety/idempotency.js';
-import { type LocalStack, startLocalStack } from '../../local/run-local.js';
-import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
+import type { LocalStack } from '../../local/run-local.js';
+import type { EmulatorControl } from '../support/emulator-control.js';
 import { invokeHttp } from '../support/events.js';
+import { useLocalStack } from '../support/local-stack-fixture.js';
 import { redirectLogger } from '../support/logs.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 
@@ -45,20 +46,21 @@ const auditLines = () => logged().filter((l) => l.message === 'order action');
 const placeOne = async () =>
   (await call('POST', '/gtt-orders', order, { 'Idempotency-Key': newKey() })).body.al_id as string;
 
-beforeAll(async () => {
-  const logger = createLogger({ serviceName: 'hardening', logLevel: 'INFO' });
-  const write = (line: string) => lines.push(line);
-  redirectLogger(logger, write);
-  stack = await startLocalStack({ brokerTimeoutMs: 600, gateway: { logger } });
-  api = stack.api.url;
-  control = emulatorControl(stack.emulator.url);
-});
-afterAll(async () => {
-  await stack?.close();
-});
-beforeEach(async () => {
-  await control.reset();
-  await control.clearFaults();
+useLocalStack(
+  () => {
+    const logger = createLogger({ serviceName: 'hardening', logLevel: 'INFO' });
+    const write = (line: string) => lines.push(line);
+    redirectLogger(logger, write);
+    return { brokerTimeoutMs: 600, gateway: { logger } };
+  },
+  (s, c) => {
+    stack = s;
+    api = s.api.url;
+    control = c;
+  },
+  { clearFaults: true },
+);
+beforeEach(() => {
   lines.length = 0;
 });
 

@@ -17,6 +17,7 @@ import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { CLI_ORDER } from '../support/cli-orders.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 import { invokeDirect } from '../support/events.js';
+import { busiestSecond } from '../support/order-rate.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 let stack: LocalStack;
@@ -41,15 +42,6 @@ const http = async (method: string, path: string, body?: unknown, headers: Recor
   return { status: res.status, body: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any -- test assertions on arbitrary JSON
 };
 const pending = async () => (await control.orders(stack.emulator.uid)).filter((o) => o.state === 'pending');
-const busiestSecond = (times: number[]): number => {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while (sorted[i]! - sorted[j]! >= 1_000) j++;
-    most = Math.max(most, i - j + 1);
-  }
-  return most;
-};
 
 beforeAll(async () => {
   stack = await startLocalStack({ onEvent: (e) => events.push(e) });

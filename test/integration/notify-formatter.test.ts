@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { NOTIFICATION_SOURCE, notificationBody } from '../../functions/events/notification.js';
 import { createNotifyFormatter } from '../../functions/events/notify-formatter.js';
 import { type LocalEventBridge, startLocalEventBridge } from '../../local/eventbridge.js';
+import { SAMPLE_SINGLE_DETAIL } from '../support/sample-events.js';
 
 let bus: LocalEventBridge | undefined;
 afterEach(async () => {
@@ -16,27 +17,14 @@ afterEach(async () => {
   bus = undefined;
 });
 
+/** The sample single GTT as the watcher saw it fire: no product, no tag. */
+const { product: _product, tag: _tag, ...untagged } = SAMPLE_SINGLE_DETAIL;
 const triggered = {
   version: '0',
   id: 'e1',
   'detail-type': 'GTT Triggered',
   source: 'gtt-gateway',
-  detail: {
-    eventId: '0123456789abcdef0123456789abcdef',
-    observedAt: '2026-11-23T04:05:06.000Z',
-    origin: 'watcher',
-    al_id: '24112300000001',
-    type: 'single',
-    exch: 'NSE',
-    tsym: 'M&M-EQ',
-    side: 'B',
-    trigger: '1490',
-    alertType: 'LTP_B_O',
-    quantity: 1,
-    price: '1500',
-    priceType: 'LMT',
-    status: 'TRIGGERED',
-  },
+  detail: { ...untagged, origin: 'watcher', status: 'TRIGGERED' },
 };
 
 describe('NotifyFormatter', () => {

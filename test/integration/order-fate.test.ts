@@ -3,27 +3,25 @@
  * 127.0.0.1: `GET /gtt-orders/triggered` carries each fired GTT's order (number, status, fill, rejection code and
  * hint, the GTT's tag), `GET /orders` the day's book; a book that cannot be read leaves the history answering.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
-import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
+import type { EmulatorControl } from '../support/emulator-control.js';
+import { useLocalStack } from '../support/local-stack-fixture.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 let stack: LocalStack;
 let control: EmulatorControl;
 
-beforeAll(async () => {
-  stack = await startLocalStack({ settings: HIGH_ORDER_RATE });
-  control = emulatorControl(stack.emulator.url);
-});
-afterAll(async () => {
-  await stack?.close();
-});
-beforeEach(async () => {
-  await control.reset();
-  await control.clearFaults();
-});
+useLocalStack(
+  { settings: HIGH_ORDER_RATE },
+  (s, c) => {
+    stack = s;
+    control = c;
+  },
+  { clearFaults: true },
+);
 
 const api = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
   const res = await fetch(`${stack.api.url}${path}`, {

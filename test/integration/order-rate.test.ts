@@ -14,6 +14,7 @@ import { localBroker } from '../../local/broker-preset.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 import { invokeDirect, invokeHttp } from '../support/events.js';
+import { busiestSecond } from '../support/order-rate.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 let stack: LocalStack;
@@ -29,17 +30,6 @@ const container = () =>
     controls: dynamoTradingControls,
     config: stack.config,
   });
-
-/** The largest number of requests the emulator received within any one second (a sliding window). */
-const busiestSecond = (times: number[]): number => {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while (sorted[i]! - sorted[j]! >= 1_000) j++;
-    most = Math.max(most, i - j + 1);
-  }
-  return most;
-};
 
 const placeArrivals = async () =>
   (await control.requests()).filter((r) => r.operation === 'PlaceGTTOrder').map((r) => Date.parse(r.at));

@@ -3,12 +3,14 @@
  * handlers, Powertools idempotency on dynalite, the broker emulator, and the local Secrets Manager endpoint.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { type LocalStack, startLocalStack } from '../../local/run-local.js';
-import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
+import type { LocalStack } from '../../local/run-local.js';
+import type { EmulatorControl } from '../support/emulator-control.js';
+import { useLocalStack } from '../support/local-stack-fixture.js';
 import { redirectLogger } from '../support/logs.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 const TIMEOUT_MS = 600;
 let stack: LocalStack;
@@ -18,18 +20,7 @@ const logLines: string[] = [];
 let keySeq = 0;
 const newKey = () => `it-${Date.now()}-${++keySeq}`;
 
-const order = {
-  exch: 'NSE',
-  tsym: 'L&TFH-EQ',
-  qty: 4,
-  prc: '160.5',
-  prd: 'C',
-  trantype: 'B',
-  prctyp: 'LMT',
-  ret: 'DAY',
-  ai_t: 'LTP_B_O',
-  d: '158',
-};
+const order = { ...SAMPLE_ORDER, tsym: 'L&TFH-EQ', qty: 4, prc: '160.5', d: '158' };
 
 const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
   const res = await fetch(`${api}${path}`, {
@@ -45,31 +36,31 @@ const place = (key: string | undefined, body: unknown = order, query = '') =>
 const placeRequests = async () => (await control.requests()).filter((r) => r.operation === 'PlaceGTTOrder');
 const pending = async () => (await control.orders(stack.emulator.uid)).filter((o) => o.state === 'pending');
 
-beforeAll(async () => {
-  // Capture the structured logs (audit records) the handlers write.
-  const logger = new Logger({ serviceName: 'gtt-gateway-test', logLevel: 'INFO' });
-  const write = (line: string) => logLines.push(line);
-  redirectLogger(logger, write);
-  stack = await startLocalStack({
-    brokerTimeoutMs: TIMEOUT_MS,
-    settings: {
-      ...HIGH_ORDER_RATE,
-      GUARDRAIL_MAX_QTY: 1000,
-      GUARDRAIL_MAX_ORDER_VALUE: 100000,
-      GUARDRAIL_SYMBOLS_DENY: 'BANNED-EQ',
-    },
-    gateway: { logger },
-  });
-  api = stack.api.url;
-  control = emulatorControl(stack.emulator.url);
-});
+useLocalStack(
+  () => {
+    // Capture the structured logs (audit records) the handlers write.
+    const logger = new Logger({ serviceName: 'gtt-gateway-test', logLevel: 'INFO' });
+    const write = (line: string) => logLines.push(line);
+    redirectLogger(logger, write);
+    return {
+      brokerTimeoutMs: TIMEOUT_MS,
+      settings: {
+        ...HIGH_ORDER_RATE,
+        GUARDRAIL_MAX_QTY: 1000,
+        GUARDRAIL_MAX_ORDER_VALUE: 100000,
+        GUARDRAIL_SYMBOLS_DENY: 'BANNED-EQ',
+      },
+      gateway: { logger },
+    };
+  },
+  (s, c) => {
+    stack = s;
+    api = s.api.url;
+    control = c;
+  },
+);
 
-afterAll(async () => {
-  await stack?.close();
-});
-
-beforeEach(async () => {
-  await control.reset();
+beforeEach(() => {
   logLines.length = 0;
 });
 afterEach(async () => {

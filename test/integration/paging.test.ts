@@ -10,7 +10,7 @@ import { GttClient } from '../../client/index.js';
 import { compareIds, MAX_PAGE_LIMIT } from '../../functions/schemas/paging.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { jdata } from '../contract/jdata-client.js';
-import { placeOutside as placeOutsideAt } from '../support/outside-orders.js';
+import { fireOutside, placeOutside as placeOutsideAt } from '../support/outside-orders.js';
 
 let stack: LocalStack;
 type Page = { orders: { al_id: string; tsym: string }[]; nextCursor?: string };
@@ -135,16 +135,7 @@ describe('GET /gtt-orders pages', () => {
 
 describe('the triggered history pages', () => {
   it('limit and cursor; every fired order once', async () => {
-    const fired = [
-      await placeOutside({ tsym: 'SBIN-EQ', d: '800', prc: '800' }),
-      await placeOutside({ tsym: 'SBIN-EQ', d: '800', prc: '800' }),
-      await placeOutside({ tsym: 'SBIN-EQ', d: '800', prc: '800' }),
-    ];
-    await fetch(`${stack.emulator.url}/_emulator/ltp`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ exch: 'NSE', tsym: 'SBIN-EQ', ltp: 790 }),
-    });
+    const fired = await fireOutside(stack.emulator, 3);
     const first = await get('/gtt-orders/triggered?limit=2');
     expect(first.body.orders).toHaveLength(2);
     const second = await get(`/gtt-orders/triggered?limit=2&cursor=${encodeURIComponent(first.body.nextCursor!)}`);

@@ -3,65 +3,42 @@
  * on their local endpoints: the OAuth round trip, the TOTP renewal, the health check and its metric, and every
  * operation in `jkey` mode.
  */
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { type RunningEmulator, startEmulator } from '../../emulator/server.js';
+import type { RunningEmulator } from '../../emulator/server.js';
 import { createGatewayHandler } from '../../functions/gateway.js';
 import { OPERATIONS, placeGttOrder } from '../../functions/operations.js';
 import { currentTotp } from '../../functions/session/broker-login.js';
 import { createSessionHealthCheck } from '../../functions/session/health.js';
 import { createOAuthHandler } from '../../functions/session/oauth.js';
 import { createSessionRenewal } from '../../functions/session/totp-login.js';
-import { type LocalDynamo, startLocalDynamo } from '../../local/dynamodb.js';
-import { useLocalAwsEnvironment } from '../../local/run-local.js';
-import { type LocalSecretsManager, startLocalSecretsManager } from '../../local/secrets-manager.js';
-import { type EmulatorControl, emulatorControl, signInAsDemo } from '../support/emulator-control.js';
+import type { LocalSecretsManager } from '../../local/secrets-manager.js';
+import { type EmulatorControl, signInAsDemo } from '../support/emulator-control.js';
 import { invokeDirect } from '../support/events.js';
 import { captureLogger } from '../support/logs.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
+import {
+  httpGetEvent as httpEvent,
+  sessionEnv,
+  sessionIds,
+  type SessionStack,
+  startSessionStack,
+} from '../support/session-stack.js';
 
-const SESSION = 'it/session';
-const APP = 'it/oauth-app';
-const LOGIN = 'it/login';
-const STATE_TABLE = 'it-oauth-state';
+const IDS = sessionIds('it');
+const { session: SESSION, app: APP, login: LOGIN } = IDS;
 
 let emulator: RunningEmulator;
 let secrets: LocalSecretsManager;
-let dynamo: LocalDynamo;
 let control: EmulatorControl;
 const lines: string[] = [];
 /** Every line written in this file, and every reply body, for the leak check at the end. */
 const allOutput: string[] = [];
 const { logger } = captureLogger({ serviceName: 'session-it' }, (line) => allOutput.push(line));
 
-const env = () => ({
-  BROKER_BASE_URL: emulator.url,
-  BROKER_SECRET_ID: SESSION,
-  BROKER_TIMEOUT_MS: '2000',
-  BROKER_AUTHORIZE_URL: `${emulator.url}/OAuthlogin/authorize/oauth`,
-  OAUTH_APP_SECRET_ID: APP,
-  OAUTH_STATE_TABLE_NAME: STATE_TABLE,
-  LOGIN_SECRET_ID: LOGIN,
-  SECRETS_MANAGER_ENDPOINT: secrets.url,
-  DYNAMODB_ENDPOINT: dynamo.url,
-});
-
-const httpEvent = (
-  path: string,
-  query: Record<string, string> = {},
-  accept = 'application/json',
-): APIGatewayProxyEventV2 =>
-  ({
-    version: '2.0',
-    routeKey: `GET ${path}`,
-    rawPath: path,
-    rawQueryString: new URLSearchParams(query).toString(),
-    headers: { accept },
-    queryStringParameters: query,
-    requestContext: { http: { method: 'GET', path } },
-    isBase64Encoded: false,
-  }) as unknown as APIGatewayProxyEventV2;
+let stack: SessionStack;
+const env = () => sessionEnv(stack, IDS);
 
 const bodyOf = (res: APIGatewayProxyStructuredResultV2) =>
   (allOutput.push(String(res.body)), JSON.parse(String(res.body))) as Record<string, unknown> & {
@@ -70,26 +47,8 @@ const bodyOf = (res: APIGatewayProxyStructuredResultV2) =>
 const session = () => JSON.parse(secrets.getSecret(SESSION)!) as { accessToken: string; uid: string; actid: string };
 
 beforeAll(async () => {
-  useLocalAwsEnvironment();
-  emulator = await startEmulator({ port: 0 });
-  control = emulatorControl(emulator.url);
-  secrets = await startLocalSecretsManager({
-    secrets: {
-      [SESSION]: JSON.stringify({ accessToken: emulator.token, uid: emulator.uid, actid: emulator.actid }),
-      [APP]: JSON.stringify({
-        clientId: emulator.oauth.clientId,
-        secretCode: emulator.oauth.secret,
-        uid: emulator.uid,
-      }),
-      [LOGIN]: JSON.stringify({
-        uid: emulator.uid,
-        password: emulator.login.password,
-        totpSeed: emulator.login.totpSeed,
-        apiSecret: emulator.login.apiSecret,
-      }),
-    },
-  });
-  dynamo = await startLocalDynamo({ extraTables: [{ name: STATE_TABLE, key: 'state' }] });
+  stack = await startSessionStack(IDS);
+  ({ emulator, control, secrets } = stack);
   vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
     lines.push(String(chunk));
     allOutput.push(String(chunk));
@@ -99,9 +58,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   vi.restoreAllMocks();
-  await emulator?.close();
-  await secrets?.close();
-  await dynamo?.close();
+  await stack?.close();
 });
 
 beforeEach(() => {

@@ -12,10 +12,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { type RunningEmulator, startEmulator } from '../../emulator/server.js';
+import type { RunningEmulator } from '../../emulator/server.js';
 import { createGatewayHandler } from '../../functions/gateway.js';
 import { placeGttOrder } from '../../functions/operations.js';
 import { createEndOfDayLogout } from '../../functions/session/end-of-day.js';
@@ -23,18 +23,23 @@ import { createSessionHealthCheck } from '../../functions/session/health.js';
 import { createOAuthHandler } from '../../functions/session/oauth.js';
 import { OAuthStateStore } from '../../functions/session/oauth-state.js';
 import { createSessionRenewal } from '../../functions/session/totp-login.js';
-import { type LocalDynamo, startLocalDynamo } from '../../local/dynamodb.js';
-import { useLocalAwsEnvironment } from '../../local/run-local.js';
-import { type LocalSecretsManager, startLocalSecretsManager } from '../../local/secrets-manager.js';
-import { type EmulatorControl, emulatorControl, signInAsDemo } from '../support/emulator-control.js';
+import type { LocalDynamo } from '../../local/dynamodb.js';
+import type { LocalSecretsManager } from '../../local/secrets-manager.js';
+import { type EmulatorControl, signInAsDemo } from '../support/emulator-control.js';
 import { invokeDirect } from '../support/events.js';
 import { captureLogger } from '../support/logs.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
+import {
+  httpGetEvent as httpEvent,
+  oauthAppSecret,
+  sessionEnv,
+  sessionIds,
+  type SessionStack,
+  startSessionStack,
+} from '../support/session-stack.js';
 
-const SESSION = 'login/session';
-const APP = 'login/oauth-app';
-const LOGIN = 'login/credentials';
-const STATE_TABLE = 'login-oauth-state';
+const IDS = sessionIds('login');
+const { session: SESSION, app: APP, stateTable: STATE_TABLE } = IDS;
 
 let emulator: RunningEmulator;
 let secrets: LocalSecretsManager;
@@ -44,34 +49,13 @@ let control: EmulatorControl;
 const output: string[] = [];
 const { logger } = captureLogger({ serviceName: 'login-it' }, (line) => output.push(line));
 
-const env = (extra: Record<string, string> = {}) => ({
-  BROKER_BASE_URL: `${emulator.url}/NorenWClientAPI`,
-  BROKER_SECRET_ID: SESSION,
-  BROKER_TIMEOUT_MS: '2000',
-  BROKER_AUTHORIZE_URL: `${emulator.url}/OAuthlogin/authorize/oauth?client_id={clientId}`,
-  OAUTH_APP_SECRET_ID: APP,
-  OAUTH_STATE_TABLE_NAME: STATE_TABLE,
-  LOGIN_SECRET_ID: LOGIN,
-  SECRETS_MANAGER_ENDPOINT: secrets.url,
-  DYNAMODB_ENDPOINT: dynamo.url,
-  ...extra,
-});
-
-const httpEvent = (
-  path: string,
-  query: Record<string, string> = {},
-  accept = 'application/json',
-): APIGatewayProxyEventV2 =>
-  ({
-    version: '2.0',
-    routeKey: `GET ${path}`,
-    rawPath: path,
-    rawQueryString: new URLSearchParams(query).toString(),
-    headers: { accept },
-    queryStringParameters: Object.keys(query).length ? query : undefined,
-    requestContext: { http: { method: 'GET', path } },
-    isBase64Encoded: false,
-  }) as unknown as APIGatewayProxyEventV2;
+let stack: SessionStack;
+const env = (extra: Record<string, string> = {}) =>
+  sessionEnv(stack, IDS, {
+    BROKER_BASE_URL: `${emulator.url}/NorenWClientAPI`,
+    BROKER_AUTHORIZE_URL: `${emulator.url}/OAuthlogin/authorize/oauth?client_id={clientId}`,
+    ...extra,
+  });
 
 type Body = Record<string, unknown> & {
   error?: { code: string; message: string; details?: { field: string; message: string }[] };
@@ -105,33 +89,16 @@ const placeWith = (config: Record<string, unknown>) =>
     placeGttOrder,
     placeOrder,
   );
-const appSecret = (extra: Record<string, string> = {}) =>
-  JSON.stringify({ clientId: emulator.oauth.clientId, secretCode: emulator.oauth.secret, uid: emulator.uid, ...extra });
+const appSecret = (extra: Record<string, string> = {}) => oauthAppSecret(emulator, extra);
 
 beforeAll(async () => {
-  useLocalAwsEnvironment();
-  emulator = await startEmulator({ port: 0 });
-  control = emulatorControl(emulator.url);
-  secrets = await startLocalSecretsManager({
-    secrets: {
-      [SESSION]: JSON.stringify({ accessToken: emulator.token, uid: emulator.uid, actid: emulator.actid }),
-      [APP]: appSecret(),
-      [LOGIN]: JSON.stringify({
-        uid: emulator.uid,
-        password: emulator.login.password,
-        totpSeed: emulator.login.totpSeed,
-        apiSecret: emulator.login.apiSecret,
-      }),
-    },
-  });
-  dynamo = await startLocalDynamo({ extraTables: [{ name: STATE_TABLE, key: 'state' }] });
+  stack = await startSessionStack(IDS);
+  ({ emulator, control, secrets, dynamo } = stack);
   await control.oauthRedirect('http://127.0.0.1:1/session/oauth/callback');
 });
 
 afterAll(async () => {
-  await emulator?.close();
-  await secrets?.close();
-  await dynamo?.close();
+  await stack?.close();
 });
 
 /** Start a login with the function, sign in on the page it names, and answer the callback's query. */

@@ -12,7 +12,7 @@ import { dynamoDbClient } from '../../functions/safety/dynamodb-client.js';
 import { LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { jdata } from '../contract/jdata-client.js';
-import { placeOutside as placeOutsideAt } from '../support/outside-orders.js';
+import { fireOutside, placeOutside as placeOutsideAt } from '../support/outside-orders.js';
 
 const PENDING = 3_000;
 let stack: LocalStack;
@@ -85,15 +85,7 @@ describe('the watcher with 3,000 pending orders', () => {
     for (const alId of cancelled) await cancelOutside(alId);
     const viaGateway = bulk[1_500]!;
     expect((await fetch(`${stack.api.url}/gtt-orders/${viaGateway}`, { method: 'DELETE' })).status).toBe(200);
-    const fired = [
-      await placeOutside({ tsym: 'SBIN-EQ', d: '800', prc: '800' }),
-      await placeOutside({ tsym: 'SBIN-EQ', d: '800', prc: '800' }),
-    ];
-    await fetch(`${stack.emulator.url}/_emulator/ltp`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ exch: 'NSE', tsym: 'SBIN-EQ', ltp: 790 }),
-    });
+    const fired = await fireOutside(stack.emulator, 2);
 
     const runs = [await stack.watch(), await stack.watch(), await stack.watch()];
     for (const run of runs) expect(run.status).toBe('ok');

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 import { type RunningEmulator, startEmulator, type StartOptions } from '../../emulator/server.js';
 import { type EmulatorControl, emulatorControl } from './emulator-control.js';
+import { wireGtt } from './wire-order.js';
 
 export type EmulatorFixture = RunningEmulator & { control: EmulatorControl };
 
@@ -39,19 +40,4 @@ export const useEmulator = (
 export const gttJData = (
   emulator: { uid: string; actid: string },
   over: Record<string, unknown> = {},
-): Record<string, unknown> => ({
-  uid: emulator.uid,
-  actid: emulator.actid,
-  exch: 'NSE',
-  tsym: 'RELIANCE-EQ',
-  qty: '10',
-  prc: '2500.5',
-  prd: 'C',
-  trantype: 'B',
-  prctyp: 'LMT',
-  ret: 'DAY',
-  ai_t: 'LTP_B_O',
-  validity: 'GTT',
-  d: '2490',
-  ...over,
-});
+): Record<string, unknown> => wireGtt(over, emulator);

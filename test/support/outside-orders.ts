@@ -5,6 +5,7 @@
 import { expect } from 'vitest';
 
 import { jdata } from '../contract/jdata-client.js';
+import { wireGtt } from './wire-order.js';
 
 export interface EmulatorAccount {
   url: string;
@@ -22,24 +23,22 @@ export const placeOutside = async (
   const reply = await jdata(
     account.url,
     'PlaceGTTOrder',
-    {
-      uid: account.uid,
-      actid: account.actid,
-      exch: 'NSE',
-      tsym: 'TCS-EQ',
-      qty: '3',
-      prc: '4000',
-      prd: 'C',
-      trantype: 'B',
-      prctyp: 'LMT',
-      ret: 'DAY',
-      ai_t: 'LTP_B_O',
-      validity: 'GTT',
-      d: '3990',
-      ...fields,
-    },
+    wireGtt({ tsym: 'TCS-EQ', qty: '3', prc: '4000', d: '3990', ...fields }, account),
     token,
   );
   expect(reply.body).toMatchObject({ stat: 'OI created' });
   return String((reply.body as { al_id: string }).al_id);
+};
+
+/** Places `count` buys of SBIN-EQ at 800 when the price reaches 800, one after another, then moves SBIN-EQ to 790 so
+ * they all fire; returns their al_ids in the order placed. */
+export const fireOutside = async (account: EmulatorAccount, count: number): Promise<string[]> => {
+  const fired: string[] = [];
+  for (let i = 0; i < count; i++) fired.push(await placeOutside(account, { tsym: 'SBIN-EQ', d: '800', prc: '800' }));
+  await fetch(`${account.url}/_emulator/ltp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ exch: 'NSE', tsym: 'SBIN-EQ', ltp: 790 }),
+  });
+  return fired;
 };

@@ -5,3 +5,24 @@ import { EXAMPLE_ORDER } from '../../functions/schemas/examples.js';
  * wants another order spreads it (`{ ...SAMPLE_ORDER, qty: 2 }`) and can never change it for the next test.
  */
 export const SAMPLE_ORDER = Object.freeze({ ...EXAMPLE_ORDER });
+
+/** The sample order as a market order (no price), as the 2026 rules' tests send it: `prctyp: 'MKT'`. */
+export const SAMPLE_MARKET_ORDER = Object.freeze({
+  exch: SAMPLE_ORDER.exch,
+  tsym: SAMPLE_ORDER.tsym,
+  qty: SAMPLE_ORDER.qty,
+  prd: SAMPLE_ORDER.prd,
+  trantype: SAMPLE_ORDER.trantype,
+  prctyp: 'MKT',
+  ret: SAMPLE_ORDER.ret,
+  ai_t: SAMPLE_ORDER.ai_t,
+  d: SAMPLE_ORDER.d,
+});
+
+/** An OCO exit of the sample order with market legs: a target at 1600 and a stop-loss (SL-MKT, trgprc 1395) at 1400. */
+export const SAMPLE_MARKET_OCO = Object.freeze({
+  exch: 'NSE',
+  tsym: 'M&M-EQ',
+  target: { trigger: '1600', order: { trantype: 'S', prctyp: 'MKT', qty: 1, prd: 'C' } },
+  stopLoss: { trigger: '1400', order: { trantype: 'S', prctyp: 'SL-MKT', qty: 1, prd: 'C', trgprc: '1395' } },
+});

@@ -8,6 +8,7 @@ import { LOG_BODY_BYTES, LOG_TOTAL_BYTES } from '../../emulator/request-log.js';
 import { BrokerEmulator } from '../../emulator/service.js';
 import { nextSessionEnd, sha256Hex } from '../../emulator/session-login.js';
 import type { OcoOrder } from '../../emulator/state.js';
+import { wireGtt } from '../support/wire-order.js';
 
 const emulator = () => new BrokerEmulator({ token: 'unit-token-123' });
 const send = (emu: BrokerEmulator, op: string, jData: unknown, token = 'unit-token-123') =>
@@ -36,21 +37,7 @@ describe('emulator service', () => {
 
   it('never reuses an al_id, even after reset', () => {
     const emu = emulator();
-    const order = {
-      uid: 'DEMO01',
-      actid: 'DEMO01',
-      exch: 'NSE',
-      tsym: 'INFY-EQ',
-      qty: '1',
-      prc: '1',
-      prd: 'C',
-      trantype: 'B',
-      prctyp: 'LMT',
-      ret: 'DAY',
-      ai_t: 'LTP_B_O',
-      validity: 'GTT',
-      d: '1',
-    };
+    const order = wireGtt({ tsym: 'INFY-EQ', qty: '1', prc: '1', d: '1' }, { uid: 'DEMO01', actid: 'DEMO01' });
     const first = send(emu, 'PlaceGTTOrder', order).al_id as string;
     emu.reset();
     const second = send(emu, 'PlaceGTTOrder', order).al_id as string;
@@ -83,21 +70,7 @@ describe('emulator service: extensions', () => {
     ) as Record<string, unknown>;
 
   it('issues 14-digit al_ids: YYMMDD (IST) then an 8-digit counter that a restart later that day never reissues', () => {
-    const order = {
-      uid: 'DEMO01',
-      actid: 'DEMO01',
-      exch: 'NSE',
-      tsym: 'INFY-EQ',
-      qty: '1',
-      prc: '1',
-      prd: 'C',
-      trantype: 'B',
-      prctyp: 'LMT',
-      ret: 'DAY',
-      ai_t: 'LTP_B_O',
-      validity: 'GTT',
-      d: '1',
-    };
+    const order = wireGtt({ tsym: 'INFY-EQ', qty: '1', prc: '1', d: '1' }, { uid: 'DEMO01', actid: 'DEMO01' });
     const at = new Date(Date.UTC(2026, 0, 14, 20, 0, 0)); // 01:30:00.00 on 15-01-2026 in IST: 540,000 hundredths
     const first = new BrokerEmulator({ token: 'unit-token-123', now: () => at });
     expect(send(first, 'PlaceGTTOrder', order).al_id).toBe('26011500540001');

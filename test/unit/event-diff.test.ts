@@ -111,19 +111,7 @@ describe('event ids', () => {
 
   it('product and trigger price are part of what an order is (a product-only change is a modification)', () => {
     const input = (fields: Record<string, unknown> = {}) =>
-      placeOrderInput.parse({
-        exch: 'NSE',
-        tsym: 'M&M-EQ',
-        qty: 1,
-        prc: '1500',
-        prd: 'C',
-        trantype: 'B',
-        prctyp: 'LMT',
-        ret: 'DAY',
-        ai_t: 'LTP_B_O',
-        d: '1490',
-        ...fields,
-      });
+      placeOrderInput.parse({ ...SAMPLE_ORDER, prd: 'C', ...fields });
     expect(viewOfOrderInput('7', input())).toMatchObject({ product: 'C' });
     expect(contentHash(viewOfOrderInput('7', input({ prd: 'M' })))).not.toBe(
       contentHash(viewOfOrderInput('7', input())),

@@ -5,6 +5,7 @@ import { validateInput } from '../../functions/contract/validate-input.js';
 import { modifyOcoOrder, placeGttOrder, placeOcoOrder } from '../../functions/operations.js';
 import { parseGatewayConfig } from '../../functions/runtime/config.js';
 import { autoBandPercent, protectedPrice, protectMarketOrder } from '../../functions/safety/market-orders.js';
+import { SAMPLE_MARKET_OCO, SAMPLE_MARKET_ORDER } from '../support/sample-order.js';
 
 const convert = { MARKET_ORDERS: 'convert', MARKET_PROTECTION_PERCENT: 'auto', PRICE_TICK: '0.05' } as const;
 const leg = (over: Partial<Parameters<typeof protectedPrice>[0]> = {}) => ({
@@ -73,24 +74,9 @@ describe('market orders become protected limit orders', () => {
 
   it('the table converts single orders and both OCO legs (the stop-loss band around its own trgprc)', () => {
     const price = (l: Parameters<typeof protectMarketOrder>[0]) => protectMarketOrder(l, convert);
-    const single = validateInput(placeGttOrder.input, {
-      exch: 'NSE',
-      tsym: 'M&M-EQ',
-      qty: 1,
-      prd: 'C',
-      trantype: 'B',
-      prctyp: 'MKT',
-      ret: 'DAY',
-      ai_t: 'LTP_B_O',
-      d: '1490',
-    });
+    const single = validateInput(placeGttOrder.input, { ...SAMPLE_MARKET_ORDER, d: '1490' });
     expect(placeGttOrder.priceOrders!(single, price)).toMatchObject({ prctyp: 'LMT', prc: '1497.45', d: '1490' });
-    const oco = validateInput(placeOcoOrder.input, {
-      exch: 'NSE',
-      tsym: 'M&M-EQ',
-      target: { trigger: '1600', order: { trantype: 'S', prctyp: 'MKT', qty: 1, prd: 'C' } },
-      stopLoss: { trigger: '1400', order: { trantype: 'S', prctyp: 'SL-MKT', qty: 1, prd: 'C', trgprc: '1395' } },
-    });
+    const oco = validateInput(placeOcoOrder.input, SAMPLE_MARKET_OCO);
     const priced = placeOcoOrder.priceOrders!(oco, price);
     expect(priced.target.order).toMatchObject({ prctyp: 'LMT', prc: '1592.00' });
     expect(priced.stopLoss.order).toMatchObject({ prctyp: 'SL-LMT', prc: '1388.05', trgprc: '1395' });

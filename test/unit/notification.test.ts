@@ -15,24 +15,11 @@ import {
   resolveNotifyOn,
 } from '../../functions/events/notification.js';
 import { DETAIL_SCHEMAS, DETAIL_TYPES, type DetailType, type EventDetail } from '../../functions/schemas/events.js';
+import { SAMPLE_EVENT_COMMON, SAMPLE_FATE_DETAIL, SAMPLE_SINGLE_DETAIL } from '../support/sample-events.js';
 
-const common = { eventId: '0123456789abcdef0123456789abcdef', observedAt: '2026-11-23T04:05:06.000Z' };
-const single = {
-  ...common,
-  origin: 'gateway' as const,
-  al_id: '24112300000001',
-  type: 'single' as const,
-  exch: 'NSE',
-  tsym: 'M&M-EQ',
-  side: 'B',
-  trigger: '1490',
-  alertType: 'LTP_B_O',
-  quantity: 1,
-  price: '1500',
-  priceType: 'LMT',
-  product: 'C',
-  tag: 'swing-1',
-};
+const common = SAMPLE_EVENT_COMMON;
+const single = SAMPLE_SINGLE_DETAIL;
+const fate = SAMPLE_FATE_DETAIL;
 const oco = {
   ...common,
   origin: 'watcher' as const,
@@ -122,16 +109,6 @@ describe('notificationText', () => {
     expect(text('GTT Removed', { ...single, origin: 'watcher' })).toContain('\nno longer pending at the broker\n');
   });
 
-  const fate = {
-    ...common,
-    origin: 'watcher' as const,
-    al_id: '24112300000001',
-    exch: 'NSE',
-    tsym: 'M&M-EQ',
-    side: 'B',
-    quantity: 10,
-    tag: 'swing-1',
-  };
   it('Order Filled / Cancelled: side, quantity, fill and average price', () => {
     expect(
       text('Order Filled', {
@@ -254,16 +231,6 @@ describe('docs/events.md', () => {
     const doc = readFileSync('docs/events.md', 'utf8');
     const section = doc.slice(doc.indexOf('### The message'), doc.indexOf('**Why a function'));
     const examples = [...section.matchAll(/```\n([\s\S]*?)\n```/g)].map((m) => m[1]);
-    const fate = {
-      ...common,
-      origin: 'watcher' as const,
-      al_id: '24112300000001',
-      exch: 'NSE',
-      tsym: 'M&M-EQ',
-      side: 'B',
-      quantity: 10,
-      tag: 'swing-1',
-    };
     const built = [
       text('GTT Triggered', {
         ...single,

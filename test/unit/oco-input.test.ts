@@ -18,6 +18,7 @@ import {
   placeOrderInput,
 } from '../../functions/schemas/input.js';
 import { problemsOf } from '../support/validation.js';
+import { wireOcoLeg } from '../support/wire-order.js';
 
 const session = { accessToken: 'token-never-in-jdata', uid: 'U1', actid: 'A1' };
 /** Long position exit: sell at 1600 (target) or 1400 (stop-loss). */
@@ -45,32 +46,8 @@ describe('OCO input', () => {
         { d: '1600', var_name: 'x' },
         { d: '1400', var_name: 'y' },
       ],
-      place_order_params: {
-        tsym: 'M%26M-EQ',
-        exch: 'NSE',
-        trantype: 'S',
-        prctyp: 'LMT',
-        prd: 'C',
-        ret: 'DAY',
-        actid: 'A1',
-        uid: 'U1',
-        ordersource: 'API',
-        qty: '5',
-        prc: '1599',
-      },
-      place_order_params_leg2: {
-        tsym: 'M%26M-EQ',
-        exch: 'NSE',
-        trantype: 'S',
-        prctyp: 'MKT',
-        prd: 'C',
-        ret: 'DAY',
-        actid: 'A1',
-        uid: 'U1',
-        ordersource: 'API',
-        qty: '5',
-        prc: '0',
-      },
+      place_order_params: wireOcoLeg(session, { tsym: 'M%26M-EQ', qty: '5', prc: '1599' }),
+      place_order_params_leg2: wireOcoLeg(session, { tsym: 'M%26M-EQ', prctyp: 'MKT', qty: '5', prc: '0' }),
       remarks: 'swing-1',
       actid: 'A1',
     });
