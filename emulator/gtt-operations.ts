@@ -122,8 +122,7 @@ export const modifyGtt = (
   const changes = listed(ctx, checkGtt(fields, account));
   const existing = pendingOf(ctx, account.uid, alId, 'gtt');
   if (!existing) return invalidOi(ctx, alId);
-  ctx.state.orders.set(alId, { ...(existing as GttOrder), ...changes, ...entryFacts(ctx, req) });
-  return json(200, { request_time: requestTime(ctx.now()), stat: 'OI replaced', al_id: alId });
+  return replaced(ctx, { ...(existing as GttOrder), ...changes, ...entryFacts(ctx, req) });
 };
 
 /** A full replacement: both legs and both triggers; the legs' directions are decided again from today's price. */
@@ -137,13 +136,18 @@ export const modifyOco = (
   const checked = listed(ctx, checkOco(fields, account));
   const existing = pendingOf(ctx, account.uid, alId, 'oco');
   if (!existing) return invalidOi(ctx, alId);
-  ctx.state.orders.set(alId, {
+  return replaced(ctx, {
     ...(existing as OcoOrder),
     ...checked,
     ...ocoDirections(checked.x, checked.y, ctx.state.ltps.get(ltpKey(checked.exch, checked.tsym))),
     ...entryFacts(ctx, req),
   });
-  return json(200, { request_time: requestTime(ctx.now()), stat: 'OI replaced', al_id: alId });
+};
+
+/** Keeps an order's replacement under its number and answers as the broker does: `OI replaced`. */
+const replaced = (ctx: OperationContext, order: GttOrder | OcoOrder): EmulatorReply => {
+  ctx.state.orders.set(order.al_id, order);
+  return json(200, { request_time: requestTime(ctx.now()), stat: 'OI replaced', al_id: order.al_id });
 };
 
 /** CancelGTTOrder and CancelOCOOrder: either cancels a pending order of either kind. */
