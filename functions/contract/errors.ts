@@ -210,3 +210,25 @@ export const toGatewayError = (error: unknown): GatewayError =>
   error instanceof GatewayError
     ? error
     : new InternalError('Unexpected error in the gateway; see the function logs for the request id.', { cause: error });
+
+/**
+ * The contract body a direct invocation's error carries as its message (what middleware/error-contract.ts's
+ * `directInvocationError` throws); undefined for any other error.
+ */
+export const contractBodyOf = (error: unknown): ErrorBody | undefined => {
+  try {
+    const body = (JSON.parse((error as Error).message) as { error?: ErrorBody }).error;
+    if (body && typeof body.code === 'string' && body.code in ERROR_CATALOG && typeof body.message === 'string')
+      return body;
+  } catch {
+    // not the contract's shape
+  }
+  return undefined;
+};
+
+/** What a table entry invoked directly threw, as the GatewayError it was; any other error as `toGatewayError`. */
+export const fromDirectInvocation = (error: unknown): GatewayError => {
+  if (error instanceof GatewayError) return error;
+  const body = contractBodyOf(error);
+  return body ? errorFromBody(body) : toGatewayError(error);
+};

@@ -16,9 +16,9 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { SessionSource } from '../broker/session.js';
 import {
   ConfigurationError,
-  ERROR_CATALOG,
+  contractBodyOf,
   type ErrorBody,
-  errorFromBody,
+  fromDirectInvocation,
   GatewayError,
   toGatewayError,
   ValidationFailedError,
@@ -218,8 +218,7 @@ export const createKillSwitch = (options: KillSwitchOptions = {}) => {
         : result;
     } catch (error) {
       // A failure of the table's own entries arrives as their direct-invocation error: the same contract body again.
-      const body = error instanceof GatewayError ? undefined : contractBodyOf(error);
-      const failure = body ? errorFromBody(body) : toGatewayError(error);
+      const failure = fromDirectInvocation(error);
       writeLog(logger, failure.status >= 500 ? 'error' : 'warn', 'kill switch failed', {
         code: failure.code,
         message: failure.message,
@@ -228,18 +227,6 @@ export const createKillSwitch = (options: KillSwitchOptions = {}) => {
       throw directInvocationError(failure);
     }
   };
-};
-
-/** The contract body a direct invocation's error carries as its message; undefined for any other error. */
-const contractBodyOf = (error: unknown): ErrorBody | undefined => {
-  try {
-    const body = (JSON.parse((error as Error).message) as { error?: ErrorBody }).error;
-    if (body && typeof body.code === 'string' && body.code in ERROR_CATALOG && typeof body.message === 'string')
-      return body;
-  } catch {
-    // not the contract's shape
-  }
-  return undefined;
 };
 
 /** The error contract body of a failure inside the sweep (never an unexpected error's own text). */

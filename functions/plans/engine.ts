@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 
-import { type ErrorBody, errorFromBody, GatewayError, OrderNotFoundError, toGatewayError } from '../contract/errors.js';
+import { fromDirectInvocation, OrderNotFoundError } from '../contract/errors.js';
 import type { PlanDetailType } from '../schemas/event-types.js';
 import type { LifecycleEvent } from '../schemas/events.js';
 import { type Plan, type PlanInput, TERMINAL } from '../schemas/plans.js';
@@ -32,18 +32,6 @@ export interface PlanDeps {
   scope: () => Promise<string>;
   now?: () => Date;
 }
-
-/** The contract error a direct invocation carries in its message, as the error it was. */
-const asGatewayError = (error: unknown): GatewayError => {
-  if (error instanceof GatewayError) return error;
-  try {
-    const body = (JSON.parse((error as Error).message) as { error?: ErrorBody }).error;
-    if (body?.code) return errorFromBody(body);
-  } catch {
-    // not the contract's shape
-  }
-  return toGatewayError(error);
-};
 
 const digest = (...parts: string[]) => createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
 
@@ -103,7 +91,7 @@ export class PlanEngine {
         al_id: string;
       };
     } catch (error) {
-      throw asGatewayError(error);
+      throw fromDirectInvocation(error);
     }
     const at = this.now();
     let plan: Plan = {
@@ -156,7 +144,7 @@ export class PlanEngine {
       try {
         await this.deps.cancel({ al_id: live });
       } catch (error) {
-        const failure = asGatewayError(error);
+        const failure = fromDirectInvocation(error);
         if (failure.code !== 'ORDER_NOT_FOUND') throw failure;
       }
     }
@@ -176,7 +164,7 @@ export class PlanEngine {
         const acted = await this.step(stored.plan, stored.version, fired);
         if (acted) out.acted.push(`${stored.plan.planId}:${acted}`);
       } catch (error) {
-        const failure = asGatewayError(error);
+        const failure = fromDirectInvocation(error);
         out.errors.push({ planId: stored.plan.planId, code: failure.code });
         if (failure.code === 'SESSION_EXPIRED') break;
       }

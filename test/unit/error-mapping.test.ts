@@ -3,10 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { annotateOutcome } from '../../functions/broker/call-broker.js';
 import { decodeBrokerReply } from '../../functions/broker/reply.js';
 import {
+  contractBodyOf,
   ERROR_CATALOG,
   type ErrorCode,
   errorFromBody,
   errorName,
+  fromDirectInvocation,
   GatewayError,
   toGatewayError,
 } from '../../functions/contract/errors.js';
@@ -227,6 +229,19 @@ describe('error contract', () => {
     const thrown = directInvocationError(error);
     expect(thrown.name).toBe('SessionExpired');
     expect(JSON.parse(thrown.message)).toMatchObject({ error: { code: 'SESSION_EXPIRED' } });
+  });
+
+  it("reads a direct invocation's error back as the error it was; anything else is INTERNAL_ERROR", () => {
+    const error = failureOf(placeGttOrder, json({ stat: 'Not_Ok', emsg: 'Session Expired :  Invalid Session Key' }));
+    const back = fromDirectInvocation(directInvocationError(error));
+    expect(back).toBeInstanceOf(GatewayError);
+    expect(back.toBody()).toEqual(error.toBody());
+    expect(fromDirectInvocation(error)).toBe(error);
+    const unknownCode = new Error(JSON.stringify({ error: { code: 'NO_SUCH_CODE', message: 'x' } }));
+    expect(contractBodyOf(unknownCode)).toBeUndefined();
+    expect(fromDirectInvocation(unknownCode).code).toBe('INTERNAL_ERROR');
+    expect(fromDirectInvocation(new Error('not json')).code).toBe('INTERNAL_ERROR');
+    expect(fromDirectInvocation('thrown string').code).toBe('INTERNAL_ERROR');
   });
 
   it('hides unexpected errors behind INTERNAL_ERROR', () => {
