@@ -47,16 +47,6 @@ import {
   type WatcherState,
 } from './watcher-items.js';
 
-export {
-  type CommitStats,
-  EMPTY_STATE,
-  type KnownOrder,
-  type Lease,
-  type Snapshot,
-  stateWrites,
-  type WatcherState,
-} from './watcher-items.js';
-
 export const MARKER_TTL_SECONDS = 7 * 86_400;
 const markerKey = (eventId: string): Record<string, AttributeValue> => ({
   pk: { S: `published#${eventId}` },

@@ -14,8 +14,8 @@
  * `published` holds the eventIds already published (by the gateway or an earlier run): they are not published
  * again, but the snapshot moves on as if they were.
  */
-import type { KnownOrder, WatcherState } from '../events/store.js';
 import { contentHash, type OrderEventIds, viewOfFiredOrder, viewOfRecord } from '../events/views.js';
+import type { KnownOrder, WatcherState } from '../events/watcher-items.js';
 import type { FateDetailType, LifecycleEvent, OrderDetailType, OrderView } from '../schemas/events.js';
 import type { BookOrder, GttOrder } from '../schemas/reply.js';
 

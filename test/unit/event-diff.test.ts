@@ -4,7 +4,6 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { EMPTY_STATE, type WatcherState } from '../../functions/events/store.js';
 import {
   contentHash,
   orderEventIds,
@@ -12,6 +11,7 @@ import {
   viewOfOrderInput,
   viewOfRecord,
 } from '../../functions/events/views.js';
+import { EMPTY_STATE, type WatcherState } from '../../functions/events/watcher-items.js';
 import { getPendingGttOrders } from '../../functions/operations.js';
 import { allDetailJsonSchemas } from '../../functions/schemas/event-json-schemas.js';
 import { placeOcoInput, placeOrderInput } from '../../functions/schemas/input.js';
