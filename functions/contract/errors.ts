@@ -215,7 +215,7 @@ export const toGatewayError = (error: unknown): GatewayError =>
  * The contract body a direct invocation's error carries as its message (what middleware/error-contract.ts's
  * `directInvocationError` throws); undefined for any other error.
  */
-export const contractBodyOf = (error: unknown): ErrorBody | undefined => {
+const contractBodyOf = (error: unknown): ErrorBody | undefined => {
   try {
     const body = (JSON.parse((error as Error).message) as { error?: ErrorBody }).error;
     if (body && typeof body.code === 'string' && body.code in ERROR_CATALOG && typeof body.message === 'string')

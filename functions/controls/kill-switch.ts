@@ -14,15 +14,7 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 
 import { SessionSource } from '../broker/session.js';
-import {
-  ConfigurationError,
-  contractBodyOf,
-  type ErrorBody,
-  fromDirectInvocation,
-  GatewayError,
-  toGatewayError,
-  ValidationFailedError,
-} from '../contract/errors.js';
+import { ConfigurationError, type ErrorBody, fromDirectInvocation, ValidationFailedError } from '../contract/errors.js';
 import { isHttpApiEvent } from '../contract/gateway-request.js';
 import { createGatewayEvents } from '../events/producer.js';
 import { createEventPublisher } from '../events/publisher.js';
@@ -230,5 +222,4 @@ export const createKillSwitch = (options: KillSwitchOptions = {}) => {
 };
 
 /** The error contract body of a failure inside the sweep (never an unexpected error's own text). */
-const parseDirectError = (error: unknown): ErrorBody =>
-  error instanceof GatewayError ? error.toBody() : (contractBodyOf(error) ?? toGatewayError(error).toBody());
+const parseDirectError = (error: unknown): ErrorBody => fromDirectInvocation(error).toBody();

@@ -6,11 +6,12 @@
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 
 import { callBroker } from '../broker/call-broker.js';
 import { SessionSource } from '../broker/session.js';
 import { toGatewayError } from '../contract/errors.js';
+import { isHttpApiEvent } from '../contract/gateway-request.js';
 import { shellHandler } from '../middleware/function-shell.js';
 import { clientDetails } from '../operations.js';
 import { metricNamespace, SERVICE_NAME } from '../schemas/names.js';
@@ -109,7 +110,7 @@ export const createSessionHealthCheck = (options: {
    * write (and no "No application metrics" warning on every asked check).
    */
   const scheduled = shellHandler<unknown, HealthResult>({ logger: options.logger, metrics }, () => check(true));
-  const asked = shellHandler<HttpHealthEvent, APIGatewayProxyStructuredResultV2>(
+  const asked = shellHandler<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(
     { logger: options.logger },
     async (event) => {
       // Bad input never reaches the broker.
@@ -131,17 +132,5 @@ export const createSessionHealthCheck = (options: {
     },
   );
   return (event?: unknown, context?: Context): Promise<HealthResult | APIGatewayProxyStructuredResultV2> =>
-    isHttpEvent(event) ? asked(event, context) : scheduled(event, context);
+    isHttpApiEvent(event) ? asked(event, context) : scheduled(event, context);
 };
-
-interface HttpHealthEvent {
-  queryStringParameters?: Record<string, string>;
-}
-
-const isHttpEvent = (event: unknown): event is HttpHealthEvent =>
-  typeof event === 'object' &&
-  event !== null &&
-  'requestContext' in event &&
-  typeof event.requestContext === 'object' &&
-  event.requestContext !== null &&
-  'http' in event.requestContext;

@@ -61,12 +61,7 @@ const place = async (order: object = ORDER) => {
 };
 /** An order placed outside the gateway (the broker's app): straight to the emulator. */
 const placeOutside = (fields: Record<string, unknown> = {}) => placeOutsideAt(stack.emulator, fields, token);
-const ltp = (exch: string, tsym: string, value: number) =>
-  fetch(`${stack.emulator.url}/_emulator/ltp`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ exch, tsym, ltp: value }),
-  });
+const ltp = (exch: string, tsym: string, value: number) => control.ltp(exch, tsym, value);
 
 const nextOrder = (outcome: Record<string, unknown>) =>
   fetch(`${stack.emulator.url}/_emulator/next-order`, {

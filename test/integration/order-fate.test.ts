@@ -38,12 +38,7 @@ const place = async (over: Record<string, unknown> = {}) =>
     (await api('POST', '/gtt-orders', { ...ORDER, ...over }, { 'Idempotency-Key': `fate-${++keys}-${Date.now()}` }))
       .body.al_id,
   );
-const ltp = (price: number, tsym = 'INFY-EQ') =>
-  fetch(`${stack.emulator.url}/_emulator/ltp`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ exch: 'NSE', tsym, ltp: price }),
-  });
+const ltp = (price: number, tsym = 'INFY-EQ') => control.ltp('NSE', tsym, price);
 type Fired = { al_id: string; tag?: string; order?: Record<string, unknown> };
 
 describe('the fate of every fired order', () => {

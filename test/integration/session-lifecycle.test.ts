@@ -233,7 +233,7 @@ describe('health check', () => {
     });
     try {
       const check = createSessionHealthCheck({ env: totpEnv(), logger });
-      const asked = await check({ requestContext: { http: { method: 'GET' } } });
+      const asked = await check(httpEvent('/session'));
       expect(asked).toMatchObject({ statusCode: 200 });
       expect(metricOf()).toBeUndefined();
       expect([...lines, ...warnings].join('')).not.toContain('No application metrics');

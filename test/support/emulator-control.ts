@@ -50,6 +50,8 @@ export const emulatorControl = (baseUrl: string) => {
         )
       ).orders,
     switches: (values: Record<string, boolean>) => call<unknown>('POST', 'switches', values),
+    /** Moves a symbol's last traded price (pending GTTs it crosses fire). */
+    ltp: (exch: string, tsym: string, ltp: number) => call<unknown>('POST', 'ltp', { exch, tsym, ltp }),
     /** Where the emulator's authorize page sends the browser after login (the app's registered redirect URL). */
     oauthRedirect: (redirectUrl: string) => call<unknown>('POST', 'oauth', { redirectUrl }),
     /** What the demo account's authenticator shows now. */

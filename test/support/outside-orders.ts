@@ -5,6 +5,7 @@
 import { expect } from 'vitest';
 
 import { jdata } from '../contract/jdata-client.js';
+import { emulatorControl } from './emulator-control.js';
 import { wireGtt } from './wire-order.js';
 
 export interface EmulatorAccount {
@@ -35,10 +36,6 @@ export const placeOutside = async (
 export const fireOutside = async (account: EmulatorAccount, count: number): Promise<string[]> => {
   const fired: string[] = [];
   for (let i = 0; i < count; i++) fired.push(await placeOutside(account, { tsym: 'SBIN-EQ', d: '800', prc: '800' }));
-  await fetch(`${account.url}/_emulator/ltp`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ exch: 'NSE', tsym: 'SBIN-EQ', ltp: 790 }),
-  });
+  await emulatorControl(account.url).ltp('NSE', 'SBIN-EQ', 790);
   return fired;
 };

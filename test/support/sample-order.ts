@@ -7,17 +7,8 @@ import { EXAMPLE_ORDER } from '../../functions/schemas/examples.js';
 export const SAMPLE_ORDER = Object.freeze({ ...EXAMPLE_ORDER });
 
 /** The sample order as a market order (no price), as the 2026 rules' tests send it: `prctyp: 'MKT'`. */
-export const SAMPLE_MARKET_ORDER = Object.freeze({
-  exch: SAMPLE_ORDER.exch,
-  tsym: SAMPLE_ORDER.tsym,
-  qty: SAMPLE_ORDER.qty,
-  prd: SAMPLE_ORDER.prd,
-  trantype: SAMPLE_ORDER.trantype,
-  prctyp: 'MKT',
-  ret: SAMPLE_ORDER.ret,
-  ai_t: SAMPLE_ORDER.ai_t,
-  d: SAMPLE_ORDER.d,
-});
+const { prc: _limitPrice, ...unpriced } = SAMPLE_ORDER;
+export const SAMPLE_MARKET_ORDER = Object.freeze({ ...unpriced, prctyp: 'MKT' });
 
 /** An OCO exit of the sample order with market legs: a target at 1600 and a stop-loss (SL-MKT, trgprc 1395) at 1400. */
 export const SAMPLE_MARKET_OCO = Object.freeze({
