@@ -2,11 +2,19 @@
  * What became of the order a fired GTT placed: the broker's order book records in one normalised shape, rejection
  * texts turned into codes with a hint, and the rule that matches a fired GTT to its order.
  *
- * Matching (decided here: no public source shows the triggered record naming its order): an order matches a fired
- * GTT when it has the same exchange, symbol, side and quantity (the fired leg's, for an OCO), carries the GTT's tag
- * as its remarks when the GTT had one, and was placed no earlier than 5 seconds before the GTT fired (clocks of the
- * two books may differ a little). Of several, the earliest wins, and each order answers for one GTT only (GTTs are
- * matched in the order they fired).
+ * Matching (decided here: no public source shows the triggered record naming its order). The broker keeps a GTT's
+ * `remarks` (its tag) on the GTT's record (the family's 2021 API docs show `Remarks` on GetPendingGTTOrder records)
+ * and, on the brokers that carry it, on the order the GTT places; that last is uncertain across the family. An order
+ * can answer for a fired GTT when it has the same exchange, symbol, side and quantity (the fired leg's, for an OCO)
+ * and was placed no earlier than 5 seconds before the GTT fired (the clocks of the two books may differ a little).
+ * Among those, by the order's remarks:
+ * - An order with remarks answers only to a GTT whose tag equals them exactly; untagged GTTs never take it.
+ * - An order without remarks (a broker that does not carry them into the order) answers to an untagged GTT, and to a
+ *   tagged GTT only when unambiguous: that GTT is the only fired GTT in the list (with an order already or not) of
+ *   the order's exchange, symbol, side and quantity fired in its window, and the order is the only unclaimed one
+ *   without remarks that the GTT could take. An ambiguous match stays unmatched: never guessed.
+ * Exact matches and untagged GTTs go in the order the GTTs fired, the earliest order first; each order answers for
+ * one GTT only.
  */
 import type { BookOrder, OrderBookRecord, OrderRejection, OrderStatus } from '../schemas/reply.js';
 
@@ -107,30 +115,46 @@ export interface FiredGtt {
 
 const SKEW_MS = 5_000;
 
-/** For each fired GTT (in firing order), the order it placed, or undefined while none is in the book yet. */
+/** Same exchange, symbol, side and quantity, placed no earlier than SKEW_MS before the GTT fired. */
+const couldPlace = (gtt: FiredGtt, order: BookOrder): boolean => {
+  const firedMs = brokerTimeMs(gtt.firedAt);
+  return (
+    order.exch === gtt.exch &&
+    order.tsym === gtt.tsym &&
+    order.side === gtt.side &&
+    order.qty === gtt.qty &&
+    (firedMs === undefined || (brokerTimeMs(order.placedAt) ?? firedMs) >= firedMs - SKEW_MS)
+  );
+};
+
+/** For each fired GTT (in the list's order), the order it placed, or undefined while none is known for sure. */
 export const matchFiredOrders = (fired: readonly FiredGtt[], book: readonly BookOrder[]): (BookOrder | undefined)[] => {
   const claimed = new Set<string>();
+  const result: (BookOrder | undefined)[] = fired.map(() => undefined);
   const byPlacement = [...book].sort((a, b) => (brokerTimeMs(a.placedAt) ?? 0) - (brokerTimeMs(b.placedAt) ?? 0));
-  const order = fired
+  const byFiring = fired
     .map((gtt, index) => ({ gtt, index }))
     .sort((a, b) => (brokerTimeMs(a.gtt.firedAt) ?? 0) - (brokerTimeMs(b.gtt.firedAt) ?? 0));
-  const result: (BookOrder | undefined)[] = fired.map(() => undefined);
-  for (const { gtt, index } of order) {
-    const firedMs = brokerTimeMs(gtt.firedAt);
-    const match = byPlacement.find(
-      (o) =>
-        !claimed.has(o.norenordno) &&
-        o.exch === gtt.exch &&
-        o.tsym === gtt.tsym &&
-        o.side === gtt.side &&
-        o.qty === gtt.qty &&
-        (gtt.tag === undefined || o.tag === gtt.tag) &&
-        (firedMs === undefined || (brokerTimeMs(o.placedAt) ?? firedMs) >= firedMs - SKEW_MS),
-    );
-    if (match) {
-      claimed.add(match.norenordno);
-      result[index] = match;
-    }
+  const open = (gtt: FiredGtt, remarks: (tag: string | undefined) => boolean): BookOrder[] =>
+    byPlacement.filter((o) => !claimed.has(o.norenordno) && remarks(o.tag) && couldPlace(gtt, o));
+  const take = (index: number, order: BookOrder | undefined) => {
+    if (!order) return;
+    claimed.add(order.norenordno);
+    result[index] = order;
+  };
+  // Certain: an order's remarks name the GTT's tag. Then untagged GTTs, which take only orders without remarks.
+  for (const { gtt, index } of byFiring) {
+    if (gtt.tag) take(index, open(gtt, (tag) => tag === gtt.tag)[0]);
+  }
+  for (const { gtt, index } of byFiring) {
+    if (!gtt.tag) take(index, open(gtt, (tag) => !tag)[0]);
+  }
+  // A tagged GTT whose broker dropped the remarks: only when the GTT and the order are each the other's only one.
+  for (const { gtt, index } of byFiring) {
+    if (!gtt.tag || result[index]) continue;
+    const candidates = open(gtt, (tag) => !tag);
+    const only = candidates.length === 1 ? candidates[0] : undefined;
+    if (only && fired.filter((other) => couldPlace(other, only)).length === 1) take(index, only);
   }
   return result;
 };

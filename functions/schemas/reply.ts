@@ -214,7 +214,7 @@ const bookOrderSchema = memo(() =>
     filledQty: z.number(),
     averagePrice: z.string().optional(),
     rejection: orderRejectionSchema().optional(),
-    /** The order's remarks: a fired GTT's tag follows into its order. */
+    /** The order's remarks: a fired GTT's tag, on the brokers that carry it into the order. */
     tag: z.string().optional(),
     placedAt: z.string().optional(),
   }),
