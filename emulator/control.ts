@@ -1,8 +1,9 @@
 /**
  * The emulator's control surface (`/_emulator/...`, docs/emulator.md): accounts and sessions, faults, the request
- * log, switches, last traded prices (which fire GTTs), how the next fired order ends, the OAuth app's redirect URL
- * and the demo OTP. Apart from the broker's operations (service.ts), which it drives through the emulator's public
- * methods; the listener (server.ts) applies the Host/Origin rules before anything reaches it.
+ * log, switches, last traded prices (which fire GTTs), how the next fired order ends, the close of the trading day
+ * (open orders cancelled), the OAuth app's redirect URL and the demo OTP. Apart from the broker's operations
+ * (service.ts), which it drives through the emulator's public methods; the listener (server.ts) applies the
+ * Host/Origin rules before anything reaches it.
  */
 import { FAULT_KINDS, type FaultKind } from './faults.js';
 import type { NextOutcome } from './order-book.js';
@@ -154,6 +155,14 @@ export const handleControl = (emulator: BrokerEmulator, req: EmulatorRequest, pa
         } catch (error) {
           return json(409, { error: (error as Error).message });
         }
+      }
+      case 'POST /close': {
+        // The close of the trading day: open orders (every account's, or the one named) cancelled, fills kept.
+        const norenordno = optionalString('norenordno');
+        const cancelled = emulator.closeMarket(norenordno);
+        if (norenordno !== undefined && cancelled.length === 0)
+          return json(404, { error: `no open order ${norenordno}` });
+        return json(200, { cancelled });
       }
       case 'GET /oauth':
         return json(200, { clientId: emulator.login.oauth.clientId, redirectUrl: emulator.login.oauth.redirectUrl });

@@ -2,9 +2,11 @@
  * What a fired GTT becomes: an ordinary order in the account's order book, with its own number (`norenordno`), the
  * GTT's `remarks`, and a status history. By default it fills completely at its price (a market order at the last
  * traded price); the control surface can make the next fired orders reject (with a reason), fill partly, or stay
- * open. Served as `OrderBook` and `SingleOrdHist`, with `SearchScrip` and `GetQuotes` for prices.
+ * open, and can close the trading day (open orders cancelled, keeping what filled). Served as `OrderBook` and
+ * `SingleOrdHist`, with `SearchScrip` and `GetQuotes` for prices.
  * Decisions (docs/emulator-extensions.md): the GetTrgOi record does not name the order it created (no public source
- * shows it doing so), so a client matches a fired GTT to its order by remarks, exchange, symbol, side and quantity.
+ * shows it doing so), so a client matches a fired GTT to its order by exchange, symbol, side and quantity, and by
+ * remarks where the order carries them (this emulator carries the GTT's remarks into the order).
  */
 import { requestTime } from './formats.js';
 import { type Json, Refusal, requireString } from './orders.js';
@@ -110,6 +112,19 @@ export class OrderBook {
     };
     this.orders.set(book.norenordno, book);
     return book;
+  }
+
+  /**
+   * The close of the trading day: every OPEN order of every account (or only the one named) gets a newest state
+   * CANCELED that keeps its fill and average price. Answers the numbers of the orders cancelled, oldest first.
+   */
+  close(now: Date, norenordno?: string): string[] {
+    const at = requestTime(now);
+    const open = [...this.orders.values()].filter(
+      (o) => o.history[0]!.status === 'OPEN' && (norenordno === undefined || o.norenordno === norenordno),
+    );
+    for (const o of open) o.history.unshift({ ...o.history[0]!, status: 'CANCELED', norentm: at });
+    return open.map((o) => o.norenordno);
   }
 
   /** OrderBook: the account's orders, newest first, each in its latest state. */

@@ -270,6 +270,14 @@ export class BrokerEmulator {
     return fireAtPrice(this.context(), exch, tsym, ltp);
   }
 
+  /**
+   * The close of the trading day: every open order in the book (or only the one named) is cancelled, keeping what
+   * filled, as the exchange cancels an open DAY order. Answers the numbers of the orders cancelled.
+   */
+  closeMarket(norenordno?: string): string[] {
+    return this.book.close(this.now(), norenordno);
+  }
+
   // ---- the control surface (/_emulator/...): control.ts -------------------------------------------------------
 
   /** The request log's size, in bytes of JSON (`GET /_emulator/requests`). */

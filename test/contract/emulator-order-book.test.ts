@@ -1,8 +1,8 @@
 /**
  * What a fired GTT becomes at the emulator, over real HTTP on 127.0.0.1: an order in the order book with its own
  * number and the GTT's remarks (OrderBook), its states newest first (SingleOrdHist), ended as the control surface
- * says (filled by default, rejected with a reason, partly filled, left open), and the last traded price by
- * instrument token (SearchScrip, GetQuotes).
+ * says (filled by default, rejected with a reason, partly filled, left open) and cancelled at the close of the day
+ * when still open, and the last traded price by instrument token (SearchScrip, GetQuotes).
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 
@@ -138,6 +138,63 @@ describe('the order a fired GTT places', () => {
     expect(byNumber.get(fired[3]!.norenordno)).toMatchObject({ status: 'COMPLETE', fillshares: '5' });
     const rejected = (await call('SingleOrdHist', { norenordno: fired[0]!.norenordno })) as { status: string }[];
     expect(rejected.map((h) => h.status)).toEqual(['REJECTED', 'PENDING']);
+  });
+
+  it("the close of the day cancels what is still open, keeping the fill, in every account's book", async () => {
+    await nextOrder({ status: 'partial', fillQty: 4 });
+    await placeGtt({ qty: '10' });
+    const [partial] = (await ltp(1489)).fired;
+    expect(partial).toMatchObject({ status: 'OPEN' });
+    // Another account's order left open; a filled one stays as it is.
+    const other = await emu.control.createAccount({ uid: 'SBX777' });
+    await nextOrder({ status: 'open' });
+    await jdata(emu.url, 'PlaceGTTOrder', wireGtt({ tsym: 'TCS-EQ', d: '3500' }, other), other.token);
+    const [open] = (await ltp(3499, 'TCS-EQ')).fired;
+    await placeGtt({ tsym: 'SBIN-EQ', d: '800' });
+    const [filled] = (await ltp(799, 'SBIN-EQ')).fired;
+
+    expect(await emu.control.close()).toEqual({ cancelled: [partial!.norenordno, open!.norenordno] });
+    const book = (await call('OrderBook', {})) as Record<string, string>[];
+    expect(book.find((o) => o.norenordno === partial!.norenordno)).toMatchObject({
+      status: 'CANCELED',
+      qty: '10',
+      fillshares: '4',
+      avgprc: '1500',
+      remarks: 'dip-buy',
+      norentm: expect.stringMatching(TIME),
+    });
+    expect(book.find((o) => o.norenordno === filled!.norenordno)).toMatchObject({ status: 'COMPLETE' });
+    const history = (await call('SingleOrdHist', { norenordno: partial!.norenordno })) as Record<string, string>[];
+    expect(history.map((h) => [h.status, h.fillshares])).toEqual([
+      ['CANCELED', '4'],
+      ['OPEN', '4'],
+      ['OPEN', '0'],
+      ['PENDING', '0'],
+    ]);
+    const otherBook = (await jdata(emu.url, 'OrderBook', { uid: other.uid }, other.token)).body;
+    expect(otherBook).toEqual([expect.objectContaining({ norenordno: open!.norenordno, status: 'CANCELED' })]);
+    // Nothing is open any more.
+    expect(await emu.control.close()).toEqual({ cancelled: [] });
+  });
+
+  it('the close of one order: only that one; an unknown or settled order is a 404', async () => {
+    await nextOrder({ status: 'open' });
+    await nextOrder({ status: 'open' });
+    await placeGtt({ d: '1490' });
+    await placeGtt({ d: '1480' });
+    const [first] = (await ltp(1485)).fired;
+    const [second] = (await ltp(1475)).fired;
+    expect(await emu.control.close(second!.norenordno)).toEqual({ cancelled: [second!.norenordno] });
+    const status = async (norenordno: string) =>
+      ((await call('SingleOrdHist', { norenordno })) as { status: string }[])[0]!.status;
+    expect([await status(first!.norenordno), await status(second!.norenordno)]).toEqual(['OPEN', 'CANCELED']);
+    for (const norenordno of [second!.norenordno, '99999999999999']) {
+      expect(await control(emu.url, 'POST', 'close', { norenordno })).toEqual({
+        status: 404,
+        body: { error: `no open order ${norenordno}` },
+      });
+    }
+    expect((await control(emu.url, 'POST', 'close', { norenordno: 7 })).status).toBe(400);
   });
 
   it.each<[string, Record<string, unknown>]>([

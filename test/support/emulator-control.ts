@@ -52,6 +52,9 @@ export const emulatorControl = (baseUrl: string) => {
     switches: (values: Record<string, boolean>) => call<unknown>('POST', 'switches', values),
     /** Moves a symbol's last traded price (pending GTTs it crosses fire). */
     ltp: (exch: string, tsym: string, ltp: number) => call<unknown>('POST', 'ltp', { exch, tsym, ltp }),
+    /** The close of the trading day: open orders (or only the one named) cancelled, keeping what filled. */
+    close: (norenordno?: string) =>
+      call<{ cancelled: string[] }>('POST', 'close', norenordno === undefined ? {} : { norenordno }),
     /** Where the emulator's authorize page sends the browser after login (the app's registered redirect URL). */
     oauthRedirect: (redirectUrl: string) => call<unknown>('POST', 'oauth', { redirectUrl }),
     /** What the demo account's authenticator shows now. */
