@@ -359,7 +359,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_FAILED" | "ORDER_NOT_FOUND" | "BROKER_REJECTED" | "SESSION_EXPIRED" | "RATE_LIMITED" | "BROKER_TIMEOUT" | "BROKER_UNAVAILABLE" | "BROKER_BAD_REPLY" | "GUARDRAIL_REJECTED" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_IN_PROGRESS" | "CONFIGURATION_ERROR" | "INTERNAL_ERROR" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SESSION_ACCOUNT_MISMATCH" | "REQUEST_FORBIDDEN" | "TRADING_HALTED";
+                code: "VALIDATION_FAILED" | "ORDER_NOT_FOUND" | "BROKER_REJECTED" | "SESSION_EXPIRED" | "RATE_LIMITED" | "BROKER_TIMEOUT" | "BROKER_UNAVAILABLE" | "BROKER_BAD_REPLY" | "GUARDRAIL_REJECTED" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_IN_PROGRESS" | "CONFIGURATION_ERROR" | "INTERNAL_ERROR" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SESSION_ACCOUNT_MISMATCH" | "REQUEST_FORBIDDEN" | "PLAN_NOT_FOUND" | "PLAN_BUSY" | "TRADING_HALTED";
                 message: string;
                 details?: unknown;
                 /** @description The broker's own failure text (emsg), when it gave one. */
@@ -514,7 +514,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -523,7 +523,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -716,7 +716,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -725,7 +725,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -956,7 +956,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -965,7 +965,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1185,7 +1185,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1194,7 +1194,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1380,7 +1380,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1389,7 +1389,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1534,7 +1534,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1543,7 +1543,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1794,7 +1794,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1803,7 +1803,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1940,7 +1940,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1949,7 +1949,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2173,7 +2173,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2182,7 +2182,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2347,7 +2347,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2356,7 +2356,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2488,7 +2488,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2497,7 +2497,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2648,7 +2648,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2657,7 +2657,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2795,7 +2795,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2804,7 +2804,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2943,7 +2943,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2952,7 +2952,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3094,7 +3094,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3103,7 +3103,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3251,7 +3251,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3260,7 +3260,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3408,7 +3408,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3417,7 +3417,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3565,7 +3565,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3574,7 +3574,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3670,7 +3670,7 @@ export interface operations {
         parameters: {
             query?: {
                 since?: string;
-                type?: "GTT Placed" | "GTT Modified" | "GTT Cancelled" | "GTT Triggered" | "GTT Removed" | "Session Expired" | "Session Renewed" | "Kill Switch" | "Order Filled" | "Order Rejected" | "Order Cancelled" | "Plan Armed" | "Plan Step" | "Plan Done" | "Plan Failed";
+                type?: "GTT Placed" | "GTT Modified" | "GTT Cancelled" | "GTT Triggered" | "GTT Removed" | "Session Expired" | "Session Renewed" | "Kill Switch" | "Order Filled" | "Order Rejected" | "Order Cancelled" | "Plan Armed" | "Plan Step" | "Plan Done" | "Plan Failed" | "Plan Unprotected";
                 limit?: number;
                 cursor?: string;
             };
@@ -3717,7 +3717,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3726,7 +3726,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3839,7 +3839,7 @@ export interface operations {
                             /** @enum {string} */
                             kind: "bracket" | "trailing-stop";
                             /** @enum {string} */
-                            state: "armed" | "entry-filled" | "exit-armed" | "done" | "failed" | "cancelled";
+                            state: "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
                             exch: string;
                             tsym: string;
                             tag?: string;
@@ -3866,10 +3866,44 @@ export interface operations {
                             };
                             trailBy?: string;
                             step?: string;
+                            tick?: string;
                             best?: string;
                             trigger?: string;
                             price?: string;
+                            trails?: number;
+                            priceMisses?: number;
+                            position?: {
+                                /** @enum {string} */
+                                side: "B" | "S";
+                                qty: number;
+                            };
+                            exitGen?: number;
+                            exitTries?: number;
+                            inFlight?: {
+                                stamp: string;
+                                key: string;
+                                attempt: number;
+                                leaseUntil: string;
+                                trigger?: string;
+                                price?: string;
+                            };
+                            tries?: {
+                                base: string;
+                                count: number;
+                            };
+                            retrying?: boolean;
                             reason?: string;
+                            left?: {
+                                position?: {
+                                    /** @enum {string} */
+                                    side: "B" | "S";
+                                    qty: number;
+                                };
+                                cancelled: string[];
+                                note?: string;
+                            };
+                            seq?: number;
+                            inputHash?: string;
                             history: {
                                 at: string;
                                 action: string;
@@ -3877,7 +3911,10 @@ export interface operations {
                                     [key: string]: unknown;
                                 };
                             }[];
+                            historyDropped?: number;
                         }[];
+                        /** @description pass it as `cursor` for the next page; absent on the last */
+                        nextCursor?: string;
                     };
                 };
             };
@@ -3899,7 +3936,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3908,7 +3945,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4050,7 +4087,7 @@ export interface operations {
                         /** @enum {string} */
                         kind: "bracket" | "trailing-stop";
                         /** @enum {string} */
-                        state: "armed" | "entry-filled" | "exit-armed" | "done" | "failed" | "cancelled";
+                        state: "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
                         exch: string;
                         tsym: string;
                         tag?: string;
@@ -4077,10 +4114,44 @@ export interface operations {
                         };
                         trailBy?: string;
                         step?: string;
+                        tick?: string;
                         best?: string;
                         trigger?: string;
                         price?: string;
+                        trails?: number;
+                        priceMisses?: number;
+                        position?: {
+                            /** @enum {string} */
+                            side: "B" | "S";
+                            qty: number;
+                        };
+                        exitGen?: number;
+                        exitTries?: number;
+                        inFlight?: {
+                            stamp: string;
+                            key: string;
+                            attempt: number;
+                            leaseUntil: string;
+                            trigger?: string;
+                            price?: string;
+                        };
+                        tries?: {
+                            base: string;
+                            count: number;
+                        };
+                        retrying?: boolean;
                         reason?: string;
+                        left?: {
+                            position?: {
+                                /** @enum {string} */
+                                side: "B" | "S";
+                                qty: number;
+                            };
+                            cancelled: string[];
+                            note?: string;
+                        };
+                        seq?: number;
+                        inputHash?: string;
                         history: {
                             at: string;
                             action: string;
@@ -4088,6 +4159,7 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                         }[];
+                        historyDropped?: number;
                         idempotency?: {
                             key: string;
                             replayed: boolean;
@@ -4113,7 +4185,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4122,7 +4194,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4236,7 +4308,7 @@ export interface operations {
                         /** @enum {string} */
                         kind: "bracket" | "trailing-stop";
                         /** @enum {string} */
-                        state: "armed" | "entry-filled" | "exit-armed" | "done" | "failed" | "cancelled";
+                        state: "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
                         exch: string;
                         tsym: string;
                         tag?: string;
@@ -4263,10 +4335,44 @@ export interface operations {
                         };
                         trailBy?: string;
                         step?: string;
+                        tick?: string;
                         best?: string;
                         trigger?: string;
                         price?: string;
+                        trails?: number;
+                        priceMisses?: number;
+                        position?: {
+                            /** @enum {string} */
+                            side: "B" | "S";
+                            qty: number;
+                        };
+                        exitGen?: number;
+                        exitTries?: number;
+                        inFlight?: {
+                            stamp: string;
+                            key: string;
+                            attempt: number;
+                            leaseUntil: string;
+                            trigger?: string;
+                            price?: string;
+                        };
+                        tries?: {
+                            base: string;
+                            count: number;
+                        };
+                        retrying?: boolean;
                         reason?: string;
+                        left?: {
+                            position?: {
+                                /** @enum {string} */
+                                side: "B" | "S";
+                                qty: number;
+                            };
+                            cancelled: string[];
+                            note?: string;
+                        };
+                        seq?: number;
+                        inputHash?: string;
                         history: {
                             at: string;
                             action: string;
@@ -4274,6 +4380,7 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                         }[];
+                        historyDropped?: number;
                     };
                 };
             };
@@ -4295,7 +4402,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4304,7 +4411,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4418,7 +4525,7 @@ export interface operations {
                         /** @enum {string} */
                         kind: "bracket" | "trailing-stop";
                         /** @enum {string} */
-                        state: "armed" | "entry-filled" | "exit-armed" | "done" | "failed" | "cancelled";
+                        state: "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
                         exch: string;
                         tsym: string;
                         tag?: string;
@@ -4445,10 +4552,44 @@ export interface operations {
                         };
                         trailBy?: string;
                         step?: string;
+                        tick?: string;
                         best?: string;
                         trigger?: string;
                         price?: string;
+                        trails?: number;
+                        priceMisses?: number;
+                        position?: {
+                            /** @enum {string} */
+                            side: "B" | "S";
+                            qty: number;
+                        };
+                        exitGen?: number;
+                        exitTries?: number;
+                        inFlight?: {
+                            stamp: string;
+                            key: string;
+                            attempt: number;
+                            leaseUntil: string;
+                            trigger?: string;
+                            price?: string;
+                        };
+                        tries?: {
+                            base: string;
+                            count: number;
+                        };
+                        retrying?: boolean;
                         reason?: string;
+                        left?: {
+                            position?: {
+                                /** @enum {string} */
+                                side: "B" | "S";
+                                qty: number;
+                            };
+                            cancelled: string[];
+                            note?: string;
+                        };
+                        seq?: number;
+                        inputHash?: string;
                         history: {
                             at: string;
                             action: string;
@@ -4456,6 +4597,7 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                         }[];
+                        historyDropped?: number;
                     };
                 };
             };
@@ -4477,7 +4619,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4486,7 +4628,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -64,6 +64,15 @@ export const ERROR_CATALOG = {
     summary:
       'The local API refuses requests from another origin (an `Origin` header that is not the local API) or for another host (DNS rebinding); nothing was sent.',
   },
+  PLAN_NOT_FOUND: {
+    status: 404,
+    summary: 'No plan has this id (GET /plans lists them; ended plans are kept 30 days).',
+  },
+  PLAN_BUSY: {
+    status: 409,
+    summary:
+      'A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`).',
+  },
   TRADING_HALTED: {
     status: 423,
     summary:
@@ -174,6 +183,8 @@ export class UnsupportedMediaTypeError extends define('UNSUPPORTED_MEDIA_TYPE') 
 export class RequestForbiddenError extends define('REQUEST_FORBIDDEN') {}
 export class SessionAccountMismatchError extends define('SESSION_ACCOUNT_MISMATCH') {}
 export class TradingHaltedError extends define('TRADING_HALTED') {}
+export class PlanNotFoundError extends define('PLAN_NOT_FOUND') {}
+export class PlanBusyError extends define('PLAN_BUSY') {}
 
 const CLASSES: Record<ErrorCode, new (message: string, options?: GatewayErrorOptions) => GatewayError> = {
   // Stored bodies of VALIDATION_FAILED carry `{field, message}` details, as every one is built.
@@ -195,6 +206,8 @@ const CLASSES: Record<ErrorCode, new (message: string, options?: GatewayErrorOpt
   REQUEST_FORBIDDEN: RequestForbiddenError,
   SESSION_ACCOUNT_MISMATCH: SessionAccountMismatchError,
   TRADING_HALTED: TradingHaltedError,
+  PLAN_NOT_FOUND: PlanNotFoundError,
+  PLAN_BUSY: PlanBusyError,
 };
 
 /** Rebuilds an error from its contract body (e.g. one stored with an idempotency record). */

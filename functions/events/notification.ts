@@ -36,6 +36,7 @@ export const DEFAULT_NOTIFY_ON: readonly DetailType[] = [
   'GTT Removed',
   'Session Expired',
   'Kill Switch',
+  'Plan Unprotected',
 ];
 
 /**
@@ -205,10 +206,25 @@ const texts: { [T in DetailType]: (d: EventDetail<T>) => string } = {
     planText(
       'Plan Step',
       d,
-      d.step === 'stop-trailed' ? `stop moved ${d.oldTrigger ?? '?'} -> ${d.newTrigger ?? '?'}` : 'exit OCO placed',
+      d.step === 'stop-trailed'
+        ? `stop moved ${d.oldTrigger ?? '?'} -> ${d.newTrigger ?? '?'}`
+        : d.step === 'price-unavailable'
+          ? `the price could not be read: the stop is not trailing (${d.reason ?? 'broker unavailable'})`
+          : 'exit OCO live',
     ),
   'Plan Done': (d) => planText('Plan Done', d),
   'Plan Failed': (d) => planText('Plan Failed', d, d.reason),
+  'Plan Unprotected': (d) =>
+    planText(
+      'Plan Unprotected',
+      d,
+      join(
+        d.position
+          ? `OPEN POSITION: ${d.position.side === 'B' ? 'long' : 'short'} ${d.position.qty}, no live exit.`
+          : undefined,
+        d.reason,
+      ),
+    ),
 };
 
 const planText = (title: string, d: EventDetail<'Plan Armed'>, what?: string) =>

@@ -1,296 +1,251 @@
 /**
- * What plans do (docs/plans.md): created by `POST /plans` (the entry or stop GTT placed at once), carried out by the
- * scheduled watcher (`advancePlans`), cancelled by `DELETE /plans/{planId}`. Every broker action goes through the
- * operation table's own entries in-process (guardrails, idempotency, the order-rate governor, audit, events), with
- * idempotency keys derived from the plan and its step: two overlapping runs, or a retried run, never place an exit
- * or move a stop twice. A plan record changes only with a put conditional on the version read.
+ * What plans do (docs/plans.md): created by `POST /plans` (the first GTT placed at once), carried out by the
+ * scheduled watcher (`advance`), ended by `DELETE /plans/{planId}`. Every run reconciles: it reads what the broker
+ * holds (truth.ts) and what each plan recorded, resolves any try left without an answer (adopted when the broker
+ * shows its stamp, placed again with a new key once it cannot be in flight), and acts on the difference (bracket.ts,
+ * trailing.ts). Every broker action goes through the operation table's own entries (guardrails, idempotency, the
+ * order-rate governor, audit, events) with the invocation's real deadline; every plan change is a write conditional
+ * on the version read, carrying its events (working.ts); GTTs stamped by a plan and not its live ones are cancelled.
  */
-import { createHash } from 'node:crypto';
-
-import { fromDirectInvocation, OrderNotFoundError } from '../contract/errors.js';
-import type { PlanDetailType } from '../schemas/event-types.js';
-import type { LifecycleEvent } from '../schemas/events.js';
+import { IdempotencyKeyReusedError, PlanNotFoundError, ValidationFailedError } from '../contract/errors.js';
 import { type Plan, type PlanInput, TERMINAL } from '../schemas/plans.js';
-import type { PlanStore } from './store.js';
+import { inFlightState, withoutTry } from './actions.js';
+import { advanceBracket, armExit } from './bracket.js';
+import { cancelPlan } from './cancel.js';
+import { exitDryRun, planProblems } from './creation.js';
+import type { PlanDeps } from './engine-deps.js';
+import { digest, parseStamp, planIdOf } from './stamps.js';
+import { advanceTrailing, trailed } from './trailing.js';
+import { armFirst, placeFirst, type StepContext } from './transitions.js';
+import { readTruth, type Truth } from './truth.js';
+import { Working } from './working.js';
 
-/** A table entry's handler, invoked directly (its named error on failure). */
-export type DirectHandler = (input: Record<string, unknown>) => Promise<unknown>;
+export { planIdOf };
+export type { DirectHandler, PlanDeps } from './engine-deps.js';
 
-export interface PlanDeps {
-  store: PlanStore;
-  place: DirectHandler;
-  placeOco: DirectHandler;
-  modify: DirectHandler;
-  cancel: DirectHandler;
-  /** One page of the triggered history, with each fired GTT's order. */
-  triggered: DirectHandler;
-  /** The last traded price, or undefined. */
-  lastPrice: (exch: string, tsym: string) => Promise<number | undefined>;
-  /** Publishes and marks the plan's events (never throws). */
-  publish: (events: LifecycleEvent[]) => Promise<void>;
-  /** The deployment and account, for stable event ids. */
-  scope: () => Promise<string>;
-  now?: () => Date;
-}
+/** Runs stop starting plan actions this close to their deadline: an action started later could not finish. */
+const RESERVE_MS = 2_500;
+/** Ended plans whose stamped GTTs a run still sweeps. */
+const SWEEP_ENDED_MS = 86_400_000;
 
-const digest = (...parts: string[]) => createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : v,
+  );
 
-export const planIdOf = (key: string): string => `pl${digest('plan', key).slice(0, 16)}`;
-
-const fixed = (n: number) => (Math.round(n * 100) / 100).toFixed(2);
-
-interface FiredGtt {
-  al_id: string;
-  order?: { status: string; filledQty: number; rejection?: { code: string; hint: string; text: string } };
+export interface AdvanceResult {
+  acted: string[];
+  errors: { planId: string; code: string }[];
+  /** Orphan GTTs (stamped by a plan, not its live ones) cancelled this run. */
+  swept?: string[];
 }
 
 export class PlanEngine {
   constructor(private readonly deps: PlanDeps) {}
 
-  private now() {
-    return (this.deps.now ?? (() => new Date()))().toISOString();
-  }
-
-  private async event(
-    type: PlanDetailType,
-    plan: Plan,
-    origin: 'gateway' | 'watcher',
-    extra: Record<string, unknown> = {},
-  ) {
-    const scope = await this.deps.scope();
-    const detail = {
-      eventId: digest(scope, 'plan', plan.planId, type, String(plan.history.length)),
-      observedAt: this.now(),
-      origin,
-      planId: plan.planId,
-      kind: plan.kind,
-      state: plan.state,
-      exch: plan.exch,
-      tsym: plan.tsym,
-      ...(plan.tag ? { tag: plan.tag } : {}),
-      ...extra,
-    };
-    await this.deps.publish([{ detailType: type, detail } as LifecycleEvent]);
-  }
-
-  private record(plan: Plan, action: string, detail?: Record<string, unknown>): Plan {
-    const at = this.now();
-    return { ...plan, updatedAt: at, history: [...plan.history, { at, action, ...(detail ? { detail } : {}) }] };
+  private now(): Date {
+    return (this.deps.now ?? (() => new Date()))();
   }
 
   /** Creates the plan for this key (or answers the one it already made) and places its first GTT. */
-  async create(input: PlanInput, key: string): Promise<{ plan: Plan; replayed: boolean }> {
+  async create(input: PlanInput, key: string, deadline: number): Promise<{ plan: Plan; replayed: boolean }> {
     const planId = planIdOf(key);
+    const inputHash = digest('input', canonical(input));
     const existing = await this.deps.store.get(planId);
-    if (existing) return { plan: existing.plan, replayed: true };
+    if (existing) return this.replay(existing.plan, inputHash, key, deadline);
     const order = (input.kind === 'bracket' ? input.entry : input.order) as Record<string, unknown>;
-    const tag = input.tag ?? (typeof order.tag === 'string' ? order.tag : undefined);
-    let placed: { al_id: string };
-    try {
-      placed = (await this.deps.place({ ...order, ...(tag ? { tag } : {}), idempotencyKey: `${planId}-first` })) as {
-        al_id: string;
-      };
-    } catch (error) {
-      throw fromDirectInvocation(error);
+    const exch = String(order.exch);
+    const tsym = String(order.tsym);
+    const { tick } = await this.deps.instrument(exch, tsym, deadline);
+    const problems = planProblems(input, tick);
+    if (problems.length)
+      throw new ValidationFailedError(
+        `The plan cannot be carried out as given: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}. Nothing was placed.`,
+        { details: problems, outcome: 'not_executed' },
+      );
+    if (input.kind === 'bracket') {
+      const refused = await exitDryRun(input, this.deps, deadline);
+      if (refused) throw refused;
     }
-    const at = this.now();
-    let plan: Plan = {
+    const at = this.now().toISOString();
+    const tag = input.tag ?? (typeof order.tag === 'string' ? order.tag : undefined);
+    const plan: Plan = {
       planId,
       kind: input.kind,
       state: 'armed',
-      exch: String(order.exch),
-      tsym: String(order.tsym),
+      exch,
+      tsym,
       ...(tag ? { tag } : {}),
       createdAt: at,
       updatedAt: at,
-      alIds: input.kind === 'bracket' ? { entry: placed.al_id } : { stop: placed.al_id },
-      history: [],
+      alIds: {},
+      tick,
+      seq: 0,
+      inputHash,
+      history: [{ at, action: 'created' }],
       ...(input.kind === 'bracket'
         ? { entry: order, target: input.target, stopLoss: input.stopLoss }
         : {
             order,
             trailBy: input.trailBy,
-            step: input.step ?? '0.05',
+            step: input.step ?? tick,
             trigger: String(order.d),
             price: String(order.prc ?? order.d),
           }),
     };
-    plan = this.record(plan, input.kind === 'bracket' ? 'entry-placed' : 'stop-placed', { al_id: placed.al_id });
-    if (!(await this.deps.store.create(plan)))
-      return { plan: (await this.deps.store.get(planId))!.plan, replayed: true };
-    await this.event('Plan Armed', plan, 'gateway', { al_id: placed.al_id });
-    return { plan, replayed: false };
+    if (!(await this.deps.store.create(plan))) {
+      const raced = await this.deps.store.get(planId);
+      return this.replay(raced!.plan, inputHash, key, deadline);
+    }
+    const w = new Working({ plan, version: 1, outbox: [] }, this.deps, 'gateway');
+    const first = await placeFirst(w, this.deps, deadline);
+    if (first.kind === 'refused') {
+      // Nothing was placed: nothing of the plan is kept, and the same key may be used again.
+      await this.deps.store.remove(planId, w.version);
+      throw first.failure;
+    }
+    if (first.kind === 'unknown') {
+      first.failure.message = `Plan ${planId} is recorded, but whether the broker placed its ${
+        plan.kind === 'bracket' ? 'entry' : 'stop'
+      } is unknown (${first.failure.message}). Nothing is placed twice: the watcher adopts the GTT if the broker shows it, or places it once the first try can no longer arrive. Retry with the same Idempotency-Key (or GET /plans/${planId}) to see it.`;
+      throw first.failure;
+    }
+    return { plan: w.plan, replayed: false };
+  }
+
+  /** The same key again: the same plan (its first GTT resolved if its try was left without an answer), or 422. */
+  private async replay(plan: Plan, inputHash: string, key: string, deadline: number) {
+    if (plan.inputHash !== undefined && plan.inputHash !== inputHash)
+      throw new IdempotencyKeyReusedError(
+        `Idempotency-Key "${key}" already created plan ${plan.planId} with another body; use a new key for a new plan.`,
+        { outcome: 'not_executed' },
+      );
+    if (plan.inFlight && !TERMINAL.includes(plan.state)) {
+      await this.advanceOne(plan.planId, await readTruth(this.deps, deadline), deadline, 'gateway');
+      return { plan: await this.get(plan.planId), replayed: true };
+    }
+    return { plan, replayed: true };
   }
 
   async get(planId: string): Promise<Plan> {
     const found = await this.deps.store.get(planId);
-    if (!found) throw new OrderNotFoundError(`No plan ${planId}.`, { outcome: 'not_executed' });
+    if (!found)
+      throw new PlanNotFoundError(`No plan ${planId}: GET /plans lists the plans (ended plans are kept 30 days).`);
     return found.plan;
   }
 
-  async list(): Promise<Plan[]> {
-    return (await this.deps.store.list()).map((s) => s.plan);
+  async list(limit: number, cursor?: string): Promise<{ plans: Plan[]; nextCursor?: string }> {
+    const page = await this.deps.store.page(limit, cursor);
+    return { plans: page.plans.map((s) => s.plan), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   }
 
-  /** Cancels the plan's live GTT (a GTT already gone is fine) and ends it. */
-  async cancel(planId: string): Promise<Plan> {
-    const found = await this.deps.store.get(planId);
-    if (!found) throw new OrderNotFoundError(`No plan ${planId}.`, { outcome: 'not_executed' });
-    const { plan, version } = found;
-    if (TERMINAL.includes(plan.state)) return plan;
-    const live =
-      plan.kind === 'trailing-stop' ? plan.alIds.stop : plan.state === 'armed' ? plan.alIds.entry : plan.alIds.exit;
-    if (live) {
-      try {
-        await this.deps.cancel({ al_id: live });
-      } catch (error) {
-        const failure = fromDirectInvocation(error);
-        if (failure.code !== 'ORDER_NOT_FOUND') throw failure;
-      }
-    }
-    const ended = this.record({ ...plan, state: 'cancelled' }, 'cancelled', live ? { al_id: live } : undefined);
-    if (!(await this.deps.store.update(ended, version))) return this.cancel(planId);
-    return ended;
+  /** Ends the plan (docs/plans.md, "Cancel"): what it leaves open is in its `left`. */
+  async cancel(planId: string, deadline: number): Promise<Plan> {
+    return cancelPlan(this.deps, planId, deadline, (w, truth) => this.resolve(w, truth));
   }
 
-  /** One watcher run's pass over the live plans; what each did. A plan that fails this run is retried next run. */
-  async advance(): Promise<{ acted: string[]; errors: { planId: string; code: string }[] }> {
-    const live = (await this.deps.store.list()).filter((s) => !TERMINAL.includes(s.plan.state));
-    const out = { acted: [] as string[], errors: [] as { planId: string; code: string }[] };
-    if (!live.length) return out;
-    const fired = await this.firedGtts();
+  /** One watcher run's pass over the plans: what each did, and what failed (retried next run). */
+  async advance(deadline: number): Promise<AdvanceResult> {
+    const all = await this.deps.store.list();
+    const out: AdvanceResult = { acted: [], errors: [] };
+    for (const stored of all.filter((s) => s.outbox.length)) await new Working(stored, this.deps, 'watcher').flush();
+    const now = this.now().getTime();
+    const live = all.filter((s) => !TERMINAL.includes(s.plan.state));
+    const recent = all.filter(
+      (s) => TERMINAL.includes(s.plan.state) && now - Date.parse(s.plan.updatedAt) < SWEEP_ENDED_MS,
+    );
+    if (!live.length && !recent.length) return out;
+    const truth = await readTruth(this.deps, deadline);
     for (const stored of live) {
+      if (deadline - Date.now() < RESERVE_MS) break;
       try {
-        const acted = await this.step(stored.plan, stored.version, fired);
+        const acted = await this.advanceOne(stored.plan.planId, truth, deadline, 'watcher', stored);
         if (acted) out.acted.push(`${stored.plan.planId}:${acted}`);
       } catch (error) {
-        const failure = fromDirectInvocation(error);
-        out.errors.push({ planId: stored.plan.planId, code: failure.code });
-        if (failure.code === 'SESSION_EXPIRED') break;
+        const failure = error as { code?: string };
+        out.errors.push({ planId: stored.plan.planId, code: failure.code ?? 'INTERNAL_ERROR' });
+        if (failure.code === 'SESSION_EXPIRED') return out;
       }
     }
+    const swept = await this.sweep(truth, deadline);
+    if (swept.length) out.swept = swept;
     return out;
   }
 
-  private async firedGtts(): Promise<Map<string, FiredGtt>> {
-    const map = new Map<string, FiredGtt>();
-    let cursor: string | undefined;
-    do {
-      const page = (await this.deps.triggered({ limit: 1_000, ...(cursor ? { cursor } : {}) })) as {
-        orders: FiredGtt[];
-        nextCursor?: string;
-      };
-      for (const o of page.orders) map.set(o.al_id, o);
-      cursor = page.nextCursor;
-    } while (cursor);
-    return map;
+  /** One plan's step in this run: its try resolved, then its kind's next action. */
+  private async advanceOne(
+    planId: string,
+    truth: Truth,
+    deadline: number,
+    origin: 'gateway' | 'watcher',
+    stored?: Awaited<ReturnType<PlanDeps['store']['get']>>,
+  ): Promise<string | undefined> {
+    const read = stored ?? (await this.deps.store.get(planId));
+    if (!read || TERMINAL.includes(read.plan.state)) return undefined;
+    const w = new Working(read, this.deps, origin);
+    const resolved = await this.resolve(w, truth);
+    if (resolved === 'busy') return undefined;
+    const ctx: StepContext = { deps: this.deps, truth, deadline };
+    const acted = w.plan.kind === 'bracket' ? await advanceBracket(w, ctx) : await advanceTrailing(w, ctx);
+    return acted ?? (resolved === 'adopted' ? 'adopted' : undefined);
   }
 
-  private async save(plan: Plan, version: number): Promise<boolean> {
-    return this.deps.store.update(plan, version);
+  /** The plan's unresolved try, settled by what the broker shows: adopted, lapsed (cleared), or still in flight. */
+  private async resolve(w: Working, truth: Truth): Promise<'none' | 'adopted' | 'busy'> {
+    const state = inFlightState(w.plan, truth, this.now());
+    if (state.kind === 'none') return 'none';
+    if (state.kind === 'busy') return 'busy';
+    const f = w.plan.inFlight!;
+    if (state.kind === 'lapsed') {
+      await w.commit(w.record(withoutTry(w.plan), 'try-lapsed', { key: f.key }));
+      return 'none';
+    }
+    const step = parseStamp(f.stamp)?.step;
+    if (f.trigger !== undefined) await trailed(w, f.trigger, f.price ?? f.trigger, true);
+    else if (step === 'e' || step === 's') await armFirst(w, state.alId, true);
+    else await armExit(w, state.alId, true);
+    return 'adopted';
   }
 
-  private async step(plan: Plan, version: number, fired: Map<string, FiredGtt>): Promise<string | undefined> {
-    if (plan.kind === 'bracket') {
-      if (plan.state === 'exit-armed') {
-        if (!plan.alIds.exit || !fired.has(plan.alIds.exit)) return undefined;
-        const done = this.record({ ...plan, state: 'done' }, 'exit-fired', { al_id: plan.alIds.exit });
-        if (!(await this.save(done, version))) return undefined;
-        await this.event('Plan Done', done, 'watcher', { al_id: plan.alIds.exit });
-        return 'done';
+  /** Cancels pending GTTs stamped by a known plan that are not its live ones (a late duplicate, an ended plan's). */
+  private async sweep(truth: Truth, deadline: number): Promise<string[]> {
+    const swept: string[] = [];
+    for (const gtt of truth.pending) {
+      const stamp = parseStamp(gtt.tag);
+      if (!stamp) continue;
+      const read = await this.deps.store.get(stamp.planId);
+      if (!read) continue; // another deployment's plan on this account, or one expired: not ours to judge
+      if (liveIds(read.plan).has(gtt.al_id) || isInFlight(read.plan, gtt.tag!, this.now())) continue;
+      if (deadline - Date.now() < RESERVE_MS) break;
+      try {
+        await this.deps.cancel({ al_id: gtt.al_id }, deadline);
+        swept.push(gtt.al_id);
+        this.deps.warn?.('plan: a GTT stamped by the plan and not its live one was cancelled', {
+          planId: stamp.planId,
+          al_id: gtt.al_id,
+          stamp: gtt.tag,
+          state: read.plan.state,
+          metric: 'PlanOrphanCancelled',
+        });
+      } catch {
+        // Gone already, or the broker unreachable: the next run looks again.
       }
-      const entry = plan.alIds.entry ? fired.get(plan.alIds.entry) : undefined;
-      if (plan.state === 'armed') {
-        if (!entry?.order) return undefined;
-        const { status } = entry.order;
-        if (status === 'rejected' || status === 'cancelled') {
-          const rejection = entry.order.rejection;
-          const reason = `the entry order was ${status}${rejection ? `: ${rejection.code} (${rejection.text})` : ''}`;
-          const failed = this.record({ ...plan, state: 'failed', reason }, 'entry-' + status);
-          if (!(await this.save(failed, version))) return undefined;
-          await this.event('Plan Failed', failed, 'watcher', { al_id: plan.alIds.entry, reason });
-          return 'failed';
-        }
-        if (status !== 'filled') return undefined;
-      }
-      // Filled (armed now, or entry-filled from a run whose exit place failed): the exit OCO, keyed by the plan.
-      const filledQty = entry?.order?.filledQty ?? Number((plan.entry as { qty?: unknown }).qty);
-      const side = (plan.entry as { trantype?: string }).trantype === 'B' ? 'S' : 'B';
-      const prd = String((plan.entry as { prd?: unknown }).prd ?? 'C');
-      let filled = plan;
-      if (plan.state === 'armed') {
-        filled = this.record({ ...plan, state: 'entry-filled' }, 'entry-filled', { filledQty });
-        if (!(await this.save(filled, version))) return undefined;
-        version += 1;
-      }
-      const leg = (l: { trigger: string; price: string }) => ({
-        trigger: l.trigger,
-        order: { trantype: side, prctyp: 'LMT', qty: filledQty, prc: l.price, prd },
-      });
-      const exit = (await this.deps.placeOco({
-        exch: plan.exch,
-        tsym: plan.tsym,
-        target: leg(plan.target!),
-        stopLoss: leg(plan.stopLoss!),
-        ...(plan.tag ? { tag: plan.tag } : {}),
-        idempotencyKey: `${plan.planId}-exit`,
-      })) as { al_id: string };
-      const armed = this.record(
-        { ...filled, state: 'exit-armed', alIds: { ...filled.alIds, exit: exit.al_id } },
-        'exit-placed',
-        { al_id: exit.al_id, quantity: filledQty },
-      );
-      if (!(await this.save(armed, version))) return undefined;
-      await this.event('Plan Step', armed, 'watcher', { step: 'exit-armed', al_id: exit.al_id });
-      return 'exit-armed';
     }
-
-    // Trailing stop.
-    if (plan.alIds.stop && fired.has(plan.alIds.stop)) {
-      const done = this.record({ ...plan, state: 'done' }, 'stop-fired', { al_id: plan.alIds.stop });
-      if (!(await this.save(done, version))) return undefined;
-      await this.event('Plan Done', done, 'watcher', { al_id: plan.alIds.stop });
-      return 'done';
-    }
-    const ltp = await this.deps.lastPrice(plan.exch, plan.tsym);
-    if (ltp === undefined) return undefined;
-    const order = plan.order as Record<string, unknown>;
-    const sell = order.trantype === 'S';
-    const previousBest = plan.best === undefined ? ltp : Number(plan.best);
-    const best = sell ? Math.max(previousBest, ltp) : Math.min(previousBest, ltp);
-    const trigger = Number(plan.trigger);
-    const gap = Number(plan.price) - trigger;
-    const wanted = sell ? best - Number(plan.trailBy) : best + Number(plan.trailBy);
-    const moveBy = sell ? wanted - trigger : trigger - wanted;
-    if (moveBy < Number(plan.step ?? '0.05') - 1e-9 || wanted <= 0) {
-      if (String(best) === plan.best) return undefined;
-      // Only the best price changed: remember it (never backwards).
-      await this.save({ ...plan, best: String(best) }, version);
-      return undefined;
-    }
-    const newTrigger = fixed(wanted);
-    const newPrice = fixed(Math.max(0.05, wanted + gap));
-    const trails = plan.history.filter((h) => h.action === 'stop-trailed').length + 1;
-    await this.deps.modify({
-      ...order,
-      al_id: plan.alIds.stop,
-      d: newTrigger,
-      prc: newPrice,
-      ...(plan.tag ? { tag: plan.tag } : {}),
-      idempotencyKey: `${plan.planId}-trail-${trails}`,
-    });
-    const moved = this.record({ ...plan, best: String(best), trigger: newTrigger, price: newPrice }, 'stop-trailed', {
-      from: plan.trigger,
-      to: newTrigger,
-      ltp,
-    });
-    if (!(await this.save(moved, version))) return undefined;
-    await this.event('Plan Step', moved, 'watcher', {
-      step: 'stop-trailed',
-      al_id: plan.alIds.stop,
-      oldTrigger: plan.trigger,
-      newTrigger,
-    });
-    return 'stop-trailed';
+    return swept;
   }
 }
+
+const isInFlight = (plan: Plan, stamp: string, now: Date): boolean =>
+  plan.inFlight?.stamp === stamp && Date.parse(plan.inFlight.leaseUntil) > now.getTime();
+
+/** The GTTs a plan holds at the broker on purpose. */
+export const liveIds = (plan: Plan): Set<string> => {
+  const ids = new Set<string>();
+  if (TERMINAL.includes(plan.state)) return ids;
+  if (plan.state === 'armed' && plan.alIds.entry) ids.add(plan.alIds.entry);
+  if (plan.alIds.exit && (plan.state === 'exit-armed' || plan.state === 'unprotected')) ids.add(plan.alIds.exit);
+  if (plan.alIds.stop) ids.add(plan.alIds.stop);
+  return ids;
+};

@@ -14,10 +14,11 @@ import { directInvocationError, httpErrorResponse } from '../middleware/error-co
 import { functionShell } from '../middleware/function-shell.js';
 import type { GatewaySettings } from '../runtime/config.js';
 import { logger as defaultLogger, writeLog } from '../runtime/logger.js';
-import { planInput } from '../schemas/plans.js';
+import { planInput, planListInput } from '../schemas/plans.js';
 import { memo } from '../schemas/values.js';
 import type { PlanEngine } from './engine.js';
 import { createPlanEngine } from './runtime.js';
+import { PLAN_ID } from './stamps.js';
 
 export interface PlansOptions {
   env?: Record<string, string | undefined>;
@@ -28,10 +29,8 @@ export interface PlansOptions {
 
 type Request =
   | { action: 'create'; key: string | undefined; body: unknown }
-  | { action: 'list' }
+  | { action: 'list'; query: Record<string, unknown> }
   | { action: 'get' | 'cancel'; planId: string };
-
-const PLAN_ID = /^pl[0-9a-f]{16}$/;
 
 const requestOf = (event: unknown): Request => {
   if (isHttpApiEvent(event)) {
@@ -49,21 +48,34 @@ const requestOf = (event: unknown): Request => {
       return { action: 'create', key, body };
     }
     if (planId !== undefined) return { action: method === 'DELETE' ? 'cancel' : 'get', planId };
-    return { action: 'list' };
+    return { action: 'list', query: { ...(e.queryStringParameters ?? {}) } };
   }
   const d = (typeof event === 'object' && event !== null ? event : {}) as Record<string, unknown>;
   if (d.action === 'create')
     return { action: 'create', key: typeof d.idempotencyKey === 'string' ? d.idempotencyKey : undefined, body: d.plan };
-  if (d.action === 'list') return { action: 'list' };
+  if (d.action === 'list') {
+    const { action: _list, ...query } = d;
+    return { action: 'list', query };
+  }
   if ((d.action === 'get' || d.action === 'cancel') && typeof d.planId === 'string')
     return { action: d.action, planId: d.planId };
   throw validationFailed([
-    { field: 'action', message: 'must be create (with idempotencyKey and plan), list, get or cancel (with planId)' },
+    {
+      field: 'action',
+      message: 'must be create (with idempotencyKey and plan), list (with limit, cursor), get or cancel (with planId)',
+    },
   ]);
 };
 
-const run = async (engine: PlanEngine, request: Request): Promise<{ status: number; body: unknown }> => {
-  if (request.action === 'list') return { status: 200, body: { plans: await engine.list() } };
+const run = async (
+  engine: PlanEngine,
+  request: Request,
+  deadline: number,
+): Promise<{ status: number; body: unknown }> => {
+  if (request.action === 'list') {
+    const page = validateInput(planListInput, request.query);
+    return { status: 200, body: await engine.list(page.limit, page.cursor) };
+  }
   if (request.action === 'create') {
     if (!request.key || !/^[\x21-\x7e]{1,128}$/.test(request.key))
       throw validationFailed([
@@ -73,12 +85,13 @@ const run = async (engine: PlanEngine, request: Request): Promise<{ status: numb
         },
       ]);
     const input = validateInput(planInput, request.body);
-    const { plan, replayed } = await engine.create(input, request.key);
+    const { plan, replayed } = await engine.create(input, request.key, deadline);
     return { status: replayed ? 200 : 201, body: { ...plan, idempotency: { key: request.key, replayed } } };
   }
   if (!PLAN_ID.test(request.planId))
     throw validationFailed([{ field: 'planId', message: 'must be a plan id (pl and 16 hex digits)' }]);
-  const plan = request.action === 'get' ? await engine.get(request.planId) : await engine.cancel(request.planId);
+  const plan =
+    request.action === 'get' ? await engine.get(request.planId) : await engine.cancel(request.planId, deadline);
   return { status: 200, body: plan };
 };
 
@@ -87,10 +100,11 @@ export const createPlansFunction = (options: PlansOptions = {}) => {
   const engine = memo(() =>
     createPlanEngine(options.settings ?? ((options.env ?? process.env) as Record<string, string>), logger),
   );
-  return functionShell<unknown, unknown>({ logger }).handler(async (event: unknown, _context: Context) => {
+  return functionShell<unknown, unknown>({ logger }).handler(async (event: unknown, context: Context) => {
     const http = isHttpApiEvent(event);
+    const deadline = Date.now() + context.getRemainingTimeInMillis();
     try {
-      const { status, body } = await run(engine(), requestOf(event));
+      const { status, body } = await run(engine(), requestOf(event), deadline);
       return http
         ? ({
             statusCode: status,

@@ -1,12 +1,15 @@
 /**
- * The last traded price of a symbol, for the trailing stop: the broker's `SearchScrip` (the symbol's instrument
- * token) and `GetQuotes` (its `lp`). Two broker calls of their own, not operations of the table: nobody calls them
- * through the API. A price that cannot be read is `undefined`: the stop stays where it is until the next run.
+ * An instrument as plans need it: its tick size (the broker's `SearchScrip`, `ti`), for a plan's prices on the grid,
+ * and its last traded price (`SearchScrip` for the instrument token, then `GetQuotes`, its `lp`), for the trailing
+ * stop. Broker calls of their own, not operations of the table: nobody calls them through the API. A price that
+ * cannot be read throws its named error: the stop stays where it is, and the run says so.
  */
 import * as z from 'zod';
 
 import { type BrokerCallDeps, callBroker } from '../broker/call-broker.js';
+import { BrokerBadReplyError, ValidationFailedError } from '../contract/errors.js';
 import { defineOperation } from '../contract/operation.js';
+import type { Instrument } from './engine-deps.js';
 
 const search = defineOperation({
   name: 'SearchScrip',
@@ -21,7 +24,7 @@ const search = defineOperation({
   input: z.object({ exch: z.string(), tsym: z.string() }),
   reply: z.looseObject({
     stat: z.literal('Ok'),
-    values: z.array(z.looseObject({ tsym: z.string(), token: z.string() })),
+    values: z.array(z.looseObject({ tsym: z.string(), token: z.string(), ti: z.string().optional() })),
   }),
   toJData: (input, session) => ({ uid: session.uid, exch: input.exch, stext: encodeURIComponent(input.tsym) }),
 });
@@ -41,15 +44,39 @@ const quotes = defineOperation({
   toJData: (input, session) => ({ uid: session.uid, exch: input.exch, token: input.token }),
 });
 
-export const lastPrice = async (exch: string, tsym: string, deps: BrokerCallDeps): Promise<number | undefined> => {
-  try {
-    const found = (await callBroker(search, { exch, tsym }, deps)).result as z.output<typeof search.reply>;
-    const token = found.values.find((v) => v.tsym === tsym)?.token;
-    if (!token) return undefined;
-    const quote = (await callBroker(quotes, { exch, token }, deps)).result as z.output<typeof quotes.reply>;
-    const price = Number(quote.lp);
-    return Number.isFinite(price) && price > 0 ? price : undefined;
-  } catch {
-    return undefined;
-  }
+const scrip = async (exch: string, tsym: string, deps: BrokerCallDeps) => {
+  const found = (await callBroker(search, { exch, tsym }, deps)).result as z.output<typeof search.reply>;
+  const record = found.values.find((v) => v.tsym === tsym);
+  if (!record)
+    throw new ValidationFailedError(
+      `${exch}:${tsym} is not a symbol the broker lists (SearchScrip); nothing was placed.`,
+      {
+        details: [{ field: 'tsym', message: `${tsym} is not listed on ${exch}` }],
+        outcome: 'not_executed',
+      },
+    );
+  return record;
+};
+
+/** The instrument's tick size (SearchScrip's `ti`; 0.05, the equity tick, when the broker leaves it out). */
+export const instrument = async (exch: string, tsym: string, deps: BrokerCallDeps): Promise<Instrument> => {
+  const record = await scrip(exch, tsym, deps);
+  const tick =
+    typeof record.ti === 'string' && /^\d+(\.\d+)?$/.test(record.ti) && Number(record.ti) > 0 ? record.ti : '0.05';
+  return { tick };
+};
+
+/** The last traded price; the broker's named error when it cannot be read. */
+export const lastPrice = async (exch: string, tsym: string, deps: BrokerCallDeps): Promise<number> => {
+  const { token } = await scrip(exch, tsym, deps);
+  const quote = (await callBroker(quotes, { exch, token }, deps)).result as z.output<typeof quotes.reply>;
+  const price = Number(quote.lp);
+  if (!Number.isFinite(price) || price <= 0)
+    throw new BrokerBadReplyError(
+      `GetQuotes answered no usable last traded price for ${exch}:${tsym} (lp ${quote.lp}).`,
+      {
+        outcome: 'not_executed',
+      },
+    );
+  return price;
 };

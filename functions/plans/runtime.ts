@@ -4,74 +4,93 @@
  * Built by the Plans function (the routes) and the watcher (the steps), from the same environment.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
 
 import { SessionSource } from '../broker/session.js';
 import { ConfigurationError } from '../contract/errors.js';
 import type { AnyOperation } from '../contract/operation.js';
+import { OutboxTable } from '../events/outbox.js';
 import { createGatewayEvents } from '../events/producer.js';
-import { createEventPublisher } from '../events/publisher.js';
-import { EventsTable } from '../events/store.js';
 import { scopeOf } from '../events/views.js';
 import { createGatewayHandler } from '../gateway.js';
-import { cancelGttOrder, getTriggeredGttOrders, modifyGttOrder, placeGttOrder, placeOcoOrder } from '../operations.js';
+import {
+  cancelGttOrder,
+  getPendingGttOrders,
+  getTriggeredGttOrders,
+  modifyGttOrder,
+  placeGttOrder,
+  placeOcoOrder,
+} from '../operations.js';
 import { type GatewaySettings, parseGatewayConfig } from '../runtime/config.js';
 import { writeLog } from '../runtime/logger.js';
 import { functionMetrics } from '../runtime/metrics.js';
 import { dynamoIdempotency } from '../safety/idempotency.js';
 import { dynamoTradingControls } from '../safety/trading-controls.js';
 import { type DirectHandler, PlanEngine } from './engine.js';
-import { lastPrice } from './quotes.js';
+import { instrument, lastPrice } from './quotes.js';
 import { PlanStore } from './store.js';
 
-/** A direct-invocation context that leaves each call the time it needs (the caller's own timeout still applies). */
-const context = (): Context =>
-  ({ functionName: 'Plans', awsRequestId: 'plan', getRemainingTimeInMillis: () => 30_000 }) as unknown as Context;
+/**
+ * A direct-invocation context with the invocation's own deadline: the broker call's timeout ends before it, and an
+ * idempotency record left in progress by an invocation killed at its deadline is free when the invocation is gone.
+ */
+const context = (deadline: number): Context =>
+  ({
+    functionName: 'Plans',
+    awsRequestId: 'plan',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+  }) as unknown as Context;
 
 export const createPlanEngine = (settings: GatewaySettings, logger: Logger): PlanEngine => {
   const config = parseGatewayConfig(settings);
-  if (!config.EVENTS_TABLE_NAME || !config.EVENT_BUS_NAME)
-    throw new ConfigurationError('Plans need the events table and the bus (EVENTS_TABLE_NAME, EVENT_BUS_NAME).');
+  if (!config.EVENTS_TABLE_NAME || !config.EVENT_BUS_NAME || !config.IDEMPOTENCY_TABLE_NAME)
+    throw new ConfigurationError(
+      'Plans need the events table, the bus and the idempotency table, which holds their outbox (EVENTS_TABLE_NAME, EVENT_BUS_NAME, IDEMPOTENCY_TABLE_NAME).',
+    );
+  const metrics = functionMetrics('Plans');
   const shared = {
     config: settings,
     logger,
-    metrics: functionMetrics('Plans'),
+    metrics,
     idempotency: dynamoIdempotency,
     controls: dynamoTradingControls,
     events: createGatewayEvents,
   } as const;
   const direct = (operation: AnyOperation): DirectHandler => {
     const handler = createGatewayHandler(operation, shared);
-    return (input) => handler(input, context());
+    return (input, deadline) => handler(input, context(deadline));
   };
   const sessions = new SessionSource({
     secretId: config.BROKER_SECRET_ID,
     maxAgeSeconds: config.SECRET_MAX_AGE_SECONDS,
     endpoint: config.SECRETS_MANAGER_ENDPOINT,
   });
-  const table = new EventsTable({ tableName: config.EVENTS_TABLE_NAME, endpoint: config.DYNAMODB_ENDPOINT });
-  const bus = createEventPublisher({ busName: config.EVENT_BUS_NAME, endpoint: config.EVENTBRIDGE_ENDPOINT });
+  const outbox = new OutboxTable({ tableName: config.IDEMPOTENCY_TABLE_NAME, endpoint: config.DYNAMODB_ENDPOINT });
   const busName = config.EVENT_BUS_NAME;
+  const reads = (deadline: number) => ({
+    baseUrl: config.BROKER_BASE_URL,
+    auth: config.BROKER_AUTH,
+    timeoutMs: () => Math.max(100, Math.min(config.BROKER_TIMEOUT_MS, deadline - Date.now() - 1_000)),
+    session: () => sessions.current(),
+    refreshSession: () => sessions.refresh(),
+  });
   return new PlanEngine({
     store: new PlanStore({ tableName: config.EVENTS_TABLE_NAME, endpoint: config.DYNAMODB_ENDPOINT }),
     place: direct(placeGttOrder),
     placeOco: direct(placeOcoOrder),
     modify: direct(modifyGttOrder),
     cancel: direct(cancelGttOrder),
+    pending: direct(getPendingGttOrders),
     triggered: direct(getTriggeredGttOrders),
-    lastPrice: (exch, tsym) =>
-      lastPrice(exch, tsym, {
-        baseUrl: config.BROKER_BASE_URL,
-        auth: config.BROKER_AUTH,
-        timeoutMs: () => config.BROKER_TIMEOUT_MS,
-        session: () => sessions.current(),
-        refreshSession: () => sessions.refresh(),
-      }),
-    publish: async (events) => {
-      const sent = await bus.publish(events);
-      if (sent.failed.length) writeLog(logger, 'error', 'plan event not published', { failed: sent.failed });
-      const accepted = events.filter((e) => sent.published.includes(e.detail.eventId));
-      if (accepted.length) await table.markPublished(accepted).catch(() => undefined);
+    instrument: (exch, tsym, deadline) => instrument(exch, tsym, reads(deadline)),
+    lastPrice: (exch, tsym, deadline) => lastPrice(exch, tsym, reads(deadline)),
+    // The plan's events go through the same outbox as the order events: the EventForwarder publishes them at least
+    // once and records them for GET /events.
+    publish: (events) => outbox.put(events),
+    warn: (message, fields) => {
+      writeLog(logger, 'warn', message, fields);
+      if (typeof fields.metric === 'string') metrics.addMetric(fields.metric, MetricUnit.Count, 1);
     },
     scope: async () => {
       const s = scopeOf(busName, await sessions.current());

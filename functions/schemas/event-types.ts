@@ -15,8 +15,11 @@ export const SESSION_DETAIL_TYPES = ['Session Expired', 'Session Renewed'] as co
 export const CONTROL_DETAIL_TYPES = ['Kill Switch'] as const;
 /** What became of the order a fired GTT placed, once its status settled. */
 export const FATE_DETAIL_TYPES = ['Order Filled', 'Order Rejected', 'Order Cancelled'] as const;
-/** What the gateway's plans (bracket, trailing stop) did: armed, a step (exit placed, stop trailed), done, failed. */
-export const PLAN_DETAIL_TYPES = ['Plan Armed', 'Plan Step', 'Plan Done', 'Plan Failed'] as const;
+/**
+ * What the gateway's plans (bracket, trailing stop) did: armed, a step (exit placed or adopted, stop trailed, a price
+ * that could not be read for a while), done, failed, and unprotected (a filled position without a live exit).
+ */
+export const PLAN_DETAIL_TYPES = ['Plan Armed', 'Plan Step', 'Plan Done', 'Plan Failed', 'Plan Unprotected'] as const;
 export const DETAIL_TYPES = [
   ...ORDER_DETAIL_TYPES,
   ...SESSION_DETAIL_TYPES,

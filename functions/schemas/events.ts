@@ -106,9 +106,17 @@ const fateDetail = z.strictObject({
 const partialOrderDetail = orderView.partial().required({ al_id: true }).extend(eventFields);
 
 /** The states of a plan (functions/plans/): what `GET /plans/{planId}` and the Plan events say. */
-export const PLAN_STATES = ['armed', 'entry-filled', 'exit-armed', 'done', 'failed', 'cancelled'] as const;
+export const PLAN_STATES = [
+  'armed',
+  'entry-filled',
+  'exit-armed',
+  'unprotected',
+  'done',
+  'failed',
+  'cancelled',
+] as const;
 
-/** Plan Armed, Step, Done and Failed: which plan, its state after the change, and what the change was. */
+/** Plan Armed, Step, Done, Failed and Unprotected: which plan, its state after the change, and what the change was. */
 const planDetail = z.strictObject({
   ...eventFields,
   planId: z.string().describe('the plan (GET /plans/{planId})'),
@@ -118,13 +126,24 @@ const planDetail = z.strictObject({
   tsym: z.string(),
   tag: z.string().optional(),
   step: z
-    .enum(['exit-armed', 'stop-trailed'])
+    .enum(['exit-armed', 'stop-trailed', 'price-unavailable'])
     .optional()
-    .describe('Plan Step: the OCO exit was placed, or the stop moved'),
+    .describe(
+      'Plan Step: the OCO exit is live (placed, or found at the broker after a lost reply), the stop moved, or the price could not be read for several runs in a row',
+    ),
   al_id: digits.optional().describe('the GTT the change placed or modified (the entry, the exit OCO, the stop)'),
   oldTrigger: z.string().optional().describe('stop-trailed: the trigger before'),
   newTrigger: z.string().optional().describe('stop-trailed: the trigger now'),
-  reason: z.string().optional().describe('Plan Failed: why (the entry order rejected or cancelled, with its code)'),
+  reason: z
+    .string()
+    .optional()
+    .describe(
+      'Plan Failed: why (the entry order rejected or cancelled, with its code); Plan Unprotected: why the position has no live exit',
+    ),
+  position: z
+    .strictObject({ side: z.enum(['B', 'S']), qty: z.number().int().positive() })
+    .optional()
+    .describe('Plan Unprotected, and a plan ended with a position: what is open (B: long, bought; S: short, sold)'),
 });
 
 export const DETAIL_SCHEMAS = {
@@ -170,6 +189,7 @@ export const DETAIL_SCHEMAS = {
   'Order Cancelled': fateDetail,
   'Plan Armed': planDetail,
   'Plan Step': planDetail,
+  'Plan Unprotected': planDetail,
   'Plan Done': planDetail,
   'Plan Failed': planDetail,
 } as const satisfies Record<DetailType, z.ZodType>;

@@ -8,6 +8,7 @@ import * as z from 'zod';
 import { PLAN_STATES } from './events.js';
 import { decimalString, orderTag } from './fields.js';
 import { placeOrderInput } from './input.js';
+import { pageFields } from './paging.js';
 
 export { PLAN_STATES };
 export type PlanState = (typeof PLAN_STATES)[number];
@@ -56,6 +57,30 @@ export type PlanInput = z.output<typeof planInput>;
 
 const action = z.object({ at: z.string(), action: z.string(), detail: z.record(z.string(), z.unknown()).optional() });
 
+/** At most this many actions are kept in a plan's record (the newest); `historyDropped` counts the others. */
+export const PLAN_HISTORY_LIMIT = 20;
+
+const position = z.object({
+  /** The side of the open position: B (long, bought) or S (short, sold). */
+  side: z.enum(['B', 'S']),
+  qty: z.number().int().positive(),
+});
+
+/**
+ * A broker action the plan has started and not yet seen the end of (a place or a modify whose reply is awaited or
+ * was lost): the stamp its GTT carries at the broker (`remarks`), the attempt's idempotency key, and until when the
+ * attempt may still be in flight. The next run (or DELETE) resolves it against the broker's lists.
+ */
+const inFlight = z.object({
+  stamp: z.string(),
+  key: z.string(),
+  attempt: z.number().int().positive(),
+  leaseUntil: z.string(),
+  /** Trailing stop: the trigger and price the modify moves the stop to. */
+  trigger: z.string().optional(),
+  price: z.string().optional(),
+});
+
 export const planRecord = z.object({
   planId: z.string(),
   kind: z.enum(['bracket', 'trailing-stop']),
@@ -65,7 +90,7 @@ export const planRecord = z.object({
   tag: z.string().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
-  /** The broker GTTs of the plan: the entry and the exit OCO (bracket), the stop (trailing stop). */
+  /** The broker GTTs of the plan: the entry and the live exit OCO (bracket), the stop (trailing stop). */
   alIds: z.object({ entry: z.string().optional(), exit: z.string().optional(), stop: z.string().optional() }),
   entry: z.record(z.string(), z.unknown()).optional(),
   target: z.object({ trigger: z.string(), price: z.string() }).optional(),
@@ -73,18 +98,51 @@ export const planRecord = z.object({
   order: z.record(z.string(), z.unknown()).optional(),
   trailBy: z.string().optional(),
   step: z.string().optional(),
-  /** Trailing stop: the best price seen since it was armed, and the stop's trigger and price now. */
+  /** The instrument's tick size, read from the broker at creation: every price the plan sends is on its grid. */
+  tick: z.string().optional(),
+  /** Trailing stop: the best price seen since it was armed, and the stop's trigger and price now (the broker's). */
   best: z.string().optional(),
   trigger: z.string().optional(),
   price: z.string().optional(),
+  /** Trailing stop: how many times the stop moved. */
+  trails: z.number().int().optional(),
+  /** Trailing stop: runs in a row whose price read failed. */
+  priceMisses: z.number().int().optional(),
+  /** Bracket: the position the filled entry opened and no exit has closed yet. */
+  position: position.optional(),
+  /** Bracket: the exit's generation (a new exit after one was refused or its order rejected) and tries of it. */
+  exitGen: z.number().int().optional(),
+  exitTries: z.number().int().optional(),
+  inFlight: inFlight.optional(),
+  /** The last action tried and how many tries it has had (each try has its own idempotency key). */
+  tries: z.object({ base: z.string(), count: z.number().int() }).optional(),
+  /** Unprotected: whether the gateway places an exit again by itself (false: it waits for the trader). */
+  retrying: z.boolean().optional(),
   reason: z.string().optional(),
+  /** A plan ended by DELETE: what is left at the broker and in the account. */
+  left: z
+    .object({ position: position.optional(), cancelled: z.array(z.string()), note: z.string().optional() })
+    .optional(),
+  /** Events published so far (their ids count on). */
+  seq: z.number().int().optional(),
+  /** A digest of the input it was created from: the same Idempotency-Key with another plan is refused. */
+  inputHash: z.string().optional(),
   history: z.array(action),
+  historyDropped: z.number().int().optional(),
 });
 export type Plan = z.output<typeof planRecord>;
+export type PlanPosition = z.output<typeof position>;
 
 export const planResult = planRecord.extend({
   idempotency: z.object({ key: z.string(), replayed: z.boolean() }).optional(),
 });
-export const planList = z.object({ plans: z.array(planRecord) });
+export const planList = z.object({
+  plans: z.array(planRecord),
+  nextCursor: z.string().optional().describe('pass it as `cursor` for the next page; absent on the last'),
+});
+
+/** A page of `GET /plans` (query parameters, or the fields of a direct `{action: "list"}`). */
+export const planListInput = z.lazy(() => z.strictObject(pageFields('plans')));
+export type PlanListInput = z.output<typeof planListInput>;
 
 export const TERMINAL: readonly PlanState[] = ['done', 'failed', 'cancelled'];

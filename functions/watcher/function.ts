@@ -63,14 +63,17 @@ export const createGttWatcher = (options: WatcherOptions) => {
   );
   return shellHandler<unknown, WatcherRun & { plans?: PlanRun }>(
     { logger: options.logger, metrics, logFailures: true },
-    async () => {
+    async (_event, context) => {
       // The lease outlives the function's 12 s timeout, and expires before the next minute's run.
       const run = await runWatcher({ ...parts(), logger: options.logger, metrics, leaseMs: options.leaseMs ?? 30_000 });
       // A run turned away (another holds the lease) or without a session leaves the plans to the next one.
       const engine = run.status === 'ok' || run.status === 'baseline' ? plans() : undefined;
       if (!engine) return run;
       // A plans failure (their table or the broker unreachable) never fails the watcher's own run: logged, retried.
-      const done = await engine.advance().catch((error: unknown) => {
+      // The plans act within this invocation's own deadline (a context-less call: the deployed 12 s timeout).
+      const remaining =
+        typeof context.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : 12_000;
+      const done: PlanRun = await engine.advance(Date.now() + remaining).catch((error: unknown) => {
         const failure = toGatewayError(error);
         writeLog(options.logger, 'error', 'plans not advanced this run', {
           code: failure.code,
@@ -78,7 +81,8 @@ export const createGttWatcher = (options: WatcherOptions) => {
         });
         return { acted: [], errors: [{ planId: '*', code: failure.code }] };
       });
-      if (done.acted.length || done.errors.length) writeLog(options.logger, 'info', 'plans advanced', done);
+      if (done.acted.length || done.errors.length || done.swept?.length)
+        writeLog(options.logger, 'info', 'plans advanced', { ...done });
       return { ...run, plans: done };
     },
   );

@@ -459,6 +459,13 @@ describe('event schemas (docs/events/)', () => {
     await nextOrder({ status: 'rejected', reason: 'RMS:Margin Exceeds' });
     await ltp('NSE', 'LT-EQ', 1480);
     await stack.watch();
+    // Plan Unprotected: a bracket whose exit the kill switch sweeps (a position without a live exit).
+    expect((await api('POST', '/plans', bracket('HCLTECH-EQ'), { 'Idempotency-Key': 'plan-bare' })).status).toBe(201);
+    await ltp('NSE', 'HCLTECH-EQ', 1480);
+    await stack.watch();
+    expect((await api('POST', '/kill-switch')).status).toBe(200);
+    expect((await api('DELETE', '/kill-switch')).status).toBe(200);
+    await stack.watch();
     await stack.eventsForwarded();
     expect(of(fired, 'GTT Triggered')).toHaveLength(1);
     expect(of(fired, 'Order Filled')).toHaveLength(1);

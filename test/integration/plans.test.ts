@@ -122,7 +122,8 @@ describe('a bracket plan', () => {
     const { logger } = captureLogger();
     const a = createPlanEngine(stack.config, logger);
     const b = createPlanEngine(stack.config, logger);
-    await Promise.all([a.advance(), b.advance(), a.advance()]);
+    const deadline = Date.now() + 15_000;
+    await Promise.all([a.advance(deadline), b.advance(deadline), a.advance(deadline)]);
     const after = await plan(created.planId);
     expect(after.state).toBe('exit-armed');
     const exits = (await pending()).filter((o) => o.type === 'oco' && o.al_id === after.alIds.exit);

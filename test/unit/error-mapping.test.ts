@@ -191,6 +191,8 @@ describe('error contract', () => {
       REQUEST_FORBIDDEN: 403,
       SESSION_ACCOUNT_MISMATCH: 403,
       TRADING_HALTED: 423,
+      PLAN_NOT_FOUND: 404,
+      PLAN_BUSY: 409,
     });
     expect(errorName('SESSION_EXPIRED')).toBe('SessionExpired');
     expect(errorName('RATE_LIMITED')).toBe('RateLimited');

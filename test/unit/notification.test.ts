@@ -203,6 +203,7 @@ describe('resolveNotifyOn', () => {
       'GTT Removed',
       'Session Expired',
       'Kill Switch',
+      'Plan Unprotected',
     ]);
     expect(resolveNotifyOn('')).toEqual([...DEFAULT_NOTIFY_ON]);
   });
@@ -220,7 +221,7 @@ describe('resolveNotifyOn', () => {
       message = (error as Error).message;
     }
     expect(message).toMatch(
-      /^NOTIFY_ON names no detail-type "Order Filed": use a comma-separated list of GTT Placed, .*Order Filled, Order Rejected, Order Cancelled, Plan Armed, Plan Step, Plan Done, Plan Failed \(or all\)$/,
+      /^NOTIFY_ON names no detail-type "Order Filed": use a comma-separated list of GTT Placed, .*Order Filled, Order Rejected, Order Cancelled, Plan Armed, Plan Step, Plan Done, Plan Failed, Plan Unprotected \(or all\)$/,
     );
     expect(message).not.toContain('\n');
   });

@@ -1,0 +1,112 @@
+/**
+ * `DELETE /plans/{planId}`, honestly: the plan's try is resolved first (a step at the broker right now answers 409
+ * PLAN_BUSY with when to retry), the plan is marked cancelled (so no run starts another step), then every pending
+ * GTT stamped by the plan is cancelled, including one whose reply was lost. The answer says what is left: the open
+ * position (a filled entry, a stop's position) and an entry order still open at the exchange, in `left`.
+ */
+import { fromDirectInvocation, PlanBusyError, PlanNotFoundError } from '../contract/errors.js';
+import { type Plan, type PlanPosition, TERMINAL } from '../schemas/plans.js';
+import { withoutTry } from './actions.js';
+import { IN_FLIGHT_GRACE_MS, type PlanDeps } from './engine-deps.js';
+import { ended } from './transitions.js';
+import { readTruth, type Truth } from './truth.js';
+import { Working } from './working.js';
+
+type Resolve = (w: Working, truth: Truth) => Promise<'none' | 'adopted' | 'busy'>;
+
+/** The position the plan leaves open, and what the trader should know of it. */
+const whatIsLeft = (plan: Plan, truth: Truth): { position?: PlanPosition; note?: string } => {
+  if (plan.kind === 'trailing-stop') {
+    const qty = Number(plan.order?.qty ?? 0);
+    const side = plan.order?.trantype === 'S' ? 'B' : 'S';
+    const stop = truth.byId(plan.alIds.stop);
+    if (stop?.where === 'fired' && stop.gtt.order && ended(stop.gtt.order) && stop.gtt.order.filledQty >= qty)
+      return { note: 'the stop had fired and filled: no position is left' };
+    return {
+      position: { side, qty: plan.position?.qty ?? qty },
+      note: `the position this stop protected (${side === 'B' ? 'long' : 'short'} ${qty}) is yours, without a stop`,
+    };
+  }
+  const side = plan.entry?.trantype === 'S' ? 'S' : 'B';
+  const words = (qty: number) => `${side === 'B' ? 'long' : 'short'} ${qty} ${plan.exch}:${plan.tsym}`;
+  if (plan.state === 'armed') {
+    const entry = truth.byId(plan.alIds.entry);
+    if (entry?.where !== 'fired') return {};
+    const order = entry.gtt.order;
+    if (!order)
+      return { note: "the entry had fired; its order is not in the order book yet: check it in the broker's app" };
+    const open = !ended(order)
+      ? " Its order is still open at the exchange: cancel it in the broker's app if you do not want more."
+      : '';
+    if (order.filledQty > 0)
+      return {
+        position: { side, qty: order.filledQty },
+        note: `the entry had fired and filled ${order.filledQty}: ${words(order.filledQty)} is open without an exit.${open}`,
+      };
+    return open ? { note: `the entry had fired.${open}` } : {};
+  }
+  if (!plan.position) return {};
+  let qty = plan.position.qty;
+  const exit = truth.byId(plan.alIds.exit);
+  if (exit?.where === 'fired' && exit.gtt.order) qty -= exit.gtt.order.filledQty;
+  if (qty <= 0) return { note: 'the exit had filled: no position is left' };
+  return { position: { side, qty }, note: `${words(qty)} is open without an exit` };
+};
+
+export const cancelPlan = async (
+  deps: PlanDeps,
+  planId: string,
+  deadline: number,
+  resolve: Resolve,
+  round = 0,
+): Promise<Plan> => {
+  const read = await deps.store.get(planId);
+  if (!read)
+    throw new PlanNotFoundError(`No plan ${planId}: GET /plans lists the plans (ended plans are kept 30 days).`);
+  if (TERMINAL.includes(read.plan.state)) return read.plan;
+  const w = new Working(read, deps, 'gateway');
+  const truth = await readTruth(deps, deadline);
+  const busy = () => {
+    // Until the step's invocation ends (its lease is that deadline plus the grace for a late broker), then the rest.
+    const lease = Date.parse(w.plan.inFlight?.leaseUntil ?? '') - Date.now();
+    const left = lease > IN_FLIGHT_GRACE_MS ? lease - IN_FLIGHT_GRACE_MS : lease;
+    const seconds = Math.max(1, Math.ceil(left / 1000) || 5);
+    return new PlanBusyError(
+      `Plan ${planId} has a step at the broker right now; retry DELETE in ${seconds} s, and it cancels what that step placed. Nothing was changed.`,
+      { details: { retryAfterSeconds: seconds }, outcome: 'not_executed' },
+    );
+  };
+  if ((await resolve(w, truth)) === 'busy') throw busy();
+  const left = whatIsLeft(w.plan, truth);
+  const ending = w.record(
+    { ...withoutTry(w.plan), state: 'cancelled', left: { ...left, cancelled: [] } },
+    'cancelled',
+    left.position ? { position: left.position } : undefined,
+  );
+  if (!(await w.commit(ending))) {
+    if (round < 3) return cancelPlan(deps, planId, deadline, resolve, round + 1);
+    throw busy();
+  }
+  // No step starts on a cancelled plan: every GTT it stamped that the broker holds is in this list.
+  const cancelled: string[] = [];
+  const failed: string[] = [];
+  for (const gtt of truth.pendingOf(planId)) {
+    try {
+      await deps.cancel({ al_id: gtt.al_id }, deadline);
+      cancelled.push(gtt.al_id);
+    } catch (error) {
+      const failure = fromDirectInvocation(error);
+      if (failure.code !== 'ORDER_NOT_FOUND') failed.push(`${gtt.al_id} (${failure.code})`);
+    }
+  }
+  const note = [
+    left.note,
+    failed.length
+      ? `could not cancel ${failed.join(', ')}: the watcher's next runs cancel them, or cancel them in the broker's app`
+      : undefined,
+  ]
+    .filter(Boolean)
+    .join('; ');
+  await w.commit({ ...w.plan, left: { ...left, cancelled, ...(note ? { note } : {}) } });
+  return w.plan;
+};

@@ -1,0 +1,50 @@
+/**
+ * What the plan engine needs of a deployment (runtime.ts wires them): the plan store, the operation table's entries
+ * invoked in-process (each with the invocation's real deadline), the instrument's price and tick, the outbox, and
+ * the account's scope for event ids.
+ */
+import type { LifecycleEvent } from '../schemas/events.js';
+import type { PlanStore } from './store.js';
+
+/**
+ * A table entry's handler, invoked directly (its named error on failure), with the epoch ms by which the invocation
+ * must end: the broker call's own timeout ends before it, and the idempotency record's in-progress lock with it.
+ */
+export type DirectHandler = (input: Record<string, unknown>, deadline: number) => Promise<unknown>;
+
+export interface Instrument {
+  /** The tick size (`ti`), e.g. "0.05". */
+  tick: string;
+}
+
+export interface PlanDeps {
+  store: PlanStore;
+  place: DirectHandler;
+  placeOco: DirectHandler;
+  modify: DirectHandler;
+  cancel: DirectHandler;
+  /** One page of the pending GTTs. */
+  pending: DirectHandler;
+  /** One page of the triggered history, with each fired GTT's order. */
+  triggered: DirectHandler;
+  /** The instrument's tick (SearchScrip); throws its named error when the broker cannot be read. */
+  instrument: (exch: string, tsym: string, deadline: number) => Promise<Instrument>;
+  /** The last traded price; throws its named error when it cannot be read. */
+  lastPrice: (exch: string, tsym: string, deadline: number) => Promise<number>;
+  /** Queues the events in the outbox (the EventForwarder publishes them and records them for GET /events). */
+  publish: (events: LifecycleEvent[]) => Promise<void>;
+  /** The deployment and account, for stable event ids. */
+  scope: () => Promise<string>;
+  /** A warning worth a log line and a metric (a price not read, a GTT cancelled as an orphan). */
+  warn?: (message: string, fields: Record<string, unknown>) => void;
+  now?: () => Date;
+}
+
+/** A broker action may still be in flight this long after the deadline of the invocation that sent it. */
+export const IN_FLIGHT_GRACE_MS = 60_000;
+/** Runs in a row without a price before the trailing stop says so in an event. */
+export const PRICE_MISSES_BEFORE_EVENT = 3;
+/** Refused tries of one exit generation before the plan waits for the trader. */
+export const MAX_EXIT_TRIES = 20;
+/** Exit generations (a new exit after an exit order was rejected) before the plan waits for the trader. */
+export const MAX_EXIT_GENERATIONS = 3;

@@ -1,0 +1,21 @@
+/**
+ * The plans' promises as invariants (docs/plans.md, "Guarantees"): a bounded, seeded set of random sequences of
+ * plan actions, market moves, fills and broker faults against the real engine, the emulator and dynalite
+ * (test/support/plans-model.ts). `npm run model:plans` runs a long set and prints its count.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, it } from 'vitest';
+
+import { type LocalStack, startLocalStack } from '../../local/run-local.js';
+import { HIGH_ORDER_RATE } from '../support/order-rate.js';
+import { plansModel } from '../support/plans-model.js';
+
+let stack: LocalStack;
+beforeAll(async () => {
+  stack = await startLocalStack({ settings: HIGH_ORDER_RATE, brokerTimeoutMs: 2_000 });
+});
+afterAll(() => stack.close());
+
+it('never two exits, never a second entry, never a position silently unprotected, the record is the broker', async () => {
+  await fc.assert(plansModel(stack, 14), { numRuns: 12, seed: 20261126, endOnFailure: true });
+}, 240_000);

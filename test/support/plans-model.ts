@@ -1,0 +1,341 @@
+/**
+ * The plans' model-based test (fast-check commands): random sequences of what traders, markets and brokers do to
+ * plans (create, move prices, fill fully, partly, reject, cancel at the close, faults on every broker write,
+ * killed invocations, overlapping runs, the kill switch, DELETE, time passing) against the real engine, the
+ * emulator and dynalite, with the promises of docs/plans.md checked after every step against the emulator's own
+ * books. Used by test/integration/plans-model.test.ts (a bounded, seeded set) and scripts/plans-model.ts (a long
+ * run that prints its count and any shrunk counterexample).
+ */
+import fc from 'fast-check';
+
+import type { BookOrder } from '../../emulator/order-book.js';
+import type { Order } from '../../emulator/state.js';
+import type { PlanEngine } from '../../functions/plans/engine.js';
+import { createPlanEngine } from '../../functions/plans/runtime.js';
+import { planIdOf } from '../../functions/plans/stamps.js';
+import { PlanStore } from '../../functions/plans/store.js';
+import type { Plan } from '../../functions/schemas/plans.js';
+import type { LocalStack } from '../../local/run-local.js';
+import { emulatorControl, type FaultSpec } from './emulator-control.js';
+import { captureLogger } from './logs.js';
+import { SAMPLE_ORDER } from './sample-order.js';
+
+const SYMBOLS = ['M&M-EQ', 'SBIN-EQ', 'INFY-EQ'] as const;
+const PRICES = [1350, 1395, 1450, 1485, 1500, 1530, 1560, 1605, 1650] as const;
+const WRITES = ['PlaceGTTOrder', 'PlaceOCOOrder', 'ModifyGTTOrder', 'CancelGTTOrder'] as const;
+
+export interface Real {
+  stack: LocalStack;
+  engine: PlanEngine;
+  store: PlanStore;
+  /** How far the engine's clock is ahead of the wall clock (leases lapse as time passes). */
+  clock: { offset: number };
+  plans: string[];
+  /** Plan id -> the error code the last run reported for it. */
+  runErrors: Map<string, string>;
+  keys: { n: number };
+  log: string[];
+}
+
+type Model = { plans: number };
+type Cmd = fc.AsyncCommand<Model, Real>;
+
+/** What the sequences reached (printed by scripts/plans-model.ts). */
+export const modelStats = {
+  steps: 0,
+  plans: 0,
+  states: {} as Record<string, number>,
+  refusals: {} as Record<string, number>,
+};
+
+const control = (r: Real) => emulatorControl(r.stack.emulator.url);
+const deadline = (ms = 10_000) => Date.now() + ms;
+
+/** Every GTT the emulator holds or held, and every order fired GTTs placed. */
+const books = (r: Real): { gtts: Order[]; orders: BookOrder[] } => ({
+  gtts: [...r.stack.emulator.emulator.state.orders.values()],
+  orders: [...r.stack.emulator.emulator.book.orders.values()],
+});
+
+const stampedBy = (planId: string, step: RegExp) => (remarks: string) =>
+  remarks.startsWith(`${planId}.`) && step.test(remarks.slice(planId.length + 1));
+
+const ENDED = new Set(['COMPLETE', 'REJECTED', 'CANCELED']);
+const latest = (o: BookOrder) => o.history[0]!;
+const qtyOf = (g: Order): number => (g.kind === 'oco' ? g.legs.x.qty : g.qty);
+
+const bracketInput = (tsym: string, qty: number) => ({
+  kind: 'bracket' as const,
+  entry: { ...SAMPLE_ORDER, tsym, qty },
+  target: { trigger: '1600', price: '1600' },
+  stopLoss: { trigger: '1400', price: '1400' },
+});
+const trailingInput = (tsym: string) => ({
+  kind: 'trailing-stop' as const,
+  order: { ...SAMPLE_ORDER, tsym, trantype: 'S', d: '1400', prc: '1395' },
+  trailBy: '100',
+  step: '5',
+});
+
+const attempt = async (r: Real, what: string, fn: () => Promise<unknown>) => {
+  try {
+    await fn();
+    r.log.push(`${what}: ok`);
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? (error as Error).message;
+    modelStats.refusals[code] = (modelStats.refusals[code] ?? 0) + 1;
+    r.log.push(`${what}: ${code}`);
+  }
+};
+
+const run = async (r: Real, ms = 10_000) => {
+  const out = await r.engine.advance(deadline(ms));
+  r.runErrors = new Map(out.errors.map((e) => [e.planId, e.code]));
+  r.log.push(`run: acted ${out.acted.join(',') || '-'} errors ${out.errors.map((e) => e.code).join(',') || '-'}`);
+};
+
+class Command implements Cmd {
+  constructor(
+    readonly label: string,
+    private readonly act: (r: Real) => Promise<void>,
+    readonly isRun = false,
+  ) {}
+  check = () => true;
+  async run(_m: Model, r: Real): Promise<void> {
+    modelStats.steps += 1;
+    await this.act(r);
+    await checkInvariants(r, this.isRun);
+  }
+  toString = () => this.label;
+}
+
+const commands = [
+  fc.record({ tsym: fc.constantFrom(...SYMBOLS), qty: fc.constantFrom(2, 10) }).map(
+    ({ tsym, qty }) =>
+      new Command(`bracket ${tsym} x${qty}`, async (r) => {
+        const key = `model-${process.pid}-${Date.now()}-${++r.keys.n}`;
+        r.plans.push(planIdOf(key));
+        // The market is at 1500 when a plan is made (its entry fires below 1490).
+        await control(r).ltp('NSE', tsym, 1500);
+        await attempt(r, `create bracket ${tsym}`, () => r.engine.create(bracketInput(tsym, qty), key, deadline()));
+      }),
+  ),
+  fc.constantFrom(...SYMBOLS).map(
+    (tsym) =>
+      new Command(`trailing ${tsym}`, async (r) => {
+        const key = `model-${process.pid}-${Date.now()}-${++r.keys.n}`;
+        r.plans.push(planIdOf(key));
+        await control(r).ltp('NSE', tsym, 1500);
+        await attempt(r, `create trailing ${tsym}`, () => r.engine.create(trailingInput(tsym), key, deadline()));
+      }),
+  ),
+  fc.record({ tsym: fc.constantFrom(...SYMBOLS), ltp: fc.constantFrom(...PRICES) }).map(
+    ({ tsym, ltp }) =>
+      new Command(`ltp ${tsym} ${ltp}`, (r) =>
+        control(r)
+          .ltp('NSE', tsym, ltp)
+          .then(() => undefined),
+      ),
+  ),
+  fc
+    .oneof(
+      fc.constant({ status: 'filled' }),
+      fc.constant({ status: 'rejected' }),
+      fc.constant({ status: 'open' }),
+      fc.constant({ status: 'cancelled' }),
+      fc.integer({ min: 1, max: 9 }).map((fillQty) => ({ status: 'partial', fillQty })),
+    )
+    .map(
+      (outcome) =>
+        new Command(`next-order ${JSON.stringify(outcome)}`, async (r) => {
+          await fetch(`${r.stack.emulator.url}/_emulator/next-order`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(outcome),
+          });
+        }),
+    ),
+  fc.constant(
+    new Command('market close', (r) =>
+      control(r)
+        .close()
+        .then(() => undefined),
+    ),
+  ),
+  fc
+    .record({
+      operation: fc.constantFrom(...WRITES),
+      fault: fc.constantFrom<Omit<FaultSpec, 'operation'>>(
+        { kind: 'drop', executed: true },
+        { kind: 'drop', executed: false },
+        { kind: 'http5xx' },
+        { kind: 'notOk', message: 'RMS:Rule: Check circuit limit' },
+      ),
+    })
+    .map(
+      ({ operation, fault }) =>
+        new Command(`fault ${operation} ${JSON.stringify(fault)}`, (r) =>
+          control(r)
+            .fault({ operation, ...fault })
+            .then(() => undefined),
+        ),
+    ),
+  fc.constant(new Command('run', (r) => run(r), true)),
+  fc.constant(
+    new Command(
+      'overlapping runs',
+      async (r) => {
+        const [a, b] = await Promise.all([r.engine.advance(deadline()), r.engine.advance(deadline())]);
+        r.runErrors = new Map([...a.errors, ...b.errors].map((e) => [e.planId, e.code]));
+      },
+      true,
+    ),
+  ),
+  fc.record({ operation: fc.constantFrom(...WRITES), executed: fc.boolean() }).map(
+    ({ operation, executed }) =>
+      new Command(`killed run (${operation} slow, executed ${executed})`, async (r) => {
+        await control(r).fault({ operation, kind: 'delay', delayMs: 3_000, executed });
+        // The invocation's deadline comes before the broker's answer: its calls end at the deadline.
+        await r.engine.advance(deadline(2_600)).catch(() => undefined);
+        await control(r).clearFaults();
+      }),
+  ),
+  fc.constant(
+    new Command('kill switch on and off', async (r) => {
+      await fetch(`${r.stack.api.url}/kill-switch`, { method: 'POST' });
+      await fetch(`${r.stack.api.url}/kill-switch`, { method: 'DELETE' });
+    }),
+  ),
+  fc.nat({ max: 5 }).map(
+    (i) =>
+      new Command(`DELETE plan #${i}`, async (r) => {
+        const planId = r.plans[i % Math.max(1, r.plans.length)];
+        if (planId) await attempt(r, `cancel ${planId}`, () => r.engine.cancel(planId, deadline()));
+      }),
+  ),
+  fc.constant(
+    new Command('two minutes pass', async (r) => {
+      r.clock.offset += 120_000;
+    }),
+  ),
+];
+
+const fail = (r: Real, message: string): never => {
+  throw new Error(`${message}\n  steps: ${r.log.slice(-12).join(' | ')}`);
+};
+
+/** What must always hold, checked against the emulator's books (and, after a run, the plans' records). */
+export const checkInvariants = async (r: Real, afterRun: boolean): Promise<void> => {
+  const { gtts, orders } = books(r);
+  for (const planId of r.plans) {
+    const entries = gtts.filter((g) => stampedBy(planId, /^e$/)(g.remarks));
+    if (entries.length > 1) fail(r, `plan ${planId}: ${entries.length} entry GTTs (never a second entry)`);
+    const stops = gtts.filter((g) => stampedBy(planId, /^s$/)(g.remarks));
+    if (stops.length > 1) fail(r, `plan ${planId}: ${stops.length} stop GTTs`);
+    const liveExits = gtts.filter((g) => g.state === 'pending' && stampedBy(planId, /^x\d+$/)(g.remarks));
+    if (liveExits.length > 1) fail(r, `plan ${planId}: ${liveExits.length} live exits (never two)`);
+  }
+  if (!afterRun) return;
+  for (const planId of r.plans) {
+    const plan = (await r.store.get(planId))?.plan;
+    if (!plan) continue;
+    checkPlan(r, plan, gtts, orders);
+  }
+};
+
+const checkPlan = (r: Real, plan: Plan, gtts: Order[], orders: BookOrder[]) => {
+  const id = plan.planId;
+  const errored = r.runErrors.has(id);
+  const filled = (step: RegExp, endedOnly: boolean) =>
+    orders
+      .filter((o) => stampedBy(id, step)(o.remarks) && (!endedOnly || ENDED.has(latest(o).status)))
+      .reduce((sum, o) => sum + latest(o).fillshares, 0);
+  if (plan.kind === 'bracket') {
+    const open = filled(/^e$/, true) - filled(/^x\d+$/, false);
+    if (plan.state === 'done' && open > 0) fail(r, `plan ${id} is done with ${open} still open`);
+    const exitsInProgress = orders.some((o) => stampedBy(id, /^x\d+$/)(o.remarks) && !ENDED.has(latest(o).status));
+    if (open > 0 && plan.state !== 'cancelled' && plan.state !== 'unprotected' && !exitsInProgress) {
+      const covering = gtts.find(
+        (g) => g.state === 'pending' && stampedBy(id, /^x\d+$/)(g.remarks) && qtyOf(g) === open,
+      );
+      if (!covering && !(errored && plan.inFlight))
+        fail(r, `plan ${id} (${plan.state}): a position of ${open} without a pending exit and not unprotected`);
+    }
+    if (plan.state === 'exit-armed' && !plan.inFlight) {
+      const exit = gtts.find((g) => g.al_id === plan.alIds.exit);
+      if (!exit || !stampedBy(id, /^x\d+$/)(exit.remarks) || exit.state === 'cancelled')
+        fail(r, `plan ${id}: its recorded exit ${plan.alIds.exit} is not the broker's (${exit?.state ?? 'absent'})`);
+    }
+  }
+  if (plan.kind === 'trailing-stop' && plan.state === 'armed' && !plan.inFlight && plan.alIds.stop && !errored) {
+    const stop = gtts.find((g) => g.al_id === plan.alIds.stop);
+    if (!stop || stop.state === 'cancelled') fail(r, `plan ${id}: armed, its stop is ${stop?.state ?? 'absent'}`);
+    if (stop?.state === 'pending' && stop.kind === 'gtt' && Number(stop.d) !== Number(plan.trigger))
+      fail(r, `plan ${id}: records trigger ${plan.trigger}, the broker holds ${stop.d}`);
+  }
+};
+
+/** After a sequence: every plan event published once, and each in GET /events. */
+export const checkEvents = async (r: Real): Promise<void> => {
+  await r.stack.eventsForwarded();
+  const ids = new Set(r.plans);
+  const published = r.stack.eventBridge.events.filter((e) => ids.has(String(e.detail.planId)));
+  const eventIds = published.map((e) => String(e.detail.eventId));
+  if (new Set(eventIds).size !== eventIds.length) fail(r, 'a plan event was published twice');
+  for (const planId of r.plans) {
+    const plan = (await r.store.get(planId))?.plan;
+    const types = published.filter((e) => e.detail.planId === planId).map((e) => e['detail-type']);
+    if (plan && (plan.alIds.entry || plan.alIds.stop) && types.filter((t) => t === 'Plan Armed').length !== 1)
+      fail(r, `plan ${planId}: ${types.filter((t) => t === 'Plan Armed').length} Plan Armed events`);
+    if (plan?.state === 'unprotected' && !types.includes('Plan Unprotected'))
+      fail(r, `plan ${planId} is unprotected and no Plan Unprotected event was published`);
+    if (types.filter((t) => t === 'Plan Done' || t === 'Plan Failed').length > 1)
+      fail(r, `plan ${planId}: ended twice (${types.join(', ')})`);
+  }
+  const history = new Set<string>();
+  let cursor: string | undefined;
+  do {
+    const res = await fetch(`${r.stack.api.url}/events?limit=1000${cursor ? `&cursor=${cursor}` : ''}`);
+    const page = (await res.json()) as { events: { detail: { eventId: string } }[]; nextCursor?: string };
+    for (const e of page.events) history.add(e.detail.eventId);
+    cursor = page.nextCursor;
+  } while (cursor);
+  const missing = eventIds.filter((id) => !history.has(id));
+  if (missing.length) fail(r, `${missing.length} plan events missing from GET /events`);
+};
+
+/** Plan keys are never reused, across sequences too (each plan id, and its events, belong to one sequence). */
+const KEYS = { n: 0 };
+
+/** A fresh world for one sequence: the emulator reset, no faults, no plans, the kill switch off, the clock now. */
+export const freshReal = async (stack: LocalStack): Promise<Real> => {
+  const c = emulatorControl(stack.emulator.url);
+  await c.reset();
+  await c.clearFaults();
+  await fetch(`${stack.api.url}/kill-switch`, { method: 'DELETE' });
+  const store = new PlanStore({
+    tableName: String(stack.config.EVENTS_TABLE_NAME),
+    endpoint: stack.config.DYNAMODB_ENDPOINT === undefined ? undefined : String(stack.config.DYNAMODB_ENDPOINT),
+  });
+  for (const s of await store.list()) await store.remove(s.plan.planId, s.version);
+  for (const tsym of SYMBOLS) await c.ltp('NSE', tsym, 1500);
+  const clock = { offset: 0 };
+  const engine = createPlanEngine(stack.config, captureLogger().logger);
+  (engine as unknown as { deps: { now?: () => Date } }).deps.now = () => new Date(Date.now() + clock.offset);
+  return { stack, engine, store, clock, plans: [], runErrors: new Map(), keys: KEYS, log: [] };
+};
+
+export const plansModel = (stack: LocalStack, maxCommands: number) =>
+  fc.asyncProperty(fc.commands(commands, { maxCommands, size: 'max' }), async (cmds) => {
+    const real = await freshReal(stack);
+    await fc.asyncModelRun(() => ({ model: { plans: 0 }, real }), cmds);
+    await control(real).clearFaults();
+    await run(real);
+    await checkInvariants(real, true);
+    await checkEvents(real);
+    for (const planId of real.plans) {
+      const state = (await real.store.get(planId))?.plan.state ?? 'never-recorded';
+      modelStats.plans += 1;
+      modelStats.states[state] = (modelStats.states[state] ?? 0) + 1;
+    }
+  });
