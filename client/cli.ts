@@ -141,7 +141,7 @@ commands:
   kill-switch  on|off|status  on: refuse places and modifies (423 TRADING_HALTED) and cancel every pending
                GTT and OCO (exit 4 if any is left); off: accept them again; status: which it is
   plan-create  --body '<JSON of POST /plans>' [--key K]  a bracket or trailing-stop plan (docs/plans.md)
-  plans        the account's plans;  plan <planId>  one, with its history;  plan-cancel <planId>
+  plans        the account's plans;  plan <planId>  one, with its history;  plan-cancel <planId> (says what is left open)
   operations   the operations of the OpenAPI document
   call         <OperationId> [--path name=value]... [--query name=value]... [--body JSON] [--key K]
   ltp          <tsym> <price> [--exch NSE]  the local sandbox (npm start) only: set the last traded price;
@@ -452,6 +452,7 @@ const planLine = (p: PlanRecord): string =>
     `${p.exch}:${p.tsym}`,
     ...Object.entries(p.alIds).map(([name, id]) => `${name}=${String(id)}`),
     p.trigger ? `trigger ${p.trigger}` : '',
+    p.position ? `position ${p.position.side === 'B' ? 'long' : 'short'} ${p.position.qty}` : '',
     p.reason ?? '',
   ]
     .filter(Boolean)
@@ -884,7 +885,15 @@ export const main = async (
         break;
       }
       case 'plans': {
-        const r = await client.plans(callOptions);
+        // Every page (the API pages plans like orders).
+        const plans: PlanRecord[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await client.plans(cursor ? { cursor } : {}, callOptions);
+          plans.push(...page.plans);
+          cursor = page.nextCursor;
+        } while (cursor);
+        const r = { plans };
         show(r, () => (r.plans.length ? r.plans.map(planLine).join('\n') : 'no plans'));
         break;
       }
@@ -895,7 +904,18 @@ export const main = async (
       }
       case 'plan-cancel': {
         const r = await client.cancelPlan(arg, callOptions);
-        show(r, () => `cancelled ${planLine(r)}`);
+        show(r, () =>
+          [
+            `cancelled ${planLine(r)}`,
+            r.left?.cancelled.length ? `  GTTs cancelled: ${r.left.cancelled.join(', ')}` : '',
+            r.left?.position
+              ? `  STILL OPEN: ${r.left.position.side === 'B' ? 'long' : 'short'} ${r.left.position.qty} ${r.exch}:${r.tsym}, no exit`
+              : '',
+            r.left?.note ? `  ${r.left.note}` : '',
+          ]
+            .filter(Boolean)
+            .join('\n'),
+        );
         break;
       }
       case 'orders': {

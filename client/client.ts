@@ -471,9 +471,9 @@ export class GttClient {
     );
   }
 
-  /** ListPlans: `GET /plans`. */
-  plans(options: CallOptions = {}): Promise<PlanList> {
-    return this.run('ListPlans', options, ({ signal }) => this.raw.GET('/plans', { signal }));
+  /** ListPlans: `GET /plans`, a page at a time (`nextCursor` while more remain). */
+  plans(page: { limit?: number; cursor?: string } = {}, options: CallOptions = {}): Promise<PlanList> {
+    return this.run('ListPlans', options, ({ signal }) => this.raw.GET('/plans', { params: { query: page }, signal }));
   }
 
   /** GetPlan: `GET /plans/{planId}`. */

@@ -10,7 +10,7 @@ import type * as z from 'zod';
 
 import { killSwitchResult } from './schemas/controls.js';
 import { eventsHistoryInput, eventsHistoryResult } from './schemas/events-history.js';
-import { planInput, planList, planRecord, planResult } from './schemas/plans.js';
+import { planInput, planList, planListInput, planRecord, planResult } from './schemas/plans.js';
 
 export interface ControlRoute {
   method: 'GET' | 'POST' | 'DELETE';
@@ -121,8 +121,10 @@ export const PLANS: ControlFunction = {
       method: 'GET',
       path: '/plans',
       operationId: 'ListPlans',
-      summary: 'Every plan of the account (ended ones for 30 days): state, broker al_ids, history of actions',
+      summary:
+        'The plans of the account (ended ones for 30 days), a page at a time: state, broker al_ids, position, last actions',
       result: planList,
+      query: planListInput,
       kind: 'read',
       retrySafe: true,
     },

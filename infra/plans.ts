@@ -18,6 +18,9 @@ import { brokerRateEnvironment, GOVERNOR_TABLE_ACTIONS, type OperationFunctionsP
 export const PLANS_EVENTS_TABLE_ACTIONS = [
   'dynamodb:GetItem',
   'dynamodb:PutItem',
+  // The plan's outbox emptied once handed on; the record of a plan whose first GTT the broker refused removed.
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
   'dynamodb:Query',
   'dynamodb:BatchWriteItem',
 ] as const;
@@ -54,7 +57,7 @@ export const addPlans = (stack: Stack, props: OperationFunctionsProps): GatewayF
     entry: PLANS.id,
     description: `gtt-gateway: ${PLANS.summary}`,
     roleDescription:
-      'gtt-gateway Plans: its log group, its secret, the idempotency and control tables (order actions), the plan records and events in the events table, publish on the gateway bus',
+      'gtt-gateway Plans: its log group, its secret, the idempotency and control tables (order actions, the plan events outbox), the plan records in the events table, publish on the gateway bus',
     logRetention: logs.RetentionDays.ONE_MONTH,
     memorySize: MEMORY_MB.order,
     environment: planActorEnvironment(props),

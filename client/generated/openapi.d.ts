@@ -312,7 +312,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every plan of the account (ended ones for 30 days): state, broker al_ids, history of actions
+         * The plans of the account (ended ones for 30 days), a page at a time: state, broker al_ids, position, last actions
          * @description The Plans function. Safe to retry.
          */
         get: operations["ListPlans"];
@@ -3820,14 +3820,17 @@ export interface operations {
     };
     ListPlans: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Every plan of the account (ended ones for 30 days): state, broker al_ids, history of actions */
+            /** @description The plans of the account (ended ones for 30 days), a page at a time: state, broker al_ids, position, last actions */
             200: {
                 headers: {
                     [name: string]: unknown;

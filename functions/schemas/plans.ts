@@ -142,7 +142,7 @@ export const planList = z.object({
 });
 
 /** A page of `GET /plans` (query parameters, or the fields of a direct `{action: "list"}`). */
-export const planListInput = z.lazy(() => z.strictObject(pageFields('plans')));
+export const planListInput = z.strictObject(pageFields('plans'));
 export type PlanListInput = z.output<typeof planListInput>;
 
 export const TERMINAL: readonly PlanState[] = ['done', 'failed', 'cancelled'];

@@ -239,6 +239,7 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
           [
             'dynamodb:BatchGetItem',
             'dynamodb:BatchWriteItem',
+            'dynamodb:DeleteItem',
             'dynamodb:GetItem',
             'dynamodb:PutItem',
             'dynamodb:Query',
