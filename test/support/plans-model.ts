@@ -20,9 +20,17 @@ import { emulatorControl, type FaultSpec } from './emulator-control.js';
 import { captureLogger } from './logs.js';
 import { SAMPLE_ORDER } from './sample-order.js';
 
-const SYMBOLS = ['M&M-EQ', 'SBIN-EQ', 'INFY-EQ'] as const;
-const PRICES = [1350, 1395, 1450, 1485, 1500, 1530, 1560, 1605, 1650] as const;
+/** Two symbols, so plans share a market; prices around the plans' triggers (entries fire below 1490). */
+const SYMBOLS = ['M&M-EQ', 'SBIN-EQ'] as const;
+const PRICES = [1350, 1395, 1450, 1485, 1500, 1560, 1605, 1650] as const;
 const WRITES = ['PlaceGTTOrder', 'PlaceOCOOrder', 'ModifyGTTOrder', 'CancelGTTOrder'] as const;
+/** What a broker write can do on a bad day: act and lose the reply, lose the request, fail, refuse. */
+const FAULTS = fc.constantFrom<Omit<FaultSpec, 'operation'>>(
+  { kind: 'drop', executed: true },
+  { kind: 'drop', executed: false },
+  { kind: 'http5xx' },
+  { kind: 'notOk', message: 'RMS:Rule: Check circuit limit' },
+);
 
 export interface Real {
   stack: LocalStack;
@@ -110,6 +118,17 @@ class Command implements Cmd {
 }
 
 const commands = [
+  // Brackets weighted up: their entry, fill and exit are where most can go wrong.
+  fc.record({ tsym: fc.constantFrom(...SYMBOLS), qty: fc.constantFrom(2, 10) }).map(
+    ({ tsym, qty }) =>
+      new Command(`bracket ${tsym} x${qty}`, async (r) => {
+        const key = `model-${process.pid}-${Date.now()}-${++r.keys.n}`;
+        r.plans.push(planIdOf(key));
+        // The market is at 1500 when a plan is made (its entry fires below 1490).
+        await control(r).ltp('NSE', tsym, 1500);
+        await attempt(r, `create bracket ${tsym}`, () => r.engine.create(bracketInput(tsym, qty), key, deadline()));
+      }),
+  ),
   fc.record({ tsym: fc.constantFrom(...SYMBOLS), qty: fc.constantFrom(2, 10) }).map(
     ({ tsym, qty }) =>
       new Command(`bracket ${tsym} x${qty}`, async (r) => {
@@ -162,24 +181,29 @@ const commands = [
         .then(() => undefined),
     ),
   ),
-  fc
-    .record({
-      operation: fc.constantFrom(...WRITES),
-      fault: fc.constantFrom<Omit<FaultSpec, 'operation'>>(
-        { kind: 'drop', executed: true },
-        { kind: 'drop', executed: false },
-        { kind: 'http5xx' },
-        { kind: 'notOk', message: 'RMS:Rule: Check circuit limit' },
+  fc.record({ operation: fc.constantFrom(...WRITES), fault: FAULTS }).map(
+    ({ operation, fault }) =>
+      new Command(`fault ${operation} ${JSON.stringify(fault)}`, (r) =>
+        control(r)
+          .fault({ operation, ...fault })
+          .then(() => undefined),
       ),
-    })
-    .map(
-      ({ operation, fault }) =>
-        new Command(`fault ${operation} ${JSON.stringify(fault)}`, (r) =>
-          control(r)
-            .fault({ operation, ...fault })
-            .then(() => undefined),
-        ),
-    ),
+  ),
+  // A run while one broker write misbehaves (the fault cleared after it, so it hits the run's own actions).
+  fc.record({ operation: fc.constantFrom(...WRITES), fault: FAULTS }).map(
+    ({ operation, fault }) =>
+      new Command(
+        `run with ${operation} ${JSON.stringify(fault)}`,
+        async (r) => {
+          await control(r).fault({ operation, ...fault });
+          await run(r);
+          await control(r).clearFaults();
+        },
+        true,
+      ),
+  ),
+  // Runs are the engine's steps: weighted up, so sequences reach the later states.
+  fc.constant(new Command('run', (r) => run(r), true)),
   fc.constant(new Command('run', (r) => run(r), true)),
   fc.constant(
     new Command(
@@ -228,10 +252,13 @@ const fail = (r: Real, message: string): never => {
 export const checkInvariants = async (r: Real, afterRun: boolean): Promise<void> => {
   const { gtts, orders } = books(r);
   for (const planId of r.plans) {
-    const entries = gtts.filter((g) => stampedBy(planId, /^e$/)(g.remarks));
-    if (entries.length > 1) fail(r, `plan ${planId}: ${entries.length} entry GTTs (never a second entry)`);
-    const stops = gtts.filter((g) => stampedBy(planId, /^s$/)(g.remarks));
-    if (stops.length > 1) fail(r, `plan ${planId}: ${stops.length} stop GTTs`);
+    // Each step's stamp is on one GTT ever (pending, fired or cancelled): a step is never placed twice. A late
+    // duplicate would also be cancelled by the sweep, but a second exit must not exist even for a moment.
+    const stamped = new Map<string, number>();
+    for (const g of gtts)
+      if (g.remarks.startsWith(`${planId}.`)) stamped.set(g.remarks, (stamped.get(g.remarks) ?? 0) + 1);
+    for (const [stamp, count] of stamped)
+      if (count > 1) fail(r, `plan ${planId}: ${count} GTTs stamped ${stamp} (a step placed twice)`);
     const liveExits = gtts.filter((g) => g.state === 'pending' && stampedBy(planId, /^x\d+$/)(g.remarks));
     if (liveExits.length > 1) fail(r, `plan ${planId}: ${liveExits.length} live exits (never two)`);
   }
