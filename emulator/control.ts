@@ -77,6 +77,8 @@ export const handleControl = (emulator: BrokerEmulator, req: EmulatorRequest, pa
         if (!FAULT_KINDS.includes(kind)) return json(400, { error: `kind must be one of ${FAULT_KINDS.join(', ')}` });
         const times = body.times ?? 1;
         const delayMs = body.delayMs ?? 30_000;
+        if (body.late !== undefined && (body.late !== true || kind !== 'delay' || body.executed === true))
+          return json(400, { error: 'late: true is for a delay fault that is not executed first' });
         if (!Number.isInteger(times) || (times as number) < 1)
           return json(400, { error: 'times must be a positive integer' });
         if (!Number.isInteger(delayMs) || (delayMs as number) < 0 || (delayMs as number) > 600_000) {
@@ -96,6 +98,7 @@ export const handleControl = (emulator: BrokerEmulator, req: EmulatorRequest, pa
           ...(body.status === undefined ? {} : { status: body.status as number }),
           ...(optionalString('message') === undefined ? {} : { message: optionalString('message')! }),
           executed: body.executed === true,
+          ...(body.late === true ? { late: true } : {}),
         });
         return json(201, { id: fault.id });
       }

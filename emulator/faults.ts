@@ -16,6 +16,8 @@ export interface Fault {
   message?: string;
   /** Carry the operation out first, then misbehave (the broker acted but the client never hears). */
   executed: boolean;
+  /** A delay: carry the operation out when the delay ends even if the client gave up (a broker acting late). */
+  late?: boolean;
 }
 
 export class FaultBook {

@@ -8,8 +8,11 @@ export interface EmulatorReply {
   headers?: Record<string, string>;
   /** What the request log keeps instead of the parsed body (used where the real reply carries a secret). */
   logReply?: unknown;
-  /** For the listener: answer later (delay) or not at all (drop). */
-  fault?: { kind: 'delay'; ms: number; answer: () => EmulatorReply } | { kind: 'drop' };
+  /**
+   * For the listener: answer later (delay) or not at all (drop). `late`: the delayed work is carried out even if
+   * the client gave up meanwhile (a broker whose queue was slow), not only when it waits.
+   */
+  fault?: { kind: 'delay'; ms: number; answer: () => EmulatorReply; late?: boolean } | { kind: 'drop' };
 }
 
 export const json = (status: number, body: unknown): EmulatorReply => ({

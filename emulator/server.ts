@@ -81,8 +81,12 @@ export const startEmulator = async (options: StartOptions = {}): Promise<Running
       if (fault?.kind === 'delay') {
         const timer = setTimeout(() => {
           timers.delete(timer);
-          // A client that gave up does not get (or cause) the delayed work, unless it was already executed.
-          if (res.destroyed || req.socket.destroyed) return;
+          // A client that gave up does not get (or cause) the delayed work, unless it was already executed or the
+          // fault is `late` (the broker carries it out anyway).
+          if (res.destroyed || req.socket.destroyed) {
+            if (fault.late) fault.answer();
+            return;
+          }
           send(res, fault.answer());
         }, fault.ms);
         timers.add(timer);

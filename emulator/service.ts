@@ -168,7 +168,12 @@ export class BrokerEmulator {
       if (fault.kind === 'delay') {
         return {
           ...finish(json(200, { stat: 'pending', note: `delayed ${fault.delayMs} ms` })),
-          fault: { kind: 'delay', ms: fault.delayMs, answer: () => finish(this.serve(req, operation, entry)) },
+          fault: {
+            kind: 'delay',
+            ms: fault.delayMs,
+            answer: () => finish(this.serve(req, operation, entry)),
+            ...(fault.late ? { late: true } : {}),
+          },
         };
       }
       return finish(faultReply(fault, this.switches.invalidInputAs400));

@@ -24,7 +24,7 @@ export { planIdOf };
 export type { DirectHandler, PlanDeps } from './engine-deps.js';
 
 /** Runs stop starting plan actions this close to their deadline: an action started later could not finish. */
-const RESERVE_MS = 2_500;
+const RESERVE_MS = 1_500;
 /** Ended plans whose stamped GTTs a run still sweeps. */
 const SWEEP_ENDED_MS = 86_400_000;
 

@@ -418,6 +418,20 @@ describe('faults', () => {
     expect(await pending()).toEqual({ stat: 'Not_Ok', emsg: 'no data' });
   });
 
+  it('late: true carries the order out when the delay ends, though the client gave up (a broker acting late)', async () => {
+    await control.fault({ operation: 'PlaceGTTOrder', kind: 'delay', delayMs: 300, late: true });
+    await expect(placeRaw(AbortSignal.timeout(100))).rejects.toThrow();
+    expect(await pending()).toEqual({ stat: 'Not_Ok', emsg: 'no data' });
+    await new Promise((r) => setTimeout(r, 450));
+    expect((await pending()) as unknown[]).toHaveLength(1);
+    const bad = await fetch(`${emu.url}/_emulator/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ operation: 'PlaceGTTOrder', kind: 'drop', late: true }),
+    });
+    expect(bad.status).toBe(400);
+  });
+
   it('executed: true carries the order out, then misbehaves', async () => {
     await control.fault({ operation: 'PlaceGTTOrder', kind: 'delay', delayMs: 5_000, executed: true });
     await expect(placeRaw(AbortSignal.timeout(100))).rejects.toThrow();

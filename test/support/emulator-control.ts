@@ -9,6 +9,8 @@ export interface FaultSpec {
   status?: number;
   message?: string;
   executed?: boolean;
+  /** A delay whose work is carried out when it ends, even if the client gave up. */
+  late?: boolean;
 }
 
 export const emulatorControl = (baseUrl: string) => {

@@ -25,7 +25,17 @@ const SYMBOLS = ['M&M-EQ', 'SBIN-EQ'] as const;
 const PRICES = [1350, 1395, 1450, 1485, 1500, 1560, 1605, 1650] as const;
 const WRITES = ['PlaceGTTOrder', 'PlaceOCOOrder', 'ModifyGTTOrder', 'CancelGTTOrder'] as const;
 /** What a broker write can do on a bad day: act and lose the reply, lose the request, fail, refuse. */
+const RUN_WRITES = fc.constantFrom(
+  'PlaceOCOOrder',
+  'PlaceOCOOrder',
+  'PlaceOCOOrder',
+  'ModifyGTTOrder',
+  'ModifyGTTOrder',
+  'PlaceGTTOrder',
+  'CancelGTTOrder',
+);
 const FAULTS = fc.constantFrom<Omit<FaultSpec, 'operation'>>(
+  { kind: 'drop', executed: true },
   { kind: 'drop', executed: true },
   { kind: 'drop', executed: false },
   { kind: 'http5xx' },
@@ -41,6 +51,8 @@ export interface Real {
   plans: string[];
   /** Plan id -> the error code the last run reported for it. */
   runErrors: Map<string, string>;
+  /** Until when a broker may still carry out a write late (a killed run's slow call). */
+  lateUntil: number;
   keys: { n: number };
   log: string[];
 }
@@ -54,6 +66,11 @@ export const modelStats = {
   plans: 0,
   states: {} as Record<string, number>,
   refusals: {} as Record<string, number>,
+};
+
+const settleLate = async (r: Real) => {
+  const wait = r.lateUntil - Date.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
 };
 
 const control = (r: Real) => emulatorControl(r.stack.emulator.url);
@@ -189,12 +206,28 @@ const commands = [
           .then(() => undefined),
       ),
   ),
-  // A run while one broker write misbehaves (the fault cleared after it, so it hits the run's own actions).
-  fc.record({ operation: fc.constantFrom(...WRITES), fault: FAULTS }).map(
+  // A run while one broker write misbehaves (the fault cleared after it, so it hits the run's own actions); runs
+  // place exits and move stops far more often than anything else, so those are faulted most.
+  fc.record({ operation: RUN_WRITES, fault: FAULTS }).map(
     ({ operation, fault }) =>
       new Command(
         `run with ${operation} ${JSON.stringify(fault)}`,
         async (r) => {
+          await control(r).fault({ operation, ...fault });
+          await run(r);
+          await control(r).clearFaults();
+        },
+        true,
+      ),
+  ),
+  // The market falls through the entries' triggers and the run that follows meets a broker fault: the moment an
+  // exit is placed, when a lost reply costs most.
+  fc.record({ tsym: fc.constantFrom(...SYMBOLS), operation: RUN_WRITES, fault: FAULTS }).map(
+    ({ tsym, operation, fault }) =>
+      new Command(
+        `ltp ${tsym} 1450, run with ${operation} ${JSON.stringify(fault)}`,
+        async (r) => {
+          await control(r).ltp('NSE', tsym, 1450);
           await control(r).fault({ operation, ...fault });
           await run(r);
           await control(r).clearFaults();
@@ -215,13 +248,20 @@ const commands = [
       true,
     ),
   ),
-  fc.record({ operation: fc.constantFrom(...WRITES), executed: fc.boolean() }).map(
-    ({ operation, executed }) =>
-      new Command(`killed run (${operation} slow, executed ${executed})`, async (r) => {
-        await control(r).fault({ operation, kind: 'delay', delayMs: 3_000, executed });
+  fc.record({ operation: RUN_WRITES, mode: fc.constantFrom('executed', 'late', 'never') }).map(
+    ({ operation, mode }) =>
+      new Command(`killed run (${operation} slow, ${mode})`, async (r) => {
+        // executed: acted at once; late: acted when the delay ends, after the invocation is gone; never: not acted.
+        await control(r).fault({
+          operation,
+          kind: 'delay',
+          delayMs: 2_600,
+          ...(mode === 'executed' ? { executed: true } : mode === 'late' ? { late: true } : {}),
+        });
         // The invocation's deadline comes before the broker's answer: its calls end at the deadline.
-        await r.engine.advance(deadline(2_600)).catch(() => undefined);
+        await r.engine.advance(deadline(1_800)).catch(() => undefined);
         await control(r).clearFaults();
+        r.lateUntil = Math.max(r.lateUntil, Date.now() + 2_000);
       }),
   ),
   fc.constant(
@@ -239,6 +279,8 @@ const commands = [
   ),
   fc.constant(
     new Command('two minutes pass', async (r) => {
+      // The world moves on with the clock: what a broker was to do late has been done.
+      await settleLate(r);
       r.clock.offset += 120_000;
     }),
   ),
@@ -349,7 +391,7 @@ export const freshReal = async (stack: LocalStack): Promise<Real> => {
   const clock = { offset: 0 };
   const engine = createPlanEngine(stack.config, captureLogger().logger);
   (engine as unknown as { deps: { now?: () => Date } }).deps.now = () => new Date(Date.now() + clock.offset);
-  return { stack, engine, store, clock, plans: [], runErrors: new Map(), keys: KEYS, log: [] };
+  return { stack, engine, store, clock, plans: [], runErrors: new Map(), keys: KEYS, log: [], lateUntil: 0 };
 };
 
 export const plansModel = (stack: LocalStack, maxCommands: number) =>
@@ -357,6 +399,8 @@ export const plansModel = (stack: LocalStack, maxCommands: number) =>
     const real = await freshReal(stack);
     await fc.asyncModelRun(() => ({ model: { plans: 0 }, real }), cmds);
     await control(real).clearFaults();
+    await settleLate(real);
+    await checkInvariants(real, false);
     await run(real);
     await checkInvariants(real, true);
     await checkEvents(real);
