@@ -8,16 +8,14 @@
  */
 import fc from 'fast-check';
 
-import type { BookOrder } from '../../emulator/order-book.js';
-import type { Order } from '../../emulator/state.js';
 import type { PlanEngine } from '../../functions/plans/engine.js';
 import { createPlanEngine } from '../../functions/plans/runtime.js';
 import { planIdOf } from '../../functions/plans/stamps.js';
 import { PlanStore } from '../../functions/plans/store.js';
-import type { Plan } from '../../functions/schemas/plans.js';
 import type { LocalStack } from '../../local/run-local.js';
 import { emulatorControl, type FaultSpec } from './emulator-control.js';
 import { captureLogger } from './logs.js';
+import { checkEvents, checkInvariants } from './plans-invariants.js';
 import { SAMPLE_ORDER } from './sample-order.js';
 
 /** Two symbols, so plans share a market; prices around the plans' triggers (entries fire below 1490). */
@@ -76,19 +74,6 @@ const settleLate = async (r: Real) => {
 const control = (r: Real) => emulatorControl(r.stack.emulator.url);
 const deadline = (ms = 10_000) => Date.now() + ms;
 
-/** Every GTT the emulator holds or held, and every order fired GTTs placed. */
-const books = (r: Real): { gtts: Order[]; orders: BookOrder[] } => ({
-  gtts: [...r.stack.emulator.emulator.state.orders.values()],
-  orders: [...r.stack.emulator.emulator.book.orders.values()],
-});
-
-const stampedBy = (planId: string, step: RegExp) => (remarks: string) =>
-  remarks.startsWith(`${planId}.`) && step.test(remarks.slice(planId.length + 1));
-
-const ENDED = new Set(['COMPLETE', 'REJECTED', 'CANCELED']);
-const latest = (o: BookOrder) => o.history[0]!;
-const qtyOf = (g: Order): number => (g.kind === 'oco' ? g.legs.x.qty : g.qty);
-
 const bracketInput = (tsym: string, qty: number) => ({
   kind: 'bracket' as const,
   entry: { ...SAMPLE_ORDER, tsym, qty },
@@ -134,37 +119,30 @@ class Command implements Cmd {
   toString = () => this.label;
 }
 
+/** A plan made at a market of 1500 (a bracket's entry fires below 1490); its id kept even if the create fails. */
+const createPlan = async (r: Real, what: string, tsym: string, input: unknown) => {
+  const key = `model-${process.pid}-${Date.now()}-${++r.keys.n}`;
+  r.plans.push(planIdOf(key));
+  await control(r).ltp('NSE', tsym, 1500);
+  await attempt(r, `create ${what}`, () => r.engine.create(input as never, key, deadline()));
+};
+
+const bracket = fc
+  .record({ tsym: fc.constantFrom(...SYMBOLS), qty: fc.constantFrom(2, 10) })
+  .map(
+    ({ tsym, qty }) =>
+      new Command(`bracket ${tsym} x${qty}`, (r) => createPlan(r, `bracket ${tsym}`, tsym, bracketInput(tsym, qty))),
+  );
+
 const commands = [
   // Brackets weighted up: their entry, fill and exit are where most can go wrong.
-  fc.record({ tsym: fc.constantFrom(...SYMBOLS), qty: fc.constantFrom(2, 10) }).map(
-    ({ tsym, qty }) =>
-      new Command(`bracket ${tsym} x${qty}`, async (r) => {
-        const key = `model-${process.pid}-${Date.now()}-${++r.keys.n}`;
-        r.plans.push(planIdOf(key));
-        // The market is at 1500 when a plan is made (its entry fires below 1490).
-        await control(r).ltp('NSE', tsym, 1500);
-        await attempt(r, `create bracket ${tsym}`, () => r.engine.create(bracketInput(tsym, qty), key, deadline()));
-      }),
-  ),
-  fc.record({ tsym: fc.constantFrom(...SYMBOLS), qty: fc.constantFrom(2, 10) }).map(
-    ({ tsym, qty }) =>
-      new Command(`bracket ${tsym} x${qty}`, async (r) => {
-        const key = `model-${process.pid}-${Date.now()}-${++r.keys.n}`;
-        r.plans.push(planIdOf(key));
-        // The market is at 1500 when a plan is made (its entry fires below 1490).
-        await control(r).ltp('NSE', tsym, 1500);
-        await attempt(r, `create bracket ${tsym}`, () => r.engine.create(bracketInput(tsym, qty), key, deadline()));
-      }),
-  ),
-  fc.constantFrom(...SYMBOLS).map(
-    (tsym) =>
-      new Command(`trailing ${tsym}`, async (r) => {
-        const key = `model-${process.pid}-${Date.now()}-${++r.keys.n}`;
-        r.plans.push(planIdOf(key));
-        await control(r).ltp('NSE', tsym, 1500);
-        await attempt(r, `create trailing ${tsym}`, () => r.engine.create(trailingInput(tsym), key, deadline()));
-      }),
-  ),
+  bracket,
+  bracket,
+  fc
+    .constantFrom(...SYMBOLS)
+    .map(
+      (tsym) => new Command(`trailing ${tsym}`, (r) => createPlan(r, `trailing ${tsym}`, tsym, trailingInput(tsym))),
+    ),
   fc.record({ tsym: fc.constantFrom(...SYMBOLS), ltp: fc.constantFrom(...PRICES) }).map(
     ({ tsym, ltp }) =>
       new Command(`ltp ${tsym} ${ltp}`, (r) =>
@@ -285,93 +263,6 @@ const commands = [
     }),
   ),
 ];
-
-const fail = (r: Real, message: string): never => {
-  throw new Error(`${message}\n  steps: ${r.log.slice(-12).join(' | ')}`);
-};
-
-/** What must always hold, checked against the emulator's books (and, after a run, the plans' records). */
-export const checkInvariants = async (r: Real, afterRun: boolean): Promise<void> => {
-  const { gtts, orders } = books(r);
-  for (const planId of r.plans) {
-    // Each step's stamp is on one GTT ever (pending, fired or cancelled): a step is never placed twice. A late
-    // duplicate would also be cancelled by the sweep, but a second exit must not exist even for a moment.
-    const stamped = new Map<string, number>();
-    for (const g of gtts)
-      if (g.remarks.startsWith(`${planId}.`)) stamped.set(g.remarks, (stamped.get(g.remarks) ?? 0) + 1);
-    for (const [stamp, count] of stamped)
-      if (count > 1) fail(r, `plan ${planId}: ${count} GTTs stamped ${stamp} (a step placed twice)`);
-    const liveExits = gtts.filter((g) => g.state === 'pending' && stampedBy(planId, /^x\d+$/)(g.remarks));
-    if (liveExits.length > 1) fail(r, `plan ${planId}: ${liveExits.length} live exits (never two)`);
-  }
-  if (!afterRun) return;
-  for (const planId of r.plans) {
-    const plan = (await r.store.get(planId))?.plan;
-    if (!plan) continue;
-    checkPlan(r, plan, gtts, orders);
-  }
-};
-
-const checkPlan = (r: Real, plan: Plan, gtts: Order[], orders: BookOrder[]) => {
-  const id = plan.planId;
-  const errored = r.runErrors.has(id);
-  const filled = (step: RegExp, endedOnly: boolean) =>
-    orders
-      .filter((o) => stampedBy(id, step)(o.remarks) && (!endedOnly || ENDED.has(latest(o).status)))
-      .reduce((sum, o) => sum + latest(o).fillshares, 0);
-  if (plan.kind === 'bracket') {
-    const open = filled(/^e$/, true) - filled(/^x\d+$/, false);
-    if (plan.state === 'done' && open > 0) fail(r, `plan ${id} is done with ${open} still open`);
-    const exitsInProgress = orders.some((o) => stampedBy(id, /^x\d+$/)(o.remarks) && !ENDED.has(latest(o).status));
-    if (open > 0 && plan.state !== 'cancelled' && plan.state !== 'unprotected' && !exitsInProgress) {
-      const covering = gtts.find(
-        (g) => g.state === 'pending' && stampedBy(id, /^x\d+$/)(g.remarks) && qtyOf(g) === open,
-      );
-      if (!covering && !(errored && plan.inFlight))
-        fail(r, `plan ${id} (${plan.state}): a position of ${open} without a pending exit and not unprotected`);
-    }
-    if (plan.state === 'exit-armed' && !plan.inFlight) {
-      const exit = gtts.find((g) => g.al_id === plan.alIds.exit);
-      if (!exit || !stampedBy(id, /^x\d+$/)(exit.remarks) || exit.state === 'cancelled')
-        fail(r, `plan ${id}: its recorded exit ${plan.alIds.exit} is not the broker's (${exit?.state ?? 'absent'})`);
-    }
-  }
-  if (plan.kind === 'trailing-stop' && plan.state === 'armed' && !plan.inFlight && plan.alIds.stop && !errored) {
-    const stop = gtts.find((g) => g.al_id === plan.alIds.stop);
-    if (!stop || stop.state === 'cancelled') fail(r, `plan ${id}: armed, its stop is ${stop?.state ?? 'absent'}`);
-    if (stop?.state === 'pending' && stop.kind === 'gtt' && Number(stop.d) !== Number(plan.trigger))
-      fail(r, `plan ${id}: records trigger ${plan.trigger}, the broker holds ${stop.d}`);
-  }
-};
-
-/** After a sequence: every plan event published once, and each in GET /events. */
-export const checkEvents = async (r: Real): Promise<void> => {
-  await r.stack.eventsForwarded();
-  const ids = new Set(r.plans);
-  const published = r.stack.eventBridge.events.filter((e) => ids.has(String(e.detail.planId)));
-  const eventIds = published.map((e) => String(e.detail.eventId));
-  if (new Set(eventIds).size !== eventIds.length) fail(r, 'a plan event was published twice');
-  for (const planId of r.plans) {
-    const plan = (await r.store.get(planId))?.plan;
-    const types = published.filter((e) => e.detail.planId === planId).map((e) => e['detail-type']);
-    if (plan && (plan.alIds.entry || plan.alIds.stop) && types.filter((t) => t === 'Plan Armed').length !== 1)
-      fail(r, `plan ${planId}: ${types.filter((t) => t === 'Plan Armed').length} Plan Armed events`);
-    if (plan?.state === 'unprotected' && !types.includes('Plan Unprotected'))
-      fail(r, `plan ${planId} is unprotected and no Plan Unprotected event was published`);
-    if (types.filter((t) => t === 'Plan Done' || t === 'Plan Failed').length > 1)
-      fail(r, `plan ${planId}: ended twice (${types.join(', ')})`);
-  }
-  const history = new Set<string>();
-  let cursor: string | undefined;
-  do {
-    const res = await fetch(`${r.stack.api.url}/events?limit=1000${cursor ? `&cursor=${cursor}` : ''}`);
-    const page = (await res.json()) as { events: { detail: { eventId: string } }[]; nextCursor?: string };
-    for (const e of page.events) history.add(e.detail.eventId);
-    cursor = page.nextCursor;
-  } while (cursor);
-  const missing = eventIds.filter((id) => !history.has(id));
-  if (missing.length) fail(r, `${missing.length} plan events missing from GET /events`);
-};
 
 /** Plan keys are never reused, across sequences too (each plan id, and its events, belong to one sequence). */
 const KEYS = { n: 0 };
