@@ -226,22 +226,31 @@ const commands = [
       true,
     ),
   ),
-  fc.record({ operation: RUN_WRITES, mode: fc.constantFrom('executed', 'late', 'never') }).map(
-    ({ operation, mode }) =>
-      new Command(`killed run (${operation} slow, ${mode})`, async (r) => {
-        // executed: acted at once; late: acted when the delay ends, after the invocation is gone; never: not acted.
-        await control(r).fault({
-          operation,
-          kind: 'delay',
-          delayMs: 2_600,
-          ...(mode === 'executed' ? { executed: true } : mode === 'late' ? { late: true } : {}),
-        });
-        // The invocation's deadline comes before the broker's answer: its calls end at the deadline.
-        await r.engine.advance(deadline(1_800)).catch(() => undefined);
-        await control(r).clearFaults();
-        r.lateUntil = Math.max(r.lateUntil, Date.now() + 2_000);
-      }),
-  ),
+  // The market moves, then a run is killed at its deadline while one broker write is slow.
+  fc
+    .record({
+      tsym: fc.constantFrom(...SYMBOLS),
+      ltp: fc.constantFrom(...PRICES),
+      operation: RUN_WRITES,
+      mode: fc.constantFrom('executed', 'late', 'never'),
+    })
+    .map(
+      ({ tsym, ltp, operation, mode }) =>
+        new Command(`ltp ${tsym} ${ltp}, killed run (${operation} slow, ${mode})`, async (r) => {
+          await control(r).ltp('NSE', tsym, ltp);
+          // executed: acted at once; late: acted when the delay ends, after the invocation is gone; never: not acted.
+          await control(r).fault({
+            operation,
+            kind: 'delay',
+            delayMs: 2_600,
+            ...(mode === 'executed' ? { executed: true } : mode === 'late' ? { late: true } : {}),
+          });
+          // The invocation's deadline comes before the broker's answer: its calls end at the deadline.
+          await r.engine.advance(deadline(1_800)).catch(() => undefined);
+          await control(r).clearFaults();
+          r.lateUntil = Math.max(r.lateUntil, Date.now() + 2_000);
+        }),
+    ),
   fc.constant(
     new Command('kill switch on and off', async (r) => {
       await fetch(`${r.stack.api.url}/kill-switch`, { method: 'POST' });
