@@ -14,6 +14,7 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 
 import { SessionSource } from '../broker/session.js';
+import { refuseUnread } from '../contract/control-options.js';
 import { ConfigurationError, type ErrorBody, fromDirectInvocation, ValidationFailedError } from '../contract/errors.js';
 import { isHttpApiEvent } from '../contract/gateway-request.js';
 import { createGatewayEvents } from '../events/producer.js';
@@ -47,8 +48,10 @@ const actionOf = (event: unknown): Action => {
       throw new ValidationFailedError(
         `${event.requestContext.http.method} is not a kill switch method (POST, DELETE, GET).`,
       );
+    refuseUnread(event, `${event.requestContext.http.method} /kill-switch`, { query: [] });
     return action;
   }
+  refuseUnread(event, 'the kill switch', { fields: ['action'] });
   const action = typeof event === 'object' && event !== null ? (event as { action?: unknown }).action : undefined;
   if (action === 'on' || action === 'off' || action === 'status') return action;
   throw new ValidationFailedError('A direct invocation of the kill switch takes {"action": "on" | "off" | "status"}.', {

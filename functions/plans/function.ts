@@ -7,6 +7,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 
+import { refuseUnread } from '../contract/control-options.js';
 import { toGatewayError } from '../contract/errors.js';
 import { isHttpApiEvent } from '../contract/gateway-request.js';
 import { validateInput, validationFailed } from '../contract/validate-input.js';
@@ -37,6 +38,10 @@ const requestOf = (event: unknown): Request => {
     const e = event as APIGatewayProxyEventV2;
     const method = e.requestContext.http.method;
     const planId = e.pathParameters?.planId;
+    const listing = method === 'GET' && planId === undefined;
+    refuseUnread(e, `${method} ${planId === undefined ? '/plans' : '/plans/{planId}'}`, {
+      query: listing ? ['limit', 'cursor'] : [],
+    });
     if (method === 'POST') {
       let body: unknown;
       try {
@@ -51,6 +56,14 @@ const requestOf = (event: unknown): Request => {
     return { action: 'list', query: { ...(e.queryStringParameters ?? {}) } };
   }
   const d = (typeof event === 'object' && event !== null ? event : {}) as Record<string, unknown>;
+  const fields: Record<string, readonly string[]> = {
+    create: ['action', 'idempotencyKey', 'plan'],
+    list: ['action', 'limit', 'cursor'],
+    get: ['action', 'planId'],
+    cancel: ['action', 'planId'],
+  };
+  if (typeof d.action === 'string' && Object.hasOwn(fields, d.action))
+    refuseUnread(d, `a direct ${d.action} of plans`, { fields: fields[d.action] });
   if (d.action === 'create')
     return { action: 'create', key: typeof d.idempotencyKey === 'string' ? d.idempotencyKey : undefined, body: d.plan };
   if (d.action === 'list') {
