@@ -5,7 +5,25 @@
 import * as z from 'zod';
 
 import { DETAIL_TYPES } from './event-types.js';
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './paging.js';
+import { pageLimit } from './paging.js';
+
+const SINCE_ERROR = 'since must be an ISO time, e.g. 2026-11-24T09:15:00+05:30';
+const ISO_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.\d{1,9})?)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)?)?$/;
+
+/** An ISO time whose date exists: `2026-02-30` is refused, never read as 2 March. */
+const isIsoTime = (value: string): boolean => {
+  const m = ISO_TIME.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return (
+    date.getUTCFullYear() === y &&
+    date.getUTCMonth() === mo - 1 &&
+    date.getUTCDate() === d &&
+    !Number.isNaN(Date.parse(value))
+  );
+};
 
 /** How long the history keeps an event (the archive on the bus keeps the same 30 days for replay). */
 export const HISTORY_DAYS = 30;
@@ -18,28 +36,17 @@ export const startOfIndiaDay = (now: Date): string => {
 };
 
 const CURSOR = /^[A-Za-z0-9_-]{1,300}$/;
-const limitError = `limit must be a whole number from 1 to ${MAX_PAGE_LIMIT}`;
 
 export const eventsHistoryInput = z
   .object({
     since: z
-      .string({ error: 'since must be an ISO time, e.g. 2026-11-24T09:15:00+05:30' })
-      .refine(
-        (value) => /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2})?)?$/.test(value) && !Number.isNaN(Date.parse(value)),
-        {
-          error: 'since must be an ISO time, e.g. 2026-11-24T09:15:00+05:30',
-        },
-      )
+      .string({ error: SINCE_ERROR })
+      .refine(isIsoTime, { error: `${SINCE_ERROR} (a date that exists)` })
       .optional(),
     type: z
       .enum(DETAIL_TYPES, { error: `type must be one of the detail-types: ${DETAIL_TYPES.join(', ')}` })
       .optional(),
-    limit: z.coerce
-      .number({ error: limitError })
-      .int({ error: limitError })
-      .min(1, { error: limitError })
-      .max(MAX_PAGE_LIMIT, { error: limitError })
-      .default(DEFAULT_PAGE_LIMIT),
+    limit: pageLimit(),
     cursor: z
       .string({ error: 'cursor must be a string (nextCursor from an earlier page)' })
       .regex(CURSOR, { error: 'cursor must be a nextCursor from an earlier page of GET /events' })

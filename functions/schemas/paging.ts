@@ -58,14 +58,27 @@ export const decodeCursor = (cursor: string, list: string): Position | string =>
 export const compareIds = (a: string, b: string): number =>
   a.length !== b.length && /^\d+$/.test(a) && /^\d+$/.test(b) ? a.length - b.length : a < b ? -1 : a > b ? 1 : 0;
 
+const LIMIT_ERROR = `limit must be a whole number from 1 to ${MAX_PAGE_LIMIT}`;
+
+/**
+ * A page's `limit`: a whole number, or its plain decimal digits as a query parameter is. Strict: `0x10`, `1e2`,
+ * ` 16` or `16.0` are refused, never read as another number.
+ */
+export const pageLimit = () =>
+  z
+    .preprocess(
+      (value) => (typeof value === 'string' ? (/^\d{1,7}$/.test(value) ? Number(value) : Number.NaN) : value),
+      z
+        .number({ error: LIMIT_ERROR })
+        .int({ error: LIMIT_ERROR })
+        .min(1, { error: LIMIT_ERROR })
+        .max(MAX_PAGE_LIMIT, { error: LIMIT_ERROR }),
+    )
+    .default(DEFAULT_PAGE_LIMIT);
+
 /** `limit` and `cursor` of one list, as query parameters (strings) or direct-invocation fields (a number works too). */
 export const pageFields = (list: string) => ({
-  limit: z.coerce
-    .number({ error: `limit must be a whole number from 1 to ${MAX_PAGE_LIMIT}` })
-    .int({ error: `limit must be a whole number from 1 to ${MAX_PAGE_LIMIT}` })
-    .min(1, { error: `limit must be a whole number from 1 to ${MAX_PAGE_LIMIT}` })
-    .max(MAX_PAGE_LIMIT, { error: `limit must be a whole number from 1 to ${MAX_PAGE_LIMIT}` })
-    .default(DEFAULT_PAGE_LIMIT),
+  limit: pageLimit(),
   cursor: z
     .string({ error: 'cursor must be a string (nextCursor from an earlier page)' })
     .superRefine((value, ctx) => {

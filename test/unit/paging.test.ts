@@ -1,8 +1,10 @@
 /** Cutting pages out of a list (functions/schemas/paging.ts), without a network. */
 import { describe, expect, it } from 'vitest';
 
+import { eventsHistoryInput } from '../../functions/schemas/events-history.js';
 import { listOrdersInput, triggeredInput } from '../../functions/schemas/input.js';
 import { compareIds, decodeCursor, encodeCursor, pageOf } from '../../functions/schemas/paging.js';
+import { planListInput } from '../../functions/schemas/plans.js';
 
 const items = (ids: string[]) => ids.map((al_id, i) => ({ al_id, n: i }));
 const all = <T extends { al_id: string }>(list: T[], name: string, limit: number) => {
@@ -62,5 +64,24 @@ describe('pages', () => {
     }
     const bad = triggeredInput.safeParse({ cursor: encodeCursor({ list: 'pending', after: '1', seen: 1 }) });
     expect(bad.error!.issues[0]).toMatchObject({ path: ['cursor'], message: expect.stringContaining('another list') });
+  });
+});
+
+describe('strict limits and dates', () => {
+  it('limit is plain decimal digits or a whole number: 0x10, 1e2, 16.0, " 16" are refused, never read as 16', () => {
+    expect(triggeredInput.parse({ limit: '16' }).limit).toBe(16);
+    expect(triggeredInput.parse({ limit: 16 }).limit).toBe(16);
+    expect(triggeredInput.parse({}).limit).toBe(100);
+    for (const limit of ['0x10', '1e2', '16.0', ' 16', '', '0', '1001', '-1', 16.5, 0])
+      expect(triggeredInput.safeParse({ limit }).success, String(limit)).toBe(false);
+    expect(eventsHistoryInput.safeParse({ limit: '0x10' }).success).toBe(false);
+    expect(planListInput.safeParse({ limit: '1e1' }).success).toBe(false);
+  });
+
+  it('since is an ISO time of a date that exists: 2026-02-30 is refused, never read as 2 March', () => {
+    for (const since of ['2026-11-24', '2026-11-24T09:15:00+05:30', '2026-11-24T03:45:00Z', '2024-02-29T09:15'])
+      expect(eventsHistoryInput.safeParse({ since }).success, since).toBe(true);
+    for (const since of ['2026-02-30', '2025-02-29', '2026-13-01', '2026-11-24T24:00:00Z', '2026-11-24T09:60', 'today'])
+      expect(eventsHistoryInput.safeParse({ since }).success, since).toBe(false);
   });
 });
