@@ -8,6 +8,7 @@
  * on the version read, carrying its events (working.ts); GTTs stamped by a plan and not its live ones are cancelled.
  */
 import { IdempotencyKeyReusedError, PlanNotFoundError, ValidationFailedError } from '../contract/errors.js';
+import { canonicalNumbers } from '../safety/idempotency.js';
 import { type Plan, type PlanInput, TERMINAL } from '../schemas/plans.js';
 import { inFlightState, withoutTry } from './actions.js';
 import { advanceBracket, armExit } from './bracket.js';
@@ -52,7 +53,7 @@ export class PlanEngine {
   /** Creates the plan for this key (or answers the one it already made) and places its first GTT. */
   async create(input: PlanInput, key: string, deadline: number): Promise<{ plan: Plan; replayed: boolean }> {
     const planId = planIdOf(key);
-    const inputHash = digest('input', canonical(input));
+    const inputHash = digest('input', canonical(canonicalNumbers(input)));
     const existing = await this.deps.store.get(planId);
     if (existing) return this.replay(existing.plan, inputHash, key, deadline);
     const order = (input.kind === 'bracket' ? input.entry : input.order) as Record<string, unknown>;
@@ -169,7 +170,7 @@ export class PlanEngine {
         if (failure.code === 'SESSION_EXPIRED') return out;
       }
     }
-    const swept = await this.sweep(truth, deadline);
+    const swept = await this.sweep(truth, deadline, new Map(all.map((s) => [s.plan.planId, s.plan])));
     if (swept.length) out.swept = swept;
     return out;
   }
@@ -210,14 +211,17 @@ export class PlanEngine {
   }
 
   /** Cancels pending GTTs stamped by a known plan that are not its live ones (a late duplicate, an ended plan's). */
-  private async sweep(truth: Truth, deadline: number): Promise<string[]> {
+  private async sweep(truth: Truth, deadline: number, read: Map<string, Plan>): Promise<string[]> {
     const swept: string[] = [];
     for (const gtt of truth.pending) {
       const stamp = parseStamp(gtt.tag);
       if (!stamp) continue;
-      const read = await this.deps.store.get(stamp.planId);
-      if (!read) continue; // another deployment's plan on this account, or one expired: not ours to judge
-      if (liveIds(read.plan).has(gtt.al_id) || isInFlight(read.plan, gtt.tag!, this.now())) continue;
+      // Held on purpose as the run began: no read. What looks orphaned is read again, for a step started meanwhile.
+      const known = read.get(stamp.planId);
+      if (!known || isHeld(known, gtt.al_id, gtt.tag!, this.now())) continue;
+      const fresh = await this.deps.store.get(stamp.planId);
+      if (!fresh) continue; // another deployment's plan on this account, or one expired: not ours to judge
+      if (isHeld(fresh.plan, gtt.al_id, gtt.tag!, this.now())) continue;
       if (deadline - Date.now() < RESERVE_MS) break;
       try {
         await this.deps.cancel({ al_id: gtt.al_id }, deadline);
@@ -226,7 +230,7 @@ export class PlanEngine {
           planId: stamp.planId,
           al_id: gtt.al_id,
           stamp: gtt.tag,
-          state: read.plan.state,
+          state: fresh.plan.state,
           metric: 'PlanOrphanCancelled',
         });
       } catch {
@@ -237,11 +241,12 @@ export class PlanEngine {
   }
 }
 
-const isInFlight = (plan: Plan, stamp: string, now: Date): boolean =>
-  plan.inFlight?.stamp === stamp && Date.parse(plan.inFlight.leaseUntil) > now.getTime();
+/** Whether the plan holds this GTT on purpose: its live GTT, or one a step in flight may have placed. */
+const isHeld = (plan: Plan, alId: string, stamp: string, now: Date): boolean =>
+  liveIds(plan).has(alId) || (plan.inFlight?.stamp === stamp && Date.parse(plan.inFlight.leaseUntil) > now.getTime());
 
 /** The GTTs a plan holds at the broker on purpose. */
-export const liveIds = (plan: Plan): Set<string> => {
+const liveIds = (plan: Plan): Set<string> => {
   const ids = new Set<string>();
   if (TERMINAL.includes(plan.state)) return ids;
   if (plan.state === 'armed' && plan.alIds.entry) ids.add(plan.alIds.entry);

@@ -67,8 +67,22 @@ export const instrument = async (exch: string, tsym: string, deps: BrokerCallDep
 };
 
 /** The last traded price; the broker's named error when it cannot be read. */
-export const lastPrice = async (exch: string, tsym: string, deps: BrokerCallDeps): Promise<number> => {
+/** Instrument tokens this container has looked up: a symbol's token does not change, so each is read once. */
+const tokens = new Map<string, string>();
+const MAX_TOKENS = 1_000;
+
+const tokenOf = async (exch: string, tsym: string, deps: BrokerCallDeps): Promise<string> => {
+  const key = `${exch}:${tsym}`;
+  const known = tokens.get(key);
+  if (known !== undefined) return known;
   const { token } = await scrip(exch, tsym, deps);
+  if (tokens.size >= MAX_TOKENS) tokens.clear();
+  tokens.set(key, token);
+  return token;
+};
+
+export const lastPrice = async (exch: string, tsym: string, deps: BrokerCallDeps): Promise<number> => {
+  const token = await tokenOf(exch, tsym, deps);
   const quote = (await callBroker(quotes, { exch, token }, deps)).result as z.output<typeof quotes.reply>;
   const price = Number(quote.lp);
   if (!Number.isFinite(price) || price <= 0)

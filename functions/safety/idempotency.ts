@@ -129,8 +129,8 @@ export class IdempotentExecutor {
   }
 }
 
-/** The input's numeric fields (prices, triggers, quantities), whose spelling does not change the order. */
-const NUMERIC_FIELDS = new Set(['prc', 'd', 'qty', 'trgprc', 'trigger', 'ltp']);
+/** The input's numeric fields (prices, triggers, quantities; a plan's leg prices and trail), whose spelling does not change the order. */
+const NUMERIC_FIELDS = new Set(['prc', 'd', 'qty', 'trgprc', 'trigger', 'ltp', 'price', 'trailBy', 'step']);
 
 /** `100.50`, `100.5` and `0100.5` are one price: the canonical spelling, for the same-body check of a key. */
 const canonicalDecimal = (text: string): string => {

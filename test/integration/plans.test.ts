@@ -88,6 +88,10 @@ describe('a bracket plan', () => {
     // The same key again answers the same plan, placing nothing.
     const again = await api('POST', '/plans', BRACKET('M&M-EQ'), { 'Idempotency-Key': `plan-test-${keys}` });
     expect(again).toMatchObject({ status: 200, body: { planId: created.planId, idempotency: { replayed: true } } });
+    // Prices spelt otherwise are the same plan, as for orders (1500.00 is 1500).
+    const respelt = { ...BRACKET('M&M-EQ'), target: { trigger: '1600.00', price: '1600.0' } };
+    const same = await api('POST', '/plans', respelt, { 'Idempotency-Key': `plan-test-${keys}` });
+    expect(same).toMatchObject({ status: 200, body: { planId: created.planId, idempotency: { replayed: true } } });
 
     await ltp('M&M-EQ', 1480);
     const run = await stack.watch();
