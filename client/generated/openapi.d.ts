@@ -271,12 +271,12 @@ export interface paths {
         put?: never;
         /**
          * Turn the kill switch on: from now places and modifies answer 423 TRADING_HALTED; every pending GTT and OCO is cancelled (each through the order-rate governor). Reads and cancels still work.
-         * @description The KillSwitch function. Safe to repeat: turning it on again sweeps again; off again changes nothing.
+         * @description The KillSwitch function. Safe to repeat: a repeat does nothing twice.
          */
         post: operations["ActivateKillSwitch"];
         /**
          * Turn the kill switch off: places and modifies are accepted again (nothing cancelled comes back)
-         * @description The KillSwitch function. Safe to repeat: turning it on again sweeps again; off again changes nothing.
+         * @description The KillSwitch function. Safe to repeat: a repeat does nothing twice.
          */
         delete: operations["ReleaseKillSwitch"];
         options?: never;
@@ -319,7 +319,7 @@ export interface paths {
         put?: never;
         /**
          * Create a plan: {"kind": "bracket", "entry": <POST /gtt-orders body>, "target": {trigger, price}, "stopLoss": {trigger, price}} or {"kind": "trailing-stop", "order": <a stop GTT>, "trailBy", "step"?}. Places its first GTT now; 201, or 200 with the same plan for a retried key.
-         * @description The Plans function. Safe to repeat: turning it on again sweeps again; off again changes nothing.
+         * @description The Plans function. Safe to repeat: a repeat does nothing twice.
          */
         post: operations["CreatePlan"];
         delete?: never;
@@ -344,7 +344,7 @@ export interface paths {
         post?: never;
         /**
          * Cancel a plan: its live GTT is cancelled at the broker and the plan ends (cancelled)
-         * @description The Plans function. Safe to repeat: turning it on again sweeps again; off again changes nothing.
+         * @description The Plans function. Safe to repeat: a repeat does nothing twice.
          */
         delete: operations["CancelPlan"];
         options?: never;
@@ -4044,6 +4044,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description Unique per request, reused on every retry of it */
                 "Idempotency-Key": string;
             };
             path?: never;
@@ -4051,6 +4052,31 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "bracket",
+                 *       "entry": {
+                 *         "exch": "NSE",
+                 *         "tsym": "M&M-EQ",
+                 *         "qty": 1,
+                 *         "prc": "1500",
+                 *         "prd": "C",
+                 *         "trantype": "B",
+                 *         "prctyp": "LMT",
+                 *         "ret": "DAY",
+                 *         "ai_t": "LTP_B_O",
+                 *         "d": "1490"
+                 *       },
+                 *       "target": {
+                 *         "trigger": "1600",
+                 *         "price": "1600"
+                 *       },
+                 *       "stopLoss": {
+                 *         "trigger": "1400",
+                 *         "price": "1400"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @constant */
                     kind: "bracket";

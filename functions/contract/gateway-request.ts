@@ -7,7 +7,6 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { isRecord } from '../schemas/values.js';
 import { capText, preview } from './bounded.js';
 import { type FieldProblem, ValidationFailedError } from './errors.js';
-import type { AnyOperation } from './operation.js';
 
 export type RequestSource = 'http' | 'direct';
 
@@ -68,8 +67,37 @@ const checkEnvelope = (event: Record<string, unknown>): void => {
 
 const invalid = (message: string, details?: readonly FieldProblem[]) => new ValidationFailedError(message, { details });
 
+/**
+ * What the request rules need to know of a route: the operation table's entries are one (their `kind` decides the
+ * dry run), the manifest's routes another (functions/manifest/types.ts: `dryRun` says it).
+ */
+export interface RequestSpec {
+  /** How a refusal names it: `PlaceGTTOrder`, `POST /kill-switch`. */
+  name: string;
+  /** Its own query parameters, each an input field. */
+  query?: readonly string[];
+  /** Path parameter -> input field. */
+  pathParams?: Readonly<Record<string, string>>;
+  kind?: string;
+  /** Dry run honoured; absent: an `order` entry honours it, any other refuses it by name. */
+  dryRun?: boolean;
+  /** Unknown query parameters ignored (the OAuth callback only: the login page decides what it appends). */
+  lenientQuery?: boolean;
+}
+
 /** Dry run (`?dryRun=true`, `dryRun: true`) is offered by the operations that change orders, and only by them. */
-export const supportsDryRun = (operation: Pick<AnyOperation, 'kind'>): boolean => operation.kind === 'order';
+export const supportsDryRun = (spec: Pick<RequestSpec, 'kind' | 'dryRun'>): boolean =>
+  spec.dryRun ?? spec.kind === 'order';
+
+/**
+ * `dryRun` asked of a route without one: refused by name, because the route would otherwise act for real on a
+ * caller who asked to see only what would be done (or, on a read, answer as if a dry run had been honoured).
+ */
+export const dryRunRefused = (spec: Pick<RequestSpec, 'name' | 'kind'>): ValidationFailedError =>
+  invalid(
+    `dryRun is not offered by ${spec.name}: ${spec.kind === 'read' ? 'it changes nothing and answers for real' : 'it would act for real'}, so nothing was done.`,
+    [{ field: 'dryRun', message: `${spec.name} has no dry run; nothing was done` }],
+  );
 
 /** `dry_run`, `DryRun`, `dry-run` all squash to `dryrun`: how a misspelt option is recognised for a hint. */
 const squash = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -78,10 +106,12 @@ const squash = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g
  * Every query parameter must be one the operation takes: its own (`operation.query`) and `dryRun` where dry run is
  * supported. Anything else is refused by name, never ignored: a misspelt `?dryrun=true` must not act for real.
  */
-const checkQueryNames = (operation: AnyOperation, query: Record<string, string>): void => {
+const checkQueryNames = (operation: RequestSpec, query: Record<string, string>): void => {
   const allowed = [...(operation.query ?? []), ...(supportsDryRun(operation) ? ['dryRun'] : [])];
   const unknown = Object.keys(query).filter((name) => !allowed.includes(name));
   if (unknown.length === 0) return;
+  if (unknown.length === 1 && unknown[0] === 'dryRun') throw dryRunRefused(operation);
+  if (operation.lenientQuery) return;
   const named = unknown.slice(0, 10).map((name) => {
     const near = allowed.find((candidate) => squash(candidate) === squash(name));
     const hint = near
@@ -182,7 +212,7 @@ const decodeUtf8 = (bytes: Buffer): string => {
   }
 };
 
-const fromHttp = (operation: AnyOperation, event: APIGatewayProxyEventV2): GatewayRequest => {
+const fromHttp = (operation: RequestSpec, event: APIGatewayProxyEventV2): GatewayRequest => {
   let payload: Record<string, unknown> = {};
   if (event.body !== undefined && event.body !== null && event.body !== '') {
     const text = event.isBase64Encoded ? decodeUtf8(Buffer.from(event.body, 'base64')) : event.body;
@@ -221,7 +251,7 @@ const fromHttp = (operation: AnyOperation, event: APIGatewayProxyEventV2): Gatew
   return { source: 'http', options, payload, headers, query };
 };
 
-const fromDirect = (event: unknown): GatewayRequest => {
+export const readDirectRequest = (event: unknown): GatewayRequest => {
   if (event !== undefined && event !== null && !isRecord(event)) {
     throw invalid('A direct invocation payload must be a JSON object.');
   }
@@ -242,7 +272,7 @@ const fromDirect = (event: unknown): GatewayRequest => {
   };
 };
 
-export const readGatewayRequest = (operation: AnyOperation, event: unknown): GatewayRequest =>
-  isHttpApiEvent(event) ? fromHttp(operation, event) : fromDirect(event);
+export const readGatewayRequest = (operation: RequestSpec, event: unknown): GatewayRequest =>
+  isHttpApiEvent(event) ? fromHttp(operation, event) : readDirectRequest(event);
 
 export const sourceOf = (event: unknown): RequestSource => (isHttpApiEvent(event) ? 'http' : 'direct');

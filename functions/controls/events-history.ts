@@ -4,17 +4,15 @@
  * naming each field; an unreadable table is INTERNAL_ERROR.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
-import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as z from 'zod';
 
-import { toGatewayError } from '../contract/errors.js';
-import { isHttpApiEvent } from '../contract/gateway-request.js';
 import { validateInput, validationFailed } from '../contract/validate-input.js';
 import { EventHistory } from '../events/history.js';
-import { directInvocationError, httpErrorResponse } from '../middleware/error-contract.js';
-import { functionShell } from '../middleware/function-shell.js';
+import { createRoutedFunction } from '../gateway/routed-function.js';
+import type { RoutedRequest } from '../gateway/routed-request.js';
+import { EVENTS_HISTORY } from '../manifest/events-history.js';
 import { configFields, parseConfig } from '../runtime/config.js';
-import { logger as defaultLogger, writeLog } from '../runtime/logger.js';
+import { logger as defaultLogger } from '../runtime/logger.js';
 import { eventsHistoryInput, type EventsHistoryResult } from '../schemas/events-history.js';
 import { memo } from '../schemas/values.js';
 
@@ -29,18 +27,14 @@ export interface EventsHistoryOptions {
   now?: () => Date;
 }
 
-/** The query parameters of an HTTP call, or the fields of a direct invocation. */
-const inputOf = (event: unknown): unknown =>
-  isHttpApiEvent(event) ? (event.queryStringParameters ?? {}) : (event ?? {});
-
 export const createEventsHistory = (options: EventsHistoryOptions = {}) => {
   const logger = options.logger ?? defaultLogger;
   const history = memo(() => {
     const config = parseConfig(historyConfigSchema, options.env ?? process.env, 'events history');
     return new EventHistory({ tableName: config.EVENTS_TABLE_NAME, endpoint: config.DYNAMODB_ENDPOINT });
   });
-  const read = async (event: unknown): Promise<EventsHistoryResult> => {
-    const input = validateInput(eventsHistoryInput, inputOf(event));
+  const read = async (request: RoutedRequest): Promise<EventsHistoryResult> => {
+    const input = validateInput(eventsHistoryInput, request.fields);
     const page = await history().read(input, options.now?.() ?? new Date());
     if (!page) {
       throw validationFailed(
@@ -50,23 +44,5 @@ export const createEventsHistory = (options: EventsHistoryOptions = {}) => {
     }
     return page;
   };
-  return functionShell<unknown, APIGatewayProxyStructuredResultV2 | EventsHistoryResult>({ logger }).handler(
-    async (event: unknown, _context: Context) => {
-      const http = isHttpApiEvent(event);
-      try {
-        const result = await read(event);
-        return http
-          ? { statusCode: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(result) }
-          : result;
-      } catch (error) {
-        const failure = toGatewayError(error);
-        writeLog(logger, failure.status >= 500 ? 'error' : 'warn', 'events history failed', {
-          code: failure.code,
-          message: failure.message,
-        });
-        if (http) return httpErrorResponse(failure);
-        throw directInvocationError(failure);
-      }
-    },
-  );
+  return createRoutedFunction(EVENTS_HISTORY, async (request) => ({ body: await read(request) }), { logger });
 };

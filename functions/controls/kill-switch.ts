@@ -11,17 +11,17 @@
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { Context } from 'aws-lambda';
 
 import { SessionSource } from '../broker/session.js';
-import { refuseUnread } from '../contract/control-options.js';
-import { ConfigurationError, type ErrorBody, fromDirectInvocation, ValidationFailedError } from '../contract/errors.js';
-import { isHttpApiEvent } from '../contract/gateway-request.js';
+import { ConfigurationError, type ErrorBody, fromDirectInvocation } from '../contract/errors.js';
 import { createGatewayEvents } from '../events/producer.js';
 import { createEventPublisher } from '../events/publisher.js';
 import { eventIds } from '../events/views.js';
 import { createGatewayHandler, type GatewayHandler } from '../gateway.js';
-import { directInvocationError, httpErrorResponse } from '../middleware/error-contract.js';
+import { createRoutedFunction } from '../gateway/routed-function.js';
+import type { RoutedRequest } from '../gateway/routed-request.js';
+import { KILL_SWITCH } from '../manifest/kill-switch.js';
 import { cancelGttOrder, getPendingGttOrders } from '../operations.js';
 import { type GatewayConfig, type GatewaySettings, parseGatewayConfig } from '../runtime/config.js';
 import { logger as defaultLogger, writeLog } from '../runtime/logger.js';
@@ -36,35 +36,6 @@ export interface KillSwitchOptions {
   /** Waits between rate-limited cancels (tests pass a fast one); default: the real clock. */
   sleep?: (ms: number) => Promise<void>;
 }
-
-type Action = 'on' | 'off' | 'status';
-
-const ACTIONS: Record<string, Action> = { POST: 'on', DELETE: 'off', GET: 'status' };
-
-const actionOf = (event: unknown): Action => {
-  if (isHttpApiEvent(event)) {
-    const action = ACTIONS[event.requestContext.http.method];
-    if (!action)
-      throw new ValidationFailedError(
-        `${event.requestContext.http.method} is not a kill switch method (POST, DELETE, GET).`,
-      );
-    refuseUnread(event, `${event.requestContext.http.method} /kill-switch`, { query: [] });
-    return action;
-  }
-  refuseUnread(event, 'the kill switch', { fields: ['action'] });
-  const action = typeof event === 'object' && event !== null ? (event as { action?: unknown }).action : undefined;
-  if (action === 'on' || action === 'off' || action === 'status') return action;
-  throw new ValidationFailedError('A direct invocation of the kill switch takes {"action": "on" | "off" | "status"}.', {
-    details: [{ field: 'action', message: 'must be on, off or status' }],
-  });
-};
-
-/** Who asked: the caller's IAM identity over HTTP (never a credential), or `direct invocation`. */
-const callerOf = (event: unknown): string => {
-  if (!isHttpApiEvent(event)) return 'direct invocation';
-  const iam = (event.requestContext as { authorizer?: { iam?: { userArn?: string } } }).authorizer?.iam;
-  return iam?.userArn ?? 'http';
-};
 
 interface Runtime {
   config: GatewayConfig;
@@ -173,12 +144,12 @@ export const createKillSwitch = (options: KillSwitchOptions = {}) => {
     return { cancelled, failed: [...failed.values()], complete: failed.size === 0 };
   };
 
-  const run = async (event: unknown, context: Context): Promise<KillSwitchResult> => {
-    const action = actionOf(event);
+  const run = async (request: RoutedRequest, context: Context): Promise<KillSwitchResult> => {
+    const action = request.route.action;
     const rt = load();
     const { uid } = await rt.sessions.current();
     if (action === 'status') return rt.controls.haltState(uid);
-    const changedBy = callerOf(event);
+    const changedBy = request.caller;
     if (action === 'off') {
       const state = await rt.controls.setHalt(uid, false, changedBy);
       audit({ halted: false, changedAt: state.changedAt, changedBy });
@@ -204,24 +175,9 @@ export const createKillSwitch = (options: KillSwitchOptions = {}) => {
     return { ...state, sweep: result };
   };
 
-  return async (event: unknown, context: Context): Promise<APIGatewayProxyStructuredResultV2 | KillSwitchResult> => {
-    const http = isHttpApiEvent(event as APIGatewayProxyEventV2);
-    try {
-      const result = await run(event, context);
-      return http
-        ? { statusCode: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(result) }
-        : result;
-    } catch (error) {
-      // A failure of the table's own entries arrives as their direct-invocation error: the same contract body again.
-      const failure = fromDirectInvocation(error);
-      writeLog(logger, failure.status >= 500 ? 'error' : 'warn', 'kill switch failed', {
-        code: failure.code,
-        message: failure.message,
-      });
-      if (http) return httpErrorResponse(failure);
-      throw directInvocationError(failure);
-    }
-  };
+  return createRoutedFunction(KILL_SWITCH, async (request, context) => ({ body: await run(request, context) }), {
+    logger,
+  });
 };
 
 /** The error contract body of a failure inside the sweep (never an unexpected error's own text). */

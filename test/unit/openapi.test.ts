@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import { ERROR_CATALOG } from '../../functions/contract/errors.js';
 import { CONTROL_FUNCTIONS } from '../../functions/control-functions.js';
-import { buildOpenApiDocument } from '../../functions/openapi.js';
+import { buildOpenApiDocument } from '../../functions/manifest/openapi.js';
 import { OPERATIONS } from '../../functions/operations.js';
 import { SESSION_FUNCTIONS } from '../../functions/session-functions.js';
 

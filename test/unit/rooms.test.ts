@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const FUNCTIONS = join(ROOT, 'functions');
-/** Bottom first. `.` is the top level of functions/ (operation table, shared stack, OpenAPI). */
+/** Bottom first. `.` is the top level of functions/ (operation table, shared stack); the manifest lists them all. */
 const ROOMS = [
   'schemas',
   'contract',
@@ -20,6 +20,8 @@ const ROOMS = [
   'events',
   'middleware',
   '.',
+  'manifest',
+  'gateway',
   'session',
   'plans',
   'watcher',

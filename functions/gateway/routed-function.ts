@@ -1,0 +1,49 @@
+/**
+ * The shell of a manifest function with routes of its own (plans, the kill switch, the events history): Powertools'
+ * logger and metrics (middleware/function-shell.ts), the request rules (routed-request.ts), and one error contract
+ * for both ways in: an HTTP reply with the contract's body and status, or a named error for a direct caller. The
+ * function itself is `run(request, context)`: what to do for one route, given a request that passed every rule.
+ */
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+
+import { fromDirectInvocation } from '../contract/errors.js';
+import { isHttpApiEvent } from '../contract/gateway-request.js';
+import type { FunctionEntry } from '../manifest/types.js';
+import { directInvocationError, httpErrorResponse } from '../middleware/error-contract.js';
+import { functionShell } from '../middleware/function-shell.js';
+import { writeLog } from '../runtime/logger.js';
+import { readRoutedRequest, type RoutedRequest } from './routed-request.js';
+
+/** What a route answers: its body, and a status other than the route's `successStatus` when it must (a replay). */
+export interface RoutedReply {
+  status?: number;
+  body: unknown;
+}
+
+export type RoutedRun = (request: RoutedRequest, context: Context) => Promise<RoutedReply>;
+
+export const createRoutedFunction = (entry: FunctionEntry, run: RoutedRun, options: { logger: Logger }) =>
+  functionShell<unknown, unknown>({ logger: options.logger }).handler(async (event: unknown, context: Context) => {
+    const http = isHttpApiEvent(event);
+    try {
+      const request = readRoutedRequest(entry, event);
+      const reply = await run(request, context);
+      return http
+        ? ({
+            statusCode: reply.status ?? request.route.successStatus,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(reply.body),
+          } satisfies APIGatewayProxyStructuredResultV2)
+        : reply.body;
+    } catch (error) {
+      // A failure of the operation table's own entries (run in-process) arrives as their direct-invocation error.
+      const failure = fromDirectInvocation(error);
+      writeLog(options.logger, failure.status >= 500 ? 'error' : 'warn', `${entry.name} call failed`, {
+        code: failure.code,
+        message: failure.message,
+      });
+      if (http) return httpErrorResponse(failure);
+      throw directInvocationError(failure);
+    }
+  });

@@ -1,0 +1,257 @@
+/**
+ * The OpenAPI 3.1 document of the HTTP API, generated from the function manifest (every route of every function)
+ * with zod 4's JSON Schema output, so the docs cannot drift from the schemas the handlers enforce.
+ */
+import * as z from 'zod';
+
+import { ERROR_CATALOG } from '../contract/errors.js';
+import type { AnyOperation } from '../contract/operation.js';
+import { API_VERSION } from '../schemas/names.js';
+import { ROUTES } from './index.js';
+import type { FunctionEntry, Route } from './types.js';
+
+type JsonObject = Record<string, unknown>;
+
+const schemaOf = (schema: z.ZodType, io: 'input' | 'output'): JsonObject => {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+  });
+  return rest;
+};
+
+const errorSchema: JsonObject = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: {
+        code: { type: 'string', enum: Object.keys(ERROR_CATALOG) },
+        message: { type: 'string' },
+        details: {},
+        brokerMessage: { type: 'string', description: "The broker's own failure text (emsg), when it gave one." },
+        outcome: {
+          type: 'string',
+          enum: ['unknown', 'not_executed'],
+          description:
+            'Operations that change orders or the session (place, modify, cancel, logout): `unknown` means the broker may have acted; check (the pending orders, or the session) before retrying.',
+        },
+      },
+    },
+  },
+};
+
+/** An entry of the operation table: its input split into path, query and body. */
+const operationPath = (op: AnyOperation): JsonObject => {
+  const pathParams = Object.keys(op.pathParams ?? {});
+  const input = schemaOf(op.input, 'input');
+  const inputProps = (input.properties ?? {}) as JsonObject;
+  const notInBody = [...Object.values(op.pathParams ?? {}), ...(op.query ?? [])];
+  const bodyProps = Object.fromEntries(Object.entries(inputProps).filter(([name]) => !notInBody.includes(name)));
+  const hasBody = Object.keys(bodyProps).length > 0;
+  const bodySchema = {
+    ...input,
+    properties: bodyProps,
+    required: ((input.required as string[] | undefined) ?? []).filter((name) => name in bodyProps),
+  };
+  const errorCodes = Object.entries(ERROR_CATALOG);
+  const result = schemaOf(op.result, 'output');
+  if (op.idempotency) {
+    // Present when the request carried an Idempotency-Key.
+    result.properties = {
+      ...(result.properties as JsonObject),
+      idempotency: {
+        type: 'object',
+        properties: {
+          key: { type: 'string' },
+          replayed: {
+            type: 'boolean',
+            description: 'true: the stored reply of an earlier request with this key; no broker call',
+          },
+        },
+      },
+    };
+  }
+  const responses: JsonObject = {
+    [String(op.successStatus)]: {
+      description:
+        op.kind === 'order' && op.successStatus === 200
+          ? `${op.summary} (or, with ?dryRun=true, the request that would be sent)`
+          : op.summary,
+      content: { 'application/json': { schema: result } },
+    },
+    ...(op.kind === 'order' && op.successStatus !== 200
+      ? {
+          '200': {
+            description: 'Dry run (`?dryRun=true`): the request that would be sent; nothing was sent',
+            content: { 'application/json': { schema: { type: 'object' } } },
+          },
+        }
+      : {}),
+  };
+  for (const status of [...new Set(errorCodes.map(([, row]) => row.status))]) {
+    responses[String(status)] = {
+      description: errorCodes
+        .filter(([, row]) => row.status === status)
+        .map(([code, row]) => `${code}: ${row.summary}`)
+        .join(' '),
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+  }
+  return {
+    operationId: op.name,
+    summary: op.summary,
+    // What the client's retries need, in the document it is generated from.
+    'x-gtt-kind': op.kind,
+    'x-retry-safe': op.retrySafe,
+    description: `Calls the broker's ${op.broker}. ${op.retrySafe ? 'Safe to retry.' : 'Not retried automatically: it changes state at the broker.'}`,
+    parameters: [
+      ...pathParams.map((name) => ({
+        name,
+        in: 'path',
+        required: true,
+        schema: { type: 'string', pattern: '^\\d{1,30}$' },
+      })),
+      ...(op.idempotency
+        ? [
+            {
+              name: 'Idempotency-Key',
+              in: 'header',
+              required: op.idempotency === 'required',
+              schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,128}$' },
+              description: 'Unique per order, reused on every retry of it',
+            },
+          ]
+        : []),
+      ...(op.query ?? []).map((name) => ({
+        name,
+        in: 'query',
+        required: false,
+        schema: inputProps[name] ?? { type: 'string' },
+      })),
+      ...(op.kind === 'order' ? [{ name: 'dryRun', in: 'query', required: false, schema: { type: 'boolean' } }] : []),
+    ],
+    ...(hasBody
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: bodySchema,
+                example: Object.fromEntries(Object.entries(op.example).filter(([name]) => !notInBody.includes(name))),
+              },
+            },
+          },
+        }
+      : {}),
+    responses,
+    security: [{ sigv4: [] }],
+  };
+};
+
+const errorResponses = (): JsonObject => {
+  const errorCodes = Object.entries(ERROR_CATALOG);
+  return Object.fromEntries(
+    [...new Set(errorCodes.map(([, row]) => row.status))].map((status) => [
+      String(status),
+      {
+        description: errorCodes
+          .filter(([, row]) => row.status === status)
+          .map(([code, row]) => `${code}: ${row.summary}`)
+          .join(' '),
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      },
+    ]),
+  );
+};
+
+const repeatText = (route: Route): string =>
+  route.auth === 'none'
+    ? "No IAM auth: the broker's login page sends the trader's browser here."
+    : !route.retrySafe
+      ? 'Not retried automatically: it changes state.'
+      : route.kind === 'read'
+        ? 'Safe to retry.'
+        : 'Safe to repeat: a repeat does nothing twice.';
+
+/** A route of a function of its own (plans, the kill switch, the events history, the session functions). */
+const ownRoutePath = (fn: FunctionEntry, route: Route): JsonObject => ({
+  operationId: route.operationId,
+  summary: route.summary,
+  'x-gtt-kind': route.kind,
+  'x-retry-safe': route.retrySafe,
+  description: `The ${fn.name} function. ${repeatText(route)}`,
+  parameters: [
+    ...Object.keys(route.pathParams).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+    ...(route.idempotencyKey
+      ? [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: route.idempotencyKey === 'required',
+            schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,128}$' },
+            description: 'Unique per request, reused on every retry of it',
+          },
+        ]
+      : []),
+    ...route.query.map((name) => {
+      const schema = route.querySchema?.shape[name] as z.ZodType | undefined;
+      return {
+        name,
+        in: 'query',
+        required: route.requiredQuery?.includes(name) ?? false,
+        schema: schema ? schemaOf(schema, 'input') : { type: 'string' },
+      };
+    }),
+  ],
+  ...(route.bodySchema
+    ? {
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: schemaOf(route.bodySchema, 'input'), example: route.example.body } },
+        },
+      }
+    : {}),
+  responses: {
+    [String(route.successStatus)]: {
+      description: route.summary,
+      content: { 'application/json': { schema: schemaOf(route.result, 'output') } },
+    },
+    ...errorResponses(),
+  },
+  security: route.auth === 'none' ? [] : [{ sigv4: [] }],
+});
+
+export const buildOpenApiDocument = (serverUrl?: string): JsonObject => {
+  const paths: Record<string, Record<string, JsonObject>> = {};
+  for (const { fn, route } of ROUTES) {
+    paths[route.path] ??= {};
+    paths[route.path]![route.method.toLowerCase()] = fn.operation
+      ? operationPath(fn.operation)
+      : ownRoutePath(fn, route);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'gtt-gateway',
+      version: API_VERSION,
+      description: "HTTP API in front of a broker's jData GTT order service. One deployment serves one account.",
+    },
+    ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
+    paths,
+    components: {
+      schemas: { Error: errorSchema },
+      securitySchemes: {
+        sigv4: {
+          type: 'apiKey',
+          name: 'Authorization',
+          in: 'header',
+          description: 'AWS SigV4 (API Gateway IAM authorisation)',
+        },
+      },
+    },
+  };
+};

@@ -1,0 +1,148 @@
+/**
+ * The shape of one entry of the function manifest (manifest/index.ts): everything the rest of the repository needs
+ * to know about a Lambda of the function set, so that the OpenAPI document, the CDK stack, the local runner, the
+ * handler entry files, the bench's cold probes and the contract tests are derived from it and never written twice.
+ */
+import type * as z from 'zod';
+
+import type { AnyOperation, HttpMethod } from '../contract/operation.js';
+
+/**
+ * What a route does, as the client's retries and the docs read it. `order`: changes orders at the broker (a lost
+ * reply leaves the outcome unknown); `session`: makes or ends the session; `control`: changes only the gateway's own
+ * controls; `read`: changes nothing.
+ */
+export type RouteKind = 'order' | 'session' | 'control' | 'read';
+
+/** A valid request of a route: what the OpenAPI example, the contract tests and the cold probes send. */
+export interface RouteExample {
+  path?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+}
+
+export interface Route {
+  /** Its name in the OpenAPI document, the client and the CLI's `call`. */
+  operationId: string;
+  method: HttpMethod;
+  path: string;
+  summary: string;
+  kind: RouteKind;
+  /** Safe to repeat automatically after a timeout (the client's retries read this from the OpenAPI document). */
+  retrySafe: boolean;
+  /** `iam`: SigV4 like every gateway route. `none`: the broker's login page sends a browser here. */
+  auth: 'iam' | 'none';
+  /** The query parameters it reads; any other is refused by name (request rules), except where `lenientQuery`. */
+  query: readonly string[];
+  /** Those of `query` that must be present (the OAuth callback's `code`). */
+  requiredQuery?: readonly string[];
+  /** Its path parameters (`{alId}`) and the input field each fills. */
+  pathParams: Readonly<Record<string, string>>;
+  /** Whether it takes a JSON body (the fields of its input that are neither path nor query). */
+  body: boolean;
+  /** The schemas of its query parameters and body, for the OpenAPI document (an operation's come from its input). */
+  querySchema?: z.ZodObject;
+  bodySchema?: z.ZodType;
+  /** The schema of what it answers with `successStatus`. */
+  result: z.ZodType;
+  successStatus: 200 | 201;
+  /** An Idempotency-Key it requires or accepts (the same key with another body is 422). Absent: a key is refused. */
+  idempotencyKey?: 'required' | 'optional';
+  /** `?dryRun=true` honoured (what would be done, nothing done); otherwise refused by name, never ignored. */
+  dryRun: boolean;
+  /** In a function of several routes, the `action` of a direct invocation that selects this route. */
+  action?: string;
+  /** The field of a direct invocation that carries the body (default `body`): `plan` in `{action: "create", plan}`. */
+  directBody?: string;
+  example: RouteExample;
+  /** Its own throttle on the stage (per second, burst), tighter than the stage's default. */
+  throttle?: { rateLimit: number; burstLimit: number };
+  /**
+   * Unknown query parameters are ignored rather than refused: only the OAuth callback, where the broker's login
+   * page decides what it appends to the redirect.
+   */
+  lenientQuery?: true;
+}
+
+/** How a function is started other than by its routes. */
+export type Trigger =
+  /** EventBridge Scheduler, India time. `setting`: the CDK context key that can change or remove it. */
+  | { kind: 'schedule'; cron: string; description: string; setting?: 'endOfDayLogout' | 'watcherSchedule' }
+  /** The idempotency table's stream (completed records: the transactional outbox). */
+  | { kind: 'stream'; table: 'idempotency' }
+  /** An EventBridge rule on the gateway's bus (the webhook's formatter). */
+  | { kind: 'rule'; description: string };
+
+/**
+ * What a function may do, each granted exactly (infra/function-grants.ts turns each into its IAM statements, the
+ * local runner into the endpoints it passes).
+ */
+export type Grant =
+  | 'sessionSecret:read'
+  | 'sessionSecret:write'
+  | 'oauthAppSecret:read'
+  | 'loginSecret:read'
+  | 'oauthStateTable'
+  /** Powertools' idempotency records (Get, Put, Update, Delete) and the outbox items they carry. */
+  | 'idempotencyTable'
+  /** Outbox items only (PutItem): the kill switch's cancels carry no key. */
+  | 'idempotencyTable:outbox'
+  /** The order-rate governor: a consistent read and a conditional put of the account's item. */
+  | 'controlTable:governor'
+  /** The governor and the kill switch's own UpdateItem. */
+  | 'controlTable:switch'
+  | 'eventsTable:history'
+  | 'eventsTable:plans'
+  | 'eventsTable:watcher'
+  | 'eventsTable:forwarder'
+  | 'bus:publish';
+
+/** Memory by what waits on the function (infra/gateway-function.ts MEMORY_MB: measured, docs/benchmarks.md). */
+export type MemoryClass = 'order' | 'standard' | 'background';
+
+/**
+ * How the handler entry file `functions/handlers/<id>.ts` is written (generated: `npm run handlers`). An operation
+ * function binds its operation to the gateway stack with the factories its entry needs; any other calls `create`
+ * from `from` with `args` (source text).
+ */
+export type HandlerSource =
+  | { kind: 'operation'; operation: AnyOperation; exportName: string }
+  | {
+      kind: 'factory';
+      from: string;
+      create: string;
+      args?: string;
+      imports?: readonly { from: string; names: string }[];
+    };
+
+/** A direct invocation (Step Functions, EventBridge, the SDK, the scheduler): the payload a probe sends. */
+export interface DirectEntry {
+  /** A valid payload that changes nothing at the broker where the function can (a read, a status). */
+  example: Record<string, unknown>;
+  /** The payload fields it reads (every other refused), when the function takes fields; absent: no fields. */
+  fields?: readonly string[];
+}
+
+export interface FunctionEntry {
+  /** Logical name of the Lambda (construct id, metrics dimension, Step Functions task name). */
+  name: string;
+  /** kebab-case: the handler entry file and the function's name suffix. */
+  id: string;
+  summary: string;
+  routes: readonly Route[];
+  trigger?: Trigger;
+  /** Absent: the function is never invoked directly (its routes only). */
+  direct?: DirectEntry;
+  /**
+   * Its environment: the catalogue keys (functions/runtime/env.ts) the deployment sets for it, and whether it gets
+   * the deployment's own settings (guardrails, rates, `BROKER_AUTH`...). Its own zod schema (the config parser of its
+   * code) reads them by name; nothing else spells a variable's name.
+   */
+  env: { keys: readonly string[]; deploymentSettings: boolean };
+  grants: readonly Grant[];
+  bundle: { memory: MemoryClass; timeoutSeconds?: number; handler: HandlerSource };
+  /** The operation table's entry the function carries out (the order and read functions). */
+  operation?: AnyOperation;
+  /** Only in some deployments: the deployment setting that decides it. */
+  deployedWhen?: 'totpRenewal' | 'endOfDayLogout' | 'watcher' | 'notifyFormat';
+}
