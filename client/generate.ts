@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 
-import { buildOpenApiDocument } from '../functions/openapi.js';
+import { buildOpenApiDocument } from '../functions/manifest/openapi.js';
 
 /** Where the generated files live: client/generated/, or another folder (`--dir`, for tests of the check). */
 export const generatedFiles = (dir = fileURLToPath(new URL('./generated/', import.meta.url))) => ({

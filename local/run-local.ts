@@ -14,7 +14,7 @@ import { createEventsHistory } from '../functions/controls/events-history.js';
 import { createKillSwitch } from '../functions/controls/kill-switch.js';
 import { createGatewayEvents } from '../functions/events/producer.js';
 import { createGatewayHandler, type GatewayOptions } from '../functions/gateway.js';
-import { buildOpenApiDocument } from '../functions/openapi.js';
+import { buildOpenApiDocument } from '../functions/manifest/openapi.js';
 import { OPERATIONS } from '../functions/operations.js';
 import { createEventForwarder, type ForwarderOptions } from '../functions/outbox/function.js';
 import { createPlansFunction } from '../functions/plans/function.js';
