@@ -7,7 +7,7 @@
  * account-operations.ts.
  */
 import { clientDetails, getQuotes, logout, orderBook, searchScrip, singleOrderHistory } from './account-operations.js';
-import { handleControl } from './control.js';
+import { type ControlTarget, handleControl } from './control.js';
 import { FaultBook, faultReply } from './faults.js';
 import {
   cancel,
@@ -37,28 +37,31 @@ import {
   sessionToken,
   UID_OPTIONAL,
 } from './routing.js';
-import { type LoginCredentials, type OAuthApp, SessionLogin } from './session-login.js';
+import { type LoginCredentials, type LoginOptions, type OAuthApp, SessionLogin } from './session-login.js';
 import { DEMO_ACTID, DEMO_UID, EmulatorState, newToken } from './state.js';
-import {
-  type EmulatorOptions,
-  type OperationContext,
-  startSwitches,
-  type Switches,
-  TOKEN_PATTERN,
-} from './switches.js';
+import { type OperationContext, startSwitches, type Switches, TOKEN_PATTERN } from './switches.js';
 
 export type { FiredOrder } from './gtt-operations.js';
 export { BROKER_ORDER_RATE_LIMIT } from './order-rules.js';
 export type { EmulatorReply } from './reply.js';
 export type { LoggedRequest } from './request-log.js';
 export { type BrokerOperation, type EmulatorRequest, MAX_BODY_BYTES, OPERATIONS } from './routing.js';
-export { type EmulatorOptions, SWITCH_NAMES, type Switches, TOKEN_PATTERN } from './switches.js';
+export { SWITCH_NAMES, type Switches, TOKEN_PATTERN } from './switches.js';
+
+export interface EmulatorOptions extends Partial<Switches>, LoginOptions {
+  /** The demo account's session token (random when absent); 8 to 256 printable characters. */
+  token?: string;
+  /** How the demo token travels: `bearer` (default, as an OAuth access token) or `jkey` (as a QuickAuth token). */
+  demoTokenStyle?: 'bearer' | 'jkey';
+  /** The clock (tests): request times, OAuth code expiry and TOTP windows read it. */
+  now?: () => Date;
+}
 
 function* chain(...lists: Iterable<string>[]): Generator<string> {
   for (const list of lists) yield* list;
 }
 
-export class BrokerEmulator {
+export class BrokerEmulator implements ControlTarget {
   readonly state: EmulatorState;
   readonly faults = new FaultBook();
   /** The orders fired GTTs placed. */

@@ -1,9 +1,8 @@
 /**
- * The emulator's options and switched behaviours (settable at start and through `/_emulator/switches`), and what an
- * operation handler reads of the emulator.
+ * The emulator's switched behaviours (settable at start and through `/_emulator/switches`), and what an operation
+ * handler reads of the emulator.
  */
 import type { OrderBook } from './order-book.js';
-import type { LoginOptions } from './session-login.js';
 import type { EmulatorState } from './state.js';
 
 export interface Switches {
@@ -41,19 +40,10 @@ export const SWITCH_NAMES = [
   'acceptAnySymbol',
 ] as const;
 
-export interface EmulatorOptions extends Partial<Switches>, LoginOptions {
-  /** The demo account's session token (random when absent); 8 to 256 printable characters. */
-  token?: string;
-  /** How the demo token travels: `bearer` (default, as an OAuth access token) or `jkey` (as a QuickAuth token). */
-  demoTokenStyle?: 'bearer' | 'jkey';
-  /** The clock (tests): request times, OAuth code expiry and TOTP windows read it. */
-  now?: () => Date;
-}
-
 export const TOKEN_PATTERN = /^[\x21-\x7e]{8,256}$/;
 
 /** The switches as the options set them (every one off unless named). */
-export const startSwitches = (options: EmulatorOptions): Switches => ({
+export const startSwitches = (options: Partial<Switches>): Switches => ({
   acceptJKey: options.acceptJKey ?? false,
   invalidInputAs400: options.invalidInputAs400 ?? false,
   emptyListAsArray: options.emptyListAsArray ?? false,
