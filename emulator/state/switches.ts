@@ -25,7 +25,7 @@ export interface Switches {
    * user`. Off by default: the emulator's own load tests send hundreds a second.
    */
   enforceOrderRate: boolean;
-  /** Take an order for any symbol (off: only the shipped list, emulator/symbols.ts, as a broker lists its own). */
+  /** Take an order for any symbol (off: only the shipped list, state/symbols.ts, as a broker lists its own). */
   acceptAnySymbol: boolean;
 }
 
@@ -54,7 +54,7 @@ export const startSwitches = (options: Partial<Switches>): Switches => ({
   acceptAnySymbol: options.acceptAnySymbol ?? false,
 });
 
-/** What the operation handlers (gtt-operations.ts, account-operations.ts) read and change of the emulator. */
+/** What the operation handlers (emulator/operations/) read and change of the emulator. */
 export interface OperationContext {
   state: EmulatorState;
   book: OrderBook;

@@ -2,21 +2,21 @@
  * The emulator's control surface (`/_emulator/...`, docs/emulator.md): accounts and sessions, faults, the request
  * log, switches, last traded prices (which fire GTTs), how the next fired order ends, the close of the trading day
  * (open orders cancelled), the OAuth app's redirect URL and the demo OTP. Apart from the broker's operations
- * (service.ts), which it drives through the methods of ControlTarget (BrokerEmulator hands itself in); the listener
- * (server.ts) applies the Host/Origin rules before anything reaches it.
+ * (emulator/service.ts), which it drives through the methods of ControlTarget (BrokerEmulator hands itself in); the
+ * listener (emulator/server.ts) applies the Host/Origin rules (control-guard.ts) before anything reaches it.
  */
+import type { SessionLogin } from '../login/session-login.js';
+import type { FiredOrder } from '../operations/gtt-operations.js';
+import type { NextOutcome, OrderBook } from '../state/order-book.js';
+import type { Json } from '../state/orders.js';
+import { DEMO_UID, type EmulatorState } from '../state/state.js';
+import { SWITCH_NAMES, type Switches, TOKEN_PATTERN } from '../state/switches.js';
+import { type EmulatorReply, json } from '../wire/reply.js';
+import { type EmulatorRequest, OPERATIONS } from '../wire/routing.js';
 import { FAULT_KINDS, type FaultBook, type FaultKind } from './faults.js';
-import type { FiredOrder } from './gtt-operations.js';
-import type { NextOutcome, OrderBook } from './order-book.js';
-import type { Json } from './orders.js';
-import { type EmulatorReply, json } from './reply.js';
 import type { LoggedRequest } from './request-log.js';
-import { type EmulatorRequest, OPERATIONS } from './routing.js';
-import type { SessionLogin } from './session-login.js';
-import { DEMO_UID, type EmulatorState } from './state.js';
-import { SWITCH_NAMES, type Switches, TOKEN_PATTERN } from './switches.js';
 
-/** What the control surface drives of the emulator: BrokerEmulator (service.ts) hands itself in. */
+/** What the control surface drives of the emulator: BrokerEmulator (emulator/service.ts) hands itself in. */
 export interface ControlTarget {
   readonly state: EmulatorState;
   readonly faults: FaultBook;
