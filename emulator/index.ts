@@ -1,3 +1,4 @@
+export { type LoginCredentials, type OAuthApp, sha256Hex } from './login/session-login.js';
 export { type RunningEmulator, startEmulator, type StartOptions } from './server.js';
 export {
   OPERATIONS as BROKER_OPERATIONS,
@@ -9,5 +10,4 @@ export {
   type LoggedRequest,
   type Switches,
 } from './service.js';
-export { type LoginCredentials, type OAuthApp, sha256Hex } from './session-login.js';
-export { DEMO_ACTID, DEMO_BROKER, DEMO_UID, EXCHANGES } from './state.js';
+export { DEMO_ACTID, DEMO_BROKER, DEMO_UID, EXCHANGES } from './state/state.js';

@@ -2,9 +2,9 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-import { guardControl } from './control-guard.js';
+import { guardControl } from './control/control-guard.js';
+import type { LoginCredentials } from './login/session-login.js';
 import { BrokerEmulator, type EmulatorOptions, type EmulatorReply, MAX_BODY_BYTES } from './service.js';
-import type { LoginCredentials } from './session-login.js';
 
 export interface StartOptions extends EmulatorOptions {
   port?: number;

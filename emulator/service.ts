@@ -2,13 +2,22 @@
  * The broker's GTT service (docs/broker-wire.md), with the OCO, triggered-history and login extensions of
  * docs/emulator-extensions.md, as request -> reply logic with no sockets, so tests can call it directly and the
  * listener (server.ts) stays small. Synchronous on purpose: Node runs it to completion per request, so concurrent
- * clients can never interleave between reading and writing state. Routing and request parsing are in routing.ts,
- * the switches in switches.ts, the order rules in order-rules.ts, the operations in gtt-operations.ts and
- * account-operations.ts.
+ * clients can never interleave between reading and writing state. Routing and request parsing are in wire/routing.ts,
+ * the switches in state/switches.ts, the order rules in state/order-rules.ts, the operations in
+ * operations/gtt-operations.ts and operations/account-operations.ts.
  */
-import { clientDetails, getQuotes, logout, orderBook, searchScrip, singleOrderHistory } from './account-operations.js';
-import { handleControl } from './control.js';
-import { FaultBook, faultReply } from './faults.js';
+import { type ControlTarget, handleControl } from './control/control.js';
+import { FaultBook, faultReply } from './control/faults.js';
+import { type LoggedRequest, RequestLog } from './control/request-log.js';
+import { type LoginCredentials, type LoginOptions, type OAuthApp, SessionLogin } from './login/session-login.js';
+import {
+  clientDetails,
+  getQuotes,
+  logout,
+  orderBook,
+  searchScrip,
+  singleOrderHistory,
+} from './operations/account-operations.js';
 import {
   cancel,
   fireAtPrice,
@@ -20,12 +29,13 @@ import {
   modifyOco,
   placeGtt,
   placeOco,
-} from './gtt-operations.js';
-import { OrderBook } from './order-book.js';
-import { OrderRate, orderRuleRefusal } from './order-rules.js';
-import { type Json, Refusal } from './orders.js';
-import { type EmulatorReply, json, notOk } from './reply.js';
-import { type LoggedRequest, RequestLog } from './request-log.js';
+} from './operations/gtt-operations.js';
+import { OrderBook } from './state/order-book.js';
+import { OrderRate, orderRuleRefusal } from './state/order-rules.js';
+import { type Json, Refusal } from './state/orders.js';
+import { DEMO_ACTID, DEMO_UID, EmulatorState, newToken } from './state/state.js';
+import { type OperationContext, startSwitches, type Switches, TOKEN_PATTERN } from './state/switches.js';
+import { type EmulatorReply, json, notOk } from './wire/reply.js';
 import {
   type BrokerOperation,
   type EmulatorRequest,
@@ -36,29 +46,29 @@ import {
   readJData,
   sessionToken,
   UID_OPTIONAL,
-} from './routing.js';
-import { type LoginCredentials, type OAuthApp, SessionLogin } from './session-login.js';
-import { DEMO_ACTID, DEMO_UID, EmulatorState, newToken } from './state.js';
-import {
-  type EmulatorOptions,
-  type OperationContext,
-  startSwitches,
-  type Switches,
-  TOKEN_PATTERN,
-} from './switches.js';
+} from './wire/routing.js';
 
-export type { FiredOrder } from './gtt-operations.js';
-export { BROKER_ORDER_RATE_LIMIT } from './order-rules.js';
-export type { EmulatorReply } from './reply.js';
-export type { LoggedRequest } from './request-log.js';
-export { type BrokerOperation, type EmulatorRequest, MAX_BODY_BYTES, OPERATIONS } from './routing.js';
-export { type EmulatorOptions, SWITCH_NAMES, type Switches, TOKEN_PATTERN } from './switches.js';
+export type { LoggedRequest } from './control/request-log.js';
+export type { FiredOrder } from './operations/gtt-operations.js';
+export { BROKER_ORDER_RATE_LIMIT } from './state/order-rules.js';
+export { SWITCH_NAMES, type Switches, TOKEN_PATTERN } from './state/switches.js';
+export type { EmulatorReply } from './wire/reply.js';
+export { type BrokerOperation, type EmulatorRequest, MAX_BODY_BYTES, OPERATIONS } from './wire/routing.js';
+
+export interface EmulatorOptions extends Partial<Switches>, LoginOptions {
+  /** The demo account's session token (random when absent); 8 to 256 printable characters. */
+  token?: string;
+  /** How the demo token travels: `bearer` (default, as an OAuth access token) or `jkey` (as a QuickAuth token). */
+  demoTokenStyle?: 'bearer' | 'jkey';
+  /** The clock (tests): request times, OAuth code expiry and TOTP windows read it. */
+  now?: () => Date;
+}
 
 function* chain(...lists: Iterable<string>[]): Generator<string> {
   for (const list of lists) yield* list;
 }
 
-export class BrokerEmulator {
+export class BrokerEmulator implements ControlTarget {
   readonly state: EmulatorState;
   readonly faults = new FaultBook();
   /** The orders fired GTTs placed. */
@@ -207,7 +217,7 @@ export class BrokerEmulator {
     return { state: this.state, book: this.book, switches: this.switches, now: this.now };
   }
 
-  // ---- the broker operations: gtt-operations.ts, account-operations.ts ------------------------------------------
+  // ---- the broker operations: operations/gtt-operations.ts, operations/account-operations.ts --------------------
 
   private serve(req: EmulatorRequest, operation: BrokerOperation, entry: LoggedRequest): EmulatorReply {
     const invalidStatus = this.switches.invalidInputAs400 ? 400 : 200;
@@ -283,7 +293,7 @@ export class BrokerEmulator {
     return this.book.close(this.now(), norenordno);
   }
 
-  // ---- the control surface (/_emulator/...): control.ts -------------------------------------------------------
+  // ---- the control surface (/_emulator/...): control/control.ts -------------------------------------------------
 
   /** The request log's size, in bytes of JSON (`GET /_emulator/requests`). */
   requestLogBytes(): number {

@@ -62,7 +62,7 @@ export interface LocalStackOptions {
   sessionRenewal?: boolean;
   /** The emulator's login pages pass `state` through (default: `code` only, as the live brokers). */
   echoOAuthState?: boolean;
-  /** The emulator takes orders for any symbol (default: only its shipped list, emulator/symbols.ts). */
+  /** The emulator takes orders for any symbol (default: only its shipped list, emulator/state/symbols.ts). */
   acceptAnySymbol?: boolean;
   apiPort?: number;
   emulatorPort?: number;

@@ -5,7 +5,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 
-import { LOG_BODY_BYTES, LOG_TOTAL_BYTES } from '../../emulator/request-log.js';
+import { LOG_BODY_BYTES, LOG_TOTAL_BYTES } from '../../emulator/control/request-log.js';
 import { type EmulatorControl, signInAsDemo } from '../support/emulator-control.js';
 import { type EmulatorFixture, useEmulator } from '../support/emulator-fixture.js';
 import { control, jdata, pyJson, send, sha256, totpNow } from './jdata-client.js';

@@ -1,12 +1,13 @@
 /**
- * The emulator's symbol list over real HTTP on 127.0.0.1 (emulator/symbols.ts): listed equities and current-expiry
- * NFO index contracts are taken, anything else is refused with the broker's `Invalid Input :` reply and nothing is
- * stored; the `acceptAnySymbol` switch (and `--any-symbol`) takes any symbol, and a reset returns to the list.
+ * The emulator's symbol list over real HTTP on 127.0.0.1 (emulator/state/symbols.ts): listed equities and
+ * current-expiry NFO index contracts are taken, anything else is refused with the broker's `Invalid Input :` reply
+ * and nothing is stored; the `acceptAnySymbol` switch (and `--any-symbol`) takes any symbol, and a reset returns to
+ * the list.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { type RunningEmulator, startEmulator } from '../../emulator/server.js';
-import { indexContract, LISTED_EQUITIES, MAX_EXPIRY_DAYS } from '../../emulator/symbols.js';
+import { indexContract, LISTED_EQUITIES, MAX_EXPIRY_DAYS } from '../../emulator/state/symbols.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 import { wireGtt, wireOcoLeg } from '../support/wire-order.js';
 

@@ -3,8 +3,8 @@
  * every step against the emulator's own books, what must hold after a run against the plans' records, and what
  * must hold of the events once a sequence ends.
  */
-import type { BookOrder } from '../../emulator/order-book.js';
-import type { Order } from '../../emulator/state.js';
+import type { BookOrder } from '../../emulator/state/order-book.js';
+import type { Order } from '../../emulator/state/state.js';
 import type { Plan } from '../../functions/schemas/plans.js';
 import type { Real } from './plans-model.js';
 

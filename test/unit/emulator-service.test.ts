@@ -2,12 +2,12 @@
 import { TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
 
-import { compactRequestTime, decodeSymbol, requestTime } from '../../emulator/formats.js';
-import { ocoDirections, ocoFiringLeg } from '../../emulator/oco.js';
-import { LOG_BODY_BYTES, LOG_TOTAL_BYTES } from '../../emulator/request-log.js';
+import { LOG_BODY_BYTES, LOG_TOTAL_BYTES } from '../../emulator/control/request-log.js';
+import { nextSessionEnd, sha256Hex } from '../../emulator/login/session-login.js';
 import { BrokerEmulator } from '../../emulator/service.js';
-import { nextSessionEnd, sha256Hex } from '../../emulator/session-login.js';
-import type { OcoOrder } from '../../emulator/state.js';
+import { compactRequestTime, decodeSymbol, requestTime } from '../../emulator/state/formats.js';
+import { ocoDirections, ocoFiringLeg } from '../../emulator/state/oco.js';
+import type { OcoOrder } from '../../emulator/state/state.js';
 import { wireGtt } from '../support/wire-order.js';
 
 const emulator = () => new BrokerEmulator({ token: 'unit-token-123' });

@@ -1,10 +1,10 @@
 /**
- * The emulator's symbol list (emulator/symbols.ts) on a fixed clock: equities by exchange, and NFO index contracts
- * whose expiry is a real date from today (India time) to 100 days ahead.
+ * The emulator's symbol list (emulator/state/symbols.ts) on a fixed clock: equities by exchange, and NFO index
+ * contracts whose expiry is a real date from today (India time) to 100 days ahead.
  */
 import { describe, expect, it } from 'vitest';
 
-import { indexContract, isListedSymbol, searchListed } from '../../emulator/symbols.js';
+import { indexContract, isListedSymbol, searchListed } from '../../emulator/state/symbols.js';
 
 // 10:00 UTC on 23 November 2026 is 15:30 the same day in India.
 const NOW = new Date(Date.UTC(2026, 10, 23, 10, 0));

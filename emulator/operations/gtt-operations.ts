@@ -2,15 +2,15 @@
  * The GTT operations proper: place, modify and cancel single GTTs and OCOs, list the pending and the triggered ones,
  * and fire them when a last traded price meets their trigger. Each takes the checked session's account.
  */
-import { compactRequestTime, requestTime } from './formats.js';
-import { checkOco, ocoDirections, ocoFiringLeg } from './oco.js';
-import { checkGtt, gttFires, type Json, OCO_ALERT_TYPE, Refusal, requireAlId, requireString } from './orders.js';
-import { pendingRecord, triggeredRecord } from './records.js';
-import { type EmulatorReply, json, notOk } from './reply.js';
-import type { EmulatorRequest } from './routing.js';
-import { type Account, type GttOrder, type LegName, ltpKey, type OcoOrder, type Order } from './state.js';
-import type { OperationContext } from './switches.js';
-import { isListedSymbol, UNKNOWN_SYMBOL_REASON } from './symbols.js';
+import { compactRequestTime, requestTime } from '../state/formats.js';
+import { checkOco, ocoDirections, ocoFiringLeg } from '../state/oco.js';
+import { checkGtt, gttFires, type Json, OCO_ALERT_TYPE, Refusal, requireAlId, requireString } from '../state/orders.js';
+import { type Account, type GttOrder, type LegName, ltpKey, type OcoOrder, type Order } from '../state/state.js';
+import type { OperationContext } from '../state/switches.js';
+import { isListedSymbol, UNKNOWN_SYMBOL_REASON } from '../state/symbols.js';
+import { pendingRecord, triggeredRecord } from '../wire/records.js';
+import { type EmulatorReply, json, notOk } from '../wire/reply.js';
+import type { EmulatorRequest } from '../wire/routing.js';
 
 /** One order fired by a last traded price. */
 export interface FiredOrder {

@@ -2,12 +2,12 @@
  * The account's operations beside its GTTs: the order book and an order's history (the orders fired GTTs placed),
  * symbol search and quotes, client details and logout. Each takes the checked session's account.
  */
-import { instrumentToken, requestTime } from './formats.js';
-import { type Json, Refusal, requireString } from './orders.js';
-import { type EmulatorReply, json, notOk } from './reply.js';
-import type { Account } from './state.js';
-import type { OperationContext } from './switches.js';
-import { searchListed } from './symbols.js';
+import { instrumentToken, requestTime } from '../state/formats.js';
+import { type Json, Refusal, requireString } from '../state/orders.js';
+import type { Account } from '../state/state.js';
+import type { OperationContext } from '../state/switches.js';
+import { searchListed } from '../state/symbols.js';
+import { type EmulatorReply, json, notOk } from '../wire/reply.js';
 
 export const orderBook = (ctx: OperationContext, account: Account): EmulatorReply => {
   const orders = ctx.book.bookOf(account.uid);

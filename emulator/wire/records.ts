@@ -1,6 +1,6 @@
 /** The wire shapes of order records: GetPendingGTTOrder elements and GetTrgOi elements, single GTT and OCO alike. */
-import { instrumentToken } from './formats.js';
-import { DEMO_BROKER, type GttOrder, type OcoOrder, type Order, type OrderLeg } from './state.js';
+import { instrumentToken } from '../state/formats.js';
+import { DEMO_BROKER, type GttOrder, type OcoOrder, type Order, type OrderLeg } from '../state/state.js';
 
 const PRODUCT_ALIAS: Record<string, string> = { C: 'CNC', M: 'NRML', H: 'CO' };
 

@@ -5,7 +5,7 @@
  * emulator's own, and a request with a body (or a Content-Type) must be `application/json` (forms and text/plain are
  * what another site can send without a preflight). `curl` and the tests' `fetch` pass: no Origin, a JSON body.
  */
-import type { EmulatorReply } from './service.js';
+import type { EmulatorReply } from '../wire/reply.js';
 
 export interface ControlRequest {
   method: string;

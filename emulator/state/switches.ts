@@ -1,9 +1,8 @@
 /**
- * The emulator's options and switched behaviours (settable at start and through `/_emulator/switches`), and what an
- * operation handler reads of the emulator.
+ * The emulator's switched behaviours (settable at start and through `/_emulator/switches`), and what an operation
+ * handler reads of the emulator.
  */
 import type { OrderBook } from './order-book.js';
-import type { LoginOptions } from './session-login.js';
 import type { EmulatorState } from './state.js';
 
 export interface Switches {
@@ -26,7 +25,7 @@ export interface Switches {
    * user`. Off by default: the emulator's own load tests send hundreds a second.
    */
   enforceOrderRate: boolean;
-  /** Take an order for any symbol (off: only the shipped list, emulator/symbols.ts, as a broker lists its own). */
+  /** Take an order for any symbol (off: only the shipped list, state/symbols.ts, as a broker lists its own). */
   acceptAnySymbol: boolean;
 }
 
@@ -41,19 +40,10 @@ export const SWITCH_NAMES = [
   'acceptAnySymbol',
 ] as const;
 
-export interface EmulatorOptions extends Partial<Switches>, LoginOptions {
-  /** The demo account's session token (random when absent); 8 to 256 printable characters. */
-  token?: string;
-  /** How the demo token travels: `bearer` (default, as an OAuth access token) or `jkey` (as a QuickAuth token). */
-  demoTokenStyle?: 'bearer' | 'jkey';
-  /** The clock (tests): request times, OAuth code expiry and TOTP windows read it. */
-  now?: () => Date;
-}
-
 export const TOKEN_PATTERN = /^[\x21-\x7e]{8,256}$/;
 
 /** The switches as the options set them (every one off unless named). */
-export const startSwitches = (options: EmulatorOptions): Switches => ({
+export const startSwitches = (options: Partial<Switches>): Switches => ({
   acceptJKey: options.acceptJKey ?? false,
   invalidInputAs400: options.invalidInputAs400 ?? false,
   emptyListAsArray: options.emptyListAsArray ?? false,
@@ -64,7 +54,7 @@ export const startSwitches = (options: EmulatorOptions): Switches => ({
   acceptAnySymbol: options.acceptAnySymbol ?? false,
 });
 
-/** What the operation handlers (gtt-operations.ts, account-operations.ts) read and change of the emulator. */
+/** What the operation handlers (emulator/operations/) read and change of the emulator. */
 export interface OperationContext {
   state: EmulatorState;
   book: OrderBook;

@@ -2,9 +2,9 @@
  * Where a request goes and what it carries: the broker's operation names, the paths they and the login pages answer
  * on, the body limit, and how a `jData=...&jKey=...` body and its session token are read.
  */
-import type { Json } from './orders.js';
-import type { EmulatorState } from './state.js';
-import type { Switches } from './switches.js';
+import type { Json } from '../state/orders.js';
+import type { EmulatorState } from '../state/state.js';
+import type { Switches } from '../state/switches.js';
 
 export const OPERATIONS = [
   'PlaceGTTOrder',

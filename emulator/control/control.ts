@@ -2,19 +2,36 @@
  * The emulator's control surface (`/_emulator/...`, docs/emulator.md): accounts and sessions, faults, the request
  * log, switches, last traded prices (which fire GTTs), how the next fired order ends, the close of the trading day
  * (open orders cancelled), the OAuth app's redirect URL and the demo OTP. Apart from the broker's operations
- * (service.ts), which it drives through the emulator's public methods; the listener (server.ts) applies the
- * Host/Origin rules before anything reaches it.
+ * (emulator/service.ts), which it drives through the methods of ControlTarget (BrokerEmulator hands itself in); the
+ * listener (emulator/server.ts) applies the Host/Origin rules (control-guard.ts) before anything reaches it.
  */
-import { FAULT_KINDS, type FaultKind } from './faults.js';
-import type { NextOutcome } from './order-book.js';
-import type { Json } from './orders.js';
-import { type EmulatorReply, json } from './reply.js';
-import { type EmulatorRequest, OPERATIONS } from './routing.js';
-import type { BrokerEmulator } from './service.js';
-import { DEMO_UID } from './state.js';
-import { SWITCH_NAMES, TOKEN_PATTERN } from './switches.js';
+import type { SessionLogin } from '../login/session-login.js';
+import type { FiredOrder } from '../operations/gtt-operations.js';
+import type { NextOutcome, OrderBook } from '../state/order-book.js';
+import type { Json } from '../state/orders.js';
+import { DEMO_UID, type EmulatorState } from '../state/state.js';
+import { SWITCH_NAMES, type Switches, TOKEN_PATTERN } from '../state/switches.js';
+import { type EmulatorReply, json } from '../wire/reply.js';
+import { type EmulatorRequest, OPERATIONS } from '../wire/routing.js';
+import { FAULT_KINDS, type FaultBook, type FaultKind } from './faults.js';
+import type { LoggedRequest } from './request-log.js';
 
-export const handleControl = (emulator: BrokerEmulator, req: EmulatorRequest, path: string): EmulatorReply => {
+/** What the control surface drives of the emulator: BrokerEmulator (emulator/service.ts) hands itself in. */
+export interface ControlTarget {
+  readonly state: EmulatorState;
+  readonly faults: FaultBook;
+  readonly book: OrderBook;
+  readonly login: SessionLogin;
+  switches: Switches;
+  reset(): void;
+  requestLog(): LoggedRequest[];
+  requestLogBytes(): number;
+  clearRequestLog(): void;
+  setLastTradedPrice(exch: string, tsym: string, ltp: number): FiredOrder[];
+  closeMarket(norenordno?: string): string[];
+}
+
+export const handleControl = (emulator: ControlTarget, req: EmulatorRequest, path: string): EmulatorReply => {
   const route = `${req.method} ${path.slice('/_emulator'.length) || '/'}`;
   const query = new URLSearchParams(req.path.split('?')[1] ?? '');
   let body: Json = {};

@@ -1,5 +1,5 @@
 /** Injected faults: what a broker or the network in front of it does on a bad day, per operation. */
-import { type EmulatorReply, json, notOk } from './reply.js';
+import { type EmulatorReply, json, notOk } from '../wire/reply.js';
 
 export const FAULT_KINDS = ['delay', 'http5xx', 'nonJson', 'drop', 'serverTimeout', 'rateLimit', 'notOk'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];

@@ -8,7 +8,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 
 import { Secret, TOTP } from 'otpauth';
 
-import { requestTime } from './formats.js';
+import { requestTime } from '../state/formats.js';
+import { type EmulatorReply, html, json } from '../wire/reply.js';
 import {
   checkRedirectUrl,
   escapeHtml,
@@ -23,7 +24,6 @@ import {
   QUICKAUTH_FIELDS,
   sha256Hex,
 } from './login-rules.js';
-import { type EmulatorReply, html, json } from './reply.js';
 
 export {
   checkRedirectUrl,
@@ -34,7 +34,7 @@ export {
   type OAuthApp,
   sha256Hex,
 } from './login-rules.js';
-import { type Account, DEMO_BROKER, DEMO_UID, type EmulatorState, EXCHANGES, newToken } from './state.js';
+import { type Account, DEMO_BROKER, DEMO_UID, type EmulatorState, EXCHANGES, newToken } from '../state/state.js';
 
 export const CODE_TTL_MS = 5 * 60 * 1000;
 const MAX_OUTSTANDING_CODES = 1_000;
