@@ -1,4 +1,5 @@
-// Lambda entry point: binds the operation table's clientDetails entry to the shared gateway stack.
+// Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.
+// ClientDetails: the operation table's clientDetails on the shared gateway stack.
 import { createGatewayHandler } from '../gateway.js';
 import { clientDetails } from '../operations.js';
 

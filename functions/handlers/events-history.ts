@@ -1,4 +1,5 @@
-// Lambda entry point: the events history (GET /events; functions/control-functions.ts).
+// Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.
+// Events history: the account's lifecycle events of the last 30 days, oldest first, paged
 import { createEventsHistory } from '../controls/events-history.js';
 
 export const handler = createEventsHistory();

@@ -1,4 +1,5 @@
-// Lambda entry point: binds the operation table's getEnabledGtts entry to the shared gateway stack.
+// Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.
+// GetEnabledGTTs: the operation table's getEnabledGtts on the shared gateway stack.
 import { createGatewayHandler } from '../gateway.js';
 import { getEnabledGtts } from '../operations.js';
 

@@ -1,4 +1,5 @@
-// Lambda entry point: binds the operation table's getGttOrder entry to the shared gateway stack.
+// Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.
+// GetGTTOrder: the operation table's getGttOrder on the shared gateway stack.
 import { createGatewayHandler } from '../gateway.js';
 import { getGttOrder } from '../operations.js';
 

@@ -1,4 +1,5 @@
-// Lambda entry point: binds the operation table's getOrderBook entry to the shared gateway stack.
+// Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.
+// GetOrderBook: the operation table's getOrderBook on the shared gateway stack.
 import { createGatewayHandler } from '../gateway.js';
 import { getOrderBook } from '../operations.js';
 

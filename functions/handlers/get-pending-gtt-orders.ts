@@ -1,4 +1,5 @@
-// Lambda entry point: binds the operation table's getPendingGttOrders entry to the shared gateway stack.
+// Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.
+// GetPendingGTTOrder: the operation table's getPendingGttOrders on the shared gateway stack.
 import { createGatewayHandler } from '../gateway.js';
 import { getPendingGttOrders } from '../operations.js';
 

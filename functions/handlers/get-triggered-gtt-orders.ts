@@ -1,4 +1,5 @@
-// Lambda entry point: binds the operation table's getTriggeredGttOrders entry to the shared gateway stack.
+// Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.
+// GetTriggeredGTTOrders: the operation table's getTriggeredGttOrders on the shared gateway stack.
 import { createGatewayHandler } from '../gateway.js';
 import { getTriggeredGttOrders } from '../operations.js';
 

@@ -1,4 +1,5 @@
-// Lambda entry point: the scheduled GttWatcher (functions/watcher/): publishes GTT changes seen at the broker.
+// Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.
+// GttWatcher: publishes GTT changes seen at the broker (pending list, triggered history) and runs the plans
 import { logger } from '../runtime/logger.js';
 import { createGttWatcher } from '../watcher/function.js';
 

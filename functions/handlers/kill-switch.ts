@@ -1,4 +1,5 @@
-// Lambda entry point: the kill switch (POST, DELETE, GET /kill-switch; functions/control-functions.ts).
+// Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.
+// Kill switch: cancel every pending GTT and OCO, then refuse places and modifies until it is turned off
 import { createKillSwitch } from '../controls/kill-switch.js';
 
 export const handler = createKillSwitch();

@@ -1,4 +1,5 @@
-// Lambda entry point: binds the operation table's logout entry to the shared gateway stack.
+// Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.
+// Logout: the operation table's logout on the shared gateway stack.
 import { createGatewayHandler } from '../gateway.js';
 import { logout } from '../operations.js';
 

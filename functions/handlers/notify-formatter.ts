@@ -1,4 +1,5 @@
-// Lambda entry point: the webhook's Slack/Telegram formatter (functions/events/notify-formatter.ts).
+// Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.
+// NotifyFormatter: makes the webhook's Slack or Telegram message of a lifecycle event
 import { createNotifyFormatter } from '../events/notify-formatter.js';
 
 export const handler = createNotifyFormatter();

@@ -1,4 +1,5 @@
-// Lambda entry point: binds the operation table's placeGttOrder entry to the shared gateway stack, with idempotency keys, lifecycle events and the trading controls (order-rate governor, kill switch).
+// Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.
+// PlaceGTTOrder: the operation table's placeGttOrder on the shared gateway stack.
 import { createGatewayEvents } from '../events/producer.js';
 import { createGatewayHandler } from '../gateway.js';
 import { placeGttOrder } from '../operations.js';

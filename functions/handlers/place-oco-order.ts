@@ -1,4 +1,5 @@
-// Lambda entry point: binds the operation table's placeOcoOrder entry to the shared gateway stack, with idempotency keys, lifecycle events and the trading controls (order-rate governor, kill switch).
+// Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.
+// PlaceOCOOrder: the operation table's placeOcoOrder on the shared gateway stack.
 import { createGatewayEvents } from '../events/producer.js';
 import { createGatewayHandler } from '../gateway.js';
 import { placeOcoOrder } from '../operations.js';

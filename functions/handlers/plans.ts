@@ -1,4 +1,5 @@
-// Lambda entry point: plans (POST/GET /plans, GET/DELETE /plans/{planId}; functions/control-functions.ts).
+// Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.
+// Plans: bracket (entry, then an OCO exit once filled) and trailing stop, carried out by the watcher
 import { createPlansFunction } from '../plans/function.js';
 
 export const handler = createPlansFunction();

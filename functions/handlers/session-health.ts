@@ -1,4 +1,5 @@
-// Lambda entry point: the scheduled pre-market session health check (functions/session/health.ts).
+// Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.
+// Pre-market check that the session works (ClientDetails), published as the SessionAlive metric; GET /session
 import { logger } from '../runtime/logger.js';
 import { createSessionHealthCheck } from '../session/health.js';
 

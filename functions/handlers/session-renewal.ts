@@ -1,4 +1,5 @@
-// Lambda entry point: the scheduled TOTP login of classic deployments (functions/session/totp-login.ts).
+// Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.
+// Classic deployments: log in with QuickAuth (password, TOTP) before the market opens
 import { logger } from '../runtime/logger.js';
 import { createSessionRenewal } from '../session/totp-login.js';
 

@@ -1,0 +1,61 @@
+/**
+ * The text of each handler entry file (functions/handlers/<id>.ts), from the manifest: the file the CDK stack bundles
+ * for the function. An operation function binds its operation to the gateway stack with exactly the factories its
+ * entry needs (the idempotency store where it takes keys, the event producer where it has a lifecycle event, the
+ * trading controls where it writes orders), so other bundles carry no DynamoDB or EventBridge client; any other
+ * function calls its factory. Written by `npm run handlers`; `npm run handlers:check` fails on drift.
+ */
+import type { FunctionEntry, HandlerSource } from './types.js';
+
+const HEADER = '// Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.';
+
+type Imports = Map<string, Set<string>>;
+
+const add = (imports: Imports, from: string, name: string): void => {
+  imports.set(from, (imports.get(from) ?? new Set()).add(name));
+};
+
+const render = (imports: Imports, summary: string, body: string): string => {
+  const lines = [...imports.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([from, names]) => `import { ${[...names].sort().join(', ')} } from '${from}';`);
+  return `${HEADER}\n// ${summary}\n${lines.join('\n')}\n\nexport const handler = ${body};\n`;
+};
+
+const operationFile = (entry: FunctionEntry, source: Extract<HandlerSource, { kind: 'operation' }>): string => {
+  const op = source.operation;
+  const imports: Imports = new Map();
+  add(imports, '../gateway.js', 'createGatewayHandler');
+  add(imports, '../operations.js', source.exportName);
+  const options: string[] = [];
+  if (op.idempotency) {
+    add(imports, '../safety/idempotency.js', 'dynamoIdempotency');
+    options.push('idempotency: dynamoIdempotency');
+  }
+  if (op.lifecycle) {
+    add(imports, '../events/producer.js', 'createGatewayEvents');
+    options.push('events: createGatewayEvents');
+  }
+  if (op.kind === 'order') {
+    add(imports, '../safety/trading-controls.js', 'dynamoTradingControls');
+    options.push('controls: dynamoTradingControls');
+  }
+  options.push('prefetchSession: true');
+  return render(
+    imports,
+    `${entry.name}: the operation table's ${source.exportName} on the shared gateway stack.`,
+    `createGatewayHandler(${source.exportName}, { ${options.join(', ')} })`,
+  );
+};
+
+export const handlerFileText = (entry: FunctionEntry): string => {
+  const source = entry.bundle.handler;
+  if (source.kind === 'operation') return operationFile(entry, source);
+  const imports: Imports = new Map();
+  add(imports, source.from, source.create);
+  for (const extra of source.imports ?? []) add(imports, extra.from, extra.names);
+  return render(imports, entry.summary, `${source.create}(${source.args ?? ''})`);
+};
+
+/** The file of an entry, relative to the repository. */
+export const handlerFilePath = (entry: FunctionEntry): string => `functions/handlers/${entry.id}.ts`;
