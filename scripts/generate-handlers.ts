@@ -11,8 +11,8 @@ import { join } from 'node:path';
 
 import * as prettier from 'prettier';
 
-import { FUNCTIONS } from '../functions/manifest/index.js';
 import { handlerFilePath, handlerFileText } from '../functions/manifest/handler-files.js';
+import { FUNCTIONS } from '../functions/manifest/index.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const check = process.argv.includes('--check');
