@@ -370,6 +370,14 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
   const plansLog = ownFunctionLogger('Plans');
   const plansHandler = createPlansFunction({ settings: config, logger: plansLog.logger }) as LocalHandler;
   const plans: LocalHandler = (event, context) => plansHandler(event, plansLog.begin(context));
+  // Every function of the set by name, as the contract tests invoke them.
+  for (const [name, handler] of Object.entries({
+    ...sessionHandlers,
+    KillSwitch: killSwitch,
+    EventsHistory: eventsHistory,
+    Plans: plans,
+  }))
+    if (handler) handlers.set(name, handler);
   const api = await startLocalApi({
     operations: OPERATIONS,
     handlerFor,

@@ -47,6 +47,10 @@ const refused = (message: string, details: FieldProblem[]) => new ValidationFail
 const matches = (route: Route, event: APIGatewayProxyEventV2): boolean => {
   if (route.method !== event.requestContext.http.method) return false;
   if (event.routeKey && event.routeKey !== '$default') return event.routeKey === routeName(route);
+  if (event.rawPath) {
+    const pattern = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+');
+    return new RegExp(`^${pattern}$`).test(event.rawPath);
+  }
   const params = Object.keys(route.pathParams);
   const given = Object.keys(event.pathParameters ?? {});
   return params.length === given.length && params.every((name) => given.includes(name));

@@ -12,6 +12,9 @@ import { callBroker } from '../broker/call-broker.js';
 import { SessionSource } from '../broker/session.js';
 import { toGatewayError } from '../contract/errors.js';
 import { isHttpApiEvent } from '../contract/gateway-request.js';
+import { readRoutedRequest } from '../gateway/routed-request.js';
+import { SESSION_HEALTH } from '../manifest/session.js';
+import { httpErrorResponse } from '../middleware/error-contract.js';
 import { shellHandler } from '../middleware/function-shell.js';
 import { clientDetails } from '../operations.js';
 import { metricNamespace, SERVICE_NAME } from '../schemas/names.js';
@@ -113,14 +116,13 @@ export const createSessionHealthCheck = (options: {
   const asked = shellHandler<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(
     { logger: options.logger },
     async (event) => {
-      // Bad input never reaches the broker.
-      if (Object.keys(event.queryStringParameters ?? {}).length) {
+      // Bad input never reaches the broker: the request rules of every route (gateway/routed-request.ts).
+      try {
+        readRoutedRequest(SESSION_HEALTH, event);
+      } catch (error) {
         return {
-          statusCode: 400,
+          ...httpErrorResponse(toGatewayError(error)),
           headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
-          body: JSON.stringify({
-            error: { code: 'VALIDATION_FAILED', message: 'GET /session takes no query parameters.' },
-          }),
         };
       }
       const result = await check(false);

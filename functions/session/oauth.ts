@@ -21,6 +21,8 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { authorizeLink } from '../broker/presets.js';
 import type { GatewayError } from '../contract/errors.js';
 import { SessionAccountMismatchError, toGatewayError, ValidationFailedError } from '../contract/errors.js';
+import { readRoutedRequest } from '../gateway/routed-request.js';
+import { OAUTH } from '../manifest/session.js';
 import { shellHandler } from '../middleware/function-shell.js';
 import { type BrokerSession, type OAuthAppSecret, oauthAppSecretSchema } from '../schemas/session.js';
 import { exchangeFlattradeCode, exchangeOAuthCode } from './broker-login.js';
@@ -200,6 +202,8 @@ export const createOAuthHandler = (options: OAuthHandlerOptions) => {
       let response: APIGatewayProxyStructuredResultV2;
       let failure: GatewayError | undefined;
       try {
+        // The request rules of every route (gateway/routed-request.ts); the callback's query is lenient.
+        readRoutedRequest(OAUTH, event);
         if (route === 'GET /session/oauth/start') response = await start(event);
         else if (route === 'GET /session/oauth/callback') response = await callback(event);
         else response = json(404, { message: 'Not Found' });
