@@ -38,7 +38,7 @@ export const createEventsHistory = (options: EventsHistoryOptions = {}) => {
     const page = await history().read(input, options.now?.() ?? new Date());
     if (!page) {
       throw validationFailed(
-        [{ field: 'cursor', message: 'cursor must be a nextCursor from an earlier page read with the same since' }],
+        [{ field: 'cursor', message: 'cursor must be a nextCursor from an earlier page read with the same since and type' }],
         'Invalid request',
       );
     }

@@ -37,12 +37,29 @@ export const historyItem = (event: LifecycleEvent, now: number): Record<string, 
   };
 };
 
-const encode = (sk: string) => Buffer.from(JSON.stringify([1, sk])).toString('base64url');
-const decode = (cursor: string): string | undefined => {
+/**
+ * A cursor names where the next page starts and the listing it continues: its `since` (as resolved: the default is
+ * the start of the day the first page was read) and its `type`. It continues that listing only, so a cursor passed
+ * with another `since` or `type` is refused, never read as a page of a listing it was not made for.
+ */
+interface Cursor {
+  sk: string;
+  since: string;
+  type: string | null;
+}
+const encode = (cursor: Cursor) =>
+  Buffer.from(JSON.stringify([2, cursor.sk, cursor.since, cursor.type])).toString('base64url');
+const decode = (cursor: string): Cursor | undefined => {
   try {
     const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    return Array.isArray(parsed) && parsed[0] === 1 && typeof parsed[1] === 'string' && parsed[1].length < 200
-      ? parsed[1]
+    if (!Array.isArray(parsed) || parsed.length !== 4 || parsed[0] !== 2) return undefined;
+    const [, sk, since, type] = parsed as unknown[];
+    return typeof sk === 'string' &&
+      sk.length < 200 &&
+      typeof since === 'string' &&
+      since.length < 40 &&
+      (type === null || (typeof type === 'string' && type.length < 64))
+      ? { sk, since, type }
       : undefined;
   } catch {
     return undefined;
@@ -61,13 +78,23 @@ export class EventHistory {
     query: { since?: string | undefined; type?: string | undefined; limit: number; cursor?: string | undefined },
     now = new Date(),
   ): Promise<EventsHistoryResult | undefined> {
-    const since = query.since ? new Date(query.since).toISOString() : startOfIndiaDay(now);
+    const asked = query.since ? new Date(query.since).toISOString() : undefined;
+    const type = query.type ?? null;
+    let since = asked ?? startOfIndiaDay(now);
     let start: Record<string, AttributeValue> | undefined;
     if (query.cursor) {
-      const sk = decode(query.cursor);
-      // A cursor from a page read with an earlier `since` (or not ours at all) does not continue this one.
-      if (!sk || sk < since) return undefined;
-      start = { pk: { S: HISTORY_PK }, sk: { S: sk } };
+      const cursor = decode(query.cursor);
+      // Not ours, or made for another listing (another since or type): it does not continue this one.
+      if (
+        !cursor ||
+        (asked !== undefined && cursor.since !== asked) ||
+        cursor.type !== type ||
+        cursor.sk < cursor.since
+      )
+        return undefined;
+      // Without `since`, the listing the cursor was made for goes on (also past midnight).
+      since = cursor.since;
+      start = { pk: { S: HISTORY_PK }, sk: { S: cursor.sk } };
     }
     const events: EventsHistoryResult['events'] = [];
     let last: string | undefined;
@@ -99,6 +126,6 @@ export class EventHistory {
       if (!start) return { events, since };
       last = start.sk?.S ?? last;
     }
-    return { events, since, ...(last ? { nextCursor: encode(last) } : {}) };
+    return { events, since, ...(last ? { nextCursor: encode({ sk: last, since, type }) } : {}) };
   }
 }

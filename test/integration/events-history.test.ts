@@ -123,6 +123,14 @@ describe('GET /events', () => {
     expect(first.body.nextCursor).toBeDefined();
     const mixed = await get(`?cursor=${first.body.nextCursor}&since=${encodeURIComponent(new Date().toISOString())}`);
     expect(mixed.status).toBe(400);
+    // Nor with an earlier `since`, nor with another `type`: a cursor continues only the listing it was made for.
+    const earlier = await get(`?cursor=${first.body.nextCursor}&since=2025-12-01T00:00:00Z`);
+    expect(earlier.status).toBe(400);
+    const typed = await get(`?cursor=${first.body.nextCursor}&since=2026-01-01T00:00:00Z&type=GTT%20Placed`);
+    expect(typed.status).toBe(400);
+    // With the same since, or none, it goes on.
+    expect((await get(`?cursor=${first.body.nextCursor}&since=2026-01-01T00:00:00Z`)).status).toBe(200);
+    expect((await get(`?cursor=${first.body.nextCursor}`)).status).toBe(200);
     expect(await control.requests()).toEqual([]);
   });
 
