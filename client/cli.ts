@@ -6,11 +6,14 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
+import { createGttClient, type GttClient } from './client.js';
+import { GttGatewayError } from './errors.js';
+import { EXIT_CODES, exitCodeFor } from './exit-codes.js';
+import { OPERATION_INFO, type OperationInfo } from './generated/operations.js';
+import { loadProfile } from './profiles.js';
 import {
-  createGttClient,
   type DryRunResult,
   type EventsPage,
-  type GttClient,
   type GttOrder,
   type GttOrderInput,
   type KillSwitchState,
@@ -21,11 +24,7 @@ import {
   type PlanRecord,
   type SessionStatus,
   type TriggeredList,
-} from './client.js';
-import { GttGatewayError } from './errors.js';
-import { EXIT_CODES, exitCodeFor } from './exit-codes.js';
-import { OPERATION_INFO, type OperationInfo } from './generated/operations.js';
-import { loadProfile } from './profiles.js';
+} from './types.js';
 
 export const DEFAULT_URL = 'http://127.0.0.1:3000';
 
