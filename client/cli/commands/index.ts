@@ -1,0 +1,39 @@
+/**
+ * The table of commands, in the order the usage lists them. A command is one entry of its area's file: adding one
+ * here is all it takes for the parser, the checks, the usage and the hint to know it.
+ */
+import type { Command } from '../command.js';
+import { events, killSwitch } from './controls.js';
+import { call, operations } from './operations.js';
+import { cancel, get, list, modify, modifyOco, orders, place, placeOco, triggered } from './orders.js';
+import { plan, planCancel, planCreate, plans } from './plans.js';
+import { ltp } from './sandbox.js';
+import { clientRecord, enabled, login, logout, session } from './session.js';
+
+export const COMMANDS: readonly Command[] = [
+  place,
+  placeOco,
+  list,
+  get,
+  modify,
+  modifyOco,
+  cancel,
+  triggered,
+  orders,
+  events,
+  enabled,
+  clientRecord,
+  logout,
+  login,
+  session,
+  killSwitch,
+  planCreate,
+  plans,
+  plan,
+  planCancel,
+  operations,
+  call,
+  ltp,
+];
+
+export const commandNamed = (name: string): Command | undefined => COMMANDS.find((c) => c.name === name);

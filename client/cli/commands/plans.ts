@@ -1,0 +1,86 @@
+/** The plan commands: create a bracket or trailing-stop plan, list the plans, one plan, cancel one (docs/plans.md). */
+import type { PlanInput, PlanRecord } from '../../types.js';
+import { command, may, needs } from '../command.js';
+
+/** A plan on one line: id, kind, state, symbol and its GTTs. */
+const planLine = (p: PlanRecord): string =>
+  [
+    p.planId,
+    p.kind,
+    p.state,
+    `${p.exch}:${p.tsym}`,
+    ...Object.entries(p.alIds).map(([name, id]) => `${name}=${String(id)}`),
+    p.trigger ? `trigger ${p.trigger}` : '',
+    p.position ? `position ${p.position.side === 'B' ? 'long' : 'short'} ${p.position.qty}` : '',
+    p.reason ?? '',
+  ]
+    .filter(Boolean)
+    .join('  ');
+
+const planIdOf = (args: readonly string[]): string => args[0] ?? '';
+
+export const planCreate = command({
+  name: 'plan-create',
+  flags: [needs('body', "'<JSON of POST /plans>'"), may('key', 'K')],
+  summary: 'create a bracket or trailing-stop plan (docs/plans.md); the same --key again answers the same plan',
+  input: (f) => {
+    let body: unknown;
+    try {
+      body = JSON.parse(f.str('body') ?? '');
+    } catch {
+      f.standalone('plan-create needs --body with the JSON of POST /plans', 'plan-create');
+    }
+    return { plan: body as PlanInput, key: f.str('key') };
+  },
+  run: ({ client, callOptions }, { plan, key }) =>
+    client.createPlan(plan, { ...callOptions, ...(key ? { idempotencyKey: key } : {}) }),
+  render: (r) => `${r.idempotency?.replayed ? 'plan already created' : 'created'} ${planLine(r)}`,
+});
+
+export const plans = command({
+  name: 'plans',
+  flags: [],
+  summary: "the account's plans: state and GTTs, one line each (every page)",
+  run: async ({ client, callOptions }) => {
+    // Every page (the API pages plans like orders).
+    const all: PlanRecord[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.plans(cursor ? { cursor } : {}, callOptions);
+      all.push(...page.plans);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return { plans: all };
+  },
+  render: (r) => (r.plans.length ? r.plans.map(planLine).join('\n') : 'no plans'),
+});
+
+export const plan = command({
+  name: 'plan',
+  args: ['planId'],
+  flags: [],
+  summary: 'one plan, with its history of actions',
+  input: (_f, args) => planIdOf(args),
+  run: ({ client, callOptions }, planId) => client.getPlan(planId, callOptions),
+  render: (r) => [planLine(r), ...r.history.map((h) => `  ${h.at}  ${h.action}`)].join('\n'),
+});
+
+export const planCancel = command({
+  name: 'plan-cancel',
+  args: ['planId'],
+  flags: [],
+  summary: "cancel a plan: its live GTT and the plan's next steps; says what is left open",
+  input: (_f, args) => planIdOf(args),
+  run: ({ client, callOptions }, planId) => client.cancelPlan(planId, callOptions),
+  render: (r) =>
+    [
+      `cancelled ${planLine(r)}`,
+      r.left?.cancelled.length ? `  GTTs cancelled: ${r.left.cancelled.join(', ')}` : '',
+      r.left?.position
+        ? `  STILL OPEN: ${r.left.position.side === 'B' ? 'long' : 'short'} ${r.left.position.qty} ${r.exch}:${r.tsym}, no exit`
+        : '',
+      r.left?.note ? `  ${r.left.note}` : '',
+    ]
+      .filter(Boolean)
+      .join('\n'),
+});

@@ -1,0 +1,84 @@
+/**
+ * The human output that is not one command's own: aligned tables, the next page's cursor, a dry run's broker
+ * request, what an order call did, and a GttGatewayError with each field shown as its flag.
+ */
+import type { GttGatewayError } from '../errors.js';
+import type { DryRunResult } from '../types.js';
+
+/** Order fields as the API names them -> the flag that sets them (for messages). */
+export const FLAG_OF_FIELD: Record<string, string> = {
+  exch: '--exch',
+  tsym: '--tsym',
+  qty: '--qty',
+  prc: '--price',
+  prd: '--product',
+  trantype: '--side',
+  prctyp: '--price-type',
+  ret: '--retention',
+  ai_t: '--alert',
+  d: '--trigger',
+  tag: '--tag',
+  validity: '--validity',
+  ltp: '--ltp',
+  'target.trigger': '--target-trigger',
+  'target.order.prc': '--target-price',
+  'target.order.prctyp': '--target-price-type',
+  'stopLoss.trigger': '--stop-trigger',
+  'stopLoss.order.prc': '--stop-price',
+  'stopLoss.order.prctyp': '--stop-price-type',
+  'stopLoss.order.trgprc': '--stop-trigger-price',
+  'Idempotency-Key': '--key',
+};
+
+/** Columns padded to their widest cell, under a header and a rule. */
+export const table = (header: string[], rows: string[][]): string => {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+};
+
+/** A list's text, with how to get its next page while there is one. */
+export const withNextPage = (text: string, list: { nextCursor?: string | undefined }) =>
+  list.nextCursor ? `${text}\nmore: --cursor ${list.nextCursor} (or --all)` : text;
+
+export const dryRunText = (r: DryRunResult): string =>
+  `dry run: nothing was sent. ${r.operation} would send\n  ${r.request.method} ${r.request.url}\n  jData ${JSON.stringify(r.request.jData)}`;
+
+/** What a place, modify or cancel did, with its key; a replay says so. */
+export const actionText = (
+  verb: string,
+  r: { al_id: string; idempotency?: { key?: string; replayed?: boolean } },
+): string => {
+  const key = r.idempotency?.key;
+  const replayed = r.idempotency?.replayed
+    ? ' — replayed: an earlier request with this key did it, nothing new was sent'
+    : '';
+  return `${verb} al_id ${r.al_id}${key ? ` (idempotency key ${key})` : ''}${replayed}`;
+};
+
+/** A failure: code, status, message, broker text, each field by its flag, outcome and key. */
+export const errorText = (e: GttGatewayError): string => {
+  const lines = [`error ${e.code}${e.status ? ` (HTTP ${e.status})` : ''}: ${e.message}`];
+  if (e.brokerMessage) lines.push(`  broker said: ${e.brokerMessage}`);
+  if (Array.isArray(e.details)) {
+    for (const d of e.details as { field?: string; message?: string }[]) {
+      if (d && typeof d === 'object')
+        lines.push(
+          `  ${d.field && FLAG_OF_FIELD[d.field] ? `${FLAG_OF_FIELD[d.field]} (${d.field})` : (d.field ?? '')}: ${d.message ?? ''}`,
+        );
+    }
+  } else if (e.details !== undefined) {
+    lines.push(`  details: ${JSON.stringify(e.details)}`);
+  }
+  if (e.outcome === 'unknown')
+    lines.push('  outcome: UNKNOWN — the broker may have acted: check `list` before acting again');
+  else if (e.outcome === 'not_executed') lines.push('  outcome: not executed — the broker did not act');
+  if (e.idempotencyKey)
+    lines.push(`  idempotency key: ${e.idempotencyKey}${e.attempts > 1 ? ` (${e.attempts} attempts)` : ''}`);
+  else if (e.attempts > 1) lines.push(`  attempts: ${e.attempts}`);
+  return lines.join('\n');
+};
