@@ -13,13 +13,15 @@ import { validateInput, validationFailed } from '../contract/validate-input.js';
 import { EventHistory } from '../events/history.js';
 import { directInvocationError, httpErrorResponse } from '../middleware/error-contract.js';
 import { functionShell } from '../middleware/function-shell.js';
-import { configFields, parseConfig } from '../runtime/config.js';
+import { parseConfig } from '../runtime/config.js';
+import { envSchema } from '../runtime/env.js';
 import { logger as defaultLogger, writeLog } from '../runtime/logger.js';
 import { eventsHistoryInput, type EventsHistoryResult } from '../schemas/events-history.js';
 import { memo } from '../schemas/values.js';
 
-const historyConfigSchema = configFields.pick({ DYNAMODB_ENDPOINT: true }).extend({
-  EVENTS_TABLE_NAME: z.string().min(3, { error: 'must name the events table' }).max(255),
+/** The events history's configuration schema (runtime/env.ts): the events table is required. */
+export const eventsHistoryEnv = envSchema(['dynamodbEndpoint', 'eventsTableName'], {
+  overrides: { eventsTableName: z.string().min(3, { error: 'must name the events table' }).max(255) },
 });
 
 export interface EventsHistoryOptions {
@@ -36,8 +38,8 @@ const inputOf = (event: unknown): unknown =>
 export const createEventsHistory = (options: EventsHistoryOptions = {}) => {
   const logger = options.logger ?? defaultLogger;
   const history = memo(() => {
-    const config = parseConfig(historyConfigSchema, options.env ?? process.env, 'events history');
-    return new EventHistory({ tableName: config.EVENTS_TABLE_NAME, endpoint: config.DYNAMODB_ENDPOINT });
+    const config = parseConfig(eventsHistoryEnv, options.env ?? process.env, 'events history');
+    return new EventHistory({ tableName: config.eventsTableName, endpoint: config.dynamodbEndpoint });
   });
   const read = async (event: unknown): Promise<EventsHistoryResult> => {
     const input = validateInput(eventsHistoryInput, inputOf(event));
