@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
 
 import { OPERATIONS } from '../functions/operations.js';
+import { environmentOf } from '../functions/runtime/env.js';
 import { EXAMPLE_OCO, EXAMPLE_ORDER } from '../functions/schemas/examples.js';
 import { LOCAL_CONTROL_TABLE } from '../local/dynamodb.js';
 import { LOCAL_SECRET_ID, type LocalStack, startLocalStack } from '../local/run-local.js';
@@ -20,7 +21,7 @@ import { LOCAL_SECRET_ID, type LocalStack, startLocalStack } from '../local/run-
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 const run = promisify(execFile);
 /** The governor's highest settings, for the bench's stacks: it places far more than 8 orders a second. */
-export const BENCH_ORDER_RATE = { ORDER_RATE_PER_SECOND: 100, ORDER_RATE_PER_MINUTE: 6_000 } as const;
+export const BENCH_ORDER_RATE = environmentOf({ orderRatePerSecond: 100, orderRatePerMinute: 6_000 });
 const CDK_OUT = 'cdk.out';
 
 export interface ColdRow {
@@ -168,11 +169,13 @@ export const payloadFor = (
 
 export const localEnv = (stack: LocalStack, templateEnv: Record<string, unknown>): Record<string, string> => {
   const local: Record<string, string> = {
-    BROKER_BASE_URL: stack.emulator.url,
-    BROKER_SECRET_ID: LOCAL_SECRET_ID,
-    IDEMPOTENCY_TABLE_NAME: stack.dynamo.tableName,
-    // The order functions take a governor permit, as deployed.
-    CONTROL_TABLE_NAME: LOCAL_CONTROL_TABLE,
+    ...environmentOf({
+      brokerBaseUrl: stack.emulator.url,
+      brokerSecretId: LOCAL_SECRET_ID,
+      idempotencyTableName: stack.dynamo.tableName,
+      // The order functions take a governor permit, as deployed.
+      controlTableName: LOCAL_CONTROL_TABLE,
+    }),
     ...stack.sessionEnv,
     ...stack.watcherEnv,
   };
@@ -187,14 +190,15 @@ export const localEnv = (stack: LocalStack, templateEnv: Record<string, unknown>
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
-    SECRETS_MANAGER_ENDPOINT: stack.secrets.url,
-    DYNAMODB_ENDPOINT: stack.dynamo.url,
-    EVENTBRIDGE_ENDPOINT: stack.eventBridge.url,
+    ...environmentOf({
+      secretsManagerEndpoint: stack.secrets.url,
+      dynamodbEndpoint: stack.dynamo.url,
+      eventbridgeEndpoint: stack.eventBridge.url,
+    }),
     ...env,
     POWERTOOLS_LOG_LEVEL: 'SILENT',
     // The governor at its highest settings: the bench places many orders a minute (each still takes its permit).
-    ORDER_RATE_PER_SECOND: '100',
-    ORDER_RATE_PER_MINUTE: '6000',
+    ...BENCH_ORDER_RATE,
     // Metrics stay on, as deployed: their EMF lines go to the child's stdout like to CloudWatch Logs.
   };
 };

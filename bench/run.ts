@@ -20,6 +20,8 @@ import type { AnyOperation } from '../functions/contract/operation.js';
 import { createGatewayEvents } from '../functions/events/producer.js';
 import { createGatewayHandler } from '../functions/gateway.js';
 import { OPERATIONS, placeGttOrder } from '../functions/operations.js';
+import { parseGatewayConfig } from '../functions/runtime/config.js';
+import { environmentOf } from '../functions/runtime/env.js';
 import { logger } from '../functions/runtime/logger.js';
 import { dynamoIdempotency } from '../functions/safety/idempotency.js';
 import { DEFAULT_ORDER_RATE, TradingControls } from '../functions/safety/trading-controls.js';
@@ -74,7 +76,7 @@ let placer: ReturnType<typeof createGatewayHandler> | undefined;
 const directPlace = () =>
   (placer ??= createGatewayHandler(placeGttOrder, {
     idempotency: dynamoIdempotency,
-    config: { ...stack.config, DYNAMODB_ENDPOINT: stack.dynamo.directUrl },
+    config: { ...stack.config, ...environmentOf({ dynamodbEndpoint: stack.dynamo.directUrl }) },
   }));
 const key = () => `bench-${process.pid}-${++keySeq}`;
 /** The gateway's input: an order operation gets a fresh idempotency key (as a deployed caller must send one). */
@@ -120,7 +122,7 @@ if (runs('warm')) {
   ];
   // Straight to dynalite, without the local stream proxy's hop: the proxy stands in for DynamoDB Streams, which in
   // AWS cost the writer nothing; the outbox's forwarding runs in its own function there, not in this process.
-  const direct = { ...stack.config, DYNAMODB_ENDPOINT: stack.dynamo.directUrl };
+  const direct = { ...stack.config, ...environmentOf({ dynamodbEndpoint: stack.dynamo.directUrl }) };
   for (const op of OPERATIONS.filter((o) => WARM_OPERATIONS.includes(o.name))) {
     const handler = createGatewayHandler(op, {
       ...(op.idempotency ? { idempotency: dynamoIdempotency } : {}),
@@ -201,17 +203,17 @@ if (runs('secrets')) {
   stack.secrets.setSecret(id, JSON.stringify(session));
   const handler = createGatewayHandler(
     OPERATIONS.find((o) => o.name === 'GetEnabledGTTs')!,
-    { config: { ...stack.config, BROKER_SECRET_ID: id } },
+    { config: { ...stack.config, ...environmentOf({ brokerSecretId: id }) } },
   );
   const n = 200;
   for (let i = 0; i < n; i++) await handler({}, lambdaContext('bench'));
   results.secretFetches = {
     invocations: n,
     fetches: stack.secrets.getCallCount(id),
-    maxAgeSeconds: stack.config.SECRET_MAX_AGE_SECONDS,
+    maxAgeSeconds: parseGatewayConfig(stack.config).secretMaxAgeSeconds,
   };
   console.log(
-    `\nSecret fetches: ${stack.secrets.getCallCount(id)} for ${n} warm invocations (max age ${String(stack.config.SECRET_MAX_AGE_SECONDS)} s)`,
+    `\nSecret fetches: ${stack.secrets.getCallCount(id)} for ${n} warm invocations (max age ${parseGatewayConfig(stack.config).secretMaxAgeSeconds} s)`,
   );
 }
 

@@ -40,11 +40,11 @@ import { metricNamespace, SERVICE_NAME } from './schemas/names.js';
 /** Builds the idempotency executor of one operation (see core/idempotency.ts: `dynamoIdempotency`). */
 export type IdempotencyFactory = (
   operation: AnyOperation,
-  config: GatewayConfig & { IDEMPOTENCY_TABLE_NAME: string },
+  config: GatewayConfig & { idempotencyTableName: string },
 ) => IdempotentExecutor;
 
 /** Builds the trading controls (safety/trading-controls.ts: `dynamoTradingControls`): the governor and the kill switch. */
-export type TradingControlsFactory = (config: GatewayConfig & { CONTROL_TABLE_NAME: string }) => TradingControls;
+export type TradingControlsFactory = (config: GatewayConfig & { controlTableName: string }) => TradingControls;
 
 /** Builds the lifecycle-event producer (events/producer.ts: `createGatewayEvents`) when the deployment has a bus. */
 export type EventsFactory = (config: EventsConfig) => GatewayEvents;
@@ -67,7 +67,7 @@ export interface GatewayOptions {
   prefetchSession?: boolean;
   /**
    * Given only by the entry points of operations with a `lifecycle` entry (place, modify, cancel), so the other
-   * bundles carry no EventBridge client. Publishes only when EVENT_BUS_NAME is set.
+   * bundles carry no EventBridge client. Publishes only when the configuration names a bus (`eventBusName`).
    */
   events?: EventsFactory;
   /**
@@ -99,23 +99,23 @@ const lazyRuntime = (operation: AnyOperation, options: GatewayOptions) => {
       runtime = {
         config,
         sessions: new SessionSource({
-          secretId: config.BROKER_SECRET_ID,
-          maxAgeSeconds: config.SECRET_MAX_AGE_SECONDS,
-          endpoint: config.SECRETS_MANAGER_ENDPOINT,
+          secretId: config.brokerSecretId,
+          maxAgeSeconds: config.secretMaxAgeSeconds,
+          endpoint: config.secretsManagerEndpoint,
         }),
-        ...(operation.idempotency && config.IDEMPOTENCY_TABLE_NAME && options.idempotency
+        ...(operation.idempotency && config.idempotencyTableName && options.idempotency
           ? {
               idempotency: options.idempotency(operation, {
                 ...config,
-                IDEMPOTENCY_TABLE_NAME: config.IDEMPOTENCY_TABLE_NAME,
+                idempotencyTableName: config.idempotencyTableName,
               }),
             }
           : {}),
-        ...(operation.lifecycle && config.EVENT_BUS_NAME && options.events
-          ? { events: options.events({ ...config, EVENT_BUS_NAME: config.EVENT_BUS_NAME }) }
+        ...(operation.lifecycle && config.eventBusName && options.events
+          ? { events: options.events({ ...config, eventBusName: config.eventBusName }) }
           : {}),
-        ...(operation.kind === 'order' && config.CONTROL_TABLE_NAME && options.controls
-          ? { controls: options.controls({ ...config, CONTROL_TABLE_NAME: config.CONTROL_TABLE_NAME }) }
+        ...(operation.kind === 'order' && config.controlTableName && options.controls
+          ? { controls: options.controls({ ...config, controlTableName: config.controlTableName }) }
           : {}),
       };
     }

@@ -5,6 +5,7 @@
 import { App, Aspects } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 
+import { envName } from '../functions/runtime/env.js';
 import { accountOf, gatewayStackName, workflowExampleStackName } from './accounts.js';
 import { BROKER_CONTEXT_KEYS, resolveBrokerSetup } from './broker-setup.js';
 import { CONTEXT_SETTINGS, GatewayStack } from './gateway-stack.js';
@@ -32,7 +33,7 @@ export const buildApp = (app = new App()): { app: App; gateway: GatewayStack; wo
     // The exchange algo id is also `-c algoId=` (docs/compliance.md).
     settings: {
       ...Object.fromEntries(CONTEXT_SETTINGS.map((name) => [name, context(name)])),
-      ALGO_ID: context('ALGO_ID') ?? context('algoId'),
+      [envName('algoId')]: context(envName('algoId')) ?? context('algoId'),
     },
     broker,
     oauthAppSecretArn: context('oauthAppSecretArn'),

@@ -17,6 +17,7 @@ import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 
 import { NOTIFICATION_DETAIL_TYPE, NOTIFICATION_SOURCE } from '../functions/events/notification.js';
+import { environmentOf } from '../functions/runtime/env.js';
 import type { DetailType } from '../functions/schemas/event-types.js';
 import { EVENT_SOURCE } from '../functions/schemas/events.js';
 import { GatewayFunction, MEMORY_MB } from './gateway-function.js';
@@ -103,11 +104,11 @@ export const addEventWebhook = (
       roleDescription: `gtt-gateway NotifyFormatter: its log group, put events of source ${NOTIFICATION_SOURCE} (only) on the gateway bus`,
       logRetention: logs.RetentionDays.ONE_MONTH,
       memorySize: MEMORY_MB.background,
-      environment: {
-        EVENT_BUS_NAME: bus.eventBusName,
-        NOTIFY_FORMAT: notifyFormatOf(webhook.format),
-        ...(webhook.chatId ? { NOTIFY_TELEGRAM_CHAT_ID: webhook.chatId } : {}),
-      },
+      environment: environmentOf({
+        eventBusName: bus.eventBusName,
+        notifyFormat: notifyFormatOf(webhook.format),
+        notifyTelegramChatId: webhook.chatId || undefined,
+      }),
     });
     formatter.role.addToPrincipalPolicy(
       new iam.PolicyStatement({

@@ -7,6 +7,7 @@ import type { Stack } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 
 import { EVENTS_HISTORY } from '../functions/control-functions.js';
+import { environmentOf } from '../functions/runtime/env.js';
 import { addFunctionRoute } from './gateway-api.js';
 import { addErrorsAlarm, GatewayFunction, MEMORY_MB } from './gateway-function.js';
 import type { OperationFunctionsProps } from './operation-functions.js';
@@ -20,7 +21,7 @@ export const addEventsHistory = (stack: Stack, props: OperationFunctionsProps): 
     roleDescription: 'gtt-gateway EventsHistory: its log group, Query the events table (read only)',
     logRetention: logs.RetentionDays.ONE_MONTH,
     memorySize: MEMORY_MB.standard,
-    environment: { EVENTS_TABLE_NAME: props.events.table.tableName },
+    environment: environmentOf({ eventsTableName: props.events.table.tableName }),
     ...(props.network ? { network: props.network } : {}),
   });
   props.events.table.grant(fn.role, ...EVENTS_HISTORY_TABLE_ACTIONS);

@@ -19,6 +19,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
 import type { AnyOperation } from '../functions/contract/operation.js';
+import { environmentOf } from '../functions/runtime/env.js';
 import { EVENT_SOURCE } from '../functions/schemas/events.js';
 import { addEventDashboard } from './event-dashboard.js';
 import { addEventWebhook, type WebhookSettings } from './event-webhook.js';
@@ -136,7 +137,7 @@ export class LifecycleEvents extends Construct {
 
   /** What publishes on the bus and marks in the events table (the watcher, the EventForwarder). */
   publisherEnvironment(): Record<string, string> {
-    return { EVENT_BUS_NAME: this.bus.eventBusName, EVENTS_TABLE_NAME: this.table.tableName };
+    return environmentOf({ eventBusName: this.bus.eventBusName, eventsTableName: this.table.tableName });
   }
 
   /**
@@ -145,7 +146,7 @@ export class LifecycleEvents extends Construct {
    * grants it has; it may not publish on the bus nor write the events table.
    */
   orderFunctionEnvironment(): Record<string, string> {
-    return { EVENT_BUS_NAME: this.bus.eventBusName };
+    return environmentOf({ eventBusName: this.bus.eventBusName });
   }
 
   /** The session functions that write a token publish `Session Renewed`: the bus only. */
@@ -162,9 +163,11 @@ export class LifecycleEvents extends Construct {
         'gtt-gateway GttWatcher: its log group, read the session secret, publish on the gateway bus, the events table',
       logRetention: logs.RetentionDays.ONE_MONTH,
       environment: {
-        BROKER_BASE_URL: props.brokerBaseUrl,
-        BROKER_SECRET_ID: props.sessionSecret.secretArn,
-        BROKER_AUTH: props.brokerAuth,
+        ...environmentOf({
+          brokerBaseUrl: props.brokerBaseUrl,
+          brokerSecretId: props.sessionSecret.secretArn,
+          brokerAuth: props.brokerAuth,
+        }),
         ...this.publisherEnvironment(),
       },
       ...(props.network ? { network: props.network } : {}),

@@ -17,13 +17,14 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 
+import { environmentOf } from '../functions/runtime/env.js';
 import { SERVICE_NAME } from '../functions/schemas/names.js';
 import { accountOf, metricNamespaceOf } from './accounts.js';
 import { LAMBDA_ENI_ACTIONS } from './egress.js';
 
 export const PROJECT_ROOT = join(import.meta.dirname, '..');
 /** The broker request timeout; the Lambda timeout stays above it so our own timeout fires first. */
-export const BROKER_TIMEOUT_MS = 8_000;
+export const BROKER_TIMEOUT = 8_000;
 export const LAMBDA_TIMEOUT = Duration.seconds(12);
 
 /** Where a function runs when the stack has a static egress: private subnets whose only way out is the NAT. */
@@ -108,7 +109,7 @@ export class GatewayFunction extends Construct {
       environment: {
         POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
         POWERTOOLS_LOG_LEVEL: 'INFO',
-        BROKER_TIMEOUT_MS: String(BROKER_TIMEOUT_MS),
+        ...environmentOf({ brokerTimeoutMs: BROKER_TIMEOUT }),
         // A deployment per broker account writes its metrics to a namespace of its own (infra/accounts.ts).
         ...(accountOf(this.node.tryGetContext('account'))
           ? { METRIC_NAMESPACE: metricNamespaceOf(accountOf(this.node.tryGetContext('account'))) }

@@ -16,7 +16,7 @@ import type { Construct } from 'constructs';
 
 import { KILL_SWITCH } from '../functions/control-functions.js';
 import { OPERATIONS } from '../functions/operations.js';
-import { DEPLOYMENT_SETTINGS } from '../functions/runtime/config.js';
+import { DEPLOYMENT_SETTINGS, environmentOf } from '../functions/runtime/env.js';
 import { AuditArchive } from './audit-archive.js';
 import { type BrokerSetup, resolveBrokerSetup } from './broker-setup.js';
 import { EGRESS_CONTEXT_KEY, type EgressSetting, resolveEgress, StaticEgress } from './egress.js';
@@ -195,7 +195,7 @@ export class GatewayStack extends Stack {
       : undefined;
     const functionProps: OperationFunctionsProps = {
       brokerBaseUrl: brokerBaseUrl.valueAsString,
-      settings: { ...settings, BROKER_AUTH: brokerAuth },
+      settings: { ...settings, ...environmentOf({ brokerAuth }) },
       secret: this.secret,
       idempotencyTable: this.idempotencyTable,
       controlTable: this.controlTable,

@@ -7,6 +7,7 @@ import { CfnOutput, Duration, type Stack } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 
 import { KILL_SWITCH } from '../functions/control-functions.js';
+import { environmentOf } from '../functions/runtime/env.js';
 import { addFunctionRoute } from './gateway-api.js';
 import { addErrorsAlarm, GatewayFunction, MEMORY_MB } from './gateway-function.js';
 import { brokerRateEnvironment, GOVERNOR_TABLE_ACTIONS, type OperationFunctionsProps } from './operation-functions.js';
@@ -34,11 +35,13 @@ export const addKillSwitch = (stack: Stack, props: OperationFunctionsProps): Gat
     timeout: KILL_SWITCH_TIMEOUT,
     memorySize: MEMORY_MB.order,
     environment: {
-      BROKER_BASE_URL: props.brokerBaseUrl,
-      BROKER_SECRET_ID: secret.secretArn,
-      // The sweep's cancels carry no idempotency key: each puts its event's outbox item here (PutItem only).
-      IDEMPOTENCY_TABLE_NAME: props.idempotencyTable.tableName,
-      CONTROL_TABLE_NAME: controlTable.tableName,
+      ...environmentOf({
+        brokerBaseUrl: props.brokerBaseUrl,
+        brokerSecretId: secret.secretArn,
+        // The sweep's cancels carry no idempotency key: each puts its event's outbox item here (PutItem only).
+        idempotencyTableName: props.idempotencyTable.tableName,
+        controlTableName: controlTable.tableName,
+      }),
       ...brokerRateEnvironment(props.brokerRateLimits),
       ...events.orderFunctionEnvironment(),
       ...props.settings,

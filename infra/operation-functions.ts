@@ -14,6 +14,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 
 import type { AnyOperation } from '../functions/contract/operation.js';
 import { OPERATIONS } from '../functions/operations.js';
+import { environmentOf } from '../functions/runtime/env.js';
 import type { BrokerSetup } from './broker-setup.js';
 import type { LifecycleEvents } from './events.js';
 import { addFunctionRoute, type GatewayApi, ORDER_ROUTE_THROTTLE } from './gateway-api.js';
@@ -25,7 +26,7 @@ export const GOVERNOR_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem'] a
 /** What the operation functions and the kill switch are built from. */
 export interface OperationFunctionsProps {
   brokerBaseUrl: string;
-  /** The functions' environment from the deployment settings (BROKER_AUTH included). */
+  /** The functions' environment from the deployment settings, by name (the broker's auth included). */
   settings: Record<string, string>;
   secret: secretsmanager.ISecret;
   idempotencyTable: dynamodb.Table;
@@ -82,13 +83,10 @@ export const addOperationFunctions = (stack: Stack, props: OperationFunctionsPro
   return functions;
 };
 
-/** The broker's own order rate (its preset), unless the deployment sets ORDER_RATE_* (in `settings`). */
+/** The broker's own order rate (its preset), unless the deployment sets the order rate (in `settings`). */
 export const brokerRateEnvironment = (rateLimits: BrokerSetup['rateLimits']): Record<string, string> =>
   rateLimits
-    ? {
-        ORDER_RATE_PER_SECOND: String(rateLimits.perSecond),
-        ORDER_RATE_PER_MINUTE: String(rateLimits.perMinute),
-      }
+    ? environmentOf({ orderRatePerSecond: rateLimits.perSecond, orderRatePerMinute: rateLimits.perMinute })
     : {};
 
 const addOperation = (stack: Stack, operation: AnyOperation, props: OperationFunctionsProps): GatewayFunction => {
@@ -100,10 +98,12 @@ const addOperation = (stack: Stack, operation: AnyOperation, props: OperationFun
     logRetention: logs.RetentionDays.ONE_MONTH,
     memorySize: operation.kind === 'order' ? MEMORY_MB.order : MEMORY_MB.standard,
     environment: {
-      BROKER_BASE_URL: props.brokerBaseUrl,
-      BROKER_SECRET_ID: secret.secretArn,
-      IDEMPOTENCY_TABLE_NAME: idempotencyTable.tableName,
-      ...(operation.kind === 'order' ? { CONTROL_TABLE_NAME: controlTable.tableName } : {}),
+      ...environmentOf({
+        brokerBaseUrl: props.brokerBaseUrl,
+        brokerSecretId: secret.secretArn,
+        idempotencyTableName: idempotencyTable.tableName,
+        controlTableName: operation.kind === 'order' ? controlTable.tableName : undefined,
+      }),
       ...(operation.kind === 'order' ? brokerRateEnvironment(props.brokerRateLimits) : {}),
       ...(operation.lifecycle ? events.orderFunctionEnvironment() : {}),
       ...props.settings,

@@ -10,6 +10,7 @@ import type * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 
 import { PLANS } from '../functions/control-functions.js';
+import { environmentOf } from '../functions/runtime/env.js';
 import { addFunctionRoute, ORDER_ROUTE_THROTTLE } from './gateway-api.js';
 import { addErrorsAlarm, GatewayFunction, MEMORY_MB } from './gateway-function.js';
 import { brokerRateEnvironment, GOVERNOR_TABLE_ACTIONS, type OperationFunctionsProps } from './operation-functions.js';
@@ -34,10 +35,12 @@ export const IDEMPOTENCY_TABLE_ACTIONS = [
 
 /** The environment and grants of a function that acts on plans: the Plans function and the watcher. */
 export const planActorEnvironment = (props: OperationFunctionsProps): Record<string, string> => ({
-  BROKER_BASE_URL: props.brokerBaseUrl,
-  BROKER_SECRET_ID: props.secret.secretArn,
-  IDEMPOTENCY_TABLE_NAME: props.idempotencyTable.tableName,
-  CONTROL_TABLE_NAME: props.controlTable.tableName,
+  ...environmentOf({
+    brokerBaseUrl: props.brokerBaseUrl,
+    brokerSecretId: props.secret.secretArn,
+    idempotencyTableName: props.idempotencyTable.tableName,
+    controlTableName: props.controlTable.tableName,
+  }),
   ...brokerRateEnvironment(props.brokerRateLimits),
   ...props.events.publisherEnvironment(),
   ...props.settings,

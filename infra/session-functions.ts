@@ -20,6 +20,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
+import { environmentOf } from '../functions/runtime/env.js';
 import { SERVICE_NAME } from '../functions/schemas/names.js';
 import { END_OF_DAY_LOGOUT_CRON, SESSION_FUNCTIONS, type SessionFunction } from '../functions/session-functions.js';
 import { accountOf, metricNamespaceOf } from './accounts.js';
@@ -145,25 +146,24 @@ export class SessionFunctions extends Construct {
       description: `gtt-gateway: ${spec.summary}`,
       roleDescription: `gtt-gateway ${spec.name}: its log group, ${spec.sessionSecret === 'write' ? 'read and write' : 'read'} the session secret${secretId ? ', read its own credentials' : ''}${spec.oauthStateTable ? ', the OAuth state table' : ''}`,
       logRetention: logs.RetentionDays.ONE_MONTH,
-      environment: {
-        BROKER_BASE_URL: props.brokerBaseUrl,
-        BROKER_SECRET_ID: props.sessionSecret.secretArn,
-        BROKER_AUTH: props.brokerAuth,
+      environment: environmentOf({
+        brokerBaseUrl: props.brokerBaseUrl,
+        brokerSecretId: props.sessionSecret.secretArn,
+        brokerAuth: props.brokerAuth,
         ...(spec.credentials === 'oauthApp'
           ? {
-              OAUTH_APP_SECRET_ID: this.oauthAppSecret.secretArn,
-              BROKER_AUTHORIZE_URL: props.brokerAuthorizeUrl,
-              BROKER_LOGIN: props.brokerLogin,
-              ...(props.brokerTokenUrl ? { BROKER_TOKEN_URL: props.brokerTokenUrl } : {}),
+              oauthAppSecretId: this.oauthAppSecret.secretArn,
+              brokerAuthorizeUrl: props.brokerAuthorizeUrl,
+              brokerLogin: props.brokerLogin,
+              brokerTokenUrl: props.brokerTokenUrl || undefined,
             }
           : {}),
-        ...(spec.credentials === 'login' && this.loginSecret ? { LOGIN_SECRET_ID: this.loginSecret.secretArn } : {}),
-        ...(spec.oauthStateTable ? { OAUTH_STATE_TABLE_NAME: this.stateTable.tableName } : {}),
+        loginSecretId: spec.credentials === 'login' && this.loginSecret ? this.loginSecret.secretArn : undefined,
+        oauthStateTableName: spec.oauthStateTable ? this.stateTable.tableName : undefined,
         // The token writers (a login with credentials) publish Session Renewed; the end-of-day logout writes no token.
-        ...(spec.sessionSecret === 'write' && spec.credentials && props.eventBus
-          ? { EVENT_BUS_NAME: props.eventBus.name }
-          : {}),
-      },
+        eventBusName:
+          spec.sessionSecret === 'write' && spec.credentials && props.eventBus ? props.eventBus.name : undefined,
+      }),
       ...(props.network ? { network: props.network } : {}),
     });
     const role = gatewayFunction.role;

@@ -3,14 +3,14 @@
  * with one line naming the setting instead of deploying functions that refuse every call at cold start.
  *
  * The functions' own settings (guardrails, idempotency, secret cache) are checked with the functions' zod schema
- * (functions/runtime/config.ts): what synth accepts is exactly what a cold start accepts. The stack's own settings
+ * (the catalogue, functions/runtime/env.ts): what synth accepts is exactly what a cold start accepts. The stack's own settings
  * (ARNs, the alarm address, the source-map switch) are checked here; the preset, egress, watcher and webhook
  * settings are checked where they are read (broker-setup.ts, egress.ts, events.ts, webhook-format.ts), with
  * messages that also name the setting.
  */
 import type * as z from 'zod';
 
-import { configFields, DEPLOYMENT_SETTINGS } from '../functions/runtime/config.js';
+import { DEPLOYMENT_KEYS, DEPLOYMENT_SETTINGS, envObject } from '../functions/runtime/env.js';
 import { ACCOUNT_NAME, ACCOUNT_NAME_RULE } from './accounts.js';
 
 export class SettingError extends Error {
@@ -42,12 +42,8 @@ export const STACK_CONTEXT_CHECKS: Record<string, { test: (value: string) => boo
   account: { test: (v) => ACCOUNT_NAME.test(v), expect: ACCOUNT_NAME_RULE },
 };
 
-/** The functions' settings as the functions read them, without the wiring the stack fills in. */
-const deploymentSettingsSchema = configFields.pick(
-  Object.fromEntries(DEPLOYMENT_SETTINGS.map((name) => [name, true])) as {
-    [K in (typeof DEPLOYMENT_SETTINGS)[number]]: true;
-  },
-);
+/** The functions' settings as the functions read them (by name), without the wiring the stack fills in. */
+const deploymentSettingsSchema = envObject(DEPLOYMENT_KEYS);
 
 /** Names that look like a function setting (`GUARDRAIL_MAX_QYT`) but are none: a typo would silently do nothing. */
 const LOOKS_LIKE_A_SETTING = /^(GUARDRAIL|IDEMPOTENCY|SECRET|BROKER)_/;

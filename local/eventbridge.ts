@@ -8,7 +8,7 @@
  * `detail-type`, `source`, `account`, `time`, `region`, `resources`, `detail`) as the JSON body, retried with
  * backoff on a network error, 429 or 5xx, in order, one at a time.
  *
- * With `notify` (npm start's NOTIFY_FORMAT and NOTIFY_ON) only the listed detail-types are forwarded, as the stack's
+ * With `notify` (npm start's webhook format and its NOTIFY_ON) only the listed detail-types are forwarded, as the stack's
  * rule pattern forwards them, and the body is the one the stack POSTs for the format (functions/events/notification.ts):
  * `raw` the envelope, `slack` `{text}`, `telegram` `{chat_id, text}`.
  *

@@ -20,6 +20,7 @@ import { createEventForwarder, type ForwarderOptions } from '../functions/outbox
 import { createPlansFunction } from '../functions/plans/function.js';
 import { createPlanEngine } from '../functions/plans/runtime.js';
 import type { GatewaySettings } from '../functions/runtime/config.js';
+import { environmentOf } from '../functions/runtime/env.js';
 import { createLogger, type GatewayLogger } from '../functions/runtime/logger.js';
 import { dynamoIdempotency } from '../functions/safety/idempotency.js';
 import { dynamoTradingControls } from '../functions/safety/trading-controls.js';
@@ -70,7 +71,7 @@ export interface LocalStackOptions {
   /** Broker request timeout for the handlers (ms). */
   brokerTimeoutMs?: number;
   secretMaxAgeSeconds?: number;
-  /** Extra settings by environment name (guardrails, IDEMPOTENCY_KEY_REQUIRED, ...). */
+  /** Extra settings by environment name (guardrails, the idempotency key rule, ...). */
   settings?: GatewaySettings;
   /**
    * false: no trading controls table for the functions (no order-rate governor, no kill switch): the benchmark of
@@ -80,7 +81,7 @@ export interface LocalStackOptions {
   gateway?: Omit<GatewayOptions, 'config'>;
   /** POST every event to this URL as the stack's API destination would (NOTIFY_WEBHOOK_URL of npm start). */
   webhookUrl?: string;
-  /** What the webhook gets (NOTIFY_FORMAT, NOTIFY_ON of npm start); default every event as the envelope. */
+  /** What the webhook gets (npm start's webhook format and NOTIFY_ON); default every event as the envelope. */
   notify?: LocalEventBridgeOptions['notify'];
   onEvent?: (event: DeliveredEvent) => void;
   onDeliveryProblem?: (message: string) => void;
@@ -234,23 +235,28 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     ...(options.deadLetterFile ? { deadLetterFile: options.deadLetterFile } : {}),
     ...(options.onDeadLetter ? { onDeadLetter: options.onDeadLetter } : {}),
   });
+  // The three environments of the stack, as infra/ builds them: by the catalogue's keys (functions/runtime/env.ts).
+  const shared = {
+    brokerBaseUrl: broker.baseUrl,
+    brokerAuth: broker.auth,
+    brokerSecretId: LOCAL_SECRET_ID,
+  } as const;
   const config: GatewaySettings = {
-    BROKER_BASE_URL: broker.baseUrl,
-    BROKER_AUTH: broker.auth,
-    BROKER_SECRET_ID: LOCAL_SECRET_ID,
-    BROKER_TIMEOUT_MS: options.brokerTimeoutMs ?? 8_000,
-    SECRET_MAX_AGE_SECONDS: options.secretMaxAgeSeconds ?? 300,
-    SECRETS_MANAGER_ENDPOINT: secrets.url,
-    IDEMPOTENCY_TABLE_NAME: dynamo.tableName,
-    DYNAMODB_ENDPOINT: dynamo.url,
-    EVENT_BUS_NAME: LOCAL_EVENT_BUS,
-    EVENTS_TABLE_NAME: LOCAL_EVENTS_TABLE,
-    EVENTBRIDGE_ENDPOINT: eventBridge.url,
-    ...(options.governor === false ? {} : { CONTROL_TABLE_NAME: LOCAL_CONTROL_TABLE }),
-    // A broker that states its own order rate (its preset) sets the default; the deployment's setting wins.
-    ...(broker.rateLimits
-      ? { ORDER_RATE_PER_SECOND: broker.rateLimits.perSecond, ORDER_RATE_PER_MINUTE: broker.rateLimits.perMinute }
-      : {}),
+    ...environmentOf({
+      ...shared,
+      brokerTimeoutMs: options.brokerTimeoutMs ?? 8_000,
+      secretMaxAgeSeconds: options.secretMaxAgeSeconds ?? 300,
+      secretsManagerEndpoint: secrets.url,
+      idempotencyTableName: dynamo.tableName,
+      dynamodbEndpoint: dynamo.url,
+      eventBusName: LOCAL_EVENT_BUS,
+      eventsTableName: LOCAL_EVENTS_TABLE,
+      eventbridgeEndpoint: eventBridge.url,
+      controlTableName: options.governor === false ? undefined : LOCAL_CONTROL_TABLE,
+      // A broker that states its own order rate (its preset) sets the default; the deployment's setting wins.
+      orderRatePerSecond: broker.rateLimits?.perSecond,
+      orderRatePerMinute: broker.rateLimits?.perMinute,
+    }),
     ...options.settings,
   };
   const handlers = new Map<string, LocalHandler>(
@@ -268,32 +274,28 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     ]),
   );
   const handlerFor = (op: AnyOperation): LocalHandler => handlers.get(op.name)!;
-  const sessionEnv: Record<string, string> = {
-    BROKER_BASE_URL: broker.baseUrl,
-    BROKER_AUTH: broker.auth,
-    BROKER_LOGIN: broker.login,
-    BROKER_SECRET_ID: LOCAL_SECRET_ID,
-    BROKER_AUTHORIZE_URL: broker.authorizeUrl,
-    ...(broker.tokenUrl ? { BROKER_TOKEN_URL: broker.tokenUrl } : {}),
-    OAUTH_APP_SECRET_ID: LOCAL_OAUTH_APP_SECRET_ID,
-    OAUTH_STATE_TABLE_NAME: LOCAL_OAUTH_STATE_TABLE,
-    LOGIN_SECRET_ID: LOCAL_LOGIN_SECRET_ID,
-    SECRETS_MANAGER_ENDPOINT: secrets.url,
-    DYNAMODB_ENDPOINT: dynamo.url,
-    EVENT_BUS_NAME: LOCAL_EVENT_BUS,
-    EVENTBRIDGE_ENDPOINT: eventBridge.url,
-  };
-  const watcherEnv = {
-    BROKER_BASE_URL: broker.baseUrl,
-    BROKER_AUTH: broker.auth,
-    BROKER_SECRET_ID: LOCAL_SECRET_ID,
-    BROKER_TIMEOUT_MS: String(options.brokerTimeoutMs ?? 8_000),
-    SECRETS_MANAGER_ENDPOINT: secrets.url,
-    DYNAMODB_ENDPOINT: dynamo.url,
-    EVENT_BUS_NAME: LOCAL_EVENT_BUS,
-    EVENTS_TABLE_NAME: LOCAL_EVENTS_TABLE,
-    EVENTBRIDGE_ENDPOINT: eventBridge.url,
-  };
+  const sessionEnv = environmentOf({
+    ...shared,
+    brokerLogin: broker.login,
+    brokerAuthorizeUrl: broker.authorizeUrl,
+    brokerTokenUrl: broker.tokenUrl || undefined,
+    oauthAppSecretId: LOCAL_OAUTH_APP_SECRET_ID,
+    oauthStateTableName: LOCAL_OAUTH_STATE_TABLE,
+    loginSecretId: LOCAL_LOGIN_SECRET_ID,
+    secretsManagerEndpoint: secrets.url,
+    dynamodbEndpoint: dynamo.url,
+    eventBusName: LOCAL_EVENT_BUS,
+    eventbridgeEndpoint: eventBridge.url,
+  });
+  const watcherEnv = environmentOf({
+    ...shared,
+    brokerTimeoutMs: options.brokerTimeoutMs ?? 8_000,
+    secretsManagerEndpoint: secrets.url,
+    dynamodbEndpoint: dynamo.url,
+    eventBusName: LOCAL_EVENT_BUS,
+    eventsTableName: LOCAL_EVENTS_TABLE,
+    eventbridgeEndpoint: eventBridge.url,
+  });
   // The transactional outbox's other half, as deployed: the EventForwarder on the idempotency table's stream, only
   // completed records (the event source mapping's filter), delivered again from a failure it reports.
   const forwarderLog = ownFunctionLogger('EventForwarder');

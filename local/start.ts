@@ -14,7 +14,8 @@ process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
 const { OPERATIONS } = await import('../functions/operations.js');
 const { startLocalStack } = await import('./run-local.js');
-const { DEPLOYMENT_SETTINGS, parseGatewayConfig } = await import('../functions/runtime/config.js');
+const { parseGatewayConfig } = await import('../functions/runtime/config.js');
+const { DEPLOYMENT_SETTINGS } = await import('../functions/runtime/env.js');
 
 const { PRESET_NAMES } = await import('../functions/broker/presets.js');
 const { SESSION_FUNCTIONS } = await import('../functions/session-functions.js');
@@ -181,7 +182,7 @@ console.log(
 console.log(
   `demo sign-in            user ${stack.emulator.uid}  password ${stack.emulator.login.password}  OTP: curl -s ${stack.emulator.url}/_emulator/otp`,
 );
-console.log(`Secrets Manager (local) ${stack.secrets.url}  secret ${String(stack.config.BROKER_SECRET_ID)}`);
+console.log(`Secrets Manager (local) ${stack.secrets.url}  secret ${parseGatewayConfig(stack.config).brokerSecretId}`);
 console.log(`DynamoDB (dynalite)     ${stack.dynamo.url}  table ${stack.dynamo.tableName}`);
 console.log(
   `EventBridge (local)     ${stack.eventBridge.url}  bus ${stack.eventBridge.busName}${webhookUrl ? `  -> webhook ${webhookUrl}` : ''}`,
@@ -193,7 +194,7 @@ if (webhookUrl) {
 console.log(`GttWatcher              ${watchSeconds ? `every ${watchSeconds} s` : 'off (--watch-interval 0)'}`);
 const rules = parseGatewayConfig(stack.config);
 console.log(
-  `Trading rules           ${rules.ORDER_RATE_PER_SECOND}/s and ${rules.ORDER_RATE_PER_MINUTE}/min per account; market orders: ${rules.MARKET_ORDERS}; algo id: ${rules.ALGO_ID ?? 'none'}; kill switch: ${base}/kill-switch`,
+  `Trading rules           ${rules.orderRatePerSecond}/s and ${rules.orderRatePerMinute}/min per account; market orders: ${rules.marketOrders}; algo id: ${rules.algoId ?? 'none'}; kill switch: ${base}/kill-switch`,
 );
 console.log(`OpenAPI                 ${base}/openapi.json`);
 if (Object.keys(settings).length) console.log(`Settings                ${JSON.stringify(settings)}`);

@@ -24,7 +24,7 @@ export interface BrokerCallDeps {
   timeoutMs: () => number;
   session: () => Promise<BrokerSession>;
   refreshSession: () => Promise<BrokerSession>;
-  /** The exchange algo id order jData carries (ALGO_ID), when the deployment sets one. */
+  /** The exchange algo id order jData carries (the deployment's `algoId`), when the deployment sets one. */
   algoId?: string;
 }
 

@@ -7,7 +7,7 @@ import type { ModifyOcoInput, ModifyOrderInput, PlaceOcoInput, PlaceOrderInput }
 import type { BrokerSession } from '../schemas/session.js';
 import { encodeSymbol, type JData } from './jdata.js';
 
-/** `algo_id` when the deployment sets an exchange algo id (ALGO_ID); nothing otherwise. */
+/** `algo_id` when the deployment sets an exchange algo id (`algoId`); nothing otherwise. */
 const algoIdField = (wire: WireSettings | undefined): { algo_id?: string } =>
   wire?.algoId ? { algo_id: wire.algoId } : {};
 

@@ -57,7 +57,7 @@ export interface BrokerPreset {
   rateLimits?: PresetRateLimits;
   /**
    * Whether the broker's GTT operations (PlaceGTTOrder, PlaceOCOOrder and their modifies) take `algo_id`: `yes`,
-   * `no`, or `unknown` (then the gateway sends it only when the deployment sets ALGO_ID; docs/brokers.md).
+   * `no`, or `unknown` (then the gateway sends it only when the deployment sets its `algoId`; docs/brokers.md).
    */
   gttAlgoId: 'yes' | 'no' | 'unknown';
   /** Values not confirmed by a second source (docs/brokers.md repeats them). */

@@ -38,7 +38,7 @@ export interface PricedLeg {
 
 /** Deployment settings that shape the jData of orders. */
 export interface WireSettings {
-  /** The exchange algo id (ALGO_ID): order jData carries it as `algo_id` when set (docs/compliance.md). */
+  /** The exchange algo id (the deployment's `algoId`): order jData carries it as `algo_id` when set (docs/compliance.md). */
   algoId?: string;
 }
 

@@ -11,13 +11,15 @@ import { EventHistory } from '../events/history.js';
 import { createRoutedFunction } from '../gateway/routed-function.js';
 import type { RoutedRequest } from '../gateway/routed-request.js';
 import { EVENTS_HISTORY } from '../manifest/events-history.js';
-import { configFields, parseConfig } from '../runtime/config.js';
+import { parseConfig } from '../runtime/config.js';
+import { envSchema } from '../runtime/env.js';
 import { logger as defaultLogger } from '../runtime/logger.js';
 import { eventsHistoryInput, type EventsHistoryResult } from '../schemas/events-history.js';
 import { memo } from '../schemas/values.js';
 
-const historyConfigSchema = configFields.pick({ DYNAMODB_ENDPOINT: true }).extend({
-  EVENTS_TABLE_NAME: z.string().min(3, { error: 'must name the events table' }).max(255),
+/** The events history's configuration schema (runtime/env.ts): the events table is required. */
+export const eventsHistoryEnv = envSchema(['dynamodbEndpoint', 'eventsTableName'], {
+  overrides: { eventsTableName: z.string().min(3, { error: 'must name the events table' }).max(255) },
 });
 
 export interface EventsHistoryOptions {
@@ -30,15 +32,20 @@ export interface EventsHistoryOptions {
 export const createEventsHistory = (options: EventsHistoryOptions = {}) => {
   const logger = options.logger ?? defaultLogger;
   const history = memo(() => {
-    const config = parseConfig(historyConfigSchema, options.env ?? process.env, 'events history');
-    return new EventHistory({ tableName: config.EVENTS_TABLE_NAME, endpoint: config.DYNAMODB_ENDPOINT });
+    const config = parseConfig(eventsHistoryEnv, options.env ?? process.env, 'events history');
+    return new EventHistory({ tableName: config.eventsTableName, endpoint: config.dynamodbEndpoint });
   });
   const read = async (request: RoutedRequest): Promise<EventsHistoryResult> => {
     const input = validateInput(eventsHistoryInput, request.fields);
     const page = await history().read(input, options.now?.() ?? new Date());
     if (!page) {
       throw validationFailed(
-        [{ field: 'cursor', message: 'cursor must be a nextCursor from an earlier page read with the same since and type' }],
+        [
+          {
+            field: 'cursor',
+            message: 'cursor must be a nextCursor from an earlier page read with the same since and type',
+          },
+        ],
         'Invalid request',
       );
     }

@@ -24,6 +24,7 @@ import type { RoutedRequest } from '../gateway/routed-request.js';
 import { KILL_SWITCH } from '../manifest/kill-switch.js';
 import { cancelGttOrder, getPendingGttOrders } from '../operations.js';
 import { type GatewayConfig, type GatewaySettings, parseGatewayConfig } from '../runtime/config.js';
+import { envName } from '../runtime/env.js';
 import { logger as defaultLogger, writeLog } from '../runtime/logger.js';
 import { dynamoTradingControls, retryAfterSeconds, type TradingControls } from '../safety/trading-controls.js';
 import type { KillSwitchResult } from '../schemas/controls.js';
@@ -53,8 +54,10 @@ export const createKillSwitch = (options: KillSwitchOptions = {}) => {
     if (runtime) return runtime;
     const settings = options.config ?? options.env ?? process.env;
     const config = parseGatewayConfig(settings);
-    if (!config.CONTROL_TABLE_NAME)
-      throw new ConfigurationError('The kill switch needs the trading controls table (CONTROL_TABLE_NAME).');
+    if (!config.controlTableName)
+      throw new ConfigurationError(
+        `The kill switch needs the trading controls table (${envName('controlTableName')}).`,
+      );
     // The table's own entries on the shared stack: the same validation, governor, audit and events as any call.
     const metrics = new Metrics({ namespace: metricNamespace(), serviceName: SERVICE_NAME });
     const shared = {
@@ -66,11 +69,11 @@ export const createKillSwitch = (options: KillSwitchOptions = {}) => {
     } as const;
     runtime = {
       config,
-      controls: dynamoTradingControls({ ...config, CONTROL_TABLE_NAME: config.CONTROL_TABLE_NAME }),
+      controls: dynamoTradingControls({ ...config, controlTableName: config.controlTableName }),
       sessions: new SessionSource({
-        secretId: config.BROKER_SECRET_ID,
-        maxAgeSeconds: config.SECRET_MAX_AGE_SECONDS,
-        endpoint: config.SECRETS_MANAGER_ENDPOINT,
+        secretId: config.brokerSecretId,
+        maxAgeSeconds: config.secretMaxAgeSeconds,
+        endpoint: config.secretsManagerEndpoint,
       }),
       list: createGatewayHandler(getPendingGttOrders, shared),
       cancel: createGatewayHandler(cancelGttOrder, shared),
@@ -87,11 +90,11 @@ export const createKillSwitch = (options: KillSwitchOptions = {}) => {
     changedAt: string,
     extra: { changedBy?: string; cancelled?: number; failed?: number },
   ) => {
-    if (!config.EVENT_BUS_NAME) return;
+    if (!config.eventBusName) return;
     const eventId = eventIds.killSwitch(halted, changedAt);
     const result = await createEventPublisher({
-      busName: config.EVENT_BUS_NAME,
-      endpoint: config.EVENTBRIDGE_ENDPOINT,
+      busName: config.eventBusName,
+      endpoint: config.eventbridgeEndpoint,
     }).publish([
       {
         detailType: 'Kill Switch',

@@ -1,7 +1,7 @@
 /**
  * The human message of a lifecycle event (docs/events.md, "Forwarding to a webhook"), one builder for both places a
  * message is made: the deployed NotifyFormatter function (handlers/notify-formatter.ts) and the local forwarder of
- * `npm start` (local/eventbridge.ts), so what `NOTIFY_FORMAT=telegram npm start` POSTs is what the stack POSTs.
+ * `npm start` (local/eventbridge.ts), so what `npm start` POSTs in the telegram format is what the stack POSTs.
  *
  * The text comes from what each detail-type's event really holds (schemas/events.ts): side (Buy/Sell), quantity,
  * price, the trigger of a single GTT or the fired leg and its trigger of an OCO, the tag, and for a fired GTT the

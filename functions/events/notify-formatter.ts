@@ -7,15 +7,17 @@
  * publish a lifecycle event.
  */
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import * as z from 'zod';
 
 import { redactDeep } from '../contract/redact.js';
-import {
-  NOTIFICATION_DETAIL_TYPE,
-  NOTIFICATION_SOURCE,
-  notificationBody,
-  NOTIFY_FORMATS,
-  type NotifyFormat,
-} from './notification.js';
+import { parseConfig } from '../runtime/config.js';
+import { envSchema } from '../runtime/env.js';
+import { NOTIFICATION_DETAIL_TYPE, NOTIFICATION_SOURCE, notificationBody, type NotifyFormat } from './notification.js';
+
+/** The notify formatter's configuration schema (runtime/env.ts): the bus and a chat format are required. */
+export const notifyFormatterEnv = envSchema(['eventBusName', 'notifyFormat', 'notifyTelegramChatId'], {
+  overrides: { eventBusName: z.string().min(1, { error: 'must name the event bus' }).max(256) },
+});
 
 export interface NotifyFormatterOptions {
   env?: NodeJS.ProcessEnv;
@@ -25,14 +27,10 @@ export interface NotifyFormatterOptions {
 
 /** The handler: throws when the bus refused the message, so Lambda retries the invocation. */
 export const createNotifyFormatter = (options: NotifyFormatterOptions = {}) => {
-  const env = options.env ?? process.env;
-  const busName = env.EVENT_BUS_NAME;
-  const format = env.NOTIFY_FORMAT as NotifyFormat | undefined;
-  if (!busName) throw new Error('EVENT_BUS_NAME is not set');
-  if (!format || format === 'raw' || !(NOTIFY_FORMATS as readonly string[]).includes(format)) {
-    throw new Error(`NOTIFY_FORMAT must be slack or telegram, got ${JSON.stringify(format)}`);
-  }
-  const chatId = env.NOTIFY_TELEGRAM_CHAT_ID || undefined;
+  const config = parseConfig(notifyFormatterEnv, options.env ?? process.env, 'notify formatter');
+  const busName = config.eventBusName;
+  const format: NotifyFormat = config.notifyFormat;
+  const chatId = config.notifyTelegramChatId;
   const client = new EventBridgeClient({ ...(options.endpoint ? { endpoint: options.endpoint } : {}), maxAttempts: 3 });
   return async (event: { 'detail-type': string; detail: unknown }): Promise<void> => {
     // Nothing token-shaped leaves in a message, whatever a detail carried.

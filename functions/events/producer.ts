@@ -18,13 +18,13 @@ import { EventsTable } from './store.js';
 import { contentHash, type OrderEventIds, orderEventIds, scopeOf } from './views.js';
 
 export interface EventsConfig {
-  EVENT_BUS_NAME: string;
-  EVENTS_TABLE_NAME?: string | undefined;
+  eventBusName: string;
+  eventsTableName?: string | undefined;
   /** The outbox: the idempotency table, whose stream the EventForwarder reads. */
-  IDEMPOTENCY_TABLE_NAME?: string | undefined;
+  idempotencyTableName?: string | undefined;
   /** Local runs and tests only. */
-  EVENTBRIDGE_ENDPOINT?: string | undefined;
-  DYNAMODB_ENDPOINT?: string | undefined;
+  eventbridgeEndpoint?: string | undefined;
+  dynamodbEndpoint?: string | undefined;
 }
 
 export interface GatewayEvents {
@@ -75,13 +75,13 @@ export const buildGatewayEvent = (
 
 export const createGatewayEvents = (config: EventsConfig, publisher?: EventPublisher): GatewayEvents => {
   const bus = memo(
-    () => publisher ?? createEventPublisher({ busName: config.EVENT_BUS_NAME, endpoint: config.EVENTBRIDGE_ENDPOINT }),
+    () => publisher ?? createEventPublisher({ busName: config.eventBusName, endpoint: config.eventbridgeEndpoint }),
   );
-  const outbox = config.IDEMPOTENCY_TABLE_NAME
-    ? new OutboxTable({ tableName: config.IDEMPOTENCY_TABLE_NAME, endpoint: config.DYNAMODB_ENDPOINT })
+  const outbox = config.idempotencyTableName
+    ? new OutboxTable({ tableName: config.idempotencyTableName, endpoint: config.dynamodbEndpoint })
     : undefined;
-  const table = config.EVENTS_TABLE_NAME
-    ? new EventsTable({ tableName: config.EVENTS_TABLE_NAME, endpoint: config.DYNAMODB_ENDPOINT })
+  const table = config.eventsTableName
+    ? new EventsTable({ tableName: config.eventsTableName, endpoint: config.dynamodbEndpoint })
     : undefined;
   return {
     async build(operation, input, result, account, now = new Date()) {
@@ -91,7 +91,7 @@ export const createGatewayEvents = (config: EventsConfig, publisher?: EventPubli
           input,
           result,
           now,
-          orderEventIds(scopeOf(config.EVENT_BUS_NAME, await account())),
+          orderEventIds(scopeOf(config.eventBusName, await account())),
         );
       } catch {
         return undefined;

@@ -127,7 +127,7 @@ export const contentHash = (view: OrderView): string => {
  * two accounts, two deployments, or two sandbox runs of one day share them: the ids of order events include both.
  */
 export interface EventScope {
-  /** The deployment: its event bus name (both producers know it as EVENT_BUS_NAME). */
+  /** The deployment: its event bus name (both producers know it as `eventBusName`). */
   deployment: string;
   /** The broker account the deployment's secret names. */
   uid: string;

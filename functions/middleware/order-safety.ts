@@ -8,6 +8,7 @@ import { ConfigurationError, ValidationFailedError } from '../contract/errors.js
 import { supportsDryRun } from '../contract/gateway-request.js';
 import type { AnyOperation } from '../contract/operation.js';
 import type { GatewayConfig } from '../runtime/config.js';
+import { envName } from '../runtime/env.js';
 import { checkGuardrails } from '../safety/guardrails.js';
 import { protectMarketOrder } from '../safety/market-orders.js';
 import type { GatewayContext } from './context.js';
@@ -27,10 +28,10 @@ export const orderSafety = (
         details: [{ field: keyField, message: `not supported by ${operation.name}` }],
       });
     }
-    if (options.idempotencyKey !== undefined && settings.IDEMPOTENCY_TABLE_NAME === undefined) {
+    if (options.idempotencyKey !== undefined && settings.idempotencyTableName === undefined) {
       // Silently ignoring the key would let the caller believe a retry is safe.
       throw new ConfigurationError(
-        `This deployment has no idempotency table (IDEMPOTENCY_TABLE_NAME), so ${keyField} cannot be honoured; nothing was sent.`,
+        `This deployment has no idempotency table (${envName('idempotencyTableName')}), so ${keyField} cannot be honoured; nothing was sent.`,
       );
     }
     if (options.dryRun && !supportsDryRun(operation)) {
@@ -40,7 +41,7 @@ export const orderSafety = (
     }
     if (
       operation.idempotency === 'required' &&
-      settings.IDEMPOTENCY_KEY_REQUIRED &&
+      settings.idempotencyKeyRequired &&
       !options.dryRun &&
       options.idempotencyKey === undefined
     ) {

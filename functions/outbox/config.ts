@@ -1,14 +1,18 @@
 /** The EventForwarder's environment: the bus, the events table (markers, order views), and local endpoints. */
 import * as z from 'zod';
 
-import { configFields, parseConfig } from '../runtime/config.js';
+import { parseConfig } from '../runtime/config.js';
+import { envSchema } from '../runtime/env.js';
 
-export const forwarderConfigSchema = configFields.pick({ DYNAMODB_ENDPOINT: true, EVENTBRIDGE_ENDPOINT: true }).extend({
-  EVENT_BUS_NAME: z.string().min(1, { error: 'must name the event bus' }).max(256),
-  EVENTS_TABLE_NAME: z.string().min(3, { error: 'must name the events table' }).max(255),
+/** The forwarder's configuration schema (runtime/env.ts): the bus and the events table are required. */
+export const forwarderEnv = envSchema(['dynamodbEndpoint', 'eventbridgeEndpoint', 'eventBusName', 'eventsTableName'], {
+  overrides: {
+    eventBusName: z.string().min(1, { error: 'must name the event bus' }).max(256),
+    eventsTableName: z.string().min(3, { error: 'must name the events table' }).max(255),
+  },
 });
 
-export type ForwarderConfig = z.output<typeof forwarderConfigSchema>;
+export type ForwarderConfig = z.output<typeof forwarderEnv>;
 
 export const parseForwarderConfig = (env: Record<string, string | undefined>): ForwarderConfig =>
-  parseConfig(forwarderConfigSchema, env, 'event forwarder');
+  parseConfig(forwarderEnv, env, 'event forwarder');

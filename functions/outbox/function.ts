@@ -32,10 +32,10 @@ export const createEventForwarder = (options: ForwarderOptions) => {
   const parts = memo(() => {
     const config = parseForwarderConfig(options.env ?? process.env);
     return {
-      table: new EventsTable({ tableName: config.EVENTS_TABLE_NAME, endpoint: config.DYNAMODB_ENDPOINT }),
+      table: new EventsTable({ tableName: config.eventsTableName, endpoint: config.dynamodbEndpoint }),
       publisher:
         options.publisher?.(config) ??
-        createEventPublisher({ busName: config.EVENT_BUS_NAME, endpoint: config.EVENTBRIDGE_ENDPOINT }),
+        createEventPublisher({ busName: config.eventBusName, endpoint: config.eventbridgeEndpoint }),
     };
   });
   return shellHandler<StreamBatch, Pick<ForwardResult, 'batchItemFailures'>>(

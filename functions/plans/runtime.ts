@@ -23,6 +23,7 @@ import {
   placeOcoOrder,
 } from '../operations.js';
 import { type GatewaySettings, parseGatewayConfig } from '../runtime/config.js';
+import { envName } from '../runtime/env.js';
 import { writeLog } from '../runtime/logger.js';
 import { functionMetrics } from '../runtime/metrics.js';
 import { dynamoIdempotency } from '../safety/idempotency.js';
@@ -44,9 +45,9 @@ const context = (deadline: number): Context =>
 
 export const createPlanEngine = (settings: GatewaySettings, logger: Logger): PlanEngine => {
   const config = parseGatewayConfig(settings);
-  if (!config.EVENTS_TABLE_NAME || !config.EVENT_BUS_NAME || !config.IDEMPOTENCY_TABLE_NAME)
+  if (!config.eventsTableName || !config.eventBusName || !config.idempotencyTableName)
     throw new ConfigurationError(
-      'Plans need the events table, the bus and the idempotency table, which holds their outbox (EVENTS_TABLE_NAME, EVENT_BUS_NAME, IDEMPOTENCY_TABLE_NAME).',
+      `Plans need the events table, the bus and the idempotency table, which holds their outbox (${(['eventsTableName', 'eventBusName', 'idempotencyTableName'] as const).map(envName).join(', ')}).`,
     );
   const metrics = functionMetrics('Plans');
   const shared = {
@@ -62,21 +63,21 @@ export const createPlanEngine = (settings: GatewaySettings, logger: Logger): Pla
     return (input, deadline) => handler(input, context(deadline));
   };
   const sessions = new SessionSource({
-    secretId: config.BROKER_SECRET_ID,
-    maxAgeSeconds: config.SECRET_MAX_AGE_SECONDS,
-    endpoint: config.SECRETS_MANAGER_ENDPOINT,
+    secretId: config.brokerSecretId,
+    maxAgeSeconds: config.secretMaxAgeSeconds,
+    endpoint: config.secretsManagerEndpoint,
   });
-  const outbox = new OutboxTable({ tableName: config.IDEMPOTENCY_TABLE_NAME, endpoint: config.DYNAMODB_ENDPOINT });
-  const busName = config.EVENT_BUS_NAME;
+  const outbox = new OutboxTable({ tableName: config.idempotencyTableName, endpoint: config.dynamodbEndpoint });
+  const busName = config.eventBusName;
   const reads = (deadline: number) => ({
-    baseUrl: config.BROKER_BASE_URL,
-    auth: config.BROKER_AUTH,
-    timeoutMs: () => Math.max(100, Math.min(config.BROKER_TIMEOUT_MS, deadline - Date.now() - 1_000)),
+    baseUrl: config.brokerBaseUrl,
+    auth: config.brokerAuth,
+    timeoutMs: () => Math.max(100, Math.min(config.brokerTimeoutMs, deadline - Date.now() - 1_000)),
     session: () => sessions.current(),
     refreshSession: () => sessions.refresh(),
   });
   return new PlanEngine({
-    store: new PlanStore({ tableName: config.EVENTS_TABLE_NAME, endpoint: config.DYNAMODB_ENDPOINT }),
+    store: new PlanStore({ tableName: config.eventsTableName, endpoint: config.dynamodbEndpoint }),
     place: direct(placeGttOrder),
     placeOco: direct(placeOcoOrder),
     modify: direct(modifyGttOrder),

@@ -20,11 +20,11 @@ import type { TradingControls } from './trading-controls.js';
 
 /** What the executor needs of the deployment's configuration. */
 export interface ExecutorConfig {
-  BROKER_BASE_URL: string;
-  BROKER_AUTH: BrokerAuth;
-  BROKER_TIMEOUT_MS: number;
-  CONTROL_TABLE_NAME?: string | undefined;
-  ALGO_ID?: string | undefined;
+  brokerBaseUrl: string;
+  brokerAuth: BrokerAuth;
+  brokerTimeoutMs: number;
+  controlTableName?: string | undefined;
+  algoId?: string | undefined;
 }
 
 export interface ExecutionRequest {
@@ -60,15 +60,8 @@ export interface ExecutionFacts {
 export const execute = async (request: ExecutionRequest, facts: ExecutionFacts): Promise<unknown> => {
   const { operation, config, input, options, idempotency, controls, context } = request;
   if (options.dryRun)
-    return dryRun(
-      operation,
-      input,
-      await request.session(),
-      config.BROKER_BASE_URL,
-      config.BROKER_AUTH,
-      config.ALGO_ID,
-    );
-  if (operation.kind === 'order' && config.CONTROL_TABLE_NAME && !controls) {
+    return dryRun(operation, input, await request.session(), config.brokerBaseUrl, config.brokerAuth, config.algoId);
+  if (operation.kind === 'order' && config.controlTableName && !controls) {
     // Never send an order write around the governor.
     throw new ConfigurationError(
       `${operation.name} was built without the trading controls (order-rate governor, kill switch); nothing was sent.`,
@@ -92,11 +85,11 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
     const started = performance.now();
     try {
       const wire = {
-        baseUrl: config.BROKER_BASE_URL,
-        auth: config.BROKER_AUTH,
+        baseUrl: config.brokerBaseUrl,
+        auth: config.brokerAuth,
         // A rotated-token retry must still end before the Lambda does, so our own timeout fires, not Lambda's.
-        timeoutMs: () => Math.max(100, Math.min(config.BROKER_TIMEOUT_MS, context.getRemainingTimeInMillis() - 1_000)),
-        ...(config.ALGO_ID ? { algoId: config.ALGO_ID } : {}),
+        timeoutMs: () => Math.max(100, Math.min(config.brokerTimeoutMs, context.getRemainingTimeInMillis() - 1_000)),
+        ...(config.algoId ? { algoId: config.algoId } : {}),
       };
       const calls = { ...wire, session: request.session, refreshSession: request.refreshSession };
       // Logout ends the token in the secret (read fresh) and the one this container holds, and marks the secret

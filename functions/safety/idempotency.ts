@@ -187,14 +187,14 @@ export const createIdempotencyStore = (options: IdempotencyStoreOptions): Dynamo
 /** The gateway's idempotency: Powertools on the deployment's DynamoDB table (an IdempotencyFactory). */
 export const dynamoIdempotency = (
   operation: { name: string },
-  config: { IDEMPOTENCY_TABLE_NAME: string; IDEMPOTENCY_TTL_SECONDS: number; DYNAMODB_ENDPOINT?: string | undefined },
+  config: { idempotencyTableName: string; idempotencyTtlSeconds: number; dynamodbEndpoint?: string | undefined },
 ): IdempotentExecutor =>
   new IdempotentExecutor(
     operation.name,
     createIdempotencyStore({
-      tableName: config.IDEMPOTENCY_TABLE_NAME,
-      ttlSeconds: config.IDEMPOTENCY_TTL_SECONDS,
-      endpoint: config.DYNAMODB_ENDPOINT,
+      tableName: config.idempotencyTableName,
+      ttlSeconds: config.idempotencyTtlSeconds,
+      endpoint: config.dynamodbEndpoint,
     }),
-    config.IDEMPOTENCY_TTL_SECONDS,
+    config.idempotencyTtlSeconds,
   );

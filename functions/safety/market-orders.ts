@@ -11,10 +11,10 @@ import { MARKET_PRICE_TYPES } from '../schemas/input.js';
 type MarketLeg = PricedLeg;
 
 export interface MarketOrderSettings {
-  MARKET_ORDERS: 'convert' | 'reject';
+  marketOrders: 'convert' | 'reject';
   /** `auto` (the tiered table below) or a flat percentage. */
-  MARKET_PROTECTION_PERCENT: string;
-  PRICE_TICK: string;
+  marketProtectionPercent: string;
+  priceTick: string;
 }
 
 const SCALE = 10n ** 8n;
@@ -82,13 +82,12 @@ export const protectedPrice = (leg: MarketLeg, bandPercent: string, tick: string
  */
 export const protectMarketOrder = (leg: MarketLeg, settings: MarketOrderSettings): { prctyp: string; prc: string } => {
   if (!MARKET_PRICE_TYPES.includes(leg.prctyp)) return { prctyp: leg.prctyp, prc: leg.prc };
-  if (settings.MARKET_ORDERS === 'reject') {
+  if (settings.marketOrders === 'reject') {
     throw new GuardrailRejectedError(
       `${leg.path === 'prc' ? '' : `${leg.path.replace(/\.prc$/, '')}: `}${leg.prctyp} orders are refused by this deployment (MARKET_ORDERS=reject: the brokers refuse API market orders since the 2026 algo rules); send LMT or SL-LMT with a price.`,
       { details: { rule: 'marketOrders', limit: 'LMT, SL-LMT', actual: leg.prctyp } },
     );
   }
-  const band =
-    settings.MARKET_PROTECTION_PERCENT === 'auto' ? autoBandPercent(leg) : settings.MARKET_PROTECTION_PERCENT;
-  return { prctyp: leg.prctyp === 'MKT' ? 'LMT' : 'SL-LMT', prc: protectedPrice(leg, band, settings.PRICE_TICK) };
+  const band = settings.marketProtectionPercent === 'auto' ? autoBandPercent(leg) : settings.marketProtectionPercent;
+  return { prctyp: leg.prctyp === 'MKT' ? 'LMT' : 'SL-LMT', prc: protectedPrice(leg, band, settings.priceTick) };
 };

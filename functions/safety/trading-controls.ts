@@ -260,15 +260,15 @@ export const retryAfterSeconds = (details: unknown): number => {
 
 /** The gateway's trading controls on the deployment's table (a TradingControlsFactory). */
 export const dynamoTradingControls = (config: {
-  CONTROL_TABLE_NAME: string;
-  ORDER_RATE_PER_SECOND: number;
-  ORDER_RATE_PER_MINUTE: number;
-  ORDER_RATE_MARGIN_MS?: number;
-  DYNAMODB_ENDPOINT?: string | undefined;
+  controlTableName: string;
+  orderRatePerSecond: number;
+  orderRatePerMinute: number;
+  orderRateMarginMs?: number;
+  dynamodbEndpoint?: string | undefined;
 }): TradingControls =>
   new TradingControls({
-    tableName: config.CONTROL_TABLE_NAME,
-    limits: { perSecond: config.ORDER_RATE_PER_SECOND, perMinute: config.ORDER_RATE_PER_MINUTE },
-    ...(config.ORDER_RATE_MARGIN_MS === undefined ? {} : { marginMs: config.ORDER_RATE_MARGIN_MS }),
-    ...(config.DYNAMODB_ENDPOINT ? { endpoint: config.DYNAMODB_ENDPOINT } : {}),
+    tableName: config.controlTableName,
+    limits: { perSecond: config.orderRatePerSecond, perMinute: config.orderRatePerMinute },
+    ...(config.orderRateMarginMs === undefined ? {} : { marginMs: config.orderRateMarginMs }),
+    ...(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint } : {}),
   });

@@ -26,14 +26,14 @@ export const createEndOfDayLogout = (options: { env?: Record<string, string | un
   shellHandler<unknown, EndOfDayResult>({ logger: options.logger, logFailures: true }, async () => {
     const config = parseSessionConfig(options.env ?? process.env);
     const sessions = new SessionSource({
-      secretId: config.BROKER_SECRET_ID,
+      secretId: config.brokerSecretId,
       maxAgeSeconds: 1,
-      endpoint: config.SECRETS_MANAGER_ENDPOINT,
+      endpoint: config.secretsManagerEndpoint,
     });
     const wire = {
-      baseUrl: config.BROKER_BASE_URL,
-      auth: config.BROKER_AUTH,
-      timeoutMs: () => config.BROKER_TIMEOUT_MS,
+      baseUrl: config.brokerBaseUrl,
+      auth: config.brokerAuth,
+      timeoutMs: () => config.brokerTimeoutMs,
     };
     let outcome: EndOfDayResult['outcome'] = 'logged-out';
     try {

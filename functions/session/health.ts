@@ -51,9 +51,9 @@ export const createSessionHealthCheck = (options: {
     try {
       // Read fresh: the check must see the token a renewal wrote minutes ago.
       const sessions = new SessionSource({
-        secretId: config.BROKER_SECRET_ID,
+        secretId: config.brokerSecretId,
         maxAgeSeconds: 1,
-        endpoint: config.SECRETS_MANAGER_ENDPOINT,
+        endpoint: config.secretsManagerEndpoint,
       });
       const session = await sessions.fresh();
       account = {
@@ -82,9 +82,9 @@ export const createSessionHealthCheck = (options: {
         clientDetails,
         {},
         {
-          baseUrl: config.BROKER_BASE_URL,
-          auth: config.BROKER_AUTH,
-          timeoutMs: () => config.BROKER_TIMEOUT_MS,
+          baseUrl: config.brokerBaseUrl,
+          auth: config.brokerAuth,
+          timeoutMs: () => config.brokerTimeoutMs,
           session: () => Promise.resolve(session),
           refreshSession: () => sessions.refresh(),
         },

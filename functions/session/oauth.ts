@@ -68,11 +68,11 @@ export const createOAuthHandler = (options: OAuthHandlerOptions) => {
       runtime = {
         config,
         states: new OAuthStateStore(
-          required(config, 'OAUTH_STATE_TABLE_NAME'),
-          config.OAUTH_STATE_TTL_SECONDS,
-          config.DYNAMODB_ENDPOINT,
+          required(config, 'oauthStateTableName'),
+          config.oauthStateTtlSeconds,
+          config.dynamodbEndpoint,
         ),
-        secrets: secretsClient(config.SECRETS_MANAGER_ENDPOINT),
+        secrets: secretsClient(config.secretsManagerEndpoint),
       };
     }
     return runtime;
@@ -81,7 +81,7 @@ export const createOAuthHandler = (options: OAuthHandlerOptions) => {
   const readApp = (config: SessionConfig, secrets: ReturnType<typeof secretsClient>) =>
     readJsonSecret(
       secrets,
-      required(config, 'OAUTH_APP_SECRET_ID'),
+      required(config, 'oauthAppSecretId'),
       oauthAppSecretSchema,
       '{clientId, secretCode, uid, actid?}',
     );
@@ -99,14 +99,14 @@ export const createOAuthHandler = (options: OAuthHandlerOptions) => {
     const { config, states, secrets } = init();
     const app = await readApp(config, secrets);
     const { state, expiresAt } = await states.issue();
-    const url = authorizeLink(required(config, 'BROKER_AUTHORIZE_URL'), { clientId: app.clientId, uid: app.uid });
+    const url = authorizeLink(required(config, 'brokerAuthorizeUrl'), { clientId: app.clientId, uid: app.uid });
     // Harmless to a broker that drops it; checked when a broker echoes it.
     url.searchParams.set('state', state);
     return json(200, {
       authorizeUrl: url.toString(),
       state,
       expiresAt: new Date(expiresAt * 1000).toISOString(),
-      loginWindowSeconds: config.OAUTH_STATE_TTL_SECONDS,
+      loginWindowSeconds: config.oauthStateTtlSeconds,
       uid: app.uid,
     });
   };
@@ -140,7 +140,7 @@ export const createOAuthHandler = (options: OAuthHandlerOptions) => {
       });
     }
     const { config, states, secrets } = init();
-    const minutes = Math.round(config.OAUTH_STATE_TTL_SECONDS / 60);
+    const minutes = Math.round(config.oauthStateTtlSeconds / 60);
     // The login is consumed before anything else: a replayed or forged redirect stops here.
     if (state !== '') {
       if (!(await states.consume(state))) {
@@ -168,19 +168,19 @@ export const createOAuthHandler = (options: OAuthHandlerOptions) => {
       );
     }
     const app = await readApp(config, secrets);
-    const target = { baseUrl: config.BROKER_BASE_URL, timeoutMs: config.BROKER_TIMEOUT_MS };
-    const method = config.BROKER_LOGIN;
+    const target = { baseUrl: config.brokerBaseUrl, timeoutMs: config.brokerTimeoutMs };
+    const method = config.brokerLogin;
     const session =
       method === 'flattrade'
         ? await exchangeFlattradeCode(
-            { tokenUrl: required(config, 'BROKER_TOKEN_URL'), timeoutMs: config.BROKER_TIMEOUT_MS },
+            { tokenUrl: required(config, 'brokerTokenUrl'), timeoutMs: config.brokerTimeoutMs },
             app,
             code,
           )
         : await exchangeOAuthCode(target, app, code);
     checkAccount(session, app);
     const renewedAt = new Date().toISOString();
-    const versionId = await writeSession(secrets, config.BROKER_SECRET_ID, { ...session, renewedAt, method });
+    const versionId = await writeSession(secrets, config.brokerSecretId, { ...session, renewedAt, method });
     options.logger.info('session renewed', { session: { method, uid: session.uid, actid: session.actid } });
     await publishSessionRenewed(config, method, versionId, options.logger);
     const result = { stat: 'Ok', method, uid: session.uid, actid: session.actid, renewedAt };

@@ -1,5 +1,5 @@
 /**
- * `Session Renewed` on the lifecycle bus after a session function wrote a new token (when EVENT_BUS_NAME is set).
+ * `Session Renewed` on the lifecycle bus after a session function wrote a new token (when the configuration names a bus, `eventBusName`).
  * Its eventId is the secret version's: a retried publish of one renewal is one event. A failed publish is logged and
  * does not fail the renewal: the token is in the secret either way. Nothing of the session but its method is sent.
  */
@@ -16,11 +16,11 @@ export const publishSessionRenewed = async (
   versionId: string,
   logger: Logger,
 ): Promise<void> => {
-  if (!config.EVENT_BUS_NAME) return;
+  if (!config.eventBusName) return;
   const eventId = eventIds.sessionRenewed(versionId);
   const result = await createEventPublisher({
-    busName: config.EVENT_BUS_NAME,
-    endpoint: config.EVENTBRIDGE_ENDPOINT,
+    busName: config.eventBusName,
+    endpoint: config.eventbridgeEndpoint,
   }).publish([
     {
       detailType: 'Session Renewed',

@@ -7,6 +7,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 
 import { ConfigurationError } from '../contract/errors.js';
 import { shellHandler } from '../middleware/function-shell.js';
+import { envName } from '../runtime/env.js';
 import { loginCredentialsSchema } from '../schemas/session.js';
 import { quickAuth } from './broker-login.js';
 import { parseSessionConfig, required } from './config.js';
@@ -28,28 +29,28 @@ export const createSessionRenewal = (options: { env?: Record<string, string | un
     async (): Promise<RenewalResult> => {
       const config = parseSessionConfig(options.env ?? process.env);
       // QuickAuth's `susertoken` is a jKey session: every client sends it as `&jKey=`, none as Bearer.
-      if (config.BROKER_AUTH !== 'jkey') {
+      if (config.brokerAuth !== 'jkey') {
         throw new ConfigurationError(
-          'The TOTP login (QuickAuth) issues a jKey token: set BROKER_AUTH=jkey (CDK: sessionRenewal=totp implies brokerAuth=jkey)',
+          `The TOTP login (QuickAuth) issues a jKey token: set ${envName('brokerAuth')}=jkey (CDK: sessionRenewal=totp implies brokerAuth=jkey)`,
           {
-            details: [{ field: 'BROKER_AUTH', message: 'must be jkey for the TOTP login' }],
+            details: [{ field: envName('brokerAuth'), message: 'must be jkey for the TOTP login' }],
           },
         );
       }
-      const secrets = secretsClient(config.SECRETS_MANAGER_ENDPOINT);
+      const secrets = secretsClient(config.secretsManagerEndpoint);
       const credentials = await readJsonSecret(
         secrets,
-        required(config, 'LOGIN_SECRET_ID'),
+        required(config, 'loginSecretId'),
         loginCredentialsSchema,
         '{uid, password, totpSeed, apiSecret, vendorCode?, imei?}',
       );
       try {
         const session = await quickAuth(
-          { baseUrl: config.BROKER_BASE_URL, timeoutMs: config.BROKER_TIMEOUT_MS },
+          { baseUrl: config.brokerBaseUrl, timeoutMs: config.brokerTimeoutMs },
           credentials,
         );
         const renewedAt = new Date().toISOString();
-        const versionId = await writeSession(secrets, config.BROKER_SECRET_ID, {
+        const versionId = await writeSession(secrets, config.brokerSecretId, {
           ...session,
           renewedAt,
           method: 'totp',

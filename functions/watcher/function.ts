@@ -12,6 +12,8 @@ import { EventsTable } from '../events/store.js';
 import { shellHandler } from '../middleware/function-shell.js';
 import type { PlanEngine } from '../plans/engine.js';
 import { createPlanEngine } from '../plans/runtime.js';
+import type { GatewaySettings } from '../runtime/config.js';
+import { envName } from '../runtime/env.js';
 import { writeLog } from '../runtime/logger.js';
 import { functionMetrics } from '../runtime/metrics.js';
 import { memo } from '../schemas/values.js';
@@ -38,15 +40,15 @@ export const createGttWatcher = (options: WatcherOptions) => {
     const config = parseWatcherConfig(options.env ?? process.env);
     return {
       config,
-      table: new EventsTable({ tableName: config.EVENTS_TABLE_NAME, endpoint: config.DYNAMODB_ENDPOINT }),
+      table: new EventsTable({ tableName: config.eventsTableName, endpoint: config.dynamodbEndpoint }),
       publisher:
         options.publisher?.(config) ??
-        createEventPublisher({ busName: config.EVENT_BUS_NAME, endpoint: config.EVENTBRIDGE_ENDPOINT }),
+        createEventPublisher({ busName: config.eventBusName, endpoint: config.eventbridgeEndpoint }),
       // maxAge 1 s: every run reads the secret, so a renewed token is used at once.
       sessions: new SessionSource({
-        secretId: config.BROKER_SECRET_ID,
+        secretId: config.brokerSecretId,
         maxAgeSeconds: 1,
-        endpoint: config.SECRETS_MANAGER_ENDPOINT,
+        endpoint: config.secretsManagerEndpoint,
       }),
     };
   });
@@ -57,8 +59,8 @@ export const createGttWatcher = (options: WatcherOptions) => {
   const plans = memo(() =>
     options.plans !== undefined
       ? options.plans()
-      : env.IDEMPOTENCY_TABLE_NAME && env.CONTROL_TABLE_NAME
-        ? createPlanEngine(env as Record<string, string>, options.logger)
+      : env[envName('idempotencyTableName')] && env[envName('controlTableName')]
+        ? createPlanEngine(env as GatewaySettings, options.logger)
         : undefined,
   );
   return shellHandler<unknown, WatcherRun & { plans?: PlanRun }>(

@@ -79,9 +79,9 @@ export const runWatcher = async (deps: WatcherDeps): Promise<WatcherRun> => {
   }
   try {
     const brokerDeps = {
-      baseUrl: config.BROKER_BASE_URL,
-      auth: config.BROKER_AUTH,
-      timeoutMs: () => config.BROKER_TIMEOUT_MS,
+      baseUrl: config.brokerBaseUrl,
+      auth: config.brokerAuth,
+      timeoutMs: () => config.brokerTimeoutMs,
       session: () => deps.sessions.current(),
       refreshSession: () => deps.sessions.refresh(),
     };
@@ -115,8 +115,8 @@ export const runWatcher = async (deps: WatcherDeps): Promise<WatcherRun> => {
     }
 
     const observedAt = now().toISOString();
-    const ids = orderEventIds(scopeOf(config.EVENT_BUS_NAME, deps.sessions.last() ?? (await deps.sessions.current())));
-    const base = { state, pending, history, observedAt, removedAfterRuns: config.WATCHER_REMOVED_AFTER_RUNS, ids };
+    const ids = orderEventIds(scopeOf(config.eventBusName, deps.sessions.last() ?? (await deps.sessions.current())));
+    const base = { state, pending, history, observedAt, removedAfterRuns: config.watcherRemovedAfterRuns, ids };
     const candidates = diffSnapshot({ ...base, published: new Set() });
     const settled = settledEvents(history, ids, observedAt);
     const pendingIds = new Set(pending.map((o) => o.al_id));
@@ -210,7 +210,7 @@ const sessionDead = async (
     const event: LifecycleEvent<'Session Expired'> = {
       detailType: 'Session Expired',
       detail: {
-        eventId: eventIds.sessionExpired(deps.config.EVENT_BUS_NAME, String(version)),
+        eventId: eventIds.sessionExpired(deps.config.eventBusName, String(version)),
         observedAt: at.toISOString(),
         origin: 'watcher',
         code: failure.code,

@@ -65,9 +65,9 @@ describe('order-rate governor', () => {
   it('defaults to 8 a second and 120 a minute, and npm start applies it', () => {
     expect(stack.config.CONTROL_TABLE_NAME).toBeTruthy();
     const controls = dynamoTradingControls({
-      CONTROL_TABLE_NAME: 'x',
-      ORDER_RATE_PER_SECOND: 8,
-      ORDER_RATE_PER_MINUTE: 120,
+      controlTableName: 'x',
+      orderRatePerSecond: 8,
+      orderRatePerMinute: 120,
     });
     expect(controls.limits).toEqual({ perSecond: 8, perMinute: 120 });
     // npm start -- --broker tradesmart takes the broker's own rate.

@@ -33,7 +33,7 @@ beforeAll(async () => {
       maxAttempts: 3,
       // In front of the real publisher: refuses while `refuseForwarder` says so, as a failing EventBridge would.
       publisher: (config) => {
-        const real = createEventPublisher({ busName: config.EVENT_BUS_NAME, endpoint: config.EVENTBRIDGE_ENDPOINT });
+        const real = createEventPublisher({ busName: config.eventBusName, endpoint: config.eventbridgeEndpoint });
         return {
           publish: async (list, timeoutMs) => {
             if (refuseForwarder > 0) {

@@ -106,7 +106,7 @@ beforeAll(async () => {
       // The real publisher, in front of a local EventBridge that refuses the forwarder's puts carrying plan events
       // while `failingPuts` lasts (the watcher's own publishes are not refused: its run would fail instead).
       publisher: (config) => {
-        const real = createEventPublisher({ busName: config.EVENT_BUS_NAME, endpoint: config.EVENTBRIDGE_ENDPOINT });
+        const real = createEventPublisher({ busName: config.eventBusName, endpoint: config.eventbridgeEndpoint });
         return {
           publish: async (list, timeoutMs) => {
             if (failingPuts > 0 && list.some((e) => e.detailType.startsWith('Plan '))) {

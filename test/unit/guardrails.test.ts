@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { GuardrailRejectedError } from '../../functions/contract/errors.js';
-import { parseGatewayConfig } from '../../functions/runtime/config.js';
-import { checkGuardrails, type GuardedOrder, guardrailEnvSchema } from '../../functions/safety/guardrails.js';
+import { guardrailEnv, parseGatewayConfig } from '../../functions/runtime/config.js';
+import { checkGuardrails, type GuardedOrder } from '../../functions/safety/guardrails.js';
 
 const order: GuardedOrder = {
   exch: 'NSE',
@@ -13,7 +13,7 @@ const order: GuardedOrder = {
   prctyp: 'LMT',
   d: '149',
 };
-const config = (env: Record<string, string>) => guardrailEnvSchema.parse(env);
+const config = (env: Record<string, string>) => guardrailEnv.parse(env);
 const ruleOf = (o: GuardedOrder, env: Record<string, string>): string | undefined => {
   try {
     checkGuardrails('PlaceGTTOrder', o, config(env));
@@ -141,7 +141,7 @@ describe('guardrail configuration is validated at cold start', () => {
     );
     expect(
       parseGatewayConfig({ ...base, IDEMPOTENCY_TABLE_NAME: 'tbl', IDEMPOTENCY_KEY_REQUIRED: 'true' })
-        .IDEMPOTENCY_KEY_REQUIRED,
+        .idempotencyKeyRequired,
     ).toBe(true);
   });
 });

@@ -7,7 +7,7 @@ import { parseGatewayConfig } from '../../functions/runtime/config.js';
 import { autoBandPercent, protectedPrice, protectMarketOrder } from '../../functions/safety/market-orders.js';
 import { SAMPLE_MARKET_OCO, SAMPLE_MARKET_ORDER } from '../support/sample-order.js';
 
-const convert = { MARKET_ORDERS: 'convert', MARKET_PROTECTION_PERCENT: 'auto', PRICE_TICK: '0.05' } as const;
+const convert = { marketOrders: 'convert', marketProtectionPercent: 'auto', priceTick: '0.05' } as const;
 const leg = (over: Partial<Parameters<typeof protectedPrice>[0]> = {}) => ({
   exch: 'NSE',
   tsym: 'M&M-EQ',
@@ -55,7 +55,7 @@ describe('market orders become protected limit orders', () => {
   });
 
   it('MARKET_ORDERS=reject refuses with GUARDRAIL_REJECTED naming the leg', () => {
-    const reject = { ...convert, MARKET_ORDERS: 'reject' } as const;
+    const reject = { ...convert, marketOrders: 'reject' } as const;
     let error: unknown;
     try {
       protectMarketOrder(leg({ prctyp: 'SL-MKT', path: 'stopLoss.order.prc' }), reject);
@@ -86,9 +86,9 @@ describe('market orders become protected limit orders', () => {
   it('settings: convert and auto by default; a bad value names the variable', () => {
     const base = { BROKER_BASE_URL: 'https://b.example/X', BROKER_SECRET_ID: 's', IDEMPOTENCY_KEY_REQUIRED: 'false' };
     expect(parseGatewayConfig(base)).toMatchObject({
-      MARKET_ORDERS: 'convert',
-      MARKET_PROTECTION_PERCENT: 'auto',
-      PRICE_TICK: '0.05',
+      marketOrders: 'convert',
+      marketProtectionPercent: 'auto',
+      priceTick: '0.05',
     });
     expect(() => parseGatewayConfig({ ...base, MARKET_ORDERS: 'allow' })).toThrow(
       /MARKET_ORDERS must be convert or reject/,
