@@ -81,9 +81,9 @@ const envOf = (op: AnyOperation): FunctionEntry['env'] => ({
     'brokerBaseUrl',
     'brokerSecretId',
     'idempotencyTableName',
-    ...(op.kind === 'order' ? ['controlTableName', 'orderRatePerSecond', 'orderRatePerMinute'] : []),
+    ...(op.kind === 'order' ? (['controlTableName', 'orderRatePerSecond', 'orderRatePerMinute'] as const) : []),
     // The bus's name only: it names the deployment in every event id; the events go to the outbox.
-    ...(op.lifecycle ? ['eventBusName'] : []),
+    ...(op.lifecycle ? (['eventBusName'] as const) : []),
   ],
   deploymentSettings: true,
 });

@@ -1,4 +1,5 @@
 /** What the manifest's routes share, and the throttles of the stage (infra/gateway-api.ts applies them). */
+import type { EnvKey } from '../runtime/env.js';
 import type { Route } from './types.js';
 
 /** The order routes' throttle: a runaway script is stopped at the stage, at the governor's own rate. */
@@ -20,7 +21,7 @@ export const ownRoute = (
 });
 
 /** What the order functions get, for the functions that act through the table's entries in-process. */
-export const ORDER_ACTOR_ENV = [
+export const ORDER_ACTOR_ENV: EnvKey[] = [
   'brokerBaseUrl',
   'brokerSecretId',
   'idempotencyTableName',

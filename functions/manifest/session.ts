@@ -3,6 +3,7 @@
  * are not broker operations with it. The OAuth callback is the one route without IAM auth.
  */
 import { oauthCallbackResult, oauthStartResult, sessionStatusResult } from '../schemas/session.js';
+import type { EnvKey } from '../runtime/env.js';
 import type { FunctionEntry, Route } from './types.js';
 
 /** NSE's equity and F&O sessions end at 15:30 India time; MCX trades until 23:30 (then -c endOfDayLogout=cron(...)). */
@@ -23,7 +24,7 @@ const sessionRoute = (
 });
 
 /** What every session function reads: where the broker is, how the token travels, the session secret. */
-const SESSION_ENV = ['brokerBaseUrl', 'brokerAuth', 'brokerSecretId'];
+const SESSION_ENV: EnvKey[] = ['brokerBaseUrl', 'brokerAuth', 'brokerSecretId'];
 
 export const OAUTH: FunctionEntry = {
   name: 'OAuthCallback',

@@ -6,6 +6,7 @@
 import type * as z from 'zod';
 
 import type { AnyOperation, HttpMethod } from '../contract/operation.js';
+import type { EnvKey } from '../runtime/env.js';
 
 /**
  * What a route does, as the client's retries and the docs read it. `order`: changes orders at the broker (a lost
@@ -138,7 +139,7 @@ export interface FunctionEntry {
    * the deployment's own settings (guardrails, rates, `BROKER_AUTH`...). Its own zod schema (the config parser of its
    * code) reads them by name; nothing else spells a variable's name.
    */
-  env: { keys: readonly string[]; deploymentSettings: boolean };
+  env: { keys: readonly EnvKey[]; deploymentSettings: boolean };
   grants: readonly Grant[];
   bundle: { memory: MemoryClass; timeoutSeconds?: number; handler: HandlerSource };
   /** The operation table's entry the function carries out (the order and read functions). */
