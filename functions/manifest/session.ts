@@ -2,8 +2,8 @@
  * The manifest's session functions: they make, check or end the session the other functions trade with, so they
  * are not broker operations with it. The OAuth callback is the one route without IAM auth.
  */
-import { oauthCallbackResult, oauthStartResult, sessionStatusResult } from '../schemas/session.js';
 import type { EnvKey } from '../runtime/env.js';
+import { oauthCallbackResult, oauthStartResult, sessionStatusResult } from '../schemas/session.js';
 import type { FunctionEntry, Route } from './types.js';
 
 /** NSE's equity and F&O sessions end at 15:30 India time; MCX trades until 23:30 (then -c endOfDayLogout=cron(...)). */
