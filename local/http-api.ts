@@ -1,6 +1,6 @@
 /**
- * A local stand-in for the API Gateway HTTP API: routes from the operation table, each request turned into a
- * payload v2 event for the operation's real handler. Also serves `GET /openapi.json`, and
+ * A local stand-in for the API Gateway HTTP API: routes from the function manifest, each request turned into a
+ * payload v2 event for the function's real handler. Also serves `GET /openapi.json`, and
  * `POST /_invoke/<Operation>` for direct (workflow-style) invocations with a plain JSON payload.
  *
  * It drives a broker account, so a web page in a browser must not be able to use it: a request whose `Host` is not
@@ -22,20 +22,27 @@ import {
   UnsupportedMediaTypeError,
   ValidationFailedError,
 } from '../functions/contract/errors.js';
-import type { AnyOperation } from '../functions/contract/operation.js';
 import { httpErrorResponse } from '../functions/middleware/error-contract.js';
 import { lambdaContext } from './lambda-context.js';
 import { listenOnLoopback } from './loopback.js';
 
 export type LocalHandler = (event: unknown, context: Context) => Promise<unknown>;
 
+/** One route of the API: a manifest route (functions/manifest/), or one of the local stack's own (`/_local/...`). */
+export interface LocalRoute {
+  method: string;
+  path: string;
+  /** The function that serves it (its Lambda context's name). */
+  name: string;
+  handler: LocalHandler;
+}
+
 export interface LocalApiOptions {
-  operations: readonly AnyOperation[];
-  handlerFor: (operation: AnyOperation) => LocalHandler;
+  routes: readonly LocalRoute[];
+  /** `POST /_invoke/<Name>`: the functions a direct invocation may reach, by name. */
+  functions: ReadonlyMap<string, LocalHandler>;
   port?: number;
   openApi?: (baseUrl: string) => unknown;
-  /** Routes outside the operation table (the session functions), matched exactly, each with its own handler. */
-  extraRoutes?: readonly { method: string; path: string; name: string; handler: LocalHandler }[];
 }
 
 export interface LocalApi {
@@ -49,21 +56,19 @@ const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
 
 interface Route {
-  operation: AnyOperation;
+  route: LocalRoute;
   method: string;
   pattern: RegExp;
   params: string[];
 }
 
-const compileRoute = (operation: AnyOperation): Route => {
+const compileRoute = (route: LocalRoute): Route => {
   const params: string[] = [];
-  const source = operation.route.path
-    .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
-    .replace(/\{(\w+)\}/g, (_match, name: string) => {
-      params.push(name);
-      return '([^/]+)';
-    });
-  return { operation, method: operation.route.method, pattern: new RegExp(`^${source}$`), params };
+  const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_match, name: string) => {
+    params.push(name);
+    return '([^/]+)';
+  });
+  return { route, method: route.method, pattern: new RegExp(`^${source}$`), params };
 };
 
 const send = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -188,7 +193,7 @@ const integrate = async (
 
 export const startLocalApi = async (options: LocalApiOptions): Promise<LocalApi> => {
   // Static segments win over path parameters, as in API Gateway (`/gtt-orders/triggered` before `/gtt-orders/{alId}`).
-  const routes = options.operations.map(compileRoute).sort((a, b) => a.params.length - b.params.length);
+  const routes = options.routes.map(compileRoute).sort((a, b) => a.params.length - b.params.length);
   let baseUrl = '';
 
   /** This API's own names: `Host` must be one of them, and an `Origin`, if sent, must be one of their origins. */
@@ -253,8 +258,9 @@ export const startLocalApi = async (options: LocalApiOptions): Promise<LocalApi>
 
     const invoke = /^\/_invoke\/(\w+)$/.exec(url.pathname);
     if (invoke && method === 'POST') {
-      const operation = options.operations.find((op) => op.name === invoke[1]);
-      if (!operation) return send(res, 404, { message: `No function for operation ${invoke[1]}` });
+      const name = invoke[1]!;
+      const handler = options.functions.get(name);
+      if (!handler) return send(res, 404, { message: `No function named ${name}` });
       let payload: unknown;
       if (text === undefined) return send(res, 400, { message: 'The invocation payload is not valid UTF-8' });
       try {
@@ -263,35 +269,13 @@ export const startLocalApi = async (options: LocalApiOptions): Promise<LocalApi>
         return send(res, 400, { message: 'The invocation payload is not valid JSON' });
       }
       try {
-        const result = await options.handlerFor(operation)(payload, lambdaContext(operation.name));
+        const result = await handler(payload, lambdaContext(name));
         return send(res, 200, result ?? null);
       } catch (error) {
         // The shape Lambda's Invoke API returns for a function error.
         const e = error instanceof Error ? error : new Error(String(error));
         return send(res, 200, { errorType: e.name, errorMessage: e.message }, { 'x-amz-function-error': 'Unhandled' });
       }
-    }
-
-    // The other functions' routes: an exact path first, then one with path parameters (`/plans/{planId}`).
-    const extraMatch = (path: string): Record<string, string> | undefined => {
-      if (path === url.pathname) return {};
-      const names: string[] = [];
-      const pattern = new RegExp(
-        `^${path.replace(/\{(\w+)\}/g, (_m, name: string) => (names.push(name), '([^/]+)'))}$`,
-      );
-      const found = names.length ? pattern.exec(url.pathname) : null;
-      return found ? Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(found[i + 1]!)])) : undefined;
-    };
-    const extra =
-      options.extraRoutes?.find((r) => r.method === method && r.path === url.pathname) ??
-      options.extraRoutes?.find((r) => r.method === method && extraMatch(r.path) !== undefined);
-    if (extra) {
-      return integrate(
-        res,
-        extra.handler,
-        extra.name,
-        toHttpApiEvent(req, url, { method, path: extra.path }, extraMatch(extra.path) ?? {}, body, text === undefined),
-      );
     }
 
     for (const route of routes) {
@@ -313,12 +297,12 @@ export const startLocalApi = async (options: LocalApiOptions): Promise<LocalApi>
       const event = toHttpApiEvent(
         req,
         url,
-        { method: route.method, path: route.operation.route.path },
+        { method: route.method, path: route.route.path },
         pathParameters,
         body,
         text === undefined,
       );
-      return integrate(res, options.handlerFor(route.operation), route.operation.name, event);
+      return integrate(res, route.route.handler, route.route.name, event);
     }
     // API Gateway's answer for a request that matches no route.
     send(res, 404, { message: 'Not Found' });

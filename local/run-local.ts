@@ -4,32 +4,20 @@
  * endpoint standing in for the event bus (and the webhook's API destination), the GttWatcher, and the local HTTP
  * API in front of the real handlers. Used by `npm start`, the end-to-end tests and the benchmarks.
  */
-import type { Context } from 'aws-lambda';
 
 import { type RunningEmulator, startEmulator } from '../emulator/server.js';
 import { toGatewayError } from '../functions/contract/errors.js';
-import type { AnyOperation } from '../functions/contract/operation.js';
-import { EVENTS_HISTORY, KILL_SWITCH, PLANS } from '../functions/control-functions.js';
-import { createEventsHistory } from '../functions/controls/events-history.js';
-import { createKillSwitch } from '../functions/controls/kill-switch.js';
-import { createGatewayEvents } from '../functions/events/producer.js';
-import { createGatewayHandler, type GatewayOptions } from '../functions/gateway.js';
+import type { GatewayOptions } from '../functions/gateway.js';
+import { EVENT_FORWARDER, GTT_WATCHER } from '../functions/manifest/background.js';
+import { FUNCTIONS, ROUTES } from '../functions/manifest/index.js';
 import { buildOpenApiDocument } from '../functions/manifest/openapi.js';
-import { OPERATIONS } from '../functions/operations.js';
+import { SESSION_FUNCTIONS } from '../functions/manifest/session.js';
+import type { FunctionEntry } from '../functions/manifest/types.js';
 import { createEventForwarder, type ForwarderOptions } from '../functions/outbox/function.js';
-import { createPlansFunction } from '../functions/plans/function.js';
 import { createPlanEngine } from '../functions/plans/runtime.js';
 import type { GatewaySettings } from '../functions/runtime/config.js';
 import { environmentOf } from '../functions/runtime/env.js';
-import { createLogger, type GatewayLogger } from '../functions/runtime/logger.js';
-import { dynamoIdempotency } from '../functions/safety/idempotency.js';
-import { dynamoTradingControls } from '../functions/safety/trading-controls.js';
 import { memo } from '../functions/schemas/values.js';
-import { createEndOfDayLogout } from '../functions/session/end-of-day.js';
-import { createSessionHealthCheck } from '../functions/session/health.js';
-import { createOAuthHandler } from '../functions/session/oauth.js';
-import { createSessionRenewal } from '../functions/session/totp-login.js';
-import { SESSION_FUNCTIONS, type SessionFunction } from '../functions/session-functions.js';
 import { createGttWatcher, type WatcherOptions } from '../functions/watcher/function.js';
 import type { WatcherRun } from '../functions/watcher/watcher.js';
 import { type LocalBroker, localBroker } from './broker-preset.js';
@@ -47,9 +35,11 @@ import {
   type LocalEventBridgeOptions,
   startLocalEventBridge,
 } from './eventbridge.js';
+import { environmentFor, type LocalEnvironment, localFunctions, ownFunctionLogger } from './functions.js';
 import { type LocalApi, type LocalHandler, startLocalApi } from './http-api.js';
-import { lambdaContext } from './lambda-context.js';
 import { type LocalSecretsManager, startLocalSecretsManager } from './secrets-manager.js';
+
+export { ownFunctionLogger } from './functions.js';
 
 export const LOCAL_SECRET_ID = 'gtt-gateway/broker-session';
 export const LOCAL_OAUTH_APP_SECRET_ID = 'gtt-gateway/oauth-app';
@@ -154,34 +144,6 @@ const scheduledRun =
     }
   };
 
-/**
- * In Lambda each function has its own process, so its logger carries only its own context. Here they share one
- * process, and the gateway's handlers put their Lambda context (function name, request id) on the function set's
- * logger: a watcher or session-function line written through that logger would carry the last handler's name and a
- * stale request id. So each of those functions gets a logger of its own, given a fresh context of its own at every
- * invocation (or the context the local API invoked it with).
- */
-export const ownFunctionLogger = (name: string): { logger: GatewayLogger; begin: (context?: Context) => Context } => {
-  const own = createLogger();
-  return {
-    logger: own,
-    begin: (context = lambdaContext(name)) => {
-      own.addContext(context);
-      return context;
-    },
-  };
-};
-
-/** A session function with a logger of its own, given its own context at every invocation. */
-const sessionFunction = (
-  name: SessionFunction['name'],
-  create: (logger: GatewayLogger) => LocalHandler,
-): LocalHandler => {
-  const log = ownFunctionLogger(name);
-  const handler = create(log.logger);
-  return (event, context) => handler(event, log.begin(context));
-};
-
 /** The SDK needs a region and credentials even for a local endpoint; these never leave the machine. */
 export const useLocalAwsEnvironment = (): void => {
   process.env.AWS_REGION ??= 'us-east-1';
@@ -235,15 +197,19 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     ...(options.deadLetterFile ? { deadLetterFile: options.deadLetterFile } : {}),
     ...(options.onDeadLetter ? { onDeadLetter: options.onDeadLetter } : {}),
   });
-  // The three environments of the stack, as infra/ builds them: by the catalogue's keys (functions/runtime/env.ts).
-  const shared = {
-    brokerBaseUrl: broker.baseUrl,
-    brokerAuth: broker.auth,
-    brokerSecretId: LOCAL_SECRET_ID,
-  } as const;
-  const config: GatewaySettings = {
-    ...environmentOf({
-      ...shared,
+  // This machine's values by the catalogue's keys (functions/runtime/env.ts): the stack's resources in AWS. Each
+  // function gets the ones its manifest entry names (local/functions.ts), as infra/ gives them.
+  const local: LocalEnvironment = {
+    values: {
+      brokerBaseUrl: broker.baseUrl,
+      brokerAuth: broker.auth,
+      brokerSecretId: LOCAL_SECRET_ID,
+      brokerLogin: broker.login,
+      brokerAuthorizeUrl: broker.authorizeUrl,
+      brokerTokenUrl: broker.tokenUrl || undefined,
+      oauthAppSecretId: LOCAL_OAUTH_APP_SECRET_ID,
+      oauthStateTableName: LOCAL_OAUTH_STATE_TABLE,
+      loginSecretId: LOCAL_LOGIN_SECRET_ID,
       brokerTimeoutMs: options.brokerTimeoutMs ?? 8_000,
       secretMaxAgeSeconds: options.secretMaxAgeSeconds ?? 300,
       secretsManagerEndpoint: secrets.url,
@@ -256,51 +222,29 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       // A broker that states its own order rate (its preset) sets the default; the deployment's setting wins.
       orderRatePerSecond: broker.rateLimits?.perSecond,
       orderRatePerMinute: broker.rateLimits?.perMinute,
-    }),
-    ...options.settings,
+    },
+    ...(options.settings ? { settings: options.settings } : {}),
   };
-  const handlers = new Map<string, LocalHandler>(
-    // As the handler files bind them (test/unit/handler-files.test.ts): the store, the producer and the governor only
-    // where the entry takes keys, has a lifecycle event or writes orders, so a mismatch would show here too.
-    OPERATIONS.map((op) => [
-      op.name,
-      createGatewayHandler(op, {
-        ...(op.idempotency ? { idempotency: dynamoIdempotency } : {}),
-        ...(op.lifecycle ? { events: createGatewayEvents } : {}),
-        ...(op.kind === 'order' ? { controls: dynamoTradingControls } : {}),
-        ...options.gateway,
-        config,
-      }),
-    ]),
-  );
-  const handlerFor = (op: AnyOperation): LocalHandler => handlers.get(op.name)!;
-  const sessionEnv = environmentOf({
-    ...shared,
-    brokerLogin: broker.login,
-    brokerAuthorizeUrl: broker.authorizeUrl,
-    brokerTokenUrl: broker.tokenUrl || undefined,
-    oauthAppSecretId: LOCAL_OAUTH_APP_SECRET_ID,
-    oauthStateTableName: LOCAL_OAUTH_STATE_TABLE,
-    loginSecretId: LOCAL_LOGIN_SECRET_ID,
-    secretsManagerEndpoint: secrets.url,
-    dynamodbEndpoint: dynamo.url,
-    eventBusName: LOCAL_EVENT_BUS,
-    eventbridgeEndpoint: eventBridge.url,
-  });
-  const watcherEnv = environmentOf({
-    ...shared,
-    brokerTimeoutMs: options.brokerTimeoutMs ?? 8_000,
-    secretsManagerEndpoint: secrets.url,
-    dynamodbEndpoint: dynamo.url,
-    eventBusName: LOCAL_EVENT_BUS,
-    eventsTableName: LOCAL_EVENTS_TABLE,
-    eventbridgeEndpoint: eventBridge.url,
-  });
+  // Every value and setting together: what a test builds a handler of its own with.
+  const config: GatewaySettings = { ...environmentOf(local.values), ...options.settings };
+  const deployed = (when: NonNullable<FunctionEntry['deployedWhen']>): boolean =>
+    when === 'totpRenewal' ? broker.totp : when !== 'notifyFormat';
+  const handlers = localFunctions(local, { deployed, ...(options.gateway ? { gateway: options.gateway } : {}) });
+  // The session functions' environments together (tests run a renewal or a health check by hand with it).
+  const sessionEnv = Object.assign({}, ...SESSION_FUNCTIONS.map((f) => environmentFor(f, local))) as Record<
+    string,
+    string
+  >;
+  const watcherEnv = environmentFor(GTT_WATCHER, local);
   // The transactional outbox's other half, as deployed: the EventForwarder on the idempotency table's stream, only
   // completed records (the event source mapping's filter), delivered again from a failure it reports.
   const forwarderLog = ownFunctionLogger('EventForwarder');
   const { maxAttempts, ...forwarderHooks } = options.forwarder ?? {};
-  const forward = createEventForwarder({ env: watcherEnv, logger: forwarderLog.logger, ...forwarderHooks });
+  const forward = createEventForwarder({
+    env: environmentFor(EVENT_FORWARDER, local),
+    logger: forwarderLog.logger,
+    ...forwarderHooks,
+  });
   dynamo.streams.subscribe({
     table: dynamo.tableName,
     filter: (record) => record.dynamodb.NewImage?.status?.S === 'COMPLETED',
@@ -314,7 +258,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
   });
   const watcherLog = ownFunctionLogger('GttWatcher');
   // The plans' steps run with the watcher, through the same stack as the API's order operations.
-  const planEngine = memo(() => createPlanEngine(config, watcherLog.logger));
+  const planEngine = memo(() => createPlanEngine(watcherEnv, watcherLog.logger));
   const runWatcherOnce = createGttWatcher({
     env: watcherEnv,
     logger: watcherLog.logger,
@@ -336,72 +280,19 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       });
   };
   if (options.watchIntervalMs) loop();
-  // The session functions as deployed: SessionRenewal only for a classic (TOTP) deployment.
-  const sessionHandlers: Partial<Record<SessionFunction['name'], LocalHandler>> = {
-    OAuthCallback: sessionFunction(
-      'OAuthCallback',
-      (logger) => createOAuthHandler({ env: sessionEnv, logger }) as LocalHandler,
-    ),
-    SessionHealth: sessionFunction(
-      'SessionHealth',
-      (logger) => createSessionHealthCheck({ env: sessionEnv, logger }) as LocalHandler,
-    ),
-    SessionLogout: sessionFunction(
-      'SessionLogout',
-      (logger) => createEndOfDayLogout({ env: sessionEnv, logger }) as LocalHandler,
-    ),
-    ...(broker.totp
-      ? {
-          SessionRenewal: sessionFunction(
-            'SessionRenewal',
-            (logger) => createSessionRenewal({ env: sessionEnv, logger }) as LocalHandler,
-          ),
-        }
-      : {}),
-  };
-  const deployed = SESSION_FUNCTIONS.filter((f) => sessionHandlers[f.name] !== undefined);
-  const killSwitchLog = ownFunctionLogger('KillSwitch');
-  const killSwitchHandler = createKillSwitch({
-    config,
-    logger: options.gateway?.logger ?? killSwitchLog.logger,
-  }) as LocalHandler;
-  const killSwitch: LocalHandler = (event, context) => killSwitchHandler(event, killSwitchLog.begin(context));
-  const historyLog = ownFunctionLogger('EventsHistory');
-  const historyHandler = createEventsHistory({ env: watcherEnv, logger: historyLog.logger }) as LocalHandler;
-  const eventsHistory: LocalHandler = (event, context) => historyHandler(event, historyLog.begin(context));
-  const plansLog = ownFunctionLogger('Plans');
-  const plansHandler = createPlansFunction({ settings: config, logger: plansLog.logger }) as LocalHandler;
-  const plans: LocalHandler = (event, context) => plansHandler(event, plansLog.begin(context));
-  // Every function of the set by name, as the contract tests invoke them.
-  for (const [name, handler] of Object.entries({
-    ...sessionHandlers,
-    KillSwitch: killSwitch,
-    EventsHistory: eventsHistory,
-    Plans: plans,
-  }))
-    if (handler) handlers.set(name, handler);
+  const scheduled = FUNCTIONS.filter((f) => f.trigger?.kind === 'schedule' && handlers.has(f.name));
   const api = await startLocalApi({
-    operations: OPERATIONS,
-    handlerFor,
+    functions: handlers,
     port: options.apiPort ?? 0,
     openApi: (baseUrl) => buildOpenApiDocument(baseUrl),
-    extraRoutes: [
-      ...KILL_SWITCH.routes.map((r) => ({
-        method: r.method,
-        path: r.path,
-        name: KILL_SWITCH.name,
-        handler: killSwitch,
+    routes: [
+      // Every route of the manifest whose function runs here.
+      ...ROUTES.filter(({ fn }) => handlers.has(fn.name)).map(({ fn, route }) => ({
+        method: route.method,
+        path: route.path,
+        name: fn.name,
+        handler: handlers.get(fn.name)!,
       })),
-      ...EVENTS_HISTORY.routes.map((r) => ({
-        method: r.method,
-        path: r.path,
-        name: EVENTS_HISTORY.name,
-        handler: eventsHistory,
-      })),
-      ...PLANS.routes.map((r) => ({ method: r.method, path: r.path, name: PLANS.name, handler: plans })),
-      ...deployed.flatMap((f) =>
-        f.routes.map((r) => ({ method: r.method, path: r.path, name: f.name, handler: sessionHandlers[f.name]! })),
-      ),
       // Where the sandbox's broker emulator listens (its port is random): `npm run gtt -- ltp` finds it here.
       {
         method: 'GET',
@@ -415,14 +306,12 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
           }),
       },
       // Rehearsals of the scheduled runs (EventBridge Scheduler in AWS): `curl -X POST .../_local/run/SessionRenewal`.
-      ...deployed
-        .filter((f) => f.schedule)
-        .map((f) => ({
-          method: 'POST',
-          path: `${LOCAL_RUN_PREFIX}${f.name}`,
-          name: f.name,
-          handler: scheduledRun(sessionHandlers[f.name]!),
-        })),
+      ...scheduled.map((f) => ({
+        method: 'POST',
+        path: `${LOCAL_RUN_PREFIX}${f.name}`,
+        name: f.name,
+        handler: scheduledRun(handlers.get(f.name)!),
+      })),
     ],
   });
   // The app's registered redirect URL: the broker's login page sends the browser back to this local API.

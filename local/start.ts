@@ -12,14 +12,12 @@ if (!process.env.POWERTOOLS_LOG_LEVEL) process.env.POWERTOOLS_LOG_LEVEL = 'WARN'
 // CloudWatch metrics (EMF lines) would bury the event lines; POWERTOOLS_METRICS_DISABLED=false npm start shows them.
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
-const { OPERATIONS } = await import('../functions/operations.js');
+const { FUNCTIONS, ROUTES } = await import('../functions/manifest/index.js');
 const { startLocalStack } = await import('./run-local.js');
 const { parseGatewayConfig } = await import('../functions/runtime/config.js');
 const { DEPLOYMENT_SETTINGS } = await import('../functions/runtime/env.js');
 
 const { PRESET_NAMES } = await import('../functions/broker/presets.js');
-const { SESSION_FUNCTIONS } = await import('../functions/session-functions.js');
-const { CONTROL_FUNCTIONS } = await import('../functions/control-functions.js');
 const { LOCAL_RUN_PREFIX } = await import('./run-local.js');
 const { NOTIFY_FORMATS, resolveNotifyOn } = await import('../functions/events/notification.js');
 
@@ -200,13 +198,9 @@ console.log(`OpenAPI                 ${base}/openapi.json`);
 if (Object.keys(settings).length) console.log(`Settings                ${JSON.stringify(settings)}`);
 console.log('');
 console.log('Routes:');
-for (const op of OPERATIONS) console.log(`  ${op.route.method.padEnd(6)} ${op.route.path.padEnd(24)} ${op.name}`);
-const sessionFunctions = SESSION_FUNCTIONS.filter((f) => f.name !== 'SessionRenewal' || b.totp);
-for (const f of sessionFunctions)
-  for (const r of f.routes) console.log(`  ${r.method.padEnd(6)} ${r.path.padEnd(24)} ${f.name}`);
-for (const f of CONTROL_FUNCTIONS)
-  for (const r of f.routes) console.log(`  ${r.method.padEnd(6)} ${r.path.padEnd(24)} ${f.name}`);
-for (const f of sessionFunctions.filter((fn) => fn.schedule))
+for (const { fn, route } of ROUTES.filter(({ fn }) => stack.handlers.has(fn.name)))
+  console.log(`  ${route.method.padEnd(6)} ${route.path.padEnd(24)} ${fn.name}`);
+for (const f of FUNCTIONS.filter((fn) => fn.trigger?.kind === 'schedule' && stack.handlers.has(fn.name)))
   console.log(`  POST   ${`${LOCAL_RUN_PREFIX}${f.name}`.padEnd(24)} ${f.name} now (rehearses its schedule)`);
 console.log(`\nTry:\n  curl -s -X POST ${base}/gtt-orders -H 'content-type: application/json' -H 'Idempotency-Key: try-1' \\
     -d '{"exch":"NSE","tsym":"M&M-EQ","qty":1,"prc":"1500","prd":"C","trantype":"B","prctyp":"LMT","ret":"DAY","ai_t":"LTP_B_O","d":"1490"}'`);
