@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
 
-import { OPERATIONS } from '../functions/operations.js';
+import { functionNamed } from '../functions/manifest/index.js';
+import type { Route } from '../functions/manifest/types.js';
 import { environmentOf } from '../functions/runtime/env.js';
 import { EXAMPLE_OCO, EXAMPLE_ORDER } from '../functions/schemas/examples.js';
 import { LOCAL_CONTROL_TABLE } from '../local/dynamodb.js';
@@ -26,6 +27,8 @@ const CDK_OUT = 'cdk.out';
 
 export interface ColdRow {
   function: string;
+  /** The broker operation the hand-written peer calls for it. */
+  peer: string;
   bundleKB: number;
   importMs: number;
   importPlusFirstInvokeMs: number;
@@ -161,11 +164,42 @@ export const payloadFor = (
     case 'GetGTTOrder':
       return { gateway: { al_id: orders.single }, peer: {}, peerOperation: 'GetPendingGTTOrder' };
     default: {
-      const op = OPERATIONS.find((o) => o.name === name);
-      return { gateway: {}, peer: {}, peerOperation: op?.broker ?? 'ClientDetails' };
+      // Every other function: the payload its manifest entry gives as its example (a direct invocation, or the
+      // request of its first route), against the one-call peer of its broker operation (ClientDetails when the
+      // function makes none of its own: the lightest call a hand-written function would make).
+      const entry = functionNamed(manifestName(name));
+      if (!entry) throw new Error(`bench: ${name} is a function of the template but not of the manifest`);
+      const route = entry.routes[0];
+      return {
+        gateway: entry.direct ? entry.direct.example : route ? routeRequest(route) : {},
+        peer: {},
+        peerOperation: entry.operation?.broker ?? 'ClientDetails',
+      };
     }
   }
 };
+
+/** The template's logical id names a function by its construct path: `EventsGttWatcher` is the GttWatcher. */
+const manifestName = (name: string): string => (functionNamed(name) ? name : name.replace(/^Events/, ''));
+
+/** The payload v2 event API Gateway sends for a route's example (a function reached only by its routes). */
+const routeRequest = (route: Route): unknown => ({
+  version: '2.0',
+  routeKey: `${route.method} ${route.path}`,
+  rawPath: route.path,
+  rawQueryString: new URLSearchParams(route.example.query ?? {}).toString(),
+  headers: { 'content-type': 'application/json' },
+  ...(route.example.query ? { queryStringParameters: route.example.query } : {}),
+  ...(route.example.path ? { pathParameters: route.example.path } : {}),
+  requestContext: {
+    http: { method: route.method, path: route.path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
+    routeKey: `${route.method} ${route.path}`,
+    stage: '$default',
+    requestId: 'bench',
+  },
+  ...(route.example.body === undefined ? {} : { body: JSON.stringify(route.example.body) }),
+  isBase64Encoded: false,
+});
 
 export const localEnv = (stack: LocalStack, templateEnv: Record<string, unknown>): Record<string, string> => {
   const local: Record<string, string> = {
@@ -208,13 +242,9 @@ export const measureDeployedColdStart = async (
   rounds: number,
   only?: readonly string[],
 ): Promise<ColdRow[]> => {
-  // The kill switch sweeps the book, and the EventForwarder never calls the broker: no one-call peer to compare
-  // them with (the forwarder's CPU and memory are in the memory section).
-  const functions = deployedFunctions().filter(
-    (f) =>
-      !['OAuthCallback', 'KillSwitch', 'EventsEventForwarder'].includes(f.name) &&
-      (!only?.length || only.includes(f.name)),
-  );
+  // Every function of the template, each probed with its manifest example (the kill switch with its status, the
+  // EventForwarder with an empty batch, the OAuth function with its start route).
+  const functions = deployedFunctions().filter((f) => !only?.length || only.includes(f.name));
   type Sample = Awaited<ReturnType<typeof once>>;
   const samples = new Map<string, { fn: Sample[]; peer: Sample[] }>();
   // A logout (Logout, the end-of-day SessionLogout) ends the demo session: start each measured call from a live one.
@@ -281,6 +311,7 @@ export const measureDeployedColdStart = async (
     const peerWhole = median(s.peer.map((x) => x.processMs));
     return {
       function: fn.name,
+      peer: payloadFor(fn.name, 0).peerOperation,
       bundleKB: round1(statSync(fn.file).size / 1024),
       importMs: round1(median(s.fn.map((x) => x.importMs))),
       importPlusFirstInvokeMs: round1(total),
