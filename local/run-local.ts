@@ -13,7 +13,7 @@ import { EVENTS_HISTORY, KILL_SWITCH, PLANS } from '../functions/control-functio
 import { createEventsHistory } from '../functions/controls/events-history.js';
 import { createKillSwitch } from '../functions/controls/kill-switch.js';
 import { createGatewayEvents } from '../functions/events/producer.js';
-import { createGatewayHandler, type GatewayOptions } from '../functions/gateway.js';
+import { createGatewayHandler, type GatewayOptions } from '../functions/gateway/gateway-handler.js';
 import { buildOpenApiDocument } from '../functions/manifest/openapi.js';
 import { OPERATIONS } from '../functions/operations.js';
 import { createEventForwarder, type ForwarderOptions } from '../functions/outbox/function.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { GatewayEvents } from '../../../functions/events/producer.js';
-import { lifecycleEvents } from '../../../functions/middleware/lifecycle-events.js';
+import { lifecycleEvents } from '../../../functions/gateway/lifecycle-events.js';
 import { getPendingGttOrders, placeGttOrder } from '../../../functions/operations.js';
 import type { LifecycleEvent } from '../../../functions/schemas/events.js';
 import { captureLogger } from '../../support/logs.js';

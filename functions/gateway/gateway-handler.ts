@@ -15,27 +15,27 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
 
-import { SessionSource } from './broker/session.js';
-import { InternalError } from './contract/errors.js';
-import type { AnyOperation } from './contract/operation.js';
-import type { EventsConfig, GatewayEvents } from './events/producer.js';
-import { accessLog } from './middleware/access-log.js';
-import { auditLog } from './middleware/audit-log.js';
-import { brokerSession } from './middleware/broker-session.js';
-import type { GatewayContext } from './middleware/context.js';
-import { errorContract } from './middleware/error-contract.js';
-import { functionShell } from './middleware/function-shell.js';
-import { httpResponse } from './middleware/http-response.js';
-import { lifecycleEvents } from './middleware/lifecycle-events.js';
-import { operationMetrics } from './middleware/operation-metrics.js';
-import { orderSafety } from './middleware/order-safety.js';
-import { parseRequest } from './middleware/parse-request.js';
-import { type GatewayConfig, type GatewaySettings, parseGatewayConfig } from './runtime/config.js';
-import { logger as defaultLogger } from './runtime/logger.js';
-import { execute } from './safety/executor.js';
-import type { IdempotentExecutor } from './safety/idempotency.js';
-import type { TradingControls } from './safety/trading-controls.js';
-import { metricNamespace, SERVICE_NAME } from './schemas/names.js';
+import { SessionSource } from '../broker/session.js';
+import { InternalError } from '../contract/errors.js';
+import type { AnyOperation } from '../contract/operation.js';
+import type { EventsConfig, GatewayEvents } from '../events/producer.js';
+import { errorContract } from '../middleware/error-contract.js';
+import { functionShell } from '../middleware/function-shell.js';
+import { type GatewayConfig, type GatewaySettings, parseGatewayConfig } from '../runtime/config.js';
+import { logger as defaultLogger } from '../runtime/logger.js';
+import type { IdempotentExecutor } from '../safety/idempotency.js';
+import type { TradingControls } from '../safety/trading-controls.js';
+import { metricNamespace, SERVICE_NAME } from '../schemas/names.js';
+import { accessLog } from './access-log.js';
+import { auditLog } from './audit-log.js';
+import { brokerSession } from './broker-session.js';
+import type { GatewayContext } from './context.js';
+import { execute } from './executor.js';
+import { httpResponse } from './http-response.js';
+import { lifecycleEvents } from './lifecycle-events.js';
+import { operationMetrics } from './operation-metrics.js';
+import { orderSafety } from './order-safety.js';
+import { parseRequest } from './parse-request.js';
 
 /** Builds the idempotency executor of one operation (see core/idempotency.ts: `dynamoIdempotency`). */
 export type IdempotencyFactory = (
@@ -144,7 +144,7 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
   const audit = auditLog(operation, logger);
   // The shell every function runs in (logger context, metrics), then the gateway's own stack.
   const handler = functionShell<unknown, unknown, GatewayContext>({ logger, metrics })
-    .use(errorContract())
+    .use(errorContract<GatewayContext>())
     .use(accessLog(operation, logger))
     .use(operationMetrics(operation, metrics))
     .use(httpResponse(operation))
@@ -159,7 +159,7 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
         throw new InternalError('The shared middlewares did not run');
       }
       const { config, idempotency, controls, sessions } = runtime();
-      // Dry run, idempotent call or plain call: safety/executor.ts; the state learns what happened as it happens.
+      // Dry run, idempotent call or plain call: executor.ts; the state learns what happened as it happens.
       const result = await execute(
         {
           operation,

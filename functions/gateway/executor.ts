@@ -13,10 +13,10 @@ import type { BrokerSession } from '../broker/session.js';
 import { ConfigurationError } from '../contract/errors.js';
 import type { AnyOperation } from '../contract/operation.js';
 import { redactDeep } from '../contract/redact.js';
+import { dryRun } from '../safety/dry-run.js';
+import type { IdempotentExecutor } from '../safety/idempotency.js';
+import type { TradingControls } from '../safety/trading-controls.js';
 import type { LifecycleEvent } from '../schemas/events.js';
-import { dryRun } from './dry-run.js';
-import type { IdempotentExecutor } from './idempotency.js';
-import type { TradingControls } from './trading-controls.js';
 
 /** What the executor needs of the deployment's configuration. */
 export interface ExecutorConfig {
