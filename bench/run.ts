@@ -18,7 +18,7 @@ import { buildBrokerRequest } from '../functions/broker/jdata.js';
 import { postToBroker } from '../functions/broker/transport.js';
 import type { AnyOperation } from '../functions/contract/operation.js';
 import { createGatewayEvents } from '../functions/events/producer.js';
-import { createGatewayHandler } from '../functions/gateway.js';
+import { createGatewayHandler } from '../functions/gateway/gateway-handler.js';
 import { OPERATIONS, placeGttOrder } from '../functions/operations.js';
 import { parseGatewayConfig } from '../functions/runtime/config.js';
 import { environmentOf } from '../functions/runtime/env.js';

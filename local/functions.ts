@@ -10,7 +10,7 @@ import type { Context } from 'aws-lambda';
 import { createEventsHistory } from '../functions/controls/events-history.js';
 import { createKillSwitch } from '../functions/controls/kill-switch.js';
 import { createGatewayEvents } from '../functions/events/producer.js';
-import { createGatewayHandler, type GatewayOptions } from '../functions/gateway.js';
+import { createGatewayHandler, type GatewayOptions } from '../functions/gateway/gateway-handler.js';
 import { FUNCTIONS } from '../functions/manifest/index.js';
 import type { FunctionEntry } from '../functions/manifest/types.js';
 import { createPlansFunction } from '../functions/plans/function.js';

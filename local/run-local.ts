@@ -7,7 +7,7 @@
 
 import { type RunningEmulator, startEmulator } from '../emulator/server.js';
 import { toGatewayError } from '../functions/contract/errors.js';
-import type { GatewayOptions } from '../functions/gateway.js';
+import type { GatewayOptions } from '../functions/gateway/gateway-handler.js';
 import { EVENT_FORWARDER, GTT_WATCHER } from '../functions/manifest/background.js';
 import { FUNCTIONS, ROUTES } from '../functions/manifest/index.js';
 import { buildOpenApiDocument } from '../functions/manifest/openapi.js';

@@ -18,7 +18,7 @@ import { ConfigurationError, type ErrorBody, fromDirectInvocation } from '../con
 import { createGatewayEvents } from '../events/producer.js';
 import { createEventPublisher } from '../events/publisher.js';
 import { eventIds } from '../events/views.js';
-import { createGatewayHandler, type GatewayHandler } from '../gateway.js';
+import { createGatewayHandler, type GatewayHandler } from '../gateway/gateway-handler.js';
 import { createRoutedFunction } from '../gateway/routed-function.js';
 import type { RoutedRequest } from '../gateway/routed-request.js';
 import { KILL_SWITCH } from '../manifest/kill-switch.js';

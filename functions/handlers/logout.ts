@@ -1,6 +1,6 @@
 // Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.
 // Logout: the operation table's logout on the shared gateway stack.
-import { createGatewayHandler } from '../gateway.js';
+import { createGatewayHandler } from '../gateway/gateway-handler.js';
 import { logout } from '../operations.js';
 
 export const handler = createGatewayHandler(logout, { prefetchSession: true });

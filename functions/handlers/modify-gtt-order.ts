@@ -1,7 +1,7 @@
 // Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.
 // ModifyGTTOrder: the operation table's modifyGttOrder on the shared gateway stack.
 import { createGatewayEvents } from '../events/producer.js';
-import { createGatewayHandler } from '../gateway.js';
+import { createGatewayHandler } from '../gateway/gateway-handler.js';
 import { modifyGttOrder } from '../operations.js';
 import { dynamoIdempotency } from '../safety/idempotency.js';
 import { dynamoTradingControls } from '../safety/trading-controls.js';

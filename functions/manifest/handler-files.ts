@@ -25,7 +25,7 @@ const render = (imports: Imports, summary: string, body: string): string => {
 const operationFile = (entry: FunctionEntry, source: Extract<HandlerSource, { kind: 'operation' }>): string => {
   const op = source.operation;
   const imports: Imports = new Map();
-  add(imports, '../gateway.js', 'createGatewayHandler');
+  add(imports, '../gateway/gateway-handler.js', 'createGatewayHandler');
   add(imports, '../operations.js', source.exportName);
   const options: string[] = [];
   if (op.idempotency) {

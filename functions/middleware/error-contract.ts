@@ -4,13 +4,12 @@
  * its message the JSON error body, so Step Functions can match `Error` and parse `Cause`.
  */
 import type { MiddlewareObj } from '@middy/core';
-import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 
 import { type GatewayError, InternalError, toGatewayError } from '../contract/errors.js';
 import { sourceOf } from '../contract/gateway-request.js';
 import { redactError } from '../contract/redact.js';
 import { retryAfterSeconds } from '../safety/trading-controls.js';
-import type { GatewayContext } from './context.js';
 
 export const httpErrorResponse = (error: GatewayError): APIGatewayProxyStructuredResultV2 => ({
   statusCode: error.status,
@@ -28,7 +27,12 @@ export const directInvocationError = (error: GatewayError): Error => {
   return thrown;
 };
 
-export const errorContract = (): MiddlewareObj<unknown, unknown, Error, GatewayContext> => ({
+export const errorContract = <TContext extends Context = Context>(): MiddlewareObj<
+  unknown,
+  unknown,
+  Error,
+  TContext
+> => ({
   name: 'errorContract',
   onError: (request) => {
     // The last net before the caller: no known secret and nothing token-shaped in any error reply.

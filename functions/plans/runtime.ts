@@ -13,7 +13,7 @@ import type { AnyOperation } from '../contract/operation.js';
 import { OutboxTable } from '../events/outbox.js';
 import { createGatewayEvents } from '../events/producer.js';
 import { scopeOf } from '../events/views.js';
-import { createGatewayHandler } from '../gateway.js';
+import { createGatewayHandler } from '../gateway/gateway-handler.js';
 import {
   cancelGttOrder,
   getPendingGttOrders,

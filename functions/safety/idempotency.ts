@@ -45,9 +45,10 @@ interface Call {
   input: unknown;
 }
 
+/** The call's result and the lifecycle events of its success, which the record's completing write carries. */
 interface Executed {
   result: unknown;
-  outbox?: readonly LifecycleEvent[] | undefined;
+  events?: readonly LifecycleEvent[] | undefined;
 }
 
 interface Progress {
@@ -76,12 +77,12 @@ export class IdempotentExecutor {
     this.idempotent = makeIdempotent(
       async (_call: Call, execute: () => Promise<Executed>, progress: Progress): Promise<Replayable> => {
         try {
-          const { result, outbox } = await execute();
+          const { result, events } = await execute();
           progress.executed = true;
           return {
             kind: 'ok',
             result: result as JSONValue,
-            ...(outbox?.length ? { outbox: redactDeep([...outbox]) as unknown as JSONValue } : {}),
+            ...(events?.length ? { outbox: redactDeep([...events]) as unknown as JSONValue } : {}),
           };
         } catch (error) {
           if (error instanceof GatewayError && error.outcome === 'unknown') {
@@ -99,14 +100,14 @@ export class IdempotentExecutor {
   }
 
   /**
-   * Runs `execute` once per key. Its `outbox` (the success's lifecycle events) is stored in the same write that
-   * completes the record, and never returned: a replay answers the result only.
+   * Runs `execute` once per key. Its `events` (the success's lifecycle events) are stored as the record's `outbox`
+   * in the same write that completes it (events/outbox.ts), and never returned: a replay answers the result only.
    */
   async run<T>(
     key: string,
     input: unknown,
     context: Context,
-    execute: () => Promise<{ result: T; outbox?: readonly LifecycleEvent[] | undefined }>,
+    execute: () => Promise<{ result: T; events?: readonly LifecycleEvent[] | undefined }>,
   ): Promise<IdempotentRun<T>> {
     // In-progress records expire with this invocation's remaining time, so a crashed call does not lock the key.
     this.config.registerLambdaContext(context);

@@ -6,7 +6,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { beforeEach, describe, expect, it } from 'vitest';
 
 import type { AnyOperation } from '../../functions/contract/operation.js';
-import { createGatewayHandler } from '../../functions/gateway.js';
+import { createGatewayHandler } from '../../functions/gateway/gateway-handler.js';
 import { modifyOcoOrder, placeGttOrder, placeOcoOrder } from '../../functions/operations.js';
 import type { GatewaySettings } from '../../functions/runtime/config.js';
 import { dynamoIdempotency } from '../../functions/safety/idempotency.js';

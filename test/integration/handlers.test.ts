@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { type RunningEmulator, startEmulator } from '../../emulator/server.js';
 import type { AnyOperation } from '../../functions/contract/operation.js';
-import { createGatewayHandler } from '../../functions/gateway.js';
+import { createGatewayHandler } from '../../functions/gateway/gateway-handler.js';
 import {
   cancelGttOrder,
   clientDetails,

@@ -5,7 +5,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 
 import type { AnyOperation } from '../../functions/contract/operation.js';
-import { createGatewayHandler } from '../../functions/gateway.js';
+import { createGatewayHandler } from '../../functions/gateway/gateway-handler.js';
 import { placeGttOrder } from '../../functions/operations.js';
 import { createLogger } from '../../functions/runtime/logger.js';
 import { dynamoIdempotency } from '../../functions/safety/idempotency.js';

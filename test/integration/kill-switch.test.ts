@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../client/cli.js';
 import { createGttClient, GttGatewayError } from '../../client/index.js';
 import { createKillSwitch } from '../../functions/controls/kill-switch.js';
-import { createGatewayHandler } from '../../functions/gateway.js';
+import { createGatewayHandler } from '../../functions/gateway/gateway-handler.js';
 import { placeGttOrder } from '../../functions/operations.js';
 import { dynamoIdempotency } from '../../functions/safety/idempotency.js';
 import { dynamoTradingControls } from '../../functions/safety/trading-controls.js';

@@ -11,7 +11,7 @@ import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createGatewayEvents } from '../../functions/events/producer.js';
-import { createGatewayHandler } from '../../functions/gateway.js';
+import { createGatewayHandler } from '../../functions/gateway/gateway-handler.js';
 import { getEnabledGtts, OPERATIONS } from '../../functions/operations.js';
 import { dynamoIdempotency } from '../../functions/safety/idempotency.js';
 import { lambdaContext } from '../../local/lambda-context.js';

@@ -8,7 +8,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { type RunningEmulator, startEmulator } from '../../emulator/server.js';
-import { createGatewayHandler } from '../../functions/gateway.js';
+import { createGatewayHandler } from '../../functions/gateway/gateway-handler.js';
 import { clientDetails, logout, placeGttOrder } from '../../functions/operations.js';
 import type { GatewaySettings } from '../../functions/runtime/config.js';
 import { createSessionHealthCheck } from '../../functions/session/health.js';

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { createGttClient } from '../../client/index.js';
-import { createGatewayHandler } from '../../functions/gateway.js';
+import { createGatewayHandler } from '../../functions/gateway/gateway-handler.js';
 import { cancelGttOrder, placeGttOrder } from '../../functions/operations.js';
 import { dynamoIdempotency } from '../../functions/safety/idempotency.js';
 import { dynamoTradingControls, TradingControls } from '../../functions/safety/trading-controls.js';

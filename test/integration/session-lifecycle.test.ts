@@ -7,7 +7,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import type { RunningEmulator } from '../../emulator/server.js';
-import { createGatewayHandler } from '../../functions/gateway.js';
+import { createGatewayHandler } from '../../functions/gateway/gateway-handler.js';
 import { OPERATIONS, placeGttOrder } from '../../functions/operations.js';
 import { currentTotp } from '../../functions/session/broker-login.js';
 import { createSessionHealthCheck } from '../../functions/session/health.js';

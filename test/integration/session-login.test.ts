@@ -16,7 +16,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { RunningEmulator } from '../../emulator/server.js';
-import { createGatewayHandler } from '../../functions/gateway.js';
+import { createGatewayHandler } from '../../functions/gateway/gateway-handler.js';
 import { placeGttOrder } from '../../functions/operations.js';
 import { createEndOfDayLogout } from '../../functions/session/end-of-day.js';
 import { createSessionHealthCheck } from '../../functions/session/health.js';

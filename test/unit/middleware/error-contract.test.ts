@@ -4,7 +4,7 @@ import { BrokerRejectedError, RateLimitedError } from '../../../functions/contra
 import { errorContract } from '../../../functions/middleware/error-contract.js';
 import { placeGttOrder } from '../../../functions/operations.js';
 import { httpApiEvent } from '../../support/events.js';
-import { run } from './support.js';
+import { run } from '../gateway/support.js';
 
 describe('errorContract', () => {
   it('an HTTP call gets the error body and its status; a rate limit carries Retry-After', async () => {

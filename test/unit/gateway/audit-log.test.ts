@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { BrokerRejectedError } from '../../../functions/contract/errors.js';
-import { auditLog } from '../../../functions/middleware/audit-log.js';
+import { auditLog } from '../../../functions/gateway/audit-log.js';
 import { getPendingGttOrders, placeGttOrder } from '../../../functions/operations.js';
 import { captureLogger } from '../../support/logs.js';
 import { SAMPLE_ORDER } from '../../support/sample-order.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { BrokerRejectedError } from '../../../functions/contract/errors.js';
-import { accessLog } from '../../../functions/middleware/access-log.js';
+import { accessLog } from '../../../functions/gateway/access-log.js';
 import { placeGttOrder } from '../../../functions/operations.js';
 import { captureLogger } from '../../support/logs.js';
 import { run } from './support.js';

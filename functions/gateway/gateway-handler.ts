@@ -1,41 +1,42 @@
 /**
- * The shared stack every Lambda runs: one Middy pipeline, bound to one entry of the operation table.
+ * The shared stack every operation Lambda runs: one Middy pipeline, bound to one entry of the operation table.
  *
- *   functionShell (injectLambdaContext, logMetrics) -> errorContract -> accessLog -> operationMetrics -> httpResponse -> auditLog -> lifecycleEvents
- *     -> parseRequest -> orderSafety -> brokerSession -> handler
+ *   functionShell (injectLambdaContext, logMetrics) -> errorContract -> accessLog -> operationMetrics -> httpResponse
+ *     -> auditLog -> parseRequest -> orderSafety -> brokerSession -> handler (executor.ts)
  *
- * The handler takes a permit from the account's order-rate governor before every broker write of an `order` entry
- * (safety/trading-controls.ts; the kill switch's state is read with it), inside the idempotent step.
+ * The handler is the executor: it takes a permit from the account's order-rate governor before every broker write
+ * of an `order` entry (safety/trading-controls.ts; the kill switch's state is read with it), inside the idempotent
+ * step, and hands a success's lifecycle events to the outbox itself (order-events.ts): in the idempotency record's
+ * completing write, or in an outbox item of their own.
  *
- * Middy runs `after`/`onError` hooks in reverse order: lifecycleEvents and auditLog see the raw result before
- * httpResponse wraps it, operationMetrics counts what lifecycleEvents did, accessLog logs a failure before
+ * Middy runs `after`/`onError` hooks in reverse order: auditLog sees the raw result before httpResponse wraps it,
+ * operationMetrics counts what the executor did (the event's fate included), accessLog logs a failure before
  * errorContract renders it, and Powertools' logMetrics writes the metrics last.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
 
-import { SessionSource } from './broker/session.js';
-import { InternalError } from './contract/errors.js';
-import type { AnyOperation } from './contract/operation.js';
-import type { EventsConfig, GatewayEvents } from './events/producer.js';
-import { accessLog } from './middleware/access-log.js';
-import { auditLog } from './middleware/audit-log.js';
-import { brokerSession } from './middleware/broker-session.js';
-import type { GatewayContext } from './middleware/context.js';
-import { errorContract } from './middleware/error-contract.js';
-import { functionShell } from './middleware/function-shell.js';
-import { httpResponse } from './middleware/http-response.js';
-import { lifecycleEvents } from './middleware/lifecycle-events.js';
-import { operationMetrics } from './middleware/operation-metrics.js';
-import { orderSafety } from './middleware/order-safety.js';
-import { parseRequest } from './middleware/parse-request.js';
-import { type GatewayConfig, type GatewaySettings, parseGatewayConfig } from './runtime/config.js';
-import { logger as defaultLogger } from './runtime/logger.js';
-import { execute } from './safety/executor.js';
-import type { IdempotentExecutor } from './safety/idempotency.js';
-import type { TradingControls } from './safety/trading-controls.js';
-import { metricNamespace, SERVICE_NAME } from './schemas/names.js';
+import { SessionSource } from '../broker/session.js';
+import { InternalError } from '../contract/errors.js';
+import type { AnyOperation } from '../contract/operation.js';
+import type { EventsConfig, GatewayEvents } from '../events/producer.js';
+import { errorContract } from '../middleware/error-contract.js';
+import { functionShell } from '../middleware/function-shell.js';
+import { type GatewayConfig, type GatewaySettings, parseGatewayConfig } from '../runtime/config.js';
+import { logger as defaultLogger } from '../runtime/logger.js';
+import type { IdempotentExecutor } from '../safety/idempotency.js';
+import type { TradingControls } from '../safety/trading-controls.js';
+import { metricNamespace, SERVICE_NAME } from '../schemas/names.js';
+import { accessLog } from './access-log.js';
+import { auditLog } from './audit-log.js';
+import { brokerSession } from './broker-session.js';
+import type { GatewayContext } from './context.js';
+import { execute } from './executor.js';
+import { httpResponse } from './http-response.js';
+import { operationMetrics } from './operation-metrics.js';
+import { orderSafety } from './order-safety.js';
+import { parseRequest } from './parse-request.js';
 
 /** Builds the idempotency executor of one operation (see core/idempotency.ts: `dynamoIdempotency`). */
 export type IdempotencyFactory = (
@@ -144,12 +145,11 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
   const audit = auditLog(operation, logger);
   // The shell every function runs in (logger context, metrics), then the gateway's own stack.
   const handler = functionShell<unknown, unknown, GatewayContext>({ logger, metrics })
-    .use(errorContract())
+    .use(errorContract<GatewayContext>())
     .use(accessLog(operation, logger))
     .use(operationMetrics(operation, metrics))
     .use(httpResponse(operation))
     .use(audit ? [audit] : [])
-    .use(lifecycleEvents(operation, () => runtime().events, logger))
     .use(parseRequest(operation))
     .use(orderSafety(operation, () => runtime().config))
     .use(brokerSession(() => runtime().sessions, operation.kind))
@@ -158,9 +158,10 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
       if (!state.request || !state.session || !state.refreshSession) {
         throw new InternalError('The shared middlewares did not run');
       }
-      const { config, idempotency, controls, sessions } = runtime();
-      // Dry run, idempotent call or plain call: safety/executor.ts; the state learns what happened as it happens.
-      const result = await execute(
+      const { config, idempotency, controls, sessions, events } = runtime();
+      // Dry run, idempotent call or plain call: executor.ts; the state learns what happened as it happens, and the
+      // success's events are in the outbox (or said not to be) by the time it returns.
+      const { result } = await execute(
         {
           operation,
           config,
@@ -171,8 +172,9 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
           sessions,
           idempotency,
           controls,
+          events,
           context,
-          onBrokerResult: state.brokerSucceeded,
+          logger,
         },
         state,
       );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { httpResponse } from '../../../functions/middleware/http-response.js';
+import { httpResponse } from '../../../functions/gateway/http-response.js';
 import { getPendingGttOrders, placeGttOrder } from '../../../functions/operations.js';
 import { run } from './support.js';
 

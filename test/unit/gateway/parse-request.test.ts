@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { parseRequest } from '../../../functions/middleware/parse-request.js';
+import { parseRequest } from '../../../functions/gateway/parse-request.js';
 import { cancelGttOrder } from '../../../functions/operations.js';
 import { httpApiEvent } from '../../support/events.js';
 import { run } from './support.js';

@@ -2,7 +2,7 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { GuardrailRejectedError } from '../../../functions/contract/errors.js';
-import { operationMetrics } from '../../../functions/middleware/operation-metrics.js';
+import { operationMetrics } from '../../../functions/gateway/operation-metrics.js';
 import { placeGttOrder } from '../../../functions/operations.js';
 import { run } from './support.js';
 

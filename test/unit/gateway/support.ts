@@ -2,7 +2,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import middy from '@middy/core';
 
-import type { GatewayContext, GatewayState } from '../../../functions/middleware/context.js';
+import type { GatewayContext, GatewayState } from '../../../functions/gateway/context.js';
 import { lambdaContext } from '../../../local/lambda-context.js';
 
 type Gateway = MiddlewareObj<unknown, unknown, Error, GatewayContext>;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { SessionSource } from '../../../functions/broker/session.js';
 import { SessionExpiredError } from '../../../functions/contract/errors.js';
-import { brokerSession } from '../../../functions/middleware/broker-session.js';
+import { brokerSession } from '../../../functions/gateway/broker-session.js';
 import { run } from './support.js';
 
 const source = (current: () => Promise<unknown>, refreshed = 0) => {

@@ -1,9 +1,9 @@
-/** What the shared middlewares hand to the handler through the Lambda context. */
+/** The request context: what the shared middlewares and the executor share through the Lambda context. */
 import type { Context } from 'aws-lambda';
 
 import type { GatewayRequest, RequestSource } from '../contract/gateway-request.js';
-import type { LifecycleEvent } from '../schemas/events.js';
 import type { BrokerSession } from '../schemas/session.js';
+import type { EventFate } from './order-events.js';
 
 export interface GatewayState {
   startedAt: number;
@@ -20,15 +20,8 @@ export interface GatewayState {
   brokerAttempts?: number;
   /** Milliseconds spent in the broker call (all attempts). */
   brokerMs?: number;
-  /**
-   * Set by lifecycleEvents for operations that publish: the handler calls it with the broker's result and gets the
-   * events to queue in the outbox (the idempotency record's completing write carries them).
-   */
-  brokerSucceeded?: (result: unknown) => Promise<LifecycleEvent[]>;
-  /** The idempotency record's completing write carried this success's events (the outbox holds them). */
-  outboxQueued?: boolean;
-  /** What the lifecycle event of this success became: in the outbox, published directly, or neither. */
-  event?: { status: 'queued' | 'published' | 'failed'; detailType: string; eventId?: string };
+  /** Set by the executor: what the lifecycle event of this success became (in the outbox, published, or neither). */
+  event?: EventFate;
   /** DynamoDB calls the order-rate governor's permit took (order writes only). */
   governorCalls?: number;
   /** The result came from an idempotency record, not a new broker call. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { orderSafety } from '../../../functions/middleware/order-safety.js';
+import { orderSafety } from '../../../functions/gateway/order-safety.js';
 import { getPendingGttOrders, placeGttOrder } from '../../../functions/operations.js';
 import { parseGatewayConfig } from '../../../functions/runtime/config.js';
 import { SAMPLE_ORDER } from '../../support/sample-order.js';

@@ -3,7 +3,11 @@
  * (the exact request, nothing sent), an idempotent call (the record claimed first, a replay answered from it), or a
  * plain call. The call itself: a permit from the order-rate governor for order writes, then the broker (Logout done
  * everywhere), then the entry's second read if it has one. The handler of the shared stack is this, and only this.
+ *
+ * A broker success of an entry with a `lifecycle` entry yields its events (order-events.ts), which the executor hands
+ * on itself: the idempotency record's completing write carries them, or (no key) an outbox item of their own.
  */
+import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
 
 import { callBroker } from '../broker/call-broker.js';
@@ -13,10 +17,12 @@ import type { BrokerSession } from '../broker/session.js';
 import { ConfigurationError } from '../contract/errors.js';
 import type { AnyOperation } from '../contract/operation.js';
 import { redactDeep } from '../contract/redact.js';
+import type { GatewayEvents } from '../events/producer.js';
+import { dryRun } from '../safety/dry-run.js';
+import type { IdempotentExecutor } from '../safety/idempotency.js';
+import type { TradingControls } from '../safety/trading-controls.js';
 import type { LifecycleEvent } from '../schemas/events.js';
-import { dryRun } from './dry-run.js';
-import type { IdempotentExecutor } from './idempotency.js';
-import type { TradingControls } from './trading-controls.js';
+import { buildEvents, carriedEvents, type EventFate, queueEvents } from './order-events.js';
 
 /** What the executor needs of the deployment's configuration. */
 export interface ExecutorConfig {
@@ -39,11 +45,17 @@ export interface ExecutionRequest {
   idempotency?: IdempotentExecutor | undefined;
   controls?: TradingControls | undefined;
   context: Context;
-  /**
-   * Called with the broker's result of a call actually sent (not a replay, not a dry run): the lifecycle events to
-   * queue, which the idempotency record's completing write carries (the transactional outbox).
-   */
-  onBrokerResult?: ((result: unknown) => Promise<readonly LifecycleEvent[]>) | undefined;
+  /** The lifecycle-event producer: given for entries with a `lifecycle` entry when the deployment has a bus. */
+  events?: GatewayEvents | undefined;
+  /** For what became of an event that could not be built or queued (never an error for the caller). */
+  logger: Logger;
+}
+
+/** The call's result, and the lifecycle events of its broker success, already handed to the outbox. */
+export interface Execution {
+  result: unknown;
+  /** None for a dry run, a replay, a read or an entry without a `lifecycle` entry. */
+  events: readonly LifecycleEvent[];
 }
 
 /** What happened, for the access log and the metrics: written as it happens, so a failure still tells it. */
@@ -52,15 +64,20 @@ export interface ExecutionFacts {
   brokerAttempts?: number;
   brokerMs?: number;
   governorCalls?: number;
-  /** The idempotency record's completing write carried the success's events. */
-  outboxQueued?: boolean;
+  /** What became of the success's lifecycle event: in the outbox, published directly, or neither. */
+  event?: EventFate;
 }
 
 /** Carries out one request; `facts` (the shared stack's state) learns what happened, success or not. */
-export const execute = async (request: ExecutionRequest, facts: ExecutionFacts): Promise<unknown> => {
-  const { operation, config, input, options, idempotency, controls, context } = request;
-  if (options.dryRun)
-    return dryRun(operation, input, await request.session(), config.brokerBaseUrl, config.brokerAuth, config.algoId);
+export const execute = async (request: ExecutionRequest, facts: ExecutionFacts): Promise<Execution> => {
+  const { operation, config, input, options, idempotency, controls, context, events: producer, logger } = request;
+  if (options.dryRun) {
+    const session = await request.session();
+    return {
+      result: dryRun(operation, input, session, config.brokerBaseUrl, config.brokerAuth, config.algoId),
+      events: [],
+    };
+  }
   if (operation.kind === 'order' && config.controlTableName && !controls) {
     // Never send an order write around the governor.
     throw new ConfigurationError(
@@ -74,7 +91,7 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
     );
   }
 
-  const send = async (): Promise<{ result: unknown; outbox?: readonly LifecycleEvent[] }> => {
+  const send = async (): Promise<Execution> => {
     // Every broker write takes a permit from the account's governor first (after the idempotency record is claimed,
     // so a replay takes none, and a refusal frees the key: nothing was sent).
     if (operation.kind === 'order' && controls) {
@@ -105,27 +122,44 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
           (read) => ((facts.brokerAttempts = (facts.brokerAttempts ?? 0) + read.attempts), read.result),
           () => undefined,
         );
-        return { result: operation.alsoRead.fold(result, other) };
+        return { result: operation.alsoRead.fold(result, other), events: [] };
       }
-      return { result, outbox: (await request.onBrokerResult?.(result)) ?? [] };
+      // The events of a call actually sent (not a replay, not a dry run), built before the record is completed.
+      const events =
+        operation.lifecycle && producer
+          ? await buildEvents(operation, producer, input, result, request.session, logger)
+          : [];
+      return { result, events };
     } finally {
       facts.brokerMs = Math.round((performance.now() - started) * 10) / 10;
     }
   };
 
   if (options.idempotencyKey !== undefined && idempotency) {
-    const run = await idempotency.run(options.idempotencyKey, input, context, async () => {
-      const sent = await send();
-      // The record's completing write is about to carry the events: the outbox needs no write of its own.
-      if (sent.outbox?.length) facts.outboxQueued = true;
-      return sent;
-    });
-    facts.replayed = run.replayed;
-    // A replay is redacted again on its way out: a record stored before a token was known is no exception.
-    return {
-      ...(redactDeep(run.result) as object),
-      idempotency: { key: options.idempotencyKey, replayed: run.replayed },
-    };
+    let events: readonly LifecycleEvent[] = [];
+    try {
+      // The record's completing write carries the events (the transactional outbox): no write of their own.
+      const run = await idempotency.run(options.idempotencyKey, input, context, async () => {
+        const sent = await send();
+        events = sent.events;
+        return sent;
+      });
+      facts.replayed = run.replayed;
+      // A replay is redacted again on its way out: a record stored before a token was known is no exception.
+      const result = {
+        ...(redactDeep(run.result) as object),
+        idempotency: { key: options.idempotencyKey, replayed: run.replayed },
+      };
+      return { result, events };
+    } finally {
+      // Said even when completing the record failed after the broker's success: the watcher publishes that change.
+      const fate = carriedEvents(events);
+      if (fate) facts.event = fate;
+    }
   }
-  return (await send()).result;
+  const sent = await send();
+  if (producer && sent.events.length) {
+    facts.event = await queueEvents(operation, producer, sent.events, context.getRemainingTimeInMillis(), logger);
+  }
+  return sent;
 };
