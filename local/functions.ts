@@ -58,6 +58,8 @@ export interface LocalEnvironment {
   values: EnvValues;
   /** The deployment's own settings, by name (guardrails, rates...), for the functions that take them. */
   settings?: GatewaySettings;
+  /** Tests: variables by name for one function only (e.g. an unreachable table for the order functions). */
+  overrides?: Readonly<Record<string, GatewaySettings>>;
 }
 
 /** The environment of one function, as infra/ builds it (its keys, the deployment's settings) plus the endpoints. */
@@ -73,6 +75,7 @@ export const environmentFor = (entry: FunctionEntry, local: LocalEnvironment): R
             .map(([k, v]) => [k, String(v)]),
         )
       : {}),
+    ...Object.fromEntries(Object.entries(local.overrides?.[entry.name] ?? {}).map(([k, v]) => [k, String(v)])),
   };
 };
 

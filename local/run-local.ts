@@ -63,6 +63,8 @@ export interface LocalStackOptions {
   secretMaxAgeSeconds?: number;
   /** Extra settings by environment name (guardrails, the idempotency key rule, ...). */
   settings?: GatewaySettings;
+  /** Tests: variables by name for one function of the manifest only (`{CancelGTTOrder: {...}}`). */
+  overrides?: Readonly<Record<string, GatewaySettings>>;
   /**
    * false: no trading controls table for the functions (no order-rate governor, no kill switch): the benchmark of
    * the gateway's own overhead, which sends far more than 8 orders a second. Default on, as every deployment.
@@ -224,6 +226,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       orderRatePerMinute: broker.rateLimits?.perMinute,
     },
     ...(options.settings ? { settings: options.settings } : {}),
+    ...(options.overrides ? { overrides: options.overrides } : {}),
   };
   // Every value and setting together: what a test builds a handler of its own with.
   const config: GatewaySettings = { ...environmentOf(local.values), ...options.settings };

@@ -145,9 +145,12 @@ describe('the forwarder', () => {
 
 describe('an outbox that cannot be written', () => {
   it('does not fail the order: the cancel answers 200 and the watcher publishes the change', async () => {
-    // The order functions' DynamoDB is unreachable (a closed port); no governor and no key, so only the outbox
+    // The cancel function's DynamoDB is unreachable (a closed port); no governor and no key, so only the outbox
     // write needs it. The watcher and the forwarder keep the working table.
-    const broken = await startLocalStack({ governor: false, settings: { DYNAMODB_ENDPOINT: 'http://127.0.0.1:9' } });
+    const broken = await startLocalStack({
+      governor: false,
+      overrides: { CancelGTTOrder: { DYNAMODB_ENDPOINT: 'http://127.0.0.1:9' } },
+    });
     try {
       expect(await broken.watch()).toMatchObject({ status: 'baseline' });
       // Placed at the broker directly (a place needs an Idempotency-Key, hence the table); the watcher sees it.
