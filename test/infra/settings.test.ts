@@ -12,7 +12,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 
 import { parseGatewayConfig } from '../../functions/runtime/config.js';
-import { buildApp } from '../../infra/app.js';
+import { buildApp } from '../../infra/stacks/app.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const synth = (context: Record<string, unknown>) =>

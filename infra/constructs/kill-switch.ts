@@ -6,9 +6,9 @@
 import { CfnOutput, Duration, type Stack } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 
-import { KILL_SWITCH } from '../functions/control-functions.js';
-import { environmentOf } from '../functions/runtime/env.js';
-import { addFunctionRoute } from './gateway-api.js';
+import { KILL_SWITCH } from '../../functions/control-functions.js';
+import { environmentOf } from '../../functions/runtime/env.js';
+import { addFunctionRoute } from './api.js';
 import { addErrorsAlarm, GatewayFunction, MEMORY_MB } from './gateway-function.js';
 import { brokerRateEnvironment, GOVERNOR_TABLE_ACTIONS, type OperationFunctionsProps } from './operation-functions.js';
 

@@ -14,29 +14,29 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 
-import { KILL_SWITCH } from '../functions/control-functions.js';
-import { OPERATIONS } from '../functions/operations.js';
-import { DEPLOYMENT_SETTINGS, environmentOf } from '../functions/runtime/env.js';
-import { AuditArchive } from './audit-archive.js';
-import { type BrokerSetup, resolveBrokerSetup } from './broker-setup.js';
-import { EGRESS_CONTEXT_KEY, type EgressSetting, resolveEgress, StaticEgress } from './egress.js';
+import { KILL_SWITCH } from '../../functions/control-functions.js';
+import { OPERATIONS } from '../../functions/operations.js';
+import { DEPLOYMENT_SETTINGS, environmentOf } from '../../functions/runtime/env.js';
+import { addApiAlarm, applyRouteSettings, buildGatewayApi } from '../constructs/api.js';
+import { AuditArchive } from '../constructs/audit.js';
+import { EGRESS_CONTEXT_KEY, type EgressSetting, resolveEgress, StaticEgress } from '../constructs/egress.js';
 import {
   FORWARDER_EVENTS_TABLE_ACTIONS,
   LifecycleEvents,
   resolveWatcherEnabled,
   resolveWatcherSchedule,
   WATCHER_EVENTS_TABLE_ACTIONS,
-} from './events.js';
-import { addEventsHistory } from './events-history.js';
-import { addApiAlarm, applyRouteSettings, buildGatewayApi } from './gateway-api.js';
-import type { GatewayFunction, GatewayFunctionNetwork } from './gateway-function.js';
-import { addGatewayOutputs, suppressGatewayNagFindings } from './gateway-outputs.js';
-import { addKillSwitch, KILL_SWITCH_TABLE_ACTIONS } from './kill-switch.js';
-import { type NotifyWebhookProps, resolveNotifyWebhook } from './notify-webhook.js';
-import { addOperationFunctions, type OperationFunctionsProps } from './operation-functions.js';
-import { addPlans, grantPlanActor, planActorEnvironment, PLANS_EVENTS_TABLE_ACTIONS } from './plans.js';
-import { OAUTH_STATE_TABLE_ACTIONS, resolveEndOfDayLogout, SessionFunctions } from './session-functions.js';
-import { expiringTable } from './tables.js';
+} from '../constructs/events.js';
+import { addEventsHistory } from '../constructs/events-history.js';
+import type { GatewayFunction, GatewayFunctionNetwork } from '../constructs/gateway-function.js';
+import { addKillSwitch, KILL_SWITCH_TABLE_ACTIONS } from '../constructs/kill-switch.js';
+import { addOperationFunctions, type OperationFunctionsProps } from '../constructs/operation-functions.js';
+import { addGatewayOutputs, suppressGatewayNagFindings } from '../constructs/outputs.js';
+import { addPlans, grantPlanActor, planActorEnvironment, PLANS_EVENTS_TABLE_ACTIONS } from '../constructs/plans.js';
+import { OAUTH_STATE_TABLE_ACTIONS, resolveEndOfDayLogout, SessionFunctions } from '../constructs/session.js';
+import { expiringTable } from '../constructs/tables.js';
+import { type BrokerSetup, resolveBrokerSetup } from '../settings/broker-setup.js';
+import { type NotifyWebhookProps, resolveNotifyWebhook } from '../settings/notify-webhook.js';
 /** Deployment settings that may come from CDK context (`-c name=value`) and go to the functions' environment. */
 export const CONTEXT_SETTINGS = DEPLOYMENT_SETTINGS;
 

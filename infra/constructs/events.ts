@@ -18,16 +18,16 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
-import type { AnyOperation } from '../functions/contract/operation.js';
-import { environmentOf } from '../functions/runtime/env.js';
-import { EVENT_SOURCE } from '../functions/schemas/events.js';
-import { addEventDashboard } from './event-dashboard.js';
-import { addEventWebhook, type WebhookSettings } from './event-webhook.js';
+import type { AnyOperation } from '../../functions/contract/operation.js';
+import { environmentOf } from '../../functions/runtime/env.js';
+import { EVENT_SOURCE } from '../../functions/schemas/events.js';
+import { addEventDashboard } from './dashboard.js';
 import { addErrorsAlarm, GatewayFunction, type GatewayFunctionNetwork, MEMORY_MB } from './gateway-function.js';
-import { InvokeThisFunctionOnly } from './session-functions.js';
+import { InvokeThisFunctionOnly } from './session.js';
 import { expiringTable } from './tables.js';
+import { addEventWebhook, type WebhookSettings } from './webhook.js';
 
-export { checkWebhookUrl, WEBHOOK_RETRY, type WebhookSettings } from './event-webhook.js';
+export { checkWebhookUrl, WEBHOOK_RETRY, type WebhookSettings } from './webhook.js';
 
 /** Every minute 09:00-15:59 India time on weekdays: the NSE session (09:15-15:30) with a margin. */
 export const DEFAULT_WATCHER_SCHEDULE = 'cron(* 9-15 ? * MON-FRI *)';

@@ -16,12 +16,12 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 
-import { NOTIFICATION_DETAIL_TYPE, NOTIFICATION_SOURCE } from '../functions/events/notification.js';
-import { environmentOf } from '../functions/runtime/env.js';
-import type { DetailType } from '../functions/schemas/event-types.js';
-import { EVENT_SOURCE } from '../functions/schemas/events.js';
+import { NOTIFICATION_DETAIL_TYPE, NOTIFICATION_SOURCE } from '../../functions/events/notification.js';
+import { environmentOf } from '../../functions/runtime/env.js';
+import type { DetailType } from '../../functions/schemas/event-types.js';
+import { EVENT_SOURCE } from '../../functions/schemas/events.js';
+import { notifyFormatOf, type WebhookFormat } from '../settings/webhook-format.js';
 import { GatewayFunction, MEMORY_MB } from './gateway-function.js';
-import { notifyFormatOf, type WebhookFormat } from './webhook-format.js';
 
 /** Webhook deliveries: EventBridge retries with backoff for up to a day, then the dead-letter queue. */
 export const WEBHOOK_RETRY = { retryAttempts: 185, maxEventAge: Duration.hours(24) };

@@ -4,7 +4,7 @@
  * `{"chat_id": ..., "text": message}` for a bot's sendMessage. The message is made by the NotifyFormatter function
  * with functions/events/notification.ts (infra/events.ts says why a function and not an input transformer).
  */
-import { type NotifyFormat } from '../functions/events/notification.js';
+import { type NotifyFormat } from '../../functions/events/notification.js';
 
 export const WEBHOOK_FORMATS = ['event', 'slack', 'telegram'] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];

@@ -9,8 +9,8 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import { NagSuppressions } from 'cdk-nag';
 
+import type { GatewayStack } from '../stacks/gateway-stack.js';
 import { EGRESS_IP_DESCRIPTION } from './egress.js';
-import type { GatewayStack } from './gateway-stack.js';
 
 export const addGatewayOutputs = (stack: GatewayStack, alarmTopic: sns.ITopic): void => {
   new CfnOutput(stack, 'ApiUrl', {

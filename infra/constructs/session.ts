@@ -20,10 +20,10 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
-import { environmentOf } from '../functions/runtime/env.js';
-import { SERVICE_NAME } from '../functions/schemas/names.js';
-import { END_OF_DAY_LOGOUT_CRON, SESSION_FUNCTIONS, type SessionFunction } from '../functions/session-functions.js';
-import { accountOf, metricNamespaceOf } from './accounts.js';
+import { environmentOf } from '../../functions/runtime/env.js';
+import { SERVICE_NAME } from '../../functions/schemas/names.js';
+import { END_OF_DAY_LOGOUT_CRON, SESSION_FUNCTIONS, type SessionFunction } from '../../functions/session-functions.js';
+import { accountOf, metricNamespaceOf } from '../settings/accounts.js';
 import { addErrorsAlarm, GatewayFunction, type GatewayFunctionNetwork } from './gateway-function.js';
 import { expiringTable } from './tables.js';
 

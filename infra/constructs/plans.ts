@@ -9,9 +9,9 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 
-import { PLANS } from '../functions/control-functions.js';
-import { environmentOf } from '../functions/runtime/env.js';
-import { addFunctionRoute, ORDER_ROUTE_THROTTLE } from './gateway-api.js';
+import { PLANS } from '../../functions/control-functions.js';
+import { environmentOf } from '../../functions/runtime/env.js';
+import { addFunctionRoute, ORDER_ROUTE_THROTTLE } from './api.js';
 import { addErrorsAlarm, GatewayFunction, MEMORY_MB } from './gateway-function.js';
 import { brokerRateEnvironment, GOVERNOR_TABLE_ACTIONS, type OperationFunctionsProps } from './operation-functions.js';
 

@@ -17,12 +17,12 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 
-import { environmentOf } from '../functions/runtime/env.js';
-import { SERVICE_NAME } from '../functions/schemas/names.js';
-import { accountOf, metricNamespaceOf } from './accounts.js';
+import { environmentOf } from '../../functions/runtime/env.js';
+import { SERVICE_NAME } from '../../functions/schemas/names.js';
+import { accountOf, metricNamespaceOf } from '../settings/accounts.js';
 import { LAMBDA_ENI_ACTIONS } from './egress.js';
 
-export const PROJECT_ROOT = join(import.meta.dirname, '..');
+export const PROJECT_ROOT = join(import.meta.dirname, '..', '..');
 /** The broker request timeout; the Lambda timeout stays above it so our own timeout fires first. */
 export const BROKER_TIMEOUT = 8_000;
 export const LAMBDA_TIMEOUT = Duration.seconds(12);

@@ -12,12 +12,12 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 
-import type { AnyOperation } from '../functions/contract/operation.js';
-import { OPERATIONS } from '../functions/operations.js';
-import { environmentOf } from '../functions/runtime/env.js';
-import type { BrokerSetup } from './broker-setup.js';
+import type { AnyOperation } from '../../functions/contract/operation.js';
+import { OPERATIONS } from '../../functions/operations.js';
+import { environmentOf } from '../../functions/runtime/env.js';
+import type { BrokerSetup } from '../settings/broker-setup.js';
+import { addFunctionRoute, type GatewayApi, ORDER_ROUTE_THROTTLE } from './api.js';
 import type { LifecycleEvents } from './events.js';
-import { addFunctionRoute, type GatewayApi, ORDER_ROUTE_THROTTLE } from './gateway-api.js';
 import { addErrorsAlarm, GatewayFunction, type GatewayFunctionNetwork, MEMORY_MB } from './gateway-function.js';
 
 /** What the order functions' governor does on the control table: a consistent read and a conditional put. */

@@ -6,9 +6,9 @@
 import type { Stack } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 
-import { EVENTS_HISTORY } from '../functions/control-functions.js';
-import { environmentOf } from '../functions/runtime/env.js';
-import { addFunctionRoute } from './gateway-api.js';
+import { EVENTS_HISTORY } from '../../functions/control-functions.js';
+import { environmentOf } from '../../functions/runtime/env.js';
+import { addFunctionRoute } from './api.js';
 import { addErrorsAlarm, GatewayFunction, MEMORY_MB } from './gateway-function.js';
 import type { OperationFunctionsProps } from './operation-functions.js';
 
