@@ -23,7 +23,7 @@ export const buildApp = (app = new App()): { app: App; gateway: GatewayStack; wo
   const broker = resolveBrokerSetup(
     Object.fromEntries(BROKER_CONTEXT_KEYS.map((name) => [name, context(name)]).filter(([, v]) => v !== undefined)),
   );
-  // One stack per broker account (infra/accounts.ts): `-c account=alice` deploys GttGatewayStack-alice.
+  // One stack per broker account (infra/settings/accounts.ts): `-c account=alice` deploys GttGatewayStack-alice.
   const account = accountOf(context('account'));
   const gateway = new GatewayStack(app, gatewayStackName(account), {
     description:

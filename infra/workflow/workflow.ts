@@ -79,7 +79,7 @@ export const renderWorkflowDefinition = (): Record<string, unknown> => {
 };
 
 /**
- * Execution input (infra/workflow-input.ts, docs/workflow/input.schema.json): `{"order": {exch, tsym, qty, prc, prd, trantype, prctyp, ret, ai_t, d}, "oco"?: {exch, tsym,
+ * Execution input (infra/workflow/workflow-input.ts, docs/workflow/input.schema.json): `{"order": {exch, tsym, qty, prc, prd, trantype, prctyp, ret, ai_t, d}, "oco"?: {exch, tsym,
  * target: {trigger, order}, stopLoss: {trigger, order}}}`. The idempotency keys are the execution name (and
  * `<name>-oco`), so re-running a failed execution under the same name can never place either twice.
  */

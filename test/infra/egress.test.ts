@@ -1,5 +1,5 @@
 /**
- * The egress setting (infra/egress.ts, docs/egress.md): with nat-instance (the default) and nat-gateway every
+ * The egress setting (infra/constructs/egress.ts, docs/egress.md): with nat-instance (the default) and nat-gateway every
  * function runs in the private subnets of a two-AZ VPC whose only way out is the NAT of its AZ, behind one of two
  * Elastic IPs the stack allocates and prints; with none the template is today's, without any VPC. Each setting's
  * template is synthesized once per describe block (bundling skipped, as in stacks.test.ts).

@@ -16,7 +16,7 @@ import {
   FORWARDER_EVENTS_TABLE_ACTIONS,
   WATCHER_EVENTS_TABLE_ACTIONS,
 } from '../../infra/constructs/events.js';
-import { PLANS_EVENTS_TABLE_ACTIONS } from '../../infra/constructs/plans.js';
+import { PLANS_EVENTS_TABLE_ACTIONS } from '../../infra/constructs/grants.js';
 import { buildApp } from '../../infra/stacks/app.js';
 import { GatewayStack } from '../../infra/stacks/gateway-stack.js';
 

@@ -61,7 +61,7 @@ describe('context settings at synth', () => {
   });
 
   it('cdk synth prints one line and no stack trace', async () => {
-    const run = promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'tsx'), ['infra/main.ts'], {
+    const run = promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'tsx'), ['infra/stacks/main.ts'], {
       cwd: ROOT,
       env: {
         ...process.env,
