@@ -23,7 +23,7 @@ export const ASSUMED_WAIT_MS = 40;
 const WARM_CALLS = Number(process.env.BENCH_MEMORY_CALLS ?? 60);
 const SIZES = [256, 512, 1024] as const;
 
-/** The chosen size of each function (infra/gateway-function.ts MEMORY_MB), for the table's last column. */
+/** The chosen size of each function (infra/constructs/gateway-function.ts MEMORY_MB), for the table's last column. */
 const CHOSEN: Record<string, number> = {
   PlaceGTTOrder: 1024,
   PlaceOCOOrder: 1024,

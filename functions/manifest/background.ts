@@ -83,7 +83,7 @@ export const NOTIFY_FORMATTER: FunctionEntry = {
   routes: [],
   trigger: { kind: 'rule', description: 'the webhook rule, when the webhook has a Slack or Telegram format' },
   env: { keys: ['eventBusName', 'notifyFormat', 'notifyTelegramChatId'], deploymentSettings: false },
-  // PutEvents of its own source only (infra/event-webhook.ts).
+  // PutEvents of its own source only (infra/constructs/webhook.ts).
   grants: ['bus:publish'],
   bundle: {
     memory: 'background',

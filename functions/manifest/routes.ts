@@ -1,4 +1,4 @@
-/** What the manifest's routes share, and the throttles of the stage (infra/gateway-api.ts applies them). */
+/** What the manifest's routes share, and the throttles of the stage (infra/constructs/api.ts applies them). */
 import type { EnvKey } from '../runtime/env.js';
 import type { Route } from './types.js';
 

@@ -23,8 +23,8 @@ const sessionRoute = (
   ...r,
 });
 
-/** What every session function reads: where the broker is, how the token travels, the session secret. */
-const SESSION_ENV: EnvKey[] = ['brokerBaseUrl', 'brokerAuth', 'brokerSecretId'];
+/** What every session function reads: where the broker is, the session secret, how the token travels. */
+const SESSION_ENV: EnvKey[] = ['brokerBaseUrl', 'brokerSecretId', 'brokerAuth'];
 
 export const OAUTH: FunctionEntry = {
   name: 'OAuthCallback',
@@ -75,7 +75,7 @@ export const OAUTH: FunctionEntry = {
     ],
     deploymentSettings: false,
   },
-  grants: ['sessionSecret:write', 'oauthAppSecret:read', 'oauthStateTable', 'bus:publish'],
+  grants: ['sessionSecret:write', 'oauthAppSecret:read', 'bus:publish', 'oauthStateTable'],
   bundle: {
     memory: 'standard',
     handler: {

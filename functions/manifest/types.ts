@@ -75,8 +75,8 @@ export type Trigger =
   | { kind: 'rule'; description: string };
 
 /**
- * What a function may do, each granted exactly (infra/function-grants.ts turns each into its IAM statements, the
- * local runner into the endpoints it passes).
+ * What a function may do, each granted exactly (infra/constructs/grants.ts turns each into its IAM statements, in the
+ * entry's order; the local runner into the endpoints it passes).
  */
 export type Grant =
   | 'sessionSecret:read'
@@ -98,7 +98,7 @@ export type Grant =
   | 'eventsTable:forwarder'
   | 'bus:publish';
 
-/** Memory by what waits on the function (infra/gateway-function.ts MEMORY_MB: measured, docs/benchmarks.md). */
+/** Memory by what waits on the function (infra/constructs/gateway-function.ts MEMORY_MB: measured, docs/benchmarks.md). */
 export type MemoryClass = 'order' | 'standard' | 'background';
 
 /**

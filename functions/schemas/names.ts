@@ -8,7 +8,7 @@ export const SERVICE_NAME = 'gtt-gateway';
 export const METRIC_NAMESPACE = 'GttGateway';
 /**
  * The namespace the functions write their metrics to: `METRIC_NAMESPACE` of their environment (a deployment per
- * broker account sets `GttGateway/<account>`, infra/accounts.ts), else GttGateway.
+ * broker account sets `GttGateway/<account>`, infra/settings/accounts.ts), else GttGateway.
  */
 export const metricNamespace = (env: Record<string, string | undefined> = process.env): string =>
   env.METRIC_NAMESPACE || METRIC_NAMESPACE;

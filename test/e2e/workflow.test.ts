@@ -1,6 +1,6 @@
 /**
  * `npm run workflow` as a user runs it: `npm start` as a child process, then the example state machine run locally
- * against it (infra/run-workflow.ts) as its own child process: the order placed under the execution name, the same
+ * against it (infra/scripts/run-workflow.ts) as its own child process: the order placed under the execution name, the same
  * name again replayed, an OCO input placed beside it, a bad input refused before anything is sent, an expired
  * session caught into the Fail state, and no run against a URL that is not a local API.
  */
@@ -30,7 +30,7 @@ const workflow = (args: string[], url?: string): Promise<Run> =>
   new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'infra/run-workflow.ts', ...args, '--url', url ?? baseUrl],
+      ['--import', 'tsx', 'infra/scripts/run-workflow.ts', ...args, '--url', url ?? baseUrl],
       { timeout: 30_000, env: { ...process.env, GTT_API_URL: '' } },
       (error, stdout, stderr) =>
         resolve({

@@ -7,7 +7,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 
-import { buildApp } from '../../infra/app.js';
+import { buildApp } from '../../infra/stacks/app.js';
 
 const synth = (context: Record<string, unknown>) =>
   buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], watcher: 'off', ...context } }));

@@ -7,8 +7,8 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { OPERATIONS } from '../../functions/operations.js';
-import { buildApp } from '../../infra/app.js';
-import { AUDIT_MESSAGES, AuditArchive } from '../../infra/audit-archive.js';
+import { AUDIT_MESSAGES, AuditArchive } from '../../infra/constructs/audit.js';
+import { buildApp } from '../../infra/stacks/app.js';
 
 const synth = (context: Record<string, unknown> = {}) =>
   Template.fromStack(

@@ -8,7 +8,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 
 import { BROKER_PRESETS } from '../../functions/broker/presets.js';
-import { buildApp } from '../../infra/app.js';
+import { buildApp } from '../../infra/stacks/app.js';
 
 const synth = (context: Record<string, unknown> = {}) =>
   buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], watcher: 'off', egress: 'none', ...context } }));

@@ -1,5 +1,5 @@
 /**
- * The egress setting (infra/egress.ts, docs/egress.md): with nat-instance (the default) and nat-gateway every
+ * The egress setting (infra/constructs/egress.ts, docs/egress.md): with nat-instance (the default) and nat-gateway every
  * function runs in the private subnets of a two-AZ VPC whose only way out is the NAT of its AZ, behind one of two
  * Elastic IPs the stack allocates and prints; with none the template is today's, without any VPC. Each setting's
  * template is synthesized once per describe block (bundling skipped, as in stacks.test.ts).
@@ -12,17 +12,17 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { OPERATIONS } from '../../functions/operations.js';
-import { buildApp } from '../../infra/app.js';
 import {
   EGRESS_IP_DESCRIPTION,
   type EgressSetting,
   LAMBDA_ENI_ACTIONS,
   resolveEgress,
   VPC_CIDR,
-} from '../../infra/egress.js';
-import { costAtRest } from '../../infra/egress-cost.js';
-import { PROJECT_ROOT } from '../../infra/gateway-function.js';
-import { GatewayStack } from '../../infra/gateway-stack.js';
+} from '../../infra/constructs/egress.js';
+import { costAtRest } from '../../infra/constructs/egress-cost.js';
+import { PROJECT_ROOT } from '../../infra/constructs/gateway-function.js';
+import { buildApp } from '../../infra/stacks/app.js';
+import { GatewayStack } from '../../infra/stacks/gateway-stack.js';
 
 /** OAuthCallback and SessionHealth (SessionRenewal only with -c sessionRenewal=totp), and the GttWatcher. */
 const DEFAULT_SESSION_FUNCTIONS = 3;

@@ -11,14 +11,14 @@ import { DEFAULT_NOTIFY_ON, NOTIFICATION_SOURCE } from '../../functions/events/n
 import { OPERATIONS } from '../../functions/operations.js';
 import { DETAIL_TYPES } from '../../functions/schemas/event-types.js';
 import { METRIC_NAMESPACE } from '../../functions/schemas/names.js';
-import { buildApp } from '../../infra/app.js';
 import {
   DEFAULT_WATCHER_SCHEDULE,
   FORWARDER_EVENTS_TABLE_ACTIONS,
   WATCHER_EVENTS_TABLE_ACTIONS,
-} from '../../infra/events.js';
-import { GatewayStack } from '../../infra/gateway-stack.js';
-import { PLANS_EVENTS_TABLE_ACTIONS } from '../../infra/plans.js';
+} from '../../infra/constructs/events.js';
+import { PLANS_EVENTS_TABLE_ACTIONS } from '../../infra/constructs/grants.js';
+import { buildApp } from '../../infra/stacks/app.js';
+import { GatewayStack } from '../../infra/stacks/gateway-stack.js';
 
 const synth = (context: Record<string, unknown> = {}) =>
   buildApp(new CdkApp({ context: { 'aws:cdk:bundling-stacks': [], egress: 'none', ...context } }));

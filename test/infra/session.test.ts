@@ -8,7 +8,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { SESSION_FUNCTIONS } from '../../functions/session-functions.js';
-import { buildApp } from '../../infra/app.js';
+import { buildApp } from '../../infra/stacks/app.js';
 
 // The watcher (events.test.ts) is left out: these tests count the session functions' schedules and roles.
 // The end-of-day logout is left out where functions are counted; test/infra/end-of-day.test.ts covers it.

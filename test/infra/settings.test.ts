@@ -12,7 +12,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 
 import { parseGatewayConfig } from '../../functions/runtime/config.js';
-import { buildApp } from '../../infra/app.js';
+import { buildApp } from '../../infra/stacks/app.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const synth = (context: Record<string, unknown>) =>
@@ -61,7 +61,7 @@ describe('context settings at synth', () => {
   });
 
   it('cdk synth prints one line and no stack trace', async () => {
-    const run = promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'tsx'), ['infra/main.ts'], {
+    const run = promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'tsx'), ['infra/stacks/main.ts'], {
       cwd: ROOT,
       env: {
         ...process.env,

@@ -10,9 +10,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { EVENTS_HISTORY, KILL_SWITCH, PLANS } from '../../functions/control-functions.js';
 import { OPERATIONS } from '../../functions/operations.js';
 import { SESSION_FUNCTIONS } from '../../functions/session-functions.js';
-import { buildApp } from '../../infra/app.js';
-import { LAMBDA_ENI_ACTIONS } from '../../infra/egress.js';
-import { ORDER_ROUTE_THROTTLE } from '../../infra/gateway-api.js';
+import { ORDER_ROUTE_THROTTLE } from '../../infra/constructs/api.js';
+import { LAMBDA_ENI_ACTIONS } from '../../infra/constructs/egress.js';
+import { buildApp } from '../../infra/stacks/app.js';
 
 /** OAuthCallback and SessionHealth; SessionRenewal only with -c sessionRenewal=totp. */
 const SESSION = SESSION_FUNCTIONS.filter((f) => f.name !== 'SessionRenewal' && f.name !== 'SessionLogout');

@@ -12,18 +12,22 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import {
+  EXAMPLE_INPUT,
+  startExecutionCommand,
+  WorkflowExampleStack,
+} from '../../infra/stacks/workflow-example-stack.js';
+import {
   buildWorkflowDefinition,
   LIST_RETRY_ERRORS,
   PLACE_RETRY_ERRORS,
   renderWorkflowDefinition,
   STATE_NAMES,
-} from '../../infra/workflow.js';
-import { EXAMPLE_INPUT, startExecutionCommand, WorkflowExampleStack } from '../../infra/workflow-example-stack.js';
+} from '../../infra/workflow/workflow.js';
 import {
   WORKFLOW_INPUT_SCHEMA_FILE,
   workflowInputJsonSchemaText,
   workflowInputSchema,
-} from '../../infra/workflow-input.js';
+} from '../../infra/workflow/workflow-input.js';
 import { lambdaContext } from '../../local/lambda-context.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';

@@ -11,8 +11,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
-import { renderWorkflowDefinition, TASK_OPERATIONS } from './workflow.js';
-import { workflowInputSchema } from './workflow-input.js';
+import { renderWorkflowDefinition, TASK_OPERATIONS } from '../workflow/workflow.js';
+import { workflowInputSchema } from '../workflow/workflow-input.js';
 
 // aws-local-stepfunctions 3 uses Promise.withResolvers (Node 22); Node 20 needs this one-line polyfill.
 (Promise as unknown as { withResolvers?: unknown }).withResolvers ??= <T>() => { let resolve!: (v: T) => void; let reject!: (e: unknown) => void; const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej; }); return { promise, resolve, reject }; }; // prettier-ignore

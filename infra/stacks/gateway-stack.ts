@@ -1,9 +1,11 @@
 /**
- * The whole function set: one Lambda per entry of the operation table (infra/operation-functions.ts) and the kill
- * switch (infra/kill-switch.ts), the HTTP API in front of them (infra/gateway-api.ts: IAM authorisation on every
- * route), the session functions, the lifecycle events, the broker session secret, the idempotency and control tables,
- * the audit archive, alarms, outputs (infra/gateway-outputs.ts), and the egress setting (infra/egress.ts: by default
- * a VPC with two NAT instances, so the broker sees two static IPs).
+ * The whole function set, every function from its entry of the manifest (functions/manifest/, built through
+ * infra/constructs/manifest-function.ts): the operations, the kill switch, the events history and the plans on the
+ * stack (infra/constructs/gateway-functions.ts), the HTTP API in front of them (infra/constructs/api.ts: IAM
+ * authorisation on every route but the OAuth callback), the session functions, the lifecycle events with the watcher
+ * and the outbox's forwarder, the broker session secret, the idempotency and control tables, the audit archive,
+ * alarms, outputs (infra/constructs/outputs.ts), and the egress setting (infra/constructs/egress.ts: by default a
+ * VPC with two NAT instances, so the broker sees two static IPs).
  */
 import { CfnParameter, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -14,29 +16,29 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 
-import { KILL_SWITCH } from '../functions/control-functions.js';
-import { OPERATIONS } from '../functions/operations.js';
-import { DEPLOYMENT_SETTINGS, environmentOf } from '../functions/runtime/env.js';
-import { AuditArchive } from './audit-archive.js';
-import { type BrokerSetup, resolveBrokerSetup } from './broker-setup.js';
-import { EGRESS_CONTEXT_KEY, type EgressSetting, resolveEgress, StaticEgress } from './egress.js';
+import { KILL_SWITCH } from '../../functions/manifest/kill-switch.js';
+import { OPERATIONS } from '../../functions/operations.js';
+import { DEPLOYMENT_SETTINGS, environmentOf } from '../../functions/runtime/env.js';
+import { addApiAlarm, addGatewayApi, applyRouteSettings } from '../constructs/api.js';
+import { AuditArchive } from '../constructs/audit.js';
+import { EGRESS_CONTEXT_KEY, type EgressSetting, resolveEgress, StaticEgress } from '../constructs/egress.js';
+import { LifecycleEvents, resolveWatcherEnabled, resolveWatcherSchedule } from '../constructs/events.js';
+import type { GatewayFunction } from '../constructs/gateway-function.js';
+import { addGatewayFunctions } from '../constructs/gateway-functions.js';
 import {
   FORWARDER_EVENTS_TABLE_ACTIONS,
-  LifecycleEvents,
-  resolveWatcherEnabled,
-  resolveWatcherSchedule,
+  KILL_SWITCH_TABLE_ACTIONS,
+  OAUTH_STATE_TABLE_ACTIONS,
+  PLANS_EVENTS_TABLE_ACTIONS,
   WATCHER_EVENTS_TABLE_ACTIONS,
-} from './events.js';
-import { addEventsHistory } from './events-history.js';
-import { addApiAlarm, applyRouteSettings, buildGatewayApi } from './gateway-api.js';
-import type { GatewayFunction, GatewayFunctionNetwork } from './gateway-function.js';
-import { addGatewayOutputs, suppressGatewayNagFindings } from './gateway-outputs.js';
-import { addKillSwitch, KILL_SWITCH_TABLE_ACTIONS } from './kill-switch.js';
-import { type NotifyWebhookProps, resolveNotifyWebhook } from './notify-webhook.js';
-import { addOperationFunctions, type OperationFunctionsProps } from './operation-functions.js';
-import { addPlans, grantPlanActor, planActorEnvironment, PLANS_EVENTS_TABLE_ACTIONS } from './plans.js';
-import { OAUTH_STATE_TABLE_ACTIONS, resolveEndOfDayLogout, SessionFunctions } from './session-functions.js';
-import { expiringTable } from './tables.js';
+} from '../constructs/grants.js';
+import type { FunctionWiring } from '../constructs/manifest-function.js';
+import { addGatewayOutputs, suppressGatewayNagFindings } from '../constructs/outputs.js';
+import { resolveEndOfDayLogout, SessionFunctions } from '../constructs/session.js';
+import { expiringTable } from '../constructs/tables.js';
+import { type BrokerSetup, resolveBrokerSetup } from '../settings/broker-setup.js';
+import { type NotifyWebhookProps, resolveNotifyWebhook } from '../settings/notify-webhook.js';
+
 /** Deployment settings that may come from CDK context (`-c name=value`) and go to the functions' environment. */
 export const CONTEXT_SETTINGS = DEPLOYMENT_SETTINGS;
 
@@ -53,7 +55,7 @@ export interface GatewayStackProps extends StackProps, NotifyWebhookProps {
    */
   egress?: EgressSetting;
   /**
-   * The broker (infra/broker-setup.ts): the parameters' defaults, how the token travels, the login flow, and the
+   * The broker (infra/settings/broker-setup.ts): the parameters' defaults, how the token travels, the login flow, and the
    * scheduled TOTP login of classic deployments. Default: `custom` with Bearer and the OAuth login, URLs at deploy.
    */
   broker?: BrokerSetup;
@@ -83,7 +85,8 @@ export const resolveAuditRetentionDays = (value: unknown): number => {
 };
 
 export class GatewayStack extends Stack {
-  readonly functions = new Map<string, GatewayFunction>();
+  /** The functions on the stack itself, by manifest name: the operations, KillSwitch, EventsHistory, Plans. */
+  readonly functions: Map<string, GatewayFunction>;
   readonly api: HttpApi;
   readonly secret: secretsmanager.ISecret;
   readonly idempotencyTable: dynamodb.Table;
@@ -94,10 +97,6 @@ export class GatewayStack extends Stack {
   readonly staticEgress?: StaticEgress;
   readonly session: SessionFunctions;
   readonly events: LifecycleEvents;
-  /** The kill switch (functions/control-functions.ts): POST, DELETE, GET /kill-switch. */
-  readonly killSwitch: GatewayFunction;
-  readonly eventsHistory: GatewayFunction;
-  readonly plans: GatewayFunction;
   /** The five-year audit archive (S3 with Object Lock) the audit records of the log groups reach. */
   readonly audit: AuditArchive;
 
@@ -153,7 +152,7 @@ export class GatewayStack extends Stack {
       removalPolicy: RemovalPolicy.DESTROY,
     });
 
-    const gateway = buildGatewayApi(this);
+    const gateway = addGatewayApi(this);
     this.api = gateway.api;
 
     const settings = Object.fromEntries(
@@ -180,78 +179,65 @@ export class GatewayStack extends Stack {
     }
     const context = (name: string): unknown => this.node.tryGetContext(name);
     const webhook = resolveNotifyWebhook(props, context);
-    this.events = new LifecycleEvents(this, 'Events', { alarmAction, ...(webhook ? { webhook } : {}) });
+    const endOfDayLogout = resolveEndOfDayLogout(context('endOfDayLogout'));
+    // Checked even with the watcher off: a malformed expression is a mistake either way.
+    const watcherSchedule = resolveWatcherSchedule(props.watcherSchedule ?? context('watcherSchedule'));
+
+    // What every function is built from (its environment by catalogue key, its grants' resources); the events and
+    // the session constructs add their own.
+    const wiring: FunctionWiring = {
+      values: {
+        brokerBaseUrl: brokerBaseUrl.valueAsString,
+        brokerAuth,
+        brokerSecretId: this.secret.secretArn,
+        idempotencyTableName: this.idempotencyTable.tableName,
+        controlTableName: this.controlTable.tableName,
+        // The broker's own order rate (its preset), unless the deployment sets the order rate (in `settings`).
+        orderRatePerSecond: broker.rateLimits?.perSecond,
+        orderRatePerMinute: broker.rateLimits?.perMinute,
+      },
+      settings: { ...settings, ...environmentOf({ brokerAuth }) },
+      resources: {
+        sessionSecret: this.secret,
+        idempotencyTable: this.idempotencyTable,
+        controlTable: this.controlTable,
+      },
+      deployed: {
+        totpRenewal: broker.totp,
+        endOfDayLogout: endOfDayLogout !== undefined,
+        watcher: resolveWatcherEnabled(props.watcher, context('watcher')),
+        notifyFormat: webhook !== undefined && webhook.format !== 'event',
+      },
+      ...(this.staticEgress
+        ? {
+            network: {
+              vpc: this.staticEgress.vpc,
+              subnets: this.staticEgress.functionSubnets,
+              securityGroup: this.staticEgress.functionSecurityGroup,
+            },
+          }
+        : {}),
+      api: gateway,
+      alarmAction,
+    };
+    this.events = new LifecycleEvents(this, 'Events', { wiring, ...(webhook ? { webhook } : {}) });
     this.staticEgress?.allowTableCalls(this.events.table, [
       ...new Set([...FORWARDER_EVENTS_TABLE_ACTIONS, ...WATCHER_EVENTS_TABLE_ACTIONS, ...PLANS_EVENTS_TABLE_ACTIONS]),
     ]);
     this.staticEgress?.allowTableCalls(this.controlTable, [...KILL_SWITCH_TABLE_ACTIONS]);
 
-    const network: GatewayFunctionNetwork | undefined = this.staticEgress
-      ? {
-          vpc: this.staticEgress.vpc,
-          subnets: this.staticEgress.functionSubnets,
-          securityGroup: this.staticEgress.functionSecurityGroup,
-        }
-      : undefined;
-    const functionProps: OperationFunctionsProps = {
-      brokerBaseUrl: brokerBaseUrl.valueAsString,
-      settings: { ...settings, ...environmentOf({ brokerAuth }) },
-      secret: this.secret,
-      idempotencyTable: this.idempotencyTable,
-      controlTable: this.controlTable,
-      ...(broker.rateLimits ? { brokerRateLimits: broker.rateLimits } : {}),
-      events: this.events,
-      ...(network ? { network } : {}),
-      gateway,
-      alarmAction,
-    };
-    for (const [name, fn] of addOperationFunctions(this, functionProps)) this.functions.set(name, fn);
-    this.killSwitch = addKillSwitch(this, functionProps);
-    this.eventsHistory = addEventsHistory(this, functionProps);
-    this.plans = addPlans(this, functionProps);
+    this.functions = addGatewayFunctions(this, this.events.wiring);
     this.session = new SessionFunctions(this, 'Session', {
-      api: this.api,
-      authorizer: gateway.authorizer,
-      sessionSecret: this.secret,
+      wiring: this.events.wiring,
       ...(props.oauthAppSecretArn ? { oauthAppSecretArn: props.oauthAppSecretArn } : {}),
-      brokerBaseUrl: brokerBaseUrl.valueAsString,
       brokerAuthorizeUrl: brokerAuthorizeUrl.valueAsString,
-      brokerAuth,
       brokerLogin: broker.login,
       ...(broker.tokenUrl ? { brokerTokenUrl: broker.tokenUrl } : {}),
-      ...(network ? { network } : {}),
-      alarmAction,
-      renewal: broker.totp,
-      ...(resolveEndOfDayLogout(this.node.tryGetContext('endOfDayLogout')) === undefined
-        ? {}
-        : { endOfDayLogout: resolveEndOfDayLogout(this.node.tryGetContext('endOfDayLogout'))! }),
-      routeSettings: gateway.routeSettings,
-      eventBus: { name: this.events.bus.eventBusName, grantPublish: (role) => this.events.grantSessionFunction(role) },
+      ...(endOfDayLogout === undefined ? {} : { endOfDayLogout }),
     });
-    // Checked even with the watcher off: a malformed expression is a mistake either way.
-    const watcherSchedule = resolveWatcherSchedule(props.watcherSchedule ?? context('watcherSchedule'));
-    if (resolveWatcherEnabled(props.watcher, context('watcher'))) {
-      const watcher = this.events.addWatcher(
-        {
-          brokerBaseUrl: brokerBaseUrl.valueAsString,
-          brokerAuth,
-          sessionSecret: this.secret,
-          schedule: watcherSchedule,
-          ...(network ? { network } : {}),
-        },
-        alarmAction,
-      );
-      // The watcher carries the plans out: the order path's environment and grants, as the Plans function has.
-      for (const [name, value] of Object.entries(planActorEnvironment(functionProps)))
-        watcher.function.addEnvironment(name, value);
-      grantPlanActor(watcher.role, {
-        idempotencyTable: this.idempotencyTable,
-        controlTable: this.controlTable,
-        eventsTable: this.events.table,
-      });
-    }
+    if (this.events.wiring.deployed.watcher) this.events.addWatcher(watcherSchedule);
     // The outbox's other half: the idempotency table's stream to the bus, off the order path.
-    this.events.addForwarder({ idempotencyTable: this.idempotencyTable, ...(network ? { network } : {}) }, alarmAction);
+    this.events.addForwarder(this.idempotencyTable);
     this.events.addDashboard(OPERATIONS);
     // In the VPC every DynamoDB call goes through the gateway endpoint: the OAuth function's state table too.
     this.staticEgress?.allowTableCalls(this.session.stateTable, OAUTH_STATE_TABLE_ACTIONS);
@@ -266,7 +252,7 @@ export class GatewayStack extends Stack {
     );
     for (const operation of OPERATIONS.filter((op) => op.kind === 'order'))
       this.audit.addLogGroup(operation.name, this.functions.get(operation.name)!.logGroup);
-    this.audit.addLogGroup(KILL_SWITCH.name, this.killSwitch.logGroup);
+    this.audit.addLogGroup(KILL_SWITCH.name, this.functions.get(KILL_SWITCH.name)!.logGroup);
     for (const name of ['OAuthCallback', 'SessionRenewal'] as const) {
       const fn = this.session.functions.get(name);
       if (fn) this.audit.addLogGroup(name, fn.logGroup);

@@ -1,16 +1,16 @@
 /**
  * The gateway stack's closing steps: its outputs (API URL, secret, tables, alarm topic, audit bucket, the session's
  * and the events' own outputs, the egress addresses and setting) and its cdk-nag suppressions (the runtime, the
- * X-Ray and log-stream wildcards, the broker secret's rotation). Plain functions on the stack, so the construct ids
- * stay where they were.
+ * X-Ray and log-stream wildcards, the broker secret's rotation). Functions that add to the stack (infra/README.md:
+ * style), so the construct ids stay where they were.
  */
 import { CfnOutput } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import { NagSuppressions } from 'cdk-nag';
 
+import type { GatewayStack } from '../stacks/gateway-stack.js';
 import { EGRESS_IP_DESCRIPTION } from './egress.js';
-import type { GatewayStack } from './gateway-stack.js';
 
 export const addGatewayOutputs = (stack: GatewayStack, alarmTopic: sns.ITopic): void => {
   new CfnOutput(stack, 'ApiUrl', {
@@ -50,9 +50,6 @@ export const addGatewayOutputs = (stack: GatewayStack, alarmTopic: sns.ITopic): 
 
 export const suppressGatewayNagFindings = (stack: GatewayStack): void => {
   for (const gatewayFunction of [
-    stack.killSwitch,
-    stack.eventsHistory,
-    stack.plans,
     ...stack.functions.values(),
     ...stack.session.functions.values(),
     ...(stack.events.watcher ? [stack.events.watcher] : []),

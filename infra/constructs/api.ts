@@ -1,7 +1,8 @@
 /**
  * The HTTP API in front of the functions: access logs, the `$default` stage with its default throttling, IAM
  * authorisation, the per-route throttling (collected while the routes are added, written onto the stage at the end)
- * and the API's 5xx alarm. Plain functions on the stack, so the construct ids stay where they were.
+ * and the API's 5xx alarm. Functions that add to the stack (infra/README.md: style), so the construct ids stay
+ * where they were.
  */
 import { Duration, RemovalPolicy, type Stack } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
@@ -13,9 +14,13 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import { NagSuppressions } from 'cdk-nag';
 
-/** Brokers of this API family accept 10 orders a second per user; order routes stay below that. */
-export const ORDER_ROUTE_THROTTLE = { rateLimit: 8, burstLimit: 8 };
+import type { Route } from '../../functions/manifest/index.js';
+import { ORDER_ROUTE_THROTTLE } from '../../functions/manifest/routes.js';
+
+/** Brokers of this API family accept 10 orders a second per user; order routes stay below that (the manifest's). */
+export { ORDER_ROUTE_THROTTLE };
 export const DEFAULT_ROUTE_THROTTLE = { rateLimit: 50, burstLimit: 100 };
 
 /** The stage's RouteSettings by `METHOD /path`, filled while the routes are added. */
@@ -29,7 +34,7 @@ export interface GatewayApi {
 }
 
 /** The API, its access log group and its `$default` stage (IAM authorisation on every route added through it). */
-export const buildGatewayApi = (stack: Stack): GatewayApi => {
+export const addGatewayApi = (stack: Stack): GatewayApi => {
   const accessLogs = new logs.LogGroup(stack, 'ApiAccessLogs', {
     retention: logs.RetentionDays.ONE_MONTH,
     removalPolicy: RemovalPolicy.DESTROY,
@@ -52,24 +57,30 @@ export const buildGatewayApi = (stack: Stack): GatewayApi => {
   return { api, stage, authorizer: new HttpIamAuthorizer(), routeSettings: {} };
 };
 
-/** One route to one function (IAM auth); with a throttle, the route's own entry in the stage's RouteSettings. */
-export const addFunctionRoute = (
-  gateway: GatewayApi,
-  route: { path: string; method: keyof typeof HttpMethod },
-  integrationId: string,
-  fn: lambda.IFunction,
-  throttle?: { rateLimit: number; burstLimit: number },
-): void => {
-  gateway.api.addRoutes({
+/**
+ * One route of the manifest to its function: IAM auth unless the route says `none` (the OAuth callback, with its
+ * cdk-nag finding suppressed and explained); with a throttle, the route's own entry in the stage's RouteSettings.
+ */
+export const addRoute = (gateway: GatewayApi, route: Route, integrationId: string, fn: lambda.IFunction): void => {
+  const [httpRoute] = gateway.api.addRoutes({
     path: route.path,
     methods: [HttpMethod[route.method]],
     integration: new HttpLambdaIntegration(integrationId, fn),
-    authorizer: gateway.authorizer,
+    ...(route.auth === 'iam' ? { authorizer: gateway.authorizer } : {}),
   });
-  if (throttle) {
+  if (route.auth === 'none') {
+    NagSuppressions.addResourceSuppressions(httpRoute!, [
+      {
+        id: 'AwsSolutions-APIG4',
+        reason:
+          "The OAuth callback: the broker's login page redirects the trader's browser here, which cannot sign with SigV4. It acts only for a login started by the IAM-authorised start route within the login window (once; its 256-bit state checked when the broker echoes it), exchanges each code at most once, writes only a session of this deployment's account, and is throttled to 2 rps.",
+      },
+    ]);
+  }
+  if (route.throttle) {
     gateway.routeSettings[`${route.method} ${route.path}`] = {
-      ThrottlingRateLimit: throttle.rateLimit,
-      ThrottlingBurstLimit: throttle.burstLimit,
+      ThrottlingRateLimit: route.throttle.rateLimit,
+      ThrottlingBurstLimit: route.throttle.burstLimit,
     };
   }
 };

@@ -6,7 +6,7 @@
  * token is a jKey: it implies `brokerAuth=jkey` and the preset's classic base URL, and refuses `brokerAuth=bearer`.
  * Every refusal is one line naming the setting.
  */
-import type { BrokerAuth } from '../functions/broker/jdata.js';
+import type { BrokerAuth } from '../../functions/broker/jdata.js';
 import {
   LOGIN_FLOWS,
   type LoginFlow,
@@ -14,7 +14,7 @@ import {
   PresetError,
   type PresetRateLimits,
   resolvePreset,
-} from '../functions/broker/presets.js';
+} from '../../functions/broker/presets.js';
 
 export interface BrokerSetup {
   /** The preset's name, or `custom`. */

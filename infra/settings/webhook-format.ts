@@ -2,9 +2,9 @@
  * How the webhook shapes the body it POSTs (`-c notifyWebhookFormat=...`): `event` (default) sends the event as
  * EventBridge delivers it; `slack` sends `{"text": message}` for a Slack incoming webhook; `telegram` sends
  * `{"chat_id": ..., "text": message}` for a bot's sendMessage. The message is made by the NotifyFormatter function
- * with functions/events/notification.ts (infra/events.ts says why a function and not an input transformer).
+ * with functions/events/notification.ts (infra/constructs/events.ts says why a function and not an input transformer).
  */
-import { type NotifyFormat } from '../functions/events/notification.js';
+import { type NotifyFormat } from '../../functions/events/notification.js';
 
 export const WEBHOOK_FORMATS = ['event', 'slack', 'telegram'] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];

@@ -9,7 +9,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 
-import { errorName } from '../functions/contract/errors.js';
+import { errorName } from '../../functions/contract/errors.js';
 
 /** Errors after which a repeat cannot act twice: the broker did not execute the call, or it is still in flight. */
 export const PLACE_RETRY_ERRORS = [errorName('RATE_LIMITED'), errorName('IDEMPOTENCY_IN_PROGRESS')];
@@ -79,7 +79,7 @@ export const renderWorkflowDefinition = (): Record<string, unknown> => {
 };
 
 /**
- * Execution input (infra/workflow-input.ts, docs/workflow/input.schema.json): `{"order": {exch, tsym, qty, prc, prd, trantype, prctyp, ret, ai_t, d}, "oco"?: {exch, tsym,
+ * Execution input (infra/workflow/workflow-input.ts, docs/workflow/input.schema.json): `{"order": {exch, tsym, qty, prc, prd, trantype, prctyp, ret, ai_t, d}, "oco"?: {exch, tsym,
  * target: {trigger, order}, stopLoss: {trigger, order}}}`. The idempotency keys are the execution name (and
  * `<name>-oco`), so re-running a failed execution under the same name can never place either twice.
  */

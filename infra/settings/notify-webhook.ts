@@ -3,8 +3,8 @@
  * (`notifyWebhookUrl`, `notifyWebhookHeader`, `notifyWebhookSecretArn`, `notifyWebhookFormat`,
  * `notifyTelegramChatId`, `notifyOn`); every refusal fails the synth with one line.
  */
-import { resolveNotifyOn } from '../functions/events/notification.js';
-import { checkWebhookUrl, type WebhookSettings } from './event-webhook.js';
+import { resolveNotifyOn } from '../../functions/events/notification.js';
+import { checkWebhookUrl, type WebhookSettings } from '../constructs/webhook.js';
 import { resolveWebhookFormat } from './webhook-format.js';
 
 export interface NotifyWebhookProps {

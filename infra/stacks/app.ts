@@ -5,11 +5,11 @@
 import { App, Aspects } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 
-import { envName } from '../functions/runtime/env.js';
-import { accountOf, gatewayStackName, workflowExampleStackName } from './accounts.js';
-import { BROKER_CONTEXT_KEYS, resolveBrokerSetup } from './broker-setup.js';
+import { envName } from '../../functions/runtime/env.js';
+import { accountOf, gatewayStackName, workflowExampleStackName } from '../settings/accounts.js';
+import { BROKER_CONTEXT_KEYS, resolveBrokerSetup } from '../settings/broker-setup.js';
+import { checkContextSettings } from '../settings/context.js';
 import { CONTEXT_SETTINGS, GatewayStack } from './gateway-stack.js';
-import { checkContextSettings } from './settings.js';
 import { WorkflowExampleStack } from './workflow-example-stack.js';
 
 export const buildApp = (app = new App()): { app: App; gateway: GatewayStack; workflow: WorkflowExampleStack } => {
@@ -23,7 +23,7 @@ export const buildApp = (app = new App()): { app: App; gateway: GatewayStack; wo
   const broker = resolveBrokerSetup(
     Object.fromEntries(BROKER_CONTEXT_KEYS.map((name) => [name, context(name)]).filter(([, v]) => v !== undefined)),
   );
-  // One stack per broker account (infra/accounts.ts): `-c account=alice` deploys GttGatewayStack-alice.
+  // One stack per broker account (infra/settings/accounts.ts): `-c account=alice` deploys GttGatewayStack-alice.
   const account = accountOf(context('account'));
   const gateway = new GatewayStack(app, gatewayStackName(account), {
     description:

@@ -10,7 +10,7 @@
  */
 import type * as z from 'zod';
 
-import { DEPLOYMENT_KEYS, DEPLOYMENT_SETTINGS, envObject } from '../functions/runtime/env.js';
+import { DEPLOYMENT_KEYS, DEPLOYMENT_SETTINGS, envObject } from '../../functions/runtime/env.js';
 import { ACCOUNT_NAME, ACCOUNT_NAME_RULE } from './accounts.js';
 
 export class SettingError extends Error {

@@ -6,22 +6,21 @@
  */
 import { Duration, SecretValue } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import type { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as eventTargets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambdaDestinations from 'aws-cdk-lib/aws-lambda-destinations';
-import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 
-import { NOTIFICATION_DETAIL_TYPE, NOTIFICATION_SOURCE } from '../functions/events/notification.js';
-import { environmentOf } from '../functions/runtime/env.js';
-import type { DetailType } from '../functions/schemas/event-types.js';
-import { EVENT_SOURCE } from '../functions/schemas/events.js';
-import { GatewayFunction, MEMORY_MB } from './gateway-function.js';
-import { notifyFormatOf, type WebhookFormat } from './webhook-format.js';
+import { NOTIFICATION_DETAIL_TYPE, NOTIFICATION_SOURCE } from '../../functions/events/notification.js';
+import { NOTIFY_FORMATTER } from '../../functions/manifest/background.js';
+import type { DetailType } from '../../functions/schemas/event-types.js';
+import { EVENT_SOURCE } from '../../functions/schemas/events.js';
+import { notifyFormatOf, type WebhookFormat } from '../settings/webhook-format.js';
+import type { GatewayFunction } from './gateway-function.js';
+import { addManifestFunction, type FunctionWiring } from './manifest-function.js';
 
 /** Webhook deliveries: EventBridge retries with backoff for up to a day, then the dead-letter queue. */
 export const WEBHOOK_RETRY = { retryAttempts: 185, maxEventAge: Duration.hours(24) };
@@ -54,7 +53,7 @@ export const addEventWebhook = (
   scope: Construct,
   bus: events.EventBus,
   webhook: WebhookSettings,
-  alarmAction: SnsAction,
+  wiring: FunctionWiring,
 ): {
   queue: sqs.Queue;
   rule: events.Rule;
@@ -98,25 +97,34 @@ export const addEventWebhook = (
     // An input transformer cannot choose words (Buy/Sell, a single's trigger or an OCO's fired leg, a tag or a
     // rejection only when there is one), so a small function makes the message with the same builder as npm start
     // and puts it back on the bus under its own source; the API destination then delivers it unchanged ($.detail).
-    formatter = new GatewayFunction(scope, 'NotifyFormatter', {
-      entry: 'notify-formatter',
-      description: `gtt-gateway: NotifyFormatter, makes the ${webhook.format} message of a lifecycle event`,
-      roleDescription: `gtt-gateway NotifyFormatter: its log group, put events of source ${NOTIFICATION_SOURCE} (only) on the gateway bus`,
-      logRetention: logs.RetentionDays.ONE_MONTH,
-      memorySize: MEMORY_MB.background,
-      environment: environmentOf({
-        eventBusName: bus.eventBusName,
-        notifyFormat: notifyFormatOf(webhook.format),
-        notifyTelegramChatId: webhook.chatId || undefined,
-      }),
-    });
-    formatter.role.addToPrincipalPolicy(
-      new iam.PolicyStatement({
-        sid: 'PutNotificationsOnly',
-        actions: ['events:PutEvents'],
-        resources: [bus.eventBusArn],
-        conditions: { StringEquals: { 'events:source': NOTIFICATION_SOURCE } },
-      }),
+    // It calls EventBridge only, so it runs outside the VPC whatever the egress (as it always has).
+    const { network: _network, ...outsideTheVpc } = wiring;
+    formatter = addManifestFunction(
+      scope,
+      NOTIFY_FORMATTER,
+      {
+        ...outsideTheVpc,
+        values: {
+          ...wiring.values,
+          notifyFormat: notifyFormatOf(webhook.format),
+          notifyTelegramChatId: webhook.chatId || undefined,
+        },
+      },
+      {
+        description: `gtt-gateway: NotifyFormatter, makes the ${webhook.format} message of a lifecycle event`,
+        // Its `bus:publish` is PutEvents of its own source only: it cannot pass for the gateway's events.
+        grants: {
+          'bus:publish': (role) =>
+            role.addToPrincipalPolicy(
+              new iam.PolicyStatement({
+                sid: 'PutNotificationsOnly',
+                actions: ['events:PutEvents'],
+                resources: [bus.eventBusArn],
+                conditions: { StringEquals: { 'events:source': NOTIFICATION_SOURCE } },
+              }),
+            ),
+        },
+      },
     );
     // A message the function could not put on the bus (after Lambda's own two retries) is kept in the webhook's
     // dead-letter queue too, so its alarm fires: nothing is dropped silently.
@@ -160,7 +168,7 @@ export const addEventWebhook = (
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     })
-    .addAlarmAction(alarmAction);
+    .addAlarmAction(wiring.alarmAction);
   NagSuppressions.addResourceSuppressions(queue, [
     { id: 'AwsSolutions-SQS3', reason: 'This queue is itself the dead-letter queue of the webhook rule.' },
   ]);

@@ -3,7 +3,7 @@
  * shares: nodejs22.x on arm64, an ESM bundle made
  * by the local esbuild (never Docker) with the SDK clients bundled, source map files, X-Ray, a log group with retention, and a role that starts
  * empty (no managed policy) so every permission is granted explicitly and visibly. With a network (static egress,
- * infra/egress.ts) the function runs in the given private subnets and security group, and its role gets the ENI
+ * infra/constructs/egress.ts) the function runs in the given private subnets and security group, and its role gets the ENI
  * permissions of AWSLambdaVPCAccessExecutionRole as an inline statement.
  */
 import { join } from 'node:path';
@@ -17,12 +17,12 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 
-import { environmentOf } from '../functions/runtime/env.js';
-import { SERVICE_NAME } from '../functions/schemas/names.js';
-import { accountOf, metricNamespaceOf } from './accounts.js';
+import { environmentOf } from '../../functions/runtime/env.js';
+import { SERVICE_NAME } from '../../functions/schemas/names.js';
+import { accountOf, metricNamespaceOf } from '../settings/accounts.js';
 import { LAMBDA_ENI_ACTIONS } from './egress.js';
 
-export const PROJECT_ROOT = join(import.meta.dirname, '..');
+export const PROJECT_ROOT = join(import.meta.dirname, '..', '..');
 /** The broker request timeout; the Lambda timeout stays above it so our own timeout fires first. */
 export const BROKER_TIMEOUT = 8_000;
 export const LAMBDA_TIMEOUT = Duration.seconds(12);
@@ -110,7 +110,7 @@ export class GatewayFunction extends Construct {
         POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
         POWERTOOLS_LOG_LEVEL: 'INFO',
         ...environmentOf({ brokerTimeoutMs: BROKER_TIMEOUT }),
-        // A deployment per broker account writes its metrics to a namespace of its own (infra/accounts.ts).
+        // A deployment per broker account writes its metrics to a namespace of its own (infra/settings/accounts.ts).
         ...(accountOf(this.node.tryGetContext('account'))
           ? { METRIC_NAMESPACE: metricNamespaceOf(accountOf(this.node.tryGetContext('account'))) }
           : {}),

@@ -1,0 +1,163 @@
+/**
+ * The manifest's grants as IAM (functions/manifest/types.ts `Grant`): each grant is the exact calls its function
+ * makes on one resource of the stack, and nothing is granted any other way. The table actions are exported for the
+ * static egress's DynamoDB endpoint policy (infra/constructs/egress.ts), which allows the same calls.
+ */
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as events from 'aws-cdk-lib/aws-events';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+
+import type { Grant } from '../../functions/manifest/index.js';
+
+/** Exactly what Powertools' DynamoDB persistence layer calls (PutItem also writes an outbox item, events/outbox.ts). */
+export const IDEMPOTENCY_TABLE_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+] as const;
+/** The kill switch's cancels carry no idempotency key: each puts its event's outbox item (PutItem only). */
+export const OUTBOX_TABLE_ACTIONS = ['dynamodb:PutItem'] as const;
+/** What the order functions' governor does on the control table: a consistent read and a conditional put. */
+export const GOVERNOR_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem'] as const;
+/** The kill switch also turns the switch (an UpdateItem of the account's item). */
+export const KILL_SWITCH_TABLE_ACTIONS = [...GOVERNOR_TABLE_ACTIONS, 'dynamodb:UpdateItem'] as const;
+/** The events history only reads: a Query of the account's events. */
+export const EVENTS_HISTORY_TABLE_ACTIONS = ['dynamodb:Query'] as const;
+/** The plan records (GetItem, conditional PutItem, Query) and the markers and history of its events (BatchWriteItem). */
+export const PLANS_EVENTS_TABLE_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:PutItem',
+  // The plan's outbox emptied once handed on; the record of a plan whose first GTT the broker refused removed.
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:Query',
+  'dynamodb:BatchWriteItem',
+] as const;
+/**
+ * What the EventForwarder does in the events table: read markers (BatchGetItem), read the watcher's view of a
+ * cancelled order (GetItem), write markers (BatchWriteItem). The order functions have nothing there any more: their
+ * events go to the outbox (the idempotency table) and the forwarder publishes them.
+ */
+export const FORWARDER_EVENTS_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem'];
+/**
+ * What the watcher does there: take and give back its lease (UpdateItem), read its order items (Query), read
+ * markers (BatchGetItem), write markers and the order items that changed (BatchWriteItem).
+ */
+export const WATCHER_EVENTS_TABLE_ACTIONS = [
+  'dynamodb:UpdateItem',
+  'dynamodb:Query',
+  'dynamodb:BatchGetItem',
+  'dynamodb:BatchWriteItem',
+];
+/** What the OAuth function does with its state table (functions/session/oauth-state.ts): conditional put and delete. */
+export const OAUTH_STATE_TABLE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:DeleteItem'];
+
+/** The resources the grants name; a grant whose resource the stack has not made fails the synth. */
+export interface GrantResources {
+  sessionSecret: secretsmanager.ISecret;
+  oauthAppSecret?: secretsmanager.ISecret;
+  loginSecret?: secretsmanager.ISecret;
+  oauthStateTable?: dynamodb.ITable;
+  idempotencyTable: dynamodb.ITable;
+  controlTable: dynamodb.ITable;
+  eventsTable?: dynamodb.ITable;
+  bus?: events.IEventBus;
+}
+
+/** A function's own form of a grant (the formatter's PutEvents of its own source only). */
+export type GrantOverrides = Partial<Record<Grant, (role: iam.IRole) => void>>;
+
+const needed = <T>(value: T | undefined, grant: Grant, name: string): T => {
+  if (value === undefined) throw new Error(`${name} has the grant ${grant}, but the stack has no resource for it`);
+  return value;
+};
+
+/**
+ * The session secret's write: exactly the call functions/session/secrets.ts makes (a new version); grantWrite would
+ * add UpdateSecret (description, KMS key) and UpdateSecretVersionStage, which nothing here needs.
+ */
+export const sessionSecretWrite =
+  (secret: secretsmanager.ISecret, sid: string) =>
+  (role: iam.IRole): void => {
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({ sid, actions: ['secretsmanager:PutSecretValue'], resources: [secret.secretArn] }),
+    );
+  };
+
+/**
+ * Grants a function's role its manifest grants, in the manifest's order (the order of the role's statements).
+ * `sessionSecret:write` includes the read, which is granted once.
+ */
+export const grantAll = (
+  name: string,
+  role: iam.IRole,
+  grants: readonly Grant[],
+  r: GrantResources,
+  overrides: GrantOverrides = {},
+): void => {
+  const table = (t: dynamodb.ITable | undefined, grant: Grant, actions: readonly string[]) =>
+    needed(t, grant, name).grant(role, ...actions);
+  let secretRead = false;
+  const readSessionSecret = () => {
+    if (!secretRead) r.sessionSecret.grantRead(role);
+    secretRead = true;
+  };
+  for (const grant of grants) {
+    const own = overrides[grant];
+    if (grant === 'sessionSecret:write') readSessionSecret();
+    if (own) {
+      own(role);
+      continue;
+    }
+    switch (grant) {
+      case 'sessionSecret:read':
+        readSessionSecret();
+        break;
+      case 'sessionSecret:write':
+        sessionSecretWrite(r.sessionSecret, 'WriteSessionSecret')(role);
+        break;
+      case 'oauthAppSecret:read':
+        needed(r.oauthAppSecret, grant, name).grantRead(role);
+        break;
+      case 'loginSecret:read':
+        needed(r.loginSecret, grant, name).grantRead(role);
+        break;
+      case 'oauthStateTable':
+        table(r.oauthStateTable, grant, OAUTH_STATE_TABLE_ACTIONS);
+        break;
+      case 'idempotencyTable':
+        table(r.idempotencyTable, grant, IDEMPOTENCY_TABLE_ACTIONS);
+        break;
+      case 'idempotencyTable:outbox':
+        table(r.idempotencyTable, grant, OUTBOX_TABLE_ACTIONS);
+        break;
+      case 'controlTable:governor':
+        table(r.controlTable, grant, GOVERNOR_TABLE_ACTIONS);
+        break;
+      case 'controlTable:switch':
+        table(r.controlTable, grant, KILL_SWITCH_TABLE_ACTIONS);
+        break;
+      case 'eventsTable:history':
+        table(r.eventsTable, grant, EVENTS_HISTORY_TABLE_ACTIONS);
+        break;
+      case 'eventsTable:plans':
+        table(r.eventsTable, grant, PLANS_EVENTS_TABLE_ACTIONS);
+        break;
+      case 'eventsTable:watcher':
+        table(r.eventsTable, grant, WATCHER_EVENTS_TABLE_ACTIONS);
+        break;
+      case 'eventsTable:forwarder':
+        table(r.eventsTable, grant, FORWARDER_EVENTS_TABLE_ACTIONS);
+        break;
+      case 'bus:publish':
+        needed(r.bus, grant, name).grantPutEventsTo(role);
+        break;
+      default: {
+        const unknown: never = grant;
+        throw new Error(`${name}: unknown grant ${String(unknown)}`);
+      }
+    }
+  }
+};

@@ -1,0 +1,113 @@
+/**
+ * The one place a function of the manifest (functions/manifest/) becomes a Lambda: its GatewayFunction (entry, memory
+ * class, timeout), its environment (the catalogue keys of `env.keys` resolved against the stack's values, and the
+ * deployment's settings when `deploymentSettings`), its grants (infra/constructs/grants.ts), its routes on the HTTP
+ * API (with their throttles and auth), its schedule, and its Errors alarm. What is really one function's own (the
+ * SessionAlive alarm, the forwarder's stream, the formatter's rule) stays with the construct that builds it.
+ */
+import { Duration, TimeZone } from 'aws-cdk-lib';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import type { Construct } from 'constructs';
+
+import type { FunctionEntry } from '../../functions/manifest/index.js';
+import { environmentOf, type EnvKey, type EnvValues } from '../../functions/runtime/env.js';
+import { addRoute, type GatewayApi } from './api.js';
+import { integrationIdOf, notesOf } from './function-notes.js';
+import {
+  addErrorsAlarm,
+  GatewayFunction,
+  type GatewayFunctionNetwork,
+  LAMBDA_TIMEOUT,
+  MEMORY_MB,
+} from './gateway-function.js';
+import { grantAll, type GrantOverrides, type GrantResources } from './grants.js';
+import { InvokeThisFunctionOnly, SCHEDULE_RETRY } from './schedule.js';
+
+/** Which of the manifest's `deployedWhen` conditions hold in this deployment. */
+export type DeploymentChoices = Record<NonNullable<FunctionEntry['deployedWhen']>, boolean>;
+
+/**
+ * What the stack's functions are built from. `values`: the stack's resources and values by catalogue key
+ * (functions/runtime/env.ts), filled as the stack makes them; a key a function reads must be present, even if
+ * undefined (not set in this deployment, e.g. the broker's order rate without a preset).
+ */
+export interface FunctionWiring {
+  values: EnvValues;
+  /** The deployment's settings by name (guardrails, rates, `BROKER_AUTH`), for the functions that take them. */
+  settings: Record<string, string>;
+  resources: GrantResources;
+  deployed: DeploymentChoices;
+  network?: GatewayFunctionNetwork;
+  api: GatewayApi;
+  alarmAction: cloudwatch.IAlarmAction;
+}
+
+export const isDeployed = (entry: FunctionEntry, wiring: FunctionWiring): boolean =>
+  entry.deployedWhen === undefined || wiring.deployed[entry.deployedWhen];
+
+/** A function's environment: its catalogue keys from the stack's values, then the deployment's settings. */
+export const environmentFor = (entry: FunctionEntry, wiring: FunctionWiring): Record<string, string> => {
+  const missing = entry.env.keys.filter((key) => !Object.hasOwn(wiring.values, key));
+  if (missing.length)
+    throw new Error(`${entry.name} reads ${missing.join(', ')}, which the stack has no value for (yet)`);
+  return {
+    ...environmentOf(Object.fromEntries(entry.env.keys.map((key: EnvKey) => [key, wiring.values[key]]))),
+    ...(entry.env.deploymentSettings ? wiring.settings : {}),
+  };
+};
+
+export interface ManifestFunctionOptions {
+  /** Replaces the notes' description (the formatter's names its chat format). */
+  description?: string;
+  /** A function's own form of a grant (the Logout operation's statement id, the formatter's PutEvents). */
+  grants?: GrantOverrides;
+  /** Its schedule, when the manifest gives it one: the expression (India time) and the target's retries. */
+  schedule?: { expression: string; retry?: { retryAttempts: number; maxEventAge: Duration } };
+}
+
+/** The function of `entry`, built in `scope` under its manifest name. */
+export const addManifestFunction = (
+  scope: Construct,
+  entry: FunctionEntry,
+  wiring: FunctionWiring,
+  options: ManifestFunctionOptions = {},
+): GatewayFunction => {
+  const notes = notesOf(entry);
+  const gatewayFunction = new GatewayFunction(scope, entry.name, {
+    entry: entry.id,
+    description: options.description ?? notes.description?.(entry) ?? `gtt-gateway: ${entry.summary}`,
+    roleDescription: notes.roleDescription(entry),
+    logRetention: logs.RetentionDays.ONE_MONTH,
+    memorySize: MEMORY_MB[entry.bundle.memory],
+    timeout: entry.bundle.timeoutSeconds === undefined ? LAMBDA_TIMEOUT : Duration.seconds(entry.bundle.timeoutSeconds),
+    environment: environmentFor(entry, wiring),
+    ...(wiring.network ? { network: wiring.network } : {}),
+  });
+  const fn = gatewayFunction.function;
+  grantAll(entry.name, gatewayFunction.role, entry.grants, wiring.resources, options.grants);
+  for (const route of entry.routes) addRoute(wiring.api, route, integrationIdOf(entry, route), fn);
+
+  if (entry.trigger?.kind === 'schedule') {
+    if (!options.schedule) throw new Error(`${entry.name} runs on a schedule: its expression is missing`);
+    // Its own role: it may invoke this one function (its unqualified ARN) and nothing else.
+    const role = new iam.Role(scope, `${entry.name}SchedulerRole`, {
+      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com'),
+      description: `gtt-gateway: EventBridge Scheduler may invoke ${entry.name} only`,
+    });
+    new scheduler.Schedule(scope, `${entry.name}Schedule`, {
+      description: `gtt-gateway: ${entry.trigger.description} (India time)`,
+      // The cron is India time: 08:15 IST stays 08:15 IST whatever the region's clock.
+      schedule: scheduler.ScheduleExpression.expression(options.schedule.expression, TimeZone.ASIA_KOLKATA),
+      // Exactly on time: a login or a check spread over a window could land after the market opens.
+      timeWindow: scheduler.TimeWindow.off(),
+      target: new InvokeThisFunctionOnly(fn, { role, ...(options.schedule.retry ?? SCHEDULE_RETRY) }),
+    });
+  }
+
+  const errors = notes.errors?.(entry);
+  if (errors) addErrorsAlarm(scope, `${entry.name}Errors`, fn, errors, wiring.alarmAction);
+  return gatewayFunction;
+};
