@@ -1,7 +1,7 @@
 /**
- * The operation table: the single source for the handlers, the CDK routes and functions, the local runner, the
- * OpenAPI document and the Step Functions names. A new operation is one more entry here plus a one-line entry
- * file in handlers/ (docs/architecture.md).
+ * The operation table's entries: one `defineOperation` per broker operation. The function manifest
+ * (manifest/operations.ts) lists them with every other function; the handlers, the CDK functions and routes, the
+ * local runner, the OpenAPI document and the Step Functions names come from there (docs/architecture.md).
  */
 import { normaliseBookOrder } from './broker/order-fate.js';
 import { modifyJData, modifyOcoJData, ocoJData, placeJData } from './broker/order-jdata.js';
@@ -13,7 +13,7 @@ import {
   withOrderFates,
 } from './broker/order-records.js';
 import { OrderNotFoundError } from './contract/errors.js';
-import { type AnyOperation, defineOperation, type OperationDefinition } from './contract/operation.js';
+import { defineOperation, type OperationDefinition } from './contract/operation.js';
 import { viewOfOcoInput, viewOfOrderInput } from './events/views.js';
 import { ocoLegs, priceOcoLegs, priceOrder } from './safety/order-legs.js';
 import { EXAMPLE_AL_ID, EXAMPLE_OCO, EXAMPLE_ORDER } from './schemas/examples.js';
@@ -281,20 +281,3 @@ export const logout = defineOperation({
   example: {},
   reply: logoutReply,
 });
-
-export const OPERATIONS: readonly AnyOperation[] = [
-  placeGttOrder,
-  placeOcoOrder,
-  getPendingGttOrders,
-  getGttOrder,
-  getTriggeredGttOrders,
-  getEnabledGtts,
-  modifyGttOrder,
-  modifyOcoOrder,
-  cancelGttOrder,
-  clientDetails,
-  logout,
-  getOrderBook,
-];
-
-export const operationByName = (name: string): AnyOperation | undefined => OPERATIONS.find((op) => op.name === name);

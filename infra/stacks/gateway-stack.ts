@@ -16,8 +16,8 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 
+import { OPERATIONS } from '../../functions/manifest/index.js';
 import { KILL_SWITCH } from '../../functions/manifest/kill-switch.js';
-import { OPERATIONS } from '../../functions/operations.js';
 import { DEPLOYMENT_SETTINGS, environmentOf } from '../../functions/runtime/env.js';
 import { addApiAlarm, addGatewayApi, applyRouteSettings } from '../constructs/api.js';
 import { AuditArchive } from '../constructs/audit.js';

@@ -6,7 +6,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { OPERATIONS } from '../../functions/operations.js';
+import { OPERATIONS } from '../../functions/manifest/index.js';
 import { AUDIT_MESSAGES, AuditArchive } from '../../infra/constructs/audit.js';
 import { buildApp } from '../../infra/stacks/app.js';
 

@@ -11,7 +11,7 @@ import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { OPERATIONS } from '../../functions/operations.js';
+import { OPERATIONS } from '../../functions/manifest/index.js';
 import {
   EGRESS_IP_DESCRIPTION,
   type EgressSetting,
@@ -26,7 +26,7 @@ import { GatewayStack } from '../../infra/stacks/gateway-stack.js';
 
 /** OAuthCallback and SessionHealth (SessionRenewal only with -c sessionRenewal=totp), and the GttWatcher. */
 const DEFAULT_SESSION_FUNCTIONS = 3;
-/** The kill switch (functions/control-functions.ts). */
+/** The kill switch (functions/manifest/kill-switch.ts). */
 const KILL_SWITCH_FUNCTIONS = 1;
 /** The outbox's EventForwarder, the events history (GET /events) and the plans. */
 const FORWARDER_FUNCTIONS = 3;

@@ -8,7 +8,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { DEFAULT_NOTIFY_ON, NOTIFICATION_SOURCE } from '../../functions/events/notification.js';
-import { OPERATIONS } from '../../functions/operations.js';
+import { OPERATIONS } from '../../functions/manifest/index.js';
 import { DETAIL_TYPES } from '../../functions/schemas/event-types.js';
 import { METRIC_NAMESPACE } from '../../functions/schemas/names.js';
 import {

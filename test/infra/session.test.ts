@@ -7,7 +7,7 @@ import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { SESSION_FUNCTIONS } from '../../functions/session-functions.js';
+import { SESSION_FUNCTIONS } from '../../functions/manifest/session.js';
 import { buildApp } from '../../infra/stacks/app.js';
 
 // The watcher (events.test.ts) is left out: these tests count the session functions' schedules and roles.
@@ -88,7 +88,7 @@ describe('session functions, TOTP renewal on, jkey auth', () => {
     const expected = (name: string) => {
       const spec = SESSION_FUNCTIONS.find((f) => f.name === name)!;
       return [
-        spec.schedule!.cron,
+        spec.trigger?.kind === 'schedule' ? spec.trigger.cron : undefined,
         'Asia/Kolkata',
         { Mode: 'OFF' },
         { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 600 },

@@ -7,9 +7,11 @@ import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { EVENTS_HISTORY, KILL_SWITCH, PLANS } from '../../functions/control-functions.js';
-import { OPERATIONS } from '../../functions/operations.js';
-import { SESSION_FUNCTIONS } from '../../functions/session-functions.js';
+import { EVENTS_HISTORY } from '../../functions/manifest/events-history.js';
+import { OPERATIONS } from '../../functions/manifest/index.js';
+import { KILL_SWITCH } from '../../functions/manifest/kill-switch.js';
+import { PLANS } from '../../functions/manifest/plans.js';
+import { SESSION_FUNCTIONS } from '../../functions/manifest/session.js';
 import { ORDER_ROUTE_THROTTLE } from '../../infra/constructs/api.js';
 import { LAMBDA_ENI_ACTIONS } from '../../infra/constructs/egress.js';
 import { buildApp } from '../../infra/stacks/app.js';

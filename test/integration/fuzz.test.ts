@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CATALOG, type ErrorCode, errorName } from '../../functions/contract/errors.js';
 import type { AnyOperation } from '../../functions/contract/operation.js';
 import { createGatewayHandler, type GatewayHandler } from '../../functions/gateway/gateway-handler.js';
-import { OPERATIONS } from '../../functions/operations.js';
+import { OPERATIONS } from '../../functions/manifest/index.js';
 import { createLogger } from '../../functions/runtime/logger.js';
 import { lambdaContext } from '../../local/lambda-context.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';

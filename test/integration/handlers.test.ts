@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../emulator/server.js';
 import type { AnyOperation } from '../../functions/contract/operation.js';
 import { createGatewayHandler } from '../../functions/gateway/gateway-handler.js';
+import { OPERATIONS } from '../../functions/manifest/index.js';
 import {
   cancelGttOrder,
   clientDetails,
@@ -14,7 +15,6 @@ import {
   getPendingGttOrders,
   logout,
   modifyGttOrder,
-  OPERATIONS,
   placeGttOrder,
 } from '../../functions/operations.js';
 import type { GatewaySettings } from '../../functions/runtime/config.js';

@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createGatewayEvents } from '../../functions/events/producer.js';
 import { createGatewayHandler } from '../../functions/gateway/gateway-handler.js';
-import { getEnabledGtts, OPERATIONS } from '../../functions/operations.js';
+import { OPERATIONS } from '../../functions/manifest/index.js';
+import { getEnabledGtts } from '../../functions/operations.js';
 import { dynamoIdempotency } from '../../functions/safety/idempotency.js';
 import { lambdaContext } from '../../local/lambda-context.js';
 import { listenOnLoopback } from '../../local/loopback.js';

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 
 import type { RunningEmulator } from '../../emulator/server.js';
 import { createGatewayHandler } from '../../functions/gateway/gateway-handler.js';
-import { OPERATIONS, placeGttOrder } from '../../functions/operations.js';
+import { OPERATIONS } from '../../functions/manifest/index.js';
+import { placeGttOrder } from '../../functions/operations.js';
 import { currentTotp } from '../../functions/session/broker-login.js';
 import { createSessionHealthCheck } from '../../functions/session/health.js';
 import { createOAuthHandler } from '../../functions/session/oauth.js';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 import { defineOperation } from '../../functions/contract/operation.js';
 import { validateInput } from '../../functions/contract/validate-input.js';
-import { OPERATIONS } from '../../functions/operations.js';
+import { OPERATIONS } from '../../functions/manifest/index.js';
 import { noInput } from '../../functions/schemas/input.js';
 import { logoutReply } from '../../functions/schemas/reply.js';
 

@@ -7,12 +7,12 @@ import { describe, expect, it } from 'vitest';
 import { ValidationFailedError } from '../../functions/contract/errors.js';
 import { readGatewayRequest } from '../../functions/contract/gateway-request.js';
 import type { AnyOperation } from '../../functions/contract/operation.js';
+import { OPERATIONS } from '../../functions/manifest/index.js';
 import {
   cancelGttOrder,
   getPendingGttOrders,
   logout,
   modifyGttOrder,
-  OPERATIONS,
   placeGttOrder,
 } from '../../functions/operations.js';
 import { httpApiEvent, type HttpEventOptions } from '../support/events.js';
