@@ -8,6 +8,7 @@ import { startEmulator } from './server.js';
 
 const usage = `usage: npm run emulator -- [--port N (default 9100, 0 = any free port)] [--token T] [--accept-jkey]
     [--empty-list-as-array] [--invalid-input-as-400] [--echo-oauth-state] [--accept-jkey-token-as-bearer] [--accept-api-market-orders] [--enforce-order-rate]
+    [--gen-acs-tok-without-uid (GenAcsTok takes {code, checksum} without uid; default: refused INVALID_VERIFIER)]
     [--any-symbol (take orders for any symbol; default: the shipped list only, as a broker lists its own)]
     [--demo-token-style bearer|jkey]
     [--password P] [--totp-seed BASE32] [--api-secret S]                 (QuickAuth login; random when absent)
@@ -27,6 +28,7 @@ try {
       'accept-api-market-orders': { type: 'boolean' },
       'enforce-order-rate': { type: 'boolean' },
       'any-symbol': { type: 'boolean' },
+      'gen-acs-tok-without-uid': { type: 'boolean' },
       'demo-token-style': { type: 'string' },
       password: { type: 'string' },
       'totp-seed': { type: 'string' },
@@ -73,6 +75,7 @@ const options = {
   acceptApiMarketOrders: values['accept-api-market-orders'] ?? false,
   enforceOrderRate: values['enforce-order-rate'] ?? false,
   acceptAnySymbol: values['any-symbol'] ?? false,
+  genAcsTokWithoutUid: values['gen-acs-tok-without-uid'] ?? false,
   ...(values.password === undefined ? {} : { password: values.password }),
   ...(values['totp-seed'] === undefined ? {} : { totpSeed: values['totp-seed'] }),
   ...(values['api-secret'] === undefined ? {} : { apiSecret: values['api-secret'] }),

@@ -228,7 +228,8 @@ export class BrokerEmulator implements ControlTarget {
     this.log.setJData(entry, fields);
 
     // The login operations need no session: they create one.
-    if (operation === 'GenAcsTok') return this.login.genAcsTok(fields, invalidStatus);
+    if (operation === 'GenAcsTok')
+      return this.login.genAcsTok(fields, invalidStatus, this.switches.genAcsTokWithoutUid);
     if (operation === 'QuickAuth') return this.login.quickAuth(fields, invalidStatus);
 
     const token = sessionToken(this.state, this.switches, req, jKey);

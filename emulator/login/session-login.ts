@@ -95,8 +95,8 @@ export class SessionLogin {
   /**
    * A broker login page, in every form seen: the Noren OAuth page (`.../authorize/oauth?client_id=` or `api_key=`,
    * `/OAuthlogin?api_key=`, `/OAuthlogin/investor-entry-level/login?api_key=&route_to=<uid>`) and Flattrade's
-   * (`/?app_key=`). GET shows the sign-in form (user id, password, OTP: `lgnusrid`, `lgnpwd`, `lgnotp`, as on the
-   * real page); POST of that form checks them against the demo credentials and redirects to the registered URL with
+   * (`/?app_key=`). GET shows the sign-in form (user id, password, OTP: ids and names `lgnusrid`, `lgnpwd`, `lgnotp`,
+   * and a LOGIN button, as on the real page); POST of that form checks them against the demo credentials and redirects to the registered URL with
    * `code` (and `client` on Flattrade's). `state` is passed through only with the `echoOAuthState` switch: the live
    * brokers are seen to drop it.
    */
@@ -123,9 +123,12 @@ export class SessionLogin {
       return page(
         200,
         `${flavour === 'flattrade' ? 'Flattrade' : DEMO_BROKER} sign-in (emulator)`,
-        `<form method="post"><label>User id <input name="lgnusrid" value="${escapeHtml(user)}"></label> ` +
-          '<label>Password <input name="lgnpwd" type="password"></label> <label>OTP <input name="lgnotp" inputmode="numeric"></label> ' +
-          '<button type="submit">Sign in</button></form>',
+        // Ids as names, and a button labelled LOGIN: real automation (Selenium) finds the inputs by id and clicks
+        // the element whose text is LOGIN (docs/emulator.md, the login page decision).
+        `<form method="post" id="lgnform"><label for="lgnusrid">User id</label> <input id="lgnusrid" name="lgnusrid" value="${escapeHtml(user)}" autocomplete="username"> ` +
+          '<label for="lgnpwd">Password</label> <input id="lgnpwd" name="lgnpwd" type="password" autocomplete="current-password"> ' +
+          '<label for="lgnotp">OTP</label> <input id="lgnotp" name="lgnotp" inputmode="numeric" autocomplete="one-time-code"> ' +
+          '<button type="submit" id="lgnbtn">LOGIN</button></form>',
       );
     }
     const fields = new URLSearchParams(form);
@@ -211,13 +214,21 @@ export class SessionLogin {
 
   // ---- GenAcsTok -----------------------------------------------------------------------------------------------
 
-  genAcsTok(fields: Json, invalidStatus: number): EmulatorReply {
-    const uid = typeof fields.uid === 'string' ? fields.uid : '';
-    const refuse = () => json(invalidStatus, { stat: 'Not_Ok', emsg: 'Invalid Input : INVALID_VERIFIER', uid });
+  /**
+   * `{code, checksum, uid}` -> an access token. Without `uid` (as one live client sends it) the exchange is refused
+   * `INVALID_VERIFIER` unless `withoutUid` (the `genAcsTokWithoutUid` switch): then the account is the code's. A
+   * `uid` that is sent must be the code's either way. A refusal leaves the code as it was.
+   */
+  genAcsTok(fields: Json, invalidStatus: number, withoutUid = false): EmulatorReply {
+    const sentUid = typeof fields.uid === 'string' ? fields.uid : '';
+    const refuse = () =>
+      json(invalidStatus, { stat: 'Not_Ok', emsg: 'Invalid Input : INVALID_VERIFIER', uid: sentUid });
     const { code, checksum } = fields;
-    if (uid === '' || typeof code !== 'string' || typeof checksum !== 'string') return refuse();
+    if (typeof code !== 'string' || typeof checksum !== 'string') return refuse();
+    if (sentUid === '' && !(withoutUid && fields.uid === undefined)) return refuse();
     const issued = this.liveCode(code, 'oauth');
-    if (!issued || issued.uid !== uid) return refuse();
+    if (!issued || (sentUid !== '' && issued.uid !== sentUid)) return refuse();
+    const uid = issued.uid;
     if (checksum !== sha256Hex(`${issued.clientId}${this.oauth.secret}${code}`)) return refuse();
     const account = this.state.accounts.get(uid);
     if (!account) return refuse();

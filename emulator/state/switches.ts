@@ -27,6 +27,12 @@ export interface Switches {
   enforceOrderRate: boolean;
   /** Take an order for any symbol (off: only the shipped list, state/symbols.ts, as a broker lists its own). */
   acceptAnySymbol: boolean;
+  /**
+   * GenAcsTok takes `{code, checksum}` without `uid` (the account is the code's), as a 2026 Selenium client of a live
+   * broker sends it. Off: refused with `Invalid Input : INVALID_VERIFIER`, as a unified gateway's maintainers report
+   * of Shoonya (June 2026). A `uid` that is sent must be the code's either way. See docs/emulator.md.
+   */
+  genAcsTokWithoutUid: boolean;
 }
 
 export const SWITCH_NAMES = [
@@ -38,6 +44,7 @@ export const SWITCH_NAMES = [
   'acceptApiMarketOrders',
   'enforceOrderRate',
   'acceptAnySymbol',
+  'genAcsTokWithoutUid',
 ] as const;
 
 export const TOKEN_PATTERN = /^[\x21-\x7e]{8,256}$/;
@@ -52,6 +59,7 @@ export const startSwitches = (options: Partial<Switches>): Switches => ({
   acceptApiMarketOrders: options.acceptApiMarketOrders ?? false,
   enforceOrderRate: options.enforceOrderRate ?? false,
   acceptAnySymbol: options.acceptAnySymbol ?? false,
+  genAcsTokWithoutUid: options.genAcsTokWithoutUid ?? false,
 });
 
 /** What the operation handlers (emulator/operations/) read and change of the emulator. */

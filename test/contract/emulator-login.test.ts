@@ -64,8 +64,13 @@ describe('login pages', () => {
       const page = await send(emu.url, path, undefined, {}, 'GET');
       expect(page.status).toBe(200);
       expect(page.headers.get('content-type')).toMatch(/^text\/html/);
-      expect(page.text).toMatch(/<form method="post">.*name="lgnusrid".*name="lgnpwd" type="password".*name="lgnotp"/s);
-      if (path.includes('route_to')) expect(page.text).toContain('name="lgnusrid" value="DEMO01"');
+      // As the live page, for the automation that drives it: inputs found by id, a button labelled LOGIN.
+      expect(page.text).toMatch(
+        /<form method="post"[^>]*>.*id="lgnusrid" name="lgnusrid".*id="lgnpwd" name="lgnpwd" type="password".*id="lgnotp" name="lgnotp".*<button type="submit"[^>]*>LOGIN<\/button><\/form>/s,
+      );
+      // No action: the form posts back to the page's own URL, query and all.
+      expect(page.text).not.toMatch(/<form[^>]*action=/);
+      if (path.includes('route_to')) expect(page.text).toContain('id="lgnusrid" name="lgnusrid" value="DEMO01"');
       const reply = await signInAt(path);
       expect(reply.status).toBe(302);
       const location = new URL(reply.headers.get('location')!);
@@ -346,6 +351,38 @@ describe('GenAcsTok', () => {
       body: { stat: 'Not_Ok', emsg: 'Invalid Input : INVALID_VERIFIER', uid },
     });
     expect((await genAcsTok({ code, checksum: checksum(code), uid: emu.uid })).body).toMatchObject({ stat: 'Ok' });
+  });
+
+  it.each([
+    ['off (the default: refused, as reported of Shoonya in June 2026)', false],
+    ['on (accepted, as a 2026 Selenium client sends it)', true],
+  ])('{code, checksum} without uid, genAcsTokWithoutUid %s', async (_label, on) => {
+    if (on) await ctl.switches({ genAcsTokWithoutUid: true });
+    const code = await getCode();
+    const reply = await genAcsTok({ code, checksum: checksum(code) });
+    if (!on) {
+      expect(reply).toMatchObject({
+        status: 200,
+        body: { stat: 'Not_Ok', emsg: 'Invalid Input : INVALID_VERIFIER', uid: '' },
+      });
+      // The refusal leaves the code as it was: the exchange with uid still works.
+      expect((await genAcsTok({ code, checksum: checksum(code), uid: emu.uid })).body).toMatchObject({ stat: 'Ok' });
+      return;
+    }
+    const body = reply.body as Record<string, unknown>;
+    expect(body).toMatchObject({ stat: 'Ok', uid: emu.uid, USERID: emu.uid, actid: emu.actid });
+    expect(await enabledWith(String(body.access_token))).toMatchObject({ stat: 'Ok' });
+    // The switch does not loosen the rest: a wrong checksum or another uid is still refused.
+    const next = await getCode();
+    expect((await genAcsTok({ code: next, checksum: checksum(code) })).body).toMatchObject({ stat: 'Not_Ok' });
+    expect((await genAcsTok({ code: next, checksum: checksum(next), uid: 'OTHER1' })).body).toMatchObject({
+      stat: 'Not_Ok',
+    });
+    // A reset turns it off again.
+    await ctl.reset();
+    await control(emu.url, 'POST', 'oauth', { redirectUrl: REDIRECT });
+    const last = await getCode();
+    expect((await genAcsTok({ code: last, checksum: checksum(last) })).body).toMatchObject({ stat: 'Not_Ok' });
   });
 
   it('needs no session, answers under any prefix, and honours faults', async () => {
