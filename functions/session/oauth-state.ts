@@ -4,7 +4,10 @@
  * - `<state>`: a value the start route issued, consumed at most once by a callback that carries it (a conditional
  *   delete), so a replayed or forged `state` writes nothing;
  * - `#pending-login`: the latest login started, for a broker that redirects with `code` only (the live brokers are
- *   seen to drop `state`): a callback without `state` consumes it at most once, within the login window;
+ *   seen to drop `state`). A callback without `state` takes an attempt on it (a conditional update counting
+ *   `attempts`, at most `MAX_LOGIN_ATTEMPTS`); only a successful exchange ends it (a conditional delete that checks it
+ *   is still the same login), or the window's end. So a stranger's callback with a code the broker refuses does not
+ *   end the trader's login, and a flood of them is bounded;
  * - `code#<sha256 of the code>`: a code already exchanged, so a code is exchanged at most once whatever the path.
  *
  * Every consume is a conditional write, so two callbacks racing for one login cannot both proceed.
@@ -12,7 +15,19 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+
+/**
+ * How many callbacks without `state` one pending login takes (the trader's real redirect is one of them): past this,
+ * the callback refuses and the trader starts again. Each attempt costs one exchange call at the broker.
+ */
+export const MAX_LOGIN_ATTEMPTS = 5;
+
+/** A callback's hold on the pending login: which login (`ref`) and which attempt this is. */
+export type PendingAttempt =
+  | { ok: true; ref: string; attempt: number }
+  | { ok: false; reason: 'none' }
+  | { ok: false; reason: 'exhausted'; attempts: number };
 
 const PENDING_LOGIN = '#pending-login';
 const codeKey = (code: string) => `code#${createHash('sha256').update(code, 'utf8').digest('hex')}`;
@@ -57,13 +72,52 @@ export class OAuthStateStore {
     return true;
   }
 
-  /** True once for the latest login started within the window and not completed; false otherwise. */
-  async consumePending(now = Date.now()): Promise<boolean> {
-    const ref = await this.deleteIfLive({ state: PENDING_LOGIN }, now);
-    if (!ref) return false;
+  /**
+   * Takes one attempt on the latest login started within the window and not completed: counts it in the item
+   * (conditional: live and under `MAX_LOGIN_ATTEMPTS`). Nothing ends here; `completePending` does, after a
+   * successful exchange.
+   */
+  async attemptPending(now = Date.now()): Promise<PendingAttempt> {
+    const seconds = Math.floor(now / 1000);
+    try {
+      const reply = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { state: PENDING_LOGIN },
+          UpdateExpression: 'SET attempts = if_not_exists(attempts, :zero) + :one',
+          ConditionExpression:
+            'attribute_exists(#s) AND expiresAt > :now AND (attribute_not_exists(attempts) OR attempts < :max)',
+          ExpressionAttributeNames: { '#s': 'state' },
+          ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':now': seconds, ':max': MAX_LOGIN_ATTEMPTS },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      const ref = reply.Attributes?.ref;
+      const attempt = reply.Attributes?.attempts;
+      return { ok: true, ref: typeof ref === 'string' ? ref : '', attempt: typeof attempt === 'number' ? attempt : 1 };
+    } catch (error) {
+      if (!conditionFailed(error)) throw error;
+    }
+    const item = (
+      await this.client.send(
+        new GetCommand({ TableName: this.tableName, Key: { state: PENDING_LOGIN }, ConsistentRead: true }),
+      )
+    ).Item;
+    const expiresAt = item?.expiresAt;
+    const attempts = item?.attempts;
+    if (typeof expiresAt === 'number' && expiresAt > seconds && typeof attempts === 'number')
+      return { ok: false, reason: 'exhausted', attempts };
+    return { ok: false, reason: 'none' };
+  }
+
+  /**
+   * Ends the pending login `ref` after a successful exchange: true once (a conditional delete: still live and still
+   * that login), false when another callback completed it first or a newer login replaced it.
+   */
+  async completePending(ref: string, now = Date.now()): Promise<boolean> {
+    if (!(await this.deleteIfLive({ state: PENDING_LOGIN }, now, ref))) return false;
     // Its `state` must not complete it again either.
-    if (typeof ref === 'string')
-      await this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { state: ref } }));
+    if (ref !== '') await this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { state: ref } }));
     return true;
   }
 

@@ -20,14 +20,19 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 
 import { authorizeLink } from '../broker/presets.js';
 import type { GatewayError } from '../contract/errors.js';
-import { SessionAccountMismatchError, toGatewayError, ValidationFailedError } from '../contract/errors.js';
+import {
+  RateLimitedError,
+  SessionAccountMismatchError,
+  toGatewayError,
+  ValidationFailedError,
+} from '../contract/errors.js';
 import { readRoutedRequest } from '../gateway/routed-request.js';
 import { OAUTH } from '../manifest/session.js';
 import { shellHandler } from '../middleware/function-shell.js';
 import { type BrokerSession, type OAuthAppSecret, oauthAppSecretSchema } from '../schemas/session.js';
 import { exchangeFlattradeCode, exchangeOAuthCode } from './broker-login.js';
 import { parseSessionConfig, required, type SessionConfig } from './config.js';
-import { OAuthStateStore } from './oauth-state.js';
+import { MAX_LOGIN_ATTEMPTS, OAuthStateStore } from './oauth-state.js';
 import { publishSessionRenewed } from './renewed-event.js';
 import { readJsonSecret, secretsClient, writeSession } from './secrets.js';
 
@@ -140,8 +145,11 @@ export const createOAuthHandler = (options: OAuthHandlerOptions) => {
       });
     }
     const { config, states, secrets } = init();
+    let attempt: number | undefined;
     const minutes = Math.round(config.oauthStateTtlSeconds / 60);
-    // The login is consumed before anything else: a replayed or forged redirect stops here.
+    // With a `state`, the login is consumed before anything else: a replayed or forged redirect stops here.
+    // Without one, the callback takes one attempt on the pending login (bounded); only a successful exchange ends it.
+    let pendingRef: string | undefined;
     if (state !== '') {
       if (!(await states.consume(state))) {
         throw new ValidationFailedError(
@@ -151,34 +159,74 @@ export const createOAuthHandler = (options: OAuthHandlerOptions) => {
           },
         );
       }
-    } else if (!(await states.consumePending())) {
-      throw new ValidationFailedError(
-        `No login was started here in the last ${minutes} minutes, or it was already completed: start again with GET /session/oauth/start.`,
-        {
-          details: [{ field: 'state', message: `absent, and no login is waiting (the window is ${minutes} minutes)` }],
-        },
-      );
-    }
-    if (!(await states.claimCode(code))) {
-      throw new ValidationFailedError(
-        'This authorization code was already used: start again with GET /session/oauth/start.',
-        {
-          details: [{ field: 'code', message: 'already used' }],
-        },
-      );
+    } else {
+      const held = await states.attemptPending();
+      if (!held.ok && held.reason === 'exhausted') {
+        options.logger.warn('oauth callback refused: too many attempts', {
+          oauthCallback: { outcome: 'attempts exhausted', attempts: held.attempts, limit: MAX_LOGIN_ATTEMPTS },
+        });
+        throw new RateLimitedError(
+          `This login received ${MAX_LOGIN_ATTEMPTS} redirects whose code the broker refused, so it takes no more: start again with GET /session/oauth/start, then sign in at the broker.`,
+          { details: [{ field: 'code', message: `more than ${MAX_LOGIN_ATTEMPTS} attempts on one login` }] },
+        );
+      }
+      if (!held.ok) {
+        throw new ValidationFailedError(
+          `No login was started here in the last ${minutes} minutes, or it was already completed: start again with GET /session/oauth/start.`,
+          {
+            details: [
+              { field: 'state', message: `absent, and no login is waiting (the window is ${minutes} minutes)` },
+            ],
+          },
+        );
+      }
+      pendingRef = held.ref;
+      attempt = held.attempt;
     }
     const app = await readApp(config, secrets);
-    const target = { baseUrl: config.brokerBaseUrl, timeoutMs: config.brokerTimeoutMs };
     const method = config.brokerLogin;
-    const session =
-      method === 'flattrade'
-        ? await exchangeFlattradeCode(
-            { tokenUrl: required(config, 'brokerTokenUrl'), timeoutMs: config.brokerTimeoutMs },
-            app,
-            code,
-          )
-        : await exchangeOAuthCode(target, app, code);
-    checkAccount(session, app);
+    let session: BrokerSession;
+    try {
+      if (!(await states.claimCode(code))) {
+        throw new ValidationFailedError(
+          'This authorization code was already used: start again with GET /session/oauth/start.',
+          {
+            details: [{ field: 'code', message: 'already used' }],
+          },
+        );
+      }
+      const target = { baseUrl: config.brokerBaseUrl, timeoutMs: config.brokerTimeoutMs };
+      session =
+        method === 'flattrade'
+          ? await exchangeFlattradeCode(
+              { tokenUrl: required(config, 'brokerTokenUrl'), timeoutMs: config.brokerTimeoutMs },
+              app,
+              code,
+            )
+          : await exchangeOAuthCode(target, app, code);
+      checkAccount(session, app);
+    } catch (error) {
+      // A refused attempt leaves the pending login waiting for the trader's real redirect; it is logged (never the
+      // code) so a flood of them shows.
+      if (attempt !== undefined) {
+        options.logger.warn('oauth callback refused: the login keeps waiting', {
+          oauthCallback: {
+            outcome: 'code refused',
+            code: toGatewayError(error).code,
+            attempt,
+            limit: MAX_LOGIN_ATTEMPTS,
+          },
+        });
+      }
+      throw error;
+    }
+    // The commit point: of two callbacks exchanging codes for one login, only the first here writes a session.
+    if (pendingRef !== undefined && !(await states.completePending(pendingRef))) {
+      throw new ValidationFailedError(
+        'This login was already completed, or a newer one was started: start again with GET /session/oauth/start.',
+        { details: [{ field: 'state', message: 'the pending login ended while this code was exchanged' }] },
+      );
+    }
     const renewedAt = new Date().toISOString();
     const versionId = await writeSession(secrets, config.brokerSecretId, { ...session, renewedAt, method });
     options.logger.info('session renewed', { session: { method, uid: session.uid, actid: session.actid } });

@@ -21,7 +21,7 @@ import { placeGttOrder } from '../../functions/operations.js';
 import { createEndOfDayLogout } from '../../functions/session/end-of-day.js';
 import { createSessionHealthCheck } from '../../functions/session/health.js';
 import { createOAuthHandler } from '../../functions/session/oauth.js';
-import { OAuthStateStore } from '../../functions/session/oauth-state.js';
+import { MAX_LOGIN_ATTEMPTS, OAuthStateStore } from '../../functions/session/oauth-state.js';
 import { createSessionRenewal } from '../../functions/session/totp-login.js';
 import type { LocalDynamo } from '../../local/dynamodb.js';
 import type { LocalSecretsManager } from '../../local/secrets-manager.js';
@@ -161,16 +161,35 @@ describe('OAuth callback as the live brokers redirect', () => {
     expect(await exchanges()).toBe(0);
   });
 
-  it('the login window closes: the store refuses a pending login after it, and only once within it', async () => {
+  it('the login window closes: the store refuses a pending login after it, and completes it only once within it', async () => {
     const store = new OAuthStateStore(STATE_TABLE, 600, dynamo.url);
     const t = Date.now();
     await store.issue(t);
-    expect(await store.consumePending(t + 600_000 + 1_000)).toBe(false);
+    expect(await store.attemptPending(t + 600_000 + 1_000)).toEqual({ ok: false, reason: 'none' });
     const { state } = await store.issue(t);
-    expect(await store.consumePending(t + 599_000)).toBe(true);
-    expect(await store.consumePending(t + 599_000)).toBe(false);
+    const held = await store.attemptPending(t + 599_000);
+    expect(held).toEqual({ ok: true, ref: state, attempt: 1 });
+    // An attempt does not end the login; a completion does, once.
+    expect((await store.attemptPending(t + 599_000)).ok).toBe(true);
+    expect(await store.completePending(state, t + 599_000)).toBe(true);
+    expect(await store.completePending(state, t + 599_000)).toBe(false);
+    expect(await store.attemptPending(t + 599_000)).toEqual({ ok: false, reason: 'none' });
     // Its state was withdrawn with it: a broker echoing it later cannot complete the login a second time.
     expect(await store.consume(state, t + 1_000)).toBe(false);
+  });
+
+  it('the store counts attempts on one login up to the limit; a newer login starts afresh', async () => {
+    const store = new OAuthStateStore(STATE_TABLE, 600, dynamo.url);
+    const t = Date.now();
+    const first = await store.issue(t);
+    for (let i = 1; i <= MAX_LOGIN_ATTEMPTS; i++)
+      expect(await store.attemptPending(t)).toEqual({ ok: true, ref: first.state, attempt: i });
+    expect(await store.attemptPending(t)).toEqual({ ok: false, reason: 'exhausted', attempts: MAX_LOGIN_ATTEMPTS });
+    const second = await store.issue(t);
+    expect(await store.attemptPending(t)).toEqual({ ok: true, ref: second.state, attempt: 1 });
+    // The first login cannot be completed any more: the newer one replaced it.
+    expect(await store.completePending(first.state, t)).toBe(false);
+    expect(await store.completePending(second.state, t)).toBe(true);
   });
 
   it('a code is exchanged at most once, even across two started logins', async () => {
