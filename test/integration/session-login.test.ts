@@ -223,6 +223,71 @@ describe('OAuth callback as the live brokers redirect', () => {
     expect(String(done.body)).not.toContain(marker);
   });
 
+  it("a stranger's junk callbacks do not end the login: the trader's real redirect still signs in", async () => {
+    const oauth = createOAuthHandler({ env: env(), logger });
+    const { query } = await loginRoundTrip(oauth);
+    expect(query.state).toBeUndefined();
+    const puts = secrets.getPutCount(SESSION);
+    output.length = 0;
+    await control.clearRequests();
+    const junk = ['junk-code-0001', 'junk-code-0002'];
+    for (const code of junk) {
+      const refused = await oauth(httpEvent('/session/oauth/callback', { code }));
+      expect(refused.statusCode).toBe(422);
+      expect(bodyOf(refused).error).toMatchObject({
+        code: 'BROKER_REJECTED',
+        brokerMessage: 'Invalid Input : INVALID_VERIFIER',
+      });
+    }
+    expect(await exchanges()).toBe(2);
+    expect(secrets.getPutCount(SESSION)).toBe(puts);
+    // Each refused attempt is logged, with its number and the limit, never the code.
+    const logged = output.filter((line) => line.includes('oauth callback refused: the login keeps waiting'));
+    expect(logged).toHaveLength(2);
+    expect(JSON.parse(logged[1]!)).toMatchObject({
+      level: 'WARN',
+      oauthCallback: { outcome: 'code refused', code: 'BROKER_REJECTED', attempt: 2, limit: MAX_LOGIN_ATTEMPTS },
+    });
+    for (const code of junk) expect(output.join('\n')).not.toContain(code);
+    // The real redirect, after them: the session is written, once.
+    const done = await oauth(httpEvent('/session/oauth/callback', query));
+    expect(done.statusCode).toBe(200);
+    expect(secrets.getPutCount(SESSION)).toBe(puts + 1);
+    // And now the login is over: another callback finds none waiting.
+    expect((await oauth(httpEvent('/session/oauth/callback', { code: 'junk-code-0003' }))).statusCode).toBe(400);
+  });
+
+  it('past the limit of refused codes the login takes no more: a clear refusal, logged; a new start works', async () => {
+    const oauth = createOAuthHandler({ env: env(), logger });
+    const { query } = await loginRoundTrip(oauth);
+    const puts = secrets.getPutCount(SESSION);
+    for (let i = 1; i <= MAX_LOGIN_ATTEMPTS; i++)
+      expect((await oauth(httpEvent('/session/oauth/callback', { code: `junk-code-${i}` }))).statusCode).toBe(422);
+    output.length = 0;
+    await control.clearRequests();
+    // Over the limit: no broker call, a refusal that says what to do, a log line.
+    const over = await oauth(httpEvent('/session/oauth/callback', { code: 'junk-code-over' }));
+    expect(over.statusCode).toBe(429);
+    expect(bodyOf(over).error).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(bodyOf(over).error!.message).toContain('start again with GET /session/oauth/start');
+    const page = await oauth(httpEvent('/session/oauth/callback', query, 'text/html'));
+    expect(page.statusCode).toBe(429);
+    expect(String(page.body)).toContain('start again with GET /session/oauth/start');
+    expect(await exchanges()).toBe(0);
+    expect(secrets.getPutCount(SESSION)).toBe(puts);
+    const logged = output.filter((line) => line.includes('oauth callback refused: too many attempts'));
+    expect(logged).toHaveLength(2);
+    expect(JSON.parse(logged[0]!)).toMatchObject({
+      level: 'WARN',
+      oauthCallback: { outcome: 'attempts exhausted', attempts: MAX_LOGIN_ATTEMPTS, limit: MAX_LOGIN_ATTEMPTS },
+    });
+    expect(output.join('\n')).not.toContain('junk-code-over');
+    // Starting again gives a fresh login, and its redirect signs in.
+    const again = await loginRoundTrip(oauth);
+    expect((await oauth(httpEvent('/session/oauth/callback', again.query))).statusCode).toBe(200);
+    expect(secrets.getPutCount(SESSION)).toBe(puts + 1);
+  });
+
   it('the start route refuses unknown query parameters and starts nothing', async () => {
     const oauth = createOAuthHandler({ env: env(), logger });
     const res = bodyOf(await oauth(httpEvent('/session/oauth/start', { x: '1' })));
