@@ -182,8 +182,11 @@ describe.skipIf(browserMissing !== '')(`the sign-in page in headless Chromium${b
       await wd('POST', `/session/${session}/element/${pwd}/value`, { text: emu.login.password });
       const otp = await find('css selector', '#lgnotp');
       await wd('POST', `/session/${session}/element/${otp}/value`, { text: await ctl.otp() });
-      // As the script finds it: the element whose text or value is LOGIN.
-      const login = await find('xpath', "//*[normalize-space(text())='LOGIN' or @value='LOGIN']");
+      // As the script finds it: a button, input or link whose text contains LOGIN or whose value is LOGIN.
+      const login = await find(
+        'xpath',
+        "//*[self::button or self::input or self::a][contains(translate(normalize-space(.), 'login', 'LOGIN'), 'LOGIN') or translate(@value, 'login', 'LOGIN')='LOGIN']",
+      );
       await wd('POST', `/session/${session}/element/${login}/click`, {});
       const deadline = Date.now() + 10_000;
       let landed = '';
