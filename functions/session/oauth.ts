@@ -6,7 +6,11 @@
  * - `GET /session/oauth/callback?code=…[&state=…]` (the one route without IAM auth: the broker's login page sends
  *   the trader's browser there). The live brokers are seen to redirect with `code` only, so:
  *   - with a `state`, that value must be one this function issued, unused and unexpired;
- *   - without one, a login must have been started within the login window and not yet completed (once);
+ *   - without one, a login must have been started within the login window and not yet completed (once). Anyone can
+ *     call this route, so a callback whose code the broker refuses does not end that login: only a successful
+ *     exchange does (or the window's end). Each callback takes one of `MAX_LOGIN_ATTEMPTS` attempts on it, and a
+ *     refused one is logged (never the code); past the limit the callback answers 429 "start again" and calls no
+ *     broker;
  *   - either way the code is exchanged at most once, and the session the broker returns must be this deployment's
  *     account (the app secret's `uid`/`actid`), or nothing is written.
  *   Other query parameters (brokers add some, e.g. `client`) are ignored: never echoed, never logged.
