@@ -1,7 +1,8 @@
 /**
  * Every dialect of the broker family, end to end (issue 34 item 1): through the local HTTP API and the real handlers
  * against the emulator speaking each dialect (emulator/wire/dialect.ts), place, modify and cancel (single and OCO),
- * the pending list, one order by id and the triggered history all work, and the emulator really answered in the
+ * the pending list, one order by id, the triggered history and a plan that finds its GTT by its stamp (`remarks`)
+ * all work, and the emulator really answered in the
  * dialect (its request log keeps the replies as sent).
  */
 import { describe, expect, it } from 'vitest';
@@ -142,5 +143,36 @@ describe.each(['noren', '2021'] as const)('the %s dialect', (dialect) => {
     });
     const fired = (await replies('GetTrgOi')).at(-1) as unknown as Record<string, unknown>[];
     expect(fired.map((r) => r[wire.id]).sort()).toEqual([single, oco].sort());
+  });
+
+  it('a bracket plan: its exit reply lost, the exit is found by its stamp in remarks; then done', async () => {
+    const created = await api('POST', '/plans', {
+      kind: 'bracket',
+      entry: { ...SAMPLE_ORDER, tsym: 'SBIN-EQ', qty: 2 },
+      target: { trigger: '1600', price: '1600' },
+      stopLoss: { trigger: '1400', price: '1400' },
+      tag: 'swing',
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const planId = String(created.body.planId);
+    expect(created.body).toMatchObject({ state: 'armed' });
+    await control.ltp('NSE', 'SBIN-EQ', 1480);
+    await control.fault({ operation: 'PlaceOCOOrder', kind: 'drop', executed: true, times: 1 });
+    await stack.watch();
+    const armed = (await api('GET', `/plans/${planId}`)).body as {
+      state: string;
+      alIds: Record<string, string>;
+      history: { action: string }[];
+    };
+    expect(armed.state).toBe('exit-armed');
+    expect(armed.history.map((h) => h.action)).toContain('exit-adopted');
+    const pending = (await replies('GetPendingGTTOrder')).at(-1) as unknown as Record<string, unknown>[];
+    expect(pending.find((r) => r[wire.id] === armed.alIds.exit)).toHaveProperty(
+      wire.tag,
+      expect.stringContaining(planId),
+    );
+    await control.ltp('NSE', 'SBIN-EQ', 1610);
+    await stack.watch();
+    expect((await api('GET', `/plans/${planId}`)).body).toMatchObject({ state: 'done' });
   });
 });
