@@ -2,8 +2,7 @@
  * Every dialect of the broker family, end to end (issue 34 item 1): through the local HTTP API and the real handlers
  * against the emulator speaking each dialect (emulator/wire/dialect.ts), place, modify and cancel (single and OCO),
  * the pending list, one order by id, the triggered history and a plan that finds its GTT by its stamp (`remarks`)
- * all work, and the emulator really answered in the
- * dialect (its request log keeps the replies as sent).
+ * all work, and the emulator really answered in the dialect (its request log keeps the replies as sent).
  */
 import { describe, expect, it } from 'vitest';
 
