@@ -11,3 +11,4 @@ export {
   type Switches,
 } from './service.js';
 export { DEMO_ACTID, DEMO_BROKER, DEMO_UID, EXCHANGES } from './state/state.js';
+export { EMULATOR_DIALECTS, type EmulatorDialect } from './wire/dialect.js';

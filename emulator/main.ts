@@ -1,16 +1,17 @@
 /**
- * `npm run emulator -- [--port N] [--token T] [--accept-jkey] [--empty-list-as-array] [--invalid-input-as-400]
+ * `npm run emulator -- [--port N] [--token T] [--dialect noren|2021] [--accept-jkey] [--empty-list-as-array] [--invalid-input-as-400]
  *   [--password P] [--totp-seed BASE32] [--api-secret S] [--oauth-client-id ID] [--oauth-secret S] [--oauth-redirect-url URL]`
  */
 import { parseArgs } from 'node:util';
 
 import { startEmulator } from './server.js';
+import { EMULATOR_DIALECTS, isDialect } from './wire/dialect.js';
 
 const usage = `usage: npm run emulator -- [--port N (default 9100, 0 = any free port)] [--token T] [--accept-jkey]
     [--empty-list-as-array] [--invalid-input-as-400] [--echo-oauth-state] [--accept-jkey-token-as-bearer] [--accept-api-market-orders] [--enforce-order-rate]
     [--gen-acs-tok-without-uid (GenAcsTok takes {code, checksum} without uid; default: refused INVALID_VERIFIER)]
     [--any-symbol (take orders for any symbol; default: the shipped list only, as a broker lists its own)]
-    [--demo-token-style bearer|jkey]
+    [--demo-token-style bearer|jkey] [--dialect noren|2021 (the replies' dialect; default noren)]
     [--password P] [--totp-seed BASE32] [--api-secret S]                 (QuickAuth login; random when absent)
     [--oauth-client-id ID] [--oauth-secret S] [--oauth-redirect-url URL] (OAuth app; id defaults to DEMO01_U)`;
 
@@ -30,6 +31,7 @@ try {
       'any-symbol': { type: 'boolean' },
       'gen-acs-tok-without-uid': { type: 'boolean' },
       'demo-token-style': { type: 'string' },
+      dialect: { type: 'string' },
       password: { type: 'string' },
       'totp-seed': { type: 'string' },
       'api-secret': { type: 'string' },
@@ -63,7 +65,14 @@ if (demoTokenStyle !== 'bearer' && demoTokenStyle !== 'jkey') {
   process.exit(2);
 }
 
+const dialect = values.dialect ?? 'noren';
+if (!isDialect(dialect)) {
+  console.error(`--dialect must be ${EMULATOR_DIALECTS.join(' or ')}, got ${JSON.stringify(dialect)}\n${usage}`);
+  process.exit(2);
+}
+
 const options = {
+  dialect,
   demoTokenStyle: demoTokenStyle as 'bearer' | 'jkey',
   port,
   ...(values.token ? { token: values.token } : {}),

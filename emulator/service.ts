@@ -35,6 +35,7 @@ import { OrderRate, orderRuleRefusal } from './state/order-rules.js';
 import { type Json, Refusal } from './state/orders.js';
 import { DEMO_ACTID, DEMO_UID, EmulatorState, newToken } from './state/state.js';
 import { type OperationContext, startSwitches, type Switches, TOKEN_PATTERN } from './state/switches.js';
+import { EMULATOR_DIALECTS, type EmulatorDialect, isDialect, speakDialect } from './wire/dialect.js';
 import { type EmulatorReply, json, notOk } from './wire/reply.js';
 import {
   type BrokerOperation,
@@ -56,6 +57,8 @@ export type { EmulatorReply } from './wire/reply.js';
 export { type BrokerOperation, type EmulatorRequest, MAX_BODY_BYTES, OPERATIONS } from './wire/routing.js';
 
 export interface EmulatorOptions extends Partial<Switches>, LoginOptions {
+  /** The dialect of its GTT replies (wire/dialect.ts): `noren` (default) or `2021`. */
+  dialect?: EmulatorDialect;
   /** The demo account's session token (random when absent); 8 to 256 printable characters. */
   token?: string;
   /** How the demo token travels: `bearer` (default, as an OAuth access token) or `jkey` (as a QuickAuth token). */
@@ -78,9 +81,12 @@ export class BrokerEmulator implements ControlTarget {
   readonly token: string;
   readonly login: SessionLogin;
   switches: Switches;
+  /** The dialect its GTT replies are in now (`POST /_emulator/dialect` changes it; a reset restores the start's). */
+  dialect: EmulatorDialect;
   /** Order writes per user in the current calendar second (enforceOrderRate). */
   private readonly orderRate = new OrderRate();
   private readonly startSwitches: Switches;
+  private readonly startDialect: EmulatorDialect;
   private readonly log: RequestLog;
   private readonly now: () => Date;
   private readonly demoTokenStyle: 'bearer' | 'jkey';
@@ -98,6 +104,10 @@ export class BrokerEmulator implements ControlTarget {
     this.log = new RequestLog(() => chain(this.state.knownTokens, loginSecrets));
     this.startSwitches = startSwitches(options);
     this.switches = { ...this.startSwitches };
+    if (options.dialect !== undefined && !isDialect(options.dialect))
+      throw new Error(`dialect must be one of ${EMULATOR_DIALECTS.join(', ')}`);
+    this.startDialect = options.dialect ?? 'noren';
+    this.dialect = this.startDialect;
     this.state.addAccount(DEMO_UID, DEMO_ACTID);
     this.state.addSession(DEMO_UID, this.token, this.demoTokenStyle);
   }
@@ -122,6 +132,7 @@ export class BrokerEmulator implements ControlTarget {
     this.orderRate.clear();
     this.log.clear();
     this.switches = { ...this.startSwitches };
+    this.dialect = this.startDialect;
   }
 
   requestLog(): LoggedRequest[] {
@@ -219,7 +230,12 @@ export class BrokerEmulator implements ControlTarget {
 
   // ---- the broker operations: operations/gtt-operations.ts, operations/account-operations.ts --------------------
 
+  /** The operation's reply in the dialect the emulator speaks now. */
   private serve(req: EmulatorRequest, operation: BrokerOperation, entry: LoggedRequest): EmulatorReply {
+    return speakDialect(this.dialect, operation, this.serveCanonical(req, operation, entry));
+  }
+
+  private serveCanonical(req: EmulatorRequest, operation: BrokerOperation, entry: LoggedRequest): EmulatorReply {
     const invalidStatus = this.switches.invalidInputAs400 ? 400 : 200;
     const invalid = (text: string) => notOk(`Invalid Input : ${text}`, invalidStatus);
     const read = readJData(req);

@@ -6,6 +6,7 @@
  */
 
 import { type RunningEmulator, startEmulator } from '../emulator/server.js';
+import type { EmulatorDialect } from '../emulator/wire/dialect.js';
 import { toGatewayError } from '../functions/contract/errors.js';
 import type { GatewayOptions } from '../functions/gateway/gateway-handler.js';
 import { EVENT_FORWARDER, GTT_WATCHER } from '../functions/manifest/background.js';
@@ -55,6 +56,8 @@ export interface LocalStackOptions {
   echoOAuthState?: boolean;
   /** The emulator takes orders for any symbol (default: only its shipped list, emulator/state/symbols.ts). */
   acceptAnySymbol?: boolean;
+  /** The dialect the emulator's GTT replies are in (emulator/wire/dialect.ts); default `noren`. */
+  dialect?: EmulatorDialect;
   apiPort?: number;
   emulatorPort?: number;
   token?: string;
@@ -164,6 +167,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     demoTokenStyle: auth,
     echoOAuthState: options.echoOAuthState ?? false,
     acceptAnySymbol: options.acceptAnySymbol ?? false,
+    ...(options.dialect ? { dialect: options.dialect } : {}),
   });
   const broker = localBroker(options.broker, emulator.url, options.sessionRenewal);
   const secrets = await startLocalSecretsManager({

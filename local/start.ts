@@ -23,7 +23,8 @@ const { NOTIFY_FORMATS, resolveNotifyOn } = await import('../functions/events/no
 
 const usage = `usage: [NOTIFY_WEBHOOK_URL=<url> [NOTIFY_FORMAT=raw|slack|telegram] [NOTIFY_TELEGRAM_CHAT_ID=<id>] [NOTIFY_ON=<detail-types>|all]] npm start -- [--port N] [--emulator-port N] [--token T] [--watch-interval SECONDS (0: off; default 5)]
     [--dead-letters FILE] [--broker emulator|${PRESET_NAMES.filter((n) => n !== 'custom').join('|')}] [--session-renewal totp|off] [--echo-oauth-state]
-    [--any-symbol (the emulator takes any symbol; default: its shipped list, as a broker lists its own)]`;
+    [--any-symbol (the emulator takes any symbol; default: its shipped list, as a broker lists its own)]
+    [--dialect noren|2021 (the dialect of the emulator's GTT replies; default noren)]`;
 
 const parsePort = (value: string | undefined, fallback: number, flag: string): number => {
   if (value === undefined) return fallback;
@@ -47,6 +48,7 @@ try {
       'session-renewal': { type: 'string' },
       'echo-oauth-state': { type: 'boolean' },
       'any-symbol': { type: 'boolean' },
+      dialect: { type: 'string' },
       'dead-letters': { type: 'string' },
       help: { type: 'boolean' },
     },
@@ -80,6 +82,11 @@ if (
   console.error(
     `--broker must be emulator or one of ${PRESET_NAMES.filter((n) => n !== 'custom').join(', ')}, got ${JSON.stringify(args.broker)}\n${usage}`,
   );
+  process.exit(2);
+}
+const dialect = args.dialect ?? 'noren';
+if (dialect !== 'noren' && dialect !== '2021') {
+  console.error(`--dialect must be noren or 2021, got ${JSON.stringify(dialect)}\n${usage}`);
   process.exit(2);
 }
 const webhookUrl = process.env.NOTIFY_WEBHOOK_URL || undefined;
@@ -137,6 +144,7 @@ const stack = await startLocalStack({
   sessionRenewal: renewal === 'totp',
   echoOAuthState: args['echo-oauth-state'] ?? false,
   acceptAnySymbol: args['any-symbol'] ?? false,
+  dialect,
   settings,
   apiPort: parsePort(args.port, 3000, '--port'),
   emulatorPort: parsePort(args['emulator-port'], 0, '--emulator-port'),

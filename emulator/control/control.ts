@@ -1,6 +1,6 @@
 /**
  * The emulator's control surface (`/_emulator/...`, docs/emulator.md): accounts and sessions, faults, the request
- * log, switches, last traded prices (which fire GTTs), how the next fired order ends, the close of the trading day
+ * log, switches, the dialect of the replies, last traded prices (which fire GTTs), how the next fired order ends, the close of the trading day
  * (open orders cancelled), the OAuth app's redirect URL and the demo OTP. Apart from the broker's operations
  * (emulator/service.ts), which it drives through the methods of ControlTarget (BrokerEmulator hands itself in); the
  * listener (emulator/server.ts) applies the Host/Origin rules (control-guard.ts) before anything reaches it.
@@ -11,6 +11,7 @@ import type { NextOutcome, OrderBook } from '../state/order-book.js';
 import type { Json } from '../state/orders.js';
 import { DEMO_UID, type EmulatorState } from '../state/state.js';
 import { SWITCH_NAMES, type Switches, TOKEN_PATTERN } from '../state/switches.js';
+import { EMULATOR_DIALECTS, type EmulatorDialect, isDialect } from '../wire/dialect.js';
 import { type EmulatorReply, json } from '../wire/reply.js';
 import { type EmulatorRequest, OPERATIONS } from '../wire/routing.js';
 import { FAULT_KINDS, type FaultBook, type FaultKind } from './faults.js';
@@ -23,6 +24,7 @@ export interface ControlTarget {
   readonly book: OrderBook;
   readonly login: SessionLogin;
   switches: Switches;
+  dialect: EmulatorDialect;
   reset(): void;
   requestLog(): LoggedRequest[];
   requestLogBytes(): number;
@@ -140,6 +142,14 @@ export const handleControl = (emulator: ControlTarget, req: EmulatorRequest, pat
           emulator.switches[name] = body[name];
         }
         return json(200, emulator.switches);
+      }
+      case 'GET /dialect':
+        return json(200, { dialect: emulator.dialect });
+      case 'POST /dialect': {
+        if (!isDialect(body.dialect))
+          return json(400, { error: `dialect must be one of ${EMULATOR_DIALECTS.join(', ')}` });
+        emulator.dialect = body.dialect;
+        return json(200, { dialect: emulator.dialect });
       }
       case 'POST /ltp': {
         const exch = optionalString('exch');

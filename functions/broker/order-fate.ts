@@ -7,6 +7,7 @@
  * and, on the brokers that carry it, on the order the GTT places; that last is uncertain across the family. An order
  * can answer for a fired GTT when it has the same exchange, symbol, side and quantity (the fired leg's, for an OCO)
  * and was placed no earlier than 5 seconds before the GTT fired (the clocks of the two books may differ a little).
+ * (`Remarks` in the 2021 dialect reaches this code as `remarks`: dialects.ts reads every dialect before the schema.)
  * Among those, by the order's remarks:
  * - An order with remarks answers only to a GTT whose tag equals them exactly; untagged GTTs never take it.
  * - An order without remarks (a broker that does not carry them into the order) answers to an untagged GTT, and to a

@@ -21,6 +21,7 @@ type TriggeredRecord = z.output<typeof triggeredRecord>;
 export const normaliseOrder = <R extends Omit<PendingOrderRecord, 'stat'>>(
   record: R,
 ): R & Omit<GttOrder, keyof PendingOrderRecord> => {
+  // `remarks` in every dialect: the 2021 dialect's `Remarks` is read as it before the schema (dialects.ts).
   const tag = record.remarks ? { tag: record.remarks } : {};
   if (record.place_order_params_leg2) {
     const [x, y] = record.oivariable ?? [];

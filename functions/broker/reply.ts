@@ -14,6 +14,7 @@ import {
 } from '../contract/errors.js';
 import type { AnyOperation } from '../contract/operation.js';
 import { isRecord } from '../schemas/values.js';
+import { INVALID_OI, toCanonicalDialect } from './dialects.js';
 import type { BrokerHttpReply } from './transport.js';
 
 /** Classify a broker failure text (`emsg` of a Not_Ok reply, or a non-Ok `stat`). */
@@ -42,7 +43,8 @@ export const classifyBrokerFailure = (text: string): GatewayError => {
 export const decodeBrokerReply = (operation: AnyOperation, reply: BrokerHttpReply, input: unknown): unknown => {
   let json: unknown;
   try {
-    json = JSON.parse(reply.text);
+    // Read in any dialect of the family (dialects.ts), then checked by the strict schema of the canonical one.
+    json = toCanonicalDialect(JSON.parse(reply.text));
   } catch {
     if (reply.status >= 500) {
       throw new BrokerUnavailableError(`The broker answered HTTP ${reply.status}.`, {
@@ -67,8 +69,8 @@ export const decodeBrokerReply = (operation: AnyOperation, reply: BrokerHttpRepl
       details: { httpStatus: reply.status },
     });
   }
-  if (isRecord(json) && json.stat === 'Invalid Oi') {
-    throw classifyBrokerFailure('Invalid Oi');
+  if (isRecord(json) && json.stat === INVALID_OI) {
+    throw classifyBrokerFailure(INVALID_OI);
   }
 
   const parsed = operation.reply.safeParse(json);

@@ -1,0 +1,177 @@
+/**
+ * Every dialect of the broker family, end to end (issue 34 item 1): through the local HTTP API and the real handlers
+ * against the emulator speaking each dialect (emulator/wire/dialect.ts), place, modify and cancel (single and OCO),
+ * the pending list, one order by id, the triggered history and a plan that finds its GTT by its stamp (`remarks`)
+ * all work, and the emulator really answered in the dialect (its request log keeps the replies as sent).
+ */
+import { describe, expect, it } from 'vitest';
+
+import type { EmulatorDialect } from '../../emulator/wire/dialect.js';
+import type { LocalStack } from '../../local/run-local.js';
+import type { EmulatorControl } from '../support/emulator-control.js';
+import { useLocalStack } from '../support/local-stack-fixture.js';
+import { HIGH_ORDER_RATE } from '../support/order-rate.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
+
+const OCO = {
+  exch: 'NSE',
+  tsym: 'M&M-EQ',
+  tag: 'exit-1',
+  target: { trigger: '1600', order: { trantype: 'S', prctyp: 'LMT', qty: 1, prc: '1600', prd: 'C' } },
+  stopLoss: { trigger: '1400', order: { trantype: 'S', prctyp: 'LMT', qty: 1, prc: '1395', prd: 'C' } },
+};
+
+/** What each dialect's replies say on the wire: the success texts and the id's key. */
+const WIRE: Record<EmulatorDialect, { created: string; replaced: string; deleted: string; id: string; tag: string }> = {
+  noren: { created: 'OI created', replaced: 'OI replaced', deleted: 'OI deleted', id: 'al_id', tag: 'remarks' },
+  '2021': {
+    created: 'Oi created',
+    replaced: 'Oi Replacedt',
+    deleted: 'Oi delete success',
+    id: 'Al_id',
+    tag: 'Remarks',
+  },
+};
+
+describe.each(['noren', '2021'] as const)('the %s dialect', (dialect) => {
+  let stack: LocalStack;
+  let control: EmulatorControl;
+  useLocalStack({ settings: HIGH_ORDER_RATE, dialect }, (s, c) => {
+    stack = s;
+    control = c;
+  });
+
+  let keys = 0;
+  const api = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${stack.api.url}${path}`, {
+      method,
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(method === 'POST' ? { 'Idempotency-Key': `dialect-${dialect}-${++keys}-${Date.now()}` } : {}),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  /** The replies the emulator sent for an operation, as its request log keeps them. */
+  const replies = async (operation: string) =>
+    (await control.requests()).filter((r) => r.operation === operation).map((r) => r.reply as Record<string, unknown>);
+  const wire = WIRE[dialect];
+
+  it('a single GTT: place, pending list, get by id, modify, cancel', async () => {
+    const placed = await api('POST', '/gtt-orders', { ...SAMPLE_ORDER, tag: 'dip-buy' });
+    expect(placed.status).toBe(201);
+    const alId = String(placed.body.al_id);
+    expect(alId).toMatch(/^\d+$/);
+    expect((await replies('PlaceGTTOrder'))[0]).toMatchObject({ stat: wire.created, [wire.id]: alId });
+
+    const list = await api('GET', '/gtt-orders');
+    expect(list.status).toBe(200);
+    expect(list.body.orders).toEqual([
+      expect.objectContaining({ al_id: alId, type: 'single', tag: 'dip-buy', qty: 1, trigger: '1490' }),
+    ]);
+    const pending = (await replies('GetPendingGTTOrder'))[0] as unknown as Record<string, unknown>[];
+    expect(pending[0]).toHaveProperty(wire.id, alId);
+    expect(pending[0]).toHaveProperty(wire.tag, 'dip-buy');
+
+    const one = await api('GET', `/gtt-orders/${alId}`);
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ al_id: alId, tag: 'dip-buy', prc: '1500' });
+
+    const modified = await api('PUT', `/gtt-orders/${alId}`, { ...SAMPLE_ORDER, d: '1480' });
+    expect(modified.status).toBe(200);
+    expect(modified.body).toMatchObject({ al_id: alId });
+    expect((await replies('ModifyGTTOrder'))[0]).toMatchObject({ stat: wire.replaced, [wire.id]: alId });
+    expect((await api('GET', `/gtt-orders/${alId}`)).body).toMatchObject({ trigger: '1480' });
+
+    const cancelled = await api('DELETE', `/gtt-orders/${alId}`);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({ al_id: alId });
+    expect((await replies('CancelGTTOrder'))[0]).toMatchObject({ stat: wire.deleted, [wire.id]: alId });
+    expect((await api('GET', '/gtt-orders')).body.orders).toEqual([]);
+    expect((await api('GET', `/gtt-orders/${alId}`)).status).toBe(404);
+  });
+
+  it('an OCO: place, list, modify, cancel', async () => {
+    const placed = await api('POST', '/gtt-orders/oco', OCO);
+    expect(placed.status).toBe(201);
+    const alId = String(placed.body.al_id);
+    expect((await replies('PlaceOCOOrder'))[0]).toMatchObject({ stat: wire.created, [wire.id]: alId });
+
+    expect((await api('GET', `/gtt-orders/${alId}`)).body).toMatchObject({
+      al_id: alId,
+      type: 'oco',
+      tag: 'exit-1',
+      target: { trigger: '1600' },
+      stopLoss: { trigger: '1400' },
+    });
+
+    const modified = await api('PUT', `/gtt-orders/oco/${alId}`, {
+      ...OCO,
+      stopLoss: { ...OCO.stopLoss, trigger: '1410' },
+    });
+    expect(modified.status).toBe(200);
+    expect((await replies('ModifyOCOOrder'))[0]).toMatchObject({ stat: wire.replaced, [wire.id]: alId });
+    expect((await api('GET', `/gtt-orders/${alId}`)).body).toMatchObject({ stopLoss: { trigger: '1410' } });
+
+    const cancelled = await api('DELETE', `/gtt-orders/${alId}`);
+    expect(cancelled.status).toBe(200);
+    expect((await replies('CancelGTTOrder'))[0]).toMatchObject({ stat: wire.deleted, [wire.id]: alId });
+    expect((await api('GET', '/gtt-orders')).body.orders).toEqual([]);
+  });
+
+  it('the triggered history: a fired single GTT and a fired OCO leg, with their tags and orders', async () => {
+    const single = String((await api('POST', '/gtt-orders', { ...SAMPLE_ORDER, tag: 'dip-buy' })).body.al_id);
+    const oco = String((await api('POST', '/gtt-orders/oco', { ...OCO, tsym: 'INFY-EQ' })).body.al_id);
+    await control.ltp('NSE', 'M&M-EQ', 1489);
+    await control.ltp('NSE', 'INFY-EQ', 1399);
+    const history = await api('GET', '/gtt-orders/triggered');
+    expect(history.status).toBe(200);
+    const orders = history.body.orders as Record<string, unknown>[];
+    expect(orders.find((o) => o.al_id === single)).toMatchObject({
+      type: 'single',
+      tag: 'dip-buy',
+      status: 'TRIGGERED',
+      order: { tag: 'dip-buy', side: 'B', qty: 1 },
+    });
+    expect(orders.find((o) => o.al_id === oco)).toMatchObject({
+      type: 'oco',
+      tag: 'exit-1',
+      firedLeg: 'stopLoss',
+      order: { tsym: 'INFY-EQ', side: 'S' },
+    });
+    const fired = (await replies('GetTrgOi')).at(-1) as unknown as Record<string, unknown>[];
+    expect(fired.map((r) => r[wire.id]).sort()).toEqual([single, oco].sort());
+  });
+
+  it('a bracket plan: its exit reply lost, the exit is found by its stamp in remarks; then done', async () => {
+    const created = await api('POST', '/plans', {
+      kind: 'bracket',
+      entry: { ...SAMPLE_ORDER, tsym: 'SBIN-EQ', qty: 2 },
+      target: { trigger: '1600', price: '1600' },
+      stopLoss: { trigger: '1400', price: '1400' },
+      tag: 'swing',
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const planId = String(created.body.planId);
+    expect(created.body).toMatchObject({ state: 'armed' });
+    await control.ltp('NSE', 'SBIN-EQ', 1480);
+    await control.fault({ operation: 'PlaceOCOOrder', kind: 'drop', executed: true, times: 1 });
+    await stack.watch();
+    const armed = (await api('GET', `/plans/${planId}`)).body as {
+      state: string;
+      alIds: Record<string, string>;
+      history: { action: string }[];
+    };
+    expect(armed.state).toBe('exit-armed');
+    expect(armed.history.map((h) => h.action)).toContain('exit-adopted');
+    const pending = (await replies('GetPendingGTTOrder')).at(-1) as unknown as Record<string, unknown>[];
+    expect(pending.find((r) => r[wire.id] === armed.alIds.exit)).toHaveProperty(
+      wire.tag,
+      expect.stringContaining(planId),
+    );
+    await control.ltp('NSE', 'SBIN-EQ', 1610);
+    await stack.watch();
+    expect((await api('GET', `/plans/${planId}`)).body).toMatchObject({ state: 'done' });
+  });
+});
