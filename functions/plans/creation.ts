@@ -7,15 +7,14 @@
  * by at least a tick.
  */
 import { type FieldProblem, fromDirectInvocation, type GatewayError } from '../contract/errors.js';
+import { tickProblem } from '../safety/exchange-rules.js';
 import type { PlanInput } from '../schemas/plans.js';
 import type { PlanDeps } from './engine-deps.js';
-import { compare, nearestOnGrid, onGrid } from './grid.js';
+import { compare } from './grid.js';
 
-const gridProblem = (field: string, value: string | undefined, tick: string): FieldProblem[] => {
-  if (value === undefined || onGrid(value, tick)) return [];
-  const [below, above] = nearestOnGrid(value, tick);
-  return [{ field, message: `${value} is off the instrument's ${tick} tick: ${below} or ${above}` }];
-};
+/** The same tick check as every order's (safety/exchange-rules.ts). */
+const gridProblem = (field: string, value: string | undefined, tick: string): FieldProblem[] =>
+  value === undefined ? [] : tickProblem(field, value, tick);
 
 const isMarket = (prctyp: unknown) => prctyp === 'MKT' || prctyp === 'SL-MKT';
 
