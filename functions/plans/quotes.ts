@@ -27,10 +27,10 @@ const quotes = defineOperation({
   toJData: (input, session) => ({ uid: session.uid, exch: input.exch, token: input.token }),
 });
 
-/** The instrument's tick size (SearchScrip's `ti`, through the container's instrument cache: broker/instruments.ts). */
+/** The instrument's tick and lot sizes (SearchScrip's `ti`, `ls`, through the container's instrument cache: broker/instruments.ts). */
 export const instrument = async (exch: string, tsym: string, deps: BrokerCallDeps): Promise<Instrument> => {
-  const { tick } = await instrumentRules(exch, tsym, deps);
-  return { tick };
+  const { tick, lot } = await instrumentRules(exch, tsym, deps);
+  return { tick, lot };
 };
 
 /** The last traded price; the broker's named error when it cannot be read. */

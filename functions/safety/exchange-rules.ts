@@ -6,7 +6,7 @@
  */
 import type { InstrumentRules } from '../broker/instruments.js';
 import { type FieldProblem, ValidationFailedError } from '../contract/errors.js';
-import { nearestOnGrid, onGrid } from '../plans/grid.js';
+import { nearestOnGrid, onGrid } from './grid.js';
 
 /** An order's prices and quantity as the caller named them (`target.order.prc`). */
 export interface RuledOrder {
@@ -64,6 +64,15 @@ export const tickProblem = (field: string, value: string, tick: string): FieldPr
   return [{ field, message: `${value} is off the instrument's ${tick} tick: ${below} or ${above}` }];
 };
 
+/** "NIFTY29DEC26F trades in lots of 65: 50 is not a multiple; 65". */
+export const lotProblem = (field: string, value: string, tsym: string, lot: number): FieldProblem[] => {
+  const qty = Number(value);
+  if (!Number.isInteger(qty) || qty % lot === 0) return [];
+  const below = Math.floor(qty / lot) * lot;
+  const nearest = [below, below + lot].filter((q) => q > 0).join(' or ');
+  return [{ field, message: `${tsym} trades in lots of ${lot}: ${qty} is not a multiple; ${nearest}` }];
+};
+
 /** The problems of one order against the instrument's rules. */
 export const ruleProblems = (order: RuledOrder, rules: Pick<InstrumentRules, 'tick' | 'lot' | 'precision'>) => {
   const problems: FieldProblem[] = [];
@@ -73,15 +82,7 @@ export const ruleProblems = (order: RuledOrder, rules: Pick<InstrumentRules, 'ti
       problems.push({ field, message: `${value} has more than the instrument's ${rules.precision} decimals` });
     else problems.push(...tickProblem(field, value, rules.tick));
   }
-  const qty = Number(order.quantity.value);
-  if (Number.isInteger(qty) && qty % rules.lot !== 0) {
-    const below = Math.floor(qty / rules.lot) * rules.lot;
-    const nearest = [below, below + rules.lot].filter((q) => q > 0).join(' or ');
-    problems.push({
-      field: order.quantity.field,
-      message: `${order.tsym} trades in lots of ${rules.lot}: ${qty} is not a multiple; ${nearest}`,
-    });
-  }
+  problems.push(...lotProblem(order.quantity.field, order.quantity.value, order.tsym, rules.lot));
   return problems;
 };
 
