@@ -8,7 +8,8 @@
  */
 import type { MiddlewareObj } from '@middy/core';
 
-import { instrumentRules } from '../broker/instruments.js';
+import { type BrokerCallDeps } from '../broker/call-broker.js';
+import { closestSymbols, instrumentRules } from '../broker/instruments.js';
 import { GatewayError } from '../contract/errors.js';
 import type { AnyOperation } from '../contract/operation.js';
 import type { GatewayConfig } from '../runtime/config.js';
@@ -26,26 +27,10 @@ export const exchangeRules = (
     if (!state.session || !state.refreshSession) return;
     const orders = ruledOrders(state.input);
     const { exch, tsym } = orders[0]!;
-    const settings = config();
-    const context = request.context;
+    const deps = brokerDeps(request.context, config());
     let rules;
     try {
-      rules = await instrumentRules(exch, tsym, {
-        baseUrl: settings.brokerBaseUrl,
-        auth: settings.brokerAuth,
-        timeoutMs: () =>
-          Math.max(
-            100,
-            Math.min(
-              settings.brokerTimeoutMs,
-              (typeof context.getRemainingTimeInMillis === 'function'
-                ? context.getRemainingTimeInMillis()
-                : Number.POSITIVE_INFINITY) - 1_000,
-            ),
-          ),
-        session: state.session,
-        refreshSession: state.refreshSession,
-      });
+      rules = await instrumentRules(exch, tsym, deps);
     } catch (error) {
       if (error instanceof GatewayError && error.code !== 'VALIDATION_FAILED') {
         error.message = `The exchange's rules for ${exch}:${tsym} could not be read (SearchScrip), so nothing was sent unchecked: ${error.message}`;
@@ -55,4 +40,38 @@ export const exchangeRules = (
     }
     checkExchangeRules(orders, rules);
   },
+  // A symbol SearchScrip lists but the broker still refuses (`Invalid Trading Symbol`): the closest listed ones too.
+  onError: async (request) => {
+    const error = request.error;
+    const state = request.context.gateway;
+    if (
+      !operation.guardedOrders ||
+      !(error instanceof GatewayError) ||
+      error.code !== 'BROKER_REJECTED' ||
+      !/Invalid Trading Symbol/i.test(error.brokerMessage ?? '') ||
+      !state.session ||
+      !state.refreshSession
+    )
+      return;
+    const { exch, tsym } = ruledOrders(state.input)[0]!;
+    const suggestions = await closestSymbols(exch, tsym, brokerDeps(request.context, config())).catch(() => []);
+    if (suggestions.length > 0) error.message = `${error.message} Did you mean ${suggestions.join(', ')}?`;
+  },
+});
+
+const brokerDeps = (context: GatewayContext, settings: GatewayConfig): BrokerCallDeps => ({
+  baseUrl: settings.brokerBaseUrl,
+  auth: settings.brokerAuth,
+  timeoutMs: () =>
+    Math.max(
+      100,
+      Math.min(
+        settings.brokerTimeoutMs,
+        (typeof context.getRemainingTimeInMillis === 'function'
+          ? context.getRemainingTimeInMillis()
+          : Number.POSITIVE_INFINITY) - 1_000,
+      ),
+    ),
+  session: context.gateway.session!,
+  refreshSession: context.gateway.refreshSession!,
 });

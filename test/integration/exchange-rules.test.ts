@@ -120,6 +120,22 @@ describe("the exchange's rules before anything is sent", () => {
     expect(await sent('PlaceGTTOrder')).toHaveLength(0);
   });
 
+  it("a plan's NFO quantity off its lot is refused at creation", async () => {
+    await control.clearRequests();
+    const tsym = indexContract('BANKNIFTY', new Date(Date.now() + 7 * 86_400_000), 'F');
+    const refused = await call('POST', '/plans', {
+      kind: 'bracket',
+      entry: { ...SAMPLE_ORDER, exch: 'NFO', tsym, prd: 'M', qty: 45, prc: '52000', d: '51990' },
+      target: { trigger: '53000', price: '53000' },
+      stopLoss: { trigger: '51000', price: '51000' },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details).toEqual([
+      { field: 'entry.qty', message: `${tsym} trades in lots of 30: 45 is not a multiple; 30 or 60` },
+    ]);
+    expect(await sent('PlaceGTTOrder')).toHaveLength(0);
+  });
+
   it('a wrong symbol names the closest listed ones (SearchScrip): did you mean RELIANCE-EQ?', async () => {
     await control.clearRequests();
     const refused = await call('POST', '/gtt-orders', { ...SAMPLE_ORDER, tsym: 'RELIANCE' });
@@ -129,6 +145,25 @@ describe("the exchange's rules before anything is sent", () => {
       { field: 'tsym', message: 'RELIANCE is not listed on NSE; did you mean RELIANCE-EQ?' },
     ]);
     expect(await sent('PlaceGTTOrder')).toHaveLength(0);
+  });
+
+  it('a symbol the broker refuses at placement (Invalid Trading Symbol) gets the closest listed ones too', async () => {
+    await control.fault({
+      operation: 'PlaceGTTOrder',
+      kind: 'notOk',
+      message: 'Invalid Input : Invalid Trading Symbol',
+    });
+    try {
+      const refused = await call('POST', '/gtt-orders', { ...SAMPLE_ORDER, tsym: 'BANKBEES-EQ', prc: '500', d: '490' });
+      expect(refused.status).toBe(422);
+      expect(refused.body.error).toMatchObject({
+        code: 'BROKER_REJECTED',
+        brokerMessage: 'Invalid Input : Invalid Trading Symbol',
+      });
+      expect(refused.body.error.message).toMatch(/Did you mean [A-Z]+-EQ(, [A-Z]+-EQ)*\?$/);
+    } finally {
+      await control.clearFaults();
+    }
   });
 
   it('when SearchScrip fails the order is refused, retryable, not sent unchecked', async () => {
