@@ -6,7 +6,7 @@ import { instrumentToken, requestTime } from '../state/formats.js';
 import { type Json, Refusal, requireString } from '../state/orders.js';
 import type { Account } from '../state/state.js';
 import type { OperationContext } from '../state/switches.js';
-import { searchListed } from '../state/symbols.js';
+import { rulesFields, searchListed } from '../state/symbols.js';
 import { type EmulatorReply, json, notOk } from '../wire/reply.js';
 
 export const orderBook = (ctx: OperationContext, account: Account): EmulatorReply => {
@@ -28,9 +28,7 @@ export const searchScrip = (ctx: OperationContext, fields: Json): EmulatorReply 
       exch,
       tsym,
       token: instrumentToken(exch, tsym),
-      pp: '2',
-      ls: '1',
-      ti: '0.05',
+      ...rulesFields(exch, tsym),
     })),
   });
 };
@@ -52,9 +50,7 @@ export const getQuotes = (ctx: OperationContext, fields: Json): EmulatorReply =>
     tsym,
     token,
     lp: String(known[1]),
-    pp: '2',
-    ls: '1',
-    ti: '0.05',
+    ...rulesFields(exch, tsym),
   });
 };
 

@@ -11,6 +11,7 @@
 import { requestTime } from './formats.js';
 import { type Json, Refusal, requireString } from './orders.js';
 import type { LegName, Order, OrderLeg } from './state.js';
+import { exchangeRuleRefusal } from './symbols.js';
 
 export type BookStatus = 'OPEN' | 'COMPLETE' | 'REJECTED' | 'CANCELED';
 
@@ -80,7 +81,11 @@ export class OrderBook {
     const at = requestTime(now);
     const market = terms.prctyp === 'MKT' || terms.prctyp === 'SL-MKT';
     const price = market ? String(ltp) : terms.prc;
-    const outcome = this.outcomes.shift() ?? { status: 'filled' };
+    // The exchange refuses an order off the instrument's tick or lot, whatever was queued (the queue is not used).
+    const broken = exchangeRuleRefusal(order.exch, order.tsym, terms);
+    const outcome: NextOutcome = broken
+      ? { status: 'rejected', reason: broken }
+      : (this.outcomes.shift() ?? { status: 'filled' });
     const placed: BookState = { status: 'PENDING', norentm: at, fillshares: 0, avgprc: '0', rejreason: '' };
     const open: BookState = { ...placed, status: 'OPEN' };
     const last: BookState =

@@ -108,6 +108,66 @@ export const indexContract = (
   return `${underlying}${dd}${MONTHS[india.getUTCMonth()]}${yy}${kind}`;
 };
 
+/**
+ * The exchange's market lot of each index's derivatives, contracts of every expiry listed from the January 2026
+ * series on: NSE F&O circular of 2025-10-28 (NIFTY 75 to 65, BANKNIFTY 35 to 30, FINNIFTY 65 to 60, MIDCPNIFTY 140
+ * to 120). The exchange revises them from time to time: update this table with the circular's date.
+ */
+export const INDEX_LOT_SIZES: Readonly<Record<(typeof INDEX_UNDERLYINGS)[number], number>> = {
+  NIFTY: 65,
+  BANKNIFTY: 30,
+  FINNIFTY: 60,
+  MIDCPNIFTY: 120,
+};
+export const INDEX_LOT_SIZES_AS_OF = '2025-10-28';
+
+/** The rules the exchange sets on an instrument, as the broker publishes them (SearchScrip `ti`, `ls`, `pp`). */
+export interface InstrumentRules {
+  /** Tick size, e.g. `0.05`. */
+  ti: string;
+  /** Lot size: the quantity must be a multiple of it. */
+  ls: number;
+  /** Price precision (decimals). */
+  pp: number;
+}
+
+/** Equities (both exchanges) and index derivatives trade on a 0.05 tick; equities in lots of 1. */
+export const instrumentRules = (exch: string, tsym: string): InstrumentRules => {
+  const underlying = exch === 'NFO' ? INDEX_CONTRACT.exec(tsym)?.[1] : undefined;
+  const ls = underlying ? INDEX_LOT_SIZES[underlying as (typeof INDEX_UNDERLYINGS)[number]] : 1;
+  return { ti: '0.05', ls, pp: 2 };
+};
+
+/** The SearchScrip / record fields of an instrument's rules, as the broker writes them (strings). */
+export const rulesFields = (exch: string, tsym: string): { pp: string; ls: string; ti: string } => {
+  const rules = instrumentRules(exch, tsym);
+  return { pp: String(rules.pp), ls: String(rules.ls), ti: rules.ti };
+};
+
+/** Price in paise-free integer steps of the tick: whether `price` is a multiple of `tick` (both decimal strings). */
+const onTick = (price: string, tick: string): boolean => {
+  const scale = 10_000;
+  const p = Math.round(Number(price) * scale);
+  const t = Math.round(Number(tick) * scale);
+  return t > 0 && Number.isFinite(p) && p % t === 0;
+};
+
+/**
+ * The exchange's refusal of an order that breaks the instrument's rules (as the order book's `rejreason`), or
+ * undefined. A market order (price 0) has no price to check.
+ */
+export const exchangeRuleRefusal = (
+  exch: string,
+  tsym: string,
+  terms: { prc: string; qty: number; prctyp: string },
+): string | undefined => {
+  const rules = instrumentRules(exch, tsym);
+  const market = terms.prctyp === 'MKT' || terms.prctyp === 'SL-MKT';
+  if (!market && !onTick(terms.prc, rules.ti)) return `Price ${terms.prc} is not a multiple of tick size ${rules.ti}`;
+  if (terms.qty % rules.ls !== 0) return `Quantity ${terms.qty} is not a multiple of lot size ${rules.ls}`;
+  return undefined;
+};
+
 /** Listed symbols of an exchange whose name contains `text` (SearchScrip), at most `limit`. */
 export const searchListed = (exch: string, text: string, now: Date, limit = 20): string[] => {
   const wanted = text.trim().toUpperCase();

@@ -1,6 +1,7 @@
 /** The wire shapes of order records: GetPendingGTTOrder elements and GetTrgOi elements, single GTT and OCO alike. */
 import { instrumentToken } from '../state/formats.js';
 import { DEMO_BROKER, type GttOrder, type OcoOrder, type Order, type OrderLeg } from '../state/state.js';
+import { rulesFields } from '../state/symbols.js';
 
 const PRODUCT_ALIAS: Record<string, string> = { C: 'CNC', M: 'NRML', H: 'CO' };
 
@@ -14,9 +15,7 @@ const common = (o: Order, stat: string) => ({
   remarks: o.remarks,
   validity: o.validity,
   norentm: o.norentm,
-  pp: '2',
-  ls: '1',
-  ti: '0.05',
+  ...rulesFields(o.exch, o.tsym),
   brkname: DEMO_BROKER,
   actid: o.actid,
 });

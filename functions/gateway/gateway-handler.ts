@@ -2,7 +2,7 @@
  * The shared stack every operation Lambda runs: one Middy pipeline, bound to one entry of the operation table.
  *
  *   functionShell (injectLambdaContext, logMetrics) -> errorContract -> accessLog -> operationMetrics -> httpResponse
- *     -> auditLog -> parseRequest -> orderSafety -> brokerSession -> handler (executor.ts)
+ *     -> auditLog -> parseRequest -> orderSafety -> brokerSession -> exchangeRules -> handler (executor.ts)
  *
  * The handler is the executor: it takes a permit from the account's order-rate governor before every broker write
  * of an `order` entry (safety/trading-controls.ts; the kill switch's state is read with it), inside the idempotent
@@ -32,6 +32,7 @@ import { accessLog } from './access-log.js';
 import { auditLog } from './audit-log.js';
 import { brokerSession } from './broker-session.js';
 import type { GatewayContext } from './context.js';
+import { exchangeRules } from './exchange-rules.js';
 import { execute } from './executor.js';
 import { httpResponse } from './http-response.js';
 import { operationMetrics } from './operation-metrics.js';
@@ -153,6 +154,7 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
     .use(parseRequest(operation))
     .use(orderSafety(operation, () => runtime().config))
     .use(brokerSession(() => runtime().sessions, operation.kind))
+    .use(exchangeRules(operation, () => runtime().config))
     .handler(async (_event, context) => {
       const state = context.gateway;
       if (!state.request || !state.session || !state.refreshSession) {

@@ -7,25 +7,25 @@
  * by at least a tick.
  */
 import { type FieldProblem, fromDirectInvocation, type GatewayError } from '../contract/errors.js';
+import { lotProblem, tickProblem } from '../safety/exchange-rules.js';
+import { compare } from '../safety/grid.js';
 import type { PlanInput } from '../schemas/plans.js';
 import type { PlanDeps } from './engine-deps.js';
-import { compare, nearestOnGrid, onGrid } from './grid.js';
 
-const gridProblem = (field: string, value: string | undefined, tick: string): FieldProblem[] => {
-  if (value === undefined || onGrid(value, tick)) return [];
-  const [below, above] = nearestOnGrid(value, tick);
-  return [{ field, message: `${value} is off the instrument's ${tick} tick: ${below} or ${above}` }];
-};
+/** The same tick check as every order's (safety/exchange-rules.ts). */
+const gridProblem = (field: string, value: string | undefined, tick: string): FieldProblem[] =>
+  value === undefined ? [] : tickProblem(field, value, tick);
 
 const isMarket = (prctyp: unknown) => prctyp === 'MKT' || prctyp === 'SL-MKT';
 
 /** The problems of a plan's prices and legs, for an instrument of this tick. */
-export const planProblems = (input: PlanInput, tick: string): FieldProblem[] => {
+export const planProblems = (input: PlanInput, tick: string, lot = 1): FieldProblem[] => {
   if (input.kind === 'bracket') {
     const entry = input.entry as Record<string, string | undefined>;
     const problems = [
       ...(isMarket(entry.prctyp) ? [] : gridProblem('entry.prc', entry.prc, tick)),
       ...gridProblem('entry.d', entry.d, tick),
+      ...lotProblem('entry.qty', String(entry.qty), String(entry.tsym), lot),
       ...gridProblem('target.trigger', input.target.trigger, tick),
       ...gridProblem('target.price', input.target.price, tick),
       ...gridProblem('stopLoss.trigger', input.stopLoss.trigger, tick),
@@ -64,6 +64,7 @@ export const planProblems = (input: PlanInput, tick: string): FieldProblem[] => 
   problems.push(
     ...(isMarket(order.prctyp) ? [] : gridProblem('order.prc', order.prc, tick)),
     ...gridProblem('order.d', order.d, tick),
+    ...lotProblem('order.qty', String(order.qty), String(order.tsym), lot),
     ...gridProblem('trailBy', input.trailBy, tick),
     ...gridProblem('step', input.step, tick),
   );

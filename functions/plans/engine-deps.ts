@@ -15,6 +15,8 @@ export type DirectHandler = (input: Record<string, unknown>, deadline: number) =
 export interface Instrument {
   /** The tick size (`ti`), e.g. "0.05". */
   tick: string;
+  /** The lot size (`ls`): quantities are multiples of it. */
+  lot?: number;
 }
 
 export interface PlanDeps {

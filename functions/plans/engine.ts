@@ -59,8 +59,8 @@ export class PlanEngine {
     const order = (input.kind === 'bracket' ? input.entry : input.order) as Record<string, unknown>;
     const exch = String(order.exch);
     const tsym = String(order.tsym);
-    const { tick } = await this.deps.instrument(exch, tsym, deadline);
-    const problems = planProblems(input, tick);
+    const { tick, lot } = await this.deps.instrument(exch, tsym, deadline);
+    const problems = planProblems(input, tick, lot);
     if (problems.length)
       throw new ValidationFailedError(
         `The plan cannot be carried out as given: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}. Nothing was placed.`,

@@ -7,10 +7,10 @@
  * The stop fired and filled ends the plan; its order rejected, or the stop gone, leaves the position unprotected.
  */
 import { fromDirectInvocation } from '../contract/errors.js';
+import { add, compare, decimalOf, isPositive, sub, toGrid } from '../safety/grid.js';
 import type { Plan } from '../schemas/plans.js';
 import { tryAction, withoutTry } from './actions.js';
 import { PRICE_MISSES_BEFORE_EVENT } from './engine-deps.js';
-import { add, compare, decimalOf, isPositive, sub, toGrid } from './grid.js';
 import { stampOf } from './stamps.js';
 import { done, ended, fail, orderWords, placeFirst, type StepContext, unprotect } from './transitions.js';
 import type { Working } from './working.js';

@@ -124,6 +124,37 @@ describe('the shipped symbol list', () => {
   });
 });
 
+describe("the exchange's rules (tick, lot)", () => {
+  it('SearchScrip answers real tick and lot sizes: equities 0.05 and 1, index derivatives their exchange lot', async () => {
+    const search = async (exch: string, stext: string) =>
+      ((await call('SearchScrip', { uid: emu.uid, exch, stext })).body as { values: Record<string, string>[] })
+        .values[0]!;
+    expect(await search('NSE', 'RELIANCE')).toMatchObject({ ti: '0.05', ls: '1', pp: '2' });
+    const soon = new Date(Date.now() + 7 * DAY);
+    expect(await search('NFO', indexContract('NIFTY', soon, 'F'))).toMatchObject({ ti: '0.05', ls: '65' });
+    expect(await search('NFO', indexContract('BANKNIFTY', soon, 'C52000'))).toMatchObject({ ls: '30' });
+  });
+
+  it('a fired order off the tick or off the lot is rejected by the exchange, placed directly at the emulator', async () => {
+    expect((await call('PlaceGTTOrder', order({ prc: '1500.03', d: '1490' }))).body.stat).toBe('OI created');
+    const nifty = indexContract('NIFTY', new Date(Date.now() + 7 * DAY), 'F');
+    const nfo = wireGtt({ exch: 'NFO', tsym: nifty, prd: 'M', qty: '50', prc: '24000', d: '23990' }, emu);
+    expect((await call('PlaceGTTOrder', nfo)).body.stat).toBe('OI created');
+    await control.ltp('NSE', 'INFY-EQ', 1489);
+    await control.ltp('NFO', nifty, 23980);
+    const book = (await call('OrderBook', { uid: emu.uid })).body as unknown as Record<string, string>[];
+    const reasons = Object.fromEntries(book.map((o) => [o.tsym, o]));
+    expect(reasons['INFY-EQ']).toMatchObject({
+      status: 'REJECTED',
+      rejreason: 'Price 1500.03 is not a multiple of tick size 0.05',
+    });
+    expect(reasons[nifty]).toMatchObject({
+      status: 'REJECTED',
+      rejreason: 'Quantity 50 is not a multiple of lot size 65',
+    });
+  });
+});
+
 describe('accepting any symbol', () => {
   it('the switch takes any symbol until a reset returns to the list', async () => {
     await control.switches({ acceptAnySymbol: true });

@@ -180,10 +180,15 @@ describe('npm run gtt against npm start', () => {
       error: { code: 'VALIDATION_FAILED', status: 400, exitCode: 2, details: [{ field: 'prctyp' }] },
     });
 
-    // The sandbox lists symbols as a broker does: an unknown one is the broker's refusal, exit 4.
-    const unknown = await gtt(['place', ...ORDER.map((v) => (v === 'M&M-EQ' ? 'NOSUCH-EQ' : v))]);
-    expect(unknown.code).toBe(4);
-    expect(unknown.stderr).toMatch(/^error BROKER_REJECTED[\s\S]*broker said: Invalid Input : Invalid Trading Symbol/);
+    // The sandbox lists symbols as a broker does: an unknown one is refused before anything is sent, exit 2, naming
+    // the closest listed symbols (SearchScrip).
+    const unknown = await gtt(['place', ...ORDER.map((v) => (v === 'M&M-EQ' ? 'RELIANCE' : v))]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(
+      /^error VALIDATION_FAILED \(HTTP 400\): NSE:RELIANCE is not a symbol the broker lists/,
+    );
+    expect(unknown.stderr).toMatch(/Did you mean RELIANCE-EQ\?/);
+    expect(unknown.stderr).toMatch(/--tsym \(tsym\): RELIANCE is not listed on NSE; did you mean RELIANCE-EQ\?/);
 
     const reused = await gtt([
       'place',

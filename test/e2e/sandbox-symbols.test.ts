@@ -1,6 +1,6 @@
 /**
  * `npm start` and the symbol list: by default the sandbox refuses a symbol no exchange lists, as the broker does
- * (test/e2e/cli.test.ts: `NOSUCH-EQ` exits 4 with the broker's text); `npm start -- --any-symbol` takes any symbol
+ * (test/e2e/cli.test.ts: `RELIANCE` exits 2 naming `RELIANCE-EQ`); `npm start -- --any-symbol` takes any symbol
  * and says so in its banner.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,0 +1,77 @@
+/**
+ * The exchange's rules on an order's instrument (tick, lot, price precision: functions/safety/exchange-rules.ts),
+ * checked after the session is loaded and before anything is sent, dry runs included, on every place and modify of a
+ * single GTT or an OCO (plans place through the same operations). The rules come from the broker's SearchScrip,
+ * cached per container (functions/broker/instruments.ts). When they cannot be read, the order is refused with the
+ * read's own retryable error (BROKER_TIMEOUT, BROKER_UNAVAILABLE, ...) and `outcome: not_executed`: an order is
+ * never sent unchecked.
+ */
+import type { MiddlewareObj } from '@middy/core';
+
+import { type BrokerCallDeps } from '../broker/call-broker.js';
+import { closestSymbols, instrumentRules } from '../broker/instruments.js';
+import { GatewayError } from '../contract/errors.js';
+import type { AnyOperation } from '../contract/operation.js';
+import type { GatewayConfig } from '../runtime/config.js';
+import { checkExchangeRules, ruledOrders } from '../safety/exchange-rules.js';
+import type { GatewayContext } from './context.js';
+
+export const exchangeRules = (
+  operation: AnyOperation,
+  config: () => GatewayConfig,
+): MiddlewareObj<unknown, unknown, Error, GatewayContext> => ({
+  name: 'exchangeRules',
+  before: async (request) => {
+    if (!operation.guardedOrders) return;
+    const state = request.context.gateway;
+    if (!state.session || !state.refreshSession) return;
+    const orders = ruledOrders(state.input);
+    const { exch, tsym } = orders[0]!;
+    const deps = brokerDeps(request.context, config());
+    let rules;
+    try {
+      rules = await instrumentRules(exch, tsym, deps);
+    } catch (error) {
+      if (error instanceof GatewayError && error.code !== 'VALIDATION_FAILED') {
+        error.message = `The exchange's rules for ${exch}:${tsym} could not be read (SearchScrip), so nothing was sent unchecked: ${error.message}`;
+        error.outcome = 'not_executed';
+      }
+      throw error;
+    }
+    checkExchangeRules(orders, rules);
+  },
+  // A symbol SearchScrip lists but the broker still refuses (`Invalid Trading Symbol`): the closest listed ones too.
+  onError: async (request) => {
+    const error = request.error;
+    const state = request.context.gateway;
+    if (
+      !operation.guardedOrders ||
+      !(error instanceof GatewayError) ||
+      error.code !== 'BROKER_REJECTED' ||
+      !/Invalid Trading Symbol/i.test(error.brokerMessage ?? '') ||
+      !state.session ||
+      !state.refreshSession
+    )
+      return;
+    const { exch, tsym } = ruledOrders(state.input)[0]!;
+    const suggestions = await closestSymbols(exch, tsym, brokerDeps(request.context, config())).catch(() => []);
+    if (suggestions.length > 0) error.message = `${error.message} Did you mean ${suggestions.join(', ')}?`;
+  },
+});
+
+const brokerDeps = (context: GatewayContext, settings: GatewayConfig): BrokerCallDeps => ({
+  baseUrl: settings.brokerBaseUrl,
+  auth: settings.brokerAuth,
+  timeoutMs: () =>
+    Math.max(
+      100,
+      Math.min(
+        settings.brokerTimeoutMs,
+        (typeof context.getRemainingTimeInMillis === 'function'
+          ? context.getRemainingTimeInMillis()
+          : Number.POSITIVE_INFINITY) - 1_000,
+      ),
+    ),
+  session: context.gateway.session!,
+  refreshSession: context.gateway.refreshSession!,
+});
