@@ -5,7 +5,7 @@
 import type { MiddlewareObj } from '@middy/core';
 
 import { ConfigurationError, ValidationFailedError } from '../contract/errors.js';
-import { supportsDryRun } from '../contract/gateway-request.js';
+import { dryRunRefused, supportsDryRun } from '../contract/gateway-request.js';
 import type { AnyOperation } from '../contract/operation.js';
 import type { GatewayConfig } from '../runtime/config.js';
 import { envName } from '../runtime/env.js';
@@ -34,11 +34,8 @@ export const orderSafety = (
         `This deployment has no idempotency table (${envName('idempotencyTableName')}), so ${keyField} cannot be honoured; nothing was sent.`,
       );
     }
-    if (options.dryRun && !supportsDryRun(operation)) {
-      throw new ValidationFailedError(`dryRun is supported by place, modify and cancel only, not ${operation.name}.`, {
-        details: [{ field: 'dryRun', message: `not supported by ${operation.name}` }],
-      });
-    }
+    // The same refusal as the query parameter's (contract/gateway-request.ts), for a direct payload's dryRun.
+    if (options.dryRun && !supportsDryRun(operation)) throw dryRunRefused(operation);
     if (
       operation.idempotency === 'required' &&
       settings.idempotencyKeyRequired &&

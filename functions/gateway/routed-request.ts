@@ -44,13 +44,22 @@ const specOf = (route: Route): RequestSpec => ({
 
 const refused = (message: string, details: FieldProblem[]) => new ValidationFailedError(message, { details });
 
+/** Each route's path as a pattern, compiled once per container (`/plans/{planId}` -> `^/plans/[^/]+$`). */
+const patterns = new WeakMap<Route, RegExp>();
+const patternOf = (route: Route): RegExp => {
+  let pattern = patterns.get(route);
+  if (!pattern) {
+    const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+');
+    pattern = new RegExp(`^${source}$`);
+    patterns.set(route, pattern);
+  }
+  return pattern;
+};
+
 const matches = (route: Route, event: APIGatewayProxyEventV2): boolean => {
   if (route.method !== event.requestContext.http.method) return false;
   if (event.routeKey && event.routeKey !== '$default') return event.routeKey === routeName(route);
-  if (event.rawPath) {
-    const pattern = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+');
-    return new RegExp(`^${pattern}$`).test(event.rawPath);
-  }
+  if (event.rawPath) return patternOf(route).test(event.rawPath);
   const params = Object.keys(route.pathParams);
   const given = Object.keys(event.pathParameters ?? {});
   return params.length === given.length && params.every((name) => given.includes(name));

@@ -2,6 +2,7 @@
  * The manifest's background functions: the scheduled GttWatcher (which also carries the plans out), the
  * EventForwarder on the outbox's stream and the webhook's NotifyFormatter. No routes: a schedule, a stream, a rule.
  */
+import { factoryWithLogger } from './routes.js';
 import type { FunctionEntry } from './types.js';
 
 /** Every minute 09:00-15:59 India time on weekdays: the NSE session (09:15-15:30) with a margin. */
@@ -44,13 +45,7 @@ export const GTT_WATCHER: FunctionEntry = {
   ],
   bundle: {
     memory: 'standard',
-    handler: {
-      kind: 'factory',
-      from: '../watcher/function.js',
-      create: 'createGttWatcher',
-      args: '{ logger }',
-      imports: [{ from: '../runtime/logger.js', names: 'logger' }],
-    },
+    handler: factoryWithLogger('../watcher/function.js', 'createGttWatcher'),
   },
   deployedWhen: 'watcher',
 };
@@ -66,13 +61,7 @@ export const EVENT_FORWARDER: FunctionEntry = {
   grants: ['bus:publish', 'eventsTable:forwarder'],
   bundle: {
     memory: 'background',
-    handler: {
-      kind: 'factory',
-      from: '../outbox/function.js',
-      create: 'createEventForwarder',
-      args: '{ logger }',
-      imports: [{ from: '../runtime/logger.js', names: 'logger' }],
-    },
+    handler: factoryWithLogger('../outbox/function.js', 'createEventForwarder'),
   },
 };
 

@@ -4,6 +4,7 @@
  */
 import type { EnvKey } from '../runtime/env.js';
 import { oauthCallbackResult, oauthStartResult, sessionStatusResult } from '../schemas/session.js';
+import { factoryWithLogger } from './routes.js';
 import type { FunctionEntry, Route } from './types.js';
 
 /** NSE's equity and F&O sessions end at 15:30 India time; MCX trades until 23:30 (then -c endOfDayLogout=cron(...)). */
@@ -78,13 +79,7 @@ export const OAUTH: FunctionEntry = {
   grants: ['sessionSecret:write', 'oauthAppSecret:read', 'bus:publish', 'oauthStateTable'],
   bundle: {
     memory: 'standard',
-    handler: {
-      kind: 'factory',
-      from: '../session/oauth.js',
-      create: 'createOAuthHandler',
-      args: '{ logger }',
-      imports: [{ from: '../runtime/logger.js', names: 'logger' }],
-    },
+    handler: factoryWithLogger('../session/oauth.js', 'createOAuthHandler'),
   },
 };
 
@@ -99,13 +94,7 @@ export const SESSION_RENEWAL: FunctionEntry = {
   grants: ['sessionSecret:write', 'loginSecret:read', 'bus:publish'],
   bundle: {
     memory: 'standard',
-    handler: {
-      kind: 'factory',
-      from: '../session/totp-login.js',
-      create: 'createSessionRenewal',
-      args: '{ logger }',
-      imports: [{ from: '../runtime/logger.js', names: 'logger' }],
-    },
+    handler: factoryWithLogger('../session/totp-login.js', 'createSessionRenewal'),
   },
   deployedWhen: 'totpRenewal',
 };
@@ -140,13 +129,7 @@ export const SESSION_HEALTH: FunctionEntry = {
   grants: ['sessionSecret:read'],
   bundle: {
     memory: 'standard',
-    handler: {
-      kind: 'factory',
-      from: '../session/health.js',
-      create: 'createSessionHealthCheck',
-      args: '{ logger }',
-      imports: [{ from: '../runtime/logger.js', names: 'logger' }],
-    },
+    handler: factoryWithLogger('../session/health.js', 'createSessionHealthCheck'),
   },
 };
 
@@ -166,13 +149,7 @@ export const SESSION_LOGOUT: FunctionEntry = {
   grants: ['sessionSecret:write'],
   bundle: {
     memory: 'standard',
-    handler: {
-      kind: 'factory',
-      from: '../session/end-of-day.js',
-      create: 'createEndOfDayLogout',
-      args: '{ logger }',
-      imports: [{ from: '../runtime/logger.js', names: 'logger' }],
-    },
+    handler: factoryWithLogger('../session/end-of-day.js', 'createEndOfDayLogout'),
   },
   deployedWhen: 'endOfDayLogout',
 };

@@ -6,19 +6,7 @@
 import type * as z from 'zod';
 
 import { ConfigurationError } from '../contract/errors.js';
-import { envName, envSchema } from './env.js';
-
-/** The guardrails' variables (safety/guardrails.ts): every order function reads them with the gateway's. */
-export const GUARDRAIL_KEYS = [
-  'guardrailReadOnly',
-  'guardrailMaxQty',
-  'guardrailMaxOrderValue',
-  'guardrailExchanges',
-  'guardrailProducts',
-  'guardrailPriceTypes',
-  'guardrailSymbolsAllow',
-  'guardrailSymbolsDeny',
-] as const;
+import { envName, envSchema, GUARDRAIL_KEYS } from './env.js';
 
 /** The guardrails' configuration schema: their variables by names in, camelCase out (a GuardrailConfig). */
 export const guardrailEnv = envSchema(GUARDRAIL_KEYS);

@@ -268,8 +268,8 @@ export const envSchema = <const K extends EnvKey, O extends EnvOverrides<K> = ob
     EnvInput<K, O>
   >;
 
-/** Settings a deployment may choose (CDK context, or the environment of `npm start`); the rest is wiring. */
-export const DEPLOYMENT_KEYS = [
+/** The guardrails' variables (safety/guardrails.ts): every order function reads them with the gateway's. */
+export const GUARDRAIL_KEYS = [
   'guardrailReadOnly',
   'guardrailMaxQty',
   'guardrailMaxOrderValue',
@@ -278,6 +278,11 @@ export const DEPLOYMENT_KEYS = [
   'guardrailPriceTypes',
   'guardrailSymbolsAllow',
   'guardrailSymbolsDeny',
+] as const;
+
+/** Settings a deployment may choose (CDK context, or the environment of `npm start`); the rest is wiring. */
+export const DEPLOYMENT_KEYS = [
+  ...GUARDRAIL_KEYS,
   'idempotencyKeyRequired',
   'idempotencyTtlSeconds',
   'secretMaxAgeSeconds',

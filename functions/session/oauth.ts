@@ -95,16 +95,8 @@ export const createOAuthHandler = (options: OAuthHandlerOptions) => {
       '{clientId, secretCode, uid, actid?}',
     );
 
-  const start = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
-    const unknown = Object.keys(event.queryStringParameters ?? {});
-    if (unknown.length) {
-      throw new ValidationFailedError(
-        `GET /session/oauth/start takes no query parameters; got ${unknown.join(', ')}.`,
-        {
-          details: unknown.map((field) => ({ field, message: 'not a parameter of the OAuth start route' })),
-        },
-      );
-    }
+  const start = async (): Promise<APIGatewayProxyStructuredResultV2> => {
+    // Unknown query parameters were refused by the request rules (readRoutedRequest) before this runs.
     const { config, states, secrets } = init();
     const app = await readApp(config, secrets);
     const { state, expiresAt } = await states.issue();
@@ -256,7 +248,7 @@ export const createOAuthHandler = (options: OAuthHandlerOptions) => {
       try {
         // The request rules of every route (gateway/routed-request.ts); the callback's query is lenient.
         readRoutedRequest(OAUTH, event);
-        if (route === 'GET /session/oauth/start') response = await start(event);
+        if (route === 'GET /session/oauth/start') response = await start();
         else if (route === 'GET /session/oauth/callback') response = await callback(event);
         else response = json(404, { message: 'Not Found' });
       } catch (error) {
