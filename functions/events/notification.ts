@@ -37,6 +37,7 @@ export const DEFAULT_NOTIFY_ON: readonly DetailType[] = [
   'Session Expired',
   'Kill Switch',
   'Plan Unprotected',
+  'Signal Refused',
 ];
 
 /**
@@ -140,6 +141,14 @@ const tail = (d: { al_id?: string; tag?: string | undefined; origin?: string }) 
 const lines = (head: string, ...rest: (string | undefined | false)[]): string =>
   [head, ...rest.filter((l): l is string => Boolean(l))].join('\n');
 
+const signalHead = (d: EventDetail<'Signal Received'>): string =>
+  join(
+    d.strategyName ?? d.strategyId,
+    `(${d.source}${d.mode === 'paper' ? ', paper' : ''})`,
+    d.tickers?.length ? d.tickers.join(', ') : undefined,
+    `signal ${d.signalId}`,
+  );
+
 const texts: { [T in DetailType]: (d: EventDetail<T>) => string } = {
   'GTT Placed': (d) => lines(`GTT Placed: ${orderWords(d).join('\n')}`, tail(d)),
   'GTT Modified': (d) => lines(`GTT Modified: ${orderWords(d).join('\n')}`, tail(d)),
@@ -214,6 +223,21 @@ const texts: { [T in DetailType]: (d: EventDetail<T>) => string } = {
     ),
   'Plan Done': (d) => planText('Plan Done', d),
   'Plan Failed': (d) => planText('Plan Failed', d, d.reason),
+  'Signal Received': (d) => lines(`Signal Received: ${signalHead(d)}`),
+  'Signal Acted': (d) =>
+    lines(
+      `Signal Acted: ${signalHead(d)}`,
+      ...(d.results ?? []).map((r) =>
+        join(
+          r.tsym ?? r.ticker,
+          r.alId && `al_id ${r.alId}`,
+          r.planId && `plan ${r.planId}`,
+          r.dryRun && '(paper)',
+          r.detail,
+        ),
+      ),
+    ),
+  'Signal Refused': (d) => lines(`Signal Refused: ${signalHead(d)}`, d.reason, d.code && `code ${d.code}`),
   'Plan Unprotected': (d) =>
     planText(
       'Plan Unprotected',

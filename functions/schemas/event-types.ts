@@ -20,13 +20,17 @@ export const FATE_DETAIL_TYPES = ['Order Filled', 'Order Rejected', 'Order Cance
  * that could not be read for a while), done, failed, and unprotected (a filled position without a live exit).
  */
 export const PLAN_DETAIL_TYPES = ['Plan Armed', 'Plan Step', 'Plan Done', 'Plan Failed', 'Plan Unprotected'] as const;
+/** What became of an alert posted to a strategy's webhook (functions/signals/, docs/signals.md). */
+export const SIGNAL_DETAIL_TYPES = ['Signal Received', 'Signal Acted', 'Signal Refused'] as const;
 export const DETAIL_TYPES = [
   ...ORDER_DETAIL_TYPES,
   ...SESSION_DETAIL_TYPES,
   ...CONTROL_DETAIL_TYPES,
   ...FATE_DETAIL_TYPES,
   ...PLAN_DETAIL_TYPES,
+  ...SIGNAL_DETAIL_TYPES,
 ] as const;
+export type SignalDetailType = (typeof SIGNAL_DETAIL_TYPES)[number];
 export type PlanDetailType = (typeof PLAN_DETAIL_TYPES)[number];
 export type FateDetailType = (typeof FATE_DETAIL_TYPES)[number];
 export type OrderDetailType = (typeof ORDER_DETAIL_TYPES)[number];

@@ -21,6 +21,8 @@ export {
   PLAN_DETAIL_TYPES,
   type PlanDetailType,
   SESSION_DETAIL_TYPES,
+  SIGNAL_DETAIL_TYPES,
+  type SignalDetailType,
 } from './event-types.js';
 
 const digits = z.string().regex(/^\d+$/);
@@ -146,6 +148,32 @@ const planDetail = z.strictObject({
     .describe('Plan Unprotected, and a plan ended with a position: what is open (B: long, bought; S: short, sold)'),
 });
 
+/** Signal Received, Acted and Refused: which alert, for which strategy, and what became of it. */
+const signalDetail = z.strictObject({
+  ...eventFields,
+  signalId: z.string().describe('the signal (the id the webhook answered with its 202)'),
+  strategyId: z.string().describe('the strategy whose webhook received it (GET /strategies/{strategyId})'),
+  strategyName: z.string().optional(),
+  source: z.enum(['tradingview', 'chartink', 'amibroker', 'generic']),
+  mode: z.enum(['live', 'paper']).optional().describe('paper: nothing was sent to the broker, each order a dry run'),
+  tickers: z.array(z.string()).optional().describe('the symbols the alert named, as it named them'),
+  results: z
+    .array(
+      z.strictObject({
+        ticker: z.string(),
+        tsym: z.string().optional(),
+        alId: z.string().optional(),
+        planId: z.string().optional(),
+        dryRun: z.boolean().optional(),
+        detail: z.string().optional(),
+      }),
+    )
+    .optional()
+    .describe('Signal Acted: what it placed, cancelled or switched, one entry per order'),
+  reason: z.string().optional().describe('Signal Refused: why, in words that show the way forward'),
+  code: z.string().optional().describe('Signal Refused: the error code, when a gateway error refused it'),
+});
+
 export const DETAIL_SCHEMAS = {
   'GTT Placed': orderDetail,
   'GTT Modified': orderDetail,
@@ -192,6 +220,9 @@ export const DETAIL_SCHEMAS = {
   'Plan Unprotected': planDetail,
   'Plan Done': planDetail,
   'Plan Failed': planDetail,
+  'Signal Received': signalDetail,
+  'Signal Acted': signalDetail,
+  'Signal Refused': signalDetail,
 } as const satisfies Record<DetailType, z.ZodType>;
 
 export type EventDetail<T extends DetailType = DetailType> = z.output<(typeof DETAIL_SCHEMAS)[T]>;

@@ -1,0 +1,154 @@
+/**
+ * Signals: alerts from TradingView, ChartInk, Amibroker (or any tool that can POST JSON) turned into orders. A
+ * strategy (`POST /strategies`) says what an alert does; its webhook URL carries an unguessable token; an alert
+ * posted there is validated, recorded and acknowledged (`202`), then acted on off the request path by the signal
+ * worker through the same order operations as every other caller (docs/signals.md).
+ *
+ * The shapes shared by both halves: the strategy (what the caller defines, what is stored), the alert as read from
+ * each source's body, the signal record and the queue's message.
+ */
+import * as z from 'zod';
+
+import { EXCHANGES, PRICE_TYPES, PRODUCTS, RETENTIONS, TRANSACTION_TYPES } from './fields.js';
+
+/** Where alerts come from: the body each one posts is read by its own rule (functions/signals/). */
+export const SIGNAL_SOURCES = ['tradingview', 'chartink', 'amibroker', 'generic'] as const;
+export type SignalSource = (typeof SIGNAL_SOURCES)[number];
+
+/**
+ * A price relative to the alert's price: percent (`"-0.5%"`, `"+1%"`) or points (`"-5"`, `"2.5"`), `"0"` the alert's
+ * price itself; the result is rounded to the instrument's tick (a buy's limit down, a sell's up: never a worse fill).
+ */
+export const OFFSET = /^[+-]?(?:\d+(?:\.\d+)?|\.\d+)%?$/;
+export const offsetRule = (field: string) =>
+  z.strictObject(
+    {
+      offset: z
+        .string({ error: `${field}.offset must be a string such as "-0.5%" or "-5"` })
+        .regex(OFFSET, { error: `${field}.offset must be percent ("-0.5%") or points ("-5") from the alert's price` }),
+    },
+    { error: `${field} must be {"offset": "-0.5%"} (percent) or {"offset": "-5"} (points) from the alert's price` },
+  );
+export type OffsetRule = z.output<ReturnType<typeof offsetRule>>;
+
+/**
+ * The order an alert places, apart from its symbol, side and prices (from the alert unless fixed here). `qty` is the
+ * quantity when the alert names none; `trantype` fixes the side (ChartInk's alerts carry none).
+ */
+export const signalOrder = z.strictObject({
+  exch: z.enum(EXCHANGES).optional().describe("the exchange when the alert names none (TradingView's `exchange` wins)"),
+  tsym: z.string().min(1).max(40).optional().describe("a fixed symbol: the alert's ticker is then ignored"),
+  prd: z.enum(PRODUCTS),
+  prctyp: z.enum(PRICE_TYPES).default('LMT'),
+  ret: z.enum(RETENTIONS).default('DAY'),
+  qty: z.number().int().positive().optional(),
+  trantype: z.enum(TRANSACTION_TYPES).optional(),
+});
+export type SignalOrder = z.output<typeof signalOrder>;
+
+const leg = (field: string) =>
+  z.strictObject({ trigger: offsetRule(`${field}.trigger`), price: offsetRule(`${field}.price`) });
+
+/** What an alert does. */
+export const signalAction = z.discriminatedUnion(
+  'kind',
+  [
+    z.strictObject({
+      kind: z.literal('gtt'),
+      order: signalOrder,
+      trigger: offsetRule('trigger'),
+      price: offsetRule('price'),
+    }),
+    z.strictObject({ kind: z.literal('oco'), order: signalOrder, target: leg('target'), stopLoss: leg('stopLoss') }),
+    z.strictObject({
+      kind: z.literal('bracket'),
+      order: signalOrder,
+      entry: leg('entry'),
+      target: leg('target'),
+      stopLoss: leg('stopLoss'),
+    }),
+    z.strictObject({
+      kind: z.literal('trailing-stop'),
+      order: signalOrder,
+      trigger: offsetRule('trigger'),
+      price: offsetRule('price'),
+      trailBy: z.string().regex(/^\d+(?:\.\d+)?$/, { error: 'trailBy must be points, e.g. "5"' }),
+      step: z
+        .string()
+        .regex(/^\d+(?:\.\d+)?$/)
+        .optional(),
+    }),
+    z.strictObject({ kind: z.literal('cancel'), exch: z.enum(EXCHANGES).optional() }),
+    z.strictObject({ kind: z.literal('kill-switch') }),
+  ],
+  { error: 'action.kind must be one of gtt, oco, bracket, trailing-stop, cancel, kill-switch' },
+);
+export type SignalAction = z.output<typeof signalAction>;
+
+/** TradingView's published webhook addresses (its documentation, "Webhook authentication"). */
+export const TRADINGVIEW_IPS = ['52.89.214.238', '34.212.75.30', '54.218.53.128', '52.32.178.7'] as const;
+
+/** `POST /strategies`. */
+export const strategyInput = z.strictObject({
+  name: z.string().min(1).max(64),
+  source: z.enum(SIGNAL_SOURCES),
+  action: signalAction,
+  /** The most an alert may ask for; an alert over it is refused (never cut down). */
+  maxQty: z.number().int().positive().optional(),
+  /** `live` acts at the broker; `paper` only records what it would have placed (each order's dry run). */
+  mode: z.enum(['live', 'paper']).default('live'),
+  /** Source addresses allowed to post (`"tradingview"` for its published ones); absent: any. */
+  allowIps: z.union([z.literal('tradingview'), z.array(z.string().min(3).max(45)).min(1).max(20)]).optional(),
+  /** Alerts per minute accepted for this strategy. */
+  ratePerMinute: z.number().int().min(1).max(600).default(30),
+});
+export type StrategyInput = z.output<typeof strategyInput>;
+
+/** A strategy as stored (the token only as its hash) and as `GET /strategies/{strategyId}` shows it. */
+export interface Strategy extends StrategyInput {
+  strategyId: string;
+  createdAt: string;
+  /** When its token was last set (created or rotated). */
+  tokenSetAt: string;
+}
+
+/**
+ * One alert as read from its source's body: ChartInk's one body is one alert per stock. Fields absent here come
+ * from the strategy.
+ */
+export interface Alert {
+  /** `B` or `S` (TradingView's `buy`/`sell` in any case). */
+  side?: 'B' | 'S';
+  /** The symbol as the alert names it (`INFY`, `NIFTY1!`, `SBIN`). */
+  ticker?: string;
+  exchange?: string;
+  /** The alert's price, a decimal string. */
+  price?: string;
+  qty?: number;
+  /** The alert's own id when its template has one (duplicates are matched on it). */
+  id?: string;
+}
+
+export const SIGNAL_STATES = ['received', 'acted', 'refused'] as const;
+export type SignalState = (typeof SIGNAL_STATES)[number];
+
+/** One signal: recorded before the 202, completed by the worker. */
+export interface SignalRecord {
+  signalId: string;
+  strategyId: string;
+  receivedAt: string;
+  state: SignalState;
+  alerts: Alert[];
+  /** A bounded, redacted preview of the body. */
+  preview: string;
+  /** What it placed or cancelled (acted), one line per order with its al_id or planId. */
+  results?: { ticker: string; tsym?: string; alId?: string; planId?: string; dryRun?: boolean; detail?: string }[];
+  /** Why it was refused. */
+  reason?: string;
+}
+
+/** The queue's message: which signal to act on. */
+export interface SignalMessage {
+  signalId: string;
+  strategyId: string;
+}
