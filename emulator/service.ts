@@ -59,7 +59,7 @@ export type { EmulatorReply } from './wire/reply.js';
 export { type BrokerOperation, type EmulatorRequest, MAX_BODY_BYTES, OPERATIONS } from './wire/routing.js';
 
 export interface EmulatorOptions extends Partial<Switches>, LoginOptions {
-  /** The dialect of its GTT replies (wire/dialect.ts): `noren` (default) or `2021`. */
+  /** The dialect of its GTT replies (wire/dialect.ts): `noren` (default), `2021` or `flattrade`. */
   dialect?: EmulatorDialect;
   /** The demo account's session token (random when absent); 8 to 256 printable characters. */
   token?: string;
