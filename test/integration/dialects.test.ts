@@ -172,7 +172,7 @@ describe.each(['noren', '2021', 'flattrade'] as const)('the %s dialect', (dialec
     expect(fired.map((r) => r[wire.id]).sort()).toEqual([single, oco].sort());
   });
 
-  it('a bracket plan: its exit reply lost, the exit is found by its stamp in remarks; then done', async () => {
+  it('a bracket plan: armed, its entry fired, its exit (reply lost) found by its stamp and equal to the broker; then done', async () => {
     const created = await api('POST', '/plans', {
       kind: 'bracket',
       entry: { ...SAMPLE_ORDER, tsym: 'SBIN-EQ', qty: 2 },
@@ -193,6 +193,13 @@ describe.each(['noren', '2021', 'flattrade'] as const)('the %s dialect', (dialec
     };
     expect(armed.state).toBe('exit-armed');
     expect(armed.history.map((h) => h.action)).toContain('exit-adopted');
+    // The plan's state is the broker's: its exit is the one live GTT of the symbol, its entry in the fired history.
+    const live = (await api('GET', '/gtt-orders')).body.orders as { al_id: string; type: string; tsym: string }[];
+    expect(live.filter((o) => o.tsym === 'SBIN-EQ')).toEqual([
+      expect.objectContaining({ al_id: armed.alIds.exit, type: 'oco' }),
+    ]);
+    const fired = (await api('GET', '/gtt-orders/triggered')).body.orders as { al_id: string; status: string }[];
+    expect(fired.find((o) => o.al_id === armed.alIds.entry)).toMatchObject({ status: 'TRIGGERED' });
     const pending = (await replies('GetPendingGTTOrder')).at(-1) as unknown as Record<string, unknown>[];
     expect(pending.find((r) => r[wire.id] === armed.alIds.exit)).toHaveProperty(
       wire.tag,
