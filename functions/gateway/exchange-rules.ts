@@ -1,11 +1,12 @@
 /**
- * The exchange's rules on an order's instrument (tick, lot, price precision: functions/safety/exchange-rules.ts; today's
- * price band and the freeze quantity: functions/safety/market-rules.ts), checked after the session is loaded and before anything is sent, dry runs included, on every place and modify of a
- * single GTT or an OCO (plans place through the same operations). The rules come from the broker's SearchScrip,
- * cached per container (functions/broker/instruments.ts), and from GetQuotes (`uc`, `lc`) and GetSecurityInfo
- * (`frzqty`), cached too (functions/broker/market.ts); what was checked is kept for the dry run. When they cannot be read, the order is refused with the
- * read's own retryable error (BROKER_TIMEOUT, BROKER_UNAVAILABLE, ...) and `outcome: not_executed`: an order is
- * never sent unchecked.
+ * The exchange's rules on an order's instrument, checked after the session is loaded and before anything is sent,
+ * dry runs included, on every place and modify of a single GTT or an OCO (plans place through the same operations):
+ * tick, lot and price precision (functions/safety/exchange-rules.ts), today's price band and the freeze quantity
+ * (functions/safety/market-rules.ts). They come from the broker's SearchScrip, cached per container
+ * (functions/broker/instruments.ts), and from GetQuotes (`uc`, `lc`) and GetSecurityInfo (`frzqty`), cached too
+ * (functions/broker/market.ts); what was checked is kept for the dry run's reply. When they cannot be read, the
+ * order is refused with the read's own retryable error (BROKER_TIMEOUT, BROKER_UNAVAILABLE, ...) and
+ * `outcome: not_executed`: an order is never sent unchecked.
  */
 import type { MiddlewareObj } from '@middy/core';
 
@@ -36,7 +37,8 @@ export const exchangeRules = (
         return await run();
       } catch (error) {
         if (error instanceof GatewayError && error.code !== 'VALIDATION_FAILED') {
-          error.message = `The exchange's rules for ${exch}:${tsym} could not be read (${what}), so nothing was sent unchecked: ${error.message}`;
+          const unread = `The exchange's rules for ${exch}:${tsym} could not be read (${what})`;
+          error.message = `${unread}, so nothing was sent unchecked: ${error.message}`;
           error.outcome = 'not_executed';
         }
         throw error;
