@@ -189,5 +189,14 @@ describe('the dry run lists the rules checked', () => {
       band: 'not given by the broker',
       freeze: 1800,
     });
+    // A modify's dry run lists them too; a cancel's has none (it carries no prices).
+    const placed = await call('POST', '/gtt-orders', { ...SAMPLE_ORDER, tsym: 'ITC-EQ' });
+    const alId = placed.body.al_id as string;
+    const modify = await call('PUT', `/gtt-orders/${alId}?dryRun=true`, { ...SAMPLE_ORDER, tsym: 'ITC-EQ', d: '1480' });
+    expect(modify.status, JSON.stringify(modify.body)).toBe(200);
+    expect(modify.body.exchangeRules).toMatchObject({ instrument: 'NSE:ITC-EQ', band: { width: '±10%' } });
+    const cancel = await call('DELETE', `/gtt-orders/${alId}?dryRun=true`);
+    expect(cancel.status, JSON.stringify(cancel.body)).toBe(200);
+    expect(cancel.body).not.toHaveProperty('exchangeRules');
   });
 });
