@@ -3,7 +3,7 @@
  * the OpenAPI document (client/generated/), and the options of the client and of its calls.
  */
 import type { GttGatewayError } from './errors.js';
-import type { operations } from './generated/openapi.js';
+import type { components, operations } from './generated/openapi.js';
 import type { OPERATION_INFO } from './generated/operations.js';
 import type { AwsCredentials, CredentialsProvider } from './signing.js';
 
@@ -74,6 +74,8 @@ export interface DryRunResult {
     body: string;
     jData: Record<string, unknown>;
   };
+  /** Place and modify: the exchange's rules checked, with their values (a band or freeze not given was not checked). */
+  exchangeRules?: components['schemas']['DryRun']['exchangeRules'];
 }
 
 /** Input of the generic `call`: path parameters, query parameters and body, each as the document types them. */

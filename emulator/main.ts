@@ -1,5 +1,5 @@
 /**
- * `npm run emulator -- [--port N] [--token T] [--dialect noren|2021] [--accept-jkey] [--empty-list-as-array] [--invalid-input-as-400]
+ * `npm run emulator -- [--port N] [--token T] [--dialect noren|2021|flattrade] [--accept-jkey] [--empty-list-as-array] [--invalid-input-as-400]
  *   [--password P] [--totp-seed BASE32] [--api-secret S] [--oauth-client-id ID] [--oauth-secret S] [--oauth-redirect-url URL]`
  */
 import { parseArgs } from 'node:util';
@@ -11,7 +11,7 @@ const usage = `usage: npm run emulator -- [--port N (default 9100, 0 = any free 
     [--empty-list-as-array] [--invalid-input-as-400] [--echo-oauth-state] [--accept-jkey-token-as-bearer] [--accept-api-market-orders] [--enforce-order-rate]
     [--gen-acs-tok-without-uid (GenAcsTok takes {code, checksum} without uid; default: refused INVALID_VERIFIER)]
     [--any-symbol (take orders for any symbol; default: the shipped list only, as a broker lists its own)]
-    [--demo-token-style bearer|jkey] [--dialect noren|2021 (the replies' dialect; default noren)]
+    [--demo-token-style bearer|jkey] [--dialect noren|2021|flattrade (the replies' dialect; default noren)]
     [--password P] [--totp-seed BASE32] [--api-secret S]                 (QuickAuth login; random when absent)
     [--oauth-client-id ID] [--oauth-secret S] [--oauth-redirect-url URL] (OAuth app; id defaults to DEMO01_U)`;
 
@@ -67,7 +67,9 @@ if (demoTokenStyle !== 'bearer' && demoTokenStyle !== 'jkey') {
 
 const dialect = values.dialect ?? 'noren';
 if (!isDialect(dialect)) {
-  console.error(`--dialect must be ${EMULATOR_DIALECTS.join(' or ')}, got ${JSON.stringify(dialect)}\n${usage}`);
+  console.error(
+    `--dialect must be ${EMULATOR_DIALECTS.slice(0, -1).join(', ')} or ${EMULATOR_DIALECTS.at(-1)}, got ${JSON.stringify(dialect)}\n${usage}`,
+  );
   process.exit(2);
 }
 

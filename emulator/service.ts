@@ -16,6 +16,7 @@ import {
   logout,
   orderBook,
   searchScrip,
+  securityInfo,
   singleOrderHistory,
 } from './operations/account-operations.js';
 import {
@@ -30,10 +31,11 @@ import {
   placeGtt,
   placeOco,
 } from './operations/gtt-operations.js';
+import { instrumentToken } from './state/formats.js';
 import { OrderBook } from './state/order-book.js';
 import { OrderRate, orderRuleRefusal } from './state/order-rules.js';
 import { type Json, Refusal } from './state/orders.js';
-import { DEMO_ACTID, DEMO_UID, EmulatorState, newToken } from './state/state.js';
+import { DEMO_ACTID, DEMO_UID, EmulatorState, ltpKey, newToken } from './state/state.js';
 import { type OperationContext, startSwitches, type Switches, TOKEN_PATTERN } from './state/switches.js';
 import { EMULATOR_DIALECTS, type EmulatorDialect, isDialect, speakDialect } from './wire/dialect.js';
 import { type EmulatorReply, json, notOk } from './wire/reply.js';
@@ -57,7 +59,7 @@ export type { EmulatorReply } from './wire/reply.js';
 export { type BrokerOperation, type EmulatorRequest, MAX_BODY_BYTES, OPERATIONS } from './wire/routing.js';
 
 export interface EmulatorOptions extends Partial<Switches>, LoginOptions {
-  /** The dialect of its GTT replies (wire/dialect.ts): `noren` (default) or `2021`. */
+  /** The dialect of its GTT replies (wire/dialect.ts): `noren` (default), `2021` or `flattrade`. */
   dialect?: EmulatorDialect;
   /** The demo account's session token (random when absent); 8 to 256 printable characters. */
   token?: string;
@@ -286,6 +288,8 @@ export class BrokerEmulator implements ControlTarget {
           return searchScrip(ctx, fields);
         case 'GetQuotes':
           return getQuotes(ctx, fields);
+        case 'GetSecurityInfo':
+          return securityInfo(ctx, fields);
         case 'ClientDetails':
           return clientDetails(ctx, fields, account);
         case 'Logout':
@@ -297,8 +301,13 @@ export class BrokerEmulator implements ControlTarget {
     }
   }
 
-  /** Set the last traded price of a symbol: pending GTTs whose trigger it meets fire (an OCO fires one leg only). */
-  setLastTradedPrice(exch: string, tsym: string, ltp: number): FiredOrder[] {
+  /**
+   * Set the last traded price of a symbol: pending GTTs whose trigger it meets fire (an OCO fires one leg only).
+   * With `close`, the symbol's previous close first (today's price band is around it: state/market.ts).
+   */
+  setLastTradedPrice(exch: string, tsym: string, ltp: number, close?: number): FiredOrder[] {
+    if (close !== undefined) this.state.closes.set(ltpKey(exch, tsym), close);
+    this.state.instruments.set(`${exch}|${instrumentToken(exch, tsym)}`, tsym);
     return fireAtPrice(this.context(), exch, tsym, ltp);
   }
 

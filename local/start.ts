@@ -24,7 +24,7 @@ const { NOTIFY_FORMATS, resolveNotifyOn } = await import('../functions/events/no
 const usage = `usage: [NOTIFY_WEBHOOK_URL=<url> [NOTIFY_FORMAT=raw|slack|telegram] [NOTIFY_TELEGRAM_CHAT_ID=<id>] [NOTIFY_ON=<detail-types>|all]] npm start -- [--port N] [--emulator-port N] [--token T] [--watch-interval SECONDS (0: off; default 5)]
     [--dead-letters FILE] [--broker emulator|${PRESET_NAMES.filter((n) => n !== 'custom').join('|')}] [--session-renewal totp|off] [--echo-oauth-state]
     [--any-symbol (the emulator takes any symbol; default: its shipped list, as a broker lists its own)]
-    [--dialect noren|2021 (the dialect of the emulator's GTT replies; default noren)]`;
+    [--dialect noren|2021|flattrade (the dialect of the emulator's GTT replies; default noren)]`;
 
 const parsePort = (value: string | undefined, fallback: number, flag: string): number => {
   if (value === undefined) return fallback;
@@ -85,8 +85,8 @@ if (
   process.exit(2);
 }
 const dialect = args.dialect ?? 'noren';
-if (dialect !== 'noren' && dialect !== '2021') {
-  console.error(`--dialect must be noren or 2021, got ${JSON.stringify(dialect)}\n${usage}`);
+if (dialect !== 'noren' && dialect !== '2021' && dialect !== 'flattrade') {
+  console.error(`--dialect must be noren, 2021 or flattrade, got ${JSON.stringify(dialect)}\n${usage}`);
   process.exit(2);
 }
 const webhookUrl = process.env.NOTIFY_WEBHOOK_URL || undefined;

@@ -45,8 +45,14 @@ export const table = (header: string[], rows: string[][]): string => {
 export const withNextPage = (text: string, list: { nextCursor?: string | undefined }) =>
   list.nextCursor ? `${text}\nmore: --cursor ${list.nextCursor} (or --all)` : text;
 
-export const dryRunText = (r: DryRunResult): string =>
-  `dry run: nothing was sent. ${r.operation} would send\n  ${r.request.method} ${r.request.url}\n  jData ${JSON.stringify(r.request.jData)}`;
+export const dryRunText = (r: DryRunResult): string => {
+  const sent = `dry run: nothing was sent. ${r.operation} would send\n  ${r.request.method} ${r.request.url}`;
+  const rules = r.exchangeRules;
+  if (!rules) return `${sent}\n  jData ${JSON.stringify(r.request.jData)}`;
+  const band = typeof rules.band === 'string' ? rules.band : `${rules.band.width} (${rules.band.lc}-${rules.band.uc})`;
+  const checked = `tick ${rules.tick}, lot ${rules.lot}, precision ${rules.precision}, band ${band}, freeze ${rules.freeze}`;
+  return `${sent}\n  jData ${JSON.stringify(r.request.jData)}\n  rules checked for ${rules.instrument}: ${checked}`;
+};
 
 /** What a place, modify or cancel did, with its key; a replay says so. */
 export const actionText = (

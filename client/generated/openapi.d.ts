@@ -371,6 +371,43 @@ export interface components {
                 outcome?: "unknown" | "not_executed";
             };
         };
+        DryRun: {
+            /** @constant */
+            dryRun: true;
+            operation: string;
+            request: {
+                /** @constant */
+                method: "POST";
+                url: string;
+                headers: {
+                    [key: string]: string;
+                };
+                body: string;
+                jData: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description the exchange's rules checked before anything would be sent */
+            exchangeRules?: {
+                /** @description `EXCH:TSYM` */
+                instrument: string;
+                /** @description the instrument's tick size (SearchScrip `ti`) */
+                tick: string;
+                /** @description its lot size (SearchScrip `ls`) */
+                lot: number;
+                /** @description its price precision (SearchScrip `pp`) */
+                precision: number;
+                /** @description today's price band (GetQuotes `lc`, `uc`): each limit price within its width around its trigger */
+                band: {
+                    lc: string;
+                    uc: string;
+                    /** @description e.g. `±10%` */
+                    width: string;
+                } | "not given by the broker";
+                /** @description the freeze quantity (GetSecurityInfo `frzqty`): no order above it */
+                freeze: number | "not given by the broker";
+            };
+        };
     };
     responses: never;
     parameters: never;
@@ -676,7 +713,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, unknown>;
+                    "application/json": components["schemas"]["DryRun"];
                 };
             };
             /** @description Place a GTT order */
@@ -916,7 +953,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, unknown>;
+                    "application/json": components["schemas"]["DryRun"];
                 };
             };
             /** @description Place a two-leg OCO GTT order (target and stop-loss: the first trigger crossed fires its leg, the other is dropped) */
@@ -1343,7 +1380,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Replace a pending GTT order (or, with ?dryRun=true, the request that would be sent) */
+            /** @description Replace a pending GTT order (or, with ?dryRun=true, the request that would be sent: #/components/schemas/DryRun) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1497,7 +1534,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Cancel a pending GTT order, single or OCO (or, with ?dryRun=true, the request that would be sent) */
+            /** @description Cancel a pending GTT order, single or OCO (or, with ?dryRun=true, the request that would be sent: #/components/schemas/DryRun) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2136,7 +2173,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Replace a pending OCO order (both legs are sent again: a full replacement) (or, with ?dryRun=true, the request that would be sent) */
+            /** @description Replace a pending OCO order (both legs are sent again: a full replacement) (or, with ?dryRun=true, the request that would be sent: #/components/schemas/DryRun) */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -29,7 +29,7 @@ export interface ControlTarget {
   requestLog(): LoggedRequest[];
   requestLogBytes(): number;
   clearRequestLog(): void;
-  setLastTradedPrice(exch: string, tsym: string, ltp: number): FiredOrder[];
+  setLastTradedPrice(exch: string, tsym: string, ltp: number, close?: number): FiredOrder[];
   closeMarket(norenordno?: string): string[];
 }
 
@@ -158,7 +158,10 @@ export const handleControl = (emulator: ControlTarget, req: EmulatorRequest, pat
         if (!exch || !tsym || typeof ltp !== 'number' || !Number.isFinite(ltp)) {
           return json(400, { error: 'exch, tsym (strings) and ltp (number) are required' });
         }
-        const fired = emulator.setLastTradedPrice(exch, tsym, ltp);
+        const close = body.close;
+        if (close !== undefined && (typeof close !== 'number' || !Number.isFinite(close) || close <= 0))
+          return json(400, { error: 'close, when given, is the previous close: a positive number' });
+        const fired = emulator.setLastTradedPrice(exch, tsym, ltp, close);
         return json(200, { triggered: fired.map((f) => f.al_id), fired });
       }
       case 'GET /otp':

@@ -3,8 +3,9 @@
  * symbol search and quotes, client details and logout. Each takes the checked session's account.
  */
 import { instrumentToken, requestTime } from '../state/formats.js';
+import { freezeQuantityOf, priceBandOf } from '../state/market.js';
 import { type Json, Refusal, requireString } from '../state/orders.js';
-import type { Account } from '../state/state.js';
+import { type Account, ltpKey } from '../state/state.js';
 import type { OperationContext } from '../state/switches.js';
 import { rulesFields, searchListed } from '../state/symbols.js';
 import { type EmulatorReply, json, notOk } from '../wire/reply.js';
@@ -22,6 +23,7 @@ export const searchScrip = (ctx: OperationContext, fields: Json): EmulatorReply 
   const stext = decodeURIComponent(requireString(fields, 'stext'));
   const found = ctx.switches.acceptAnySymbol ? [stext] : searchListed(exch, stext, ctx.now());
   if (found.length === 0) return notOk('no data');
+  for (const tsym of found) ctx.state.instruments.set(`${exch}|${instrumentToken(exch, tsym)}`, tsym);
   return json(200, {
     stat: 'Ok',
     values: found.map((tsym) => ({
@@ -51,6 +53,35 @@ export const getQuotes = (ctx: OperationContext, fields: Json): EmulatorReply =>
     token,
     lp: String(known[1]),
     ...rulesFields(exch, tsym),
+    ...bandFields(ctx, exch, tsym),
+  });
+};
+
+/** Today's band (`uc`, `lc`) of a symbol whose previous close is known; nothing for any other. */
+const bandFields = (ctx: OperationContext, exch: string, tsym: string): { uc?: string; lc?: string } => {
+  const close = ctx.state.closes.get(ltpKey(exch, tsym));
+  const band = close === undefined ? undefined : priceBandOf(exch, tsym, close);
+  return band ? { uc: band.uc, lc: band.lc } : {};
+};
+
+/**
+ * An instrument's properties by token (GetSecurityInfo), for the instruments SearchScrip or a price named: its rules
+ * and, for index derivatives, the freeze quantity `frzqty`; `no data` for a token it does not know.
+ */
+export const securityInfo = (ctx: OperationContext, fields: Json): EmulatorReply => {
+  const exch = requireString(fields, 'exch');
+  const token = requireString(fields, 'token');
+  const tsym = ctx.state.instruments.get(`${exch}|${token}`);
+  if (tsym === undefined) return notOk('no data');
+  const freeze = freezeQuantityOf(exch, tsym);
+  return json(200, {
+    request_time: requestTime(ctx.now()),
+    stat: 'Ok',
+    exch,
+    tsym,
+    token,
+    ...rulesFields(exch, tsym),
+    ...(freeze === undefined ? {} : { frzqty: String(freeze) }),
   });
 };
 

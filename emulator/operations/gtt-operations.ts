@@ -172,7 +172,7 @@ export const fireAtPrice = (ctx: OperationContext, exch: string, tsym: string, l
     const d = order.kind === 'oco' ? order[leg] : order.d;
     order.state = 'triggered';
     order.trigger = { at: requestTime(ctx.now()), seq: ctx.state.nextTriggerSeq(), leg, d, ltp: String(ltp) };
-    const placed = ctx.book.placeFired(order, leg, ltp, ctx.now());
+    const placed = ctx.book.placeFired(order, leg, ltp, ctx.now(), ctx.state.closes.get(key));
     fired.push({
       al_id: order.al_id,
       kind: order.kind,

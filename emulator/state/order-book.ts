@@ -9,6 +9,7 @@
  * remarks where the order carries them (this emulator carries the GTT's remarks into the order).
  */
 import { requestTime } from './formats.js';
+import { marketRefusal } from './market.js';
 import { type Json, Refusal, requireString } from './orders.js';
 import type { LegName, Order, OrderLeg } from './state.js';
 import { exchangeRuleRefusal } from './symbols.js';
@@ -75,14 +76,16 @@ export class OrderBook {
   }
 
   /** The order a fired GTT (or the fired leg of an OCO) places, ended as queued (or filled). */
-  placeFired(order: Order, leg: LegName, ltp: number, now: Date): BookOrder {
+  placeFired(order: Order, leg: LegName, ltp: number, now: Date, close?: number): BookOrder {
     const terms: Pick<OrderLeg, 'trantype' | 'prctyp' | 'prd' | 'ret' | 'qty' | 'prc'> =
       order.kind === 'oco' ? order.legs[leg] : order;
     const at = requestTime(now);
     const market = terms.prctyp === 'MKT' || terms.prctyp === 'SL-MKT';
     const price = market ? String(ltp) : terms.prc;
-    // The exchange refuses an order off the instrument's tick or lot, whatever was queued (the queue is not used).
-    const broken = exchangeRuleRefusal(order.exch, order.tsym, terms);
+    // The exchange refuses an order off the instrument's tick or lot, outside today's band or above the freeze
+    // quantity, whatever was queued (the queue is not used).
+    const broken =
+      exchangeRuleRefusal(order.exch, order.tsym, terms) ?? marketRefusal(order.exch, order.tsym, terms, close);
     const outcome: NextOutcome = broken
       ? { status: 'rejected', reason: broken }
       : (this.outcomes.shift() ?? { status: 'filled' });

@@ -167,6 +167,10 @@ export class EmulatorState {
   readonly orders = new Map<string, Order>();
   /** The last traded price per `exch|tsym`, as set through the control surface. */
   readonly ltps = new Map<string, number>();
+  /** The previous close per `exch|tsym` (today's price band is around it), as set through the control surface. */
+  readonly closes = new Map<string, number>();
+  /** `exch|token` -> tsym of the instruments SearchScrip or a price named (GetSecurityInfo reads by token). */
+  readonly instruments = new Map<string, string>();
   /** Authorization code -> who it was issued to; single use, 5 minutes. */
   readonly oauthCodes = new Map<string, OAuthCode>();
   /** al_id counter: never reset, so an al_id is never reused within a process (nor across restarts of a day). */
@@ -218,6 +222,7 @@ export class EmulatorState {
     this.sessions.clear();
     this.jkeyTokens.clear();
     this.ltps.clear();
+    this.closes.clear();
     this.oauthCodes.clear();
   }
 }

@@ -131,6 +131,19 @@ export interface InstrumentRules {
   pp: number;
 }
 
+/** An index contract's underlying and whether it is a future, or undefined for any other symbol. */
+export const indexContractOf = (
+  exch: string,
+  tsym: string,
+): { underlying: (typeof INDEX_UNDERLYINGS)[number]; future: boolean } | undefined => {
+  const match = exch === 'NFO' ? INDEX_CONTRACT.exec(tsym) : null;
+  return match ? { underlying: match[1] as (typeof INDEX_UNDERLYINGS)[number], future: match[5] === 'F' } : undefined;
+};
+
+/** Whether `tsym` is one of the NSE exchange-traded funds listed here. */
+export const isEtf = (exch: string, tsym: string): boolean =>
+  exch === 'NSE' && (NSE_ETFS as readonly string[]).some((name) => `${name}-EQ` === tsym);
+
 /** Equities (both exchanges) and index derivatives trade on a 0.05 tick; equities in lots of 1. */
 export const instrumentRules = (exch: string, tsym: string): InstrumentRules => {
   const underlying = exch === 'NFO' ? INDEX_CONTRACT.exec(tsym)?.[1] : undefined;

@@ -10,11 +10,14 @@
  * - GetPendingGTTOrder (and GetTrgOi, which lists the same records) with `Al_id`, `Token`, `Remarks`, `Qty`, `Prc`
  *   at the top of each record (the leg objects keep their lower-case keys: no 2021 sample shows them);
  * - the OCO writes answer like their single-order twins (our choice: the 2021 pages show no OCO).
+ * In the `flattrade` dialect the writes answer with Flattrade PiConnect's texts, operation by operation (its GTT
+ * pages): PlaceGTTOrder `Oi created`, PlaceOCOOrder `OI created`, ModifyGTTOrder `Oi Replaced`, ModifyOCOOrder
+ * `OI replaced`, CancelGTTOrder and CancelOCOOrder `Oi delete success`; keys stay lower case and lists unchanged.
  */
 import type { EmulatorReply } from './reply.js';
 import type { BrokerOperation } from './routing.js';
 
-export const EMULATOR_DIALECTS = ['noren', '2021'] as const;
+export const EMULATOR_DIALECTS = ['noren', '2021', 'flattrade'] as const;
 export type EmulatorDialect = (typeof EMULATOR_DIALECTS)[number];
 
 export const isDialect = (value: unknown): value is EmulatorDialect =>
@@ -31,6 +34,16 @@ const KEYS_2021: Record<string, string> = {
   remarks: 'Remarks',
   qty: 'Qty',
   prc: 'Prc',
+};
+
+/** Flattrade PiConnect's success text of each write (its GTT pages), where it differs from the canonical one. */
+const FLATTRADE_TEXTS: Partial<Record<BrokerOperation, Record<string, string>>> = {
+  PlaceGTTOrder: { 'OI created': 'Oi created' },
+  PlaceOCOOrder: { 'OI created': 'OI created' },
+  ModifyGTTOrder: { 'OI replaced': 'Oi Replaced' },
+  ModifyOCOOrder: { 'OI replaced': 'OI replaced' },
+  CancelGTTOrder: { 'OI deleted': 'Oi delete success' },
+  CancelOCOOrder: { 'OI deleted': 'Oi delete success' },
 };
 
 const WRITES: readonly BrokerOperation[] = [
@@ -62,6 +75,7 @@ export const speakDialect = (
   reply: EmulatorReply,
 ): EmulatorReply => {
   if (dialect === 'noren' || reply.fault) return reply;
+  if (dialect === 'flattrade') return inFlattrade(operation, reply);
   const write = WRITES.includes(operation);
   if (!write && !LISTS.includes(operation)) return reply;
   let body: unknown;
@@ -77,4 +91,18 @@ export const speakDialect = (
     return { ...reply, body: JSON.stringify(body.map((r) => (isObject(r) ? in2021(r, false) : r))) };
   }
   return reply;
+};
+
+/** A write's canonical success text as Flattrade writes it for that operation; everything else unchanged. */
+const inFlattrade = (operation: BrokerOperation, reply: EmulatorReply): EmulatorReply => {
+  const texts = FLATTRADE_TEXTS[operation];
+  if (!texts) return reply;
+  let body: unknown;
+  try {
+    body = JSON.parse(reply.body);
+  } catch {
+    return reply;
+  }
+  if (!isObject(body) || typeof body.stat !== 'string' || !(body.stat in texts)) return reply;
+  return { ...reply, body: JSON.stringify({ ...body, stat: texts[body.stat] }) };
 };

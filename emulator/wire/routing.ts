@@ -24,6 +24,7 @@ export const OPERATIONS = [
   'SingleOrdHist',
   'SearchScrip',
   'GetQuotes',
+  'GetSecurityInfo',
 ] as const;
 export type BrokerOperation = (typeof OPERATIONS)[number];
 

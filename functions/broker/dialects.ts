@@ -22,7 +22,7 @@
 import { isRecord } from '../schemas/values.js';
 
 /** A dialect of the family, as the emulator can speak it and docs/broker-wire.md names it. */
-export const DIALECTS = ['noren', '2021'] as const;
+export const DIALECTS = ['noren', '2021', 'flattrade'] as const;
 export type Dialect = (typeof DIALECTS)[number];
 
 type Action = 'created' | 'replaced' | 'deleted';

@@ -2,6 +2,7 @@
 import type { Context } from 'aws-lambda';
 
 import type { GatewayRequest, RequestSource } from '../contract/gateway-request.js';
+import type { CheckedRules } from '../safety/market-rules.js';
 import type { BrokerSession } from '../schemas/session.js';
 import type { EventFate } from './order-events.js';
 
@@ -26,6 +27,8 @@ export interface GatewayState {
   governorCalls?: number;
   /** The result came from an idempotency record, not a new broker call. */
   replayed?: boolean;
+  /** The exchange's rules checked on the order (exchange-rules.ts), for the dry run's reply. */
+  exchangeRules?: CheckedRules;
 }
 
 export interface GatewayContext extends Context {

@@ -1,19 +1,23 @@
 /**
- * The exchange's rules on an order's instrument (tick, lot, price precision: functions/safety/exchange-rules.ts),
- * checked after the session is loaded and before anything is sent, dry runs included, on every place and modify of a
- * single GTT or an OCO (plans place through the same operations). The rules come from the broker's SearchScrip,
- * cached per container (functions/broker/instruments.ts). When they cannot be read, the order is refused with the
- * read's own retryable error (BROKER_TIMEOUT, BROKER_UNAVAILABLE, ...) and `outcome: not_executed`: an order is
- * never sent unchecked.
+ * The exchange's rules on an order's instrument, checked after the session is loaded and before anything is sent,
+ * dry runs included, on every place and modify of a single GTT or an OCO (plans place through the same operations):
+ * tick, lot and price precision (functions/safety/exchange-rules.ts), today's price band and the freeze quantity
+ * (functions/safety/market-rules.ts). They come from the broker's SearchScrip, cached per container
+ * (functions/broker/instruments.ts), and from GetQuotes (`uc`, `lc`) and GetSecurityInfo (`frzqty`), cached too
+ * (functions/broker/market.ts); what was checked is kept for the dry run's reply. When they cannot be read, the
+ * order is refused with the read's own retryable error (BROKER_TIMEOUT, BROKER_UNAVAILABLE, ...) and
+ * `outcome: not_executed`: an order is never sent unchecked.
  */
 import type { MiddlewareObj } from '@middy/core';
 
 import { type BrokerCallDeps } from '../broker/call-broker.js';
 import { closestSymbols, instrumentRules } from '../broker/instruments.js';
+import { freezeQuantity, priceBand } from '../broker/market.js';
 import { GatewayError } from '../contract/errors.js';
 import type { AnyOperation } from '../contract/operation.js';
 import type { GatewayConfig } from '../runtime/config.js';
 import { checkExchangeRules, ruledOrders } from '../safety/exchange-rules.js';
+import { checkedRules } from '../safety/market-rules.js';
 import type { GatewayContext } from './context.js';
 
 export const exchangeRules = (
@@ -28,17 +32,26 @@ export const exchangeRules = (
     const orders = ruledOrders(state.input);
     const { exch, tsym } = orders[0]!;
     const deps = brokerDeps(request.context, config());
-    let rules;
-    try {
-      rules = await instrumentRules(exch, tsym, deps);
-    } catch (error) {
-      if (error instanceof GatewayError && error.code !== 'VALIDATION_FAILED') {
-        error.message = `The exchange's rules for ${exch}:${tsym} could not be read (SearchScrip), so nothing was sent unchecked: ${error.message}`;
-        error.outcome = 'not_executed';
+    const read = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
+      try {
+        return await run();
+      } catch (error) {
+        if (error instanceof GatewayError && error.code !== 'VALIDATION_FAILED') {
+          const unread = `The exchange's rules for ${exch}:${tsym} could not be read (${what})`;
+          error.message = `${unread}, so nothing was sent unchecked: ${error.message}`;
+          error.outcome = 'not_executed';
+        }
+        throw error;
       }
-      throw error;
-    }
+    };
+    const instrument = await read('SearchScrip', () => instrumentRules(exch, tsym, deps));
+    const [band, freeze] = await Promise.all([
+      read('GetQuotes', () => priceBand(exch, instrument.token, deps)),
+      read('GetSecurityInfo', () => freezeQuantity(exch, instrument.token, deps)),
+    ]);
+    const rules = { ...instrument, band, freeze };
     checkExchangeRules(orders, rules);
+    state.exchangeRules = checkedRules(exch, tsym, rules);
   },
   // A symbol SearchScrip lists but the broker still refuses (`Invalid Trading Symbol`): the closest listed ones too.
   onError: async (request) => {

@@ -20,6 +20,7 @@ import { redactDeep } from '../contract/redact.js';
 import type { GatewayEvents } from '../events/producer.js';
 import { dryRun } from '../safety/dry-run.js';
 import type { IdempotentExecutor } from '../safety/idempotency.js';
+import type { CheckedRules } from '../safety/market-rules.js';
 import type { TradingControls } from '../safety/trading-controls.js';
 import type { LifecycleEvent } from '../schemas/events.js';
 import { buildEvents, carriedEvents, type EventFate, queueEvents } from './order-events.js';
@@ -49,6 +50,8 @@ export interface ExecutionRequest {
   events?: GatewayEvents | undefined;
   /** For what became of an event that could not be built or queued (never an error for the caller). */
   logger: Logger;
+  /** The exchange's rules checked on the order (functions/gateway/exchange-rules.ts), listed by a dry run. */
+  exchangeRules?: CheckedRules | undefined;
 }
 
 /** The call's result, and the lifecycle events of its broker success, already handed to the outbox. */
@@ -74,7 +77,15 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
   if (options.dryRun) {
     const session = await request.session();
     return {
-      result: dryRun(operation, input, session, config.brokerBaseUrl, config.brokerAuth, config.algoId),
+      result: dryRun(
+        operation,
+        input,
+        session,
+        config.brokerBaseUrl,
+        config.brokerAuth,
+        config.algoId,
+        request.exchangeRules,
+      ),
       events: [],
     };
   }

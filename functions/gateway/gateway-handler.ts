@@ -177,6 +177,7 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
           events,
           context,
           logger,
+          exchangeRules: state.exchangeRules,
         },
         state,
       );

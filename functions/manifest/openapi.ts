@@ -6,11 +6,14 @@ import * as z from 'zod';
 
 import { ERROR_CATALOG } from '../contract/errors.js';
 import type { AnyOperation } from '../contract/operation.js';
+import { dryRunResultSchema } from '../schemas/dry-run.js';
 import { API_VERSION } from '../schemas/names.js';
 import { ROUTES } from './index.js';
 import type { FunctionEntry, Route } from './types.js';
 
 type JsonObject = Record<string, unknown>;
+
+const DRY_RUN_REF = { $ref: '#/components/schemas/DryRun' };
 
 const schemaOf = (schema: z.ZodType, io: 'input' | 'output'): JsonObject => {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
@@ -79,7 +82,7 @@ const operationPath = (op: AnyOperation): JsonObject => {
     [String(op.successStatus)]: {
       description:
         op.kind === 'order' && op.successStatus === 200
-          ? `${op.summary} (or, with ?dryRun=true, the request that would be sent)`
+          ? `${op.summary} (or, with ?dryRun=true, the request that would be sent: #/components/schemas/DryRun)`
           : op.summary,
       content: { 'application/json': { schema: result } },
     },
@@ -87,7 +90,7 @@ const operationPath = (op: AnyOperation): JsonObject => {
       ? {
           '200': {
             description: 'Dry run (`?dryRun=true`): the request that would be sent; nothing was sent',
-            content: { 'application/json': { schema: { type: 'object' } } },
+            content: { 'application/json': { schema: DRY_RUN_REF } },
           },
         }
       : {}),
@@ -243,7 +246,7 @@ export const buildOpenApiDocument = (serverUrl?: string): JsonObject => {
     ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
     paths,
     components: {
-      schemas: { Error: errorSchema },
+      schemas: { Error: errorSchema, DryRun: schemaOf(dryRunResultSchema, 'output') },
       securitySchemes: {
         sigv4: {
           type: 'apiKey',

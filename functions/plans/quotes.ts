@@ -1,31 +1,16 @@
 /**
  * An instrument as plans need it: its tick size (the broker's `SearchScrip`, `ti`), for a plan's prices on the grid,
  * and its last traded price (`SearchScrip` for the instrument token, then `GetQuotes`, its `lp`), for the trailing
- * stop. Broker calls of their own, not operations of the table: nobody calls them through the API. A price that
+ * stop (GetQuotes is defined with the other market reads: broker/market.ts). A price that
  * cannot be read throws its named error: the stop stays where it is, and the run says so.
  */
-import * as z from 'zod';
+import type * as z from 'zod';
 
 import { type BrokerCallDeps, callBroker } from '../broker/call-broker.js';
 import { instrumentRules } from '../broker/instruments.js';
+import { getQuotes } from '../broker/market.js';
 import { BrokerBadReplyError } from '../contract/errors.js';
-import { defineOperation } from '../contract/operation.js';
 import type { Instrument } from './engine-deps.js';
-
-const quotes = defineOperation({
-  name: 'GetQuotes',
-  broker: 'GetQuotes',
-  id: 'get-quotes',
-  summary: 'the last traded price of an instrument',
-  route: { method: 'GET', path: '/_internal/get-quotes' },
-  successStatus: 200,
-  kind: 'read',
-  retrySafe: true,
-  example: { exch: 'NSE', token: '1' },
-  input: z.object({ exch: z.string(), token: z.string() }),
-  reply: z.looseObject({ stat: z.literal('Ok'), lp: z.string() }),
-  toJData: (input, session) => ({ uid: session.uid, exch: input.exch, token: input.token }),
-});
 
 /** The instrument's tick and lot sizes (SearchScrip's `ti`, `ls`, through the container's instrument cache: broker/instruments.ts). */
 export const instrument = async (exch: string, tsym: string, deps: BrokerCallDeps): Promise<Instrument> => {
@@ -39,7 +24,7 @@ const tokenOf = async (exch: string, tsym: string, deps: BrokerCallDeps): Promis
 
 export const lastPrice = async (exch: string, tsym: string, deps: BrokerCallDeps): Promise<number> => {
   const token = await tokenOf(exch, tsym, deps);
-  const quote = (await callBroker(quotes, { exch, token }, deps)).result as z.output<typeof quotes.reply>;
+  const quote = (await callBroker(getQuotes, { exch, token }, deps)).result as z.output<typeof getQuotes.reply>;
   const price = Number(quote.lp);
   if (!Number.isFinite(price) || price <= 0)
     throw new BrokerBadReplyError(

@@ -3,11 +3,14 @@ import { type BrokerAuth, buildBrokerRequest } from '../broker/jdata.js';
 import type { AnyOperation } from '../contract/operation.js';
 import type { JData } from '../contract/operation.js';
 import type { BrokerSession } from '../schemas/session.js';
+import type { CheckedRules } from './market-rules.js';
 
 export interface DryRunResult {
   dryRun: true;
   operation: string;
   request: { method: 'POST'; url: string; headers: Record<string, string>; body: string; jData: JData };
+  /** The exchange's rules checked, with their values (place and modify of a GTT or an OCO). */
+  exchangeRules?: CheckedRules;
 }
 
 export const dryRun = (
@@ -17,6 +20,7 @@ export const dryRun = (
   baseUrl: string,
   auth: BrokerAuth = 'bearer',
   algoId?: string,
+  exchangeRules?: CheckedRules,
 ): DryRunResult => {
   const jData = operation.toJData(input as never, session, algoId ? { algoId } : {});
   const request = buildBrokerRequest(baseUrl, operation.broker, jData, session.accessToken, auth);
@@ -33,5 +37,6 @@ export const dryRun = (
       body,
       jData,
     },
+    ...(exchangeRules ? { exchangeRules } : {}),
   };
 };

@@ -5,8 +5,10 @@
  * the order only when the GTT fires. The refusal names the field, the rule and the nearest valid values.
  */
 import type { InstrumentRules } from '../broker/instruments.js';
+import type { PriceBand } from '../broker/market.js';
 import { type FieldProblem, ValidationFailedError } from '../contract/errors.js';
 import { nearestOnGrid, onGrid } from './grid.js';
+import { bandProblem, describeRules, freezeProblem } from './market-rules.js';
 
 /** An order's prices and quantity as the caller named them (`target.order.prc`). */
 export interface RuledOrder {
@@ -14,12 +16,20 @@ export interface RuledOrder {
   tsym: string;
   prices: { field: string; value: string }[];
   quantity: { field: string; value: string };
+  /** The trigger and the limit price of the order it places (none for a market order), for the price band. */
+  trigger?: { field: string; value: string } | undefined;
+  limit?: { field: string; value: string } | undefined;
 }
 
 type Fields = Record<string, unknown>;
 const isMarket = (prctyp: unknown) => prctyp === 'MKT' || prctyp === 'SL-MKT';
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+
+const priced = (field: string, value: unknown) => {
+  const v = text(value);
+  return v === undefined || Number(v) === 0 ? undefined : { field, value: v };
+};
 
 const orderPrices = (order: Fields, prefix: string, trigger: { field: string; value: unknown }) =>
   [
@@ -44,6 +54,8 @@ export const ruledOrders = (input: unknown): RuledOrder[] => {
         tsym,
         prices: orderPrices(leg.order, `${name}.order.`, { field: `${name}.trigger`, value: leg.trigger }),
         quantity: { field: `${name}.order.qty`, value: String(leg.order.qty) },
+        trigger: priced(`${name}.trigger`, leg.trigger),
+        limit: isMarket(leg.order.prctyp) ? undefined : priced(`${name}.order.prc`, leg.order.prc),
       };
     });
   }
@@ -53,6 +65,8 @@ export const ruledOrders = (input: unknown): RuledOrder[] => {
       tsym,
       prices: orderPrices(fields, '', { field: 'd', value: fields.d }),
       quantity: { field: 'qty', value: String(fields.qty) },
+      trigger: priced('d', fields.d),
+      limit: isMarket(fields.prctyp) ? undefined : priced('prc', fields.prc),
     },
   ];
 };
@@ -73,8 +87,14 @@ export const lotProblem = (field: string, value: string, tsym: string, lot: numb
   return [{ field, message: `${tsym} trades in lots of ${lot}: ${qty} is not a multiple; ${nearest}` }];
 };
 
+/** The exchange's rules on an instrument: its own (tick, lot, precision), today's band and its freeze quantity. */
+export type MarketRules = Pick<InstrumentRules, 'tick' | 'lot' | 'precision'> & {
+  band?: PriceBand | undefined;
+  freeze?: number | undefined;
+};
+
 /** The problems of one order against the instrument's rules. */
-export const ruleProblems = (order: RuledOrder, rules: Pick<InstrumentRules, 'tick' | 'lot' | 'precision'>) => {
+export const ruleProblems = (order: RuledOrder, rules: MarketRules) => {
   const problems: FieldProblem[] = [];
   for (const { field, value } of order.prices) {
     const decimals = (value.split('.')[1] ?? '').replace(/0+$/, '').length;
@@ -83,19 +103,18 @@ export const ruleProblems = (order: RuledOrder, rules: Pick<InstrumentRules, 'ti
     else problems.push(...tickProblem(field, value, rules.tick));
   }
   problems.push(...lotProblem(order.quantity.field, order.quantity.value, order.tsym, rules.lot));
+  if (rules.band) problems.push(...bandProblem(order, rules.band, rules.tick));
+  if (rules.freeze !== undefined) problems.push(...freezeProblem(order, rules.freeze));
   return problems;
 };
 
 /** Throws VALIDATION_FAILED naming every broken rule; nothing was sent. */
-export const checkExchangeRules = (
-  orders: readonly RuledOrder[],
-  rules: Pick<InstrumentRules, 'tick' | 'lot' | 'precision'>,
-): void => {
+export const checkExchangeRules = (orders: readonly RuledOrder[], rules: MarketRules): void => {
   const problems = orders.flatMap((o) => ruleProblems(o, rules));
   if (problems.length === 0) return;
   const { exch, tsym } = orders[0]!;
   throw new ValidationFailedError(
-    `The exchange's rules for ${exch}:${tsym} (tick ${rules.tick}, lot ${rules.lot}) refuse this order; nothing was sent: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}.`,
+    `The exchange's rules for ${exch}:${tsym} (${describeRules(rules)}) refuse this order; nothing was sent: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}.`,
     { details: problems, outcome: 'not_executed' },
   );
 };

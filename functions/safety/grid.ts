@@ -50,3 +50,19 @@ export const compare = (a: string, b: string): number => {
   return d < 0n ? -1 : d > 0n ? 1 : 0;
 };
 export const isPositive = (a: string): boolean => scaled(a) > 0n;
+
+/**
+ * A price band's width relative to its reference, `(uc - lc) / (uc + lc)` (the ±x of the instrument), applied around
+ * `price` and kept inside on the tick grid: `[price * (1 - x), price * (1 + x)]`, the low end moved up and the high
+ * end down to the grid. Exact decimal arithmetic.
+ */
+export const bandAround = (price: string, lc: string, uc: string, tick: string): [string, string] => {
+  const p = scaled(price);
+  const width = scaled(uc) - scaled(lc);
+  const sum = scaled(uc) + scaled(lc);
+  const delta = sum > 0n ? (p * width) / sum : 0n;
+  return [toGrid(format(p - delta, '0.00000001'), tick, 1), toGrid(format(p + delta, '0.00000001'), tick, -1)];
+};
+
+/** A price written with the tick's decimals (at least two): "1500" -> "1500.00". */
+export const onTickText = (price: string, tick: string): string => format(scaled(price), tick);

@@ -1,6 +1,7 @@
 /**
  * The emulator's dialects (emulator/wire/dialect.ts, docs/emulator.md "Dialects") over real HTTP: the 2021 dialect's
- * texts and capitalised keys, the switch at start and at run time, a reset back to the start's, refusals.
+ * texts and capitalised keys, Flattrade's texts operation by operation, the switch at start (`startEmulator`,
+ * `npm run emulator -- --dialect`) and at run time, a reset back to the start's, refusals.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -10,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { startEmulator } from '../../emulator/server.js';
 import { emulatorControl } from '../support/emulator-control.js';
 import { type EmulatorFixture, gttJData, useEmulator } from '../support/emulator-fixture.js';
+import { startScript } from '../support/processes.js';
 
 const run = promisify(execFile);
 
@@ -69,6 +71,71 @@ describe('the dialects of the emulator', () => {
     expect((await dialect(emu, 'GET')).body).toEqual({ dialect: 'noren' });
   });
 
+  it('speaks flattrade: its texts operation by operation, keys lower case', async () => {
+    const emu = fixture();
+    expect(await dialect(emu, 'POST', { dialect: 'flattrade' })).toEqual({
+      status: 200,
+      body: { dialect: 'flattrade' },
+    });
+    const { alId, placed, record, modified, cancelled } = await roundTrip(emu);
+    expect(placed).toEqual({ request_time: expect.any(String), stat: 'Oi created', al_id: alId });
+    expect(record).toMatchObject({ al_id: alId, remarks: 'note', qty: 10, prc: '2500.5' });
+    expect(modified).toEqual({ request_time: expect.any(String), stat: 'Oi Replaced', al_id: alId });
+    expect(cancelled).toEqual({ request_time: expect.any(String), stat: 'Oi delete success', al_id: alId });
+    const leg = (trantype: string, prc: string) => ({
+      exch: 'NSE',
+      tsym: 'INFY-EQ',
+      trantype,
+      prctyp: 'LMT',
+      prd: 'C',
+      ret: 'DAY',
+      actid: emu.actid,
+      uid: emu.uid,
+      ordersource: 'API',
+      qty: '1',
+      prc,
+    });
+    const oco = {
+      uid: emu.uid,
+      actid: emu.actid,
+      ai_t: 'LMT_BOS_O',
+      validity: 'GTT',
+      tsym: 'INFY-EQ',
+      exch: 'NSE',
+      oivariable: [
+        { d: '1600', var_name: 'x' },
+        { d: '1400', var_name: 'y' },
+      ],
+      place_order_params: leg('S', '1600'),
+      place_order_params_leg2: leg('S', '1395'),
+    };
+    const ocoPlaced = await call(emu, 'PlaceOCOOrder', oco);
+    expect(ocoPlaced).toMatchObject({ stat: 'OI created', al_id: expect.any(String) });
+    const ocoId = ocoPlaced.al_id as string;
+    expect(await call(emu, 'ModifyOCOOrder', { ...oco, al_id: ocoId })).toMatchObject({
+      stat: 'OI replaced',
+      al_id: ocoId,
+    });
+    expect(await call(emu, 'CancelOCOOrder', { uid: emu.uid, al_id: ocoId })).toMatchObject({
+      stat: 'Oi delete success',
+    });
+    expect(await call(emu, 'CancelGTTOrder', { uid: emu.uid, al_id: alId })).toMatchObject({ stat: 'Invalid Oi' });
+  });
+
+  it('npm run emulator -- --dialect flattrade starts in it', async () => {
+    const started = await startScript(
+      'emulator/main.ts',
+      ['--port', '0', '--token', 'flattrade-dialect-token', '--dialect', 'flattrade'],
+      /listening on (http:\/\/127\.0\.0\.1:\d+)/,
+    );
+    try {
+      const own = { url: started.match[1]! } as EmulatorFixture;
+      expect((await dialect(own, 'GET')).body).toEqual({ dialect: 'flattrade' });
+    } finally {
+      await started.stop();
+    }
+  });
+
   it('refuses an unknown dialect', async () => {
     const emu = fixture();
     expect((await dialect(emu, 'POST', { dialect: 'shoonya' })).status).toBe(400);
@@ -92,6 +159,6 @@ describe('the dialects of the emulator', () => {
   it('npm run emulator refuses an unknown --dialect with exit code 2', async () => {
     await expect(
       run(process.execPath, ['--import', 'tsx', 'emulator/main.ts', '--port', '0', '--dialect', 'x']),
-    ).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/--dialect must be noren or 2021/) });
+    ).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/--dialect must be noren, 2021 or flattrade/) });
   });
 });

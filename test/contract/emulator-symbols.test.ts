@@ -2,7 +2,9 @@
  * The emulator's symbol list over real HTTP on 127.0.0.1 (emulator/state/symbols.ts): listed equities and
  * current-expiry NFO index contracts are taken, anything else is refused with the broker's `Invalid Input :` reply
  * and nothing is stored; the `acceptAnySymbol` switch (and `--any-symbol`) takes any symbol, and a reset returns to
- * the list.
+ * the list. The exchange's rules: tick and lot (SearchScrip), today's band around the previous close (GetQuotes
+ * `uc`/`lc`) and index derivatives' freeze quantities (GetSecurityInfo `frzqty`), and a fired order breaking any
+ * of them rejected in the order book.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
@@ -151,6 +153,61 @@ describe("the exchange's rules (tick, lot)", () => {
     expect(reasons[nifty]).toMatchObject({
       status: 'REJECTED',
       rejreason: 'Quantity 50 is not a multiple of lot size 65',
+    });
+  });
+});
+
+describe("the market's day-to-day rules (price band, freeze quantity)", () => {
+  const token = async (exch: string, tsym: string) =>
+    ((await call('SearchScrip', { uid: emu.uid, exch, stext: tsym })).body as { values: Record<string, string>[] })
+      .values[0]!.token!;
+
+  it('GetQuotes answers uc/lc around the previous close: ±10% for a stock, ±20% for an ETF; none without a close', async () => {
+    await control.ltp('NSE', 'INFY-EQ', 1510, 1500);
+    const quote = (await call('GetQuotes', { uid: emu.uid, exch: 'NSE', token: await token('NSE', 'INFY-EQ') })).body;
+    expect(quote).toMatchObject({ stat: 'Ok', lp: '1510', lc: '1350.00', uc: '1650.00' });
+    await control.ltp('NSE', 'GOLDBEES-EQ', 101, 100.03);
+    const etf = (await call('GetQuotes', { uid: emu.uid, exch: 'NSE', token: await token('NSE', 'GOLDBEES-EQ') })).body;
+    expect(etf).toMatchObject({ lc: '80.05', uc: '120.00' });
+    await control.ltp('NSE', 'TCS-EQ', 1500);
+    const none = (await call('GetQuotes', { uid: emu.uid, exch: 'NSE', token: await token('NSE', 'TCS-EQ') })).body;
+    expect(none).not.toHaveProperty('uc');
+    expect(none).not.toHaveProperty('lc');
+  });
+
+  it("GetSecurityInfo answers an index derivative's freeze quantity (frzqty); an equity has none", async () => {
+    const soon = new Date(Date.now() + 7 * DAY);
+    const info = async (exch: string, tsym: string) =>
+      (await call('GetSecurityInfo', { uid: emu.uid, exch, token: await token(exch, tsym) })).body;
+    expect(await info('NFO', indexContract('NIFTY', soon, 'F'))).toMatchObject({ stat: 'Ok', frzqty: '1800' });
+    expect(await info('NFO', indexContract('BANKNIFTY', soon, 'C52000'))).toMatchObject({ frzqty: '600' });
+    expect(await info('NFO', indexContract('MIDCPNIFTY', soon, 'F'))).toMatchObject({ frzqty: '2800' });
+    const equity = await info('NSE', 'INFY-EQ');
+    expect(equity).toMatchObject({ stat: 'Ok', tsym: 'INFY-EQ', ls: '1' });
+    expect(equity).not.toHaveProperty('frzqty');
+    expect((await call('GetSecurityInfo', { uid: emu.uid, exch: 'NSE', token: '1' })).body).toEqual({
+      stat: 'Not_Ok',
+      emsg: 'no data',
+    });
+  });
+
+  it('a fired order outside the band of that moment, or above the freeze quantity, is rejected by the exchange', async () => {
+    expect((await call('PlaceGTTOrder', order({ prc: '1500', d: '1490' }))).body.stat).toBe('OI created');
+    const bank = indexContract('BANKNIFTY', new Date(Date.now() + 7 * DAY), 'F');
+    const nfo = wireGtt({ exch: 'NFO', tsym: bank, prd: 'M', qty: '630', prc: '52000', d: '51990' }, emu);
+    expect((await call('PlaceGTTOrder', nfo)).body.stat).toBe('OI created');
+    // INFY's previous close 1300: today's band 1170-1430, so a buy limit of 1500 cannot be sent.
+    await control.ltp('NSE', 'INFY-EQ', 1289, 1300);
+    await control.ltp('NFO', bank, 51980);
+    const book = (await call('OrderBook', { uid: emu.uid })).body as unknown as Record<string, string>[];
+    const reasons = Object.fromEntries(book.map((o) => [o.tsym, o]));
+    expect(reasons['INFY-EQ']).toMatchObject({
+      status: 'REJECTED',
+      rejreason: "Order price 1500 is outside the day's price band 1170.00 - 1430.00 of INFY-EQ",
+    });
+    expect(reasons[bank]).toMatchObject({
+      status: 'REJECTED',
+      rejreason: `Order quantity 630 exceeds the freeze quantity 600 of ${bank}`,
     });
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Contract tests of the broker emulator over real HTTP on 127.0.0.1: what a client written for the real broker
- * sends, and the exact shapes and texts it gets back (docs/broker-wire.md).
+ * sends, and the exact shapes and texts it gets back (docs/broker-wire.md). The GTT writes and reads, whose texts
+ * and keys differ by dialect, run in every dialect in emulator-gtt.test.ts.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 
@@ -46,70 +47,6 @@ beforeEach(() => {
 });
 
 describe('operations: success shapes', () => {
-  it('PlaceGTTOrder answers OI created with a new digit al_id and request_time HH:MM:SS DD-MM-YYYY', async () => {
-    const reply = await call('PlaceGTTOrder', order());
-    expect(reply.status).toBe(200);
-    expect(reply.body).toEqual({
-      request_time: expect.stringMatching(TIME),
-      stat: 'OI created',
-      al_id: expect.stringMatching(/^\d+$/),
-    });
-  });
-
-  it('GetPendingGTTOrder lists every 2.3 field, qty a JSON number in both places', async () => {
-    const { al_id } = await place({ remarks: 'note', ordersource: 'WEB', dscqty: '0' });
-    const list = (await pending()) as Record<string, unknown>[];
-    expect(list).toHaveLength(1);
-    const record = list[0]!;
-    for (const field of [
-      'stat',
-      'ai_t',
-      'al_id',
-      'tsym',
-      'exch',
-      'token',
-      'remarks',
-      'validity',
-      'norentm',
-      'pp',
-      'ls',
-      'ti',
-      'brkname',
-      'actid',
-      'trantype',
-      'prctyp',
-      'qty',
-      'prc',
-      'C',
-      'prd',
-      'ordersource',
-      'd',
-      'place_order_params',
-      'oivariable',
-    ]) {
-      expect(record).toHaveProperty(field);
-    }
-    expect(record).toMatchObject({
-      stat: 'Ok',
-      al_id,
-      qty: 10,
-      prc: '2500.5',
-      d: '2490',
-      remarks: 'note',
-      ordersource: 'WEB',
-      tsym: 'RELIANCE-EQ',
-    });
-    expect(record.place_order_params).toMatchObject({
-      qty: 10,
-      prd: 'C',
-      s_prdt_ali: 'CNC',
-      actid: emu.actid,
-      ipaddr: '127.0.0.1',
-    });
-    expect(record.oivariable).toEqual([{ var_name: 'x', d: '2490' }]);
-    expect(record.norentm).toMatch(TIME);
-  });
-
   it('GetPendingGTTOrder for an empty account answers Not_Ok "no data" (or [] with the switch)', async () => {
     expect(await pending()).toEqual({ stat: 'Not_Ok', emsg: 'no data' });
     await control.switches({ emptyListAsArray: true });
@@ -123,20 +60,6 @@ describe('operations: success shapes', () => {
       request_time: expect.stringMatching(/^\d{14}$/),
       ai_ts: [{ ai_t: 'LTP_A_O' }, { ai_t: 'LTP_B_O' }, { ai_t: 'LMT_BOS_O' }],
     });
-  });
-
-  it('ModifyGTTOrder replaces the order (OI replaced); CancelGTTOrder deletes it (OI deleted); both echo al_id', async () => {
-    const { al_id } = await place();
-    const modified = await call('ModifyGTTOrder', { ...order({ qty: '3', d: '2480' }), al_id });
-    expect(modified.body).toEqual({ request_time: expect.stringMatching(TIME), stat: 'OI replaced', al_id });
-    expect(((await pending()) as { qty: number; d: string; al_id: string }[])[0]).toMatchObject({
-      al_id,
-      qty: 3,
-      d: '2480',
-    });
-    const cancelled = await call('CancelGTTOrder', { uid: emu.uid, al_id });
-    expect(cancelled.body).toEqual({ request_time: expect.stringMatching(TIME), stat: 'OI deleted', al_id });
-    expect(await pending()).toEqual({ stat: 'Not_Ok', emsg: 'no data' });
   });
 
   it('ClientDetails answers the full 2.5 record', async () => {
@@ -476,35 +399,6 @@ describe('request log', () => {
     });
     expect(leaky!.bodyContainedToken).toBe(true);
     expect(JSON.stringify(await control.requests())).not.toContain(emu.token);
-  });
-});
-
-describe('GTT triggering (sandbox)', () => {
-  it('a last traded price that meets the trigger fires the GTT and it leaves the pending list', async () => {
-    const below = await place({ ai_t: 'LTP_B_O', d: '2490' });
-    const above = await place({ ai_t: 'LTP_A_O', d: '2600' });
-    const fire = (ltp: number) =>
-      fetch(`${emu.url}/_emulator/ltp`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ exch: 'NSE', tsym: 'RELIANCE-EQ', ltp }),
-      }).then((r) => r.json());
-    expect(await fire(2500)).toEqual({ triggered: [], fired: [] });
-    expect(await fire(2490)).toEqual({
-      triggered: [below.al_id],
-      fired: [
-        {
-          al_id: below.al_id,
-          kind: 'gtt',
-          leg: 'x',
-          d: '2490',
-          norenordno: expect.stringMatching(/^\d{14}$/),
-          status: 'COMPLETE',
-        },
-      ],
-    });
-    expect(await fire(2600)).toMatchObject({ triggered: [above.al_id] });
-    expect(await pending()).toEqual({ stat: 'Not_Ok', emsg: 'no data' });
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * Every dialect of the broker family, end to end (issue 34 item 1): through the local HTTP API and the real handlers
+ * Every dialect of the broker family, end to end: through the local HTTP API and the real handlers
  * against the emulator speaking each dialect (emulator/wire/dialect.ts), place, modify and cancel (single and OCO),
  * the pending list, one order by id, the triggered history and a plan that finds its GTT by its stamp (`remarks`)
  * all work, and the emulator really answered in the dialect (its request log keeps the replies as sent).
@@ -21,19 +21,47 @@ const OCO = {
   stopLoss: { trigger: '1400', order: { trantype: 'S', prctyp: 'LMT', qty: 1, prc: '1395', prd: 'C' } },
 };
 
-/** What each dialect's replies say on the wire: the success texts and the id's key. */
-const WIRE: Record<EmulatorDialect, { created: string; replaced: string; deleted: string; id: string; tag: string }> = {
-  noren: { created: 'OI created', replaced: 'OI replaced', deleted: 'OI deleted', id: 'al_id', tag: 'remarks' },
+/** What each dialect's replies say on the wire: each write's success text and the id's and the tag's keys. */
+interface Wire {
+  placeGtt: string;
+  placeOco: string;
+  modifyGtt: string;
+  modifyOco: string;
+  deleted: string;
+  id: string;
+  tag: string;
+}
+const WIRE: Record<EmulatorDialect, Wire> = {
+  noren: {
+    placeGtt: 'OI created',
+    placeOco: 'OI created',
+    modifyGtt: 'OI replaced',
+    modifyOco: 'OI replaced',
+    deleted: 'OI deleted',
+    id: 'al_id',
+    tag: 'remarks',
+  },
   '2021': {
-    created: 'Oi created',
-    replaced: 'Oi Replacedt',
+    placeGtt: 'Oi created',
+    placeOco: 'Oi created',
+    modifyGtt: 'Oi Replacedt',
+    modifyOco: 'Oi Replacedt',
     deleted: 'Oi delete success',
     id: 'Al_id',
     tag: 'Remarks',
   },
+  flattrade: {
+    placeGtt: 'Oi created',
+    placeOco: 'OI created',
+    modifyGtt: 'Oi Replaced',
+    modifyOco: 'OI replaced',
+    deleted: 'Oi delete success',
+    id: 'al_id',
+    tag: 'remarks',
+  },
 };
 
-describe.each(['noren', '2021'] as const)('the %s dialect', (dialect) => {
+describe.each(['noren', '2021', 'flattrade'] as const)('the %s dialect', (dialect) => {
   let stack: LocalStack;
   let control: EmulatorControl;
   useLocalStack({ settings: HIGH_ORDER_RATE, dialect }, (s, c) => {
@@ -63,7 +91,7 @@ describe.each(['noren', '2021'] as const)('the %s dialect', (dialect) => {
     expect(placed.status).toBe(201);
     const alId = String(placed.body.al_id);
     expect(alId).toMatch(/^\d+$/);
-    expect((await replies('PlaceGTTOrder'))[0]).toMatchObject({ stat: wire.created, [wire.id]: alId });
+    expect((await replies('PlaceGTTOrder'))[0]).toMatchObject({ stat: wire.placeGtt, [wire.id]: alId });
 
     const list = await api('GET', '/gtt-orders');
     expect(list.status).toBe(200);
@@ -81,7 +109,7 @@ describe.each(['noren', '2021'] as const)('the %s dialect', (dialect) => {
     const modified = await api('PUT', `/gtt-orders/${alId}`, { ...SAMPLE_ORDER, d: '1480' });
     expect(modified.status).toBe(200);
     expect(modified.body).toMatchObject({ al_id: alId });
-    expect((await replies('ModifyGTTOrder'))[0]).toMatchObject({ stat: wire.replaced, [wire.id]: alId });
+    expect((await replies('ModifyGTTOrder'))[0]).toMatchObject({ stat: wire.modifyGtt, [wire.id]: alId });
     expect((await api('GET', `/gtt-orders/${alId}`)).body).toMatchObject({ trigger: '1480' });
 
     const cancelled = await api('DELETE', `/gtt-orders/${alId}`);
@@ -96,7 +124,7 @@ describe.each(['noren', '2021'] as const)('the %s dialect', (dialect) => {
     const placed = await api('POST', '/gtt-orders/oco', OCO);
     expect(placed.status).toBe(201);
     const alId = String(placed.body.al_id);
-    expect((await replies('PlaceOCOOrder'))[0]).toMatchObject({ stat: wire.created, [wire.id]: alId });
+    expect((await replies('PlaceOCOOrder'))[0]).toMatchObject({ stat: wire.placeOco, [wire.id]: alId });
 
     expect((await api('GET', `/gtt-orders/${alId}`)).body).toMatchObject({
       al_id: alId,
@@ -111,7 +139,7 @@ describe.each(['noren', '2021'] as const)('the %s dialect', (dialect) => {
       stopLoss: { ...OCO.stopLoss, trigger: '1410' },
     });
     expect(modified.status).toBe(200);
-    expect((await replies('ModifyOCOOrder'))[0]).toMatchObject({ stat: wire.replaced, [wire.id]: alId });
+    expect((await replies('ModifyOCOOrder'))[0]).toMatchObject({ stat: wire.modifyOco, [wire.id]: alId });
     expect((await api('GET', `/gtt-orders/${alId}`)).body).toMatchObject({ stopLoss: { trigger: '1410' } });
 
     const cancelled = await api('DELETE', `/gtt-orders/${alId}`);
@@ -144,7 +172,7 @@ describe.each(['noren', '2021'] as const)('the %s dialect', (dialect) => {
     expect(fired.map((r) => r[wire.id]).sort()).toEqual([single, oco].sort());
   });
 
-  it('a bracket plan: its exit reply lost, the exit is found by its stamp in remarks; then done', async () => {
+  it('a bracket plan: armed, its entry fired, its exit (reply lost) found by its stamp and equal to the broker; then done', async () => {
     const created = await api('POST', '/plans', {
       kind: 'bracket',
       entry: { ...SAMPLE_ORDER, tsym: 'SBIN-EQ', qty: 2 },
@@ -165,6 +193,13 @@ describe.each(['noren', '2021'] as const)('the %s dialect', (dialect) => {
     };
     expect(armed.state).toBe('exit-armed');
     expect(armed.history.map((h) => h.action)).toContain('exit-adopted');
+    // The plan's state is the broker's: its exit is the one live GTT of the symbol, its entry in the fired history.
+    const live = (await api('GET', '/gtt-orders')).body.orders as { al_id: string; type: string; tsym: string }[];
+    expect(live.filter((o) => o.tsym === 'SBIN-EQ')).toEqual([
+      expect.objectContaining({ al_id: armed.alIds.exit, type: 'oco' }),
+    ]);
+    const fired = (await api('GET', '/gtt-orders/triggered')).body.orders as { al_id: string; status: string }[];
+    expect(fired.find((o) => o.al_id === armed.alIds.entry)).toMatchObject({ status: 'TRIGGERED' });
     const pending = (await replies('GetPendingGTTOrder')).at(-1) as unknown as Record<string, unknown>[];
     expect(pending.find((r) => r[wire.id] === armed.alIds.exit)).toHaveProperty(
       wire.tag,

@@ -40,7 +40,7 @@ const oco = {
 const single = { ...SAMPLE_ORDER, tsym: 'INFY-EQ', qty: 2, prc: '1500', d: '1490', tag: 'dip-buy' };
 
 // Every dialect of the broker family (docs/broker-wire.md, "Dialects"): the gateway answers the same in each.
-describe.each(['noren', '2021'] as const)('with the emulator speaking the %s dialect', (dialect) => {
+describe.each(['noren', '2021', 'flattrade'] as const)('with the emulator speaking the %s dialect', (dialect) => {
   beforeAll(async () => {
     stack = await startLocalStack({
       dialect,

@@ -52,8 +52,14 @@ export const emulatorControl = (baseUrl: string) => {
         )
       ).orders,
     switches: (values: Record<string, boolean>) => call<unknown>('POST', 'switches', values),
-    /** Moves a symbol's last traded price (pending GTTs it crosses fire). */
-    ltp: (exch: string, tsym: string, ltp: number) => call<unknown>('POST', 'ltp', { exch, tsym, ltp }),
+    /** Moves a symbol's last traded price (pending GTTs it crosses fire); `close` sets its previous close (the band). */
+    ltp: (exch: string, tsym: string, ltp: number, close?: number) =>
+      call<{ fired: { al_id: string; norenordno: string; status: string }[] }>('POST', 'ltp', {
+        exch,
+        tsym,
+        ltp,
+        ...(close === undefined ? {} : { close }),
+      }),
     /** The close of the trading day: open orders (or only the one named) cancelled, keeping what filled. */
     close: (norenordno?: string) =>
       call<{ cancelled: string[] }>('POST', 'close', norenordno === undefined ? {} : { norenordno }),

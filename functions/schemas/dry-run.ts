@@ -1,0 +1,37 @@
+/**
+ * The reply of a dry run (`?dryRun=true` on place, modify and cancel): the request that would be sent, with the
+ * token masked, and, on a place or modify of a GTT or an OCO, the exchange's rules checked with their values (a band
+ * or a freeze quantity the broker does not give is named as not given: it was not checked). For the OpenAPI
+ * document; functions/safety/dry-run.ts builds it.
+ */
+import * as z from 'zod';
+
+const NOT_GIVEN = z.literal('not given by the broker');
+
+export const checkedRulesSchema = z
+  .object({
+    instrument: z.string().describe('`EXCH:TSYM`'),
+    tick: z.string().describe("the instrument's tick size (SearchScrip `ti`)"),
+    lot: z.number().int().describe('its lot size (SearchScrip `ls`)'),
+    precision: z.number().int().describe('its price precision (SearchScrip `pp`)'),
+    band: z
+      .union([z.object({ lc: z.string(), uc: z.string(), width: z.string().describe('e.g. `±10%`') }), NOT_GIVEN])
+      .describe("today's price band (GetQuotes `lc`, `uc`): each limit price within its width around its trigger"),
+    freeze: z
+      .union([z.number().int(), NOT_GIVEN])
+      .describe('the freeze quantity (GetSecurityInfo `frzqty`): no order above it'),
+  })
+  .describe("the exchange's rules checked before anything would be sent");
+
+export const dryRunResultSchema = z.object({
+  dryRun: z.literal(true),
+  operation: z.string(),
+  request: z.object({
+    method: z.literal('POST'),
+    url: z.string(),
+    headers: z.record(z.string(), z.string()),
+    body: z.string(),
+    jData: z.record(z.string(), z.unknown()),
+  }),
+  exchangeRules: checkedRulesSchema.optional(),
+});
