@@ -695,6 +695,55 @@ export interface operations {
                             /** @description true: the stored reply of an earlier request with this key; no broker call */
                             replayed?: boolean;
                         };
+                        /** @description present when the gateway sent a market order as a protected limit order (an OCO: by leg) */
+                        converted?: {
+                            /** @description the price type asked for: MKT or SL-MKT */
+                            from: string;
+                            /** @description the price type sent: LMT or SL-LMT */
+                            to: string;
+                            /** @description the limit price sent */
+                            price: string;
+                            /** @description the price the band is around: the trigger, or a stop-loss leg's own trgprc */
+                            reference: string;
+                            /** @description the protection band, in percent of the reference */
+                            protectionPct: string;
+                            /** @description the grid the price is on: the instrument's tick */
+                            tick: string;
+                            reason: string;
+                        } | {
+                            /** @description a market order sent as a protected limit order */
+                            target?: {
+                                /** @description the price type asked for: MKT or SL-MKT */
+                                from: string;
+                                /** @description the price type sent: LMT or SL-LMT */
+                                to: string;
+                                /** @description the limit price sent */
+                                price: string;
+                                /** @description the price the band is around: the trigger, or a stop-loss leg's own trgprc */
+                                reference: string;
+                                /** @description the protection band, in percent of the reference */
+                                protectionPct: string;
+                                /** @description the grid the price is on: the instrument's tick */
+                                tick: string;
+                                reason: string;
+                            };
+                            /** @description a market order sent as a protected limit order */
+                            stopLoss?: {
+                                /** @description the price type asked for: MKT or SL-MKT */
+                                from: string;
+                                /** @description the price type sent: LMT or SL-LMT */
+                                to: string;
+                                /** @description the limit price sent */
+                                price: string;
+                                /** @description the price the band is around: the trigger, or a stop-loss leg's own trgprc */
+                                reference: string;
+                                /** @description the protection band, in percent of the reference */
+                                protectionPct: string;
+                                /** @description the grid the price is on: the instrument's tick */
+                                tick: string;
+                                reason: string;
+                            };
+                        };
                     };
                 };
             };
@@ -934,6 +983,55 @@ export interface operations {
                             key?: string;
                             /** @description true: the stored reply of an earlier request with this key; no broker call */
                             replayed?: boolean;
+                        };
+                        /** @description present when the gateway sent a market order as a protected limit order (an OCO: by leg) */
+                        converted?: {
+                            /** @description the price type asked for: MKT or SL-MKT */
+                            from: string;
+                            /** @description the price type sent: LMT or SL-LMT */
+                            to: string;
+                            /** @description the limit price sent */
+                            price: string;
+                            /** @description the price the band is around: the trigger, or a stop-loss leg's own trgprc */
+                            reference: string;
+                            /** @description the protection band, in percent of the reference */
+                            protectionPct: string;
+                            /** @description the grid the price is on: the instrument's tick */
+                            tick: string;
+                            reason: string;
+                        } | {
+                            /** @description a market order sent as a protected limit order */
+                            target?: {
+                                /** @description the price type asked for: MKT or SL-MKT */
+                                from: string;
+                                /** @description the price type sent: LMT or SL-LMT */
+                                to: string;
+                                /** @description the limit price sent */
+                                price: string;
+                                /** @description the price the band is around: the trigger, or a stop-loss leg's own trgprc */
+                                reference: string;
+                                /** @description the protection band, in percent of the reference */
+                                protectionPct: string;
+                                /** @description the grid the price is on: the instrument's tick */
+                                tick: string;
+                                reason: string;
+                            };
+                            /** @description a market order sent as a protected limit order */
+                            stopLoss?: {
+                                /** @description the price type asked for: MKT or SL-MKT */
+                                from: string;
+                                /** @description the price type sent: LMT or SL-LMT */
+                                to: string;
+                                /** @description the limit price sent */
+                                price: string;
+                                /** @description the price the band is around: the trigger, or a stop-loss leg's own trgprc */
+                                reference: string;
+                                /** @description the protection band, in percent of the reference */
+                                protectionPct: string;
+                                /** @description the grid the price is on: the instrument's tick */
+                                tick: string;
+                                reason: string;
+                            };
                         };
                     };
                 };
@@ -1358,6 +1456,55 @@ export interface operations {
                             key?: string;
                             /** @description true: the stored reply of an earlier request with this key; no broker call */
                             replayed?: boolean;
+                        };
+                        /** @description present when the gateway sent a market order as a protected limit order (an OCO: by leg) */
+                        converted?: {
+                            /** @description the price type asked for: MKT or SL-MKT */
+                            from: string;
+                            /** @description the price type sent: LMT or SL-LMT */
+                            to: string;
+                            /** @description the limit price sent */
+                            price: string;
+                            /** @description the price the band is around: the trigger, or a stop-loss leg's own trgprc */
+                            reference: string;
+                            /** @description the protection band, in percent of the reference */
+                            protectionPct: string;
+                            /** @description the grid the price is on: the instrument's tick */
+                            tick: string;
+                            reason: string;
+                        } | {
+                            /** @description a market order sent as a protected limit order */
+                            target?: {
+                                /** @description the price type asked for: MKT or SL-MKT */
+                                from: string;
+                                /** @description the price type sent: LMT or SL-LMT */
+                                to: string;
+                                /** @description the limit price sent */
+                                price: string;
+                                /** @description the price the band is around: the trigger, or a stop-loss leg's own trgprc */
+                                reference: string;
+                                /** @description the protection band, in percent of the reference */
+                                protectionPct: string;
+                                /** @description the grid the price is on: the instrument's tick */
+                                tick: string;
+                                reason: string;
+                            };
+                            /** @description a market order sent as a protected limit order */
+                            stopLoss?: {
+                                /** @description the price type asked for: MKT or SL-MKT */
+                                from: string;
+                                /** @description the price type sent: LMT or SL-LMT */
+                                to: string;
+                                /** @description the limit price sent */
+                                price: string;
+                                /** @description the price the band is around: the trigger, or a stop-loss leg's own trgprc */
+                                reference: string;
+                                /** @description the protection band, in percent of the reference */
+                                protectionPct: string;
+                                /** @description the grid the price is on: the instrument's tick */
+                                tick: string;
+                                reason: string;
+                            };
                         };
                     };
                 };
@@ -2151,6 +2298,55 @@ export interface operations {
                             key?: string;
                             /** @description true: the stored reply of an earlier request with this key; no broker call */
                             replayed?: boolean;
+                        };
+                        /** @description present when the gateway sent a market order as a protected limit order (an OCO: by leg) */
+                        converted?: {
+                            /** @description the price type asked for: MKT or SL-MKT */
+                            from: string;
+                            /** @description the price type sent: LMT or SL-LMT */
+                            to: string;
+                            /** @description the limit price sent */
+                            price: string;
+                            /** @description the price the band is around: the trigger, or a stop-loss leg's own trgprc */
+                            reference: string;
+                            /** @description the protection band, in percent of the reference */
+                            protectionPct: string;
+                            /** @description the grid the price is on: the instrument's tick */
+                            tick: string;
+                            reason: string;
+                        } | {
+                            /** @description a market order sent as a protected limit order */
+                            target?: {
+                                /** @description the price type asked for: MKT or SL-MKT */
+                                from: string;
+                                /** @description the price type sent: LMT or SL-LMT */
+                                to: string;
+                                /** @description the limit price sent */
+                                price: string;
+                                /** @description the price the band is around: the trigger, or a stop-loss leg's own trgprc */
+                                reference: string;
+                                /** @description the protection band, in percent of the reference */
+                                protectionPct: string;
+                                /** @description the grid the price is on: the instrument's tick */
+                                tick: string;
+                                reason: string;
+                            };
+                            /** @description a market order sent as a protected limit order */
+                            stopLoss?: {
+                                /** @description the price type asked for: MKT or SL-MKT */
+                                from: string;
+                                /** @description the price type sent: LMT or SL-LMT */
+                                to: string;
+                                /** @description the limit price sent */
+                                price: string;
+                                /** @description the price the band is around: the trigger, or a stop-loss leg's own trgprc */
+                                reference: string;
+                                /** @description the protection band, in percent of the reference */
+                                protectionPct: string;
+                                /** @description the grid the price is on: the instrument's tick */
+                                tick: string;
+                                reason: string;
+                            };
                         };
                     };
                 };

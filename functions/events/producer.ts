@@ -10,6 +10,7 @@
  * fails the order: the order is placed whatever happens here.
  */
 import type { AnyOperation } from '../contract/operation.js';
+import type { Converted } from '../schemas/conversion.js';
 import type { EventDetail, LifecycleEvent } from '../schemas/events.js';
 import { memo } from '../schemas/values.js';
 import { OutboxTable } from './outbox.js';
@@ -70,7 +71,12 @@ export const buildGatewayEvent = (
   }
   const view = lifecycle.order!(input, alId);
   const eventId = lifecycle.detailType === 'GTT Placed' ? ids.placed(alId) : ids.modified(alId, contentHash(view));
-  return { detailType: lifecycle.detailType, detail: { ...view, eventId, ...common } };
+  // A market order sent as a protected limit order says so (the result's `converted`); the view is what was sent.
+  const converted = (result as { converted?: Converted }).converted;
+  return {
+    detailType: lifecycle.detailType,
+    detail: { ...view, ...(converted ? { converted } : {}), eventId, ...common },
+  };
 };
 
 export const createGatewayEvents = (config: EventsConfig, publisher?: EventPublisher): GatewayEvents => {

@@ -14,6 +14,8 @@ import { GatewayError } from '../contract/errors.js';
 import type { AnyOperation } from '../contract/operation.js';
 import type { GatewayConfig } from '../runtime/config.js';
 import { checkExchangeRules, ruledOrders } from '../safety/exchange-rules.js';
+import { checkGuardrails } from '../safety/guardrails.js';
+import { priceInput } from '../safety/priced-orders.js';
 import type { GatewayContext } from './context.js';
 
 export const exchangeRules = (
@@ -37,6 +39,17 @@ export const exchangeRules = (
         error.outcome = 'not_executed';
       }
       throw error;
+    }
+    if (state.converted) {
+      // A converted market order's price goes on the instrument's tick (inward: inside the band), not PRICE_TICK's;
+      // the guardrails judge the price that is sent.
+      const settings = config();
+      const priced = priceInput(operation, state.requestedInput, settings, rules.tick);
+      state.input = priced.input;
+      if (priced.converted) state.converted = priced.converted;
+      for (const order of operation.guardedOrders(state.input)) checkGuardrails(operation.name, order, settings);
+      checkExchangeRules(ruledOrders(state.input), rules);
+      return;
     }
     checkExchangeRules(orders, rules);
   },

@@ -21,6 +21,7 @@ import type { GatewayEvents } from '../events/producer.js';
 import { dryRun } from '../safety/dry-run.js';
 import type { IdempotentExecutor } from '../safety/idempotency.js';
 import type { TradingControls } from '../safety/trading-controls.js';
+import type { Converted } from '../schemas/conversion.js';
 import type { LifecycleEvent } from '../schemas/events.js';
 import { buildEvents, carriedEvents, type EventFate, queueEvents } from './order-events.js';
 
@@ -37,6 +38,8 @@ export interface ExecutionRequest {
   operation: AnyOperation;
   config: ExecutorConfig;
   input: unknown;
+  /** What order safety did to the input's market orders: the result (and its event) say it as `converted`. */
+  converted?: Converted | undefined;
   options: { idempotencyKey?: string | undefined; dryRun?: boolean | undefined };
   session: () => Promise<BrokerSession>;
   refreshSession: () => Promise<BrokerSession>;
@@ -71,10 +74,15 @@ export interface ExecutionFacts {
 /** Carries out one request; `facts` (the shared stack's state) learns what happened, success or not. */
 export const execute = async (request: ExecutionRequest, facts: ExecutionFacts): Promise<Execution> => {
   const { operation, config, input, options, idempotency, controls, context, events: producer, logger } = request;
+  // The result says what was done to a market order; an idempotency record keeps it with the rest.
+  const withConversion = (result: unknown): unknown =>
+    request.converted && typeof result === 'object' && result !== null
+      ? { ...result, converted: request.converted }
+      : result;
   if (options.dryRun) {
     const session = await request.session();
     return {
-      result: dryRun(operation, input, session, config.brokerBaseUrl, config.brokerAuth, config.algoId),
+      result: withConversion(dryRun(operation, input, session, config.brokerBaseUrl, config.brokerAuth, config.algoId)),
       events: [],
     };
   }
@@ -111,10 +119,11 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
       const calls = { ...wire, session: request.session, refreshSession: request.refreshSession };
       // Logout ends the token in the secret (read fresh) and the one this container holds, and marks the secret
       // logged out: not just the token this container happened to cache.
-      const { result, attempts } =
+      const { result: reply, attempts } =
         operation.broker === 'Logout'
           ? await logoutEverywhere(operation, input, { ...wire, sessions: request.sessions })
           : await callBroker(operation, input, calls);
+      const result = withConversion(reply);
       facts.brokerAttempts = attempts;
       if (operation.alsoRead && operation.kind === 'read') {
         // A second read folded into the first (e.g. the orders fired GTTs placed); its failure is said, not thrown.

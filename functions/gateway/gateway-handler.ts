@@ -168,6 +168,7 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
           operation,
           config,
           input: state.input,
+          converted: state.converted,
           options: state.request.options,
           session: state.session,
           refreshSession: state.refreshSession,

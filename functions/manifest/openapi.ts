@@ -6,6 +6,7 @@ import * as z from 'zod';
 
 import { ERROR_CATALOG } from '../contract/errors.js';
 import type { AnyOperation } from '../contract/operation.js';
+import { convertedField } from '../schemas/conversion.js';
 import { API_VERSION } from '../schemas/names.js';
 import { ROUTES } from './index.js';
 import type { FunctionEntry, Route } from './types.js';
@@ -74,6 +75,10 @@ const operationPath = (op: AnyOperation): JsonObject => {
         },
       },
     };
+  }
+  if (op.priceOrders) {
+    // Present when a market order was sent as a protected limit order (docs/compliance.md#market-orders).
+    result.properties = { ...(result.properties as JsonObject), converted: schemaOf(convertedField, 'output') };
   }
   const responses: JsonObject = {
     [String(op.successStatus)]: {

@@ -12,7 +12,7 @@ export const ORDER_FLAGS: readonly FlagSpec[] = [
   needs('exch', 'NSE'),
   needs('tsym', "'M&M-EQ'"),
   needs('qty', '1'),
-  needs('price', '1500'),
+  may('price', '1500'),
   needs('product', 'C'),
   needs('side', 'B'),
   needs('price-type', 'LMT'),
@@ -45,13 +45,21 @@ export const OCO_FLAGS: readonly FlagSpec[] = [
   may('key', 'K'),
 ];
 
-/** The single order of --exch ... --trigger. */
-export const orderFromFlags = (f: Flags): GttOrderInput =>
-  ({
-    exch: f.need('exch'),
-    tsym: f.need('tsym'),
-    qty: f.quantity('qty'),
-    prc: f.decimal('price'),
+const MARKET = ['MKT', 'SL-MKT'];
+
+/** The single order of --exch ... --trigger; --price only for limit orders (a market order goes without). */
+export const orderFromFlags = (f: Flags): GttOrderInput => {
+  const exch = f.need('exch');
+  const tsym = f.need('tsym');
+  const qty = f.quantity('qty');
+  // Needed by a limit order (a missing --price-type is named on its own).
+  const type = f.str('price-type');
+  const prc = f.decimal('price', type !== undefined && type !== '' && !MARKET.includes(type));
+  return {
+    exch,
+    tsym,
+    qty,
+    ...(prc === undefined ? {} : { prc }),
     prd: f.need('product'),
     trantype: f.need('side'),
     prctyp: f.need('price-type'),
@@ -60,7 +68,8 @@ export const orderFromFlags = (f: Flags): GttOrderInput =>
     d: f.decimal('trigger'),
     ...(f.str('validity') === undefined ? {} : { validity: f.str('validity') }),
     ...(f.str('tag') === undefined ? {} : { tag: f.str('tag') }),
-  }) as GttOrderInput;
+  } as GttOrderInput;
+};
 
 /** The OCO of --exch ... --stop-trigger: each leg an order of the one side, quantity and product. */
 export const ocoFromFlags = (f: Flags): OcoOrderInput => {
