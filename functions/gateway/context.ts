@@ -14,6 +14,10 @@ export interface GatewayState {
   input?: unknown;
   /** The validated input as the caller asked, when the deployment rewrote it (a market order made a limit order). */
   requestedInput?: unknown;
+  /** A PATCH: the caller's changes (and If-Match), which an idempotency key stands for (order-patch.ts). */
+  idempotencyInput?: unknown;
+  /** A PATCH: the checks made right before sending (If-Match, the order read again), inside the idempotent step. */
+  beforeSend?: () => Promise<void>;
   /** What was done to its market orders (the reply, the audit record and the event say it). */
   converted?: Converted;
   session?: () => Promise<BrokerSession>;

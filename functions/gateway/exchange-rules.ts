@@ -72,7 +72,8 @@ export const exchangeRules = (
   },
 });
 
-const brokerDeps = (context: GatewayContext, settings: GatewayConfig): BrokerCallDeps => ({
+/** The broker call of a middleware's read (SearchScrip, a PATCH's order), bounded by the Lambda's time left. */
+export const brokerDeps = (context: GatewayContext, settings: GatewayConfig): BrokerCallDeps => ({
   baseUrl: settings.brokerBaseUrl,
   auth: settings.brokerAuth,
   timeoutMs: () =>

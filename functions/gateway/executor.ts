@@ -38,6 +38,10 @@ export interface ExecutionRequest {
   operation: AnyOperation;
   config: ExecutorConfig;
   input: unknown;
+  /** What an idempotency key stands for, when not `input` (a PATCH: the caller's changes, not the merged order). */
+  idempotencyInput?: unknown;
+  /** Checks right before sending (a PATCH's order read again), after a replay would have answered; also on a dry run. */
+  beforeSend?: (() => Promise<void>) | undefined;
   /** What order safety did to the input's market orders: the result (and its event) say it as `converted`. */
   converted?: Converted | undefined;
   options: { idempotencyKey?: string | undefined; dryRun?: boolean | undefined };
@@ -80,6 +84,7 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
       ? { ...result, converted: request.converted }
       : result;
   if (options.dryRun) {
+    await request.beforeSend?.();
     const session = await request.session();
     return {
       result: withConversion(dryRun(operation, input, session, config.brokerBaseUrl, config.brokerAuth, config.algoId)),
@@ -107,6 +112,7 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
         await controls.acquire((await request.session()).uid, operation.refusedWhileHalted === true)
       ).dynamoCalls;
     }
+    await request.beforeSend?.();
     const started = performance.now();
     try {
       const wire = {
@@ -148,11 +154,16 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
     let events: readonly LifecycleEvent[] = [];
     try {
       // The record's completing write carries the events (the transactional outbox): no write of their own.
-      const run = await idempotency.run(options.idempotencyKey, input, context, async () => {
-        const sent = await send();
-        events = sent.events;
-        return sent;
-      });
+      const run = await idempotency.run(
+        options.idempotencyKey,
+        request.idempotencyInput ?? input,
+        context,
+        async () => {
+          const sent = await send();
+          events = sent.events;
+          return sent;
+        },
+      );
       facts.replayed = run.replayed;
       // A replay is redacted again on its way out: a record stored before a token was known is no exception.
       const result = {
