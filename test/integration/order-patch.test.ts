@@ -5,7 +5,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { main } from '../../client/cli.js';
 import type { LocalStack } from '../../local/run-local.js';
+import { CLI_ORDER } from '../support/cli-orders.js';
 import type { EmulatorControl } from '../support/emulator-control.js';
 import { useLocalStack } from '../support/local-stack-fixture.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
@@ -165,6 +167,45 @@ describe('PATCH /gtt-orders/{alId}', () => {
     const put = await call('PUT', `/gtt-orders/${alId}`, SAMPLE_ORDER, { 'If-Match': '"s.0"' });
     expect(put.status).toBe(400);
     expect(put.body.error.details).toEqual([{ field: 'If-Match', message: 'not honoured here: use PATCH' }]);
+  });
+});
+
+describe('gtt modify', () => {
+  const gtt = async (...args: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = { out: (t: string) => out.push(t), err: (t: string) => err.push(t) };
+    const code = await main([...args, '--url', stack.api.url], { GTT_API_URL: '' }, io);
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  };
+  const reads = async () => (await control.requests()).filter((r) => r.operation === 'GetPendingGTTOrder').length;
+
+  it('--trigger alone changes the trigger (PATCH); every flag is still a full replacement (PUT)', async () => {
+    const alId = await place({ ...SAMPLE_ORDER, qty: 3 });
+    await control.clearRequests();
+    const one = await gtt('modify', alId, '--trigger', '1495');
+    expect(one).toMatchObject({ code: 0, err: '' });
+    expect(one.out).toMatch(new RegExp(`^modified al_id ${alId} \\(idempotency key `));
+    expect(await reads()).toBe(2); // the order read, and read again right before sending
+    expect((await call('GET', `/gtt-orders/${alId}`)).body).toMatchObject({ d: '1495', qty: 3, prc: '1500' });
+
+    await control.clearRequests();
+    const all = await gtt('modify', alId, ...CLI_ORDER);
+    expect(all).toMatchObject({ code: 0, err: '' });
+    expect(await reads()).toBe(0);
+    expect((await call('GET', `/gtt-orders/${alId}`)).body).toMatchObject({ d: '1490', qty: 1 });
+  });
+
+  it('no flag, or --tsym in a partial modify, is a usage error naming the way forward; nothing is sent', async () => {
+    const alId = await place();
+    await control.clearRequests();
+    const none = await gtt('modify', alId);
+    expect(none.code).toBe(2);
+    expect(none.err).toMatch(/modify needs what to change/);
+    const symbol = await gtt('modify', alId, '--tsym', 'INFY-EQ', '--qty', '2');
+    expect(symbol.code).toBe(2);
+    expect(symbol.err).toMatch(/--exch and --tsym are the order's own/);
+    expect(await control.requests()).toEqual([]);
   });
 });
 
