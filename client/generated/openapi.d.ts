@@ -1204,6 +1204,8 @@ export interface operations {
             /** @description One pending GTT order (single or OCO) by its al_id */
             200: {
                 headers: {
+                    /** @description The order's version: send it as If-Match with a PATCH */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1852,6 +1854,8 @@ export interface operations {
             header?: {
                 /** @description Unique per order, reused on every retry of it */
                 "Idempotency-Key"?: string;
+                /** @description The ETag of GET /gtt-orders/{alId}: 412 ORDER_CHANGED (nothing sent) when the order is no longer at that version */
+                "If-Match"?: string;
             };
             path: {
                 alId: string;
@@ -2805,6 +2809,8 @@ export interface operations {
             header?: {
                 /** @description Unique per order, reused on every retry of it */
                 "Idempotency-Key"?: string;
+                /** @description The ETag of GET /gtt-orders/{alId}: 412 ORDER_CHANGED (nothing sent) when the order is no longer at that version */
+                "If-Match"?: string;
             };
             path: {
                 alId: string;

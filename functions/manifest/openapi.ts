@@ -87,6 +87,16 @@ const operationPath = (op: AnyOperation): JsonObject => {
           ? `${op.summary} (or, with ?dryRun=true, the request that would be sent)`
           : op.summary,
       content: { 'application/json': { schema: result } },
+      ...(op.etag
+        ? {
+            headers: {
+              ETag: {
+                description: "The order's version: send it as If-Match with a PATCH",
+                schema: { type: 'string' },
+              },
+            },
+          }
+        : {}),
     },
     ...(op.kind === 'order' && op.successStatus !== 200
       ? {
@@ -128,6 +138,18 @@ const operationPath = (op: AnyOperation): JsonObject => {
               required: op.idempotency === 'required',
               schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,128}$' },
               description: 'Unique per order, reused on every retry of it',
+            },
+          ]
+        : []),
+      ...(op.patch
+        ? [
+            {
+              name: 'If-Match',
+              in: 'header',
+              required: false,
+              schema: { type: 'string' },
+              description:
+                'The ETag of GET /gtt-orders/{alId}: 412 ORDER_CHANGED (nothing sent) when the order is no longer at that version',
             },
           ]
         : []),
