@@ -145,6 +145,21 @@ describe('PATCH /gtt-orders/{alId}', () => {
     expect(patched.body.converted).toMatchObject({ from: 'MKT', to: 'LMT', price: '1497.45' });
   });
 
+  it('the kill switch refuses a PATCH as it refuses a modify (423), nothing sent', async () => {
+    const alId = await place();
+    // The sweep cannot read the list, so the switch is on and the order is still pending.
+    await control.fault({ operation: 'GetPendingGTTOrder', kind: 'http5xx', times: 1 });
+    expect((await call('POST', '/kill-switch')).status).toBe(502);
+    try {
+      const refused = await call('PATCH', `/gtt-orders/${alId}`, { d: '1480' });
+      expect(refused.status).toBe(423);
+      expect(refused.body.error).toMatchObject({ code: 'TRADING_HALTED', outcome: 'not_executed' });
+      expect(await modifies()).toHaveLength(0);
+    } finally {
+      expect((await call('DELETE', '/kill-switch')).body).toMatchObject({ halted: false });
+    }
+  });
+
   it.each([
     [{}, '(body)'],
     [{ quantity: 2 }, 'quantity'],
