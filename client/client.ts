@@ -24,6 +24,7 @@ import type {
   EventsQuery,
   GttClientOptions,
   GttOrder,
+  GttOrderChanges,
   GttOrderInput,
   KillSwitchState,
   ListFilters,
@@ -31,11 +32,14 @@ import type {
   LogoutResult,
   ModifyOcoResult,
   ModifyResult,
+  OcoOrderChanges,
   OcoOrderInput,
   OperationId,
   OperationResult,
   OrderList,
   OrderOptions,
+  PatchOcoResult,
+  PatchResult,
   PlaceOcoResult,
   PlaceResult,
   PlanCreated,
@@ -129,6 +133,56 @@ export class GttClient {
   modifyOco(alId: string, oco: OcoOrderInput, options?: OrderOptions): Promise<ModifyOcoResult>;
   modifyOco(alId: string, oco: OcoOrderInput, options: OrderOptions = {}): Promise<ModifyOcoResult | DryRunResult> {
     return this.operation('ModifyOCOOrder', { path: { alId }, body: oco }, options);
+  }
+
+  /**
+   * PatchGTTOrder: `PATCH /gtt-orders/{alId}` with only what changes (`{d: '1495'}`); the gateway reads the pending
+   * order, keeps the rest as the broker holds it, and answers 412 ORDER_CHANGED (nothing sent) when the order
+   * changed since `ifMatch` (the `ETag` of `GET /gtt-orders/{alId}`) or since its own read.
+   */
+  patchOrder(
+    alId: string,
+    changes: GttOrderChanges,
+    options: OrderOptions & DryRun & { ifMatch?: string },
+  ): Promise<DryRunResult>;
+  patchOrder(
+    alId: string,
+    changes: GttOrderChanges,
+    options?: OrderOptions & { ifMatch?: string },
+  ): Promise<PatchResult>;
+  patchOrder(
+    alId: string,
+    changes: GttOrderChanges,
+    { ifMatch, ...options }: OrderOptions & { ifMatch?: string } = {},
+  ): Promise<PatchResult | DryRunResult> {
+    return this.operation(
+      'PatchGTTOrder',
+      { path: { alId }, body: changes, ...(ifMatch === undefined ? {} : { ifMatch }) },
+      options,
+    );
+  }
+
+  /** PatchOCOOrder: `PATCH /gtt-orders/oco/{alId}`, e.g. `{stopLoss: {trigger: '1410'}}`; as `patchOrder`. */
+  patchOco(
+    alId: string,
+    changes: OcoOrderChanges,
+    options: OrderOptions & DryRun & { ifMatch?: string },
+  ): Promise<DryRunResult>;
+  patchOco(
+    alId: string,
+    changes: OcoOrderChanges,
+    options?: OrderOptions & { ifMatch?: string },
+  ): Promise<PatchOcoResult>;
+  patchOco(
+    alId: string,
+    changes: OcoOrderChanges,
+    { ifMatch, ...options }: OrderOptions & { ifMatch?: string } = {},
+  ): Promise<PatchOcoResult | DryRunResult> {
+    return this.operation(
+      'PatchOCOOrder',
+      { path: { alId }, body: changes, ...(ifMatch === undefined ? {} : { ifMatch }) },
+      options,
+    );
   }
 
   /** CancelGTTOrder: `DELETE /gtt-orders/{alId}` (single or OCO). */

@@ -7,7 +7,7 @@ export const EXIT_CODES = {
   USAGE: 2,
   /** ORDER_NOT_FOUND. */
   NOT_FOUND: 3,
-  /** BROKER_REJECTED, RATE_LIMITED, TRADING_HALTED (and API Gateway throttling): the broker did not act. */
+  /** BROKER_REJECTED, ORDER_CHANGED, RATE_LIMITED, TRADING_HALTED (and API Gateway throttling): the broker did not act. */
   REJECTED: 4,
   /** SESSION_EXPIRED: store a fresh broker token in the deployment's secret. */
   SESSION_EXPIRED: 5,
@@ -33,6 +33,7 @@ export const exitCodeFor = (error: GttGatewayError): number => {
     case 'ORDER_NOT_FOUND':
       return EXIT_CODES.NOT_FOUND;
     case 'BROKER_REJECTED':
+    case 'ORDER_CHANGED':
     case 'RATE_LIMITED':
     case 'TRADING_HALTED':
       return EXIT_CODES.REJECTED;

@@ -145,7 +145,10 @@ export class Transport {
         params: {
           path: input.path,
           query: { ...input.query, ...(sendDryRun ? dryRunQuery(dryRun) : {}) },
-          header: sendKey ? keyHeader(key) : {},
+          header: {
+            ...(sendKey ? keyHeader(key) : {}),
+            ...(input.ifMatch === undefined ? {} : { 'If-Match': input.ifMatch }),
+          },
         },
         ...(input.body === undefined ? {} : { body: input.body }),
         signal,

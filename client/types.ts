@@ -47,6 +47,11 @@ export type TriggeredPage = OperationQuery<'GetTriggeredGTTOrders'>;
 export type EnabledGtts = OperationResult<'GetEnabledGTTs'>;
 export type ModifyResult = OperationResult<'ModifyGTTOrder'>;
 export type ModifyOcoResult = OperationResult<'ModifyOCOOrder'>;
+/** What a PATCH changes: only the fields given (at least one). */
+export type GttOrderChanges = OperationBody<'PatchGTTOrder'>;
+export type OcoOrderChanges = OperationBody<'PatchOCOOrder'>;
+export type PatchResult = OperationResult<'PatchGTTOrder'>;
+export type PatchOcoResult = OperationResult<'PatchOCOOrder'>;
 export type CancelResult = OperationResult<'CancelGTTOrder'>;
 export type ClientDetails = OperationResult<'ClientDetails'>;
 export type LogoutResult = OperationResult<'Logout'>;
@@ -83,6 +88,8 @@ export interface CallInput<Id extends OperationId> {
   path?: OperationPathParams<Id>;
   query?: OperationQuery<Id>;
   body?: OperationBody<Id>;
+  /** The `If-Match` header of a PATCH: the order's version (the `ETag` of `GET /gtt-orders/{alId}`) it is meant for. */
+  ifMatch?: string;
 }
 
 // ---- options ---------------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@
  */
 import { normaliseBookOrder } from './broker/order-fate.js';
 import { modifyJData, modifyOcoJData, ocoJData, placeJData } from './broker/order-jdata.js';
+import { changedFields, mergePatch, modifyInputOfRecord, orderVersion } from './broker/order-patch.js';
 import {
   EMPTY_LIST,
   matchesFilters,
@@ -21,9 +22,13 @@ import {
   cancelOrderInput,
   getOrderInput,
   listOrdersInput,
+  type ModifyOcoInput,
   modifyOcoInput,
+  type ModifyOrderInput,
   modifyOrderInput,
   noInput,
+  patchOcoInput,
+  patchOrderInput,
   placeOcoInput,
   placeOrderInput,
   triggeredInput,
@@ -33,6 +38,7 @@ import {
   cancelReply,
   clientDetailsReply,
   enabledReply,
+  type GttOrder,
   gttOrder,
   logoutReply,
   modifyOcoReply,
@@ -131,6 +137,7 @@ export const getGttOrder = defineOperation({
   },
   result: gttOrder,
   emptyReply: EMPTY_LIST,
+  etag: (order) => orderVersion(order),
 });
 
 export const getOrderBook = defineOperation({
@@ -226,6 +233,62 @@ export const modifyOcoOrder = defineOperation({
   guardedOrders: ocoLegs,
   input: modifyOcoInput,
   example: { ...EXAMPLE_OCO, al_id: EXAMPLE_AL_ID },
+  toJData: modifyOcoJData,
+  reply: modifyOcoReply,
+  lifecycle: { detailType: 'GTT Modified', order: (input, alId) => viewOfOcoInput(alId, input) },
+});
+
+/** What a PATCH entry's `patch` needs of the one-order read: the read, the merge and the version. */
+const patchOf = <In>(full: OperationDefinition<In, unknown, unknown>['input']) => ({
+  read: getGttOrder as OperationDefinition<unknown, unknown, unknown>,
+  merge: (record: unknown, changes: Record<string, unknown>) =>
+    mergePatch(modifyInputOfRecord(record as GttOrder), changes),
+  full,
+  version: (record: unknown) => orderVersion(record as GttOrder),
+  changed: (version: string, record: unknown) => changedFields(version, record as GttOrder),
+});
+
+export const patchGttOrder = defineOperation({
+  name: 'PatchGTTOrder',
+  broker: 'ModifyGTTOrder',
+  id: 'patch-gtt-order',
+  summary: 'Change some fields of a pending GTT order (the others kept as the broker holds them; If-Match: its ETag)',
+  route: { method: 'PATCH', path: '/gtt-orders/{alId}' },
+  pathParams: { alId: 'al_id' },
+  successStatus: 200,
+  kind: 'order',
+  retrySafe: false,
+  idempotency: 'optional',
+  refusedWhileHalted: true,
+  priceOrders: priceOrder,
+  guardedOrders: (input) => [input],
+  // The caller's changes; every step after the merge sees the full order (`patch.full`).
+  input: patchOrderInput as unknown as typeof modifyOrderInput,
+  patch: patchOf<ModifyOrderInput>(modifyOrderInput),
+  example: { al_id: EXAMPLE_AL_ID, d: '1495' },
+  toJData: modifyJData,
+  reply: modifyReply,
+  lifecycle: { detailType: 'GTT Modified', order: (input, alId) => viewOfOrderInput(alId, input) },
+});
+
+export const patchOcoOrder = defineOperation({
+  name: 'PatchOCOOrder',
+  broker: 'ModifyOCOOrder',
+  id: 'patch-oco-order',
+  summary: 'Change some fields of a pending OCO order (either leg; the rest kept; If-Match: its ETag)',
+  route: { method: 'PATCH', path: '/gtt-orders/oco/{alId}' },
+  pathParams: { alId: 'al_id' },
+  successStatus: 200,
+  kind: 'order',
+  retrySafe: false,
+  idempotency: 'optional',
+  refusedWhileHalted: true,
+  priceOrders: priceOcoLegs,
+  guardedOrders: ocoLegs,
+  // The caller's changes; every step after the merge sees the full OCO (`patch.full`).
+  input: patchOcoInput as unknown as typeof modifyOcoInput,
+  patch: patchOf<ModifyOcoInput>(modifyOcoInput),
+  example: { al_id: EXAMPLE_AL_ID, stopLoss: { trigger: '1410' } },
   toJData: modifyOcoJData,
   reply: modifyOcoReply,
   lifecycle: { detailType: 'GTT Modified', order: (input, alId) => viewOfOcoInput(alId, input) },

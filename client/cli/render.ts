@@ -54,16 +54,34 @@ export const dryRunText = (r: DryRunResult): string => {
   return `${sent}\n  jData ${JSON.stringify(r.request.jData)}\n  rules checked for ${rules.instrument}: ${checked}`;
 };
 
-/** What a place, modify or cancel did, with its key; a replay says so. */
+/** One conversion as the gateway reports it (`converted`: a single order's, or an OCO's by leg). */
+interface Conversion {
+  to: string;
+  price: string;
+  protectionPct: string;
+}
+type Converted = Conversion | { target?: Conversion; stopLoss?: Conversion };
+
+/** "market order sent as LMT 1497.45: protection 0.5%" (an OCO: each converted leg, named). */
+export const conversionText = (converted: Converted): string => {
+  const one = (c: Conversion) => `market order sent as ${c.to} ${c.price}: protection ${c.protectionPct}%`;
+  if ('to' in converted) return one(converted);
+  return (['target', 'stopLoss'] as const)
+    .flatMap((leg) => (converted[leg] ? [`${leg}: ${one(converted[leg])}`] : []))
+    .join('; ');
+};
+
+/** What a place, modify or cancel did, with its key; a replay says so, and a market order what it was sent as. */
 export const actionText = (
   verb: string,
-  r: { al_id: string; idempotency?: { key?: string; replayed?: boolean } },
+  r: { al_id: string; idempotency?: { key?: string; replayed?: boolean }; converted?: Converted },
 ): string => {
   const key = r.idempotency?.key;
   const replayed = r.idempotency?.replayed
     ? ' — replayed: an earlier request with this key did it, nothing new was sent'
     : '';
-  return `${verb} al_id ${r.al_id}${key ? ` (idempotency key ${key})` : ''}${replayed}`;
+  const converted = r.converted ? ` (${conversionText(r.converted)})` : '';
+  return `${verb} al_id ${r.al_id}${converted}${key ? ` (idempotency key ${key})` : ''}${replayed}`;
 };
 
 /** A failure: code, status, message, broker text, each field by its flag, outcome and key. */

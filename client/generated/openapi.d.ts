@@ -73,7 +73,11 @@ export interface paths {
         delete: operations["CancelGTTOrder"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change some fields of a pending GTT order (the others kept as the broker holds them; If-Match: its ETag)
+         * @description Calls the broker's ModifyGTTOrder. Not retried automatically: it changes state at the broker.
+         */
+        patch: operations["PatchGTTOrder"];
         trace?: never;
     };
     "/gtt-orders/triggered": {
@@ -133,7 +137,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change some fields of a pending OCO order (either leg; the rest kept; If-Match: its ETag)
+         * @description Calls the broker's ModifyOCOOrder. Not retried automatically: it changes state at the broker.
+         */
+        patch: operations["PatchOCOOrder"];
         trace?: never;
     };
     "/client": {
@@ -359,7 +367,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_FAILED" | "ORDER_NOT_FOUND" | "BROKER_REJECTED" | "SESSION_EXPIRED" | "RATE_LIMITED" | "BROKER_TIMEOUT" | "BROKER_UNAVAILABLE" | "BROKER_BAD_REPLY" | "GUARDRAIL_REJECTED" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_IN_PROGRESS" | "CONFIGURATION_ERROR" | "INTERNAL_ERROR" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SESSION_ACCOUNT_MISMATCH" | "REQUEST_FORBIDDEN" | "PLAN_NOT_FOUND" | "PLAN_BUSY" | "TRADING_HALTED";
+                code: "VALIDATION_FAILED" | "ORDER_NOT_FOUND" | "BROKER_REJECTED" | "SESSION_EXPIRED" | "RATE_LIMITED" | "BROKER_TIMEOUT" | "BROKER_UNAVAILABLE" | "BROKER_BAD_REPLY" | "GUARDRAIL_REJECTED" | "IDEMPOTENCY_KEY_REUSED" | "ORDER_CHANGED" | "IDEMPOTENCY_IN_PROGRESS" | "CONFIGURATION_ERROR" | "INTERNAL_ERROR" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SESSION_ACCOUNT_MISMATCH" | "REQUEST_FORBIDDEN" | "PLAN_NOT_FOUND" | "PLAN_BUSY" | "TRADING_HALTED";
                 message: string;
                 details?: unknown;
                 /** @description The broker's own failure text (emsg), when it gave one. */
@@ -569,6 +577,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker. */
             413: {
                 headers: {
@@ -732,6 +749,55 @@ export interface operations {
                             /** @description true: the stored reply of an earlier request with this key; no broker call */
                             replayed?: boolean;
                         };
+                        /** @description present when the gateway sent a market order as a protected limit order (an OCO: by leg) */
+                        converted?: {
+                            /** @description the price type asked for: MKT or SL-MKT */
+                            from: string;
+                            /** @description the price type sent: LMT or SL-LMT */
+                            to: string;
+                            /** @description the limit price sent */
+                            price: string;
+                            /** @description the price the band is around: the trigger, or a stop-loss leg's own trgprc */
+                            reference: string;
+                            /** @description the protection band, in percent of the reference */
+                            protectionPct: string;
+                            /** @description the grid the price is on: the instrument's tick */
+                            tick: string;
+                            reason: string;
+                        } | {
+                            /** @description a market order sent as a protected limit order */
+                            target?: {
+                                /** @description the price type asked for: MKT or SL-MKT */
+                                from: string;
+                                /** @description the price type sent: LMT or SL-LMT */
+                                to: string;
+                                /** @description the limit price sent */
+                                price: string;
+                                /** @description the price the band is around: the trigger, or a stop-loss leg's own trgprc */
+                                reference: string;
+                                /** @description the protection band, in percent of the reference */
+                                protectionPct: string;
+                                /** @description the grid the price is on: the instrument's tick */
+                                tick: string;
+                                reason: string;
+                            };
+                            /** @description a market order sent as a protected limit order */
+                            stopLoss?: {
+                                /** @description the price type asked for: MKT or SL-MKT */
+                                from: string;
+                                /** @description the price type sent: LMT or SL-LMT */
+                                to: string;
+                                /** @description the limit price sent */
+                                price: string;
+                                /** @description the price the band is around: the trigger, or a stop-loss leg's own trgprc */
+                                reference: string;
+                                /** @description the protection band, in percent of the reference */
+                                protectionPct: string;
+                                /** @description the grid the price is on: the instrument's tick */
+                                tick: string;
+                                reason: string;
+                            };
+                        };
                     };
                 };
             };
@@ -764,6 +830,15 @@ export interface operations {
             };
             /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -972,6 +1047,55 @@ export interface operations {
                             /** @description true: the stored reply of an earlier request with this key; no broker call */
                             replayed?: boolean;
                         };
+                        /** @description present when the gateway sent a market order as a protected limit order (an OCO: by leg) */
+                        converted?: {
+                            /** @description the price type asked for: MKT or SL-MKT */
+                            from: string;
+                            /** @description the price type sent: LMT or SL-LMT */
+                            to: string;
+                            /** @description the limit price sent */
+                            price: string;
+                            /** @description the price the band is around: the trigger, or a stop-loss leg's own trgprc */
+                            reference: string;
+                            /** @description the protection band, in percent of the reference */
+                            protectionPct: string;
+                            /** @description the grid the price is on: the instrument's tick */
+                            tick: string;
+                            reason: string;
+                        } | {
+                            /** @description a market order sent as a protected limit order */
+                            target?: {
+                                /** @description the price type asked for: MKT or SL-MKT */
+                                from: string;
+                                /** @description the price type sent: LMT or SL-LMT */
+                                to: string;
+                                /** @description the limit price sent */
+                                price: string;
+                                /** @description the price the band is around: the trigger, or a stop-loss leg's own trgprc */
+                                reference: string;
+                                /** @description the protection band, in percent of the reference */
+                                protectionPct: string;
+                                /** @description the grid the price is on: the instrument's tick */
+                                tick: string;
+                                reason: string;
+                            };
+                            /** @description a market order sent as a protected limit order */
+                            stopLoss?: {
+                                /** @description the price type asked for: MKT or SL-MKT */
+                                from: string;
+                                /** @description the price type sent: LMT or SL-LMT */
+                                to: string;
+                                /** @description the limit price sent */
+                                price: string;
+                                /** @description the price the band is around: the trigger, or a stop-loss leg's own trgprc */
+                                reference: string;
+                                /** @description the protection band, in percent of the reference */
+                                protectionPct: string;
+                                /** @description the grid the price is on: the instrument's tick */
+                                tick: string;
+                                reason: string;
+                            };
+                        };
                     };
                 };
             };
@@ -1004,6 +1128,15 @@ export interface operations {
             };
             /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1108,6 +1241,8 @@ export interface operations {
             /** @description One pending GTT order (single or OCO) by its al_id */
             200: {
                 headers: {
+                    /** @description The order's version: send it as If-Match with a PATCH */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1233,6 +1368,15 @@ export interface operations {
             };
             /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1396,6 +1540,55 @@ export interface operations {
                             /** @description true: the stored reply of an earlier request with this key; no broker call */
                             replayed?: boolean;
                         };
+                        /** @description present when the gateway sent a market order as a protected limit order (an OCO: by leg) */
+                        converted?: {
+                            /** @description the price type asked for: MKT or SL-MKT */
+                            from: string;
+                            /** @description the price type sent: LMT or SL-LMT */
+                            to: string;
+                            /** @description the limit price sent */
+                            price: string;
+                            /** @description the price the band is around: the trigger, or a stop-loss leg's own trgprc */
+                            reference: string;
+                            /** @description the protection band, in percent of the reference */
+                            protectionPct: string;
+                            /** @description the grid the price is on: the instrument's tick */
+                            tick: string;
+                            reason: string;
+                        } | {
+                            /** @description a market order sent as a protected limit order */
+                            target?: {
+                                /** @description the price type asked for: MKT or SL-MKT */
+                                from: string;
+                                /** @description the price type sent: LMT or SL-LMT */
+                                to: string;
+                                /** @description the limit price sent */
+                                price: string;
+                                /** @description the price the band is around: the trigger, or a stop-loss leg's own trgprc */
+                                reference: string;
+                                /** @description the protection band, in percent of the reference */
+                                protectionPct: string;
+                                /** @description the grid the price is on: the instrument's tick */
+                                tick: string;
+                                reason: string;
+                            };
+                            /** @description a market order sent as a protected limit order */
+                            stopLoss?: {
+                                /** @description the price type asked for: MKT or SL-MKT */
+                                from: string;
+                                /** @description the price type sent: LMT or SL-LMT */
+                                to: string;
+                                /** @description the limit price sent */
+                                price: string;
+                                /** @description the price the band is around: the trigger, or a stop-loss leg's own trgprc */
+                                reference: string;
+                                /** @description the protection band, in percent of the reference */
+                                protectionPct: string;
+                                /** @description the grid the price is on: the instrument's tick */
+                                tick: string;
+                                reason: string;
+                            };
+                        };
                     };
                 };
             };
@@ -1428,6 +1621,15 @@ export interface operations {
             };
             /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1582,6 +1784,255 @@ export interface operations {
             };
             /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The request has a body (or a Content-Type) that is not `application/json`; nothing was sent to the broker. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TRADING_HALTED: The kill switch is on: places and modifies are refused until it is turned off (DELETE /kill-switch); nothing was sent. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Over the order rate: this deployment's governor refused the call before sending it, or the broker refused it for exceeding its own limit; not executed. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFIGURATION_ERROR: The deployment is misconfigured (environment or secret). INTERNAL_ERROR: An unexpected error inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_UNAVAILABLE: The broker could not be reached or answered with an HTTP 5xx. BROKER_BAD_REPLY: The broker answered with something that is not JSON or not the documented shape. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_TIMEOUT: The broker did not answer in time (`Server Timeout :` or our own request timeout). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    PatchGTTOrder: {
+        parameters: {
+            query?: {
+                dryRun?: boolean;
+            };
+            header?: {
+                /** @description Unique per order, reused on every retry of it */
+                "Idempotency-Key"?: string;
+                /** @description The ETag of GET /gtt-orders/{alId}: 412 ORDER_CHANGED (nothing sent) when the order is no longer at that version */
+                "If-Match"?: string;
+            };
+            path: {
+                alId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "d": "1495"
+                 *     }
+                 */
+                "application/json": {
+                    qty?: number | string;
+                    prc?: number | string;
+                    /** @enum {string} */
+                    prd?: "C" | "M" | "H";
+                    /** @enum {string} */
+                    trantype?: "B" | "S";
+                    /** @enum {string} */
+                    prctyp?: "LMT" | "MKT" | "SL-LMT" | "SL-MKT" | "DS" | "2L" | "3L";
+                    /** @enum {string} */
+                    ret?: "DAY" | "EOS" | "IOC";
+                    /** @enum {string} */
+                    ai_t?: "LTP_A_O" | "LTP_B_O";
+                    /** @enum {string} */
+                    validity?: "GTT";
+                    d?: number | string;
+                    tag?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Change some fields of a pending GTT order (the others kept as the broker holds them; If-Match: its ETag) (or, with ?dryRun=true, the request that would be sent: #/components/schemas/DryRun) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        stat: "OI replaced";
+                        al_id: string;
+                        request_time: string;
+                        idempotency?: {
+                            key?: string;
+                            /** @description true: the stored reply of an earlier request with this key; no broker call */
+                            replayed?: boolean;
+                        };
+                        /** @description present when the gateway sent a market order as a protected limit order (an OCO: by leg) */
+                        converted?: {
+                            /** @description the price type asked for: MKT or SL-MKT */
+                            from: string;
+                            /** @description the price type sent: LMT or SL-LMT */
+                            to: string;
+                            /** @description the limit price sent */
+                            price: string;
+                            /** @description the price the band is around: the trigger, or a stop-loss leg's own trgprc */
+                            reference: string;
+                            /** @description the protection band, in percent of the reference */
+                            protectionPct: string;
+                            /** @description the grid the price is on: the instrument's tick */
+                            tick: string;
+                            reason: string;
+                        } | {
+                            /** @description a market order sent as a protected limit order */
+                            target?: {
+                                /** @description the price type asked for: MKT or SL-MKT */
+                                from: string;
+                                /** @description the price type sent: LMT or SL-LMT */
+                                to: string;
+                                /** @description the limit price sent */
+                                price: string;
+                                /** @description the price the band is around: the trigger, or a stop-loss leg's own trgprc */
+                                reference: string;
+                                /** @description the protection band, in percent of the reference */
+                                protectionPct: string;
+                                /** @description the grid the price is on: the instrument's tick */
+                                tick: string;
+                                reason: string;
+                            };
+                            /** @description a market order sent as a protected limit order */
+                            stopLoss?: {
+                                /** @description the price type asked for: MKT or SL-MKT */
+                                from: string;
+                                /** @description the price type sent: LMT or SL-LMT */
+                                to: string;
+                                /** @description the limit price sent */
+                                price: string;
+                                /** @description the price the band is around: the trigger, or a stop-loss leg's own trgprc */
+                                reference: string;
+                                /** @description the protection band, in percent of the reference */
+                                protectionPct: string;
+                                /** @description the grid the price is on: the instrument's tick */
+                                tick: string;
+                                reason: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: The request does not satisfy the input schema; nothing was sent to the broker. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_ACCOUNT_MISMATCH: A broker login returned a session of another account than this deployment's; nothing was written. REQUEST_FORBIDDEN: The local API refuses requests from another origin (an `Origin` header that is not the local API) or for another host (DNS rebinding); nothing was sent. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1849,6 +2300,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker. */
             413: {
                 headers: {
@@ -1988,6 +2448,15 @@ export interface operations {
             };
             /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2189,6 +2658,55 @@ export interface operations {
                             /** @description true: the stored reply of an earlier request with this key; no broker call */
                             replayed?: boolean;
                         };
+                        /** @description present when the gateway sent a market order as a protected limit order (an OCO: by leg) */
+                        converted?: {
+                            /** @description the price type asked for: MKT or SL-MKT */
+                            from: string;
+                            /** @description the price type sent: LMT or SL-LMT */
+                            to: string;
+                            /** @description the limit price sent */
+                            price: string;
+                            /** @description the price the band is around: the trigger, or a stop-loss leg's own trgprc */
+                            reference: string;
+                            /** @description the protection band, in percent of the reference */
+                            protectionPct: string;
+                            /** @description the grid the price is on: the instrument's tick */
+                            tick: string;
+                            reason: string;
+                        } | {
+                            /** @description a market order sent as a protected limit order */
+                            target?: {
+                                /** @description the price type asked for: MKT or SL-MKT */
+                                from: string;
+                                /** @description the price type sent: LMT or SL-LMT */
+                                to: string;
+                                /** @description the limit price sent */
+                                price: string;
+                                /** @description the price the band is around: the trigger, or a stop-loss leg's own trgprc */
+                                reference: string;
+                                /** @description the protection band, in percent of the reference */
+                                protectionPct: string;
+                                /** @description the grid the price is on: the instrument's tick */
+                                tick: string;
+                                reason: string;
+                            };
+                            /** @description a market order sent as a protected limit order */
+                            stopLoss?: {
+                                /** @description the price type asked for: MKT or SL-MKT */
+                                from: string;
+                                /** @description the price type sent: LMT or SL-LMT */
+                                to: string;
+                                /** @description the limit price sent */
+                                price: string;
+                                /** @description the price the band is around: the trigger, or a stop-loss leg's own trgprc */
+                                reference: string;
+                                /** @description the protection band, in percent of the reference */
+                                protectionPct: string;
+                                /** @description the grid the price is on: the instrument's tick */
+                                tick: string;
+                                reason: string;
+                            };
+                        };
                     };
                 };
             };
@@ -2221,6 +2739,277 @@ export interface operations {
             };
             /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The request has a body (or a Content-Type) that is not `application/json`; nothing was sent to the broker. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TRADING_HALTED: The kill switch is on: places and modifies are refused until it is turned off (DELETE /kill-switch); nothing was sent. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Over the order rate: this deployment's governor refused the call before sending it, or the broker refused it for exceeding its own limit; not executed. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFIGURATION_ERROR: The deployment is misconfigured (environment or secret). INTERNAL_ERROR: An unexpected error inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_UNAVAILABLE: The broker could not be reached or answered with an HTTP 5xx. BROKER_BAD_REPLY: The broker answered with something that is not JSON or not the documented shape. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_TIMEOUT: The broker did not answer in time (`Server Timeout :` or our own request timeout). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    PatchOCOOrder: {
+        parameters: {
+            query?: {
+                dryRun?: boolean;
+            };
+            header?: {
+                /** @description Unique per order, reused on every retry of it */
+                "Idempotency-Key"?: string;
+                /** @description The ETag of GET /gtt-orders/{alId}: 412 ORDER_CHANGED (nothing sent) when the order is no longer at that version */
+                "If-Match"?: string;
+            };
+            path: {
+                alId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "stopLoss": {
+                 *         "trigger": "1410"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    validity?: "GTT";
+                    tag?: string;
+                    ltp?: number | string;
+                    target?: {
+                        trigger?: number | string;
+                        order?: {
+                            /** @enum {string} */
+                            trantype?: "B" | "S";
+                            /** @enum {string} */
+                            prctyp?: "LMT" | "MKT" | "SL-LMT" | "SL-MKT";
+                            qty?: number | string;
+                            prc?: number | string;
+                            /** @enum {string} */
+                            prd?: "C" | "M" | "H";
+                            /** @enum {string} */
+                            ret?: "DAY" | "EOS" | "IOC";
+                            trgprc?: number | string;
+                        };
+                    };
+                    stopLoss?: {
+                        trigger?: number | string;
+                        order?: {
+                            /** @enum {string} */
+                            trantype?: "B" | "S";
+                            /** @enum {string} */
+                            prctyp?: "LMT" | "MKT" | "SL-LMT" | "SL-MKT";
+                            qty?: number | string;
+                            prc?: number | string;
+                            /** @enum {string} */
+                            prd?: "C" | "M" | "H";
+                            /** @enum {string} */
+                            ret?: "DAY" | "EOS" | "IOC";
+                            trgprc?: number | string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Change some fields of a pending OCO order (either leg; the rest kept; If-Match: its ETag) (or, with ?dryRun=true, the request that would be sent: #/components/schemas/DryRun) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        stat: "OI replaced";
+                        al_id: string;
+                        request_time: string;
+                        idempotency?: {
+                            key?: string;
+                            /** @description true: the stored reply of an earlier request with this key; no broker call */
+                            replayed?: boolean;
+                        };
+                        /** @description present when the gateway sent a market order as a protected limit order (an OCO: by leg) */
+                        converted?: {
+                            /** @description the price type asked for: MKT or SL-MKT */
+                            from: string;
+                            /** @description the price type sent: LMT or SL-LMT */
+                            to: string;
+                            /** @description the limit price sent */
+                            price: string;
+                            /** @description the price the band is around: the trigger, or a stop-loss leg's own trgprc */
+                            reference: string;
+                            /** @description the protection band, in percent of the reference */
+                            protectionPct: string;
+                            /** @description the grid the price is on: the instrument's tick */
+                            tick: string;
+                            reason: string;
+                        } | {
+                            /** @description a market order sent as a protected limit order */
+                            target?: {
+                                /** @description the price type asked for: MKT or SL-MKT */
+                                from: string;
+                                /** @description the price type sent: LMT or SL-LMT */
+                                to: string;
+                                /** @description the limit price sent */
+                                price: string;
+                                /** @description the price the band is around: the trigger, or a stop-loss leg's own trgprc */
+                                reference: string;
+                                /** @description the protection band, in percent of the reference */
+                                protectionPct: string;
+                                /** @description the grid the price is on: the instrument's tick */
+                                tick: string;
+                                reason: string;
+                            };
+                            /** @description a market order sent as a protected limit order */
+                            stopLoss?: {
+                                /** @description the price type asked for: MKT or SL-MKT */
+                                from: string;
+                                /** @description the price type sent: LMT or SL-LMT */
+                                to: string;
+                                /** @description the limit price sent */
+                                price: string;
+                                /** @description the price the band is around: the trigger, or a stop-loss leg's own trgprc */
+                                reference: string;
+                                /** @description the protection band, in percent of the reference */
+                                protectionPct: string;
+                                /** @description the grid the price is on: the instrument's tick */
+                                tick: string;
+                                reason: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: The request does not satisfy the input schema; nothing was sent to the broker. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_ACCOUNT_MISMATCH: A broker login returned a session of another account than this deployment's; nothing was written. REQUEST_FORBIDDEN: The local API refuses requests from another origin (an `Origin` header that is not the local API) or for another host (DNS rebinding); nothing was sent. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2402,6 +3191,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker. */
             413: {
                 headers: {
@@ -2536,6 +3334,15 @@ export interface operations {
             };
             /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2703,6 +3510,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker. */
             413: {
                 headers: {
@@ -2843,6 +3659,15 @@ export interface operations {
             };
             /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2998,6 +3823,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker. */
             413: {
                 headers: {
@@ -3142,6 +3976,15 @@ export interface operations {
             };
             /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3306,6 +4149,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker. */
             413: {
                 headers: {
@@ -3456,6 +4308,15 @@ export interface operations {
             };
             /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3620,6 +4481,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker. */
             413: {
                 headers: {
@@ -3707,7 +4577,7 @@ export interface operations {
         parameters: {
             query?: {
                 since?: string;
-                type?: "GTT Placed" | "GTT Modified" | "GTT Cancelled" | "GTT Triggered" | "GTT Removed" | "Session Expired" | "Session Renewed" | "Kill Switch" | "Order Filled" | "Order Rejected" | "Order Cancelled" | "Plan Armed" | "Plan Step" | "Plan Done" | "Plan Failed" | "Plan Unprotected";
+                type?: "GTT Placed" | "GTT Modified" | "GTT Cancelled" | "GTT Triggered" | "GTT Removed" | "Session Expired" | "Session Renewed" | "Kill Switch" | "Order Filled" | "Order Rejected" | "Order Cancelled" | "Plan Armed" | "Plan Step" | "Plan Done" | "Plan Failed" | "Plan Unprotected" | "Signal Received" | "Signal Acted" | "Signal Refused";
                 limit?: number;
                 cursor?: string;
             };
@@ -3765,6 +4635,15 @@ export interface operations {
             };
             /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3987,6 +4866,15 @@ export interface operations {
             };
             /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4269,6 +5157,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker. */
             413: {
                 headers: {
@@ -4486,6 +5383,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker. */
             413: {
                 headers: {
@@ -4696,6 +5602,15 @@ export interface operations {
             };
             /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };

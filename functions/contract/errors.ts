@@ -40,6 +40,11 @@ export const ERROR_CATALOG = {
     status: 422,
     summary: 'The idempotency key was already used with a different request body.',
   },
+  ORDER_CHANGED: {
+    status: 412,
+    summary:
+      'The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent.',
+  },
   IDEMPOTENCY_IN_PROGRESS: {
     status: 409,
     summary: 'A request with the same idempotency key is still in flight; retry shortly.',
@@ -185,6 +190,7 @@ export class SessionAccountMismatchError extends define('SESSION_ACCOUNT_MISMATC
 export class TradingHaltedError extends define('TRADING_HALTED') {}
 export class PlanNotFoundError extends define('PLAN_NOT_FOUND') {}
 export class PlanBusyError extends define('PLAN_BUSY') {}
+export class OrderChangedError extends define('ORDER_CHANGED') {}
 
 const CLASSES: Record<ErrorCode, new (message: string, options?: GatewayErrorOptions) => GatewayError> = {
   // Stored bodies of VALIDATION_FAILED carry `{field, message}` details, as every one is built.
@@ -208,6 +214,7 @@ const CLASSES: Record<ErrorCode, new (message: string, options?: GatewayErrorOpt
   TRADING_HALTED: TradingHaltedError,
   PLAN_NOT_FOUND: PlanNotFoundError,
   PLAN_BUSY: PlanBusyError,
+  ORDER_CHANGED: OrderChangedError,
 };
 
 /** Rebuilds an error from its contract body (e.g. one stored with an idempotency record). */

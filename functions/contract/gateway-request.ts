@@ -16,6 +16,8 @@ export interface RequestOptions {
   idempotencyKey?: string;
   /** `?dryRun=true`, or `dryRun: true` in a direct payload: validate and show the request, send nothing. */
   dryRun: boolean;
+  /** `If-Match` header (HTTP, PATCH only): the order's version the change is meant for. */
+  ifMatch?: string;
 }
 
 export interface GatewayRequest {
@@ -79,6 +81,8 @@ export interface RequestSpec {
   /** Path parameter -> input field. */
   pathParams?: Readonly<Record<string, string>>;
   kind?: string;
+  /** A partial modify (PATCH): the one kind of entry that reads `If-Match`. */
+  patch?: unknown;
   /** Dry run honoured; absent: an `order` entry honours it, any other refuses it by name. */
   dryRun?: boolean;
   /** Unknown query parameters ignored (the OAuth callback only: the login page decides what it appends). */
@@ -240,9 +244,23 @@ const fromHttp = (operation: RequestSpec, event: APIGatewayProxyEventV2): Gatewa
   }
   checkQueryNames(operation, query);
   checkHeaderNames(headers);
+  const ifMatch = headers['if-match'];
+  if (ifMatch !== undefined && !operation.patch) {
+    // Ignoring it would replace the order without the check the caller asked for.
+    throw invalid(
+      `If-Match is honoured only by the PATCH routes (PATCH /gtt-orders/{alId}, PATCH /gtt-orders/oco/{alId}), not by ${operation.name}; nothing was sent.`,
+      [{ field: 'If-Match', message: 'not honoured here: use PATCH' }],
+    );
+  }
+  if (ifMatch !== undefined && (ifMatch.trim() === '' || ifMatch.length > 200)) {
+    throw invalid('If-Match must be the ETag of GET /gtt-orders/{alId} (or *); nothing was sent.', [
+      { field: 'If-Match', message: 'not an ETag' },
+    ]);
+  }
   const options: RequestOptions = {
     idempotencyKey: readIdempotencyKey(headers['idempotency-key'], 'Idempotency-Key'),
     dryRun: readDryRun(query.dryRun, 'dryRun'),
+    ...(ifMatch === undefined ? {} : { ifMatch }),
   };
   // The operation's own query parameters (e.g. list filters) are input fields like any other.
   for (const name of operation.query ?? []) {

@@ -42,7 +42,7 @@ export interface WireSettings {
   algoId?: string;
 }
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * `order` operations change orders at the broker: a lost reply leaves their outcome unknown.
@@ -120,6 +120,22 @@ export interface OperationDefinition<In = unknown, Reply = unknown, Result = unk
     detailType: 'GTT Placed' | 'GTT Modified' | 'GTT Cancelled';
     order?(input: In, alId: string): OrderView;
   };
+  /**
+   * A partial modify (PATCH): `input` validates the caller's changes only; the pending order is read with `read`
+   * (the one-order read entry), `merge` lays the changes over it and `full` (the modify's own input schema) checks
+   * the result, which every later step (order safety, the exchange's rules, `toJData`, the event) sees as the
+   * entry's input `In`. Right before sending, the order is read again and must not have changed (ORDER_CHANGED).
+   */
+  patch?: {
+    read: OperationDefinition<unknown, unknown, unknown>;
+    merge(record: unknown, changes: Record<string, unknown>): Record<string, unknown>;
+    full: z.ZodType<In>;
+    /** The version of a record (the `ETag` of the read entry), and the fields in which a version differs from it. */
+    version(record: unknown): string;
+    changed(version: string, record: unknown): string[];
+  };
+  /** Read entries of one order: the version the result is at, sent as its `ETag` header (HTTP). */
+  etag?(result: Result): string;
   /**
    * Read entries only: a second read, after the entry's own, whose result the entry folds into its own (the
    * triggered history with the orders its GTTs placed). `other` is undefined when that read failed: the entry's

@@ -8,7 +8,8 @@
  * ones after it) again; those already accepted are marked and skipped then. Exactly once by eventId as before:
  * consumers deduplicate on it for the rare case of a marker that could not be written.
  */
-import type { LifecycleEvent } from '../schemas/events.js';
+import type { LifecycleEvent, OrderView } from '../schemas/events.js';
+import { describesOrder, viewOfDetail } from './known-orders.js';
 import { outboxOfImage } from './outbox.js';
 import type { EventPublisher } from './publisher.js';
 import type { EventsTable } from './store.js';
@@ -30,18 +31,41 @@ export interface ForwardResult {
 
 export interface ForwarderDeps {
   publisher: EventPublisher;
-  table: Pick<EventsTable, 'publishedAmong' | 'markPublished' | 'knownOrder'>;
+  table: Pick<EventsTable, 'publishedAmong' | 'markPublished' | 'lastKnownOrder'>;
   /** PutEvents' deadline for the batch. */
   timeoutMs?: number;
 }
 
 const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
-/** A cancel's event as queued carries its al_id only; the watcher's last view of the order completes it. */
-const completed = async (event: LifecycleEvent, table: ForwarderDeps['table']): Promise<LifecycleEvent> => {
+/**
+ * A cancel's event as queued carries its al_id only; the order as it was last known completes it: a placement or
+ * modification earlier in the same batch (not yet marked), else the newest one published (known-orders.ts), else the
+ * watcher's view.
+ */
+export const completedEnd = async (
+  event: LifecycleEvent,
+  inBatch: ReadonlyMap<string, OrderView>,
+  table: Pick<EventsTable, 'lastKnownOrder'>,
+): Promise<LifecycleEvent> => {
   if (event.detailType !== 'GTT Cancelled' || 'tsym' in event.detail) return event;
-  const view = await table.knownOrder(String((event.detail as { al_id: string }).al_id)).catch(() => undefined);
+  const alId = String((event.detail as { al_id: string }).al_id);
+  const view = inBatch.get(alId) ?? (await table.lastKnownOrder(alId).catch(() => undefined));
   return view ? ({ ...event, detail: { ...view, ...event.detail } } as LifecycleEvent) : event;
+};
+
+/** Completes the batch's cancels in order, each from what came before it. */
+export const completedEnds = async (
+  events: readonly LifecycleEvent[],
+  table: Pick<EventsTable, 'lastKnownOrder'>,
+): Promise<LifecycleEvent[]> => {
+  const inBatch = new Map<string, OrderView>();
+  const done: LifecycleEvent[] = [];
+  for (const event of events) {
+    if (describesOrder(event)) inBatch.set((event.detail as { al_id: string }).al_id, viewOfDetail(event.detail));
+    done.push(await completedEnd(event, inBatch, table));
+  }
+  return done;
 };
 
 export const forwardRecords = async (records: readonly OutboxRecord[], deps: ForwarderDeps): Promise<ForwardResult> => {
@@ -63,15 +87,16 @@ export const forwardRecords = async (records: readonly OutboxRecord[], deps: For
     return result;
   }
   const seen = new Set<string>(already);
-  const toSend: LifecycleEvent[] = [];
+  const fresh: LifecycleEvent[] = [];
   for (const event of all) {
     if (seen.has(event.detail.eventId)) {
       result.skipped++;
       continue;
     }
     seen.add(event.detail.eventId);
-    toSend.push(await completed(event, deps.table));
+    fresh.push(event);
   }
+  const toSend = await completedEnds(fresh, deps.table);
   const sent = await deps.publisher.publish(toSend, deps.timeoutMs);
   result.published = sent.published.length;
   result.failed = sent.failed;

@@ -10,8 +10,10 @@
  * fails the order: the order is placed whatever happens here.
  */
 import type { AnyOperation } from '../contract/operation.js';
+import type { Converted } from '../schemas/conversion.js';
 import type { EventDetail, LifecycleEvent } from '../schemas/events.js';
 import { memo } from '../schemas/values.js';
+import { completedEnds } from './forwarder.js';
 import { OutboxTable } from './outbox.js';
 import { createEventPublisher, type EventPublisher } from './publisher.js';
 import { EventsTable } from './store.js';
@@ -30,7 +32,7 @@ export interface EventsConfig {
 export interface GatewayEvents {
   /**
    * The event of one broker success (undefined when the result names no order); never throws. A cancel's event
-   * carries the al_id only: the forwarder adds the order's last known fields off the request path.
+   * carries the al_id only: the forwarder adds the order as it was last known off the request path.
    */
   build(
     operation: AnyOperation,
@@ -70,7 +72,12 @@ export const buildGatewayEvent = (
   }
   const view = lifecycle.order!(input, alId);
   const eventId = lifecycle.detailType === 'GTT Placed' ? ids.placed(alId) : ids.modified(alId, contentHash(view));
-  return { detailType: lifecycle.detailType, detail: { ...view, eventId, ...common } };
+  // A market order sent as a protected limit order says so (the result's `converted`); the view is what was sent.
+  const converted = (result as { converted?: Converted }).converted;
+  return {
+    detailType: lifecycle.detailType,
+    detail: { ...view, ...(converted ? { converted } : {}), eventId, ...common },
+  };
 };
 
 export const createGatewayEvents = (config: EventsConfig, publisher?: EventPublisher): GatewayEvents => {
@@ -110,12 +117,14 @@ export const createGatewayEvents = (config: EventsConfig, publisher?: EventPubli
           return { status: 'failed', reason: describe(error) };
         }
       }
-      // No outbox (a setup without an idempotency table, e.g. a local experiment): straight to the bus, then the marker.
-      const sent = await bus().publish(events, left());
+      // No outbox (a setup without an idempotency table, e.g. a local experiment): straight to the bus, then the marker;
+      // a cancel described as the forwarder would (the order as it was last known).
+      const complete = table ? await completedEnds(events, table).catch(() => [...events]) : [...events];
+      const sent = await bus().publish(complete, left());
       const failed = sent.failed[0];
       if (failed) return { status: 'failed', reason: failed.reason };
       try {
-        await table?.markPublished(events, Date.now(), AbortSignal.timeout(left()));
+        await table?.markPublished(complete, Date.now(), AbortSignal.timeout(left()));
         return { status: 'published' };
       } catch (error) {
         // Published, but the watcher may publish it again: consumers deduplicate on the eventId.

@@ -7,6 +7,8 @@
  *   taken and stops), and the account-wide part of its state (`initialized`, `session`, `version`).
  * - `watcher` / `order#<al_id>`: the watcher's last published view of one pending order (about 300 bytes).
  * - `watcher` / `ended#<al_id>`: an order whose end was published and which still appears in the broker's history.
+ * - `known#<al_id>` / `<observedAt>#<eventId>`: the order as each published placement or modification described it
+ *   (known-orders.ts); the newest completes a cancel's event.
  *
  * The item shapes and the state's difference as writes are in watcher-items.ts; this file reads and writes them.
  * The state is one small item per order, read with one paged Query (1 MB a page) and written only where an order
@@ -32,6 +34,7 @@ import {
 import { dynamoDbClient } from '../safety/dynamodb-client.js';
 import type { LifecycleEvent, OrderView } from '../schemas/events.js';
 import { historyItem } from './history.js';
+import { describesOrder, KNOWN_PREFIX, knownOrderItem } from './known-orders.js';
 import {
   type CommitStats,
   ENDED_PREFIX,
@@ -104,7 +107,11 @@ export class EventsTable {
       if (seen.has(id)) continue;
       seen.add(id);
       requests.push({ PutRequest: { Item: { ...markerKey(id), expiresAt: { N: expiresAt } } } });
-      if (typeof entry !== 'string') requests.push({ PutRequest: { Item: historyItem(entry, now) } });
+      if (typeof entry !== 'string') {
+        requests.push({ PutRequest: { Item: historyItem(entry, now) } });
+        // The order as it now is, for the event of its end (known-orders.ts).
+        if (describesOrder(entry)) requests.push({ PutRequest: { Item: knownOrderItem(entry, now) } });
+      }
     }
     await this.batchWrite(requests, signal);
   }
@@ -138,7 +145,27 @@ export class EventsTable {
     return calls;
   }
 
-  /** The watcher's last view of one order (the gateway uses it to describe a cancelled order): one small item. */
+  /**
+   * The order as it was last known: the newest published placement or modification of it (known-orders.ts), else
+   * the watcher's view (an order it took in its baseline). One Query, and one GetItem when the Query finds none.
+   */
+  async lastKnownOrder(alId: string, signal?: AbortSignal): Promise<OrderView | undefined> {
+    const reply = await this.client.send(
+      new QueryCommand({
+        TableName: this.options.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': { S: `${KNOWN_PREFIX}${alId}` } },
+        ScanIndexForward: false,
+        Limit: 1,
+        ConsistentRead: true,
+      }),
+      signal ? { abortSignal: signal } : {},
+    );
+    const raw = reply.Items?.[0]?.view?.S;
+    return raw ? (JSON.parse(raw) as OrderView) : this.knownOrder(alId, signal);
+  }
+
+  /** The watcher's last view of one order (an order it saw but no event described): one small item. */
   async knownOrder(alId: string, signal?: AbortSignal): Promise<OrderView | undefined> {
     const reply = await this.client.send(
       new GetItemCommand({

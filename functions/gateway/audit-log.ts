@@ -61,6 +61,8 @@ export const auditLog = (
         order: orderSummary(state.input ?? state.request?.payload),
         // Both, when the gateway changed the order (a market order sent as a protected limit order).
         ...(state.requestedInput === undefined ? {} : { requestedOrder: orderSummary(state.requestedInput) }),
+        // What was done to a market order: the price type and price sent, the band and the tick.
+        ...(state.converted === undefined ? {} : { converted: state.converted }),
         ...fields,
       },
     });

@@ -3,6 +3,7 @@ import type { Context } from 'aws-lambda';
 
 import type { GatewayRequest, RequestSource } from '../contract/gateway-request.js';
 import type { CheckedRules } from '../safety/market-rules.js';
+import type { Converted } from '../schemas/conversion.js';
 import type { BrokerSession } from '../schemas/session.js';
 import type { EventFate } from './order-events.js';
 
@@ -14,6 +15,12 @@ export interface GatewayState {
   input?: unknown;
   /** The validated input as the caller asked, when the deployment rewrote it (a market order made a limit order). */
   requestedInput?: unknown;
+  /** A PATCH: the caller's changes (and If-Match), which an idempotency key stands for (order-patch.ts). */
+  idempotencyInput?: unknown;
+  /** A PATCH: the checks made right before sending (If-Match, the order read again), inside the idempotent step. */
+  beforeSend?: () => Promise<void>;
+  /** What was done to its market orders (the reply, the audit record and the event say it). */
+  converted?: Converted;
   session?: () => Promise<BrokerSession>;
   refreshSession?: () => Promise<BrokerSession>;
   /** Set by the handler for the access log: the broker's `stat` and how many calls were sent. */

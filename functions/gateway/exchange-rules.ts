@@ -17,7 +17,9 @@ import { GatewayError } from '../contract/errors.js';
 import type { AnyOperation } from '../contract/operation.js';
 import type { GatewayConfig } from '../runtime/config.js';
 import { checkExchangeRules, ruledOrders } from '../safety/exchange-rules.js';
+import { checkGuardrails } from '../safety/guardrails.js';
 import { checkedRules } from '../safety/market-rules.js';
+import { priceInput } from '../safety/priced-orders.js';
 import type { GatewayContext } from './context.js';
 
 export const exchangeRules = (
@@ -50,7 +52,16 @@ export const exchangeRules = (
       read('GetSecurityInfo', () => freezeQuantity(exch, instrument.token, deps)),
     ]);
     const rules = { ...instrument, band, freeze };
-    checkExchangeRules(orders, rules);
+    if (state.converted) {
+      // A converted market order's price goes on the instrument's tick (inward: inside the band), not PRICE_TICK's;
+      // the guardrails judge the price that is sent.
+      const settings = config();
+      const priced = priceInput(operation, state.requestedInput, settings, rules.tick);
+      state.input = priced.input;
+      if (priced.converted) state.converted = priced.converted;
+      for (const order of operation.guardedOrders(state.input)) checkGuardrails(operation.name, order, settings);
+    }
+    checkExchangeRules(state.converted ? ruledOrders(state.input) : orders, rules);
     state.exchangeRules = checkedRules(exch, tsym, rules);
   },
   // A symbol SearchScrip lists but the broker still refuses (`Invalid Trading Symbol`): the closest listed ones too.
@@ -72,7 +83,8 @@ export const exchangeRules = (
   },
 });
 
-const brokerDeps = (context: GatewayContext, settings: GatewayConfig): BrokerCallDeps => ({
+/** The broker call of a middleware's read (SearchScrip, a PATCH's order), bounded by the Lambda's time left. */
+export const brokerDeps = (context: GatewayContext, settings: GatewayConfig): BrokerCallDeps => ({
   baseUrl: settings.brokerBaseUrl,
   auth: settings.brokerAuth,
   timeoutMs: () =>

@@ -22,6 +22,7 @@ import { dryRun } from '../safety/dry-run.js';
 import type { IdempotentExecutor } from '../safety/idempotency.js';
 import type { CheckedRules } from '../safety/market-rules.js';
 import type { TradingControls } from '../safety/trading-controls.js';
+import type { Converted } from '../schemas/conversion.js';
 import type { LifecycleEvent } from '../schemas/events.js';
 import { buildEvents, carriedEvents, type EventFate, queueEvents } from './order-events.js';
 
@@ -38,6 +39,12 @@ export interface ExecutionRequest {
   operation: AnyOperation;
   config: ExecutorConfig;
   input: unknown;
+  /** What an idempotency key stands for, when not `input` (a PATCH: the caller's changes, not the merged order). */
+  idempotencyInput?: unknown;
+  /** Checks right before sending (a PATCH's order read again), after a replay would have answered; also on a dry run. */
+  beforeSend?: (() => Promise<void>) | undefined;
+  /** What order safety did to the input's market orders: the result (and its event) say it as `converted`. */
+  converted?: Converted | undefined;
   options: { idempotencyKey?: string | undefined; dryRun?: boolean | undefined };
   session: () => Promise<BrokerSession>;
   refreshSession: () => Promise<BrokerSession>;
@@ -74,17 +81,25 @@ export interface ExecutionFacts {
 /** Carries out one request; `facts` (the shared stack's state) learns what happened, success or not. */
 export const execute = async (request: ExecutionRequest, facts: ExecutionFacts): Promise<Execution> => {
   const { operation, config, input, options, idempotency, controls, context, events: producer, logger } = request;
+  // The result says what was done to a market order; an idempotency record keeps it with the rest.
+  const withConversion = (result: unknown): unknown =>
+    request.converted && typeof result === 'object' && result !== null
+      ? { ...result, converted: request.converted }
+      : result;
   if (options.dryRun) {
+    await request.beforeSend?.();
     const session = await request.session();
     return {
-      result: dryRun(
-        operation,
-        input,
-        session,
-        config.brokerBaseUrl,
-        config.brokerAuth,
-        config.algoId,
-        request.exchangeRules,
+      result: withConversion(
+        dryRun(
+          operation,
+          input,
+          session,
+          config.brokerBaseUrl,
+          config.brokerAuth,
+          config.algoId,
+          request.exchangeRules,
+        ),
       ),
       events: [],
     };
@@ -110,6 +125,7 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
         await controls.acquire((await request.session()).uid, operation.refusedWhileHalted === true)
       ).dynamoCalls;
     }
+    await request.beforeSend?.();
     const started = performance.now();
     try {
       const wire = {
@@ -122,10 +138,11 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
       const calls = { ...wire, session: request.session, refreshSession: request.refreshSession };
       // Logout ends the token in the secret (read fresh) and the one this container holds, and marks the secret
       // logged out: not just the token this container happened to cache.
-      const { result, attempts } =
+      const { result: reply, attempts } =
         operation.broker === 'Logout'
           ? await logoutEverywhere(operation, input, { ...wire, sessions: request.sessions })
           : await callBroker(operation, input, calls);
+      const result = withConversion(reply);
       facts.brokerAttempts = attempts;
       if (operation.alsoRead && operation.kind === 'read') {
         // A second read folded into the first (e.g. the orders fired GTTs placed); its failure is said, not thrown.
@@ -150,11 +167,16 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
     let events: readonly LifecycleEvent[] = [];
     try {
       // The record's completing write carries the events (the transactional outbox): no write of their own.
-      const run = await idempotency.run(options.idempotencyKey, input, context, async () => {
-        const sent = await send();
-        events = sent.events;
-        return sent;
-      });
+      const run = await idempotency.run(
+        options.idempotencyKey,
+        request.idempotencyInput ?? input,
+        context,
+        async () => {
+          const sent = await send();
+          events = sent.events;
+          return sent;
+        },
+      );
       facts.replayed = run.replayed;
       // A replay is redacted again on its way out: a record stored before a token was known is no exception.
       const result = {

@@ -4,6 +4,9 @@
  *   functionShell (injectLambdaContext, logMetrics) -> errorContract -> accessLog -> operationMetrics -> httpResponse
  *     -> auditLog -> parseRequest -> orderSafety -> brokerSession -> exchangeRules -> handler (executor.ts)
  *
+ * (a PATCH: parseRequest -> brokerSession -> orderPatch -> orderSafety -> exchangeRules: the order read and merged
+ * first, order-patch.ts)
+ *
  * The handler is the executor: it takes a permit from the account's order-rate governor before every broker write
  * of an `order` entry (safety/trading-controls.ts; the kill switch's state is read with it), inside the idempotent
  * step, and hands a success's lifecycle events to the outbox itself (order-events.ts): in the idempotency record's
@@ -36,6 +39,7 @@ import { exchangeRules } from './exchange-rules.js';
 import { execute } from './executor.js';
 import { httpResponse } from './http-response.js';
 import { operationMetrics } from './operation-metrics.js';
+import { orderPatch } from './order-patch.js';
 import { orderSafety } from './order-safety.js';
 import { parseRequest } from './parse-request.js';
 
@@ -152,8 +156,14 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
     .use(httpResponse(operation))
     .use(audit ? [audit] : [])
     .use(parseRequest(operation))
+    // A PATCH reads the order first (the session before order safety), so every check judges the merged order.
+    .use(
+      operation.patch
+        ? [brokerSession(() => runtime().sessions, operation.kind), orderPatch(operation, () => runtime().config)]
+        : [],
+    )
     .use(orderSafety(operation, () => runtime().config))
-    .use(brokerSession(() => runtime().sessions, operation.kind))
+    .use(operation.patch ? [] : [brokerSession(() => runtime().sessions, operation.kind)])
     .use(exchangeRules(operation, () => runtime().config))
     .handler(async (_event, context) => {
       const state = context.gateway;
@@ -168,6 +178,9 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
           operation,
           config,
           input: state.input,
+          converted: state.converted,
+          idempotencyInput: state.idempotencyInput,
+          beforeSend: state.beforeSend,
           options: state.request.options,
           session: state.session,
           refreshSession: state.refreshSession,

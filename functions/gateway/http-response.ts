@@ -12,7 +12,11 @@ export const httpResponse = (operation: AnyOperation): MiddlewareObj<unknown, un
     const dryRun = request.context.gateway.request?.options.dryRun === true;
     request.response = {
       statusCode: dryRun ? 200 : operation.successStatus,
-      headers: { 'content-type': 'application/json' },
+      headers: {
+        'content-type': 'application/json',
+        // One order's version, for a PATCH's If-Match (order-patch.ts).
+        ...(operation.etag && !dryRun ? { etag: `"${operation.etag(request.response)}"` } : {}),
+      },
       body: JSON.stringify(request.response),
     };
   },

@@ -10,7 +10,7 @@ import type { AnyOperation } from '../contract/operation.js';
 import type { GatewayConfig } from '../runtime/config.js';
 import { envName } from '../runtime/env.js';
 import { checkGuardrails } from '../safety/guardrails.js';
-import { protectMarketOrder } from '../safety/market-orders.js';
+import { priceInput } from '../safety/priced-orders.js';
 import type { GatewayContext } from './context.js';
 
 export const orderSafety = (
@@ -48,11 +48,13 @@ export const orderSafety = (
       );
     }
     if (operation.priceOrders) {
-      // Market orders become protected limit orders (or are refused) before guardrails, dry run and broker see them.
-      const priced: unknown = operation.priceOrders(state.input, (leg) => protectMarketOrder(leg, settings));
-      if (JSON.stringify(priced) !== JSON.stringify(state.input)) {
+      // Market orders become protected limit orders (or are refused) before guardrails, dry run and broker see them;
+      // on PRICE_TICK here, on the instrument's tick once its rules are read (exchange-rules.ts).
+      const priced = priceInput(operation, state.input, settings);
+      if (priced.converted) {
         state.requestedInput = state.input;
-        state.input = priced;
+        state.input = priced.input;
+        state.converted = priced.converted;
       }
     }
     for (const order of operation.guardedOrders?.(state.input) ?? []) checkGuardrails(operation.name, order, settings);

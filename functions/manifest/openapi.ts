@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { ERROR_CATALOG } from '../contract/errors.js';
 import type { AnyOperation } from '../contract/operation.js';
 import { dryRunResultSchema } from '../schemas/dry-run.js';
+import { convertedField } from '../schemas/conversion.js';
 import { API_VERSION } from '../schemas/names.js';
 import { ROUTES } from './index.js';
 import type { FunctionEntry, Route } from './types.js';
@@ -78,6 +79,10 @@ const operationPath = (op: AnyOperation): JsonObject => {
       },
     };
   }
+  if (op.priceOrders) {
+    // Present when a market order was sent as a protected limit order (docs/compliance.md#market-orders).
+    result.properties = { ...(result.properties as JsonObject), converted: schemaOf(convertedField, 'output') };
+  }
   const responses: JsonObject = {
     [String(op.successStatus)]: {
       description:
@@ -85,6 +90,16 @@ const operationPath = (op: AnyOperation): JsonObject => {
           ? `${op.summary} (or, with ?dryRun=true, the request that would be sent: #/components/schemas/DryRun)`
           : op.summary,
       content: { 'application/json': { schema: result } },
+      ...(op.etag
+        ? {
+            headers: {
+              ETag: {
+                description: "The order's version: send it as If-Match with a PATCH",
+                schema: { type: 'string' },
+              },
+            },
+          }
+        : {}),
     },
     ...(op.kind === 'order' && op.successStatus !== 200
       ? {
@@ -126,6 +141,18 @@ const operationPath = (op: AnyOperation): JsonObject => {
               required: op.idempotency === 'required',
               schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,128}$' },
               description: 'Unique per order, reused on every retry of it',
+            },
+          ]
+        : []),
+      ...(op.patch
+        ? [
+            {
+              name: 'If-Match',
+              in: 'header',
+              required: false,
+              schema: { type: 'string' },
+              description:
+                'The ETag of GET /gtt-orders/{alId}: 412 ORDER_CHANGED (nothing sent) when the order is no longer at that version',
             },
           ]
         : []),

@@ -16,6 +16,8 @@ import {
   logout,
   modifyGttOrder,
   modifyOcoOrder,
+  patchGttOrder,
+  patchOcoOrder,
   placeGttOrder,
   placeOcoOrder,
 } from '../operations.js';
@@ -113,6 +115,8 @@ export const OPERATION_FUNCTIONS: readonly FunctionEntry[] = [
   operationFunction(getEnabledGtts, 'getEnabledGtts'),
   operationFunction(modifyGttOrder, 'modifyGttOrder'),
   operationFunction(modifyOcoOrder, 'modifyOcoOrder'),
+  operationFunction(patchGttOrder, 'patchGttOrder'),
+  operationFunction(patchOcoOrder, 'patchOcoOrder'),
   operationFunction(cancelGttOrder, 'cancelGttOrder'),
   operationFunction(clientDetails, 'clientDetails'),
   operationFunction(logout, 'logout'),

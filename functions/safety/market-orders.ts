@@ -6,6 +6,7 @@
  */
 import { GuardrailRejectedError, ValidationFailedError } from '../contract/errors.js';
 import type { PricedLeg } from '../contract/operation.js';
+import type { MarketConversion } from '../schemas/conversion.js';
 import { MARKET_PRICE_TYPES } from '../schemas/input.js';
 
 type MarketLeg = PricedLeg;
@@ -76,11 +77,19 @@ export const protectedPrice = (leg: MarketLeg, bandPercent: string, tick: string
   return format(price, decimals);
 };
 
+const REASON =
+  'the brokers refuse API market orders (2026 algo rules): sent as a limit order at the protection band from the reference price';
+
 /**
- * The order as it is sent: a market order becomes a protected limit order (MKT -> LMT, SL-MKT -> SL-LMT), or is
- * refused under `MARKET_ORDERS=reject`. Other orders are returned as they are.
+ * The order as it is sent: a market order becomes a protected limit order (MKT -> LMT, SL-MKT -> SL-LMT) on `tick`
+ * (the instrument's, when known; else the deployment's PRICE_TICK), with what was done; or is refused under
+ * `MARKET_ORDERS=reject`. Other orders are returned as they are.
  */
-export const protectMarketOrder = (leg: MarketLeg, settings: MarketOrderSettings): { prctyp: string; prc: string } => {
+export const convertMarketOrder = (
+  leg: MarketLeg,
+  settings: MarketOrderSettings,
+  tick: string = settings.priceTick,
+): { prctyp: string; prc: string; conversion?: MarketConversion } => {
   if (!MARKET_PRICE_TYPES.includes(leg.prctyp)) return { prctyp: leg.prctyp, prc: leg.prc };
   if (settings.marketOrders === 'reject') {
     throw new GuardrailRejectedError(
@@ -89,5 +98,25 @@ export const protectMarketOrder = (leg: MarketLeg, settings: MarketOrderSettings
     );
   }
   const band = settings.marketProtectionPercent === 'auto' ? autoBandPercent(leg) : settings.marketProtectionPercent;
-  return { prctyp: leg.prctyp === 'MKT' ? 'LMT' : 'SL-LMT', prc: protectedPrice(leg, band, settings.priceTick) };
+  const prctyp = leg.prctyp === 'MKT' ? 'LMT' : 'SL-LMT';
+  const prc = protectedPrice(leg, band, tick);
+  return {
+    prctyp,
+    prc,
+    conversion: {
+      from: leg.prctyp,
+      to: prctyp,
+      price: prc,
+      reference: leg.reference,
+      protectionPct: band,
+      tick,
+      reason: REASON,
+    },
+  };
+};
+
+/** The price type and price sent (see `convertMarketOrder`), on the deployment's PRICE_TICK. */
+export const protectMarketOrder = (leg: MarketLeg, settings: MarketOrderSettings): { prctyp: string; prc: string } => {
+  const { prctyp, prc } = convertMarketOrder(leg, settings);
+  return { prctyp, prc };
 };

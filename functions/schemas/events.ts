@@ -7,6 +7,7 @@ import './zod-config.js';
 
 import * as z from 'zod';
 
+import { convertedField } from './conversion.js';
 import type { DetailType } from './event-types.js';
 
 export {
@@ -77,6 +78,12 @@ export const orderView = z.strictObject({
 export type OrderView = z.output<typeof orderView>;
 
 const orderDetail = orderView.extend(eventFields);
+/** GTT Placed and GTT Modified: the order, and what the gateway did to a market order. */
+const writtenOrderDetail = orderDetail.extend({
+  converted: convertedField
+    .optional()
+    .describe("the gateway's: the market order (or an OCO's market legs) it sent as a protected limit order"),
+});
 
 /** The order a fired GTT placed, as the broker's order book shows it (docs/http-api.md: the fate of a fired order). */
 export const firedOrder = z.strictObject({
@@ -175,8 +182,8 @@ const signalDetail = z.strictObject({
 });
 
 export const DETAIL_SCHEMAS = {
-  'GTT Placed': orderDetail,
-  'GTT Modified': orderDetail,
+  'GTT Placed': writtenOrderDetail,
+  'GTT Modified': writtenOrderDetail,
   'GTT Cancelled': partialOrderDetail.extend({
     status: z.string().optional().describe('the broker history status, when it has one'),
   }),

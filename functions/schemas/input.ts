@@ -243,3 +243,65 @@ export type PlaceOcoInput = z.output<typeof placeOcoInput>;
 
 export const modifyOcoInput = z.lazy(() => z.strictObject({ al_id: gttId(), ...ocoFields() }).transform(checkOco));
 export type ModifyOcoInput = z.output<typeof modifyOcoInput>;
+
+/**
+ * A partial modify (PATCH): only what changes, at least one field. The symbol and exchange are the order's own
+ * (cancel and place to change them); every other field of the modify may be given. No defaults: a field left out
+ * keeps the pending order's value.
+ */
+const patchOrderFields = () => ({
+  qty: quantity().optional(),
+  prc: decimalString('prc').optional(),
+  prd: enumOf('prd', PRODUCTS).optional(),
+  trantype: enumOf('trantype', TRANSACTION_TYPES).optional(),
+  prctyp: enumOf('prctyp', PRICE_TYPES).optional(),
+  ret: enumOf('ret', RETENTIONS).optional(),
+  ai_t: enumOf('ai_t', ALERT_TYPES).optional(),
+  validity: enumOf('validity', VALIDITIES).optional(),
+  d: decimalString('d').optional(),
+  tag: tag().optional(),
+});
+
+const atLeastOne = (fields: Record<string, unknown>, ctx: z.RefinementCtx, names: readonly string[]) => {
+  if (!names.some((name) => fields[name] !== undefined))
+    ctx.addIssue({ code: 'custom', path: [], message: `name at least one field to change (${names.join(', ')})` });
+};
+
+export const patchOrderInput = z.lazy(() =>
+  z
+    .strictObject({ al_id: gttId(), ...patchOrderFields() })
+    .superRefine((patch, ctx) => atLeastOne(patch, ctx, Object.keys(patchOrderFields()))),
+);
+export type PatchOrderInput = z.output<typeof patchOrderInput>;
+
+const patchOcoLeg = () =>
+  z
+    .strictObject({
+      trigger: decimalString('trigger').optional(),
+      order: z
+        .strictObject({
+          trantype: enumOf('trantype', TRANSACTION_TYPES).optional(),
+          prctyp: enumOf('prctyp', ['LMT', 'MKT', 'SL-LMT', 'SL-MKT'] as const).optional(),
+          qty: quantity().optional(),
+          prc: decimalString('prc').optional(),
+          prd: enumOf('prd', PRODUCTS).optional(),
+          ret: enumOf('ret', RETENTIONS).optional(),
+          trgprc: decimalString('trgprc').optional(),
+        })
+        .optional(),
+    })
+    .optional();
+
+export const patchOcoInput = z.lazy(() =>
+  z
+    .strictObject({
+      al_id: gttId(),
+      validity: enumOf('validity', VALIDITIES).optional(),
+      tag: tag().optional(),
+      ltp: decimalString('ltp').optional(),
+      target: patchOcoLeg(),
+      stopLoss: patchOcoLeg(),
+    })
+    .superRefine((patch, ctx) => atLeastOne(patch, ctx, ['validity', 'tag', 'target', 'stopLoss'])),
+);
+export type PatchOcoInput = z.output<typeof patchOcoInput>;

@@ -36,11 +36,17 @@ export const PLANS_EVENTS_TABLE_ACTIONS = [
   'dynamodb:BatchWriteItem',
 ] as const;
 /**
- * What the EventForwarder does in the events table: read markers (BatchGetItem), read the watcher's view of a
- * cancelled order (GetItem), write markers (BatchWriteItem). The order functions have nothing there any more: their
- * events go to the outbox (the idempotency table) and the forwarder publishes them.
+ * What the EventForwarder does in the events table: read markers (BatchGetItem), read a cancelled order as it was
+ * last known (Query of its `known#` items, else GetItem of the watcher's view), write markers, history and known
+ * orders (BatchWriteItem). The order functions have nothing there any more: their events go to the outbox (the
+ * idempotency table) and the forwarder publishes them.
  */
-export const FORWARDER_EVENTS_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem'];
+export const FORWARDER_EVENTS_TABLE_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:Query',
+  'dynamodb:BatchGetItem',
+  'dynamodb:BatchWriteItem',
+];
 /**
  * What the watcher does there: take and give back its lease (UpdateItem), read its order items (Query), read
  * markers (BatchGetItem), write markers and the order items that changed (BatchWriteItem).

@@ -206,10 +206,11 @@ describe('npm run gtt against npm start', () => {
     expect(reused.stderr).toMatch(/IDEMPOTENCY_KEY_REUSED/);
 
     // Every missing or bad flag at once, then one line of usage (the full help only on --help); nothing is sent.
+    // (--price is asked once --price-type says a limit order: a market order goes without.)
     const usage = await gtt(['place', '--exch', 'NSE', '--qty', '-1', '--trigger', 'abc']);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toBe(
-      'missing --tsym, --price, --product, --side, --price-type, --retention, --alert; --qty must be a positive whole number, got "-1"; ' +
+      'missing --tsym, --product, --side, --price-type, --retention, --alert; --qty must be a positive whole number, got "-1"; ' +
         '--trigger must be a plain non-negative decimal number (no sign, exponent or more than 8 decimals), got "abc"\n' +
         'usage: npm run gtt -- place --exch --tsym --qty --price --product --side --price-type --retention --alert --trigger --tag --validity --key   (--help: every command and flag)\n',
     );

@@ -101,7 +101,7 @@ describe('market orders', () => {
     });
   });
 
-  it('a flat band and another tick are settings', async () => {
+  it("a flat band is a setting; the price is on the instrument's tick (SearchScrip), whatever PRICE_TICK says", async () => {
     const reply = await invokeHttp(
       handlerWith(placeGttOrder, { MARKET_PROTECTION_PERCENT: '1', PRICE_TICK: '0.1' }),
       placeGttOrder,
@@ -110,7 +110,11 @@ describe('market orders', () => {
         query: { dryRun: 'true' },
       },
     );
-    expect(reply.body).toMatchObject({ request: { jData: { prctyp: 'LMT', prc: '1504.9' } } });
+    // 1490 + 1 % = 1504.9: on the instrument's 0.05 grid, written with its decimals.
+    expect(reply.body).toMatchObject({
+      request: { jData: { prctyp: 'LMT', prc: '1504.90' } },
+      converted: { protectionPct: '1', tick: '0.05', price: '1504.90' },
+    });
   });
 
   it('MARKET_ORDERS=reject: 422 GUARDRAIL_REJECTED naming the leg, nothing sent; limit orders still go', async () => {

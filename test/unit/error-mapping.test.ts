@@ -193,6 +193,7 @@ describe('error contract', () => {
       TRADING_HALTED: 423,
       PLAN_NOT_FOUND: 404,
       PLAN_BUSY: 409,
+      ORDER_CHANGED: 412,
     });
     expect(errorName('SESSION_EXPIRED')).toBe('SessionExpired');
     expect(errorName('RATE_LIMITED')).toBe('RateLimited');

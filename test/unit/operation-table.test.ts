@@ -13,6 +13,20 @@ import { logoutReply } from '../../functions/schemas/reply.js';
 
 const session = { accessToken: 'not-used-here-1', uid: 'U1', actid: 'A1' };
 
+/** The pending orders the PATCH entries' examples change, as GetGTTOrder answers them (normalised). */
+const PENDING: Record<string, unknown> = {
+  PatchGTTOrder: {
+    ...{ stat: 'Ok', al_id: '26112200000001', ai_t: 'LTP_B_O', exch: 'NSE', tsym: 'M&M-EQ', trantype: 'B' },
+    ...{ prctyp: 'LMT', qty: 1, prc: '1500', prd: 'C', d: '1490', type: 'single', trigger: '1490' },
+  },
+  PatchOCOOrder: {
+    ...{ stat: 'Ok', al_id: '26112200000001', ai_t: 'LMT_BOS_O', exch: 'NSE', tsym: 'M&M-EQ', trantype: 'S' },
+    ...{ prctyp: 'LMT', qty: 1, prc: '1600', prd: 'C', d: '1600', type: 'oco' },
+    target: { trigger: '1600', order: { trantype: 'S', prctyp: 'LMT', qty: 1, prc: '1600', prd: 'C' } },
+    stopLoss: { trigger: '1400', order: { trantype: 'S', prctyp: 'LMT', qty: 1, prc: '1395', prd: 'C' } },
+  },
+};
+
 describe('the operation table', () => {
   it('names, ids and routes are unique', () => {
     for (const key of ['name', 'id'] as const)
@@ -23,7 +37,9 @@ describe('the operation table', () => {
   it.each(OPERATIONS.map((op) => [op.name, op] as const))(
     '%s: its example is a valid input, and builds jData',
     (_name, op) => {
-      const input = validateInput(op.input, op.example);
+      const checked = validateInput(op.input, op.example) as Record<string, unknown>;
+      // A PATCH sends the pending order with the changes over it: here, the pending order as GetGTTOrder gives it.
+      const input = op.patch ? op.patch.full.parse(op.patch.merge(PENDING[op.name], checked)) : checked;
       const jData = op.toJData(input, session);
       expect(jData).toMatchObject(op.name === 'GetTriggeredGTTOrders' ? { actid: 'A1' } : { uid: 'U1' });
       for (const param of Object.values(op.pathParams ?? {})) expect(op.example).toHaveProperty(param);

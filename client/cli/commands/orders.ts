@@ -2,7 +2,7 @@
 import type { ListFilters, TriggeredPage } from '../../types.js';
 import { command, may } from '../command.js';
 import { actionText, table, withNextPage } from '../render.js';
-import { OCO_FLAGS, ocoFromFlags, ORDER_FLAGS, orderFromFlags } from './order-input.js';
+import { MODIFY_FLAGS, modifyFromFlags, OCO_FLAGS, ocoFromFlags, ORDER_FLAGS, orderFromFlags } from './order-input.js';
 import { bookTable, ORDER_COLUMNS, type OrderBookList, orderRow, ordersTable, triggeredTable } from './order-tables.js';
 import { PAGE_FLAGS, pageFlags } from './page-flags.js';
 
@@ -61,11 +61,16 @@ export const get = command({
 export const modify = command({
   name: 'modify',
   args: ['alId'],
-  flags: ORDER_FLAGS,
+  flags: MODIFY_FLAGS,
   dryRun: true,
-  summary: "replace a pending order: every place flag again (a full replacement); --key as place's",
-  input: (f, args) => ({ alId: alIdOf(args), order: orderFromFlags(f) }),
-  run: ({ client, orderOptions }, { alId, order }) => client.modifyOrder(alId, order, orderOptions),
+  summary:
+    'change a pending order: only the flags given (`modify 1 --trigger 1495`: the rest as the broker holds it, ' +
+    "refused if the order changed meanwhile), or every place flag for a full replacement; --key as place's",
+  input: (f, args) => ({ alId: alIdOf(args), modify: modifyFromFlags(f) }),
+  run: ({ client, orderOptions }, { alId, modify }) =>
+    'full' in modify
+      ? client.modifyOrder(alId, modify.full, orderOptions)
+      : client.patchOrder(alId, modify.changes, orderOptions),
   render: (r) => actionText('modified', r),
 });
 

@@ -1,0 +1,14 @@
+// Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.
+// PatchGTTOrder: the operation table's patchGttOrder on the shared gateway stack.
+import { createGatewayEvents } from '../events/producer.js';
+import { createGatewayHandler } from '../gateway/gateway-handler.js';
+import { patchGttOrder } from '../operations.js';
+import { dynamoIdempotency } from '../safety/idempotency.js';
+import { dynamoTradingControls } from '../safety/trading-controls.js';
+
+export const handler = createGatewayHandler(patchGttOrder, {
+  idempotency: dynamoIdempotency,
+  events: createGatewayEvents,
+  controls: dynamoTradingControls,
+  prefetchSession: true,
+});
