@@ -7,20 +7,14 @@
  *   BSE   `INFY` -> `INFY` (listed as named)
  *   `NSE:INFY` (TradingView's `{{exchange}}:{{ticker}}` form) -> exchange NSE, ticker INFY
  *   `M_M` -> `M&M` when the broker lists that and not the other (TradingView writes `&` as `_`)
- *   `NIFTY1!` -> the front month's future on NFO, `NIFTY<DD><MON><YY>F`; `NIFTY2!` the month after
+ *   `NIFTY1!` -> the front month's future on NFO (BFO for a BSE name), `NIFTY<DD><MON><YY>F`; `NIFTY2!` the next
  *
  * NSE's monthly derivatives expire on the month's last Tuesday (from September 2025), a day earlier when that is a
  * holiday: the future's name is read from SearchScrip's list of the underlying's contracts when it answers one,
  * else each possible expiry day (Tuesday, then the trading days before it) is asked for by name.
  */
 import type { BrokerCallDeps } from '../broker/call-broker.js';
-import {
-  closestSymbols,
-  type InstrumentRules,
-  instrumentRules,
-  searchSymbols,
-  unknownSymbolError,
-} from '../broker/instruments.js';
+import { type InstrumentRules, instrumentRules, searchSymbols } from '../broker/instruments.js';
 import { ValidationFailedError } from '../contract/errors.js';
 import { EXCHANGES } from '../schemas/fields.js';
 import type { Alert, SignalOrder } from '../schemas/signals.js';
@@ -85,11 +79,17 @@ const expiryOf = (tsym: string): number | undefined => {
   return month < 0 ? undefined : Date.UTC(2000 + Number(m[4]), month, Number(m[2]));
 };
 
-/** The `n`th future of `underlying` on NFO, confirmed by SearchScrip; refused with what it lists when none is. */
-const continuousFuture = async (underlying: string, n: 1 | 2, deps: BrokerCallDeps, now: Date): Promise<string> => {
+/** The `n`th future of `underlying` on `segment`, confirmed by SearchScrip; refused when the broker lists none. */
+const continuousFuture = async (
+  segment: string,
+  underlying: string,
+  n: 1 | 2,
+  deps: BrokerCallDeps,
+  now: Date,
+): Promise<string> => {
   const today = indiaToday(now);
   // The broker's own list of the underlying's futures, when its search answers them.
-  const listed = (await searchSymbols('NFO', underlying, deps))
+  const listed = (await searchSymbols(segment, underlying, deps))
     .map((v) => v.tsym)
     .filter((tsym) => FUTURE.exec(tsym)?.[1] === underlying)
     .map((tsym) => ({ tsym, expiry: expiryOf(tsym) }))
@@ -102,10 +102,10 @@ const continuousFuture = async (underlying: string, n: 1 | 2, deps: BrokerCallDe
   for (const back of [0, 1, 4, 5]) {
     const tsym = futureName(underlying, tuesday - back * DAY_MS);
     tried.push(tsym);
-    if ((await searchSymbols('NFO', tsym, deps)).some((v) => v.tsym === tsym)) return tsym;
+    if ((await searchSymbols(segment, tsym, deps)).some((v) => v.tsym === tsym)) return tsym;
   }
   throw refused(
-    `${underlying}${n}! is the ${n === 1 ? 'front' : 'next'} month's future, but the broker lists none of ${tried.join(', ')} on NFO; nothing was placed. Name the contract in the strategy (order.tsym) instead.`,
+    `${underlying}${n}! is the ${n === 1 ? 'front' : 'next'} month's future, but the broker lists none of ${tried.join(', ')} on ${segment}; nothing was placed. Name the contract in the strategy (order.tsym) instead.`,
     'ticker',
   );
 };
@@ -157,14 +157,21 @@ export const resolveInstrument = async (
   const { exch, ticker } = exchangeAndTicker(alert, order);
   const continuous = CONTINUOUS.exec(ticker);
   if (continuous) {
-    const tsym = await continuousFuture(continuous[1]!, Number(continuous[2]) as 1 | 2, deps, now);
-    return { exch: 'NFO', tsym, rules: await instrumentRules('NFO', tsym, deps) };
+    // Derivatives of an NSE name trade on NFO, of a BSE name on BFO.
+    const segment = exch === 'BSE' || exch === 'BFO' ? 'BFO' : 'NFO';
+    const tsym = await continuousFuture(segment, continuous[1]!, Number(continuous[2]) as 1 | 2, deps, now);
+    return { exch: segment, tsym, rules: await instrumentRules(segment, tsym, deps) };
   }
-  const names = candidates(exch, ticker);
-  for (const tsym of names) {
-    if ((await searchSymbols(exch, tsym, deps)).some((v) => v.tsym === tsym))
+  // The first name the broker lists (one SearchScrip, kept in the container's instrument cache); none: the first
+  // name's refusal, which names the closest listed symbols.
+  let refusal: unknown;
+  for (const tsym of candidates(exch, ticker)) {
+    try {
       return { exch, tsym, rules: await instrumentRules(exch, tsym, deps) };
+    } catch (error) {
+      if (!(error instanceof ValidationFailedError)) throw error;
+      refusal ??= error;
+    }
   }
-  const suggestions = await closestSymbols(exch, names[0]!, deps).catch(() => []);
-  throw unknownSymbolError(exch, names[0]!, suggestions, { field: 'ticker' });
+  throw refusal;
 };
