@@ -127,7 +127,7 @@ export const SIGNAL_WEBHOOK: FunctionEntry = {
     }),
   ],
   env: {
-    keys: ['eventsTableName', 'idempotencyTableName', 'signalQueueUrl', 'sqsEndpoint'],
+    keys: ['eventsTableName', 'idempotencyTableName', 'signalQueueUrl'],
     deploymentSettings: false,
   },
   grants: ['eventsTable:signals', 'idempotencyTable:outbox', 'signalQueue:send'],

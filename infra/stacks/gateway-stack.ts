@@ -234,7 +234,6 @@ export class GatewayStack extends Stack {
       values: {
         ...this.events.wiring.values,
         signalQueueUrl: signals.queue.queueUrl,
-        sqsEndpoint: undefined,
         signalBaseUrl: resolveSignalBaseUrl(context('signalBaseUrl')),
       },
       resources: { ...this.events.wiring.resources, signalQueue: signals.queue },
