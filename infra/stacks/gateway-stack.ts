@@ -35,6 +35,7 @@ import {
 import type { FunctionWiring } from '../constructs/manifest-function.js';
 import { addGatewayOutputs, suppressGatewayNagFindings } from '../constructs/outputs.js';
 import { resolveEndOfDayLogout, SessionFunctions } from '../constructs/session.js';
+import { addSignalQueue, resolveSignalBaseUrl } from '../constructs/signals.js';
 import { expiringTable } from '../constructs/tables.js';
 import { type BrokerSetup, resolveBrokerSetup } from '../settings/broker-setup.js';
 import { type NotifyWebhookProps, resolveNotifyWebhook } from '../settings/notify-webhook.js';
@@ -226,7 +227,17 @@ export class GatewayStack extends Stack {
     ]);
     this.staticEgress?.allowTableCalls(this.controlTable, [...KILL_SWITCH_TABLE_ACTIONS]);
 
-    this.functions = addGatewayFunctions(this, this.events.wiring);
+    // The signal queue between the webhook and the worker (functions/signals/).
+    const signals = addSignalQueue(this, alarmAction);
+    this.functions = addGatewayFunctions(this, {
+      ...this.events.wiring,
+      values: {
+        ...this.events.wiring.values,
+        signalQueueUrl: signals.queue.queueUrl,
+        signalBaseUrl: resolveSignalBaseUrl(context('signalBaseUrl')),
+      },
+      resources: { ...this.events.wiring.resources, signalQueue: signals.queue },
+    });
     this.session = new SessionFunctions(this, 'Session', {
       wiring: this.events.wiring,
       ...(props.oauthAppSecretArn ? { oauthAppSecretArn: props.oauthAppSecretArn } : {}),
