@@ -3,36 +3,22 @@
  * answer plainly (functions/signals/run.ts), against the emulator and dynalite: an OCO, a bracket and a trailing
  * stop made from one alert; an unknown outcome reported and never placed again; "not now" thrown for the queue.
  */
-import { randomBytes } from 'node:crypto';
-
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { clearInstrumentCache } from '../../functions/broker/instruments.js';
-import { type Alert, type SignalRecord, type Strategy, strategyInput } from '../../functions/schemas/signals.js';
+import type { Alert } from '../../functions/schemas/signals.js';
 import { createSignalActor, SignalRetryError } from '../../functions/signals/act.js';
 import type { SignalActor } from '../../functions/signals/actor.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { emulatorControl } from '../support/emulator-control.js';
 import { captureLogger } from '../support/logs.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
+import { testSignal as signal, testStrategy } from '../support/signals.js';
 
 let stack: LocalStack;
 let act: SignalActor;
 
-const strategy = (action: Record<string, unknown>, extra: Record<string, unknown> = {}): Strategy => ({
-  ...strategyInput.parse({ name: 'kinds', source: 'tradingview', action, ...extra }),
-  strategyId: `st${randomBytes(6).toString('hex')}`,
-  createdAt: new Date().toISOString(),
-  tokenSetAt: new Date().toISOString(),
-});
-const signal = (s: Strategy, alerts: Alert[]): SignalRecord => ({
-  signalId: `sig${randomBytes(6).toString('hex')}`,
-  strategyId: s.strategyId,
-  receivedAt: new Date().toISOString(),
-  state: 'received',
-  alerts,
-  preview: '{}',
-});
+const kindsStrategy = (action: Record<string, unknown>) => testStrategy({ name: 'kinds', action });
 const deadline = () => Date.now() + 20_000;
 const control = () => emulatorControl(stack.emulator.url);
 const placesAtBroker = async () =>
@@ -56,7 +42,7 @@ beforeEach(async () => {
 
 describe('oco, bracket, trailing stop', () => {
   it("oco: a sell alert's two legs sell at the target above and the stop below, rounded up", async () => {
-    const s = strategy({
+    const s = kindsStrategy({
       kind: 'oco',
       order: ORDER,
       target: { trigger: off('+2%'), price: off('+2%') },
@@ -72,7 +58,7 @@ describe('oco, bracket, trailing stop', () => {
   });
 
   it('bracket: a plan under the signal key, its entry GTT placed; acting again answers the same plan', async () => {
-    const s = strategy({
+    const s = kindsStrategy({
       kind: 'bracket',
       order: ORDER,
       entry: { trigger: off('-1%'), price: off('-1%') },
@@ -97,7 +83,7 @@ describe('oco, bracket, trailing stop', () => {
   });
 
   it('trailing-stop: a sell stop below the alert price, its plan trailing by the points given', async () => {
-    const s = strategy({
+    const s = kindsStrategy({
       kind: 'trailing-stop',
       order: ORDER,
       trigger: off('-2%'),
@@ -123,7 +109,7 @@ describe('when the broker does not answer plainly', () => {
   const GTT = { kind: 'gtt', order: { ...ORDER, qty: 1 }, trigger: off('-0.5%'), price: off('-0.5%') };
 
   it('an unknown outcome is reported with the way to check, not thrown, and never placed again', async () => {
-    const s = strategy(GTT);
+    const s = kindsStrategy(GTT);
     const sig = signal(s, [BUY_INFY]);
     await control().fault({ operation: 'PlaceGTTOrder', kind: 'serverTimeout', times: 1 });
     const outcome = await act(sig, s, deadline());
@@ -137,7 +123,7 @@ describe('when the broker does not answer plainly', () => {
   });
 
   it('"not now" (RATE_LIMITED) is thrown for the queue; the next delivery places it, once', async () => {
-    const s = strategy(GTT);
+    const s = kindsStrategy(GTT);
     const sig = signal(s, [BUY_INFY, { ...BUY_INFY, ticker: 'TCS', price: '4000' }]);
     await control().fault({ operation: 'PlaceGTTOrder', kind: 'rateLimit', times: 1 });
     const thrown = await act(sig, s, deadline()).catch((error: unknown) => error);

@@ -4,36 +4,22 @@
  * pending list are the proof. The alerts are as the webhook reads them from the documented bodies (example A: a
  * TradingView alert; example B: a ChartInk scan of two stocks).
  */
-import { randomBytes } from 'node:crypto';
-
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { clearInstrumentCache } from '../../functions/broker/instruments.js';
-import { type Alert, type SignalRecord, type Strategy, strategyInput } from '../../functions/schemas/signals.js';
+import type { Alert } from '../../functions/schemas/signals.js';
 import { createSignalActor } from '../../functions/signals/act.js';
 import type { SignalActor } from '../../functions/signals/actor.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { emulatorControl } from '../support/emulator-control.js';
 import { captureLogger } from '../support/logs.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
+import { testSignal as signal, testStrategy } from '../support/signals.js';
 
 let stack: LocalStack;
 let act: SignalActor;
 
-const strategy = (input: Record<string, unknown>): Strategy => ({
-  ...strategyInput.parse({ name: 'test', source: 'tradingview', ...input }),
-  strategyId: `st${randomBytes(6).toString('hex')}`,
-  createdAt: new Date().toISOString(),
-  tokenSetAt: new Date().toISOString(),
-});
-const signal = (s: Strategy, alerts: Alert[]): SignalRecord => ({
-  signalId: `sig${randomBytes(6).toString('hex')}`,
-  strategyId: s.strategyId,
-  receivedAt: new Date().toISOString(),
-  state: 'received',
-  alerts,
-  preview: '{}',
-});
+const strategy = testStrategy;
 const deadline = () => Date.now() + 20_000;
 
 const api = async (method: string, path: string) => {
