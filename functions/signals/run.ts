@@ -60,7 +60,7 @@ const failed = (error: unknown, ticker: string, tsym: string | undefined): Faile
   const kind = failure.outcome === 'unknown' ? 'unknown' : RETRY_CODES.includes(failure.code) ? 'retry' : 'refused';
   const what =
     kind === 'unknown'
-      ? `outcome unknown (${failure.code}): ${failure.message} Check GET /gtt-orders${tsym ? `?tsym=${encodeURIComponent(tsym)}` : ''} before placing it by hand; this signal never places it again.`
+      ? `outcome unknown (${failure.code}): ${failure.message} Check GET /gtt-orders${tsym ? `?tsym=${encodeURIComponent(tsym)}` : ''} to see what the broker holds before acting by hand; this signal does not send it again.`
       : `${kind === 'retry' ? 'not sent yet' : 'refused'} (${failure.code}): ${failure.message}`;
   return { kind, failure, result: { ticker, ...(tsym ? { tsym } : {}), detail: what } };
 };
