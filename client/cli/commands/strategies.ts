@@ -52,7 +52,10 @@ export const strategyCreate = command({
     try {
       body = JSON.parse(text ?? '') as Record<string, unknown>;
     } catch {
-      f.standalone('strategy-create needs --file or --body with the JSON of POST /strategies', 'strategy-create');
+      f.standalone(
+        'strategy-create needs the JSON of POST /strategies: its file, or the JSON itself (see the usage below)',
+        'strategy-create',
+      );
     }
     for (const name of ['name', 'source', 'mode'] as const) {
       const value = f.str(name);
