@@ -7,6 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { main } from '../../client/cli.js';
+import { createSignalWebhook } from '../../functions/signals/webhook.js';
+import { lambdaContext } from '../../local/lambda-context.js';
+import { captureLogger } from '../support/logs.js';
 import type { SignalRecord } from '../../functions/schemas/signals.js';
 import type { SignalActor } from '../../functions/signals/actor.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
@@ -265,6 +268,43 @@ describe('the webhook', () => {
     expect(acted.filter((s) => s.signalId === res.body.signalId)).toHaveLength(1);
     expect(eventsOf(res.body.signalId as string)).toEqual(['Signal Received', 'Signal Acted']);
     expect(stack.signalQueue.deadLetters).toEqual([]);
+  });
+});
+
+describe('what the webhook logs', () => {
+  it('never the token; the body only as a bounded preview', async () => {
+    const { webhookUrl } = await strategy();
+    const token = webhookUrl.split('/').pop()!;
+    const captured = captureLogger();
+    const webhook = createSignalWebhook({ env: stack.config as Record<string, string>, logger: captured.logger });
+    const event = (body: string, pathToken = token) => ({
+      version: '2.0',
+      routeKey: 'POST /signals/{token}',
+      rawPath: `/signals/${pathToken}`,
+      rawQueryString: '',
+      headers: { 'content-type': 'text/plain' },
+      pathParameters: { token: pathToken },
+      requestContext: {
+        domainName: 'test.local',
+        http: { method: 'POST', path: `/signals/${pathToken}`, sourceIp: '127.0.0.1' },
+        routeKey: 'POST /signals/{token}',
+        stage: '$default',
+      },
+      body,
+      isBase64Encoded: false,
+    });
+    const long = TV({ id: 'log-1', note: 'n'.repeat(2_000) });
+    const ok = (await webhook(event(long), lambdaContext('SignalWebhook'))) as { statusCode: number };
+    expect(ok.statusCode).toBe(202);
+    const wrong = (await webhook(event(long, 'B'.repeat(43)), lambdaContext('SignalWebhook'))) as {
+      statusCode: number;
+    };
+    expect(wrong.statusCode).toBe(401);
+    const text = captured.lines.join('\n');
+    expect(text).toContain('signal received');
+    expect(text).not.toContain(token);
+    expect(text).not.toContain('B'.repeat(43));
+    expect(text).not.toContain('n'.repeat(300));
   });
 });
 
