@@ -431,7 +431,7 @@ export interface paths {
         put?: never;
         /**
          * Where a strategy's alerts are posted (its webhookUrl; unsigned: the token in the path is the secret). TradingView, ChartInk, Amibroker or generic JSON, application/json or text/plain, at most 8 KiB. 202 {signalId} once recorded and queued; 200 with the first signalId and duplicate: true for the same alert again.
-         * @description The SignalWebhook function. Not retried automatically: it changes state.
+         * @description The SignalWebhook function. No IAM auth: the token in the path is the secret (a strategy's webhookUrl); the same alert twice is acted on once.
          */
         post: operations["PostSignal"];
         delete?: never;
@@ -6099,7 +6099,20 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "action": "buy",
+                 *       "ticker": "INFY",
+                 *       "exchange": "NSE",
+                 *       "price": 1500
+                 *     }
+                 */
+                "application/json": unknown;
+                "text/plain": string;
+            };
+        };
         responses: {
             /** @description Where a strategy's alerts are posted (its webhookUrl; unsigned: the token in the path is the secret). TradingView, ChartInk, Amibroker or generic JSON, application/json or text/plain, at most 8 KiB. 202 {signalId} once recorded and queued; 200 with the first signalId and duplicate: true for the same alert again. */
             202: {

@@ -53,5 +53,5 @@ export const OPERATION_INFO = {
   GetStrategy: {"method":"GET","path":"/strategies/{strategyId}","pathParams":["strategyId"],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
   DeleteStrategy: {"method":"DELETE","path":"/strategies/{strategyId}","pathParams":["strategyId"],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"control","retrySafe":true},
   RotateStrategyToken: {"method":"POST","path":"/strategies/{strategyId}/token","pathParams":["strategyId"],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"control","retrySafe":true},
-  PostSignal: {"method":"POST","path":"/signals/{token}","pathParams":["token"],"query":[],"dryRun":false,"body":false,"successStatus":202,"kind":"order","retrySafe":false},
+  PostSignal: {"method":"POST","path":"/signals/{token}","pathParams":["token"],"query":[],"dryRun":false,"body":true,"successStatus":202,"kind":"order","retrySafe":false},
 } as const satisfies { [Id in keyof operations]: OperationInfo };

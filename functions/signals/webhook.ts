@@ -15,7 +15,7 @@
  *    10 minutes (store.ts): the same alert again is 200 with the first signal's id and `duplicate: true`;
  * 7. the signal recorded (received) with its Signal Received event in the outbox, its message sent to the queue,
  *    then `202 {signalId}`. A queue that refuses it: the signal is refused (with its event), the duplicate claim
- *    freed, 503, so the sender may post again.
+ * freed, 500, so the sender may post again.
  *
  * The token is never logged: log lines name the strategy; the body only as a bounded, redacted preview.
  */

@@ -18,6 +18,7 @@ import type { Construct } from 'constructs';
 
 import { OPERATIONS } from '../../functions/manifest/index.js';
 import { KILL_SWITCH } from '../../functions/manifest/kill-switch.js';
+import { SIGNAL_WORKER } from '../../functions/manifest/strategies.js';
 import { DEPLOYMENT_SETTINGS, environmentOf } from '../../functions/runtime/env.js';
 import { addApiAlarm, addGatewayApi, applyRouteSettings } from '../constructs/api.js';
 import { AuditArchive } from '../constructs/audit.js';
@@ -264,6 +265,8 @@ export class GatewayStack extends Stack {
     for (const operation of OPERATIONS.filter((op) => op.kind === 'order'))
       this.audit.addLogGroup(operation.name, this.functions.get(operation.name)!.logGroup);
     this.audit.addLogGroup(KILL_SWITCH.name, this.functions.get(KILL_SWITCH.name)!.logGroup);
+    // The signal worker places and cancels orders through the order operations in-process: their audit records.
+    this.audit.addLogGroup(SIGNAL_WORKER.name, this.functions.get(SIGNAL_WORKER.name)!.logGroup);
     for (const name of ['OAuthCallback', 'SessionRenewal'] as const) {
       const fn = this.session.functions.get(name);
       if (fn) this.audit.addLogGroup(name, fn.logGroup);

@@ -6,6 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { main } from '../../client/cli.js';
+import { createSignalWebhook } from '../../functions/signals/webhook.js';
+import { lambdaContext } from '../../local/lambda-context.js';
+import { captureLogger } from '../support/logs.js';
 import type { SignalRecord } from '../../functions/schemas/signals.js';
 import type { SignalActor } from '../../functions/signals/actor.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
@@ -264,5 +268,86 @@ describe('the webhook', () => {
     expect(acted.filter((s) => s.signalId === res.body.signalId)).toHaveLength(1);
     expect(eventsOf(res.body.signalId as string)).toEqual(['Signal Received', 'Signal Acted']);
     expect(stack.signalQueue.deadLetters).toEqual([]);
+  });
+});
+
+describe('what the webhook logs', () => {
+  it('never the token; the body only as a bounded preview', async () => {
+    const { webhookUrl } = await strategy();
+    const token = webhookUrl.split('/').pop()!;
+    const captured = captureLogger();
+    const webhook = createSignalWebhook({ env: stack.config as Record<string, string>, logger: captured.logger });
+    const event = (body: string, pathToken = token) => ({
+      version: '2.0',
+      routeKey: 'POST /signals/{token}',
+      rawPath: `/signals/${pathToken}`,
+      rawQueryString: '',
+      headers: { 'content-type': 'text/plain' },
+      pathParameters: { token: pathToken },
+      requestContext: {
+        domainName: 'test.local',
+        http: { method: 'POST', path: `/signals/${pathToken}`, sourceIp: '127.0.0.1' },
+        routeKey: 'POST /signals/{token}',
+        stage: '$default',
+      },
+      body,
+      isBase64Encoded: false,
+    });
+    const long = TV({ id: 'log-1', note: 'n'.repeat(2_000) });
+    const ok = (await webhook(event(long), lambdaContext('SignalWebhook'))) as { statusCode: number };
+    expect(ok.statusCode).toBe(202);
+    const wrong = (await webhook(event(long, 'B'.repeat(43)), lambdaContext('SignalWebhook'))) as {
+      statusCode: number;
+    };
+    expect(wrong.statusCode).toBe(401);
+    const text = captured.lines.join('\n');
+    expect(text).toContain('signal received');
+    expect(text).not.toContain(token);
+    expect(text).not.toContain('B'.repeat(43));
+    expect(text).not.toContain('n'.repeat(300));
+  });
+});
+
+describe('the command line', () => {
+  it('strategy-create prints the URL once; signal-test posts a sample alert to it; rotate and delete', async () => {
+    const out: string[] = [];
+    const io = { out: (t: string) => out.push(t), err: (t: string) => out.push(t) };
+    const gtt = (...args: string[]) => main([...args, '--url', stack.api.url], {}, io);
+    const body = {
+      name: 'cli',
+      source: 'chartink',
+      action: {
+        kind: 'gtt',
+        order: { exch: 'NSE', prd: 'C', qty: 1, trantype: 'B' },
+        trigger: { offset: '0' },
+        price: { offset: '0' },
+      },
+    };
+    expect(await gtt('strategy-create', '--body', JSON.stringify(body), '--mode', 'paper'), out.join('\n')).toBe(0);
+    const created = out.pop()!;
+    const strategyId = /st[0-9a-f]{16}/.exec(created)![0];
+    const url = /(http\S+\/signals\/[A-Za-z0-9_-]{43})/.exec(created)![1]!;
+    expect(created).toContain('paper');
+    expect(await gtt('strategies')).toBe(0);
+    expect(out.pop()).toContain(strategyId);
+    expect(await gtt('strategy', strategyId)).toBe(0);
+    expect(out.pop()).not.toContain(url.split('/').pop()!);
+
+    expect(await gtt('signal-test', strategyId, '--webhook-url', url), out.join('\n')).toBe(0);
+    const sent = out.pop()!;
+    expect(sent).toMatch(/^sent \{"stocks":"INFY"/);
+    expect(sent).toMatch(/HTTP 202 \{"signalId":"sg[0-9a-f]{24}"/);
+    await settled();
+    const signalId = /sg[0-9a-f]{24}/.exec(sent)![0];
+    expect(acted.find((s) => s.signalId === signalId)?.alerts).toEqual([{ ticker: 'INFY', price: '1500' }]);
+
+    expect(await gtt('strategy-rotate', strategyId)).toBe(0);
+    expect(out.pop()).not.toContain(url);
+    expect(await gtt('signal-test', strategyId, '--webhook-url', url)).toBe(3);
+    expect(out.pop()).toContain('HTTP 401');
+    expect(await gtt('strategy-delete', strategyId)).toBe(0);
+    expect(out.pop()).toBe(`deleted ${strategyId}`);
+    expect(await gtt('strategy', strategyId)).toBe(3);
+    expect(await gtt('signal-test', strategyId, '--webhook-url', 'https://example.com/x')).not.toBe(0);
   });
 });

@@ -193,6 +193,8 @@ describe('error contract', () => {
       TRADING_HALTED: 423,
       PLAN_NOT_FOUND: 404,
       PLAN_BUSY: 409,
+      STRATEGY_NOT_FOUND: 404,
+      SIGNAL_TOKEN_INVALID: 401,
     });
     expect(errorName('SESSION_EXPIRED')).toBe('SessionExpired');
     expect(errorName('RATE_LIMITED')).toBe('RateLimited');
