@@ -222,7 +222,7 @@ console.log(
 );
 console.log(`  npm run gtt -- session --url ${base}`);
 console.log(
-  `\nSignals (TradingView, ChartInk, ...):\n  npm run gtt -- strategy-create --file strategy.json --url ${base}   # prints its webhook URL once\n  npm run gtt -- signal-test <strategyId> --url ${base}\n`,
+  `\nSignals (TradingView, ChartInk, ...):\n  npm run gtt -- strategy-create --file strategy.json --url ${base}   # prints its webhook URL once\n  npm run gtt -- signal-test <strategyId> --webhook-url <the URL it printed> --url ${base}\n`,
 );
 
 const shutdown = () => {

@@ -7,12 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { main } from '../../client/cli.js';
-import { createSignalWebhook } from '../../functions/signals/webhook.js';
-import { lambdaContext } from '../../local/lambda-context.js';
-import { captureLogger } from '../support/logs.js';
 import type { SignalRecord } from '../../functions/schemas/signals.js';
 import type { SignalActor } from '../../functions/signals/actor.js';
+import { createSignalWebhook } from '../../functions/signals/webhook.js';
+import { lambdaContext } from '../../local/lambda-context.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
+import { captureLogger } from '../support/logs.js';
 
 let stack: LocalStack;
 let keys = 0;
