@@ -47,6 +47,11 @@ import type {
   PlanList,
   PlanRecord,
   SessionStatus,
+  StrategyCreated,
+  StrategyDeleted,
+  StrategyInput,
+  StrategyList,
+  StrategyRecord,
   TriggeredList,
   TriggeredPage,
 } from './types.js';
@@ -262,6 +267,37 @@ export class GttClient {
   /** CancelPlan: `DELETE /plans/{planId}`: its live GTT cancelled, the plan ended. */
   cancelPlan(planId: string, options: CallOptions = {}): Promise<PlanRecord> {
     return this.operation('CancelPlan', { path: { planId } }, options);
+  }
+
+  // ---- strategies (docs/signals.md) ----
+
+  /**
+   * CreateStrategy: `POST /strategies` with an Idempotency-Key (made up when absent, kept for the retries). The reply's
+   * `webhookUrl` holds the strategy's token and is shown this once; the same key again answers the same strategy with
+   * a new token.
+   */
+  createStrategy(strategy: StrategyInput, options: OrderOptions = {}): Promise<StrategyCreated> {
+    return this.operation('CreateStrategy', { body: strategy }, options);
+  }
+
+  /** ListStrategies: `GET /strategies` (no tokens). */
+  strategies(options: CallOptions = {}): Promise<StrategyList> {
+    return this.operation('ListStrategies', {}, options);
+  }
+
+  /** GetStrategy: `GET /strategies/{strategyId}` (no token). */
+  getStrategy(strategyId: string, options: CallOptions = {}): Promise<StrategyRecord> {
+    return this.operation('GetStrategy', { path: { strategyId } }, options);
+  }
+
+  /** DeleteStrategy: `DELETE /strategies/{strategyId}`: its webhook URL stops working at once. */
+  deleteStrategy(strategyId: string, options: CallOptions = {}): Promise<StrategyDeleted> {
+    return this.operation('DeleteStrategy', { path: { strategyId } }, options);
+  }
+
+  /** RotateStrategyToken: `POST /strategies/{strategyId}/token`: a new webhookUrl (shown once), the old one dead. */
+  rotateStrategyToken(strategyId: string, options: CallOptions = {}): Promise<StrategyCreated> {
+    return this.operation('RotateStrategyToken', { path: { strategyId } }, options);
   }
 
   // ---- any operation ----

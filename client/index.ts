@@ -17,6 +17,7 @@ export { EXIT_CODES, exitCodeFor } from './exit-codes.js';
 export type { components, operations, paths } from './generated/openapi.js';
 export { OPERATION_INFO, type OperationInfo } from './generated/operations.js';
 export { loadProfile, type Profile, profilesFile } from './profiles.js';
+export { sampleAlert, sendSignal, type SignalReply } from './signals.js';
 export {
   type AwsCredentials,
   type CredentialsProvider,
@@ -53,6 +54,12 @@ export {
   type PlaceOcoResult,
   type PlaceResult,
   type RetryEvent,
+  type SignalAccepted,
+  type StrategyCreated,
+  type StrategyDeleted,
+  type StrategyInput,
+  type StrategyList,
+  type StrategyRecord,
   type TriggeredList,
   type TriggeredPage,
 } from './types.js';

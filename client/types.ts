@@ -63,6 +63,12 @@ export type PlanInput = OperationBody<'CreatePlan'>;
 export type PlanRecord = OperationResult<'GetPlan'>;
 export type PlanCreated = OperationResult<'CreatePlan'>;
 export type PlanList = OperationResult<'ListPlans'>;
+export type StrategyInput = OperationBody<'CreateStrategy'>;
+export type StrategyCreated = OperationResult<'CreateStrategy'>;
+export type StrategyRecord = OperationResult<'GetStrategy'>;
+export type StrategyList = OperationResult<'ListStrategies'>;
+export type StrategyDeleted = OperationResult<'DeleteStrategy'>;
+export type SignalAccepted = OperationResult<'PostSignal'>;
 export type EventsQuery = OperationQuery<'ListEvents'>;
 
 /**

@@ -23,6 +23,8 @@ import { createEndOfDayLogout } from '../functions/session/end-of-day.js';
 import { createSessionHealthCheck } from '../functions/session/health.js';
 import { createOAuthHandler } from '../functions/session/oauth.js';
 import { createSessionRenewal } from '../functions/session/totp-login.js';
+import { createStrategiesFunction } from '../functions/signals/strategies.js';
+import { createSignalWebhook } from '../functions/signals/webhook.js';
 import type { LocalHandler } from './http-api.js';
 import { lambdaContext } from './lambda-context.js';
 
@@ -51,6 +53,7 @@ const LOCAL_KEYS: readonly EnvKey[] = [
   'secretsManagerEndpoint',
   'dynamodbEndpoint',
   'eventbridgeEndpoint',
+  'sqsEndpoint',
 ];
 
 export interface LocalEnvironment {
@@ -91,10 +94,15 @@ const FACTORIES: Record<string, Factory> = {
     createKillSwitch({ config: env, logger: options.gateway?.logger ?? logger }) as LocalHandler,
   EventsHistory: (env, logger) => createEventsHistory({ env, logger }) as LocalHandler,
   Plans: (env, logger) => createPlansFunction({ settings: env, logger }) as LocalHandler,
+  Strategies: (env, logger) => createStrategiesFunction({ env, logger }) as LocalHandler,
+  SignalWebhook: (env, logger) => createSignalWebhook({ env, logger }) as LocalHandler,
 };
 
-/** Run by run-local.ts itself (a schedule, a stream), or by the local event bus (the webhook's formats). */
-const RUN_ELSEWHERE = new Set(['GttWatcher', 'EventForwarder', 'NotifyFormatter']);
+/**
+ * Run by run-local.ts itself (a schedule, a stream, the signal queue: local/sqs.ts), or by the local event bus (the
+ * webhook's formats).
+ */
+const RUN_ELSEWHERE = new Set(['GttWatcher', 'EventForwarder', 'NotifyFormatter', 'SignalWorker']);
 
 export interface LocalFunctionsOptions {
   /** Which optional functions this deployment has (`deployedWhen`). */

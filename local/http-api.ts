@@ -35,6 +35,8 @@ export interface LocalRoute {
   /** The function that serves it (its Lambda context's name). */
   name: string;
   handler: LocalHandler;
+  /** Takes text/plain as well as JSON (the signal webhook: TradingView posts text/plain). */
+  textBody?: boolean;
 }
 
 export interface LocalApiOptions {
@@ -125,6 +127,10 @@ const utf8 = (bytes: Buffer): string | undefined => {
 /** `application/json`, with or without parameters (`; charset=utf-8`). */
 const isJson = (contentType: string | undefined): boolean =>
   contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType.trim());
+
+/** `text/plain`, with or without parameters. */
+const isText = (contentType: string | undefined): boolean =>
+  contentType !== undefined && /^text\/plain\s*(;|$)/i.test(contentType.trim());
 
 export const toHttpApiEvent = (
   req: http.IncomingMessage,
@@ -246,7 +252,8 @@ export const startLocalApi = async (options: LocalApiOptions): Promise<LocalApi>
     const text = utf8(bytes);
     const body = text ?? bytes.toString('base64');
     const contentType = req.headers['content-type'];
-    if ((body !== '' || contentType !== undefined) && !isJson(contentType)) {
+    const takesText = routes.some((r) => r.route.textBody && r.method === method && r.pattern.test(url.pathname));
+    if ((body !== '' || contentType !== undefined) && !isJson(contentType) && !(takesText && isText(contentType))) {
       // Forms and text/plain are what a page on another site can send without a preflight: JSON only.
       return sendError(
         res,

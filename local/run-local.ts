@@ -5,6 +5,8 @@
  * API in front of the real handlers. Used by `npm start`, the end-to-end tests and the benchmarks.
  */
 
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+
 import { type RunningEmulator, startEmulator } from '../emulator/server.js';
 import type { EmulatorDialect } from '../emulator/wire/dialect.js';
 import { toGatewayError } from '../functions/contract/errors.js';
@@ -13,12 +15,15 @@ import { EVENT_FORWARDER, GTT_WATCHER } from '../functions/manifest/background.j
 import { FUNCTIONS, ROUTES } from '../functions/manifest/index.js';
 import { buildOpenApiDocument } from '../functions/manifest/openapi.js';
 import { SESSION_FUNCTIONS } from '../functions/manifest/session.js';
+import { SIGNAL_WORKER } from '../functions/manifest/strategies.js';
 import type { FunctionEntry } from '../functions/manifest/types.js';
 import { createEventForwarder, type ForwarderOptions } from '../functions/outbox/function.js';
 import { createPlanEngine } from '../functions/plans/runtime.js';
 import type { GatewaySettings } from '../functions/runtime/config.js';
 import { environmentOf } from '../functions/runtime/env.js';
 import { memo } from '../functions/schemas/values.js';
+import type { SignalActor } from '../functions/signals/actor.js';
+import { createSignalWorker } from '../functions/signals/worker.js';
 import { createGttWatcher, type WatcherOptions } from '../functions/watcher/function.js';
 import type { WatcherRun } from '../functions/watcher/watcher.js';
 import { type LocalBroker, localBroker } from './broker-preset.js';
@@ -39,6 +44,7 @@ import {
 import { environmentFor, type LocalEnvironment, localFunctions, ownFunctionLogger } from './functions.js';
 import { type LocalApi, type LocalHandler, startLocalApi } from './http-api.js';
 import { type LocalSecretsManager, startLocalSecretsManager } from './secrets-manager.js';
+import { type LocalQueue, type LocalQueueMessage, startLocalQueue } from './sqs.js';
 
 export { ownFunctionLogger } from './functions.js';
 
@@ -48,6 +54,12 @@ export const LOCAL_LOGIN_SECRET_ID = 'gtt-gateway/login';
 export const LOCAL_EVENT_BUS = 'gtt-gateway';
 
 export interface LocalStackOptions {
+  /** The signal worker here: an actor of its own (tests), the wait before a failed message is delivered again. */
+  signals?: {
+    actor?: SignalActor;
+    retryDelayMs?: number;
+    onDeadLetter?: (message: LocalQueueMessage, reason: string) => void;
+  };
   /** A broker preset (functions/broker/presets.ts) on the emulator's address; default `emulator`. */
   broker?: string;
   /** Classic deployment: the scheduled TOTP login (QuickAuth), jKey sessions. */
@@ -104,6 +116,8 @@ export interface LocalStack {
   /** The environment of the session functions (for the TOTP renewal and health check run by hand or in tests). */
   sessionEnv: Record<string, string>;
   eventBridge: LocalEventBridge;
+  /** The signal queue: what the webhook sent, and the SignalWorker consuming it in-process (local/sqs.ts). */
+  signalQueue: LocalQueue;
   /** The watcher's environment, and one run of it. */
   watcherEnv: Record<string, string>;
   watch(): Promise<WatcherRun>;
@@ -187,6 +201,13 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       }),
     },
   });
+  // The signal queue hands each message to the SignalWorker, built below once the environment is known.
+  const signalConsumer: { consume?: (event: SQSEvent) => Promise<SQSBatchResponse> } = {};
+  const signalQueue = await startLocalQueue({
+    consumer: (event) => signalConsumer.consume!(event),
+    ...(options.signals?.retryDelayMs !== undefined ? { retryDelayMs: options.signals.retryDelayMs } : {}),
+    ...(options.signals?.onDeadLetter ? { onDeadLetter: options.signals.onDeadLetter } : {}),
+  });
   const dynamo = await startLocalDynamo({
     extraTables: [
       { name: LOCAL_OAUTH_STATE_TABLE, key: 'state' },
@@ -224,6 +245,8 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       eventBusName: LOCAL_EVENT_BUS,
       eventsTableName: LOCAL_EVENTS_TABLE,
       eventbridgeEndpoint: eventBridge.url,
+      signalQueueUrl: signalQueue.queueUrl,
+      sqsEndpoint: signalQueue.url,
       controlTableName: options.governor === false ? undefined : LOCAL_CONTROL_TABLE,
       // A broker that states its own order rate (its preset) sets the default; the deployment's setting wins.
       orderRatePerSecond: broker.rateLimits?.perSecond,
@@ -263,6 +286,14 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
         reason,
       }),
   });
+  // The SignalWorker on the signal queue, as the deployed event source mapping runs it (batch size 1).
+  const workerLog = ownFunctionLogger(SIGNAL_WORKER.name);
+  const worker = createSignalWorker({
+    settings: environmentFor(SIGNAL_WORKER, local),
+    logger: workerLog.logger,
+    ...(options.signals?.actor ? { actor: options.signals.actor } : {}),
+  });
+  signalConsumer.consume = (event) => worker(event, workerLog.begin());
   const watcherLog = ownFunctionLogger('GttWatcher');
   // The plans' steps run with the watcher, through the same stack as the API's order operations.
   const planEngine = memo(() => createPlanEngine(watcherEnv, watcherLog.logger));
@@ -299,6 +330,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
         path: route.path,
         name: fn.name,
         handler: handlers.get(fn.name)!,
+        ...(route.auth === 'token' ? { textBody: true } : {}),
       })),
       // Where the sandbox's broker emulator listens (its port is random): `npm run gtt -- ltp` finds it here.
       {
@@ -364,6 +396,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     handlers,
     sessionEnv,
     eventBridge,
+    signalQueue,
     watcherEnv,
     watch,
     eventsForwarded: () => dynamo.streams.idle(),
@@ -373,6 +406,8 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       clearTimeout(timer);
       await running;
       await api.close();
+      await signalQueue.drained();
+      await signalQueue.close();
       await eventBridge.close();
       await secrets.close();
       await dynamo.close();

@@ -197,6 +197,9 @@ if (webhookUrl) {
   console.log(`Webhook format, events  ${notify.format}: ${notify.on.join(', ')}`);
   console.log(`Webhook dead letters    ${deadLetterFile}`);
 }
+console.log(
+  `Signals                 ${base}/signals/<token>  (unsigned; the token from POST /strategies)  queue ${stack.signalQueue.queueUrl} -> SignalWorker in-process`,
+);
 console.log(`GttWatcher              ${watchSeconds ? `every ${watchSeconds} s` : 'off (--watch-interval 0)'}`);
 const rules = parseGatewayConfig(stack.config);
 console.log(
@@ -217,7 +220,10 @@ console.log(`  npm run gtt -- ltp 'M&M-EQ' 1480 --url ${base}   # moves the sand
 console.log(
   `\nLogin on loopback (a new session token in the local secret):\n  npm run gtt -- login --url ${base}   # prints the login page; sign in as ${stack.emulator.uid} with the password and OTP above`,
 );
-console.log(`  npm run gtt -- session --url ${base}\n`);
+console.log(`  npm run gtt -- session --url ${base}`);
+console.log(
+  `\nSignals (TradingView, ChartInk, ...):\n  npm run gtt -- strategy-create --file strategy.json --url ${base}   # prints its webhook URL once\n  npm run gtt -- signal-test <strategyId> --webhook-url <the URL it printed> --url ${base}\n`,
+);
 
 const shutdown = () => {
   void stack.close().finally(() => process.exit(0));

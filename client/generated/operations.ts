@@ -50,4 +50,10 @@ export const OPERATION_INFO = {
   CreatePlan: {"method":"POST","path":"/plans","pathParams":[],"query":[],"idempotencyKey":"required","dryRun":false,"body":true,"successStatus":201,"kind":"order","retrySafe":true},
   GetPlan: {"method":"GET","path":"/plans/{planId}","pathParams":["planId"],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
   CancelPlan: {"method":"DELETE","path":"/plans/{planId}","pathParams":["planId"],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"order","retrySafe":true},
+  ListStrategies: {"method":"GET","path":"/strategies","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
+  CreateStrategy: {"method":"POST","path":"/strategies","pathParams":[],"query":[],"idempotencyKey":"required","dryRun":false,"body":true,"successStatus":201,"kind":"control","retrySafe":true},
+  GetStrategy: {"method":"GET","path":"/strategies/{strategyId}","pathParams":["strategyId"],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
+  DeleteStrategy: {"method":"DELETE","path":"/strategies/{strategyId}","pathParams":["strategyId"],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"control","retrySafe":true},
+  RotateStrategyToken: {"method":"POST","path":"/strategies/{strategyId}/token","pathParams":["strategyId"],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"control","retrySafe":true},
+  PostSignal: {"method":"POST","path":"/signals/{token}","pathParams":["token"],"query":[],"dryRun":false,"body":true,"successStatus":202,"kind":"order","retrySafe":false},
 } as const satisfies { [Id in keyof operations]: OperationInfo };

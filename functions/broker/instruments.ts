@@ -59,7 +59,7 @@ const cache = new Map<string, { rules: InstrumentRules; until: number }>();
 export const clearInstrumentCache = (): void => cache.clear();
 
 /** SearchScrip's matches; none when the broker answers `no data`. */
-const search = async (exch: string, text: string, deps: BrokerCallDeps) => {
+export const searchSymbols = async (exch: string, text: string, deps: BrokerCallDeps) => {
   try {
     return ((await callBroker(searchScrip, { exch, tsym: text }, deps)).result as z.output<typeof searchScrip.reply>)
       .values;
@@ -92,7 +92,7 @@ export const closestSymbols = async (exch: string, tsym: string, deps: BrokerCal
   const name = wanted.split('-')[0]!;
   const found = new Set<string>();
   for (const text of [...new Set([wanted, name, name.slice(0, 4)])].filter((t) => t.length >= 2)) {
-    for (const v of await search(exch, text, deps)) found.add(v.tsym);
+    for (const v of await searchSymbols(exch, text, deps)) found.add(v.tsym);
     if (found.size >= limit) break;
   }
   found.delete(wanted);
@@ -135,7 +135,7 @@ export const instrumentRules = async (
   const key = `${exch}:${tsym}`;
   const cached = cache.get(key);
   if (cached && cached.until > now()) return cached.rules;
-  const values = await search(exch, tsym, deps);
+  const values = await searchSymbols(exch, tsym, deps);
   const record = values.find((v) => v.tsym === tsym);
   if (!record) throw unknownSymbolError(exch, tsym, await closestSymbols(exch, tsym, deps).catch(() => []));
   const lot = Number(record.ls);

@@ -67,7 +67,7 @@ export const ERROR_CATALOG = {
   REQUEST_FORBIDDEN: {
     status: 403,
     summary:
-      'The local API refuses requests from another origin (an `Origin` header that is not the local API) or for another host (DNS rebinding); nothing was sent.',
+      "The local API refuses requests from another origin (an `Origin` header that is not the local API) or for another host (DNS rebinding); a signal webhook refuses a source address outside its strategy's allowIps. Nothing was sent.",
   },
   PLAN_NOT_FOUND: {
     status: 404,
@@ -77,6 +77,15 @@ export const ERROR_CATALOG = {
     status: 409,
     summary:
       'A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`).',
+  },
+  STRATEGY_NOT_FOUND: {
+    status: 404,
+    summary: 'No strategy has this id (GET /strategies lists them).',
+  },
+  SIGNAL_TOKEN_INVALID: {
+    status: 401,
+    summary:
+      "The signal webhook's token is not one of a strategy's (mistyped, rotated or its strategy deleted); nothing was recorded.",
   },
   TRADING_HALTED: {
     status: 423,
@@ -191,6 +200,8 @@ export class TradingHaltedError extends define('TRADING_HALTED') {}
 export class PlanNotFoundError extends define('PLAN_NOT_FOUND') {}
 export class PlanBusyError extends define('PLAN_BUSY') {}
 export class OrderChangedError extends define('ORDER_CHANGED') {}
+export class StrategyNotFoundError extends define('STRATEGY_NOT_FOUND') {}
+export class SignalTokenInvalidError extends define('SIGNAL_TOKEN_INVALID') {}
 
 const CLASSES: Record<ErrorCode, new (message: string, options?: GatewayErrorOptions) => GatewayError> = {
   // Stored bodies of VALIDATION_FAILED carry `{field, message}` details, as every one is built.
@@ -215,6 +226,8 @@ const CLASSES: Record<ErrorCode, new (message: string, options?: GatewayErrorOpt
   PLAN_NOT_FOUND: PlanNotFoundError,
   PLAN_BUSY: PlanBusyError,
   ORDER_CHANGED: OrderChangedError,
+  STRATEGY_NOT_FOUND: StrategyNotFoundError,
+  SIGNAL_TOKEN_INVALID: SignalTokenInvalidError,
 };
 
 /** Rebuilds an error from its contract body (e.g. one stored with an idempotency record). */

@@ -46,7 +46,15 @@ interface Runtime {
   cancel: GatewayHandler;
 }
 
-export const createKillSwitch = (options: KillSwitchOptions = {}) => {
+/** The switch itself, for the routes below and for other functions in-process (a signal's kill-switch action). */
+export interface KillSwitchControl {
+  status: () => Promise<KillSwitchResult>;
+  /** On, then the sweep; `changedBy` names who turned it (an IAM identity, `signal:<strategyId>`). */
+  on: (changedBy: string, context: Context) => Promise<KillSwitchResult>;
+  off: (changedBy: string) => Promise<KillSwitchResult>;
+}
+
+export const createKillSwitchControl = (options: KillSwitchOptions = {}): KillSwitchControl => {
   const logger = options.logger ?? defaultLogger;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   let runtime: Runtime | undefined;
@@ -147,39 +155,54 @@ export const createKillSwitch = (options: KillSwitchOptions = {}) => {
     return { cancelled, failed: [...failed.values()], complete: failed.size === 0 };
   };
 
-  const run = async (request: RoutedRequest, context: Context): Promise<KillSwitchResult> => {
-    const action = request.route.action;
-    const rt = load();
-    const { uid } = await rt.sessions.current();
-    if (action === 'status') return rt.controls.haltState(uid);
-    const changedBy = request.caller;
-    if (action === 'off') {
+  return {
+    status: async () => {
+      const rt = load();
+      const { uid } = await rt.sessions.current();
+      return rt.controls.haltState(uid);
+    },
+    off: async (changedBy) => {
+      const rt = load();
+      const { uid } = await rt.sessions.current();
       const state = await rt.controls.setHalt(uid, false, changedBy);
       audit({ halted: false, changedAt: state.changedAt, changedBy });
       await publish(rt.config, false, state.changedAt!, { changedBy });
       return state;
-    }
-    const state = await rt.controls.setHalt(uid, true, changedBy);
-    audit({ halted: true, changedAt: state.changedAt, changedBy, phase: 'on' });
-    const result = await sweep(rt, context);
-    audit({
-      halted: true,
-      changedAt: state.changedAt,
-      changedBy,
-      phase: 'swept',
-      cancelled: result.cancelled,
-      failed: result.failed,
-    });
-    await publish(rt.config, true, state.changedAt!, {
-      changedBy,
-      cancelled: result.cancelled.length,
-      failed: result.failed.length,
-    });
-    return { ...state, sweep: result };
+    },
+    on: async (changedBy, context) => {
+      const rt = load();
+      const { uid } = await rt.sessions.current();
+      const state = await rt.controls.setHalt(uid, true, changedBy);
+      audit({ halted: true, changedAt: state.changedAt, changedBy, phase: 'on' });
+      const result = await sweep(rt, context);
+      audit({
+        halted: true,
+        changedAt: state.changedAt,
+        changedBy,
+        phase: 'swept',
+        cancelled: result.cancelled,
+        failed: result.failed,
+      });
+      await publish(rt.config, true, state.changedAt!, {
+        changedBy,
+        cancelled: result.cancelled.length,
+        failed: result.failed.length,
+      });
+      return { ...state, sweep: result };
+    },
   };
+};
 
+export const createKillSwitch = (options: KillSwitchOptions = {}) => {
+  const control = createKillSwitchControl(options);
+  const run = (request: RoutedRequest, context: Context): Promise<KillSwitchResult> => {
+    const action = request.route.action;
+    if (action === 'status') return control.status();
+    if (action === 'off') return control.off(request.caller);
+    return control.on(request.caller, context);
+  };
   return createRoutedFunction(KILL_SWITCH, async (request, context) => ({ body: await run(request, context) }), {
-    logger,
+    logger: options.logger ?? defaultLogger,
   });
 };
 

@@ -21,14 +21,15 @@ export interface RoutedReply {
   body: unknown;
 }
 
-export type RoutedRun = (request: RoutedRequest, context: Context) => Promise<RoutedReply>;
+/** `event`: the raw event, for what a route reads of its envelope (the API's own domain name). */
+export type RoutedRun = (request: RoutedRequest, context: Context, event: unknown) => Promise<RoutedReply>;
 
 export const createRoutedFunction = (entry: FunctionEntry, run: RoutedRun, options: { logger: Logger }) =>
   functionShell<unknown, unknown>({ logger: options.logger }).handler(async (event: unknown, context: Context) => {
     const http = isHttpApiEvent(event);
     try {
       const request = readRoutedRequest(entry, event);
-      const reply = await run(request, context);
+      const reply = await run(request, context, event);
       return http
         ? ({
             statusCode: reply.status ?? request.route.successStatus,

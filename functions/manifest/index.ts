@@ -11,6 +11,7 @@ import { KILL_SWITCH } from './kill-switch.js';
 import { OPERATION_FUNCTIONS } from './operations.js';
 import { PLANS } from './plans.js';
 import { SESSION_FUNCTIONS } from './session.js';
+import { SIGNAL_WEBHOOK, SIGNAL_WORKER, STRATEGIES } from './strategies.js';
 import type { FunctionEntry, Route } from './types.js';
 
 export type { FunctionEntry, Grant, Route, RouteKind, Trigger } from './types.js';
@@ -21,6 +22,9 @@ export const FUNCTIONS: readonly FunctionEntry[] = [
   KILL_SWITCH,
   EVENTS_HISTORY,
   PLANS,
+  STRATEGIES,
+  SIGNAL_WEBHOOK,
+  SIGNAL_WORKER,
   ...BACKGROUND_FUNCTIONS,
 ];
 

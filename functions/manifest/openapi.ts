@@ -201,11 +201,13 @@ const errorResponses = (): JsonObject => {
 const repeatText = (route: Route): string =>
   route.auth === 'none'
     ? "No IAM auth: the broker's login page sends the trader's browser here."
-    : !route.retrySafe
-      ? 'Not retried automatically: it changes state.'
-      : route.kind === 'read'
-        ? 'Safe to retry.'
-        : 'Safe to repeat: a repeat does nothing twice.';
+    : route.auth === 'token'
+      ? "No IAM auth: the token in the path is the secret (a strategy's webhookUrl); the same alert twice is acted on once."
+      : !route.retrySafe
+        ? 'Not retried automatically: it changes state.'
+        : route.kind === 'read'
+          ? 'Safe to retry.'
+          : 'Safe to repeat: a repeat does nothing twice.';
 
 /** A route of a function of its own (plans, the kill switch, the events history, the session functions). */
 const ownRoutePath = (fn: FunctionEntry, route: Route): JsonObject => ({
@@ -244,7 +246,18 @@ const ownRoutePath = (fn: FunctionEntry, route: Route): JsonObject => ({
           content: { 'application/json': { schema: schemaOf(route.bodySchema, 'input'), example: route.example.body } },
         },
       }
-    : {}),
+    : route.auth === 'token'
+      ? {
+          // The alert as its source sends it (docs/signals.md): JSON, or JSON in text/plain (TradingView).
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': { schema: {}, example: route.example.body },
+              'text/plain': { schema: { type: 'string' } },
+            },
+          },
+        }
+      : {}),
   responses: {
     [String(route.successStatus)]: {
       description: route.summary,
@@ -252,7 +265,7 @@ const ownRoutePath = (fn: FunctionEntry, route: Route): JsonObject => ({
     },
     ...errorResponses(),
   },
-  security: route.auth === 'none' ? [] : [{ sigv4: [] }],
+  security: route.auth === 'iam' ? [{ sigv4: [] }] : [],
 });
 
 export const buildOpenApiDocument = (serverUrl?: string): JsonObject => {

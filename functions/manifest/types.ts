@@ -31,8 +31,11 @@ export interface Route {
   kind: RouteKind;
   /** Safe to repeat automatically after a timeout (the client's retries read this from the OpenAPI document). */
   retrySafe: boolean;
-  /** `iam`: SigV4 like every gateway route. `none`: the broker's login page sends a browser here. */
-  auth: 'iam' | 'none';
+  /**
+   * `iam`: SigV4 like every gateway route. `none`: the broker's login page sends a browser here. `token`: unsigned,
+   * the secret is in the path (the signal webhook: TradingView and ChartInk cannot sign); the function checks it.
+   */
+  auth: 'iam' | 'none' | 'token';
   /** The query parameters it reads; any other is refused by name (request rules), except where `lenientQuery`. */
   query: readonly string[];
   /** Those of `query` that must be present (the OAuth callback's `code`). */
@@ -46,7 +49,7 @@ export interface Route {
   bodySchema?: z.ZodType;
   /** The schema of what it answers with `successStatus`. */
   result: z.ZodType;
-  successStatus: 200 | 201;
+  successStatus: 200 | 201 | 202;
   /** An Idempotency-Key it requires or accepts (the same key with another body is 422). Absent: a key is refused. */
   idempotencyKey?: 'required' | 'optional';
   /** `?dryRun=true` honoured (what would be done, nothing done); otherwise refused by name, never ignored. */
@@ -72,7 +75,9 @@ export type Trigger =
   /** The idempotency table's stream (completed records: the transactional outbox). */
   | { kind: 'stream'; table: 'idempotency' }
   /** An EventBridge rule on the gateway's bus (the webhook's formatter). */
-  | { kind: 'rule'; description: string };
+  | { kind: 'rule'; description: string }
+  /** The signal queue (SQS, batch size 1, partial batch failures): one signal per invocation. */
+  | { kind: 'queue'; queue: 'signals' };
 
 /**
  * What a function may do, each granted exactly (infra/constructs/grants.ts turns each into its IAM statements, in the
@@ -96,6 +101,12 @@ export type Grant =
   | 'eventsTable:plans'
   | 'eventsTable:watcher'
   | 'eventsTable:forwarder'
+  /** Strategies and their token items (Get, Put, Update, Delete, Query). */
+  | 'eventsTable:strategies'
+  /** The webhook and the worker: token look-ups, signals, rate counters, dedupe items (Get, Put, Update, Delete). */
+  | 'eventsTable:signals'
+  /** SendMessage to the signal queue. */
+  | 'signalQueue:send'
   | 'bus:publish';
 
 /** Memory by what waits on the function (infra/constructs/gateway-function.ts MEMORY_MB: measured, docs/benchmarks.md). */

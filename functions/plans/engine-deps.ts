@@ -3,14 +3,11 @@
  * invoked in-process (each with the invocation's real deadline), the instrument's price and tick, the outbox, and
  * the account's scope for event ids.
  */
+import type { DirectHandler } from '../gateway/in-process.js';
 import type { LifecycleEvent } from '../schemas/events.js';
 import type { PlanStore } from './store.js';
 
-/**
- * A table entry's handler, invoked directly (its named error on failure), with the epoch ms by which the invocation
- * must end: the broker call's own timeout ends before it, and the idempotency record's in-progress lock with it.
- */
-export type DirectHandler = (input: Record<string, unknown>, deadline: number) => Promise<unknown>;
+export type { DirectHandler };
 
 export interface Instrument {
   /** The tick size (`ti`), e.g. "0.05". */

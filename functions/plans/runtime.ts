@@ -5,15 +5,11 @@
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { Context } from 'aws-lambda';
 
-import { SessionSource } from '../broker/session.js';
 import { ConfigurationError } from '../contract/errors.js';
-import type { AnyOperation } from '../contract/operation.js';
 import { OutboxTable } from '../events/outbox.js';
-import { createGatewayEvents } from '../events/producer.js';
 import { scopeOf } from '../events/views.js';
-import { createGatewayHandler } from '../gateway/gateway-handler.js';
+import { inProcessGateway } from '../gateway/in-process.js';
 import {
   cancelGttOrder,
   getPendingGttOrders,
@@ -22,60 +18,22 @@ import {
   placeGttOrder,
   placeOcoOrder,
 } from '../operations.js';
-import { type GatewaySettings, parseGatewayConfig } from '../runtime/config.js';
+import type { GatewaySettings } from '../runtime/config.js';
 import { envName } from '../runtime/env.js';
 import { writeLog } from '../runtime/logger.js';
-import { functionMetrics } from '../runtime/metrics.js';
-import { dynamoIdempotency } from '../safety/idempotency.js';
-import { dynamoTradingControls } from '../safety/trading-controls.js';
-import { type DirectHandler, PlanEngine } from './engine.js';
+import { PlanEngine } from './engine.js';
 import { instrument, lastPrice } from './quotes.js';
 import { PlanStore } from './store.js';
 
-/**
- * A direct-invocation context with the invocation's own deadline: the broker call's timeout ends before it, and an
- * idempotency record left in progress by an invocation killed at its deadline is free when the invocation is gone.
- */
-const context = (deadline: number): Context =>
-  ({
-    functionName: 'Plans',
-    awsRequestId: 'plan',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-  }) as unknown as Context;
-
 export const createPlanEngine = (settings: GatewaySettings, logger: Logger): PlanEngine => {
-  const config = parseGatewayConfig(settings);
+  const gateway = inProcessGateway(settings, logger, 'Plans');
+  const { config, metrics, sessions, direct, reads } = gateway;
   if (!config.eventsTableName || !config.eventBusName || !config.idempotencyTableName)
     throw new ConfigurationError(
       `Plans need the events table, the bus and the idempotency table, which holds their outbox (${(['eventsTableName', 'eventBusName', 'idempotencyTableName'] as const).map(envName).join(', ')}).`,
     );
-  const metrics = functionMetrics('Plans');
-  const shared = {
-    config: settings,
-    logger,
-    metrics,
-    idempotency: dynamoIdempotency,
-    controls: dynamoTradingControls,
-    events: createGatewayEvents,
-  } as const;
-  const direct = (operation: AnyOperation): DirectHandler => {
-    const handler = createGatewayHandler(operation, shared);
-    return (input, deadline) => handler(input, context(deadline));
-  };
-  const sessions = new SessionSource({
-    secretId: config.brokerSecretId,
-    maxAgeSeconds: config.secretMaxAgeSeconds,
-    endpoint: config.secretsManagerEndpoint,
-  });
   const outbox = new OutboxTable({ tableName: config.idempotencyTableName, endpoint: config.dynamodbEndpoint });
   const busName = config.eventBusName;
-  const reads = (deadline: number) => ({
-    baseUrl: config.brokerBaseUrl,
-    auth: config.brokerAuth,
-    timeoutMs: () => Math.max(100, Math.min(config.brokerTimeoutMs, deadline - Date.now() - 1_000)),
-    session: () => sessions.current(),
-    refreshSession: () => sessions.refresh(),
-  });
   return new PlanEngine({
     store: new PlanStore({ tableName: config.eventsTableName, endpoint: config.dynamodbEndpoint }),
     place: direct(placeGttOrder),

@@ -203,6 +203,15 @@ export const ENV = {
       .optional()
       .transform((v) => v || undefined),
   ),
+  /** The signal queue (SQS) the webhook sends each recorded signal to, for the signal worker (docs/signals.md). */
+  signalQueueUrl: variable('SIGNAL_QUEUE_URL', httpUrl.optional()),
+  /** Local runs and tests only: where the SQS calls go (the local queue, local/sqs.ts). */
+  sqsEndpoint: variable('SQS_ENDPOINT', httpUrl.optional()),
+  /**
+   * The base of the webhook URLs the strategies' replies show (a custom domain, with its base path). Absent: the
+   * API's own URL, from the request (`https://<requestContext.domainName>`).
+   */
+  signalBaseUrl: variable('SIGNAL_BASE_URL', httpUrl.optional()),
 } as const;
 
 type Catalogue = typeof ENV;

@@ -49,6 +49,10 @@ export const compare = (a: string, b: string): number => {
   const d = scaled(a) - scaled(b);
   return d < 0n ? -1 : d > 0n ? 1 : 0;
 };
+/** Decimal strings as integers scaled by 10^8, and back (at the tick's decimals, at least 2): exact arithmetic. */
+export { format as fromScaled, scaled as toScaled };
+export const SCALED_ONE = SCALE;
+
 export const isPositive = (a: string): boolean => scaled(a) > 0n;
 
 /**

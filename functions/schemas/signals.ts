@@ -152,3 +152,32 @@ export interface SignalMessage {
   signalId: string;
   strategyId: string;
 }
+
+/** What the strategies' routes answer (the OpenAPI document's result schemas). */
+export const strategyRecord = z.object({
+  strategyId: z.string().describe('st and 16 hex digits'),
+  name: z.string(),
+  source: z.enum(SIGNAL_SOURCES),
+  action: z.looseObject({ kind: z.string() }).describe('what an alert does (the body of POST /strategies)'),
+  maxQty: z.number().int().optional(),
+  mode: z.enum(['live', 'paper']),
+  allowIps: z.union([z.literal('tradingview'), z.array(z.string())]).optional(),
+  ratePerMinute: z.number().int(),
+  createdAt: z.string(),
+  tokenSetAt: z.string().describe('when its webhook token was last set (created or rotated)'),
+});
+export const strategyWithUrl = strategyRecord.extend({
+  webhookUrl: z
+    .string()
+    .describe('the full URL alerts are posted to, holding the token: shown in this reply only, never again'),
+  idempotency: z.object({ key: z.string(), replayed: z.boolean() }).optional(),
+});
+export const strategyList = z.object({ strategies: z.array(strategyRecord) });
+export const strategyDeleted = z.object({ strategyId: z.string(), deleted: z.literal(true) });
+/** `POST /signals/{token}`: 202 with the signal's id, or 200 with the first one's for a duplicate. */
+export const signalAccepted = z.object({
+  signalId: z.string(),
+  state: z.enum(SIGNAL_STATES),
+  alerts: z.number().int().describe('how many alerts the body held (ChartInk: one per stock)'),
+  duplicate: z.boolean().optional().describe('true: the same alert was received before; it is acted on once'),
+});

@@ -68,6 +68,15 @@ export const addRoute = (gateway: GatewayApi, route: Route, integrationId: strin
     integration: new HttpLambdaIntegration(integrationId, fn),
     ...(route.auth === 'iam' ? { authorizer: gateway.authorizer } : {}),
   });
+  if (route.auth === 'token') {
+    NagSuppressions.addResourceSuppressions(httpRoute!, [
+      {
+        id: 'AwsSolutions-APIG4',
+        reason:
+          'The signal webhook: TradingView and ChartInk cannot sign with SigV4. The path holds a 256-bit token (stored only as its SHA-256, compared in constant time), with an optional source-address allowlist, a per-strategy rate limit and an 8 KiB body cap; it only records and queues a signal (no broker call) and is throttled at the stage.',
+      },
+    ]);
+  }
   if (route.auth === 'none') {
     NagSuppressions.addResourceSuppressions(httpRoute!, [
       {

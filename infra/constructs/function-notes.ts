@@ -71,6 +71,33 @@ const NOTES: Record<string, FunctionNotes> = {
       threshold: 1,
     }),
   },
+  Strategies: {
+    home: 'stack',
+    roleDescription: () =>
+      'gtt-gateway Strategies: its log group, the strategies and their token items in the events table',
+    errors: () => ({
+      description: 'Strategies: function errors (the events table could not be read or written)',
+      threshold: 3,
+    }),
+  },
+  SignalWebhook: {
+    home: 'stack',
+    roleDescription: () =>
+      'gtt-gateway SignalWebhook: its log group, token look-ups, signals, rate and duplicate items in the events table, the outbox items of its events, send to the signal queue',
+    errors: () => ({
+      description: 'SignalWebhook: function errors (a signal could not be recorded or queued)',
+      threshold: 1,
+    }),
+  },
+  SignalWorker: {
+    home: 'stack',
+    roleDescription: () =>
+      'gtt-gateway SignalWorker: its log group, its secret, the idempotency and control tables (order actions, the kill switch, the signal events outbox), plans and signals in the events table, publish on the gateway bus; consume the signal queue',
+    errors: () => ({
+      description: 'SignalWorker: function errors (a signal could not be completed; SQS delivers it again)',
+      threshold: 1,
+    }),
+  },
   OAuthCallback: SESSION,
   SessionRenewal: SESSION,
   SessionHealth: SESSION,

@@ -7,6 +7,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 
 import type { Grant } from '../../functions/manifest/index.js';
 
@@ -57,6 +58,24 @@ export const WATCHER_EVENTS_TABLE_ACTIONS = [
   'dynamodb:BatchGetItem',
   'dynamodb:BatchWriteItem',
 ];
+/** Strategies (functions/signals/strategy-store.ts): records and token items read, put, moved and deleted, listed. */
+export const STRATEGIES_EVENTS_TABLE_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:Query',
+] as const;
+/**
+ * The webhook and the worker (functions/signals/store.ts): the token look-up, the rate counter (a conditional
+ * UpdateItem), the duplicate claim (a conditional PutItem, freed by a DeleteItem), the signal put and completed.
+ */
+export const SIGNALS_EVENTS_TABLE_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+] as const;
 /** What the OAuth function does with its state table (functions/session/oauth-state.ts): conditional put and delete. */
 export const OAUTH_STATE_TABLE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:DeleteItem'];
 
@@ -70,6 +89,7 @@ export interface GrantResources {
   controlTable: dynamodb.ITable;
   eventsTable?: dynamodb.ITable;
   bus?: events.IEventBus;
+  signalQueue?: sqs.IQueue;
 }
 
 /** A function's own form of a grant (the formatter's PutEvents of its own source only). */
@@ -156,6 +176,15 @@ export const grantAll = (
         break;
       case 'eventsTable:forwarder':
         table(r.eventsTable, grant, FORWARDER_EVENTS_TABLE_ACTIONS);
+        break;
+      case 'eventsTable:strategies':
+        table(r.eventsTable, grant, STRATEGIES_EVENTS_TABLE_ACTIONS);
+        break;
+      case 'eventsTable:signals':
+        table(r.eventsTable, grant, SIGNALS_EVENTS_TABLE_ACTIONS);
+        break;
+      case 'signalQueue:send':
+        needed(r.signalQueue, grant, name).grantSendMessages(role);
         break;
       case 'bus:publish':
         needed(r.bus, grant, name).grantPutEventsTo(role);

@@ -8,6 +8,7 @@
 import { Duration, TimeZone } from 'aws-cdk-lib';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type { Construct } from 'constructs';
@@ -105,6 +106,13 @@ export const addManifestFunction = (
       timeWindow: scheduler.TimeWindow.off(),
       target: new InvokeThisFunctionOnly(fn, { role, ...(options.schedule.retry ?? SCHEDULE_RETRY) }),
     });
+  }
+
+  if (entry.trigger?.kind === 'queue') {
+    const queue = wiring.resources.signalQueue;
+    if (!queue) throw new Error(`${entry.name} consumes the signal queue, which the stack has not made`);
+    // One signal per invocation; a failed one is reported alone and delivered again (then the dead-letter queue).
+    fn.addEventSource(new SqsEventSource(queue, { batchSize: 1, reportBatchItemFailures: true }));
   }
 
   const errors = notes.errors?.(entry);

@@ -18,6 +18,7 @@ import type { Construct } from 'constructs';
 
 import { OPERATIONS } from '../../functions/manifest/index.js';
 import { KILL_SWITCH } from '../../functions/manifest/kill-switch.js';
+import { SIGNAL_WORKER } from '../../functions/manifest/strategies.js';
 import { DEPLOYMENT_SETTINGS, environmentOf } from '../../functions/runtime/env.js';
 import { addApiAlarm, addGatewayApi, applyRouteSettings } from '../constructs/api.js';
 import { AuditArchive } from '../constructs/audit.js';
@@ -35,6 +36,7 @@ import {
 import type { FunctionWiring } from '../constructs/manifest-function.js';
 import { addGatewayOutputs, suppressGatewayNagFindings } from '../constructs/outputs.js';
 import { resolveEndOfDayLogout, SessionFunctions } from '../constructs/session.js';
+import { addSignalQueue, resolveSignalBaseUrl } from '../constructs/signals.js';
 import { expiringTable } from '../constructs/tables.js';
 import { type BrokerSetup, resolveBrokerSetup } from '../settings/broker-setup.js';
 import { type NotifyWebhookProps, resolveNotifyWebhook } from '../settings/notify-webhook.js';
@@ -226,7 +228,17 @@ export class GatewayStack extends Stack {
     ]);
     this.staticEgress?.allowTableCalls(this.controlTable, [...KILL_SWITCH_TABLE_ACTIONS]);
 
-    this.functions = addGatewayFunctions(this, this.events.wiring);
+    // The signal queue between the webhook and the worker (functions/signals/).
+    const signals = addSignalQueue(this, alarmAction);
+    this.functions = addGatewayFunctions(this, {
+      ...this.events.wiring,
+      values: {
+        ...this.events.wiring.values,
+        signalQueueUrl: signals.queue.queueUrl,
+        signalBaseUrl: resolveSignalBaseUrl(context('signalBaseUrl')),
+      },
+      resources: { ...this.events.wiring.resources, signalQueue: signals.queue },
+    });
     this.session = new SessionFunctions(this, 'Session', {
       wiring: this.events.wiring,
       ...(props.oauthAppSecretArn ? { oauthAppSecretArn: props.oauthAppSecretArn } : {}),
@@ -253,6 +265,8 @@ export class GatewayStack extends Stack {
     for (const operation of OPERATIONS.filter((op) => op.kind === 'order'))
       this.audit.addLogGroup(operation.name, this.functions.get(operation.name)!.logGroup);
     this.audit.addLogGroup(KILL_SWITCH.name, this.functions.get(KILL_SWITCH.name)!.logGroup);
+    // The signal worker places and cancels orders through the order operations in-process: their audit records.
+    this.audit.addLogGroup(SIGNAL_WORKER.name, this.functions.get(SIGNAL_WORKER.name)!.logGroup);
     for (const name of ['OAuthCallback', 'SessionRenewal'] as const) {
       const fn = this.session.functions.get(name);
       if (fn) this.audit.addLogGroup(name, fn.logGroup);

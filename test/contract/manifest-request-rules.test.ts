@@ -13,6 +13,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { FUNCTIONS, ROUTES } from '../../functions/manifest/index.js';
+import { EXAMPLE_STRATEGY } from '../../functions/manifest/strategies.js';
 import type { FunctionEntry, Route } from '../../functions/manifest/types.js';
 import { lambdaContext } from '../../local/lambda-context.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
@@ -22,8 +23,25 @@ import { HIGH_ORDER_RATE } from '../support/order-rate.js';
 const WRITES = ['PlaceGTTOrder', 'PlaceOCOOrder', 'ModifyGTTOrder', 'ModifyOCOOrder', 'CancelGTTOrder', 'Logout'];
 
 let stack: LocalStack;
+/**
+ * A route with `auth: 'token'` (the signal webhook) checks its token before it reads the body: its requests here
+ * carry a live token, of a strategy made for the purpose (a wrong one is refused first, asserted below).
+ */
+const liveTokens = new Map<string, string>();
 beforeAll(async () => {
   stack = await startLocalStack({ settings: HIGH_ORDER_RATE });
+  for (const { fn, route } of ROUTES.filter(({ route }) => route.auth === 'token')) {
+    const strategies = stack.handlers.get('Strategies')!;
+    const created = (await strategies(
+      {
+        action: 'create',
+        idempotencyKey: `contract-${fn.name}`,
+        strategy: { ...EXAMPLE_STRATEGY, ratePerMinute: 600 },
+      },
+      lambdaContext('Strategies'),
+    )) as { webhookUrl: string };
+    liveTokens.set(route.operationId, created.webhookUrl.split('/').pop()!);
+  }
 });
 afterAll(() => stack.close());
 
@@ -37,7 +55,8 @@ interface Parts {
 
 /** The payload v2 event of a request to `route`, from its manifest example plus `parts`. */
 const routeEvent = (route: Route, parts: Parts = {}): APIGatewayProxyEventV2 => {
-  const pathParameters = route.example.path ?? {};
+  const live = liveTokens.get(route.operationId);
+  const pathParameters = { ...route.example.path, ...(live ? { token: live } : {}) };
   let path = route.path;
   for (const [name, value] of Object.entries(pathParameters)) path = path.replace(`{${name}}`, value);
   const query = { ...route.example.query, ...parts.query };
@@ -166,7 +185,21 @@ describe.each(cases)('%s', (_name, fn, route) => {
     },
   );
 
-  it.runIf(!route.idempotencyKey && route.auth === 'iam' && route.kind !== 'read')(
+  it.runIf(route.auth === 'token')('a wrong token is 401 SIGNAL_TOKEN_INVALID, the token not echoed', async () => {
+    const event = routeEvent(route, { query: { zzUnknown: '1' } });
+    const wrong = {
+      ...event,
+      pathParameters: { token: 'x'.repeat(43) },
+      queryStringParameters: {},
+      rawQueryString: '',
+    };
+    const reply = (await handlerOf(fn)(wrong, lambdaContext(fn.name))) as APIGatewayProxyStructuredResultV2;
+    expect(reply.statusCode).toBe(401);
+    expect(JSON.parse(reply.body!)).toMatchObject({ error: { code: 'SIGNAL_TOKEN_INVALID' } });
+    expect(reply.body).not.toContain('x'.repeat(43));
+  });
+
+  it.runIf(!route.idempotencyKey && route.auth !== 'none' && route.kind !== 'read')(
     'an Idempotency-Key where none is taken is refused',
     async () => {
       const reply = await nothingDone(() => http(fn, route, { headers: { 'idempotency-key': 'contract-none' } }));

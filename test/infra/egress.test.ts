@@ -28,8 +28,11 @@ import { GatewayStack } from '../../infra/stacks/gateway-stack.js';
 const DEFAULT_SESSION_FUNCTIONS = 3;
 /** The kill switch (functions/manifest/kill-switch.ts). */
 const KILL_SWITCH_FUNCTIONS = 1;
-/** The outbox's EventForwarder, the events history (GET /events) and the plans. */
-const FORWARDER_FUNCTIONS = 3;
+/**
+ * The outbox's EventForwarder, the events history (GET /events) and the plans; the strategies, the signal webhook
+ * and the signal worker.
+ */
+const FORWARDER_FUNCTIONS = 6;
 
 const SKIP_BUNDLING = { 'aws:cdk:bundling-stacks': [] };
 // The end-of-day logout is left out where functions are counted; test/infra/end-of-day.test.ts covers it.
@@ -426,10 +429,10 @@ describe('egress none', () => {
       'AWS::ApiGatewayV2::Api': 1,
       'AWS::ApiGatewayV2::Stage': 1,
       // The OAuth function serves two routes, the health check one (GET /session), the kill switch three.
-      // ... GET /events one, the plans four.
-      'AWS::ApiGatewayV2::Integration': N + 3 + 3 + 1 + 4,
-      'AWS::ApiGatewayV2::Route': N + 3 + 3 + 1 + 4,
-      'AWS::Lambda::Permission': N + 3 + 3 + 1 + 4,
+      // ... GET /events one, the plans four, the strategies five, the signal webhook one.
+      'AWS::ApiGatewayV2::Integration': N + 3 + 3 + 1 + 4 + 5 + 1,
+      'AWS::ApiGatewayV2::Route': N + 3 + 3 + 1 + 4 + 5 + 1,
+      'AWS::Lambda::Permission': N + 3 + 3 + 1 + 4 + 5 + 1,
       'AWS::SNS::Topic': 1,
       'AWS::SNS::TopicPolicy': 1,
       // Plus the scheduler roles (health check, watcher) and the audit archive's (Firehose, CloudWatch Logs), with their policies.
@@ -440,14 +443,19 @@ describe('egress none', () => {
       'AWS::S3::Bucket': 1,
       'AWS::S3::BucketPolicy': 1,
       'AWS::KinesisFirehose::DeliveryStream': 1,
-      'AWS::Logs::SubscriptionFilter': OPERATIONS.filter((op) => op.kind === 'order').length + K + 1,
+      // ... and the signal worker.
+      'AWS::Logs::SubscriptionFilter': OPERATIONS.filter((op) => op.kind === 'order').length + K + 1 + 1,
       'AWS::Lambda::Function': N + S + K + F,
-      // The EventForwarder's trigger: the idempotency table's stream.
-      'AWS::Lambda::EventSourceMapping': 1,
+      // The EventForwarder's trigger: the idempotency table's stream; the SignalWorker's: the signal queue.
+      'AWS::Lambda::EventSourceMapping': 2,
+      // The signal queue and its dead letters, each with its TLS-only policy.
+      'AWS::SQS::Queue': 2,
+      'AWS::SQS::QueuePolicy': 2,
       'AWS::Scheduler::Schedule': 2,
       // Errors and throttles per operation, API 5xx, errors per session function, the watcher, the kill switch and
       // the EventForwarder, SessionAlive.
-      'AWS::CloudWatch::Alarm': 2 * N + 1 + S + K + F + 1,
+      // ... and a signal in the dead-letter queue.
+      'AWS::CloudWatch::Alarm': 2 * N + 1 + S + K + F + 1 + 1,
     });
   });
 

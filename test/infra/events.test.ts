@@ -16,7 +16,11 @@ import {
   FORWARDER_EVENTS_TABLE_ACTIONS,
   WATCHER_EVENTS_TABLE_ACTIONS,
 } from '../../infra/constructs/events.js';
-import { PLANS_EVENTS_TABLE_ACTIONS } from '../../infra/constructs/grants.js';
+import {
+  PLANS_EVENTS_TABLE_ACTIONS,
+  SIGNALS_EVENTS_TABLE_ACTIONS,
+  STRATEGIES_EVENTS_TABLE_ACTIONS,
+} from '../../infra/constructs/grants.js';
 import { buildApp } from '../../infra/stacks/app.js';
 import { GatewayStack } from '../../infra/stacks/gateway-stack.js';
 
@@ -124,9 +128,16 @@ describe('default deployment', () => {
       }
     }
     // The order functions' events go through the outbox: the EventForwarder publishes them. The kill switch
-    // publishes its own Kill Switch event (its sweep's cancels go to the outbox too).
+    // publishes its own Kill Switch event (its sweep's cancels go to the outbox too); the signal worker may turn it.
     expect(publishers.sort()).toEqual(
-      ['KillSwitch', 'SessionOAuthCallback', 'EventsGttWatcher', 'EventsEventForwarder', 'Plans'].sort(),
+      [
+        'KillSwitch',
+        'SessionOAuthCallback',
+        'EventsGttWatcher',
+        'EventsEventForwarder',
+        'Plans',
+        'SignalWorker',
+      ].sort(),
     );
     for (const fn of ORDER_FUNCTIONS)
       expect(
@@ -150,6 +161,16 @@ describe('default deployment', () => {
       else if (fn === 'EventsHistory') expect(onTable(statements), fn).toEqual(['dynamodb:Query']);
       // The plans: their records, and the markers of their events; the watcher carries them out too.
       else if (fn === 'Plans') expect(onTable(statements), fn).toEqual([...PLANS_EVENTS_TABLE_ACTIONS].sort());
+      // Strategies: their records and token items. The webhook: tokens, signals, rates, duplicates. The signal
+      // worker: the signals, and the plans an alert may create.
+      else if (fn === 'Strategies')
+        expect(onTable(statements), fn).toEqual([...STRATEGIES_EVENTS_TABLE_ACTIONS].sort());
+      else if (fn === 'SignalWebhook')
+        expect(onTable(statements), fn).toEqual([...SIGNALS_EVENTS_TABLE_ACTIONS].sort());
+      else if (fn === 'SignalWorker')
+        expect(onTable(statements), fn).toEqual(
+          [...PLANS_EVENTS_TABLE_ACTIONS, ...SIGNALS_EVENTS_TABLE_ACTIONS].sort(),
+        );
       else if (fn === 'EventsGttWatcher')
         expect([...new Set(onTable(statements))].sort()).toEqual(
           [...new Set([...WATCHER_EVENTS_TABLE_ACTIONS, ...PLANS_EVENTS_TABLE_ACTIONS])].sort(),
@@ -200,13 +221,13 @@ describe('default deployment', () => {
   });
 
   it('has no webhook parts without notifyWebhookUrl', () => {
-    for (const type of [
-      'AWS::Events::Rule',
-      'AWS::Events::ApiDestination',
-      'AWS::Events::Connection',
-      'AWS::SQS::Queue',
-    ])
+    for (const type of ['AWS::Events::Rule', 'AWS::Events::ApiDestination', 'AWS::Events::Connection'])
       t.resourceCountIs(type, 0);
+    // The only queues are the signals' (the signal queue and its dead letters), not the webhook's.
+    expect(Object.keys(t.findResources('AWS::SQS::Queue')).map((id) => id.replace(/[0-9A-F]{8}$/, ''))).toEqual([
+      'SignalDeadLetters',
+      'SignalQueue',
+    ]);
     expect((t.toJSON() as { Outputs: Record<string, unknown> }).Outputs.WebhookDeadLetterQueueUrl).toBeUndefined();
   });
 
@@ -320,6 +341,7 @@ describe('TOTP renewal on', () => {
         'KillSwitch',
         'SessionOAuthCallback',
         'SessionSessionRenewal',
+        'SignalWorker',
         'EventsGttWatcher',
         'EventsEventForwarder',
         'Plans',
@@ -362,7 +384,8 @@ describe('settings', () => {
         .get('EventsEventForwarder')!
         .some((s) => actions(s).includes('events:PutEvents')),
     ).toBe(true);
-    t.resourceCountIs('AWS::Lambda::EventSourceMapping', 1);
+    // The EventForwarder's stream, and the SignalWorker's queue.
+    t.resourceCountIs('AWS::Lambda::EventSourceMapping', 2);
   });
 
   it('forwards the outbox: the idempotency table streams new images to the EventForwarder, completed records only, failures reported per record', () => {
@@ -567,7 +590,8 @@ describe('with a webhook and no receiver secret', () => {
         Match.objectLike({ Input: Match.absent(), InputTransformer: Match.absent(), InputPath: Match.absent() }),
       ],
     });
-    t.resourceCountIs('AWS::SQS::Queue', 1);
+    // The webhook's dead letters, and the signal queue with its own.
+    t.resourceCountIs('AWS::SQS::Queue', 3);
   });
 
   it('cdk-nag reports no unsuppressed error or warning', () => {

@@ -39,6 +39,7 @@ const DEPLOYMENTS: Deployment[] = [
       notifyWebhookUrl: 'https://hooks.example.com/x',
       notifyWebhookFormat: 'telegram',
       notifyTelegramChatId: '12345',
+      signalBaseUrl: 'https://trade.example.com',
     },
     deployed: { totpRenewal: false, endOfDayLogout: true, watcher: true, notifyFormat: true },
     unset: [],
@@ -52,11 +53,13 @@ const DEPLOYMENTS: Deployment[] = [
       endOfDayLogout: 'off',
     },
     deployed: { totpRenewal: true, endOfDayLogout: false, watcher: false, notifyFormat: false },
-    unset: ['orderRatePerSecond', 'orderRatePerMinute', 'brokerTokenUrl'],
+    unset: ['orderRatePerSecond', 'orderRatePerMinute', 'brokerTokenUrl', 'signalBaseUrl'],
   },
 ];
 
 type Res = { Type: string; Properties: Record<string, unknown> };
+
+const UNSIGNED = /^(OAuthCallback GET \/session\/oauth\/callback|SignalWebhook POST \/signals\/\{token\})$/;
 
 const lambdaOf = (stack: Stack, entry: FunctionEntry): string | undefined => {
   const found = stack.node
@@ -115,6 +118,8 @@ describe.each(DEPLOYMENTS)('the stack from the manifest ($name)', (deployment) =
       expect(found, key).toHaveLength(1);
       const props = found[0]!.Properties;
       expect(props.AuthorizationType ?? 'NONE', key).toBe(route.auth === 'iam' ? 'AWS_IAM' : 'NONE');
+      // Unsigned: only the OAuth callback (auth none) and the signal webhook (its token in the path).
+      if (route.auth !== 'iam') expect([`${entry.name} ${key}`]).toContainEqual(expect.stringMatching(UNSIGNED));
       // The route's integration invokes the function of its entry.
       const integrationId = JSON.stringify(props.Target).match(/"Ref":"([^"]+)"/)![1]!;
       expect(resources[integrationId]!.Properties.IntegrationUri, key).toEqual({
@@ -122,5 +127,97 @@ describe.each(DEPLOYMENTS)('the stack from the manifest ($name)', (deployment) =
       });
       expect(throttles[key]?.ThrottlingRateLimit, key).toBe(route.throttle?.rateLimit);
     }
+  });
+});
+
+describe('signals in the stack', () => {
+  const { gateway: stack } = buildApp(
+    new App({ context: { 'aws:cdk:bundling-stacks': [], egress: 'none', ...SETTINGS } }),
+  );
+  const template = Template.fromStack(stack);
+  const resources = template.toJSON().Resources as Record<string, Res & { Metadata?: unknown }>;
+  const idOf = (type: string, match: (r: Res) => boolean) =>
+    Object.entries(resources).find(([, r]) => r.Type === type && match(r))?.[0];
+  const queueId = idOf('AWS::SQS::Queue', (r) => r.Properties.RedrivePolicy !== undefined)!;
+  const deadLettersId = Object.entries(resources).find(
+    ([id, r]) => r.Type === 'AWS::SQS::Queue' && id !== queueId && id.startsWith('SignalDeadLetters'),
+  )?.[0];
+  const policiesOf = (entry: FunctionEntry) => {
+    const fn = resources[lambdaOf(stack, entry)!]!;
+    const role = JSON.stringify(fn.Properties.Role).match(/"([A-Za-z0-9]+Role[A-Za-z0-9]*)"/)![1]!;
+    return JSON.stringify(
+      Object.values(resources).filter(
+        (r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.Roles).includes(role),
+      ),
+    );
+  };
+  const entry = (name: string) => FUNCTIONS.find((f) => f.name === name)!;
+
+  it('has the signal queue, encrypted and TLS only, with its dead-letter queue after three receives', () => {
+    expect(queueId).toBeDefined();
+    expect(deadLettersId).toBeDefined();
+    const queue = resources[queueId]!.Properties;
+    expect(queue.SqsManagedSseEnabled).toBe(true);
+    expect(queue.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [deadLettersId, 'Arn'] },
+      maxReceiveCount: 3,
+    });
+    expect(resources[deadLettersId!]!.Properties.SqsManagedSseEnabled).toBe(true);
+    for (const id of [queueId, deadLettersId!]) {
+      const policy = Object.values(resources).find(
+        (r) => r.Type === 'AWS::SQS::QueuePolicy' && JSON.stringify(r.Properties.Queues).includes(id),
+      );
+      expect(JSON.stringify(policy?.Properties.PolicyDocument), id).toContain('"aws:SecureTransport":"false"');
+    }
+  });
+
+  it('feeds the SignalWorker one message at a time, reporting each failure', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: lambdaOf(stack, entry('SignalWorker')) },
+      EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+      BatchSize: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(Object.keys(template.findResources('AWS::Lambda::EventSourceMapping'))).toHaveLength(
+      FUNCTIONS.filter((f) => f.trigger?.kind === 'queue' || f.trigger?.kind === 'stream').length,
+    );
+  });
+
+  it('lets the webhook send to the queue and nothing else of it; the worker consume it', () => {
+    const webhook = policiesOf(entry('SignalWebhook'));
+    expect(webhook).toContain('sqs:SendMessage');
+    expect(webhook).not.toContain('sqs:ReceiveMessage');
+    expect(webhook).not.toContain('secretsmanager:');
+    expect(webhook).toContain(queueId);
+    const worker = policiesOf(entry('SignalWorker'));
+    expect(worker).toContain('sqs:ReceiveMessage');
+    expect(worker).toContain('sqs:DeleteMessage');
+    expect(worker).not.toContain('sqs:SendMessage');
+    expect(policiesOf(entry('Strategies'))).not.toContain('sqs:');
+    // The webhook knows where to send.
+    const env = (
+      resources[lambdaOf(stack, entry('SignalWebhook'))!]!.Properties.Environment as {
+        Variables: Record<string, unknown>;
+      }
+    ).Variables;
+    expect(env[envName('signalQueueUrl')]).toEqual({ Ref: queueId });
+  });
+
+  it('throttles the unsigned signal route at the stage and explains its one cdk-nag suppression', () => {
+    const stage = Object.values(resources).find((r) => r.Type === 'AWS::ApiGatewayV2::Stage')!;
+    const throttles = stage.Properties.RouteSettings as Record<string, { ThrottlingRateLimit: number }>;
+    expect(throttles['POST /signals/{token}']).toEqual({ ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 });
+    const route = Object.values(resources).find(
+      (r) => r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties.RouteKey === 'POST /signals/{token}',
+    )!;
+    expect(JSON.stringify(route.Metadata)).toContain('AwsSolutions-APIG4');
+    expect(JSON.stringify(route.Metadata)).toContain('256-bit token');
+  });
+
+  it("never writes the request path (the webhook's token) into the API's access log", () => {
+    const stage = Object.values(resources).find((r) => r.Type === 'AWS::ApiGatewayV2::Stage')!;
+    const format = String((stage.Properties.AccessLogSettings as { Format: string }).Format);
+    expect(format).not.toContain('$context.path');
+    expect(format).not.toContain('$context.http.path');
   });
 });

@@ -12,6 +12,7 @@ import { OPERATIONS } from '../../functions/manifest/index.js';
 import { KILL_SWITCH } from '../../functions/manifest/kill-switch.js';
 import { PLANS } from '../../functions/manifest/plans.js';
 import { SESSION_FUNCTIONS } from '../../functions/manifest/session.js';
+import { SIGNAL_WEBHOOK, STRATEGIES } from '../../functions/manifest/strategies.js';
 import { ORDER_ROUTE_THROTTLE } from '../../infra/constructs/api.js';
 import { LAMBDA_ENI_ACTIONS } from '../../infra/constructs/egress.js';
 import { buildApp } from '../../infra/stacks/app.js';
@@ -46,23 +47,25 @@ describe('functions', () => {
   it('one function per operation and per session function, on nodejs22.x arm64 with X-Ray and a timeout above the broker timeout', () => {
     const functions = gateway.findResources('AWS::Lambda::Function');
     // The operations, the session functions, the watcher, the kill switch, the outbox's EventForwarder, the
-    // events history and the plans.
-    expect(Object.keys(functions)).toHaveLength(OPERATIONS.length + SESSION.length + 5);
+    // events history and the plans; the strategies, the signal webhook and the signal worker.
+    expect(Object.keys(functions)).toHaveLength(OPERATIONS.length + SESSION.length + 5 + 3);
     for (const [id, fn] of Object.entries(functions) as [string, { Properties: Record<string, unknown> }][]) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         TracingConfig: { Mode: 'Active' },
-        // The kill switch sweeps the book at the governor's pace.
-        Timeout: id.startsWith('KillSwitch') ? 90 : 12,
+        // The kill switch sweeps the book at the governor's pace; the signal worker may act on 20 alerts.
+        Timeout: id.startsWith('KillSwitch') ? 90 : id.startsWith('SignalWorker') ? 60 : 12,
         Environment: {
           Variables: expect.objectContaining({ BROKER_TIMEOUT_MS: '8000', POWERTOOLS_SERVICE_NAME: 'gtt-gateway' }),
         },
       });
       const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
-      // The EventForwarder and the events history never call the broker.
+      // The EventForwarder, the events history, the strategies and the signal webhook never call the broker.
       expect(env.BROKER_BASE_URL).toEqual(
-        id.startsWith('EventsEventForwarder') || id.startsWith('EventsHistory') ? undefined : { Ref: 'BrokerBaseUrl' },
+        ['EventsEventForwarder', 'EventsHistory', 'Strategies', 'SignalWebhook'].some((name) => id.startsWith(name))
+          ? undefined
+          : { Ref: 'BrokerBaseUrl' },
       );
     }
   });
@@ -70,7 +73,7 @@ describe('functions', () => {
   it('each function has its own log group with a retention', () => {
     // One per function (the watcher, the kill switch and the EventForwarder too), the API's access logs, the VPC flow
     // logs of the default egress.
-    gateway.resourceCountIs('AWS::Logs::LogGroup', OPERATIONS.length + SESSION.length + 5 + 2);
+    gateway.resourceCountIs('AWS::Logs::LogGroup', OPERATIONS.length + SESSION.length + 5 + 3 + 2);
     for (const group of Object.values(gateway.findResources('AWS::Logs::LogGroup')) as {
       Properties: { RetentionInDays?: number };
     }[]) {
@@ -80,7 +83,7 @@ describe('functions', () => {
 });
 
 describe('HTTP API', () => {
-  it('one route per operation and session route, each with IAM authorisation but the OAuth callback', () => {
+  it('one route per operation and session route, each with IAM authorisation but the OAuth callback and the signal webhook', () => {
     const routes = Object.values(gateway.findResources('AWS::ApiGatewayV2::Route')) as {
       Properties: { RouteKey: string; AuthorizationType: string };
     }[];
@@ -92,12 +95,15 @@ describe('HTTP API', () => {
         ...KILL_SWITCH.routes.map((r) => `${r.method} ${r.path}`),
         ...EVENTS_HISTORY.routes.map((r) => `${r.method} ${r.path}`),
         ...PLANS.routes.map((r) => `${r.method} ${r.path}`),
+        ...[...STRATEGIES.routes, ...SIGNAL_WEBHOOK.routes].map((r) => `${r.method} ${r.path}`),
       ].sort(),
     );
     for (const route of routes) {
       expect([route.Properties.RouteKey, route.Properties.AuthorizationType]).toEqual([
         route.Properties.RouteKey,
-        route.Properties.RouteKey === 'GET /session/oauth/callback' ? 'NONE' : 'AWS_IAM',
+        ['GET /session/oauth/callback', 'POST /signals/{token}'].includes(route.Properties.RouteKey)
+          ? 'NONE'
+          : 'AWS_IAM',
       ]);
     }
   });
@@ -128,6 +134,8 @@ describe('HTTP API', () => {
         // The plans' order routes: a create places a GTT, a cancel cancels one.
         'POST /plans',
         'DELETE /plans/{planId}',
+        // The unsigned signal webhook.
+        'POST /signals/{token}',
       ].sort(),
     );
     expect(routeSettings['POST /kill-switch']).toEqual({ ThrottlingRateLimit: 1, ThrottlingBurstLimit: 2 });
@@ -172,7 +180,9 @@ describe('least privilege', () => {
         !id.startsWith('Session') &&
         !id.startsWith('Events') &&
         !id.startsWith('KillSwitch') &&
-        !id.startsWith('Plans'),
+        !id.startsWith('Plans') &&
+        !id.startsWith('Strategies') &&
+        !id.startsWith('Signal'),
     );
     expect(roles).toHaveLength(OPERATIONS.length);
     const policies = (
@@ -255,7 +265,7 @@ describe('control table (order-rate governor)', () => {
   it('every order function, the kill switch and the plans (and only those) get the table, and only those may read or write it', () => {
     const orderIds = OPERATIONS.filter((op) => op.kind === 'order').map((op) => op.name);
     // The plans act through the order operations: the Plans function, and the watcher that carries them out.
-    const actors = [...orderIds, 'KillSwitch', 'Plans', 'EventsGttWatcher'];
+    const actors = [...orderIds, 'KillSwitch', 'Plans', 'EventsGttWatcher', 'SignalWorker'];
     const withTable = functionsOf(gateway).filter(
       ([, f]) => f.Properties.Environment?.Variables?.CONTROL_TABLE_NAME !== undefined,
     );
@@ -267,7 +277,8 @@ describe('control table (order-rate governor)', () => {
       p.Properties.PolicyDocument.Statement.some((st) => /ControlTable/.test(JSON.stringify(st.Resource))),
     );
     // The order functions (GetItem, PutItem), the kill switch, which also turns the switch (UpdateItem), the plans.
-    expect(onControl).toHaveLength(orderIds.length + 3);
+    // ... and the signal worker (an alert may turn the kill switch).
+    expect(onControl).toHaveLength(orderIds.length + 4);
   });
 
   it('the kill switch may turn the switch (UpdateItem) besides the governor calls, on its three IAM routes', () => {
@@ -339,8 +350,9 @@ describe('alarms and outputs', () => {
       Properties: { MetricName: string; Namespace: string; AlarmActions: unknown[] };
     }[];
     // Per operation and session function, the watcher, the kill switch, the EventForwarder, the events history, plans.
+    // ... the strategies, the signal webhook and the signal worker.
     expect(alarms.filter((a) => a.Properties.MetricName === 'Errors')).toHaveLength(
-      OPERATIONS.length + SESSION.length + 5,
+      OPERATIONS.length + SESSION.length + 5 + 3,
     );
     expect(alarms.filter((a) => a.Properties.MetricName === 'SessionAlive')).toHaveLength(1);
     expect(alarms.filter((a) => a.Properties.MetricName === 'Throttles')).toHaveLength(OPERATIONS.length);

@@ -194,6 +194,8 @@ describe('error contract', () => {
       PLAN_NOT_FOUND: 404,
       PLAN_BUSY: 409,
       ORDER_CHANGED: 412,
+      STRATEGY_NOT_FOUND: 404,
+      SIGNAL_TOKEN_INVALID: 401,
     });
     expect(errorName('SESSION_EXPIRED')).toBe('SessionExpired');
     expect(errorName('RATE_LIMITED')).toBe('RateLimited');

@@ -27,6 +27,7 @@ const ROOMS = [
   'watcher',
   'outbox',
   'controls',
+  'signals',
   'handlers',
 ] as const;
 

@@ -9,6 +9,7 @@ import { cancel, get, list, modify, modifyOco, orders, place, placeOco, triggere
 import { plan, planCancel, planCreate, plans } from './plans.js';
 import { ltp } from './sandbox.js';
 import { clientRecord, enabled, login, logout, session } from './session.js';
+import { signalTest, strategies, strategy, strategyCreate, strategyDelete, strategyRotate } from './strategies.js';
 
 export const COMMANDS: readonly Command[] = [
   place,
@@ -31,6 +32,12 @@ export const COMMANDS: readonly Command[] = [
   plans,
   plan,
   planCancel,
+  strategyCreate,
+  strategies,
+  strategy,
+  strategyDelete,
+  strategyRotate,
+  signalTest,
   operations,
   call,
   ltp,

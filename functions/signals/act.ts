@@ -1,0 +1,38 @@
+/**
+ * The part that acts on a signal, wired to one deployment (the SignalActor the signal worker calls; actor.ts): the
+ * operation table's place, OCO, pending-list and cancel entries in-process on the shared stack (guardrails, exchange
+ * rules, the order-rate governor and kill switch, idempotency, audit, events: gateway/in-process.ts), SearchScrip for
+ * the symbols, the plan engine for brackets and trailing stops, and the kill switch. What it does: run.ts.
+ */
+import type { Logger } from '@aws-lambda-powertools/logger';
+
+import { createKillSwitchControl } from '../controls/kill-switch.js';
+import { deadlineContext, inProcessGateway } from '../gateway/in-process.js';
+import { cancelGttOrder, getPendingGttOrders, placeGttOrder, placeOcoOrder } from '../operations.js';
+import { createPlanEngine } from '../plans/runtime.js';
+import type { GatewaySettings } from '../runtime/config.js';
+import { memo } from '../schemas/values.js';
+import type { SignalActor } from './actor.js';
+import { actOn, type SignalDeps } from './run.js';
+import { resolveInstrument } from './symbols.js';
+
+export { SignalRetryError } from './run.js';
+
+export const createSignalActor = (settings: GatewaySettings, logger: Logger): SignalActor => {
+  const deps = memo((): SignalDeps => {
+    const gateway = inProcessGateway(settings, logger, 'Signals');
+    // Built on first use: a deployment without the plans' tables still places GTTs and OCOs.
+    const plans = memo(() => createPlanEngine(settings, logger));
+    const killSwitch = memo(() => createKillSwitchControl({ config: settings, logger }));
+    return {
+      place: gateway.direct(placeGttOrder),
+      placeOco: gateway.direct(placeOcoOrder),
+      pending: gateway.direct(getPendingGttOrders),
+      cancel: gateway.direct(cancelGttOrder),
+      instrument: (alert, order, deadline) => resolveInstrument(alert, order, gateway.reads(deadline)),
+      createPlan: (input, key, deadline) => plans().create(input, key, deadline),
+      killSwitchOn: (changedBy, deadline) => killSwitch().on(changedBy, deadlineContext('Signals', deadline)),
+    };
+  });
+  return (signal, strategy, deadline) => actOn(deps(), signal, strategy, deadline);
+};

@@ -1,0 +1,32 @@
+/**
+ * The events of a signal (Signal Received, Acted, Refused): one per signal and kind, its eventId derived from both,
+ * so a second delivery of the same completion carries the same id and is recorded once (docs/events.md).
+ */
+import type { EventDetail, LifecycleEvent, SignalDetailType } from '../schemas/events.js';
+import type { SignalRecord, Strategy } from '../schemas/signals.js';
+import { sha256Hex } from './tokens.js';
+
+export const signalEvent = (
+  detailType: SignalDetailType,
+  signal: SignalRecord,
+  strategy: Pick<Strategy, 'strategyId' | 'name' | 'source' | 'mode'>,
+  extra: { code?: string } = {},
+  now = new Date(),
+): LifecycleEvent => {
+  const tickers = [...new Set(signal.alerts.map((a) => a.ticker).filter((t): t is string => t !== undefined))];
+  const detail: EventDetail<SignalDetailType> = {
+    eventId: sha256Hex(`${detailType}\u0000${signal.signalId}`).slice(0, 32),
+    observedAt: now.toISOString(),
+    origin: 'gateway',
+    signalId: signal.signalId,
+    strategyId: strategy.strategyId,
+    strategyName: strategy.name,
+    source: strategy.source,
+    mode: strategy.mode,
+    ...(tickers.length ? { tickers } : {}),
+    ...(detailType === 'Signal Acted' && signal.results ? { results: signal.results } : {}),
+    ...(detailType === 'Signal Refused' && signal.reason ? { reason: signal.reason } : {}),
+    ...(detailType === 'Signal Refused' && extra.code ? { code: extra.code } : {}),
+  };
+  return { detailType, detail };
+};

@@ -1,0 +1,128 @@
+/**
+ * What one alert asks of the broker, for each kind of action (docs/signals.md, "Actions"), as the bodies the
+ * operation table's entries and the plans take: a GTT (`POST /gtt-orders`), an OCO (`POST /gtt-orders/oco`), a
+ * bracket or trailing-stop plan (`POST /plans`). Every price is an offset from the alert's price on the instrument's
+ * tick (prices.ts), rounded for the side of the order it belongs to: a bracket's exit legs for the exit's side.
+ */
+import type { PlanInput } from '../schemas/plans.js';
+import type { Alert, OffsetRule, SignalAction, SignalOrder } from '../schemas/signals.js';
+import { alertPrice, alertTypeOf, offsetPrice, quantityOf, type Side, sideOf } from './prices.js';
+import type { Instrument } from './symbols.js';
+
+type Placing = Extract<SignalAction, { kind: 'gtt' | 'oco' | 'bracket' | 'trailing-stop' }>;
+
+/** One alert's order, ready for its entry: what is sent and how it is called. */
+export type AlertOrder =
+  | { kind: 'gtt'; body: Record<string, unknown> }
+  | { kind: 'oco'; body: Record<string, unknown> }
+  | { kind: 'plan'; plan: PlanInput; entry: Record<string, unknown> };
+
+interface Terms {
+  instrument: Instrument;
+  side: Side;
+  qty: number;
+  /** The alert's price: every offset's base. */
+  base: string;
+}
+
+const opposite = (side: Side): Side => (side === 'B' ? 'S' : 'B');
+const isMarket = (prctyp: string) => prctyp === 'MKT' || prctyp === 'SL-MKT';
+
+/** A leg's trigger and price at their offsets, rounded for `side`; `field` names the leg in a refusal. */
+const legAt = (terms: Terms, side: Side, leg: { trigger: OffsetRule; price: OffsetRule }, field = '') => {
+  const tick = terms.instrument.rules.tick;
+  const name = (part: string) => (field ? `${field}.${part}` : part);
+  return {
+    trigger: offsetPrice(terms.base, leg.trigger.offset, tick, side, name('trigger')),
+    price: offsetPrice(terms.base, leg.price.offset, tick, side, name('price')),
+  };
+};
+
+/** A single GTT's body (the place entry's input): the trigger `d`, its alert type, the limit price. */
+const gttBody = (order: SignalOrder, terms: Terms, at: { trigger: string; price: string }) => ({
+  exch: terms.instrument.exch,
+  tsym: terms.instrument.tsym,
+  qty: terms.qty,
+  prd: order.prd,
+  trantype: terms.side,
+  prctyp: order.prctyp,
+  ret: order.ret,
+  ai_t: alertTypeOf(at.trigger, terms.base, terms.side),
+  d: at.trigger,
+  ...(isMarket(order.prctyp) ? {} : { prc: at.price }),
+});
+
+/** The terms every placing action shares: side, instrument (already confirmed), quantity, base price. */
+export const termsOf = (
+  alert: Alert,
+  order: SignalOrder,
+  instrument: Instrument,
+  maxQty: number | undefined,
+): Terms => ({
+  side: sideOf(alert, order),
+  instrument,
+  qty: quantityOf(alert, order, maxQty, instrument.rules.lot, instrument.tsym),
+  base: alertPrice(alert),
+});
+
+/** The order one alert places under `action`; refused (VALIDATION_FAILED) when a price or quantity cannot be made. */
+export const alertOrder = (action: Placing, terms: Terms): AlertOrder => {
+  const order = action.order;
+  switch (action.kind) {
+    case 'gtt':
+      return { kind: 'gtt', body: gttBody(order, terms, legAt(terms, terms.side, action)) };
+    case 'oco': {
+      // Both legs close one position: the alert's side is theirs (a sell alert sells at the target or the stop).
+      const leg = (name: 'target' | 'stopLoss') => {
+        const at = legAt(terms, terms.side, action[name], name);
+        return {
+          trigger: at.trigger,
+          order: {
+            trantype: terms.side,
+            prctyp: order.prctyp,
+            qty: terms.qty,
+            prd: order.prd,
+            ret: order.ret,
+            ...(isMarket(order.prctyp) ? {} : { prc: at.price }),
+          },
+        };
+      };
+      const body = {
+        exch: terms.instrument.exch,
+        tsym: terms.instrument.tsym,
+        // The alert's price as the LTP: the OCO's own check that it lies between the two triggers.
+        ltp: terms.base,
+        target: leg('target'),
+        stopLoss: leg('stopLoss'),
+      };
+      return { kind: 'oco', body };
+    }
+    case 'bracket': {
+      const entry = gttBody(order, terms, legAt(terms, terms.side, action.entry, 'entry'));
+      const exit = opposite(terms.side);
+      return {
+        kind: 'plan',
+        entry,
+        plan: {
+          kind: 'bracket',
+          entry,
+          target: legAt(terms, exit, action.target, 'target'),
+          stopLoss: legAt(terms, exit, action.stopLoss, 'stopLoss'),
+        },
+      };
+    }
+    case 'trailing-stop': {
+      const stop = gttBody(order, terms, legAt(terms, terms.side, action));
+      return {
+        kind: 'plan',
+        entry: stop,
+        plan: {
+          kind: 'trailing-stop',
+          order: stop,
+          trailBy: action.trailBy,
+          ...(action.step === undefined ? {} : { step: action.step }),
+        },
+      };
+    }
+  }
+};

@@ -1,0 +1,252 @@
+/**
+ * Acting on one signal (docs/signals.md, "What happens to an alert"): each alert in turn through the operation
+ * table's entries in-process, each order under the idempotency key `sg-<signalId>-<n>` (n the alert's place in the
+ * signal, from 1), so a second delivery of the same message replays instead of placing again.
+ *
+ * How it ends:
+ * - `acted` when anything was done (placed, cancelled, a plan created, a dry run in paper mode): every alert's line
+ *   in `results`, refusals among them with their code and message in `detail`;
+ * - `refused` when nothing was: the first refusal's code, every alert's reason; an outcome the broker left unknown
+ *   (BROKER_TIMEOUT, a lost reply) is named first, with the way to check, and never placed again by this signal
+ *   (its key keeps that outcome, so a redelivery could learn nothing more);
+ * - thrown (`SignalRetryError`) when an order could not be sent *now* and certainly was not sent (the governor's
+ *   RATE_LIMITED, the broker unreachable, a key still in flight): the worker lets the queue deliver the message again,
+ *   and the orders already placed replay under their keys.
+ */
+import { fromDirectInvocation, type GatewayError } from '../contract/errors.js';
+import type { DirectHandler } from '../gateway/in-process.js';
+import type { KillSwitchResult } from '../schemas/controls.js';
+import type { Plan, PlanInput } from '../schemas/plans.js';
+import type { Alert, SignalOrder, SignalRecord, Strategy } from '../schemas/signals.js';
+import type { ActOutcome, SignalResult } from './actor.js';
+import { alertOrder, termsOf } from './orders.js';
+import type { Instrument } from './symbols.js';
+
+export interface SignalDeps {
+  place: DirectHandler;
+  placeOco: DirectHandler;
+  pending: DirectHandler;
+  cancel: DirectHandler;
+  /** The alert's instrument, confirmed by SearchScrip (symbols.ts). */
+  instrument: (alert: Alert, order: Pick<SignalOrder, 'exch' | 'tsym'>, deadline: number) => Promise<Instrument>;
+  createPlan: (input: PlanInput, key: string, deadline: number) => Promise<{ plan: Plan; replayed: boolean }>;
+  killSwitchOn: (changedBy: string, deadline: number) => Promise<KillSwitchResult>;
+}
+
+/** Not now, certainly not sent: the worker leaves the message to the queue, which delivers it again. */
+export class SignalRetryError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+    this.name = 'SignalRetryError';
+  }
+}
+
+/** Refusals that say "not now" rather than "no": nothing was sent, and the same order may well go later. */
+const RETRY_CODES: readonly string[] = ['RATE_LIMITED', 'BROKER_UNAVAILABLE', 'IDEMPOTENCY_IN_PROGRESS', 'PLAN_BUSY'];
+/** An alert is not started this close to the deadline: the rest waits for the message's next delivery. */
+const RESERVE_MS = 3_000;
+const MAX_REASON = 1_000;
+
+type Failed = { kind: 'refused' | 'unknown' | 'retry'; result: SignalResult; failure: GatewayError };
+type Line = { kind: 'done'; result: SignalResult } | Failed;
+
+const keyOf = (signal: SignalRecord, n: number | string) => `sg-${signal.signalId}-${n}`;
+
+const failed = (error: unknown, ticker: string, tsym: string | undefined): Failed => {
+  const failure = fromDirectInvocation(error);
+  const kind = failure.outcome === 'unknown' ? 'unknown' : RETRY_CODES.includes(failure.code) ? 'retry' : 'refused';
+  const what =
+    kind === 'unknown'
+      ? `outcome unknown (${failure.code}): ${failure.message} Check GET /gtt-orders${tsym ? `?tsym=${encodeURIComponent(tsym)}` : ''} to see what the broker holds before acting by hand; this signal does not send it again.`
+      : `${kind === 'retry' ? 'not sent yet' : 'refused'} (${failure.code}): ${failure.message}`;
+  return { kind, failure, result: { ticker, ...(tsym ? { tsym } : {}), detail: what } };
+};
+
+const sideWord = (body: Record<string, unknown>) => (body.trantype === 'B' ? 'BUY' : 'SELL');
+
+/** One alert of a placing action: its instrument, its order, the call. */
+const placeOne = async (
+  deps: SignalDeps,
+  signal: SignalRecord,
+  strategy: Strategy,
+  alert: Alert,
+  n: number,
+  deadline: number,
+): Promise<Line> => {
+  const action = strategy.action as Extract<Strategy['action'], { order: SignalOrder }>;
+  const ticker = alert.ticker ?? action.order.tsym ?? '';
+  let tsym: string | undefined;
+  try {
+    const instrument = await deps.instrument(alert, action.order, deadline);
+    tsym = instrument.tsym;
+    const order = alertOrder(action, termsOf(alert, action.order, instrument, strategy.maxQty));
+    const key = keyOf(signal, n);
+    const where = `${instrument.exch}:${instrument.tsym}`;
+    if (strategy.mode === 'paper') {
+      const body = order.kind === 'plan' ? order.entry : order.body;
+      await (order.kind === 'oco' ? deps.placeOco : deps.place)({ ...body, dryRun: true }, deadline);
+      const what = order.kind === 'plan' ? `the ${action.kind} plan's first GTT` : `the ${order.kind.toUpperCase()}`;
+      return {
+        kind: 'done',
+        result: { ticker, tsym, dryRun: true, detail: `paper: ${what} for ${where} as a dry run; nothing was sent` },
+      };
+    }
+    if (order.kind === 'plan') {
+      const { plan, replayed } = await deps.createPlan(order.plan, key, deadline);
+      const alId = plan.alIds.entry ?? plan.alIds.stop;
+      return {
+        kind: 'done',
+        result: {
+          ticker,
+          tsym,
+          planId: plan.planId,
+          ...(alId ? { alId } : {}),
+          detail: `${action.kind} plan ${plan.planId} on ${where}${replayed ? ' (replayed)' : ''}`,
+        },
+      };
+    }
+    const body = order.body;
+    const placed = (await (order.kind === 'oco' ? deps.placeOco : deps.place)(
+      { ...body, idempotencyKey: key },
+      deadline,
+    )) as { al_id: string; idempotency?: { replayed: boolean } };
+    const replayed = placed.idempotency?.replayed ? ' (replayed)' : '';
+    const detail =
+      order.kind === 'gtt'
+        ? `${sideWord(body)} ${String(body.qty)} ${where} GTT trigger ${String(body.d)} (${String(body.ai_t)})${body.prc ? ` limit ${String(body.prc)}` : ''}${replayed}`
+        : `OCO ${where} target ${(body.target as { trigger: string }).trigger}, stop-loss ${(body.stopLoss as { trigger: string }).trigger}${replayed}`;
+    return { kind: 'done', result: { ticker, tsym, alId: placed.al_id, detail } };
+  } catch (error) {
+    return failed(error, ticker, tsym);
+  }
+};
+
+interface PendingPage {
+  orders: { al_id: string }[];
+  nextCursor?: string;
+}
+
+/** One alert of the cancel action: every pending GTT (single or OCO) of its instrument. */
+const cancelOne = async (
+  deps: SignalDeps,
+  signal: SignalRecord,
+  strategy: Strategy,
+  alert: Alert,
+  deadline: number,
+): Promise<Line[]> => {
+  const action = strategy.action as Extract<Strategy['action'], { kind: 'cancel' }>;
+  const ticker = alert.ticker ?? '';
+  let tsym: string | undefined;
+  try {
+    const instrument = await deps.instrument(alert, action.exch ? { exch: action.exch } : {}, deadline);
+    tsym = instrument.tsym;
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = (await deps.pending(
+        { tsym, exch: instrument.exch, limit: 1_000, ...(cursor ? { cursor } : {}) },
+        deadline,
+      )) as PendingPage;
+      ids.push(...page.orders.map((o) => o.al_id));
+      cursor = page.nextCursor;
+    } while (cursor);
+    if (ids.length === 0)
+      return [{ kind: 'done', result: { ticker, tsym, detail: `no pending GTT of ${instrument.exch}:${tsym}` } }];
+    const lines: Line[] = [];
+    for (const alId of ids) {
+      try {
+        const paper = strategy.mode === 'paper';
+        await deps.cancel(
+          { al_id: alId, ...(paper ? { dryRun: true } : { idempotencyKey: keyOf(signal, `c${alId}`) }) },
+          deadline,
+        );
+        lines.push({
+          kind: 'done',
+          result: paper
+            ? { ticker, tsym, alId, dryRun: true, detail: `paper: the cancel as a dry run; nothing was sent` }
+            : { ticker, tsym, alId, detail: `cancelled ${alId}` },
+        });
+      } catch (error) {
+        lines.push(failed(error, ticker, tsym));
+      }
+    }
+    return lines;
+  } catch (error) {
+    return [failed(error, ticker, tsym)];
+  }
+};
+
+const killSwitch = async (deps: SignalDeps, strategy: Strategy, deadline: number): Promise<Line> => {
+  if (strategy.mode === 'paper')
+    return {
+      kind: 'done',
+      result: {
+        ticker: '',
+        dryRun: true,
+        detail: 'paper: the kill switch would be turned on (every pending GTT cancelled); nothing was done',
+      },
+    };
+  try {
+    const state = await deps.killSwitchOn(`signal:${strategy.strategyId}`, deadline);
+    const sweep = state.sweep;
+    return {
+      kind: 'done',
+      result: {
+        ticker: '',
+        detail: `kill switch on${sweep ? `: ${sweep.cancelled.length} cancelled, ${sweep.failed.length} not cancelled` : ''}`,
+      },
+    };
+  } catch (error) {
+    return failed(error, '', undefined);
+  }
+};
+
+const conclude = (lines: Line[]): ActOutcome => {
+  const failures = lines.filter((l): l is Failed => l.kind !== 'done');
+  const retry = failures.filter((l) => l.kind === 'retry');
+  if (retry.length > 0) {
+    const first = retry[0]!.failure;
+    throw new SignalRetryError(
+      `${retry.length} order(s) of the signal could not be sent now (${first.code}: ${first.message}); the message is delivered again and what was already placed replays under its key.`,
+      first.code,
+    );
+  }
+  const results = lines.map((l) => l.result);
+  if (lines.some((l) => l.kind === 'done')) return { state: 'acted', results };
+  const first = failures.find((l) => l.kind === 'unknown') ?? failures[0];
+  if (!first) return { state: 'refused', reason: 'The signal carries no alert.', results };
+  const reason =
+    failures.length === 1
+      ? first.result.detail!
+      : failures.map((l) => `${l.result.tsym ?? l.result.ticker}: ${l.result.detail}`).join('; ');
+  return {
+    state: 'refused',
+    reason: reason.length > MAX_REASON ? `${reason.slice(0, MAX_REASON - 1)}…` : reason,
+    code: first.failure.code,
+    results,
+  };
+};
+
+/** Acts on one signal as its strategy says (the SignalActor of actor.ts, given its deps). */
+export const actOn = async (
+  deps: SignalDeps,
+  signal: SignalRecord,
+  strategy: Strategy,
+  deadline: number,
+): Promise<ActOutcome> => {
+  if (strategy.action.kind === 'kill-switch') return conclude([await killSwitch(deps, strategy, deadline)]);
+  const lines: Line[] = [];
+  for (const [i, alert] of signal.alerts.entries()) {
+    if (deadline - Date.now() < RESERVE_MS)
+      throw new SignalRetryError(
+        `The invocation's time ran out after ${i} of ${signal.alerts.length} alerts; the message is delivered again and what was placed replays.`,
+        'DEADLINE',
+      );
+    if (strategy.action.kind === 'cancel') lines.push(...(await cancelOne(deps, signal, strategy, alert, deadline)));
+    else lines.push(await placeOne(deps, signal, strategy, alert, i + 1, deadline));
+  }
+  return conclude(lines);
+};

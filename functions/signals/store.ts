@@ -1,0 +1,192 @@
+/**
+ * Signals in the events table (beside the plans and strategies), TTL on `expiresAt`:
+ *
+ * - `signal` / <signalId>: the record (state, alerts, preview, results or reason) as JSON, kept 30 days. Put once by
+ *   the webhook (state `received`, or `refused` for a body it could not read); completed once by the worker with a
+ *   write conditional on `received`, so of two deliveries of one message only one completes it. The event that
+ *   tells of the completion is written in the same write (`pendingEvent`) and removed once the outbox holds it: a
+ *   worker that dies in between leaves it for the next delivery.
+ * - `signal-rate` / <strategyId>#<minute>: the strategy's alerts this minute, counted by an ADD conditional on the
+ *   count being under its limit (kept 2 minutes).
+ * - `signal-dedupe` / <strategyId>#<dedupe key>: the first signal of an alert (DEDUPE_WINDOW_SECONDS): a put
+ *   conditional on no live item, so the same alert posted twice is recorded, queued and acted on once.
+ */
+import {
+  type AttributeValue,
+  DeleteItemCommand,
+  type DynamoDBClient,
+  GetItemCommand,
+  PutItemCommand,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
+
+import { dynamoDbClient } from '../safety/dynamodb-client.js';
+import type { LifecycleEvent } from '../schemas/events.js';
+import type { SignalRecord, SignalState } from '../schemas/signals.js';
+import { isConditionFailure } from './strategy-store.js';
+
+/** How long a duplicate is recognised: TradingView and ChartInk redeliver within seconds; an alert id's or body's repeat after this is a new signal. */
+export const DEDUPE_WINDOW_SECONDS = 600;
+export const KEEP_SIGNALS_SECONDS = 30 * 86_400;
+const RATE_KEEP_SECONDS = 120;
+
+const key = (pk: string, sk: string): Record<string, AttributeValue> => ({ pk: { S: pk }, sk: { S: sk } });
+const seconds = (ms: number) => Math.floor(ms / 1000);
+
+export interface StoredSignal {
+  signal: SignalRecord;
+  /** The completion's event when the outbox does not hold it yet. */
+  pendingEvent?: LifecycleEvent;
+}
+
+export class SignalStore {
+  private readonly client: DynamoDBClient;
+
+  constructor(private readonly options: { tableName: string; endpoint?: string | undefined }) {
+    this.client = dynamoDbClient(options.endpoint);
+  }
+
+  private get table() {
+    return this.options.tableName;
+  }
+
+  /**
+   * Counts one alert against the strategy's limit for this minute. False when the limit is reached (nothing counted);
+   * `retryAfter` is the seconds to the next minute.
+   */
+  async takeRate(strategyId: string, limit: number, now = Date.now()): Promise<{ ok: boolean; retryAfter: number }> {
+    const minute = Math.floor(now / 60_000);
+    const retryAfter = Math.max(1, Math.ceil(((minute + 1) * 60_000 - now) / 1000));
+    try {
+      await this.client.send(
+        new UpdateItemCommand({
+          TableName: this.table,
+          Key: key('signal-rate', `${strategyId}#${minute}`),
+          UpdateExpression: 'ADD n :one SET expiresAt = if_not_exists(expiresAt, :exp)',
+          ConditionExpression: 'attribute_not_exists(n) OR n < :limit',
+          ExpressionAttributeValues: {
+            ':one': { N: '1' },
+            ':limit': { N: String(limit) },
+            ':exp': { N: String(seconds(now) + RATE_KEEP_SECONDS) },
+          },
+        }),
+      );
+      return { ok: true, retryAfter };
+    } catch (error) {
+      if (isConditionFailure(error)) return { ok: false, retryAfter };
+      throw error;
+    }
+  }
+
+  /**
+   * Claims the dedupe key for `signalId`: undefined when claimed, or the signalId that claimed it first within the
+   * window (a duplicate).
+   */
+  async claim(strategyId: string, dedupeKey: string, signalId: string, now = Date.now()): Promise<string | undefined> {
+    const k = key('signal-dedupe', `${strategyId}#${dedupeKey}`);
+    try {
+      await this.client.send(
+        new PutItemCommand({
+          TableName: this.table,
+          Item: { ...k, signalId: { S: signalId }, expiresAt: { N: String(seconds(now) + DEDUPE_WINDOW_SECONDS) } },
+          // TTL deletes late: an item past its window is treated as gone.
+          ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now',
+          ExpressionAttributeValues: { ':now': { N: String(seconds(now)) } },
+        }),
+      );
+      return undefined;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+    const reply = await this.client.send(new GetItemCommand({ TableName: this.table, Key: k, ConsistentRead: true }));
+    return reply.Item?.signalId?.S ?? signalId;
+  }
+
+  /** Frees a claim whose signal was never queued (the queue refused it), so the sender's retry is not a duplicate. */
+  async release(strategyId: string, dedupeKey: string, signalId: string): Promise<void> {
+    try {
+      await this.client.send(
+        new DeleteItemCommand({
+          TableName: this.table,
+          Key: key('signal-dedupe', `${strategyId}#${dedupeKey}`),
+          ConditionExpression: 'signalId = :id',
+          ExpressionAttributeValues: { ':id': { S: signalId } },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+
+  /** The signal as first recorded (received, or refused for a body that could not be read). */
+  async put(signal: SignalRecord, now = Date.now()): Promise<void> {
+    await this.client.send(
+      new PutItemCommand({
+        TableName: this.table,
+        Item: {
+          ...key('signal', signal.signalId),
+          strategyId: { S: signal.strategyId },
+          state: { S: signal.state },
+          signal: { S: JSON.stringify(signal) },
+          expiresAt: { N: String(seconds(now) + KEEP_SIGNALS_SECONDS) },
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  async remove(signalId: string): Promise<void> {
+    await this.client.send(new DeleteItemCommand({ TableName: this.table, Key: key('signal', signalId) }));
+  }
+
+  async get(signalId: string): Promise<StoredSignal | undefined> {
+    const reply = await this.client.send(
+      new GetItemCommand({ TableName: this.table, Key: key('signal', signalId), ConsistentRead: true }),
+    );
+    const item = reply.Item;
+    if (!item?.signal?.S) return undefined;
+    return {
+      signal: JSON.parse(item.signal.S) as SignalRecord,
+      ...(item.pendingEvent?.S ? { pendingEvent: JSON.parse(item.pendingEvent.S) as LifecycleEvent } : {}),
+    };
+  }
+
+  /**
+   * received -> acted | refused, with the event that tells of it. False when the signal is not `received` any more
+   * (another delivery completed it).
+   */
+  async complete(signal: SignalRecord & { state: Exclude<SignalState, 'received'> }, event: LifecycleEvent) {
+    try {
+      await this.client.send(
+        new UpdateItemCommand({
+          TableName: this.table,
+          Key: key('signal', signal.signalId),
+          UpdateExpression: 'SET #state = :state, #signal = :signal, pendingEvent = :event',
+          ConditionExpression: '#state = :received',
+          ExpressionAttributeNames: { '#state': 'state', '#signal': 'signal' },
+          ExpressionAttributeValues: {
+            ':state': { S: signal.state },
+            ':signal': { S: JSON.stringify(signal) },
+            ':event': { S: JSON.stringify(event) },
+            ':received': { S: 'received' },
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  /** The outbox holds the completion's event: forget it. */
+  async clearPendingEvent(signalId: string): Promise<void> {
+    await this.client.send(
+      new UpdateItemCommand({
+        TableName: this.table,
+        Key: key('signal', signalId),
+        UpdateExpression: 'REMOVE pendingEvent',
+      }),
+    );
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * The Strategies function (functions/manifest/strategies.ts): `POST /strategies` (Idempotency-Key required),
+ * `GET /strategies`, `GET /strategies/{strategyId}`, `DELETE /strategies/{strategyId}`,
+ * `POST /strategies/{strategyId}/token`; direct invocation with `{action: "create", idempotencyKey, strategy}`,
+ * `{action: "list"}`, `{action: "get" | "delete" | "rotate", strategyId}`. Nothing here reaches the broker.
+ *
+ * The webhook URL's token is 32 random bytes, shown in the reply that sets it and stored only hashed. Its base is
+ * `SIGNAL_BASE_URL` when the deployment sets one (a custom domain), otherwise the API's own URL from the request
+ * (`https://<requestContext.domainName>`; `http://` for the local API on 127.0.0.1). A direct invocation without
+ * that setting has no URL to go by: its reply's `webhookUrl` is the path alone (`/signals/<token>`).
+ *
+ * The same Idempotency-Key again with the same body answers 200 with the same strategy and a NEW token (the token
+ * of the reply that was lost cannot be shown again: it is not stored); with another body, 422.
+ */
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import * as z from 'zod';
+
+import { IdempotencyKeyReusedError, StrategyNotFoundError } from '../contract/errors.js';
+import { isHttpApiEvent } from '../contract/gateway-request.js';
+import { validateInput, validationFailed } from '../contract/validate-input.js';
+import { createRoutedFunction, type RoutedReply } from '../gateway/routed-function.js';
+import type { RoutedRequest } from '../gateway/routed-request.js';
+import { STRATEGIES } from '../manifest/strategies.js';
+import { parseConfig } from '../runtime/config.js';
+import { envSchema } from '../runtime/env.js';
+import { logger as defaultLogger } from '../runtime/logger.js';
+import { canonicalNumbers } from '../safety/idempotency.js';
+import { type Strategy, strategyInput } from '../schemas/signals.js';
+import { memo } from '../schemas/values.js';
+import { type StoredStrategy, StrategyStore } from './strategy-store.js';
+import { newToken, sha256Hex, STRATEGY_ID, strategyIdOf, tokenHash, webhookPath } from './tokens.js';
+
+export const strategiesEnv = envSchema(['dynamodbEndpoint', 'eventsTableName', 'signalBaseUrl'], {
+  overrides: { eventsTableName: z.string().min(3, { error: 'must name the events table' }).max(255) },
+});
+
+export interface StrategiesOptions {
+  env?: Record<string, string | undefined>;
+  logger?: Logger;
+}
+
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : v,
+  );
+
+const LOOPBACK = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
+
+/** The base of the webhook URLs: the setting, else the API's own URL from the request. */
+const baseOf = (setting: string | undefined, event: unknown): string => {
+  if (setting) return setting.replace(/\/+$/, '');
+  if (!isHttpApiEvent(event)) return '';
+  const domain = (event as APIGatewayProxyEventV2).requestContext.domainName;
+  return domain ? `${LOOPBACK.test(domain) ? 'http' : 'https'}://${domain}` : '';
+};
+
+const strategyIdField = (request: RoutedRequest): string => {
+  const id = request.fields.strategyId;
+  if (typeof id !== 'string' || !STRATEGY_ID.test(id))
+    throw validationFailed([{ field: 'strategyId', message: 'must be a strategy id (st and 16 hex digits)' }]);
+  return id;
+};
+
+export const createStrategiesFunction = (options: StrategiesOptions = {}) => {
+  const logger = options.logger ?? defaultLogger;
+  const config = memo(() => parseConfig(strategiesEnv, options.env ?? process.env, 'strategies'));
+  const store = memo(
+    () => new StrategyStore({ tableName: config().eventsTableName, endpoint: config().dynamodbEndpoint }),
+  );
+  const found = async (strategyId: string): Promise<StoredStrategy> => {
+    const stored = await store().get(strategyId);
+    if (!stored)
+      throw new StrategyNotFoundError(`No strategy ${strategyId} (GET /strategies lists them); nothing was done.`);
+    return stored;
+  };
+  const withUrl = (strategy: Strategy, token: string, event: unknown) => ({
+    ...strategy,
+    webhookUrl: `${baseOf(config().signalBaseUrl, event)}${webhookPath(token)}`,
+  });
+  const rotate = async (stored: StoredStrategy, event: unknown) => {
+    const token = newToken();
+    const next = await store().rotate(stored, tokenHash(token), new Date().toISOString());
+    if (!next)
+      throw validationFailed(
+        [{ field: 'strategyId', message: 'its token was rotated by another request meanwhile: rotate again' }],
+        'The token changed meanwhile; nothing was done',
+      );
+    logger.info('strategy token rotated', { strategyId: stored.strategy.strategyId });
+    return withUrl(next.strategy, token, event);
+  };
+
+  const create = async (request: RoutedRequest, event: unknown): Promise<RoutedReply> => {
+    const key = request.idempotencyKey!;
+    const strategyId = strategyIdOf(key);
+    const inputHash = sha256Hex(canonical(canonicalNumbers(request.body)));
+    const existing = await store().get(strategyId);
+    if (existing) {
+      if (existing.inputHash !== inputHash)
+        throw new IdempotencyKeyReusedError(
+          `Idempotency-Key "${key}" already created strategy ${strategyId} with another body; use a new key for a new strategy.`,
+          { outcome: 'not_executed' },
+        );
+      return { status: 200, body: { ...(await rotate(existing, event)), idempotency: { key, replayed: true } } };
+    }
+    const input = validateInput(strategyInput, request.body);
+    const now = new Date().toISOString();
+    const strategy: Strategy = { ...input, strategyId, createdAt: now, tokenSetAt: now };
+    const token = newToken();
+    if (!(await store().create({ strategy, tokenHash: tokenHash(token), inputHash }))) {
+      // A concurrent create with the same key won: answer as its retry would.
+      return create(request, event);
+    }
+    logger.info('strategy created', { strategyId, source: strategy.source, kind: strategy.action.kind });
+    return { body: { ...withUrl(strategy, token, event), idempotency: { key, replayed: false } } };
+  };
+
+  const run = async (request: RoutedRequest, event: unknown): Promise<RoutedReply> => {
+    switch (request.route.action) {
+      case 'create':
+        return create(request, event);
+      case 'list':
+        return { body: { strategies: await store().list() } };
+      case 'get':
+        return { body: (await found(strategyIdField(request))).strategy };
+      case 'rotate':
+        return { body: await rotate(await found(strategyIdField(request)), event) };
+      default: {
+        const stored = await found(strategyIdField(request));
+        await store().remove(stored);
+        logger.info('strategy deleted', { strategyId: stored.strategy.strategyId });
+        return { body: { strategyId: stored.strategy.strategyId, deleted: true } };
+      }
+    }
+  };
+  return createRoutedFunction(STRATEGIES, (request, _context, event) => run(request, event), { logger });
+};

@@ -1,0 +1,171 @@
+/**
+ * Strategies in the events table (beside the plans): partition `strategy`, sort key the strategyId, the strategy as
+ * JSON, the SHA-256 of its webhook token and of the input that created it (a retried Idempotency-Key is matched on
+ * it). The token itself is never stored. One more item per strategy, `strategy-token` / <token hash>, holds the
+ * strategy whole, so the webhook finds a strategy by its token in one consistent GetItem; rotating the token puts
+ * the new one and deletes the old one before the reply, so the old token stops working at once.
+ */
+import {
+  type AttributeValue,
+  DeleteItemCommand,
+  type DynamoDBClient,
+  GetItemCommand,
+  PutItemCommand,
+  QueryCommand,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
+
+import { dynamoDbClient } from '../safety/dynamodb-client.js';
+import type { Strategy } from '../schemas/signals.js';
+import { sameHash } from './tokens.js';
+
+const PK = 'strategy';
+const TOKEN_PK = 'strategy-token';
+
+export interface StoredStrategy {
+  strategy: Strategy;
+  tokenHash: string;
+  inputHash: string;
+}
+
+export const isConditionFailure = (error: unknown): boolean =>
+  error instanceof Error && error.name === 'ConditionalCheckFailedException';
+
+const key = (pk: string, sk: string): Record<string, AttributeValue> => ({ pk: { S: pk }, sk: { S: sk } });
+
+const storedOf = (item: Record<string, AttributeValue>): StoredStrategy => ({
+  strategy: JSON.parse(item.strategy!.S!) as Strategy,
+  tokenHash: item.tokenHash!.S!,
+  inputHash: item.inputHash?.S ?? '',
+});
+
+export class StrategyStore {
+  private readonly client: DynamoDBClient;
+
+  constructor(private readonly options: { tableName: string; endpoint?: string | undefined }) {
+    this.client = dynamoDbClient(options.endpoint);
+  }
+
+  private async getItem(k: Record<string, AttributeValue>) {
+    const reply = await this.client.send(
+      new GetItemCommand({ TableName: this.options.tableName, Key: k, ConsistentRead: true }),
+    );
+    return reply.Item;
+  }
+
+  private async putTokenItem(stored: StoredStrategy): Promise<void> {
+    await this.client.send(
+      new PutItemCommand({
+        TableName: this.options.tableName,
+        Item: {
+          ...key(TOKEN_PK, stored.tokenHash),
+          strategyId: { S: stored.strategy.strategyId },
+          tokenHash: { S: stored.tokenHash },
+          strategy: { S: JSON.stringify(stored.strategy) },
+        },
+      }),
+    );
+  }
+
+  private async deleteTokenItem(hash: string): Promise<void> {
+    await this.client.send(new DeleteItemCommand({ TableName: this.options.tableName, Key: key(TOKEN_PK, hash) }));
+  }
+
+  async get(strategyId: string): Promise<StoredStrategy | undefined> {
+    const item = await this.getItem(key(PK, strategyId));
+    return item ? storedOf(item) : undefined;
+  }
+
+  /**
+   * The strategy whose token hashes to `hash`, or undefined. The stored hash is compared with the presented one in
+   * constant time, whatever the key lookup found.
+   */
+  async byTokenHash(hash: string): Promise<Strategy | undefined> {
+    const item = await this.getItem(key(TOKEN_PK, hash));
+    const stored = item?.tokenHash?.S ?? '0'.repeat(hash.length);
+    const same = sameHash(stored, hash);
+    return item && same ? (JSON.parse(item.strategy!.S!) as Strategy) : undefined;
+  }
+
+  /** False when a strategy with this id exists already (a retried or concurrent create). */
+  async create(stored: StoredStrategy): Promise<boolean> {
+    try {
+      await this.client.send(
+        new PutItemCommand({
+          TableName: this.options.tableName,
+          Item: {
+            ...key(PK, stored.strategy.strategyId),
+            tokenHash: { S: stored.tokenHash },
+            inputHash: { S: stored.inputHash },
+            strategy: { S: JSON.stringify(stored.strategy) },
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+    await this.putTokenItem(stored);
+    return true;
+  }
+
+  /**
+   * A new token for the strategy: the strategy item moves to the new hash (conditional on the old one, so two
+   * rotations at once cannot both win), the new token item is put, the old one deleted. False: it changed meanwhile.
+   */
+  async rotate(previous: StoredStrategy, hash: string, at: string): Promise<StoredStrategy | undefined> {
+    const strategy: Strategy = { ...previous.strategy, tokenSetAt: at };
+    try {
+      await this.client.send(
+        new UpdateItemCommand({
+          TableName: this.options.tableName,
+          Key: key(PK, strategy.strategyId),
+          UpdateExpression: 'SET tokenHash = :new, #strategy = :s',
+          ExpressionAttributeNames: { '#strategy': 'strategy' },
+          ConditionExpression: 'tokenHash = :old',
+          ExpressionAttributeValues: {
+            ':new': { S: hash },
+            ':old': { S: previous.tokenHash },
+            ':s': { S: JSON.stringify(strategy) },
+          },
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) return undefined;
+      throw error;
+    }
+    const next = { ...previous, strategy, tokenHash: hash };
+    await this.putTokenItem(next);
+    await this.deleteTokenItem(previous.tokenHash);
+    return next;
+  }
+
+  /** The token item first: from then on the webhook refuses the token, whatever happens to the rest. */
+  async remove(stored: StoredStrategy): Promise<void> {
+    await this.deleteTokenItem(stored.tokenHash);
+    await this.client.send(
+      new DeleteItemCommand({ TableName: this.options.tableName, Key: key(PK, stored.strategy.strategyId) }),
+    );
+  }
+
+  /** Every strategy, by id (strongly consistent, paged through). */
+  async list(): Promise<Strategy[]> {
+    const out: Strategy[] = [];
+    let start: Record<string, AttributeValue> | undefined;
+    do {
+      const reply = await this.client.send(
+        new QueryCommand({
+          TableName: this.options.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': { S: PK } },
+          ConsistentRead: true,
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      out.push(...(reply.Items ?? []).map((item) => storedOf(item).strategy));
+      start = reply.LastEvaluatedKey;
+    } while (start);
+    return out;
+  }
+}

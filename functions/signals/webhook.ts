@@ -1,0 +1,237 @@
+/**
+ * The signal webhook, `POST /signals/{token}` (functions/manifest/strategies.ts): the only unsigned route besides
+ * the OAuth callback. Nothing here is sent to the broker, and the order stack is not imported (a small bundle, a
+ * short cold start: the answer comes well within TradingView's 3 seconds). In order:
+ *
+ * 1. the request rules (no query parameters, no look-alike headers, no Idempotency-Key: duplicates are matched on
+ *    the alert itself), a JSON or text/plain body of at most 8 KiB (MAX_BODY_BYTES: 413);
+ * 2. the token: hashed, looked up, compared in constant time; unknown (mistyped, rotated, deleted) is 401, the same
+ *    answer whatever the reason;
+ * 3. the strategy's source-address allowlist (`allowIps`, `"tradingview"` its published addresses): 403;
+ * 4. the strategy's rate (`ratePerMinute`): 429 with Retry-After;
+ * 5. the body read by the strategy's source (alerts.ts): a body that cannot be read is 400 naming each field and
+ *    the shape expected, and is recorded as a refused signal (Signal Refused);
+ * 6. duplicates: the alert's `id` when it has one (one alert in the body), otherwise the SHA-256 of the body, within
+ *    10 minutes (store.ts): the same alert again is 200 with the first signal's id and `duplicate: true`;
+ * 7. the signal recorded (received) with its Signal Received event in the outbox, its message sent to the queue,
+ *    then `202 {signalId}`. A queue that refuses it: the signal is refused (with its event), the duplicate claim
+ * freed, 500, so the sender may post again.
+ *
+ * The token is never logged: log lines name the strategy; the body only as a bounded, redacted preview.
+ */
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import * as z from 'zod';
+
+import { capText } from '../contract/bounded.js';
+import {
+  type GatewayError,
+  InternalError,
+  PayloadTooLargeError,
+  RateLimitedError,
+  RequestForbiddenError,
+  SignalTokenInvalidError,
+  toGatewayError,
+  UnsupportedMediaTypeError,
+  ValidationFailedError,
+} from '../contract/errors.js';
+import { isHttpApiEvent, readGatewayRequest } from '../contract/gateway-request.js';
+import { redactText } from '../contract/redact.js';
+import { OutboxTable } from '../events/outbox.js';
+import { routeName } from '../gateway/routed-request.js';
+import { SIGNAL_WEBHOOK } from '../manifest/strategies.js';
+import { httpErrorResponse } from '../middleware/error-contract.js';
+import { functionShell } from '../middleware/function-shell.js';
+import { parseConfig } from '../runtime/config.js';
+import { envSchema } from '../runtime/env.js';
+import { logger as defaultLogger, writeLog } from '../runtime/logger.js';
+import { type SignalRecord, type Strategy, TRADINGVIEW_IPS } from '../schemas/signals.js';
+import { memo } from '../schemas/values.js';
+import { readAlerts } from './alerts.js';
+import { signalEvent } from './events.js';
+import { type SignalQueue, sqsQueue } from './queue.js';
+import { SignalStore } from './store.js';
+import { StrategyStore } from './strategy-store.js';
+import { newSignalId, sha256Hex, TOKEN, tokenHash } from './tokens.js';
+
+/**
+ * 8 KiB: TradingView's alert messages and ChartInk's bodies are a few hundred bytes; 8 KiB holds a generic array of
+ * 20 alerts with room to spare, and keeps what a leaked URL can make the gateway read and store small.
+ */
+export const MAX_BODY_BYTES = 8 * 1024;
+const PREVIEW_CHARS = 200;
+const ROUTE = SIGNAL_WEBHOOK.routes[0]!;
+
+export const webhookEnv = envSchema(
+  ['dynamodbEndpoint', 'eventsTableName', 'idempotencyTableName', 'signalQueueUrl', 'sqsEndpoint'],
+  {
+    overrides: {
+      eventsTableName: z.string().min(3, { error: 'must name the events table' }).max(255),
+      idempotencyTableName: z.string().min(3, { error: 'must name the idempotency table (the outbox)' }).max(255),
+      signalQueueUrl: z.url({ protocol: /^https?$/, error: 'must be the signal queue URL' }),
+    },
+  },
+);
+
+export interface WebhookOptions {
+  env?: Record<string, string | undefined>;
+  logger?: Logger;
+  /** Tests: a queue of their own. */
+  queue?: SignalQueue;
+}
+
+const json = (statusCode: number, body: unknown): APIGatewayProxyStructuredResultV2 => ({
+  statusCode,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+const TEXT_TYPES = /^(application\/json|text\/plain)\s*(;|$)/i;
+
+/** The body as text, or the refusal of its type, size or encoding. */
+const bodyText = (event: APIGatewayProxyEventV2): string => {
+  const type = event.headers?.['content-type'] ?? event.headers?.['Content-Type'];
+  if (type !== undefined && !TEXT_TYPES.test(type.trim()))
+    throw new UnsupportedMediaTypeError(
+      `A signal is sent as application/json or text/plain (got ${JSON.stringify(capText(type, 64))}); nothing was recorded.`,
+    );
+  const raw = event.body ?? '';
+  const bytes = event.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
+  if (bytes.length > MAX_BODY_BYTES)
+    throw new PayloadTooLargeError(
+      `A signal's body is at most ${MAX_BODY_BYTES} bytes (this one: ${bytes.length}); nothing was recorded.`,
+    );
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new ValidationFailedError('The request body is not valid UTF-8; nothing was recorded.', {
+      details: [{ field: '(body)', message: 'not valid UTF-8' }],
+    });
+  }
+};
+
+const allowed = (strategy: Strategy, ip: string): boolean => {
+  if (!strategy.allowIps) return true;
+  const list: readonly string[] = strategy.allowIps === 'tradingview' ? TRADINGVIEW_IPS : strategy.allowIps;
+  return list.includes(ip);
+};
+
+export const createSignalWebhook = (options: WebhookOptions = {}) => {
+  const logger = options.logger ?? defaultLogger;
+  const parts = memo(() => {
+    const config = parseConfig(webhookEnv, options.env ?? process.env, 'signal webhook');
+    const table = { tableName: config.eventsTableName, endpoint: config.dynamodbEndpoint };
+    return {
+      strategies: new StrategyStore(table),
+      signals: new SignalStore(table),
+      outbox: new OutboxTable({ tableName: config.idempotencyTableName, endpoint: config.dynamodbEndpoint }),
+      queue: options.queue ?? sqsQueue({ queueUrl: config.signalQueueUrl, endpoint: config.sqsEndpoint }),
+    };
+  });
+
+  const refuseBody = async (strategy: Strategy, signal: SignalRecord, error: ValidationFailedError) => {
+    const { signals, outbox } = parts();
+    await signals.put(signal);
+    await outbox.put([signalEvent('Signal Refused', signal, strategy, { code: error.code })]);
+    throw error;
+  };
+
+  const accept = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+    // The request rules on everything but the body (read below by its own rules): the path's token is no field.
+    const request = readGatewayRequest(
+      { name: routeName(ROUTE), query: [], pathParams: {}, kind: ROUTE.kind, dryRun: false },
+      { ...event, body: undefined, isBase64Encoded: false, pathParameters: undefined },
+    );
+    if (request.options.idempotencyKey !== undefined)
+      throw new ValidationFailedError(
+        `${routeName(ROUTE)} takes no Idempotency-Key: the same alert twice is matched on its id or body; nothing was recorded.`,
+        { details: [{ field: 'Idempotency-Key', message: 'not taken here' }] },
+      );
+    const text = bodyText(event);
+    const token = event.pathParameters?.token ?? /^\/signals\/([^/]+)$/.exec(event.rawPath ?? '')?.[1] ?? '';
+    const { strategies, signals, outbox, queue } = parts();
+    // A token of the wrong shape is hashed and looked up like any other: its answer takes the same path and time.
+    const strategy = await strategies.byTokenHash(tokenHash(TOKEN.test(token) ? token : `!${token}`));
+    if (!strategy)
+      throw new SignalTokenInvalidError(
+        'This webhook URL is not valid: its token is mistyped, was rotated, or its strategy was deleted. POST /strategies/{strategyId}/token gives a strategy a new URL; nothing was recorded.',
+      );
+    const ip = event.requestContext.http.sourceIp;
+    if (!allowed(strategy, ip))
+      throw new RequestForbiddenError(
+        `Signals for this strategy are accepted only from its allowIps; ${capText(ip, 45)} is not one of them. Nothing was recorded.`,
+      );
+    const rate = await signals.takeRate(strategy.strategyId, strategy.ratePerMinute);
+    if (!rate.ok)
+      throw new RateLimitedError(
+        `This strategy takes ${strategy.ratePerMinute} signals a minute (ratePerMinute); nothing was recorded. Retry after ${rate.retryAfter} s.`,
+        { outcome: 'not_executed', details: { limit: strategy.ratePerMinute, retryAfterSeconds: rate.retryAfter } },
+      );
+
+    const signalId = newSignalId();
+    const base = {
+      signalId,
+      strategyId: strategy.strategyId,
+      receivedAt: new Date().toISOString(),
+      preview: capText(redactText(text.replace(/\s+/g, ' ')), PREVIEW_CHARS),
+    };
+    const read = readAlerts(strategy, text);
+    if ('problems' in read) {
+      const error = new ValidationFailedError(
+        `This ${strategy.source} signal cannot be read: ${read.problems.map((p) => `${p.field} ${p.message}`).join('; ')}. Expected ${read.expected}. Nothing was acted on.`,
+        { details: read.problems },
+      );
+      return refuseBody(strategy, { ...base, state: 'refused', alerts: [], reason: error.message }, error);
+    }
+    const [only] = read.alerts;
+    const dedupeKey = read.alerts.length === 1 && only?.id ? `id:${only.id}` : `body:${sha256Hex(text)}`;
+    const first = await signals.claim(strategy.strategyId, dedupeKey, signalId);
+    if (first !== undefined) {
+      logger.info('signal duplicate', { strategyId: strategy.strategyId, signalId: first });
+      return json(200, { signalId: first, state: 'received', alerts: read.alerts.length, duplicate: true });
+    }
+    const signal: SignalRecord = { ...base, state: 'received', alerts: read.alerts };
+    await signals.put(signal);
+    await outbox.put([signalEvent('Signal Received', signal, strategy)]);
+    try {
+      await queue.send({ signalId, strategyId: strategy.strategyId }, AbortSignal.timeout(1_500));
+    } catch (error) {
+      writeLog(logger, 'error', 'signal not queued', { strategyId: strategy.strategyId, signalId, error });
+      const refused = {
+        ...signal,
+        state: 'refused' as const,
+        reason: 'The signal queue did not take it; post it again.',
+      };
+      if (await signals.complete(refused, signalEvent('Signal Refused', refused, strategy)))
+        await outbox.put([signalEvent('Signal Refused', refused, strategy)]);
+      await signals.release(strategy.strategyId, dedupeKey, signalId);
+      throw new InternalError('The signal could not be queued; nothing will be acted on. Post it again.');
+    }
+    logger.info('signal received', {
+      strategyId: strategy.strategyId,
+      signalId,
+      alerts: read.alerts.length,
+      preview: base.preview,
+    });
+    return json(202, { signalId, state: 'received', alerts: read.alerts.length });
+  };
+
+  return functionShell<unknown, unknown>({ logger }).handler(async (event: unknown) => {
+    try {
+      if (!isHttpApiEvent(event))
+        throw new ValidationFailedError(
+          `${routeName(ROUTE)} is an HTTP route only: a direct invocation has no alert to read; nothing was done.`,
+          { details: [{ field: '(event)', message: 'not an HTTP API event' }] },
+        );
+      return await accept(event);
+    } catch (error) {
+      const failure: GatewayError = toGatewayError(error);
+      writeLog(logger, failure.status >= 500 ? 'error' : 'warn', 'signal refused', {
+        code: failure.code,
+        status: failure.status,
+      });
+      if (isHttpApiEvent(event)) return httpErrorResponse(failure);
+      throw error;
+    }
+  });
+};

@@ -1,0 +1,160 @@
+/**
+ * The signal worker (functions/manifest/strategies.ts SIGNAL_WORKER): one SQS message per invocation (batch size 1,
+ * partial batch failures reported), each `{signalId, strategyId}` (schemas/signals.ts SignalMessage). Delivery is at
+ * least once, so each run:
+ *
+ * 1. loads the signal; one already completed is not acted on again (its completion's event, if the outbox does not
+ *    hold it yet, is handed on now);
+ * 2. loads its strategy; a strategy deleted since the signal was received refuses it;
+ * 3. asks the SignalActor (act.ts) to act (its orders carry idempotency keys derived from the signal id, so a second
+ *    delivery that got this far replays them rather than placing again);
+ * 4. records the outcome (received -> acted | refused, conditional: of two runs only one completes it) with its event
+ *    (Signal Acted or Signal Refused), then hands the event to the outbox.
+ *
+ * A failure (DynamoDB, the outbox) fails the message: SQS delivers it again, and after the queue's maxReceiveCount
+ * it goes to the dead-letter queue.
+ */
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+
+import { ConfigurationError } from '../contract/errors.js';
+import { OutboxTable } from '../events/outbox.js';
+import { shellHandler } from '../middleware/function-shell.js';
+import type { GatewaySettings } from '../runtime/config.js';
+import { parseGatewayConfig } from '../runtime/config.js';
+import { envName } from '../runtime/env.js';
+import { logger as defaultLogger, writeLog } from '../runtime/logger.js';
+import type { SignalMessage, SignalRecord, Strategy } from '../schemas/signals.js';
+import { isRecord, memo } from '../schemas/values.js';
+import { createSignalActor } from './act.js';
+import type { ActOutcome, SignalActor } from './actor.js';
+import { signalEvent } from './events.js';
+import { SignalStore } from './store.js';
+import { StrategyStore } from './strategy-store.js';
+import { SIGNAL_ID, STRATEGY_ID } from './tokens.js';
+
+export interface SignalWorkerOptions {
+  env?: Record<string, string | undefined>;
+  /** Settings by name (the local runner's). */
+  settings?: GatewaySettings;
+  logger?: Logger;
+  /** Tests and the local runner: an actor of their own (default: act.ts's, from the same settings). */
+  actor?: SignalActor;
+}
+
+/** What one message came to (the local queue and tests read it). */
+export type WorkOutcome = 'acted' | 'refused' | 'already-done' | 'unknown-signal';
+
+const messageOf = (body: string): SignalMessage | undefined => {
+  try {
+    const value: unknown = JSON.parse(body);
+    if (
+      isRecord(value) &&
+      typeof value.signalId === 'string' &&
+      SIGNAL_ID.test(value.signalId) &&
+      typeof value.strategyId === 'string' &&
+      STRATEGY_ID.test(value.strategyId)
+    )
+      return { signalId: value.signalId, strategyId: value.strategyId };
+  } catch {
+    // not JSON: refused below
+  }
+  return undefined;
+};
+
+/** Keeps the strategy's fields the events name when the strategy itself is gone. */
+const ghostStrategy = (signal: SignalRecord): Strategy =>
+  ({ strategyId: signal.strategyId, name: '(deleted)', source: 'generic', mode: 'live' }) as Strategy;
+
+export const createSignalWork = (options: SignalWorkerOptions = {}) => {
+  const logger = options.logger ?? defaultLogger;
+  const parts = memo(() => {
+    const settings = options.settings ?? ((options.env ?? process.env) as Record<string, string>);
+    const config = parseGatewayConfig(settings);
+    if (!config.eventsTableName || !config.idempotencyTableName)
+      throw new ConfigurationError(
+        `The signal worker needs the events table and the idempotency table, which holds the outbox (${envName('eventsTableName')}, ${envName('idempotencyTableName')}).`,
+      );
+    const table = { tableName: config.eventsTableName, endpoint: config.dynamodbEndpoint };
+    return {
+      signals: new SignalStore(table),
+      strategies: new StrategyStore(table),
+      outbox: new OutboxTable({ tableName: config.idempotencyTableName, endpoint: config.dynamodbEndpoint }),
+      actor: options.actor ?? createSignalActor(settings, logger),
+    };
+  });
+
+  /** One message: what became of it. Throws to have it delivered again. */
+  return async (message: SignalMessage, deadline: number): Promise<WorkOutcome> => {
+    const { signals, strategies, outbox, actor } = parts();
+    const stored = await signals.get(message.signalId);
+    if (!stored) {
+      writeLog(logger, 'warn', 'signal not found (expired?)', { signalId: message.signalId });
+      return 'unknown-signal';
+    }
+    if (stored.signal.state !== 'received') {
+      if (stored.pendingEvent) {
+        await outbox.put([stored.pendingEvent]);
+        await signals.clearPendingEvent(message.signalId);
+      }
+      return 'already-done';
+    }
+    const strategy = (await strategies.get(stored.signal.strategyId))?.strategy;
+    const outcome: ActOutcome = strategy
+      ? await actor(stored.signal, strategy, deadline)
+      : { state: 'refused', reason: 'Its strategy was deleted after the signal was received.' };
+    const done: SignalRecord & { state: 'acted' | 'refused' } =
+      outcome.state === 'acted'
+        ? { ...stored.signal, state: 'acted', results: outcome.results }
+        : {
+            ...stored.signal,
+            state: 'refused',
+            reason: outcome.reason,
+            ...(outcome.results ? { results: outcome.results } : {}),
+          };
+    const event = signalEvent(
+      done.state === 'acted' ? 'Signal Acted' : 'Signal Refused',
+      done,
+      strategy ?? ghostStrategy(done),
+      outcome.state === 'refused' && outcome.code ? { code: outcome.code } : {},
+    );
+    if (!(await signals.complete(done, event))) return 'already-done';
+    await outbox.put([event]);
+    await signals.clearPendingEvent(message.signalId);
+    logger.info(`signal ${done.state}`, {
+      signalId: done.signalId,
+      strategyId: done.strategyId,
+      ...(done.reason ? { reason: done.reason } : {}),
+      ...(done.results ? { results: done.results.length } : {}),
+    });
+    return done.state;
+  };
+};
+
+/** The Lambda: SQS batches (size 1), failed messages reported back for redelivery. */
+export const createSignalWorker = (options: SignalWorkerOptions = {}) => {
+  const logger = options.logger ?? defaultLogger;
+  const work = createSignalWork({ ...options, logger });
+  return shellHandler<SQSEvent, SQSBatchResponse>({ logger }, async (event: SQSEvent, context: Context) => {
+    const deadline = Date.now() + (context.getRemainingTimeInMillis?.() ?? 30_000);
+    const failures: SQSBatchResponse['batchItemFailures'] = [];
+    for (const record of event.Records ?? []) {
+      const message = messageOf(record.body);
+      if (!message) {
+        // Not a message of the webhook's: delivering it again cannot help.
+        writeLog(logger, 'error', 'signal message unreadable; dropped', { messageId: record.messageId });
+        continue;
+      }
+      try {
+        await work(message, deadline);
+      } catch (error) {
+        writeLog(logger, 'error', 'signal not completed; it will be delivered again', {
+          signalId: message.signalId,
+          error,
+        });
+        failures.push({ itemIdentifier: record.messageId });
+      }
+    }
+    return { batchItemFailures: failures };
+  });
+};

@@ -1,0 +1,127 @@
+/**
+ * A small local endpoint for the signal queue: SQS's `SendMessage` in the AWS JSON 1.0 protocol (`POST /`,
+ * `X-Amz-Target: AmazonSQS.SendMessage`), as the webhook sends it (functions/signals/queue.ts). Each message is
+ * handed to the consumer in-process as the deployed event source mapping hands it to the SignalWorker: an SQS event
+ * of one record, delivered again after a failure it reports (`batchItemFailures`) or throws, up to `maxReceives`
+ * times (the queue's maxReceiveCount), then kept in `deadLetters`. Messages are delivered one at a time, in order.
+ */
+import { randomUUID } from 'node:crypto';
+
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+
+import { awsJsonServer, failAwsJson, replyAwsJson } from './aws-json.js';
+import { listenOnLoopback } from './loopback.js';
+
+export interface LocalQueueMessage {
+  messageId: string;
+  body: string;
+}
+
+export interface LocalQueue {
+  url: string;
+  /** The queue's URL, as the webhook's SIGNAL_QUEUE_URL names it. */
+  queueUrl: string;
+  /** Every message sent, oldest first. */
+  sent: LocalQueueMessage[];
+  /** Messages the consumer failed on `maxReceives` times. */
+  deadLetters: LocalQueueMessage[];
+  /** Resolves once every message sent so far was consumed (or dead-lettered). */
+  drained(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface LocalQueueOptions {
+  consumer: (event: SQSEvent) => Promise<SQSBatchResponse | void>;
+  port?: number;
+  /** Deliveries before a message goes to the dead letters (the deployed queue's maxReceiveCount: 3). */
+  maxReceives?: number;
+  /** The wait before a delivery again (the visibility timeout, shortened here). */
+  retryDelayMs?: number;
+  onDeadLetter?: (message: LocalQueueMessage, reason: string) => void;
+}
+
+const ARN = 'arn:aws:sqs:us-east-1:000000000000:signals';
+
+const eventOf = (message: LocalQueueMessage, receives: number): SQSEvent => ({
+  Records: [
+    {
+      messageId: message.messageId,
+      receiptHandle: `${message.messageId}#${receives}`,
+      body: message.body,
+      attributes: {
+        ApproximateReceiveCount: String(receives),
+        SentTimestamp: String(Date.now()),
+        SenderId: 'local',
+        ApproximateFirstReceiveTimestamp: String(Date.now()),
+      },
+      messageAttributes: {},
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: ARN,
+      awsRegion: 'us-east-1',
+    },
+  ],
+});
+
+export const startLocalQueue = async (options: LocalQueueOptions): Promise<LocalQueue> => {
+  const sent: LocalQueueMessage[] = [];
+  const deadLetters: LocalQueueMessage[] = [];
+  const maxReceives = options.maxReceives ?? 3;
+  let chain: Promise<void> = Promise.resolve();
+  let closed = false;
+
+  const deliver = async (message: LocalQueueMessage) => {
+    let reason = '';
+    for (let receives = 1; receives <= maxReceives && !closed; receives++) {
+      try {
+        const reply = await options.consumer(eventOf(message, receives));
+        const failed = (reply?.batchItemFailures ?? []).some((f) => f.itemIdentifier === message.messageId);
+        if (!failed) return;
+        reason = 'reported as failed';
+      } catch (error) {
+        reason = (error as Error).message;
+      }
+      if (receives < maxReceives) await new Promise((r) => setTimeout(r, options.retryDelayMs ?? 200));
+    }
+    if (closed) return;
+    deadLetters.push(message);
+    options.onDeadLetter?.(message, reason);
+  };
+
+  let queueUrl = '';
+  const server = awsJsonServer({
+    targets: ['AmazonSQS.SendMessage'],
+    maxBody: 300 * 1024,
+    tooLarge: ['InvalidParameterValue', 'The message is larger than the queue takes'],
+    handle: (_target, input, res) => {
+      const { QueueUrl, MessageBody } = (input ?? {}) as { QueueUrl?: unknown; MessageBody?: unknown };
+      if (QueueUrl !== queueUrl)
+        return failAwsJson(res, 400, 'AWS.SimpleQueueService.NonExistentQueue', 'The queue does not exist');
+      if (typeof MessageBody !== 'string' || !MessageBody)
+        return failAwsJson(res, 400, 'MissingParameter', 'MessageBody is required');
+      const message = { messageId: randomUUID(), body: MessageBody };
+      sent.push(message);
+      chain = chain.then(() => deliver(message));
+      replyAwsJson(res, 200, { MessageId: message.messageId, MD5OfMessageBody: '' });
+    },
+  });
+  const listening = await listenOnLoopback(server, options.port ?? 0);
+  queueUrl = `${listening.url}/000000000000/signals`;
+  return {
+    url: listening.url,
+    queueUrl,
+    sent,
+    deadLetters,
+    drained: async () => {
+      let last: Promise<void> | undefined;
+      while (last !== chain) {
+        last = chain;
+        await last;
+      }
+    },
+    close: async () => {
+      closed = true;
+      await listening.close();
+    },
+  };
+};
