@@ -5,8 +5,6 @@
  * API in front of the real handlers. Used by `npm start`, the end-to-end tests and the benchmarks.
  */
 
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-
 import { type RunningEmulator, startEmulator } from '../emulator/server.js';
 import type { EmulatorDialect } from '../emulator/wire/dialect.js';
 import { toGatewayError } from '../functions/contract/errors.js';
@@ -22,8 +20,6 @@ import { createPlanEngine } from '../functions/plans/runtime.js';
 import type { GatewaySettings } from '../functions/runtime/config.js';
 import { environmentOf } from '../functions/runtime/env.js';
 import { memo } from '../functions/schemas/values.js';
-import type { SignalActor } from '../functions/signals/actor.js';
-import { createSignalWorker } from '../functions/signals/worker.js';
 import { createGttWatcher, type WatcherOptions } from '../functions/watcher/function.js';
 import type { WatcherRun } from '../functions/watcher/watcher.js';
 import { type LocalBroker, localBroker } from './broker-preset.js';
@@ -44,7 +40,7 @@ import {
 import { environmentFor, type LocalEnvironment, localFunctions, ownFunctionLogger } from './functions.js';
 import { type LocalApi, type LocalHandler, startLocalApi } from './http-api.js';
 import { type LocalSecretsManager, startLocalSecretsManager } from './secrets-manager.js';
-import { type LocalQueue, type LocalQueueMessage, startLocalQueue } from './sqs.js';
+import { type LocalQueue, type LocalSignalOptions, localSignalWorker, startSignalQueue } from './sqs.js';
 
 export { ownFunctionLogger } from './functions.js';
 
@@ -55,11 +51,7 @@ export const LOCAL_EVENT_BUS = 'gtt-gateway';
 
 export interface LocalStackOptions {
   /** The signal worker here: an actor of its own (tests), the wait before a failed message is delivered again. */
-  signals?: {
-    actor?: SignalActor;
-    retryDelayMs?: number;
-    onDeadLetter?: (message: LocalQueueMessage, reason: string) => void;
-  };
+  signals?: LocalSignalOptions;
   /** A broker preset (functions/broker/presets.ts) on the emulator's address; default `emulator`. */
   broker?: string;
   /** Classic deployment: the scheduled TOTP login (QuickAuth), jKey sessions. */
@@ -202,12 +194,8 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     },
   });
   // The signal queue hands each message to the SignalWorker, built below once the environment is known.
-  const signalConsumer: { consume?: (event: SQSEvent) => Promise<SQSBatchResponse> } = {};
-  const signalQueue = await startLocalQueue({
-    consumer: (event) => signalConsumer.consume!(event),
-    ...(options.signals?.retryDelayMs !== undefined ? { retryDelayMs: options.signals.retryDelayMs } : {}),
-    ...(options.signals?.onDeadLetter ? { onDeadLetter: options.signals.onDeadLetter } : {}),
-  });
+  const signals = await startSignalQueue(options.signals);
+  const signalQueue = signals.queue;
   const dynamo = await startLocalDynamo({
     extraTables: [
       { name: LOCAL_OAUTH_STATE_TABLE, key: 'state' },
@@ -287,13 +275,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       }),
   });
   // The SignalWorker on the signal queue, as the deployed event source mapping runs it (batch size 1).
-  const workerLog = ownFunctionLogger(SIGNAL_WORKER.name);
-  const worker = createSignalWorker({
-    settings: environmentFor(SIGNAL_WORKER, local),
-    logger: workerLog.logger,
-    ...(options.signals?.actor ? { actor: options.signals.actor } : {}),
-  });
-  signalConsumer.consume = (event) => worker(event, workerLog.begin());
+  signals.consumeWith(localSignalWorker(environmentFor(SIGNAL_WORKER, local), options.signals?.actor));
   const watcherLog = ownFunctionLogger('GttWatcher');
   // The plans' steps run with the watcher, through the same stack as the API's order operations.
   const planEngine = memo(() => createPlanEngine(watcherEnv, watcherLog.logger));

@@ -9,7 +9,10 @@ import { randomUUID } from 'node:crypto';
 
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 
+import type { SignalActor } from '../functions/signals/actor.js';
+import { createSignalWorker } from '../functions/signals/worker.js';
 import { awsJsonServer, failAwsJson, replyAwsJson } from './aws-json.js';
+import { ownFunctionLogger } from './functions.js';
 import { listenOnLoopback } from './loopback.js';
 
 export interface LocalQueueMessage {
@@ -124,4 +127,34 @@ export const startLocalQueue = async (options: LocalQueueOptions): Promise<Local
       await listening.close();
     },
   };
+};
+
+/** The local stack's signal options: an actor of its own (tests), the retry wait, where dead letters are told. */
+export interface LocalSignalOptions {
+  actor?: SignalActor;
+  retryDelayMs?: number;
+  onDeadLetter?: (message: LocalQueueMessage, reason: string) => void;
+}
+
+type Consumer = LocalQueueOptions['consumer'];
+
+/**
+ * The signal queue, started before its consumer exists: the SignalWorker is built from the stack's environment,
+ * which names this queue (`consumeWith` binds it).
+ */
+export const startSignalQueue = async (options: LocalSignalOptions = {}) => {
+  let consumer: Consumer | undefined;
+  const queue = await startLocalQueue({
+    consumer: (event) => consumer!(event),
+    ...(options.retryDelayMs !== undefined ? { retryDelayMs: options.retryDelayMs } : {}),
+    ...(options.onDeadLetter ? { onDeadLetter: options.onDeadLetter } : {}),
+  });
+  return { queue, consumeWith: (c: Consumer) => (consumer = c) };
+};
+
+/** The SignalWorker in-process, with a logger and a Lambda context of its own per delivery. */
+export const localSignalWorker = (env: Record<string, string>, actor?: SignalActor): Consumer => {
+  const log = ownFunctionLogger('SignalWorker');
+  const worker = createSignalWorker({ settings: env, logger: log.logger, ...(actor ? { actor } : {}) });
+  return (event) => worker(event, log.begin());
 };
