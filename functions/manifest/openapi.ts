@@ -6,8 +6,8 @@ import * as z from 'zod';
 
 import { ERROR_CATALOG } from '../contract/errors.js';
 import type { AnyOperation } from '../contract/operation.js';
-import { dryRunResultSchema } from '../schemas/dry-run.js';
 import { convertedField } from '../schemas/conversion.js';
+import { dryRunResultSchema } from '../schemas/dry-run.js';
 import { API_VERSION } from '../schemas/names.js';
 import { ROUTES } from './index.js';
 import type { FunctionEntry, Route } from './types.js';
