@@ -20,6 +20,7 @@ const { DEPLOYMENT_SETTINGS } = await import('../functions/runtime/env.js');
 const { PRESET_NAMES } = await import('../functions/broker/presets.js');
 const { LOCAL_RUN_PREFIX } = await import('./run-local.js');
 const { NOTIFY_FORMATS, resolveNotifyOn } = await import('../functions/events/notification.js');
+const { describeGuardrails, guardrailsInForce } = await import('../functions/safety/guardrails.js');
 
 const usage = `usage: [NOTIFY_WEBHOOK_URL=<url> [NOTIFY_FORMAT=raw|slack|telegram] [NOTIFY_TELEGRAM_CHAT_ID=<id>] [NOTIFY_ON=<detail-types>|all]] npm start -- [--port N] [--emulator-port N] [--token T] [--watch-interval SECONDS (0: off; default 5)]
     [--dead-letters FILE] [--broker emulator|${PRESET_NAMES.filter((n) => n !== 'custom').join('|')}] [--session-renewal totp|off] [--echo-oauth-state]
@@ -201,6 +202,9 @@ console.log(`GttWatcher              ${watchSeconds ? `every ${watchSeconds} s` 
 const rules = parseGatewayConfig(stack.config);
 console.log(
   `Trading rules           ${rules.orderRatePerSecond}/s and ${rules.orderRatePerMinute}/min per account; market orders: ${rules.marketOrders}; algo id: ${rules.algoId ?? 'none'}; kill switch: ${base}/kill-switch`,
+);
+console.log(
+  `Guardrails              ${describeGuardrails(guardrailsInForce(rules))}  (GUARDRAIL_*; unset: the defaults; GET ${base}/session)`,
 );
 console.log(`OpenAPI                 ${base}/openapi.json`);
 if (Object.keys(settings).length) console.log(`Settings                ${JSON.stringify(settings)}`);

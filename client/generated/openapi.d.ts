@@ -3073,6 +3073,19 @@ export interface operations {
                         /** @description Why it is not usable: an error code, e.g. SESSION_EXPIRED, or LOGGED_OUT */
                         code?: string;
                         reason?: string;
+                        /** @description The guardrails in force: this deployment's settings, or the defaults (docs/order-safety.md) */
+                        guardrails?: {
+                            readOnly: boolean;
+                            /** @description The largest qty of an order, or off */
+                            maxQty: string;
+                            /** @description The largest qty × prc (qty × d for market types), or off */
+                            maxOrderValue: string;
+                            exchanges?: string[];
+                            products?: string[];
+                            priceTypes?: string[];
+                            symbolsAllow?: string[];
+                            symbolsDeny?: string[];
+                        };
                     };
                 };
             };
