@@ -650,7 +650,7 @@ export interface operations {
                     qty: number | string;
                     prc?: number | string;
                     /** @enum {string} */
-                    prd: "C" | "M" | "H";
+                    prd: "C" | "M" | "H" | "CNC" | "cnc" | "NRML" | "nrml";
                     /** @enum {string} */
                     trantype: "B" | "S";
                     /** @enum {string} */
@@ -878,7 +878,7 @@ export interface operations {
                             qty: number | string;
                             prc?: number | string;
                             /** @enum {string} */
-                            prd: "C" | "M" | "H";
+                            prd: "C" | "M" | "H" | "CNC" | "cnc" | "NRML" | "nrml";
                             /**
                              * @default DAY
                              * @enum {string}
@@ -897,7 +897,7 @@ export interface operations {
                             qty: number | string;
                             prc?: number | string;
                             /** @enum {string} */
-                            prd: "C" | "M" | "H";
+                            prd: "C" | "M" | "H" | "CNC" | "cnc" | "NRML" | "nrml";
                             /**
                              * @default DAY
                              * @enum {string}
@@ -1323,7 +1323,7 @@ export interface operations {
                     qty: number | string;
                     prc?: number | string;
                     /** @enum {string} */
-                    prd: "C" | "M" | "H";
+                    prd: "C" | "M" | "H" | "CNC" | "cnc" | "NRML" | "nrml";
                     /** @enum {string} */
                     trantype: "B" | "S";
                     /** @enum {string} */
@@ -2104,7 +2104,7 @@ export interface operations {
                             qty: number | string;
                             prc?: number | string;
                             /** @enum {string} */
-                            prd: "C" | "M" | "H";
+                            prd: "C" | "M" | "H" | "CNC" | "cnc" | "NRML" | "nrml";
                             /**
                              * @default DAY
                              * @enum {string}
@@ -2123,7 +2123,7 @@ export interface operations {
                             qty: number | string;
                             prc?: number | string;
                             /** @enum {string} */
-                            prd: "C" | "M" | "H";
+                            prd: "C" | "M" | "H" | "CNC" | "cnc" | "NRML" | "nrml";
                             /**
                              * @default DAY
                              * @enum {string}

@@ -52,7 +52,7 @@ export const orderFromFlags = (f: Flags): GttOrderInput =>
     tsym: f.need('tsym'),
     qty: f.quantity('qty'),
     prc: f.decimal('price'),
-    prd: f.need('product'),
+    prd: f.product('product'),
     trantype: f.need('side'),
     prctyp: f.need('price-type'),
     ret: f.need('retention'),
@@ -68,7 +68,7 @@ export const ocoFromFlags = (f: Flags): OcoOrderInput => {
   const tsym = f.need('tsym');
   const side = f.need('side');
   const qty = f.quantity('qty');
-  const product = f.need('product');
+  const product = f.product('product');
   const leg = (prefix: 'target' | 'stop') => {
     const trigger = f.decimal(`${prefix}-trigger`);
     const price = f.decimal(`${prefix}-price`, false);
