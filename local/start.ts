@@ -14,6 +14,7 @@ process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
 const { FUNCTIONS, ROUTES } = await import('../functions/manifest/index.js');
 const { startLocalStack } = await import('./run-local.js');
+const { watchParent } = await import('./parent-watch.js');
 const { parseGatewayConfig } = await import('../functions/runtime/config.js');
 const { DEPLOYMENT_SETTINGS } = await import('../functions/runtime/env.js');
 
@@ -223,8 +224,16 @@ console.log(
 );
 console.log(`  npm run gtt -- session --url ${base}\n`);
 
-const shutdown = () => {
+// Ends with its parent: SIGTERM, SIGINT or SIGHUP to this process, or its parent (npm's `sh -c`) or the one that
+// started it (npm) gone. Every server is in this process, so its exit frees every port; a close that hangs (a client
+// holding a connection open) is cut short.
+let stopping = false;
+const shutdown = (why: string) => {
+  if (stopping) return;
+  stopping = true;
+  console.error(`stopping: ${why}`);
+  setTimeout(() => process.exit(0), 3_000).unref();
   void stack.close().finally(() => process.exit(0));
 };
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => shutdown(signal));
+watchParent(shutdown);
