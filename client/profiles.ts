@@ -13,6 +13,8 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
+import { isLoopbackUrl } from './signing.js';
+
 export interface Profile {
   url: string;
   region?: string;
@@ -42,8 +44,11 @@ export const loadProfile = (name: string, env: Record<string, string | undefined
     const known = Object.keys(profiles);
     return `--profile ${name}: not in ${file}${known.length ? ` (it has ${known.join(', ')})` : ''}`;
   }
-  if (typeof entry.url !== 'string' || !/^https?:\/\/\S+$/.test(entry.url))
+  if (typeof entry.url !== 'string' || !/^https?:\/\/\S+$/.test(entry.url) || !URL.canParse(entry.url))
     return `--profile ${name}: its "url" must be the API's http(s) address, in ${file}`;
+  // A deployment is reached over https; plain http only on this machine (npm start).
+  if (new URL(entry.url).protocol === 'http:' && !isLoopbackUrl(entry.url))
+    return `--profile ${name}: its "url" ${entry.url} is plain http:// to another host, which the client will not sign for: use https:// (API Gateway's address), in ${file}`;
   if (entry.region !== undefined && (typeof entry.region !== 'string' || !/^[a-z]{2}(-[a-z]+)+-\d$/.test(entry.region)))
     return `--profile ${name}: its "region" must be an AWS region such as ap-south-1, in ${file}`;
   return { url: entry.url, ...(typeof entry.region === 'string' ? { region: entry.region } : {}) };

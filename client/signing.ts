@@ -26,6 +26,21 @@ export const isLoopbackUrl = (url: string | URL): boolean => {
   return host === 'localhost' || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);
 };
 
+/**
+ * Why a SigV4 signature may not be made for `url`, or undefined when it may: over plain http:// it would travel in
+ * clear, with the access key id and, for temporary credentials, the session token in its headers, and a replayable
+ * signed request. Only loopback (npm start, which checks no signature) may be plain http.
+ */
+export const plainHttpRefusal = (url: string | URL): string | undefined => {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'http:' || isLoopbackUrl(parsed)) return undefined;
+  return (
+    `refusing to SigV4-sign for ${parsed.origin}: plain http:// to a host other than 127.0.0.1, localhost or ::1 ` +
+    'would send the signed request, the access key id and any session token in clear. Use https:// (API Gateway ' +
+    'serves only https), or --no-sign for a server that checks no signature.'
+  );
+};
+
 let defaultChain: CredentialsProvider | undefined;
 
 /** The SDK's default credential chain, loaded on first use only (unsigned calls never load the SDK). */
@@ -48,8 +63,11 @@ export interface SignOptions {
  * A signed copy of `request`. The signed headers are host, x-amz-date, x-amz-security-token (temporary
  * credentials) and every other header but the ones aws4fetch leaves unsigned (content-type, content-length,
  * user-agent, ...); the body's SHA-256 is part of the signature, so a changed body fails API Gateway's check.
+ * Never over plain http:// to a non-loopback host (`plainHttpRefusal`): that throws, and nothing is signed.
  */
 export const signRequest = async (request: Request, options: SignOptions): Promise<Request> => {
+  const refusal = plainHttpRefusal(request.url);
+  if (refusal !== undefined) throw new Error(refusal);
   const body = request.body === null ? undefined : await request.clone().text();
   const signer = new AwsV4Signer({
     url: request.url,

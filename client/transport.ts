@@ -27,6 +27,7 @@ import {
   type CredentialsProvider,
   defaultCredentials,
   isLoopbackUrl,
+  plainHttpRefusal,
   regionFromUrl,
   signRequest,
 } from './signing.js';
@@ -89,6 +90,8 @@ export class Transport {
       throw configError('createGttClient', `baseUrl must be http(s), got ${url.protocol}`);
     this.baseUrl = url.href.replace(/\/+$/, '');
     this.signing = options.sign === undefined || options.sign === 'auto' ? !isLoopbackUrl(url) : options.sign;
+    const refusal = this.signing ? plainHttpRefusal(url) : undefined;
+    if (refusal !== undefined) throw configError('createGttClient', refusal);
     this.region = options.region ?? regionFromUrl(url) ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION;
     if (this.signing && !this.region) {
       throw configError(

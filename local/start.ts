@@ -14,12 +14,14 @@ process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
 const { FUNCTIONS, ROUTES } = await import('../functions/manifest/index.js');
 const { startLocalStack } = await import('./run-local.js');
+const { watchParent } = await import('./parent-watch.js');
 const { parseGatewayConfig } = await import('../functions/runtime/config.js');
 const { DEPLOYMENT_SETTINGS } = await import('../functions/runtime/env.js');
 
 const { PRESET_NAMES } = await import('../functions/broker/presets.js');
 const { LOCAL_RUN_PREFIX } = await import('./run-local.js');
 const { NOTIFY_FORMATS, resolveNotifyOn } = await import('../functions/events/notification.js');
+const { describeGuardrails, guardrailsInForce } = await import('../functions/safety/guardrails.js');
 
 const usage = `usage: [NOTIFY_WEBHOOK_URL=<url> [NOTIFY_FORMAT=raw|slack|telegram] [NOTIFY_TELEGRAM_CHAT_ID=<id>] [NOTIFY_ON=<detail-types>|all]] npm start -- [--port N] [--emulator-port N] [--token T] [--watch-interval SECONDS (0: off; default 5)]
     [--dead-letters FILE] [--broker emulator|${PRESET_NAMES.filter((n) => n !== 'custom').join('|')}] [--session-renewal totp|off] [--echo-oauth-state]
@@ -205,6 +207,9 @@ const rules = parseGatewayConfig(stack.config);
 console.log(
   `Trading rules           ${rules.orderRatePerSecond}/s and ${rules.orderRatePerMinute}/min per account; market orders: ${rules.marketOrders}; algo id: ${rules.algoId ?? 'none'}; kill switch: ${base}/kill-switch`,
 );
+console.log(
+  `Guardrails              ${describeGuardrails(guardrailsInForce(rules))}  (GUARDRAIL_*; unset: the defaults; GET ${base}/session)`,
+);
 console.log(`OpenAPI                 ${base}/openapi.json`);
 if (Object.keys(settings).length) console.log(`Settings                ${JSON.stringify(settings)}`);
 console.log('');
@@ -225,8 +230,16 @@ console.log(
   `\nSignals (TradingView, ChartInk, ...):\n  npm run gtt -- strategy-create --file strategy.json --url ${base}   # prints its webhook URL once\n  npm run gtt -- signal-test <strategyId> --webhook-url <the URL it printed> --url ${base}\n`,
 );
 
-const shutdown = () => {
+// Ends with its parent: SIGTERM, SIGINT or SIGHUP to this process, or its parent (npm's `sh -c`) or the one that
+// started it (npm) gone. Every server is in this process, so its exit frees every port; a close that hangs (a client
+// holding a connection open) is cut short.
+let stopping = false;
+const shutdown = (why: string) => {
+  if (stopping) return;
+  stopping = true;
+  console.error(`stopping: ${why}`);
+  setTimeout(() => process.exit(0), 3_000).unref();
   void stack.close().finally(() => process.exit(0));
 };
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => shutdown(signal));
+watchParent(shutdown);

@@ -7,17 +7,68 @@ import { parseArgs } from 'node:util';
 
 import type { FlagSpec } from './command.js';
 import { UsageError, type Values } from './flags.js';
+import { closest } from './suggest.js';
 
 /** Values that start with a dash but are numbers (`--qty -1`, `ltp X -5`): parseArgs would take them for flags. */
 const NEGATIVE_NUMBER = /^-(\d|\.\d)/;
 
-/** Parses `argv` knowing `flags`, every flag of every command and the global ones. */
+/**
+ * Flags nobody knows, taken out of `argv` so the rest still parses and every problem is named at once: each
+ * `--name` (or `-x`) with its value when one follows it (`--tirgger 1490`), unless it looks like a switch (`closest`
+ * names a known switch) or the next word is a command.
+ */
+const takeUnknown = (
+  argv: readonly string[],
+  known: ReadonlySet<string>,
+  isSwitch: (name: string) => boolean,
+  isCommand: (word: string) => boolean,
+): { rest: string[]; unknown: string[] } => {
+  const rest: string[] = [];
+  const unknown: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    if (token === '--') {
+      rest.push(...argv.slice(i));
+      break;
+    }
+    const flag = /^--?([^=]+)(=.*)?$/.exec(token);
+    if (!flag || NEGATIVE_NUMBER.test(token) || known.has(flag[1]!)) {
+      rest.push(token);
+      continue;
+    }
+    unknown.push(flag[1]!);
+    const next = argv[i + 1];
+    const takesValue =
+      flag[2] === undefined &&
+      next !== undefined &&
+      (!next.startsWith('-') || NEGATIVE_NUMBER.test(next)) &&
+      !isSwitch(flag[1]!) &&
+      !isCommand(next);
+    if (takesValue) i++;
+  }
+  return { rest, unknown };
+};
+
+/**
+ * Parses `argv` knowing `flags`, every flag of every command and the global ones; flags nobody knows are answered
+ * in `unknown` (for a usage error that names each with its closest known flag), not thrown.
+ */
 export const parse = (
   argv: readonly string[],
   flags: readonly FlagSpec[],
-): { values: Values; positionals: string[] } => {
+  isCommand: (word: string) => boolean = () => false,
+): { values: Values; positionals: string[]; unknown: string[] } => {
   const known = new Set(flags.map((f) => f.name));
   const switches = new Set(flags.filter((f) => f.value === undefined).map((f) => f.name));
+  const { rest, unknown } = takeUnknown(
+    argv,
+    known,
+    (name) => {
+      const meant = closest(name, [...known]);
+      return meant !== undefined && switches.has(meant);
+    },
+    isCommand,
+  );
   const multiple = new Set(flags.filter((f) => f.repeats).map((f) => f.name));
   const options = Object.fromEntries(
     [...known].map((name) => [
@@ -29,7 +80,7 @@ export const parse = (
   // (which name it) instead of parseArgs' "ambiguous" or "unknown option" message.
   const held: string[] = [];
   const args: string[] = [];
-  for (const token of argv) {
+  for (const token of rest) {
     const previous = args.at(-1);
     const flag = previous?.startsWith('--') && !previous.includes('=') ? previous.slice(2) : undefined;
     if (NEGATIVE_NUMBER.test(token) && flag !== undefined && known.has(flag) && !switches.has(flag))
@@ -51,5 +102,5 @@ export const parse = (
     seen.add(token.name);
   }
   const positionals = parsed.positionals.map((p) => (p.startsWith('\u0000') ? held[Number(p.slice(1))]! : p));
-  return { values: parsed.values, positionals };
+  return { values: parsed.values, positionals, unknown };
 };

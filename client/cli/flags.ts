@@ -2,6 +2,7 @@
  * Reading a command's flags and collecting what is wrong with them, so that every missing flag and every bad value
  * is named at once, before anything is sent (one usage error, exit 2).
  */
+import { closest } from './suggest.js';
 
 /** A usage error: the message, then one line of usage for `command` (none: the general line). */
 export class UsageError extends Error {
@@ -13,6 +14,10 @@ export class UsageError extends Error {
     super(message);
   }
 }
+
+/** `unknown flag: --x (did you mean --y?)`, or `unknown flags: ...` naming each. */
+export const unknownText = (named: readonly string[]): string =>
+  `unknown flag${named.length === 1 ? '' : 's'}: ${named.join(', ')}`;
 
 /** The parsed flags: a string, a switch, or the list of a repeatable flag. */
 export type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
@@ -26,11 +31,16 @@ export const str = (values: Values, name: string): string | undefined => {
 // once before anything is sent; test/unit/cli-args.test.ts holds the two to the same answers.
 export const PLAIN_DECIMAL = /^(0|[1-9]\d{0,11})(\.\d{1,8})?$/;
 const POSITIVE_INTEGER = /^[1-9]\d{0,9}$/;
+/** The products the gateway takes as `prd` (functions/schemas/fields.ts): the letters and the aliases of two. */
+const PRODUCT_NAMES: readonly string[] = ['C', 'M', 'H', 'CNC', 'cnc', 'NRML', 'nrml'];
 
 /** Reads flags and collects what is wrong with them: every missing flag and every bad value, named together. */
 export class Flags {
   private readonly missing: string[] = [];
   private readonly bad: string[] = [];
+  private readonly unknown: string[] = [];
+  /** The flags the unknown ones were meant to be: not reported missing as well. */
+  private readonly meant = new Set<string>();
   private alone: UsageError | undefined;
   constructor(readonly values: Values) {}
 
@@ -63,6 +73,26 @@ export class Flags {
     return value;
   }
 
+  /**
+   * A product as the gateway takes `prd`: C, M or H, or CNC (C) and NRML (M). Intraday (MIS) and bracket products
+   * are refused here with the reason, before anything is sent.
+   */
+  product(name: string): string {
+    const value = this.need(name);
+    const named = value.trim().toUpperCase();
+    if (value === '' || PRODUCT_NAMES.includes(value)) return value;
+    if (named === 'MIS' || named === 'I')
+      this.bad.push(
+        `--${name} ${value} is intraday, which a GTT cannot carry (squared off the same day, while a GTT waits up to a year): use C (CNC, delivery) or M (NRML, carry forward)`,
+      );
+    else if (named === 'B' || named === 'BO')
+      this.bad.push(
+        `--${name} ${value} is a bracket order, which a GTT cannot carry: use plan-create (a bracket plan)`,
+      );
+    else this.bad.push(`--${name} must be C, M or H (or CNC for C, NRML for M), got ${JSON.stringify(value)}`);
+    return value;
+  }
+
   positiveInt(name: string): number | undefined {
     const value = this.str(name);
     if (value === undefined) return undefined;
@@ -88,6 +118,15 @@ export class Flags {
     return Object.fromEntries(entries);
   }
 
+  /** Flags nobody knows, each named with the closest of `candidates` (the flags of the command at hand). */
+  unknownFlags(names: readonly string[], candidates: readonly string[]): void {
+    for (const name of names) {
+      const meant = closest(name, candidates);
+      this.unknown.push(meant === undefined ? `--${name}` : `--${name} (did you mean --${meant}?)`);
+      if (meant !== undefined) this.meant.add(meant);
+    }
+  }
+
   problem(message: string): void {
     this.bad.push(message);
   }
@@ -102,16 +141,22 @@ export class Flags {
 
   /** Throws one usage error naming everything found so far. */
   check(command?: string): void {
-    const parts = [...(this.missing.length ? [`missing ${this.missing.join(', ')}`] : []), ...this.bad];
+    const missing = this.missing.filter((flag) => !this.meant.has(flag.slice(2)));
+    const parts = [
+      ...(this.unknown.length ? [unknownText(this.unknown)] : []),
+      ...(missing.length ? [`missing ${missing.join(', ')}`] : []),
+      ...this.bad,
+    ];
     if (parts.length) throw new UsageError(parts.join('; '), command);
     if (this.alone) throw this.alone;
   }
 }
 
 /** For tests: whether the CLI takes `value` as a quantity or a decimal (the gateway's rules, checked beside them). */
-export const cliAccepts = (rule: 'quantity' | 'decimal', value: string): boolean => {
+export const cliAccepts = (rule: 'quantity' | 'decimal' | 'product', value: string): boolean => {
   const f = new Flags({ x: value });
   if (rule === 'quantity') f.quantity('x');
+  else if (rule === 'product') f.product('x');
   else f.decimal('x');
   try {
     f.check();

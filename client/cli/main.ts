@@ -14,6 +14,7 @@ import { commandNamed, COMMANDS } from './commands/index.js';
 import { Flags, str, UsageError, type Values } from './flags.js';
 import { GLOBAL_FLAGS } from './global-flags.js';
 import { dryRunText, errorText } from './render.js';
+import { closest } from './suggest.js';
 import { clientFor, resolveTarget, type Target } from './target.js';
 import { USAGE, usageHint } from './usage.js';
 
@@ -59,8 +60,18 @@ const checkShape = (f: Flags, command: Command, args: readonly string[]): void =
 };
 
 /** Every check before anything is sent; throws one usage error naming all that is wrong. */
-const validate = (command: Command, values: Values, args: readonly string[], env: NodeJS.ProcessEnv): Checked => {
+const validate = (
+  command: Command,
+  values: Values,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  unknown: readonly string[],
+): Checked => {
   const f = new Flags(values);
+  f.unknownFlags(
+    unknown,
+    [...command.flags, ...(command.dryRun ? [{ name: 'dry-run' }] : []), ...GLOBAL_FLAGS].map((flag) => flag.name),
+  );
   checkShape(f, command, args);
   const timeoutMs = f.positiveInt('timeout');
   const maxAttempts = f.positiveInt('attempts');
@@ -135,7 +146,7 @@ export const main = async (
 ): Promise<number> => {
   let json = argv.includes('--json');
   try {
-    const { values, positionals } = parse(argv, ALL_FLAGS);
+    const { values, positionals, unknown } = parse(argv, ALL_FLAGS, (word) => commandNamed(word) !== undefined);
     json = values.json === true;
     if (values.version) {
       io.out(json ? JSON.stringify({ version: version() }) : `gtt-gateway ${version()}`);
@@ -146,10 +157,29 @@ export const main = async (
       return EXIT_CODES.OK;
     }
     const [name, ...args] = positionals;
-    if (name === undefined) throw new UsageError('no command given');
-    const command = commandNamed(name);
-    if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)}`);
-    const checked = validate(command, values, args, env);
+    const command = name === undefined ? undefined : commandNamed(name);
+    if (!command) {
+      const f = new Flags(values);
+      f.unknownFlags(
+        unknown,
+        ALL_FLAGS.map((flag) => flag.name),
+      );
+      const meant =
+        name === undefined
+          ? undefined
+          : closest(
+              name,
+              COMMANDS.map((c) => c.name),
+            );
+      f.problem(
+        name === undefined
+          ? 'no command given'
+          : `unknown command ${JSON.stringify(name)}${meant === undefined ? '' : ` (did you mean ${meant}?)`}`,
+      );
+      f.check();
+      return EXIT_CODES.USAGE; // not reached: check() throws the problem just named
+    }
+    const checked = validate(command, values, args, env, unknown);
     return await execute(
       command,
       checked.input,

@@ -801,7 +801,7 @@ export interface operations {
                     qty: number | string;
                     prc?: number | string;
                     /** @enum {string} */
-                    prd: "C" | "M" | "H";
+                    prd: "C" | "M" | "H" | "CNC" | "cnc" | "NRML" | "nrml";
                     /** @enum {string} */
                     trantype: "B" | "S";
                     /** @enum {string} */
@@ -1096,7 +1096,7 @@ export interface operations {
                             qty: number | string;
                             prc?: number | string;
                             /** @enum {string} */
-                            prd: "C" | "M" | "H";
+                            prd: "C" | "M" | "H" | "CNC" | "cnc" | "NRML" | "nrml";
                             /**
                              * @default DAY
                              * @enum {string}
@@ -1115,7 +1115,7 @@ export interface operations {
                             qty: number | string;
                             prc?: number | string;
                             /** @enum {string} */
-                            prd: "C" | "M" | "H";
+                            prd: "C" | "M" | "H" | "CNC" | "cnc" | "NRML" | "nrml";
                             /**
                              * @default DAY
                              * @enum {string}
@@ -1628,7 +1628,7 @@ export interface operations {
                     qty: number | string;
                     prc?: number | string;
                     /** @enum {string} */
-                    prd: "C" | "M" | "H";
+                    prd: "C" | "M" | "H" | "CNC" | "cnc" | "NRML" | "nrml";
                     /** @enum {string} */
                     trantype: "B" | "S";
                     /** @enum {string} */
@@ -2052,7 +2052,7 @@ export interface operations {
                     qty?: number | string;
                     prc?: number | string;
                     /** @enum {string} */
-                    prd?: "C" | "M" | "H";
+                    prd?: "C" | "M" | "H" | "CNC" | "cnc" | "NRML" | "nrml";
                     /** @enum {string} */
                     trantype?: "B" | "S";
                     /** @enum {string} */
@@ -2779,7 +2779,7 @@ export interface operations {
                             qty: number | string;
                             prc?: number | string;
                             /** @enum {string} */
-                            prd: "C" | "M" | "H";
+                            prd: "C" | "M" | "H" | "CNC" | "cnc" | "NRML" | "nrml";
                             /**
                              * @default DAY
                              * @enum {string}
@@ -2798,7 +2798,7 @@ export interface operations {
                             qty: number | string;
                             prc?: number | string;
                             /** @enum {string} */
-                            prd: "C" | "M" | "H";
+                            prd: "C" | "M" | "H" | "CNC" | "cnc" | "NRML" | "nrml";
                             /**
                              * @default DAY
                              * @enum {string}
@@ -3056,7 +3056,7 @@ export interface operations {
                             qty?: number | string;
                             prc?: number | string;
                             /** @enum {string} */
-                            prd?: "C" | "M" | "H";
+                            prd?: "C" | "M" | "H" | "CNC" | "cnc" | "NRML" | "nrml";
                             /** @enum {string} */
                             ret?: "DAY" | "EOS" | "IOC";
                             trgprc?: number | string;
@@ -3072,7 +3072,7 @@ export interface operations {
                             qty?: number | string;
                             prc?: number | string;
                             /** @enum {string} */
-                            prd?: "C" | "M" | "H";
+                            prd?: "C" | "M" | "H" | "CNC" | "cnc" | "NRML" | "nrml";
                             /** @enum {string} */
                             ret?: "DAY" | "EOS" | "IOC";
                             trgprc?: number | string;
@@ -4176,6 +4176,19 @@ export interface operations {
                         /** @description Why it is not usable: an error code, e.g. SESSION_EXPIRED, or LOGGED_OUT */
                         code?: string;
                         reason?: string;
+                        /** @description The guardrails in force: this deployment's settings, or the defaults (docs/order-safety.md) */
+                        guardrails?: {
+                            readOnly: boolean;
+                            /** @description The largest qty of an order, or off */
+                            maxQty: string;
+                            /** @description The largest qty × prc (qty × d for market types), or off */
+                            maxOrderValue: string;
+                            exchanges?: string[];
+                            products?: string[];
+                            priceTypes?: string[];
+                            symbolsAllow?: string[];
+                            symbolsDeny?: string[];
+                        };
                     };
                 };
             };

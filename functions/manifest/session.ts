@@ -125,7 +125,8 @@ export const SESSION_HEALTH: FunctionEntry = {
     description: 'session health check before the market opens',
   },
   direct: { example: {} },
-  env: { keys: SESSION_ENV, deploymentSettings: false },
+  // The deployment's settings: GET /session shows the guardrails in force.
+  env: { keys: SESSION_ENV, deploymentSettings: true },
   grants: ['sessionSecret:read'],
   bundle: {
     memory: 'standard',

@@ -34,6 +34,25 @@ const flag = z
 
 const DECIMAL = /^\d{1,14}(\.\d{1,8})?$/;
 
+/**
+ * The limits in force when a deployment sets none: they catch a fat-fingered order (an extra zero or three), not a
+ * trader's sizing. 10,000 is more than a retail account's usual equity order or a few dozen F&O lots; ₹25 lakh
+ * holds one futures lot (SEBI's minimum contract value is ₹15 lakh) and any ordinary cash order, and refuses the
+ * ₹150 crore of `--qty 1000000 --price 1500`. A deployment sets its own, or `off` (docs/order-safety.md).
+ */
+export const GUARDRAIL_DEFAULTS = { maxQty: '10000', maxOrderValue: '2500000' } as const;
+/** The value that turns a default limit off (GUARDRAIL_MAX_QTY=off). */
+export const LIMIT_OFF = 'off';
+
+/** A limit with a default: unset or empty is `fallback`, `off` is no limit (undefined), else it must match. */
+const limitSetting = (fallback: string, pattern: RegExp, error: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v.trim() === '' ? fallback : v.trim()))
+    .refine((v) => v === LIMIT_OFF || pattern.test(v), { error: `${error} (or ${LIMIT_OFF} for no limit)` })
+    .transform((v) => (v === LIMIT_OFF ? undefined : v));
+
 const variable = <const N extends string, S extends z.ZodType>(name: N, schema: S) => ({ name, schema });
 
 /** Every environment variable of the function set, by camelCase key. */
@@ -137,18 +156,21 @@ export const ENV = {
   ),
   /** Guardrail: turns placing and modifying off altogether (cancel and reads stay available). */
   guardrailReadOnly: variable('GUARDRAIL_READ_ONLY', flag),
-  /** Guardrail: the largest quantity of an order. */
+  /**
+   * Guardrail: the largest quantity of an order. Unset or empty: the default, GUARDRAIL_DEFAULTS.maxQty; `off`: no
+   * limit (docs/order-safety.md).
+   */
   guardrailMaxQty: variable(
     'GUARDRAIL_MAX_QTY',
-    z
-      .string()
-      .regex(/^[1-9]\d{0,9}$/, { error: 'must be a positive whole number' })
-      .optional(),
+    limitSetting(GUARDRAIL_DEFAULTS.maxQty, /^[1-9]\d{0,9}$/, 'must be a positive whole number'),
   ),
-  /** Guardrail: qty × prc, or qty × d for market price types, in the instrument's currency. */
+  /**
+   * Guardrail: qty × prc, or qty × d for market price types, in the instrument's currency. Unset or empty: the
+   * default, GUARDRAIL_DEFAULTS.maxOrderValue; `off`: no limit.
+   */
   guardrailMaxOrderValue: variable(
     'GUARDRAIL_MAX_ORDER_VALUE',
-    z.string().regex(DECIMAL, { error: 'must be a positive decimal number' }).optional(),
+    limitSetting(GUARDRAIL_DEFAULTS.maxOrderValue, DECIMAL, 'must be a positive decimal number'),
   ),
   /** Guardrail: the exchanges orders may go to (comma-separated). */
   guardrailExchanges: variable('GUARDRAIL_EXCHANGES', list('GUARDRAIL_EXCHANGES', EXCHANGES)),

@@ -53,6 +53,45 @@ export const symbolKey = (symbol: string): string =>
     .trim()
     .toUpperCase();
 
+/** The guardrails a deployment runs with, as a trader reads them (`GET /session`, `npm start`'s banner). */
+export interface GuardrailsInForce {
+  readOnly: boolean;
+  /** The limit, or `off` when the deployment turned the default off. */
+  maxQty: string;
+  maxOrderValue: string;
+  exchanges?: string[];
+  products?: string[];
+  priceTypes?: string[];
+  symbolsAllow?: string[];
+  symbolsDeny?: string[];
+}
+
+export const guardrailsInForce = (config: GuardrailConfig): GuardrailsInForce => ({
+  readOnly: config.guardrailReadOnly,
+  maxQty: config.guardrailMaxQty ?? 'off',
+  maxOrderValue: config.guardrailMaxOrderValue ?? 'off',
+  ...(config.guardrailExchanges ? { exchanges: config.guardrailExchanges } : {}),
+  ...(config.guardrailProducts ? { products: config.guardrailProducts } : {}),
+  ...(config.guardrailPriceTypes ? { priceTypes: config.guardrailPriceTypes } : {}),
+  ...(config.guardrailSymbolsAllow ? { symbolsAllow: config.guardrailSymbolsAllow } : {}),
+  ...(config.guardrailSymbolsDeny ? { symbolsDeny: config.guardrailSymbolsDeny } : {}),
+});
+
+/** One line of the guardrails in force (`npm start`'s banner). */
+export const describeGuardrails = (g: GuardrailsInForce): string =>
+  [
+    g.readOnly ? 'READ-ONLY (place and modify off)' : '',
+    `max qty ${g.maxQty}`,
+    `max order value ${g.maxOrderValue}`,
+    g.exchanges ? `exchanges ${g.exchanges.join(',')}` : '',
+    g.products ? `products ${g.products.join(',')}` : '',
+    g.priceTypes ? `price types ${g.priceTypes.join(',')}` : '',
+    g.symbolsAllow ? `symbols only ${g.symbolsAllow.join(',')}` : '',
+    g.symbolsDeny ? `symbols never ${g.symbolsDeny.join(',')}` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
+
 export const checkGuardrails = (operation: string, order: GuardedOrder, config: GuardrailConfig): void => {
   if (config.guardrailReadOnly) {
     throw reject('readOnly', `This deployment is read-only: ${operation} is turned off (GUARDRAIL_READ_ONLY).`, {});

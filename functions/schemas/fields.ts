@@ -65,6 +65,40 @@ export const enumOf = <T extends readonly [string, ...string[]]>(field: string, 
   z.enum(values, rule(field, `${field} must be one of ${values.join(', ')}`));
 
 /**
+ * The names traders give the two carry products, taken for their letters: CNC (cash and carry, delivery) is C and
+ * NRML (normal, carried forward: F&O and commodities) is M. The order is sent with the letter.
+ */
+export const PRODUCT_ALIASES = { CNC: 'C', cnc: 'C', NRML: 'M', nrml: 'M' } as const;
+type Product = (typeof PRODUCTS)[number];
+
+/** Why a product a trader names is refused, with the letter to use. */
+const productRefusal = (input: unknown): string => {
+  if (input === undefined) return 'prd is required';
+  const named = typeof input === 'string' ? input.trim().toUpperCase() : '';
+  if (named === 'MIS' || named === 'I')
+    return (
+      `prd ${JSON.stringify(input)} is intraday (MIS), which a GTT cannot carry: an intraday position is squared ` +
+      'off the same day, while a GTT waits up to a year for its trigger. Use C (CNC, delivery) or M (NRML, carry forward)'
+    );
+  if (named === 'B' || named === 'BO')
+    return `prd ${JSON.stringify(input)} is a bracket order, which a GTT cannot carry: use POST /plans (kind bracket) with prd C or M`;
+  const letter =
+    named === 'CNC' ? 'C' : named === 'NRML' ? 'M' : (PRODUCTS as readonly string[]).find((p) => p === named);
+  return `prd must be one of ${PRODUCTS.join(', ')} (or CNC for C, NRML for M)${letter ? `: use ${letter}` : ''}`;
+};
+
+/** `prd`: C, M or H, or the aliases CNC and NRML, answered as their letters. */
+export const product = memo(() =>
+  z
+    .enum([...PRODUCTS, ...(Object.keys(PRODUCT_ALIASES) as (keyof typeof PRODUCT_ALIASES)[])], {
+      error: (issue: { input?: unknown }) => productRefusal(issue.input),
+    })
+    .transform((value): Product =>
+      value in PRODUCT_ALIASES ? PRODUCT_ALIASES[value as keyof typeof PRODUCT_ALIASES] : (value as Product),
+    ),
+);
+
+/**
  * What a trading symbol may hold: printable characters (letters, marks, digits, punctuation, symbols) and the plain
  * space, in Unicode NFC. Refused, each with the code point it found: control characters (C0, DEL, C1), format
  * characters (zero-width, bidi controls, byte-order mark, soft hyphen), unpaired UTF-16 surrogates, private-use and

@@ -125,4 +125,17 @@ export const sessionStatusResult = z.object({
     .describe('When it was logged out (the end-of-day logout or a Logout call), until the next login'),
   code: z.string().optional().describe('Why it is not usable: an error code, e.g. SESSION_EXPIRED, or LOGGED_OUT'),
   reason: z.string().optional(),
+  guardrails: z
+    .object({
+      readOnly: z.boolean(),
+      maxQty: z.string().describe('The largest qty of an order, or off'),
+      maxOrderValue: z.string().describe('The largest qty × prc (qty × d for market types), or off'),
+      exchanges: z.array(z.string()).optional(),
+      products: z.array(z.string()).optional(),
+      priceTypes: z.array(z.string()).optional(),
+      symbolsAllow: z.array(z.string()).optional(),
+      symbolsDeny: z.array(z.string()).optional(),
+    })
+    .optional()
+    .describe("The guardrails in force: this deployment's settings, or the defaults (docs/order-safety.md)"),
 });

@@ -1,8 +1,8 @@
 /**
  * The pre-market health check: one ClientDetails call with the session the gateway would use, published as the
  * metric `SessionAlive` (1 or 0) so an alarm tells the trader at 9:00, not when an order fails. The same check
- * answers `GET /session` (IAM-authorised; `gtt session`): whose session it is, since when, alive or not. Never the
- * token.
+ * answers `GET /session` (IAM-authorised; `gtt session`): whose session it is, since when, alive or not, and the
+ * guardrails the order functions run with. Never the token.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
@@ -17,6 +17,8 @@ import { SESSION_HEALTH } from '../manifest/session.js';
 import { httpErrorResponse } from '../middleware/error-contract.js';
 import { shellHandler } from '../middleware/function-shell.js';
 import { clientDetails } from '../operations.js';
+import { guardrailEnv, parseConfig } from '../runtime/config.js';
+import { type GuardrailsInForce, guardrailsInForce } from '../safety/guardrails.js';
 import { metricNamespace, SERVICE_NAME } from '../schemas/names.js';
 import { parseSessionConfig } from './config.js';
 
@@ -34,6 +36,8 @@ export interface HealthResult {
   /** Why the session is not usable: an error code of the contract, e.g. SESSION_EXPIRED, or LOGGED_OUT. */
   code?: string;
   reason?: string;
+  /** The guardrails the order functions of this deployment run with (the defaults unless it set its own). */
+  guardrails?: GuardrailsInForce;
 }
 
 export const createSessionHealthCheck = (options: {
@@ -125,7 +129,11 @@ export const createSessionHealthCheck = (options: {
           headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
         };
       }
-      const result = await check(false);
+      const env = options.env ?? process.env;
+      const result = {
+        ...(await check(false)),
+        guardrails: guardrailsInForce(parseConfig(guardrailEnv, env, 'guardrail')),
+      };
       return {
         statusCode: 200,
         headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },

@@ -13,7 +13,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 
@@ -122,6 +122,8 @@ export class GatewayFunction extends Construct {
       },
       bundling: {
         forceDockerBundling: false,
+        // esbuild's size summary of each bundle would be a block per function in every synth: errors only.
+        logLevel: LogLevel.ERROR,
         format: OutputFormat.ESM,
         target: 'node22',
         minify: true,

@@ -5,7 +5,8 @@
  * (`POST /_invoke/<Operation>`, the Lambda Invoke shape), so retries and catches see the functions' own error names.
  * The execution name is the idempotency key, as in AWS: the same `--name` again places nothing twice.
  *
- * stdout: the execution's output (JSON). stderr: one line per state. Exit 0 succeeded, 1 failed, 2 usage.
+ * stdout: the execution's output (JSON). stderr: one line per state (`replayed` for a task the idempotency layer
+ * answered from an earlier run of the same name). Exit 0 succeeded, 1 failed, 2 usage.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -77,8 +78,11 @@ if (!['127.0.0.1', 'localhost', '[::1]'].includes(url!.hostname)) {
   );
 }
 
+/** Tasks whose answer was the idempotency layer's replay (`idempotency.replayed`), shown `replayed`, not `ok`. */
+const replayedStates = new Set<string>();
+
 /** One task: the function invoked as Lambda would, its error rethrown under the function's own error name. */
-const invoke = (operation: string) => async (payload: unknown) => {
+const invoke = (state: string, operation: string) => async (payload: unknown) => {
   let res: Response;
   try {
     res = await fetch(`${base}/_invoke/${operation}`, {
@@ -98,6 +102,7 @@ const invoke = (operation: string) => async (payload: unknown) => {
     error.name = String(body?.errorType ?? 'Error');
     throw error;
   }
+  if ((body?.idempotency as { replayed?: unknown } | undefined)?.replayed === true) replayedStates.add(state);
   return body as never;
 };
 
@@ -109,16 +114,20 @@ const execution = machine.run(
   {
     overrides: {
       taskResourceLocalHandlers: Object.fromEntries(
-        Object.entries(TASK_OPERATIONS).map(([state, op]) => [state, invoke(op)]),
+        Object.entries(TASK_OPERATIONS).map(([state, op]) => [state, invoke(state, op)]),
       ),
     },
     context: { Execution: { Name: name, Input: raw } },
   } as never,
 );
 
+let replays = 0;
 const logs = (async () => {
   for await (const event of execution.eventLogs) {
-    if (event.type === 'StateExited') console.error(`  ok      ${event.state.name}`);
+    if (event.type === 'StateExited' && replayedStates.has(event.state.name)) {
+      replays++;
+      console.error(`  replayed ${event.state.name} (the key's first answer: nothing sent again)`);
+    } else if (event.type === 'StateExited') console.error(`  ok      ${event.state.name}`);
     else if (event.type === 'StateRetried')
       console.error(`  retry   ${event.state.name} (attempt ${event.retry.attempt})`);
     else if (event.type === 'StateFailed') console.error(`  failed  ${event.state.name}: ${event.Error}`);
@@ -129,7 +138,11 @@ try {
   const output = await execution.result;
   await logs;
   console.log(JSON.stringify(output, null, 2));
-  console.error(`succeeded: re-running with --name ${name} places nothing twice`);
+  console.error(
+    replays
+      ? `succeeded, replayed: ${replays} task(s) answered from the first run of ${name}; nothing was placed twice`
+      : `succeeded: re-running with --name ${name} places nothing twice`,
+  );
 } catch (error) {
   await logs.catch(() => undefined);
   const e = error as Error & { cause?: unknown };

@@ -9,10 +9,13 @@ import { envName } from '../../functions/runtime/env.js';
 import { accountOf, gatewayStackName, workflowExampleStackName } from '../settings/accounts.js';
 import { BROKER_CONTEXT_KEYS, resolveBrokerSetup } from '../settings/broker-setup.js';
 import { checkContextSettings } from '../settings/context.js';
+import { applyFeatureFlags } from '../settings/feature-flags.js';
 import { CONTEXT_SETTINGS, GatewayStack } from './gateway-stack.js';
 import { WorkflowExampleStack } from './workflow-example-stack.js';
 
 export const buildApp = (app = new App()): { app: App; gateway: GatewayStack; workflow: WorkflowExampleStack } => {
+  // cdk.json's feature flags, for an App made in code too (tests): the template checked is the one deployed.
+  applyFeatureFlags(app);
   const context = (name: string): string | undefined => {
     const value: unknown = app.node.tryGetContext(name);
     return value === undefined || value === null ? undefined : String(value);

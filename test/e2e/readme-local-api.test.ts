@@ -1,5 +1,5 @@
 /**
- * `npm start` as a user runs it (a child process of `tsx local/start.ts`), then the README's curl block exactly as
+ * `npm start` as a user runs it (a child process running `local/start.ts`), then the README's curl block exactly as
  * written, with only the port changed.
  */
 import { execFile } from 'node:child_process';

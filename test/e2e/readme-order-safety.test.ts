@@ -50,6 +50,7 @@ describe('README: idempotency, guardrails and dry run against npm start', () => 
       body: { dryRun: true, request: { jData: { tsym: 'L%26TFH-EQ', qty: '75' } } },
     });
     expect(started.output()).toMatch(/Settings\s+\{"GUARDRAIL_MAX_QTY":"100"\}/);
+    expect(started.output()).toMatch(/Guardrails\s+max qty 100; max order value 2500000 /);
   });
 
   it('refuses a bad setting at start with a clear message', async () => {

@@ -83,6 +83,10 @@ describe('npm run workflow against npm start', { timeout: 90_000 }, () => {
       al_id: output.placed.al_id,
       idempotency: { replayed: true },
     });
+    // The replay is visible: not the same ok lines as the first run.
+    expect(again.stderr).toMatch(/ {2}replayed Place GTT order \(the key's first answer: nothing sent again\)\n/);
+    expect(again.stderr).not.toMatch(/ok {6}Place GTT order/);
+    expect(again.stderr).toMatch(/succeeded, replayed: 1 task\(s\) answered from the first run of wf-e2e-1/);
   });
 
   it('places the protective OCO too when the input has one', async () => {

@@ -60,6 +60,27 @@ describe('context settings at synth', () => {
     ).not.toThrow();
   });
 
+  it('the safe defaults: off passes through to the order functions and GET /session; unset leaves the default', () => {
+    const variables = (context: Record<string, unknown>) =>
+      Object.entries(Template.fromStack(synth(context).gateway).findResources('AWS::Lambda::Function')).map(
+        ([id, f]) =>
+          [
+            id,
+            (f as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }).Properties.Environment
+              ?.Variables ?? {},
+          ] as const,
+      );
+    const off = variables({ GUARDRAIL_MAX_QTY: 'off', GUARDRAIL_MAX_ORDER_VALUE: '500000' });
+    const place = off.find(([id]) => id.startsWith('PlaceGTTOrder'))?.[1];
+    const health = off.find(([id]) => id.startsWith('SessionSessionHealth'))?.[1];
+    for (const env of [place, health])
+      expect(env).toMatchObject({ GUARDRAIL_MAX_QTY: 'off', GUARDRAIL_MAX_ORDER_VALUE: '500000' });
+    // Unset: no variable, and the functions hold orders to GUARDRAIL_DEFAULTS.
+    const unset = variables({}).find(([id]) => id.startsWith('PlaceGTTOrder'))?.[1];
+    expect(unset).toBeDefined();
+    expect(unset).not.toHaveProperty('GUARDRAIL_MAX_QTY');
+  });
+
   it('cdk synth prints one line and no stack trace', async () => {
     const run = promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'tsx'), ['infra/stacks/main.ts'], {
       cwd: ROOT,
@@ -76,7 +97,7 @@ describe('context settings at synth', () => {
     )) as { code?: number; stderr?: string } | undefined;
     expect(failure?.code).toBe(1);
     expect(failure?.stderr?.trim()).toBe(
-      'gtt-gateway: bad setting: -c GUARDRAIL_MAX_QTY="abc" must be a positive whole number',
+      'gtt-gateway: bad setting: -c GUARDRAIL_MAX_QTY="abc" must be a positive whole number (or off for no limit)',
     );
   });
 });

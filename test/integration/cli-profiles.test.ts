@@ -28,6 +28,8 @@ beforeAll(async () => {
       alice: { url: stack.api.url, region: 'ap-south-1' },
       bob: { url: DEAD },
       broken: { url: 'not a url' },
+      clear: { url: 'http://gtt.example.com' },
+      lan: { url: 'http://192.168.1.20:3000' },
     }),
   );
 });
@@ -60,11 +62,24 @@ describe('--profile', () => {
   it('a missing name, a missing file or a bad entry is a usage error naming the file; nothing is called', async () => {
     const missing = await run(['client', '--profile', 'carol']);
     expect(missing.code).toBe(2);
-    expect(missing.err).toContain(`--profile carol: not in ${file} (it has alice, bob, broken)`);
+    expect(missing.err).toContain(`--profile carol: not in ${file} (it has alice, bob, broken, clear, lan)`);
     const noFile = await run(['client', '--profile', 'alice'], { GTT_PROFILES: join(dir, 'none.json') });
     expect(noFile.code).toBe(2);
     expect(noFile.err).toContain('no profiles file at');
     expect((await run(['client', '--profile', 'broken'])).err).toContain('"url" must be');
+  });
+
+  it('a profile with a plain http:// URL to another host is refused when loaded: usage error, nothing called', async () => {
+    for (const name of ['clear', 'lan']) {
+      const r = await run(['client', '--profile', name]);
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(
+        new RegExp(`--profile ${name}: its "url" http://\\S+ is plain http:// to another host.*use https://`),
+      );
+      expect(loadProfile(name, { GTT_PROFILES: file })).toMatch(/plain http:\/\/ to another host/);
+    }
+    // A loopback http:// profile (npm start) is fine.
+    expect(loadProfile('bob', { GTT_PROFILES: file })).toEqual({ url: DEAD });
   });
 
   it('the library reads the same file', () => {

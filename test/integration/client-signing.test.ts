@@ -16,6 +16,7 @@ import {
   isLoopbackUrl,
   regionFromUrl,
 } from '../../client/index.js';
+import { signRequest } from '../../client/signing.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 interface Captured {
@@ -256,6 +257,41 @@ describe('SigV4 signing (API Gateway IAM auth)', () => {
     expect(regionFromUrl('https://gtt.example.com')).toBeUndefined();
     expect(['http://127.0.0.1:3000', 'http://localhost:1', 'http://[::1]:3000'].every(isLoopbackUrl)).toBe(true);
     expect(isLoopbackUrl('https://abc.execute-api.ap-south-1.amazonaws.com')).toBe(false);
+  });
+
+  it('never signs for plain http:// to a host other than loopback: refused when the client is made, nothing sent', async () => {
+    const seen: Request[] = [];
+    const fetchSpy = (request: Request) => (seen.push(request), Promise.resolve(Response.json({})));
+    for (const url of [
+      'http://gtt.example.com',
+      'http://10.0.0.5:3000',
+      'http://a1b2c3.execute-api.ap-south-1.amazonaws.com',
+    ]) {
+      for (const sign of ['auto', true] as const) {
+        let error: unknown;
+        try {
+          createGttClient({ baseUrl: url, sign, region: 'ap-south-1', credentials, fetch: fetchSpy });
+        } catch (e) {
+          error = e;
+        }
+        expect(error).toBeInstanceOf(GttGatewayError);
+        expect(error).toMatchObject({ code: 'CLIENT_CONFIG_ERROR' });
+        expect((error as Error).message).toMatch(/refusing to SigV4-sign for http:\/\/.*in clear.*Use https:\/\//);
+        expect((error as Error).message).not.toContain(credentials.secretAccessKey);
+      }
+      // Unsigned (a server that checks no signature) it may be: no credentials travel.
+      expect(createGttClient({ baseUrl: url, sign: false, fetch: fetchSpy }).signing).toBe(false);
+    }
+    // The signer itself refuses too, whoever calls it.
+    await expect(
+      signRequest(new Request('http://gtt.example.com/gtt-orders'), { region: 'ap-south-1', credentials }),
+    ).rejects.toThrow(/refusing to SigV4-sign/);
+    // Loopback over http and https anywhere are signed as before.
+    expect(createGttClient({ baseUrl, sign: true, region: 'ap-south-1', credentials }).signing).toBe(true);
+    expect(createGttClient({ baseUrl: 'https://gtt.example.com', region: 'ap-south-1', credentials }).signing).toBe(
+      true,
+    );
+    expect(seen).toEqual([]);
   });
 
   it('signing without a region to be found is refused when the client is made', () => {

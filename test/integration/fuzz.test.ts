@@ -57,7 +57,7 @@ beforeAll(async () => {
   // Odd symbols on purpose (encoding on the wire), so the emulator takes any symbol.
   stack = await startLocalStack({
     acceptAnySymbol: true,
-    settings: { IDEMPOTENCY_KEY_REQUIRED: false, GUARDRAIL_MAX_QTY: 100000 },
+    settings: { IDEMPOTENCY_KEY_REQUIRED: false, GUARDRAIL_MAX_QTY: 100000, GUARDRAIL_MAX_ORDER_VALUE: 'off' },
     gateway: { logger },
   });
   control = emulatorControl(stack.emulator.url);

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 
 import { GuardrailRejectedError } from '../../functions/contract/errors.js';
 import { guardrailEnv, parseGatewayConfig } from '../../functions/runtime/config.js';
-import { checkGuardrails, type GuardedOrder } from '../../functions/safety/guardrails.js';
+import { GUARDRAIL_DEFAULTS } from '../../functions/runtime/env.js';
+import {
+  checkGuardrails,
+  describeGuardrails,
+  type GuardedOrder,
+  guardrailsInForce,
+} from '../../functions/safety/guardrails.js';
 
 const order: GuardedOrder = {
   exch: 'NSE',
@@ -112,6 +118,44 @@ describe('guardrails, each at, below and above its bound', () => {
   });
 });
 
+describe('safe defaults: limits in force unless the deployment sets its own or turns them off', () => {
+  // `--qty 1000000 --price 1500`: ₹150 crore.
+  const fatFinger = { ...order, qty: '1000000', prc: '1500' };
+
+  it('a deployment that sets nothing refuses a ₹150 crore order (quantity first)', () => {
+    expect(ruleOf(fatFinger, {})).toBe('maxQty');
+    expect(ruleOf({ ...order, qty: '10000', prc: '250' }, {})).toBeUndefined();
+    expect(ruleOf({ ...order, qty: '10001', prc: '1' }, {})).toBe('maxQty');
+    expect(ruleOf({ ...order, qty: '2000', prc: '1250' }, {})).toBeUndefined();
+    expect(ruleOf({ ...order, qty: '2000', prc: '1250.05' }, {})).toBe('maxOrderValue');
+  });
+
+  it('an empty variable is the default, not "no limit"', () => {
+    expect(ruleOf(fatFinger, { GUARDRAIL_MAX_QTY: '', GUARDRAIL_MAX_ORDER_VALUE: ' ' })).toBe('maxQty');
+    expect(config({ GUARDRAIL_MAX_QTY: '' }).guardrailMaxQty).toBe(GUARDRAIL_DEFAULTS.maxQty);
+  });
+
+  it('off turns each limit off, explicitly and on its own', () => {
+    expect(ruleOf(fatFinger, { GUARDRAIL_MAX_QTY: 'off' })).toBe('maxOrderValue');
+    expect(ruleOf(fatFinger, { GUARDRAIL_MAX_ORDER_VALUE: 'off' })).toBe('maxQty');
+    expect(ruleOf(fatFinger, { GUARDRAIL_MAX_QTY: 'off', GUARDRAIL_MAX_ORDER_VALUE: 'off' })).toBeUndefined();
+  });
+
+  it("a deployment's own limit replaces the default, above or below it", () => {
+    expect(ruleOf({ ...order, qty: '50000', prc: '1' }, { GUARDRAIL_MAX_QTY: '100000' })).toBeUndefined();
+    expect(ruleOf({ ...order, qty: '100', prc: '5000.05' }, { GUARDRAIL_MAX_ORDER_VALUE: '500000' })).toBe(
+      'maxOrderValue',
+    );
+  });
+
+  it('the limits in force read as a trader sees them', () => {
+    expect(guardrailsInForce(config({}))).toEqual({ readOnly: false, maxQty: '10000', maxOrderValue: '2500000' });
+    const own = guardrailsInForce(config({ GUARDRAIL_MAX_QTY: 'off', GUARDRAIL_EXCHANGES: 'NSE' }));
+    expect(own).toEqual({ readOnly: false, maxQty: 'off', maxOrderValue: '2500000', exchanges: ['NSE'] });
+    expect(describeGuardrails(own)).toBe('max qty off; max order value 2500000; exchanges NSE');
+  });
+});
+
 describe('guardrail configuration is validated at cold start', () => {
   const base = { BROKER_BASE_URL: 'http://127.0.0.1:1', BROKER_SECRET_ID: 's', IDEMPOTENCY_KEY_REQUIRED: 'false' };
   it.each<[string, string, RegExp]>([
@@ -132,7 +176,9 @@ describe('guardrail configuration is validated at cold start', () => {
     } catch (error) {
       details = (error as { details?: unknown }).details;
     }
-    expect(details).toEqual([{ field: 'GUARDRAIL_MAX_QTY', message: 'must be a positive whole number' }]);
+    expect(details).toEqual([
+      { field: 'GUARDRAIL_MAX_QTY', message: 'must be a positive whole number (or off for no limit)' },
+    ]);
   });
 
   it('requires the idempotency table while keys are required', () => {

@@ -33,7 +33,7 @@ describe('place input', () => {
 
   it.each([
     ['exch', 'NYSE', 'exch must be one of NSE, NFO, BSE, MCX, BFO, CDS, BCD, NCX, NCOM, BSTAR'],
-    ['prd', 'I', 'prd must be one of C, M, H'],
+    ['prd', 'Z', 'prd must be one of C, M, H (or CNC for C, NRML for M)'],
     ['trantype', 'buy', 'trantype must be one of B, S'],
     ['prctyp', 'LIMIT', 'prctyp must be one of LMT, MKT, SL-LMT, SL-MKT, DS, 2L, 3L'],
     ['ret', 'GTC', 'ret must be one of DAY, EOS, IOC'],
@@ -75,7 +75,7 @@ describe('place input', () => {
   it('refuses unknown fields, uid/actid from the caller and over-long or control-character symbols', () => {
     expect(problemsOf(placeOrderInput, { ...order, quantity: 5 })).toContainEqual({
       field: 'quantity',
-      message: 'unknown field: not part of this operation',
+      message: 'unknown field: did you mean qty?',
     });
     expect(problemsOf(placeOrderInput, { ...order, uid: 'X', actid: 'Y' })[0]?.field).toBe('uid, actid');
     expect(problemsOf(placeOrderInput, { ...order, tsym: 'A'.repeat(65) })[0]?.field).toBe('tsym');

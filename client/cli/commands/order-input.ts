@@ -103,7 +103,7 @@ export const orderFromFlags = (f: Flags): GttOrderInput => {
     tsym,
     qty,
     ...(prc === undefined ? {} : { prc }),
-    prd: f.need('product'),
+    prd: f.product('product'),
     trantype: f.need('side'),
     prctyp: f.need('price-type'),
     ret: f.need('retention'),
@@ -120,7 +120,7 @@ export const ocoFromFlags = (f: Flags): OcoOrderInput => {
   const tsym = f.need('tsym');
   const side = f.need('side');
   const qty = f.quantity('qty');
-  const product = f.need('product');
+  const product = f.product('product');
   const leg = (prefix: 'target' | 'stop') => {
     const trigger = f.decimal(`${prefix}-trigger`);
     const price = f.decimal(`${prefix}-price`, false);

@@ -1,0 +1,48 @@
+/**
+ * docs/deploying.md's monthly cost per deployment shape, from the template's own counts: each shape is synthesized
+ * (bundling skipped) and its functions, alarms, secrets, dashboards, egress and total must be the doc's row.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+
+import { stackCostAtRest } from '../../infra/constructs/stack-cost.js';
+import { buildApp } from '../../infra/stacks/app.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const doc = readFileSync(join(ROOT, 'docs', 'deploying.md'), 'utf8');
+
+/** Each shape: the row's first cell as the doc writes it, and its context. */
+const SHAPES: [string, Record<string, string>][] = [
+  ['`-c broker=shoonya` (the default egress, `nat-instance`)', { broker: 'shoonya' }],
+  ['`-c egress=nat-gateway`', { broker: 'shoonya', egress: 'nat-gateway' }],
+  ['`-c egress=none`', { broker: 'shoonya', egress: 'none' }],
+  ['`-c sessionRenewal=totp` (TOTP login)', { broker: 'shoonya', sessionRenewal: 'totp' }],
+  ['`-c notifyWebhookUrl=https://...` (webhook)', { broker: 'shoonya', notifyWebhookUrl: 'https://example.com/hook' }],
+];
+
+const usd = (n: number) => `$${n.toFixed(2)}`;
+
+/** The doc's row for a shape, as the template says it must read. */
+const rowOf = (shape: string, context: Record<string, string>): string => {
+  const stacks = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }));
+  const cost = stackCostAtRest(Template.fromStack(stacks.gateway).toJSON());
+  const { functions, alarms, secrets, dashboards } = cost.counts;
+  const price = (item: string) => cost.lines.find((l) => l.item.startsWith(item))?.monthlyUsd ?? 0;
+  return `| ${shape} | ${functions} | ${alarms} (${usd(price('CloudWatch alarm'))}) | ${secrets} (${usd(price('Secrets Manager'))}) | ${dashboards} (${usd(price('CloudWatch dashboard'))}) | ${usd(cost.egressUsd)} | **${usd(cost.monthlyUsd)}** |`;
+};
+
+describe("docs/deploying.md's cost at rest, per deployment shape", () => {
+  it.each(SHAPES)(
+    '%s: the row is the template’s count',
+    (shape, context) => {
+      const row = rowOf(shape, context);
+      const inDoc = doc.split('\n').find((line) => line.startsWith(`| ${shape} |`));
+      expect(inDoc, `docs/deploying.md should have the row:\n${row}`).toBe(row);
+    },
+    120_000,
+  );
+});
