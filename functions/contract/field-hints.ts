@@ -62,7 +62,8 @@ export const knownFieldsAt = (schema: z.ZodType, path: readonly PropertyKey[]): 
         const element = objectsOf(s).length ? undefined : elementOf(s);
         return element ? [element] : [];
       }
-      return objectsOf(s).flatMap((shape) => (shape[String(part)] ? [shape[String(part)]!] : []));
+      // Own keys only: a caller's `constructor` or `__proto__` is no field of ours.
+      return objectsOf(s).flatMap((shape) => (Object.hasOwn(shape, String(part)) ? [shape[String(part)]!] : []));
     });
   }
   return [...new Set(level.flatMap((s) => objectsOf(s).flatMap((shape) => Object.keys(shape))))];
@@ -96,7 +97,7 @@ export const meantField = (key: string, known: readonly string[]): string | unde
   // No field of ours is long: a long key is no near-miss (and is never compared letter by letter).
   if (key.length > 40) return undefined;
   const squeezed = key.toLowerCase().replace(/[-_\s]/g, '');
-  const named = MEANT[squeezed]?.find((field) => known.includes(field));
+  const named = Object.hasOwn(MEANT, squeezed) ? MEANT[squeezed]!.find((field) => known.includes(field)) : undefined;
   if (named !== undefined) return named;
   const caseOnly = known.find((field) => field.toLowerCase() === key.toLowerCase());
   if (caseOnly !== undefined) return caseOnly;

@@ -466,6 +466,33 @@ describe('event schemas (docs/events/)', () => {
     expect((await api('POST', '/kill-switch')).status).toBe(200);
     expect((await api('DELETE', '/kill-switch')).status).toBe(200);
     await stack.watch();
+    // Signals: one acted on (Received, Acted) and one refused (an unknown ticker: Refused).
+    const strategy = await api(
+      'POST',
+      '/strategies',
+      {
+        name: 'schema',
+        source: 'tradingview',
+        action: {
+          kind: 'gtt',
+          order: { exch: 'NSE', prd: 'C', qty: 1 },
+          trigger: { offset: '0' },
+          price: { offset: '0' },
+        },
+      },
+      { 'Idempotency-Key': 'strategy-schema' },
+    );
+    const webhookUrl = String(strategy.body.webhookUrl);
+    for (const ticker of ['TCS', 'NOSUCHTHING'])
+      expect(
+        (
+          await fetch(webhookUrl, {
+            method: 'POST',
+            body: JSON.stringify({ action: 'buy', ticker, exchange: 'NSE', price: 1500 }),
+          })
+        ).status,
+      ).toBe(202);
+    await stack.signalQueue.drained();
     await stack.eventsForwarded();
     expect(of(fired, 'GTT Triggered')).toHaveLength(1);
     expect(of(fired, 'Order Filled')).toHaveLength(1);
