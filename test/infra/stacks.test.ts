@@ -219,7 +219,7 @@ describe('least privilege', () => {
       for (const s of statements.filter((st) => actions(st).some((a) => a.startsWith('dynamodb:')) && onControl(st))) {
         expect(actions(s).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem']);
       }
-      // Any other table is the events table (events.test.ts checks what each function may do there).
+      // Any other table is the events table (the events-*.test.ts files check what each function may do there).
       for (const s of statements.filter(
         (st) => actions(st).some((a) => a.startsWith('dynamodb:')) && !onIdempotency(st) && !onControl(st),
       )) {
