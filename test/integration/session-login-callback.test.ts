@@ -215,3 +215,14 @@ describe('OAuth callback as the live brokers redirect', () => {
     expect(res.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'x' }] });
   });
 });
+
+describe('what the callbacks leave behind', () => {
+  it('no token, code, password or secret in any log line or reply of this file', () => {
+    const text = output.join('\n');
+    expect(text.length).toBeGreaterThan(0);
+    for (const secret of [emulator.token, emulator.oauth.secret, emulator.login.password, emulator.login.apiSecret])
+      expect(text).not.toContain(secret);
+    const token = session().accessToken;
+    if (token) expect(text).not.toContain(token);
+  });
+});
