@@ -5,25 +5,16 @@
  *
  *   npx tsx bench/cold-start.ts [--rounds N] [--no-synth] [--only Function,Function]
  */
-import { execFile, spawn } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
 
-import { functionNamed } from '../functions/manifest/index.js';
-import type { Route } from '../functions/manifest/types.js';
-import { environmentOf } from '../functions/runtime/env.js';
-import { EXAMPLE_OCO, EXAMPLE_ORDER } from '../functions/schemas/examples.js';
-import { LOCAL_CONTROL_TABLE } from '../local/dynamodb.js';
 import { LOCAL_SECRET_ID, type LocalStack, startLocalStack } from '../local/run-local.js';
+import { BENCH_ORDER_RATE, deployedFunctions, localEnv, OCO, once, ORDER, payloadFor } from './cold-probe.js';
 
-// The in-process setup calls (real orders to act on) print no EMF lines; the measured child processes keep Metrics.
-process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 const run = promisify(execFile);
-/** The governor's highest settings, for the bench's stacks: it places far more than 8 orders a second. */
-export const BENCH_ORDER_RATE = environmentOf({ orderRatePerSecond: 100, orderRatePerMinute: 6_000 });
-const CDK_OUT = 'cdk.out';
 
 export interface ColdRow {
   function: string;
@@ -40,202 +31,8 @@ export interface ColdRow {
   wholeProcessRatio: number;
 }
 
-interface DeployedFunction {
-  name: string;
-  file: string;
-  env: Record<string, unknown>;
-}
-
-/** The Lambda functions of the synthesized gateway stack: asset file and template environment. */
-export const deployedFunctions = (): DeployedFunction[] => {
-  const template = JSON.parse(readFileSync(join(CDK_OUT, 'GttGatewayStack.template.json'), 'utf8')) as {
-    Resources: Record<
-      string,
-      {
-        Type: string;
-        Properties: { Environment?: { Variables: Record<string, unknown> } };
-        Metadata?: Record<string, string>;
-      }
-    >;
-  };
-  return Object.entries(template.Resources)
-    .filter(([, r]) => r.Type === 'AWS::Lambda::Function' && r.Metadata?.['aws:asset:path'])
-    .map(([id, r]) => ({
-      name: id.replace(/Function[0-9A-F]{8}$/, '').replace(/^Session/, ''),
-      file: join(CDK_OUT, r.Metadata!['aws:asset:path']!, 'index.mjs'),
-      env: r.Properties.Environment?.Variables ?? {},
-    }));
-};
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round1 = (x: number) => Math.round(x * 10) / 10;
-
-/** Runs `file`'s handler once in a fresh process; times import and first invocation inside, the process outside. */
-const PROBE = `const t0=performance.now();const m=await import(process.argv[1]);const t1=performance.now();
-const ctx={functionName:'bench',awsRequestId:'1',getRemainingTimeInMillis:()=>10000};
-let ok=true,error;try{await m.handler(JSON.parse(process.argv[2]),ctx)}catch(e){ok=false;error=String(e&&e.message).slice(0,300)}const t2=performance.now();
-console.log(JSON.stringify({importMs:t1-t0,totalMs:t2-t1+(t1-t0),ok,error}))`;
-
-/**
- * Runs `probe` (an ES module script) in a fresh Node process with `file` and `arg` as its arguments, and resolves
- * with the JSON of its last stdout line and how long the whole process took.
- */
-export const runProbe = <T>(
-  probe: string,
-  file: string,
-  arg: string,
-  env: Record<string, string>,
-): Promise<T & { processMs: number }> =>
-  new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(
-      process.execPath,
-      ['--input-type=module', '-e', probe, file.startsWith('/') ? file : `./${file}`, arg],
-      { env, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', () => undefined);
-    child.on('error', reject);
-    child.on('exit', () => {
-      const processMs = performance.now() - started;
-      try {
-        resolve({ ...(JSON.parse(out.trim().split('\n').pop()!) as T), processMs });
-      } catch {
-        reject(new Error(`${file}: no measurement in ${JSON.stringify(out.slice(-300))}`));
-      }
-    });
-  });
-
-export const once = (file: string, payload: unknown, env: Record<string, string>) =>
-  runProbe<{ importMs: number; totalMs: number; ok: boolean; error?: string }>(
-    PROBE,
-    file,
-    JSON.stringify(payload),
-    env,
-  );
-
-// The operation table's own example inputs: a buy of 1 M&M-EQ at 1500 when the price falls to 1490, and its OCO exit.
-const ORDER = EXAMPLE_ORDER;
-const OCO = EXAMPLE_OCO;
-const asWire = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, String(v)]));
-
-/**
- * The direct-invocation payload of each function (order functions with an idempotency key, as deployed). Get,
- * modify and cancel act on `orders`, real pending orders placed for this call (a single and an OCO).
- */
-export const payloadFor = (
-  name: string,
-  seq: number,
-  orders: { single: string; oco: string } = { single: '1', oco: '1' },
-): { gateway: unknown; peer: unknown; peerOperation: string } => {
-  const key = `cold-${process.pid}-${seq}`;
-  switch (name) {
-    case 'PlaceGTTOrder':
-      return {
-        gateway: { ...ORDER, idempotencyKey: key },
-        peer: { ...asWire(ORDER), validity: 'GTT' },
-        peerOperation: 'PlaceGTTOrder',
-      };
-    case 'PlaceOCOOrder':
-      return {
-        gateway: { ...OCO, idempotencyKey: key },
-        peer: { ai_t: 'LMT_BOS_O', validity: 'GTT', exch: 'NSE', tsym: 'M%26M-EQ' },
-        peerOperation: 'GetPendingGTTOrder',
-      };
-    case 'ModifyGTTOrder':
-      return {
-        gateway: { ...ORDER, al_id: orders.single, idempotencyKey: key },
-        peer: { ...asWire(ORDER), al_id: orders.single, validity: 'GTT' },
-        peerOperation: 'ModifyGTTOrder',
-      };
-    case 'ModifyOCOOrder':
-      return {
-        gateway: { ...OCO, al_id: orders.oco, idempotencyKey: key },
-        peer: { al_id: orders.oco },
-        peerOperation: 'ModifyOCOOrder',
-      };
-    case 'CancelGTTOrder':
-      return {
-        gateway: { al_id: orders.single, idempotencyKey: key },
-        peer: { al_id: orders.single },
-        peerOperation: 'CancelGTTOrder',
-      };
-    case 'GetGTTOrder':
-      return { gateway: { al_id: orders.single }, peer: {}, peerOperation: 'GetPendingGTTOrder' };
-    default: {
-      // Every other function: the payload its manifest entry gives as its example (a direct invocation, or the
-      // request of its first route), against the one-call peer of its broker operation (ClientDetails when the
-      // function makes none of its own: the lightest call a hand-written function would make).
-      const entry = functionNamed(manifestName(name));
-      if (!entry) throw new Error(`bench: ${name} is a function of the template but not of the manifest`);
-      const route = entry.routes[0];
-      return {
-        gateway: entry.direct ? entry.direct.example : route ? routeRequest(route) : {},
-        peer: {},
-        peerOperation: entry.operation?.broker ?? 'ClientDetails',
-      };
-    }
-  }
-};
-
-/** The template's logical id names a function by its construct path: `EventsGttWatcher` is the GttWatcher. */
-const manifestName = (name: string): string => (functionNamed(name) ? name : name.replace(/^Events/, ''));
-
-/** The payload v2 event API Gateway sends for a route's example (a function reached only by its routes). */
-const routeRequest = (route: Route): unknown => ({
-  version: '2.0',
-  routeKey: `${route.method} ${route.path}`,
-  rawPath: route.path,
-  rawQueryString: new URLSearchParams(route.example.query ?? {}).toString(),
-  headers: { 'content-type': 'application/json' },
-  ...(route.example.query ? { queryStringParameters: route.example.query } : {}),
-  ...(route.example.path ? { pathParameters: route.example.path } : {}),
-  requestContext: {
-    http: { method: route.method, path: route.path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
-    routeKey: `${route.method} ${route.path}`,
-    stage: '$default',
-    requestId: 'bench',
-  },
-  ...(route.example.body === undefined ? {} : { body: JSON.stringify(route.example.body) }),
-  isBase64Encoded: false,
-});
-
-export const localEnv = (stack: LocalStack, templateEnv: Record<string, unknown>): Record<string, string> => {
-  const local: Record<string, string> = {
-    ...environmentOf({
-      brokerBaseUrl: stack.emulator.url,
-      brokerSecretId: LOCAL_SECRET_ID,
-      idempotencyTableName: stack.dynamo.tableName,
-      // The order functions take a governor permit, as deployed.
-      controlTableName: LOCAL_CONTROL_TABLE,
-    }),
-    ...stack.sessionEnv,
-    ...stack.watcherEnv,
-  };
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(templateEnv)) {
-    // Values the template resolves at deploy time (Ref, GetAtt) point at this machine's stand-ins instead.
-    env[name] = typeof value === 'string' && !(name in local) ? value : (local[name] ?? String(value));
-  }
-  return {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '',
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-    ...environmentOf({
-      secretsManagerEndpoint: stack.secrets.url,
-      dynamodbEndpoint: stack.dynamo.url,
-      eventbridgeEndpoint: stack.eventBridge.url,
-    }),
-    ...env,
-    POWERTOOLS_LOG_LEVEL: 'SILENT',
-    // The governor at its highest settings: the bench places many orders a minute (each still takes its permit).
-    ...BENCH_ORDER_RATE,
-    // Metrics stay on, as deployed: their EMF lines go to the child's stdout like to CloudWatch Logs.
-  };
-};
 
 export const measureDeployedColdStart = async (
   stack: LocalStack,

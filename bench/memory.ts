@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { LocalStack } from '../local/run-local.js';
-import { deployedFunctions, localEnv, payloadFor, runProbe } from './cold-start.js';
+import { deployedFunctions, localEnv, payloadFor, runProbe } from './cold-probe.js';
 
 export const FULL_VCPU_MB = 1_769;
 /** arm64, us-east-1: per GB-second and per request. */

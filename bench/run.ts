@@ -30,7 +30,8 @@ import { EXAMPLE_ORDER } from '../functions/schemas/examples.js';
 import { LOCAL_CONTROL_TABLE } from '../local/dynamodb.js';
 import { lambdaContext } from '../local/lambda-context.js';
 import { startLocalStack } from '../local/run-local.js';
-import { BENCH_ORDER_RATE, measureDeployedColdStart, measureMetricsCost, synthDeployedAssets } from './cold-start.js';
+import { BENCH_ORDER_RATE } from './cold-probe.js';
+import { measureDeployedColdStart, measureMetricsCost, synthDeployedAssets } from './cold-start.js';
 import { ASSUMED_WAIT_MS, measureMemory } from './memory.js';
 import { CYCLES_PER_MONTH, measureWatcher, PRICE_PER_MILLION } from './watcher.js';
 

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_FUNCTIONS } from '../../functions/manifest/session.js';
 import { buildApp } from '../../infra/stacks/app.js';
 
-// The watcher (events-watcher.test.ts) is left out: these tests count the session functions' schedules and roles.
+// The watcher (events-default.test.ts) is left out: these tests count the session functions' schedules and roles.
 // The end-of-day logout is left out where functions are counted; test/infra/end-of-day.test.ts covers it.
 const synth = (context: Record<string, unknown> = {}) =>
   buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], watcher: 'off', endOfDayLogout: 'off', ...context } }));

@@ -1,14 +1,11 @@
 /**
- * The egress setting (infra/constructs/egress.ts, docs/egress.md): with nat-instance (the default) and nat-gateway every
- * function runs in the private subnets of a two-AZ VPC whose only way out is the NAT of its AZ, behind one of two
- * Elastic IPs the stack allocates and prints; with none the template is today's, without any VPC. Each setting's
- * template is synthesized once per describe block (bundling skipped, as in stacks.test.ts).
+ * The egress setting (infra/constructs/egress.ts, docs/egress.md) and its static choices: how the setting is chosen,
+ * and with nat-instance (the default) and nat-gateway every function runs in the private subnets of a two-AZ VPC
+ * whose only way out is the NAT of its AZ, behind one of two Elastic IPs the stack allocates and prints. Each
+ * setting's template is synthesized once per describe block (bundling skipped, as in stacks-*.test.ts).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
 import { App } from 'aws-cdk-lib';
-import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { OPERATIONS } from '../../functions/manifest/index.js';
@@ -20,63 +17,26 @@ import {
   VPC_CIDR,
 } from '../../infra/constructs/egress.js';
 import { costAtRest } from '../../infra/constructs/egress-cost.js';
-import { PROJECT_ROOT } from '../../infra/constructs/gateway-function.js';
-import { buildApp } from '../../infra/stacks/app.js';
 import { GatewayStack } from '../../infra/stacks/gateway-stack.js';
-
-/** OAuthCallback and SessionHealth (SessionRenewal only with -c sessionRenewal=totp), and the GttWatcher. */
-const DEFAULT_SESSION_FUNCTIONS = 3;
-/** The kill switch (functions/manifest/kill-switch.ts). */
-const KILL_SWITCH_FUNCTIONS = 1;
-/**
- * The outbox's EventForwarder, the events history (GET /events) and the plans; the strategies, the signal webhook
- * and the signal worker.
- */
-const FORWARDER_FUNCTIONS = 6;
-
-const SKIP_BUNDLING = { 'aws:cdk:bundling-stacks': [] };
-// The end-of-day logout is left out where functions are counted; test/infra/end-of-day.test.ts covers it.
-const synth = (context: Record<string, unknown> = {}) =>
-  buildApp(new App({ context: { ...SKIP_BUNDLING, endOfDayLogout: 'off', ...context } }));
-
-type Resource = { Type: string; Properties: Record<string, unknown>; DependsOn?: string[]; Metadata?: unknown };
-type TemplateJson = {
-  Resources: Record<string, Resource>;
-  Outputs: Record<string, { Value: unknown; Description?: string }>;
-  Parameters?: Record<string, { Type: string; Default?: string }>;
-};
-const ref = (id: string) => ({ Ref: id });
-const getAtt = (id: string, attribute: string) => ({ 'Fn::GetAtt': [id, attribute] });
-const idsOf = (template: TemplateJson, type: string) =>
-  Object.keys(template.Resources).filter((id) => template.Resources[id]!.Type === type);
-const tagOf = (resource: Resource, key: string) =>
-  (resource.Properties.Tags as { Key: string; Value: string }[] | undefined)?.find((t) => t.Key === key)?.Value;
-const subnetsOfType = (template: TemplateJson, type: 'Public' | 'Private') =>
-  idsOf(template, 'AWS::EC2::Subnet').filter((id) => tagOf(template.Resources[id]!, 'aws-cdk:subnet-type') === type);
-const routeTableOf = (template: TemplateJson, subnetId: string) =>
-  Object.values(template.Resources).find(
-    (r) =>
-      r.Type === 'AWS::EC2::SubnetRouteTableAssociation' &&
-      JSON.stringify(r.Properties.SubnetId) === JSON.stringify(ref(subnetId)),
-  )!.Properties.RouteTableId as { Ref: string };
-const routesOf = (template: TemplateJson, routeTable: { Ref: string }) =>
-  Object.values(template.Resources).filter(
-    (r) => r.Type === 'AWS::EC2::Route' && JSON.stringify(r.Properties.RouteTableId) === JSON.stringify(routeTable),
-  );
-type Statement = { Action: string | string[]; Resource: unknown; Sid?: string };
-const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
-const lambdaRoleIds = (template: TemplateJson) =>
-  idsOf(template, 'AWS::IAM::Role').filter((id) =>
-    JSON.stringify(template.Resources[id]!.Properties.AssumeRolePolicyDocument).includes('lambda.amazonaws.com'),
-  );
-const nagFindings = (stack: GatewayStack) => {
-  const annotations = Annotations.fromStack(stack);
-  return [
-    ...annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*')),
-    ...annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*')),
-  ].map((f) => `${f.id}: ${String(f.entry.data).slice(0, 160)}`);
-};
-const egressDoc = readFileSync(join(PROJECT_ROOT, 'docs', 'egress.md'), 'utf8');
+import {
+  actionsOf,
+  DEFAULT_SESSION_FUNCTIONS,
+  egressDoc,
+  FORWARDER_FUNCTIONS,
+  getAtt,
+  idsOf,
+  KILL_SWITCH_FUNCTIONS,
+  lambdaRoleIds,
+  nagFindings,
+  ref,
+  routesOf,
+  routeTableOf,
+  SKIP_BUNDLING,
+  type Statement,
+  subnetsOfType,
+  synth,
+  type TemplateJson,
+} from '../support/egress-template.js';
 
 describe('choosing the setting', () => {
   it('the prop wins over the context, the context over the default nat-instance', () => {
@@ -388,112 +348,3 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
     });
   });
 }
-
-describe('egress none', () => {
-  let built: ReturnType<typeof synth>;
-  let none: TemplateJson;
-  let natInstance: TemplateJson;
-  const N = OPERATIONS.length;
-  /** The session functions of a default deployment (OAuth, health) and their extra parts. */
-  const S = DEFAULT_SESSION_FUNCTIONS;
-  const K = KILL_SWITCH_FUNCTIONS;
-  const F = FORWARDER_FUNCTIONS;
-
-  beforeAll(() => {
-    built = synth({ egress: 'none' });
-    none = Template.fromStack(built.gateway).toJSON() as TemplateJson;
-    natInstance = Template.fromStack(synth().gateway).toJSON() as TemplateJson;
-  });
-
-  it('has no VPC, no EC2 resource at all, and functions without VpcConfig or ENI permissions', () => {
-    expect(built.gateway.egress).toBe('none');
-    expect(Object.values(none.Resources).filter((r) => r.Type.startsWith('AWS::EC2::'))).toEqual([]);
-    for (const id of idsOf(none, 'AWS::Lambda::Function'))
-      expect(none.Resources[id]!.Properties.VpcConfig).toBeUndefined();
-    expect(JSON.stringify(none.Resources)).not.toMatch(/"ec2:|AssociatePublicIpAddress/);
-  });
-
-  it("is the template without a VPC: today's resource types and counts", () => {
-    const counts: Record<string, number> = {};
-    for (const r of Object.values(none.Resources)) counts[r.Type] = (counts[r.Type] ?? 0) + 1;
-    expect(counts).toEqual({
-      // Session secret + the OAuth app's; idempotency, OAuth state, events and control tables.
-      'AWS::SecretsManager::Secret': 2,
-      'AWS::DynamoDB::Table': 4,
-      // The lifecycle events: the bus, its 30-day archive and the dashboard.
-      'AWS::Events::EventBus': 1,
-      'AWS::Events::Archive': 1,
-      'AWS::CloudWatch::Dashboard': 1,
-      // Plus the kill switch's (K) and the EventForwarder's (F).
-      'AWS::Logs::LogGroup': N + S + K + F + 1,
-      'AWS::ApiGatewayV2::Api': 1,
-      'AWS::ApiGatewayV2::Stage': 1,
-      // The OAuth function serves two routes, the health check one (GET /session), the kill switch three.
-      // ... GET /events one, the plans four, the strategies five, the signal webhook one.
-      'AWS::ApiGatewayV2::Integration': N + 3 + 3 + 1 + 4 + 5 + 1,
-      'AWS::ApiGatewayV2::Route': N + 3 + 3 + 1 + 4 + 5 + 1,
-      'AWS::Lambda::Permission': N + 3 + 3 + 1 + 4 + 5 + 1,
-      'AWS::SNS::Topic': 1,
-      'AWS::SNS::TopicPolicy': 1,
-      // Plus the scheduler roles (health check, watcher) and the audit archive's (Firehose, CloudWatch Logs), with their policies.
-      'AWS::IAM::Role': N + S + K + F + 2 + 2,
-      'AWS::IAM::Policy': N + S + K + F + 2 + 2,
-      // The audit archive: the locked bucket (and its TLS-only policy), the stream, one subscription per log group
-      // with audit records (the order functions, the kill switch, the OAuth callback).
-      'AWS::S3::Bucket': 1,
-      'AWS::S3::BucketPolicy': 1,
-      'AWS::KinesisFirehose::DeliveryStream': 1,
-      // ... and the signal worker.
-      'AWS::Logs::SubscriptionFilter': OPERATIONS.filter((op) => op.kind === 'order').length + K + 1 + 1,
-      'AWS::Lambda::Function': N + S + K + F,
-      // The EventForwarder's trigger: the idempotency table's stream; the SignalWorker's: the signal queue.
-      'AWS::Lambda::EventSourceMapping': 2,
-      // The signal queue and its dead letters, each with its TLS-only policy.
-      'AWS::SQS::Queue': 2,
-      'AWS::SQS::QueuePolicy': 2,
-      'AWS::Scheduler::Schedule': 2,
-      // Errors and throttles per operation, API 5xx, errors per session function, the watcher, the kill switch and
-      // the EventForwarder, SessionAlive.
-      // ... and a signal in the dead-letter queue.
-      'AWS::CloudWatch::Alarm': 2 * N + 1 + S + K + F + 1 + 1,
-    });
-  });
-
-  it('a static egress only adds: every resource of none keeps its logical id and, but for the VPC wiring, its properties', () => {
-    const strip = (id: string, r: Resource) => {
-      const properties = structuredClone(r.Properties);
-      if (r.Type === 'AWS::Lambda::Function') delete properties.VpcConfig;
-      if (r.Type === 'AWS::IAM::Role') delete properties.Description;
-      if (r.Type === 'AWS::IAM::Policy') {
-        const document = properties.PolicyDocument as { Statement: Statement[] };
-        document.Statement = document.Statement.filter((s) => s.Sid !== 'VpcNetworkInterfaces');
-      }
-      return { id, Type: r.Type, Properties: properties };
-    };
-    for (const [id, resource] of Object.entries(none.Resources)) {
-      expect(natInstance.Resources[id], id).toBeDefined();
-      expect(strip(id, natInstance.Resources[id]!)).toEqual(strip(id, resource));
-    }
-    // What nat-instance adds lives under the Egress construct.
-    const added = Object.keys(natInstance.Resources).filter((id) => !(id in none.Resources));
-    expect(added.length).toBeGreaterThan(0);
-    for (const id of added) expect(id).toMatch(/^Egress/);
-  });
-
-  it('says in an output that there is no static egress, and prints no EgressIp', () => {
-    expect(none.Outputs.EgressIp1).toBeUndefined();
-    expect(none.Outputs.EgressIp2).toBeUndefined();
-    expect(none.Outputs.EgressSetting!.Value).toMatch(/^none: no static egress IP/);
-    const today = Object.keys(none.Outputs).filter((o) => o !== 'EgressSetting');
-    expect(today).toEqual(Object.keys(natInstance.Outputs).filter((o) => !/^Egress/.test(o)));
-  });
-
-  it('cdk-nag reports no unsuppressed error or warning', () => {
-    expect(nagFindings(built.gateway)).toEqual([]);
-  });
-
-  it('costs nothing at rest for egress, as docs/egress.md says', () => {
-    expect(costAtRest(none)).toEqual({ lines: [], monthlyUsd: 0 });
-    expect(egressDoc).toMatch(/\| `none` \|.*\| \*\*\$0\.00\*\* \|/);
-  });
-});

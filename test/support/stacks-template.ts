@@ -1,0 +1,39 @@
+/**
+ * The default gateway and workflow stacks as templates (bundling skipped, the end-of-day logout left out where
+ * functions are counted), synthesized once per test file, and the IAM statement readers the stack tests share.
+ */
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { beforeAll } from 'vitest';
+
+import { SESSION_FUNCTIONS } from '../../functions/manifest/session.js';
+import { buildApp } from '../../infra/stacks/app.js';
+
+/** OAuthCallback and SessionHealth; SessionRenewal only with -c sessionRenewal=totp. */
+export const SESSION = SESSION_FUNCTIONS.filter((f) => f.name !== 'SessionRenewal' && f.name !== 'SessionLogout');
+
+// Template assertions need no bundles: skip esbuild here (test/infra/synth.test.ts bundles for real).
+// The end-of-day logout is left out where functions are counted; test/infra/end-of-day.test.ts covers it.
+export const synth = (context: Record<string, unknown> = {}) =>
+  buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], endOfDayLogout: 'off', ...context } }));
+
+export let gateway: Template;
+export let workflow: Template;
+export let built: ReturnType<typeof synth>;
+
+export type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
+export const statementsOf = (template: Template): Statement[] =>
+  Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
+    (policy) =>
+      (policy as { Properties: { PolicyDocument: { Statement: Statement[] } } }).Properties.PolicyDocument.Statement,
+  );
+export const actions = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+
+/** Synthesizes the default stacks once, before the file's tests. */
+export const useDefaultStacks = () => {
+  beforeAll(() => {
+    built = synth();
+    gateway = Template.fromStack(built.gateway);
+    workflow = Template.fromStack(built.workflow);
+  });
+};
