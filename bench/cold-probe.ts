@@ -132,6 +132,19 @@ export const payloadFor = (
         peer: { al_id: orders.oco },
         peerOperation: 'ModifyOCOOrder',
       };
+    // A change of one field: what a user would write instead is the full modify it becomes.
+    case 'PatchGTTOrder':
+      return {
+        gateway: { al_id: orders.single, d: ORDER.d, idempotencyKey: key },
+        peer: { ...asWire(ORDER), al_id: orders.single, validity: 'GTT' },
+        peerOperation: 'ModifyGTTOrder',
+      };
+    case 'PatchOCOOrder':
+      return {
+        gateway: { al_id: orders.oco, stopLoss: { trigger: OCO.stopLoss.trigger }, idempotencyKey: key },
+        peer: { al_id: orders.oco },
+        peerOperation: 'ModifyOCOOrder',
+      };
     case 'CancelGTTOrder':
       return {
         gateway: { al_id: orders.single, idempotencyKey: key },
