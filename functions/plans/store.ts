@@ -15,7 +15,7 @@ import {
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 
-import { dynamoDbClient } from '../safety/dynamodb-client.js';
+import { dynamoDbClient, isConditionFailure } from '../safety/dynamodb-client.js';
 import type { LifecycleEvent } from '../schemas/events.js';
 import { decodeCursor, encodeCursor } from '../schemas/paging.js';
 import { type Plan, TERMINAL } from '../schemas/plans.js';
@@ -29,9 +29,6 @@ export interface StoredPlan {
   /** Events written with the plan's changes and not yet handed to the outbox. */
   outbox: LifecycleEvent[];
 }
-
-const isConditionFailure = (error: unknown) =>
-  error instanceof Error && error.name === 'ConditionalCheckFailedException';
 
 const storedOf = (item: Record<string, AttributeValue>): StoredPlan => ({
   plan: JSON.parse(item.plan!.S!) as Plan,

@@ -16,3 +16,7 @@ export const dynamoDbClient = (endpoint?: string): DynamoDBClient => {
   }
   return client;
 };
+
+/** A conditional write that lost (the item is not as the condition said): an answer, not a failure. */
+export const isConditionFailure = (error: unknown): boolean =>
+  error instanceof Error && error.name === 'ConditionalCheckFailedException';

@@ -21,7 +21,7 @@
 import { type AttributeValue, GetItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 
 import { InternalError, RateLimitedError, TradingHaltedError } from '../contract/errors.js';
-import { dynamoDbClient } from './dynamodb-client.js';
+import { dynamoDbClient, isConditionFailure } from './dynamodb-client.js';
 
 export interface OrderRateLimits {
   perSecond: number;
@@ -70,9 +70,6 @@ interface ControlItem {
   log: number[];
   halt: HaltState;
 }
-
-const isConditionFailure = (error: unknown): boolean =>
-  error instanceof Error && error.name === 'ConditionalCheckFailedException';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

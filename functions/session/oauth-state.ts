@@ -17,6 +17,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
+import { isConditionFailure } from '../safety/dynamodb-client.js';
+
 /**
  * How many callbacks without `state` one pending login takes (the trader's real redirect is one of them): past this,
  * the callback refuses and the trader starts again. Each attempt costs one exchange call at the broker.
@@ -31,7 +33,6 @@ export type PendingAttempt =
 
 const PENDING_LOGIN = '#pending-login';
 const codeKey = (code: string) => `code#${createHash('sha256').update(code, 'utf8').digest('hex')}`;
-const conditionFailed = (error: unknown) => error instanceof Error && error.name === 'ConditionalCheckFailedException';
 
 export class OAuthStateStore {
   private readonly client: DynamoDBDocumentClient;
@@ -96,7 +97,7 @@ export class OAuthStateStore {
       const attempt = reply.Attributes?.attempts;
       return { ok: true, ref: typeof ref === 'string' ? ref : '', attempt: typeof attempt === 'number' ? attempt : 1 };
     } catch (error) {
-      if (!conditionFailed(error)) throw error;
+      if (!isConditionFailure(error)) throw error;
     }
     const item = (
       await this.client.send(
@@ -134,7 +135,7 @@ export class OAuthStateStore {
       );
       return true;
     } catch (error) {
-      if (conditionFailed(error)) return false;
+      if (isConditionFailure(error)) return false;
       throw error;
     }
   }
@@ -158,7 +159,7 @@ export class OAuthStateStore {
       const old = reply.Attributes?.ref;
       return typeof old === 'string' ? old : true;
     } catch (error) {
-      if (conditionFailed(error)) return false;
+      if (isConditionFailure(error)) return false;
       throw error;
     }
   }

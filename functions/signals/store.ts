@@ -20,10 +20,9 @@ import {
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 
-import { dynamoDbClient } from '../safety/dynamodb-client.js';
+import { dynamoDbClient, isConditionFailure } from '../safety/dynamodb-client.js';
 import type { LifecycleEvent } from '../schemas/events.js';
 import type { SignalRecord, SignalState } from '../schemas/signals.js';
-import { isConditionFailure } from './strategy-store.js';
 
 /** How long a duplicate is recognised: TradingView and ChartInk redeliver within seconds; an alert id's or body's repeat after this is a new signal. */
 export const DEDUPE_WINDOW_SECONDS = 600;

@@ -15,7 +15,7 @@ import {
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 
-import { dynamoDbClient } from '../safety/dynamodb-client.js';
+import { dynamoDbClient, isConditionFailure } from '../safety/dynamodb-client.js';
 import type { Strategy } from '../schemas/signals.js';
 import { sameHash } from './tokens.js';
 
@@ -27,9 +27,6 @@ export interface StoredStrategy {
   tokenHash: string;
   inputHash: string;
 }
-
-export const isConditionFailure = (error: unknown): boolean =>
-  error instanceof Error && error.name === 'ConditionalCheckFailedException';
 
 const key = (pk: string, sk: string): Record<string, AttributeValue> => ({ pk: { S: pk }, sk: { S: sk } });
 
