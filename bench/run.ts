@@ -24,7 +24,7 @@ import { placeGttOrder } from '../functions/operations.js';
 import { parseGatewayConfig } from '../functions/runtime/config.js';
 import { environmentOf } from '../functions/runtime/env.js';
 import { logger } from '../functions/runtime/logger.js';
-import { dynamoIdempotency } from '../functions/safety/idempotency.js';
+import { dynamoIdempotency } from '../functions/orders/journal-factory.js';
 import { DEFAULT_ORDER_RATE, TradingControls } from '../functions/safety/trading-controls.js';
 import { EXAMPLE_ORDER } from '../functions/schemas/examples.js';
 import { LOCAL_CONTROL_TABLE } from '../local/dynamodb.js';

@@ -17,7 +17,7 @@ import { createPlansFunction } from '../functions/plans/function.js';
 import type { GatewaySettings } from '../functions/runtime/config.js';
 import { environmentOf, type EnvKey, type EnvValues } from '../functions/runtime/env.js';
 import { createLogger, type GatewayLogger } from '../functions/runtime/logger.js';
-import { dynamoIdempotency } from '../functions/safety/idempotency.js';
+import { dynamoIdempotency } from '../functions/orders/journal-factory.js';
 import { dynamoTradingControls } from '../functions/safety/trading-controls.js';
 import { createEndOfDayLogout } from '../functions/session/end-of-day.js';
 import { createSessionHealthCheck } from '../functions/session/health.js';

@@ -455,7 +455,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_FAILED" | "ORDER_NOT_FOUND" | "BROKER_REJECTED" | "SESSION_EXPIRED" | "RATE_LIMITED" | "BROKER_TIMEOUT" | "BROKER_UNAVAILABLE" | "BROKER_BAD_REPLY" | "GUARDRAIL_REJECTED" | "IDEMPOTENCY_KEY_REUSED" | "ORDER_CHANGED" | "IDEMPOTENCY_IN_PROGRESS" | "CONFIGURATION_ERROR" | "INTERNAL_ERROR" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SESSION_ACCOUNT_MISMATCH" | "REQUEST_FORBIDDEN" | "PLAN_NOT_FOUND" | "PLAN_BUSY" | "STRATEGY_NOT_FOUND" | "SIGNAL_TOKEN_INVALID" | "TRADING_HALTED";
+                code: "VALIDATION_FAILED" | "ORDER_NOT_FOUND" | "BROKER_REJECTED" | "SESSION_EXPIRED" | "RATE_LIMITED" | "BROKER_TIMEOUT" | "BROKER_UNAVAILABLE" | "BROKER_BAD_REPLY" | "GUARDRAIL_REJECTED" | "IDEMPOTENCY_KEY_REUSED" | "ORDER_CHANGED" | "IDEMPOTENCY_IN_PROGRESS" | "ORDER_BUSY" | "CONFIGURATION_ERROR" | "INTERNAL_ERROR" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SESSION_ACCOUNT_MISMATCH" | "REQUEST_FORBIDDEN" | "PLAN_NOT_FOUND" | "PLAN_BUSY" | "STRATEGY_NOT_FOUND" | "SIGNAL_TOKEN_INVALID" | "TRADING_HALTED";
                 message: string;
                 details?: unknown;
                 /** @description The broker's own failure text (emsg), when it gave one. */
@@ -665,7 +665,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -845,6 +845,8 @@ export interface operations {
                             key?: string;
                             /** @description true: the stored reply of an earlier request with this key; no broker call */
                             replayed?: boolean;
+                            /** @description true: an earlier request's outcome with this key was unknown (lost reply, timeout, a crash) and the broker's books show its order (found by its stamp): that order is the answer, nothing was sent again */
+                            adopted?: boolean;
                         };
                         /** @description present when the gateway sent a market order as a protected limit order (an OCO: by leg) */
                         converted?: {
@@ -934,7 +936,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1152,6 +1154,8 @@ export interface operations {
                             key?: string;
                             /** @description true: the stored reply of an earlier request with this key; no broker call */
                             replayed?: boolean;
+                            /** @description true: an earlier request's outcome with this key was unknown (lost reply, timeout, a crash) and the broker's books show its order (found by its stamp): that order is the answer, nothing was sent again */
+                            adopted?: boolean;
                         };
                         /** @description present when the gateway sent a market order as a protected limit order (an OCO: by leg) */
                         converted?: {
@@ -1241,7 +1245,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1490,7 +1494,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1663,6 +1667,8 @@ export interface operations {
                             key?: string;
                             /** @description true: the stored reply of an earlier request with this key; no broker call */
                             replayed?: boolean;
+                            /** @description true: an earlier request's outcome with this key was unknown (lost reply, timeout, a crash) and the broker's books show its order (found by its stamp): that order is the answer, nothing was sent again */
+                            adopted?: boolean;
                         };
                         /** @description present when the gateway sent a market order as a protected limit order (an OCO: by leg) */
                         converted?: {
@@ -1752,7 +1758,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1884,6 +1890,8 @@ export interface operations {
                             key?: string;
                             /** @description true: the stored reply of an earlier request with this key; no broker call */
                             replayed?: boolean;
+                            /** @description true: an earlier request's outcome with this key was unknown (lost reply, timeout, a crash) and the broker's books show its order (found by its stamp): that order is the answer, nothing was sent again */
+                            adopted?: boolean;
                         };
                     };
                 };
@@ -1924,7 +1932,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2084,6 +2092,8 @@ export interface operations {
                             key?: string;
                             /** @description true: the stored reply of an earlier request with this key; no broker call */
                             replayed?: boolean;
+                            /** @description true: an earlier request's outcome with this key was unknown (lost reply, timeout, a crash) and the broker's books show its order (found by its stamp): that order is the answer, nothing was sent again */
+                            adopted?: boolean;
                         };
                         /** @description present when the gateway sent a market order as a protected limit order (an OCO: by leg) */
                         converted?: {
@@ -2173,7 +2183,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2451,7 +2461,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2615,7 +2625,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2826,6 +2836,8 @@ export interface operations {
                             key?: string;
                             /** @description true: the stored reply of an earlier request with this key; no broker call */
                             replayed?: boolean;
+                            /** @description true: an earlier request's outcome with this key was unknown (lost reply, timeout, a crash) and the broker's books show its order (found by its stamp): that order is the answer, nothing was sent again */
+                            adopted?: boolean;
                         };
                         /** @description present when the gateway sent a market order as a protected limit order (an OCO: by leg) */
                         converted?: {
@@ -2915,7 +2927,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3097,6 +3109,8 @@ export interface operations {
                             key?: string;
                             /** @description true: the stored reply of an earlier request with this key; no broker call */
                             replayed?: boolean;
+                            /** @description true: an earlier request's outcome with this key was unknown (lost reply, timeout, a crash) and the broker's books show its order (found by its stamp): that order is the answer, nothing was sent again */
+                            adopted?: boolean;
                         };
                         /** @description present when the gateway sent a market order as a protected limit order (an OCO: by leg) */
                         converted?: {
@@ -3186,7 +3200,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3378,7 +3392,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3537,7 +3551,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3715,7 +3729,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3880,7 +3894,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4046,7 +4060,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4228,7 +4242,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4403,7 +4417,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4578,7 +4592,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4753,7 +4767,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4923,7 +4937,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5163,7 +5177,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5456,7 +5470,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5691,7 +5705,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5926,7 +5940,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6103,7 +6117,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6496,7 +6510,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6673,7 +6687,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6834,7 +6848,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7017,7 +7031,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7195,7 +7209,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight; retry shortly. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
             409: {
                 headers: {
                     [name: string]: unknown;

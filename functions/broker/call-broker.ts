@@ -26,6 +26,8 @@ export interface BrokerCallDeps {
   refreshSession: () => Promise<BrokerSession>;
   /** The exchange algo id order jData carries (the deployment's `algoId`), when the deployment sets one. */
   algoId?: string;
+  /** The journaled write's stamp (order-stamps.ts), carried in the order's remarks. */
+  stamp?: string;
 }
 
 export interface BrokerCallResult {
@@ -46,12 +48,15 @@ export const sendOnce = async (
   operation: AnyOperation,
   input: unknown,
   session: BrokerSession,
-  deps: Pick<BrokerCallDeps, 'baseUrl' | 'auth' | 'timeoutMs' | 'algoId'>,
+  deps: Pick<BrokerCallDeps, 'baseUrl' | 'auth' | 'timeoutMs' | 'algoId' | 'stamp'>,
 ) => {
   const request = buildBrokerRequest(
     deps.baseUrl,
     operation.broker,
-    operation.toJData(input as never, session, deps.algoId ? { algoId: deps.algoId } : {}),
+    operation.toJData(input as never, session, {
+      ...(deps.algoId ? { algoId: deps.algoId } : {}),
+      ...(deps.stamp ? { stamp: deps.stamp } : {}),
+    }),
     session.accessToken,
     deps.auth,
   );

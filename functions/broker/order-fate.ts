@@ -18,6 +18,7 @@
  * one GTT only.
  */
 import type { BookOrder, OrderBookRecord, OrderRejection, OrderStatus } from '../schemas/reply.js';
+import { splitRemarks } from './order-stamps.js';
 
 /** `HH:MM:SS DD-MM-YYYY` (India time, as the broker writes it) -> epoch ms, or undefined. */
 export const brokerTimeMs = (text: string | undefined): number | undefined => {
@@ -98,9 +99,15 @@ export const normaliseBookOrder = (record: OrderBookRecord): BookOrder => {
     filledQty: filled,
     ...(filled > 0 && record.avgprc ? { averagePrice: record.avgprc } : {}),
     ...(status === 'rejected' ? { rejection: classifyRejection(record.rejreason ?? record.status) } : {}),
-    ...(record.remarks ? { tag: record.remarks } : {}),
+    ...callerTag(record.remarks),
     ...(record.norentm ? { placedAt: record.norentm } : {}),
   };
+};
+
+/** The caller's tag of remarks the order carries (a journaled write's stamp split off: order-stamps.ts). */
+const callerTag = (remarks: string | undefined): { tag?: string } => {
+  const tag = splitRemarks(remarks).tag;
+  return tag ? { tag } : {};
 };
 
 /** What a fired GTT placed, as the matching rule reads it. */

@@ -6,13 +6,20 @@ import type { WireSettings } from '../contract/operation.js';
 import type { ModifyOcoInput, ModifyOrderInput, PlaceOcoInput, PlaceOrderInput } from '../schemas/input.js';
 import type { BrokerSession } from '../schemas/session.js';
 import { encodeSymbol, type JData } from './jdata.js';
+import { stampedRemarks } from './order-stamps.js';
 
 /** `algo_id` when the deployment sets an exchange algo id (`algoId`); nothing otherwise. */
 const algoIdField = (wire: WireSettings | undefined): { algo_id?: string } =>
   wire?.algoId ? { algo_id: wire.algoId } : {};
 
+/** The remarks sent: the caller's tag, and the journaled write's stamp after it when there is room. */
+const remarksOf = (tag: string | undefined, wire: WireSettings | undefined): { remarks?: string } => {
+  const remarks = wire?.stamp ? (stampedRemarks(tag, wire.stamp) ?? tag) : tag;
+  return remarks === undefined ? {} : { remarks };
+};
+
 /** The order fields of place and modify, each from validated input or the deployment's session. */
-export const orderFields = (order: PlaceOrderInput, session: BrokerSession) => ({
+export const orderFields = (order: PlaceOrderInput, session: BrokerSession, wire?: WireSettings) => ({
   uid: session.uid,
   actid: session.actid,
   exch: order.exch,
@@ -26,18 +33,18 @@ export const orderFields = (order: PlaceOrderInput, session: BrokerSession) => (
   ai_t: order.ai_t,
   validity: order.validity,
   d: order.d,
-  ...(order.tag === undefined ? {} : { remarks: order.tag }),
+  ...remarksOf(order.tag, wire),
 });
 
 /** PlaceGTTOrder fields in the order the broker documents them (docs/broker-wire.md). */
 export const placeJData = (order: PlaceOrderInput, session: BrokerSession, wire?: WireSettings): JData => ({
-  ...orderFields(order, session),
+  ...orderFields(order, session, wire),
   ...algoIdField(wire),
 });
 
 /** ModifyGTTOrder fields in the broker's documented order: the same fields plus `al_id`, rebuilt from a fully typed object (no `!`). */
 export const modifyJData = (order: ModifyOrderInput, session: BrokerSession, wire?: WireSettings): JData => {
-  const f = orderFields(order, session);
+  const f = orderFields(order, session, wire);
   return {
     uid: f.uid,
     actid: f.actid,
@@ -92,7 +99,7 @@ export const ocoJData = (oco: PlaceOcoInput, session: BrokerSession, wire?: Wire
     ],
     place_order_params: leg(oco.target),
     place_order_params_leg2: leg(oco.stopLoss),
-    ...(oco.tag === undefined ? {} : { remarks: oco.tag }),
+    ...remarksOf(oco.tag, wire),
     actid: session.actid,
   };
 };

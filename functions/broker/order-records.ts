@@ -14,6 +14,7 @@ import {
 } from '../schemas/reply.js';
 import { isRecord } from '../schemas/values.js';
 import { type FiredGtt, matchFiredOrders } from './order-fate.js';
+import { splitRemarks } from './order-stamps.js';
 
 type TriggeredRecord = z.output<typeof triggeredRecord>;
 
@@ -21,8 +22,10 @@ type TriggeredRecord = z.output<typeof triggeredRecord>;
 export const normaliseOrder = <R extends Omit<PendingOrderRecord, 'stat'>>(
   record: R,
 ): R & Omit<GttOrder, keyof PendingOrderRecord> => {
-  // `remarks` in every dialect: the 2021 dialect's `Remarks` is read as it before the schema (dialects.ts).
-  const tag = record.remarks ? { tag: record.remarks } : {};
+  // `remarks` in every dialect: the 2021 dialect's `Remarks` is read as it before the schema (dialects.ts). The tag
+  // is the caller's: a journaled write's stamp after it is the gateway's own (order-stamps.ts).
+  const caller = splitRemarks(record.remarks).tag;
+  const tag = caller ? { tag: caller } : {};
   if (record.place_order_params_leg2) {
     const [x, y] = record.oivariable ?? [];
     return {

@@ -47,7 +47,13 @@ export const ERROR_CATALOG = {
   },
   IDEMPOTENCY_IN_PROGRESS: {
     status: 409,
-    summary: 'A request with the same idempotency key is still in flight; retry shortly.',
+    summary:
+      'A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`).',
+  },
+  ORDER_BUSY: {
+    status: 409,
+    summary:
+      'Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent.',
   },
   CONFIGURATION_ERROR: { status: 500, summary: 'The deployment is misconfigured (environment or secret).' },
   INTERNAL_ERROR: { status: 500, summary: 'An unexpected error inside the gateway.' },
@@ -200,6 +206,7 @@ export class TradingHaltedError extends define('TRADING_HALTED') {}
 export class PlanNotFoundError extends define('PLAN_NOT_FOUND') {}
 export class PlanBusyError extends define('PLAN_BUSY') {}
 export class OrderChangedError extends define('ORDER_CHANGED') {}
+export class OrderBusyError extends define('ORDER_BUSY') {}
 export class StrategyNotFoundError extends define('STRATEGY_NOT_FOUND') {}
 export class SignalTokenInvalidError extends define('SIGNAL_TOKEN_INVALID') {}
 
@@ -226,6 +233,7 @@ const CLASSES: Record<ErrorCode, new (message: string, options?: GatewayErrorOpt
   PLAN_NOT_FOUND: PlanNotFoundError,
   PLAN_BUSY: PlanBusyError,
   ORDER_CHANGED: OrderChangedError,
+  ORDER_BUSY: OrderBusyError,
   STRATEGY_NOT_FOUND: StrategyNotFoundError,
   SIGNAL_TOKEN_INVALID: SignalTokenInvalidError,
 };

@@ -40,6 +40,8 @@ export interface PricedLeg {
 export interface WireSettings {
   /** The exchange algo id (the deployment's `algoId`): order jData carries it as `algo_id` when set (docs/compliance.md). */
   algoId?: string;
+  /** The journaled write's stamp (broker/order-stamps.ts): order jData carries it in `remarks` after the tag. */
+  stamp?: string;
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

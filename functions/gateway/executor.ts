@@ -13,13 +13,15 @@ import type { Context } from 'aws-lambda';
 import { callBroker } from '../broker/call-broker.js';
 import type { BrokerAuth } from '../broker/jdata.js';
 import { type LogoutDeps, logoutEverywhere } from '../broker/logout.js';
+import { stampedRemarks, stampOf } from '../broker/order-stamps.js';
 import type { BrokerSession } from '../broker/session.js';
 import { ConfigurationError } from '../contract/errors.js';
 import type { AnyOperation } from '../contract/operation.js';
 import { redactDeep } from '../contract/redact.js';
 import type { GatewayEvents } from '../events/producer.js';
+import { findWrite, settledByBooks } from '../orders/books.js';
+import type { OrderJournal } from '../orders/journal.js';
 import { dryRun } from '../safety/dry-run.js';
-import type { IdempotentExecutor } from '../safety/idempotency.js';
 import type { CheckedRules } from '../safety/market-rules.js';
 import type { TradingControls } from '../safety/trading-controls.js';
 import type { Converted } from '../schemas/conversion.js';
@@ -50,7 +52,8 @@ export interface ExecutionRequest {
   refreshSession: () => Promise<BrokerSession>;
   /** Logout's view of the container's session source (the token held, the secret read fresh, the logged-out mark). */
   sessions: LogoutDeps['sessions'];
-  idempotency?: IdempotentExecutor | undefined;
+  /** The journal of broker writes (the idempotency record and the write's journal entry are one item). */
+  idempotency?: OrderJournal | undefined;
   controls?: TradingControls | undefined;
   context: Context;
   /** The lifecycle-event producer: given for entries with a `lifecycle` entry when the deployment has a bus. */
@@ -117,7 +120,7 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
     );
   }
 
-  const send = async (): Promise<Execution> => {
+  const send = async (stamp?: string): Promise<Execution> => {
     // Every broker write takes a permit from the account's governor first (after the idempotency record is claimed,
     // so a replay takes none, and a refusal frees the key: nothing was sent).
     if (operation.kind === 'order' && controls) {
@@ -135,7 +138,12 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
         timeoutMs: () => Math.max(100, Math.min(config.brokerTimeoutMs, context.getRemainingTimeInMillis() - 1_000)),
         ...(config.algoId ? { algoId: config.algoId } : {}),
       };
-      const calls = { ...wire, session: request.session, refreshSession: request.refreshSession };
+      const calls = {
+        ...wire,
+        ...(stamp ? { stamp } : {}),
+        session: request.session,
+        refreshSession: request.refreshSession,
+      };
       // Logout ends the token in the secret (read fresh) and the one this container holds, and marks the secret
       // logged out: not just the token this container happened to cache.
       const { result: reply, attempts } =
@@ -164,24 +172,47 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
   };
 
   if (options.idempotencyKey !== undefined && idempotency) {
+    const key = options.idempotencyKey;
     let events: readonly LifecycleEvent[] = [];
+    // The write's stamp: sent in the order's remarks (a cancel's is only its name in the journal), so a write whose
+    // outcome is unknown is found in the broker's books (orders/books.ts). None when the caller's tag leaves no room.
+    const named = settledByBooks(operation) ? stampOf(operation.name, key) : undefined;
+    const tag = (input as { tag?: string }).tag;
+    const stamp =
+      named && (operation.broker === 'CancelGTTOrder' || stampedRemarks(tag, named) !== undefined) ? named : undefined;
+    const deadline = Date.now() + context.getRemainingTimeInMillis();
     try {
-      // The record's completing write carries the events (the transactional outbox): no write of their own.
-      const run = await idempotency.run(
-        options.idempotencyKey,
-        request.idempotencyInput ?? input,
-        context,
-        async () => {
-          const sent = await send();
+      const run = await idempotency.run(key, request.idempotencyInput ?? input, {
+        stamp,
+        deadline,
+        send: async () => {
+          const sent = await send(operation.broker === 'CancelGTTOrder' ? undefined : stamp);
           events = sent.events;
           return sent;
         },
-      );
+        adopt: async () => {
+          const found = await findWrite(operation, input, stamp!, {
+            baseUrl: config.brokerBaseUrl,
+            auth: config.brokerAuth,
+            timeoutMs: () => Math.max(100, Math.min(config.brokerTimeoutMs, deadline - Date.now() - 1_000)),
+            session: request.session,
+            refreshSession: request.refreshSession,
+          });
+          if (!found) return undefined;
+          const result = withConversion(found);
+          events =
+            operation.lifecycle && producer
+              ? await buildEvents(operation, producer, input, result, request.session, logger)
+              : [];
+          return { result, events };
+        },
+      });
       facts.replayed = run.replayed;
+      events = run.events;
       // A replay is redacted again on its way out: a record stored before a token was known is no exception.
       const result = {
         ...(redactDeep(run.result) as object),
-        idempotency: { key: options.idempotencyKey, replayed: run.replayed },
+        idempotency: { key, replayed: run.replayed, ...(run.adopted ? { adopted: true } : {}) },
       };
       return { result, events };
     } finally {

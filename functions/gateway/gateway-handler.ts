@@ -26,9 +26,10 @@ import type { AnyOperation } from '../contract/operation.js';
 import type { EventsConfig, GatewayEvents } from '../events/producer.js';
 import { errorContract } from '../middleware/error-contract.js';
 import { functionShell } from '../middleware/function-shell.js';
+import type { OrderJournal } from '../orders/journal.js';
+import { OrderLeases } from '../orders/lease.js';
 import { type GatewayConfig, type GatewaySettings, parseGatewayConfig } from '../runtime/config.js';
 import { logger as defaultLogger } from '../runtime/logger.js';
-import type { IdempotentExecutor } from '../safety/idempotency.js';
 import type { TradingControls } from '../safety/trading-controls.js';
 import { metricNamespace, SERVICE_NAME } from '../schemas/names.js';
 import { accessLog } from './access-log.js';
@@ -39,6 +40,7 @@ import { exchangeRules } from './exchange-rules.js';
 import { execute } from './executor.js';
 import { httpResponse } from './http-response.js';
 import { operationMetrics } from './operation-metrics.js';
+import { changesAnOrder, orderLease } from './order-lease.js';
 import { orderPatch } from './order-patch.js';
 import { orderSafety } from './order-safety.js';
 import { parseRequest } from './parse-request.js';
@@ -47,7 +49,7 @@ import { parseRequest } from './parse-request.js';
 export type IdempotencyFactory = (
   operation: AnyOperation,
   config: GatewayConfig & { idempotencyTableName: string },
-) => IdempotentExecutor;
+) => OrderJournal;
 
 /** Builds the trading controls (safety/trading-controls.ts: `dynamoTradingControls`): the governor and the kill switch. */
 export type TradingControlsFactory = (config: GatewayConfig & { controlTableName: string }) => TradingControls;
@@ -91,9 +93,11 @@ export type GatewayHandler = (event: unknown, context: Context) => Promise<unkno
 interface Runtime {
   config: GatewayConfig;
   sessions: SessionSource;
-  idempotency?: IdempotentExecutor;
+  idempotency?: OrderJournal;
   events?: GatewayEvents;
   controls?: TradingControls;
+  /** One change per order at a time (modify, PATCH, cancel): the leases on the control table. */
+  leases?: OrderLeases;
 }
 
 /** Per-container state, built on first use so a bad configuration is a clean CONFIGURATION_ERROR reply. */
@@ -122,6 +126,15 @@ const lazyRuntime = (operation: AnyOperation, options: GatewayOptions) => {
           : {}),
         ...(operation.kind === 'order' && config.controlTableName && options.controls
           ? { controls: options.controls({ ...config, controlTableName: config.controlTableName }) }
+          : {}),
+        ...(changesAnOrder(operation) && config.controlTableName
+          ? {
+              leases: new OrderLeases({
+                tableName: config.controlTableName,
+                lateWindowMs: config.orderLateWindowMs,
+                endpoint: config.dynamodbEndpoint,
+              }),
+            }
           : {}),
       };
     }
@@ -159,11 +172,22 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
     // A PATCH reads the order first (the session before order safety), so every check judges the merged order.
     .use(
       operation.patch
-        ? [brokerSession(() => runtime().sessions, operation.kind), orderPatch(operation, () => runtime().config)]
+        ? [
+            brokerSession(() => runtime().sessions, operation.kind),
+            orderLease(() => runtime().leases),
+            orderPatch(operation, () => runtime().config),
+          ]
         : [],
     )
     .use(orderSafety(operation, () => runtime().config))
-    .use(operation.patch ? [] : [brokerSession(() => runtime().sessions, operation.kind)])
+    .use(
+      operation.patch
+        ? []
+        : [
+            brokerSession(() => runtime().sessions, operation.kind),
+            ...(changesAnOrder(operation) ? [orderLease(() => runtime().leases)] : []),
+          ],
+    )
     .use(exchangeRules(operation, () => runtime().config))
     .handler(async (_event, context) => {
       const state = context.gateway;

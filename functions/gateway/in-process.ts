@@ -12,9 +12,9 @@ import type { BrokerCallDeps } from '../broker/call-broker.js';
 import { SessionSource } from '../broker/session.js';
 import type { AnyOperation } from '../contract/operation.js';
 import { createGatewayEvents } from '../events/producer.js';
+import { dynamoIdempotency } from '../orders/journal-factory.js';
 import { type GatewayConfig, type GatewaySettings, parseGatewayConfig } from '../runtime/config.js';
 import { functionMetrics } from '../runtime/metrics.js';
-import { dynamoIdempotency } from '../safety/idempotency.js';
 import { dynamoTradingControls } from '../safety/trading-controls.js';
 import { createGatewayHandler } from './gateway-handler.js';
 

@@ -3,7 +3,7 @@
 import { createGatewayEvents } from '../events/producer.js';
 import { createGatewayHandler } from '../gateway/gateway-handler.js';
 import { placeGttOrder } from '../operations.js';
-import { dynamoIdempotency } from '../safety/idempotency.js';
+import { dynamoIdempotency } from '../orders/journal-factory.js';
 import { dynamoTradingControls } from '../safety/trading-controls.js';
 
 export const handler = createGatewayHandler(placeGttOrder, {

@@ -29,7 +29,7 @@ const operationFile = (entry: FunctionEntry, source: Extract<HandlerSource, { ki
   add(imports, '../operations.js', source.exportName);
   const options: string[] = [];
   if (op.idempotency) {
-    add(imports, '../safety/idempotency.js', 'dynamoIdempotency');
+    add(imports, '../orders/journal-factory.js', 'dynamoIdempotency');
     options.push('idempotency: dynamoIdempotency');
   }
   if (op.lifecycle) {

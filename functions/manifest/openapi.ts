@@ -75,6 +75,11 @@ const operationPath = (op: AnyOperation): JsonObject => {
             type: 'boolean',
             description: 'true: the stored reply of an earlier request with this key; no broker call',
           },
+          adopted: {
+            type: 'boolean',
+            description:
+              "true: an earlier request's outcome with this key was unknown (lost reply, timeout, a crash) and the broker's books show its order (found by its stamp): that order is the answer, nothing was sent again",
+          },
         },
       },
     };

@@ -8,7 +8,7 @@
  * on the version read, carrying its events (working.ts); GTTs stamped by a plan and not its live ones are cancelled.
  */
 import { IdempotencyKeyReusedError, PlanNotFoundError, ValidationFailedError } from '../contract/errors.js';
-import { canonicalNumbers } from '../safety/idempotency.js';
+import { canonicalNumbers } from '../safety/idempotency-input.js';
 import { type Plan, type PlanInput, TERMINAL } from '../schemas/plans.js';
 import { inFlightState, withoutTry } from './actions.js';
 import { advanceBracket, armExit } from './bracket.js';

@@ -30,6 +30,7 @@ export const GATEWAY_KEYS = [
   'orderRatePerSecond',
   'orderRatePerMinute',
   'orderRateMarginMs',
+  'orderLateWindowMs',
   'marketOrders',
   'marketProtectionPercent',
   'priceTick',

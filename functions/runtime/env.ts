@@ -117,6 +117,12 @@ export const ENV = {
    * at the broker. 250 by default; a deployment that measures more spread raises it (it lowers the sustained rate).
    */
   orderRateMarginMs: variable('ORDER_RATE_MARGIN_MS', z.coerce.number().int().min(0).max(2_000).default(250)),
+  /**
+   * How long after a broker write's deadline the broker may still act on it (ms): a write whose outcome is unknown is
+   * sent again only after this, and only when the broker's books do not show it (docs/order-safety.md, "The late
+   * window"). 15 s by default: above the family's own gateway timeout (about 10 s) with room for a queue at the broker.
+   */
+  orderLateWindowMs: variable('ORDER_LATE_WINDOW_MS', z.coerce.number().int().min(1_000).max(300_000).default(15_000)),
   /** MKT / SL-MKT orders and legs: `convert` into LMT / SL-LMT with a price protection band, or `reject` them. */
   marketOrders: variable(
     'MARKET_ORDERS',
@@ -320,6 +326,7 @@ export const DEPLOYMENT_KEYS = [
   'orderRatePerSecond',
   'orderRateMarginMs',
   'orderRatePerMinute',
+  'orderLateWindowMs',
   'marketOrders',
   'marketProtectionPercent',
   'priceTick',

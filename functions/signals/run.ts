@@ -45,7 +45,13 @@ export class SignalRetryError extends Error {
 }
 
 /** Refusals that say "not now" rather than "no": nothing was sent, and the same order may well go later. */
-const RETRY_CODES: readonly string[] = ['RATE_LIMITED', 'BROKER_UNAVAILABLE', 'IDEMPOTENCY_IN_PROGRESS', 'PLAN_BUSY'];
+const RETRY_CODES: readonly string[] = [
+  'RATE_LIMITED',
+  'BROKER_UNAVAILABLE',
+  'IDEMPOTENCY_IN_PROGRESS',
+  'ORDER_BUSY',
+  'PLAN_BUSY',
+];
 /** An alert is not started this close to the deadline: the rest waits for the message's next delivery. */
 const RESERVE_MS = 3_000;
 const MAX_REASON = 1_000;

@@ -25,7 +25,7 @@ import { STRATEGIES } from '../manifest/strategies.js';
 import { parseConfig } from '../runtime/config.js';
 import { envSchema } from '../runtime/env.js';
 import { logger as defaultLogger } from '../runtime/logger.js';
-import { canonicalNumbers } from '../safety/idempotency.js';
+import { canonicalNumbers } from '../safety/idempotency-input.js';
 import { type Strategy, strategyInput } from '../schemas/signals.js';
 import { memo } from '../schemas/values.js';
 import { type StoredStrategy, StrategyStore } from './strategy-store.js';

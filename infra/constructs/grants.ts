@@ -20,10 +20,18 @@ export const IDEMPOTENCY_TABLE_ACTIONS = [
 ] as const;
 /** The kill switch's cancels carry no idempotency key: each puts its event's outbox item (PutItem only). */
 export const OUTBOX_TABLE_ACTIONS = ['dynamodb:PutItem'] as const;
-/** What the order functions' governor does on the control table: a consistent read and a conditional put. */
-export const GOVERNOR_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem'] as const;
-/** The kill switch also turns the switch (an UpdateItem of the account's item). */
-export const KILL_SWITCH_TABLE_ACTIONS = [...GOVERNOR_TABLE_ACTIONS, 'dynamodb:UpdateItem'] as const;
+/**
+ * What the order functions do on the control table: the governor's consistent read and conditional put, and the
+ * order leases of modify, PATCH and cancel (a conditional put, an update while an unknown outcome holds it, a delete).
+ */
+export const GOVERNOR_TABLE_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+] as const;
+/** The kill switch also turns the switch (an UpdateItem of the account's item, already among the governor's). */
+export const KILL_SWITCH_TABLE_ACTIONS = GOVERNOR_TABLE_ACTIONS;
 /** The events history only reads: a Query of the account's events. */
 export const EVENTS_HISTORY_TABLE_ACTIONS = ['dynamodb:Query'] as const;
 /** The plan records (GetItem, conditional PutItem, Query) and the markers and history of its events (BatchWriteItem). */

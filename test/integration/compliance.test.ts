@@ -9,7 +9,7 @@ import type { AnyOperation } from '../../functions/contract/operation.js';
 import { createGatewayHandler } from '../../functions/gateway/gateway-handler.js';
 import { modifyOcoOrder, placeGttOrder, placeOcoOrder } from '../../functions/operations.js';
 import type { GatewaySettings } from '../../functions/runtime/config.js';
-import { dynamoIdempotency } from '../../functions/safety/idempotency.js';
+import { dynamoIdempotency } from '../../functions/orders/journal-factory.js';
 import { dynamoTradingControls } from '../../functions/safety/trading-controls.js';
 import type { LocalStack } from '../../local/run-local.js';
 import type { EmulatorControl } from '../support/emulator-control.js';

@@ -8,7 +8,7 @@ import type { AnyOperation } from '../../functions/contract/operation.js';
 import { createGatewayHandler } from '../../functions/gateway/gateway-handler.js';
 import { placeGttOrder } from '../../functions/operations.js';
 import { createLogger } from '../../functions/runtime/logger.js';
-import { dynamoIdempotency } from '../../functions/safety/idempotency.js';
+import { dynamoIdempotency } from '../../functions/orders/journal-factory.js';
 import type { LocalStack } from '../../local/run-local.js';
 import type { EmulatorControl } from '../support/emulator-control.js';
 import { invokeHttp } from '../support/events.js';

@@ -9,7 +9,7 @@ import { createGttClient, GttGatewayError } from '../../client/index.js';
 import { createKillSwitch } from '../../functions/controls/kill-switch.js';
 import { createGatewayHandler } from '../../functions/gateway/gateway-handler.js';
 import { placeGttOrder } from '../../functions/operations.js';
-import { dynamoIdempotency } from '../../functions/safety/idempotency.js';
+import { dynamoIdempotency } from '../../functions/orders/journal-factory.js';
 import { dynamoTradingControls } from '../../functions/safety/trading-controls.js';
 import type { DeliveredEvent } from '../../local/eventbridge.js';
 import { lambdaContext } from '../../local/lambda-context.js';

@@ -14,7 +14,7 @@ import { createGatewayEvents } from '../../functions/events/producer.js';
 import { createGatewayHandler } from '../../functions/gateway/gateway-handler.js';
 import { OPERATIONS } from '../../functions/manifest/index.js';
 import { getEnabledGtts } from '../../functions/operations.js';
-import { dynamoIdempotency } from '../../functions/safety/idempotency.js';
+import { dynamoIdempotency } from '../../functions/orders/journal-factory.js';
 import { lambdaContext } from '../../local/lambda-context.js';
 import { listenOnLoopback } from '../../local/loopback.js';
 import { LOCAL_SECRET_ID, type LocalStack, startLocalStack } from '../../local/run-local.js';

@@ -13,6 +13,9 @@ import { HIGH_ORDER_RATE } from '../support/order-rate.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 const TIMEOUT_MS = 600;
+/** The late window (ORDER_LATE_WINDOW_MS): how long after a send ended the broker may still act on it. */
+const LATE_MS = 1_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let stack: LocalStack;
 let control: EmulatorControl;
 let api: string;
@@ -49,6 +52,7 @@ useLocalStack(
         GUARDRAIL_MAX_QTY: 1000,
         GUARDRAIL_MAX_ORDER_VALUE: 100000,
         GUARDRAIL_SYMBOLS_DENY: 'BANNED-EQ',
+        ORDER_LATE_WINDOW_MS: LATE_MS,
       },
       gateway: { logger },
     };
@@ -104,18 +108,42 @@ describe('idempotent place', () => {
     expect(second.body.al_id).toBe(first.body.al_id);
   });
 
-  it('a retry after a timeout where the broker did act does not place a second order', async () => {
+  it('a retry after a timeout where the broker did act adopts its order from the books: never a second one', async () => {
     const key = newKey();
     await control.fault({ operation: 'PlaceGTTOrder', kind: 'delay', delayMs: TIMEOUT_MS * 4, executed: true });
     const first = await place(key);
     expect(first).toMatchObject({ status: 504, body: { error: { code: 'BROKER_TIMEOUT', outcome: 'unknown' } } });
+    const [placed] = await pending();
+    // The order carries the write's stamp in its remarks: the retry finds it there and answers it.
+    expect(placed!.remarks).toMatch(/^gw\.[0-9a-v]{10}$/);
     const retry = await place(key);
-    expect(retry).toMatchObject({ status: 504, body: { error: { code: 'BROKER_TIMEOUT', outcome: 'unknown' } } });
-    expect(retry.body.error.message).toMatch(
-      /Replay of idempotency key .*check the pending orders \(GET \/gtt-orders\)/,
-    );
+    expect(retry).toMatchObject({
+      status: 201,
+      body: { stat: 'OI created', al_id: placed!.al_id, idempotency: { key, replayed: true, adopted: true } },
+    });
+    // Adopted once, then replayed from the journal: still one request, one order.
+    expect((await place(key)).body).toMatchObject({ al_id: placed!.al_id, idempotency: { replayed: true } });
     expect(await placeRequests()).toHaveLength(1);
     expect(await pending()).toHaveLength(1);
+  });
+
+  it('a timeout where the broker did not act: unknown until the late window ends, then sent once more', async () => {
+    const key = newKey();
+    // Not carried out: the client is gone when the delay ends (the broker dropped the request).
+    await control.fault({ operation: 'PlaceGTTOrder', kind: 'delay', delayMs: TIMEOUT_MS * 2 });
+    expect((await place(key)).body).toMatchObject({ error: { code: 'BROKER_TIMEOUT', outcome: 'unknown' } });
+    const early = await place(key);
+    expect(early).toMatchObject({ status: 504, body: { error: { code: 'BROKER_TIMEOUT', outcome: 'unknown' } } });
+    expect(early.body.error.message).toMatch(/Replay of idempotency key .*may still arrive until/);
+    expect(await placeRequests()).toHaveLength(1);
+    await sleep(TIMEOUT_MS * 2 + LATE_MS);
+    expect(await pending()).toHaveLength(0);
+    const late = await place(key);
+    expect(late).toMatchObject({ status: 201, body: { stat: 'OI created', idempotency: { key, replayed: false } } });
+    expect(await placeRequests()).toHaveLength(2);
+    expect(await pending()).toHaveLength(1);
+    // From now on, the key answers that order.
+    expect((await place(key)).body).toMatchObject({ al_id: late.body.al_id, idempotency: { replayed: true } });
   });
 
   it('a failure where the broker certainly did not act frees the key for a retry', async () => {

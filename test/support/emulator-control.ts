@@ -46,7 +46,7 @@ export const emulatorControl = (baseUrl: string) => {
     expire: (token: string) => call<unknown>('POST', 'sessions/expire', { token }),
     orders: async (uid: string) =>
       (
-        await call<{ orders: { al_id: string; state: string; tsym: string }[] }>(
+        await call<{ orders: { al_id: string; state: string; tsym: string; remarks?: string }[] }>(
           'GET',
           `orders?uid=${encodeURIComponent(uid)}`,
         )

@@ -20,6 +20,7 @@ const ROOMS = [
   'events',
   'middleware',
   '.',
+  'orders',
   'manifest',
   'gateway',
   'session',

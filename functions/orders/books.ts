@@ -1,0 +1,77 @@
+/**
+ * The broker's books, read to settle a journaled write whose outcome is unknown (journal.ts): is there an order with
+ * the write's stamp? Read in the order that leaves no gap: the pending list, then the triggered list (a GTT that fires
+ * between the two reads is in the second). What is found is answered as the broker would have answered the write.
+ *
+ * - a place (single or OCO): a GTT whose remarks carry the stamp, pending or fired;
+ * - a modify (single, OCO, PATCH): the GTT with the write's `al_id` whose remarks carry the stamp (the modify sent
+ *   it, so the broker holds the modified order), pending or fired after it;
+ * - a cancel: the GTT is no longer pending (it carries no stamp: the broker keeps no cancelled GTTs to read; gone is
+ *   all a cancel asks for, whether it fired first or was cancelled by this write).
+ */
+import { type BrokerCallDeps, callBroker } from '../broker/call-broker.js';
+import { splitRemarks } from '../broker/order-stamps.js';
+import { OrderChangedError } from '../contract/errors.js';
+import type { AnyOperation } from '../contract/operation.js';
+import { getPendingGttOrders, getTriggeredGttOrders } from '../operations.js';
+
+interface ListedOrder {
+  al_id: string;
+  remarks?: string;
+  norentm?: string;
+}
+
+const list = async (operation: AnyOperation, deps: BrokerCallDeps): Promise<ListedOrder[]> =>
+  ((await callBroker(operation, {}, deps)).result as { orders: ListedOrder[] }).orders;
+
+/**
+ * The write's order in the books, or undefined when they do not show it. A modify whose order now carries another
+ * write's stamp was overtaken by a later change: sending it now would undo that change, so it is refused (412).
+ */
+const findStamped = async (stamp: string, alId: string | undefined, deps: BrokerCallDeps) => {
+  const matches = (order: ListedOrder) =>
+    splitRemarks(order.remarks).stamp === stamp && (alId === undefined || order.al_id === alId);
+  const pending = await list(getPendingGttOrders, deps);
+  const found = pending.find(matches) ?? (await list(getTriggeredGttOrders, deps)).find(matches);
+  const other = alId === undefined ? undefined : pending.find((o) => o.al_id === alId);
+  const otherStamp = splitRemarks(other?.remarks).stamp;
+  if (!found && other && otherStamp !== undefined && otherStamp !== stamp)
+    throw new OrderChangedError(
+      `GTT order ${alId} was changed by another request after this one's outcome was left unknown; read it again (GET /gtt-orders/${alId}) and decide. Nothing was sent.`,
+      { outcome: 'not_executed', details: [{ field: 'al_id', message: 'changed by a later write' }] },
+    );
+  return found;
+};
+
+const STATS: Record<string, string> = {
+  PlaceGTTOrder: 'OI created',
+  PlaceOCOOrder: 'OI created',
+  ModifyGTTOrder: 'OI replaced',
+  ModifyOCOOrder: 'OI replaced',
+  CancelGTTOrder: 'OI deleted',
+};
+
+/** Whether the books can settle this operation's writes (the order writes the journal keeps). */
+export const settledByBooks = (operation: AnyOperation): boolean => operation.broker in STATS;
+
+/**
+ * The write as the books show it, answered as its reply would have been (`{stat, al_id, request_time}`), or
+ * undefined when they do not show it. A read that fails throws (the outcome stays unknown).
+ */
+export const findWrite = async (
+  operation: AnyOperation,
+  input: unknown,
+  stamp: string,
+  deps: BrokerCallDeps,
+): Promise<Record<string, string> | undefined> => {
+  const stat = STATS[operation.broker];
+  if (!stat) return undefined;
+  const alId = (input as { al_id?: unknown }).al_id;
+  const requestTime = new Date().toISOString();
+  if (operation.broker === 'CancelGTTOrder') {
+    const pending = await list(getPendingGttOrders, deps);
+    return pending.some((o) => o.al_id === alId) ? undefined : { stat, al_id: String(alId), request_time: requestTime };
+  }
+  const found = await findStamped(stamp, typeof alId === 'string' ? alId : undefined, deps);
+  return found ? { stat, al_id: found.al_id, request_time: found.norentm ?? requestTime } : undefined;
+};

@@ -1,0 +1,379 @@
+/**
+ * The journal of broker writes (docs/order-safety.md): one DynamoDB item per write with an idempotency key, which is
+ * at once the key's record (the same key answers the same result) and the write's journal entry (what was about to
+ * be sent, with which stamp, until when it may still land). There is no second item.
+ *
+ * Before a write is sent, its entry is claimed (`INPROGRESS`, conditional: one claim per key) with its stamp
+ * (broker/order-stamps.ts), the deadline of the call that sends it and `landBy`, the deadline plus the late window
+ * (how long after our client gave up a broker may still act on a request). After it, the outcome: `COMPLETED`
+ * (success; its lifecycle events ride in the same write: the transactional outbox, events/outbox.ts), `UNKNOWN`
+ * (lost reply, timeout), or deleted (the broker certainly did not act: the key is free).
+ *
+ * A write whose outcome is unknown (an `UNKNOWN` entry, or an `INPROGRESS` one whose sender is past its deadline:
+ * killed, out of memory, host lost) is never sent again blindly. The next request with the key reads the broker's
+ * books for the stamp (`adopt`): found, the write happened and is adopted (completed with what the books show, events
+ * included); not found while it may still land, the request is told so (409, retry after `landBy`); not found once it
+ * can no longer land, it is taken over (conditional on the attempt, so one taker) and sent once more with the same
+ * stamp. A write without a stamp (a caller's tag too long to leave room) can only be reported unknown.
+ *
+ * The item's layout is that of Powertools' idempotency records (`id`, `status`, `data`, `expiration`, `validation`,
+ * `in_progress_expiration`), so a record written before this journal replays, and the EventForwarder's stream filter
+ * (COMPLETED items with an outbox) is unchanged.
+ */
+import { createHash } from 'node:crypto';
+
+import {
+  type AttributeValue,
+  DeleteItemCommand,
+  GetItemCommand,
+  PutItemCommand,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+
+import type { GatewayError } from '../contract/errors.js';
+import {
+  type ErrorBody,
+  errorFromBody,
+  IdempotencyInProgressError,
+  IdempotencyKeyReusedError,
+  InternalError,
+  toGatewayError,
+} from '../contract/errors.js';
+import { redactDeep } from '../contract/redact.js';
+import { dynamoDbClient, isConditionFailure } from '../safety/dynamodb-client.js';
+import { canonicalNumbers } from '../safety/idempotency-input.js';
+import type { LifecycleEvent } from '../schemas/events.js';
+
+/** What a write (or an adoption) yields: its result, and the lifecycle events of its success. */
+export interface Executed<T = unknown> {
+  result: T;
+  events?: readonly LifecycleEvent[] | undefined;
+}
+
+export interface JournalRun<T> {
+  result: T;
+  /** Answered from the journal (a replay) or from the broker's books (an adopted write), not by this request's send. */
+  replayed: boolean;
+  /** The books showed the write of an earlier attempt whose outcome was unknown. */
+  adopted?: boolean;
+  /** The events of this request's own success or adoption (none for a replay). */
+  events: readonly LifecycleEvent[];
+}
+
+/** One journaled write: how to send it with its stamp, and how to find it in the broker's books. */
+export interface JournaledWrite<T> {
+  /** The stamp the broker keeps with it, or undefined when there is no room for one. */
+  stamp: string | undefined;
+  /** The epoch ms by which this request's send ends (the invocation's deadline). */
+  deadline: number;
+  send: () => Promise<Executed<T>>;
+  /** The write as the broker's books show it (pending, triggered, order book), or undefined if they do not. */
+  adopt: () => Promise<Executed<T> | undefined>;
+}
+
+export interface JournalOptions {
+  tableName: string;
+  ttlSeconds: number;
+  /** How long after a send's deadline the broker may still act on it (docs/order-safety.md, "The late window"). */
+  lateWindowMs: number;
+  /** Local runs and tests only (dynalite). */
+  endpoint?: string | undefined;
+  now?: () => number;
+}
+
+type Stored =
+  | { kind: 'ok'; result: unknown; outbox?: unknown }
+  | { kind: 'unknown'; error: ErrorBody }
+  /** Refused after the write landed (the kill switch went on meanwhile and the order was cancelled): replayed as is. */
+  | { kind: 'refused'; error: ErrorBody };
+
+interface Entry {
+  status: 'INPROGRESS' | 'COMPLETED' | 'UNKNOWN';
+  validation?: string;
+  /** The sender's deadline (ms). */
+  inProgressUntil: number;
+  landBy: number;
+  attempt: number;
+  stamp?: string;
+  data?: Stored;
+}
+
+const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+
+/** Objects with their keys sorted, at any depth: the hash of a body does not depend on its key order. */
+const deepSort = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(deepSort);
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, deepSort((value as Record<string, unknown>)[key])]),
+    );
+  return value;
+};
+
+const entryOf = (item: Record<string, AttributeValue>, lateWindowMs: number): Entry => {
+  const inProgressUntil = Number(item.in_progress_expiration?.N ?? '0');
+  return {
+    status: (item.status?.S ?? 'INPROGRESS') as Entry['status'],
+    ...(item.validation?.S ? { validation: item.validation.S } : {}),
+    inProgressUntil,
+    // A record of Powertools' own (before this journal) has neither: its sender's deadline plus the late window.
+    landBy: Number(item.landBy?.N ?? inProgressUntil + lateWindowMs),
+    attempt: Number(item.attempt?.N ?? '0'),
+    ...(item.stamp?.S ? { stamp: item.stamp.S } : {}),
+    ...(item.data?.M ? { data: unmarshall({ d: item.data } as Record<string, AttributeValue>).d as Stored } : {}),
+  };
+};
+
+export class OrderJournal {
+  private readonly now: () => number;
+
+  constructor(
+    private readonly operation: string,
+    private readonly options: JournalOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+  }
+
+  get lateWindowMs(): number {
+    return this.options.lateWindowMs;
+  }
+
+  private get client() {
+    return dynamoDbClient(this.options.endpoint);
+  }
+
+  /** Powertools' record key: a stable prefix per operation, then the MD5 of the key as JSON. */
+  private id(key: string): Record<string, AttributeValue> {
+    return { id: { S: `gtt-gateway.${this.operation}#${md5(JSON.stringify(key))}` } };
+  }
+
+  /** Runs the write once per key (module comment): a replay, an adoption, a refusal, or this request's send. */
+  async run<T>(key: string, input: unknown, write: JournaledWrite<T>): Promise<JournalRun<T>> {
+    const validation = md5(JSON.stringify(deepSort(canonicalNumbers(input))));
+    let claimed = await this.claim(key, validation, write, 1);
+    while ('entry' in claimed) {
+      const { entry } = claimed;
+      if (entry.validation !== undefined && entry.validation !== validation)
+        throw new IdempotencyKeyReusedError(
+          `Idempotency key "${key}" was already used with a different request body; use a new key for a new order.`,
+          { outcome: 'not_executed' },
+        );
+      if (entry.status === 'COMPLETED') return this.replay<T>(key, entry);
+      const now = this.now();
+      if (entry.status === 'INPROGRESS' && entry.inProgressUntil > now)
+        throw this.inProgress(key, entry.inProgressUntil, 'is still in flight');
+      // Its sender is gone (or told the caller the outcome is unknown): the broker's books decide.
+      const found = entry.stamp === undefined ? undefined : await write.adopt();
+      if (found) {
+        await this.complete(key, entry.attempt, { kind: 'ok', result: found.result }, found.events);
+        return { result: found.result, replayed: true, adopted: true, events: found.events ?? [] };
+      }
+      if (entry.stamp === undefined || entry.landBy > now) {
+        if (entry.status === 'UNKNOWN' && entry.data?.kind === 'unknown') {
+          const error = errorFromBody(entry.data.error);
+          error.message = `Replay of idempotency key "${key}": the first attempt's outcome is unknown${
+            entry.stamp === undefined
+              ? ' and it carries no stamp to find it by (its tag leaves no room): check the pending orders (GET /gtt-orders) before sending it again with a new key'
+              : ` and the broker does not show it yet; it may still arrive until ${new Date(entry.landBy).toISOString()}, after which a retry with this key finds it or sends it once more`
+          }. ${error.message}`;
+          throw error;
+        }
+        throw this.inProgress(key, entry.landBy, 'may still reach the broker');
+      }
+      // Not in the books, and it can no longer land: this request takes the write over (one taker per attempt).
+      claimed = await this.claim(key, validation, write, entry.attempt + 1, entry.attempt);
+    }
+    return this.send(key, write, claimed.attempt);
+  }
+
+  /**
+   * Claims attempt `attempt` of the key's write: a new entry, or (`over`) the entry of attempt `over` taken over.
+   * `{attempt}` when this request holds the claim; the entry as it is when another holds it.
+   */
+  private async claim<T>(
+    key: string,
+    validation: string,
+    write: JournaledWrite<T>,
+    attempt: number,
+    over?: number,
+  ): Promise<{ attempt: number } | { entry: Entry }> {
+    const now = this.now();
+    const item: Record<string, AttributeValue> = {
+      ...this.id(key),
+      status: { S: 'INPROGRESS' },
+      validation: { S: validation },
+      expiration: { N: String(Math.floor(now / 1000) + this.options.ttlSeconds) },
+      in_progress_expiration: { N: String(write.deadline) },
+      landBy: { N: String(write.deadline + this.options.lateWindowMs) },
+      attempt: { N: String(attempt) },
+      ...(write.stamp ? { stamp: { S: write.stamp } } : {}),
+    };
+    try {
+      await this.client.send(
+        new PutItemCommand({
+          TableName: this.options.tableName,
+          Item: item,
+          ...(over === undefined
+            ? {
+                ConditionExpression: 'attribute_not_exists(id) OR expiration < :now',
+                ExpressionAttributeValues: { ':now': { N: String(Math.floor(now / 1000)) } },
+              }
+            : over === 0
+              ? { ConditionExpression: 'attribute_exists(id) AND attribute_not_exists(attempt)' }
+              : {
+                  ConditionExpression: 'attempt = :over',
+                  ExpressionAttributeValues: { ':over': { N: String(over) } },
+                }),
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return { attempt };
+    } catch (error) {
+      if (!isConditionFailure(error))
+        throw new InternalError('The idempotency store is unavailable; nothing was sent to the broker.', {
+          cause: error,
+          outcome: 'not_executed',
+        });
+      const current = (error as { Item?: Record<string, AttributeValue> }).Item ?? (await this.read(key));
+      if (!current) return this.claim(key, validation, write, 1);
+      const entry = entryOf(current, this.options.lateWindowMs);
+      // Taken over by another request meanwhile: it is in flight now.
+      if (over !== undefined && entry.attempt !== over && entry.status === 'INPROGRESS')
+        throw this.inProgress(key, entry.inProgressUntil, 'is being sent again by another request');
+      return { entry };
+    }
+  }
+
+  private async read(key: string): Promise<Record<string, AttributeValue> | undefined> {
+    try {
+      return (
+        await this.client.send(
+          new GetItemCommand({ TableName: this.options.tableName, Key: this.id(key), ConsistentRead: true }),
+        )
+      ).Item;
+    } catch (error) {
+      throw new InternalError('The idempotency store is unavailable; nothing was sent to the broker.', {
+        cause: error,
+        outcome: 'not_executed',
+      });
+    }
+  }
+
+  private async send<T>(key: string, write: JournaledWrite<T>, attempt: number): Promise<JournalRun<T>> {
+    let executed: Executed<T>;
+    try {
+      executed = await write.send();
+    } catch (thrown) {
+      const error = toGatewayError(thrown);
+      if (error.outcome === 'unknown') {
+        // The send has ended (our client gave up or lost the reply): the broker may act until the late window ends.
+        await this.finish(
+          key,
+          attempt,
+          'UNKNOWN',
+          { kind: 'unknown', error: error.toBody() },
+          this.now() + this.options.lateWindowMs,
+        ).catch(() => undefined);
+      } else if (error.code === 'TRADING_HALTED' && error.details && (error.details as { al_id?: string }).al_id) {
+        // It landed and was cancelled because the kill switch went on meanwhile: replayed as it is.
+        await this.finish(key, attempt, 'COMPLETED', { kind: 'refused', error: error.toBody() }).catch(() => undefined);
+      } else {
+        // Certainly not executed: the key is free again.
+        await this.release(key, attempt).catch(() => undefined);
+      }
+      throw error;
+    }
+    await this.complete(key, attempt, { kind: 'ok', result: executed.result }, executed.events);
+    return { result: executed.result, replayed: false, events: executed.events ?? [] };
+  }
+
+  private async complete(
+    key: string,
+    attempt: number,
+    stored: Stored & { kind: 'ok' },
+    events: readonly LifecycleEvent[] | undefined,
+  ): Promise<void> {
+    const data: Stored = {
+      kind: 'ok',
+      result: redactDeep(stored.result),
+      ...(events?.length ? { outbox: redactDeep([...events]) } : {}),
+    };
+    try {
+      await this.finish(key, attempt, 'COMPLETED', data);
+    } catch (error) {
+      throw new InternalError(
+        `The broker call completed but its idempotency record for key "${key}" could not be saved; check the pending orders (GET /gtt-orders) before retrying.`,
+        { cause: error, outcome: 'unknown' },
+      );
+    }
+  }
+
+  /** The attempt's outcome, written only while the entry is still this attempt's. */
+  private async finish(
+    key: string,
+    attempt: number,
+    status: Entry['status'],
+    data: Stored,
+    landBy?: number,
+  ): Promise<void> {
+    try {
+      await this.client.send(
+        new UpdateItemCommand({
+          TableName: this.options.tableName,
+          Key: this.id(key),
+          UpdateExpression: `SET #s = :s, #d = :d${landBy === undefined ? '' : ', landBy = :l'}`,
+          ConditionExpression: 'attempt = :a',
+          ExpressionAttributeNames: { '#s': 'status', '#d': 'data' },
+          ExpressionAttributeValues: {
+            ':s': { S: status },
+            ':d': { M: marshall(data, { removeUndefinedValues: true, convertClassInstanceToMap: true }) },
+            ':a': { N: String(attempt) },
+            ...(landBy === undefined ? {} : { ':l': { N: String(landBy) } }),
+          },
+        }),
+      );
+    } catch (error) {
+      // Another request took the write over (this one was past its deadline): its outcome is the one recorded.
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+
+  private async release(key: string, attempt: number): Promise<void> {
+    try {
+      await this.client.send(
+        new DeleteItemCommand({
+          TableName: this.options.tableName,
+          Key: this.id(key),
+          ConditionExpression: 'attempt = :a',
+          ExpressionAttributeValues: { ':a': { N: String(attempt) } },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+
+  private replay<T>(key: string, entry: Entry): JournalRun<T> {
+    const data = entry.data;
+    if (data?.kind === 'ok') return { result: data.result as T, replayed: true, events: [] };
+    if (data) {
+      const error = errorFromBody(data.error);
+      error.message = `Replay of idempotency key "${key}": ${error.message}`;
+      throw error;
+    }
+    throw new InternalError(`The record of idempotency key "${key}" holds no result; check the pending orders.`, {
+      outcome: 'unknown',
+    });
+  }
+
+  private inProgress(key: string, until: number, what: string): GatewayError {
+    const retryAfterSeconds = Math.max(1, Math.ceil((until - this.now()) / 1_000));
+    return new IdempotencyInProgressError(
+      `The request with idempotency key "${key}" ${what}; retry after ${retryAfterSeconds} s to get its result (nothing is sent twice).`,
+      { outcome: 'not_executed', details: { retryAfterSeconds, until: new Date(until).toISOString() } },
+    );
+  }
+}
