@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGttClient } from '../../client/index.js';
 import { createGatewayHandler } from '../../functions/gateway/gateway-handler.js';
 import { cancelGttOrder, placeGttOrder } from '../../functions/operations.js';
-import { dynamoIdempotency } from '../../functions/safety/idempotency.js';
+import { dynamoIdempotency } from '../../functions/orders/journal-factory.js';
 import { dynamoTradingControls, TradingControls } from '../../functions/safety/trading-controls.js';
 import { localBroker } from '../../local/broker-preset.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
