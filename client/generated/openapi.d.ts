@@ -4375,8 +4375,10 @@ export interface operations {
                                 code: string;
                                 message: string;
                             }[];
-                            /** @description true: no pending GTT or OCO is left */
+                            /** @description true: no pending GTT or OCO is left and no order write permitted before the switch can still land */
                             complete: boolean;
+                            /** @description When complete is false because an order write permitted before the switch may still land until then (ISO time): turn the switch on again after it to sweep what landed */
+                            inFlightUntil?: string;
                         };
                     };
                 };
@@ -4550,8 +4552,10 @@ export interface operations {
                                 code: string;
                                 message: string;
                             }[];
-                            /** @description true: no pending GTT or OCO is left */
+                            /** @description true: no pending GTT or OCO is left and no order write permitted before the switch can still land */
                             complete: boolean;
+                            /** @description When complete is false because an order write permitted before the switch may still land until then (ISO time): turn the switch on again after it to sweep what landed */
+                            inFlightUntil?: string;
                         };
                     };
                 };
@@ -4725,8 +4729,10 @@ export interface operations {
                                 code: string;
                                 message: string;
                             }[];
-                            /** @description true: no pending GTT or OCO is left */
+                            /** @description true: no pending GTT or OCO is left and no order write permitted before the switch can still land */
                             complete: boolean;
+                            /** @description When complete is false because an order write permitted before the switch may still land until then (ISO time): turn the switch on again after it to sweep what landed */
+                            inFlightUntil?: string;
                         };
                     };
                 };

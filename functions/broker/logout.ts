@@ -11,6 +11,11 @@ import type { BrokerSession, SessionSource } from './session.js';
 
 export interface LogoutDeps extends Omit<BrokerCallDeps, 'session' | 'refreshSession'> {
   sessions: Pick<SessionSource, 'cached' | 'fresh' | 'markLoggedOut'>;
+  /**
+   * Tells every container the session ended (the account's control item, safety/trading-controls.ts): their next
+   * order re-reads the secret, whatever token the broker would still accept. Absent without a control table.
+   */
+  sessionEnded?: (uid: string) => Promise<void>;
   now?: () => Date;
 }
 
@@ -47,6 +52,15 @@ export const logoutEverywhere = async (
       const reason = error instanceof Error ? error.message : String(error);
       throw new ConfigurationError(
         `The broker ended the session, but the secret could not be marked logged out, so functions will keep reading its token (the broker refuses it): ${reason}`,
+        { cause: error, outcome: 'unknown' },
+      );
+    }
+    try {
+      await deps.sessionEnded?.(secret.uid);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ConfigurationError(
+        `The session is ended and the secret marked logged out, but the control table could not be told, so a warm function may send an order with the old token until its secret cache expires: ${reason}`,
         { cause: error, outcome: 'unknown' },
       );
     }

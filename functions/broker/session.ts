@@ -29,6 +29,8 @@ export class SessionSource {
   private readonly client: SecretsManagerClient;
   private prefetched?: Promise<BrokerSession>;
   private latest?: BrokerSession;
+  /** When the secret was last read from Secrets Manager for sure (ms): a first read, or a forced one. */
+  private fetchedAt = 0;
 
   constructor(private readonly options: SessionSourceOptions) {
     this.client = new SecretsManagerClient(options.endpoint ? { endpoint: options.endpoint } : {});
@@ -51,6 +53,14 @@ export class SessionSource {
     this.prefetched = undefined;
     const session = await (prefetched ? prefetched.catch(() => this.load(false)) : this.load(false));
     return session.loggedOutAt === undefined ? session : this.load(true);
+  }
+
+  /**
+   * When this container last read the secret from Secrets Manager (ms; a cached answer is older than this at most
+   * by maxAge): the order-rate governor re-reads it when a logout came after (safety/trading-controls.ts).
+   */
+  readAt(): number {
+    return this.fetchedAt;
   }
 
   /** The session read last (by any of the calls here), without reading again: e.g. for its account. */
@@ -102,6 +112,8 @@ export class SessionSource {
 
   private async load(forceFetch: boolean): Promise<BrokerSession> {
     const { secretId, maxAgeSeconds } = this.options;
+    // A forced read, or the first one (nothing cached yet), certainly reaches Secrets Manager.
+    const fetching = forceFetch || this.fetchedAt === 0 ? Date.now() : undefined;
     let raw: unknown;
     try {
       raw = await this.provider.get(secretId, { maxAge: maxAgeSeconds, forceFetch });
@@ -135,6 +147,7 @@ export class SessionSource {
     // Known from now on: no reply, log line or event of this container may carry it.
     rememberSecret(parsed.data.accessToken);
     this.latest = parsed.data;
+    if (fetching !== undefined) this.fetchedAt = Math.max(this.fetchedAt, fetching);
     return parsed.data;
   }
 }

@@ -113,46 +113,72 @@ export const createKillSwitchControl = (options: KillSwitchOptions = {}): KillSw
       writeLog(logger, 'error', 'Kill Switch not published', { eventId, reason: result.failed[0]!.reason });
   };
 
-  /** Cancels every pending order; RATE_LIMITED cancels wait and go again while the invocation has time. */
-  const sweep = async (rt: Runtime, context: Context): Promise<NonNullable<KillSwitchResult['sweep']>> => {
-    const cancelled: string[] = [];
-    const failed = new Map<string, { al_id: string; code: string; message: string }>();
-    for (let pass = 0; pass < 2; pass++) {
-      // Every page of the pending list (it answers at most 1,000 orders a page).
-      const pendingIds: string[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = (await rt.list({ limit: 1_000, ...(cursor ? { cursor } : {}) }, context)) as {
-          orders: { al_id: string }[];
-          nextCursor?: string;
-        };
-        pendingIds.push(...page.orders.map((o) => o.al_id));
-        cursor = page.nextCursor;
-      } while (cursor);
-      const todo = pendingIds.filter((id) => !cancelled.includes(id));
-      for (const alId of todo) {
-        for (;;) {
-          try {
-            await rt.cancel({ al_id: alId }, context);
-            cancelled.push(alId);
-            failed.delete(alId);
-            break;
-          } catch (error) {
-            const body = parseDirectError(error);
-            const wait = retryAfterSeconds(body.details) * 1_000;
-            if (body.code === 'RATE_LIMITED' && context.getRemainingTimeInMillis() > wait + 5_000) {
-              await sleep(wait);
-              continue;
-            }
-            // Gone meanwhile (fired or cancelled elsewhere): nothing left to cancel.
-            if (body.code !== 'ORDER_NOT_FOUND')
-              failed.set(alId, { al_id: alId, code: body.code, message: body.message });
-            break;
+  /** Cancels every pending order of one read of the list; RATE_LIMITED and ORDER_BUSY cancels wait and go again. */
+  const cancelPending = async (
+    rt: Runtime,
+    context: Context,
+    cancelled: string[],
+    failed: Map<string, { al_id: string; code: string; message: string }>,
+  ) => {
+    // Every page of the pending list (it answers at most 1,000 orders a page).
+    const pendingIds: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = (await rt.list({ limit: 1_000, ...(cursor ? { cursor } : {}) }, context)) as {
+        orders: { al_id: string }[];
+        nextCursor?: string;
+      };
+      pendingIds.push(...page.orders.map((o) => o.al_id));
+      cursor = page.nextCursor;
+    } while (cursor);
+    for (const alId of pendingIds.filter((id) => !cancelled.includes(id))) {
+      for (;;) {
+        try {
+          await rt.cancel({ al_id: alId }, context);
+          cancelled.push(alId);
+          failed.delete(alId);
+          break;
+        } catch (error) {
+          const body = parseDirectError(error);
+          const wait = retryAfterSeconds(body.details) * 1_000;
+          // Over the rate, or another change of the order in flight (its lease): wait and cancel it then.
+          if (
+            (body.code === 'RATE_LIMITED' || body.code === 'ORDER_BUSY') &&
+            context.getRemainingTimeInMillis() > wait + 5_000
+          ) {
+            await sleep(wait);
+            continue;
           }
+          // Gone meanwhile (fired or cancelled elsewhere): nothing left to cancel.
+          if (body.code !== 'ORDER_NOT_FOUND')
+            failed.set(alId, { al_id: alId, code: body.code, message: body.message });
+          break;
         }
       }
     }
-    return { cancelled, failed: [...failed.values()], complete: failed.size === 0 };
+  };
+
+  /**
+   * The sweep: every pending order cancelled, then, once no place or modify permitted before the switch can still
+   * land (its deadline plus the late window, recorded with its permit), the list read and swept again. Complete only
+   * then: what landed after the first pass is cancelled by the second (or by the order core itself, which cancels a
+   * write that lands while the switch is on). When the invocation cannot wait that long, `inFlightUntil` says when.
+   */
+  const sweep = async (rt: Runtime, uid: string, context: Context): Promise<NonNullable<KillSwitchResult['sweep']>> => {
+    const cancelled: string[] = [];
+    const failed = new Map<string, { al_id: string; code: string; message: string }>();
+    await cancelPending(rt, context, cancelled, failed);
+    const until = await rt.controls.inFlightUntil(uid);
+    const wait = until - Date.now();
+    const canWait = wait <= 0 || context.getRemainingTimeInMillis() > wait + 5_000;
+    if (wait > 0 && canWait) await sleep(wait);
+    await cancelPending(rt, context, cancelled, failed);
+    return {
+      cancelled,
+      failed: [...failed.values()],
+      complete: failed.size === 0 && canWait,
+      ...(canWait ? {} : { inFlightUntil: new Date(until).toISOString() }),
+    };
   };
 
   return {
@@ -174,7 +200,7 @@ export const createKillSwitchControl = (options: KillSwitchOptions = {}): KillSw
       const { uid } = await rt.sessions.current();
       const state = await rt.controls.setHalt(uid, true, changedBy);
       audit({ halted: true, changedAt: state.changedAt, changedBy, phase: 'on' });
-      const result = await sweep(rt, context);
+      const result = await sweep(rt, uid, context);
       audit({
         halted: true,
         changedAt: state.changedAt,

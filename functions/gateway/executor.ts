@@ -14,8 +14,8 @@ import { callBroker } from '../broker/call-broker.js';
 import type { BrokerAuth } from '../broker/jdata.js';
 import { type LogoutDeps, logoutEverywhere } from '../broker/logout.js';
 import { stampedRemarks, stampOf } from '../broker/order-stamps.js';
-import type { BrokerSession } from '../broker/session.js';
-import { ConfigurationError } from '../contract/errors.js';
+import type { BrokerSession, SessionSource } from '../broker/session.js';
+import { ConfigurationError, GatewayError } from '../contract/errors.js';
 import type { AnyOperation } from '../contract/operation.js';
 import { redactDeep } from '../contract/redact.js';
 import type { GatewayEvents } from '../events/producer.js';
@@ -26,6 +26,7 @@ import type { CheckedRules } from '../safety/market-rules.js';
 import type { TradingControls } from '../safety/trading-controls.js';
 import type { Converted } from '../schemas/conversion.js';
 import type { LifecycleEvent } from '../schemas/events.js';
+import { cancelIfHalted } from './landed-after-halt.js';
 import { buildEvents, carriedEvents, type EventFate, queueEvents } from './order-events.js';
 
 /** What the executor needs of the deployment's configuration. */
@@ -35,6 +36,8 @@ export interface ExecutorConfig {
   brokerTimeoutMs: number;
   controlTableName?: string | undefined;
   algoId?: string | undefined;
+  /** How long after a send the broker may still act on it (ORDER_LATE_WINDOW_MS). */
+  orderLateWindowMs: number;
 }
 
 export interface ExecutionRequest {
@@ -50,8 +53,8 @@ export interface ExecutionRequest {
   options: { idempotencyKey?: string | undefined; dryRun?: boolean | undefined };
   session: () => Promise<BrokerSession>;
   refreshSession: () => Promise<BrokerSession>;
-  /** Logout's view of the container's session source (the token held, the secret read fresh, the logged-out mark). */
-  sessions: LogoutDeps['sessions'];
+  /** The container's session source: Logout's view (the token held, the secret read fresh, the logged-out mark), and when it last read the secret. */
+  sessions: LogoutDeps['sessions'] & Pick<SessionSource, 'readAt'>;
   /** The journal of broker writes (the idempotency record and the write's journal entry are one item). */
   idempotency?: OrderJournal | undefined;
   controls?: TradingControls | undefined;
@@ -122,10 +125,31 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
 
   const send = async (stamp?: string): Promise<Execution> => {
     // Every broker write takes a permit from the account's governor first (after the idempotency record is claimed,
-    // so a replay takes none, and a refusal frees the key: nothing was sent).
+    // so a replay takes none, and a refusal frees the key: nothing was sent). The same conditional write records
+    // until when a place or modify may land (the kill switch's sweep waits for it) and re-reads the secret when a
+    // logout came after this container read it (nothing is sent on an ended session, whatever the broker accepts).
+    let permitAt = 0;
     if (operation.kind === 'order' && controls) {
+      permitAt = Date.now();
+      const deadline = permitAt + context.getRemainingTimeInMillis();
+      // The PATCH's second read, the send and a rotated-token retry, each within the broker timeout, end by then.
+      const sendsEndBy = Math.min(deadline, permitAt + 3 * config.brokerTimeoutMs);
       facts.governorCalls = (
-        await controls.acquire((await request.session()).uid, operation.refusedWhileHalted === true)
+        await controls.acquire((await request.session()).uid, operation.refusedWhileHalted === true, {
+          landBy: sendsEndBy + config.orderLateWindowMs,
+          session: {
+            readAt: () => request.sessions.readAt(),
+            reread: async () => {
+              try {
+                await request.refreshSession();
+              } catch (error) {
+                // Logged out: nothing was sent, which the caller is told.
+                if (error instanceof GatewayError) error.outcome ??= 'not_executed';
+                throw error;
+              }
+            },
+          },
+        })
       ).dynamoCalls;
     }
     await request.beforeSend?.();
@@ -148,10 +172,28 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
       // logged out: not just the token this container happened to cache.
       const { result: reply, attempts } =
         operation.broker === 'Logout'
-          ? await logoutEverywhere(operation, input, { ...wire, sessions: request.sessions })
+          ? await logoutEverywhere(operation, input, {
+              ...wire,
+              sessions: request.sessions,
+              ...(controls ? { sessionEnded: (uid: string) => controls.endSession(uid) } : {}),
+            })
           : await callBroker(operation, input, calls);
       const result = withConversion(reply);
       facts.brokerAttempts = attempts;
+      if (operation.refusedWhileHalted && controls && permitAt) {
+        await cancelIfHalted({
+          operation,
+          controls,
+          permitAt,
+          input,
+          result,
+          calls,
+          session: request.session,
+          producer,
+          remainingMs: () => context.getRemainingTimeInMillis(),
+          logger,
+        });
+      }
       if (operation.alsoRead && operation.kind === 'read') {
         // A second read folded into the first (e.g. the orders fired GTTs placed); its failure is said, not thrown.
         const other = await callBroker(operation.alsoRead.operation, {}, calls).then(

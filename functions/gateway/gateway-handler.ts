@@ -124,7 +124,8 @@ const lazyRuntime = (operation: AnyOperation, options: GatewayOptions) => {
         ...(operation.lifecycle && config.eventBusName && options.events
           ? { events: options.events({ ...config, eventBusName: config.eventBusName }) }
           : {}),
-        ...(operation.kind === 'order' && config.controlTableName && options.controls
+        // Order writes take permits; Logout tells every container the session ended (the same item).
+        ...((operation.kind === 'order' || operation.broker === 'Logout') && config.controlTableName && options.controls
           ? { controls: options.controls({ ...config, controlTableName: config.controlTableName }) }
           : {}),
         ...(changesAnOrder(operation) && config.controlTableName

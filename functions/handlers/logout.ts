@@ -2,5 +2,6 @@
 // Logout: the operation table's logout on the shared gateway stack.
 import { createGatewayHandler } from '../gateway/gateway-handler.js';
 import { logout } from '../operations.js';
+import { dynamoTradingControls } from '../safety/trading-controls.js';
 
-export const handler = createGatewayHandler(logout, { prefetchSession: true });
+export const handler = createGatewayHandler(logout, { controls: dynamoTradingControls, prefetchSession: true });

@@ -36,7 +36,7 @@ const operationFile = (entry: FunctionEntry, source: Extract<HandlerSource, { ki
     add(imports, '../events/producer.js', 'createGatewayEvents');
     options.push('events: createGatewayEvents');
   }
-  if (op.kind === 'order') {
+  if (op.kind === 'order' || op.broker === 'Logout') {
     add(imports, '../safety/trading-controls.js', 'dynamoTradingControls');
     options.push('controls: dynamoTradingControls');
   }

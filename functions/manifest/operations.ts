@@ -76,6 +76,8 @@ const grantsOf = (op: AnyOperation): Grant[] => [
   ...(op.broker === 'Logout' ? (['sessionSecret:write'] as const) : []),
   ...(op.idempotency ? (['idempotencyTable'] as const) : []),
   ...(op.kind === 'order' ? (['controlTable:governor'] as const) : []),
+  // Logout tells every container the session ended: the account's control item (its UpdateItem).
+  ...(op.broker === 'Logout' ? (['controlTable:switch'] as const) : []),
 ];
 
 const envOf = (op: AnyOperation): FunctionEntry['env'] => ({
@@ -84,6 +86,7 @@ const envOf = (op: AnyOperation): FunctionEntry['env'] => ({
     'brokerSecretId',
     'idempotencyTableName',
     ...(op.kind === 'order' ? (['controlTableName', 'orderRatePerSecond', 'orderRatePerMinute'] as const) : []),
+    ...(op.broker === 'Logout' ? (['controlTableName'] as const) : []),
     // The bus's name only: it names the deployment in every event id; the events go to the outbox.
     ...(op.lifecycle ? (['eventBusName'] as const) : []),
   ],

@@ -146,8 +146,9 @@ export const SESSION_LOGOUT: FunctionEntry = {
     description: 'end-of-day logout after the market closes',
     setting: 'endOfDayLogout',
   },
-  env: { keys: SESSION_ENV, deploymentSettings: false },
-  grants: ['sessionSecret:write'],
+  // The control table: the logout tells every container the session ended (safety/trading-controls.ts).
+  env: { keys: [...SESSION_ENV, 'controlTableName'], deploymentSettings: false },
+  grants: ['sessionSecret:write', 'controlTable:switch'],
   bundle: {
     memory: 'standard',
     handler: factoryWithLogger('../session/end-of-day.js', 'createEndOfDayLogout'),

@@ -69,7 +69,28 @@ interface ControlItem {
   version: number;
   log: number[];
   halt: HaltState;
+  /** Until when a place or modify permitted so far may still land at the broker (ms): the kill switch waits for it. */
+  liveUntil: number;
+  /** When the session was last ended (a logout, ms): a container that read its secret before re-reads it. */
+  sessionEndedAt: number;
 }
+
+/**
+ * What a permit also guards, in the same conditional write: until when the write may land (a place or modify: the
+ * kill switch's sweep waits for it), and the session this container holds (re-read when a logout came after it).
+ */
+export interface PermitGuard {
+  landBy?: number;
+  session?: {
+    /** When this container last read the secret from Secrets Manager (ms). */
+    readAt: () => number;
+    /** Reads the secret again; throws SESSION_EXPIRED (nothing sent) when it is logged out. */
+    reread: () => Promise<void>;
+  };
+}
+
+/** Clocks of containers differ by milliseconds; a secret read this close after a logout is read again anyway. */
+const SESSION_SKEW_MS = 1_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -81,6 +102,8 @@ const toControlItem = (item: Record<string, AttributeValue> | undefined): Contro
     ...(item?.haltChangedAt?.S ? { changedAt: item.haltChangedAt.S } : {}),
     ...(item?.haltChangedBy?.S ? { changedBy: item.haltChangedBy.S } : {}),
   },
+  liveUntil: Number(item?.liveUntil?.N ?? '0') || 0,
+  sessionEndedAt: Number(item?.sessionEndedAt?.N ?? '0') || 0,
 });
 
 export class TradingControls {
@@ -132,7 +155,7 @@ export class TradingControls {
    * TRADING_HALTED when `refuseWhenHalted` and the kill switch is on). Throws INTERNAL_ERROR (not executed) when
    * the table cannot be reached: writes fail closed.
    */
-  async acquire(account: string, refuseWhenHalted: boolean): Promise<Permit> {
+  async acquire(account: string, refuseWhenHalted: boolean, guard: PermitGuard = {}): Promise<Permit> {
     const { perSecond, perMinute } = this.options.limits;
     const secondWindow = 1_000 + this.margin;
     let calls = 0;
@@ -152,6 +175,10 @@ export class TradingControls {
           { outcome: 'not_executed' },
         );
       }
+      // A logout after this container read its secret: read it again (SESSION_EXPIRED while it stays logged out),
+      // whatever token the broker would still accept.
+      if (guard.session && item.sessionEndedAt > 0 && item.sessionEndedAt + SESSION_SKEW_MS > guard.session.readAt())
+        await guard.session.reread();
       const now = this.now();
       const lastMinute = item.log.filter((t) => t > now - MINUTE_MS).sort((a, b) => a - b);
       const lastSecond = lastMinute.filter((t) => t > now - secondWindow);
@@ -168,7 +195,13 @@ export class TradingControls {
       if (lastMinute.length >= perMinute) {
         throw this.refusal('minute', perMinute, lastMinute[lastMinute.length - perMinute]! + MINUTE_MS - now);
       }
-      const next: ControlItem = { version: item.version + 1, log: [...lastMinute, now], halt: item.halt };
+      const next: ControlItem = {
+        version: item.version + 1,
+        log: [...lastMinute, now],
+        halt: item.halt,
+        liveUntil: refuseWhenHalted && guard.landBy ? Math.max(item.liveUntil, guard.landBy) : item.liveUntil,
+        sessionEndedAt: item.sessionEndedAt,
+      };
       try {
         calls++;
         await this.client.send(
@@ -181,6 +214,8 @@ export class TradingControls {
               halted: { BOOL: item.halt.halted },
               ...(item.halt.changedAt ? { haltChangedAt: { S: item.halt.changedAt } } : {}),
               ...(item.halt.changedBy ? { haltChangedBy: { S: item.halt.changedBy } } : {}),
+              ...(next.liveUntil ? { liveUntil: { N: String(next.liveUntil) } } : {}),
+              ...(next.sessionEndedAt ? { sessionEndedAt: { N: String(next.sessionEndedAt) } } : {}),
             },
             ConditionExpression: item.version === 0 ? 'attribute_not_exists(v) OR v = :v' : 'v = :v',
             ExpressionAttributeValues: { ':v': { N: String(item.version) } },
@@ -219,6 +254,34 @@ export class TradingControls {
 
   async haltState(account: string): Promise<HaltState> {
     return (await this.read(account)).halt;
+  }
+
+  /** Until when a place or modify already permitted may still land (ms; 0: none ever was). */
+  async inFlightUntil(account: string): Promise<number> {
+    return (await this.read(account)).liveUntil;
+  }
+
+  /**
+   * The session was ended (a logout): the next permit in every container, warm or not, sees the item changed and
+   * re-reads its secret before sending anything.
+   */
+  async endSession(account: string): Promise<void> {
+    try {
+      await this.client.send(
+        new UpdateItemCommand({
+          TableName: this.options.tableName,
+          Key: this.key(account),
+          UpdateExpression: 'SET sessionEndedAt = :at, v = if_not_exists(v, :zero) + :one',
+          ExpressionAttributeValues: {
+            ':at': { N: String(this.now()) },
+            ':zero': { N: '0' },
+            ':one': { N: '1' },
+          },
+        }),
+      );
+    } catch (error) {
+      throw this.unavailable(error, 'session');
+    }
   }
 
   /** Turns the kill switch on or off; the version changes, so a permit being taken concurrently reads again. */

@@ -11,7 +11,15 @@ export const killSwitchResult = z.object({
       failed: z
         .array(z.object({ al_id: z.string(), code: z.string(), message: z.string() }))
         .describe('al_ids still pending: cancel them by hand'),
-      complete: z.boolean().describe('true: no pending GTT or OCO is left'),
+      complete: z
+        .boolean()
+        .describe('true: no pending GTT or OCO is left and no order write permitted before the switch can still land'),
+      inFlightUntil: z
+        .string()
+        .optional()
+        .describe(
+          'When complete is false because an order write permitted before the switch may still land until then (ISO time): turn the switch on again after it to sweep what landed',
+        ),
     })
     .optional()
     .describe('Turning it on: what the sweep of pending orders did'),

@@ -25,6 +25,7 @@ export const sessionEnv = envSchema([
   'oauthStateTableName',
   'oauthStateTtlSeconds',
   'loginSecretId',
+  'controlTableName',
 ]);
 export type SessionConfig = z.output<typeof sessionEnv>;
 

@@ -12,6 +12,7 @@ import { SessionSource } from '../broker/session.js';
 import { SessionExpiredError } from '../contract/errors.js';
 import { shellHandler } from '../middleware/function-shell.js';
 import { logout } from '../operations.js';
+import { dynamoTradingControls } from '../safety/trading-controls.js';
 import { parseSessionConfig } from './config.js';
 
 export interface EndOfDayResult {
@@ -37,7 +38,24 @@ export const createEndOfDayLogout = (options: { env?: Record<string, string | un
     };
     let outcome: EndOfDayResult['outcome'] = 'logged-out';
     try {
-      await logoutEverywhere(logout, {}, { ...wire, sessions });
+      const controls = config.controlTableName
+        ? dynamoTradingControls({
+            controlTableName: config.controlTableName,
+            // The session's end only: no permit is taken here.
+            orderRatePerSecond: 1,
+            orderRatePerMinute: 1,
+            dynamodbEndpoint: config.dynamodbEndpoint,
+          })
+        : undefined;
+      await logoutEverywhere(
+        logout,
+        {},
+        {
+          ...wire,
+          sessions,
+          ...(controls ? { sessionEnded: (uid: string) => controls.endSession(uid) } : {}),
+        },
+      );
     } catch (error) {
       // Nothing live to end: the secret is (now) marked logged out either way.
       if (!(error instanceof SessionExpiredError)) throw error;

@@ -44,7 +44,12 @@ const http = async (method: string, path: string, body?: unknown, headers: Recor
 const pending = async () => (await control.orders(stack.emulator.uid)).filter((o) => o.state === 'pending');
 
 beforeAll(async () => {
-  stack = await startLocalStack({ onEvent: (e) => events.push(e) });
+  // A short broker timeout and late window: the sweep waits until the places before it can no longer land.
+  stack = await startLocalStack({
+    onEvent: (e) => events.push(e),
+    brokerTimeoutMs: 2_000,
+    settings: { ORDER_LATE_WINDOW_MS: 1_000 },
+  });
   control = emulatorControl(stack.emulator.url);
 });
 afterAll(async () => {

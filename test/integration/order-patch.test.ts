@@ -7,11 +7,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { main } from '../../client/cli.js';
 import type { LocalStack } from '../../local/run-local.js';
+import { jdata } from '../contract/jdata-client.js';
 import { CLI_ORDER } from '../support/cli-orders.js';
 import type { EmulatorControl } from '../support/emulator-control.js';
 import { useLocalStack } from '../support/local-stack-fixture.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
+import { wireGtt } from '../support/wire-order.js';
 
 let stack: LocalStack;
 let control: EmulatorControl;
@@ -96,6 +98,31 @@ describe('PATCH /gtt-orders/{alId}', () => {
     expect((await call('GET', `/gtt-orders/${alId}`)).body).toMatchObject({ qty: 2, d: '1480' });
   });
 
+  it('two PATCHes with the same If-Match at once: one is sent, the other is 409 ORDER_BUSY; no change is lost', async () => {
+    const alId = await place();
+    const etag = (await call('GET', `/gtt-orders/${alId}`)).etag!;
+    // A slow broker: the first PATCH's modify takes 800 ms, the second arrives meanwhile.
+    await control.fault({ operation: 'ModifyGTTOrder', kind: 'delay', delayMs: 800, executed: true, times: 1 });
+    const first = call('PATCH', `/gtt-orders/${alId}`, { d: '1470' }, { 'If-Match': etag });
+    for (let i = 0; i < 100; i++) {
+      if ((await control.requests()).some((r) => r.operation === 'ModifyGTTOrder')) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const second = await call('PATCH', `/gtt-orders/${alId}`, { qty: 5 }, { 'If-Match': etag });
+    expect(second.status).toBe(409);
+    expect(second.body.error).toMatchObject({ code: 'ORDER_BUSY', outcome: 'not_executed' });
+    expect(second.body.error.message).toMatch(/read the order again \(GET \/gtt-orders\//);
+    expect((await first).status).toBe(200);
+    // What the first caller was told is what the broker holds; the second sent nothing and knows it.
+    expect(await modifies()).toHaveLength(1);
+    expect((await call('GET', `/gtt-orders/${alId}`)).body).toMatchObject({ d: '1470', qty: SAMPLE_ORDER.qty });
+    // Once the first has ended, the second goes after reading again (its If-Match is stale now: 412, then 200).
+    expect((await call('PATCH', `/gtt-orders/${alId}`, { qty: 5 }, { 'If-Match': etag })).status).toBe(412);
+    const fresh = (await call('GET', `/gtt-orders/${alId}`)).etag!;
+    expect((await call('PATCH', `/gtt-orders/${alId}`, { qty: 5 }, { 'If-Match': fresh })).status).toBe(200);
+    expect((await call('GET', `/gtt-orders/${alId}`)).body).toMatchObject({ d: '1470', qty: 5 });
+  });
+
   it('without If-Match: an order changed between the read and the send is 412, nothing sent', async () => {
     const alId = await place();
     // The PATCH's first read is answered at once and its reply held 500 ms; meanwhile the order changes.
@@ -105,11 +132,19 @@ describe('PATCH /gtt-orders/{alId}', () => {
       if ((await control.requests()).some((r) => r.operation === 'GetPendingGTTOrder')) break;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    expect((await call('PUT', `/gtt-orders/${alId}`, { ...SAMPLE_ORDER, prc: '1499' })).status).toBe(200);
+    // The trader changes it in the broker's own app meanwhile (a change through the gateway would wait for the
+    // PATCH's lease: ORDER_BUSY, tested below).
+    const outside = await jdata(
+      stack.emulator.url,
+      'ModifyGTTOrder',
+      { ...wireGtt({ ...SAMPLE_ORDER, prc: '1499', qty: String(SAMPLE_ORDER.qty) }, stack.emulator), al_id: alId },
+      stack.emulator.token,
+    );
+    expect(outside.body).toMatchObject({ stat: 'OI replaced' });
     const patched = await patching;
     expect(patched.status).toBe(412);
     expect(patched.body.error).toMatchObject({ code: 'ORDER_CHANGED', details: [{ field: 'prc' }] });
-    expect(await modifies()).toHaveLength(1); // the PUT's only
+    expect(await modifies()).toHaveLength(1); // the outside change's only
     expect((await call('GET', `/gtt-orders/${alId}`)).body).toMatchObject({ prc: '1499', d: '1490' });
   });
 

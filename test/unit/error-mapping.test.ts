@@ -194,6 +194,7 @@ describe('error contract', () => {
       PLAN_NOT_FOUND: 404,
       PLAN_BUSY: 409,
       ORDER_CHANGED: 412,
+      ORDER_BUSY: 409,
       STRATEGY_NOT_FOUND: 404,
       SIGNAL_TOKEN_INVALID: 401,
     });

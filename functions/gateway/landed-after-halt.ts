@@ -1,0 +1,76 @@
+/**
+ * A place or modify that took its permit before the kill switch went on and landed after it: the order core cancels
+ * it at once (docs/compliance.md, "Kill switch"), says so (a log line with the `LandedAfterHalt` metric, the GTT
+ * Placed or Modified and GTT Cancelled events), and answers TRADING_HALTED naming the order, instead of a success for
+ * an order the trader has just halted. A cancel that fails leaves it to the switch's sweep, which waits until every
+ * permitted write can no longer land (safety/trading-controls.ts `inFlightUntil`).
+ */
+import type { Logger } from '@aws-lambda-powertools/logger';
+
+import { type BrokerCallDeps, callBroker } from '../broker/call-broker.js';
+import type { BrokerSession } from '../broker/session.js';
+import { toGatewayError, TradingHaltedError } from '../contract/errors.js';
+import type { AnyOperation } from '../contract/operation.js';
+import type { GatewayEvents } from '../events/producer.js';
+import { cancelGttOrder } from '../operations.js';
+import { writeLog } from '../runtime/logger.js';
+import type { TradingControls } from '../safety/trading-controls.js';
+import { buildEvents, queueEvents } from './order-events.js';
+
+/** A switch turned this long before the permit counts as after it: containers' clocks differ by milliseconds. */
+const CLOCK_SKEW_MS = 1_000;
+
+export interface LandedCheck {
+  operation: AnyOperation;
+  controls: TradingControls;
+  permitAt: number;
+  input: unknown;
+  result: unknown;
+  calls: BrokerCallDeps;
+  session: () => Promise<BrokerSession>;
+  producer?: GatewayEvents | undefined;
+  remainingMs: () => number;
+  logger: Logger;
+}
+
+/** Throws TRADING_HALTED (after cancelling the order) when the kill switch went on after the write's permit. */
+export const cancelIfHalted = async (check: LandedCheck): Promise<void> => {
+  const { operation, controls, logger } = check;
+  const uid = (await check.session()).uid;
+  // Unreadable: the write stands, and a sweep under way cancels it once it can no longer be in flight.
+  const halt = await controls.haltState(uid).catch(() => undefined);
+  if (!halt?.halted || !halt.changedAt || Date.parse(halt.changedAt) < check.permitAt - CLOCK_SKEW_MS) return;
+  const alId = String((check.result as { al_id?: unknown }).al_id);
+  let cancelled: unknown;
+  let failure: string | undefined;
+  try {
+    // A cancel takes its permit like any (the exchange counts it); the switch does not refuse cancels.
+    await controls.acquire(uid, false);
+    cancelled = (await callBroker(cancelGttOrder, { al_id: alId }, check.calls)).result;
+  } catch (error) {
+    failure = toGatewayError(error).code;
+  }
+  writeLog(logger, 'error', 'order landed after the kill switch went on', {
+    operation: operation.name,
+    al_id: alId,
+    haltedAt: halt.changedAt,
+    cancelled: failure === undefined,
+    ...(failure ? { code: failure } : {}),
+    metric: 'LandedAfterHalt',
+  });
+  if (check.producer) {
+    const events = [
+      ...(await buildEvents(operation, check.producer, check.input, check.result, check.session, logger)),
+      ...(cancelled === undefined
+        ? []
+        : await buildEvents(cancelGttOrder, check.producer, { al_id: alId }, cancelled, check.session, logger)),
+    ];
+    await queueEvents(operation, check.producer, events, check.remainingMs(), logger);
+  }
+  throw new TradingHaltedError(
+    failure === undefined
+      ? `The kill switch went on (${halt.changedAt}) while this order was on its way: the broker took it (al_id ${alId}) and it was cancelled at once; nothing of it is live. Turn the switch off (DELETE /kill-switch) and send it again with a new key.`
+      : `The kill switch went on (${halt.changedAt}) while this order was on its way: the broker took it (al_id ${alId}) and cancelling it failed (${failure}); the switch's sweep cancels it. Check GET /gtt-orders.`,
+    { outcome: 'not_executed', details: { al_id: alId, cancelled: failure === undefined } },
+  );
+};
