@@ -99,8 +99,8 @@ const FACTORIES: Record<string, Factory> = {
 };
 
 /**
- * Run by run-local.ts itself (a schedule, a stream, the signal queue: local/sqs.ts), or by the local event bus (the
- * webhook's formats).
+ * Run by run-local.ts itself (a schedule, a stream, the signal queue: local/sqs.ts, which also gives the SignalWorker's
+ * handler for its sweep), or by the local event bus (the webhook's formats).
  */
 const RUN_ELSEWHERE = new Set(['GttWatcher', 'EventForwarder', 'NotifyFormatter', 'SignalWorker']);
 

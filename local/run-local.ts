@@ -7,10 +7,9 @@
 
 import { type RunningEmulator, startEmulator } from '../emulator/server.js';
 import type { EmulatorDialect } from '../emulator/wire/dialect.js';
-import { toGatewayError } from '../functions/contract/errors.js';
 import type { GatewayOptions } from '../functions/gateway/gateway-handler.js';
 import { EVENT_FORWARDER, GTT_WATCHER } from '../functions/manifest/background.js';
-import { FUNCTIONS, ROUTES } from '../functions/manifest/index.js';
+import { ROUTES, scheduleOf } from '../functions/manifest/index.js';
 import { buildOpenApiDocument } from '../functions/manifest/openapi.js';
 import { SESSION_FUNCTIONS } from '../functions/manifest/session.js';
 import { SIGNAL_WORKER } from '../functions/manifest/strategies.js';
@@ -39,10 +38,13 @@ import {
 } from './eventbridge.js';
 import { environmentFor, type LocalEnvironment, localFunctions, ownFunctionLogger } from './functions.js';
 import { type LocalApi, type LocalHandler, startLocalApi } from './http-api.js';
+import { lambdaContext } from './lambda-context.js';
+import { LOCAL_RUN_PREFIX, repeat, scheduledRoutes } from './schedules.js';
 import { type LocalSecretsManager, startLocalSecretsManager } from './secrets-manager.js';
 import { type LocalQueue, type LocalSignalOptions, localSignalWorker, startSignalQueue } from './sqs.js';
 
 export { ownFunctionLogger } from './functions.js';
+export { LOCAL_RUN_PREFIX } from './schedules.js';
 
 export const LOCAL_SECRET_ID = 'gtt-gateway/broker-session';
 export const LOCAL_OAUTH_APP_SECRET_ID = 'gtt-gateway/oauth-app';
@@ -90,6 +92,9 @@ export interface LocalStackOptions {
   /** Run the watcher every this many ms (npm start --watch-interval); absent: only when `watch()` is called. */
   watchIntervalMs?: number;
   onWatcherError?: (error: unknown) => void;
+  /** Run the SignalWorker's sweep every this many ms (npm start: its schedule's minute); absent: on request only. */
+  sweepIntervalMs?: number;
+  onSweepError?: (error: unknown) => void;
   /** Test hooks of the watcher (e.g. a publisher that refuses events). */
   watcher?: Omit<WatcherOptions, 'env' | 'logger'>;
   /** Test hooks of the EventForwarder (e.g. a publisher that refuses events), and its deliveries per record. */
@@ -134,26 +139,6 @@ export interface LocalRenewal {
 
 /** The local API's answer to "where is the emulator": `{url}` (npm start only; a deployment has no such route). */
 export const LOCAL_EMULATOR_ROUTE = '/_local/emulator';
-
-/** Local routes that run a scheduled function once, as its schedule would. */
-export const LOCAL_RUN_PREFIX = '/_local/run/';
-
-/** A scheduled function behind a local route: its result as JSON, or its error in the error contract. */
-const scheduledRun =
-  (handler: LocalHandler): LocalHandler =>
-  async (_event, context) => {
-    try {
-      const result = await handler(undefined, context);
-      return { statusCode: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(result) };
-    } catch (error) {
-      const failure = toGatewayError(error);
-      return {
-        statusCode: failure.status,
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ error: failure.toBody() }),
-      };
-    }
-  };
 
 /** The SDK needs a region and credentials even for a local endpoint; these never leave the machine. */
 export const useLocalAwsEnvironment = (): void => {
@@ -274,8 +259,22 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
         reason,
       }),
   });
-  // The SignalWorker on the signal queue, as the deployed event source mapping runs it (batch size 1).
-  signals.consumeWith(localSignalWorker(environmentFor(SIGNAL_WORKER, local), options.signals?.actor));
+  // The SignalWorker on the signal queue, as the deployed event source mapping runs it (batch size 1); its sweep
+  // (its schedule's payload) at POST /_local/run/SignalWorker, and every `sweepIntervalMs` when asked.
+  const signalWorker = localSignalWorker(environmentFor(SIGNAL_WORKER, local), options.signals?.actor);
+  signals.consumeWith(signalWorker.consumer);
+  handlers.set(SIGNAL_WORKER.name, signalWorker.handler);
+  const sweeping = options.sweepIntervalMs
+    ? repeat(
+        options.sweepIntervalMs,
+        () =>
+          signalWorker.handler(
+            scheduleOf(SIGNAL_WORKER)?.input,
+            lambdaContext(SIGNAL_WORKER.name, (SIGNAL_WORKER.bundle.timeoutSeconds ?? 30) * 1_000),
+          ),
+        options.onSweepError,
+      )
+    : undefined;
   const watcherLog = ownFunctionLogger('GttWatcher');
   // The plans' steps run with the watcher, through the same stack as the API's order operations.
   const planEngine = memo(() => createPlanEngine(watcherEnv, watcherLog.logger));
@@ -288,19 +287,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
   // A Lambda context of its own per run, as EventBridge Scheduler's invocations have.
   const watch = (): Promise<WatcherRun> => runWatcherOnce(undefined, watcherLog.begin());
   // Runs never overlap here (the lease would turn the second away anyway): the next starts after the last ended.
-  let watching = true;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  const loop = () => {
-    if (!watching) return;
-    running = watch()
-      .catch((error: unknown) => options.onWatcherError?.(error))
-      .finally(() => {
-        if (watching) timer = setTimeout(loop, options.watchIntervalMs);
-      });
-  };
-  if (options.watchIntervalMs) loop();
-  const scheduled = FUNCTIONS.filter((f) => f.trigger?.kind === 'schedule' && handlers.has(f.name));
+  const watching = options.watchIntervalMs ? repeat(options.watchIntervalMs, watch, options.onWatcherError) : undefined;
   const api = await startLocalApi({
     functions: handlers,
     port: options.apiPort ?? 0,
@@ -327,12 +314,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
           }),
       },
       // Rehearsals of the scheduled runs (EventBridge Scheduler in AWS): `curl -X POST .../_local/run/SessionRenewal`.
-      ...scheduled.map((f) => ({
-        method: 'POST',
-        path: `${LOCAL_RUN_PREFIX}${f.name}`,
-        name: f.name,
-        handler: scheduledRun(handlers.get(f.name)!),
-      })),
+      ...scheduledRoutes(handlers),
     ],
   });
   // The app's registered redirect URL: the broker's login page sends the browser back to this local API.
@@ -384,9 +366,8 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     eventsForwarded: () => dynamo.streams.idle(),
     renew,
     close: async () => {
-      watching = false;
-      clearTimeout(timer);
-      await running;
+      await watching?.stop();
+      await sweeping?.stop();
       await api.close();
       await signalQueue.drained();
       await signalQueue.close();

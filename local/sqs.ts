@@ -13,6 +13,7 @@ import type { SignalActor } from '../functions/signals/actor.js';
 import { createSignalWorker } from '../functions/signals/worker.js';
 import { awsJsonServer, failAwsJson, replyAwsJson } from './aws-json.js';
 import { ownFunctionLogger } from './functions.js';
+import type { LocalHandler } from './http-api.js';
 import { listenOnLoopback } from './loopback.js';
 
 export interface LocalQueueMessage {
@@ -152,9 +153,19 @@ export const startSignalQueue = async (options: LocalSignalOptions = {}) => {
   return { queue, consumeWith: (c: Consumer) => (consumer = c) };
 };
 
-/** The SignalWorker in-process, with a logger and a Lambda context of its own per delivery. */
-export const localSignalWorker = (env: Record<string, string>, actor?: SignalActor): Consumer => {
+/**
+ * The SignalWorker in-process, with a logger and a Lambda context of its own per run: the queue's consumer, and the
+ * handler its schedule (the sweep) and direct invocations reach.
+ */
+export const localSignalWorker = (
+  env: Record<string, string>,
+  actor?: SignalActor,
+): { consumer: Consumer; handler: LocalHandler } => {
   const log = ownFunctionLogger('SignalWorker');
   const worker = createSignalWorker({ settings: env, logger: log.logger, ...(actor ? { actor } : {}) });
-  return (event) => worker(event, log.begin());
+  return {
+    // An SQS event is always answered with its batch response.
+    consumer: (event) => worker(event, log.begin()) as Promise<SQSBatchResponse>,
+    handler: (event, context) => worker(event, log.begin(context)),
+  };
 };

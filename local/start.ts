@@ -12,7 +12,7 @@ if (!process.env.POWERTOOLS_LOG_LEVEL) process.env.POWERTOOLS_LOG_LEVEL = 'WARN'
 // CloudWatch metrics (EMF lines) would bury the event lines; POWERTOOLS_METRICS_DISABLED=false npm start shows them.
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
-const { FUNCTIONS, ROUTES } = await import('../functions/manifest/index.js');
+const { FUNCTIONS, ROUTES, scheduleOf } = await import('../functions/manifest/index.js');
 const { startLocalStack } = await import('./run-local.js');
 const { watchParent } = await import('./parent-watch.js');
 const { parseGatewayConfig } = await import('../functions/runtime/config.js');
@@ -161,6 +161,9 @@ const stack = await startLocalStack({
       `webhook: gave up on ${letter.event['detail-type']} ${letter.event.id} after ${letter.attempts} attempt(s) (${letter.reason}): kept as a dead letter${file ? ` in ${file}` : ' (in memory only)'}`,
     ),
   onWatcherError: (error) => console.error(`watcher: ${(error as Error).message}`),
+  // The SignalWorker's sweep on its schedule's minute, as EventBridge Scheduler runs it deployed.
+  sweepIntervalMs: 60_000,
+  onSweepError: (error) => console.error(`signal sweep: ${(error as Error).message}`),
 }).catch((error: NodeJS.ErrnoException) => {
   if (error.code === 'EADDRINUSE') console.error(`Port already in use: ${error.message}. Try --port N.`);
   else console.error(error.message);
@@ -203,6 +206,9 @@ console.log(
   `Signals                 ${base}/signals/<token>  (unsigned; the token from POST /strategies)  queue ${stack.signalQueue.queueUrl} -> SignalWorker in-process`,
 );
 console.log(`GttWatcher              ${watchSeconds ? `every ${watchSeconds} s` : 'off (--watch-interval 0)'}`);
+console.log(
+  `Signal sweep            every 60 s: signals the queue never delivered, 2 min after they were received (docs/signals.md)`,
+);
 const rules = parseGatewayConfig(stack.config);
 console.log(
   `Trading rules           ${rules.orderRatePerSecond}/s and ${rules.orderRatePerMinute}/min per account; market orders: ${rules.marketOrders}; algo id: ${rules.algoId ?? 'none'}; kill switch: ${base}/kill-switch`,
@@ -216,7 +222,7 @@ console.log('');
 console.log('Routes:');
 for (const { fn, route } of ROUTES.filter(({ fn }) => stack.handlers.has(fn.name)))
   console.log(`  ${route.method.padEnd(6)} ${route.path.padEnd(24)} ${fn.name}`);
-for (const f of FUNCTIONS.filter((fn) => fn.trigger?.kind === 'schedule' && stack.handlers.has(fn.name)))
+for (const f of FUNCTIONS.filter((fn) => scheduleOf(fn) && stack.handlers.has(fn.name)))
   console.log(`  POST   ${`${LOCAL_RUN_PREFIX}${f.name}`.padEnd(24)} ${f.name} now (rehearses its schedule)`);
 console.log(`\nTry:\n  curl -s -X POST ${base}/gtt-orders -H 'content-type: application/json' -H 'Idempotency-Key: try-1' \\
     -d '{"exch":"NSE","tsym":"M&M-EQ","qty":1,"prc":"1500","prd":"C","trantype":"B","prctyp":"LMT","ret":"DAY","ai_t":"LTP_B_O","d":"1490"}'`);

@@ -438,7 +438,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Where a strategy's alerts are posted (its webhookUrl; unsigned: the token in the path is the secret). TradingView, ChartInk, Amibroker or generic JSON, application/json or text/plain, at most 8 KiB. 202 {signalId} once recorded and queued; 200 with the first signalId and duplicate: true for the same alert again.
+         * Where a strategy's alerts are posted (its webhookUrl; unsigned: the token in the path is the secret). TradingView, ChartInk, Amibroker or generic JSON, application/json or text/plain, at most 8 KiB. 202 {signalId} once recorded (queued: false when the queue did not take it: the worker's sweep acts on it within minutes); 200 with the first signalId and duplicate: true for the same alert again.
          * @description The SignalWebhook function. No IAM auth: the token in the path is the secret (a strategy's webhookUrl); the same alert twice is acted on once.
          */
         post: operations["PostSignal"];
@@ -7162,7 +7162,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Where a strategy's alerts are posted (its webhookUrl; unsigned: the token in the path is the secret). TradingView, ChartInk, Amibroker or generic JSON, application/json or text/plain, at most 8 KiB. 202 {signalId} once recorded and queued; 200 with the first signalId and duplicate: true for the same alert again. */
+            /** @description Where a strategy's alerts are posted (its webhookUrl; unsigned: the token in the path is the secret). TradingView, ChartInk, Amibroker or generic JSON, application/json or text/plain, at most 8 KiB. 202 {signalId} once recorded (queued: false when the queue did not take it: the worker's sweep acts on it within minutes); 200 with the first signalId and duplicate: true for the same alert again. */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -7176,6 +7176,11 @@ export interface operations {
                         alerts: number;
                         /** @description true: the same alert was received before; it is acted on once */
                         duplicate?: boolean;
+                        /**
+                         * @description false: recorded, but the signal queue did not take it now; the worker acts on it within about 3 minutes (its sweep). Do not post it again
+                         * @constant
+                         */
+                        queued?: false;
                     };
                 };
             };

@@ -12,9 +12,9 @@ import { OPERATION_FUNCTIONS } from './operations.js';
 import { PLANS } from './plans.js';
 import { SESSION_FUNCTIONS } from './session.js';
 import { SIGNAL_WEBHOOK, SIGNAL_WORKER, STRATEGIES } from './strategies.js';
-import type { FunctionEntry, Route } from './types.js';
+import type { FunctionEntry, Route, Schedule } from './types.js';
 
-export type { FunctionEntry, Grant, Route, RouteKind, Trigger } from './types.js';
+export type { FunctionEntry, Grant, Route, RouteKind, Schedule, Trigger } from './types.js';
 
 export const FUNCTIONS: readonly FunctionEntry[] = [
   ...OPERATION_FUNCTIONS,
@@ -35,6 +35,14 @@ export const OPERATIONS: readonly AnyOperation[] = FUNCTIONS.flatMap((f) => (f.o
 export const ROUTES: readonly { fn: FunctionEntry; route: Route }[] = FUNCTIONS.flatMap((fn) =>
   fn.routes.map((route) => ({ fn, route })),
 );
+
+/** When the function runs on a schedule: its trigger's, or the one beside its queue (the signal worker's sweep). */
+export const scheduleOf = (entry: FunctionEntry): Schedule | undefined =>
+  entry.trigger?.kind === 'schedule'
+    ? entry.trigger
+    : entry.trigger?.kind === 'queue'
+      ? entry.trigger.sweep
+      : undefined;
 
 export const functionNamed = (name: string): FunctionEntry | undefined => FUNCTIONS.find((f) => f.name === name);
 

@@ -111,7 +111,7 @@ export const SIGNAL_WEBHOOK: FunctionEntry = {
       path: '/signals/{token}',
       operationId: 'PostSignal',
       summary:
-        "Where a strategy's alerts are posted (its webhookUrl; unsigned: the token in the path is the secret). TradingView, ChartInk, Amibroker or generic JSON, application/json or text/plain, at most 8 KiB. 202 {signalId} once recorded and queued; 200 with the first signalId and duplicate: true for the same alert again.",
+        "Where a strategy's alerts are posted (its webhookUrl; unsigned: the token in the path is the secret). TradingView, ChartInk, Amibroker or generic JSON, application/json or text/plain, at most 8 KiB. 202 {signalId} once recorded (queued: false when the queue did not take it: the worker's sweep acts on it within minutes); 200 with the first signalId and duplicate: true for the same alert again.",
       result: signalAccepted,
       auth: 'token',
       body: true,
@@ -137,13 +137,29 @@ export const SIGNAL_WEBHOOK: FunctionEntry = {
   },
 };
 
-/** Acts on each queued signal (functions/signals/act.ts), off the webhook's request path. */
+/** The signal worker's sweep: its schedule's payload, and the only direct invocation it takes. */
+export const SIGNAL_SWEEP = { sweep: true } as const;
+
+/**
+ * Acts on each queued signal (functions/signals/act.ts), off the webhook's request path; and every minute, on the
+ * signals still pending two minutes after they were received (functions/signals/sweep.ts).
+ */
 export const SIGNAL_WORKER: FunctionEntry = {
   name: 'SignalWorker',
   id: 'signal-worker',
   summary: 'The signal worker: acts on each queued signal as its strategy says, and records what became of it',
   routes: [],
-  trigger: { kind: 'queue', queue: 'signals' },
+  trigger: {
+    kind: 'queue',
+    queue: 'signals',
+    sweep: {
+      // Every minute, every day: alerts come at any hour (GTTs are placed outside market hours too).
+      cron: 'cron(* * * * ? *)',
+      description: 'SignalWorker, acts on the signals the queue never delivered',
+      input: SIGNAL_SWEEP,
+    },
+  },
+  direct: { example: SIGNAL_SWEEP, fields: Object.keys(SIGNAL_SWEEP) },
   env: { keys: [...ORDER_ACTOR_ENV, 'eventBusName', 'eventsTableName'], deploymentSettings: true },
   grants: [
     'sessionSecret:read',
@@ -151,6 +167,7 @@ export const SIGNAL_WORKER: FunctionEntry = {
     'controlTable:switch',
     'eventsTable:plans',
     'eventsTable:signals',
+    'eventsTable:signalSweep',
     'bus:publish',
   ],
   bundle: {

@@ -68,16 +68,28 @@ export interface Route {
   lenientQuery?: true;
 }
 
+/** An EventBridge Scheduler schedule, India time. */
+export interface Schedule {
+  cron: string;
+  description: string;
+  /** The CDK context key that can change or remove it. */
+  setting?: 'endOfDayLogout' | 'watcherSchedule';
+  /** The payload of each scheduled invocation (the signal worker's `{"sweep": true}`); absent: none. */
+  input?: Readonly<Record<string, unknown>>;
+}
+
 /** How a function is started other than by its routes. */
 export type Trigger =
-  /** EventBridge Scheduler, India time. `setting`: the CDK context key that can change or remove it. */
-  | { kind: 'schedule'; cron: string; description: string; setting?: 'endOfDayLogout' | 'watcherSchedule' }
+  | ({ kind: 'schedule' } & Schedule)
   /** The idempotency table's stream (completed records: the transactional outbox). */
   | { kind: 'stream'; table: 'idempotency' }
   /** An EventBridge rule on the gateway's bus (the webhook's formatter). */
   | { kind: 'rule'; description: string }
-  /** The signal queue (SQS, batch size 1, partial batch failures): one signal per invocation. */
-  | { kind: 'queue'; queue: 'signals' };
+  /**
+   * The signal queue (SQS, batch size 1, partial batch failures): one signal per invocation; and `sweep`, a schedule
+   * beside it that acts on the signals whose message never reached the queue.
+   */
+  | { kind: 'queue'; queue: 'signals'; sweep?: Schedule };
 
 /**
  * What a function may do, each granted exactly (infra/constructs/grants.ts turns each into its IAM statements, in the
@@ -105,6 +117,8 @@ export type Grant =
   | 'eventsTable:strategies'
   /** The webhook and the worker: token look-ups, signals, rate counters, dedupe items (Get, Put, Update, Delete). */
   | 'eventsTable:signals'
+  /** The worker's sweep: a Query of the pending signals' markers. */
+  | 'eventsTable:signalSweep'
   /** SendMessage to the signal queue. */
   | 'signalQueue:send'
   | 'bus:publish';

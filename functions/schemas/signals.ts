@@ -180,4 +180,10 @@ export const signalAccepted = z.object({
   state: z.enum(SIGNAL_STATES),
   alerts: z.number().int().describe('how many alerts the body held (ChartInk: one per stock)'),
   duplicate: z.boolean().optional().describe('true: the same alert was received before; it is acted on once'),
+  queued: z
+    .literal(false)
+    .optional()
+    .describe(
+      'false: recorded, but the signal queue did not take it now; the worker acts on it within about 3 minutes (its sweep). Do not post it again',
+    ),
 });

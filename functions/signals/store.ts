@@ -17,6 +17,7 @@ import {
   type DynamoDBClient,
   GetItemCommand,
   PutItemCommand,
+  QueryCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 
@@ -30,12 +31,23 @@ export const KEEP_SIGNALS_SECONDS = 30 * 86_400;
 const RATE_KEEP_SECONDS = 120;
 
 const key = (pk: string, sk: string): Record<string, AttributeValue> => ({ pk: { S: pk }, sk: { S: sk } });
+const PENDING = 'signal-pending';
+/** Sorted by when the signal was received (ISO times sort as text), so the sweep reads a key range. */
+const pendingKey = (signal: Pick<SignalRecord, 'signalId' | 'receivedAt'>) =>
+  key(PENDING, `${signal.receivedAt}#${signal.signalId}`);
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
 export interface StoredSignal {
   signal: SignalRecord;
   /** The completion's event when the outbox does not hold it yet. */
   pendingEvent?: LifecycleEvent;
+}
+
+/** A signal still to be acted on, as its pending marker names it. */
+export interface PendingSignal {
+  signalId: string;
+  strategyId: string;
+  receivedAt: string;
 }
 
 export class SignalStore {
@@ -101,24 +113,25 @@ export class SignalStore {
     return reply.Item?.signalId?.S ?? signalId;
   }
 
-  /** Frees a claim whose signal was never queued (the queue refused it), so the sender's retry is not a duplicate. */
-  async release(strategyId: string, dedupeKey: string, signalId: string): Promise<void> {
-    try {
+  /**
+   * The signal as first recorded (received, or refused for a body that could not be read). A received one is listed
+   * as pending first: once its record exists, the sweep can find it whatever becomes of its queue message.
+   */
+  async put(signal: SignalRecord, now = Date.now()): Promise<void> {
+    const expiresAt = { N: String(seconds(now) + KEEP_SIGNALS_SECONDS) };
+    if (signal.state === 'received')
       await this.client.send(
-        new DeleteItemCommand({
+        new PutItemCommand({
           TableName: this.table,
-          Key: key('signal-dedupe', `${strategyId}#${dedupeKey}`),
-          ConditionExpression: 'signalId = :id',
-          ExpressionAttributeValues: { ':id': { S: signalId } },
+          Item: {
+            ...pendingKey(signal),
+            signalId: { S: signal.signalId },
+            strategyId: { S: signal.strategyId },
+            receivedAt: { S: signal.receivedAt },
+            expiresAt,
+          },
         }),
       );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
-  }
-
-  /** The signal as first recorded (received, or refused for a body that could not be read). */
-  async put(signal: SignalRecord, now = Date.now()): Promise<void> {
     await this.client.send(
       new PutItemCommand({
         TableName: this.table,
@@ -127,7 +140,7 @@ export class SignalStore {
           strategyId: { S: signal.strategyId },
           state: { S: signal.state },
           signal: { S: JSON.stringify(signal) },
-          expiresAt: { N: String(seconds(now) + KEEP_SIGNALS_SECONDS) },
+          expiresAt,
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
@@ -176,6 +189,37 @@ export class SignalStore {
       if (isConditionFailure(error)) return false;
       throw error;
     }
+  }
+
+  /**
+   * The pending signals received before `before` (an ISO time), oldest first, at most `limit` a page; `next` continues
+   * from where this page ended.
+   */
+  async pending(
+    before: string,
+    limit: number,
+    next?: Record<string, AttributeValue>,
+  ): Promise<{ signals: PendingSignal[]; next?: Record<string, AttributeValue> }> {
+    const reply = await this.client.send(
+      new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: 'pk = :pk AND sk < :before',
+        ExpressionAttributeValues: { ':pk': { S: PENDING }, ':before': { S: before } },
+        Limit: limit,
+        ...(next ? { ExclusiveStartKey: next } : {}),
+      }),
+    );
+    const signals = (reply.Items ?? []).flatMap((item) =>
+      item.signalId?.S && item.strategyId?.S && item.receivedAt?.S
+        ? [{ signalId: item.signalId.S, strategyId: item.strategyId.S, receivedAt: item.receivedAt.S }]
+        : [],
+    );
+    return { signals, ...(reply.LastEvaluatedKey ? { next: reply.LastEvaluatedKey } : {}) };
+  }
+
+  /** No longer pending: completed, or given up by the sweep. Deleting a marker already gone is no error. */
+  async unmark(signal: Pick<SignalRecord, 'signalId' | 'receivedAt'>): Promise<void> {
+    await this.client.send(new DeleteItemCommand({ TableName: this.table, Key: pendingKey(signal) }));
   }
 
   /** The outbox holds the completion's event: forget it. */

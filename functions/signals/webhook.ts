@@ -13,9 +13,13 @@
  *    the shape expected, and is recorded as a refused signal (Signal Refused);
  * 6. duplicates: the alert's `id` when it has one (one alert in the body), otherwise the SHA-256 of the body, within
  *    10 minutes (store.ts): the same alert again is 200 with the first signal's id and `duplicate: true`;
- * 7. the signal recorded (received) with its Signal Received event in the outbox, its message sent to the queue,
- *    then `202 {signalId}`. A queue that refuses it: the signal is refused (with its event), the duplicate claim
- * freed, 500, so the sender may post again.
+ * 7. the signal recorded (received, with its pending marker: store.ts) and its Signal Received event in the outbox,
+ *    its message sent to the queue (a 1.5 s wait), then `202 {signalId}`. Once recorded the answer is 202 whatever
+ *    SQS does: a SendMessage that fails, times out or answers late is logged (`metric: 'SignalNotQueued'`), the
+ *    reply says `queued: false`, and the SignalWorker's sweep acts on the signal within about three minutes
+ *    (sweep.ts). The duplicate claim is never freed and the signal never refused for the queue's sake: a message
+ *    SQS took after the wait is acted on too, and a repost is the same signal (200, duplicate), so nothing is placed
+ *    twice.
  *
  * The token is never logged: log lines name the strategy; the body only as a bounded, redacted preview.
  */
@@ -26,7 +30,6 @@ import * as z from 'zod';
 import { capText } from '../contract/bounded.js';
 import {
   type GatewayError,
-  InternalError,
   PayloadTooLargeError,
   RateLimitedError,
   RequestForbiddenError,
@@ -60,6 +63,8 @@ import { newSignalId, sha256Hex, TOKEN, tokenHash } from './tokens.js';
  */
 export const MAX_BODY_BYTES = 8 * 1024;
 const PREVIEW_CHARS = 200;
+/** The wait for SQS's answer: the whole answer stays well within TradingView's 3 seconds. */
+const QUEUE_WAIT_MS = 1_500;
 const ROUTE = SIGNAL_WEBHOOK.routes[0]!;
 
 export const webhookEnv = envSchema(
@@ -193,27 +198,29 @@ export const createSignalWebhook = (options: WebhookOptions = {}) => {
     const signal: SignalRecord = { ...base, state: 'received', alerts: read.alerts };
     await signals.put(signal);
     await outbox.put([signalEvent('Signal Received', signal, strategy)]);
+    // Recorded: from here the answer is 202 whatever SQS does. A message that never reached the queue (refused,
+    // timed out, or taken after the wait) leaves the signal pending, and the worker's sweep acts on it (sweep.ts);
+    // one that did is acted on once either way. The claim is kept: a repost is a duplicate, never a second signal.
+    let queued = true;
     try {
-      await queue.send({ signalId, strategyId: strategy.strategyId }, AbortSignal.timeout(1_500));
+      await queue.send({ signalId, strategyId: strategy.strategyId }, AbortSignal.timeout(QUEUE_WAIT_MS));
     } catch (error) {
-      writeLog(logger, 'error', 'signal not queued', { strategyId: strategy.strategyId, signalId, error });
-      const refused = {
-        ...signal,
-        state: 'refused' as const,
-        reason: 'The signal queue did not take it; post it again.',
-      };
-      if (await signals.complete(refused, signalEvent('Signal Refused', refused, strategy)))
-        await outbox.put([signalEvent('Signal Refused', refused, strategy)]);
-      await signals.release(strategy.strategyId, dedupeKey, signalId);
-      throw new InternalError('The signal could not be queued; nothing will be acted on. Post it again.');
+      queued = false;
+      writeLog(logger, 'error', 'signal recorded but not queued; the sweep acts on it', {
+        strategyId: strategy.strategyId,
+        signalId,
+        error,
+        metric: 'SignalNotQueued',
+      });
     }
     logger.info('signal received', {
       strategyId: strategy.strategyId,
       signalId,
       alerts: read.alerts.length,
+      queued,
       preview: base.preview,
     });
-    return json(202, { signalId, state: 'received', alerts: read.alerts.length });
+    return json(202, { signalId, state: 'received', alerts: read.alerts.length, ...(queued ? {} : { queued: false }) });
   };
 
   return functionShell<unknown, unknown>({ logger }).handler(async (event: unknown) => {

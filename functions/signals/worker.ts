@@ -1,24 +1,33 @@
 /**
- * The signal worker (functions/manifest/strategies.ts SIGNAL_WORKER): one SQS message per invocation (batch size 1,
- * partial batch failures reported), each `{signalId, strategyId}` (schemas/signals.ts SignalMessage). Delivery is at
- * least once, so each run:
+ * The signal worker (functions/manifest/strategies.ts SIGNAL_WORKER), started two ways:
+ *
+ * - by the signal queue: one SQS message per invocation (batch size 1, partial batch failures reported), each
+ *   `{signalId, strategyId}` (schemas/signals.ts SignalMessage);
+ * - by its schedule, every minute, with `{"sweep": true}`: the sweep (sweep.ts) of the signals still pending two
+ *   minutes after they were received (their message never reached the queue), each through the same work.
+ *
+ * Anything else is refused (VALIDATION_FAILED naming what was wrong); nothing is done. Delivery is at least once and
+ * a sweep may meet a signal the queue also delivers, so each run of the work:
  *
  * 1. loads the signal; one already completed is not acted on again (its completion's event, if the outbox does not
- *    hold it yet, is handed on now);
+ *    hold it yet, is handed on now; its pending marker dropped);
  * 2. loads its strategy; a strategy deleted since the signal was received refuses it;
  * 3. asks the SignalActor (act.ts) to act (its orders carry idempotency keys derived from the signal id, so a second
  *    delivery that got this far replays them rather than placing again);
  * 4. records the outcome (received -> acted | refused, conditional: of two runs only one completes it) with its event
- *    (Signal Acted or Signal Refused), then hands the event to the outbox.
+ *    (Signal Acted or Signal Refused), hands the event to the outbox and drops the signal's pending marker.
  *
  * A failure (DynamoDB, the outbox) fails the message: SQS delivers it again, and after the queue's maxReceiveCount
- * it goes to the dead-letter queue.
+ * it goes to the dead-letter queue; the sweep tries it again meanwhile.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import * as z from 'zod';
 
-import { ConfigurationError } from '../contract/errors.js';
+import { ConfigurationError, InternalError, toGatewayError } from '../contract/errors.js';
+import { validateInput } from '../contract/validate-input.js';
 import { OutboxTable } from '../events/outbox.js';
+import { directInvocationError } from '../middleware/error-contract.js';
 import { shellHandler } from '../middleware/function-shell.js';
 import type { GatewaySettings } from '../runtime/config.js';
 import { parseGatewayConfig } from '../runtime/config.js';
@@ -31,7 +40,10 @@ import type { ActOutcome, SignalActor } from './actor.js';
 import { signalEvent } from './events.js';
 import { SignalStore } from './store.js';
 import { StrategyStore } from './strategy-store.js';
+import { SWEEP_MAX_AGE_MS, type SweepResult, sweepSignals, type WorkOutcome } from './sweep.js';
 import { SIGNAL_ID, STRATEGY_ID } from './tokens.js';
+
+export type { SweepResult, WorkOutcome } from './sweep.js';
 
 export interface SignalWorkerOptions {
   env?: Record<string, string | undefined>;
@@ -40,10 +52,9 @@ export interface SignalWorkerOptions {
   logger?: Logger;
   /** Tests and the local runner: an actor of their own (default: act.ts's, from the same settings). */
   actor?: SignalActor;
+  /** Tests: the clock the sweep reads the signals' ages by (default: Date.now). */
+  now?: () => number;
 }
-
-/** What one message came to (the local queue and tests read it). */
-export type WorkOutcome = 'acted' | 'refused' | 'already-done' | 'unknown-signal';
 
 const messageOf = (body: string): SignalMessage | undefined => {
   try {
@@ -66,9 +77,8 @@ const messageOf = (body: string): SignalMessage | undefined => {
 const ghostStrategy = (signal: SignalRecord): Strategy =>
   ({ strategyId: signal.strategyId, name: '(deleted)', source: 'generic', mode: 'live' }) as Strategy;
 
-export const createSignalWork = (options: SignalWorkerOptions = {}) => {
-  const logger = options.logger ?? defaultLogger;
-  const parts = memo(() => {
+const partsOf = (options: SignalWorkerOptions, logger: Logger) =>
+  memo(() => {
     const settings = options.settings ?? ((options.env ?? process.env) as Record<string, string>);
     const config = parseGatewayConfig(settings);
     if (!config.eventsTableName || !config.idempotencyTableName)
@@ -84,8 +94,10 @@ export const createSignalWork = (options: SignalWorkerOptions = {}) => {
     };
   });
 
-  /** One message: what became of it. Throws to have it delivered again. */
-  return async (message: SignalMessage, deadline: number): Promise<WorkOutcome> => {
+/** One message: what became of it. Throws to have it delivered again. */
+const workWith =
+  (parts: ReturnType<typeof partsOf>, logger: Logger) =>
+  async (message: SignalMessage, deadline: number): Promise<WorkOutcome> => {
     const { signals, strategies, outbox, actor } = parts();
     const stored = await signals.get(message.signalId);
     if (!stored) {
@@ -97,6 +109,7 @@ export const createSignalWork = (options: SignalWorkerOptions = {}) => {
         await outbox.put([stored.pendingEvent]);
         await signals.clearPendingEvent(message.signalId);
       }
+      await signals.unmark(stored.signal);
       return 'already-done';
     }
     const strategy = (await strategies.get(stored.signal.strategyId))?.strategy;
@@ -121,6 +134,7 @@ export const createSignalWork = (options: SignalWorkerOptions = {}) => {
     if (!(await signals.complete(done, event))) return 'already-done';
     await outbox.put([event]);
     await signals.clearPendingEvent(message.signalId);
+    await signals.unmark(done);
     logger.info(`signal ${done.state}`, {
       signalId: done.signalId,
       strategyId: done.strategyId,
@@ -129,16 +143,30 @@ export const createSignalWork = (options: SignalWorkerOptions = {}) => {
     });
     return done.state;
   };
+
+/** The work on one signal, as a queue message or the sweep asks for it: what became of it; throws for "not now". */
+export const createSignalWork = (options: SignalWorkerOptions = {}) => {
+  const logger = options.logger ?? defaultLogger;
+  return workWith(partsOf(options, logger), logger);
 };
 
-/** The Lambda: SQS batches (size 1), failed messages reported back for redelivery. */
+const isSqsEvent = (event: unknown): event is SQSEvent => isRecord(event) && Array.isArray(event.Records);
+
+/** The schedule's payload, and nothing else. */
+const sweepRequest = z.strictObject({ sweep: z.literal(true, { error: 'must be true (the sweep)' }) });
+
+/**
+ * The Lambda: SQS batches (size 1), failed messages reported back for redelivery; or the schedule's sweep, which
+ * fails when it gave up on a signal (the Errors alarm tells the operator).
+ */
 export const createSignalWorker = (options: SignalWorkerOptions = {}) => {
   const logger = options.logger ?? defaultLogger;
-  const work = createSignalWork({ ...options, logger });
-  return shellHandler<SQSEvent, SQSBatchResponse>({ logger }, async (event: SQSEvent, context: Context) => {
-    const deadline = Date.now() + (context.getRemainingTimeInMillis?.() ?? 30_000);
+  const parts = partsOf(options, logger);
+  const work = workWith(parts, logger);
+
+  const consume = async (event: SQSEvent, deadline: number): Promise<SQSBatchResponse> => {
     const failures: SQSBatchResponse['batchItemFailures'] = [];
-    for (const record of event.Records ?? []) {
+    for (const record of event.Records) {
       const message = messageOf(record.body);
       if (!message) {
         // Not a message of the webhook's: delivering it again cannot help.
@@ -156,5 +184,33 @@ export const createSignalWorker = (options: SignalWorkerOptions = {}) => {
       }
     }
     return { batchItemFailures: failures };
+  };
+
+  const sweep = async (event: unknown, deadline: number): Promise<SweepResult> => {
+    try {
+      validateInput(sweepRequest, event ?? {});
+    } catch (error) {
+      throw directInvocationError(toGatewayError(error));
+    }
+    const result = await sweepSignals(
+      { signals: parts().signals, work, logger, now: options.now ?? Date.now },
+      deadline,
+    );
+    const { more, abandoned, ...done } = result;
+    // A line only when there was something to sweep (the schedule runs every minute).
+    if (more || abandoned.length || Object.values(done).some((ids) => ids.length))
+      logger.info('signals swept', { ...result });
+    if (abandoned.length)
+      throw directInvocationError(
+        new InternalError(
+          `The sweep gave up on ${abandoned.length} signal(s) pending longer than ${SWEEP_MAX_AGE_MS / 60_000} minutes (${abandoned.join(', ')}): they stay received and are no longer acted on (docs/signals.md).`,
+        ),
+      );
+    return result;
+  };
+
+  return shellHandler<unknown, SQSBatchResponse | SweepResult>({ logger }, async (event: unknown, context: Context) => {
+    const deadline = Date.now() + (context.getRemainingTimeInMillis?.() ?? 30_000);
+    return isSqsEvent(event) ? consume(event, deadline) : sweep(event, deadline);
   });
 };

@@ -92,9 +92,10 @@ const NOTES: Record<string, FunctionNotes> = {
   SignalWorker: {
     home: 'stack',
     roleDescription: () =>
-      'gtt-gateway SignalWorker: its log group, its secret, the idempotency and control tables (order actions, the kill switch, the signal events outbox), plans and signals in the events table, publish on the gateway bus; consume the signal queue',
+      'gtt-gateway SignalWorker: its log group, its secret, the idempotency and control tables (order actions, the kill switch, the signal events outbox), plans and signals in the events table (a Query of the pending ones: its sweep), publish on the gateway bus; consume the signal queue',
     errors: () => ({
-      description: 'SignalWorker: function errors (a signal could not be completed; SQS delivers it again)',
+      description:
+        'SignalWorker: function errors (its sweep gave up on a signal pending 15 minutes, or a run failed outright); docs/signals.md',
       threshold: 1,
     }),
   },

@@ -1,14 +1,14 @@
 /**
  * The functions built on the stack itself (infra/constructs/function-notes.ts: home `stack`): one per entry of the
- * operation table, the kill switch, the events history and the plans, each from its manifest entry
- * (infra/constructs/manifest-function.ts). What only some have: the operations' throttle alarms and ARN outputs,
- * the Logout operation's own statement id for its secret write, the kill switch's output. Added to the stack (not a
- * construct of their own), so the construct ids stay where they were.
+ * operation table, the kill switch, the events history, the plans and the signals, each from its manifest entry
+ * (infra/constructs/manifest-function.ts). What only some have: the signal worker's sweep schedule, the operations'
+ * throttle alarms and ARN outputs, the Logout operation's own statement id for its secret write, the kill switch's
+ * output. Added to the stack (not a construct of their own), so the construct ids stay where they were.
  */
 import { CfnOutput, Duration, type Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 
-import { FUNCTIONS } from '../../functions/manifest/index.js';
+import { FUNCTIONS, scheduleOf } from '../../functions/manifest/index.js';
 import { KILL_SWITCH } from '../../functions/manifest/kill-switch.js';
 import { notesOf } from './function-notes.js';
 import type { GatewayFunction } from './gateway-function.js';
@@ -20,7 +20,12 @@ export const addGatewayFunctions = (stack: Stack, wiring: FunctionWiring): Map<s
   const functions = new Map<string, GatewayFunction>();
   for (const entry of FUNCTIONS) {
     if (notesOf(entry).home !== 'stack' || !isDeployed(entry, wiring)) continue;
+    const schedule = scheduleOf(entry);
     const gatewayFunction = addManifestFunction(stack, entry, wiring, {
+      // The signal worker's sweep, every minute: a run missed is the next minute's, never sent late.
+      ...(schedule
+        ? { schedule: { expression: schedule.cron, retry: { retryAttempts: 0, maxEventAge: Duration.minutes(1) } } }
+        : {}),
       // Logout marks the secret logged out (a new version without the token), so every function stops at once.
       ...(entry.operation?.broker === 'Logout'
         ? {

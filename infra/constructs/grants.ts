@@ -76,7 +76,8 @@ export const STRATEGIES_EVENTS_TABLE_ACTIONS = [
 ] as const;
 /**
  * The webhook and the worker (functions/signals/store.ts): the token look-up, the rate counter (a conditional
- * UpdateItem), the duplicate claim (a conditional PutItem, freed by a DeleteItem), the signal put and completed.
+ * UpdateItem), the duplicate claim (a conditional PutItem), the signal and its pending marker put, the signal
+ * completed and its marker deleted.
  */
 export const SIGNALS_EVENTS_TABLE_ACTIONS = [
   'dynamodb:GetItem',
@@ -84,6 +85,8 @@ export const SIGNALS_EVENTS_TABLE_ACTIONS = [
   'dynamodb:UpdateItem',
   'dynamodb:DeleteItem',
 ] as const;
+/** The signal worker's sweep (functions/signals/sweep.ts): a Query of the pending signals' markers, oldest first. */
+export const SIGNAL_SWEEP_EVENTS_TABLE_ACTIONS = ['dynamodb:Query'] as const;
 /** What the OAuth function does with its state table (functions/session/oauth-state.ts): conditional put and delete. */
 export const OAUTH_STATE_TABLE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:DeleteItem'];
 
@@ -190,6 +193,9 @@ export const grantAll = (
         break;
       case 'eventsTable:signals':
         table(r.eventsTable, grant, SIGNALS_EVENTS_TABLE_ACTIONS);
+        break;
+      case 'eventsTable:signalSweep':
+        table(r.eventsTable, grant, SIGNAL_SWEEP_EVENTS_TABLE_ACTIONS);
         break;
       case 'signalQueue:send':
         needed(r.signalQueue, grant, name).grantSendMessages(role);

@@ -13,7 +13,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type { Construct } from 'constructs';
 
-import type { FunctionEntry } from '../../functions/manifest/index.js';
+import { type FunctionEntry, scheduleOf } from '../../functions/manifest/index.js';
 import { environmentOf, type EnvKey, type EnvValues } from '../../functions/runtime/env.js';
 import { addRoute, type GatewayApi } from './api.js';
 import { integrationIdOf, notesOf } from './function-notes.js';
@@ -91,7 +91,8 @@ export const addManifestFunction = (
   grantAll(entry.name, gatewayFunction.role, entry.grants, wiring.resources, options.grants);
   for (const route of entry.routes) addRoute(wiring.api, route, integrationIdOf(entry, route), fn);
 
-  if (entry.trigger?.kind === 'schedule') {
+  const schedule = scheduleOf(entry);
+  if (schedule) {
     if (!options.schedule) throw new Error(`${entry.name} runs on a schedule: its expression is missing`);
     // Its own role: it may invoke this one function (its unqualified ARN) and nothing else.
     const role = new iam.Role(scope, `${entry.name}SchedulerRole`, {
@@ -99,12 +100,17 @@ export const addManifestFunction = (
       description: `gtt-gateway: EventBridge Scheduler may invoke ${entry.name} only`,
     });
     new scheduler.Schedule(scope, `${entry.name}Schedule`, {
-      description: `gtt-gateway: ${entry.trigger.description} (India time)`,
+      description: `gtt-gateway: ${schedule.description} (India time)`,
       // The cron is India time: 08:15 IST stays 08:15 IST whatever the region's clock.
       schedule: scheduler.ScheduleExpression.expression(options.schedule.expression, TimeZone.ASIA_KOLKATA),
       // Exactly on time: a login or a check spread over a window could land after the market opens.
       timeWindow: scheduler.TimeWindow.off(),
-      target: new InvokeThisFunctionOnly(fn, { role, ...(options.schedule.retry ?? SCHEDULE_RETRY) }),
+      target: new InvokeThisFunctionOnly(fn, {
+        role,
+        ...(options.schedule.retry ?? SCHEDULE_RETRY),
+        // The payload the function reads (the signal worker's sweep); none otherwise.
+        ...(schedule.input ? { input: scheduler.ScheduleTargetInput.fromObject(schedule.input) } : {}),
+      }),
     });
   }
 

@@ -2,7 +2,7 @@
  * Issue 35's two examples as a trader meets them: `npm start` as a user runs it, the strategies created over its HTTP
  * API, then the exact bodies TradingView (as text/plain, which it sends when the alert message is typed in) and
  * ChartInk post to the webhook URL the strategy answered. The GTTs are read back through `GET /gtt-orders`, as the
- * trader would read them.
+ * trader would read them. The SignalWorker's sweep runs on its schedule there too, and on request.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -106,5 +106,31 @@ describe('signals under npm start', () => {
       ['ITC-EQ', 'B', '410.00', '410.80'],
       ['SBIN-EQ', 'B', '800.50', '802.10'],
     ]);
+  });
+
+  it("announces the SignalWorker's sweep, and runs it at POST /_local/run/SignalWorker with its schedule's payload", async () => {
+    expect(started.output()).toMatch(/Signal sweep\s+every 60 s/);
+    expect(started.output()).toMatch(/POST\s+\/_local\/run\/SignalWorker\s+SignalWorker now/);
+    const res = await fetch(`${api}/_local/run/SignalWorker`, { method: 'POST' });
+    const body = (await res.json()) as Record<string, unknown>;
+    // The queue delivered every signal above: nothing is pending two minutes after its receipt.
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body).toEqual({
+      acted: [],
+      refused: [],
+      alreadyDone: [],
+      unknown: [],
+      notNow: [],
+      abandoned: [],
+      more: false,
+    });
+    // A direct invocation that is not the schedule's payload is refused, as Lambda's Invoke reports it.
+    const other = await fetch(`${api}/_invoke/SignalWorker`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sweep: 'yes' }),
+    });
+    expect(other.headers.get('x-amz-function-error')).toBe('Unhandled');
+    expect(await other.json()).toMatchObject({ errorType: 'ValidationFailed' });
   });
 });

@@ -15,6 +15,7 @@ import {
 } from '../../infra/constructs/events.js';
 import {
   PLANS_EVENTS_TABLE_ACTIONS,
+  SIGNAL_SWEEP_EVENTS_TABLE_ACTIONS,
   SIGNALS_EVENTS_TABLE_ACTIONS,
   STRATEGIES_EVENTS_TABLE_ACTIONS,
 } from '../../infra/constructs/grants.js';
@@ -106,14 +107,14 @@ describe('default deployment', () => {
       // The plans: their records, and the markers of their events; the watcher carries them out too.
       else if (fn === 'Plans') expect(onTable(statements), fn).toEqual([...PLANS_EVENTS_TABLE_ACTIONS].sort());
       // Strategies: their records and token items. The webhook: tokens, signals, rates, duplicates. The signal
-      // worker: the signals, and the plans an alert may create.
+      // worker: the signals (and a Query of the pending ones: its sweep), and the plans an alert may create.
       else if (fn === 'Strategies')
         expect(onTable(statements), fn).toEqual([...STRATEGIES_EVENTS_TABLE_ACTIONS].sort());
       else if (fn === 'SignalWebhook')
         expect(onTable(statements), fn).toEqual([...SIGNALS_EVENTS_TABLE_ACTIONS].sort());
       else if (fn === 'SignalWorker')
         expect(onTable(statements), fn).toEqual(
-          [...PLANS_EVENTS_TABLE_ACTIONS, ...SIGNALS_EVENTS_TABLE_ACTIONS].sort(),
+          [...PLANS_EVENTS_TABLE_ACTIONS, ...SIGNALS_EVENTS_TABLE_ACTIONS, ...SIGNAL_SWEEP_EVENTS_TABLE_ACTIONS].sort(),
         );
       else if (fn === 'EventsGttWatcher')
         expect([...new Set(onTable(statements))].sort()).toEqual(

@@ -183,6 +183,39 @@ describe('signals in the stack', () => {
     );
   });
 
+  it('runs the SignalWorker\'s sweep every minute with {"sweep": true}; its role invokes the worker only', () => {
+    const worker = lambdaOf(stack, entry('SignalWorker'))!;
+    const schedules = Object.values(resources).filter(
+      (r) => r.Type === 'AWS::Scheduler::Schedule' && JSON.stringify(r.Properties.Target).includes(worker),
+    );
+    expect(schedules).toHaveLength(1);
+    const schedule = schedules[0]!.Properties;
+    expect(schedule).toMatchObject({
+      ScheduleExpression: 'cron(* * * * ? *)',
+      ScheduleExpressionTimezone: 'Asia/Kolkata',
+      FlexibleTimeWindow: { Mode: 'OFF' },
+    });
+    const target = schedule.Target as {
+      Arn: unknown;
+      Input: string;
+      RetryPolicy: unknown;
+      RoleArn: { 'Fn::GetAtt': [string, string] };
+    };
+    expect(target.Arn).toEqual({ 'Fn::GetAtt': [worker, 'Arn'] });
+    // The payload the worker tells a sweep by (anything else is refused); a run missed is not sent late.
+    expect(JSON.parse(target.Input)).toEqual({ sweep: true });
+    expect(target.RetryPolicy).toEqual({ MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 60 });
+    const role = target.RoleArn['Fn::GetAtt'][0];
+    expect(JSON.stringify(resources[role]!.Properties.AssumeRolePolicyDocument)).toContain('scheduler.amazonaws.com');
+    const statements = Object.values(resources)
+      .filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.Roles).includes(role))
+      .flatMap((r) => (r.Properties.PolicyDocument as { Statement: unknown[] }).Statement);
+    expect(statements).toEqual([{ Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: target.Arn }]);
+    // The sweep reads the pending signals with a Query; the webhook never does.
+    expect(policiesOf(entry('SignalWorker'))).toContain('dynamodb:Query');
+    expect(policiesOf(entry('SignalWebhook'))).not.toContain('dynamodb:Query');
+  });
+
   it('lets the webhook send to the queue and nothing else of it; the worker consume it', () => {
     const webhook = policiesOf(entry('SignalWebhook'));
     expect(webhook).toContain('sqs:SendMessage');

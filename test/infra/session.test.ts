@@ -10,7 +10,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_FUNCTIONS } from '../../functions/manifest/session.js';
 import { buildApp } from '../../infra/stacks/app.js';
 
-// The watcher (events-default.test.ts) is left out: these tests count the session functions' schedules and roles.
+// The watcher (events-default.test.ts) is left out: these tests count the session functions' schedules and roles,
+// beside the signal worker's sweep schedule, which every deployment has (manifest.test.ts).
 // The end-of-day logout is left out where functions are counted; test/infra/end-of-day.test.ts covers it.
 const synth = (context: Record<string, unknown> = {}) =>
   buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], watcher: 'off', endOfDayLogout: 'off', ...context } }));
@@ -77,7 +78,9 @@ describe('session functions, TOTP renewal on, jkey auth', () => {
       RouteKey: 'GET /session/oauth/callback',
       AuthorizationType: 'NONE',
     });
-    const schedules = Object.values(t.findResources('AWS::Scheduler::Schedule')) as Res[];
+    const schedules = (Object.values(t.findResources('AWS::Scheduler::Schedule')) as Res[]).filter((s) =>
+      JSON.stringify(s.Properties.Target).includes('Session'),
+    );
     // Each cron of the table goes to its own function, in India time, exactly on time, with a few quick retries.
     const byFunction = Object.fromEntries(
       schedules.map((s) => {
@@ -112,7 +115,8 @@ describe('session functions, TOTP renewal on, jkey auth', () => {
 
   it("each schedule's role may invoke only the function of its schedule (its unqualified ARN)", () => {
     const schedules = Object.values(t.findResources('AWS::Scheduler::Schedule')) as Res[];
-    expect(schedules).toHaveLength(2);
+    // The renewal's, the health check's and the signal worker's sweep.
+    expect(schedules).toHaveLength(3);
     const policies = statementsByRole(t);
     for (const s of schedules) {
       const target = s.Properties.Target as { Arn: unknown; RoleArn: { 'Fn::GetAtt': [string, string] } };
@@ -154,7 +158,7 @@ describe('session functions, TOTP renewal on, jkey auth', () => {
       .filter((st) => /SessionOAuthStateTable/.test(JSON.stringify(st.Resource)));
     expect(stateStatements.flatMap(actions).sort()).toEqual(['dynamodb:DeleteItem', 'dynamodb:PutItem']);
     const scheduler = [...statementsByRole(t)].filter(([role]) => /SchedulerRole/.test(role));
-    expect(scheduler).toHaveLength(2);
+    expect(scheduler).toHaveLength(3);
     for (const [, statements] of scheduler) expect(statements.flatMap(actions)).toEqual(['lambda:InvokeFunction']);
   });
 
@@ -206,14 +210,15 @@ describe('session functions, default deployment (OAuth only, bearer, nat-instanc
     t = Template.fromStack(synth().gateway);
   });
 
-  it('has OAuthCallback and SessionHealth, no renewal, no login secret, one schedule', () => {
+  it('has OAuthCallback and SessionHealth, no renewal, no login secret, one session schedule', () => {
     const functions = Object.keys(t.findResources('AWS::Lambda::Function')).filter((id) => id.startsWith('Session'));
     expect(functions.map((id) => id.replace(/Function[0-9A-F]{8}$/, '')).sort()).toEqual([
       'SessionOAuthCallback',
       'SessionSessionHealth',
     ]);
     expect(Object.keys(t.findResources('AWS::SecretsManager::Secret')).filter((id) => /Login/.test(id))).toEqual([]);
-    t.resourceCountIs('AWS::Scheduler::Schedule', 1);
+    // The health check's, and the signal worker's sweep.
+    t.resourceCountIs('AWS::Scheduler::Schedule', 2);
     const outputs = t.toJSON().Outputs as Record<string, unknown>;
     expect(outputs.LoginSecretArn).toBeUndefined();
     for (const fn of brokerCallers(t)) {
