@@ -5092,6 +5092,7 @@ export interface operations {
                                 stamp: string;
                                 key: string;
                                 attempt: number;
+                                deadline?: string;
                                 leaseUntil: string;
                                 trigger?: string;
                                 price?: string;
@@ -5384,6 +5385,7 @@ export interface operations {
                             stamp: string;
                             key: string;
                             attempt: number;
+                            deadline?: string;
                             leaseUntil: string;
                             trigger?: string;
                             price?: string;
@@ -5623,6 +5625,7 @@ export interface operations {
                             stamp: string;
                             key: string;
                             attempt: number;
+                            deadline?: string;
                             leaseUntil: string;
                             trigger?: string;
                             price?: string;
@@ -5858,6 +5861,7 @@ export interface operations {
                             stamp: string;
                             key: string;
                             attempt: number;
+                            deadline?: string;
                             leaseUntil: string;
                             trigger?: string;
                             price?: string;
