@@ -5112,6 +5112,7 @@ export interface operations {
                                 stamp: string;
                                 key: string;
                                 attempt: number;
+                                deadline?: string;
                                 leaseUntil: string;
                                 trigger?: string;
                                 price?: string;
@@ -5404,6 +5405,7 @@ export interface operations {
                             stamp: string;
                             key: string;
                             attempt: number;
+                            deadline?: string;
                             leaseUntil: string;
                             trigger?: string;
                             price?: string;
@@ -5643,6 +5645,7 @@ export interface operations {
                             stamp: string;
                             key: string;
                             attempt: number;
+                            deadline?: string;
                             leaseUntil: string;
                             trigger?: string;
                             price?: string;
@@ -5878,6 +5881,7 @@ export interface operations {
                             stamp: string;
                             key: string;
                             attempt: number;
+                            deadline?: string;
                             leaseUntil: string;
                             trigger?: string;
                             price?: string;

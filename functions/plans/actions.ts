@@ -1,14 +1,15 @@
 /**
  * One broker write of a plan (place the entry, the exit or the stop; move the stop), carried out so that it is never
- * done twice: the try is written into the plan first (`inFlight`: the GTT's stamp, the try's idempotency key, until
- * when it may be in flight), conditional on the version read, so only one run or request makes it; then the call,
- * with the invocation's own deadline. A try whose outcome stays unknown is left in the plan, and the next run (or
- * DELETE) resolves it against the broker's lists (`resolveInFlight`): found, it is adopted; not found once it can no
- * longer be in flight, it is cleared and the next try takes a new key.
+ * done twice: the try is written into the plan first (`inFlight`: the GTT's stamp, the try's idempotency key, the
+ * deadline of the invocation making it, and its lease: until when the broker may still carry it out, that deadline
+ * plus LATE_WINDOW_MS), conditional on the version read, so only one run or request makes it; then the call, with
+ * the invocation's own deadline. A try whose outcome stays unknown is left in the plan, and the next run (or DELETE)
+ * resolves it against the broker's lists (`inFlightState`): found, it is adopted; not found once its lease has
+ * passed, it is cleared and the next try takes a new key. In between, every run says it (unresolved.ts).
  */
 import { fromDirectInvocation, type GatewayError } from '../contract/errors.js';
 import type { Plan } from '../schemas/plans.js';
-import { IN_FLIGHT_GRACE_MS } from './engine-deps.js';
+import { LATE_WINDOW_MS } from './engine-deps.js';
 import type { Truth } from './truth.js';
 import type { Working } from './working.js';
 
@@ -47,7 +48,8 @@ export interface TrySpec {
 export const tryAction = async (w: Working, spec: TrySpec): Promise<TryResult> => {
   const tries = w.plan.tries?.base === spec.base ? w.plan.tries.count + 1 : 1;
   const key = `${w.plan.planId}-${spec.base}-${tries}`;
-  const leaseUntil = new Date(Math.max(spec.deadline, w.now().getTime()) + IN_FLIGHT_GRACE_MS).toISOString();
+  // The deadline is the wall clock's; the plan's times are the engine's clock (the same in a deployment).
+  const ends = w.now().getTime() + Math.max(0, spec.deadline - Date.now());
   const started = await w.commit({
     ...w.plan,
     ...spec.changes,
@@ -56,7 +58,8 @@ export const tryAction = async (w: Working, spec: TrySpec): Promise<TryResult> =
       stamp: spec.stamp,
       key,
       attempt: tries,
-      leaseUntil,
+      deadline: new Date(ends).toISOString(),
+      leaseUntil: new Date(ends + LATE_WINDOW_MS).toISOString(),
       ...(spec.target ? { trigger: spec.target.trigger, price: spec.target.price } : {}),
     },
   });
@@ -80,6 +83,13 @@ export type InFlightState =
   | { kind: 'found'; where: 'pending' | 'fired'; alId: string; trigger?: string | undefined }
   | { kind: 'lapsed' }
   | { kind: 'busy'; retryAfterMs: number };
+
+/**
+ * When the try's call ends at the latest: the deadline of the invocation that sent it (a try recorded before that
+ * field existed: its lease less the late window).
+ */
+export const callEnds = (f: NonNullable<Plan['inFlight']>): number =>
+  f.deadline !== undefined ? Date.parse(f.deadline) : Date.parse(f.leaseUntil) - LATE_WINDOW_MS;
 
 /** What the broker says of the plan's unresolved try, if it has one. */
 export const inFlightState = (plan: Plan, truth: Truth, now: Date): InFlightState => {

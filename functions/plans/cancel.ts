@@ -6,8 +6,8 @@
  */
 import { fromDirectInvocation, PlanBusyError, PlanNotFoundError } from '../contract/errors.js';
 import { type Plan, type PlanPosition, TERMINAL } from '../schemas/plans.js';
-import { withoutTry } from './actions.js';
-import { IN_FLIGHT_GRACE_MS, type PlanDeps } from './engine-deps.js';
+import { callEnds, withoutTry } from './actions.js';
+import type { PlanDeps } from './engine-deps.js';
 import { ended } from './transitions.js';
 import { readTruth, type Truth } from './truth.js';
 import { Working } from './working.js';
@@ -67,12 +67,17 @@ export const cancelPlan = async (
   const w = new Working(read, deps, 'gateway');
   const truth = await readTruth(deps, deadline);
   const busy = () => {
-    // Until the step's invocation ends (its lease is that deadline plus the grace for a late broker), then the rest.
-    const lease = Date.parse(w.plan.inFlight?.leaseUntil ?? '') - Date.now();
-    const left = lease > IN_FLIGHT_GRACE_MS ? lease - IN_FLIGHT_GRACE_MS : lease;
+    // Until the step's invocation ends (its call has its answer by then), then until its lease ends (a late broker).
+    const f = w.plan.inFlight;
+    const now = w.now().getTime();
+    const live = f !== undefined && callEnds(f) > now;
+    const left = !f ? NaN : live ? callEnds(f) - now : Date.parse(f.leaseUntil) - now;
     const seconds = Math.max(1, Math.ceil(left / 1000) || 5);
+    const what = live
+      ? 'a step at the broker right now'
+      : 'a step whose answer was lost and the broker may still act on';
     return new PlanBusyError(
-      `Plan ${planId} has a step at the broker right now; retry DELETE in ${seconds} s, and it cancels what that step placed. Nothing was changed.`,
+      `Plan ${planId} has ${what}; retry DELETE in ${seconds} s, and it cancels what that step placed. Nothing was changed.`,
       { details: { retryAfterSeconds: seconds }, outcome: 'not_executed' },
     );
   };

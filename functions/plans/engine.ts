@@ -2,10 +2,11 @@
  * What plans do (docs/plans.md): created by `POST /plans` (the first GTT placed at once), carried out by the
  * scheduled watcher (`advance`), ended by `DELETE /plans/{planId}`. Every run reconciles: it reads what the broker
  * holds (truth.ts) and what each plan recorded, resolves any try left without an answer (adopted when the broker
- * shows its stamp, placed again with a new key once it cannot be in flight), and acts on the difference (bracket.ts,
- * trailing.ts). Every broker action goes through the operation table's own entries (guardrails, idempotency, the
- * order-rate governor, audit, events) with the invocation's real deadline; every plan change is a write conditional
- * on the version read, carrying its events (working.ts); GTTs stamped by a plan and not its live ones are cancelled.
+ * shows its stamp, placed again with a new key once it cannot be in flight, said in between: unresolved.ts), and
+ * acts on the difference (bracket.ts, trailing.ts). Every broker action goes through the operation table's own
+ * entries (guardrails, idempotency, the order-rate governor, audit, events) with the invocation's real deadline;
+ * every plan change is a write conditional on the version read, carrying its events (working.ts); GTTs stamped by a
+ * plan and not its live ones are cancelled.
  */
 import { IdempotencyKeyReusedError, PlanNotFoundError, ValidationFailedError } from '../contract/errors.js';
 import { canonicalNumbers } from '../safety/idempotency-input.js';
@@ -19,10 +20,12 @@ import { digest, parseStamp, planIdOf } from './stamps.js';
 import { advanceTrailing, trailed } from './trailing.js';
 import { armFirst, placeFirst, type StepContext } from './transitions.js';
 import { readTruth, type Truth } from './truth.js';
+import { sayUnresolved, type WaitingTry } from './unresolved.js';
 import { Working } from './working.js';
 
 export { planIdOf };
 export type { DirectHandler, PlanDeps } from './engine-deps.js';
+export type { WaitingTry };
 
 /** Runs stop starting plan actions this close to their deadline: an action started later could not finish. */
 const RESERVE_MS = 1_500;
@@ -39,6 +42,11 @@ const canonical = (value: unknown): string =>
 export interface AdvanceResult {
   acted: string[];
   errors: { planId: string; code: string }[];
+  /**
+   * Tries unresolved past the deadline of the invocation that sent them, the broker not showing them yet: nothing
+   * is tried again until their lease ends (docs/plans.md, "Tries").
+   */
+  waiting?: WaitingTry[];
   /** Orphan GTTs (stamped by a plan, not its live ones) cancelled this run. */
   swept?: string[];
 }
@@ -159,35 +167,51 @@ export class PlanEngine {
     );
     if (!live.length && !recent.length) return out;
     const truth = await readTruth(this.deps, deadline);
+    const waiting: WaitingTry[] = [];
+    let expired = false;
     for (const stored of live) {
       if (deadline - Date.now() < RESERVE_MS) break;
       try {
-        const acted = await this.advanceOne(stored.plan.planId, truth, deadline, 'watcher', stored);
+        const acted = await this.advanceOne(stored.plan.planId, truth, deadline, 'watcher', stored, waiting);
         if (acted) out.acted.push(`${stored.plan.planId}:${acted}`);
       } catch (error) {
         const failure = error as { code?: string };
         out.errors.push({ planId: stored.plan.planId, code: failure.code ?? 'INTERNAL_ERROR' });
-        if (failure.code === 'SESSION_EXPIRED') return out;
+        if (failure.code === 'SESSION_EXPIRED') {
+          expired = true;
+          break;
+        }
       }
     }
+    if (waiting.length) out.waiting = waiting;
+    if (expired) return out;
     const swept = await this.sweep(truth, deadline, new Map(all.map((s) => [s.plan.planId, s.plan])));
     if (swept.length) out.swept = swept;
     return out;
   }
 
-  /** One plan's step in this run: its try resolved, then its kind's next action. */
+  /**
+   * One plan's step in this run: its try resolved, then its kind's next action. A try still within its lease is
+   * left alone, and said (into `waiting`) once the invocation that sent it is over.
+   */
   private async advanceOne(
     planId: string,
     truth: Truth,
     deadline: number,
     origin: 'gateway' | 'watcher',
     stored?: Awaited<ReturnType<PlanDeps['store']['get']>>,
+    waiting?: WaitingTry[],
   ): Promise<string | undefined> {
     const read = stored ?? (await this.deps.store.get(planId));
     if (!read || TERMINAL.includes(read.plan.state)) return undefined;
     const w = new Working(read, this.deps, origin);
     const resolved = await this.resolve(w, truth);
-    if (resolved === 'busy') return undefined;
+    if (resolved === 'busy') {
+      const was = w.plan.state;
+      const said = await sayUnresolved(w, this.deps.warn);
+      if (said) waiting?.push(said);
+      return w.plan.state !== was ? w.plan.state : undefined;
+    }
     const ctx: StepContext = { deps: this.deps, truth, deadline };
     const acted = w.plan.kind === 'bracket' ? await advanceBracket(w, ctx) : await advanceTrailing(w, ctx);
     return acted ?? (resolved === 'adopted' ? 'adopted' : undefined);

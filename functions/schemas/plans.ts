@@ -68,13 +68,16 @@ const position = z.object({
 
 /**
  * A broker action the plan has started and not yet seen the end of (a place or a modify whose reply is awaited or
- * was lost): the stamp its GTT carries at the broker (`remarks`), the attempt's idempotency key, and until when the
- * attempt may still be in flight. The next run (or DELETE) resolves it against the broker's lists.
+ * was lost): the stamp its GTT carries at the broker (`remarks`), the attempt's idempotency key, the deadline of the
+ * invocation that sent it (its call ends by then), and until when the broker may still carry it out (that deadline
+ * plus the late window). The next run (or DELETE) resolves it against the broker's lists.
  */
 const inFlight = z.object({
   stamp: z.string(),
   key: z.string(),
   attempt: z.number().int().positive(),
+  /** The deadline of the invocation that sent the call; past it, nobody waits for its answer any more. */
+  deadline: z.string().optional(),
   leaseUntil: z.string(),
   /** Trailing stop: the trigger and price the modify moves the stop to. */
   trigger: z.string().optional(),

@@ -83,7 +83,7 @@ export const createGttWatcher = (options: WatcherOptions) => {
         });
         return { acted: [], errors: [{ planId: '*', code: failure.code }] };
       });
-      if (done.acted.length || done.errors.length || done.swept?.length)
+      if (done.acted.length || done.errors.length || done.swept?.length || done.waiting?.length)
         writeLog(options.logger, 'info', 'plans advanced', { ...done });
       return { ...run, plans: done };
     },

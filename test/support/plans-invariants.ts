@@ -71,6 +71,11 @@ const checkPlan = (r: Real, plan: Plan, gtts: Order[], orders: BookOrder[]) => {
         fail(r, `plan ${id}: its recorded exit ${plan.alIds.exit} is not the broker's (${exit?.state ?? 'absent'})`);
     }
   }
+  // No silent wait: a try its invocation left unresolved (that invocation over before the run began) is said by the
+  // run, in its `waiting`, until it resolves.
+  const f = plan.inFlight;
+  if (f?.deadline !== undefined && Date.parse(f.deadline) < r.runStartedAt && !errored && !r.runWaiting.has(id))
+    fail(r, `plan ${id} (${plan.state}): its try ${f.key} outlived its invocation and the run did not say so`);
   if (plan.kind === 'trailing-stop' && plan.state === 'armed' && !plan.inFlight && plan.alIds.stop && !errored) {
     const stop = gtts.find((g) => g.al_id === plan.alIds.stop);
     if (!stop || stop.state === 'cancelled') fail(r, `plan ${id}: armed, its stop is ${stop?.state ?? 'absent'}`);

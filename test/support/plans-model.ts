@@ -1,19 +1,21 @@
 /**
  * The plans' model-based test (fast-check commands): random sequences of what traders, markets and brokers do to
  * plans (create, move prices, fill fully, partly, reject, cancel at the close, faults on every broker write,
- * killed invocations, overlapping runs, the kill switch, DELETE, time passing) against the real engine, the
- * emulator and dynalite, with the promises of docs/plans.md checked after every step against the emulator's own
- * books. Used by test/integration/plans-model.test.ts (a bounded, seeded set) and scripts/plans-model.ts (a long
+ * runs cut off at their deadline or killed mid-write, overlapping runs, the kill switch, DELETE, time passing)
+ * against the real engine, the emulator and dynalite, with the promises of docs/plans.md checked after every step
+ * against the emulator's own books. Used by test/integration/plans-model.test.ts (a bounded, seeded set) and scripts/plans-model.ts (a long
  * run that prints its count and any shrunk counterexample).
  */
 import fc from 'fast-check';
 
-import type { PlanEngine } from '../../functions/plans/engine.js';
+import type { AdvanceResult, PlanEngine } from '../../functions/plans/engine.js';
+import { LATE_WINDOW_MS } from '../../functions/plans/engine-deps.js';
 import { createPlanEngine } from '../../functions/plans/runtime.js';
 import { planIdOf } from '../../functions/plans/stamps.js';
 import { PlanStore } from '../../functions/plans/store.js';
 import type { LocalStack } from '../../local/run-local.js';
 import { emulatorControl, type FaultSpec } from './emulator-control.js';
+import { killedRun } from './killed-run.js';
 import { captureLogger } from './logs.js';
 import { checkEvents, checkInvariants } from './plans-invariants.js';
 import { SAMPLE_ORDER } from './sample-order.js';
@@ -49,6 +51,9 @@ export interface Real {
   plans: string[];
   /** Plan id -> the error code the last run reported for it. */
   runErrors: Map<string, string>;
+  /** The plans whose try the last run reported as unresolved (`waiting`), and when it began (the engine's clock). */
+  runWaiting: Set<string>;
+  runStartedAt: number;
   /** Until when a broker may still carry out a write late (a killed run's slow call). */
   lateUntil: number;
   keys: { n: number };
@@ -98,11 +103,30 @@ const attempt = async (r: Real, what: string, fn: () => Promise<unknown>) => {
   }
 };
 
-const run = async (r: Real, ms = 10_000) => {
-  const out = await r.engine.advance(deadline(ms));
-  r.runErrors = new Map(out.errors.map((e) => [e.planId, e.code]));
-  r.log.push(`run: acted ${out.acted.join(',') || '-'} errors ${out.errors.map((e) => e.code).join(',') || '-'}`);
+/** What the last run (or runs, overlapping) reported, for the checks after it. */
+const saw = (r: Real, startedAt: number, outs: AdvanceResult[]) => {
+  r.runStartedAt = startedAt;
+  r.runErrors = new Map(outs.flatMap((o) => o.errors.map((e) => [e.planId, e.code] as const)));
+  r.runWaiting = new Set(outs.flatMap((o) => (o.waiting ?? []).map((w) => w.planId)));
+  for (const out of outs)
+    r.log.push(
+      `run: acted ${out.acted.join(',') || '-'} errors ${out.errors.map((e) => e.code).join(',') || '-'} waiting ${out.waiting?.map((w) => w.stamp).join(',') ?? '-'}`,
+    );
 };
+
+const run = async (r: Real, ms = 10_000) => {
+  const startedAt = Date.now() + r.clock.offset;
+  saw(r, startedAt, [await r.engine.advance(deadline(ms))]);
+};
+
+/**
+ * The killed run's invocation deadline, and how long its slow broker write takes: acted on late, the write lands
+ * after that deadline and well inside the late window (the lease), so no later run may place the step again.
+ */
+const KILLED_DEADLINE_MS = 1_800;
+const SLOW_WRITE_MS = 2_600;
+if (SLOW_WRITE_MS >= KILLED_DEADLINE_MS + LATE_WINDOW_MS)
+  throw new Error('the killed run model: a late write must land within the late window');
 
 class Command implements Cmd {
   constructor(
@@ -132,6 +156,41 @@ const bracket = fc
   .map(
     ({ tsym, qty }) =>
       new Command(`bracket ${tsym} x${qty}`, (r) => createPlan(r, `bracket ${tsym}`, tsym, bracketInput(tsym, qty))),
+  );
+
+const SLOW_MODES = fc.constantFrom('executed', 'late', 'never');
+
+/**
+ * The market moves to `ltp`, then a run meets a slow `operation`: cut off at its deadline (its calls end then, and
+ * the run goes on), or killed while the write is in flight (nothing of the run after it happens). The broker acts on
+ * the write at once (`executed`), when the delay ends after the invocation is gone (`late`), or not at all.
+ */
+const slowRun = (spec: { tsym: string; ltp: number; operation: string; mode: string; killed: boolean }) =>
+  new Command(
+    `ltp ${spec.tsym} ${spec.ltp}, ${spec.killed ? 'killed' : 'cut-off'} run (${spec.operation} slow, ${spec.mode})`,
+    async (r) => {
+      await control(r).ltp('NSE', spec.tsym, spec.ltp);
+      await control(r).fault({
+        operation: spec.operation,
+        kind: 'delay',
+        delayMs: SLOW_WRITE_MS,
+        ...(spec.mode === 'executed' ? { executed: true } : spec.mode === 'late' ? { late: true } : {}),
+      });
+      // The invocation's deadline comes before the broker's answer. Cut off, the run ends after that deadline;
+      // killed, that deadline is passed on the engine's clock while the broker goes on in real time.
+      const ends = Date.now() + KILLED_DEADLINE_MS;
+      if (spec.killed) {
+        const { write } = await killedRun(r.engine, KILLED_DEADLINE_MS, (ms) => (r.clock.offset += ms));
+        // The write it died in is on its way: the fault is left for it until it arrives (or its call gives up).
+        const faults = r.stack.emulator.emulator.faults;
+        while (write === spec.operation && faults.list().length && Date.now() < ends)
+          await new Promise((resolve) => setTimeout(resolve, 10));
+      } else await r.engine.advance(ends).catch(() => undefined);
+      await control(r).clearFaults();
+      // A late write reached the broker before the run's deadline (its call gives up then), so it lands before this
+      // bound. Executed and never-acted writes do nothing late.
+      if (spec.mode === 'late') r.lateUntil = Math.max(r.lateUntil, ends + SLOW_WRITE_MS);
+    },
   );
 
 const commands = [
@@ -220,37 +279,26 @@ const commands = [
     new Command(
       'overlapping runs',
       async (r) => {
-        const [a, b] = await Promise.all([r.engine.advance(deadline()), r.engine.advance(deadline())]);
-        r.runErrors = new Map([...a.errors, ...b.errors].map((e) => [e.planId, e.code]));
+        const startedAt = Date.now() + r.clock.offset;
+        saw(r, startedAt, await Promise.all([r.engine.advance(deadline()), r.engine.advance(deadline())]));
       },
       true,
     ),
   ),
-  // The market moves, then a run is killed at its deadline while one broker write is slow.
+  // The market moves, then a run meets a slow broker write: cut off at its deadline, or killed mid-write.
   fc
     .record({
       tsym: fc.constantFrom(...SYMBOLS),
       ltp: fc.constantFrom(...PRICES),
       operation: RUN_WRITES,
-      mode: fc.constantFrom('executed', 'late', 'never'),
+      mode: SLOW_MODES,
+      killed: fc.boolean(),
     })
-    .map(
-      ({ tsym, ltp, operation, mode }) =>
-        new Command(`ltp ${tsym} ${ltp}, killed run (${operation} slow, ${mode})`, async (r) => {
-          await control(r).ltp('NSE', tsym, ltp);
-          // executed: acted at once; late: acted when the delay ends, after the invocation is gone; never: not acted.
-          await control(r).fault({
-            operation,
-            kind: 'delay',
-            delayMs: 2_600,
-            ...(mode === 'executed' ? { executed: true } : mode === 'late' ? { late: true } : {}),
-          });
-          // The invocation's deadline comes before the broker's answer: its calls end at the deadline.
-          await r.engine.advance(deadline(1_800)).catch(() => undefined);
-          await control(r).clearFaults();
-          r.lateUntil = Math.max(r.lateUntil, Date.now() + 2_000);
-        }),
-    ),
+    .map(slowRun),
+  // The market falls through the entries' triggers and the run placing the exits is killed while the OCO is slow.
+  fc
+    .record({ tsym: fc.constantFrom(...SYMBOLS), mode: SLOW_MODES })
+    .map(({ tsym, mode }) => slowRun({ tsym, ltp: 1450, operation: 'PlaceOCOOrder', mode, killed: true })),
   fc.constant(
     new Command('kill switch on and off', async (r) => {
       await fetch(`${r.stack.api.url}/kill-switch`, { method: 'POST' });
@@ -291,7 +339,19 @@ export const freshReal = async (stack: LocalStack): Promise<Real> => {
   const clock = { offset: 0 };
   const engine = createPlanEngine(stack.config, captureLogger().logger);
   (engine as unknown as { deps: { now?: () => Date } }).deps.now = () => new Date(Date.now() + clock.offset);
-  return { stack, engine, store, clock, plans: [], runErrors: new Map(), keys: KEYS, log: [], lateUntil: 0 };
+  return {
+    stack,
+    engine,
+    store,
+    clock,
+    plans: [],
+    runErrors: new Map(),
+    runWaiting: new Set(),
+    runStartedAt: 0,
+    keys: KEYS,
+    log: [],
+    lateUntil: 0,
+  };
 };
 
 export const plansModel = (stack: LocalStack, maxCommands: number) =>
