@@ -6,6 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
+import { splitRemarks } from '../../functions/broker/order-stamps.js';
 import type { AdvanceResult, PlanEngine } from '../../functions/plans/engine.js';
 import { LATE_WINDOW_MS } from '../../functions/plans/engine-deps.js';
 import { createPlanEngine } from '../../functions/plans/runtime.js';
@@ -44,7 +45,7 @@ const pending = async () =>
 const stamped = async (stamp: string) => (await pending()).filter((o) => o.tag === stamp);
 /** Every GTT the broker ever held with this stamp (pending, fired or cancelled). */
 const everStamped = (stamp: string) =>
-  [...stack.emulator.emulator.state.orders.values()].filter((g) => g.remarks === stamp);
+  [...stack.emulator.emulator.state.orders.values()].filter((g) => splitRemarks(g.remarks).tag === stamp);
 const brokerCalls = async (operation: string, tsym: string) =>
   (await control.requests()).filter(
     (r) => r.operation === operation && (r.jData?.tsym === tsym || r.body.includes(tsym)),

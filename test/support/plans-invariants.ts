@@ -5,6 +5,7 @@
  */
 import type { BookOrder } from '../../emulator/state/order-book.js';
 import type { Order } from '../../emulator/state/state.js';
+import { splitRemarks } from '../../functions/broker/order-stamps.js';
 import type { Plan } from '../../functions/schemas/plans.js';
 import type { Real } from './plans-model.js';
 
@@ -14,8 +15,11 @@ const books = (r: Real): { gtts: Order[]; orders: BookOrder[] } => ({
   orders: [...r.stack.emulator.emulator.book.orders.values()],
 });
 
-const stampedBy = (planId: string, step: RegExp) => (remarks: string) =>
-  remarks.startsWith(`${planId}.`) && step.test(remarks.slice(planId.length + 1));
+/** Whether the broker's remarks carry this plan's step (the tag; a journaled write's stamp after it split off). */
+const stampedBy = (planId: string, step: RegExp) => (remarks: string) => {
+  const tag = splitRemarks(remarks).tag ?? '';
+  return tag.startsWith(`${planId}.`) && step.test(tag.slice(planId.length + 1));
+};
 
 const ENDED = new Set(['COMPLETE', 'REJECTED', 'CANCELED']);
 const latest = (o: BookOrder) => o.history[0]!;
