@@ -1,0 +1,164 @@
+/**
+ * The system model's invariants (system-model.ts), checked against the emulator's own books and request log, never
+ * against what the gateway says of itself:
+ *
+ * 1. never twice: no intent (an idempotency key, a signal alert, a plan step) has two broker orders, counting every
+ *    order the broker ever created (pending, fired, cancelled);
+ * 2. after a kill-switch POST answered `complete: true`, while the switch stays on, nothing placed through the
+ *    gateway is pending at the broker;
+ * 3. after a logout answered success, until the next login, no order write reaches the broker (the request log),
+ *    except while something begun before the logout could still be on its way;
+ * 4. every acknowledged place, modify or PATCH is the broker's (unless a later one, a cancel, the kill switch or a
+ *    fire superseded it); two PATCHes racing with the same If-Match never both answer 2xx (checked where they race);
+ * 5. an unknown outcome of an HTTP write with a key is resolved: retried with its key after the late window it
+ *    answers the order or a clear not-executed error, and "not executed" is true (the broker holds no order of the
+ *    intent; also checked at a sequence's end for every place answered only "not executed").
+ *
+ * `fail` throws the first broken invariant (or only counts it, when the run was told to skip that invariant).
+ */
+import type { Order } from '../../emulator/state/state.js';
+import type { Intent, Sys, Tracked } from './system-state.js';
+import { type Answer, WRITE_OPERATIONS } from './system-world.js';
+
+/** Orders placed by nobody through the gateway (the trader's own app) carry these remarks. */
+export const OUTSIDE = 'outside';
+/** The symbol the signal strategy's alerts name, and where their orders are counted by quantity. */
+export const SIGNAL_TSYM = 'SBIN-EQ';
+
+/** A number as the broker and the model both write it (`1500.00` and `1500` are one price). */
+export const norm = (value: unknown): string => String(Number(value));
+
+/** What every broken invariant so far looked like (the first of each), and how often each broke. */
+export const violations = { count: {} as Record<number, number>, first: {} as Record<number, string> };
+
+export const fail = (s: Sys, invariant: number, message: string): void => {
+  violations.count[invariant] = (violations.count[invariant] ?? 0) + 1;
+  const text = `invariant ${invariant}: ${message}\n  steps: ${s.log.slice(-16).join(' | ')}`;
+  violations.first[invariant] ??= text;
+  if (!s.skip.has(invariant)) throw new Error(text);
+  if (process.env.SYSTEM_MODEL_TRACE) console.log(`(skipped) ${text.split('\n')[0]}`);
+};
+
+const books = (s: Sys): Order[] => [...s.w.stack.emulator.emulator.state.orders.values()];
+const qtyOf = (g: Order): number => (g.kind === 'oco' ? g.legs.x.qty : g.qty);
+const ids = (list: Order[]) => list.map((g) => `${g.al_id} ${g.state}`).join(', ');
+
+/** Every broker order of an intent, ever. */
+export const ordersOf = (intent: Intent, gtts: Order[]): Order[] => {
+  if (intent.tag !== undefined) return gtts.filter((g) => g.remarks.startsWith(intent.tag!));
+  if (intent.qty !== undefined) return gtts.filter((g) => g.tsym === SIGNAL_TSYM && qtyOf(g) === intent.qty);
+  return [];
+};
+
+/** A plan's GTTs by step (`e`, `s`, `x1`, ...), from their stamps (a suffix the gateway adds is allowed). */
+const planSteps = (planId: string, gtts: Order[]): Map<string, Order[]> => {
+  const steps = new Map<string, Order[]>();
+  for (const g of gtts) {
+    if (!g.remarks.startsWith(`${planId}.`)) continue;
+    const step = /^(e|s|x\d+)/.exec(g.remarks.slice(planId.length + 1))?.[1] ?? g.remarks;
+    steps.set(step, [...(steps.get(step) ?? []), g]);
+  }
+  return steps;
+};
+
+const neverTwice = (s: Sys, gtts: Order[]) => {
+  for (const intent of s.intents) {
+    if (intent.planId) {
+      for (const [step, list] of planSteps(intent.planId, gtts))
+        if (list.length > 1) fail(s, 1, `${intent.label}: step ${step} has ${list.length} broker GTTs (${ids(list)})`);
+      continue;
+    }
+    const list = ordersOf(intent, gtts);
+    if (list.length > 1)
+      fail(s, 1, `${intent.label} (key ${intent.key ?? '-'}) has ${list.length} broker orders: ${ids(list)}`);
+  }
+};
+
+const haltedClean = (s: Sys, gtts: Order[]) => {
+  if (s.halt !== 'clean') return;
+  const live = gtts.filter((g) => g.state === 'pending' && !g.remarks.startsWith(OUTSIDE));
+  if (live.length)
+    fail(
+      s,
+      2,
+      `the kill switch answered a complete sweep and is on, yet ${live.length} orders are pending: ${live.map((g) => `${g.al_id} (${g.remarks || 'no tag'})`).join(', ')}`,
+    );
+};
+
+const loggedOutQuiet = (s: Sys) => {
+  if (!s.loggedOut) return;
+  const writes = s.w.stack.emulator.emulator
+    .requestLog()
+    .filter(
+      (e) =>
+        (WRITE_OPERATIONS as readonly (string | null)[]).includes(e.operation) &&
+        Date.parse(e.at) > s.loggedOut!.allowUntil &&
+        !String(e.jData?.remarks ?? '').startsWith(OUTSIDE),
+    );
+  if (writes.length)
+    fail(
+      s,
+      3,
+      `logged out at ${new Date(s.loggedOut.at).toISOString()}, yet ${writes.length} order writes reached the broker: ${writes
+        .map((e) => `${e.operation} at ${e.at} (${JSON.stringify(e.reply)})`)
+        .join(', ')}`,
+    );
+};
+
+const acknowledged = (s: Sys, gtts: Map<string, Order>, t: Tracked) => {
+  const g = gtts.get(t.alId);
+  if (!g) return fail(s, 4, `acknowledged order ${t.alId} (${t.tag}) is not at the broker`);
+  if (!g.remarks.startsWith(t.tag)) return fail(s, 4, `order ${t.alId} is ${t.tag}'s, the broker's says ${g.remarks}`);
+  if (g.state === 'cancelled' && !t.mayBeGone)
+    return fail(s, 4, `acknowledged order ${t.alId} (${t.tag}) was cancelled though nothing cancelled it`);
+  if (g.state !== 'pending' || g.kind !== 'gtt') return;
+  for (const [field, held] of [
+    ['qty', g.qty],
+    ['prc', g.prc],
+    ['d', g.d],
+  ] as const) {
+    if (!t.expect[field].has(norm(held)))
+      fail(
+        s,
+        4,
+        `order ${t.alId} (${t.tag}): the broker holds ${field} ${norm(held)}, the acknowledged changes say ${[...t.expect[field]].join(' or ')}`,
+      );
+  }
+};
+
+/** Invariants 1 to 4, after every step. */
+export const checkAll = (s: Sys): void => {
+  const gtts = books(s);
+  neverTwice(s, gtts);
+  haltedClean(s, gtts);
+  loggedOutQuiet(s);
+  const byId = new Map(gtts.map((g) => [g.al_id, g]));
+  for (const t of s.orders) acknowledged(s, byId, t);
+};
+
+/** Invariant 5: an intent retried after its late window is answered, and "not executed" is true. */
+export const checkResolved = (s: Sys, intent: Intent, a: Answer): void => {
+  if (a.verdict === 'unknown' || a.verdict === 'in_flight')
+    return fail(
+      s,
+      5,
+      `${intent.label} (key ${intent.key}) retried after its late window still answers ${a.status} ${a.code ?? ''} (${a.verdict})`,
+    );
+  if (a.verdict === 'not_executed') checkNotExecuted(s, intent, `retried after its late window it answers ${a.code}`);
+};
+
+const checkNotExecuted = (s: Sys, intent: Intent, said: string) => {
+  const held = ordersOf(intent, books(s));
+  if (held.length) fail(s, 5, `${intent.label} (key ${intent.key}): ${said}, yet the broker holds ${ids(held)}`);
+};
+
+/** At a sequence's end: every place answered only "not executed" left no order at the broker. */
+export const checkHonest = (s: Sys): void => {
+  for (const intent of s.intents)
+    if (
+      (intent.kind === 'gtt' || intent.kind === 'oco') &&
+      intent.verdicts.length &&
+      intent.verdicts.every((v) => v === 'not_executed')
+    )
+      checkNotExecuted(s, intent, `every answer said not executed (${intent.verdicts.length})`);
+};

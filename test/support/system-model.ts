@@ -1,0 +1,109 @@
+/**
+ * The model-based test of the whole system (fast-check async commands): random sequences of what callers, alerts,
+ * plans, the market, brokers and crashing processes do to the function set (startLocalStack: the local HTTP API, the
+ * real handlers, dynalite, the local Secrets Manager, EventBridge and signal queue, the emulator), with the promises
+ * of system-invariants.ts checked after every step against the emulator's own books and request log.
+ *
+ * The commands are in system-commands.ts (HTTP order writes, a killed order function) and system-actors.ts
+ * (signals, plans and watcher runs, the kill switch, logout and login, the market, outside orders); the sequence's
+ * state in system-state.ts; the world (stack, DynamoDB proxy, killable processes) in system-world.ts. Each sequence
+ * ends by letting every late broker act happen, turning the switch off, logging in, and retrying every write whose
+ * outcome was left open after its late window (invariant 5). Used by test/integration/system-model.test.ts (a
+ * bounded, seeded set) and scripts/system-model.ts (a long run with counts and a shrunk counterexample).
+ */
+import fc from 'fast-check';
+
+import { createStrategy, otherCommands as o } from './system-actors.js';
+import { orderCommands as c, send } from './system-commands.js';
+import { checkAll, checkHonest, checkResolved } from './system-invariants.js';
+import { type Sys, unresolved } from './system-state.js';
+import { request, restoreSession, SETTLE_MS, sleep, systemStats, type World } from './system-world.js';
+
+/** Weighted by repetition: places, PATCHes, alerts and market moves most; the slow killed processes least. */
+const COMMANDS = [
+  c.place,
+  c.place,
+  c.place,
+  c.repeat,
+  c.modify,
+  c.patch,
+  c.patch,
+  c.patchRace,
+  c.cancel,
+  c.retry,
+  c.killedPlace,
+  o.alert,
+  o.alert,
+  o.duplicate,
+  o.redeliver,
+  o.killedWorker,
+  o.plan,
+  o.watcherRun,
+  o.killedRun,
+  o.killSwitch,
+  o.killSwitch,
+  o.logout,
+  o.login,
+  o.ltp,
+  o.ltp,
+  o.fills,
+  o.outside,
+] as fc.Arbitrary<fc.AsyncCommand<object, Sys>>[];
+
+/** Late broker acts of the last sequence (a failed one too) land before the next one starts. */
+const carried = { lateUntil: 0 };
+
+/** A fresh world for one sequence: the emulator reset, the demo session, no plans, the switch off, a new strategy. */
+const freshSys = async (w: World, skip: ReadonlySet<number>): Promise<Sys> => {
+  await sleep(carried.lateUntil - Date.now());
+  await w.stack.signalQueue.drained();
+  w.killOnWrite = false;
+  w.killNextActor = false;
+  w.proxy.revive();
+  await w.control.reset();
+  restoreSession(w.stack);
+  for (const stored of await w.store.list()) await w.store.remove(stored.plan.planId, stored.version);
+  for (const tsym of ['M&M-EQ', 'SBIN-EQ']) await w.control.ltp('NSE', tsym, 1500);
+  const s: Sys = { w, intents: [], orders: [], halt: 'off', lateUntil: 0, alerts: 0, log: [], skip };
+  await request(w, 'DELETE', '/kill-switch');
+  await createStrategy(s);
+  return s;
+};
+
+/**
+ * The sequence's end: every late act landed, the switch off, logged in, and each open write retried with its key once
+ * its late window has passed: answered (the order, or a clear not-executed error), never a second order.
+ */
+const settle = async (s: Sys): Promise<void> => {
+  await sleep(s.lateUntil - Date.now());
+  await s.w.control.clearFaults();
+  if (s.loggedOut) {
+    await s.w.stack.renew();
+    s.loggedOut = undefined;
+  }
+  const off = await request(s.w, 'DELETE', '/kill-switch');
+  if (off.verdict !== 'ok') throw new Error(`settle: DELETE /kill-switch answered ${off.status} ${off.code}`);
+  s.halt = 'off';
+  s.log.push('-- settle --');
+  for (const intent of unresolved(s)) {
+    await sleep(intent.actedAt + SETTLE_MS - Date.now());
+    checkResolved(s, intent, await send(s, intent, `final retry ${intent.label}`));
+  }
+  await s.w.stack.signalQueue.drained();
+  checkAll(s);
+  checkHonest(s);
+};
+
+export const systemModel = (w: World, maxCommands: number, skip: ReadonlySet<number> = new Set()) =>
+  fc.asyncProperty(fc.commands(COMMANDS, { maxCommands, size: 'max' }), async (cmds) => {
+    const s = await freshSys(w, skip);
+    systemStats.sequences += 1;
+    try {
+      await fc.asyncModelRun(() => ({ model: {}, real: s }), cmds);
+      await settle(s);
+    } finally {
+      carried.lateUntil = s.lateUntil;
+      // SYSTEM_MODEL_TRACE=1: each sequence's steps and answers, as it ended.
+      if (process.env.SYSTEM_MODEL_TRACE) console.log(`sequence ${systemStats.sequences}:\n  ${s.log.join('\n  ')}`);
+    }
+  });
