@@ -461,10 +461,10 @@ export interface components {
                 /** @description The broker's own failure text (emsg), when it gave one. */
                 brokerMessage?: string;
                 /**
-                 * @description Operations that change orders or the session (place, modify, cancel, logout): `unknown` means the broker may have acted; check (the pending orders, or the session) before retrying.
+                 * @description Operations that change orders or the session (place, modify, cancel, logout): `unknown` means the broker may have acted; check (the pending orders, or the session) before retrying. `undone`: the broker acted and the gateway undid it at once (an order that landed while the kill switch was on, cancelled); nothing of it is live.
                  * @enum {string}
                  */
-                outcome?: "unknown" | "not_executed";
+                outcome?: "unknown" | "not_executed" | "undone";
             };
         };
         DryRun: {

@@ -115,7 +115,12 @@ export const errorName = (code: ErrorCode): string =>
  * (timeout after sending, unreadable reply): the caller must check the pending list before retrying.
  * `not_executed` means the broker certainly did not act (refused connection, session or validation failure).
  */
-export type Outcome = 'unknown' | 'not_executed';
+/**
+ * What the broker did, on a failure of a call that changes orders or the session: `unknown` (it may have acted),
+ * `not_executed` (it certainly did not), `undone` (it acted and the gateway undid it at once: an order that landed
+ * while the kill switch was on, cancelled; nothing of it is live).
+ */
+export type Outcome = 'unknown' | 'not_executed' | 'undone';
 
 /** The one shape of `details` when a request is refused field by field (VALIDATION_FAILED, CONFIGURATION_ERROR). */
 export interface FieldProblem {

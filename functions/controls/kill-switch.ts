@@ -13,6 +13,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
 
+import { splitRemarks } from '../broker/order-stamps.js';
 import { SessionSource } from '../broker/session.js';
 import { ConfigurationError, type ErrorBody, fromDirectInvocation } from '../contract/errors.js';
 import { createGatewayEvents } from '../events/producer.js';
@@ -23,6 +24,7 @@ import { createRoutedFunction } from '../gateway/routed-function.js';
 import type { RoutedRequest } from '../gateway/routed-request.js';
 import { KILL_SWITCH } from '../manifest/kill-switch.js';
 import { cancelGttOrder, getPendingGttOrders } from '../operations.js';
+import { recordGone } from '../orders/journal.js';
 import { type GatewayConfig, type GatewaySettings, parseGatewayConfig } from '../runtime/config.js';
 import { envName } from '../runtime/env.js';
 import { logger as defaultLogger, writeLog } from '../runtime/logger.js';
@@ -121,22 +123,37 @@ export const createKillSwitchControl = (options: KillSwitchOptions = {}): KillSw
     failed: Map<string, { al_id: string; code: string; message: string }>,
   ) => {
     // Every page of the pending list (it answers at most 1,000 orders a page).
-    const pendingIds: string[] = [];
+    const pendingOrders: { al_id: string; remarks?: string }[] = [];
     let cursor: string | undefined;
     do {
       const page = (await rt.list({ limit: 1_000, ...(cursor ? { cursor } : {}) }, context)) as {
-        orders: { al_id: string }[];
+        orders: { al_id: string; remarks?: string }[];
         nextCursor?: string;
       };
-      pendingIds.push(...page.orders.map((o) => o.al_id));
+      pendingOrders.push(...page.orders);
       cursor = page.nextCursor;
     } while (cursor);
-    for (const alId of pendingIds.filter((id) => !cancelled.includes(id))) {
+    for (const { al_id: alId, remarks } of pendingOrders.filter((o) => !cancelled.includes(o.al_id))) {
       for (;;) {
         try {
           await rt.cancel({ al_id: alId }, context);
           cancelled.push(alId);
           failed.delete(alId);
+          // A journaled write's order (its stamp in the remarks): a retry of its key answers this order, never a
+          // second one, though the broker's lists no longer show it.
+          const stamp = splitRemarks(remarks).stamp;
+          if (stamp && rt.config.idempotencyTableName)
+            await recordGone(
+              {
+                tableName: rt.config.idempotencyTableName,
+                ttlSeconds: rt.config.idempotencyTtlSeconds,
+                endpoint: rt.config.dynamodbEndpoint,
+              },
+              stamp,
+              alId,
+            ).catch((error: unknown) =>
+              writeLog(logger, 'error', 'swept order not recorded for its key', { al_id: alId, error }),
+            );
           break;
         } catch (error) {
           const body = parseDirectError(error);

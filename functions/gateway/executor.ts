@@ -15,7 +15,7 @@ import type { BrokerAuth } from '../broker/jdata.js';
 import { type LogoutDeps, logoutEverywhere } from '../broker/logout.js';
 import { stampedRemarks, stampOf } from '../broker/order-stamps.js';
 import type { BrokerSession, SessionSource } from '../broker/session.js';
-import { ConfigurationError, GatewayError } from '../contract/errors.js';
+import { ConfigurationError, GatewayError, InternalError, TradingHaltedError } from '../contract/errors.js';
 import type { AnyOperation } from '../contract/operation.js';
 import { redactDeep } from '../contract/redact.js';
 import type { GatewayEvents } from '../events/producer.js';
@@ -123,6 +123,14 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
     );
   }
 
+  // An order write's bounds, from its entry here: its send starts within one broker timeout (two with a PATCH's
+  // second read) and every attempt of it ends by `sendsEndBy`, so the broker may act on it until then plus the late
+  // window and not after (docs/order-safety.md, "The late window"): what the journal and the kill switch wait for.
+  const enteredAt = Date.now();
+  const sendBy = enteredAt + (request.beforeSend ? 2 : 1) * config.brokerTimeoutMs;
+  const sendsEndBy = Math.min(enteredAt + context.getRemainingTimeInMillis() - 1_000, sendBy + config.brokerTimeoutMs);
+  const bounded = operation.kind === 'order';
+
   const send = async (stamp?: string): Promise<Execution> => {
     // Every broker write takes a permit from the account's governor first (after the idempotency record is claimed,
     // so a replay takes none, and a refusal frees the key: nothing was sent). The same conditional write records
@@ -131,9 +139,6 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
     let permitAt = 0;
     if (operation.kind === 'order' && controls) {
       permitAt = Date.now();
-      const deadline = permitAt + context.getRemainingTimeInMillis();
-      // The PATCH's second read, the send and a rotated-token retry, each within the broker timeout, end by then.
-      const sendsEndBy = Math.min(deadline, permitAt + 3 * config.brokerTimeoutMs);
       facts.governorCalls = (
         await controls.acquire((await request.session()).uid, operation.refusedWhileHalted === true, {
           landBy: sendsEndBy + config.orderLateWindowMs,
@@ -153,13 +158,27 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
       ).dynamoCalls;
     }
     await request.beforeSend?.();
+    if (bounded && Date.now() > sendBy)
+      throw new InternalError(
+        `${operation.name} could not be sent within its time (the gateway's own steps were slow); nothing was sent. Retry it.`,
+        { outcome: 'not_executed' },
+      );
     const started = performance.now();
     try {
       const wire = {
         baseUrl: config.brokerBaseUrl,
         auth: config.brokerAuth,
-        // A rotated-token retry must still end before the Lambda does, so our own timeout fires, not Lambda's.
-        timeoutMs: () => Math.max(100, Math.min(config.brokerTimeoutMs, context.getRemainingTimeInMillis() - 1_000)),
+        // A rotated-token retry must still end before the Lambda does, so our own timeout fires, not Lambda's; an
+        // order write's attempts all end by its bound.
+        timeoutMs: () =>
+          Math.max(
+            1,
+            Math.min(
+              config.brokerTimeoutMs,
+              context.getRemainingTimeInMillis() - 1_000,
+              bounded ? sendsEndBy - Date.now() : Number.POSITIVE_INFINITY,
+            ),
+          ),
         ...(config.algoId ? { algoId: config.algoId } : {}),
       };
       const calls = {
@@ -223,10 +242,11 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
     const stamp =
       named && (operation.broker === 'CancelGTTOrder' || stampedRemarks(tag, named) !== undefined) ? named : undefined;
     const deadline = Date.now() + context.getRemainingTimeInMillis();
+    // The adoption's reads have the invocation's time; the write's own bound is what the journal records.
     try {
       const run = await idempotency.run(key, request.idempotencyInput ?? input, {
         stamp,
-        deadline,
+        deadline: sendsEndBy,
         send: async () => {
           const sent = await send(operation.broker === 'CancelGTTOrder' ? undefined : stamp);
           events = sent.events;
@@ -240,6 +260,13 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
             session: request.session,
             refreshSession: request.refreshSession,
           });
+          // Not in the lists, because the kill switch's sweep cancelled it since: it happened, and is undone.
+          const gone = found ? undefined : await idempotency.goneOrder(stamp!);
+          if (gone)
+            throw new TradingHaltedError(
+              `The first attempt with idempotency key "${key}" reached the broker (al_id ${gone}) and the kill switch's sweep cancelled it since; nothing was sent again. Send it with a new key to place it again.`,
+              { outcome: 'undone', details: { al_id: gone, cancelled: true } },
+            );
           if (!found) return undefined;
           const result = withConversion(found);
           events =

@@ -71,6 +71,9 @@ export const cancelIfHalted = async (check: LandedCheck): Promise<void> => {
     failure === undefined
       ? `The kill switch went on (${halt.changedAt}) while this order was on its way: the broker took it (al_id ${alId}) and it was cancelled at once; nothing of it is live. Turn the switch off (DELETE /kill-switch) and send it again with a new key.`
       : `The kill switch went on (${halt.changedAt}) while this order was on its way: the broker took it (al_id ${alId}) and cancelling it failed (${failure}); the switch's sweep cancels it. Check GET /gtt-orders.`,
-    { outcome: 'not_executed', details: { al_id: alId, cancelled: failure === undefined } },
+    {
+      outcome: failure === undefined ? 'undone' : 'unknown',
+      details: { al_id: alId, cancelled: failure === undefined },
+    },
   );
 };

@@ -39,9 +39,9 @@ const errorSchema: JsonObject = {
         brokerMessage: { type: 'string', description: "The broker's own failure text (emsg), when it gave one." },
         outcome: {
           type: 'string',
-          enum: ['unknown', 'not_executed'],
+          enum: ['unknown', 'not_executed', 'undone'],
           description:
-            'Operations that change orders or the session (place, modify, cancel, logout): `unknown` means the broker may have acted; check (the pending orders, or the session) before retrying.',
+            'Operations that change orders or the session (place, modify, cancel, logout): `unknown` means the broker may have acted; check (the pending orders, or the session) before retrying. `undone`: the broker acted and the gateway undid it at once (an order that landed while the kill switch was on, cancelled); nothing of it is live.',
         },
       },
     },

@@ -369,6 +369,24 @@ export class OrderJournal {
     });
   }
 
+  /**
+   * The order a stamped write placed and the gateway then cancelled (the kill switch's sweep, `recordGone`): the
+   * broker's lists no longer show it, so only this record keeps a retry of its key from placing it again.
+   */
+  async goneOrder(stamp: string): Promise<string | undefined> {
+    try {
+      const { Item } = await this.client.send(
+        new GetItemCommand({ TableName: this.options.tableName, Key: goneKey(stamp), ConsistentRead: true }),
+      );
+      return Item?.al_id?.S;
+    } catch (error) {
+      throw new InternalError('The idempotency store is unavailable; nothing was sent to the broker.', {
+        cause: error,
+        outcome: 'not_executed',
+      });
+    }
+  }
+
   private inProgress(key: string, until: number, what: string): GatewayError {
     const retryAfterSeconds = Math.max(1, Math.ceil((until - this.now()) / 1_000));
     return new IdempotencyInProgressError(
@@ -377,3 +395,27 @@ export class OrderJournal {
     );
   }
 }
+
+const goneKey = (stamp: string): Record<string, AttributeValue> => ({ id: { S: `gone#${stamp}` } });
+
+/**
+ * Records that the gateway cancelled the stamped order `alId` (the kill switch's sweep): a retry of the write that
+ * placed it answers that order instead of placing it again (`goneOrder`). Kept as long as the keys are.
+ */
+export const recordGone = async (
+  table: { tableName: string; ttlSeconds: number; endpoint?: string | undefined },
+  stamp: string,
+  alId: string,
+): Promise<void> => {
+  await dynamoDbClient(table.endpoint).send(
+    new PutItemCommand({
+      TableName: table.tableName,
+      Item: {
+        ...goneKey(stamp),
+        status: { S: 'GONE' },
+        al_id: { S: alId },
+        expiration: { N: String(Math.floor(Date.now() / 1000) + table.ttlSeconds) },
+      },
+    }),
+  );
+};

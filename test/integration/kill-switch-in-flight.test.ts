@@ -72,7 +72,7 @@ describe('kill switch with an order on its way', () => {
     const placed = await place;
     expect(placed).toMatchObject({
       status: 423,
-      body: { error: { code: 'TRADING_HALTED', outcome: 'not_executed', details: { cancelled: true } } },
+      body: { error: { code: 'TRADING_HALTED', outcome: 'undone', details: { cancelled: true } } },
     });
     const alId = placed.body.error.details.al_id as string;
     expect(placed.body.error.message).toMatch(/it was cancelled at once; nothing of it is live/);

@@ -11,7 +11,7 @@ import { jdata } from '../contract/jdata-client.js';
 import { type Fault, faultLabel, gttBody, send, withFault, WRITE_FAULTS } from './system-commands.js';
 import { ordersOf, OUTSIDE } from './system-invariants.js';
 import { Command, type Intent, keyOf, late, newIntent, nextId, record, type Sys, tagOf } from './system-state.js';
-import { answerOf, BROKER_TIMEOUT_MS, LATE_WINDOW_MS, request, SLOW_MS } from './system-world.js';
+import { answerOf, request, SLOW_MS, WRITE_BOUND_MS } from './system-world.js';
 import { wireGtt } from './wire-order.js';
 
 const PRICES = [1350, 1395, 1450, 1485, 1500, 1560, 1605, 1650] as const;
@@ -266,7 +266,7 @@ const logout = fc.constantFrom('POST /session/logout', 'end-of-day logout').map(
       s.log.push(`${how}: ${a.status}${a.code ? ` ${a.code}` : ''}`);
       if (a.verdict !== 'ok') return;
       // A write already on its way when the logout began may still arrive: only while something could be in flight.
-      const allowUntil = s.lateUntil > at ? at + BROKER_TIMEOUT_MS + LATE_WINDOW_MS : at;
+      const allowUntil = s.lateUntil > at ? at + WRITE_BOUND_MS : at;
       s.loggedOut ??= { at, allowUntil };
     }),
 );

@@ -27,8 +27,14 @@ export const LATE_WINDOW_MS = 3_000;
 export const SLOW_MS = 2_300;
 /** The deadline of an invocation the model kills (an order function, a signal worker's run). */
 export const KILLED_DEADLINE_MS = 3_000;
+/**
+ * The gateway's bound on an order write (docs/order-safety.md, "The late window"): its send starts within one broker
+ * timeout of its entry into the order core (two with a PATCH's second read), every attempt ends within one more, and
+ * the broker may act on it for the late window after that.
+ */
+export const WRITE_BOUND_MS = 3 * BROKER_TIMEOUT_MS + LATE_WINDOW_MS;
 /** From a write's start until nothing it began can still land at the broker. */
-export const SETTLE_MS = BROKER_TIMEOUT_MS + LATE_WINDOW_MS + 200;
+export const SETTLE_MS = WRITE_BOUND_MS + 200;
 
 export const WRITE_OPERATIONS = [
   'PlaceGTTOrder',
@@ -134,7 +140,8 @@ export const restoreSession = (stack: LocalStack): void =>
   );
 
 /** What an answer says of the broker: acted (ok), maybe (unknown), another attempt still in flight, or not acted. */
-export type Verdict = 'ok' | 'unknown' | 'in_flight' | 'not_executed';
+/** `undone`: the broker acted and the gateway cancelled it at once (an order that landed with the kill switch on). */
+export type Verdict = 'ok' | 'unknown' | 'in_flight' | 'not_executed' | 'undone';
 
 export interface Answer {
   status: number;
@@ -158,11 +165,13 @@ export const answerOf = (status: number, body: Record<string, unknown>): Answer 
         ? 'in_flight'
         : error?.outcome === 'unknown'
           ? 'unknown'
-          : error?.outcome === 'not_executed'
-            ? 'not_executed'
-            : status >= 500
-              ? 'unknown'
-              : 'not_executed';
+          : error?.outcome === 'undone'
+            ? 'undone'
+            : error?.outcome === 'not_executed'
+              ? 'not_executed'
+              : status >= 500
+                ? 'unknown'
+                : 'not_executed';
   const idem = body.idempotency as { replayed?: boolean } | undefined;
   return {
     status,
