@@ -76,6 +76,7 @@ export const createKillSwitchControl = (options: KillSwitchOptions = {}): KillSw
       metrics,
       controls: dynamoTradingControls,
       events: createGatewayEvents,
+      inProcess: true,
     } as const;
     runtime = {
       config,

@@ -8,7 +8,7 @@
  * (a map, the layout Powertools' idempotency records already have), so one stream filter selects both:
  *
  * - the idempotency record of a call with an Idempotency-Key: `data` is `{kind: 'ok', result, outbox: [...]}`,
- *   written by the one UpdateItem that completes the record (safety/idempotency.ts);
+ *   written by the one UpdateItem that completes the record (orders/journal.ts);
  * - `outbox#<eventId>`: a call without a key (a modify or cancel sent without one, the kill switch's sweep) puts
  *   one item of its own after the broker's success: `data` is `{kind: 'outbox', outbox: [...]}`.
  */

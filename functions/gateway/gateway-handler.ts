@@ -83,6 +83,11 @@ export interface GatewayOptions {
    * DynamoDB client. With CONTROL_TABLE_NAME set, every broker write of such an operation takes a permit first.
    */
   controls?: TradingControlsFactory;
+  /**
+   * Called in-process by another function (plans, signals, the kill switch's sweep): a failure is the typed
+   * GatewayError itself, not the named error with a JSON message that Step Functions reads.
+   */
+  inProcess?: boolean;
   /** Powertools Metrics instance (tests); by default one per handler in the `GttGateway` namespace. */
   metrics?: Metrics;
 }
@@ -164,7 +169,7 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
   const audit = auditLog(operation, logger);
   // The shell every function runs in (logger context, metrics), then the gateway's own stack.
   const handler = functionShell<unknown, unknown, GatewayContext>({ logger, metrics })
-    .use(errorContract<GatewayContext>())
+    .use(errorContract<GatewayContext>({ typed: options.inProcess === true }))
     .use(accessLog(operation, logger))
     .use(operationMetrics(operation, metrics))
     .use(httpResponse(operation))

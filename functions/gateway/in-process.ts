@@ -56,6 +56,7 @@ export const inProcessGateway = (settings: GatewaySettings, logger: Logger, name
     idempotency: dynamoIdempotency,
     controls: dynamoTradingControls,
     events: createGatewayEvents,
+    inProcess: true,
   } as const;
   const sessions = new SessionSource({
     secretId: config.brokerSecretId,

@@ -101,7 +101,7 @@ export type Grant =
   | 'oauthAppSecret:read'
   | 'loginSecret:read'
   | 'oauthStateTable'
-  /** Powertools' idempotency records (Get, Put, Update, Delete) and the outbox items they carry. */
+  /** The journal of broker writes, which are the idempotency records (Get, Put, Update, Delete), and their outbox items. */
   | 'idempotencyTable'
   /** Outbox items only (PutItem): the kill switch's cancels carry no key. */
   | 'idempotencyTable:outbox'

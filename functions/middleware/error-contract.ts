@@ -27,7 +27,13 @@ export const directInvocationError = (error: GatewayError): Error => {
   return thrown;
 };
 
-export const errorContract = <TContext extends Context = Context>(): MiddlewareObj<
+/**
+ * `typed`: the handler is called in-process by another function of the set (plans, signals, the kill switch): a
+ * direct invocation's failure stays the typed GatewayError (redacted), never a JSON body in a message to parse back.
+ */
+export const errorContract = <TContext extends Context = Context>(
+  options: { typed?: boolean } = {},
+): MiddlewareObj<
   unknown,
   unknown,
   Error,
@@ -40,7 +46,7 @@ export const errorContract = <TContext extends Context = Context>(): MiddlewareO
     const http = sourceOf(request.event) === 'http';
     try {
       if (http) request.response = httpErrorResponse(error);
-      else request.error = directInvocationError(error);
+      else request.error = options.typed ? error : directInvocationError(error);
     } catch (renderError) {
       // An error whose body cannot be rendered (a bug in what it carries) still leaves inside the contract.
       error = new InternalError('Unexpected error in the gateway; see the function logs for the request id.', {
