@@ -29,6 +29,9 @@ import type { LifecycleEvent } from '../schemas/events.js';
 import { cancelIfHalted } from './landed-after-halt.js';
 import { buildEvents, carriedEvents, type EventFate, queueEvents } from './order-events.js';
 
+/** The shortest broker attempt: a shorter timeout would only turn a reply on its way into an unknown outcome. */
+const MIN_ATTEMPT_MS = 100;
+
 /** What the executor needs of the deployment's configuration. */
 export interface ExecutorConfig {
   brokerBaseUrl: string;
@@ -130,6 +133,9 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
   const sendBy = enteredAt + (request.beforeSend ? 2 : 1) * config.brokerTimeoutMs;
   const sendsEndBy = Math.min(enteredAt + context.getRemainingTimeInMillis() - 1_000, sendBy + config.brokerTimeoutMs);
   const bounded = operation.kind === 'order';
+  // What the journal and the kill switch wait for: every attempt ends by then (an attempt takes at least
+  // MIN_ATTEMPT_MS, so one started just before `sendsEndBy` ends that much after it).
+  const writesEndBy = sendsEndBy + MIN_ATTEMPT_MS;
 
   const send = async (stamp?: string): Promise<Execution> => {
     // Every broker write takes a permit from the account's governor first (after the idempotency record is claimed,
@@ -141,7 +147,7 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
       permitAt = Date.now();
       facts.governorCalls = (
         await controls.acquire((await request.session()).uid, operation.refusedWhileHalted === true, {
-          landBy: sendsEndBy + config.orderLateWindowMs,
+          landBy: writesEndBy + config.orderLateWindowMs,
           session: {
             readAt: () => request.sessions.readAt(),
             reread: async () => {
@@ -172,7 +178,7 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
         // order write's attempts all end by its bound.
         timeoutMs: () =>
           Math.max(
-            1,
+            MIN_ATTEMPT_MS,
             Math.min(
               config.brokerTimeoutMs,
               context.getRemainingTimeInMillis() - 1_000,
@@ -246,7 +252,7 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
     try {
       const run = await idempotency.run(key, request.idempotencyInput ?? input, {
         stamp,
-        deadline: sendsEndBy,
+        deadline: writesEndBy,
         send: async () => {
           const sent = await send(operation.broker === 'CancelGTTOrder' ? undefined : stamp);
           events = sent.events;

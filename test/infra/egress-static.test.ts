@@ -193,8 +193,11 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
       // The order functions' idempotency calls, and the OAuth function's conditional put and delete of a state:
       // without the second, the OAuth login would be denied at the endpoint in every VPC deployment.
       expect(statements.map((s) => [s.Resource, actionsOf(s).sort()])).toEqual([
+        // The journal of broker writes (the idempotency records), and the control table: the order-rate governor,
+        // the kill switch, the session's end and the order leases (a put, an update, a delete). Without the second,
+        // every order write would fail closed in a VPC deployment.
         [
-          getAtt(idempotencyTable, 'Arn'),
+          [getAtt(controlTable, 'Arn'), getAtt(idempotencyTable, 'Arn')],
           ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
         ],
         [
@@ -209,8 +212,7 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
             'dynamodb:UpdateItem',
           ],
         ],
-        // The order-rate governor (and the kill switch's UpdateItem): without it every order write would fail closed in a VPC deployment.
-        [getAtt(controlTable, 'Arn'), ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']],
+        // The OAuth function's conditional put and delete of a state: without it the OAuth login would be denied.
         [getAtt(stateTable, 'Arn'), ['dynamodb:DeleteItem', 'dynamodb:PutItem']],
       ]);
       // Secrets Manager goes through the NAT: no interface endpoint (docs/egress.md).

@@ -136,7 +136,8 @@ describe('control table (order-rate governor)', () => {
   it('every order function, the kill switch and the plans (and only those) get the table, and only those may read or write it', () => {
     const orderIds = OPERATIONS.filter((op) => op.kind === 'order').map((op) => op.name);
     // The plans act through the order operations: the Plans function, and the watcher that carries them out.
-    const actors = [...orderIds, 'KillSwitch', 'Plans', 'EventsGttWatcher', 'SignalWorker'];
+    // Logout (the operation and the end-of-day one) writes the session's end into the account's control item.
+    const actors = [...orderIds, 'KillSwitch', 'Plans', 'EventsGttWatcher', 'SignalWorker', 'Logout', 'SessionLogout'];
     const withTable = functionsOf(gateway).filter(
       ([, f]) => f.Properties.Environment?.Variables?.CONTROL_TABLE_NAME !== undefined,
     );
@@ -148,8 +149,8 @@ describe('control table (order-rate governor)', () => {
       p.Properties.PolicyDocument.Statement.some((st) => /ControlTable/.test(JSON.stringify(st.Resource))),
     );
     // The order functions (GetItem, PutItem), the kill switch, which also turns the switch (UpdateItem), the plans.
-    // ... and the signal worker (an alert may turn the kill switch).
-    expect(onControl).toHaveLength(orderIds.length + 4);
+    // ... the signal worker (an alert may turn the kill switch) and the two logouts.
+    expect(onControl).toHaveLength(orderIds.length + 6);
   });
 
   it('the kill switch may turn the switch (UpdateItem) besides the governor calls, on its three IAM routes', () => {
@@ -161,7 +162,13 @@ describe('control table (order-rate governor)', () => {
     const onControl = policy.Properties.PolicyDocument.Statement.filter((st) =>
       /ControlTable/.test(JSON.stringify(st.Resource)),
     );
-    expect(onControl.flatMap(actions).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
+    // The governor's calls and the order leases of its cancels (put, update, delete); UpdateItem turns the switch.
+    expect(onControl.flatMap(actions).sort()).toEqual([
+      'dynamodb:DeleteItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+    ]);
     // On the idempotency table only the outbox items of its sweep's cancels (they carry no key).
     const onIdempotency = policy.Properties.PolicyDocument.Statement.filter((st) =>
       /IdempotencyTable/.test(JSON.stringify(st.Resource)),

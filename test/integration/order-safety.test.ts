@@ -1,6 +1,6 @@
 /**
  * Idempotent placement, guardrails, dry run and audit records, end to end: HTTP requests to the local API, real
- * handlers, Powertools idempotency on dynalite, the broker emulator, and the local Secrets Manager endpoint.
+ * handlers, the journal of broker writes on dynalite, the broker emulator, and the local Secrets Manager endpoint.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -51,7 +51,7 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 describe('the order path with the outbox', () => {
-  it('a warm place is three DynamoDB calls (key claimed, permit, record completed with its event) and no EventBridge call', async () => {
+  it('a warm place is four DynamoDB calls (key claimed, permit, kill switch read after the send, record completed with its event) and no EventBridge call', async () => {
     expect((await post('/gtt-orders', SAMPLE_ORDER, 'warm-up')).status).toBe(201);
     await stack.eventsForwarded();
     const callsBefore = stack.dynamo.streams.calls.length;
@@ -64,6 +64,8 @@ describe('the order path with the outbox', () => {
     expect(onPath.map((c) => `${c.action} ${c.tables[0]}`)).toEqual([
       `PutItem ${stack.dynamo.tableName}`,
       `PutItem ${LOCAL_CONTROL_TABLE}`,
+      // Did the kill switch go on while the order was on its way? (It would be cancelled at once.)
+      `GetItem ${LOCAL_CONTROL_TABLE}`,
       `UpdateItem ${stack.dynamo.tableName}`,
     ]);
     // The reply did not wait for the event; the forwarder publishes it, once.

@@ -30,6 +30,8 @@ const made: string[] = [];
 /** The killed invocation's deadline; the slow call outlasts it (and, acted on late, lands within the late window). */
 const KILLED_MS = 2_500;
 const SLOW_MS = 6_000;
+/** The stack's late window (ORDER_LATE_WINDOW_MS). */
+const LATE_MS = 1_000;
 
 const api = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
   const res = await fetch(`${stack.api.url}${path}`, {
@@ -127,7 +129,8 @@ const expectSaid = async (planId: string, tsym: string) => {
 };
 
 beforeAll(async () => {
-  stack = await startLocalStack({ settings: HIGH_ORDER_RATE });
+  // A short late window: the killed modify's lease on its order (orders/lease.ts) lapses a second after its bound.
+  stack = await startLocalStack({ settings: { ...HIGH_ORDER_RATE, ORDER_LATE_WINDOW_MS: LATE_MS } });
   control = emulatorControl(stack.emulator.url);
   const captured = captureLogger();
   logLines = captured.lines;
@@ -226,7 +229,9 @@ describe('a killed run of a trailing stop', () => {
     expect(await planEvents(created.planId, 'Plan Unprotected')).toEqual([]);
     expect((await stamped(`${created.planId}.s`)).map((o) => Number(o.trigger))).toEqual([1400]);
 
-    // The lease over, the move is tried again with the next key.
+    // The lease over, the move is tried again with the next key (once the killed write's order lease, which runs on
+    // the real clock, has lapsed too: its bound, at most the killed run's deadline, plus the late window).
+    await new Promise((resolve) => setTimeout(resolve, KILLED_MS + LATE_MS));
     clock.offset = Date.parse(left.inFlight!.leaseUntil) - Date.now() + 1_000;
     expect((await run()).acted).toEqual([`${created.planId}:stop-trailed`]);
     expect((await stamped(`${created.planId}.s`)).map((o) => Number(o.trigger))).toEqual([1440]);

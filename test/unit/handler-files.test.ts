@@ -29,7 +29,8 @@ describe('handler files match the manifest', () => {
       );
       expect(/\bevents:\s*createGatewayEvents\b/.test(options), 'events option').toBe(op.lifecycle !== undefined);
       expect(/\bcontrols:\s*dynamoTradingControls\b/.test(options), 'trading controls option').toBe(
-        op.kind === 'order',
+        // Order writes take permits; Logout writes the session's end into the same item.
+        op.kind === 'order' || op.broker === 'Logout',
       );
       expect(options).toMatch(/prefetchSession:\s*true/);
     },
