@@ -24,7 +24,7 @@ import { createRoutedFunction } from '../gateway/routed-function.js';
 import type { RoutedRequest } from '../gateway/routed-request.js';
 import { KILL_SWITCH } from '../manifest/kill-switch.js';
 import { cancelGttOrder, getPendingGttOrders } from '../operations.js';
-import { recordGone } from '../orders/journal.js';
+import { recordGone } from '../orders/gone.js';
 import { type GatewayConfig, type GatewaySettings, parseGatewayConfig } from '../runtime/config.js';
 import { envName } from '../runtime/env.js';
 import { logger as defaultLogger, writeLog } from '../runtime/logger.js';

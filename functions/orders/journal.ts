@@ -44,6 +44,7 @@ import { redactDeep } from '../contract/redact.js';
 import { dynamoDbClient, isConditionFailure } from '../safety/dynamodb-client.js';
 import { canonicalNumbers } from '../safety/idempotency-input.js';
 import type { LifecycleEvent } from '../schemas/events.js';
+import { findGone } from './gone.js';
 
 /** What a write (or an adoption) yields: its result, and the lifecycle events of its success. */
 export interface Executed<T = unknown> {
@@ -369,22 +370,9 @@ export class OrderJournal {
     });
   }
 
-  /**
-   * The order a stamped write placed and the gateway then cancelled (the kill switch's sweep, `recordGone`): the
-   * broker's lists no longer show it, so only this record keeps a retry of its key from placing it again.
-   */
-  async goneOrder(stamp: string): Promise<string | undefined> {
-    try {
-      const { Item } = await this.client.send(
-        new GetItemCommand({ TableName: this.options.tableName, Key: goneKey(stamp), ConsistentRead: true }),
-      );
-      return Item?.al_id?.S;
-    } catch (error) {
-      throw new InternalError('The idempotency store is unavailable; nothing was sent to the broker.', {
-        cause: error,
-        outcome: 'not_executed',
-      });
-    }
+  /** The order a stamped write placed and the gateway's kill switch cancelled since (gone.ts), if any. */
+  goneOrder(stamp: string): Promise<string | undefined> {
+    return findGone({ tableName: this.options.tableName, endpoint: this.options.endpoint }, stamp);
   }
 
   private inProgress(key: string, until: number, what: string): GatewayError {
@@ -395,27 +383,3 @@ export class OrderJournal {
     );
   }
 }
-
-const goneKey = (stamp: string): Record<string, AttributeValue> => ({ id: { S: `gone#${stamp}` } });
-
-/**
- * Records that the gateway cancelled the stamped order `alId` (the kill switch's sweep): a retry of the write that
- * placed it answers that order instead of placing it again (`goneOrder`). Kept as long as the keys are.
- */
-export const recordGone = async (
-  table: { tableName: string; ttlSeconds: number; endpoint?: string | undefined },
-  stamp: string,
-  alId: string,
-): Promise<void> => {
-  await dynamoDbClient(table.endpoint).send(
-    new PutItemCommand({
-      TableName: table.tableName,
-      Item: {
-        ...goneKey(stamp),
-        status: { S: 'GONE' },
-        al_id: { S: alId },
-        expiration: { N: String(Math.floor(Date.now() / 1000) + table.ttlSeconds) },
-      },
-    }),
-  );
-};

@@ -33,9 +33,8 @@ interface PlanView {
 type Body = Json & { error?: { code: string; message: string } };
 type PendingGtt = { al_id: string; type: string; tag?: string; trigger?: string };
 
-/** The stack's late window (ORDER_LATE_WINDOW_MS). */
+/** The stack's late window (ORDER_LATE_WINDOW_MS): an unknown modify holds its order's lease this long. */
 const LATE_MS = 1_000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let stack: LocalStack;
 let control: EmulatorControl;
 let keys = 0;
@@ -104,7 +103,6 @@ const exitArmed = async (tsym: string) => {
 
 beforeAll(async () => {
   stack = await startLocalStack({
-    // A short late window: a write whose outcome is unknown holds its order's lease this long after its send.
     settings: { ...HIGH_ORDER_RATE, ORDER_LATE_WINDOW_MS: LATE_MS },
     forwarder: {
       // The real publisher, in front of a local EventBridge that refuses the forwarder's puts carrying plan events
@@ -221,8 +219,7 @@ describe('9: a trailing stop', () => {
     expect(Number(adopted.trigger)).toBe(await brokerTrigger(created.alIds.stop));
     expect(adopted.history.map((h) => h.action)).toContain('stop-trail-adopted');
 
-    // The lost modify holds the stop's lease until the late window after its send has passed.
-    await sleep(LATE_MS);
+    await new Promise((resolve) => setTimeout(resolve, LATE_MS));
     await ltp('TCS-EQ', 1560);
     const third = await run();
     expect(third.errors.filter((e) => e.code === 'IDEMPOTENCY_KEY_REUSED')).toEqual([]);
@@ -236,7 +233,7 @@ describe('9: a trailing stop', () => {
     await ltp('TCS-EQ', 1590);
     expect(errorsOf(await run(), created.planId)).toHaveLength(1);
     expect(await brokerTrigger(created.alIds.stop)).toBe(1460);
-    await sleep(LATE_MS);
+    await new Promise((resolve) => setTimeout(resolve, LATE_MS));
     const later = createPlanEngine(stack.config, captureLogger().logger);
     (later as unknown as { deps: { now?: () => Date } }).deps.now = () => new Date(Date.now() + 120_000);
     const lapsed = await later.advance(Date.now() + 15_000);

@@ -1,0 +1,47 @@
+/**
+ * The orders the gateway itself cancelled after a journaled write placed them (the kill switch's sweep): the broker's
+ * lists no longer show a cancelled GTT, so only this record keeps a retry of the write's key from placing it again
+ * (journal.ts settles an unknown outcome by the books first, then by this). One item per stamp in the journal's table,
+ * kept as long as the keys are.
+ */
+import { type AttributeValue, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+
+import { InternalError } from '../contract/errors.js';
+import { dynamoDbClient } from '../safety/dynamodb-client.js';
+
+interface Table {
+  tableName: string;
+  endpoint?: string | undefined;
+}
+
+const goneKey = (stamp: string): Record<string, AttributeValue> => ({ id: { S: `gone#${stamp}` } });
+
+/** Records that the gateway cancelled the stamped order `alId`. */
+export const recordGone = async (table: Table & { ttlSeconds: number }, stamp: string, alId: string): Promise<void> => {
+  await dynamoDbClient(table.endpoint).send(
+    new PutItemCommand({
+      TableName: table.tableName,
+      Item: {
+        ...goneKey(stamp),
+        status: { S: 'GONE' },
+        al_id: { S: alId },
+        expiration: { N: String(Math.floor(Date.now() / 1000) + table.ttlSeconds) },
+      },
+    }),
+  );
+};
+
+/** The order the gateway cancelled for this stamp, if it did. */
+export const findGone = async (table: Table, stamp: string): Promise<string | undefined> => {
+  try {
+    const { Item } = await dynamoDbClient(table.endpoint).send(
+      new GetItemCommand({ TableName: table.tableName, Key: goneKey(stamp), ConsistentRead: true }),
+    );
+    return Item?.al_id?.S;
+  } catch (error) {
+    throw new InternalError('The idempotency store is unavailable; nothing was sent to the broker.', {
+      cause: error,
+      outcome: 'not_executed',
+    });
+  }
+};
