@@ -33,12 +33,7 @@ export const directInvocationError = (error: GatewayError): Error => {
  */
 export const errorContract = <TContext extends Context = Context>(
   options: { typed?: boolean } = {},
-): MiddlewareObj<
-  unknown,
-  unknown,
-  Error,
-  TContext
-> => ({
+): MiddlewareObj<unknown, unknown, Error, TContext> => ({
   name: 'errorContract',
   onError: (request) => {
     // The last net before the caller: no known secret and nothing token-shaped in any error reply.

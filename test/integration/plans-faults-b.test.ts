@@ -33,8 +33,7 @@ interface PlanView {
 type Body = Json & { error?: { code: string; message: string } };
 type PendingGtt = { al_id: string; type: string; tag?: string; trigger?: string };
 
-/** The stack's late window (ORDER_LATE_WINDOW_MS): an unknown modify holds its order's lease this long. */
-const LATE_MS = 1_000;
+const LATE_MS = 1_000; // the stack's ORDER_LATE_WINDOW_MS: an unknown modify holds its order's lease this long
 let stack: LocalStack;
 let control: EmulatorControl;
 let keys = 0;
@@ -218,7 +217,6 @@ describe('9: a trailing stop', () => {
     const adopted = await plan(created.planId);
     expect(Number(adopted.trigger)).toBe(await brokerTrigger(created.alIds.stop));
     expect(adopted.history.map((h) => h.action)).toContain('stop-trail-adopted');
-
     await new Promise((resolve) => setTimeout(resolve, LATE_MS));
     await ltp('TCS-EQ', 1560);
     const third = await run();
@@ -227,7 +225,6 @@ describe('9: a trailing stop', () => {
     expect(third.acted).toContain(`${created.planId}:stop-trailed`);
     expect(await brokerTrigger(created.alIds.stop)).toBe(1460);
     expect(Number((await plan(created.planId)).trigger)).toBe(1460);
-
     // A modify that never reached the broker: once its try can no longer be in flight, the next try takes a new key.
     await control.fault({ operation: 'ModifyGTTOrder', kind: 'drop', executed: false, times: 1 });
     await ltp('TCS-EQ', 1590);
