@@ -182,6 +182,12 @@ export class OrderJournal {
           }. ${error.message}`;
           throw error;
         }
+        if (entry.stamp === undefined)
+          // Its sender stopped before recording anything (killed), and nothing names its order at the broker.
+          throw new InternalError(
+            `The first attempt with idempotency key "${key}" stopped before its outcome was recorded, and it carries no stamp to find it by (its tag leaves no room): check the pending orders (GET /gtt-orders) before sending it again with a new key.`,
+            { outcome: 'unknown' },
+          );
         throw this.inProgress(key, entry.landBy, 'may still reach the broker');
       }
       // Not in the books, and it can no longer land: this request takes the write over (one taker per attempt).

@@ -37,7 +37,7 @@ const OPERATION: FunctionNotes = {
   home: 'stack',
   description: ({ summary, routes: [route] }) => `gtt-gateway: ${summary} (${route!.method} ${route!.path})`,
   roleDescription: ({ name, operation }) =>
-    `gtt-gateway ${name}: its log group, its secret${operation!.broker === 'Logout' ? ' (read, and mark it logged out)' : ''}${operation!.idempotency ? ', the idempotency table' : ''}${operation!.lifecycle ? " (its events' outbox too)" : ''}${operation!.kind === 'order' ? ', the control table (order-rate governor)' : ''}`,
+    `gtt-gateway ${name}: its log group, its secret${operation!.broker === 'Logout' ? ' (read, and mark it logged out)' : ''}${operation!.idempotency ? ', the idempotency table' : ''}${operation!.lifecycle ? " (its events' outbox too)" : ''}${operation!.kind === 'order' ? ', the control table (order-rate governor, order leases)' : ''}${operation!.broker === 'Logout' ? ", the control table (the session's end)" : ''}`,
   errors: ({ name }) => ({
     description: `${name}: function errors (unhandled failures and direct-invocation errors)`,
     threshold: 1,

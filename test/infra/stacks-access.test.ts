@@ -85,10 +85,16 @@ describe('least privilege', () => {
           'dynamodb:UpdateItem',
         ]);
       }
-      // The control table: the governor's read and conditional put, nothing else.
+      // The control table: the governor's read and conditional put, the order leases' put, update and delete (and
+      // the switch's and the session's end's update), nothing else.
       const onControl = (st: Statement) => /ControlTable/.test(JSON.stringify(st.Resource));
       for (const s of statements.filter((st) => actions(st).some((a) => a.startsWith('dynamodb:')) && onControl(st))) {
-        expect(actions(s).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem']);
+        expect(actions(s).sort()).toEqual([
+          'dynamodb:DeleteItem',
+          'dynamodb:GetItem',
+          'dynamodb:PutItem',
+          'dynamodb:UpdateItem',
+        ]);
       }
       // Any other table is the events table (events-default.test.ts checks what each function may do there).
       for (const s of statements.filter(
@@ -136,8 +142,8 @@ describe('control table (order-rate governor)', () => {
   it('every order function, the kill switch and the plans (and only those) get the table, and only those may read or write it', () => {
     const orderIds = OPERATIONS.filter((op) => op.kind === 'order').map((op) => op.name);
     // The plans act through the order operations: the Plans function, and the watcher that carries them out.
-    // Logout (the operation and the end-of-day one) writes the session's end into the account's control item.
-    const actors = [...orderIds, 'KillSwitch', 'Plans', 'EventsGttWatcher', 'SignalWorker', 'Logout', 'SessionLogout'];
+    // Logout writes the session's end into the account's control item (so does SessionLogout, when deployed).
+    const actors = [...orderIds, 'KillSwitch', 'Plans', 'EventsGttWatcher', 'SignalWorker', 'Logout'];
     const withTable = functionsOf(gateway).filter(
       ([, f]) => f.Properties.Environment?.Variables?.CONTROL_TABLE_NAME !== undefined,
     );
@@ -149,8 +155,8 @@ describe('control table (order-rate governor)', () => {
       p.Properties.PolicyDocument.Statement.some((st) => /ControlTable/.test(JSON.stringify(st.Resource))),
     );
     // The order functions (GetItem, PutItem), the kill switch, which also turns the switch (UpdateItem), the plans.
-    // ... the signal worker (an alert may turn the kill switch) and the two logouts.
-    expect(onControl).toHaveLength(orderIds.length + 6);
+    // ... the signal worker (an alert may turn the kill switch) and Logout.
+    expect(onControl).toHaveLength(orderIds.length + 5);
   });
 
   it('the kill switch may turn the switch (UpdateItem) besides the governor calls, on its three IAM routes', () => {

@@ -146,6 +146,20 @@ describe('idempotent place', () => {
     expect((await place(key)).body).toMatchObject({ al_id: late.body.al_id, idempotency: { replayed: true } });
   });
 
+  it('a tag that leaves no room for the stamp: the unknown outcome is reported, never settled by sending again', async () => {
+    const key = newKey();
+    const tagged = { ...order, tag: 'a-label-of-thirty-characters-' };
+    await control.fault({ operation: 'PlaceGTTOrder', kind: 'drop', executed: true });
+    expect((await place(key, tagged)).body).toMatchObject({ error: { outcome: 'unknown' } });
+    // The broker keeps the tag alone: nothing names this write's order.
+    expect((await pending()).map((o) => o.remarks)).toEqual([tagged.tag]);
+    await sleep(LATE_MS + 100);
+    const retry = await place(key, tagged);
+    expect(retry.body.error).toMatchObject({ outcome: 'unknown' });
+    expect(retry.body.error.message).toMatch(/carries no stamp to find it by/);
+    expect(await placeRequests()).toHaveLength(1);
+  });
+
   it('a failure where the broker certainly did not act frees the key for a retry', async () => {
     const key = newKey();
     await control.fault({ operation: 'PlaceGTTOrder', kind: 'rateLimit' });
