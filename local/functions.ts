@@ -7,6 +7,7 @@
  */
 import type { Context } from 'aws-lambda';
 
+import { usesTradingControls } from '../functions/contract/operation.js';
 import { createEventsHistory } from '../functions/controls/events-history.js';
 import { createKillSwitch } from '../functions/controls/kill-switch.js';
 import { createGatewayEvents } from '../functions/events/producer.js';
@@ -118,7 +119,7 @@ const operationHandler = (entry: FunctionEntry, env: Record<string, string>, opt
   return createGatewayHandler(op, {
     ...(op.idempotency ? { idempotency: dynamoIdempotency } : {}),
     ...(op.lifecycle ? { events: createGatewayEvents } : {}),
-    ...(op.kind === 'order' ? { controls: dynamoTradingControls } : {}),
+    ...(usesTradingControls(op) ? { controls: dynamoTradingControls } : {}),
     ...options.gateway,
     config: env as GatewaySettings,
   });

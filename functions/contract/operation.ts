@@ -197,3 +197,10 @@ export type ResultOf<Op> = Op extends OperationDefinition<infer _In, infer _Repl
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above: heterogeneous table of typed entries
 export type AnyOperation = OperationDefinition<any, any, any>;
+
+/**
+ * Whether an operation's function uses the account's trading controls (safety/trading-controls.ts): order writes take
+ * a permit, and Logout writes the session's end into the same item (every container's next order re-reads the secret).
+ */
+export const usesTradingControls = (op: Pick<AnyOperation, 'kind' | 'broker'>): boolean =>
+  op.kind === 'order' || op.broker === 'Logout';

@@ -22,7 +22,7 @@ import type { Context } from 'aws-lambda';
 
 import { SessionSource } from '../broker/session.js';
 import { InternalError } from '../contract/errors.js';
-import type { AnyOperation } from '../contract/operation.js';
+import { type AnyOperation, usesTradingControls } from '../contract/operation.js';
 import type { EventsConfig, GatewayEvents } from '../events/producer.js';
 import { errorContract } from '../middleware/error-contract.js';
 import { functionShell } from '../middleware/function-shell.js';
@@ -130,7 +130,7 @@ const lazyRuntime = (operation: AnyOperation, options: GatewayOptions) => {
           ? { events: options.events({ ...config, eventBusName: config.eventBusName }) }
           : {}),
         // Order writes take permits; Logout tells every container the session ended (the same item).
-        ...((operation.kind === 'order' || operation.broker === 'Logout') && config.controlTableName && options.controls
+        ...(usesTradingControls(operation) && config.controlTableName && options.controls
           ? { controls: options.controls({ ...config, controlTableName: config.controlTableName }) }
           : {}),
         ...(changesAnOrder(operation) && config.controlTableName

@@ -5,6 +5,7 @@
  * trading controls where it writes orders), so other bundles carry no DynamoDB or EventBridge client; any other
  * function calls its factory. Written by `npm run handlers`; `npm run handlers:check` fails on drift.
  */
+import { usesTradingControls } from '../contract/operation.js';
 import type { FunctionEntry, HandlerSource } from './types.js';
 
 const HEADER = '// Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.';
@@ -36,7 +37,7 @@ const operationFile = (entry: FunctionEntry, source: Extract<HandlerSource, { ki
     add(imports, '../events/producer.js', 'createGatewayEvents');
     options.push('events: createGatewayEvents');
   }
-  if (op.kind === 'order' || op.broker === 'Logout') {
+  if (usesTradingControls(op)) {
     add(imports, '../safety/trading-controls.js', 'dynamoTradingControls');
     options.push('controls: dynamoTradingControls');
   }

@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 import { describe, expect, it } from 'vitest';
 
+import { usesTradingControls } from '../../functions/contract/operation.js';
 import { FUNCTIONS } from '../../functions/manifest/index.js';
 
 const DIR = 'functions/handlers';
@@ -30,7 +31,7 @@ describe('handler files match the manifest', () => {
       expect(/\bevents:\s*createGatewayEvents\b/.test(options), 'events option').toBe(op.lifecycle !== undefined);
       expect(/\bcontrols:\s*dynamoTradingControls\b/.test(options), 'trading controls option').toBe(
         // Order writes take permits; Logout writes the session's end into the same item.
-        op.kind === 'order' || op.broker === 'Logout',
+        usesTradingControls(op),
       );
       expect(options).toMatch(/prefetchSession:\s*true/);
     },
