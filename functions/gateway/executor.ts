@@ -133,6 +133,11 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
   const sendBy = enteredAt + (request.beforeSend ? 2 : 1) * config.brokerTimeoutMs;
   const sendsEndBy = Math.min(enteredAt + context.getRemainingTimeInMillis() - 1_000, sendBy + config.brokerTimeoutMs);
   const bounded = operation.kind === 'order';
+  // The lifecycle events of a broker success (this request's send, or a write adopted from the broker's books).
+  const eventsOf = async (result: unknown): Promise<readonly LifecycleEvent[]> =>
+    operation.lifecycle && producer
+      ? await buildEvents(operation, producer, input, result, request.session, logger)
+      : [];
   // What the journal and the kill switch wait for: every attempt ends by then (an attempt takes at least
   // MIN_ATTEMPT_MS, so one started just before `sendsEndBy` ends that much after it).
   const writesEndBy = sendsEndBy + MIN_ATTEMPT_MS;
@@ -228,11 +233,7 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
         return { result: operation.alsoRead.fold(result, other), events: [] };
       }
       // The events of a call actually sent (not a replay, not a dry run), built before the record is completed.
-      const events =
-        operation.lifecycle && producer
-          ? await buildEvents(operation, producer, input, result, request.session, logger)
-          : [];
-      return { result, events };
+      return { result, events: await eventsOf(result) };
     } finally {
       facts.brokerMs = Math.round((performance.now() - started) * 10) / 10;
     }
@@ -244,25 +245,23 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
     // The write's stamp: sent in the order's remarks (a cancel's is only its name in the journal), so a write whose
     // outcome is unknown is found in the broker's books (orders/books.ts). None when the caller's tag leaves no room.
     const named = settledByBooks(operation) ? stampOf(operation.name, key) : undefined;
-    const tag = (input as { tag?: string }).tag;
-    const stamp =
-      named && (operation.broker === 'CancelGTTOrder' || stampedRemarks(tag, named) !== undefined) ? named : undefined;
-    const deadline = Date.now() + context.getRemainingTimeInMillis();
-    // The adoption's reads have the invocation's time; the write's own bound is what the journal records.
+    const stamp = named && stampedRemarks((input as { tag?: string }).tag, named) !== undefined ? named : undefined;
     try {
       const run = await idempotency.run(key, request.idempotencyInput ?? input, {
         stamp,
         deadline: writesEndBy,
         send: async () => {
-          const sent = await send(operation.broker === 'CancelGTTOrder' ? undefined : stamp);
+          const sent = await send(stamp);
           events = sent.events;
           return sent;
         },
         adopt: async () => {
+          // Reads: the invocation's time, as any read's (the write's own bound is what the journal records).
           const found = await findWrite(operation, input, stamp!, {
             baseUrl: config.brokerBaseUrl,
             auth: config.brokerAuth,
-            timeoutMs: () => Math.max(100, Math.min(config.brokerTimeoutMs, deadline - Date.now() - 1_000)),
+            timeoutMs: () =>
+              Math.max(MIN_ATTEMPT_MS, Math.min(config.brokerTimeoutMs, context.getRemainingTimeInMillis() - 1_000)),
             session: request.session,
             refreshSession: request.refreshSession,
           });
@@ -275,11 +274,7 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
             );
           if (!found) return undefined;
           const result = withConversion(found);
-          events =
-            operation.lifecycle && producer
-              ? await buildEvents(operation, producer, input, result, request.session, logger)
-              : [];
-          return { result, events };
+          return { result, events: await eventsOf(result) };
         },
       });
       facts.replayed = run.replayed;

@@ -284,8 +284,8 @@ export class OrderJournal {
           { kind: 'unknown', error: error.toBody() },
           this.now() + this.options.lateWindowMs,
         ).catch(() => undefined);
-      } else if (error.code === 'TRADING_HALTED' && error.details && (error.details as { al_id?: string }).al_id) {
-        // It landed and was cancelled because the kill switch went on meanwhile: replayed as it is.
+      } else if (error.outcome === 'undone') {
+        // It landed and the gateway undid it at once (the kill switch went on meanwhile): replayed as it is.
         await this.finish(key, attempt, 'COMPLETED', { kind: 'refused', error: error.toBody() }).catch(() => undefined);
       } else {
         // Certainly not executed: the key is free again.
