@@ -26,6 +26,8 @@ export const PROJECT_ROOT = join(import.meta.dirname, '..', '..');
 /** The broker request timeout; the Lambda timeout stays above it so our own timeout fires first. */
 export const BROKER_TIMEOUT = 8_000;
 export const LAMBDA_TIMEOUT = Duration.seconds(12);
+/** What the deployed bundles take `@aws-sdk/credential-provider-node` to be: the environment's credentials only. */
+export const ENV_CREDENTIALS = join(PROJECT_ROOT, 'functions', 'runtime', 'env-credentials.ts');
 
 /** Where a function runs when the stack has a static egress: private subnets whose only way out is the NAT. */
 export interface GatewayFunctionNetwork {
@@ -135,6 +137,10 @@ export class GatewayFunction extends Construct {
         // The SDK clients we use are bundled, tree-shaken and minified, rather than imported from the runtime's copy:
         // one file loads faster than hundreds of modules resolved at cold start (docs/benchmarks.md: cold start).
         externalModules: [],
+        // Lambda gives every function its role's credentials in the environment: the bundles take them from there
+        // (functions/runtime/env-credentials.ts) instead of the SDK's default chain, whose SSO, STS, INI, process and
+        // instance-metadata providers are about 130 KB that every cold start would compile and never run.
+        esbuildArgs: { '--alias': [`@aws-sdk/credential-provider-node=${ENV_CREDENTIALS}`] },
         // Some dependencies still call require(); give the ESM bundle one.
         banner:
           "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
