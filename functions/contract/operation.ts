@@ -204,3 +204,7 @@ export type AnyOperation = OperationDefinition<any, any, any>;
  */
 export const usesTradingControls = (op: Pick<AnyOperation, 'kind' | 'broker'>): boolean =>
   op.kind === 'order' || op.broker === 'Logout';
+
+/** The writes that change an existing order (modify, PATCH, cancel): what a lease on the order protects. */
+export const changesAnOrder = (op: Pick<AnyOperation, 'kind' | 'broker'>): boolean =>
+  op.kind === 'order' && ['ModifyGTTOrder', 'ModifyOCOOrder', 'CancelGTTOrder'].includes(op.broker);

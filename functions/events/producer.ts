@@ -1,122 +1,41 @@
 /**
  * The gateway's producer: right after the broker accepted a place, modify or cancel, the lifecycle event of that
- * success, queued in the transactional outbox (events/outbox.ts) rather than published on the request path.
+ * success, queued in the transactional outbox (events/outbox-events.ts) rather than published on the request path.
  *
- * With an Idempotency-Key the event rides in the record's completing write (no call of its own); without one,
- * `queue` puts one outbox item. Either way the EventForwarder publishes it from the table's stream and writes its
- * `published#` marker, so the watcher does not publish the same change again. If the outbox cannot be written, the
- * watcher's next run publishes the change (with the same eventId): the order functions may not publish on the bus
- * themselves. Only a setup without an outbox table publishes directly (PutEvents, then the marker). Queuing never
- * fails the order: the order is placed whatever happens here.
+ * This is the outbox producer plus the path of a setup without an outbox table (a local experiment): there the event
+ * is published directly (PutEvents, then the marker). The in-process callers (plans, signals, the kill switch), the
+ * local runner and the tests bind this one; the deployed order functions bind `createOutboxEvents` alone, since they
+ * always have the outbox and may not publish on the bus. Queuing never fails the order.
  */
-import type { AnyOperation } from '../contract/operation.js';
-import type { Converted } from '../schemas/conversion.js';
-import type { EventDetail, LifecycleEvent } from '../schemas/events.js';
 import { memo } from '../schemas/values.js';
 import { completedEnds } from './forwarder.js';
-import { OutboxTable } from './outbox.js';
+import { createOutboxEvents, describeError, type EventsConfig, type GatewayEvents } from './outbox-events.js';
 import { createEventPublisher, type EventPublisher } from './publisher.js';
 import { EventsTable } from './store.js';
-import { contentHash, type OrderEventIds, orderEventIds, scopeOf } from './views.js';
 
-export interface EventsConfig {
-  eventBusName: string;
-  eventsTableName?: string | undefined;
-  /** The outbox: the idempotency table, whose stream the EventForwarder reads. */
-  idempotencyTableName?: string | undefined;
-  /** Local runs and tests only. */
-  eventbridgeEndpoint?: string | undefined;
-  dynamodbEndpoint?: string | undefined;
-}
-
-export interface GatewayEvents {
-  /**
-   * The event of one broker success (undefined when the result names no order); never throws. A cancel's event
-   * carries the al_id only: the forwarder adds the order as it was last known off the request path.
-   */
-  build(
-    operation: AnyOperation,
-    input: unknown,
-    result: unknown,
-    /** The broker account the call acted for (the session secret's uid and actid): part of every order event id. */
-    account: () => Promise<{ uid: string; actid: string }>,
-    now?: Date,
-  ): Promise<LifecycleEvent | undefined>;
-  /** Queues events that no idempotency record carries, within `timeoutMs`; says what happened, never throws. */
-  queue(events: readonly LifecycleEvent[], timeoutMs: number): Promise<QueueOutcome>;
-}
-
-/**
- * `queued`: in the outbox (the forwarder publishes it); `published`: the outbox could not be written and the event
- * went straight to the bus; `failed`: neither (the watcher publishes it on its next run).
- */
-export type QueueOutcome =
-  { status: 'queued' | 'published'; reason?: string; markerError?: string } | { status: 'failed'; reason: string };
-
-const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
-
-export const buildGatewayEvent = (
-  operation: AnyOperation,
-  input: unknown,
-  result: unknown,
-  now: Date,
-  ids: OrderEventIds,
-): LifecycleEvent | undefined => {
-  const lifecycle = operation.lifecycle;
-  const alId = typeof result === 'object' && result !== null && 'al_id' in result ? String(result.al_id) : undefined;
-  if (!lifecycle || !alId) return undefined;
-  const common = { observedAt: now.toISOString(), origin: 'gateway' as const };
-  if (lifecycle.detailType === 'GTT Cancelled') {
-    const detail: EventDetail<'GTT Cancelled'> = { al_id: alId, eventId: ids.ended(alId), ...common };
-    return { detailType: 'GTT Cancelled', detail };
-  }
-  const view = lifecycle.order!(input, alId);
-  const eventId = lifecycle.detailType === 'GTT Placed' ? ids.placed(alId) : ids.modified(alId, contentHash(view));
-  // A market order sent as a protected limit order says so (the result's `converted`); the view is what was sent.
-  const converted = (result as { converted?: Converted }).converted;
-  return {
-    detailType: lifecycle.detailType,
-    detail: { ...view, ...(converted ? { converted } : {}), eventId, ...common },
-  };
-};
+export {
+  buildGatewayEvent,
+  createOutboxEvents,
+  type EventsConfig,
+  type GatewayEvents,
+  type QueueOutcome,
+} from './outbox-events.js';
 
 export const createGatewayEvents = (config: EventsConfig, publisher?: EventPublisher): GatewayEvents => {
+  const viaOutbox = createOutboxEvents(config);
+  if (config.idempotencyTableName) return viaOutbox;
   const bus = memo(
     () => publisher ?? createEventPublisher({ busName: config.eventBusName, endpoint: config.eventbridgeEndpoint }),
   );
-  const outbox = config.idempotencyTableName
-    ? new OutboxTable({ tableName: config.idempotencyTableName, endpoint: config.dynamodbEndpoint })
-    : undefined;
   const table = config.eventsTableName
     ? new EventsTable({ tableName: config.eventsTableName, endpoint: config.dynamodbEndpoint })
     : undefined;
   return {
-    async build(operation, input, result, account, now = new Date()) {
-      try {
-        return buildGatewayEvent(
-          operation,
-          input,
-          result,
-          now,
-          orderEventIds(scopeOf(config.eventBusName, await account())),
-        );
-      } catch {
-        return undefined;
-      }
-    },
+    build: viaOutbox.build,
     async queue(events, timeoutMs) {
       if (!events.length) return { status: 'queued' };
       const started = Date.now();
       const left = () => Math.max(100, timeoutMs - (Date.now() - started));
-      if (outbox) {
-        try {
-          await outbox.put(events, Date.now(), AbortSignal.timeout(left()));
-          return { status: 'queued' };
-        } catch (error) {
-          // The function may not publish on the bus itself (least privilege): the watcher's next run publishes it.
-          return { status: 'failed', reason: describe(error) };
-        }
-      }
       // No outbox (a setup without an idempotency table, e.g. a local experiment): straight to the bus, then the marker;
       // a cancel described as the forwarder would (the order as it was last known).
       const complete = table ? await completedEnds(events, table).catch(() => [...events]) : [...events];
@@ -128,7 +47,7 @@ export const createGatewayEvents = (config: EventsConfig, publisher?: EventPubli
         return { status: 'published' };
       } catch (error) {
         // Published, but the watcher may publish it again: consumers deduplicate on the eventId.
-        return { status: 'published', markerError: describe(error) };
+        return { status: 'published', markerError: describeError(error) };
       }
     },
   };

@@ -54,6 +54,9 @@ export type IdempotencyFactory = (
 /** Builds the trading controls (safety/trading-controls.ts: `dynamoTradingControls`): the governor and the kill switch. */
 export type TradingControlsFactory = (config: GatewayConfig & { controlTableName: string }) => TradingControls;
 
+/** Builds the leases of one change per order (orders/lease.ts) on the control table: `dynamoLeases`. */
+export type LeasesFactory = (config: GatewayConfig & { controlTableName: string }) => OrderLeases;
+
 /** Builds the lifecycle-event producer (events/producer.ts: `createGatewayEvents`) when the deployment has a bus. */
 export type EventsFactory = (config: EventsConfig) => GatewayEvents;
 
@@ -83,6 +86,12 @@ export interface GatewayOptions {
    * DynamoDB client. With CONTROL_TABLE_NAME set, every broker write of such an operation takes a permit first.
    */
   controls?: TradingControlsFactory;
+  /**
+   * The leases of modify, PATCH and cancel (one change per order at a time) with CONTROL_TABLE_NAME set.
+   * `createGatewayHandler` always has them; the generated entries pass them to `createGatewayStack` exactly where the
+   * operation changes an order, so the read functions' bundles carry no DynamoDB client.
+   */
+  leases?: LeasesFactory;
   /**
    * Called in-process by another function (plans, signals, the kill switch's sweep): a failure is the typed
    * GatewayError itself, not the named error with a JSON message that Step Functions reads.
@@ -133,14 +142,8 @@ const lazyRuntime = (operation: AnyOperation, options: GatewayOptions) => {
         ...(usesTradingControls(operation) && config.controlTableName && options.controls
           ? { controls: options.controls({ ...config, controlTableName: config.controlTableName }) }
           : {}),
-        ...(changesAnOrder(operation) && config.controlTableName
-          ? {
-              leases: new OrderLeases({
-                tableName: config.controlTableName,
-                lateWindowMs: config.orderLateWindowMs,
-                endpoint: config.dynamodbEndpoint,
-              }),
-            }
+        ...(changesAnOrder(operation) && config.controlTableName && options.leases
+          ? { leases: options.leases({ ...config, controlTableName: config.controlTableName }) }
           : {}),
       };
     }
@@ -148,7 +151,23 @@ const lazyRuntime = (operation: AnyOperation, options: GatewayOptions) => {
   };
 };
 
-export const createGatewayHandler = (operation: AnyOperation, options: GatewayOptions = {}): GatewayHandler => {
+/** The leases on the control table, as deployed. */
+export const dynamoLeases: LeasesFactory = (config) =>
+  new OrderLeases({
+    tableName: config.controlTableName,
+    lateWindowMs: config.orderLateWindowMs,
+    endpoint: config.dynamodbEndpoint,
+  });
+
+/** The shared stack with the leases of one change per order (the in-process callers, the local runner, tests). */
+export const createGatewayHandler = (operation: AnyOperation, options: GatewayOptions = {}): GatewayHandler =>
+  createGatewayStack(operation, { ...options, leases: options.leases ?? dynamoLeases });
+
+/**
+ * The shared stack with exactly the factories given (the generated entries, functions/handlers/): what is not given
+ * is neither built nor bundled.
+ */
+export const createGatewayStack = (operation: AnyOperation, options: GatewayOptions = {}): GatewayHandler => {
   const runtime = lazyRuntime(operation, options);
   if (options.prefetchSession) {
     try {

@@ -6,13 +6,11 @@
 import type { MiddlewareObj } from '@middy/core';
 
 import { GatewayError } from '../contract/errors.js';
-import type { AnyOperation } from '../contract/operation.js';
 import type { Lease, OrderLeases } from '../orders/lease.js';
 import type { GatewayContext } from './context.js';
 
-/** The writes that change an existing order: what a lease protects. */
-export const changesAnOrder = (operation: AnyOperation): boolean =>
-  operation.kind === 'order' && ['ModifyGTTOrder', 'ModifyOCOOrder', 'CancelGTTOrder'].includes(operation.broker);
+/** The writes that change an existing order: what a lease protects (contract/operation.ts). */
+export { changesAnOrder } from '../contract/operation.js';
 
 export const orderLease = (
   leases: () => OrderLeases | undefined,

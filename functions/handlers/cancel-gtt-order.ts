@@ -1,14 +1,15 @@
 // Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.
 // CancelGTTOrder: the operation table's cancelGttOrder on the shared gateway stack.
-import { createGatewayEvents } from '../events/producer.js';
-import { createGatewayHandler } from '../gateway/gateway-handler.js';
+import { createOutboxEvents } from '../events/outbox-events.js';
+import { createGatewayStack, dynamoLeases } from '../gateway/gateway-handler.js';
 import { cancelGttOrder } from '../operations.js';
 import { dynamoIdempotency } from '../orders/journal-factory.js';
 import { dynamoTradingControls } from '../safety/trading-controls.js';
 
-export const handler = createGatewayHandler(cancelGttOrder, {
+export const handler = createGatewayStack(cancelGttOrder, {
   idempotency: dynamoIdempotency,
-  events: createGatewayEvents,
+  events: createOutboxEvents,
   controls: dynamoTradingControls,
+  leases: dynamoLeases,
   prefetchSession: true,
 });

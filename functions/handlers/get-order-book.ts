@@ -1,6 +1,6 @@
 // Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.
 // GetOrderBook: the operation table's getOrderBook on the shared gateway stack.
-import { createGatewayHandler } from '../gateway/gateway-handler.js';
+import { createGatewayStack } from '../gateway/gateway-handler.js';
 import { getOrderBook } from '../operations.js';
 
-export const handler = createGatewayHandler(getOrderBook, { prefetchSession: true });
+export const handler = createGatewayStack(getOrderBook, { prefetchSession: true });

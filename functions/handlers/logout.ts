@@ -1,7 +1,7 @@
 // Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.
 // Logout: the operation table's logout on the shared gateway stack.
-import { createGatewayHandler } from '../gateway/gateway-handler.js';
+import { createGatewayStack } from '../gateway/gateway-handler.js';
 import { logout } from '../operations.js';
 import { dynamoTradingControls } from '../safety/trading-controls.js';
 
-export const handler = createGatewayHandler(logout, { controls: dynamoTradingControls, prefetchSession: true });
+export const handler = createGatewayStack(logout, { controls: dynamoTradingControls, prefetchSession: true });

@@ -1,14 +1,14 @@
 // Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.
 // PlaceGTTOrder: the operation table's placeGttOrder on the shared gateway stack.
-import { createGatewayEvents } from '../events/producer.js';
-import { createGatewayHandler } from '../gateway/gateway-handler.js';
+import { createOutboxEvents } from '../events/outbox-events.js';
+import { createGatewayStack } from '../gateway/gateway-handler.js';
 import { placeGttOrder } from '../operations.js';
 import { dynamoIdempotency } from '../orders/journal-factory.js';
 import { dynamoTradingControls } from '../safety/trading-controls.js';
 
-export const handler = createGatewayHandler(placeGttOrder, {
+export const handler = createGatewayStack(placeGttOrder, {
   idempotency: dynamoIdempotency,
-  events: createGatewayEvents,
+  events: createOutboxEvents,
   controls: dynamoTradingControls,
   prefetchSession: true,
 });

@@ -1,14 +1,14 @@
 // Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.
 // PlaceOCOOrder: the operation table's placeOcoOrder on the shared gateway stack.
-import { createGatewayEvents } from '../events/producer.js';
-import { createGatewayHandler } from '../gateway/gateway-handler.js';
+import { createOutboxEvents } from '../events/outbox-events.js';
+import { createGatewayStack } from '../gateway/gateway-handler.js';
 import { placeOcoOrder } from '../operations.js';
 import { dynamoIdempotency } from '../orders/journal-factory.js';
 import { dynamoTradingControls } from '../safety/trading-controls.js';
 
-export const handler = createGatewayHandler(placeOcoOrder, {
+export const handler = createGatewayStack(placeOcoOrder, {
   idempotency: dynamoIdempotency,
-  events: createGatewayEvents,
+  events: createOutboxEvents,
   controls: dynamoTradingControls,
   prefetchSession: true,
 });

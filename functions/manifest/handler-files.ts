@@ -1,11 +1,12 @@
 /**
  * The text of each handler entry file (functions/handlers/<id>.ts), from the manifest: the file the CDK stack bundles
  * for the function. An operation function binds its operation to the gateway stack with exactly the factories its
- * entry needs (the idempotency store where it takes keys, the event producer where it has a lifecycle event, the
- * trading controls where it writes orders), so other bundles carry no DynamoDB or EventBridge client; any other
- * function calls its factory. Written by `npm run handlers`; `npm run handlers:check` fails on drift.
+ * entry needs (the idempotency store where it takes keys, the outbox's event producer where it has a lifecycle event,
+ * the trading controls where it writes orders), so other bundles carry no DynamoDB client and none an EventBridge
+ * client (a deployed order function queues its events in the outbox, events/outbox-events.ts); any other function
+ * calls its factory. Written by `npm run handlers`; `npm run handlers:check` fails on drift.
  */
-import { usesTradingControls } from '../contract/operation.js';
+import { changesAnOrder, usesTradingControls } from '../contract/operation.js';
 import type { FunctionEntry, HandlerSource } from './types.js';
 
 const HEADER = '// Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.';
@@ -26,7 +27,7 @@ const render = (imports: Imports, summary: string, body: string): string => {
 const operationFile = (entry: FunctionEntry, source: Extract<HandlerSource, { kind: 'operation' }>): string => {
   const op = source.operation;
   const imports: Imports = new Map();
-  add(imports, '../gateway/gateway-handler.js', 'createGatewayHandler');
+  add(imports, '../gateway/gateway-handler.js', 'createGatewayStack');
   add(imports, '../operations.js', source.exportName);
   const options: string[] = [];
   if (op.idempotency) {
@@ -34,18 +35,22 @@ const operationFile = (entry: FunctionEntry, source: Extract<HandlerSource, { ki
     options.push('idempotency: dynamoIdempotency');
   }
   if (op.lifecycle) {
-    add(imports, '../events/producer.js', 'createGatewayEvents');
-    options.push('events: createGatewayEvents');
+    add(imports, '../events/outbox-events.js', 'createOutboxEvents');
+    options.push('events: createOutboxEvents');
   }
   if (usesTradingControls(op)) {
     add(imports, '../safety/trading-controls.js', 'dynamoTradingControls');
     options.push('controls: dynamoTradingControls');
   }
+  if (changesAnOrder(op)) {
+    add(imports, '../gateway/gateway-handler.js', 'dynamoLeases');
+    options.push('leases: dynamoLeases');
+  }
   options.push('prefetchSession: true');
   return render(
     imports,
     `${entry.name}: the operation table's ${source.exportName} on the shared gateway stack.`,
-    `createGatewayHandler(${source.exportName}, { ${options.join(', ')} })`,
+    `createGatewayStack(${source.exportName}, { ${options.join(', ')} })`,
   );
 };
 

@@ -1,14 +1,15 @@
 /**
  * The handler files are generated from the manifest (functions/manifest/handler-files.ts, `npm run handlers`): every
  * function has exactly one, named by its id, and each operation's file passes the idempotency store exactly when the
- * entry takes keys, the event producer exactly when it has a lifecycle event, and the trading controls (order-rate
- * governor, kill switch) exactly when it writes orders, so other bundles carry no client they never use.
+ * entry takes keys, the outbox's event producer exactly when it has a lifecycle event, the trading controls (order-rate
+ * governor, kill switch) exactly when it writes orders, and the order leases exactly when it changes an order, so
+ * other bundles carry no client they never use.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
 import { describe, expect, it } from 'vitest';
 
-import { usesTradingControls } from '../../functions/contract/operation.js';
+import { changesAnOrder, usesTradingControls } from '../../functions/contract/operation.js';
 import { FUNCTIONS } from '../../functions/manifest/index.js';
 
 const DIR = 'functions/handlers';
@@ -20,19 +21,21 @@ describe('handler files match the manifest', () => {
   });
 
   it.each(FUNCTIONS.filter((f) => f.operation).map((f) => [f.name, f] as const))(
-    '%s: idempotency, events and controls options as its entry says',
+    '%s: idempotency, events, controls and leases options as its entry says',
     (_name, fn) => {
       const op = fn.operation!;
       const text = readFileSync(`${DIR}/${fn.id}.ts`, 'utf8');
-      const options = /createGatewayHandler\((\w+),\s*\{([^}]*)\}/.exec(text)?.[2] ?? '';
+      const options = /createGatewayStack\((\w+),\s*\{([^}]*)\}/.exec(text)?.[2] ?? '';
       expect(/\bidempotency:\s*dynamoIdempotency\b/.test(options), 'idempotency option').toBe(
         op.idempotency !== undefined,
       );
-      expect(/\bevents:\s*createGatewayEvents\b/.test(options), 'events option').toBe(op.lifecycle !== undefined);
+      expect(/\bevents:\s*createOutboxEvents\b/.test(options), 'events option').toBe(op.lifecycle !== undefined);
       expect(/\bcontrols:\s*dynamoTradingControls\b/.test(options), 'trading controls option').toBe(
         // Order writes take permits; Logout writes the session's end into the same item.
         usesTradingControls(op),
       );
+      // Modify, PATCH and cancel: one change per order at a time (the leases on the control table).
+      expect(/\bleases:\s*dynamoLeases\b/.test(options), 'leases option').toBe(changesAnOrder(op));
       expect(options).toMatch(/prefetchSession:\s*true/);
     },
   );
