@@ -33,9 +33,20 @@ const RATE_KEEP_SECONDS = 120;
 const key = (pk: string, sk: string): Record<string, AttributeValue> => ({ pk: { S: pk }, sk: { S: sk } });
 const PENDING = 'signal-pending';
 /** Sorted by when the signal was received (ISO times sort as text), so the sweep reads a key range. */
-const pendingKey = (signal: Pick<SignalRecord, 'signalId' | 'receivedAt'>) =>
+export const pendingKey = (signal: Pick<SignalRecord, 'signalId' | 'receivedAt'>) =>
   key(PENDING, `${signal.receivedAt}#${signal.signalId}`);
-const seconds = (ms: number) => Math.floor(ms / 1000);
+/** The strategy's alerts in one minute (the minute since the epoch). */
+export const rateItemKey = (strategyId: string, minute: number) => key('signal-rate', `${strategyId}#${minute}`);
+/** An alert's duplicate claim. */
+export const dedupeItemKey = (strategyId: string, dedupeKey: string) =>
+  key('signal-dedupe', `${strategyId}#${dedupeKey}`);
+/** The signal's record as first written (its `expiresAt` is the writer's). */
+export const signalItem = (signal: SignalRecord): Record<string, AttributeValue> => ({
+  ...key('signal', signal.signalId),
+  strategyId: { S: signal.strategyId },
+  state: { S: signal.state },
+  signal: { S: JSON.stringify(signal) },
+});
 
 export interface StoredSignal {
   signal: SignalRecord;
@@ -59,92 +70,6 @@ export class SignalStore {
 
   private get table() {
     return this.options.tableName;
-  }
-
-  /**
-   * Counts one alert against the strategy's limit for this minute. False when the limit is reached (nothing counted);
-   * `retryAfter` is the seconds to the next minute.
-   */
-  async takeRate(strategyId: string, limit: number, now = Date.now()): Promise<{ ok: boolean; retryAfter: number }> {
-    const minute = Math.floor(now / 60_000);
-    const retryAfter = Math.max(1, Math.ceil(((minute + 1) * 60_000 - now) / 1000));
-    try {
-      await this.client.send(
-        new UpdateItemCommand({
-          TableName: this.table,
-          Key: key('signal-rate', `${strategyId}#${minute}`),
-          UpdateExpression: 'ADD n :one SET expiresAt = if_not_exists(expiresAt, :exp)',
-          ConditionExpression: 'attribute_not_exists(n) OR n < :limit',
-          ExpressionAttributeValues: {
-            ':one': { N: '1' },
-            ':limit': { N: String(limit) },
-            ':exp': { N: String(seconds(now) + RATE_KEEP_SECONDS) },
-          },
-        }),
-      );
-      return { ok: true, retryAfter };
-    } catch (error) {
-      if (isConditionFailure(error)) return { ok: false, retryAfter };
-      throw error;
-    }
-  }
-
-  /**
-   * Claims the dedupe key for `signalId`: undefined when claimed, or the signalId that claimed it first within the
-   * window (a duplicate).
-   */
-  async claim(strategyId: string, dedupeKey: string, signalId: string, now = Date.now()): Promise<string | undefined> {
-    const k = key('signal-dedupe', `${strategyId}#${dedupeKey}`);
-    try {
-      await this.client.send(
-        new PutItemCommand({
-          TableName: this.table,
-          Item: { ...k, signalId: { S: signalId }, expiresAt: { N: String(seconds(now) + DEDUPE_WINDOW_SECONDS) } },
-          // TTL deletes late: an item past its window is treated as gone.
-          ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now',
-          ExpressionAttributeValues: { ':now': { N: String(seconds(now)) } },
-        }),
-      );
-      return undefined;
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
-    const reply = await this.client.send(new GetItemCommand({ TableName: this.table, Key: k, ConsistentRead: true }));
-    return reply.Item?.signalId?.S ?? signalId;
-  }
-
-  /**
-   * The signal as first recorded (received, or refused for a body that could not be read). A received one is listed
-   * as pending first: once its record exists, the sweep can find it whatever becomes of its queue message.
-   */
-  async put(signal: SignalRecord, now = Date.now()): Promise<void> {
-    const expiresAt = { N: String(seconds(now) + KEEP_SIGNALS_SECONDS) };
-    if (signal.state === 'received')
-      await this.client.send(
-        new PutItemCommand({
-          TableName: this.table,
-          Item: {
-            ...pendingKey(signal),
-            signalId: { S: signal.signalId },
-            strategyId: { S: signal.strategyId },
-            receivedAt: { S: signal.receivedAt },
-            expiresAt,
-          },
-        }),
-      );
-    await this.client.send(
-      new PutItemCommand({
-        TableName: this.table,
-        Item: {
-          ...key('signal', signal.signalId),
-          strategyId: { S: signal.strategyId },
-          state: { S: signal.state },
-          signal: { S: JSON.stringify(signal) },
-          expiresAt,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
   }
 
   async remove(signalId: string): Promise<void> {

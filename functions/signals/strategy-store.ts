@@ -22,13 +22,23 @@ import { sameHash } from './tokens.js';
 const PK = 'strategy';
 const TOKEN_PK = 'strategy-token';
 
+const key = (pk: string, sk: string): Record<string, AttributeValue> => ({ pk: { S: pk }, sk: { S: sk } });
+
+/** A strategy as its token item holds it: `json` is the stored text, which a write can be made conditional on. */
+export interface TokenStrategy {
+  strategy: Strategy;
+  tokenHash: string;
+  json: string;
+}
+
+/** The token item's key (`strategy-token` / <token hash>). */
+export const tokenItemKey = (hash: string): Record<string, AttributeValue> => key(TOKEN_PK, hash);
+
 export interface StoredStrategy {
   strategy: Strategy;
   tokenHash: string;
   inputHash: string;
 }
-
-const key = (pk: string, sk: string): Record<string, AttributeValue> => ({ pk: { S: pk }, sk: { S: sk } });
 
 const storedOf = (item: Record<string, AttributeValue>): StoredStrategy => ({
   strategy: JSON.parse(item.strategy!.S!) as Strategy,
@@ -77,11 +87,12 @@ export class StrategyStore {
    * The strategy whose token hashes to `hash`, or undefined. The stored hash is compared with the presented one in
    * constant time, whatever the key lookup found.
    */
-  async byTokenHash(hash: string): Promise<Strategy | undefined> {
+  async byTokenHash(hash: string): Promise<TokenStrategy | undefined> {
     const item = await this.getItem(key(TOKEN_PK, hash));
     const stored = item?.tokenHash?.S ?? '0'.repeat(hash.length);
     const same = sameHash(stored, hash);
-    return item && same ? (JSON.parse(item.strategy!.S!) as Strategy) : undefined;
+    const json = item?.strategy?.S;
+    return item && same && json ? { strategy: JSON.parse(json) as Strategy, tokenHash: stored, json } : undefined;
   }
 
   /** False when a strategy with this id exists already (a retried or concurrent create). */
