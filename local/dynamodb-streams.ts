@@ -175,8 +175,8 @@ export const startDynamoProxy = async (target: string): Promise<DynamoProxy> => 
       if (req.headers[name]) headers[name] = String(req.headers[name]);
     }
     const body = (text ? JSON.parse(text) : {}) as Body;
-    const transactTables = ((body.TransactItems ?? []) as Body[]).map(
-      (item) => String((Object.values(item)[0] as Body | undefined)?.TableName),
+    const transactTables = ((body.TransactItems ?? []) as Body[]).map((item) =>
+      String((Object.values(item)[0] as Body | undefined)?.TableName),
     );
     calls.push({
       action,

@@ -5,13 +5,13 @@
  *
  * 1. the request's shape as DynamoDB checks it (one operation per item, at most 100, no item twice: a
  *    ValidationException otherwise);
- * 2. each item as it is now (a consistent GetItem), kept to undo with;
- * 3. every condition evaluated by dynalite itself, with a write that changes nothing (the item put back as it is,
- *    or an absent one deleted), so expressions mean exactly what they mean on a plain write. Any failure cancels
- *    the whole: `TransactionCanceledException` with one `CancellationReasons` entry per item (`None` or
- *    `ConditionalCheckFailed`, with the item when the entry asked for `ReturnValuesOnConditionCheckFailure:
- *    ALL_OLD`), as DynamoDB answers;
- * 4. the writes, one by one; a write dynalite refuses (a bad expression) undoes those before it and is answered.
+ * 2. every item's write sent to dynalite at once, with its condition (so an expression means exactly what it means
+ *    on a plain write) and `ReturnValues: ALL_OLD` (the item as it was, to undo with); a ConditionCheck is an
+ *    UpdateItem that updates nothing;
+ * 3. any failure undoes the writes that went through and cancels the whole: `TransactionCanceledException` with
+ *    one `CancellationReasons` entry per item (`None` or `ConditionalCheckFailed`, with the item when the entry
+ *    asked for `ReturnValuesOnConditionCheckFailure: ALL_OLD`), as DynamoDB answers; a write dynalite refuses
+ *    otherwise (a bad expression) is answered as it is.
  *
  * `ClientRequestToken` is honoured as DynamoDB does for 10 minutes: the same token and request again answers the
  * first success without writing again; the same token with another request is `IdempotentParameterMismatch`.
@@ -103,12 +103,22 @@ export const createTransactions = () => {
     return out;
   };
 
-  /** The write an item stands for, its condition included. */
+  /**
+   * The write an item stands for, its condition included, answering the item as it was (ALL_OLD). A ConditionCheck
+   * is an UpdateItem that updates nothing: it leaves an item that exists as it is, and creates a bare one that did
+   * not (removed again below).
+   */
   const writeOf = (step: Step): [string, Body] => {
+    if (step.op === 'ConditionCheck')
+      return [
+        'UpdateItem',
+        { TableName: step.table, Key: step.key, ...conditionOnly(step.spec), ReturnValues: 'ALL_OLD' },
+      ];
     const rest = Object.fromEntries(
       Object.entries(step.spec).filter(([name]) => name !== 'ReturnValuesOnConditionCheckFailure'),
     );
-    return [step.op === 'Put' ? 'PutItem' : step.op === 'Update' ? 'UpdateItem' : 'DeleteItem', rest];
+    const action = step.op === 'Put' ? 'PutItem' : step.op === 'Update' ? 'UpdateItem' : 'DeleteItem';
+    return [action, { ...rest, ReturnValues: 'ALL_OLD' }];
   };
 
   const run = async (body: Body, upstream: Upstream, now = Date.now()): Promise<TransactionReply> => {
@@ -123,53 +133,48 @@ export const createTransactions = () => {
 
     const parsed = await steps(body, upstream);
     if (!Array.isArray(parsed)) return parsed;
-    const before = await Promise.all(
-      parsed.map(async (step) => {
-        const got = await upstream.send('GetItem', { TableName: step.table, Key: step.key, ConsistentRead: true });
-        return got.body.Item as Image | undefined;
-      }),
-    );
-
-    // Every condition, on the items as they are, by writes that leave them as they are.
-    const reasons: Body[] = [];
-    for (const [i, step] of parsed.entries()) {
-      if (typeof step.spec.ConditionExpression !== 'string') {
-        reasons.push({ Code: 'None' });
-        continue;
-      }
-      const [action, check] = restore(step, before[i], conditionOnly(step.spec));
-      const reply = await upstream.send(action, check);
-      if (reply.status === 200) reasons.push({ Code: 'None' });
-      else if (isConditionFailure(reply))
-        reasons.push({
-          Code: 'ConditionalCheckFailed',
-          Message: 'The conditional request failed',
-          ...(step.spec.ReturnValuesOnConditionCheckFailure === 'ALL_OLD' && before[i] ? { Item: before[i] } : {}),
-        });
-      else return reply;
-    }
-    if (reasons.some((r) => r.Code !== 'None'))
-      return error(
-        'TransactionCanceledException',
-        `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((r) => String(r.Code)).join(', ')}]`,
-        { CancellationReasons: reasons },
-      );
-
-    // The writes; one refused undoes those before it.
-    for (const [i, step] of parsed.entries()) {
-      if (step.op === 'ConditionCheck') continue;
-      const [action, write] = writeOf(step);
-      const reply = await upstream.send(action, write);
-      if (reply.status === 200) continue;
-      for (let j = i - 1; j >= 0; j--)
-        if (parsed[j]!.op !== 'ConditionCheck') {
-          const [undo, item] = restore(parsed[j]!, before[j]);
+    // Every item at once (they are distinct items, and nothing else runs meanwhile), each with its condition.
+    const replies = await Promise.all(parsed.map((step) => upstream.send(...writeOf(step))));
+    const before = replies.map((reply) => reply.body.Attributes as Image | undefined);
+    const passed = replies.map((reply) => reply.status === 200);
+    // What a ConditionCheck created, and, when anything failed, every write that went through, put back.
+    const ok = passed.every(Boolean);
+    await Promise.all(
+      parsed.map(async (step, i) => {
+        const checkCreated = step.op === 'ConditionCheck' && !before[i];
+        if (passed[i] && (checkCreated || (!ok && step.op !== 'ConditionCheck'))) {
+          const [undo, item] = restore(step, before[i]);
           await upstream.send(undo, item);
         }
-      return reply;
+      }),
+    );
+    if (ok) {
+      if (token) tokens.set(token, { request, at: now });
+      return { status: 200, body: {} };
     }
-    if (token) tokens.set(token, { request, at: now });
-    return { status: 200, body: {} };
+    const other = replies.find((reply) => reply.status !== 200 && !isConditionFailure(reply));
+    if (other) return other;
+    const reasons: Body[] = await Promise.all(
+      parsed.map(async (step, i) => {
+        if (passed[i]) return { Code: 'None' };
+        // Nothing changed it: it is as it was.
+        const item =
+          step.spec.ReturnValuesOnConditionCheckFailure === 'ALL_OLD'
+            ? ((await upstream.send('GetItem', { TableName: step.table, Key: step.key, ConsistentRead: true })).body
+                .Item as Image | undefined)
+            : undefined;
+        return {
+          Code: 'ConditionalCheckFailed',
+          Message: 'The conditional request failed',
+          ...(item ? { Item: item } : {}),
+        };
+      }),
+    );
+    return error(
+      'TransactionCanceledException',
+      `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((r) => String(r.Code)).join(', ')}]`,
+      { CancellationReasons: reasons },
+    );
   };
 
   return { run };

@@ -22,8 +22,8 @@ import {
   type CancellationReason,
   type DynamoDBClient,
   GetItemCommand,
-  TransactWriteItemsCommand,
   type TransactWriteItem,
+  TransactWriteItemsCommand,
 } from '@aws-sdk/client-dynamodb';
 
 import { outboxItem } from '../events/outbox.js';
@@ -38,7 +38,7 @@ import {
   rateItemKey,
   signalItem,
 } from './store.js';
-import { type TokenStrategy, tokenItemKey } from './strategy-store.js';
+import { tokenItemKey, type TokenStrategy } from './strategy-store.js';
 
 const RATE_KEEP_SECONDS = 120;
 export const CONFLICT_TRIES = 4;

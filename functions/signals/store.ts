@@ -11,24 +11,26 @@
  * - `signal-dedupe` / <strategyId>#<dedupe key>: the first signal of an alert (DEDUPE_WINDOW_SECONDS): a put
  *   conditional on no live item, so the same alert posted twice is recorded, queued and acted on once.
  */
+import { randomUUID } from 'node:crypto';
+
 import {
   type AttributeValue,
   DeleteItemCommand,
   type DynamoDBClient,
   GetItemCommand,
-  PutItemCommand,
   QueryCommand,
+  TransactWriteItemsCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 
-import { dynamoDbClient, isConditionFailure } from '../safety/dynamodb-client.js';
+import { outboxItem } from '../events/outbox.js';
+import { dynamoDbClient } from '../safety/dynamodb-client.js';
 import type { LifecycleEvent } from '../schemas/events.js';
 import type { SignalRecord, SignalState } from '../schemas/signals.js';
 
 /** How long a duplicate is recognised: TradingView and ChartInk redeliver within seconds; an alert id's or body's repeat after this is a new signal. */
 export const DEDUPE_WINDOW_SECONDS = 600;
 export const KEEP_SIGNALS_SECONDS = 30 * 86_400;
-const RATE_KEEP_SECONDS = 120;
 
 const key = (pk: string, sk: string): Record<string, AttributeValue> => ({ pk: { S: pk }, sk: { S: sk } });
 const PENDING = 'signal-pending';
@@ -64,7 +66,14 @@ export interface PendingSignal {
 export class SignalStore {
   private readonly client: DynamoDBClient;
 
-  constructor(private readonly options: { tableName: string; endpoint?: string | undefined }) {
+  constructor(
+    private readonly options: {
+      tableName: string;
+      /** The idempotency table, which holds the outbox (completions write their event there). */
+      outboxTableName: string;
+      endpoint?: string | undefined;
+    },
+  ) {
     this.client = dynamoDbClient(options.endpoint);
   }
 
@@ -89,29 +98,42 @@ export class SignalStore {
   }
 
   /**
-   * received -> acted | refused, with the event that tells of it. False when the signal is not `received` any more
-   * (another delivery completed it).
+   * received -> acted | refused, in one transaction with the outbox item of the event that tells of it and the
+   * removal of the pending marker: all or nothing. False when the signal is not `received` any more (another
+   * delivery completed it).
    */
   async complete(signal: SignalRecord & { state: Exclude<SignalState, 'received'> }, event: LifecycleEvent) {
     try {
       await this.client.send(
-        new UpdateItemCommand({
-          TableName: this.table,
-          Key: key('signal', signal.signalId),
-          UpdateExpression: 'SET #state = :state, #signal = :signal, pendingEvent = :event',
-          ConditionExpression: '#state = :received',
-          ExpressionAttributeNames: { '#state': 'state', '#signal': 'signal' },
-          ExpressionAttributeValues: {
-            ':state': { S: signal.state },
-            ':signal': { S: JSON.stringify(signal) },
-            ':event': { S: JSON.stringify(event) },
-            ':received': { S: 'received' },
-          },
+        new TransactWriteItemsCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.table,
+                Key: key('signal', signal.signalId),
+                UpdateExpression: 'SET #state = :state, #signal = :signal',
+                ConditionExpression: '#state = :received',
+                ExpressionAttributeNames: { '#state': 'state', '#signal': 'signal' },
+                ExpressionAttributeValues: {
+                  ':state': { S: signal.state },
+                  ':signal': { S: JSON.stringify(signal) },
+                  ':received': { S: 'received' },
+                },
+              },
+            },
+            { Put: { TableName: this.options.outboxTableName, Item: outboxItem([event]) } },
+            { Delete: { TableName: this.table, Key: pendingKey(signal) } },
+          ],
+          // The SDK's own retry of a lost answer is answered as the first try, not as "completed elsewhere".
+          ClientRequestToken: randomUUID(),
         }),
       );
       return true;
     } catch (error) {
-      if (isConditionFailure(error)) return false;
+      if (error instanceof Error && error.name === 'TransactionCanceledException') {
+        const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+        if (reasons[0]?.Code === 'ConditionalCheckFailed') return false;
+      }
       throw error;
     }
   }

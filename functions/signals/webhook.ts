@@ -51,8 +51,8 @@ import { type SignalRecord, type Strategy, TRADINGVIEW_IPS } from '../schemas/si
 import { memo } from '../schemas/values.js';
 import { readAlerts } from './alerts.js';
 import { signalEvent } from './events.js';
-import { type SignalQueue, sqsQueue } from './queue.js';
 import { SignalIntake } from './intake.js';
+import { type SignalQueue, sqsQueue } from './queue.js';
 import { StrategyCache } from './strategy-cache.js';
 import { StrategyStore } from './strategy-store.js';
 import { newSignalId, sha256Hex, TOKEN, tokenHash } from './tokens.js';
@@ -151,7 +151,7 @@ export const createSignalWebhook = (options: WebhookOptions = {}) => {
       );
     const text = bodyText(event);
     const token = event.pathParameters?.token ?? /^\/signals\/([^/]+)$/.exec(event.rawPath ?? '')?.[1] ?? '';
-    const { strategies, intake, queue } = parts();
+    const { strategies, intake } = parts();
     // A token of the wrong shape is hashed and looked up like any other: its answer takes the same path and time.
     const hash = tokenHash(TOKEN.test(token) ? token : `!${token}`);
     const ip = event.requestContext.http.sourceIp;
@@ -172,7 +172,12 @@ export const createSignalWebhook = (options: WebhookOptions = {}) => {
           `Signals for this strategy are accepted only from its allowIps; ${capText(ip, 45)} is not one of them. Nothing was recorded.`,
         );
       }
-      const base = { signalId: newSignalId(), strategyId: strategy.strategyId, receivedAt: new Date().toISOString(), preview };
+      const base = {
+        signalId: newSignalId(),
+        strategyId: strategy.strategyId,
+        receivedAt: new Date().toISOString(),
+        preview,
+      };
       const read = readAlerts(strategy, text);
       let signal: SignalRecord;
       let refusal: ValidationFailedError | undefined;
@@ -212,7 +217,12 @@ export const createSignalWebhook = (options: WebhookOptions = {}) => {
         );
       if (outcome.kind === 'duplicate') {
         logger.info('signal duplicate', { strategyId: strategy.strategyId, signalId: outcome.signalId });
-        return json(200, { signalId: outcome.signalId, state: 'received', alerts: signal.alerts.length, duplicate: true });
+        return json(200, {
+          signalId: outcome.signalId,
+          state: 'received',
+          alerts: signal.alerts.length,
+          duplicate: true,
+        });
       }
       if (refusal) throw refusal;
       return enqueue(strategy, signal);
