@@ -2,10 +2,11 @@
  * Signals in the events table (beside the plans and strategies), TTL on `expiresAt`:
  *
  * - `signal` / <signalId>: the record (state, alerts, preview, results or reason) as JSON, kept 30 days. Put once by
- *   the webhook (state `received`, or `refused` for a body it could not read); completed once by the worker with a
- *   write conditional on `received`, so of two deliveries of one message only one completes it. The event that
- *   tells of the completion is written in the same write (`pendingEvent`) and removed once the outbox holds it: a
- *   worker that dies in between leaves it for the next delivery.
+ *   the webhook (state `received`, or `refused` for a body it could not read: intake.ts); completed once by the
+ *   worker in one transaction conditional on `received` (`complete`), with the outbox item of its event and the
+ *   removal of its pending marker, so of two deliveries of one message only one completes it. A record an earlier
+ *   version completed may still hold its event (`pendingEvent`) until the outbox has it.
+ * - `signal-pending` / <receivedAt>#<signalId>: the marker the sweep reads, written with the record.
  * - `signal-rate` / <strategyId>#<minute>: the strategy's alerts this minute, counted by an ADD conditional on the
  *   count being under its limit (kept 2 minutes).
  * - `signal-dedupe` / <strategyId>#<dedupe key>: the first signal of an alert (DEDUPE_WINDOW_SECONDS): a put

@@ -5,16 +5,19 @@
  *
  * 1. the request rules (no query parameters, no look-alike headers, no Idempotency-Key: duplicates are matched on
  *    the alert itself), a JSON or text/plain body of at most 8 KiB (MAX_BODY_BYTES: 413);
- * 2. the token: hashed, looked up, compared in constant time; unknown (mistyped, rotated, deleted) is 401, the same
- *    answer whatever the reason;
- * 3. the strategy's source-address allowlist (`allowIps`, `"tradingview"` its published addresses): 403;
- * 4. the strategy's rate (`ratePerMinute`): 429 with Retry-After;
+ * 2. the token: hashed, looked up (the container's copy, strategy-cache.ts, else one read), compared in constant
+ *    time; unknown (mistyped, rotated, deleted) is 401, the same answer whatever the reason;
+ * 3. the strategy's source-address allowlist (`allowIps`, `"tradingview"` its published addresses): 403, confirmed
+ *    by a read when the copy said so;
+ * 4. the strategy's rate (`ratePerMinute`): 429 with Retry-After (counted in the one write, step 7);
  * 5. the body read by the strategy's source (alerts.ts): a body that cannot be read is 400 naming each field and
  *    the shape expected, and is recorded as a refused signal (Signal Refused);
  * 6. duplicates: the alert's `id` when it has one (one alert in the body), otherwise the SHA-256 of the body, within
  *    10 minutes (store.ts): the same alert again is 200 with the first signal's id and `duplicate: true`;
- * 7. the signal recorded (received, with its pending marker: store.ts) and its Signal Received event in the outbox,
- *    its message sent to the queue (a 1.5 s wait), then `202 {signalId}`. Once recorded the answer is 202 whatever
+ * 7. the signal recorded (received, with its pending marker) and its Signal Received event in the outbox, with the
+ *    rate and the duplicate claim, in one transaction conditional on the token item still holding the strategy as
+ *    read (intake.ts; a copy gone stale is read again and the whole tried again), its message sent to the queue (a
+ *    1.5 s wait), then `202 {signalId}`. Once recorded the answer is 202 whatever
  *    SQS does: a SendMessage that fails, times out or answers late is logged (`metric: 'SignalNotQueued'`), the
  *    reply says `queued: false`, and the SignalWorker's sweep acts on the signal within about three minutes
  *    (sweep.ts). The duplicate claim is never freed and the signal never refused for the queue's sake: a message
