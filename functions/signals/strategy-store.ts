@@ -20,6 +20,7 @@ import type { Strategy } from '../schemas/signals.js';
 import { sameHash } from './tokens.js';
 
 const PK = 'strategy';
+const DELETE_TRIES = 5;
 const TOKEN_PK = 'strategy-token';
 
 const key = (pk: string, sk: string): Record<string, AttributeValue> => ({ pk: { S: pk }, sk: { S: sk } });
@@ -74,8 +75,21 @@ export class StrategyStore {
     );
   }
 
+  /**
+   * The token stops working. An alert's transaction holding the token item at this moment (intake.ts) makes DynamoDB
+   * refuse the delete (`TransactionConflictException`, which the SDK does not retry): tried again, a few times.
+   */
   private async deleteTokenItem(hash: string): Promise<void> {
-    await this.client.send(new DeleteItemCommand({ TableName: this.options.tableName, Key: key(TOKEN_PK, hash) }));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.client.send(new DeleteItemCommand({ TableName: this.options.tableName, Key: key(TOKEN_PK, hash) }));
+        return;
+      } catch (error) {
+        const conflict = error instanceof Error && error.name === 'TransactionConflictException';
+        if (!conflict || attempt >= DELETE_TRIES) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 25 * attempt));
+      }
+    }
   }
 
   async get(strategyId: string): Promise<StoredStrategy | undefined> {
