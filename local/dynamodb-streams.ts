@@ -8,12 +8,16 @@
  *   EventForwarder runs from it under `npm start` and in the tests.
  * - **`ReturnValuesOnConditionCheckFailure: ALL_OLD`**: a failed conditional write returns the item as it is, as
  *   DynamoDB does (the order-rate governor's permit relies on it).
+ * - **`TransactWriteItems`** (local/dynamodb-transactions.ts), run while no other request is on its way to dynalite
+ *   (the signal webhook records a signal in one).
  *
  * Everything else is passed to dynalite unchanged. The proxy also counts the calls by action and table, so tests
  * can say how many DynamoDB calls an order cost.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
+import { createTransactionLock, createTransactions } from './dynamodb-transactions.js';
 
 type Image = Record<string, Record<string, unknown>>;
 
@@ -96,6 +100,8 @@ export const startDynamoProxy = async (target: string): Promise<DynamoProxy> => 
   const calls: DynamoCall[] = [];
   const subscriptions: (StreamSubscription & { queue: StreamRecord[]; running?: Promise<void> })[] = [];
   const keySchemas = new Map<string, string[]>();
+  const transactions = createTransactions();
+  const lock = createTransactionLock();
   let sequence = 0;
   /** New images being read after a write, not yet in a subscription's queue. */
   const imaging = new Set<Promise<void>>();
@@ -169,9 +175,16 @@ export const startDynamoProxy = async (target: string): Promise<DynamoProxy> => 
       if (req.headers[name]) headers[name] = String(req.headers[name]);
     }
     const body = (text ? JSON.parse(text) : {}) as Body;
+    const transactTables = ((body.TransactItems ?? []) as Body[]).map((item) =>
+      String((Object.values(item)[0] as Body | undefined)?.TableName),
+    );
     calls.push({
       action,
-      tables: body.TableName ? [String(body.TableName)] : Object.keys((body.RequestItems ?? {}) as Body),
+      tables: body.TableName
+        ? [String(body.TableName)]
+        : body.TransactItems
+          ? [...new Set(transactTables)]
+          : Object.keys((body.RequestItems ?? {}) as Body),
     });
     const keyOf = async (table: string, item: Image): Promise<Image> => {
       let names = keySchemas.get(table);
@@ -191,11 +204,20 @@ export const startDynamoProxy = async (target: string): Promise<DynamoProxy> => 
     const touched = watched
       ? (await writtenKeys(action, body, keyOf)).filter((t) => subscriptions.some((s) => s.table === t.table))
       : [];
-    const upstream = await fetch(target, {
-      method: 'POST',
-      headers: { ...headers, 'x-amz-target': String(req.headers['x-amz-target']) },
-      body: text,
-    });
+    // dynalite has no TransactWriteItems: it is run here (local/dynamodb-transactions.ts), alone.
+    const upstream =
+      action === 'TransactWriteItems'
+        ? await lock.exclusive(async () => {
+            const reply = await transactions.run(body, { send: (a, b) => send(a, b, headers), keyOf });
+            return { status: reply.status, text: () => Promise.resolve(JSON.stringify(reply.body)), headers: null };
+          })
+        : await lock.shared(() =>
+            fetch(target, {
+              method: 'POST',
+              headers: { ...headers, 'x-amz-target': String(req.headers['x-amz-target']) },
+              body: text,
+            }),
+          );
     let reply = await upstream.text();
     if (
       upstream.status === 400 &&
@@ -208,7 +230,7 @@ export const startDynamoProxy = async (target: string): Promise<DynamoProxy> => 
       if (item) reply = JSON.stringify({ ...(JSON.parse(reply) as Body), Item: item });
     }
     res.writeHead(upstream.status, {
-      'content-type': upstream.headers.get('content-type') ?? 'application/x-amz-json-1.0',
+      'content-type': upstream.headers?.get('content-type') ?? 'application/x-amz-json-1.0',
     });
     res.end(reply);
     if (upstream.status === 200 && touched.length) {

@@ -50,20 +50,23 @@ export const outboxOfImage = (image: Record<string, unknown> | undefined): Lifec
 export const outboxEntries = (events: readonly LifecycleEvent[]): LifecycleEvent[] =>
   events.map((event) => redactDeep(event) as LifecycleEvent);
 
+/** One standalone outbox item with these events (at least one), as put alone or in a transaction. */
+export const outboxItem = (events: readonly LifecycleEvent[], now = Date.now()): Record<string, AttributeValue> => ({
+  [OUTBOX_ATTRIBUTES.key]: { S: `${OUTBOX_ITEM_PREFIX}${events[0]!.detail.eventId}` },
+  [OUTBOX_ATTRIBUTES.status]: { S: 'COMPLETED' },
+  [OUTBOX_ATTRIBUTES.data]: {
+    M: marshall({ kind: 'outbox', outbox: outboxEntries(events) }, { removeUndefinedValues: true }),
+  },
+  [OUTBOX_ATTRIBUTES.expiry]: { N: String(Math.floor(now / 1000) + OUTBOX_ITEM_TTL_SECONDS) },
+});
+
 export class OutboxTable {
   constructor(private readonly options: { tableName: string; endpoint?: string | undefined }) {}
 
   /** One standalone outbox item with these events (a call without an idempotency record to carry them). */
   async put(events: readonly LifecycleEvent[], now = Date.now(), signal?: AbortSignal): Promise<void> {
     if (!events.length) return;
-    const item: Record<string, AttributeValue> = {
-      [OUTBOX_ATTRIBUTES.key]: { S: `${OUTBOX_ITEM_PREFIX}${events[0]!.detail.eventId}` },
-      [OUTBOX_ATTRIBUTES.status]: { S: 'COMPLETED' },
-      [OUTBOX_ATTRIBUTES.data]: {
-        M: marshall({ kind: 'outbox', outbox: outboxEntries(events) }, { removeUndefinedValues: true }),
-      },
-      [OUTBOX_ATTRIBUTES.expiry]: { N: String(Math.floor(now / 1000) + OUTBOX_ITEM_TTL_SECONDS) },
-    };
+    const item = outboxItem(events, now);
     await dynamoDbClient(this.options.endpoint).send(
       new PutItemCommand({ TableName: this.options.tableName, Item: item }),
       signal ? { abortSignal: signal } : {},

@@ -2,40 +2,54 @@
  * Signals in the events table (beside the plans and strategies), TTL on `expiresAt`:
  *
  * - `signal` / <signalId>: the record (state, alerts, preview, results or reason) as JSON, kept 30 days. Put once by
- *   the webhook (state `received`, or `refused` for a body it could not read); completed once by the worker with a
- *   write conditional on `received`, so of two deliveries of one message only one completes it. The event that
- *   tells of the completion is written in the same write (`pendingEvent`) and removed once the outbox holds it: a
- *   worker that dies in between leaves it for the next delivery.
+ *   the webhook (state `received`, or `refused` for a body it could not read: intake.ts); completed once by the
+ *   worker in one transaction conditional on `received` (`complete`), with the outbox item of its event and the
+ *   removal of its pending marker, so of two deliveries of one message only one completes it. A record an earlier
+ *   version completed may still hold its event (`pendingEvent`) until the outbox has it.
+ * - `signal-pending` / <receivedAt>#<signalId>: the marker the sweep reads, written with the record.
  * - `signal-rate` / <strategyId>#<minute>: the strategy's alerts this minute, counted by an ADD conditional on the
  *   count being under its limit (kept 2 minutes).
  * - `signal-dedupe` / <strategyId>#<dedupe key>: the first signal of an alert (DEDUPE_WINDOW_SECONDS): a put
  *   conditional on no live item, so the same alert posted twice is recorded, queued and acted on once.
  */
+import { randomUUID } from 'node:crypto';
+
 import {
   type AttributeValue,
   DeleteItemCommand,
   type DynamoDBClient,
   GetItemCommand,
-  PutItemCommand,
   QueryCommand,
+  TransactWriteItemsCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 
-import { dynamoDbClient, isConditionFailure } from '../safety/dynamodb-client.js';
+import { outboxItem } from '../events/outbox.js';
+import { dynamoDbClient } from '../safety/dynamodb-client.js';
 import type { LifecycleEvent } from '../schemas/events.js';
 import type { SignalRecord, SignalState } from '../schemas/signals.js';
 
 /** How long a duplicate is recognised: TradingView and ChartInk redeliver within seconds; an alert id's or body's repeat after this is a new signal. */
 export const DEDUPE_WINDOW_SECONDS = 600;
 export const KEEP_SIGNALS_SECONDS = 30 * 86_400;
-const RATE_KEEP_SECONDS = 120;
 
 const key = (pk: string, sk: string): Record<string, AttributeValue> => ({ pk: { S: pk }, sk: { S: sk } });
 const PENDING = 'signal-pending';
 /** Sorted by when the signal was received (ISO times sort as text), so the sweep reads a key range. */
-const pendingKey = (signal: Pick<SignalRecord, 'signalId' | 'receivedAt'>) =>
+export const pendingKey = (signal: Pick<SignalRecord, 'signalId' | 'receivedAt'>) =>
   key(PENDING, `${signal.receivedAt}#${signal.signalId}`);
-const seconds = (ms: number) => Math.floor(ms / 1000);
+/** The strategy's alerts in one minute (the minute since the epoch). */
+export const rateItemKey = (strategyId: string, minute: number) => key('signal-rate', `${strategyId}#${minute}`);
+/** An alert's duplicate claim. */
+export const dedupeItemKey = (strategyId: string, dedupeKey: string) =>
+  key('signal-dedupe', `${strategyId}#${dedupeKey}`);
+/** The signal's record as first written (its `expiresAt` is the writer's). */
+export const signalItem = (signal: SignalRecord): Record<string, AttributeValue> => ({
+  ...key('signal', signal.signalId),
+  strategyId: { S: signal.strategyId },
+  state: { S: signal.state },
+  signal: { S: JSON.stringify(signal) },
+});
 
 export interface StoredSignal {
   signal: SignalRecord;
@@ -53,98 +67,19 @@ export interface PendingSignal {
 export class SignalStore {
   private readonly client: DynamoDBClient;
 
-  constructor(private readonly options: { tableName: string; endpoint?: string | undefined }) {
+  constructor(
+    private readonly options: {
+      tableName: string;
+      /** The idempotency table, which holds the outbox (completions write their event there). */
+      outboxTableName: string;
+      endpoint?: string | undefined;
+    },
+  ) {
     this.client = dynamoDbClient(options.endpoint);
   }
 
   private get table() {
     return this.options.tableName;
-  }
-
-  /**
-   * Counts one alert against the strategy's limit for this minute. False when the limit is reached (nothing counted);
-   * `retryAfter` is the seconds to the next minute.
-   */
-  async takeRate(strategyId: string, limit: number, now = Date.now()): Promise<{ ok: boolean; retryAfter: number }> {
-    const minute = Math.floor(now / 60_000);
-    const retryAfter = Math.max(1, Math.ceil(((minute + 1) * 60_000 - now) / 1000));
-    try {
-      await this.client.send(
-        new UpdateItemCommand({
-          TableName: this.table,
-          Key: key('signal-rate', `${strategyId}#${minute}`),
-          UpdateExpression: 'ADD n :one SET expiresAt = if_not_exists(expiresAt, :exp)',
-          ConditionExpression: 'attribute_not_exists(n) OR n < :limit',
-          ExpressionAttributeValues: {
-            ':one': { N: '1' },
-            ':limit': { N: String(limit) },
-            ':exp': { N: String(seconds(now) + RATE_KEEP_SECONDS) },
-          },
-        }),
-      );
-      return { ok: true, retryAfter };
-    } catch (error) {
-      if (isConditionFailure(error)) return { ok: false, retryAfter };
-      throw error;
-    }
-  }
-
-  /**
-   * Claims the dedupe key for `signalId`: undefined when claimed, or the signalId that claimed it first within the
-   * window (a duplicate).
-   */
-  async claim(strategyId: string, dedupeKey: string, signalId: string, now = Date.now()): Promise<string | undefined> {
-    const k = key('signal-dedupe', `${strategyId}#${dedupeKey}`);
-    try {
-      await this.client.send(
-        new PutItemCommand({
-          TableName: this.table,
-          Item: { ...k, signalId: { S: signalId }, expiresAt: { N: String(seconds(now) + DEDUPE_WINDOW_SECONDS) } },
-          // TTL deletes late: an item past its window is treated as gone.
-          ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now',
-          ExpressionAttributeValues: { ':now': { N: String(seconds(now)) } },
-        }),
-      );
-      return undefined;
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
-    const reply = await this.client.send(new GetItemCommand({ TableName: this.table, Key: k, ConsistentRead: true }));
-    return reply.Item?.signalId?.S ?? signalId;
-  }
-
-  /**
-   * The signal as first recorded (received, or refused for a body that could not be read). A received one is listed
-   * as pending first: once its record exists, the sweep can find it whatever becomes of its queue message.
-   */
-  async put(signal: SignalRecord, now = Date.now()): Promise<void> {
-    const expiresAt = { N: String(seconds(now) + KEEP_SIGNALS_SECONDS) };
-    if (signal.state === 'received')
-      await this.client.send(
-        new PutItemCommand({
-          TableName: this.table,
-          Item: {
-            ...pendingKey(signal),
-            signalId: { S: signal.signalId },
-            strategyId: { S: signal.strategyId },
-            receivedAt: { S: signal.receivedAt },
-            expiresAt,
-          },
-        }),
-      );
-    await this.client.send(
-      new PutItemCommand({
-        TableName: this.table,
-        Item: {
-          ...key('signal', signal.signalId),
-          strategyId: { S: signal.strategyId },
-          state: { S: signal.state },
-          signal: { S: JSON.stringify(signal) },
-          expiresAt,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
   }
 
   async remove(signalId: string): Promise<void> {
@@ -164,29 +99,42 @@ export class SignalStore {
   }
 
   /**
-   * received -> acted | refused, with the event that tells of it. False when the signal is not `received` any more
-   * (another delivery completed it).
+   * received -> acted | refused, in one transaction with the outbox item of the event that tells of it and the
+   * removal of the pending marker: all or nothing. False when the signal is not `received` any more (another
+   * delivery completed it).
    */
   async complete(signal: SignalRecord & { state: Exclude<SignalState, 'received'> }, event: LifecycleEvent) {
     try {
       await this.client.send(
-        new UpdateItemCommand({
-          TableName: this.table,
-          Key: key('signal', signal.signalId),
-          UpdateExpression: 'SET #state = :state, #signal = :signal, pendingEvent = :event',
-          ConditionExpression: '#state = :received',
-          ExpressionAttributeNames: { '#state': 'state', '#signal': 'signal' },
-          ExpressionAttributeValues: {
-            ':state': { S: signal.state },
-            ':signal': { S: JSON.stringify(signal) },
-            ':event': { S: JSON.stringify(event) },
-            ':received': { S: 'received' },
-          },
+        new TransactWriteItemsCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.table,
+                Key: key('signal', signal.signalId),
+                UpdateExpression: 'SET #state = :state, #signal = :signal',
+                ConditionExpression: '#state = :received',
+                ExpressionAttributeNames: { '#state': 'state', '#signal': 'signal' },
+                ExpressionAttributeValues: {
+                  ':state': { S: signal.state },
+                  ':signal': { S: JSON.stringify(signal) },
+                  ':received': { S: 'received' },
+                },
+              },
+            },
+            { Put: { TableName: this.options.outboxTableName, Item: outboxItem([event]) } },
+            { Delete: { TableName: this.table, Key: pendingKey(signal) } },
+          ],
+          // The SDK's own retry of a lost answer is answered as the first try, not as "completed elsewhere".
+          ClientRequestToken: randomUUID(),
         }),
       );
       return true;
     } catch (error) {
-      if (isConditionFailure(error)) return false;
+      if (error instanceof Error && error.name === 'TransactionCanceledException') {
+        const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+        if (reasons[0]?.Code === 'ConditionalCheckFailed') return false;
+      }
       throw error;
     }
   }

@@ -20,15 +20,26 @@ import type { Strategy } from '../schemas/signals.js';
 import { sameHash } from './tokens.js';
 
 const PK = 'strategy';
+const DELETE_TRIES = 5;
 const TOKEN_PK = 'strategy-token';
+
+const key = (pk: string, sk: string): Record<string, AttributeValue> => ({ pk: { S: pk }, sk: { S: sk } });
+
+/** A strategy as its token item holds it: `json` is the stored text, which a write can be made conditional on. */
+export interface TokenStrategy {
+  strategy: Strategy;
+  tokenHash: string;
+  json: string;
+}
+
+/** The token item's key (`strategy-token` / <token hash>). */
+export const tokenItemKey = (hash: string): Record<string, AttributeValue> => key(TOKEN_PK, hash);
 
 export interface StoredStrategy {
   strategy: Strategy;
   tokenHash: string;
   inputHash: string;
 }
-
-const key = (pk: string, sk: string): Record<string, AttributeValue> => ({ pk: { S: pk }, sk: { S: sk } });
 
 const storedOf = (item: Record<string, AttributeValue>): StoredStrategy => ({
   strategy: JSON.parse(item.strategy!.S!) as Strategy,
@@ -64,8 +75,21 @@ export class StrategyStore {
     );
   }
 
+  /**
+   * The token stops working. An alert's transaction holding the token item at this moment (intake.ts) makes DynamoDB
+   * refuse the delete (`TransactionConflictException`, which the SDK does not retry): tried again, a few times.
+   */
   private async deleteTokenItem(hash: string): Promise<void> {
-    await this.client.send(new DeleteItemCommand({ TableName: this.options.tableName, Key: key(TOKEN_PK, hash) }));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.client.send(new DeleteItemCommand({ TableName: this.options.tableName, Key: key(TOKEN_PK, hash) }));
+        return;
+      } catch (error) {
+        const conflict = error instanceof Error && error.name === 'TransactionConflictException';
+        if (!conflict || attempt >= DELETE_TRIES) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 25 * attempt));
+      }
+    }
   }
 
   async get(strategyId: string): Promise<StoredStrategy | undefined> {
@@ -77,11 +101,12 @@ export class StrategyStore {
    * The strategy whose token hashes to `hash`, or undefined. The stored hash is compared with the presented one in
    * constant time, whatever the key lookup found.
    */
-  async byTokenHash(hash: string): Promise<Strategy | undefined> {
+  async byTokenHash(hash: string): Promise<TokenStrategy | undefined> {
     const item = await this.getItem(key(TOKEN_PK, hash));
     const stored = item?.tokenHash?.S ?? '0'.repeat(hash.length);
     const same = sameHash(stored, hash);
-    return item && same ? (JSON.parse(item.strategy!.S!) as Strategy) : undefined;
+    const json = item?.strategy?.S;
+    return item && same && json ? { strategy: JSON.parse(json) as Strategy, tokenHash: stored, json } : undefined;
   }
 
   /** False when a strategy with this id exists already (a retried or concurrent create). */

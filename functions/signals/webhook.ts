@@ -5,16 +5,19 @@
  *
  * 1. the request rules (no query parameters, no look-alike headers, no Idempotency-Key: duplicates are matched on
  *    the alert itself), a JSON or text/plain body of at most 8 KiB (MAX_BODY_BYTES: 413);
- * 2. the token: hashed, looked up, compared in constant time; unknown (mistyped, rotated, deleted) is 401, the same
- *    answer whatever the reason;
- * 3. the strategy's source-address allowlist (`allowIps`, `"tradingview"` its published addresses): 403;
- * 4. the strategy's rate (`ratePerMinute`): 429 with Retry-After;
+ * 2. the token: hashed, looked up (the container's copy, strategy-cache.ts, else one read), compared in constant
+ *    time; unknown (mistyped, rotated, deleted) is 401, the same answer whatever the reason;
+ * 3. the strategy's source-address allowlist (`allowIps`, `"tradingview"` its published addresses): 403, confirmed
+ *    by a read when the copy said so;
+ * 4. the strategy's rate (`ratePerMinute`): 429 with Retry-After (counted in the one write, step 7);
  * 5. the body read by the strategy's source (alerts.ts): a body that cannot be read is 400 naming each field and
  *    the shape expected, and is recorded as a refused signal (Signal Refused);
  * 6. duplicates: the alert's `id` when it has one (one alert in the body), otherwise the SHA-256 of the body, within
  *    10 minutes (store.ts): the same alert again is 200 with the first signal's id and `duplicate: true`;
- * 7. the signal recorded (received, with its pending marker: store.ts) and its Signal Received event in the outbox,
- *    its message sent to the queue (a 1.5 s wait), then `202 {signalId}`. Once recorded the answer is 202 whatever
+ * 7. the signal recorded (received, with its pending marker) and its Signal Received event in the outbox, with the
+ *    rate and the duplicate claim, in one transaction conditional on the token item still holding the strategy as
+ *    read (intake.ts; a copy gone stale is read again and the whole tried again), its message sent to the queue (a
+ *    1.5 s wait), then `202 {signalId}`. Once recorded the answer is 202 whatever
  *    SQS does: a SendMessage that fails, times out or answers late is logged (`metric: 'SignalNotQueued'`), the
  *    reply says `queued: false`, and the SignalWorker's sweep acts on the signal within about three minutes
  *    (sweep.ts). The duplicate claim is never freed and the signal never refused for the queue's sake: a message
@@ -40,7 +43,6 @@ import {
 } from '../contract/errors.js';
 import { isHttpApiEvent, readGatewayRequest } from '../contract/gateway-request.js';
 import { redactText } from '../contract/redact.js';
-import { OutboxTable } from '../events/outbox.js';
 import { routeName } from '../gateway/routed-request.js';
 import { SIGNAL_WEBHOOK } from '../manifest/strategies.js';
 import { httpErrorResponse } from '../middleware/error-contract.js';
@@ -52,8 +54,9 @@ import { type SignalRecord, type Strategy, TRADINGVIEW_IPS } from '../schemas/si
 import { memo } from '../schemas/values.js';
 import { readAlerts } from './alerts.js';
 import { signalEvent } from './events.js';
+import { SignalIntake } from './intake.js';
 import { type SignalQueue, sqsQueue } from './queue.js';
-import { SignalStore } from './store.js';
+import { StrategyCache } from './strategy-cache.js';
 import { StrategyStore } from './strategy-store.js';
 import { newSignalId, sha256Hex, TOKEN, tokenHash } from './tokens.js';
 
@@ -121,25 +124,22 @@ const allowed = (strategy: Strategy, ip: string): boolean => {
   return list.includes(ip);
 };
 
+const INVALID_TOKEN =
+  'This webhook URL is not valid: its token is mistyped, was rotated, or its strategy was deleted. POST /strategies/{strategyId}/token gives a strategy a new URL; nothing was recorded.';
+/** Reads of the strategy in one request, at most: its token item changing under the write each time is a 401. */
+const MAX_ROUNDS = 3;
+
 export const createSignalWebhook = (options: WebhookOptions = {}) => {
   const logger = options.logger ?? defaultLogger;
   const parts = memo(() => {
     const config = parseConfig(webhookEnv, options.env ?? process.env, 'signal webhook');
     const table = { tableName: config.eventsTableName, endpoint: config.dynamodbEndpoint };
     return {
-      strategies: new StrategyStore(table),
-      signals: new SignalStore(table),
-      outbox: new OutboxTable({ tableName: config.idempotencyTableName, endpoint: config.dynamodbEndpoint }),
+      strategies: new StrategyCache(new StrategyStore(table)),
+      intake: new SignalIntake({ ...table, outboxTableName: config.idempotencyTableName }),
       queue: options.queue ?? sqsQueue({ queueUrl: config.signalQueueUrl, endpoint: config.sqsEndpoint }),
     };
   });
-
-  const refuseBody = async (strategy: Strategy, signal: SignalRecord, error: ValidationFailedError) => {
-    const { signals, outbox } = parts();
-    await signals.put(signal);
-    await outbox.put([signalEvent('Signal Refused', signal, strategy, { code: error.code })]);
-    throw error;
-  };
 
   const accept = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
     // The request rules on everything but the body (read below by its own rules): the path's token is no field.
@@ -154,50 +154,90 @@ export const createSignalWebhook = (options: WebhookOptions = {}) => {
       );
     const text = bodyText(event);
     const token = event.pathParameters?.token ?? /^\/signals\/([^/]+)$/.exec(event.rawPath ?? '')?.[1] ?? '';
-    const { strategies, signals, outbox, queue } = parts();
+    const { strategies, intake } = parts();
     // A token of the wrong shape is hashed and looked up like any other: its answer takes the same path and time.
-    const strategy = await strategies.byTokenHash(tokenHash(TOKEN.test(token) ? token : `!${token}`));
-    if (!strategy)
-      throw new SignalTokenInvalidError(
-        'This webhook URL is not valid: its token is mistyped, was rotated, or its strategy was deleted. POST /strategies/{strategyId}/token gives a strategy a new URL; nothing was recorded.',
-      );
+    const hash = tokenHash(TOKEN.test(token) ? token : `!${token}`);
     const ip = event.requestContext.http.sourceIp;
-    if (!allowed(strategy, ip))
-      throw new RequestForbiddenError(
-        `Signals for this strategy are accepted only from its allowIps; ${capText(ip, 45)} is not one of them. Nothing was recorded.`,
-      );
-    const rate = await signals.takeRate(strategy.strategyId, strategy.ratePerMinute);
-    if (!rate.ok)
-      throw new RateLimitedError(
-        `This strategy takes ${strategy.ratePerMinute} signals a minute (ratePerMinute); nothing was recorded. Retry after ${rate.retryAfter} s.`,
-        { outcome: 'not_executed', details: { limit: strategy.ratePerMinute, retryAfterSeconds: rate.retryAfter } },
-      );
+    const preview = capText(redactText(text.replace(/\s+/g, ' ')), PREVIEW_CHARS);
+    // The container's copy of the strategy, confirmed by the write itself (intake.ts); read again when it is stale.
+    let found = await strategies.get(hash);
+    for (let round = 1; found && round <= MAX_ROUNDS; round++) {
+      const held = found.value;
+      const strategy = held.strategy;
+      if (!allowed(strategy, ip)) {
+        // A refusal resting on the copy alone is confirmed by a read first.
+        if (found.cached) {
+          const value = await strategies.read(hash);
+          found = value ? { value, cached: false } : undefined;
+          continue;
+        }
+        throw new RequestForbiddenError(
+          `Signals for this strategy are accepted only from its allowIps; ${capText(ip, 45)} is not one of them. Nothing was recorded.`,
+        );
+      }
+      const base = {
+        signalId: newSignalId(),
+        strategyId: strategy.strategyId,
+        receivedAt: new Date().toISOString(),
+        preview,
+      };
+      const read = readAlerts(strategy, text);
+      let signal: SignalRecord;
+      let refusal: ValidationFailedError | undefined;
+      let dedupeKey: string | undefined;
+      if ('problems' in read) {
+        refusal = new ValidationFailedError(
+          `This ${strategy.source} signal cannot be read: ${read.problems.map((p) => `${p.field} ${p.message}`).join('; ')}. Expected ${read.expected}. Nothing was acted on.`,
+          { details: read.problems },
+        );
+        signal = { ...base, state: 'refused', alerts: [], reason: refusal.message };
+      } else {
+        const [only] = read.alerts;
+        dedupeKey = read.alerts.length === 1 && only?.id ? `id:${only.id}` : `body:${sha256Hex(text)}`;
+        signal = { ...base, state: 'received', alerts: read.alerts };
+      }
+      const outcome = await intake.record({
+        strategy: held,
+        signal,
+        ...(dedupeKey !== undefined ? { dedupeKey } : {}),
+        event: refusal
+          ? signalEvent('Signal Refused', signal, strategy, { code: refusal.code })
+          : signalEvent('Signal Received', signal, strategy),
+      });
+      if (outcome.kind === 'stale' || (outcome.kind === 'duplicate' && outcome.signalId === undefined)) {
+        // Rotated, deleted or changed since the copy was read (or a claim gone meanwhile): read it again.
+        const value = await strategies.read(hash);
+        found = value ? { value, cached: false } : undefined;
+        continue;
+      }
+      if (outcome.kind === 'rate-limited')
+        throw new RateLimitedError(
+          `This strategy takes ${strategy.ratePerMinute} signals a minute (ratePerMinute); nothing was recorded. Retry after ${outcome.retryAfter} s.`,
+          {
+            outcome: 'not_executed',
+            details: { limit: strategy.ratePerMinute, retryAfterSeconds: outcome.retryAfter },
+          },
+        );
+      if (outcome.kind === 'duplicate') {
+        logger.info('signal duplicate', { strategyId: strategy.strategyId, signalId: outcome.signalId });
+        return json(200, {
+          signalId: outcome.signalId,
+          state: 'received',
+          alerts: signal.alerts.length,
+          duplicate: true,
+        });
+      }
+      if (refusal) throw refusal;
+      return enqueue(strategy, signal);
+    }
+    strategies.forget(hash);
+    throw new SignalTokenInvalidError(INVALID_TOKEN);
+  };
 
-    const signalId = newSignalId();
-    const base = {
-      signalId,
-      strategyId: strategy.strategyId,
-      receivedAt: new Date().toISOString(),
-      preview: capText(redactText(text.replace(/\s+/g, ' ')), PREVIEW_CHARS),
-    };
-    const read = readAlerts(strategy, text);
-    if ('problems' in read) {
-      const error = new ValidationFailedError(
-        `This ${strategy.source} signal cannot be read: ${read.problems.map((p) => `${p.field} ${p.message}`).join('; ')}. Expected ${read.expected}. Nothing was acted on.`,
-        { details: read.problems },
-      );
-      return refuseBody(strategy, { ...base, state: 'refused', alerts: [], reason: error.message }, error);
-    }
-    const [only] = read.alerts;
-    const dedupeKey = read.alerts.length === 1 && only?.id ? `id:${only.id}` : `body:${sha256Hex(text)}`;
-    const first = await signals.claim(strategy.strategyId, dedupeKey, signalId);
-    if (first !== undefined) {
-      logger.info('signal duplicate', { strategyId: strategy.strategyId, signalId: first });
-      return json(200, { signalId: first, state: 'received', alerts: read.alerts.length, duplicate: true });
-    }
-    const signal: SignalRecord = { ...base, state: 'received', alerts: read.alerts };
-    await signals.put(signal);
-    await outbox.put([signalEvent('Signal Received', signal, strategy)]);
+  const enqueue = async (strategy: Strategy, signal: SignalRecord) => {
+    const { queue } = parts();
+    const { signalId } = signal;
+    const read = { alerts: signal.alerts };
     // Recorded: from here the answer is 202 whatever SQS does. A message that never reached the queue (refused,
     // timed out, or taken after the wait) leaves the signal pending, and the worker's sweep acts on it (sweep.ts);
     // one that did is acted on once either way. The claim is kept: a repost is a duplicate, never a second signal.
@@ -218,7 +258,7 @@ export const createSignalWebhook = (options: WebhookOptions = {}) => {
       signalId,
       alerts: read.alerts.length,
       queued,
-      preview: base.preview,
+      preview: signal.preview,
     });
     return json(202, { signalId, state: 'received', alerts: read.alerts.length, ...(queued ? {} : { queued: false }) });
   };

@@ -9,13 +9,13 @@
  * Anything else is refused (VALIDATION_FAILED naming what was wrong); nothing is done. Delivery is at least once and
  * a sweep may meet a signal the queue also delivers, so each run of the work:
  *
- * 1. loads the signal; one already completed is not acted on again (its completion's event, if the outbox does not
- *    hold it yet, is handed on now; its pending marker dropped);
+ * 1. loads the signal; one already completed is not acted on again (its pending marker dropped; a completion an
+ *    earlier version left with its event beside it, `pendingEvent`, has that event handed to the outbox now);
  * 2. loads its strategy; a strategy deleted since the signal was received refuses it;
  * 3. asks the SignalActor (act.ts) to act (its orders carry idempotency keys derived from the signal id, so a second
  *    delivery that got this far replays them rather than placing again);
- * 4. records the outcome (received -> acted | refused, conditional: of two runs only one completes it) with its event
- *    (Signal Acted or Signal Refused), hands the event to the outbox and drops the signal's pending marker.
+ * 4. records the outcome (received -> acted | refused, conditional: of two runs only one completes it), the outbox
+ *    item of its event (Signal Acted or Signal Refused) and the removal of its pending marker, in one transaction.
  *
  * A failure (DynamoDB, the outbox) fails the message: SQS delivers it again, and after the queue's maxReceiveCount
  * it goes to the dead-letter queue; the sweep tries it again meanwhile.
@@ -87,7 +87,7 @@ const partsOf = (options: SignalWorkerOptions, logger: Logger) =>
       );
     const table = { tableName: config.eventsTableName, endpoint: config.dynamodbEndpoint };
     return {
-      signals: new SignalStore(table),
+      signals: new SignalStore({ ...table, outboxTableName: config.idempotencyTableName }),
       strategies: new StrategyStore(table),
       outbox: new OutboxTable({ tableName: config.idempotencyTableName, endpoint: config.dynamodbEndpoint }),
       actor: options.actor ?? createSignalActor(settings, logger),
@@ -131,10 +131,8 @@ const workWith =
       strategy ?? ghostStrategy(done),
       outcome.state === 'refused' && outcome.code ? { code: outcome.code } : {},
     );
+    // One write: the signal completed, its event in the outbox, its marker gone (store.ts).
     if (!(await signals.complete(done, event))) return 'already-done';
-    await outbox.put([event]);
-    await signals.clearPendingEvent(message.signalId);
-    await signals.unmark(done);
     logger.info(`signal ${done.state}`, {
       signalId: done.signalId,
       strategyId: done.strategyId,

@@ -75,15 +75,17 @@ export const STRATEGIES_EVENTS_TABLE_ACTIONS = [
   'dynamodb:Query',
 ] as const;
 /**
- * The webhook and the worker (functions/signals/store.ts): the token look-up, the rate counter (a conditional
- * UpdateItem), the duplicate claim (a conditional PutItem), the signal and its pending marker put, the signal
- * completed and its marker deleted.
+ * The webhook and the worker (functions/signals/intake.ts, store.ts): the token look-up, then each one
+ * TransactWriteItems, which needs the action of each of its items: the webhook's ConditionCheck on the token item,
+ * the rate counter (a conditional UpdateItem), the duplicate claim (a conditional PutItem), the signal and its
+ * pending marker put; the worker's signal completed (UpdateItem) and its marker deleted.
  */
 export const SIGNALS_EVENTS_TABLE_ACTIONS = [
   'dynamodb:GetItem',
   'dynamodb:PutItem',
   'dynamodb:UpdateItem',
   'dynamodb:DeleteItem',
+  'dynamodb:ConditionCheckItem',
 ] as const;
 /** The signal worker's sweep (functions/signals/sweep.ts): a Query of the pending signals' markers, oldest first. */
 export const SIGNAL_SWEEP_EVENTS_TABLE_ACTIONS = ['dynamodb:Query'] as const;

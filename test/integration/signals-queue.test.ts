@@ -6,6 +6,7 @@
  * answers late, or fails outright; the worker acts through the operation table against the emulator over loopback,
  * on dynalite through the AWS SDK. The emulator's request log and pending list are the proof of what was placed.
  */
+import { DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { clearInstrumentCache } from '../../functions/broker/instruments.js';
@@ -71,7 +72,11 @@ beforeAll(async () => {
     routes: [{ method: 'POST', path: '/signals/{token}', name: 'SignalWebhook', handler: webhook, textBody: true }],
   });
   sweepWorker = createSignalWorker({ settings: stack.config, logger: workerLog.logger, now: () => Date.now() + ahead });
-  store = new SignalStore({ tableName: LOCAL_EVENTS_TABLE, endpoint: stack.dynamo.url });
+  store = new SignalStore({
+    tableName: LOCAL_EVENTS_TABLE,
+    outboxTableName: stack.dynamo.tableName,
+    endpoint: stack.dynamo.url,
+  });
 }, 30_000);
 afterAll(async () => {
   await webhookApi?.close();
@@ -212,10 +217,20 @@ describe('what the sweep leaves alone, and what it gives up on', () => {
 
   it('a completed signal is not acted on again, even with its marker left behind', async () => {
     const signal = await recorded('ITC');
-    // Completed by another run that stopped before dropping its marker.
+    // Completed as an earlier version's run left it: the record's state written alone, its marker left behind.
     const done = { ...signal, state: 'refused' as const, reason: 'refused elsewhere' };
+    await new DynamoDBClient({ endpoint: stack.dynamo.url }).send(
+      new UpdateItemCommand({
+        TableName: LOCAL_EVENTS_TABLE,
+        Key: { pk: { S: 'signal' }, sk: { S: signal.signalId } },
+        UpdateExpression: 'SET #state = :state, #signal = :signal',
+        ExpressionAttributeNames: { '#state': 'state', '#signal': 'signal' },
+        ExpressionAttributeValues: { ':state': { S: 'refused' }, ':signal': { S: JSON.stringify(done) } },
+      }),
+    );
     const strategyOf = { strategyId: signal.strategyId, name: 'queue', source: 'tradingview', mode: 'live' } as const;
-    expect(await store.complete(done, signalEvent('Signal Refused', done, strategyOf))).toBe(true);
+    // A completion now is refused: the record is not received any more.
+    expect(await store.complete(done, signalEvent('Signal Refused', done, strategyOf))).toBe(false);
     expect(swept(await sweep(AGED), signal.signalId)).toEqual(['alreadyDone']);
     expect(swept(await sweep(AGED), signal.signalId)).toEqual([]);
     expect(await stateOf(signal.signalId)).toBe('refused');

@@ -21,6 +21,8 @@ export interface DynamoFaultProxy {
   readonly killed: boolean;
   /** Requests dropped so far. */
   readonly dropped: number;
+  /** The action of every request received (`GetItem`, `TransactWriteItems`, ...), in order: the calls it counts. */
+  readonly calls: string[];
   close(): Promise<void>;
 }
 
@@ -38,10 +40,12 @@ const HOP = new Set(['host', 'connection', 'content-length', 'keep-alive', 'tran
 export const startDynamoFaultProxy = async (): Promise<DynamoFaultProxy> => {
   let killed = false;
   let dropped = 0;
+  const calls: string[] = [];
   const state = { target: undefined as string | undefined };
   const server = createServer((req, res) => {
     void (async () => {
       const body = await readBody(req);
+      calls.push(String(req.headers['x-amz-target'] ?? '').split('.')[1] ?? '');
       if (killed || !state.target) {
         dropped += 1;
         req.socket.destroy();
@@ -91,6 +95,7 @@ export const startDynamoFaultProxy = async (): Promise<DynamoFaultProxy> => {
     get dropped() {
       return dropped;
     },
+    calls,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
