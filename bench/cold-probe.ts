@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { functionNamed } from '../functions/manifest/index.js';
+import { functionNamed, OPERATIONS } from '../functions/manifest/index.js';
 import type { Route } from '../functions/manifest/types.js';
 import { environmentOf, type EnvValues } from '../functions/runtime/env.js';
 import { EXAMPLE_OCO, EXAMPLE_ORDER } from '../functions/schemas/examples.js';
@@ -101,6 +101,11 @@ export const once = (file: string, payload: unknown, env: Record<string, string>
 // The operation table's own example inputs: a buy of 1 M&M-EQ at 1500 when the price falls to 1490, and its OCO exit.
 export const ORDER = EXAMPLE_ORDER;
 export const OCO = EXAMPLE_OCO;
+/** The jData the gateway sends for `name` with `wire`: what a hand-written function sends for the same order. */
+const jDataOf = (name: string, wire: object, session: { uid: string; actid: string }): Record<string, unknown> => {
+  const op = OPERATIONS.find((o) => o.name === name)!;
+  return op.toJData(op.input.parse(wire) as never, { ...session, accessToken: '' } as never) as Record<string, unknown>;
+};
 const asWire = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, String(v)]));
 
 /**
@@ -111,6 +116,8 @@ export const payloadFor = (
   name: string,
   seq: number,
   orders: { single: string; oco: string } = { single: '1', oco: '1' },
+  /** The account the peer's nested order parameters name (the OCO legs carry uid and actid). */
+  session: { uid: string; actid: string } = { uid: 'U', actid: 'A' },
 ): { gateway: unknown; peer: unknown; peerOperation: string } => {
   const key = `cold-${process.pid}-${seq}`;
   switch (name) {
@@ -123,8 +130,8 @@ export const payloadFor = (
     case 'PlaceOCOOrder':
       return {
         gateway: { ...OCO, idempotencyKey: key },
-        peer: { ai_t: 'LMT_BOS_O', validity: 'GTT', exch: 'NSE', tsym: 'M%26M-EQ' },
-        peerOperation: 'GetPendingGTTOrder',
+        peer: jDataOf('PlaceOCOOrder', OCO, session),
+        peerOperation: 'PlaceOCOOrder',
       };
     case 'ModifyGTTOrder':
       return {
@@ -135,7 +142,7 @@ export const payloadFor = (
     case 'ModifyOCOOrder':
       return {
         gateway: { ...OCO, al_id: orders.oco, idempotencyKey: key },
-        peer: { al_id: orders.oco },
+        peer: jDataOf('ModifyOCOOrder', { ...OCO, al_id: orders.oco }, session),
         peerOperation: 'ModifyOCOOrder',
       };
     // A change of one field: what a user would write instead is the full modify it becomes.
@@ -148,7 +155,7 @@ export const payloadFor = (
     case 'PatchOCOOrder':
       return {
         gateway: { al_id: orders.oco, stopLoss: { trigger: OCO.stopLoss.trigger }, idempotencyKey: key },
-        peer: { al_id: orders.oco },
+        peer: jDataOf('ModifyOCOOrder', { ...OCO, al_id: orders.oco }, session),
         peerOperation: 'ModifyOCOOrder',
       };
     case 'CancelGTTOrder':

@@ -118,7 +118,7 @@ export const measureDeployedColdStart = async (
       for (const fn of functions) {
         const env = localEnv(stack, fn.env, signalQueue);
         const fnPayload = await gatewayPayload(fn.name, ON_ORDERS.has(fn.name) ? await realOrders() : undefined);
-        const p = payloadFor(fn.name, ++seq, ON_ORDERS.has(fn.name) ? await realOrders() : undefined);
+        const p = payloadFor(fn.name, ++seq, ON_ORDERS.has(fn.name) ? await realOrders() : undefined, stack.emulator);
         const peerEnv = peerEnvOf(p.peerOperation);
         // Alternate who goes first, so neither always meets a warmer disk cache.
         const measureFn = async () => {

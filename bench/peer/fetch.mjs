@@ -27,6 +27,8 @@ export const handler = async (event) => {
   });
   const text = await res.text();
   const reply = JSON.parse(text);
+  // The family's empty list: `Not_Ok` with `no data` (no pending or triggered orders).
+  if (reply.stat === 'Not_Ok' && /^no data$/i.test(reply.emsg ?? '')) return [];
   if (res.status >= 400 || !(Array.isArray(reply) || OK.test(reply.stat)))
     throw new Error(`${process.env.PEER_OPERATION}: HTTP ${res.status} ${text.slice(0, 200)}`);
   return reply;

@@ -52,6 +52,8 @@ export const handler = async (event) => {
     jKey ? `${jData}&jKey=${encodeURIComponent(session.accessToken)}` : jData,
   );
   const reply = JSON.parse(text);
+  // The family's empty list: `Not_Ok` with `no data` (no pending or triggered orders).
+  if (reply.stat === 'Not_Ok' && /^no data$/i.test(reply.emsg ?? '')) return [];
   if (status >= 400 || !(Array.isArray(reply) || OK.test(reply.stat)))
     throw new Error(`${process.env.PEER_OPERATION}: HTTP ${status} ${text.slice(0, 200)}`);
   return reply;
