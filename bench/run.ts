@@ -75,6 +75,12 @@ const results: Record<string, unknown> = {
   at: new Date().toISOString(),
 };
 
+/** The results so far, written after each section: a run stopped by a failed row keeps what it measured before. */
+const save = () => {
+  mkdirSync('cdk.out', { recursive: true });
+  writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
+};
+
 // The synthesized bundles, once per run (`--no-synth`: the cdk.out already there).
 let synthed = flags['no-synth'] === true;
 const synth = async () => {
@@ -94,6 +100,7 @@ if (runs('warm')) {
     `\nWarm, as deployed (each bundle in its own process, governor on; ${WARM_ITERATIONS} calls each, interleaved with a raw node:http keep-alive POST of the same jData; ms; CPU ms per call in the function's process; DynamoDB calls and round trips before the reply, counted at a proxy; target: +${WARM_TARGET.p50Ms} p50, +${WARM_TARGET.p99Ms} p99, ${WARM_TARGET.cpuMs} ms CPU, ${WARM_TARGET.dynamoTrips} round trips)`,
   );
   console.table(rows);
+  save();
 }
 
 // ---- 1b. signals: the webhook's acknowledgement, and DynamoDB per acknowledgement and per signal ---------------------
@@ -106,6 +113,7 @@ if (runs('signals')) {
     `\nSignals (${SIGNAL_ITERATIONS} acknowledgements through the local HTTP API, interleaved with GET /_local/emulator on the same API; target ${SIGNAL_TARGET.ackP50Ms} ms p50, ${SIGNAL_TARGET.dynamoCalls} DynamoDB calls)`,
   );
   console.table([row]);
+  save();
 }
 
 // ---- 1c. reads that grow with the pending list -----------------------------------------------------------------------
@@ -118,6 +126,7 @@ if (runs('reads')) {
   console.table([reads.byId]);
   console.log('The whole pending list at a large N (GetPendingGTTOrder, import + first invoke):');
   console.table([reads.list]);
+  save();
 }
 
 // ---- 2. secret fetches per N warm invocations ------------------------------------------------------------------
@@ -163,6 +172,7 @@ if (runs('cold')) {
     `\nWhat Powertools Metrics adds to a cold start (a bare bundle vs one with Metrics + logMetrics, median of ${COLD_RUNS}):`,
   );
   console.table([metricsCost]);
+  save();
 }
 
 // ---- 3b. memory: CPU per warm invocation and peak RSS of each deployed bundle (bench/memory.ts) --------------------
@@ -176,6 +186,7 @@ if (runs('memory')) {
     `\nMemory: CPU ms per invocation (the function's own process), its peak RSS, the CPU-bound time at each size (a full vCPU at 1,769 MB), and USD per million warm invocations with ${ASSUMED_WAIT_MS} ms of assumed waiting (arm64)`,
   );
   console.table(rows);
+  save();
 }
 
 // ---- 4. load: the local API under concurrent clients ------------------------------------------------------------
@@ -231,6 +242,7 @@ if (runs('load')) {
   };
   console.log('\nLoad (autocannon, loopback)');
   console.table([results.load]);
+  save();
 }
 
 // ---- 5. the order-rate governor: what a permit costs (latency, DynamoDB calls), alone and contended -------------
@@ -272,6 +284,7 @@ if (runs('governor')) {
   };
   console.log('\nOrder-rate governor (dynalite on loopback): one permit per broker write');
   console.table([results.governor]);
+  save();
 }
 
 await stack.close();
@@ -289,6 +302,7 @@ if (runs('watcher')) {
     `\nGttWatcher, N pending orders (fresh stack per N; DynamoDB calls counted at the watcher's SDK client; units as DynamoDB on-demand bills them; monthly = ${CYCLES_PER_MONTH} steady cycles at $${PRICE_PER_MILLION.write}/M writes, $${PRICE_PER_MILLION.read}/M reads)`,
   );
   console.table(rows);
+  save();
 }
 
 mkdirSync('cdk.out', { recursive: true });
