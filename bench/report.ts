@@ -31,7 +31,7 @@ const table = (header: string[], rows: (string | number | boolean | undefined)[]
 ];
 
 export const renderReport = (r: Results): string => {
-  const machine = `${r.at.slice(0, 10)}, ${r.cpus} cores (${r.cpuModel ?? 'CPU model not recorded'}), Node ${r.node}, loopback`;
+  const machine = `${r.at.slice(0, 16).replace('T', ' ')} UTC, ${r.cpus} cores (${r.cpuModel ?? 'CPU model not recorded'}), Node ${r.node}, loopback`;
   const lines: string[] = [];
   if (r.warm) {
     const t = r.warm.target;
