@@ -7,9 +7,9 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { functionNamed } from '../functions/manifest/index.js';
+import { functionNamed, OPERATIONS } from '../functions/manifest/index.js';
 import type { Route } from '../functions/manifest/types.js';
-import { environmentOf } from '../functions/runtime/env.js';
+import { environmentOf, type EnvValues } from '../functions/runtime/env.js';
 import { EXAMPLE_OCO, EXAMPLE_ORDER } from '../functions/schemas/examples.js';
 import { LOCAL_CONTROL_TABLE } from '../local/dynamodb.js';
 import { LOCAL_SECRET_ID, type LocalStack } from '../local/run-local.js';
@@ -47,10 +47,16 @@ export const deployedFunctions = (): DeployedFunction[] => {
     }));
 };
 
+/**
+ * A reply that is an error, in the probe's JavaScript (`r` the handler's answer): an HTTP status of 400 or more, an
+ * error body of a direct invocation, or records a batch handler reports as failed. A row that timed one is no row.
+ */
+export const BAD_REPLY = `(r&&typeof r==='object'?(typeof r.statusCode==='number'&&r.statusCode>=400?'HTTP '+r.statusCode+' '+String(r.body).slice(0,200):r.error?'error '+JSON.stringify(r.error).slice(0,200):Array.isArray(r.batchItemFailures)&&r.batchItemFailures.length?r.batchItemFailures.length+' batch item failures':''):'')`;
+
 /** Runs `file`'s handler once in a fresh process; times import and first invocation inside, the process outside. */
 const PROBE = `const t0=performance.now();const m=await import(process.argv[1]);const t1=performance.now();
 const ctx={functionName:'bench',awsRequestId:'1',getRemainingTimeInMillis:()=>10000};
-let ok=true,error;try{await m.handler(JSON.parse(process.argv[2]),ctx)}catch(e){ok=false;error=String(e&&e.message).slice(0,300)}const t2=performance.now();
+let ok=true,error;try{const r=await m.handler(JSON.parse(process.argv[2]),ctx);const bad=${BAD_REPLY};if(bad){ok=false;error=bad}}catch(e){ok=false;error=String(e&&e.message).slice(0,300)}const t2=performance.now();
 console.log(JSON.stringify({importMs:t1-t0,totalMs:t2-t1+(t1-t0),ok,error}))`;
 
 /**
@@ -95,6 +101,11 @@ export const once = (file: string, payload: unknown, env: Record<string, string>
 // The operation table's own example inputs: a buy of 1 M&M-EQ at 1500 when the price falls to 1490, and its OCO exit.
 export const ORDER = EXAMPLE_ORDER;
 export const OCO = EXAMPLE_OCO;
+/** The jData the gateway sends for `name` with `wire`: what a hand-written function sends for the same order. */
+const jDataOf = (name: string, wire: object, session: { uid: string; actid: string }): Record<string, unknown> => {
+  const op = OPERATIONS.find((o) => o.name === name)!;
+  return op.toJData(op.input.parse(wire) as never, { ...session, accessToken: '' } as never) as Record<string, unknown>;
+};
 const asWire = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, String(v)]));
 
 /**
@@ -105,6 +116,8 @@ export const payloadFor = (
   name: string,
   seq: number,
   orders: { single: string; oco: string } = { single: '1', oco: '1' },
+  /** The account the peer's nested order parameters name (the OCO legs carry uid and actid). */
+  session: { uid: string; actid: string } = { uid: 'U', actid: 'A' },
 ): { gateway: unknown; peer: unknown; peerOperation: string } => {
   const key = `cold-${process.pid}-${seq}`;
   switch (name) {
@@ -117,8 +130,8 @@ export const payloadFor = (
     case 'PlaceOCOOrder':
       return {
         gateway: { ...OCO, idempotencyKey: key },
-        peer: { ai_t: 'LMT_BOS_O', validity: 'GTT', exch: 'NSE', tsym: 'M%26M-EQ' },
-        peerOperation: 'GetPendingGTTOrder',
+        peer: jDataOf('PlaceOCOOrder', OCO, session),
+        peerOperation: 'PlaceOCOOrder',
       };
     case 'ModifyGTTOrder':
       return {
@@ -129,7 +142,7 @@ export const payloadFor = (
     case 'ModifyOCOOrder':
       return {
         gateway: { ...OCO, al_id: orders.oco, idempotencyKey: key },
-        peer: { al_id: orders.oco },
+        peer: jDataOf('ModifyOCOOrder', { ...OCO, al_id: orders.oco }, session),
         peerOperation: 'ModifyOCOOrder',
       };
     // A change of one field: what a user would write instead is the full modify it becomes.
@@ -142,7 +155,7 @@ export const payloadFor = (
     case 'PatchOCOOrder':
       return {
         gateway: { al_id: orders.oco, stopLoss: { trigger: OCO.stopLoss.trigger }, idempotencyKey: key },
-        peer: { al_id: orders.oco },
+        peer: jDataOf('ModifyOCOOrder', { ...OCO, al_id: orders.oco }, session),
         peerOperation: 'ModifyOCOOrder',
       };
     case 'CancelGTTOrder':
@@ -173,7 +186,7 @@ export const payloadFor = (
 const manifestName = (name: string): string => (functionNamed(name) ? name : name.replace(/^Events/, ''));
 
 /** The payload v2 event API Gateway sends for a route's example (a function reached only by its routes). */
-const routeRequest = (route: Route): unknown => ({
+export const routeRequest = (route: Route): unknown => ({
   version: '2.0',
   routeKey: `${route.method} ${route.path}`,
   rawPath: route.path,
@@ -191,10 +204,16 @@ const routeRequest = (route: Route): unknown => ({
   isBase64Encoded: false,
 });
 
-export const localEnv = (stack: LocalStack, templateEnv: Record<string, unknown>): Record<string, string> => {
+export const localEnv = (
+  stack: LocalStack,
+  templateEnv: Record<string, unknown>,
+  extra: EnvValues = {},
+): Record<string, string> => {
   const local: Record<string, string> = {
     ...environmentOf({
-      brokerBaseUrl: stack.emulator.url,
+      // The signal queue: the stack's, unless the caller gives one of its own (bench/real-inputs.ts).
+      signalQueueUrl: stack.signalQueue.queueUrl,
+      brokerBaseUrl: stack.broker.baseUrl,
       brokerSecretId: LOCAL_SECRET_ID,
       idempotencyTableName: stack.dynamo.tableName,
       // The order functions take a governor permit, as deployed.
@@ -202,6 +221,7 @@ export const localEnv = (stack: LocalStack, templateEnv: Record<string, unknown>
     }),
     ...stack.sessionEnv,
     ...stack.watcherEnv,
+    ...environmentOf(extra),
   };
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(templateEnv)) {
@@ -216,8 +236,9 @@ export const localEnv = (stack: LocalStack, templateEnv: Record<string, unknown>
     AWS_SECRET_ACCESS_KEY: 'local',
     ...environmentOf({
       secretsManagerEndpoint: stack.secrets.url,
-      dynamodbEndpoint: stack.dynamo.url,
+      dynamodbEndpoint: extra.dynamodbEndpoint ?? stack.dynamo.url,
       eventbridgeEndpoint: stack.eventBridge.url,
+      sqsEndpoint: extra.sqsEndpoint ?? stack.signalQueue.url,
     }),
     ...env,
     POWERTOOLS_LOG_LEVEL: 'SILENT',

@@ -1,113 +1,300 @@
-/** Markdown tables of the last `npm run bench` (cdk.out/bench-results.json, untracked), for docs/benchmarks.md (`npx tsx bench/report.ts`). */
-import { readFileSync } from 'node:fs';
+/**
+ * Markdown tables of the last `npm run bench` (cdk.out/bench-results.json, untracked), for docs/benchmarks.md
+ * (`npx tsx bench/report.ts` prints them; `--write` puts them into the page). Each states its machine and date.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
 
-interface Results {
+type Row = Record<string, number | string | boolean>;
+
+export interface Results {
   node: string;
   cpus: number;
+  cpuModel?: string;
   at: string;
-  warm?: Record<string, number | string>[];
+  warm?: { iterations: number; target: Record<string, number>; rows: Row[] };
+  signals?: Row & { target: Record<string, number> };
+  reads?: { iterations: number; byId: Row; list: Row };
   secretFetches?: { invocations: number; fetches: number; maxAgeSeconds: number };
-  cold?: { rounds: number; functions: Record<string, number | string>[] };
-  load?: Record<string, number | boolean>;
-  watcher?: {
-    cyclesPerMonth: number;
-    pricePerMillion: { write: number; read: number };
-    rows: Record<string, number | string>[];
-  };
-  memory?: { assumedWaitMs: number; rows: Record<string, number | string>[] };
+  cold?: { rounds: number; functions: Row[] };
+  load?: Row;
+  watcher?: { cyclesPerMonth: number; pricePerMillion: { write: number; read: number }; rows: Row[] };
+  memory?: { assumedWaitMs: number; rows: Row[] };
   metricsColdStart?: { bareMs: number; withMetricsMs: number; addedMs: number; bundleKB: number };
-  governor?: {
-    permits: number;
-    permitP50Ms: number;
-    permitP99Ms: number;
-    dynamoCallsPerPermit: number;
-    contended30Granted: number;
-    contended30RefusedRateLimited: number;
-    contended30CallsOfGranted: number;
-  };
+  governor?: Row;
 }
 
+const table = (header: string[], rows: (string | number | boolean | undefined)[][]) => [
+  `| ${header.join(' | ')} |`,
+  `|${header.map(() => '---').join('|')}|`,
+  ...rows.map((r) => `| ${r.map((c) => (c === undefined || c === '' ? '–' : String(c))).join(' | ')} |`),
+  '',
+];
+
 export const renderReport = (r: Results): string => {
-  const lines = [`Measured ${r.at} on Node ${r.node}, ${r.cpus} cores, all on loopback (\`npm run bench\`).`, ''];
+  const machine = `${r.at.slice(0, 16).replace('T', ' ')} UTC, ${r.cpus} cores (${r.cpuModel ?? 'CPU model not recorded'}), Node ${r.node}, loopback`;
+  const lines: string[] = [];
   if (r.warm) {
+    const t = r.warm.target;
     lines.push(
-      '**Warm overhead** (ms; interleaved calls of a raw `fetch` of the same jData request, a raw `node:http` keep-alive POST, and the gateway handler in-process as deployed: order operations with an idempotency key and their event):',
+      '### Warm, as deployed',
       '',
-      '| operation | raw fetch p50 | raw node:http p50 | gateway p50 | gateway − raw http p50 | gateway / fetch | gateway / raw http | raw http p99 | gateway p99 | gateway p50 without its event |',
-      '|---|---|---|---|---|---|---|---|---|---|',
-      ...r.warm.map(
-        (w) =>
-          `| ${w.operation} | ${w.fetchP50} | ${w.rawHttpP50} | ${w.gatewayP50} | ${w.overheadVsRawHttpP50} | ${w.ratioVsFetchP50} | ${w.ratioVsRawHttpP50} | ${w.rawHttpP99} | ${w.gatewayP99} | ${w.gatewayWithoutEventP50 ?? '–'} |`,
+      `Measured ${machine}. Each order function's synthesized bundle in its own process, governor on, ${r.warm.iterations} calls interleaved with a raw \`node:http\` keep-alive POST of the same jData request (modify, PATCH and cancel on real pending orders; a PATCH's raw call is the full modify it becomes). ms; CPU is the mean per call in the function's own process; DynamoDB calls and round trips before the reply (median of 30, counted at a loopback proxy; calls that overlap in time are one round trip). Targets: +${t.p50Ms} ms p50, +${t.p99Ms} ms p99, ${t.cpuMs} ms CPU, ${t.dynamoTrips} DynamoDB round trips.`,
+      '',
+      ...table(
+        [
+          'operation',
+          'raw p50',
+          'function p50',
+          '+p50',
+          'p50 target',
+          'raw p99',
+          'function p99',
+          '+p99',
+          'p99 target',
+          'CPU ms (raw)',
+          'CPU target',
+          'DynamoDB calls / round trips before the reply (after it)',
+          'calls',
+          'DynamoDB target',
+        ],
+        r.warm.rows.map((w) => [
+          w.operation,
+          w.rawP50,
+          w.gatewayP50,
+          w.overP50,
+          w.p50Met,
+          w.rawP99,
+          w.gatewayP99,
+          w.overP99,
+          w.p99Met,
+          `${w.cpuMs} (${w.rawCpuMs})`,
+          w.cpuMet,
+          `${w.dynamoCalls} / ${w.dynamoTrips} (${w.dynamoAfterReply})`,
+          w.dynamoActions,
+          w.dynamoMet,
+        ]),
       ),
+    );
+  }
+  if (r.signals) {
+    const s = r.signals;
+    lines.push(
+      '### Signals',
+      '',
+      `Measured ${machine}. ${s.acknowledgements} acknowledgements through the local HTTP API, interleaved with GET /_local/emulator on the same API; DynamoDB per acknowledgement from the SignalWebhook bundle warm behind the counting proxy; per signal end to end (webhook, SignalWorker and its GTT, EventForwarder) at the local DynamoDB. Targets: ${s.target.ackP50Ms} ms p50, ${s.target.dynamoCalls} DynamoDB calls and the queue send.`,
+      '',
+      ...table(
+        [
+          'ack p50 ms',
+          'ack p99 ms',
+          'trivial route p50 ms',
+          'ratio',
+          'p50 target',
+          'DynamoDB calls / round trips per ack',
+          'calls',
+          'DynamoDB target',
+          'DynamoDB calls per signal end to end',
+        ],
+        [
+          [
+            s.ackP50Ms,
+            s.ackP99Ms,
+            s.trivialP50Ms,
+            s.ratioP50,
+            s.ackMet,
+            `${s.dynamoCallsPerAck} / ${s.dynamoTripsPerAck}`,
+            s.dynamoActionsPerAck,
+            s.dynamoMet,
+            s.dynamoCallsPerSignalEndToEnd,
+          ],
+        ],
+      ),
+    );
+    const cold = r.cold?.functions.find((c) => c.function === 'SignalWebhook');
+    if (cold)
+      lines.push(
+        `The webhook cold (its bundle, import + first call, cold table below): ${cold.importPlusFirstInvokeMs} ms, against TradingView's 3,000 ms.`,
+        '',
+      );
+  }
+  if (r.reads) {
+    const b = r.reads.byId;
+    const l = r.reads.list;
+    lines.push(
+      '### Reads',
+      '',
+      `Measured ${machine}. One order by id: the GetGTTOrder bundle warm, p50 of ${r.reads.iterations}, beside a raw POST of the broker's pending list (what a hand-written function reads: the broker has no read by id). The whole list: GetPendingGTTOrder, import + first invoke.`,
+      '',
+      ...table(
+        [
+          `by id at ${b.small} pending ms`,
+          `at ${b.large} ms`,
+          'ratio',
+          `raw list at ${b.small} ms`,
+          `raw list at ${b.large} ms`,
+          `CPU ms at ${b.small} / ${b.large}`,
+        ],
+        [
+          [
+            b.smallP50Ms,
+            b.largeP50Ms,
+            b.ratio,
+            b.rawListSmallP50Ms,
+            b.rawListLargeP50Ms,
+            `${b.cpuSmallMs} / ${b.cpuLargeMs}`,
+          ],
+        ],
+      ),
+      `The whole pending list at ${l.pending}: answered **${l.answered}**${l.error ? ` (${String(l.error)})` : ''}, ${l.importPlusFirstInvokeMs} ms.`,
       '',
     );
   }
   if (r.cold) {
     lines.push(
-      `**Cold start of what deploys** (the \`cdk synth\` bundles with their template environment, median of ${r.cold.rounds} interleaved rounds of fresh Node processes, beside the hand-written peer \`bench/peer.mjs\`; get, modify and cancel on real pending orders; ratio = import + first invoke, function / peer):`,
+      '### Cold start',
       '',
-      '| function | bundle KB | import ms | import + first invoke ms | peer ms | ratio | whole process ms | peer whole process ms |',
-      '|---|---|---|---|---|---|---|---|',
-      ...r.cold.functions.map(
-        (c) =>
-          `| ${c.function} | ${c.bundleKB} | ${c.importMs} | ${c.importPlusFirstInvokeMs} | ${c.peerImportPlusFirstInvokeMs} | ${c.ratio} | ${c.wholeProcessMs} | ${c.peerWholeProcessMs} |`,
+      `Measured ${machine}. The \`cdk synth\` bundles with their template environment, median of ${r.cold.rounds} interleaved rounds of fresh Node processes, each beside the fair peer (\`bench/peer/https.mjs\`, bundled like them) making the broker call of its operation; every probe's reply checked. Ratio = import + first invoke, function / peer; target 1.25x. The last two rows are the peers on ClientDetails, node:https and fetch.`,
+      '',
+      ...table(
+        [
+          'function',
+          'peer calls',
+          'bundle KB',
+          'import ms',
+          'import + first invoke ms',
+          'peer ms',
+          'ratio',
+          'target',
+          'whole process ms',
+          'peer whole process ms',
+        ],
+        r.cold.functions.map((c) => [
+          c.function,
+          c.peer,
+          c.bundleKB,
+          c.importMs,
+          c.importPlusFirstInvokeMs,
+          c.peerImportPlusFirstInvokeMs,
+          c.ratio,
+          c.met,
+          c.wholeProcessMs,
+          c.peerWholeProcessMs,
+        ]),
       ),
-      '',
     );
   }
   if (r.metricsColdStart && r.cold) {
+    const m = r.metricsColdStart;
     lines.push(
-      `**What Powertools Metrics adds to a cold start** (import + first invoke, a bare bundle against one with Metrics, the logMetrics middleware and one published metric, same esbuild settings, median of ${r.cold.rounds}): ${r.metricsColdStart.bareMs} ms against ${r.metricsColdStart.withMetricsMs} ms, so **+${r.metricsColdStart.addedMs} ms** (${r.metricsColdStart.bundleKB} KB).`,
+      `**What Powertools Metrics adds to a cold start** (${machine}; a bare bundle against one with Metrics, the logMetrics middleware and one published metric, median of ${r.cold.rounds}): ${m.bareMs} ms against ${m.withMetricsMs} ms, so **+${m.addedMs} ms** (${m.bundleKB} KB).`,
       '',
     );
   }
   if (r.memory) {
     lines.push(
-      `**Memory** (each deployed bundle in its own Node process: CPU ms of its first invocation and the mean of the warm ones after it, its peak RSS; the CPU-bound time at each size is CPU ms × 1,769 / MB, Lambda's CPU share; USD per million warm invocations at arm64 prices with ${r.memory.assumedWaitMs} ms of assumed waiting for the broker and DynamoDB):`,
+      '### Memory',
       '',
-      '| function | peak RSS MB | cold CPU ms | warm CPU ms | at 256 MB | at 512 MB | at 1,024 MB | USD/M at 512 | USD/M at 1,024 | chosen MB |',
-      '|---|---|---|---|---|---|---|---|---|---|',
-      ...r.memory.rows.map(
-        (m) =>
-          `| ${m.function} | ${m.peakRssMB} | ${m.coldCpuMs} | ${m.warmCpuMs} | ${m.at256Ms} | ${m.at512Ms} | ${m.at1024Ms} | ${m.usdPerMillionAt512} | ${m.usdPerMillionAt1024} | ${m.chosenMB} |`,
+      `Measured ${machine}. Each bundle in its own process: CPU ms of its first invocation and the mean of the warm ones, its peak RSS; the CPU-bound time at each size is CPU ms × 1,769 / MB; USD per million warm invocations at arm64 prices with ${r.memory.assumedWaitMs} ms of assumed waiting.`,
+      '',
+      ...table(
+        [
+          'function',
+          'peak RSS MB',
+          'cold CPU ms',
+          'warm CPU ms',
+          'at 256 MB',
+          'at 512 MB',
+          'at 1,024 MB',
+          'USD/M at 512',
+          'USD/M at 1,024',
+          'chosen MB',
+        ],
+        r.memory.rows.map((m) => [
+          m.function,
+          m.peakRssMB,
+          m.coldCpuMs,
+          m.warmCpuMs,
+          m.at256Ms,
+          m.at512Ms,
+          m.at1024Ms,
+          m.usdPerMillionAt512,
+          m.usdPerMillionAt1024,
+          m.chosenMB,
+        ]),
       ),
-      '',
     );
   }
   if (r.secretFetches)
     lines.push(
-      `**Secret reads:** ${r.secretFetches.fetches} for ${r.secretFetches.invocations} warm invocations (max age ${r.secretFetches.maxAgeSeconds} s).`,
+      `**Secret reads** (${machine}): ${r.secretFetches.fetches} for ${r.secretFetches.invocations} warm invocations of one function (max age ${r.secretFetches.maxAgeSeconds} s).`,
       '',
     );
   if (r.load) {
+    const l = r.load;
     lines.push(
-      `**Load** (autocannon, ${String(r.load.connections)} connections, ${String(r.load.requests)} requests, half places with fresh idempotency keys, half reads, through the local API, dynalite and the emulator): ${String(r.load.throughputRps)} req/s, p50 ${String(r.load.latencyP50Ms)} ms, p99 ${String(r.load.latencyP99Ms)} ms, ${String(r.load.errors)} errors, ${String(r.load.non2xx)} non-2xx; ${String(r.load.placesAccepted)} places accepted and ${String(r.load.emulatorOrders)} orders at the emulator (match: ${String(r.load.ordersMatchAcceptedPlaces)}); broker requests with a token in the body: ${String(r.load.brokerRequestsWithTokenInBody)}.`,
+      `**Load** (${machine}; autocannon, ${String(l.connections)} connections, ${String(l.requests)} requests, half places, half reads, through the local API without the governor): ${String(l.throughputRps)} req/s, p50 ${String(l.latencyP50Ms)} ms, p99 ${String(l.latencyP99Ms)} ms, ${String(l.errors)} errors, ${String(l.non2xx)} non-2xx; ${String(l.placesAccepted)} places accepted, ${String(l.emulatorOrders)} orders at the emulator (match: ${String(l.ordersMatchAcceptedPlaces)}); broker requests with a token in the body: ${String(l.brokerRequestsWithTokenInBody)}.`,
       '',
     );
   }
   if (r.watcher) {
     const w = r.watcher;
     lines.push(
-      `**GttWatcher at N pending orders** (a fresh stack per N; DynamoDB calls counted at the watcher's SDK client; units as on-demand bills them; a changed cycle has 10 orders placed outside the gateway; monthly = ${w.cyclesPerMonth} steady cycles at $${w.pricePerMillion.write}/M write and $${w.pricePerMillion.read}/M read units):`,
+      `**GttWatcher at N pending orders** (${machine}; a fresh stack per N; DynamoDB calls at the watcher's SDK client; units as on-demand bills them; a changed cycle has 10 orders placed outside the gateway; monthly = ${w.cyclesPerMonth} steady cycles at $${w.pricePerMillion.write}/M write and $${w.pricePerMillion.read}/M read units; secret reads per steady cycle, target at most 1):`,
       '',
-      '| pending | baseline ms | baseline calls | steady cycle ms | steady calls | steady bytes written | steady write units | steady read units | changed cycle ms | calls per changed order | bytes written per changed order | write units per changed order | steady cycles $/month |',
-      '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
-      ...w.rows.map(
-        (x) =>
-          `| ${x.pending} | ${x.baselineMs} | ${x.baselineCalls} | ${x.steadyCycleMs} | ${x.steadyCalls} (${x.steadyCallList}) | ${x.steadyBytesWritten} | ${x.steadyWriteUnits} | ${x.steadyReadUnits} | ${x.changedCycleMs} | ${x.callsPerChangedOrder} | ${x.bytesWrittenPerChangedOrder} | ${x.writeUnitsPerChangedOrder} | ${x.steadyMonthlyUsd} |`,
+      ...table(
+        [
+          'pending',
+          'baseline ms',
+          'baseline calls',
+          'steady cycle ms',
+          'steady calls',
+          'steady write units',
+          'steady read units',
+          'changed cycle ms',
+          'calls per changed order',
+          'write units per changed order',
+          'steady $/month',
+          'secret reads per cycle',
+        ],
+        w.rows.map((x) => [
+          x.pending,
+          x.baselineMs,
+          x.baselineCalls,
+          x.steadyCycleMs,
+          `${x.steadyCalls} (${x.steadyCallList})`,
+          x.steadyWriteUnits,
+          x.steadyReadUnits,
+          x.changedCycleMs,
+          x.callsPerChangedOrder,
+          x.writeUnitsPerChangedOrder,
+          x.steadyMonthlyUsd,
+          x.secretReadsPerCycle,
+        ]),
       ),
-      '',
     );
   }
   if (r.governor) {
+    const g = r.governor;
     lines.push(
-      `**Order-rate governor** (one permit per broker write; the warm overhead and load above run without it, since it caps places at 8 a second; dynalite on loopback behind the local stream proxy): ${r.governor.permits} permits p50 ${r.governor.permitP50Ms} ms, p99 ${r.governor.permitP99Ms} ms, ${r.governor.dynamoCallsPerPermit} DynamoDB calls per permit; 30 containers at once: ${r.governor.contended30Granted} granted (${r.governor.contended30CallsOfGranted} calls between them), ${r.governor.contended30RefusedRateLimited} refused RATE_LIMITED.`,
+      `**Order-rate governor** (${machine}; one permit per broker write, dynalite behind the local stream proxy): ${String(g.permits)} permits p50 ${String(g.permitP50Ms)} ms, p99 ${String(g.permitP99Ms)} ms, ${String(g.dynamoCallsPerPermit)} DynamoDB calls per permit; 30 containers at once: ${String(g.contended30Granted)} granted (${String(g.contended30CallsOfGranted)} calls between them), ${String(g.contended30RefusedRateLimited)} refused RATE_LIMITED.`,
       '',
     );
   }
   return lines.join('\n');
 };
 
+/** docs/benchmarks.md holds the tables between these two lines; `--write` replaces them there. */
+const BEGIN = '<!-- bench/report.ts: generated from cdk.out/bench-results.json -->';
+const END = '<!-- bench/report.ts: end -->';
+const PAGE = 'docs/benchmarks.md';
+
 if (import.meta.filename === process.argv[1]) {
-  console.log(renderReport(JSON.parse(readFileSync('cdk.out/bench-results.json', 'utf8')) as Results));
+  const tables = renderReport(JSON.parse(readFileSync('cdk.out/bench-results.json', 'utf8')) as Results);
+  if (process.argv.includes('--write')) {
+    const page = readFileSync(PAGE, 'utf8');
+    const [from, to] = [page.indexOf(BEGIN), page.indexOf(END)];
+    if (from < 0 || to < from) throw new Error(`${PAGE} has no ${BEGIN} ... ${END} block`);
+    writeFileSync(PAGE, `${page.slice(0, from + BEGIN.length)}\n\n${tables}\n${page.slice(to)}`);
+    console.log(`wrote the tables into ${PAGE}`);
+  } else console.log(tables);
 }

@@ -1,27 +1,23 @@
 /**
- * `npm run bench`: gateway overhead, cold start, bundle size, secret fetches, load and the GttWatcher at N pending
- * orders, measured side by side in one run on this machine. Prints tables and writes cdk.out/bench-results.json
- * (untracked; `npx tsx bench/report.ts` renders it as the benchmarks page's tables). Loopback only, bounded in time.
+ * `npm run bench`: issue 42's measurements side by side in one run on this machine, each against its target: the
+ * order functions warm as deployed (governor on) against a raw call, the signal webhook, reads as the pending list
+ * grows, cold start of every function against a fair hand-written peer, memory, secret reads, load, the governor
+ * and the GttWatcher at N pending. Prints tables and writes cdk.out/bench-results.json (untracked; `npx tsx
+ * bench/report.ts` renders it as docs/benchmarks.md's tables). Loopback only, bounded in time. A row that timed an
+ * error (a call that threw or answered an error status) stops the run with a message naming the row: exit non-zero.
  *
- *   npm run bench [-- --only warm,secrets,cold,memory,load,governor,watcher]
+ *   npm run bench [-- --only warm,signals,reads,secrets,cold,memory,load,governor,watcher] [--no-synth]
  *
- * Measured as deployed: order operations with an Idempotency-Key (the deployed functions require one) and their
- * lifecycle event on; Powertools Metrics off in this process (EMF lines would flood the console; their cold-start
- * cost is measured in the cold section).
+ * Powertools Metrics off in this process (EMF lines would flood the console); the bundles keep theirs, as deployed.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 import autocannon from 'autocannon';
 
-import { buildBrokerRequest } from '../functions/broker/jdata.js';
-import { postToBroker } from '../functions/broker/transport.js';
-import type { AnyOperation } from '../functions/contract/operation.js';
-import { createGatewayEvents } from '../functions/events/producer.js';
 import { createGatewayHandler } from '../functions/gateway/gateway-handler.js';
 import { OPERATIONS } from '../functions/manifest/index.js';
 import { placeGttOrder } from '../functions/operations.js';
-import { dynamoIdempotency } from '../functions/orders/journal-factory.js';
 import { parseGatewayConfig } from '../functions/runtime/config.js';
 import { environmentOf } from '../functions/runtime/env.js';
 import { logger } from '../functions/runtime/logger.js';
@@ -33,10 +29,13 @@ import { startLocalStack } from '../local/run-local.js';
 import { BENCH_ORDER_RATE } from './cold-probe.js';
 import { measureDeployedColdStart, measureMetricsCost, synthDeployedAssets } from './cold-start.js';
 import { ASSUMED_WAIT_MS, measureMemory } from './memory.js';
+import { measureReads } from './reads.js';
+import { measureSignals, SIGNAL_TARGET } from './signals.js';
+import { measureWarm, WARM_TARGET } from './warm.js';
 import { CYCLES_PER_MONTH, measureWatcher, PRICE_PER_MILLION } from './watcher.js';
 
-const SECTIONS = ['warm', 'secrets', 'cold', 'memory', 'load', 'governor', 'watcher'] as const;
-const { values: flags } = parseArgs({ options: { only: { type: 'string' } } });
+const SECTIONS = ['warm', 'signals', 'reads', 'secrets', 'cold', 'memory', 'load', 'governor', 'watcher'] as const;
+const { values: flags } = parseArgs({ options: { only: { type: 'string' }, 'no-synth': { type: 'boolean' } } });
 const only = flags.only ? flags.only.split(',').map((s) => s.trim()) : [...SECTIONS];
 for (const name of only)
   if (!(SECTIONS as readonly string[]).includes(name))
@@ -46,6 +45,8 @@ export const RESULTS_FILE = 'cdk.out/bench-results.json';
 const WATCHER_SIZES = (process.env.BENCH_WATCHER_SIZES ?? '10,1000,10000').split(',').map(Number);
 
 const WARM_ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 400);
+const SIGNAL_ITERATIONS = Number(process.env.BENCH_SIGNAL_ITERATIONS ?? 200);
+const READ_ITERATIONS = Number(process.env.BENCH_READ_ITERATIONS ?? 100);
 // 21 rounds: on two shared cores a 9-round median moves a function by about ±0.15 between runs, 15 rounds about ±0.1.
 const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 21);
 const LOAD_REQUESTS = Number(process.env.BENCH_LOAD_REQUESTS ?? 2000);
@@ -62,141 +63,70 @@ const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** di
 // The operation table's example place (a buy of 1 M&M-EQ at 1500 when the price falls to 1490).
 const order = EXAMPLE_ORDER;
 
-// The deployed settings (an Idempotency-Key required on the order operations, events on), without the order-rate
-// governor: it would cap places at 8 a second. Its own cost per order is measured in its section.
+// For the secrets, load and governor sections: the deployed settings (an Idempotency-Key required on the order
+// operations, events on), without the order-rate governor (it would cap load's places at 8 a second); the governor's
+// own cost per permit is its section. Every other section starts a stack of its own, governor on.
 const stack = await startLocalStack({ governor: false });
 const session = { accessToken: stack.emulator.token, uid: stack.emulator.uid, actid: stack.emulator.actid };
 const results: Record<string, unknown> = {
   node: process.version,
   cpus: (await import('node:os')).cpus().length,
+  cpuModel: (await import('node:os')).cpus()[0]?.model ?? 'unknown',
   at: new Date().toISOString(),
 };
 
-// ---- 1. warm overhead: the handler in-process vs a raw fetch of the same jData request -------------------------
-let keySeq = 0;
-let placer: ReturnType<typeof createGatewayHandler> | undefined;
-const directPlace = () =>
-  (placer ??= createGatewayHandler(placeGttOrder, {
-    idempotency: dynamoIdempotency,
-    config: { ...stack.config, ...environmentOf({ dynamodbEndpoint: stack.dynamo.directUrl }) },
-  }));
-const key = () => `bench-${process.pid}-${++keySeq}`;
-/** The gateway's input: an order operation gets a fresh idempotency key (as a deployed caller must send one). */
-const inputFor = async (op: AnyOperation): Promise<Record<string, unknown>> => {
-  if (op.name === 'PlaceGTTOrder') return { ...order, idempotencyKey: key() };
-  if (op.name === 'ModifyGTTOrder' || op.name === 'CancelGTTOrder') {
-    // Placed straight to dynalite too: through the stream proxy, the setup's events would be forwarded in this
-    // process while the next call is timed.
-    const placed = (await directPlace()({ ...order, idempotencyKey: key() }, lambdaContext('bench'))) as {
-      al_id: string;
-    };
-    return op.name === 'ModifyGTTOrder'
-      ? { ...order, al_id: placed.al_id, idempotencyKey: key() }
-      : { al_id: placed.al_id, idempotencyKey: key() };
-  }
-  return {};
-};
-const withFreshKey = (input: Record<string, unknown>) =>
-  'idempotencyKey' in input ? { ...input, idempotencyKey: key() } : input;
-const wireOf = (input: Record<string, unknown>) => {
-  const { idempotencyKey: _key, ...rest } = input;
-  return rest;
-};
-/** A call that failed is a broken bench, not a row. */
-const mustSucceed = async (name: string, call: Promise<unknown>) => {
-  try {
-    return await call;
-  } catch (error) {
-    throw new Error(`bench: ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
-  }
+/** The results so far, written after each section: a run stopped by a failed row keeps what it measured before. */
+const save = () => {
+  mkdirSync('cdk.out', { recursive: true });
+  writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
 };
 
-const warm: Record<string, unknown>[] = [];
+// The synthesized bundles, once per run (`--no-synth`: the cdk.out already there).
+let synthed = flags['no-synth'] === true;
+const synth = async () => {
+  await synthDeployedAssets();
+  synthed = true;
+};
+
+// ---- 1. warm, as deployed: the order functions' bundles warm, governor on, against a raw node:http POST ----------
+const fresh = () => startLocalStack({ brokerTimeoutMs: 8_000, sessionRenewal: true, settings: BENCH_ORDER_RATE });
+/** A row that timed an error throws (bench/warm.ts, signals.ts, reads.ts, cold-start.ts): the run stops there. */
 if (runs('warm')) {
-  // The seven operations of the broker's GTT service, but logout (it would end the session); inputs below.
-  const WARM_OPERATIONS = [
-    'PlaceGTTOrder',
-    'GetPendingGTTOrder',
-    'GetEnabledGTTs',
-    'ModifyGTTOrder',
-    'CancelGTTOrder',
-    'ClientDetails',
-  ];
-  // Straight to dynalite, without the local stream proxy's hop: the proxy stands in for DynamoDB Streams, which in
-  // AWS cost the writer nothing; the outbox's forwarding runs in its own function there, not in this process.
-  const direct = { ...stack.config, ...environmentOf({ dynamodbEndpoint: stack.dynamo.directUrl }) };
-  for (const op of OPERATIONS.filter((o) => WARM_OPERATIONS.includes(o.name))) {
-    const handler = createGatewayHandler(op, {
-      ...(op.idempotency ? { idempotency: dynamoIdempotency } : {}),
-      ...(op.lifecycle ? { events: createGatewayEvents } : {}),
-      config: direct,
-    });
-    // The order operations queue their lifecycle event in the outbox (the idempotency record's completing write):
-    // the same handler without events shows what the event costs on the order path.
-    const withoutEvent = op.lifecycle
-      ? createGatewayHandler(op, { idempotency: dynamoIdempotency, config: direct })
-      : undefined;
-    const noEventTimes: number[] = [];
-    const gatewayTimes: number[] = [];
-    const rawTimes: number[] = [];
-    const rawHttpTimes: number[] = [];
-    for (let i = 0; i < WARM_ITERATIONS; i++) {
-      const input = await inputFor(op);
-      const parsed = op.input.parse(wireOf(input));
-      const request = buildBrokerRequest(
-        stack.emulator.url,
-        op.broker,
-        op.toJData(parsed as never, session),
-        session.accessToken,
-      );
-      // Interleave the two so machine noise hits both alike.
-      let t = performance.now();
-      await (await fetch(request.url, { method: 'POST', headers: request.headers, body: request.body })).text();
-      rawTimes.push(performance.now() - t);
-      const input2 = op.name === 'CancelGTTOrder' || op.name === 'ModifyGTTOrder' ? await inputFor(op) : input;
-      const request2 = buildBrokerRequest(
-        stack.emulator.url,
-        op.broker,
-        op.toJData(op.input.parse(wireOf(input2)) as never, session),
-        session.accessToken,
-      );
-      t = performance.now();
-      await postToBroker(request2, 8_000);
-      rawHttpTimes.push(performance.now() - t);
-      const again =
-        op.name === 'CancelGTTOrder' || op.name === 'ModifyGTTOrder' ? await inputFor(op) : withFreshKey(input);
-      t = performance.now();
-      await mustSucceed(op.name, handler(again, lambdaContext(op.name)));
-      gatewayTimes.push(performance.now() - t);
-      if (withoutEvent) {
-        const another =
-          op.name === 'CancelGTTOrder' || op.name === 'ModifyGTTOrder' ? await inputFor(op) : withFreshKey(input);
-        t = performance.now();
-        await mustSucceed(`${op.name} without its event`, withoutEvent(another, lambdaContext(op.name)));
-        noEventTimes.push(performance.now() - t);
-      }
-    }
-    const row = {
-      operation: op.name,
-      fetchP50: round(percentile(rawTimes, 50)),
-      rawHttpP50: round(percentile(rawHttpTimes, 50)),
-      gatewayP50: round(percentile(gatewayTimes, 50)),
-      overheadVsRawHttpP50: round(percentile(gatewayTimes, 50) - percentile(rawHttpTimes, 50)),
-      ratioVsFetchP50: round(percentile(gatewayTimes, 50) / percentile(rawTimes, 50), 2),
-      ratioVsRawHttpP50: round(percentile(gatewayTimes, 50) / percentile(rawHttpTimes, 50), 2),
-      fetchP99: round(percentile(rawTimes, 99)),
-      rawHttpP99: round(percentile(rawHttpTimes, 99)),
-      gatewayP99: round(percentile(gatewayTimes, 99)),
-      ...(noEventTimes.length ? { gatewayWithoutEventP50: round(percentile(noEventTimes, 50)) } : {}),
-    };
-    warm.push(row);
-    await fetch(`${stack.emulator.url}/_emulator/reset`, { method: 'POST' });
-  }
-  results.warm = warm;
+  if (!synthed) await synth();
+  const own = await fresh();
+  const rows = await measureWarm(own, WARM_ITERATIONS).finally(() => own.close());
+  results.warm = { iterations: WARM_ITERATIONS, target: WARM_TARGET, rows };
   console.log(
-    `\nWarm overhead, ms (${WARM_ITERATIONS} calls per operation, interleaved: raw fetch of the same jData request, raw node:http keep-alive POST (the gateway's transport), and the gateway handler in-process as deployed: order operations with an idempotency key and their event; loopback)`,
+    `\nWarm, as deployed (each bundle in its own process, governor on; ${WARM_ITERATIONS} calls each, interleaved with a raw node:http keep-alive POST of the same jData; ms; CPU ms per call in the function's process; DynamoDB calls and round trips before the reply, counted at a proxy; target: +${WARM_TARGET.p50Ms} p50, +${WARM_TARGET.p99Ms} p99, ${WARM_TARGET.cpuMs} ms CPU, ${WARM_TARGET.dynamoTrips} round trips)`,
   );
-  console.table(warm);
+  console.table(rows);
+  save();
+}
+
+// ---- 1b. signals: the webhook's acknowledgement, and DynamoDB per acknowledgement and per signal ---------------------
+if (runs('signals')) {
+  if (!synthed) await synth();
+  const own = await fresh();
+  const row = await measureSignals(own, SIGNAL_ITERATIONS).finally(() => own.close());
+  results.signals = { target: SIGNAL_TARGET, ...row };
+  console.log(
+    `\nSignals (${SIGNAL_ITERATIONS} acknowledgements through the local HTTP API, interleaved with GET /_local/emulator on the same API; target ${SIGNAL_TARGET.ackP50Ms} ms p50, ${SIGNAL_TARGET.dynamoCalls} DynamoDB calls)`,
+  );
+  console.table([row]);
+  save();
+}
+
+// ---- 1c. reads that grow with the pending list -----------------------------------------------------------------------
+if (runs('reads')) {
+  if (!synthed) await synth();
+  const own = await fresh();
+  const reads = await measureReads(own, READ_ITERATIONS).finally(() => own.close());
+  results.reads = { iterations: READ_ITERATIONS, ...reads };
+  console.log(`\nReads: one order by id (GetGTTOrder warm, p50 of ${READ_ITERATIONS}) as the pending list grows`);
+  console.table([reads.byId]);
+  console.log('The whole pending list at a large N (GetPendingGTTOrder, import + first invoke):');
+  console.table([reads.list]);
+  save();
 }
 
 // ---- 2. secret fetches per N warm invocations ------------------------------------------------------------------
@@ -221,7 +151,7 @@ if (runs('secrets')) {
 
 // ---- 3. cold start of what deploys, against the hand-written peer (bench/cold-start.ts) ---------------------------
 if (runs('cold')) {
-  await synthDeployedAssets();
+  if (!synthed) await synth();
   // Against a fresh stack, as `npm start` gives it: the warm section above leaves hundreds of idempotency records
   // and event markers in dynalite, which slows the order functions' writes and not the peer's.
   const fresh = await startLocalStack({ brokerTimeoutMs: 2_000, sessionRenewal: true, settings: BENCH_ORDER_RATE });
@@ -242,11 +172,12 @@ if (runs('cold')) {
     `\nWhat Powertools Metrics adds to a cold start (a bare bundle vs one with Metrics + logMetrics, median of ${COLD_RUNS}):`,
   );
   console.table([metricsCost]);
+  save();
 }
 
 // ---- 3b. memory: CPU per warm invocation and peak RSS of each deployed bundle (bench/memory.ts) --------------------
 if (runs('memory')) {
-  if (!runs('cold')) await synthDeployedAssets();
+  if (!synthed) await synth();
   // The governor at its highest settings: the setup places many orders a second (its permits are still taken).
   const fresh = await startLocalStack({ brokerTimeoutMs: 2_000, sessionRenewal: true, settings: BENCH_ORDER_RATE });
   const rows = await measureMemory(fresh).finally(() => fresh.close());
@@ -255,6 +186,7 @@ if (runs('memory')) {
     `\nMemory: CPU ms per invocation (the function's own process), its peak RSS, the CPU-bound time at each size (a full vCPU at 1,769 MB), and USD per million warm invocations with ${ASSUMED_WAIT_MS} ms of assumed waiting (arm64)`,
   );
   console.table(rows);
+  save();
 }
 
 // ---- 4. load: the local API under concurrent clients ------------------------------------------------------------
@@ -310,6 +242,7 @@ if (runs('load')) {
   };
   console.log('\nLoad (autocannon, loopback)');
   console.table([results.load]);
+  save();
 }
 
 // ---- 5. the order-rate governor: what a permit costs (latency, DynamoDB calls), alone and contended -------------
@@ -351,6 +284,7 @@ if (runs('governor')) {
   };
   console.log('\nOrder-rate governor (dynalite on loopback): one permit per broker write');
   console.table([results.governor]);
+  save();
 }
 
 await stack.close();
@@ -368,6 +302,7 @@ if (runs('watcher')) {
     `\nGttWatcher, N pending orders (fresh stack per N; DynamoDB calls counted at the watcher's SDK client; units as DynamoDB on-demand bills them; monthly = ${CYCLES_PER_MONTH} steady cycles at $${PRICE_PER_MILLION.write}/M writes, $${PRICE_PER_MILLION.read}/M reads)`,
   );
   console.table(rows);
+  save();
 }
 
 mkdirSync('cdk.out', { recursive: true });

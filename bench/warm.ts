@@ -1,0 +1,176 @@
+/**
+ * Warm, as deployed: each order function's `cdk synth` bundle in its own Node process (a warm container), the
+ * governor on, against a local stack. Per call, interleaved: a raw `node:http` keep-alive POST of the same jData
+ * request (on a second real order for modify, PATCH and cancel: a PATCH's raw call is the full modify it becomes)
+ * and the function's invocation; both replies checked. Then a short second run of the same probe with DynamoDB
+ * behind the counting proxy (bench/dynamo-counter.ts): the calls and round trips made before each reply.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { buildBrokerRequest } from '../functions/broker/jdata.js';
+import { OPERATIONS } from '../functions/manifest/index.js';
+import type { LocalStack } from '../local/run-local.js';
+import { BAD_REPLY, deployedFunctions, localEnv, ORDER, runProbe } from './cold-probe.js';
+import { attribute, startDynamoCounter } from './dynamo-counter.js';
+
+/** Issue 42's targets for a warm order operation (governor on). */
+export const WARM_TARGET = { p50Ms: 1.5, p99Ms: 4, cpuMs: 2, dynamoTrips: 2 };
+/** At least this long between two invocations: the governor's highest rate (100 a second) is never reached. */
+const PACE_MS = 15;
+const COUNTED_CALLS = 30;
+
+/** Runs the bundle warm: items [{gateway, raw}] in turn, the first (its cold start) not counted. */
+const PROBE = `import {Agent,request} from 'node:http';import {readFileSync} from 'node:fs';
+const m=await import(process.argv[1]);const items=JSON.parse(readFileSync(process.argv[2],'utf8'));
+const agent=new Agent({keepAlive:true});const OK=/^(Ok|OI (created|replaced|deleted))$/i;
+const post=(q)=>new Promise((res,rej)=>{const x=request(q.url,{method:'POST',headers:{...q.headers,'Content-Length':Buffer.byteLength(q.body)},agent},(s)=>{let t='';s.setEncoding('utf8');s.on('data',c=>t+=c);s.on('end',()=>res(t))});x.on('error',rej);x.end(q.body)});
+const now=()=>performance.timeOrigin+performance.now();const cpu=()=>{const u=process.cpuUsage();return (u.user+u.system)/1000};
+const ctx={functionName:'bench',awsRequestId:'1',getRemainingTimeInMillis:()=>10000};
+const out={raw:[],gw:[],rawCpu:[],gwCpu:[],marks:[],failed:0,firstError:null};let last=0;
+for(let i=0;i<items.length;i++){const it=items[i];
+const doRaw=async()=>{if(!it.raw)return;const c=cpu(),t=performance.now();const text=await post(it.raw);const ms=performance.now()-t,cc=cpu()-c;let rep={};try{rep=JSON.parse(text)}catch{}
+if(!(Array.isArray(rep)||OK.test(rep.stat))){out.failed++;out.firstError??='raw call: '+text.slice(0,200)}if(i>0){out.raw.push(ms);out.rawCpu.push(cc)}};
+const doGw=async()=>{const wait=last+${PACE_MS}-performance.now();if(wait>0)await new Promise(r=>setTimeout(r,wait));last=performance.now();
+const c=cpu(),s=now(),t=performance.now();let r,err;try{r=await m.handler(it.gateway,ctx)}catch(e){err=String(e&&e.message).slice(0,200)}
+const ms=performance.now()-t,cc=cpu()-c,e=now();const bad=err||${BAD_REPLY};if(bad){out.failed++;out.firstError??='function: '+bad}
+if(i>0){out.gw.push(ms);out.gwCpu.push(cc);out.marks.push({start:s,end:e})}};
+if(i%2){await doGw();await doRaw()}else{await doRaw();await doGw()}}
+console.log(JSON.stringify(out))`;
+
+export interface ProbeOut {
+  raw: number[];
+  gw: number[];
+  rawCpu: number[];
+  gwCpu: number[];
+  marks: { start: number; end: number }[];
+  failed: number;
+  firstError: string | null;
+}
+
+/**
+ * Runs the warm probe on `items` ([{gateway, raw?}], the first a cold start not counted) in a fresh process; a
+ * failed call (a raw reply that is not a success, a function that threw or answered an error) fails the bench.
+ */
+export const warmProbe = async (who: string, file: string, items: unknown[], env: Record<string, string>) => {
+  const dir = mkdtempSync(join(tmpdir(), 'gtt-warm-'));
+  try {
+    writeFileSync(join(dir, 'items.json'), JSON.stringify(items));
+    const out = await runProbe<ProbeOut>(PROBE, file, join(dir, 'items.json'), env);
+    if (out.failed)
+      throw new Error(`bench: ${who}: ${out.failed} calls failed (first: ${out.firstError}); no row for it`);
+    return out;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
+
+export const percentile = (values: number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+};
+export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const met = (ok: boolean) => (ok ? 'met' : 'not met');
+
+export const WARM_FUNCTIONS = ['PlaceGTTOrder', 'ModifyGTTOrder', 'PatchGTTOrder', 'CancelGTTOrder'] as const;
+
+export const measureWarm = async (stack: LocalStack, iterations: number) => {
+  const session = { accessToken: stack.emulator.token, uid: stack.emulator.uid, actid: stack.emulator.actid };
+  const opNamed = (name: string) => OPERATIONS.find((o) => o.name === name)!;
+  const requestFor = (name: string, wire: Record<string, unknown>) => {
+    const op = opNamed(name);
+    return buildBrokerRequest(
+      stack.broker.baseUrl,
+      op.broker,
+      op.toJData(op.input.parse(wire) as never, session),
+      session.accessToken,
+      stack.broker.auth,
+    );
+  };
+  /** A pending order placed at the broker directly (not through the gateway: no governor permit, no record). */
+  const placeOutside = async () => {
+    const q = requestFor('PlaceGTTOrder', { ...ORDER });
+    const reply = (await (await fetch(q.url, { method: 'POST', headers: q.headers, body: q.body })).json()) as {
+      al_id?: string;
+    };
+    if (!reply.al_id) throw new Error(`bench: a setup place failed: ${JSON.stringify(reply)}`);
+    return reply.al_id;
+  };
+  let seq = 0;
+  const key = () => `warm-${process.pid}-${++seq}`;
+  const itemFor = async (name: string) => {
+    if (name === 'PlaceGTTOrder')
+      return { gateway: { ...ORDER, idempotencyKey: key() }, raw: requestFor('PlaceGTTOrder', { ...ORDER }) };
+    const [mine, theirs] = [await placeOutside(), await placeOutside()];
+    if (name === 'CancelGTTOrder')
+      return {
+        gateway: { al_id: mine, idempotencyKey: key() },
+        raw: requestFor('CancelGTTOrder', { al_id: theirs }),
+      };
+    return {
+      gateway:
+        name === 'PatchGTTOrder'
+          ? { al_id: mine, d: ORDER.d, idempotencyKey: key() }
+          : { ...ORDER, al_id: mine, idempotencyKey: key() },
+      raw: requestFor('ModifyGTTOrder', { ...ORDER, al_id: theirs }),
+    };
+  };
+  const counter = await startDynamoCounter(stack.dynamo.url);
+  const rows = [];
+  try {
+    for (const name of WARM_FUNCTIONS) {
+      const fn = deployedFunctions().find((f) => f.name === name);
+      if (!fn) throw new Error(`bench: ${name} is not a function of the synthesized stack`);
+      const run = async (count: number, dynamodbEndpoint?: string) => {
+        const items = [];
+        for (let i = 0; i <= count; i++) items.push(await itemFor(name));
+        const env = localEnv(stack, fn.env, dynamodbEndpoint ? { dynamodbEndpoint } : {});
+        const out = await warmProbe(`warm ${name}`, fn.file, items, env);
+        await fetch(`${stack.emulator.url}/_emulator/reset`, { method: 'POST' });
+        return out;
+      };
+      const timed = await run(iterations);
+      counter.calls.length = 0;
+      const counted = await run(COUNTED_CALLS, counter.url);
+      const perCall = attribute(counter.calls, counted.marks);
+      const p50 = percentile(timed.gw, 50) - percentile(timed.raw, 50);
+      const p99 = percentile(timed.gw, 99) - percentile(timed.raw, 99);
+      const cpu = mean(timed.gwCpu);
+      const calls = percentile(
+        perCall.map((c) => c.before),
+        50,
+      );
+      const trips = percentile(
+        perCall.map((c) => c.trips),
+        50,
+      );
+      rows.push({
+        operation: name,
+        rawP50: round(percentile(timed.raw, 50), 3),
+        gatewayP50: round(percentile(timed.gw, 50), 3),
+        overP50: round(p50, 3),
+        p50Met: met(p50 <= WARM_TARGET.p50Ms),
+        rawP99: round(percentile(timed.raw, 99), 3),
+        gatewayP99: round(percentile(timed.gw, 99), 3),
+        overP99: round(p99, 3),
+        p99Met: met(p99 <= WARM_TARGET.p99Ms),
+        cpuMs: round(cpu),
+        rawCpuMs: round(mean(timed.rawCpu)),
+        cpuMet: met(cpu <= WARM_TARGET.cpuMs),
+        dynamoCalls: calls,
+        dynamoTrips: trips,
+        dynamoAfterReply: percentile(
+          perCall.map((c) => c.after),
+          50,
+        ),
+        dynamoActions: perCall[perCall.length >> 1]?.actions.join(' ') ?? '',
+        dynamoMet: met(calls <= WARM_TARGET.dynamoTrips || trips <= WARM_TARGET.dynamoTrips),
+      });
+    }
+  } finally {
+    await counter.close();
+  }
+  return rows;
+};
