@@ -18,7 +18,7 @@ import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 
 import { callBroker } from '../broker/call-broker.js';
 import { withOrderFates } from '../broker/order-records.js';
-import type { SessionSource } from '../broker/session.js';
+import type { BrokerSession, SessionSource } from '../broker/session.js';
 import type { GatewayError } from '../contract/errors.js';
 import { toGatewayError } from '../contract/errors.js';
 import type { EventPublisher } from '../events/publisher.js';
@@ -78,18 +78,22 @@ export const runWatcher = async (deps: WatcherDeps): Promise<WatcherRun> => {
     return { status: 'busy', published: [], skipped: 0 };
   }
   try {
-    const brokerDeps = {
-      baseUrl: config.brokerBaseUrl,
-      auth: config.brokerAuth,
-      timeoutMs: () => config.brokerTimeoutMs,
-      session: () => deps.sessions.current(),
-      refreshSession: () => deps.sessions.refresh(),
-    };
+    let session: BrokerSession;
     let pending: GttOrder[];
     let history: HistoryOrder[];
     let state: WatcherState;
     let reads: number;
     try {
+      // The secret is read once per run, here (a renewal since the last run is used at once), and every broker read
+      // of the run uses it: a `Session Expired` is not retried with a re-read, since this one is as fresh as any.
+      session = await deps.sessions.refresh();
+      const brokerDeps = {
+        baseUrl: config.brokerBaseUrl,
+        auth: config.brokerAuth,
+        timeoutMs: () => config.brokerTimeoutMs,
+        session: () => Promise.resolve(session),
+        refreshSession: () => Promise.resolve(session),
+      };
       // No `limit`: the operations' paging (schemas/paging.ts) gives the whole list.
       const [p, h, s] = await Promise.all([
         callBroker(getPendingGttOrders, {}, brokerDeps),
@@ -115,7 +119,7 @@ export const runWatcher = async (deps: WatcherDeps): Promise<WatcherRun> => {
     }
 
     const observedAt = now().toISOString();
-    const ids = orderEventIds(scopeOf(config.eventBusName, deps.sessions.last() ?? (await deps.sessions.current())));
+    const ids = orderEventIds(scopeOf(config.eventBusName, session));
     const base = { state, pending, history, observedAt, removedAfterRuns: config.watcherRemovedAfterRuns, ids };
     const candidates = diffSnapshot({ ...base, published: new Set() });
     const settled = settledEvents(history, ids, observedAt);
