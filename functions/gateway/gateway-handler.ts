@@ -40,6 +40,7 @@ import { exchangeRules } from './exchange-rules.js';
 import { execute } from './executor.js';
 import { httpResponse } from './http-response.js';
 import { operationMetrics } from './operation-metrics.js';
+import { OrderCopy } from './order-copy.js';
 import { changesAnOrder, orderLease } from './order-lease.js';
 import { orderPatch } from './order-patch.js';
 import { orderSafety } from './order-safety.js';
@@ -103,6 +104,8 @@ interface Runtime {
   controls?: TradingControls;
   /** One change per order at a time (modify, PATCH, cancel): the leases on the control table. */
   leases?: OrderLeases;
+  /** The one-order read: the watcher's copy of the pending list, where the deployment has the events table. */
+  copy?: OrderCopy;
 }
 
 /** Per-container state, built on first use so a bad configuration is a clean CONFIGURATION_ERROR reply. */
@@ -132,6 +135,9 @@ const lazyRuntime = (operation: AnyOperation, options: GatewayOptions) => {
         // Order writes take permits; Logout tells every container the session ended (the same item).
         ...(usesTradingControls(operation) && config.controlTableName && options.controls
           ? { controls: options.controls({ ...config, controlTableName: config.controlTableName }) }
+          : {}),
+        ...(operation.fromCopy && config.eventsTableName
+          ? { copy: new OrderCopy({ tableName: config.eventsTableName, endpoint: config.dynamodbEndpoint }) }
           : {}),
         ...(changesAnOrder(operation) && config.controlTableName
           ? {
@@ -200,7 +206,18 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
       if (!state.request || !state.session || !state.refreshSession) {
         throw new InternalError('The shared middlewares did not run');
       }
-      const { config, idempotency, controls, sessions, events } = runtime();
+      const { config, idempotency, controls, sessions, events, copy } = runtime();
+      // One order by id: the watcher's copy while fresh (order-copy.ts), unless the caller asks the broker.
+      const wanted = state.input as { al_id?: string; fresh?: boolean };
+      if (copy && wanted.al_id !== undefined) {
+        const read = wanted.fresh ? ({ miss: 'fresh-asked' } as const) : await copy.read(wanted.al_id);
+        if ('order' in read) {
+          state.copy = 'hit';
+          state.brokerStat = 'Ok';
+          return read.order;
+        }
+        state.copy = read.miss;
+      }
       // Dry run, idempotent call or plain call: executor.ts; the state learns what happened as it happens, and the
       // success's events are in the outbox (or said not to be) by the time it returns.
       const { result } = await execute(

@@ -52,7 +52,7 @@ export interface WatcherRun {
   skipped: number;
   pending?: number;
   /** This run's DynamoDB work: calls, and the state items (and their bytes) it wrote, the lease not counted. */
-  dynamo?: { calls: number; itemsWritten: number; bytesWritten: number };
+  dynamo?: { calls: number; itemsWritten: number; bytesWritten: number; copiesWritten?: number };
 }
 
 /** Thrown when EventBridge refused some events: the snapshot did not move, the next run publishes them. */
@@ -79,6 +79,7 @@ export const runWatcher = async (deps: WatcherDeps): Promise<WatcherRun> => {
   }
   try {
     let session: BrokerSession;
+    let listedAt: number;
     let pending: GttOrder[];
     let history: HistoryOrder[];
     let state: WatcherState;
@@ -94,7 +95,9 @@ export const runWatcher = async (deps: WatcherDeps): Promise<WatcherRun> => {
         session: () => Promise.resolve(session),
         refreshSession: () => Promise.resolve(session),
       };
-      // No `limit`: the operations' paging (schemas/paging.ts) gives the whole list.
+      // No `limit`: the operations' paging (schemas/paging.ts) gives the whole list. The copy of the pending list
+      // (GetGTTOrder's answer) is as old as the moment this read started.
+      listedAt = now().getTime();
       const [p, h, s] = await Promise.all([
         callBroker(getPendingGttOrders, {}, brokerDeps),
         callBroker(getTriggeredGttOrders, {}, brokerDeps),
@@ -138,12 +141,13 @@ export const runWatcher = async (deps: WatcherDeps): Promise<WatcherRun> => {
     // The first run is a baseline: what had settled before is marked, not announced.
     if (!lease.initialized && settledNow.length) await table.markPublished(settledNow.map((e) => e.detail.eventId));
     const sent = await publishAndMark(deps, [...diff.toPublish, ...(lease.initialized ? settledNow : [])]);
-    const commit = await table.commit(owner, lease, state, diff.next);
+    const commit = await table.commit(owner, lease, state, diff.next, listedAt);
     const dynamo = {
       calls:
         1 + reads + Math.ceil(markerIds.length / 100) + commit.calls + (sent.length ? Math.ceil(sent.length / 25) : 0),
       itemsWritten: commit.itemsWritten,
       bytesWritten: commit.bytesWritten,
+      copiesWritten: commit.copiesWritten,
     };
     deps.metrics?.addMetric('WatcherItemsWritten', MetricUnit.Count, commit.itemsWritten);
     const skipped = diff.changes.length - diff.toPublish.length + (settled.length - settledNow.length);
