@@ -36,6 +36,7 @@ export {
   type GttOrder,
   type GttOrderChanges,
   type GttOrderInput,
+  type GttOrderRead,
   type ListFilters,
   type LogoutResult,
   type ModifyOcoResult,

@@ -40,7 +40,10 @@ export type PlaceResult = OperationResult<'PlaceGTTOrder'>;
 export type PlaceOcoResult = OperationResult<'PlaceOCOOrder'>;
 export type ListFilters = OperationQuery<'GetPendingGTTOrder'>;
 export type OrderList = OperationResult<'GetPendingGTTOrder'>;
-export type GttOrder = OperationResult<'GetGTTOrder'>;
+/** A pending order as lists show it. */
+export type GttOrder = OrderList['orders'][number];
+/** One order by id: a GttOrder, and whose word it is (`source`; `asOf` for the watcher's copy). */
+export type GttOrderRead = OperationResult<'GetGTTOrder'>;
 export type TriggeredList = OperationResult<'GetTriggeredGTTOrders'>;
 export type TriggeredPage = OperationQuery<'GetTriggeredGTTOrders'>;
 

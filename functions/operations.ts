@@ -39,7 +39,7 @@ import {
   clientDetailsReply,
   enabledReply,
   type GttOrder,
-  gttOrder,
+  gttOrderRead,
   logoutReply,
   modifyOcoReply,
   modifyReply,
@@ -121,23 +121,26 @@ export const getGttOrder = defineOperation({
   summary: 'One pending GTT order (single or OCO) by its al_id',
   route: { method: 'GET', path: '/gtt-orders/{alId}' },
   pathParams: { alId: 'al_id' },
+  query: ['fresh'],
   successStatus: 200,
   kind: 'read',
   retrySafe: true,
   input: getOrderInput,
   example: { al_id: EXAMPLE_AL_ID },
   reply: pendingReply,
-  toResult: (orders, input) => {
+  toResult: (orders, input): GttOrder & { source: 'broker' | 'watcher'; asOf?: string } => {
     const order = orders.find((o) => o.al_id === input.al_id);
     if (!order)
       throw new OrderNotFoundError(
         `No pending GTT order has al_id ${input.al_id} (it may have fired or been cancelled).`,
       );
-    return normaliseOrder(order);
+    return { ...normaliseOrder(order), source: 'broker' };
   },
-  result: gttOrder,
+  result: gttOrderRead,
   emptyReply: EMPTY_LIST,
   etag: (order) => orderVersion(order),
+  // The broker has no one-order read: the watcher's copy while fresh, else the whole list (gateway/order-copy.ts).
+  fromCopy: true,
 });
 
 export const getOrderBook = defineOperation({

@@ -1348,7 +1348,9 @@ export interface operations {
     };
     GetGTTOrder: {
         parameters: {
-            query?: never;
+            query?: {
+                fresh?: boolean | ("true" | "false");
+            };
             header?: never;
             path: {
                 alId: string;
@@ -1455,6 +1457,13 @@ export interface operations {
                                 trgprc?: string;
                             };
                         };
+                        /**
+                         * @description broker: read from the broker's list now; watcher: the watcher's copy, as listed at asOf
+                         * @enum {string}
+                         */
+                        source: "broker" | "watcher";
+                        /** @description watcher only: when the broker listed the order (ISO time); changes since are not in it */
+                        asOf?: string;
                     };
                 };
             };

@@ -28,7 +28,7 @@ export const OPERATION_INFO = {
   GetPendingGTTOrder: {"method":"GET","path":"/gtt-orders","pathParams":[],"query":["tsym","exch","limit","cursor"],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
   PlaceGTTOrder: {"method":"POST","path":"/gtt-orders","pathParams":[],"query":[],"idempotencyKey":"required","dryRun":true,"body":true,"successStatus":201,"kind":"order","retrySafe":false},
   PlaceOCOOrder: {"method":"POST","path":"/gtt-orders/oco","pathParams":[],"query":[],"idempotencyKey":"required","dryRun":true,"body":true,"successStatus":201,"kind":"order","retrySafe":false},
-  GetGTTOrder: {"method":"GET","path":"/gtt-orders/{alId}","pathParams":["alId"],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
+  GetGTTOrder: {"method":"GET","path":"/gtt-orders/{alId}","pathParams":["alId"],"query":["fresh"],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
   ModifyGTTOrder: {"method":"PUT","path":"/gtt-orders/{alId}","pathParams":["alId"],"query":[],"idempotencyKey":"optional","dryRun":true,"body":true,"successStatus":200,"kind":"order","retrySafe":false},
   CancelGTTOrder: {"method":"DELETE","path":"/gtt-orders/{alId}","pathParams":["alId"],"query":[],"idempotencyKey":"optional","dryRun":true,"body":false,"successStatus":200,"kind":"order","retrySafe":false},
   PatchGTTOrder: {"method":"PATCH","path":"/gtt-orders/{alId}","pathParams":["alId"],"query":[],"idempotencyKey":"optional","dryRun":true,"body":true,"successStatus":200,"kind":"order","retrySafe":false},

@@ -13,7 +13,7 @@ import {
 import type { AnyOperation } from '../contract/operation.js';
 import { redactDeep, redactThrown } from '../contract/redact.js';
 import { type BrokerAuth, buildBrokerRequest } from './jdata.js';
-import { decodeBrokerReply } from './reply.js';
+import { decodeBrokerReply, listDecoder } from './reply.js';
 import type { BrokerSession } from './session.js';
 import { postToBroker, TransportFailure } from './transport.js';
 
@@ -60,16 +60,18 @@ export const sendOnce = async (
     session.accessToken,
     deps.auth,
   );
+  // A list is decoded record by record as it arrives (reply.ts); anything else as one text.
+  const list = listDecoder(operation);
   let reply;
   try {
-    reply = await postToBroker(request, deps.timeoutMs());
+    reply = await postToBroker(request, deps.timeoutMs(), list?.onRecord);
   } catch (error) {
     throw redactThrown(error instanceof TransportFailure ? transportError(error) : error);
   }
   // What the broker (or a proxy in front of it) answered may quote the request: no token goes further, whether the
   // answer becomes an error (brokerMessage, bodyStart) or a result (stored for replays, published in events).
   try {
-    return redactDeep(decodeBrokerReply(operation, reply, input));
+    return redactDeep(decodeBrokerReply(operation, reply, input, list));
   } catch (error) {
     throw redactThrown(error);
   }

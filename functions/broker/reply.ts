@@ -1,7 +1,13 @@
 /**
  * Turns what the broker answered into the operation's result or one GatewayError. Every broker text the gateway
  * recognises is matched here and nowhere else.
+ *
+ * A list (an operation whose reply schema is an array) is decoded record by record as the transport reads it
+ * (`listDecoder`): each record is read in its dialect and checked by the record schema on arrival, so the reply's
+ * text, its parsed copy and the checked records never exist whole at once.
  */
+import * as z from 'zod';
+
 import {
   BrokerBadReplyError,
   BrokerRejectedError,
@@ -15,7 +21,7 @@ import {
 import type { AnyOperation } from '../contract/operation.js';
 import { isRecord } from '../schemas/values.js';
 import { INVALID_OI, toCanonicalDialect } from './dialects.js';
-import type { BrokerHttpReply } from './transport.js';
+import type { BrokerHttpReply, RecordSink } from './transport.js';
 
 /** Classify a broker failure text (`emsg` of a Not_Ok reply, or a non-Ok `stat`). */
 export const classifyBrokerFailure = (text: string): GatewayError => {
@@ -40,9 +46,55 @@ export const classifyBrokerFailure = (text: string): GatewayError => {
   return new BrokerRejectedError(`The broker rejected the request: ${text}`, { brokerMessage });
 };
 
-export const decodeBrokerReply = (operation: AnyOperation, reply: BrokerHttpReply, input: unknown): unknown => {
+type Issue = { path: string; message: string };
+
+/** A list's records as they arrived, each checked on arrival; the first issues of those that failed. */
+export interface ListDecoder {
+  onRecord: RecordSink;
+  records: unknown[];
+  issues: Issue[];
+}
+
+/** The schema of one record of an operation's list reply; undefined when its reply is not a list. */
+const recordSchemaOf = (operation: AnyOperation): z.ZodType | undefined => {
+  let schema: unknown = operation.reply;
+  if (schema instanceof z.ZodLazy) schema = schema.unwrap();
+  return schema instanceof z.ZodArray ? (schema.element as z.ZodType) : undefined;
+};
+
+/** A record sink for an operation whose reply is a list, or undefined: then the reply is read as one text. */
+export const listDecoder = (operation: AnyOperation): ListDecoder | undefined => {
+  const schema = recordSchemaOf(operation);
+  if (!schema) return undefined;
+  const decoder: ListDecoder = {
+    records: [],
+    issues: [],
+    onRecord: (record, index) => {
+      // Once one record failed, the reply fails: the rest are only looked at for the first issues.
+      const parsed = schema.safeParse(toCanonicalDialect(record));
+      if (parsed.success) {
+        if (!decoder.issues.length) decoder.records.push(parsed.data);
+        return;
+      }
+      decoder.records = [];
+      for (const i of parsed.error.issues) {
+        if (decoder.issues.length < 10) decoder.issues.push({ path: [index, ...i.path].join('.'), message: i.message });
+      }
+    },
+  };
+  return decoder;
+};
+
+export const decodeBrokerReply = (
+  operation: AnyOperation,
+  reply: BrokerHttpReply,
+  input: unknown,
+  list?: ListDecoder,
+): unknown => {
+  if (reply.records !== undefined && list) return decodeList(operation, reply, input, list);
   let json: unknown;
   try {
+    if (reply.notJson) throw new Error('not JSON');
     // Read in any dialect of the family (dialects.ts), then checked by the strict schema of the canonical one.
     json = toCanonicalDialect(JSON.parse(reply.text));
   } catch {
@@ -83,4 +135,19 @@ export const decodeBrokerReply = (operation: AnyOperation, reply: BrokerHttpRepl
     });
   }
   return operation.toResult(parsed.data, input);
+};
+
+/** A list read record by record: every record was checked on arrival. */
+const decodeList = (operation: AnyOperation, reply: BrokerHttpReply, input: unknown, list: ListDecoder): unknown => {
+  if (reply.status >= 500) {
+    throw new BrokerUnavailableError(`The broker answered HTTP ${reply.status}.`, {
+      details: { httpStatus: reply.status },
+    });
+  }
+  if (list.issues.length) {
+    throw new BrokerBadReplyError(`The broker's ${operation.broker} reply does not have the documented shape.`, {
+      details: { httpStatus: reply.status, issues: list.issues },
+    });
+  }
+  return operation.toResult(list.records, input);
 };

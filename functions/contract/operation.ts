@@ -139,6 +139,11 @@ export interface OperationDefinition<In = unknown, Reply = unknown, Result = unk
   /** Read entries of one order: the version the result is at, sent as its `ETag` header (HTTP). */
   etag?(result: Result): string;
   /**
+   * The one-order read: answered from the GttWatcher's copy of the pending list while it is fresh, else by the
+   * broker's list (functions/gateway/order-copy.ts); `?fresh=true` asks the broker. Its entry gets the events table.
+   */
+  fromCopy?: true;
+  /**
    * Read entries only: a second read, after the entry's own, whose result the entry folds into its own (the
    * triggered history with the orders its GTTs placed). `other` is undefined when that read failed: the entry's
    * own answer still goes out, saying so.

@@ -37,6 +37,7 @@ import { historyItem } from './history.js';
 import { describesOrder, KNOWN_PREFIX, knownOrderItem } from './known-orders.js';
 import {
   type CommitStats,
+  copyWrites,
   ENDED_PREFIX,
   itemBytes,
   type Lease,
@@ -205,6 +206,7 @@ export class EventsTable {
             view: JSON.parse(item.view?.S ?? '{}') as OrderView,
             hash: item.hash?.S ?? '',
             ...(item.missingRuns?.N ? { missingRuns: Number(item.missingRuns.N) } : {}),
+            ...(item.recordHash?.S ? { recordHash: item.recordHash.S } : {}),
           };
         } else if (sk.startsWith(ENDED_PREFIX)) {
           state.ended.push(sk.slice(ENDED_PREFIX.length));
@@ -262,11 +264,21 @@ export class EventsTable {
     lease: Lease,
     before: WatcherState,
     after: WatcherState,
+    /** When the pending list this state comes from was read (epoch ms): the copy's age is counted from it. */
+    listedAt?: number,
   ): Promise<{ committed: boolean } & CommitStats> {
+    // The copy's writes first: they may leave some new orders for the next run, which the state's writes then record.
+    const copies = copyWrites(before, after);
     const writes = stateWrites(before, after);
-    const calls = await this.batchWrite(writes);
+    // The copy's items beside the state's, in parallel: neither waits for the other (a copy item written by a run
+    // that then fails is only newer than the lease's `copyAt` says, never older).
+    const [stateCalls, copyCalls] = await Promise.all([this.batchWrite(writes), this.batchWrite(copies)]);
+    const calls = stateCalls + copyCalls;
     const bytesWritten = writes.reduce((sum, w) => sum + (w.PutRequest?.Item ? itemBytes(w.PutRequest.Item) : 0), 0);
-    const stats = { itemsWritten: writes.length, bytesWritten, calls: calls + 1 };
+    const stats = { itemsWritten: writes.length, bytesWritten, calls: calls + 1, copiesWritten: copies.length };
+    // The copy is as old as its list read; a run that did not read the list (a dead session) leaves it as it was.
+    const copyAt: Record<string, AttributeValue> = listedAt === undefined ? {} : { ':copyAt': { N: String(listedAt) } };
+    const setCopyAt = listedAt === undefined ? '' : ', copyAt = :copyAt';
     const changed = after.initialized !== lease.initialized || after.session !== lease.session;
     try {
       await this.client.send(
@@ -275,8 +287,7 @@ export class EventsTable {
           Key: watcherKey(LEASE_SK),
           ...(changed
             ? {
-                UpdateExpression:
-                  'SET initialized = :initialized, #session = :session, version = :next REMOVE leaseOwner, leaseUntil',
+                UpdateExpression: `SET initialized = :initialized, #session = :session, version = :next${setCopyAt} REMOVE leaseOwner, leaseUntil`,
                 ConditionExpression: 'leaseOwner = :owner AND (attribute_not_exists(version) OR version = :version)',
                 ExpressionAttributeNames: { '#session': 'session' },
                 ExpressionAttributeValues: {
@@ -285,12 +296,13 @@ export class EventsTable {
                   ':next': { N: String(lease.version + 1) },
                   ':owner': { S: owner },
                   ':version': { N: String(lease.version) },
+                  ...copyAt,
                 },
               }
             : {
-                UpdateExpression: 'REMOVE leaseOwner, leaseUntil',
+                UpdateExpression: `${setCopyAt ? `SET ${setCopyAt.slice(2)} ` : ''}REMOVE leaseOwner, leaseUntil`,
                 ConditionExpression: 'leaseOwner = :owner',
-                ExpressionAttributeValues: { ':owner': { S: owner } },
+                ExpressionAttributeValues: { ':owner': { S: owner }, ...copyAt },
               }),
         }),
       );

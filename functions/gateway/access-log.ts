@@ -37,6 +37,7 @@ export const accessLog = (
       latencyMs: Math.round((performance.now() - state.startedAt) * 10) / 10,
       brokerStat: state.brokerStat,
       brokerAttempts: state.brokerAttempts,
+      ...(state.copy ? { copy: state.copy } : {}),
     });
   },
   onError: (request) => {

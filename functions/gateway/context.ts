@@ -5,6 +5,7 @@ import type { GatewayRequest, RequestSource } from '../contract/gateway-request.
 import type { CheckedRules } from '../safety/market-rules.js';
 import type { Converted } from '../schemas/conversion.js';
 import type { BrokerSession } from '../schemas/session.js';
+import type { CopyMiss } from './order-copy.js';
 import type { EventFate } from './order-events.js';
 
 export interface GatewayState {
@@ -36,6 +37,8 @@ export interface GatewayState {
   replayed?: boolean;
   /** The exchange's rules checked on the order (exchange-rules.ts), for the dry run's reply. */
   exchangeRules?: CheckedRules;
+  /** GetGTTOrder: answered from the watcher's copy (`hit`), or why the broker's list was read (order-copy.ts). */
+  copy?: 'hit' | CopyMiss;
 }
 
 export interface GatewayContext extends Context {

@@ -40,6 +40,7 @@ import { exchangeRules } from './exchange-rules.js';
 import { execute } from './executor.js';
 import { httpResponse } from './http-response.js';
 import { operationMetrics } from './operation-metrics.js';
+import { OrderCopy } from './order-copy.js';
 import { changesAnOrder, orderLease } from './order-lease.js';
 import { orderPatch } from './order-patch.js';
 import { orderSafety } from './order-safety.js';
@@ -56,6 +57,9 @@ export type TradingControlsFactory = (config: GatewayConfig & { controlTableName
 
 /** Builds the leases of one change per order (orders/lease.ts) on the control table: `dynamoLeases`. */
 export type LeasesFactory = (config: GatewayConfig & { controlTableName: string }) => OrderLeases;
+
+/** Builds the watcher's copy of the pending orders (order-copy.ts) on the events table: `dynamoOrderCopy`. */
+export type CopyFactory = (config: GatewayConfig & { eventsTableName: string }) => OrderCopy;
 
 /** Builds the lifecycle-event producer (events/producer.ts: `createGatewayEvents`) when the deployment has a bus. */
 export type EventsFactory = (config: EventsConfig) => GatewayEvents;
@@ -93,6 +97,12 @@ export interface GatewayOptions {
    */
   leases?: LeasesFactory;
   /**
+   * The watcher's copy of the pending orders (order-copy.ts) that one order by id answers from while it is fresh,
+   * with EVENTS_TABLE_NAME set. `createGatewayHandler` always has it; the generated entries pass it only to the
+   * operations that read from it, so the other read functions' bundles carry no DynamoDB client.
+   */
+  copy?: CopyFactory;
+  /**
    * Called in-process by another function (plans, signals, the kill switch's sweep): a failure is the typed
    * GatewayError itself, not the named error with a JSON message that Step Functions reads.
    */
@@ -112,6 +122,8 @@ interface Runtime {
   controls?: TradingControls;
   /** One change per order at a time (modify, PATCH, cancel): the leases on the control table. */
   leases?: OrderLeases;
+  /** The one-order read: the watcher's copy of the pending list, where the deployment has the events table. */
+  copy?: OrderCopy;
 }
 
 /** Per-container state, built on first use so a bad configuration is a clean CONFIGURATION_ERROR reply. */
@@ -145,6 +157,9 @@ const lazyRuntime = (operation: AnyOperation, options: GatewayOptions) => {
         ...(changesAnOrder(operation) && config.controlTableName && options.leases
           ? { leases: options.leases({ ...config, controlTableName: config.controlTableName }) }
           : {}),
+        ...(operation.fromCopy && config.eventsTableName && options.copy
+          ? { copy: options.copy({ ...config, eventsTableName: config.eventsTableName }) }
+          : {}),
       };
     }
     return runtime;
@@ -159,9 +174,20 @@ export const dynamoLeases: LeasesFactory = (config) =>
     endpoint: config.dynamodbEndpoint,
   });
 
-/** The shared stack with the leases of one change per order (the in-process callers, the local runner, tests). */
+/** The watcher's copy on the events table, as deployed. */
+export const dynamoOrderCopy: CopyFactory = (config) =>
+  new OrderCopy({ tableName: config.eventsTableName, endpoint: config.dynamodbEndpoint });
+
+/**
+ * The shared stack with the leases of one change per order and the watcher's copy (the in-process callers, the
+ * local runner, tests).
+ */
 export const createGatewayHandler = (operation: AnyOperation, options: GatewayOptions = {}): GatewayHandler =>
-  createGatewayStack(operation, { ...options, leases: options.leases ?? dynamoLeases });
+  createGatewayStack(operation, {
+    ...options,
+    leases: options.leases ?? dynamoLeases,
+    copy: options.copy ?? dynamoOrderCopy,
+  });
 
 /**
  * The shared stack with exactly the factories given (the generated entries, functions/handlers/): what is not given
@@ -219,7 +245,18 @@ export const createGatewayStack = (operation: AnyOperation, options: GatewayOpti
       if (!state.request || !state.session || !state.refreshSession) {
         throw new InternalError('The shared middlewares did not run');
       }
-      const { config, idempotency, controls, sessions, events } = runtime();
+      const { config, idempotency, controls, sessions, events, copy } = runtime();
+      // One order by id: the watcher's copy while fresh (order-copy.ts), unless the caller asks the broker.
+      const wanted = state.input as { al_id?: string; fresh?: boolean };
+      if (copy && wanted.al_id !== undefined) {
+        const read = wanted.fresh ? ({ miss: 'fresh-asked' } as const) : await copy.read(wanted.al_id);
+        if ('order' in read) {
+          state.copy = 'hit';
+          state.brokerStat = 'Ok';
+          return read.order;
+        }
+        state.copy = read.miss;
+      }
       // Dry run, idempotent call or plain call: executor.ts; the state learns what happened as it happens, and the
       // success's events are in the outbox (or said not to be) by the time it returns.
       const { result } = await execute(

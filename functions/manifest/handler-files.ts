@@ -46,6 +46,10 @@ const operationFile = (entry: FunctionEntry, source: Extract<HandlerSource, { ki
     add(imports, '../gateway/gateway-handler.js', 'dynamoLeases');
     options.push('leases: dynamoLeases');
   }
+  if (op.fromCopy) {
+    add(imports, '../gateway/gateway-handler.js', 'dynamoOrderCopy');
+    options.push('copy: dynamoOrderCopy');
+  }
   options.push('prefetchSession: true');
   return render(
     imports,

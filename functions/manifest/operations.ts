@@ -75,6 +75,8 @@ const grantsOf = (op: AnyOperation): Grant[] => [
   // Logout marks the secret logged out (a new version without the token), so every function stops at once.
   ...(op.broker === 'Logout' ? (['sessionSecret:write'] as const) : []),
   ...(op.idempotency ? (['idempotencyTable'] as const) : []),
+  // The one-order read: the watcher's copy of the pending list (gateway/order-copy.ts).
+  ...(op.fromCopy ? (['eventsTable:copy'] as const) : []),
   ...(op.kind === 'order' ? (['controlTable:governor'] as const) : []),
   // Logout tells every container the session ended: the account's control item (its UpdateItem).
   ...(op.broker === 'Logout' ? (['controlTable:switch'] as const) : []),
@@ -89,6 +91,7 @@ const envOf = (op: AnyOperation): FunctionEntry['env'] => ({
     ...(op.broker === 'Logout' ? (['controlTableName'] as const) : []),
     // The bus's name only: it names the deployment in every event id; the events go to the outbox.
     ...(op.lifecycle ? (['eventBusName'] as const) : []),
+    ...(op.fromCopy ? (['eventsTableName'] as const) : []),
   ],
   deploymentSettings: true,
 });

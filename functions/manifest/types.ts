@@ -110,6 +110,8 @@ export type Grant =
   /** The governor and the kill switch's own UpdateItem. */
   | 'controlTable:switch'
   | 'eventsTable:history'
+  /** GetGTTOrder: a consistent BatchGetItem of the watcher's lease and one order of its copy (gateway/order-copy.ts). */
+  | 'eventsTable:copy'
   | 'eventsTable:plans'
   | 'eventsTable:watcher'
   | 'eventsTable:forwarder'

@@ -118,7 +118,15 @@ export type TriggeredInput = z.output<typeof triggeredInput>;
 export type ListOrdersInput = z.output<typeof listOrdersInput>;
 
 /** One pending order by its id (the path). */
-export const getOrderInput = z.lazy(() => z.strictObject({ al_id: gttId() }));
+const FRESH_ERROR = 'fresh must be true or false';
+/** `?fresh=true`: the broker's word, not the watcher's copy (functions/gateway/order-copy.ts). */
+const freshFlag = () =>
+  z
+    .union([z.boolean(), z.enum(['true', 'false'], { error: FRESH_ERROR }).transform((v) => v === 'true')], {
+      error: FRESH_ERROR,
+    })
+    .optional();
+export const getOrderInput = z.lazy(() => z.strictObject({ al_id: gttId(), fresh: freshFlag() }));
 export type GetOrderInput = z.output<typeof getOrderInput>;
 
 /** Price types whose order carries its own trigger price (`trgprc`). */

@@ -10,12 +10,16 @@
  * order's id does, so it appears on a later page), and nothing shifts or repeats.
  *
  * Sizes: an order is about 600 bytes of JSON, so the default page (100) is about 60 KB and the largest (1,000)
- * about 600 KB, a tenth of Lambda's 6 MB response limit.
+ * about 600 KB, a tenth of Lambda's 6 MB response limit. Whatever the records hold, a page also stops before its
+ * orders pass PAGE_BYTES (4 MB: the HTTP body is a JSON string inside Lambda's response, so its quotes are escaped
+ * again), with `nextCursor` for the rest: no page can be a reply Lambda or API Gateway refuses.
  */
 import * as z from 'zod';
 
 export const DEFAULT_PAGE_LIMIT = 100;
 export const MAX_PAGE_LIMIT = 1_000;
+/** The most a page's orders may weigh as JSON (at least one order is listed, whatever its size). */
+export const PAGE_BYTES = 4 * 1024 * 1024;
 
 /** What a cursor says: which list, the last al_id listed, and how many records with that al_id were listed. */
 interface Position {
@@ -113,7 +117,12 @@ export const pageOf = <T extends { al_id: string }>(
     }
   }
   if (input.limit === undefined) return { orders: sorted.slice(start) };
-  const orders = sorted.slice(start, start + input.limit);
+  let end = start;
+  for (let bytes = 0; end < sorted.length && end - start < input.limit; end++) {
+    bytes += Buffer.byteLength(JSON.stringify(sorted[end]));
+    if (bytes > PAGE_BYTES && end > start) break;
+  }
+  const orders = sorted.slice(start, end);
   if (start + orders.length >= sorted.length || !orders.length) return { orders };
   const last = orders.at(-1)!.al_id;
   let seen = 0;

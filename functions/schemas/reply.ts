@@ -117,6 +117,23 @@ const gttOrderSchema = memo(() =>
 export const gttOrder = z.lazy(gttOrderSchema);
 export type GttOrder = z.output<typeof gttOrder>;
 
+/**
+ * One pending order by id: the normalised record, and whose word it is. `broker`: read from the broker's list just
+ * now. `watcher`: the GttWatcher's copy, as the broker listed it at `asOf` (functions/gateway/order-copy.ts).
+ */
+const gttOrderReadSchema = memo(() =>
+  gttOrderSchema().extend({
+    source: z
+      .enum(['broker', 'watcher'])
+      .describe("broker: read from the broker's list now; watcher: the watcher's copy, as listed at asOf"),
+    asOf: z
+      .string()
+      .optional()
+      .describe('watcher only: when the broker listed the order (ISO time); changes since are not in it'),
+  }),
+);
+export const gttOrderRead = z.lazy(gttOrderReadSchema);
+
 /** `nextCursor`: present while more orders remain (paging.ts). */
 const nextCursor = () => z.string().optional();
 const pendingResultSchema = memo(() => z.object({ orders: z.array(gttOrderSchema()), nextCursor: nextCursor() }));

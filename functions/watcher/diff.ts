@@ -15,7 +15,7 @@
  * again, but the snapshot moves on as if they were.
  */
 import { contentHash, type OrderEventIds, viewOfFiredOrder, viewOfRecord } from '../events/views.js';
-import type { KnownOrder, WatcherState } from '../events/watcher-items.js';
+import { type KnownOrder, recordHashOf, type WatcherState } from '../events/watcher-items.js';
 import type { FateDetailType, LifecycleEvent, OrderDetailType, OrderView } from '../schemas/events.js';
 import type { BookOrder, GttOrder } from '../schemas/reply.js';
 
@@ -104,7 +104,8 @@ export const diffSnapshot = (input: DiffInput): DiffResult => {
         detail: { ...view, eventId: ids.modified(order.al_id, hash), ...common },
       });
     }
-    next.orders[order.al_id] = { view, hash };
+    // The record goes to the copy (GetGTTOrder's answer while fresh), written when it changed.
+    next.orders[order.al_id] = { view, hash, record: order, recordHash: recordHashOf(order) };
   }
 
   const pendingIds = new Set(input.pending.map((o) => o.al_id));
@@ -117,7 +118,9 @@ export const diffSnapshot = (input: DiffInput): DiffResult => {
     } else if (published.has(ids.ended(alId))) {
       endedNow.add(alId); // the gateway published its cancel
     } else {
-      const waiting: KnownOrder = { ...known, missingRuns: (known.missingRuns ?? 0) + 1 };
+      // Missing from the list: the copy forgets it at once (it is no longer the broker's word).
+      const { recordHash: _gone, ...kept } = known;
+      const waiting: KnownOrder = { ...kept, missingRuns: (known.missingRuns ?? 0) + 1 };
       if (!record && waiting.missingRuns! >= input.removedAfterRuns) end('GTT Removed', known.view);
       else next.orders[alId] = waiting;
     }

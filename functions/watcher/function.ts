@@ -1,6 +1,7 @@
 /**
- * The GttWatcher Lambda: configuration read once per container (a bad one is a clear CONFIGURATION_ERROR), a
- * fresh session read every run (a renewal minutes ago must be seen), and the run's metrics written at its end.
+ * The GttWatcher Lambda: configuration read once per container (a bad one is a clear CONFIGURATION_ERROR), the
+ * session secret read once every run (a renewal minutes ago must be seen; never twice), and the run's metrics
+ * written at its end.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
@@ -44,7 +45,7 @@ export const createGttWatcher = (options: WatcherOptions) => {
       publisher:
         options.publisher?.(config) ??
         createEventPublisher({ busName: config.eventBusName, endpoint: config.eventbridgeEndpoint }),
-      // maxAge 1 s: every run reads the secret, so a renewed token is used at once.
+      // Every run reads the secret once, bypassing the cache (watcher.ts), so a renewed token is used at once.
       sessions: new SessionSource({
         secretId: config.brokerSecretId,
         maxAgeSeconds: 1,

@@ -18,7 +18,7 @@ import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 
 import { callBroker } from '../broker/call-broker.js';
 import { withOrderFates } from '../broker/order-records.js';
-import type { SessionSource } from '../broker/session.js';
+import type { BrokerSession, SessionSource } from '../broker/session.js';
 import type { GatewayError } from '../contract/errors.js';
 import { toGatewayError } from '../contract/errors.js';
 import type { EventPublisher } from '../events/publisher.js';
@@ -52,7 +52,7 @@ export interface WatcherRun {
   skipped: number;
   pending?: number;
   /** This run's DynamoDB work: calls, and the state items (and their bytes) it wrote, the lease not counted. */
-  dynamo?: { calls: number; itemsWritten: number; bytesWritten: number };
+  dynamo?: { calls: number; itemsWritten: number; bytesWritten: number; copiesWritten?: number };
 }
 
 /** Thrown when EventBridge refused some events: the snapshot did not move, the next run publishes them. */
@@ -78,19 +78,26 @@ export const runWatcher = async (deps: WatcherDeps): Promise<WatcherRun> => {
     return { status: 'busy', published: [], skipped: 0 };
   }
   try {
-    const brokerDeps = {
-      baseUrl: config.brokerBaseUrl,
-      auth: config.brokerAuth,
-      timeoutMs: () => config.brokerTimeoutMs,
-      session: () => deps.sessions.current(),
-      refreshSession: () => deps.sessions.refresh(),
-    };
+    let session: BrokerSession;
+    let listedAt: number;
     let pending: GttOrder[];
     let history: HistoryOrder[];
     let state: WatcherState;
     let reads: number;
     try {
-      // No `limit`: the operations' paging (schemas/paging.ts) gives the whole list.
+      // The secret is read once per run, here (a renewal since the last run is used at once), and every broker read
+      // of the run uses it: a `Session Expired` is not retried with a re-read, since this one is as fresh as any.
+      session = await deps.sessions.refresh();
+      const brokerDeps = {
+        baseUrl: config.brokerBaseUrl,
+        auth: config.brokerAuth,
+        timeoutMs: () => config.brokerTimeoutMs,
+        session: () => Promise.resolve(session),
+        refreshSession: () => Promise.resolve(session),
+      };
+      // No `limit`: the operations' paging (schemas/paging.ts) gives the whole list. The copy of the pending list
+      // (GetGTTOrder's answer) is as old as the moment this read started.
+      listedAt = now().getTime();
       const [p, h, s] = await Promise.all([
         callBroker(getPendingGttOrders, {}, brokerDeps),
         callBroker(getTriggeredGttOrders, {}, brokerDeps),
@@ -115,7 +122,7 @@ export const runWatcher = async (deps: WatcherDeps): Promise<WatcherRun> => {
     }
 
     const observedAt = now().toISOString();
-    const ids = orderEventIds(scopeOf(config.eventBusName, deps.sessions.last() ?? (await deps.sessions.current())));
+    const ids = orderEventIds(scopeOf(config.eventBusName, session));
     const base = { state, pending, history, observedAt, removedAfterRuns: config.watcherRemovedAfterRuns, ids };
     const candidates = diffSnapshot({ ...base, published: new Set() });
     const settled = settledEvents(history, ids, observedAt);
@@ -134,12 +141,13 @@ export const runWatcher = async (deps: WatcherDeps): Promise<WatcherRun> => {
     // The first run is a baseline: what had settled before is marked, not announced.
     if (!lease.initialized && settledNow.length) await table.markPublished(settledNow.map((e) => e.detail.eventId));
     const sent = await publishAndMark(deps, [...diff.toPublish, ...(lease.initialized ? settledNow : [])]);
-    const commit = await table.commit(owner, lease, state, diff.next);
+    const commit = await table.commit(owner, lease, state, diff.next, listedAt);
     const dynamo = {
       calls:
         1 + reads + Math.ceil(markerIds.length / 100) + commit.calls + (sent.length ? Math.ceil(sent.length / 25) : 0),
       itemsWritten: commit.itemsWritten,
       bytesWritten: commit.bytesWritten,
+      copiesWritten: commit.copiesWritten,
     };
     deps.metrics?.addMetric('WatcherItemsWritten', MetricUnit.Count, commit.itemsWritten);
     const skipped = diff.changes.length - diff.toPublish.length + (settled.length - settledNow.length);

@@ -34,6 +34,8 @@ export const GOVERNOR_TABLE_ACTIONS = [
 export const KILL_SWITCH_TABLE_ACTIONS = GOVERNOR_TABLE_ACTIONS;
 /** The events history only reads: a Query of the account's events. */
 export const EVENTS_HISTORY_TABLE_ACTIONS = ['dynamodb:Query'] as const;
+/** The watcher's copy of the pending list, one order at a time (GetGTTOrder). */
+export const COPY_EVENTS_TABLE_ACTIONS = ['dynamodb:BatchGetItem'] as const;
 /** The plan records (GetItem, conditional PutItem, Query) and the markers and history of its events (BatchWriteItem). */
 export const PLANS_EVENTS_TABLE_ACTIONS = [
   'dynamodb:GetItem',
@@ -180,6 +182,10 @@ export const grantAll = (
         break;
       case 'eventsTable:history':
         table(r.eventsTable, grant, EVENTS_HISTORY_TABLE_ACTIONS);
+        break;
+      case 'eventsTable:copy':
+        // Only where the stack has the table: without it (no watcher) GetGTTOrder reads the broker's list.
+        if (r.eventsTable) table(r.eventsTable, grant, COPY_EVENTS_TABLE_ACTIONS);
         break;
       case 'eventsTable:plans':
         table(r.eventsTable, grant, PLANS_EVENTS_TABLE_ACTIONS);

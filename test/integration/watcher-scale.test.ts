@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { GttClient } from '../../client/index.js';
 import { EventsTable } from '../../functions/events/store.js';
+import { MAX_NEW_COPIES_PER_RUN } from '../../functions/events/watcher-items.js';
 import { dynamoDbClient } from '../../functions/safety/dynamodb-client.js';
 import { LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
@@ -53,6 +54,10 @@ describe('the watcher with 3,000 pending orders', () => {
     expect(baseline.dynamo?.itemsWritten).toBe(PENDING);
     const table = new EventsTable({ tableName: LOCAL_EVENTS_TABLE, endpoint: stack.dynamo.url });
     expect(Object.keys((await table.readSnapshot()).state.orders)).toHaveLength(PENDING);
+    // The copy of the pending list (GetGTTOrder's answer) takes 1,000 new orders a run: two more runs complete it.
+    expect(baseline.dynamo?.copiesWritten).toBe(MAX_NEW_COPIES_PER_RUN);
+    for (let run = 1; run < PENDING / MAX_NEW_COPIES_PER_RUN; run++)
+      expect((await stack.watch()).dynamo).toMatchObject({ copiesWritten: MAX_NEW_COPIES_PER_RUN });
 
     // A steady cycle: nothing published, no order item written. Counted at the watcher's own DynamoDB client (the
     // one client per endpoint it shares with the gateway), not from what the watcher says about itself.

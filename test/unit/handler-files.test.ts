@@ -36,6 +36,7 @@ describe('handler files match the manifest', () => {
       );
       // Modify, PATCH and cancel: one change per order at a time (the leases on the control table).
       expect(/\bleases:\s*dynamoLeases\b/.test(options), 'leases option').toBe(changesAnOrder(op));
+      expect(/\bcopy:\s*dynamoOrderCopy\b/.test(options), 'copy option').toBe(Boolean(op.fromCopy));
       expect(options).toMatch(/prefetchSession:\s*true/);
     },
   );

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { eventsHistoryInput } from '../../functions/schemas/events-history.js';
 import { listOrdersInput, triggeredInput } from '../../functions/schemas/input.js';
-import { compareIds, decodeCursor, encodeCursor, pageOf } from '../../functions/schemas/paging.js';
+import { compareIds, decodeCursor, encodeCursor, PAGE_BYTES, pageOf } from '../../functions/schemas/paging.js';
 import { planListInput } from '../../functions/schemas/plans.js';
 
 const items = (ids: string[]) => ids.map((al_id, i) => ({ al_id, n: i }));
@@ -76,6 +76,27 @@ describe('strict limits and dates', () => {
       expect(triggeredInput.safeParse({ limit }).success, String(limit)).toBe(false);
     expect(eventsHistoryInput.safeParse({ limit: '0x10' }).success).toBe(false);
     expect(planListInput.safeParse({ limit: '1e1' }).success).toBe(false);
+  });
+
+  it('a page stops before its orders pass PAGE_BYTES, whatever the limit, and the rest follow', () => {
+    // 1,000 orders of 10 KB each: 10 MB at the largest limit, more than Lambda can answer.
+    const heavy = Array.from({ length: 1_000 }, (_, i) => ({
+      al_id: String(26112300000 + i),
+      note: 'x'.repeat(10_000),
+    }));
+    const first = pageOf(heavy, 'pending', { limit: 1_000 });
+    const bytes = Buffer.byteLength(JSON.stringify(first.orders));
+    expect(bytes).toBeLessThanOrEqual(PAGE_BYTES + 1_000);
+    expect(first.orders.length).toBeGreaterThan(300);
+    expect(first.nextCursor).toBeDefined();
+    const { seen } = all(heavy, 'pending', 1_000);
+    expect(seen.map((o) => o.al_id)).toEqual(heavy.map((o) => o.al_id));
+    // One order larger than the budget is still listed, alone.
+    const huge = [
+      { al_id: '1', note: 'x'.repeat(PAGE_BYTES + 1) },
+      { al_id: '2', note: '' },
+    ];
+    expect(pageOf(huge, 'pending', { limit: 10 }).orders.map((o) => o.al_id)).toEqual(['1']);
   });
 
   it('since is an ISO time of a date that exists: 2026-02-30 is refused, never read as 2 March', () => {
