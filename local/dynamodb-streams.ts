@@ -10,7 +10,7 @@
  *   DynamoDB does (the order-rate governor's permit relies on it).
  *
  * Everything else is passed to dynalite unchanged. The proxy also counts the calls by action and table, so tests
- * can say how many DynamoDB calls an order cost.
+ * can say how many DynamoDB calls an order cost, and which ran side by side (one round trip).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -39,6 +39,9 @@ export interface StreamSubscription {
 export interface DynamoCall {
   action: string;
   tables: string[];
+  /** When the proxy had the request, and when it answered (performance.now()): which calls ran side by side. */
+  startedAt: number;
+  endedAt?: number;
 }
 
 export interface DynamoProxy {
@@ -169,10 +172,12 @@ export const startDynamoProxy = async (target: string): Promise<DynamoProxy> => 
       if (req.headers[name]) headers[name] = String(req.headers[name]);
     }
     const body = (text ? JSON.parse(text) : {}) as Body;
-    calls.push({
+    const call: DynamoCall = {
       action,
       tables: body.TableName ? [String(body.TableName)] : Object.keys((body.RequestItems ?? {}) as Body),
-    });
+      startedAt: performance.now(),
+    };
+    calls.push(call);
     const keyOf = async (table: string, item: Image): Promise<Image> => {
       let names = keySchemas.get(table);
       if (!names) {
@@ -210,6 +215,7 @@ export const startDynamoProxy = async (target: string): Promise<DynamoProxy> => 
     res.writeHead(upstream.status, {
       'content-type': upstream.headers.get('content-type') ?? 'application/x-amz-json-1.0',
     });
+    call.endedAt = performance.now();
     res.end(reply);
     if (upstream.status === 200 && touched.length) {
       const reading = Promise.all(touched.map((t) => current(t.table, t.key))).then((after) => {

@@ -180,7 +180,7 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
       operation.patch
         ? [
             brokerSession(() => runtime().sessions, operation.kind),
-            orderLease(() => runtime().leases),
+            orderLease(() => runtime().leases, { awaitHere: true }),
             orderPatch(operation, () => runtime().config),
           ]
         : [],
@@ -191,7 +191,7 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
         ? []
         : [
             brokerSession(() => runtime().sessions, operation.kind),
-            ...(changesAnOrder(operation) ? [orderLease(() => runtime().leases)] : []),
+            ...(changesAnOrder(operation) ? [orderLease(() => runtime().leases, { awaitHere: false })] : []),
           ],
     )
     .use(exchangeRules(operation, () => runtime().config))
@@ -211,6 +211,8 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
           converted: state.converted,
           idempotencyInput: state.idempotencyInput,
           beforeSend: state.beforeSend,
+          lease: state.lease,
+          endLease: state.endLease,
           options: state.request.options,
           session: state.session,
           refreshSession: state.refreshSession,
