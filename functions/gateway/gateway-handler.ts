@@ -180,7 +180,7 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
       operation.patch
         ? [
             brokerSession(() => runtime().sessions, operation.kind),
-            orderLease(() => runtime().leases, { awaitHere: true }),
+            orderLease(() => runtime().leases),
             orderPatch(operation, () => runtime().config),
           ]
         : [],
@@ -191,7 +191,7 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
         ? []
         : [
             brokerSession(() => runtime().sessions, operation.kind),
-            ...(changesAnOrder(operation) ? [orderLease(() => runtime().leases, { awaitHere: false })] : []),
+            ...(changesAnOrder(operation) ? [orderLease(() => runtime().leases)] : []),
           ],
     )
     .use(exchangeRules(operation, () => runtime().config))

@@ -1,12 +1,14 @@
 /**
- * A modify, PATCH or cancel holds the lease on its `al_id` (orders/lease.ts) from before a PATCH reads the order
- * until its write has ended: a second change meanwhile is ORDER_BUSY, never a silent lost update. Given back when the
+ * A modify, PATCH or cancel holds the lease on its `al_id` (orders/lease.ts) from before it sends (and before a PATCH's
+ * second read of the order) until its write has ended: a second change meanwhile is ORDER_BUSY, never a silent lost update. Given back when the
  * change ends; kept until the late window has passed when its outcome is unknown. Dry runs take none.
  *
- * The lease is asked for here and awaited where it is needed: a PATCH awaits it before it reads the order; a modify or
- * cancel hands it to the executor (`state.lease`), which awaits it with the journal's claim and the governor's permit
- * (one round trip) before sending, and gives it back as soon as the broker answered (`state.endLease`), alongside the
- * record's completing write. The reply still waits for the release.
+ * The lease is asked for here and awaited by the executor (`state.lease`) with the journal's claim and the governor's
+ * permit (one round trip) before sending; it is given back as soon as the broker answered (`state.endLease`),
+ * alongside the record's completing write, and the reply waits for the release. A PATCH asks for it before it reads
+ * the order and reads it while the lease is on its way: what makes two PATCHes from one read safe is the second read
+ * right before sending (order-patch.ts `beforeSend`), which the executor makes only once the lease is held, so a
+ * change that ended in between is seen there (412 ORDER_CHANGED) and one still in flight holds the lease (409).
  */
 import type { MiddlewareObj } from '@middy/core';
 
@@ -21,7 +23,6 @@ export const changesAnOrder = (operation: AnyOperation): boolean =>
 
 export const orderLease = (
   leases: () => OrderLeases | undefined,
-  { awaitHere }: { awaitHere: boolean },
 ): MiddlewareObj<unknown, unknown, Error, GatewayContext> => {
   // Per request (its state object: a context may be reused by in-process callers).
   const held = new WeakMap<GatewayState, Promise<Lease>>();
@@ -56,7 +57,6 @@ export const orderLease = (
       // Awaited by whoever needs it (below, or the executor); a refusal nobody awaited is still no crash.
       state.lease.catch(() => undefined);
       state.endLease = (error?: unknown) => end(state, error);
-      if (awaitHere) await lease;
     },
     after: (request) => end(request.context.gateway),
     onError: (request) => end(request.context.gateway, request.error),
