@@ -12,7 +12,7 @@
  *   (the signal webhook records a signal in one).
  *
  * Everything else is passed to dynalite unchanged. The proxy also counts the calls by action and table, so tests
- * can say how many DynamoDB calls an order cost.
+ * can say how many DynamoDB calls an order cost, and which ran side by side (one round trip).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -43,6 +43,9 @@ export interface StreamSubscription {
 export interface DynamoCall {
   action: string;
   tables: string[];
+  /** When the proxy had the request, and when it answered (performance.now()): which calls ran side by side. */
+  startedAt: number;
+  endedAt?: number;
 }
 
 export interface DynamoProxy {
@@ -178,14 +181,16 @@ export const startDynamoProxy = async (target: string): Promise<DynamoProxy> => 
     const transactTables = ((body.TransactItems ?? []) as Body[]).map((item) =>
       String((Object.values(item)[0] as Body | undefined)?.TableName),
     );
-    calls.push({
+    const call: DynamoCall = {
       action,
       tables: body.TableName
         ? [String(body.TableName)]
         : body.TransactItems
           ? [...new Set(transactTables)]
           : Object.keys((body.RequestItems ?? {}) as Body),
-    });
+      startedAt: performance.now(),
+    };
+    calls.push(call);
     const keyOf = async (table: string, item: Image): Promise<Image> => {
       let names = keySchemas.get(table);
       if (!names) {
@@ -232,6 +237,7 @@ export const startDynamoProxy = async (target: string): Promise<DynamoProxy> => 
     res.writeHead(upstream.status, {
       'content-type': upstream.headers?.get('content-type') ?? 'application/x-amz-json-1.0',
     });
+    call.endedAt = performance.now();
     res.end(reply);
     if (upstream.status === 200 && touched.length) {
       const reading = Promise.all(touched.map((t) => current(t.table, t.key))).then((after) => {

@@ -29,6 +29,8 @@ export class SessionSource {
   private readonly client: SecretsManagerClient;
   private prefetched?: Promise<BrokerSession>;
   private latest?: BrokerSession;
+  /** The secret text `latest` was parsed from. */
+  private latestRaw?: string;
   /** When the secret was last read from Secrets Manager for sure (ms): a first read, or a forced one. */
   private fetchedAt = 0;
 
@@ -128,6 +130,11 @@ export class SessionSource {
     if (typeof raw !== 'string') {
       throw new ConfigurationError(`The broker session secret "${secretId}" must be a JSON string, not binary`);
     }
+    // The cached secret's text, already parsed and checked: an order's several session reads parse it once.
+    if (raw === this.latestRaw && this.latest) {
+      if (fetching !== undefined) this.fetchedAt = Math.max(this.fetchedAt, fetching);
+      return this.latest;
+    }
     let json: unknown;
     try {
       json = JSON.parse(raw);
@@ -147,6 +154,7 @@ export class SessionSource {
     // Known from now on: no reply, log line or event of this container may carry it.
     rememberSecret(parsed.data.accessToken);
     this.latest = parsed.data;
+    this.latestRaw = raw;
     if (fetching !== undefined) this.fetchedAt = Math.max(this.fetchedAt, fetching);
     return parsed.data;
   }

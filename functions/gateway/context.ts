@@ -20,6 +20,10 @@ export interface GatewayState {
   idempotencyInput?: unknown;
   /** A PATCH: the checks made right before sending (If-Match, the order read again), inside the idempotent step. */
   beforeSend?: () => Promise<void>;
+  /** A modify, PATCH or cancel: its order's lease, asked for (order-lease.ts); resolves once held, rejects ORDER_BUSY. */
+  lease?: Promise<void>;
+  /** Gives the lease back (kept for the late window when `error` is an unknown outcome); the reply waits for it. */
+  endLease?: (error?: unknown) => Promise<void>;
   /** What was done to its market orders (the reply, the audit record and the event say it). */
   converted?: Converted;
   session?: () => Promise<BrokerSession>;

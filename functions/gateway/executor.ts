@@ -26,7 +26,7 @@ import type { CheckedRules } from '../safety/market-rules.js';
 import type { TradingControls } from '../safety/trading-controls.js';
 import type { Converted } from '../schemas/conversion.js';
 import type { LifecycleEvent } from '../schemas/events.js';
-import { cancelIfHalted } from './landed-after-halt.js';
+import { landedAfterHalt, type UndoLanded } from './landed-after-halt.js';
 import { buildEvents, carriedEvents, type EventFate, queueEvents } from './order-events.js';
 
 /** The shortest broker attempt: a shorter timeout would only turn a reply on its way into an unknown outcome. */
@@ -49,6 +49,10 @@ export interface ExecutionRequest {
   input: unknown;
   /** What an idempotency key stands for, when not `input` (a PATCH: the caller's changes, not the merged order). */
   idempotencyInput?: unknown;
+  /** A modify, PATCH or cancel: its order's lease, asked for already (order-lease.ts); awaited before the send. */
+  lease?: Promise<void> | undefined;
+  /** Gives the lease back once the broker answered (kept for the late window on an unknown outcome). */
+  endLease?: ((error?: unknown) => Promise<void>) | undefined;
   /** Checks right before sending (a PATCH's order read again), after a replay would have answered; also on a dry run. */
   beforeSend?: (() => Promise<void>) | undefined;
   /** What order safety did to the input's market orders: the result (and its event) say it as `converted`. */
@@ -142,32 +146,50 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
   // MIN_ATTEMPT_MS, so one started just before `sendsEndBy` ends that much after it).
   const writesEndBy = sendsEndBy + MIN_ATTEMPT_MS;
 
-  const send = async (stamp?: string): Promise<Execution> => {
-    // Every broker write takes a permit from the account's governor first (after the idempotency record is claimed,
-    // so a replay takes none, and a refusal frees the key: nothing was sent). The same conditional write records
-    // until when a place or modify may land (the kill switch's sweep waits for it) and re-reads the secret when a
-    // logout came after this container read it (nothing is sent on an ended session, whatever the broker accepts).
-    let permitAt = 0;
-    if (operation.kind === 'order' && controls) {
-      permitAt = Date.now();
-      facts.governorCalls = (
-        await controls.acquire((await request.session()).uid, operation.refusedWhileHalted === true, {
-          landBy: writesEndBy + config.orderLateWindowMs,
-          session: {
-            readAt: () => request.sessions.readAt(),
-            reread: async () => {
-              try {
-                await request.refreshSession();
-              } catch (error) {
-                // Logged out: nothing was sent, which the caller is told.
-                if (error instanceof GatewayError) error.outcome ??= 'not_executed';
-                throw error;
-              }
-            },
-          },
-        })
-      ).dynamoCalls;
-    }
+  // Every broker write takes a permit from the account's governor. It is asked for at once, alongside the journal's
+  // claim and the order's lease (one round trip, docs/order-safety.md "Round trips"), and awaited before the send: a
+  // refusal frees the key (nothing was sent); a replay does not wait for it (its permit is spent unused). The same
+  // conditional write records until when a place or modify may land (the kill switch's sweep waits for it) and
+  // re-reads the secret when a logout came after this container read it (nothing is sent on an ended session).
+  let permitAt = 0;
+  // Whether the permit is wanted: true once the journal's claim is won (or there is no key), false when the journal
+  // answered without sending (a replay, a key in flight); a permit lost to contention waits for it.
+  let wanted: (yes: boolean) => void = () => undefined;
+  const permitWanted = new Promise<boolean>((resolve) => (wanted = resolve));
+  if (options.idempotencyKey === undefined || !idempotency) wanted(true);
+  const permit =
+    operation.kind === 'order' && controls
+      ? (async () => {
+          permitAt = Date.now();
+          facts.governorCalls = (
+            await controls.acquire((await request.session()).uid, operation.refusedWhileHalted === true, {
+              landBy: writesEndBy + config.orderLateWindowMs,
+              wanted: () => permitWanted,
+              session: {
+                readAt: () => request.sessions.readAt(),
+                reread: async () => {
+                  try {
+                    await request.refreshSession();
+                  } catch (error) {
+                    // Logged out: nothing was sent, which the caller is told.
+                    if (error instanceof GatewayError) error.outcome ??= 'not_executed';
+                    throw error;
+                  }
+                },
+              },
+            })
+          ).dynamoCalls;
+        })()
+      : undefined;
+  // A permit or lease refused while a replay answers is no crash (the replay is the answer).
+  permit?.catch(() => undefined);
+
+  type Sent = Execution & { landed?: Promise<UndoLanded | undefined> };
+  const send = async (stamp?: string): Promise<Sent> => {
+    // The lease's refusal first (ORDER_BUSY says what to do), then the permit's: both asked for already.
+    const [leased, permitted] = await Promise.allSettled([request.lease, permit]);
+    if (leased.status === 'rejected') throw leased.reason;
+    if (permitted.status === 'rejected') throw permitted.reason;
     await request.beforeSend?.();
     if (bounded && Date.now() > sendBy)
       throw new InternalError(
@@ -210,20 +232,25 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
           : await callBroker(operation, input, calls);
       const result = withConversion(reply);
       facts.brokerAttempts = attempts;
-      if (operation.refusedWhileHalted && controls && permitAt) {
-        await cancelIfHalted({
-          operation,
-          controls,
-          permitAt,
-          input,
-          result,
-          calls,
-          session: request.session,
-          producer,
-          remainingMs: () => context.getRemainingTimeInMillis(),
-          logger,
-        });
-      }
+      // The write has ended: its lease goes back alongside the record's completing write (the reply waits for both).
+      void request.endLease?.();
+      // Did the kill switch go on while it was on its way? Read alongside the record's completing write (or the
+      // outbox item): a write that landed after the switch is undone then (landed-after-halt.ts).
+      const landed =
+        operation.refusedWhileHalted && controls && permitAt
+          ? landedAfterHalt({
+              operation,
+              controls,
+              permitAt,
+              input,
+              result,
+              calls,
+              session: request.session,
+              producer,
+              remainingMs: () => context.getRemainingTimeInMillis(),
+              logger,
+            })
+          : undefined;
       if (operation.alsoRead && operation.kind === 'read') {
         // A second read folded into the first (e.g. the orders fired GTTs placed); its failure is said, not thrown.
         const other = await callBroker(operation.alsoRead.operation, {}, calls).then(
@@ -233,7 +260,11 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
         return { result: operation.alsoRead.fold(result, other), events: [] };
       }
       // The events of a call actually sent (not a replay, not a dry run), built before the record is completed.
-      return { result, events: await eventsOf(result) };
+      return { result, events: await eventsOf(result), ...(landed ? { landed } : {}) };
+    } catch (error) {
+      // Not sent, or its outcome unknown: the lease is given back, or kept for the late window.
+      void request.endLease?.(error);
+      throw error;
     } finally {
       facts.brokerMs = Math.round((performance.now() - started) * 10) / 10;
     }
@@ -247,36 +278,39 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
     const named = settledByBooks(operation) ? stampOf(operation.name, key) : undefined;
     const stamp = named && stampedRemarks((input as { tag?: string }).tag, named) !== undefined ? named : undefined;
     try {
-      const run = await idempotency.run(key, request.idempotencyInput ?? input, {
-        stamp,
-        deadline: writesEndBy,
-        send: async () => {
-          const sent = await send(stamp);
-          events = sent.events;
-          return sent;
-        },
-        adopt: async () => {
-          // Reads: the invocation's time, as any read's (the write's own bound is what the journal records).
-          const found = await findWrite(operation, input, stamp!, {
-            baseUrl: config.brokerBaseUrl,
-            auth: config.brokerAuth,
-            timeoutMs: () =>
-              Math.max(MIN_ATTEMPT_MS, Math.min(config.brokerTimeoutMs, context.getRemainingTimeInMillis() - 1_000)),
-            session: request.session,
-            refreshSession: request.refreshSession,
-          });
-          // Not in the lists, because the kill switch's sweep cancelled it since: it happened, and is undone.
-          const gone = found ? undefined : await idempotency.goneOrder(stamp!);
-          if (gone)
-            throw new TradingHaltedError(
-              `The first attempt with idempotency key "${key}" reached the broker (al_id ${gone}) and the kill switch's sweep cancelled it since; nothing was sent again. Send it with a new key to place it again.`,
-              { outcome: 'undone', details: { al_id: gone, cancelled: true } },
-            );
-          if (!found) return undefined;
-          const result = withConversion(found);
-          return { result, events: await eventsOf(result) };
-        },
-      });
+      const run = await idempotency
+        .run(key, request.idempotencyInput ?? input, {
+          stamp,
+          deadline: writesEndBy,
+          send: async () => {
+            wanted(true);
+            const sent = await send(stamp);
+            events = sent.events;
+            return sent;
+          },
+          adopt: async () => {
+            // Reads: the invocation's time, as any read's (the write's own bound is what the journal records).
+            const found = await findWrite(operation, input, stamp!, {
+              baseUrl: config.brokerBaseUrl,
+              auth: config.brokerAuth,
+              timeoutMs: () =>
+                Math.max(MIN_ATTEMPT_MS, Math.min(config.brokerTimeoutMs, context.getRemainingTimeInMillis() - 1_000)),
+              session: request.session,
+              refreshSession: request.refreshSession,
+            });
+            // Not in the lists, because the kill switch's sweep cancelled it since: it happened, and is undone.
+            const gone = found ? undefined : await idempotency.goneOrder(stamp!);
+            if (gone)
+              throw new TradingHaltedError(
+                `The first attempt with idempotency key "${key}" reached the broker (al_id ${gone}) and the kill switch's sweep cancelled it since; nothing was sent again. Send it with a new key to place it again.`,
+                { outcome: 'undone', details: { al_id: gone, cancelled: true } },
+              );
+            if (!found) return undefined;
+            const result = withConversion(found);
+            return { result, events: await eventsOf(result) };
+          },
+        })
+        .finally(() => wanted(false));
       facts.replayed = run.replayed;
       events = run.events;
       // A replay is redacted again on its way out: a record stored before a token was known is no exception.
@@ -291,9 +325,15 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
       if (fate) facts.event = fate;
     }
   }
-  const sent = await send();
-  if (producer && sent.events.length) {
-    facts.event = await queueEvents(operation, producer, sent.events, context.getRemainingTimeInMillis(), logger);
-  }
+  const { landed, ...sent } = await send();
+  // The outbox item and the kill switch's read in one round trip; a write that landed after the switch is undone.
+  const [queued, undo] = await Promise.all([
+    producer && sent.events.length
+      ? queueEvents(operation, producer, sent.events, context.getRemainingTimeInMillis(), logger)
+      : undefined,
+    landed,
+  ]);
+  if (queued) facts.event = queued;
+  if (undo) await undo(queued?.status === 'queued' || queued?.status === 'published');
   return sent;
 };

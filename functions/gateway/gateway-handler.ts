@@ -267,6 +267,8 @@ export const createGatewayStack = (operation: AnyOperation, options: GatewayOpti
           converted: state.converted,
           idempotencyInput: state.idempotencyInput,
           beforeSend: state.beforeSend,
+          lease: state.lease,
+          endLease: state.endLease,
           options: state.request.options,
           session: state.session,
           refreshSession: state.refreshSession,

@@ -33,13 +33,30 @@ export interface LandedCheck {
   logger: Logger;
 }
 
-/** Throws TRADING_HALTED (after cancelling the order) when the kill switch went on after the write's permit. */
-export const cancelIfHalted = async (check: LandedCheck): Promise<void> => {
+/** Undoes a write that landed after the switch went on (`carriedOwn`: its own events are already in the outbox). */
+export type UndoLanded = (carriedOwn: boolean) => Promise<never>;
+
+/**
+ * Reads the kill switch after the write's success (alongside the write's record): undefined when it stayed off since
+ * the permit, else how to undo the write, which throws TRADING_HALTED (after cancelling the order). Never rejects.
+ */
+export const landedAfterHalt = async (check: LandedCheck): Promise<UndoLanded | undefined> => {
+  let uid: string;
+  let halt: Awaited<ReturnType<TradingControls['haltState']>> | undefined;
+  try {
+    uid = (await check.session()).uid;
+    halt = await check.controls.haltState(uid);
+  } catch {
+    // Unreadable: the write stands, and a sweep under way cancels it once it can no longer be in flight.
+    return undefined;
+  }
+  if (!halt?.halted || !halt.changedAt || Date.parse(halt.changedAt) < check.permitAt - CLOCK_SKEW_MS) return undefined;
+  return (carriedOwn) => undo(check, uid, halt.changedAt!, carriedOwn);
+};
+
+const undo = async (check: LandedCheck, uid: string, haltedAt: string, carriedOwn: boolean): Promise<never> => {
   const { operation, controls, logger } = check;
-  const uid = (await check.session()).uid;
-  // Unreadable: the write stands, and a sweep under way cancels it once it can no longer be in flight.
-  const halt = await controls.haltState(uid).catch(() => undefined);
-  if (!halt?.halted || !halt.changedAt || Date.parse(halt.changedAt) < check.permitAt - CLOCK_SKEW_MS) return;
+  const halt = { changedAt: haltedAt };
   const alId = String((check.result as { al_id?: unknown }).al_id);
   let cancelled: unknown;
   let failure: string | undefined;
@@ -60,7 +77,10 @@ export const cancelIfHalted = async (check: LandedCheck): Promise<void> => {
   });
   if (check.producer) {
     const events = [
-      ...(await buildEvents(operation, check.producer, check.input, check.result, check.session, logger)),
+      // Its own events (GTT Placed or Modified) once: not again when its record already carried them.
+      ...(carriedOwn
+        ? []
+        : await buildEvents(operation, check.producer, check.input, check.result, check.session, logger)),
       ...(cancelled === undefined
         ? []
         : await buildEvents(cancelGttOrder, check.producer, { al_id: alId }, cancelled, check.session, logger)),

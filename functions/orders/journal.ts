@@ -20,8 +20,6 @@
  * `in_progress_expiration`), so a record written before this journal replays, and the EventForwarder's stream filter
  * (COMPLETED items with an outbox) is unchanged.
  */
-import { createHash } from 'node:crypto';
-
 import {
   type AttributeValue,
   DeleteItemCommand,
@@ -29,11 +27,10 @@ import {
   PutItemCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 
 import type { GatewayError } from '../contract/errors.js';
 import {
-  type ErrorBody,
   errorFromBody,
   IdempotencyInProgressError,
   IdempotencyKeyReusedError,
@@ -45,11 +42,18 @@ import { dynamoDbClient, isConditionFailure } from '../safety/dynamodb-client.js
 import { canonicalNumbers } from '../safety/idempotency-input.js';
 import type { LifecycleEvent } from '../schemas/events.js';
 import { findGone } from './gone.js';
+import { deepSort, type Entry, entryOf, md5, type Stored } from './journal-entry.js';
 
 /** What a write (or an adoption) yields: its result, and the lifecycle events of its success. */
 export interface Executed<T = unknown> {
   result: T;
   events?: readonly LifecycleEvent[] | undefined;
+  /**
+   * A check of the success made alongside the record's completing write (the kill switch read after a place or
+   * modify landed): resolves to how to undo the write when it must not stand (told whether the completing write
+   * carried its events; it throws the refusal, recorded as the key's outcome), or undefined. Never rejects.
+   */
+  landed?: Promise<((carriedEvents: boolean) => Promise<never>) | undefined> | undefined;
 }
 
 export interface JournalRun<T> {
@@ -82,51 +86,6 @@ export interface JournalOptions {
   endpoint?: string | undefined;
   now?: () => number;
 }
-
-type Stored =
-  | { kind: 'ok'; result: unknown; outbox?: unknown }
-  | { kind: 'unknown'; error: ErrorBody }
-  /** Refused after the write landed (the kill switch went on meanwhile and the order was cancelled): replayed as is. */
-  | { kind: 'refused'; error: ErrorBody };
-
-interface Entry {
-  status: 'INPROGRESS' | 'COMPLETED' | 'UNKNOWN';
-  validation?: string;
-  /** The sender's deadline (ms). */
-  inProgressUntil: number;
-  landBy: number;
-  attempt: number;
-  stamp?: string;
-  data?: Stored;
-}
-
-const md5 = (text: string) => createHash('md5').update(text).digest('hex');
-
-/** Objects with their keys sorted, at any depth: the hash of a body does not depend on its key order. */
-const deepSort = (value: unknown): unknown => {
-  if (Array.isArray(value)) return value.map(deepSort);
-  if (typeof value === 'object' && value !== null)
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((key) => [key, deepSort((value as Record<string, unknown>)[key])]),
-    );
-  return value;
-};
-
-const entryOf = (item: Record<string, AttributeValue>, lateWindowMs: number): Entry => {
-  const inProgressUntil = Number(item.in_progress_expiration?.N ?? '0');
-  return {
-    status: (item.status?.S ?? 'INPROGRESS') as Entry['status'],
-    ...(item.validation?.S ? { validation: item.validation.S } : {}),
-    inProgressUntil,
-    // A record of Powertools' own (before this journal) has neither: its sender's deadline plus the late window.
-    landBy: Number(item.landBy?.N ?? inProgressUntil + lateWindowMs),
-    attempt: Number(item.attempt?.N ?? '0'),
-    ...(item.stamp?.S ? { stamp: item.stamp.S } : {}),
-    ...(item.data?.M ? { data: unmarshall({ d: item.data } as Record<string, AttributeValue>).d as Stored } : {}),
-  };
-};
 
 export class OrderJournal {
   private readonly now: () => number;
@@ -274,27 +233,45 @@ export class OrderJournal {
     try {
       executed = await write.send();
     } catch (thrown) {
-      const error = toGatewayError(thrown);
-      if (error.outcome === 'unknown') {
-        // The send has ended (our client gave up or lost the reply): the broker may act until the late window ends.
-        await this.finish(
-          key,
-          attempt,
-          'UNKNOWN',
-          { kind: 'unknown', error: error.toBody() },
-          this.now() + this.options.lateWindowMs,
-        ).catch(() => undefined);
-      } else if (error.outcome === 'undone') {
-        // It landed and the gateway undid it at once (the kill switch went on meanwhile): replayed as it is.
-        await this.finish(key, attempt, 'COMPLETED', { kind: 'refused', error: error.toBody() }).catch(() => undefined);
-      } else {
-        // Certainly not executed: the key is free again.
-        await this.release(key, attempt).catch(() => undefined);
-      }
-      throw error;
+      throw await this.failed(key, attempt, thrown);
     }
-    await this.complete(key, attempt, { kind: 'ok', result: executed.result }, executed.events);
+    // The record completed and the success checked in one round trip (a check that fails rewrites the record).
+    const [completed, landed] = await Promise.allSettled([
+      this.complete(key, attempt, { kind: 'ok', result: executed.result }, executed.events),
+      executed.landed,
+    ]);
+    const undo = landed.status === 'fulfilled' ? landed.value : undefined;
+    if (undo) {
+      try {
+        await undo(completed.status === 'fulfilled' && (executed.events?.length ?? 0) > 0);
+      } catch (thrown) {
+        throw await this.failed(key, attempt, thrown);
+      }
+    }
+    if (completed.status === 'rejected') throw completed.reason;
     return { result: executed.result, replayed: false, events: executed.events ?? [] };
+  }
+
+  /** Records what a failed send (or an undone success) means for the key, and answers the error to throw. */
+  private async failed(key: string, attempt: number, thrown: unknown): Promise<GatewayError> {
+    const error = toGatewayError(thrown);
+    if (error.outcome === 'unknown') {
+      // The send has ended (our client gave up or lost the reply): the broker may act until the late window ends.
+      await this.finish(
+        key,
+        attempt,
+        'UNKNOWN',
+        { kind: 'unknown', error: error.toBody() },
+        this.now() + this.options.lateWindowMs,
+      ).catch(() => undefined);
+    } else if (error.outcome === 'undone') {
+      // It landed and the gateway undid it at once (the kill switch went on meanwhile): replayed as it is.
+      await this.finish(key, attempt, 'COMPLETED', { kind: 'refused', error: error.toBody() }).catch(() => undefined);
+    } else {
+      // Certainly not executed: the key is free again.
+      await this.release(key, attempt).catch(() => undefined);
+    }
+    return error;
   }
 
   private async complete(

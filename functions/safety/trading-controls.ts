@@ -81,6 +81,13 @@ interface ControlItem {
  */
 export interface PermitGuard {
   landBy?: number;
+  /**
+   * A permit asked for alongside the journal's claim makes its first try at once; a try lost to contention waits for
+   * this before trying again: true once the request is to be sent (its key claimed), false when it was answered
+   * without a send (a replay, a key in flight), which ends the permit. So twins of one key contend once, not twelve
+   * times, and never make the one to be sent wait.
+   */
+  wanted?: () => Promise<boolean>;
   session?: {
     /** When this container last read the secret from Secrets Manager (ms). */
     readAt: () => number;
@@ -163,6 +170,11 @@ export class TradingControls {
     let item = this.known.get(account);
     let fresh = false;
     for (let attempt = 1; attempt <= this.maxAttempts; attempt++) {
+      if (attempt > 1 && guard.wanted && !(await guard.wanted()))
+        throw new RateLimitedError('The permit is no longer wanted (its request was answered without a send).', {
+          outcome: 'not_executed',
+          details: { retryAfterSeconds: 1, window: 'contention' },
+        });
       if (!item || (!fresh && refuseWhenHalted && item.halt.halted)) {
         item = await this.read(account);
         calls++;

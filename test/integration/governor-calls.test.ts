@@ -1,7 +1,8 @@
 /**
  * What a permit costs in DynamoDB calls, counted by dynalite itself: a warm container remembers the account's
  * item, so its permit is one conditional write; a write lost to another container carries the current item back
- * (no read); a remembered halt is read again before it refuses anything.
+ * (no read); a remembered halt is read again before it refuses anything; a permit asked for beside the journal claim
+ * tries once, then waits for the claim before trying again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -56,5 +57,27 @@ describe('order-rate governor: DynamoDB calls per permit', () => {
     // A cancel (not refused while halted) is never stopped by the switch.
     await other.setHalt('acct-3', true, 'test');
     await expect(a.acquire('acct-3', false)).resolves.toMatchObject({ dynamoCalls: 2 });
+  });
+});
+
+describe('a permit asked for alongside the journal claim', () => {
+  it('a try lost to contention waits for the claim: unwanted, it ends with no second write; wanted, it tries again', async () => {
+    const a = container();
+    const b = container();
+    await a.acquire('acct-4', false);
+    await b.acquire('acct-4', false);
+    // a's remembered item is stale: its first try fails. Its request was answered without a send (a replay).
+    const before = dynamo.streams.calls.length;
+    await expect(a.acquire('acct-4', false, { wanted: async () => false })).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+      outcome: 'not_executed',
+    });
+    expect(dynamo.streams.calls.slice(before).map((c) => c.action)).toEqual(['PutItem']);
+    // The claim was won: the failure's item is tried again at once.
+    await b.acquire('acct-4', false);
+    let asked = 0;
+    const permit = await a.acquire('acct-4', false, { wanted: async () => (asked++, true) });
+    expect(permit.dynamoCalls).toBe(2);
+    expect(asked).toBe(1);
   });
 });

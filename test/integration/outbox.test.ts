@@ -9,7 +9,7 @@ import { forwardRecords, type OutboxRecord } from '../../functions/events/forwar
 import { createEventPublisher } from '../../functions/events/publisher.js';
 import { EventsTable } from '../../functions/events/store.js';
 import { LOCAL_CONTROL_TABLE, LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
-import type { StreamRecord } from '../../local/dynamodb-streams.js';
+import type { DynamoCall, StreamRecord } from '../../local/dynamodb-streams.js';
 import { LOCAL_EVENT_BUS, type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { placeOutside } from '../support/outside-orders.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
@@ -24,6 +24,25 @@ const post = async (path: string, body: unknown, key?: string) => {
     body: JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+};
+/** The order path's DynamoDB calls since `from`, as round trips: calls that ran side by side, sorted within each. */
+const onPath = (from: number) =>
+  stack.dynamo.streams.calls
+    .slice(from)
+    .filter((c) => c.tables.some((t) => t === stack.dynamo.tableName || t === LOCAL_CONTROL_TABLE));
+const rounds = (calls: DynamoCall[]): string[][] => {
+  const out: { names: string[]; endsAt: number }[] = [];
+  for (const call of [...calls].sort((a, b) => a.startedAt - b.startedAt)) {
+    const last = out[out.length - 1];
+    const name = `${call.action} ${call.tables[0]}`;
+    const endsAt = call.endedAt ?? Number.POSITIVE_INFINITY;
+    // A call that started before every call of the round so far had answered ran beside them.
+    if (last && call.startedAt < last.endsAt) {
+      last.names.push(name);
+      last.endsAt = Math.max(last.endsAt, endsAt);
+    } else out.push({ names: [name], endsAt });
+  }
+  return out.map((round) => round.names.sort());
 };
 const events = (alId: string) => stack.eventBridge.events.filter((e) => e.detail.al_id === alId);
 
@@ -51,22 +70,18 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 describe('the order path with the outbox', () => {
-  it('a warm place is four DynamoDB calls (key claimed, permit, kill switch read after the send, record completed with its event) and no EventBridge call', async () => {
+  it('a warm place is four DynamoDB calls in two round trips (key claimed with the permit; kill switch read with the completing write) and no EventBridge call', async () => {
     expect((await post('/gtt-orders', SAMPLE_ORDER, 'warm-up')).status).toBe(201);
     await stack.eventsForwarded();
     const callsBefore = stack.dynamo.streams.calls.length;
     const eventsBefore = stack.eventBridge.events.length;
     const placed = await post('/gtt-orders', { ...SAMPLE_ORDER, qty: 2 }, 'counted');
     expect(placed.status).toBe(201);
-    const onPath = stack.dynamo.streams.calls
-      .slice(callsBefore)
-      .filter((c) => c.tables.some((t) => t === stack.dynamo.tableName || t === LOCAL_CONTROL_TABLE));
-    expect(onPath.map((c) => `${c.action} ${c.tables[0]}`)).toEqual([
-      `PutItem ${stack.dynamo.tableName}`,
-      `PutItem ${LOCAL_CONTROL_TABLE}`,
-      // Did the kill switch go on while the order was on its way? (It would be cancelled at once.)
-      `GetItem ${LOCAL_CONTROL_TABLE}`,
-      `UpdateItem ${stack.dynamo.tableName}`,
+    expect(rounds(onPath(callsBefore))).toEqual([
+      // The key claimed and the governor's permit, side by side.
+      [`PutItem ${LOCAL_CONTROL_TABLE}`, `PutItem ${stack.dynamo.tableName}`],
+      // The record completed with its event, and: did the kill switch go on while the order was on its way?
+      [`GetItem ${LOCAL_CONTROL_TABLE}`, `UpdateItem ${stack.dynamo.tableName}`],
     ]);
     // The reply did not wait for the event; the forwarder publishes it, once.
     await stack.eventsForwarded();
@@ -74,14 +89,46 @@ describe('the order path with the outbox', () => {
     expect(events(String(placed.body.al_id)).map((e) => [e['detail-type'], e.detail.origin])).toEqual([
       ['GTT Placed', 'gateway'],
     ]);
-    // A replay writes nothing and queues nothing.
+    // A replay writes nothing to its record and queues nothing; the permit asked for alongside its claim is spent.
     const callsAtReplay = stack.dynamo.streams.calls.length;
     expect((await post('/gtt-orders', { ...SAMPLE_ORDER, qty: 2 }, 'counted')).body).toMatchObject({
       idempotency: { replayed: true },
     });
     await stack.eventsForwarded();
-    expect(stack.dynamo.streams.calls.slice(callsAtReplay).map((c) => c.action)).toEqual(['PutItem']);
+    expect(rounds(onPath(callsAtReplay))).toEqual([
+      [`PutItem ${LOCAL_CONTROL_TABLE}`, `PutItem ${stack.dynamo.tableName}`],
+    ]);
     expect(events(String(placed.body.al_id))).toHaveLength(1);
+  });
+
+  it('a warm modify and cancel with keys: lease, claim and permit in one round trip; record and lease in the next', async () => {
+    const modify = (alId: string, key: string) =>
+      fetch(`${stack.api.url}/gtt-orders/${alId}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', 'Idempotency-Key': key },
+        body: JSON.stringify({ ...SAMPLE_ORDER, qty: 7 }),
+      });
+    const cancel = (alId: string, key: string) =>
+      fetch(`${stack.api.url}/gtt-orders/${alId}`, { method: 'DELETE', headers: { 'Idempotency-Key': key } });
+    // Warm containers that took the last permit themselves: a permit after another container's is a second write (the
+    // first one's failure carries the item: governor-calls.test.ts), and each function is a container of its own.
+    const first = String((await post('/gtt-orders', { ...SAMPLE_ORDER, qty: 6 }, 'to-warm')).body.al_id);
+    const alId = String((await post('/gtt-orders', { ...SAMPLE_ORDER, qty: 6 }, 'to-change')).body.al_id);
+    expect((await modify(first, 'modify-warm')).status).toBe(200);
+    const callsBefore = stack.dynamo.streams.calls.length;
+    expect((await modify(alId, 'modify-counted')).status).toBe(200);
+    expect(rounds(onPath(callsBefore))).toEqual([
+      [`PutItem ${LOCAL_CONTROL_TABLE}`, `PutItem ${LOCAL_CONTROL_TABLE}`, `PutItem ${stack.dynamo.tableName}`],
+      [`DeleteItem ${LOCAL_CONTROL_TABLE}`, `GetItem ${LOCAL_CONTROL_TABLE}`, `UpdateItem ${stack.dynamo.tableName}`],
+    ]);
+    expect((await cancel(first, 'cancel-warm')).status).toBe(200);
+    const callsAtCancel = stack.dynamo.streams.calls.length;
+    expect((await cancel(alId, 'cancel-counted')).status).toBe(200);
+    // A cancel is never refused by the kill switch, so there is nothing to read after it.
+    expect(rounds(onPath(callsAtCancel))).toEqual([
+      [`PutItem ${LOCAL_CONTROL_TABLE}`, `PutItem ${LOCAL_CONTROL_TABLE}`, `PutItem ${stack.dynamo.tableName}`],
+      [`DeleteItem ${LOCAL_CONTROL_TABLE}`, `UpdateItem ${stack.dynamo.tableName}`],
+    ]);
   });
 
   it('a cancel without a key puts one outbox item; its event arrives described from the watcher view', async () => {
