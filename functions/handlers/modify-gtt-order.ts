@@ -2,6 +2,7 @@
 // ModifyGTTOrder: the operation table's modifyGttOrder on the shared gateway stack.
 import { createGatewayEvents } from '../events/producer.js';
 import { createGatewayHandler } from '../gateway/gateway-handler.js';
+import { dynamoInstrumentCopy } from '../instruments/copy.js';
 import { modifyGttOrder } from '../operations.js';
 import { dynamoIdempotency } from '../orders/journal-factory.js';
 import { dynamoTradingControls } from '../safety/trading-controls.js';
@@ -10,5 +11,6 @@ export const handler = createGatewayHandler(modifyGttOrder, {
   idempotency: dynamoIdempotency,
   events: createGatewayEvents,
   controls: dynamoTradingControls,
+  instruments: dynamoInstrumentCopy,
   prefetchSession: true,
 });

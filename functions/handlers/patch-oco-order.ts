@@ -2,6 +2,7 @@
 // PatchOCOOrder: the operation table's patchOcoOrder on the shared gateway stack.
 import { createGatewayEvents } from '../events/producer.js';
 import { createGatewayHandler } from '../gateway/gateway-handler.js';
+import { dynamoInstrumentCopy } from '../instruments/copy.js';
 import { patchOcoOrder } from '../operations.js';
 import { dynamoIdempotency } from '../orders/journal-factory.js';
 import { dynamoTradingControls } from '../safety/trading-controls.js';
@@ -10,5 +11,6 @@ export const handler = createGatewayHandler(patchOcoOrder, {
   idempotency: dynamoIdempotency,
   events: createGatewayEvents,
   controls: dynamoTradingControls,
+  instruments: dynamoInstrumentCopy,
   prefetchSession: true,
 });

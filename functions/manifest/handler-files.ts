@@ -41,6 +41,10 @@ const operationFile = (entry: FunctionEntry, source: Extract<HandlerSource, { ki
     add(imports, '../safety/trading-controls.js', 'dynamoTradingControls');
     options.push('controls: dynamoTradingControls');
   }
+  if (op.guardedOrders) {
+    add(imports, '../instruments/copy.js', 'dynamoInstrumentCopy');
+    options.push('instruments: dynamoInstrumentCopy');
+  }
   options.push('prefetchSession: true');
   return render(
     imports,

@@ -352,6 +352,8 @@ export const DEPLOYMENT_KEYS = [
   'marketProtectionPercent',
   'priceTick',
   'algoId',
+  'symbolMasterUrl',
+  'symbolMasterExchanges',
 ] as const satisfies readonly EnvKey[];
 export type DeploymentKey = (typeof DEPLOYMENT_KEYS)[number];
 /** The deployment settings by name (CDK context keys, `npm start`'s environment). */

@@ -37,7 +37,7 @@ const OPERATION: FunctionNotes = {
   home: 'stack',
   description: ({ summary, routes: [route] }) => `gtt-gateway: ${summary} (${route!.method} ${route!.path})`,
   roleDescription: ({ name, operation }) =>
-    `gtt-gateway ${name}: its log group, its secret${operation!.broker === 'Logout' ? ' (read, and mark it logged out)' : ''}${operation!.idempotency ? ', the idempotency table' : ''}${operation!.lifecycle ? " (its events' outbox too)" : ''}${operation!.kind === 'order' ? ', the control table (order-rate governor, order leases)' : ''}${operation!.broker === 'Logout' ? ", the control table (the session's end)" : ''}`,
+    `gtt-gateway ${name}: its log group, its secret${operation!.broker === 'Logout' ? ' (read, and mark it logged out)' : ''}${operation!.idempotency ? ', the idempotency table' : ''}${operation!.lifecycle ? " (its events' outbox too)" : ''}${operation!.kind === 'order' ? ', the control table (order-rate governor, order leases)' : ''}${operation!.broker === 'Logout' ? ", the control table (the session's end)" : ''}${operation!.guardedOrders ? ", the instruments' copy (read, and write what it read from the broker)" : ''}`,
   errors: ({ name }) => ({
     description: `${name}: function errors (unhandled failures and direct-invocation errors)`,
     threshold: 1,
@@ -96,6 +96,16 @@ const NOTES: Record<string, FunctionNotes> = {
     errors: () => ({
       description:
         'SignalWorker: function errors (its sweep gave up on a signal pending 15 minutes, or a run failed outright); docs/signals.md',
+      threshold: 1,
+    }),
+  },
+  InstrumentRefresh: {
+    home: 'stack',
+    roleDescription: () =>
+      "gtt-gateway InstrumentRefresh: its log group, read the session secret, write the instruments' copy (the masters' rows, the symbols in use), Query the events table (live plans, read only)",
+    errors: () => ({
+      description:
+        'InstrumentRefresh: failed runs (the copy or the broker unreachable); the order path reads the broker once per symbol that day instead',
       threshold: 1,
     }),
   },
