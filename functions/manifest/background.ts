@@ -31,6 +31,7 @@ export const GTT_WATCHER: FunctionEntry = {
       'eventsTableName',
       'idempotencyTableName',
       'controlTableName',
+      'instrumentsTableName',
       'orderRatePerSecond',
       'orderRatePerMinute',
     ],
@@ -42,6 +43,7 @@ export const GTT_WATCHER: FunctionEntry = {
     'eventsTable:watcher',
     'idempotencyTable',
     'controlTable:governor',
+    'instrumentsTable:copy',
     'eventsTable:plans',
   ],
   bundle: {
