@@ -107,7 +107,8 @@ export const INSTRUMENT_REFRESH: FunctionEntry = {
   // The live plans' symbols: a Query of the plans (the events history's read-only grant is exactly that).
   grants: ['sessionSecret:read', 'instrumentsTable:refresh', 'eventsTable:history'],
   bundle: {
-    memory: 'background',
+    // A real NFO master is about 10 MB of text and 80,000 rows held at once.
+    memory: 'standard',
     timeoutSeconds: 300,
     handler: factoryWithLogger('../watcher/instrument-refresh.js', 'createInstrumentRefresh'),
   },

@@ -27,8 +27,15 @@ describe('functions', () => {
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         TracingConfig: { Mode: 'Active' },
-        // The kill switch sweeps the book at the governor's pace; the signal worker may act on 20 alerts.
-        Timeout: id.startsWith('KillSwitch') ? 90 : id.startsWith('SignalWorker') ? 60 : 12,
+        // The kill switch sweeps the book at the governor's pace; the signal worker may act on 20 alerts; the
+        // instrument refresh loads whole symbol masters.
+        Timeout: id.startsWith('KillSwitch')
+          ? 90
+          : id.startsWith('SignalWorker')
+            ? 60
+            : id.startsWith('InstrumentRefresh')
+              ? 300
+              : 12,
         Environment: {
           Variables: expect.objectContaining({ BROKER_TIMEOUT_MS: '8000', POWERTOOLS_SERVICE_NAME: 'gtt-gateway' }),
         },
