@@ -8,21 +8,13 @@
  *   the freeze quantity (`freeze`, absent likewise), read from GetQuotes and GetSecurityInfo at `marketAt`.
  *
  * Only today's items are used (rules.ts): a previous day's item is a miss. The scheduled refresh (refresh.ts) writes
- * the master's rows (BatchWriteItem) and the band and freeze of the account's symbols in use; the order path writes
+ * the master's rows (BatchWriteItem, master-load.ts: kept out of the order functions' bundles) and the band and freeze of the account's symbols in use; the order path writes
  * an item it had to read from the broker (UpdateItem), so no other container reads it again that day.
  */
-import {
-  type AttributeValue,
-  BatchWriteItemCommand,
-  type DynamoDBClient,
-  GetItemCommand,
-  UpdateItemCommand,
-  type WriteRequest,
-} from '@aws-sdk/client-dynamodb';
+import { type AttributeValue, type DynamoDBClient, GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 
 import { dynamoDbClient } from '../safety/dynamodb-client.js';
 import type { RulesSource } from '../safety/market-rules.js';
-import type { MasterRow } from './master.js';
 
 /** Where an instrument's own rules came from. */
 export type InstrumentSource = RulesSource['instrument'];
@@ -47,12 +39,10 @@ export interface CopiedRules {
 
 /** Items outlive their day by a day (TTL deletes within about two days more): the copy never grows. */
 const KEEP_SECONDS = 2 * 86_400;
-const BATCH = 25;
-const BATCHES_IN_FLIGHT = 8;
 
-const keyOf = (exch: string, tsym: string): Record<string, AttributeValue> => ({ pk: { S: `${exch}|${tsym}` } });
+export const keyOf = (exch: string, tsym: string): Record<string, AttributeValue> => ({ pk: { S: `${exch}|${tsym}` } });
 
-const expiresAt = (now: number): AttributeValue => ({ N: String(Math.floor(now / 1000) + KEEP_SECONDS) });
+export const expiresAt = (now: number): AttributeValue => ({ N: String(Math.floor(now / 1000) + KEEP_SECONDS) });
 
 const rulesOf = (item: Record<string, AttributeValue>): CopiedRules | undefined => {
   const [exch, ...rest] = (item.pk?.S ?? '').split('|');
@@ -83,9 +73,9 @@ const rulesOf = (item: Record<string, AttributeValue>): CopiedRules | undefined 
 };
 
 export class InstrumentCopy {
-  private readonly client: DynamoDBClient;
+  readonly client: DynamoDBClient;
 
-  constructor(private readonly options: { tableName: string; endpoint?: string | undefined }) {
+  constructor(readonly options: { tableName: string; endpoint?: string | undefined }) {
     this.client = dynamoDbClient(options.endpoint);
   }
 
@@ -136,46 +126,6 @@ export class InstrumentCopy {
         ExpressionAttributeValues: values,
       }),
     );
-  }
-
-  /**
-   * Writes the master's rows as today's instruments (their market left for refresh.ts or the order path), 25 to a
-   * BatchWriteItem, a few in flight; what DynamoDB leaves unprocessed is sent again, at most `attempts` times.
-   */
-  async loadMaster(rows: readonly MasterRow[], day: string, now = Date.now(), attempts = 5): Promise<number> {
-    const requests: WriteRequest[] = rows.map((row) => ({
-      PutRequest: {
-        Item: {
-          ...keyOf(row.exch, row.tsym),
-          token: { S: row.token },
-          tick: { S: row.tick },
-          lot: { N: String(row.lot) },
-          precision: { N: String(row.precision) },
-          day: { S: day },
-          from: { S: 'symbol master' },
-          expiresAt: expiresAt(now),
-        },
-      },
-    }));
-    const batches: WriteRequest[][] = [];
-    for (let i = 0; i < requests.length; i += BATCH) batches.push(requests.slice(i, i + BATCH));
-    let written = 0;
-    const writeBatch = async (batch: WriteRequest[]) => {
-      let left = batch;
-      for (let attempt = 1; left.length > 0; attempt += 1) {
-        if (attempt > attempts) throw new Error(`the copy took only part of the master (${left.length} rows left)`);
-        const reply = await this.client.send(
-          new BatchWriteItemCommand({ RequestItems: { [this.options.tableName]: left } }),
-        );
-        const unprocessed = reply.UnprocessedItems?.[this.options.tableName] ?? [];
-        written += left.length - unprocessed.length;
-        left = unprocessed;
-        if (left.length > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
-      }
-    };
-    for (let i = 0; i < batches.length; i += BATCHES_IN_FLIGHT)
-      await Promise.all(batches.slice(i, i + BATCHES_IN_FLIGHT).map(writeBatch));
-    return written;
   }
 }
 

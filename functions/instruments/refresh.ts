@@ -15,6 +15,7 @@ import { instrumentRules } from '../broker/instruments.js';
 import { freezeQuantity, priceBand } from '../broker/market.js';
 import type { CopiedRules, InstrumentCopy } from './copy.js';
 import { fetchMaster, type MasterRow } from './master.js';
+import { loadMaster } from './master-load.js';
 import { indiaDay } from './rules.js';
 
 export interface RefreshDeps {
@@ -49,7 +50,7 @@ export const refreshInstruments = async (deps: RefreshDeps): Promise<RefreshRun>
     try {
       const master = await fetchMaster(deps.masterUrl(exch), deps.timeoutMs, deps.fetchImpl);
       const rows = master.rows.filter((row) => row.exch === exch);
-      await deps.copy.loadMaster(rows, day, now());
+      await loadMaster(deps.copy, rows, day, now());
       for (const row of rows) listed.set(`${row.exch}|${row.tsym}`, row);
       masters.push({
         exch,
