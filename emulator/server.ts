@@ -35,9 +35,9 @@ export const startEmulator = async (options: StartOptions = {}): Promise<Running
     res.writeHead(reply.status, {
       ...reply.headers,
       'content-type': reply.contentType,
-      'content-length': Buffer.byteLength(reply.body),
+      'content-length': reply.bytes ? reply.bytes.length : Buffer.byteLength(reply.body),
     });
-    res.end(reply.body);
+    res.end(reply.bytes ?? reply.body);
   };
 
   let listeningPort = 0;

@@ -37,6 +37,7 @@ import { OrderRate, orderRuleRefusal } from './state/order-rules.js';
 import { type Json, Refusal } from './state/orders.js';
 import { DEMO_ACTID, DEMO_UID, EmulatorState, ltpKey, newToken } from './state/state.js';
 import { type OperationContext, startSwitches, type Switches, TOKEN_PATTERN } from './state/switches.js';
+import { masterText } from './state/symbol-master.js';
 import { EMULATOR_DIALECTS, type EmulatorDialect, isDialect, speakDialect } from './wire/dialect.js';
 import { type EmulatorReply, json, notOk } from './wire/reply.js';
 import {
@@ -48,8 +49,10 @@ import {
   operationOf,
   readJData,
   sessionToken,
+  SYMBOL_MASTER_PATH,
   UID_OPTIONAL,
 } from './wire/routing.js';
+import { zipOne } from './wire/zip.js';
 
 export type { LoggedRequest } from './control/request-log.js';
 export type { FiredOrder } from './operations/gtt-operations.js';
@@ -176,6 +179,9 @@ export class BrokerEmulator implements ControlTarget {
       this.log.setJData(entry, fields as Json);
       return this.finish(entry, this.login.flattradeToken(fields as Json));
     }
+
+    const master = SYMBOL_MASTER_PATH.exec(path);
+    if (master) return this.finish(this.startEntry(req, 'SymbolMaster'), this.symbolMaster(req.method, master));
 
     const match = OPERATION_PATH.exec(path);
     const operation = operationOf(match);
@@ -317,6 +323,27 @@ export class BrokerEmulator implements ControlTarget {
    */
   closeMarket(norenordno?: string): string[] {
     return this.book.close(this.now(), norenordno);
+  }
+
+  /**
+   * `GET /<EXCH>_symbols.txt.zip` (or `.txt`): the exchange's symbol master (state/symbol-master.ts), public as the
+   * family's are (no session). Its instruments' tokens are known to quotes and security info from then on.
+   */
+  private symbolMaster(method: string, match: RegExpExecArray): EmulatorReply {
+    if (method !== 'GET') return notOk(`Invalid Input : method ${method} not allowed, use GET`, 405);
+    const exch = match[1]!;
+    const name = `${exch}_symbols.txt`;
+    const text = masterText(exch, this.now());
+    if (text === undefined) return { status: 404, body: 'Not Found', contentType: 'text/plain' };
+    const zipped = match[2] !== undefined;
+    const bytes = zipped ? zipOne(name, Buffer.from(text, 'utf8'), this.now()) : Buffer.from(text, 'utf8');
+    return {
+      status: 200,
+      body: `${zipped ? `${name}.zip` : name}: ${bytes.length} bytes`,
+      bytes,
+      contentType: zipped ? 'application/zip' : 'text/plain',
+      logReply: { file: zipped ? `${name}.zip` : name, bytes: bytes.length },
+    };
   }
 
   // ---- the control surface (/_emulator/...): control/control.ts -------------------------------------------------

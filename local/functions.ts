@@ -12,6 +12,7 @@ import { createEventsHistory } from '../functions/controls/events-history.js';
 import { createKillSwitch } from '../functions/controls/kill-switch.js';
 import { createGatewayEvents } from '../functions/events/producer.js';
 import { createGatewayHandler, type GatewayOptions } from '../functions/gateway/gateway-handler.js';
+import { dynamoInstrumentCopy } from '../functions/instruments/copy.js';
 import { FUNCTIONS } from '../functions/manifest/index.js';
 import type { FunctionEntry } from '../functions/manifest/types.js';
 import { dynamoIdempotency } from '../functions/orders/journal-factory.js';
@@ -26,6 +27,7 @@ import { createOAuthHandler } from '../functions/session/oauth.js';
 import { createSessionRenewal } from '../functions/session/totp-login.js';
 import { createStrategiesFunction } from '../functions/signals/strategies.js';
 import { createSignalWebhook } from '../functions/signals/webhook.js';
+import { createInstrumentRefresh } from '../functions/watcher/instrument-refresh.js';
 import type { LocalHandler } from './http-api.js';
 import { lambdaContext } from './lambda-context.js';
 
@@ -97,6 +99,7 @@ const FACTORIES: Record<string, Factory> = {
   Plans: (env, logger) => createPlansFunction({ settings: env, logger }) as LocalHandler,
   Strategies: (env, logger) => createStrategiesFunction({ env, logger }) as LocalHandler,
   SignalWebhook: (env, logger) => createSignalWebhook({ env, logger }) as LocalHandler,
+  InstrumentRefresh: (env, logger) => createInstrumentRefresh({ env, logger }) as LocalHandler,
 };
 
 /**
@@ -120,6 +123,7 @@ const operationHandler = (entry: FunctionEntry, env: Record<string, string>, opt
     ...(op.idempotency ? { idempotency: dynamoIdempotency } : {}),
     ...(op.lifecycle ? { events: createGatewayEvents } : {}),
     ...(usesTradingControls(op) ? { controls: dynamoTradingControls } : {}),
+    ...(op.guardedOrders ? { instruments: dynamoInstrumentCopy } : {}),
     ...options.gateway,
     config: env as GatewaySettings,
   });

@@ -25,6 +25,7 @@ import { type LocalBroker, localBroker } from './broker-preset.js';
 import {
   LOCAL_CONTROL_TABLE,
   LOCAL_EVENTS_TABLE,
+  LOCAL_INSTRUMENTS_TABLE,
   LOCAL_OAUTH_STATE_TABLE,
   type LocalDynamo,
   startLocalDynamo,
@@ -186,6 +187,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       { name: LOCAL_OAUTH_STATE_TABLE, key: 'state' },
       { name: LOCAL_EVENTS_TABLE, key: 'pk', sortKey: 'sk' },
       { name: LOCAL_CONTROL_TABLE, key: 'pk' },
+      { name: LOCAL_INSTRUMENTS_TABLE, key: 'pk' },
     ],
   });
   const eventBridge = await startLocalEventBridge({
@@ -221,6 +223,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       signalQueueUrl: signalQueue.queueUrl,
       sqsEndpoint: signalQueue.url,
       controlTableName: options.governor === false ? undefined : LOCAL_CONTROL_TABLE,
+      instrumentsTableName: LOCAL_INSTRUMENTS_TABLE,
       // A broker that states its own order rate (its preset) sets the default; the deployment's setting wins.
       orderRatePerSecond: broker.rateLimits?.perSecond,
       orderRatePerMinute: broker.rateLimits?.perMinute,

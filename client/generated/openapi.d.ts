@@ -502,6 +502,23 @@ export interface components {
                 } | "not given by the broker";
                 /** @description the freeze quantity (GetSecurityInfo `frzqty`): no order above it */
                 freeze: number | "not given by the broker";
+                /** @description where the rules came from */
+                source?: {
+                    /** @description India's calendar day the rules are of (`YYYY-MM-DD`) */
+                    day: string;
+                    /**
+                     * @description where the tick, lot and precision were read: the day's symbol master or SearchScrip
+                     * @enum {string}
+                     */
+                    instrument: "symbol master" | "SearchScrip";
+                    /** @description when the band and freeze quantity were read from the broker (ISO) */
+                    marketReadAt: string;
+                    /**
+                     * @description what this check read them from: the broker now, the account's copy, or the container's memory
+                     * @enum {string}
+                     */
+                    via: "broker" | "copy" | "container";
+                };
             };
         };
     };

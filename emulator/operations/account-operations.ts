@@ -7,6 +7,7 @@ import { freezeQuantityOf, priceBandOf } from '../state/market.js';
 import { type Json, Refusal, requireString } from '../state/orders.js';
 import { type Account, ltpKey } from '../state/state.js';
 import type { OperationContext } from '../state/switches.js';
+import { masterSymbolOf } from '../state/symbol-master.js';
 import { rulesFields, searchListed } from '../state/symbols.js';
 import { type EmulatorReply, json, notOk } from '../wire/reply.js';
 
@@ -71,7 +72,7 @@ const bandFields = (ctx: OperationContext, exch: string, tsym: string): { uc?: s
 export const securityInfo = (ctx: OperationContext, fields: Json): EmulatorReply => {
   const exch = requireString(fields, 'exch');
   const token = requireString(fields, 'token');
-  const tsym = ctx.state.instruments.get(`${exch}|${token}`);
+  const tsym = ctx.state.instruments.get(`${exch}|${token}`) ?? masterSymbolOf(exch, token, ctx.now());
   if (tsym === undefined) return notOk('no data');
   const freeze = freezeQuantityOf(exch, tsym);
   return json(200, {

@@ -4,6 +4,8 @@ export interface EmulatorReply {
   status: number;
   body: string;
   contentType: string;
+  /** A binary body (the symbol master's zip): sent instead of `body`, which then says what it is for the log. */
+  bytes?: Buffer;
   /** Extra response headers (e.g. `location` of the OAuth redirect). */
   headers?: Record<string, string>;
   /** What the request log keeps instead of the parsed body (used where the real reply carries a secret). */

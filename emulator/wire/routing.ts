@@ -31,6 +31,9 @@ export type BrokerOperation = (typeof OPERATIONS)[number];
 /** Operations whose request may leave out `uid`; when it is there it must still be the session's user. */
 export const UID_OPTIONAL: readonly BrokerOperation[] = ['GetTrgOi', 'CancelOCOOrder'];
 
+/** The symbol master of an exchange, at the host's root as the family serves it: `/NSE_symbols.txt.zip` (or `.txt`). */
+export const SYMBOL_MASTER_PATH = /^\/([A-Z]{2,4})_symbols\.txt(\.zip)?$/;
+
 /** `/<any prefix>/<Operation>`, also with `//` before the operation and a trailing `/`, as real servers take them. */
 export const OPERATION_PATH = /^\/[^/]+\/+([^/]+)\/?$/;
 /**

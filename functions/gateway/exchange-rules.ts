@@ -2,19 +2,23 @@
  * The exchange's rules on an order's instrument, checked after the session is loaded and before anything is sent,
  * dry runs included, on every place and modify of a single GTT or an OCO (plans place through the same operations):
  * tick, lot and price precision (functions/safety/exchange-rules.ts), today's price band and the freeze quantity
- * (functions/safety/market-rules.ts). They come from the broker's SearchScrip, cached per container
- * (functions/broker/instruments.ts), and from GetQuotes (`uc`, `lc`) and GetSecurityInfo (`frzqty`), cached too
- * (functions/broker/market.ts); what was checked is kept for the dry run's reply. When they cannot be read, the
- * order is refused with the read's own retryable error (BROKER_TIMEOUT, BROKER_UNAVAILABLE, ...) and
- * `outcome: not_executed`: an order is never sent unchecked.
+ * (functions/safety/market-rules.ts). They are today's rules from this container, the account's copy (one GetItem)
+ * or, when the copy has none for today, the broker (SearchScrip, GetQuotes, GetSecurityInfo), written back to the
+ * copy: functions/instruments/rules.ts. What was checked, and where it came from, is kept for the dry run's reply.
+ * When neither gives today's rules, the order is refused with the read's own retryable error (BROKER_TIMEOUT,
+ * BROKER_UNAVAILABLE, ...) and `outcome: not_executed`: an order is never sent unchecked.
+ *
+ * The read is one promise (`todaysRules`) that depends only on the session and the order's symbol: it could start
+ * beside the order core's first round trip (the journal's claim) if the core wants to overlap them.
  */
 import type { MiddlewareObj } from '@middy/core';
 
 import { type BrokerCallDeps } from '../broker/call-broker.js';
-import { closestSymbols, instrumentRules } from '../broker/instruments.js';
-import { freezeQuantity, priceBand } from '../broker/market.js';
+import { closestSymbols } from '../broker/instruments.js';
 import { GatewayError } from '../contract/errors.js';
 import type { AnyOperation } from '../contract/operation.js';
+import type { InstrumentCopy } from '../instruments/copy.js';
+import { todaysRules } from '../instruments/rules.js';
 import type { GatewayConfig } from '../runtime/config.js';
 import { checkExchangeRules, ruledOrders } from '../safety/exchange-rules.js';
 import { checkGuardrails } from '../safety/guardrails.js';
@@ -25,6 +29,8 @@ import type { GatewayContext } from './context.js';
 export const exchangeRules = (
   operation: AnyOperation,
   config: () => GatewayConfig,
+  copy: () => InstrumentCopy | undefined = () => undefined,
+  onCopyError: (error: unknown, what: 'read' | 'write') => void = () => {},
 ): MiddlewareObj<unknown, unknown, Error, GatewayContext> => ({
   name: 'exchangeRules',
   before: async (request) => {
@@ -34,24 +40,7 @@ export const exchangeRules = (
     const orders = ruledOrders(state.input);
     const { exch, tsym } = orders[0]!;
     const deps = brokerDeps(request.context, config());
-    const read = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
-      try {
-        return await run();
-      } catch (error) {
-        if (error instanceof GatewayError && error.code !== 'VALIDATION_FAILED') {
-          const unread = `The exchange's rules for ${exch}:${tsym} could not be read (${what})`;
-          error.message = `${unread}, so nothing was sent unchecked: ${error.message}`;
-          error.outcome = 'not_executed';
-        }
-        throw error;
-      }
-    };
-    const instrument = await read('SearchScrip', () => instrumentRules(exch, tsym, deps));
-    const [band, freeze] = await Promise.all([
-      read('GetQuotes', () => priceBand(exch, instrument.token, deps)),
-      read('GetSecurityInfo', () => freezeQuantity(exch, instrument.token, deps)),
-    ]);
-    const rules = { ...instrument, band, freeze };
+    const rules = await todaysRules(exch, tsym, deps, { copy: copy(), onCopyError });
     if (state.converted) {
       // A converted market order's price goes on the instrument's tick (inward: inside the band), not PRICE_TICK's;
       // the guardrails judge the price that is sent.
@@ -62,7 +51,7 @@ export const exchangeRules = (
       for (const order of operation.guardedOrders(state.input)) checkGuardrails(operation.name, order, settings);
     }
     checkExchangeRules(state.converted ? ruledOrders(state.input) : orders, rules);
-    state.exchangeRules = checkedRules(exch, tsym, rules);
+    state.exchangeRules = checkedRules(exch, tsym, rules, rules.source);
   },
   // A symbol SearchScrip lists but the broker still refuses (`Invalid Trading Symbol`): the closest listed ones too.
   onError: async (request) => {

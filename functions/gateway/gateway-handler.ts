@@ -24,12 +24,13 @@ import { SessionSource } from '../broker/session.js';
 import { InternalError } from '../contract/errors.js';
 import { type AnyOperation, usesTradingControls } from '../contract/operation.js';
 import type { EventsConfig, GatewayEvents } from '../events/producer.js';
+import type { InstrumentCopy } from '../instruments/copy.js';
 import { errorContract } from '../middleware/error-contract.js';
 import { functionShell } from '../middleware/function-shell.js';
 import type { OrderJournal } from '../orders/journal.js';
 import { OrderLeases } from '../orders/lease.js';
 import { type GatewayConfig, type GatewaySettings, parseGatewayConfig } from '../runtime/config.js';
-import { logger as defaultLogger } from '../runtime/logger.js';
+import { logger as defaultLogger, writeLog } from '../runtime/logger.js';
 import type { TradingControls } from '../safety/trading-controls.js';
 import { metricNamespace, SERVICE_NAME } from '../schemas/names.js';
 import { accessLog } from './access-log.js';
@@ -60,6 +61,9 @@ export type LeasesFactory = (config: GatewayConfig & { controlTableName: string 
 
 /** Builds the watcher's copy of the pending orders (order-copy.ts) on the events table: `dynamoOrderCopy`. */
 export type CopyFactory = (config: GatewayConfig & { eventsTableName: string }) => OrderCopy;
+
+/** Builds the account's copy of the instruments' rules (instruments/copy.ts: `dynamoInstrumentCopy`). */
+export type InstrumentCopyFactory = (config: GatewayConfig & { instrumentsTableName: string }) => InstrumentCopy;
 
 /** Builds the lifecycle-event producer (events/producer.ts: `createGatewayEvents`) when the deployment has a bus. */
 export type EventsFactory = (config: EventsConfig) => GatewayEvents;
@@ -103,6 +107,11 @@ export interface GatewayOptions {
    */
   copy?: CopyFactory;
   /**
+   * Given by the entry points of the operations that place or modify orders (`guardedOrders`): with
+   * INSTRUMENTS_TABLE_NAME set, the exchange's rules are read from the account's copy before the broker.
+   */
+  instruments?: InstrumentCopyFactory;
+  /**
    * Called in-process by another function (plans, signals, the kill switch's sweep): a failure is the typed
    * GatewayError itself, not the named error with a JSON message that Step Functions reads.
    */
@@ -124,6 +133,8 @@ interface Runtime {
   leases?: OrderLeases;
   /** The one-order read: the watcher's copy of the pending list, where the deployment has the events table. */
   copy?: OrderCopy;
+  /** The account's copy of the instruments' rules (place and modify). */
+  instruments?: InstrumentCopy;
 }
 
 /** Per-container state, built on first use so a bad configuration is a clean CONFIGURATION_ERROR reply. */
@@ -153,6 +164,9 @@ const lazyRuntime = (operation: AnyOperation, options: GatewayOptions) => {
         // Order writes take permits; Logout tells every container the session ended (the same item).
         ...(usesTradingControls(operation) && config.controlTableName && options.controls
           ? { controls: options.controls({ ...config, controlTableName: config.controlTableName }) }
+          : {}),
+        ...(operation.guardedOrders && config.instrumentsTableName && options.instruments
+          ? { instruments: options.instruments({ ...config, instrumentsTableName: config.instrumentsTableName }) }
           : {}),
         ...(changesAnOrder(operation) && config.controlTableName && options.leases
           ? { leases: options.leases({ ...config, controlTableName: config.controlTableName }) }
@@ -239,7 +253,17 @@ export const createGatewayStack = (operation: AnyOperation, options: GatewayOpti
             ...(changesAnOrder(operation) ? [orderLease(() => runtime().leases)] : []),
           ],
     )
-    .use(exchangeRules(operation, () => runtime().config))
+    .use(
+      exchangeRules(
+        operation,
+        () => runtime().config,
+        () => runtime().instruments,
+        (error, what) =>
+          writeLog(logger, 'warn', `instrument copy ${what} failed; the broker is read instead`, {
+            error: error instanceof Error ? error.message : String(error),
+          }),
+      ),
+    )
     .handler(async (_event, context) => {
       const state = context.gateway;
       if (!state.request || !state.session || !state.refreshSession) {

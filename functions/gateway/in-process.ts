@@ -12,6 +12,7 @@ import type { BrokerCallDeps } from '../broker/call-broker.js';
 import { SessionSource } from '../broker/session.js';
 import type { AnyOperation } from '../contract/operation.js';
 import { createGatewayEvents } from '../events/producer.js';
+import { dynamoInstrumentCopy } from '../instruments/copy.js';
 import { dynamoIdempotency } from '../orders/journal-factory.js';
 import { type GatewayConfig, type GatewaySettings, parseGatewayConfig } from '../runtime/config.js';
 import { functionMetrics } from '../runtime/metrics.js';
@@ -55,6 +56,7 @@ export const inProcessGateway = (settings: GatewaySettings, logger: Logger, name
     metrics,
     idempotency: dynamoIdempotency,
     controls: dynamoTradingControls,
+    instruments: dynamoInstrumentCopy,
     events: createGatewayEvents,
     inProcess: true,
   } as const;

@@ -2,6 +2,7 @@
 // ModifyGTTOrder: the operation table's modifyGttOrder on the shared gateway stack.
 import { createOutboxEvents } from '../events/outbox-events.js';
 import { createGatewayStack, dynamoLeases } from '../gateway/gateway-handler.js';
+import { dynamoInstrumentCopy } from '../instruments/copy.js';
 import { modifyGttOrder } from '../operations.js';
 import { dynamoIdempotency } from '../orders/journal-factory.js';
 import { dynamoTradingControls } from '../safety/trading-controls.js';
@@ -11,5 +12,6 @@ export const handler = createGatewayStack(modifyGttOrder, {
   events: createOutboxEvents,
   controls: dynamoTradingControls,
   leases: dynamoLeases,
+  instruments: dynamoInstrumentCopy,
   prefetchSession: true,
 });

@@ -2,6 +2,7 @@
 // PatchOCOOrder: the operation table's patchOcoOrder on the shared gateway stack.
 import { createOutboxEvents } from '../events/outbox-events.js';
 import { createGatewayStack, dynamoLeases } from '../gateway/gateway-handler.js';
+import { dynamoInstrumentCopy } from '../instruments/copy.js';
 import { patchOcoOrder } from '../operations.js';
 import { dynamoIdempotency } from '../orders/journal-factory.js';
 import { dynamoTradingControls } from '../safety/trading-controls.js';
@@ -11,5 +12,6 @@ export const handler = createGatewayStack(patchOcoOrder, {
   events: createOutboxEvents,
   controls: dynamoTradingControls,
   leases: dynamoLeases,
+  instruments: dynamoInstrumentCopy,
   prefetchSession: true,
 });

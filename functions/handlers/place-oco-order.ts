@@ -2,6 +2,7 @@
 // PlaceOCOOrder: the operation table's placeOcoOrder on the shared gateway stack.
 import { createOutboxEvents } from '../events/outbox-events.js';
 import { createGatewayStack } from '../gateway/gateway-handler.js';
+import { dynamoInstrumentCopy } from '../instruments/copy.js';
 import { placeOcoOrder } from '../operations.js';
 import { dynamoIdempotency } from '../orders/journal-factory.js';
 import { dynamoTradingControls } from '../safety/trading-controls.js';
@@ -10,5 +11,6 @@ export const handler = createGatewayStack(placeOcoOrder, {
   idempotency: dynamoIdempotency,
   events: createOutboxEvents,
   controls: dynamoTradingControls,
+  instruments: dynamoInstrumentCopy,
   prefetchSession: true,
 });

@@ -1,6 +1,7 @@
 /**
  * The manifest's background functions: the scheduled GttWatcher (which also carries the plans out), the
- * EventForwarder on the outbox's stream and the webhook's NotifyFormatter. No routes: a schedule, a stream, a rule.
+ * EventForwarder on the outbox's stream, the webhook's NotifyFormatter and the scheduled InstrumentRefresh. No
+ * routes: a schedule, a stream, a rule.
  */
 import { factoryWithLogger } from './routes.js';
 import type { FunctionEntry } from './types.js';
@@ -30,6 +31,7 @@ export const GTT_WATCHER: FunctionEntry = {
       'eventsTableName',
       'idempotencyTableName',
       'controlTableName',
+      'instrumentsTableName',
       'orderRatePerSecond',
       'orderRatePerMinute',
     ],
@@ -41,6 +43,7 @@ export const GTT_WATCHER: FunctionEntry = {
     'eventsTable:watcher',
     'idempotencyTable',
     'controlTable:governor',
+    'instrumentsTable:copy',
     'eventsTable:plans',
   ],
   bundle: {
@@ -81,4 +84,39 @@ export const NOTIFY_FORMATTER: FunctionEntry = {
   deployedWhen: 'notifyFormat',
 };
 
-export const BACKGROUND_FUNCTIONS: readonly FunctionEntry[] = [GTT_WATCHER, EVENT_FORWARDER, NOTIFY_FORMATTER];
+/** 08:30 India time on weekdays: the day's symbol masters are out, and the pre-open session starts at 09:00. */
+export const INSTRUMENT_REFRESH_SCHEDULE = 'cron(30 8 ? * MON-FRI *)';
+
+export const INSTRUMENT_REFRESH: FunctionEntry = {
+  name: 'InstrumentRefresh',
+  id: 'instrument-refresh',
+  summary:
+    "InstrumentRefresh: loads the day's symbol masters and the band and freeze of the symbols in use into the account's copy",
+  routes: [],
+  trigger: {
+    kind: 'schedule',
+    cron: INSTRUMENT_REFRESH_SCHEDULE,
+    description: "InstrumentRefresh, the day's instrument rules before the market opens",
+  },
+  direct: { example: {} },
+  env: {
+    // Where the masters are and which exchanges: the deployment's settings (SYMBOL_MASTER_URL, _EXCHANGES).
+    keys: ['brokerBaseUrl', 'brokerSecretId', 'brokerAuth', 'instrumentsTableName', 'eventsTableName'],
+    deploymentSettings: true,
+  },
+  // The live plans' symbols: a Query of the plans (the events history's read-only grant is exactly that).
+  grants: ['sessionSecret:read', 'instrumentsTable:refresh', 'eventsTable:history'],
+  bundle: {
+    // A real NFO master is about 10 MB of text and 80,000 rows held at once.
+    memory: 'standard',
+    timeoutSeconds: 300,
+    handler: factoryWithLogger('../watcher/instrument-refresh.js', 'createInstrumentRefresh'),
+  },
+};
+
+export const BACKGROUND_FUNCTIONS: readonly FunctionEntry[] = [
+  GTT_WATCHER,
+  EVENT_FORWARDER,
+  NOTIFY_FORMATTER,
+  INSTRUMENT_REFRESH,
+];

@@ -50,6 +50,10 @@ const operationFile = (entry: FunctionEntry, source: Extract<HandlerSource, { ki
     add(imports, '../gateway/gateway-handler.js', 'dynamoOrderCopy');
     options.push('copy: dynamoOrderCopy');
   }
+  if (op.guardedOrders) {
+    add(imports, '../instruments/copy.js', 'dynamoInstrumentCopy');
+    options.push('instruments: dynamoInstrumentCopy');
+  }
   options.push('prefetchSession: true');
   return render(
     imports,

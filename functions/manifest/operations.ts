@@ -78,6 +78,8 @@ const grantsOf = (op: AnyOperation): Grant[] => [
   // The one-order read: the watcher's copy of the pending list (gateway/order-copy.ts).
   ...(op.fromCopy ? (['eventsTable:copy'] as const) : []),
   ...(op.kind === 'order' ? (['controlTable:governor'] as const) : []),
+  // Place and modify read the exchange's rules from the account's copy (and write what they read from the broker).
+  ...(op.guardedOrders ? (['instrumentsTable:copy'] as const) : []),
   // Logout tells every container the session ended: the account's control item (its UpdateItem).
   ...(op.broker === 'Logout' ? (['controlTable:switch'] as const) : []),
 ];
@@ -89,6 +91,7 @@ const envOf = (op: AnyOperation): FunctionEntry['env'] => ({
     'idempotencyTableName',
     ...(op.kind === 'order' ? (['controlTableName', 'orderRatePerSecond', 'orderRatePerMinute'] as const) : []),
     ...(op.broker === 'Logout' ? (['controlTableName'] as const) : []),
+    ...(op.guardedOrders ? (['instrumentsTableName'] as const) : []),
     // The bus's name only: it names the deployment in every event id; the events go to the outbox.
     ...(op.lifecycle ? (['eventBusName'] as const) : []),
     ...(op.fromCopy ? (['eventsTableName'] as const) : []),

@@ -78,8 +78,18 @@ export const PLANS: FunctionEntry = {
     }),
   ],
   direct: { example: { action: 'list', limit: 10 } },
-  env: { keys: [...ORDER_ACTOR_ENV, 'eventBusName', 'eventsTableName'], deploymentSettings: true },
-  grants: ['sessionSecret:read', 'idempotencyTable', 'controlTable:governor', 'eventsTable:plans', 'bus:publish'],
+  env: {
+    keys: [...ORDER_ACTOR_ENV, 'instrumentsTableName', 'eventBusName', 'eventsTableName'],
+    deploymentSettings: true,
+  },
+  grants: [
+    'sessionSecret:read',
+    'idempotencyTable',
+    'controlTable:governor',
+    'instrumentsTable:copy',
+    'eventsTable:plans',
+    'bus:publish',
+  ],
   bundle: {
     memory: 'order',
     handler: { kind: 'factory', from: '../plans/function.js', create: 'createPlansFunction' },

@@ -160,11 +160,15 @@ export const SIGNAL_WORKER: FunctionEntry = {
     },
   },
   direct: { example: SIGNAL_SWEEP, fields: Object.keys(SIGNAL_SWEEP) },
-  env: { keys: [...ORDER_ACTOR_ENV, 'eventBusName', 'eventsTableName'], deploymentSettings: true },
+  env: {
+    keys: [...ORDER_ACTOR_ENV, 'instrumentsTableName', 'eventBusName', 'eventsTableName'],
+    deploymentSettings: true,
+  },
   grants: [
     'sessionSecret:read',
     'idempotencyTable',
     'controlTable:switch',
+    'instrumentsTable:copy',
     'eventsTable:plans',
     'eventsTable:signals',
     'eventsTable:signalSweep',

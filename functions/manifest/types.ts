@@ -109,6 +109,10 @@ export type Grant =
   | 'controlTable:governor'
   /** The governor and the kill switch's own UpdateItem. */
   | 'controlTable:switch'
+  /** The order path's read of the instruments' copy: GetItem, and UpdateItem of what it had to read from the broker. */
+  | 'instrumentsTable:copy'
+  /** The InstrumentRefresh: the masters' rows (BatchWriteItem) and the symbols in use (UpdateItem). */
+  | 'instrumentsTable:refresh'
   | 'eventsTable:history'
   /** GetGTTOrder: a consistent BatchGetItem of the watcher's lease and one order of its copy (gateway/order-copy.ts). */
   | 'eventsTable:copy'

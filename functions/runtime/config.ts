@@ -27,6 +27,7 @@ export const GATEWAY_KEYS = [
   'eventsTableName',
   'eventbridgeEndpoint',
   'controlTableName',
+  'instrumentsTableName',
   'orderRatePerSecond',
   'orderRatePerMinute',
   'orderRateMarginMs',

@@ -108,6 +108,27 @@ export const ENV = {
    * container (docs/compliance.md). Absent: no governor (a sandbox); every deployment and `npm start` set it.
    */
   controlTableName: variable('CONTROL_TABLE_NAME', z.string().min(3).max(255).optional()),
+  /**
+   * The account's copy of the instruments' rules (partition key `pk`, TTL `expiresAt`; docs/exchange-rules.md): the
+   * order path reads today's tick, lot, band and freeze from it. Absent: every container reads the broker once a day
+   * per symbol (SearchScrip, GetQuotes, GetSecurityInfo).
+   */
+  instrumentsTableName: variable('INSTRUMENTS_TABLE_NAME', z.string().min(3).max(255).optional()),
+  /**
+   * Where the family's daily symbol master of an exchange is, with `{exch}` (e.g.
+   * `https://api.shoonya.com/{exch}_symbols.txt.zip`). Absent: `<broker API host>/{exch}_symbols.txt.zip`.
+   */
+  symbolMasterUrl: variable(
+    'SYMBOL_MASTER_URL',
+    httpUrl.refine((v) => v.includes('{exch}'), { error: 'must contain {exch}' }).optional(),
+  ),
+  /** The exchanges whose symbol masters the InstrumentRefresh loads into the copy (comma-separated). */
+  symbolMasterExchanges: variable(
+    'SYMBOL_MASTER_EXCHANGES',
+    (list('SYMBOL_MASTER_EXCHANGES', EXCHANGES) as z.ZodType<string[] | undefined, string | undefined>).transform(
+      (v) => v ?? ['NSE', 'BSE', 'NFO'],
+    ),
+  ),
   /** Order writes (place, modify, cancel) per second, counted over any second; the broker's own limit is above it. */
   orderRatePerSecond: variable('ORDER_RATE_PER_SECOND', z.coerce.number().int().min(1).max(100).default(8)),
   /** Order writes per minute, counted over any minute. */
@@ -331,6 +352,8 @@ export const DEPLOYMENT_KEYS = [
   'marketProtectionPercent',
   'priceTick',
   'algoId',
+  'symbolMasterUrl',
+  'symbolMasterExchanges',
 ] as const satisfies readonly EnvKey[];
 export type DeploymentKey = (typeof DEPLOYMENT_KEYS)[number];
 /** The deployment settings by name (CDK context keys, `npm start`'s environment). */

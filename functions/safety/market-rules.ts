@@ -28,6 +28,18 @@ interface MarketOrder {
 
 const NOT_GIVEN = 'not given by the broker' as const;
 
+/** Where a check's rules came from (functions/instruments/rules.ts), for the dry run. */
+export interface RulesSource {
+  /** India's calendar day the rules are of. */
+  day: string;
+  /** Where the tick, lot and precision were read: the day's symbol master or the broker's SearchScrip. */
+  instrument: 'symbol master' | 'SearchScrip';
+  /** When the band and freeze quantity were read from the broker (GetQuotes, GetSecurityInfo), ISO. */
+  marketReadAt: string;
+  /** What this check read them from: the broker now, the account's copy, or this container's memory of either. */
+  via: 'broker' | 'copy' | 'container';
+}
+
 /** The rules a dry run says were checked, with their values. */
 export interface CheckedRules {
   instrument: string;
@@ -38,6 +50,8 @@ export interface CheckedRules {
   band: { lc: string; uc: string; width: string } | typeof NOT_GIVEN;
   /** The largest quantity one order may carry, or that the broker gives none (not checked). */
   freeze: number | typeof NOT_GIVEN;
+  /** Where they came from. */
+  source?: RulesSource;
 }
 
 /** "10" for a band 1350–1650: the band's half-width over its midpoint, in percent, two decimals at most. */
@@ -100,6 +114,7 @@ export const checkedRules = (
   exch: string,
   tsym: string,
   rules: { tick: string; lot: number; precision: number; band?: PriceBand | undefined; freeze?: number | undefined },
+  source?: RulesSource,
 ): CheckedRules => ({
   instrument: `${exch}:${tsym}`,
   tick: rules.tick,
@@ -107,4 +122,5 @@ export const checkedRules = (
   precision: rules.precision,
   band: rules.band ? { ...rules.band, width: `±${bandPercent(rules.band)}%` } : NOT_GIVEN,
   freeze: rules.freeze ?? NOT_GIVEN,
+  ...(source ? { source } : {}),
 });

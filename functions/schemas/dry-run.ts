@@ -20,6 +20,19 @@ export const checkedRulesSchema = z
     freeze: z
       .union([z.number().int(), NOT_GIVEN])
       .describe('the freeze quantity (GetSecurityInfo `frzqty`): no order above it'),
+    source: z
+      .object({
+        day: z.string().describe("India's calendar day the rules are of (`YYYY-MM-DD`)"),
+        instrument: z
+          .enum(['symbol master', 'SearchScrip'])
+          .describe("where the tick, lot and precision were read: the day's symbol master or SearchScrip"),
+        marketReadAt: z.string().describe('when the band and freeze quantity were read from the broker (ISO)'),
+        via: z
+          .enum(['broker', 'copy', 'container'])
+          .describe("what this check read them from: the broker now, the account's copy, or the container's memory"),
+      })
+      .optional()
+      .describe('where the rules came from'),
   })
   .describe("the exchange's rules checked before anything would be sent");
 

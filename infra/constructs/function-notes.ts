@@ -37,7 +37,7 @@ const OPERATION: FunctionNotes = {
   home: 'stack',
   description: ({ summary, routes: [route] }) => `gtt-gateway: ${summary} (${route!.method} ${route!.path})`,
   roleDescription: ({ name, operation }) =>
-    `gtt-gateway ${name}: its log group, its secret${operation!.broker === 'Logout' ? ' (read, and mark it logged out)' : ''}${operation!.idempotency ? ', the idempotency table' : ''}${operation!.lifecycle ? " (its events' outbox too)" : ''}${operation!.kind === 'order' ? ', the control table (order-rate governor, order leases)' : ''}${operation!.broker === 'Logout' ? ", the control table (the session's end)" : ''}`,
+    `gtt-gateway ${name}: its log group, its secret${operation!.broker === 'Logout' ? ' (read, and mark it logged out)' : ''}${operation!.idempotency ? ', the idempotency table' : ''}${operation!.lifecycle ? " (its events' outbox too)" : ''}${operation!.kind === 'order' ? ', the control table (order-rate governor, order leases)' : ''}${operation!.broker === 'Logout' ? ", the control table (the session's end)" : ''}${operation!.guardedOrders ? ", the instruments' copy (read, and write what it read from the broker)" : ''}`,
   errors: ({ name }) => ({
     description: `${name}: function errors (unhandled failures and direct-invocation errors)`,
     threshold: 1,
@@ -65,7 +65,7 @@ const NOTES: Record<string, FunctionNotes> = {
   Plans: {
     home: 'stack',
     roleDescription: () =>
-      'gtt-gateway Plans: its log group, its secret, the idempotency and control tables (order actions, the plan events outbox), the plan records in the events table, publish on the gateway bus',
+      "gtt-gateway Plans: its log group, its secret, the idempotency and control tables (order actions, the plan events outbox), the instruments' copy, the plan records in the events table, publish on the gateway bus",
     errors: () => ({
       description: 'Plans: function errors (a plan could not be created, read or cancelled)',
       threshold: 1,
@@ -92,10 +92,20 @@ const NOTES: Record<string, FunctionNotes> = {
   SignalWorker: {
     home: 'stack',
     roleDescription: () =>
-      'gtt-gateway SignalWorker: its log group, its secret, the idempotency and control tables (order actions, the kill switch, the signal events outbox), plans and signals in the events table (a Query of the pending ones: its sweep), publish on the gateway bus; consume the signal queue',
+      "gtt-gateway SignalWorker: its log group, its secret, the idempotency and control tables (order actions, the kill switch, the signal events outbox), the instruments' copy, plans and signals in the events table (a Query of the pending ones: its sweep), publish on the gateway bus; consume the signal queue",
     errors: () => ({
       description:
         'SignalWorker: function errors (its sweep gave up on a signal pending 15 minutes, or a run failed outright); docs/signals.md',
+      threshold: 1,
+    }),
+  },
+  InstrumentRefresh: {
+    home: 'stack',
+    roleDescription: () =>
+      "gtt-gateway InstrumentRefresh: its log group, read the session secret, write the instruments' copy (the masters' rows, the symbols in use), Query the events table (live plans, read only)",
+    errors: () => ({
+      description:
+        'InstrumentRefresh: failed runs (the copy or the broker unreachable); the order path reads the broker once per symbol that day instead',
       threshold: 1,
     }),
   },
@@ -108,7 +118,7 @@ const NOTES: Record<string, FunctionNotes> = {
     description: () =>
       'gtt-gateway: GttWatcher, publishes GTT changes seen at the broker (pending list, triggered history)',
     roleDescription: () =>
-      'gtt-gateway GttWatcher: its log group, read the session secret, publish on the gateway bus, the events table',
+      "gtt-gateway GttWatcher: its log group, read the session secret, publish on the gateway bus, the events table, the instruments' copy (the plans' orders)",
     errors: () => ({
       description:
         'GttWatcher: failed runs (broker unreachable, events refused); its state stays and the next run retries',

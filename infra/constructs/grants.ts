@@ -91,6 +91,10 @@ export const SIGNALS_EVENTS_TABLE_ACTIONS = [
 ] as const;
 /** The signal worker's sweep (functions/signals/sweep.ts): a Query of the pending signals' markers, oldest first. */
 export const SIGNAL_SWEEP_EVENTS_TABLE_ACTIONS = ['dynamodb:Query'] as const;
+/** The order path on the instruments' copy: its GetItem, and the UpdateItem of rules it had to read from the broker. */
+export const INSTRUMENTS_COPY_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:UpdateItem'] as const;
+/** The InstrumentRefresh: the masters' rows (BatchWriteItem of puts) and the symbols in use (UpdateItem). */
+export const INSTRUMENTS_REFRESH_TABLE_ACTIONS = ['dynamodb:BatchWriteItem', 'dynamodb:UpdateItem'] as const;
 /** What the OAuth function does with its state table (functions/session/oauth-state.ts): conditional put and delete. */
 export const OAUTH_STATE_TABLE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:DeleteItem'];
 
@@ -102,6 +106,7 @@ export interface GrantResources {
   oauthStateTable?: dynamodb.ITable;
   idempotencyTable: dynamodb.ITable;
   controlTable: dynamodb.ITable;
+  instrumentsTable?: dynamodb.ITable;
   eventsTable?: dynamodb.ITable;
   bus?: events.IEventBus;
   signalQueue?: sqs.IQueue;
@@ -179,6 +184,12 @@ export const grantAll = (
         break;
       case 'controlTable:switch':
         table(r.controlTable, grant, KILL_SWITCH_TABLE_ACTIONS);
+        break;
+      case 'instrumentsTable:copy':
+        table(r.instrumentsTable, grant, INSTRUMENTS_COPY_TABLE_ACTIONS);
+        break;
+      case 'instrumentsTable:refresh':
+        table(r.instrumentsTable, grant, INSTRUMENTS_REFRESH_TABLE_ACTIONS);
         break;
       case 'eventsTable:history':
         table(r.eventsTable, grant, EVENTS_HISTORY_TABLE_ACTIONS);

@@ -28,6 +28,8 @@ import type { GatewayFunction } from '../constructs/gateway-function.js';
 import { addGatewayFunctions } from '../constructs/gateway-functions.js';
 import {
   FORWARDER_EVENTS_TABLE_ACTIONS,
+  INSTRUMENTS_COPY_TABLE_ACTIONS,
+  INSTRUMENTS_REFRESH_TABLE_ACTIONS,
   KILL_SWITCH_TABLE_ACTIONS,
   OAUTH_STATE_TABLE_ACTIONS,
   PLANS_EVENTS_TABLE_ACTIONS,
@@ -94,6 +96,7 @@ export class GatewayStack extends Stack {
   readonly idempotencyTable: dynamodb.Table;
   /** The trading controls: the order-rate governor's log and the kill switch, one item per account. */
   readonly controlTable: dynamodb.Table;
+  readonly instrumentsTable: dynamodb.Table;
   readonly egress: EgressSetting;
   /** The VPC, NATs and static addresses; undefined with egress `none`. */
   readonly staticEgress?: StaticEgress;
@@ -154,6 +157,13 @@ export class GatewayStack extends Stack {
       removalPolicy: RemovalPolicy.DESTROY,
     });
 
+    // The account's copy of the instruments' rules (functions/instruments/), rebuilt each day; recovery as the others.
+    this.instrumentsTable = expiringTable(this, 'InstrumentsTable', {
+      partitionKey: 'pk',
+      timeToLiveAttribute: 'expiresAt',
+      pointInTimeRecovery: true,
+    });
+
     const gateway = addGatewayApi(this);
     this.api = gateway.api;
 
@@ -194,6 +204,7 @@ export class GatewayStack extends Stack {
         brokerSecretId: this.secret.secretArn,
         idempotencyTableName: this.idempotencyTable.tableName,
         controlTableName: this.controlTable.tableName,
+        instrumentsTableName: this.instrumentsTable.tableName,
         // The broker's own order rate (its preset), unless the deployment sets the order rate (in `settings`).
         orderRatePerSecond: broker.rateLimits?.perSecond,
         orderRatePerMinute: broker.rateLimits?.perMinute,
@@ -203,6 +214,7 @@ export class GatewayStack extends Stack {
         sessionSecret: this.secret,
         idempotencyTable: this.idempotencyTable,
         controlTable: this.controlTable,
+        instrumentsTable: this.instrumentsTable,
       },
       deployed: {
         totpRenewal: broker.totp,
@@ -227,6 +239,9 @@ export class GatewayStack extends Stack {
       ...new Set([...FORWARDER_EVENTS_TABLE_ACTIONS, ...WATCHER_EVENTS_TABLE_ACTIONS, ...PLANS_EVENTS_TABLE_ACTIONS]),
     ]);
     this.staticEgress?.allowTableCalls(this.controlTable, [...KILL_SWITCH_TABLE_ACTIONS]);
+    this.staticEgress?.allowTableCalls(this.instrumentsTable, [
+      ...new Set([...INSTRUMENTS_COPY_TABLE_ACTIONS, ...INSTRUMENTS_REFRESH_TABLE_ACTIONS]),
+    ]);
 
     // The signal queue between the webhook and the worker (functions/signals/).
     const signals = addSignalQueue(this, alarmAction);

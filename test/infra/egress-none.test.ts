@@ -48,9 +48,9 @@ describe('egress none', () => {
     const counts: Record<string, number> = {};
     for (const r of Object.values(none.Resources)) counts[r.Type] = (counts[r.Type] ?? 0) + 1;
     expect(counts).toEqual({
-      // Session secret + the OAuth app's; idempotency, OAuth state, events and control tables.
+      // Session secret + the OAuth app's; idempotency, OAuth state, events, control and instruments tables.
       'AWS::SecretsManager::Secret': 2,
-      'AWS::DynamoDB::Table': 4,
+      'AWS::DynamoDB::Table': 5,
       // The lifecycle events: the bus, its 30-day archive and the dashboard.
       'AWS::Events::EventBus': 1,
       'AWS::Events::Archive': 1,
@@ -66,10 +66,10 @@ describe('egress none', () => {
       'AWS::Lambda::Permission': N + 3 + 3 + 1 + 4 + 5 + 1,
       'AWS::SNS::Topic': 1,
       'AWS::SNS::TopicPolicy': 1,
-      // Plus the scheduler roles (health check, watcher, signal sweep) and the audit archive's (Firehose, CloudWatch
-      // Logs), with their policies.
-      'AWS::IAM::Role': N + S + K + F + 3 + 2,
-      'AWS::IAM::Policy': N + S + K + F + 3 + 2,
+      // Plus the scheduler roles (health check, watcher, signal sweep, instrument refresh) and the audit archive's
+      // (Firehose, CloudWatch Logs), with their policies.
+      'AWS::IAM::Role': N + S + K + F + 4 + 2,
+      'AWS::IAM::Policy': N + S + K + F + 4 + 2,
       // The audit archive: the locked bucket (and its TLS-only policy), the stream, one subscription per log group
       // with audit records (the order functions, the kill switch, the OAuth callback).
       'AWS::S3::Bucket': 1,
@@ -83,8 +83,8 @@ describe('egress none', () => {
       // The signal queue and its dead letters, each with its TLS-only policy.
       'AWS::SQS::Queue': 2,
       'AWS::SQS::QueuePolicy': 2,
-      // The health check, the watcher, the signal worker's sweep.
-      'AWS::Scheduler::Schedule': 3,
+      // The health check, the watcher, the signal worker's sweep, the instrument refresh.
+      'AWS::Scheduler::Schedule': 4,
       // Errors and throttles per operation, API 5xx, errors per session function, the watcher, the kill switch and
       // the EventForwarder, SessionAlive.
       // ... and a signal in the dead-letter queue.

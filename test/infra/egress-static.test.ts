@@ -176,7 +176,7 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
       expect(t.Outputs.EgressSetting!.Value).toMatch(new RegExp(`^${setting}: static egress`));
     });
 
-    it('reaches DynamoDB through a gateway endpoint on the private route tables, limited to the calls the functions make on their two tables', () => {
+    it('reaches DynamoDB through a gateway endpoint on the private route tables, limited to the calls the functions make on their tables', () => {
       const endpoints = idsOf(t, 'AWS::EC2::VPCEndpoint').map((id) => t.Resources[id]!.Properties);
       expect(endpoints).toHaveLength(1);
       const [endpoint] = endpoints;
@@ -189,7 +189,8 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
       const stateTable = tables.find((id) => id.startsWith('SessionOAuthStateTable'))!;
       const eventsTable = tables.find((id) => id.startsWith('EventsTable'))!;
       const controlTable = tables.find((id) => id.startsWith('ControlTable'))!;
-      expect(tables).toHaveLength(4);
+      const instrumentsTable = tables.find((id) => id.startsWith('InstrumentsTable'))!;
+      expect(tables).toHaveLength(5);
       // The order functions' idempotency calls, and the OAuth function's conditional put and delete of a state:
       // without the second, the OAuth login would be denied at the endpoint in every VPC deployment.
       expect(statements.map((s) => [s.Resource, actionsOf(s).sort()])).toEqual([
@@ -212,6 +213,8 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
             'dynamodb:UpdateItem',
           ],
         ],
+        // The instruments' copy: the order path's read and write-back, the refresh's bulk load and updates.
+        [getAtt(instrumentsTable, 'Arn'), ['dynamodb:BatchWriteItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem']],
         // The OAuth function's conditional put and delete of a state: without it the OAuth login would be denied.
         [getAtt(stateTable, 'Arn'), ['dynamodb:DeleteItem', 'dynamodb:PutItem']],
       ]);

@@ -92,7 +92,7 @@ describe('default deployment', () => {
     expect(byFunction.get('GetPendingGTTOrder')!.some((s) => actions(s).includes('events:PutEvents'))).toBe(false);
   });
 
-  it("gives the events table to the EventForwarder (markers, one order's view), the watcher (lease, Query its orders, markers, order items) and the history (Query), nobody else", () => {
+  it("gives the events table to the EventForwarder (markers, one order's view), the watcher (lease, Query its orders, markers, order items), the history and the instrument refresh (Query), nobody else", () => {
     const table = idOf(t, 'AWS::DynamoDB::Table', 'EventsTable');
     const onTable = (statements: Statement[]) =>
       statements
@@ -104,6 +104,8 @@ describe('default deployment', () => {
         expect(onTable(statements), fn).toEqual([...FORWARDER_EVENTS_TABLE_ACTIONS].sort());
       // GET /events reads the history: Query only.
       else if (fn === 'EventsHistory') expect(onTable(statements), fn).toEqual(['dynamodb:Query']);
+      // The instrument refresh reads the live plans' symbols: Query only.
+      else if (fn === 'InstrumentRefresh') expect(onTable(statements), fn).toEqual(['dynamodb:Query']);
       // The plans: their records, and the markers of their events; the watcher carries them out too.
       else if (fn === 'Plans') expect(onTable(statements), fn).toEqual([...PLANS_EVENTS_TABLE_ACTIONS].sort());
       // Strategies: their records and token items. The webhook: tokens, signals, rates, duplicates. The signal

@@ -53,7 +53,8 @@ describe('least privilege', () => {
         !id.startsWith('KillSwitch') &&
         !id.startsWith('Plans') &&
         !id.startsWith('Strategies') &&
-        !id.startsWith('Signal'),
+        !id.startsWith('Signal') &&
+        !id.startsWith('InstrumentRefresh'),
     );
     expect(roles).toHaveLength(OPERATIONS.length);
     const policies = (
@@ -96,9 +97,19 @@ describe('least privilege', () => {
           'dynamodb:UpdateItem',
         ]);
       }
+      // The instruments' copy: the order path's read and its write-back of what it read from the broker, nothing else.
+      const onInstruments = (st: Statement) => /InstrumentsTable/.test(JSON.stringify(st.Resource));
+      for (const s of statements.filter(
+        (st) => actions(st).some((a) => a.startsWith('dynamodb:')) && onInstruments(st),
+      ))
+        expect(actions(s).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
       // Any other table is the events table (events-default.test.ts checks what each function may do there).
       for (const s of statements.filter(
-        (st) => actions(st).some((a) => a.startsWith('dynamodb:')) && !onIdempotency(st) && !onControl(st),
+        (st) =>
+          actions(st).some((a) => a.startsWith('dynamodb:')) &&
+          !onIdempotency(st) &&
+          !onControl(st) &&
+          !onInstruments(st),
       )) {
         expect(JSON.stringify(s.Resource)).toMatch(/EventsTable/);
       }

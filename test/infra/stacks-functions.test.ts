@@ -20,15 +20,22 @@ describe('functions', () => {
   it('one function per operation and per session function, on nodejs22.x arm64 with X-Ray and a timeout above the broker timeout', () => {
     const functions = gateway.findResources('AWS::Lambda::Function');
     // The operations, the session functions, the watcher, the kill switch, the outbox's EventForwarder, the
-    // events history and the plans; the strategies, the signal webhook and the signal worker.
-    expect(Object.keys(functions)).toHaveLength(OPERATIONS.length + SESSION.length + 5 + 3);
+    // events history and the plans; the strategies, the signal webhook and the signal worker; the InstrumentRefresh.
+    expect(Object.keys(functions)).toHaveLength(OPERATIONS.length + SESSION.length + 5 + 3 + 1);
     for (const [id, fn] of Object.entries(functions) as [string, { Properties: Record<string, unknown> }][]) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         TracingConfig: { Mode: 'Active' },
-        // The kill switch sweeps the book at the governor's pace; the signal worker may act on 20 alerts.
-        Timeout: id.startsWith('KillSwitch') ? 90 : id.startsWith('SignalWorker') ? 60 : 12,
+        // The kill switch sweeps the book at the governor's pace; the signal worker may act on 20 alerts; the
+        // instrument refresh loads whole symbol masters.
+        Timeout: id.startsWith('KillSwitch')
+          ? 90
+          : id.startsWith('SignalWorker')
+            ? 60
+            : id.startsWith('InstrumentRefresh')
+              ? 300
+              : 12,
         Environment: {
           Variables: expect.objectContaining({ BROKER_TIMEOUT_MS: '8000', POWERTOOLS_SERVICE_NAME: 'gtt-gateway' }),
         },
@@ -46,7 +53,7 @@ describe('functions', () => {
   it('each function has its own log group with a retention', () => {
     // One per function (the watcher, the kill switch and the EventForwarder too), the API's access logs, the VPC flow
     // logs of the default egress.
-    gateway.resourceCountIs('AWS::Logs::LogGroup', OPERATIONS.length + SESSION.length + 5 + 3 + 2);
+    gateway.resourceCountIs('AWS::Logs::LogGroup', OPERATIONS.length + SESSION.length + 5 + 3 + 1 + 2);
     for (const group of Object.values(gateway.findResources('AWS::Logs::LogGroup')) as {
       Properties: { RetentionInDays?: number };
     }[]) {
@@ -149,9 +156,9 @@ describe('alarms and outputs', () => {
       Properties: { MetricName: string; Namespace: string; AlarmActions: unknown[] };
     }[];
     // Per operation and session function, the watcher, the kill switch, the EventForwarder, the events history, plans.
-    // ... the strategies, the signal webhook and the signal worker.
+    // ... the strategies, the signal webhook and the signal worker; the InstrumentRefresh.
     expect(alarms.filter((a) => a.Properties.MetricName === 'Errors')).toHaveLength(
-      OPERATIONS.length + SESSION.length + 5 + 3,
+      OPERATIONS.length + SESSION.length + 5 + 3 + 1,
     );
     expect(alarms.filter((a) => a.Properties.MetricName === 'SessionAlive')).toHaveLength(1);
     expect(alarms.filter((a) => a.Properties.MetricName === 'Throttles')).toHaveLength(OPERATIONS.length);

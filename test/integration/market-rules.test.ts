@@ -173,6 +173,13 @@ describe('the dry run lists the rules checked', () => {
       precision: 2,
       band: { lc: '1350.00', uc: '1650.00', width: '±10%' },
       freeze: 'not given by the broker',
+      // Read from the broker now (the copy had nothing for today): where from, and of which day.
+      source: {
+        day: new Date(Date.now() + 5.5 * 3_600_000).toISOString().slice(0, 10),
+        instrument: 'SearchScrip',
+        marketReadAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+        via: 'broker',
+      },
     });
     const tsym = indexContract('FINNIFTY', new Date(Date.now() + 7 * 86_400_000), 'F');
     const future = await call('POST', '/gtt-orders/oco?dryRun=true', {
@@ -189,13 +196,19 @@ describe('the dry run lists the rules checked', () => {
       precision: 2,
       band: 'not given by the broker',
       freeze: 1800,
+      source: expect.objectContaining({ instrument: 'SearchScrip', via: 'broker' }),
     });
     // A modify's dry run lists them too; a cancel's has none (it carries no prices).
     const placed = await call('POST', '/gtt-orders', { ...SAMPLE_ORDER, tsym: 'ITC-EQ' });
     const alId = placed.body.al_id as string;
     const modify = await call('PUT', `/gtt-orders/${alId}?dryRun=true`, { ...SAMPLE_ORDER, tsym: 'ITC-EQ', d: '1480' });
     expect(modify.status, JSON.stringify(modify.body)).toBe(200);
-    expect(modify.body.exchangeRules).toMatchObject({ instrument: 'NSE:ITC-EQ', band: { width: '±10%' } });
+    // The same day's rules again: kept by this container since the first read.
+    expect(modify.body.exchangeRules).toMatchObject({
+      instrument: 'NSE:ITC-EQ',
+      band: { width: '±10%' },
+      source: { instrument: 'SearchScrip', via: 'container' },
+    });
     const cancel = await call('DELETE', `/gtt-orders/${alId}?dryRun=true`);
     expect(cancel.status, JSON.stringify(cancel.body)).toBe(200);
     expect(cancel.body).not.toHaveProperty('exchangeRules');

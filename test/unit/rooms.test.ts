@@ -21,6 +21,7 @@ const ROOMS = [
   'middleware',
   '.',
   'orders',
+  'instruments',
   'manifest',
   'gateway',
   'session',
