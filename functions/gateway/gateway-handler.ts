@@ -190,7 +190,11 @@ export const dynamoLeases: LeasesFactory = (config) =>
 
 /** The watcher's copy on the events table, as deployed. */
 export const dynamoOrderCopy: CopyFactory = (config) =>
-  new OrderCopy({ tableName: config.eventsTableName, endpoint: config.dynamodbEndpoint });
+  new OrderCopy({
+    tableName: config.eventsTableName,
+    controlTableName: config.controlTableName,
+    endpoint: config.dynamodbEndpoint,
+  });
 
 /**
  * The shared stack with the leases of one change per order and the watcher's copy (the in-process callers, the
@@ -273,7 +277,9 @@ export const createGatewayStack = (operation: AnyOperation, options: GatewayOpti
       // One order by id: the watcher's copy while fresh (order-copy.ts), unless the caller asks the broker.
       const wanted = state.input as { al_id?: string; fresh?: boolean };
       if (copy && wanted.al_id !== undefined) {
-        const read = wanted.fresh ? ({ miss: 'fresh-asked' } as const) : await copy.read(wanted.al_id);
+        const read = wanted.fresh
+          ? ({ miss: 'fresh-asked' } as const)
+          : await copy.read(wanted.al_id, (await state.session()).uid);
         if ('order' in read) {
           state.copy = 'hit';
           state.brokerStat = 'Ok';

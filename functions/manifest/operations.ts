@@ -76,7 +76,7 @@ const grantsOf = (op: AnyOperation): Grant[] => [
   ...(op.broker === 'Logout' ? (['sessionSecret:write'] as const) : []),
   ...(op.idempotency ? (['idempotencyTable'] as const) : []),
   // The one-order read: the watcher's copy of the pending list (gateway/order-copy.ts).
-  ...(op.fromCopy ? (['eventsTable:copy'] as const) : []),
+  ...(op.fromCopy ? (['eventsTable:copy', 'controlTable:leases'] as const) : []),
   ...(op.kind === 'order' ? (['controlTable:governor'] as const) : []),
   // Place and modify read the exchange's rules from the account's copy (and write what they read from the broker).
   ...(op.guardedOrders ? (['instrumentsTable:copy'] as const) : []),
@@ -94,7 +94,7 @@ const envOf = (op: AnyOperation): FunctionEntry['env'] => ({
     ...(op.guardedOrders ? (['instrumentsTableName'] as const) : []),
     // The bus's name only: it names the deployment in every event id; the events go to the outbox.
     ...(op.lifecycle ? (['eventBusName'] as const) : []),
-    ...(op.fromCopy ? (['eventsTableName'] as const) : []),
+    ...(op.fromCopy ? (['eventsTableName', 'controlTableName'] as const) : []),
   ],
   deploymentSettings: true,
 });

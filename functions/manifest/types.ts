@@ -116,6 +116,8 @@ export type Grant =
   | 'eventsTable:history'
   /** GetGTTOrder: a consistent BatchGetItem of the watcher's lease and one order of its copy (gateway/order-copy.ts). */
   | 'eventsTable:copy'
+  /** GetGTTOrder: the order's lease item (orders/lease.ts), in the same BatchGetItem: when its last change ended. */
+  | 'controlTable:leases'
   | 'eventsTable:plans'
   | 'eventsTable:watcher'
   | 'eventsTable:forwarder'

@@ -7,13 +7,24 @@
  * The lease lasts until the holder's deadline plus the late window (a holder killed mid-write may still land until
  * then). A write whose outcome is unknown keeps its lease until the late window after its send, and the lease names
  * its idempotency key: a retry with that key is the same change and passes (the journal settles it).
+ *
+ * A lease given back is not deleted: it lapses (`until` in the past) and keeps when its change began and ended
+ * (`changedAt`, `endedAt`) for a day (`expiresAt`, the table's TTL), so one order by id knows whether the watcher's
+ * copy can hold that change (gateway/order-copy.ts: not when the change ended after the copy's list read).
  */
 import { randomUUID } from 'node:crypto';
 
-import { DeleteItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 
 import { InternalError, OrderBusyError } from '../contract/errors.js';
 import { dynamoDbClient, isConditionFailure } from '../safety/dynamodb-client.js';
+
+/** The lease item of `alId` (control table): the copy read asks for it too. */
+export const leaseKey = (account: string, alId: string) => ({ pk: { S: `lease#${account}#${alId}` } });
+
+/** How long a given-back lease says when its order last changed. */
+const KEPT_MS = 24 * 60 * 60_000;
+const expiresAt = (ms: number) => ({ N: String(Math.ceil((ms + KEPT_MS) / 1_000)) });
 
 export interface LeaseOptions {
   tableName: string;
@@ -41,7 +52,7 @@ export class OrderLeases {
   }
 
   private key(account: string, alId: string) {
-    return { pk: { S: `lease#${account}#${alId}` } };
+    return leaseKey(account, alId);
   }
 
   /** Takes the lease on `alId` until `deadline` plus the late window, or throws ORDER_BUSY naming the way forward. */
@@ -57,6 +68,8 @@ export class OrderLeases {
             ...this.key(account, alId),
             owner: { S: owner },
             until: { N: String(until) },
+            changedAt: { N: String(now) },
+            expiresAt: expiresAt(until),
             ...(idempotencyKey ? { ikey: { S: idempotencyKey } } : {}),
           },
           ConditionExpression: `attribute_not_exists(pk) OR #u < :now${idempotencyKey ? ' OR ikey = :k' : ''}`,
@@ -95,28 +108,38 @@ export class OrderLeases {
     };
     return {
       release: () =>
-        quietly(() =>
-          this.client.send(
-            new DeleteItemCommand({
+        quietly(() => {
+          const at = this.now();
+          return this.client.send(
+            new UpdateItemCommand({
               TableName: this.options.tableName,
               Key: this.key(account, alId),
-              ...mine,
-              ExpressionAttributeNames: { '#o': 'owner' },
+              // Lapsed at once (the next change may take it), and when this one ended.
+              UpdateExpression: 'SET #u = :u, endedAt = :at, expiresAt = :e',
+              ConditionExpression: mine.ConditionExpression,
+              ExpressionAttributeNames: { '#u': 'until', '#o': 'owner' },
+              ExpressionAttributeValues: {
+                ...mine.ExpressionAttributeValues,
+                ':u': { N: String(at - 1) },
+                ':at': { N: String(at) },
+                ':e': expiresAt(at),
+              },
             }),
-          ),
-        ),
+          );
+        }),
       keepForLateWindow: () =>
         quietly(() =>
           this.client.send(
             new UpdateItemCommand({
               TableName: this.options.tableName,
               Key: this.key(account, alId),
-              UpdateExpression: 'SET #u = :u',
+              UpdateExpression: 'SET #u = :u, expiresAt = :e',
               ConditionExpression: mine.ConditionExpression,
               ExpressionAttributeNames: { '#u': 'until', '#o': 'owner' },
               ExpressionAttributeValues: {
                 ...mine.ExpressionAttributeValues,
                 ':u': { N: String(this.now() + this.options.lateWindowMs) },
+                ':e': expiresAt(this.now() + this.options.lateWindowMs),
               },
             }),
           ),

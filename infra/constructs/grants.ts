@@ -194,6 +194,10 @@ export const grantAll = (
       case 'eventsTable:history':
         table(r.eventsTable, grant, EVENTS_HISTORY_TABLE_ACTIONS);
         break;
+      case 'controlTable:leases':
+        // The one-order read asks the order's lease when its last change through the gateway ended.
+        table(r.controlTable, grant, COPY_EVENTS_TABLE_ACTIONS);
+        break;
       case 'eventsTable:copy':
         // Only where the stack has the table: without it (no watcher) GetGTTOrder reads the broker's list.
         if (r.eventsTable) table(r.eventsTable, grant, COPY_EVENTS_TABLE_ACTIONS);

@@ -148,9 +148,11 @@ export class GatewayStack extends Stack {
       stream: dynamodb.StreamViewType.NEW_IMAGE,
     });
 
-    // Not an expiring table: the kill switch's state must outlive everything (the governor's log prunes itself).
+    // The kill switch's state must outlive everything (the governor's log prunes itself); only the orders' given-back
+    // leases expire (`expiresAt`, a day after their change: functions/orders/lease.ts).
     this.controlTable = new dynamodb.Table(this, 'ControlTable', {
       partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING },
+      timeToLiveAttribute: 'expiresAt',
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: dynamodb.TableEncryption.AWS_MANAGED,

@@ -87,6 +87,28 @@ describe('one order by id', () => {
     expect((await get(alId)).body).toMatchObject({ source: 'watcher', d: '3980' });
   });
 
+  it("the trader's own change through the gateway is never hidden by the copy", async () => {
+    const alId = await placeOutside(stack.emulator, { d: '3990' });
+    await stack.watch();
+    expect((await get(alId)).body).toMatchObject({ source: 'watcher', d: '3990' });
+    const send = (method: string, body?: unknown) =>
+      fetch(`${stack.api.url}/gtt-orders/${alId}`, {
+        method,
+        headers: { 'content-type': 'application/json', 'idempotency-key': `copy-${method}-${alId}` },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    expect((await send('PATCH', { d: '3980' })).status).toBe(200);
+    // The change ended after the run's list read: the broker answers, with the new trigger.
+    expect((await get(alId)).body).toMatchObject({ source: 'broker', d: '3980' });
+    await stack.watch();
+    expect((await get(alId)).body).toMatchObject({ source: 'watcher', d: '3980' });
+    // A cancel through the gateway: not found at once, not the copy's pending order.
+    expect((await send('DELETE')).status).toBe(200);
+    const after = await get(alId);
+    expect(after.status).toBe(404);
+    expect(after.body.error?.code).toBe('ORDER_NOT_FOUND');
+  });
+
   it('an order placed since the last run, and one gone from the list, are read at the broker', async () => {
     await stack.watch();
     const placed = await placeOutside(stack.emulator);
