@@ -106,6 +106,8 @@ describe('default deployment', () => {
       else if (fn === 'EventsHistory') expect(onTable(statements), fn).toEqual(['dynamodb:Query']);
       // The instrument refresh reads the live plans' symbols: Query only.
       else if (fn === 'InstrumentRefresh') expect(onTable(statements), fn).toEqual(['dynamodb:Query']);
+      // One order by id: the watcher's lease and the order's copy, in one consistent BatchGetItem.
+      else if (fn === 'GetGTTOrder') expect(onTable(statements), fn).toEqual(['dynamodb:BatchGetItem']);
       // The plans: their records, and the markers of their events; the watcher carries them out too.
       else if (fn === 'Plans') expect(onTable(statements), fn).toEqual([...PLANS_EVENTS_TABLE_ACTIONS].sort());
       // Strategies: their records and token items. The webhook: tokens, signals, rates, duplicates. The signal

@@ -115,8 +115,8 @@ describe('session functions, TOTP renewal on, jkey auth', () => {
 
   it("each schedule's role may invoke only the function of its schedule (its unqualified ARN)", () => {
     const schedules = Object.values(t.findResources('AWS::Scheduler::Schedule')) as Res[];
-    // The renewal's, the health check's and the signal worker's sweep.
-    expect(schedules).toHaveLength(3);
+    // The renewal's, the health check's, the signal worker's sweep and the instrument refresh's.
+    expect(schedules).toHaveLength(4);
     const policies = statementsByRole(t);
     for (const s of schedules) {
       const target = s.Properties.Target as { Arn: unknown; RoleArn: { 'Fn::GetAtt': [string, string] } };
@@ -158,7 +158,7 @@ describe('session functions, TOTP renewal on, jkey auth', () => {
       .filter((st) => /SessionOAuthStateTable/.test(JSON.stringify(st.Resource)));
     expect(stateStatements.flatMap(actions).sort()).toEqual(['dynamodb:DeleteItem', 'dynamodb:PutItem']);
     const scheduler = [...statementsByRole(t)].filter(([role]) => /SchedulerRole/.test(role));
-    expect(scheduler).toHaveLength(3);
+    expect(scheduler).toHaveLength(4);
     for (const [, statements] of scheduler) expect(statements.flatMap(actions)).toEqual(['lambda:InvokeFunction']);
   });
 
@@ -217,8 +217,8 @@ describe('session functions, default deployment (OAuth only, bearer, nat-instanc
       'SessionSessionHealth',
     ]);
     expect(Object.keys(t.findResources('AWS::SecretsManager::Secret')).filter((id) => /Login/.test(id))).toEqual([]);
-    // The health check's, and the signal worker's sweep.
-    t.resourceCountIs('AWS::Scheduler::Schedule', 2);
+    // The health check's, the signal worker's sweep and the instrument refresh's.
+    t.resourceCountIs('AWS::Scheduler::Schedule', 3);
     const outputs = t.toJSON().Outputs as Record<string, unknown>;
     expect(outputs.LoginSecretArn).toBeUndefined();
     for (const fn of brokerCallers(t)) {

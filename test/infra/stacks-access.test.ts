@@ -89,13 +89,13 @@ describe('least privilege', () => {
       // The control table: the governor's read and conditional put, the order leases' put, update and delete (and
       // the switch's and the session's end's update), nothing else.
       const onControl = (st: Statement) => /ControlTable/.test(JSON.stringify(st.Resource));
+      // GetGTTOrder only reads an order's lease (when its last change ended), in its copy read's BatchGetItem.
       for (const s of statements.filter((st) => actions(st).some((a) => a.startsWith('dynamodb:')) && onControl(st))) {
-        expect(actions(s).sort()).toEqual([
-          'dynamodb:DeleteItem',
-          'dynamodb:GetItem',
-          'dynamodb:PutItem',
-          'dynamodb:UpdateItem',
-        ]);
+        expect(actions(s).sort()).toEqual(
+          policy.Properties.Roles.some((r) => r.Ref.startsWith('GetGTTOrderRole'))
+            ? ['dynamodb:BatchGetItem']
+            : ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+        );
       }
       // The instruments' copy: the order path's read and its write-back of what it read from the broker, nothing else.
       const onInstruments = (st: Statement) => /InstrumentsTable/.test(JSON.stringify(st.Resource));
@@ -132,7 +132,7 @@ describe('control table (order-rate governor)', () => {
       >,
     );
 
-  it('is on-demand, encrypted, with point-in-time recovery and no TTL (the kill switch outlives everything)', () => {
+  it('is on-demand, encrypted, with point-in-time recovery; only given-back leases expire (expiresAt)', () => {
     const tables = gateway.findResources('AWS::DynamoDB::Table', {
       Properties: { KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }] },
     });
@@ -145,16 +145,19 @@ describe('control table (order-rate governor)', () => {
         SSESpecification: { SSEEnabled: true },
       },
     });
-    expect(
-      (control[0]![1] as { Properties: Record<string, unknown> }).Properties.TimeToLiveSpecification,
-    ).toBeUndefined();
+    // The kill switch's item carries no expiresAt: it outlives everything (functions/orders/lease.ts sets it).
+    expect((control[0]![1] as { Properties: Record<string, unknown> }).Properties.TimeToLiveSpecification).toEqual({
+      AttributeName: 'expiresAt',
+      Enabled: true,
+    });
   });
 
   it('every order function, the kill switch and the plans (and only those) get the table, and only those may read or write it', () => {
     const orderIds = OPERATIONS.filter((op) => op.kind === 'order').map((op) => op.name);
     // The plans act through the order operations: the Plans function, and the watcher that carries them out.
     // Logout writes the session's end into the account's control item (so does SessionLogout, when deployed).
-    const actors = [...orderIds, 'KillSwitch', 'Plans', 'EventsGttWatcher', 'SignalWorker', 'Logout'];
+    // GetGTTOrder reads an order's lease (when its last change ended) beside the watcher's copy.
+    const actors = [...orderIds, 'KillSwitch', 'Plans', 'EventsGttWatcher', 'SignalWorker', 'Logout', 'GetGTTOrder'];
     const withTable = functionsOf(gateway).filter(
       ([, f]) => f.Properties.Environment?.Variables?.CONTROL_TABLE_NAME !== undefined,
     );
@@ -166,8 +169,8 @@ describe('control table (order-rate governor)', () => {
       p.Properties.PolicyDocument.Statement.some((st) => /ControlTable/.test(JSON.stringify(st.Resource))),
     );
     // The order functions (GetItem, PutItem), the kill switch, which also turns the switch (UpdateItem), the plans.
-    // ... the signal worker (an alert may turn the kill switch) and Logout.
-    expect(onControl).toHaveLength(orderIds.length + 5);
+    // ... the signal worker (an alert may turn the kill switch), Logout and GetGTTOrder (BatchGetItem only).
+    expect(onControl).toHaveLength(orderIds.length + 6);
   });
 
   it('the kill switch may turn the switch (UpdateItem) besides the governor calls, on its three IAM routes', () => {

@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GttClient } from '../../client/index.js';
 import { EventsTable } from '../../functions/events/store.js';
 import { MAX_NEW_COPIES_PER_RUN } from '../../functions/events/watcher-items.js';
-import { dynamoDbClient } from '../../functions/safety/dynamodb-client.js';
 import { LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { jdata } from '../contract/jdata-client.js';
@@ -59,18 +58,11 @@ describe('the watcher with 3,000 pending orders', () => {
     for (let run = 1; run < PENDING / MAX_NEW_COPIES_PER_RUN; run++)
       expect((await stack.watch()).dynamo).toMatchObject({ copiesWritten: MAX_NEW_COPIES_PER_RUN });
 
-    // A steady cycle: nothing published, no order item written. Counted at the watcher's own DynamoDB client (the
-    // one client per endpoint it shares with the gateway), not from what the watcher says about itself.
-    const calls: string[] = [];
-    dynamoDbClient(stack.dynamo.url).middlewareStack.add(
-      (next, context) => async (args) => {
-        calls.push(context.commandName ?? '?');
-        return next(args);
-      },
-      { step: 'initialize', name: 'testCountCalls' },
-    );
+    // A steady cycle: nothing published, no order item written. Counted at the local DynamoDB (the proxy every
+    // function's client goes through), not from what the watcher says about itself.
+    const callsBefore = stack.dynamo.streams.calls.length;
     const steady = await stack.watch();
-    dynamoDbClient(stack.dynamo.url).middlewareStack.remove('testCountCalls');
+    const calls = stack.dynamo.streams.calls.slice(callsBefore).map((c) => `${c.action}Command`);
     // The lease taken and given back, the state read (3,000 items of ~300 bytes: one 1 MB page), and the plans'
     // partition read (empty here: no plan, nothing else).
     expect(calls.sort()).toEqual(['QueryCommand', 'QueryCommand', 'UpdateItemCommand', 'UpdateItemCommand']);
