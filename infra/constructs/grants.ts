@@ -30,6 +30,8 @@ export const GOVERNOR_TABLE_ACTIONS = [
   'dynamodb:UpdateItem',
   'dynamodb:DeleteItem',
 ] as const;
+/** GetGTTOrder reads an order's lease (when its last change ended) in its copy read's one BatchGetItem. */
+export const LEASE_READ_ACTIONS = ['dynamodb:BatchGetItem'] as const;
 /** The kill switch also turns the switch (an UpdateItem of the account's item, already among the governor's). */
 export const KILL_SWITCH_TABLE_ACTIONS = GOVERNOR_TABLE_ACTIONS;
 /** The events history only reads: a Query of the account's events. */
@@ -196,7 +198,7 @@ export const grantAll = (
         break;
       case 'controlTable:leases':
         // The one-order read asks the order's lease when its last change through the gateway ended.
-        table(r.controlTable, grant, COPY_EVENTS_TABLE_ACTIONS);
+        table(r.controlTable, grant, LEASE_READ_ACTIONS);
         break;
       case 'eventsTable:copy':
         // Only where the stack has the table: without it (no watcher) GetGTTOrder reads the broker's list.

@@ -31,6 +31,7 @@ import {
   INSTRUMENTS_COPY_TABLE_ACTIONS,
   INSTRUMENTS_REFRESH_TABLE_ACTIONS,
   KILL_SWITCH_TABLE_ACTIONS,
+  LEASE_READ_ACTIONS,
   OAUTH_STATE_TABLE_ACTIONS,
   PLANS_EVENTS_TABLE_ACTIONS,
   WATCHER_EVENTS_TABLE_ACTIONS,
@@ -240,7 +241,7 @@ export class GatewayStack extends Stack {
     this.staticEgress?.allowTableCalls(this.events.table, [
       ...new Set([...FORWARDER_EVENTS_TABLE_ACTIONS, ...WATCHER_EVENTS_TABLE_ACTIONS, ...PLANS_EVENTS_TABLE_ACTIONS]),
     ]);
-    this.staticEgress?.allowTableCalls(this.controlTable, [...KILL_SWITCH_TABLE_ACTIONS]);
+    this.staticEgress?.allowTableCalls(this.controlTable, [...KILL_SWITCH_TABLE_ACTIONS, ...LEASE_READ_ACTIONS]);
     this.staticEgress?.allowTableCalls(this.instrumentsTable, [
       ...new Set([...INSTRUMENTS_COPY_TABLE_ACTIONS, ...INSTRUMENTS_REFRESH_TABLE_ACTIONS]),
     ]);

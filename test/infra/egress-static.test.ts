@@ -194,11 +194,9 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
       // The order functions' idempotency calls, and the OAuth function's conditional put and delete of a state:
       // without the second, the OAuth login would be denied at the endpoint in every VPC deployment.
       expect(statements.map((s) => [s.Resource, actionsOf(s).sort()])).toEqual([
-        // The journal of broker writes (the idempotency records), and the control table: the order-rate governor,
-        // the kill switch, the session's end and the order leases (a put, an update, a delete). Without the second,
-        // every order write would fail closed in a VPC deployment.
+        // The journal of broker writes (the idempotency records).
         [
-          [getAtt(controlTable, 'Arn'), getAtt(idempotencyTable, 'Arn')],
+          getAtt(idempotencyTable, 'Arn'),
           ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
         ],
         [
@@ -210,6 +208,19 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
             'dynamodb:GetItem',
             'dynamodb:PutItem',
             'dynamodb:Query',
+            'dynamodb:UpdateItem',
+          ],
+        ],
+        // The control table: the order-rate governor, the kill switch, the session's end and the order leases (a put,
+        // an update), and one order by id's read of a lease (BatchGetItem). Without it every order write would fail
+        // closed in a VPC deployment, and one order by id would never answer from the watcher's copy.
+        [
+          getAtt(controlTable, 'Arn'),
+          [
+            'dynamodb:BatchGetItem',
+            'dynamodb:DeleteItem',
+            'dynamodb:GetItem',
+            'dynamodb:PutItem',
             'dynamodb:UpdateItem',
           ],
         ],
