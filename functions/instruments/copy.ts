@@ -13,25 +13,21 @@
  */
 import { type AttributeValue, type DynamoDBClient, GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 
+import type { InstrumentRules } from '../broker/instruments.js';
+import type { PriceBand } from '../broker/market.js';
 import { dynamoDbClient } from '../safety/dynamodb-client.js';
 import type { RulesSource } from '../safety/market-rules.js';
 
 /** Where an instrument's own rules came from. */
 export type InstrumentSource = RulesSource['instrument'];
 
-/** An instrument's item in the copy. */
-export interface CopiedRules {
-  exch: string;
-  tsym: string;
-  token: string;
-  tick: string;
-  lot: number;
-  precision: number;
+/** An instrument's item in the copy: the broker's rules on it, the day they are for, and today's band and freeze. */
+export interface CopiedRules extends InstrumentRules {
   day: string;
   from: InstrumentSource;
   market?: {
     day: string;
-    band?: { lc: string; uc: string } | undefined;
+    band?: PriceBand | undefined;
     freeze?: number | undefined;
     at: string;
   };
