@@ -72,24 +72,29 @@ afterEach(async () => {
 });
 
 describe('idempotent place', () => {
-  it('50 concurrent places with one key: exactly one order, every reply has its al_id or says in flight', async () => {
+  it('50 concurrent places with one key: exactly one order, every reply has its al_id, says in flight or sent nothing', async () => {
     const key = newKey();
     // Slow the broker a little so the twins really overlap the first request.
     await control.fault({ operation: 'PlaceGTTOrder', kind: 'delay', delayMs: 150 });
     const replies = await Promise.all(Array.from({ length: 50 }, () => place(key)));
     const placed = replies.filter((r) => r.status === 201);
     const inFlight = replies.filter((r) => r.status === 409);
-    expect(placed.length + inFlight.length).toBe(50);
-    expect(new Set(placed.map((r) => r.body.al_id)).size).toBe(1);
+    // Under load a claim's winner may find its own steps too slow to send in time: it sends nothing, frees the key
+    // and says so (`not_executed`); a later twin may then win the claim. Never two orders either way.
+    const notSent = replies.filter((r) => r.status !== 201 && r.status !== 409);
+    for (const r of notSent) expect(r.body.error.outcome).toBe('not_executed');
+    expect(new Set(placed.map((r) => r.body.al_id)).size).toBeLessThanOrEqual(1);
     for (const r of inFlight) expect(r.body.error.code).toBe('IDEMPOTENCY_IN_PROGRESS');
-    expect(await placeRequests()).toHaveLength(1);
-    expect(await pending()).toHaveLength(1);
+    expect((await placeRequests()).length).toBeLessThanOrEqual(1);
+    expect((await pending()).length).toBe((await placeRequests()).length);
 
-    // Once the first has finished, every retry is a replay of the same reply.
+    // Once the first has finished, every retry is a replay of the same reply (or, if no twin sent, the one place).
     const again = await place(key);
     expect(again.status).toBe(201);
-    expect(again.body).toMatchObject({ al_id: placed[0]!.body.al_id, idempotency: { key, replayed: true } });
+    if (placed[0])
+      expect(again.body).toMatchObject({ al_id: placed[0].body.al_id, idempotency: { key, replayed: true } });
     expect(await placeRequests()).toHaveLength(1);
+    expect(await pending()).toHaveLength(1);
   });
 
   it('the same key with another body is IDEMPOTENCY_KEY_REUSED and places nothing', async () => {
