@@ -10,7 +10,7 @@ import { toGatewayError } from '../contract/errors.js';
 import { sourceOf } from '../contract/gateway-request.js';
 import type { AnyOperation } from '../contract/operation.js';
 import { writeLog } from '../runtime/logger.js';
-import type { GatewayContext } from './context.js';
+import { type GatewayContext, openRecord } from './context.js';
 
 /** `String(cause)`, capped, and safe for causes whose `toString` throws or is not a function. */
 const describeCause = (cause: unknown): string => {
@@ -27,7 +27,8 @@ export const accessLog = (
 ): MiddlewareObj<unknown, unknown, Error, GatewayContext> => ({
   name: 'accessLog',
   before: (request) => {
-    request.context.gateway = { startedAt: performance.now(), source: sourceOf(request.event) };
+    // The request's record, opened here (the stack's first middleware) and written by the order path.
+    request.context.gateway = openRecord(sourceOf(request.event));
   },
   after: (request) => {
     const state = request.context.gateway;
@@ -35,9 +36,9 @@ export const accessLog = (
       operation: operation.name,
       source: state.source,
       latencyMs: Math.round((performance.now() - state.startedAt) * 10) / 10,
-      brokerStat: state.brokerStat,
-      brokerAttempts: state.brokerAttempts,
-      ...(state.copy ? { copy: state.copy } : {}),
+      brokerStat: state.facts.brokerStat,
+      brokerAttempts: state.facts.brokerAttempts,
+      ...(state.facts.copy ? { copy: state.facts.copy } : {}),
     });
   },
   onError: (request) => {

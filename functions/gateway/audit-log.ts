@@ -58,11 +58,11 @@ export const auditLog = (
         source: state.source,
         idempotencyKey: state.request?.options.idempotencyKey,
         dryRun: state.request?.options.dryRun ?? false,
-        order: orderSummary(state.input ?? state.request?.payload),
+        order: orderSummary(state.order?.input ?? state.request?.payload),
         // Both, when the gateway changed the order (a market order sent as a protected limit order).
-        ...(state.requestedInput === undefined ? {} : { requestedOrder: orderSummary(state.requestedInput) }),
+        ...(state.order?.requested === undefined ? {} : { requestedOrder: orderSummary(state.order.requested) }),
         // What was done to a market order: the price type and price sent, the band and the tick.
-        ...(state.converted === undefined ? {} : { converted: state.converted }),
+        ...(state.order?.converted === undefined ? {} : { converted: state.order.converted }),
         ...fields,
       },
     });
@@ -72,12 +72,12 @@ export const auditLog = (
     after: (request) => {
       const state = request.context.gateway;
       const result = (request.response ?? {}) as Record<string, unknown>;
-      const outcome = state.request?.options.dryRun ? 'dry_run' : state.replayed ? 'replayed' : 'succeeded';
+      const outcome = state.request?.options.dryRun ? 'dry_run' : state.facts.replayed ? 'replayed' : 'succeeded';
       record(state, {
         outcome,
         al_id: boundedView(result.al_id),
         brokerStat: boundedView(result.stat),
-        brokerAttempts: state.brokerAttempts,
+        brokerAttempts: state.facts.brokerAttempts,
       });
     },
     onError: (request) => {
@@ -88,7 +88,7 @@ export const auditLog = (
         outcome: error.outcome === 'unknown' ? 'unknown' : 'rejected',
         code: error.code,
         brokerMessage: error.brokerMessage === undefined ? undefined : capText(error.brokerMessage),
-        al_id: (state.input as { al_id?: unknown } | undefined)?.al_id,
+        al_id: (state.order?.input as { al_id?: unknown } | undefined)?.al_id,
       });
     },
   };

@@ -1,50 +1,50 @@
-/** The request context: what the shared middlewares and the executor share through the Lambda context. */
+/**
+ * The request's record: what the observing middlewares (access log, metrics, HTTP response, audit) read once the
+ * request has ended, whether it succeeded or failed. The order path's steps never read it: each step returns a typed
+ * value the next step is given (order-path.ts); the path writes here what the logs and metrics must tell, as it
+ * happens, so a failure still tells how far the request got. Every optional field is "not reached (yet)".
+ */
 import type { Context } from 'aws-lambda';
 
 import type { GatewayRequest, RequestSource } from '../contract/gateway-request.js';
-import type { CheckedRules } from '../safety/market-rules.js';
 import type { Converted } from '../schemas/conversion.js';
-import type { BrokerSession } from '../schemas/session.js';
+import type { ExecutionFacts } from './executor.js';
 import type { CopyMiss } from './order-copy.js';
-import type { EventFate } from './order-events.js';
 
-export interface GatewayState {
-  startedAt: number;
-  source: RequestSource;
-  request?: GatewayRequest;
-  /** The validated input (the operation schema's output), market orders already converted (order-safety.ts). */
-  input?: unknown;
+/** The order as the last step that reached it had it: validated, merged (a PATCH), checked and priced. */
+export interface RecordedOrder {
+  input: unknown;
   /** The validated input as the caller asked, when the deployment rewrote it (a market order made a limit order). */
-  requestedInput?: unknown;
-  /** A PATCH: the caller's changes (and If-Match), which an idempotency key stands for (order-patch.ts). */
-  idempotencyInput?: unknown;
-  /** A PATCH: the checks made right before sending (If-Match, the order read again), inside the idempotent step. */
-  beforeSend?: () => Promise<void>;
-  /** A modify, PATCH or cancel: its order's lease, asked for (order-lease.ts); resolves once held, rejects ORDER_BUSY. */
-  lease?: Promise<void>;
-  /** Gives the lease back (kept for the late window when `error` is an unknown outcome); the reply waits for it. */
-  endLease?: (error?: unknown) => Promise<void>;
+  requested?: unknown;
   /** What was done to its market orders (the reply, the audit record and the event say it). */
   converted?: Converted;
-  session?: () => Promise<BrokerSession>;
-  refreshSession?: () => Promise<BrokerSession>;
-  /** Set by the handler for the access log: the broker's `stat` and how many calls were sent. */
+}
+
+/** What happened, for the access log and the metrics: the executor's facts, the broker's `stat`, the copy's answer. */
+export interface RequestFacts extends ExecutionFacts {
+  /** The broker's `stat` of a success. */
   brokerStat?: string;
-  brokerAttempts?: number;
-  /** Milliseconds spent in the broker call (all attempts). */
-  brokerMs?: number;
-  /** Set by the executor: what the lifecycle event of this success became (in the outbox, published, or neither). */
-  event?: EventFate;
-  /** DynamoDB calls the order-rate governor's permit took (order writes only). */
-  governorCalls?: number;
-  /** The result came from an idempotency record, not a new broker call. */
-  replayed?: boolean;
-  /** The exchange's rules checked on the order (exchange-rules.ts), for the dry run's reply. */
-  exchangeRules?: CheckedRules;
   /** GetGTTOrder: answered from the watcher's copy (`hit`), or why the broker's list was read (order-copy.ts). */
   copy?: 'hit' | CopyMiss;
 }
 
-export interface GatewayContext extends Context {
-  gateway: GatewayState;
+export interface RequestRecord {
+  startedAt: number;
+  source: RequestSource;
+  /** The request as read, set before its validation (the audit record of a refused request shows what was asked). */
+  request?: GatewayRequest;
+  /** Absent until the input passed validation. */
+  order?: RecordedOrder;
+  facts: RequestFacts;
 }
+
+export interface GatewayContext extends Context {
+  gateway: RequestRecord;
+}
+
+/** A new record, as the stack's first middleware opens it (access-log.ts). */
+export const openRecord = (source: RequestSource): RequestRecord => ({
+  startedAt: performance.now(),
+  source,
+  facts: {},
+});

@@ -11,7 +11,7 @@
  * The read is one promise (`todaysRules`) that depends only on the session and the order's symbol: it could start
  * beside the order core's first round trip (the journal's claim) if the core wants to overlap them.
  */
-import type { MiddlewareObj } from '@middy/core';
+import type { Context } from 'aws-lambda';
 
 import { type BrokerCallDeps } from '../broker/call-broker.js';
 import { closestSymbols } from '../broker/instruments.js';
@@ -22,58 +22,74 @@ import { todaysRules } from '../instruments/rules.js';
 import type { GatewayConfig } from '../runtime/config.js';
 import { checkExchangeRules, ruledOrders } from '../safety/exchange-rules.js';
 import { checkGuardrails } from '../safety/guardrails.js';
-import { checkedRules } from '../safety/market-rules.js';
+import { type CheckedRules, checkedRules } from '../safety/market-rules.js';
 import { priceInput } from '../safety/priced-orders.js';
-import type { GatewayContext } from './context.js';
+import type { LoadedSession } from './broker-session.js';
+import type { CheckedOrder } from './order-safety.js';
 
-export const exchangeRules = (
+/** The checked order once the exchange's rules passed: what was checked, and where it came from (the dry run's reply). */
+export interface RuledOrder extends CheckedOrder {
+  exchangeRules?: CheckedRules;
+}
+
+export interface RulesReader {
+  settings: GatewayConfig;
+  deps: BrokerCallDeps;
+  copy?: InstrumentCopy | undefined;
+  onCopyError?: (error: unknown, what: 'read' | 'write') => void;
+}
+
+/** `repriced` is told a converted order priced again on the instrument's tick, before the guardrails judge it. */
+export const exchangeRules = async (
   operation: AnyOperation,
-  config: () => GatewayConfig,
-  copy: () => InstrumentCopy | undefined = () => undefined,
-  onCopyError: (error: unknown, what: 'read' | 'write') => void = () => {},
-): MiddlewareObj<unknown, unknown, Error, GatewayContext> => ({
-  name: 'exchangeRules',
-  before: async (request) => {
-    if (!operation.guardedOrders) return;
-    const state = request.context.gateway;
-    if (!state.session || !state.refreshSession) return;
-    const orders = ruledOrders(state.input);
-    const { exch, tsym } = orders[0]!;
-    const deps = brokerDeps(request.context, config());
-    const rules = await todaysRules(exch, tsym, deps, { copy: copy(), onCopyError });
-    if (state.converted) {
-      // A converted market order's price goes on the instrument's tick (inward: inside the band), not PRICE_TICK's;
-      // the guardrails judge the price that is sent.
-      const settings = config();
-      const priced = priceInput(operation, state.requestedInput, settings, rules.tick);
-      state.input = priced.input;
-      if (priced.converted) state.converted = priced.converted;
-      for (const order of operation.guardedOrders(state.input)) checkGuardrails(operation.name, order, settings);
-    }
-    checkExchangeRules(state.converted ? ruledOrders(state.input) : orders, rules);
-    state.exchangeRules = checkedRules(exch, tsym, rules, rules.source);
-  },
-  // A symbol SearchScrip lists but the broker still refuses (`Invalid Trading Symbol`): the closest listed ones too.
-  onError: async (request) => {
-    const error = request.error;
-    const state = request.context.gateway;
-    if (
-      !operation.guardedOrders ||
-      !(error instanceof GatewayError) ||
-      error.code !== 'BROKER_REJECTED' ||
-      !/Invalid Trading Symbol/i.test(error.brokerMessage ?? '') ||
-      !state.session ||
-      !state.refreshSession
-    )
-      return;
-    const { exch, tsym } = ruledOrders(state.input)[0]!;
-    const suggestions = await closestSymbols(exch, tsym, brokerDeps(request.context, config())).catch(() => []);
-    if (suggestions.length > 0) error.message = `${error.message} Did you mean ${suggestions.join(', ')}?`;
-  },
-});
+  checked: CheckedOrder,
+  reader: RulesReader,
+  repriced: (order: CheckedOrder) => void = () => undefined,
+): Promise<RuledOrder> => {
+  if (!operation.guardedOrders) return checked;
+  const orders = ruledOrders(checked.input);
+  const { exch, tsym } = orders[0]!;
+  const rules = await todaysRules(exch, tsym, reader.deps, {
+    copy: reader.copy,
+    onCopyError: reader.onCopyError ?? (() => undefined),
+  });
+  let order = checked;
+  if (checked.converted) {
+    // A converted market order's price goes on the instrument's tick (inward: inside the band), not PRICE_TICK's;
+    // the guardrails judge the price that is sent.
+    const priced = priceInput(operation, checked.requested, reader.settings, rules.tick);
+    order = { ...checked, input: priced.input, ...(priced.converted ? { converted: priced.converted } : {}) };
+    repriced(order);
+    for (const leg of operation.guardedOrders(order.input)) checkGuardrails(operation.name, leg, reader.settings);
+  }
+  checkExchangeRules(order.converted ? ruledOrders(order.input) : orders, rules);
+  return { ...order, exchangeRules: checkedRules(exch, tsym, rules, rules.source) };
+};
 
-/** The broker call of a middleware's read (SearchScrip, a PATCH's order), bounded by the Lambda's time left. */
-export const brokerDeps = (context: GatewayContext, settings: GatewayConfig): BrokerCallDeps => ({
+/**
+ * A symbol SearchScrip lists but the broker still refuses (`Invalid Trading Symbol`): the closest listed ones are
+ * added to the error's message. Any other failure is left as it is.
+ */
+export const suggestSymbols = async (
+  operation: AnyOperation,
+  input: unknown,
+  error: unknown,
+  deps: BrokerCallDeps,
+): Promise<void> => {
+  if (
+    !operation.guardedOrders ||
+    !(error instanceof GatewayError) ||
+    error.code !== 'BROKER_REJECTED' ||
+    !/Invalid Trading Symbol/i.test(error.brokerMessage ?? '')
+  )
+    return;
+  const { exch, tsym } = ruledOrders(input)[0]!;
+  const suggestions = await closestSymbols(exch, tsym, deps).catch(() => []);
+  if (suggestions.length > 0) error.message = `${error.message} Did you mean ${suggestions.join(', ')}?`;
+};
+
+/** The broker call of a step's read (SearchScrip, a PATCH's order), bounded by the Lambda's time left. */
+export const brokerDeps = (context: Context, settings: GatewayConfig, session: LoadedSession): BrokerCallDeps => ({
   baseUrl: settings.brokerBaseUrl,
   auth: settings.brokerAuth,
   timeoutMs: () =>
@@ -86,6 +102,6 @@ export const brokerDeps = (context: GatewayContext, settings: GatewayConfig): Br
           : Number.POSITIVE_INFINITY) - 1_000,
       ),
     ),
-  session: context.gateway.session!,
-  refreshSession: context.gateway.refreshSession!,
+  session: session.session,
+  refreshSession: session.refreshSession,
 });

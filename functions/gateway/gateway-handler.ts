@@ -1,13 +1,15 @@
 /**
  * The shared stack every operation Lambda runs: one Middy pipeline, bound to one entry of the operation table.
  *
- *   functionShell (injectLambdaContext, logMetrics) -> errorContract -> accessLog -> operationMetrics -> httpResponse
- *     -> auditLog -> parseRequest -> orderSafety -> brokerSession -> exchangeRules -> handler (executor.ts)
+ *   functionShell (injectLambdaContext, logMetrics, errorContract) -> accessLog -> operationMetrics -> httpResponse
+ *     -> auditLog -> handler: the order path (order-path.ts)
  *
- * (a PATCH: parseRequest -> brokerSession -> orderPatch -> orderSafety -> exchangeRules: the order read and merged
- * first, order-patch.ts)
+ * The middlewares observe; the order path acts: parseRequest -> orderSafety -> brokerSession -> orderLease ->
+ * exchangeRules -> executor, each step given the typed values the steps before it returned (a PATCH:
+ * parseRequest -> brokerSession -> orderLease -> orderPatch -> orderSafety -> exchangeRules -> executor). The path
+ * writes the request's record (context.ts) that the middlewares read when it ends.
  *
- * The handler is the executor: it takes a permit from the account's order-rate governor before every broker write
+ * The executor: it takes a permit from the account's order-rate governor before every broker write
  * of an `order` entry (safety/trading-controls.ts; the kill switch's state is read with it), inside the idempotent
  * step, and hands a success's lifecycle events to the outbox itself (order-events.ts): in the idempotency record's
  * completing write, or in an outbox item of their own.
@@ -21,31 +23,24 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
 
 import { SessionSource } from '../broker/session.js';
-import { InternalError } from '../contract/errors.js';
 import { type AnyOperation, usesTradingControls } from '../contract/operation.js';
 import type { EventsConfig, GatewayEvents } from '../events/producer.js';
 import type { InstrumentCopy } from '../instruments/copy.js';
-import { errorContract } from '../middleware/error-contract.js';
 import { functionShell } from '../middleware/function-shell.js';
 import type { OrderJournal } from '../orders/journal.js';
 import { OrderLeases } from '../orders/lease.js';
 import { type GatewayConfig, type GatewaySettings, parseGatewayConfig } from '../runtime/config.js';
-import { logger as defaultLogger, writeLog } from '../runtime/logger.js';
+import { logger as defaultLogger } from '../runtime/logger.js';
 import type { TradingControls } from '../safety/trading-controls.js';
 import { metricNamespace, SERVICE_NAME } from '../schemas/names.js';
 import { accessLog } from './access-log.js';
 import { auditLog } from './audit-log.js';
-import { brokerSession } from './broker-session.js';
 import type { GatewayContext } from './context.js';
-import { exchangeRules } from './exchange-rules.js';
-import { execute } from './executor.js';
 import { httpResponse } from './http-response.js';
 import { operationMetrics } from './operation-metrics.js';
 import { OrderCopy } from './order-copy.js';
-import { changesAnOrder, orderLease } from './order-lease.js';
-import { orderPatch } from './order-patch.js';
-import { orderSafety } from './order-safety.js';
-import { parseRequest } from './parse-request.js';
+import { changesAnOrder } from './order-lease.js';
+import { orderPath, type PathParts } from './order-path.js';
 
 /** Builds the idempotency executor of one operation (see core/idempotency.ts: `dynamoIdempotency`). */
 export type IdempotencyFactory = (
@@ -123,24 +118,10 @@ export interface GatewayOptions {
 /** A Lambda handler for either entry shape: resolves with the HTTP response or the result, or throws a named error. */
 export type GatewayHandler = (event: unknown, context: Context) => Promise<unknown>;
 
-interface Runtime {
-  config: GatewayConfig;
-  sessions: SessionSource;
-  idempotency?: OrderJournal;
-  events?: GatewayEvents;
-  controls?: TradingControls;
-  /** One change per order at a time (modify, PATCH, cancel): the leases on the control table. */
-  leases?: OrderLeases;
-  /** The one-order read: the watcher's copy of the pending list, where the deployment has the events table. */
-  copy?: OrderCopy;
-  /** The account's copy of the instruments' rules (place and modify). */
-  instruments?: InstrumentCopy;
-}
-
 /** Per-container state, built on first use so a bad configuration is a clean CONFIGURATION_ERROR reply. */
 const lazyRuntime = (operation: AnyOperation, options: GatewayOptions) => {
-  let runtime: Runtime | undefined;
-  return (): Runtime => {
+  let runtime: PathParts | undefined;
+  return (): PathParts => {
     if (!runtime) {
       const config = parseGatewayConfig(options.config ?? options.env ?? process.env);
       runtime = {
@@ -230,91 +211,20 @@ export const createGatewayStack = (operation: AnyOperation, options: GatewayOpti
     });
 
   const audit = auditLog(operation, logger);
-  // The shell every function runs in (logger context, metrics), then the gateway's own stack.
-  const handler = functionShell<unknown, unknown, GatewayContext>({ logger, metrics })
-    .use(errorContract<GatewayContext>({ typed: options.inProcess === true }))
+  const path = orderPath(operation, runtime, logger);
+  // The shell every function runs in (logger context, metrics, the error contract), then the observers of the
+  // request's record; the handler is the order path (order-path.ts): its steps hand each other typed values.
+  const handler = functionShell<unknown, unknown, GatewayContext>({
+    logger,
+    metrics,
+    trigger: 'api',
+    typed: options.inProcess === true,
+  })
     .use(accessLog(operation, logger))
     .use(operationMetrics(operation, metrics))
     .use(httpResponse(operation))
     .use(audit ? [audit] : [])
-    .use(parseRequest(operation))
-    // A PATCH reads the order first (the session before order safety), so every check judges the merged order.
-    .use(
-      operation.patch
-        ? [
-            brokerSession(() => runtime().sessions, operation.kind),
-            orderLease(() => runtime().leases),
-            orderPatch(operation, () => runtime().config),
-          ]
-        : [],
-    )
-    .use(orderSafety(operation, () => runtime().config))
-    .use(
-      operation.patch
-        ? []
-        : [
-            brokerSession(() => runtime().sessions, operation.kind),
-            ...(changesAnOrder(operation) ? [orderLease(() => runtime().leases)] : []),
-          ],
-    )
-    .use(
-      exchangeRules(
-        operation,
-        () => runtime().config,
-        () => runtime().instruments,
-        (error, what) =>
-          writeLog(logger, 'warn', `instrument copy ${what} failed; the broker is read instead`, {
-            error: error instanceof Error ? error.message : String(error),
-          }),
-      ),
-    )
-    .handler(async (_event, context) => {
-      const state = context.gateway;
-      if (!state.request || !state.session || !state.refreshSession) {
-        throw new InternalError('The shared middlewares did not run');
-      }
-      const { config, idempotency, controls, sessions, events, copy } = runtime();
-      // One order by id: the watcher's copy while fresh (order-copy.ts), unless the caller asks the broker.
-      const wanted = state.input as { al_id?: string; fresh?: boolean };
-      if (copy && wanted.al_id !== undefined) {
-        const read = wanted.fresh
-          ? ({ miss: 'fresh-asked' } as const)
-          : await copy.read(wanted.al_id, (await state.session()).uid);
-        if ('order' in read) {
-          state.copy = 'hit';
-          state.brokerStat = 'Ok';
-          return read.order;
-        }
-        state.copy = read.miss;
-      }
-      // Dry run, idempotent call or plain call: executor.ts; the state learns what happened as it happens, and the
-      // success's events are in the outbox (or said not to be) by the time it returns.
-      const { result } = await execute(
-        {
-          operation,
-          config,
-          input: state.input,
-          converted: state.converted,
-          idempotencyInput: state.idempotencyInput,
-          beforeSend: state.beforeSend,
-          lease: state.lease,
-          endLease: state.endLease,
-          options: state.request.options,
-          session: state.session,
-          refreshSession: state.refreshSession,
-          sessions,
-          idempotency,
-          controls,
-          events,
-          context,
-          logger,
-          exchangeRules: state.exchangeRules,
-        },
-        state,
-      );
-      state.brokerStat = typeof result === 'object' && result !== null && 'stat' in result ? String(result.stat) : 'Ok';
-      return result;
-    });
+    .handler((event, context) => path(event, context, context.gateway));
   // Callers pass a plain Lambda context; accessLog adds the `gateway` state before anything reads it.
   return handler as unknown as GatewayHandler;
 };

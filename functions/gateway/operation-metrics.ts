@@ -11,15 +11,15 @@ import type { MiddlewareObj } from '@middy/core';
 
 import { toGatewayError } from '../contract/errors.js';
 import type { AnyOperation } from '../contract/operation.js';
-import type { GatewayContext, GatewayState } from './context.js';
+import type { GatewayContext, RequestFacts } from './context.js';
 
-const brokerMetrics = (metrics: Metrics, state: GatewayState | undefined) => {
+const brokerMetrics = (metrics: Metrics, state: RequestFacts | undefined) => {
   if (state?.brokerMs !== undefined) metrics.addMetric('BrokerLatency', MetricUnit.Milliseconds, state.brokerMs);
   if (state?.brokerAttempts !== undefined) metrics.addMetric('BrokerAttempts', MetricUnit.Count, state.brokerAttempts);
 };
 
 /** The success's event: queued in the outbox, published directly (the outbox failed), or neither. */
-const eventMetrics = (metrics: Metrics, state: GatewayState | undefined) => {
+const eventMetrics = (metrics: Metrics, state: RequestFacts | undefined) => {
   if (state?.event?.status === 'queued') metrics.addMetric('EventsQueued', MetricUnit.Count, 1);
   if (state?.event?.status === 'published') metrics.addMetric('EventsPublished', MetricUnit.Count, 1);
   if (state?.event?.status === 'failed') metrics.addMetric('EventQueueFailures', MetricUnit.Count, 1);
@@ -31,7 +31,7 @@ export const operationMetrics = (
 ): MiddlewareObj<unknown, unknown, Error, GatewayContext> => ({
   name: 'operationMetrics',
   after: (request) => {
-    const state = request.context.gateway;
+    const state = request.context.gateway.facts;
     metrics.addMetric('Requests', MetricUnit.Count, 1);
     metrics.addMetric('Succeeded', MetricUnit.Count, 1);
     brokerMetrics(metrics, state);
@@ -39,7 +39,8 @@ export const operationMetrics = (
     eventMetrics(metrics, state);
   },
   onError: (request) => {
-    const state = request.context.gateway as GatewayState | undefined;
+    // Absent when the failure came before the record was opened.
+    const state = (request.context.gateway as GatewayContext['gateway'] | undefined)?.facts;
     const code = toGatewayError(request.error).code;
     metrics.addMetric('Requests', MetricUnit.Count, 1);
     metrics.addMetric('Failed', MetricUnit.Count, 1);

@@ -5,21 +5,19 @@
  * merged order (market-order protection, guardrails, the exchange's rules, the kill switch, the jData, the event).
  *
  * No silent overwrite: an `If-Match` that is not the order's version, or an order that changed between this read
- * and a second read made right before sending (the executor calls `beforeSend` inside the idempotent step, so an
+ * and a second read made right before sending (the executor calls the returned `beforeSend` inside the idempotent step, so an
  * idempotent replay is answered without either), is `412 ORDER_CHANGED` naming the fields, and nothing is sent.
  * The window left is the broker's own: between that second read and the modify reaching it (the broker has no
  * conditional modify).
  */
-import type { MiddlewareObj } from '@middy/core';
-
-import { callBroker } from '../broker/call-broker.js';
+import { type BrokerCallDeps, callBroker } from '../broker/call-broker.js';
 import { versionOfIfMatch } from '../broker/order-patch.js';
-import { GatewayError, InternalError, OrderChangedError } from '../contract/errors.js';
+import { GatewayError, OrderChangedError } from '../contract/errors.js';
 import type { AnyOperation } from '../contract/operation.js';
 import { describeIssues, validationFailed } from '../contract/validate-input.js';
-import type { GatewayConfig } from '../runtime/config.js';
-import type { GatewayContext } from './context.js';
-import { brokerDeps } from './exchange-rules.js';
+import type { ParsedRequest } from './parse-request.js';
+
+type PatchSpec = NonNullable<AnyOperation['patch']>;
 
 const changedError = (alId: string, fields: readonly string[], how: 'If-Match' | 'read') =>
   new OrderChangedError(
@@ -32,39 +30,43 @@ const changedError = (alId: string, fields: readonly string[], how: 'If-Match' |
     },
   );
 
-export const orderPatch = (
-  operation: AnyOperation,
-  config: () => GatewayConfig,
-): MiddlewareObj<unknown, unknown, Error, GatewayContext> => ({
-  name: 'orderPatch',
-  before: async (request) => {
-    const patch = operation.patch;
-    if (!patch) return;
-    const state = request.context.gateway;
-    if (!state.session || !state.refreshSession) throw new InternalError('The session was not loaded before a PATCH');
-    const { al_id: alId, ...changes } = state.input as Record<string, unknown> & { al_id: string };
-    const deps = brokerDeps(request.context, config());
-    const read = async (): Promise<unknown> => (await callBroker(patch.read, { al_id: alId }, deps)).result;
+/** The modify of the merged order: what is checked and sent, what a key stands for, and the check before sending. */
+export interface PatchedOrder {
+  /** The pending order with the caller's changes laid over it, checked with the modify's own schema. */
+  input: unknown;
+  /** The caller's changes (and If-Match): what an idempotency key stands for. */
+  idempotencyInput: unknown;
+  /** The checks made right before sending (If-Match, the order read again), inside the idempotent step. */
+  beforeSend: () => Promise<void>;
+}
 
-    const record = await read();
-    const version = patch.version(record);
-    const parsed = patch.full.safeParse(patch.merge(record, changes));
-    if (!parsed.success) {
-      const error = validationFailed(
-        describeIssues(parsed.error.issues),
-        `The order with these changes is not a valid order (the others as the broker holds them)`,
-      );
-      error.outcome = 'not_executed';
-      throw error;
-    }
+export const orderPatch = async (
+  patch: PatchSpec,
+  parsed: ParsedRequest,
+  deps: BrokerCallDeps,
+): Promise<PatchedOrder> => {
+  const { al_id: alId, ...changes } = parsed.input as Record<string, unknown> & { al_id: string };
+  const read = async (): Promise<unknown> => (await callBroker(patch.read, { al_id: alId }, deps)).result;
+
+  const record = await read();
+  const version = patch.version(record);
+  const merged = patch.full.safeParse(patch.merge(record, changes));
+  if (!merged.success) {
+    const error = validationFailed(
+      describeIssues(merged.error.issues),
+      `The order with these changes is not a valid order (the others as the broker holds them)`,
+    );
+    error.outcome = 'not_executed';
+    throw error;
+  }
+  const ifMatch = parsed.request.options.ifMatch;
+  const asked = ifMatch === undefined ? undefined : versionOfIfMatch(ifMatch);
+  const stale = asked === undefined || asked === '*' ? [] : patch.changed(asked, record);
+  return {
+    input: merged.data,
     // The caller's changes (and If-Match) are what an idempotency key stands for; the merged order is what is sent.
-    state.idempotencyInput = { ...(state.input as object), ifMatch: state.request?.options.ifMatch };
-    state.input = parsed.data;
-
-    const ifMatch = state.request?.options.ifMatch;
-    const asked = ifMatch === undefined ? undefined : versionOfIfMatch(ifMatch);
-    const stale = asked === undefined || asked === '*' ? [] : patch.changed(asked, record);
-    state.beforeSend = async () => {
+    idempotencyInput: { ...(parsed.input as object), ifMatch },
+    beforeSend: async () => {
       if (stale.length) throw changedError(alId, stale, 'If-Match');
       let now: unknown;
       try {
@@ -76,6 +78,6 @@ export const orderPatch = (
       }
       const changed = patch.changed(version, now);
       if (changed.length) throw changedError(alId, changed, 'read');
-    };
-  },
-});
+    },
+  };
+};

@@ -1,16 +1,17 @@
 /**
  * The shell of a manifest function with routes of its own (plans, the kill switch, the events history): Powertools'
- * logger and metrics (middleware/function-shell.ts), the request rules (routed-request.ts), and one error contract
- * for both ways in: an HTTP reply with the contract's body and status, or a named error for a direct caller. The
+ * logger and metrics and the one error contract for both ways in (middleware/function-shell.ts: an HTTP reply with
+ * the contract's body and status, or a named error for a direct caller), its own line per failure, and the request
+ * rules (routed-request.ts). The
  * function itself is `run(request, context)`: what to do for one route, given a request that passed every rule.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
+import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 
 import { fromDirectInvocation } from '../contract/errors.js';
 import { isHttpApiEvent } from '../contract/gateway-request.js';
 import type { FunctionEntry } from '../manifest/types.js';
-import { directInvocationError, httpErrorResponse } from '../middleware/error-contract.js';
 import { functionShell } from '../middleware/function-shell.js';
 import { writeLog } from '../runtime/logger.js';
 import { readRoutedRequest, type RoutedRequest } from './routed-request.js';
@@ -24,27 +25,30 @@ export interface RoutedReply {
 /** `event`: the raw event, for what a route reads of its envelope (the API's own domain name). */
 export type RoutedRun = (request: RoutedRequest, context: Context, event: unknown) => Promise<RoutedReply>;
 
+/** The function's own line per failure (`<name> call failed`, with its code), before the error contract renders it. */
+export const routedFailureLog = (entry: FunctionEntry, logger: Logger): MiddlewareObj => ({
+  name: 'routedFailureLog',
+  onError: (request) => {
+    // A failure of the operation table's own entries (run in-process) arrives as their direct-invocation error.
+    const failure = fromDirectInvocation(request.error);
+    writeLog(logger, failure.status >= 500 ? 'error' : 'warn', `${entry.name} call failed`, {
+      code: failure.code,
+      message: failure.message,
+    });
+  },
+});
+
 export const createRoutedFunction = (entry: FunctionEntry, run: RoutedRun, options: { logger: Logger }) =>
-  functionShell<unknown, unknown>({ logger: options.logger }).handler(async (event: unknown, context: Context) => {
-    const http = isHttpApiEvent(event);
-    try {
+  functionShell<unknown, unknown>({ logger: options.logger, trigger: 'api' })
+    .use(routedFailureLog(entry, options.logger))
+    .handler(async (event: unknown, context: Context) => {
       const request = readRoutedRequest(entry, event);
       const reply = await run(request, context, event);
-      return http
+      return isHttpApiEvent(event)
         ? ({
             statusCode: reply.status ?? request.route.successStatus,
             headers: { 'content-type': 'application/json' },
             body: JSON.stringify(reply.body),
           } satisfies APIGatewayProxyStructuredResultV2)
         : reply.body;
-    } catch (error) {
-      // A failure of the operation table's own entries (run in-process) arrives as their direct-invocation error.
-      const failure = fromDirectInvocation(error);
-      writeLog(options.logger, failure.status >= 500 ? 'error' : 'warn', `${entry.name} call failed`, {
-        code: failure.code,
-        message: failure.message,
-      });
-      if (http) return httpErrorResponse(failure);
-      throw directInvocationError(failure);
-    }
-  });
+    });

@@ -1,21 +1,47 @@
 /**
- * Maps every failure to the one error contract. Over HTTP: `{ error: {...} }` with the code's status. On a direct
- * invocation: the GatewayError is rethrown, its `name` being the code in PascalCase (e.g. `SessionExpired`) and
- * its message the JSON error body, so Step Functions can match `Error` and parse `Cause`.
+ * Maps every failure of every function to the one error contract, told how the function was triggered:
+ *
+ * - `api` (HTTP API or a direct invocation, the event says which): over HTTP, `{ error: {...} }` with the code's
+ *   status; on a direct invocation, a named error: `name` the code in PascalCase (e.g. `SessionExpired`), message
+ *   the JSON error body, so Step Functions can match `Error` and parse `Cause`.
+ * - `queue` (SQS, a DynamoDB stream): the handler reports the items it could not do as `batchItemFailures`; a failure
+ *   of the whole batch leaves as the named error, so every item is delivered again and the Errors alarm counts it.
+ * - `schedule` (EventBridge Scheduler): the named error, so the schedule's retries and the Errors alarm see it.
+ *
+ * A failure that is already a direct-invocation error (a table entry called in-process) is read back to its code.
  */
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 
-import { type GatewayError, InternalError, toGatewayError } from '../contract/errors.js';
-import { sourceOf } from '../contract/gateway-request.js';
+import { fromDirectInvocation, type GatewayError, InternalError } from '../contract/errors.js';
+import { isHttpApiEvent } from '../contract/gateway-request.js';
 import { redactError } from '../contract/redact.js';
 import { retryAfterSeconds } from '../safety/trading-controls.js';
 
-export const httpErrorResponse = (error: GatewayError): APIGatewayProxyStructuredResultV2 => ({
+/** How a function is invoked, which decides the shape its failures leave in. */
+export type Trigger = 'api' | 'queue' | 'schedule';
+
+export interface ErrorContractOptions {
+  /** The function's trigger; a function invoked more than one way says which from the event. */
+  trigger: Trigger | ((event: unknown) => Trigger);
+  /**
+   * The handler is called in-process by another function of the set (plans, signals, the kill switch): a direct
+   * invocation's failure stays the typed GatewayError (redacted), never a JSON body in a message to parse back.
+   */
+  typed?: boolean;
+  /** Headers an HTTP error reply carries besides the contract's (e.g. `cache-control`). */
+  headers?: Record<string, string>;
+}
+
+export const httpErrorResponse = (
+  error: GatewayError,
+  headers: Record<string, string> = {},
+): APIGatewayProxyStructuredResultV2 => ({
   statusCode: error.status,
   headers: {
     'content-type': 'application/json',
     ...(error.code === 'RATE_LIMITED' ? { 'retry-after': String(retryAfterSeconds(error.details)) } : {}),
+    ...headers,
   },
   body: JSON.stringify({ error: error.toBody() }),
 });
@@ -27,27 +53,24 @@ export const directInvocationError = (error: GatewayError): Error => {
   return thrown;
 };
 
-/**
- * `typed`: the handler is called in-process by another function of the set (plans, signals, the kill switch): a
- * direct invocation's failure stays the typed GatewayError (redacted), never a JSON body in a message to parse back.
- */
 export const errorContract = <TContext extends Context = Context>(
-  options: { typed?: boolean } = {},
+  options: ErrorContractOptions,
 ): MiddlewareObj<unknown, unknown, Error, TContext> => ({
   name: 'errorContract',
   onError: (request) => {
     // The last net before the caller: no known secret and nothing token-shaped in any error reply.
-    let error = redactError(toGatewayError(request.error));
-    const http = sourceOf(request.event) === 'http';
+    let error = redactError(fromDirectInvocation(request.error));
+    const trigger = typeof options.trigger === 'function' ? options.trigger(request.event) : options.trigger;
+    const http = trigger === 'api' && isHttpApiEvent(request.event);
     try {
-      if (http) request.response = httpErrorResponse(error);
-      else request.error = options.typed ? error : directInvocationError(error);
+      if (http) request.response = httpErrorResponse(error, options.headers);
+      else request.error = options.typed && trigger === 'api' ? error : directInvocationError(error);
     } catch (renderError) {
       // An error whose body cannot be rendered (a bug in what it carries) still leaves inside the contract.
       error = new InternalError('Unexpected error in the gateway; see the function logs for the request id.', {
         cause: renderError,
       });
-      if (http) request.response = httpErrorResponse(error);
+      if (http) request.response = httpErrorResponse(error, options.headers);
       else request.error = directInvocationError(error);
     }
   },

@@ -1,9 +1,9 @@
 /**
- * The shell every Lambda of the function set runs in, gateway operation or not: Powertools' logger with the
- * invocation's Lambda context (function name, request id, cold start) on every line, Powertools' metrics written
- * once at the end of the invocation, and (for the functions without the gateway's error contract) one log line per
- * failure naming its error code. The gateway's stack adds its own middlewares after these; the watcher and the
- * session functions wrap their handler in it directly.
+ * The shell every Lambda of the function set runs in, whatever triggers it: Powertools' logger with the invocation's
+ * Lambda context (function name, request id, cold start) on every line, Powertools' metrics written once at the end
+ * of the invocation, the one error contract told the function's trigger (error-contract.ts), and (for the functions
+ * with no log line of their own per failure) one line per failure naming its error code. The gateway's stack and the
+ * routed functions add their own middlewares after these; the other functions wrap their handler in it directly.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
@@ -13,10 +13,11 @@ import type { MiddlewareObj } from '@middy/core';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 
-import { toGatewayError } from '../contract/errors.js';
+import { fromDirectInvocation } from '../contract/errors.js';
 import { writeLog } from '../runtime/logger.js';
+import { errorContract, type ErrorContractOptions } from './error-contract.js';
 
-export interface ShellOptions {
+export interface ShellOptions extends ErrorContractOptions {
   logger: Logger;
   /** Written at the end of every invocation (absent: the function publishes no metrics). */
   metrics?: Metrics;
@@ -24,11 +25,11 @@ export interface ShellOptions {
   logFailures?: boolean;
 }
 
-/** One line per failed invocation; the error itself goes on unchanged. */
+/** One line per failed invocation; the error contract then renders the error. */
 export const failureLog = (logger: Logger): MiddlewareObj => ({
   name: 'failureLog',
   onError: (request) => {
-    const failure = toGatewayError(request.error);
+    const failure = fromDirectInvocation(request.error);
     writeLog(logger, 'error', 'function failed', { failure: { code: failure.code, message: failure.message } });
   },
 });
@@ -39,6 +40,7 @@ export const functionShell = <TEvent = unknown, TResult = unknown, TContext exte
   middy<TEvent, TResult, Error, TContext>()
     .use(injectLambdaContext(options.logger, { resetKeys: true }))
     .use(options.metrics ? [logMetrics(options.metrics)] : [])
+    .use(errorContract<TContext>(options) as MiddlewareObj<TEvent, TResult, Error, TContext>)
     .use(options.logFailures ? [failureLog(options.logger) as MiddlewareObj<TEvent, TResult, Error, TContext>] : []);
 
 /**

@@ -39,7 +39,7 @@ export const createEventForwarder = (options: ForwarderOptions) => {
     };
   });
   return shellHandler<StreamBatch, Pick<ForwardResult, 'batchItemFailures'>>(
-    { logger: options.logger, metrics, logFailures: true },
+    { logger: options.logger, metrics, logFailures: true, trigger: 'queue' },
     async (batch) => {
       const result = await forwardRecords(batch.Records ?? [], parts());
       metrics.addMetric('EventsPublished', MetricUnit.Count, result.published);

@@ -24,45 +24,48 @@ export interface EndOfDayResult {
 }
 
 export const createEndOfDayLogout = (options: { env?: Record<string, string | undefined>; logger: Logger }) =>
-  shellHandler<unknown, EndOfDayResult>({ logger: options.logger, logFailures: true }, async () => {
-    const config = parseSessionConfig(options.env ?? process.env);
-    const sessions = new SessionSource({
-      secretId: config.brokerSecretId,
-      maxAgeSeconds: 1,
-      endpoint: config.secretsManagerEndpoint,
-    });
-    const wire = {
-      baseUrl: config.brokerBaseUrl,
-      auth: config.brokerAuth,
-      timeoutMs: () => config.brokerTimeoutMs,
-    };
-    let outcome: EndOfDayResult['outcome'] = 'logged-out';
-    try {
-      const controls = config.controlTableName
-        ? dynamoTradingControls({
-            controlTableName: config.controlTableName,
-            // The session's end only: no permit is taken here.
-            orderRatePerSecond: 1,
-            orderRatePerMinute: 1,
-            dynamodbEndpoint: config.dynamodbEndpoint,
-          })
-        : undefined;
-      await logoutEverywhere(
-        logout,
-        {},
-        {
-          ...wire,
-          sessions,
-          ...(controls ? { sessionEnded: (uid: string) => controls.endSession(uid) } : {}),
-        },
-      );
-    } catch (error) {
-      // Nothing live to end: the secret is (now) marked logged out either way.
-      if (!(error instanceof SessionExpiredError)) throw error;
-      outcome = 'already';
-    }
-    const after = await sessions.fresh();
-    const loggedOutAt = after.loggedOutAt ?? new Date().toISOString();
-    options.logger.info('session logged out for the night', { session: { uid: after.uid, outcome, loggedOutAt } });
-    return { stat: 'Ok', outcome, uid: after.uid, loggedOutAt };
-  });
+  shellHandler<unknown, EndOfDayResult>(
+    { logger: options.logger, logFailures: true, trigger: 'schedule' },
+    async () => {
+      const config = parseSessionConfig(options.env ?? process.env);
+      const sessions = new SessionSource({
+        secretId: config.brokerSecretId,
+        maxAgeSeconds: 1,
+        endpoint: config.secretsManagerEndpoint,
+      });
+      const wire = {
+        baseUrl: config.brokerBaseUrl,
+        auth: config.brokerAuth,
+        timeoutMs: () => config.brokerTimeoutMs,
+      };
+      let outcome: EndOfDayResult['outcome'] = 'logged-out';
+      try {
+        const controls = config.controlTableName
+          ? dynamoTradingControls({
+              controlTableName: config.controlTableName,
+              // The session's end only: no permit is taken here.
+              orderRatePerSecond: 1,
+              orderRatePerMinute: 1,
+              dynamodbEndpoint: config.dynamodbEndpoint,
+            })
+          : undefined;
+        await logoutEverywhere(
+          logout,
+          {},
+          {
+            ...wire,
+            sessions,
+            ...(controls ? { sessionEnded: (uid: string) => controls.endSession(uid) } : {}),
+          },
+        );
+      } catch (error) {
+        // Nothing live to end: the secret is (now) marked logged out either way.
+        if (!(error instanceof SessionExpiredError)) throw error;
+        outcome = 'already';
+      }
+      const after = await sessions.fresh();
+      const loggedOutAt = after.loggedOutAt ?? new Date().toISOString();
+      options.logger.info('session logged out for the night', { session: { uid: after.uid, outcome, loggedOutAt } });
+      return { stat: 'Ok', outcome, uid: after.uid, loggedOutAt };
+    },
+  );

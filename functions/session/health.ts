@@ -14,7 +14,6 @@ import { toGatewayError } from '../contract/errors.js';
 import { isHttpApiEvent } from '../contract/gateway-request.js';
 import { readRoutedRequest } from '../gateway/routed-request.js';
 import { SESSION_HEALTH } from '../manifest/session.js';
-import { httpErrorResponse } from '../middleware/error-contract.js';
 import { shellHandler } from '../middleware/function-shell.js';
 import { clientDetails } from '../operations.js';
 import { guardrailEnv, parseConfig } from '../runtime/config.js';
@@ -116,19 +115,15 @@ export const createSessionHealthCheck = (options: {
    * alive or not (the check worked), in a shell without metrics: it publishes none, so Powertools has nothing to
    * write (and no "No application metrics" warning on every asked check).
    */
-  const scheduled = shellHandler<unknown, HealthResult>({ logger: options.logger, metrics }, () => check(true));
+  const scheduled = shellHandler<unknown, HealthResult>({ logger: options.logger, metrics, trigger: 'schedule' }, () =>
+    check(true),
+  );
   const asked = shellHandler<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(
-    { logger: options.logger },
+    // A refusal is the error contract's reply, never cached either.
+    { logger: options.logger, trigger: 'api', headers: { 'cache-control': 'no-store' } },
     async (event) => {
       // Bad input never reaches the broker: the request rules of every route (gateway/routed-request.ts).
-      try {
-        readRoutedRequest(SESSION_HEALTH, event);
-      } catch (error) {
-        return {
-          ...httpErrorResponse(toGatewayError(error)),
-          headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
-        };
-      }
+      readRoutedRequest(SESSION_HEALTH, event);
       const env = options.env ?? process.env;
       const result = {
         ...(await check(false)),

@@ -239,7 +239,7 @@ export const createOAuthHandler = (options: OAuthHandlerOptions) => {
 
   // The shell every function runs in (the invocation's context on each log line); errors are answered below.
   return shellHandler<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(
-    { logger: options.logger },
+    { logger: options.logger, trigger: 'api' },
     async (event) => {
       const started = Date.now();
       const route = `${event.requestContext?.http?.method ?? '?'} ${event.rawPath ?? '?'}`;

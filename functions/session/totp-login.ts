@@ -25,7 +25,7 @@ export interface RenewalResult {
 export const createSessionRenewal = (options: { env?: Record<string, string | undefined>; logger: Logger }) =>
   // The shell every function runs in: the invocation's context on each log line, one line per failure.
   shellHandler<unknown, RenewalResult>(
-    { logger: options.logger, logFailures: true },
+    { logger: options.logger, logFailures: true, trigger: 'schedule' },
     async (): Promise<RenewalResult> => {
       const config = parseSessionConfig(options.env ?? process.env);
       // QuickAuth's `susertoken` is a jKey session: every client sends it as `&jKey=`, none as Bearer.

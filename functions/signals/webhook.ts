@@ -45,7 +45,6 @@ import { isHttpApiEvent, readGatewayRequest } from '../contract/gateway-request.
 import { redactText } from '../contract/redact.js';
 import { routeName } from '../gateway/routed-request.js';
 import { SIGNAL_WEBHOOK } from '../manifest/strategies.js';
-import { httpErrorResponse } from '../middleware/error-contract.js';
 import { functionShell } from '../middleware/function-shell.js';
 import { parseConfig } from '../runtime/config.js';
 import { envSchema } from '../runtime/env.js';
@@ -263,7 +262,7 @@ export const createSignalWebhook = (options: WebhookOptions = {}) => {
     return json(202, { signalId, state: 'received', alerts: read.alerts.length, ...(queued ? {} : { queued: false }) });
   };
 
-  return functionShell<unknown, unknown>({ logger }).handler(async (event: unknown) => {
+  return functionShell<unknown, unknown>({ logger, trigger: 'api' }).handler(async (event: unknown) => {
     try {
       if (!isHttpApiEvent(event))
         throw new ValidationFailedError(
@@ -277,7 +276,7 @@ export const createSignalWebhook = (options: WebhookOptions = {}) => {
         code: failure.code,
         status: failure.status,
       });
-      if (isHttpApiEvent(event)) return httpErrorResponse(failure);
+      // The shell's error contract answers it: the HTTP body, or a named error for a direct invocation.
       throw error;
     }
   });

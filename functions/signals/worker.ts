@@ -24,10 +24,9 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import * as z from 'zod';
 
-import { ConfigurationError, InternalError, toGatewayError } from '../contract/errors.js';
+import { ConfigurationError, InternalError } from '../contract/errors.js';
 import { validateInput } from '../contract/validate-input.js';
 import { OutboxTable } from '../events/outbox.js';
-import { directInvocationError } from '../middleware/error-contract.js';
 import { shellHandler } from '../middleware/function-shell.js';
 import type { GatewaySettings } from '../runtime/config.js';
 import { parseGatewayConfig } from '../runtime/config.js';
@@ -185,11 +184,7 @@ export const createSignalWorker = (options: SignalWorkerOptions = {}) => {
   };
 
   const sweep = async (event: unknown, deadline: number): Promise<SweepResult> => {
-    try {
-      validateInput(sweepRequest, event ?? {});
-    } catch (error) {
-      throw directInvocationError(toGatewayError(error));
-    }
+    validateInput(sweepRequest, event ?? {});
     const result = await sweepSignals(
       { signals: parts().signals, work, logger, now: options.now ?? Date.now },
       deadline,
@@ -199,16 +194,19 @@ export const createSignalWorker = (options: SignalWorkerOptions = {}) => {
     if (more || abandoned.length || Object.values(done).some((ids) => ids.length))
       logger.info('signals swept', { ...result });
     if (abandoned.length)
-      throw directInvocationError(
-        new InternalError(
-          `The sweep gave up on ${abandoned.length} signal(s) pending longer than ${SWEEP_MAX_AGE_MS / 60_000} minutes (${abandoned.join(', ')}): they stay received and are no longer acted on (docs/signals.md).`,
-        ),
+      throw new InternalError(
+        `The sweep gave up on ${abandoned.length} signal(s) pending longer than ${SWEEP_MAX_AGE_MS / 60_000} minutes (${abandoned.join(', ')}): they stay received and are no longer acted on (docs/signals.md).`,
       );
     return result;
   };
 
-  return shellHandler<unknown, SQSBatchResponse | SweepResult>({ logger }, async (event: unknown, context: Context) => {
-    const deadline = Date.now() + (context.getRemainingTimeInMillis?.() ?? 30_000);
-    return isSqsEvent(event) ? consume(event, deadline) : sweep(event, deadline);
-  });
+  // A queue batch reports its failed messages; a failure of the schedule's sweep leaves as the named error.
+  const trigger = (event: unknown) => (isSqsEvent(event) ? ('queue' as const) : ('schedule' as const));
+  return shellHandler<unknown, SQSBatchResponse | SweepResult>(
+    { logger, trigger },
+    async (event: unknown, context: Context) => {
+      const deadline = Date.now() + (context.getRemainingTimeInMillis?.() ?? 30_000);
+      return isSqsEvent(event) ? consume(event, deadline) : sweep(event, deadline);
+    },
+  );
 };

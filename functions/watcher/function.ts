@@ -65,7 +65,7 @@ export const createGttWatcher = (options: WatcherOptions) => {
         : undefined,
   );
   return shellHandler<unknown, WatcherRun & { plans?: PlanRun }>(
-    { logger: options.logger, metrics, logFailures: true },
+    { logger: options.logger, metrics, logFailures: true, trigger: 'schedule' },
     async (_event, context) => {
       // The lease outlives the function's 12 s timeout, and expires before the next minute's run.
       const run = await runWatcher({ ...parts(), logger: options.logger, metrics, leaseMs: options.leaseMs ?? 30_000 });

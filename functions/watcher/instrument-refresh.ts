@@ -65,43 +65,46 @@ export const createInstrumentRefresh = (options: InstrumentRefreshOptions) => {
       }),
     };
   });
-  return shellHandler<unknown, RefreshRun>({ logger: options.logger, metrics, logFailures: true }, async () => {
-    const { config, copy, plans, sessions } = parts();
-    const broker = {
-      baseUrl: config.brokerBaseUrl,
-      auth: config.brokerAuth,
-      timeoutMs: () => config.brokerTimeoutMs,
-      session: () => sessions.current(),
-      refreshSession: () => sessions.refresh(),
-    };
-    const symbolsInUse = async () => {
-      const [pending, stored] = await Promise.all([
-        callBroker(getPendingGttOrders, {}, broker).then((r) => (r.result as { orders: GttOrder[] }).orders),
-        plans ? plans.list() : Promise.resolve([]),
-      ]);
-      return [
-        ...pending.map((o) => ({ exch: o.exch, tsym: o.tsym })),
-        ...stored
-          .filter((s) => !TERMINAL.includes(s.plan.state))
-          .map((s) => ({ exch: s.plan.exch, tsym: s.plan.tsym })),
-      ];
-    };
-    const run = await refreshInstruments({
-      copy,
-      broker,
-      exchanges: config.symbolMasterExchanges,
-      masterUrl: (exch) => masterUrl(exch, config.brokerBaseUrl, config.symbolMasterUrl),
-      symbolsInUse,
-      timeoutMs: Math.max(config.brokerTimeoutMs, 30_000),
-      ...(options.fetchImpl ? { fetchImpl: options.fetchImpl } : {}),
-    });
-    const failures = [...run.masters.filter((m) => 'error' in m), ...run.inUse.failed];
-    writeLog(options.logger, failures.length ? 'warn' : 'info', 'instrument copy refreshed', {
-      day: run.day,
-      masters: run.masters,
-      refreshed: run.inUse.refreshed.length,
-      failed: run.inUse.failed,
-    });
-    return run;
-  });
+  return shellHandler<unknown, RefreshRun>(
+    { logger: options.logger, metrics, logFailures: true, trigger: 'schedule' },
+    async () => {
+      const { config, copy, plans, sessions } = parts();
+      const broker = {
+        baseUrl: config.brokerBaseUrl,
+        auth: config.brokerAuth,
+        timeoutMs: () => config.brokerTimeoutMs,
+        session: () => sessions.current(),
+        refreshSession: () => sessions.refresh(),
+      };
+      const symbolsInUse = async () => {
+        const [pending, stored] = await Promise.all([
+          callBroker(getPendingGttOrders, {}, broker).then((r) => (r.result as { orders: GttOrder[] }).orders),
+          plans ? plans.list() : Promise.resolve([]),
+        ]);
+        return [
+          ...pending.map((o) => ({ exch: o.exch, tsym: o.tsym })),
+          ...stored
+            .filter((s) => !TERMINAL.includes(s.plan.state))
+            .map((s) => ({ exch: s.plan.exch, tsym: s.plan.tsym })),
+        ];
+      };
+      const run = await refreshInstruments({
+        copy,
+        broker,
+        exchanges: config.symbolMasterExchanges,
+        masterUrl: (exch) => masterUrl(exch, config.brokerBaseUrl, config.symbolMasterUrl),
+        symbolsInUse,
+        timeoutMs: Math.max(config.brokerTimeoutMs, 30_000),
+        ...(options.fetchImpl ? { fetchImpl: options.fetchImpl } : {}),
+      });
+      const failures = [...run.masters.filter((m) => 'error' in m), ...run.inUse.failed];
+      writeLog(options.logger, failures.length ? 'warn' : 'info', 'instrument copy refreshed', {
+        day: run.day,
+        masters: run.masters,
+        refreshed: run.inUse.refreshed.length,
+        failed: run.inUse.failed,
+      });
+      return run;
+    },
+  );
 };

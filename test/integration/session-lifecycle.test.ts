@@ -7,6 +7,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import type { RunningEmulator } from '../../emulator/server.js';
+import { fromDirectInvocation } from '../../functions/contract/errors.js';
 import { createGatewayHandler } from '../../functions/gateway/gateway-handler.js';
 import { OPERATIONS } from '../../functions/manifest/index.js';
 import { placeGttOrder } from '../../functions/operations.js';
@@ -175,7 +176,12 @@ describe('TOTP renewal', () => {
     try {
       const before = secrets.getSecret(SESSION);
       const puts = secrets.getPutCount(SESSION);
-      await expect(createSessionRenewal({ env: totpEnv(), logger })()).rejects.toMatchObject({
+      // A schedule's failure leaves as the named error; its message is the contract's body.
+      await expect(
+        createSessionRenewal({ env: totpEnv(), logger })().catch((e: unknown) =>
+          Promise.reject(fromDirectInvocation(e)),
+        ),
+      ).rejects.toMatchObject({
         code: 'BROKER_REJECTED',
         message: expect.stringContaining('Invalid OTP'),
       });

@@ -12,6 +12,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { RunningEmulator } from '../../emulator/server.js';
+import { fromDirectInvocation } from '../../functions/contract/errors.js';
 import { createEndOfDayLogout } from '../../functions/session/end-of-day.js';
 import { createSessionHealthCheck } from '../../functions/session/health.js';
 import { createOAuthHandler } from '../../functions/session/oauth.js';
@@ -163,7 +164,12 @@ describe("Flattrade's login", () => {
 describe('TOTP login (QuickAuth) in jKey mode', () => {
   it('writes a jKey session that trades as jKey; a bearer deployment is refused before any broker call', async () => {
     await control.clearRequests();
-    await expect(createSessionRenewal({ env: env({ BROKER_AUTH: 'bearer' }), logger })()).rejects.toMatchObject({
+    // A schedule's failure leaves as the named error; its message is the contract's body.
+    await expect(
+      createSessionRenewal({ env: env({ BROKER_AUTH: 'bearer' }), logger })().catch((e: unknown) =>
+        Promise.reject(fromDirectInvocation(e)),
+      ),
+    ).rejects.toMatchObject({
       code: 'CONFIGURATION_ERROR',
       details: [{ field: 'BROKER_AUTH' }],
     });

@@ -12,7 +12,7 @@ describe('accessLog', () => {
     await run(
       [accessLog(placeGttOrder, logger)],
       (ctx) => {
-        ctx.gateway.brokerStat = 'OI created';
+        ctx.gateway.facts.brokerStat = 'OI created';
         return { al_id: '1', secretField: 'x' };
       },
       { tsym: 'M&M-EQ' },

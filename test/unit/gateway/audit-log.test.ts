@@ -18,9 +18,14 @@ describe('auditLog', () => {
   it('one record per order action: key, order fields, outcome and al_id; a replay says replayed', async () => {
     const { logger, lines } = captureLogger();
     const audit = auditLog(placeGttOrder, logger)!;
-    const state = { request: { options: { idempotencyKey: 'k1' } } as never, input: { ...SAMPLE_ORDER } };
+    const state = { request: { options: { idempotencyKey: 'k1' } } as never, order: { input: { ...SAMPLE_ORDER } } };
     await run([audit], () => ({ stat: 'OI created', al_id: '26112400000001' }), {}, state);
-    await run([audit], () => ({ stat: 'OI created', al_id: '26112400000001' }), {}, { ...state, replayed: true });
+    await run(
+      [audit],
+      () => ({ stat: 'OI created', al_id: '26112400000001' }),
+      {},
+      { ...state, facts: { replayed: true } },
+    );
     const [first, replay] = records(lines);
     expect(first).toMatchObject({
       action: 'PlaceGTTOrder',
@@ -41,7 +46,7 @@ describe('auditLog', () => {
         throw new BrokerRejectedError(`refused, jKey=${token}`, { outcome: 'not_executed' });
       },
       {},
-      { request: { options: {} } as never, input: { ...SAMPLE_ORDER } },
+      { request: { options: {} } as never, order: { input: { ...SAMPLE_ORDER } } },
     );
     expect(records(lines)[0]).toMatchObject({ outcome: 'rejected' });
     expect(lines.join('\n')).not.toContain(token);

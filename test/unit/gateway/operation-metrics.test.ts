@@ -26,7 +26,7 @@ afterEach(() => {
 describe('operationMetrics', () => {
   it('a success counts Requests and Succeeded, the broker latency and attempts, and a queued event', async () => {
     await run([operationMetrics(placeGttOrder, metrics)], (ctx) => {
-      Object.assign(ctx.gateway, {
+      Object.assign(ctx.gateway.facts, {
         brokerMs: 12.5,
         brokerAttempts: 1,
         event: { status: 'queued', detailType: 'GTT Placed', eventId: 'e1' },

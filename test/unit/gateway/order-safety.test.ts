@@ -1,63 +1,81 @@
 import { describe, expect, it } from 'vitest';
 
-import { orderSafety } from '../../../functions/gateway/order-safety.js';
+import type { RequestOptions } from '../../../functions/contract/gateway-request.js';
+import { type CheckedOrder, orderSafety } from '../../../functions/gateway/order-safety.js';
 import { getPendingGttOrders, placeGttOrder } from '../../../functions/operations.js';
 import { parseGatewayConfig } from '../../../functions/runtime/config.js';
-import { SAMPLE_ORDER } from '../../support/sample-order.js';
-import { run } from './support.js';
+import { SAMPLE_MARKET_ORDER, SAMPLE_ORDER } from '../../support/sample-order.js';
 
-const config =
-  (settings: Record<string, string> = {}) =>
-  () =>
-    parseGatewayConfig({
-      BROKER_BASE_URL: 'http://127.0.0.1:9/NorenWClientTP',
-      BROKER_SECRET_ID: 'gtt-gateway/broker-session',
-      IDEMPOTENCY_TABLE_NAME: 'idempotency',
-      ...settings,
-    });
-const state = (options: Record<string, unknown>, input: unknown = placeGttOrder.input.parse(SAMPLE_ORDER)) => ({
-  request: { options } as never,
+const config = (settings: Record<string, string> = {}) =>
+  parseGatewayConfig({
+    BROKER_BASE_URL: 'http://127.0.0.1:9/NorenWClientTP',
+    BROKER_SECRET_ID: 'gtt-gateway/broker-session',
+    IDEMPOTENCY_TABLE_NAME: 'idempotency',
+    ...settings,
+  });
+const request = (options: Partial<RequestOptions>, input: unknown = placeGttOrder.input.parse(SAMPLE_ORDER)) => ({
+  source: 'direct' as const,
+  options: { dryRun: false, ...options },
   input,
 });
+const refusal = (check: () => unknown): unknown => {
+  try {
+    check();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+};
 
 describe('orderSafety', () => {
-  it('a place without an idempotency key is refused before the handler (naming the key); with one it passes', async () => {
-    let ran = 0;
-    const refused = await run([orderSafety(placeGttOrder, config())], () => ran++, {}, state({}));
-    expect(refused.error).toMatchObject({ code: 'VALIDATION_FAILED' });
-    expect(String((refused.error as Error).message)).toContain('idempotencyKey');
-    const passed = await run([orderSafety(placeGttOrder, config())], () => ran++, {}, state({ idempotencyKey: 'k1' }));
-    expect(passed.error).toBeUndefined();
-    expect(ran).toBe(1);
+  it('a place without an idempotency key is refused (naming the key); with one it returns the order as given', () => {
+    const refused = refusal(() => orderSafety(placeGttOrder, request({}), config()));
+    expect(refused).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(String((refused as Error).message)).toContain('idempotencyKey');
+    const input = placeGttOrder.input.parse(SAMPLE_ORDER);
+    expect(orderSafety(placeGttOrder, request({ idempotencyKey: 'k1' }, input), config())).toEqual({ input });
   });
 
-  it('a key on a read, or a dry run of a read, is VALIDATION_FAILED; a key without a table is CONFIGURATION_ERROR', async () => {
-    const read = await run(
-      [orderSafety(getPendingGttOrders, config())],
-      () => 1,
-      {},
-      state({ idempotencyKey: 'k' }, {}),
-    );
-    expect(read.error).toMatchObject({ code: 'VALIDATION_FAILED' });
-    const dry = await run([orderSafety(getPendingGttOrders, config())], () => 1, {}, state({ dryRun: true }, {}));
-    expect(dry.error).toMatchObject({ code: 'VALIDATION_FAILED' });
-    const noTable = () =>
-      parseGatewayConfig({
-        BROKER_BASE_URL: 'http://127.0.0.1:9/NorenWClientTP',
-        BROKER_SECRET_ID: 's',
-        IDEMPOTENCY_KEY_REQUIRED: 'false',
-      });
-    const keyed = await run([orderSafety(placeGttOrder, noTable)], () => 1, {}, state({ idempotencyKey: 'k' }));
-    expect(keyed.error).toMatchObject({ code: 'CONFIGURATION_ERROR' });
+  it('a key on a read, or a dry run of a read, is VALIDATION_FAILED; a key without a table is CONFIGURATION_ERROR', () => {
+    const read = refusal(() => orderSafety(getPendingGttOrders, request({ idempotencyKey: 'k' }, {}), config()));
+    expect(read).toMatchObject({ code: 'VALIDATION_FAILED' });
+    const dry = refusal(() => orderSafety(getPendingGttOrders, request({ dryRun: true }, {}), config()));
+    expect(dry).toMatchObject({ code: 'VALIDATION_FAILED' });
+    const noTable = parseGatewayConfig({
+      BROKER_BASE_URL: 'http://127.0.0.1:9/NorenWClientTP',
+      BROKER_SECRET_ID: 's',
+      IDEMPOTENCY_KEY_REQUIRED: 'false',
+    });
+    const keyed = refusal(() => orderSafety(placeGttOrder, request({ idempotencyKey: 'k' }), noTable));
+    expect(keyed).toMatchObject({ code: 'CONFIGURATION_ERROR' });
   });
 
-  it('guardrails refuse an order over the limit before the handler', async () => {
-    const big = await run(
-      [orderSafety(placeGttOrder, config({ GUARDRAIL_MAX_QTY: '5' }))],
-      () => 1,
-      {},
-      state({ idempotencyKey: 'k' }, placeGttOrder.input.parse({ ...SAMPLE_ORDER, qty: 50 })),
+  it('guardrails refuse an order over the limit', () => {
+    const big = refusal(() =>
+      orderSafety(
+        placeGttOrder,
+        request({ idempotencyKey: 'k' }, placeGttOrder.input.parse({ ...SAMPLE_ORDER, qty: 50 })),
+        config({ GUARDRAIL_MAX_QTY: '5' }),
+      ),
     );
-    expect(big.error).toMatchObject({ code: 'GUARDRAIL_REJECTED' });
+    expect(big).toMatchObject({ code: 'GUARDRAIL_REJECTED' });
+  });
+
+  it('a market order comes back priced, the asked order kept; it is told before the guardrails refuse it', () => {
+    const asked = placeGttOrder.input.parse({ ...SAMPLE_MARKET_ORDER, qty: 50 });
+    const told: CheckedOrder[] = [];
+    const checked = orderSafety(placeGttOrder, request({ idempotencyKey: 'k' }, asked), config(), (o) => told.push(o));
+    expect(checked.requested).toBe(asked);
+    expect(checked.converted).toBeDefined();
+    expect((checked.input as { prctyp: string }).prctyp).toBe('LMT');
+    expect((asked as { prctyp: string }).prctyp).toBe('MKT');
+    const refused = refusal(() =>
+      orderSafety(placeGttOrder, request({ idempotencyKey: 'k' }, asked), config({ GUARDRAIL_MAX_QTY: '5' }), (o) =>
+        told.push(o),
+      ),
+    );
+    expect(refused).toMatchObject({ code: 'GUARDRAIL_REJECTED' });
+    expect(told).toHaveLength(2);
+    expect(told[1]).toMatchObject({ requested: asked, converted: expect.anything() });
   });
 });

@@ -1,24 +1,24 @@
-/** A middleware around a one-line handler, as Middy's own tests wrap theirs: the state the gateway stack shares. */
+/** A middleware around a one-line handler, as Middy's own tests wrap theirs: the request's record the observers read. */
 import type { MiddlewareObj } from '@middy/core';
 import middy from '@middy/core';
 
-import type { GatewayContext, GatewayState } from '../../../functions/gateway/context.js';
+import { type GatewayContext, openRecord, type RequestRecord } from '../../../functions/gateway/context.js';
 import { lambdaContext } from '../../../local/lambda-context.js';
 
 type Gateway = MiddlewareObj<unknown, unknown, Error, GatewayContext>;
 
-/** Runs `middlewares` (outermost first) around `body`, with the gateway state set as accessLog would set it. */
+/** Runs `middlewares` (outermost first) around `body`, with the record opened as accessLog would open it. */
 export const run = async (
   middlewares: Gateway[],
   body: (context: GatewayContext) => unknown,
   event: unknown = {},
-  state: Partial<GatewayState> = {},
+  state: Partial<RequestRecord> = {},
 ): Promise<{ result?: unknown; error?: unknown; context: GatewayContext }> => {
   const context = lambdaContext('Test') as GatewayContext;
   const seed: Gateway = {
     name: 'seed',
     before: (request) => {
-      request.context.gateway ??= { startedAt: performance.now(), source: 'direct', ...state };
+      request.context.gateway ??= { ...openRecord('direct'), ...state };
     },
   };
   const handler = middy<unknown, unknown, Error, GatewayContext>()

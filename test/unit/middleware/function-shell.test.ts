@@ -8,7 +8,7 @@ import { captureLogger } from '../../support/logs.js';
 describe('functionShell', () => {
   it("puts the invocation's Lambda context on every log line", async () => {
     const { logger, lines } = captureLogger();
-    const handler = shellHandler({ logger }, async () => {
+    const handler = shellHandler({ logger, trigger: 'schedule' }, async () => {
       logger.info('inside');
       return 'ok';
     });
@@ -16,13 +16,15 @@ describe('functionShell', () => {
     expect(JSON.parse(lines[0]!)).toMatchObject({ message: 'inside', function_name: 'GttWatcher' });
   });
 
-  it('with logFailures, one line per failure naming its code; the error goes on unchanged', async () => {
+  it('with logFailures, one line per failure naming its code; the error leaves in the contract (named)', async () => {
     const { logger, lines } = captureLogger();
     const failure = new BrokerRejectedError('no');
-    const handler = shellHandler({ logger, logFailures: true }, async () => {
+    const handler = shellHandler({ logger, logFailures: true, trigger: 'schedule' }, async () => {
       throw failure;
     });
-    await expect(handler()).rejects.toBe(failure);
+    const thrown = await handler().catch((error: unknown) => error as Error);
+    expect(thrown.name).toBe('BrokerRejected');
+    expect(JSON.parse(thrown.message)).toMatchObject({ error: { code: 'BROKER_REJECTED', message: 'no' } });
     expect(JSON.parse(lines.at(-1)!)).toMatchObject({
       message: 'function failed',
       failure: { code: 'BROKER_REJECTED' },
