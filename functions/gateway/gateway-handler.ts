@@ -225,6 +225,6 @@ export const createGatewayStack = (operation: AnyOperation, options: GatewayOpti
     .use(httpResponse(operation))
     .use(audit ? [audit] : [])
     .handler((event, context) => path(event, context, context.gateway));
-  // Callers pass a plain Lambda context; accessLog adds the `gateway` state before anything reads it.
+  // Callers pass a plain Lambda context; accessLog opens the request's record (`gateway`) before anything reads it.
   return handler as unknown as GatewayHandler;
 };
