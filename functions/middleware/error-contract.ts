@@ -9,11 +9,14 @@
  * - `schedule` (EventBridge Scheduler): the named error, so the schedule's retries and the Errors alarm see it.
  *
  * A failure that is already a direct-invocation error (a table entry called in-process) is read back to its code.
+ * An unexpected error is INTERNAL_ERROR: without its own text for an API caller; with it (redacted) for a queue or a
+ * schedule, whose only reader is the operator.
  */
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 
-import { fromDirectInvocation, type GatewayError, InternalError } from '../contract/errors.js';
+import { capText } from '../contract/bounded.js';
+import { fromDirectInvocation, GatewayError, InternalError } from '../contract/errors.js';
 import { isHttpApiEvent } from '../contract/gateway-request.js';
 import { redactError } from '../contract/redact.js';
 import { retryAfterSeconds } from '../safety/trading-controls.js';
@@ -53,14 +56,32 @@ export const directInvocationError = (error: GatewayError): Error => {
   return thrown;
 };
 
+const triggerOf = (options: Pick<ErrorContractOptions, 'trigger'>, event: unknown): Trigger =>
+  typeof options.trigger === 'function' ? options.trigger(event) : options.trigger;
+
+/** What was thrown, as the contract's error for this trigger (redacted: the last net before the caller). */
+export const contractError = (thrown: unknown, trigger: Trigger): GatewayError => {
+  const error = fromDirectInvocation(thrown);
+  if (trigger !== 'api' && error.code === 'INTERNAL_ERROR' && !(thrown instanceof GatewayError)) {
+    let text: string;
+    try {
+      text = thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown);
+    } catch {
+      text = `a thrown ${typeof thrown}`;
+    }
+    return redactError(new InternalError(`Unexpected error: ${capText(text, 1_000)}`, { cause: thrown }));
+  }
+  return redactError(error);
+};
+
 export const errorContract = <TContext extends Context = Context>(
   options: ErrorContractOptions,
 ): MiddlewareObj<unknown, unknown, Error, TContext> => ({
   name: 'errorContract',
   onError: (request) => {
     // The last net before the caller: no known secret and nothing token-shaped in any error reply.
-    let error = redactError(fromDirectInvocation(request.error));
-    const trigger = typeof options.trigger === 'function' ? options.trigger(request.event) : options.trigger;
+    const trigger = triggerOf(options, request.event);
+    let error = contractError(request.error, trigger);
     const http = trigger === 'api' && isHttpApiEvent(request.event);
     try {
       if (http) request.response = httpErrorResponse(error, options.headers);

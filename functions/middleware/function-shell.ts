@@ -13,9 +13,8 @@ import type { MiddlewareObj } from '@middy/core';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 
-import { fromDirectInvocation } from '../contract/errors.js';
 import { writeLog } from '../runtime/logger.js';
-import { errorContract, type ErrorContractOptions } from './error-contract.js';
+import { contractError, errorContract, type ErrorContractOptions } from './error-contract.js';
 
 export interface ShellOptions extends ErrorContractOptions {
   logger: Logger;
@@ -25,11 +24,11 @@ export interface ShellOptions extends ErrorContractOptions {
   logFailures?: boolean;
 }
 
-/** One line per failed invocation; the error contract then renders the error. */
+/** One line per failed invocation of a queue or a schedule, as the error contract then renders it. */
 export const failureLog = (logger: Logger): MiddlewareObj => ({
   name: 'failureLog',
   onError: (request) => {
-    const failure = fromDirectInvocation(request.error);
+    const failure = contractError(request.error, 'schedule');
     writeLog(logger, 'error', 'function failed', { failure: { code: failure.code, message: failure.message } });
   },
 });

@@ -91,4 +91,17 @@ describe('errorContract', () => {
     expect(failed.error).toBeInstanceOf(GatewayError);
     expect(failed.error).toMatchObject({ code: 'BROKER_REJECTED' });
   });
+
+  it('an unexpected error keeps its text (redacted) for a schedule, never for an API caller', async () => {
+    const token = 'b'.repeat(64);
+    const crash = () => {
+      throw new TypeError(`table unreachable, jKey=${token}`);
+    };
+    const scheduled = await run([errorContract({ trigger: 'schedule' })], crash);
+    expect((scheduled.error as Error).name).toBe('InternalError');
+    expect((scheduled.error as Error).message).toContain('TypeError: table unreachable');
+    expect((scheduled.error as Error).message).not.toContain(token);
+    const direct = await run([errorContract({ trigger: 'api' })], crash);
+    expect((direct.error as Error).message).not.toContain('table unreachable');
+  });
 });
