@@ -25,7 +25,7 @@ export interface EndOfDayResult {
 
 export const createEndOfDayLogout = (options: { env?: Record<string, string | undefined>; logger: Logger }) =>
   shellHandler<unknown, EndOfDayResult>({ logger: options.logger, logFailures: true }, async () => {
-    const config = parseSessionConfig(options.env ?? process.env);
+    const config = parseSessionConfig(options.env);
     const sessions = new SessionSource({
       secretId: config.brokerSecretId,
       maxAgeSeconds: 1,
