@@ -16,7 +16,8 @@ process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 const { FUNCTIONS, ROUTES, scheduleOf } = await import('../functions/manifest/index.js');
 const { startLocalStack } = await import('./run-local.js');
 const { watchParent } = await import('./parent-watch.js');
-const { parseGatewayConfig } = await import('../functions/runtime/config.js');
+const { parseConfig, parseGatewayConfig } = await import('../functions/runtime/config.js');
+const { deploymentEnv } = await import('../functions/runtime/env-given.js');
 const { DEPLOYMENT_SETTINGS } = await import('../functions/runtime/env.js');
 
 const { PRESET_NAMES } = await import('../functions/broker/presets.js');
@@ -130,6 +131,13 @@ const eventLine = (event: { 'detail-type': string; detail: Record<string, unknow
 const settings: GatewaySettings = Object.fromEntries(
   DEPLOYMENT_SETTINGS.filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]]),
 );
+// Each checked with the catalogue's rules before anything starts, as synth checks them (a watcher's setting too).
+try {
+  parseConfig(deploymentEnv, settings, 'deployment');
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(2);
+}
 
 const stack = await startLocalStack({
   ...(args.broker ? { broker: args.broker } : {}),

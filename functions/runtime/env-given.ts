@@ -7,7 +7,7 @@
  */
 import type * as z from 'zod';
 
-import { DEPLOYMENT_KEYS, environmentOf, type EnvKey, envName, envReadsOf, type EnvValues } from './env.js';
+import { DEPLOYMENT_KEYS, environmentOf, type EnvKey, envName, envReadsOf, envSchema, type EnvValues } from './env.js';
 
 /** Set for every function: by its construct in AWS (infra/constructs/gateway-function.ts), by the local runner here. */
 export const EVERY_FUNCTION_KEYS = ['brokerTimeoutMs'] as const satisfies readonly EnvKey[];
@@ -22,6 +22,9 @@ export const LOCAL_ENDPOINT_KEYS = [
 
 /** What `deploymentSettings: true` gives a function: the deployment's settings and how the token travels. */
 export const SETTINGS_KEYS = [...DEPLOYMENT_KEYS, 'brokerAuth'] as const satisfies readonly EnvKey[];
+
+/** The deployment's settings by name, each with the catalogue's rules (what `npm start` checks before it starts). */
+export const deploymentEnv = envSchema(DEPLOYMENT_KEYS);
 
 /** A function's declared environment: the manifest entry's (or definition's) `env`. */
 export interface EnvDeclaration {
