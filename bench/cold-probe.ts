@@ -209,7 +209,7 @@ export const routeRequest = (route: Route): unknown => ({
 /** The catalogue's variable names: the template's others (Powertools', the metric namespace) are kept as they are. */
 const CATALOGUE_NAMES: ReadonlySet<string> = new Set(Object.values(ENV).map((variable) => variable.name));
 
-/** The manifest entry of a function of the template (its logical id may carry its construct's prefix: EventsGttWatcher). */
+/** The manifest entry of a function of the template (its id may carry its construct's prefix: EventsGttWatcher). */
 const entryOf = (name: string): FunctionEntry => {
   const entry = functionNamed(name) ?? FUNCTIONS.find((f) => name.endsWith(f.name));
   if (!entry) throw new Error(`bench: ${name} is no function of the manifest`);

@@ -59,9 +59,10 @@ export type GatewayEnv = z.input<typeof gatewayEnv>;
 export type GatewaySettings = { [K in keyof GatewayEnv]?: string | number | boolean };
 
 /**
- * The environment Lambda gave this process. Only functions/runtime/ reads `process.env` (test/unit/env-agreement.test.ts):
- * a function reads its variables through a schema of the catalogue (`parseConfig`), and passes this on by name to
- * what parses its own (the plans' and the signal worker's in-process gateway).
+ * The environment Lambda gave this process. Only functions/runtime/ reads `process.env`
+ * (test/unit/env-agreement.test.ts): a function reads its variables through a schema of the catalogue
+ * (`parseConfig`), and passes this on by name to what parses its own (the plans' and the signal worker's in-process
+ * gateway).
  */
 export const deployedEnv = (): Readonly<Record<string, string | undefined>> => process.env;
 

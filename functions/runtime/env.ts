@@ -246,7 +246,7 @@ export const ENV = {
   loginSecretId: variable('LOGIN_SECRET_ID', z.string().min(1).optional()),
   /** Notify formatter: the chat format it builds (`slack` or `telegram`; `raw` needs no formatter). */
   notifyFormat: variable('NOTIFY_FORMAT', z.enum(['slack', 'telegram'], { error: 'must be slack or telegram' })),
-  /** Notify formatter, Telegram: the chat the messages go to, a numeric chat id or `@channel` (a `telegram` format needs it). */
+  /** Notify formatter, Telegram: the chat the messages go to, a numeric id or `@channel` (`telegram` needs it). */
   notifyTelegramChatId: variable(
     'NOTIFY_TELEGRAM_CHAT_ID',
     z
