@@ -7,12 +7,14 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { functionNamed, OPERATIONS } from '../functions/manifest/index.js';
-import type { Route } from '../functions/manifest/types.js';
-import { environmentOf, type EnvValues } from '../functions/runtime/env.js';
+import { functionNamed, FUNCTIONS, OPERATIONS } from '../functions/manifest/index.js';
+import type { FunctionEntry, Route } from '../functions/manifest/types.js';
+import { ENV, environmentOf, type EnvValues } from '../functions/runtime/env.js';
+import { functionEnvironment, LOCAL_ENDPOINT_KEYS } from '../functions/runtime/env-given.js';
 import { EXAMPLE_OCO, EXAMPLE_ORDER } from '../functions/schemas/examples.js';
 import { LOCAL_CONTROL_TABLE } from '../local/dynamodb.js';
-import { LOCAL_SECRET_ID, type LocalStack } from '../local/run-local.js';
+import { environmentFor } from '../local/functions.js';
+import type { LocalStack } from '../local/run-local.js';
 
 // The in-process setup calls (real orders to act on) print no EMF lines; the measured child processes keep Metrics.
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
@@ -204,46 +206,48 @@ export const routeRequest = (route: Route): unknown => ({
   isBase64Encoded: false,
 });
 
+/** The catalogue's variable names: the template's others (Powertools', the metric namespace) are kept as they are. */
+const CATALOGUE_NAMES: ReadonlySet<string> = new Set(Object.values(ENV).map((variable) => variable.name));
+
+/** The manifest entry of a function of the template (its id may carry its construct's prefix: EventsGttWatcher). */
+const entryOf = (name: string): FunctionEntry => {
+  const entry = functionNamed(name) ?? FUNCTIONS.find((f) => name.endsWith(f.name));
+  if (!entry) throw new Error(`bench: ${name} is no function of the manifest`);
+  return entry;
+};
+
+/**
+ * The environment of a deployed bundle run against the local stack: the function's own, built as the local runner
+ * builds it (local/functions.ts `environmentFor`: its manifest keys with this machine's values, the deployment's
+ * settings), with `extra` values by catalogue key; the template's runtime variables; the governor at its highest rate.
+ * Without a function (the peers), only the local endpoints and the AWS stand-ins.
+ */
 export const localEnv = (
   stack: LocalStack,
-  templateEnv: Record<string, unknown>,
+  fn: Pick<DeployedFunction, 'name' | 'env'> | undefined,
   extra: EnvValues = {},
 ): Record<string, string> => {
-  const local: Record<string, string> = {
-    ...environmentOf({
-      // The signal queue: the stack's, unless the caller gives one of its own (bench/real-inputs.ts).
-      signalQueueUrl: stack.signalQueue.queueUrl,
-      brokerBaseUrl: stack.broker.baseUrl,
-      brokerSecretId: LOCAL_SECRET_ID,
-      idempotencyTableName: stack.dynamo.tableName,
-      // The order functions take a governor permit, as deployed.
-      controlTableName: LOCAL_CONTROL_TABLE,
-    }),
-    ...stack.sessionEnv,
-    ...stack.watcherEnv,
-    ...environmentOf(extra),
+  const local = {
+    ...stack.local,
+    // The order functions take a governor permit, as deployed (even on a stack started without one).
+    values: { ...stack.local.values, controlTableName: LOCAL_CONTROL_TABLE, ...extra },
+    // The governor at its highest settings: the bench places many orders a minute (each still takes its permit).
+    settings: { ...stack.local.settings, ...BENCH_ORDER_RATE },
   };
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(templateEnv)) {
-    // Values the template resolves at deploy time (Ref, GetAtt) point at this machine's stand-ins instead.
-    env[name] = typeof value === 'string' && !(name in local) ? value : (local[name] ?? String(value));
-  }
+  const runtime = Object.entries(fn?.env ?? {}).filter(
+    (pair): pair is [string, string] => typeof pair[1] === 'string' && !CATALOGUE_NAMES.has(pair[0]),
+  );
   return {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
-    ...environmentOf({
-      secretsManagerEndpoint: stack.secrets.url,
-      dynamodbEndpoint: extra.dynamodbEndpoint ?? stack.dynamo.url,
-      eventbridgeEndpoint: stack.eventBridge.url,
-      sqsEndpoint: extra.sqsEndpoint ?? stack.signalQueue.url,
-    }),
-    ...env,
+    ...Object.fromEntries(runtime),
+    ...(fn
+      ? environmentFor(entryOf(fn.name), local)
+      : functionEnvironment({ keys: [], deploymentSettings: false }, local.values, {}, LOCAL_ENDPOINT_KEYS)),
     POWERTOOLS_LOG_LEVEL: 'SILENT',
-    // The governor at its highest settings: the bench places many orders a minute (each still takes its permit).
-    ...BENCH_ORDER_RATE,
     // Metrics stay on, as deployed: their EMF lines go to the child's stdout like to CloudWatch Logs.
   };
 };

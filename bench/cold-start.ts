@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
 
+import { environmentOf } from '../functions/runtime/env.js';
 import { LOCAL_SECRET_ID, type LocalStack, startLocalStack } from '../local/run-local.js';
 import { BENCH_ORDER_RATE, deployedFunctions, localEnv, OCO, once, ORDER, payloadFor } from './cold-probe.js';
 import { bundlePeers, type PeerName, PEERS } from './peer/bundle.js';
@@ -79,10 +80,12 @@ export const measureDeployedColdStart = async (
   };
   /** The peer's environment: the broker, its session's secret and style, the operation it calls. */
   const peerEnvOf = (operation: string) => ({
-    ...localEnv(stack, {}),
-    BROKER_BASE_URL: stack.broker.baseUrl,
-    BROKER_SECRET_ID: LOCAL_SECRET_ID,
-    BROKER_AUTH: stack.broker.auth,
+    ...localEnv(stack, undefined),
+    ...environmentOf({
+      brokerBaseUrl: stack.broker.baseUrl,
+      brokerSecretId: LOCAL_SECRET_ID,
+      brokerAuth: stack.broker.auth,
+    }),
     PEER_OPERATION: operation,
   });
   let seq = 0;
@@ -124,7 +127,7 @@ export const measureDeployedColdStart = async (
   try {
     for (let r = 0; r < rounds; r++) {
       for (const fn of functions) {
-        const env = localEnv(stack, fn.env, signalQueue);
+        const env = localEnv(stack, fn, signalQueue);
         const fnPayload = await gatewayPayload(fn.name, ON_ORDERS.has(fn.name) ? await realOrders() : undefined);
         const p = payloadFor(fn.name, ++seq, ON_ORDERS.has(fn.name) ? await realOrders() : undefined, stack.emulator);
         const peerEnv = peerEnvOf(p.peerOperation);

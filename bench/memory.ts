@@ -132,7 +132,7 @@ export const measureMemory = async (stack: LocalStack): Promise<MemoryRow[]> => 
       } else payloads.push(payloadFor(fn.name, ++seq).gateway);
     }
     // localEnv sets the governor at its highest rate: its DynamoDB call is made, nothing is refused.
-    const sample = await probe(fn.file, payloads, localEnv(stack, fn.env));
+    const sample = await probe(fn.file, payloads, localEnv(stack, fn));
     if (sample.failed)
       throw new Error(
         `bench: ${sample.failed} invocations of ${fn.name} failed in the memory probe (first: ${sample.firstError})`,

@@ -58,13 +58,13 @@ export const measureReads = async (stack: LocalStack, iterations: number) => {
     // The watcher's runs copy the list (at most 1,000 new orders a run): the copy is then fresh for 90 s.
     for (let run = 0; run < Math.ceil(n / 1_000) + 1; run++) await stack.watch();
     const items = Array.from({ length: iterations + 1 }, () => ({ gateway: { al_id: first }, raw: rawList }));
-    const out = await warmProbe(`GetGTTOrder at ${n} pending`, byId.file, items, localEnv(stack, byId.env));
+    const out = await warmProbe(`GetGTTOrder at ${n} pending`, byId.file, items, localEnv(stack, byId));
     return { gateway: percentile(out.gw, 50), raw: percentile(out.raw, 50), cpu: percentile(out.gwCpu, 50) };
   };
   const small = await byIdAt(sizes.small);
   const large = await byIdAt(sizes.large);
   await placeUpTo(sizes.list);
-  const whole = await once(list.file, {}, localEnv(stack, list.env));
+  const whole = await once(list.file, {}, localEnv(stack, list));
   return {
     byId: {
       small: sizes.small,

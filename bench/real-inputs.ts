@@ -6,8 +6,10 @@
  */
 import type { SQSEvent } from 'aws-lambda';
 
+import { SIGNAL_WEBHOOK } from '../functions/manifest/strategies.js';
 import { createSignalWebhook } from '../functions/signals/webhook.js';
 import type { StreamRecord } from '../local/dynamodb-streams.js';
+import { environmentFor } from '../local/functions.js';
 import { lambdaContext } from '../local/lambda-context.js';
 import type { LocalStack } from '../local/run-local.js';
 import { type LocalQueue, startLocalQueue } from '../local/sqs.js';
@@ -75,11 +77,11 @@ export const startRealInputs = async (stack: LocalStack): Promise<RealInputs> =>
     return { ...event, rawPath: `/signals/${token}`, body: alertBody() };
   };
   const webhook = createSignalWebhook({
-    env: {
-      ...(Object.fromEntries(Object.entries(stack.config).map(([k, v]) => [k, String(v)])) as Record<string, string>),
-      SIGNAL_QUEUE_URL: queue.queueUrl,
-      SQS_ENDPOINT: queue.url,
-    },
+    // Its own environment, as the local runner builds it, with the bench's queue in place of the stack's.
+    env: environmentFor(SIGNAL_WEBHOOK, {
+      ...stack.local,
+      values: { ...stack.local.values, signalQueueUrl: queue.queueUrl, sqsEndpoint: queue.url },
+    }),
   });
   let token: Promise<string> | undefined;
   const queuedSignal = async (): Promise<SQSEvent> => {

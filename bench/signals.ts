@@ -80,7 +80,7 @@ export const measureSignals = async (stack: LocalStack, iterations: number) => {
     if (fn) {
       const counted = await inputs.strategyToken();
       const items = Array.from({ length: COUNTED + 1 }, () => ({ gateway: inputs.webhookEvent(counted) }));
-      const env = localEnv(stack, fn.env, {
+      const env = localEnv(stack, fn, {
         dynamodbEndpoint: counter.url,
         signalQueueUrl: inputs.queue.queueUrl,
         sqsEndpoint: inputs.queue.url,

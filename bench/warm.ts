@@ -126,7 +126,7 @@ export const measureWarm = async (stack: LocalStack, iterations: number) => {
       const run = async (count: number, dynamodbEndpoint?: string) => {
         const items = [];
         for (let i = 0; i <= count; i++) items.push(await itemFor(name));
-        const env = localEnv(stack, fn.env, dynamodbEndpoint ? { dynamodbEndpoint } : {});
+        const env = localEnv(stack, fn, dynamodbEndpoint ? { dynamodbEndpoint } : {});
         const out = await warmProbe(`warm ${name}`, fn.file, items, env);
         await fetch(`${stack.emulator.url}/_emulator/reset`, { method: 'POST' });
         return out;

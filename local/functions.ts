@@ -19,6 +19,7 @@ import { dynamoIdempotency } from '../functions/orders/journal-factory.js';
 import { createPlansFunction } from '../functions/plans/function.js';
 import type { GatewaySettings } from '../functions/runtime/config.js';
 import { environmentOf, type EnvKey, type EnvValues } from '../functions/runtime/env.js';
+import { functionEnvironment, LOCAL_ENDPOINT_KEYS } from '../functions/runtime/env-given.js';
 import { createLogger, type GatewayLogger } from '../functions/runtime/logger.js';
 import { dynamoTradingControls } from '../functions/safety/trading-controls.js';
 import { createEndOfDayLogout } from '../functions/session/end-of-day.js';
@@ -49,15 +50,8 @@ export const ownFunctionLogger = (name: string): { logger: GatewayLogger; begin:
   };
 };
 
-/** What every function gets here beside its own keys: the local endpoints and this machine's timings. */
-const LOCAL_KEYS: readonly EnvKey[] = [
-  'brokerTimeoutMs',
-  'secretMaxAgeSeconds',
-  'secretsManagerEndpoint',
-  'dynamodbEndpoint',
-  'eventbridgeEndpoint',
-  'sqsEndpoint',
-];
+/** What every function gets here beside what a deployment gives it: the local endpoints and the secret's cache. */
+const LOCAL_KEYS: readonly EnvKey[] = [...LOCAL_ENDPOINT_KEYS, 'secretMaxAgeSeconds'];
 
 export interface LocalEnvironment {
   /** Every value of this machine, by catalogue key (the stack's resources in AWS). */
@@ -68,22 +62,24 @@ export interface LocalEnvironment {
   overrides?: Readonly<Record<string, GatewaySettings>>;
 }
 
-/** The environment of one function, as infra/ builds it (its keys, the deployment's settings) plus the endpoints. */
-export const environmentFor = (entry: FunctionEntry, local: LocalEnvironment): Record<string, string> => {
-  const keys = [...entry.env.keys, ...LOCAL_KEYS, ...(entry.env.deploymentSettings ? (['brokerAuth'] as const) : [])];
-  const picked = Object.fromEntries(keys.map((key) => [key, local.values[key]])) as EnvValues;
-  return {
-    ...environmentOf(picked),
-    ...(entry.env.deploymentSettings
-      ? Object.fromEntries(
-          Object.entries(local.settings ?? {})
-            .filter(([, v]) => v !== undefined)
-            .map(([k, v]) => [k, String(v)]),
-        )
-      : {}),
-    ...Object.fromEntries(Object.entries(local.overrides?.[entry.name] ?? {}).map(([k, v]) => [k, String(v)])),
-  };
-};
+const byName = (settings: GatewaySettings | undefined): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(settings ?? {}).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]])),
+  );
+
+/**
+ * The environment of one function, as infra/ builds it (functions/runtime/env-given.ts: its keys, the deployment's
+ * settings with BROKER_AUTH) plus the local endpoints, then a test's overrides.
+ */
+export const environmentFor = (entry: FunctionEntry, local: LocalEnvironment): Record<string, string> => ({
+  ...functionEnvironment(
+    entry.env,
+    local.values,
+    { ...environmentOf({ brokerAuth: local.values.brokerAuth }), ...byName(local.settings) },
+    LOCAL_KEYS,
+  ),
+  ...byName(local.overrides?.[entry.name]),
+});
 
 type Factory = (env: Record<string, string>, logger: GatewayLogger, gateway: LocalFunctionsOptions) => LocalHandler;
 

@@ -108,6 +108,8 @@ export interface LocalStack {
   secrets: LocalSecretsManager;
   dynamo: LocalDynamo;
   config: GatewaySettings;
+  /** What each function's environment is built from (local/functions.ts `environmentFor`; the bench's too). */
+  local: LocalEnvironment;
   /** The broker preset as set up here (paths, auth style, login flow on the emulator's address). */
   broker: LocalBroker;
   handlers: Map<string, LocalHandler>;
@@ -359,6 +361,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     secrets,
     dynamo,
     config,
+    local,
     broker,
     handlers,
     sessionEnv,

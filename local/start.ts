@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import type { GatewaySettings } from '../functions/runtime/config.js';
+import type { NotifySettings } from './notify-settings.js';
 
 // Handlers log JSON lines through Powertools; keep the console readable unless asked otherwise. The function set's
 // logger reads its level when its module is first loaded, so this must be set before any module of functions/ is
@@ -15,12 +16,14 @@ process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 const { FUNCTIONS, ROUTES, scheduleOf } = await import('../functions/manifest/index.js');
 const { startLocalStack } = await import('./run-local.js');
 const { watchParent } = await import('./parent-watch.js');
-const { parseGatewayConfig } = await import('../functions/runtime/config.js');
+const { parseConfig, parseGatewayConfig } = await import('../functions/runtime/config.js');
+const { deploymentEnv } = await import('../functions/runtime/env-given.js');
 const { DEPLOYMENT_SETTINGS } = await import('../functions/runtime/env.js');
 
 const { PRESET_NAMES } = await import('../functions/broker/presets.js');
 const { LOCAL_RUN_PREFIX } = await import('./run-local.js');
-const { NOTIFY_FORMATS, resolveNotifyOn } = await import('../functions/events/notification.js');
+const { resolveNotifyOn } = await import('../functions/events/notification.js');
+const { notifySettings } = await import('./notify-settings.js');
 const { describeGuardrails, guardrailsInForce } = await import('../functions/safety/guardrails.js');
 
 const usage = `usage: [NOTIFY_WEBHOOK_URL=<url> [NOTIFY_FORMAT=raw|slack|telegram] [NOTIFY_TELEGRAM_CHAT_ID=<id>] [NOTIFY_ON=<detail-types>|all]] npm start -- [--port N] [--emulator-port N] [--token T] [--watch-interval SECONDS (0: off; default 5)]
@@ -96,27 +99,15 @@ if (webhookUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(webhookUrl)) {
   console.error(`NOTIFY_WEBHOOK_URL must be an http(s) URL, got ${JSON.stringify(webhookUrl)}`);
   process.exit(2);
 }
-// What the webhook gets, as the stack's notifyWebhookFormat and notifyOn decide it (docs/events.md).
-const notifyFormat = process.env.NOTIFY_FORMAT || 'raw';
-if (!(NOTIFY_FORMATS as readonly string[]).includes(notifyFormat)) {
-  console.error(`NOTIFY_FORMAT must be one of ${NOTIFY_FORMATS.join(', ')}, got ${JSON.stringify(notifyFormat)}`);
-  process.exit(2);
-}
-const telegramChatId = process.env.NOTIFY_TELEGRAM_CHAT_ID || undefined;
-if (notifyFormat === 'telegram' && !/^-?\d{1,20}$|^@[A-Za-z0-9_]{5,32}$/.test(telegramChatId ?? '')) {
-  console.error(
-    `NOTIFY_FORMAT=telegram needs NOTIFY_TELEGRAM_CHAT_ID (a numeric chat id or @channel), got ${JSON.stringify(telegramChatId ?? '')}`,
-  );
-  process.exit(2);
-}
-let notifyOn: string[];
+// What the webhook gets, as the stack's notifyWebhookFormat and notifyOn decide it (docs/events.md): the format and
+// its chat checked with the NotifyFormatter's own schema (local/notify-settings.ts).
+let notify: NotifySettings & { on: string[] };
 try {
-  notifyOn = resolveNotifyOn(process.env.NOTIFY_ON || undefined, 'NOTIFY_ON');
+  notify = { ...notifySettings(process.env), on: resolveNotifyOn(process.env.NOTIFY_ON || undefined, 'NOTIFY_ON') };
 } catch (error) {
   console.error((error as Error).message);
   process.exit(2);
 }
-const notify = { format: notifyFormat as (typeof NOTIFY_FORMATS)[number], telegramChatId, on: notifyOn };
 
 // Events the webhook never took are kept here (the deployed API destination's dead-letter queue), one JSON line each.
 const deadLetterFile = args['dead-letters'] ?? join(tmpdir(), 'gtt-gateway-webhook-dead-letters.jsonl');
@@ -140,6 +131,13 @@ const eventLine = (event: { 'detail-type': string; detail: Record<string, unknow
 const settings: GatewaySettings = Object.fromEntries(
   DEPLOYMENT_SETTINGS.filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]]),
 );
+// Each checked with the catalogue's rules before anything starts, as synth checks them (a watcher's setting too).
+try {
+  parseConfig(deploymentEnv, settings, 'deployment');
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(2);
+}
 
 const stack = await startLocalStack({
   ...(args.broker ? { broker: args.broker } : {}),

@@ -32,7 +32,7 @@ export interface EventsHistoryOptions {
 export const createEventsHistory = (options: EventsHistoryOptions = {}) => {
   const logger = options.logger ?? defaultLogger;
   const history = memo(() => {
-    const config = parseConfig(eventsHistoryEnv, options.env ?? process.env, 'events history');
+    const config = parseConfig(eventsHistoryEnv, options.env, 'events history');
     return new EventHistory({ tableName: config.eventsTableName, endpoint: config.dynamodbEndpoint });
   });
   const read = async (request: RoutedRequest): Promise<EventsHistoryResult> => {

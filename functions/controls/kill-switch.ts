@@ -25,12 +25,13 @@ import type { RoutedRequest } from '../gateway/routed-request.js';
 import { KILL_SWITCH } from '../manifest/kill-switch.js';
 import { cancelGttOrder, getPendingGttOrders } from '../operations.js';
 import { recordGone } from '../orders/gone.js';
-import { type GatewayConfig, type GatewaySettings, parseGatewayConfig } from '../runtime/config.js';
+import { deployedEnv, type GatewayConfig, type GatewaySettings, parseGatewayConfig } from '../runtime/config.js';
 import { envName } from '../runtime/env.js';
 import { logger as defaultLogger, writeLog } from '../runtime/logger.js';
+import { metricNamespace } from '../runtime/metrics.js';
 import { dynamoTradingControls, retryAfterSeconds, type TradingControls } from '../safety/trading-controls.js';
 import type { KillSwitchResult } from '../schemas/controls.js';
-import { metricNamespace, SERVICE_NAME } from '../schemas/names.js';
+import { SERVICE_NAME } from '../schemas/names.js';
 
 export interface KillSwitchOptions {
   config?: GatewaySettings;
@@ -62,7 +63,7 @@ export const createKillSwitchControl = (options: KillSwitchOptions = {}): KillSw
   let runtime: Runtime | undefined;
   const load = (): Runtime => {
     if (runtime) return runtime;
-    const settings = options.config ?? options.env ?? process.env;
+    const settings = options.config ?? options.env ?? deployedEnv();
     const config = parseGatewayConfig(settings);
     if (!config.controlTableName)
       throw new ConfigurationError(

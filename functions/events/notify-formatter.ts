@@ -11,12 +11,22 @@ import * as z from 'zod';
 
 import { redactDeep } from '../contract/redact.js';
 import { parseConfig } from '../runtime/config.js';
-import { envSchema } from '../runtime/env.js';
+import { envName, envSchema } from '../runtime/env.js';
 import { NOTIFICATION_DETAIL_TYPE, NOTIFICATION_SOURCE, notificationBody, type NotifyFormat } from './notification.js';
 
-/** The notify formatter's configuration schema (runtime/env.ts): the bus and a chat format are required. */
+/**
+ * The notify formatter's configuration schema (runtime/env.ts): the bus and a chat format are required, and the
+ * `telegram` format its chat. `npm start` checks its notify settings with this schema too (local/notify-settings.ts).
+ */
 export const notifyFormatterEnv = envSchema(['eventBusName', 'notifyFormat', 'notifyTelegramChatId'], {
   overrides: { eventBusName: z.string().min(1, { error: 'must name the event bus' }).max(256) },
+  rules: [
+    {
+      holds: (c) => c.notifyFormat !== 'telegram' || c.notifyTelegramChatId !== undefined,
+      key: 'notifyTelegramChatId',
+      error: `is required with ${envName('notifyFormat')}=telegram: the chat the messages go to (a numeric chat id or @channel)`,
+    },
+  ],
 });
 
 export interface NotifyFormatterOptions {
@@ -27,7 +37,7 @@ export interface NotifyFormatterOptions {
 
 /** The handler: throws when the bus refused the message, so Lambda retries the invocation. */
 export const createNotifyFormatter = (options: NotifyFormatterOptions = {}) => {
-  const config = parseConfig(notifyFormatterEnv, options.env ?? process.env, 'notify formatter');
+  const config = parseConfig(notifyFormatterEnv, options.env, 'notify formatter');
   const busName = config.eventBusName;
   const format: NotifyFormat = config.notifyFormat;
   const chatId = config.notifyTelegramChatId;

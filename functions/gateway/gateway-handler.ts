@@ -31,8 +31,9 @@ import type { OrderJournal } from '../orders/journal.js';
 import { OrderLeases } from '../orders/lease.js';
 import { type GatewayConfig, type GatewaySettings, parseGatewayConfig } from '../runtime/config.js';
 import { logger as defaultLogger } from '../runtime/logger.js';
+import { metricNamespace } from '../runtime/metrics.js';
 import type { TradingControls } from '../safety/trading-controls.js';
-import { metricNamespace, SERVICE_NAME } from '../schemas/names.js';
+import { SERVICE_NAME } from '../schemas/names.js';
 import { accessLog } from './access-log.js';
 import { auditLog } from './audit-log.js';
 import type { GatewayContext } from './context.js';
@@ -64,7 +65,7 @@ export type InstrumentCopyFactory = (config: GatewayConfig & { instrumentsTableN
 export type EventsFactory = (config: EventsConfig) => GatewayEvents;
 
 export interface GatewayOptions {
-  /** Configuration by environment-variable name; process.env is read on first use when absent. */
+  /** Configuration by environment-variable name; the process's environment is read on first use when absent. */
   config?: GatewaySettings;
   env?: Record<string, string | undefined>;
   logger?: Logger;
@@ -123,7 +124,7 @@ const lazyRuntime = (operation: AnyOperation, options: GatewayOptions) => {
   let runtime: PathParts | undefined;
   return (): PathParts => {
     if (!runtime) {
-      const config = parseGatewayConfig(options.config ?? options.env ?? process.env);
+      const config = parseGatewayConfig(options.config ?? options.env);
       runtime = {
         config,
         sessions: new SessionSource({

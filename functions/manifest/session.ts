@@ -72,6 +72,7 @@ export const OAUTH: FunctionEntry = {
       'brokerLogin',
       'brokerTokenUrl',
       'oauthStateTableName',
+      'oauthStateTtlSeconds',
       'eventBusName',
     ],
     deploymentSettings: false,

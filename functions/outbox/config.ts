@@ -14,5 +14,5 @@ export const forwarderEnv = envSchema(['dynamodbEndpoint', 'eventbridgeEndpoint'
 
 export type ForwarderConfig = z.output<typeof forwarderEnv>;
 
-export const parseForwarderConfig = (env: Record<string, string | undefined>): ForwarderConfig =>
+export const parseForwarderConfig = (env?: Record<string, string | undefined>): ForwarderConfig =>
   parseConfig(forwarderEnv, env, 'event forwarder');

@@ -30,7 +30,7 @@ export interface StreamBatch {
 export const createEventForwarder = (options: ForwarderOptions) => {
   const metrics = options.metrics ?? functionMetrics('EventForwarder');
   const parts = memo(() => {
-    const config = parseForwarderConfig(options.env ?? process.env);
+    const config = parseForwarderConfig(options.env);
     return {
       table: new EventsTable({ tableName: config.eventsTableName, endpoint: config.dynamodbEndpoint }),
       publisher:

@@ -10,7 +10,7 @@ import { validateInput, validationFailed } from '../contract/validate-input.js';
 import { createRoutedFunction, type RoutedReply } from '../gateway/routed-function.js';
 import type { RoutedRequest } from '../gateway/routed-request.js';
 import { PLANS } from '../manifest/plans.js';
-import type { GatewaySettings } from '../runtime/config.js';
+import { deployedEnv, type GatewaySettings } from '../runtime/config.js';
 import { logger as defaultLogger } from '../runtime/logger.js';
 import { planInput, planListInput } from '../schemas/plans.js';
 import { memo } from '../schemas/values.js';
@@ -52,7 +52,7 @@ const run = async (engine: PlanEngine, request: RoutedRequest, deadline: number)
 export const createPlansFunction = (options: PlansOptions = {}) => {
   const logger = options.logger ?? defaultLogger;
   const engine = memo(() =>
-    createPlanEngine(options.settings ?? ((options.env ?? process.env) as Record<string, string>), logger),
+    createPlanEngine(options.settings ?? ((options.env ?? deployedEnv()) as Record<string, string>), logger),
   );
   return createRoutedFunction(
     PLANS,

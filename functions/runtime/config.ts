@@ -6,7 +6,7 @@
 import type * as z from 'zod';
 
 import { ConfigurationError } from '../contract/errors.js';
-import { envName, envSchema, GUARDRAIL_KEYS } from './env.js';
+import { envName, envReadsOf, envSchema, GUARDRAIL_KEYS } from './env.js';
 
 /** The guardrails' configuration schema: their variables by names in, camelCase out (a GuardrailConfig). */
 export const guardrailEnv = envSchema(GUARDRAIL_KEYS);
@@ -58,14 +58,30 @@ export type GatewayEnv = z.input<typeof gatewayEnv>;
 /** Configuration given in code (tests, the local runner): the environment's names, values of any scalar type. */
 export type GatewaySettings = { [K in keyof GatewayEnv]?: string | number | boolean };
 
-/** Validates an environment against a schema; a problem is a CONFIGURATION_ERROR naming each variable. */
+/**
+ * The environment Lambda gave this process. Only functions/runtime/ reads `process.env`
+ * (test/unit/env-agreement.test.ts): a function reads its variables through a schema of the catalogue
+ * (`parseConfig`), and passes this on by name to what parses its own (the plans' and the signal worker's in-process
+ * gateway).
+ */
+export const deployedEnv = (): Readonly<Record<string, string | undefined>> => process.env;
+
+/**
+ * The one way a function reads its environment: validates it against a schema of the catalogue (`envSchema`),
+ * reading only the variables that schema names; a problem is a CONFIGURATION_ERROR naming each variable. Without an
+ * environment, the process's own (Lambda's).
+ */
 export const parseConfig = <S extends z.ZodType>(
   schema: S,
-  env: Record<string, unknown>,
+  env: Readonly<Record<string, unknown>> | undefined,
   what: string,
 ): z.output<S> => {
+  const given = env ?? deployedEnv();
+  const reads = envReadsOf(schema);
+  if (!reads) throw new TypeError(`the ${what} configuration's schema is not one of the catalogue's (envSchema)`);
+  const names = reads.keys.map((key) => envName(key));
   const asEnv = Object.fromEntries(
-    Object.entries(env).map(([name, value]) => [name, value === undefined ? undefined : String(value)]),
+    names.map((name) => [name, given[name] === undefined ? undefined : String(given[name])]),
   );
   const parsed = schema.safeParse(asEnv);
   if (!parsed.success) {
@@ -81,5 +97,5 @@ export const parseConfig = <S extends z.ZodType>(
   return parsed.data;
 };
 
-export const parseGatewayConfig = (env: Record<string, string | undefined> | GatewaySettings): GatewayConfig =>
+export const parseGatewayConfig = (env?: Record<string, string | undefined> | GatewaySettings): GatewayConfig =>
   parseConfig(gatewayEnv, env, 'gateway');

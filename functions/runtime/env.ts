@@ -33,6 +33,8 @@ const flag = z
   .default(false);
 
 const DECIMAL = /^\d{1,14}(\.\d{1,8})?$/;
+/** A Telegram chat: a numeric chat id (a group's is negative) or a public channel's `@name`. */
+const TELEGRAM_CHAT = /^-?\d{1,20}$|^@[A-Za-z0-9_]{5,32}$/;
 
 /**
  * The limits in force when a deployment sets none: they catch a fat-fingered order (an extra zero or three), not a
@@ -244,13 +246,16 @@ export const ENV = {
   loginSecretId: variable('LOGIN_SECRET_ID', z.string().min(1).optional()),
   /** Notify formatter: the chat format it builds (`slack` or `telegram`; `raw` needs no formatter). */
   notifyFormat: variable('NOTIFY_FORMAT', z.enum(['slack', 'telegram'], { error: 'must be slack or telegram' })),
-  /** Notify formatter, Telegram: the chat the messages go to (empty: none in the body). */
+  /** Notify formatter, Telegram: the chat the messages go to, a numeric id or `@channel` (`telegram` needs it). */
   notifyTelegramChatId: variable(
     'NOTIFY_TELEGRAM_CHAT_ID',
     z
       .string()
       .optional()
-      .transform((v) => v || undefined),
+      .transform((v) => v || undefined)
+      .refine((v) => v === undefined || TELEGRAM_CHAT.test(v), {
+        error: 'must be a numeric chat id (e.g. -1001234567890) or @channel',
+      }),
   ),
   /** The signal queue (SQS) the webhook sends each recorded signal to, for the signal worker (docs/signals.md). */
   signalQueueUrl: variable('SIGNAL_QUEUE_URL', httpUrl.optional()),
@@ -306,6 +311,12 @@ export interface EnvRule<K extends EnvKey, O> {
 const camelCased = <K extends EnvKey>(keys: readonly K[], byName: Record<string, unknown>) =>
   Object.fromEntries(keys.map((key) => [key, byName[ENV[key].name]]));
 
+/** What each schema of `envSchema` reads: its keys, and each variable's schema (for the check of test/unit/). */
+const READS = new WeakMap<z.ZodType, { keys: readonly EnvKey[]; shape: Readonly<Record<string, z.ZodType>> }>();
+
+/** The variables a schema built by `envSchema` reads, each with the schema it reads it with; undefined for others. */
+export const envReadsOf = (schema: z.ZodType) => READS.get(schema);
+
 /**
  * One function's configuration schema: reads these variables by name (each with the catalogue's schema unless
  * overridden), checks the rules across them, and answers their values under camelCase keys.
@@ -313,8 +324,9 @@ const camelCased = <K extends EnvKey>(keys: readonly K[], byName: Record<string,
 export const envSchema = <const K extends EnvKey, O extends EnvOverrides<K> = object>(
   keys: readonly K[],
   options: { overrides?: O; rules?: readonly EnvRule<NoInfer<K>, NoInfer<O>>[] } = {},
-): z.ZodType<EnvOutput<K, O>, EnvInput<K, O>> =>
-  envObject(keys, options.overrides)
+): z.ZodType<EnvOutput<K, O>, EnvInput<K, O>> => {
+  const object = envObject(keys, options.overrides);
+  const schema = object
     .superRefine((byName, ctx) => {
       const values = camelCased(keys, byName) as EnvOutput<K, O>;
       for (const rule of options.rules ?? [])
@@ -325,6 +337,9 @@ export const envSchema = <const K extends EnvKey, O extends EnvOverrides<K> = ob
     EnvOutput<K, O>,
     EnvInput<K, O>
   >;
+  READS.set(schema, { keys, shape: object.shape as Record<string, z.ZodType> });
+  return schema;
+};
 
 /** The guardrails' variables (safety/guardrails.ts): every order function reads them with the gateway's. */
 export const GUARDRAIL_KEYS = [
@@ -354,6 +369,7 @@ export const DEPLOYMENT_KEYS = [
   'algoId',
   'symbolMasterUrl',
   'symbolMasterExchanges',
+  'watcherRemovedAfterRuns',
 ] as const satisfies readonly EnvKey[];
 export type DeploymentKey = (typeof DEPLOYMENT_KEYS)[number];
 /** The deployment settings by name (CDK context keys, `npm start`'s environment). */

@@ -4,7 +4,14 @@
  */
 import { Metrics } from '@aws-lambda-powertools/metrics';
 
-import { metricNamespace, SERVICE_NAME } from '../schemas/names.js';
+import { METRIC_NAMESPACE, SERVICE_NAME } from '../schemas/names.js';
+
+/**
+ * The namespace the functions write their metrics to: `METRIC_NAMESPACE` of their environment (a deployment per
+ * broker account sets `GttGateway/<account>`, infra/settings/accounts.ts), else GttGateway.
+ */
+export const metricNamespace = (env: Readonly<Record<string, string | undefined>> = process.env): string =>
+  env.METRIC_NAMESPACE || METRIC_NAMESPACE;
 
 export const functionMetrics = (name: string): Metrics =>
   new Metrics({ namespace: metricNamespace(), serviceName: SERVICE_NAME, defaultDimensions: { Function: name } });

@@ -6,11 +6,5 @@
  */
 export const SERVICE_NAME = 'gtt-gateway';
 export const METRIC_NAMESPACE = 'GttGateway';
-/**
- * The namespace the functions write their metrics to: `METRIC_NAMESPACE` of their environment (a deployment per
- * broker account sets `GttGateway/<account>`, infra/settings/accounts.ts), else GttGateway.
- */
-export const metricNamespace = (env: Record<string, string | undefined> = process.env): string =>
-  env.METRIC_NAMESPACE || METRIC_NAMESPACE;
 export const EVENT_SOURCE = 'gtt-gateway';
 export const API_VERSION = '0.2.0';

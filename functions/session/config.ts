@@ -29,7 +29,7 @@ export const sessionEnv = envSchema([
 ]);
 export type SessionConfig = z.output<typeof sessionEnv>;
 
-export const parseSessionConfig = (env: Record<string, string | undefined>): SessionConfig =>
+export const parseSessionConfig = (env?: Record<string, string | undefined>): SessionConfig =>
   parseConfig(sessionEnv, env, 'session function');
 
 /** A setting one function needs: missing is a configuration error naming it. */

@@ -27,7 +27,7 @@ export const createEndOfDayLogout = (options: { env?: Record<string, string | un
   shellHandler<unknown, EndOfDayResult>(
     { logger: options.logger, logFailures: true, trigger: 'schedule' },
     async () => {
-      const config = parseSessionConfig(options.env ?? process.env);
+      const config = parseSessionConfig(options.env);
       const sessions = new SessionSource({
         secretId: config.brokerSecretId,
         maxAgeSeconds: 1,

@@ -17,8 +17,9 @@ import { SESSION_HEALTH } from '../manifest/session.js';
 import { shellHandler } from '../middleware/function-shell.js';
 import { clientDetails } from '../operations.js';
 import { guardrailEnv, parseConfig } from '../runtime/config.js';
+import { metricNamespace } from '../runtime/metrics.js';
 import { type GuardrailsInForce, guardrailsInForce } from '../safety/guardrails.js';
-import { metricNamespace, SERVICE_NAME } from '../schemas/names.js';
+import { SERVICE_NAME } from '../schemas/names.js';
 import { parseSessionConfig } from './config.js';
 
 export interface HealthResult {
@@ -47,7 +48,7 @@ export const createSessionHealthCheck = (options: {
   const metrics = options.metrics ?? new Metrics({ namespace: metricNamespace(), serviceName: SERVICE_NAME });
   /** `scheduled`: the pre-market run, which publishes SessionAlive (GET /session only answers: no metric, no alarm). */
   const check = async (scheduled: boolean): Promise<HealthResult> => {
-    const config = parseSessionConfig(options.env ?? process.env);
+    const config = parseSessionConfig(options.env);
     const checkedAt = new Date().toISOString();
     let result: HealthResult;
     let account: Pick<HealthResult, 'uid' | 'actid' | 'since' | 'method'> = {};
@@ -124,10 +125,9 @@ export const createSessionHealthCheck = (options: {
     async (event) => {
       // Bad input never reaches the broker: the request rules of every route (gateway/routed-request.ts).
       readRoutedRequest(SESSION_HEALTH, event);
-      const env = options.env ?? process.env;
       const result = {
         ...(await check(false)),
-        guardrails: guardrailsInForce(parseConfig(guardrailEnv, env, 'guardrail')),
+        guardrails: guardrailsInForce(parseConfig(guardrailEnv, options.env, 'guardrail')),
       };
       return {
         statusCode: 200,

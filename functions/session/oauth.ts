@@ -73,7 +73,7 @@ export const createOAuthHandler = (options: OAuthHandlerOptions) => {
     { config: SessionConfig; states: OAuthStateStore; secrets: ReturnType<typeof secretsClient> } | undefined;
   const init = () => {
     if (!runtime) {
-      const config = parseSessionConfig(options.env ?? process.env);
+      const config = parseSessionConfig(options.env);
       runtime = {
         config,
         states: new OAuthStateStore(

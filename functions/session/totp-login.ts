@@ -27,7 +27,7 @@ export const createSessionRenewal = (options: { env?: Record<string, string | un
   shellHandler<unknown, RenewalResult>(
     { logger: options.logger, logFailures: true, trigger: 'schedule' },
     async (): Promise<RenewalResult> => {
-      const config = parseSessionConfig(options.env ?? process.env);
+      const config = parseSessionConfig(options.env);
       // QuickAuth's `susertoken` is a jKey session: every client sends it as `&jKey=`, none as Bearer.
       if (config.brokerAuth !== 'jkey') {
         throw new ConfigurationError(

@@ -6,6 +6,7 @@
  */
 import { AwsClient } from 'aws4fetch';
 
+import { deployedEnv } from '../runtime/config.js';
 import type { SignalMessage } from '../schemas/signals.js';
 
 export interface SignalQueue {
@@ -17,7 +18,7 @@ export const sqsQueue = (options: {
   endpoint?: string | undefined;
   env?: Record<string, string | undefined>;
 }): SignalQueue => {
-  const env = options.env ?? process.env;
+  const env = options.env ?? deployedEnv();
   const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? /sqs\.([a-z0-9-]+)\./.exec(options.queueUrl)?.[1];
   const client = new AwsClient({
     accessKeyId: env.AWS_ACCESS_KEY_ID ?? '',

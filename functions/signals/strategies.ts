@@ -66,7 +66,7 @@ const strategyIdField = (request: RoutedRequest): string => {
 
 export const createStrategiesFunction = (options: StrategiesOptions = {}) => {
   const logger = options.logger ?? defaultLogger;
-  const config = memo(() => parseConfig(strategiesEnv, options.env ?? process.env, 'strategies'));
+  const config = memo(() => parseConfig(strategiesEnv, options.env, 'strategies'));
   const store = memo(
     () => new StrategyStore({ tableName: config().eventsTableName, endpoint: config().dynamodbEndpoint }),
   );

@@ -131,7 +131,7 @@ const MAX_ROUNDS = 3;
 export const createSignalWebhook = (options: WebhookOptions = {}) => {
   const logger = options.logger ?? defaultLogger;
   const parts = memo(() => {
-    const config = parseConfig(webhookEnv, options.env ?? process.env, 'signal webhook');
+    const config = parseConfig(webhookEnv, options.env, 'signal webhook');
     const table = { tableName: config.eventsTableName, endpoint: config.dynamodbEndpoint };
     return {
       strategies: new StrategyCache(new StrategyStore(table)),

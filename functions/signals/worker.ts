@@ -28,8 +28,7 @@ import { ConfigurationError, InternalError } from '../contract/errors.js';
 import { validateInput } from '../contract/validate-input.js';
 import { OutboxTable } from '../events/outbox.js';
 import { shellHandler } from '../middleware/function-shell.js';
-import type { GatewaySettings } from '../runtime/config.js';
-import { parseGatewayConfig } from '../runtime/config.js';
+import { deployedEnv, type GatewaySettings, parseGatewayConfig } from '../runtime/config.js';
 import { envName } from '../runtime/env.js';
 import { logger as defaultLogger, writeLog } from '../runtime/logger.js';
 import type { SignalMessage, SignalRecord, Strategy } from '../schemas/signals.js';
@@ -78,7 +77,7 @@ const ghostStrategy = (signal: SignalRecord): Strategy =>
 
 const partsOf = (options: SignalWorkerOptions, logger: Logger) =>
   memo(() => {
-    const settings = options.settings ?? ((options.env ?? process.env) as Record<string, string>);
+    const settings = options.settings ?? ((options.env ?? deployedEnv()) as Record<string, string>);
     const config = parseGatewayConfig(settings);
     if (!config.eventsTableName || !config.idempotencyTableName)
       throw new ConfigurationError(

@@ -13,12 +13,11 @@ import { EventsTable } from '../events/store.js';
 import { shellHandler } from '../middleware/function-shell.js';
 import type { PlanEngine } from '../plans/engine.js';
 import { createPlanEngine } from '../plans/runtime.js';
-import type { GatewaySettings } from '../runtime/config.js';
-import { envName } from '../runtime/env.js';
+import { deployedEnv, type GatewaySettings } from '../runtime/config.js';
 import { writeLog } from '../runtime/logger.js';
 import { functionMetrics } from '../runtime/metrics.js';
 import { memo } from '../schemas/values.js';
-import { parseWatcherConfig, type WatcherConfig } from './config.js';
+import { parseWatcherConfig, runsPlans, type WatcherConfig } from './config.js';
 import { runWatcher, type WatcherRun } from './watcher.js';
 
 export interface WatcherOptions {
@@ -36,9 +35,10 @@ export type PlanRun = Awaited<ReturnType<PlanEngine['advance']>>;
 
 export const createGttWatcher = (options: WatcherOptions) => {
   const metrics = options.metrics ?? functionMetrics('GttWatcher');
+  const env = options.env ?? deployedEnv();
   // Per container, built on first use: a bad configuration is a clean CONFIGURATION_ERROR of the first run.
   const parts = memo(() => {
-    const config = parseWatcherConfig(options.env ?? process.env);
+    const config = parseWatcherConfig(env);
     return {
       config,
       table: new EventsTable({ tableName: config.eventsTableName, endpoint: config.dynamodbEndpoint }),
@@ -53,17 +53,17 @@ export const createGttWatcher = (options: WatcherOptions) => {
       }),
     };
   });
-  // The shell every function runs in: the run's Lambda context on each log line, its metrics written at its end,
-  // and one line if it fails.
-  // The plans' steps (functions/plans/), when the deployment gives the watcher the order path's tables.
-  const env = options.env ?? process.env;
+  // The plans' steps (functions/plans/), when the configuration has the order path's tables: their in-process
+  // gateway reads the same environment, as the Plans function's does.
   const plans = memo(() =>
     options.plans !== undefined
       ? options.plans()
-      : env[envName('idempotencyTableName')] && env[envName('controlTableName')]
+      : runsPlans(parts().config)
         ? createPlanEngine(env as GatewaySettings, options.logger)
         : undefined,
   );
+  // The shell every function runs in: the run's Lambda context on each log line, its metrics written at its end,
+  // and one line if it fails.
   return shellHandler<unknown, WatcherRun & { plans?: PlanRun }>(
     { logger: options.logger, metrics, logFailures: true, trigger: 'schedule' },
     async (_event, context) => {

@@ -51,7 +51,7 @@ export interface InstrumentRefreshOptions {
 export const createInstrumentRefresh = (options: InstrumentRefreshOptions) => {
   const metrics = options.metrics ?? functionMetrics('InstrumentRefresh');
   const parts = memo(() => {
-    const config = parseConfig(instrumentRefreshEnv, options.env ?? process.env, 'instrument refresh');
+    const config = parseConfig(instrumentRefreshEnv, options.env, 'instrument refresh');
     return {
       config,
       copy: new InstrumentCopy({ tableName: config.instrumentsTableName, endpoint: config.dynamodbEndpoint }),

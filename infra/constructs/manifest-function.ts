@@ -14,7 +14,8 @@ import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type { Construct } from 'constructs';
 
 import { type FunctionEntry, scheduleOf } from '../../functions/manifest/index.js';
-import { environmentOf, type EnvKey, type EnvValues } from '../../functions/runtime/env.js';
+import type { EnvValues } from '../../functions/runtime/env.js';
+import { functionEnvironment } from '../../functions/runtime/env-given.js';
 import { addRoute, type GatewayApi } from './api.js';
 import { integrationIdOf, notesOf } from './function-notes.js';
 import {
@@ -54,10 +55,7 @@ export const environmentFor = (entry: FunctionEntry, wiring: FunctionWiring): Re
   const missing = entry.env.keys.filter((key) => !Object.hasOwn(wiring.values, key));
   if (missing.length)
     throw new Error(`${entry.name} reads ${missing.join(', ')}, which the stack has no value for (yet)`);
-  return {
-    ...environmentOf(Object.fromEntries(entry.env.keys.map((key: EnvKey) => [key, wiring.values[key]]))),
-    ...(entry.env.deploymentSettings ? wiring.settings : {}),
-  };
+  return functionEnvironment(entry.env, wiring.values, wiring.settings);
 };
 
 export interface ManifestFunctionOptions {

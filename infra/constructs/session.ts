@@ -94,6 +94,8 @@ export class SessionFunctions extends Construct {
         brokerTokenUrl: props.brokerTokenUrl || undefined,
         loginSecretId: this.loginSecret?.secretArn,
         oauthStateTableName: this.stateTable.tableName,
+        // The login window: the catalogue's default (10 minutes) until a deployment needs another.
+        oauthStateTtlSeconds: undefined,
       },
       resources: {
         ...props.wiring.resources,

@@ -46,7 +46,7 @@ export const STACK_CONTEXT_CHECKS: Record<string, { test: (value: string) => boo
 const deploymentSettingsSchema = envObject(DEPLOYMENT_KEYS);
 
 /** Names that look like a function setting (`GUARDRAIL_MAX_QYT`) but are none: a typo would silently do nothing. */
-const LOOKS_LIKE_A_SETTING = /^(GUARDRAIL|IDEMPOTENCY|SECRET|BROKER)_/;
+const LOOKS_LIKE_A_SETTING = /^(GUARDRAIL|IDEMPOTENCY|SECRET|BROKER|WATCHER)_/;
 
 /** zod's number messages in the words of the other refusals. */
 const plain = (issue: z.core.$ZodIssue): string => {

@@ -5,6 +5,7 @@
  * with functions/events/notification.ts (infra/constructs/events.ts says why a function and not an input transformer).
  */
 import { type NotifyFormat } from '../../functions/events/notification.js';
+import { ENV } from '../../functions/runtime/env.js';
 
 export const WEBHOOK_FORMATS = ['event', 'slack', 'telegram'] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
@@ -19,7 +20,8 @@ export const resolveWebhookFormat = (
   }
   if (format === 'telegram') {
     const chatId = telegramChatId === undefined || telegramChatId === null ? '' : String(telegramChatId);
-    if (!/^-?\d{1,20}$|^@[A-Za-z0-9_]{5,32}$/.test(chatId)) {
+    // The NotifyFormatter's own rule for its chat (the catalogue's NOTIFY_TELEGRAM_CHAT_ID).
+    if (!chatId || !ENV.notifyTelegramChatId.schema.safeParse(chatId).success) {
       throw new Error(
         `notifyWebhookFormat=telegram needs notifyTelegramChatId (a numeric chat id or @channel), got ${JSON.stringify(chatId)}`,
       );

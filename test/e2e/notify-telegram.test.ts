@@ -108,6 +108,6 @@ describe('npm start with a bad notification setting', () => {
     );
     const noChat = run({ NOTIFY_FORMAT: 'telegram' });
     expect(noChat.status).toBe(2);
-    expect(noChat.stderr).toMatch(/NOTIFY_FORMAT=telegram needs NOTIFY_TELEGRAM_CHAT_ID/);
+    expect(noChat.stderr).toMatch(/NOTIFY_TELEGRAM_CHAT_ID is required with NOTIFY_FORMAT=telegram/);
   }, 45_000);
 });

@@ -42,7 +42,8 @@ const DEPLOYMENTS: Deployment[] = [
       signalBaseUrl: 'https://trade.example.com',
     },
     deployed: { totpRenewal: false, endOfDayLogout: true, watcher: true, notifyFormat: true },
-    unset: [],
+    // The login window: the catalogue's default.
+    unset: ['oauthStateTtlSeconds'],
   },
   {
     name: 'TOTP renewal, raw webhook, no watcher, no end-of-day logout',
@@ -53,7 +54,7 @@ const DEPLOYMENTS: Deployment[] = [
       endOfDayLogout: 'off',
     },
     deployed: { totpRenewal: true, endOfDayLogout: false, watcher: false, notifyFormat: false },
-    unset: ['orderRatePerSecond', 'orderRatePerMinute', 'brokerTokenUrl', 'signalBaseUrl'],
+    unset: ['orderRatePerSecond', 'orderRatePerMinute', 'brokerTokenUrl', 'signalBaseUrl', 'oauthStateTtlSeconds'],
   },
 ];
 
