@@ -7,8 +7,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import type { Route } from '../functions/definition/types.js';
 import { functionNamed, OPERATIONS } from '../functions/manifest/index.js';
-import type { Route } from '../functions/manifest/types.js';
 import { environmentOf, type EnvValues } from '../functions/runtime/env.js';
 import { EXAMPLE_OCO, EXAMPLE_ORDER } from '../functions/schemas/examples.js';
 import { LOCAL_CONTROL_TABLE } from '../local/dynamodb.js';

@@ -9,7 +9,7 @@ import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 
 import { fromDirectInvocation } from '../contract/errors.js';
 import { isHttpApiEvent } from '../contract/gateway-request.js';
-import type { FunctionEntry } from '../manifest/types.js';
+import type { FunctionSurface } from '../definition/types.js';
 import { directInvocationError, httpErrorResponse } from '../middleware/error-contract.js';
 import { functionShell } from '../middleware/function-shell.js';
 import { writeLog } from '../runtime/logger.js';
@@ -24,7 +24,7 @@ export interface RoutedReply {
 /** `event`: the raw event, for what a route reads of its envelope (the API's own domain name). */
 export type RoutedRun = (request: RoutedRequest, context: Context, event: unknown) => Promise<RoutedReply>;
 
-export const createRoutedFunction = (entry: FunctionEntry, run: RoutedRun, options: { logger: Logger }) =>
+export const createRoutedFunction = (entry: FunctionSurface, run: RoutedRun, options: { logger: Logger }) =>
   functionShell<unknown, unknown>({ logger: options.logger }).handler(async (event: unknown, context: Context) => {
     const http = isHttpApiEvent(event);
     try {

@@ -13,7 +13,6 @@ import { SessionSource } from '../broker/session.js';
 import { toGatewayError } from '../contract/errors.js';
 import { isHttpApiEvent } from '../contract/gateway-request.js';
 import { readRoutedRequest } from '../gateway/routed-request.js';
-import { SESSION_HEALTH } from '../manifest/session.js';
 import { httpErrorResponse } from '../middleware/error-contract.js';
 import { shellHandler } from '../middleware/function-shell.js';
 import { clientDetails } from '../operations.js';
@@ -21,6 +20,7 @@ import { guardrailEnv, parseConfig } from '../runtime/config.js';
 import { type GuardrailsInForce, guardrailsInForce } from '../safety/guardrails.js';
 import { metricNamespace, SERVICE_NAME } from '../schemas/names.js';
 import { parseSessionConfig } from './config.js';
+import { SESSION_HEALTH_ROUTES } from './routes.js';
 
 export interface HealthResult {
   alive: boolean;
@@ -122,7 +122,7 @@ export const createSessionHealthCheck = (options: {
     async (event) => {
       // Bad input never reaches the broker: the request rules of every route (gateway/routed-request.ts).
       try {
-        readRoutedRequest(SESSION_HEALTH, event);
+        readRoutedRequest(SESSION_HEALTH_ROUTES, event);
       } catch (error) {
         return {
           ...httpErrorResponse(toGatewayError(error)),

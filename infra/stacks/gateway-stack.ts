@@ -16,7 +16,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 
-import { OPERATIONS } from '../../functions/manifest/index.js';
+import { type FunctionDefinition, OPERATIONS } from '../../functions/manifest/index.js';
 import { KILL_SWITCH } from '../../functions/manifest/kill-switch.js';
 import { SIGNAL_WORKER } from '../../functions/manifest/strategies.js';
 import { DEPLOYMENT_SETTINGS, environmentOf } from '../../functions/runtime/env.js';
@@ -76,6 +76,11 @@ export interface GatewayStackProps extends StackProps, NotifyWebhookProps {
    * `off`; anything else fails the synth). The bus, the table and the gateway's own events stay.
    */
   watcher?: boolean;
+  /**
+   * The function set, every function from its definition; default the manifest's (functions/manifest/index.ts).
+   * A test adds a definition of its own here without touching the manifest.
+   */
+  functions?: readonly FunctionDefinition[];
 }
 
 /** `-c auditRetentionDays=N`: at least one year (the rules ask five), at most ten; anything else fails the synth. */
@@ -248,15 +253,19 @@ export class GatewayStack extends Stack {
 
     // The signal queue between the webhook and the worker (functions/signals/).
     const signals = addSignalQueue(this, alarmAction);
-    this.functions = addGatewayFunctions(this, {
-      ...this.events.wiring,
-      values: {
-        ...this.events.wiring.values,
-        signalQueueUrl: signals.queue.queueUrl,
-        signalBaseUrl: resolveSignalBaseUrl(context('signalBaseUrl')),
+    this.functions = addGatewayFunctions(
+      this,
+      {
+        ...this.events.wiring,
+        values: {
+          ...this.events.wiring.values,
+          signalQueueUrl: signals.queue.queueUrl,
+          signalBaseUrl: resolveSignalBaseUrl(context('signalBaseUrl')),
+        },
+        resources: { ...this.events.wiring.resources, signalQueue: signals.queue },
       },
-      resources: { ...this.events.wiring.resources, signalQueue: signals.queue },
-    });
+      props.functions,
+    );
     this.session = new SessionFunctions(this, 'Session', {
       wiring: this.events.wiring,
       ...(props.oauthAppSecretArn ? { oauthAppSecretArn: props.oauthAppSecretArn } : {}),
@@ -264,6 +273,7 @@ export class GatewayStack extends Stack {
       brokerLogin: broker.login,
       ...(broker.tokenUrl ? { brokerTokenUrl: broker.tokenUrl } : {}),
       ...(endOfDayLogout === undefined ? {} : { endOfDayLogout }),
+      ...(props.functions ? { functions: props.functions } : {}),
     });
     if (this.events.wiring.deployed.watcher) this.events.addWatcher(watcherSchedule);
     // The outbox's other half: the idempotency table's stream to the bus, off the order path.
