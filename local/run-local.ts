@@ -310,7 +310,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     port: options.apiPort ?? 0,
     openApi: (baseUrl) => buildOpenApiDocument(baseUrl, functions),
     routes: [
-      // Every route of the manifest whose function runs here.
+      // Every route of the function set whose function runs here.
       ...routesOf(functions)
         .filter(({ fn }) => handlers.has(fn.name))
         .map(({ fn, route }) => ({

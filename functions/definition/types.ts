@@ -231,5 +231,10 @@ export interface FunctionEntry {
 export interface FunctionDefinition extends FunctionEntry {
   notes: FunctionNotes;
   alarms: FunctionAlarms;
+  /**
+   * Its log group's audit records go to the five-year audit archive (infra/constructs/audit.ts): the functions that
+   * write orders (in-process too) or the session's token.
+   */
+  audit?: true;
   create: FunctionFactory;
 }

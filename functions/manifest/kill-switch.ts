@@ -29,5 +29,6 @@ export const KILL_SWITCH: FunctionDefinition = {
     timeoutSeconds: KILL_SWITCH_TIMEOUT_SECONDS,
     handler: { kind: 'factory', from: '../controls/kill-switch.js' },
   },
+  audit: true,
   create: createKillSwitch,
 };

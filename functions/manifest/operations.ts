@@ -195,6 +195,7 @@ export const operationFunction = (op: AnyOperation, exportName: string): Functio
     memory: op.kind === 'order' ? 'order' : 'standard',
     handler: { kind: 'operation', operation: op, exportName },
   },
+  ...(op.kind === 'order' ? { audit: true as const } : {}),
   // As the generated handler file binds it (without the Lambda init's session prefetch).
   create: ({ env, logger }) =>
     createGatewayStack(op, {

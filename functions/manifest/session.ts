@@ -59,6 +59,7 @@ export const OAUTH: FunctionDefinition = {
   notes: sessionNotes({ name: OAUTH_ROUTES.name, grants: OAUTH_GRANTS }),
   alarms: sessionAlarms(OAUTH_ROUTES.name),
   bundle: { memory: 'standard', handler: { kind: 'factory', from: '../session/oauth.js' } },
+  audit: true,
   create: createOAuthHandler,
 };
 
@@ -76,6 +77,7 @@ export const SESSION_RENEWAL: FunctionDefinition = {
   notes: sessionNotes({ name: 'SessionRenewal', grants: RENEWAL_GRANTS }),
   alarms: sessionAlarms('SessionRenewal'),
   bundle: { memory: 'standard', handler: { kind: 'factory', from: '../session/totp-login.js' } },
+  audit: true,
   create: createSessionRenewal,
   deployedWhen: 'totpRenewal',
 };

@@ -101,5 +101,6 @@ export const SIGNAL_WORKER: FunctionDefinition = {
     },
   },
   bundle: { memory: 'order', timeoutSeconds: 60, handler: { kind: 'factory', from: '../signals/worker.js' } },
+  audit: true,
   create: createSignalWorker,
 };

@@ -16,9 +16,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 
-import { type FunctionDefinition, OPERATIONS } from '../../functions/manifest/index.js';
-import { KILL_SWITCH } from '../../functions/manifest/kill-switch.js';
-import { SIGNAL_WORKER } from '../../functions/manifest/strategies.js';
+import { type FunctionDefinition, FUNCTIONS, OPERATIONS } from '../../functions/manifest/index.js';
 import { DEPLOYMENT_SETTINGS, environmentOf } from '../../functions/runtime/env.js';
 import { addApiAlarm, addGatewayApi, applyRouteSettings } from '../constructs/api.js';
 import { AuditArchive } from '../constructs/audit.js';
@@ -283,21 +281,17 @@ export class GatewayStack extends Stack {
     this.staticEgress?.allowTableCalls(this.session.stateTable, OAUTH_STATE_TABLE_ACTIONS);
     applyRouteSettings(gateway);
 
-    // The functions that write audit records: the order functions, the kill switch, the token writers.
+    // The functions that write audit records (their definitions' `audit`): the order functions, the kill switch,
+    // the signal worker (the order operations in-process), the token writers.
     const auditRetentionDays = context('auditRetentionDays');
     this.audit = new AuditArchive(
       this,
       'Audit',
       auditRetentionDays === undefined ? {} : { retentionDays: resolveAuditRetentionDays(auditRetentionDays) },
     );
-    for (const operation of OPERATIONS.filter((op) => op.kind === 'order'))
-      this.audit.addLogGroup(operation.name, this.functions.get(operation.name)!.logGroup);
-    this.audit.addLogGroup(KILL_SWITCH.name, this.functions.get(KILL_SWITCH.name)!.logGroup);
-    // The signal worker places and cancels orders through the order operations in-process: their audit records.
-    this.audit.addLogGroup(SIGNAL_WORKER.name, this.functions.get(SIGNAL_WORKER.name)!.logGroup);
-    for (const name of ['OAuthCallback', 'SessionRenewal'] as const) {
-      const fn = this.session.functions.get(name);
-      if (fn) this.audit.addLogGroup(name, fn.logGroup);
+    for (const entry of (props.functions ?? FUNCTIONS).filter((f) => f.audit)) {
+      const fn = this.functions.get(entry.name) ?? this.session.functions.get(entry.name);
+      if (fn) this.audit.addLogGroup(entry.name, fn.logGroup);
     }
 
     addApiAlarm(this, this.api, alarmAction);
