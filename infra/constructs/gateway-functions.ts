@@ -7,7 +7,7 @@
  */
 import { CfnOutput, type Stack } from 'aws-cdk-lib';
 
-import { type FunctionDefinition,FUNCTIONS } from '../../functions/manifest/index.js';
+import { type FunctionDefinition, FUNCTIONS } from '../../functions/manifest/index.js';
 import { KILL_SWITCH } from '../../functions/manifest/kill-switch.js';
 import type { GatewayFunction } from './gateway-function.js';
 import { sessionSecretWrite } from './grants.js';
