@@ -7,8 +7,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import type { FunctionEntry, Route } from '../functions/definition/types.js';
 import { functionNamed, FUNCTIONS, OPERATIONS } from '../functions/manifest/index.js';
-import type { FunctionEntry, Route } from '../functions/manifest/types.js';
 import { ENV, environmentOf, type EnvValues } from '../functions/runtime/env.js';
 import { functionEnvironment, LOCAL_ENDPOINT_KEYS } from '../functions/runtime/env-given.js';
 import { EXAMPLE_OCO, EXAMPLE_ORDER } from '../functions/schemas/examples.js';

@@ -5,15 +5,16 @@
  * API in front of the real handlers. Used by `npm start`, the end-to-end tests and the benchmarks.
  */
 
+import type { Logger } from '@aws-lambda-powertools/logger';
+
 import { type RunningEmulator, startEmulator } from '../emulator/server.js';
 import type { EmulatorDialect } from '../emulator/wire/dialect.js';
-import type { GatewayOptions } from '../functions/gateway/gateway-handler.js';
+import type { FunctionDefinition, FunctionEntry } from '../functions/definition/types.js';
 import { EVENT_FORWARDER, GTT_WATCHER } from '../functions/manifest/background.js';
-import { ROUTES, scheduleOf } from '../functions/manifest/index.js';
+import { FUNCTIONS, routesOf, scheduleOf } from '../functions/manifest/index.js';
 import { buildOpenApiDocument } from '../functions/manifest/openapi.js';
 import { SESSION_FUNCTIONS } from '../functions/manifest/session.js';
 import { SIGNAL_WORKER } from '../functions/manifest/strategies.js';
-import type { FunctionEntry } from '../functions/manifest/types.js';
 import { createEventForwarder, type ForwarderOptions } from '../functions/outbox/function.js';
 import { createPlanEngine } from '../functions/plans/runtime.js';
 import type { GatewaySettings } from '../functions/runtime/config.js';
@@ -80,7 +81,13 @@ export interface LocalStackOptions {
    * the gateway's own overhead, which sends far more than 8 orders a second. Default on, as every deployment.
    */
   governor?: boolean;
-  gateway?: Omit<GatewayOptions, 'config'>;
+  /** Tests: the logger every function writes to (`{ logger }`), to read what they log. */
+  gateway?: { logger?: Logger };
+  /**
+   * The function set, every function from its definition; default the manifest's (functions/manifest/index.ts).
+   * A test adds a definition of its own here without touching the manifest.
+   */
+  functions?: readonly FunctionDefinition[];
   /** POST every event to this URL as the stack's API destination would (NOTIFY_WEBHOOK_URL of npm start). */
   webhookUrl?: string;
   /** What the webhook gets (npm start's webhook format and NOTIFY_ON); default every event as the envelope. */
@@ -237,7 +244,11 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
   const config: GatewaySettings = { ...environmentOf(local.values), ...options.settings };
   const deployed = (when: NonNullable<FunctionEntry['deployedWhen']>): boolean =>
     when === 'totpRenewal' ? broker.totp : when !== 'notifyFormat';
-  const handlers = localFunctions(local, { deployed, ...(options.gateway ? { gateway: options.gateway } : {}) });
+  const functions = options.functions ?? FUNCTIONS;
+  const handlers = localFunctions(functions, local, {
+    deployed,
+    ...(options.gateway?.logger ? { logger: options.gateway.logger } : {}),
+  });
   // The session functions' environments together (tests run a renewal or a health check by hand with it).
   const sessionEnv = Object.assign({}, ...SESSION_FUNCTIONS.map((f) => environmentFor(f, local))) as Record<
     string,
@@ -289,23 +300,28 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     plans: planEngine,
     ...options.watcher,
   });
-  // A Lambda context of its own per run, as EventBridge Scheduler's invocations have.
+  // A Lambda context of its own per run, as EventBridge Scheduler's invocations have; its scheduled run here is the
+  // same instance (its test hooks, its plans' engine).
   const watch = (): Promise<WatcherRun> => runWatcherOnce(undefined, watcherLog.begin());
+  if (handlers.has(GTT_WATCHER.name))
+    handlers.set(GTT_WATCHER.name, (_event, context) => runWatcherOnce(undefined, watcherLog.begin(context)));
   // Runs never overlap here (the lease would turn the second away anyway): the next starts after the last ended.
   const watching = options.watchIntervalMs ? repeat(options.watchIntervalMs, watch, options.onWatcherError) : undefined;
   const api = await startLocalApi({
     functions: handlers,
     port: options.apiPort ?? 0,
-    openApi: (baseUrl) => buildOpenApiDocument(baseUrl),
+    openApi: (baseUrl) => buildOpenApiDocument(baseUrl, functions),
     routes: [
-      // Every route of the manifest whose function runs here.
-      ...ROUTES.filter(({ fn }) => handlers.has(fn.name)).map(({ fn, route }) => ({
-        method: route.method,
-        path: route.path,
-        name: fn.name,
-        handler: handlers.get(fn.name)!,
-        ...(route.auth === 'token' ? { textBody: true } : {}),
-      })),
+      // Every route of the function set whose function runs here.
+      ...routesOf(functions)
+        .filter(({ fn }) => handlers.has(fn.name))
+        .map(({ fn, route }) => ({
+          method: route.method,
+          path: route.path,
+          name: fn.name,
+          handler: handlers.get(fn.name)!,
+          ...(route.auth === 'token' ? { textBody: true } : {}),
+        })),
       // Where the sandbox's broker emulator listens (its port is random): `npm run gtt -- ltp` finds it here.
       {
         method: 'GET',
@@ -319,7 +335,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
           }),
       },
       // Rehearsals of the scheduled runs (EventBridge Scheduler in AWS): `curl -X POST .../_local/run/SessionRenewal`.
-      ...scheduledRoutes(handlers),
+      ...scheduledRoutes(handlers, functions),
     ],
   });
   // The app's registered redirect URL: the broker's login page sends the browser back to this local API.

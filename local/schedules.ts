@@ -4,7 +4,8 @@
  * `{"sweep": true}`), and `repeat` runs one every so often without overlapping (npm start's GttWatcher and sweep).
  */
 import { fromDirectInvocation } from '../functions/contract/errors.js';
-import { FUNCTIONS, scheduleOf } from '../functions/manifest/index.js';
+import type { FunctionEntry } from '../functions/definition/types.js';
+import { scheduleOf } from '../functions/manifest/index.js';
 import type { LocalHandler, LocalRoute } from './http-api.js';
 
 /** Local routes that run a scheduled function once, as its schedule would. */
@@ -27,9 +28,12 @@ const scheduledRun =
     }
   };
 
-/** `POST /_local/run/<Name>` for each function of the manifest with a schedule that runs here. */
-export const scheduledRoutes = (handlers: ReadonlyMap<string, LocalHandler>): LocalRoute[] =>
-  FUNCTIONS.flatMap((f) => {
+/** `POST /_local/run/<Name>` for each function of `functions` with a schedule that runs here. */
+export const scheduledRoutes = (
+  handlers: ReadonlyMap<string, LocalHandler>,
+  functions: readonly FunctionEntry[],
+): LocalRoute[] =>
+  functions.flatMap((f) => {
     const schedule = scheduleOf(f);
     const handler = handlers.get(f.name);
     return schedule && handler

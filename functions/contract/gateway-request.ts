@@ -71,7 +71,7 @@ const invalid = (message: string, details?: readonly FieldProblem[]) => new Vali
 
 /**
  * What the request rules need to know of a route: the operation table's entries are one (their `kind` decides the
- * dry run), the manifest's routes another (functions/manifest/types.ts: `dryRun` says it).
+ * dry run), the manifest's routes another (functions/definition/types.ts: `dryRun` says it).
  */
 export interface RequestSpec {
   /** How a refusal names it: `PlaceGTTOrder`, `POST /kill-switch`. */

@@ -10,12 +10,12 @@ import { validateInput, validationFailed } from '../contract/validate-input.js';
 import { EventHistory } from '../events/history.js';
 import { createRoutedFunction } from '../gateway/routed-function.js';
 import type { RoutedRequest } from '../gateway/routed-request.js';
-import { EVENTS_HISTORY } from '../manifest/events-history.js';
 import { parseConfig } from '../runtime/config.js';
 import { envSchema } from '../runtime/env.js';
 import { logger as defaultLogger } from '../runtime/logger.js';
 import { eventsHistoryInput, type EventsHistoryResult } from '../schemas/events-history.js';
 import { memo } from '../schemas/values.js';
+import { EVENTS_HISTORY_ROUTES } from './events-history-routes.js';
 
 /** The events history's configuration schema (runtime/env.ts): the events table is required. */
 export const eventsHistoryEnv = envSchema(['dynamodbEndpoint', 'eventsTableName'], {
@@ -51,5 +51,5 @@ export const createEventsHistory = (options: EventsHistoryOptions = {}) => {
     }
     return page;
   };
-  return createRoutedFunction(EVENTS_HISTORY, async (request) => ({ body: await read(request) }), { logger });
+  return createRoutedFunction(EVENTS_HISTORY_ROUTES, async (request) => ({ body: await read(request) }), { logger });
 };

@@ -22,7 +22,6 @@ import { eventIds } from '../events/views.js';
 import { createGatewayHandler, type GatewayHandler } from '../gateway/gateway-handler.js';
 import { createRoutedFunction } from '../gateway/routed-function.js';
 import type { RoutedRequest } from '../gateway/routed-request.js';
-import { KILL_SWITCH } from '../manifest/kill-switch.js';
 import { cancelGttOrder, getPendingGttOrders } from '../operations.js';
 import { recordGone } from '../orders/gone.js';
 import { deployedEnv, type GatewayConfig, type GatewaySettings, parseGatewayConfig } from '../runtime/config.js';
@@ -32,6 +31,7 @@ import { metricNamespace } from '../runtime/metrics.js';
 import { dynamoTradingControls, retryAfterSeconds, type TradingControls } from '../safety/trading-controls.js';
 import type { KillSwitchResult } from '../schemas/controls.js';
 import { SERVICE_NAME } from '../schemas/names.js';
+import { KILL_SWITCH_ROUTES } from './kill-switch-routes.js';
 
 export interface KillSwitchOptions {
   config?: GatewaySettings;
@@ -246,7 +246,7 @@ export const createKillSwitch = (options: KillSwitchOptions = {}) => {
     if (action === 'off') return control.off(request.caller);
     return control.on(request.caller, context);
   };
-  return createRoutedFunction(KILL_SWITCH, async (request, context) => ({ body: await run(request, context) }), {
+  return createRoutedFunction(KILL_SWITCH_ROUTES, async (request, context) => ({ body: await run(request, context) }), {
     logger: options.logger ?? defaultLogger,
   });
 };

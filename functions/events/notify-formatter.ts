@@ -6,6 +6,7 @@
  * connection auth: all as for the raw format). Its role may put events of that source only, so it can never
  * publish a lifecycle event.
  */
+import type { Logger } from '@aws-lambda-powertools/logger';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import * as z from 'zod';
 
@@ -31,6 +32,11 @@ export const notifyFormatterEnv = envSchema(['eventBusName', 'notifyFormat', 'no
 
 export interface NotifyFormatterOptions {
   env?: NodeJS.ProcessEnv;
+  /**
+   * Every function's factory takes the function set's logger (functions/definition/types.ts); this one writes no
+   * line of its own: a message the bus refused is a thrown error, which Lambda retries.
+   */
+  logger?: Logger;
   /** Local runs and tests only. */
   endpoint?: string | undefined;
 }

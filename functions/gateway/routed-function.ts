@@ -11,7 +11,7 @@ import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 
 import { fromDirectInvocation } from '../contract/errors.js';
 import { isHttpApiEvent } from '../contract/gateway-request.js';
-import type { FunctionEntry } from '../manifest/types.js';
+import type { FunctionSurface } from '../definition/types.js';
 import { functionShell } from '../middleware/function-shell.js';
 import { writeLog } from '../runtime/logger.js';
 import { readRoutedRequest, type RoutedRequest } from './routed-request.js';
@@ -26,7 +26,7 @@ export interface RoutedReply {
 export type RoutedRun = (request: RoutedRequest, context: Context, event: unknown) => Promise<RoutedReply>;
 
 /** The function's own line per failure (`<name> call failed`, with its code), before the error contract renders it. */
-export const routedFailureLog = (entry: FunctionEntry, logger: Logger): MiddlewareObj => ({
+export const routedFailureLog = (entry: FunctionSurface, logger: Logger): MiddlewareObj => ({
   name: 'routedFailureLog',
   onError: (request) => {
     // A failure of the operation table's own entries (run in-process) arrives as their direct-invocation error.
@@ -38,7 +38,7 @@ export const routedFailureLog = (entry: FunctionEntry, logger: Logger): Middlewa
   },
 });
 
-export const createRoutedFunction = (entry: FunctionEntry, run: RoutedRun, options: { logger: Logger }) =>
+export const createRoutedFunction = (entry: FunctionSurface, run: RoutedRun, options: { logger: Logger }) =>
   functionShell<unknown, unknown>({ logger: options.logger, trigger: 'api' })
     .use(routedFailureLog(entry, options.logger))
     .handler(async (event: unknown, context: Context) => {

@@ -15,7 +15,7 @@ import {
   readGatewayRequest,
   type RequestSpec,
 } from '../contract/gateway-request.js';
-import type { FunctionEntry, Route } from '../manifest/types.js';
+import type { FunctionSurface, Route } from '../definition/types.js';
 
 export interface RoutedRequest {
   route: Route;
@@ -65,7 +65,7 @@ const matches = (route: Route, event: APIGatewayProxyEventV2): boolean => {
   return params.length === given.length && params.every((name) => given.includes(name));
 };
 
-const httpRoute = (entry: FunctionEntry, event: APIGatewayProxyEventV2): Route => {
+const httpRoute = (entry: FunctionSurface, event: APIGatewayProxyEventV2): Route => {
   const route = entry.routes.find((r) => matches(r, event));
   if (route) return route;
   const method = event.requestContext.http.method;
@@ -79,7 +79,7 @@ const callerOf = (event: APIGatewayProxyEventV2): string => {
   return iam?.userArn ?? 'http';
 };
 
-const fromHttp = (entry: FunctionEntry, event: APIGatewayProxyEventV2): RoutedRequest => {
+const fromHttp = (entry: FunctionSurface, event: APIGatewayProxyEventV2): RoutedRequest => {
   const route = httpRoute(entry, event);
   const spec = specOf(route);
   // The body is read as the operation table's are (UTF-8, JSON object), then handed over whole.
@@ -103,10 +103,10 @@ const fromHttp = (entry: FunctionEntry, event: APIGatewayProxyEventV2): RoutedRe
 };
 
 /** The direct field a route's body travels in (`plan` for `{action: "create", plan}`). */
-const bodyField = (entry: FunctionEntry, route: Route): string | undefined =>
+const bodyField = (entry: FunctionSurface, route: Route): string | undefined =>
   route.body ? (route.directBody ?? 'body') : undefined;
 
-const directRoute = (entry: FunctionEntry, payload: Record<string, unknown>): Route => {
+const directRoute = (entry: FunctionSurface, payload: Record<string, unknown>): Route => {
   if (entry.routes.length === 1 && entry.routes[0]!.action === undefined) return entry.routes[0]!;
   const actions = entry.routes.map((r) => r.action).filter((a): a is string => a !== undefined);
   const route = entry.routes.find((r) => r.action !== undefined && r.action === payload.action);
@@ -116,7 +116,7 @@ const directRoute = (entry: FunctionEntry, payload: Record<string, unknown>): Ro
   ]);
 };
 
-const fromDirect = (entry: FunctionEntry, event: unknown): RoutedRequest => {
+const fromDirect = (entry: FunctionSurface, event: unknown): RoutedRequest => {
   const request = readDirectRequest(event);
   const route = directRoute(entry, request.payload);
   const body = bodyField(entry, route);
@@ -169,5 +169,5 @@ const finish = (route: Route, request: RoutedRequest): RoutedRequest => {
   return request;
 };
 
-export const readRoutedRequest = (entry: FunctionEntry, event: unknown): RoutedRequest =>
+export const readRoutedRequest = (entry: FunctionSurface, event: unknown): RoutedRequest =>
   isHttpApiEvent(event) ? fromHttp(entry, event) : fromDirect(entry, event);

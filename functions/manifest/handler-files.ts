@@ -1,13 +1,12 @@
 /**
- * The text of each handler entry file (functions/handlers/<id>.ts), from the manifest: the file the CDK stack bundles
- * for the function. An operation function binds its operation to the gateway stack with exactly the factories its
- * entry needs (the idempotency store where it takes keys, the outbox's event producer where it has a lifecycle event,
- * the trading controls where it writes orders), so other bundles carry no DynamoDB client and none an EventBridge
- * client (a deployed order function queues its events in the outbox, events/outbox-events.ts); any other function
- * calls its factory. Written by `npm run handlers`; `npm run handlers:check` fails on drift.
+ * The text of each handler entry file (functions/handlers/<id>.ts), from the function's definition: the file the CDK
+ * stack bundles for the function. An operation function binds its operation to the gateway stack with exactly the
+ * factories its entry needs (operations.ts GATEWAY_BINDINGS, which its definition's factory binds too); any other
+ * function calls its definition's factory, `create({ logger })`, imported by its own name from `bundle.handler.from`.
+ * Written by `npm run handlers`; `npm run handlers:check` fails on drift.
  */
-import { changesAnOrder, usesTradingControls } from '../contract/operation.js';
-import type { FunctionEntry, HandlerSource } from './types.js';
+import type { FunctionDefinition, FunctionEntry, HandlerSource } from '../definition/types.js';
+import { bindingsOf } from './operations.js';
 
 const HEADER = '// Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.';
 
@@ -24,35 +23,15 @@ const render = (imports: Imports, summary: string, body: string): string => {
   return `${HEADER}\n// ${summary}\n${lines.join('\n')}\n\nexport const handler = ${body};\n`;
 };
 
-const operationFile = (entry: FunctionEntry, source: Extract<HandlerSource, { kind: 'operation' }>): string => {
+const operationFile = (entry: FunctionDefinition, source: Extract<HandlerSource, { kind: 'operation' }>): string => {
   const op = source.operation;
   const imports: Imports = new Map();
   add(imports, '../gateway/gateway-handler.js', 'createGatewayStack');
   add(imports, '../operations.js', source.exportName);
   const options: string[] = [];
-  if (op.idempotency) {
-    add(imports, '../orders/journal-factory.js', 'dynamoIdempotency');
-    options.push('idempotency: dynamoIdempotency');
-  }
-  if (op.lifecycle) {
-    add(imports, '../events/outbox-events.js', 'createOutboxEvents');
-    options.push('events: createOutboxEvents');
-  }
-  if (usesTradingControls(op)) {
-    add(imports, '../safety/trading-controls.js', 'dynamoTradingControls');
-    options.push('controls: dynamoTradingControls');
-  }
-  if (changesAnOrder(op)) {
-    add(imports, '../gateway/gateway-handler.js', 'dynamoLeases');
-    options.push('leases: dynamoLeases');
-  }
-  if (op.fromCopy) {
-    add(imports, '../gateway/gateway-handler.js', 'dynamoOrderCopy');
-    options.push('copy: dynamoOrderCopy');
-  }
-  if (op.guardedOrders) {
-    add(imports, '../instruments/copy.js', 'dynamoInstrumentCopy');
-    options.push('instruments: dynamoInstrumentCopy');
+  for (const binding of bindingsOf(op)) {
+    add(imports, binding.from, binding.name);
+    options.push(`${binding.option}: ${binding.name}`);
   }
   options.push('prefetchSession: true');
   return render(
@@ -62,14 +41,19 @@ const operationFile = (entry: FunctionEntry, source: Extract<HandlerSource, { ki
   );
 };
 
-export const handlerFileText = (entry: FunctionEntry): string => {
+/** The name the factory module exports the definition's `create` under (its own name: `createPlansFunction`). */
+export const factoryName = (entry: FunctionDefinition): string => entry.create.name;
+
+export const handlerFileText = (entry: FunctionDefinition): string => {
   const source = entry.bundle.handler;
   if (source.kind === 'operation') return operationFile(entry, source);
   const imports: Imports = new Map();
-  add(imports, source.from, source.create);
-  for (const extra of source.imports ?? []) add(imports, extra.from, extra.names);
-  return render(imports, entry.summary, `${source.create}(${source.args ?? ''})`);
+  add(imports, source.from, factoryName(entry));
+  add(imports, '../runtime/logger.js', 'logger');
+  return render(imports, entry.summary, `${factoryName(entry)}({ logger })`);
 };
 
-/** The file of an entry, relative to the repository. */
-export const handlerFilePath = (entry: FunctionEntry): string => `functions/handlers/${entry.id}.ts`;
+/** The entry file of a function, relative to the repository: its generated one, or the one its definition names. */
+export const handlerFilePath = (entry: FunctionEntry): string =>
+  (entry.bundle.handler.kind === 'factory' ? entry.bundle.handler.entryFile : undefined) ??
+  `functions/handlers/${entry.id}.ts`;

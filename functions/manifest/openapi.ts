@@ -6,11 +6,11 @@ import * as z from 'zod';
 
 import { ERROR_CATALOG } from '../contract/errors.js';
 import type { AnyOperation } from '../contract/operation.js';
+import type { FunctionEntry, Route } from '../definition/types.js';
 import { convertedField } from '../schemas/conversion.js';
 import { dryRunResultSchema } from '../schemas/dry-run.js';
 import { API_VERSION } from '../schemas/names.js';
-import { ROUTES } from './index.js';
-import type { FunctionEntry, Route } from './types.js';
+import { FUNCTIONS, routesOf } from './index.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -273,9 +273,13 @@ const ownRoutePath = (fn: FunctionEntry, route: Route): JsonObject => ({
   security: route.auth === 'iam' ? [{ sigv4: [] }] : [],
 });
 
-export const buildOpenApiDocument = (serverUrl?: string): JsonObject => {
+/** The document of `functions`' routes (default: the manifest's). */
+export const buildOpenApiDocument = (
+  serverUrl?: string,
+  functions: readonly FunctionEntry[] = FUNCTIONS,
+): JsonObject => {
   const paths: Record<string, Record<string, JsonObject>> = {};
-  for (const { fn, route } of ROUTES) {
+  for (const { fn, route } of routesOf(functions)) {
     paths[route.path] ??= {};
     paths[route.path]![route.method.toLowerCase()] = fn.operation
       ? operationPath(fn.operation)

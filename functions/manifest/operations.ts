@@ -1,10 +1,17 @@
 /**
- * The manifest's entries of the operation table (functions/operations.ts): one function per broker operation, its
- * route, environment, grants and bundle derived from the entry's own flags, so an operation is one definition.
+ * The definitions of the operation table's functions (functions/operations.ts): one function per broker operation,
+ * its route, environment, grants, notes, alarms, bundle and factory derived from the entry's own flags, so an
+ * operation is one definition. Its factory binds the operation to the shared gateway stack with exactly the
+ * factories its entry needs (`GATEWAY_BINDINGS`), as its generated handler file does (handler-files.ts).
  */
 import * as z from 'zod';
 
-import type { AnyOperation } from '../contract/operation.js';
+import { type AnyOperation, changesAnOrder, usesTradingControls } from '../contract/operation.js';
+import { ORDER_ROUTE_THROTTLE } from '../definition/routes.js';
+import type { FunctionDefinition, FunctionEntry, Grant, Route } from '../definition/types.js';
+import { createOutboxEvents } from '../events/outbox-events.js';
+import { createGatewayStack, dynamoLeases, dynamoOrderCopy, type GatewayOptions } from '../gateway/gateway-handler.js';
+import { dynamoInstrumentCopy } from '../instruments/copy.js';
 import {
   cancelGttOrder,
   clientDetails,
@@ -21,8 +28,70 @@ import {
   placeGttOrder,
   placeOcoOrder,
 } from '../operations.js';
-import { ORDER_ROUTE_THROTTLE } from './routes.js';
-import type { FunctionEntry, Grant, Route } from './types.js';
+import { dynamoIdempotency } from '../orders/journal-factory.js';
+import { dynamoTradingControls } from '../safety/trading-controls.js';
+
+/**
+ * The factories an operation's gateway stack may be given, each only where its entry needs it, so the other bundles
+ * carry no DynamoDB client and none an EventBridge client: the idempotency store where it takes keys, the outbox's
+ * event producer where it has a lifecycle event (a deployed order function queues its events in the outbox,
+ * events/outbox-events.ts), the trading controls where it writes orders, the leases where it changes an order, the
+ * watcher's copy where it reads one, the instruments' copy where it checks an order. `name` and `from` are how the
+ * handler file imports it.
+ */
+export const GATEWAY_BINDINGS = [
+  {
+    option: 'idempotency',
+    name: 'dynamoIdempotency',
+    from: '../orders/journal-factory.js',
+    value: dynamoIdempotency,
+    when: (op: AnyOperation) => op.idempotency !== undefined,
+  },
+  {
+    option: 'events',
+    name: 'createOutboxEvents',
+    from: '../events/outbox-events.js',
+    value: createOutboxEvents,
+    when: (op: AnyOperation) => op.lifecycle !== undefined,
+  },
+  {
+    option: 'controls',
+    name: 'dynamoTradingControls',
+    from: '../safety/trading-controls.js',
+    value: dynamoTradingControls,
+    when: usesTradingControls,
+  },
+  {
+    option: 'leases',
+    name: 'dynamoLeases',
+    from: '../gateway/gateway-handler.js',
+    value: dynamoLeases,
+    when: changesAnOrder,
+  },
+  {
+    option: 'copy',
+    name: 'dynamoOrderCopy',
+    from: '../gateway/gateway-handler.js',
+    value: dynamoOrderCopy,
+    when: (op: AnyOperation) => Boolean(op.fromCopy),
+  },
+  {
+    option: 'instruments',
+    name: 'dynamoInstrumentCopy',
+    from: '../instruments/copy.js',
+    value: dynamoInstrumentCopy,
+    when: (op: AnyOperation) => Boolean(op.guardedOrders),
+  },
+] as const satisfies readonly {
+  option: keyof GatewayOptions;
+  name: string;
+  from: string;
+  value: unknown;
+  when: (op: AnyOperation) => boolean;
+}[];
+
+/** The bindings of one operation's stack, in the table's order. */
+export const bindingsOf = (op: AnyOperation) => GATEWAY_BINDINGS.filter((binding) => binding.when(op));
 
 const split = (op: AnyOperation): Route['example'] => {
   const pathFields = Object.entries(op.pathParams ?? {});
@@ -99,7 +168,10 @@ const envOf = (op: AnyOperation): FunctionEntry['env'] => ({
   deploymentSettings: true,
 });
 
-export const operationFunction = (op: AnyOperation, exportName: string): FunctionEntry => ({
+const roleDescriptionOf = (op: AnyOperation): string =>
+  `gtt-gateway ${op.name}: its log group, its secret${op.broker === 'Logout' ? ' (read, and mark it logged out)' : ''}${op.idempotency ? ', the idempotency table' : ''}${op.lifecycle ? " (its events' outbox too)" : ''}${op.kind === 'order' ? ', the control table (order-rate governor, order leases)' : ''}${op.broker === 'Logout' ? ", the control table (the session's end)" : ''}${op.guardedOrders ? ", the instruments' copy (read, and write what it read from the broker)" : ''}`;
+
+export const operationFunction = (op: AnyOperation, exportName: string): FunctionDefinition => ({
   name: op.name,
   id: op.id,
   summary: op.summary,
@@ -107,15 +179,35 @@ export const operationFunction = (op: AnyOperation, exportName: string): Functio
   direct: { example: op.example },
   env: envOf(op),
   grants: grantsOf(op),
+  notes: {
+    home: 'stack',
+    description: `gtt-gateway: ${op.summary} (${op.route.method} ${op.route.path})`,
+    roleDescription: roleDescriptionOf(op),
+  },
+  alarms: {
+    errors: {
+      description: `${op.name}: function errors (unhandled failures and direct-invocation errors)`,
+      threshold: 1,
+    },
+    throttles: true,
+  },
   bundle: {
     memory: op.kind === 'order' ? 'order' : 'standard',
     handler: { kind: 'operation', operation: op, exportName },
   },
+  ...(op.kind === 'order' ? { audit: true as const } : {}),
+  // As the generated handler file binds it (without the Lambda init's session prefetch).
+  create: ({ env, logger }) =>
+    createGatewayStack(op, {
+      ...Object.fromEntries(bindingsOf(op).map((binding) => [binding.option, binding.value])),
+      ...(env ? { env } : {}),
+      logger,
+    }),
   operation: op,
 });
 
 /** In the table's order (the stack's construct order follows it). */
-export const OPERATION_FUNCTIONS: readonly FunctionEntry[] = [
+export const OPERATION_FUNCTIONS: readonly FunctionDefinition[] = [
   operationFunction(placeGttOrder, 'placeGttOrder'),
   operationFunction(placeOcoOrder, 'placeOcoOrder'),
   operationFunction(getPendingGttOrders, 'getPendingGttOrders'),

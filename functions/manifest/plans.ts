@@ -1,83 +1,16 @@
-/** Plans (functions/plans/, docs/plans.md). */
-import { EXAMPLE_ORDER } from '../schemas/examples.js';
-import { planInput, planList, planListInput, planRecord, planResult } from '../schemas/plans.js';
-import { ORDER_ACTOR_ENV, ORDER_ROUTE_THROTTLE, ownRoute as route } from './routes.js';
-import type { FunctionEntry } from './types.js';
+/** The Plans function's definition (functions/plans/, docs/plans.md); its routes are functions/plans/routes.ts. */
+import { ORDER_ACTOR_ENV } from '../definition/routes.js';
+import type { FunctionDefinition } from '../definition/types.js';
+import { createPlansFunction } from '../plans/function.js';
+import { PLANS_ROUTES } from '../plans/routes.js';
 
-/** A bracket on the table's example order: its exit an OCO of 1600 and 1400 once the entry fills. */
-export const EXAMPLE_PLAN = {
-  kind: 'bracket',
-  entry: EXAMPLE_ORDER,
-  target: { trigger: '1600', price: '1600' },
-  stopLoss: { trigger: '1400', price: '1400' },
-} as const;
-export const EXAMPLE_PLAN_ID = 'pl0123456789abcdef';
+export { EXAMPLE_PLAN, EXAMPLE_PLAN_ID } from '../plans/routes.js';
 
 /** Bracket and trailing-stop plans, held by the gateway and carried out by the watcher (functions/plans/). */
-export const PLANS: FunctionEntry = {
-  name: 'Plans',
+export const PLANS: FunctionDefinition = {
+  ...PLANS_ROUTES,
   id: 'plans',
   summary: 'Plans: bracket (entry, then an OCO exit once filled) and trailing stop, carried out by the watcher',
-  routes: [
-    route({
-      method: 'POST',
-      path: '/plans',
-      operationId: 'CreatePlan',
-      action: 'create',
-      directBody: 'plan',
-      summary:
-        'Create a plan: {"kind": "bracket", "entry": <POST /gtt-orders body>, "target": {trigger, price}, "stopLoss": {trigger, price}} or {"kind": "trailing-stop", "order": <a stop GTT>, "trailBy", "step"?}. Places its first GTT now; 201, or 200 with the same plan for a retried key.',
-      result: planResult,
-      body: true,
-      bodySchema: planInput,
-      idempotencyKey: 'required',
-      successStatus: 201,
-      kind: 'order',
-      retrySafe: true,
-      example: { body: EXAMPLE_PLAN },
-      throttle: ORDER_ROUTE_THROTTLE,
-    }),
-    route({
-      method: 'GET',
-      path: '/plans',
-      operationId: 'ListPlans',
-      action: 'list',
-      summary:
-        'The plans of the account (ended ones for 30 days), a page at a time: state, broker al_ids, position, last actions',
-      result: planList,
-      query: Object.keys(planListInput.shape),
-      querySchema: planListInput,
-      kind: 'read',
-      retrySafe: true,
-      example: { query: { limit: '10' } },
-    }),
-    route({
-      method: 'GET',
-      path: '/plans/{planId}',
-      operationId: 'GetPlan',
-      action: 'get',
-      summary: 'One plan: its state, broker al_ids and history of actions',
-      result: planRecord,
-      pathParams: { planId: 'planId' },
-      kind: 'read',
-      retrySafe: true,
-      example: { path: { planId: EXAMPLE_PLAN_ID } },
-    }),
-    route({
-      method: 'DELETE',
-      path: '/plans/{planId}',
-      operationId: 'CancelPlan',
-      action: 'cancel',
-      summary: 'Cancel a plan: its live GTT is cancelled at the broker and the plan ends (cancelled)',
-      result: planRecord,
-      pathParams: { planId: 'planId' },
-      kind: 'order',
-      retrySafe: true,
-      example: { path: { planId: EXAMPLE_PLAN_ID } },
-      throttle: ORDER_ROUTE_THROTTLE,
-    }),
-  ],
-  direct: { example: { action: 'list', limit: 10 } },
   env: {
     keys: [...ORDER_ACTOR_ENV, 'instrumentsTableName', 'eventBusName', 'eventsTableName'],
     deploymentSettings: true,
@@ -90,8 +23,14 @@ export const PLANS: FunctionEntry = {
     'eventsTable:plans',
     'bus:publish',
   ],
-  bundle: {
-    memory: 'order',
-    handler: { kind: 'factory', from: '../plans/function.js', create: 'createPlansFunction' },
+  notes: {
+    home: 'stack',
+    roleDescription:
+      "gtt-gateway Plans: its log group, its secret, the idempotency and control tables (order actions, the plan events outbox), the instruments' copy, the plan records in the events table, publish on the gateway bus",
   },
+  alarms: {
+    errors: { description: 'Plans: function errors (a plan could not be created, read or cancelled)', threshold: 1 },
+  },
+  bundle: { memory: 'order', handler: { kind: 'factory', from: '../plans/function.js' } },
+  create: createPlansFunction,
 };

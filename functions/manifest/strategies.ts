@@ -1,140 +1,52 @@
-/** Strategies, the signal webhook and the signal worker (functions/signals/, docs/signals.md). */
-import { signalAccepted, strategyDeleted, strategyInput, strategyList, strategyWithUrl } from '../schemas/signals.js';
-import { ORDER_ACTOR_ENV, ownRoute as route } from './routes.js';
-import type { FunctionEntry } from './types.js';
+/** The definitions of the Strategies function, the signal webhook and the signal worker (functions/signals/, docs/signals.md). */
+import { ORDER_ACTOR_ENV } from '../definition/routes.js';
+import type { FunctionDefinition } from '../definition/types.js';
+import { SIGNAL_WEBHOOK_ROUTES, STRATEGIES_ROUTES } from '../signals/routes.js';
+import { createStrategiesFunction } from '../signals/strategies.js';
+import { createSignalWebhook } from '../signals/webhook.js';
+import { createSignalWorker } from '../signals/worker.js';
 
-/** A strategy whose alerts (TradingView's JSON) place a GTT buy 0.5% under the alert's price. */
-export const EXAMPLE_STRATEGY = {
-  name: 'infy-dips',
-  source: 'tradingview',
-  action: {
-    kind: 'gtt',
-    order: { exch: 'NSE', prd: 'C', qty: 1 },
-    trigger: { offset: '-0.5%' },
-    price: { offset: '-0.5%' },
-  },
-  maxQty: 10,
-} as const;
-export const EXAMPLE_STRATEGY_ID = 'st0123456789abcdef';
-/** A token of the right shape that no strategy has (the contract tests' and cold probes' requests). */
-export const EXAMPLE_SIGNAL_TOKEN = 'example-token-0000000000000000000000000000';
+export { EXAMPLE_SIGNAL_TOKEN, EXAMPLE_STRATEGY, EXAMPLE_STRATEGY_ID } from '../signals/routes.js';
 
-/** The webhook's route throttle: a flood of alerts is stopped at the stage, before any function runs. */
-export const SIGNAL_ROUTE_THROTTLE = { rateLimit: 10, burstLimit: 20 } as const;
-
-export const STRATEGIES: FunctionEntry = {
-  name: 'Strategies',
+export const STRATEGIES: FunctionDefinition = {
+  ...STRATEGIES_ROUTES,
   id: 'strategies',
   summary: 'Strategies: what an alert posted to a webhook URL does; the URL and its token (shown once)',
-  routes: [
-    route({
-      method: 'POST',
-      path: '/strategies',
-      operationId: 'CreateStrategy',
-      action: 'create',
-      directBody: 'strategy',
-      summary:
-        'Define a strategy: {"name", "source": tradingview | chartink | amibroker | generic, "action": {"kind": gtt | oco | bracket | trailing-stop | cancel | kill-switch, ...}, "maxQty"?, "mode"?: live | paper, "allowIps"?, "ratePerMinute"?}. 201 with strategyId and webhookUrl (its token shown this once); the same key again: 200, the same strategy with a new token.',
-      result: strategyWithUrl,
-      body: true,
-      bodySchema: strategyInput,
-      idempotencyKey: 'required',
-      successStatus: 201,
-      kind: 'control',
-      retrySafe: true,
-      example: { body: EXAMPLE_STRATEGY },
-    }),
-    route({
-      method: 'GET',
-      path: '/strategies',
-      operationId: 'ListStrategies',
-      action: 'list',
-      summary: 'The strategies of this deployment (no tokens: they are shown once, when set)',
-      result: strategyList,
-      kind: 'read',
-      retrySafe: true,
-    }),
-    route({
-      method: 'GET',
-      path: '/strategies/{strategyId}',
-      operationId: 'GetStrategy',
-      action: 'get',
-      summary: 'One strategy (its token is never shown again: rotate it for a new webhook URL)',
-      result: strategyWithUrl.omit({ webhookUrl: true, idempotency: true }),
-      pathParams: { strategyId: 'strategyId' },
-      kind: 'read',
-      retrySafe: true,
-      example: { path: { strategyId: EXAMPLE_STRATEGY_ID } },
-    }),
-    route({
-      method: 'DELETE',
-      path: '/strategies/{strategyId}',
-      operationId: 'DeleteStrategy',
-      action: 'delete',
-      summary: 'Delete a strategy: its webhook URL stops working at once (signals already queued are refused)',
-      result: strategyDeleted,
-      pathParams: { strategyId: 'strategyId' },
-      kind: 'control',
-      retrySafe: true,
-      example: { path: { strategyId: EXAMPLE_STRATEGY_ID } },
-    }),
-    route({
-      method: 'POST',
-      path: '/strategies/{strategyId}/token',
-      operationId: 'RotateStrategyToken',
-      action: 'rotate',
-      summary:
-        'A new webhook token for the strategy: the reply holds the new webhookUrl (shown once); the old URL stops working at once',
-      result: strategyWithUrl,
-      pathParams: { strategyId: 'strategyId' },
-      kind: 'control',
-      retrySafe: true,
-      example: { path: { strategyId: EXAMPLE_STRATEGY_ID } },
-    }),
-  ],
-  direct: { example: { action: 'list' } },
   env: { keys: ['eventsTableName', 'signalBaseUrl'], deploymentSettings: false },
   grants: ['eventsTable:strategies'],
-  bundle: {
-    memory: 'standard',
-    handler: { kind: 'factory', from: '../signals/strategies.js', create: 'createStrategiesFunction' },
+  notes: {
+    home: 'stack',
+    roleDescription: 'gtt-gateway Strategies: its log group, the strategies and their token items in the events table',
   },
+  alarms: {
+    errors: {
+      description: 'Strategies: function errors (the events table could not be read or written)',
+      threshold: 3,
+    },
+  },
+  bundle: { memory: 'standard', handler: { kind: 'factory', from: '../signals/strategies.js' } },
+  create: createStrategiesFunction,
 };
 
-export const SIGNAL_WEBHOOK: FunctionEntry = {
-  name: 'SignalWebhook',
+export const SIGNAL_WEBHOOK: FunctionDefinition = {
+  ...SIGNAL_WEBHOOK_ROUTES,
   id: 'signal-webhook',
   summary: 'The signal webhook: an alert checked, recorded and queued (202); nothing sent to the broker here',
-  routes: [
-    route({
-      method: 'POST',
-      path: '/signals/{token}',
-      operationId: 'PostSignal',
-      summary:
-        "Where a strategy's alerts are posted (its webhookUrl; unsigned: the token in the path is the secret). TradingView, ChartInk, Amibroker or generic JSON, application/json or text/plain, at most 8 KiB. 202 {signalId} once recorded (queued: false when the queue did not take it: the worker's sweep acts on it within minutes); 200 with the first signalId and duplicate: true for the same alert again.",
-      result: signalAccepted,
-      auth: 'token',
-      body: true,
-      pathParams: { token: 'token' },
-      successStatus: 202,
-      kind: 'order',
-      retrySafe: false,
-      example: {
-        path: { token: EXAMPLE_SIGNAL_TOKEN },
-        body: { action: 'buy', ticker: 'INFY', exchange: 'NSE', price: 1500 },
-      },
-      throttle: SIGNAL_ROUTE_THROTTLE,
-    }),
-  ],
   env: {
     keys: ['eventsTableName', 'idempotencyTableName', 'signalQueueUrl'],
     deploymentSettings: false,
   },
   grants: ['eventsTable:signals', 'idempotencyTable:outbox', 'signalQueue:send'],
-  bundle: {
-    memory: 'order',
-    handler: { kind: 'factory', from: '../signals/webhook.js', create: 'createSignalWebhook' },
+  notes: {
+    home: 'stack',
+    roleDescription:
+      'gtt-gateway SignalWebhook: its log group, token look-ups, signals, rate and duplicate items in the events table, the outbox items of its events, send to the signal queue',
   },
+  alarms: {
+    errors: { description: 'SignalWebhook: function errors (a signal could not be recorded or queued)', threshold: 1 },
+  },
+  bundle: { memory: 'order', handler: { kind: 'factory', from: '../signals/webhook.js' } },
+  create: createSignalWebhook,
 };
 
 /** The signal worker's sweep: its schedule's payload, and the only direct invocation it takes. */
@@ -144,7 +56,7 @@ export const SIGNAL_SWEEP = { sweep: true } as const;
  * Acts on each queued signal (functions/signals/act.ts), off the webhook's request path; and every minute, on the
  * signals still pending two minutes after they were received (functions/signals/sweep.ts).
  */
-export const SIGNAL_WORKER: FunctionEntry = {
+export const SIGNAL_WORKER: FunctionDefinition = {
   name: 'SignalWorker',
   id: 'signal-worker',
   summary: 'The signal worker: acts on each queued signal as its strategy says, and records what became of it',
@@ -157,6 +69,8 @@ export const SIGNAL_WORKER: FunctionEntry = {
       cron: 'cron(* * * * ? *)',
       description: 'SignalWorker, acts on the signals the queue never delivered',
       input: SIGNAL_SWEEP,
+      // A missed minute is the next minute's, never sent late.
+      retry: 'none',
     },
   },
   direct: { example: SIGNAL_SWEEP, fields: Object.keys(SIGNAL_SWEEP) },
@@ -174,9 +88,19 @@ export const SIGNAL_WORKER: FunctionEntry = {
     'eventsTable:signalSweep',
     'bus:publish',
   ],
-  bundle: {
-    memory: 'order',
-    timeoutSeconds: 60,
-    handler: { kind: 'factory', from: '../signals/worker.js', create: 'createSignalWorker' },
+  notes: {
+    home: 'stack',
+    roleDescription:
+      "gtt-gateway SignalWorker: its log group, its secret, the idempotency and control tables (order actions, the kill switch, the signal events outbox), the instruments' copy, plans and signals in the events table (a Query of the pending ones: its sweep), publish on the gateway bus; consume the signal queue",
   },
+  alarms: {
+    errors: {
+      description:
+        'SignalWorker: function errors (its sweep gave up on a signal pending 15 minutes, or a run failed outright); docs/signals.md',
+      threshold: 1,
+    },
+  },
+  bundle: { memory: 'order', timeoutSeconds: 60, handler: { kind: 'factory', from: '../signals/worker.js' } },
+  audit: true,
+  create: createSignalWorker,
 };

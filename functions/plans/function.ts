@@ -9,12 +9,12 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { validateInput, validationFailed } from '../contract/validate-input.js';
 import { createRoutedFunction, type RoutedReply } from '../gateway/routed-function.js';
 import type { RoutedRequest } from '../gateway/routed-request.js';
-import { PLANS } from '../manifest/plans.js';
 import { deployedEnv, type GatewaySettings } from '../runtime/config.js';
 import { logger as defaultLogger } from '../runtime/logger.js';
 import { planInput, planListInput } from '../schemas/plans.js';
 import { memo } from '../schemas/values.js';
 import type { PlanEngine } from './engine.js';
+import { PLANS_ROUTES } from './routes.js';
 import { createPlanEngine } from './runtime.js';
 import { PLAN_ID } from './stamps.js';
 
@@ -25,7 +25,7 @@ export interface PlansOptions {
   logger?: Logger;
 }
 
-/** One route of PLANS, given a request that passed the request rules (gateway/routed-request.ts). */
+/** One route of PLANS_ROUTES_ROUTES, given a request that passed the request rules (gateway/routed-request.ts). */
 const run = async (engine: PlanEngine, request: RoutedRequest, deadline: number): Promise<RoutedReply> => {
   switch (request.route.action) {
     case 'list': {
@@ -55,7 +55,7 @@ export const createPlansFunction = (options: PlansOptions = {}) => {
     createPlanEngine(options.settings ?? ((options.env ?? deployedEnv()) as Record<string, string>), logger),
   );
   return createRoutedFunction(
-    PLANS,
+    PLANS_ROUTES,
     (request, context) => run(engine(), request, Date.now() + context.getRemainingTimeInMillis()),
     { logger },
   );

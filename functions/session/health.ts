@@ -13,7 +13,6 @@ import { SessionSource } from '../broker/session.js';
 import { toGatewayError } from '../contract/errors.js';
 import { isHttpApiEvent } from '../contract/gateway-request.js';
 import { readRoutedRequest } from '../gateway/routed-request.js';
-import { SESSION_HEALTH } from '../manifest/session.js';
 import { shellHandler } from '../middleware/function-shell.js';
 import { clientDetails } from '../operations.js';
 import { guardrailEnv, parseConfig } from '../runtime/config.js';
@@ -21,6 +20,7 @@ import { metricNamespace } from '../runtime/metrics.js';
 import { type GuardrailsInForce, guardrailsInForce } from '../safety/guardrails.js';
 import { SERVICE_NAME } from '../schemas/names.js';
 import { parseSessionConfig } from './config.js';
+import { SESSION_HEALTH_ROUTES } from './routes.js';
 
 export interface HealthResult {
   alive: boolean;
@@ -124,7 +124,7 @@ export const createSessionHealthCheck = (options: {
     { logger: options.logger, trigger: 'api', headers: { 'cache-control': 'no-store' } },
     async (event) => {
       // Bad input never reaches the broker: the request rules of every route (gateway/routed-request.ts).
-      readRoutedRequest(SESSION_HEALTH, event);
+      readRoutedRequest(SESSION_HEALTH_ROUTES, event);
       const result = {
         ...(await check(false)),
         guardrails: guardrailsInForce(parseConfig(guardrailEnv, options.env, 'guardrail')),

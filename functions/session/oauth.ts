@@ -31,13 +31,13 @@ import {
   ValidationFailedError,
 } from '../contract/errors.js';
 import { readRoutedRequest } from '../gateway/routed-request.js';
-import { OAUTH } from '../manifest/session.js';
 import { shellHandler } from '../middleware/function-shell.js';
 import { type BrokerSession, type OAuthAppSecret, oauthAppSecretSchema } from '../schemas/session.js';
 import { exchangeFlattradeCode, exchangeOAuthCode } from './broker-login.js';
 import { parseSessionConfig, required, type SessionConfig } from './config.js';
 import { MAX_LOGIN_ATTEMPTS, OAuthStateStore } from './oauth-state.js';
 import { publishSessionRenewed } from './renewed-event.js';
+import { OAUTH_ROUTES } from './routes.js';
 import { readJsonSecret, secretsClient, writeSession } from './secrets.js';
 
 const CODE = /^[A-Za-z0-9._~-]{4,256}$/;
@@ -247,7 +247,7 @@ export const createOAuthHandler = (options: OAuthHandlerOptions) => {
       let failure: GatewayError | undefined;
       try {
         // The request rules of every route (gateway/routed-request.ts); the callback's query is lenient.
-        readRoutedRequest(OAUTH, event);
+        readRoutedRequest(OAUTH_ROUTES, event);
         if (route === 'GET /session/oauth/start') response = await start();
         else if (route === 'GET /session/oauth/callback') response = await callback(event);
         else response = json(404, { message: 'Not Found' });

@@ -21,13 +21,13 @@ import { isHttpApiEvent } from '../contract/gateway-request.js';
 import { validateInput, validationFailed } from '../contract/validate-input.js';
 import { createRoutedFunction, type RoutedReply } from '../gateway/routed-function.js';
 import type { RoutedRequest } from '../gateway/routed-request.js';
-import { STRATEGIES } from '../manifest/strategies.js';
 import { parseConfig } from '../runtime/config.js';
 import { envSchema } from '../runtime/env.js';
 import { logger as defaultLogger } from '../runtime/logger.js';
 import { canonicalNumbers } from '../safety/idempotency-input.js';
 import { type Strategy, strategyInput } from '../schemas/signals.js';
 import { memo } from '../schemas/values.js';
+import { STRATEGIES_ROUTES } from './routes.js';
 import { type StoredStrategy, StrategyStore } from './strategy-store.js';
 import { newToken, sha256Hex, STRATEGY_ID, strategyIdOf, tokenHash, webhookPath } from './tokens.js';
 
@@ -135,5 +135,5 @@ export const createStrategiesFunction = (options: StrategiesOptions = {}) => {
       }
     }
   };
-  return createRoutedFunction(STRATEGIES, (request, _context, event) => run(request, event), { logger });
+  return createRoutedFunction(STRATEGIES_ROUTES, (request, _context, event) => run(request, event), { logger });
 };

@@ -44,7 +44,6 @@ import {
 import { isHttpApiEvent, readGatewayRequest } from '../contract/gateway-request.js';
 import { redactText } from '../contract/redact.js';
 import { routeName } from '../gateway/routed-request.js';
-import { SIGNAL_WEBHOOK } from '../manifest/strategies.js';
 import { functionShell } from '../middleware/function-shell.js';
 import { parseConfig } from '../runtime/config.js';
 import { envSchema } from '../runtime/env.js';
@@ -55,6 +54,7 @@ import { readAlerts } from './alerts.js';
 import { signalEvent } from './events.js';
 import { SignalIntake } from './intake.js';
 import { type SignalQueue, sqsQueue } from './queue.js';
+import { SIGNAL_WEBHOOK_ROUTES } from './routes.js';
 import { StrategyCache } from './strategy-cache.js';
 import { StrategyStore } from './strategy-store.js';
 import { newSignalId, sha256Hex, TOKEN, tokenHash } from './tokens.js';
@@ -67,7 +67,7 @@ export const MAX_BODY_BYTES = 8 * 1024;
 const PREVIEW_CHARS = 200;
 /** The wait for SQS's answer: the whole answer stays well within TradingView's 3 seconds. */
 const QUEUE_WAIT_MS = 1_500;
-const ROUTE = SIGNAL_WEBHOOK.routes[0]!;
+const ROUTE = SIGNAL_WEBHOOK_ROUTES.routes[0]!;
 
 export const webhookEnv = envSchema(
   ['dynamodbEndpoint', 'eventsTableName', 'idempotencyTableName', 'signalQueueUrl', 'sqsEndpoint'],

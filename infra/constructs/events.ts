@@ -112,10 +112,8 @@ export class LifecycleEvents extends Construct {
 
   /** The GttWatcher on its schedule (India time); it also carries the plans out. */
   addWatcher(schedule: string): GatewayFunction {
-    this.watcher = addManifestFunction(this, GTT_WATCHER, this.wiring, {
-      // A missed minute is covered by the next run: no retries that would pile up behind it.
-      schedule: { expression: schedule, retry: { retryAttempts: 0, maxEventAge: Duration.minutes(1) } },
-    });
+    // The deployment's `watcherSchedule` (its default is the definition's own schedule).
+    this.watcher = addManifestFunction(this, GTT_WATCHER, this.wiring, { scheduleExpression: schedule });
     return this.watcher;
   }
 

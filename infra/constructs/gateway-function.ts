@@ -48,7 +48,7 @@ export interface GatewayFunctionNetwork {
 export const MEMORY_MB = { order: 1024, standard: 512, background: 256 } as const;
 
 export interface GatewayFunctionProps {
-  /** The entry file `functions/handlers/<entry>.ts`. */
+  /** The entry file, relative to the repository (`functions/handlers/<id>.ts`). */
   entry: string;
   /** The function's description, and what its role may do (for the role's description). */
   description: string;
@@ -89,7 +89,7 @@ export class GatewayFunction extends Construct {
 
     this.function = new NodejsFunction(this, 'Function', {
       description: props.description,
-      entry: join(PROJECT_ROOT, 'functions', 'handlers', `${props.entry}.ts`),
+      entry: join(PROJECT_ROOT, props.entry),
       handler: 'handler',
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),

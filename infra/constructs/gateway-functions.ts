@@ -1,31 +1,28 @@
 /**
- * The functions built on the stack itself (infra/constructs/function-notes.ts: home `stack`): one per entry of the
- * operation table, the kill switch, the events history, the plans and the signals, each from its manifest entry
- * (infra/constructs/manifest-function.ts). What only some have: the signal worker's sweep schedule, the operations'
- * throttle alarms and ARN outputs, the Logout operation's own statement id for its secret write, the kill switch's
+ * The functions built on the stack itself (their definitions' `notes.home`: `stack`): one per entry of the operation
+ * table, the kill switch, the events history, the plans, the signals, the instrument refresh, and any other
+ * definition given (infra/constructs/manifest-function.ts builds each: schedule, alarms, routes). What only some have:
+ * the operations' ARN outputs, the Logout operation's own statement id for its secret write, the kill switch's
  * output. Added to the stack (not a construct of their own), so the construct ids stay where they were.
  */
-import { CfnOutput, Duration, type Stack } from 'aws-cdk-lib';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { CfnOutput, type Stack } from 'aws-cdk-lib';
 
-import { FUNCTIONS, scheduleOf } from '../../functions/manifest/index.js';
+import { type FunctionDefinition, FUNCTIONS } from '../../functions/manifest/index.js';
 import { KILL_SWITCH } from '../../functions/manifest/kill-switch.js';
-import { notesOf } from './function-notes.js';
 import type { GatewayFunction } from './gateway-function.js';
 import { sessionSecretWrite } from './grants.js';
 import { addManifestFunction, type FunctionWiring, isDeployed } from './manifest-function.js';
 
-/** The stack's own functions, by manifest name, in the manifest's order. */
-export const addGatewayFunctions = (stack: Stack, wiring: FunctionWiring): Map<string, GatewayFunction> => {
-  const functions = new Map<string, GatewayFunction>();
-  for (const entry of FUNCTIONS) {
-    if (notesOf(entry).home !== 'stack' || !isDeployed(entry, wiring)) continue;
-    const schedule = scheduleOf(entry);
+/** The stack's own functions of `functions` (default: the manifest's), by name, in their order. */
+export const addGatewayFunctions = (
+  stack: Stack,
+  wiring: FunctionWiring,
+  functions: readonly FunctionDefinition[] = FUNCTIONS,
+): Map<string, GatewayFunction> => {
+  const built = new Map<string, GatewayFunction>();
+  for (const entry of functions) {
+    if (entry.notes.home !== 'stack' || !isDeployed(entry, wiring)) continue;
     const gatewayFunction = addManifestFunction(stack, entry, wiring, {
-      // The signal worker's sweep, every minute: a run missed is the next minute's, never sent late.
-      ...(schedule
-        ? { schedule: { expression: schedule.cron, retry: { retryAttempts: 0, maxEventAge: Duration.minutes(1) } } }
-        : {}),
       // Logout marks the secret logged out (a new version without the token), so every function stops at once.
       ...(entry.operation?.broker === 'Logout'
         ? {
@@ -35,17 +32,9 @@ export const addGatewayFunctions = (stack: Stack, wiring: FunctionWiring): Map<s
           }
         : {}),
     });
-    functions.set(entry.name, gatewayFunction);
+    built.set(entry.name, gatewayFunction);
     const fn = gatewayFunction.function;
     if (entry.operation) {
-      fn.metricThrottles({ period: Duration.minutes(5) })
-        .createAlarm(stack, `${entry.name}Throttles`, {
-          alarmDescription: `${entry.name}: invocations throttled by Lambda`,
-          threshold: 1,
-          evaluationPeriods: 1,
-          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-        })
-        .addAlarmAction(wiring.alarmAction);
       new CfnOutput(stack, `${entry.name}FunctionArn`, {
         value: fn.functionArn,
         exportName: `${stack.stackName}-${entry.name}-Arn`,
@@ -59,5 +48,5 @@ export const addGatewayFunctions = (stack: Stack, wiring: FunctionWiring): Map<s
       });
     }
   }
-  return functions;
+  return built;
 };

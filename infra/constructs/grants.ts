@@ -1,5 +1,5 @@
 /**
- * The manifest's grants as IAM (functions/manifest/types.ts `Grant`): each grant is the exact calls its function
+ * The manifest's grants as IAM (functions/definition/types.ts `Grant`): each grant is the exact calls its function
  * makes on one resource of the stack, and nothing is granted any other way. The table actions are exported for the
  * static egress's DynamoDB endpoint policy (infra/constructs/egress.ts), which allows the same calls.
  */

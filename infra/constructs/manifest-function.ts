@@ -1,23 +1,26 @@
 /**
- * The one place a function of the manifest (functions/manifest/) becomes a Lambda: its GatewayFunction (entry, memory
- * class, timeout), its environment (the catalogue keys of `env.keys` resolved against the stack's values, and the
- * deployment's settings when `deploymentSettings`), its grants (infra/constructs/grants.ts), its routes on the HTTP
- * API (with their throttles and auth), its schedule, and its Errors alarm. What is really one function's own (the
- * SessionAlive alarm, the forwarder's stream, the formatter's rule) stays with the construct that builds it.
+ * The one place a function's definition (functions/manifest/) becomes a Lambda: its GatewayFunction (entry, memory
+ * class, timeout, the descriptions of its notes), its environment (the catalogue keys of `env.keys` resolved against
+ * the stack's values, and the deployment's settings when `deploymentSettings`), its grants
+ * (infra/constructs/grants.ts), its routes on the HTTP API (with their throttles and auth), its schedule (the
+ * definition's, unless a deployment setting replaces it), its signal queue, and its alarms. What is really one
+ * function's own (the SessionAlive alarm, the forwarder's stream, the formatter's rule) stays with the construct
+ * that builds it.
  */
 import { Duration, TimeZone } from 'aws-cdk-lib';
-import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type { Construct } from 'constructs';
 
-import { type FunctionEntry, scheduleOf } from '../../functions/manifest/index.js';
+import { handlerFilePath } from '../../functions/manifest/handler-files.js';
+import { type FunctionDefinition, type FunctionEntry, scheduleOf } from '../../functions/manifest/index.js';
 import type { EnvValues } from '../../functions/runtime/env.js';
 import { functionEnvironment } from '../../functions/runtime/env-given.js';
 import { addRoute, type GatewayApi } from './api.js';
-import { integrationIdOf, notesOf } from './function-notes.js';
+import { integrationIdOf } from './function-notes.js';
 import {
   addErrorsAlarm,
   GatewayFunction,
@@ -63,22 +66,25 @@ export interface ManifestFunctionOptions {
   description?: string;
   /** A function's own form of a grant (the Logout operation's statement id, the formatter's PutEvents). */
   grants?: GrantOverrides;
-  /** Its schedule, when the manifest gives it one: the expression (India time) and the target's retries. */
-  schedule?: { expression: string; retry?: { retryAttempts: number; maxEventAge: Duration } };
+  /** Replaces its schedule's expression (India time): the deployment setting its schedule names (`setting`). */
+  scheduleExpression?: string;
 }
+
+/** A missed run of a schedule with `retry: 'none'` is the next run's: no retry, never sent a minute late. */
+const NO_RETRY = { retryAttempts: 0, maxEventAge: Duration.minutes(1) };
 
 /** The function of `entry`, built in `scope` under its manifest name. */
 export const addManifestFunction = (
   scope: Construct,
-  entry: FunctionEntry,
+  entry: FunctionDefinition,
   wiring: FunctionWiring,
   options: ManifestFunctionOptions = {},
 ): GatewayFunction => {
-  const notes = notesOf(entry);
+  const { notes, alarms } = entry;
   const gatewayFunction = new GatewayFunction(scope, entry.name, {
-    entry: entry.id,
-    description: options.description ?? notes.description?.(entry) ?? `gtt-gateway: ${entry.summary}`,
-    roleDescription: notes.roleDescription(entry),
+    entry: handlerFilePath(entry),
+    description: options.description ?? notes.description ?? `gtt-gateway: ${entry.summary}`,
+    roleDescription: notes.roleDescription,
     logRetention: logs.RetentionDays.ONE_MONTH,
     memorySize: MEMORY_MB[entry.bundle.memory],
     timeout: entry.bundle.timeoutSeconds === undefined ? LAMBDA_TIMEOUT : Duration.seconds(entry.bundle.timeoutSeconds),
@@ -91,7 +97,6 @@ export const addManifestFunction = (
 
   const schedule = scheduleOf(entry);
   if (schedule) {
-    if (!options.schedule) throw new Error(`${entry.name} runs on a schedule: its expression is missing`);
     // Its own role: it may invoke this one function (its unqualified ARN) and nothing else.
     const role = new iam.Role(scope, `${entry.name}SchedulerRole`, {
       assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com'),
@@ -100,12 +105,15 @@ export const addManifestFunction = (
     new scheduler.Schedule(scope, `${entry.name}Schedule`, {
       description: `gtt-gateway: ${schedule.description} (India time)`,
       // The cron is India time: 08:15 IST stays 08:15 IST whatever the region's clock.
-      schedule: scheduler.ScheduleExpression.expression(options.schedule.expression, TimeZone.ASIA_KOLKATA),
+      schedule: scheduler.ScheduleExpression.expression(
+        options.scheduleExpression ?? schedule.cron,
+        TimeZone.ASIA_KOLKATA,
+      ),
       // Exactly on time: a login or a check spread over a window could land after the market opens.
       timeWindow: scheduler.TimeWindow.off(),
       target: new InvokeThisFunctionOnly(fn, {
         role,
-        ...(options.schedule.retry ?? SCHEDULE_RETRY),
+        ...(schedule.retry === 'none' ? NO_RETRY : SCHEDULE_RETRY),
         // The payload the function reads (the signal worker's sweep); none otherwise.
         ...(schedule.input ? { input: scheduler.ScheduleTargetInput.fromObject(schedule.input) } : {}),
       }),
@@ -119,7 +127,15 @@ export const addManifestFunction = (
     fn.addEventSource(new SqsEventSource(queue, { batchSize: 1, reportBatchItemFailures: true }));
   }
 
-  const errors = notes.errors?.(entry);
-  if (errors) addErrorsAlarm(scope, `${entry.name}Errors`, fn, errors, wiring.alarmAction);
+  if (alarms.errors) addErrorsAlarm(scope, `${entry.name}Errors`, fn, alarms.errors, wiring.alarmAction);
+  if (alarms.throttles)
+    fn.metricThrottles({ period: Duration.minutes(5) })
+      .createAlarm(scope, `${entry.name}Throttles`, {
+        alarmDescription: `${entry.name}: invocations throttled by Lambda`,
+        threshold: 1,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      })
+      .addAlarmAction(wiring.alarmAction);
   return gatewayFunction;
 };

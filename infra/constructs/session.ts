@@ -12,11 +12,10 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
-import { FUNCTIONS } from '../../functions/manifest/index.js';
+import { type FunctionDefinition, FUNCTIONS, scheduleOf } from '../../functions/manifest/index.js';
 import { END_OF_DAY_LOGOUT_CRON, SESSION_HEALTH } from '../../functions/manifest/session.js';
 import { SERVICE_NAME } from '../../functions/schemas/names.js';
 import { accountOf, metricNamespaceOf } from '../settings/accounts.js';
-import { notesOf } from './function-notes.js';
 import type { GatewayFunction } from './gateway-function.js';
 import { addManifestFunction, type FunctionWiring, isDeployed } from './manifest-function.js';
 import { expiringTable } from './tables.js';
@@ -46,6 +45,8 @@ export interface SessionFunctionsProps {
   brokerTokenUrl?: string;
   /** The end-of-day logout's schedule (India time); deployed when `wiring.deployed.endOfDayLogout`. */
   endOfDayLogout?: string;
+  /** The definitions whose `notes.home` is `session` are built here; default the manifest's. */
+  functions?: readonly FunctionDefinition[];
 }
 
 export class SessionFunctions extends Construct {
@@ -104,19 +105,16 @@ export class SessionFunctions extends Construct {
         oauthStateTable: this.stateTable,
       },
     };
-    for (const entry of FUNCTIONS) {
-      if (notesOf(entry).home !== 'session' || !isDeployed(entry, wiring)) continue;
-      const trigger = entry.trigger?.kind === 'schedule' ? entry.trigger : undefined;
-      const fn = addManifestFunction(this, entry, wiring, {
-        ...(trigger
-          ? {
-              schedule: {
-                expression:
-                  trigger.setting === 'endOfDayLogout' ? (props.endOfDayLogout ?? trigger.cron) : trigger.cron,
-              },
-            }
-          : {}),
-      });
+    for (const entry of props.functions ?? FUNCTIONS) {
+      if (entry.notes.home !== 'session' || !isDeployed(entry, wiring)) continue;
+      const setting = scheduleOf(entry)?.setting;
+      // The end-of-day logout's time is the deployment's setting (`-c endOfDayLogout=cron(...)`) when it has one.
+      const fn = addManifestFunction(
+        this,
+        entry,
+        wiring,
+        setting === 'endOfDayLogout' && props.endOfDayLogout ? { scheduleExpression: props.endOfDayLogout } : {},
+      );
       this.functions.set(entry.name, fn);
       if (entry.name === SESSION_HEALTH.name) this.addSessionDeadAlarm(wiring);
     }

@@ -16,9 +16,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 
-import { OPERATIONS } from '../../functions/manifest/index.js';
-import { KILL_SWITCH } from '../../functions/manifest/kill-switch.js';
-import { SIGNAL_WORKER } from '../../functions/manifest/strategies.js';
+import { type FunctionDefinition, FUNCTIONS, OPERATIONS } from '../../functions/manifest/index.js';
 import { DEPLOYMENT_SETTINGS, environmentOf } from '../../functions/runtime/env.js';
 import { addApiAlarm, addGatewayApi, applyRouteSettings } from '../constructs/api.js';
 import { AuditArchive } from '../constructs/audit.js';
@@ -76,6 +74,11 @@ export interface GatewayStackProps extends StackProps, NotifyWebhookProps {
    * `off`; anything else fails the synth). The bus, the table and the gateway's own events stay.
    */
   watcher?: boolean;
+  /**
+   * The function set, every function from its definition; default the manifest's (functions/manifest/index.ts).
+   * A test adds a definition of its own here without touching the manifest.
+   */
+  functions?: readonly FunctionDefinition[];
 }
 
 /** `-c auditRetentionDays=N`: at least one year (the rules ask five), at most ten; anything else fails the synth. */
@@ -248,15 +251,19 @@ export class GatewayStack extends Stack {
 
     // The signal queue between the webhook and the worker (functions/signals/).
     const signals = addSignalQueue(this, alarmAction);
-    this.functions = addGatewayFunctions(this, {
-      ...this.events.wiring,
-      values: {
-        ...this.events.wiring.values,
-        signalQueueUrl: signals.queue.queueUrl,
-        signalBaseUrl: resolveSignalBaseUrl(context('signalBaseUrl')),
+    this.functions = addGatewayFunctions(
+      this,
+      {
+        ...this.events.wiring,
+        values: {
+          ...this.events.wiring.values,
+          signalQueueUrl: signals.queue.queueUrl,
+          signalBaseUrl: resolveSignalBaseUrl(context('signalBaseUrl')),
+        },
+        resources: { ...this.events.wiring.resources, signalQueue: signals.queue },
       },
-      resources: { ...this.events.wiring.resources, signalQueue: signals.queue },
-    });
+      props.functions,
+    );
     this.session = new SessionFunctions(this, 'Session', {
       wiring: this.events.wiring,
       ...(props.oauthAppSecretArn ? { oauthAppSecretArn: props.oauthAppSecretArn } : {}),
@@ -264,6 +271,7 @@ export class GatewayStack extends Stack {
       brokerLogin: broker.login,
       ...(broker.tokenUrl ? { brokerTokenUrl: broker.tokenUrl } : {}),
       ...(endOfDayLogout === undefined ? {} : { endOfDayLogout }),
+      ...(props.functions ? { functions: props.functions } : {}),
     });
     if (this.events.wiring.deployed.watcher) this.events.addWatcher(watcherSchedule);
     // The outbox's other half: the idempotency table's stream to the bus, off the order path.
@@ -273,21 +281,17 @@ export class GatewayStack extends Stack {
     this.staticEgress?.allowTableCalls(this.session.stateTable, OAUTH_STATE_TABLE_ACTIONS);
     applyRouteSettings(gateway);
 
-    // The functions that write audit records: the order functions, the kill switch, the token writers.
+    // The functions that write audit records (their definitions' `audit`): the order functions, the kill switch,
+    // the signal worker (the order operations in-process), the token writers.
     const auditRetentionDays = context('auditRetentionDays');
     this.audit = new AuditArchive(
       this,
       'Audit',
       auditRetentionDays === undefined ? {} : { retentionDays: resolveAuditRetentionDays(auditRetentionDays) },
     );
-    for (const operation of OPERATIONS.filter((op) => op.kind === 'order'))
-      this.audit.addLogGroup(operation.name, this.functions.get(operation.name)!.logGroup);
-    this.audit.addLogGroup(KILL_SWITCH.name, this.functions.get(KILL_SWITCH.name)!.logGroup);
-    // The signal worker places and cancels orders through the order operations in-process: their audit records.
-    this.audit.addLogGroup(SIGNAL_WORKER.name, this.functions.get(SIGNAL_WORKER.name)!.logGroup);
-    for (const name of ['OAuthCallback', 'SessionRenewal'] as const) {
-      const fn = this.session.functions.get(name);
-      if (fn) this.audit.addLogGroup(name, fn.logGroup);
+    for (const entry of (props.functions ?? FUNCTIONS).filter((f) => f.audit)) {
+      const fn = this.functions.get(entry.name) ?? this.session.functions.get(entry.name);
+      if (fn) this.audit.addLogGroup(entry.name, fn.logGroup);
     }
 
     addApiAlarm(this, this.api, alarmAction);

@@ -12,9 +12,9 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import type { FunctionEntry, Route } from '../../functions/definition/types.js';
 import { FUNCTIONS, ROUTES } from '../../functions/manifest/index.js';
 import { EXAMPLE_STRATEGY } from '../../functions/manifest/strategies.js';
-import type { FunctionEntry, Route } from '../../functions/manifest/types.js';
 import { lambdaContext } from '../../local/lambda-context.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { emulatorControl } from '../support/emulator-control.js';

@@ -26,7 +26,7 @@ beforeAll(() => {
   const app = new App({ outdir });
   const stack = new Stack(app, 'Bundle');
   new GatewayFunction(stack, 'ClientDetails', {
-    entry: 'client-details',
+    entry: 'functions/handlers/client-details.ts',
     description: 'bundle test',
     roleDescription: 'bundle test',
     environment: {},

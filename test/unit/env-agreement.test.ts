@@ -10,9 +10,9 @@ import { describe, expect, it } from 'vitest';
 import type * as z from 'zod';
 
 import { eventsHistoryEnv } from '../../functions/controls/events-history.js';
+import type { FunctionEntry } from '../../functions/definition/types.js';
 import { notifyFormatterEnv } from '../../functions/events/notify-formatter.js';
 import { FUNCTIONS } from '../../functions/manifest/index.js';
-import type { FunctionEntry } from '../../functions/manifest/types.js';
 import { forwarderEnv } from '../../functions/outbox/config.js';
 import { gatewayEnv, guardrailEnv } from '../../functions/runtime/config.js';
 import { envSchema } from '../../functions/runtime/env.js';

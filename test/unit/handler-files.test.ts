@@ -6,10 +6,12 @@
  * other bundles carry no client they never use.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
 import { changesAnOrder, usesTradingControls } from '../../functions/contract/operation.js';
+import { factoryName } from '../../functions/manifest/handler-files.js';
 import { FUNCTIONS } from '../../functions/manifest/index.js';
 
 const DIR = 'functions/handlers';
@@ -38,6 +40,17 @@ describe('handler files match the manifest', () => {
       expect(/\bleases:\s*dynamoLeases\b/.test(options), 'leases option').toBe(changesAnOrder(op));
       expect(/\bcopy:\s*dynamoOrderCopy\b/.test(options), 'copy option').toBe(Boolean(op.fromCopy));
       expect(options).toMatch(/prefetchSession:\s*true/);
+    },
+  );
+
+  it.each(FUNCTIONS.filter((f) => f.bundle.handler.kind === 'factory').map((f) => [f.name, f] as const))(
+    "%s: its handler file's factory is its definition's own (the module it names exports that very function)",
+    async (_name, fn) => {
+      const source = fn.bundle.handler as { kind: 'factory'; from: string };
+      const file = resolve('functions/handlers', source.from).replace(/\.js$/, '.ts');
+      const module = (await import(/* @vite-ignore */ file)) as Record<string, unknown>;
+      expect(module[factoryName(fn)]).toBe(fn.create);
+      expect(readFileSync(`${DIR}/${fn.id}.ts`, 'utf8')).toContain(`${factoryName(fn)}({ logger })`);
     },
   );
 

@@ -10,7 +10,11 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const FUNCTIONS = join(ROOT, 'functions');
-/** Bottom first. `.` is the top level of functions/ (operation table, shared stack); the manifest lists them all. */
+/**
+ * Bottom first. `.` is the top level of functions/ (operation table, shared stack); `definition` is the shape of a
+ * function's definition, which the feature rooms' code reads; the manifest holds the definitions, each naming its
+ * function's factory, so it sits above every feature room.
+ */
 const ROOMS = [
   'schemas',
   'contract',
@@ -22,7 +26,7 @@ const ROOMS = [
   '.',
   'orders',
   'instruments',
-  'manifest',
+  'definition',
   'gateway',
   'session',
   'plans',
@@ -30,6 +34,7 @@ const ROOMS = [
   'outbox',
   'controls',
   'signals',
+  'manifest',
   'handlers',
 ] as const;
 

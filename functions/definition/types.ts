@@ -1,8 +1,11 @@
 /**
- * The shape of one entry of the function manifest (manifest/index.ts): everything the rest of the repository needs
- * to know about a Lambda of the function set, so that the OpenAPI document, the CDK stack, the local runner, the
- * handler entry files, the bench's cold probes and the contract tests are derived from it and never written twice.
+ * The shape of a function's definition (`FunctionDefinition`), the one place a Lambda of the function set is written:
+ * its routes or trigger (with its schedule), its environment, grants, notes, alarms, bundle and its factory. The
+ * manifest (functions/manifest/index.ts) lists the definitions; the OpenAPI document, the CDK stack, the local
+ * runner, the handler entry files, the bench's cold probes and the contract tests are derived from them.
  */
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { Context } from 'aws-lambda';
 import type * as z from 'zod';
 
 import type { AnyOperation, HttpMethod } from '../contract/operation.js';
@@ -76,6 +79,11 @@ export interface Schedule {
   setting?: 'endOfDayLogout' | 'watcherSchedule';
   /** The payload of each scheduled invocation (the signal worker's `{"sweep": true}`); absent: none. */
   input?: Readonly<Record<string, unknown>>;
+  /**
+   * `none`: a missed run is the next run's, never sent late (the every-minute runs, the instrument refresh).
+   * Absent: a few retries within ten minutes (infra/constructs/schedule.ts SCHEDULE_RETRY).
+   */
+  retry?: 'none';
 }
 
 /** How a function is started other than by its routes. */
@@ -136,17 +144,17 @@ export type MemoryClass = 'order' | 'standard' | 'background';
 
 /**
  * How the handler entry file `functions/handlers/<id>.ts` is written (generated: `npm run handlers`). An operation
- * function binds its operation to the gateway stack with the factories its entry needs; any other calls `create`
- * from `from` with `args` (source text).
+ * function binds its operation to the gateway stack with the factories its entry needs (manifest/operations.ts); any
+ * other calls its definition's `create` with the function set's logger, imported from `from` (the module that exports
+ * it under its own name; test/unit/handler-files.test.ts checks that it is that very function).
  */
 export type HandlerSource =
   | { kind: 'operation'; operation: AnyOperation; exportName: string }
   | {
       kind: 'factory';
       from: string;
-      create: string;
-      args?: string;
-      imports?: readonly { from: string; names: string }[];
+      /** The entry file, relative to the repository, when it is not a generated one (a test's fixture function). */
+      entryFile?: string;
     };
 
 /** A direct invocation (Step Functions, EventBridge, the SDK, the scheduler): the payload a probe sends. */
@@ -156,6 +164,44 @@ export interface DirectEntry {
   /** The payload fields it reads (every other refused), when the function takes fields; absent: no fields. */
   fields?: readonly string[];
 }
+
+/** What every function's factory takes: its environment (process.env in Lambda) and its logger. */
+export interface FunctionDeps {
+  env?: Record<string, string | undefined>;
+  logger: Logger;
+}
+
+/**
+ * A Lambda handler. Its event is the function's own (an HTTP API event, an SQS batch, a stream batch, a payload), so
+ * the type of the factories' handlers is only checked here to the point of taking an event and a context.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each function types its own event
+export type FunctionHandler = (event: any, context: Context) => Promise<unknown>;
+
+/** One factory signature for every function: `create({ env, logger })`, as the handler file and the local stack call it. */
+export type FunctionFactory = (deps: FunctionDeps) => FunctionHandler;
+
+/** The construct a function is built in: the stack itself, `Session` (SessionFunctions) or `Events` (LifecycleEvents). */
+export type FunctionHome = 'stack' | 'session' | 'events';
+
+/**
+ * What the stack says of the function beside its code: where it is built, its description (default
+ * `gtt-gateway: <summary>`) and its role's. The texts are those the deployed stacks already have.
+ */
+export interface FunctionNotes {
+  home: FunctionHome;
+  description?: string;
+  roleDescription: string;
+}
+
+/** Its alarms: Errors (`<name>Errors`, beside the function) and Lambda throttles (`<name>Throttles`); absent: none. */
+export interface FunctionAlarms {
+  errors?: { description: string; threshold: number };
+  throttles?: true;
+}
+
+/** What a function's own code reads of its definition (gateway/routed-request.ts): its name, routes, direct payload. */
+export type FunctionSurface = Pick<FunctionEntry, 'name' | 'routes' | 'direct'>;
 
 export interface FunctionEntry {
   /** Logical name of the Lambda (construct id, metrics dimension, Step Functions task name). */
@@ -179,4 +225,16 @@ export interface FunctionEntry {
   operation?: AnyOperation;
   /** Only in some deployments: the deployment setting that decides it. */
   deployedWhen?: 'totpRenewal' | 'endOfDayLogout' | 'watcher' | 'notifyFormat';
+}
+
+/** A function of the set, whole: its entry, what the stack says of it, its alarms, and its factory. */
+export interface FunctionDefinition extends FunctionEntry {
+  notes: FunctionNotes;
+  alarms: FunctionAlarms;
+  /**
+   * Its log group's audit records go to the five-year audit archive (infra/constructs/audit.ts): the functions that
+   * write orders (in-process too) or the session's token.
+   */
+  audit?: true;
+  create: FunctionFactory;
 }

@@ -1,6 +1,6 @@
 /** What the manifest's routes share, and the throttles of the stage (infra/constructs/api.ts applies them). */
 import type { EnvKey } from '../runtime/env.js';
-import type { HandlerSource, Route } from './types.js';
+import type { Route } from './types.js';
 
 /** The order routes' throttle: a runaway script is stopped at the stage, at the governor's own rate. */
 export const ORDER_ROUTE_THROTTLE = { rateLimit: 8, burstLimit: 8 } as const;
@@ -29,15 +29,3 @@ export const ORDER_ACTOR_ENV: EnvKey[] = [
   'orderRatePerSecond',
   'orderRatePerMinute',
 ];
-
-/**
- * The handler of a function whose factory takes the function set's logger (`createX({ logger })`): the scheduled,
- * stream and session functions, whose logger the generated entry file passes in.
- */
-export const factoryWithLogger = (from: string, create: string): HandlerSource => ({
-  kind: 'factory',
-  from,
-  create,
-  args: '{ logger }',
-  imports: [{ from: '../runtime/logger.js', names: 'logger' }],
-});

@@ -1,0 +1,50 @@
+/** The kill switch's routes and direct payload (docs/compliance.md): what kill-switch.ts reads. */
+import { ownRoute as route } from '../definition/routes.js';
+import type { FunctionSurface } from '../definition/types.js';
+import { killSwitchResult } from '../schemas/controls.js';
+
+/** The kill switch's own routes: a sweep takes a while, and nobody needs to turn it twice a second. */
+export const KILL_SWITCH_ROUTE_THROTTLE = { rateLimit: 1, burstLimit: 2 } as const;
+export const KILL_SWITCH_ROUTES: FunctionSurface = {
+  name: 'KillSwitch',
+  routes: [
+    route({
+      method: 'POST',
+      path: '/kill-switch',
+      operationId: 'ActivateKillSwitch',
+      action: 'on',
+      // Turning it on again sweeps again: nothing is cancelled twice.
+      kind: 'order',
+      retrySafe: true,
+      summary:
+        'Turn the kill switch on: from now places and modifies answer 423 TRADING_HALTED; every pending GTT and OCO is cancelled (each through the order-rate governor). Reads and cancels still work.',
+      result: killSwitchResult,
+      example: {},
+      throttle: KILL_SWITCH_ROUTE_THROTTLE,
+    }),
+    route({
+      method: 'DELETE',
+      path: '/kill-switch',
+      operationId: 'ReleaseKillSwitch',
+      action: 'off',
+      kind: 'control',
+      retrySafe: true,
+      summary: 'Turn the kill switch off: places and modifies are accepted again (nothing cancelled comes back)',
+      result: killSwitchResult,
+      example: {},
+      throttle: KILL_SWITCH_ROUTE_THROTTLE,
+    }),
+    route({
+      method: 'GET',
+      path: '/kill-switch',
+      operationId: 'GetKillSwitch',
+      action: 'status',
+      summary: 'Whether the kill switch is on, since when and by whom',
+      result: killSwitchResult,
+      kind: 'read',
+      retrySafe: true,
+      example: {},
+    }),
+  ],
+  direct: { example: { action: 'status' }, fields: ['action'] },
+};
