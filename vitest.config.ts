@@ -2,7 +2,6 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Network tests talk to servers on 127.0.0.1 that each test file starts and stops itself.
     testTimeout: 20_000,
     hookTimeout: 30_000,
@@ -21,5 +20,26 @@ export default defineConfig({
       AWS_SECRET_ACCESS_KEY: 'local',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     },
+    // `npm test` runs every project; `npm run test:fast` (`--project fast`) only the first.
+    projects: [
+      {
+        // Pure functions and the emulator over loopback: one process per worker for all of them (the import of the
+        // AWS SDK and zod, once per worker, was most of their time). Each file starts and stops its own servers, and
+        // one that stubs the environment or stdout restores it after each test.
+        extends: true,
+        test: { name: 'fast', include: ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts'], isolate: false },
+      },
+      {
+        // Template tests share one process per worker: aws-cdk-lib, its template validator (a WebAssembly engine
+        // that takes seconds to start) and the default stacks' templates (test/support/stacks-template.ts) load
+        // once per worker, not once per file. They build their own App each, and change no shared state.
+        extends: true,
+        test: { name: 'infra', include: ['test/infra/**/*.test.ts'], isolate: false },
+      },
+      {
+        extends: true,
+        test: { name: 'slow', include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'] },
+      },
+    ],
   },
 });
