@@ -1,5 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
+import { LongFirstSequencer } from './test/support/sequencer.js';
+
 export default defineConfig({
   test: {
     // Network tests talk to servers on 127.0.0.1 that each test file starts and stops itself.
@@ -8,6 +10,8 @@ export default defineConfig({
     pool: 'forks',
     // Two cores: keep concurrency modest so timing-sensitive fault tests are not starved.
     maxWorkers: 2,
+    // The long files first, whatever the project's name (test/support/sequencer.ts).
+    sequence: { sequencer: LongFirstSequencer },
     // Handlers log through Powertools; tests that check logs capture them with their own logger.
     // Metrics (EMF lines on stdout) are off unless a test turns them on to read them.
     // The AWS SDK's notice that its 2027 versions need Node.js 22 is true and is in the README; the tests run on the
