@@ -1,14 +1,17 @@
 import { defineConfig } from 'vitest/config';
 
+import { LongFirstSequencer } from './test/support/sequencer.js';
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Network tests talk to servers on 127.0.0.1 that each test file starts and stops itself.
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
     // Two cores: keep concurrency modest so timing-sensitive fault tests are not starved.
     maxWorkers: 2,
+    // The long files first, whatever the project's name (test/support/sequencer.ts).
+    sequence: { sequencer: LongFirstSequencer },
     // Handlers log through Powertools; tests that check logs capture them with their own logger.
     // Metrics (EMF lines on stdout) are off unless a test turns them on to read them.
     // The AWS SDK's notice that its 2027 versions need Node.js 22 is true and is in the README; the tests run on the
@@ -21,5 +24,26 @@ export default defineConfig({
       AWS_SECRET_ACCESS_KEY: 'local',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     },
+    // `npm test` runs every project; `npm run test:fast` (`--project fast`) only the first.
+    projects: [
+      {
+        // Pure functions and the emulator over loopback: one process per worker for all of them (the import of the
+        // AWS SDK and zod, once per worker, was most of their time). Each file starts and stops its own servers, and
+        // one that stubs the environment or stdout restores it after each test.
+        extends: true,
+        test: { name: 'fast', include: ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts'], isolate: false },
+      },
+      {
+        // Template tests share one process per worker: aws-cdk-lib, its template validator (a WebAssembly engine
+        // that takes seconds to start) and the default stacks' templates (test/support/stacks-template.ts) load
+        // once per worker, not once per file. They build their own App each, and change no shared state.
+        extends: true,
+        test: { name: 'infra', include: ['test/infra/**/*.test.ts'], isolate: false },
+      },
+      {
+        extends: true,
+        test: { name: 'slow', include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'] },
+      },
+    ],
   },
 });

@@ -21,8 +21,8 @@ type Plan = { run: true } | { covered: string; evidence: string } | { skip: stri
 const AWS = 'needs an AWS account (a deploy or a call to a deployed stack); infra tests synthesise the same stacks';
 /** Keyed `<page>#<n>`: the page's n-th shell block (from 1) that has no e2e markers. */
 const PLAN: Record<string, Plan> = {
-  'README.md#1': { skip: 'npm install, npm start, npm test: CI runs them on a fresh clone (.ci/run)' },
-  'CONTRIBUTING.md#1': { skip: 'npm install, npm start, npm test: CI runs them on a fresh clone (.ci/run)' },
+  'README.md#1': { skip: 'npm install, npm start, npm test (test:fast is part of it): CI runs them (.ci/run)' },
+  'CONTRIBUTING.md#1': { skip: 'npm install, npm start, npm test (test:fast is part of it): CI runs them (.ci/run)' },
   'docs/accounts.md#1': { skip: AWS },
   'docs/brokers.md#1': { skip: AWS },
   'docs/brokers.md#2': {

@@ -1,6 +1,7 @@
 /**
  * The default gateway and workflow stacks as templates (bundling skipped, the end-of-day logout left out where
- * functions are counted), synthesized once per test file, and the IAM statement readers the stack tests share.
+ * functions are counted), synthesized once per worker (the infra tests share a process per worker, see
+ * vitest.config.ts), and the IAM statement readers the stack tests share.
  */
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
@@ -29,11 +30,15 @@ export const statementsOf = (template: Template): Statement[] =>
   );
 export const actions = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
 
-/** Synthesizes the default stacks once, before the file's tests. */
+let defaults: { built: typeof built; gateway: Template; workflow: Template } | undefined;
+
+/** The default stacks before the file's tests: synthesized by the worker's first file that asks, then kept. */
 export const useDefaultStacks = () => {
   beforeAll(() => {
-    built = synth();
-    gateway = Template.fromStack(built.gateway);
-    workflow = Template.fromStack(built.workflow);
+    if (!defaults) {
+      const app = synth();
+      defaults = { built: app, gateway: Template.fromStack(app.gateway), workflow: Template.fromStack(app.workflow) };
+    }
+    ({ built, gateway, workflow } = defaults);
   });
 };
