@@ -7,11 +7,11 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { FunctionEntry, Route } from '../functions/definition/types.js';
+import type { FunctionEntry, Route } from '../functions/base/definition/types.js';
+import { ENV, environmentOf, type EnvValues } from '../functions/base/runtime/env.js';
+import { functionEnvironment, LOCAL_ENDPOINT_KEYS } from '../functions/base/runtime/env-given.js';
+import { EXAMPLE_OCO, EXAMPLE_ORDER } from '../functions/base/schemas/examples.js';
 import { functionNamed, FUNCTIONS, OPERATIONS } from '../functions/manifest/index.js';
-import { ENV, environmentOf, type EnvValues } from '../functions/runtime/env.js';
-import { functionEnvironment, LOCAL_ENDPOINT_KEYS } from '../functions/runtime/env-given.js';
-import { EXAMPLE_OCO, EXAMPLE_ORDER } from '../functions/schemas/examples.js';
 import { LOCAL_CONTROL_TABLE } from '../local/dynamodb.js';
 import { environmentFor } from '../local/functions.js';
 import type { LocalStack } from '../local/run-local.js';

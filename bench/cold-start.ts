@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
 
-import { environmentOf } from '../functions/runtime/env.js';
+import { environmentOf } from '../functions/base/runtime/env.js';
 import { LOCAL_SECRET_ID, type LocalStack, startLocalStack } from '../local/run-local.js';
 import { BENCH_ORDER_RATE, deployedFunctions, localEnv, OCO, once, ORDER, payloadFor } from './cold-probe.js';
 import { bundlePeers, type PeerName, PEERS } from './peer/bundle.js';

@@ -6,7 +6,7 @@
  * Orders are placed at the emulator directly, 25 at a time (not through the gateway), then the GttWatcher runs (as
  * it does every minute when deployed) so one order by id may answer from its copy of the pending list.
  */
-import { buildBrokerRequest } from '../functions/broker/jdata.js';
+import { buildBrokerRequest } from '../functions/base/broker/jdata.js';
 import type { LocalStack } from '../local/run-local.js';
 import { deployedFunctions, localEnv, once, ORDER } from './cold-probe.js';
 import { percentile, round, warmProbe } from './warm.js';

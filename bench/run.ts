@@ -15,14 +15,14 @@ import { parseArgs } from 'node:util';
 
 import autocannon from 'autocannon';
 
-import { createGatewayHandler } from '../functions/gateway/gateway-handler.js';
+import { parseGatewayConfig } from '../functions/base/runtime/config.js';
+import { environmentOf } from '../functions/base/runtime/env.js';
+import { logger } from '../functions/base/runtime/logger.js';
+import { EXAMPLE_ORDER } from '../functions/base/schemas/examples.js';
 import { OPERATIONS } from '../functions/manifest/index.js';
-import { placeGttOrder } from '../functions/operations.js';
-import { parseGatewayConfig } from '../functions/runtime/config.js';
-import { environmentOf } from '../functions/runtime/env.js';
-import { logger } from '../functions/runtime/logger.js';
-import { DEFAULT_ORDER_RATE, TradingControls } from '../functions/safety/trading-controls.js';
-import { EXAMPLE_ORDER } from '../functions/schemas/examples.js';
+import { createGatewayHandler } from '../functions/orders/gateway/gateway-handler.js';
+import { placeGttOrder } from '../functions/orders/operations.js';
+import { DEFAULT_ORDER_RATE, TradingControls } from '../functions/orders/safety/trading-controls.js';
 import { LOCAL_CONTROL_TABLE } from '../local/dynamodb.js';
 import { lambdaContext } from '../local/lambda-context.js';
 import { startLocalStack } from '../local/run-local.js';

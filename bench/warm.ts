@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { buildBrokerRequest } from '../functions/broker/jdata.js';
+import { buildBrokerRequest } from '../functions/base/broker/jdata.js';
 import { OPERATIONS } from '../functions/manifest/index.js';
 import type { LocalStack } from '../local/run-local.js';
 import { BAD_REPLY, deployedFunctions, localEnv, ORDER, runProbe } from './cold-probe.js';

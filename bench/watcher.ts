@@ -12,8 +12,8 @@ import { parseArgs } from 'node:util';
 
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 
-import { buildBrokerRequest } from '../functions/broker/jdata.js';
-import { dynamoDbClient } from '../functions/safety/dynamodb-client.js';
+import { dynamoDbClient } from '../functions/base/aws/dynamodb-client.js';
+import { buildBrokerRequest } from '../functions/base/broker/jdata.js';
 import { LOCAL_SECRET_ID, type LocalStack, startLocalStack } from '../local/run-local.js';
 
 /** On-demand prices, us-east-1 (per million request units, since November 2024); ap-south-1 is within a few % of it. */

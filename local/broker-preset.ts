@@ -3,13 +3,13 @@
  * address instead of the broker's hosts (`npm start -- --broker flattrade` logs in the way Flattrade does, against
  * the emulator). The default, `emulator`, is the emulator's own layout: `/ClientAPI`, Bearer, the OAuth page.
  */
-import type { BrokerAuth } from '../functions/broker/jdata.js';
+import type { BrokerAuth } from '../functions/base/broker/jdata.js';
 import {
   type BrokerPreset,
   type LoginFlow,
   type PresetRateLimits,
   resolvePreset,
-} from '../functions/broker/presets.js';
+} from '../functions/base/broker/presets.js';
 
 export interface LocalBroker {
   preset: string;

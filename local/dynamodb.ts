@@ -28,7 +28,7 @@ export const LOCAL_OAUTH_STATE_TABLE = 'gtt-gateway-oauth-state';
 export const LOCAL_EVENTS_TABLE = 'gtt-gateway-events';
 /** The trading controls: the order-rate governor and the kill switch (partition key `pk`). */
 export const LOCAL_CONTROL_TABLE = 'gtt-gateway-controls';
-/** The instruments' copy (partition key `pk`): functions/instruments/copy.ts. */
+/** The instruments' copy (partition key `pk`): functions/orders/instruments/copy.ts. */
 export const LOCAL_INSTRUMENTS_TABLE = 'gtt-gateway-instruments';
 
 export interface LocalDynamoOptions {

@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { allDetailJsonSchemas } from '../functions/schemas/event-json-schemas.js';
+import { allDetailJsonSchemas } from '../functions/base/schemas/event-json-schemas.js';
 
 const dir = join(import.meta.dirname, '..', 'docs', 'events');
 for (const { file, text } of allDetailJsonSchemas()) {

@@ -8,11 +8,11 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
 
-import type { FunctionDefinition, FunctionEntry } from '../functions/definition/types.js';
-import type { GatewaySettings } from '../functions/runtime/config.js';
-import { environmentOf, type EnvKey, type EnvValues } from '../functions/runtime/env.js';
-import { functionEnvironment, LOCAL_ENDPOINT_KEYS } from '../functions/runtime/env-given.js';
-import { createLogger, type GatewayLogger } from '../functions/runtime/logger.js';
+import type { FunctionDefinition, FunctionEntry } from '../functions/base/definition/types.js';
+import type { GatewaySettings } from '../functions/base/runtime/config.js';
+import { environmentOf, type EnvKey, type EnvValues } from '../functions/base/runtime/env.js';
+import { functionEnvironment, LOCAL_ENDPOINT_KEYS } from '../functions/base/runtime/env-given.js';
+import { createLogger, type GatewayLogger } from '../functions/base/runtime/logger.js';
 import type { LocalHandler } from './http-api.js';
 import { lambdaContext } from './lambda-context.js';
 
@@ -52,7 +52,7 @@ const byName = (settings: GatewaySettings | undefined): Record<string, string> =
   );
 
 /**
- * The environment of one function, as infra/ builds it (functions/runtime/env-given.ts: its keys, the deployment's
+ * The environment of one function, as infra/ builds it (functions/base/runtime/env-given.ts: its keys, the deployment's
  * settings with BROKER_AUTH) plus the local endpoints, then a test's overrides.
  */
 export const environmentFor = (entry: FunctionEntry, local: LocalEnvironment): Record<string, string> => ({

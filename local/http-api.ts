@@ -14,15 +14,15 @@ import http from 'node:http';
 
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 
-import { capText } from '../functions/contract/bounded.js';
+import { capText } from '../functions/base/contract/bounded.js';
 import {
   type GatewayError,
   PayloadTooLargeError,
   RequestForbiddenError,
   UnsupportedMediaTypeError,
   ValidationFailedError,
-} from '../functions/contract/errors.js';
-import { httpErrorResponse } from '../functions/middleware/error-contract.js';
+} from '../functions/base/contract/errors.js';
+import { httpErrorResponse } from '../functions/base/middleware/error-contract.js';
 import { lambdaContext } from './lambda-context.js';
 import { listenOnLoopback } from './loopback.js';
 

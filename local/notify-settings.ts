@@ -3,8 +3,8 @@
  * schema (functions/events/notify-formatter.ts, the catalogue's rules): what starts here is what a deployment's
  * formatter takes. `raw`, the default, is the event as is (a deployment's `event` format): no formatter, no rules.
  */
+import { environmentOf, envName } from '../functions/base/runtime/env.js';
 import { notifyFormatterEnv } from '../functions/events/notify-formatter.js';
-import { environmentOf, envName } from '../functions/runtime/env.js';
 import { LOCAL_EVENT_BUS } from './run-local.js';
 
 export interface NotifySettings {

@@ -9,19 +9,19 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 
 import { type RunningEmulator, startEmulator } from '../emulator/server.js';
 import type { EmulatorDialect } from '../emulator/wire/dialect.js';
-import type { FunctionDefinition, FunctionEntry } from '../functions/definition/types.js';
+import type { FunctionDefinition, FunctionEntry } from '../functions/base/definition/types.js';
+import type { GatewaySettings } from '../functions/base/runtime/config.js';
+import { environmentOf } from '../functions/base/runtime/env.js';
+import { memo } from '../functions/base/schemas/values.js';
+import { createEventForwarder, type ForwarderOptions } from '../functions/events/forwarder/function.js';
+import { createGttWatcher, type WatcherOptions } from '../functions/events/watcher/function.js';
+import type { WatcherRun } from '../functions/events/watcher/watcher.js';
 import { EVENT_FORWARDER, GTT_WATCHER } from '../functions/manifest/background.js';
 import { FUNCTIONS, routesOf, scheduleOf } from '../functions/manifest/index.js';
 import { buildOpenApiDocument } from '../functions/manifest/openapi.js';
 import { SESSION_FUNCTIONS } from '../functions/manifest/session.js';
 import { SIGNAL_WORKER } from '../functions/manifest/strategies.js';
-import { createEventForwarder, type ForwarderOptions } from '../functions/outbox/function.js';
 import { createPlanEngine } from '../functions/plans/runtime.js';
-import type { GatewaySettings } from '../functions/runtime/config.js';
-import { environmentOf } from '../functions/runtime/env.js';
-import { memo } from '../functions/schemas/values.js';
-import { createGttWatcher, type WatcherOptions } from '../functions/watcher/function.js';
-import type { WatcherRun } from '../functions/watcher/watcher.js';
 import { type LocalBroker, localBroker } from './broker-preset.js';
 import {
   LOCAL_CONTROL_TABLE,
@@ -56,7 +56,7 @@ export const LOCAL_EVENT_BUS = 'gtt-gateway';
 export interface LocalStackOptions {
   /** The signal worker here: an actor of its own (tests), the wait before a failed message is delivered again. */
   signals?: LocalSignalOptions;
-  /** A broker preset (functions/broker/presets.ts) on the emulator's address; default `emulator`. */
+  /** A broker preset (functions/base/broker/presets.ts) on the emulator's address; default `emulator`. */
   broker?: string;
   /** Classic deployment: the scheduled TOTP login (QuickAuth), jKey sessions. */
   sessionRenewal?: boolean;
@@ -208,7 +208,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     ...(options.deadLetterFile ? { deadLetterFile: options.deadLetterFile } : {}),
     ...(options.onDeadLetter ? { onDeadLetter: options.onDeadLetter } : {}),
   });
-  // This machine's values by the catalogue's keys (functions/runtime/env.ts): the stack's resources in AWS. Each
+  // This machine's values by the catalogue's keys (functions/base/runtime/env.ts): the stack's resources in AWS. Each
   // function gets the ones its manifest entry names (local/functions.ts), as infra/ gives them.
   const local: LocalEnvironment = {
     values: {

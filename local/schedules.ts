@@ -3,8 +3,8 @@
  * manifest that has a schedule once, with its schedule's payload (the session functions; the SignalWorker's sweep,
  * `{"sweep": true}`), and `repeat` runs one every so often without overlapping (npm start's GttWatcher and sweep).
  */
-import { fromDirectInvocation } from '../functions/contract/errors.js';
-import type { FunctionEntry } from '../functions/definition/types.js';
+import { fromDirectInvocation } from '../functions/base/contract/errors.js';
+import type { FunctionEntry } from '../functions/base/definition/types.js';
 import { scheduleOf } from '../functions/manifest/index.js';
 import type { LocalHandler, LocalRoute } from './http-api.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import type { GatewaySettings } from '../functions/runtime/config.js';
+import type { GatewaySettings } from '../functions/base/runtime/config.js';
 import type { NotifySettings } from './notify-settings.js';
 
 // Handlers log JSON lines through Powertools; keep the console readable unless asked otherwise. The function set's
@@ -16,15 +16,15 @@ process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 const { FUNCTIONS, ROUTES, scheduleOf } = await import('../functions/manifest/index.js');
 const { startLocalStack } = await import('./run-local.js');
 const { watchParent } = await import('./parent-watch.js');
-const { parseConfig, parseGatewayConfig } = await import('../functions/runtime/config.js');
-const { deploymentEnv } = await import('../functions/runtime/env-given.js');
-const { DEPLOYMENT_SETTINGS } = await import('../functions/runtime/env.js');
+const { parseConfig, parseGatewayConfig } = await import('../functions/base/runtime/config.js');
+const { deploymentEnv } = await import('../functions/base/runtime/env-given.js');
+const { DEPLOYMENT_SETTINGS } = await import('../functions/base/runtime/env.js');
 
-const { PRESET_NAMES } = await import('../functions/broker/presets.js');
+const { PRESET_NAMES } = await import('../functions/base/broker/presets.js');
 const { LOCAL_RUN_PREFIX } = await import('./run-local.js');
 const { resolveNotifyOn } = await import('../functions/events/notification.js');
 const { notifySettings } = await import('./notify-settings.js');
-const { describeGuardrails, guardrailsInForce } = await import('../functions/safety/guardrails.js');
+const { describeGuardrails, guardrailsInForce } = await import('../functions/orders/safety/guardrails.js');
 
 const usage = `usage: [NOTIFY_WEBHOOK_URL=<url> [NOTIFY_FORMAT=raw|slack|telegram] [NOTIFY_TELEGRAM_CHAT_ID=<id>] [NOTIFY_ON=<detail-types>|all]] npm start -- [--port N] [--emulator-port N] [--token T] [--watch-interval SECONDS (0: off; default 5)]
     [--dead-letters FILE] [--broker emulator|${PRESET_NAMES.filter((n) => n !== 'custom').join('|')}] [--session-renewal totp|off] [--echo-oauth-state]

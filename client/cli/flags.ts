@@ -27,11 +27,11 @@ export const str = (values: Values, name: string): string | undefined => {
   return typeof value === 'string' ? value : undefined;
 };
 
-// The gateway's own rules for numbers (functions/schemas/input.ts), checked here so that every bad flag is named at
+// The gateway's own rules for numbers (functions/base/schemas/input.ts), checked here so that every bad flag is named at
 // once before anything is sent; test/unit/cli-args.test.ts holds the two to the same answers.
 export const PLAIN_DECIMAL = /^(0|[1-9]\d{0,11})(\.\d{1,8})?$/;
 const POSITIVE_INTEGER = /^[1-9]\d{0,9}$/;
-/** The products the gateway takes as `prd` (functions/schemas/fields.ts): the letters and the aliases of two. */
+/** The products the gateway takes as `prd` (functions/base/schemas/fields.ts): the letters and the aliases of two. */
 const PRODUCT_NAMES: readonly string[] = ['C', 'M', 'H', 'CNC', 'cnc', 'NRML', 'nrml'];
 
 /** Reads flags and collects what is wrong with them: every missing flag and every bad value, named together. */

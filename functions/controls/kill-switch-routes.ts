@@ -1,7 +1,7 @@
 /** The kill switch's routes and direct payload (docs/compliance.md): what kill-switch.ts reads. */
-import { ownRoute as route } from '../definition/routes.js';
-import type { FunctionSurface } from '../definition/types.js';
-import { killSwitchResult } from '../schemas/controls.js';
+import { ownRoute as route } from '../base/definition/routes.js';
+import type { FunctionSurface } from '../base/definition/types.js';
+import { killSwitchResult } from '../base/schemas/controls.js';
 
 /** The kill switch's own routes: a sweep takes a while, and nobody needs to turn it twice a second. */
 export const KILL_SWITCH_ROUTE_THROTTLE = { rateLimit: 1, burstLimit: 2 } as const;

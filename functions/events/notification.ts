@@ -3,7 +3,7 @@
  * message is made: the deployed NotifyFormatter function (handlers/notify-formatter.ts) and the local forwarder of
  * `npm start` (local/eventbridge.ts), so what `npm start` POSTs in the telegram format is what the stack POSTs.
  *
- * The text comes from what each detail-type's event really holds (schemas/events.ts): side (Buy/Sell), quantity,
+ * The text comes from what each detail-type's event really holds (base/schemas/events.ts): side (Buy/Sell), quantity,
  * price, the trigger of a single GTT or the fired leg and its trigger of an OCO, the tag, and for a fired GTT the
  * order's status, fill and rejection code and hint. A detail that does not match its schema still gets a line (the
  * detail-type and al_id), never an error: a notification must not be lost to a new field.
@@ -17,7 +17,7 @@ import {
   type EventDetail,
   type EventLeg,
   type FiredOrder,
-} from '../schemas/events.js';
+} from '../base/schemas/events.js';
 
 /** The formatter's own events on the gateway bus (source and detail-type), whose detail is the webhook's body. */
 export const NOTIFICATION_SOURCE = 'gtt-gateway.notification';

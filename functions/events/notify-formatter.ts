@@ -10,13 +10,13 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import * as z from 'zod';
 
-import { redactDeep } from '../contract/redact.js';
-import { parseConfig } from '../runtime/config.js';
-import { envName, envSchema } from '../runtime/env.js';
+import { redactDeep } from '../base/contract/redact.js';
+import { parseConfig } from '../base/runtime/config.js';
+import { envName, envSchema } from '../base/runtime/env.js';
 import { NOTIFICATION_DETAIL_TYPE, NOTIFICATION_SOURCE, notificationBody, type NotifyFormat } from './notification.js';
 
 /**
- * The notify formatter's configuration schema (runtime/env.ts): the bus and a chat format are required, and the
+ * The notify formatter's configuration schema (base/runtime/env.ts): the bus and a chat format are required, and the
  * `telegram` format its chat. `npm start` checks its notify settings with this schema too (local/notify-settings.ts).
  */
 export const notifyFormatterEnv = envSchema(['eventBusName', 'notifyFormat', 'notifyTelegramChatId'], {
@@ -33,7 +33,7 @@ export const notifyFormatterEnv = envSchema(['eventBusName', 'notifyFormat', 'no
 export interface NotifyFormatterOptions {
   env?: NodeJS.ProcessEnv;
   /**
-   * Every function's factory takes the function set's logger (functions/definition/types.ts); this one writes no
+   * Every function's factory takes the function set's logger (functions/base/definition/types.ts); this one writes no
    * line of its own: a message the bus refused is a thrown error, which Lambda retries.
    */
   logger?: Logger;

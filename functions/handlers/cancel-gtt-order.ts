@@ -1,10 +1,10 @@
 // Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.
 // CancelGTTOrder: the operation table's cancelGttOrder on the shared gateway stack.
-import { createOutboxEvents } from '../events/outbox-events.js';
-import { createGatewayStack, dynamoLeases } from '../gateway/gateway-handler.js';
-import { cancelGttOrder } from '../operations.js';
+import { createOutboxEvents } from '../orders/events/outbox-events.js';
+import { createGatewayStack, dynamoLeases } from '../orders/gateway/gateway-handler.js';
 import { dynamoIdempotency } from '../orders/journal-factory.js';
-import { dynamoTradingControls } from '../safety/trading-controls.js';
+import { cancelGttOrder } from '../orders/operations.js';
+import { dynamoTradingControls } from '../orders/safety/trading-controls.js';
 
 export const handler = createGatewayStack(cancelGttOrder, {
   idempotency: dynamoIdempotency,

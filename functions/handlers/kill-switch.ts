@@ -1,6 +1,6 @@
 // Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.
 // Kill switch: cancel every pending GTT and OCO, then refuse places and modifies until it is turned off
+import { logger } from '../base/runtime/logger.js';
 import { createKillSwitch } from '../controls/kill-switch.js';
-import { logger } from '../runtime/logger.js';
 
 export const handler = createKillSwitch({ logger });

@@ -1,11 +1,11 @@
 // Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.
 // ModifyOCOOrder: the operation table's modifyOcoOrder on the shared gateway stack.
-import { createOutboxEvents } from '../events/outbox-events.js';
-import { createGatewayStack, dynamoLeases } from '../gateway/gateway-handler.js';
-import { dynamoInstrumentCopy } from '../instruments/copy.js';
-import { modifyOcoOrder } from '../operations.js';
+import { createOutboxEvents } from '../orders/events/outbox-events.js';
+import { createGatewayStack, dynamoLeases } from '../orders/gateway/gateway-handler.js';
+import { dynamoInstrumentCopy } from '../orders/instruments/copy.js';
 import { dynamoIdempotency } from '../orders/journal-factory.js';
-import { dynamoTradingControls } from '../safety/trading-controls.js';
+import { modifyOcoOrder } from '../orders/operations.js';
+import { dynamoTradingControls } from '../orders/safety/trading-controls.js';
 
 export const handler = createGatewayStack(modifyOcoOrder, {
   idempotency: dynamoIdempotency,

@@ -1,11 +1,11 @@
 // Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.
 // PlaceOCOOrder: the operation table's placeOcoOrder on the shared gateway stack.
-import { createOutboxEvents } from '../events/outbox-events.js';
-import { createGatewayStack } from '../gateway/gateway-handler.js';
-import { dynamoInstrumentCopy } from '../instruments/copy.js';
-import { placeOcoOrder } from '../operations.js';
+import { createOutboxEvents } from '../orders/events/outbox-events.js';
+import { createGatewayStack } from '../orders/gateway/gateway-handler.js';
+import { dynamoInstrumentCopy } from '../orders/instruments/copy.js';
 import { dynamoIdempotency } from '../orders/journal-factory.js';
-import { dynamoTradingControls } from '../safety/trading-controls.js';
+import { placeOcoOrder } from '../orders/operations.js';
+import { dynamoTradingControls } from '../orders/safety/trading-controls.js';
 
 export const handler = createGatewayStack(placeOcoOrder, {
   idempotency: dynamoIdempotency,

@@ -4,7 +4,7 @@
  */
 import { BatchWriteItemCommand, type WriteRequest } from '@aws-sdk/client-dynamodb';
 
-import { expiresAt, type InstrumentCopy, keyOf } from './copy.js';
+import { expiresAt, type InstrumentCopy, keyOf } from '../orders/instruments/copy.js';
 import type { MasterRow } from './master.js';
 
 const BATCH = 25;

@@ -10,13 +10,13 @@
  * and a symbol whose market cannot be read are reported and skipped, never guessed: the order path then reads the
  * broker itself once that day.
  */
-import type { BrokerCallDeps } from '../broker/call-broker.js';
-import { instrumentRules } from '../broker/instruments.js';
-import { freezeQuantity, priceBand } from '../broker/market.js';
-import type { CopiedRules, InstrumentCopy } from './copy.js';
+import type { BrokerCallDeps } from '../base/broker/call-broker.js';
+import { instrumentRules } from '../base/broker/instruments.js';
+import { freezeQuantity, priceBand } from '../base/broker/market.js';
+import type { CopiedRules, InstrumentCopy } from '../orders/instruments/copy.js';
+import { indiaDay } from '../orders/instruments/rules.js';
 import { fetchMaster, type MasterRow } from './master.js';
 import { loadMaster } from './master-load.js';
-import { indiaDay } from './rules.js';
 
 export interface RefreshDeps {
   copy: InstrumentCopy;

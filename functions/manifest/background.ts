@@ -3,12 +3,12 @@
  * EventForwarder on the outbox's stream, the webhook's NotifyFormatter and the scheduled InstrumentRefresh. No
  * routes: a schedule, a stream, a rule.
  */
-import type { FunctionDefinition } from '../definition/types.js';
+import type { FunctionDefinition } from '../base/definition/types.js';
+import { createEventForwarder } from '../events/forwarder/function.js';
 import { NOTIFICATION_SOURCE } from '../events/notification.js';
 import { createNotifyFormatter } from '../events/notify-formatter.js';
-import { createEventForwarder } from '../outbox/function.js';
-import { createGttWatcher } from '../watcher/function.js';
-import { createInstrumentRefresh } from '../watcher/instrument-refresh.js';
+import { createGttWatcher } from '../events/watcher/function.js';
+import { createInstrumentRefresh } from '../instruments/instrument-refresh.js';
 
 /** Every minute 09:00-15:59 India time on weekdays: the NSE session (09:15-15:30) with a margin. */
 export const DEFAULT_WATCHER_SCHEDULE = 'cron(* 9-15 ? * MON-FRI *)';
@@ -65,7 +65,7 @@ export const GTT_WATCHER: FunctionDefinition = {
       threshold: 3,
     },
   },
-  bundle: { memory: 'standard', handler: { kind: 'factory', from: '../watcher/function.js' } },
+  bundle: { memory: 'standard', handler: { kind: 'factory', from: '../events/watcher/function.js' } },
   create: createGttWatcher,
   deployedWhen: 'watcher',
 };
@@ -92,7 +92,7 @@ export const EVENT_FORWARDER: FunctionDefinition = {
       threshold: 3,
     },
   },
-  bundle: { memory: 'background', handler: { kind: 'factory', from: '../outbox/function.js' } },
+  bundle: { memory: 'background', handler: { kind: 'factory', from: '../events/forwarder/function.js' } },
   create: createEventForwarder,
 };
 
@@ -156,7 +156,7 @@ export const INSTRUMENT_REFRESH: FunctionDefinition = {
     // A real NFO master is about 10 MB of text and 80,000 rows held at once.
     memory: 'standard',
     timeoutSeconds: 300,
-    handler: { kind: 'factory', from: '../watcher/instrument-refresh.js' },
+    handler: { kind: 'factory', from: '../instruments/instrument-refresh.js' },
   },
   create: createInstrumentRefresh,
 };

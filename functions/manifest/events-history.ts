@@ -1,9 +1,9 @@
-/** The events history's definition (functions/controls/events-history.ts, functions/events/history.ts). */
-import { createEventsHistory } from '../controls/events-history.js';
-import { EVENTS_HISTORY_ROUTES } from '../controls/events-history-routes.js';
-import type { FunctionDefinition } from '../definition/types.js';
+/** The events history's definition (functions/events/events-history.ts, functions/orders/events/history.ts). */
+import type { FunctionDefinition } from '../base/definition/types.js';
+import { createEventsHistory } from '../events/events-history.js';
+import { EVENTS_HISTORY_ROUTES } from '../events/events-history-routes.js';
 
-/** The account's recent lifecycle events from the events table (functions/events/history.ts). */
+/** The account's recent lifecycle events from the events table (functions/orders/events/history.ts). */
 export const EVENTS_HISTORY: FunctionDefinition = {
   ...EVENTS_HISTORY_ROUTES,
   id: 'events-history',
@@ -18,6 +18,6 @@ export const EVENTS_HISTORY: FunctionDefinition = {
   alarms: {
     errors: { description: 'EventsHistory: function errors (the events table could not be read)', threshold: 3 },
   },
-  bundle: { memory: 'standard', handler: { kind: 'factory', from: '../controls/events-history.js' } },
+  bundle: { memory: 'standard', handler: { kind: 'factory', from: '../events/events-history.js' } },
   create: createEventsHistory,
 };

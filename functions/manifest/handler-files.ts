@@ -5,7 +5,7 @@
  * function calls its definition's factory, `create({ logger })`, imported by its own name from `bundle.handler.from`.
  * Written by `npm run handlers`; `npm run handlers:check` fails on drift.
  */
-import type { FunctionDefinition, FunctionEntry, HandlerSource } from '../definition/types.js';
+import type { FunctionDefinition, FunctionEntry, HandlerSource } from '../base/definition/types.js';
 import { bindingsOf } from './operations.js';
 
 const HEADER = '// Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.';
@@ -26,8 +26,8 @@ const render = (imports: Imports, summary: string, body: string): string => {
 const operationFile = (entry: FunctionDefinition, source: Extract<HandlerSource, { kind: 'operation' }>): string => {
   const op = source.operation;
   const imports: Imports = new Map();
-  add(imports, '../gateway/gateway-handler.js', 'createGatewayStack');
-  add(imports, '../operations.js', source.exportName);
+  add(imports, '../orders/gateway/gateway-handler.js', 'createGatewayStack');
+  add(imports, '../orders/operations.js', source.exportName);
   const options: string[] = [];
   for (const binding of bindingsOf(op)) {
     add(imports, binding.from, binding.name);
@@ -49,7 +49,7 @@ export const handlerFileText = (entry: FunctionDefinition): string => {
   if (source.kind === 'operation') return operationFile(entry, source);
   const imports: Imports = new Map();
   add(imports, source.from, factoryName(entry));
-  add(imports, '../runtime/logger.js', 'logger');
+  add(imports, '../base/runtime/logger.js', 'logger');
   return render(imports, entry.summary, `${factoryName(entry)}({ logger })`);
 };
 

@@ -4,12 +4,12 @@
  */
 import * as z from 'zod';
 
-import { ERROR_CATALOG } from '../contract/errors.js';
-import type { AnyOperation } from '../contract/operation.js';
-import type { FunctionEntry, Route } from '../definition/types.js';
-import { convertedField } from '../schemas/conversion.js';
-import { dryRunResultSchema } from '../schemas/dry-run.js';
-import { API_VERSION } from '../schemas/names.js';
+import { ERROR_CATALOG } from '../base/contract/errors.js';
+import type { AnyOperation } from '../base/contract/operation.js';
+import type { FunctionEntry, Route } from '../base/definition/types.js';
+import { convertedField } from '../base/schemas/conversion.js';
+import { dryRunResultSchema } from '../base/schemas/dry-run.js';
+import { API_VERSION } from '../base/schemas/names.js';
 import { FUNCTIONS, routesOf } from './index.js';
 
 type JsonObject = Record<string, unknown>;

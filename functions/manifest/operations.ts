@@ -1,17 +1,23 @@
 /**
- * The definitions of the operation table's functions (functions/operations.ts): one function per broker operation,
+ * The definitions of the operation table's functions (functions/orders/operations.ts): one function per broker operation,
  * its route, environment, grants, notes, alarms, bundle and factory derived from the entry's own flags, so an
  * operation is one definition. Its factory binds the operation to the shared gateway stack with exactly the
  * factories its entry needs (`GATEWAY_BINDINGS`), as its generated handler file does (handler-files.ts).
  */
 import * as z from 'zod';
 
-import { type AnyOperation, changesAnOrder, usesTradingControls } from '../contract/operation.js';
-import { ORDER_ROUTE_THROTTLE } from '../definition/routes.js';
-import type { FunctionDefinition, FunctionEntry, Grant, Route } from '../definition/types.js';
-import { createOutboxEvents } from '../events/outbox-events.js';
-import { createGatewayStack, dynamoLeases, dynamoOrderCopy, type GatewayOptions } from '../gateway/gateway-handler.js';
-import { dynamoInstrumentCopy } from '../instruments/copy.js';
+import { type AnyOperation, changesAnOrder, usesTradingControls } from '../base/contract/operation.js';
+import { ORDER_ROUTE_THROTTLE } from '../base/definition/routes.js';
+import type { FunctionDefinition, FunctionEntry, Grant, Route } from '../base/definition/types.js';
+import { createOutboxEvents } from '../orders/events/outbox-events.js';
+import {
+  createGatewayStack,
+  dynamoLeases,
+  dynamoOrderCopy,
+  type GatewayOptions,
+} from '../orders/gateway/gateway-handler.js';
+import { dynamoInstrumentCopy } from '../orders/instruments/copy.js';
+import { dynamoIdempotency } from '../orders/journal-factory.js';
 import {
   cancelGttOrder,
   clientDetails,
@@ -27,15 +33,14 @@ import {
   patchOcoOrder,
   placeGttOrder,
   placeOcoOrder,
-} from '../operations.js';
-import { dynamoIdempotency } from '../orders/journal-factory.js';
-import { dynamoTradingControls } from '../safety/trading-controls.js';
+} from '../orders/operations.js';
+import { dynamoTradingControls } from '../orders/safety/trading-controls.js';
 
 /**
  * The factories an operation's gateway stack may be given, each only where its entry needs it, so the other bundles
  * carry no DynamoDB client and none an EventBridge client: the idempotency store where it takes keys, the outbox's
  * event producer where it has a lifecycle event (a deployed order function queues its events in the outbox,
- * events/outbox-events.ts), the trading controls where it writes orders, the leases where it changes an order, the
+ * orders/events/outbox-events.ts), the trading controls where it writes orders, the leases where it changes an order, the
  * watcher's copy where it reads one, the instruments' copy where it checks an order. `name` and `from` are how the
  * handler file imports it.
  */
@@ -50,35 +55,35 @@ export const GATEWAY_BINDINGS = [
   {
     option: 'events',
     name: 'createOutboxEvents',
-    from: '../events/outbox-events.js',
+    from: '../orders/events/outbox-events.js',
     value: createOutboxEvents,
     when: (op: AnyOperation) => op.lifecycle !== undefined,
   },
   {
     option: 'controls',
     name: 'dynamoTradingControls',
-    from: '../safety/trading-controls.js',
+    from: '../orders/safety/trading-controls.js',
     value: dynamoTradingControls,
     when: usesTradingControls,
   },
   {
     option: 'leases',
     name: 'dynamoLeases',
-    from: '../gateway/gateway-handler.js',
+    from: '../orders/gateway/gateway-handler.js',
     value: dynamoLeases,
     when: changesAnOrder,
   },
   {
     option: 'copy',
     name: 'dynamoOrderCopy',
-    from: '../gateway/gateway-handler.js',
+    from: '../orders/gateway/gateway-handler.js',
     value: dynamoOrderCopy,
     when: (op: AnyOperation) => Boolean(op.fromCopy),
   },
   {
     option: 'instruments',
     name: 'dynamoInstrumentCopy',
-    from: '../instruments/copy.js',
+    from: '../orders/instruments/copy.js',
     value: dynamoInstrumentCopy,
     when: (op: AnyOperation) => Boolean(op.guardedOrders),
   },
@@ -144,7 +149,7 @@ const grantsOf = (op: AnyOperation): Grant[] => [
   // Logout marks the secret logged out (a new version without the token), so every function stops at once.
   ...(op.broker === 'Logout' ? (['sessionSecret:write'] as const) : []),
   ...(op.idempotency ? (['idempotencyTable'] as const) : []),
-  // The one-order read: the watcher's copy of the pending list (gateway/order-copy.ts).
+  // The one-order read: the watcher's copy of the pending list (orders/gateway/order-copy.ts).
   ...(op.fromCopy ? (['eventsTable:copy', 'controlTable:leases'] as const) : []),
   ...(op.kind === 'order' ? (['controlTable:governor'] as const) : []),
   // Place and modify read the exchange's rules from the account's copy (and write what they read from the broker).

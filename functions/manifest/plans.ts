@@ -1,6 +1,6 @@
 /** The Plans function's definition (functions/plans/, docs/plans.md); its routes are functions/plans/routes.ts. */
-import { ORDER_ACTOR_ENV } from '../definition/routes.js';
-import type { FunctionDefinition } from '../definition/types.js';
+import { ORDER_ACTOR_ENV } from '../base/definition/routes.js';
+import type { FunctionDefinition } from '../base/definition/types.js';
 import { createPlansFunction } from '../plans/function.js';
 import { PLANS_ROUTES } from '../plans/routes.js';
 

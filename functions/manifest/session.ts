@@ -2,8 +2,8 @@
  * The definitions of the session functions: they make, check or end the session the other functions trade with, so
  * they are not broker operations with it. The OAuth callback is the one route without IAM auth.
  */
-import type { FunctionDefinition, FunctionEntry, FunctionNotes } from '../definition/types.js';
-import type { EnvKey } from '../runtime/env.js';
+import type { FunctionDefinition, FunctionEntry, FunctionNotes } from '../base/definition/types.js';
+import type { EnvKey } from '../base/runtime/env.js';
 import { createEndOfDayLogout } from '../session/end-of-day.js';
 import { createSessionHealthCheck } from '../session/health.js';
 import { createOAuthHandler } from '../session/oauth.js';
@@ -117,7 +117,7 @@ export const SESSION_LOGOUT: FunctionDefinition = {
     description: 'end-of-day logout after the market closes',
     setting: 'endOfDayLogout',
   },
-  // The control table: the logout tells every container the session ended (safety/trading-controls.ts).
+  // The control table: the logout tells every container the session ended (orders/safety/trading-controls.ts).
   env: { keys: [...SESSION_ENV, 'controlTableName'], deploymentSettings: false },
   grants: LOGOUT_GRANTS,
   notes: sessionNotes({ name: 'SessionLogout', grants: LOGOUT_GRANTS }),

@@ -1,6 +1,6 @@
 /** The definitions of the Strategies function, the signal webhook and the signal worker (functions/signals/, docs/signals.md). */
-import { ORDER_ACTOR_ENV } from '../definition/routes.js';
-import type { FunctionDefinition } from '../definition/types.js';
+import { ORDER_ACTOR_ENV } from '../base/definition/routes.js';
+import type { FunctionDefinition } from '../base/definition/types.js';
 import { SIGNAL_WEBHOOK_ROUTES, STRATEGIES_ROUTES } from '../signals/routes.js';
 import { createStrategiesFunction } from '../signals/strategies.js';
 import { createSignalWebhook } from '../signals/webhook.js';

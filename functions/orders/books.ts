@@ -9,11 +9,11 @@
  * - a cancel: the GTT is no longer pending (it carries no stamp: the broker keeps no cancelled GTTs to read; gone is
  *   all a cancel asks for, whether it fired first or was cancelled by this write).
  */
-import { type BrokerCallDeps, callBroker } from '../broker/call-broker.js';
-import { splitRemarks } from '../broker/order-stamps.js';
-import { OrderChangedError } from '../contract/errors.js';
-import type { AnyOperation } from '../contract/operation.js';
-import { getPendingGttOrders, getTriggeredGttOrders } from '../operations.js';
+import { type BrokerCallDeps, callBroker } from '../base/broker/call-broker.js';
+import { splitRemarks } from '../base/broker/order-stamps.js';
+import { OrderChangedError } from '../base/contract/errors.js';
+import type { AnyOperation } from '../base/contract/operation.js';
+import { getPendingGttOrders, getTriggeredGttOrders } from './operations.js';
 
 interface ListedOrder {
   al_id: string;

@@ -6,8 +6,8 @@
  */
 import { type AttributeValue, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 
-import { InternalError } from '../contract/errors.js';
-import { dynamoDbClient } from '../safety/dynamodb-client.js';
+import { dynamoDbClient } from '../base/aws/dynamodb-client.js';
+import { InternalError } from '../base/contract/errors.js';
 
 interface Table {
   tableName: string;

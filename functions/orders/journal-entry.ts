@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 
-import type { ErrorBody } from '../contract/errors.js';
+import type { ErrorBody } from '../base/contract/errors.js';
 
 export type Stored =
   | { kind: 'ok'; result: unknown; outbox?: unknown }

@@ -4,9 +4,9 @@
  * be sent, with which stamp, until when it may still land). There is no second item.
  *
  * Before a write is sent, its entry is claimed (`INPROGRESS`, conditional: one claim per key) with its stamp
- * (broker/order-stamps.ts), the deadline of the call that sends it and `landBy`, the deadline plus the late window
+ * (base/broker/order-stamps.ts), the deadline of the call that sends it and `landBy`, the deadline plus the late window
  * (how long after our client gave up a broker may still act on a request). After it, the outcome: `COMPLETED`
- * (success; its lifecycle events ride in the same write: the transactional outbox, events/outbox.ts), `UNKNOWN`
+ * (success; its lifecycle events ride in the same write: the transactional outbox, orders/events/outbox.ts), `UNKNOWN`
  * (lost reply, timeout), or deleted (the broker certainly did not act: the key is free).
  *
  * A write whose outcome is unknown (an `UNKNOWN` entry, or an `INPROGRESS` one whose sender is past its deadline:
@@ -29,20 +29,20 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 
-import type { GatewayError } from '../contract/errors.js';
+import { dynamoDbClient, isConditionFailure } from '../base/aws/dynamodb-client.js';
+import type { GatewayError } from '../base/contract/errors.js';
 import {
   errorFromBody,
   IdempotencyInProgressError,
   IdempotencyKeyReusedError,
   InternalError,
   toGatewayError,
-} from '../contract/errors.js';
-import { redactDeep } from '../contract/redact.js';
-import { dynamoDbClient, isConditionFailure } from '../safety/dynamodb-client.js';
-import { canonicalNumbers } from '../safety/idempotency-input.js';
-import type { LifecycleEvent } from '../schemas/events.js';
+} from '../base/contract/errors.js';
+import { redactDeep } from '../base/contract/redact.js';
+import type { LifecycleEvent } from '../base/schemas/events.js';
 import { findGone } from './gone.js';
 import { deepSort, type Entry, entryOf, md5, type Stored } from './journal-entry.js';
+import { canonicalNumbers } from './safety/idempotency-input.js';
 
 /** What a write (or an adoption) yields: its result, and the lifecycle events of its success. */
 export interface Executed<T = unknown> {

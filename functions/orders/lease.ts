@@ -10,14 +10,14 @@
  *
  * A lease given back is not deleted: it lapses (`until` in the past) and keeps when its change began and ended
  * (`changedAt`, `endedAt`) for a day (`expiresAt`, the table's TTL), so one order by id knows whether the watcher's
- * copy can hold that change (gateway/order-copy.ts: not when the change ended after the copy's list read).
+ * copy can hold that change (orders/gateway/order-copy.ts: not when the change ended after the copy's list read).
  */
 import { randomUUID } from 'node:crypto';
 
 import { PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 
-import { InternalError, OrderBusyError } from '../contract/errors.js';
-import { dynamoDbClient, isConditionFailure } from '../safety/dynamodb-client.js';
+import { dynamoDbClient, isConditionFailure } from '../base/aws/dynamodb-client.js';
+import { InternalError, OrderBusyError } from '../base/contract/errors.js';
 
 /** The lease item of `alId` (control table): the copy read asks for it too. */
 export const leaseKey = (account: string, alId: string) => ({ pk: { S: `lease#${account}#${alId}` } });

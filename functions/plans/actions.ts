@@ -7,8 +7,8 @@
  * resolves it against the broker's lists (`inFlightState`): found, it is adopted; not found once its lease has
  * passed, it is cleared and the next try takes a new key. In between, every run says it (unresolved.ts).
  */
-import { fromDirectInvocation, type GatewayError } from '../contract/errors.js';
-import type { Plan } from '../schemas/plans.js';
+import { fromDirectInvocation, type GatewayError } from '../base/contract/errors.js';
+import type { Plan } from '../base/schemas/plans.js';
 import { LATE_WINDOW_MS } from './engine-deps.js';
 import type { Truth } from './truth.js';
 import type { Working } from './working.js';

@@ -11,7 +11,7 @@
  *   for the trader, since the gateway cannot tell whether it fired on a day the lists no longer show.
  * - `unprotected`: an exit placed again each run while `retrying`.
  */
-import type { Plan } from '../schemas/plans.js';
+import type { Plan } from '../base/schemas/plans.js';
 import { TRANSIENT, tryAction } from './actions.js';
 import { withoutTry } from './actions.js';
 import { MAX_EXIT_GENERATIONS, MAX_EXIT_TRIES } from './engine-deps.js';

@@ -4,8 +4,8 @@
  * GTT stamped by the plan is cancelled, including one whose reply was lost. The answer says what is left: the open
  * position (a filled entry, a stop's position) and an entry order still open at the exchange, in `left`.
  */
-import { fromDirectInvocation, PlanBusyError, PlanNotFoundError } from '../contract/errors.js';
-import { type Plan, type PlanPosition, TERMINAL } from '../schemas/plans.js';
+import { fromDirectInvocation, PlanBusyError, PlanNotFoundError } from '../base/contract/errors.js';
+import { type Plan, type PlanPosition, TERMINAL } from '../base/schemas/plans.js';
 import { callEnds, withoutTry } from './actions.js';
 import type { PlanDeps } from './engine-deps.js';
 import { ended } from './transitions.js';

@@ -6,13 +6,13 @@
  * a trailing stop of a type that can trail (LMT, or MKT through the same price protection as a market order), moved
  * by at least a tick.
  */
-import { type FieldProblem, fromDirectInvocation, type GatewayError } from '../contract/errors.js';
-import { lotProblem, tickProblem } from '../safety/exchange-rules.js';
-import { compare } from '../safety/grid.js';
-import type { PlanInput } from '../schemas/plans.js';
+import { type FieldProblem, fromDirectInvocation, type GatewayError } from '../base/contract/errors.js';
+import type { PlanInput } from '../base/schemas/plans.js';
+import { lotProblem, tickProblem } from '../orders/safety/exchange-rules.js';
+import { compare } from '../orders/safety/grid.js';
 import type { PlanDeps } from './engine-deps.js';
 
-/** The same tick check as every order's (safety/exchange-rules.ts). */
+/** The same tick check as every order's (orders/safety/exchange-rules.ts). */
 const gridProblem = (field: string, value: string | undefined, tick: string): FieldProblem[] =>
   value === undefined ? [] : tickProblem(field, value, tick);
 

@@ -3,8 +3,8 @@
  * invoked in-process (each with the invocation's real deadline), the instrument's price and tick, the outbox, and
  * the account's scope for event ids.
  */
-import type { DirectHandler } from '../gateway/in-process.js';
-import type { LifecycleEvent } from '../schemas/events.js';
+import type { LifecycleEvent } from '../base/schemas/events.js';
+import type { DirectHandler } from '../orders/gateway/in-process.js';
 import type { PlanStore } from './store.js';
 
 export type { DirectHandler };

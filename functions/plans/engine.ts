@@ -8,9 +8,9 @@
  * every plan change is a write conditional on the version read, carrying its events (working.ts); GTTs stamped by a
  * plan and not its live ones are cancelled.
  */
-import { IdempotencyKeyReusedError, PlanNotFoundError, ValidationFailedError } from '../contract/errors.js';
-import { canonicalNumbers } from '../safety/idempotency-input.js';
-import { type Plan, type PlanInput, TERMINAL } from '../schemas/plans.js';
+import { IdempotencyKeyReusedError, PlanNotFoundError, ValidationFailedError } from '../base/contract/errors.js';
+import { type Plan, type PlanInput, TERMINAL } from '../base/schemas/plans.js';
+import { canonicalNumbers } from '../orders/safety/idempotency-input.js';
 import { inFlightState, withoutTry } from './actions.js';
 import { advanceBracket, armExit } from './bracket.js';
 import { cancelPlan } from './cancel.js';

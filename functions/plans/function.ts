@@ -2,17 +2,17 @@
  * The Plans function (functions/manifest/plans.ts): `POST /plans` (Idempotency-Key required), `GET /plans`,
  * `GET /plans/{planId}`, `DELETE /plans/{planId}`; direct invocation with `{action: "create", idempotencyKey, plan}`,
  * `{action: "list", limit?, cursor?}`, `{action: "get" | "cancel", planId}`. The request rules are the shell's
- * (gateway/routed-function.ts); bad input is VALIDATION_FAILED naming each field, and nothing is sent to the broker.
+ * (base/middleware/routed-function.ts); bad input is VALIDATION_FAILED naming each field, and nothing is sent to the broker.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 
-import { validateInput, validationFailed } from '../contract/validate-input.js';
-import { createRoutedFunction, type RoutedReply } from '../gateway/routed-function.js';
-import type { RoutedRequest } from '../gateway/routed-request.js';
-import { deployedEnv, type GatewaySettings } from '../runtime/config.js';
-import { logger as defaultLogger } from '../runtime/logger.js';
-import { planInput, planListInput } from '../schemas/plans.js';
-import { memo } from '../schemas/values.js';
+import { validateInput, validationFailed } from '../base/contract/validate-input.js';
+import { createRoutedFunction, type RoutedReply } from '../base/middleware/routed-function.js';
+import type { RoutedRequest } from '../base/middleware/routed-request.js';
+import { deployedEnv, type GatewaySettings } from '../base/runtime/config.js';
+import { logger as defaultLogger } from '../base/runtime/logger.js';
+import { planInput, planListInput } from '../base/schemas/plans.js';
+import { memo } from '../base/schemas/values.js';
 import type { PlanEngine } from './engine.js';
 import { PLANS_ROUTES } from './routes.js';
 import { createPlanEngine } from './runtime.js';
@@ -25,7 +25,7 @@ export interface PlansOptions {
   logger?: Logger;
 }
 
-/** One route of PLANS_ROUTES_ROUTES, given a request that passed the request rules (gateway/routed-request.ts). */
+/** One route of PLANS_ROUTES_ROUTES, given a request that passed the request rules (base/middleware/routed-request.ts). */
 const run = async (engine: PlanEngine, request: RoutedRequest, deadline: number): Promise<RoutedReply> => {
   switch (request.route.action) {
     case 'list': {

@@ -1,18 +1,18 @@
 /**
  * An instrument as plans need it: its tick size (the broker's `SearchScrip`, `ti`), for a plan's prices on the grid,
  * and its last traded price (`SearchScrip` for the instrument token, then `GetQuotes`, its `lp`), for the trailing
- * stop (GetQuotes is defined with the other market reads: broker/market.ts). A price that
+ * stop (GetQuotes is defined with the other market reads: base/broker/market.ts). A price that
  * cannot be read throws its named error: the stop stays where it is, and the run says so.
  */
 import type * as z from 'zod';
 
-import { type BrokerCallDeps, callBroker } from '../broker/call-broker.js';
-import { instrumentRules } from '../broker/instruments.js';
-import { getQuotes } from '../broker/market.js';
-import { BrokerBadReplyError } from '../contract/errors.js';
+import { type BrokerCallDeps, callBroker } from '../base/broker/call-broker.js';
+import { instrumentRules } from '../base/broker/instruments.js';
+import { getQuotes } from '../base/broker/market.js';
+import { BrokerBadReplyError } from '../base/contract/errors.js';
 import type { Instrument } from './engine-deps.js';
 
-/** The instrument's tick and lot sizes (SearchScrip's `ti`, `ls`, through the container's instrument cache: broker/instruments.ts). */
+/** The instrument's tick and lot sizes (SearchScrip's `ti`, `ls`, through the container's instrument cache: base/broker/instruments.ts). */
 export const instrument = async (exch: string, tsym: string, deps: BrokerCallDeps): Promise<Instrument> => {
   const { tick, lot } = await instrumentRules(exch, tsym, deps);
   return { tick, lot };

@@ -2,10 +2,10 @@
  * The Plans function's routes and direct payload (docs/plans.md): what its code reads (function.ts) and its
  * definition (functions/manifest/plans.ts) lists.
  */
-import { ORDER_ROUTE_THROTTLE, ownRoute as route } from '../definition/routes.js';
-import type { FunctionSurface } from '../definition/types.js';
-import { EXAMPLE_ORDER } from '../schemas/examples.js';
-import { planInput, planList, planListInput, planRecord, planResult } from '../schemas/plans.js';
+import { ORDER_ROUTE_THROTTLE, ownRoute as route } from '../base/definition/routes.js';
+import type { FunctionSurface } from '../base/definition/types.js';
+import { EXAMPLE_ORDER } from '../base/schemas/examples.js';
+import { planInput, planList, planListInput, planRecord, planResult } from '../base/schemas/plans.js';
 
 /** A bracket on the table's example order: its exit an OCO of 1600 and 1400 once the entry fills. */
 export const EXAMPLE_PLAN = {

@@ -6,10 +6,13 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 
-import { ConfigurationError } from '../contract/errors.js';
-import { OutboxTable } from '../events/outbox.js';
-import { scopeOf } from '../events/views.js';
-import { inProcessGateway } from '../gateway/in-process.js';
+import { ConfigurationError } from '../base/contract/errors.js';
+import type { GatewaySettings } from '../base/runtime/config.js';
+import { envName } from '../base/runtime/env.js';
+import { writeLog } from '../base/runtime/logger.js';
+import { OutboxTable } from '../orders/events/outbox.js';
+import { scopeOf } from '../orders/events/views.js';
+import { inProcessGateway } from '../orders/gateway/in-process.js';
 import {
   cancelGttOrder,
   getPendingGttOrders,
@@ -17,10 +20,7 @@ import {
   modifyGttOrder,
   placeGttOrder,
   placeOcoOrder,
-} from '../operations.js';
-import type { GatewaySettings } from '../runtime/config.js';
-import { envName } from '../runtime/env.js';
-import { writeLog } from '../runtime/logger.js';
+} from '../orders/operations.js';
 import { PlanEngine } from './engine.js';
 import { instrument, lastPrice } from './quotes.js';
 import { PlanStore } from './store.js';

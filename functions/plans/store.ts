@@ -15,10 +15,10 @@ import {
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 
-import { dynamoDbClient, isConditionFailure } from '../safety/dynamodb-client.js';
-import type { LifecycleEvent } from '../schemas/events.js';
-import { decodeCursor, encodeCursor } from '../schemas/paging.js';
-import { type Plan, TERMINAL } from '../schemas/plans.js';
+import { dynamoDbClient, isConditionFailure } from '../base/aws/dynamodb-client.js';
+import type { LifecycleEvent } from '../base/schemas/events.js';
+import { decodeCursor, encodeCursor } from '../base/schemas/paging.js';
+import { type Plan, TERMINAL } from '../base/schemas/plans.js';
 
 const PK = 'plan';
 const KEEP_ENDED_SECONDS = 30 * 86_400;
@@ -141,7 +141,7 @@ export class PlanStore {
     return out;
   }
 
-  /** One page of plans by id, from a cursor of an earlier page (schemas/paging.ts). */
+  /** One page of plans by id, from a cursor of an earlier page (base/schemas/paging.ts). */
   async page(limit: number, cursor?: string): Promise<{ plans: StoredPlan[]; nextCursor?: string }> {
     const position = cursor === undefined ? undefined : decodeCursor(cursor, 'plans');
     if (typeof position === 'string') throw new Error(position); // the input schema refused it already

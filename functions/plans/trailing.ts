@@ -6,9 +6,9 @@
  * each run, and a Plan Step (`price-unavailable`) once it has failed PRICE_MISSES_BEFORE_EVENT runs in a row.
  * The stop fired and filled ends the plan; its order rejected, or the stop gone, leaves the position unprotected.
  */
-import { fromDirectInvocation } from '../contract/errors.js';
-import { add, compare, decimalOf, isPositive, sub, toGrid } from '../safety/grid.js';
-import type { Plan } from '../schemas/plans.js';
+import { fromDirectInvocation } from '../base/contract/errors.js';
+import type { Plan } from '../base/schemas/plans.js';
+import { add, compare, decimalOf, isPositive, sub, toGrid } from '../orders/safety/grid.js';
 import { tryAction, withoutTry } from './actions.js';
 import { PRICE_MISSES_BEFORE_EVENT } from './engine-deps.js';
 import { stampOf } from './stamps.js';

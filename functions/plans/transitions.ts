@@ -3,8 +3,8 @@
  * plan failed, unprotected (a position without a live exit), done; and placing the first GTT (the entry or the
  * stop) through a try (actions.ts).
  */
-import type { GatewayError } from '../contract/errors.js';
-import type { Plan, PlanPosition } from '../schemas/plans.js';
+import type { GatewayError } from '../base/contract/errors.js';
+import type { Plan, PlanPosition } from '../base/schemas/plans.js';
 import { tryAction, withoutTry } from './actions.js';
 import type { PlanDeps } from './engine-deps.js';
 import { stampOf } from './stamps.js';

@@ -29,7 +29,7 @@ export interface PendingGtt {
   stopLoss?: { trigger: string; order: LegOrder };
 }
 
-/** What became of the order a fired GTT placed (functions/broker/order-fate.ts). */
+/** What became of the order a fired GTT placed (functions/base/broker/order-fate.ts). */
 export interface FiredOrder {
   status: 'open' | 'filled' | 'partially-filled' | 'rejected' | 'cancelled';
   brokerStatus?: string;

@@ -10,7 +10,7 @@
  * pending GTT, which stays pending either way), and a trailing stop's first stop belongs to a plan not yet armed,
  * whose create answered that its outcome is unknown (no Plan Armed was told).
  */
-import type { Plan } from '../schemas/plans.js';
+import type { Plan } from '../base/schemas/plans.js';
 import { callEnds } from './actions.js';
 import { parseStamp } from './stamps.js';
 import { unprotect } from './transitions.js';

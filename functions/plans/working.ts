@@ -3,9 +3,9 @@
  * that version, carrying the change's events in the plan's outbox), and the outbox handed on after each commit.
  * Also the bounded history (the newest PLAN_HISTORY_LIMIT actions) and the stable event ids (the plan's `seq`).
  */
-import type { PlanDetailType } from '../schemas/event-types.js';
-import type { LifecycleEvent } from '../schemas/events.js';
-import { type Plan, PLAN_HISTORY_LIMIT } from '../schemas/plans.js';
+import type { PlanDetailType } from '../base/schemas/event-types.js';
+import type { LifecycleEvent } from '../base/schemas/events.js';
+import { type Plan, PLAN_HISTORY_LIMIT } from '../base/schemas/plans.js';
 import type { PlanDeps } from './engine-deps.js';
 import { digest } from './stamps.js';
 import type { StoredPlan } from './store.js';

@@ -8,16 +8,16 @@ import { createHash } from 'node:crypto';
 import { TOTP } from 'otpauth';
 import type * as z from 'zod';
 
-import { type BrokerRequest, buildLoginRequest } from '../broker/jdata.js';
-import { classifyBrokerFailure } from '../broker/reply.js';
-import { postToBroker, TransportFailure } from '../broker/transport.js';
+import { type BrokerRequest, buildLoginRequest } from '../base/broker/jdata.js';
+import { classifyBrokerFailure } from '../base/broker/reply.js';
+import { postToBroker, TransportFailure } from '../base/broker/transport.js';
 import {
   BrokerBadReplyError,
   BrokerRejectedError,
   BrokerTimeoutError,
   BrokerUnavailableError,
   type GatewayError,
-} from '../contract/errors.js';
+} from '../base/contract/errors.js';
 import {
   type BrokerSession,
   flattradeTokenReply,
@@ -25,7 +25,7 @@ import {
   type LoginCredentials,
   type OAuthAppSecret,
   quickAuthReply,
-} from '../schemas/session.js';
+} from '../base/schemas/session.js';
 
 export const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 

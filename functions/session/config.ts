@@ -1,12 +1,12 @@
 /** Configuration of the session functions, from the environment, checked like the gateway's. */
 import type * as z from 'zod';
 
-import { ConfigurationError } from '../contract/errors.js';
-import { parseConfig } from '../runtime/config.js';
-import { envName, envSchema } from '../runtime/env.js';
+import { ConfigurationError } from '../base/contract/errors.js';
+import { parseConfig } from '../base/runtime/config.js';
+import { envName, envSchema } from '../base/runtime/env.js';
 
 /**
- * The session functions' configuration schema (runtime/env.ts): the broker and AWS settings of the function set, as
+ * The session functions' configuration schema (base/runtime/env.ts): the broker and AWS settings of the function set, as
  * the gateway reads them, plus the logins' own.
  */
 export const sessionEnv = envSchema([

@@ -1,18 +1,18 @@
 /**
  * The end-of-day logout: after the market closes (India time), the session the deployment traded with is logged out
  * at the broker and the secret is marked logged out, as the 2026 rules want API sessions ended before the next
- * trading day. It is the operation table's own Logout, done everywhere (broker/logout.ts): the token in the secret,
+ * trading day. It is the operation table's own Logout, done everywhere (base/broker/logout.ts): the token in the secret,
  * read fresh, is ended and blanked. The next morning's login (the trader's, or the TOTP renewal) writes a new one.
  * Already logged out (or expired at the broker) is success: there is nothing left to end.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 
-import { logoutEverywhere } from '../broker/logout.js';
-import { SessionSource } from '../broker/session.js';
-import { SessionExpiredError } from '../contract/errors.js';
-import { shellHandler } from '../middleware/function-shell.js';
-import { logout } from '../operations.js';
-import { dynamoTradingControls } from '../safety/trading-controls.js';
+import { logoutEverywhere } from '../base/broker/logout.js';
+import { SessionSource } from '../base/broker/session.js';
+import { SessionExpiredError } from '../base/contract/errors.js';
+import { shellHandler } from '../base/middleware/function-shell.js';
+import { logout } from '../orders/operations.js';
+import { dynamoTradingControls } from '../orders/safety/trading-controls.js';
 import { parseSessionConfig } from './config.js';
 
 export interface EndOfDayResult {

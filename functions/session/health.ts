@@ -8,17 +8,17 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 
-import { callBroker } from '../broker/call-broker.js';
-import { SessionSource } from '../broker/session.js';
-import { toGatewayError } from '../contract/errors.js';
-import { isHttpApiEvent } from '../contract/gateway-request.js';
-import { readRoutedRequest } from '../gateway/routed-request.js';
-import { shellHandler } from '../middleware/function-shell.js';
-import { clientDetails } from '../operations.js';
-import { guardrailEnv, parseConfig } from '../runtime/config.js';
-import { metricNamespace } from '../runtime/metrics.js';
-import { type GuardrailsInForce, guardrailsInForce } from '../safety/guardrails.js';
-import { SERVICE_NAME } from '../schemas/names.js';
+import { callBroker } from '../base/broker/call-broker.js';
+import { SessionSource } from '../base/broker/session.js';
+import { toGatewayError } from '../base/contract/errors.js';
+import { isHttpApiEvent } from '../base/contract/gateway-request.js';
+import { shellHandler } from '../base/middleware/function-shell.js';
+import { readRoutedRequest } from '../base/middleware/routed-request.js';
+import { guardrailEnv, parseConfig } from '../base/runtime/config.js';
+import { metricNamespace } from '../base/runtime/metrics.js';
+import { SERVICE_NAME } from '../base/schemas/names.js';
+import { clientDetails } from '../orders/operations.js';
+import { type GuardrailsInForce, guardrailsInForce } from '../orders/safety/guardrails.js';
 import { parseSessionConfig } from './config.js';
 import { SESSION_HEALTH_ROUTES } from './routes.js';
 
@@ -123,7 +123,7 @@ export const createSessionHealthCheck = (options: {
     // A refusal is the error contract's reply, never cached either.
     { logger: options.logger, trigger: 'api', headers: { 'cache-control': 'no-store' } },
     async (event) => {
-      // Bad input never reaches the broker: the request rules of every route (gateway/routed-request.ts).
+      // Bad input never reaches the broker: the request rules of every route (base/middleware/routed-request.ts).
       readRoutedRequest(SESSION_HEALTH_ROUTES, event);
       const result = {
         ...(await check(false)),

@@ -17,7 +17,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
-import { isConditionFailure } from '../safety/dynamodb-client.js';
+import { isConditionFailure } from '../base/aws/dynamodb-client.js';
 
 /**
  * How many callbacks without `state` one pending login takes (the trader's real redirect is one of them): past this,

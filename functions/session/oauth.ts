@@ -22,17 +22,17 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 
-import { authorizeLink } from '../broker/presets.js';
-import type { GatewayError } from '../contract/errors.js';
+import { authorizeLink } from '../base/broker/presets.js';
+import type { GatewayError } from '../base/contract/errors.js';
 import {
   RateLimitedError,
   SessionAccountMismatchError,
   toGatewayError,
   ValidationFailedError,
-} from '../contract/errors.js';
-import { readRoutedRequest } from '../gateway/routed-request.js';
-import { shellHandler } from '../middleware/function-shell.js';
-import { type BrokerSession, type OAuthAppSecret, oauthAppSecretSchema } from '../schemas/session.js';
+} from '../base/contract/errors.js';
+import { shellHandler } from '../base/middleware/function-shell.js';
+import { readRoutedRequest } from '../base/middleware/routed-request.js';
+import { type BrokerSession, type OAuthAppSecret, oauthAppSecretSchema } from '../base/schemas/session.js';
 import { exchangeFlattradeCode, exchangeOAuthCode } from './broker-login.js';
 import { parseSessionConfig, required, type SessionConfig } from './config.js';
 import { MAX_LOGIN_ATTEMPTS, OAuthStateStore } from './oauth-state.js';
@@ -246,7 +246,7 @@ export const createOAuthHandler = (options: OAuthHandlerOptions) => {
       let response: APIGatewayProxyStructuredResultV2;
       let failure: GatewayError | undefined;
       try {
-        // The request rules of every route (gateway/routed-request.ts); the callback's query is lenient.
+        // The request rules of every route (base/middleware/routed-request.ts); the callback's query is lenient.
         readRoutedRequest(OAUTH_ROUTES, event);
         if (route === 'GET /session/oauth/start') response = await start();
         else if (route === 'GET /session/oauth/callback') response = await callback(event);

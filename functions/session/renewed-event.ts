@@ -5,9 +5,9 @@
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 
-import { createEventPublisher } from '../events/publisher.js';
-import { eventIds } from '../events/views.js';
-import { writeLog } from '../runtime/logger.js';
+import { createEventPublisher } from '../base/aws/publisher.js';
+import { writeLog } from '../base/runtime/logger.js';
+import { eventIds } from '../orders/events/views.js';
 import type { SessionConfig } from './config.js';
 
 export const publishSessionRenewed = async (

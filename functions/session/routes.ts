@@ -1,6 +1,6 @@
 /** The routes of the OAuth function and of the session health check: what oauth.ts and health.ts read. */
-import type { FunctionSurface, Route } from '../definition/types.js';
-import { oauthCallbackResult, oauthStartResult, sessionStatusResult } from '../schemas/session.js';
+import type { FunctionSurface, Route } from '../base/definition/types.js';
+import { oauthCallbackResult, oauthStartResult, sessionStatusResult } from '../base/schemas/session.js';
 
 /** The callback is hit by one browser once a morning: keep it far below anything abusive. */
 export const CALLBACK_ROUTE_THROTTLE = { rateLimit: 2, burstLimit: 5 } as const;

@@ -5,8 +5,8 @@
 import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type * as z from 'zod';
 
-import { ConfigurationError } from '../contract/errors.js';
-import type { BrokerSession } from '../schemas/session.js';
+import { ConfigurationError } from '../base/contract/errors.js';
+import type { BrokerSession } from '../base/schemas/session.js';
 
 export const secretsClient = (endpoint?: string): SecretsManagerClient =>
   new SecretsManagerClient(endpoint ? { endpoint } : {});

@@ -5,10 +5,10 @@
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 
-import { ConfigurationError } from '../contract/errors.js';
-import { shellHandler } from '../middleware/function-shell.js';
-import { envName } from '../runtime/env.js';
-import { loginCredentialsSchema } from '../schemas/session.js';
+import { ConfigurationError } from '../base/contract/errors.js';
+import { shellHandler } from '../base/middleware/function-shell.js';
+import { envName } from '../base/runtime/env.js';
+import { loginCredentialsSchema } from '../base/schemas/session.js';
 import { quickAuth } from './broker-login.js';
 import { parseSessionConfig, required } from './config.js';
 import { publishSessionRenewed } from './renewed-event.js';

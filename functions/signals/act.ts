@@ -1,17 +1,17 @@
 /**
  * The part that acts on a signal, wired to one deployment (the SignalActor the signal worker calls; actor.ts): the
  * operation table's place, OCO, pending-list and cancel entries in-process on the shared stack (guardrails, exchange
- * rules, the order-rate governor and kill switch, idempotency, audit, events: gateway/in-process.ts), SearchScrip for
+ * rules, the order-rate governor and kill switch, idempotency, audit, events: orders/gateway/in-process.ts), SearchScrip for
  * the symbols, the plan engine for brackets and trailing stops, and the kill switch. What it does: run.ts.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 
+import type { GatewaySettings } from '../base/runtime/config.js';
+import { memo } from '../base/schemas/values.js';
 import { createKillSwitchControl } from '../controls/kill-switch.js';
-import { deadlineContext, inProcessGateway } from '../gateway/in-process.js';
-import { cancelGttOrder, getPendingGttOrders, placeGttOrder, placeOcoOrder } from '../operations.js';
+import { deadlineContext, inProcessGateway } from '../orders/gateway/in-process.js';
+import { cancelGttOrder, getPendingGttOrders, placeGttOrder, placeOcoOrder } from '../orders/operations.js';
 import { createPlanEngine } from '../plans/runtime.js';
-import type { GatewaySettings } from '../runtime/config.js';
-import { memo } from '../schemas/values.js';
 import type { SignalActor } from './actor.js';
 import { actOn, type SignalDeps } from './run.js';
 import { resolveInstrument } from './symbols.js';

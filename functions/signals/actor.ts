@@ -4,7 +4,7 @@
  * derived from the signal id, so a second delivery of the same message replays rather than places again), and say
  * what was done or why nothing was.
  */
-import type { SignalRecord, Strategy } from '../schemas/signals.js';
+import type { SignalRecord, Strategy } from '../base/schemas/signals.js';
 
 export type SignalResult = NonNullable<SignalRecord['results']>[number];
 

@@ -12,9 +12,9 @@
  * problem is named with the shape expected. What the strategy's action needs (a symbol unless it fixes one, a side
  * unless it fixes one) must be in every alert.
  */
-import type { FieldProblem } from '../contract/errors.js';
-import type { Alert, SignalSource, Strategy } from '../schemas/signals.js';
-import { isRecord } from '../schemas/values.js';
+import type { FieldProblem } from '../base/contract/errors.js';
+import type { Alert, SignalSource, Strategy } from '../base/schemas/signals.js';
+import { isRecord } from '../base/schemas/values.js';
 
 export const EXPECTED: Record<SignalSource, string> = {
   tradingview:

@@ -2,8 +2,8 @@
  * The events of a signal (Signal Received, Acted, Refused): one per signal and kind, its eventId derived from both,
  * so a second delivery of the same completion carries the same id and is recorded once (docs/events.md).
  */
-import type { EventDetail, LifecycleEvent, SignalDetailType } from '../schemas/events.js';
-import type { SignalRecord, Strategy } from '../schemas/signals.js';
+import type { EventDetail, LifecycleEvent, SignalDetailType } from '../base/schemas/events.js';
+import type { SignalRecord, Strategy } from '../base/schemas/signals.js';
 import { sha256Hex } from './tokens.js';
 
 export const signalEvent = (

@@ -26,10 +26,10 @@ import {
   TransactWriteItemsCommand,
 } from '@aws-sdk/client-dynamodb';
 
-import { outboxItem } from '../events/outbox.js';
-import { dynamoDbClient } from '../safety/dynamodb-client.js';
-import type { LifecycleEvent } from '../schemas/events.js';
-import type { SignalRecord } from '../schemas/signals.js';
+import { dynamoDbClient } from '../base/aws/dynamodb-client.js';
+import type { LifecycleEvent } from '../base/schemas/events.js';
+import type { SignalRecord } from '../base/schemas/signals.js';
+import { outboxItem } from '../orders/events/outbox.js';
 import {
   DEDUPE_WINDOW_SECONDS,
   dedupeItemKey,

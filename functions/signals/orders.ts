@@ -4,8 +4,8 @@
  * bracket or trailing-stop plan (`POST /plans`). Every price is an offset from the alert's price on the instrument's
  * tick (prices.ts), rounded for the side of the order it belongs to: a bracket's exit legs for the exit's side.
  */
-import type { PlanInput } from '../schemas/plans.js';
-import type { Alert, OffsetRule, SignalAction, SignalOrder } from '../schemas/signals.js';
+import type { PlanInput } from '../base/schemas/plans.js';
+import type { Alert, OffsetRule, SignalAction, SignalOrder } from '../base/schemas/signals.js';
 import { alertPrice, alertTypeOf, offsetPrice, quantityOf, type Side, sideOf } from './prices.js';
 import type { Instrument } from './symbols.js';
 

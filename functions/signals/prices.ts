@@ -5,12 +5,12 @@
  * Rounding never gives a worse fill than the offset's exact price: every price of a buy (trigger and limit) goes
  * down to the tick, every price of a sell up. A buy never pays more, a sell never receives less, and a trigger never
  * fires at a level worse for the order's side than the one the strategy asked for. Exact decimal arithmetic
- * throughout (integers scaled by 10^8, safety/grid.ts): 1500 at -0.5% is 1492.50, never 1492.4999999.
+ * throughout (integers scaled by 10^8, orders/safety/grid.ts): 1500 at -0.5% is 1492.50, never 1492.4999999.
  */
-import { ValidationFailedError } from '../contract/errors.js';
-import { lotProblem } from '../safety/exchange-rules.js';
-import { compare, fromScaled, SCALED_ONE, toScaled } from '../safety/grid.js';
-import type { Alert, SignalOrder } from '../schemas/signals.js';
+import { ValidationFailedError } from '../base/contract/errors.js';
+import type { Alert, SignalOrder } from '../base/schemas/signals.js';
+import { lotProblem } from '../orders/safety/exchange-rules.js';
+import { compare, fromScaled, SCALED_ONE, toScaled } from '../orders/safety/grid.js';
 
 export type Side = 'B' | 'S';
 

@@ -6,8 +6,8 @@
  */
 import { AwsClient } from 'aws4fetch';
 
-import { deployedEnv } from '../runtime/config.js';
-import type { SignalMessage } from '../schemas/signals.js';
+import { deployedEnv } from '../base/runtime/config.js';
+import type { SignalMessage } from '../base/schemas/signals.js';
 
 export interface SignalQueue {
   send(message: SignalMessage, signal?: AbortSignal): Promise<void>;

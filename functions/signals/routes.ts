@@ -1,7 +1,13 @@
 /** The routes of the Strategies function and of the signal webhook (docs/signals.md): what their code reads. */
-import { ownRoute as route } from '../definition/routes.js';
-import type { FunctionSurface } from '../definition/types.js';
-import { signalAccepted, strategyDeleted, strategyInput, strategyList, strategyWithUrl } from '../schemas/signals.js';
+import { ownRoute as route } from '../base/definition/routes.js';
+import type { FunctionSurface } from '../base/definition/types.js';
+import {
+  signalAccepted,
+  strategyDeleted,
+  strategyInput,
+  strategyList,
+  strategyWithUrl,
+} from '../base/schemas/signals.js';
 
 /** A strategy whose alerts (TradingView's JSON) place a GTT buy 0.5% under the alert's price. */
 export const EXAMPLE_STRATEGY = {

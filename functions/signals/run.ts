@@ -13,11 +13,11 @@
  *   RATE_LIMITED, the broker unreachable, a key still in flight): the worker lets the queue deliver the message again,
  *   and the orders already placed replay under their keys.
  */
-import { fromDirectInvocation, type GatewayError } from '../contract/errors.js';
-import type { DirectHandler } from '../gateway/in-process.js';
-import type { KillSwitchResult } from '../schemas/controls.js';
-import type { Plan, PlanInput } from '../schemas/plans.js';
-import type { Alert, SignalOrder, SignalRecord, Strategy } from '../schemas/signals.js';
+import { fromDirectInvocation, type GatewayError } from '../base/contract/errors.js';
+import type { KillSwitchResult } from '../base/schemas/controls.js';
+import type { Plan, PlanInput } from '../base/schemas/plans.js';
+import type { Alert, SignalOrder, SignalRecord, Strategy } from '../base/schemas/signals.js';
+import type { DirectHandler } from '../orders/gateway/in-process.js';
 import type { ActOutcome, SignalResult } from './actor.js';
 import { alertOrder, termsOf } from './orders.js';
 import type { Instrument } from './symbols.js';

@@ -24,10 +24,10 @@ import {
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 
-import { outboxItem } from '../events/outbox.js';
-import { dynamoDbClient } from '../safety/dynamodb-client.js';
-import type { LifecycleEvent } from '../schemas/events.js';
-import type { SignalRecord, SignalState } from '../schemas/signals.js';
+import { dynamoDbClient } from '../base/aws/dynamodb-client.js';
+import type { LifecycleEvent } from '../base/schemas/events.js';
+import type { SignalRecord, SignalState } from '../base/schemas/signals.js';
+import { outboxItem } from '../orders/events/outbox.js';
 
 /** How long a duplicate is recognised: TradingView and ChartInk redeliver within seconds; an alert id's or body's repeat after this is a new signal. */
 export const DEDUPE_WINDOW_SECONDS = 600;

@@ -15,8 +15,8 @@ import {
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 
-import { dynamoDbClient, isConditionFailure } from '../safety/dynamodb-client.js';
-import type { Strategy } from '../schemas/signals.js';
+import { dynamoDbClient, isConditionFailure } from '../base/aws/dynamodb-client.js';
+import type { Strategy } from '../base/schemas/signals.js';
 import { sameHash } from './tokens.js';
 
 const PK = 'strategy';

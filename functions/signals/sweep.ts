@@ -19,8 +19,8 @@
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 
-import { writeLog } from '../runtime/logger.js';
-import type { SignalMessage } from '../schemas/signals.js';
+import { writeLog } from '../base/runtime/logger.js';
+import type { SignalMessage } from '../base/schemas/signals.js';
 import type { PendingSignal, SignalStore } from './store.js';
 
 export const SWEEP_AFTER_MS = 2 * 60_000;

@@ -13,11 +13,11 @@
  * holiday: the future's name is read from SearchScrip's list of the underlying's contracts when it answers one,
  * else each possible expiry day (Tuesday, then the trading days before it) is asked for by name.
  */
-import type { BrokerCallDeps } from '../broker/call-broker.js';
-import { type InstrumentRules, instrumentRules, searchSymbols } from '../broker/instruments.js';
-import { ValidationFailedError } from '../contract/errors.js';
-import { EXCHANGES } from '../schemas/fields.js';
-import type { Alert, SignalOrder } from '../schemas/signals.js';
+import type { BrokerCallDeps } from '../base/broker/call-broker.js';
+import { type InstrumentRules, instrumentRules, searchSymbols } from '../base/broker/instruments.js';
+import { ValidationFailedError } from '../base/contract/errors.js';
+import { EXCHANGES } from '../base/schemas/fields.js';
+import type { Alert, SignalOrder } from '../base/schemas/signals.js';
 
 const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
 const DAY_MS = 86_400_000;

@@ -30,7 +30,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import * as z from 'zod';
 
-import { capText } from '../contract/bounded.js';
+import { capText } from '../base/contract/bounded.js';
 import {
   type GatewayError,
   PayloadTooLargeError,
@@ -40,16 +40,16 @@ import {
   toGatewayError,
   UnsupportedMediaTypeError,
   ValidationFailedError,
-} from '../contract/errors.js';
-import { isHttpApiEvent, readGatewayRequest } from '../contract/gateway-request.js';
-import { redactText } from '../contract/redact.js';
-import { routeName } from '../gateway/routed-request.js';
-import { functionShell } from '../middleware/function-shell.js';
-import { parseConfig } from '../runtime/config.js';
-import { envSchema } from '../runtime/env.js';
-import { logger as defaultLogger, writeLog } from '../runtime/logger.js';
-import { type SignalRecord, type Strategy, TRADINGVIEW_IPS } from '../schemas/signals.js';
-import { memo } from '../schemas/values.js';
+} from '../base/contract/errors.js';
+import { isHttpApiEvent, readGatewayRequest } from '../base/contract/gateway-request.js';
+import { redactText } from '../base/contract/redact.js';
+import { functionShell } from '../base/middleware/function-shell.js';
+import { routeName } from '../base/middleware/routed-request.js';
+import { parseConfig } from '../base/runtime/config.js';
+import { envSchema } from '../base/runtime/env.js';
+import { logger as defaultLogger, writeLog } from '../base/runtime/logger.js';
+import { type SignalRecord, type Strategy, TRADINGVIEW_IPS } from '../base/schemas/signals.js';
+import { memo } from '../base/schemas/values.js';
 import { readAlerts } from './alerts.js';
 import { signalEvent } from './events.js';
 import { SignalIntake } from './intake.js';

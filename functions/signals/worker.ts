@@ -2,7 +2,7 @@
  * The signal worker (functions/manifest/strategies.ts SIGNAL_WORKER), started two ways:
  *
  * - by the signal queue: one SQS message per invocation (batch size 1, partial batch failures reported), each
- *   `{signalId, strategyId}` (schemas/signals.ts SignalMessage);
+ *   `{signalId, strategyId}` (base/schemas/signals.ts SignalMessage);
  * - by its schedule, every minute, with `{"sweep": true}`: the sweep (sweep.ts) of the signals still pending two
  *   minutes after they were received (their message never reached the queue), each through the same work.
  *
@@ -24,15 +24,15 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import * as z from 'zod';
 
-import { ConfigurationError, InternalError } from '../contract/errors.js';
-import { validateInput } from '../contract/validate-input.js';
-import { OutboxTable } from '../events/outbox.js';
-import { shellHandler } from '../middleware/function-shell.js';
-import { deployedEnv, type GatewaySettings, parseGatewayConfig } from '../runtime/config.js';
-import { envName } from '../runtime/env.js';
-import { logger as defaultLogger, writeLog } from '../runtime/logger.js';
-import type { SignalMessage, SignalRecord, Strategy } from '../schemas/signals.js';
-import { isRecord, memo } from '../schemas/values.js';
+import { ConfigurationError, InternalError } from '../base/contract/errors.js';
+import { validateInput } from '../base/contract/validate-input.js';
+import { shellHandler } from '../base/middleware/function-shell.js';
+import { deployedEnv, type GatewaySettings, parseGatewayConfig } from '../base/runtime/config.js';
+import { envName } from '../base/runtime/env.js';
+import { logger as defaultLogger, writeLog } from '../base/runtime/logger.js';
+import type { SignalMessage, SignalRecord, Strategy } from '../base/schemas/signals.js';
+import { isRecord, memo } from '../base/schemas/values.js';
+import { OutboxTable } from '../orders/events/outbox.js';
 import { createSignalActor } from './act.js';
 import type { ActOutcome, SignalActor } from './actor.js';
 import { signalEvent } from './events.js';

@@ -16,7 +16,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 
-import { ORDER_ROUTE_THROTTLE } from '../../functions/definition/routes.js';
+import { ORDER_ROUTE_THROTTLE } from '../../functions/base/definition/routes.js';
 import type { Route } from '../../functions/manifest/index.js';
 
 /** Brokers of this API family accept 10 orders a second per user; order routes stay below that (the manifest's). */

@@ -6,8 +6,8 @@ import { Duration, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type { Construct } from 'constructs';
 
-import type { AnyOperation } from '../../functions/contract/operation.js';
-import { SERVICE_NAME } from '../../functions/schemas/names.js';
+import type { AnyOperation } from '../../functions/base/contract/operation.js';
+import { SERVICE_NAME } from '../../functions/base/schemas/names.js';
 import { accountOf, metricNamespaceOf } from '../settings/accounts.js';
 
 /** The dashboard of the function set: operations, broker, safety, events, watcher, session. */

@@ -14,9 +14,9 @@ import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
-import type { AnyOperation } from '../../functions/contract/operation.js';
+import type { AnyOperation } from '../../functions/base/contract/operation.js';
+import { EVENT_SOURCE } from '../../functions/base/schemas/events.js';
 import { DEFAULT_WATCHER_SCHEDULE, EVENT_FORWARDER, GTT_WATCHER } from '../../functions/manifest/background.js';
-import { EVENT_SOURCE } from '../../functions/schemas/events.js';
 import { addEventDashboard } from './dashboard.js';
 import type { GatewayFunction } from './gateway-function.js';
 import { addManifestFunction, type FunctionWiring } from './manifest-function.js';

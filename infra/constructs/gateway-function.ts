@@ -17,8 +17,8 @@ import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-n
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 
-import { environmentOf } from '../../functions/runtime/env.js';
-import { SERVICE_NAME } from '../../functions/schemas/names.js';
+import { environmentOf } from '../../functions/base/runtime/env.js';
+import { SERVICE_NAME } from '../../functions/base/schemas/names.js';
 import { accountOf, metricNamespaceOf } from '../settings/accounts.js';
 import { LAMBDA_ENI_ACTIONS } from './egress.js';
 
@@ -27,7 +27,7 @@ export const PROJECT_ROOT = join(import.meta.dirname, '..', '..');
 export const BROKER_TIMEOUT = 8_000;
 export const LAMBDA_TIMEOUT = Duration.seconds(12);
 /** What the deployed bundles take `@aws-sdk/credential-provider-node` to be: the environment's credentials only. */
-export const ENV_CREDENTIALS = join(PROJECT_ROOT, 'functions', 'runtime', 'env-credentials.ts');
+export const ENV_CREDENTIALS = join(PROJECT_ROOT, 'functions', 'base', 'runtime', 'env-credentials.ts');
 
 /** Where a function runs when the stack has a static egress: private subnets whose only way out is the NAT. */
 export interface GatewayFunctionNetwork {
@@ -138,7 +138,7 @@ export class GatewayFunction extends Construct {
         // one file loads faster than hundreds of modules resolved at cold start (docs/benchmarks.md: cold start).
         externalModules: [],
         // Lambda gives every function its role's credentials in the environment: the bundles take them from there
-        // (functions/runtime/env-credentials.ts) instead of the SDK's default chain, whose SSO, STS, INI, process and
+        // (functions/base/runtime/env-credentials.ts) instead of the SDK's default chain, whose SSO, STS, INI, process and
         // instance-metadata providers are about 130 KB that every cold start would compile and never run.
         esbuildArgs: { '--alias': [`@aws-sdk/credential-provider-node=${ENV_CREDENTIALS}`] },
         // Some dependencies still call require(); give the ESM bundle one.

@@ -1,5 +1,5 @@
 /**
- * The manifest's grants as IAM (functions/definition/types.ts `Grant`): each grant is the exact calls its function
+ * The manifest's grants as IAM (functions/base/definition/types.ts `Grant`): each grant is the exact calls its function
  * makes on one resource of the stack, and nothing is granted any other way. The table actions are exported for the
  * static egress's DynamoDB endpoint policy (infra/constructs/egress.ts), which allows the same calls.
  */
@@ -11,7 +11,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 
 import type { Grant } from '../../functions/manifest/index.js';
 
-/** Exactly what Powertools' DynamoDB persistence layer calls (PutItem also writes an outbox item, events/outbox.ts). */
+/** Exactly what Powertools' DynamoDB persistence layer calls (PutItem also writes an outbox item, orders/events/outbox.ts). */
 export const IDEMPOTENCY_TABLE_ACTIONS = [
   'dynamodb:GetItem',
   'dynamodb:PutItem',

@@ -15,10 +15,10 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type { Construct } from 'constructs';
 
+import type { EnvValues } from '../../functions/base/runtime/env.js';
+import { functionEnvironment } from '../../functions/base/runtime/env-given.js';
 import { handlerFilePath } from '../../functions/manifest/handler-files.js';
 import { type FunctionDefinition, type FunctionEntry, scheduleOf } from '../../functions/manifest/index.js';
-import type { EnvValues } from '../../functions/runtime/env.js';
-import { functionEnvironment } from '../../functions/runtime/env-given.js';
 import { addRoute, type GatewayApi } from './api.js';
 import { integrationIdOf } from './function-notes.js';
 import {
@@ -36,7 +36,7 @@ export type DeploymentChoices = Record<NonNullable<FunctionEntry['deployedWhen']
 
 /**
  * What the stack's functions are built from. `values`: the stack's resources and values by catalogue key
- * (functions/runtime/env.ts), filled as the stack makes them; a key a function reads must be present, even if
+ * (functions/base/runtime/env.ts), filled as the stack makes them; a key a function reads must be present, even if
  * undefined (not set in this deployment, e.g. the broker's order rate without a preset).
  */
 export interface FunctionWiring {

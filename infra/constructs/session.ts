@@ -12,9 +12,9 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
+import { SERVICE_NAME } from '../../functions/base/schemas/names.js';
 import { type FunctionDefinition, FUNCTIONS, scheduleOf } from '../../functions/manifest/index.js';
 import { END_OF_DAY_LOGOUT_CRON, SESSION_HEALTH } from '../../functions/manifest/session.js';
-import { SERVICE_NAME } from '../../functions/schemas/names.js';
 import { accountOf, metricNamespaceOf } from '../settings/accounts.js';
 import type { GatewayFunction } from './gateway-function.js';
 import { addManifestFunction, type FunctionWiring, isDeployed } from './manifest-function.js';

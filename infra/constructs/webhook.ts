@@ -14,10 +14,10 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 
+import type { DetailType } from '../../functions/base/schemas/event-types.js';
+import { EVENT_SOURCE } from '../../functions/base/schemas/events.js';
 import { NOTIFICATION_DETAIL_TYPE, NOTIFICATION_SOURCE } from '../../functions/events/notification.js';
 import { NOTIFY_FORMATTER } from '../../functions/manifest/background.js';
-import type { DetailType } from '../../functions/schemas/event-types.js';
-import { EVENT_SOURCE } from '../../functions/schemas/events.js';
 import { notifyFormatOf, type WebhookFormat } from '../settings/webhook-format.js';
 import type { GatewayFunction } from './gateway-function.js';
 import { addManifestFunction, type FunctionWiring } from './manifest-function.js';

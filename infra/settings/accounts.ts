@@ -6,7 +6,7 @@
  * `GttGateway/<name>`, so one account's dashboard and alarms never count the other's calls. Without `account` the
  * names stay what they were.
  */
-import { METRIC_NAMESPACE } from '../../functions/schemas/names.js';
+import { METRIC_NAMESPACE } from '../../functions/base/schemas/names.js';
 
 /** Lower-case letters, digits and hyphens, a letter first, at most 24: part of stack, export and dashboard names. */
 export const ACCOUNT_NAME = /^[a-z][a-z0-9-]{0,23}$/;

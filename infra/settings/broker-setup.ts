@@ -1,12 +1,12 @@
 /**
- * The broker a stack talks to, from the CDK context: `-c broker=<preset>` (functions/broker/presets.ts) with any
+ * The broker a stack talks to, from the CDK context: `-c broker=<preset>` (functions/base/broker/presets.ts) with any
  * value overridden by `-c brokerBaseUrl=`, `brokerAuth`, `brokerLogin`, `brokerAuthorizeUrl`, `brokerTokenUrl`;
  * `custom` (or no `broker`) takes them from the context, and the two URLs may instead be given at deploy time (the
  * stack's BrokerBaseUrl and BrokerAuthorizeUrl parameters). `sessionRenewal=totp` logs in with QuickAuth, whose
  * token is a jKey: it implies `brokerAuth=jkey` and the preset's classic base URL, and refuses `brokerAuth=bearer`.
  * Every refusal is one line naming the setting.
  */
-import type { BrokerAuth } from '../../functions/broker/jdata.js';
+import type { BrokerAuth } from '../../functions/base/broker/jdata.js';
 import {
   LOGIN_FLOWS,
   type LoginFlow,
@@ -14,7 +14,7 @@ import {
   PresetError,
   type PresetRateLimits,
   resolvePreset,
-} from '../../functions/broker/presets.js';
+} from '../../functions/base/broker/presets.js';
 
 export interface BrokerSetup {
   /** The preset's name, or `custom`. */

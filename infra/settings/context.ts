@@ -3,14 +3,14 @@
  * with one line naming the setting instead of deploying functions that refuse every call at cold start.
  *
  * The functions' own settings (guardrails, idempotency, secret cache) are checked with the functions' zod schema
- * (the catalogue, functions/runtime/env.ts): what synth accepts is exactly what a cold start accepts. The stack's own settings
+ * (the catalogue, functions/base/runtime/env.ts): what synth accepts is exactly what a cold start accepts. The stack's own settings
  * (ARNs, the alarm address, the source-map switch) are checked here; the preset, egress, watcher and webhook
  * settings are checked where they are read (broker-setup.ts, egress.ts, events.ts, webhook-format.ts), with
  * messages that also name the setting.
  */
 import type * as z from 'zod';
 
-import { DEPLOYMENT_KEYS, DEPLOYMENT_SETTINGS, envObject } from '../../functions/runtime/env.js';
+import { DEPLOYMENT_KEYS, DEPLOYMENT_SETTINGS, envObject } from '../../functions/base/runtime/env.js';
 import { ACCOUNT_NAME, ACCOUNT_NAME_RULE } from './accounts.js';
 
 export class SettingError extends Error {

@@ -4,8 +4,8 @@
  * `{"chat_id": ..., "text": message}` for a bot's sendMessage. The message is made by the NotifyFormatter function
  * with functions/events/notification.ts (infra/constructs/events.ts says why a function and not an input transformer).
  */
+import { ENV } from '../../functions/base/runtime/env.js';
 import { type NotifyFormat } from '../../functions/events/notification.js';
-import { ENV } from '../../functions/runtime/env.js';
 
 export const WEBHOOK_FORMATS = ['event', 'slack', 'telegram'] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];

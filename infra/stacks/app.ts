@@ -5,7 +5,7 @@
 import { App, Aspects } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 
-import { envName } from '../../functions/runtime/env.js';
+import { envName } from '../../functions/base/runtime/env.js';
 import { accountOf, gatewayStackName, workflowExampleStackName } from '../settings/accounts.js';
 import { BROKER_CONTEXT_KEYS, resolveBrokerSetup } from '../settings/broker-setup.js';
 import { checkContextSettings } from '../settings/context.js';

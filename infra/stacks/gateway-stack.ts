@@ -16,8 +16,8 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 
+import { DEPLOYMENT_SETTINGS, environmentOf } from '../../functions/base/runtime/env.js';
 import { type FunctionDefinition, FUNCTIONS, OPERATIONS } from '../../functions/manifest/index.js';
-import { DEPLOYMENT_SETTINGS, environmentOf } from '../../functions/runtime/env.js';
 import { addApiAlarm, addGatewayApi, applyRouteSettings } from '../constructs/api.js';
 import { AuditArchive } from '../constructs/audit.js';
 import { EGRESS_CONTEXT_KEY, type EgressSetting, resolveEgress, StaticEgress } from '../constructs/egress.js';

@@ -12,7 +12,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 
-import { EXAMPLE_ORDER } from '../../functions/schemas/examples.js';
+import { EXAMPLE_ORDER } from '../../functions/base/schemas/examples.js';
 import { buildWorkflowDefinition, type WorkflowFunctions } from '../workflow/workflow.js';
 
 export interface WorkflowExampleStackProps extends StackProps {

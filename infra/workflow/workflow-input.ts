@@ -6,7 +6,7 @@
  */
 import * as z from 'zod';
 
-import { placeOcoInput, placeOrderInput } from '../../functions/schemas/input.js';
+import { placeOcoInput, placeOrderInput } from '../../functions/base/schemas/input.js';
 
 export const workflowInputSchema = z.strictObject({
   /** The GTT order to place, as `POST /gtt-orders` takes it; its idempotency key is the execution name. */

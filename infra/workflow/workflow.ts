@@ -9,7 +9,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 
-import { errorName } from '../../functions/contract/errors.js';
+import { errorName } from '../../functions/base/contract/errors.js';
 
 /** Errors after which a repeat cannot act twice: the broker did not execute the call, or it is still in flight. */
 export const PLACE_RETRY_ERRORS = [errorName('RATE_LIMITED'), errorName('IDEMPOTENCY_IN_PROGRESS')];

@@ -12,7 +12,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { FunctionEntry, Route } from '../../functions/definition/types.js';
+import type { FunctionEntry, Route } from '../../functions/base/definition/types.js';
 import { FUNCTIONS, ROUTES } from '../../functions/manifest/index.js';
 import { EXAMPLE_STRATEGY } from '../../functions/manifest/strategies.js';
 import { lambdaContext } from '../../local/lambda-context.js';

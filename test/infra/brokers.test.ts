@@ -7,7 +7,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 
-import { BROKER_PRESETS } from '../../functions/broker/presets.js';
+import { BROKER_PRESETS } from '../../functions/base/broker/presets.js';
 import { buildApp } from '../../infra/stacks/app.js';
 
 const synth = (context: Record<string, unknown> = {}) =>

@@ -1,5 +1,5 @@
 /**
- * The deployed bundles take AWS credentials from the environment only (functions/runtime/env-credentials.ts, aliased
+ * The deployed bundles take AWS credentials from the environment only (functions/base/runtime/env-credentials.ts, aliased
  * for `@aws-sdk/credential-provider-node` by infra/constructs/gateway-function.ts): a real esbuild bundle of one
  * function holds none of the SDK's SSO, STS or instance-metadata providers, and still signs its first call (the
  * session secret's read, started at init) with the credentials Lambda puts in the environment.
@@ -15,7 +15,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { environmentOf } from '../../functions/runtime/env.js';
+import { environmentOf } from '../../functions/base/runtime/env.js';
 import { GatewayFunction } from '../../infra/constructs/gateway-function.js';
 
 let outdir: string;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { BROKER_PRESETS } from '../../functions/broker/presets.js';
+import { BROKER_PRESETS } from '../../functions/base/broker/presets.js';
 import { BROKER_CONTEXT_KEYS, resolveBrokerSetup } from '../../infra/settings/broker-setup.js';
 import { checkContextSettings } from '../../infra/settings/context.js';
 

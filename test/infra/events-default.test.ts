@@ -6,8 +6,8 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import { METRIC_NAMESPACE } from '../../functions/base/schemas/names.js';
 import { OPERATIONS } from '../../functions/manifest/index.js';
-import { METRIC_NAMESPACE } from '../../functions/schemas/names.js';
 import {
   DEFAULT_WATCHER_SCHEDULE,
   FORWARDER_EVENTS_TABLE_ACTIONS,

@@ -5,8 +5,8 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import { DETAIL_TYPES } from '../../functions/base/schemas/event-types.js';
 import { DEFAULT_NOTIFY_ON, NOTIFICATION_SOURCE } from '../../functions/events/notification.js';
-import { DETAIL_TYPES } from '../../functions/schemas/event-types.js';
 import { FORWARDER_EVENTS_TABLE_ACTIONS, WATCHER_EVENTS_TABLE_ACTIONS } from '../../infra/constructs/events.js';
 import { PLANS_EVENTS_TABLE_ACTIONS } from '../../infra/constructs/grants.js';
 import {

@@ -9,8 +9,8 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
 
+import { DEPLOYMENT_SETTINGS, type EnvKey, envName } from '../../functions/base/runtime/env.js';
 import { type FunctionEntry, FUNCTIONS } from '../../functions/manifest/index.js';
-import { DEPLOYMENT_SETTINGS, type EnvKey, envName } from '../../functions/runtime/env.js';
 import { GatewayFunction } from '../../infra/constructs/gateway-function.js';
 import type { DeploymentChoices } from '../../infra/constructs/manifest-function.js';
 import { buildApp } from '../../infra/stacks/app.js';

@@ -11,7 +11,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 
-import { parseGatewayConfig } from '../../functions/runtime/config.js';
+import { parseGatewayConfig } from '../../functions/base/runtime/config.js';
 import { buildApp } from '../../infra/stacks/app.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');

@@ -10,11 +10,11 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type RunningEmulator, startEmulator } from '../../emulator/server.js';
-import { callBroker } from '../../functions/broker/call-broker.js';
-import { MAX_LIST_RECORDS, MAX_RECORD_BYTES, MAX_REPLY_BYTES } from '../../functions/broker/transport.js';
-import { GatewayError } from '../../functions/contract/errors.js';
-import { createGatewayHandler } from '../../functions/gateway/gateway-handler.js';
-import { getGttOrder, getPendingGttOrders } from '../../functions/operations.js';
+import { callBroker } from '../../functions/base/broker/call-broker.js';
+import { MAX_LIST_RECORDS, MAX_RECORD_BYTES, MAX_REPLY_BYTES } from '../../functions/base/broker/transport.js';
+import { GatewayError } from '../../functions/base/contract/errors.js';
+import { createGatewayHandler } from '../../functions/orders/gateway/gateway-handler.js';
+import { getGttOrder, getPendingGttOrders } from '../../functions/orders/operations.js';
 import { lambdaContext } from '../../local/lambda-context.js';
 import { useLocalAwsEnvironment } from '../../local/run-local.js';
 import { type LocalSecretsManager, startLocalSecretsManager } from '../../local/secrets-manager.js';

@@ -5,12 +5,12 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { beforeEach, describe, expect, it } from 'vitest';
 
-import type { AnyOperation } from '../../functions/contract/operation.js';
-import { createGatewayHandler } from '../../functions/gateway/gateway-handler.js';
-import { modifyOcoOrder, placeGttOrder, placeOcoOrder } from '../../functions/operations.js';
+import type { AnyOperation } from '../../functions/base/contract/operation.js';
+import type { GatewaySettings } from '../../functions/base/runtime/config.js';
+import { createGatewayHandler } from '../../functions/orders/gateway/gateway-handler.js';
 import { dynamoIdempotency } from '../../functions/orders/journal-factory.js';
-import type { GatewaySettings } from '../../functions/runtime/config.js';
-import { dynamoTradingControls } from '../../functions/safety/trading-controls.js';
+import { modifyOcoOrder, placeGttOrder, placeOcoOrder } from '../../functions/orders/operations.js';
+import { dynamoTradingControls } from '../../functions/orders/safety/trading-controls.js';
 import type { LocalStack } from '../../local/run-local.js';
 import type { EmulatorControl } from '../support/emulator-control.js';
 import { invokeDirect, invokeHttp } from '../support/events.js';

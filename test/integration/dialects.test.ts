@@ -100,7 +100,7 @@ describe.each(['noren', '2021', 'flattrade'] as const)('the %s dialect', (dialec
     ]);
     const pending = (await replies('GetPendingGTTOrder'))[0] as unknown as Record<string, unknown>[];
     expect(pending[0]).toHaveProperty(wire.id, alId);
-    // The broker keeps the caller's tag with the write's stamp after it (broker/order-stamps.ts); the API shows the tag.
+    // The broker keeps the caller's tag with the write's stamp after it (base/broker/order-stamps.ts); the API shows the tag.
     expect(String(pending[0]![wire.tag])).toMatch(/^dip-buy gw\.[0-9a-v]{10}$/);
 
     const one = await api('GET', `/gtt-orders/${alId}`);

@@ -10,7 +10,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { beforeEach, describe, expect, it } from 'vitest';
 
-import { DETAIL_TYPES } from '../../functions/schemas/events.js';
+import { DETAIL_TYPES } from '../../functions/base/schemas/events.js';
 import type { LocalStack } from '../../local/run-local.js';
 import { jdata } from '../contract/jdata-client.js';
 import type { EmulatorControl } from '../support/emulator-control.js';

@@ -6,8 +6,8 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 
-import { EventsTable } from '../../functions/events/store.js';
-import { dynamoDbClient } from '../../functions/safety/dynamodb-client.js';
+import { dynamoDbClient } from '../../functions/base/aws/dynamodb-client.js';
+import { EventsTable } from '../../functions/orders/events/store.js';
 import { LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
 import type { LocalStack } from '../../local/run-local.js';
 import { jdata } from '../contract/jdata-client.js';

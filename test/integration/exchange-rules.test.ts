@@ -1,5 +1,5 @@
 /**
- * The exchange's rules before anything is sent (functions/gateway/exchange-rules.ts), end to end over HTTP against
+ * The exchange's rules before anything is sent (functions/orders/gateway/exchange-rules.ts), end to end over HTTP against
  * the emulator: a price off the instrument's tick and an NFO quantity off its lot are refused with the field, the rule
  * and the nearest valid values, on a place, an OCO leg, a modify, a dry run and a plan, and nothing is sent; a symbol
  * the broker does not list is refused naming the closest listed ones; a SearchScrip that fails refuses the order

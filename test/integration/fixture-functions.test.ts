@@ -8,9 +8,9 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { envName } from '../../functions/base/runtime/env.js';
 import { FUNCTIONS } from '../../functions/manifest/index.js';
 import { buildOpenApiDocument } from '../../functions/manifest/openapi.js';
-import { envName } from '../../functions/runtime/env.js';
 import { applyFeatureFlags } from '../../infra/settings/feature-flags.js';
 import { GatewayStack } from '../../infra/stacks/gateway-stack.js';
 import { LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';

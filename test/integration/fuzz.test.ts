@@ -13,11 +13,11 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { ERROR_CATALOG, type ErrorCode, errorName } from '../../functions/contract/errors.js';
-import type { AnyOperation } from '../../functions/contract/operation.js';
-import { createGatewayHandler, type GatewayHandler } from '../../functions/gateway/gateway-handler.js';
+import { ERROR_CATALOG, type ErrorCode, errorName } from '../../functions/base/contract/errors.js';
+import type { AnyOperation } from '../../functions/base/contract/operation.js';
+import { createLogger } from '../../functions/base/runtime/logger.js';
 import { OPERATIONS } from '../../functions/manifest/index.js';
-import { createLogger } from '../../functions/runtime/logger.js';
+import { createGatewayHandler, type GatewayHandler } from '../../functions/orders/gateway/gateway-handler.js';
 import { lambdaContext } from '../../local/lambda-context.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';

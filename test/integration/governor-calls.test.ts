@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { TradingControls } from '../../functions/safety/trading-controls.js';
+import { TradingControls } from '../../functions/orders/safety/trading-controls.js';
 import { LOCAL_CONTROL_TABLE, type LocalDynamo, startLocalDynamo } from '../../local/dynamodb.js';
 
 let dynamo: LocalDynamo;

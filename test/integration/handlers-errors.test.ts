@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { startEmulator } from '../../emulator/server.js';
-import { createGatewayHandler } from '../../functions/gateway/gateway-handler.js';
-import { getEnabledGtts, getPendingGttOrders, placeGttOrder } from '../../functions/operations.js';
+import { createGatewayHandler } from '../../functions/orders/gateway/gateway-handler.js';
+import { getEnabledGtts, getPendingGttOrders, placeGttOrder } from '../../functions/orders/operations.js';
 import { lambdaContext } from '../../local/lambda-context.js';
 import { type EmulatorControl } from '../support/emulator-control.js';
 import { httpApiEvent, invokeDirect, invokeHttp } from '../support/events.js';

@@ -12,7 +12,7 @@ import {
   logout,
   modifyGttOrder,
   placeGttOrder,
-} from '../../functions/operations.js';
+} from '../../functions/orders/operations.js';
 import { invokeDirect, invokeHttp } from '../support/events.js';
 import { control, emulator, handler, order, place, useGatewayHandlers } from '../support/gateway-handlers.js';
 import { wireGtt } from '../support/wire-order.js';

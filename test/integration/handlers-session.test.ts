@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { createGatewayHandler } from '../../functions/gateway/gateway-handler.js';
-import { getEnabledGtts, getPendingGttOrders, placeGttOrder } from '../../functions/operations.js';
+import { createGatewayHandler } from '../../functions/orders/gateway/gateway-handler.js';
+import { getEnabledGtts, getPendingGttOrders, placeGttOrder } from '../../functions/orders/operations.js';
 import { invokeHttp } from '../support/events.js';
 import {
   configFor,

@@ -4,11 +4,11 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 
-import type { AnyOperation } from '../../functions/contract/operation.js';
-import { createGatewayHandler } from '../../functions/gateway/gateway-handler.js';
-import { placeGttOrder } from '../../functions/operations.js';
+import type { AnyOperation } from '../../functions/base/contract/operation.js';
+import { createLogger } from '../../functions/base/runtime/logger.js';
+import { createGatewayHandler } from '../../functions/orders/gateway/gateway-handler.js';
 import { dynamoIdempotency } from '../../functions/orders/journal-factory.js';
-import { createLogger } from '../../functions/runtime/logger.js';
+import { placeGttOrder } from '../../functions/orders/operations.js';
 import type { LocalStack } from '../../local/run-local.js';
 import type { EmulatorControl } from '../support/emulator-control.js';
 import { invokeHttp } from '../support/events.js';

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-import { placeGttOrder, placeOcoOrder } from '../../functions/operations.js';
-import { createLogger } from '../../functions/runtime/logger.js';
+import { createLogger } from '../../functions/base/runtime/logger.js';
+import { placeGttOrder, placeOcoOrder } from '../../functions/orders/operations.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 import { invokeDirect } from '../support/events.js';

@@ -1,14 +1,14 @@
 /**
- * The order path's read of today's rules (functions/instruments/rules.ts) against the emulator over loopback, with a
+ * The order path's read of today's rules (functions/orders/instruments/rules.ts) against the emulator over loopback, with a
  * copy whose DynamoDB cannot be reached: the broker is read instead (the order is not refused for it), the failure is
  * reported for the log, and a failed read keeps nothing, so the next check reads again.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 
-import { clearInstrumentCache } from '../../functions/broker/instruments.js';
-import { clearMarketCache } from '../../functions/broker/market.js';
-import { InstrumentCopy } from '../../functions/instruments/copy.js';
-import { clearDayRules, todaysRules } from '../../functions/instruments/rules.js';
+import { clearInstrumentCache } from '../../functions/base/broker/instruments.js';
+import { clearMarketCache } from '../../functions/base/broker/market.js';
+import { InstrumentCopy } from '../../functions/orders/instruments/copy.js';
+import { clearDayRules, todaysRules } from '../../functions/orders/instruments/rules.js';
 import { useEmulator } from '../support/emulator-fixture.js';
 
 const emu = useEmulator({ token: 'rules-read-token-1' });

@@ -10,11 +10,11 @@ import http from 'node:http';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createGatewayEvents } from '../../functions/events/producer.js';
-import { createGatewayHandler } from '../../functions/gateway/gateway-handler.js';
 import { OPERATIONS } from '../../functions/manifest/index.js';
-import { getEnabledGtts } from '../../functions/operations.js';
+import { createGatewayEvents } from '../../functions/orders/events/producer.js';
+import { createGatewayHandler } from '../../functions/orders/gateway/gateway-handler.js';
 import { dynamoIdempotency } from '../../functions/orders/journal-factory.js';
+import { getEnabledGtts } from '../../functions/orders/operations.js';
 import { lambdaContext } from '../../local/lambda-context.js';
 import { listenOnLoopback } from '../../local/loopback.js';
 import { LOCAL_SECRET_ID, type LocalStack, startLocalStack } from '../../local/run-local.js';

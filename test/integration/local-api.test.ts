@@ -7,7 +7,7 @@ import http from 'node:http';
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-import { ERROR_CATALOG } from '../../functions/contract/errors.js';
+import { ERROR_CATALOG } from '../../functions/base/contract/errors.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';

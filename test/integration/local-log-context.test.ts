@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
-import { logger } from '../../functions/runtime/logger.js';
+import { logger } from '../../functions/base/runtime/logger.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 

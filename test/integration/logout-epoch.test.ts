@@ -7,10 +7,10 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-import { createGatewayHandler } from '../../functions/gateway/gateway-handler.js';
-import { logout, placeGttOrder } from '../../functions/operations.js';
+import { createGatewayHandler } from '../../functions/orders/gateway/gateway-handler.js';
 import { dynamoIdempotency } from '../../functions/orders/journal-factory.js';
-import { dynamoTradingControls } from '../../functions/safety/trading-controls.js';
+import { logout, placeGttOrder } from '../../functions/orders/operations.js';
+import { dynamoTradingControls } from '../../functions/orders/safety/trading-controls.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { jdata } from '../contract/jdata-client.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';

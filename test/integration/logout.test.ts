@@ -8,9 +8,9 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { type RunningEmulator, startEmulator } from '../../emulator/server.js';
-import { createGatewayHandler } from '../../functions/gateway/gateway-handler.js';
-import { clientDetails, logout, placeGttOrder } from '../../functions/operations.js';
-import type { GatewaySettings } from '../../functions/runtime/config.js';
+import type { GatewaySettings } from '../../functions/base/runtime/config.js';
+import { createGatewayHandler } from '../../functions/orders/gateway/gateway-handler.js';
+import { clientDetails, logout, placeGttOrder } from '../../functions/orders/operations.js';
 import { createSessionHealthCheck } from '../../functions/session/health.js';
 import { createSessionRenewal } from '../../functions/session/totp-login.js';
 import { useLocalAwsEnvironment } from '../../local/run-local.js';

@@ -1,5 +1,5 @@
 /**
- * The market's day-to-day rules before anything is sent (functions/safety/market-rules.ts), end to end over HTTP
+ * The market's day-to-day rules before anything is sent (functions/orders/safety/market-rules.ts), end to end over HTTP
  * against the emulator: a limit price farther from its trigger than today's band is wide is refused naming the band
  * and the nearest valid price (place, modify, every OCO leg, a plan), a trigger beyond today's band is not; a
  * quantity above the freeze quantity is refused saying to split it; a dry run lists the rules checked with their

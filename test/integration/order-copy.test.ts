@@ -1,12 +1,12 @@
 /**
- * GET /gtt-orders/{alId} from the GttWatcher's copy of the pending list (functions/gateway/order-copy.ts), on the
+ * GET /gtt-orders/{alId} from the GttWatcher's copy of the pending list (functions/orders/gateway/order-copy.ts), on the
  * local stack: the emulator, the real watcher, dynalite. The copy answers only while fresh and only for orders it
  * holds, saying how old it is; otherwise, and on `?fresh=true`, the broker's list is read, which the emulator's
  * request log counts. A PATCH never answers from it.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-import { MAX_COPY_AGE_MS, OrderCopy } from '../../functions/gateway/order-copy.js';
+import { MAX_COPY_AGE_MS, OrderCopy } from '../../functions/orders/gateway/order-copy.js';
 import { LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { jdata } from '../contract/jdata-client.js';

@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { createGttClient } from '../../client/index.js';
-import { createGatewayHandler } from '../../functions/gateway/gateway-handler.js';
-import { cancelGttOrder, placeGttOrder } from '../../functions/operations.js';
+import { createGatewayHandler } from '../../functions/orders/gateway/gateway-handler.js';
 import { dynamoIdempotency } from '../../functions/orders/journal-factory.js';
-import { dynamoTradingControls, TradingControls } from '../../functions/safety/trading-controls.js';
+import { cancelGttOrder, placeGttOrder } from '../../functions/orders/operations.js';
+import { dynamoTradingControls, TradingControls } from '../../functions/orders/safety/trading-controls.js';
 import { localBroker } from '../../local/broker-preset.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';

@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { forwardRecords, type OutboxRecord } from '../../functions/events/forwarder.js';
-import { createEventPublisher } from '../../functions/events/publisher.js';
-import { EventsTable } from '../../functions/events/store.js';
-import { environmentOf } from '../../functions/runtime/env.js';
+import { createEventPublisher } from '../../functions/base/aws/publisher.js';
+import { environmentOf } from '../../functions/base/runtime/env.js';
+import { forwardRecords, type OutboxRecord } from '../../functions/orders/events/forwarder.js';
+import { EventsTable } from '../../functions/orders/events/store.js';
 import { LOCAL_CONTROL_TABLE, LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
 import type { DynamoCall, StreamRecord } from '../../local/dynamodb-streams.js';
 import { LOCAL_EVENT_BUS, type LocalStack, startLocalStack } from '../../local/run-local.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { main } from '../../client/cli.js';
 import { GttClient } from '../../client/index.js';
-import { compareIds, MAX_PAGE_LIMIT } from '../../functions/schemas/paging.js';
+import { compareIds, MAX_PAGE_LIMIT } from '../../functions/base/schemas/paging.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { jdata } from '../contract/jdata-client.js';
 import { fireOutside, placeOutside as placeOutsideAt } from '../support/outside-orders.js';

@@ -4,9 +4,9 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
+import { planInput } from '../../functions/base/schemas/plans.js';
 import { type PlanEngine, planIdOf } from '../../functions/plans/engine.js';
 import { createPlanEngine } from '../../functions/plans/runtime.js';
-import { planInput } from '../../functions/schemas/plans.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 import { captureLogger } from '../support/logs.js';

@@ -6,11 +6,11 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { splitRemarks } from '../../functions/broker/order-stamps.js';
+import { splitRemarks } from '../../functions/base/broker/order-stamps.js';
+import type { Plan } from '../../functions/base/schemas/plans.js';
 import type { AdvanceResult, PlanEngine } from '../../functions/plans/engine.js';
 import { LATE_WINDOW_MS } from '../../functions/plans/engine-deps.js';
 import { createPlanEngine } from '../../functions/plans/runtime.js';
-import type { Plan } from '../../functions/schemas/plans.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 import { depsOf, killedRun } from '../support/killed-run.js';

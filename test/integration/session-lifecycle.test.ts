@@ -7,10 +7,10 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import type { RunningEmulator } from '../../emulator/server.js';
-import { fromDirectInvocation } from '../../functions/contract/errors.js';
-import { createGatewayHandler } from '../../functions/gateway/gateway-handler.js';
+import { fromDirectInvocation } from '../../functions/base/contract/errors.js';
 import { OPERATIONS } from '../../functions/manifest/index.js';
-import { placeGttOrder } from '../../functions/operations.js';
+import { createGatewayHandler } from '../../functions/orders/gateway/gateway-handler.js';
+import { placeGttOrder } from '../../functions/orders/operations.js';
 import { currentTotp } from '../../functions/session/broker-login.js';
 import { createSessionHealthCheck } from '../../functions/session/health.js';
 import { createOAuthHandler } from '../../functions/session/oauth.js';

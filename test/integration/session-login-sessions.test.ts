@@ -12,7 +12,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { RunningEmulator } from '../../emulator/server.js';
-import { fromDirectInvocation } from '../../functions/contract/errors.js';
+import { fromDirectInvocation } from '../../functions/base/contract/errors.js';
 import { createEndOfDayLogout } from '../../functions/session/end-of-day.js';
 import { createSessionHealthCheck } from '../../functions/session/health.js';
 import { createOAuthHandler } from '../../functions/session/oauth.js';

@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type RunningEmulator, startEmulator } from '../../emulator/server.js';
-import { SessionSource } from '../../functions/broker/session.js';
-import { createGatewayHandler } from '../../functions/gateway/gateway-handler.js';
-import { getEnabledGtts } from '../../functions/operations.js';
+import { SessionSource } from '../../functions/base/broker/session.js';
+import { createGatewayHandler } from '../../functions/orders/gateway/gateway-handler.js';
+import { getEnabledGtts } from '../../functions/orders/operations.js';
 import { useLocalAwsEnvironment } from '../../local/run-local.js';
 import { type LocalSecretsManager, startLocalSecretsManager } from '../../local/secrets-manager.js';
 import { invokeDirect } from '../support/events.js';

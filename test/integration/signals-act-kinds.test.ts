@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-import { clearInstrumentCache } from '../../functions/broker/instruments.js';
-import type { Alert } from '../../functions/schemas/signals.js';
+import { clearInstrumentCache } from '../../functions/base/broker/instruments.js';
+import type { Alert } from '../../functions/base/schemas/signals.js';
 import { createSignalActor, SignalRetryError } from '../../functions/signals/act.js';
 import type { SignalActor } from '../../functions/signals/actor.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';

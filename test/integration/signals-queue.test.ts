@@ -9,9 +9,9 @@
 import { DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-import { clearInstrumentCache } from '../../functions/broker/instruments.js';
+import { clearInstrumentCache } from '../../functions/base/broker/instruments.js';
+import type { SignalMessage, SignalRecord } from '../../functions/base/schemas/signals.js';
 import { SIGNAL_SWEEP } from '../../functions/manifest/strategies.js';
-import type { SignalMessage, SignalRecord } from '../../functions/schemas/signals.js';
 import { signalEvent } from '../../functions/signals/events.js';
 import { type SignalQueue, sqsQueue } from '../../functions/signals/queue.js';
 import { SignalStore } from '../../functions/signals/store.js';

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { main } from '../../client/cli.js';
-import type { SignalRecord } from '../../functions/schemas/signals.js';
+import type { SignalRecord } from '../../functions/base/schemas/signals.js';
 import type { SignalActor } from '../../functions/signals/actor.js';
 import { createSignalWebhook } from '../../functions/signals/webhook.js';
 import { lambdaContext } from '../../local/lambda-context.js';

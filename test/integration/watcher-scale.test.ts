@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { GttClient } from '../../client/index.js';
-import { EventsTable } from '../../functions/events/store.js';
-import { MAX_NEW_COPIES_PER_RUN } from '../../functions/events/watcher-items.js';
+import { EventsTable } from '../../functions/orders/events/store.js';
+import { MAX_NEW_COPIES_PER_RUN } from '../../functions/orders/events/watcher-items.js';
 import { LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { jdata } from '../contract/jdata-client.js';

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, expect } from 'vitest';
 
-import { logger } from '../../functions/runtime/logger.js';
+import { logger } from '../../functions/base/runtime/logger.js';
 import { createSessionRenewal } from '../../functions/session/totp-login.js';
 import type { DeliveredEvent } from '../../local/eventbridge.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';

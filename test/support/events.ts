@@ -1,7 +1,7 @@
 /** Builders for the two entry shapes a handler accepts, as API Gateway and Lambda deliver them. */
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 
-import type { AnyOperation } from '../../functions/contract/operation.js';
+import type { AnyOperation } from '../../functions/base/contract/operation.js';
 import { lambdaContext } from '../../local/lambda-context.js';
 
 export interface HttpEventOptions {

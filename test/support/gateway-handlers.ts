@@ -6,11 +6,11 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 import { type RunningEmulator, startEmulator } from '../../emulator/server.js';
-import type { AnyOperation } from '../../functions/contract/operation.js';
-import { createGatewayHandler } from '../../functions/gateway/gateway-handler.js';
+import type { AnyOperation } from '../../functions/base/contract/operation.js';
+import type { GatewaySettings } from '../../functions/base/runtime/config.js';
 import { OPERATIONS } from '../../functions/manifest/index.js';
-import { placeGttOrder } from '../../functions/operations.js';
-import type { GatewaySettings } from '../../functions/runtime/config.js';
+import { createGatewayHandler } from '../../functions/orders/gateway/gateway-handler.js';
+import { placeGttOrder } from '../../functions/orders/operations.js';
 import { useLocalAwsEnvironment } from '../../local/run-local.js';
 import { type LocalSecretsManager, startLocalSecretsManager } from '../../local/secrets-manager.js';
 import { type EmulatorControl, emulatorControl } from './emulator-control.js';

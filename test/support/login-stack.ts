@@ -8,8 +8,8 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll } from 'vitest';
 
 import type { RunningEmulator } from '../../emulator/server.js';
-import { createGatewayHandler } from '../../functions/gateway/gateway-handler.js';
-import { placeGttOrder } from '../../functions/operations.js';
+import { createGatewayHandler } from '../../functions/orders/gateway/gateway-handler.js';
+import { placeGttOrder } from '../../functions/orders/operations.js';
 import type { createOAuthHandler } from '../../functions/session/oauth.js';
 import { signInAsDemo } from './emulator-control.js';
 import { invokeDirect } from './events.js';

@@ -5,8 +5,8 @@
  */
 import type { BookOrder } from '../../emulator/state/order-book.js';
 import type { Order } from '../../emulator/state/state.js';
-import { splitRemarks } from '../../functions/broker/order-stamps.js';
-import type { Plan } from '../../functions/schemas/plans.js';
+import { splitRemarks } from '../../functions/base/broker/order-stamps.js';
+import type { Plan } from '../../functions/base/schemas/plans.js';
 import type { Real } from './plans-model.js';
 
 /** Every GTT the emulator holds or held, and every order fired GTTs placed. */

@@ -1,4 +1,4 @@
-import { EXAMPLE_ORDER } from '../../functions/schemas/examples.js';
+import { EXAMPLE_ORDER } from '../../functions/base/schemas/examples.js';
 
 /**
  * The tests' one sample GTT order: a buy of 1 M&M-EQ at 1500 when the price falls to 1490. Frozen, so a test that

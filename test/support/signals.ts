@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 
-import { type Alert, type SignalRecord, type Strategy, strategyInput } from '../../functions/schemas/signals.js';
+import { type Alert, type SignalRecord, type Strategy, strategyInput } from '../../functions/base/schemas/signals.js';
 
 export const testStrategy = (input: Record<string, unknown>): Strategy => ({
   ...strategyInput.parse({ name: 'test', source: 'tradingview', ...input }),

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 
-import { placeGttOrder } from '../../functions/operations.js';
+import { placeGttOrder } from '../../functions/orders/operations.js';
 import { lambdaContext } from '../../local/lambda-context.js';
 import type { FaultSpec } from './emulator-control.js';
 import { httpApiEvent } from './events.js';

@@ -8,10 +8,10 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 
+import type { GatewaySettings } from '../../functions/base/runtime/config.js';
 import type { PlanEngine } from '../../functions/plans/engine.js';
 import { createPlanEngine } from '../../functions/plans/runtime.js';
 import { PlanStore } from '../../functions/plans/store.js';
-import type { GatewaySettings } from '../../functions/runtime/config.js';
 import { createSignalActor } from '../../functions/signals/act.js';
 import type { SignalActor } from '../../functions/signals/actor.js';
 import { createSignalWork } from '../../functions/signals/worker.js';

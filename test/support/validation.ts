@@ -1,8 +1,8 @@
 /** The `{field, message}` problems a schema reports for a payload (the test fails if the payload is accepted). */
 import { expect } from 'vitest';
 
-import { ValidationFailedError } from '../../functions/contract/errors.js';
-import { validateInput } from '../../functions/contract/validate-input.js';
+import { ValidationFailedError } from '../../functions/base/contract/errors.js';
+import { validateInput } from '../../functions/base/contract/validate-input.js';
 
 export const problemsOf = (schema: Parameters<typeof validateInput>[0], payload: unknown) => {
   try {

@@ -8,7 +8,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { cliAccepts, main, version } from '../../client/cli.js';
-import { placeOrderInput } from '../../functions/schemas/input.js';
+import { placeOrderInput } from '../../functions/base/schemas/input.js';
 import { listenOnLoopback } from '../../local/loopback.js';
 import { CLI_ORDER } from '../support/cli-orders.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
@@ -151,7 +151,7 @@ describe('every missing or bad flag at once, one line of usage', () => {
     });
   });
 
-  it("the CLI's number rules give the gateway's answers (functions/schemas/input.ts)", () => {
+  it("the CLI's number rules give the gateway's answers (functions/base/schemas/input.ts)", () => {
     const base = { ...SAMPLE_ORDER, qty: '1' };
     for (const value of [
       '1',

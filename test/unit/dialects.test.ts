@@ -1,10 +1,10 @@
 /**
- * The reader of the family's dialects (functions/broker/dialects.ts): every accepted success text and key, numbers as
+ * The reader of the family's dialects (functions/base/broker/dialects.ts): every accepted success text and key, numbers as
  * strings or numbers, and a reply in no known dialect still BROKER_BAD_REPLY with its outcome unknown.
  */
 import { describe, expect, it } from 'vitest';
 
-import { annotateOutcome } from '../../functions/broker/call-broker.js';
+import { annotateOutcome } from '../../functions/base/broker/call-broker.js';
 import {
   CANONICAL_KEYS,
   CANONICAL_TEXT,
@@ -12,10 +12,10 @@ import {
   CAPITALISED_2021_KEYS,
   SUCCESS_TEXTS,
   toCanonicalDialect,
-} from '../../functions/broker/dialects.js';
-import { decodeBrokerReply } from '../../functions/broker/reply.js';
-import { GatewayError } from '../../functions/contract/errors.js';
-import type { AnyOperation } from '../../functions/contract/operation.js';
+} from '../../functions/base/broker/dialects.js';
+import { decodeBrokerReply } from '../../functions/base/broker/reply.js';
+import { GatewayError } from '../../functions/base/contract/errors.js';
+import type { AnyOperation } from '../../functions/base/contract/operation.js';
 import {
   cancelGttOrder,
   getGttOrder,
@@ -26,7 +26,7 @@ import {
   modifyOcoOrder,
   placeGttOrder,
   placeOcoOrder,
-} from '../../functions/operations.js';
+} from '../../functions/orders/operations.js';
 
 const json = (body: unknown) => ({ status: 200, contentType: 'application/json', text: JSON.stringify(body) });
 

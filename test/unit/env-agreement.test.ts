@@ -9,19 +9,19 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod';
 
-import { eventsHistoryEnv } from '../../functions/controls/events-history.js';
-import type { FunctionEntry } from '../../functions/definition/types.js';
+import type { FunctionEntry } from '../../functions/base/definition/types.js';
+import { gatewayEnv, guardrailEnv } from '../../functions/base/runtime/config.js';
+import { envSchema } from '../../functions/base/runtime/env.js';
+import { envMismatches, type EnvReader } from '../../functions/base/runtime/env-given.js';
+import { eventsHistoryEnv } from '../../functions/events/events-history.js';
+import { forwarderEnv } from '../../functions/events/forwarder/config.js';
 import { notifyFormatterEnv } from '../../functions/events/notify-formatter.js';
+import { watcherEnv } from '../../functions/events/watcher/config.js';
+import { instrumentRefreshEnv } from '../../functions/instruments/instrument-refresh.js';
 import { FUNCTIONS } from '../../functions/manifest/index.js';
-import { forwarderEnv } from '../../functions/outbox/config.js';
-import { gatewayEnv, guardrailEnv } from '../../functions/runtime/config.js';
-import { envSchema } from '../../functions/runtime/env.js';
-import { envMismatches, type EnvReader } from '../../functions/runtime/env-given.js';
 import { sessionEnv } from '../../functions/session/config.js';
 import { strategiesEnv } from '../../functions/signals/strategies.js';
 import { webhookEnv } from '../../functions/signals/webhook.js';
-import { watcherEnv } from '../../functions/watcher/config.js';
-import { instrumentRefreshEnv } from '../../functions/watcher/instrument-refresh.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const FUNCTIONS_DIR = join(ROOT, 'functions');
@@ -94,12 +94,12 @@ describe("a function's environment: its definition and its code agree", () => {
     expect(unused).toEqual([]);
   });
 
-  it("what each function declares is what its schemas read (functions/runtime/env-given.ts's envMismatches)", () => {
+  it("what each function declares is what its schemas read (functions/base/runtime/env-given.ts's envMismatches)", () => {
     expect(envMismatches(readers)).toEqual([]);
   });
 
-  it('only functions/runtime/ reads process.env; the functions read their variables through a schema', () => {
-    const outside = sources.filter(({ file }) => !file.startsWith(join('functions', 'runtime')));
+  it('only functions/base/runtime/ reads process.env; the functions read their variables through a schema', () => {
+    const outside = sources.filter(({ file }) => !file.startsWith(join('functions', 'base', 'runtime')));
     expect(outside.filter(({ code }) => /process\.env\b/.test(code)).map(({ file }) => file)).toEqual([]);
     // A variable read by its name straight from an environment object, beside the schema: `env[envName('x')]`.
     expect(outside.filter(({ code }) => /\[\s*envName\(/.test(code)).map(({ file }) => file)).toEqual([]);

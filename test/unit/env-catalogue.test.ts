@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { forwarderEnv } from '../../functions/outbox/config.js';
-import { gatewayEnv, parseGatewayConfig } from '../../functions/runtime/config.js';
+import { gatewayEnv, parseGatewayConfig } from '../../functions/base/runtime/config.js';
 import {
   DEPLOYMENT_KEYS,
   DEPLOYMENT_SETTINGS,
@@ -9,11 +8,12 @@ import {
   environmentOf,
   type EnvKey,
   envName,
-} from '../../functions/runtime/env.js';
+} from '../../functions/base/runtime/env.js';
+import { forwarderEnv } from '../../functions/events/forwarder/config.js';
+import { watcherEnv } from '../../functions/events/watcher/config.js';
 import { sessionEnv } from '../../functions/session/config.js';
-import { watcherEnv } from '../../functions/watcher/config.js';
 
-describe('the environment catalogue (functions/runtime/env.ts)', () => {
+describe('the environment catalogue (functions/base/runtime/env.ts)', () => {
   it('names each variable once, in upper snake case', () => {
     const names = Object.values(ENV).map((v) => v.name);
     expect(new Set(names).size).toBe(names.length);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { annotateOutcome } from '../../functions/broker/call-broker.js';
-import { decodeBrokerReply } from '../../functions/broker/reply.js';
+import { annotateOutcome } from '../../functions/base/broker/call-broker.js';
+import { decodeBrokerReply } from '../../functions/base/broker/reply.js';
 import {
   ERROR_CATALOG,
   type ErrorCode,
@@ -10,16 +10,16 @@ import {
   fromDirectInvocation,
   GatewayError,
   toGatewayError,
-} from '../../functions/contract/errors.js';
-import type { AnyOperation } from '../../functions/contract/operation.js';
-import { directInvocationError, httpErrorResponse } from '../../functions/middleware/error-contract.js';
+} from '../../functions/base/contract/errors.js';
+import type { AnyOperation } from '../../functions/base/contract/operation.js';
+import { directInvocationError, httpErrorResponse } from '../../functions/base/middleware/error-contract.js';
 import {
   cancelGttOrder,
   getPendingGttOrders,
   logout,
   modifyGttOrder,
   placeGttOrder,
-} from '../../functions/operations.js';
+} from '../../functions/orders/operations.js';
 
 const json = (body: unknown, status = 200) => ({ status, contentType: 'application/json', text: JSON.stringify(body) });
 

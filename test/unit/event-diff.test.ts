@@ -1,22 +1,22 @@
-/** The watcher's diff rules and the stable event ids, without a network (functions/watcher/diff.ts, events/views.ts). */
+/** The watcher's diff rules and the stable event ids, without a network (functions/events/watcher/diff.ts, orders/events/views.ts). */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
+import { allDetailJsonSchemas } from '../../functions/base/schemas/event-json-schemas.js';
+import { placeOcoInput, placeOrderInput } from '../../functions/base/schemas/input.js';
+import type { GttOrder } from '../../functions/base/schemas/reply.js';
+import { diffSnapshot, endOf, type HistoryOrder } from '../../functions/events/watcher/diff.js';
 import {
   contentHash,
   orderEventIds,
   viewOfOcoInput,
   viewOfOrderInput,
   viewOfRecord,
-} from '../../functions/events/views.js';
-import { EMPTY_STATE, type WatcherState } from '../../functions/events/watcher-items.js';
-import { getPendingGttOrders } from '../../functions/operations.js';
-import { allDetailJsonSchemas } from '../../functions/schemas/event-json-schemas.js';
-import { placeOcoInput, placeOrderInput } from '../../functions/schemas/input.js';
-import type { GttOrder } from '../../functions/schemas/reply.js';
-import { diffSnapshot, endOf, type HistoryOrder } from '../../functions/watcher/diff.js';
+} from '../../functions/orders/events/views.js';
+import { EMPTY_STATE, type WatcherState } from '../../functions/orders/events/watcher-items.js';
+import { getPendingGttOrders } from '../../functions/orders/operations.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 const record = (alId: string, fields: Partial<Record<string, unknown>> = {}): GttOrder =>

@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 
 import { cliAccepts } from '../../client/cli.js';
-import { knownFieldsAt, meantField } from '../../functions/contract/field-hints.js';
-import { validateInput } from '../../functions/contract/validate-input.js';
-import { modifyOrderInput, placeOcoInput, placeOrderInput } from '../../functions/schemas/input.js';
+import { knownFieldsAt, meantField } from '../../functions/base/contract/field-hints.js';
+import { validateInput } from '../../functions/base/contract/validate-input.js';
+import { modifyOrderInput, placeOcoInput, placeOrderInput } from '../../functions/base/schemas/input.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 const problemsOf = (schema: Parameters<typeof validateInput>[0], body: unknown) => {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 
-import { GuardrailRejectedError } from '../../functions/contract/errors.js';
-import { guardrailEnv, parseGatewayConfig } from '../../functions/runtime/config.js';
-import { GUARDRAIL_DEFAULTS } from '../../functions/runtime/env.js';
+import { GuardrailRejectedError } from '../../functions/base/contract/errors.js';
+import { guardrailEnv, parseGatewayConfig } from '../../functions/base/runtime/config.js';
+import { GUARDRAIL_DEFAULTS } from '../../functions/base/runtime/env.js';
 import {
   checkGuardrails,
   describeGuardrails,
   type GuardedOrder,
   guardrailsInForce,
-} from '../../functions/safety/guardrails.js';
+} from '../../functions/orders/safety/guardrails.js';
 
 const order: GuardedOrder = {
   exch: 'NSE',

@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { changesAnOrder, usesTradingControls } from '../../functions/contract/operation.js';
+import { changesAnOrder, usesTradingControls } from '../../functions/base/contract/operation.js';
 import { factoryName } from '../../functions/manifest/handler-files.js';
 import { FUNCTIONS } from '../../functions/manifest/index.js';
 

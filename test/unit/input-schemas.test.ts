@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import { ValidationFailedError } from '../../functions/contract/errors.js';
-import { describeIssues, validateInput } from '../../functions/contract/validate-input.js';
+import { ValidationFailedError } from '../../functions/base/contract/errors.js';
+import { describeIssues, validateInput } from '../../functions/base/contract/validate-input.js';
+import { cancelOrderInput, modifyOrderInput, noInput, placeOrderInput } from '../../functions/base/schemas/input.js';
 import { OPERATIONS } from '../../functions/manifest/index.js';
-import { cancelOrderInput, modifyOrderInput, noInput, placeOrderInput } from '../../functions/schemas/input.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 import { problemsOf } from '../support/validation.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { buildBrokerRequest, encodeJDataBody, encodeSymbol } from '../../functions/broker/jdata.js';
-import { ValidationFailedError } from '../../functions/contract/errors.js';
+import { buildBrokerRequest, encodeJDataBody, encodeSymbol } from '../../functions/base/broker/jdata.js';
+import { ValidationFailedError } from '../../functions/base/contract/errors.js';
 
 describe('jData codec', () => {
   it.each([

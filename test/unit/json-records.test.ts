@@ -1,11 +1,11 @@
 /**
- * The list reader (functions/broker/json-records.ts): whatever the chunking, the elements it hands on are exactly
+ * The list reader (functions/base/broker/json-records.ts): whatever the chunking, the elements it hands on are exactly
  * what `JSON.parse` of the whole body gives, multi-byte characters and escapes split between chunks included; a body
  * that is not a well-formed array is refused, and a record past the bound too.
  */
 import { describe, expect, it } from 'vitest';
 
-import { JsonArraySplitter, NotAJsonArray, RecordTooLarge } from '../../functions/broker/json-records.js';
+import { JsonArraySplitter, NotAJsonArray, RecordTooLarge } from '../../functions/base/broker/json-records.js';
 
 /** Feeds `text` in chunks cut at `cuts` (byte offsets) and returns the elements read. */
 const split = (text: string, cuts: number[] = [], maxRecordBytes = 64 * 1024): unknown[] => {

@@ -5,8 +5,8 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { boundedView, capText } from '../../functions/contract/bounded.js';
-import { createLogger, logger as sharedLogger, writeLog } from '../../functions/runtime/logger.js';
+import { boundedView, capText } from '../../functions/base/contract/bounded.js';
+import { createLogger, logger as sharedLogger, writeLog } from '../../functions/base/runtime/logger.js';
 import { redirectLogger } from '../support/logs.js';
 
 type Capturable = { console: Record<string, unknown> };

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
-import { GatewayError } from '../../functions/contract/errors.js';
-import { validateInput } from '../../functions/contract/validate-input.js';
-import { modifyOcoOrder, placeGttOrder, placeOcoOrder } from '../../functions/operations.js';
-import { parseGatewayConfig } from '../../functions/runtime/config.js';
-import { autoBandPercent, protectedPrice, protectMarketOrder } from '../../functions/safety/market-orders.js';
+import { GatewayError } from '../../functions/base/contract/errors.js';
+import { validateInput } from '../../functions/base/contract/validate-input.js';
+import { parseGatewayConfig } from '../../functions/base/runtime/config.js';
+import { modifyOcoOrder, placeGttOrder, placeOcoOrder } from '../../functions/orders/operations.js';
+import { autoBandPercent, protectedPrice, protectMarketOrder } from '../../functions/orders/safety/market-orders.js';
 import { SAMPLE_MARKET_OCO, SAMPLE_MARKET_ORDER } from '../support/sample-order.js';
 
 const convert = { marketOrders: 'convert', marketProtectionPercent: 'auto', priceTick: '0.05' } as const;

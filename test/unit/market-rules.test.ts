@@ -1,13 +1,13 @@
 /**
- * The price band and freeze checks as arithmetic (functions/safety/market-rules.ts, grid.ts): the band's width taken
+ * The price band and freeze checks as arithmetic (functions/orders/safety/market-rules.ts, grid.ts): the band's width taken
  * relative to its midpoint, applied around each trigger and kept inside on the tick, market orders and absent rules
  * left alone, the freeze's edge.
  */
 import { describe, expect, it } from 'vitest';
 
-import { ruledOrders } from '../../functions/safety/exchange-rules.js';
-import { bandAround } from '../../functions/safety/grid.js';
-import { bandPercent, bandProblem, checkedRules, freezeProblem } from '../../functions/safety/market-rules.js';
+import { ruledOrders } from '../../functions/orders/safety/exchange-rules.js';
+import { bandAround } from '../../functions/orders/safety/grid.js';
+import { bandPercent, bandProblem, checkedRules, freezeProblem } from '../../functions/orders/safety/market-rules.js';
 
 const order = (over: Record<string, unknown>) =>
   ruledOrders({ exch: 'NSE', tsym: 'INFY-EQ', qty: 1, prctyp: 'LMT', prc: '1500', d: '1500', ...over })[0]!;

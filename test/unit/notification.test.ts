@@ -7,14 +7,19 @@ import { readFileSync } from 'node:fs';
 
 import { describe, expect, it } from 'vitest';
 
-import { classifyRejection } from '../../functions/broker/order-fate.js';
+import { classifyRejection } from '../../functions/base/broker/order-fate.js';
+import {
+  DETAIL_SCHEMAS,
+  DETAIL_TYPES,
+  type DetailType,
+  type EventDetail,
+} from '../../functions/base/schemas/events.js';
 import {
   DEFAULT_NOTIFY_ON,
   notificationBody,
   notificationText,
   resolveNotifyOn,
 } from '../../functions/events/notification.js';
-import { DETAIL_SCHEMAS, DETAIL_TYPES, type DetailType, type EventDetail } from '../../functions/schemas/events.js';
 import { SAMPLE_EVENT_COMMON, SAMPLE_FATE_DETAIL, SAMPLE_SINGLE_DETAIL } from '../support/sample-events.js';
 
 const common = SAMPLE_EVENT_COMMON;

@@ -1,22 +1,22 @@
 /** OCO input, tags and list filters: what a caller may send, and the wire form the gateway builds from it. */
 import { describe, expect, it } from 'vitest';
 
-import { decodeBrokerReply } from '../../functions/broker/reply.js';
-import { validateInput } from '../../functions/contract/validate-input.js';
-import {
-  getGttOrder,
-  getPendingGttOrders,
-  modifyOcoOrder,
-  placeGttOrder,
-  placeOcoOrder,
-} from '../../functions/operations.js';
+import { decodeBrokerReply } from '../../functions/base/broker/reply.js';
+import { validateInput } from '../../functions/base/contract/validate-input.js';
 import {
   getOrderInput,
   listOrdersInput,
   modifyOcoInput,
   placeOcoInput,
   placeOrderInput,
-} from '../../functions/schemas/input.js';
+} from '../../functions/base/schemas/input.js';
+import {
+  getGttOrder,
+  getPendingGttOrders,
+  modifyOcoOrder,
+  placeGttOrder,
+  placeOcoOrder,
+} from '../../functions/orders/operations.js';
 import { problemsOf } from '../support/validation.js';
 import { wireOcoLeg } from '../support/wire-order.js';
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 
 import { describe, expect, it } from 'vitest';
 
-import { ERROR_CATALOG } from '../../functions/contract/errors.js';
+import { ERROR_CATALOG } from '../../functions/base/contract/errors.js';
 import { OPERATIONS, ROUTES } from '../../functions/manifest/index.js';
 import { buildOpenApiDocument } from '../../functions/manifest/openapi.js';
 

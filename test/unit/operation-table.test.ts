@@ -5,11 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { defineOperation } from '../../functions/contract/operation.js';
-import { validateInput } from '../../functions/contract/validate-input.js';
+import { defineOperation } from '../../functions/base/contract/operation.js';
+import { validateInput } from '../../functions/base/contract/validate-input.js';
+import { noInput } from '../../functions/base/schemas/input.js';
+import { logoutReply } from '../../functions/base/schemas/reply.js';
 import { OPERATIONS } from '../../functions/manifest/index.js';
-import { noInput } from '../../functions/schemas/input.js';
-import { logoutReply } from '../../functions/schemas/reply.js';
 
 const session = { accessToken: 'not-used-here-1', uid: 'U1', actid: 'A1' };
 

@@ -7,11 +7,11 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as z from 'zod';
 
-import { defineOperation, type InputOf, type ReplyOf, type ResultOf } from '../../functions/contract/operation.js';
-import type { clientDetails, getPendingGttOrders, placeGttOrder } from '../../functions/operations.js';
-import { cancelGttOrder } from '../../functions/operations.js';
-import type { cancelOrderInput, placeOrderInput } from '../../functions/schemas/input.js';
-import type { cancelReply, clientDetailsReply, placeReply } from '../../functions/schemas/reply.js';
+import { defineOperation, type InputOf, type ReplyOf, type ResultOf } from '../../functions/base/contract/operation.js';
+import type { cancelOrderInput, placeOrderInput } from '../../functions/base/schemas/input.js';
+import type { cancelReply, clientDetailsReply, placeReply } from '../../functions/base/schemas/reply.js';
+import type { clientDetails, getPendingGttOrders, placeGttOrder } from '../../functions/orders/operations.js';
+import { cancelGttOrder } from '../../functions/orders/operations.js';
 
 describe('the table infers each entry from its schemas', () => {
   it('InputOf is what the input schema outputs', () => {

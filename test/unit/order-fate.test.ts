@@ -11,8 +11,8 @@ import {
   type FiredGtt,
   matchFiredOrders,
   normaliseBookOrder,
-} from '../../functions/broker/order-fate.js';
-import { type BookOrder, orderBookRecord } from '../../functions/schemas/reply.js';
+} from '../../functions/base/broker/order-fate.js';
+import { type BookOrder, orderBookRecord } from '../../functions/base/schemas/reply.js';
 
 const record = (over: Record<string, unknown> = {}) =>
   orderBookRecord.parse({

@@ -1,5 +1,5 @@
 /**
- * A PATCH's arithmetic on the broker's record (functions/broker/order-patch.ts): the changes laid over the pending
+ * A PATCH's arithmetic on the broker's record (functions/base/broker/order-patch.ts): the changes laid over the pending
  * order, its version (the ETag), and which fields a stale version names.
  */
 import { describe, expect, it } from 'vitest';
@@ -10,8 +10,8 @@ import {
   modifyInputOfRecord,
   orderVersion,
   versionOfIfMatch,
-} from '../../functions/broker/order-patch.js';
-import type { GttOrder } from '../../functions/schemas/reply.js';
+} from '../../functions/base/broker/order-patch.js';
+import type { GttOrder } from '../../functions/base/schemas/reply.js';
 
 const single = {
   ...{ stat: 'Ok', al_id: '26112200000001', ai_t: 'LTP_B_O', exch: 'NSE', tsym: 'M&M-EQ', trantype: 'B' },

@@ -1,10 +1,10 @@
-/** Cutting pages out of a list (functions/schemas/paging.ts), without a network. */
+/** Cutting pages out of a list (functions/base/schemas/paging.ts), without a network. */
 import { describe, expect, it } from 'vitest';
 
-import { eventsHistoryInput } from '../../functions/schemas/events-history.js';
-import { listOrdersInput, triggeredInput } from '../../functions/schemas/input.js';
-import { compareIds, decodeCursor, encodeCursor, PAGE_BYTES, pageOf } from '../../functions/schemas/paging.js';
-import { planListInput } from '../../functions/schemas/plans.js';
+import { eventsHistoryInput } from '../../functions/base/schemas/events-history.js';
+import { listOrdersInput, triggeredInput } from '../../functions/base/schemas/input.js';
+import { compareIds, decodeCursor, encodeCursor, PAGE_BYTES, pageOf } from '../../functions/base/schemas/paging.js';
+import { planListInput } from '../../functions/base/schemas/plans.js';
 
 const items = (ids: string[]) => ids.map((al_id, i) => ({ al_id, n: i }));
 const all = <T extends { al_id: string }>(list: T[], name: string, limit: number) => {

@@ -1,8 +1,8 @@
-/** The redaction applied to every text that leaves the gateway (functions/contract/redact.ts). */
+/** The redaction applied to every text that leaves the gateway (functions/base/contract/redact.ts). */
 import { describe, expect, it } from 'vitest';
 
-import { BrokerBadReplyError } from '../../functions/contract/errors.js';
-import { redactDeep, redactError, redactText, rememberSecret } from '../../functions/contract/redact.js';
+import { BrokerBadReplyError } from '../../functions/base/contract/errors.js';
+import { redactDeep, redactError, redactText, rememberSecret } from '../../functions/base/contract/redact.js';
 
 const TOKEN = 'Zq81xTokenValueForRedaction+/=';
 rememberSecret(TOKEN);

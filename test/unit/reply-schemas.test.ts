@@ -9,7 +9,7 @@ import {
   modifyReply,
   pendingOrderRecord,
   placeReply,
-} from '../../functions/schemas/reply.js';
+} from '../../functions/base/schemas/reply.js';
 
 const record = {
   stat: 'Ok',

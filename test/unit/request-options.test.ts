@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { ValidationFailedError } from '../../functions/contract/errors.js';
-import { readGatewayRequest } from '../../functions/contract/gateway-request.js';
-import type { AnyOperation } from '../../functions/contract/operation.js';
+import { ValidationFailedError } from '../../functions/base/contract/errors.js';
+import { readGatewayRequest } from '../../functions/base/contract/gateway-request.js';
+import type { AnyOperation } from '../../functions/base/contract/operation.js';
 import { OPERATIONS } from '../../functions/manifest/index.js';
 import {
   cancelGttOrder,
@@ -14,7 +14,7 @@ import {
   logout,
   modifyGttOrder,
   placeGttOrder,
-} from '../../functions/operations.js';
+} from '../../functions/orders/operations.js';
 import { httpApiEvent, type HttpEventOptions } from '../support/events.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 

@@ -1,7 +1,7 @@
 /** Each source's body read into alerts (functions/signals/alerts.ts), and what a body that cannot be read names. */
 import { describe, expect, it } from 'vitest';
 
-import type { SignalAction, SignalSource } from '../../functions/schemas/signals.js';
+import type { SignalAction, SignalSource } from '../../functions/base/schemas/signals.js';
 import { readAlerts } from '../../functions/signals/alerts.js';
 
 const GTT: SignalAction = {

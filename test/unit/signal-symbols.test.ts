@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import type { BrokerCallDeps } from '../../functions/broker/call-broker.js';
+import type { BrokerCallDeps } from '../../functions/base/broker/call-broker.js';
 import { resolveInstrument } from '../../functions/signals/symbols.js';
 
 const noBroker: BrokerCallDeps = {

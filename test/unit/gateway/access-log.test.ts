@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { BrokerRejectedError } from '../../../functions/contract/errors.js';
-import { accessLog } from '../../../functions/gateway/access-log.js';
-import { placeGttOrder } from '../../../functions/operations.js';
+import { BrokerRejectedError } from '../../../functions/base/contract/errors.js';
+import { accessLog } from '../../../functions/orders/gateway/access-log.js';
+import { placeGttOrder } from '../../../functions/orders/operations.js';
 import { captureLogger } from '../../support/logs.js';
 import { run } from './support.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { BrokerRejectedError } from '../../../functions/contract/errors.js';
-import { auditLog } from '../../../functions/gateway/audit-log.js';
-import { getPendingGttOrders, placeGttOrder } from '../../../functions/operations.js';
+import { BrokerRejectedError } from '../../../functions/base/contract/errors.js';
+import { auditLog } from '../../../functions/orders/gateway/audit-log.js';
+import { getPendingGttOrders, placeGttOrder } from '../../../functions/orders/operations.js';
 import { captureLogger } from '../../support/logs.js';
 import { SAMPLE_ORDER } from '../../support/sample-order.js';
 import { run } from './support.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import type { SessionSource } from '../../../functions/broker/session.js';
-import { SessionExpiredError } from '../../../functions/contract/errors.js';
-import { brokerSession } from '../../../functions/gateway/broker-session.js';
+import type { SessionSource } from '../../../functions/base/broker/session.js';
+import { SessionExpiredError } from '../../../functions/base/contract/errors.js';
+import { brokerSession } from '../../../functions/orders/gateway/broker-session.js';
 
 const source = (current: () => Promise<unknown>, refreshed = 0) => {
   let refreshes = refreshed;

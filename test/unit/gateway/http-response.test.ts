@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { httpResponse } from '../../../functions/gateway/http-response.js';
-import { getPendingGttOrders, placeGttOrder } from '../../../functions/operations.js';
+import { httpResponse } from '../../../functions/orders/gateway/http-response.js';
+import { getPendingGttOrders, placeGttOrder } from '../../../functions/orders/operations.js';
 import { run } from './support.js';
 
 describe('httpResponse', () => {

@@ -1,9 +1,9 @@
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { GuardrailRejectedError } from '../../../functions/contract/errors.js';
-import { operationMetrics } from '../../../functions/gateway/operation-metrics.js';
-import { placeGttOrder } from '../../../functions/operations.js';
+import { GuardrailRejectedError } from '../../../functions/base/contract/errors.js';
+import { operationMetrics } from '../../../functions/orders/gateway/operation-metrics.js';
+import { placeGttOrder } from '../../../functions/orders/operations.js';
 import { run } from './support.js';
 
 let emitted: Record<string, unknown>[];

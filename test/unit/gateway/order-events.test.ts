@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 
-import type { GatewayEvents } from '../../../functions/events/producer.js';
+import type { LifecycleEvent } from '../../../functions/base/schemas/events.js';
+import type { GatewayEvents } from '../../../functions/orders/events/producer.js';
 import {
   buildEvents,
   carriedEvents,
   EVENT_PUBLISH_TIMEOUT_MS,
   queueEvents,
-} from '../../../functions/gateway/order-events.js';
-import { placeGttOrder } from '../../../functions/operations.js';
-import type { LifecycleEvent } from '../../../functions/schemas/events.js';
+} from '../../../functions/orders/gateway/order-events.js';
+import { placeGttOrder } from '../../../functions/orders/operations.js';
 import { captureLogger } from '../../support/logs.js';
 
 /** A producer that builds a fixed event (none for a result without al_id) and records what it was asked to queue. */

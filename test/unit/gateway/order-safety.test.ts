@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import type { RequestOptions } from '../../../functions/contract/gateway-request.js';
-import { type CheckedOrder, orderSafety } from '../../../functions/gateway/order-safety.js';
-import { getPendingGttOrders, placeGttOrder } from '../../../functions/operations.js';
-import { parseGatewayConfig } from '../../../functions/runtime/config.js';
+import type { RequestOptions } from '../../../functions/base/contract/gateway-request.js';
+import { parseGatewayConfig } from '../../../functions/base/runtime/config.js';
+import { type CheckedOrder, orderSafety } from '../../../functions/orders/gateway/order-safety.js';
+import { getPendingGttOrders, placeGttOrder } from '../../../functions/orders/operations.js';
 import { SAMPLE_MARKET_ORDER, SAMPLE_ORDER } from '../../support/sample-order.js';
 
 const config = (settings: Record<string, string> = {}) =>

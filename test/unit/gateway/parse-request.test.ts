@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import type { GatewayRequest } from '../../../functions/contract/gateway-request.js';
-import { parseRequest } from '../../../functions/gateway/parse-request.js';
-import { cancelGttOrder } from '../../../functions/operations.js';
+import type { GatewayRequest } from '../../../functions/base/contract/gateway-request.js';
+import { parseRequest } from '../../../functions/orders/gateway/parse-request.js';
+import { cancelGttOrder } from '../../../functions/orders/operations.js';
 import { httpApiEvent } from '../../support/events.js';
 
 describe('parseRequest', () => {

@@ -2,7 +2,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import middy from '@middy/core';
 
-import { type GatewayContext, openRecord, type RequestRecord } from '../../../functions/gateway/context.js';
+import { type GatewayContext, openRecord, type RequestRecord } from '../../../functions/orders/gateway/context.js';
 import { lambdaContext } from '../../../local/lambda-context.js';
 
 type Gateway = MiddlewareObj<unknown, unknown, Error, GatewayContext>;

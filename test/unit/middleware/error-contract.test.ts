@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { BrokerRejectedError, GatewayError, RateLimitedError } from '../../../functions/contract/errors.js';
-import { directInvocationError, errorContract } from '../../../functions/middleware/error-contract.js';
-import { placeGttOrder } from '../../../functions/operations.js';
+import { BrokerRejectedError, GatewayError, RateLimitedError } from '../../../functions/base/contract/errors.js';
+import { directInvocationError, errorContract } from '../../../functions/base/middleware/error-contract.js';
+import { placeGttOrder } from '../../../functions/orders/operations.js';
 import { httpApiEvent } from '../../support/events.js';
 import { run } from '../gateway/support.js';
 

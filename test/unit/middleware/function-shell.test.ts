@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { BrokerRejectedError } from '../../../functions/contract/errors.js';
-import { shellHandler } from '../../../functions/middleware/function-shell.js';
+import { BrokerRejectedError } from '../../../functions/base/contract/errors.js';
+import { shellHandler } from '../../../functions/base/middleware/function-shell.js';
 import { lambdaContext } from '../../../local/lambda-context.js';
 import { captureLogger } from '../../support/logs.js';
 

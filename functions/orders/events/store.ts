@@ -1,0 +1,332 @@
+/**
+ * The events table (DynamoDB, partition key `pk`, sort key `sk`, TTL on `expiresAt`) shared by the two producers:
+ *
+ * - `published#<eventId>` / `-`: a marker written after EventBridge accepted an event. The watcher does not publish
+ *   a change whose marker exists, so what the gateway published is not published again (kept 7 days).
+ * - `watcher` / `lease`: the watcher's lease (a run takes it with a conditional write; an overlapping run finds it
+ *   taken and stops), and the account-wide part of its state (`initialized`, `session`, `version`).
+ * - `watcher` / `order#<al_id>`: the watcher's last published view of one pending order (about 300 bytes).
+ * - `watcher` / `ended#<al_id>`: an order whose end was published and which still appears in the broker's history.
+ * - `known#<al_id>` / `<observedAt>#<eventId>`: the order as each published placement or modification described it
+ *   (known-orders.ts); the newest completes a cancel's event.
+ *
+ * The item shapes and the state's difference as writes are in watcher-items.ts; this file reads and writes them.
+ * The state is one small item per order, read with one paged Query (1 MB a page) and written only where an order
+ * changed (BatchWriteItem, 25 a call), so it has no size limit and a cycle where nothing changed writes nothing but
+ * its lease (take it, give it back). The order items are written after the run's events were published and marked,
+ * before the lease is given back: a run that dies between the two leaves some orders moved on and some not, and the
+ * next run finds the ones that did not, whose events are already marked, so nothing is published twice.
+ */
+import {
+  type AttributeValue,
+  BatchGetItemCommand,
+  type BatchGetItemCommandOutput,
+  BatchWriteItemCommand,
+  ConditionalCheckFailedException,
+  type DynamoDBClient,
+  GetItemCommand,
+  QueryCommand,
+  type QueryCommandOutput,
+  UpdateItemCommand,
+  type WriteRequest,
+} from '@aws-sdk/client-dynamodb';
+
+import { dynamoDbClient } from '../../base/aws/dynamodb-client.js';
+import type { LifecycleEvent, OrderView } from '../../base/schemas/events.js';
+import { historyItem } from './history.js';
+import { describesOrder, KNOWN_PREFIX, knownOrderItem } from './known-orders.js';
+import {
+  type CommitStats,
+  copyWrites,
+  ENDED_PREFIX,
+  itemBytes,
+  type Lease,
+  LEASE_SK,
+  ORDER_PREFIX,
+  type Snapshot,
+  stateWrites,
+  toLease,
+  WATCHER_PK,
+  watcherKey,
+  type WatcherState,
+} from './watcher-items.js';
+
+export const MARKER_TTL_SECONDS = 7 * 86_400;
+const markerKey = (eventId: string): Record<string, AttributeValue> => ({
+  pk: { S: `published#${eventId}` },
+  sk: { S: '-' },
+});
+/** BatchWriteItem takes 25 requests; a few calls at once keep a large first run (the baseline) short. */
+const WRITE_BATCH = 25;
+const WRITE_CONCURRENCY = 4;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class EventsTable {
+  private readonly client: DynamoDBClient;
+
+  constructor(private readonly options: { tableName: string; endpoint?: string | undefined }) {
+    this.client = dynamoDbClient(options.endpoint);
+  }
+
+  /** Which of these events were already published (by either producer). */
+  async publishedAmong(eventIds: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    const unique = [...new Set(eventIds)];
+    for (let i = 0; i < unique.length; i += 100) {
+      let keys: Record<string, AttributeValue>[] | undefined = unique.slice(i, i + 100).map(markerKey);
+      for (let attempt = 0; keys?.length; attempt++) {
+        if (attempt > 5) throw new Error('DynamoDB kept returning unprocessed keys for the published markers');
+        if (attempt) await sleep(50 * 2 ** attempt);
+        const reply: BatchGetItemCommandOutput = await this.client.send(
+          new BatchGetItemCommand({
+            RequestItems: { [this.options.tableName]: { Keys: keys, ProjectionExpression: 'pk' } },
+          }),
+        );
+        for (const item of reply.Responses?.[this.options.tableName] ?? [])
+          found.add(String(item.pk?.S).slice('published#'.length));
+        keys = reply.UnprocessedKeys?.[this.options.tableName]?.Keys;
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Record that EventBridge accepted these events: a marker each, and for a whole event (not just its id) its item
+   * in the account's history (history.ts), in the same calls.
+   */
+  async markPublished(
+    published: readonly (string | LifecycleEvent)[],
+    now = Date.now(),
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const expiresAt = String(Math.floor(now / 1000) + MARKER_TTL_SECONDS);
+    const seen = new Set<string>();
+    const requests: WriteRequest[] = [];
+    for (const entry of published) {
+      const id = typeof entry === 'string' ? entry : entry.detail.eventId;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      requests.push({ PutRequest: { Item: { ...markerKey(id), expiresAt: { N: expiresAt } } } });
+      if (typeof entry !== 'string') {
+        requests.push({ PutRequest: { Item: historyItem(entry, now) } });
+        // The order as it now is, for the event of its end (known-orders.ts).
+        if (describesOrder(entry)) requests.push({ PutRequest: { Item: knownOrderItem(entry, now) } });
+      }
+    }
+    await this.batchWrite(requests, signal);
+  }
+
+  /**
+   * BatchWriteItem in calls of 25, a few at once, retrying what DynamoDB leaves unprocessed (a throttled partition)
+   * with backoff. Returns the number of calls made.
+   */
+  async batchWrite(requests: readonly WriteRequest[], signal?: AbortSignal): Promise<number> {
+    const batches: WriteRequest[][] = [];
+    for (let i = 0; i < requests.length; i += WRITE_BATCH) batches.push(requests.slice(i, i + WRITE_BATCH));
+    let calls = 0;
+    const writeOne = async (batch: WriteRequest[]) => {
+      let left = batch;
+      for (let attempt = 0; left.length; attempt++) {
+        if (attempt > 8) throw new Error('DynamoDB kept returning unprocessed items');
+        if (attempt) await sleep(Math.min(2_000, 50 * 2 ** attempt));
+        calls++;
+        const reply = await this.client.send(
+          new BatchWriteItemCommand({ RequestItems: { [this.options.tableName]: left } }),
+          signal ? { abortSignal: signal } : {},
+        );
+        left = reply.UnprocessedItems?.[this.options.tableName] ?? [];
+      }
+    };
+    let next = 0;
+    const worker = async () => {
+      while (next < batches.length) await writeOne(batches[next++]!);
+    };
+    await Promise.all(Array.from({ length: Math.min(WRITE_CONCURRENCY, batches.length) }, worker));
+    return calls;
+  }
+
+  /**
+   * The order as it was last known: the newest published placement or modification of it (known-orders.ts), else
+   * the watcher's view (an order it took in its baseline). One Query, and one GetItem when the Query finds none.
+   */
+  async lastKnownOrder(alId: string, signal?: AbortSignal): Promise<OrderView | undefined> {
+    const reply = await this.client.send(
+      new QueryCommand({
+        TableName: this.options.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': { S: `${KNOWN_PREFIX}${alId}` } },
+        ScanIndexForward: false,
+        Limit: 1,
+        ConsistentRead: true,
+      }),
+      signal ? { abortSignal: signal } : {},
+    );
+    const raw = reply.Items?.[0]?.view?.S;
+    return raw ? (JSON.parse(raw) as OrderView) : this.knownOrder(alId, signal);
+  }
+
+  /** The watcher's last view of one order (an order it saw but no event described): one small item. */
+  async knownOrder(alId: string, signal?: AbortSignal): Promise<OrderView | undefined> {
+    const reply = await this.client.send(
+      new GetItemCommand({
+        TableName: this.options.tableName,
+        Key: watcherKey(`${ORDER_PREFIX}${alId}`),
+        ProjectionExpression: '#view',
+        ExpressionAttributeNames: { '#view': 'view' },
+      }),
+      signal ? { abortSignal: signal } : {},
+    );
+    const raw = reply.Item?.view?.S;
+    return raw ? (JSON.parse(raw) as OrderView) : undefined;
+  }
+
+  /** The watcher's orders and ended ids: one Query, paged (1 MB a page), strongly consistent. */
+  async readState(lease: Lease): Promise<{ state: WatcherState; calls: number }> {
+    const state: WatcherState = { initialized: lease.initialized, session: lease.session, orders: {}, ended: [] };
+    let calls = 0;
+    let start: Record<string, AttributeValue> | undefined;
+    do {
+      const reply: QueryCommandOutput = await this.client.send(
+        new QueryCommand({
+          TableName: this.options.tableName,
+          // The lease item comes back too (a few bytes) and is skipped below.
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': { S: WATCHER_PK } },
+          ConsistentRead: true,
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      calls++;
+      for (const item of reply.Items ?? []) {
+        const sk = item.sk?.S ?? '';
+        if (sk.startsWith(ORDER_PREFIX)) {
+          const alId = sk.slice(ORDER_PREFIX.length);
+          state.orders[alId] = {
+            view: JSON.parse(item.view?.S ?? '{}') as OrderView,
+            hash: item.hash?.S ?? '',
+            ...(item.missingRuns?.N ? { missingRuns: Number(item.missingRuns.N) } : {}),
+            ...(item.recordHash?.S ? { recordHash: item.recordHash.S } : {}),
+          };
+        } else if (sk.startsWith(ENDED_PREFIX)) {
+          state.ended.push(sk.slice(ENDED_PREFIX.length));
+        }
+      }
+      start = reply.LastEvaluatedKey;
+    } while (start);
+    return { state, calls };
+  }
+
+  /** The lease item and every order item: what a run starts from (tests and tools). */
+  async readSnapshot(): Promise<Snapshot> {
+    const reply = await this.client.send(
+      new GetItemCommand({ TableName: this.options.tableName, Key: watcherKey(LEASE_SK), ConsistentRead: true }),
+    );
+    const lease = toLease(reply.Item);
+    return { ...lease, state: (await this.readState(lease)).state };
+  }
+
+  /**
+   * Take the watcher's lease until `now + leaseMs`, or return undefined when another run holds it. Returns the
+   * account-wide fields the run starts from (its orders are read with `readState`).
+   */
+  async acquireLease(owner: string, leaseMs: number, now = Date.now()): Promise<Lease | undefined> {
+    try {
+      const reply = await this.client.send(
+        new UpdateItemCommand({
+          TableName: this.options.tableName,
+          Key: watcherKey(LEASE_SK),
+          UpdateExpression: 'SET leaseOwner = :owner, leaseUntil = :until',
+          ConditionExpression: 'attribute_not_exists(leaseUntil) OR leaseUntil < :now',
+          ExpressionAttributeValues: {
+            ':owner': { S: owner },
+            ':until': { N: String(now + leaseMs) },
+            ':now': { N: String(now) },
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return toLease(reply.Attributes);
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * Move the state from `before` to `after` and give the lease back. The order items that changed are written
+   * first; then the lease item, only if this run still holds it (and, when the account-wide fields change, at the
+   * version it read). False when the lease was lost (the run overran it): the next run starts from what was
+   * written, and the published markers keep it from publishing anything twice.
+   */
+  async commit(
+    owner: string,
+    lease: Lease,
+    before: WatcherState,
+    after: WatcherState,
+    /** When the pending list this state comes from was read (epoch ms): the copy's age is counted from it. */
+    listedAt?: number,
+  ): Promise<{ committed: boolean } & CommitStats> {
+    // The copy's writes first: they may leave some new orders for the next run, which the state's writes then record.
+    const copies = copyWrites(before, after);
+    const writes = stateWrites(before, after);
+    // The copy's items beside the state's, in parallel: neither waits for the other (a copy item written by a run
+    // that then fails is only newer than the lease's `copyAt` says, never older).
+    const [stateCalls, copyCalls] = await Promise.all([this.batchWrite(writes), this.batchWrite(copies)]);
+    const calls = stateCalls + copyCalls;
+    const bytesWritten = writes.reduce((sum, w) => sum + (w.PutRequest?.Item ? itemBytes(w.PutRequest.Item) : 0), 0);
+    const stats = { itemsWritten: writes.length, bytesWritten, calls: calls + 1, copiesWritten: copies.length };
+    // The copy is as old as its list read; a run that did not read the list (a dead session) leaves it as it was.
+    const copyAt: Record<string, AttributeValue> = listedAt === undefined ? {} : { ':copyAt': { N: String(listedAt) } };
+    const setCopyAt = listedAt === undefined ? '' : ', copyAt = :copyAt';
+    const changed = after.initialized !== lease.initialized || after.session !== lease.session;
+    try {
+      await this.client.send(
+        new UpdateItemCommand({
+          TableName: this.options.tableName,
+          Key: watcherKey(LEASE_SK),
+          ...(changed
+            ? {
+                UpdateExpression: `SET initialized = :initialized, #session = :session, version = :next${setCopyAt} REMOVE leaseOwner, leaseUntil`,
+                ConditionExpression: 'leaseOwner = :owner AND (attribute_not_exists(version) OR version = :version)',
+                ExpressionAttributeNames: { '#session': 'session' },
+                ExpressionAttributeValues: {
+                  ':initialized': { BOOL: after.initialized },
+                  ':session': { S: after.session },
+                  ':next': { N: String(lease.version + 1) },
+                  ':owner': { S: owner },
+                  ':version': { N: String(lease.version) },
+                  ...copyAt,
+                },
+              }
+            : {
+                UpdateExpression: `${setCopyAt ? `SET ${setCopyAt.slice(2)} ` : ''}REMOVE leaseOwner, leaseUntil`,
+                ConditionExpression: 'leaseOwner = :owner',
+                ExpressionAttributeValues: { ':owner': { S: owner }, ...copyAt },
+              }),
+        }),
+      );
+      return { committed: true, ...stats };
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return { committed: false, ...stats };
+      throw error;
+    }
+  }
+
+  /** Give the lease back without changing the state (a failed run: the next run starts from the same place). */
+  async release(owner: string): Promise<void> {
+    try {
+      await this.client.send(
+        new UpdateItemCommand({
+          TableName: this.options.tableName,
+          Key: watcherKey(LEASE_SK),
+          UpdateExpression: 'REMOVE leaseOwner, leaseUntil',
+          ConditionExpression: 'leaseOwner = :owner',
+          ExpressionAttributeValues: { ':owner': { S: owner } },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+}

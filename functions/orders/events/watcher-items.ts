@@ -1,0 +1,171 @@
+/**
+ * The watcher's items in the events table and how its state maps onto them (store.ts does the reading and writing):
+ * `watcher` / `lease` holds the account-wide fields (and `copyAt`, when the copy below was listed),
+ * `watcher` / `order#<al_id>` one order's last published view, `watcher` / `ended#<al_id>` an order whose end was
+ * published. `stateWrites` is the pure difference between two states as DynamoDB writes, so a cycle where nothing
+ * changed writes nothing.
+ *
+ * The watcher's copy of the pending list: `watcher-copy` / `<al_id>` holds each pending order's record as the broker
+ * listed it (GetGTTOrder answers from it while it is fresh: orders/gateway/order-copy.ts). Its own partition, so a run's
+ * state read never reads it; written only when the record changed (`recordHash` in the order item says which), and
+ * deleted as soon as the order is missing from the list.
+ */
+import { createHash } from 'node:crypto';
+
+import type { AttributeValue, WriteRequest } from '@aws-sdk/client-dynamodb';
+
+import type { OrderView } from '../../base/schemas/events.js';
+import type { GttOrder } from '../../base/schemas/reply.js';
+
+export const WATCHER_PK = 'watcher';
+export const LEASE_SK = 'lease';
+export const ORDER_PREFIX = 'order#';
+export const ENDED_PREFIX = 'ended#';
+export const COPY_PK = 'watcher-copy';
+export const watcherKey = (sk: string): Record<string, AttributeValue> => ({ pk: { S: WATCHER_PK }, sk: { S: sk } });
+
+export interface KnownOrder {
+  view: OrderView;
+  /** contentHash(view): a change of it is a modification. */
+  hash: string;
+  /** Consecutive runs that found the order neither pending nor in the history (it is `Removed` after two). */
+  missingRuns?: number;
+  /** recordOf(record) of the record in the copy; absent while the copy has none (missing, or never written). */
+  recordHash?: string;
+  /** The broker's record as this run listed it (not stored in the order item: in the copy). */
+  record?: GttOrder;
+}
+
+export interface WatcherState {
+  /** False until the first run has taken its baseline (which publishes nothing). */
+  initialized: boolean;
+  session: 'alive' | 'dead';
+  orders: Record<string, KnownOrder>;
+  /** al_ids whose end (triggered, cancelled, removed) was published and still appear in the broker's history. */
+  ended: string[];
+}
+
+/** What a run took the lease with: the account-wide fields and their version. */
+export interface Lease {
+  version: number;
+  initialized: boolean;
+  session: 'alive' | 'dead';
+  /** When the broker's pending list the copy holds was read (epoch ms: the start of that run's read). */
+  copyAt?: number;
+}
+
+export interface Snapshot extends Lease {
+  state: WatcherState;
+}
+
+/** What one commit wrote (for the watcher's metrics and the bench). */
+export interface CommitStats {
+  /** Order and ended items put or deleted. */
+  itemsWritten: number;
+  /** Bytes of the items put (attribute names and values, as DynamoDB sizes them, near enough). */
+  bytesWritten: number;
+  /** DynamoDB calls, the lease's included. */
+  calls: number;
+  /** Items of the copy (`watcher-copy`) put or deleted. */
+  copiesWritten: number;
+}
+
+export const EMPTY_STATE: WatcherState = { initialized: false, session: 'alive', orders: {}, ended: [] };
+
+/** A record's hash: the copy is written again only when it changes. */
+export const recordHashOf = (record: GttOrder): string =>
+  createHash('sha256').update(JSON.stringify(record)).digest('base64url').slice(0, 22);
+
+export const knownEqual = (a: KnownOrder, b: KnownOrder) =>
+  a.hash === b.hash &&
+  (a.missingRuns ?? 0) === (b.missingRuns ?? 0) &&
+  a.recordHash === b.recordHash &&
+  JSON.stringify(a.view) === JSON.stringify(b.view);
+
+export const orderItem = (alId: string, known: KnownOrder): Record<string, AttributeValue> => ({
+  ...watcherKey(`${ORDER_PREFIX}${alId}`),
+  view: { S: JSON.stringify(known.view) },
+  hash: { S: known.hash },
+  ...(known.missingRuns ? { missingRuns: { N: String(known.missingRuns) } } : {}),
+  ...(known.recordHash ? { recordHash: { S: known.recordHash } } : {}),
+});
+
+const copyKey = (alId: string): Record<string, AttributeValue> => ({ pk: { S: COPY_PK }, sk: { S: alId } });
+
+/**
+ * New orders copied per run at most, so a first run over thousands of orders (or the first after an upgrade) stays
+ * within the watcher's time: the rest are copied by the next runs, and read at the broker until then. A changed
+ * record is always written (the copy must never hold an older record than its `copyAt` says).
+ */
+export const MAX_NEW_COPIES_PER_RUN = 1_000;
+
+/**
+ * The writes that bring the copy from `before` to `after`: a put per order listed with a record the copy does not
+ * hold yet, a delete per order gone or missing from the list. New orders past `maxNew` are left out, and `after`
+ * says so (no `recordHash`), so their order items do not claim a copy.
+ */
+export const copyWrites = (
+  before: WatcherState,
+  after: WatcherState,
+  maxNew = MAX_NEW_COPIES_PER_RUN,
+): WriteRequest[] => {
+  const writes: WriteRequest[] = [];
+  let added = 0;
+  for (const [alId, known] of Object.entries(after.orders)) {
+    const old = before.orders[alId];
+    if (known.record && known.recordHash && old?.recordHash !== known.recordHash) {
+      if (!old?.recordHash && added++ >= maxNew) {
+        const { recordHash: _later, ...rest } = known;
+        after.orders[alId] = rest;
+        continue;
+      }
+      writes.push({ PutRequest: { Item: { ...copyKey(alId), record: { S: JSON.stringify(known.record) } } } });
+    } else if (!known.recordHash && old?.recordHash) writes.push({ DeleteRequest: { Key: copyKey(alId) } });
+  }
+  for (const [alId, old] of Object.entries(before.orders)) {
+    if (!(alId in after.orders) && old.recordHash) writes.push({ DeleteRequest: { Key: copyKey(alId) } });
+  }
+  return writes;
+};
+
+/** The copy's item of one order: its record, or undefined. */
+export const recordOfCopy = (item: Record<string, AttributeValue> | undefined): GttOrder | undefined =>
+  item?.record?.S ? (JSON.parse(item.record.S) as GttOrder) : undefined;
+
+export const copyItemKey = copyKey;
+
+/** DynamoDB's item size: names and values in UTF-8, numbers about their digits. */
+export const itemBytes = (item: Record<string, AttributeValue>) =>
+  Object.entries(item).reduce(
+    (sum, [name, value]) => sum + Buffer.byteLength(name) + Buffer.byteLength(value.S ?? value.N ?? ''),
+    0,
+  );
+
+/**
+ * The writes that turn `before` into `after`: a put per order that is new or changed, a delete per order gone, and
+ * the same for the ended ids. Orders that did not change are not written.
+ */
+export const stateWrites = (before: WatcherState, after: WatcherState): WriteRequest[] => {
+  const writes: WriteRequest[] = [];
+  for (const [alId, known] of Object.entries(after.orders)) {
+    const old = before.orders[alId];
+    if (!old || !knownEqual(old, known)) writes.push({ PutRequest: { Item: orderItem(alId, known) } });
+  }
+  for (const alId of Object.keys(before.orders)) {
+    if (!(alId in after.orders)) writes.push({ DeleteRequest: { Key: watcherKey(`${ORDER_PREFIX}${alId}`) } });
+  }
+  const endedBefore = new Set(before.ended);
+  const endedAfter = new Set(after.ended);
+  for (const alId of endedAfter)
+    if (!endedBefore.has(alId)) writes.push({ PutRequest: { Item: watcherKey(`${ENDED_PREFIX}${alId}`) } });
+  for (const alId of endedBefore)
+    if (!endedAfter.has(alId)) writes.push({ DeleteRequest: { Key: watcherKey(`${ENDED_PREFIX}${alId}`) } });
+  return writes;
+};
+
+export const toLease = (item: Record<string, AttributeValue> | undefined): Lease => ({
+  version: Number(item?.version?.N ?? 0),
+  initialized: item?.initialized?.BOOL ?? false,
+  session: item?.session?.S === 'dead' ? 'dead' : 'alive',
+  ...(item?.copyAt?.N ? { copyAt: Number(item.copyAt.N) } : {}),
+});

@@ -1,0 +1,107 @@
+/**
+ * The exchange's rules on an order's instrument, checked after the session is loaded and before anything is sent,
+ * dry runs included, on every place and modify of a single GTT or an OCO (plans place through the same operations):
+ * tick, lot and price precision (functions/orders/safety/exchange-rules.ts), today's price band and the freeze quantity
+ * (functions/orders/safety/market-rules.ts). They are today's rules from this container, the account's copy (one GetItem)
+ * or, when the copy has none for today, the broker (SearchScrip, GetQuotes, GetSecurityInfo), written back to the
+ * copy: functions/orders/instruments/rules.ts. What was checked, and where it came from, is kept for the dry run's reply.
+ * When neither gives today's rules, the order is refused with the read's own retryable error (BROKER_TIMEOUT,
+ * BROKER_UNAVAILABLE, ...) and `outcome: not_executed`: an order is never sent unchecked.
+ *
+ * The read is one promise (`todaysRules`) that depends only on the session and the order's symbol: it could start
+ * beside the order core's first round trip (the journal's claim) if the core wants to overlap them.
+ */
+import type { Context } from 'aws-lambda';
+
+import { type BrokerCallDeps } from '../../base/broker/call-broker.js';
+import { closestSymbols } from '../../base/broker/instruments.js';
+import { GatewayError } from '../../base/contract/errors.js';
+import type { AnyOperation } from '../../base/contract/operation.js';
+import type { GatewayConfig } from '../../base/runtime/config.js';
+import type { InstrumentCopy } from '../instruments/copy.js';
+import { todaysRules } from '../instruments/rules.js';
+import { checkExchangeRules, ruledOrders } from '../safety/exchange-rules.js';
+import { checkGuardrails } from '../safety/guardrails.js';
+import { type CheckedRules, checkedRules } from '../safety/market-rules.js';
+import { priceInput } from '../safety/priced-orders.js';
+import type { LoadedSession } from './broker-session.js';
+import type { CheckedOrder } from './order-safety.js';
+
+/** The checked order once the exchange's rules passed: what was checked, and where it came from (the dry run's reply). */
+export interface RuledOrder extends CheckedOrder {
+  exchangeRules?: CheckedRules;
+}
+
+export interface RulesReader {
+  settings: GatewayConfig;
+  deps: BrokerCallDeps;
+  copy?: InstrumentCopy | undefined;
+  onCopyError?: (error: unknown, what: 'read' | 'write') => void;
+}
+
+/** `repriced` is told a converted order priced again on the instrument's tick, before the guardrails judge it. */
+export const exchangeRules = async (
+  operation: AnyOperation,
+  checked: CheckedOrder,
+  reader: RulesReader,
+  repriced: (order: CheckedOrder) => void = () => undefined,
+): Promise<RuledOrder> => {
+  if (!operation.guardedOrders) return checked;
+  const orders = ruledOrders(checked.input);
+  const { exch, tsym } = orders[0]!;
+  const rules = await todaysRules(exch, tsym, reader.deps, {
+    copy: reader.copy,
+    onCopyError: reader.onCopyError ?? (() => undefined),
+  });
+  let order = checked;
+  if (checked.converted) {
+    // A converted market order's price goes on the instrument's tick (inward: inside the band), not PRICE_TICK's;
+    // the guardrails judge the price that is sent.
+    const priced = priceInput(operation, checked.requested, reader.settings, rules.tick);
+    order = { ...checked, input: priced.input, ...(priced.converted ? { converted: priced.converted } : {}) };
+    repriced(order);
+    for (const leg of operation.guardedOrders(order.input)) checkGuardrails(operation.name, leg, reader.settings);
+  }
+  checkExchangeRules(order.converted ? ruledOrders(order.input) : orders, rules);
+  return { ...order, exchangeRules: checkedRules(exch, tsym, rules, rules.source) };
+};
+
+/**
+ * A symbol SearchScrip lists but the broker still refuses (`Invalid Trading Symbol`): the closest listed ones are
+ * added to the error's message. Any other failure is left as it is.
+ */
+export const suggestSymbols = async (
+  operation: AnyOperation,
+  input: unknown,
+  error: unknown,
+  deps: BrokerCallDeps,
+): Promise<void> => {
+  if (
+    !operation.guardedOrders ||
+    !(error instanceof GatewayError) ||
+    error.code !== 'BROKER_REJECTED' ||
+    !/Invalid Trading Symbol/i.test(error.brokerMessage ?? '')
+  )
+    return;
+  const { exch, tsym } = ruledOrders(input)[0]!;
+  const suggestions = await closestSymbols(exch, tsym, deps).catch(() => []);
+  if (suggestions.length > 0) error.message = `${error.message} Did you mean ${suggestions.join(', ')}?`;
+};
+
+/** The broker call of a step's read (SearchScrip, a PATCH's order), bounded by the Lambda's time left. */
+export const brokerDeps = (context: Context, settings: GatewayConfig, session: LoadedSession): BrokerCallDeps => ({
+  baseUrl: settings.brokerBaseUrl,
+  auth: settings.brokerAuth,
+  timeoutMs: () =>
+    Math.max(
+      100,
+      Math.min(
+        settings.brokerTimeoutMs,
+        (typeof context.getRemainingTimeInMillis === 'function'
+          ? context.getRemainingTimeInMillis()
+          : Number.POSITIVE_INFINITY) - 1_000,
+      ),
+    ),
+  session: session.session,
+  refreshSession: session.refreshSession,
+});

@@ -1,0 +1,99 @@
+/**
+ * A place or modify that took its permit before the kill switch went on and landed after it: the order core cancels
+ * it at once (docs/compliance.md, "Kill switch"), says so (a log line with the `LandedAfterHalt` metric, the GTT
+ * Placed or Modified and GTT Cancelled events), and answers TRADING_HALTED naming the order, instead of a success for
+ * an order the trader has just halted. A cancel that fails leaves it to the switch's sweep, which waits until every
+ * permitted write can no longer land (orders/safety/trading-controls.ts `inFlightUntil`).
+ */
+import type { Logger } from '@aws-lambda-powertools/logger';
+
+import { type BrokerCallDeps, callBroker } from '../../base/broker/call-broker.js';
+import type { BrokerSession } from '../../base/broker/session.js';
+import { toGatewayError, TradingHaltedError } from '../../base/contract/errors.js';
+import type { AnyOperation } from '../../base/contract/operation.js';
+import { writeLog } from '../../base/runtime/logger.js';
+import type { GatewayEvents } from '../events/producer.js';
+import { cancelGttOrder } from '../operations.js';
+import type { TradingControls } from '../safety/trading-controls.js';
+import { buildEvents, queueEvents } from './order-events.js';
+
+/** A switch turned this long before the permit counts as after it: containers' clocks differ by milliseconds. */
+const CLOCK_SKEW_MS = 1_000;
+
+export interface LandedCheck {
+  operation: AnyOperation;
+  controls: TradingControls;
+  permitAt: number;
+  input: unknown;
+  result: unknown;
+  calls: BrokerCallDeps;
+  session: () => Promise<BrokerSession>;
+  producer?: GatewayEvents | undefined;
+  remainingMs: () => number;
+  logger: Logger;
+}
+
+/** Undoes a write that landed after the switch went on (`carriedOwn`: its own events are already in the outbox). */
+export type UndoLanded = (carriedOwn: boolean) => Promise<never>;
+
+/**
+ * Reads the kill switch after the write's success (alongside the write's record): undefined when it stayed off since
+ * the permit, else how to undo the write, which throws TRADING_HALTED (after cancelling the order). Never rejects.
+ */
+export const landedAfterHalt = async (check: LandedCheck): Promise<UndoLanded | undefined> => {
+  let uid: string;
+  let halt: Awaited<ReturnType<TradingControls['haltState']>> | undefined;
+  try {
+    uid = (await check.session()).uid;
+    halt = await check.controls.haltState(uid);
+  } catch {
+    // Unreadable: the write stands, and a sweep under way cancels it once it can no longer be in flight.
+    return undefined;
+  }
+  if (!halt?.halted || !halt.changedAt || Date.parse(halt.changedAt) < check.permitAt - CLOCK_SKEW_MS) return undefined;
+  return (carriedOwn) => undo(check, uid, halt.changedAt!, carriedOwn);
+};
+
+const undo = async (check: LandedCheck, uid: string, haltedAt: string, carriedOwn: boolean): Promise<never> => {
+  const { operation, controls, logger } = check;
+  const halt = { changedAt: haltedAt };
+  const alId = String((check.result as { al_id?: unknown }).al_id);
+  let cancelled: unknown;
+  let failure: string | undefined;
+  try {
+    // A cancel takes its permit like any (the exchange counts it); the switch does not refuse cancels.
+    await controls.acquire(uid, false);
+    cancelled = (await callBroker(cancelGttOrder, { al_id: alId }, check.calls)).result;
+  } catch (error) {
+    failure = toGatewayError(error).code;
+  }
+  writeLog(logger, 'error', 'order landed after the kill switch went on', {
+    operation: operation.name,
+    al_id: alId,
+    haltedAt: halt.changedAt,
+    cancelled: failure === undefined,
+    ...(failure ? { code: failure } : {}),
+    metric: 'LandedAfterHalt',
+  });
+  if (check.producer) {
+    const events = [
+      // Its own events (GTT Placed or Modified) once: not again when its record already carried them.
+      ...(carriedOwn
+        ? []
+        : await buildEvents(operation, check.producer, check.input, check.result, check.session, logger)),
+      ...(cancelled === undefined
+        ? []
+        : await buildEvents(cancelGttOrder, check.producer, { al_id: alId }, cancelled, check.session, logger)),
+    ];
+    await queueEvents(operation, check.producer, events, check.remainingMs(), logger);
+  }
+  throw new TradingHaltedError(
+    failure === undefined
+      ? `The kill switch went on (${halt.changedAt}) while this order was on its way: the broker took it (al_id ${alId}) and it was cancelled at once; nothing of it is live. Turn the switch off (DELETE /kill-switch) and send it again with a new key.`
+      : `The kill switch went on (${halt.changedAt}) while this order was on its way: the broker took it (al_id ${alId}) and cancelling it failed (${failure}); the switch's sweep cancels it. Check GET /gtt-orders.`,
+    {
+      outcome: failure === undefined ? 'undone' : 'unknown',
+      details: { al_id: alId, cancelled: failure === undefined },
+    },
+  );
+};

@@ -1,0 +1,346 @@
+/**
+ * The account's trading controls, shared by every container through one DynamoDB item per account: the order-rate
+ * governor every broker write passes, and the kill switch (docs/compliance.md).
+ *
+ * The governor is a sliding-window log: the item keeps the send times of the last minute's orders, and a permit is
+ * granted only if fewer than `perSecond` orders were permitted in the last second (plus an arrival margin) and fewer
+ * than `perMinute` in the last minute. The new time is written with a conditional put on the item's version, so two
+ * containers never both take the last permit; the loser reads again. Unlike fixed windows (which let 2 × the limit
+ * through across a window boundary) and a token bucket (which lets capacity + rate through in one second), this
+ * never lets more than `perSecond` orders through in ANY second, whatever the broker's clock: the broker counts in
+ * its own seconds, which ours do not line up with.
+ *
+ * The kill switch lives in the same item, so turning it on changes the version: a place that read "not halted" and
+ * was about to take its permit must read again, and then sees the halt.
+ *
+ * A container remembers the item as it last wrote or saw it, so a warm permit is one conditional write and no read:
+ * if another container wrote since, the write fails and DynamoDB returns the current item with the failure
+ * (`ReturnValuesOnConditionCheckFailure`), which is the fresh state to try again with. A remembered halt is never
+ * trusted for a refusal: the item is read again first, so a released kill switch is seen at once.
+ */
+import { type AttributeValue, GetItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+
+import { dynamoDbClient, isConditionFailure } from '../../base/aws/dynamodb-client.js';
+import { InternalError, RateLimitedError, TradingHaltedError } from '../../base/contract/errors.js';
+
+export interface OrderRateLimits {
+  perSecond: number;
+  perMinute: number;
+}
+
+/** Below the exchanges' 10 orders a second (SEBI's threshold for registered algos) and the 120 a minute one broker caps. */
+export const DEFAULT_ORDER_RATE: OrderRateLimits = { perSecond: 8, perMinute: 120 };
+
+/**
+ * A permit is counted for 1 s plus this margin: the time from the permit to the request's arrival at the broker
+ * varies between containers (a garbage collection, a busy event loop, a slower connection), and a later permit must
+ * never arrive within the same second as one granted a full second earlier that travelled slower. 250 ms covers the
+ * spread measured under load on two cores (100 ms did not); it costs a sustained rate of 8 per 1.25 s, 6.4 a second.
+ */
+export const ARRIVAL_MARGIN_MS = 250;
+
+const MINUTE_MS = 60_000;
+
+export interface TradingControlsOptions {
+  tableName: string;
+  limits: OrderRateLimits;
+  /** Local runs and tests only (dynalite). */
+  endpoint?: string;
+  /** Conditional-write attempts under contention before the call is refused as RATE_LIMITED. Default 12. */
+  maxAttempts?: number;
+  marginMs?: number;
+  now?: () => number;
+}
+
+export interface Permit {
+  /** DynamoDB calls this permit took (one conditional write in a warm container without contention; a read first in a new one). */
+  dynamoCalls: number;
+}
+
+export interface HaltState {
+  halted: boolean;
+  /** ISO time of the last change; absent if the switch was never used. */
+  changedAt?: string;
+  /** Who changed it (the caller's identity as the request carried it), when known. */
+  changedBy?: string;
+}
+
+interface ControlItem {
+  version: number;
+  log: number[];
+  halt: HaltState;
+  /** Until when a place or modify permitted so far may still land at the broker (ms): the kill switch waits for it. */
+  liveUntil: number;
+  /** When the session was last ended (a logout, ms): a container that read its secret before re-reads it. */
+  sessionEndedAt: number;
+}
+
+/**
+ * What a permit also guards, in the same conditional write: until when the write may land (a place or modify: the
+ * kill switch's sweep waits for it), and the session this container holds (re-read when a logout came after it).
+ */
+export interface PermitGuard {
+  landBy?: number;
+  /**
+   * A permit asked for alongside the journal's claim makes its first try at once; a try lost to contention waits for
+   * this before trying again: true once the request is to be sent (its key claimed), false when it was answered
+   * without a send (a replay, a key in flight), which ends the permit. So twins of one key contend once, not twelve
+   * times, and never make the one to be sent wait.
+   */
+  wanted?: () => Promise<boolean>;
+  session?: {
+    /** When this container last read the secret from Secrets Manager (ms). */
+    readAt: () => number;
+    /** Reads the secret again; throws SESSION_EXPIRED (nothing sent) when it is logged out. */
+    reread: () => Promise<void>;
+  };
+}
+
+/** Clocks of containers differ by milliseconds; a secret read this close after a logout is read again anyway. */
+const SESSION_SKEW_MS = 1_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const toControlItem = (item: Record<string, AttributeValue> | undefined): ControlItem => ({
+  version: Number(item?.v?.N ?? '0'),
+  log: (item?.log?.L ?? []).map((entry) => Number(entry.N)).filter(Number.isFinite),
+  halt: {
+    halted: item?.halted?.BOOL === true,
+    ...(item?.haltChangedAt?.S ? { changedAt: item.haltChangedAt.S } : {}),
+    ...(item?.haltChangedBy?.S ? { changedBy: item.haltChangedBy.S } : {}),
+  },
+  liveUntil: Number(item?.liveUntil?.N ?? '0') || 0,
+  sessionEndedAt: Number(item?.sessionEndedAt?.N ?? '0') || 0,
+});
+
+export class TradingControls {
+  private readonly margin: number;
+  private readonly maxAttempts: number;
+  private readonly now: () => number;
+  /** The item per account as this container last wrote or saw it (the next permit's conditional write assumes it). */
+  private readonly known = new Map<string, ControlItem>();
+
+  constructor(private readonly options: TradingControlsOptions) {
+    this.margin = options.marginMs ?? ARRIVAL_MARGIN_MS;
+    this.maxAttempts = options.maxAttempts ?? 12;
+    this.now = options.now ?? Date.now;
+  }
+
+  get limits(): OrderRateLimits {
+    return this.options.limits;
+  }
+
+  private key(account: string): Record<string, AttributeValue> {
+    return { pk: { S: `trading#${account}` } };
+  }
+
+  private get client() {
+    return dynamoDbClient(this.options.endpoint);
+  }
+
+  private unavailable(error: unknown, what: string): InternalError {
+    return new InternalError(`The trading controls table is unavailable (${what}); nothing was sent to the broker.`, {
+      cause: error,
+      outcome: 'not_executed',
+    });
+  }
+
+  private async read(account: string): Promise<ControlItem> {
+    let item: Record<string, AttributeValue> | undefined;
+    try {
+      ({ Item: item } = await this.client.send(
+        new GetItemCommand({ TableName: this.options.tableName, Key: this.key(account), ConsistentRead: true }),
+      ));
+    } catch (error) {
+      throw this.unavailable(error, 'read');
+    }
+    return toControlItem(item);
+  }
+
+  /**
+   * One permit to send an order write for the account, or a RATE_LIMITED refusal with `retryAfterSeconds` (and
+   * TRADING_HALTED when `refuseWhenHalted` and the kill switch is on). Throws INTERNAL_ERROR (not executed) when
+   * the table cannot be reached: writes fail closed.
+   */
+  async acquire(account: string, refuseWhenHalted: boolean, guard: PermitGuard = {}): Promise<Permit> {
+    const { perSecond, perMinute } = this.options.limits;
+    const secondWindow = 1_000 + this.margin;
+    let calls = 0;
+    // The remembered item (warm container) or a fresh read (first permit); `fresh` says whether it was just read.
+    let item = this.known.get(account);
+    let fresh = false;
+    for (let attempt = 1; attempt <= this.maxAttempts; attempt++) {
+      if (attempt > 1 && guard.wanted && !(await guard.wanted()))
+        throw new RateLimitedError('The permit is no longer wanted (its request was answered without a send).', {
+          outcome: 'not_executed',
+          details: { retryAfterSeconds: 1, window: 'contention' },
+        });
+      if (!item || (!fresh && refuseWhenHalted && item.halt.halted)) {
+        item = await this.read(account);
+        calls++;
+        fresh = true;
+      }
+      if (refuseWhenHalted && item.halt.halted) {
+        this.known.set(account, item);
+        throw new TradingHaltedError(
+          `The kill switch is on${item.halt.changedAt ? ` (since ${item.halt.changedAt})` : ''}: places and modifies are refused until it is turned off (DELETE /kill-switch). Nothing was sent.`,
+          { outcome: 'not_executed' },
+        );
+      }
+      // A logout after this container read its secret: read it again (SESSION_EXPIRED while it stays logged out),
+      // whatever token the broker would still accept.
+      if (guard.session && item.sessionEndedAt > 0 && item.sessionEndedAt + SESSION_SKEW_MS > guard.session.readAt())
+        await guard.session.reread();
+      const now = this.now();
+      const lastMinute = item.log.filter((t) => t > now - MINUTE_MS).sort((a, b) => a - b);
+      const lastSecond = lastMinute.filter((t) => t > now - secondWindow);
+      // A refusal on a remembered item is checked against a fresh read first: others' permits may have aged out
+      // differently, and the item may have changed since.
+      if (!fresh && (lastSecond.length >= perSecond || lastMinute.length >= perMinute)) {
+        item = undefined;
+        continue;
+      }
+      if (lastSecond.length >= perSecond) {
+        // Free when the oldest of the last `perSecond` permits leaves the window.
+        throw this.refusal('second', perSecond, lastSecond[lastSecond.length - perSecond]! + secondWindow - now);
+      }
+      if (lastMinute.length >= perMinute) {
+        throw this.refusal('minute', perMinute, lastMinute[lastMinute.length - perMinute]! + MINUTE_MS - now);
+      }
+      const next: ControlItem = {
+        version: item.version + 1,
+        log: [...lastMinute, now],
+        halt: item.halt,
+        liveUntil: refuseWhenHalted && guard.landBy ? Math.max(item.liveUntil, guard.landBy) : item.liveUntil,
+        sessionEndedAt: item.sessionEndedAt,
+      };
+      try {
+        calls++;
+        await this.client.send(
+          new PutItemCommand({
+            TableName: this.options.tableName,
+            Item: {
+              ...this.key(account),
+              v: { N: String(next.version) },
+              log: { L: next.log.map((t) => ({ N: String(t) })) },
+              halted: { BOOL: item.halt.halted },
+              ...(item.halt.changedAt ? { haltChangedAt: { S: item.halt.changedAt } } : {}),
+              ...(item.halt.changedBy ? { haltChangedBy: { S: item.halt.changedBy } } : {}),
+              ...(next.liveUntil ? { liveUntil: { N: String(next.liveUntil) } } : {}),
+              ...(next.sessionEndedAt ? { sessionEndedAt: { N: String(next.sessionEndedAt) } } : {}),
+            },
+            ConditionExpression: item.version === 0 ? 'attribute_not_exists(v) OR v = :v' : 'v = :v',
+            ExpressionAttributeValues: { ':v': { N: String(item.version) } },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        );
+        this.known.set(account, next);
+        return { dynamoCalls: calls };
+      } catch (error) {
+        if (!isConditionFailure(error)) {
+          this.known.delete(account);
+          throw this.unavailable(error, 'write');
+        }
+        // Another container took a permit (or the kill switch changed) since: the failure carries the item as it
+        // is now (read it if it does not), tried again after a short random pause so the contenders spread out.
+        const current = (error as { Item?: Record<string, AttributeValue> }).Item;
+        item = current ? toControlItem(current) : undefined;
+        fresh = current !== undefined;
+        await sleep(Math.random() * 5 * attempt);
+      }
+    }
+    this.known.delete(account);
+    throw new RateLimitedError(
+      `The order-rate governor is busy (${this.maxAttempts} other orders took permits first); nothing was sent. Retry after 1 second.`,
+      { outcome: 'not_executed', details: { retryAfterSeconds: 1, window: 'contention' } },
+    );
+  }
+
+  private refusal(window: 'second' | 'minute', limit: number, waitMs: number): RateLimitedError {
+    const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1_000));
+    return new RateLimitedError(
+      `Over this deployment's order rate (${limit} a ${window}); nothing was sent to the broker. Retry after ${retryAfterSeconds} s.`,
+      { outcome: 'not_executed', details: { window, limit, retryAfterSeconds } },
+    );
+  }
+
+  async haltState(account: string): Promise<HaltState> {
+    return (await this.read(account)).halt;
+  }
+
+  /** Until when a place or modify already permitted may still land (ms; 0: none ever was). */
+  async inFlightUntil(account: string): Promise<number> {
+    return (await this.read(account)).liveUntil;
+  }
+
+  /**
+   * The session was ended (a logout): the next permit in every container, warm or not, sees the item changed and
+   * re-reads its secret before sending anything.
+   */
+  async endSession(account: string): Promise<void> {
+    try {
+      await this.client.send(
+        new UpdateItemCommand({
+          TableName: this.options.tableName,
+          Key: this.key(account),
+          UpdateExpression: 'SET sessionEndedAt = :at, v = if_not_exists(v, :zero) + :one',
+          ExpressionAttributeValues: {
+            ':at': { N: String(this.now()) },
+            ':zero': { N: '0' },
+            ':one': { N: '1' },
+          },
+        }),
+      );
+    } catch (error) {
+      throw this.unavailable(error, 'session');
+    }
+  }
+
+  /** Turns the kill switch on or off; the version changes, so a permit being taken concurrently reads again. */
+  async setHalt(account: string, halted: boolean, changedBy?: string): Promise<HaltState> {
+    const changedAt = new Date(this.now()).toISOString();
+    try {
+      await this.client.send(
+        new UpdateItemCommand({
+          TableName: this.options.tableName,
+          Key: this.key(account),
+          UpdateExpression: `SET halted = :h, haltChangedAt = :at, v = if_not_exists(v, :zero) + :one${changedBy ? ', haltChangedBy = :by' : ' REMOVE haltChangedBy'}`,
+          ExpressionAttributeValues: {
+            ':h': { BOOL: halted },
+            ':at': { S: changedAt },
+            ':zero': { N: '0' },
+            ':one': { N: '1' },
+            ...(changedBy ? { ':by': { S: changedBy } } : {}),
+          },
+        }),
+      );
+    } catch (error) {
+      throw this.unavailable(error, 'kill switch');
+    }
+    return { halted, changedAt, ...(changedBy ? { changedBy } : {}) };
+  }
+}
+
+/** The retry-after of a RATE_LIMITED error, in whole seconds (1 when the broker refused: it counts per second). */
+export const retryAfterSeconds = (details: unknown): number => {
+  const value =
+    typeof details === 'object' && details !== null
+      ? (details as { retryAfterSeconds?: unknown }).retryAfterSeconds
+      : undefined;
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : 1;
+};
+
+/** The gateway's trading controls on the deployment's table (a TradingControlsFactory). */
+export const dynamoTradingControls = (config: {
+  controlTableName: string;
+  orderRatePerSecond: number;
+  orderRatePerMinute: number;
+  orderRateMarginMs?: number;
+  dynamodbEndpoint?: string | undefined;
+}): TradingControls =>
+  new TradingControls({
+    tableName: config.controlTableName,
+    limits: { perSecond: config.orderRatePerSecond, perMinute: config.orderRatePerMinute },
+    ...(config.orderRateMarginMs === undefined ? {} : { marginMs: config.orderRateMarginMs }),
+    ...(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint } : {}),
+  });
