@@ -16,7 +16,12 @@ import type { Context } from 'aws-lambda';
 import { createEventPublisher } from '../base/aws/publisher.js';
 import { splitRemarks } from '../base/broker/order-stamps.js';
 import { SessionSource } from '../base/broker/session.js';
-import { ConfigurationError, type ErrorBody, fromDirectInvocation } from '../base/contract/errors.js';
+import {
+  ConfigurationError,
+  type ErrorBody,
+  fromDirectInvocation,
+  retryAfterSeconds,
+} from '../base/contract/errors.js';
 import { createRoutedFunction } from '../base/middleware/routed-function.js';
 import type { RoutedRequest } from '../base/middleware/routed-request.js';
 import { deployedEnv, type GatewayConfig, type GatewaySettings, parseGatewayConfig } from '../base/runtime/config.js';
@@ -30,7 +35,7 @@ import { eventIds } from '../orders/events/views.js';
 import { createGatewayHandler, type GatewayHandler } from '../orders/gateway/gateway-handler.js';
 import { recordGone } from '../orders/gone.js';
 import { cancelGttOrder, getPendingGttOrders } from '../orders/operations.js';
-import { dynamoTradingControls, retryAfterSeconds, type TradingControls } from '../orders/safety/trading-controls.js';
+import { dynamoTradingControls, type TradingControls } from '../orders/safety/trading-controls.js';
 import { KILL_SWITCH_ROUTES } from './kill-switch-routes.js';
 
 export interface KillSwitchOptions {

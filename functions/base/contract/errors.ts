@@ -278,3 +278,12 @@ export const fromDirectInvocation = (error: unknown): GatewayError => {
   const body = contractBodyOf(error);
   return body ? errorFromBody(body) : toGatewayError(error);
 };
+
+/** The retry-after of a RATE_LIMITED error, in whole seconds (1 when the broker refused: it counts per second). */
+export const retryAfterSeconds = (details: unknown): number => {
+  const value =
+    typeof details === 'object' && details !== null
+      ? (details as { retryAfterSeconds?: unknown }).retryAfterSeconds
+      : undefined;
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : 1;
+};

@@ -15,9 +15,8 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 
-import { retryAfterSeconds } from '../../orders/safety/trading-controls.js';
 import { capText } from '../contract/bounded.js';
-import { fromDirectInvocation, GatewayError, InternalError } from '../contract/errors.js';
+import { fromDirectInvocation, GatewayError, InternalError, retryAfterSeconds } from '../contract/errors.js';
 import { isHttpApiEvent } from '../contract/gateway-request.js';
 import { redactError } from '../contract/redact.js';
 

@@ -321,15 +321,6 @@ export class TradingControls {
   }
 }
 
-/** The retry-after of a RATE_LIMITED error, in whole seconds (1 when the broker refused: it counts per second). */
-export const retryAfterSeconds = (details: unknown): number => {
-  const value =
-    typeof details === 'object' && details !== null
-      ? (details as { retryAfterSeconds?: unknown }).retryAfterSeconds
-      : undefined;
-  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : 1;
-};
-
 /** The gateway's trading controls on the deployment's table (a TradingControlsFactory). */
 export const dynamoTradingControls = (config: {
   controlTableName: string;
