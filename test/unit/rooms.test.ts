@@ -1,6 +1,9 @@
 /**
- * Architecture: every room of functions/ imports only rooms below it (functions/README.md), and the Lambda code
- * never reaches into the local runner, the emulator, the infrastructure, the benchmarks or the tests.
+ * Architecture: the rooms of functions/ and what each may import (functions/README.md, docs/architecture.md). The
+ * shared base below everything, the order core above it, then the features, each using the base and the order core
+ * and never another feature's insides (only the files a feature offers, its face); the manifest (every function's
+ * definition, naming its factory) and the handlers on top. The Lambda code never reaches into the local runner, the
+ * emulator, the infrastructure, the benchmarks or the tests.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -10,43 +13,52 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const FUNCTIONS = join(ROOT, 'functions');
-/**
- * Bottom first. `.` is the top level of functions/ (operation table, shared stack); `definition` is the shape of a
- * function's definition, which the feature rooms' code reads; the manifest holds the definitions, each naming its
- * function's factory, so it sits above every feature room.
- */
-const ROOMS = [
-  'schemas',
-  'contract',
-  'broker',
-  'safety',
-  'runtime',
-  'events',
-  'middleware',
-  '.',
-  'orders',
-  'instruments',
-  'definition',
-  'gateway',
-  'session',
-  'plans',
-  'watcher',
-  'outbox',
-  'controls',
-  'signals',
-  'manifest',
-  'handlers',
-] as const;
+
+const BASE = [
+  'base/schemas',
+  'base/contract',
+  'base/broker',
+  'base/runtime',
+  'base/aws',
+  'base/definition',
+  'base/middleware',
+];
+const FEATURES = ['controls', 'events', 'instruments', 'plans', 'session', 'signals'];
+/** Each room and the rooms it may import (its own files are always allowed). */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  'base/schemas': [],
+  'base/contract': ['base/schemas'],
+  'base/broker': ['base/schemas', 'base/contract'],
+  'base/runtime': ['base/schemas', 'base/contract'],
+  'base/aws': ['base/schemas', 'base/contract'],
+  'base/definition': ['base/schemas', 'base/contract', 'base/runtime'],
+  'base/middleware': ['base/schemas', 'base/contract', 'base/runtime', 'base/definition'],
+  orders: BASE,
+  ...Object.fromEntries(FEATURES.map((feature) => [feature, [...BASE, 'orders']])),
+  // Every function's definition names its real factory: the manifest sits above the features it lists.
+  manifest: [...BASE, 'orders', ...FEATURES],
+  handlers: [...BASE, 'orders', ...FEATURES, 'manifest'],
+};
+/** A feature's files another feature may import (its face), by who may: the rest of a feature is its own. */
+const FACES: Record<string, Record<string, readonly string[]>> = {
+  // The GttWatcher carries the plans out each run.
+  events: { plans: ['engine.ts', 'runtime.ts'] },
+  // The InstrumentRefresh reads the symbols of the live plans.
+  instruments: { plans: ['store.ts'] },
+  // A signal starts a plan or turns the kill switch on.
+  signals: { plans: ['runtime.ts'], controls: ['kill-switch.ts'] },
+};
 
 const walk = (dir: string): string[] =>
   readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    return statSync(path).isDirectory() ? walk(path) : path.endsWith('.ts') ? [path] : [];
+    return statSync(path).isDirectory() ? [path, ...walk(path)] : [path];
   });
 
 const roomOf = (file: string): string => {
-  const rel = relative(FUNCTIONS, file);
-  return rel.includes('/') ? rel.slice(0, rel.indexOf('/')) : '.';
+  const parts = relative(FUNCTIONS, file).split('/');
+  if (parts[0] === 'base' && parts.length > 2) return `base/${parts[1]}`;
+  return parts.length > 1 ? parts[0]! : '.';
 };
 
 const relativeImports = (file: string): string[] =>
@@ -55,27 +67,44 @@ const relativeImports = (file: string): string[] =>
   );
 
 describe('rooms of functions/', () => {
-  const files = walk(FUNCTIONS);
+  const paths = walk(FUNCTIONS);
+  const files = paths.filter((path) => path.endsWith('.ts'));
+  const folders = [FUNCTIONS, ...paths.filter((path) => statSync(path).isDirectory())];
 
-  it('every file is in a known room, and every room has a README saying what lives there', () => {
-    for (const file of files) expect(ROOMS).toContain(roomOf(file));
-    for (const room of ROOMS) expect(statSync(join(FUNCTIONS, room, 'README.md')).isFile()).toBe(true);
+  it('every file is in a known room, and every folder has a README saying what lives there', () => {
+    for (const file of files) expect(Object.keys(MAY_IMPORT)).toContain(roomOf(file));
+    const missing = folders.filter((dir) => !readdirSync(dir).includes('README.md'));
+    expect(missing.map((dir) => relative(ROOT, dir))).toEqual([]);
   });
 
-  it('no import runs back up', () => {
-    const upward: string[] = [];
+  it('every import goes where its room may go: the base nothing above it, a feature no other feature inside', () => {
+    const refused: string[] = [];
     for (const file of files) {
-      const from = ROOMS.indexOf(roomOf(file) as (typeof ROOMS)[number]);
+      const from = roomOf(file);
       for (const target of relativeImports(file)) {
-        const rel = relative(FUNCTIONS, target);
-        if (rel.startsWith('..')) {
-          upward.push(`${relative(ROOT, file)} -> ${relative(ROOT, target)} (outside functions/)`);
+        const shown = `${relative(ROOT, file)} -> ${relative(ROOT, target)}`;
+        if (relative(FUNCTIONS, target).startsWith('..')) {
+          refused.push(`${shown} (outside functions/)`);
           continue;
         }
-        const to = ROOMS.indexOf(roomOf(target) as (typeof ROOMS)[number]);
-        if (to > from) upward.push(`${relative(ROOT, file)} -> ${relative(ROOT, target)}`);
+        const to = roomOf(target);
+        if (to === from || MAY_IMPORT[from]!.includes(to)) continue;
+        const name = relative(join(FUNCTIONS, to), target).replace(/\.js$/, '.ts');
+        if (FACES[from]?.[to]?.includes(name)) continue;
+        refused.push(shown);
       }
     }
-    expect(upward).toEqual([]);
+    expect(refused).toEqual([]);
+  });
+
+  it('the graph has no loop between rooms, and each face names a file that is there', () => {
+    const below = (room: string, seen: readonly string[]): string[] =>
+      (MAY_IMPORT[room] ?? []).flatMap((other) =>
+        seen.includes(other) ? [[...seen, other].join(' -> ')] : below(other, [...seen, other]),
+      );
+    expect(Object.keys(MAY_IMPORT).flatMap((room) => below(room, [room]))).toEqual([]);
+    for (const faces of Object.values(FACES))
+      for (const [feature, names] of Object.entries(faces))
+        for (const name of names) expect(statSync(join(FUNCTIONS, feature, name)).isFile()).toBe(true);
   });
 });
