@@ -44,7 +44,7 @@ describe('synth', () => {
     const assetHash = () => {
       const stack = new Stack(new App({ outdir: outdir() }), 'Bundle');
       new GatewayFunction(stack, 'PlaceGTTOrder', {
-        entry: 'place-gtt-order',
+        entry: 'functions/handlers/place-gtt-order.ts',
         description: 'bundle test',
         roleDescription: 'bundle test',
         environment: {},
