@@ -6,7 +6,7 @@
  */
 import type { SQSEvent } from 'aws-lambda';
 
-import { SIGNAL_WEBHOOK } from '../functions/manifest/strategies.js';
+import { SIGNAL_WEBHOOK } from '../functions/signals/definitions.js';
 import { createSignalWebhook } from '../functions/signals/webhook.js';
 import type { StreamRecord } from '../local/dynamodb-streams.js';
 import { environmentFor } from '../local/functions.js';

@@ -13,15 +13,16 @@ import type { FunctionDefinition, FunctionEntry } from '../functions/base/defini
 import type { GatewaySettings } from '../functions/base/runtime/config.js';
 import { environmentOf } from '../functions/base/runtime/env.js';
 import { memo } from '../functions/base/schemas/values.js';
+import { EVENT_FORWARDER } from '../functions/events/forwarder/definition.js';
 import { createEventForwarder, type ForwarderOptions } from '../functions/events/forwarder/function.js';
+import { GTT_WATCHER } from '../functions/events/watcher/definition.js';
 import { createGttWatcher, type WatcherOptions } from '../functions/events/watcher/function.js';
 import type { WatcherRun } from '../functions/events/watcher/watcher.js';
-import { EVENT_FORWARDER, GTT_WATCHER } from '../functions/manifest/background.js';
 import { FUNCTIONS, routesOf, scheduleOf } from '../functions/manifest/index.js';
 import { buildOpenApiDocument } from '../functions/manifest/openapi.js';
-import { SESSION_FUNCTIONS } from '../functions/manifest/session.js';
-import { SIGNAL_WORKER } from '../functions/manifest/strategies.js';
 import { createPlanEngine } from '../functions/plans/runtime.js';
+import { SESSION_FUNCTIONS } from '../functions/session/definitions.js';
+import { SIGNAL_WORKER } from '../functions/signals/definitions.js';
 import { type LocalBroker, localBroker } from './broker-preset.js';
 import {
   LOCAL_CONTROL_TABLE,

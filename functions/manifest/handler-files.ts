@@ -1,12 +1,12 @@
 /**
  * The text of each handler entry file (functions/handlers/<id>.ts), from the function's definition: the file the CDK
  * stack bundles for the function. An operation function binds its operation to the gateway stack with exactly the
- * factories its entry needs (operations.ts GATEWAY_BINDINGS, which its definition's factory binds too); any other
+ * factories its entry needs (orders/definitions.ts GATEWAY_BINDINGS, which its definition's factory binds too); any other
  * function calls its definition's factory, `create({ logger })`, imported by its own name from `bundle.handler.from`.
  * Written by `npm run handlers`; `npm run handlers:check` fails on drift.
  */
 import type { FunctionDefinition, FunctionEntry, HandlerSource } from '../base/definition/types.js';
-import { bindingsOf } from './operations.js';
+import { bindingsOf } from '../orders/definitions.js';
 
 const HEADER = '// Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.';
 

@@ -1,6 +1,6 @@
 /**
- * The operation table's entries: one `defineOperation` per broker operation. The function manifest
- * (manifest/operations.ts) lists them with every other function; the handlers, the CDK functions and routes, the
+ * The operation table's entries: one `defineOperation` per broker operation. Each is one function's definition
+ * (definitions.ts), which the function manifest lists with every other function; the handlers, the CDK functions and routes, the
  * local runner, the OpenAPI document and the Step Functions names come from there (docs/architecture.md).
  */
 import { normaliseBookOrder } from '../base/broker/order-fate.js';

@@ -1,5 +1,5 @@
 /**
- * The Plans function (functions/manifest/plans.ts): `POST /plans` (Idempotency-Key required), `GET /plans`,
+ * The Plans function (functions/plans/definition.ts): `POST /plans` (Idempotency-Key required), `GET /plans`,
  * `GET /plans/{planId}`, `DELETE /plans/{planId}`; direct invocation with `{action: "create", idempotencyKey, plan}`,
  * `{action: "list", limit?, cursor?}`, `{action: "get" | "cancel", planId}`. The request rules are the shell's
  * (base/middleware/routed-function.ts); bad input is VALIDATION_FAILED naming each field, and nothing is sent to the broker.

@@ -1,6 +1,6 @@
 /**
  * The Plans function's routes and direct payload (docs/plans.md): what its code reads (function.ts) and its
- * definition (functions/manifest/plans.ts) lists.
+ * definition (functions/plans/definition.ts) lists.
  */
 import { ORDER_ROUTE_THROTTLE, ownRoute as route } from '../base/definition/routes.js';
 import type { FunctionSurface } from '../base/definition/types.js';

@@ -1,5 +1,5 @@
 /**
- * The Strategies function (functions/manifest/strategies.ts): `POST /strategies` (Idempotency-Key required),
+ * The Strategies function (functions/signals/definitions.ts): `POST /strategies` (Idempotency-Key required),
  * `GET /strategies`, `GET /strategies/{strategyId}`, `DELETE /strategies/{strategyId}`,
  * `POST /strategies/{strategyId}/token`; direct invocation with `{action: "create", idempotencyKey, strategy}`,
  * `{action: "list"}`, `{action: "get" | "delete" | "rotate", strategyId}`. Nothing here reaches the broker.

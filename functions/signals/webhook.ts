@@ -1,5 +1,5 @@
 /**
- * The signal webhook, `POST /signals/{token}` (functions/manifest/strategies.ts): the only unsigned route besides
+ * The signal webhook, `POST /signals/{token}` (functions/signals/definitions.ts): the only unsigned route besides
  * the OAuth callback. Nothing here is sent to the broker, and the order stack is not imported (a small bundle, a
  * short cold start: the answer comes well within TradingView's 3 seconds). In order:
  *

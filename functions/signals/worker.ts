@@ -1,5 +1,5 @@
 /**
- * The signal worker (functions/manifest/strategies.ts SIGNAL_WORKER), started two ways:
+ * The signal worker (functions/signals/definitions.ts SIGNAL_WORKER), started two ways:
  *
  * - by the signal queue: one SQS message per invocation (batch size 1, partial batch failures reported), each
  *   `{signalId, strategyId}` (base/schemas/signals.ts SignalMessage);

@@ -16,7 +16,8 @@ import { Construct } from 'constructs';
 
 import type { AnyOperation } from '../../functions/base/contract/operation.js';
 import { EVENT_SOURCE } from '../../functions/base/schemas/events.js';
-import { DEFAULT_WATCHER_SCHEDULE, EVENT_FORWARDER, GTT_WATCHER } from '../../functions/manifest/background.js';
+import { EVENT_FORWARDER } from '../../functions/events/forwarder/definition.js';
+import { DEFAULT_WATCHER_SCHEDULE, GTT_WATCHER } from '../../functions/events/watcher/definition.js';
 import { addEventDashboard } from './dashboard.js';
 import type { GatewayFunction } from './gateway-function.js';
 import { addManifestFunction, type FunctionWiring } from './manifest-function.js';

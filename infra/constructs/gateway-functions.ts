@@ -7,8 +7,8 @@
  */
 import { CfnOutput, type Stack } from 'aws-cdk-lib';
 
+import { KILL_SWITCH } from '../../functions/controls/definition.js';
 import { type FunctionDefinition, FUNCTIONS } from '../../functions/manifest/index.js';
-import { KILL_SWITCH } from '../../functions/manifest/kill-switch.js';
 import type { GatewayFunction } from './gateway-function.js';
 import { sessionSecretWrite } from './grants.js';
 import { addManifestFunction, type FunctionWiring, isDeployed } from './manifest-function.js';

@@ -1,5 +1,5 @@
 /**
- * The session lifecycle in the stack, built from the manifest's session functions (functions/manifest/session.ts)
+ * The session lifecycle in the stack, built from the manifest's session functions (functions/session/definitions.ts)
  * through infra/constructs/manifest-function.ts: the OAuth function on its two routes (the callback is the one
  * route without IAM auth), the optional TOTP renewal, the health check and the end-of-day logout on EventBridge
  * Scheduler in India time; their secrets (each readable only by its function), the OAuth state table and the
@@ -14,7 +14,7 @@ import { Construct } from 'constructs';
 
 import { SERVICE_NAME } from '../../functions/base/schemas/names.js';
 import { type FunctionDefinition, FUNCTIONS, scheduleOf } from '../../functions/manifest/index.js';
-import { END_OF_DAY_LOGOUT_CRON, SESSION_HEALTH } from '../../functions/manifest/session.js';
+import { END_OF_DAY_LOGOUT_CRON, SESSION_HEALTH } from '../../functions/session/definitions.js';
 import { accountOf, metricNamespaceOf } from '../settings/accounts.js';
 import type { GatewayFunction } from './gateway-function.js';
 import { addManifestFunction, type FunctionWiring, isDeployed } from './manifest-function.js';

@@ -8,7 +8,7 @@ import { Duration, type Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 
-import { SIGNAL_WORKER } from '../../functions/manifest/strategies.js';
+import { SIGNAL_WORKER } from '../../functions/signals/definitions.js';
 
 /** A signal is delivered this many times before it goes to the dead-letter queue. */
 export const SIGNAL_MAX_RECEIVES = 3;

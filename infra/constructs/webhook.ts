@@ -16,8 +16,8 @@ import type { Construct } from 'constructs';
 
 import type { DetailType } from '../../functions/base/schemas/event-types.js';
 import { EVENT_SOURCE } from '../../functions/base/schemas/events.js';
+import { NOTIFY_FORMATTER } from '../../functions/events/definitions.js';
 import { NOTIFICATION_DETAIL_TYPE, NOTIFICATION_SOURCE } from '../../functions/events/notification.js';
-import { NOTIFY_FORMATTER } from '../../functions/manifest/background.js';
 import { notifyFormatOf, type WebhookFormat } from '../settings/webhook-format.js';
 import type { GatewayFunction } from './gateway-function.js';
 import { addManifestFunction, type FunctionWiring } from './manifest-function.js';

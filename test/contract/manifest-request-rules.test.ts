@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { FunctionEntry, Route } from '../../functions/base/definition/types.js';
 import { FUNCTIONS, ROUTES } from '../../functions/manifest/index.js';
-import { EXAMPLE_STRATEGY } from '../../functions/manifest/strategies.js';
+import { EXAMPLE_STRATEGY } from '../../functions/signals/routes.js';
 import { lambdaContext } from '../../local/lambda-context.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { emulatorControl } from '../support/emulator-control.js';

@@ -7,7 +7,7 @@ import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { SESSION_FUNCTIONS } from '../../functions/manifest/session.js';
+import { SESSION_FUNCTIONS } from '../../functions/session/definitions.js';
 import { buildApp } from '../../infra/stacks/app.js';
 
 // The watcher (events-default.test.ts) is left out: these tests count the session functions' schedules and roles,

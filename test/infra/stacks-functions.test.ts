@@ -6,11 +6,11 @@
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 
-import { EVENTS_HISTORY } from '../../functions/manifest/events-history.js';
+import { KILL_SWITCH } from '../../functions/controls/definition.js';
+import { EVENTS_HISTORY } from '../../functions/events/definitions.js';
 import { OPERATIONS } from '../../functions/manifest/index.js';
-import { KILL_SWITCH } from '../../functions/manifest/kill-switch.js';
-import { PLANS } from '../../functions/manifest/plans.js';
-import { SIGNAL_WEBHOOK, STRATEGIES } from '../../functions/manifest/strategies.js';
+import { PLANS } from '../../functions/plans/definition.js';
+import { SIGNAL_WEBHOOK, STRATEGIES } from '../../functions/signals/definitions.js';
 import { ORDER_ROUTE_THROTTLE } from '../../infra/constructs/api.js';
 import { built, gateway, SESSION, synth, useDefaultStacks, workflow } from '../support/stacks-template.js';
 

@@ -2,7 +2,7 @@
  * The deployed NotifyFormatter (functions/events/notify-formatter.ts) with the real EventBridge client against the
  * local PutEvents endpoint: it puts the chat body of the event it was given on the bus as a Notification of its own
  * source (what the stack's second rule hands to the API destination as `$.detail`), the same body the local
- * forwarder POSTs, and throws when the bus refuses it so Lambda retries.
+ * forwarder POSTs, and fails with the shell's named error when the bus refuses it so Lambda retries.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -55,7 +55,19 @@ describe('NotifyFormatter', () => {
       env: { EVENT_BUS_NAME: 'gtt', NOTIFY_FORMAT: 'slack' },
     });
     bus.refuseNext(1);
-    await expect(handler(triggered)).rejects.toThrow(/the bus refused the notification: InternalFailure/);
+    // The shell's named error of an asynchronous invocation: Lambda retries it, the operator reads the cause.
+    const failure = await handler(triggered).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).name).toBe('InternalError');
+    expect(JSON.parse((failure as Error).message)).toEqual({
+      error: expect.objectContaining({
+        code: 'INTERNAL_ERROR',
+        message: expect.stringMatching(/the bus refused the notification: InternalFailure/),
+      }),
+    });
     expect(bus.events).toEqual([]);
     expect(() => createNotifyFormatter({ env: { EVENT_BUS_NAME: 'gtt', NOTIFY_FORMAT: 'raw' } })).toThrow(
       /NOTIFY_FORMAT must be slack or telegram/,

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { clearInstrumentCache } from '../../functions/base/broker/instruments.js';
 import type { SignalMessage, SignalRecord } from '../../functions/base/schemas/signals.js';
-import { SIGNAL_SWEEP } from '../../functions/manifest/strategies.js';
+import { SIGNAL_SWEEP } from '../../functions/signals/definitions.js';
 import { signalEvent } from '../../functions/signals/events.js';
 import { type SignalQueue, sqsQueue } from '../../functions/signals/queue.js';
 import { SignalStore } from '../../functions/signals/store.js';

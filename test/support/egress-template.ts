@@ -15,7 +15,7 @@ import type { GatewayStack } from '../../infra/stacks/gateway-stack.js';
 
 /** OAuthCallback and SessionHealth (SessionRenewal only with -c sessionRenewal=totp), and the GttWatcher. */
 export const DEFAULT_SESSION_FUNCTIONS = 3;
-/** The kill switch (functions/manifest/kill-switch.ts). */
+/** The kill switch (functions/controls/definition.ts). */
 export const KILL_SWITCH_FUNCTIONS = 1;
 /**
  * The outbox's EventForwarder, the events history (GET /events) and the plans; the strategies, the signal webhook

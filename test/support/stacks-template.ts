@@ -7,7 +7,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll } from 'vitest';
 
-import { SESSION_FUNCTIONS } from '../../functions/manifest/session.js';
+import { SESSION_FUNCTIONS } from '../../functions/session/definitions.js';
 import { buildApp } from '../../infra/stacks/app.js';
 
 /** OAuthCallback and SessionHealth; SessionRenewal only with -c sessionRenewal=totp. */

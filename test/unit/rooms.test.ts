@@ -1,8 +1,8 @@
 /**
  * Architecture: the rooms of functions/ and what each may import (functions/README.md, docs/architecture.md). The
  * shared base below everything, the order core above it, then the features, each using the base and the order core
- * and never another feature's insides (only the files a feature offers, its face); the manifest (every function's
- * definition, naming its factory) and the handlers on top. The Lambda code never reaches into the local runner, the
+ * and never another feature's insides (only the files a feature offers, its face); the manifest (the list of every
+ * function's definition, each in its room) and the handlers on top. The Lambda code never reaches into the local runner, the
  * emulator, the infrastructure, the benchmarks or the tests.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -35,7 +35,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'base/middleware': ['base/schemas', 'base/contract', 'base/runtime', 'base/definition'],
   orders: BASE,
   ...Object.fromEntries(FEATURES.map((feature) => [feature, [...BASE, 'orders']])),
-  // Every function's definition names its real factory: the manifest sits above the features it lists.
+  // The manifest lists the definitions the features hold (each naming its real factory): it sits above them.
   manifest: [...BASE, 'orders', ...FEATURES],
   handlers: [...BASE, 'orders', ...FEATURES, 'manifest'],
 };

@@ -144,7 +144,7 @@ export type MemoryClass = 'order' | 'standard' | 'background';
 
 /**
  * How the handler entry file `functions/handlers/<id>.ts` is written (generated: `npm run handlers`). An operation
- * function binds its operation to the gateway stack with the factories its entry needs (manifest/operations.ts); any
+ * function binds its operation to the gateway stack with the factories its entry needs (orders/definitions.ts); any
  * other calls its definition's `create` with the function set's logger, imported from `from` (the module that exports
  * it under its own name; test/unit/handler-files.test.ts checks that it is that very function).
  */

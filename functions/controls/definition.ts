@@ -1,8 +1,8 @@
-/** The kill switch's definition (functions/controls/kill-switch.ts, docs/compliance.md). */
+/** The kill switch's definition (kill-switch.ts, docs/compliance.md). */
 import { ORDER_ACTOR_ENV } from '../base/definition/routes.js';
 import type { FunctionDefinition } from '../base/definition/types.js';
-import { createKillSwitch } from '../controls/kill-switch.js';
-import { KILL_SWITCH_ROUTES } from '../controls/kill-switch-routes.js';
+import { createKillSwitch } from './kill-switch.js';
+import { KILL_SWITCH_ROUTES } from './kill-switch-routes.js';
 
 /** Long enough to sweep a few hundred orders at 8 a second (an HTTP caller's answer ends at API Gateway's 30 s). */
 export const KILL_SWITCH_TIMEOUT_SECONDS = 90;

@@ -1,10 +1,8 @@
-/** The Plans function's definition (functions/plans/, docs/plans.md); its routes are functions/plans/routes.ts. */
+/** The Plans function's definition (function.ts, docs/plans.md); its routes are routes.ts. */
 import { ORDER_ACTOR_ENV } from '../base/definition/routes.js';
 import type { FunctionDefinition } from '../base/definition/types.js';
-import { createPlansFunction } from '../plans/function.js';
-import { PLANS_ROUTES } from '../plans/routes.js';
-
-export { EXAMPLE_PLAN, EXAMPLE_PLAN_ID } from '../plans/routes.js';
+import { createPlansFunction } from './function.js';
+import { PLANS_ROUTES } from './routes.js';
 
 /** Bracket and trailing-stop plans, held by the gateway and carried out by the watcher (functions/plans/). */
 export const PLANS: FunctionDefinition = {

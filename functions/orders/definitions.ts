@@ -1,23 +1,18 @@
 /**
- * The definitions of the operation table's functions (functions/orders/operations.ts): one function per broker operation,
+ * The definitions of the operation table's functions (operations.ts): one function per broker operation,
  * its route, environment, grants, notes, alarms, bundle and factory derived from the entry's own flags, so an
  * operation is one definition. Its factory binds the operation to the shared gateway stack with exactly the
- * factories its entry needs (`GATEWAY_BINDINGS`), as its generated handler file does (handler-files.ts).
+ * factories its entry needs (`GATEWAY_BINDINGS`), as its generated handler file does (manifest/handler-files.ts).
  */
 import * as z from 'zod';
 
 import { type AnyOperation, changesAnOrder, usesTradingControls } from '../base/contract/operation.js';
 import { ORDER_ROUTE_THROTTLE } from '../base/definition/routes.js';
 import type { FunctionDefinition, FunctionEntry, Grant, Route } from '../base/definition/types.js';
-import { createOutboxEvents } from '../orders/events/outbox-events.js';
-import {
-  createGatewayStack,
-  dynamoLeases,
-  dynamoOrderCopy,
-  type GatewayOptions,
-} from '../orders/gateway/gateway-handler.js';
-import { dynamoInstrumentCopy } from '../orders/instruments/copy.js';
-import { dynamoIdempotency } from '../orders/journal-factory.js';
+import { createOutboxEvents } from './events/outbox-events.js';
+import { createGatewayStack, dynamoLeases, dynamoOrderCopy, type GatewayOptions } from './gateway/gateway-handler.js';
+import { dynamoInstrumentCopy } from './instruments/copy.js';
+import { dynamoIdempotency } from './journal-factory.js';
 import {
   cancelGttOrder,
   clientDetails,
@@ -33,8 +28,8 @@ import {
   patchOcoOrder,
   placeGttOrder,
   placeOcoOrder,
-} from '../orders/operations.js';
-import { dynamoTradingControls } from '../orders/safety/trading-controls.js';
+} from './operations.js';
+import { dynamoTradingControls } from './safety/trading-controls.js';
 
 /**
  * The factories an operation's gateway stack may be given, each only where its entry needs it, so the other bundles
@@ -42,7 +37,7 @@ import { dynamoTradingControls } from '../orders/safety/trading-controls.js';
  * event producer where it has a lifecycle event (a deployed order function queues its events in the outbox,
  * orders/events/outbox-events.ts), the trading controls where it writes orders, the leases where it changes an order, the
  * watcher's copy where it reads one, the instruments' copy where it checks an order. `name` and `from` are how the
- * handler file imports it.
+ * handler file imports it (relative to functions/handlers/).
  */
 export const GATEWAY_BINDINGS = [
   {

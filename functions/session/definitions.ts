@@ -4,13 +4,11 @@
  */
 import type { FunctionDefinition, FunctionEntry, FunctionNotes } from '../base/definition/types.js';
 import type { EnvKey } from '../base/runtime/env.js';
-import { createEndOfDayLogout } from '../session/end-of-day.js';
-import { createSessionHealthCheck } from '../session/health.js';
-import { createOAuthHandler } from '../session/oauth.js';
-import { OAUTH_ROUTES, SESSION_HEALTH_ROUTES } from '../session/routes.js';
-import { createSessionRenewal } from '../session/totp-login.js';
-
-export { CALLBACK_ROUTE_THROTTLE } from '../session/routes.js';
+import { createEndOfDayLogout } from './end-of-day.js';
+import { createSessionHealthCheck } from './health.js';
+import { createOAuthHandler } from './oauth.js';
+import { OAUTH_ROUTES, SESSION_HEALTH_ROUTES } from './routes.js';
+import { createSessionRenewal } from './totp-login.js';
 
 /** NSE's equity and F&O sessions end at 15:30 India time; MCX trades until 23:30 (then -c endOfDayLogout=cron(...)). */
 export const END_OF_DAY_LOGOUT_CRON = 'cron(0 16 ? * MON-FRI *)';

@@ -1,12 +1,10 @@
-/** The definitions of the Strategies function, the signal webhook and the signal worker (functions/signals/, docs/signals.md). */
+/** The definitions of the Strategies function, the signal webhook and the signal worker (docs/signals.md). */
 import { ORDER_ACTOR_ENV } from '../base/definition/routes.js';
 import type { FunctionDefinition } from '../base/definition/types.js';
-import { SIGNAL_WEBHOOK_ROUTES, STRATEGIES_ROUTES } from '../signals/routes.js';
-import { createStrategiesFunction } from '../signals/strategies.js';
-import { createSignalWebhook } from '../signals/webhook.js';
-import { createSignalWorker } from '../signals/worker.js';
-
-export { EXAMPLE_SIGNAL_TOKEN, EXAMPLE_STRATEGY, EXAMPLE_STRATEGY_ID } from '../signals/routes.js';
+import { SIGNAL_WEBHOOK_ROUTES, STRATEGIES_ROUTES } from './routes.js';
+import { createStrategiesFunction } from './strategies.js';
+import { createSignalWebhook } from './webhook.js';
+import { createSignalWorker } from './worker.js';
 
 export const STRATEGIES: FunctionDefinition = {
   ...STRATEGIES_ROUTES,
