@@ -1,21 +1,13 @@
 /** The routes of the OAuth function and of the session health check: what oauth.ts and health.ts read. */
+import { ownRoute } from '../base/definition/routes.js';
 import type { FunctionSurface, Route } from '../base/definition/types.js';
 import { oauthCallbackResult, oauthStartResult, sessionStatusResult } from '../base/schemas/session.js';
 
 /** The callback is hit by one browser once a morning: keep it far below anything abusive. */
 export const CALLBACK_ROUTE_THROTTLE = { rateLimit: 2, burstLimit: 5 } as const;
 
-const sessionRoute = (
-  r: Omit<Route, 'query' | 'pathParams' | 'body' | 'successStatus' | 'dryRun' | 'example'> & Partial<Route>,
-): Route => ({
-  query: [],
-  pathParams: {},
-  body: false,
-  successStatus: 200,
-  dryRun: false,
-  example: {},
-  ...r,
-});
+/** A session route: the defaults of a function's own route, with its auth always said (the browser's are `none`). */
+const sessionRoute = (r: Parameters<typeof ownRoute>[0] & Pick<Route, 'auth'>): Route => ownRoute(r);
 
 export const OAUTH_ROUTES: FunctionSurface = {
   name: 'OAuthCallback',
