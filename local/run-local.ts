@@ -5,18 +5,15 @@
  * API in front of the real handlers. Used by `npm start`, the end-to-end tests and the benchmarks.
  */
 
-import type { Logger } from '@aws-lambda-powertools/logger';
-
 import { type RunningEmulator, startEmulator } from '../emulator/server.js';
-import type { EmulatorDialect } from '../emulator/wire/dialect.js';
-import type { FunctionDefinition, FunctionEntry } from '../functions/base/definition/types.js';
+import type { FunctionEntry } from '../functions/base/definition/types.js';
 import type { GatewaySettings } from '../functions/base/runtime/config.js';
 import { environmentOf } from '../functions/base/runtime/env.js';
 import { memo } from '../functions/base/schemas/values.js';
 import { EVENT_FORWARDER } from '../functions/events/forwarder/definition.js';
-import { createEventForwarder, type ForwarderOptions } from '../functions/events/forwarder/function.js';
+import { createEventForwarder } from '../functions/events/forwarder/function.js';
 import { GTT_WATCHER } from '../functions/events/watcher/definition.js';
-import { createGttWatcher, type WatcherOptions } from '../functions/events/watcher/function.js';
+import { createGttWatcher } from '../functions/events/watcher/function.js';
 import type { WatcherRun } from '../functions/events/watcher/watcher.js';
 import { FUNCTIONS, routesOf, scheduleOf } from '../functions/manifest/index.js';
 import { buildOpenApiDocument } from '../functions/manifest/openapi.js';
@@ -32,19 +29,13 @@ import {
   type LocalDynamo,
   startLocalDynamo,
 } from './dynamodb.js';
-import {
-  type DeadLetter,
-  type DeliveredEvent,
-  type LocalEventBridge,
-  type LocalEventBridgeOptions,
-  startLocalEventBridge,
-} from './eventbridge.js';
+import { type LocalEventBridge, startLocalEventBridge } from './eventbridge.js';
 import { environmentFor, type LocalEnvironment, localFunctions, ownFunctionLogger } from './functions.js';
 import { type LocalApi, type LocalHandler, startLocalApi } from './http-api.js';
 import { lambdaContext } from './lambda-context.js';
 import { LOCAL_RUN_PREFIX, repeat, scheduledRoutes } from './schedules.js';
 import { type LocalSecretsManager, startLocalSecretsManager } from './secrets-manager.js';
-import { type LocalQueue, type LocalSignalOptions, localSignalWorker, startSignalQueue } from './sqs.js';
+import { type LocalQueue, localSignalWorker, startSignalQueue } from './sqs.js';
 
 export { ownFunctionLogger } from './functions.js';
 export { LOCAL_RUN_PREFIX } from './schedules.js';
@@ -54,61 +45,9 @@ export const LOCAL_OAUTH_APP_SECRET_ID = 'gtt-gateway/oauth-app';
 export const LOCAL_LOGIN_SECRET_ID = 'gtt-gateway/login';
 export const LOCAL_EVENT_BUS = 'gtt-gateway';
 
-export interface LocalStackOptions {
-  /** The signal worker here: an actor of its own (tests), the wait before a failed message is delivered again. */
-  signals?: LocalSignalOptions;
-  /** A broker preset (functions/base/broker/presets.ts) on the emulator's address; default `emulator`. */
-  broker?: string;
-  /** Classic deployment: the scheduled TOTP login (QuickAuth), jKey sessions. */
-  sessionRenewal?: boolean;
-  /** The emulator's login pages pass `state` through (default: `code` only, as the live brokers). */
-  echoOAuthState?: boolean;
-  /** The emulator takes orders for any symbol (default: only its shipped list, emulator/state/symbols.ts). */
-  acceptAnySymbol?: boolean;
-  /** The dialect the emulator's GTT replies are in (emulator/wire/dialect.ts); default `noren`. */
-  dialect?: EmulatorDialect;
-  apiPort?: number;
-  emulatorPort?: number;
-  token?: string;
-  /** Broker request timeout for the handlers (ms). */
-  brokerTimeoutMs?: number;
-  secretMaxAgeSeconds?: number;
-  /** Extra settings by environment name (guardrails, the idempotency key rule, ...). */
-  settings?: GatewaySettings;
-  /** Tests: variables by name for one function of the manifest only (`{CancelGTTOrder: {...}}`). */
-  overrides?: Readonly<Record<string, GatewaySettings>>;
-  /**
-   * false: no trading controls table for the functions (no order-rate governor, no kill switch): the benchmark of
-   * the gateway's own overhead, which sends far more than 8 orders a second. Default on, as every deployment.
-   */
-  governor?: boolean;
-  /** Tests: the logger every function writes to (`{ logger }`), to read what they log. */
-  gateway?: { logger?: Logger };
-  /**
-   * The function set, every function from its definition; default the manifest's (functions/manifest/index.ts).
-   * A test adds a definition of its own here without touching the manifest.
-   */
-  functions?: readonly FunctionDefinition[];
-  /** POST every event to this URL as the stack's API destination would (NOTIFY_WEBHOOK_URL of npm start). */
-  webhookUrl?: string;
-  /** What the webhook gets (npm start's webhook format and NOTIFY_ON); default every event as the envelope. */
-  notify?: LocalEventBridgeOptions['notify'];
-  onEvent?: (event: DeliveredEvent) => void;
-  onDeliveryProblem?: (message: string) => void;
-  /** The webhook's local dead-letter file (one JSON line per event it never took), and who hears of each. */
-  deadLetterFile?: string;
-  onDeadLetter?: (letter: DeadLetter, file?: string) => void;
-  /** Run the watcher every this many ms (npm start --watch-interval); absent: only when `watch()` is called. */
-  watchIntervalMs?: number;
-  onWatcherError?: (error: unknown) => void;
-  /** Run the SignalWorker's sweep every this many ms (npm start: its schedule's minute); absent: on request only. */
-  sweepIntervalMs?: number;
-  onSweepError?: (error: unknown) => void;
-  /** Test hooks of the watcher (e.g. a publisher that refuses events). */
-  watcher?: Omit<WatcherOptions, 'env' | 'logger'>;
-  /** Test hooks of the EventForwarder (e.g. a publisher that refuses events), and its deliveries per record. */
-  forwarder?: Omit<ForwarderOptions, 'env' | 'logger'> & { maxAttempts?: number };
-}
+import type { LocalStackOptions } from './stack-options.js';
+
+export type { LocalStackOptions };
 
 export interface LocalStack {
   api: LocalApi;
