@@ -13,6 +13,7 @@
  * unless it fixes one) must be in every alert.
  */
 import type { FieldProblem } from '../base/contract/errors.js';
+import { MAX_PAYLOAD_DEPTH, nestedDeeperThan } from '../base/contract/gateway-request.js';
 import type { Alert, SignalSource, Strategy } from '../base/schemas/signals.js';
 import { isRecord } from '../base/schemas/values.js';
 
@@ -148,6 +149,8 @@ export const readAlerts = (strategy: Pick<Strategy, 'action' | 'source'>, text: 
   } catch {
     return { problems: [{ field: '(body)', message: 'is not JSON' }], expected };
   }
+  if (nestedDeeperThan(value))
+    return { problems: [{ field: '(body)', message: `is nested deeper than ${MAX_PAYLOAD_DEPTH} levels` }], expected };
   const problems: Problems = [];
   let alerts: Alert[];
   if (strategy.source === 'chartink') alerts = chartink(value, problems);

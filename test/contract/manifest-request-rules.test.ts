@@ -176,6 +176,21 @@ describe.each(cases)('%s', (_name, fn, route) => {
     expect(notJson.body.error?.code).toBe('VALIDATION_FAILED');
   });
 
+  it.runIf(route.body)('a body nested thousands of levels deep is refused by name (400, never 500)', async () => {
+    for (const depth of [1_000, 3_000, 20_000]) {
+      const deep = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+      const headers: Record<string, string> = route.idempotencyKey
+        ? { 'idempotency-key': `contract-deep-${depth}-${route.operationId}` }
+        : {};
+      const reply = await nothingDone(() =>
+        http(fn, route, { headers, body: undefined, base64: Buffer.from(`{"zz":${deep}}`) }),
+      );
+      // The signal webhook takes bodies of 8 KiB at most: deeper nesting is over its size limit before it is read.
+      if (depth > 1_000 && reply.status === 413) expect(reply.body.error?.code).toBe('PAYLOAD_TOO_LARGE');
+      else expectRefused(reply, '(body)');
+    }
+  });
+
   it.runIf(!route.body && route.method !== 'GET')(
     'a body where none is taken is refused; nothing is done',
     async () => {

@@ -69,6 +69,32 @@ const checkEnvelope = (event: Record<string, unknown>): void => {
 
 const invalid = (message: string, details?: readonly FieldProblem[]) => new ValidationFailedError(message, { details });
 
+/** The deepest nesting a body or direct payload may have: every input of the set is a few levels deep. */
+export const MAX_PAYLOAD_DEPTH = 32;
+
+/**
+ * Whether a parsed body or payload is nested deeper than `max`, found before anything hashes, validates or logs it
+ * (each of those walks it recursively, and thousands of levels overflow the stack). Walked with a stack of its own,
+ * never by recursion.
+ */
+export const nestedDeeperThan = (value: unknown, max = MAX_PAYLOAD_DEPTH): boolean => {
+  const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  while (pending.length > 0) {
+    const next = pending.pop()!;
+    if (typeof next.value !== 'object' || next.value === null) continue;
+    if (next.depth >= max) return true;
+    for (const child of Object.values(next.value)) pending.push({ value: child, depth: next.depth + 1 });
+  }
+  return false;
+};
+
+const checkDepth = (value: unknown, field: string): void => {
+  if (nestedDeeperThan(value))
+    throw invalid(`The ${field} is nested deeper than ${MAX_PAYLOAD_DEPTH} levels; nothing was sent.`, [
+      { field: `(${field})`, message: `nested deeper than ${MAX_PAYLOAD_DEPTH} levels` },
+    ]);
+};
+
 /**
  * What the request rules need to know of a route: the operation table's entries are one (their `kind` decides the
  * dry run), the manifest's routes another (functions/base/definition/types.ts: `dryRun` says it).
@@ -227,6 +253,7 @@ const fromHttp = (operation: RequestSpec, event: APIGatewayProxyEventV2): Gatewa
       throw invalid('The request body is not valid JSON.');
     }
     if (!isRecord(json)) throw invalid('The request body must be a JSON object.');
+    checkDepth(json, 'body');
     payload = json;
   }
   for (const [param, field] of Object.entries(operation.pathParams ?? {})) {
@@ -273,6 +300,7 @@ export const readDirectRequest = (event: unknown): GatewayRequest => {
   if (event !== undefined && event !== null && !isRecord(event)) {
     throw invalid('A direct invocation payload must be a JSON object.');
   }
+  checkDepth(event, 'payload');
   if (event && isEventBridgeEvent(event)) checkEnvelope(event);
   const raw = event && isEventBridgeEvent(event) ? event.detail : event;
   if (raw !== undefined && raw !== null && !isRecord(raw))
