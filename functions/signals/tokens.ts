@@ -30,3 +30,24 @@ export const newSignalId = (): string => `sg${randomBytes(12).toString('hex')}`;
 
 /** The webhook's path for a token (the route `POST /signals/{token}`). */
 export const webhookPath = (token: string): string => `/signals/${token}`;
+
+/** The shortest piece of a token that is masked wherever it appears (a URL cut short still carries most of it). */
+const TOKEN_PIECE = 12;
+/** Any URL of the signal route (`…/signals/<token>`), whole or cut short. */
+const SIGNAL_URL = /(\/signals\/)[^\s"'<>?#/\\]*/gi;
+
+/**
+ * An alert's text with no part of the webhook token left in it: every URL of the signal route, the token, and any
+ * run of TOKEN_PIECE or more of its characters (ChartInk's own `webhook_url` field, a URL pasted into a message)
+ * masked before anything stores, parses or logs the text.
+ */
+export const withoutToken = (text: string, token: string, mask: string): string => {
+  let out = text.replace(SIGNAL_URL, `$1${mask}`);
+  if (token.length < TOKEN_PIECE) return out;
+  for (let size = token.length; size >= TOKEN_PIECE; size--)
+    for (let start = 0; start + size <= token.length; start++) {
+      const piece = token.slice(start, start + size);
+      if (out.includes(piece)) out = out.split(piece).join(mask);
+    }
+  return out;
+};

@@ -42,7 +42,7 @@ import {
   ValidationFailedError,
 } from '../base/contract/errors.js';
 import { isHttpApiEvent, readGatewayRequest } from '../base/contract/gateway-request.js';
-import { redactText } from '../base/contract/redact.js';
+import { REDACTED, redactText } from '../base/contract/redact.js';
 import { functionShell } from '../base/middleware/function-shell.js';
 import { routeName } from '../base/middleware/routed-request.js';
 import { parseConfig } from '../base/runtime/config.js';
@@ -57,7 +57,7 @@ import { type SignalQueue, sqsQueue } from './queue.js';
 import { SIGNAL_WEBHOOK_ROUTES } from './routes.js';
 import { StrategyCache } from './strategy-cache.js';
 import { StrategyStore } from './strategy-store.js';
-import { newSignalId, sha256Hex, TOKEN, tokenHash } from './tokens.js';
+import { newSignalId, sha256Hex, TOKEN, tokenHash, withoutToken } from './tokens.js';
 
 /**
  * 8 KiB: TradingView's alert messages and ChartInk's bodies are a few hundred bytes; 8 KiB holds a generic array of
@@ -151,8 +151,9 @@ export const createSignalWebhook = (options: WebhookOptions = {}) => {
         `${routeName(ROUTE)} takes no Idempotency-Key: the same alert twice is matched on its id or body; nothing was recorded.`,
         { details: [{ field: 'Idempotency-Key', message: 'not taken here' }] },
       );
-    const text = bodyText(event);
     const token = event.pathParameters?.token ?? /^\/signals\/([^/]+)$/.exec(event.rawPath ?? '')?.[1] ?? '';
+    // No part of the token is stored, parsed or logged, whatever field of the alert carries it.
+    const text = withoutToken(bodyText(event), token, REDACTED);
     const { strategies, intake } = parts();
     // A token of the wrong shape is hashed and looked up like any other: its answer takes the same path and time.
     const hash = tokenHash(TOKEN.test(token) ? token : `!${token}`);

@@ -306,6 +306,61 @@ describe('what the webhook logs', () => {
     expect(text).not.toContain('B'.repeat(43));
     expect(text).not.toContain('n'.repeat(300));
   });
+
+  it("no part of the token is stored or logged, whatever field carries it (ChartInk's webhook_url)", async () => {
+    const { webhookUrl } = await strategy({
+      source: 'chartink',
+      action: {
+        kind: 'gtt',
+        order: { exch: 'NSE', prd: 'C', qty: 1, trantype: 'B' },
+        trigger: { offset: '0' },
+        price: { offset: '0' },
+      },
+    });
+    const token = webhookUrl.split('/').pop()!;
+    const captured = captureLogger();
+    const webhook = createSignalWebhook({ env: stack.config as Record<string, string>, logger: captured.logger });
+    // ChartInk sends its own webhook_url first; a trader may paste the URL, or most of the token, anywhere else.
+    const body = JSON.stringify({
+      webhook_url: webhookUrl,
+      stocks: 'SBIN',
+      trigger_prices: '800.5',
+      triggered_at: '2:34 pm',
+      scan_name: `copied ${token.slice(0, 37)}`,
+      scan_url: 'breakouts',
+      alert_name: `see ${webhookUrl.slice(0, -6)}`,
+    });
+    const reply = (await webhook(
+      {
+        version: '2.0',
+        routeKey: 'POST /signals/{token}',
+        rawPath: `/signals/${token}`,
+        rawQueryString: '',
+        headers: { 'content-type': 'application/json' },
+        pathParameters: { token },
+        requestContext: {
+          domainName: 'test.local',
+          http: { method: 'POST', path: `/signals/${token}`, sourceIp: '127.0.0.1' },
+          routeKey: 'POST /signals/{token}',
+          stage: '$default',
+        },
+        body,
+        isBase64Encoded: false,
+      },
+      lambdaContext('SignalWebhook'),
+    )) as { statusCode: number; body: string };
+    expect(reply.statusCode, reply.body).toBe(202);
+    const { signalId } = JSON.parse(reply.body) as { signalId: string };
+    await settled();
+    const stored = acted.find((s) => s.signalId === signalId);
+    expect(stored?.alerts).toEqual([{ ticker: 'SBIN', price: '800.5' }]);
+    const seen = [captured.lines.join('\n'), JSON.stringify(stored)];
+    expect(seen[0]).toContain('signal received');
+    expect(stored?.preview).toContain('/signals/<redacted>');
+    // Not one run of 8 of the token's characters anywhere.
+    for (const text of seen)
+      for (let i = 0; i + 8 <= token.length; i++) expect(text).not.toContain(token.slice(i, i + 8));
+  });
 });
 
 describe('the command line', () => {
