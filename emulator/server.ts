@@ -95,6 +95,12 @@ export const startEmulator = async (options: StartOptions = {}): Promise<Running
       send(res, reply);
     });
   });
+  // An idle keep-alive connection is kept as long as nginx's default (75 s), not Node's 5 s: a client reusing a socket
+  // the server is just closing sees ECONNRESET on a write that may have arrived, and under load (an event loop late by
+  // a second) Node's own Keep-Alive hint does not save it. The brokers sit behind such proxies; close() still ends
+  // every connection at once.
+  server.keepAliveTimeout = 75_000;
+  server.headersTimeout = 80_000;
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
