@@ -76,6 +76,35 @@ const post = (url: string, body: string, contentType = 'application/json') =>
 const TV = (extra: Record<string, unknown> = {}) =>
   JSON.stringify({ action: 'BUY', ticker: 'INFY', exchange: 'NSE', price: 1500, ...extra });
 
+/** A ChartInk strategy: ChartInk sends no side, so the strategy names it. */
+const CHARTINK = {
+  source: 'chartink',
+  action: {
+    kind: 'gtt',
+    order: { exch: 'NSE', prd: 'C', qty: 1, trantype: 'B' },
+    trigger: { offset: '0' },
+    price: { offset: '0' },
+  },
+};
+
+/** The API's payload v2 event of an alert posted to the webhook with `token` in its path. */
+const webhookEvent = (token: string, body: string, contentType = 'text/plain') => ({
+  version: '2.0',
+  routeKey: 'POST /signals/{token}',
+  rawPath: `/signals/${token}`,
+  rawQueryString: '',
+  headers: { 'content-type': contentType },
+  pathParameters: { token },
+  requestContext: {
+    domainName: 'test.local',
+    http: { method: 'POST', path: `/signals/${token}`, sourceIp: '127.0.0.1' },
+    routeKey: 'POST /signals/{token}',
+    stage: '$default',
+  },
+  body,
+  isBase64Encoded: false,
+});
+
 const settled = async () => {
   await stack.signalQueue.drained();
   await stack.eventsForwarded();
@@ -211,15 +240,7 @@ describe('the webhook', () => {
   });
 
   it("reads ChartInk's body as one alert per stock", async () => {
-    const { webhookUrl } = await strategy({
-      source: 'chartink',
-      action: {
-        kind: 'gtt',
-        order: { exch: 'NSE', prd: 'C', qty: 1, trantype: 'B' },
-        trigger: { offset: '0' },
-        price: { offset: '0' },
-      },
-    });
+    const { webhookUrl } = await strategy(CHARTINK);
     const res = await post(
       webhookUrl,
       JSON.stringify({
@@ -277,22 +298,7 @@ describe('what the webhook logs', () => {
     const token = webhookUrl.split('/').pop()!;
     const captured = captureLogger();
     const webhook = createSignalWebhook({ env: stack.config as Record<string, string>, logger: captured.logger });
-    const event = (body: string, pathToken = token) => ({
-      version: '2.0',
-      routeKey: 'POST /signals/{token}',
-      rawPath: `/signals/${pathToken}`,
-      rawQueryString: '',
-      headers: { 'content-type': 'text/plain' },
-      pathParameters: { token: pathToken },
-      requestContext: {
-        domainName: 'test.local',
-        http: { method: 'POST', path: `/signals/${pathToken}`, sourceIp: '127.0.0.1' },
-        routeKey: 'POST /signals/{token}',
-        stage: '$default',
-      },
-      body,
-      isBase64Encoded: false,
-    });
+    const event = (body: string, pathToken = token) => webhookEvent(pathToken, body);
     const long = TV({ id: 'log-1', note: 'n'.repeat(2_000) });
     const ok = (await webhook(event(long), lambdaContext('SignalWebhook'))) as { statusCode: number };
     expect(ok.statusCode).toBe(202);
@@ -308,15 +314,7 @@ describe('what the webhook logs', () => {
   });
 
   it("no part of the token is stored or logged, whatever field carries it (ChartInk's webhook_url)", async () => {
-    const { webhookUrl } = await strategy({
-      source: 'chartink',
-      action: {
-        kind: 'gtt',
-        order: { exch: 'NSE', prd: 'C', qty: 1, trantype: 'B' },
-        trigger: { offset: '0' },
-        price: { offset: '0' },
-      },
-    });
+    const { webhookUrl } = await strategy(CHARTINK);
     const token = webhookUrl.split('/').pop()!;
     const captured = captureLogger();
     const webhook = createSignalWebhook({ env: stack.config as Record<string, string>, logger: captured.logger });
@@ -330,25 +328,10 @@ describe('what the webhook logs', () => {
       scan_url: 'breakouts',
       alert_name: `see ${webhookUrl.slice(0, -6)}`,
     });
-    const reply = (await webhook(
-      {
-        version: '2.0',
-        routeKey: 'POST /signals/{token}',
-        rawPath: `/signals/${token}`,
-        rawQueryString: '',
-        headers: { 'content-type': 'application/json' },
-        pathParameters: { token },
-        requestContext: {
-          domainName: 'test.local',
-          http: { method: 'POST', path: `/signals/${token}`, sourceIp: '127.0.0.1' },
-          routeKey: 'POST /signals/{token}',
-          stage: '$default',
-        },
-        body,
-        isBase64Encoded: false,
-      },
-      lambdaContext('SignalWebhook'),
-    )) as { statusCode: number; body: string };
+    const reply = (await webhook(webhookEvent(token, body, 'application/json'), lambdaContext('SignalWebhook'))) as {
+      statusCode: number;
+      body: string;
+    };
     expect(reply.statusCode, reply.body).toBe(202);
     const { signalId } = JSON.parse(reply.body) as { signalId: string };
     await settled();
@@ -368,16 +351,7 @@ describe('the command line', () => {
     const out: string[] = [];
     const io = { out: (t: string) => out.push(t), err: (t: string) => out.push(t) };
     const gtt = (...args: string[]) => main([...args, '--url', stack.api.url], {}, io);
-    const body = {
-      name: 'cli',
-      source: 'chartink',
-      action: {
-        kind: 'gtt',
-        order: { exch: 'NSE', prd: 'C', qty: 1, trantype: 'B' },
-        trigger: { offset: '0' },
-        price: { offset: '0' },
-      },
-    };
+    const body = { name: 'cli', ...CHARTINK };
     expect(await gtt('strategy-create', '--body', JSON.stringify(body), '--mode', 'paper'), out.join('\n')).toBe(0);
     const created = out.pop()!;
     const strategyId = /st[0-9a-f]{16}/.exec(created)![0];
