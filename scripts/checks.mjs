@@ -1,0 +1,39 @@
+// `npm run checks`: the static checks `npm test` runs before vitest (types, lint, format, the generated client's and
+// handler files' drift), side by side: on two cores they end in about the time of the slowest (lint) instead of the
+// sum. Each check's output is printed whole when it ends, so lines never interleave; the exit code is 1 if any failed.
+import { Buffer } from 'node:buffer';
+import { spawn } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import process from 'node:process';
+
+const CHECKS = ['typecheck', 'lint', 'format:check', 'client:check', 'handlers:check'];
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+const run = (name) =>
+  new Promise((resolve) => {
+    const started = performance.now();
+    const child = spawn(npm, ['run', '--silent', name], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const output = [];
+    child.stdout.on('data', (chunk) => output.push(chunk));
+    child.stderr.on('data', (chunk) => output.push(chunk));
+    const finish = (code) => {
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      const text = Buffer.concat(output).toString().trimEnd();
+      process.stdout.write(
+        `${code === 0 ? 'ok  ' : 'FAIL'} ${name} (${seconds} s)\n${text && code !== 0 ? `${text}\n` : ''}`,
+      );
+      resolve(code === 0);
+    };
+    child.on('error', (error) => {
+      output.push(Buffer.from(String(error)));
+      finish(-1);
+    });
+    child.on('close', (code) => finish(code ?? -1));
+  });
+
+const results = await Promise.all(CHECKS.map(run));
+const failed = CHECKS.filter((_, i) => !results[i]);
+if (failed.length > 0) {
+  process.stdout.write(`failed: ${failed.join(', ')}; run each with npm run <name>\n`);
+  process.exit(1);
+}
