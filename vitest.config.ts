@@ -41,8 +41,13 @@ export default defineConfig({
         test: { name: 'infra', include: ['test/infra/**/*.test.ts'], isolate: false },
       },
       {
+        // The CLI is bundled once for the run (test/support/cli-bundle.ts): the CLI tests start it dozens of times.
         extends: true,
-        test: { name: 'slow', include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'] },
+        test: {
+          name: 'slow',
+          include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+          globalSetup: ['test/support/cli-bundle.ts'],
+        },
       },
     ],
   },

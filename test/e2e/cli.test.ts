@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { cliArgs } from '../support/cli-bundle.js';
 import { CLI_OCO, CLI_ORDER } from '../support/cli-orders.js';
 import { emulatorControl } from '../support/emulator-control.js';
 import { readmeBlock, type Started, startNpmStart } from '../support/processes.js';
@@ -27,13 +28,13 @@ interface Run {
   stderr: string;
 }
 
-/** `node --import tsx client/cli.ts ...args --url <npm start>`; never rejects, resolves with the exit code. */
+/** `node <the bundled client/cli.ts> ...args --url <npm start>`; never rejects, resolves with the exit code. */
 const gtt = (args: string[], options: { url?: string; env?: Record<string, string> } = {}): Promise<Run> =>
   new Promise((resolve) => {
     const url = options.url === undefined ? ['--url', baseUrl] : options.url === '' ? [] : ['--url', options.url];
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'client/cli.ts', ...args, ...url],
+      cliArgs([...args, ...url]),
       { timeout: 20_000, env: { ...process.env, GTT_API_URL: '', ...options.env } },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
@@ -285,7 +286,7 @@ describe('npm run gtt against npm start', () => {
     await control.fault({ operation: 'PlaceGTTOrder', kind: 'delay', delayMs: 1_500 });
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'client/cli.ts', 'place', ...ORDER, '--key', 'cli-interrupted-1', '--url', baseUrl],
+      cliArgs(['place', ...ORDER, '--key', 'cli-interrupted-1', '--url', baseUrl]),
       {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
