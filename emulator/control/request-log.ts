@@ -169,6 +169,16 @@ export class RequestLog {
   /** `reply` is the parsed reply (or its text); it is redacted and bounded here. */
   setReply(entry: LoggedRequest, status: number, reply: unknown): void {
     entry.status = status;
+    const raw = typeof reply === 'string' ? reply : JSON.stringify(reply);
+    if (raw !== undefined && raw.length > 2 * LOG_REPLY_BYTES) {
+      // A long reply (a list of thousands of orders) is kept cut anyway: redact a head twice as long as what is kept,
+      // as text (the same patterns), so no secret that starts in the kept part is cut before it is matched, and the
+      // megabytes after it are never walked.
+      entry.reply = truncateUtf8(this.redactText(raw.slice(0, 2 * LOG_REPLY_BYTES)), LOG_REPLY_BYTES);
+      entry.replyTruncated = true;
+      this.account(entry);
+      return;
+    }
     const redacted = this.redactValue(reply);
     const text = typeof redacted === 'string' ? redacted : JSON.stringify(redacted);
     if (text !== undefined && Buffer.byteLength(text) > LOG_REPLY_BYTES) {
