@@ -15,18 +15,19 @@ export const REDACTED = '<redacted>';
 const MIN_SECRET_LENGTH = 8;
 /** The tokens of the last few sessions are enough: an older one has long stopped working. */
 const MAX_KNOWN = 8;
-const known: string[] = [];
+/** Each known secret with its percent-encoded form (the same string when encoding changes nothing). */
+const known: { plain: string; encoded: string }[] = [];
 
 /** Remember a secret value (a session token) so that no text leaving the gateway carries it. */
 export const rememberSecret = (value: string | undefined): void => {
-  if (value === undefined || value.length < MIN_SECRET_LENGTH || known.includes(value)) return;
-  known.push(value);
+  if (value === undefined || value.length < MIN_SECRET_LENGTH || known.some((k) => k.plain === value)) return;
+  known.push({ plain: value, encoded: encodeURIComponent(value) });
   if (known.length > MAX_KNOWN) known.shift();
 };
 
 /** Whether a text holds a known secret value (plain or percent-encoded). */
 export const holdsKnownSecret = (text: string): boolean =>
-  known.some((secret) => text.includes(secret) || text.includes(encodeURIComponent(secret)));
+  known.some((secret) => text.includes(secret.plain) || text.includes(secret.encoded));
 
 /** `Bearer xyz`, `Basic xyz`: a credential of 8 or more characters with a digit (so `basic order` stays as it is). */
 const AUTH_SCHEME = /\b(Bearer|Basic)(\s+|%20|\+)(?=[A-Za-z0-9\-._~+/%]*\d)[A-Za-z0-9\-._~+/%]{8,}=*/gi;
@@ -36,22 +37,34 @@ const TOKEN_PAIR = /\b(jKey|access_?token|accessToken|susertoken)(["']?\s*(?::|=
 /** The text with every known secret value and every token-shaped pair replaced by `mask`. */
 export const redactText = (text: string, mask: string = REDACTED): string => {
   let out = text;
-  for (const secret of known) {
-    out = out.split(secret).join(mask);
-    const encoded = encodeURIComponent(secret);
-    if (encoded !== secret) out = out.split(encoded).join(mask);
+  // Every string of every record of a reply passes here: look before splitting (most hold no secret).
+  for (const { plain, encoded } of known) {
+    if (out.includes(plain)) out = out.split(plain).join(mask);
+    if (encoded !== plain && out.includes(encoded)) out = out.split(encoded).join(mask);
   }
   return out.replace(AUTH_SCHEME, (_match, scheme: string) => `${scheme} ${mask}`).replace(TOKEN_PAIR, `$1$2${mask}`);
 };
 
-/** Every string of a JSON-like value redacted (keys included), to a bounded depth; anything else as it is. */
+/**
+ * Every string of a JSON-like value redacted (keys included), to a bounded depth; anything else as it is. A value in
+ * which nothing changed is returned as it was, not copied: a list of thousands of records is walked, not rebuilt.
+ */
 export const redactDeep = <T>(value: T, depth = 0): T => {
   if (typeof value === 'string') return redactText(value) as T;
   if (depth > 32 || typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map((item: unknown) => redactDeep(item, depth + 1)) as T;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [redactText(key), redactDeep(item, depth + 1)]),
-  ) as T;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((item: unknown, i) => {
+      const redacted = redactDeep(item, depth + 1);
+      if (redacted !== item) (copy ??= [...value])[i] = redacted;
+    });
+    return (copy ?? value) as T;
+  }
+  const entries = Object.entries(value);
+  const redacted = entries.map(([key, item]) => [redactText(key), redactDeep(item, depth + 1)] as const);
+  return redacted.every(([key, item], i) => key === entries[i]![0] && item === entries[i]![1])
+    ? value
+    : (Object.fromEntries(redacted) as T);
 };
 
 /** The error with its message, broker message and details redacted (in place: its class and cause stay). */
