@@ -1,13 +1,27 @@
 /**
- * The order vitest starts the test files in (vitest.config.ts): the `slow` project's files first, then `infra`'s,
- * then the many short `fast` ones, which fill the two workers while the last long file ends. Within a project,
- * vitest's own order: the files that failed last time, then the longest by the last run's times (by size on a fresh
- * clone, which has no times yet).
+ * The order vitest starts the test files in (vitest.config.ts): the few files that take half a minute or more first,
+ * whatever their project (a fresh clone has no times of an earlier run, and by size the real synth would start last
+ * and run alone at the end); then the `slow` project's files, then `infra`'s, then the many short `fast` ones, which
+ * fill the two workers while the last long file ends. Within each, vitest's own order: the files that failed last
+ * time, then the longest by the last run's times (by size on a fresh clone).
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
+/** Each took 30 s or more in `npm test` on a fresh clone on two cores (November 2026), longest first. */
+export const LONGEST = [
+  'test/infra/synth.test.ts',
+  'test/e2e/cli.test.ts',
+  'test/integration/big-lists.test.ts',
+  'test/integration/system-model.test.ts',
+  'test/integration/plans-model.test.ts',
+  'test/integration/order-rate.test.ts',
+  'test/e2e/workflow.test.ts',
+];
 const FIRST_TO_LAST = ['slow', 'infra', 'fast'];
 const rank = (spec: TestSpecification) => {
+  const file = spec.moduleId.replaceAll('\\', '/');
+  const long = LONGEST.findIndex((name) => file.endsWith(`/${name}`));
+  if (long !== -1) return long - LONGEST.length;
   const at = FIRST_TO_LAST.indexOf(spec.project.name);
   return at === -1 ? FIRST_TO_LAST.length : at;
 };
