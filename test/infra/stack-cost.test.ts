@@ -9,11 +9,13 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 
+import { costAtRest } from '../../infra/constructs/egress-cost.js';
 import { stackCostAtRest } from '../../infra/constructs/stack-cost.js';
 import { buildApp } from '../../infra/stacks/app.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const doc = readFileSync(join(ROOT, 'docs', 'deploying.md'), 'utf8');
+const page = (name: string) => readFileSync(join(ROOT, 'docs', name), 'utf8');
+const doc = page('deploying.md');
 
 /** Each shape: the row's first cell as the doc writes it, and its context. */
 const SHAPES: [string, Record<string, string>][] = [
@@ -45,4 +47,19 @@ describe("docs/deploying.md's cost at rest, per deployment shape", () => {
     },
     120_000,
   );
+
+  it("says how its egress column and docs/egress.md's figure differ, in the template's numbers", () => {
+    const template = Template.fromStack(
+      buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], broker: 'shoonya' } })).gateway,
+    ).toJSON();
+    const egress = costAtRest(template);
+    const alarms = egress.lines.filter((line) => line.item.includes('alarm'));
+    const alarmCount = alarms.reduce((sum, line) => sum + line.count, 0);
+    const alarmUsd = alarms.reduce((sum, line) => sum + line.monthlyUsd, 0);
+    const sentence =
+      `the default egress is ${usd(stackCostAtRest(template).egressUsd)} here and ${usd(egress.monthlyUsd)} in ` +
+      `[static egress](egress.md#cost-at-rest), whose figure includes its ${alarmCount} status alarms (${usd(alarmUsd)})`;
+    expect(doc.replace(/\s+/g, ' ')).toContain(sentence);
+    expect(page('egress.md')).toContain(`**${usd(egress.monthlyUsd)}** |`);
+  }, 120_000);
 });
