@@ -21,6 +21,8 @@
  *
  * Replies never carry a token, a code or the app's secret.
  */
+import { isIPv6 } from 'node:net';
+
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
@@ -77,8 +79,25 @@ export interface OAuthHandlerOptions {
 /** Why a callback without `state` was refused: the `Reason` dimension of `OAuthCallbacksRefused`. */
 type RefusedReason = 'NoLogin' | 'SourceLimit' | 'CodeRefused';
 
-/** The caller's address as API Gateway saw it (never a header the caller sets); `unknown` on a direct invocation. */
-const sourceOf = (event: APIGatewayProxyEventV2): string => event.requestContext?.http?.sourceIp || 'unknown';
+/**
+ * The caller's source as API Gateway saw it (never a header the caller sets); `unknown` on a direct invocation. An
+ * IPv6 address counts as its /64, the block one subscriber holds, so a caller cannot be many sources by rotating the
+ * rest of it.
+ */
+export const sourceOf = (event: APIGatewayProxyEventV2): string => {
+  const ip = (event.requestContext?.http?.sourceIp || 'unknown').toLowerCase();
+  if (!isIPv6(ip) || ip.startsWith('::ffff:')) return ip;
+  const [head = '', tail = ''] = ip.split('::');
+  const front = head === '' ? [] : head.split(':');
+  const back = tail === '' ? [] : tail.split(':');
+  const groups = ip.includes('::')
+    ? [...front, ...Array<string>(8 - front.length - back.length).fill('0'), ...back]
+    : front;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+};
 
 export const createOAuthHandler = (options: OAuthHandlerOptions) => {
   const metrics = options.metrics ?? functionMetrics('OAuthCallback');
