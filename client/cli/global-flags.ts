@@ -26,6 +26,6 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
   { name: 'timeout', value: 'MS', summary: 'per attempt (default 10000)' },
   { name: 'attempts', value: 'N', summary: 'of a retry-safe call (default 4)' },
   { name: 'verbose', summary: 'print retries on stderr' },
-  { name: 'help', summary: 'every command and flag' },
+  { name: 'help', summary: 'every command and flag (after a command: that command only)' },
   { name: 'version', summary: 'the version' },
 ];

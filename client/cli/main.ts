@@ -16,7 +16,7 @@ import { GLOBAL_FLAGS } from './global-flags.js';
 import { dryRunText, errorText } from './render.js';
 import { closest } from './suggest.js';
 import { clientFor, resolveTarget, type Target } from './target.js';
-import { USAGE, usageHint } from './usage.js';
+import { commandUsage, USAGE, usageHint } from './usage.js';
 
 /** Every flag the parser knows: the global ones and every command's. */
 const ALL_FLAGS = [...GLOBAL_FLAGS, ...COMMANDS.flatMap((c) => c.flags)];
@@ -153,7 +153,9 @@ export const main = async (
       return EXIT_CODES.OK;
     }
     if (values.help) {
-      io.out(USAGE);
+      // `plan-create --help`: that command's flags only; `--help` alone: every command.
+      const named = positionals[0] === undefined ? undefined : commandNamed(positionals[0]);
+      io.out(named ? commandUsage(named) : USAGE);
       return EXIT_CODES.OK;
     }
     const [name, ...args] = positionals;

@@ -1,6 +1,7 @@
 /**
- * The usage text, generated from the table of commands and the global flags: `--help` prints all of it, a usage
- * error one line of it (the command's shape, or the list of commands).
+ * The usage text, generated from the table of commands and the global flags: `--help` prints all of it,
+ * `<command> --help` that command's part, a usage error one line of it (the command's shape, or the list of
+ * commands).
  */
 import type { Command, FlagSpec } from './command.js';
 import { commandNamed, COMMANDS } from './commands/index.js';
@@ -75,6 +76,10 @@ export const usageText = (commands: readonly Command[], globals: readonly Global
 };
 
 export const USAGE = usageText(COMMANDS, GLOBAL_FLAGS);
+
+/** `<command> --help`: that command's usage (its own arguments and flags only), the global flags, the exit codes. */
+export const commandUsage = (c: Command): string =>
+  usageText([c], GLOBAL_FLAGS).replace(`${PROGRAM} <command> [flags]`, `${PROGRAM} ${c.name} [flags]`);
 
 /** The one line printed under a usage error: the command's shape, and where the full help is. */
 export const usageHint = (command?: string): string => {

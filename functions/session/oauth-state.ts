@@ -4,10 +4,13 @@
  * - `<state>`: a value the start route issued, consumed at most once by a callback that carries it (a conditional
  *   delete), so a replayed or forged `state` writes nothing;
  * - `#pending-login`: the latest login started, for a broker that redirects with `code` only (the live brokers are
- *   seen to drop `state`). A callback without `state` takes an attempt on it (a conditional update counting
- *   `attempts`, at most `MAX_LOGIN_ATTEMPTS`); only a successful exchange ends it (a conditional delete that checks it
- *   is still the same login), or the window's end. So a stranger's callback with a code the broker refuses does not
- *   end the trader's login, and a flood of them is bounded;
+ *   seen to drop `state`). A callback without `state` takes an attempt on it (a conditional update counting every
+ *   callback in `attempts`, with no cap: a cap on the login would let anyone's junk callbacks use it up before the
+ *   trader's redirect arrives); only a successful exchange ends it (a conditional delete that checks it is still the
+ *   same login), or the window's end;
+ * - `source#<sha256 of the login and the caller's address>`: the callbacks one source address sent for one login,
+ *   at most `MAX_ATTEMPTS_PER_SOURCE`, so a flood from one address costs a bounded number of broker calls while the
+ *   trader's redirect, from the trader's own browser, still goes through (the address is not stored, only a hash);
  * - `code#<sha256 of the code>`: a code already exchanged, so a code is exchanged at most once whatever the path.
  *
  * Every consume is a conditional write, so two callbacks racing for one login cannot both proceed.
@@ -15,24 +18,30 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 import { isConditionFailure } from '../base/aws/dynamodb-client.js';
 
 /**
- * How many callbacks without `state` one pending login takes (the trader's real redirect is one of them): past this,
- * the callback refuses and the trader starts again. Each attempt costs one exchange call at the broker.
+ * How many callbacks without `state` one source address may send for one pending login (each costs one exchange
+ * call at the broker): past this, that address is refused without a broker call, and every other address (the
+ * trader's browser) is still heard. A new start is a new login, with fresh counts.
  */
-export const MAX_LOGIN_ATTEMPTS = 5;
+export const MAX_ATTEMPTS_PER_SOURCE = 5;
 
-/** A callback's hold on the pending login: which login (`ref`) and which attempt this is. */
+/**
+ * A callback's hold on the pending login: which login (`ref`), how many callbacks it has had with this one
+ * (`attempt`) and how many came from this callback's address (`sourceAttempt`).
+ */
 export type PendingAttempt =
-  | { ok: true; ref: string; attempt: number }
+  | { ok: true; ref: string; attempt: number; sourceAttempt: number }
   | { ok: false; reason: 'none' }
-  | { ok: false; reason: 'exhausted'; attempts: number };
+  | { ok: false; reason: 'source-exhausted'; attempt: number };
 
 const PENDING_LOGIN = '#pending-login';
-const codeKey = (code: string) => `code#${createHash('sha256').update(code, 'utf8').digest('hex')}`;
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+const codeKey = (code: string) => `code#${sha256(code)}`;
+const sourceKey = (ref: string, source: string) => `source#${sha256(`${ref}\n${source}`)}`;
 
 export class OAuthStateStore {
   private readonly client: DynamoDBDocumentClient;
@@ -74,41 +83,53 @@ export class OAuthStateStore {
   }
 
   /**
-   * Takes one attempt on the latest login started within the window and not completed: counts it in the item
-   * (conditional: live and under `MAX_LOGIN_ATTEMPTS`). Nothing ends here; `completePending` does, after a
-   * successful exchange.
+   * Takes one attempt on the latest login started within the window and not completed, for a callback from
+   * `source` (its address): counts it on the login (conditional: live; no cap), then on the source for this login
+   * (conditional: under `MAX_ATTEMPTS_PER_SOURCE`). Nothing ends here; `completePending` does, after a successful
+   * exchange.
    */
-  async attemptPending(now = Date.now()): Promise<PendingAttempt> {
+  async attemptPending(source: string, now = Date.now()): Promise<PendingAttempt> {
     const seconds = Math.floor(now / 1000);
+    let login: Record<string, unknown> | undefined;
     try {
-      const reply = await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { state: PENDING_LOGIN },
-          UpdateExpression: 'SET attempts = if_not_exists(attempts, :zero) + :one',
-          ConditionExpression:
-            'attribute_exists(#s) AND expiresAt > :now AND (attribute_not_exists(attempts) OR attempts < :max)',
-          ExpressionAttributeNames: { '#s': 'state' },
-          ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':now': seconds, ':max': MAX_LOGIN_ATTEMPTS },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      const ref = reply.Attributes?.ref;
-      const attempt = reply.Attributes?.attempts;
-      return { ok: true, ref: typeof ref === 'string' ? ref : '', attempt: typeof attempt === 'number' ? attempt : 1 };
+      login = (
+        await this.client.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { state: PENDING_LOGIN },
+            UpdateExpression: 'SET attempts = if_not_exists(attempts, :zero) + :one',
+            ConditionExpression: 'attribute_exists(#s) AND expiresAt > :now',
+            ExpressionAttributeNames: { '#s': 'state' },
+            ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':now': seconds },
+            ReturnValues: 'ALL_NEW',
+          }),
+        )
+      ).Attributes;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
+      return { ok: false, reason: 'none' };
     }
-    const item = (
-      await this.client.send(
-        new GetCommand({ TableName: this.tableName, Key: { state: PENDING_LOGIN }, ConsistentRead: true }),
-      )
-    ).Item;
-    const expiresAt = item?.expiresAt;
-    const attempts = item?.attempts;
-    if (typeof expiresAt === 'number' && expiresAt > seconds && typeof attempts === 'number')
-      return { ok: false, reason: 'exhausted', attempts };
-    return { ok: false, reason: 'none' };
+    const ref = typeof login?.ref === 'string' ? login.ref : '';
+    const attempt = typeof login?.attempts === 'number' ? login.attempts : 1;
+    const expiresAt = typeof login?.expiresAt === 'number' ? login.expiresAt : seconds + this.ttlSeconds;
+    try {
+      const counted = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { state: sourceKey(ref, source) },
+          // It lives as long as the login it counts for.
+          UpdateExpression: 'SET attempts = if_not_exists(attempts, :zero) + :one, expiresAt = :exp',
+          ConditionExpression: 'attribute_not_exists(attempts) OR attempts < :max',
+          ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':exp': expiresAt, ':max': MAX_ATTEMPTS_PER_SOURCE },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
+      const sourceAttempt = counted.Attributes?.attempts;
+      return { ok: true, ref, attempt, sourceAttempt: typeof sourceAttempt === 'number' ? sourceAttempt : 1 };
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      return { ok: false, reason: 'source-exhausted', attempt };
+    }
   }
 
   /**

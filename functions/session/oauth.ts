@@ -8,9 +8,11 @@
  *   - with a `state`, that value must be one this function issued, unused and unexpired;
  *   - without one, a login must have been started within the login window and not yet completed (once). Anyone can
  *     call this route, so a callback whose code the broker refuses does not end that login: only a successful
- *     exchange does (or the window's end). Each callback takes one of `MAX_LOGIN_ATTEMPTS` attempts on it, and a
- *     refused one is logged (never the code); past the limit the callback answers 429 "start again" and calls no
- *     broker;
+ *     exchange does (or the window's end), and the login has no cap of attempts a stranger could use up. The broker
+ *     calls junk costs are bounded per source address instead: one address takes `MAX_ATTEMPTS_PER_SOURCE` attempts
+ *     on a login, then answers 429 and calls no broker, while the trader's redirect (another address) still goes
+ *     through; all addresses together are held to the route's API Gateway throttle. Each refused callback is
+ *     logged as a warning (never the code) and counted in the `OAuthCallbacksRefused` metric;
  *   - either way the code is exchanged at most once, and the session the broker returns must be this deployment's
  *     account (the app secret's `uid`/`actid`), or nothing is written.
  *   Other query parameters (brokers add some, e.g. `client`) are ignored: never echoed, never logged.
@@ -19,7 +21,10 @@
  *
  * Replies never carry a token, a code or the app's secret.
  */
+import { isIPv6 } from 'node:net';
+
 import type { Logger } from '@aws-lambda-powertools/logger';
+import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 
 import { authorizeLink } from '../base/broker/presets.js';
@@ -32,10 +37,11 @@ import {
 } from '../base/contract/errors.js';
 import { shellHandler } from '../base/middleware/function-shell.js';
 import { readRoutedRequest } from '../base/middleware/routed-request.js';
+import { functionMetrics } from '../base/runtime/metrics.js';
 import { type BrokerSession, type OAuthAppSecret, oauthAppSecretSchema } from '../base/schemas/session.js';
 import { exchangeFlattradeCode, exchangeOAuthCode } from './broker-login.js';
 import { parseSessionConfig, required, type SessionConfig } from './config.js';
-import { MAX_LOGIN_ATTEMPTS, OAuthStateStore } from './oauth-state.js';
+import { MAX_ATTEMPTS_PER_SOURCE, OAuthStateStore } from './oauth-state.js';
 import { publishSessionRenewed } from './renewed-event.js';
 import { OAUTH_ROUTES } from './routes.js';
 import { readJsonSecret, secretsClient, writeSession } from './secrets.js';
@@ -66,9 +72,45 @@ const wantsHtml = (event: APIGatewayProxyEventV2) => /text\/html/.test(event.hea
 export interface OAuthHandlerOptions {
   env?: Record<string, string | undefined>;
   logger: Logger;
+  /** Where `OAuthCallbacksRefused` goes (default: the deployment's namespace, dimension `Function`). */
+  metrics?: Metrics;
 }
 
+/** Why a callback without `state` was refused: the `Reason` dimension of `OAuthCallbacksRefused`. */
+type RefusedReason = 'NoLogin' | 'SourceLimit' | 'CodeRefused';
+
+/**
+ * The caller's source as API Gateway saw it (never a header the caller sets); `unknown` on a direct invocation. An
+ * IPv6 address counts as its /64, the block one subscriber holds, so a caller cannot be many sources by rotating the
+ * rest of it.
+ */
+export const sourceOf = (event: APIGatewayProxyEventV2): string => {
+  const ip = (event.requestContext?.http?.sourceIp || 'unknown').toLowerCase();
+  if (!isIPv6(ip) || ip.startsWith('::ffff:')) return ip;
+  const [head = '', tail = ''] = ip.split('::');
+  const front = head === '' ? [] : head.split(':');
+  const back = tail === '' ? [] : tail.split(':');
+  const groups = ip.includes('::')
+    ? [...front, ...Array<string>(8 - front.length - back.length).fill('0'), ...back]
+    : front;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+};
+
 export const createOAuthHandler = (options: OAuthHandlerOptions) => {
+  const metrics = options.metrics ?? functionMetrics('OAuthCallback');
+  /** One refused callback, published at once (a callback that succeeds publishes nothing). */
+  const countRefused = (reason: RefusedReason): void => {
+    try {
+      const single = metrics.singleMetric();
+      single.addDimension('Reason', reason);
+      single.addMetric('OAuthCallbacksRefused', MetricUnit.Count, 1);
+    } catch {
+      // A metric never fails a login.
+    }
+  };
   let runtime:
     { config: SessionConfig; states: OAuthStateStore; secrets: ReturnType<typeof secretsClient> } | undefined;
   const init = () => {
@@ -142,9 +184,12 @@ export const createOAuthHandler = (options: OAuthHandlerOptions) => {
     }
     const { config, states, secrets } = init();
     let attempt: number | undefined;
+    let sourceAttempt: number | undefined;
+    const source = sourceOf(event);
     const minutes = Math.round(config.oauthStateTtlSeconds / 60);
     // With a `state`, the login is consumed before anything else: a replayed or forged redirect stops here.
-    // Without one, the callback takes one attempt on the pending login (bounded); only a successful exchange ends it.
+    // Without one, the callback takes one attempt on the pending login (bounded per source address); only a
+    // successful exchange ends it.
     let pendingRef: string | undefined;
     if (state !== '') {
       if (!(await states.consume(state))) {
@@ -156,17 +201,29 @@ export const createOAuthHandler = (options: OAuthHandlerOptions) => {
         );
       }
     } else {
-      const held = await states.attemptPending();
-      if (!held.ok && held.reason === 'exhausted') {
-        options.logger.warn('oauth callback refused: too many attempts', {
-          oauthCallback: { outcome: 'attempts exhausted', attempts: held.attempts, limit: MAX_LOGIN_ATTEMPTS },
+      const held = await states.attemptPending(source);
+      if (!held.ok && held.reason === 'source-exhausted') {
+        // This address only: the login keeps waiting for the trader's redirect from any other.
+        options.logger.warn('oauth callback refused: too many attempts from one source', {
+          oauthCallback: {
+            outcome: 'source limit',
+            source,
+            attempt: held.attempt,
+            sourceLimit: MAX_ATTEMPTS_PER_SOURCE,
+          },
         });
+        countRefused('SourceLimit');
         throw new RateLimitedError(
-          `This login received ${MAX_LOGIN_ATTEMPTS} redirects whose code the broker refused, so it takes no more: start again with GET /session/oauth/start, then sign in at the broker.`,
-          { details: [{ field: 'code', message: `more than ${MAX_LOGIN_ATTEMPTS} attempts on one login` }] },
+          `This address already sent ${MAX_ATTEMPTS_PER_SOURCE} redirects for this login, so it takes no more from here; the login still waits for a redirect from elsewhere. If you are signing in: start again with GET /session/oauth/start, then sign in at the broker.`,
+          {
+            details: [
+              { field: 'code', message: `more than ${MAX_ATTEMPTS_PER_SOURCE} attempts from one address on one login` },
+            ],
+          },
         );
       }
       if (!held.ok) {
+        countRefused('NoLogin');
         throw new ValidationFailedError(
           `No login was started here in the last ${minutes} minutes, or it was already completed: start again with GET /session/oauth/start.`,
           {
@@ -178,6 +235,7 @@ export const createOAuthHandler = (options: OAuthHandlerOptions) => {
       }
       pendingRef = held.ref;
       attempt = held.attempt;
+      sourceAttempt = held.sourceAttempt;
     }
     const app = await readApp(config, secrets);
     const method = config.brokerLogin;
@@ -209,10 +267,13 @@ export const createOAuthHandler = (options: OAuthHandlerOptions) => {
           oauthCallback: {
             outcome: 'code refused',
             code: toGatewayError(error).code,
+            source,
             attempt,
-            limit: MAX_LOGIN_ATTEMPTS,
+            sourceAttempt,
+            sourceLimit: MAX_ATTEMPTS_PER_SOURCE,
           },
         });
+        countRefused('CodeRefused');
       }
       throw error;
     }

@@ -12,6 +12,7 @@ import {
   clientWith,
   control,
   failure,
+  oco,
   order,
   ordersAtBroker,
   stack,
@@ -28,12 +29,39 @@ describe('every error class reachable locally', () => {
     expect(error).toMatchObject({
       code: 'VALIDATION_FAILED',
       status: 400,
+      outcome: 'not_executed',
       attempts: 1,
       details: [{ field: 'qty', message: expect.any(String) }],
     });
     expect(error.idempotencyKey).toEqual(expect.any(String));
     expect(exitCodeFor(error)).toBe(EXIT_CODES.USAGE);
     expect(retries).toEqual([]);
+    expect(await control.requests()).toEqual([]);
+  });
+
+  it("every VALIDATION_FAILED says outcome not_executed, the schema's own refusals (qty 0, an unknown side) included", async () => {
+    const post = async (body: unknown, path = '/gtt-orders') => {
+      const res = await fetch(`${stack.api.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, error: ((await res.json()) as { error: Record<string, unknown> }).error };
+    };
+    for (const body of [
+      { ...order, qty: 0 },
+      { ...order, trantype: 'X' },
+      { ...order, prctyp: 'LIMIT' },
+    ]) {
+      const { status, error } = await post(body);
+      expect(status).toBe(400);
+      expect(error).toMatchObject({ code: 'VALIDATION_FAILED', outcome: 'not_executed' });
+    }
+    const leg = await post(
+      { ...oco, target: { ...oco.target, order: { ...oco.target.order, trantype: 'Z' } } },
+      '/gtt-orders/oco',
+    );
+    expect(leg).toMatchObject({ status: 400, error: { code: 'VALIDATION_FAILED', outcome: 'not_executed' } });
     expect(await control.requests()).toEqual([]);
   });
 

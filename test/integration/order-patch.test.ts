@@ -209,6 +209,26 @@ describe('PATCH /gtt-orders/{alId}', () => {
     expect(await control.requests()).toEqual([]);
   });
 
+  it('an If-Match that is no ETag is said to be one, 400 not_executed, not taken for a change at the broker', async () => {
+    const alId = await place();
+    await control.clearRequests();
+    for (const ifMatch of ['abc', '"s.0"', '"x.12345678"', 'W/"o.zz"']) {
+      const bad = await call('PATCH', `/gtt-orders/${alId}`, { d: '1480' }, { 'If-Match': ifMatch });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        outcome: 'not_executed',
+        details: [{ field: 'If-Match', message: 'not a valid ETag' }],
+      });
+      expect(bad.body.error.message).toContain('is not a valid ETag');
+      expect(bad.body.error.message).not.toContain('changed');
+    }
+    // Nothing was read or sent for them; the ETag as it came (weak or not) still goes.
+    expect(await control.requests()).toEqual([]);
+    const etag = (await call('GET', `/gtt-orders/${alId}`)).etag!;
+    expect((await call('PATCH', `/gtt-orders/${alId}`, { d: '1480' }, { 'If-Match': `W/${etag}` })).status).toBe(200);
+  });
+
   it('an order that is not pending is 404 ORDER_NOT_FOUND; If-Match on a PUT is refused, never ignored', async () => {
     expect((await call('PATCH', '/gtt-orders/26112299999999', { d: '1480' })).body.error).toMatchObject({
       code: 'ORDER_NOT_FOUND',

@@ -3,13 +3,15 @@
  * with the real Secrets Manager and DynamoDB clients on their local endpoints: a redirect with `code` only (the
  * brokers drop `state`) is accepted once, within the login window of a started login; with no login waiting it is
  * refused and nothing is written or called; a code is exchanged at most once; junk callbacks and extra parameters
- * do not end or leak the login; the start route takes no unknown parameters.
+ * do not end or leak the login, and however many junk callbacks came first, the trader's redirect from another
+ * address signs in (each address's broker calls bounded, the flood logged and counted); the start route takes no
+ * unknown parameters.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import type { RunningEmulator } from '../../emulator/server.js';
 import { createOAuthHandler } from '../../functions/session/oauth.js';
-import { MAX_LOGIN_ATTEMPTS, OAuthStateStore } from '../../functions/session/oauth-state.js';
+import { MAX_ATTEMPTS_PER_SOURCE, OAuthStateStore } from '../../functions/session/oauth-state.js';
 import type { LocalDynamo } from '../../local/dynamodb.js';
 import type { LocalSecretsManager } from '../../local/secrets-manager.js';
 import { type EmulatorControl, signInAsDemo } from '../support/emulator-control.js';
@@ -17,6 +19,9 @@ import { useLoginStack } from '../support/login-stack.js';
 import { httpGetEvent as httpEvent, sessionIds } from '../support/session-stack.js';
 
 const IDS = sessionIds('login');
+/** Two callers' addresses (documentation ranges): a stranger flooding the callback, and the trader's browser. */
+const STRANGER = '203.0.113.7';
+const TRADER = '198.51.100.20';
 const { session: SESSION, stateTable: STATE_TABLE } = IDS;
 const login = useLoginStack(IDS);
 const { output, logger, env, bodyOf, session, exchanges, placeWith, loginRoundTrip } = login;
@@ -86,28 +91,45 @@ describe('OAuth callback as the live brokers redirect', () => {
     const store = new OAuthStateStore(STATE_TABLE, 600, dynamo.url);
     const t = Date.now();
     await store.issue(t);
-    expect(await store.attemptPending(t + 600_000 + 1_000)).toEqual({ ok: false, reason: 'none' });
+    expect(await store.attemptPending(TRADER, t + 600_000 + 1_000)).toEqual({ ok: false, reason: 'none' });
     const { state } = await store.issue(t);
-    const held = await store.attemptPending(t + 599_000);
-    expect(held).toEqual({ ok: true, ref: state, attempt: 1 });
+    const held = await store.attemptPending(TRADER, t + 599_000);
+    expect(held).toEqual({ ok: true, ref: state, attempt: 1, sourceAttempt: 1 });
     // An attempt does not end the login; a completion does, once.
-    expect((await store.attemptPending(t + 599_000)).ok).toBe(true);
+    expect((await store.attemptPending(TRADER, t + 599_000)).ok).toBe(true);
     expect(await store.completePending(state, t + 599_000)).toBe(true);
     expect(await store.completePending(state, t + 599_000)).toBe(false);
-    expect(await store.attemptPending(t + 599_000)).toEqual({ ok: false, reason: 'none' });
+    expect(await store.attemptPending(TRADER, t + 599_000)).toEqual({ ok: false, reason: 'none' });
     // Its state was withdrawn with it: a broker echoing it later cannot complete the login a second time.
     expect(await store.consume(state, t + 1_000)).toBe(false);
   });
 
-  it('the store counts attempts on one login up to the limit; a newer login starts afresh', async () => {
+  it('the store bounds the attempts of one address on one login, not the login: another address is still heard; a newer login starts afresh', async () => {
     const store = new OAuthStateStore(STATE_TABLE, 600, dynamo.url);
     const t = Date.now();
     const first = await store.issue(t);
-    for (let i = 1; i <= MAX_LOGIN_ATTEMPTS; i++)
-      expect(await store.attemptPending(t)).toEqual({ ok: true, ref: first.state, attempt: i });
-    expect(await store.attemptPending(t)).toEqual({ ok: false, reason: 'exhausted', attempts: MAX_LOGIN_ATTEMPTS });
+    for (let i = 1; i <= MAX_ATTEMPTS_PER_SOURCE; i++)
+      expect(await store.attemptPending(STRANGER, t)).toEqual({
+        ok: true,
+        ref: first.state,
+        attempt: i,
+        sourceAttempt: i,
+      });
+    const over = MAX_ATTEMPTS_PER_SOURCE + 1;
+    expect(await store.attemptPending(STRANGER, t)).toEqual({ ok: false, reason: 'source-exhausted', attempt: over });
+    expect(await store.attemptPending(TRADER, t)).toEqual({
+      ok: true,
+      ref: first.state,
+      attempt: over + 1,
+      sourceAttempt: 1,
+    });
     const second = await store.issue(t);
-    expect(await store.attemptPending(t)).toEqual({ ok: true, ref: second.state, attempt: 1 });
+    expect(await store.attemptPending(STRANGER, t)).toEqual({
+      ok: true,
+      ref: second.state,
+      attempt: 1,
+      sourceAttempt: 1,
+    });
     // The first login cannot be completed any more: the newer one replaced it.
     expect(await store.completePending(first.state, t)).toBe(false);
     expect(await store.completePending(second.state, t)).toBe(true);
@@ -167,7 +189,13 @@ describe('OAuth callback as the live brokers redirect', () => {
     expect(logged).toHaveLength(2);
     expect(JSON.parse(logged[1]!)).toMatchObject({
       level: 'WARN',
-      oauthCallback: { outcome: 'code refused', code: 'BROKER_REJECTED', attempt: 2, limit: MAX_LOGIN_ATTEMPTS },
+      oauthCallback: {
+        outcome: 'code refused',
+        code: 'BROKER_REJECTED',
+        attempt: 2,
+        sourceAttempt: 2,
+        sourceLimit: MAX_ATTEMPTS_PER_SOURCE,
+      },
     });
     for (const code of junk) expect(output.join('\n')).not.toContain(code);
     // The real redirect, after them: the session is written, once.
@@ -178,35 +206,93 @@ describe('OAuth callback as the live brokers redirect', () => {
     expect((await oauth(httpEvent('/session/oauth/callback', { code: 'junk-code-0003' }))).statusCode).toBe(400);
   });
 
-  it('past the limit of refused codes the login takes no more: a clear refusal, logged; a new start works', async () => {
+  it("a flood of junk callbacks from one address is bounded and cannot block the trader's redirect from another", async () => {
     const oauth = createOAuthHandler({ env: env(), logger });
     const { query } = await loginRoundTrip(oauth);
     const puts = secrets.getPutCount(SESSION);
-    for (let i = 1; i <= MAX_LOGIN_ATTEMPTS; i++)
-      expect((await oauth(httpEvent('/session/oauth/callback', { code: `junk-code-${i}` }))).statusCode).toBe(422);
     output.length = 0;
     await control.clearRequests();
-    // Over the limit: no broker call, a refusal that says what to do, a log line.
-    const over = await oauth(httpEvent('/session/oauth/callback', { code: 'junk-code-over' }));
-    expect(over.statusCode).toBe(429);
-    expect(bodyOf(over).error).toMatchObject({ code: 'RATE_LIMITED' });
-    expect(bodyOf(over).error!.message).toContain('start again with GET /session/oauth/start');
-    const page = await oauth(httpEvent('/session/oauth/callback', query, 'text/html'));
-    expect(page.statusCode).toBe(429);
-    expect(String(page.body)).toContain('start again with GET /session/oauth/start');
-    expect(await exchanges()).toBe(0);
-    expect(secrets.getPutCount(SESSION)).toBe(puts);
-    const logged = output.filter((line) => line.includes('oauth callback refused: too many attempts'));
-    expect(logged).toHaveLength(2);
-    expect(JSON.parse(logged[0]!)).toMatchObject({
+    // Three times the old cap of five attempts per login, from one address.
+    const flood = 3 * MAX_ATTEMPTS_PER_SOURCE;
+    const statuses: number[] = [];
+    for (let i = 1; i <= flood; i++)
+      statuses.push(
+        (await oauth(httpEvent('/session/oauth/callback', { code: `junk-code-${i}` }, undefined, STRANGER)))
+          .statusCode ?? 0,
+      );
+    // The address's first attempts reach the broker (refused there); the rest are refused here, at no broker call.
+    expect(statuses).toEqual([
+      ...Array<number>(MAX_ATTEMPTS_PER_SOURCE).fill(422),
+      ...Array<number>(flood - MAX_ATTEMPTS_PER_SOURCE).fill(429),
+    ]);
+    expect(await exchanges()).toBe(MAX_ATTEMPTS_PER_SOURCE);
+    const over = bodyOf(
+      await oauth(httpEvent('/session/oauth/callback', { code: 'junk-code-over' }, undefined, STRANGER)),
+    );
+    expect(over.error).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(over.error!.message).toContain('the login still waits for a redirect from elsewhere');
+    // Logged, with the count of callbacks this login had and the address; never the codes.
+    const limited = output.filter((line) => line.includes('oauth callback refused: too many attempts from one source'));
+    expect(limited).toHaveLength(flood - MAX_ATTEMPTS_PER_SOURCE + 1);
+    expect(JSON.parse(limited.at(-1)!)).toMatchObject({
       level: 'WARN',
-      oauthCallback: { outcome: 'attempts exhausted', attempts: MAX_LOGIN_ATTEMPTS, limit: MAX_LOGIN_ATTEMPTS },
+      oauthCallback: {
+        outcome: 'source limit',
+        source: STRANGER,
+        attempt: flood + 1,
+        sourceLimit: MAX_ATTEMPTS_PER_SOURCE,
+      },
     });
     expect(output.join('\n')).not.toContain('junk-code-over');
-    // Starting again gives a fresh login, and its redirect signs in.
-    const again = await loginRoundTrip(oauth);
-    expect((await oauth(httpEvent('/session/oauth/callback', again.query))).statusCode).toBe(200);
+    expect(secrets.getPutCount(SESSION)).toBe(puts);
+    // The trader's real redirect, from the trader's browser, after all of them: signed in, once.
+    const done = await oauth(httpEvent('/session/oauth/callback', query, 'text/html', TRADER));
+    expect(done.statusCode).toBe(200);
+    expect(String(done.body)).toContain('Broker session renewed');
     expect(secrets.getPutCount(SESSION)).toBe(puts + 1);
+    expect(session()).toMatchObject({ uid: emulator.uid, method: 'oauth' });
+    expect(await exchanges()).toBe(MAX_ATTEMPTS_PER_SOURCE + 1);
+  });
+
+  it('a new start gives the trader (or anyone) a fresh count', async () => {
+    const oauth = createOAuthHandler({ env: env(), logger });
+    await loginRoundTrip(oauth);
+    for (let i = 0; i <= MAX_ATTEMPTS_PER_SOURCE; i++)
+      await oauth(httpEvent('/session/oauth/callback', { code: `junk-code-again-${i}` }, undefined, TRADER));
+    expect(
+      (await oauth(httpEvent('/session/oauth/callback', { code: 'junk-code-again-x' }, undefined, TRADER))).statusCode,
+    ).toBe(429);
+    const again = await loginRoundTrip(oauth);
+    expect((await oauth(httpEvent('/session/oauth/callback', again.query, undefined, TRADER))).statusCode).toBe(200);
+  });
+
+  it('each refused callback is counted in OAuthCallbacksRefused, by reason; a login that succeeds publishes nothing', async () => {
+    vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
+    const emf: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      emf.push(
+        ...String(chunk)
+          .split('\n')
+          .filter((l) => l.includes('"OAuthCallbacksRefused"')),
+      );
+      return true;
+    });
+    // Metrics read the environment when built: the handler is built after the stub.
+    const oauth = createOAuthHandler({ env: env(), logger });
+    const { query } = await loginRoundTrip(oauth);
+    for (let i = 0; i <= MAX_ATTEMPTS_PER_SOURCE; i++)
+      await oauth(httpEvent('/session/oauth/callback', { code: `junk-metric-${i}` }, undefined, STRANGER));
+    expect((await oauth(httpEvent('/session/oauth/callback', query, undefined, TRADER))).statusCode).toBe(200);
+    await oauth(httpEvent('/session/oauth/callback', { code: 'junk-metric-late' }, undefined, STRANGER));
+    const reasons = emf.map(
+      (line) => JSON.parse(line) as { Reason: string; OAuthCallbacksRefused: number; Function: string },
+    );
+    expect(reasons.map((m) => m.Reason)).toEqual([
+      ...Array<string>(MAX_ATTEMPTS_PER_SOURCE).fill('CodeRefused'),
+      'SourceLimit',
+      'NoLogin',
+    ]);
+    expect(reasons[0]).toMatchObject({ OAuthCallbacksRefused: 1, Function: 'OAuthCallback' });
   });
 
   it('the start route refuses unknown query parameters and starts nothing', async () => {
@@ -214,6 +300,11 @@ describe('OAuth callback as the live brokers redirect', () => {
     const res = bodyOf(await oauth(httpEvent('/session/oauth/start', { x: '1' })));
     expect(res.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'x' }] });
   });
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
 });
 
 describe('what the callbacks leave behind', () => {

@@ -87,11 +87,15 @@ export const sessionEnv = (
   ...extra,
 });
 
-/** A GET of `path` as API Gateway hands it over; no query string parameters when `query` is empty. */
+/**
+ * A GET of `path` as API Gateway hands it over; no query string parameters when `query` is empty; `sourceIp`: the
+ * caller's address API Gateway reports (none when absent).
+ */
 export const httpGetEvent = (
   path: string,
   query: Record<string, string> = {},
   accept = 'application/json',
+  sourceIp?: string,
 ): APIGatewayProxyEventV2 =>
   ({
     version: '2.0',
@@ -100,6 +104,6 @@ export const httpGetEvent = (
     rawQueryString: new URLSearchParams(query).toString(),
     headers: { accept },
     queryStringParameters: Object.keys(query).length ? query : undefined,
-    requestContext: { http: { method: 'GET', path } },
+    requestContext: { http: { method: 'GET', path, ...(sourceIp === undefined ? {} : { sourceIp }) } },
     isBase64Encoded: false,
   }) as unknown as APIGatewayProxyEventV2;

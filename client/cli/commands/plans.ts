@@ -1,6 +1,7 @@
 /** The plan commands: create a bracket or trailing-stop plan, list the plans, one plan, cancel one (docs/plans.md). */
 import type { PlanInput, PlanRecord } from '../../types.js';
-import { command, may, needs } from '../command.js';
+import { command, may } from '../command.js';
+import { jsonObjectInput } from '../json-input.js';
 
 /** A plan on one line: id, kind, state, symbol and its GTTs. */
 const planLine = (p: PlanRecord): string =>
@@ -21,17 +22,13 @@ const planIdOf = (args: readonly string[]): string => args[0] ?? '';
 
 export const planCreate = command({
   name: 'plan-create',
-  flags: [needs('body', "'<JSON of POST /plans>'"), may('key', 'K')],
-  summary: 'create a bracket or trailing-stop plan (docs/plans.md); the same --key again answers the same plan',
-  input: (f) => {
-    let body: unknown;
-    try {
-      body = JSON.parse(f.str('body') ?? '');
-    } catch {
-      f.standalone('plan-create needs --body with the JSON of POST /plans', 'plan-create');
-    }
-    return { plan: body as PlanInput, key: f.str('key') };
-  },
+  flags: [may('file', 'plan.json'), may('body', "'<JSON of POST /plans>'"), may('key', 'K')],
+  summary:
+    'create a bracket or trailing-stop plan from --file or --body (the JSON of POST /plans, docs/plans.md); the same --key again answers the same plan',
+  input: (f) => ({
+    plan: jsonObjectInput(f, 'plan-create', 'the JSON of POST /plans') as PlanInput,
+    key: f.str('key'),
+  }),
   run: ({ client, callOptions }, { plan, key }) =>
     client.createPlan(plan, { ...callOptions, ...(key ? { idempotencyKey: key } : {}) }),
   render: (r) => `${r.idempotency?.replayed ? 'plan already created' : 'created'} ${planLine(r)}`,

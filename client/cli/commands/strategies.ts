@@ -115,6 +115,16 @@ export const strategyRotate = command({
   render: (r) => withUrl(r, 'new token for'),
 });
 
+/** The exit code of the webhook's answer, as the same error gets from any command (docs/client.md). */
+const signalTestExit = (status: number): number => {
+  if (status < 300) return EXIT_CODES.OK;
+  if (status >= 500) return EXIT_CODES.OUTCOME_UNKNOWN;
+  if (status === 401 || status === 404) return EXIT_CODES.NOT_FOUND;
+  // 403 REQUEST_FORBIDDEN (the strategy's allowIps refused this machine): configuration.
+  if (status === 403) return EXIT_CODES.CONFIGURATION;
+  return EXIT_CODES.REJECTED;
+};
+
 export const signalTest = command({
   name: 'signal-test',
   args: ['strategyId'],
@@ -128,12 +138,5 @@ export const signalTest = command({
     return { alert, reply: await sendSignal(url, alert, signal) };
   },
   render: (r) => `sent ${JSON.stringify(r.alert)}\nHTTP ${r.reply.status} ${JSON.stringify(r.reply.body)}`,
-  exitCode: (r) =>
-    r.reply.status < 300
-      ? EXIT_CODES.OK
-      : r.reply.status >= 500
-        ? EXIT_CODES.OUTCOME_UNKNOWN
-        : r.reply.status === 401 || r.reply.status === 404
-          ? EXIT_CODES.NOT_FOUND
-          : EXIT_CODES.REJECTED,
+  exitCode: (r) => signalTestExit(r.reply.status),
 });

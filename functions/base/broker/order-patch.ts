@@ -117,5 +117,14 @@ export const changedFields = (version: string, order: GttOrder): string[] => {
   });
 };
 
+/**
+ * Whether `version` (an If-Match value, quotes and `W/` removed) has the shape of an order's version: `s.` or `o.`
+ * and the hex characters of that kind's fields. Anything else is no ETag this gateway gave.
+ */
+export const isOrderVersion = (version: string): boolean => {
+  const match = /^([so])\.[0-9a-f]+$/.exec(version);
+  return match !== null && version.length === 2 + fieldsOf(match[1] === 'o' ? 'oco' : 'single').length * HASH_CHARS;
+};
+
 /** An If-Match header's version: `"s.ab12…"` or `W/"s.ab12…"`; `*` matches any version. */
 export const versionOfIfMatch = (header: string): string => header.trim().replace(/^W\//, '').replace(/^"|"$/g, '');

@@ -183,12 +183,15 @@ const define = <C extends ErrorCode>(code: C) => {
 };
 
 export class ValidationFailedError extends define('VALIDATION_FAILED') {
-  /** Its details are always `{field, message}` problems. */
+  /**
+   * Its details are always `{field, message}` problems. A request refused as invalid was never sent, whichever check
+   * refused it (the schema's, qty 0 or an unknown side, or a rule after it): its outcome is `not_executed`.
+   */
   constructor(
     message: string,
     options: Omit<GatewayErrorOptions, 'details'> & { details?: readonly FieldProblem[] } = {},
   ) {
-    super(message, options);
+    super(message, { ...options, outcome: options.outcome ?? 'not_executed' });
   }
 }
 export class OrderNotFoundError extends define('ORDER_NOT_FOUND') {}

@@ -11,8 +11,9 @@
  * conditional modify).
  */
 import { type BrokerCallDeps, callBroker } from '../../base/broker/call-broker.js';
-import { versionOfIfMatch } from '../../base/broker/order-patch.js';
-import { GatewayError, OrderChangedError } from '../../base/contract/errors.js';
+import { isOrderVersion, versionOfIfMatch } from '../../base/broker/order-patch.js';
+import { capText } from '../../base/contract/bounded.js';
+import { GatewayError, OrderChangedError, ValidationFailedError } from '../../base/contract/errors.js';
 import type { AnyOperation } from '../../base/contract/operation.js';
 import { describeIssues, validationFailed } from '../../base/contract/validate-input.js';
 import type { ParsedRequest } from './parse-request.js';
@@ -47,6 +48,14 @@ export const orderPatch = async (
 ): Promise<PatchedOrder> => {
   const { al_id: alId, ...changes } = parsed.input as Record<string, unknown> & { al_id: string };
   const read = async (): Promise<unknown> => (await callBroker(patch.read, { al_id: alId }, deps)).result;
+  const ifMatch = parsed.request.options.ifMatch;
+  const asked = ifMatch === undefined ? undefined : versionOfIfMatch(ifMatch);
+  // Not a version this gateway gave: said as such, not as a change at the broker (nothing is read or sent).
+  if (asked !== undefined && asked !== '*' && !isOrderVersion(asked))
+    throw new ValidationFailedError(
+      `If-Match ${capText(JSON.stringify(ifMatch), 80)} is not a valid ETag: send the ETag of GET /gtt-orders/${alId} as it came (a quoted "s.…" or "o.…"), or * for any version; nothing was sent.`,
+      { details: [{ field: 'If-Match', message: 'not a valid ETag' }] },
+    );
 
   const record = await read();
   const version = patch.version(record);
@@ -59,8 +68,6 @@ export const orderPatch = async (
     error.outcome = 'not_executed';
     throw error;
   }
-  const ifMatch = parsed.request.options.ifMatch;
-  const asked = ifMatch === undefined ? undefined : versionOfIfMatch(ifMatch);
   const stale = asked === undefined || asked === '*' ? [] : patch.changed(asked, record);
   return {
     input: merged.data,
