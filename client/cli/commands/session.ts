@@ -71,7 +71,7 @@ export const login = command({
     const start = await client.startLogin(callOptions);
     if (!json) {
       io.out(
-        `Open this page in a browser and sign in as ${start.uid} (the link works until ${start.expiresAt}):\n\n  ${start.authorizeUrl}\n`,
+        `Open this page in a browser and sign in as ${start.uid} (the link works until ${istTime(start.expiresAt)}):\n\n  ${start.authorizeUrl}\n`,
       );
     }
     if (waitSeconds === 0) {
