@@ -46,6 +46,8 @@ import type {
   PlanInput,
   PlanList,
   PlanRecord,
+  Quote,
+  QuoteQuery,
   SessionStatus,
   StrategyCreated,
   StrategyDeleted,
@@ -119,6 +121,14 @@ export class GttClient {
   /** The whole triggered history, following `nextCursor`. */
   async allTriggered(options: CallOptions = {}, page: Omit<TriggeredPage, 'cursor'> = {}): Promise<TriggeredList> {
     return followPages('orders', (cursor) => this.triggered(options, { ...page, ...(cursor ? { cursor } : {}) }));
+  }
+
+  /**
+   * GetQuote: `GET /quotes?exch=&tsym=`: the last traded price (`lp`, absent when the broker has no quote), today's
+   * band (`lc`-`uc`) and the instrument's tick and lot.
+   */
+  quote(exch: QuoteQuery['exch'], tsym: string, options: CallOptions = {}): Promise<Quote> {
+    return this.operation('GetQuote', { query: { exch, tsym } }, options);
   }
 
   /** GetEnabledGTTs: `GET /gtt-orders/enabled`. */

@@ -54,6 +54,8 @@ export {
   type PatchResult,
   type PlaceOcoResult,
   type PlaceResult,
+  type Quote,
+  type QuoteQuery,
   type RetryEvent,
   type SignalAccepted,
   type StrategyCreated,

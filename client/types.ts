@@ -48,6 +48,9 @@ export type TriggeredList = OperationResult<'GetTriggeredGTTOrders'>;
 export type TriggeredPage = OperationQuery<'GetTriggeredGTTOrders'>;
 
 export type EnabledGtts = OperationResult<'GetEnabledGTTs'>;
+/** An instrument's quote: last traded price, today's band, tick and lot. */
+export type Quote = OperationResult<'GetQuote'>;
+export type QuoteQuery = OperationQuery<'GetQuote'>;
 export type ModifyResult = OperationResult<'ModifyGTTOrder'>;
 export type ModifyOcoResult = OperationResult<'ModifyOCOOrder'>;
 /** What a PATCH changes: only the fields given (at least one). */

@@ -106,3 +106,45 @@ export const errorText = (e: GttGatewayError): string => {
   else if (e.attempts > 1) lines.push(`  attempts: ${e.attempts}`);
   return lines.join('\n');
 };
+
+/** India Standard Time, the exchanges' clock (UTC+05:30, no daylight saving). */
+const IST_OFFSET_MS = 330 * 60_000;
+export const IST_OFFSET = '+05:30';
+/** The broker's own times: `HH:MM:SS DD-MM-YYYY` (norentm) and `DD-MM-YYYY HH:MM:SS` (exch_tm), India time. */
+const BROKER_TIME = /^(\d\d:\d\d:\d\d) (\d\d)-(\d\d)-(\d{4})$/;
+const EXCHANGE_TIME = /^(\d\d)-(\d\d)-(\d{4}) (\d\d:\d\d:\d\d)$/;
+
+/**
+ * A time as the exchange's clock shows it, with the offset: `2026-11-27 10:51:02 +05:30`. Takes an ISO time (the
+ * API's, in UTC) or the broker's own formats (already India time); any other text comes back as it was.
+ */
+export const istTime = (value: string | undefined): string => {
+  if (value === undefined || value === '') return '';
+  const broker = BROKER_TIME.exec(value);
+  if (broker) return `${broker[4]}-${broker[3]}-${broker[2]} ${broker[1]} ${IST_OFFSET}`;
+  const exchange = EXCHANGE_TIME.exec(value);
+  if (exchange) return `${exchange[3]}-${exchange[2]}-${exchange[1]} ${exchange[4]} ${IST_OFFSET}`;
+  const ms = /^\d{4}-\d\d-\d\dT/.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(ms)) return value;
+  const local = new Date(ms + IST_OFFSET_MS).toISOString();
+  return `${local.slice(0, 10)} ${local.slice(11, 19)} ${IST_OFFSET}`;
+};
+
+const CLOCK = /^([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$/;
+
+/**
+ * `--since` as a trader types it: a clock time (`10:50`, `9:15:30`) is today at that time in India; a date
+ * (`2026-11-24`) is its start in India; anything else goes to the API as written (an ISO time), which says what it
+ * takes.
+ */
+export const sinceOf = (text: string, now: Date = new Date()): string => {
+  const trimmed = text.trim();
+  const clock = CLOCK.exec(trimmed);
+  if (clock) {
+    const today = new Date(now.getTime() + IST_OFFSET_MS).toISOString().slice(0, 10);
+    const [hh, mm, ss] = [clock[1]!.padStart(2, '0'), clock[2]!, clock[3] ?? '00'];
+    return `${today}T${hh}:${mm}:${ss}${IST_OFFSET}`;
+  }
+  if (/^\d{4}-\d\d-\d\d$/.test(trimmed)) return `${trimmed}T00:00:00${IST_OFFSET}`;
+  return trimmed;
+};

@@ -1,8 +1,8 @@
 /**
  * What a fired GTT becomes: an ordinary order in the account's order book, with its own number (`norenordno`), the
- * GTT's `remarks`, and a status history. By default it fills completely at its price (a market order at the last
- * traded price); the control surface can make the next fired orders reject (with a reason), fill partly, or stay
- * open, and can close the trading day (open orders cancelled, keeping what filled). Served as `OrderBook` and
+ * GTT's `remarks`, and a status history. By default it fills completely: a market order at the last traded price, a
+ * limit order at the better of its price and the last traded price (`fillPrice`); the control surface can make the
+ * next fired orders reject (with a reason), fill partly, or stay open, and can close the trading day (open orders cancelled, keeping what filled). Served as `OrderBook` and
  * `SingleOrdHist`, with `SearchScrip` and `GetQuotes` for prices.
  * Decisions (docs/emulator-extensions.md): the GetTrgOi record does not name the order it created (no public source
  * shows it doing so), so a client matches a fired GTT to its order by exchange, symbol, side and quantity, and by
@@ -13,6 +13,18 @@ import { marketRefusal } from './market.js';
 import { type Json, Refusal, requireString } from './orders.js';
 import type { LegName, Order, OrderLeg } from './state.js';
 import { exchangeRuleRefusal } from './symbols.js';
+
+/**
+ * What a limit order fills at when it fires: the better of its own price and the market's, as an exchange matches a
+ * marketable limit order at the best price on the book (a buy at or below its limit, a sell at or above it). The
+ * last traded price stands for the book here; a limit the market has not reached fills at the limit.
+ */
+export const fillPrice = (trantype: string, limit: string, ltp: number): string => {
+  const price = Number(limit);
+  if (!Number.isFinite(price) || price <= 0) return limit;
+  const better = trantype === 'S' ? ltp > price : ltp < price;
+  return better ? String(ltp) : limit;
+};
 
 export type BookStatus = 'OPEN' | 'COMPLETE' | 'REJECTED' | 'CANCELED';
 
@@ -81,7 +93,7 @@ export class OrderBook {
       order.kind === 'oco' ? order.legs[leg] : order;
     const at = requestTime(now);
     const market = terms.prctyp === 'MKT' || terms.prctyp === 'SL-MKT';
-    const price = market ? String(ltp) : terms.prc;
+    const price = market ? String(ltp) : fillPrice(terms.trantype, terms.prc, ltp);
     // The exchange refuses an order off the instrument's tick or lot, outside today's band or above the freeze
     // quantity, whatever was queued (the queue is not used).
     const broken =

@@ -9,7 +9,9 @@
  *   of the family's texts and `Al_id` what the Go client gauravjnigam/norenapigo decodes from a place reply;
  * - GetPendingGTTOrder (and GetTrgOi, which lists the same records) with `Al_id`, `Token`, `Remarks`, `Qty`, `Prc`
  *   at the top of each record (the leg objects keep their lower-case keys: no 2021 sample shows them);
- * - the OCO writes answer like their single-order twins (our choice: the 2021 pages show no OCO).
+ * - the OCO writes answer like their single-order twins (our choice: the 2021 pages show no OCO);
+ * - GetQuotes with `Token` at the top, as the 2021 records spell it (our extrapolation: no 2021 quote sample is
+ *   public; the gateway reads any key case, functions/base/broker/dialects.ts).
  * In the `flattrade` dialect the writes answer with Flattrade PiConnect's texts, operation by operation (its GTT
  * pages): PlaceGTTOrder `Oi created`, PlaceOCOOrder `OI created`, ModifyGTTOrder `Oi Replaced`, ModifyOCOOrder
  * `OI replaced`, CancelGTTOrder and CancelOCOOrder `Oi delete success`; keys stay lower case and lists unchanged.
@@ -55,6 +57,8 @@ const WRITES: readonly BrokerOperation[] = [
   'ModifyOCOOrder',
 ];
 const LISTS: readonly BrokerOperation[] = ['GetPendingGTTOrder', 'GetTrgOi'];
+/** Replies of one object whose keys the 2021 dialect spells its way. */
+const OBJECTS: readonly BrokerOperation[] = ['GetQuotes'];
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -77,7 +81,8 @@ export const speakDialect = (
   if (dialect === 'noren' || reply.fault) return reply;
   if (dialect === 'flattrade') return inFlattrade(operation, reply);
   const write = WRITES.includes(operation);
-  if (!write && !LISTS.includes(operation)) return reply;
+  const object = OBJECTS.includes(operation);
+  if (!write && !object && !LISTS.includes(operation)) return reply;
   let body: unknown;
   try {
     body = JSON.parse(reply.body);
@@ -87,6 +92,7 @@ export const speakDialect = (
   if (write && isObject(body) && typeof body.stat === 'string' && body.stat in TEXTS_2021) {
     return { ...reply, body: JSON.stringify(in2021(body, true)) };
   }
+  if (object && isObject(body) && body.stat === 'Ok') return { ...reply, body: JSON.stringify(in2021(body, false)) };
   if (!write && Array.isArray(body)) {
     return { ...reply, body: JSON.stringify(body.map((r) => (isObject(r) ? in2021(r, false) : r))) };
   }

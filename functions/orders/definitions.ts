@@ -20,6 +20,7 @@ import {
   getGttOrder,
   getOrderBook,
   getPendingGttOrders,
+  getQuote,
   getTriggeredGttOrders,
   logout,
   modifyGttOrder,
@@ -30,6 +31,9 @@ import {
   placeOcoOrder,
 } from './operations.js';
 import { dynamoTradingControls } from './safety/trading-controls.js';
+
+/** Place and modify check an order's instrument, and a quote reads one: both read today's rules through the copy. */
+const readsInstruments = (op: AnyOperation): boolean => Boolean(op.guardedOrders ?? op.instrument);
 
 /**
  * The factories an operation's gateway stack may be given, each only where its entry needs it, so the other bundles
@@ -80,7 +84,7 @@ export const GATEWAY_BINDINGS = [
     name: 'dynamoInstrumentCopy',
     from: '../orders/instruments/copy.js',
     value: dynamoInstrumentCopy,
-    when: (op: AnyOperation) => Boolean(op.guardedOrders),
+    when: readsInstruments,
   },
 ] as const satisfies readonly {
   option: keyof GatewayOptions;
@@ -148,7 +152,7 @@ const grantsOf = (op: AnyOperation): Grant[] => [
   ...(op.fromCopy ? (['eventsTable:copy', 'controlTable:leases'] as const) : []),
   ...(op.kind === 'order' ? (['controlTable:governor'] as const) : []),
   // Place and modify read the exchange's rules from the account's copy (and write what they read from the broker).
-  ...(op.guardedOrders ? (['instrumentsTable:copy'] as const) : []),
+  ...(readsInstruments(op) ? (['instrumentsTable:copy'] as const) : []),
   // Logout tells every container the session ended: the account's control item (its UpdateItem).
   ...(op.broker === 'Logout' ? (['controlTable:switch'] as const) : []),
 ];
@@ -160,7 +164,7 @@ const envOf = (op: AnyOperation): FunctionEntry['env'] => ({
     'idempotencyTableName',
     ...(op.kind === 'order' ? (['controlTableName', 'orderRatePerSecond', 'orderRatePerMinute'] as const) : []),
     ...(op.broker === 'Logout' ? (['controlTableName'] as const) : []),
-    ...(op.guardedOrders ? (['instrumentsTableName'] as const) : []),
+    ...(readsInstruments(op) ? (['instrumentsTableName'] as const) : []),
     // The bus's name only: it names the deployment in every event id; the events go to the outbox.
     ...(op.lifecycle ? (['eventBusName'] as const) : []),
     ...(op.fromCopy ? (['eventsTableName', 'controlTableName'] as const) : []),
@@ -169,7 +173,7 @@ const envOf = (op: AnyOperation): FunctionEntry['env'] => ({
 });
 
 const roleDescriptionOf = (op: AnyOperation): string =>
-  `gtt-gateway ${op.name}: its log group, its secret${op.broker === 'Logout' ? ' (read, and mark it logged out)' : ''}${op.idempotency ? ', the idempotency table' : ''}${op.lifecycle ? " (its events' outbox too)" : ''}${op.kind === 'order' ? ', the control table (order-rate governor, order leases)' : ''}${op.broker === 'Logout' ? ", the control table (the session's end)" : ''}${op.guardedOrders ? ", the instruments' copy (read, and write what it read from the broker)" : ''}`;
+  `gtt-gateway ${op.name}: its log group, its secret${op.broker === 'Logout' ? ' (read, and mark it logged out)' : ''}${op.idempotency ? ', the idempotency table' : ''}${op.lifecycle ? " (its events' outbox too)" : ''}${op.kind === 'order' ? ', the control table (order-rate governor, order leases)' : ''}${op.broker === 'Logout' ? ", the control table (the session's end)" : ''}${readsInstruments(op) ? ", the instruments' copy (read, and write what it read from the broker)" : ''}`;
 
 export const operationFunction = (op: AnyOperation, exportName: string): FunctionDefinition => ({
   name: op.name,
@@ -222,4 +226,5 @@ export const OPERATION_FUNCTIONS: readonly FunctionDefinition[] = [
   operationFunction(clientDetails, 'clientDetails'),
   operationFunction(logout, 'logout'),
   operationFunction(getOrderBook, 'getOrderBook'),
+  operationFunction(getQuote, 'getQuote'),
 ];

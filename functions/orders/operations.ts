@@ -3,6 +3,7 @@
  * (definitions.ts), which the function manifest lists with every other function; the handlers, the CDK functions and routes, the
  * local runner, the OpenAPI document and the Step Functions names come from there (docs/architecture.md).
  */
+import { quoteJData, quoteResultOf } from '../base/broker/market.js';
 import { normaliseBookOrder } from '../base/broker/order-fate.js';
 import { modifyJData, modifyOcoJData, ocoJData, placeJData } from '../base/broker/order-jdata.js';
 import { changedFields, mergePatch, modifyInputOfRecord, orderVersion } from '../base/broker/order-patch.js';
@@ -29,6 +30,7 @@ import {
   patchOrderInput,
   placeOcoInput,
   placeOrderInput,
+  quoteInput,
   triggeredInput,
 } from '../base/schemas/input.js';
 import { pageOf } from '../base/schemas/paging.js';
@@ -47,6 +49,8 @@ import {
   pendingResult,
   placeOcoReply,
   placeReply,
+  quoteReply,
+  quoteResult,
   triggeredReply,
   type TriggeredResult,
   triggeredResult,
@@ -346,4 +350,26 @@ export const logout = defineOperation({
   input: noInput,
   example: {},
   reply: logoutReply,
+});
+
+export const getQuote = defineOperation({
+  name: 'GetQuote',
+  broker: 'GetQuotes',
+  id: 'get-quote',
+  summary: "An instrument's last traded price, today's price band, and its tick and lot",
+  route: { method: 'GET', path: '/quotes' },
+  query: ['exch', 'tsym'],
+  successStatus: 200,
+  kind: 'read',
+  retrySafe: true,
+  input: quoteInput,
+  example: { exch: 'NSE', tsym: EXAMPLE_ORDER.tsym },
+  // The broker quotes by instrument token: today's rules give it (and the tick, lot and band the caller reads).
+  instrument: { of: (input) => input, withRules: (input, rules) => ({ ...input, rules }) },
+  toJData: quoteJData,
+  reply: quoteReply,
+  toResult: (reply, input) => quoteResultOf(reply, input),
+  result: quoteResult,
+  // `no data`: the broker has no quote for the instrument today; its rules are still answered.
+  emptyReply: { emsg: 'no data', reply: { stat: 'Ok' } },
 });

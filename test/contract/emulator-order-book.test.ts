@@ -30,7 +30,7 @@ const ltp = async (value: number, tsym = 'INFY-EQ') =>
 const nextOrder = (body: Record<string, unknown>) => control(emu.url, 'POST', 'next-order', body);
 
 describe('the order a fired GTT places', () => {
-  it('is filled at its price by default, carries the GTT remarks, and has its own number', async () => {
+  it("is filled by default at the better of its price and the market's, carries the GTT remarks, has its own number", async () => {
     const { al_id } = await placeGtt();
     expect(await call('OrderBook', {})).toEqual({ stat: 'Not_Ok', emsg: 'no data' });
     const [fired] = (await ltp(1489)).fired;
@@ -52,7 +52,7 @@ describe('the order a fired GTT places', () => {
         ret: 'DAY',
         status: 'COMPLETE',
         fillshares: '5',
-        avgprc: '1500',
+        avgprc: '1489',
         remarks: 'dip-buy',
         norentm: expect.stringMatching(TIME),
         exch_tm: expect.stringMatching(/^\d{2}-\d{2}-\d{4} \d{2}:\d{2}:\d{2}$/),
@@ -133,7 +133,7 @@ describe('the order a fired GTT places', () => {
       fillshares: '0',
     });
     expect(byNumber.get(fired[0]!.norenordno)).not.toHaveProperty('avgprc');
-    expect(byNumber.get(fired[1]!.norenordno)).toMatchObject({ status: 'OPEN', fillshares: '2', avgprc: '1500' });
+    expect(byNumber.get(fired[1]!.norenordno)).toMatchObject({ status: 'OPEN', fillshares: '2', avgprc: '1475' });
     expect(byNumber.get(fired[2]!.norenordno)).toMatchObject({ status: 'OPEN', fillshares: '0' });
     expect(byNumber.get(fired[3]!.norenordno)).toMatchObject({ status: 'COMPLETE', fillshares: '5' });
     const rejected = (await call('SingleOrdHist', { norenordno: fired[0]!.norenordno })) as { status: string }[];
@@ -159,7 +159,7 @@ describe('the order a fired GTT places', () => {
       status: 'CANCELED',
       qty: '10',
       fillshares: '4',
-      avgprc: '1500',
+      avgprc: '1489',
       remarks: 'dip-buy',
       norentm: expect.stringMatching(TIME),
     });

@@ -1,7 +1,7 @@
 /**
  * Every dialect of the broker family, end to end: through the local HTTP API and the real handlers
  * against the emulator speaking each dialect (emulator/wire/dialect.ts), place, modify and cancel (single and OCO),
- * the pending list, one order by id, the triggered history and a plan that finds its GTT by its stamp (`remarks`)
+ * the pending list, one order by id, the triggered history, a quote and a plan that finds its GTT by its stamp (`remarks`)
  * all work, and the emulator really answered in the dialect (its request log keeps the replies as sent).
  */
 import { describe, expect, it } from 'vitest';
@@ -119,6 +119,21 @@ describe.each(['noren', '2021', 'flattrade'] as const)('the %s dialect', (dialec
     expect((await replies('CancelGTTOrder'))[0]).toMatchObject({ stat: wire.deleted, [wire.id]: alId });
     expect((await api('GET', '/gtt-orders')).body.orders).toEqual([]);
     expect((await api('GET', `/gtt-orders/${alId}`)).status).toBe(404);
+  });
+
+  it("a quote: the last price, today's band, tick and lot, from GetQuotes as the dialect writes it", async () => {
+    await control.ltp('NSE', 'INFY-EQ', 1510.35, 1500);
+    const quote = await api('GET', '/quotes?exch=NSE&tsym=INFY-EQ');
+    expect(quote.status).toBe(200);
+    expect(quote.body).toMatchObject({
+      exch: 'NSE',
+      tsym: 'INFY-EQ',
+      lp: '1510.35',
+      band: { lc: '1350.00', uc: '1650.00' },
+      tick: '0.05',
+      lot: 1,
+    });
+    expect((await replies('GetQuotes')).at(-1)).toHaveProperty(dialect === '2021' ? 'Token' : 'token');
   });
 
   it('an OCO: place, list, modify, cancel', async () => {

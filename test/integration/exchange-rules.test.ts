@@ -2,7 +2,7 @@
  * The exchange's rules before anything is sent (functions/orders/gateway/exchange-rules.ts), end to end over HTTP against
  * the emulator: a price off the instrument's tick and an NFO quantity off its lot are refused with the field, the rule
  * and the nearest valid values, on a place, an OCO leg, a modify, a dry run and a plan, and nothing is sent; a symbol
- * the broker does not list is refused naming the closest listed ones; a SearchScrip that fails refuses the order
+ * the broker does not list is refused naming the closest listed ones (`MM-EQ`: `M&M-EQ`); a SearchScrip that fails refuses the order
  * rather than sending it unchecked.
  */
 import { describe, expect, it } from 'vitest';
@@ -145,6 +145,18 @@ describe("the exchange's rules before anything is sent", () => {
     expect(refused.body.error.details).toEqual([
       { field: 'tsym', message: 'RELIANCE is not listed on NSE; did you mean RELIANCE-EQ?' },
     ]);
+    expect(await sent('PlaceGTTOrder')).toHaveLength(0);
+  });
+
+  it('MM-EQ, M&M without its &, gets M&M-EQ suggested as M&M does', async () => {
+    await control.clearRequests();
+    for (const tsym of ['MM-EQ', 'M&M']) {
+      const refused = await call('POST', '/gtt-orders', { ...SAMPLE_ORDER, tsym });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.details).toEqual([
+        { field: 'tsym', message: `${tsym} is not listed on NSE; did you mean M&M-EQ?` },
+      ]);
+    }
     expect(await sent('PlaceGTTOrder')).toHaveLength(0);
   });
 

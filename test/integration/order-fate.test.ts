@@ -52,7 +52,7 @@ describe('the fate of every fired order', () => {
       norenordno: expect.stringMatching(/^\d{14}$/),
       status: 'filled',
       filledQty: 5,
-      averagePrice: '1500',
+      averagePrice: '1489',
       side: 'B',
       qty: 5,
       tag: 'dip-buy',
@@ -151,7 +151,7 @@ describe('the fate on the event bus (the watcher)', () => {
       tag: 'fate-bus',
       side: 'B',
       quantity: 5,
-      order: { status: 'filled', averagePrice: '1500' },
+      order: { status: 'filled', averagePrice: '1400' },
       origin: 'watcher',
     });
   });

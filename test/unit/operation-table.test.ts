@@ -40,7 +40,11 @@ describe('the operation table', () => {
       const checked = validateInput(op.input, op.example) as Record<string, unknown>;
       // A PATCH sends the pending order with the changes over it: here, the pending order as GetGTTOrder gives it.
       const input = op.patch ? op.patch.full.parse(op.patch.merge(PENDING[op.name], checked)) : checked;
-      const jData = op.toJData(input, session);
+      // A read of one instrument (a quote) is given the instrument's rules before its call: here, an equity's.
+      const ruled = op.instrument
+        ? op.instrument.withRules(input, { token: '22', tick: '0.05', lot: 1, precision: 2 })
+        : input;
+      const jData = op.toJData(ruled, session);
       expect(jData).toMatchObject(op.name === 'GetTriggeredGTTOrders' ? { actid: 'A1' } : { uid: 'U1' });
       for (const param of Object.values(op.pathParams ?? {})) expect(op.example).toHaveProperty(param);
     },

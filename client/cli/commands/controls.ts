@@ -1,31 +1,10 @@
 /** The account's history and its brake: the lifecycle events since a time, and the kill switch. */
 import { EXIT_CODES } from '../../exit-codes.js';
-import type { EventsPage, EventsQuery, KillSwitchState } from '../../types.js';
+import type { EventsQuery, KillSwitchState } from '../../types.js';
 import { command, may } from '../command.js';
-import { withNextPage } from '../render.js';
+import { sinceOf, withNextPage } from '../render.js';
+import { eventsTable } from './event-lines.js';
 import { PAGE_FLAGS, pageFlags } from './page-flags.js';
-
-/** One line per event: when, what, which order, and the fields a trader reads first. */
-const eventsTable = (r: EventsPage): string => {
-  if (!r.events.length) return `no events since ${r.since}`;
-  return r.events
-    .map((e) => {
-      const d = e.detail as Record<string, unknown>;
-      const parts = [
-        e.publishedAt,
-        e.detailType.padEnd(15),
-        d.al_id === undefined ? '' : `al_id=${String(d.al_id)}`,
-        d.exch && d.tsym ? `${String(d.exch)}:${String(d.tsym)}` : '',
-        d.side === undefined ? '' : String(d.side),
-        d.quantity === undefined ? '' : `qty ${String(d.quantity)}`,
-        d.trigger === undefined ? '' : `trigger ${String(d.trigger)}`,
-        d.tag === undefined ? '' : `tag ${String(d.tag)}`,
-        d.origin === undefined ? '' : `(${String(d.origin)})`,
-      ];
-      return parts.filter(Boolean).join('  ');
-    })
-    .join('\n');
-};
 
 const killSwitchText = (r: KillSwitchState): string =>
   [
@@ -45,14 +24,14 @@ type KillSwitchAction = (typeof KILL_SWITCH_ACTIONS)[number];
 
 export const events = command({
   name: 'events',
-  flags: [may('since', 'ISO-TIME'), may('type', "'GTT Triggered'"), ...PAGE_FLAGS],
+  flags: [may('since', 'HH:MM|DATE|ISO-TIME'), may('type', "'GTT Triggered'"), ...PAGE_FLAGS],
   summary:
-    "the account's lifecycle events (kept 30 days) since --since (default: today, India time), oldest first, " +
-    'one line each; paged like list',
+    "the account's lifecycle events (kept 30 days) since --since (default: today; 10:50 is today at 10:50 India " +
+    'time, a date its start), oldest first, one line each in India time (+05:30); paged like list',
   input: (f) => ({
     query: {
       ...pageFlags(f),
-      ...(f.str('since') ? { since: f.str('since') } : {}),
+      ...(f.str('since') ? { since: sinceOf(f.str('since')!) } : {}),
       ...(f.str('type') ? { type: f.str('type') } : {}),
     } as EventsQuery,
     all: f.values.all === true,

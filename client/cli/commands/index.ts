@@ -7,6 +7,7 @@ import { events, killSwitch } from './controls.js';
 import { call, operations } from './operations.js';
 import { cancel, get, list, modify, modifyOco, orders, place, placeOco, triggered } from './orders.js';
 import { plan, planCancel, planCreate, plans } from './plans.js';
+import { quote } from './quotes.js';
 import { ltp } from './sandbox.js';
 import { clientRecord, enabled, login, logout, session } from './session.js';
 import { signalTest, strategies, strategy, strategyCreate, strategyDelete, strategyRotate } from './strategies.js';
@@ -21,6 +22,7 @@ export const COMMANDS: readonly Command[] = [
   cancel,
   triggered,
   orders,
+  quote,
   events,
   enabled,
   clientRecord,

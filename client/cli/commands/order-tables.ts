@@ -1,6 +1,6 @@
 /** The tables of orders: pending ones, the triggered history with each fired order, the day's order book. */
 import type { GttOrder, OperationResult, OrderList, TriggeredList } from '../../types.js';
-import { table } from '../render.js';
+import { istTime, table } from '../render.js';
 
 export type OrderBookList = OperationResult<'GetOrderBook'>;
 type BookOrder = OrderBookList['orders'][number];
@@ -49,7 +49,7 @@ export const triggeredTable = (list: TriggeredList): string =>
           ...orderRow(o),
           o.status,
           o.firedLeg ?? '',
-          o.triggeredAt ?? '',
+          istTime(o.triggeredAt),
           o.order?.norenordno ?? (list.orderBookUnavailable ? '?' : '-'),
           o.order ? orderStatusText(o.order) : '',
         ]),
@@ -72,6 +72,6 @@ export const bookTable = (book: OrderBookList): string =>
           o.price,
           orderStatusText(o),
           o.tag ?? '',
-          o.placedAt ?? '',
+          istTime(o.placedAt),
         ]),
       );

@@ -2,6 +2,7 @@
 import { EXIT_CODES } from '../../exit-codes.js';
 import type { SessionStatus } from '../../types.js';
 import { command, may } from '../command.js';
+import { istTime } from '../render.js';
 
 /** How often `login` asks whether the new session has arrived. */
 export const LOGIN_POLL_MS = 2_000;
@@ -9,7 +10,7 @@ export const LOGIN_POLL_MS = 2_000;
 const sessionText = (r: SessionStatus): string =>
   [
     `account   ${r.uid ?? '?'}${r.actid && r.actid !== r.uid ? ` (${r.actid})` : ''}`,
-    `since     ${r.since ?? 'unknown (not written by a login of the gateway)'}${r.method ? ` via ${r.method}` : ''}`,
+    `since     ${r.since ? istTime(r.since) : 'unknown (not written by a login of the gateway)'}${r.method ? ` via ${r.method}` : ''}`,
     `status    ${r.alive ? 'alive' : `NOT usable: ${r.code ?? '?'}${r.reason ? ` (${r.reason})` : ''}`}`,
   ].join('\n');
 
@@ -70,7 +71,7 @@ export const login = command({
     const start = await client.startLogin(callOptions);
     if (!json) {
       io.out(
-        `Open this page in a browser and sign in as ${start.uid} (the link works until ${start.expiresAt}):\n\n  ${start.authorizeUrl}\n`,
+        `Open this page in a browser and sign in as ${start.uid} (the link works until ${istTime(start.expiresAt)}):\n\n  ${start.authorizeUrl}\n`,
       );
     }
     if (waitSeconds === 0) {

@@ -108,6 +108,9 @@ export const CANONICAL_KEYS = [
   'fillshares',
   'avgprc',
   'rejreason',
+  'lp',
+  'uc',
+  'lc',
 ] as const;
 
 /** Keys the 2021 documentation capitalises (its GetPendingGTTOrder and write samples). */
@@ -117,7 +120,21 @@ const KEY_BY_FOLDED = new Map<string, string>(CANONICAL_KEYS.map((k) => [k.toLow
 const CANONICAL_KEY_SET = new Set<string>(CANONICAL_KEYS);
 
 /** Fields the canonical dialect writes as JSON strings; a number there is read as its decimal text. */
-const STRING_FIELDS = new Set(['al_id', 'prc', 'd', 'token', 'trgprc', 'ti', 'ls', 'pp', 'norenordno', 'avgprc']);
+const STRING_FIELDS = new Set([
+  'al_id',
+  'prc',
+  'd',
+  'token',
+  'trgprc',
+  'ti',
+  'ls',
+  'pp',
+  'norenordno',
+  'avgprc',
+  'lp',
+  'uc',
+  'lc',
+]);
 
 const textOf = (key: string, value: unknown): unknown => {
   if (typeof value !== 'number' || !STRING_FIELDS.has(key) || !Number.isFinite(value)) return value;

@@ -84,14 +84,22 @@ const distance = (a: string, b: string): number => {
 };
 
 /**
- * Up to `limit` listed symbols closest to `tsym` (SearchScrip for the symbol, its name before any `-` suffix, and
- * the name's first four letters), nearest first.
+ * The name with an `&` after its first letter, where a trader typing it may have left one out (`MM-EQ` for
+ * `M&M-EQ`, `LTFH` for `L&TFH`, as URLs and some alert tools drop the `&`); none when the name has one already.
+ */
+const withAmpersand = (wanted: string): string[] =>
+  /^[A-Z][A-Z]/.test(wanted) && !wanted.includes('&') ? [`${wanted[0]}&${wanted.slice(1)}`] : [];
+
+/**
+ * Up to `limit` listed symbols closest to `tsym` (SearchScrip for the symbol, the symbol with an `&` after its first
+ * letter, its name before any `-` suffix, and the name's first four letters), nearest first.
  */
 export const closestSymbols = async (exch: string, tsym: string, deps: BrokerCallDeps, limit = 3) => {
   const wanted = tsym.trim().toUpperCase();
   const name = wanted.split('-')[0]!;
   const found = new Set<string>();
-  for (const text of [...new Set([wanted, name, name.slice(0, 4)])].filter((t) => t.length >= 2)) {
+  const texts = [wanted, ...withAmpersand(wanted), name, name.slice(0, 4)];
+  for (const text of [...new Set(texts)].filter((t) => t.length >= 2)) {
     for (const v of await searchSymbols(exch, text, deps)) found.add(v.tsym);
     if (found.size >= limit) break;
   }

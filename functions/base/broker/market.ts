@@ -10,8 +10,10 @@
  */
 import * as z from 'zod';
 
-import { BrokerRejectedError } from '../contract/errors.js';
+import { BrokerRejectedError, InternalError } from '../contract/errors.js';
 import { defineOperation } from '../contract/operation.js';
+import type { QuoteInput } from '../schemas/input.js';
+import type { QuoteReply, QuoteResult } from '../schemas/reply.js';
 import { type BrokerCallDeps, callBroker } from './call-broker.js';
 
 const decimalText = z.union([z.string(), z.number()]).transform(String);
@@ -125,4 +127,36 @@ export const freezeQuantity = async (
   const freeze = positive(info?.frzqty) && Number.isInteger(frzqty) ? frzqty : undefined;
   remember(freezes, key, { freeze, until: now() + FREEZE_TTL_MS });
   return freeze;
+};
+
+/**
+ * The quote a caller reads (GET /quotes): the last traded price, today's band (the quote's own `lc`/`uc` where it
+ * gives a usable pair, else the day's rules'), and the instrument's tick, lot and precision.
+ */
+export const quoteResultOf = (reply: QuoteReply, input: QuoteInput, now: () => number = Date.now): QuoteResult => {
+  const rules = input.rules;
+  if (!rules)
+    throw new InternalError(`the quote of ${input.exch}:${input.tsym} was read without its instrument's rules`);
+  const lp = reply.lp !== undefined && positive(reply.lp) ? reply.lp : undefined;
+  const band =
+    positive(reply.lc) && positive(reply.uc) && Number(reply.uc) > Number(reply.lc)
+      ? { lc: reply.lc.trim(), uc: reply.uc.trim() }
+      : rules.band;
+  return {
+    exch: input.exch,
+    tsym: input.tsym,
+    token: rules.token,
+    ...(lp === undefined ? {} : { lp }),
+    ...(band === undefined ? {} : { band }),
+    tick: rules.tick,
+    lot: rules.lot,
+    precision: rules.precision,
+    quotedAt: new Date(now()).toISOString(),
+  };
+};
+
+/** GetQuotes' jData for a quote: the instrument's token, read with its rules before the call. */
+export const quoteJData = (input: QuoteInput, session: { uid: string }) => {
+  if (!input.rules) throw new InternalError(`no instrument token was read for ${input.exch}:${input.tsym}`);
+  return { uid: session.uid, exch: input.exch, token: input.rules.token };
 };

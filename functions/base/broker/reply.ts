@@ -111,7 +111,10 @@ export const decodeBrokerReply = (
   // Brokers of this family may send Not_Ok with a 4xx status: the body decides, whatever the status.
   if (isRecord(json) && json.stat === 'Not_Ok') {
     const emsg = typeof json.emsg === 'string' ? json.emsg : '';
-    if (operation.emptyReply && emsg.trim().toLowerCase() === operation.emptyReply.emsg) {
+    // The text alone, or quoted after an error number as ShoonyaApi-py's samples show it: `Error Occurred : 5 "no data"`.
+    const text = emsg.trim().toLowerCase();
+    const empty = operation.emptyReply?.emsg;
+    if (operation.emptyReply && (text === empty || new RegExp(`^error occurred : \\d+ "${empty}"$`).test(text))) {
       return operation.toResult(operation.emptyReply.reply, input);
     }
     throw classifyBrokerFailure(emsg || 'Not_Ok without emsg');

@@ -2,6 +2,7 @@
 import type { z } from 'zod';
 
 import type { OrderView } from '../schemas/events.js';
+import type { InstrumentFacts } from '../schemas/input.js';
 import type { BrokerSession } from '../schemas/session.js';
 
 /**
@@ -151,6 +152,16 @@ export interface OperationDefinition<In = unknown, Reply = unknown, Result = unk
   alsoRead?: {
     operation: OperationDefinition<unknown, unknown, unknown>;
     fold(result: Result, other: unknown): Result;
+  };
+  /**
+   * Read entries of one instrument (a quote): the instrument the input names. Today's rules of it are read before
+   * the call as an order's are (the container, the account's copy, else the broker's SearchScrip), and `withRules`
+   * lays them on the input `toJData` and `toResult` see (the token the broker reads by, the tick, lot and band the
+   * caller reads). A symbol the broker does not list is refused there, naming the closest listed ones.
+   */
+  instrument?: {
+    of(input: In): { exch: string; tsym: string };
+    withRules(input: In, rules: InstrumentFacts): In;
   };
 }
 

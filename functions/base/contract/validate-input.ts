@@ -14,6 +14,8 @@ export type { FieldProblem };
 /** Longest field name (or path) and message of one problem, and how many problems and unknown keys are listed. */
 const MAX_FIELD = 128;
 const MAX_MESSAGE = 300;
+/** A refused choice's message (`type must be one of ...`): the list of choices is never cut off. */
+const MAX_CHOICES_MESSAGE = 1_000;
 const MAX_PROBLEMS = 20;
 const MAX_UNKNOWN_KEYS = 10;
 
@@ -69,7 +71,9 @@ export const describeIssues = (
       ];
     }
     const field = pathOf(issue.path) || '(body)';
-    return [{ field, message: capText(issue.message, MAX_MESSAGE) }];
+    // A refused choice lists the choices: the schema's own words, kept whole (still bounded).
+    const max = issue.code === 'invalid_value' ? MAX_CHOICES_MESSAGE : MAX_MESSAGE;
+    return [{ field, message: capText(issue.message, max) }];
   });
   // `d is required` (or a rule of d's value) says nothing more when `trigger: did you mean d?` is there.
   return problems.filter((p) => !meantFields.has(p.field));

@@ -313,3 +313,29 @@ export const patchOcoInput = z.lazy(() =>
     .superRefine((patch, ctx) => atLeastOne(patch, ctx, ['validity', 'tag', 'target', 'stopLoss'])),
 );
 export type PatchOcoInput = z.output<typeof patchOcoInput>;
+
+/**
+ * A quote of one instrument (query parameters): the exchange and the trading symbol, both required. What the read
+ * adds before the broker call (the instrument's token, tick, lot and band: `rules`) is never the caller's: the
+ * schema refuses any other field.
+ */
+/**
+ * An instrument's facts for today as a read of one instrument is given them (orders/instruments/rules.ts): its
+ * token (what the broker's market reads take), tick, lot and precision, and today's band where the broker gives one.
+ */
+export interface InstrumentFacts {
+  token: string;
+  tick: string;
+  lot: number;
+  precision: number;
+  band?: { lc: string; uc: string } | undefined;
+}
+
+export interface QuoteInput {
+  exch: (typeof EXCHANGES)[number];
+  tsym: string;
+  rules?: InstrumentFacts;
+}
+export const quoteInput = z.lazy(() =>
+  z.strictObject({ exch: enumOf('exch', EXCHANGES), tsym: tradingSymbol() }).transform((quote): QuoteInput => quote),
+);

@@ -293,3 +293,41 @@ export type LogoutReply = z.output<typeof logoutReply>;
 
 /** The failure object of spec section 7. */
 export const failureReply = z.object({ stat: z.literal('Not_Ok'), emsg: z.string() });
+
+/** A price as the broker writes it: a decimal string, or (read tolerantly) a JSON number. */
+const priceText = z.union([z.string(), z.number()]).transform((v) => String(v).trim());
+
+/**
+ * GetQuotes (jData `{uid, exch, token}`): the last traded price `lp` and today's circuit limits `uc`/`lc`, among the
+ * instrument's other fields, which pass through unread. Read in any dialect (dialects.ts: key case, numbers).
+ */
+const quoteReplySchema = memo(() =>
+  z.looseObject({
+    stat: z.literal('Ok'),
+    request_time: requestTime.optional(),
+    lp: priceText.optional(),
+    uc: priceText.optional(),
+    lc: priceText.optional(),
+  }),
+);
+export const quoteReply = z.lazy(quoteReplySchema);
+export type QuoteReply = z.output<typeof quoteReply>;
+
+const quoteResultSchema = memo(() =>
+  z.object({
+    exch: z.string(),
+    tsym: z.string(),
+    token: z.string().describe("the broker's instrument token"),
+    lp: z.string().optional().describe('the last traded price; absent when the broker has no quote for it'),
+    band: z
+      .object({ lc: z.string(), uc: z.string() })
+      .optional()
+      .describe("today's price band (circuit limits); absent when the broker gives none"),
+    tick: z.string().describe("the instrument's tick size: prices and triggers are multiples of it"),
+    lot: z.number().describe("the instrument's lot size: quantities are multiples of it"),
+    precision: z.number().describe('price decimals'),
+    quotedAt: z.string().describe('when the gateway read the quote (ISO 8601, UTC)'),
+  }),
+);
+export const quoteResult = z.lazy(quoteResultSchema);
+export type QuoteResult = z.output<typeof quoteResult>;

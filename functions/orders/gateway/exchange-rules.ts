@@ -46,6 +46,7 @@ export const exchangeRules = async (
   reader: RulesReader,
   repriced: (order: CheckedOrder) => void = () => undefined,
 ): Promise<RuledOrder> => {
+  if (operation.instrument) return { ...checked, input: await instrumentRead(operation, checked.input, reader) };
   if (!operation.guardedOrders) return checked;
   const orders = ruledOrders(checked.input);
   const { exch, tsym } = orders[0]!;
@@ -64,6 +65,17 @@ export const exchangeRules = async (
   }
   checkExchangeRules(order.converted ? ruledOrders(order.input) : orders, rules);
   return { ...order, exchangeRules: checkedRules(exch, tsym, rules, rules.source) };
+};
+
+/** A read of one instrument (a quote): its input with today's rules of the instrument, read as an order's are. */
+const instrumentRead = async (operation: AnyOperation, input: unknown, reader: RulesReader): Promise<unknown> => {
+  const { exch, tsym } = operation.instrument!.of(input);
+  const rules = await todaysRules(exch, tsym, reader.deps, {
+    copy: reader.copy,
+    onCopyError: reader.onCopyError ?? (() => undefined),
+  });
+  const { token, tick, lot, precision, band } = rules;
+  return operation.instrument!.withRules(input, { token, tick, lot, precision, band });
 };
 
 /**

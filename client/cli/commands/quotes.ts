@@ -1,0 +1,24 @@
+/**
+ * `gtt quote <tsym>`: an instrument's last traded price, today's band, tick and lot (`GET /quotes`), so a trigger
+ * can be placed relative to a price the trader sees.
+ */
+import type { Quote, QuoteQuery } from '../../types.js';
+import { command, may } from '../command.js';
+import { istTime } from '../render.js';
+
+const quoteText = (q: Quote): string =>
+  [
+    `${q.exch}:${q.tsym}  last ${q.lp ?? 'none (the broker has no quote for it today)'}`,
+    `band      ${q.band ? `${q.band.lc} - ${q.band.uc}` : 'none given by the broker'}`,
+    `tick ${q.tick}  lot ${q.lot}  (token ${q.token}, read ${istTime(q.quotedAt)})`,
+  ].join('\n');
+
+export const quote = command({
+  name: 'quote',
+  args: ['tsym'],
+  flags: [may('exch', 'NSE')],
+  summary: "an instrument's last traded price, today's price band, its tick and its lot (--exch: NSE unless given)",
+  input: (f, args) => ({ exch: (f.str('exch') ?? 'NSE') as QuoteQuery['exch'], tsym: args[0] ?? '' }),
+  run: ({ client, callOptions }, { exch, tsym }) => client.quote(exch, tsym, callOptions),
+  render: quoteText,
+});

@@ -1,0 +1,66 @@
+/**
+ * The emulator as a market, over real HTTP on 127.0.0.1 (docs/emulator.md, "The market"): a limit order a GTT
+ * places fills at the better of its price and the last traded price; a single GTT whose trigger the price already
+ * meets when it is placed is taken (not refused) and fires on the next price, as a crossing would.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+
+import { type EmulatorFixture, useEmulator } from '../support/emulator-fixture.js';
+import { wireGtt } from '../support/wire-order.js';
+import { control, jdata } from './jdata-client.js';
+
+const fixture = useEmulator();
+let emu: EmulatorFixture;
+beforeEach(() => {
+  emu = fixture();
+});
+
+const call = async (op: string, fields: Record<string, unknown>) =>
+  (await jdata(emu.url, op, { uid: emu.uid, ...fields }, emu.token)).body;
+const placeGtt = async (over: Record<string, unknown>) =>
+  (await call('PlaceGTTOrder', wireGtt({ tsym: 'INFY-EQ', qty: '5', ...over }, emu))) as {
+    stat: string;
+    al_id: string;
+  };
+const ltp = async (value: number) =>
+  (await control(emu.url, 'POST', 'ltp', { exch: 'NSE', tsym: 'INFY-EQ', ltp: value })).body as {
+    fired: { al_id: string; norenordno: string; status: string }[];
+  };
+const bookOrder = async (norenordno: string) =>
+  ((await call('OrderBook', {})) as Record<string, string>[]).find((o) => o.norenordno === norenordno);
+const pendingIds = async () => {
+  const pending = await call('GetPendingGTTOrder', {});
+  return Array.isArray(pending) ? pending.map((o: { al_id: string }) => o.al_id) : [];
+};
+
+describe('the emulator as a market', () => {
+  it('a buy limit fills at the market when the market is lower than its price', async () => {
+    await placeGtt({ trantype: 'B', prc: '1500', d: '1490', ai_t: 'LTP_B_O' });
+    const [fired] = (await ltp(1484.5)).fired;
+    expect(await bookOrder(fired!.norenordno)).toMatchObject({ status: 'COMPLETE', prc: '1500', avgprc: '1484.5' });
+  });
+
+  it('a buy limit the market has not come down to fills at its own price', async () => {
+    await placeGtt({ trantype: 'B', prc: '1500', d: '1510', ai_t: 'LTP_A_O' });
+    const [fired] = (await ltp(1512)).fired;
+    expect(await bookOrder(fired!.norenordno)).toMatchObject({ status: 'COMPLETE', avgprc: '1500' });
+  });
+
+  it('a sell limit fills at the market when the market is higher than its price', async () => {
+    await placeGtt({ trantype: 'S', prc: '1600', d: '1600', ai_t: 'LTP_A_O' });
+    const [fired] = (await ltp(1611.25)).fired;
+    expect(await bookOrder(fired!.norenordno)).toMatchObject({ status: 'COMPLETE', avgprc: '1611.25' });
+  });
+
+  it('a GTT whose trigger is already met when placed is taken, then fires on the next price', async () => {
+    await ltp(1480);
+    const placed = await placeGtt({ trantype: 'B', prc: '1500', d: '1490', ai_t: 'LTP_B_O' });
+    expect(placed.stat).toBe('OI created');
+    // Placing fires nothing: it waits for the next price.
+    expect(await pendingIds()).toEqual([placed.al_id]);
+    const { fired } = await ltp(1481);
+    expect(fired).toEqual([expect.objectContaining({ al_id: placed.al_id, status: 'COMPLETE' })]);
+    expect(await bookOrder(fired[0]!.norenordno)).toMatchObject({ avgprc: '1481' });
+    expect(await pendingIds()).toEqual([]);
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * `GET /quotes?exch=&tsym=` end to end over HTTP, the local API and its real handler against the emulator: the last
+ * traded price, today's band, the instrument's tick and lot (an index future's lot is the exchange's); a listed
+ * symbol with no price yet still gets its rules; input that is not strictly right is refused with a clear 400
+ * before any broker call; an unlisted symbol is refused naming the closest listed one.
+ */
+import { describe, expect, it } from 'vitest';
+
+import { indexContract } from '../../emulator/state/symbols.js';
+import type { LocalStack } from '../../local/run-local.js';
+import type { EmulatorControl } from '../support/emulator-control.js';
+import { useLocalStack } from '../support/local-stack-fixture.js';
+
+let stack: LocalStack;
+let control: EmulatorControl;
+useLocalStack({}, (s, c) => {
+  stack = s;
+  control = c;
+});
+
+const quote = async (query: string) => {
+  const res = await fetch(`${stack.api.url}/quotes${query}`);
+  return { status: res.status, body: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any -- test assertions on arbitrary JSON
+};
+const brokerCalls = async () => (await control.requests()).map((r) => r.operation);
+
+describe('GET /quotes', () => {
+  it("answers the last traded price, today's band, tick and lot", async () => {
+    await control.ltp('NSE', 'SBIN-EQ', 801.4, 800);
+    const { status, body } = await quote('?exch=NSE&tsym=SBIN-EQ');
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      exch: 'NSE',
+      tsym: 'SBIN-EQ',
+      token: expect.stringMatching(/^\d+$/),
+      lp: '801.4',
+      band: { lc: '720.00', uc: '880.00' },
+      tick: '0.05',
+      lot: 1,
+      precision: 2,
+      quotedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
+  });
+
+  it("an index future's lot is the exchange's; with no price yet the rules still come, without lp", async () => {
+    const tsym = indexContract('NIFTY', new Date(Date.now() + 7 * 86_400_000), 'F');
+    const { status, body } = await quote(`?exch=NFO&tsym=${tsym}`);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ exch: 'NFO', tsym, tick: '0.05', lot: 65 });
+    expect(body).not.toHaveProperty('lp');
+  });
+
+  it.each([
+    ['', ['exch is required', 'tsym is required']],
+    ['?tsym=SBIN-EQ', ['exch is required']],
+    ['?exch=NSE', ['tsym is required']],
+    ['?exch=XYZ&tsym=SBIN-EQ', ['exch must be one of NSE, NFO, BSE, MCX, BFO, CDS, BCD, NCX, NCOM, BSTAR']],
+    ['?exch=NSE&tsym=', ['tsym must not be empty']],
+    ['?exch=NSE&tsym=SBIN-EQ&qty=1', ['qty']],
+  ])('refuses %s with a 400 naming the problem, and calls no broker', async (query, problems) => {
+    await control.clearRequests();
+    const { status, body } = await quote(query);
+    expect(status).toBe(400);
+    expect(body.error.code).toBe('VALIDATION_FAILED');
+    for (const problem of problems) expect(body.error.message).toContain(problem);
+    expect(await brokerCalls()).toEqual([]);
+  });
+
+  it('an unlisted symbol is refused naming the closest listed one, and no quote is read', async () => {
+    await control.clearRequests();
+    const { status, body } = await quote('?exch=NSE&tsym=MM-EQ');
+    expect(status).toBe(400);
+    expect(body.error).toMatchObject({ code: 'VALIDATION_FAILED', outcome: 'not_executed' });
+    expect(body.error.message).toContain('Did you mean M&M-EQ?');
+    expect(await brokerCalls()).not.toContain('GetQuotes');
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * The quote (GET /quotes) read tolerantly from GetQuotes (functions/orders/operations.ts `getQuote`, base/broker/market.ts
+ * `quoteResultOf`): any key case, prices as strings or JSON numbers, a band only where the broker gives a usable pair
+ * (else the day's rules'), and `no data` (bare, or as ShoonyaApi-py's sample writes it) as a quote without a price.
+ */
+import { describe, expect, it } from 'vitest';
+
+import { decodeBrokerReply } from '../../functions/base/broker/reply.js';
+import { getQuote } from '../../functions/orders/operations.js';
+
+const json = (body: unknown) => ({ status: 200, contentType: 'application/json', text: JSON.stringify(body) });
+const RULES = { token: '1594', tick: '0.05', lot: 1, precision: 2, band: { lc: '1300.00', uc: '1700.00' } };
+const INPUT = { exch: 'NSE' as const, tsym: 'INFY-EQ', rules: RULES };
+
+describe('a quote read tolerantly', () => {
+  it('reads lp, uc and lc in any key case and as JSON numbers', () => {
+    const quote = decodeBrokerReply(
+      getQuote,
+      json({ request_time: '10:51:02 27-11-2026', stat: 'Ok', LP: 1510.35, Uc: '1650.00', lC: 1350 }),
+      INPUT,
+    );
+    expect(quote).toMatchObject({
+      exch: 'NSE',
+      tsym: 'INFY-EQ',
+      token: '1594',
+      lp: '1510.35',
+      band: { lc: '1350', uc: '1650.00' },
+      tick: '0.05',
+      lot: 1,
+      precision: 2,
+    });
+  });
+
+  it("keeps the day's band when the quote gives none, or zeros", () => {
+    expect(decodeBrokerReply(getQuote, json({ stat: 'Ok', lp: '1510.35' }), INPUT)).toMatchObject({
+      band: RULES.band,
+    });
+    expect(
+      decodeBrokerReply(getQuote, json({ stat: 'Ok', lp: '1510.35', uc: '0.00', lc: '0.00' }), INPUT),
+    ).toMatchObject({ band: RULES.band });
+  });
+
+  it('answers the rules without a price on `no data`, bare or numbered', () => {
+    for (const emsg of ['no data', 'Error Occurred : 5 "no data"']) {
+      const quote = decodeBrokerReply(getQuote, json({ stat: 'Not_Ok', emsg }), INPUT);
+      expect(quote).toMatchObject({ token: '1594', tick: '0.05', lot: 1 });
+      expect(quote).not.toHaveProperty('lp');
+    }
+  });
+
+  it('asks the broker by the instrument token the rules gave', () => {
+    expect(getQuote.toJData(INPUT, { uid: 'DEMO01' } as never)).toEqual({ uid: 'DEMO01', exch: 'NSE', token: '1594' });
+  });
+
+  it('refuses every caller field but exch and tsym, and both are required', () => {
+    expect(getQuote.input.safeParse({ exch: 'NSE', tsym: 'INFY-EQ' }).success).toBe(true);
+    for (const bad of [{}, { exch: 'NSE' }, { tsym: 'INFY-EQ' }, { exch: 'XYZ', tsym: 'INFY-EQ' }])
+      expect(getQuote.input.safeParse(bad).success).toBe(false);
+    expect(getQuote.input.safeParse({ exch: 'NSE', tsym: 'INFY-EQ', rules: RULES }).success).toBe(false);
+  });
+});
