@@ -9,7 +9,16 @@ import { cancel, get, list, modify, modifyOco, orders, place, placeOco, triggere
 import { plan, planCancel, planCreate, plans } from './plans.js';
 import { ltp } from './sandbox.js';
 import { clientRecord, enabled, login, logout, session } from './session.js';
-import { signalTest, strategies, strategy, strategyCreate, strategyDelete, strategyRotate } from './strategies.js';
+import { signal, signals } from './signals.js';
+import {
+  signalTest,
+  strategies,
+  strategy,
+  strategyCreate,
+  strategyDelete,
+  strategyEdit,
+  strategyRotate,
+} from './strategies.js';
 
 export const COMMANDS: readonly Command[] = [
   place,
@@ -35,9 +44,12 @@ export const COMMANDS: readonly Command[] = [
   strategyCreate,
   strategies,
   strategy,
+  strategyEdit,
   strategyDelete,
   strategyRotate,
   signalTest,
+  signals,
+  signal,
   operations,
   call,
   ltp,
