@@ -49,6 +49,10 @@ import type {
   Quote,
   QuoteQuery,
   SessionStatus,
+  SignalList,
+  SignalRecord,
+  SignalsQuery,
+  StrategyChanges,
   StrategyCreated,
   StrategyDeleted,
   StrategyInput,
@@ -300,6 +304,14 @@ export class GttClient {
     return this.operation('GetStrategy', { path: { strategyId } }, options);
   }
 
+  /**
+   * UpdateStrategy: `PATCH /strategies/{strategyId}`: only the fields given change (`null` removes an optional one);
+   * the webhook URL is kept. Refused whole (400) when a field is unknown or the result would not be a valid strategy.
+   */
+  updateStrategy(strategyId: string, changes: StrategyChanges, options: CallOptions = {}): Promise<StrategyRecord> {
+    return this.operation('UpdateStrategy', { path: { strategyId }, body: changes }, options);
+  }
+
   /** DeleteStrategy: `DELETE /strategies/{strategyId}`: its webhook URL stops working at once. */
   deleteStrategy(strategyId: string, options: CallOptions = {}): Promise<StrategyDeleted> {
     return this.operation('DeleteStrategy', { path: { strategyId } }, options);
@@ -308,6 +320,24 @@ export class GttClient {
   /** RotateStrategyToken: `POST /strategies/{strategyId}/token`: a new webhookUrl (shown once), the old one dead. */
   rotateStrategyToken(strategyId: string, options: CallOptions = {}): Promise<StrategyCreated> {
     return this.operation('RotateStrategyToken', { path: { strategyId } }, options);
+  }
+
+  /**
+   * ListSignals: `GET /signals[?strategyId=&state=&limit=&cursor=]`: the signals of the last 30 days, newest first,
+   * each with its fate (results, or the reason it was refused); one page.
+   */
+  signals(query: SignalsQuery = {}, options: CallOptions = {}): Promise<SignalList> {
+    return this.operation('ListSignals', { query }, options);
+  }
+
+  /** Every signal (of `strategyId`, in `state`), following `nextCursor` page by page. */
+  async allSignals(query: Omit<SignalsQuery, 'cursor'> = {}, options: CallOptions = {}): Promise<SignalList> {
+    return followPages('signals', (cursor) => this.signals({ ...query, ...(cursor ? { cursor } : {}) }, options));
+  }
+
+  /** GetSignal: `GET /signals/{signalId}`: one signal and what became of it. */
+  getSignal(signalId: string, options: CallOptions = {}): Promise<SignalRecord> {
+    return this.operation('GetSignal', { path: { signalId } }, options);
   }
 
   // ---- any operation ----

@@ -24,8 +24,13 @@ const checkWebhookUrl = (url: string): string | undefined => {
   return undefined;
 };
 
-/** A sample alert in the strategy's source's shape, for its symbol (or INFY). */
-export const sampleAlert = (strategy: Pick<StrategyRecord, 'source' | 'action'>, price = '1500'): unknown => {
+/** A sample alert in the strategy's source's shape, for its symbol (or INFY): a buy unless `side` is S. */
+export const sampleAlert = (
+  strategy: Pick<StrategyRecord, 'source' | 'action'>,
+  price = '1500',
+  side: 'B' | 'S' = 'B',
+): unknown => {
+  const action = side === 'S' ? 'sell' : 'buy';
   const order = (strategy.action as { order?: { tsym?: string; exch?: string } }).order ?? {};
   const ticker = (order.tsym ?? 'INFY-EQ').replace(/-EQ$/, '');
   const id = `signal-test-${Date.now()}`;
@@ -40,9 +45,9 @@ export const sampleAlert = (strategy: Pick<StrategyRecord, 'source' | 'action'>,
         alert_name: 'signal-test',
       };
     case 'tradingview':
-      return { action: 'buy', ticker, exchange: order.exch ?? 'NSE', price: Number(price), id };
+      return { action, ticker, exchange: order.exch ?? 'NSE', price: Number(price), id };
     default:
-      return { action: 'buy', symbol: ticker, exchange: order.exch ?? 'NSE', price, id };
+      return { action, symbol: ticker, exchange: order.exch ?? 'NSE', price, id };
   }
 };
 

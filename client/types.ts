@@ -74,7 +74,11 @@ export type StrategyCreated = OperationResult<'CreateStrategy'>;
 export type StrategyRecord = OperationResult<'GetStrategy'>;
 export type StrategyList = OperationResult<'ListStrategies'>;
 export type StrategyDeleted = OperationResult<'DeleteStrategy'>;
+export type StrategyChanges = OperationBody<'UpdateStrategy'>;
 export type SignalAccepted = OperationResult<'PostSignal'>;
+export type SignalList = OperationResult<'ListSignals'>;
+export type SignalRecord = OperationResult<'GetSignal'>;
+export type SignalsQuery = OperationQuery<'ListSignals'>;
 export type EventsQuery = OperationQuery<'ListEvents'>;
 
 /**

@@ -425,7 +425,11 @@ export interface paths {
         delete: operations["DeleteStrategy"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a strategy and keep its webhook URL: {"mode"?, "qty"?, "maxQty"?, "ratePerMinute"?, "allowIps"?, "tag"?, "name"?, "trantype"?, "action"?} (null removes an optional field; qty and trantype are the action's order). Checked as POST /strategies checks a new one; unknown fields and bad values change nothing (400). Takes effect on the next alert.
+         * @description The Strategies function. Safe to repeat: a repeat does nothing twice.
+         */
+        patch: operations["UpdateStrategy"];
         trace?: never;
     };
     "/strategies/{strategyId}/token": {
@@ -442,6 +446,46 @@ export interface paths {
          * @description The Strategies function. Safe to repeat: a repeat does nothing twice.
          */
         post: operations["RotateStrategyToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/signals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signals received (kept 30 days), newest first, each with its fate: received, acted (what each alert placed, or would have in paper mode) or refused (why); ?strategyId= one strategy's, ?state= one state's; paged with ?limit= and ?cursor=
+         * @description The Strategies function. Safe to retry.
+         */
+        get: operations["ListSignals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/signals/{signalId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One signal: its alerts, its redacted body, and what became of it (its results, or why it was refused)
+         * @description The Strategies function. Safe to retry.
+         */
+        get: operations["GetSignal"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -475,7 +519,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_FAILED" | "ORDER_NOT_FOUND" | "BROKER_REJECTED" | "SESSION_EXPIRED" | "RATE_LIMITED" | "BROKER_TIMEOUT" | "BROKER_UNAVAILABLE" | "BROKER_BAD_REPLY" | "GUARDRAIL_REJECTED" | "IDEMPOTENCY_KEY_REUSED" | "ORDER_CHANGED" | "IDEMPOTENCY_IN_PROGRESS" | "ORDER_BUSY" | "CONFIGURATION_ERROR" | "INTERNAL_ERROR" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SESSION_ACCOUNT_MISMATCH" | "REQUEST_FORBIDDEN" | "PLAN_NOT_FOUND" | "PLAN_BUSY" | "STRATEGY_NOT_FOUND" | "SIGNAL_TOKEN_INVALID" | "TRADING_HALTED";
+                code: "VALIDATION_FAILED" | "ORDER_NOT_FOUND" | "BROKER_REJECTED" | "SESSION_EXPIRED" | "RATE_LIMITED" | "BROKER_TIMEOUT" | "BROKER_UNAVAILABLE" | "BROKER_BAD_REPLY" | "GUARDRAIL_REJECTED" | "IDEMPOTENCY_KEY_REUSED" | "ORDER_CHANGED" | "IDEMPOTENCY_IN_PROGRESS" | "ORDER_BUSY" | "CONFIGURATION_ERROR" | "INTERNAL_ERROR" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SESSION_ACCOUNT_MISMATCH" | "REQUEST_FORBIDDEN" | "PLAN_NOT_FOUND" | "PLAN_BUSY" | "STRATEGY_NOT_FOUND" | "SIGNAL_NOT_FOUND" | "SIGNAL_TOKEN_INVALID" | "TRADING_HALTED";
                 message: string;
                 details?: unknown;
                 /** @description The broker's own failure text (emsg), when it gave one. */
@@ -693,7 +737,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -964,7 +1008,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1273,7 +1317,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1531,7 +1575,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1795,7 +1839,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1969,7 +2013,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2220,7 +2264,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2498,7 +2542,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2662,7 +2706,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2964,7 +3008,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3237,7 +3281,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3429,7 +3473,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3588,7 +3632,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3766,7 +3810,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4109,7 +4153,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4275,7 +4319,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4457,7 +4501,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4634,7 +4678,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4811,7 +4855,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4988,7 +5032,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5158,7 +5202,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5399,7 +5443,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5693,7 +5737,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5929,7 +5973,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6165,7 +6209,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6308,7 +6352,11 @@ export interface operations {
                             mode: "live" | "paper";
                             allowIps?: "tradingview" | string[];
                             ratePerMinute: number;
+                            /** @description the tag of its orders when set (else the strategy's name or id) */
+                            tag?: string;
                             createdAt: string;
+                            /** @description when it was last changed (PATCH) */
+                            updatedAt?: string;
                             /** @description when its webhook token was last set (created or rotated) */
                             tokenSetAt: string;
                         }[];
@@ -6342,7 +6390,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6669,6 +6717,7 @@ export interface operations {
                     allowIps?: "tradingview" | string[];
                     /** @default 30 */
                     ratePerMinute?: number;
+                    tag?: string;
                 };
             };
         };
@@ -6696,7 +6745,11 @@ export interface operations {
                         mode: "live" | "paper";
                         allowIps?: "tradingview" | string[];
                         ratePerMinute: number;
+                        /** @description the tag of its orders when set (else the strategy's name or id) */
+                        tag?: string;
                         createdAt: string;
+                        /** @description when it was last changed (PATCH) */
+                        updatedAt?: string;
                         /** @description when its webhook token was last set (created or rotated) */
                         tokenSetAt: string;
                         /** @description the full URL alerts are posted to, holding the token: shown in this reply only, never again */
@@ -6735,7 +6788,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6879,7 +6932,11 @@ export interface operations {
                         mode: "live" | "paper";
                         allowIps?: "tradingview" | string[];
                         ratePerMinute: number;
+                        /** @description the tag of its orders when set (else the strategy's name or id) */
+                        tag?: string;
                         createdAt: string;
+                        /** @description when it was last changed (PATCH) */
+                        updatedAt?: string;
                         /** @description when its webhook token was last set (created or rotated) */
                         tokenSetAt: string;
                     };
@@ -6912,7 +6969,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7073,7 +7130,379 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The request has a body (or a Content-Type) that is not `application/json`; nothing was sent to the broker. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TRADING_HALTED: The kill switch is on: places and modifies are refused until it is turned off (DELETE /kill-switch); nothing was sent. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Over the order rate: this deployment's governor refused the call before sending it, or the broker refused it for exceeding its own limit; not executed. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFIGURATION_ERROR: The deployment is misconfigured (environment or secret). INTERNAL_ERROR: An unexpected error inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_UNAVAILABLE: The broker could not be reached or answered with an HTTP 5xx. BROKER_BAD_REPLY: The broker answered with something that is not JSON or not the documented shape. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_TIMEOUT: The broker did not answer in time (`Server Timeout :` or our own request timeout). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    UpdateStrategy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                strategyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "mode": "paper",
+                 *       "maxQty": 5
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    /** @enum {string} */
+                    mode?: "live" | "paper";
+                    maxQty?: number | null;
+                    ratePerMinute?: number;
+                    allowIps?: ("tradingview" | string[]) | null;
+                    tag?: string | null;
+                    qty?: number | null;
+                    trantype?: ("B" | "S") | null;
+                    action?: {
+                        /** @constant */
+                        kind: "gtt";
+                        order: {
+                            /**
+                             * @description the exchange when the alert names none (TradingView's `exchange` wins)
+                             * @enum {string}
+                             */
+                            exch?: "NSE" | "NFO" | "BSE" | "MCX" | "BFO" | "CDS" | "BCD" | "NCX" | "NCOM" | "BSTAR";
+                            /** @description a fixed symbol: the alert's ticker is then ignored */
+                            tsym?: string;
+                            /** @enum {string} */
+                            prd: "C" | "M" | "H";
+                            /**
+                             * @default LMT
+                             * @enum {string}
+                             */
+                            prctyp?: "LMT" | "MKT" | "SL-LMT" | "SL-MKT" | "DS" | "2L" | "3L";
+                            /**
+                             * @default DAY
+                             * @enum {string}
+                             */
+                            ret?: "DAY" | "EOS" | "IOC";
+                            qty?: number;
+                            /** @enum {string} */
+                            trantype?: "B" | "S";
+                        };
+                        trigger: {
+                            offset: string;
+                        };
+                        price: {
+                            offset: string;
+                        };
+                    } | {
+                        /** @constant */
+                        kind: "oco";
+                        order: {
+                            /**
+                             * @description the exchange when the alert names none (TradingView's `exchange` wins)
+                             * @enum {string}
+                             */
+                            exch?: "NSE" | "NFO" | "BSE" | "MCX" | "BFO" | "CDS" | "BCD" | "NCX" | "NCOM" | "BSTAR";
+                            /** @description a fixed symbol: the alert's ticker is then ignored */
+                            tsym?: string;
+                            /** @enum {string} */
+                            prd: "C" | "M" | "H";
+                            /**
+                             * @default LMT
+                             * @enum {string}
+                             */
+                            prctyp?: "LMT" | "MKT" | "SL-LMT" | "SL-MKT" | "DS" | "2L" | "3L";
+                            /**
+                             * @default DAY
+                             * @enum {string}
+                             */
+                            ret?: "DAY" | "EOS" | "IOC";
+                            qty?: number;
+                            /** @enum {string} */
+                            trantype?: "B" | "S";
+                        };
+                        target: {
+                            trigger: {
+                                offset: string;
+                            };
+                            price: {
+                                offset: string;
+                            };
+                        };
+                        stopLoss: {
+                            trigger: {
+                                offset: string;
+                            };
+                            price: {
+                                offset: string;
+                            };
+                        };
+                    } | {
+                        /** @constant */
+                        kind: "bracket";
+                        order: {
+                            /**
+                             * @description the exchange when the alert names none (TradingView's `exchange` wins)
+                             * @enum {string}
+                             */
+                            exch?: "NSE" | "NFO" | "BSE" | "MCX" | "BFO" | "CDS" | "BCD" | "NCX" | "NCOM" | "BSTAR";
+                            /** @description a fixed symbol: the alert's ticker is then ignored */
+                            tsym?: string;
+                            /** @enum {string} */
+                            prd: "C" | "M" | "H";
+                            /**
+                             * @default LMT
+                             * @enum {string}
+                             */
+                            prctyp?: "LMT" | "MKT" | "SL-LMT" | "SL-MKT" | "DS" | "2L" | "3L";
+                            /**
+                             * @default DAY
+                             * @enum {string}
+                             */
+                            ret?: "DAY" | "EOS" | "IOC";
+                            qty?: number;
+                            /** @enum {string} */
+                            trantype?: "B" | "S";
+                        };
+                        entry: {
+                            trigger: {
+                                offset: string;
+                            };
+                            price: {
+                                offset: string;
+                            };
+                        };
+                        target: {
+                            trigger: {
+                                offset: string;
+                            };
+                            price: {
+                                offset: string;
+                            };
+                        };
+                        stopLoss: {
+                            trigger: {
+                                offset: string;
+                            };
+                            price: {
+                                offset: string;
+                            };
+                        };
+                    } | {
+                        /** @constant */
+                        kind: "trailing-stop";
+                        order: {
+                            /**
+                             * @description the exchange when the alert names none (TradingView's `exchange` wins)
+                             * @enum {string}
+                             */
+                            exch?: "NSE" | "NFO" | "BSE" | "MCX" | "BFO" | "CDS" | "BCD" | "NCX" | "NCOM" | "BSTAR";
+                            /** @description a fixed symbol: the alert's ticker is then ignored */
+                            tsym?: string;
+                            /** @enum {string} */
+                            prd: "C" | "M" | "H";
+                            /**
+                             * @default LMT
+                             * @enum {string}
+                             */
+                            prctyp?: "LMT" | "MKT" | "SL-LMT" | "SL-MKT" | "DS" | "2L" | "3L";
+                            /**
+                             * @default DAY
+                             * @enum {string}
+                             */
+                            ret?: "DAY" | "EOS" | "IOC";
+                            qty?: number;
+                            /** @enum {string} */
+                            trantype?: "B" | "S";
+                        };
+                        trigger: {
+                            offset: string;
+                        };
+                        price: {
+                            offset: string;
+                        };
+                        trailBy: string;
+                        step?: string;
+                    } | {
+                        /** @constant */
+                        kind: "cancel";
+                        /** @enum {string} */
+                        exch?: "NSE" | "NFO" | "BSE" | "MCX" | "BFO" | "CDS" | "BCD" | "NCX" | "NCOM" | "BSTAR";
+                    } | {
+                        /** @constant */
+                        kind: "kill-switch";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Change a strategy and keep its webhook URL: {"mode"?, "qty"?, "maxQty"?, "ratePerMinute"?, "allowIps"?, "tag"?, "name"?, "trantype"?, "action"?} (null removes an optional field; qty and trantype are the action's order). Checked as POST /strategies checks a new one; unknown fields and bad values change nothing (400). Takes effect on the next alert. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description st and 16 hex digits */
+                        strategyId: string;
+                        name: string;
+                        /** @enum {string} */
+                        source: "tradingview" | "chartink" | "amibroker" | "generic";
+                        /** @description what an alert does (the body of POST /strategies) */
+                        action: {
+                            kind: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        maxQty?: number;
+                        /** @enum {string} */
+                        mode: "live" | "paper";
+                        allowIps?: "tradingview" | string[];
+                        ratePerMinute: number;
+                        /** @description the tag of its orders when set (else the strategy's name or id) */
+                        tag?: string;
+                        createdAt: string;
+                        /** @description when it was last changed (PATCH) */
+                        updatedAt?: string;
+                        /** @description when its webhook token was last set (created or rotated) */
+                        tokenSetAt: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: The request does not satisfy the input schema; nothing was sent to the broker. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SIGNAL_TOKEN_INVALID: The signal webhook's token is not one of a strategy's (mistyped, rotated or its strategy deleted); nothing was recorded. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_ACCOUNT_MISMATCH: A broker login returned a session of another account than this deployment's; nothing was written. REQUEST_FORBIDDEN: The local API refuses requests from another origin (an `Origin` header that is not the local API) or for another host (DNS rebinding); a signal webhook refuses a source address outside its strategy's allowIps. Nothing was sent. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7217,7 +7646,11 @@ export interface operations {
                         mode: "live" | "paper";
                         allowIps?: "tradingview" | string[];
                         ratePerMinute: number;
+                        /** @description the tag of its orders when set (else the strategy's name or id) */
+                        tag?: string;
                         createdAt: string;
+                        /** @description when it was last changed (PATCH) */
+                        updatedAt?: string;
                         /** @description when its webhook token was last set (created or rotated) */
                         tokenSetAt: string;
                         /** @description the full URL alerts are posted to, holding the token: shown in this reply only, never again */
@@ -7256,7 +7689,374 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The request has a body (or a Content-Type) that is not `application/json`; nothing was sent to the broker. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TRADING_HALTED: The kill switch is on: places and modifies are refused until it is turned off (DELETE /kill-switch); nothing was sent. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Over the order rate: this deployment's governor refused the call before sending it, or the broker refused it for exceeding its own limit; not executed. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFIGURATION_ERROR: The deployment is misconfigured (environment or secret). INTERNAL_ERROR: An unexpected error inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_UNAVAILABLE: The broker could not be reached or answered with an HTTP 5xx. BROKER_BAD_REPLY: The broker answered with something that is not JSON or not the documented shape. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_TIMEOUT: The broker did not answer in time (`Server Timeout :` or our own request timeout). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ListSignals: {
+        parameters: {
+            query?: {
+                strategyId?: string;
+                state?: "received" | "acted" | "refused";
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signals received (kept 30 days), newest first, each with its fate: received, acted (what each alert placed, or would have in paper mode) or refused (why); ?strategyId= one strategy's, ?state= one state's; paged with ?limit= and ?cursor= */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        signals: {
+                            signalId: string;
+                            strategyId: string;
+                            receivedAt: string;
+                            /**
+                             * @description received (not acted on yet), acted or refused
+                             * @enum {string}
+                             */
+                            state: "received" | "acted" | "refused";
+                            /** @description the alerts read from its body (ChartInk: one per stock) */
+                            alerts: {
+                                [key: string]: unknown;
+                            }[];
+                            /** @description the body, bounded and redacted (never any part of the webhook token) */
+                            preview: string;
+                            /** @description what each alert placed, would have placed (paper: dryRun), or why not */
+                            results?: ({
+                                ticker: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description why it was refused */
+                            reason?: string;
+                        }[];
+                        /** @description pass it as `cursor` for the next page; absent on the last */
+                        nextCursor?: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: The request does not satisfy the input schema; nothing was sent to the broker. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SIGNAL_TOKEN_INVALID: The signal webhook's token is not one of a strategy's (mistyped, rotated or its strategy deleted); nothing was recorded. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_ACCOUNT_MISMATCH: A broker login returned a session of another account than this deployment's; nothing was written. REQUEST_FORBIDDEN: The local API refuses requests from another origin (an `Origin` header that is not the local API) or for another host (DNS rebinding); a signal webhook refuses a source address outside its strategy's allowIps. Nothing was sent. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The request has a body (or a Content-Type) that is not `application/json`; nothing was sent to the broker. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TRADING_HALTED: The kill switch is on: places and modifies are refused until it is turned off (DELETE /kill-switch); nothing was sent. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Over the order rate: this deployment's governor refused the call before sending it, or the broker refused it for exceeding its own limit; not executed. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFIGURATION_ERROR: The deployment is misconfigured (environment or secret). INTERNAL_ERROR: An unexpected error inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_UNAVAILABLE: The broker could not be reached or answered with an HTTP 5xx. BROKER_BAD_REPLY: The broker answered with something that is not JSON or not the documented shape. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_TIMEOUT: The broker did not answer in time (`Server Timeout :` or our own request timeout). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    GetSignal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                signalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One signal: its alerts, its redacted body, and what became of it (its results, or why it was refused) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        signalId: string;
+                        strategyId: string;
+                        receivedAt: string;
+                        /**
+                         * @description received (not acted on yet), acted or refused
+                         * @enum {string}
+                         */
+                        state: "received" | "acted" | "refused";
+                        /** @description the alerts read from its body (ChartInk: one per stock) */
+                        alerts: {
+                            [key: string]: unknown;
+                        }[];
+                        /** @description the body, bounded and redacted (never any part of the webhook token) */
+                        preview: string;
+                        /** @description what each alert placed, would have placed (paper: dryRun), or why not */
+                        results?: ({
+                            ticker: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description why it was refused */
+                        reason?: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: The request does not satisfy the input schema; nothing was sent to the broker. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SIGNAL_TOKEN_INVALID: The signal webhook's token is not one of a strategy's (mistyped, rotated or its strategy deleted); nothing was recorded. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_ACCOUNT_MISMATCH: A broker login returned a session of another account than this deployment's; nothing was written. REQUEST_FORBIDDEN: The local API refuses requests from another origin (an `Origin` header that is not the local API) or for another host (DNS rebinding); a signal webhook refuses a source address outside its strategy's allowIps. Nothing was sent. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7439,7 +8239,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;

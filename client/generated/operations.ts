@@ -55,6 +55,9 @@ export const OPERATION_INFO = {
   CreateStrategy: {"method":"POST","path":"/strategies","pathParams":[],"query":[],"idempotencyKey":"required","dryRun":false,"body":true,"successStatus":201,"kind":"control","retrySafe":true},
   GetStrategy: {"method":"GET","path":"/strategies/{strategyId}","pathParams":["strategyId"],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
   DeleteStrategy: {"method":"DELETE","path":"/strategies/{strategyId}","pathParams":["strategyId"],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"control","retrySafe":true},
+  UpdateStrategy: {"method":"PATCH","path":"/strategies/{strategyId}","pathParams":["strategyId"],"query":[],"dryRun":false,"body":true,"successStatus":200,"kind":"control","retrySafe":true},
   RotateStrategyToken: {"method":"POST","path":"/strategies/{strategyId}/token","pathParams":["strategyId"],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"control","retrySafe":true},
+  ListSignals: {"method":"GET","path":"/signals","pathParams":[],"query":["strategyId","state","limit","cursor"],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
+  GetSignal: {"method":"GET","path":"/signals/{signalId}","pathParams":["signalId"],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
   PostSignal: {"method":"POST","path":"/signals/{token}","pathParams":["token"],"query":[],"dryRun":false,"body":true,"successStatus":202,"kind":"order","retrySafe":false},
 } as const satisfies { [Id in keyof operations]: OperationInfo };

@@ -3,9 +3,19 @@
  * operation table's entries and the plans take: a GTT (`POST /gtt-orders`), an OCO (`POST /gtt-orders/oco`), a
  * bracket or trailing-stop plan (`POST /plans`). Every price is an offset from the alert's price on the instrument's
  * tick (prices.ts), rounded for the side of the order it belongs to: a bracket's exit legs for the exit's side.
+ * Every order carries its strategy's tag (`strategyTag`): the broker keeps it in `remarks`, the lists show it; a
+ * plan's GTTs carry the plan's own stamp at the broker, and the plan the tag.
  */
 import type { PlanInput } from '../base/schemas/plans.js';
-import type { Alert, OffsetRule, SignalAction, SignalOrder } from '../base/schemas/signals.js';
+import {
+  type Alert,
+  type OffsetRule,
+  type SignalAction,
+  type SignalOrder,
+  type Strategy,
+  STRATEGY_TAG_MAX,
+  TAG_TEXT,
+} from '../base/schemas/signals.js';
 import { alertPrice, alertTypeOf, offsetPrice, quantityOf, type Side, sideOf } from './prices.js';
 import type { Instrument } from './symbols.js';
 
@@ -23,7 +33,14 @@ interface Terms {
   qty: number;
   /** The alert's price: every offset's base. */
   base: string;
+  /** The strategy's tag, on every order. */
+  tag: string;
 }
+
+/** The strategy's own tag; else its name when that is a tag with room for the stamp; else its id. */
+export const strategyTag = (strategy: Pick<Strategy, 'tag' | 'name' | 'strategyId'>): string =>
+  strategy.tag ??
+  (strategy.name.length <= STRATEGY_TAG_MAX && TAG_TEXT.test(strategy.name) ? strategy.name : strategy.strategyId);
 
 const opposite = (side: Side): Side => (side === 'B' ? 'S' : 'B');
 const isMarket = (prctyp: string) => prctyp === 'MKT' || prctyp === 'SL-MKT';
@@ -50,6 +67,7 @@ const gttBody = (order: SignalOrder, terms: Terms, at: { trigger: string; price:
   ai_t: alertTypeOf(at.trigger, terms.base, terms.side),
   d: at.trigger,
   ...(isMarket(order.prctyp) ? {} : { prc: at.price }),
+  tag: terms.tag,
 });
 
 /** The terms every placing action shares: side, instrument (already confirmed), quantity, base price. */
@@ -57,12 +75,13 @@ export const termsOf = (
   alert: Alert,
   order: SignalOrder,
   instrument: Instrument,
-  maxQty: number | undefined,
+  strategy: Pick<Strategy, 'maxQty' | 'tag' | 'name' | 'strategyId'>,
 ): Terms => ({
   side: sideOf(alert, order),
   instrument,
-  qty: quantityOf(alert, order, maxQty, instrument.rules.lot, instrument.tsym),
+  qty: quantityOf(alert, order, strategy.maxQty, instrument.rules.lot, instrument.tsym),
   base: alertPrice(alert),
+  tag: strategyTag(strategy),
 });
 
 /** The order one alert places under `action`; refused (VALIDATION_FAILED) when a price or quantity cannot be made. */
@@ -94,6 +113,7 @@ export const alertOrder = (action: Placing, terms: Terms): AlertOrder => {
         ltp: terms.base,
         target: leg('target'),
         stopLoss: leg('stopLoss'),
+        tag: terms.tag,
       };
       return { kind: 'oco', body };
     }
@@ -106,6 +126,7 @@ export const alertOrder = (action: Placing, terms: Terms): AlertOrder => {
         plan: {
           kind: 'bracket',
           entry,
+          tag: terms.tag,
           target: legAt(terms, exit, action.target, 'target'),
           stopLoss: legAt(terms, exit, action.stopLoss, 'stopLoss'),
         },
@@ -119,6 +140,7 @@ export const alertOrder = (action: Placing, terms: Terms): AlertOrder => {
         plan: {
           kind: 'trailing-stop',
           order: stop,
+          tag: terms.tag,
           trailBy: action.trailBy,
           ...(action.step === undefined ? {} : { step: action.step }),
         },

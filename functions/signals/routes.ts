@@ -3,9 +3,14 @@ import { ownRoute as route } from '../base/definition/routes.js';
 import type { FunctionSurface } from '../base/definition/types.js';
 import {
   signalAccepted,
+  signalList,
+  signalListInput,
+  signalView,
   strategyDeleted,
   strategyInput,
   strategyList,
+  strategyPatch,
+  strategyRecord,
   strategyWithUrl,
 } from '../base/schemas/signals.js';
 
@@ -22,6 +27,7 @@ export const EXAMPLE_STRATEGY = {
   maxQty: 10,
 } as const;
 export const EXAMPLE_STRATEGY_ID = 'st0123456789abcdef';
+export const EXAMPLE_SIGNAL_ID = 'sg019ac1e2f3a4b5c6d7e8f9a0';
 /** A token of the right shape that no strategy has (the contract tests' and cold probes' requests). */
 export const EXAMPLE_SIGNAL_TOKEN = 'example-token-0000000000000000000000000000';
 
@@ -71,6 +77,22 @@ export const STRATEGIES_ROUTES: FunctionSurface = {
       example: { path: { strategyId: EXAMPLE_STRATEGY_ID } },
     }),
     route({
+      method: 'PATCH',
+      path: '/strategies/{strategyId}',
+      operationId: 'UpdateStrategy',
+      action: 'update',
+      directBody: 'changes',
+      summary:
+        'Change a strategy and keep its webhook URL: {"mode"?, "qty"?, "maxQty"?, "ratePerMinute"?, "allowIps"?, "tag"?, "name"?, "trantype"?, "action"?} (null removes an optional field; qty and trantype are the action\'s order). Checked as POST /strategies checks a new one; unknown fields and bad values change nothing (400). Takes effect on the next alert.',
+      result: strategyRecord,
+      body: true,
+      bodySchema: strategyPatch,
+      pathParams: { strategyId: 'strategyId' },
+      kind: 'control',
+      retrySafe: true,
+      example: { path: { strategyId: EXAMPLE_STRATEGY_ID }, body: { mode: 'paper', maxQty: 5 } },
+    }),
+    route({
       method: 'DELETE',
       path: '/strategies/{strategyId}',
       operationId: 'DeleteStrategy',
@@ -94,6 +116,32 @@ export const STRATEGIES_ROUTES: FunctionSurface = {
       kind: 'control',
       retrySafe: true,
       example: { path: { strategyId: EXAMPLE_STRATEGY_ID } },
+    }),
+    route({
+      method: 'GET',
+      path: '/signals',
+      operationId: 'ListSignals',
+      action: 'signals',
+      summary:
+        "The signals received (kept 30 days), newest first, each with its fate: received, acted (what each alert placed, or would have in paper mode) or refused (why); ?strategyId= one strategy's, ?state= one state's; paged with ?limit= and ?cursor=",
+      result: signalList,
+      query: Object.keys(signalListInput.shape),
+      querySchema: signalListInput,
+      kind: 'read',
+      retrySafe: true,
+      example: { query: { strategyId: EXAMPLE_STRATEGY_ID, limit: '10' } },
+    }),
+    route({
+      method: 'GET',
+      path: '/signals/{signalId}',
+      operationId: 'GetSignal',
+      action: 'signal',
+      summary: 'One signal: its alerts, its redacted body, and what became of it (its results, or why it was refused)',
+      result: signalView,
+      pathParams: { signalId: 'signalId' },
+      kind: 'read',
+      retrySafe: true,
+      example: { path: { signalId: EXAMPLE_SIGNAL_ID } },
     }),
   ],
   direct: { example: { action: 'list' } },

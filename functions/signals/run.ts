@@ -19,7 +19,7 @@ import type { Plan, PlanInput } from '../base/schemas/plans.js';
 import type { Alert, SignalOrder, SignalRecord, Strategy } from '../base/schemas/signals.js';
 import type { DirectHandler } from '../orders/gateway/in-process.js';
 import type { ActOutcome, SignalResult } from './actor.js';
-import { alertOrder, termsOf } from './orders.js';
+import { type AlertOrder, alertOrder, strategyTag, termsOf } from './orders.js';
 import type { Instrument } from './symbols.js';
 
 export interface SignalDeps {
@@ -73,6 +73,29 @@ const failed = (error: unknown, ticker: string, tsym: string | undefined): Faile
 
 const sideWord = (body: Record<string, unknown>) => (body.trantype === 'B' ? 'BUY' : 'SELL');
 
+/** A GTT's line: side, quantity, where, trigger, alert type and limit. */
+const gttLine = (body: Record<string, unknown>, where: string) =>
+  `${sideWord(body)} ${String(body.qty)} ${where} GTT trigger ${String(body.d)} (${String(body.ai_t)})${body.prc ? ` limit ${String(body.prc)}` : ''}`;
+
+type Leg = { trigger: string; order?: { prc?: string }; price?: string };
+const legLine = (name: string, leg: Leg) => {
+  const price = leg.order?.prc ?? leg.price;
+  return `${name} ${leg.trigger}${price ? ` limit ${price}` : ''}`;
+};
+
+/** What one alert's order is (placed, or in paper mode would be): the same line either way, prices included. */
+const orderLine = (order: AlertOrder, kind: string, where: string, id?: string): string => {
+  if (order.kind === 'gtt') return gttLine(order.body, where);
+  if (order.kind === 'oco')
+    return `OCO ${where} ${legLine('target', order.body.target as Leg)}, ${legLine('stop-loss', order.body.stopLoss as Leg)}`;
+  const plan = order.plan;
+  const what =
+    plan.kind === 'bracket'
+      ? `entry ${gttLine(plan.entry, where)}; exit ${legLine('target', plan.target)}, ${legLine('stop-loss', plan.stopLoss)}`
+      : `stop ${gttLine(plan.order, where)}, trailing by ${plan.trailBy}${plan.step ? ` in steps of ${plan.step}` : ''}`;
+  return `${kind} plan${id ? ` ${id}` : ''} on ${where}: ${what}`;
+};
+
 /** One alert of a placing action: its instrument, its order, the call. */
 const placeOne = async (
   deps: SignalDeps,
@@ -88,16 +111,22 @@ const placeOne = async (
   try {
     const instrument = await deps.instrument(alert, action.order, deadline);
     tsym = instrument.tsym;
-    const order = alertOrder(action, termsOf(alert, action.order, instrument, strategy.maxQty));
+    const order = alertOrder(action, termsOf(alert, action.order, instrument, strategy));
     const key = keyOf(signal, n);
     const where = `${instrument.exch}:${instrument.tsym}`;
+    const tag = strategyTag(strategy);
     if (strategy.mode === 'paper') {
+      // The order (a plan's first GTT) checked as a dry run: the same checks as live, nothing sent.
       const body = order.kind === 'plan' ? order.entry : order.body;
       await (order.kind === 'oco' ? deps.placeOco : deps.place)({ ...body, dryRun: true }, deadline);
-      const what = order.kind === 'plan' ? `the ${action.kind} plan's first GTT` : `the ${order.kind.toUpperCase()}`;
       return {
         kind: 'done',
-        result: { ticker, tsym, dryRun: true, detail: `paper: ${what} for ${where} as a dry run; nothing was sent` },
+        result: {
+          ticker,
+          tsym,
+          dryRun: true,
+          detail: `paper: ${orderLine(order, action.kind, where)}, tag ${tag}; nothing was sent`,
+        },
       };
     }
     if (order.kind === 'plan') {
@@ -110,20 +139,16 @@ const placeOne = async (
           tsym,
           planId: plan.planId,
           ...(alId ? { alId } : {}),
-          detail: `${action.kind} plan ${plan.planId} on ${where}${replayed ? ' (replayed)' : ''}`,
+          detail: `${orderLine(order, action.kind, where, plan.planId)}${replayed ? ' (replayed)' : ''}`,
         },
       };
     }
-    const body = order.body;
     const placed = (await (order.kind === 'oco' ? deps.placeOco : deps.place)(
-      { ...body, idempotencyKey: key },
+      { ...order.body, idempotencyKey: key },
       deadline,
     )) as { al_id: string; idempotency?: { replayed: boolean } };
     const replayed = placed.idempotency?.replayed ? ' (replayed)' : '';
-    const detail =
-      order.kind === 'gtt'
-        ? `${sideWord(body)} ${String(body.qty)} ${where} GTT trigger ${String(body.d)} (${String(body.ai_t)})${body.prc ? ` limit ${String(body.prc)}` : ''}${replayed}`
-        : `OCO ${where} target ${(body.target as { trigger: string }).trigger}, stop-loss ${(body.stopLoss as { trigger: string }).trigger}${replayed}`;
+    const detail = `${orderLine(order, action.kind, where)}${replayed}`;
     return { kind: 'done', result: { ticker, tsym, alId: placed.al_id, detail } };
   } catch (error) {
     return failed(error, ticker, tsym);

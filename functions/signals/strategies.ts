@@ -1,8 +1,11 @@
 /**
  * The Strategies function (functions/signals/definitions.ts): `POST /strategies` (Idempotency-Key required),
- * `GET /strategies`, `GET /strategies/{strategyId}`, `DELETE /strategies/{strategyId}`,
- * `POST /strategies/{strategyId}/token`; direct invocation with `{action: "create", idempotencyKey, strategy}`,
- * `{action: "list"}`, `{action: "get" | "delete" | "rotate", strategyId}`. Nothing here reaches the broker.
+ * `GET /strategies`, `GET /strategies/{strategyId}`, `PATCH /strategies/{strategyId}` (strategy-patch.ts: its token
+ * and webhook URL kept), `DELETE /strategies/{strategyId}`, `POST /strategies/{strategyId}/token`, and the signals
+ * read back, `GET /signals` and `GET /signals/{signalId}` (signal-list.ts); direct invocation with
+ * `{action: "create", idempotencyKey, strategy}`, `{action: "list"}`, `{action: "get" | "delete" | "rotate",
+ * strategyId}`, `{action: "update", strategyId, changes}`, `{action: "signals", strategyId?, state?, limit?,
+ * cursor?}`, `{action: "signal", signalId}`. Nothing here reaches the broker.
  *
  * The webhook URL's token is 32 random bytes, shown in the reply that sets it and stored only hashed. Its base is
  * `SIGNAL_BASE_URL` when the deployment sets one (a custom domain), otherwise the API's own URL from the request
@@ -16,7 +19,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import * as z from 'zod';
 
-import { IdempotencyKeyReusedError, StrategyNotFoundError } from '../base/contract/errors.js';
+import { IdempotencyKeyReusedError, SignalNotFoundError, StrategyNotFoundError } from '../base/contract/errors.js';
 import { isHttpApiEvent } from '../base/contract/gateway-request.js';
 import { validateInput, validationFailed } from '../base/contract/validate-input.js';
 import { createRoutedFunction, type RoutedReply } from '../base/middleware/routed-function.js';
@@ -24,12 +27,14 @@ import type { RoutedRequest } from '../base/middleware/routed-request.js';
 import { parseConfig } from '../base/runtime/config.js';
 import { envSchema } from '../base/runtime/env.js';
 import { logger as defaultLogger } from '../base/runtime/logger.js';
-import { type Strategy, strategyInput } from '../base/schemas/signals.js';
+import { signalListInput, type Strategy, strategyInput } from '../base/schemas/signals.js';
 import { memo } from '../base/schemas/values.js';
 import { canonicalNumbers } from '../orders/safety/idempotency-input.js';
 import { STRATEGIES_ROUTES } from './routes.js';
+import { SignalReader } from './signal-list.js';
+import { patchedStrategy } from './strategy-patch.js';
 import { type StoredStrategy, StrategyStore } from './strategy-store.js';
-import { newToken, sha256Hex, STRATEGY_ID, strategyIdOf, tokenHash, webhookPath } from './tokens.js';
+import { newToken, sha256Hex, SIGNAL_ID, STRATEGY_ID, strategyIdOf, tokenHash, webhookPath } from './tokens.js';
 
 export const strategiesEnv = envSchema(['dynamodbEndpoint', 'eventsTableName', 'signalBaseUrl'], {
   overrides: { eventsTableName: z.string().min(3, { error: 'must name the events table' }).max(255) },
@@ -64,11 +69,21 @@ const strategyIdField = (request: RoutedRequest): string => {
   return id;
 };
 
+const signalIdField = (request: RoutedRequest): string => {
+  const id = request.fields.signalId;
+  if (typeof id !== 'string' || !SIGNAL_ID.test(id))
+    throw validationFailed([{ field: 'signalId', message: 'must be a signal id (sg and 24 hex digits)' }]);
+  return id;
+};
+
 export const createStrategiesFunction = (options: StrategiesOptions = {}) => {
   const logger = options.logger ?? defaultLogger;
   const config = memo(() => parseConfig(strategiesEnv, options.env, 'strategies'));
   const store = memo(
     () => new StrategyStore({ tableName: config().eventsTableName, endpoint: config().dynamodbEndpoint }),
+  );
+  const signals = memo(
+    () => new SignalReader({ tableName: config().eventsTableName, endpoint: config().dynamodbEndpoint }),
   );
   const found = async (strategyId: string): Promise<StoredStrategy> => {
     const stored = await store().get(strategyId);
@@ -117,8 +132,40 @@ export const createStrategiesFunction = (options: StrategiesOptions = {}) => {
     return { body: { ...withUrl(strategy, token, event), idempotency: { key, replayed: false } } };
   };
 
+  const update = async (request: RoutedRequest): Promise<RoutedReply> => {
+    const stored = await found(strategyIdField(request));
+    const next = patchedStrategy(stored.strategy, request.body, new Date().toISOString());
+    if (!(await store().update(stored, next)))
+      throw validationFailed(
+        [
+          {
+            field: 'strategyId',
+            message: 'it was changed, rotated or deleted by another request meanwhile: read it and try again',
+          },
+        ],
+        'The strategy changed meanwhile; nothing was changed',
+      );
+    logger.info('strategy changed', {
+      strategyId: next.strategyId,
+      fields: Object.keys(request.body as Record<string, unknown>),
+    });
+    return { body: next };
+  };
+
   const run = async (request: RoutedRequest, event: unknown): Promise<RoutedReply> => {
     switch (request.route.action) {
+      case 'update':
+        return update(request);
+      case 'signals': {
+        return { body: await signals().list(validateInput(signalListInput, request.fields)) };
+      }
+      case 'signal': {
+        const signalId = signalIdField(request);
+        const signal = await signals().get(signalId);
+        if (!signal)
+          throw new SignalNotFoundError(`No signal ${signalId} (GET /signals lists them; they are kept 30 days).`);
+        return { body: signal };
+      }
       case 'create':
         return create(request, event);
       case 'list':

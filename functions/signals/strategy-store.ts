@@ -12,6 +12,7 @@ import {
   GetItemCommand,
   PutItemCommand,
   QueryCommand,
+  TransactWriteItemsCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 
@@ -39,12 +40,15 @@ export interface StoredStrategy {
   strategy: Strategy;
   tokenHash: string;
   inputHash: string;
+  /** The stored text of the strategy, when read (a change is made conditional on it). */
+  json?: string;
 }
 
 const storedOf = (item: Record<string, AttributeValue>): StoredStrategy => ({
   strategy: JSON.parse(item.strategy!.S!) as Strategy,
   tokenHash: item.tokenHash!.S!,
   inputHash: item.inputHash?.S ?? '',
+  json: item.strategy!.S!,
 });
 
 export class StrategyStore {
@@ -161,6 +165,44 @@ export class StrategyStore {
     await this.putTokenItem(next);
     await this.deleteTokenItem(previous.tokenHash);
     return next;
+  }
+
+  /**
+   * The strategy changed (PATCH), its token kept: the strategy item and its token item in one transaction, each
+   * conditional on holding the strategy as read, so the webhook's next write (conditional on the token item) sees
+   * the change at once. False: it changed meanwhile (another PATCH, a rotation, a delete).
+   */
+  async update(previous: StoredStrategy, strategy: Strategy): Promise<boolean> {
+    const old = previous.json ?? JSON.stringify(previous.strategy);
+    const next = JSON.stringify(strategy);
+    const update = (k: Record<string, AttributeValue>, condition: string) => ({
+      Update: {
+        TableName: this.options.tableName,
+        Key: k,
+        UpdateExpression: 'SET #strategy = :new',
+        ConditionExpression: condition,
+        ExpressionAttributeNames: { '#strategy': 'strategy' },
+        ExpressionAttributeValues: {
+          ':new': { S: next },
+          ':old': { S: old },
+          ...(condition.includes(':hash') ? { ':hash': { S: previous.tokenHash } } : {}),
+        },
+      },
+    });
+    try {
+      await this.client.send(
+        new TransactWriteItemsCommand({
+          TransactItems: [
+            update(key(PK, strategy.strategyId), '#strategy = :old AND tokenHash = :hash'),
+            update(key(TOKEN_PK, previous.tokenHash), '#strategy = :old'),
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof Error && error.name === 'TransactionCanceledException') return false;
+      throw error;
+    }
   }
 
   /** The token item first: from then on the webhook refuses the token, whatever happens to the rest. */

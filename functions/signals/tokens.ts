@@ -26,7 +26,12 @@ export const sameHash = (a: string, b: string): boolean => {
 /** A strategy's id from the Idempotency-Key that created it: the same key, the same strategy. */
 export const strategyIdOf = (key: string): string => `st${sha256Hex(`strategy\u0000${key}`).slice(0, 16)}`;
 
-export const newSignalId = (): string => `sg${randomBytes(12).toString('hex')}`;
+/**
+ * A signal's id: `sg`, the time it was made (milliseconds, 12 hex digits) and 6 random bytes, so ids sort by time
+ * and `GET /signals` reads them newest first in key order (ids made before this rule sort anywhere).
+ */
+export const newSignalId = (now = Date.now()): string =>
+  `sg${now.toString(16).padStart(12, '0')}${randomBytes(6).toString('hex')}`;
 
 /** The webhook's path for a token (the route `POST /signals/{token}`). */
 export const webhookPath = (token: string): string => `/signals/${token}`;

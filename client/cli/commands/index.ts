@@ -10,7 +10,16 @@ import { plan, planCancel, planCreate, plans } from './plans.js';
 import { quote } from './quotes.js';
 import { ltp } from './sandbox.js';
 import { clientRecord, enabled, login, logout, session } from './session.js';
-import { signalTest, strategies, strategy, strategyCreate, strategyDelete, strategyRotate } from './strategies.js';
+import { signal, signals } from './signals.js';
+import {
+  signalTest,
+  strategies,
+  strategy,
+  strategyCreate,
+  strategyDelete,
+  strategyEdit,
+  strategyRotate,
+} from './strategies.js';
 
 export const COMMANDS: readonly Command[] = [
   place,
@@ -37,9 +46,12 @@ export const COMMANDS: readonly Command[] = [
   strategyCreate,
   strategies,
   strategy,
+  strategyEdit,
   strategyDelete,
   strategyRotate,
   signalTest,
+  signals,
+  signal,
   operations,
   call,
   ltp,

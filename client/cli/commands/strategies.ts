@@ -1,13 +1,14 @@
 /**
- * The strategy commands (docs/signals.md): define one (its webhook URL shown once), list them, one, delete one,
- * rotate its token, and post a sample alert to its webhook URL (`signal-test`).
+ * The strategy commands (docs/signals.md): define one (its webhook URL shown once), list them, one, change one (its
+ * URL kept), delete one, rotate its token, and post a sample alert to its webhook URL (`signal-test`).
  */
 import { readFileSync } from 'node:fs';
 
 import { EXIT_CODES } from '../../exit-codes.js';
 import { sampleAlert, sendSignal } from '../../signals.js';
-import type { StrategyCreated, StrategyInput, StrategyRecord } from '../../types.js';
+import type { StrategyChanges, StrategyCreated, StrategyInput, StrategyRecord } from '../../types.js';
 import { command, may, needs } from '../command.js';
+import { type Flags, UsageError } from '../flags.js';
 
 const strategyLine = (s: StrategyRecord): string =>
   [
@@ -16,7 +17,9 @@ const strategyLine = (s: StrategyRecord): string =>
     s.source,
     String((s.action as { kind?: unknown }).kind ?? ''),
     s.mode,
+    s.maxQty === undefined ? '' : `max ${s.maxQty}`,
     `${s.ratePerMinute}/min`,
+    s.tag ? `tag ${s.tag}` : '',
     s.allowIps ? `allow ${Array.isArray(s.allowIps) ? s.allowIps.join(',') : s.allowIps}` : '',
     `token set ${s.tokenSetAt}`,
   ]
@@ -95,6 +98,77 @@ export const strategy = command({
   render: (r) => [strategyLine(r), `  action ${JSON.stringify(r.action)}`].join('\n'),
 });
 
+const SIDES: Record<string, 'B' | 'S'> = { b: 'B', buy: 'B', s: 'S', sell: 'S' };
+
+/** --side as a trader types it (B, buy, s, SELL): B or S, or a problem named. */
+const sideFlag = (f: Flags): 'B' | 'S' | undefined => {
+  const value = f.str('side');
+  if (value === undefined) return undefined;
+  const side = SIDES[value.trim().toLowerCase()];
+  if (!side) f.problem(`--side must be buy or sell (B or S), got ${JSON.stringify(value)}`);
+  return side;
+};
+
+/** A flag whose `none` (or `any`, for --allow-ips) removes the field. */
+const cleared = (value: string | undefined, word: string) => value?.trim().toLowerCase() === word;
+
+export const strategyEdit = command({
+  name: 'strategy-edit',
+  args: ['strategyId'],
+  flags: [
+    may('mode', 'paper|live'),
+    may('qty', 'N'),
+    may('max-qty', 'N|none'),
+    may('rate', 'N'),
+    may('allow-ips', 'tradingview|IP,IP|any'),
+    may('tag', 'TAG|none'),
+    may('side', 'buy|sell'),
+    may('name', 'NAME'),
+    may('body', "'<JSON of PATCH /strategies/{id}>'"),
+  ],
+  summary:
+    'change a strategy and keep its webhook URL: --mode, --qty (the order quantity), --max-qty, --rate (alerts a minute), --allow-ips, --tag, --side (the side it fixes), --name, or --body; none/any removes a limit',
+  input: (f, args) => {
+    let changes: Record<string, unknown> = {};
+    const text = f.str('body');
+    if (text !== undefined) {
+      try {
+        changes = JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        f.standalone('strategy-edit --body must be the JSON of PATCH /strategies/{strategyId}', 'strategy-edit');
+      }
+    }
+    const mode = f.str('mode');
+    if (mode !== undefined) changes.mode = mode.trim().toLowerCase();
+    if (f.str('qty') !== undefined) changes.qty = f.positiveInt('qty');
+    const maxQty = f.str('max-qty');
+    if (maxQty !== undefined) changes.maxQty = cleared(maxQty, 'none') ? null : f.positiveInt('max-qty');
+    if (f.str('rate') !== undefined) changes.ratePerMinute = f.positiveInt('rate');
+    const ips = f.str('allow-ips');
+    if (ips !== undefined)
+      changes.allowIps = cleared(ips, 'any')
+        ? null
+        : ips === 'tradingview'
+          ? ips
+          : ips
+              .split(',')
+              .map((ip) => ip.trim())
+              .filter(Boolean);
+    const tag = f.str('tag');
+    if (tag !== undefined) changes.tag = cleared(tag, 'none') ? null : tag;
+    const side = sideFlag(f);
+    if (side) changes.trantype = side;
+    const name = f.str('name');
+    if (name !== undefined) changes.name = name;
+    if (text === undefined && Object.keys(changes).length === 0)
+      f.standalone('strategy-edit needs at least one change (see the usage below)', 'strategy-edit');
+    return { strategyId: idOf(args), changes: changes as StrategyChanges };
+  },
+  run: ({ client, callOptions }, { strategyId, changes }) => client.updateStrategy(strategyId, changes, callOptions),
+  render: (r) =>
+    [`changed ${strategyLine(r)}`, `  action ${JSON.stringify(r.action)}`, '  webhook URL unchanged'].join('\n'),
+});
+
 export const strategyDelete = command({
   name: 'strategy-delete',
   args: ['strategyId'],
@@ -128,13 +202,23 @@ const signalTestExit = (status: number): number => {
 export const signalTest = command({
   name: 'signal-test',
   args: ['strategyId'],
-  flags: [needs('webhook-url', 'URL'), may('price', '1500')],
+  flags: [needs('webhook-url', 'URL'), may('price', '1500'), may('side', 'buy|sell')],
   summary:
-    "post a sample alert in the strategy's source's shape to its --webhook-url (the URL strategy-create or strategy-rotate printed: tokens are never shown again); it is acted on like any alert",
-  input: (f, args) => ({ strategyId: idOf(args), url: f.need('webhook-url'), price: f.decimal('price', false) }),
-  run: async ({ client, callOptions, signal }, { strategyId, url, price }) => {
+    "post a sample alert in the strategy's source's shape (a buy, or --side sell) to its --webhook-url (the URL strategy-create or strategy-rotate printed: tokens are never shown again); it is acted on like any alert",
+  input: (f, args) => ({
+    strategyId: idOf(args),
+    url: f.need('webhook-url'),
+    price: f.decimal('price', false),
+    side: sideFlag(f),
+  }),
+  run: async ({ client, callOptions, signal }, { strategyId, url, price, side }) => {
     const found = await client.getStrategy(strategyId, callOptions);
-    const alert = sampleAlert(found, price);
+    if (side && found.source === 'chartink')
+      throw new UsageError(
+        `ChartInk's alerts carry no side: strategy ${strategyId} fixes it (action.order.trantype); change it with strategy-edit ${strategyId} --side ${side === 'B' ? 'buy' : 'sell'}. Nothing was sent.`,
+        'signal-test',
+      );
+    const alert = sampleAlert(found, price, side);
     return { alert, reply: await sendSignal(url, alert, signal) };
   },
   render: (r) => `sent ${JSON.stringify(r.alert)}\nHTTP ${r.reply.status} ${JSON.stringify(r.reply.body)}`,

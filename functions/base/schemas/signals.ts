@@ -9,7 +9,8 @@
  */
 import * as z from 'zod';
 
-import { EXCHANGES, PRICE_TYPES, PRODUCTS, RETENTIONS, TRANSACTION_TYPES } from './fields.js';
+import { EXCHANGES, PRICE_TYPES, PRODUCTS, RETENTIONS, TAG_MAX_LENGTH, TRANSACTION_TYPES } from './fields.js';
+import { pageFields } from './paging.js';
 
 /** Where alerts come from: the body each one posts is read by its own rule (functions/signals/). */
 export const SIGNAL_SOURCES = ['tradingview', 'chartink', 'amibroker', 'generic'] as const;
@@ -88,8 +89,42 @@ export type SignalAction = z.output<typeof signalAction>;
 /** TradingView's published webhook addresses (its documentation, "Webhook authentication"). */
 export const TRADINGVIEW_IPS = ['52.89.214.238', '34.212.75.30', '54.218.53.128', '52.32.178.7'] as const;
 
-/** `POST /strategies`. */
-export const strategyInput = z.strictObject({
+/**
+ * The tag a strategy's orders carry (the broker's `remarks`): at most 26 characters, so the gateway's 13-character
+ * write stamp still fits beside it in the broker's 40 (functions/base/broker/order-stamps.ts).
+ */
+export const STRATEGY_TAG_MAX = TAG_MAX_LENGTH - 14;
+export const TAG_TEXT = /^[A-Za-z0-9 _.:/-]+$/;
+const strategyTag = z
+  .string({ error: 'tag must be a string' })
+  .min(1, { error: "tag must not be empty (omit it: the strategy's name or id is the tag)" })
+  .max(STRATEGY_TAG_MAX, {
+    error: `tag must be at most ${STRATEGY_TAG_MAX} characters (the gateway's stamp shares the broker's ${TAG_MAX_LENGTH})`,
+  })
+  .regex(TAG_TEXT, { error: 'tag may hold letters, digits, spaces and _ . : / - only' });
+
+const allowIps = z.union([z.literal('tradingview'), z.array(z.string().min(3).max(45)).min(1).max(20)]);
+
+/**
+ * ChartInk's alerts never carry a side: a ChartInk strategy that places orders must fix `order.trantype`, refused
+ * when it is defined (or changed) without it rather than on every alert.
+ */
+export const sideRule = (
+  strategy: { source: SignalSource; action: SignalAction },
+  ctx: z.RefinementCtx,
+  path: (string | number)[] = ['action', 'order', 'trantype'],
+) => {
+  const action = strategy.action;
+  if (strategy.source === 'chartink' && 'order' in action && !action.order.trantype)
+    ctx.addIssue({
+      code: 'custom',
+      path,
+      message:
+        "is required for a ChartInk strategy: ChartInk's alerts carry no side, so the strategy fixes it (B or S)",
+    });
+};
+
+const strategyFields = {
   name: z.string().min(1).max(64),
   source: z.enum(SIGNAL_SOURCES),
   action: signalAction,
@@ -98,10 +133,15 @@ export const strategyInput = z.strictObject({
   /** `live` acts at the broker; `paper` only records what it would have placed (each order's dry run). */
   mode: z.enum(['live', 'paper']).default('live'),
   /** Source addresses allowed to post (`"tradingview"` for its published ones); absent: any. */
-  allowIps: z.union([z.literal('tradingview'), z.array(z.string().min(3).max(45)).min(1).max(20)]).optional(),
+  allowIps: allowIps.optional(),
   /** Alerts per minute accepted for this strategy. */
   ratePerMinute: z.number().int().min(1).max(600).default(30),
-});
+  /** The tag of the orders its alerts place; absent: the strategy's name when it fits a tag, else its id. */
+  tag: strategyTag.optional(),
+};
+
+/** `POST /strategies`. */
+export const strategyInput = z.strictObject(strategyFields).superRefine((s, ctx) => sideRule(s, ctx));
 export type StrategyInput = z.output<typeof strategyInput>;
 
 /** A strategy as stored (the token only as its hash) and as `GET /strategies/{strategyId}` shows it. */
@@ -110,7 +150,49 @@ export interface Strategy extends StrategyInput {
   createdAt: string;
   /** When its token was last set (created or rotated). */
   tokenSetAt: string;
+  /** When it was last changed (PATCH). */
+  updatedAt?: string;
 }
+
+/** The fields a PATCH may change. */
+export const STRATEGY_PATCH_FIELDS = [
+  'name',
+  'mode',
+  'maxQty',
+  'ratePerMinute',
+  'allowIps',
+  'tag',
+  'qty',
+  'trantype',
+  'action',
+] as const;
+
+/**
+ * `PATCH /strategies/{strategyId}`: only what changes, at least one field; `null` removes an optional one. `qty`
+ * and `trantype` change the action's order (`action.order.qty`, `.trantype`); `action` replaces it whole. The
+ * source and the webhook URL stay: rotate the token for a new URL, define a new strategy for another source.
+ */
+export const strategyPatch = z
+  .strictObject({
+    name: strategyFields.name.optional(),
+    mode: z.enum(['live', 'paper']).optional(),
+    maxQty: z.number().int().positive().nullable().optional(),
+    ratePerMinute: z.number().int().min(1).max(600).optional(),
+    allowIps: allowIps.nullable().optional(),
+    tag: strategyTag.nullable().optional(),
+    qty: z.number().int().positive().nullable().optional(),
+    trantype: z.enum(TRANSACTION_TYPES).nullable().optional(),
+    action: signalAction.optional(),
+  })
+  .superRefine((patch, ctx) => {
+    if (!Object.values(patch).some((v) => v !== undefined))
+      ctx.addIssue({
+        code: 'custom',
+        path: [],
+        message: `name at least one field to change (${STRATEGY_PATCH_FIELDS.join(', ')})`,
+      });
+  });
+export type StrategyPatch = z.output<typeof strategyPatch>;
 
 /**
  * One alert as read from its source's body: ChartInk's one body is one alert per stock. Fields absent here come
@@ -163,7 +245,9 @@ export const strategyRecord = z.object({
   mode: z.enum(['live', 'paper']),
   allowIps: z.union([z.literal('tradingview'), z.array(z.string())]).optional(),
   ratePerMinute: z.number().int(),
+  tag: z.string().optional().describe("the tag of its orders when set (else the strategy's name or id)"),
   createdAt: z.string(),
+  updatedAt: z.string().optional().describe('when it was last changed (PATCH)'),
   tokenSetAt: z.string().describe('when its webhook token was last set (created or rotated)'),
 });
 export const strategyWithUrl = strategyRecord.extend({
@@ -186,4 +270,34 @@ export const signalAccepted = z.object({
     .describe(
       'false: recorded, but the signal queue did not take it now; the worker acts on it within about 3 minutes (its sweep). Do not post it again',
     ),
+});
+
+/** `GET /signals`: newest first, one strategy's with `strategyId`, one state's with `state`. */
+export const signalListInput = z.strictObject({
+  strategyId: z
+    .string({ error: 'strategyId must be a strategy id (st and 16 hex digits)' })
+    .regex(/^st[0-9a-f]{16}$/, { error: 'strategyId must be a strategy id (st and 16 hex digits)' })
+    .optional(),
+  state: z.enum(SIGNAL_STATES, { error: `state must be one of ${SIGNAL_STATES.join(', ')}` }).optional(),
+  ...pageFields('signals'),
+});
+export type SignalListInput = z.output<typeof signalListInput>;
+
+/** One signal as `GET /signals/{signalId}` shows it: what came in, and its fate. */
+export const signalView = z.object({
+  signalId: z.string(),
+  strategyId: z.string(),
+  receivedAt: z.string(),
+  state: z.enum(SIGNAL_STATES).describe('received (not acted on yet), acted or refused'),
+  alerts: z.array(z.looseObject({})).describe('the alerts read from its body (ChartInk: one per stock)'),
+  preview: z.string().describe('the body, bounded and redacted (never any part of the webhook token)'),
+  results: z
+    .array(z.looseObject({ ticker: z.string() }))
+    .optional()
+    .describe('what each alert placed, would have placed (paper: dryRun), or why not'),
+  reason: z.string().optional().describe('why it was refused'),
+});
+export const signalList = z.object({
+  signals: z.array(signalView),
+  nextCursor: z.string().optional().describe('pass it as `cursor` for the next page; absent on the last'),
 });
