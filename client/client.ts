@@ -335,9 +335,9 @@ export class GttClient {
     return followPages('signals', (cursor) => this.signals({ ...query, ...(cursor ? { cursor } : {}) }, options));
   }
 
-  /** GetSignal: `GET /signals/{signalId}`: one signal and what became of it. */
+  /** GetSignal: `GET /signals/{id}` with a signalId: one signal and what became of it. */
   getSignal(signalId: string, options: CallOptions = {}): Promise<SignalRecord> {
-    return this.operation('GetSignal', { path: { signalId } }, options);
+    return this.operation('GetSignal', { path: { id: signalId } }, options);
   }
 
   // ---- any operation ----

@@ -472,7 +472,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/signals/{signalId}": {
+    "/signals/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -484,22 +484,6 @@ export interface paths {
          * @description The Strategies function. Safe to retry.
          */
         get: operations["GetSignal"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/signals/{token}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
         put?: never;
         /**
          * Where a strategy's alerts are posted (its webhookUrl; unsigned: the token in the path is the secret). TradingView, ChartInk, Amibroker or generic JSON, application/json or text/plain, at most 8 KiB. 202 {signalId} once recorded (queued: false when the queue did not take it: the worker's sweep acts on it within minutes); 200 with the first signalId and duplicate: true for the same alert again.
@@ -3988,7 +3972,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7991,7 +7975,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                signalId: string;
+                id: string;
             };
             cookie?: never;
         };
@@ -8171,7 +8155,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                token: string;
+                id: string;
             };
             cookie?: never;
         };

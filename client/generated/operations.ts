@@ -58,6 +58,6 @@ export const OPERATION_INFO = {
   UpdateStrategy: {"method":"PATCH","path":"/strategies/{strategyId}","pathParams":["strategyId"],"query":[],"dryRun":false,"body":true,"successStatus":200,"kind":"control","retrySafe":true},
   RotateStrategyToken: {"method":"POST","path":"/strategies/{strategyId}/token","pathParams":["strategyId"],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"control","retrySafe":true},
   ListSignals: {"method":"GET","path":"/signals","pathParams":[],"query":["strategyId","state","limit","cursor"],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
-  GetSignal: {"method":"GET","path":"/signals/{signalId}","pathParams":["signalId"],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
-  PostSignal: {"method":"POST","path":"/signals/{token}","pathParams":["token"],"query":[],"dryRun":false,"body":true,"successStatus":202,"kind":"order","retrySafe":false},
+  GetSignal: {"method":"GET","path":"/signals/{id}","pathParams":["id"],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
+  PostSignal: {"method":"POST","path":"/signals/{id}","pathParams":["id"],"query":[],"dryRun":false,"body":true,"successStatus":202,"kind":"order","retrySafe":false},
 } as const satisfies { [Id in keyof operations]: OperationInfo };

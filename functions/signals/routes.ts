@@ -133,15 +133,16 @@ export const STRATEGIES_ROUTES: FunctionSurface = {
     }),
     route({
       method: 'GET',
-      path: '/signals/{signalId}',
+      // `{id}` at this level for both signal routes: an HTTP API takes one variable name per level of a path.
+      path: '/signals/{id}',
       operationId: 'GetSignal',
       action: 'signal',
       summary: 'One signal: its alerts, its redacted body, and what became of it (its results, or why it was refused)',
       result: signalView,
-      pathParams: { signalId: 'signalId' },
+      pathParams: { id: 'signalId' },
       kind: 'read',
       retrySafe: true,
-      example: { path: { signalId: EXAMPLE_SIGNAL_ID } },
+      example: { path: { id: EXAMPLE_SIGNAL_ID } },
     }),
   ],
   direct: { example: { action: 'list' } },
@@ -152,19 +153,20 @@ export const SIGNAL_WEBHOOK_ROUTES: FunctionSurface = {
   routes: [
     route({
       method: 'POST',
-      path: '/signals/{token}',
+      // The token, in the `{id}` of GET /signals/{id} (one variable name per level at API Gateway).
+      path: '/signals/{id}',
       operationId: 'PostSignal',
       summary:
         "Where a strategy's alerts are posted (its webhookUrl; unsigned: the token in the path is the secret). TradingView, ChartInk, Amibroker or generic JSON, application/json or text/plain, at most 8 KiB. 202 {signalId} once recorded (queued: false when the queue did not take it: the worker's sweep acts on it within minutes); 200 with the first signalId and duplicate: true for the same alert again.",
       result: signalAccepted,
       auth: 'token',
       body: true,
-      pathParams: { token: 'token' },
+      pathParams: { id: 'token' },
       successStatus: 202,
       kind: 'order',
       retrySafe: false,
       example: {
-        path: { token: EXAMPLE_SIGNAL_TOKEN },
+        path: { id: EXAMPLE_SIGNAL_TOKEN },
         body: { action: 'buy', ticker: 'INFY', exchange: 'NSE', price: 1500 },
       },
       throttle: SIGNAL_ROUTE_THROTTLE,

@@ -33,7 +33,7 @@ export const strategyIdOf = (key: string): string => `st${sha256Hex(`strategy\u0
 export const newSignalId = (now = Date.now()): string =>
   `sg${now.toString(16).padStart(12, '0')}${randomBytes(6).toString('hex')}`;
 
-/** The webhook's path for a token (the route `POST /signals/{token}`). */
+/** The webhook's path for a token (the route `POST /signals/{id}`, its `{id}` the token). */
 export const webhookPath = (token: string): string => `/signals/${token}`;
 
 /** The shortest piece of a token that is masked wherever it appears (a URL cut short still carries most of it). */

@@ -1,5 +1,5 @@
 /**
- * The signal webhook, `POST /signals/{token}` (functions/signals/definitions.ts): the only unsigned route besides
+ * The signal webhook, `POST /signals/{id}`, its `{id}` the token (functions/signals/definitions.ts): the only unsigned route besides
  * the OAuth callback. Nothing here is sent to the broker, and the order stack is not imported (a small bundle, a
  * short cold start: the answer comes well within TradingView's 3 seconds). In order:
  *
@@ -151,7 +151,7 @@ export const createSignalWebhook = (options: WebhookOptions = {}) => {
         `${routeName(ROUTE)} takes no Idempotency-Key: the same alert twice is matched on its id or body; nothing was recorded.`,
         { details: [{ field: 'Idempotency-Key', message: 'not taken here' }] },
       );
-    const token = event.pathParameters?.token ?? /^\/signals\/([^/]+)$/.exec(event.rawPath ?? '')?.[1] ?? '';
+    const token = event.pathParameters?.id ?? /^\/signals\/([^/]+)$/.exec(event.rawPath ?? '')?.[1] ?? '';
     // No part of the token is stored, parsed or logged, whatever field of the alert carries it.
     const text = withoutToken(bodyText(event), token, REDACTED);
     const { strategies, intake } = parts();

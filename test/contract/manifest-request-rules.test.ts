@@ -56,7 +56,7 @@ interface Parts {
 /** The payload v2 event of a request to `route`, from its manifest example plus `parts`. */
 const routeEvent = (route: Route, parts: Parts = {}): APIGatewayProxyEventV2 => {
   const live = liveTokens.get(route.operationId);
-  const pathParameters = { ...route.example.path, ...(live ? { token: live } : {}) };
+  const pathParameters = { ...route.example.path, ...(live ? { id: live } : {}) };
   let path = route.path;
   for (const [name, value] of Object.entries(pathParameters)) path = path.replace(`{${name}}`, value);
   const query = { ...route.example.query, ...parts.query };
@@ -204,7 +204,7 @@ describe.each(cases)('%s', (_name, fn, route) => {
     const event = routeEvent(route, { query: { zzUnknown: '1' } });
     const wrong = {
       ...event,
-      pathParameters: { token: 'x'.repeat(43) },
+      pathParameters: { id: 'x'.repeat(43) },
       queryStringParameters: {},
       rawQueryString: '',
     };

@@ -27,7 +27,7 @@ describe('README: npm start and the curl lines', () => {
     expect(started.output()).toMatch(/POST\s+\/gtt-orders\s+PlaceGTTOrder/);
     expect(started.output()).toMatch(/POST\s+\/kill-switch\s+KillSwitch/);
     expect(started.output()).toMatch(/GET\s+\/events\s+EventsHistory/);
-    expect(started.output()).toMatch(/POST\s+\/signals\/\{token\}\s+SignalWebhook/);
+    expect(started.output()).toMatch(/POST\s+\/signals\/\{id\}\s+SignalWebhook/);
     expect(started.output()).toMatch(/Signals\s+http:\/\/127\.0\.0\.1:\d+\/signals\/<token>/);
     expect(started.output()).toMatch(
       /Trading rules\s+8\/s and 120\/min per account; market orders: convert; algo id: none/,
@@ -50,11 +50,13 @@ describe('README: npm start and the curl lines', () => {
       '/orders',
       '/plans',
       '/plans/{planId}',
+      '/quotes',
       '/session',
       '/session/logout',
       '/session/oauth/callback',
       '/session/oauth/start',
-      '/signals/{token}',
+      '/signals',
+      '/signals/{id}',
       '/strategies',
       '/strategies/{strategyId}',
       '/strategies/{strategyId}/token',

@@ -247,9 +247,9 @@ describe('signals in the stack', () => {
   it('throttles the unsigned signal route at the stage and explains its one cdk-nag suppression', () => {
     const stage = Object.values(resources).find((r) => r.Type === 'AWS::ApiGatewayV2::Stage')!;
     const throttles = stage.Properties.RouteSettings as Record<string, { ThrottlingRateLimit: number }>;
-    expect(throttles['POST /signals/{token}']).toEqual({ ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 });
+    expect(throttles['POST /signals/{id}']).toEqual({ ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 });
     const route = Object.values(resources).find(
-      (r) => r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties.RouteKey === 'POST /signals/{token}',
+      (r) => r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties.RouteKey === 'POST /signals/{id}',
     )!;
     expect(JSON.stringify(route.Metadata)).toContain('AwsSolutions-APIG4');
     expect(JSON.stringify(route.Metadata)).toContain('256-bit token');

@@ -81,7 +81,7 @@ describe('HTTP API', () => {
     for (const route of routes) {
       expect([route.Properties.RouteKey, route.Properties.AuthorizationType]).toEqual([
         route.Properties.RouteKey,
-        ['GET /session/oauth/callback', 'POST /signals/{token}'].includes(route.Properties.RouteKey)
+        ['GET /session/oauth/callback', 'POST /signals/{id}'].includes(route.Properties.RouteKey)
           ? 'NONE'
           : 'AWS_IAM',
       ]);
@@ -115,7 +115,7 @@ describe('HTTP API', () => {
         'POST /plans',
         'DELETE /plans/{planId}',
         // The unsigned signal webhook.
-        'POST /signals/{token}',
+        'POST /signals/{id}',
       ].sort(),
     );
     expect(routeSettings['POST /kill-switch']).toEqual({ ThrottlingRateLimit: 1, ThrottlingBurstLimit: 2 });

@@ -69,7 +69,7 @@ beforeAll(async () => {
   });
   webhookApi = await startLocalApi({
     functions: new Map(),
-    routes: [{ method: 'POST', path: '/signals/{token}', name: 'SignalWebhook', handler: webhook, textBody: true }],
+    routes: [{ method: 'POST', path: '/signals/{id}', name: 'SignalWebhook', handler: webhook, textBody: true }],
   });
   sweepWorker = createSignalWorker({ settings: stack.config, logger: workerLog.logger, now: () => Date.now() + ahead });
   store = new SignalStore({

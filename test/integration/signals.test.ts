@@ -90,15 +90,15 @@ const CHARTINK = {
 /** The API's payload v2 event of an alert posted to the webhook with `token` in its path. */
 const webhookEvent = (token: string, body: string, contentType = 'text/plain') => ({
   version: '2.0',
-  routeKey: 'POST /signals/{token}',
+  routeKey: 'POST /signals/{id}',
   rawPath: `/signals/${token}`,
   rawQueryString: '',
   headers: { 'content-type': contentType },
-  pathParameters: { token },
+  pathParameters: { id: token },
   requestContext: {
     domainName: 'test.local',
     http: { method: 'POST', path: `/signals/${token}`, sourceIp: '127.0.0.1' },
-    routeKey: 'POST /signals/{token}',
+    routeKey: 'POST /signals/{id}',
     stage: '$default',
   },
   body,
