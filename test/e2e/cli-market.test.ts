@@ -5,36 +5,18 @@
  * price it filled at (the emulator fills a buy limit at the better of its price and the market's); `--since 10:50`
  * is today at 10:50 India time; a refused event type lists every type.
  */
-import { execFile } from 'node:child_process';
-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { EXIT_CODES } from '../../client/exit-codes.js';
 import { DETAIL_TYPES } from '../../functions/base/schemas/event-types.js';
+import { type CliRun, runCli } from '../support/cli-bundle.js';
 import { type Started, startNpmStart } from '../support/processes.js';
 
 let started: Started;
 let baseUrl: string;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** `node --import tsx client/cli.ts ...args --url <npm start>`; never rejects, resolves with the exit code. */
-const gtt = (args: string[]): Promise<Run> =>
-  new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', 'client/cli.ts', ...args, '--url', baseUrl],
-      { timeout: 20_000, env: { ...process.env, GTT_API_URL: '' } },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-        resolve({ code, stdout: stdout.toString(), stderr: stderr.toString() });
-      },
-    );
-  });
+/** The bundled client/cli.ts with `args` and `--url <npm start>`; never rejects, resolves with the exit code. */
+const gtt = (args: string[]): Promise<CliRun> => runCli([...args, '--url', baseUrl], { GTT_API_URL: '' });
 
 /** Today in India, `YYYY-MM-DD`. */
 const indiaToday = () => new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 10);
@@ -83,7 +65,7 @@ describe('gtt events in India time', () => {
     expect(placed).toMatchObject({ code: 0, stderr: '' });
     const alId = (JSON.parse(placed.stdout) as { al_id: string }).al_id;
     expect((await gtt(['ltp', 'INFY-EQ', '1484.5'])).code).toBe(0);
-    let run: Run = { code: -1, stdout: '', stderr: '' };
+    let run: CliRun = { code: -1, stdout: '', stderr: '' };
     for (let i = 0; i < 60 && !run.stdout.includes('Order Filled'); i++) {
       await new Promise((r) => setTimeout(r, 500));
       run = await gtt(['events', '--all', '--since', '00:00']);

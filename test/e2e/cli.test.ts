@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { cliArgs } from '../support/cli-bundle.js';
+import { cliArgs, type CliRun, runCli } from '../support/cli-bundle.js';
 import { CLI_OCO, CLI_ORDER } from '../support/cli-orders.js';
 import { emulatorControl } from '../support/emulator-control.js';
 import { readmeBlock, type Started, startNpmStart } from '../support/processes.js';
@@ -22,26 +22,13 @@ const exec = promisify(execFile);
 let started: Started;
 let baseUrl: string;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+type Run = CliRun;
 
-/** `node <the bundled client/cli.ts> ...args --url <npm start>`; never rejects, resolves with the exit code. */
-const gtt = (args: string[], options: { url?: string; env?: Record<string, string> } = {}): Promise<Run> =>
-  new Promise((resolve) => {
-    const url = options.url === undefined ? ['--url', baseUrl] : options.url === '' ? [] : ['--url', options.url];
-    execFile(
-      process.execPath,
-      cliArgs([...args, ...url]),
-      { timeout: 20_000, env: { ...process.env, GTT_API_URL: '', ...options.env } },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-        resolve({ code, stdout: stdout.toString(), stderr: stderr.toString() });
-      },
-    );
-  });
+/** The bundled client/cli.ts with `args` and `--url <npm start>`; never rejects, resolves with the exit code. */
+const gtt = (args: string[], options: { url?: string; env?: Record<string, string> } = {}): Promise<Run> => {
+  const url = options.url === undefined ? ['--url', baseUrl] : options.url === '' ? [] : ['--url', options.url];
+  return runCli([...args, ...url], { GTT_API_URL: '', ...options.env });
+};
 
 const ORDER = CLI_ORDER;
 const OCO = CLI_OCO;

@@ -6,6 +6,7 @@
  * as client/cli/main.ts does, so its `new URL('../../package.json', import.meta.url)` is still the project's
  * package.json. The setup removes it when the run ends.
  */
+import { execFile } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -42,3 +43,23 @@ export default function setup(project: TestProject): () => void {
 
 /** The arguments that start the bundled CLI with `args` under `process.execPath`. */
 export const cliArgs = (args: readonly string[]): string[] => [inject('cliBundle'), ...args];
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The bundled CLI run with `args` (and `env` over this process's); never rejects, resolves with the exit code. */
+export const runCli = (args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> =>
+  new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      cliArgs(args),
+      { timeout: 20_000, env: { ...process.env, ...env } },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        resolve({ code, stdout: stdout.toString(), stderr: stderr.toString() });
+      },
+    );
+  });
