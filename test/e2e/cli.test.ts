@@ -226,8 +226,11 @@ describe('npm run gtt against npm start', () => {
   });
 
   it('docs/client.md: the command-line block, as written but for the port', async () => {
+    // Each `npm run -s gtt -- ...` line runs the bundled CLI (npm and tsx cost about 1.5 s a line, twelve lines);
+    // the `--version` test below runs `npm run -s gtt` itself.
+    const viaBundle = `npm() { if [ "$1 $2 $3 $4" = "run -s gtt --" ]; then shift 4; node ${JSON.stringify(cliArgs([])[0]!)} "$@"; else command npm "$@"; fi; }\n`;
     const script = readmeBlock('cli').replace('GTT_API_URL=http://127.0.0.1:3000', `GTT_API_URL=${baseUrl}`);
-    const { stdout } = await exec('bash', ['-euo', 'pipefail', '-c', script], { timeout: 60_000 });
+    const { stdout } = await exec('bash', ['-euo', 'pipefail', '-c', viaBundle + script], { timeout: 60_000 });
     expect(stdout).toMatch(/^dry run: nothing was sent\. PlaceGTTOrder/);
     const placed = /placed al_id (\d+) \(idempotency key doc-order-1\)/.exec(stdout);
     expect(placed).not.toBeNull();
@@ -302,9 +305,12 @@ describe('npm run gtt against npm start', () => {
     expect(again.stdout).toMatch(/^placed al_id \d+ \(idempotency key cli-interrupted-1\) — replayed/);
   });
 
-  it('--version; no command: one line of usage, not the help', async () => {
+  it('--version (also through npm run gtt); no command: one line of usage, not the help', async () => {
     const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
     expect(await gtt(['--version'], { url: '' })).toMatchObject({ code: 0, stdout: `gtt-gateway ${pkg.version}\n` });
+    // The script itself, as a trader types it.
+    const viaNpm = await exec('npm', ['run', '-s', 'gtt', '--', '--version'], { timeout: 20_000 });
+    expect(viaNpm.stdout).toBe(`gtt-gateway ${pkg.version}\n`);
     const none = await gtt([], { url: '' });
     expect(none.code).toBe(2);
     expect(none.stderr.trim().split('\n')).toEqual([
