@@ -171,17 +171,17 @@ describe('npm run gtt against npm start', () => {
     expect(notFound).toMatchObject({ code: 3, stdout: '' });
     expect(notFound.stderr).toMatch(/^error ORDER_NOT_FOUND \(HTTP 404\)/);
 
-    // A value only the gateway can judge (the price types it takes) comes back from it, named by its flag.
-    const invalid = await gtt(['place', ...ORDER.map((v) => (v === 'LMT' ? 'LIMIT' : v))]);
+    // A value only the gateway can judge (the validities it takes) comes back from it, named by its flag.
+    const invalid = await gtt(['place', ...ORDER, '--validity', 'DAY']);
     expect(invalid.code).toBe(2);
     expect(invalid.stderr).toMatch(
-      /error VALIDATION_FAILED \(HTTP 400\)[\s\S]*--price-type \(prctyp\): prctyp must be one of/,
+      /error VALIDATION_FAILED \(HTTP 400\)[\s\S]*--validity \(validity\): validity must be one of/,
     );
 
-    const invalidJson = await gtt(['place', ...ORDER.map((v) => (v === 'LMT' ? 'LIMIT' : v)), '--json']);
+    const invalidJson = await gtt(['place', ...ORDER, '--validity', 'DAY', '--json']);
     expect(invalidJson.code).toBe(2);
     expect(JSON.parse(invalidJson.stderr)).toMatchObject({
-      error: { code: 'VALIDATION_FAILED', status: 400, exitCode: 2, details: [{ field: 'prctyp' }] },
+      error: { code: 'VALIDATION_FAILED', status: 400, exitCode: 2, details: [{ field: 'validity' }] },
     });
 
     // The sandbox lists symbols as a broker does: an unknown one is refused before anything is sent, exit 2, naming

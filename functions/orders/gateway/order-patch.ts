@@ -12,7 +12,7 @@
  */
 import { type BrokerCallDeps, callBroker } from '../../base/broker/call-broker.js';
 import { versionOfIfMatch } from '../../base/broker/order-patch.js';
-import { GatewayError, OrderChangedError } from '../../base/contract/errors.js';
+import { GatewayError, OrderChangedError, ValidationFailedError } from '../../base/contract/errors.js';
 import type { AnyOperation } from '../../base/contract/operation.js';
 import { describeIssues, validationFailed } from '../../base/contract/validate-input.js';
 import type { ParsedRequest } from './parse-request.js';
@@ -49,6 +49,13 @@ export const orderPatch = async (
   const read = async (): Promise<unknown> => (await callBroker(patch.read, { al_id: alId }, deps)).result;
 
   const record = await read();
+  const other = patch.otherKind?.(record);
+  if (other !== undefined) {
+    throw new ValidationFailedError(`${other}. Nothing was sent.`, {
+      details: [{ field: 'al_id', message: other }],
+      outcome: 'not_executed',
+    });
+  }
   const version = patch.version(record);
   const merged = patch.full.safeParse(patch.merge(record, changes));
   if (!merged.success) {
