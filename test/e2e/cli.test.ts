@@ -210,7 +210,7 @@ describe('npm run gtt against npm start', () => {
     const usage = await gtt(['place', '--exch', 'NSE', '--qty', '-1', '--trigger', 'abc']);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toBe(
-      'missing --tsym, --product, --side, --price-type, --retention, --alert; --qty must be a positive whole number, got "-1"; ' +
+      'missing --tsym, --product, --side, --price-type; --qty must be a positive whole number, got "-1"; ' +
         '--trigger must be a plain non-negative decimal number (no sign, exponent or more than 8 decimals), got "abc"\n' +
         'usage: npm run gtt -- place --exch --tsym --qty --price --product --side --price-type --retention --alert --trigger --tag --validity --key   (--help: every command and flag)\n',
     );
