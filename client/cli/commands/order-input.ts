@@ -53,13 +53,10 @@ const CHANGE_FLAGS = {
   tag: 'tag',
 } as const;
 
-/** The flags read as traders type them, each with its table of values. */
+/** The flags of a partial modify read as traders type them, each with its table of values. */
 const VALUE_TABLES: Readonly<Record<string, ValueTable>> = {
-  exch: EXCHANGE_VALUES,
   side: SIDE_VALUES,
   'price-type': PRICE_TYPE_VALUES,
-  'target-price-type': PRICE_TYPE_VALUES,
-  'stop-price-type': PRICE_TYPE_VALUES,
   retention: RETENTION_VALUES,
   alert: ALERT_VALUES,
 };
@@ -142,7 +139,9 @@ export const orderFromFlags = (f: Flags): { order: GttOrderInput; defaults: stri
   const ret = f.choice('retention', RETENTION_VALUES, DEFAULT_RETENTION);
   const ai_t = f.choice('alert', ALERT_VALUES, defaultAlert(trantype));
   const defaults = [
-    ...(f.str('retention') === undefined ? [`retention ${ret} (the default: the order lives for the day)`] : []),
+    ...(f.str('retention') === undefined
+      ? [`retention ${ret} (the default: the order the GTT places is good for its day)`]
+      : []),
     ...(f.str('alert') === undefined
       ? [
           `alert ${ai_t} (the default for a ${trantype === 'S' ? 'sell' : 'buy'}: ${alertWords(ai_t, d ?? '')}; --alert ${ai_t === 'LTP_A_O' ? 'below' : 'above'} for the other way)`,
