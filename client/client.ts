@@ -236,11 +236,17 @@ export class GttClient {
   // ---- controls and history ----
 
   /**
-   * The kill switch: `on` (POST /kill-switch: refuse places and modifies, cancel every pending order), `off`
-   * (DELETE), `status` (GET). On and off are sent once (a repeat is harmless but not automatic).
+   * The kill switch: `on` (POST /kill-switch: refuse places and modifies, cancel every pending order, or with
+   * `mode: 'keep-exits'` every one but the OCOs and the exits and stops of plans), `off` (DELETE), `status` (GET).
+   * On and off are sent once (a repeat is harmless but not automatic).
    */
-  killSwitch(action: 'on' | 'off' | 'status', options: CallOptions = {}): Promise<KillSwitchState> {
-    if (action === 'on') return this.operation('ActivateKillSwitch', {}, options);
+  killSwitch(
+    action: 'on' | 'off' | 'status',
+    options: CallOptions = {},
+    mode?: 'cancel-all' | 'keep-exits',
+  ): Promise<KillSwitchState> {
+    if (action === 'on')
+      return this.operation('ActivateKillSwitch', mode === undefined ? {} : { body: { mode } }, options);
     if (action === 'off') return this.operation('ReleaseKillSwitch', {}, options);
     return this.operation('GetKillSwitch', {}, options);
   }

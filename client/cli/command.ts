@@ -4,8 +4,12 @@
  * runs on the client and how its result is shown.
  */
 import type { GttClient } from '../client.js';
+import type { GttGatewayError } from '../errors.js';
 import type { CallOptions, OrderOptions } from '../types.js';
 import type { Flags } from './flags.js';
+
+/** How the command line is run (the repository's script): usage lines and hints name commands with it. */
+export const PROGRAM = 'npm run gtt --';
 
 export interface Io {
   out: (text: string) => void;
@@ -61,6 +65,8 @@ interface CommandBase<I> {
   input?: (f: Flags, args: readonly string[]) => I;
   /** Checks that need the API's address (after --profile is read). */
   checkTarget?: (f: Flags, input: I, baseUrl: string) => void;
+  /** A line after the gateway's refusal saying which command to run instead (an OCO's modify-oco), if it applies. */
+  hint?: (error: GttGatewayError, args: readonly string[]) => string | undefined;
 }
 
 /** A command with a result: JSON with --json, the broker request on a dry run, else what `render` makes of it. */

@@ -3,6 +3,7 @@
  * is named at once, before anything is sent (one usage error, exit 2).
  */
 import { closest } from './suggest.js';
+import { canonicalValue, choicesText, type ValueTable } from './trader-values.js';
 
 /** A usage error: the message, then one line of usage for `command` (none: the general line). */
 export class UsageError extends Error {
@@ -91,6 +92,20 @@ export class Flags {
       );
     else this.bad.push(`--${name} must be C, M or H (or CNC for C, NRML for M), got ${JSON.stringify(value)}`);
     return value;
+  }
+
+  /**
+   * One of a field's values as a trader types it (`buy`, `nse`, `lmt`), read as the API's canonical one; absent:
+   * `fallback` when there is one (said by the command), else missing. A value none of the table's is named here.
+   */
+  choice(name: string, table: ValueTable, fallback?: string): string {
+    const value = this.str(name);
+    if (value === undefined && fallback !== undefined) return fallback;
+    const given = this.need(name);
+    if (given === '') return given;
+    const canonical = canonicalValue(table, given);
+    if (canonical === undefined) this.bad.push(`--${name} must be ${choicesText(table)}, got ${JSON.stringify(given)}`);
+    return canonical ?? given;
   }
 
   positiveInt(name: string): number | undefined {

@@ -9,7 +9,7 @@ import { GttGatewayError } from '../errors.js';
 import { EXIT_CODES, exitCodeFor } from '../exit-codes.js';
 import type { DryRunResult } from '../types.js';
 import { parse } from './args.js';
-import type { Command, Context, Io } from './command.js';
+import { type Command, type Context, type Io, PROGRAM } from './command.js';
 import { commandNamed, COMMANDS } from './commands/index.js';
 import { Flags, str, UsageError, type Values } from './flags.js';
 import { GLOBAL_FLAGS } from './global-flags.js';
@@ -117,8 +117,18 @@ const execute = async (command: Command, input: unknown, ctx: Context, dryRun: b
   return command.exitCode?.(result) ?? EXIT_CODES.OK;
 };
 
+/**
+ * The command to run after a refusal, as this command line spells it: the kill switch's TRADING_HALTED names
+ * `kill-switch off` (the gateway's own text names the route, for every caller), and a command's own hint (an OCO
+ * given to modify: modify-oco).
+ */
+const hintFor = (error: GttGatewayError, command: Command | undefined, args: readonly string[]): string | undefined =>
+  error.code === 'TRADING_HALTED'
+    ? `the kill switch is on: \`${PROGRAM} kill-switch status\` says since when; \`${PROGRAM} kill-switch off\` turns it off`
+    : command?.hint?.(error, args);
+
 /** A failure on stderr, and its exit code. */
-const report = (error: unknown, json: boolean, io: Io): number => {
+const report = (error: unknown, json: boolean, io: Io, command?: Command, args: readonly string[] = []): number => {
   if (error instanceof UsageError) {
     // The problem and a one-line hint; the full help is for --help.
     io.err(
@@ -130,7 +140,12 @@ const report = (error: unknown, json: boolean, io: Io): number => {
   }
   if (error instanceof GttGatewayError) {
     const exitCode = exitCodeFor(error);
-    io.err(json ? JSON.stringify({ error: { ...error.toJSON(), exitCode } }) : errorText(error));
+    const hint = hintFor(error, command, args);
+    io.err(
+      json
+        ? JSON.stringify({ error: { ...error.toJSON(), exitCode, ...(hint === undefined ? {} : { hint }) } })
+        : `${errorText(error)}${hint === undefined ? '' : `\n  next: ${hint}`}`,
+    );
     return exitCode;
   }
   io.err(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
@@ -145,6 +160,8 @@ export const main = async (
   signal?: AbortSignal,
 ): Promise<number> => {
   let json = argv.includes('--json');
+  let command: Command | undefined;
+  let args: readonly string[] = [];
   try {
     const { values, positionals, unknown } = parse(argv, ALL_FLAGS, (word) => commandNamed(word) !== undefined);
     json = values.json === true;
@@ -158,8 +175,9 @@ export const main = async (
       io.out(named ? commandUsage(named) : USAGE);
       return EXIT_CODES.OK;
     }
-    const [name, ...args] = positionals;
-    const command = name === undefined ? undefined : commandNamed(name);
+    const [name, ...rest] = positionals;
+    args = rest;
+    command = name === undefined ? undefined : commandNamed(name);
     if (!command) {
       const f = new Flags(values);
       f.unknownFlags(
@@ -189,6 +207,6 @@ export const main = async (
       values['dry-run'] === true,
     );
   } catch (error) {
-    return report(error, json, io);
+    return report(error, json, io, command, args);
   }
 };

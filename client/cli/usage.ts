@@ -3,12 +3,11 @@
  * `<command> --help` that command's part, a usage error one line of it (the command's shape, or the list of
  * commands).
  */
-import type { Command, FlagSpec } from './command.js';
+import { type Command, type FlagSpec, PROGRAM } from './command.js';
 import { commandNamed, COMMANDS } from './commands/index.js';
 import { GLOBAL_FLAGS, type GlobalFlag } from './global-flags.js';
 
 const WIDTH = 116;
-const PROGRAM = 'npm run gtt --';
 const HELP = '(--help: every command and flag)';
 
 const EXIT_CODES_TEXT = `exit codes: 0 ok, 2 usage/validation/guardrail, 3 not found, 4 broker rejected or rate limited,

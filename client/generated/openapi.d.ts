@@ -298,7 +298,7 @@ export interface paths {
         get: operations["GetKillSwitch"];
         put?: never;
         /**
-         * Turn the kill switch on: from now places and modifies answer 423 TRADING_HALTED; every pending GTT and OCO is cancelled (each through the order-rate governor). Reads and cancels still work.
+         * Turn the kill switch on: from now places and modifies answer 423 TRADING_HALTED; body {"mode": "cancel-all"} (the default: every pending GTT and OCO is cancelled, each through the order-rate governor) or {"mode": "keep-exits"} (the entries are cancelled, the OCOs and the exits and stops of plans stay at the broker). Reads and cancels still work. The answer says when the sweep ran.
          * @description The KillSwitch function. Safe to repeat: a repeat does nothing twice.
          */
         post: operations["ActivateKillSwitch"];
@@ -4613,21 +4613,32 @@ export interface operations {
                     "application/json": {
                         /** @description true: places and modifies are refused with 423 TRADING_HALTED */
                         halted: boolean;
+                        /**
+                         * @description While on: cancel-all (every pending order was swept) or keep-exits (the exits were kept)
+                         * @enum {string}
+                         */
+                        mode?: "cancel-all" | "keep-exits";
                         /** @description When the switch last changed (ISO time) */
                         changedAt?: string;
                         /** @description Who changed it, as the request named the caller */
                         changedBy?: string;
                         /** @description Turning it on: what the sweep of pending orders did */
                         sweep?: {
+                            /** @description When the sweep started (ISO time) */
+                            startedAt: string;
+                            /** @description When the sweep ended (ISO time) */
+                            finishedAt: string;
                             /** @description al_ids cancelled at the broker */
                             cancelled: string[];
+                            /** @description keep-exits: the al_ids left at the broker as exits (OCOs, the exits and stops of plans) */
+                            kept?: string[];
                             /** @description al_ids still pending: cancel them by hand */
                             failed: {
                                 al_id: string;
                                 code: string;
                                 message: string;
                             }[];
-                            /** @description true: no pending GTT or OCO is left and no order write permitted before the switch can still land */
+                            /** @description true: no pending GTT or OCO is left (keep-exits: but the kept exits) and no order write permitted before the switch can still land */
                             complete: boolean;
                             /** @description When complete is false because an order write permitted before the switch may still land until then (ISO time): turn the switch on again after it to sweep what landed */
                             inFlightUntil?: string;
@@ -4779,9 +4790,24 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "mode": "keep-exits"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description cancel-all (the default): every pending GTT and OCO is cancelled; keep-exits: OCOs and the exits and stops of plans stay at the broker, the rest is cancelled
+                     * @enum {string}
+                     */
+                    mode?: "cancel-all" | "keep-exits";
+                };
+            };
+        };
         responses: {
-            /** @description Turn the kill switch on: from now places and modifies answer 423 TRADING_HALTED; every pending GTT and OCO is cancelled (each through the order-rate governor). Reads and cancels still work. */
+            /** @description Turn the kill switch on: from now places and modifies answer 423 TRADING_HALTED; body {"mode": "cancel-all"} (the default: every pending GTT and OCO is cancelled, each through the order-rate governor) or {"mode": "keep-exits"} (the entries are cancelled, the OCOs and the exits and stops of plans stay at the broker). Reads and cancels still work. The answer says when the sweep ran. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4790,21 +4816,32 @@ export interface operations {
                     "application/json": {
                         /** @description true: places and modifies are refused with 423 TRADING_HALTED */
                         halted: boolean;
+                        /**
+                         * @description While on: cancel-all (every pending order was swept) or keep-exits (the exits were kept)
+                         * @enum {string}
+                         */
+                        mode?: "cancel-all" | "keep-exits";
                         /** @description When the switch last changed (ISO time) */
                         changedAt?: string;
                         /** @description Who changed it, as the request named the caller */
                         changedBy?: string;
                         /** @description Turning it on: what the sweep of pending orders did */
                         sweep?: {
+                            /** @description When the sweep started (ISO time) */
+                            startedAt: string;
+                            /** @description When the sweep ended (ISO time) */
+                            finishedAt: string;
                             /** @description al_ids cancelled at the broker */
                             cancelled: string[];
+                            /** @description keep-exits: the al_ids left at the broker as exits (OCOs, the exits and stops of plans) */
+                            kept?: string[];
                             /** @description al_ids still pending: cancel them by hand */
                             failed: {
                                 al_id: string;
                                 code: string;
                                 message: string;
                             }[];
-                            /** @description true: no pending GTT or OCO is left and no order write permitted before the switch can still land */
+                            /** @description true: no pending GTT or OCO is left (keep-exits: but the kept exits) and no order write permitted before the switch can still land */
                             complete: boolean;
                             /** @description When complete is false because an order write permitted before the switch may still land until then (ISO time): turn the switch on again after it to sweep what landed */
                             inFlightUntil?: string;
@@ -4967,21 +5004,32 @@ export interface operations {
                     "application/json": {
                         /** @description true: places and modifies are refused with 423 TRADING_HALTED */
                         halted: boolean;
+                        /**
+                         * @description While on: cancel-all (every pending order was swept) or keep-exits (the exits were kept)
+                         * @enum {string}
+                         */
+                        mode?: "cancel-all" | "keep-exits";
                         /** @description When the switch last changed (ISO time) */
                         changedAt?: string;
                         /** @description Who changed it, as the request named the caller */
                         changedBy?: string;
                         /** @description Turning it on: what the sweep of pending orders did */
                         sweep?: {
+                            /** @description When the sweep started (ISO time) */
+                            startedAt: string;
+                            /** @description When the sweep ended (ISO time) */
+                            finishedAt: string;
                             /** @description al_ids cancelled at the broker */
                             cancelled: string[];
+                            /** @description keep-exits: the al_ids left at the broker as exits (OCOs, the exits and stops of plans) */
+                            kept?: string[];
                             /** @description al_ids still pending: cancel them by hand */
                             failed: {
                                 al_id: string;
                                 code: string;
                                 message: string;
                             }[];
-                            /** @description true: no pending GTT or OCO is left and no order write permitted before the switch can still land */
+                            /** @description true: no pending GTT or OCO is left (keep-exits: but the kept exits) and no order write permitted before the switch can still land */
                             complete: boolean;
                             /** @description When complete is false because an order write permitted before the switch may still land until then (ISO time): turn the switch on again after it to sweep what landed */
                             inFlightUntil?: string;

@@ -44,7 +44,7 @@ export const OPERATION_INFO = {
   CompleteLogin: {"method":"GET","path":"/session/oauth/callback","pathParams":[],"query":["code","state"],"dryRun":false,"body":false,"successStatus":200,"kind":"session","retrySafe":false},
   GetSession: {"method":"GET","path":"/session","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
   GetKillSwitch: {"method":"GET","path":"/kill-switch","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
-  ActivateKillSwitch: {"method":"POST","path":"/kill-switch","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"order","retrySafe":true},
+  ActivateKillSwitch: {"method":"POST","path":"/kill-switch","pathParams":[],"query":[],"dryRun":false,"body":true,"successStatus":200,"kind":"order","retrySafe":true},
   ReleaseKillSwitch: {"method":"DELETE","path":"/kill-switch","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"control","retrySafe":true},
   ListEvents: {"method":"GET","path":"/events","pathParams":[],"query":["since","type","limit","cursor"],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
   ListPlans: {"method":"GET","path":"/plans","pathParams":[],"query":["limit","cursor"],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},

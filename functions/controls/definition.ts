@@ -10,7 +10,8 @@ export const KILL_SWITCH_TIMEOUT_SECONDS = 90;
 export const KILL_SWITCH: FunctionDefinition = {
   ...KILL_SWITCH_ROUTES,
   id: 'kill-switch',
-  summary: 'Kill switch: cancel every pending GTT and OCO, then refuse places and modifies until it is turned off',
+  summary:
+    'Kill switch: cancel every pending GTT and OCO (keep-exits: the entries only), then refuse places and modifies until it is turned off',
   env: { keys: [...ORDER_ACTOR_ENV, 'eventBusName'], deploymentSettings: true },
   grants: ['sessionSecret:read', 'controlTable:switch', 'idempotencyTable:outbox', 'bus:publish'],
   notes: {

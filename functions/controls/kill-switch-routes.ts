@@ -1,7 +1,7 @@
 /** The kill switch's routes and direct payload (docs/compliance.md): what kill-switch.ts reads. */
 import { ownRoute as route } from '../base/definition/routes.js';
 import type { FunctionSurface } from '../base/definition/types.js';
-import { killSwitchResult } from '../base/schemas/controls.js';
+import { killSwitchInput, killSwitchResult } from '../base/schemas/controls.js';
 
 /** The kill switch's own routes: a sweep takes a while, and nobody needs to turn it twice a second. */
 export const KILL_SWITCH_ROUTE_THROTTLE = { rateLimit: 1, burstLimit: 2 } as const;
@@ -17,9 +17,11 @@ export const KILL_SWITCH_ROUTES: FunctionSurface = {
       kind: 'order',
       retrySafe: true,
       summary:
-        'Turn the kill switch on: from now places and modifies answer 423 TRADING_HALTED; every pending GTT and OCO is cancelled (each through the order-rate governor). Reads and cancels still work.',
+        'Turn the kill switch on: from now places and modifies answer 423 TRADING_HALTED; body {"mode": "cancel-all"} (the default: every pending GTT and OCO is cancelled, each through the order-rate governor) or {"mode": "keep-exits"} (the entries are cancelled, the OCOs and the exits and stops of plans stay at the broker). Reads and cancels still work. The answer says when the sweep ran.',
       result: killSwitchResult,
-      example: {},
+      body: true,
+      bodySchema: killSwitchInput,
+      example: { body: { mode: 'keep-exits' } },
       throttle: KILL_SWITCH_ROUTE_THROTTLE,
     }),
     route({
@@ -46,5 +48,5 @@ export const KILL_SWITCH_ROUTES: FunctionSurface = {
       example: {},
     }),
   ],
-  direct: { example: { action: 'status' }, fields: ['action'] },
+  direct: { example: { action: 'status' }, fields: ['action', 'body'] },
 };

@@ -1,6 +1,11 @@
 /**
  * The kill switch (docs/compliance.md): `POST /kill-switch` turns it on and sweeps the book, `DELETE` turns it off,
- * `GET` reads it. Direct invocation: `{"action": "on" | "off" | "status"}`.
+ * `GET` reads it. Direct invocation: `{"action": "on" | "off" | "status"}` (`on`: `body: {"mode": ...}` as well).
+ *
+ * Two modes: `cancel-all` (the default) sweeps every pending GTT and OCO; `keep-exits` sweeps only what would open a
+ * position (single GTTs and plan entries) and leaves the exits at the broker: every OCO, and a plan's exit OCO and
+ * trailing stop (known by their stamps, plans/stamps.ts), so no plan is left unprotected. Places and modifies are
+ * refused in both.
  *
  * On: the switch is written first (from then on every place and modify, in every container, is refused with
  * TRADING_HALTED: the governor reads it with each permit), then the pending list is read and every order cancelled
@@ -22,20 +27,22 @@ import {
   fromDirectInvocation,
   retryAfterSeconds,
 } from '../base/contract/errors.js';
+import { validateInput } from '../base/contract/validate-input.js';
 import { createRoutedFunction } from '../base/middleware/routed-function.js';
 import type { RoutedRequest } from '../base/middleware/routed-request.js';
 import { deployedEnv, type GatewayConfig, type GatewaySettings, parseGatewayConfig } from '../base/runtime/config.js';
 import { envName } from '../base/runtime/env.js';
 import { logger as defaultLogger, writeLog } from '../base/runtime/logger.js';
 import { metricNamespace } from '../base/runtime/metrics.js';
-import type { KillSwitchResult } from '../base/schemas/controls.js';
+import { killSwitchInput, type KillSwitchResult } from '../base/schemas/controls.js';
 import { SERVICE_NAME } from '../base/schemas/names.js';
 import { createGatewayEvents } from '../orders/events/producer.js';
 import { eventIds } from '../orders/events/views.js';
 import { createGatewayHandler, type GatewayHandler } from '../orders/gateway/gateway-handler.js';
 import { recordGone } from '../orders/gone.js';
 import { cancelGttOrder, getPendingGttOrders } from '../orders/operations.js';
-import { dynamoTradingControls, type TradingControls } from '../orders/safety/trading-controls.js';
+import { dynamoTradingControls, type HaltMode, type TradingControls } from '../orders/safety/trading-controls.js';
+import { parseStamp } from '../plans/stamps.js';
 import { KILL_SWITCH_ROUTES } from './kill-switch-routes.js';
 
 export interface KillSwitchOptions {
@@ -57,8 +64,11 @@ interface Runtime {
 /** The switch itself, for the routes below and for other functions in-process (a signal's kill-switch action). */
 export interface KillSwitchControl {
   status: () => Promise<KillSwitchResult>;
-  /** On, then the sweep; `changedBy` names who turned it (an IAM identity, `signal:<strategyId>`). */
-  on: (changedBy: string, context: Context) => Promise<KillSwitchResult>;
+  /**
+   * On, then the sweep; `changedBy` names who turned it (an IAM identity, `signal:<strategyId>`), `mode` what the
+   * sweep takes down (default cancel-all).
+   */
+  on: (changedBy: string, context: Context, mode?: HaltMode) => Promise<KillSwitchResult>;
   off: (changedBy: string) => Promise<KillSwitchResult>;
 }
 
@@ -105,7 +115,7 @@ export const createKillSwitchControl = (options: KillSwitchOptions = {}): KillSw
     config: GatewayConfig,
     halted: boolean,
     changedAt: string,
-    extra: { changedBy?: string; cancelled?: number; failed?: number },
+    extra: { changedBy?: string; mode?: HaltMode; cancelled?: number; kept?: number; failed?: number },
   ) => {
     if (!config.eventBusName) return;
     const eventId = eventIds.killSwitch(halted, changedAt);
@@ -128,19 +138,27 @@ export const createKillSwitchControl = (options: KillSwitchOptions = {}): KillSw
     context: Context,
     cancelled: string[],
     failed: Map<string, { al_id: string; code: string; message: string }>,
+    kept: Set<string> | undefined,
   ) => {
     // Every page of the pending list (it answers at most 1,000 orders a page).
-    const pendingOrders: { al_id: string; remarks?: string }[] = [];
+    const pendingOrders: PendingOrder[] = [];
     let cursor: string | undefined;
     do {
       const page = (await rt.list({ limit: 1_000, ...(cursor ? { cursor } : {}) }, context)) as {
-        orders: { al_id: string; remarks?: string }[];
+        orders: PendingOrder[];
         nextCursor?: string;
       };
       pendingOrders.push(...page.orders);
       cursor = page.nextCursor;
     } while (cursor);
-    for (const { al_id: alId, remarks } of pendingOrders.filter((o) => !cancelled.includes(o.al_id))) {
+    const sweepable = pendingOrders.filter((o) => {
+      if (kept && isExit(o)) {
+        kept.add(o.al_id);
+        return false;
+      }
+      return !cancelled.includes(o.al_id);
+    });
+    for (const { al_id: alId, remarks } of sweepable) {
       for (;;) {
         try {
           await rt.cancel({ al_id: alId }, context);
@@ -188,17 +206,27 @@ export const createKillSwitchControl = (options: KillSwitchOptions = {}): KillSw
    * then: what landed after the first pass is cancelled by the second (or by the order core itself, which cancels a
    * write that lands while the switch is on). When the invocation cannot wait that long, `inFlightUntil` says when.
    */
-  const sweep = async (rt: Runtime, uid: string, context: Context): Promise<NonNullable<KillSwitchResult['sweep']>> => {
+  const sweep = async (
+    rt: Runtime,
+    uid: string,
+    context: Context,
+    mode: HaltMode,
+  ): Promise<NonNullable<KillSwitchResult['sweep']>> => {
+    const startedAt = new Date().toISOString();
     const cancelled: string[] = [];
     const failed = new Map<string, { al_id: string; code: string; message: string }>();
-    await cancelPending(rt, context, cancelled, failed);
+    const kept = mode === 'keep-exits' ? new Set<string>() : undefined;
+    await cancelPending(rt, context, cancelled, failed, kept);
     const until = await rt.controls.inFlightUntil(uid);
     const wait = until - Date.now();
     const canWait = wait <= 0 || context.getRemainingTimeInMillis() > wait + 5_000;
     if (wait > 0 && canWait) await sleep(wait);
-    await cancelPending(rt, context, cancelled, failed);
+    await cancelPending(rt, context, cancelled, failed, kept);
     return {
+      startedAt,
+      finishedAt: new Date().toISOString(),
       cancelled,
+      ...(kept ? { kept: [...kept] } : {}),
       failed: [...failed.values()],
       complete: failed.size === 0 && canWait,
       ...(canWait ? {} : { inFlightUntil: new Date(until).toISOString() }),
@@ -219,23 +247,28 @@ export const createKillSwitchControl = (options: KillSwitchOptions = {}): KillSw
       await publish(rt.config, false, state.changedAt!, { changedBy });
       return state;
     },
-    on: async (changedBy, context) => {
+    on: async (changedBy, context, mode = 'cancel-all') => {
       const rt = load();
       const { uid } = await rt.sessions.current();
-      const state = await rt.controls.setHalt(uid, true, changedBy);
-      audit({ halted: true, changedAt: state.changedAt, changedBy, phase: 'on' });
-      const result = await sweep(rt, uid, context);
+      const state = await rt.controls.setHalt(uid, true, changedBy, mode);
+      audit({ halted: true, mode, changedAt: state.changedAt, changedBy, phase: 'on' });
+      const result = await sweep(rt, uid, context, mode);
       audit({
         halted: true,
+        mode,
         changedAt: state.changedAt,
         changedBy,
         phase: 'swept',
+        sweptAt: result.finishedAt,
         cancelled: result.cancelled,
+        ...(result.kept ? { kept: result.kept } : {}),
         failed: result.failed,
       });
       await publish(rt.config, true, state.changedAt!, {
         changedBy,
+        mode,
         cancelled: result.cancelled.length,
+        ...(result.kept ? { kept: result.kept.length } : {}),
         failed: result.failed.length,
       });
       return { ...state, sweep: result };
@@ -249,11 +282,26 @@ export const createKillSwitch = (options: KillSwitchOptions = {}) => {
     const action = request.route.action;
     if (action === 'status') return control.status();
     if (action === 'off') return control.off(request.caller);
-    return control.on(request.caller, context);
+    return control.on(request.caller, context, validateInput(killSwitchInput, request.body ?? {}).mode);
   };
   return createRoutedFunction(KILL_SWITCH_ROUTES, async (request, context) => ({ body: await run(request, context) }), {
     logger: options.logger ?? defaultLogger,
   });
+};
+
+/** A pending order as the sweep reads it: enough to tell an exit from an entry. */
+interface PendingOrder {
+  al_id: string;
+  type?: 'single' | 'oco';
+  tag?: string;
+  remarks?: string;
+}
+
+/** An exit keep-exits leaves at the broker: an OCO (a target and a stop), or a plan's exit or trailing stop. */
+const isExit = (order: PendingOrder): boolean => {
+  if (order.type === 'oco') return true;
+  const step = parseStamp(order.tag)?.step;
+  return step !== undefined && step !== 'e';
 };
 
 /** The error contract body of a failure inside the sweep (never an unexpected error's own text). */

@@ -246,14 +246,23 @@ export const modifyOcoOrder = defineOperation({
 });
 
 /** What a PATCH entry's `patch` needs of the one-order read: the read, the merge and the version. */
-const patchOf = <In>(full: OperationDefinition<In, unknown, unknown>['input']) => ({
+const patchOf = <In>(full: OperationDefinition<In, unknown, unknown>['input'], kind: 'single' | 'oco') => ({
   read: getGttOrder as OperationDefinition<unknown, unknown, unknown>,
   merge: (record: unknown, changes: Record<string, unknown>) =>
     mergePatch(modifyInputOfRecord(record as GttOrder), changes),
   full,
   version: (record: unknown) => orderVersion(record as GttOrder),
   changed: (version: string, record: unknown) => changedFields(version, record as GttOrder),
+  otherKind: (record: unknown) => otherKindOf(record as GttOrder, kind),
 });
+
+/** Why a PATCH of one kind cannot change an order of the other, and where to send it instead. */
+const otherKindOf = (order: GttOrder, kind: 'single' | 'oco'): string | undefined => {
+  if ((order.type === 'oco') === (kind === 'oco')) return undefined;
+  return order.type === 'oco'
+    ? `GTT order ${order.al_id} is an OCO order (a target and a stop-loss leg): change it with PATCH /gtt-orders/oco/${order.al_id}, e.g. {"stopLoss": {"trigger": "1410"}}`
+    : `GTT order ${order.al_id} is a single GTT order, not an OCO: change it with PATCH /gtt-orders/${order.al_id}, e.g. {"d": "1495"}`;
+};
 
 export const patchGttOrder = defineOperation({
   name: 'PatchGTTOrder',
@@ -271,7 +280,7 @@ export const patchGttOrder = defineOperation({
   guardedOrders: (input) => [input],
   // The caller's changes; every step after the merge sees the full order (`patch.full`).
   input: patchOrderInput as unknown as typeof modifyOrderInput,
-  patch: patchOf<ModifyOrderInput>(modifyOrderInput),
+  patch: patchOf<ModifyOrderInput>(modifyOrderInput, 'single'),
   example: { al_id: EXAMPLE_AL_ID, d: '1495' },
   toJData: modifyJData,
   reply: modifyReply,
@@ -294,7 +303,7 @@ export const patchOcoOrder = defineOperation({
   guardedOrders: ocoLegs,
   // The caller's changes; every step after the merge sees the full OCO (`patch.full`).
   input: patchOcoInput as unknown as typeof modifyOcoInput,
-  patch: patchOf<ModifyOcoInput>(modifyOcoInput),
+  patch: patchOf<ModifyOcoInput>(modifyOcoInput, 'oco'),
   example: { al_id: EXAMPLE_AL_ID, stopLoss: { trigger: '1410' } },
   toJData: modifyOcoJData,
   reply: modifyOcoReply,

@@ -159,17 +159,17 @@ describe('npm run gtt against npm start', () => {
     expect(notFound).toMatchObject({ code: 3, stdout: '' });
     expect(notFound.stderr).toMatch(/^error ORDER_NOT_FOUND \(HTTP 404\)/);
 
-    // A value only the gateway can judge (the price types it takes) comes back from it, named by its flag.
-    const invalid = await gtt(['place', ...ORDER.map((v) => (v === 'LMT' ? 'LIMIT' : v))]);
+    // A value only the gateway can judge (the validities it takes) comes back from it, named by its flag.
+    const invalid = await gtt(['place', ...ORDER, '--validity', 'DAY']);
     expect(invalid.code).toBe(2);
     expect(invalid.stderr).toMatch(
-      /error VALIDATION_FAILED \(HTTP 400\)[\s\S]*--price-type \(prctyp\): prctyp must be one of/,
+      /error VALIDATION_FAILED \(HTTP 400\)[\s\S]*--validity \(validity\): validity must be one of/,
     );
 
-    const invalidJson = await gtt(['place', ...ORDER.map((v) => (v === 'LMT' ? 'LIMIT' : v)), '--json']);
+    const invalidJson = await gtt(['place', ...ORDER, '--validity', 'DAY', '--json']);
     expect(invalidJson.code).toBe(2);
     expect(JSON.parse(invalidJson.stderr)).toMatchObject({
-      error: { code: 'VALIDATION_FAILED', status: 400, exitCode: 2, details: [{ field: 'prctyp' }] },
+      error: { code: 'VALIDATION_FAILED', status: 400, exitCode: 2, details: [{ field: 'validity' }] },
     });
 
     // The sandbox lists symbols as a broker does: an unknown one is refused before anything is sent, exit 2, naming
@@ -198,7 +198,7 @@ describe('npm run gtt against npm start', () => {
     const usage = await gtt(['place', '--exch', 'NSE', '--qty', '-1', '--trigger', 'abc']);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toBe(
-      'missing --tsym, --product, --side, --price-type, --retention, --alert; --qty must be a positive whole number, got "-1"; ' +
+      'missing --tsym, --product, --side, --price-type; --qty must be a positive whole number, got "-1"; ' +
         '--trigger must be a plain non-negative decimal number (no sign, exponent or more than 8 decimals), got "abc"\n' +
         'usage: npm run gtt -- place --exch --tsym --qty --price --product --side --price-type --retention --alert --trigger --tag --validity --key   (--help: every command and flag)\n',
     );

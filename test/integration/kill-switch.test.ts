@@ -157,7 +157,7 @@ describe('kill switch', () => {
     const gtt = (...args: string[]) => main([...args, '--url', stack.api.url], {}, io);
     expect(await gtt('kill-switch', 'on')).toBe(0);
     expect(out.pop()).toMatch(
-      /^kill switch ON: places and modifies are refused \(since .*\)\ncancelled {3}none pending$/,
+      /^kill switch ON \(cancel-all\): places and modifies are refused \(since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d \+05:30(, by [^)]+)?\)\nswept {7}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \+05:30 to \d{4}-\d\d-\d\d \d\d:\d\d:\d\d \+05:30\ncancelled {3}none pending$/,
     );
     expect(await gtt('kill-switch', 'status')).toBe(0);
     expect(out.pop()).toMatch(/^kill switch ON/);

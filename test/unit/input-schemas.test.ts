@@ -34,8 +34,10 @@ describe('place input', () => {
   it.each([
     ['exch', 'NYSE', 'exch must be one of NSE, NFO, BSE, MCX, BFO, CDS, BCD, NCX, NCOM, BSTAR'],
     ['prd', 'Z', 'prd must be one of C, M, H (or CNC for C, NRML for M)'],
-    ['trantype', 'buy', 'trantype must be one of B, S'],
-    ['prctyp', 'LIMIT', 'prctyp must be one of LMT, MKT, SL-LMT, SL-MKT, DS, 2L, 3L'],
+    ['trantype', 'X', 'trantype must be one of B, S'],
+    ['trantype', 'buy', 'trantype must be one of B, S, got "buy": use B'],
+    ['prctyp', 'STOP', 'prctyp must be one of LMT, MKT, SL-LMT, SL-MKT, DS, 2L, 3L'],
+    ['prctyp', 'LIMIT', 'prctyp must be one of LMT, MKT, SL-LMT, SL-MKT, DS, 2L, 3L, got "LIMIT": use LMT'],
     ['ret', 'GTC', 'ret must be one of DAY, EOS, IOC'],
     ['ai_t', 'LTP', 'ai_t must be one of LTP_A_O, LTP_B_O'],
     ['validity', 'DAY', 'validity must be one of GTT'],

@@ -1,11 +1,23 @@
 /**
  * The flags of one order and of one OCO: as the table shows them, and read into the API's order input. Numbers are
- * checked as the gateway checks them (flags.ts); the rest is passed as typed and validated by the gateway
- * (VALIDATION_FAILED names the field, shown as its flag).
+ * checked as the gateway checks them (flags.ts); the exchange, side, price type, retention and alert are read as
+ * traders type them (trader-values.ts) and sent as the API's canonical values; the rest is passed as typed and
+ * validated by the gateway (VALIDATION_FAILED names the field, shown as its flag).
  */
-import type { GttOrderChanges, GttOrderInput, OcoOrderInput } from '../../types.js';
+import type { GttOrderChanges, GttOrderInput, OcoOrderChanges, OcoOrderInput } from '../../types.js';
 import { type FlagSpec, may, needs } from '../command.js';
 import type { Flags } from '../flags.js';
+import {
+  ALERT_VALUES,
+  alertWords,
+  canonicalValue,
+  defaultAlert,
+  EXCHANGE_VALUES,
+  PRICE_TYPE_VALUES,
+  RETENTION_VALUES,
+  SIDE_VALUES,
+  type ValueTable,
+} from '../trader-values.js';
 
 /** place and modify. */
 export const ORDER_FLAGS: readonly FlagSpec[] = [
@@ -16,8 +28,8 @@ export const ORDER_FLAGS: readonly FlagSpec[] = [
   needs('product', 'C'),
   needs('side', 'B'),
   needs('price-type', 'LMT'),
-  needs('retention', 'DAY'),
-  needs('alert', 'LTP_B_O'),
+  may('retention', 'DAY'),
+  may('alert', 'LTP_B_O'),
   needs('trigger', '1490'),
   may('tag', 'T'),
   may('validity', 'GTT'),
@@ -41,24 +53,40 @@ const CHANGE_FLAGS = {
   tag: 'tag',
 } as const;
 
+/** The flags of a partial modify read as traders type them, each with its table of values. */
+const VALUE_TABLES: Readonly<Record<string, ValueTable>> = {
+  side: SIDE_VALUES,
+  'price-type': PRICE_TYPE_VALUES,
+  retention: RETENTION_VALUES,
+  alert: ALERT_VALUES,
+};
+
 /** What `modify` sends: the whole order when every place flag is given, else only the fields of the flags given. */
-export type ModifyInput = { full: GttOrderInput } | { changes: GttOrderChanges };
+export type ModifyInput = { full: GttOrderInput; defaults: string[] } | { changes: GttOrderChanges };
 
 export const modifyFromFlags = (f: Flags): ModifyInput => {
   const given = (name: string) => f.str(name) !== undefined;
   const type = f.str('price-type');
-  const full = ORDER_FLAGS.every(
-    (flag) =>
-      flag.optional || given(flag.name) || (flag.name === 'price' && type !== undefined && MARKET.includes(type)),
-  );
-  if (full) return { full: orderFromFlags(f) };
+  const market = type !== undefined && MARKET.includes(canonicalType(type));
+  const full = ORDER_FLAGS.every((flag) => flag.optional || given(flag.name) || (flag.name === 'price' && market));
+  if (full) {
+    const { order, defaults } = orderFromFlags(f);
+    return { full: order, defaults };
+  }
   if (given('exch') || given('tsym'))
     f.problem("--exch and --tsym are the order's own: give every place flag to replace it, or leave them out");
   const changes: Record<string, string> = {};
   for (const [field, flag] of Object.entries(CHANGE_FLAGS)) {
     if (!given(flag)) continue;
+    const table = VALUE_TABLES[flag];
     changes[field] =
-      flag === 'qty' ? f.quantity(flag) : ['price', 'trigger'].includes(flag) ? f.decimal(flag)! : f.str(flag)!;
+      flag === 'qty'
+        ? f.quantity(flag)
+        : ['price', 'trigger'].includes(flag)
+          ? f.decimal(flag)!
+          : table
+            ? f.choice(flag, table)
+            : f.str(flag)!;
   }
   if (Object.keys(changes).length === 0)
     f.standalone(
@@ -89,36 +117,60 @@ export const OCO_FLAGS: readonly FlagSpec[] = [
 ];
 
 const MARKET = ['MKT', 'SL-MKT'];
+const canonicalType = (typed: string): string => canonicalValue(PRICE_TYPE_VALUES, typed) ?? typed;
 
-/** The single order of --exch ... --trigger; --price only for limit orders (a market order goes without). */
-export const orderFromFlags = (f: Flags): GttOrderInput => {
-  const exch = f.need('exch');
+/** The retention a GTT's order gets when --retention is left out. */
+export const DEFAULT_RETENTION = 'DAY';
+
+/**
+ * The single order of --exch ... --trigger; --price only for limit orders (a market order goes without).
+ * `defaults`: what the command chose for flags left out (--retention, --alert), said in its output.
+ */
+export const orderFromFlags = (f: Flags): { order: GttOrderInput; defaults: string[] } => {
+  const exch = f.choice('exch', EXCHANGE_VALUES);
   const tsym = f.need('tsym');
   const qty = f.quantity('qty');
+  const prd = f.product('product');
+  const trantype = f.choice('side', SIDE_VALUES);
   // Needed by a limit order (a missing --price-type is named on its own).
-  const type = f.str('price-type');
-  const prc = f.decimal('price', type !== undefined && type !== '' && !MARKET.includes(type));
-  return {
+  const prctyp = f.choice('price-type', PRICE_TYPE_VALUES);
+  const prc = f.decimal('price', prctyp !== '' && !MARKET.includes(prctyp));
+  const d = f.decimal('trigger');
+  const ret = f.choice('retention', RETENTION_VALUES, DEFAULT_RETENTION);
+  const ai_t = f.choice('alert', ALERT_VALUES, defaultAlert(trantype));
+  const defaults = [
+    ...(f.str('retention') === undefined
+      ? [`retention ${ret} (the default: the order the GTT places is good for its day)`]
+      : []),
+    ...(f.str('alert') === undefined
+      ? [
+          `alert ${ai_t} (the default for a ${trantype === 'S' ? 'sell' : 'buy'}: ${alertWords(ai_t, d ?? '')}; --alert ${ai_t === 'LTP_A_O' ? 'below' : 'above'} for the other way)`,
+        ]
+      : []),
+  ];
+  const order = {
     exch,
     tsym,
     qty,
     ...(prc === undefined ? {} : { prc }),
-    prd: f.product('product'),
-    trantype: f.need('side'),
-    prctyp: f.need('price-type'),
-    ret: f.need('retention'),
-    ai_t: f.need('alert'),
-    d: f.decimal('trigger'),
+    prd,
+    trantype,
+    prctyp,
+    ret,
+    ai_t,
+    d,
     ...(f.str('validity') === undefined ? {} : { validity: f.str('validity') }),
     ...(f.str('tag') === undefined ? {} : { tag: f.str('tag') }),
   } as GttOrderInput;
+  return { order, defaults };
 };
 
 /** The OCO of --exch ... --stop-trigger: each leg an order of the one side, quantity and product. */
 export const ocoFromFlags = (f: Flags): OcoOrderInput => {
-  const exch = f.need('exch');
+  const exch = f.choice('exch', EXCHANGE_VALUES);
   const tsym = f.need('tsym');
-  const side = f.need('side');
+  const side = f.choice('side', SIDE_VALUES);
+  const ret = f.choice('retention', RETENTION_VALUES, DEFAULT_RETENTION);
   const qty = f.quantity('qty');
   const product = f.product('product');
   const leg = (prefix: 'target' | 'stop') => {
@@ -129,10 +181,10 @@ export const ocoFromFlags = (f: Flags): OcoOrderInput => {
       trigger,
       order: {
         trantype: side,
-        prctyp: f.str(`${prefix}-price-type`) ?? 'LMT',
+        prctyp: f.choice(`${prefix}-price-type`, PRICE_TYPE_VALUES, 'LMT'),
         qty,
         prd: product,
-        ret: f.str('retention') ?? 'DAY',
+        ret,
         ...(price === undefined ? {} : { prc: price }),
         ...(triggerPrice === undefined ? {} : { trgprc: triggerPrice }),
       },
@@ -148,4 +200,61 @@ export const ocoFromFlags = (f: Flags): OcoOrderInput => {
     target: leg('target'),
     stopLoss: leg('stop'),
   } as OcoOrderInput;
+};
+
+/** What `modify-oco` sends: the whole OCO when every place-oco flag it needs is given, else only what changes. */
+export type ModifyOcoInput = { full: OcoOrderInput } | { changes: OcoOrderChanges };
+
+/** The field of an OCO leg's order each flag changes: `--side`, `--qty`, `--product`, `--retention` change both legs. */
+const BOTH_LEGS = { side: 'trantype', qty: 'qty', product: 'prd', retention: 'ret' } as const;
+const ONE_LEG = { 'price-type': 'prctyp', price: 'prc', 'trigger-price': 'trgprc' } as const;
+
+/**
+ * `modify-oco 1 --stop-trigger 1410`: only the flags given (PATCH, the rest as the broker holds it), or every flag
+ * place-oco needs for a full replacement of both legs (PUT).
+ */
+export const modifyOcoFromFlags = (f: Flags): ModifyOcoInput => {
+  const given = (name: string) => f.str(name) !== undefined;
+  if (OCO_FLAGS.every((flag) => flag.optional || given(flag.name))) return { full: ocoFromFlags(f) };
+  if (given('exch') || given('tsym'))
+    f.problem("--exch and --tsym are the OCO's own: give every place-oco flag to replace it, or leave them out");
+  const both: Record<string, string> = {};
+  for (const [flag, field] of Object.entries(BOTH_LEGS)) {
+    if (!given(flag)) continue;
+    both[field] =
+      flag === 'qty'
+        ? f.quantity(flag)
+        : flag === 'product'
+          ? f.product(flag)
+          : f.choice(flag, flag === 'side' ? SIDE_VALUES : RETENTION_VALUES);
+  }
+  const leg = (prefix: 'target' | 'stop') => {
+    const order: Record<string, string> = { ...both };
+    for (const [suffix, field] of Object.entries(ONE_LEG)) {
+      const flag = `${prefix}-${suffix}`;
+      if (!given(flag)) continue;
+      order[field] = suffix === 'price-type' ? f.choice(flag, PRICE_TYPE_VALUES) : f.decimal(flag)!;
+    }
+    const trigger = given(`${prefix}-trigger`) ? f.decimal(`${prefix}-trigger`) : undefined;
+    const changed = {
+      ...(trigger === undefined ? {} : { trigger }),
+      ...(Object.keys(order).length ? { order } : {}),
+    };
+    return Object.keys(changed).length ? changed : undefined;
+  };
+  const target = leg('target');
+  const stopLoss = leg('stop');
+  const ltp = given('ltp') ? f.decimal('ltp') : undefined;
+  const changes = {
+    ...(target ? { target } : {}),
+    ...(stopLoss ? { stopLoss } : {}),
+    ...(ltp === undefined ? {} : { ltp }),
+    ...(given('tag') ? { tag: f.str('tag') } : {}),
+    ...(given('validity') ? { validity: f.str('validity') } : {}),
+  };
+  if (!target && !stopLoss && !given('tag') && !given('validity'))
+    f.standalone(
+      "modify-oco needs what to change: one flag or more (a leg's trigger or price, the quantity, ...), or every flag of place-oco",
+    );
+  return { changes: changes as OcoOrderChanges };
 };

@@ -1,10 +1,36 @@
 /** The order commands: place, modify and cancel GTT and OCO orders, list them, the triggered ones, the order book. */
+import type { GttGatewayError } from '../../errors.js';
 import type { ListFilters, TriggeredPage } from '../../types.js';
-import { command, may } from '../command.js';
+import { command, type Context, may, PROGRAM } from '../command.js';
 import { actionText, table, withNextPage } from '../render.js';
-import { MODIFY_FLAGS, modifyFromFlags, OCO_FLAGS, ocoFromFlags, ORDER_FLAGS, orderFromFlags } from './order-input.js';
+import {
+  MODIFY_FLAGS,
+  modifyFromFlags,
+  modifyOcoFromFlags,
+  OCO_FLAGS,
+  ocoFromFlags,
+  ORDER_FLAGS,
+  orderFromFlags,
+} from './order-input.js';
 import { bookTable, ORDER_COLUMNS, type OrderBookList, orderRow, ordersTable, triggeredTable } from './order-tables.js';
 import { PAGE_FLAGS, pageFlags } from './page-flags.js';
+
+/** modify-oco: any of place-oco's flags. */
+const MODIFY_OCO_FLAGS = OCO_FLAGS.map((flag) => ({ ...flag, optional: true }));
+
+/** Whether the gateway refused the change because the order is of the other kind (an OCO, or a single GTT). */
+const isOtherKind = (error: GttGatewayError, kind: 'OCO' | 'single'): boolean =>
+  error.code === 'VALIDATION_FAILED' &&
+  Array.isArray(error.details) &&
+  (error.details as { field?: string; message?: string }[]).some(
+    (d) =>
+      d.field === 'al_id' && (d.message ?? '').includes(kind === 'OCO' ? 'is an OCO order' : 'is a single GTT order'),
+  );
+
+/** What the command chose for flags left out, one line each before the result (not with --json). */
+const sayDefaults = (ctx: Context, defaults: readonly string[]): void => {
+  if (!ctx.json) for (const line of defaults) ctx.io.out(`default: ${line}`);
+};
 
 /** The order a command names: its first argument. */
 const alIdOf = (args: readonly string[]): string => args[0] ?? '';
@@ -13,9 +39,14 @@ export const place = command({
   name: 'place',
   flags: ORDER_FLAGS,
   dryRun: true,
-  summary: 'place a GTT order: the broker places the order once the last traded price meets --trigger (--alert)',
+  summary:
+    'place a GTT order: the broker places the order once the last traded price meets --trigger (--alert: by ' +
+    'default below for a buy, above for a sell); --retention DAY unless given; values as typed (nse, buy, lmt)',
   input: (f) => orderFromFlags(f),
-  run: ({ client, orderOptions }, order) => client.placeOrder(order, orderOptions),
+  run: (ctx, { order, defaults }) => {
+    sayDefaults(ctx, defaults);
+    return ctx.client.placeOrder(order, ctx.orderOptions);
+  },
   render: (r) => actionText('placed', r),
 });
 
@@ -67,22 +98,36 @@ export const modify = command({
     'change a pending order: only the flags given (`modify 1 --trigger 1495`: the rest as the broker holds it, ' +
     "refused if the order changed meanwhile), or every place flag for a full replacement; --key as place's",
   input: (f, args) => ({ alId: alIdOf(args), modify: modifyFromFlags(f) }),
-  run: ({ client, orderOptions }, { alId, modify }) =>
-    'full' in modify
-      ? client.modifyOrder(alId, modify.full, orderOptions)
-      : client.patchOrder(alId, modify.changes, orderOptions),
+  run: (ctx, { alId, modify }) => {
+    if (!('full' in modify)) return ctx.client.patchOrder(alId, modify.changes, ctx.orderOptions);
+    sayDefaults(ctx, modify.defaults);
+    return ctx.client.modifyOrder(alId, modify.full, ctx.orderOptions);
+  },
   render: (r) => actionText('modified', r),
+  hint: (error, args) =>
+    isOtherKind(error, 'OCO')
+      ? `it is an OCO: change it with modify-oco, e.g. \`${PROGRAM} modify-oco ${alIdOf(args)} --stop-trigger 1410\``
+      : undefined,
 });
 
 export const modifyOco = command({
   name: 'modify-oco',
   args: ['alId'],
-  flags: OCO_FLAGS,
   dryRun: true,
-  summary: 'replace a pending OCO order: every place-oco flag again (both legs)',
-  input: (f, args) => ({ alId: alIdOf(args), oco: ocoFromFlags(f) }),
-  run: ({ client, orderOptions }, { alId, oco }) => client.modifyOco(alId, oco, orderOptions),
+  flags: MODIFY_OCO_FLAGS,
+  summary:
+    'change a pending OCO order: only the flags given (`modify-oco 1 --stop-trigger 1410`: the rest as the broker ' +
+    'holds it), or every place-oco flag for a full replacement of both legs',
+  input: (f, args) => ({ alId: alIdOf(args), modify: modifyOcoFromFlags(f) }),
+  run: ({ client, orderOptions }, { alId, modify }) =>
+    'full' in modify
+      ? client.modifyOco(alId, modify.full, orderOptions)
+      : client.patchOco(alId, modify.changes, orderOptions),
   render: (r) => actionText('modified OCO', r),
+  hint: (error, args) =>
+    isOtherKind(error, 'single')
+      ? `it is a single GTT: change it with modify, e.g. \`${PROGRAM} modify ${alIdOf(args)} --trigger 1495\``
+      : undefined,
 });
 
 export const cancel = command({

@@ -9,6 +9,7 @@ import { sampleAlert, sendSignal } from '../../signals.js';
 import type { StrategyChanges, StrategyCreated, StrategyInput, StrategyRecord } from '../../types.js';
 import { command, may, needs } from '../command.js';
 import { type Flags, UsageError } from '../flags.js';
+import { istTime } from '../render.js';
 
 const strategyLine = (s: StrategyRecord): string =>
   [
@@ -21,7 +22,7 @@ const strategyLine = (s: StrategyRecord): string =>
     `${s.ratePerMinute}/min`,
     s.tag ? `tag ${s.tag}` : '',
     s.allowIps ? `allow ${Array.isArray(s.allowIps) ? s.allowIps.join(',') : s.allowIps}` : '',
-    `token set ${s.tokenSetAt}`,
+    `token set ${istTime(s.tokenSetAt)}`,
   ]
     .filter(Boolean)
     .join('  ');

@@ -136,6 +136,8 @@ export interface OperationDefinition<In = unknown, Reply = unknown, Result = unk
     /** The version of a record (the `ETag` of the read entry), and the fields in which a version differs from it. */
     version(record: unknown): string;
     changed(version: string, record: unknown): string[];
+    /** Why the record is not this entry's kind of order (an OCO sent to the single order's PATCH), if it is not. */
+    otherKind?(record: unknown): string | undefined;
   };
   /** Read entries of one order: the version the result is at, sent as its `ETag` header (HTTP). */
   etag?(result: Result): string;

@@ -216,7 +216,12 @@ export const DETAIL_SCHEMAS = {
     ...eventFields,
     halted: z.boolean().describe('true: turned on (places and modifies refused); false: turned off'),
     changedBy: z.string().optional().describe('who changed it, as the request named the caller'),
+    mode: z
+      .enum(['cancel-all', 'keep-exits'])
+      .optional()
+      .describe('turning on: cancel-all (every pending order swept) or keep-exits (the exits kept)'),
     cancelled: z.number().int().optional().describe('turning on: how many pending orders the sweep cancelled'),
+    kept: z.number().int().optional().describe('turning on in keep-exits: how many exits were left at the broker'),
     failed: z.number().int().optional().describe('turning on: how many are still pending (cancel them by hand)'),
   }),
   'Order Filled': fateDetail,

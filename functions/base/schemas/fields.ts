@@ -61,8 +61,26 @@ export const quantity = memo(() =>
   }),
 );
 
+/** Words traders type for a canonical value of one of the enumerations (the command line reads them; the API does not). */
+const TRADER_WORDS: Readonly<Record<string, string>> = { BUY: 'B', SELL: 'S', LIMIT: 'LMT', MARKET: 'MKT' };
+
+/** The canonical value a refused one was meant as (`nse`: NSE, `buy`: B), if any: the API stays strict but says it. */
+export const canonicalOf = (values: readonly string[], input: unknown): string | undefined => {
+  if (typeof input !== 'string') return undefined;
+  const upper = input.trim().toUpperCase();
+  const meant = values.includes(upper) ? upper : TRADER_WORDS[upper];
+  return meant !== undefined && values.includes(meant) ? meant : undefined;
+};
+
+/** One of `values` exactly as written; a refusal lists them and names the canonical form of a near miss. */
 export const enumOf = <T extends readonly [string, ...string[]]>(field: string, values: T) =>
-  z.enum(values, rule(field, `${field} must be one of ${values.join(', ')}`));
+  z.enum(values, {
+    error: (issue: { input?: unknown }) => {
+      if (issue.input === undefined) return `${field} is required`;
+      const meant = canonicalOf(values, issue.input);
+      return `${field} must be one of ${values.join(', ')}${meant === undefined ? '' : `, got ${JSON.stringify(issue.input)}: use ${meant}`}`;
+    },
+  });
 
 /**
  * The names traders give the two carry products, taken for their letters: CNC (cash and carry, delivery) is C and

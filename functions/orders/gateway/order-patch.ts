@@ -58,6 +58,13 @@ export const orderPatch = async (
     );
 
   const record = await read();
+  const other = patch.otherKind?.(record);
+  if (other !== undefined) {
+    throw new ValidationFailedError(`${other}. Nothing was sent.`, {
+      details: [{ field: 'al_id', message: other }],
+      outcome: 'not_executed',
+    });
+  }
   const version = patch.version(record);
   const merged = patch.full.safeParse(patch.merge(record, changes));
   if (!merged.success) {

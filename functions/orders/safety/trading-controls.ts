@@ -57,8 +57,18 @@ export interface Permit {
   dynamoCalls: number;
 }
 
+/**
+ * What the kill switch took down when it went on (docs/compliance.md): `cancel-all` every pending GTT and OCO;
+ * `keep-exits` the entries only, the protective exits (OCOs, plans' exits and stops) left at the broker. Places and
+ * modifies are refused in both.
+ */
+export const HALT_MODES = ['cancel-all', 'keep-exits'] as const;
+export type HaltMode = (typeof HALT_MODES)[number];
+
 export interface HaltState {
   halted: boolean;
+  /** While on: what its sweep took down (a switch turned on before there were modes reads as cancel-all). */
+  mode?: HaltMode;
   /** ISO time of the last change; absent if the switch was never used. */
   changedAt?: string;
   /** Who changed it (the caller's identity as the request carried it), when known. */
@@ -108,6 +118,9 @@ const toControlItem = (item: Record<string, AttributeValue> | undefined): Contro
     halted: item?.halted?.BOOL === true,
     ...(item?.haltChangedAt?.S ? { changedAt: item.haltChangedAt.S } : {}),
     ...(item?.haltChangedBy?.S ? { changedBy: item.haltChangedBy.S } : {}),
+    ...(item?.halted?.BOOL === true
+      ? { mode: item.haltMode?.S === 'keep-exits' ? ('keep-exits' as const) : ('cancel-all' as const) }
+      : {}),
   },
   liveUntil: Number(item?.liveUntil?.N ?? '0') || 0,
   sessionEndedAt: Number(item?.sessionEndedAt?.N ?? '0') || 0,
@@ -183,7 +196,7 @@ export class TradingControls {
       if (refuseWhenHalted && item.halt.halted) {
         this.known.set(account, item);
         throw new TradingHaltedError(
-          `The kill switch is on${item.halt.changedAt ? ` (since ${item.halt.changedAt})` : ''}: places and modifies are refused until it is turned off (DELETE /kill-switch). Nothing was sent.`,
+          `The kill switch is on${item.halt.changedAt ? ` (since ${item.halt.changedAt})` : ''}${item.halt.mode === 'keep-exits' ? ', keeping the exits at the broker' : ''}: places and modifies are refused until it is turned off (DELETE /kill-switch). Nothing was sent.`,
           { outcome: 'not_executed' },
         );
       }
@@ -226,6 +239,7 @@ export class TradingControls {
               halted: { BOOL: item.halt.halted },
               ...(item.halt.changedAt ? { haltChangedAt: { S: item.halt.changedAt } } : {}),
               ...(item.halt.changedBy ? { haltChangedBy: { S: item.halt.changedBy } } : {}),
+              ...(item.halt.mode ? { haltMode: { S: item.halt.mode } } : {}),
               ...(next.liveUntil ? { liveUntil: { N: String(next.liveUntil) } } : {}),
               ...(next.sessionEndedAt ? { sessionEndedAt: { N: String(next.sessionEndedAt) } } : {}),
             },
@@ -296,28 +310,37 @@ export class TradingControls {
     }
   }
 
-  /** Turns the kill switch on or off; the version changes, so a permit being taken concurrently reads again. */
-  async setHalt(account: string, halted: boolean, changedBy?: string): Promise<HaltState> {
+  /**
+   * Turns the kill switch on (in `mode`, default cancel-all) or off; the version changes, so a permit being taken
+   * concurrently reads again.
+   */
+  async setHalt(account: string, halted: boolean, changedBy?: string, mode?: HaltMode): Promise<HaltState> {
     const changedAt = new Date(this.now()).toISOString();
+    const kept = halted ? (mode ?? 'cancel-all') : undefined;
+    const sets = ['halted = :h', 'haltChangedAt = :at', 'v = if_not_exists(v, :zero) + :one'];
+    const removes: string[] = [];
+    (changedBy ? sets : removes).push(changedBy ? 'haltChangedBy = :by' : 'haltChangedBy');
+    (kept ? sets : removes).push(kept ? 'haltMode = :m' : 'haltMode');
     try {
       await this.client.send(
         new UpdateItemCommand({
           TableName: this.options.tableName,
           Key: this.key(account),
-          UpdateExpression: `SET halted = :h, haltChangedAt = :at, v = if_not_exists(v, :zero) + :one${changedBy ? ', haltChangedBy = :by' : ' REMOVE haltChangedBy'}`,
+          UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
           ExpressionAttributeValues: {
             ':h': { BOOL: halted },
             ':at': { S: changedAt },
             ':zero': { N: '0' },
             ':one': { N: '1' },
             ...(changedBy ? { ':by': { S: changedBy } } : {}),
+            ...(kept ? { ':m': { S: kept } } : {}),
           },
         }),
       );
     } catch (error) {
       throw this.unavailable(error, 'kill switch');
     }
-    return { halted, changedAt, ...(changedBy ? { changedBy } : {}) };
+    return { halted, changedAt, ...(changedBy ? { changedBy } : {}), ...(kept ? { mode: kept } : {}) };
   }
 }
 
