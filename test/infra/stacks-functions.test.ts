@@ -81,9 +81,7 @@ describe('HTTP API', () => {
     for (const route of routes) {
       expect([route.Properties.RouteKey, route.Properties.AuthorizationType]).toEqual([
         route.Properties.RouteKey,
-        ['GET /session/oauth/callback', 'POST /signals/{id}'].includes(route.Properties.RouteKey)
-          ? 'NONE'
-          : 'AWS_IAM',
+        ['GET /session/oauth/callback', 'POST /signals/{id}'].includes(route.Properties.RouteKey) ? 'NONE' : 'AWS_IAM',
       ]);
     }
   });
