@@ -59,7 +59,7 @@ const DEPLOYMENTS: Deployment[] = [
 
 type Res = { Type: string; Properties: Record<string, unknown> };
 
-const UNSIGNED = /^(OAuthCallback GET \/session\/oauth\/callback|SignalWebhook POST \/signals\/\{token\})$/;
+const UNSIGNED = /^(OAuthCallback GET \/session\/oauth\/callback|SignalWebhook POST \/signals\/\{id\})$/;
 
 const lambdaOf = (stack: Stack, entry: FunctionEntry): string | undefined => {
   const found = stack.node

@@ -146,7 +146,9 @@ describe('GET /events', () => {
     const gtt = (...args: string[]) => main([...args, '--url', stack.api.url], {}, io);
     expect(await gtt('events', '--type', 'GTT Cancelled')).toBe(0);
     expect(out.pop()).toMatch(
-      new RegExp(`^\\S+Z {2}GTT Cancelled {4}al_id=${gatewayId} {2}NSE:M&M-EQ .*\\(gateway\\)$`),
+      new RegExp(
+        `^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d \\+05:30 {2}GTT Cancelled {4}al_id=${gatewayId} {2}NSE:M&M-EQ .*\\(gateway\\)$`,
+      ),
     );
     expect(await gtt('events', '--since', 'tomorrow')).toBe(2);
     expect(out.pop()).toMatch(/since/);
