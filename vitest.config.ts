@@ -41,11 +41,15 @@ export default defineConfig({
         test: { name: 'infra', include: ['test/infra/**/*.test.ts'], isolate: false },
       },
       {
-        // The CLI is bundled once for the run (test/support/cli-bundle.ts): the CLI tests start it dozens of times.
+        // Servers, stacks and child processes: one process per worker as well (each file imported the AWS SDK, zod and
+        // the order stack again, about a second a file). Each file starts its own emulator, local stack and servers
+        // on ports of their own and stops them; the containers' caches are keyed by the broker's URL, so one file's
+        // emulator never answers for another's. The CLI is bundled once for the run (test/support/cli-bundle.ts).
         extends: true,
         test: {
           name: 'slow',
           include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+          isolate: false,
           globalSetup: ['test/support/cli-bundle.ts'],
         },
       },

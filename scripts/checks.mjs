@@ -1,10 +1,14 @@
-// `npm run checks`: the static checks `npm test` runs before vitest (types, lint, format, the generated client's and
+// `npm run checks`: the static checks `npm test` runs beside vitest (types, lint, format, the generated client's and
 // handler files' drift), side by side: on two cores they end in about the time of the slowest (lint) instead of the
 // sum. Each check's output is printed whole when it ends, so lines never interleave; the exit code is 1 if any failed.
+// `--background` (scripts/test.mjs) runs them at the lowest CPU priority, inherited by every check it starts.
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
+
+if (process.argv.includes('--background')) setPriority(19);
 
 const CHECKS = ['typecheck', 'lint', 'format:check', 'client:check', 'handlers:check'];
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';

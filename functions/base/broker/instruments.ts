@@ -140,7 +140,8 @@ export const instrumentRules = async (
   deps: BrokerCallDeps,
   now: () => number = Date.now,
 ): Promise<InstrumentRules> => {
-  const key = `${exch}:${tsym}`;
+  // Keyed by the broker's URL too: the rules are one broker's answer (tests run several emulators in one process).
+  const key = `${deps.baseUrl} ${exch}:${tsym}`;
   const cached = cache.get(key);
   if (cached && cached.until > now()) return cached.rules;
   const values = await searchSymbols(exch, tsym, deps);

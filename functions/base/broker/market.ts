@@ -64,6 +64,7 @@ export const BAND_TTL_MS = 5 * 60_000;
 /** How long a container keeps a freeze quantity (as the instrument's rules: revised by circular, rarely). */
 export const FREEZE_TTL_MS = 60 * 60_000;
 const MAX_CACHED = 1_000;
+/** Keyed by the broker's URL too: a band is one broker's answer (tests run several emulators in one process). */
 const bands = new Map<string, { band: PriceBand | undefined; until: number }>();
 const freezes = new Map<string, { freeze: number | undefined; until: number }>();
 
@@ -98,7 +99,7 @@ export const priceBand = async (
   deps: BrokerCallDeps,
   now: () => number = Date.now,
 ): Promise<PriceBand | undefined> => {
-  const key = `${exch}|${token}`;
+  const key = `${deps.baseUrl} ${exch}|${token}`;
   const cached = bands.get(key);
   if (cached && cached.until > now()) return cached.band;
   const quote = await read<z.output<typeof getQuotes.reply>>(() => callBroker(getQuotes, { exch, token }, deps));
@@ -117,7 +118,7 @@ export const freezeQuantity = async (
   deps: BrokerCallDeps,
   now: () => number = Date.now,
 ): Promise<number | undefined> => {
-  const key = `${exch}|${token}`;
+  const key = `${deps.baseUrl} ${exch}|${token}`;
   const cached = freezes.get(key);
   if (cached && cached.until > now()) return cached.freeze;
   const info = await read<z.output<typeof getSecurityInfo.reply>>(() =>

@@ -81,9 +81,12 @@ const brokerRead = async <T>(exch: string, tsym: string, day: string, what: stri
   }
 };
 
-const keep = (rules: DayRules): DayRules => {
+/** Keyed by the broker's URL too: the rules are one broker's (tests run several emulators in one process). */
+const keyOf = (baseUrl: string, exch: string, tsym: string) => `${baseUrl} ${exch}:${tsym}`;
+
+const keep = (baseUrl: string, rules: DayRules): DayRules => {
   if (kept.size >= MAX_KEPT) kept.clear();
-  kept.set(`${rules.exch}:${rules.tsym}`, rules);
+  kept.set(keyOf(baseUrl, rules.exch, rules.tsym), rules);
   return rules;
 };
 
@@ -99,7 +102,7 @@ export const todaysRules = async (
 ): Promise<DayRules> => {
   const now = options.now ?? Date.now;
   const day = indiaDay(now());
-  const mine = kept.get(`${exch}:${tsym}`);
+  const mine = kept.get(keyOf(deps.baseUrl, exch, tsym));
   if (mine && mine.source.day === day) return { ...mine, source: { ...mine.source, via: 'container' } };
 
   let item: CopiedRules | undefined;
@@ -110,7 +113,7 @@ export const todaysRules = async (
       options.onCopyError?.(error, 'read');
     }
     const copied = item && fromCopy(item, day);
-    if (copied) return keep(copied);
+    if (copied) return keep(deps.baseUrl, copied);
   }
 
   const instrument =
@@ -143,5 +146,5 @@ export const todaysRules = async (
       .save({ ...copied, market: { day, band, freeze, at } }, now())
       .catch((error: unknown) => options.onCopyError?.(error, 'write'));
   }
-  return keep(rules);
+  return keep(deps.baseUrl, rules);
 };
