@@ -62,21 +62,35 @@ describe('values as traders type them', () => {
     expect(order).toMatchObject({ exch: 'NSE', trantype: 'B', prctyp: 'LMT', ai_t: 'LTP_B_O' });
   });
 
-  it('--retention and --alert left out: DAY and the alert that fits the side, said in the output', async () => {
-    const base = '--exch NSE --tsym M&M-EQ --qty 1 --price 1600 --product C --price-type LMT --trigger 1610';
-    const sell = await gtt(['place', ...base.split(' '), '--side', 'sell']);
+  it('--retention and --alert left out: DAY and the alert that fits the trigger against the last price', async () => {
+    expect(await gtt(['ltp', 'M&M-EQ', '1500'])).toMatchObject({ code: 0 });
+    const quote = await gtt(['quote', 'M&M-EQ', '--exch', 'NSE', '--json']);
+    expect(quote).toMatchObject({ code: 0, err: '' });
+    const lp = Number((JSON.parse(quote.out) as { lp: string }).lp);
+    expect(lp).toBeGreaterThan(0);
+    const at = (offset: number) => (Math.round((lp + offset) * 20) / 20).toFixed(2);
+    const base = ['--exch', 'NSE', '--tsym', 'M&M-EQ', '--qty', '1', '--product', 'C', '--price-type', 'LMT'];
+
+    // A sell above the price: it fires when the price rises to it.
+    const sell = await gtt(['place', ...base, '--price', at(100), '--trigger', at(110), '--side', 'sell']);
     expect(sell).toMatchObject({ code: 0, err: '' });
     expect(sell.out).toMatch(/^default: retention DAY /m);
     expect(sell.out).toMatch(
-      /^default: alert LTP_A_O \(the default for a sell: fires when the last price is at or above 1610;/m,
+      new RegExp(`^default: alert LTP_A_O \\(the trigger ${at(110)} is above the last price ${lp}: fires when`, 'm'),
     );
     expect(await getJson(alIdOf(sell.out))).toMatchObject({ trantype: 'S', ai_t: 'LTP_A_O' });
 
-    const buy = await gtt(['place', ...base.split(' '), '--side', 'B', '--json']);
+    // A buy above the price is a breakout: LTP_A_O too (the side's usual LTP_B_O would fire it at once).
+    const breakout = await gtt(['place', ...base, '--price', at(112), '--trigger', at(110), '--side', 'B', '--json']);
     // --json prints the result alone; the defaults still apply.
-    expect(buy).toMatchObject({ code: 0, err: '' });
-    const { al_id } = JSON.parse(buy.out) as { al_id: string };
-    expect(await getJson(al_id)).toMatchObject({ trantype: 'B', ai_t: 'LTP_B_O' });
+    expect(breakout).toMatchObject({ code: 0, err: '' });
+    const { al_id } = JSON.parse(breakout.out) as { al_id: string };
+    expect(await getJson(al_id)).toMatchObject({ trantype: 'B', ai_t: 'LTP_A_O' });
+
+    // A buy below the price: the dip, LTP_B_O.
+    const dip = await gtt(['place', ...base, '--price', at(-10), '--trigger', at(-10), '--side', 'buy']);
+    expect(dip.out).toMatch(/^default: alert LTP_B_O \(the trigger [\d.]+ is below the last price/m);
+    expect(await getJson(alIdOf(dip.out))).toMatchObject({ trantype: 'B', ai_t: 'LTP_B_O' });
   });
 
   it('a value none of the spellings: a usage error naming what the flag takes; nothing sent', async () => {

@@ -9,7 +9,6 @@ import { type FlagSpec, may, needs } from '../command.js';
 import type { Flags } from '../flags.js';
 import {
   ALERT_VALUES,
-  alertWords,
   canonicalValue,
   defaultAlert,
   EXCHANGE_VALUES,
@@ -62,7 +61,8 @@ const VALUE_TABLES: Readonly<Record<string, ValueTable>> = {
 };
 
 /** What `modify` sends: the whole order when every place flag is given, else only the fields of the flags given. */
-export type ModifyInput = { full: GttOrderInput; defaults: string[] } | { changes: GttOrderChanges };
+export type ModifyInput =
+  { full: GttOrderInput; defaults: string[]; alertLeftOut: boolean } | { changes: GttOrderChanges };
 
 export const modifyFromFlags = (f: Flags): ModifyInput => {
   const given = (name: string) => f.str(name) !== undefined;
@@ -70,8 +70,8 @@ export const modifyFromFlags = (f: Flags): ModifyInput => {
   const market = type !== undefined && MARKET.includes(canonicalType(type));
   const full = ORDER_FLAGS.every((flag) => flag.optional || given(flag.name) || (flag.name === 'price' && market));
   if (full) {
-    const { order, defaults } = orderFromFlags(f);
-    return { full: order, defaults };
+    const { order, defaults, alertLeftOut } = orderFromFlags(f);
+    return { full: order, defaults, alertLeftOut };
   }
   if (given('exch') || given('tsym'))
     f.problem("--exch and --tsym are the order's own: give every place flag to replace it, or leave them out");
@@ -126,7 +126,7 @@ export const DEFAULT_RETENTION = 'DAY';
  * The single order of --exch ... --trigger; --price only for limit orders (a market order goes without).
  * `defaults`: what the command chose for flags left out (--retention, --alert), said in its output.
  */
-export const orderFromFlags = (f: Flags): { order: GttOrderInput; defaults: string[] } => {
+export const orderFromFlags = (f: Flags): { order: GttOrderInput; defaults: string[]; alertLeftOut: boolean } => {
   const exch = f.choice('exch', EXCHANGE_VALUES);
   const tsym = f.need('tsym');
   const qty = f.quantity('qty');
@@ -141,11 +141,6 @@ export const orderFromFlags = (f: Flags): { order: GttOrderInput; defaults: stri
   const defaults = [
     ...(f.str('retention') === undefined
       ? [`retention ${ret} (the default: the order the GTT places is good for its day)`]
-      : []),
-    ...(f.str('alert') === undefined
-      ? [
-          `alert ${ai_t} (the default for a ${trantype === 'S' ? 'sell' : 'buy'}: ${alertWords(ai_t, d ?? '')}; --alert ${ai_t === 'LTP_A_O' ? 'below' : 'above'} for the other way)`,
-        ]
       : []),
   ];
   const order = {
@@ -162,7 +157,8 @@ export const orderFromFlags = (f: Flags): { order: GttOrderInput; defaults: stri
     ...(f.str('validity') === undefined ? {} : { validity: f.str('validity') }),
     ...(f.str('tag') === undefined ? {} : { tag: f.str('tag') }),
   } as GttOrderInput;
-  return { order, defaults };
+  // Left out, the alert is fitted to the trigger against the last price when the command runs (alert-default.ts).
+  return { order, defaults, alertLeftOut: f.str('alert') === undefined };
 };
 
 /** The OCO of --exch ... --stop-trigger: each leg an order of the one side, quantity and product. */

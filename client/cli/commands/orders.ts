@@ -1,8 +1,9 @@
 /** The order commands: place, modify and cancel GTT and OCO orders, list them, the triggered ones, the order book. */
 import type { GttGatewayError } from '../../errors.js';
-import type { ListFilters, TriggeredPage } from '../../types.js';
+import type { GttOrderInput, ListFilters, TriggeredPage } from '../../types.js';
 import { command, type Context, may, PROGRAM } from '../command.js';
 import { actionText, table, withNextPage } from '../render.js';
+import { fitAlert } from './alert-default.js';
 import {
   MODIFY_FLAGS,
   modifyFromFlags,
@@ -27,9 +28,17 @@ const isOtherKind = (error: GttGatewayError, kind: 'OCO' | 'single'): boolean =>
       d.field === 'al_id' && (d.message ?? '').includes(kind === 'OCO' ? 'is an OCO order' : 'is a single GTT order'),
   );
 
-/** What the command chose for flags left out, one line each before the result (not with --json). */
-const sayDefaults = (ctx: Context, defaults: readonly string[]): void => {
-  if (!ctx.json) for (const line of defaults) ctx.io.out(`default: ${line}`);
+/**
+ * The order with what the command chose for flags left out (the alert fitted to the last price), each said on a line
+ * before the result (not with --json).
+ */
+const withDefaults = async (
+  ctx: Context,
+  { order, defaults, alertLeftOut }: { order: GttOrderInput; defaults: readonly string[]; alertLeftOut: boolean },
+): Promise<GttOrderInput> => {
+  const fitted = alertLeftOut ? await fitAlert(ctx, order) : undefined;
+  if (!ctx.json) for (const line of [...defaults, ...(fitted ? [fitted.line] : [])]) ctx.io.out(`default: ${line}`);
+  return fitted?.order ?? order;
 };
 
 /** The order a command names: its first argument. */
@@ -41,12 +50,9 @@ export const place = command({
   dryRun: true,
   summary:
     'place a GTT order: the broker places the order once the last traded price meets --trigger (--alert: by ' +
-    'default below for a buy, above for a sell); --retention DAY unless given; values as typed (nse, buy, lmt)',
+    'default the way the trigger lies from the last price); --retention DAY unless given; values as typed (nse, buy, lmt)',
   input: (f) => orderFromFlags(f),
-  run: (ctx, { order, defaults }) => {
-    sayDefaults(ctx, defaults);
-    return ctx.client.placeOrder(order, ctx.orderOptions);
-  },
+  run: async (ctx, input) => ctx.client.placeOrder(await withDefaults(ctx, input), ctx.orderOptions),
   render: (r) => actionText('placed', r),
 });
 
@@ -98,10 +104,9 @@ export const modify = command({
     'change a pending order: only the flags given (`modify 1 --trigger 1495`: the rest as the broker holds it, ' +
     "refused if the order changed meanwhile), or every place flag for a full replacement; --key as place's",
   input: (f, args) => ({ alId: alIdOf(args), modify: modifyFromFlags(f) }),
-  run: (ctx, { alId, modify }) => {
+  run: async (ctx, { alId, modify }) => {
     if (!('full' in modify)) return ctx.client.patchOrder(alId, modify.changes, ctx.orderOptions);
-    sayDefaults(ctx, modify.defaults);
-    return ctx.client.modifyOrder(alId, modify.full, ctx.orderOptions);
+    return ctx.client.modifyOrder(alId, await withDefaults(ctx, { ...modify, order: modify.full }), ctx.orderOptions);
   },
   render: (r) => actionText('modified', r),
   hint: (error, args) =>
