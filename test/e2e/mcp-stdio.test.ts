@@ -2,7 +2,8 @@
  * The MCP server as an assistant reaches it: `npm start` as a child process, and an SDK Client spawning
  * `node --import tsx mcp/stdio.ts --url <npm start>` over stdio. It lists the tools with their annotations, reads the
  * pending GTTs, previews a place (nothing reaches the emulator), confirms it (one GTT), confirms again (replayed,
- * still one), and is refused an unknown id; a read-only server lists no write tool and refuses one called by name.
+ * still one), and is refused an unknown id; cancels through a preview; turns the kill switch on at once and off only
+ * once confirmed; a read-only server lists no write tool and refuses one called by name.
  * Expiry and an altered request are shown on the same server built in this process with a clock of the test's own.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -75,6 +76,7 @@ afterAll(async () => {
 
 describe('the MCP server over stdio against npm start', () => {
   let trader: Client;
+  let placed: string;
 
   it('lists every tool with its annotations: reads read-only, writes not', async () => {
     trader = await stdioClient();
@@ -116,6 +118,23 @@ describe('the MCP server over stdio against npm start', () => {
     const again = await call(trader, 'confirm', { confirmationId: p.confirmationId });
     expect(again.structuredContent).toMatchObject({ confirmed: true, replayed: true, result: { al_id: alId } });
     expect(await pending()).toHaveLength(before.length + 1);
+    placed = alId;
+  }, 60_000);
+
+  it('cancels through a preview; the kill switch goes on at once and off only once confirmed', async () => {
+    const cancel = (await call(trader, 'cancel_gtt', { alId: placed })).structuredContent!;
+    expect(cancel.summary).toBe(`Cancel GTT/OCO ${placed}.`);
+    expect((await pending()).map((o) => o.al_id)).toContain(placed);
+    const cancelled = await call(trader, 'confirm', { confirmationId: cancel.confirmationId });
+    expect(cancelled.structuredContent).toMatchObject({ confirmed: true, operation: 'CancelGTTOrder' });
+    expect((await pending()).map((o) => o.al_id)).not.toContain(placed);
+
+    expect((await call(trader, 'kill_switch_on')).structuredContent).toMatchObject({ halted: true });
+    const off = (await call(trader, 'kill_switch_off')).structuredContent!;
+    expect(off.summary).toContain('kill switch OFF');
+    expect((await call(trader, 'kill_switch_status')).structuredContent).toMatchObject({ halted: true });
+    await call(trader, 'confirm', { confirmationId: off.confirmationId });
+    expect((await call(trader, 'kill_switch_status')).structuredContent).toMatchObject({ halted: false });
   }, 60_000);
 
   it('refuses a confirm of an id it never issued, and nothing is sent', async () => {
