@@ -166,16 +166,29 @@ export const buildPreview = async (
   };
 };
 
-/** A market order asked for, and what the broker request carries instead (the dry run's jData). */
+/** A market order asked for, said from the dry run's `converted` (the gateway's own word) where it has one. */
 const conversionOf = (request: GatewayRequest, dryRun?: Record<string, unknown>): string | undefined => {
-  const b = request.body ?? {};
-  const legs: [string, Fields][] = 'prctyp' in b ? [['the order', b]] : [];
-  for (const name of ['target', 'stopLoss'] as const) {
-    const o = (b[name] as { order?: Fields } | undefined)?.order;
-    if (o) legs.push([`the ${name} leg`, o]);
+  const converted = dryRun?.converted as Fields | undefined;
+  if (converted) {
+    const legs: [string, Fields][] =
+      'from' in converted
+        ? [['the order', converted]]
+        : (['target', 'stopLoss'] as const).flatMap((name) =>
+            converted[name] ? [[`the ${name} leg`, converted[name] as Fields] as [string, Fields]] : [],
+          );
+    return legs
+      .map(
+        ([what, c]) =>
+          `${what}: ${str(c.from)} sent as ${str(c.to)} at ${str(c.price)} (${str(c.protectionPct)}% from ${str(c.reference)}, tick ${str(c.tick)})`,
+      )
+      .join('; ');
   }
-  const market = legs.filter(([, o]) => ['MKT', 'SL-MKT'].includes(str(o.prctyp)));
-  if (!market.length) return undefined;
-  const jData = ((dryRun?.request as Fields | undefined)?.jData ?? {}) as Fields;
-  return `${market.map(([what, o]) => `${what} (${str(o.prctyp)})`).join(' and ')} will be sent as a protected limit order (the broker refuses API market orders); the broker request: ${JSON.stringify(jData)}`;
+  const b = request.body ?? {};
+  const orders: Fields[] = [
+    b,
+    ...(['target', 'stopLoss'] as const).map((n) => ((b[n] as Fields | undefined)?.order ?? {}) as Fields),
+  ];
+  return orders.some((o) => ['MKT', 'SL-MKT'].includes(str(o.prctyp)))
+    ? 'a market order is sent as a protected limit order (the broker refuses API market orders); the gateway sets its price when it is sent'
+    : undefined;
 };

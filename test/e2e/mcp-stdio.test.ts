@@ -186,6 +186,13 @@ describe('the same server in this process, with a clock of its own', () => {
     });
     expect(altered.structuredContent).toMatchObject({ refused: true, reason: expect.stringContaining('changed') });
 
+    const market = (await call(client, 'place_gtt', { ...PLACE, prctyp: 'MKT', prc: '0' })).structuredContent!;
+    expect(market.conversion).toMatch(/^the order: MKT sent as LMT at [\d.]+ \([\d.]+% from 1490, tick 0\.05\)$/);
+    expect(market.dryRun).toMatchObject({
+      request: { jData: { prctyp: 'LMT' } },
+      converted: { from: 'MKT', to: 'LMT' },
+    });
+
     const over = await call(client, 'place_gtt', { ...PLACE, qty: 6 });
     expect(over.structuredContent).toMatchObject({
       refused: true,
