@@ -93,15 +93,21 @@ describe('checkLimits', () => {
 });
 
 describe('the layering of mcp/', () => {
+  const files = readdirSync('mcp').filter((f) => f.endsWith('.ts'));
+
   it('imports only the client, the base schemas, the MCP SDK, zod and Node', () => {
     const allowed = /^(\.\/|\.\.\/client\/|\.\.\/functions\/base\/schemas\/|@modelcontextprotocol\/sdk\/|zod$|node:)/;
-    const files = readdirSync('mcp').filter((f) => f.endsWith('.ts'));
     expect(files.length).toBeGreaterThan(5);
     for (const file of files) {
-      const imports = [...readFileSync(`mcp/${file}`, 'utf8').matchAll(/^import[^'"]*['"]([^'"]+)['"]/gm)].map(
+      const source = readFileSync(`mcp/${file}`, 'utf8');
+      const imports = [...source.matchAll(/^(?:import\s[^;'"]*|export\s[^;'"=(]*\sfrom\s*)['"]([^'"]+)['"]/gm)].map(
         (m) => m[1]!,
       );
       for (const path of imports) expect(path, file).toMatch(allowed);
     }
+  });
+
+  it('keeps every file under 400 lines', () => {
+    for (const file of files) expect(readFileSync(`mcp/${file}`, 'utf8').split('\n').length, file).toBeLessThan(400);
   });
 });
