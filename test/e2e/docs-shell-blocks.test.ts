@@ -24,6 +24,8 @@ const PLAN: Record<string, Plan> = {
   'README.md#1': { skip: 'npm install, npm start, npm test (test:fast is part of it): CI runs them (.ci/run)' },
   'CONTRIBUTING.md#1': { skip: 'npm install, npm start, npm test (test:fast is part of it): CI runs them (.ci/run)' },
   'docs/accounts.md#1': { skip: AWS },
+  'docs/assistants.md#1': { covered: 'test/e2e/mcp-stdio.test.ts', evidence: '--read-only' },
+  'docs/assistants.md#2': { skip: 'needs Claude Code; it starts the npm run --silent mcp of the block before' },
   'docs/brokers.md#1': { skip: AWS },
   'docs/brokers.md#2': {
     skip: 'the daily routine against a deployed API (<api>); the CLI e2e runs each command locally',

@@ -1,0 +1,86 @@
+/**
+ * `npm run mcp`: the MCP server over stdio, calling the gateway through the typed client: `--url` (default: the
+ * profile's, else $GTT_API_URL, else npm start's address) or `--profile NAME` (SigV4-signed, as the CLI does).
+ *
+ *   npm run mcp -- --url http://127.0.0.1:3000 [--read-only] [--max-qty N] [--max-value N] [--exchanges NSE,BSE]
+ *
+ * stdout carries the protocol only; messages go to stderr.
+ */
+import { parseArgs } from 'node:util';
+
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+
+import { DEFAULT_URL } from '../client/cli/global-flags.js';
+import { createGttClient } from '../client/client.js';
+import { loadProfile } from '../client/profiles.js';
+import { MemoryConfirmationStore } from './confirmations.js';
+import { clientPort } from './port.js';
+import type { AssistantLimits } from './preview.js';
+import { createMcpServer } from './server.js';
+
+const USAGE =
+  'usage: npm run mcp -- [--url URL | --profile NAME] [--region R] [--read-only] [--max-qty N] [--max-value N] [--exchanges NSE,BSE] [--assistant NAME]';
+
+const fail = (message: string): never => {
+  process.stderr.write(`gtt-mcp: ${message}\n${USAGE}\n`);
+  process.exit(2);
+};
+
+const positive = (name: string, value: string | undefined): number | undefined => {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  return Number.isFinite(n) && n > 0 ? n : fail(`--${name} must be a positive number, got ${value}`);
+};
+
+const main = async () => {
+  const { values } = (() => {
+    try {
+      return parseArgs({
+        options: {
+          url: { type: 'string' },
+          profile: { type: 'string' },
+          region: { type: 'string' },
+          'read-only': { type: 'boolean' },
+          'max-qty': { type: 'string' },
+          'max-value': { type: 'string' },
+          exchanges: { type: 'string' },
+          assistant: { type: 'string' },
+          // How long a preview may be confirmed (ms): for tests; default two minutes.
+          'confirmation-ttl-ms': { type: 'string' },
+        },
+        strict: true,
+      });
+    } catch (error) {
+      return fail((error as Error).message);
+    }
+  })();
+  const profile = values.profile === undefined ? undefined : loadProfile(values.profile);
+  if (typeof profile === 'string') fail(profile);
+  const baseUrl = (
+    values.url ||
+    (typeof profile === 'object' ? profile.url : undefined) ||
+    process.env.GTT_API_URL ||
+    DEFAULT_URL
+  ).replace(/\/+$/, '');
+  const region = values.region || (typeof profile === 'object' ? profile.region : undefined);
+  const client = createGttClient({ baseUrl, ...(region ? { region } : {}) });
+  const limits: AssistantLimits = {
+    ...(values['max-qty'] ? { maxQty: positive('max-qty', values['max-qty']) } : {}),
+    ...(values['max-value'] ? { maxValue: positive('max-value', values['max-value']) } : {}),
+    ...(values.exchanges ? { exchanges: values.exchanges.split(',').map((e) => e.trim().toUpperCase()) } : {}),
+  };
+  const ttl = positive('confirmation-ttl-ms', values['confirmation-ttl-ms']);
+  const server = createMcpServer(clientPort(client), {
+    scopes: values['read-only'] ? ['read'] : ['read', 'trade'],
+    limits,
+    confirmations: new MemoryConfirmationStore(),
+    ...(values.assistant ? { assistant: values.assistant } : {}),
+    ...(ttl ? { confirmationTtlMs: ttl } : {}),
+  });
+  await server.connect(new StdioServerTransport());
+  process.stderr.write(
+    `gtt-mcp: serving ${baseUrl}${client.signing ? ' (SigV4)' : ''}, ${values['read-only'] ? 'read only' : 'read and trade (every write previewed, then confirmed)'}\n`,
+  );
+};
+
+await main();

@@ -1,0 +1,243 @@
+/**
+ * The write tools. Each answers a preview first and acts only through `confirm` (confirm-tool.ts); the kill switch's
+ * ON acts at once, since it only reduces risk. Registered only on a server with the `trade` scope.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod';
+
+import { OPERATION_INFO } from '../client/generated/operations.js';
+import {
+  ALERT_TYPES,
+  EXCHANGES,
+  PRICE_TYPES,
+  PRODUCTS,
+  RETENTIONS,
+  TRANSACTION_TYPES,
+} from '../functions/base/schemas/fields.js';
+import { newConfirmation, requestHash } from './confirmations.js';
+import type { GatewayRequest } from './port.js';
+import { buildPreview } from './preview.js';
+import { attempt, DATA_NOTE, failed, ok, outputSchema, refused } from './results.js';
+import type { ServerContext } from './server.js';
+
+const num = (what: string) => z.union([z.number(), z.string()]).describe(what);
+const orderShape = {
+  exch: z.enum(EXCHANGES).describe('exchange'),
+  tsym: z.string().describe('trading symbol, e.g. INFY-EQ'),
+  qty: num('quantity'),
+  prc: num('limit price (0 or omitted for MKT / SL-MKT)').optional(),
+  prd: z.enum(PRODUCTS).describe('product: C delivery, M margin, H cover'),
+  trantype: z.enum(TRANSACTION_TYPES).describe('B buy, S sell'),
+  prctyp: z.enum(PRICE_TYPES).describe('price type: LMT, MKT (sent as a protected limit), SL-LMT, SL-MKT'),
+  ret: z.enum(RETENTIONS).describe('retention of the order placed when it fires: DAY, EOS, IOC'),
+  ai_t: z.enum(ALERT_TYPES).describe('LTP_A_O: fire when the price rises above d; LTP_B_O: when it falls below d'),
+  d: num('the trigger price'),
+  tag: z.string().optional().describe('your own label for the order'),
+};
+const legShape = z.object({
+  trigger: num("the leg's trigger price"),
+  order: z.object({
+    trantype: z.enum(TRANSACTION_TYPES),
+    prctyp: z.enum(['LMT', 'MKT', 'SL-LMT', 'SL-MKT']),
+    qty: num('quantity'),
+    prc: num('limit price').optional(),
+    prd: z.enum(PRODUCTS),
+    ret: z.enum(RETENTIONS).optional(),
+    trgprc: num("a stop-loss order's own trigger price (SL-LMT, SL-MKT)").optional(),
+  }),
+});
+const ocoShape = {
+  exch: z.enum(EXCHANGES),
+  tsym: z.string(),
+  tag: z.string().optional(),
+  ltp: num('the last price you see; only checked against the triggers').optional(),
+  target: legShape.describe('the profit-taking leg'),
+  stopLoss: legShape.describe('the stop-loss leg'),
+};
+const alId = { alId: z.string().describe("the order's al_id") };
+const partial = (shape: z.ZodRawShape): z.ZodRawShape =>
+  Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, (v as z.ZodType).optional()]));
+
+type Args = Record<string, unknown>;
+const bodyOf = (args: Args, without: string[] = []): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(args).filter(([k, v]) => v !== undefined && !without.includes(k)));
+
+interface WriteTool {
+  name: string;
+  title: string;
+  description: string;
+  input: z.ZodRawShape;
+  annotations: ToolAnnotations;
+  request: (args: Args) => GatewayRequest;
+}
+
+const PLACE: ToolAnnotations = { destructiveHint: false, idempotentHint: false };
+const CHANGE: ToolAnnotations = { destructiveHint: true, idempotentHint: true };
+
+const WRITES: WriteTool[] = [
+  {
+    name: 'place_gtt',
+    title: 'Place a GTT',
+    description: 'A good-till-triggered order: when the price crosses the trigger d, the order is placed.',
+    input: orderShape,
+    annotations: PLACE,
+    request: (a) => ({ operation: 'PlaceGTTOrder', body: bodyOf(a) }),
+  },
+  {
+    name: 'modify_gtt',
+    title: 'Replace a GTT',
+    description: "A pending GTT's fields all given again (a full replacement).",
+    input: { ...alId, ...orderShape },
+    annotations: CHANGE,
+    request: (a) => ({ operation: 'ModifyGTTOrder', path: { alId: String(a.alId) }, body: bodyOf(a, ['alId']) }),
+  },
+  {
+    name: 'change_gtt',
+    title: 'Change fields of a GTT',
+    description: 'Only the fields given change (e.g. just the trigger d); the rest stays as the broker holds it.',
+    input: { ...alId, ...partial(orderShape) },
+    annotations: CHANGE,
+    request: (a) => ({
+      operation: 'PatchGTTOrder',
+      path: { alId: String(a.alId) },
+      body: bodyOf(a, ['alId', 'exch', 'tsym']),
+    }),
+  },
+  {
+    name: 'place_oco',
+    title: 'Place an OCO',
+    description:
+      'A target and a stop-loss closing one position: whichever triggers first fires, the other is cancelled.',
+    input: ocoShape,
+    annotations: PLACE,
+    request: (a) => ({ operation: 'PlaceOCOOrder', body: bodyOf(a) }),
+  },
+  {
+    name: 'modify_oco',
+    title: 'Replace an OCO',
+    description: "A pending OCO's legs both given again (a full replacement).",
+    input: { ...alId, ...ocoShape },
+    annotations: CHANGE,
+    request: (a) => ({ operation: 'ModifyOCOOrder', path: { alId: String(a.alId) }, body: bodyOf(a, ['alId']) }),
+  },
+  {
+    name: 'change_oco',
+    title: 'Change fields of an OCO',
+    description: 'Only what is given changes, e.g. {"stopLoss": {"trigger": "1410"}}; the rest stays.',
+    input: {
+      ...alId,
+      tag: z.string().optional(),
+      ltp: ocoShape.ltp,
+      target: z.looseObject({}).optional(),
+      stopLoss: z.looseObject({}).optional(),
+    },
+    annotations: CHANGE,
+    request: (a) => ({ operation: 'PatchOCOOrder', path: { alId: String(a.alId) }, body: bodyOf(a, ['alId']) }),
+  },
+  {
+    name: 'cancel_gtt',
+    title: 'Cancel a GTT or an OCO',
+    description: 'A pending GTT or OCO cancelled at the broker.',
+    input: alId,
+    annotations: CHANGE,
+    request: (a) => ({ operation: 'CancelGTTOrder', path: { alId: String(a.alId) } }),
+  },
+  {
+    name: 'create_plan',
+    title: 'Start a plan',
+    description:
+      'A bracket (kind "bracket": entry = a place_gtt body, target and stopLoss = {trigger, price}) or a trailing stop (kind "trailing-stop": order = a place_gtt body, trailBy, optional step).',
+    input: {
+      kind: z.enum(['bracket', 'trailing-stop']),
+      entry: z.looseObject({}).optional(),
+      target: z.object({ trigger: num('trigger'), price: num('price') }).optional(),
+      stopLoss: z.object({ trigger: num('trigger'), price: num('price') }).optional(),
+      order: z.looseObject({}).optional(),
+      trailBy: num('how far the stop trails the price').optional(),
+      step: num('the least move that shifts the stop').optional(),
+      tag: z.string().optional(),
+    },
+    annotations: PLACE,
+    request: (a) => ({ operation: 'CreatePlan', body: bodyOf(a) }),
+  },
+  {
+    name: 'cancel_plan',
+    title: 'Cancel a plan',
+    description: 'Its live GTT cancelled and the plan ended.',
+    input: { planId: z.string() },
+    annotations: CHANGE,
+    request: (a) => ({ operation: 'CancelPlan', path: { planId: String(a.planId) } }),
+  },
+  {
+    name: 'kill_switch_off',
+    title: 'Turn the kill switch off',
+    description: 'Places and modifies are accepted again.',
+    input: {},
+    annotations: { destructiveHint: false, idempotentHint: true },
+    request: () => ({ operation: 'ReleaseKillSwitch' }),
+  },
+];
+
+export const WRITE_TOOL_NAMES = [...WRITES.map((t) => t.name), 'kill_switch_on', 'confirm'];
+
+const PREVIEW_NOTE =
+  ' Nothing is sent on this call: it answers a preview (the exact request, the rules checked, any market-order conversion, a one-line summary) and a confirmationId valid for two minutes. Show the summary to the person; only after they agree, call confirm with the confirmationId.';
+
+const previewOutput = outputSchema({
+  confirmationId: z.string().describe('pass it to confirm, after the person agreed'),
+  requestHash: z.string().describe("SHA-256 of the request's canonical JSON"),
+  expiresAt: z.string(),
+  summary: z.string().describe('one line a person can read'),
+  request: z.looseObject({}).describe('the request confirm sends: operation, path, body'),
+  rulesChecked: z.array(z.string()),
+  conversion: z.string().describe('a market order sent as a protected limit order'),
+  dryRun: z.looseObject({}).describe("the gateway's dry run: the exact broker request, token masked"),
+});
+
+export const registerWriteTools = (server: McpServer, context: ServerContext): void => {
+  const { port, confirmations, limits, now, ttlMs, assistant } = context;
+  for (const tool of WRITES)
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: `${tool.description}${PREVIEW_NOTE}${DATA_NOTE}`,
+        inputSchema: tool.input,
+        outputSchema: previewOutput,
+        annotations: { readOnlyHint: false, openWorldHint: true, ...tool.annotations },
+      },
+      async (args: Args) => {
+        const request = tool.request(args);
+        let preview;
+        try {
+          preview = await buildPreview(port, request, OPERATION_INFO[request.operation].dryRun, limits);
+        } catch (error) {
+          return failed(error);
+        }
+        if ('refused' in preview) return refused(preview.refused, { rulesChecked: preview.rulesChecked });
+        const confirmation = newConfirmation(request, preview.summary, now(), ttlMs, assistant);
+        await confirmations.put(confirmation);
+        return ok({
+          confirmationId: confirmation.id,
+          requestHash: requestHash(request),
+          expiresAt: new Date(confirmation.expiresAt).toISOString(),
+          ...preview,
+        });
+      },
+    );
+  server.registerTool(
+    'kill_switch_on',
+    {
+      title: 'Turn the kill switch on',
+      description:
+        'Acts at once, no confirmation (it only reduces risk): places and modifies are refused and pending orders are cancelled (mode cancel-all), or all but the OCOs and the exits and stops of plans (keep-exits).' +
+        DATA_NOTE,
+      inputSchema: { mode: z.enum(['cancel-all', 'keep-exits']).optional() },
+      outputSchema: outputSchema({ halted: z.boolean() }),
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+    },
+    ({ mode }: { mode?: string }) =>
+      attempt(() => port.call({ operation: 'ActivateKillSwitch', ...(mode ? { body: { mode } } : {}) })),
+  );
+};

@@ -1,0 +1,113 @@
+/**
+ * The MCP server's previews (mcp/preview.ts): the one-line summary of each kind of write, in a trader's words, and
+ * the assistant's limits checked on every order of a request (an OCO's legs each), refused with the reason. Also the
+ * layering of mcp/: it imports the client, the base schemas, the SDK, zod and Node only.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+import { describe, expect, it } from 'vitest';
+
+import { checkLimits, summarize } from '../../mcp/preview.js';
+
+const GTT = {
+  exch: 'NSE',
+  tsym: 'INFY-EQ',
+  qty: 10,
+  prc: '1500',
+  prd: 'C',
+  trantype: 'B',
+  prctyp: 'LMT',
+  ret: 'DAY',
+  ai_t: 'LTP_B_O',
+  d: '1490',
+};
+const leg = (trigger: string, prctyp: string, prc?: string) => ({
+  trigger,
+  order: { trantype: 'S', prctyp, qty: 10, prd: 'C', ...(prc ? { prc } : {}) },
+});
+const OCO = { exch: 'NSE', tsym: 'INFY-EQ', target: leg('1600', 'LMT', '1600'), stopLoss: leg('1400', 'SL-MKT') };
+
+describe('summarize', () => {
+  it('says each write in one line', () => {
+    expect(summarize({ operation: 'PlaceGTTOrder', body: GTT })).toBe(
+      'Place a GTT on NSE:INFY-EQ: when the price falls below 1490, buy 10 limit 1500 (LMT, product C).',
+    );
+    expect(
+      summarize({
+        operation: 'ModifyGTTOrder',
+        path: { alId: '42' },
+        body: { ...GTT, ai_t: 'LTP_A_O', prctyp: 'MKT' },
+      }),
+    ).toBe('Replace GTT 42 on NSE:INFY-EQ: when the price rises above 1490, buy 10 at market (MKT, product C).');
+    expect(summarize({ operation: 'PatchGTTOrder', path: { alId: '42' }, body: { d: '1480' } })).toBe(
+      'Change GTT 42: d 1480; the rest stays as the broker holds it.',
+    );
+    expect(summarize({ operation: 'PlaceOCOOrder', body: OCO })).toBe(
+      'Place an OCO on NSE:INFY-EQ: target at 1600: sell 10 limit 1600 (LMT, product C); stop-loss at 1400: sell 10 at market (SL-MKT, product C).',
+    );
+    expect(summarize({ operation: 'CancelGTTOrder', path: { alId: '42' } })).toBe('Cancel GTT/OCO 42.');
+    expect(summarize({ operation: 'CancelPlan', path: { planId: 'p1' } })).toBe(
+      'Cancel plan p1 (its live GTT is cancelled, the plan ends).',
+    );
+    expect(summarize({ operation: 'ReleaseKillSwitch' })).toBe(
+      'Turn the kill switch OFF: places and modifies are accepted again.',
+    );
+    expect(
+      summarize({
+        operation: 'CreatePlan',
+        body: { kind: 'trailing-stop', order: { ...GTT, trantype: 'S' }, trailBy: '5' },
+      }),
+    ).toBe('Start a trailing-stop plan on NSE:INFY-EQ: sell 10 limit 1500 (LMT, product C), trailing by 5.');
+  });
+});
+
+describe('checkLimits', () => {
+  it('passes an order within every cap and says what it checked', () => {
+    expect(
+      checkLimits({ operation: 'PlaceGTTOrder', body: GTT }, { maxQty: 10, maxValue: 15_000, exchanges: ['NSE'] }),
+    ).toEqual({ checked: ['exchange NSE among NSE', 'quantity 10 at most 10', 'value 15000 at most 15000'] });
+  });
+
+  it('refuses the quantity, the value (the trigger when priced at market) and the exchange, with the reason', () => {
+    expect(checkLimits({ operation: 'PlaceGTTOrder', body: GTT }, { maxQty: 9 }).refused).toBe(
+      "the order has quantity 10, over this assistant's cap of 9",
+    );
+    expect(
+      checkLimits({ operation: 'PlaceGTTOrder', body: { ...GTT, prctyp: 'MKT', prc: undefined } }, { maxValue: 14_000 })
+        .refused,
+    ).toBe("the order is worth 14900, over this assistant's cap of 14000 per order");
+    expect(
+      checkLimits({ operation: 'PlaceGTTOrder', body: { ...GTT, exch: 'BSE' } }, { exchanges: ['NSE'] }).refused,
+    ).toBe('the order is on BSE; this assistant may trade only on NSE');
+  });
+
+  it("checks each leg of an OCO and a plan's order; a cancel has nothing to check", () => {
+    expect(checkLimits({ operation: 'PlaceOCOOrder', body: OCO }, { maxValue: 15_000 }).refused).toBe(
+      "the target leg is worth 16000, over this assistant's cap of 15000 per order",
+    );
+    expect(
+      checkLimits({ operation: 'CreatePlan', body: { kind: 'bracket', entry: GTT } }, { maxQty: 1 }).refused,
+    ).toContain("the plan's order has quantity 10");
+    expect(checkLimits({ operation: 'CancelGTTOrder', path: { alId: '1' } }, { maxQty: 1 })).toEqual({ checked: [] });
+  });
+});
+
+describe('the layering of mcp/', () => {
+  const files = readdirSync('mcp').filter((f) => f.endsWith('.ts'));
+
+  it('imports only the client, the base schemas, the MCP SDK, zod and Node', () => {
+    const allowed = /^(\.\/|\.\.\/client\/|\.\.\/functions\/base\/schemas\/|@modelcontextprotocol\/sdk\/|zod$|node:)/;
+    expect(files.length).toBeGreaterThan(5);
+    for (const file of files) {
+      const source = readFileSync(`mcp/${file}`, 'utf8');
+      const imports = [...source.matchAll(/^(?:import\s[^;'"]*|export\s[^;'"=(]*\sfrom\s*)['"]([^'"]+)['"]/gm)].map(
+        (m) => m[1]!,
+      );
+      for (const path of imports) expect(path, file).toMatch(allowed);
+    }
+  });
+
+  it('keeps every file under 400 lines', () => {
+    for (const file of files) expect(readFileSync(`mcp/${file}`, 'utf8').split('\n').length, file).toBeLessThan(400);
+  });
+});
