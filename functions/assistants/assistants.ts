@@ -7,7 +7,7 @@
  * The token (tokens.ts) is shown in the reply that sets it and stored only hashed (store.ts). The same
  * Idempotency-Key again with the same body answers 200 with the same assistant and a NEW token (the token of the
  * reply that was lost cannot be shown again: it is not stored; the one it replaces stops working); with another
- * body, 422. Bad input is refused before anything is read or written.
+ * body, 422. Bad input is refused before anything is written.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import * as z from 'zod';
@@ -75,8 +75,6 @@ export const createAssistantsFunction = (options: AssistantsOptions = {}) => {
 
   const create = async (request: RoutedRequest): Promise<RoutedReply> => {
     const key = request.idempotencyKey!;
-    // Checked first: bad input is refused before anything is read or written.
-    const input = validateInput(assistantInput, request.body);
     const assistantId = assistantIdOf(key);
     const inputHash = sha256Hex(canonical(canonicalNumbers(request.body)));
     const existing = await store().get(assistantId);
@@ -88,6 +86,9 @@ export const createAssistantsFunction = (options: AssistantsOptions = {}) => {
         );
       return { status: 200, body: { ...(await rotate(existing)), idempotency: { key, replayed: true } } };
     }
+    // A key already used answers as its first request did (another body: 422, whatever this one holds); a new one's
+    // input is checked whole before anything is written.
+    const input = validateInput(assistantInput, request.body);
     const now = new Date().toISOString();
     const assistant: Assistant = { ...input, assistantId, createdAt: now, tokenSetAt: now };
     const token = newToken();
