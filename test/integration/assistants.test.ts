@@ -14,11 +14,15 @@ import { dynamoDbClient } from '../../functions/base/aws/dynamodb-client.js';
 import { LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
 import type { LocalStack } from '../../local/run-local.js';
 import { useLocalStack } from '../support/local-stack-fixture.js';
+import { captureLogger } from '../support/logs.js';
 
 let stack: LocalStack;
-useLocalStack({}, (s) => {
+const logs = captureLogger();
+useLocalStack({ gateway: { logger: logs.logger } }, (s) => {
   stack = s;
 });
+/** Every token a reply showed: none may be in a log line. */
+const shown: string[] = [];
 let registry: ReturnType<typeof createAssistantRegistry>;
 beforeAll(() => {
   registry = createAssistantRegistry({ tableName: LOCAL_EVENTS_TABLE, endpoint: stack.dynamo.url });
@@ -32,7 +36,9 @@ const api = async (method: string, path: string, body?: unknown, headers: Record
     headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  return { status: res.status, body: (await res.json()) as Json };
+  const json = (await res.json()) as Json;
+  if (typeof json.token === 'string') shown.push(json.token);
+  return { status: res.status, body: json };
 };
 let keys = 0;
 const newKey = () => `assistants-test-${++keys}-${Date.now()}`;
@@ -208,4 +214,10 @@ describe("the day's order counter", () => {
     const day = (await storedItems()).find((item) => item.sk?.S?.startsWith(`${who.assistantId}#`));
     expect(Number(day?.expiresAt?.N)).toBeGreaterThan(now / 1000 + 86_400);
   });
+});
+
+it('no log line carries a token the replies showed, nor a long piece of one', () => {
+  expect(shown.length).toBeGreaterThan(5);
+  expect(logs.lines.join('\n')).toContain('assistant created');
+  for (const token of shown) expect(logs.lines.filter((line) => line.includes(token.slice(5, 20)))).toEqual([]);
 });
