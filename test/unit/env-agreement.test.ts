@@ -9,8 +9,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod';
 
-import type { FunctionEntry } from '../../functions/base/definition/types.js';
 import { assistantsEnv } from '../../functions/assistants/assistants.js';
+import type { FunctionEntry } from '../../functions/base/definition/types.js';
 import { gatewayEnv, guardrailEnv } from '../../functions/base/runtime/config.js';
 import { envSchema } from '../../functions/base/runtime/env.js';
 import { envMismatches, type EnvReader } from '../../functions/base/runtime/env-given.js';
