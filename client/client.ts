@@ -9,6 +9,7 @@
  */
 import type { Client } from 'openapi-fetch';
 
+import { AssistantMethods } from './assistants.js';
 import type { paths } from './generated/openapi.js';
 import { followPages } from './paging.js';
 import { Transport } from './transport.js';
@@ -72,6 +73,8 @@ export class GttClient {
    * applies. For whatever the named methods do not cover.
    */
   readonly raw: Client<paths>;
+  /** The assistants of the MCP server (assistants.ts): create, list, get, rotate, delete. */
+  readonly assistants: AssistantMethods;
 
   private readonly transport: Transport;
 
@@ -81,6 +84,7 @@ export class GttClient {
     this.signing = this.transport.signing;
     this.region = this.transport.region;
     this.raw = this.transport.raw;
+    this.assistants = new AssistantMethods((operation, input, options) => this.operation(operation, input, options));
   }
 
   // ---- orders ----

@@ -32,6 +32,7 @@ export const exitCodeFor = (error: GttGatewayError): number => {
       return EXIT_CODES.USAGE;
     case 'ORDER_NOT_FOUND':
     case 'STRATEGY_NOT_FOUND':
+    case 'ASSISTANT_NOT_FOUND':
     case 'SIGNAL_NOT_FOUND':
       return EXIT_CODES.NOT_FOUND;
     case 'BROKER_REJECTED':

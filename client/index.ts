@@ -26,6 +26,12 @@ export {
   regionFromUrl,
 } from './signing.js';
 export {
+  type AssistantCreated,
+  type AssistantDeleted,
+  type AssistantInput,
+  type AssistantList,
+  type AssistantRecord,
+  type AssistantToken,
   type CallInput,
   type CallOptions,
   type CancelResult,

@@ -496,6 +496,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/assistants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The assistants of this deployment, with their scopes and limits (no tokens: they are shown once)
+         * @description The Assistants function. Safe to retry.
+         */
+        get: operations["ListAssistants"];
+        put?: never;
+        /**
+         * Create an assistant for the MCP server: {"name", "scopes": ["read"] | ["read", "trade"], "limits"?: {"maxQtyPerOrder"?, "maxValuePerOrder"? (rupees), "maxOrdersPerDay"?, "exchanges"?}}. 201 with assistantId and its bearer token (gtta_…), shown this once; the same key again: 200, the same assistant with a new token.
+         * @description The Assistants function. Safe to repeat: a repeat does nothing twice.
+         */
+        post: operations["CreateAssistant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assistants/{assistantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One assistant (its token is never shown again: rotate it for a new one)
+         * @description The Assistants function. Safe to retry.
+         */
+        get: operations["GetAssistant"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an assistant: its token stops working at once
+         * @description The Assistants function. Safe to repeat: a repeat does nothing twice.
+         */
+        delete: operations["DeleteAssistant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assistants/{assistantId}/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new token for the assistant (shown once); the old one stops working at once
+         * @description The Assistants function. Safe to repeat: a repeat does nothing twice.
+         */
+        post: operations["RotateAssistantToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -503,7 +571,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_FAILED" | "ORDER_NOT_FOUND" | "BROKER_REJECTED" | "SESSION_EXPIRED" | "RATE_LIMITED" | "BROKER_TIMEOUT" | "BROKER_UNAVAILABLE" | "BROKER_BAD_REPLY" | "GUARDRAIL_REJECTED" | "IDEMPOTENCY_KEY_REUSED" | "ORDER_CHANGED" | "IDEMPOTENCY_IN_PROGRESS" | "ORDER_BUSY" | "CONFIGURATION_ERROR" | "INTERNAL_ERROR" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SESSION_ACCOUNT_MISMATCH" | "REQUEST_FORBIDDEN" | "PLAN_NOT_FOUND" | "PLAN_BUSY" | "STRATEGY_NOT_FOUND" | "SIGNAL_NOT_FOUND" | "SIGNAL_TOKEN_INVALID" | "TRADING_HALTED";
+                code: "VALIDATION_FAILED" | "ORDER_NOT_FOUND" | "BROKER_REJECTED" | "SESSION_EXPIRED" | "RATE_LIMITED" | "BROKER_TIMEOUT" | "BROKER_UNAVAILABLE" | "BROKER_BAD_REPLY" | "GUARDRAIL_REJECTED" | "IDEMPOTENCY_KEY_REUSED" | "ORDER_CHANGED" | "IDEMPOTENCY_IN_PROGRESS" | "ORDER_BUSY" | "CONFIGURATION_ERROR" | "INTERNAL_ERROR" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SESSION_ACCOUNT_MISMATCH" | "REQUEST_FORBIDDEN" | "PLAN_NOT_FOUND" | "PLAN_BUSY" | "STRATEGY_NOT_FOUND" | "ASSISTANT_NOT_FOUND" | "SIGNAL_NOT_FOUND" | "SIGNAL_TOKEN_INVALID" | "TRADING_HALTED";
                 message: string;
                 details?: unknown;
                 /** @description The broker's own failure text (emsg), when it gave one. */
@@ -721,7 +789,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -992,7 +1060,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1301,7 +1369,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1559,7 +1627,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1823,7 +1891,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1997,7 +2065,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2248,7 +2316,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2526,7 +2594,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2690,7 +2758,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2992,7 +3060,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3265,7 +3333,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3457,7 +3525,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3616,7 +3684,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3794,7 +3862,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3972,7 +4040,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4137,7 +4205,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4303,7 +4371,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4485,7 +4553,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4673,7 +4741,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4876,7 +4944,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5064,7 +5132,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5234,7 +5302,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5475,7 +5543,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5769,7 +5837,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6005,7 +6073,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6241,7 +6309,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6422,7 +6490,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6820,7 +6888,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7001,7 +7069,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7162,7 +7230,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7534,7 +7602,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7721,7 +7789,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7908,7 +7976,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8088,7 +8156,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8271,7 +8339,896 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The request has a body (or a Content-Type) that is not `application/json`; nothing was sent to the broker. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TRADING_HALTED: The kill switch is on: places and modifies are refused until it is turned off (DELETE /kill-switch); nothing was sent. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Over the order rate: this deployment's governor refused the call before sending it, or the broker refused it for exceeding its own limit; not executed. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFIGURATION_ERROR: The deployment is misconfigured (environment or secret). INTERNAL_ERROR: An unexpected error inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_UNAVAILABLE: The broker could not be reached or answered with an HTTP 5xx. BROKER_BAD_REPLY: The broker answered with something that is not JSON or not the documented shape. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_TIMEOUT: The broker did not answer in time (`Server Timeout :` or our own request timeout). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ListAssistants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The assistants of this deployment, with their scopes and limits (no tokens: they are shown once) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        assistants: {
+                            /** @description as and 16 hex digits */
+                            assistantId: string;
+                            name: string;
+                            scopes: ("read" | "trade")[];
+                            limits: {
+                                maxQtyPerOrder?: number;
+                                /** @description rupees */
+                                maxValuePerOrder?: number;
+                                maxOrdersPerDay?: number;
+                                exchanges?: ("NSE" | "NFO" | "BSE" | "MCX" | "BFO" | "CDS" | "BCD" | "NCX" | "NCOM" | "BSTAR")[];
+                            };
+                            createdAt: string;
+                            /** @description when its token was last set (created or rotated) */
+                            tokenSetAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: The request does not satisfy the input schema; nothing was sent to the broker. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SIGNAL_TOKEN_INVALID: The signal webhook's token is not one of a strategy's (mistyped, rotated or its strategy deleted); nothing was recorded. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_ACCOUNT_MISMATCH: A broker login returned a session of another account than this deployment's; nothing was written. REQUEST_FORBIDDEN: The local API refuses requests from another origin (an `Origin` header that is not the local API) or for another host (DNS rebinding); a signal webhook refuses a source address outside its strategy's allowIps. Nothing was sent. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The request has a body (or a Content-Type) that is not `application/json`; nothing was sent to the broker. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TRADING_HALTED: The kill switch is on: places and modifies are refused until it is turned off (DELETE /kill-switch); nothing was sent. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Over the order rate: this deployment's governor refused the call before sending it, or the broker refused it for exceeding its own limit; not executed. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFIGURATION_ERROR: The deployment is misconfigured (environment or secret). INTERNAL_ERROR: An unexpected error inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_UNAVAILABLE: The broker could not be reached or answered with an HTTP 5xx. BROKER_BAD_REPLY: The broker answered with something that is not JSON or not the documented shape. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_TIMEOUT: The broker did not answer in time (`Server Timeout :` or our own request timeout). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    CreateAssistant: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unique per request, reused on every retry of it */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "claude-desktop",
+                 *       "scopes": [
+                 *         "read",
+                 *         "trade"
+                 *       ],
+                 *       "limits": {
+                 *         "maxQtyPerOrder": 10,
+                 *         "maxValuePerOrder": 50000,
+                 *         "maxOrdersPerDay": 20,
+                 *         "exchanges": [
+                 *           "NSE"
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    scopes: ("read" | "trade")[];
+                    /** @default {} */
+                    limits?: {
+                        maxQtyPerOrder?: number;
+                        maxValuePerOrder?: number;
+                        maxOrdersPerDay?: number;
+                        exchanges?: ("NSE" | "NFO" | "BSE" | "MCX" | "BFO" | "CDS" | "BCD" | "NCX" | "NCOM" | "BSTAR")[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Create an assistant for the MCP server: {"name", "scopes": ["read"] | ["read", "trade"], "limits"?: {"maxQtyPerOrder"?, "maxValuePerOrder"? (rupees), "maxOrdersPerDay"?, "exchanges"?}}. 201 with assistantId and its bearer token (gtta_…), shown this once; the same key again: 200, the same assistant with a new token. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description as and 16 hex digits */
+                        assistantId: string;
+                        name: string;
+                        scopes: ("read" | "trade")[];
+                        limits: {
+                            maxQtyPerOrder?: number;
+                            /** @description rupees */
+                            maxValuePerOrder?: number;
+                            maxOrdersPerDay?: number;
+                            exchanges?: ("NSE" | "NFO" | "BSE" | "MCX" | "BFO" | "CDS" | "BCD" | "NCX" | "NCOM" | "BSTAR")[];
+                        };
+                        createdAt: string;
+                        /** @description when its token was last set (created or rotated) */
+                        tokenSetAt: string;
+                        /** @description the bearer token (gtta_ and 43 characters): shown in this reply only, never again; store it now */
+                        token: string;
+                        idempotency?: {
+                            key: string;
+                            replayed: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: The request does not satisfy the input schema; nothing was sent to the broker. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SIGNAL_TOKEN_INVALID: The signal webhook's token is not one of a strategy's (mistyped, rotated or its strategy deleted); nothing was recorded. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_ACCOUNT_MISMATCH: A broker login returned a session of another account than this deployment's; nothing was written. REQUEST_FORBIDDEN: The local API refuses requests from another origin (an `Origin` header that is not the local API) or for another host (DNS rebinding); a signal webhook refuses a source address outside its strategy's allowIps. Nothing was sent. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The request has a body (or a Content-Type) that is not `application/json`; nothing was sent to the broker. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TRADING_HALTED: The kill switch is on: places and modifies are refused until it is turned off (DELETE /kill-switch); nothing was sent. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Over the order rate: this deployment's governor refused the call before sending it, or the broker refused it for exceeding its own limit; not executed. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFIGURATION_ERROR: The deployment is misconfigured (environment or secret). INTERNAL_ERROR: An unexpected error inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_UNAVAILABLE: The broker could not be reached or answered with an HTTP 5xx. BROKER_BAD_REPLY: The broker answered with something that is not JSON or not the documented shape. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_TIMEOUT: The broker did not answer in time (`Server Timeout :` or our own request timeout). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    GetAssistant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assistantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One assistant (its token is never shown again: rotate it for a new one) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description as and 16 hex digits */
+                        assistantId: string;
+                        name: string;
+                        scopes: ("read" | "trade")[];
+                        limits: {
+                            maxQtyPerOrder?: number;
+                            /** @description rupees */
+                            maxValuePerOrder?: number;
+                            maxOrdersPerDay?: number;
+                            exchanges?: ("NSE" | "NFO" | "BSE" | "MCX" | "BFO" | "CDS" | "BCD" | "NCX" | "NCOM" | "BSTAR")[];
+                        };
+                        createdAt: string;
+                        /** @description when its token was last set (created or rotated) */
+                        tokenSetAt: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: The request does not satisfy the input schema; nothing was sent to the broker. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SIGNAL_TOKEN_INVALID: The signal webhook's token is not one of a strategy's (mistyped, rotated or its strategy deleted); nothing was recorded. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_ACCOUNT_MISMATCH: A broker login returned a session of another account than this deployment's; nothing was written. REQUEST_FORBIDDEN: The local API refuses requests from another origin (an `Origin` header that is not the local API) or for another host (DNS rebinding); a signal webhook refuses a source address outside its strategy's allowIps. Nothing was sent. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The request has a body (or a Content-Type) that is not `application/json`; nothing was sent to the broker. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TRADING_HALTED: The kill switch is on: places and modifies are refused until it is turned off (DELETE /kill-switch); nothing was sent. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Over the order rate: this deployment's governor refused the call before sending it, or the broker refused it for exceeding its own limit; not executed. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFIGURATION_ERROR: The deployment is misconfigured (environment or secret). INTERNAL_ERROR: An unexpected error inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_UNAVAILABLE: The broker could not be reached or answered with an HTTP 5xx. BROKER_BAD_REPLY: The broker answered with something that is not JSON or not the documented shape. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_TIMEOUT: The broker did not answer in time (`Server Timeout :` or our own request timeout). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    DeleteAssistant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assistantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete an assistant: its token stops working at once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        assistantId: string;
+                        /** @constant */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: The request does not satisfy the input schema; nothing was sent to the broker. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SIGNAL_TOKEN_INVALID: The signal webhook's token is not one of a strategy's (mistyped, rotated or its strategy deleted); nothing was recorded. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_ACCOUNT_MISMATCH: A broker login returned a session of another account than this deployment's; nothing was written. REQUEST_FORBIDDEN: The local API refuses requests from another origin (an `Origin` header that is not the local API) or for another host (DNS rebinding); a signal webhook refuses a source address outside its strategy's allowIps. Nothing was sent. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The request has a body (or a Content-Type) that is not `application/json`; nothing was sent to the broker. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TRADING_HALTED: The kill switch is on: places and modifies are refused until it is turned off (DELETE /kill-switch); nothing was sent. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Over the order rate: this deployment's governor refused the call before sending it, or the broker refused it for exceeding its own limit; not executed. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFIGURATION_ERROR: The deployment is misconfigured (environment or secret). INTERNAL_ERROR: An unexpected error inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_UNAVAILABLE: The broker could not be reached or answered with an HTTP 5xx. BROKER_BAD_REPLY: The broker answered with something that is not JSON or not the documented shape. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_TIMEOUT: The broker did not answer in time (`Server Timeout :` or our own request timeout). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    RotateAssistantToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assistantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A new token for the assistant (shown once); the old one stops working at once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description as and 16 hex digits */
+                        assistantId: string;
+                        name: string;
+                        scopes: ("read" | "trade")[];
+                        limits: {
+                            maxQtyPerOrder?: number;
+                            /** @description rupees */
+                            maxValuePerOrder?: number;
+                            maxOrdersPerDay?: number;
+                            exchanges?: ("NSE" | "NFO" | "BSE" | "MCX" | "BFO" | "CDS" | "BCD" | "NCX" | "NCOM" | "BSTAR")[];
+                        };
+                        createdAt: string;
+                        /** @description when its token was last set (created or rotated) */
+                        tokenSetAt: string;
+                        /** @description the bearer token (gtta_ and 43 characters): shown in this reply only, never again; store it now */
+                        token: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: The request does not satisfy the input schema; nothing was sent to the broker. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SIGNAL_TOKEN_INVALID: The signal webhook's token is not one of a strategy's (mistyped, rotated or its strategy deleted); nothing was recorded. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_ACCOUNT_MISMATCH: A broker login returned a session of another account than this deployment's; nothing was written. REQUEST_FORBIDDEN: The local API refuses requests from another origin (an `Origin` header that is not the local API) or for another host (DNS rebinding); a signal webhook refuses a source address outside its strategy's allowIps. Nothing was sent. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
             404: {
                 headers: {
                     [name: string]: unknown;

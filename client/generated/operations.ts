@@ -60,4 +60,9 @@ export const OPERATION_INFO = {
   ListSignals: {"method":"GET","path":"/signals","pathParams":[],"query":["strategyId","state","limit","cursor"],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
   GetSignal: {"method":"GET","path":"/signals/{id}","pathParams":["id"],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
   PostSignal: {"method":"POST","path":"/signals/{id}","pathParams":["id"],"query":[],"dryRun":false,"body":true,"successStatus":202,"kind":"order","retrySafe":false},
+  ListAssistants: {"method":"GET","path":"/assistants","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
+  CreateAssistant: {"method":"POST","path":"/assistants","pathParams":[],"query":[],"idempotencyKey":"required","dryRun":false,"body":true,"successStatus":201,"kind":"control","retrySafe":true},
+  GetAssistant: {"method":"GET","path":"/assistants/{assistantId}","pathParams":["assistantId"],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
+  DeleteAssistant: {"method":"DELETE","path":"/assistants/{assistantId}","pathParams":["assistantId"],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"control","retrySafe":true},
+  RotateAssistantToken: {"method":"POST","path":"/assistants/{assistantId}/token","pathParams":["assistantId"],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"control","retrySafe":true},
 } as const satisfies { [Id in keyof operations]: OperationInfo };

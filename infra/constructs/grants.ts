@@ -78,6 +78,8 @@ export const STRATEGIES_EVENTS_TABLE_ACTIONS = [
   'dynamodb:DeleteItem',
   'dynamodb:Query',
 ] as const;
+/** Assistants (functions/assistants/store.ts): records and token items read, put, moved and deleted, listed. */
+export const ASSISTANTS_EVENTS_TABLE_ACTIONS = STRATEGIES_EVENTS_TABLE_ACTIONS;
 /**
  * The webhook and the worker (functions/signals/intake.ts, store.ts): the token look-up, then each one
  * TransactWriteItems, which needs the action of each of its items: the webhook's ConditionCheck on the token item,
@@ -215,6 +217,9 @@ export const grantAll = (
         break;
       case 'eventsTable:strategies':
         table(r.eventsTable, grant, STRATEGIES_EVENTS_TABLE_ACTIONS);
+        break;
+      case 'eventsTable:assistants':
+        table(r.eventsTable, grant, ASSISTANTS_EVENTS_TABLE_ACTIONS);
         break;
       case 'eventsTable:signals':
         table(r.eventsTable, grant, SIGNALS_EVENTS_TABLE_ACTIONS);

@@ -14,6 +14,7 @@ import {
   WATCHER_EVENTS_TABLE_ACTIONS,
 } from '../../infra/constructs/events.js';
 import {
+  ASSISTANTS_EVENTS_TABLE_ACTIONS,
   PLANS_EVENTS_TABLE_ACTIONS,
   SIGNAL_SWEEP_EVENTS_TABLE_ACTIONS,
   SIGNALS_EVENTS_TABLE_ACTIONS,
@@ -114,6 +115,9 @@ describe('default deployment', () => {
       // worker: the signals (and a Query of the pending ones: its sweep), and the plans an alert may create.
       else if (fn === 'Strategies')
         expect(onTable(statements), fn).toEqual([...STRATEGIES_EVENTS_TABLE_ACTIONS].sort());
+      // Assistants: their records, token items and day counters.
+      else if (fn === 'Assistants')
+        expect(onTable(statements), fn).toEqual([...ASSISTANTS_EVENTS_TABLE_ACTIONS].sort());
       else if (fn === 'SignalWebhook')
         expect(onTable(statements), fn).toEqual([...SIGNALS_EVENTS_TABLE_ACTIONS].sort());
       else if (fn === 'SignalWorker')

@@ -6,6 +6,7 @@
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 
+import { ASSISTANTS } from '../../functions/assistants/definition.js';
 import { KILL_SWITCH } from '../../functions/controls/definition.js';
 import { EVENTS_HISTORY } from '../../functions/events/definitions.js';
 import { OPERATIONS } from '../../functions/manifest/index.js';
@@ -20,8 +21,9 @@ describe('functions', () => {
   it('one function per operation and per session function, on nodejs22.x arm64 with X-Ray and a timeout above the broker timeout', () => {
     const functions = gateway.findResources('AWS::Lambda::Function');
     // The operations, the session functions, the watcher, the kill switch, the outbox's EventForwarder, the
-    // events history and the plans; the strategies, the signal webhook and the signal worker; the InstrumentRefresh.
-    expect(Object.keys(functions)).toHaveLength(OPERATIONS.length + SESSION.length + 5 + 3 + 1);
+    // events history and the plans; the strategies, the signal webhook and the signal worker; the InstrumentRefresh;
+    // the assistants.
+    expect(Object.keys(functions)).toHaveLength(OPERATIONS.length + SESSION.length + 5 + 3 + 1 + 1);
     for (const [id, fn] of Object.entries(functions) as [string, { Properties: Record<string, unknown> }][]) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
@@ -41,9 +43,12 @@ describe('functions', () => {
         },
       });
       const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
-      // The EventForwarder, the events history, the strategies and the signal webhook never call the broker.
+      // The EventForwarder, the events history, the strategies, the signal webhook and the assistants never call the
+      // broker.
       expect(env.BROKER_BASE_URL).toEqual(
-        ['EventsEventForwarder', 'EventsHistory', 'Strategies', 'SignalWebhook'].some((name) => id.startsWith(name))
+        ['EventsEventForwarder', 'EventsHistory', 'Strategies', 'SignalWebhook', 'Assistants'].some((name) =>
+          id.startsWith(name),
+        )
           ? undefined
           : { Ref: 'BrokerBaseUrl' },
       );
@@ -53,7 +58,7 @@ describe('functions', () => {
   it('each function has its own log group with a retention', () => {
     // One per function (the watcher, the kill switch and the EventForwarder too), the API's access logs, the VPC flow
     // logs of the default egress.
-    gateway.resourceCountIs('AWS::Logs::LogGroup', OPERATIONS.length + SESSION.length + 5 + 3 + 1 + 2);
+    gateway.resourceCountIs('AWS::Logs::LogGroup', OPERATIONS.length + SESSION.length + 5 + 3 + 1 + 1 + 2);
     for (const group of Object.values(gateway.findResources('AWS::Logs::LogGroup')) as {
       Properties: { RetentionInDays?: number };
     }[]) {
@@ -76,6 +81,7 @@ describe('HTTP API', () => {
         ...EVENTS_HISTORY.routes.map((r) => `${r.method} ${r.path}`),
         ...PLANS.routes.map((r) => `${r.method} ${r.path}`),
         ...[...STRATEGIES.routes, ...SIGNAL_WEBHOOK.routes].map((r) => `${r.method} ${r.path}`),
+        ...ASSISTANTS.routes.map((r) => `${r.method} ${r.path}`),
       ].sort(),
     );
     for (const route of routes) {
@@ -154,9 +160,9 @@ describe('alarms and outputs', () => {
       Properties: { MetricName: string; Namespace: string; AlarmActions: unknown[] };
     }[];
     // Per operation and session function, the watcher, the kill switch, the EventForwarder, the events history, plans.
-    // ... the strategies, the signal webhook and the signal worker; the InstrumentRefresh.
+    // ... the strategies, the signal webhook and the signal worker; the InstrumentRefresh; the assistants.
     expect(alarms.filter((a) => a.Properties.MetricName === 'Errors')).toHaveLength(
-      OPERATIONS.length + SESSION.length + 5 + 3 + 1,
+      OPERATIONS.length + SESSION.length + 5 + 3 + 1 + 1,
     );
     expect(alarms.filter((a) => a.Properties.MetricName === 'SessionAlive')).toHaveLength(1);
     expect(alarms.filter((a) => a.Properties.MetricName === 'Throttles')).toHaveLength(OPERATIONS.length);

@@ -9,6 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod';
 
+import { assistantsEnv } from '../../functions/assistants/assistants.js';
 import type { FunctionEntry } from '../../functions/base/definition/types.js';
 import { gatewayEnv, guardrailEnv } from '../../functions/base/runtime/config.js';
 import { envSchema } from '../../functions/base/runtime/env.js';
@@ -45,6 +46,7 @@ const SCHEMAS: Readonly<Record<string, readonly z.ZodType[]>> = {
   EventsHistory: [eventsHistoryEnv],
   Strategies: [strategiesEnv],
   SignalWebhook: [webhookEnv],
+  Assistants: [assistantsEnv],
 };
 
 const schemasOf = (entry: FunctionEntry): readonly z.ZodType[] =>

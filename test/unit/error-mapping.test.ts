@@ -196,6 +196,7 @@ describe('error contract', () => {
       ORDER_CHANGED: 412,
       ORDER_BUSY: 409,
       STRATEGY_NOT_FOUND: 404,
+      ASSISTANT_NOT_FOUND: 404,
       SIGNAL_NOT_FOUND: 404,
       SIGNAL_TOKEN_INVALID: 401,
     });

@@ -23,7 +23,7 @@ const BASE = [
   'base/definition',
   'base/middleware',
 ];
-const FEATURES = ['controls', 'events', 'instruments', 'plans', 'session', 'signals'];
+const FEATURES = ['assistants', 'controls', 'events', 'instruments', 'plans', 'session', 'signals'];
 /** Each room and the rooms it may import (its own files are always allowed). */
 const MAY_IMPORT: Record<string, readonly string[]> = {
   'base/schemas': [],

@@ -3,6 +3,7 @@
  * here is all it takes for the parser, the checks, the usage and the hint to know it.
  */
 import type { Command } from '../command.js';
+import { assistant, assistantCreate, assistantDelete, assistantRotate, assistants } from './assistants.js';
 import { events, killSwitch } from './controls.js';
 import { call, operations } from './operations.js';
 import { cancel, get, list, modify, modifyOco, orders, place, placeOco, triggered } from './orders.js';
@@ -52,6 +53,11 @@ export const COMMANDS: readonly Command[] = [
   signalTest,
   signals,
   signal,
+  assistantCreate,
+  assistants,
+  assistant,
+  assistantRotate,
+  assistantDelete,
   operations,
   call,
   ltp,

@@ -88,6 +88,10 @@ export const ERROR_CATALOG = {
     status: 404,
     summary: 'No strategy has this id (GET /strategies lists them).',
   },
+  ASSISTANT_NOT_FOUND: {
+    status: 404,
+    summary: 'No assistant has this id (GET /assistants lists them).',
+  },
   SIGNAL_NOT_FOUND: {
     status: 404,
     summary: 'No signal has this id (GET /signals lists them; they are kept 30 days).',
@@ -220,6 +224,7 @@ export class PlanBusyError extends define('PLAN_BUSY') {}
 export class OrderChangedError extends define('ORDER_CHANGED') {}
 export class OrderBusyError extends define('ORDER_BUSY') {}
 export class StrategyNotFoundError extends define('STRATEGY_NOT_FOUND') {}
+export class AssistantNotFoundError extends define('ASSISTANT_NOT_FOUND') {}
 export class SignalNotFoundError extends define('SIGNAL_NOT_FOUND') {}
 export class SignalTokenInvalidError extends define('SIGNAL_TOKEN_INVALID') {}
 
@@ -248,6 +253,7 @@ const CLASSES: Record<ErrorCode, new (message: string, options?: GatewayErrorOpt
   ORDER_CHANGED: OrderChangedError,
   ORDER_BUSY: OrderBusyError,
   STRATEGY_NOT_FOUND: StrategyNotFoundError,
+  ASSISTANT_NOT_FOUND: AssistantNotFoundError,
   SIGNAL_NOT_FOUND: SignalNotFoundError,
   SIGNAL_TOKEN_INVALID: SignalTokenInvalidError,
 };

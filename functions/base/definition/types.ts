@@ -131,6 +131,8 @@ export type Grant =
   | 'eventsTable:forwarder'
   /** Strategies and their token items (Get, Put, Update, Delete, Query). */
   | 'eventsTable:strategies'
+  /** Assistants and their token items (Get, Put, Update, Delete, Query). */
+  | 'eventsTable:assistants'
   /** The webhook and the worker: token look-ups, signals, rate counters, dedupe items (Get, Put, Update, Delete). */
   | 'eventsTable:signals'
   /** The worker's sweep: a Query of the pending signals' markers. */
