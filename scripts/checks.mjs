@@ -13,10 +13,27 @@ if (process.argv.includes('--background')) setPriority(19);
 const CHECKS = ['typecheck', 'lint', 'format:check', 'client:check', 'handlers:check'];
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
+// Each check in a process group of its own, so a stop (Ctrl-C, or npm test stopped) ends npm and what it started.
+const children = new Set();
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    for (const child of children) {
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // already ended
+      }
+    }
+    process.exit(1);
+  });
+}
+
 const run = (name) =>
   new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(npm, ['run', '--silent', name], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(npm, ['run', '--silent', name], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    children.add(child);
+    child.on('exit', () => children.delete(child));
     const output = [];
     child.stdout.on('data', (chunk) => output.push(chunk));
     child.stderr.on('data', (chunk) => output.push(chunk));

@@ -38,6 +38,9 @@ describe('README: npm start and the curl lines', () => {
     };
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual([
+      '/assistants',
+      '/assistants/{assistantId}',
+      '/assistants/{assistantId}/token',
       '/client',
       '/events',
       '/gtt-orders',
