@@ -21,7 +21,7 @@ import { envSchema } from '../base/runtime/env.js';
 import { logger as defaultLogger } from '../base/runtime/logger.js';
 import { type Assistant, assistantInput } from '../base/schemas/assistants.js';
 import { memo } from '../base/schemas/values.js';
-import { canonicalNumbers } from '../orders/safety/idempotency-input.js';
+import { canonicalInput } from '../orders/safety/idempotency-input.js';
 import { ASSISTANTS_ROUTES } from './routes.js';
 import { AssistantStore, type StoredAssistant } from './store.js';
 import { ASSISTANT_ID, assistantIdOf, newToken, sha256Hex, tokenHash } from './tokens.js';
@@ -34,13 +34,6 @@ export interface AssistantsOptions {
   env?: Record<string, string | undefined>;
   logger?: Logger;
 }
-
-const canonical = (value: unknown): string =>
-  JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))
-      : v,
-  );
 
 const assistantIdField = (request: RoutedRequest): string => {
   const id = request.fields.assistantId;
@@ -76,7 +69,7 @@ export const createAssistantsFunction = (options: AssistantsOptions = {}) => {
   const create = async (request: RoutedRequest): Promise<RoutedReply> => {
     const key = request.idempotencyKey!;
     const assistantId = assistantIdOf(key);
-    const inputHash = sha256Hex(canonical(canonicalNumbers(request.body)));
+    const inputHash = sha256Hex(canonicalInput(request.body));
     const existing = await store().get(assistantId);
     if (existing) {
       if (existing.inputHash !== inputHash)

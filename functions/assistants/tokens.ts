@@ -1,9 +1,9 @@
 /**
  * Assistant tokens and ids: a token is `gtta_` and 32 random bytes (base64url, 43 characters), shown once and stored
  * only as its SHA-256; a presented token is checked for its shape first (nothing longer is hashed or looked up), then
- * hashed, looked up by that hash, and the stored hash compared in constant time (crypto.timingSafeEqual).
+ * hashed, looked up by that hash, and the stored hash compared in constant time (base/aws/token-holders.ts).
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /** The prefix that tells an assistant token at a glance (in a config file, a log, a secret scanner's rule). */
 export const TOKEN_PREFIX = 'gtta_';
@@ -18,13 +18,6 @@ export const sha256Hex = (text: string): string => createHash('sha256').update(t
 
 /** The token's hash as stored (its own domain: never equal to a strategy token's hash). */
 export const tokenHash = (token: string): string => sha256Hex(`assistant-token\u0000${token}`);
-
-/** Both hashes as bytes, compared in constant time (equal lengths: both are SHA-256 hex). */
-export const sameHash = (a: string, b: string): boolean => {
-  const x = Buffer.from(a, 'utf8');
-  const y = Buffer.from(b, 'utf8');
-  return x.length === y.length && timingSafeEqual(x, y);
-};
 
 /** Whether `value` has a token's shape: a string of the exact length and alphabet (junk is refused here, cheaply). */
 export const isTokenShaped = (value: unknown): value is string =>

@@ -10,7 +10,7 @@
  */
 import { IdempotencyKeyReusedError, PlanNotFoundError, ValidationFailedError } from '../base/contract/errors.js';
 import { type Plan, type PlanInput, TERMINAL } from '../base/schemas/plans.js';
-import { canonicalNumbers } from '../orders/safety/idempotency-input.js';
+import { canonicalInput } from '../orders/safety/idempotency-input.js';
 import { inFlightState, withoutTry } from './actions.js';
 import { advanceBracket, armExit } from './bracket.js';
 import { cancelPlan } from './cancel.js';
@@ -31,13 +31,6 @@ export type { WaitingTry };
 const RESERVE_MS = 1_500;
 /** Ended plans whose stamped GTTs a run still sweeps. */
 const SWEEP_ENDED_MS = 86_400_000;
-
-const canonical = (value: unknown): string =>
-  JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))
-      : v,
-  );
 
 export interface AdvanceResult {
   acted: string[];
@@ -61,7 +54,7 @@ export class PlanEngine {
   /** Creates the plan for this key (or answers the one it already made) and places its first GTT. */
   async create(input: PlanInput, key: string, deadline: number): Promise<{ plan: Plan; replayed: boolean }> {
     const planId = planIdOf(key);
-    const inputHash = digest('input', canonical(canonicalNumbers(input)));
+    const inputHash = digest('input', canonicalInput(input));
     const existing = await this.deps.store.get(planId);
     if (existing) return this.replay(existing.plan, inputHash, key, deadline);
     const order = (input.kind === 'bracket' ? input.entry : input.order) as Record<string, unknown>;

@@ -29,7 +29,7 @@ import { envSchema } from '../base/runtime/env.js';
 import { logger as defaultLogger } from '../base/runtime/logger.js';
 import { signalListInput, type Strategy, strategyInput } from '../base/schemas/signals.js';
 import { memo } from '../base/schemas/values.js';
-import { canonicalNumbers } from '../orders/safety/idempotency-input.js';
+import { canonicalInput } from '../orders/safety/idempotency-input.js';
 import { STRATEGIES_ROUTES } from './routes.js';
 import { SignalReader } from './signal-list.js';
 import { patchedStrategy } from './strategy-patch.js';
@@ -44,13 +44,6 @@ export interface StrategiesOptions {
   env?: Record<string, string | undefined>;
   logger?: Logger;
 }
-
-const canonical = (value: unknown): string =>
-  JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))
-      : v,
-  );
 
 const LOOPBACK = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
 
@@ -110,7 +103,7 @@ export const createStrategiesFunction = (options: StrategiesOptions = {}) => {
   const create = async (request: RoutedRequest, event: unknown): Promise<RoutedReply> => {
     const key = request.idempotencyKey!;
     const strategyId = strategyIdOf(key);
-    const inputHash = sha256Hex(canonical(canonicalNumbers(request.body)));
+    const inputHash = sha256Hex(canonicalInput(request.body));
     const existing = await store().get(strategyId);
     if (existing) {
       if (existing.inputHash !== inputHash)

@@ -8,8 +8,8 @@
  * The copy is bounded (CACHE_ENTRIES, the oldest dropped first) and lives CACHE_TTL_MS: enough for an alert a
  * minute to be read once per container in ten minutes, little enough that a deleted strategy's copy goes soon.
  */
+import { sameHash } from '../base/aws/token-holders.js';
 import type { StrategyStore, TokenStrategy } from './strategy-store.js';
-import { sameHash } from './tokens.js';
 
 export const CACHE_TTL_MS = 10 * 60_000;
 export const CACHE_ENTRIES = 100;

@@ -3,7 +3,7 @@
  * stored only as its SHA-256; a presented token is hashed, looked up by that hash, and the stored hash compared in
  * constant time (crypto.timingSafeEqual), so neither the lookup nor the comparison tells how close a guess was.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /** A token as the webhook path carries it: 43 characters of base64url (32 bytes). */
 export const TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -15,13 +15,6 @@ export const newToken = (): string => randomBytes(32).toString('base64url');
 export const sha256Hex = (text: string | Buffer): string => createHash('sha256').update(text).digest('hex');
 
 export const tokenHash = (token: string): string => sha256Hex(`signal-token\u0000${token}`);
-
-/** Both hashes as bytes, compared in constant time (equal lengths: both are SHA-256 hex). */
-export const sameHash = (a: string, b: string): boolean => {
-  const x = Buffer.from(a, 'utf8');
-  const y = Buffer.from(b, 'utf8');
-  return x.length === y.length && timingSafeEqual(x, y);
-};
 
 /** A strategy's id from the Idempotency-Key that created it: the same key, the same strategy. */
 export const strategyIdOf = (key: string): string => `st${sha256Hex(`strategy\u0000${key}`).slice(0, 16)}`;

@@ -27,3 +27,14 @@ export const canonicalNumbers = (value: unknown, field?: string): unknown => {
   }
   return value;
 };
+
+/**
+ * The input as one text, its numbers canonical (canonicalNumbers) and the keys of every object sorted: what a key's
+ * same-body check hashes (plans, strategies, assistants).
+ */
+export const canonicalInput = (value: unknown): string =>
+  JSON.stringify(canonicalNumbers(value), (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : v,
+  );
