@@ -104,8 +104,7 @@ beforeAll(async () => {
   stack = await startLocalStack({
     settings: { ...HIGH_ORDER_RATE, ORDER_LATE_WINDOW_MS: LATE_MS },
     forwarder: {
-      // The real publisher, in front of a local EventBridge that refuses the forwarder's puts carrying plan events
-      // while `failingPuts` lasts (the watcher's own publishes are not refused: its run would fail instead).
+      // The real publisher, before a local EventBridge refusing plan-event puts while `failingPuts` lasts (not the watcher's).
       publisher: (config) => {
         const real = createEventPublisher({ busName: config.eventBusName, endpoint: config.eventbridgeEndpoint });
         return {
@@ -128,8 +127,8 @@ afterAll(async () => {
   await api('DELETE', '/kill-switch').catch(() => undefined);
   await stack?.close();
 });
+// A test's plans never act in the next one.
 afterEach(async () => {
-  // A test's plans never act in the next one.
   await control.clearFaults();
   for (const planId of made.splice(0)) await api('DELETE', `/plans/${planId}`);
   await stack.eventsForwarded();
