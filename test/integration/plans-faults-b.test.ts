@@ -104,7 +104,7 @@ beforeAll(async () => {
   stack = await startLocalStack({
     settings: { ...HIGH_ORDER_RATE, ORDER_LATE_WINDOW_MS: LATE_MS },
     forwarder: {
-      // The real publisher, before a local EventBridge refusing plan-event puts while `failingPuts` lasts (not the watcher's).
+      // The real publisher, before a local EventBridge that refuses plan-event puts while `failingPuts` lasts.
       publisher: (config) => {
         const real = createEventPublisher({ busName: config.eventBusName, endpoint: config.eventbridgeEndpoint });
         return {
