@@ -3,17 +3,11 @@
  * rules from the gateway's dry run), any market order sent as a protected limit, a one-line summary a person can
  * read, and the confirmationId. Nothing is sent to the broker by a preview.
  */
+import { checkLimits as overLimits, type LimitedOrder } from '../functions/base/schemas/assistant-limits.js';
+import type { AssistantLimits } from '../functions/base/schemas/assistants.js';
 import type { GatewayPort, GatewayRequest } from './port.js';
 
-/** The assistant's caps, set by the trader; an order over one is refused at its preview. */
-export interface AssistantLimits {
-  /** The most quantity of one order (each leg of an OCO). */
-  maxQty?: number;
-  /** The most value (quantity x price, or trigger when the price is 0) of one order. */
-  maxValue?: number;
-  /** The exchanges the assistant may trade on. */
-  exchanges?: readonly string[];
-}
+export type { AssistantLimits };
 
 type Fields = Record<string, unknown>;
 const str = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
@@ -66,13 +60,16 @@ export const summarize = (request: GatewayRequest): string => {
   }
 };
 
-/** The orders a request would place or change, for the limits: each with exchange, quantity and value. */
-const ordersOf = (request: GatewayRequest): { exch: string; qty: number; price: number; what: string }[] => {
+/** The orders a request would place or change, for the limits: each as the limits read it, and named. */
+const ordersOf = (request: GatewayRequest): (LimitedOrder & { what: string })[] => {
   const b = request.body ?? {};
-  const one = (o: Fields, exch: unknown, trigger: unknown, what: string) => {
-    const prc = Number(o.prc ?? 0);
-    return { exch: str(exch), qty: Number(o.qty ?? 0), price: prc > 0 ? prc : Number(trigger ?? 0), what };
-  };
+  const one = (o: Fields, exch: unknown, trigger: unknown, what: string) => ({
+    exch: str(exch),
+    qty: str(o.qty),
+    prc: str(o.prc),
+    d: str(trigger),
+    what,
+  });
   switch (request.operation) {
     case 'PlaceGTTOrder':
     case 'ModifyGTTOrder':
@@ -92,35 +89,27 @@ const ordersOf = (request: GatewayRequest): { exch: string; qty: number; price: 
   }
 };
 
-/** The limits checked (each a line) and the first one broken, if any. */
+/** The assistant's limits as the preview says it checked them, one line each. */
+const limitLines = (limits: AssistantLimits): string[] => [
+  ...(limits.exchanges ? [`exchange among ${limits.exchanges.join(', ')}`] : []),
+  ...(limits.maxQtyPerOrder !== undefined ? [`quantity at most ${limits.maxQtyPerOrder} per order`] : []),
+  ...(limits.maxValuePerOrder !== undefined ? [`value at most ${limits.maxValuePerOrder} per order`] : []),
+];
+
+/**
+ * The limits checked and the first order (or OCO leg) over one, if any, in the registry's words
+ * (functions/base/schemas/assistant-limits.ts). The day's order count is not kept here: `ordersToday` is 0.
+ */
 export const checkLimits = (
   request: GatewayRequest,
   limits: AssistantLimits = {},
 ): { checked: string[]; refused?: string } => {
-  const checked: string[] = [];
-  for (const o of ordersOf(request)) {
-    if (limits.exchanges) {
-      checked.push(`exchange ${o.exch} among ${limits.exchanges.join(', ')}`);
-      if (!limits.exchanges.includes(o.exch))
-        return {
-          checked,
-          refused: `${o.what} is on ${o.exch}; this assistant may trade only on ${limits.exchanges.join(', ')}`,
-        };
-    }
-    if (limits.maxQty !== undefined) {
-      checked.push(`quantity ${o.qty} at most ${limits.maxQty}`);
-      if (o.qty > limits.maxQty)
-        return { checked, refused: `${o.what} has quantity ${o.qty}, over this assistant's cap of ${limits.maxQty}` };
-    }
-    if (limits.maxValue !== undefined) {
-      const value = o.qty * o.price;
-      checked.push(`value ${value} at most ${limits.maxValue}`);
-      if (value > limits.maxValue)
-        return {
-          checked,
-          refused: `${o.what} is worth ${value}, over this assistant's cap of ${limits.maxValue} per order`,
-        };
-    }
+  const orders = ordersOf(request);
+  if (orders.length === 0) return { checked: [] };
+  const checked = limitLines(limits);
+  for (const { what, ...order } of orders) {
+    const reason = overLimits(limits, order);
+    if (reason) return { checked, refused: `${what}: ${reason}` };
   }
   return { checked };
 };

@@ -13,9 +13,9 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { DEFAULT_URL } from '../client/cli/global-flags.js';
 import { createGttClient } from '../client/client.js';
 import { loadProfile } from '../client/profiles.js';
+import { assistantLimits } from '../functions/base/schemas/assistants.js';
 import { MemoryConfirmationStore } from './confirmations.js';
 import { clientPort } from './port.js';
-import type { AssistantLimits } from './preview.js';
 import { createMcpServer } from './server.js';
 
 const USAGE =
@@ -64,11 +64,13 @@ const main = async () => {
   ).replace(/\/+$/, '');
   const region = values.region || (typeof profile === 'object' ? profile.region : undefined);
   const client = createGttClient({ baseUrl, ...(region ? { region } : {}) });
-  const limits: AssistantLimits = {
-    ...(values['max-qty'] ? { maxQty: positive('max-qty', values['max-qty']) } : {}),
-    ...(values['max-value'] ? { maxValue: positive('max-value', values['max-value']) } : {}),
+  // The limits an assistant token carries (POST /assistants), checked by the same schema.
+  const parsed = assistantLimits.safeParse({
+    ...(values['max-qty'] ? { maxQtyPerOrder: positive('max-qty', values['max-qty']) } : {}),
+    ...(values['max-value'] ? { maxValuePerOrder: positive('max-value', values['max-value']) } : {}),
     ...(values.exchanges ? { exchanges: values.exchanges.split(',').map((e) => e.trim().toUpperCase()) } : {}),
-  };
+  });
+  const limits = parsed.success ? parsed.data : fail(parsed.error.issues.map((i) => i.message).join('; '));
   const ttl = positive('confirmation-ttl-ms', values['confirmation-ttl-ms']);
   const server = createMcpServer(clientPort(client), {
     scopes: values['read-only'] ? ['read'] : ['read', 'trade'],

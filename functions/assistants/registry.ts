@@ -11,7 +11,7 @@ import type { Assistant, AssistantLimits, AssistantScope } from '../base/schemas
 import { AssistantStore } from './store.js';
 import { isTokenShaped, tokenHash } from './tokens.js';
 
-export { checkLimits, type LimitedOrder } from './limits.js';
+export { checkLimits, type LimitedOrder } from '../base/schemas/assistant-limits.js';
 
 /** Who is calling: what the MCP function needs of the assistant, never its token or the token's hash. */
 export interface AssistantIdentity {

@@ -163,7 +163,7 @@ describe('the same server in this process, with a clock of its own', () => {
     const server = createMcpServer(clientPort(createGttClient({ baseUrl })), {
       scopes: ['read', 'trade'],
       confirmations: new MemoryConfirmationStore(),
-      limits: { maxQty: 5 },
+      limits: { maxQtyPerOrder: 5 },
       now: () => clock,
     });
     const [a, b] = InMemoryTransport.createLinkedPair();
@@ -196,7 +196,7 @@ describe('the same server in this process, with a clock of its own', () => {
     const over = await call(client, 'place_gtt', { ...PLACE, qty: 6 });
     expect(over.structuredContent).toMatchObject({
       refused: true,
-      reason: "the order has quantity 6, over this assistant's cap of 5",
+      reason: "the order: quantity 6 is over this assistant's most per order (5)",
     });
     expect(await pending()).toHaveLength(before.length);
   }, 60_000);

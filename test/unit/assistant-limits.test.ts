@@ -1,10 +1,10 @@
 /**
- * checkLimits (functions/assistants/limits.ts): an order held to an assistant's limits, each limit on its own and at
+ * checkLimits (functions/base/schemas/assistant-limits.ts): an order held to an assistant's limits, each limit on its own and at
  * its edge, with a reason a person can read; what cannot be reckoned is refused, never waved through.
  */
 import { describe, expect, it } from 'vitest';
 
-import { checkLimits } from '../../functions/assistants/limits.js';
+import { checkLimits } from '../../functions/base/schemas/assistant-limits.js';
 
 const LIMITS = { maxQtyPerOrder: 10, maxValuePerOrder: 50_000, maxOrdersPerDay: 3, exchanges: ['NSE' as const] };
 const ORDER = { exch: 'NSE', qty: '10', prc: '1500', d: '1510' };

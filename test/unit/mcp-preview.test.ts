@@ -64,31 +64,40 @@ describe('summarize', () => {
 describe('checkLimits', () => {
   it('passes an order within every cap and says what it checked', () => {
     expect(
-      checkLimits({ operation: 'PlaceGTTOrder', body: GTT }, { maxQty: 10, maxValue: 15_000, exchanges: ['NSE'] }),
-    ).toEqual({ checked: ['exchange NSE among NSE', 'quantity 10 at most 10', 'value 15000 at most 15000'] });
+      checkLimits(
+        { operation: 'PlaceGTTOrder', body: GTT },
+        { maxQtyPerOrder: 10, maxValuePerOrder: 15_000, exchanges: ['NSE'] },
+      ),
+    ).toEqual({
+      checked: ['exchange among NSE', 'quantity at most 10 per order', 'value at most 15000 per order'],
+    });
   });
 
   it('refuses the quantity, the value (the trigger when priced at market) and the exchange, with the reason', () => {
-    expect(checkLimits({ operation: 'PlaceGTTOrder', body: GTT }, { maxQty: 9 }).refused).toBe(
-      "the order has quantity 10, over this assistant's cap of 9",
+    expect(checkLimits({ operation: 'PlaceGTTOrder', body: GTT }, { maxQtyPerOrder: 9 }).refused).toBe(
+      "the order: quantity 10 is over this assistant's most per order (9)",
     );
     expect(
-      checkLimits({ operation: 'PlaceGTTOrder', body: { ...GTT, prctyp: 'MKT', prc: undefined } }, { maxValue: 14_000 })
-        .refused,
-    ).toBe("the order is worth 14900, over this assistant's cap of 14000 per order");
+      checkLimits(
+        { operation: 'PlaceGTTOrder', body: { ...GTT, prctyp: 'MKT', prc: undefined } },
+        { maxValuePerOrder: 14_000 },
+      ).refused,
+    ).toMatch(/^the order: value ₹14,900 \(quantity 10 × 1490\) is over this assistant's most per order/);
     expect(
       checkLimits({ operation: 'PlaceGTTOrder', body: { ...GTT, exch: 'BSE' } }, { exchanges: ['NSE'] }).refused,
-    ).toBe('the order is on BSE; this assistant may trade only on NSE');
+    ).toBe("the order: exchange BSE is not one of this assistant's (NSE)");
   });
 
   it("checks each leg of an OCO and a plan's order; a cancel has nothing to check", () => {
-    expect(checkLimits({ operation: 'PlaceOCOOrder', body: OCO }, { maxValue: 15_000 }).refused).toBe(
-      "the target leg is worth 16000, over this assistant's cap of 15000 per order",
+    expect(checkLimits({ operation: 'PlaceOCOOrder', body: OCO }, { maxValuePerOrder: 15_000 }).refused).toMatch(
+      /^the target leg: value ₹16,000 /,
     );
     expect(
-      checkLimits({ operation: 'CreatePlan', body: { kind: 'bracket', entry: GTT } }, { maxQty: 1 }).refused,
-    ).toContain("the plan's order has quantity 10");
-    expect(checkLimits({ operation: 'CancelGTTOrder', path: { alId: '1' } }, { maxQty: 1 })).toEqual({ checked: [] });
+      checkLimits({ operation: 'CreatePlan', body: { kind: 'bracket', entry: GTT } }, { maxQtyPerOrder: 1 }).refused,
+    ).toContain("the plan's order: quantity 10");
+    expect(checkLimits({ operation: 'CancelGTTOrder', path: { alId: '1' } }, { maxQtyPerOrder: 1 })).toEqual({
+      checked: [],
+    });
   });
 });
 

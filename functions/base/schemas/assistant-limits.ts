@@ -1,9 +1,9 @@
 /**
- * An order held to an assistant's limits (docs/assistants.md, "Assistant tokens"): pure, so the remote MCP function
- * checks a preview and its confirm the same way. The reason is a sentence a person (and the assistant) can read;
+ * An order held to an assistant's limits (docs/assistants.md, "Assistant tokens"): pure, so the MCP server's preview
+ * (mcp/preview.ts) and the assistants' registry check an order the same way. The reason is a sentence a person (and the assistant) can read;
  * undefined: within every limit. An OCO is checked leg by leg, each leg as an order.
  */
-import type { AssistantLimits } from '../base/schemas/assistants.js';
+import type { AssistantLimits } from './assistants.js';
 
 /** The fields of an order the limits read, in the gateway's own names (a GTT's body, or one OCO leg's). */
 export interface LimitedOrder {
