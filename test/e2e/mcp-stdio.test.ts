@@ -20,6 +20,7 @@ import { createMcpServer } from '../../mcp/server.js';
 import { WRITE_TOOL_NAMES } from '../../mcp/write-tools.js';
 import { emulatorControl } from '../support/emulator-control.js';
 import { type Started, startNpmStart } from '../support/processes.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 let started: Started;
 let baseUrl: string;
@@ -27,18 +28,8 @@ let emulator: ReturnType<typeof emulatorControl>;
 let uid: string;
 const clients: Client[] = [];
 
-const PLACE = {
-  exch: 'NSE',
-  tsym: 'INFY-EQ',
-  qty: 1,
-  prc: '1500',
-  prd: 'C',
-  trantype: 'B',
-  prctyp: 'LMT',
-  ret: 'DAY',
-  ai_t: 'LTP_B_O',
-  d: '1490',
-};
+/** The tests' sample GTT, on INFY-EQ. */
+const PLACE = { ...SAMPLE_ORDER, tsym: 'INFY-EQ' };
 
 const stdioClient = async (extra: string[] = []): Promise<Client> => {
   const client = new Client({ name: 'mcp-stdio-test', version: '1.0.0' });

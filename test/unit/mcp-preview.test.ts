@@ -8,19 +8,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 import { checkLimits, summarize } from '../../mcp/preview.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
 
-const GTT = {
-  exch: 'NSE',
-  tsym: 'INFY-EQ',
-  qty: 10,
-  prc: '1500',
-  prd: 'C',
-  trantype: 'B',
-  prctyp: 'LMT',
-  ret: 'DAY',
-  ai_t: 'LTP_B_O',
-  d: '1490',
-};
+/** The tests' sample GTT, 10 INFY-EQ. */
+const GTT = { ...SAMPLE_ORDER, tsym: 'INFY-EQ', qty: 10 };
 const leg = (trigger: string, prctyp: string, prc?: string) => ({
   trigger,
   order: { trantype: 'S', prctyp, qty: 10, prd: 'C', ...(prc ? { prc } : {}) },
