@@ -11,7 +11,7 @@ import type { Context } from 'aws-lambda';
 import type { FunctionDefinition, FunctionEntry } from '../functions/base/definition/types.js';
 import type { GatewaySettings } from '../functions/base/runtime/config.js';
 import { environmentOf, type EnvKey, type EnvValues } from '../functions/base/runtime/env.js';
-import { functionEnvironment, LOCAL_ENDPOINT_KEYS } from '../functions/base/runtime/env-given.js';
+import { functionEnvironment, LOCAL_ONLY_KEYS } from '../functions/base/runtime/env-given.js';
 import { createLogger, type GatewayLogger } from '../functions/base/runtime/logger.js';
 import type { LocalHandler } from './http-api.js';
 import { lambdaContext } from './lambda-context.js';
@@ -35,7 +35,7 @@ export const ownFunctionLogger = (name: string): { logger: GatewayLogger; begin:
 };
 
 /** What every function gets here beside what a deployment gives it: the local endpoints and the secret's cache. */
-const LOCAL_KEYS: readonly EnvKey[] = [...LOCAL_ENDPOINT_KEYS, 'secretMaxAgeSeconds'];
+const LOCAL_KEYS: readonly EnvKey[] = [...LOCAL_ONLY_KEYS, 'secretMaxAgeSeconds'];
 
 export interface LocalEnvironment {
   /** Every value of this machine, by catalogue key (the stack's resources in AWS). */

@@ -176,6 +176,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       // A broker that states its own order rate (its preset) sets the default; the deployment's setting wins.
       orderRatePerSecond: broker.rateLimits?.perSecond,
       orderRatePerMinute: broker.rateLimits?.perMinute,
+      mcpOpenOnLoopback: options.mcpOpen === true ? true : undefined,
     },
     ...(options.settings ? { settings: options.settings } : {}),
     ...(options.overrides ? { overrides: options.overrides } : {}),

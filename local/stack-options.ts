@@ -20,6 +20,11 @@ export interface LocalStackOptions {
   echoOAuthState?: boolean;
   /** The emulator takes orders for any symbol (default: only its shipped list, emulator/state/symbols.ts). */
   acceptAnySymbol?: boolean;
+  /**
+   * `/mcp` answers token-less callers over loopback, as an assistant with every scope and no limits (the MCP
+   * conformance suite sends no headers; a first try without an assistant). Never possible deployed.
+   */
+  mcpOpen?: boolean;
   /** The dialect the emulator's GTT replies are in (emulator/wire/dialect.ts); default `noren`. */
   dialect?: EmulatorDialect;
   apiPort?: number;

@@ -29,7 +29,8 @@ const { describeGuardrails, guardrailsInForce } = await import('../functions/ord
 const usage = `usage: [NOTIFY_WEBHOOK_URL=<url> [NOTIFY_FORMAT=raw|slack|telegram] [NOTIFY_TELEGRAM_CHAT_ID=<id>] [NOTIFY_ON=<detail-types>|all]] npm start -- [--port N] [--emulator-port N] [--token T] [--watch-interval SECONDS (0: off; default 5)]
     [--dead-letters FILE] [--broker emulator|${PRESET_NAMES.filter((n) => n !== 'custom').join('|')}] [--session-renewal totp|off] [--echo-oauth-state]
     [--any-symbol (the emulator takes any symbol; default: its shipped list, as a broker lists its own)]
-    [--dialect noren|2021|flattrade (the dialect of the emulator's GTT replies; default noren)]`;
+    [--dialect noren|2021|flattrade (the dialect of the emulator's GTT replies; default noren)]
+    [--mcp-open (/mcp answers callers on this machine without an assistant token: every tool, no limits)]`;
 
 const parsePort = (value: string | undefined, fallback: number, flag: string): number => {
   if (value === undefined) return fallback;
@@ -53,6 +54,7 @@ try {
       'session-renewal': { type: 'string' },
       'echo-oauth-state': { type: 'boolean' },
       'any-symbol': { type: 'boolean' },
+      'mcp-open': { type: 'boolean' },
       dialect: { type: 'string' },
       'dead-letters': { type: 'string' },
       help: { type: 'boolean' },
@@ -144,6 +146,7 @@ const stack = await startLocalStack({
   sessionRenewal: renewal === 'totp',
   echoOAuthState: args['echo-oauth-state'] ?? false,
   acceptAnySymbol: args['any-symbol'] ?? false,
+  mcpOpen: args['mcp-open'] ?? false,
   dialect,
   settings,
   apiPort: parsePort(args.port, 3000, '--port'),

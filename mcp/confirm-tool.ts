@@ -8,11 +8,12 @@ import * as z from 'zod';
 
 import { OPERATION_INFO, type OperationInfo } from '../client/generated/operations.js';
 import { refusal } from './confirmations.js';
+import { PLACING_OPERATIONS } from './preview.js';
 import { DATA_NOTE, failed, ok, outputSchema, refused } from './results.js';
 import type { ServerContext } from './server.js';
 
 export const registerConfirmTool = (server: McpServer, context: ServerContext): void => {
-  const { port, confirmations, now } = context;
+  const { port, confirmations, now, assistant, quota } = context;
   server.registerTool(
     'confirm',
     {
@@ -44,6 +45,25 @@ export const registerConfirmTool = (server: McpServer, context: ServerContext): 
       if (reason || taken.state === 'unknown' || taken.state === 'expired')
         return refused(reason ?? 'not confirmable', { confirmationId });
       const { confirmation } = taken;
+      if (assistant !== undefined && confirmation.assistant !== assistant)
+        return refused(
+          'This confirmationId was issued to another assistant: nothing was sent; preview the change yourself.',
+          {
+            confirmationId,
+          },
+        );
+      // The day's orders are counted at the first confirm of a placing request; a repeated confirm replays it.
+      if (quota && taken.state === 'first' && PLACING_OPERATIONS.includes(confirmation.request.operation)) {
+        const count = await quota.take();
+        if (count === undefined) {
+          // Spent: expired at once, so a repeated confirm cannot send it uncounted (it answers "expired").
+          await confirmations.put({ ...confirmation, expiresAt: 0 });
+          return refused(
+            `This assistant has placed its most orders for today (${context.limits?.maxOrdersPerDay ?? 'its limit'}): nothing was sent; more tomorrow (India time), or the trader raises its maxOrdersPerDay.`,
+            { confirmationId },
+          );
+        }
+      }
       const info: OperationInfo = OPERATION_INFO[confirmation.request.operation];
       const takesKey = info.idempotencyKey !== undefined;
       try {

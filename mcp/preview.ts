@@ -89,26 +89,35 @@ const ordersOf = (request: GatewayRequest): (LimitedOrder & { what: string })[] 
   }
 };
 
+/** The operations that place a new order (a plan places its entry): each counts once against the orders per day. */
+export const PLACING_OPERATIONS: readonly string[] = ['PlaceGTTOrder', 'PlaceOCOOrder', 'CreatePlan'];
+
 /** The assistant's limits as the preview says it checked them, one line each. */
-const limitLines = (limits: AssistantLimits): string[] => [
+const limitLines = (limits: AssistantLimits, counted: boolean, ordersToday: number): string[] => [
   ...(limits.exchanges ? [`exchange among ${limits.exchanges.join(', ')}`] : []),
   ...(limits.maxQtyPerOrder !== undefined ? [`quantity at most ${limits.maxQtyPerOrder} per order`] : []),
   ...(limits.maxValuePerOrder !== undefined ? [`value at most ${limits.maxValuePerOrder} per order`] : []),
+  ...(counted && limits.maxOrdersPerDay !== undefined
+    ? [`orders today: ${ordersToday} of at most ${limits.maxOrdersPerDay}`]
+    : []),
 ];
 
 /**
  * The limits checked and the first order (or OCO leg) over one, if any, in the registry's words
- * (functions/base/schemas/assistant-limits.ts). The day's order count is not kept here: `ordersToday` is 0.
+ * (functions/base/schemas/assistant-limits.ts). `ordersToday`: the assistant's day counter where the server keeps one
+ * (the remote server; 0 over stdio); only a request that places a new order is held to the orders per day.
  */
 export const checkLimits = (
   request: GatewayRequest,
   limits: AssistantLimits = {},
+  ordersToday = 0,
 ): { checked: string[]; refused?: string } => {
   const orders = ordersOf(request);
   if (orders.length === 0) return { checked: [] };
-  const checked = limitLines(limits);
+  const counted = PLACING_OPERATIONS.includes(request.operation);
+  const checked = limitLines(limits, counted, ordersToday);
   for (const { what, ...order } of orders) {
-    const reason = overLimits(limits, order);
+    const reason = overLimits(limits, order, counted ? ordersToday : 0);
     if (reason) return { checked, refused: `${what}: ${reason}` };
   }
   return { checked };
@@ -131,8 +140,9 @@ export const buildPreview = async (
   request: GatewayRequest,
   hasDryRun: boolean,
   limits?: AssistantLimits,
+  ordersToday = 0,
 ): Promise<Preview | { refused: string; rulesChecked: string[] }> => {
-  const { checked, refused } = checkLimits(request, limits);
+  const { checked, refused } = checkLimits(request, limits, ordersToday);
   if (refused) return { refused, rulesChecked: checked };
   const rulesChecked = [...checked];
   let dryRun: Record<string, unknown> | undefined;

@@ -14,13 +14,23 @@ import { registerWriteTools } from './write-tools.js';
 
 export type Scope = 'read' | 'trade';
 
+/** The assistant's orders per day, where the server keeps them (the remote server: the registry's day counter). */
+export interface OrderQuota {
+  /** The orders placed today (India day), read for the preview's check. */
+  ordersToday(): Promise<number>;
+  /** Counts one more at a first confirm of a placing request: the day's count, or undefined at the limit. */
+  take(): Promise<number | undefined>;
+}
+
 export interface ServerOptions {
   /** `read`: the read tools only (write tools are not listed, and calling one by name is refused); `trade`: all. */
   scopes: readonly Scope[];
   limits?: AssistantLimits;
   confirmations: ConfirmationStore;
-  /** The assistant's name, kept with each confirmation. */
+  /** The assistant's name or id, kept with each confirmation: a confirm by another assistant is refused. */
   assistant?: string;
+  /** Absent: no orders-per-day limit is kept (stdio). */
+  quota?: OrderQuota;
   /** How long a preview may be confirmed (ms); default two minutes. */
   confirmationTtlMs?: number;
   /** The clock (epoch ms); default Date.now. */
@@ -35,6 +45,7 @@ export interface ServerContext {
   now: () => number;
   ttlMs: number;
   assistant: string | undefined;
+  quota: OrderQuota | undefined;
 }
 
 export const SERVER_INFO = { name: 'gtt-gateway', version: '0.2.0' };
@@ -53,6 +64,7 @@ export const createMcpServer = (port: GatewayPort, options: ServerOptions): McpS
       now: options.now ?? Date.now,
       ttlMs: options.confirmationTtlMs ?? CONFIRMATION_TTL_MS,
       assistant: options.assistant,
+      quota: options.quota,
     };
     registerWriteTools(server, context);
     registerConfirmTool(server, context);

@@ -17,7 +17,7 @@ import {
 } from '../functions/base/schemas/fields.js';
 import { newConfirmation, requestHash } from './confirmations.js';
 import type { GatewayRequest } from './port.js';
-import { buildPreview } from './preview.js';
+import { buildPreview, PLACING_OPERATIONS } from './preview.js';
 import { attempt, DATA_NOTE, failed, ok, outputSchema, refused } from './results.js';
 import type { ServerContext } from './server.js';
 
@@ -196,7 +196,7 @@ const previewOutput = outputSchema({
 });
 
 export const registerWriteTools = (server: McpServer, context: ServerContext): void => {
-  const { port, confirmations, limits, now, ttlMs, assistant } = context;
+  const { port, confirmations, limits, now, ttlMs, assistant, quota } = context;
   for (const tool of WRITES)
     server.registerTool(
       tool.name,
@@ -211,7 +211,8 @@ export const registerWriteTools = (server: McpServer, context: ServerContext): v
         const request = tool.request(args);
         let preview;
         try {
-          preview = await buildPreview(port, request, OPERATION_INFO[request.operation].dryRun, limits);
+          const ordersToday = quota && PLACING_OPERATIONS.includes(request.operation) ? await quota.ordersToday() : 0;
+          preview = await buildPreview(port, request, OPERATION_INFO[request.operation].dryRun, limits, ordersToday);
         } catch (error) {
           return failed(error);
         }

@@ -6,6 +6,7 @@
  * derived from this list. A new function is its code and its definition in its room, listed here (CONTRIBUTING.md).
  */
 import { ASSISTANTS } from '../assistants/definition.js';
+import { MCP_SERVER } from '../mcp/definition.js';
 import type { AnyOperation } from '../base/contract/operation.js';
 import type { FunctionDefinition, FunctionEntry, Route, Schedule } from '../base/definition/types.js';
 import { KILL_SWITCH } from '../controls/definition.js';
@@ -38,6 +39,7 @@ export const FUNCTIONS: readonly FunctionDefinition[] = [
   SIGNAL_WEBHOOK,
   SIGNAL_WORKER,
   ASSISTANTS,
+  MCP_SERVER,
   GTT_WATCHER,
   EVENT_FORWARDER,
   NOTIFY_FORMATTER,

@@ -208,11 +208,13 @@ const repeatText = (route: Route): string =>
     ? "No IAM auth: the broker's login page sends the trader's browser here."
     : route.auth === 'token'
       ? "No IAM auth: the token in the path is the secret (a strategy's webhookUrl); the same alert twice is acted on once."
-      : !route.retrySafe
-        ? 'Not retried automatically: it changes state.'
-        : route.kind === 'read'
-          ? 'Safe to retry.'
-          : 'Safe to repeat: a repeat does nothing twice.';
+      : route.auth === 'bearer'
+        ? "No IAM auth: an assistant's bearer token (POST /assistants) is the secret; a write acts only on a confirm of its preview."
+        : !route.retrySafe
+          ? 'Not retried automatically: it changes state.'
+          : route.kind === 'read'
+            ? 'Safe to retry.'
+            : 'Safe to repeat: a repeat does nothing twice.';
 
 /** A route of a function of its own (plans, the kill switch, the events history, the session functions). */
 const ownRoutePath = (fn: FunctionEntry, route: Route): JsonObject => ({
@@ -251,18 +253,23 @@ const ownRoutePath = (fn: FunctionEntry, route: Route): JsonObject => ({
           content: { 'application/json': { schema: schemaOf(route.bodySchema, 'input'), example: route.example.body } },
         },
       }
-    : route.auth === 'token'
+    : route.auth === 'bearer'
       ? {
-          // The alert as its source sends it (docs/signals.md): JSON, or JSON in text/plain (TradingView).
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': { schema: {}, example: route.example.body },
-              'text/plain': { schema: { type: 'string' } },
-            },
-          },
+          // One JSON-RPC message of the Model Context Protocol (docs/assistants.md).
+          requestBody: { required: true, content: { 'application/json': { schema: {}, example: route.example.body } } },
         }
-      : {}),
+      : route.auth === 'token'
+        ? {
+            // The alert as its source sends it (docs/signals.md): JSON, or JSON in text/plain (TradingView).
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': { schema: {}, example: route.example.body },
+                'text/plain': { schema: { type: 'string' } },
+              },
+            },
+          }
+        : {}),
   responses: {
     [String(route.successStatus)]: {
       description: route.summary,
@@ -270,7 +277,7 @@ const ownRoutePath = (fn: FunctionEntry, route: Route): JsonObject => ({
     },
     ...errorResponses(),
   },
-  security: route.auth === 'iam' ? [{ sigv4: [] }] : [],
+  security: route.auth === 'iam' ? [{ sigv4: [] }] : route.auth === 'bearer' ? [{ assistantToken: [] }] : [],
 });
 
 /** The document of `functions`' routes (default: the manifest's). */
@@ -302,6 +309,11 @@ export const buildOpenApiDocument = (
           name: 'Authorization',
           in: 'header',
           description: 'AWS SigV4 (API Gateway IAM authorisation)',
+        },
+        assistantToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: "An assistant's token (gtta_…, from POST /assistants): the remote MCP server only",
         },
       },
     },

@@ -17,7 +17,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 
 import { ORDER_ROUTE_THROTTLE } from '../../functions/base/definition/routes.js';
-import type { Route } from '../../functions/manifest/index.js';
+import { type FunctionDefinition, type Route, routesOf } from '../../functions/manifest/index.js';
 
 /** Brokers of this API family accept 10 orders a second per user; order routes stay below that (the manifest's). */
 export { ORDER_ROUTE_THROTTLE };
@@ -77,6 +77,15 @@ export const addRoute = (gateway: GatewayApi, route: Route, integrationId: strin
       },
     ]);
   }
+  if (route.auth === 'bearer') {
+    NagSuppressions.addResourceSuppressions(httpRoute!, [
+      {
+        id: 'AwsSolutions-APIG4',
+        reason:
+          "The remote MCP server: assistants' MCP clients cannot sign with SigV4. Each request carries an assistant's bearer token (256 bits, stored only as its SHA-256, compared in constant time, rotatable and deletable over IAM); the token's scopes and limits decide the tools, every write is previewed then confirmed once, and the function reaches the broker only through the API's IAM routes with its own role. Throttled at the stage.",
+      },
+    ]);
+  }
   if (route.auth === 'none') {
     NagSuppressions.addResourceSuppressions(httpRoute!, [
       {
@@ -93,6 +102,22 @@ export const addRoute = (gateway: GatewayApi, route: Route, integrationId: strin
     };
   }
 };
+
+/**
+ * The execute-api ARNs (stage `$default`) of the IAM-signed routes of these operations: what a function that calls
+ * the API with its own role may invoke (`api:invoke`). An operation that is not a signed route of the manifest fails
+ * the synth.
+ */
+export const signedRouteArns = (
+  api: HttpApi,
+  functions: readonly FunctionDefinition[],
+  operationIds: readonly string[],
+): string[] =>
+  operationIds.map((id) => {
+    const found = routesOf(functions).find(({ route }) => route.operationId === id && route.auth === 'iam');
+    if (!found) throw new Error(`api:invoke: ${id} is not a signed route of the manifest`);
+    return api.arnForExecuteApi(found.route.method, found.route.path.replace(/\{\w+\}/g, '*'), '$default');
+  });
 
 /** Writes the collected per-route throttling onto the stage (the L2 stage has no RouteSettings of its own). */
 export const applyRouteSettings = (gateway: GatewayApi): void => {

@@ -8,6 +8,7 @@ import type * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { NagSuppressions } from 'cdk-nag';
 
 import type { Grant } from '../../functions/manifest/index.js';
 
@@ -102,6 +103,9 @@ export const INSTRUMENTS_REFRESH_TABLE_ACTIONS = ['dynamodb:BatchWriteItem', 'dy
 /** What the OAuth function does with its state table (functions/session/oauth-state.ts): conditional put and delete. */
 export const OAUTH_STATE_TABLE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:DeleteItem'];
 
+/** The remote MCP function: the token item and day counter (GetItem, UpdateItem), the previews (PutItem, UpdateItem). */
+export const MCP_EVENTS_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'] as const;
+
 /** The resources the grants name; a grant whose resource the stack has not made fails the synth. */
 export interface GrantResources {
   sessionSecret: secretsmanager.ISecret;
@@ -114,6 +118,8 @@ export interface GrantResources {
   eventsTable?: dynamodb.ITable;
   bus?: events.IEventBus;
   signalQueue?: sqs.IQueue;
+  /** The execute-api ARNs of the signed routes of these operations (`api:invoke`). */
+  apiRoutes?: (operationIds: readonly string[]) => string[];
 }
 
 /** A function's own form of a grant (the formatter's PutEvents of its own source only). */
@@ -146,6 +152,7 @@ export const grantAll = (
   grants: readonly Grant[],
   r: GrantResources,
   overrides: GrantOverrides = {},
+  invokes?: readonly string[],
 ): void => {
   const table = (t: dynamodb.ITable | undefined, grant: Grant, actions: readonly string[]) =>
     needed(t, grant, name).grant(role, ...actions);
@@ -229,6 +236,32 @@ export const grantAll = (
         break;
       case 'signalQueue:send':
         needed(r.signalQueue, grant, name).grantSendMessages(role);
+        break;
+      case 'eventsTable:mcp':
+        table(r.eventsTable, grant, MCP_EVENTS_TABLE_ACTIONS);
+        break;
+      case 'api:invoke':
+        if (!invokes?.length) throw new Error(`${name} has the grant api:invoke, but its definition invokes nothing`);
+        role.addToPrincipalPolicy(
+          new iam.PolicyStatement({
+            actions: ['execute-api:Invoke'],
+            resources: needed(r.apiRoutes, grant, name)(invokes),
+          }),
+        );
+        NagSuppressions.addResourceSuppressions(
+          role,
+          [
+            {
+              id: 'AwsSolutions-IAM5',
+              reason:
+                "Each route's own ARN on the $default stage: a path parameter ({alId}, {planId}) is one `*` segment, as execute-api ARNs name it; only the routes of the operations the function's definition invokes.",
+              appliesTo: [
+                { regex: '/^Resource::arn:<AWS::Partition>:execute-api:.*\\/\\$default\\/[A-Z]+\\/.*\\*.*$/g' },
+              ],
+            },
+          ],
+          true,
+        );
         break;
       case 'bus:publish':
         needed(r.bus, grant, name).grantPutEventsTo(role);

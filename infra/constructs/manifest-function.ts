@@ -92,7 +92,7 @@ export const addManifestFunction = (
     ...(wiring.network ? { network: wiring.network } : {}),
   });
   const fn = gatewayFunction.function;
-  grantAll(entry.name, gatewayFunction.role, entry.grants, wiring.resources, options.grants);
+  grantAll(entry.name, gatewayFunction.role, entry.grants, wiring.resources, options.grants, entry.invokes);
   for (const route of entry.routes) addRoute(wiring.api, route, integrationIdOf(entry, route), fn);
 
   const schedule = scheduleOf(entry);

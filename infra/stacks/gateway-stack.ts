@@ -18,7 +18,7 @@ import type { Construct } from 'constructs';
 
 import { DEPLOYMENT_SETTINGS, environmentOf } from '../../functions/base/runtime/env.js';
 import { type FunctionDefinition, FUNCTIONS, OPERATIONS } from '../../functions/manifest/index.js';
-import { addApiAlarm, addGatewayApi, applyRouteSettings } from '../constructs/api.js';
+import { addApiAlarm, signedRouteArns, addGatewayApi, applyRouteSettings } from '../constructs/api.js';
 import { AuditArchive } from '../constructs/audit.js';
 import { EGRESS_CONTEXT_KEY, type EgressSetting, resolveEgress, StaticEgress } from '../constructs/egress.js';
 import { LifecycleEvents, resolveWatcherEnabled, resolveWatcherSchedule } from '../constructs/events.js';
@@ -221,6 +221,8 @@ export class GatewayStack extends Stack {
         idempotencyTable: this.idempotencyTable,
         controlTable: this.controlTable,
         instrumentsTable: this.instrumentsTable,
+        // The remote MCP function calls the API's signed routes of its tools' operations, with its own role.
+        apiRoutes: (operationIds) => signedRouteArns(gateway.api, props.functions ?? FUNCTIONS, operationIds),
       },
       deployed: {
         totpRenewal: broker.totp,

@@ -50,6 +50,7 @@ describe('README: npm start and the curl lines', () => {
       '/gtt-orders/triggered',
       '/gtt-orders/{alId}',
       '/kill-switch',
+      '/mcp',
       '/orders',
       '/plans',
       '/plans/{planId}',

@@ -59,7 +59,9 @@ const DEPLOYMENTS: Deployment[] = [
 
 type Res = { Type: string; Properties: Record<string, unknown> };
 
-const UNSIGNED = /^(OAuthCallback GET \/session\/oauth\/callback|SignalWebhook POST \/signals\/\{id\})$/;
+/** The only routes not signed with IAM: the OAuth callback, the signal webhook and the remote MCP server. */
+const UNSIGNED =
+  /^(OAuthCallback GET \/session\/oauth\/callback|SignalWebhook POST \/signals\/\{id\}|McpServer POST \/mcp)$/;
 
 const lambdaOf = (stack: Stack, entry: FunctionEntry): string | undefined => {
   const found = stack.node

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type * as z from 'zod';
 
 import { assistantsEnv } from '../../functions/assistants/assistants.js';
+import { mcpEnv } from '../../functions/mcp/function.js';
 import type { FunctionEntry } from '../../functions/base/definition/types.js';
 import { gatewayEnv, guardrailEnv } from '../../functions/base/runtime/config.js';
 import { envSchema } from '../../functions/base/runtime/env.js';
@@ -47,6 +48,7 @@ const SCHEMAS: Readonly<Record<string, readonly z.ZodType[]>> = {
   Strategies: [strategiesEnv],
   SignalWebhook: [webhookEnv],
   Assistants: [assistantsEnv],
+  McpServer: [mcpEnv],
 };
 
 const schemasOf = (entry: FunctionEntry): readonly z.ZodType[] =>

@@ -37,8 +37,10 @@ export interface Route {
   /**
    * `iam`: SigV4 like every gateway route. `none`: the broker's login page sends a browser here. `token`: unsigned,
    * the secret is in the path (the signal webhook: TradingView and ChartInk cannot sign); the function checks it.
+   * `bearer`: unsigned, an `Authorization: Bearer` token is the secret (the remote MCP server: assistants that
+   * cannot sign); the function checks it.
    */
-  auth: 'iam' | 'none' | 'token';
+  auth: 'iam' | 'none' | 'token' | 'bearer';
   /** The query parameters it reads; any other is refused by name (request rules), except where `lenientQuery`. */
   query: readonly string[];
   /** Those of `query` that must be present (the OAuth callback's `code`). */
@@ -139,6 +141,13 @@ export type Grant =
   | 'eventsTable:signalSweep'
   /** SendMessage to the signal queue. */
   | 'signalQueue:send'
+  /**
+   * The remote MCP function: an assistant's token item (GetItem), its day's order counter (GetItem, UpdateItem) and
+   * the previews awaiting their confirm (PutItem, UpdateItem).
+   */
+  | 'eventsTable:mcp'
+  /** execute-api:Invoke on exactly the signed routes of the operations its definition's `invokes` names. */
+  | 'api:invoke'
   | 'bus:publish';
 
 /** Memory by what waits on the function (infra/constructs/gateway-function.ts MEMORY_MB: measured, docs/benchmarks.md). */
@@ -225,6 +234,8 @@ export interface FunctionEntry {
   bundle: { memory: MemoryClass; timeoutSeconds?: number; handler: HandlerSource };
   /** The operation table's entry the function carries out (the order and read functions). */
   operation?: AnyOperation;
+  /** The operations of the HTTP API it calls, signed with its own role (`api:invoke`): the remote MCP function's tools. */
+  invokes?: readonly string[];
   /** Only in some deployments: the deployment setting that decides it. */
   deployedWhen?: 'totpRenewal' | 'endOfDayLogout' | 'watcher' | 'notifyFormat';
 }

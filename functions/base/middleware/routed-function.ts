@@ -16,10 +16,15 @@ import { writeLog } from '../runtime/logger.js';
 import { functionShell } from './function-shell.js';
 import { readRoutedRequest, type RoutedRequest } from './routed-request.js';
 
-/** What a route answers: its body, and a status other than the route's `successStatus` when it must (a replay). */
+/**
+ * What a route answers: its body, and a status other than the route's `successStatus` when it must (a replay). The
+ * MCP route answers its transport's own reply: `raw` (the HTTP body as is, empty for a 202) and its `headers`.
+ */
 export interface RoutedReply {
   status?: number;
   body: unknown;
+  headers?: Record<string, string>;
+  raw?: string;
 }
 
 /** `event`: the raw event, for what a route reads of its envelope (the API's own domain name). */
@@ -47,8 +52,8 @@ export const createRoutedFunction = (entry: FunctionSurface, run: RoutedRun, opt
       return isHttpApiEvent(event)
         ? ({
             statusCode: reply.status ?? request.route.successStatus,
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify(reply.body),
+            headers: { 'content-type': 'application/json', ...reply.headers },
+            body: reply.raw ?? JSON.stringify(reply.body),
           } satisfies APIGatewayProxyStructuredResultV2)
         : reply.body;
     });

@@ -20,6 +20,12 @@ export const LOCAL_ENDPOINT_KEYS = [
   'sqsEndpoint',
 ] as const satisfies readonly EnvKey[];
 
+/**
+ * Set by `npm start` only, never by a deployment: `/mcp` answering token-less callers on loopback
+ * (`npm start --mcp-open`, for the MCP conformance suite and a first try).
+ */
+export const LOCAL_ONLY_KEYS = [...LOCAL_ENDPOINT_KEYS, 'mcpOpenOnLoopback'] as const satisfies readonly EnvKey[];
+
 /** What `deploymentSettings: true` gives a function: the deployment's settings and how the token travels. */
 export const SETTINGS_KEYS = [...DEPLOYMENT_KEYS, 'brokerAuth'] as const satisfies readonly EnvKey[];
 
@@ -83,7 +89,7 @@ export const envMismatches = (readers: readonly EnvReader[]): string[] => {
   const sharers = new Map<z.ZodType, EnvReader[]>();
   for (const reader of readers)
     for (const schema of new Set(reader.schemas)) sharers.set(schema, [...(sharers.get(schema) ?? []), reader]);
-  const local = new Set<EnvKey>(LOCAL_ENDPOINT_KEYS);
+  const local = new Set<EnvKey>(LOCAL_ONLY_KEYS);
   const problems: string[] = [];
   for (const reader of readers) {
     const read = new Set(reader.schemas.flatMap((schema) => readsOf(schema, reader.name).keys));

@@ -1,0 +1,27 @@
+/** The definition of the remote MCP function (docs/assistants.md, "The remote server"); the manifest lists it. */
+import { TOOL_OPERATIONS } from '../../mcp/operations.js';
+import type { FunctionDefinition } from '../base/definition/types.js';
+import { createMcpFunction } from './function.js';
+import { MCP_ROUTES } from './routes.js';
+
+export const MCP_SERVER: FunctionDefinition = {
+  ...MCP_ROUTES,
+  id: 'mcp-server',
+  summary: "The MCP server for assistants: an assistant's bearer token, its tools, previews confirmed once",
+  env: { keys: ['eventsTableName'], deploymentSettings: false },
+  grants: ['eventsTable:mcp', 'api:invoke'],
+  invokes: TOOL_OPERATIONS,
+  notes: {
+    home: 'stack',
+    roleDescription:
+      "gtt-gateway McpServer: its log group, assistants' token items, day counters and previews in the events table, and execute-api:Invoke on exactly its tools' signed routes",
+  },
+  alarms: {
+    errors: {
+      description: 'McpServer: function errors (the events table or the API could not be reached)',
+      threshold: 3,
+    },
+  },
+  bundle: { memory: 'standard', handler: { kind: 'factory', from: '../mcp/function.js' } },
+  create: createMcpFunction,
+};
