@@ -39,9 +39,12 @@ export const PendingOrders = ({ api, changed }: { api: Api; changed: number }): 
   const [problem, setProblem] = useState<string>();
   const [question, ask] = useConfirm();
 
-  const startEdit = async (order: PendingOrder, leg: Leg) => {
-    setProblem(undefined);
-    setNotice(undefined);
+  /** Opens the order's trigger for editing, with the order's ETag read now (`keep`: leave the message shown). */
+  const startEdit = async (order: PendingOrder, leg: Leg, keep = false) => {
+    if (!keep) {
+      setProblem(undefined);
+      setNotice(undefined);
+    }
     try {
       const read = await api.GET('/gtt-orders/{alId}', { params: { path: { alId: order.al_id } } });
       const fresh = (await ok(Promise.resolve(read))) as unknown as PendingOrder;
@@ -78,7 +81,7 @@ export const PendingOrders = ({ api, changed }: { api: Api; changed: number }): 
       else setProblem(describeError(error));
       if (error instanceof ApiError && error.status === 412) {
         const order = page.data?.orders.find((o) => o.al_id === editing.alId);
-        if (order) await startEdit(order, editing.leg);
+        if (order) await startEdit(order, editing.leg, true);
         page.reload();
       }
     }
