@@ -163,7 +163,7 @@ const SymbolChart = ({ api, exch, tsym }: { api: Api; exch: Exch; tsym: string }
     <h2 id="chart-title">${tsym} <span class="muted">${exch}</span></h2>
     <${Problem} text=${problem} />
     <p class="last" aria-live="polite">
-      Last price:
+      ${'Last price: '}
       <strong data-last-price=${quote?.lp ?? ''}
         >${quote?.lp === undefined ? 'no quote yet' : price(quote.lp, tick)}</strong
       >

@@ -20,6 +20,10 @@ const RANK: Record<Plan['state'], number> = {
 };
 const LIVE = new Set<Plan['state']>(['armed', 'entry-filled', 'exit-armed', 'unprotected']);
 
+/** `Target 1600.00 → 1600.00 (order 123)`: a leg's trigger, the price it sends, its order at the broker. */
+const legLine = (name: string, leg: { trigger: string; price: string }, tick?: string, alId?: string): string =>
+  `${name} ${price(leg.trigger, tick)} → ${price(leg.price, tick)}${alId ? ` (order ${alId})` : ''}`;
+
 export const PlansView = ({ api }: ViewProps): VNode => {
   const plans = useLoad(() => allPlans(api), []);
   const [question, ask] = useConfirm();
@@ -60,27 +64,12 @@ export const PlansView = ({ api }: ViewProps): VNode => {
             ${plan.reason ? html`<p>${plan.reason}</p>` : null}
             <ul class="legs" aria-label=${`Legs of ${plan.planId}`}>
               ${plan.alIds.entry ? html`<li>Entry order ${plan.alIds.entry}</li>` : null}
-              ${
-                plan.target
-                  ? html`<li>
-                      Target ${price(plan.target.trigger, plan.tick)} →
-                      ${price(plan.target.price, plan.tick)}${plan.alIds.exit ? ` (order ${plan.alIds.exit})` : ''}
-                    </li>`
-                  : null
-              }
-              ${
-                plan.stopLoss
-                  ? html`<li>
-                      Stop ${price(plan.stopLoss.trigger, plan.tick)} →
-                      ${price(plan.stopLoss.price, plan.tick)}${plan.alIds.stop ? ` (order ${plan.alIds.stop})` : ''}
-                    </li>`
-                  : null
-              }
+              ${plan.target ? html`<li>${legLine('Target', plan.target, plan.tick, plan.alIds.exit)}</li>` : null}
+              ${plan.stopLoss ? html`<li>${legLine('Stop', plan.stopLoss, plan.tick, plan.alIds.stop)}</li>` : null}
               ${
                 plan.trailBy
                   ? html`<li>
-                      Trailing by ${plan.trailBy}: stop ${price(plan.trigger, plan.tick)}, best
-                      ${price(plan.best, plan.tick)}
+                      ${`Trailing by ${plan.trailBy}: stop ${price(plan.trigger, plan.tick)}, best ${price(plan.best, plan.tick)}`}
                     </li>`
                   : null
               }
