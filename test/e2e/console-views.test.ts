@@ -49,6 +49,8 @@ const api = async (method: string, path: string, body?: unknown): Promise<Record
   expect(res.ok).toBe(true);
   return (await res.json()) as Record<string, unknown>;
 };
+/** The text of the element that has the focus. */
+const focused = () => page.evaluate<string | undefined>('document.activeElement?.textContent?.trim()');
 const VIEWS = ['today', 'orders', 'plans', 'signals', 'chart?exch=NSE&tsym=M%26M-EQ', 'events'];
 
 describe('npm start serves the console', () => {
@@ -89,7 +91,7 @@ describe('every view', () => {
       found[view] = await axeViolations(page);
     }
     expect(found).toEqual(Object.fromEntries(VIEWS.map((v) => [v, []])));
-  });
+  }, 60_000);
 
   it("fits a phone's width (360 px) without sideways scrolling", async () => {
     await page.close();
@@ -100,22 +102,22 @@ describe('every view', () => {
       await open(view);
       await page.locator('main h1').waitFor();
       await page.waitForLoadState('networkidle');
-      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      const width = await page.evaluate<number>('document.documentElement.scrollWidth');
       if (width > 360) wider.push(`${view}: ${width}px`);
-      if (view === 'today' || view === 'orders') await screenshot(page, `phone-${view}`);
+      if (view === 'today') await screenshot(page, 'phone-today');
     }
     expect(wider).toEqual([]);
-  });
+  }, 60_000);
 
   it('is reachable by keyboard: the skip link first, then the views, each link followed with Enter', async () => {
     await open('today');
     await page.locator('main h1').waitFor();
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to the view');
+    expect(await focused()).toBe('Skip to the view');
     const names: string[] = [];
     for (let n = 0; n < 7; n++) {
       await page.keyboard.press('Tab');
-      names.push((await page.evaluate(() => document.activeElement?.textContent?.trim())) ?? '');
+      names.push((await focused()) ?? '');
     }
     expect(names.slice(0, 6)).toEqual(['Today', 'Orders', 'Plans', 'Signals', 'Chart', 'Events']);
     await page.keyboard.press('Shift+Tab');

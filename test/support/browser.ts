@@ -59,8 +59,9 @@ const axeSource = (): string =>
 export const axeViolations = async (page: Page): Promise<string[]> => {
   await page.evaluate(axeSource());
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document) => Promise<AxeResult> } }).axe;
-    const result = await axe.run(document);
+    // In the page (this file's types have no DOM): axe, loaded just above, checks the whole document.
+    const page = globalThis as unknown as { axe: { run: (context: unknown) => Promise<AxeResult> }; document: unknown };
+    const result = await page.axe.run(page.document);
     return result.violations.map((v) => ({
       id: v.id,
       impact: v.impact,
