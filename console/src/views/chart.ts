@@ -85,7 +85,13 @@ const SymbolChart = ({ api, exch, tsym }: { api: Api; exch: Exch; tsym: string }
     const made = createChart(box.current!, {
       autoSize: true,
       layout: { attributionLogo: false },
-      timeScale: { timeVisible: true, secondsVisible: true, tickMarkFormatter: (t: Time) => istClock(t) },
+      timeScale: {
+        timeVisible: true,
+        secondsVisible: true,
+        barSpacing: 24,
+        rightOffset: 3,
+        tickMarkFormatter: (t: Time) => istClock(t),
+      },
       localization: { timeFormatter: (t: Time) => istClock(t) },
     });
     const series = made.addSeries(LineSeries, {

@@ -175,7 +175,7 @@ const legsOf = (order: PendingOrder): Leg[] =>
 const legText = (order: PendingOrder, leg: Leg): string => {
   const tick = order.ti;
   if (leg === 'trigger')
-    return `Trigger ${price(triggerOf(order, leg), tick)} (${order.ai_t === 'LTP_A_O' ? 'price rises above' : 'price falls below'}), then ${order.prctyp} ${price(order.prc, tick)}`;
+    return `Trigger ${price(triggerOf(order, leg), tick)} (${order.ai_t === 'LTP_A_O' ? 'fires when the price rises to it' : 'fires when the price falls to it'}), then ${order.prctyp} ${price(order.prc, tick)}`;
   const one = order[leg];
   return `${leg === 'target' ? 'Target' : 'Stop'} ${price(one?.trigger, tick)}, then ${one?.order.prctyp ?? ''} ${price(one?.order.prc, tick)}`;
 };
