@@ -34,7 +34,7 @@ export const chromiumPath = (): string => {
 export const launchChromium = (): Promise<Browser> =>
   chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'], timeout: 30_000 });
 
-/** A page whose console errors and uncaught exceptions are kept in `problems`. */
+/** A page whose console errors and uncaught exceptions, while it shows the console, are kept in `problems`. */
 export const watchedPage = async (
   browser: Browser,
   viewport = { width: 1200, height: 900 },
@@ -42,10 +42,14 @@ export const watchedPage = async (
   const page = await browser.newPage({ viewport });
   page.setDefaultTimeout(10_000);
   const problems: string[] = [];
+  // The console's own errors: not those of a page of another site it sends the browser to (the broker's login).
+  const onConsole = () => new URL(page.url()).pathname.startsWith('/console/');
   page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+    if (message.type() === 'error' && onConsole()) problems.push(`console: ${message.text()}`);
   });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('pageerror', (error) => {
+    if (onConsole()) problems.push(`page error: ${error.message}`);
+  });
   return { page, problems };
 };
 
