@@ -119,6 +119,36 @@ describe('the console: orders', () => {
     await eventually(() => page.locator(`li[data-al-id="${alId}"]`).count()).toBe(1);
   });
 
+  it("changes an OCO's stop in place, and the chart draws its target and stop", async () => {
+    const res = await fetch(`${stack.api.url}/gtt-orders/oco`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+      body: JSON.stringify({
+        exch: 'NSE',
+        tsym: 'M&M-EQ',
+        target: { trigger: '1600', order: { trantype: 'S', prctyp: 'LMT', prc: '1600', qty: 1, prd: 'C' } },
+        stopLoss: { trigger: '1400', order: { trantype: 'S', prctyp: 'LMT', prc: '1400', qty: 1, prd: 'C' } },
+      }),
+    });
+    const alId = ((await res.json()) as { al_id: string }).al_id;
+    await open('orders');
+    const row = page.locator(`li[data-al-id="${alId}"]`).first();
+    await eventually(() => row.locator('[data-leg="stopLoss"]').textContent()).toContain('Stop 1400.00');
+    await row.getByRole('button', { name: /Change stop trigger/ }).click();
+    await row.getByLabel('New stop trigger').fill('1410');
+    await row.getByRole('button', { name: 'Save' }).click();
+    await eventually(() => row.locator('[data-leg="stopLoss"]').textContent()).toContain('Stop 1410.00');
+    const held = (await fetch(`${stack.emulator.url}/_emulator/orders?uid=${stack.emulator.uid}`).then((r) =>
+      r.json(),
+    )) as { orders: { al_id: string; x?: string; y?: string }[] };
+    expect(held.orders.find((o) => o.al_id === alId)).toMatchObject({ x: '1600', y: '1410' });
+    await row.getByRole('link', { name: 'Chart' }).click();
+    await eventually(() => page.locator('.price-lines li').allTextContents()).toEqual([
+      `Target ${alId}: 1600.00`,
+      `Stop ${alId}: 1410.00`,
+    ]);
+  });
+
   it("shows a fired order's fate", async () => {
     const alId = await placeOverApi();
     await control.ltp('NSE', 'M&M-EQ', 1480);
