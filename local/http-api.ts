@@ -1,6 +1,7 @@
 /**
  * A local stand-in for the API Gateway HTTP API: routes from the function manifest, each request turned into a
- * payload v2 event for the function's real handler. Also serves `GET /openapi.json`, and
+ * payload v2 event for the function's real handler. Also serves `GET /openapi.json`, pages of its own (the console,
+ * local/console.ts), and
  * `POST /_invoke/<Operation>` for direct (workflow-style) invocations with a plain JSON payload.
  *
  * It drives a broker account, so a web page in a browser must not be able to use it: a request whose `Host` is not
@@ -23,6 +24,7 @@ import {
   ValidationFailedError,
 } from '../functions/base/contract/errors.js';
 import { httpErrorResponse } from '../functions/base/middleware/error-contract.js';
+import type { LocalPages } from './console.js';
 import { lambdaContext } from './lambda-context.js';
 import { listenOnLoopback } from './loopback.js';
 
@@ -45,6 +47,8 @@ export interface LocalApiOptions {
   functions: ReadonlyMap<string, LocalHandler>;
   port?: number;
   openApi?: (baseUrl: string) => unknown;
+  /** Pages the API serves itself (GET/HEAD): the console (local/console.ts). */
+  pages?: LocalPages;
 }
 
 export interface LocalApi {
@@ -234,6 +238,12 @@ export const startLocalApi = async (options: LocalApiOptions): Promise<LocalApi>
       return sendError(res, new ValidationFailedError('The request target is not a valid URL; nothing was sent.'));
     }
     const method = req.method ?? 'GET';
+    const page = options.pages?.(method, url.pathname);
+    if (page) {
+      res.writeHead(page.status, page.headers);
+      res.end(method === 'HEAD' ? undefined : page.body);
+      return;
+    }
     if (method === 'GET' && url.pathname === '/openapi.json' && options.openApi) {
       send(res, 200, options.openApi(baseUrl));
       return;

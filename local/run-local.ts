@@ -21,6 +21,7 @@ import { createPlanEngine } from '../functions/plans/runtime.js';
 import { SESSION_FUNCTIONS } from '../functions/session/definitions.js';
 import { SIGNAL_WORKER } from '../functions/signals/definitions.js';
 import { type LocalBroker, localBroker } from './broker-preset.js';
+import { localConsole } from './console.js';
 import {
   LOCAL_CONTROL_TABLE,
   LOCAL_EVENTS_TABLE,
@@ -252,6 +253,8 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     functions: handlers,
     port: options.apiPort ?? 0,
     openApi: (baseUrl) => buildOpenApiDocument(baseUrl, functions),
+    // The trader's console at /console/, built at its first request.
+    pages: localConsole(),
     routes: [
       // Every route of the function set whose function runs here.
       ...routesOf(functions)

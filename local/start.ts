@@ -218,6 +218,7 @@ console.log(
   `Guardrails              ${describeGuardrails(guardrailsInForce(rules))}  (GUARDRAIL_*; unset: the defaults; GET ${base}/session)`,
 );
 console.log(`OpenAPI                 ${base}/openapi.json`);
+console.log(`Console                 ${base}/console/  (the trader's web page; docs/console.md)`);
 if (Object.keys(settings).length) console.log(`Settings                ${JSON.stringify(settings)}`);
 console.log('');
 console.log('Routes:');

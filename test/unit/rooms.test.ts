@@ -118,3 +118,38 @@ describe('rooms of functions/', () => {
         for (const name of names) expect(statSync(join(FUNCTIONS, feature, name)).isFile()).toBe(true);
   });
 });
+
+/**
+ * The console (console/): a page in the browser. Its source imports its own files, the client's (the generated
+ * types, and helpers with no Node built-in) and the base's schemas, never the functions' insides; and no Node
+ * built-in, nor a package the page does not ship.
+ */
+describe('the room of console/', () => {
+  const CONSOLE_SOURCE = join(ROOT, 'console', 'src');
+  const MAY_REACH = ['console', 'client', 'functions/base/schemas'];
+  const PACKAGES = ['preact', 'preact/hooks', 'htm/preact', 'lightweight-charts', 'openapi-fetch'];
+  const specifiers = (file: string): string[] =>
+    [...readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map((m) => m[1]!);
+
+  it('imports console/, client/ and base/schemas only, and of packages only those the page ships', () => {
+    const refused: string[] = [];
+    const files = walk(CONSOLE_SOURCE).filter((path) => path.endsWith('.ts'));
+    expect(files.length).toBeGreaterThan(5);
+    for (const file of files) {
+      for (const spec of specifiers(file)) {
+        const shown = `${relative(ROOT, file)} -> ${spec}`;
+        if (!spec.startsWith('.')) {
+          if (!PACKAGES.includes(spec)) refused.push(shown);
+          continue;
+        }
+        const target = relative(ROOT, resolve(dirname(file), spec));
+        if (!MAY_REACH.some((room) => target.startsWith(`${room}/`))) refused.push(shown);
+        // A client file the page takes must run in a browser too.
+        else if (target.startsWith('client/') && !target.startsWith('client/generated/'))
+          for (const inner of specifiers(join(ROOT, target.replace(/\.js$/, '.ts'))))
+            if (inner.startsWith('node:')) refused.push(`${shown} (which imports ${inner})`);
+      }
+    }
+    expect(refused).toEqual([]);
+  });
+});

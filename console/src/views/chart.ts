@@ -1,0 +1,190 @@
+/**
+ * Chart: a symbol's last price, polled from `GET /quotes` every few seconds, drawn with lightweight-charts, with a
+ * labelled price line for every pending trigger, target and stop of that symbol. The same lines are listed under the
+ * chart (a canvas says nothing to a screen reader), read back from the chart's own series.
+ */
+import { html } from 'htm/preact';
+import {
+  type AutoscaleInfo,
+  createChart,
+  type IChartApi,
+  type ISeriesApi,
+  LineSeries,
+  LineStyle,
+  type Time,
+  type UTCTimestamp,
+} from 'lightweight-charts';
+import { useEffect, useRef, useState } from 'preact/hooks';
+
+import { type Api, describeError, ok } from '../api.js';
+import type { ViewProps } from '../app.js';
+import { istTime, price, tickDecimals } from '../format.js';
+import { type Exch, EXCHANGES, pendingOrders, type Quote, triggersOf } from '../reads.js';
+import { Problem, type VNode } from '../ui.js';
+
+const POLL_MS = 2_000;
+
+interface Line {
+  label: string;
+  price: string;
+}
+
+export const ChartView = ({ api, query }: ViewProps): VNode => {
+  const exch = (EXCHANGES as readonly string[]).includes(query.get('exch') ?? '') ? (query.get('exch') as Exch) : 'NSE';
+  const tsym = query.get('tsym') ?? '';
+  const [form, setForm] = useState({ exch, tsym });
+  const show = (event: Event) => {
+    event.preventDefault();
+    window.location.hash = `#/chart?exch=${form.exch}&tsym=${encodeURIComponent(form.tsym.trim())}`;
+  };
+  return html`<div class="chart-view">
+    <form class="inline" onSubmit=${show}>
+      <label for="chart-exch">Exchange</label>
+      <select
+        id="chart-exch"
+        value=${form.exch}
+        onChange=${(e: Event) => setForm({ ...form, exch: (e.target as HTMLSelectElement).value as Exch })}
+      >
+        ${EXCHANGES.map((e) => html`<option value=${e}>${e}</option>`)}
+      </select>
+      <label for="chart-tsym">Symbol</label>
+      <input
+        id="chart-tsym"
+        required
+        value=${form.tsym}
+        placeholder="M&M-EQ"
+        onInput=${(e: Event) => setForm({ ...form, tsym: (e.target as HTMLInputElement).value })}
+      />
+      <button type="submit">Show</button>
+    </form>
+    ${tsym ? html`<${SymbolChart} api=${api} exch=${exch} tsym=${tsym} key=${`${exch}:${tsym}`} />` : html`<p>Pick a symbol to chart.</p>`}
+  </div>`;
+};
+
+const CLOCK = new Intl.DateTimeFormat('en-IN', {
+  timeZone: 'Asia/Kolkata',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hour12: false,
+});
+
+/** The chart's times (UTC seconds) on India's clock. */
+const istClock = (t: Time): string => (typeof t === 'number' ? CLOCK.format(new Date(t * 1000)) : String(t));
+
+const SymbolChart = ({ api, exch, tsym }: { api: Api; exch: Exch; tsym: string }): VNode => {
+  const box = useRef<HTMLDivElement>(null);
+  const chart = useRef<{ chart: IChartApi; series: ISeriesApi<'Line'> } | undefined>(undefined);
+  const [quote, setQuote] = useState<Quote>();
+  const [lines, setLines] = useState<Line[]>([]);
+  const [problem, setProblem] = useState<string>();
+  // The lines' prices: the price scale keeps them in view, not only the prices drawn so far.
+  const linePrices = useRef<number[]>([]);
+
+  useEffect(() => {
+    const made = createChart(box.current!, {
+      autoSize: true,
+      layout: { attributionLogo: false },
+      timeScale: {
+        timeVisible: true,
+        secondsVisible: true,
+        barSpacing: 24,
+        rightOffset: 3,
+        tickMarkFormatter: (t: Time) => istClock(t),
+      },
+      localization: { timeFormatter: (t: Time) => istClock(t) },
+    });
+    const series = made.addSeries(LineSeries, {
+      color: '#1f4e79',
+      lineWidth: 2,
+      pointMarkersVisible: true,
+      autoscaleInfoProvider: (original: () => AutoscaleInfo | null) => {
+        const info = original();
+        const prices = linePrices.current;
+        if (prices.length === 0) return info;
+        const low = Math.min(...prices, info?.priceRange?.minValue ?? Infinity);
+        const high = Math.max(...prices, info?.priceRange?.maxValue ?? -Infinity);
+        return { priceRange: { minValue: low, maxValue: high }, ...(info?.margins ? { margins: info.margins } : {}) };
+      },
+    });
+    chart.current = { chart: made, series };
+    return () => {
+      made.remove();
+      chart.current = undefined;
+    };
+  }, []);
+
+  // The pending orders' triggers of this symbol, as price lines (read again with every few quotes).
+  useEffect(() => {
+    let live = true;
+    const drawLines = async () => {
+      const orders = await pendingOrders(api, { exch, tsym });
+      const wanted = orders.flatMap(triggersOf);
+      const series = chart.current?.series;
+      if (!live || !series) return;
+      linePrices.current = wanted.map((line) => Number(line.price));
+      for (const line of series.priceLines()) series.removePriceLine(line);
+      for (const line of wanted)
+        series.createPriceLine({
+          price: Number(line.price),
+          title: line.label,
+          color: line.label.startsWith('Stop') ? '#b00020' : line.label.startsWith('Target') ? '#0a7d32' : '#8a5a00',
+          lineStyle: LineStyle.Dashed,
+          lineWidth: 1,
+          axisLabelVisible: true,
+        });
+      // What the chart now holds, read back from the series.
+      setLines(series.priceLines().map((l) => ({ label: l.options().title, price: String(l.options().price) })));
+    };
+    let last = 0;
+    const poll = async () => {
+      try {
+        const q = await ok(api.GET('/quotes', { params: { query: { exch, tsym } } }));
+        if (!live) return;
+        setQuote(q);
+        setProblem(undefined);
+        const now = Math.floor(Date.now() / 1000);
+        if (q.lp !== undefined && now > last && chart.current) {
+          chart.current.series.update({ time: now as UTCTimestamp, value: Number(q.lp) });
+          last = now;
+        }
+        chart.current?.series.applyOptions({
+          priceFormat: { type: 'price', precision: tickDecimals(q.tick), minMove: Number(q.tick) || 0.01 },
+        });
+        await drawLines();
+      } catch (error) {
+        if (live) setProblem(describeError(error));
+      }
+    };
+    void poll();
+    const timer = window.setInterval(() => void poll(), POLL_MS);
+    return () => {
+      live = false;
+      window.clearInterval(timer);
+    };
+  }, [api, exch, tsym]);
+
+  const tick = quote?.tick;
+  return html`<section aria-labelledby="chart-title">
+    <h2 id="chart-title">${tsym} <span class="muted">${exch}</span></h2>
+    <${Problem} text=${problem} />
+    <p class="last" aria-live="polite">
+      ${'Last price: '}
+      <strong data-last-price=${quote?.lp ?? ''}
+        >${quote?.lp === undefined ? 'no quote yet' : price(quote.lp, tick)}</strong
+      >
+      ${quote?.quotedAt ? html`<span class="muted"> at ${istTime(quote.quotedAt)}</span>` : null}
+    </p>
+    <div
+      class="chart"
+      ref=${box}
+      role="img"
+      aria-label=${`Last price of ${tsym} with ${lines.length} order lines`}
+    ></div>
+    <h3 id="lines-title">Lines on the chart</h3>
+    ${lines.length === 0 ? html`<p>No pending order of ${tsym}.</p>` : null}
+    <ul aria-labelledby="lines-title" class="price-lines">
+      ${lines.map((l) => html`<li data-price-line=${l.label}>${l.label}: ${price(l.price, tick)}</li>`)}
+    </ul>
+  </section>`;
+};

@@ -1,0 +1,197 @@
+/**
+ * Placing a GTT: the form, a dry run that shows the exact request the gateway would send and the exchange's rules it
+ * checked, then the real order, sent only as reviewed (a change to the form asks for a new dry run). The order's
+ * Idempotency-Key is made with its dry run, so pressing "Place" twice places it once.
+ */
+import { html } from 'htm/preact';
+import { useState } from 'preact/hooks';
+
+import type { operations } from '../../../client/generated/openapi.js';
+import { type Api, describeError, newKey, ok } from '../api.js';
+import { type DryRun, EXCHANGES } from '../reads.js';
+import { Notice, Problem, type VNode } from '../ui.js';
+
+type OrderInput = operations['PlaceGTTOrder']['requestBody']['content']['application/json'];
+
+interface Fields {
+  exch: OrderInput['exch'];
+  tsym: string;
+  trantype: OrderInput['trantype'];
+  qty: string;
+  ai_t: OrderInput['ai_t'];
+  d: string;
+  prctyp: 'LMT' | 'MKT';
+  prc: string;
+  prd: OrderInput['prd'];
+}
+
+const START: Fields = {
+  exch: 'NSE',
+  tsym: '',
+  trantype: 'B',
+  qty: '1',
+  ai_t: 'LTP_B_O',
+  d: '',
+  prctyp: 'LMT',
+  prc: '',
+  prd: 'C',
+};
+
+const orderOf = (f: Fields): OrderInput => ({
+  exch: f.exch,
+  tsym: f.tsym.trim(),
+  trantype: f.trantype,
+  qty: f.qty,
+  ai_t: f.ai_t,
+  d: f.d,
+  prctyp: f.prctyp,
+  ...(f.prctyp === 'LMT' ? { prc: f.prc } : {}),
+  prd: f.prd,
+  ret: 'DAY',
+});
+
+export const PlaceForm = ({ api, placed }: { api: Api; placed: (alId: string) => void }): VNode => {
+  const [fields, setFields] = useState<Fields>(START);
+  const [review, setReview] = useState<{ order: string; dryRun: DryRun; key: string }>();
+  const [problem, setProblem] = useState<string>();
+  const [notice, setNotice] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const order = orderOf(fields);
+  const reviewed = review?.order === JSON.stringify(order);
+
+  const set =
+    (name: keyof Fields) =>
+    (event: Event): void =>
+      setFields({ ...fields, [name]: (event.target as HTMLInputElement | HTMLSelectElement).value });
+
+  const run = async (what: () => Promise<void>) => {
+    setBusy(true);
+    setProblem(undefined);
+    setNotice(undefined);
+    try {
+      await what();
+    } catch (error) {
+      setProblem(describeError(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const dryRun = (event: Event) => {
+    event.preventDefault();
+    void run(async () => {
+      // A dry run sends nothing and takes no key: openapi-fetch leaves an undefined header out.
+      const header = { 'Idempotency-Key': undefined as unknown as string };
+      const answer = await ok(api.POST('/gtt-orders', { params: { query: { dryRun: true }, header }, body: order }));
+      setReview({ order: JSON.stringify(order), dryRun: answer as DryRun, key: newKey() });
+    });
+  };
+
+  const place = () =>
+    void run(async () => {
+      if (!review || !reviewed) return;
+      const header = { 'Idempotency-Key': review.key };
+      const answer = await ok(api.POST('/gtt-orders', { params: { header }, body: order }));
+      const alId = 'al_id' in answer ? answer.al_id : '';
+      setNotice(`Placed: order ${alId}.`);
+      setReview(undefined);
+      placed(alId);
+    });
+
+  const field = (name: keyof Fields, label: string, extra: Record<string, string> = {}) =>
+    html`<p class="field">
+      <label for=${`place-${name}`}>${label}</label>
+      <input id=${`place-${name}`} name=${name} value=${fields[name]} onInput=${set(name)} required ...${extra} />
+    </p>`;
+  const choice = (name: keyof Fields, label: string, options: readonly (readonly [string, string])[]) =>
+    html`<p class="field">
+      <label for=${`place-${name}`}>${label}</label>
+      <select id=${`place-${name}`} name=${name} value=${fields[name]} onChange=${set(name)}>
+        ${options.map(([value, text]) => html`<option value=${value}>${text}</option>`)}
+      </select>
+    </p>`;
+
+  return html`<section aria-labelledby="place-title">
+    <h2 id="place-title">Place a GTT</h2>
+    <form class="place" onSubmit=${dryRun}>
+      ${choice(
+        'exch',
+        'Exchange',
+        EXCHANGES.map((e) => [e, e]),
+      )}
+      ${field('tsym', 'Symbol', { placeholder: 'M&M-EQ', autocomplete: 'off' })}
+      ${choice('trantype', 'Side', [
+        ['B', 'Buy'],
+        ['S', 'Sell'],
+      ])}
+      ${field('qty', 'Quantity', { inputmode: 'numeric' })}
+      ${choice('ai_t', 'Fires when the price', [
+        ['LTP_B_O', 'falls to or below the trigger'],
+        ['LTP_A_O', 'rises to or above the trigger'],
+      ])}
+      ${field('d', 'Trigger', { inputmode: 'decimal' })}
+      ${choice('prctyp', 'Order type', [
+        ['LMT', 'Limit'],
+        ['MKT', 'Market (sent as a protected limit)'],
+      ])}
+      ${fields.prctyp === 'LMT' ? field('prc', 'Limit price', { inputmode: 'decimal' }) : null}
+      ${choice('prd', 'Product', [
+        ['C', 'Delivery (C)'],
+        ['M', 'Margin (M)'],
+        ['H', 'Cover (H)'],
+      ])}
+      <p class="actions">
+        <button type="submit" disabled=${busy}>Dry run</button>
+        <button type="button" class="primary" disabled=${busy || !reviewed} onClick=${place}>Place this order</button>
+      </p>
+    </form>
+    <${Problem} text=${problem} />
+    <${Notice} text=${notice} />
+    ${review && reviewed ? html`<${Review} dryRun=${review.dryRun} />` : null}
+    ${review && !reviewed ? html`<p class="muted">The form changed since the dry run: run it again to place.</p>` : null}
+  </section>`;
+};
+
+const Review = ({ dryRun }: { dryRun: DryRun }): VNode => {
+  const rules = 'exchangeRules' in dryRun ? dryRun.exchangeRules : undefined;
+  return html`<div class="review" aria-labelledby="review-title">
+    <h3 id="review-title">Dry run: nothing was sent</h3>
+    <p>
+      The gateway would send <code>${dryRun.request.method} ${dryRun.request.url}</code> with this <code>jData</code>:
+    </p>
+    <pre data-dry-run="jData" tabindex="0">${JSON.stringify(dryRun.request.jData, null, 2)}</pre>
+    ${
+      rules
+        ? html`<h4>Rules checked</h4>
+            <dl class="facts" data-dry-run="rules">
+              <div>
+                <dt>Instrument</dt>
+                <dd>${rules.instrument}</dd>
+              </div>
+              <div>
+                <dt>Tick</dt>
+                <dd>${rules.tick}</dd>
+              </div>
+              <div>
+                <dt>Lot</dt>
+                <dd>${rules.lot}</dd>
+              </div>
+              <div>
+                <dt>Precision</dt>
+                <dd>${rules.precision}</dd>
+              </div>
+              <div>
+                <dt>Price band</dt>
+                <dd>
+                  ${typeof rules.band === 'string' ? rules.band : `${rules.band.lc}–${rules.band.uc} (${rules.band.width})`}
+                </dd>
+              </div>
+              <div>
+                <dt>Freeze quantity</dt>
+                <dd>${rules.freeze}</dd>
+              </div>
+            </dl>`
+        : html`<p>No exchange rules were checked for this order.</p>`
+    }
+  </div>`;
+};

@@ -1,0 +1,55 @@
+/**
+ * The daily login from the console, in chromium: the Today view's button sends the browser to the broker's login page
+ * (the emulator's), and back on Today the session is the new one. A file of its own: the login replaces the local
+ * stack's session, which the other files' emulator resets would then expire.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+
+import type { LocalStack } from '../../local/run-local.js';
+import { launchChromium, watchedPage } from '../support/browser.js';
+import { useLocalStack } from '../support/local-stack-fixture.js';
+
+let stack: LocalStack;
+useLocalStack({}, (s) => {
+  stack = s;
+});
+
+let browser: Browser;
+let page: Page;
+let problems: string[];
+beforeAll(async () => {
+  browser = await launchChromium();
+}, 30_000);
+afterAll(async () => {
+  await browser?.close();
+});
+beforeEach(async () => {
+  ({ page, problems } = await watchedPage(browser));
+});
+afterEach(async () => {
+  await page.close();
+  expect(problems).toEqual([]);
+});
+
+const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000, interval: 100 });
+const open = (view: string) => page.goto(`${stack.api.url}/console/#/${view}`);
+
+it("logs in at the broker's page from the login button, Today shows the new session, and logs out after asking", async () => {
+  await open('today');
+  await page.getByRole('button', { name: 'Log in at the broker' }).click();
+  await page.waitForURL((url) => url.href.startsWith(stack.emulator.url), { timeout: 10_000 });
+  await page.getByLabel('User id').fill(stack.emulator.uid);
+  await page.getByLabel('Password').fill(stack.emulator.login.password);
+  await page.getByLabel('OTP').fill(stack.emulator.emulator.login.currentOtp());
+  await page.getByRole('button', { name: 'LOGIN' }).click();
+  await page.waitForURL((url) => url.pathname === '/session/oauth/callback', { timeout: 10_000 });
+  await open('today');
+  await eventually(() => page.locator('section[aria-labelledby="session-title"]').textContent()).toMatch(
+    /Since\d{2} \w{3}, \d{2}:\d{2}:\d{2} IST \(oauth\)/,
+  );
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Log out' }).click();
+  await eventually(() => page.locator('[data-session]').getAttribute('data-session')).toBe('down');
+  expect(await page.locator('[data-session]').textContent()).toContain('Not usable');
+});
