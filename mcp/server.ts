@@ -14,6 +14,18 @@ import { registerWriteTools } from './write-tools.js';
 
 export type Scope = 'read' | 'trade';
 
+/** What an assistant did (a confirm, the kill switch turned on): the remote server publishes it as an event. */
+export interface AssistantAction {
+  tool: 'confirm' | 'kill_switch_on';
+  operation?: string;
+  outcome: 'done' | 'replayed' | 'refused' | 'failed';
+  confirmationId?: string;
+  summary?: string;
+  alId?: string;
+  planId?: string;
+  reason?: string;
+}
+
 /** The assistant's orders per day, where the server keeps them (the remote server: the registry's day counter). */
 export interface OrderQuota {
   /** The orders placed today (India day), read for the preview's check. */
@@ -31,6 +43,8 @@ export interface ServerOptions {
   assistant?: string;
   /** Absent: no orders-per-day limit is kept (stdio). */
   quota?: OrderQuota;
+  /** Told each act (never a preview or a read); absent over stdio, where the trader's own signed calls act. */
+  onAction?: (action: AssistantAction) => Promise<void>;
   /** How long a preview may be confirmed (ms); default two minutes. */
   confirmationTtlMs?: number;
   /** The clock (epoch ms); default Date.now. */
@@ -46,6 +60,7 @@ export interface ServerContext {
   ttlMs: number;
   assistant: string | undefined;
   quota: OrderQuota | undefined;
+  onAction: (action: AssistantAction) => Promise<void>;
 }
 
 export const SERVER_INFO = { name: 'gtt-gateway', version: '0.2.0' };
@@ -65,6 +80,7 @@ export const createMcpServer = (port: GatewayPort, options: ServerOptions): McpS
       ttlMs: options.confirmationTtlMs ?? CONFIRMATION_TTL_MS,
       assistant: options.assistant,
       quota: options.quota,
+      onAction: options.onAction ?? (() => Promise.resolve()),
     };
     registerWriteTools(server, context);
     registerConfirmTool(server, context);

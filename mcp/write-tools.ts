@@ -238,7 +238,19 @@ export const registerWriteTools = (server: McpServer, context: ServerContext): v
       outputSchema: outputSchema({ halted: z.boolean() }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },
-    ({ mode }: { mode?: string }) =>
-      attempt(() => port.call({ operation: 'ActivateKillSwitch', ...(mode ? { body: { mode } } : {}) })),
+    async ({ mode }: { mode?: string }) => {
+      const answer = await attempt(() =>
+        port.call({ operation: 'ActivateKillSwitch', ...(mode ? { body: { mode } } : {}) }),
+      );
+      const e = answer.structuredContent?.error as { code?: string; message?: string } | undefined;
+      await context.onAction({
+        tool: 'kill_switch_on',
+        operation: 'ActivateKillSwitch',
+        outcome: e ? 'failed' : 'done',
+        summary: `Turn the kill switch ON (${mode ?? 'cancel-all'})`,
+        ...(e ? { reason: `${e.code ?? 'ERROR'}: ${e.message ?? ''}` } : {}),
+      });
+      return answer;
+    },
   );
 };

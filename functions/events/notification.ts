@@ -238,6 +238,13 @@ const texts: { [T in DetailType]: (d: EventDetail<T>) => string } = {
       ),
     ),
   'Signal Refused': (d) => lines(`Signal Refused: ${signalHead(d)}`, d.reason, d.code && `code ${d.code}`),
+  'Assistant Action': (d) =>
+    lines(
+      `Assistant Action: ${d.assistantName} (${d.assistantId}) ${d.tool}${d.operation ? ` ${d.operation}` : ''}: ${d.outcome}`,
+      d.summary,
+      join(d.alId && `al_id ${d.alId}`, d.planId && `plan ${d.planId}`),
+      d.reason,
+    ),
   'Plan Unprotected': (d) =>
     planText(
       'Plan Unprotected',

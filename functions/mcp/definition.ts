@@ -8,13 +8,13 @@ export const MCP_SERVER: FunctionDefinition = {
   ...MCP_ROUTES,
   id: 'mcp-server',
   summary: "The MCP server for assistants: an assistant's bearer token, its tools, previews confirmed once",
-  env: { keys: ['eventsTableName'], deploymentSettings: false },
-  grants: ['eventsTable:mcp', 'api:invoke'],
+  env: { keys: ['eventsTableName', 'eventBusName'], deploymentSettings: false },
+  grants: ['eventsTable:mcp', 'api:invoke', 'bus:publish'],
   invokes: TOOL_OPERATIONS,
   notes: {
     home: 'stack',
     roleDescription:
-      "gtt-gateway McpServer: its log group, assistants' token items, day counters and previews in the events table, and execute-api:Invoke on exactly its tools' signed routes",
+      "gtt-gateway McpServer: its log group, assistants' token items, day counters and previews in the events table, execute-api:Invoke on exactly its tools' signed routes, publish its Assistant Action events on the gateway bus",
   },
   alarms: {
     errors: {

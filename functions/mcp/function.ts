@@ -8,6 +8,8 @@
  * role (`api:invoke`, exactly its tools' operations), so every rule, guardrail, the governor and the kill switch hold
  * as for any caller. Each tool call writes one audit line naming the assistant; never the token or the arguments.
  */
+import { createHash, randomUUID } from 'node:crypto';
+
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
@@ -15,22 +17,30 @@ import * as z from 'zod';
 
 import { createGttClient } from '../../client/client.js';
 import { clientPort } from '../../mcp/port.js';
-import { createMcpServer, type Scope } from '../../mcp/server.js';
+import { type AssistantAction, createMcpServer, type Scope } from '../../mcp/server.js';
 import { type AssistantIdentity, createAssistantRegistry } from '../assistants/registry.js';
+import { createEventPublisher } from '../base/aws/publisher.js';
 import { isHttpApiEvent } from '../base/contract/gateway-request.js';
 import { validationFailed } from '../base/contract/validate-input.js';
 import { createRoutedFunction, type RoutedReply } from '../base/middleware/routed-function.js';
 import { parseConfig } from '../base/runtime/config.js';
 import { envSchema } from '../base/runtime/env.js';
 import { logger as defaultLogger, writeLog } from '../base/runtime/logger.js';
+import type { EventDetail } from '../base/schemas/events.js';
 import { memo } from '../base/schemas/values.js';
 import { identify, isLoopbackCall, originRefusal } from './caller.js';
 import { DynamoConfirmationStore } from './confirmations.js';
 import { MCP_ROUTES } from './routes.js';
 
-export const mcpEnv = envSchema(['dynamodbEndpoint', 'eventsTableName', 'mcpOpenOnLoopback'], {
-  overrides: { eventsTableName: z.string().min(3, { error: 'must name the events table' }).max(255) },
-});
+export const mcpEnv = envSchema(
+  ['dynamodbEndpoint', 'eventbridgeEndpoint', 'eventBusName', 'eventsTableName', 'mcpOpenOnLoopback'],
+  {
+    overrides: {
+      eventsTableName: z.string().min(3, { error: 'must name the events table' }).max(255),
+      eventBusName: z.string().min(1, { error: 'must name the event bus' }).max(256),
+    },
+  },
+);
 
 export interface McpFunctionOptions {
   env?: Record<string, string | undefined>;
@@ -58,6 +68,26 @@ const callOf = (body: unknown): { method: string; tool?: string } => {
 export const createMcpFunction = (options: McpFunctionOptions = {}) => {
   const logger = options.logger ?? defaultLogger;
   const config = memo(() => parseConfig(mcpEnv, options.env, 'McpServer'));
+  const publisher = memo(() =>
+    createEventPublisher({ busName: config().eventBusName, endpoint: config().eventbridgeEndpoint }),
+  );
+  /** Each act as an `Assistant Action` event naming the assistant; a failed publish is logged, never the tool's. */
+  const publish = (who: AssistantIdentity, requestId: string) => async (action: AssistantAction) => {
+    const detail: EventDetail<'Assistant Action'> = {
+      eventId: createHash('sha256')
+        .update(`Assistant Action\u0000${who.assistantId}\u0000${requestId}\u0000${action.tool}`)
+        .digest('hex')
+        .slice(0, 32),
+      observedAt: new Date().toISOString(),
+      origin: 'gateway',
+      assistantId: who.assistantId,
+      assistantName: who.name,
+      ...action,
+    };
+    logger.info('assistant action', { assistant: { id: who.assistantId, name: who.name }, ...action });
+    const { failed } = await publisher().publish([{ detailType: 'Assistant Action', detail }]);
+    if (failed.length) writeLog(logger, 'warn', 'assistant action not published', { reason: failed[0]!.reason });
+  };
   const registry = memo(() =>
     createAssistantRegistry({ tableName: config().eventsTableName, endpoint: config().dynamodbEndpoint }),
   );
@@ -82,6 +112,7 @@ export const createMcpFunction = (options: McpFunctionOptions = {}) => {
         ordersToday: () => registry().ordersToday(who.assistantId),
         take: () => registry().countOrder(who),
       },
+      onAction: publish(who, context.awsRequestId ?? randomUUID()),
     });
     // Stateless: no session ids, and one JSON reply per request (no event stream to keep open on Lambda).
     const transport = new WebStandardStreamableHTTPServerTransport({

@@ -15,10 +15,10 @@ import { createGttClient, type GttClient } from '../../client/client.js';
 import { READ_TOOL_NAMES } from '../../mcp/read-tools.js';
 import { WRITE_TOOL_NAMES } from '../../mcp/write-tools.js';
 import { emulatorControl } from '../support/emulator-control.js';
-import { type Started, startNpmStart } from '../support/processes.js';
+import { startWithWebhook, type WebhookRun } from '../support/processes.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 
-let started: Started;
+let run: WebhookRun;
 let baseUrl: string;
 let gtt: GttClient;
 let emulator: ReturnType<typeof emulatorControl>;
@@ -48,12 +48,28 @@ const call = async (client: Client, name: string, args: Record<string, unknown> 
     structuredContent?: Record<string, unknown>;
   };
 
+/** The Assistant Action events the webhook received so far (their details). */
+const actions = () =>
+  run.received
+    .map((r) => r.body as { 'detail-type'?: string; detail?: Record<string, unknown> })
+    .filter((e) => e['detail-type'] === 'Assistant Action')
+    .map((e) => e.detail!);
+
+/** Waits (at most 10 s) until `count` Assistant Action events matching `shape` arrived. */
+const actionsLike = async (shape: Record<string, unknown>, count = 1) => {
+  const deadline = Date.now() + 10_000;
+  const matching = () => actions().filter((d) => Object.entries(shape).every(([k, v]) => d[k] === v));
+  while (matching().length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  return matching();
+};
+
 const pending = async () => (await emulator.orders(uid)).filter((o) => o.state === 'pending');
 
 beforeAll(async () => {
-  started = await startNpmStart();
-  baseUrl = started.match[1]!;
-  const banner = /broker emulator\s+(http:\/\/127\.0\.0\.1:\d+)\s+\(uid (\S+),/.exec(started.output());
+  // Its Assistant Action events posted to a loopback webhook, as a deployment's bus would route them.
+  run = await startWithWebhook({ NOTIFY_ON: 'Assistant Action' });
+  baseUrl = run.started.match[1]!;
+  const banner = /broker emulator\s+(http:\/\/127\.0\.0\.1:\d+)\s+\(uid (\S+),/.exec(run.started.output());
   emulator = emulatorControl(banner![1]!);
   uid = banner![2]!;
   gtt = createGttClient({ baseUrl });
@@ -61,7 +77,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const client of clients) await client.close();
-  await started?.stop();
+  await run?.stop();
 });
 
 describe('POST /mcp on npm start, with an assistant token', () => {
@@ -138,6 +154,13 @@ describe('POST /mcp on npm start, with an assistant token', () => {
     const again = await call(await httpClient(traderToken), 'confirm', { confirmationId: preview.confirmationId });
     expect(again.structuredContent).toMatchObject({ confirmed: true, replayed: true, result: { al_id: alId } });
     expect(await pending()).toHaveLength(before.length + 1);
+
+    // Each act is an event naming the assistant, its preview and the order it placed.
+    const named = { assistantName: 'claude-trade', confirmationId: preview.confirmationId, alId };
+    expect(await actionsLike({ ...named, outcome: 'done' })).toEqual([
+      expect.objectContaining({ tool: 'confirm', operation: 'PlaceGTTOrder', summary: preview.summary }),
+    ]);
+    expect(await actionsLike({ ...named, outcome: 'replayed' })).toHaveLength(1);
   }, 60_000);
 
   it("refuses an altered preview, another assistant's preview, a limit over its cap, and its orders past the day's", async () => {
@@ -172,6 +195,9 @@ describe('POST /mcp on npm start, with an assistant token', () => {
     });
     const retried = await call(trader, 'confirm', { confirmationId: third.confirmationId });
     expect(retried.structuredContent).toMatchObject({ refused: true, reason: expect.stringContaining('expired') });
+    expect(
+      await actionsLike({ confirmationId: third.confirmationId, outcome: 'refused', operation: 'PlaceGTTOrder' }),
+    ).toEqual([expect.objectContaining({ reason: expect.stringContaining('most orders for today') })]);
     const fourth = await call(trader, 'place_gtt', PLACE);
     expect(fourth.structuredContent).toMatchObject({
       refused: true,

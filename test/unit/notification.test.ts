@@ -227,7 +227,7 @@ describe('resolveNotifyOn', () => {
       message = (error as Error).message;
     }
     expect(message).toMatch(
-      /^NOTIFY_ON names no detail-type "Order Filed": use a comma-separated list of GTT Placed, .*Order Filled, Order Rejected, Order Cancelled, Plan Armed, Plan Step, Plan Done, Plan Failed, Plan Unprotected, Signal Received, Signal Acted, Signal Refused \(or all\)$/,
+      /^NOTIFY_ON names no detail-type "Order Filed": use a comma-separated list of GTT Placed, .*Order Filled, Order Rejected, Order Cancelled, Plan Armed, Plan Step, Plan Done, Plan Failed, Plan Unprotected, Signal Received, Signal Acted, Signal Refused, Assistant Action \(or all\)$/,
     );
     expect(message).not.toContain('\n');
   });

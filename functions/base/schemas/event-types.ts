@@ -22,6 +22,8 @@ export const FATE_DETAIL_TYPES = ['Order Filled', 'Order Rejected', 'Order Cance
 export const PLAN_DETAIL_TYPES = ['Plan Armed', 'Plan Step', 'Plan Done', 'Plan Failed', 'Plan Unprotected'] as const;
 /** What became of an alert posted to a strategy's webhook (functions/signals/, docs/signals.md). */
 export const SIGNAL_DETAIL_TYPES = ['Signal Received', 'Signal Acted', 'Signal Refused'] as const;
+/** What an assistant did through the remote MCP server (functions/mcp/, docs/assistants.md): a confirm, the kill switch. */
+export const ASSISTANT_DETAIL_TYPES = ['Assistant Action'] as const;
 export const DETAIL_TYPES = [
   ...ORDER_DETAIL_TYPES,
   ...SESSION_DETAIL_TYPES,
@@ -29,6 +31,7 @@ export const DETAIL_TYPES = [
   ...FATE_DETAIL_TYPES,
   ...PLAN_DETAIL_TYPES,
   ...SIGNAL_DETAIL_TYPES,
+  ...ASSISTANT_DETAIL_TYPES,
 ] as const;
 export type SignalDetailType = (typeof SIGNAL_DETAIL_TYPES)[number];
 export type PlanDetailType = (typeof PLAN_DETAIL_TYPES)[number];

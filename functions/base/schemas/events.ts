@@ -11,6 +11,7 @@ import { convertedField } from './conversion.js';
 import type { DetailType } from './event-types.js';
 
 export {
+  ASSISTANT_DETAIL_TYPES,
   CONTROL_DETAIL_TYPES,
   DETAIL_TYPES,
   type DetailType,
@@ -156,6 +157,28 @@ const planDetail = z.strictObject({
 });
 
 /** Signal Received, Acted and Refused: which alert, for which strategy, and what became of it. */
+/** An assistant's act through the remote MCP server: who, which tool, what it sent and what became of it. */
+const assistantDetail = z.strictObject({
+  ...eventFields,
+  assistantId: z.string().describe('the assistant (GET /assistants/{assistantId})'),
+  assistantName: z.string(),
+  tool: z.string().describe('the tool called: confirm, or kill_switch_on (which needs no confirm)'),
+  operation: z.string().optional().describe('the operation of the HTTP API it sent (PlaceGTTOrder, CancelPlan, ...)'),
+  outcome: z
+    .enum(['done', 'replayed', 'refused', 'failed'])
+    .describe(
+      "done: sent and answered; replayed: a repeated confirm, the first answer again (nothing new sent); refused: the server's own refusal (nothing sent); failed: the gateway answered an error",
+    ),
+  confirmationId: z
+    .string()
+    .optional()
+    .describe("the preview confirmed: also the Idempotency-Key of the order's own events"),
+  summary: z.string().optional().describe("the preview's one line"),
+  alId: z.string().optional(),
+  planId: z.string().optional(),
+  reason: z.string().optional().describe('refused or failed: why (an error code and its message)'),
+});
+
 const signalDetail = z.strictObject({
   ...eventFields,
   signalId: z.string().describe('the signal (the id the webhook answered with its 202)'),
@@ -235,6 +258,7 @@ export const DETAIL_SCHEMAS = {
   'Signal Received': signalDetail,
   'Signal Acted': signalDetail,
   'Signal Refused': signalDetail,
+  'Assistant Action': assistantDetail,
 } as const satisfies Record<DetailType, z.ZodType>;
 
 export type EventDetail<T extends DetailType = DetailType> = z.output<(typeof DETAIL_SCHEMAS)[T]>;
