@@ -26,7 +26,8 @@ const PLAN: Record<string, Plan> = {
   'docs/accounts.md#1': { skip: AWS },
   'docs/assistants.md#1': { covered: 'test/e2e/mcp-stdio.test.ts', evidence: '--read-only' },
   'docs/assistants.md#2': { skip: 'needs Claude Code; it starts the npm run --silent mcp of the block before' },
-  'docs/assistants.md#3': { covered: 'test/integration/cli-assistants.test.ts', evidence: '--max-orders-per-day' },
+  'docs/assistants.md#3': { skip: 'needs Claude Code and a deployed stack (<api-id>); test/e2e/mcp-http.test.ts' },
+  'docs/assistants.md#4': { covered: 'test/integration/cli-assistants.test.ts', evidence: '--max-orders-per-day' },
   'docs/brokers.md#1': { skip: AWS },
   'docs/brokers.md#2': {
     skip: 'the daily routine against a deployed API (<api>); the CLI e2e runs each command locally',
