@@ -19,7 +19,8 @@ import { clientPort } from './port.js';
 import { createMcpServer } from './server.js';
 
 const USAGE =
-  'usage: npm run mcp -- [--url URL | --profile NAME] [--region R] [--read-only] [--max-qty N] [--max-value N] [--exchanges NSE,BSE] [--assistant NAME]';
+  'usage: gtt-mcp [--url URL | --profile NAME] [--region R] [--read-only] [--max-qty N] [--max-value N] [--exchanges NSE,BSE] [--assistant NAME]\n' +
+  '       (in the repository: npm run mcp -- ...)';
 
 const fail = (message: string): never => {
   process.stderr.write(`gtt-mcp: ${message}\n${USAGE}\n`);
@@ -45,6 +46,7 @@ const main = async () => {
           'max-value': { type: 'string' },
           exchanges: { type: 'string' },
           assistant: { type: 'string' },
+          help: { type: 'boolean', short: 'h' },
           // How long a preview may be confirmed (ms): for tests; default two minutes.
           'confirmation-ttl-ms': { type: 'string' },
         },
@@ -54,6 +56,10 @@ const main = async () => {
       return fail((error as Error).message);
     }
   })();
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
   const profile = values.profile === undefined ? undefined : loadProfile(values.profile);
   if (typeof profile === 'string') fail(profile);
   const baseUrl = (

@@ -4,7 +4,8 @@
  * project offline (`npm install --offline`: the dependencies come from the npm cache `npm ci` filled, pinned by a
  * lockfile made from the repository's own, so nothing asks a registry); a script there is type-checked by the
  * repository's tsc with no @types/node (`types: []`), compiled, and run by node against a local stack this test
- * starts. A script with a wrong field fails the type-check, so the types are real ones.
+ * starts. A script with a wrong field fails the type-check, so the types are real ones. The package's `gtt-mcp` bin
+ * (the MCP server over stdio, bundled from mcp/stdio.ts) answers `--help` through npx and an SDK Client over stdio.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -13,9 +14,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
+import { READ_TOOL_NAMES } from '../../mcp/read-tools.js';
 
 const exec = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -72,7 +76,8 @@ const lockClosure = (names: string[]): Record<string, LockEntry> => {
 let stack: LocalStack;
 let project: string;
 let tarball: string;
-let pkg: { name: string; version: string; dependencies: Record<string, string> };
+let pkg: { name: string; version: string; dependencies: Record<string, string>; bin: Record<string, string> };
+const clients: Client[] = [];
 
 beforeAll(async () => {
   project = mkdtempSync(join(tmpdir(), 'gtt-client-project-'));
@@ -113,6 +118,8 @@ beforeAll(async () => {
             integrity,
             license: 'Apache-2.0',
             dependencies: pkg.dependencies,
+            // npm links bins from the lockfile's entry: without this, no node_modules/.bin/gtt-mcp.
+            bin: pkg.bin,
           },
           ...lockClosure(Object.keys(pkg.dependencies)),
         },
@@ -146,6 +153,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
+  for (const client of clients) await client.close();
   await stack?.close();
   if (project) rmSync(project, { recursive: true, force: true });
 });
@@ -175,10 +183,13 @@ describe('the packed client in a fresh project', { timeout: 120_000 }, () => {
     expect(JSON.parse(listing)).toMatchObject({ name: '@gtt-gateway/client', types: './dist/index.d.ts' });
     expect(Object.keys(pkg.dependencies).sort()).toEqual([
       '@aws-sdk/credential-provider-node',
+      '@modelcontextprotocol/sdk',
       'aws4fetch',
       'openapi-fetch',
+      'zod',
     ]);
-    for (const file of ['index.js', 'index.d.ts', 'client.js', 'generated/openapi.d.ts', 'generated/operations.js']) {
+    const files = ['index.js', 'index.d.ts', 'client.js', 'generated/openapi.d.ts', 'generated/operations.js'];
+    for (const file of [...files, 'gtt-mcp.js']) {
       expect(() => readFileSync(join(project, 'node_modules', pkg.name, 'dist', file)), file).not.toThrow();
     }
   });
@@ -204,5 +215,87 @@ describe('the packed client in a fresh project', { timeout: 120_000 }, () => {
       (e: unknown) => e,
     )) as { stdout?: string } | undefined;
     expect(failure?.stdout).toMatch(/script\.ts\(\d+,\d+\): error TS2322: .*number.* is not assignable/);
+  });
+});
+
+describe('the gtt-mcp bin of the packed client', { timeout: 60_000 }, () => {
+  const bin = () => join(project, 'node_modules', pkg.name, 'dist', 'gtt-mcp.js');
+
+  /** An SDK Client spawning the installed bin with node, as an assistant's config does through npx. */
+  const mcpClient = async (extra: string[] = []): Promise<Client> => {
+    const client = new Client({ name: 'client-package-test', version: '1.0.0' });
+    const connecting = client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [bin(), '--url', stack.api.url, ...extra],
+        cwd: project,
+        env: { ...(process.env as Record<string, string>), POWERTOOLS_LOG_LEVEL: 'SILENT' },
+        stderr: 'pipe',
+      }),
+    );
+    clients.push(client);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('gtt-mcp did not answer initialize in 20 s')), 20_000);
+    });
+    await Promise.race([connecting, timeout]).finally(() => clearTimeout(timer));
+    return client;
+  };
+
+  it('is one bundled file of the client, the MCP server and the schema files, with a node shebang', () => {
+    expect(pkg.bin).toEqual({ 'gtt-mcp': './dist/gtt-mcp.js' });
+    expect(readFileSync(bin(), 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
+    // The build writes the bundle's inputs next to it in client/dist (not packed).
+    const inputs = JSON.parse(readFileSync(join(ROOT, 'client', 'dist', 'gtt-mcp.meta.json'), 'utf8')) as string[];
+    expect(inputs).toContain('mcp/stdio.ts');
+    expect(inputs).toContain('client/client.ts');
+    const outside = inputs.filter((f) => !/^(client|mcp|functions\/base\/schemas)\/[\w./-]+\.ts$/.test(f));
+    expect(outside).toEqual([]);
+  });
+
+  it('`npx -p @gtt-gateway/client gtt-mcp --help` prints the usage and exits 0; without -p it is refused', async () => {
+    const { stdout } = await exec('npx', ['--offline', '-y', '-p', pkg.name, 'gtt-mcp', '--help'], {
+      cwd: project,
+      env: NPM_ENV,
+      timeout: 60_000,
+    });
+    expect(stdout).toMatch(/^usage: gtt-mcp \[--url URL \| --profile NAME\]/);
+    // Without -p, npx runs the package's one bin and hands it the word `gtt-mcp` as an argument: refused.
+    const bare = (await exec('npx', ['--offline', '-y', pkg.name, 'gtt-mcp', '--help'], {
+      cwd: project,
+      env: NPM_ENV,
+      timeout: 60_000,
+    }).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as { code?: number; stderr?: string } | undefined;
+    expect(bare?.code).toBe(2);
+    expect(bare?.stderr).toContain("Unexpected argument 'gtt-mcp'");
+    const refused = (await exec(process.execPath, [bin(), '--bogus'], { timeout: 20_000 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as { code?: number; stderr?: string } | undefined;
+    expect(refused?.code).toBe(2);
+    expect(refused?.stderr).toContain("Unknown option '--bogus'");
+  });
+
+  it('answers an SDK Client over stdio against the local stack: tools listed, pending GTTs read', async () => {
+    const trader = await mcpClient();
+    const names = (await trader.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['place_gtt', 'confirm', 'pending_gtts']));
+    const listed = (await trader.callTool({ name: 'pending_gtts', arguments: {} })) as {
+      isError?: boolean;
+      structuredContent?: { orders?: unknown };
+    };
+    expect(listed.isError).toBeFalsy();
+    expect(Array.isArray(listed.structuredContent?.orders)).toBe(true);
+  });
+
+  it('with --read-only lists the read tools and no write tool', async () => {
+    const reader = await mcpClient(['--read-only']);
+    const names = (await reader.listTools()).tools.map((t) => t.name);
+    expect(names.sort()).toEqual([...READ_TOOL_NAMES].sort());
+    expect(names).not.toContain('place_gtt');
+    expect(names).not.toContain('confirm');
   });
 });
