@@ -266,10 +266,7 @@ export const ENV = {
    * API's own URL, from the request (`https://<requestContext.domainName>`).
    */
   signalBaseUrl: variable('SIGNAL_BASE_URL', httpUrl.optional()),
-  /**
-   * `npm start --mcp-open` only (never a deployment): `/mcp` answers a caller without a token when the call comes over
-   * loopback, as an assistant with every scope and no limits (docs/assistants.md).
-   */
+  /** `npm start --mcp-open` only, never deployed: `/mcp` lets token-less loopback callers in (docs/assistants.md). */
   mcpOpenOnLoopback: variable(
     'MCP_OPEN_ON_LOOPBACK',
     z
