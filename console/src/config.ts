@@ -7,7 +7,7 @@ import * as z from 'zod';
 /** https, or http on loopback (the tests' fakes on 127.0.0.1). */
 const httpsUrl = z
   .url({ protocol: /^https?$/ })
-  .refine((url) => url.startsWith('https://') || /^http:\/\/(?:127\.0\.0\.1|localhost)(?::\d+)?\//.test(url), {
+  .refine((url) => url.startsWith('https://') || /^http:\/\/(?:127\.0\.0\.1|localhost)(?::\d+)?(?:\/|$)/.test(url), {
     message: 'must be an https:// URL',
   });
 
