@@ -13,6 +13,7 @@ import { CfnOutput, DockerImage, Duration, RemovalPolicy, Stack } from 'aws-cdk-
 import type { CfnApi, HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { NagSuppressions } from 'cdk-nag';
@@ -191,6 +192,11 @@ export class TraderConsole extends Construct {
       distributionPaths: ['/*'],
       prune: true,
       memoryLimit: 256,
+      // The CDK's copying function logs where the stack's functions do: a month.
+      logGroup: new logs.LogGroup(this, 'FilesLogs', {
+        retention: logs.RetentionDays.ONE_MONTH,
+        removalPolicy: RemovalPolicy.DESTROY,
+      }),
     });
 
     new CfnOutput(stack, 'ConsoleUrl', { value: consoleUrl, description: "The trader's console (sign in there)" });
