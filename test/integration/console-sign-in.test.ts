@@ -37,6 +37,8 @@ const fake = {
   /** The fake's clock, epoch ms (the session's `now` too). */
   now: 1_900_000_000_000,
   credentials: new Map<string, { secretAccessKey: string; sessionToken: string }>(),
+  /** The refresh token has run out (its twelve hours). */
+  refreshRefused: false,
 };
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -70,7 +72,7 @@ const answerToken = (form: URLSearchParams, res: http.ServerResponse) => {
       token_type: 'Bearer',
     });
   }
-  if (form.get('grant_type') === 'refresh_token' && form.get('refresh_token') === 'refresh-1')
+  if (form.get('grant_type') === 'refresh_token' && form.get('refresh_token') === 'refresh-1' && !fake.refreshRefused)
     return json(res, 200, { id_token: newIdToken(), access_token: 'access', expires_in: fake.tokenSeconds });
   return json(res, 400, { error: 'invalid_grant' });
 };
@@ -170,7 +172,14 @@ const signedIn = async () => {
 };
 
 beforeEach(() => {
-  Object.assign(fake, { tokenCalls: [], identityCalls: [], api: [], tokenSeconds: 3600, credentialSeconds: 3600 });
+  Object.assign(fake, {
+    tokenCalls: [],
+    identityCalls: [],
+    api: [],
+    tokenSeconds: 3600,
+    credentialSeconds: 3600,
+    refreshRefused: false,
+  });
   fake.credentials.clear();
 });
 
@@ -269,6 +278,22 @@ describe('signed calls', () => {
     expect(fake.tokenCalls.map((f) => f.get('grant_type'))).toEqual(['authorization_code']);
     expect(authorizationOf(fake.api.at(-1)!).accessKeyId).toBe('ASIAFAKE2');
     fake.now -= 11 * 60_000;
+  });
+});
+
+describe('the end of the day', () => {
+  it('sends the page to the managed login when the refresh token is refused', async () => {
+    const { t, session } = await signedIn();
+    // The next day: the credentials and the id token have run out, and so has the refresh token.
+    fake.refreshRefused = true;
+    fake.now += 13 * 3600_000;
+    const call = session.fetch('/kill-switch');
+    await expect.poll(() => t.visited.length).toBe(2);
+    expect(t.visited[1]).toContain('/oauth2/authorize?');
+    expect(t.storage.has(STORAGE_KEYS.refreshToken)).toBe(false);
+    expect(fake.api).toEqual([]);
+    void call;
+    fake.now -= 13 * 3600_000;
   });
 });
 

@@ -138,12 +138,21 @@ export const startCognitoSession = async (
   );
   let renewing: Promise<TemporaryCredentials> | undefined;
 
-  /** Fresh credentials: the id token refreshed first if it expires soon, then new credentials for it. */
+  /**
+   * Fresh credentials: the id token refreshed first if it expires soon, then new credentials for it. A refresh
+   * token refused (the day's twelve hours over, signed out elsewhere) sends the page to the managed login.
+   */
   const renew = async (): Promise<TemporaryCredentials> => {
     if (expiresSoon(current.expiresAt, surface.now())) {
       const refreshToken = current.refreshToken ?? surface.storage.getItem(STORAGE_KEYS.refreshToken);
-      if (!refreshToken) throw new Error('the session has ended: sign in again');
-      current = await refreshTokens(config, refreshToken, surface.fetch, surface.now());
+      const refreshed = refreshToken
+        ? await refreshTokens(config, refreshToken, surface.fetch, surface.now()).catch(() => undefined)
+        : undefined;
+      if (!refreshed) {
+        surface.storage.removeItem(STORAGE_KEYS.refreshToken);
+        return signIn(config, surface);
+      }
+      current = refreshed;
     }
     return identityCredentials(config, current.idToken, surface.fetch, identityUrl);
   };
