@@ -192,6 +192,17 @@ describe("the API's CORS", () => {
   });
 });
 
+describe('the stack', () => {
+  it('has no cycle: the CORS names the distribution, so neither the distribution nor its headers name the API', () => {
+    // (A cycle would fail the synth itself: the CDK's template validation refuses circular dependencies.)
+    const api = only(gateway, 'AWS::ApiGatewayV2::Api')[0];
+    const json = (id: string) => JSON.stringify(gateway.toJSON().Resources[id]);
+    expect(json(api)).toContain(distributionId());
+    expect(json(distributionId())).not.toContain(api);
+    expect(json(only(gateway, 'AWS::CloudFront::ResponseHeadersPolicy')[0])).not.toContain(api);
+  });
+});
+
 describe('config.json and the outputs', () => {
   it("are written with the sign-in's ids, the API's URL and the console's URL", () => {
     const [, deployment] = only(gateway, 'Custom::CDKBucketDeployment');
