@@ -188,6 +188,8 @@ export class TraderConsole extends Construct {
         }),
         s3deploy.Source.jsonData('config.json', config),
       ],
+      // Browsers and CloudFront ask again each time (a 304 when unchanged): a deploy is seen at the next load.
+      cacheControl: [s3deploy.CacheControl.noCache()],
       distribution: this.distribution,
       distributionPaths: ['/*'],
       prune: true,

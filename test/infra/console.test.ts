@@ -211,6 +211,7 @@ describe('config.json and the outputs', () => {
       expect(markers).toContain(id);
     expect(markers).toContain('"ApiEndpoint"');
     expect(deployment.Properties.DistributionPaths).toEqual(['/*']);
+    expect(deployment.Properties.SystemMetadata).toEqual({ 'cache-control': 'no-cache' });
     const outputs = gateway.toJSON().Outputs as Record<string, { Value: unknown }>;
     expect(outputs.ConsoleUrl!.Value).toEqual({
       'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId(), 'DomainName'] }, '/']],
