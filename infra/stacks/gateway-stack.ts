@@ -17,9 +17,10 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 
 import { DEPLOYMENT_SETTINGS, environmentOf } from '../../functions/base/runtime/env.js';
-import { type FunctionDefinition, FUNCTIONS, OPERATIONS } from '../../functions/manifest/index.js';
-import { addApiAlarm, signedRouteArns, addGatewayApi, applyRouteSettings } from '../constructs/api.js';
-import { AuditArchive } from '../constructs/audit.js';
+import { type FunctionDefinition, FUNCTIONS, OPERATIONS, routesOf } from '../../functions/manifest/index.js';
+import { addApiAlarm, addGatewayApi, applyRouteSettings, signedRouteArns } from '../constructs/api.js';import { AuditArchive } from '../constructs/audit.js';
+import { CONSOLE_CONTEXT_KEY, resolveConsoleEnabled, TraderConsole } from '../constructs/console.js';
+import { CONSOLE_DOMAIN_PREFIX_CONTEXT_KEY } from '../constructs/console-sign-in.js';
 import { EGRESS_CONTEXT_KEY, type EgressSetting, resolveEgress, StaticEgress } from '../constructs/egress.js';
 import { LifecycleEvents, resolveWatcherEnabled, resolveWatcherSchedule } from '../constructs/events.js';
 import type { GatewayFunction } from '../constructs/gateway-function.js';
@@ -79,6 +80,8 @@ export interface GatewayStackProps extends StackProps, NotifyWebhookProps {
    * A test adds a definition of its own here without touching the manifest.
    */
   functions?: readonly FunctionDefinition[];
+  /** false leaves the trader's console out; wins over the context key `console` (`on`, the default, or `off`). */
+  console?: boolean;
 }
 
 /** `-c auditRetentionDays=N`: at least one year (the rules ask five), at most ten; anything else fails the synth. */
@@ -108,6 +111,8 @@ export class GatewayStack extends Stack {
   readonly events: LifecycleEvents;
   /** The five-year audit archive (S3 with Object Lock) the audit records of the log groups reach. */
   readonly audit: AuditArchive;
+  /** The trader's console (S3, CloudFront, Cognito); undefined with `-c console=off`. */
+  readonly console?: TraderConsole;
 
   constructor(scope: Construct, id: string, props: GatewayStackProps = {}) {
     super(scope, id, props);
@@ -294,6 +299,17 @@ export class GatewayStack extends Stack {
     for (const entry of (props.functions ?? FUNCTIONS).filter((f) => f.audit)) {
       const fn = this.functions.get(entry.name) ?? this.session.functions.get(entry.name);
       if (fn) this.audit.addLogGroup(entry.name, fn.logGroup);
+    }
+
+    if (resolveConsoleEnabled(props.console ?? context(CONSOLE_CONTEXT_KEY))) {
+      this.console = new TraderConsole(this, 'Console', {
+        api: this.api,
+        stageName: gateway.stage.stageName,
+        routes: routesOf(props.functions ?? FUNCTIONS).map(({ route }) => route),
+        ...(context(CONSOLE_DOMAIN_PREFIX_CONTEXT_KEY) === undefined
+          ? {}
+          : { domainPrefix: String(context(CONSOLE_DOMAIN_PREFIX_CONTEXT_KEY)) }),
+      });
     }
 
     addApiAlarm(this, this.api, alarmAction);

@@ -8,6 +8,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 
 import { buildApp } from '../../infra/stacks/app.js';
+import { CONSOLE_FILES_HANDLER } from '../support/egress-template.js';
 
 const synth = (context: Record<string, unknown>) =>
   buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], watcher: 'off', ...context } }));
@@ -21,9 +22,10 @@ const facts = (account?: string) => {
   const built = synth(account ? { account } : {});
   const t = Template.fromStack(built.gateway).toJSON() as Template_;
   const resources = Object.values(t.Resources);
-  const env = resources
-    .filter((r) => r.Type === 'AWS::Lambda::Function')
-    .map((r) => (r.Properties.Environment as { Variables: Record<string, unknown> }).Variables);
+  // The gateway's functions (not the CDK's handler of the console's files).
+  const env = Object.entries(t.Resources)
+    .filter(([id, r]) => r.Type === 'AWS::Lambda::Function' && !CONSOLE_FILES_HANDLER.test(id))
+    .map(([, r]) => (r.Properties.Environment as { Variables: Record<string, unknown> }).Variables);
   return {
     stack: built.gateway.stackName,
     workflow: built.workflow.stackName,

@@ -55,8 +55,8 @@ describe('egress none', () => {
       'AWS::Events::EventBus': 1,
       'AWS::Events::Archive': 1,
       'AWS::CloudWatch::Dashboard': 1,
-      // Plus the kill switch's (K) and the EventForwarder's (F).
-      'AWS::Logs::LogGroup': N + S + K + F + 1,
+      // Plus the kill switch's (K) and the EventForwarder's (F), the API's access logs, the console's files' copier.
+      'AWS::Logs::LogGroup': N + S + K + F + 1 + 1,
       'AWS::ApiGatewayV2::Api': 1,
       'AWS::ApiGatewayV2::Stage': 1,
       // The OAuth function serves two routes, the health check one (GET /session), the kill switch three.
@@ -69,16 +69,32 @@ describe('egress none', () => {
       'AWS::SNS::TopicPolicy': 1,
       // Plus the scheduler roles (health check, watcher, signal sweep, instrument refresh) and the audit archive's
       // (Firehose, CloudWatch Logs), with their policies.
-      'AWS::IAM::Role': N + S + K + F + 4 + 2,
-      'AWS::IAM::Policy': N + S + K + F + 4 + 2,
+      // ... and the console's (the signed-in trader's, the copier of its files).
+      'AWS::IAM::Role': N + S + K + F + 4 + 2 + 2,
+      'AWS::IAM::Policy': N + S + K + F + 4 + 2 + 2,
       // The audit archive: the locked bucket (and its TLS-only policy), the stream, one subscription per log group
-      // with audit records (the order functions, the kill switch, the OAuth callback).
-      'AWS::S3::Bucket': 1,
-      'AWS::S3::BucketPolicy': 1,
+      // with audit records (the order functions, the kill switch, the OAuth callback). The console's files and its
+      // logs, each with its TLS-only policy.
+      'AWS::S3::Bucket': 1 + 2,
+      'AWS::S3::BucketPolicy': 1 + 2,
       'AWS::KinesisFirehose::DeliveryStream': 1,
       // ... and the signal worker.
       'AWS::Logs::SubscriptionFilter': OPERATIONS.filter((op) => op.kind === 'order').length + K + 1 + 1,
-      'AWS::Lambda::Function': N + S + K + F,
+      // ... and the CDK's copier of the console's files, with its AWS CLI layer.
+      'AWS::Lambda::Function': N + S + K + F + 1,
+      'AWS::Lambda::LayerVersion': 1,
+      'Custom::CDKBucketDeployment': 1,
+      // The console (infra/constructs/console.ts): its distribution, the sign-in's user pool and identity pool.
+      'AWS::CloudFront::Distribution': 1,
+      'AWS::CloudFront::Function': 1,
+      'AWS::CloudFront::OriginAccessControl': 1,
+      'AWS::CloudFront::ResponseHeadersPolicy': 1,
+      'AWS::Cognito::UserPool': 1,
+      'AWS::Cognito::UserPoolClient': 1,
+      'AWS::Cognito::UserPoolDomain': 1,
+      'AWS::Cognito::ManagedLoginBranding': 1,
+      'AWS::Cognito::IdentityPool': 1,
+      'AWS::Cognito::IdentityPoolRoleAttachment': 1,
       // The EventForwarder's trigger: the idempotency table's stream; the SignalWorker's: the signal queue.
       'AWS::Lambda::EventSourceMapping': 2,
       // The signal queue and its dead letters, each with its TLS-only policy.

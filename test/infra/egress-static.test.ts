@@ -23,6 +23,7 @@ import {
   DEFAULT_SESSION_FUNCTIONS,
   egressDoc,
   FORWARDER_FUNCTIONS,
+  functionIds,
   getAtt,
   idsOf,
   KILL_SWITCH_FUNCTIONS,
@@ -98,7 +99,7 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
     });
 
     it('runs every function in the private subnets with a security group: no inbound, outbound TCP 443 and 80 only', () => {
-      const functions = idsOf(t, 'AWS::Lambda::Function');
+      const functions = functionIds(t);
       expect(functions).toHaveLength(
         OPERATIONS.length + DEFAULT_SESSION_FUNCTIONS + KILL_SWITCH_FUNCTIONS + FORWARDER_FUNCTIONS,
       );
@@ -252,7 +253,7 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
         expect(actionsOf(eni[0]!).sort()).toEqual([...LAMBDA_ENI_ACTIONS].sort());
       }
       // Lambda checks the ENI permissions when it creates the function: the policy must exist first.
-      for (const id of idsOf(t, 'AWS::Lambda::Function')) {
+      for (const id of functionIds(t)) {
         const role = (t.Resources[id]!.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
         const policy = policies.find((p) => (t.Resources[p]!.Properties.Roles as { Ref: string }[])[0]!.Ref === role);
         expect(t.Resources[id]!.DependsOn).toContain(policy);

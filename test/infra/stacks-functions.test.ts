@@ -13,13 +13,22 @@ import { OPERATIONS } from '../../functions/manifest/index.js';
 import { PLANS } from '../../functions/plans/definition.js';
 import { SIGNAL_WEBHOOK, STRATEGIES } from '../../functions/signals/definitions.js';
 import { ORDER_ROUTE_THROTTLE } from '../../infra/constructs/api.js';
-import { built, gateway, SESSION, synth, useDefaultStacks, workflow } from '../support/stacks-template.js';
+import {
+  built,
+  gateway,
+  gatewayFunctionsOf,
+  SESSION,
+  synth,
+  useDefaultStacks,
+  workflow,
+} from '../support/stacks-template.js';
 
 useDefaultStacks();
 
 describe('functions', () => {
   it('one function per operation and per session function, on nodejs22.x arm64 with X-Ray and a timeout above the broker timeout', () => {
-    const functions = gateway.findResources('AWS::Lambda::Function');
+    // The CDK's handler that copies the console's files is the CDK's (its runtime, its settings).
+    const functions = gatewayFunctionsOf(gateway);
     // The operations, the session functions, the watcher, the kill switch, the outbox's EventForwarder, the
     // events history and the plans; the strategies, the signal webhook and the signal worker; the InstrumentRefresh;
     // the assistants.
@@ -57,8 +66,8 @@ describe('functions', () => {
 
   it('each function has its own log group with a retention', () => {
     // One per function (the watcher, the kill switch and the EventForwarder too), the API's access logs, the VPC flow
-    // logs of the default egress.
-    gateway.resourceCountIs('AWS::Logs::LogGroup', OPERATIONS.length + SESSION.length + 5 + 3 + 1 + 1 + 2);
+    // logs of the default egress, the CDK's handler that copies the console's files.
+    gateway.resourceCountIs('AWS::Logs::LogGroup', OPERATIONS.length + SESSION.length + 5 + 3 + 1 + 1 + 2 + 1);
     for (const group of Object.values(gateway.findResources('AWS::Logs::LogGroup')) as {
       Properties: { RetentionInDays?: number };
     }[]) {

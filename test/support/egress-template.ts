@@ -54,9 +54,19 @@ export const routesOf = (template: TemplateJson, routeTable: { Ref: string }) =>
   );
 export type Statement = { Action: string | string[]; Resource: unknown; Sid?: string };
 export const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+/**
+ * The CDK's own function (and role) that copies the console's files into its bucket (infra/constructs/console.ts):
+ * it never calls the broker, so it stays out of the VPC and out of the egress counts.
+ */
+export const CONSOLE_FILES_HANDLER = /^CustomCDKBucketDeployment/;
+/** The gateway's functions: every Lambda function but the CDK's handler of the console's files. */
+export const functionIds = (template: TemplateJson) =>
+  idsOf(template, 'AWS::Lambda::Function').filter((id) => !CONSOLE_FILES_HANDLER.test(id));
 export const lambdaRoleIds = (template: TemplateJson) =>
-  idsOf(template, 'AWS::IAM::Role').filter((id) =>
-    JSON.stringify(template.Resources[id]!.Properties.AssumeRolePolicyDocument).includes('lambda.amazonaws.com'),
+  idsOf(template, 'AWS::IAM::Role').filter(
+    (id) =>
+      !CONSOLE_FILES_HANDLER.test(id) &&
+      JSON.stringify(template.Resources[id]!.Properties.AssumeRolePolicyDocument).includes('lambda.amazonaws.com'),
   );
 export const nagFindings = (stack: GatewayStack) => {
   const annotations = Annotations.fromStack(stack);

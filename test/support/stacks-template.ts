@@ -22,6 +22,16 @@ export let gateway: Template;
 export let workflow: Template;
 export let built: ReturnType<typeof synth>;
 
+import { CONSOLE_FILES_HANDLER } from './egress-template.js';
+
+export { CONSOLE_FILES_HANDLER };
+
+/** The stack's Lambda functions by logical id, without the CDK's handler of the console's files. */
+export const gatewayFunctionsOf = (template: Template): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries(template.findResources('AWS::Lambda::Function')).filter(([id]) => !CONSOLE_FILES_HANDLER.test(id)),
+  );
+
 export type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
 export const statementsOf = (template: Template): Statement[] =>
   Object.values(template.findResources('AWS::IAM::Policy')).flatMap(

@@ -4,6 +4,7 @@
  */
 import type { Command } from '../command.js';
 import { assistant, assistantCreate, assistantDelete, assistantRotate, assistants } from './assistants.js';
+import { consoleUser, consoleUsers } from './console-users.js';
 import { events, killSwitch } from './controls.js';
 import { call, operations } from './operations.js';
 import { cancel, get, list, modify, modifyOco, orders, place, placeOco, triggered } from './orders.js';
@@ -58,6 +59,8 @@ export const COMMANDS: readonly Command[] = [
   assistant,
   assistantRotate,
   assistantDelete,
+  consoleUser,
+  consoleUsers,
   operations,
   call,
   ltp,

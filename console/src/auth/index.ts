@@ -1,48 +1,41 @@
 /**
- * How the console reaches the API, chosen by `config.json` beside the page: `local` (npm start: same-origin calls,
- * nothing to sign) or a deployment's mode. The rest of the app sees only a `Session`: a `fetch` to call the API with,
- * who is signed in, and how to sign out.
+ * How the console reaches the API, chosen by `config.json` beside the page (console/src/config.ts): `local` (npm
+ * start: same-origin calls, nothing to sign) or `cognito` (deployed: the Cognito sign-in and SigV4-signed calls,
+ * cognito.ts). The rest of the app sees only a `Session`: a `fetch` to call the API with, who is signed in, and how
+ * to sign out.
  */
+import { type ConsoleConfig, consoleConfigSchema } from '../config.js';
+import { startCognitoSession } from './cognito.js';
 
-/** `config.json`: `{ "mode": "local" }` under npm start; a deployment writes its own mode and settings. */
-export interface ConsoleConfig {
-  mode: 'local' | 'cognito';
-  /** The API's origin; absent: the page's own (npm start serves both). */
-  apiUrl?: string;
-  /** Whatever else a mode needs (the deployment's sign-in settings). */
-  [setting: string]: unknown;
-}
+export type { ConsoleConfig };
+
+/** The page's address (read through a narrow cast: this file also compiles, for its tests, without the DOM types). */
+const page = (): { origin: string; href: string } =>
+  (globalThis as unknown as { location: { origin: string; href: string } }).location;
 
 export interface Session {
-  /** Calls the API: `fetch`, with whatever the mode adds (a signature). */
+  /** Fetch for the API: a path (`/gtt-orders`) is the API's; deployed, every call is signed. */
   fetch: typeof fetch;
-  /** Who is signed in, when the mode signs anyone in. */
+  /** Who is signed in (deployed). */
   user?: string;
+  /** Ends the session (deployed): clears this tab's tokens and signs out of the managed login. */
   signOut?: () => void;
 }
 
-/** The API's base URL for this config: its `apiUrl`, or the page's origin. */
+/** The API's base URL for this config: the deployed API's, or the page's own origin (npm start serves both). */
 export const apiBaseUrl = (config: ConsoleConfig): string =>
-  (config.apiUrl ?? window.location.origin).replace(/\/+$/, '');
+  (config.mode === 'cognito' ? config.apiUrl : page().origin).replace(/\/+$/, '');
 
-/** A `fetch` for the API under `config`. Local: the browser's own, same-origin (the local API refuses other origins). */
-export const apiFetch = (config: ConsoleConfig): typeof fetch => {
-  if (config.mode === 'local') return (input, init) => window.fetch(input, init);
-  throw new Error(`The console has no sign-in for mode ${JSON.stringify(config.mode)} in this build.`);
-};
+/** Starts the session `config` asks for (local: no sign-in; cognito: the managed login when not signed in). */
+export const startSession = async (config: ConsoleConfig): Promise<Session> =>
+  config.mode === 'local' ? { fetch: (input, init) => globalThis.fetch(input, init) } : startCognitoSession(config);
 
-/** Starts the session `config` asks for (local: no sign-in). */
-export const startSession = async (config: ConsoleConfig): Promise<Session> => {
-  if (config.mode === 'local') return Promise.resolve({ fetch: apiFetch(config) });
-  throw new Error(`The console has no sign-in for mode ${JSON.stringify(config.mode)} in this build.`);
-};
-
-/** Reads `config.json` next to the page. */
+/** Reads `config.json` next to the page, checked whole: a bad one is an error naming what is wrong. */
 export const loadConfig = async (): Promise<ConsoleConfig> => {
-  const res = await window.fetch(new URL('config.json', window.location.href), { cache: 'no-store' });
+  const res = await globalThis.fetch(new URL('config.json', page().href), { cache: 'no-store' });
   if (!res.ok) throw new Error(`config.json: HTTP ${res.status}`);
-  const config = (await res.json()) as ConsoleConfig;
-  if (config.mode !== 'local' && config.mode !== 'cognito')
-    throw new Error(`config.json: unknown mode ${JSON.stringify(config.mode)}`);
-  return config;
+  const parsed = consoleConfigSchema.safeParse(await res.json());
+  if (!parsed.success)
+    throw new Error(`config.json: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return parsed.data;
 };
