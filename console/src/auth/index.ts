@@ -32,7 +32,7 @@ export const startSession = async (config: ConsoleConfig): Promise<Session> =>
 
 /** Reads `config.json` next to the page, checked whole: a bad one is an error naming what is wrong. */
 export const loadConfig = async (): Promise<ConsoleConfig> => {
-  const res = await globalThis.fetch(new URL('config.json', page().href), { cache: 'no-store' });
+  const res = await globalThis.fetch(new URL('config.json', page().href), { cache: 'no-store' } as RequestInit);
   if (!res.ok) throw new Error(`config.json: HTTP ${res.status}`);
   const parsed = consoleConfigSchema.safeParse(await res.json());
   if (!parsed.success)
