@@ -22,6 +22,8 @@ export const MCP_SERVER: FunctionDefinition = {
       threshold: 3,
     },
   },
-  bundle: { memory: 'standard', handler: { kind: 'factory', from: '../mcp/function.js' } },
+  // A confirm waits on an order route of the API (its broker call, 8 s at most, and its retry), within API
+  // Gateway's 30 s for the /mcp request itself.
+  bundle: { memory: 'standard', timeoutSeconds: 25, handler: { kind: 'factory', from: '../mcp/function.js' } },
   create: createMcpFunction,
 };

@@ -98,7 +98,8 @@ export const createMcpFunction = (options: McpFunctionOptions = {}) => {
     body: unknown,
     who: AssistantIdentity,
   ): Promise<RoutedReply> => {
-    const client = createGttClient({ baseUrl: apiUrlOf(event, context) });
+    // Within the function's 25 s: an order route's answer (its broker call and one retry) fits in 20.
+    const client = createGttClient({ baseUrl: apiUrlOf(event, context), deadlineMs: 20_000 });
     const server = createMcpServer(clientPort(client), {
       scopes: who.scopes as Scope[],
       limits: who.limits,

@@ -15,6 +15,7 @@ import {
 } from '../../infra/constructs/events.js';
 import {
   ASSISTANTS_EVENTS_TABLE_ACTIONS,
+  MCP_EVENTS_TABLE_ACTIONS,
   PLANS_EVENTS_TABLE_ACTIONS,
   SIGNAL_SWEEP_EVENTS_TABLE_ACTIONS,
   SIGNALS_EVENTS_TABLE_ACTIONS,
@@ -75,9 +76,11 @@ describe('default deployment', () => {
     }
     // The order functions' events go through the outbox: the EventForwarder publishes them. The kill switch
     // publishes its own Kill Switch event (its sweep's cancels go to the outbox too); the signal worker may turn it.
+    // The remote MCP server publishes its Assistant Action events.
     expect(publishers.sort()).toEqual(
       [
         'KillSwitch',
+        'McpServer',
         'SessionOAuthCallback',
         'EventsGttWatcher',
         'EventsEventForwarder',
@@ -118,6 +121,8 @@ describe('default deployment', () => {
       // Assistants: their records, token items and day counters.
       else if (fn === 'Assistants')
         expect(onTable(statements), fn).toEqual([...ASSISTANTS_EVENTS_TABLE_ACTIONS].sort());
+      // The remote MCP server: token look-ups, day counters, previews.
+      else if (fn === 'McpServer') expect(onTable(statements), fn).toEqual([...MCP_EVENTS_TABLE_ACTIONS].sort());
       else if (fn === 'SignalWebhook')
         expect(onTable(statements), fn).toEqual([...SIGNALS_EVENTS_TABLE_ACTIONS].sort());
       else if (fn === 'SignalWorker')
@@ -292,6 +297,7 @@ describe('TOTP renewal on', () => {
     expect(publishers.sort()).toEqual(
       [
         'KillSwitch',
+        'McpServer',
         'SessionOAuthCallback',
         'SessionSessionRenewal',
         'SignalWorker',

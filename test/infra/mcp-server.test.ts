@@ -37,13 +37,17 @@ describe('the remote MCP function', () => {
     });
   });
 
-  it("may invoke exactly its tools' signed routes, and no other role may invoke the API", () => {
+  it("may invoke exactly its tools' signed routes, and no other function's role may invoke the API", () => {
     const policies = Object.entries(gateway.findResources('AWS::IAM::Policy')) as [string, Policy][];
     const invoking = policies.filter(([, p]) =>
       p.Properties.PolicyDocument.Statement.some((s) => actions(s).includes('execute-api:Invoke')),
     );
-    expect(invoking.map(([id]) => id)).toEqual([expect.stringMatching(/^McpServerRole/)]);
-    const statement = invoking[0]![1].Properties.PolicyDocument.Statement.find((s) =>
+    // Besides it, only the console's signed-in trader (test/infra/console.test.ts) may invoke the API.
+    expect(invoking.map(([id]) => id).sort()).toEqual([
+      expect.stringMatching(/^ConsoleSignInTraderRole/),
+      expect.stringMatching(/^McpServerRole/),
+    ]);
+    const statement = invoking.find(([id]) => id.startsWith('McpServerRole'))![1].Properties.PolicyDocument.Statement.find((s) =>
       actions(s).includes('execute-api:Invoke'),
     )!;
     expect(actions(statement)).toEqual(['execute-api:Invoke']);

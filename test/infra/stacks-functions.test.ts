@@ -10,6 +10,7 @@ import { ASSISTANTS } from '../../functions/assistants/definition.js';
 import { KILL_SWITCH } from '../../functions/controls/definition.js';
 import { EVENTS_HISTORY } from '../../functions/events/definitions.js';
 import { OPERATIONS } from '../../functions/manifest/index.js';
+import { MCP_SERVER } from '../../functions/mcp/definition.js';
 import { PLANS } from '../../functions/plans/definition.js';
 import { SIGNAL_WEBHOOK, STRATEGIES } from '../../functions/signals/definitions.js';
 import { ORDER_ROUTE_THROTTLE } from '../../infra/constructs/api.js';
@@ -31,32 +32,34 @@ describe('functions', () => {
     const functions = gatewayFunctionsOf(gateway);
     // The operations, the session functions, the watcher, the kill switch, the outbox's EventForwarder, the
     // events history and the plans; the strategies, the signal webhook and the signal worker; the InstrumentRefresh;
-    // the assistants.
-    expect(Object.keys(functions)).toHaveLength(OPERATIONS.length + SESSION.length + 5 + 3 + 1 + 1);
+    // the assistants and the remote MCP server.
+    expect(Object.keys(functions)).toHaveLength(OPERATIONS.length + SESSION.length + 5 + 3 + 1 + 2);
     for (const [id, fn] of Object.entries(functions) as [string, { Properties: Record<string, unknown> }][]) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         TracingConfig: { Mode: 'Active' },
         // The kill switch sweeps the book at the governor's pace; the signal worker may act on 20 alerts; the
-        // instrument refresh loads whole symbol masters.
+        // instrument refresh loads whole symbol masters; the remote MCP server waits on the API's order routes.
         Timeout: id.startsWith('KillSwitch')
           ? 90
           : id.startsWith('SignalWorker')
             ? 60
             : id.startsWith('InstrumentRefresh')
               ? 300
-              : 12,
+              : id.startsWith('McpServer')
+                ? 25
+                : 12,
         Environment: {
           Variables: expect.objectContaining({ BROKER_TIMEOUT_MS: '8000', POWERTOOLS_SERVICE_NAME: 'gtt-gateway' }),
         },
       });
       const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
-      // The EventForwarder, the events history, the strategies, the signal webhook and the assistants never call the
-      // broker.
+      // The EventForwarder, the events history, the strategies, the signal webhook, the assistants and the remote MCP
+      // server (it calls the API) never call the broker.
       expect(env.BROKER_BASE_URL).toEqual(
-        ['EventsEventForwarder', 'EventsHistory', 'Strategies', 'SignalWebhook', 'Assistants'].some((name) =>
-          id.startsWith(name),
+        ['EventsEventForwarder', 'EventsHistory', 'Strategies', 'SignalWebhook', 'Assistants', 'McpServer'].some(
+          (name) => id.startsWith(name),
         )
           ? undefined
           : { Ref: 'BrokerBaseUrl' },
@@ -67,7 +70,7 @@ describe('functions', () => {
   it('each function has its own log group with a retention', () => {
     // One per function (the watcher, the kill switch and the EventForwarder too), the API's access logs, the VPC flow
     // logs of the default egress, the CDK's handler that copies the console's files.
-    gateway.resourceCountIs('AWS::Logs::LogGroup', OPERATIONS.length + SESSION.length + 5 + 3 + 1 + 1 + 2 + 1);
+    gateway.resourceCountIs('AWS::Logs::LogGroup', OPERATIONS.length + SESSION.length + 5 + 3 + 1 + 2 + 2 + 1);
     for (const group of Object.values(gateway.findResources('AWS::Logs::LogGroup')) as {
       Properties: { RetentionInDays?: number };
     }[]) {
@@ -91,12 +94,15 @@ describe('HTTP API', () => {
         ...PLANS.routes.map((r) => `${r.method} ${r.path}`),
         ...[...STRATEGIES.routes, ...SIGNAL_WEBHOOK.routes].map((r) => `${r.method} ${r.path}`),
         ...ASSISTANTS.routes.map((r) => `${r.method} ${r.path}`),
+        ...MCP_SERVER.routes.map((r) => `${r.method} ${r.path}`),
       ].sort(),
     );
     for (const route of routes) {
       expect([route.Properties.RouteKey, route.Properties.AuthorizationType]).toEqual([
         route.Properties.RouteKey,
-        ['GET /session/oauth/callback', 'POST /signals/{id}'].includes(route.Properties.RouteKey) ? 'NONE' : 'AWS_IAM',
+        ['GET /session/oauth/callback', 'POST /signals/{id}', 'POST /mcp'].includes(route.Properties.RouteKey)
+          ? 'NONE'
+          : 'AWS_IAM',
       ]);
     }
   });
@@ -127,8 +133,9 @@ describe('HTTP API', () => {
         // The plans' order routes: a create places a GTT, a cancel cancels one.
         'POST /plans',
         'DELETE /plans/{planId}',
-        // The unsigned signal webhook.
+        // The unsigned signal webhook and remote MCP server.
         'POST /signals/{id}',
+        'POST /mcp',
       ].sort(),
     );
     expect(routeSettings['POST /kill-switch']).toEqual({ ThrottlingRateLimit: 1, ThrottlingBurstLimit: 2 });
@@ -169,9 +176,10 @@ describe('alarms and outputs', () => {
       Properties: { MetricName: string; Namespace: string; AlarmActions: unknown[] };
     }[];
     // Per operation and session function, the watcher, the kill switch, the EventForwarder, the events history, plans.
-    // ... the strategies, the signal webhook and the signal worker; the InstrumentRefresh; the assistants.
+    // ... the strategies, the signal webhook and the signal worker; the InstrumentRefresh; the assistants; the
+    // remote MCP server.
     expect(alarms.filter((a) => a.Properties.MetricName === 'Errors')).toHaveLength(
-      OPERATIONS.length + SESSION.length + 5 + 3 + 1 + 1,
+      OPERATIONS.length + SESSION.length + 5 + 3 + 1 + 2,
     );
     expect(alarms.filter((a) => a.Properties.MetricName === 'SessionAlive')).toHaveLength(1);
     expect(alarms.filter((a) => a.Properties.MetricName === 'Throttles')).toHaveLength(OPERATIONS.length);
