@@ -5266,7 +5266,7 @@ export interface operations {
         parameters: {
             query?: {
                 since?: string;
-                type?: "GTT Placed" | "GTT Modified" | "GTT Cancelled" | "GTT Triggered" | "GTT Removed" | "Session Expired" | "Session Renewed" | "Kill Switch" | "Order Filled" | "Order Rejected" | "Order Cancelled" | "Plan Armed" | "Plan Step" | "Plan Done" | "Plan Failed" | "Plan Unprotected" | "Signal Received" | "Signal Acted" | "Signal Refused";
+                type?: "GTT Placed" | "GTT Modified" | "GTT Cancelled" | "GTT Triggered" | "GTT Removed" | "Session Expired" | "Session Renewed" | "Kill Switch" | "Order Filled" | "Order Rejected" | "Order Cancelled" | "Plan Armed" | "Plan Step" | "Plan Done" | "Plan Failed" | "Plan Unprotected" | "Signal Received" | "Signal Acted" | "Signal Refused" | "Assistant Action";
                 limit?: number;
                 cursor?: string;
             };

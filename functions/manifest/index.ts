@@ -6,7 +6,6 @@
  * derived from this list. A new function is its code and its definition in its room, listed here (CONTRIBUTING.md).
  */
 import { ASSISTANTS } from '../assistants/definition.js';
-import { MCP_SERVER } from '../mcp/definition.js';
 import type { AnyOperation } from '../base/contract/operation.js';
 import type { FunctionDefinition, FunctionEntry, Route, Schedule } from '../base/definition/types.js';
 import { KILL_SWITCH } from '../controls/definition.js';
@@ -14,6 +13,7 @@ import { EVENTS_HISTORY, NOTIFY_FORMATTER } from '../events/definitions.js';
 import { EVENT_FORWARDER } from '../events/forwarder/definition.js';
 import { GTT_WATCHER } from '../events/watcher/definition.js';
 import { INSTRUMENT_REFRESH } from '../instruments/definition.js';
+import { MCP_SERVER } from '../mcp/definition.js';
 import { OPERATION_FUNCTIONS } from '../orders/definitions.js';
 import { PLANS } from '../plans/definition.js';
 import { SESSION_FUNCTIONS } from '../session/definitions.js';

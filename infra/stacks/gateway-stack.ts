@@ -18,7 +18,8 @@ import type { Construct } from 'constructs';
 
 import { DEPLOYMENT_SETTINGS, environmentOf } from '../../functions/base/runtime/env.js';
 import { type FunctionDefinition, FUNCTIONS, OPERATIONS, routesOf } from '../../functions/manifest/index.js';
-import { addApiAlarm, addGatewayApi, applyRouteSettings, signedRouteArns } from '../constructs/api.js';import { AuditArchive } from '../constructs/audit.js';
+import { addApiAlarm, addGatewayApi, applyRouteSettings, signedRouteArns } from '../constructs/api.js';
+import { AuditArchive } from '../constructs/audit.js';
 import { CONSOLE_CONTEXT_KEY, resolveConsoleEnabled, TraderConsole } from '../constructs/console.js';
 import { CONSOLE_DOMAIN_PREFIX_CONTEXT_KEY } from '../constructs/console-sign-in.js';
 import { EGRESS_CONTEXT_KEY, type EgressSetting, resolveEgress, StaticEgress } from '../constructs/egress.js';

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 
+import { ROUTES } from '../../functions/manifest/index.js';
 import { MCP_SERVER } from '../../functions/mcp/definition.js';
 import { MCP_ROUTE_THROTTLE } from '../../functions/mcp/routes.js';
-import { ROUTES } from '../../functions/manifest/index.js';
 import { TOOL_OPERATIONS } from '../../mcp/operations.js';
 import { actions, gateway, type Statement, statementsOf, useDefaultStacks } from '../support/stacks-template.js';
 
@@ -47,9 +47,9 @@ describe('the remote MCP function', () => {
       expect.stringMatching(/^ConsoleSignInTraderRole/),
       expect.stringMatching(/^McpServerRole/),
     ]);
-    const statement = invoking.find(([id]) => id.startsWith('McpServerRole'))![1].Properties.PolicyDocument.Statement.find((s) =>
-      actions(s).includes('execute-api:Invoke'),
-    )!;
+    const statement = invoking
+      .find(([id]) => id.startsWith('McpServerRole'))![1]
+      .Properties.PolicyDocument.Statement.find((s) => actions(s).includes('execute-api:Invoke'))!;
     expect(actions(statement)).toEqual(['execute-api:Invoke']);
     const granted = (statement.Resource as unknown[]).map(routeOf).sort();
     const expected = TOOL_OPERATIONS.map((id) => {

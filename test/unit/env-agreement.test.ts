@@ -10,7 +10,6 @@ import { describe, expect, it } from 'vitest';
 import type * as z from 'zod';
 
 import { assistantsEnv } from '../../functions/assistants/assistants.js';
-import { mcpEnv } from '../../functions/mcp/function.js';
 import type { FunctionEntry } from '../../functions/base/definition/types.js';
 import { gatewayEnv, guardrailEnv } from '../../functions/base/runtime/config.js';
 import { envSchema } from '../../functions/base/runtime/env.js';
@@ -21,6 +20,7 @@ import { notifyFormatterEnv } from '../../functions/events/notify-formatter.js';
 import { watcherEnv } from '../../functions/events/watcher/config.js';
 import { instrumentRefreshEnv } from '../../functions/instruments/instrument-refresh.js';
 import { FUNCTIONS } from '../../functions/manifest/index.js';
+import { mcpEnv } from '../../functions/mcp/function.js';
 import { sessionEnv } from '../../functions/session/config.js';
 import { strategiesEnv } from '../../functions/signals/strategies.js';
 import { webhookEnv } from '../../functions/signals/webhook.js';
