@@ -75,3 +75,29 @@ export const Notice = ({ text }: { text: string | undefined }): VNode | null =>
   text ? html`<p class="notice" role="status">${text}</p>` : null;
 
 export type { VNode };
+
+/** The pages of a list the API pages with cursors: the cursors walked so far, the one to read, and the pager. */
+export const useCursors = () => {
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  return { cursors, setCursors, cursor: cursors[cursors.length - 1] };
+};
+
+/** Previous and next page of a cursor-paged list (`next`: the page's `nextCursor`, none on the last page). */
+export const Pager = ({
+  label,
+  cursors,
+  setCursors,
+  next,
+}: {
+  label: string;
+  cursors: (string | undefined)[];
+  setCursors: (cursors: (string | undefined)[]) => void;
+  next: string | undefined;
+}): VNode =>
+  html`<nav class="pager" aria-label=${label}>
+    <button type="button" disabled=${cursors.length < 2} onClick=${() => setCursors(cursors.slice(0, -1))}>
+      Previous page
+    </button>
+    <span>Page ${cursors.length}</span>
+    <button type="button" disabled=${!next} onClick=${() => setCursors([...cursors, next])}>Next page</button>
+  </nav>` as VNode;

@@ -3,37 +3,15 @@
  * (the emulator's), and back on Today the session is the new one. A file of its own: the login replaces the local
  * stack's session, which the other files' emulator resets would then expire.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 
 import type { LocalStack } from '../../local/run-local.js';
-import { launchChromium, watchedPage } from '../support/browser.js';
-import { useLocalStack } from '../support/local-stack-fixture.js';
+import { eventually, useConsolePage } from '../support/console-fixture.js';
 
 let stack: LocalStack;
-useLocalStack({}, (s) => {
-  stack = s;
-});
-
-let browser: Browser;
 let page: Page;
-let problems: string[];
-beforeAll(async () => {
-  browser = await launchChromium();
-}, 30_000);
-afterAll(async () => {
-  await browser?.close();
-});
-beforeEach(async () => {
-  ({ page, problems } = await watchedPage(browser));
-});
-afterEach(async () => {
-  await page.close();
-  expect(problems).toEqual([]);
-});
-
-const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000, interval: 100 });
-const open = (view: string) => page.goto(`${stack.api.url}/console/#/${view}`);
+const { open } = useConsolePage((state) => ({ stack, page } = state));
 
 it("logs in at the broker's page from the login button, Today shows the new session, and logs out after asking", async () => {
   await open('today');

@@ -3,43 +3,21 @@
  * view without a serious or critical axe-core violation or a console error, the phone's width, the keyboard, and
  * the Events, Plans and Signals views driven against the local stack.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 
 import { sampleAlert } from '../../client/signals.js';
 import type { LocalStack } from '../../local/run-local.js';
-import { axeViolations, launchChromium, screenshot, watchedPage } from '../support/browser.js';
+import { axeViolations, screenshot } from '../support/browser.js';
+import { eventually, useConsolePage } from '../support/console-fixture.js';
 import type { EmulatorControl } from '../support/emulator-control.js';
-import { useLocalStack } from '../support/local-stack-fixture.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 let stack: LocalStack;
 let control: EmulatorControl;
-useLocalStack({}, (s, c) => {
-  stack = s;
-  control = c;
-});
-
-let browser: Browser;
 let page: Page;
-let problems: string[];
-beforeAll(async () => {
-  browser = await launchChromium();
-}, 30_000);
-afterAll(async () => {
-  await browser?.close();
-});
-const newPage = async (viewport?: { width: number; height: number }) => {
-  ({ page, problems } = await watchedPage(browser, viewport));
-};
-beforeEach(() => newPage());
-afterEach(async () => {
-  await page.close();
-  expect(problems).toEqual([]);
-});
+const { open, newPage } = useConsolePage((state) => ({ stack, control, page } = state));
 
-const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000, interval: 100 });
-const open = (view: string) => page.goto(`${stack.api.url}/console/#/${view}`);
 const api = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
   const res = await fetch(`${stack.api.url}${path}`, {
     method,
@@ -94,7 +72,6 @@ describe('every view', () => {
   }, 60_000);
 
   it("fits a phone's width (360 px) without sideways scrolling", async () => {
-    await page.close();
     await newPage({ width: 360, height: 740 });
     await api('POST', '/gtt-orders', SAMPLE_ORDER);
     const wider: string[] = [];

@@ -4,43 +4,20 @@
  * or an uncaught exception in the page (which includes a content security policy violation: the page is served with
  * the policy a deployment sends).
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 
 import type { LocalStack } from '../../local/run-local.js';
-import { launchChromium, screenshot, watchedPage } from '../support/browser.js';
+import { screenshot } from '../support/browser.js';
+import { eventually, useConsolePage } from '../support/console-fixture.js';
 import type { EmulatorControl } from '../support/emulator-control.js';
-import { useLocalStack } from '../support/local-stack-fixture.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 let stack: LocalStack;
 let control: EmulatorControl;
-useLocalStack({}, (s, c) => {
-  stack = s;
-  control = c;
-});
-
-let browser: Browser;
 let page: Page;
 let problems: string[];
-beforeAll(async () => {
-  browser = await launchChromium();
-}, 30_000);
-afterAll(async () => {
-  await browser?.close();
-});
-beforeEach(async () => {
-  ({ page, problems } = await watchedPage(browser));
-});
-afterEach(async () => {
-  await page.close();
-  expect(problems).toEqual([]);
-});
-
-/** Waits for what the page shows (a browser's answer takes longer than expect.poll's default second). */
-const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000, interval: 100 });
-
-const open = (view: string) => page.goto(`${stack.api.url}/console/#/${view}`);
+const { open } = useConsolePage((state) => ({ stack, control, page, problems } = state));
 
 const placeOverApi = async (order: Record<string, unknown> = {}): Promise<string> => {
   const res = await fetch(`${stack.api.url}/gtt-orders`, {

@@ -35,6 +35,7 @@ const PLAN: Record<string, Plan> = {
   'docs/client.md#1': { covered: 'test/e2e/client-package.test.ts', evidence: 'npm pack' },
   'docs/client.md#2': { covered: 'test/e2e/client-package.test.ts', evidence: 'gtt-mcp' },
   'docs/client.md#3': { run: true },
+  'docs/console.md#1': { covered: 'test/integration/cli-console-users.test.ts', evidence: 'console-user' },
   'docs/deploying.md#1': { skip: AWS },
   'docs/egress.md#1': { skip: AWS },
   'docs/egress.md#2': { skip: AWS },

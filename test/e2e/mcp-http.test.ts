@@ -8,25 +8,19 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createGttClient, type GttClient } from '../../client/client.js';
 import { READ_TOOL_NAMES } from '../../mcp/read-tools.js';
 import { WRITE_TOOL_NAMES } from '../../mcp/write-tools.js';
-import { emulatorControl } from '../support/emulator-control.js';
+import { callTool as call, emulatorOfBanner, PLACE } from '../support/mcp-tools.js';
 import { startWithWebhook, type WebhookRun } from '../support/processes.js';
-import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 let run: WebhookRun;
 let baseUrl: string;
 let gtt: GttClient;
-let emulator: ReturnType<typeof emulatorControl>;
-let uid: string;
 const clients: Client[] = [];
 
-/** The tests' sample GTT, on INFY-EQ. */
-const PLACE = { ...SAMPLE_ORDER, tsym: 'INFY-EQ' };
 const MCP_ACCEPT = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
 
 const assistant = async (name: string, scopes: ('read' | 'trade')[], limits = {}) =>
@@ -43,11 +37,6 @@ const httpClient = async (token: string): Promise<Client> => {
   return client;
 };
 
-const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
-  (await client.callTool({ name, arguments: args })) as CallToolResult & {
-    structuredContent?: Record<string, unknown>;
-  };
-
 /** The Assistant Action events the webhook received so far (their details). */
 const actions = () =>
   run.received
@@ -63,15 +52,13 @@ const actionsLike = async (shape: Record<string, unknown>, count = 1) => {
   return matching();
 };
 
-const pending = async () => (await emulator.orders(uid)).filter((o) => o.state === 'pending');
+let pending: () => Promise<{ al_id: string }[]>;
 
 beforeAll(async () => {
   // Its Assistant Action events posted to a loopback webhook, as a deployment's bus would route them.
   run = await startWithWebhook({ NOTIFY_ON: 'Assistant Action' });
   baseUrl = run.started.match[1]!;
-  const banner = /broker emulator\s+(http:\/\/127\.0\.0\.1:\d+)\s+\(uid (\S+),/.exec(run.started.output());
-  emulator = emulatorControl(banner![1]!);
-  uid = banner![2]!;
+  ({ pending } = emulatorOfBanner(run.started.output()));
   gtt = createGttClient({ baseUrl });
 }, 30_000);
 

@@ -9,7 +9,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createGttClient } from '../../client/client.js';
@@ -18,18 +17,12 @@ import { clientPort } from '../../mcp/port.js';
 import { READ_TOOL_NAMES } from '../../mcp/read-tools.js';
 import { createMcpServer } from '../../mcp/server.js';
 import { WRITE_TOOL_NAMES } from '../../mcp/write-tools.js';
-import { emulatorControl } from '../support/emulator-control.js';
+import { callTool as call, emulatorOfBanner, PLACE } from '../support/mcp-tools.js';
 import { type Started, startNpmStart } from '../support/processes.js';
-import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 let started: Started;
 let baseUrl: string;
-let emulator: ReturnType<typeof emulatorControl>;
-let uid: string;
 const clients: Client[] = [];
-
-/** The tests' sample GTT, on INFY-EQ. */
-const PLACE = { ...SAMPLE_ORDER, tsym: 'INFY-EQ' };
 
 const stdioClient = async (extra: string[] = []): Promise<Client> => {
   const client = new Client({ name: 'mcp-stdio-test', version: '1.0.0' });
@@ -45,19 +38,12 @@ const stdioClient = async (extra: string[] = []): Promise<Client> => {
   return client;
 };
 
-const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
-  (await client.callTool({ name, arguments: args })) as CallToolResult & {
-    structuredContent?: Record<string, unknown>;
-  };
-
-const pending = async () => (await emulator.orders(uid)).filter((o) => o.state === 'pending');
+let pending: () => Promise<{ al_id: string }[]>;
 
 beforeAll(async () => {
   started = await startNpmStart();
   baseUrl = started.match[1]!;
-  const banner = /broker emulator\s+(http:\/\/127\.0\.0\.1:\d+)\s+\(uid (\S+),/.exec(started.output());
-  emulator = emulatorControl(banner![1]!);
-  uid = banner![2]!;
+  ({ pending } = emulatorOfBanner(started.output()));
 }, 30_000);
 
 afterAll(async () => {

@@ -117,6 +117,28 @@ describe('event schemas (docs/events/)', () => {
         ).status,
       ).toBe(202);
     await stack.signalQueue.drained();
+    // Assistant Action: an assistant's confirm through /mcp, refused (an id it never previewed).
+    const assistant = await api(
+      'POST',
+      '/assistants',
+      { name: 'schema', scopes: ['read', 'trade'] },
+      { 'Idempotency-Key': 'assistant-schema' },
+    );
+    const confirm = await fetch(`${stack.api.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${String(assistant.body.token)}`,
+        accept: 'application/json, text/event-stream',
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'confirm', arguments: { confirmationId: '00000000-0000-4000-8000-000000000000' } },
+      }),
+    });
+    expect(confirm.status).toBe(200);
     await stack.eventsForwarded();
     expect(of(fired, 'GTT Triggered')).toHaveLength(1);
     expect(of(fired, 'Order Filled')).toHaveLength(1);

@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import { type Api, ApiError, describeError, ok } from '../api.js';
 import { price, side } from '../format.js';
 import type { PendingOrder } from '../reads.js';
-import { Notice, Problem, useConfirm, useLoad, type VNode } from '../ui.js';
+import { Notice, Pager, Problem, useConfirm, useCursors, useLoad, type VNode } from '../ui.js';
 
 const PAGE = 20;
 
@@ -28,8 +28,7 @@ const triggerOf = (order: PendingOrder, leg: Leg): string =>
       : (order.trigger ?? order.d);
 
 export const PendingOrders = ({ api, changed }: { api: Api; changed: number }): VNode => {
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const cursor = cursors[cursors.length - 1];
+  const { cursors, setCursors, cursor } = useCursors();
   const page = useLoad(
     () => ok(api.GET('/gtt-orders', { params: { query: { limit: PAGE, ...(cursor ? { cursor } : {}) } } })),
     [cursor, changed],
@@ -153,19 +152,7 @@ export const PendingOrders = ({ api, changed }: { api: Api; changed: number }): 
           </li>`,
       )}
     </ul>
-    <nav class="pager" aria-label="Pending pages">
-      <button type="button" disabled=${cursors.length < 2} onClick=${() => setCursors(cursors.slice(0, -1))}>
-        Previous page
-      </button>
-      <span>Page ${cursors.length}</span>
-      <button
-        type="button"
-        disabled=${!page.data?.nextCursor}
-        onClick=${() => setCursors([...cursors, page.data?.nextCursor])}
-      >
-        Next page
-      </button>
-    </nav>
+    <${Pager} label="Pending pages" cursors=${cursors} setCursors=${setCursors} next=${page.data?.nextCursor} />
   </section>`;
 };
 

@@ -1,11 +1,10 @@
 /** The triggered history: each fired GTT and what became of the order it placed. */
 import { html } from 'htm/preact';
-import { useState } from 'preact/hooks';
 
 import { type Api, ok } from '../api.js';
 import { brokerTime, price, side } from '../format.js';
 import type { TriggeredOrder } from '../reads.js';
-import { Problem, useLoad, type VNode } from '../ui.js';
+import { Pager, Problem, useCursors, useLoad, type VNode } from '../ui.js';
 
 const PAGE = 20;
 
@@ -34,8 +33,7 @@ const fateOf = (o: TriggeredOrder): { text: string; tone: string } => {
 };
 
 export const TriggeredHistory = ({ api, changed }: { api: Api; changed: number }): VNode => {
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const cursor = cursors[cursors.length - 1];
+  const { cursors, setCursors, cursor } = useCursors();
   const page = useLoad(
     () => ok(api.GET('/gtt-orders/triggered', { params: { query: { limit: PAGE, ...(cursor ? { cursor } : {}) } } })),
     [cursor, changed],
@@ -63,18 +61,6 @@ export const TriggeredHistory = ({ api, changed }: { api: Api; changed: number }
         </li>`;
       })}
     </ul>
-    <nav class="pager" aria-label="Fired pages">
-      <button type="button" disabled=${cursors.length < 2} onClick=${() => setCursors(cursors.slice(0, -1))}>
-        Previous page
-      </button>
-      <span>Page ${cursors.length}</span>
-      <button
-        type="button"
-        disabled=${!page.data?.nextCursor}
-        onClick=${() => setCursors([...cursors, page.data?.nextCursor])}
-      >
-        Next page
-      </button>
-    </nav>
+    <${Pager} label="Fired pages" cursors=${cursors} setCursors=${setCursors} next=${page.data?.nextCursor} />
   </section>`;
 };
