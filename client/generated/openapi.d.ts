@@ -4543,6 +4543,11 @@ export interface operations {
                             symbolsAllow?: string[];
                             symbolsDeny?: string[];
                         };
+                        /** @description The order-rate governor's limits: the most orders a second and a minute (docs/compliance.md) */
+                        orderRate?: {
+                            perSecond: number;
+                            perMinute: number;
+                        };
                     };
                 };
             };

@@ -92,8 +92,9 @@ export const SESSION_HEALTH: FunctionDefinition = {
     cron: 'cron(45 8 ? * MON-FRI *)',
     description: 'session health check before the market opens',
   },
-  // The deployment's settings: GET /session shows the guardrails in force.
-  env: { keys: SESSION_ENV, deploymentSettings: true },
+  // The deployment's settings: GET /session shows the guardrails in force and the governor's limits (the broker's
+  // own rate, from its preset, unless the deployment sets one).
+  env: { keys: [...SESSION_ENV, 'orderRatePerSecond', 'orderRatePerMinute'], deploymentSettings: true },
   grants: ['sessionSecret:read'],
   notes: sessionNotes({ name: SESSION_HEALTH_ROUTES.name, grants: ['sessionSecret:read'] }),
   alarms: sessionAlarms(SESSION_HEALTH_ROUTES.name),

@@ -14,7 +14,7 @@ import { toGatewayError } from '../base/contract/errors.js';
 import { isHttpApiEvent } from '../base/contract/gateway-request.js';
 import { shellHandler } from '../base/middleware/function-shell.js';
 import { readRoutedRequest } from '../base/middleware/routed-request.js';
-import { guardrailEnv, parseConfig } from '../base/runtime/config.js';
+import { guardrailEnv, orderRateEnv, parseConfig } from '../base/runtime/config.js';
 import { metricNamespace } from '../base/runtime/metrics.js';
 import { SERVICE_NAME } from '../base/schemas/names.js';
 import { clientDetails } from '../orders/operations.js';
@@ -39,6 +39,12 @@ export interface HealthResult {
   /** The guardrails the order functions of this deployment run with (the defaults unless it set its own). */
   guardrails?: GuardrailsInForce;
 }
+
+/** The governor's limits as GET /session shows them. */
+const orderRateOf = (config: { orderRatePerSecond: number; orderRatePerMinute: number }) => ({
+  perSecond: config.orderRatePerSecond,
+  perMinute: config.orderRatePerMinute,
+});
 
 export const createSessionHealthCheck = (options: {
   env?: Record<string, string | undefined>;
@@ -128,6 +134,7 @@ export const createSessionHealthCheck = (options: {
       const result = {
         ...(await check(false)),
         guardrails: guardrailsInForce(parseConfig(guardrailEnv, options.env, 'guardrail')),
+        orderRate: orderRateOf(parseConfig(orderRateEnv, options.env, 'order rate')),
       };
       return {
         statusCode: 200,

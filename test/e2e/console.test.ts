@@ -144,6 +144,8 @@ describe('the console: today and the chart', () => {
     expect((await book()).filter((o) => o.state === 'pending')).toHaveLength(2);
     await open('today');
     await eventually(() => page.locator('[data-count="pending"]').textContent()).toBe('2');
+    // The governor's limits beside the guardrails, as GET /session answers them (the stack's defaults).
+    expect(await page.locator('[data-order-rate]').textContent()).toBe('at most 8 a second, 120 a minute');
     await screenshot(page, 'today');
     await page.getByRole('button', { name: 'Turn the kill switch on' }).click();
     const question = page.getByRole('alertdialog');

@@ -51,8 +51,10 @@ describe('safe defaults', () => {
     expect(await placed()).toBe(1);
   });
 
-  it('GET /session answers the defaults in force', async () => {
+  it("GET /session answers the defaults in force, and the governor's limits", async () => {
     expect(await guardrailsOf(plain)).toEqual({ readOnly: false, maxQty: '10000', maxOrderValue: '2500000' });
+    const session = (await (await fetch(`${plain.api.url}/session`)).json()) as { orderRate?: unknown };
+    expect(session.orderRate).toEqual({ perSecond: 8, perMinute: 120 });
   });
 
   it("a deployment's own limits replace them, off included, and GET /session says so", async () => {

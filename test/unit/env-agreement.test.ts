@@ -11,7 +11,7 @@ import type * as z from 'zod';
 
 import { assistantsEnv } from '../../functions/assistants/assistants.js';
 import type { FunctionEntry } from '../../functions/base/definition/types.js';
-import { gatewayEnv, guardrailEnv } from '../../functions/base/runtime/config.js';
+import { gatewayEnv, guardrailEnv, orderRateEnv } from '../../functions/base/runtime/config.js';
 import { envSchema } from '../../functions/base/runtime/env.js';
 import { envMismatches, type EnvReader } from '../../functions/base/runtime/env-given.js';
 import { eventsHistoryEnv } from '../../functions/events/events-history.js';
@@ -42,7 +42,7 @@ const SCHEMAS: Readonly<Record<string, readonly z.ZodType[]>> = {
   InstrumentRefresh: [instrumentRefreshEnv],
   OAuthCallback: [sessionEnv],
   SessionRenewal: [sessionEnv],
-  SessionHealth: [sessionEnv, guardrailEnv],
+  SessionHealth: [sessionEnv, guardrailEnv, orderRateEnv],
   SessionLogout: [sessionEnv],
   EventsHistory: [eventsHistoryEnv],
   Strategies: [strategiesEnv],

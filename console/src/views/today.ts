@@ -131,7 +131,11 @@ export const TodayView = ({ api }: ViewProps): VNode => {
           : html`<p>${counts.loading ? 'Counting…' : ''}</p>`
       }
     </section>
-    ${session.data?.guardrails ? html`<${Guardrails} g=${session.data.guardrails} />` : null}
+    ${
+      session.data?.guardrails
+        ? html`<${Guardrails} g=${session.data.guardrails} rate=${session.data.orderRate} />`
+        : null
+    }
   </div>`;
 };
 
@@ -191,10 +195,24 @@ const KillSwitchLines = ({ k }: { k: KillSwitch }): VNode =>
     }
   </dl>`;
 
-const Guardrails = ({ g }: { g: NonNullable<SessionStatus['guardrails']> }): VNode =>
+const Guardrails = ({
+  g,
+  rate,
+}: {
+  g: NonNullable<SessionStatus['guardrails']>;
+  rate: SessionStatus['orderRate'];
+}): VNode =>
   html`<section aria-labelledby="guardrails-title" class="card">
     <h2 id="guardrails-title">Guardrails</h2>
     <dl class="facts">
+      ${
+        rate
+          ? html`<div>
+              <dt>Order rate (the governor)</dt>
+              <dd data-order-rate>${`at most ${rate.perSecond} a second, ${rate.perMinute} a minute`}</dd>
+            </div>`
+          : null
+      }
       <div>
         <dt>Read only</dt>
         <dd>${g.readOnly ? 'Yes: no orders' : 'No'}</dd>

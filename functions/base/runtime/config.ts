@@ -10,6 +10,8 @@ import { envName, envReadsOf, envSchema, GUARDRAIL_KEYS } from './env.js';
 
 /** The guardrails' configuration schema: their variables by names in, camelCase out (a GuardrailConfig). */
 export const guardrailEnv = envSchema(GUARDRAIL_KEYS);
+/** The order-rate governor's limits (what GET /session shows; the order path reads them with the rest). */
+export const orderRateEnv = envSchema(['orderRatePerSecond', 'orderRatePerMinute']);
 
 /** The gateway's variables: every operation function, the kill switch and the plans' engine read these. */
 export const GATEWAY_KEYS = [

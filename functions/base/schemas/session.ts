@@ -138,4 +138,8 @@ export const sessionStatusResult = z.object({
     })
     .optional()
     .describe("The guardrails in force: this deployment's settings, or the defaults (docs/order-safety.md)"),
+  orderRate: z
+    .object({ perSecond: z.number().int(), perMinute: z.number().int() })
+    .optional()
+    .describe("The order-rate governor's limits: the most orders a second and a minute (docs/compliance.md)"),
 });
