@@ -3,10 +3,8 @@
  * the request, and @smithy/signature-v4 (the AWS SDK's signer) recomputes the signature over the captured method,
  * path, query, signed headers and body. Also: what the client does with answers outside the error contract.
  */
-import { createHash, createHmac } from 'node:crypto';
 import http from 'node:http';
 
-import { SignatureV4 } from '@smithy/signature-v4';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import {
@@ -18,13 +16,9 @@ import {
 } from '../../client/index.js';
 import { signRequest } from '../../client/signing.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
+import { authorizationOf, type CapturedRequest, recomputeSignature } from '../support/sigv4-check.js';
 
-interface Captured {
-  method: string;
-  url: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
+type Captured = CapturedRequest;
 
 const credentials = {
   accessKeyId: 'AKIDEXAMPLE',
@@ -79,84 +73,10 @@ beforeEach(() => {
 });
 
 /** SHA-256 and HMAC-SHA256 from node:crypto in the shape @smithy/signature-v4 expects (what @smithy/hash-node does). */
-type SourceData = string | ArrayBuffer | ArrayBufferView;
-const bytes = (data: SourceData): string | Uint8Array =>
-  typeof data === 'string'
-    ? data
-    : ArrayBuffer.isView(data)
-      ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
-      : new Uint8Array(data);
-
-class NodeSha256 {
-  private readonly hash;
-  constructor(secret?: SourceData) {
-    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', bytes(secret));
-  }
-  update(data: SourceData): void {
-    this.hash.update(bytes(data));
-  }
-  digest(): Promise<Uint8Array> {
-    return Promise.resolve(new Uint8Array(this.hash.digest()));
-  }
-}
-
-const authorization = (request: Captured) => {
-  const match =
-    /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(
-      String(request.headers.authorization),
-    );
-  if (!match) throw new Error(`not a SigV4 Authorization header: ${String(request.headers.authorization)}`);
-  const [, accessKeyId, date, signedRegion, service, signedHeaders, signature] = match;
-  return {
-    accessKeyId,
-    date,
-    region: signedRegion!,
-    service: service!,
-    signedHeaders: signedHeaders!.split(';'),
-    signature: signature!,
-  };
-};
-
-/** The signature API Gateway would compute for this request (with `body` in place of the captured one, if given). */
-const recompute = async (request: Captured, body = request.body): Promise<string> => {
-  const auth = authorization(request);
-  const url = new URL(request.url, 'http://placeholder');
-  const query: Record<string, string | string[]> = {};
-  for (const [name, value] of url.searchParams) {
-    const prior = query[name];
-    query[name] = prior === undefined ? value : [...(Array.isArray(prior) ? prior : [prior]), value];
-  }
-  const headers = Object.fromEntries(auth.signedHeaders.map((name) => [name, String(request.headers[name])]));
-  const amzDate = String(request.headers['x-amz-date']);
-  const signingDate = new Date(
-    `${amzDate.slice(0, 4)}-${amzDate.slice(4, 6)}-${amzDate.slice(6, 8)}T${amzDate.slice(9, 11)}:${amzDate.slice(11, 13)}:${amzDate.slice(13, 15)}Z`,
-  );
-  const signer = new SignatureV4({
-    credentials,
-    region: auth.region,
-    service: auth.service,
-    sha256: NodeSha256,
-    uriEscapePath: true,
-    // execute-api does not use x-amz-content-sha256: the payload hash is computed, not sent.
-    applyChecksum: false,
-  });
-  const signed = await signer.sign(
-    {
-      method: request.method,
-      protocol: 'http:',
-      hostname: '127.0.0.1',
-      path: url.pathname,
-      query,
-      headers,
-      ...(body ? { body } : {}),
-    },
-    { signingDate },
-  );
-  return authorization({
-    ...request,
-    headers: { authorization: String(signed.headers.authorization ?? signed.headers.Authorization) },
-  }).signature;
-};
+/** API Gateway's reading of a request's signature, and the one it recomputes (with `body` in place, if given). */
+const authorization = authorizationOf;
+const recompute = (request: Captured, body = request.body): Promise<string> =>
+  recomputeSignature({ ...request, body }, credentials);
 
 describe('SigV4 signing (API Gateway IAM auth)', () => {
   it('a signed place: @smithy/signature-v4 recomputes the same signature over method, path, headers and body', async () => {
