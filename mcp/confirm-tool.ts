@@ -11,7 +11,7 @@ import { OPERATION_INFO, type OperationInfo } from '../client/generated/operatio
 import { type Confirmation, refusal } from './confirmations.js';
 import type { GatewayRequest } from './port.js';
 import { PLACING_OPERATIONS } from './preview.js';
-import { DATA_NOTE, failed, ok, outputSchema, refused } from './results.js';
+import { DATA_NOTE, failed, failureReason, ok, outputSchema, refused } from './results.js';
 import type { AssistantAction, ServerContext } from './server.js';
 
 /** The order or plan an act concerns: from the answer (a place) or the request's path (a change, a cancel). */
@@ -101,8 +101,7 @@ export const registerConfirmTool = (server: McpServer, context: ServerContext): 
         });
       } catch (error) {
         const answer = failed(error);
-        const e = answer.structuredContent?.error as { code?: string; message?: string } | undefined;
-        return act(answer, { ...sent, outcome: 'failed', reason: `${e?.code ?? 'ERROR'}: ${e?.message ?? ''}` });
+        return act(answer, { ...sent, outcome: 'failed', reason: failureReason(answer) ?? 'ERROR' });
       }
     },
   );

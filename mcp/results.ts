@@ -39,6 +39,12 @@ export const failed = (error: unknown): CallToolResult => {
   return { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent, isError: true };
 };
 
+/** A failed call's reason in one line (`CODE: message`), for the audit of an act; undefined when it succeeded. */
+export const failureReason = (result: CallToolResult): string | undefined => {
+  const error = result.structuredContent?.error as { code?: string; message?: string } | undefined;
+  return error ? `${error.code ?? 'ERROR'}: ${error.message ?? ''}` : undefined;
+};
+
 /** Runs a gateway call and answers its result, or its error as data. */
 export const attempt = async (run: () => Promise<unknown>): Promise<CallToolResult> => {
   try {

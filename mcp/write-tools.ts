@@ -18,7 +18,7 @@ import {
 import { newConfirmation, requestHash } from './confirmations.js';
 import type { GatewayRequest } from './port.js';
 import { buildPreview, PLACING_OPERATIONS } from './preview.js';
-import { attempt, DATA_NOTE, failed, ok, outputSchema, refused } from './results.js';
+import { attempt, DATA_NOTE, failed, failureReason, ok, outputSchema, refused } from './results.js';
 import type { ServerContext } from './server.js';
 
 const num = (what: string) => z.union([z.number(), z.string()]).describe(what);
@@ -242,13 +242,13 @@ export const registerWriteTools = (server: McpServer, context: ServerContext): v
       const answer = await attempt(() =>
         port.call({ operation: 'ActivateKillSwitch', ...(mode ? { body: { mode } } : {}) }),
       );
-      const e = answer.structuredContent?.error as { code?: string; message?: string } | undefined;
+      const reason = failureReason(answer);
       await context.onAction({
         tool: 'kill_switch_on',
         operation: 'ActivateKillSwitch',
-        outcome: e ? 'failed' : 'done',
+        outcome: reason ? 'failed' : 'done',
         summary: `Turn the kill switch ON (${mode ?? 'cancel-all'})`,
-        ...(e ? { reason: `${e.code ?? 'ERROR'}: ${e.message ?? ''}` } : {}),
+        ...(reason ? { reason } : {}),
       });
       return answer;
     },
