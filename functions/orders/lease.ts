@@ -5,8 +5,15 @@
  * the broker has no conditional modify, so two changes merged from one read would lose one (docs/order-safety.md).
  *
  * The lease lasts until the holder's deadline plus the late window (a holder killed mid-write may still land until
- * then). A write whose outcome is unknown keeps its lease until the late window after its send, and the lease names
- * its idempotency key: a retry with that key is the same change and passes (the journal settles it).
+ * then). A write whose outcome is unknown keeps its lease until the late window after its send.
+ *
+ * A lease belongs to one change: its operation and idempotency key (`ikey`, `<operation>#<key>`; a key is per
+ * operation, as the journal's entries are). A retry of that change (same operation, same key) that finds the lease
+ * held is not refused and takes nothing: it joins the lease without owning it, so its release is a no-op and the
+ * holder keeps the lease until its own write has ended (or its late window passed); the journal answers the retry
+ * (in flight: 409; completed: the replay; unknown: the books). Only when the journal lets the retry send (the
+ * first attempt can no longer land, or never claimed the key) does the retry take the lease over (`own`), and only
+ * from the holder it saw: had another change taken it meanwhile, the retry is ORDER_BUSY and sends nothing.
  *
  * A lease given back is not deleted: it lapses (`until` in the past) and keeps when its change began and ended
  * (`changedAt`, `endedAt`) for a day (`expiresAt`, the table's TTL), so one order by id knows whether the watcher's
@@ -33,12 +40,24 @@ export interface LeaseOptions {
   now?: () => number;
 }
 
+/** The change a lease belongs to: its operation and idempotency key. */
+export interface LeasedChange {
+  operation: string;
+  key: string;
+}
+
 export interface Lease {
+  /** False for a retry of the change that holds the lease (joined): it gives back or keeps nothing until `own`. */
+  readonly owned: boolean;
+  /** Before a joined retry sends: takes the lease from the holder it saw (ORDER_BUSY if another took it since). */
+  own: () => Promise<void>;
   /** Gives the lease back: the change has ended (done, or certainly not executed). */
   release: () => Promise<void>;
-  /** The change's outcome is unknown: held until the late window after now, for its key only. */
+  /** The change's outcome is unknown: held until the late window after now. */
   keepForLateWindow: () => Promise<void>;
 }
+
+const changeOf = (change: LeasedChange) => `${change.operation}#${change.key}`;
 
 export class OrderLeases {
   private readonly now: () => number;
@@ -55,11 +74,33 @@ export class OrderLeases {
     return leaseKey(account, alId);
   }
 
-  /** Takes the lease on `alId` until `deadline` plus the late window, or throws ORDER_BUSY naming the way forward. */
-  async acquire(account: string, alId: string, deadline: number, idempotencyKey?: string): Promise<Lease> {
+  private busy(alId: string, held: number, now: number): OrderBusyError {
+    const retryAfterSeconds = Math.max(1, Math.ceil((held - now) / 1_000));
+    return new OrderBusyError(
+      `Another change to GTT order ${alId} is in flight (a modify, PATCH or cancel); read the order again (GET /gtt-orders/${alId}) and decide, at the latest after ${retryAfterSeconds} s. Nothing was sent.`,
+      { outcome: 'not_executed', details: { al_id: alId, retryAfterSeconds } },
+    );
+  }
+
+  private unavailable(error: unknown): InternalError {
+    return new InternalError(`The control table is unavailable (order lease); nothing was sent to the broker.`, {
+      cause: error,
+      outcome: 'not_executed',
+    });
+  }
+
+  /**
+   * Takes the lease on `alId` until `deadline` plus the late window; joins it (not owned) when `change` holds it
+   * already; else throws ORDER_BUSY naming the way forward.
+   */
+  async acquire(account: string, alId: string, deadline: number, change?: LeasedChange): Promise<Lease> {
     const owner = randomUUID();
     const now = this.now();
     const until = deadline + this.options.lateWindowMs;
+    const ikey = change ? changeOf(change) : undefined;
+    // The holder this request runs under: itself, or (joined) none until it owns the lease.
+    let holder: string | undefined = owner;
+    let seen: string | undefined;
     try {
       await this.client.send(
         new PutItemCommand({
@@ -70,35 +111,32 @@ export class OrderLeases {
             until: { N: String(until) },
             changedAt: { N: String(now) },
             expiresAt: expiresAt(until),
-            ...(idempotencyKey ? { ikey: { S: idempotencyKey } } : {}),
+            ...(ikey ? { ikey: { S: ikey } } : {}),
           },
-          ConditionExpression: `attribute_not_exists(pk) OR #u < :now${idempotencyKey ? ' OR ikey = :k' : ''}`,
+          // Never over a held lease, not even one of the same change: its holder keeps it (module comment).
+          ConditionExpression: 'attribute_not_exists(pk) OR #u < :now',
           ExpressionAttributeNames: { '#u': 'until' },
-          ExpressionAttributeValues: {
-            ':now': { N: String(now) },
-            ...(idempotencyKey ? { ':k': { S: idempotencyKey } } : {}),
-          },
+          ExpressionAttributeValues: { ':now': { N: String(now) } },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
     } catch (error) {
-      if (!isConditionFailure(error))
-        throw new InternalError(`The control table is unavailable (order lease); nothing was sent to the broker.`, {
-          cause: error,
-          outcome: 'not_executed',
-        });
-      const held = Number((error as { Item?: { until?: { N?: string } } }).Item?.until?.N ?? now + 1_000);
-      const retryAfterSeconds = Math.max(1, Math.ceil((held - now) / 1_000));
-      throw new OrderBusyError(
-        `Another change to GTT order ${alId} is in flight (a modify, PATCH or cancel); read the order again (GET /gtt-orders/${alId}) and decide, at the latest after ${retryAfterSeconds} s. Nothing was sent.`,
-        { outcome: 'not_executed', details: { al_id: alId, retryAfterSeconds } },
-      );
+      if (!isConditionFailure(error)) throw this.unavailable(error);
+      const old = (error as { Item?: { until?: { N?: string }; owner?: { S?: string }; ikey?: { S?: string } } }).Item;
+      const held = Number(old?.until?.N ?? now + 1_000);
+      if (ikey === undefined || old?.ikey?.S !== ikey || old.owner?.S === undefined) throw this.busy(alId, held, now);
+      // A retry of the change that holds it: joined, owning nothing (the journal answers it).
+      holder = undefined;
+      seen = old.owner.S;
     }
-    const mine = {
-      ConditionExpression: '#o = :o',
-      ExpressionAttributeValues: { ':o': { S: owner } },
-    } as const;
+    const mine = () =>
+      ({
+        ConditionExpression: '#o = :o',
+        ExpressionAttributeValues: { ':o': { S: holder! } },
+      }) as const;
     const quietly = async (send: () => Promise<unknown>) => {
+      // Joined and never owned: nothing to give back or keep (the holder does).
+      if (holder === undefined) return;
       try {
         await send();
       } catch (error) {
@@ -107,6 +145,39 @@ export class OrderLeases {
       }
     };
     return {
+      get owned() {
+        return holder !== undefined;
+      },
+      own: async () => {
+        if (holder !== undefined) return;
+        const at = this.now();
+        try {
+          await this.client.send(
+            new UpdateItemCommand({
+              TableName: this.options.tableName,
+              Key: this.key(account, alId),
+              UpdateExpression: 'SET #o = :o, #u = :u, changedAt = :at, expiresAt = :e REMOVE endedAt',
+              // Only from the holder it saw: a change that took the lease since keeps it.
+              ConditionExpression: '#o = :seen AND ikey = :k',
+              ExpressionAttributeNames: { '#u': 'until', '#o': 'owner' },
+              ExpressionAttributeValues: {
+                ':o': { S: owner },
+                ':u': { N: String(until) },
+                ':at': { N: String(at) },
+                ':e': expiresAt(until),
+                ':seen': { S: seen! },
+                ':k': { S: ikey! },
+              },
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+            }),
+          );
+        } catch (error) {
+          if (!isConditionFailure(error)) throw this.unavailable(error);
+          const old = (error as { Item?: { until?: { N?: string } } }).Item;
+          throw this.busy(alId, Number(old?.until?.N ?? at + 1_000), at);
+        }
+        holder = owner;
+      },
       release: () =>
         quietly(() => {
           const at = this.now();
@@ -116,10 +187,10 @@ export class OrderLeases {
               Key: this.key(account, alId),
               // Lapsed at once (the next change may take it), and when this one ended.
               UpdateExpression: 'SET #u = :u, endedAt = :at, expiresAt = :e',
-              ConditionExpression: mine.ConditionExpression,
+              ConditionExpression: mine().ConditionExpression,
               ExpressionAttributeNames: { '#u': 'until', '#o': 'owner' },
               ExpressionAttributeValues: {
-                ...mine.ExpressionAttributeValues,
+                ...mine().ExpressionAttributeValues,
                 ':u': { N: String(at - 1) },
                 ':at': { N: String(at) },
                 ':e': expiresAt(at),
@@ -134,10 +205,10 @@ export class OrderLeases {
               TableName: this.options.tableName,
               Key: this.key(account, alId),
               UpdateExpression: 'SET #u = :u, expiresAt = :e',
-              ConditionExpression: mine.ConditionExpression,
+              ConditionExpression: mine().ConditionExpression,
               ExpressionAttributeNames: { '#u': 'until', '#o': 'owner' },
               ExpressionAttributeValues: {
-                ...mine.ExpressionAttributeValues,
+                ...mine().ExpressionAttributeValues,
                 ':u': { N: String(this.now() + this.options.lateWindowMs) },
                 ':e': expiresAt(this.now() + this.options.lateWindowMs),
               },

@@ -123,6 +123,54 @@ describe('PATCH /gtt-orders/{alId}', () => {
     expect((await call('GET', `/gtt-orders/${alId}`)).body).toMatchObject({ d: '1470', qty: 5 });
   });
 
+  it("a retry of a change's key while it is in flight neither takes nor ends its lease: another change is ORDER_BUSY", async () => {
+    const alId = await place();
+    const etag = (await call('GET', `/gtt-orders/${alId}`)).etag!;
+    const k = key();
+    // A slow broker: P1's modify arrives and is carried out 4 s later, while its retry and another change come.
+    await control.fault({ operation: 'ModifyGTTOrder', kind: 'delay', delayMs: 4_000, times: 1 });
+    const p1 = call('PATCH', `/gtt-orders/${alId}`, { d: '1470' }, { 'Idempotency-Key': k, 'If-Match': etag });
+    let p1Done = false;
+    void p1.then(
+      () => (p1Done = true),
+      () => (p1Done = true),
+    );
+    for (let i = 0; i < 200 && !(await modifies()).length; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await modifies()).toHaveLength(1);
+    // The same request again: the journal says it is in flight; the lease stays P1's.
+    const retry = await call('PATCH', `/gtt-orders/${alId}`, { d: '1470' }, { 'Idempotency-Key': k, 'If-Match': etag });
+    expect(retry.status).toBe(409);
+    expect(retry.body.error).toMatchObject({ code: 'IDEMPOTENCY_IN_PROGRESS', outcome: 'not_executed' });
+    // Another change from the same read, with another key: refused while P1 is at the broker, nothing sent.
+    const p2 = await call('PATCH', `/gtt-orders/${alId}`, { qty: 5 }, { 'Idempotency-Key': key(), 'If-Match': etag });
+    expect(p1Done).toBe(false);
+    expect(p2.status).toBe(409);
+    expect(p2.body.error).toMatchObject({ code: 'ORDER_BUSY', outcome: 'not_executed' });
+    expect((await p1).status).toBe(200);
+    expect(await modifies()).toHaveLength(1);
+    expect((await call('GET', `/gtt-orders/${alId}`)).body).toMatchObject({ d: '1470', qty: SAMPLE_ORDER.qty });
+  }, 30_000);
+
+  it('a change whose outcome is unknown keeps its lease; its own retry passes, settles it and gives it back', async () => {
+    const alId = await place();
+    const k = key();
+    // The broker acts and the reply is lost: outcome unknown, the lease kept for the late window (15 s here).
+    await control.fault({ operation: 'ModifyGTTOrder', kind: 'drop', executed: true, times: 1 });
+    const lost = await call('PATCH', `/gtt-orders/${alId}`, { d: '1470' }, { 'Idempotency-Key': k });
+    expect(lost.body.error).toMatchObject({ outcome: 'unknown' });
+    const other = await call('PATCH', `/gtt-orders/${alId}`, { qty: 5 }, { 'Idempotency-Key': key() });
+    expect(other.body.error).toMatchObject({ code: 'ORDER_BUSY', outcome: 'not_executed' });
+    // Its own retry is not refused by the lease: the journal finds the write in the books and answers it.
+    const retry = await call('PATCH', `/gtt-orders/${alId}`, { d: '1470' }, { 'Idempotency-Key': k });
+    expect(retry.status).toBe(200);
+    expect(retry.body).toMatchObject({ al_id: alId, idempotency: { key: k, replayed: true, adopted: true } });
+    // Settled, the order is free for the next change at once.
+    const next = await call('PATCH', `/gtt-orders/${alId}`, { qty: 5 }, { 'Idempotency-Key': key() });
+    expect(next.status).toBe(200);
+    expect(await modifies()).toHaveLength(2);
+    expect((await call('GET', `/gtt-orders/${alId}`)).body).toMatchObject({ d: '1470', qty: 5 });
+  });
+
   it('without If-Match: an order changed between the read and the send is 412, nothing sent', async () => {
     const alId = await place();
     // The PATCH's first read is answered at once and its reply held 500 ms; meanwhile the order changes.

@@ -49,8 +49,11 @@ export interface ExecutionRequest {
   input: unknown;
   /** What an idempotency key stands for, when not `input` (a PATCH: the caller's changes, not the merged order). */
   idempotencyInput?: unknown;
-  /** A modify, PATCH or cancel: its order's lease, asked for already (order-lease.ts); awaited before the send. */
-  lease?: Promise<void> | undefined;
+  /**
+   * A modify, PATCH or cancel: its order's lease, asked for already (order-lease.ts); held before the send (a retry
+   * of the change that holds it, joined, takes it over only now: the journal let it send).
+   */
+  lease?: (() => Promise<void>) | undefined;
   /** Gives the lease back once the broker answered (kept for the late window on an unknown outcome). */
   endLease?: ((error?: unknown) => Promise<void>) | undefined;
   /** Checks right before sending (a PATCH's order read again), after a replay would have answered; also on a dry run. */
@@ -187,7 +190,7 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
   type Sent = Execution & { landed?: Promise<UndoLanded | undefined> };
   const send = async (stamp?: string): Promise<Sent> => {
     // The lease's refusal first (ORDER_BUSY says what to do), then the permit's: both asked for already.
-    const [leased, permitted] = await Promise.allSettled([request.lease, permit]);
+    const [leased, permitted] = await Promise.allSettled([request.lease?.(), permit]);
     if (leased.status === 'rejected') throw leased.reason;
     if (permitted.status === 'rejected') throw permitted.reason;
     await request.beforeSend?.();
@@ -306,6 +309,9 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
                 { outcome: 'undone', details: { al_id: gone, cancelled: true } },
               );
             if (!found) return undefined;
+            // Settled: the lease its first attempt kept is taken over, to be given back with this reply (unless
+            // another change took it since: then that one keeps it).
+            await request.lease?.().catch(() => undefined);
             const result = withConversion(found);
             return { result, events: await eventsOf(result) };
           },

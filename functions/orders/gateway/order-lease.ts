@@ -3,7 +3,7 @@
  * second read of the order) until its write has ended: a second change meanwhile is ORDER_BUSY, never a silent lost update. Given back when the
  * change ends; kept until the late window has passed when its outcome is unknown. Dry runs take none.
  *
- * The lease is asked for here and awaited by the executor (`held`) with the journal's claim and the governor's
+ * The lease is asked for here and awaited by the executor (`hold`) with the journal's claim and the governor's
  * permit (one round trip) before sending; it is given back as soon as the broker answered (`end`),
  * alongside the record's completing write, and the reply waits for the release. A PATCH asks for it before it reads
  * the order and reads it while the lease is on its way: what makes two PATCHes from one read safe is the second read
@@ -18,15 +18,20 @@ import type { LoadedSession } from './broker-session.js';
 /** The writes that change an existing order: what a lease protects (base/contract/operation.ts). */
 export { changesAnOrder } from '../../base/contract/operation.js';
 
-/** A lease asked for: `held` resolves once it is held (rejects ORDER_BUSY); `end` gives it back, once. */
+/**
+ * A lease asked for: `hold` resolves once it is held, right before the send (rejects ORDER_BUSY; a retry of the
+ * change that holds it joined it and takes it over only then: ORDER_BUSY if another change took it since); `end`
+ * gives it back, once.
+ */
 export interface AskedLease {
-  held: Promise<void>;
+  hold: () => Promise<void>;
   /** Gives the lease back (kept for the late window when `error` is an unknown outcome); the reply waits for it. */
   end: (error?: unknown) => Promise<void>;
 }
 
 /** None for a dry run, without a lease table, or for an input without an `al_id`. */
 export const orderLease = async (
+  operation: string,
   table: OrderLeases | undefined,
   options: RequestOptions,
   input: unknown,
@@ -37,10 +42,16 @@ export const orderLease = async (
   const alId = (input as { al_id?: unknown }).al_id;
   if (typeof alId !== 'string') return undefined;
   const { uid } = await session.session();
-  const lease = table.acquire(uid, alId, Date.now() + remainingMs(), options.idempotencyKey);
-  const held = lease.then(() => undefined);
+  // The lease belongs to the change (the operation and its key): a retry of it joins, never takes it (lease.ts).
+  const key = options.idempotencyKey;
+  const lease = table.acquire(
+    uid,
+    alId,
+    Date.now() + remainingMs(),
+    key === undefined ? undefined : { operation, key },
+  );
   // Awaited by whoever needs it (the executor); a refusal nobody awaited is still no crash.
-  held.catch(() => undefined);
+  lease.catch(() => undefined);
   let ending: Promise<void> | undefined;
   const end = (error?: unknown): Promise<void> =>
     (ending ??= lease.then(
@@ -49,5 +60,7 @@ export const orderLease = async (
       // Never held (ORDER_BUSY, or the table unreachable): nothing to give back.
       () => undefined,
     ));
-  return { held, end };
+  // Sent under this lease: a joined retry that the journal lets send takes it from the holder it saw.
+  const hold = async (): Promise<void> => (await lease).own();
+  return { hold, end };
 };

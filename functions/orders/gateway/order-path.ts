@@ -104,7 +104,7 @@ export const orderPath = (operation: AnyOperation, parts: () => PathParts, logge
         converted: order.converted,
         idempotencyInput: patched?.idempotencyInput,
         beforeSend: patched?.beforeSend,
-        lease: lease?.held,
+        lease: lease?.hold,
         endLease: lease?.end,
         options: parsed.request.options,
         session: session.session,
@@ -159,7 +159,7 @@ export const orderPath = (operation: AnyOperation, parts: () => PathParts, logge
     if (operation.patch) {
       const patch = operation.patch;
       const session = await brokerSession(parts().sessions, operation.kind);
-      const lease = await orderLease(parts().leases, options, parsed.input, session, remainingMs);
+      const lease = await orderLease(operation.name, parts().leases, options, parsed.input, session, remainingMs);
       return holding(lease, async () => {
         const patched = await orderPatch(patch, parsed, brokerDeps(context, parts().config, session));
         record.order = { input: patched.input };
@@ -170,7 +170,7 @@ export const orderPath = (operation: AnyOperation, parts: () => PathParts, logge
     const checked = orderSafety(operation, { source, options, input: parsed.input }, parts().config, recordOrder);
     const session = await brokerSession(parts().sessions, operation.kind);
     const lease = changesAnOrder(operation)
-      ? await orderLease(parts().leases, options, checked.input, session, remainingMs)
+      ? await orderLease(operation.name, parts().leases, options, checked.input, session, remainingMs)
       : undefined;
     return holding(lease, () => ruleAndRun(parsed, checked, session, context, record, lease));
   };
