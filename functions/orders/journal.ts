@@ -40,6 +40,7 @@ import {
 } from '../base/contract/errors.js';
 import { redactDeep } from '../base/contract/redact.js';
 import type { LifecycleEvent } from '../base/schemas/events.js';
+import { readBooks } from './books-unread.js';
 import { findGone } from './gone.js';
 import { deepSort, type Entry, entryOf, md5, type Stored } from './journal-entry.js';
 import { canonicalNumbers } from './safety/idempotency-input.js';
@@ -126,7 +127,8 @@ export class OrderJournal {
       if (entry.status === 'INPROGRESS' && entry.inProgressUntil > now)
         throw this.inProgress(key, entry.inProgressUntil, 'is still in flight');
       // Its sender is gone (or told the caller the outcome is unknown): the broker's books decide.
-      const found = entry.stamp === undefined ? undefined : await write.adopt();
+      // A read of the books that fails leaves it unknown, and is answered so (books-unread.ts).
+      const found = entry.stamp === undefined ? undefined : await readBooks(key, entry, write.adopt);
       if (found) {
         await this.complete(key, entry.attempt, { kind: 'ok', result: found.result }, found.events);
         return { result: found.result, replayed: true, adopted: true, events: found.events ?? [] };

@@ -151,6 +151,50 @@ describe('idempotent place', () => {
     expect((await place(key)).body).toMatchObject({ al_id: late.body.al_id, idempotency: { replayed: true } });
   });
 
+  it('a retry whose read of the books fails says the outcome is still unknown (may be live), never not executed', async () => {
+    const key = newKey();
+    await control.fault({ operation: 'PlaceGTTOrder', kind: 'delay', delayMs: TIMEOUT_MS * 4, executed: true });
+    expect((await place(key)).body).toMatchObject({ error: { code: 'BROKER_TIMEOUT', outcome: 'unknown' } });
+    // The broker's rate limit on the pending list: not the read's own 429 "not executed", the write's unknown.
+    await control.fault({ operation: 'GetPendingGTTOrder', kind: 'rateLimit', times: 1 });
+    const limited = await place(key);
+    expect(limited.status).toBe(504);
+    expect(limited.body.error).toMatchObject({
+      code: 'BROKER_TIMEOUT',
+      outcome: 'unknown',
+      details: { retryAfterSeconds: 1, booksRead: 'RATE_LIMITED' },
+      brokerMessage: expect.stringMatching(/exceeds Limit/),
+    });
+    expect(limited.body.error.message).toMatch(/still unknown.*may be live at the broker.*retry with this key after/i);
+    expect(limited.body.error.message).not.toMatch(/not executed|exceeds Limit/);
+    // A list that cannot be read at all: the same.
+    await control.fault({ operation: 'GetPendingGTTOrder', kind: 'http5xx', times: 1 });
+    const down = await place(key);
+    expect(down).toMatchObject({
+      status: 504,
+      body: { error: { outcome: 'unknown', details: { booksRead: 'BROKER_UNAVAILABLE' } } },
+    });
+    // Once the books can be read, the write is found and answered; still one order.
+    const settled = await place(key);
+    expect(settled).toMatchObject({ status: 201, body: { idempotency: { key, replayed: true, adopted: true } } });
+    expect(await placeRequests()).toHaveLength(1);
+    expect(await pending()).toHaveLength(1);
+  });
+
+  it('a retry whose read of the triggered list fails (not pending) is unknown too, not the read error', async () => {
+    const key = newKey();
+    // Dropped by the broker: not in the pending list, so the triggered list is read next.
+    await control.fault({ operation: 'PlaceGTTOrder', kind: 'delay', delayMs: TIMEOUT_MS * 2 });
+    expect((await place(key)).body).toMatchObject({ error: { code: 'BROKER_TIMEOUT', outcome: 'unknown' } });
+    await control.fault({ operation: 'GetTrgOi', kind: 'http5xx', times: 1 });
+    const retry = await place(key);
+    expect(retry).toMatchObject({
+      status: 504,
+      body: { error: { code: 'BROKER_TIMEOUT', outcome: 'unknown', details: { booksRead: 'BROKER_UNAVAILABLE' } } },
+    });
+    expect(await placeRequests()).toHaveLength(1);
+  });
+
   it('a tag that leaves no room for the stamp: the unknown outcome is reported, never settled by sending again', async () => {
     const key = newKey();
     const tagged = { ...order, tag: 'a-label-of-thirty-characters-' };
