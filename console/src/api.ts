@@ -12,13 +12,14 @@ export type Api = Client<paths>;
 export const createApi = (baseUrl: string, fetchApi: typeof fetch): Api =>
   createClient<paths>({ baseUrl, fetch: (request: Request) => fetchApi(request) });
 
-/** A failed call: the HTTP status and the error contract's code and message. */
+/** A failed call: the HTTP status and the error contract's code, message and the broker's own words, if any. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
     readonly details?: unknown,
+    readonly brokerMessage?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -36,19 +37,21 @@ export const ok = async <T>(call: Promise<Answer<T>>): Promise<T> => {
   const { data, error, response } = await call;
   if (response.ok && data !== undefined) return data;
   const body = error as
-    { error?: { code?: string; message?: string; details?: unknown }; message?: string } | undefined;
+    | { error?: { code?: string; message?: string; details?: unknown; brokerMessage?: string }; message?: string }
+    | undefined;
   throw new ApiError(
     response.status,
     body?.error?.code ?? `HTTP_${response.status}`,
     body?.error?.message ?? body?.message ?? response.statusText,
     body?.error?.details,
+    body?.error?.brokerMessage,
   );
 };
 
 /** A message for the page from anything thrown. */
 export const describeError = (error: unknown): string =>
   error instanceof ApiError
-    ? `${error.code}: ${error.message}`
+    ? `${error.code}: ${error.message}${error.brokerMessage ? ` The broker said: ${error.brokerMessage}` : ''}`
     : error instanceof Error
       ? error.message
       : String(error);

@@ -65,7 +65,9 @@ const loginFailure = (operation: string, json: unknown): GatewayError => {
   if (!emsg) return new BrokerBadReplyError(`The broker's ${operation} reply has neither a token nor an error text.`);
   const classified = classifyBrokerFailure(emsg);
   return classified.code === 'BROKER_REJECTED'
-    ? new BrokerRejectedError(`The broker refused the ${operation} login: ${emsg}`, { brokerMessage: emsg })
+    ? new BrokerRejectedError(`The broker refused the ${operation} login; its own words are in brokerMessage.`, {
+        brokerMessage: emsg,
+      })
     : classified;
 };
 

@@ -316,7 +316,14 @@ export const createOAuthHandler = (options: OAuthHandlerOptions) => {
         failure = toGatewayError(error);
         response =
           wantsHtml(event) && route.endsWith('/callback')
-            ? page(failure.status, 'Broker session not renewed', failure.message)
+            ? page(
+                failure.status,
+                'Broker session not renewed',
+                // The page shows the broker's words beside the gateway's (the contract keeps them in brokerMessage).
+                failure.brokerMessage === undefined
+                  ? failure.message
+                  : `${failure.message} The broker said: ${failure.brokerMessage}`,
+              )
             : json(failure.status, { error: failure.toBody() });
       }
       try {

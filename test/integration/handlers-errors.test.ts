@@ -89,6 +89,10 @@ describe('broker faults map to the error contract', () => {
       status: 422,
       body: { error: { code: 'BROKER_REJECTED', brokerMessage: 'Invalid Input : qty is Missing' } },
     });
+    // The broker's words are in brokerMessage only: the message is the gateway's own sentence.
+    const { message } = (reply.body as { error: { message: string } }).error;
+    expect(message).not.toContain('qty is Missing');
+    expect(message).toMatch(/brokerMessage/);
   });
 
   it('read operations have no outcome field and map the same way', async () => {

@@ -183,7 +183,7 @@ describe('TOTP renewal', () => {
         ),
       ).rejects.toMatchObject({
         code: 'BROKER_REJECTED',
-        message: expect.stringContaining('Invalid OTP'),
+        brokerMessage: expect.stringContaining('Invalid OTP'),
       });
       expect(secrets.getSecret(SESSION)).toBe(before);
       expect(secrets.getPutCount(SESSION)).toBe(puts);

@@ -117,6 +117,8 @@ describe('broker reply -> error code', () => {
     const error = failureOf(placeGttOrder, json({ stat: 'Not_Ok', emsg: 'Invalid Input : qty is Missing' }));
     expect(error.brokerMessage).toBe('Invalid Input : qty is Missing');
     expect(error.toBody()).toMatchObject({ code: 'BROKER_REJECTED', brokerMessage: 'Invalid Input : qty is Missing' });
+    // Only there: the message is the gateway's own sentence, never the broker's text inside it.
+    expect(error.message).not.toContain('qty is Missing');
   });
 
   it('turns the empty-list answer into an empty array, and only for the list operation', () => {

@@ -43,7 +43,10 @@ export const classifyBrokerFailure = (text: string): GatewayError => {
   if (/^Invalid Oi\b/i.test(text)) {
     return new OrderNotFoundError('The broker has no pending GTT order with this al_id.', { brokerMessage });
   }
-  return new BrokerRejectedError(`The broker rejected the request: ${text}`, { brokerMessage });
+  // The broker's words are in `brokerMessage` only: the message is the gateway's own sentence.
+  return new BrokerRejectedError('The broker refused the request (Not_Ok); its own words are in brokerMessage.', {
+    brokerMessage,
+  });
 };
 
 type Issue = { path: string; message: string };
