@@ -13,7 +13,8 @@
  * holder keeps the lease until its own write has ended (or its late window passed); the journal answers the retry
  * (in flight: 409; completed: the replay; unknown: the books). Only when the journal lets the retry send (the
  * first attempt can no longer land, or never claimed the key) does the retry take the lease over (`own`), and only
- * from the holder it saw: had another change taken it meanwhile, the retry is ORDER_BUSY and sends nothing.
+ * from the holder it saw: had another change taken it meanwhile, the retry is ORDER_BUSY and sends nothing. A retry
+ * that settles the change from the books (its write found) takes it the same way, to give it back with its reply.
  *
  * A lease given back is not deleted: it lapses (`until` in the past) and keeps when its change began and ended
  * (`changedAt`, `endedAt`) for a day (`expiresAt`, the table's TTL), so one order by id knows whether the watcher's
