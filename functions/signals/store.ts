@@ -5,10 +5,11 @@
  *   the webhook (state `received`, or `refused` for a body it could not read: intake.ts); completed once by the
  *   worker in one transaction conditional on `received` (`complete`), with the outbox item of its event and the
  *   removal of its pending marker, so of two deliveries of one message only one completes it. A record an earlier
- *   version completed may still hold its event (`pendingEvent`) until the outbox has it. Before the worker first acts
- *   on it, the strategy as it is then is recorded beside it (`actedWith`, once: `recordStrategy`), and every delivery
- *   acts with that strategy, so an alert's key stands for one order whatever the strategy says later
- *   (docs/signals.md, "One alert, one order").
+ *   version completed may still hold its event (`pendingEvent`) until the outbox has it. Beside it, `actedWith`: the
+ *   strategy the signal is acted on with, on every delivery, so an alert's key stands for one order whatever the
+ *   strategy says later (docs/signals.md, "One alert, one order"): the version the webhook received it under
+ *   (intake.ts), or, for a signal an earlier version recorded without it, the strategy as the worker first acted on
+ *   it (`recordStrategy`, once).
  * - `signal-pending` / <receivedAt>#<signalId>: the marker the sweep reads, written with the record.
  * - `signal-rate` / <strategyId>#<minute>: the strategy's alerts this minute, counted by an ADD conditional on the
  *   count being under its limit (kept 2 minutes).
@@ -58,7 +59,7 @@ export interface StoredSignal {
   signal: SignalRecord;
   /** The completion's event when the outbox does not hold it yet. */
   pendingEvent?: LifecycleEvent;
-  /** The strategy as the signal was first acted on with (recordStrategy): every delivery acts with it. */
+  /** The strategy the signal is acted on with (intake.ts, or recordStrategy): every delivery acts with it. */
   actedWith?: Strategy;
 }
 
@@ -105,9 +106,10 @@ export class SignalStore {
   }
 
   /**
-   * The strategy a signal is acted on with: `strategy` recorded on the still `received` signal when none is yet (a
-   * conditional write, so of two deliveries only one records it), else the one recorded first. Undefined when the
-   * signal is no longer `received` (another delivery completed it) or is gone.
+   * The strategy a signal recorded without one (by an earlier version of the webhook) is acted on with: `strategy`
+   * recorded on the still `received` signal when none is yet (a conditional write, so of two deliveries only one
+   * records it), else the one recorded first. Undefined when the signal is no longer `received` (another delivery
+   * completed it) or is gone.
    */
   async recordStrategy(signalId: string, strategy: Strategy): Promise<Strategy | undefined> {
     try {

@@ -1,17 +1,19 @@
 /**
  * A signal delivered again after its strategy was edited (issue 52, defect 3; docs/signals.md, "One alert, one
  * order"): the first delivery places the first symbol's GTT and meets the broker's rate limit on the second, the
- * trader PATCHes the strategy's action, and the next delivery must act with the strategy as the signal was first
- * acted on, so each alert's key stands for one order whatever the action is now. Real handlers: a webhook of the
+ * trader PATCHes the strategy's action, and the next delivery must act with the strategy the signal was received
+ * under, so each alert's key stands for one order whatever the action is now. Real handlers: a webhook of the
  * local stack's whose queue keeps the message (the test delivers it), the SignalWorker as SQS invokes it, the
  * Strategies function over the local API, the emulator over loopback and dynalite.
  */
+import { DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { clearInstrumentCache } from '../../functions/base/broker/instruments.js';
 import type { SignalMessage } from '../../functions/base/schemas/signals.js';
 import { createSignalWebhook } from '../../functions/signals/webhook.js';
 import { createSignalWorker } from '../../functions/signals/worker.js';
+import { LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
 import { type LocalApi, startLocalApi } from '../../local/http-api.js';
 import { lambdaContext } from '../../local/lambda-context.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
@@ -105,74 +107,94 @@ beforeEach(async () => {
   queued.length = 0;
 });
 
+/** A strategy placing GTTs, and a signal of two symbols recorded by its webhook: the strategy's id and the message. */
+const gttSignal = async () => {
+  const created = await api(
+    'POST',
+    '/strategies',
+    { name: 'redelivery', source: 'generic', action: GTT },
+    { 'Idempotency-Key': `signals-redelivery-${++keys}-${Date.now()}` },
+  );
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const token = (created.body.webhookUrl as string).split('/').pop()!;
+  const post = async (body: unknown) => {
+    const posted = await fetch(`${webhookApi.url}/signals/${token}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(posted.status).toBe(202);
+    return queued.at(-1)!;
+  };
+  return { strategyId: created.body.strategyId as string, message: await post(TWO_SYMBOLS), post };
+};
+
+/**
+ * The first delivery places the first symbol and meets the broker's rate limit on the second; the strategy's action
+ * is PATCHed to `kind`; the second delivery completes the signal. Asserts one single GTT per alert, nothing else.
+ */
+const editedBetweenDeliveries = async (strategyId: string, message: SignalMessage, kind: string) => {
+  // The first place goes through (a short delay, consumed by it); the broker's rate limit meets the second.
+  await control().fault({ operation: 'PlaceGTTOrder', kind: 'delay', delayMs: 1, times: 1 });
+  await control().fault({ operation: 'PlaceGTTOrder', kind: 'rateLimit', times: 1 });
+  expect(await deliver(message)).toBe('again');
+  const first = await carriedOut();
+  expect(first.map((r) => r.jData!.tsym)).toEqual(['INFY-EQ']);
+
+  // The trader changes what the strategy does before the queue delivers the message again.
+  const patched = await api('PATCH', `/strategies/${strategyId}`, { action: ACTIONS[kind] });
+  expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+  expect(patched.body.action.kind).toBe(kind);
+
+  const plansBefore = await plans();
+  expect(await deliver(message)).toBe('done');
+  const signal = (await api('GET', `/signals/${message.signalId}`)).body;
+  expect(signal, JSON.stringify(signal)).toMatchObject({
+    state: 'acted',
+    results: [
+      { tsym: 'INFY-EQ', alId: (first[0]!.reply as { al_id: string }).al_id },
+      { tsym: 'TCS-EQ', alId: expect.any(String) },
+    ],
+  });
+  expect(signal.results[0].detail).toMatch(/\(replayed\)$/);
+  // One entry per alert: two single GTTs, as the strategy said when the signal was received; no plan, no OCO.
+  const writes = await carriedOut();
+  expect(writes.map((r) => [r.operation, r.jData!.tsym])).toEqual([
+    ['PlaceGTTOrder', 'INFY-EQ'],
+    ['PlaceGTTOrder', 'TCS-EQ'],
+  ]);
+  expect(await plans()).toEqual(plansBefore);
+  const pending = (await api('GET', '/gtt-orders?limit=1000')).body.orders as Json[];
+  expect(pending.map((o) => o.tsym).sort()).toEqual(['INFY-EQ', 'TCS-EQ']);
+};
+
 describe('a strategy edited between two deliveries of one signal', () => {
   it.each(Object.keys(ACTIONS))(
     'gtt, then PATCHed to %s: the redelivery acts as the first did; one order per alert',
     async (kind) => {
-      const created = await api(
-        'POST',
-        '/strategies',
-        { name: 'redelivery', source: 'generic', action: GTT },
-        { 'Idempotency-Key': `signals-redelivery-${++keys}-${Date.now()}` },
-      );
-      expect(created.status, JSON.stringify(created.body)).toBe(201);
-      const strategyId = created.body.strategyId as string;
-      const token = (created.body.webhookUrl as string).split('/').pop()!;
-      const posted = await fetch(`${webhookApi.url}/signals/${token}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(TWO_SYMBOLS),
-      });
-      expect(posted.status).toBe(202);
-      expect(queued).toHaveLength(1);
-      const message = queued[0]!;
+      const { strategyId, message, post } = await gttSignal();
+      await editedBetweenDeliveries(strategyId, message, kind);
 
-      // The first place goes through (a short delay, consumed by it); the broker's rate limit meets the second.
-      await control().fault({ operation: 'PlaceGTTOrder', kind: 'delay', delayMs: 1, times: 1 });
-      await control().fault({ operation: 'PlaceGTTOrder', kind: 'rateLimit', times: 1 });
-      expect(await deliver(message)).toBe('again');
-      const first = await carriedOut();
-      expect(first.map((r) => r.jData!.tsym)).toEqual(['INFY-EQ']);
-
-      // The trader changes what the strategy does before the queue delivers the message again.
-      const patched = await api('PATCH', `/strategies/${strategyId}`, { action: ACTIONS[kind] });
-      expect(patched.status, JSON.stringify(patched.body)).toBe(200);
-      expect(patched.body.action.kind).toBe(kind);
-
-      const plansBefore = await plans();
-      expect(await deliver(message)).toBe('done');
-      const signal = (await api('GET', `/signals/${message.signalId}`)).body;
-      expect(signal, JSON.stringify(signal)).toMatchObject({
-        state: 'acted',
-        results: [
-          { tsym: 'INFY-EQ', alId: (first[0]!.reply as { al_id: string }).al_id },
-          { tsym: 'TCS-EQ', alId: expect.any(String) },
-        ],
-      });
-      expect(signal.results[0].detail).toMatch(/\(replayed\)$/);
-      // One entry per alert: two single GTTs, as the strategy said when the signal was first acted on; no plan, no OCO.
-      const writes = await carriedOut();
-      expect(writes.map((r) => [r.operation, r.jData!.tsym])).toEqual([
-        ['PlaceGTTOrder', 'INFY-EQ'],
-        ['PlaceGTTOrder', 'TCS-EQ'],
-      ]);
-      expect(await plans()).toEqual(plansBefore);
-      const pending = (await api('GET', '/gtt-orders?limit=1000')).body.orders as Json[];
-      expect(pending.map((o) => o.tsym).sort()).toEqual(['INFY-EQ', 'TCS-EQ']);
-
-      // A delivery after the edit of a new signal acts with the strategy as it is now.
-      const next = await fetch(`${webhookApi.url}/signals/${token}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify([{ ...TWO_SYMBOLS[0], price: 1510 }]),
-      });
-      expect(next.status).toBe(202);
-      expect(await deliver(queued[1]!)).toBe('done');
-      const now = (await api('GET', `/signals/${queued[1]!.signalId}`)).body;
+      // A signal received after the edit acts with the strategy as it is now.
+      const next = await post([{ ...TWO_SYMBOLS[0], price: 1510 }]);
+      expect(await deliver(next)).toBe('done');
+      const now = (await api('GET', `/signals/${next.signalId}`)).body;
       expect(now.state, JSON.stringify(now)).toBe('acted');
       if (kind === 'oco') expect((await carriedOut()).at(-1)!.operation).toBe('PlaceOCOOrder');
       else expect(now.results[0].planId).toMatch(/^pl[0-9a-f]{16}$/);
     },
     60_000,
   );
+
+  it('a signal recorded without its strategy (an earlier webhook): the first delivery records it; the same', async () => {
+    const { strategyId, message } = await gttSignal();
+    await new DynamoDBClient({ endpoint: stack.dynamo.url }).send(
+      new UpdateItemCommand({
+        TableName: LOCAL_EVENTS_TABLE,
+        Key: { pk: { S: 'signal' }, sk: { S: message.signalId } },
+        UpdateExpression: 'REMOVE actedWith',
+      }),
+    );
+    await editedBetweenDeliveries(strategyId, message, 'bracket');
+  }, 60_000);
 });
