@@ -28,7 +28,7 @@ import {
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 
-import { dynamoDbClient } from '../base/aws/dynamodb-client.js';
+import { dynamoDbClient, isConditionFailure } from '../base/aws/dynamodb-client.js';
 import type { LifecycleEvent } from '../base/schemas/events.js';
 import type { SignalRecord, SignalState, Strategy } from '../base/schemas/signals.js';
 import { outboxItem } from '../orders/events/outbox.js';
@@ -128,7 +128,7 @@ export class SignalStore {
       );
       return strategy;
     } catch (error) {
-      if (!(error instanceof Error && error.name === 'ConditionalCheckFailedException')) throw error;
+      if (!isConditionFailure(error)) throw error;
     }
     const stored = await this.get(signalId);
     return stored?.signal.state === 'received' ? stored.actedWith : undefined;
