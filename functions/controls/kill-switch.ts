@@ -4,8 +4,9 @@
  *
  * Two modes: `cancel-all` (the default) sweeps every pending GTT and OCO; `keep-exits` sweeps only what would open a
  * position (single GTTs and plan entries) and leaves the exits at the broker: every OCO, and a plan's exit OCO and
- * trailing stop (known by their stamps, plans/stamps.ts), so no plan is left unprotected. Places and modifies are
- * refused in both.
+ * trailing stop (known by their stamps; the rule is the order core's, orders/safety/exits.ts), so no plan is left
+ * unprotected. Places and modifies are refused in both; a place or change of an exit that took its permit before a
+ * keep-exits switch and lands after it is kept, as the sweep keeps the exit (orders/gateway/landed-after-halt.ts).
  *
  * On: the switch is written first (from then on every place and modify, in every container, is refused with
  * TRADING_HALTED: the governor reads it with each permit), then the pending list is read and every order cancelled
@@ -41,8 +42,8 @@ import { eventIds } from '../orders/events/views.js';
 import { createGatewayHandler, type GatewayHandler } from '../orders/gateway/gateway-handler.js';
 import { recordGone } from '../orders/gone.js';
 import { cancelGttOrder, getPendingGttOrders } from '../orders/operations.js';
+import { isExit } from '../orders/safety/exits.js';
 import { dynamoTradingControls, type HaltMode, type TradingControls } from '../orders/safety/trading-controls.js';
-import { parseStamp } from '../plans/stamps.js';
 import { KILL_SWITCH_ROUTES } from './kill-switch-routes.js';
 
 export interface KillSwitchOptions {
@@ -296,13 +297,6 @@ interface PendingOrder {
   tag?: string;
   remarks?: string;
 }
-
-/** An exit keep-exits leaves at the broker: an OCO (a target and a stop), or a plan's exit or trailing stop. */
-const isExit = (order: PendingOrder): boolean => {
-  if (order.type === 'oco') return true;
-  const step = parseStamp(order.tag)?.step;
-  return step !== undefined && step !== 'e';
-};
 
 /** The error contract body of a failure inside the sweep (never an unexpected error's own text). */
 const parseDirectError = (error: unknown): ErrorBody => fromDirectInvocation(error).toBody();

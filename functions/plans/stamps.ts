@@ -14,6 +14,8 @@
  */
 import { createHash } from 'node:crypto';
 
+import { parsePlanStamp, type PlanStep } from '../orders/safety/exits.js';
+
 export const digest = (...parts: string[]): string =>
   createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
 
@@ -21,19 +23,17 @@ export const planIdOf = (key: string): string => `pl${digest('plan', key).slice(
 
 export const PLAN_ID = /^pl[0-9a-f]{16}$/;
 
-const STAMP = /^(pl[0-9a-f]{16})\.(e|s|x\d{1,4})$/;
-
 /** A plan step's name in its stamp: `e` (entry), `s` (stop), `x<n>` (the n-th exit). */
-export type StepName = 'e' | 's' | `x${number}`;
+export type StepName = PlanStep;
 
 export const stampOf = (planId: string, step: StepName): string => `${planId}.${step}`;
 
 export const exitStep = (generation: number): StepName => `x${generation}`;
 
-/** The plan and step a GTT's tag names, or undefined for any other tag. */
-export const parseStamp = (tag: string | undefined): { planId: string; step: StepName } | undefined => {
-  const m = STAMP.exec(tag ?? '');
-  return m ? { planId: m[1]!, step: m[2] as StepName } : undefined;
-};
+/**
+ * The plan and step a GTT's tag names, or undefined for any other tag. The stamp's pattern is the order core's (the
+ * kill switch's keep-exits reads it there too: orders/safety/exits.ts).
+ */
+export const parseStamp = parsePlanStamp;
 
 export const keyOf = (stamp: string, attempt: number): string => `${stamp.replace('.', '-')}-${attempt}`;

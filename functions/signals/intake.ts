@@ -10,7 +10,8 @@
  * - the duplicate claim (`signal-dedupe` / <strategyId>#<key>), conditional on no live claim (`duplicate`, with the
  *   first signal's id);
  * - the pending marker (`signal-pending` / <receivedAt>#<signalId>: what the sweep reads) and the signal record
- *   (`signal` / <signalId>), for a received signal; the record alone for a refused one;
+ *   (`signal` / <signalId>) with the strategy it was received under (`actedWith`: every delivery acts with it), for a
+ *   received signal; the record alone for a refused one;
  * - the outbox item of its event (Signal Received, or Signal Refused), in the idempotency table.
  *
  * A transaction that met another on one of its items (DynamoDB's `TransactionConflict`: two alerts of one strategy
@@ -137,7 +138,13 @@ export class SignalIntake {
       {
         Put: {
           TableName: table,
-          Item: { ...signalItem(signal), expiresAt },
+          // A received signal carries the strategy it was received under (the version the ConditionCheck holds):
+          // every delivery acts with it (store.ts `actedWith`; docs/signals.md, "One alert, one order").
+          Item: {
+            ...signalItem(signal),
+            expiresAt,
+            ...(signal.state === 'received' ? { actedWith: { S: strategy.json } } : {}),
+          },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },

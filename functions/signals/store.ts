@@ -5,7 +5,11 @@
  *   the webhook (state `received`, or `refused` for a body it could not read: intake.ts); completed once by the
  *   worker in one transaction conditional on `received` (`complete`), with the outbox item of its event and the
  *   removal of its pending marker, so of two deliveries of one message only one completes it. A record an earlier
- *   version completed may still hold its event (`pendingEvent`) until the outbox has it.
+ *   version completed may still hold its event (`pendingEvent`) until the outbox has it. Beside it, `actedWith`: the
+ *   strategy the signal is acted on with, on every delivery, so an alert's key stands for one order whatever the
+ *   strategy says later (docs/signals.md, "One alert, one order"): the version the webhook received it under
+ *   (intake.ts), or, for a signal an earlier version recorded without it, the strategy as the worker first acted on
+ *   it (`recordStrategy`, once).
  * - `signal-pending` / <receivedAt>#<signalId>: the marker the sweep reads, written with the record.
  * - `signal-rate` / <strategyId>#<minute>: the strategy's alerts this minute, counted by an ADD conditional on the
  *   count being under its limit (kept 2 minutes).
@@ -24,9 +28,9 @@ import {
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 
-import { dynamoDbClient } from '../base/aws/dynamodb-client.js';
+import { dynamoDbClient, isConditionFailure } from '../base/aws/dynamodb-client.js';
 import type { LifecycleEvent } from '../base/schemas/events.js';
-import type { SignalRecord, SignalState } from '../base/schemas/signals.js';
+import type { SignalRecord, SignalState, Strategy } from '../base/schemas/signals.js';
 import { outboxItem } from '../orders/events/outbox.js';
 
 /** How long a duplicate is recognised: TradingView and ChartInk redeliver within seconds; an alert id's or body's repeat after this is a new signal. */
@@ -55,6 +59,8 @@ export interface StoredSignal {
   signal: SignalRecord;
   /** The completion's event when the outbox does not hold it yet. */
   pendingEvent?: LifecycleEvent;
+  /** The strategy the signal is acted on with (intake.ts, or recordStrategy): every delivery acts with it. */
+  actedWith?: Strategy;
 }
 
 /** A signal still to be acted on, as its pending marker names it. */
@@ -95,7 +101,37 @@ export class SignalStore {
     return {
       signal: JSON.parse(item.signal.S) as SignalRecord,
       ...(item.pendingEvent?.S ? { pendingEvent: JSON.parse(item.pendingEvent.S) as LifecycleEvent } : {}),
+      ...(item.actedWith?.S ? { actedWith: JSON.parse(item.actedWith.S) as Strategy } : {}),
     };
+  }
+
+  /**
+   * The strategy a signal recorded without one (by an earlier version of the webhook) is acted on with: `strategy`
+   * recorded on the still `received` signal when none is yet (a conditional write, so of two deliveries only one
+   * records it), else the one recorded first. Undefined when the signal is no longer `received` (another delivery
+   * completed it) or is gone.
+   */
+  async recordStrategy(signalId: string, strategy: Strategy): Promise<Strategy | undefined> {
+    try {
+      await this.client.send(
+        new UpdateItemCommand({
+          TableName: this.table,
+          Key: key('signal', signalId),
+          UpdateExpression: 'SET actedWith = :strategy',
+          ConditionExpression: '#state = :received AND attribute_not_exists(actedWith)',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: {
+            ':strategy': { S: JSON.stringify(strategy) },
+            ':received': { S: 'received' },
+          },
+        }),
+      );
+      return strategy;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+    const stored = await this.get(signalId);
+    return stored?.signal.state === 'received' ? stored.actedWith : undefined;
   }
 
   /**

@@ -11,9 +11,12 @@
  *
  * 1. loads the signal; one already completed is not acted on again (its pending marker dropped; a completion an
  *    earlier version left with its event beside it, `pendingEvent`, has that event handed to the outbox now);
- * 2. loads its strategy; a strategy deleted since the signal was received refuses it;
- * 3. asks the SignalActor (act.ts) to act (its orders carry idempotency keys derived from the signal id, so a second
- *    delivery that got this far replays them rather than placing again);
+ * 2. loads its strategy; a strategy deleted since the signal was received refuses it; otherwise the signal is acted
+ *    on with the strategy recorded on it: the version the webhook received it under (a signal recorded before there
+ *    was one: the strategy as it is now, recorded first, store.ts `recordStrategy`), so a strategy edited between two
+ *    deliveries does not change what the signal does (docs/signals.md, "One alert, one order");
+ * 3. asks the SignalActor (act.ts) to act with it (its orders carry idempotency keys derived from the signal id, so a
+ *    second delivery that got this far replays them rather than placing again);
  * 4. records the outcome (received -> acted | refused, conditional: of two runs only one completes it), the outbox
  *    item of its event (Signal Acted or Signal Refused) and the removal of its pending marker, in one transaction.
  *
@@ -110,7 +113,11 @@ const workWith =
       await signals.unmark(stored.signal);
       return 'already-done';
     }
-    const strategy = (await strategies.get(stored.signal.strategyId))?.strategy;
+    const current = (await strategies.get(stored.signal.strategyId))?.strategy;
+    // Every delivery acts with the strategy recorded on the signal (the one it was received under), never as edited
+    // since: each alert's key stands for one order, whatever the action says now.
+    const strategy = current && (stored.actedWith ?? (await signals.recordStrategy(message.signalId, current)));
+    if (current && !strategy) return 'already-done';
     const outcome: ActOutcome = strategy
       ? await actor(stored.signal, strategy, deadline)
       : { state: 'refused', reason: 'Its strategy was deleted after the signal was received.' };

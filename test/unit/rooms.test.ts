@@ -45,8 +45,6 @@ const FACES: Record<string, Record<string, readonly string[]>> = {
   events: { plans: ['engine.ts', 'runtime.ts'] },
   // The InstrumentRefresh reads the symbols of the live plans.
   instruments: { plans: ['store.ts'] },
-  // The kill switch's keep-exits mode knows a plan's exits by their stamps.
-  controls: { plans: ['stamps.ts'] },
   // A signal starts a plan or turns the kill switch on.
   signals: { plans: ['runtime.ts'], controls: ['kill-switch.ts'] },
   // The remote MCP function finds the assistant by its token and counts its orders.

@@ -4,6 +4,12 @@
  * Placed or Modified and GTT Cancelled events), and answers TRADING_HALTED naming the order, instead of a success for
  * an order the trader has just halted. A cancel that fails leaves it to the switch's sweep, which waits until every
  * permitted write can no longer land (orders/safety/trading-controls.ts `inFlightUntil`).
+ *
+ * Except under `keep-exits`, for a write that leaves an exit at the broker (an OCO, a plan's exit or trailing stop:
+ * orders/safety/exits.ts, the rule the switch's sweep keeps exits by): that switch keeps the exits, so a change of
+ * one (a stop moved, a trailing stop's step) or an exit placed that lands after it is kept and answered as the
+ * success it is, with a log line (`LandedAfterHaltKept`). Cancelling it would remove a protection the switch
+ * answered `kept`, for good.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 
@@ -14,6 +20,7 @@ import type { AnyOperation } from '../../base/contract/operation.js';
 import { writeLog } from '../../base/runtime/logger.js';
 import type { GatewayEvents } from '../events/producer.js';
 import { cancelGttOrder } from '../operations.js';
+import { isExit } from '../safety/exits.js';
 import type { TradingControls } from '../safety/trading-controls.js';
 import { buildEvents, queueEvents } from './order-events.js';
 
@@ -51,7 +58,32 @@ export const landedAfterHalt = async (check: LandedCheck): Promise<UndoLanded | 
     return undefined;
   }
   if (!halt?.halted || !halt.changedAt || Date.parse(halt.changedAt) < check.permitAt - CLOCK_SKEW_MS) return undefined;
+  if (halt.mode === 'keep-exits' && isExit(orderLeft(check.operation, check.input))) {
+    // The switch keeps the exits: this one, changed or placed, stays.
+    writeLog(check.logger, 'warn', 'exit landed after the kill switch (keep-exits); kept', {
+      operation: check.operation.name,
+      al_id: String((check.result as { al_id?: unknown }).al_id),
+      haltedAt: halt.changedAt,
+      metric: 'LandedAfterHaltKept',
+    });
+    return undefined;
+  }
   return (carriedOwn) => undo(check, uid, halt.changedAt!, carriedOwn);
+};
+
+/** The broker's OCO writes: what they leave at the broker is an OCO. */
+const OCO_WRITES: readonly string[] = ['PlaceOCOOrder', 'ModifyOCOOrder'];
+
+/**
+ * The order a write leaves at the broker, as the switch's sweep would read it: its kind, and its tag (the caller's
+ * part of the remarks: a plan's GTTs carry the plan's stamp there). A PATCH's input is the merged order.
+ */
+const orderLeft = (operation: AnyOperation, input: unknown) => {
+  const tag = (input as { tag?: unknown } | undefined)?.tag;
+  return {
+    type: OCO_WRITES.includes(operation.broker) ? ('oco' as const) : ('single' as const),
+    tag: typeof tag === 'string' ? tag : undefined,
+  };
 };
 
 const undo = async (check: LandedCheck, uid: string, haltedAt: string, carriedOwn: boolean): Promise<never> => {
