@@ -1,8 +1,10 @@
 /**
  * Preview, then confirm once: a write tool stores the exact request it previewed under a new confirmationId, bound
- * to the SHA-256 hash of that request's canonical JSON, valid for two minutes. `confirm` takes it once; a second
- * confirm of the same id finds it used and sends the same request again with the same Idempotency-Key (the gateway
- * replays), until it expires. The store is small and async so a DynamoDB one can serve a stateless server.
+ * to the SHA-256 hash of that request's canonical JSON, valid for two minutes. A confirm first reads it (`peek`:
+ * an unknown, expired, altered or another's id is refused there and nothing is marked), then `take`s it: only one
+ * caller ever takes it first, and only that confirm may send; its answer is kept (`settle`) and every later confirm
+ * of the id replays that answer, sending nothing. The store is small and async so a DynamoDB one can serve a
+ * stateless server.
  */
 import { createHash, randomUUID } from 'node:crypto';
 
@@ -39,39 +41,72 @@ export interface Confirmation {
   assistant?: string;
 }
 
-/** What taking an id found: its first use, a later use (replay it), or nothing usable. */
+/** The first confirm's answer, kept so that every later confirm of the id replays it. */
+export interface SettledAnswer {
+  structuredContent: Record<string, unknown>;
+  isError: boolean;
+}
+
+/**
+ * What taking (or peeking at) an id found: its first use (the one confirm that may send), a later use (replay the
+ * first's answer, once it is settled), or nothing usable.
+ */
 export type Taken =
   | { state: 'first'; confirmation: Confirmation }
-  | { state: 'again'; confirmation: Confirmation }
+  | { state: 'again'; confirmation: Confirmation; answer?: SettledAnswer }
   | { state: 'expired' }
   | { state: 'unknown' };
 
 export interface ConfirmationStore {
   put(confirmation: Confirmation): Promise<void>;
+  /** What `take` would answer now, marking nothing: a refused confirm leaves the id as it was. */
+  peek(id: string, now: number): Promise<Taken>;
   /** Marks the id used and answers what it was; atomic, so only one caller ever gets `first`. */
   take(id: string, now: number): Promise<Taken>;
+  /** Keeps the first confirm's answer (what it sent and got, or why it sent nothing), for the later ones. */
+  settle(id: string, answer: SettledAnswer): Promise<void>;
 }
 
 /** One process's store (the stdio server): a map, records dropped once expired. */
 export class MemoryConfirmationStore implements ConfirmationStore {
-  private readonly records = new Map<string, { confirmation: Confirmation; used: boolean }>();
+  private readonly records = new Map<
+    string,
+    { confirmation: Confirmation; used: boolean; answer?: SettledAnswer | undefined }
+  >();
 
   put(confirmation: Confirmation): Promise<void> {
     this.records.set(confirmation.id, { confirmation: structuredClone(confirmation), used: false });
     return Promise.resolve();
   }
 
+  peek(id: string, now: number): Promise<Taken> {
+    return Promise.resolve(this.find(id, now, false));
+  }
+
   take(id: string, now: number): Promise<Taken> {
+    return Promise.resolve(this.find(id, now, true));
+  }
+
+  settle(id: string, answer: SettledAnswer): Promise<void> {
+    const record = this.records.get(id);
+    if (record?.used) record.answer = structuredClone(answer);
+    return Promise.resolve();
+  }
+
+  private find(id: string, now: number, use: boolean): Taken {
     const record = this.records.get(id);
     this.sweep(now, id);
-    if (!record) return Promise.resolve({ state: 'unknown' });
+    if (!record) return { state: 'unknown' };
     if (now > record.confirmation.expiresAt) {
       this.records.delete(id);
-      return Promise.resolve({ state: 'expired' });
+      return { state: 'expired' };
     }
-    const state = record.used ? 'again' : 'first';
-    record.used = true;
-    return Promise.resolve({ state, confirmation: structuredClone(record.confirmation) });
+    const confirmation = structuredClone(record.confirmation);
+    const taken: Taken = record.used
+      ? { state: 'again', confirmation, ...(record.answer ? { answer: structuredClone(record.answer) } : {}) }
+      : { state: 'first', confirmation };
+    if (use) record.used = true;
+    return taken;
   }
 
   /** Drops the expired records other than `keep` (which take answers as expired). */

@@ -12,6 +12,8 @@ export interface GatewayRequest {
   path?: Record<string, string>;
   query?: Record<string, string | number | boolean>;
   body?: Record<string, unknown>;
+  /** A change's `If-Match`: the version (ETag) of the order its preview read; another version is not changed. */
+  ifMatch?: string;
 }
 
 export interface CallFlags {
@@ -33,6 +35,7 @@ export const clientPort = (client: GttClient): GatewayPort => ({
       ...(request.path ? { path: request.path } : {}),
       ...(request.query ? { query: request.query } : {}),
       ...(request.body ? { body: request.body } : {}),
+      ...(request.ifMatch === undefined ? {} : { ifMatch: request.ifMatch }),
     } as CallInput<OperationId>;
     return client.call(request.operation, input, {
       ...(flags.idempotencyKey ? { idempotencyKey: flags.idempotencyKey } : { idempotencyKey: false }),

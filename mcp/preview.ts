@@ -3,11 +3,13 @@
  * rules from the gateway's dry run), any market order sent as a protected limit, a one-line summary a person can
  * read, and the confirmationId. Nothing is sent to the broker by a preview.
  */
-import { checkLimits as overLimits, type LimitedOrder } from '../functions/base/schemas/assistant-limits.js';
 import type { AssistantLimits } from '../functions/base/schemas/assistants.js';
+import type { GttOrder } from '../functions/base/schemas/reply.js';
+import { boundToCurrent, changedOrder, checkLimits } from './limits.js';
 import type { GatewayPort, GatewayRequest } from './port.js';
 
 export type { AssistantLimits };
+export { checkLimits, PLACING_OPERATIONS } from './limits.js';
 
 type Fields = Record<string, unknown>;
 const str = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
@@ -28,8 +30,22 @@ const changes = (b: Fields): string =>
     .map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : str(v)}`)
     .join(', ');
 
-/** One line a person can read: what the request does, in a trader's words. */
-export const summarize = (request: GatewayRequest): string => {
+/** A changed order as it will be after the change (an OCO's legs, or the single order and its trigger). */
+const after = (current: GttOrder | undefined, b: Fields): string => {
+  if (!current) return '';
+  const o = changedOrder(current, b);
+  const what =
+    o.target !== undefined || o.stopLoss !== undefined
+      ? `${leg('target', o.target)}; ${leg('stop-loss', o.stopLoss)}`
+      : `when the price ${ALERT[str(o.ai_t)] ?? str(o.ai_t)} ${str(o.d)}, ${order(o)}`;
+  return ` After it, on ${instrument(o)}: ${what} (only if the order is still as read now).`;
+};
+
+/**
+ * One line a person can read: what the request does, in a trader's words. `current`: the pending order a change
+ * applies to, read for its preview: the order after the change is said too.
+ */
+export const summarize = (request: GatewayRequest, current?: GttOrder): string => {
   const b = request.body ?? {};
   const id = request.path?.alId ?? request.path?.planId ?? '';
   switch (request.operation) {
@@ -38,13 +54,13 @@ export const summarize = (request: GatewayRequest): string => {
     case 'ModifyGTTOrder':
       return `Replace GTT ${id} on ${instrument(b)}: when the price ${ALERT[str(b.ai_t)] ?? str(b.ai_t)} ${str(b.d)}, ${order(b)}.`;
     case 'PatchGTTOrder':
-      return `Change GTT ${id}: ${changes(b)}; the rest stays as the broker holds it.`;
+      return `Change GTT ${id}: ${changes(b)}; the rest stays as the broker holds it.${after(current, b)}`;
     case 'PlaceOCOOrder':
       return `Place an OCO on ${instrument(b)}: ${leg('target', b.target)}; ${leg('stop-loss', b.stopLoss)}.`;
     case 'ModifyOCOOrder':
       return `Replace OCO ${id} on ${instrument(b)}: ${leg('target', b.target)}; ${leg('stop-loss', b.stopLoss)}.`;
     case 'PatchOCOOrder':
-      return `Change OCO ${id}: ${changes(b)}; the rest stays as the broker holds it.`;
+      return `Change OCO ${id}: ${changes(b)}; the rest stays as the broker holds it.${after(current, b)}`;
     case 'CancelGTTOrder':
       return `Cancel GTT/OCO ${id}.`;
     case 'CreatePlan':
@@ -60,69 +76,6 @@ export const summarize = (request: GatewayRequest): string => {
   }
 };
 
-/** The orders a request would place or change, for the limits: each as the limits read it, and named. */
-const ordersOf = (request: GatewayRequest): (LimitedOrder & { what: string })[] => {
-  const b = request.body ?? {};
-  const one = (o: Fields, exch: unknown, trigger: unknown, what: string) => ({
-    exch: str(exch),
-    qty: str(o.qty),
-    prc: str(o.prc),
-    d: str(trigger),
-    what,
-  });
-  switch (request.operation) {
-    case 'PlaceGTTOrder':
-    case 'ModifyGTTOrder':
-      return [one(b, b.exch, b.d, 'the order')];
-    case 'PlaceOCOOrder':
-    case 'ModifyOCOOrder':
-      return (['target', 'stopLoss'] as const).map((name) => {
-        const l = (b[name] ?? {}) as { trigger?: unknown; order?: Fields };
-        return one(l.order ?? {}, b.exch, l.trigger, `the ${name} leg`);
-      });
-    case 'CreatePlan': {
-      const o = ((b.kind === 'bracket' ? b.entry : b.order) ?? {}) as Fields;
-      return [one(o, o.exch, o.d, "the plan's order")];
-    }
-    default:
-      return [];
-  }
-};
-
-/** The operations that place a new order (a plan places its entry): each counts once against the orders per day. */
-export const PLACING_OPERATIONS: readonly string[] = ['PlaceGTTOrder', 'PlaceOCOOrder', 'CreatePlan'];
-
-/** The assistant's limits as the preview says it checked them, one line each. */
-const limitLines = (limits: AssistantLimits, counted: boolean, ordersToday: number): string[] => [
-  ...(limits.exchanges ? [`exchange among ${limits.exchanges.join(', ')}`] : []),
-  ...(limits.maxQtyPerOrder !== undefined ? [`quantity at most ${limits.maxQtyPerOrder} per order`] : []),
-  ...(limits.maxValuePerOrder !== undefined ? [`value at most ${limits.maxValuePerOrder} per order`] : []),
-  ...(counted && limits.maxOrdersPerDay !== undefined
-    ? [`orders today: ${ordersToday} of at most ${limits.maxOrdersPerDay}`]
-    : []),
-];
-
-/**
- * The limits checked and the first order (or OCO leg) over one, if any, in the registry's words
- * (functions/base/schemas/assistant-limits.ts). `ordersToday`: the assistant's day counter where the server keeps one
- * (the remote server; 0 over stdio); only a request that places a new order is held to the orders per day.
- */
-export const checkLimits = (
-  request: GatewayRequest,
-  limits: AssistantLimits = {},
-  ordersToday = 0,
-): { checked: string[]; refused?: string } => {
-  const orders = ordersOf(request);
-  if (orders.length === 0) return { checked: [] };
-  const counted = PLACING_OPERATIONS.includes(request.operation);
-  const checked = limitLines(limits, counted, ordersToday);
-  for (const { what, ...order } of orders) {
-    const reason = overLimits(limits, order, counted ? ordersToday : 0);
-    if (reason) return { checked, refused: `${what}: ${reason}` };
-  }
-  return { checked };
-};
-
 export interface Preview {
   summary: string;
   /** The request to the gateway that confirm sends: operation, path, query, body. */
@@ -134,15 +87,20 @@ export interface Preview {
   conversion?: string;
 }
 
-/** Builds the preview of `request`, asking the gateway for a dry run where the operation has one. */
+/**
+ * Builds the preview of `asked`, asking the gateway for a dry run where the operation has one. A change (PATCH) reads
+ * the pending order first: its limits are checked on the order after the change, and the request previewed (and
+ * confirmed) is bound to the version read (`If-Match`), so the order checked is the order that results.
+ */
 export const buildPreview = async (
   port: GatewayPort,
-  request: GatewayRequest,
+  asked: GatewayRequest,
   hasDryRun: boolean,
   limits?: AssistantLimits,
   ordersToday = 0,
 ): Promise<Preview | { refused: string; rulesChecked: string[] }> => {
-  const { checked, refused } = checkLimits(request, limits, ordersToday);
+  const { request, current } = await boundToCurrent(port, asked);
+  const { checked, refused } = checkLimits(request, limits, ordersToday, current);
   if (refused) return { refused, rulesChecked: checked };
   const rulesChecked = [...checked];
   let dryRun: Record<string, unknown> | undefined;
@@ -157,7 +115,7 @@ export const buildPreview = async (
   }
   const conversion = conversionOf(request, dryRun);
   return {
-    summary: summarize(request),
+    summary: summarize(request, current),
     request,
     ...(dryRun ? { dryRun } : {}),
     rulesChecked,

@@ -217,11 +217,12 @@ export const registerWriteTools = (server: McpServer, context: ServerContext): v
           return failed(error);
         }
         if ('refused' in preview) return refused(preview.refused, { rulesChecked: preview.rulesChecked });
-        const confirmation = newConfirmation(request, preview.summary, now(), ttlMs, assistant);
+        // The request as previewed (a change bound to the version of the order it read) is what confirm sends.
+        const confirmation = newConfirmation(preview.request, preview.summary, now(), ttlMs, assistant);
         await confirmations.put(confirmation);
         return ok({
           confirmationId: confirmation.id,
-          requestHash: requestHash(request),
+          requestHash: requestHash(preview.request),
           expiresAt: new Date(confirmation.expiresAt).toISOString(),
           ...preview,
         });

@@ -180,11 +180,17 @@ describe('POST /mcp on npm start, with an assistant token', () => {
       refused: true,
       reason: expect.stringContaining('most orders for today (2)'),
     });
+    // Confirmed again: its first answer replayed, nothing sent (never an order placed uncounted).
     const retried = await call(trader, 'confirm', { confirmationId: third.confirmationId });
-    expect(retried.structuredContent).toMatchObject({ refused: true, reason: expect.stringContaining('expired') });
+    expect(retried.structuredContent).toMatchObject({
+      refused: true,
+      replayed: true,
+      reason: expect.stringContaining('most orders for today (2)'),
+    });
     expect(
       await actionsLike({ confirmationId: third.confirmationId, outcome: 'refused', operation: 'PlaceGTTOrder' }),
     ).toEqual([expect.objectContaining({ reason: expect.stringContaining('most orders for today') })]);
+    expect(await actionsLike({ confirmationId: third.confirmationId, outcome: 'replayed' })).toHaveLength(1);
     const fourth = await call(trader, 'place_gtt', PLACE);
     expect(fourth.structuredContent).toMatchObject({
       refused: true,

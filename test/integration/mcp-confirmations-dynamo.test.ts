@@ -1,7 +1,8 @@
 /**
  * The remote server's previews in DynamoDB (functions/mcp/confirmations.ts) with the real SDK client on dynalite:
- * taken `first` exactly once even by ten confirms at once, then `again` until it expires; an expired, unknown or
- * malformed id is not confirmable; an id is found only under the assistant that previewed it.
+ * taken `first` exactly once even by ten confirms at once, then `again` until it expires; a peek marks nothing; the
+ * first confirm's answer is kept and a later take answers it; an expired, unknown or malformed id is not
+ * confirmable; an id is found only under the assistant that previewed it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -46,6 +47,33 @@ describe('DynamoConfirmationStore', () => {
     expect(await store('as0000000000000002').take("x' OR 1=1", now)).toEqual({ state: 'unknown' });
     // The rightful assistant still finds it first: the other's attempt marked nothing.
     expect(await store('as0000000000000002').take(c.id, now)).toMatchObject({ state: 'first' });
+  });
+
+  it("peek marks nothing; the first confirm's answer is kept and answered to every later take", async () => {
+    const now = Date.now();
+    const c = newConfirmation(REQUEST, 'summary', now, 120_000, 'as0000000000000005');
+    const mine = store('as0000000000000005');
+    await mine.put(c);
+    expect(await Promise.all([mine.peek(c.id, now), mine.peek(c.id, now)])).toEqual([
+      { state: 'first', confirmation: c },
+      { state: 'first', confirmation: c },
+    ]);
+    expect(await mine.peek('00000000-0000-4000-8000-000000000000', now)).toEqual({ state: 'unknown' });
+    expect(await mine.peek("x' OR 1=1", now)).toEqual({ state: 'unknown' });
+    const answer = { structuredContent: { confirmed: true, result: { al_id: '7' } }, isError: false };
+    await mine.settle(c.id, answer); // not taken yet: nothing kept
+    expect(await mine.take(c.id, now)).toEqual({ state: 'first', confirmation: c });
+    expect(await mine.peek(c.id, now)).toEqual({ state: 'again', confirmation: c });
+    await mine.settle(c.id, answer);
+    const later = await Promise.all([mine.take(c.id, now), mine.peek(c.id, now)]);
+    expect(later).toEqual([
+      { state: 'again', confirmation: c, answer },
+      { state: 'again', confirmation: c, answer },
+    ]);
+    expect(await mine.peek(c.id, now + 120_001)).toEqual({ state: 'expired' });
+    // Another assistant's settle of the id keeps nothing under this one.
+    await store('as0000000000000006').settle(c.id, { structuredContent: { x: 1 }, isError: true });
+    expect(await mine.take(c.id, now)).toEqual({ state: 'again', confirmation: c, answer });
   });
 
   it('a preview spent by a put with expiresAt 0 answers expired', async () => {

@@ -25,3 +25,16 @@ export const emulatorOfBanner = (output: string) => {
   const uid = banner[2]!;
   return { control, uid, pending: async () => (await control.orders(uid)).filter((o) => o.state === 'pending') };
 };
+
+/** An SDK client of the remote server (`POST /mcp` at `baseUrl`) presenting an assistant's bearer token. */
+export const remoteMcpClient = async (baseUrl: string, token: string): Promise<Client> => {
+  const { Client: SdkClient } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  const client = new SdkClient({ name: 'gtt-gateway-test', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
+  return client;
+};

@@ -54,6 +54,39 @@ describe('MemoryConfirmationStore', () => {
     expect(states.sort()).toEqual(['again', 'again', 'first']);
   });
 
+  it('peek marks nothing: a confirm refused after a peek leaves the id to be taken first', async () => {
+    const store = new MemoryConfirmationStore();
+    const c = newConfirmation(REQUEST, 'summary', 0);
+    await store.put(c);
+    const peeked = await store.peek(c.id, 1);
+    expect(peeked).toMatchObject({ state: 'first' });
+    // A confirm naming another request's hash is refused on what peek found...
+    expect(refusal(peeked, 'f'.repeat(64))).toContain('changed since it was previewed');
+    expect(await store.peek(c.id, 1)).toMatchObject({ state: 'first' });
+    // ...and the plain confirm after it still takes the id first (the one confirm that may send).
+    expect(await store.take(c.id, 2)).toMatchObject({ state: 'first' });
+    expect(await store.peek(c.id, 3)).toMatchObject({ state: 'again' });
+    expect(await store.peek('nope', 3)).toEqual({ state: 'unknown' });
+  });
+
+  it("keeps the first confirm's answer: a later take answers it (to replay), none before it is settled", async () => {
+    const store = new MemoryConfirmationStore();
+    const c = newConfirmation(REQUEST, 'summary', 0);
+    await store.put(c);
+    const answer = { structuredContent: { confirmed: true, result: { al_id: '7' } }, isError: false };
+    // Not taken yet: nothing to keep.
+    await store.settle(c.id, answer);
+    expect(await store.take(c.id, 1)).toEqual({ state: 'first', confirmation: c });
+    expect(await store.take(c.id, 2)).toEqual({ state: 'again', confirmation: c });
+    await store.settle(c.id, answer);
+    answer.structuredContent.confirmed = false;
+    expect(await store.take(c.id, 3)).toEqual({
+      state: 'again',
+      confirmation: c,
+      answer: { structuredContent: { confirmed: true, result: { al_id: '7' } }, isError: false },
+    });
+  });
+
   it('an unknown id is refused saying to preview again', async () => {
     const taken = await new MemoryConfirmationStore().take('nope', 0);
     expect(refusal(taken)).toMatch(/No preview has this confirmationId.*preview the change again/);

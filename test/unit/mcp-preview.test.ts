@@ -7,6 +7,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 import { describe, expect, it } from 'vitest';
 
+import type { OperationId } from '../../client/types.js';
+import { gttOrder } from '../../functions/base/schemas/reply.js';
+import { isWrite, LIMITED_WRITES } from '../../mcp/limits.js';
+import { TOOL_OPERATIONS } from '../../mcp/operations.js';
 import { checkLimits, summarize } from '../../mcp/preview.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 
@@ -92,11 +96,111 @@ describe('checkLimits', () => {
   });
 });
 
+/** Pending orders as GetGTTOrder answers them: a GTT of 5 INFY-EQ at 1500, and an OCO of 5 (target 1600, SL 1400). */
+const CURRENT_GTT = gttOrder.parse({
+  stat: 'Ok',
+  al_id: '42',
+  type: 'single',
+  ai_t: 'LTP_B_O',
+  tsym: 'INFY-EQ',
+  exch: 'NSE',
+  trantype: 'B',
+  prctyp: 'LMT',
+  qty: 5,
+  prc: '1500',
+  prd: 'C',
+  d: '1490',
+});
+const CURRENT_OCO = gttOrder.parse({
+  ...CURRENT_GTT,
+  al_id: '43',
+  type: 'oco',
+  ai_t: 'LMT_BOS_O',
+  trantype: 'S',
+  target: { trigger: '1600', order: { trantype: 'S', prctyp: 'LMT', qty: 5, prc: '1600', prd: 'C' } },
+  stopLoss: { trigger: '1400', order: { trantype: 'S', prctyp: 'SL-MKT', qty: 5, prd: 'C', trgprc: '1395' } },
+});
+const CAPPED = { maxQtyPerOrder: 5, maxValuePerOrder: 10_000 };
+
+describe('checkLimits on a change (PATCH): the order after it', () => {
+  it('refuses a GTT raised to 500 (or repriced over the value), checked as the order the change leaves', () => {
+    const patch = (body: Record<string, unknown>) => ({
+      operation: 'PatchGTTOrder' as const,
+      path: { alId: '42' },
+      body,
+    });
+    expect(checkLimits(patch({ qty: 500 }), CAPPED, 0, CURRENT_GTT).refused).toBe(
+      "the order after the change: quantity 500 is over this assistant's most per order (5)",
+    );
+    // Only the price given: the quantity is the order's own (5), so 5 × 2500 is over ₹10,000.
+    expect(checkLimits(patch({ prc: '2500' }), CAPPED, 0, CURRENT_GTT).refused).toMatch(
+      /^the order after the change: value ₹12,500 \(quantity 5 × 2500\) is over/,
+    );
+    expect(checkLimits(patch({ qty: 500 }), { exchanges: ['BSE'] }, 0, CURRENT_GTT).refused).toBe(
+      "the order after the change: exchange NSE is not one of this assistant's (BSE)",
+    );
+    expect(checkLimits(patch({ d: '1480', prc: '1490' }), CAPPED, 0, CURRENT_GTT)).toEqual({
+      checked: ['quantity at most 5 per order', 'value at most 10000 per order'],
+    });
+  });
+
+  it("checks an OCO's legs each after the change", () => {
+    const patch = (body: Record<string, unknown>) => ({
+      operation: 'PatchOCOOrder' as const,
+      path: { alId: '43' },
+      body,
+    });
+    expect(checkLimits(patch({ stopLoss: { order: { qty: 400 } } }), CAPPED, 0, CURRENT_OCO).refused).toBe(
+      "the stopLoss leg after the change: quantity 400 is over this assistant's most per order (5)",
+    );
+    expect(
+      checkLimits(patch({ target: { trigger: '2100', order: { prc: '2100' } } }), CAPPED, 0, CURRENT_OCO).refused,
+    ).toMatch(/^the target leg after the change: value ₹10,500 /);
+    expect(checkLimits(patch({ stopLoss: { trigger: '1410' } }), CAPPED, 0, CURRENT_OCO).refused).toBeUndefined();
+  });
+
+  it('refuses a change whose order was not read (fail closed), even with no limits set', () => {
+    for (const operation of ['PatchGTTOrder', 'PatchOCOOrder'] as const)
+      expect(checkLimits({ operation, path: { alId: '42' }, body: { qty: 1 } }, {}).refused).toMatch(
+        /was not read, so the order after the change cannot be checked; nothing was sent/,
+      );
+  });
+});
+
+describe('checkLimits fails closed', () => {
+  it('has a case for every write operation the tools call', () => {
+    const writes = TOOL_OPERATIONS.filter(isWrite);
+    expect(writes).toEqual(expect.arrayContaining(['PlaceGTTOrder', 'PatchGTTOrder', 'PatchOCOOrder', 'CancelPlan']));
+    for (const operation of writes) expect(LIMITED_WRITES[operation], operation).toBeTypeOf('function');
+  });
+
+  it('refuses a write operation with no case, and passes a read', () => {
+    const unknown = { operation: 'UpdateStrategy' as OperationId, path: { strategyId: 's1' }, body: { qty: 1 } };
+    expect(checkLimits(unknown, {}).refused).toBe(
+      "UpdateStrategy has no check of this assistant's limits in this server, so it is refused; nothing was sent.",
+    );
+    expect(checkLimits({ operation: 'GetQuote' }, CAPPED)).toEqual({ checked: [] });
+  });
+
+  it("checks a bracket plan's exits too, each for the entry's quantity", () => {
+    const bracket = {
+      kind: 'bracket',
+      entry: { ...GTT, qty: 5 },
+      target: { trigger: '2100', price: '2100' },
+      stopLoss: { trigger: '1400', price: '1395' },
+    };
+    expect(checkLimits({ operation: 'CreatePlan', body: bracket }, CAPPED).refused).toMatch(
+      /^the plan's target: value ₹10,500 \(quantity 5 × 2100\)/,
+    );
+  });
+});
+
 describe('the layering of mcp/', () => {
   const files = readdirSync('mcp').filter((f) => f.endsWith('.ts'));
 
-  it('imports only the client, the base schemas, the MCP SDK, zod and Node', () => {
-    const allowed = /^(\.\/|\.\.\/client\/|\.\.\/functions\/base\/schemas\/|@modelcontextprotocol\/sdk\/|zod$|node:)/;
+  it("imports only the client, the base schemas, the gateway's own PATCH merge, the MCP SDK, zod and Node", () => {
+    const allowed =
+      /^(\.\/|\.\.\/client\/|\.\.\/functions\/base\/schemas\/|\.\.\/functions\/base\/broker\/order-patch\.js$|@modelcontextprotocol\/sdk\/|zod$|node:)/;
     expect(files.length).toBeGreaterThan(5);
     for (const file of files) {
       const source = readFileSync(`mcp/${file}`, 'utf8');

@@ -1,0 +1,149 @@
+/**
+ * An assistant's per-order limits on a write: the order(s) the request leaves at the broker, each checked as the
+ * registry reads an order (functions/base/schemas/assistant-limits.ts). Every write operation the tools call has a
+ * case here, and one without a case is refused, never passed (fail closed): test/unit/mcp-preview.test.ts fails
+ * when a write operation of operations.ts has none.
+ *
+ * A change (PATCH) leaves the order as it was with the changed fields laid over it, so it is checked as that merged
+ * order: the preview reads the pending order at the broker (`GetGTTOrder`, fresh), merges the change over it with the
+ * gateway's own merge (functions/base/broker/order-patch.ts) and binds the request to the version it read
+ * (`If-Match`: its ETag). The confirm then changes that version only: an order changed meanwhile is answered
+ * `412 ORDER_CHANGED` and nothing is sent, so the order checked is the order that results.
+ */
+import { OPERATION_INFO } from '../client/generated/operations.js';
+import { mergePatch, modifyInputOfRecord, orderVersion } from '../functions/base/broker/order-patch.js';
+import { checkLimits as overLimits, type LimitedOrder } from '../functions/base/schemas/assistant-limits.js';
+import type { AssistantLimits } from '../functions/base/schemas/assistants.js';
+import type { GttOrder } from '../functions/base/schemas/reply.js';
+import type { GatewayPort, GatewayRequest } from './port.js';
+
+type Fields = Record<string, unknown>;
+const str = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
+
+/** One order as the limits read it, named for the reason. */
+export type NamedOrder = LimitedOrder & { what: string };
+
+const one = (o: Fields, exch: unknown, trigger: unknown, what: string): NamedOrder => ({
+  exch: str(exch),
+  qty: str(o.qty),
+  prc: str(o.prc),
+  d: str(trigger),
+  what,
+});
+const single = (b: Fields): NamedOrder[] => [one(b, b.exch, b.d, 'the order')];
+const legs = (b: Fields): NamedOrder[] =>
+  (['target', 'stopLoss'] as const).map((name) => {
+    const l = (b[name] ?? {}) as { trigger?: unknown; order?: Fields };
+    return one(l.order ?? {}, b.exch, l.trigger, `the ${name} leg`);
+  });
+
+/** A change laid over the pending order: the order the broker holds after it (an OCO's legs, or a single order). */
+export const changedOrder = (current: GttOrder, changes: Fields): Fields =>
+  mergePatch(modifyInputOfRecord(current), changes);
+
+const afterChange = (request: GatewayRequest, current: GttOrder | undefined): NamedOrder[] | string => {
+  if (!current) return 'the order it changes was not read, so the order after the change cannot be checked';
+  const merged = changedOrder(current, request.body ?? {});
+  return merged.target !== undefined || merged.stopLoss !== undefined ? legs(merged) : single(merged);
+};
+
+/** A bracket's entry and its exits (each for the entry's quantity), or a trailing stop's order. */
+const planOrders = (b: Fields): NamedOrder[] => {
+  if (b.kind !== 'bracket') {
+    const o = (b.order ?? {}) as Fields;
+    return [one(o, o.exch, o.d, "the plan's order")];
+  }
+  const entry = (b.entry ?? {}) as Fields;
+  const exit = (name: 'target' | 'stopLoss') => {
+    const e = (b[name] ?? {}) as Fields;
+    return one({ qty: entry.qty, prc: e.price }, entry.exch, e.trigger, `the plan's ${name}`);
+  };
+  return [one(entry, entry.exch, entry.d, "the plan's order"), exit('target'), exit('stopLoss')];
+};
+
+type OrdersOf = (request: GatewayRequest, current: GttOrder | undefined) => NamedOrder[] | string;
+const NONE: OrdersOf = () => [];
+
+/**
+ * The order(s) each write operation leaves at the broker, as the limits read them (or why they cannot be known).
+ * NONE: the operation places or raises no order (a cancel, the kill switch).
+ */
+export const LIMITED_WRITES: Readonly<Record<string, OrdersOf>> = {
+  PlaceGTTOrder: (r) => single(r.body ?? {}),
+  ModifyGTTOrder: (r) => single(r.body ?? {}),
+  PatchGTTOrder: afterChange,
+  PlaceOCOOrder: (r) => legs(r.body ?? {}),
+  ModifyOCOOrder: (r) => legs(r.body ?? {}),
+  PatchOCOOrder: afterChange,
+  CreatePlan: (r) => planOrders(r.body ?? {}),
+  CancelGTTOrder: NONE,
+  CancelPlan: NONE,
+  ReleaseKillSwitch: NONE,
+  ActivateKillSwitch: NONE,
+};
+
+/** The operations that change a pending order in place: their preview reads it first. */
+export const PATCH_OPERATIONS: readonly string[] = ['PatchGTTOrder', 'PatchOCOOrder'];
+
+/** The operations that place a new order (a plan places its entry): each counts once against the orders per day. */
+export const PLACING_OPERATIONS: readonly string[] = ['PlaceGTTOrder', 'PlaceOCOOrder', 'CreatePlan'];
+
+/** Whether an operation writes (anything but a GET): every one must have a case in LIMITED_WRITES. */
+export const isWrite = (operation: string): boolean =>
+  (OPERATION_INFO as Record<string, { method: string } | undefined>)[operation]?.method !== 'GET';
+
+/** The assistant's limits as the preview says it checked them, one line each. */
+const limitLines = (limits: AssistantLimits, counted: boolean, ordersToday: number): string[] => [
+  ...(limits.exchanges ? [`exchange among ${limits.exchanges.join(', ')}`] : []),
+  ...(limits.maxQtyPerOrder !== undefined ? [`quantity at most ${limits.maxQtyPerOrder} per order`] : []),
+  ...(limits.maxValuePerOrder !== undefined ? [`value at most ${limits.maxValuePerOrder} per order`] : []),
+  ...(counted && limits.maxOrdersPerDay !== undefined
+    ? [`orders today: ${ordersToday} of at most ${limits.maxOrdersPerDay}`]
+    : []),
+];
+
+/**
+ * The limits checked and the first order (or OCO leg) over one, if any, in the registry's words. `ordersToday`: the
+ * assistant's day counter where the server keeps one (the remote server; 0 over stdio); only a request that places
+ * a new order is held to the orders per day. `current`: the pending order a change (PATCH) applies to, as read for
+ * its preview; a change is checked as the order after it. A write operation with no case is refused.
+ */
+export const checkLimits = (
+  request: GatewayRequest,
+  limits: AssistantLimits = {},
+  ordersToday = 0,
+  current?: GttOrder,
+): { checked: string[]; refused?: string } => {
+  const ordersOf = LIMITED_WRITES[request.operation];
+  if (!ordersOf) {
+    if (!isWrite(request.operation)) return { checked: [] };
+    return {
+      checked: [],
+      refused: `${request.operation} has no check of this assistant's limits in this server, so it is refused; nothing was sent.`,
+    };
+  }
+  const orders = ordersOf(request, current);
+  if (typeof orders === 'string') return { checked: [], refused: `${orders}; nothing was sent.` };
+  if (orders.length === 0) return { checked: [] };
+  const counted = PLACING_OPERATIONS.includes(request.operation);
+  const checked = limitLines(limits, counted, ordersToday);
+  for (const { what, ...order } of orders) {
+    const reason = overLimits(limits, order, counted ? ordersToday : 0);
+    if (reason) return { checked, refused: `${what}${current ? ' after the change' : ''}: ${reason}` };
+  }
+  return { checked };
+};
+
+/**
+ * For a change (PATCH): the pending order read at the broker and the request bound to its version (`If-Match`), so
+ * what the confirm changes is the order the limits checked. Any other request is answered as it is.
+ */
+export const boundToCurrent = async (
+  port: GatewayPort,
+  request: GatewayRequest,
+): Promise<{ request: GatewayRequest; current?: GttOrder }> => {
+  const alId = request.path?.alId;
+  if (!PATCH_OPERATIONS.includes(request.operation) || alId === undefined) return { request };
+  const current = (await port.call({ operation: 'GetGTTOrder', path: { alId }, query: { fresh: true } })) as GttOrder;
+  return { request: { ...request, ifMatch: `"${orderVersion(current)}"` }, current };
+};
