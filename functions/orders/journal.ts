@@ -42,6 +42,7 @@ import { redactDeep } from '../base/contract/redact.js';
 import type { LifecycleEvent } from '../base/schemas/events.js';
 import { findGone } from './gone.js';
 import { deepSort, type Entry, entryOf, md5, type Stored } from './journal-entry.js';
+import { findMove, recordMove, type StampMove } from './moves.js';
 import { canonicalNumbers } from './safety/idempotency-input.js';
 
 /** What a write (or an adoption) yields: its result, and the lifecycle events of its success. */
@@ -355,7 +356,21 @@ export class OrderJournal {
 
   /** The order a stamped write placed and the gateway's kill switch cancelled since (gone.ts), if any. */
   goneOrder(stamp: string): Promise<string | undefined> {
-    return findGone({ tableName: this.options.tableName, endpoint: this.options.endpoint }, stamp);
+    return findGone(this.table, stamp);
+  }
+
+  /** Records, before a change of order `alId` is sent, the stamp it carries (moves.ts); `by`: the change's stamp. */
+  recordMove(stamp: string, alId: string, by: string | undefined): Promise<void> {
+    return recordMove({ ...this.table, ttlSeconds: this.options.ttlSeconds }, stamp, alId, by);
+  }
+
+  /** Where a stamp was seen before a change through the gateway replaced it, if one did. */
+  findMove(stamp: string): Promise<StampMove | undefined> {
+    return findMove(this.table, stamp);
+  }
+
+  private get table() {
+    return { tableName: this.options.tableName, endpoint: this.options.endpoint };
   }
 
   private inProgress(key: string, until: number, what: string): GatewayError {
