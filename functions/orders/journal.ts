@@ -14,7 +14,8 @@
  * books for the stamp, or the record of a later change that replaced it (`adopt`; moves.ts): found, the write
  * happened and is adopted (completed with what the books show, events included); not found while it may still
  * land, the request is told so (409, retry after `landBy`); not found once it can no longer land, it is taken over
- * (conditional on the attempt, so one taker) and sent once more with the same stamp. A write without a stamp (a caller's tag too long to leave room) can only be reported unknown.
+ * (conditional on the attempt, so one taker) and sent once more with the same stamp. A write without a stamp (a
+ * caller's tag too long to leave room) can only be reported unknown.
  *
  * The item's layout is that of Powertools' idempotency records (`id`, `status`, `data`, `expiration`, `validation`,
  * `in_progress_expiration`), so a record written before this journal replays, and the EventForwarder's stream filter
