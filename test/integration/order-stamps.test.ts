@@ -101,6 +101,26 @@ describe("a change of an order keeps its place's key from placing it again", () 
     expect((await atBroker()).map((o) => o.qty)).toEqual([6]);
   });
 
+  it('an OCO: a PATCH of its stop-loss, then the lost place retried: its order', async () => {
+    const key = newKey();
+    const oco = {
+      exch: 'NSE',
+      tsym: 'M&M-EQ',
+      tag: 'exit-1',
+      target: { trigger: '1600', order: { trantype: 'S', prctyp: 'LMT', qty: 1, prc: '1600', prd: 'C' } },
+      stopLoss: { trigger: '1400', order: { trantype: 'S', prctyp: 'LMT', qty: 1, prc: '1395', prd: 'C' } },
+    };
+    await control.fault({ operation: 'PlaceOCOOrder', kind: 'drop', executed: true, times: 1 });
+    expect((await call('POST', '/gtt-orders/oco', oco, key)).body.error).toMatchObject({ outcome: 'unknown' });
+    const [listed] = (await call('GET', '/gtt-orders')).body.orders as Json[];
+    const alId = String(listed!.al_id);
+    expect((await call('PATCH', `/gtt-orders/oco/${alId}`, { stopLoss: { trigger: '1410' } })).status).toBe(200);
+    await pastLateWindow();
+    const retry = await call('POST', '/gtt-orders/oco', oco, key);
+    expect(retry).toMatchObject({ status: 201, body: { al_id: alId, idempotency: { key, adopted: true } } });
+    expect(await sent('PlaceOCOOrder')).toHaveLength(1);
+  });
+
   it('changed, then cancelled through the gateway: the lost place is still known to have landed, never sent again', async () => {
     const key = newKey();
     const alId = await lostPlace(key);
@@ -128,6 +148,19 @@ describe('a keyed change that never reached the broker', () => {
     const retry = await call('PUT', `/gtt-orders/${alId}`, { ...order, qty: 7 }, key);
     expect(retry).toMatchObject({ status: 200, body: { stat: 'OI replaced', al_id: alId } });
     expect(retry.body.idempotency).toEqual({ key, replayed: false });
+    expect((await atBroker()).map((o) => o.qty)).toEqual([7]);
+  });
+
+  it('a keyed PATCH too: sent again after the late window', async () => {
+    const alId = String((await place(newKey())).body.al_id);
+    const key = newKey();
+    await control.fault({ operation: 'ModifyGTTOrder', kind: 'drop', times: 1 });
+    expect((await call('PATCH', `/gtt-orders/${alId}`, { qty: 7 }, key)).body.error).toMatchObject({
+      outcome: 'unknown',
+    });
+    await pastLateWindow();
+    const retry = await call('PATCH', `/gtt-orders/${alId}`, { qty: 7 }, key);
+    expect(retry).toMatchObject({ status: 200, body: { al_id: alId, idempotency: { key, replayed: false } } });
     expect((await atBroker()).map((o) => o.qty)).toEqual([7]);
   });
 
