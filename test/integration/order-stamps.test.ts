@@ -134,6 +134,16 @@ describe("a change of an order keeps its place's key from placing it again", () 
   });
 });
 
+describe('the read before a PUT', () => {
+  it('of an order no longer pending answers ORDER_NOT_FOUND, nothing sent', async () => {
+    const alId = String((await place(newKey())).body.al_id);
+    expect((await call('DELETE', `/gtt-orders/${alId}`)).status).toBe(200);
+    const put = await call('PUT', `/gtt-orders/${alId}`, { ...order, qty: 5 }, newKey());
+    expect(put).toMatchObject({ status: 404, body: { error: { code: 'ORDER_NOT_FOUND', outcome: 'not_executed' } } });
+    expect(await sent('ModifyGTTOrder')).toHaveLength(0);
+  });
+});
+
 describe('a keyed change that never reached the broker', () => {
   it('is sent again after the late window, not refused as changed by another (412)', async () => {
     const placed = await place(newKey());
