@@ -26,33 +26,45 @@ interface ListedOrder {
 const list = async (operation: AnyOperation, deps: BrokerCallDeps): Promise<ListedOrder[]> =>
   ((await callBroker(operation, {}, deps)).result as { orders: ListedOrder[] }).orders;
 
-/** Where a stamp was seen before a change through the gateway replaced it (moves.ts), if one did. */
-export type FindMove = (stamp: string) => Promise<StampMove | undefined>;
+/** The journal's records of stamps that changes through the gateway replaced (moves.ts). */
+export interface Moves {
+  /** Where a stamp was seen before a change replaced it, if one did. */
+  moved: (stamp: string) => Promise<StampMove | undefined>;
+  /** The stamp a keyed change (by its own stamp) saw on its order right before it was sent, if any. */
+  seen: (by: string) => Promise<string | undefined>;
+}
 
 /**
  * The write's order in the books, or undefined when they do not show it. Not in the lists, the write still happened
  * when a change through the gateway saw its stamp on an order (and replaced it) since: that order is the write's. A
  * modify whose order now carries another write's stamp was overtaken by a later change: sending it now would undo
  * that change, so it is refused (412), unless that stamp is the one this modify itself saw there before it was sent:
- * then the order is as this modify left it unsent, and it never landed.
+ * then the order is as this modify left it unsent, and it never landed. An order that carries no stamp now, although
+ * this modify saw one there, was changed by another request (without a key) too: 412.
  */
 const findStamped = async (
   stamp: string,
   alId: string | undefined,
   deps: BrokerCallDeps,
-  findMove: FindMove,
+  moves: Moves,
 ): Promise<ListedOrder | undefined> => {
   const matches = (order: ListedOrder) =>
     splitRemarks(order.remarks).stamp === stamp && (alId === undefined || order.al_id === alId);
   const pending = await list(getPendingGttOrders, deps);
   const found = pending.find(matches) ?? (await list(getTriggeredGttOrders, deps)).find(matches);
   if (found) return found;
-  const moved = await findMove(stamp);
+  const moved = await moves.moved(stamp);
   if (moved && (alId === undefined || moved.alId === alId)) return { al_id: moved.alId };
   const other = alId === undefined ? undefined : pending.find((o) => o.al_id === alId);
-  const otherStamp = splitRemarks(other?.remarks).stamp;
-  if (!other || otherStamp === undefined || otherStamp === stamp) return undefined;
-  if ((await findMove(otherStamp))?.seenBy.includes(stamp)) return undefined;
+  if (!other) return undefined;
+  const otherStamp = splitRemarks(other.remarks).stamp;
+  if (otherStamp === stamp) return undefined;
+  if (
+    otherStamp === undefined
+      ? (await moves.seen(stamp)) === undefined
+      : (await moves.moved(otherStamp))?.seenBy.includes(stamp)
+  )
+    return undefined;
   throw new OrderChangedError(
     `GTT order ${alId} was changed by another request after this one's outcome was left unknown; read it again (GET /gtt-orders/${alId}) and decide. Nothing was sent.`,
     { outcome: 'not_executed', details: [{ field: 'al_id', message: 'changed by a later write' }] },
@@ -79,7 +91,7 @@ export const findWrite = async (
   input: unknown,
   stamp: string,
   deps: BrokerCallDeps,
-  findMove: FindMove,
+  moves: Moves,
 ): Promise<Record<string, string> | undefined> => {
   const stat = STATS[operation.broker];
   if (!stat) return undefined;
@@ -89,6 +101,6 @@ export const findWrite = async (
     const pending = await list(getPendingGttOrders, deps);
     return pending.some((o) => o.al_id === alId) ? undefined : { stat, al_id: String(alId), request_time: requestTime };
   }
-  const found = await findStamped(stamp, typeof alId === 'string' ? alId : undefined, deps, findMove);
+  const found = await findStamped(stamp, typeof alId === 'string' ? alId : undefined, deps, moves);
   return found ? { stat, al_id: found.al_id, request_time: found.norentm ?? requestTime } : undefined;
 };

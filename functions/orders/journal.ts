@@ -43,7 +43,7 @@ import { redactDeep } from '../base/contract/redact.js';
 import type { LifecycleEvent } from '../base/schemas/events.js';
 import { findGone } from './gone.js';
 import { deepSort, type Entry, entryOf, md5, type Stored } from './journal-entry.js';
-import { findMove, recordMove, type StampMove } from './moves.js';
+import { findMove, findSeen, recordMove, type StampMove } from './moves.js';
 import { canonicalNumbers } from './safety/idempotency-input.js';
 
 /** What a write (or an adoption) yields: its result, and the lifecycle events of its success. */
@@ -368,6 +368,11 @@ export class OrderJournal {
   /** Where a stamp was seen before a change through the gateway replaced it, if one did. */
   findMove(stamp: string): Promise<StampMove | undefined> {
     return findMove(this.table, stamp);
+  }
+
+  /** The stamp a keyed change (its stamp `by`) saw on its order right before it was sent, if any. */
+  findSeen(by: string): Promise<string | undefined> {
+    return findSeen(this.table, by);
   }
 
   private get table() {

@@ -9,8 +9,12 @@
  * order after (changed again, fired, cancelled). So a write whose outcome is unknown and whose stamp the books no
  * longer show is adopted as that order instead of being sent again (books.ts). And a keyed change that finds its
  * order still carrying the very stamp it recorded before it was sent knows it never landed.
+ *
+ * A keyed change also records the stamp it saw, under its own (`saw#<its stamp>`, written beside the first): an
+ * order that carried a stamp when the change was about to be sent and now carries none was changed by another
+ * request (an unkeyed change leaves no stamp), not left as it was.
  */
-import { type AttributeValue, GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { type AttributeValue, GetItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 
 import { dynamoDbClient } from '../base/aws/dynamodb-client.js';
 import { InternalError } from '../base/contract/errors.js';
@@ -29,6 +33,7 @@ export interface StampMove {
 }
 
 const movedKey = (stamp: string): Record<string, AttributeValue> => ({ id: { S: `moved#${stamp}` } });
+const sawKey = (stamp: string): Record<string, AttributeValue> => ({ id: { S: `saw#${stamp}` } });
 
 const unavailable = (error: unknown) =>
   new InternalError('The idempotency store is unavailable; nothing was sent to the broker.', {
@@ -43,21 +48,45 @@ export const recordMove = async (
   alId: string,
   by: string | undefined,
 ): Promise<void> => {
+  const client = dynamoDbClient(table.endpoint);
+  const expiration = { N: String(Math.floor(Date.now() / 1000) + table.ttlSeconds) };
   try {
-    await dynamoDbClient(table.endpoint).send(
-      new UpdateItemCommand({
-        TableName: table.tableName,
-        Key: movedKey(stamp),
-        UpdateExpression: `SET al_id = :a, #s = :s, expiration = :e${by === undefined ? '' : ' ADD seenBy :b'}`,
-        ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: {
-          ':a': { S: alId },
-          ':s': { S: 'MOVED' },
-          ':e': { N: String(Math.floor(Date.now() / 1000) + table.ttlSeconds) },
-          ...(by === undefined ? {} : { ':b': { SS: [by] } }),
-        },
-      }),
-    );
+    await Promise.all([
+      client.send(
+        new UpdateItemCommand({
+          TableName: table.tableName,
+          Key: movedKey(stamp),
+          UpdateExpression: `SET al_id = :a, #s = :s, expiration = :e${by === undefined ? '' : ' ADD seenBy :b'}`,
+          ExpressionAttributeNames: { '#s': 'status' },
+          ExpressionAttributeValues: {
+            ':a': { S: alId },
+            ':s': { S: 'MOVED' },
+            ':e': expiration,
+            ...(by === undefined ? {} : { ':b': { SS: [by] } }),
+          },
+        }),
+      ),
+      by === undefined
+        ? undefined
+        : client.send(
+            new PutItemCommand({
+              TableName: table.tableName,
+              Item: { ...sawKey(by), status: { S: 'SAW' }, stamp: { S: stamp }, al_id: { S: alId }, expiration },
+            }),
+          ),
+    ]);
+  } catch (error) {
+    throw unavailable(error);
+  }
+};
+
+const read = async (table: Table, key: Record<string, AttributeValue>) => {
+  try {
+    return (
+      await dynamoDbClient(table.endpoint).send(
+        new GetItemCommand({ TableName: table.tableName, Key: key, ConsistentRead: true }),
+      )
+    ).Item;
   } catch (error) {
     throw unavailable(error);
   }
@@ -65,16 +94,11 @@ export const recordMove = async (
 
 /** Where the stamp was seen before a change replaced it, if a change through the gateway did. */
 export const findMove = async (table: Table, stamp: string): Promise<StampMove | undefined> => {
-  let item: Record<string, AttributeValue> | undefined;
-  try {
-    item = (
-      await dynamoDbClient(table.endpoint).send(
-        new GetItemCommand({ TableName: table.tableName, Key: movedKey(stamp), ConsistentRead: true }),
-      )
-    ).Item;
-  } catch (error) {
-    throw unavailable(error);
-  }
+  const item = await read(table, movedKey(stamp));
   const alId = item?.al_id?.S;
   return alId === undefined ? undefined : { alId, seenBy: item?.seenBy?.SS ?? [] };
 };
+
+/** The stamp the keyed change whose stamp is `by` saw on its order right before it was sent, if it saw one. */
+export const findSeen = async (table: Table, by: string): Promise<string | undefined> =>
+  (await read(table, sawKey(by)))?.stamp?.S;

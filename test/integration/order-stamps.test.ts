@@ -188,6 +188,20 @@ describe('a keyed change that never reached the broker', () => {
     expect(retry).toMatchObject({ status: 412, body: { error: { code: 'ORDER_CHANGED', outcome: 'not_executed' } } });
     expect((await atBroker()).map((o) => o.qty)).toEqual([8]);
   });
+
+  it('a change without a key meanwhile (the order then carries no stamp) is refused (412) too, nothing sent', async () => {
+    const alId = String((await place(newKey())).body.al_id);
+    const key = newKey();
+    await control.fault({ operation: 'ModifyGTTOrder', kind: 'drop', times: 1 });
+    expect((await call('PUT', `/gtt-orders/${alId}`, { ...order, qty: 7 }, key)).body.error).toMatchObject({
+      outcome: 'unknown',
+    });
+    await pastLateWindow();
+    expect((await call('PATCH', `/gtt-orders/${alId}`, { qty: 8 })).status).toBe(200);
+    const retry = await call('PUT', `/gtt-orders/${alId}`, { ...order, qty: 7 }, key);
+    expect(retry).toMatchObject({ status: 412, body: { error: { code: 'ORDER_CHANGED', outcome: 'not_executed' } } });
+    expect((await atBroker()).map((o) => o.qty)).toEqual([8]);
+  });
 });
 
 describe('a tag that looks like a stamp', () => {

@@ -316,9 +316,12 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
               refreshSession: request.refreshSession,
             };
             // Not in the lists: swept by the kill switch (undone), or its stamp replaced by a later change (moves.ts).
-            const found = await findWrite(operation, input, stamp!, deps, async (s) => {
-              if (s === stamp) await notGone();
-              return idempotency.findMove(s);
+            const found = await findWrite(operation, input, stamp!, deps, {
+              moved: async (s) => {
+                if (s === stamp) await notGone();
+                return idempotency.findMove(s);
+              },
+              seen: (by) => idempotency.findSeen(by),
             });
             if (!found && !goneChecked) await notGone();
             if (!found) return undefined;
