@@ -11,10 +11,11 @@
  *
  * A write whose outcome is unknown (an `UNKNOWN` entry, or an `INPROGRESS` one whose sender is past its deadline:
  * killed, out of memory, host lost) is never sent again blindly. The next request with the key reads the broker's
- * books for the stamp (`adopt`): found, the write happened and is adopted (completed with what the books show, events
- * included); not found while it may still land, the request is told so (409, retry after `landBy`); not found once it
- * can no longer land, it is taken over (conditional on the attempt, so one taker) and sent once more with the same
- * stamp. A write without a stamp (a caller's tag too long to leave room) can only be reported unknown.
+ * books for the stamp, or the record of a later change that replaced it (`adopt`; moves.ts): found, the write
+ * happened and is adopted (completed with what the books show, events included); not found while it may still
+ * land, the request is told so (409, retry after `landBy`); not found once it can no longer land, it is taken over
+ * (conditional on the attempt, so one taker) and sent once more with the same stamp. A write without a stamp (a
+ * caller's tag too long to leave room) can only be reported unknown.
  *
  * The item's layout is that of Powertools' idempotency records (`id`, `status`, `data`, `expiration`, `validation`,
  * `in_progress_expiration`), so a record written before this journal replays, and the EventForwarder's stream filter
@@ -43,6 +44,7 @@ import type { LifecycleEvent } from '../base/schemas/events.js';
 import { readBooks } from './books-unread.js';
 import { findGone } from './gone.js';
 import { deepSort, type Entry, entryOf, md5, type Stored } from './journal-entry.js';
+import { findMove, findSeen, recordMove, type StampMove } from './moves.js';
 import { canonicalNumbers } from './safety/idempotency-input.js';
 
 /** What a write (or an adoption) yields: its result, and the lifecycle events of its success. */
@@ -357,7 +359,26 @@ export class OrderJournal {
 
   /** The order a stamped write placed and the gateway's kill switch cancelled since (gone.ts), if any. */
   goneOrder(stamp: string): Promise<string | undefined> {
-    return findGone({ tableName: this.options.tableName, endpoint: this.options.endpoint }, stamp);
+    return findGone(this.table, stamp);
+  }
+
+  /** Records, before a change of order `alId` is sent, the stamp it carries (moves.ts); `by`: the change's stamp. */
+  recordMove(stamp: string, alId: string, by: string | undefined): Promise<void> {
+    return recordMove({ ...this.table, ttlSeconds: this.options.ttlSeconds }, stamp, alId, by);
+  }
+
+  /** Where a stamp was seen before a change through the gateway replaced it, if one did. */
+  findMove(stamp: string): Promise<StampMove | undefined> {
+    return findMove(this.table, stamp);
+  }
+
+  /** The stamp a keyed change (its stamp `by`) saw on its order right before it was sent, if any. */
+  findSeen(by: string): Promise<string | undefined> {
+    return findSeen(this.table, by);
+  }
+
+  private get table() {
+    return { tableName: this.options.tableName, endpoint: this.options.endpoint };
   }
 
   private inProgress(key: string, until: number, what: string): GatewayError {

@@ -16,7 +16,11 @@ import { TAG_MAX_LENGTH } from '../schemas/fields.js';
 
 /** `gw.` and ten base-32 characters: 50 bits, unique among one account's orders by a wide margin. */
 const STAMP = /^gw\.[0-9a-v]{10}$/;
-const SUFFIX = / ?(gw\.[0-9a-v]{10})$/;
+/**
+ * A stamp as the gateway writes it: the remarks' last word, after a space or alone. A caller's tag cannot end in
+ * that shape (base/schemas/fields.ts refuses it), so remarks that end so carry a stamp the gateway wrote.
+ */
+const SUFFIX = /(?:^| )(gw\.[0-9a-v]{10})$/;
 export const STAMP_LENGTH = 13;
 
 /** The stamp of the write that an idempotency key (per operation) names: the same on every attempt. */

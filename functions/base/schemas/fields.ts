@@ -199,11 +199,20 @@ export const gttIdSchema = z.lazy(gttId);
  * longer remarks silently, and we refuse rather than let a label be cut.
  */
 export const TAG_MAX_LENGTH = 40;
+/**
+ * The end of remarks that reads as the gateway's stamp (base/broker/order-stamps.ts): `gw.` and ten characters of
+ * `0-9 a-v`. A caller's tag never ends so, or the broker's remarks could pass for another write's stamp.
+ */
+export const STAMP_SHAPED_END = /gw\.[0-9a-v]{10}$/;
 export const tag = memo(() =>
   z
     .string(rule('tag', 'tag must be a string'))
     .min(1, { error: 'tag must not be empty (omit it instead)' })
     .max(TAG_MAX_LENGTH, { error: `tag must be at most ${TAG_MAX_LENGTH} characters` })
-    .regex(/^[A-Za-z0-9 _.:/-]+$/, { error: 'tag may hold letters, digits, spaces and _ . : / - only' }),
+    .regex(/^[A-Za-z0-9 _.:/-]+$/, { error: 'tag may hold letters, digits, spaces and _ . : / - only' })
+    .refine((text) => !STAMP_SHAPED_END.test(text), {
+      error:
+        "tag must not end in gw. and ten letters or digits: that is the shape of the gateway's own stamp, which it adds to the broker's remarks; change the end of the tag, or drop the tag",
+    }),
 );
 export const orderTag = z.lazy(tag);

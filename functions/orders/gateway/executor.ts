@@ -28,6 +28,7 @@ import type { CheckedRules } from '../safety/market-rules.js';
 import type { TradingControls } from '../safety/trading-controls.js';
 import { landedAfterHalt, type UndoLanded } from './landed-after-halt.js';
 import { buildEvents, carriedEvents, type EventFate, queueEvents } from './order-events.js';
+import { recordCarriedStamp } from './order-stamp.js';
 
 /** The shortest broker attempt: a shorter timeout would only turn a reply on its way into an unknown outcome. */
 const MIN_ATTEMPT_MS = 100;
@@ -56,8 +57,11 @@ export interface ExecutionRequest {
   lease?: (() => Promise<void>) | undefined;
   /** Gives the lease back once the broker answered (kept for the late window on an unknown outcome). */
   endLease?: ((error?: unknown) => Promise<void>) | undefined;
-  /** Checks right before sending (a PATCH's order read again), after a replay would have answered; also on a dry run. */
-  beforeSend?: (() => Promise<void>) | undefined;
+  /**
+   * Checks right before sending (a PATCH's order read again, a modify's read: order-stamp.ts), after a replay would
+   * have answered; also on a dry run. Resolves to the order as read then, whose stamp is recorded before the send.
+   */
+  beforeSend?: (() => Promise<unknown>) | undefined;
   /** What order safety did to the input's market orders: the result (and its event) say it as `converted`. */
   converted?: Converted | undefined;
   options: { idempotencyKey?: string | undefined; dryRun?: boolean | undefined };
@@ -193,12 +197,14 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
     const [leased, permitted] = await Promise.allSettled([request.lease?.(), permit]);
     if (leased.status === 'rejected') throw leased.reason;
     if (permitted.status === 'rejected') throw permitted.reason;
-    await request.beforeSend?.();
+    const seen = await request.beforeSend?.();
     if (bounded && Date.now() > sendBy)
       throw new InternalError(
         `${operation.name} could not be sent within its time (the gateway's own steps were slow); nothing was sent. Retry it.`,
         { outcome: 'not_executed' },
       );
+    // The stamp the order carries leaves it with this change: where it went is recorded first (order-stamp.ts).
+    await recordCarriedStamp(operation, idempotency, seen, stamp);
     const started = performance.now();
     try {
       const wire = {
@@ -293,21 +299,34 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
           },
           adopt: async () => {
             // Reads: the invocation's time, as any read's (the write's own bound is what the journal records).
-            const found = await findWrite(operation, input, stamp!, {
+            // Not in the lists, because the kill switch's sweep cancelled it since: it happened, and is undone.
+            let goneChecked = false;
+            const notGone = async () => {
+              goneChecked = true;
+              const gone = await idempotency.goneOrder(stamp!);
+              if (gone)
+                throw new TradingHaltedError(
+                  `The first attempt with idempotency key "${key}" reached the broker (al_id ${gone}) and the kill switch's sweep cancelled it since; nothing was sent again. Send it with a new key to place it again.`,
+                  { outcome: 'undone', details: { al_id: gone, cancelled: true } },
+                );
+            };
+            const deps = {
               baseUrl: config.brokerBaseUrl,
               auth: config.brokerAuth,
               timeoutMs: () =>
                 Math.max(MIN_ATTEMPT_MS, Math.min(config.brokerTimeoutMs, context.getRemainingTimeInMillis() - 1_000)),
               session: request.session,
               refreshSession: request.refreshSession,
+            };
+            // Not in the lists: swept by the kill switch (undone), or its stamp replaced by a later change (moves.ts).
+            const found = await findWrite(operation, input, stamp!, deps, {
+              moved: async (s) => {
+                if (s === stamp) await notGone();
+                return idempotency.findMove(s);
+              },
+              seen: (by) => idempotency.findSeen(by),
             });
-            // Not in the lists, because the kill switch's sweep cancelled it since: it happened, and is undone.
-            const gone = found ? undefined : await idempotency.goneOrder(stamp!);
-            if (gone)
-              throw new TradingHaltedError(
-                `The first attempt with idempotency key "${key}" reached the broker (al_id ${gone}) and the kill switch's sweep cancelled it since; nothing was sent again. Send it with a new key to place it again.`,
-                { outcome: 'undone', details: { al_id: gone, cancelled: true } },
-              );
+            if (!found && !goneChecked) await notGone();
             if (!found) return undefined;
             // Settled: the lease its first attempt kept is taken over, to be given back with this reply (unless
             // another change took it since: then that one keeps it).

@@ -37,8 +37,11 @@ export interface PatchedOrder {
   input: unknown;
   /** The caller's changes (and If-Match): what an idempotency key stands for. */
   idempotencyInput: unknown;
-  /** The checks made right before sending (If-Match, the order read again), inside the idempotent step. */
-  beforeSend: () => Promise<void>;
+  /**
+   * The checks made right before sending (If-Match, the order read again), inside the idempotent step: resolves to
+   * the order as read then (its stamp is recorded before the send: order-stamp.ts).
+   */
+  beforeSend: () => Promise<unknown>;
 }
 
 export const orderPatch = async (
@@ -92,6 +95,7 @@ export const orderPatch = async (
       }
       const changed = patch.changed(version, now);
       if (changed.length) throw changedError(alId, changed, 'read');
+      return now;
     },
   };
 };

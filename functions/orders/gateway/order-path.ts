@@ -34,6 +34,7 @@ import type { OrderCopy } from './order-copy.js';
 import { type AskedLease, orderLease } from './order-lease.js';
 import { orderPatch, type PatchedOrder } from './order-patch.js';
 import { type CheckedOrder, orderSafety } from './order-safety.js';
+import { readBeforeChange } from './order-stamp.js';
 import { type ParsedRequest, parseRequest } from './parse-request.js';
 
 /** What the container built for one table entry (gateway-handler.ts), on first use. */
@@ -103,7 +104,16 @@ export const orderPath = (operation: AnyOperation, parts: () => PathParts, logge
         input: order.input,
         converted: order.converted,
         idempotencyInput: patched?.idempotencyInput,
-        beforeSend: patched?.beforeSend,
+        // A PATCH's second read, or a modify's read of the order right before sending (the stamp it carries).
+        beforeSend:
+          patched?.beforeSend ??
+          readBeforeChange(
+            operation,
+            order.input,
+            brokerDeps(context, config, session),
+            idempotency,
+            parsed.request.options.dryRun,
+          ),
         lease: lease?.hold,
         endLease: lease?.end,
         options: parsed.request.options,
