@@ -41,8 +41,11 @@ export const failed = (error: unknown): CallToolResult => {
 
 /** A failed call's reason in one line (`CODE: message`), for the audit of an act; undefined when it succeeded. */
 export const failureReason = (result: CallToolResult): string | undefined => {
-  const error = result.structuredContent?.error as { code?: string; message?: string } | undefined;
-  return error ? `${error.code ?? 'ERROR'}: ${error.message ?? ''}` : undefined;
+  const error = result.structuredContent?.error as
+    { code?: string; message?: string; brokerMessage?: string } | undefined;
+  // The gateway's message is its own words; the broker's reason, when there is one, is in brokerMessage.
+  const broker = error?.brokerMessage ? ` (broker: ${error.brokerMessage})` : '';
+  return error ? `${error.code ?? 'ERROR'}: ${error.message ?? ''}${broker}` : undefined;
 };
 
 /** Runs a gateway call and answers its result, or its error as data. */

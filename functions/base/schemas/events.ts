@@ -176,7 +176,12 @@ const assistantDetail = z.strictObject({
   summary: z.string().optional().describe("the preview's one line"),
   alId: z.string().optional(),
   planId: z.string().optional(),
-  reason: z.string().optional().describe('refused or failed: why (an error code and its message)'),
+  reason: z
+    .string()
+    .optional()
+    .describe(
+      "refused or failed (or a replay of either): why (an error code, its message and the broker's reason when there is one)",
+    ),
 });
 
 const signalDetail = z.strictObject({
