@@ -59,6 +59,10 @@ export interface World {
   /** A plan engine of its own through the proxy: the watcher run the model kills. */
   engine: PlanEngine;
   store: PlanStore;
+  /** Every broker order's remarks as it was created (a change rewrites them): who placed it, ever. */
+  origins: Map<string, string>;
+  /** How many requests of each broker operation have arrived (the last segment of the path). */
+  arrivals: Record<string, number>;
   close(): Promise<void>;
 }
 
@@ -109,6 +113,8 @@ export const startWorld = async (): Promise<World> => {
       tableName: String(stack.config.EVENTS_TABLE_NAME),
       endpoint: String(stack.config.DYNAMODB_ENDPOINT),
     }),
+    origins: new Map(),
+    arrivals: {},
     close: async () => {
       emulator.handle = handle;
       await stack.close();
@@ -117,11 +123,20 @@ export const startWorld = async (): Promise<World> => {
   };
   // The moment a write reaches the broker, the armed process dies: nothing it writes from then on lands.
   emulator.handle = (req) => {
+    const operation = req.path.split('?')[0]!.split('/').filter(Boolean).at(-1) ?? '';
+    world.arrivals[operation] = (world.arrivals[operation] ?? 0) + 1;
     if (world.killOnWrite && WRITE_PATH.test(req.path.split('?')[0]!)) {
       world.killOnWrite = false;
       proxy.kill();
     }
     return handle(req);
+  };
+  // An order's remarks as the broker first held them: the place's tag and stamp, whatever a change does to them.
+  const orders = emulator.state.orders;
+  const set = orders.set.bind(orders);
+  orders.set = (alId, order) => {
+    if (!orders.has(alId)) world.origins.set(alId, order.remarks);
+    return set(alId, order);
   };
   holder.world = world;
   return world;
