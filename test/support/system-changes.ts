@@ -25,6 +25,7 @@ import {
   placeIntent,
   qty,
   send,
+  switchOff,
   target,
   waitFor,
   withFault,
@@ -134,6 +135,7 @@ const unknownPlaceChange = fc
         'change of an unknown place',
         `place ${oco ? 'oco' : 'gtt'}${how.tagClass === 'short' ? '' : ` tag ${how.tagClass}`}${faultLabel(lost)}, then ${put ? 'PUT' : 'PATCH'} of it as listed${key ? ' keyed' : ''}${ifMatch ? ' If-Match' : ''}${retry ? ', the place retried after its window' : ''}`,
         async (s) => {
+          await switchOff(s);
           const kind = oco ? 'oco' : 'gtt';
           const intent = placeIntent(s, kind, 5, '1490', { ...how, key: true });
           const placed = await withFault(s, oco ? 'PlaceOCOOrder' : 'PlaceGTTOrder', lost, async () => {
@@ -149,6 +151,7 @@ const unknownPlaceChange = fc
           );
           if (!seen) return void s.log.push(`  GET /gtt-orders: ${list.status}, ${found.al_id} not listed`);
           const order: Tracked = trackedOf(s, found.al_id, intent);
+          if (!s.orders.includes(order)) order.placeOpen = intent;
           const etag = ifMatch ? await etagOf(s, order.alId) : undefined;
           const how2: ChangeHow = oco
             ? put
@@ -195,6 +198,7 @@ const changeKeyInFlight = fc
         'change key again in flight',
         `PATCH ${oco ? 'OCO ' : ''}#${i} keyed If-Match, slow (${delayMs} ms); its key again; another PATCH, same If-Match${secondKey ? ' keyed' : ''}`,
         async (s) => {
+          await switchOff(s);
           const order = await target(s, i, [oco ? 'oco' : 'gtt']);
           if (!order) return;
           const etag = await etagOf(s, order.alId);

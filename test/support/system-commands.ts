@@ -181,7 +181,7 @@ const cancel = fc
   .map(
     ({ i, key, fault }) =>
       new Command('cancel', `cancel #${i}${key ? ' keyed' : ''}${faultLabel(fault)}`, async (s) => {
-        const order = await target(s, i, ['gtt', 'oco']);
+        const order = await target(s, i, ['gtt', 'oco'], true);
         if (!order) return;
         const n = nextId();
         const intent = newIntent(s, {

@@ -24,6 +24,7 @@ import {
   readLabel,
   send,
   sendChecked,
+  switchOff,
   target,
   waitFor,
   withFault,
@@ -155,6 +156,7 @@ const keepExitsDuringChange = fc
         'keep-exits during a change',
         `keep-exits while ${trailing ? "a trailing plan's stop moves" : `an OCO's PATCH ${JSON.stringify(changes)}${key ? ' keyed' : ''}`} at a slow broker (${delayMs} ms)`,
         async (s) => {
+          await switchOff(s);
           const operation = trailing ? 'ModifyGTTOrder' : 'ModifyOCOOrder';
           let stop: Order | undefined;
           let order: Tracked | undefined;

@@ -74,6 +74,8 @@ export interface Tracked {
   expect: Record<Field, Set<string>>;
   /** A cancel was sent (not refused) or a kill switch swept after it was placed. */
   mayBeGone: boolean;
+  /** Its place, while that place's outcome is open (it was changed before its place was answered). */
+  placeOpen?: Intent;
 }
 
 export interface Sys {
