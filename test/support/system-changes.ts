@@ -221,6 +221,7 @@ const changeKeyInFlight = fc
             const p1 = change(s, order, how1);
             // The same request again once the first is at the broker (a client's retry): in flight, never sent.
             if (await waitFor(() => arrived(s, operation, from), 4_000)) {
+              s.log.push(`  ${operation} at the broker: its key again, then another PATCH`);
               await change(s, order, { ...how1, changes: {} }).then((r) => s.log.push(`  (again: ${r.a.status})`));
             }
             const how2: ChangeHow = {

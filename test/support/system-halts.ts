@@ -177,8 +177,10 @@ const keepExitsDuringChange = fc
                   () => s.log.push('watcher: ok'),
                   (error: unknown) => s.log.push(`watcher: failed: ${(error as Error).message}`),
                 );
-            if (await waitFor(() => arrived(s, operation, from), 8_000)) await killSwitchOn(s, 'keep-exits');
-            else s.log.push(`  (no ${operation} reached the broker)`);
+            if (await waitFor(() => arrived(s, operation, from), 8_000)) {
+              s.log.push(`  ${operation} at the broker: keep-exits on now`);
+              await killSwitchOn(s, 'keep-exits');
+            } else s.log.push(`  (no ${operation} reached the broker)`);
             await changing;
           });
         },
