@@ -31,7 +31,16 @@ import {
   withFault,
   WRITE_FAULTS,
 } from './system-orders.js';
-import { applyChanges, type Changes, Command, type Tracked, trackedOf, windowPassed } from './system-state.js';
+import {
+  applyChanges,
+  type Changes,
+  Command,
+  keyOf,
+  nextId,
+  type Tracked,
+  trackedOf,
+  windowPassed,
+} from './system-state.js';
 import { request, SETTLE_MS, sleep, SLOW_MS } from './system-world.js';
 
 const TT = ['1600', '1610', '1620'] as const;
@@ -206,7 +215,7 @@ const changeKeyInFlight = fc
           const [c1, c2] = oco ? [ocoFirst, ocoSecond] : [first, second];
           const body = (c: Changes) => (oco ? ocoPatchBody(c) : patchBody(c));
           const operation = oco ? 'ModifyOCOOrder' : 'ModifyGTTOrder';
-          const key = `${order.alId}-${Date.now()}`;
+          const key = keyOf(nextId());
           const from = arrivals(s, operation);
           await s.w.control.fault({ operation, kind: 'delay', delayMs, times: 1 });
           try {
