@@ -1,10 +1,11 @@
 /**
  * The world of the system model (system-model.ts): the whole function set started once (startLocalStack, with a
  * small broker timeout and late window), a DynamoDB proxy the model can kill processes with (dynamo-fault-proxy.ts),
- * a hook on the emulator that kills a process the moment its broker write arrives, the signal worker's actor (the
- * real one, which the model can kill at a short deadline), and the model's state of one sequence: the intents it
- * sent (each identifiable at the broker by a field it controls), the orders it was told exist, the kill switch and
- * the session as it was answered. HTTP helpers classify every answer as ok, unknown, in flight or not executed.
+ * a hook on the emulator that kills a process the moment its broker write arrives and counts the broker requests
+ * that arrived (a command waits for a slow change to be at the broker), a record of every broker order's remarks as
+ * it was created (who placed it, whatever a change does to them since), the signal worker's actor (the real one,
+ * which the model can kill at a short deadline). HTTP helpers classify every answer as ok, unknown, in flight, not
+ * executed or undone.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 
