@@ -1,16 +1,16 @@
 /**
  * The system model's other actors (system-model.ts): signal alerts to the sequence's strategy (new, duplicated, the
- * queue's message delivered again, a worker killed mid-place), plans and watcher runs (one killed mid-write), the
- * kill switch (on, off, on while a place is on its way), logout and login, the market (prices, fills, the close),
- * and an order the trader places outside the gateway.
+ * queue's message delivered again, a worker killed mid-place), plans and watcher runs (one killed mid-write, a read
+ * of quotes or the broker's lists failing in one), logout and login, the market (prices, fills, the close), and an
+ * order the trader places outside the gateway. The kill switch and the trader's edits of plans: system-halts.ts.
  */
 import fc from 'fast-check';
 
 import { planIdOf } from '../../functions/plans/stamps.js';
 import { jdata } from '../contract/jdata-client.js';
-import { type Fault, faultLabel, gttBody, send, withFault, WRITE_FAULTS } from './system-commands.js';
 import { ordersOf, OUTSIDE } from './system-invariants.js';
-import { Command, type Intent, keyOf, late, newIntent, nextId, record, type Sys, tagOf } from './system-state.js';
+import { armRead, type Fault, faultLabel, READ_FAULTS, readLabel, withFault, WRITE_FAULTS } from './system-orders.js';
+import { Command, type Intent, keyOf, late, newIntent, nextId, record, type Sys } from './system-state.js';
 import { answerOf, request, SLOW_MS, WRITE_BOUND_MS } from './system-world.js';
 import { wireGtt } from './wire-order.js';
 
@@ -70,7 +70,7 @@ const alert = WRITE_FAULTS.map(
 
 /** The trace says what the broker holds for an alert once its worker is done. */
 const held = (s: Sys, intent: Intent) => {
-  const orders = ordersOf(intent, [...s.w.stack.emulator.emulator.state.orders.values()]);
+  const orders = ordersOf(s, intent);
   s.log.push(
     `  broker holds for ${intent.label}: ${orders.map((g) => `${g.al_id} ${g.state}`).join(', ') || 'nothing'}`,
   );
@@ -124,7 +124,7 @@ const killedWorker = fc.constantFrom<Fault>({ kind: 'delay', delayMs: SLOW_MS, l
     ),
 );
 
-const bracketInput = (tsym: string, qty: number) => ({
+export const bracketInput = (tsym: string, qty: number) => ({
   kind: 'bracket',
   entry: {
     exch: 'NSE',
@@ -141,7 +141,7 @@ const bracketInput = (tsym: string, qty: number) => ({
   target: { trigger: '1600', price: '1600' },
   stopLoss: { trigger: '1400', price: '1400' },
 });
-const trailingInput = (tsym: string) => ({
+export const trailingInput = (tsym: string) => ({
   kind: 'trailing-stop',
   order: {
     exch: 'NSE',
@@ -178,17 +178,21 @@ const plan = fc
 
 const RUN_WRITES = ['PlaceOCOOrder', 'PlaceOCOOrder', 'ModifyGTTOrder', 'PlaceGTTOrder', 'CancelGTTOrder'] as const;
 
-const watcherRun = fc.record({ operation: fc.constantFrom(...RUN_WRITES), fault: WRITE_FAULTS }).map(
-  ({ operation, fault }) =>
-    new Command('watcher run', `watcher run${fault ? ` with ${operation}` : ''}${faultLabel(fault)}`, (s) =>
-      withFault(s, operation, fault, async () => {
-        // The stack's own scheduled watcher (and the plans' steps it runs), one run.
-        const run = await s.w.stack.watch().then(
-          () => 'ok',
-          (error: unknown) => `failed: ${(error as Error).message}`,
-        );
-        s.log.push(`watcher: ${run}`);
-      }),
+const watcherRun = fc.record({ operation: fc.constantFrom(...RUN_WRITES), fault: WRITE_FAULTS, read: READ_FAULTS }).map(
+  ({ operation, fault, read }) =>
+    new Command(
+      'watcher run',
+      `watcher run${fault ? ` with ${operation}` : ''}${faultLabel(fault)}${readLabel(read)}`,
+      (s) =>
+        withFault(s, operation, fault, async () => {
+          await armRead(s, read);
+          // The stack's own scheduled watcher (and the plans' steps it runs), one run.
+          const run = await s.w.stack.watch().then(
+            () => 'ok',
+            (error: unknown) => `failed: ${(error as Error).message}`,
+          );
+          s.log.push(`watcher: ${run}`);
+        }),
     ),
 );
 
@@ -214,45 +218,6 @@ const killedRun = fc
         });
       }),
   );
-
-const killSwitchOn = async (s: Sys) => {
-  const a = await request(s.w, 'POST', '/kill-switch');
-  const sweep = a.body.sweep as { complete?: boolean; failed?: unknown[] } | undefined;
-  // Whatever it answered, the switch may be on and the sweep may have cancelled anything pending.
-  for (const o of s.orders) o.mayBeGone = true;
-  s.halt = a.verdict === 'ok' && sweep?.complete === true ? 'clean' : 'unclean';
-  s.log.push(`kill switch on: ${a.status} complete ${String(sweep?.complete)}`);
-};
-
-const killSwitch = fc.constantFrom('on', 'off', 'on during a place').map(
-  (what) =>
-    new Command('kill switch', `kill switch ${what}`, async (s) => {
-      if (what === 'off') {
-        const a = await request(s.w, 'DELETE', '/kill-switch');
-        if (a.verdict === 'ok') s.halt = 'off';
-        return;
-      }
-      if (what === 'on') return killSwitchOn(s);
-      // A place whose broker is slow (it acts when the delay ends, the gateway still waiting) meets the switch.
-      const n = nextId();
-      const intent = newIntent(s, {
-        label: `gtt ${tagOf(n)}`,
-        kind: 'gtt',
-        key: keyOf(n),
-        tag: tagOf(n),
-        method: 'POST',
-        path: '/gtt-orders',
-        body: gttBody(tagOf(n), 5, '1490'),
-        headers: { 'Idempotency-Key': keyOf(n) },
-      });
-      await withFault(s, 'PlaceGTTOrder', { kind: 'delay', delayMs: 1_200 }, async () => {
-        const placing = send(s, intent);
-        await new Promise((resolve) => setTimeout(resolve, 150));
-        await killSwitchOn(s);
-        await placing;
-      });
-    }),
-);
 
 const logout = fc.constantFrom('POST /session/logout', 'end-of-day logout').map(
   (how) =>
@@ -327,7 +292,6 @@ export const otherCommands = {
   plan,
   watcherRun,
   killedRun,
-  killSwitch,
   logout,
   login,
   ltp,

@@ -1,10 +1,11 @@
 /**
  * The world of the system model (system-model.ts): the whole function set started once (startLocalStack, with a
  * small broker timeout and late window), a DynamoDB proxy the model can kill processes with (dynamo-fault-proxy.ts),
- * a hook on the emulator that kills a process the moment its broker write arrives, the signal worker's actor (the
- * real one, which the model can kill at a short deadline), and the model's state of one sequence: the intents it
- * sent (each identifiable at the broker by a field it controls), the orders it was told exist, the kill switch and
- * the session as it was answered. HTTP helpers classify every answer as ok, unknown, in flight or not executed.
+ * a hook on the emulator that kills a process the moment its broker write arrives and counts the broker requests
+ * that arrived (a command waits for a slow change to be at the broker), a record of every broker order's remarks as
+ * it was created (who placed it, whatever a change does to them since), the signal worker's actor (the real one,
+ * which the model can kill at a short deadline). HTTP helpers classify every answer as ok, unknown, in flight, not
+ * executed or undone.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 
@@ -59,6 +60,10 @@ export interface World {
   /** A plan engine of its own through the proxy: the watcher run the model kills. */
   engine: PlanEngine;
   store: PlanStore;
+  /** Every broker order's remarks as it was created (a change rewrites them): who placed it, ever. */
+  origins: Map<string, string>;
+  /** How many requests of each broker operation have arrived (the last segment of the path). */
+  arrivals: Record<string, number>;
   close(): Promise<void>;
 }
 
@@ -109,6 +114,8 @@ export const startWorld = async (): Promise<World> => {
       tableName: String(stack.config.EVENTS_TABLE_NAME),
       endpoint: String(stack.config.DYNAMODB_ENDPOINT),
     }),
+    origins: new Map(),
+    arrivals: {},
     close: async () => {
       emulator.handle = handle;
       await stack.close();
@@ -117,11 +124,20 @@ export const startWorld = async (): Promise<World> => {
   };
   // The moment a write reaches the broker, the armed process dies: nothing it writes from then on lands.
   emulator.handle = (req) => {
+    const operation = req.path.split('?')[0]!.split('/').filter(Boolean).at(-1) ?? '';
+    world.arrivals[operation] = (world.arrivals[operation] ?? 0) + 1;
     if (world.killOnWrite && WRITE_PATH.test(req.path.split('?')[0]!)) {
       world.killOnWrite = false;
       proxy.kill();
     }
     return handle(req);
+  };
+  // An order's remarks as the broker first held them: the place's tag and stamp, whatever a change does to them.
+  const orders = emulator.state.orders;
+  const set = orders.set.bind(orders);
+  orders.set = (alId, order) => {
+    if (!orders.has(alId)) world.origins.set(alId, order.remarks);
+    return set(alId, order);
   };
   holder.world = world;
   return world;
