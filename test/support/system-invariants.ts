@@ -14,9 +14,13 @@
  *    answers the order or a clear not-executed error, and "not executed" is true (the broker holds no order of the
  *    intent; also checked at a sequence's end for every place answered only "not executed").
  *
+ * The invariants of the other ways in (alerts of every action kind, assistants over /mcp) are in
+ * system-invariants-ways.ts (1 for one alert, and 8), checked here too.
+ *
  * `fail` throws the first broken invariant (or only counts it, when the run was told to skip that invariant).
  */
 import type { Order } from '../../emulator/state/state.js';
+import { checkWays } from './system-invariants-ways.js';
 import type { Intent, Sys, Tracked } from './system-state.js';
 import { type Answer, WRITE_OPERATIONS } from './system-world.js';
 
@@ -134,6 +138,8 @@ export const checkAll = (s: Sys): void => {
   loggedOutQuiet(s);
   const byId = new Map(gtts.map((g) => [g.al_id, g]));
   for (const t of s.orders) acknowledged(s, byId, t);
+  // 1 for one alert of any action kind, 8 (an assistant's limits): system-invariants-ways.ts.
+  checkWays(s, gtts);
 };
 
 /** Invariant 5: an intent retried after its late window is answered, and "not executed" is true. */

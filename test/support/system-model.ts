@@ -16,11 +16,17 @@ import fc from 'fast-check';
 import { createStrategy, otherCommands as o } from './system-actors.js';
 import { orderCommands as c, send } from './system-commands.js';
 import { checkAll, checkHonest, checkResolved } from './system-invariants.js';
+import { mcpCommands as m } from './system-mcp.js';
+import { readCommands as r } from './system-reads.js';
+import { signalCommands as g } from './system-signals.js';
 import { type Sys, unresolved } from './system-state.js';
 import { request, restoreSession, SETTLE_MS, sleep, systemStats, type World } from './system-world.js';
 
-/** Weighted by repetition: places, PATCHes, alerts and market moves most; the slow killed processes least. */
-const COMMANDS = [
+/**
+ * Weighted by repetition: places, PATCHes, alerts and market moves most; the slow killed processes least. What each
+ * command kind drives, against the manifest's ways in: system-coverage.ts (test/unit/system-coverage.test.ts).
+ */
+export const COMMANDS = [
   c.place,
   c.place,
   c.place,
@@ -48,6 +54,30 @@ const COMMANDS = [
   o.ltp,
   o.fills,
   o.outside,
+  // Alerts of every action kind, strategy edits (between two deliveries of one alert too): system-signals.ts.
+  g.waysAlert,
+  g.waysAlert,
+  g.strategyEdit,
+  g.editBetween,
+  g.editBetween,
+  g.tokenChange,
+  // Assistants over POST /mcp: system-mcp.ts.
+  m.mcpPlace,
+  m.mcpPlace,
+  m.mcpConfirm,
+  m.mcpBurst,
+  m.mcpBurst,
+  m.mcpChange,
+  m.mcpChange,
+  m.mcpChange,
+  m.mcpOther,
+  m.mcpRead,
+  m.assistantAdmin,
+  // Every read route (faults on the broker's reads), a plan cancelled, the scheduled runs: system-reads.ts.
+  r.read,
+  r.read,
+  r.cancelPlan,
+  r.scheduled,
 ] as fc.Arbitrary<fc.AsyncCommand<object, Sys>>[];
 
 /** Late broker acts of the last sequence (a failed one too) land before the next one starts. */
