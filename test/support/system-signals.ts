@@ -110,7 +110,14 @@ const postAlert = async (s: Sys, tickers: readonly Ticker[], what: string): Prom
   const n = nextId();
   const qty = 300 + (st.n++ % 400);
   const side = sideOf(st.kind);
-  const body = tickers.map((t) => ({ action: side, symbol: t, exchange: 'NSE', price: 1500, qty, id: `w${n}-${t}` }));
+  const body = tickers.map((t, i) => ({
+    action: side,
+    symbol: t,
+    exchange: 'NSE',
+    price: 1500,
+    qty,
+    id: `w${n}-${i}`,
+  }));
   const alert: WaysAlert = {
     label: `ways alert w${n} x${qty} ${tickers.join('+')}`,
     qty,
