@@ -1,6 +1,7 @@
 /**
  * The whole system's promises as invariants (test/support/system-invariants.ts): a bounded, seeded set of random
  * sequences of places, OCOs, repeated keys, modifies, PATCHes (racing too), cancels, signal alerts and redeliveries,
+ * alerts of every action kind (the strategy edited between deliveries), assistants over POST /mcp, every read route,
  * plans and watcher runs, the kill switch, logout and login, market moves and fills, broker faults on every write and
  * processes killed mid-write, against the local stack and the emulator (test/support/system-model.ts).
  * `npm test` runs 6 sequences (about 50 s on two cores); `SYSTEM_MODEL_RUNS=25 npx vitest run` on this file runs

@@ -5,9 +5,11 @@
  * 1. never twice, for one alert: each alert to the ways strategy has at most one entry per symbol at the broker,
  *    whatever the strategy's action was at each delivery (a single GTT, an OCO, or a plan, whose GTTs, entry and
  *    exits, are one entry), found by the alert's quantity on the symbol;
- * 8. an assistant never exceeds its limits: the broker orders its confirms placed (its tag prefix, a plan's first
- *    GTT of a plan it created; an al_id a confirm answered) number at most its orders per day, and none holds a quantity (each OCO leg's) or a value
- *    (quantity x limit price) over its most per order, a change's included.
+ * 8. an assistant never exceeds its limits per order: no broker order of its confirms (its tag prefix, a GTT of a
+ *    plan it created, an al_id a confirm answered) holds a quantity (each OCO leg's) or a value (quantity x limit
+ *    price) over its most per order, a change's included;
+ * 9. an assistant never exceeds its orders per day: the orders its confirms placed (its tagged ones, its plans' first
+ *    GTTs) number at most its maxOrdersPerDay (each sequence's assistants are new: a day of their own).
  */
 import type { Order } from '../../emulator/state/state.js';
 import { splitRemarks } from '../../functions/base/broker/order-stamps.js';
@@ -57,7 +59,7 @@ const withinLimits = (s: Sys, gtts: Order[]) => {
     if (maxOrdersPerDay !== undefined && placed.length > maxOrdersPerDay)
       fail(
         s,
-        8,
+        9,
         `assistant ${who.name} (at most ${maxOrdersPerDay} orders a day) placed ${placed.length}: ${describe(placed)}`,
       );
     for (const g of mine)

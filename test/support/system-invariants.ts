@@ -15,7 +15,7 @@
  *    intent; also checked at a sequence's end for every place answered only "not executed").
  *
  * The invariants of the other ways in (alerts of every action kind, assistants over /mcp) are in
- * system-invariants-ways.ts (1 for one alert, and 8), checked here too.
+ * system-invariants-ways.ts (1 for one alert, 8 and 9 for an assistant's limits), checked here too.
  *
  * `fail` throws the first broken invariant (or only counts it, when the run was told to skip that invariant).
  */
@@ -138,7 +138,7 @@ export const checkAll = (s: Sys): void => {
   loggedOutQuiet(s);
   const byId = new Map(gtts.map((g) => [g.al_id, g]));
   for (const t of s.orders) acknowledged(s, byId, t);
-  // 1 for one alert of any action kind, 8 (an assistant's limits): system-invariants-ways.ts.
+  // 1 for one alert of any action kind, 8 and 9 (an assistant's limits): system-invariants-ways.ts.
   checkWays(s, gtts);
 };
 

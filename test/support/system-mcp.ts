@@ -6,7 +6,7 @@
  * then sent plainly, bursts of previews confirmed in turn, the read tools, and the assistants' own routes (list,
  * read, rotate a token: the old one answers 401, delete).
  *
- * Every order an assistant places carries its tag prefix; invariant 8 (system-invariants-ways.ts) counts them at the
+ * Every order an assistant places carries its tag prefix; invariants 8 and 9 (system-invariants-ways.ts) count them at the
  * broker: never more than its orders per day, never one over its quantity or value per order.
  */
 import fc from 'fast-check';
@@ -191,6 +191,9 @@ const confirm = async (s: Sys, p: McpPreview, mode: Mode): Promise<void> => {
 };
 
 const who = fc.nat({ max: PROFILES.length - 1 });
+/** The assistants with limits (0 capped, 1 one-a-day), the one-a-day most for bursts: its day ends at once. */
+const limited = fc.constantFrom(0, 1);
+const daily = fc.constantFrom(1, 1, 0);
 const mode = fc.constantFrom<Mode>(...CONFIRM_MODES);
 const small = fc.integer({ min: 1, max: 6 });
 const pick = <T>(list: T[], i: number): T | undefined => (list.length ? list[i % list.length] : undefined);
@@ -232,7 +235,7 @@ const mcpConfirm = fc.record({ i: fc.nat(), how: mode }).map(
 );
 
 /** Several previews first (each within the day's count as it stands), then each confirmed in its own way. */
-const mcpBurst = fc.record({ who, modes: fc.array(mode, { minLength: 2, maxLength: 4 }) }).map(
+const mcpBurst = fc.record({ who: daily, modes: fc.array(mode, { minLength: 2, maxLength: 4 }) }).map(
   ({ who: i, modes }) =>
     new Command(
       'mcp previews then confirms',
@@ -247,9 +250,16 @@ const mcpBurst = fc.record({ who, modes: fc.array(mode, { minLength: 2, maxLengt
 );
 
 const CHANGES = ['change_gtt', 'modify_gtt', 'change_oco', 'modify_oco'] as const;
-/** An assistant changes one of its own orders (placed and confirmed first when it has none), the quantity raised. */
+/**
+ * An assistant with limits changes one of its own orders (placed and confirmed first when it has none), the quantity
+ * raised as often as not (a PATCH's preview is held to the limits as a place's is).
+ */
 const mcpChange = fc
-  .record({ who, tool: fc.constantFrom(...CHANGES), qty: fc.oneof(small, fc.constantFrom(40, 400, 500)) })
+  .record({
+    who: limited,
+    tool: fc.constantFrom(...CHANGES, 'change_gtt', 'change_oco'),
+    qty: fc.oneof(small, fc.constantFrom(40, 400, 500)),
+  })
   .map(
     ({ who: i, tool, qty }) =>
       new Command('mcp change', `mcp ${PROFILES[i]!.name} ${tool} to x${qty}`, async (s) => {

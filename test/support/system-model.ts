@@ -4,9 +4,11 @@
  * real handlers, dynalite, the local Secrets Manager, EventBridge and signal queue, the emulator), with the promises
  * of system-invariants.ts checked after every step against the emulator's own books and request log.
  *
- * The commands are in system-commands.ts (HTTP order writes, a killed order function) and system-actors.ts
- * (signals, plans and watcher runs, the kill switch, logout and login, the market, outside orders); the sequence's
- * state in system-state.ts; the world (stack, DynamoDB proxy, killable processes) in system-world.ts. Each sequence
+ * The commands are in system-commands.ts (HTTP order writes, a killed order function), system-actors.ts
+ * (signals, plans and watcher runs, the kill switch, logout and login, the market, outside orders), system-signals.ts
+ * (alerts of every action kind, several symbols, strategy edits between deliveries), system-mcp.ts (assistants over
+ * POST /mcp: previews and confirms, limits) and system-reads.ts (every read route, plan cancels, scheduled runs); what
+ * each drives against the manifest in system-coverage.ts; the sequence's state in system-state.ts; the world (stack, DynamoDB proxy, killable processes) in system-world.ts. Each sequence
  * ends by letting every late broker act happen, turning the switch off, logging in, and retrying every write whose
  * outcome was left open after its late window (invariant 5). Used by test/integration/system-model.test.ts (a
  * bounded, seeded set) and scripts/system-model.ts (a long run with counts and a shrunk counterexample).
