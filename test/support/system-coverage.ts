@@ -60,7 +60,7 @@ export const COVERS: Readonly<Record<string, readonly string[]>> = {
   'strategy edit': ['PATCH /strategies/{strategyId}'],
   'strategy edit between deliveries': [...ALERT, 'PATCH /strategies/{strategyId}', 'GET /signals/{id}'],
   'strategy token': ['POST /strategies/{strategyId}/token', 'DELETE /strategies/{strategyId}'],
-  // system-mcp.ts
+  // system-mcp.ts, system-mcp-reads.ts
   'mcp place': ['POST /mcp', 'POST /assistants', 'mcp place_gtt', 'mcp place_oco', 'mcp confirm'],
   'mcp confirm': ['POST /mcp', 'mcp confirm'],
   'mcp previews then confirms': ['POST /mcp', 'mcp place_gtt', 'mcp confirm'],

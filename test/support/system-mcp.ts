@@ -3,8 +3,8 @@
  * assistant's bearer token from `POST /assistants`): three assistants per sequence (capped per order and per day, one
  * order a day, no limits), previews of places (GTT, OCO) and of changes that raise the quantity (change_gtt,
  * change_oco, modify_gtt), confirms plain, twice at once, again after the first, refused for a wrong `requestHash` and
- * then sent plainly, bursts of previews confirmed in turn, the read tools, and the assistants' own routes (list,
- * read, rotate a token: the old one answers 401, delete).
+ * then sent plainly, bursts of previews confirmed in turn, the other write tools (cancels, plans, the kill switch);
+ * the read tools and the assistants' own routes are in system-mcp-reads.ts.
  *
  * Every order an assistant places carries its tag prefix; invariants 8 and 9 (system-invariants-ways.ts) count them at the
  * broker: never more than its orders per day, never one over its quantity or value per order.
@@ -48,14 +48,14 @@ export interface McpState {
   previews: McpPreview[];
 }
 
-const PROFILES: { name: string; limits: Limits }[] = [
+export const PROFILES: { name: string; limits: Limits }[] = [
   { name: 'capped', limits: { maxQtyPerOrder: 5, maxValuePerOrder: 10_000, maxOrdersPerDay: 3, exchanges: ['NSE'] } },
   { name: 'one-a-day', limits: { maxOrdersPerDay: 1, maxQtyPerOrder: 10 } },
   { name: 'free', limits: {} },
 ];
 
 /** The sequence's assistants, created on first use (a new day's counter each: new assistants). */
-const assistants = async (s: Sys): Promise<McpState> => {
+export const assistants = async (s: Sys): Promise<McpState> => {
   if (s.mcp) return s.mcp;
   const list: McpAssistant[] = [];
   for (const { name, limits } of PROFILES) {
@@ -190,7 +190,7 @@ const confirm = async (s: Sys, p: McpPreview, mode: Mode): Promise<void> => {
   }
 };
 
-const who = fc.nat({ max: PROFILES.length - 1 });
+export const who = fc.nat({ max: PROFILES.length - 1 });
 /** The assistants with limits (0 capped, 1 one-a-day), the one-a-day most for bursts: its day ends at once. */
 const limited = fc.constantFrom(0, 1);
 const daily = fc.constantFrom(1, 1, 0);
@@ -289,34 +289,6 @@ const mcpChange = fc
       }),
   );
 
-const READS: [string, Record<string, unknown>][] = [
-  ['get_gtt', {}],
-  ['pending_gtts', {}],
-  ['triggered_gtts', {}],
-  ['order_book', {}],
-  ['plans', {}],
-  ['strategies', {}],
-  ['signals', {}],
-  ['events', {}],
-  ['session', {}],
-  ['kill_switch_status', {}],
-  ['quote', { exch: 'NSE', tsym: 'M&M-EQ' }],
-  ['client_details', {}],
-];
-/** An assistant's read tool: it answers data or a gateway error as data, never a protocol failure. */
-const mcpRead = fc.record({ who, read: fc.constantFrom(...READS) }).map(
-  ({ who: i, read: [tool, args] }) =>
-    new Command('mcp read', `mcp ${PROFILES[i]!.name} ${tool}`, async (s) => {
-      const w = (await assistants(s)).assistants[i]!;
-      const last = [...s.w.stack.emulator.emulator.state.orders.keys()].at(-1);
-      if (tool === 'get_gtt' && !last) return;
-      const a = await callTool(s, w.token, tool, tool === 'get_gtt' ? { alId: last } : args);
-      s.log.push(`  ${tool}: ${a.status}${a.isError ? ` ${JSON.stringify(a.content).slice(0, 80)}` : ''}`);
-      if (a.status !== 200 || (a.isError && !a.content.error))
-        throw new Error(`mcp ${tool} answered ${a.status} ${JSON.stringify(a.content).slice(0, 200)}`);
-    }),
-);
-
 const OTHER = ['cancel_gtt', 'create_plan', 'cancel_plan', 'kill_switch_on', 'kill_switch_off'] as const;
 /**
  * The other write tools: a cancel of one of its orders, a bracket plan created or one of its plans cancelled, the kill
@@ -361,41 +333,4 @@ const mcpOther = fc.record({ who, tool: fc.constantFrom(...OTHER) }).map(
     }),
 );
 
-/**
- * The assistants' routes: list and read (never a token), a token rotated, a throwaway assistant deleted; a token
- * rotated away or of a deleted assistant answers 401 at /mcp.
- */
-const assistantAdmin = fc.constantFrom('list', 'read', 'rotate', 'delete').map(
-  (what) =>
-    new Command('assistants admin', `assistants ${what}`, async (s) => {
-      const st = await assistants(s);
-      const w = st.assistants[nextId() % st.assistants.length]!;
-      let dead: string | undefined;
-      if (what === 'delete') {
-        const body = { name: 'system-throwaway', scopes: ['read'] };
-        const made = await request(s.w, 'POST', '/assistants', body, { 'Idempotency-Key': keyOf(nextId()) });
-        const gone = await request(s.w, 'DELETE', `/assistants/${String(made.body.assistantId)}`);
-        s.log.push(`  create ${made.status}, delete ${gone.status}`);
-        if (gone.status !== 200)
-          throw new Error(`DELETE /assistants answered ${gone.status} ${JSON.stringify(gone.body)}`);
-        dead = String(made.body.token);
-      } else {
-        const path =
-          what === 'list' ? '/assistants' : `/assistants/${w.assistantId}${what === 'rotate' ? '/token' : ''}`;
-        const a = await request(s.w, what === 'rotate' ? 'POST' : 'GET', path);
-        s.log.push(`  ${what} ${w.name}: ${a.status}`);
-        if (a.status !== 200) throw new Error(`${what} assistants answered ${a.status} ${JSON.stringify(a.body)}`);
-        if (what !== 'rotate') {
-          if (JSON.stringify(a.body).includes(w.token)) throw new Error(`GET ${path} shows the assistant's token`);
-          return;
-        }
-        dead = w.token;
-        w.deadTokens.push(w.token);
-        w.token = String(a.body.token);
-      }
-      const old = await callTool(s, dead, 'pending_gtts', {});
-      if (old.status !== 401) throw new Error(`a ${what}d assistant's token answered ${old.status} at /mcp, not 401`);
-    }),
-);
-
-export const mcpCommands = { mcpPlace, mcpConfirm, mcpBurst, mcpChange, mcpOther, mcpRead, assistantAdmin };
+export const mcpCommands = { mcpPlace, mcpConfirm, mcpBurst, mcpChange, mcpOther };

@@ -6,11 +6,12 @@
  *
  * The commands are in system-commands.ts (HTTP order writes, a killed order function), system-actors.ts
  * (signals, plans and watcher runs, the kill switch, logout and login, the market, outside orders), system-signals.ts
- * (alerts of every action kind, several symbols, strategy edits between deliveries), system-mcp.ts (assistants over
- * POST /mcp: previews and confirms, limits) and system-reads.ts (every read route, plan cancels, scheduled runs); what
- * each drives against the manifest in system-coverage.ts; the sequence's state in system-state.ts; the world (stack, DynamoDB proxy, killable processes) in system-world.ts. Each sequence
- * ends by letting every late broker act happen, turning the switch off, logging in, and retrying every write whose
- * outcome was left open after its late window (invariant 5). Used by test/integration/system-model.test.ts (a
+ * (alerts of every action kind, several symbols, strategy edits between deliveries), system-mcp.ts and
+ * system-mcp-reads.ts (assistants over POST /mcp: previews and confirms within limits, read tools, their routes) and
+ * system-reads.ts (every read route, plan cancels, scheduled runs); what each drives against the manifest in
+ * system-coverage.ts; the sequence's state in system-state.ts; the world (stack, DynamoDB proxy, killable
+ * processes) in system-world.ts. Each sequence ends by letting every late broker act happen, turning the switch off,
+ * logging in, and retrying every write whose outcome was left open after its late window (invariant 5). Used by test/integration/system-model.test.ts (a
  * bounded, seeded set) and scripts/system-model.ts (a long run with counts and a shrunk counterexample).
  */
 import fc from 'fast-check';
@@ -19,6 +20,7 @@ import { createStrategy, otherCommands as o } from './system-actors.js';
 import { orderCommands as c, send } from './system-commands.js';
 import { checkAll, checkHonest, checkResolved } from './system-invariants.js';
 import { mcpCommands as m } from './system-mcp.js';
+import { mcpReadCommands as mr } from './system-mcp-reads.js';
 import { readCommands as r } from './system-reads.js';
 import { signalCommands as g } from './system-signals.js';
 import { type Sys, unresolved } from './system-state.js';
@@ -73,8 +75,8 @@ export const COMMANDS = [
   m.mcpChange,
   m.mcpChange,
   m.mcpOther,
-  m.mcpRead,
-  m.assistantAdmin,
+  mr.mcpRead,
+  mr.assistantAdmin,
   // Every read route (faults on the broker's reads), a plan cancelled, the scheduled runs: system-reads.ts.
   r.read,
   r.read,
