@@ -64,6 +64,7 @@ export const COMMANDS = [
   g.strategyEdit,
   g.editBetween,
   g.editBetween,
+  g.editBetween,
   g.tokenChange,
   // Assistants over POST /mcp: system-mcp.ts.
   m.mcpPlace,
