@@ -193,7 +193,7 @@ const confirm = async (s: Sys, p: McpPreview, mode: Mode): Promise<void> => {
 export const who = fc.nat({ max: PROFILES.length - 1 });
 /** The assistants with limits (0 capped, 1 one-a-day), the one-a-day most for bursts: its day ends at once. */
 const limited = fc.constantFrom(0, 1);
-const daily = fc.constantFrom(1, 1, 0);
+const daily = fc.constantFrom(1, 1, 1, 0);
 const mode = fc.constantFrom<Mode>(...CONFIRM_MODES);
 const small = fc.integer({ min: 1, max: 6 });
 const pick = <T>(list: T[], i: number): T | undefined => (list.length ? list[i % list.length] : undefined);

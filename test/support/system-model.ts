@@ -72,6 +72,7 @@ export const COMMANDS = [
   m.mcpConfirm,
   m.mcpBurst,
   m.mcpBurst,
+  m.mcpBurst,
   m.mcpChange,
   m.mcpChange,
   m.mcpChange,
