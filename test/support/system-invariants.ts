@@ -22,9 +22,13 @@
  *    else could touch its order, left the order as it was (at once, and its fields at the sequence's end unless a
  *    later write was sent to it), and a place so answered has no broker order.
  *
+ * The invariants of the other ways in (alerts of every action kind, assistants over /mcp) are in
+ * system-invariants-ways.ts (1 for one alert, 8 and 9 for an assistant's limits), checked here too.
+ *
  * `fail` throws the first broken invariant (or only counts it, when the run was told to skip that invariant).
  */
 import type { Order } from '../../emulator/state/state.js';
+import { checkWays } from './system-invariants-ways.js';
 import { type Changes, GTT_FIELDS, type Intent, OCO_FIELDS, type Sys, type Tracked } from './system-state.js';
 import { type Answer, WRITE_OPERATIONS } from './system-world.js';
 
@@ -198,6 +202,8 @@ export const checkAll = (s: Sys): void => {
   const byId = new Map(gtts.map((g) => [g.al_id, g]));
   for (const t of s.orders) acknowledged(s, byId, t);
   keptKept(s, byId);
+  // 1 for one alert of any action kind, 8 and 9 (an assistant's limits): system-invariants-ways.ts.
+  checkWays(s, gtts);
 };
 
 /** Invariant 5: an intent retried after its late window is answered, and "not executed" is true. */

@@ -7,11 +7,15 @@
  * The commands are in system-commands.ts (HTTP order writes, a killed order function), system-changes.ts (OCO PUTs
  * and PATCHes, changes of orders whose place is unknown, a change's key again in flight), system-halts.ts (the kill
  * switch in both modes, keep-exits during an exit's change, edits of a plan's orders, reads while the broker's reads
- * fail) and system-actors.ts (signals, plans and watcher runs, logout and login, the market, outside orders), over
- * the order vocabulary of system-orders.ts (faults, bodies, tag classes, changes); the sequence's state in
- * system-state.ts; the world (stack, DynamoDB proxy, killable processes) in system-world.ts. Each sequence
- * ends by letting every late broker act happen, turning the switch off, logging in, and retrying every write whose
- * outcome was left open after its late window (invariant 5). Used by test/integration/system-model.test.ts (a
+ * fail), system-actors.ts (signals, plans and watcher runs, logout and login, the market, outside orders),
+ * system-signals.ts (alerts of every action kind, several symbols, strategy edits between deliveries), system-mcp.ts
+ * and system-mcp-reads.ts (assistants over POST /mcp: previews and confirms within limits, read tools, their routes)
+ * and system-reads.ts (every read route, plan cancels, scheduled runs), over the order vocabulary of
+ * system-orders.ts (faults, bodies, tag classes, changes); what each drives against the manifest in
+ * system-coverage.ts; the sequence's state in system-state.ts; the world (stack, DynamoDB proxy, killable processes)
+ * in system-world.ts. Each sequence ends by letting every late broker act happen, turning the switch off, logging in,
+ * and retrying every write whose outcome was left open after its late window (invariant 5). Used by
+ * test/integration/system-model.test.ts (a
  * bounded, seeded set) and scripts/system-model.ts (a long run with counts and a shrunk counterexample).
  */
 import fc from 'fast-check';
@@ -21,16 +25,22 @@ import { changeCommands as ch } from './system-changes.js';
 import { orderCommands as c } from './system-commands.js';
 import { haltCommands as h } from './system-halts.js';
 import { checkAll, checkHonest, checkResolved } from './system-invariants.js';
+import { mcpCommands as m } from './system-mcp.js';
+import { mcpReadCommands as mr } from './system-mcp-reads.js';
 import { send } from './system-orders.js';
+import { readCommands as r } from './system-reads.js';
+import { signalCommands as g } from './system-signals.js';
 import { type Sys, unresolved } from './system-state.js';
 import { request, restoreSession, SETTLE_MS, sleep, systemStats, type World } from './system-world.js';
 
 /**
  * Weighted by repetition: places, PATCHes, alerts and market moves most; the slow killed processes least; the ways
  * money was lost before (a change of an order whose place is unknown, a change's key again in flight, keep-exits
- * during an exit's change) twice each.
+ * during an exit's change, a strategy edited between deliveries, an assistant's confirms and changes) more than once.
+ * What each command kind drives, against the manifest's ways in: system-coverage.ts
+ * (test/unit/system-coverage.test.ts).
  */
-const COMMANDS = [
+export const COMMANDS = [
   c.place,
   c.place,
   c.place,
@@ -68,6 +78,32 @@ const COMMANDS = [
   o.ltp,
   o.fills,
   o.outside,
+  // Alerts of every action kind, strategy edits (between two deliveries of one alert too): system-signals.ts.
+  g.waysAlert,
+  g.waysAlert,
+  g.strategyEdit,
+  g.editBetween,
+  g.editBetween,
+  g.editBetween,
+  g.tokenChange,
+  // Assistants over POST /mcp: system-mcp.ts.
+  m.mcpPlace,
+  m.mcpPlace,
+  m.mcpConfirm,
+  m.mcpBurst,
+  m.mcpBurst,
+  m.mcpBurst,
+  m.mcpChange,
+  m.mcpChange,
+  m.mcpChange,
+  m.mcpOther,
+  mr.mcpRead,
+  mr.assistantAdmin,
+  // Every read route (faults on the broker's reads), a plan cancelled, the scheduled runs: system-reads.ts.
+  r.read,
+  r.read,
+  r.cancelPlan,
+  r.scheduled,
 ] as fc.Arbitrary<fc.AsyncCommand<object, Sys>>[];
 
 /** Late broker acts of the last sequence (a failed one too) land before the next one starts. */

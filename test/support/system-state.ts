@@ -9,6 +9,8 @@
 import type fc from 'fast-check';
 
 import { checkAll, fail, norm } from './system-invariants.js';
+import type { McpState } from './system-mcp.js';
+import type { SignalsState } from './system-signals.js';
 import { type Answer, countKind, SETTLE_MS, systemStats, type Verdict, type World } from './system-world.js';
 
 /** A single GTT's fields, and an OCO's: target (t) and stop-loss (s) trigger, price and quantity. */
@@ -96,6 +98,9 @@ export interface Sys {
   alerts: number;
   log: string[];
   skip: ReadonlySet<number>;
+  /** The ways strategy's alerts (system-signals.ts) and the assistants over /mcp (system-mcp.ts), once used. */
+  signals?: SignalsState;
+  mcp?: McpState;
 }
 
 /** Tags, keys and alert ids never repeat in one process, across sequences too. */

@@ -55,6 +55,8 @@ export interface World {
   killOnWrite: boolean;
   /** The signal worker's next run is killed: a short deadline, its writes lost from its broker write on. */
   killNextActor: boolean;
+  /** Awaited after each run of the signal worker's actor (before a retry is delivered): the trader's edits between. */
+  afterAct?: () => Promise<void>;
   /** A second signal worker "container" (its own caches), to deliver a queue message again. */
   redeliver: ReturnType<typeof createSignalWork>;
   /** A plan engine of its own through the proxy: the watcher run the model kills. */
@@ -77,7 +79,12 @@ export const startWorld = async (): Promise<World> => {
   const actor: SignalActor = async (signal, strategy, deadline) => {
     const world = holder.world!;
     const act = (holder.actor ??= createSignalActor(killable(world.stack.config, proxy), silent()));
-    if (!world.killNextActor) return act(signal, strategy, deadline);
+    if (!world.killNextActor)
+      try {
+        return await act(signal, strategy, deadline);
+      } finally {
+        await world.afterAct?.();
+      }
     world.killNextActor = false;
     world.killOnWrite = true;
     const killedAt = Math.min(deadline, Date.now() + KILLED_DEADLINE_MS);
