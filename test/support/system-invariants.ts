@@ -180,13 +180,21 @@ export const checkNoEffect = (s: Sys, intent: Intent, alId: string, before: stri
   const now = snapshotOf(s, alId);
   if (now !== before)
     return fail(s, 7, `${intent.label} answered not executed, yet the broker's order changed: ${before} -> ${now}`);
-  s.claims.push({ intent, alId, before: fieldsOf(s, alId) });
+  s.claims.push({ intent, alId, before: fieldsOf(s, alId), at: s.sends ?? 0 });
 };
 
-/** At a sequence's end: a change answered not executed left its fields, unless a later write was sent to the order. */
+/**
+ * At a sequence's end: a change answered not executed left its fields, unless a later write was sent to the order (a
+ * later intent, or an earlier one retried after it: the settle's retries of open outcomes).
+ */
 const claimsKept = (s: Sys) => {
-  for (const { intent, alId, before } of s.claims) {
-    const later = s.intents.slice(s.intents.indexOf(intent) + 1).some((i) => i.order?.alId === alId);
+  for (const { intent, alId, before, at } of s.claims) {
+    const later = s.intents.some(
+      (i) =>
+        i !== intent &&
+        i.order?.alId === alId &&
+        (s.intents.indexOf(i) > s.intents.indexOf(intent) || (i.sentAt ?? 0) > at),
+    );
     const now = fieldsOf(s, alId);
     if (!later && before !== 'absent' && now !== 'absent' && now !== before)
       fail(s, 7, `${intent.label} answered not executed, yet later the broker's order changed: ${before} -> ${now}`);

@@ -94,6 +94,8 @@ export const ocoBody = (tag: string | undefined, qty: number) => ({
 /** Sends an intent (again) with its key and body. */
 export const send = async (s: Sys, intent: Intent, what?: string): Promise<Answer> => {
   const started = Date.now();
+  s.sends = (s.sends ?? 0) + 1;
+  intent.sentAt = s.sends;
   const a = await request(s.w, intent.method!, intent.path!, intent.body, intent.headers);
   record(s, intent, a, started, what);
   return a;

@@ -64,6 +64,8 @@ export interface Intent {
   /** When its latest attempt that may have acted began. */
   actedAt: number;
   alId?: string;
+  /** The model's count of sends (`Sys.sends`) at its latest send: a retry at a sequence's end is a later write. */
+  sentAt?: number;
 }
 
 /** An order the gateway acknowledged (a 2xx place): what each field may be at the broker, and whether it may be gone. */
@@ -93,7 +95,9 @@ export interface Sys {
   /** Exits a keep-exits switch reported kept, and whether something since may remove them (a cancel, cancel-all). */
   kept: Map<string, { at: number; released: boolean }>;
   /** Changes and cancels answered "not executed" while nothing else could touch their order: the order before. */
-  claims: { intent: Intent; alId: string; before: string }[];
+  claims: { intent: Intent; alId: string; before: string; at: number }[];
+  /** How many HTTP writes the model has sent (first sends and retries). */
+  sends?: number;
   strategy?: { strategyId: string; webhookUrl: string };
   alerts: number;
   log: string[];
