@@ -11,6 +11,7 @@
  */
 import fc from 'fast-check';
 
+import { gttBody } from './system-orders.js';
 import { Command, keyOf, nextId, type Sys } from './system-state.js';
 import { request } from './system-world.js';
 
@@ -112,19 +113,8 @@ const said = (a: ToolAnswer): string => {
   return `${a.status}`;
 };
 
-const gttArgs = (tag: string, qty: number) => ({
-  exch: 'NSE',
-  tsym: 'M&M-EQ',
-  qty,
-  prc: '1500',
-  prd: 'C',
-  trantype: 'B',
-  prctyp: 'LMT',
-  ret: 'DAY',
-  ai_t: 'LTP_B_O',
-  d: '1490',
-  tag,
-});
+/** A GTT's tool arguments: the model's order body (system-orders.ts). */
+const gttArgs = (tag: string, qty: number) => gttBody(tag, qty, '1490');
 const ocoLeg = (trigger: string, qty: number) => ({
   trigger,
   order: { trantype: 'S', prctyp: 'LMT', qty, prc: trigger, prd: 'C' },
