@@ -3,7 +3,7 @@
  * model-based test (test/support/system-model.ts) against `npm start`'s stack in this process. `SYSTEM_MODEL_RUNS`,
  * `SYSTEM_MODEL_STEPS`, `SYSTEM_MODEL_SEED` and `SYSTEM_MODEL_SKIP` set the same from the environment.
  *
- * Prints how many sequences and steps ran, the steps per command kind, the answers by verdict and the refusals by
+ * Prints how many sequences and steps ran, the steps per command kind, the broker faults armed, the answers by verdict and the refusals by
  * code, how often each invariant broke (a skipped invariant is counted, not stopped at) with its first instance, and,
  * on a failure, the counterexample shrunk for at most `--shrink-seconds` (default 300; 0 prints it unshrunk); exits 1
  * then.
@@ -53,6 +53,7 @@ const seconds = (since: number) => ((Date.now() - since) / 1000).toFixed(0);
 console.log(`system model: seed ${seed}, ${result.numRuns} sequences of up to ${steps} steps in ${seconds(started)} s`);
 console.log(`  steps run: ${systemStats.steps} in ${systemStats.sequences} sequences`);
 console.log(`  steps by command kind: ${JSON.stringify(systemStats.kinds)}`);
+console.log(`  broker faults armed (operation, kind): ${JSON.stringify(systemStats.faults)}`);
 console.log(`  answers by verdict: ${JSON.stringify(systemStats.verdicts)}`);
 console.log(`  refusals by code: ${JSON.stringify(systemStats.codes)}`);
 console.log(`  invariants broken (count, skipped ones included): ${JSON.stringify(violations.count)}`);

@@ -112,7 +112,7 @@ export const startWorld = async (): Promise<World> => {
   const world: World = {
     stack,
     proxy,
-    control: emulatorControl(stack.emulator.url),
+    control: countedFaults(emulatorControl(stack.emulator.url)),
     killOnWrite: false,
     killNextActor: false,
     redeliver: createSignalWork({ settings: stack.config, logger: silent() }),
@@ -213,9 +213,23 @@ export const systemStats = {
   kinds: {} as Record<string, number>,
   codes: {} as Record<string, number>,
   verdicts: {} as Record<string, number>,
+  /** Faults armed at the broker, by operation and kind (`PlaceGTTOrder delay`, `GetPendingGTTOrder http5xx`). */
+  faults: {} as Record<string, number>,
 };
 const bump = (counts: Record<string, number>, key: string) => (counts[key] = (counts[key] ?? 0) + 1);
 export const countKind = (kind: string): void => void bump(systemStats.kinds, kind);
+
+/** The emulator's control, each fault armed counted in `systemStats.faults`. */
+const countedFaults = (control: EmulatorControl): EmulatorControl => ({
+  ...control,
+  fault: (spec) => {
+    bump(
+      systemStats.faults,
+      `${spec.operation} ${spec.kind}${spec.executed ? ' acted' : ''}${spec.late ? ' late' : ''}`,
+    );
+    return control.fault(spec);
+  },
+});
 
 /** One request to the local API; a connection that fails is an unknown outcome. */
 export const request = async (
