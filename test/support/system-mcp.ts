@@ -293,6 +293,8 @@ const mcpOther = fc.record({ who, tool: fc.constantFrom(...OTHER) }).map(
         s.log.push(`  ${tool}: ${said(a)}`);
         // Whatever it answered, the switch may be on and its sweep may have cancelled anything pending.
         for (const o of s.orders) o.mayBeGone = true;
+        // Its sweep (in the switch's default mode) may take exits a keep-exits switch kept (invariant 6).
+        for (const kept of s.kept.values()) kept.released = true;
         s.halt = 'unclean';
         return;
       }
@@ -316,6 +318,13 @@ const mcpOther = fc.record({ who, tool: fc.constantFrom(...OTHER) }).map(
                   stopLoss: { trigger: '1400', price: '1400' },
                 };
       if (!args) return;
+      // The assistant's cancel of its plan or order may take an exit a keep-exits switch kept (invariant 6).
+      if (tool === 'cancel_plan' || tool === 'cancel_gtt')
+        for (const [alId, kept] of s.kept) {
+          const g = s.w.stack.emulator.emulator.state.orders.get(alId);
+          if (alId === args.alId || (typeof args.planId === 'string' && g?.remarks.startsWith(`${args.planId}.`)))
+            kept.released = true;
+        }
       const p = await preview(s, w, tool, args, tool);
       if (!p) return;
       const a = await confirmOnce(s, p);

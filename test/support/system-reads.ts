@@ -95,6 +95,11 @@ const cancelPlan = fc.nat().map(
       const plans = s.intents.filter((x) => x.planId && x.verdicts.includes('ok'));
       const plan = plans.length ? plans[i % plans.length] : undefined;
       if (!plan) return;
+      // The trader's own cancel: the plan's exits a keep-exits switch kept may go now (invariant 6).
+      for (const [alId, kept] of s.kept) {
+        const g = s.w.stack.emulator.emulator.state.orders.get(alId);
+        if (g?.remarks?.startsWith(`${plan.planId}.`)) kept.released = true;
+      }
       const a = await request(s.w, 'DELETE', `/plans/${plan.planId}`);
       s.log.push(`  DELETE /plans/${plan.planId}: ${a.status}${a.code ? ` ${a.code}` : ''}`);
       if (a.status >= 500 && a.code === 'INTERNAL_ERROR') throw new Error(`DELETE /plans crashed: ${a.code}`);

@@ -88,6 +88,8 @@ const ensureStrategy = async (s: Sys, kind: ActionKind = 'gtt'): Promise<Signals
 const mayRemove = (s: Sys, kind: ActionKind) => {
   if (kind !== 'cancel' && kind !== 'kill-switch') return;
   for (const o of s.orders) o.mayBeGone = true;
+  // Its cancels (or its switch's sweep, in whichever mode) may take exits a keep-exits switch kept (invariant 6).
+  for (const kept of s.kept.values()) kept.released = true;
   if (kind === 'kill-switch') s.halt = 'unclean';
 };
 
