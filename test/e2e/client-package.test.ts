@@ -250,7 +250,9 @@ describe('the gtt-mcp bin of the packed client', { timeout: 60_000 }, () => {
     expect(inputs).toContain('mcp/stdio.ts');
     expect(inputs).toContain('client/client.ts');
     const outside = inputs.filter((f) => !/^(client|mcp|functions\/base\/schemas)\/[\w./-]+\.ts$/.test(f));
-    expect(outside).toEqual([]);
+    // The gateway's PATCH merge, so that a change previewed by an assistant is held to its limits as it will be sent
+    // (mcp/limits.ts): a pure function of the schemas, nothing of the server's.
+    expect(outside).toEqual(['functions/base/broker/order-patch.ts']);
   });
 
   it('`npx -p @gtt-gateway/client gtt-mcp --help` prints the usage and exits 0; without -p it is refused', async () => {
