@@ -6,7 +6,8 @@
  * Prints how many sequences and steps ran, the steps per command kind, the broker faults armed, the answers by verdict and the refusals by
  * code, how often each invariant broke (a skipped invariant is counted, not stopped at) with its first instance, and,
  * on a failure, the counterexample shrunk for at most `--shrink-seconds` (default 300; 0 prints it unshrunk); exits 1
- * then.
+ * then. `SYSTEM_MODEL_LIVE=1` prints each step and request as it starts (a step that waits shows where), and
+ * `SYSTEM_MODEL_TRACE=1` each sequence's steps and answers as it ended.
  */
 import { parseArgs } from 'node:util';
 

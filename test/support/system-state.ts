@@ -221,6 +221,8 @@ export class Command implements fc.AsyncCommand<object, Sys> {
     systemStats.steps += 1;
     countKind(this.kind);
     s.log.push(this.label);
+    // SYSTEM_MODEL_LIVE=1: each step as it starts (a step that never ends is the last line).
+    if (process.env.SYSTEM_MODEL_LIVE) console.log(`${new Date().toISOString()} step: ${this.label}`);
     await this.act(s);
     checkAll(s);
   }

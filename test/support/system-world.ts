@@ -240,6 +240,7 @@ export const request = async (
   headers: Record<string, string> = {},
 ): Promise<Answer> => {
   let answer: Answer;
+  if (process.env.SYSTEM_MODEL_LIVE) console.log(`${new Date().toISOString()}   ${method} ${path}`);
   try {
     const res = await fetch(`${w.stack.api.url}${path}`, {
       method,
