@@ -9,12 +9,11 @@
 import type { PlanInput } from '../base/schemas/plans.js';
 import {
   type Alert,
+  fitsStrategyTag,
   type OffsetRule,
   type SignalAction,
   type SignalOrder,
   type Strategy,
-  STRATEGY_TAG_MAX,
-  TAG_TEXT,
 } from '../base/schemas/signals.js';
 import { alertPrice, alertTypeOf, offsetPrice, quantityOf, type Side, sideOf } from './prices.js';
 import type { Instrument } from './symbols.js';
@@ -39,8 +38,7 @@ interface Terms {
 
 /** The strategy's own tag; else its name when that is a tag with room for the stamp; else its id. */
 export const strategyTag = (strategy: Pick<Strategy, 'tag' | 'name' | 'strategyId'>): string =>
-  strategy.tag ??
-  (strategy.name.length <= STRATEGY_TAG_MAX && TAG_TEXT.test(strategy.name) ? strategy.name : strategy.strategyId);
+  strategy.tag ?? (fitsStrategyTag(strategy.name) ? strategy.name : strategy.strategyId);
 
 const opposite = (side: Side): Side => (side === 'B' ? 'S' : 'B');
 const isMarket = (prctyp: string) => prctyp === 'MKT' || prctyp === 'SL-MKT';

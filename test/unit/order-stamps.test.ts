@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 import { splitRemarks, stampedRemarks, stampOf } from '../../functions/base/broker/order-stamps.js';
 import { orderTag } from '../../functions/base/schemas/fields.js';
+import { fitsStrategyTag, strategyPatch } from '../../functions/base/schemas/signals.js';
 
 describe('splitRemarks', () => {
   const stamp = stampOf('PlaceGTTOrder', 'k-1');
@@ -32,5 +33,23 @@ describe('a tag', () => {
 
   it.each(['gw.012345678', 'gw.0123456789 x', 'GW.0123456789x', 'swing-1 gw.wxyz012345'])('%j is a tag', (tag) => {
     expect(orderTag.safeParse(tag).success).toBe(true);
+  });
+});
+
+describe("a strategy's tag", () => {
+  it('that ends in the stamp shape is refused on create and on edit, naming why', () => {
+    for (const parsed of [
+      strategyPatch.safeParse({ tag: 'alerts gw.0123456789' }),
+      strategyPatch.safeParse({ tag: 'gw.abcdefghij' }),
+    ]) {
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues[0]?.message).toMatch(/shape of the gateway's own stamp/);
+    }
+  });
+
+  it("a name that ends in the stamp shape is never its orders' tag (the strategy's id is)", () => {
+    expect(fitsStrategyTag('nifty breakout')).toBe(true);
+    expect(fitsStrategyTag('nifty gw.0123456789')).toBe(false);
+    expect(fitsStrategyTag('x'.repeat(27))).toBe(false);
   });
 });

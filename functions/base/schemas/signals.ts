@@ -9,7 +9,15 @@
  */
 import * as z from 'zod';
 
-import { EXCHANGES, PRICE_TYPES, PRODUCTS, RETENTIONS, TAG_MAX_LENGTH, TRANSACTION_TYPES } from './fields.js';
+import {
+  EXCHANGES,
+  PRICE_TYPES,
+  PRODUCTS,
+  RETENTIONS,
+  STAMP_SHAPED_END,
+  TAG_MAX_LENGTH,
+  TRANSACTION_TYPES,
+} from './fields.js';
 import { pageFields } from './paging.js';
 
 /** Where alerts come from: the body each one posts is read by its own rule (functions/signals/). */
@@ -101,7 +109,15 @@ const strategyTag = z
   .max(STRATEGY_TAG_MAX, {
     error: `tag must be at most ${STRATEGY_TAG_MAX} characters (the gateway's stamp shares the broker's ${TAG_MAX_LENGTH})`,
   })
-  .regex(TAG_TEXT, { error: 'tag may hold letters, digits, spaces and _ . : / - only' });
+  .regex(TAG_TEXT, { error: 'tag may hold letters, digits, spaces and _ . : / - only' })
+  .refine((text) => !STAMP_SHAPED_END.test(text), {
+    error:
+      "tag must not end in gw. and ten letters or digits: that is the shape of the gateway's own stamp, which it adds to the broker's remarks; change the end of the tag, or drop it",
+  });
+
+/** Whether a strategy's name can be its orders' tag as it is (else its id is): the strategy tag's own rules. */
+export const fitsStrategyTag = (name: string): boolean =>
+  name.length <= STRATEGY_TAG_MAX && TAG_TEXT.test(name) && !STAMP_SHAPED_END.test(name);
 
 const allowIps = z.union([z.literal('tradingview'), z.array(z.string().min(3).max(45)).min(1).max(20)]);
 
