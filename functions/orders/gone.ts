@@ -9,10 +9,34 @@ import { type AttributeValue, GetItemCommand, PutItemCommand } from '@aws-sdk/cl
 import { dynamoDbClient } from '../base/aws/dynamodb-client.js';
 import { InternalError } from '../base/contract/errors.js';
 
-interface Table {
+/** The journal's table, where the gateway's records of stamps live beside the keys (this file, moves.ts). */
+export interface Table {
   tableName: string;
   endpoint?: string | undefined;
 }
+
+/** A record of stamps that cannot be read or written: nothing was sent. */
+export const unavailable = (error: unknown): InternalError =>
+  new InternalError('The idempotency store is unavailable; nothing was sent to the broker.', {
+    cause: error,
+    outcome: 'not_executed',
+  });
+
+/** One record of the journal's table, read consistently (`unavailable` when it cannot be). */
+export const readRecord = async (
+  table: Table,
+  key: Record<string, AttributeValue>,
+): Promise<Record<string, AttributeValue> | undefined> => {
+  try {
+    return (
+      await dynamoDbClient(table.endpoint).send(
+        new GetItemCommand({ TableName: table.tableName, Key: key, ConsistentRead: true }),
+      )
+    ).Item;
+  } catch (error) {
+    throw unavailable(error);
+  }
+};
 
 const goneKey = (stamp: string): Record<string, AttributeValue> => ({ id: { S: `gone#${stamp}` } });
 
@@ -32,16 +56,5 @@ export const recordGone = async (table: Table & { ttlSeconds: number }, stamp: s
 };
 
 /** The order the gateway cancelled for this stamp, if it did. */
-export const findGone = async (table: Table, stamp: string): Promise<string | undefined> => {
-  try {
-    const { Item } = await dynamoDbClient(table.endpoint).send(
-      new GetItemCommand({ TableName: table.tableName, Key: goneKey(stamp), ConsistentRead: true }),
-    );
-    return Item?.al_id?.S;
-  } catch (error) {
-    throw new InternalError('The idempotency store is unavailable; nothing was sent to the broker.', {
-      cause: error,
-      outcome: 'not_executed',
-    });
-  }
-};
+export const findGone = async (table: Table, stamp: string): Promise<string | undefined> =>
+  (await readRecord(table, goneKey(stamp)))?.al_id?.S;

@@ -14,15 +14,10 @@
  * order that carried a stamp when the change was about to be sent and now carries none was changed by another
  * request (an unkeyed change leaves no stamp), not left as it was.
  */
-import { type AttributeValue, GetItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { type AttributeValue, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 
 import { dynamoDbClient } from '../base/aws/dynamodb-client.js';
-import { InternalError } from '../base/contract/errors.js';
-
-interface Table {
-  tableName: string;
-  endpoint?: string | undefined;
-}
+import { readRecord, type Table, unavailable } from './gone.js';
 
 /** A stamp seen on an order right before a change replaced it. */
 export interface StampMove {
@@ -34,12 +29,6 @@ export interface StampMove {
 
 const movedKey = (stamp: string): Record<string, AttributeValue> => ({ id: { S: `moved#${stamp}` } });
 const sawKey = (stamp: string): Record<string, AttributeValue> => ({ id: { S: `saw#${stamp}` } });
-
-const unavailable = (error: unknown) =>
-  new InternalError('The idempotency store is unavailable; nothing was sent to the broker.', {
-    cause: error,
-    outcome: 'not_executed',
-  });
 
 /** Records, before a change is sent, that order `alId` carries `stamp` (seen by the change whose stamp is `by`). */
 export const recordMove = async (
@@ -80,25 +69,13 @@ export const recordMove = async (
   }
 };
 
-const read = async (table: Table, key: Record<string, AttributeValue>) => {
-  try {
-    return (
-      await dynamoDbClient(table.endpoint).send(
-        new GetItemCommand({ TableName: table.tableName, Key: key, ConsistentRead: true }),
-      )
-    ).Item;
-  } catch (error) {
-    throw unavailable(error);
-  }
-};
-
 /** Where the stamp was seen before a change replaced it, if a change through the gateway did. */
 export const findMove = async (table: Table, stamp: string): Promise<StampMove | undefined> => {
-  const item = await read(table, movedKey(stamp));
+  const item = await readRecord(table, movedKey(stamp));
   const alId = item?.al_id?.S;
   return alId === undefined ? undefined : { alId, seenBy: item?.seenBy?.SS ?? [] };
 };
 
 /** The stamp the keyed change whose stamp is `by` saw on its order right before it was sent, if it saw one. */
 export const findSeen = async (table: Table, by: string): Promise<string | undefined> =>
-  (await read(table, sawKey(by)))?.stamp?.S;
+  (await readRecord(table, sawKey(by)))?.stamp?.S;
