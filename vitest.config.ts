@@ -50,7 +50,7 @@ export default defineConfig({
           name: 'slow',
           include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'],
           isolate: false,
-          globalSetup: ['test/support/cli-bundle.ts'],
+          globalSetup: ['test/support/cli-bundle.ts', 'test/support/stack-permissions-setup.ts'],
         },
       },
     ],

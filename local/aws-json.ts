@@ -1,11 +1,14 @@
 /**
  * The awsJson1_1 protocol as the real AWS SDK clients speak it (`POST /`, `X-Amz-Target: <Service>.<Operation>`,
  * a JSON body, `application/x-amz-json-1.1` replies with `__type` errors), shared by the local Secrets Manager and
- * EventBridge endpoints. Signatures are not verified (loopback only, nothing to protect), but a request without an
- * Authorization header is refused like AWS does.
+ * EventBridge endpoints (and the signal queue's). A request without an Authorization header is refused like AWS does;
+ * once guarded (local/permissions/), a function's request is held to its deployed permissions first.
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+
+import type { Refusal } from './permissions/gate.js';
+import type { CapturedRequest } from './permissions/sigv4.js';
 
 export const replyAwsJson = (res: http.ServerResponse, status: number, body: unknown, errorType?: string): void => {
   res.writeHead(status, {
@@ -19,7 +22,21 @@ export const replyAwsJson = (res: http.ServerResponse, status: number, body: unk
 export const failAwsJson = (res: http.ServerResponse, status: number, type: string, message: string): void =>
   replyAwsJson(res, status, { __type: type, message }, type);
 
+/** Holds a request to the deployed permissions: its target and parsed body say which calls it stands for. */
+export type AwsJsonAuthorizer = (
+  request: CapturedRequest,
+  target: string,
+  input: Record<string, unknown>,
+) => Promise<Refusal | undefined>;
+
+/** Where a server finds its authorizer once the stack installs one (`guard`). */
+export interface AwsJsonGuard {
+  current?: AwsJsonAuthorizer;
+}
+
 export interface AwsJsonServerOptions {
+  /** Checked before `handle` once set. */
+  guard?: AwsJsonGuard;
   /** The `X-Amz-Target` values served (e.g. `AWSEvents.PutEvents`). */
   targets: readonly string[];
   maxBody: number;
@@ -57,6 +74,20 @@ export const awsJsonServer = (options: AwsJsonServerOptions): http.Server =>
       } catch {
         return failAwsJson(res, 400, 'SerializationException', 'Request body is not valid JSON');
       }
-      options.handle(target, input, res);
+      const authorize = options.guard?.current;
+      if (!authorize) return options.handle(target, input, res);
+      const captured = {
+        method: req.method,
+        url: req.url ?? '/',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
+      authorize(captured, target, (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>)
+        .then((refusal) =>
+          refusal
+            ? failAwsJson(res, refusal.status, refusal.type, refusal.message)
+            : options.handle(target, input, res),
+        )
+        .catch((error: unknown) => failAwsJson(res, 500, 'InternalFailure', String(error)));
     });
   });

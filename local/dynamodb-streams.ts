@@ -18,6 +18,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 
 import { createTransactionLock, createTransactions } from './dynamodb-transactions.js';
+import type { Refusal } from './permissions/gate.js';
+import type { CapturedRequest } from './permissions/sigv4.js';
 
 type Image = Record<string, Record<string, unknown>>;
 
@@ -48,8 +50,17 @@ export interface DynamoCall {
   endedAt?: number;
 }
 
+/** Holds a request to the deployed permissions (local/permissions/): a refusal is answered as AWS would. */
+export type DynamoAuthorizer = (
+  request: CapturedRequest,
+  action: string,
+  body: Record<string, unknown>,
+) => Promise<Refusal | undefined>;
+
 export interface DynamoProxy {
   url: string;
+  /** From now on every request is first held to `authorize`. */
+  guard(authorize: DynamoAuthorizer): void;
   /** Every call received, in order. */
   calls: DynamoCall[];
   subscribe(subscription: StreamSubscription): void;
@@ -106,6 +117,7 @@ export const startDynamoProxy = async (target: string): Promise<DynamoProxy> => 
   const transactions = createTransactions();
   const lock = createTransactionLock();
   let sequence = 0;
+  let authorize: DynamoAuthorizer | undefined;
   /** New images being read after a write, not yet in a subscription's queue. */
   const imaging = new Set<Promise<void>>();
 
@@ -178,6 +190,16 @@ export const startDynamoProxy = async (target: string): Promise<DynamoProxy> => 
       if (req.headers[name]) headers[name] = String(req.headers[name]);
     }
     const body = (text ? JSON.parse(text) : {}) as Body;
+    const refusal = await authorize?.(
+      { method: req.method ?? 'POST', url: req.url ?? '/', headers: req.headers, body: text },
+      action,
+      body,
+    );
+    if (refusal) {
+      res.writeHead(refusal.status, { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-errortype': refusal.type });
+      res.end(JSON.stringify({ __type: `com.amazon.coral.service#${refusal.type}`, message: refusal.message }));
+      return;
+    }
     const transactTables = ((body.TransactItems ?? []) as Body[]).map((item) =>
       String((Object.values(item)[0] as Body | undefined)?.TableName),
     );
@@ -262,6 +284,7 @@ export const startDynamoProxy = async (target: string): Promise<DynamoProxy> => 
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     calls,
+    guard: (authorizer) => (authorize = authorizer),
     subscribe: (subscription) => subscriptions.push({ ...subscription, queue: [] }),
     idle: async () => {
       for (let round = 0; round < 1_000; round++) {

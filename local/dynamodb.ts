@@ -19,7 +19,9 @@ export interface LocalDynamo {
   /** dynalite itself, without the proxy's hop (the benchmark's warm rows, which time the gateway's own work). */
   directUrl: string;
   tableName: string;
-  streams: Pick<DynamoProxy, 'subscribe' | 'idle' | 'calls'>;
+  streams: Pick<DynamoProxy, 'subscribe' | 'idle' | 'calls' | 'guard'>;
+  /** Each table's partition key (what `dynamodb:LeadingKeys` reads). */
+  partitionKeyOf(table: string): string;
   close(): Promise<void>;
 }
 
@@ -50,11 +52,11 @@ export const startLocalDynamo = async (options: LocalDynamoOptions = {}): Promis
   const url = proxy.url;
   const tableName = options.tableName ?? LOCAL_IDEMPOTENCY_TABLE;
   const client = new DynamoDBClient({ endpoint: url });
+  const tables: { name: string; key: string; sortKey?: string }[] = [
+    { name: tableName, key: 'id' },
+    ...(options.extraTables ?? []),
+  ];
   try {
-    const tables: { name: string; key: string; sortKey?: string }[] = [
-      { name: tableName, key: 'id' },
-      ...(options.extraTables ?? []),
-    ];
     for (const table of tables) {
       const keys = [table.key, ...(table.sortKey ? [table.sortKey] : [])];
       await client.send(
@@ -74,6 +76,7 @@ export const startLocalDynamo = async (options: LocalDynamoOptions = {}): Promis
     directUrl,
     tableName,
     streams: proxy,
+    partitionKeyOf: (table) => tables.find((t) => t.name === table)?.key ?? 'pk',
     close: async () => {
       await proxy.idle();
       await proxy.close();

@@ -22,7 +22,7 @@ import { randomUUID } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
 
 import { notificationBody, type NotifyFormat } from '../functions/events/notification.js';
-import { awsJsonServer, failAwsJson, replyAwsJson } from './aws-json.js';
+import { type AwsJsonAuthorizer, type AwsJsonGuard,awsJsonServer, failAwsJson, replyAwsJson } from './aws-json.js';
 import { listenOnLoopback } from './loopback.js';
 
 export interface DeliveredEvent {
@@ -47,6 +47,8 @@ export interface DeadLetter {
 
 export interface LocalEventBridge {
   url: string;
+  /** From now on a function's request is first held to its deployed permissions (local/permissions/). */
+  guard(authorize: AwsJsonAuthorizer): void;
   busName: string;
   /** Every accepted event, oldest first. */
   events: DeliveredEvent[];
@@ -157,7 +159,9 @@ export const startLocalEventBridge = async (options: LocalEventBridgeOptions): P
     );
   };
 
+  const guard: AwsJsonGuard = {};
   const server = awsJsonServer({
+    guard,
     targets: ['AWSEvents.PutEvents'],
     maxBody: MAX_BODY,
     tooLarge: ['ValidationException', 'Total size of the entries in the request is over the limit'],
@@ -214,6 +218,7 @@ export const startLocalEventBridge = async (options: LocalEventBridgeOptions): P
   });
   const listening = await listenOnLoopback(server, options.port);
   return {
+    guard: (authorize) => (guard.current = authorize),
     url: listening.url,
     busName: options.busName,
     events,

@@ -8,10 +8,11 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
 
+import { type AwsCredentials, withCredentials } from '../functions/base/aws/endpoint.js';
 import type { FunctionDefinition, FunctionEntry } from '../functions/base/definition/types.js';
 import type { GatewaySettings } from '../functions/base/runtime/config.js';
-import { environmentOf, type EnvKey, type EnvValues } from '../functions/base/runtime/env.js';
-import { functionEnvironment, LOCAL_ONLY_KEYS } from '../functions/base/runtime/env-given.js';
+import { environmentOf, type EnvKey, envName, type EnvValues } from '../functions/base/runtime/env.js';
+import { functionEnvironment, LOCAL_ENDPOINT_KEYS, LOCAL_ONLY_KEYS } from '../functions/base/runtime/env-given.js';
 import { createLogger, type GatewayLogger } from '../functions/base/runtime/logger.js';
 import type { LocalHandler } from './http-api.js';
 import { lambdaContext } from './lambda-context.js';
@@ -44,6 +45,11 @@ export interface LocalEnvironment {
   settings?: GatewaySettings;
   /** Tests: variables by name for one function only (e.g. an unreachable table for the order functions). */
   overrides?: Readonly<Record<string, GatewaySettings>>;
+  /**
+   * The deployed permissions enforced (local/permissions/): each function's own credentials, carried by its
+   * endpoints' URLs (functions/base/aws/endpoint.ts). Absent: the process's credentials, nothing checked.
+   */
+  credentialsOf?: (name: string) => AwsCredentials;
 }
 
 const byName = (settings: GatewaySettings | undefined): Record<string, string> =>
@@ -55,15 +61,22 @@ const byName = (settings: GatewaySettings | undefined): Record<string, string> =
  * The environment of one function, as infra/ builds it (functions/base/runtime/env-given.ts: its keys, the deployment's
  * settings with BROKER_AUTH) plus the local endpoints, then a test's overrides.
  */
-export const environmentFor = (entry: FunctionEntry, local: LocalEnvironment): Record<string, string> => ({
-  ...functionEnvironment(
-    entry.env,
-    local.values,
-    { ...environmentOf({ brokerAuth: local.values.brokerAuth }), ...byName(local.settings) },
-    LOCAL_KEYS,
-  ),
-  ...byName(local.overrides?.[entry.name]),
-});
+export const environmentFor = (entry: FunctionEntry, local: LocalEnvironment): Record<string, string> => {
+  const env: Record<string, string> = {
+    ...functionEnvironment(
+      entry.env,
+      local.values,
+      { ...environmentOf({ brokerAuth: local.values.brokerAuth }), ...byName(local.settings) },
+      LOCAL_KEYS,
+    ),
+    ...byName(local.overrides?.[entry.name]),
+  };
+  const credentials = local.credentialsOf?.(entry.name);
+  if (credentials)
+    for (const name of LOCAL_ENDPOINT_KEYS.map(envName))
+      if (env[name]) env[name] = withCredentials(env[name], credentials);
+  return env;
+};
 
 /** Run by the source that starts them here (their deployed event sources: a stream, the signal queue, a bus rule). */
 export const startedBySource = (entry: FunctionEntry): boolean =>

@@ -34,6 +34,8 @@ import { type LocalEventBridge, startLocalEventBridge } from './eventbridge.js';
 import { environmentFor, type LocalEnvironment, localFunctions, ownFunctionLogger } from './functions.js';
 import { type LocalApi, type LocalHandler, startLocalApi } from './http-api.js';
 import { lambdaContext } from './lambda-context.js';
+import { enforcePermissions, permissionsWanted } from './permissions/enforce.js';
+import type { PermissionGate } from './permissions/gate.js';
 import { LOCAL_RUN_PREFIX, repeat, scheduledRoutes } from './schedules.js';
 import { type LocalSecretsManager, startLocalSecretsManager } from './secrets-manager.js';
 import { type LocalQueue, localSignalWorker, startSignalQueue } from './sqs.js';
@@ -68,6 +70,8 @@ export interface LocalStack {
   signalQueue: LocalQueue;
   /** The watcher's environment, and one run of it. */
   watcherEnv: Record<string, string>;
+  /** The deployed permissions' gate (local/permissions/); undefined when turned off. */
+  permissions?: PermissionGate;
   watch(): Promise<WatcherRun>;
   /**
    * Resolves once the outbox's events written so far went through the EventForwarder (the stream is delivered
@@ -182,11 +186,20 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     ...(options.settings ? { settings: options.settings } : {}),
     ...(options.overrides ? { overrides: options.overrides } : {}),
   };
+  // The deployed permissions, held to on this machine: every function signs with its own credentials from here on.
+  const functions = options.functions ?? FUNCTIONS;
+  const permissions = permissionsWanted(options.permissions)
+    ? await enforcePermissions(
+        { dynamo, secrets, eventBridge, signalQueue },
+        Object.fromEntries(functions.map((f) => [f.name, environmentFor(f, local)])),
+        { record: options.recordPermissions ?? false },
+      )
+    : undefined;
+  if (permissions) local.credentialsOf = permissions.credentialsOf;
   // Every value and setting together: what a test builds a handler of its own with.
   const config: GatewaySettings = { ...environmentOf(local.values), ...options.settings };
   const deployed = (when: NonNullable<FunctionEntry['deployedWhen']>): boolean =>
     when === 'totpRenewal' ? broker.totp : when !== 'notifyFormat';
-  const functions = options.functions ?? FUNCTIONS;
   const handlers = localFunctions(functions, local, {
     deployed,
     ...(options.gateway?.logger ? { logger: options.gateway.logger } : {}),
@@ -328,6 +341,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     eventBridge,
     signalQueue,
     watcherEnv,
+    ...(permissions ? { permissions } : {}),
     watch,
     eventsForwarded: () => dynamo.streams.idle(),
     renew,

@@ -7,11 +7,13 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 
-import { awsJsonServer, failAwsJson, replyAwsJson } from './aws-json.js';
+import { type AwsJsonAuthorizer, type AwsJsonGuard,awsJsonServer, failAwsJson, replyAwsJson } from './aws-json.js';
 import { listenOnLoopback } from './loopback.js';
 
 export interface LocalSecretsManager {
   url: string;
+  /** From now on a function's request is first held to its deployed permissions (local/permissions/). */
+  guard(authorize: AwsJsonAuthorizer): void;
   port: number;
   setSecret(id: string, value: string): void;
   deleteSecret(id: string): void;
@@ -62,7 +64,9 @@ export const startLocalSecretsManager = async (
   };
   for (const [name, value] of Object.entries(options.secrets ?? {})) setSecret(name, value);
 
+  const guard: AwsJsonGuard = {};
   const server = awsJsonServer({
+    guard,
     targets: ['secretsmanager.GetSecretValue', 'secretsmanager.PutSecretValue'],
     maxBody: MAX_BODY,
     tooLarge: ['SerializationException', 'Request body too large'],
@@ -117,6 +121,7 @@ export const startLocalSecretsManager = async (
   });
   const listening = await listenOnLoopback(server, options.port);
   return {
+    guard: (authorize) => (guard.current = authorize),
     url: listening.url,
     port: listening.port,
     setSecret,

@@ -11,7 +11,7 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 
 import type { SignalActor } from '../functions/signals/actor.js';
 import { createSignalWorker } from '../functions/signals/worker.js';
-import { awsJsonServer, failAwsJson, replyAwsJson } from './aws-json.js';
+import { type AwsJsonAuthorizer, type AwsJsonGuard,awsJsonServer, failAwsJson, replyAwsJson } from './aws-json.js';
 import { ownFunctionLogger } from './functions.js';
 import type { LocalHandler } from './http-api.js';
 import { listenOnLoopback } from './loopback.js';
@@ -23,6 +23,8 @@ export interface LocalQueueMessage {
 
 export interface LocalQueue {
   url: string;
+  /** From now on a function's request is first held to its deployed permissions (local/permissions/). */
+  guard(authorize: AwsJsonAuthorizer): void;
   /** The queue's URL, as the webhook's SIGNAL_QUEUE_URL names it. */
   queueUrl: string;
   /** Every message sent, oldest first. */
@@ -93,7 +95,9 @@ export const startLocalQueue = async (options: LocalQueueOptions): Promise<Local
   };
 
   let queueUrl = '';
+  const guard: AwsJsonGuard = {};
   const server = awsJsonServer({
+    guard,
     targets: ['AmazonSQS.SendMessage'],
     maxBody: 300 * 1024,
     tooLarge: ['InvalidParameterValue', 'The message is larger than the queue takes'],
@@ -112,6 +116,7 @@ export const startLocalQueue = async (options: LocalQueueOptions): Promise<Local
   const listening = await listenOnLoopback(server, options.port ?? 0);
   queueUrl = `${listening.url}/000000000000/signals`;
   return {
+    guard: (authorize) => (guard.current = authorize),
     url: listening.url,
     queueUrl,
     sent,

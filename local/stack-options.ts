@@ -10,6 +10,13 @@ import type { DeadLetter, DeliveredEvent, LocalEventBridgeOptions } from './even
 import type { LocalSignalOptions } from './sqs.js';
 
 export interface LocalStackOptions {
+  /**
+   * Hold every function's AWS calls to the deployed permissions (local/permissions/). Default on, unless
+   * `GTT_LOCAL_PERMISSIONS=off`; false turns it off.
+   */
+  permissions?: boolean;
+  /** Keep every evaluated call in `permissions.checked` (which grant each call needs). */
+  recordPermissions?: boolean;
   /** The signal worker here: an actor of its own (tests), the wait before a failed message is delivered again. */
   signals?: LocalSignalOptions;
   /** A broker preset (functions/base/broker/presets.ts) on the emulator's address; default `emulator`. */

@@ -11,6 +11,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import * as z from 'zod';
 
+import { clientTarget } from '../base/aws/endpoint.js';
 import { redactDeep } from '../base/contract/redact.js';
 import { shellHandler } from '../base/middleware/function-shell.js';
 import { parseConfig } from '../base/runtime/config.js';
@@ -56,7 +57,7 @@ export const createNotifyFormatter = (options: NotifyFormatterOptions = {}) => {
   const busName = config.eventBusName;
   const format: NotifyFormat = config.notifyFormat;
   const chatId = config.notifyTelegramChatId;
-  const client = new EventBridgeClient({ ...(options.endpoint ? { endpoint: options.endpoint } : {}), maxAttempts: 3 });
+  const client = new EventBridgeClient({ ...clientTarget(options.endpoint), maxAttempts: 3 });
   return shellHandler<NotifyEvent, void>(
     { logger: options.logger ?? defaultLogger, logFailures: true, trigger: 'schedule' },
     async (event) => {

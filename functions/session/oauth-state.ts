@@ -21,6 +21,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 import { isConditionFailure } from '../base/aws/dynamodb-client.js';
+import { clientTarget } from '../base/aws/endpoint.js';
 
 /**
  * How many callbacks without `state` one source address may send for one pending login (each costs one exchange
@@ -52,7 +53,7 @@ export class OAuthStateStore {
     private readonly ttlSeconds: number,
     endpoint?: string,
   ) {
-    this.client = DynamoDBDocumentClient.from(new DynamoDBClient(endpoint ? { endpoint } : {}));
+    this.client = DynamoDBDocumentClient.from(new DynamoDBClient(clientTarget(endpoint)));
   }
 
   /** A fresh unguessable value (256 bits), valid for the window; it also becomes the pending login. */

@@ -5,11 +5,12 @@
 import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type * as z from 'zod';
 
+import { clientTarget } from '../base/aws/endpoint.js';
 import { ConfigurationError } from '../base/contract/errors.js';
 import type { BrokerSession } from '../base/schemas/session.js';
 
 export const secretsClient = (endpoint?: string): SecretsManagerClient =>
-  new SecretsManagerClient(endpoint ? { endpoint } : {});
+  new SecretsManagerClient(clientTarget(endpoint));
 
 const sdkMessage = (error: unknown): string =>
   error instanceof Error ? `${error.name}: ${error.message}` : String(error);

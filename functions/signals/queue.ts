@@ -6,6 +6,7 @@
  */
 import { AwsClient } from 'aws4fetch';
 
+import { clientTarget } from '../base/aws/endpoint.js';
 import { deployedEnv } from '../base/runtime/config.js';
 import type { SignalMessage } from '../base/schemas/signals.js';
 
@@ -20,17 +21,21 @@ export const sqsQueue = (options: {
 }): SignalQueue => {
   const env = options.env ?? deployedEnv();
   const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? /sqs\.([a-z0-9-]+)\./.exec(options.queueUrl)?.[1];
+  // Locally the endpoint names the function's own credentials (base/aws/endpoint.ts); deployed, the role's.
+  const target = clientTarget(options.endpoint);
   const client = new AwsClient({
-    accessKeyId: env.AWS_ACCESS_KEY_ID ?? '',
-    secretAccessKey: env.AWS_SECRET_ACCESS_KEY ?? '',
-    ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}),
+    ...(target.credentials ?? {
+      accessKeyId: env.AWS_ACCESS_KEY_ID ?? '',
+      secretAccessKey: env.AWS_SECRET_ACCESS_KEY ?? '',
+      ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}),
+    }),
     service: 'sqs',
     ...(region ? { region } : {}),
     // One retry at most: the webhook answers within TradingView's 3 seconds or fails clearly.
     retries: 1,
     initRetryMs: 50,
   });
-  const url = options.endpoint ?? `${new URL(options.queueUrl).origin}/`;
+  const url = target.endpoint ?? `${new URL(options.queueUrl).origin}/`;
   return {
     async send(message, signal) {
       const reply = await client.fetch(url, {

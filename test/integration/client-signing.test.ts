@@ -16,7 +16,7 @@ import {
 } from '../../client/index.js';
 import { signRequest } from '../../client/signing.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
-import { authorizationOf, type CapturedRequest, recomputeSignature } from '../support/sigv4-check.js';
+import { authorizationOf, type CapturedRequest, recomputeSignature } from '../../local/permissions/sigv4.js';
 
 type Captured = CapturedRequest;
 

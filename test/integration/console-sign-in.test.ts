@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { type BrowserSurface, startCognitoSession, STORAGE_KEYS } from '../../console/src/auth/cognito.js';
 import type { CognitoConfig } from '../../console/src/config.js';
-import { authorizationOf, type CapturedRequest, recomputeSignature } from '../support/sigv4-check.js';
+import { authorizationOf, type CapturedRequest, recomputeSignature } from '../../local/permissions/sigv4.js';
 
 const REGION = 'ap-south-1';
 const POOL = 'ap-south-1_AbCdEf123';

@@ -56,6 +56,8 @@ export const startDynamoFaultProxy = async (): Promise<DynamoFaultProxy> => {
           .filter(([name, value]) => !HOP.has(name) && typeof value === 'string')
           .map(([name, value]) => [name, value as string]),
       );
+      // The host the client signed for, so the endpoint behind checks the signature it made (local/permissions/).
+      if (req.headers.host) headers['x-forwarded-host'] = req.headers.host;
       const reply = await fetch(`${state.target}${req.url ?? '/'}`, { method: req.method, headers, body });
       const text = Buffer.from(await reply.arrayBuffer());
       // Killed while the request was on its way: its answer is never heard either.

@@ -28,7 +28,7 @@ const FEATURES = ['assistants', 'controls', 'events', 'instruments', 'mcp', 'pla
 const MAY_IMPORT: Record<string, readonly string[]> = {
   'base/schemas': [],
   'base/contract': ['base/schemas'],
-  'base/broker': ['base/schemas', 'base/contract'],
+  'base/broker': ['base/schemas', 'base/contract', 'base/aws'],
   'base/runtime': ['base/schemas', 'base/contract'],
   'base/aws': ['base/schemas', 'base/contract'],
   'base/definition': ['base/schemas', 'base/contract', 'base/runtime'],

@@ -5,6 +5,8 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 
+import { clientTarget } from './endpoint.js';
+
 const clients = new Map<string, DynamoDBClient>();
 
 export const dynamoDbClient = (endpoint?: string): DynamoDBClient => {
@@ -12,7 +14,7 @@ export const dynamoDbClient = (endpoint?: string): DynamoDBClient => {
   let client = clients.get(key);
   if (!client) {
     // The handler of each command is built once per client, not per call (the SDK's own cache, off by default).
-    client = new DynamoDBClient({ ...(endpoint ? { endpoint } : {}), cacheMiddleware: true });
+    client = new DynamoDBClient({ ...clientTarget(endpoint), cacheMiddleware: true });
     // Nothing here reads the SDK's own log, yet its logger step copies every input and output through the
     // schema's sensitivity filter on each call, for a logger that discards it.
     client.middlewareStack.remove('loggerMiddleware');

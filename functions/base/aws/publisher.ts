@@ -8,6 +8,7 @@ import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge
 import { redactDeep } from '../contract/redact.js';
 import { EVENT_SOURCE } from '../schemas/event-types.js';
 import type { LifecycleEvent } from '../schemas/events.js';
+import { clientTarget } from './endpoint.js';
 
 export interface PublishResult {
   /** The eventIds EventBridge accepted. */
@@ -36,7 +37,7 @@ export interface PublisherOptions {
  */
 export const createEventPublisher = (options: PublisherOptions): EventPublisher => {
   const client = new EventBridgeClient({
-    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+    ...clientTarget(options.endpoint),
     maxAttempts: 2,
     requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_000 },
   });

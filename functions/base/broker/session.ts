@@ -11,6 +11,7 @@
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 
+import { clientTarget } from '../aws/endpoint.js';
 import { ConfigurationError, SessionExpiredError } from '../contract/errors.js';
 import { rememberSecret } from '../contract/redact.js';
 import { brokerSecretSchema, type BrokerSession } from '../schemas/session.js';
@@ -35,7 +36,7 @@ export class SessionSource {
   private fetchedAt = 0;
 
   constructor(private readonly options: SessionSourceOptions) {
-    this.client = new SecretsManagerClient(options.endpoint ? { endpoint: options.endpoint } : {});
+    this.client = new SecretsManagerClient(clientTarget(options.endpoint));
     this.provider = new SecretsProvider({ awsSdkV3Client: this.client });
   }
 

@@ -1,7 +1,8 @@
 /**
- * What API Gateway does with a SigV4-signed request, for tests of a signer: the Authorization header read, and the
- * signature recomputed by @smithy/signature-v4 (the AWS SDK's signer) over the captured method, path, query,
- * signed headers and body with the credentials the signer was given.
+ * What AWS does with a SigV4-signed request: the Authorization header read, and the signature recomputed by
+ * @smithy/signature-v4 (the AWS SDK's signer) over the received method, path, query, signed headers and body with
+ * the credentials the access key names. The local endpoints verify every function's call with it (gate.ts), and
+ * tests of a signer (the client's, the console's) check what it sent.
  */
 import { createHash, createHmac } from 'node:crypto';
 import type http from 'node:http';
@@ -65,7 +66,14 @@ export const recomputeSignature = async (
     const prior = query[name];
     query[name] = prior === undefined ? value : [...(Array.isArray(prior) ? prior : [prior]), value];
   }
-  const headers = Object.fromEntries(auth.signedHeaders.map((name) => [name, String(request.headers[name])]));
+  // A test's proxy in between (test/support/dynamo-fault-proxy.ts) says which host the client signed for.
+  const forwardedHost = request.headers['x-forwarded-host'];
+  const headers = Object.fromEntries(
+    auth.signedHeaders.map((name) => [
+      name,
+      String(name === 'host' && typeof forwardedHost === 'string' ? forwardedHost : request.headers[name]),
+    ]),
+  );
   const amzDate = String(request.headers['x-amz-date']);
   const signingDate = new Date(
     `${amzDate.slice(0, 4)}-${amzDate.slice(4, 6)}-${amzDate.slice(6, 8)}T${amzDate.slice(9, 11)}:${amzDate.slice(11, 13)}:${amzDate.slice(13, 15)}Z`,
@@ -82,7 +90,7 @@ export const recomputeSignature = async (
     {
       method: request.method,
       protocol: 'http:',
-      hostname: '127.0.0.1',
+      hostname: String(request.headers.host ?? '127.0.0.1').replace(/:\d+$/, ''),
       path: url.pathname,
       query,
       headers,
@@ -94,4 +102,16 @@ export const recomputeSignature = async (
     ...request,
     headers: { authorization: String(signed.headers.authorization ?? signed.headers.Authorization) },
   }).signature;
+};
+
+/** Whether the request carries a valid signature by these credentials (false on any malformed header). */
+export const signatureHolds = async (
+  request: CapturedRequest,
+  credentials: { accessKeyId: string; secretAccessKey: string },
+): Promise<boolean> => {
+  try {
+    return (await recomputeSignature(request, credentials)) === authorizationOf(request).signature;
+  } catch {
+    return false;
+  }
 };

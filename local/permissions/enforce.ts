@@ -1,0 +1,39 @@
+/**
+ * The gate installed on the local stack's AWS endpoints: each request a function signs is held to what the
+ * synthesized stacks give that function (gate.ts), by the calls it stands for (requests.ts).
+ */
+import type { LocalDynamo } from '../dynamodb.js';
+import type { LocalEventBridge } from '../eventbridge.js';
+import type { LocalSecretsManager } from '../secrets-manager.js';
+import type { LocalQueue } from '../sqs.js';
+import { createPermissionGate, type GateOptions, type PermissionGate } from './gate.js';
+import { dynamoDbCalls, eventBridgeCalls, secretsManagerCalls, sqsCalls } from './requests.js';
+import type { LocalEnvironments } from './resolve.js';
+import { stackPolicies } from './stack-policies.js';
+
+export interface GuardedEndpoints {
+  dynamo: LocalDynamo;
+  secrets: LocalSecretsManager;
+  eventBridge: LocalEventBridge;
+  signalQueue: LocalQueue;
+}
+
+/** Off with `GTT_LOCAL_PERMISSIONS=off` (or the stack's `permissions: false`): every call let through, as before. */
+export const permissionsWanted = (option: boolean | undefined): boolean =>
+  option ?? process.env.GTT_LOCAL_PERMISSIONS?.toLowerCase() !== 'off';
+
+export const enforcePermissions = async (
+  endpoints: GuardedEndpoints,
+  environments: LocalEnvironments,
+  options: GateOptions = {},
+): Promise<PermissionGate> => {
+  const gate = createPermissionGate(await stackPolicies(), environments, options);
+  const { dynamo } = endpoints;
+  dynamo.streams.guard((request, action, body) =>
+    gate.authorize(request, dynamoDbCalls(action, body, dynamo.partitionKeyOf)),
+  );
+  endpoints.secrets.guard((request, target, body) => gate.authorize(request, secretsManagerCalls(target, body)));
+  endpoints.eventBridge.guard((request, target, body) => gate.authorize(request, eventBridgeCalls(target, body)));
+  endpoints.signalQueue.guard((request, target, body) => gate.authorize(request, sqsCalls(target, body)));
+  return gate;
+};
