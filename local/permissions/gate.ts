@@ -16,7 +16,7 @@ import { appendFileSync } from 'node:fs';
 import { getDenialReasons, runSimulation } from '@cloud-copilot/iam-simulate';
 
 import type { PolicyStatementJson, StackPermissions } from '../../infra/scripts/stack-permissions.js';
-import { createResolver, LOCAL_ACCOUNT, localArn,type LocalEnvironments } from './resolve.js';
+import { createResolver, LOCAL_ACCOUNT, localArn, type LocalEnvironments } from './resolve.js';
 import { authorizationOf, type CapturedRequest, signatureHolds } from './sigv4.js';
 
 /** One IAM authorization a request needs: what AWS evaluates (a TransactWriteItems is one per item). */
@@ -36,6 +36,8 @@ export interface Refusal {
 export interface CheckedCall extends IamCall {
   function: string;
   allowed: boolean;
+  /** What the run was doing (the gate's `label` at the time): a test's step. */
+  label?: string;
 }
 
 export interface PermissionGate {
@@ -47,6 +49,10 @@ export interface PermissionGate {
   readonly checked: CheckedCall[];
   /** The calls refused so far (the last 1,000). */
   readonly refused: CheckedCall[];
+  /** Set by a test between its steps: recorded calls carry it. */
+  label?: string;
+  /** Why `name`'s call would be refused, in AWS's words; undefined when it is allowed. Records nothing. */
+  decide(name: string, call: IamCall): Promise<string | undefined>;
 }
 
 const KEY_PREFIX = 'LOCAL.';
@@ -143,10 +149,11 @@ export const createPermissionGate = (
     return decision;
   };
 
-  return {
+  const gate: PermissionGate = {
     credentialsOf: localCredentials,
     checked,
     refused,
+    decide: evaluate,
     async authorize(request, calls) {
       let accessKeyId: string;
       try {
@@ -169,7 +176,12 @@ export const createPermissionGate = (
         };
       for (const call of calls) {
         const denied = await evaluate(name, call);
-        const seen = { ...call, function: name, allowed: denied === undefined };
+        const seen: CheckedCall = {
+          ...call,
+          function: name,
+          allowed: denied === undefined,
+          ...(gate.label ? { label: gate.label } : {}),
+        };
         if (options.record) checked.push(seen);
         if (denied) {
           refused.push(seen);
@@ -183,4 +195,5 @@ export const createPermissionGate = (
       return undefined;
     },
   };
+  return gate;
 };
