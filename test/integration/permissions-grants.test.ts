@@ -1,0 +1,147 @@
+/**
+ * Removing any one granted action a function uses makes a named test fail (issue 53). One local stack, the deployed
+ * permissions enforced and every evaluated call recorded, driven through every function of the manifest that runs
+ * here, step by step (test/support/permissions-tour.ts); a second, small one with the TOTP login for SessionRenewal.
+ * Each step asserts its answer, so a call the deployed permissions refuse fails its step with AWS's reason. Then each
+ * action the synthesized stacks grant on a guarded local resource (a role's, and the DynamoDB endpoint's policy's) is
+ * taken away alone and the recorded calls evaluated again (local/permissions/grant-use.ts):
+ *
+ * - every grant a recorded call needs names the tour's steps that made those calls: without it, those steps fail;
+ * - every grant is needed by some recorded call, but for the few listed below with the reason each is granted
+ *   unused here (a CDK artifact, a function the local stack does not run, a path the tour cannot take);
+ * - and, concretely, one grant taken away: the call it let through is refused with AWS's AccessDeniedException.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { FUNCTIONS } from '../../functions/manifest/index.js';
+import { environmentFor } from '../../local/functions.js';
+import { type CheckedCall, createPermissionGate } from '../../local/permissions/gate.js';
+import { type GrantUse, grantUses } from '../../local/permissions/grant-use.js';
+import { localArn } from '../../local/permissions/resolve.js';
+import { stackPolicies } from '../../local/permissions/stack-policies.js';
+import { LOCAL_RUN_PREFIX, type LocalStack, startLocalStack } from '../../local/run-local.js';
+import { HIGH_ORDER_RATE } from '../support/order-rate.js';
+import {
+  assistantSteps,
+  killSwitchSteps,
+  orderSteps,
+  planSteps,
+  sessionSteps,
+  signalSteps,
+  tourOf,
+} from '../support/permissions-tour.js';
+
+/**
+ * The grants no recorded call needs, and why each is granted anyway. `holder action resource-suffix` → reason.
+ * A grant listed here that a call does need fails the test too: the list says only what is true.
+ */
+const UNUSED: Record<string, string> = {};
+
+let stack: LocalStack;
+let totp: LocalStack;
+const recorded: CheckedCall[] = [];
+let uses: GrantUse[] = [];
+
+const environments = () => Object.fromEntries(FUNCTIONS.map((f) => [f.name, environmentFor(f, stack.local)]));
+const keyOf = (use: GrantUse) => `${use.holder} ${use.action} ${use.resource.split(/[:/]/).slice(-1)[0]}`;
+
+beforeAll(async () => {
+  stack = await startLocalStack({ recordPermissions: true, settings: { ...HIGH_ORDER_RATE } });
+}, 60_000);
+afterAll(async () => {
+  await totp?.close();
+  await stack?.close();
+});
+
+describe('every function of the stack, driven with the deployed permissions enforced', () => {
+  it('the tour: each step answers as it should, no call refused', async () => {
+    const tour = tourOf(stack);
+    // Each part on its own: a part whose step fails stops there, and the others still run (and record).
+    const failed: string[] = [];
+    const part = async (run: () => Promise<unknown>) => {
+      try {
+        await run();
+      } catch (error) {
+        failed.push(error instanceof Error ? error.message : String(error));
+      }
+    };
+    await part(() => orderSteps(tour));
+    await part(() => planSteps(stack, tour));
+    await part(() => signalSteps(stack, tour));
+    await part(() => assistantSteps(stack, tour));
+    await part(async () => {
+      await tour.step('the EventForwarder delivers the events', () => stack.eventsForwarded());
+      await tour.call('read the events history', 'GET', '/events', 200);
+    });
+    await part(() => tour.call('the InstrumentRefresh', 'POST', `${LOCAL_RUN_PREFIX}InstrumentRefresh`, 200));
+    await part(() => killSwitchSteps(tour));
+    await sessionSteps(stack, tour, part);
+    // The classic deployment: the scheduled TOTP login.
+    totp = await startLocalStack({ recordPermissions: true, sessionRenewal: true });
+    await part(() => tourOf(totp).call('the TOTP SessionRenewal', 'POST', `${LOCAL_RUN_PREFIX}SessionRenewal`, 200));
+
+    expect(failed, failed.join('\n\n')).toEqual([]);
+    expect([...stack.permissions!.refused, ...totp.permissions!.refused]).toEqual([]);
+  }, 120_000);
+
+  it('every grant a call needs names the steps that need it; every grant is needed, but for those listed', async () => {
+    recorded.push(...stack.permissions!.checked, ...(totp?.permissions?.checked ?? []));
+    expect(recorded.length, 'the tour ran').toBeGreaterThan(0);
+    uses = await grantUses(await stackPolicies(), environments(), recorded);
+    const needed = uses.filter((u) => u.neededBy.length > 0);
+    const table = uses.map((u) => {
+      const steps = [...new Set(u.neededBy.map((c) => c.label ?? '(no step)'))];
+      return `${keyOf(u).padEnd(64)} ${steps.length ? steps.join(' | ') : '-'}`;
+    });
+    console.log(`grants on guarded resources: ${uses.length}, needed by the tour: ${needed.length}\n${table.join('\n')}`);
+
+    // (a) Each needed grant's calls were made by labelled steps: those steps fail without it.
+    const unlabelled = needed.filter((u) => u.neededBy.some((c) => !c.label)).map(keyOf);
+    expect(unlabelled, 'grants needed by calls made outside any step').toEqual([]);
+
+    // (b) Each grant is needed, or listed with its reason; and nothing listed is needed.
+    const unused = uses.filter((u) => u.neededBy.length === 0).map(keyOf);
+    expect(
+      unused.filter((k) => !(k in UNUSED)),
+      'granted, but no call of the tour needs it',
+    ).toEqual([]);
+    expect(
+      Object.keys(UNUSED).filter((k) => !unused.includes(k)),
+      'listed as unused, but a call needs it',
+    ).toEqual([]);
+  }, 120_000);
+});
+
+describe('one grant taken away', () => {
+  it("without PlaceGTTOrder's dynamodb:PutItem on the idempotency table, its call is AccessDeniedException", async () => {
+    const permissions = await stackPolicies();
+    const table = localArn.table(stack.local.values.idempotencyTableName as string);
+    const call = recorded.find(
+      (c) => c.function === 'PlaceGTTOrder' && c.action === 'dynamodb:PutItem' && c.resource === table,
+    );
+    expect(call, 'the tour recorded the place').toBeDefined();
+    const use = uses.find(
+      (u) => u.holder === 'PlaceGTTOrder' && u.action === 'dynamodb:PutItem' && u.resource === table,
+    );
+    expect(use?.neededBy.map((c) => c.label)).toContain('place a GTT');
+
+    const full = createPermissionGate(permissions, environments());
+    expect(await full.decide('PlaceGTTOrder', call!)).toBeUndefined();
+    const place = permissions.functions.PlaceGTTOrder!;
+    const withoutPut = {
+      ...permissions,
+      functions: {
+        ...permissions.functions,
+        PlaceGTTOrder: {
+          ...place,
+          statements: place.statements.map((s) => ({
+            ...s,
+            Action: (Array.isArray(s.Action) ? s.Action : [s.Action ?? '']).filter((a) => a !== 'dynamodb:PutItem'),
+          })),
+        },
+      },
+    };
+    const reason = await createPermissionGate(withoutPut, environments()).decide('PlaceGTTOrder', call!);
+    expect(reason).toMatch(/is not authorized to perform: dynamodb:PutItem on resource: .*gtt-gateway-idempotency/);
+  });
+});

@@ -1,0 +1,256 @@
+/**
+ * A tour of every function of the manifest that runs on the local stack, step by step, each step labelled on the
+ * permission gate (local/permissions/gate.ts `label`) so each recorded AWS call names the step that made it
+ * (test/integration/permissions-grants.test.ts). Each step asserts its own answer: a call the deployed permissions
+ * refuse fails its step, with the refusal's words.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+
+import { ROUTES } from '../../functions/manifest/index.js';
+import { LOCAL_RUN_PREFIX, type LocalStack } from '../../local/run-local.js';
+import { emulatorControl } from './emulator-control.js';
+import { callTool, PLACE, remoteMcpClient } from './mcp-tools.js';
+import { SAMPLE_ORDER } from './sample-order.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- replies read field by field
+export type Json = Record<string, any>;
+
+export interface Answer {
+  status: number;
+  body: Json;
+}
+
+const OCO = {
+  exch: 'NSE',
+  tsym: 'INFY-EQ',
+  target: { trigger: '1600', order: { trantype: 'S', prctyp: 'LMT', qty: 1, prc: '1600', prd: 'C' } },
+  stopLoss: { trigger: '1400', order: { trantype: 'S', prctyp: 'LMT', qty: 1, prc: '1390', prd: 'C' } },
+};
+
+const BRACKET = {
+  kind: 'bracket',
+  entry: { ...SAMPLE_ORDER, tsym: 'M&M-EQ', qty: 2 },
+  target: { trigger: '1600', price: '1600' },
+  stopLoss: { trigger: '1400', price: '1400' },
+};
+
+const TRAILING = {
+  kind: 'trailing-stop',
+  order: { ...SAMPLE_ORDER, tsym: 'WIPRO-EQ', trantype: 'S', d: '1400', prc: '1395' },
+  trailBy: '100',
+  step: '5',
+};
+
+const STRATEGY = {
+  name: 'tour',
+  source: 'tradingview',
+  action: {
+    kind: 'gtt',
+    order: { exch: 'NSE', prd: 'C', qty: 1 },
+    trigger: { offset: '0' },
+    price: { offset: '0' },
+  },
+};
+
+/** Whether the route takes an Idempotency-Key (the manifest's): the tour sends one wherever it is taken. */
+const takesKey = (method: string, path: string): boolean => {
+  const bare = path.split('?')[0]!;
+  const matching = ROUTES.filter(
+    ({ route }) =>
+      route.method === method && new RegExp(`^${route.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(bare),
+  );
+  // A literal route before one with a parameter (`/gtt-orders/oco/{alId}` before `/gtt-orders/{alId}`).
+  const route = matching.sort((a, b) => a.route.path.split('{').length - b.route.path.split('{').length)[0]?.route;
+  return route?.idempotencyKey !== undefined;
+};
+
+/** A tour's driver: steps labelled on the stack's gate, and what a failed step shows. */
+export const tourOf = (stack: LocalStack) => {
+  const gate = stack.permissions;
+  if (!gate) throw new Error('the tour needs the permission gate on (startLocalStack({ recordPermissions: true }))');
+  let keys = 0;
+
+  /** Why a step failed: what it answered, and the calls the gate refused while it ran. */
+  const failure = (label: string, what: string) => {
+    const refused = gate.refused.filter((c) => c.label === label);
+    const reasons = refused.map((c) => `  refused: ${c.function} ${c.action} on ${c.resource}`).join('\n');
+    return new Error(`step "${label}": ${what}${reasons ? `\n${reasons}` : ''}`);
+  };
+
+  /** Runs `run` with the gate's label set to `label`; rethrows with the refusals of the step. */
+  const step = async <T>(label: string, run: () => Promise<T>): Promise<T> => {
+    gate.label = label;
+    try {
+      const result = await run();
+      // The outbox's events go through the EventForwarder asynchronously: its calls belong to this step.
+      await stack.eventsForwarded();
+      return result;
+    } catch (error) {
+      if (error instanceof Error && error.message.startsWith(`step "${label}"`)) throw error;
+      throw failure(label, error instanceof Error ? error.message : String(error));
+    } finally {
+      gate.label = undefined;
+    }
+  };
+
+  /** One HTTP call of the local API, which must answer `status`. */
+  const call = async (
+    label: string,
+    method: string,
+    path: string,
+    status: number,
+    body?: unknown,
+  ) =>
+    step(label, async () => {
+      const key = takesKey(method, path);
+      const res = await fetch(`${stack.api.url}${path}`, {
+        method,
+        headers: {
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(key ? { 'Idempotency-Key': `tour-${++keys}-${Date.now()}` } : {}),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await res.text();
+      const answer: Answer = { status: res.status, body: (text ? JSON.parse(text) : {}) as Json };
+      if (res.status !== status)
+        throw failure(label, `${method} ${path} answered ${res.status}, not ${status}: ${text.slice(0, 600)}`);
+      return answer;
+    });
+
+  return { gate, step, call };
+};
+
+export type Tour = ReturnType<typeof tourOf>;
+
+/** An MCP tool's answer, which must carry structured content without an error or a refusal. */
+const tool = async (client: Client, name: string, args: Json = {}) => {
+  const result = await callTool(client, name, args);
+  const content = result.structuredContent;
+  if (result.isError || !content || content.error || content.refused)
+    throw new Error(`MCP tool ${name} answered ${JSON.stringify(result).slice(0, 600)}`);
+  return content;
+};
+
+/** The orders' functions: place, read, change and cancel a GTT and an OCO, the books, a quote, the client. */
+export const orderSteps = async ({ call }: Tour) => {
+  const gtt = (await call('place a GTT', 'POST', '/gtt-orders', 201, SAMPLE_ORDER)).body.al_id as string;
+  const oco = (await call('place an OCO', 'POST', '/gtt-orders/oco', 201, OCO)).body.al_id as string;
+  await call('list the pending GTTs', 'GET', '/gtt-orders', 200);
+  await call('read one GTT', 'GET', `/gtt-orders/${gtt}`, 200);
+  await call('read one GTT fresh', 'GET', `/gtt-orders/${gtt}?fresh=true`, 200);
+  await call('list the triggered GTTs', 'GET', '/gtt-orders/triggered', 200);
+  await call('list the enabled GTTs', 'GET', '/gtt-orders/enabled', 200);
+  await call('modify a GTT (PUT)', 'PUT', `/gtt-orders/${gtt}`, 200, { ...SAMPLE_ORDER, qty: 2 });
+  await call('modify an OCO (PUT)', 'PUT', `/gtt-orders/oco/${oco}`, 200, {
+    ...OCO,
+    stopLoss: { ...OCO.stopLoss, trigger: '1405' },
+  });
+  await call('change a GTT (PATCH)', 'PATCH', `/gtt-orders/${gtt}`, 200, { d: '1495' });
+  await call('change an OCO (PATCH)', 'PATCH', `/gtt-orders/oco/${oco}`, 200, { stopLoss: { trigger: '1410' } });
+  await call('cancel a GTT', 'DELETE', `/gtt-orders/${gtt}`, 200);
+  await call('cancel an OCO', 'DELETE', `/gtt-orders/${oco}`, 200);
+  await call('read the order book', 'GET', '/orders', 200);
+  await call('read a quote', 'GET', '/quotes?exch=NSE&tsym=INFY-EQ', 200);
+  await call('read the client details', 'GET', '/client', 200);
+};
+
+/** Plans: a bracket and a trailing stop, listed and read, the watcher running their steps, one deleted. */
+export const planSteps = async (stack: LocalStack, { call, step }: Tour) => {
+  const control = emulatorControl(stack.emulator.url);
+  await control.ltp('NSE', 'WIPRO-EQ', 1500);
+  const bracket = (await call('create a bracket plan', 'POST', '/plans', 201, BRACKET)).body.planId as string;
+  const trailing = (await call('create a trailing-stop plan', 'POST', '/plans', 201, TRAILING)).body.planId as string;
+  await call('list the plans', 'GET', '/plans', 200);
+  await call('read a plan', 'GET', `/plans/${bracket}`, 200);
+  // The bracket's entry fills and the trailing stop's price rises: the watcher's run arms the exit and trails.
+  await control.ltp('NSE', 'M&M-EQ', 1480);
+  await control.ltp('NSE', 'WIPRO-EQ', 1530);
+  await step('the watcher runs the plans', async () => {
+    const run = await stack.watch();
+    return run;
+  });
+  const armed = (await call('read the armed plan', 'GET', `/plans/${bracket}`, 200)).body;
+  if (armed.state !== 'exit-armed') throw new Error(`the bracket plan is ${armed.state}, not exit-armed`);
+  await call('delete a plan', 'DELETE', `/plans/${trailing}`, 200);
+  await step('the watcher runs again', () => stack.watch());
+  return { bracket };
+};
+
+/** Strategies and signals: created, edited, rotated; an alert the SignalWorker acts on; its sweep; deleted. */
+export const signalSteps = async (stack: LocalStack, { call, step }: Tour) => {
+  const created = (await call('create a strategy', 'POST', '/strategies', 201, STRATEGY)).body;
+  const id = created.strategyId as string;
+  await call('list the strategies', 'GET', '/strategies', 200);
+  await call('read a strategy', 'GET', `/strategies/${id}`, 200);
+  await call('edit a strategy', 'PATCH', `/strategies/${id}`, 200, { ratePerMinute: 30 });
+  const rotated = (await call('rotate a strategy token', 'POST', `/strategies/${id}/token`, 200)).body;
+  const webhookUrl = rotated.webhookUrl as string;
+  const signal = await step('a TradingView alert, acted on', async () => {
+    const res = await fetch(webhookUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ action: 'BUY', ticker: 'INFY', exchange: 'NSE', price: 1500, id: 'tour-1' }),
+    });
+    const body = (await res.json()) as Json;
+    if (res.status !== 202) throw new Error(`the webhook answered ${res.status}: ${JSON.stringify(body)}`);
+    // The SignalWorker takes it from the queue and acts.
+    await stack.signalQueue.drained();
+    return body.signalId as string;
+  });
+  const acted = (await call('read a signal', 'GET', `/signals/${signal}`, 200)).body;
+  if (acted.state !== 'acted') throw new Error(`the signal is ${acted.state}, not acted: ${JSON.stringify(acted)}`);
+  await call('list the signals', 'GET', '/signals', 200);
+  await call("the SignalWorker's sweep", 'POST', `${LOCAL_RUN_PREFIX}SignalWorker`, 200);
+  await call('delete a strategy', 'DELETE', `/strategies/${id}`, 200);
+};
+
+/** Assistants and the remote MCP server: a trading assistant, a read tool, a write previewed then confirmed. */
+export const assistantSteps = async (stack: LocalStack, { call, step }: Tour) => {
+  const created = (
+    await call('create an assistant', 'POST', '/assistants', 201, {
+      name: 'tour',
+      scopes: ['read', 'trade'],
+      limits: { maxQtyPerOrder: 5, maxOrdersPerDay: 3 },
+    })
+  ).body;
+  const id = created.assistantId as string;
+  await call('list the assistants', 'GET', '/assistants', 200);
+  await call('read an assistant', 'GET', `/assistants/${id}`, 200);
+  const client = await step('MCP: connect with the bearer token', () =>
+    remoteMcpClient(stack.api.url, created.token as string),
+  );
+  await step('MCP: a read tool', () => tool(client, 'pending_gtts'));
+  const preview = await step('MCP: a write previewed', () => tool(client, 'place_gtt', { ...PLACE, qty: 1 }));
+  await step('MCP: the write confirmed', () =>
+    tool(client, 'confirm', { confirmationId: preview.confirmationId as string }),
+  );
+  await step('MCP: disconnect', () => client.close());
+  await call('rotate an assistant token', 'POST', `/assistants/${id}/token`, 200);
+  await call('delete an assistant', 'DELETE', `/assistants/${id}`, 200);
+};
+
+/** The kill switch on (keep-exits, then cancel-all), read, and off. */
+export const killSwitchSteps = async ({ call }: Tour) => {
+  await call('kill switch on, keep exits', 'POST', '/kill-switch', 200, { mode: 'keep-exits' });
+  await call('kill switch read', 'GET', '/kill-switch', 200);
+  await call('kill switch off', 'DELETE', '/kill-switch', 200);
+  await call('kill switch on, cancel all', 'POST', '/kill-switch', 200, { mode: 'cancel-all' });
+  await call('kill switch off again', 'DELETE', '/kill-switch', 200);
+};
+
+/**
+ * The session: its health (route and schedule), the trader's logout, the OAuth login, the end-of-day logout. Each in
+ * `part` of its own: the end-of-day logout runs whether or not the login did.
+ */
+export const sessionSteps = async (
+  stack: LocalStack,
+  { call, step }: Tour,
+  part: (run: () => Promise<unknown>) => Promise<void>,
+) => {
+  await part(() => call('read the session', 'GET', '/session', 200));
+  await part(() => call("the SessionHealth's schedule", 'POST', `${LOCAL_RUN_PREFIX}SessionHealth`, 200));
+  await part(() => call('log out', 'POST', '/session/logout', 200));
+  await part(() => step('the OAuth login', () => stack.renew()));
+  await part(() => call('the end-of-day logout', 'POST', `${LOCAL_RUN_PREFIX}SessionLogout`, 200));
+};
