@@ -28,6 +28,7 @@ import {
   planSteps,
   sessionSteps,
   signalSteps,
+  totpSessionSteps,
   tourOf,
 } from '../support/permissions-tour.js';
 
@@ -65,7 +66,7 @@ describe('every function of the stack, driven with the deployed permissions enfo
         failed.push(error instanceof Error ? error.message : String(error));
       }
     };
-    await part(() => orderSteps(tour));
+    await part(() => orderSteps(stack, tour));
     await part(() => planSteps(stack, tour));
     await part(() => signalSteps(stack, tour));
     await part(() => assistantSteps(stack, tour));
@@ -78,7 +79,7 @@ describe('every function of the stack, driven with the deployed permissions enfo
     await sessionSteps(stack, tour, part);
     // The classic deployment: the scheduled TOTP login.
     totp = await startLocalStack({ recordPermissions: true, sessionRenewal: true });
-    await part(() => tourOf(totp).call('the TOTP SessionRenewal', 'POST', `${LOCAL_RUN_PREFIX}SessionRenewal`, 200));
+    await part(() => totpSessionSteps(tourOf(totp)));
 
     expect(failed, failed.join('\n\n')).toEqual([]);
     expect([...stack.permissions!.refused, ...totp.permissions!.refused]).toEqual([]);
@@ -88,6 +89,7 @@ describe('every function of the stack, driven with the deployed permissions enfo
     recorded.push(...stack.permissions!.checked, ...(totp?.permissions?.checked ?? []));
     expect(recorded.length, 'the tour ran').toBeGreaterThan(0);
     uses = await grantUses(await stackPolicies(), environments(), recorded);
+    if (process.env.TOUR_DEBUG) for (const c of recorded) if (c.label?.match(new RegExp(process.env.TOUR_DEBUG))) console.log('DBG', c.label, c.function, c.action, c.resource.split(':').pop(), JSON.stringify(c.context ?? {}));
     const needed = uses.filter((u) => u.neededBy.length > 0);
     const table = uses.map((u) => {
       const steps = [...new Set(u.neededBy.map((c) => c.label ?? '(no step)'))];

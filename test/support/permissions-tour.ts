@@ -4,9 +4,12 @@
  * (test/integration/permissions-grants.test.ts). Each step asserts its own answer: a call the deployed permissions
  * refuse fails its step, with the refusal's words.
  */
+import { BatchWriteItemCommand, DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 
 import { ROUTES } from '../../functions/manifest/index.js';
+import { clearDayRules } from '../../functions/orders/instruments/rules.js';
+import { LOCAL_INSTRUMENTS_TABLE } from '../../local/dynamodb.js';
 import { LOCAL_RUN_PREFIX, type LocalStack } from '../../local/run-local.js';
 import { emulatorControl } from './emulator-control.js';
 import { callTool, PLACE, remoteMcpClient } from './mcp-tools.js';
@@ -69,6 +72,28 @@ export const tourOf = (stack: LocalStack) => {
   const gate = stack.permissions;
   if (!gate) throw new Error('the tour needs the permission gate on (startLocalStack({ recordPermissions: true }))');
   let keys = 0;
+  // The machine's own credentials (not a function's): the gate lets its calls through, unrecorded.
+  const dynamo = new DynamoDBClient({ endpoint: stack.dynamo.url });
+
+  /**
+   * Each step as deployed: its function in a container of its own, which has kept no instrument's rules, and the
+   * day's first read of the instruments' copy (its items emptied). Here every function shares one process, and
+   * one's rules would spare the next its reads.
+   */
+  const coldStart = async () => {
+    clearDayRules();
+    const { Items = [] } = await dynamo.send(new ScanCommand({ TableName: LOCAL_INSTRUMENTS_TABLE }));
+    for (let i = 0; i < Items.length; i += 25)
+      await dynamo.send(
+        new BatchWriteItemCommand({
+          RequestItems: {
+            [LOCAL_INSTRUMENTS_TABLE]: Items.slice(i, i + 25).map((item) => ({
+              DeleteRequest: { Key: { pk: item.pk! } },
+            })),
+          },
+        }),
+      );
+  };
 
   /** Why a step failed: what it answered, and the calls the gate refused while it ran. */
   const failure = (label: string, what: string) => {
@@ -79,6 +104,7 @@ export const tourOf = (stack: LocalStack) => {
 
   /** Runs `run` with the gate's label set to `label`; rethrows with the refusals of the step. */
   const step = async <T>(label: string, run: () => Promise<T>): Promise<T> => {
+    await coldStart();
     gate.label = label;
     try {
       const result = await run();
@@ -100,14 +126,16 @@ export const tourOf = (stack: LocalStack) => {
     path: string,
     status: number,
     body?: unknown,
+    /** The Idempotency-Key to send (a retry's); default a fresh one where the route takes one. */
+    key?: string,
   ) =>
     step(label, async () => {
-      const key = takesKey(method, path);
+      const sent = key ?? (takesKey(method, path) ? `tour-${++keys}-${Date.now()}` : undefined);
       const res = await fetch(`${stack.api.url}${path}`, {
         method,
         headers: {
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...(key ? { 'Idempotency-Key': `tour-${++keys}-${Date.now()}` } : {}),
+          ...(sent ? { 'Idempotency-Key': sent } : {}),
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
@@ -133,21 +161,40 @@ const tool = async (client: Client, name: string, args: Json = {}) => {
 };
 
 /** The orders' functions: place, read, change and cancel a GTT and an OCO, the books, a quote, the client. */
-export const orderSteps = async ({ call }: Tour) => {
-  const gtt = (await call('place a GTT', 'POST', '/gtt-orders', 201, SAMPLE_ORDER)).body.al_id as string;
+export const orderSteps = async (stack: LocalStack, { call }: Tour) => {
+  const control = emulatorControl(stack.emulator.url);
+  /** A write the broker refuses (certainly not executed: its journal entry is released): 422 BROKER_REJECTED. */
+  const refused = async (label: string, operation: string, method: string, path: string, body?: unknown) => {
+    await control.fault({ operation, kind: 'notOk', times: 1 });
+    await call(label, method, path, 422, body);
+  };
+  const gtt = (await call('place a GTT', 'POST', '/gtt-orders', 201, SAMPLE_ORDER, 'tour-place')).body
+    .al_id as string;
+  const again = await call('place it again with its key', 'POST', '/gtt-orders', 201, SAMPLE_ORDER, 'tour-place');
+  if (again.body.al_id !== gtt) throw new Error(`the retry placed another order: ${JSON.stringify(again.body)}`);
+  await refused('a place the broker refuses', 'PlaceGTTOrder', 'POST', '/gtt-orders', { ...SAMPLE_ORDER, qty: 3 });
   const oco = (await call('place an OCO', 'POST', '/gtt-orders/oco', 201, OCO)).body.al_id as string;
+  await refused('an OCO place the broker refuses', 'PlaceOCOOrder', 'POST', '/gtt-orders/oco', OCO);
   await call('list the pending GTTs', 'GET', '/gtt-orders', 200);
   await call('read one GTT', 'GET', `/gtt-orders/${gtt}`, 200);
   await call('read one GTT fresh', 'GET', `/gtt-orders/${gtt}?fresh=true`, 200);
   await call('list the triggered GTTs', 'GET', '/gtt-orders/triggered', 200);
   await call('list the enabled GTTs', 'GET', '/gtt-orders/enabled', 200);
   await call('modify a GTT (PUT)', 'PUT', `/gtt-orders/${gtt}`, 200, { ...SAMPLE_ORDER, qty: 2 });
-  await call('modify an OCO (PUT)', 'PUT', `/gtt-orders/oco/${oco}`, 200, {
-    ...OCO,
-    stopLoss: { ...OCO.stopLoss, trigger: '1405' },
+  await refused('a modify the broker refuses', 'ModifyGTTOrder', 'PUT', `/gtt-orders/${gtt}`, {
+    ...SAMPLE_ORDER,
+    qty: 4,
   });
+  const ocoChanged = { ...OCO, stopLoss: { ...OCO.stopLoss, trigger: '1405' } };
+  await call('modify an OCO (PUT)', 'PUT', `/gtt-orders/oco/${oco}`, 200, ocoChanged);
+  await refused('an OCO modify the broker refuses', 'ModifyOCOOrder', 'PUT', `/gtt-orders/oco/${oco}`, OCO);
   await call('change a GTT (PATCH)', 'PATCH', `/gtt-orders/${gtt}`, 200, { d: '1495' });
+  await refused('a PATCH the broker refuses', 'ModifyGTTOrder', 'PATCH', `/gtt-orders/${gtt}`, { d: '1485' });
   await call('change an OCO (PATCH)', 'PATCH', `/gtt-orders/oco/${oco}`, 200, { stopLoss: { trigger: '1410' } });
+  await refused('an OCO PATCH the broker refuses', 'ModifyOCOOrder', 'PATCH', `/gtt-orders/oco/${oco}`, {
+    stopLoss: { trigger: '1415' },
+  });
+  await refused('a cancel the broker refuses', 'CancelGTTOrder', 'DELETE', `/gtt-orders/${gtt}`);
   await call('cancel a GTT', 'DELETE', `/gtt-orders/${gtt}`, 200);
   await call('cancel an OCO', 'DELETE', `/gtt-orders/${oco}`, 200);
   await call('read the order book', 'GET', '/orders', 200);
@@ -159,7 +206,11 @@ export const orderSteps = async ({ call }: Tour) => {
 export const planSteps = async (stack: LocalStack, { call, step }: Tour) => {
   const control = emulatorControl(stack.emulator.url);
   await control.ltp('NSE', 'WIPRO-EQ', 1500);
+  await control.fault({ operation: 'PlaceGTTOrder', kind: 'notOk', times: 1 });
+  await call('a plan whose first GTT the broker refuses', 'POST', '/plans', 422, BRACKET);
   const bracket = (await call('create a bracket plan', 'POST', '/plans', 201, BRACKET)).body.planId as string;
+  // A GTT of its own the watcher sees pending, then fired at the broker.
+  await call('place a GTT the watcher sees', 'POST', '/gtt-orders', 201, { ...SAMPLE_ORDER, tsym: 'TCS-EQ' });
   const trailing = (await call('create a trailing-stop plan', 'POST', '/plans', 201, TRAILING)).body.planId as string;
   await call('list the plans', 'GET', '/plans', 200);
   await call('read a plan', 'GET', `/plans/${bracket}`, 200);
@@ -173,7 +224,8 @@ export const planSteps = async (stack: LocalStack, { call, step }: Tour) => {
   const armed = (await call('read the armed plan', 'GET', `/plans/${bracket}`, 200)).body;
   if (armed.state !== 'exit-armed') throw new Error(`the bracket plan is ${armed.state}, not exit-armed`);
   await call('delete a plan', 'DELETE', `/plans/${trailing}`, 200);
-  await step('the watcher runs again', () => stack.watch());
+  await control.ltp('NSE', 'TCS-EQ', 1480);
+  await step('the watcher sees a GTT fire', () => stack.watch());
   return { bracket };
 };
 
@@ -240,8 +292,8 @@ export const killSwitchSteps = async ({ call }: Tour) => {
 };
 
 /**
- * The session: its health (route and schedule), the trader's logout, the OAuth login, the end-of-day logout. Each in
- * `part` of its own: the end-of-day logout runs whether or not the login did.
+ * The session: its health (route and schedule), the trader's logout, the OAuth login. Each in `part` of its own: a
+ * step refused does not hide the next.
  */
 export const sessionSteps = async (
   stack: LocalStack,
@@ -252,5 +304,10 @@ export const sessionSteps = async (
   await part(() => call("the SessionHealth's schedule", 'POST', `${LOCAL_RUN_PREFIX}SessionHealth`, 200));
   await part(() => call('log out', 'POST', '/session/logout', 200));
   await part(() => step('the OAuth login', () => stack.renew()));
-  await part(() => call('the end-of-day logout', 'POST', `${LOCAL_RUN_PREFIX}SessionLogout`, 200));
+};
+
+/** The classic deployment's session: the scheduled TOTP login, then the end-of-day logout of that session. */
+export const totpSessionSteps = async ({ call }: Tour) => {
+  await call('the TOTP SessionRenewal', 'POST', `${LOCAL_RUN_PREFIX}SessionRenewal`, 200);
+  await call('the end-of-day logout', 'POST', `${LOCAL_RUN_PREFIX}SessionLogout`, 200);
 };
