@@ -33,10 +33,63 @@ import {
 } from '../support/permissions-tour.js';
 
 /**
- * The grants no recorded call needs, and why each is granted anyway. `holder action resource-suffix` → reason.
- * A grant listed here that a call does need fails the test too: the list says only what is true.
+ * The grants no call of the tour needs, each with why it is granted anyway (`holder action resource`). Each rule must
+ * match a grant the tour left unused and none it needed: the list says only what is true. Those ending "granted
+ * unused" are candidates to remove (issue 53); the others cannot be needed by a call here.
  */
-const UNUSED: Record<string, string> = {};
+const UNUSED: readonly { grants: RegExp; reason: string }[] = [
+  {
+    grants: /^\S+ secretsmanager:DescribeSecret /,
+    reason: "CDK's grantRead gives it beside GetSecretValue; the code never describes a secret",
+  },
+  {
+    grants: /^NotifyFormatter /,
+    reason: "the webhook's formatter (a bus rule's target) does not run on the local stack (notify-formatter.test.ts)",
+  },
+  {
+    grants: /^EventForwarder dynamodb:(DescribeStream|GetRecords|GetShardIterator) /,
+    reason: "the stream's event source mapping reads the stream with the role, never the code (here the proxy delivers)",
+  },
+  {
+    grants: /^EventForwarder dynamodb:GetItem gtt-gateway-events$/,
+    reason: "a cancelled order without known# items is read from the watcher's view: one never placed through here",
+  },
+  {
+    grants: / dynamodb:GetItem gtt-gateway-idempotency$/,
+    reason:
+      "the journal's read when a failed conditional put brings no item (journal.ts `read`); DynamoDB returns it " +
+      '(ALL_OLD), as the local proxy does: granted unused',
+  },
+  {
+    grants: / dynamodb:DeleteItem gtt-gateway-controls$/,
+    reason: "no code deletes a control item (a lease ends by an update): GOVERNOR_TABLE_ACTIONS' DeleteItem, granted unused",
+  },
+  {
+    grants: /^PlaceG?T?T?O?C?O?Order dynamodb:UpdateItem gtt-gateway-controls$/,
+    reason: 'a place takes no order lease: the governor table set granted whole, its UpdateItem granted unused',
+  },
+  {
+    grants: /^(Logout|SessionLogout) dynamodb:(GetItem|PutItem) gtt-gateway-controls$/,
+    reason: "a logout records its time (UpdateItem) only: the governor table set granted whole, granted unused",
+  },
+  {
+    grants: /^GetQuote dynamodb:(GetItem|UpdateItem) gtt-gateway-instruments$/,
+    reason: "GET /quotes reads the rules from the broker (gateway-handler.ts gives the copy to guarded orders): granted unused",
+  },
+  {
+    grants: /^Plans (dynamodb:BatchWriteItem gtt-gateway-events|events:PutEvents gtt-gateway)$/,
+    reason: "the plans' events go to the outbox; the EventForwarder writes their markers and publishes: granted unused",
+  },
+  {
+    grants: /^GttWatcher dynamodb:(GetItem|DeleteItem) gtt-gateway-events$/,
+    reason: "the plans' set given to the watcher's engine: only the Plans function reads a plan by id or removes one",
+  },
+  {
+    grants: /^SessionRenewal secretsmanager:GetSecretValue broker-session$/,
+    reason: 'the TOTP login writes the session, never reads it (sessionSecret:write includes the read): granted unused',
+  },
+];
+const reasonOf = (key: string) => UNUSED.find((rule) => rule.grants.test(key));
 
 let stack: LocalStack;
 let totp: LocalStack;
@@ -93,7 +146,7 @@ describe('every function of the stack, driven with the deployed permissions enfo
     const needed = uses.filter((u) => u.neededBy.length > 0);
     const table = uses.map((u) => {
       const steps = [...new Set(u.neededBy.map((c) => c.label ?? '(no step)'))];
-      return `${keyOf(u).padEnd(64)} ${steps.length ? steps.join(' | ') : '-'}`;
+      return `${keyOf(u).padEnd(64)} ${steps.length ? steps.join(' | ') : `- ${reasonOf(keyOf(u))?.reason ?? 'UNUSED'}`}`;
     });
     console.log(`grants on guarded resources: ${uses.length}, needed by the tour: ${needed.length}\n${table.join('\n')}`);
 
@@ -101,15 +154,19 @@ describe('every function of the stack, driven with the deployed permissions enfo
     const unlabelled = needed.filter((u) => u.neededBy.some((c) => !c.label)).map(keyOf);
     expect(unlabelled, 'grants needed by calls made outside any step').toEqual([]);
 
-    // (b) Each grant is needed, or listed with its reason; and nothing listed is needed.
+    // (b) Each grant is needed, or listed with its reason; and no rule of the list names a grant that is needed.
     const unused = uses.filter((u) => u.neededBy.length === 0).map(keyOf);
     expect(
-      unused.filter((k) => !(k in UNUSED)),
+      unused.filter((k) => !reasonOf(k)),
       'granted, but no call of the tour needs it',
     ).toEqual([]);
     expect(
-      Object.keys(UNUSED).filter((k) => !unused.includes(k)),
+      needed.map(keyOf).filter((k) => reasonOf(k)),
       'listed as unused, but a call needs it',
+    ).toEqual([]);
+    expect(
+      UNUSED.filter((rule) => !unused.some((k) => rule.grants.test(k))).map((rule) => String(rule.grants)),
+      'rules that match no unused grant',
     ).toEqual([]);
   }, 120_000);
 });

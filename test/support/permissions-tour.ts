@@ -95,14 +95,17 @@ export const tourOf = (stack: LocalStack) => {
       );
   };
 
-  /** Why a step failed: what it answered, and the calls the gate refused while it ran. */
-  const failure = (label: string, what: string) => {
+  /** A step's failure: what it answered, and each call the gate refused while it ran, in AWS's words. */
+  class StepFailed extends Error {}
+  const failure = async (label: string, what: string) => {
     const refused = gate.refused.filter((c) => c.label === label);
-    const reasons = refused.map((c) => `  refused: ${c.function} ${c.action} on ${c.resource}`).join('\n');
-    return new Error(`step "${label}": ${what}${reasons ? `\n${reasons}` : ''}`);
+    const reasons = await Promise.all(
+      refused.map(async (c) => `  AccessDeniedException: ${await gate.decide(c.function, c)}`),
+    );
+    return new StepFailed(`step "${label}": ${what}${reasons.length ? `\n${reasons.join('\n')}` : ''}`);
   };
 
-  /** Runs `run` with the gate's label set to `label`; rethrows with the refusals of the step. */
+  /** Runs `run` with the gate's label set to `label`; a failure names the step and its refused calls. */
   const step = async <T>(label: string, run: () => Promise<T>): Promise<T> => {
     await coldStart();
     gate.label = label;
@@ -112,8 +115,9 @@ export const tourOf = (stack: LocalStack) => {
       await stack.eventsForwarded();
       return result;
     } catch (error) {
-      if (error instanceof Error && error.message.startsWith(`step "${label}"`)) throw error;
-      throw failure(label, error instanceof Error ? error.message : String(error));
+      throw error instanceof StepFailed
+        ? error
+        : await failure(label, error instanceof Error ? error.message : String(error));
     } finally {
       gate.label = undefined;
     }
@@ -141,8 +145,7 @@ export const tourOf = (stack: LocalStack) => {
       });
       const text = await res.text();
       const answer: Answer = { status: res.status, body: (text ? JSON.parse(text) : {}) as Json };
-      if (res.status !== status)
-        throw failure(label, `${method} ${path} answered ${res.status}, not ${status}: ${text.slice(0, 600)}`);
+      if (res.status !== status) throw new Error(`${method} ${path} answered ${res.status}, not ${status}: ${text}`);
       return answer;
     });
 
@@ -217,10 +220,10 @@ export const planSteps = async (stack: LocalStack, { call, step }: Tour) => {
   // The bracket's entry fills and the trailing stop's price rises: the watcher's run arms the exit and trails.
   await control.ltp('NSE', 'M&M-EQ', 1480);
   await control.ltp('NSE', 'WIPRO-EQ', 1530);
-  await step('the watcher runs the plans', async () => {
-    const run = await stack.watch();
-    return run;
-  });
+  // The broker refuses the bracket's exit once: the watcher's run releases its journal entry, the next arms it.
+  await control.fault({ operation: 'PlaceOCOOrder', kind: 'notOk', times: 1 });
+  await step("the watcher: the broker refuses a plan's exit", () => stack.watch());
+  await step('the watcher runs the plans', () => stack.watch());
   const armed = (await call('read the armed plan', 'GET', `/plans/${bracket}`, 200)).body;
   if (armed.state !== 'exit-armed') throw new Error(`the bracket plan is ${armed.state}, not exit-armed`);
   await call('delete a plan', 'DELETE', `/plans/${trailing}`, 200);
