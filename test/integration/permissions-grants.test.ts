@@ -48,7 +48,16 @@ const UNUSED: readonly { grants: RegExp; reason: string }[] = [
   },
   {
     grants: /^EventForwarder dynamodb:(DescribeStream|GetRecords|GetShardIterator) /,
-    reason: "the stream's event source mapping reads the stream with the role, never the code (here the proxy delivers)",
+    reason:
+      "the stream's event source mapping reads the stream with the role, never the code (here the proxy delivers)",
+  },
+  {
+    grants: /^SignalWorker sqs:/,
+    reason: "the queue's event source mapping receives and deletes with the role; the code never calls SQS",
+  },
+  {
+    grants: /^SignalWebhook sqs:(GetQueueAttributes|GetQueueUrl) /,
+    reason: "CDK's grantSendMessages gives them beside SendMessage; the code only sends",
   },
   {
     grants: /^EventForwarder dynamodb:GetItem gtt-gateway-events$/,
@@ -62,7 +71,8 @@ const UNUSED: readonly { grants: RegExp; reason: string }[] = [
   },
   {
     grants: / dynamodb:DeleteItem gtt-gateway-controls$/,
-    reason: "no code deletes a control item (a lease ends by an update): GOVERNOR_TABLE_ACTIONS' DeleteItem, granted unused",
+    reason:
+      "no code deletes a control item (a lease ends by an update): GOVERNOR_TABLE_ACTIONS' DeleteItem, granted unused",
   },
   {
     grants: /^PlaceG?T?T?O?C?O?Order dynamodb:UpdateItem gtt-gateway-controls$/,
@@ -70,14 +80,15 @@ const UNUSED: readonly { grants: RegExp; reason: string }[] = [
   },
   {
     grants: /^(Logout|SessionLogout) dynamodb:(GetItem|PutItem) gtt-gateway-controls$/,
-    reason: "a logout records its time (UpdateItem) only: the governor table set granted whole, granted unused",
+    reason: 'a logout records its time (UpdateItem) only: the governor table set granted whole, granted unused',
   },
   {
     grants: /^GetQuote dynamodb:(GetItem|UpdateItem) gtt-gateway-instruments$/,
-    reason: "GET /quotes reads the rules from the broker (gateway-handler.ts gives the copy to guarded orders): granted unused",
+    reason:
+      'GET /quotes reads the rules from the broker (gateway-handler.ts gives the copy to guarded orders): granted unused',
   },
   {
-    grants: /^Plans (dynamodb:BatchWriteItem gtt-gateway-events|events:PutEvents gtt-gateway)$/,
+    grants: /^(Plans|SignalWorker) dynamodb:BatchWriteItem gtt-gateway-events$|^Plans events:PutEvents /,
     reason: "the plans' events go to the outbox; the EventForwarder writes their markers and publishes: granted unused",
   },
   {
@@ -85,8 +96,14 @@ const UNUSED: readonly { grants: RegExp; reason: string }[] = [
     reason: "the plans' set given to the watcher's engine: only the Plans function reads a plan by id or removes one",
   },
   {
-    grants: /^SessionRenewal secretsmanager:GetSecretValue broker-session$/,
-    reason: 'the TOTP login writes the session, never reads it (sessionSecret:write includes the read): granted unused',
+    grants: /^(SessionRenewal|OAuthCallback) secretsmanager:GetSecretValue broker-session$/,
+    reason: 'a login writes the session, never reads it (sessionSecret:write includes the read): granted unused',
+  },
+  {
+    grants: /^SignalWebhook dynamodb:DeleteItem gtt-gateway-events$|^SignalWorker dynamodb:ConditionCheckItem /,
+    reason:
+      "the signals' set is the webhook's and the worker's together: only the worker deletes a pending marker, " +
+      'only the webhook checks the token item: granted unused',
   },
 ];
 const reasonOf = (key: string) => UNUSED.find((rule) => rule.grants.test(key));
@@ -142,13 +159,14 @@ describe('every function of the stack, driven with the deployed permissions enfo
     recorded.push(...stack.permissions!.checked, ...(totp?.permissions?.checked ?? []));
     expect(recorded.length, 'the tour ran').toBeGreaterThan(0);
     uses = await grantUses(await stackPolicies(), environments(), recorded);
-    if (process.env.TOUR_DEBUG) for (const c of recorded) if (c.label?.match(new RegExp(process.env.TOUR_DEBUG))) console.log('DBG', c.label, c.function, c.action, c.resource.split(':').pop(), JSON.stringify(c.context ?? {}));
     const needed = uses.filter((u) => u.neededBy.length > 0);
     const table = uses.map((u) => {
       const steps = [...new Set(u.neededBy.map((c) => c.label ?? '(no step)'))];
       return `${keyOf(u).padEnd(64)} ${steps.length ? steps.join(' | ') : `- ${reasonOf(keyOf(u))?.reason ?? 'UNUSED'}`}`;
     });
-    console.log(`grants on guarded resources: ${uses.length}, needed by the tour: ${needed.length}\n${table.join('\n')}`);
+    console.log(
+      `grants on guarded resources: ${uses.length}, needed by the tour: ${needed.length}\n${table.join('\n')}`,
+    );
 
     // (a) Each needed grant's calls were made by labelled steps: those steps fail without it.
     const unlabelled = needed.filter((u) => u.neededBy.some((c) => !c.label)).map(keyOf);

@@ -59,12 +59,20 @@ const STRATEGY = {
 const takesKey = (method: string, path: string): boolean => {
   const bare = path.split('?')[0]!;
   const matching = ROUTES.filter(
-    ({ route }) =>
-      route.method === method && new RegExp(`^${route.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(bare),
+    ({ route }) => route.method === method && new RegExp(`^${route.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(bare),
   );
   // A literal route before one with a parameter (`/gtt-orders/oco/{alId}` before `/gtt-orders/{alId}`).
   const route = matching.sort((a, b) => a.route.path.split('{').length - b.route.path.split('{').length)[0]?.route;
   return route?.idempotencyKey !== undefined;
+};
+
+/** A strategy's bracket: entry 1% under the alert's price, its target 3% over, its stop 3% under. */
+const BRACKET_ACTION = {
+  kind: 'bracket',
+  order: { exch: 'NSE', prd: 'C', prctyp: 'LMT', ret: 'DAY', qty: 1 },
+  entry: { trigger: { offset: '-1%' }, price: { offset: '-1%' } },
+  target: { trigger: { offset: '+3%' }, price: { offset: '+3%' } },
+  stopLoss: { trigger: { offset: '-3%' }, price: { offset: '-3%' } },
 };
 
 /** A tour's driver: steps labelled on the stack's gate, and what a failed step shows. */
@@ -171,8 +179,7 @@ export const orderSteps = async (stack: LocalStack, { call }: Tour) => {
     await control.fault({ operation, kind: 'notOk', times: 1 });
     await call(label, method, path, 422, body);
   };
-  const gtt = (await call('place a GTT', 'POST', '/gtt-orders', 201, SAMPLE_ORDER, 'tour-place')).body
-    .al_id as string;
+  const gtt = (await call('place a GTT', 'POST', '/gtt-orders', 201, SAMPLE_ORDER, 'tour-place')).body.al_id as string;
   const again = await call('place it again with its key', 'POST', '/gtt-orders', 201, SAMPLE_ORDER, 'tour-place');
   if (again.body.al_id !== gtt) throw new Error(`the retry placed another order: ${JSON.stringify(again.body)}`);
   await refused('a place the broker refuses', 'PlaceGTTOrder', 'POST', '/gtt-orders', { ...SAMPLE_ORDER, qty: 3 });
@@ -241,18 +248,28 @@ export const signalSteps = async (stack: LocalStack, { call, step }: Tour) => {
   await call('edit a strategy', 'PATCH', `/strategies/${id}`, 200, { ratePerMinute: 30 });
   const rotated = (await call('rotate a strategy token', 'POST', `/strategies/${id}/token`, 200)).body;
   const webhookUrl = rotated.webhookUrl as string;
-  const signal = await step('a TradingView alert, acted on', async () => {
-    const res = await fetch(webhookUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'text/plain' },
-      body: JSON.stringify({ action: 'BUY', ticker: 'INFY', exchange: 'NSE', price: 1500, id: 'tour-1' }),
+  /** A TradingView alert to the strategy's URL, which the SignalWorker then takes from the queue and acts on. */
+  const alert = (label: string, id: string) =>
+    step(label, async () => {
+      const res = await fetch(webhookUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: JSON.stringify({ action: 'BUY', ticker: 'INFY', exchange: 'NSE', price: 1500, id }),
+      });
+      const body = (await res.json()) as Json;
+      if (res.status !== 202) throw new Error(`the webhook answered ${res.status}: ${JSON.stringify(body)}`);
+      await stack.signalQueue.drained();
+      return body.signalId as string;
     });
-    const body = (await res.json()) as Json;
-    if (res.status !== 202) throw new Error(`the webhook answered ${res.status}: ${JSON.stringify(body)}`);
-    // The SignalWorker takes it from the queue and acts.
-    await stack.signalQueue.drained();
-    return body.signalId as string;
-  });
+  const signal = await alert('a TradingView alert, acted on', 'tour-1');
+  // The broker refuses the worker's place: its journal entry is released.
+  await emulatorControl(stack.emulator.url).fault({ operation: 'PlaceGTTOrder', kind: 'notOk', times: 1 });
+  await alert('an alert whose order the broker refuses', 'tour-2');
+  await call('make the strategy a bracket', 'PATCH', `/strategies/${id}`, 200, { action: BRACKET_ACTION });
+  await alert('an alert that starts a plan', 'tour-3');
+  await call('make the strategy a kill switch', 'PATCH', `/strategies/${id}`, 200, { action: { kind: 'kill-switch' } });
+  await alert('an alert that turns the kill switch on', 'tour-4');
+  await call('kill switch off after the alert', 'DELETE', '/kill-switch', 200);
   const acted = (await call('read a signal', 'GET', `/signals/${signal}`, 200)).body;
   if (acted.state !== 'acted') throw new Error(`the signal is ${acted.state}, not acted: ${JSON.stringify(acted)}`);
   await call('list the signals', 'GET', '/signals', 200);
