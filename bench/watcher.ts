@@ -154,7 +154,7 @@ export const measureWatcher = async (sizes: readonly number[], steadyRuns = 5): 
   const rows: WatcherRow[] = [];
   for (const n of sizes) {
     const stack = await startLocalStack();
-    const counter = countCalls(stack.dynamo.url);
+    const counter = countCalls(stack.watcherEnv.DYNAMODB_ENDPOINT!);
     try {
       for (let i = 0; i < n; i += 25) {
         await Promise.all(

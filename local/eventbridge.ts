@@ -22,7 +22,7 @@ import { randomUUID } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
 
 import { notificationBody, type NotifyFormat } from '../functions/events/notification.js';
-import { type AwsJsonAuthorizer, type AwsJsonGuard,awsJsonServer, failAwsJson, replyAwsJson } from './aws-json.js';
+import { type AwsJsonAuthorizer, type AwsJsonGuard, awsJsonServer, failAwsJson, replyAwsJson } from './aws-json.js';
 import { listenOnLoopback } from './loopback.js';
 
 export interface DeliveredEvent {

@@ -27,6 +27,8 @@ import { httpErrorResponse } from '../functions/base/middleware/error-contract.j
 import type { LocalPages } from './console.js';
 import { lambdaContext } from './lambda-context.js';
 import { listenOnLoopback } from './loopback.js';
+import type { Refusal } from './permissions/gate.js';
+import type { CapturedRequest } from './permissions/sigv4.js';
 
 export type LocalHandler = (event: unknown, context: Context) => Promise<unknown>;
 
@@ -49,6 +51,11 @@ export interface LocalApiOptions {
   openApi?: (baseUrl: string) => unknown;
   /** Pages the API serves itself (GET/HEAD): the console (local/console.ts). */
   pages?: LocalPages;
+  /**
+   * A route's SigV4-signed request held to the signer's `execute-api:Invoke` grants (local/permissions/), given the
+   * request and `<METHOD>/<path>`; unsigned requests (the owner's CLI and tests) and bearer tokens pass as before.
+   */
+  authorize?: (request: CapturedRequest, methodPath: string) => Promise<Refusal | undefined>;
 }
 
 export interface LocalApi {
@@ -310,6 +317,14 @@ export const startLocalApi = async (options: LocalApiOptions): Promise<LocalApi>
             }),
           );
         }
+      }
+      if (options.authorize && String(req.headers.authorization ?? '').startsWith('AWS4-HMAC-SHA256 ')) {
+        const refusal = await options.authorize(
+          { method, url: req.url ?? '/', headers: req.headers, body: text ?? '' },
+          `${method}${url.pathname}`,
+        );
+        // API Gateway's answer to a signer its IAM policy does not allow.
+        if (refusal) return send(res, 403, { message: refusal.message });
       }
       const event = toHttpApiEvent(
         req,

@@ -34,7 +34,7 @@ import { type LocalEventBridge, startLocalEventBridge } from './eventbridge.js';
 import { environmentFor, type LocalEnvironment, localFunctions, ownFunctionLogger } from './functions.js';
 import { type LocalApi, type LocalHandler, startLocalApi } from './http-api.js';
 import { lambdaContext } from './lambda-context.js';
-import { enforcePermissions, permissionsWanted } from './permissions/enforce.js';
+import { apiAuthorizer, enforcePermissions, permissionsWanted } from './permissions/enforce.js';
 import type { PermissionGate } from './permissions/gate.js';
 import { LOCAL_RUN_PREFIX, repeat, scheduledRoutes } from './schedules.js';
 import { type LocalSecretsManager, startLocalSecretsManager } from './secrets-manager.js';
@@ -63,7 +63,10 @@ export interface LocalStack {
   /** The broker preset as set up here (paths, auth style, login flow on the emulator's address). */
   broker: LocalBroker;
   handlers: Map<string, LocalHandler>;
-  /** The environment of the session functions (for the TOTP renewal and health check run by hand or in tests). */
+  /**
+   * The environment of the session functions (for the TOTP renewal and health check run by hand or in tests), with
+   * the machine's own credentials: a run with it is not held to one function's permissions.
+   */
   sessionEnv: Record<string, string>;
   eventBridge: LocalEventBridge;
   /** The signal queue: what the webhook sent, and the SignalWorker consuming it in-process (local/sqs.ts). */
@@ -204,8 +207,11 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     deployed,
     ...(options.gateway?.logger ? { logger: options.gateway.logger } : {}),
   });
-  // The session functions' environments together (tests run a renewal or a health check by hand with it).
-  const sessionEnv = Object.assign({}, ...SESSION_FUNCTIONS.map((f) => environmentFor(f, local))) as Record<
+  // The session functions' environments together (tests run a renewal or a health check by hand with it): one
+  // environment for several functions can carry no one function's credentials, so a run by hand calls AWS as the
+  // machine's owner; the stack's own runs (`/_local/run/...`, renew()) sign as each function.
+  const { credentialsOf: _own, ...asOwner } = local;
+  const sessionEnv = Object.assign({}, ...SESSION_FUNCTIONS.map((f) => environmentFor(f, asOwner))) as Record<
     string,
     string
   >;
@@ -268,6 +274,8 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     openApi: (baseUrl) => buildOpenApiDocument(baseUrl, functions),
     // The trader's console at /console/, built at its first request.
     pages: localConsole(),
+    // A function's signed call to a route (the remote MCP server's tools) held to its api:invoke grants.
+    ...(permissions ? { authorize: apiAuthorizer(permissions) } : {}),
     routes: [
       // Every route of the function set whose function runs here.
       ...routesOf(functions)

@@ -7,7 +7,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 
-import { type AwsJsonAuthorizer, type AwsJsonGuard,awsJsonServer, failAwsJson, replyAwsJson } from './aws-json.js';
+import { type AwsJsonAuthorizer, type AwsJsonGuard, awsJsonServer, failAwsJson, replyAwsJson } from './aws-json.js';
 import { listenOnLoopback } from './loopback.js';
 
 export interface LocalSecretsManager {

@@ -11,7 +11,7 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 
 import type { SignalActor } from '../functions/signals/actor.js';
 import { createSignalWorker } from '../functions/signals/worker.js';
-import { type AwsJsonAuthorizer, type AwsJsonGuard,awsJsonServer, failAwsJson, replyAwsJson } from './aws-json.js';
+import { type AwsJsonAuthorizer, type AwsJsonGuard, awsJsonServer, failAwsJson, replyAwsJson } from './aws-json.js';
 import { ownFunctionLogger } from './functions.js';
 import type { LocalHandler } from './http-api.js';
 import { listenOnLoopback } from './loopback.js';

@@ -19,6 +19,7 @@ import { createGttClient } from '../../client/client.js';
 import { clientPort } from '../../mcp/port.js';
 import { type AssistantAction, createMcpServer, type Scope } from '../../mcp/server.js';
 import { type AssistantIdentity, createAssistantRegistry } from '../assistants/registry.js';
+import { clientTarget, LOCAL_SIGNING_REGION } from '../base/aws/endpoint.js';
 import { createEventPublisher } from '../base/aws/publisher.js';
 import { isHttpApiEvent } from '../base/contract/gateway-request.js';
 import { validationFailed } from '../base/contract/validate-input.js';
@@ -99,7 +100,14 @@ export const createMcpFunction = (options: McpFunctionOptions = {}) => {
     who: AssistantIdentity,
   ): Promise<RoutedReply> => {
     // Within the function's 25 s: an order route's answer (its broker call and one retry) fits in 20.
-    const client = createGttClient({ baseUrl: apiUrlOf(event, context), deadlineMs: 20_000 });
+    // Signed with the function's own credentials: deployed the role's (from the environment); on this machine the
+    // local ones its endpoints carry (base/aws/endpoint.ts), which the local API holds to the role's api:invoke.
+    const local = clientTarget(config().dynamodbEndpoint).credentials;
+    const client = createGttClient({
+      baseUrl: apiUrlOf(event, context),
+      deadlineMs: 20_000,
+      ...(local ? { sign: true, region: LOCAL_SIGNING_REGION, credentials: local } : {}),
+    });
     const server = createMcpServer(clientPort(client), {
       scopes: who.scopes as Scope[],
       limits: who.limits,

@@ -6,9 +6,10 @@ import type { LocalDynamo } from '../dynamodb.js';
 import type { LocalEventBridge } from '../eventbridge.js';
 import type { LocalSecretsManager } from '../secrets-manager.js';
 import type { LocalQueue } from '../sqs.js';
-import { createPermissionGate, type GateOptions, type PermissionGate } from './gate.js';
+import { createPermissionGate, type GateOptions, type PermissionGate, type Refusal } from './gate.js';
 import { dynamoDbCalls, eventBridgeCalls, secretsManagerCalls, sqsCalls } from './requests.js';
-import type { LocalEnvironments } from './resolve.js';
+import { type LocalEnvironments, localArn } from './resolve.js';
+import type { CapturedRequest } from './sigv4.js';
 import { stackPolicies } from './stack-policies.js';
 
 export interface GuardedEndpoints {
@@ -37,3 +38,9 @@ export const enforcePermissions = async (
   endpoints.signalQueue.guard((request, target, body) => gate.authorize(request, sqsCalls(target, body)));
   return gate;
 };
+
+/** The local API's check of a signed route request: `execute-api:Invoke` on the route's ARN. */
+export const apiAuthorizer =
+  (gate: PermissionGate) =>
+  (request: CapturedRequest, methodPath: string): Promise<Refusal | undefined> =>
+    gate.authorize(request, [{ action: 'execute-api:Invoke', resource: localArn.route(methodPath) }]);

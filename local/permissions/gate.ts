@@ -98,13 +98,29 @@ export const createPermissionGate = (
       },
     ]),
   );
+  /** The condition keys each function's statements (and its endpoint's) read. */
+  const conditionKeysOf = new Map(
+    [...policies].map(([name, policy]) => [
+      name,
+      new Set(
+        [...JSON.stringify([policy.identity, policy.endpoints]).matchAll(/"([a-z0-9-]+:[A-Za-z0-9-]+)":/g)].map(
+          (match) => match[1]!,
+        ),
+      ),
+    ]),
+  );
   const decisions = new Map<string, Promise<string | undefined>>();
   const checked: CheckedCall[] = [];
   const refused: CheckedCall[] = [];
 
   /** undefined when allowed; else why not, in AWS's words. */
-  const evaluate = (name: string, call: IamCall): Promise<string | undefined> => {
-    const cacheKey = JSON.stringify([name, call.action, call.resource, call.context ?? {}]);
+  const evaluate = (name: string, asked: IamCall): Promise<string | undefined> => {
+    // Condition keys no statement of the function's reads cannot change the answer: left out, the decision is cached
+    // per action and resource (an order's idempotency record has a key of its own each time).
+    const read = conditionKeysOf.get(name);
+    const context = Object.fromEntries(Object.entries(asked.context ?? {}).filter(([key]) => read?.has(key)));
+    const call = { ...asked, context };
+    const cacheKey = JSON.stringify([name, call.action, call.resource, context]);
     let decision = decisions.get(cacheKey);
     if (!decision) {
       decision = (async () => {
@@ -144,6 +160,8 @@ export const createPermissionGate = (
             : `because no identity-based policy allows the ${call.action} action`;
         return `${who} ${what} ${because}`;
       })();
+      // Bounded: a long `npm start` sees a key of its own per order where a condition reads the keys.
+      if (decisions.size >= 10_000) decisions.clear();
       decisions.set(cacheKey, decision);
     }
     return decision;

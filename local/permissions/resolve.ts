@@ -10,6 +10,7 @@ import type { FunctionPermissions, StackPermissions, TemplateValue } from '../..
 
 export const LOCAL_ACCOUNT = '000000000000';
 export const LOCAL_REGION = 'us-east-1';
+export const LOCAL_API_ID = 'local';
 
 /** ARNs of this machine's resources, as the local endpoints name the resource of a call. */
 export const localArn = {
@@ -19,6 +20,9 @@ export const localArn = {
   bus: (name: string) => `arn:aws:events:${LOCAL_REGION}:${LOCAL_ACCOUNT}:event-bus/${name}`,
   /** A queue by its URL (its name is the URL's last segment). */
   queue: (url: string) => `arn:aws:sqs:${LOCAL_REGION}:${LOCAL_ACCOUNT}:${url.split('/').filter(Boolean).pop() ?? url}`,
+  /** A route of the local API (its id is `local`), as `execute-api:Invoke` names it: `<METHOD>/<path>`. */
+  route: (methodPath: string) =>
+    `arn:aws:execute-api:${LOCAL_REGION}:${LOCAL_ACCOUNT}:${LOCAL_API_ID}/$default/${methodPath}`,
   role: (logicalId: string) => `arn:aws:iam::${LOCAL_ACCOUNT}:role/${logicalId}`,
 };
 
@@ -70,6 +74,8 @@ export const createResolver = (permissions: StackPermissions, environments: Loca
   }
 
   const ref = (stack: string, id: string): string => {
+    // One API here: every route's ARN names it by the local id.
+    if (typeOf(stack, id) === 'AWS::ApiGatewayV2::Api') return LOCAL_API_ID;
     const name = names.get(key(stack, id));
     if (name === undefined) return `unresolved:${id}`;
     // A secret's Ref is its ARN; the local stack names it by id.

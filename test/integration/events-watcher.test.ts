@@ -155,7 +155,7 @@ describe('the watcher', () => {
     for (let i = 0; i < 30; i++) ids.push(await placeOutside({ qty: String(i + 1) }));
     // The run dies on its BatchWriteItem of the last 5 state items (25 a call: 30 orders are calls of 25 and 5), after
     // it published and marked its 30 events: an error thrown at the real client, as a crash or DynamoDB would.
-    const client = dynamoDbClient(stack.dynamo.url);
+    const client = dynamoDbClient(stack.watcherEnv.DYNAMODB_ENDPOINT);
     client.middlewareStack.add(
       (next, context) => async (args) => {
         const items = (

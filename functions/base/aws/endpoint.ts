@@ -12,6 +12,9 @@ export interface AwsCredentials {
   secretAccessKey: string;
 }
 
+/** The region the local endpoints sign in (the local stack's ARNs name it too). */
+export const LOCAL_SIGNING_REGION = 'us-east-1';
+
 /** What a client is built with: nothing deployed; locally the endpoint and, when the URL names them, credentials. */
 export interface ClientTarget {
   endpoint?: string;
