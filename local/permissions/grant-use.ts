@@ -20,7 +20,7 @@ export interface GrantUse {
 }
 
 /** The services whose local endpoints the gate guards: grants on anything else (logs, X-Ray) are not checked here. */
-const GUARDED = /^arn:aws:(dynamodb|secretsmanager|events|sqs):/;
+const GUARDED = /^arn:aws:(dynamodb|secretsmanager|events|sqs|execute-api):/;
 
 const list = (value: string | string[] | undefined): string[] =>
   value === undefined ? [] : Array.isArray(value) ? value : [value];

@@ -277,13 +277,23 @@ export const signalSteps = async (stack: LocalStack, { call, step }: Tour) => {
   await call('delete a strategy', 'DELETE', `/strategies/${id}`, 200);
 };
 
-/** Assistants and the remote MCP server: a trading assistant, a read tool, a write previewed then confirmed. */
+/** The first `"al_id"` / `alId` or `planId` an answer names. */
+const idIn = (answer: unknown, field: 'al_id' | 'planId'): string => {
+  const found = new RegExp(`"${field}":"([^"]+)"`).exec(JSON.stringify(answer))?.[1];
+  if (!found) throw new Error(`no ${field} in ${JSON.stringify(answer).slice(0, 400)}`);
+  return found;
+};
+
+/**
+ * Assistants and the remote MCP server: a trading assistant whose token calls every tool, each read and each write
+ * (previewed, then confirmed), so each route of its `execute-api:Invoke` grant is called.
+ */
 export const assistantSteps = async (stack: LocalStack, { call, step }: Tour) => {
   const created = (
     await call('create an assistant', 'POST', '/assistants', 201, {
       name: 'tour',
       scopes: ['read', 'trade'],
-      limits: { maxQtyPerOrder: 5, maxOrdersPerDay: 3 },
+      limits: { maxQtyPerOrder: 5, maxOrdersPerDay: 20 },
     })
   ).body;
   const id = created.assistantId as string;
@@ -292,11 +302,40 @@ export const assistantSteps = async (stack: LocalStack, { call, step }: Tour) =>
   const client = await step('MCP: connect with the bearer token', () =>
     remoteMcpClient(stack.api.url, created.token as string),
   );
-  await step('MCP: a read tool', () => tool(client, 'pending_gtts'));
-  const preview = await step('MCP: a write previewed', () => tool(client, 'place_gtt', { ...PLACE, qty: 1 }));
-  await step('MCP: the write confirmed', () =>
-    tool(client, 'confirm', { confirmationId: preview.confirmationId as string }),
-  );
+  const write = async (name: string, args: Json) => {
+    const preview = await step(`MCP: ${name} previewed`, () => tool(client, name, args));
+    return step(`MCP: ${name} confirmed`, () =>
+      tool(client, 'confirm', { confirmationId: preview.confirmationId as string }),
+    );
+  };
+  const gtt = idIn(await write('place_gtt', { ...PLACE, qty: 1 }), 'al_id');
+  await write('modify_gtt', { alId: gtt, ...PLACE, qty: 2 });
+  await write('change_gtt', { alId: gtt, d: '1480' });
+  const oco = idIn(await write('place_oco', OCO), 'al_id');
+  await write('modify_oco', { alId: oco, ...OCO, stopLoss: { ...OCO.stopLoss, trigger: '1405' } });
+  await write('change_oco', { alId: oco, stopLoss: { trigger: '1410' } });
+  await write('cancel_gtt', { alId: oco });
+  const plan = idIn(await write('create_plan', { ...BRACKET, entry: { ...BRACKET.entry, tsym: 'INFY-EQ' } }), 'planId');
+  const reads: [string, Json][] = [
+    ['pending_gtts', {}],
+    ['get_gtt', { alId: gtt }],
+    ['triggered_gtts', {}],
+    ['order_book', {}],
+    ['plans', {}],
+    ['plans', { planId: plan }],
+    ['strategies', {}],
+    ['signals', {}],
+    ['events', {}],
+    ['session', {}],
+    ['kill_switch_status', {}],
+    ['quote', { exch: 'NSE', tsym: 'INFY-EQ' }],
+    ['client_details', {}],
+  ];
+  for (const [name, args] of reads) await step(`MCP: ${name}`, () => tool(client, name, args));
+  await write('cancel_plan', { planId: plan });
+  await write('cancel_gtt', { alId: gtt });
+  await step('MCP: kill_switch_on', () => tool(client, 'kill_switch_on', { mode: 'keep-exits' }));
+  await write('kill_switch_off', {});
   await step('MCP: disconnect', () => client.close());
   await call('rotate an assistant token', 'POST', `/assistants/${id}/token`, 200);
   await call('delete an assistant', 'DELETE', `/assistants/${id}`, 200);
@@ -304,6 +343,7 @@ export const assistantSteps = async (stack: LocalStack, { call, step }: Tour) =>
 
 /** The kill switch on (keep-exits, then cancel-all), read, and off. */
 export const killSwitchSteps = async ({ call }: Tour) => {
+  await call('place a GTT the kill switch cancels', 'POST', '/gtt-orders', 201, { ...SAMPLE_ORDER, tsym: 'SBIN-EQ' });
   await call('kill switch on, keep exits', 'POST', '/kill-switch', 200, { mode: 'keep-exits' });
   await call('kill switch read', 'GET', '/kill-switch', 200);
   await call('kill switch off', 'DELETE', '/kill-switch', 200);
