@@ -16,6 +16,8 @@ process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 const { FUNCTIONS, ROUTES, scheduleOf } = await import('../functions/manifest/index.js');
 const { startLocalStack } = await import('./run-local.js');
 const { watchParent } = await import('./parent-watch.js');
+const { permissionsWanted } = await import('./permissions/enforce.js');
+const { stackPoliciesCached } = await import('./permissions/stack-policies.js');
 const { parseConfig, parseGatewayConfig } = await import('../functions/base/runtime/config.js');
 const { deploymentEnv } = await import('../functions/base/runtime/env-given.js');
 const { DEPLOYMENT_SETTINGS } = await import('../functions/base/runtime/env.js');
@@ -141,6 +143,9 @@ try {
   process.exit(2);
 }
 
+const checkPermissions = permissionsWanted(undefined);
+if (checkPermissions && !stackPoliciesCached())
+  console.log("Synthesizing the stacks' permissions (once per change of infra/ or functions/, about 20 s)...");
 const stack = await startLocalStack({
   ...(args.broker ? { broker: args.broker } : {}),
   sessionRenewal: renewal === 'totp',
@@ -216,6 +221,9 @@ console.log(
 );
 console.log(
   `Guardrails              ${describeGuardrails(guardrailsInForce(rules))}  (GUARDRAIL_*; unset: the defaults; GET ${base}/session)`,
+);
+console.log(
+  `Permissions             ${checkPermissions ? "each function's AWS calls held to its grants in the synthesized stacks (docs/permissions.md)" : 'not checked (GTT_LOCAL_PERMISSIONS=off)'}`,
 );
 console.log(`OpenAPI                 ${base}/openapi.json`);
 console.log(`Console                 ${base}/console/  (the trader's web page; docs/console.md)`);

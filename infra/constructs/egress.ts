@@ -85,11 +85,6 @@ export const NAT_USER_DATA_COMMANDS = [
 
 export interface StaticEgressProps {
   setting: StaticEgressSetting;
-  /**
-   * The order functions' table: the DynamoDB endpoint's policy allows exactly their calls on it. Other tables the
-   * functions use are added with `allowTableCalls` (the OAuth state table).
-   */
-  idempotencyTable: dynamodb.ITable;
   /** Where NAT instance status alarms go (the stack's alarm topic). */
   alarmAction: cloudwatch.IAlarmAction;
 }
@@ -209,25 +204,24 @@ export class StaticEgress extends Construct {
       service: ec2.GatewayVpcEndpointAwsService.DYNAMODB,
       subnets: [this.functionSubnets],
     });
-    // Through this endpoint: only the idempotency calls, only on the stack's table (the roles limit them too).
-    this.dynamoDbEndpoint.addToPolicy(
-      new iam.PolicyStatement({
-        principals: [new iam.AnyPrincipal()],
-        actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
-        resources: [props.idempotencyTable.tableArn],
-      }),
-    );
+    // Its policy is the stack's: `allowTableCalls` for each table, with what the functions in the VPC are granted there.
 
     this.suppressNagFindings();
   }
 
   /**
-   * Let the functions make these calls on another table of the stack through the DynamoDB endpoint. A gateway
-   * endpoint carries every DynamoDB call from the private subnets, so a table missing from its policy is unreachable.
+   * Let the functions make these calls on a table of the stack through the DynamoDB endpoint. A gateway endpoint
+   * carries every DynamoDB call from the private subnets, so a table or an action missing from its policy is denied
+   * whatever the role allows: the stack passes the union of the grants of the functions in the VPC
+   * (table-grants.ts `tableActionsOf`), never a list of its own.
    */
-  allowTableCalls(table: dynamodb.ITable, actions: string[]): void {
+  allowTableCalls(table: dynamodb.ITable, actions: readonly string[]): void {
     this.dynamoDbEndpoint.addToPolicy(
-      new iam.PolicyStatement({ principals: [new iam.AnyPrincipal()], actions, resources: [table.tableArn] }),
+      new iam.PolicyStatement({
+        principals: [new iam.AnyPrincipal()],
+        actions: [...actions],
+        resources: [table.tableArn],
+      }),
     );
   }
 

@@ -26,20 +26,11 @@ import { EGRESS_CONTEXT_KEY, type EgressSetting, resolveEgress, StaticEgress } f
 import { LifecycleEvents, resolveWatcherEnabled, resolveWatcherSchedule } from '../constructs/events.js';
 import type { GatewayFunction } from '../constructs/gateway-function.js';
 import { addGatewayFunctions } from '../constructs/gateway-functions.js';
-import {
-  FORWARDER_EVENTS_TABLE_ACTIONS,
-  INSTRUMENTS_COPY_TABLE_ACTIONS,
-  INSTRUMENTS_REFRESH_TABLE_ACTIONS,
-  KILL_SWITCH_TABLE_ACTIONS,
-  LEASE_READ_ACTIONS,
-  OAUTH_STATE_TABLE_ACTIONS,
-  PLANS_EVENTS_TABLE_ACTIONS,
-  WATCHER_EVENTS_TABLE_ACTIONS,
-} from '../constructs/grants.js';
-import type { FunctionWiring } from '../constructs/manifest-function.js';
+import { type FunctionWiring, isDeployed } from '../constructs/manifest-function.js';
 import { addGatewayOutputs, suppressGatewayNagFindings } from '../constructs/outputs.js';
 import { resolveEndOfDayLogout, SessionFunctions } from '../constructs/session.js';
 import { addSignalQueue, resolveSignalBaseUrl } from '../constructs/signals.js';
+import { tableActionsOf } from '../constructs/table-grants.js';
 import { expiringTable } from '../constructs/tables.js';
 import { type BrokerSetup, resolveBrokerSetup } from '../settings/broker-setup.js';
 import { type NotifyWebhookProps, resolveNotifyWebhook } from '../settings/notify-webhook.js';
@@ -197,7 +188,6 @@ export class GatewayStack extends Stack {
     if (this.egress !== 'none') {
       this.staticEgress = new StaticEgress(this, 'Egress', {
         setting: this.egress,
-        idempotencyTable: this.idempotencyTable,
         alarmAction,
       });
     }
@@ -249,13 +239,6 @@ export class GatewayStack extends Stack {
       alarmAction,
     };
     this.events = new LifecycleEvents(this, 'Events', { wiring, ...(webhook ? { webhook } : {}) });
-    this.staticEgress?.allowTableCalls(this.events.table, [
-      ...new Set([...FORWARDER_EVENTS_TABLE_ACTIONS, ...WATCHER_EVENTS_TABLE_ACTIONS, ...PLANS_EVENTS_TABLE_ACTIONS]),
-    ]);
-    this.staticEgress?.allowTableCalls(this.controlTable, [...KILL_SWITCH_TABLE_ACTIONS, ...LEASE_READ_ACTIONS]);
-    this.staticEgress?.allowTableCalls(this.instrumentsTable, [
-      ...new Set([...INSTRUMENTS_COPY_TABLE_ACTIONS, ...INSTRUMENTS_REFRESH_TABLE_ACTIONS]),
-    ]);
 
     // The signal queue between the webhook and the worker (functions/signals/).
     const signals = addSignalQueue(this, alarmAction);
@@ -285,8 +268,18 @@ export class GatewayStack extends Stack {
     // The outbox's other half: the idempotency table's stream to the bus, off the order path.
     this.events.addForwarder(this.idempotencyTable);
     this.events.addDashboard(OPERATIONS);
-    // In the VPC every DynamoDB call goes through the gateway endpoint: the OAuth function's state table too.
-    this.staticEgress?.allowTableCalls(this.session.stateTable, OAUTH_STATE_TABLE_ACTIONS);
+    // In the VPC every DynamoDB call goes through the gateway endpoint: on each table it allows what the deployed
+    // functions (all of them in the VPC) are granted there, derived from their grants (table-grants.ts).
+    const tables = {
+      idempotencyTable: this.idempotencyTable,
+      eventsTable: this.events.table,
+      controlTable: this.controlTable,
+      instrumentsTable: this.instrumentsTable,
+      oauthStateTable: this.session.stateTable,
+    };
+    const inVpc = (props.functions ?? FUNCTIONS).filter((f) => isDeployed(f, this.events.wiring));
+    for (const [table, actions] of tableActionsOf(inVpc.map((f) => f.grants)))
+      this.staticEgress?.allowTableCalls(tables[table], actions);
     applyRouteSettings(gateway);
 
     // The functions that write audit records (their definitions' `audit`): the order functions, the kill switch,

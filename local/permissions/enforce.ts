@@ -8,7 +8,7 @@ import type { LocalSecretsManager } from '../secrets-manager.js';
 import type { LocalQueue } from '../sqs.js';
 import { createPermissionGate, type GateOptions, type PermissionGate, type Refusal } from './gate.js';
 import { dynamoDbCalls, eventBridgeCalls, secretsManagerCalls, sqsCalls } from './requests.js';
-import { type LocalEnvironments, localArn } from './resolve.js';
+import { localArn, type LocalEnvironments } from './resolve.js';
 import type { CapturedRequest } from './sigv4.js';
 import { stackPolicies } from './stack-policies.js';
 

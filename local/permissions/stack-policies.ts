@@ -67,6 +67,9 @@ const synthesize = (out: string): Promise<void> =>
     );
   });
 
+/** Whether the permissions of the code as it is now are on disk already (else the next load synthesizes). */
+export const stackPoliciesCached = (): boolean => existsSync(join(CACHE, `permissions-${permissionsHash()}.json`));
+
 let loaded: { hash: string; permissions: Promise<StackPermissions> } | undefined;
 
 /** The stacks' permissions for the code as it is now: from the cache, or synthesized (and then cached). */

@@ -8,7 +8,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { OPERATIONS } from '../../functions/manifest/index.js';
+import { FUNCTIONS, OPERATIONS } from '../../functions/manifest/index.js';
 import {
   EGRESS_IP_DESCRIPTION,
   type EgressSetting,
@@ -17,6 +17,7 @@ import {
   VPC_CIDR,
 } from '../../infra/constructs/egress.js';
 import { costAtRest } from '../../infra/constructs/egress-cost.js';
+import { tableActionsOf } from '../../infra/constructs/table-grants.js';
 import { GatewayStack } from '../../infra/stacks/gateway-stack.js';
 import {
   actionsOf,
@@ -192,44 +193,50 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
       const controlTable = tables.find((id) => id.startsWith('ControlTable'))!;
       const instrumentsTable = tables.find((id) => id.startsWith('InstrumentsTable'))!;
       expect(tables).toHaveLength(5);
-      // The order functions' idempotency calls, and the OAuth function's conditional put and delete of a state:
-      // without the second, the OAuth login would be denied at the endpoint in every VPC deployment.
-      expect(statements.map((s) => [s.Resource, actionsOf(s).sort()])).toEqual([
-        // The journal of broker writes (the idempotency records).
-        [
-          getAtt(idempotencyTable, 'Arn'),
-          ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-        ],
-        [
-          getAtt(eventsTable, 'Arn'),
-          [
-            'dynamodb:BatchGetItem',
-            'dynamodb:BatchWriteItem',
-            'dynamodb:DeleteItem',
-            'dynamodb:GetItem',
-            'dynamodb:PutItem',
-            'dynamodb:Query',
-            'dynamodb:UpdateItem',
-          ],
-        ],
-        // The control table: the order-rate governor, the kill switch, the session's end and the order leases (a put,
-        // an update), and one order by id's read of a lease (BatchGetItem). Without it every order write would fail
-        // closed in a VPC deployment, and one order by id would never answer from the watcher's copy.
-        [
-          getAtt(controlTable, 'Arn'),
-          [
-            'dynamodb:BatchGetItem',
-            'dynamodb:DeleteItem',
-            'dynamodb:GetItem',
-            'dynamodb:PutItem',
-            'dynamodb:UpdateItem',
-          ],
-        ],
-        // The instruments' copy: the order path's read and write-back, the refresh's bulk load and updates.
-        [getAtt(instrumentsTable, 'Arn'), ['dynamodb:BatchWriteItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem']],
-        // The OAuth function's conditional put and delete of a state: without it the OAuth login would be denied.
-        [getAtt(stateTable, 'Arn'), ['dynamodb:DeleteItem', 'dynamodb:PutItem']],
+      // On each table, the union of what the functions (all in the VPC) are granted there (table-grants.ts), one
+      // statement a table; test/infra/endpoint-grants.test.ts checks it against each role of the template.
+      const granted = tableActionsOf(FUNCTIONS.map((f) => f.grants));
+      const ids = {
+        idempotencyTable,
+        eventsTable,
+        controlTable,
+        instrumentsTable,
+        oauthStateTable: stateTable,
+      };
+      expect(statements.map((s) => [s.Resource, actionsOf(s).sort()])).toEqual(
+        [...granted].map(([table, actions]) => [getAtt(ids[table], 'Arn'), actions]),
+      );
+      const on = (table: string) => actionsOf(statements.find((s) => JSON.stringify(s.Resource).includes(table))!);
+      // The journal of broker writes (the idempotency records, the outbox items).
+      expect(on(idempotencyTable).sort()).toEqual([
+        'dynamodb:DeleteItem',
+        'dynamodb:GetItem',
+        'dynamodb:PutItem',
+        'dynamodb:UpdateItem',
       ]);
+      // The control table: the order-rate governor, the kill switch, the session's end and the order leases, and one
+      // order by id's read of a lease (BatchGetItem). Without it every order write would fail closed in a VPC.
+      expect(on(controlTable).sort()).toEqual([
+        'dynamodb:BatchGetItem',
+        'dynamodb:DeleteItem',
+        'dynamodb:GetItem',
+        'dynamodb:PutItem',
+        'dynamodb:UpdateItem',
+      ]);
+      // The instruments' copy: the order path's read and write-back, the refresh's bulk load and updates.
+      expect(on(instrumentsTable).sort()).toEqual([
+        'dynamodb:BatchWriteItem',
+        'dynamodb:GetItem',
+        'dynamodb:UpdateItem',
+      ]);
+      // The OAuth function's state table: a code-only callback's attempt is an UpdateItem (without it the daily login
+      // fails deployed), beside the conditional puts and deletes.
+      expect(on(stateTable).sort()).toEqual(['dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
+      // The events table: the signal webhook's transaction starts with a ConditionCheck (without it every alert is
+      // refused deployed), besides the forwarder's, watcher's, plans', strategies', assistants' and MCP's calls.
+      expect(on(eventsTable)).toEqual(
+        expect.arrayContaining(['dynamodb:ConditionCheckItem', 'dynamodb:BatchWriteItem']),
+      );
       // Secrets Manager goes through the NAT: no interface endpoint (docs/egress.md).
       expect(endpoints.filter((e) => e.VpcEndpointType === 'Interface')).toEqual([]);
     });

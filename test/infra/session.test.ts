@@ -157,7 +157,13 @@ describe('session functions, TOTP renewal on, jkey auth', () => {
     const stateStatements = statementsByRole(t)
       .get(rolesReaching(t, /SessionOAuthStateTable/, /^dynamodb:/)[0]!)!
       .filter((st) => /SessionOAuthStateTable/.test(JSON.stringify(st.Resource)));
-    expect(stateStatements.flatMap(actions).sort()).toEqual(['dynamodb:DeleteItem', 'dynamodb:PutItem']);
+    // A state, the pending login, a code's claim put; a code-only callback's attempts (the live brokers' redirect)
+    // counted by UpdateItem; a state or the pending login consumed (functions/session/oauth-state.ts).
+    expect(stateStatements.flatMap(actions).sort()).toEqual([
+      'dynamodb:DeleteItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+    ]);
     const scheduler = [...statementsByRole(t)].filter(([role]) => /SchedulerRole/.test(role));
     expect(scheduler).toHaveLength(4);
     for (const [, statements] of scheduler) expect(statements.flatMap(actions)).toEqual(['lambda:InvokeFunction']);
