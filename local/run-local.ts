@@ -195,7 +195,10 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     ? await enforcePermissions(
         { dynamo, secrets, eventBridge, signalQueue },
         Object.fromEntries(functions.map((f) => [f.name, environmentFor(f, local)])),
-        { record: options.recordPermissions ?? false },
+        {
+          record: options.recordPermissions ?? false,
+          ...(options.adjustPermissions ? { adjust: options.adjustPermissions } : {}),
+        },
       )
     : undefined;
   if (permissions) local.credentialsOf = permissions.credentialsOf;

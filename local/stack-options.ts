@@ -6,6 +6,7 @@ import type { FunctionDefinition } from '../functions/base/definition/types.js';
 import type { GatewaySettings } from '../functions/base/runtime/config.js';
 import type { ForwarderOptions } from '../functions/events/forwarder/function.js';
 import type { WatcherOptions } from '../functions/events/watcher/function.js';
+import type { StackPermissions } from '../infra/scripts/stack-permissions.js';
 import type { DeadLetter, DeliveredEvent, LocalEventBridgeOptions } from './eventbridge.js';
 import type { LocalSignalOptions } from './sqs.js';
 
@@ -17,6 +18,8 @@ export interface LocalStackOptions {
   permissions?: boolean;
   /** Keep every evaluated call in `permissions.checked` (which grant each call needs). */
   recordPermissions?: boolean;
+  /** Tests: the synthesized permissions changed before they are enforced (a grant taken away). */
+  adjustPermissions?: (permissions: StackPermissions) => StackPermissions;
   /** The signal worker here: an actor of its own (tests), the wait before a failed message is delivered again. */
   signals?: LocalSignalOptions;
   /** A broker preset (functions/base/broker/presets.ts) on the emulator's address; default `emulator`. */

@@ -9,11 +9,13 @@
 import { type AttributeValue, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 
 import { isConditionFailure } from '../base/aws/dynamodb-client.js';
-import { type Held, holderKeys, TokenHolderTable } from '../base/aws/token-holders.js';
+import { type Held, holderKeys, holderPartitions, TokenHolderTable } from '../base/aws/token-holders.js';
 import type { Assistant } from '../base/schemas/assistants.js';
 import { indiaDay } from '../orders/instruments/rules.js';
 
-const DAY_PK = 'assistant-day';
+/** The assistants' partitions: records, token items and day counters (what the Assistants and MCP grants name). */
+export const ASSISTANT_PARTITIONS = { ...holderPartitions('assistant'), day: 'assistant-day' } as const;
+const DAY_PK = ASSISTANT_PARTITIONS.day;
 /** How long a day's counter is kept: past the India day it counts, whatever the clock's zone. */
 const DAY_ITEM_SECONDS = 2 * 86_400;
 

@@ -13,7 +13,13 @@ export const KILL_SWITCH: FunctionDefinition = {
   summary:
     'Kill switch: cancel every pending GTT and OCO (keep-exits: the entries only), then refuse places and modifies until it is turned off',
   env: { keys: [...ORDER_ACTOR_ENV, 'eventBusName'], deploymentSettings: true },
-  grants: ['sessionSecret:read', 'controlTable:switch', 'idempotencyTable:outbox', 'bus:publish'],
+  grants: [
+    'sessionSecret:read',
+    'controlTable:switch',
+    'idempotencyTable:outbox',
+    'idempotencyTable:gone',
+    'bus:publish',
+  ],
   notes: {
     home: 'stack',
     roleDescription:

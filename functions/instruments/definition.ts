@@ -23,8 +23,8 @@ export const INSTRUMENT_REFRESH: FunctionDefinition = {
     keys: ['brokerBaseUrl', 'brokerSecretId', 'brokerAuth', 'instrumentsTableName', 'eventsTableName'],
     deploymentSettings: true,
   },
-  // The live plans' symbols: a Query of the plans (the events history's read-only grant is exactly that).
-  grants: ['sessionSecret:read', 'instrumentsTable:refresh', 'eventsTable:history'],
+  // The live plans' symbols: a Query of the plans, nothing else of the events table.
+  grants: ['sessionSecret:read', 'instrumentsTable:refresh', 'eventsTable:planList'],
   notes: {
     home: 'stack',
     roleDescription:

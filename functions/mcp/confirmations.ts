@@ -18,7 +18,9 @@ import {
 import type { Confirmation, ConfirmationStore, SettledAnswer, Taken } from '../../mcp/confirmations.js';
 import { dynamoDbClient, isConditionFailure } from '../base/aws/dynamodb-client.js';
 
-const PK = 'mcp-confirmation';
+/** The previews' partition (the events table's `pk`). */
+export const CONFIRMATION_PK = 'mcp-confirmation';
+const PK = CONFIRMATION_PK;
 /** Kept a while past its expiry (DynamoDB's TTL deletes within days): `take` checks the expiry itself. */
 const KEEP_SECONDS = 3_600;
 /** The shape of an id this server issues (a UUID): anything else was never issued. */

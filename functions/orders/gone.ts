@@ -38,7 +38,9 @@ export const readRecord = async (
   }
 };
 
-const goneKey = (stamp: string): Record<string, AttributeValue> => ({ id: { S: `gone#${stamp}` } });
+/** The key (`id`) of a swept order's record is this prefix and the stamp. */
+export const GONE_PREFIX = 'gone#';
+const goneKey = (stamp: string): Record<string, AttributeValue> => ({ id: { S: `${GONE_PREFIX}${stamp}` } });
 
 /** Records that the gateway cancelled the stamped order `alId`. */
 export const recordGone = async (table: Table & { ttlSeconds: number }, stamp: string, alId: string): Promise<void> => {

@@ -28,7 +28,9 @@ import { dynamoDbClient, isConditionFailure } from '../base/aws/dynamodb-client.
 import { InternalError, OrderBusyError } from '../base/contract/errors.js';
 
 /** The lease item of `alId` (control table): the copy read asks for it too. */
-export const leaseKey = (account: string, alId: string) => ({ pk: { S: `lease#${account}#${alId}` } });
+/** The control table's key (`pk`) of an order's lease begins with this. */
+export const LEASE_PREFIX = 'lease#';
+export const leaseKey = (account: string, alId: string) => ({ pk: { S: `${LEASE_PREFIX}${account}#${alId}` } });
 
 /** How long a given-back lease says when its order last changed. */
 const KEPT_MS = 24 * 60 * 60_000;

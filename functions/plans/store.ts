@@ -20,7 +20,8 @@ import type { LifecycleEvent } from '../base/schemas/events.js';
 import { decodeCursor, encodeCursor } from '../base/schemas/paging.js';
 import { type Plan, TERMINAL } from '../base/schemas/plans.js';
 
-const PK = 'plan';
+/** The plans' partition (the events table's `pk`): one item per plan, sort key the planId. */
+export const PLAN_PK = 'plan';
 const KEEP_ENDED_SECONDS = 30 * 86_400;
 
 export interface StoredPlan {
@@ -44,7 +45,7 @@ export class PlanStore {
   }
 
   private key(planId: string): Record<string, AttributeValue> {
-    return { pk: { S: PK }, sk: { S: planId } };
+    return { pk: { S: PLAN_PK }, sk: { S: planId } };
   }
 
   private item(plan: Plan, version: number, outbox: readonly LifecycleEvent[]): Record<string, AttributeValue> {
@@ -149,7 +150,7 @@ export class PlanStore {
       new QueryCommand({
         TableName: this.options.tableName,
         KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': { S: PK } },
+        ExpressionAttributeValues: { ':pk': { S: PLAN_PK } },
         ConsistentRead: true,
         Limit: limit,
         ...(position ? { ExclusiveStartKey: this.key(position.after) } : {}),

@@ -82,7 +82,7 @@ export const SIGNAL_WORKER: FunctionDefinition = {
     'controlTable:switch',
     'instrumentsTable:copy',
     'eventsTable:plans',
-    'eventsTable:signals',
+    'eventsTable:signalWorker',
     'eventsTable:signalSweep',
     'bus:publish',
   ],

@@ -11,8 +11,9 @@ import { type AttributeValue, type DynamoDBClient, GetItemCommand, QueryCommand 
 import { dynamoDbClient } from '../base/aws/dynamodb-client.js';
 import { decodeCursor, encodeCursor } from '../base/schemas/paging.js';
 import type { SignalListInput, SignalRecord } from '../base/schemas/signals.js';
+import { SIGNAL_PARTITIONS } from './store.js';
 
-const PK = 'signal';
+const PK = SIGNAL_PARTITIONS.signal;
 const LIST = 'signals';
 const MAX_QUERIES_PER_PAGE = 10;
 

@@ -38,18 +38,26 @@ export const DEDUPE_WINDOW_SECONDS = 600;
 export const KEEP_SIGNALS_SECONDS = 30 * 86_400;
 
 const key = (pk: string, sk: string): Record<string, AttributeValue> => ({ pk: { S: pk }, sk: { S: sk } });
-const PENDING = 'signal-pending';
+/** The partitions (the events table's `pk`) of the signals' items: what the webhook's and the worker's grants name. */
+export const SIGNAL_PARTITIONS = {
+  signal: 'signal',
+  pending: 'signal-pending',
+  rate: 'signal-rate',
+  dedupe: 'signal-dedupe',
+} as const;
+const PENDING = SIGNAL_PARTITIONS.pending;
 /** Sorted by when the signal was received (ISO times sort as text), so the sweep reads a key range. */
 export const pendingKey = (signal: Pick<SignalRecord, 'signalId' | 'receivedAt'>) =>
   key(PENDING, `${signal.receivedAt}#${signal.signalId}`);
 /** The strategy's alerts in one minute (the minute since the epoch). */
-export const rateItemKey = (strategyId: string, minute: number) => key('signal-rate', `${strategyId}#${minute}`);
+export const rateItemKey = (strategyId: string, minute: number) =>
+  key(SIGNAL_PARTITIONS.rate, `${strategyId}#${minute}`);
 /** An alert's duplicate claim. */
 export const dedupeItemKey = (strategyId: string, dedupeKey: string) =>
-  key('signal-dedupe', `${strategyId}#${dedupeKey}`);
+  key(SIGNAL_PARTITIONS.dedupe, `${strategyId}#${dedupeKey}`);
 /** The signal's record as first written (its `expiresAt` is the writer's). */
 export const signalItem = (signal: SignalRecord): Record<string, AttributeValue> => ({
-  ...key('signal', signal.signalId),
+  ...key(SIGNAL_PARTITIONS.signal, signal.signalId),
   strategyId: { S: signal.strategyId },
   state: { S: signal.state },
   signal: { S: JSON.stringify(signal) },
@@ -89,12 +97,14 @@ export class SignalStore {
   }
 
   async remove(signalId: string): Promise<void> {
-    await this.client.send(new DeleteItemCommand({ TableName: this.table, Key: key('signal', signalId) }));
+    await this.client.send(
+      new DeleteItemCommand({ TableName: this.table, Key: key(SIGNAL_PARTITIONS.signal, signalId) }),
+    );
   }
 
   async get(signalId: string): Promise<StoredSignal | undefined> {
     const reply = await this.client.send(
-      new GetItemCommand({ TableName: this.table, Key: key('signal', signalId), ConsistentRead: true }),
+      new GetItemCommand({ TableName: this.table, Key: key(SIGNAL_PARTITIONS.signal, signalId), ConsistentRead: true }),
     );
     const item = reply.Item;
     if (!item?.signal?.S) return undefined;
@@ -116,7 +126,7 @@ export class SignalStore {
       await this.client.send(
         new UpdateItemCommand({
           TableName: this.table,
-          Key: key('signal', signalId),
+          Key: key(SIGNAL_PARTITIONS.signal, signalId),
           UpdateExpression: 'SET actedWith = :strategy',
           ConditionExpression: '#state = :received AND attribute_not_exists(actedWith)',
           ExpressionAttributeNames: { '#state': 'state' },
@@ -147,7 +157,7 @@ export class SignalStore {
             {
               Update: {
                 TableName: this.table,
-                Key: key('signal', signal.signalId),
+                Key: key(SIGNAL_PARTITIONS.signal, signal.signalId),
                 UpdateExpression: 'SET #state = :state, #signal = :signal',
                 ConditionExpression: '#state = :received',
                 ExpressionAttributeNames: { '#state': 'state', '#signal': 'signal' },
@@ -211,7 +221,7 @@ export class SignalStore {
     await this.client.send(
       new UpdateItemCommand({
         TableName: this.table,
-        Key: key('signal', signalId),
+        Key: key(SIGNAL_PARTITIONS.signal, signalId),
         UpdateExpression: 'REMOVE pendingEvent',
       }),
     );

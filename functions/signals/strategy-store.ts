@@ -5,7 +5,7 @@
  */
 import { type AttributeValue, TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';
 
-import { type Held, holderKeys, TokenHolderTable } from '../base/aws/token-holders.js';
+import { type Held, holderKeys, holderPartitions, TokenHolderTable } from '../base/aws/token-holders.js';
 import type { Strategy } from '../base/schemas/signals.js';
 
 /** A strategy as its token item holds it: `json` is the stored text, which a write can be made conditional on. */
@@ -16,6 +16,9 @@ export interface TokenStrategy {
 }
 
 export type StoredStrategy = Held<'strategy', Strategy>;
+
+/** The strategies' partitions (`strategy`, `strategy-token`): what the Strategies function's grant names. */
+export const STRATEGY_PARTITIONS = holderPartitions('strategy');
 
 /** The token item's key (`strategy-token` / <token hash>): an alert's transaction checks it (intake.ts). */
 export const tokenItemKey = holderKeys('strategy').token;

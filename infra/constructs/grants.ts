@@ -11,26 +11,12 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 
 import type { Grant } from '../../functions/manifest/index.js';
-import { type GrantedTable, isTableGrant, TABLE_GRANTS } from './table-grants.js';
+import { type GrantedTable, isTableGrant, leadingKeysCondition, TABLE_GRANTS } from './table-grants.js';
 
 export {
-  ASSISTANTS_EVENTS_TABLE_ACTIONS,
-  COPY_EVENTS_TABLE_ACTIONS,
-  EVENTS_HISTORY_TABLE_ACTIONS,
   FORWARDER_EVENTS_TABLE_ACTIONS,
-  GOVERNOR_TABLE_ACTIONS,
-  IDEMPOTENCY_TABLE_ACTIONS,
-  INSTRUMENTS_COPY_TABLE_ACTIONS,
-  INSTRUMENTS_REFRESH_TABLE_ACTIONS,
-  KILL_SWITCH_TABLE_ACTIONS,
-  LEASE_READ_ACTIONS,
-  MCP_EVENTS_TABLE_ACTIONS,
   OAUTH_STATE_TABLE_ACTIONS,
-  OUTBOX_TABLE_ACTIONS,
   PLANS_EVENTS_TABLE_ACTIONS,
-  SIGNAL_SWEEP_EVENTS_TABLE_ACTIONS,
-  SIGNALS_EVENTS_TABLE_ACTIONS,
-  STRATEGIES_EVENTS_TABLE_ACTIONS,
   WATCHER_EVENTS_TABLE_ACTIONS,
 } from './table-grants.js';
 
@@ -106,8 +92,16 @@ export const grantAll = (
       // Only where the stack has the table: without it (no watcher) GetGTTOrder reads the broker's list.
       if (grant === 'eventsTable:copy' && !tables[table]) continue;
       const arn = needed(tables[table], grant, name).tableArn;
-      for (const statement of statements)
-        role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...statement.actions], resources: [arn] }));
+      for (const statement of statements) {
+        const conditions = leadingKeysCondition(statement);
+        role.addToPrincipalPolicy(
+          new iam.PolicyStatement({
+            actions: [...statement.actions],
+            resources: [arn],
+            ...(conditions ? { conditions } : {}),
+          }),
+        );
+      }
       continue;
     }
     switch (grant) {

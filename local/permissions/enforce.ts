@@ -2,6 +2,7 @@
  * The gate installed on the local stack's AWS endpoints: each request a function signs is held to what the
  * synthesized stacks give that function (gate.ts), by the calls it stands for (requests.ts).
  */
+import type { StackPermissions } from '../../infra/scripts/stack-permissions.js';
 import type { LocalDynamo } from '../dynamodb.js';
 import type { LocalEventBridge } from '../eventbridge.js';
 import type { LocalSecretsManager } from '../secrets-manager.js';
@@ -26,9 +27,10 @@ export const permissionsWanted = (option: boolean | undefined): boolean =>
 export const enforcePermissions = async (
   endpoints: GuardedEndpoints,
   environments: LocalEnvironments,
-  options: GateOptions = {},
+  options: GateOptions & { adjust?: (permissions: StackPermissions) => StackPermissions } = {},
 ): Promise<PermissionGate> => {
-  const gate = createPermissionGate(await stackPolicies(), environments, options);
+  const synthesized = await stackPolicies();
+  const gate = createPermissionGate(options.adjust ? options.adjust(synthesized) : synthesized, environments, options);
   const { dynamo } = endpoints;
   dynamo.streams.guard((request, action, body) =>
     gate.authorize(request, dynamoDbCalls(action, body, dynamo.partitionKeyOf)),

@@ -8,19 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { METRIC_NAMESPACE } from '../../functions/base/schemas/names.js';
 import { OPERATIONS } from '../../functions/manifest/index.js';
-import {
-  DEFAULT_WATCHER_SCHEDULE,
-  FORWARDER_EVENTS_TABLE_ACTIONS,
-  WATCHER_EVENTS_TABLE_ACTIONS,
-} from '../../infra/constructs/events.js';
-import {
-  ASSISTANTS_EVENTS_TABLE_ACTIONS,
-  MCP_EVENTS_TABLE_ACTIONS,
-  PLANS_EVENTS_TABLE_ACTIONS,
-  SIGNAL_SWEEP_EVENTS_TABLE_ACTIONS,
-  SIGNALS_EVENTS_TABLE_ACTIONS,
-  STRATEGIES_EVENTS_TABLE_ACTIONS,
-} from '../../infra/constructs/grants.js';
+import { DEFAULT_WATCHER_SCHEDULE } from '../../infra/constructs/events.js';
 import {
   actions,
   type DashboardMetric,
@@ -101,44 +89,33 @@ describe('default deployment', () => {
     // What the role may do there, whatever statements it is written in.
     const onTable = (statements: Statement[]) =>
       [...new Set(statements.filter((s) => JSON.stringify(s.Resource).includes(table)).flatMap(actions))].sort();
-    for (const [fn, statements] of byFunction) {
-      if (fn === 'EventsEventForwarder')
-        expect(onTable(statements), fn).toEqual([...FORWARDER_EVENTS_TABLE_ACTIONS].sort());
+    const d = (...names: string[]) => names.map((n) => `dynamodb:${n}`).sort();
+    // Which items each may touch there is test/infra/item-grants.test.ts's.
+    const expected: Record<string, string[]> = {
+      // Markers read and written with the events' history and known orders; one cancelled order's last view.
+      EventsEventForwarder: d('BatchGetItem', 'BatchWriteItem', 'GetItem', 'Query'),
       // GET /events reads the history: Query only.
-      else if (fn === 'EventsHistory') expect(onTable(statements), fn).toEqual(['dynamodb:Query']);
+      EventsHistory: d('Query'),
       // The instrument refresh reads the live plans' symbols: Query only.
-      else if (fn === 'InstrumentRefresh') expect(onTable(statements), fn).toEqual(['dynamodb:Query']);
+      InstrumentRefresh: d('Query'),
       // One order by id: the watcher's lease and the order's copy, in one consistent BatchGetItem.
-      else if (fn === 'GetGTTOrder') expect(onTable(statements), fn).toEqual(['dynamodb:BatchGetItem']);
-      // The plans: their records, and the markers of their events; the watcher carries them out too.
-      else if (fn === 'Plans') expect(onTable(statements), fn).toEqual([...PLANS_EVENTS_TABLE_ACTIONS].sort());
-      // Strategies: their records and token items. The webhook: tokens, signals, rates, duplicates. The signal
-      // worker: the signals (and a Query of the pending ones: its sweep), and the plans an alert may create.
-      else if (fn === 'Strategies')
-        expect(onTable(statements), fn).toEqual([...STRATEGIES_EVENTS_TABLE_ACTIONS].sort());
-      // Assistants: their records, token items and day counters.
-      else if (fn === 'Assistants')
-        expect(onTable(statements), fn).toEqual([...ASSISTANTS_EVENTS_TABLE_ACTIONS].sort());
+      GetGTTOrder: d('BatchGetItem'),
+      // The plans: their records (their events go to the outbox); the watcher and the worker carry them out too.
+      Plans: d('DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
+      // Strategies: their records and token items, and the signals read back.
+      Strategies: d('DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
+      // Assistants: their records and token items.
+      Assistants: d('DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
       // The remote MCP server: token look-ups, day counters, previews.
-      else if (fn === 'McpServer') expect(onTable(statements), fn).toEqual([...MCP_EVENTS_TABLE_ACTIONS].sort());
-      else if (fn === 'SignalWebhook')
-        expect(onTable(statements), fn).toEqual([...SIGNALS_EVENTS_TABLE_ACTIONS].sort());
-      else if (fn === 'SignalWorker')
-        expect(onTable(statements), fn).toEqual(
-          [
-            ...new Set([
-              ...PLANS_EVENTS_TABLE_ACTIONS,
-              ...SIGNALS_EVENTS_TABLE_ACTIONS,
-              ...SIGNAL_SWEEP_EVENTS_TABLE_ACTIONS,
-            ]),
-          ].sort(),
-        );
-      else if (fn === 'EventsGttWatcher')
-        expect([...new Set(onTable(statements))].sort()).toEqual(
-          [...new Set([...WATCHER_EVENTS_TABLE_ACTIONS, ...PLANS_EVENTS_TABLE_ACTIONS])].sort(),
-        );
-      else expect(onTable(statements), fn).toEqual([]);
-    }
+      McpServer: d('GetItem', 'PutItem', 'UpdateItem'),
+      // The webhook: the token read and checked in its transaction, the rate counted, the claim, signal and marker put.
+      SignalWebhook: d('ConditionCheckItem', 'GetItem', 'PutItem', 'UpdateItem'),
+      // The worker: the signals (and a Query of the pending ones: its sweep), and the plans an alert may create.
+      SignalWorker: d('DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
+      // The watcher: its lease and items, markers, history, known orders, the copy; and the plans.
+      EventsGttWatcher: d('BatchGetItem', 'BatchWriteItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
+    };
+    for (const [fn, statements] of byFunction) expect(onTable(statements), fn).toEqual(expected[fn] ?? []);
     t.hasResourceProperties('AWS::DynamoDB::Table', {
       KeySchema: [
         { AttributeName: 'pk', KeyType: 'HASH' },

@@ -194,11 +194,15 @@ describe('control table (order-rate governor)', () => {
       'dynamodb:PutItem',
       'dynamodb:UpdateItem',
     ]);
-    // On the idempotency table only the outbox items of its sweep's cancels (they carry no key).
+    // On the idempotency table only puts: the outbox items of its sweep's cancels (they carry no key), and the record
+    // of each swept order a journaled write placed; nothing of the journal's own records.
     const onIdempotency = policy.Properties.PolicyDocument.Statement.filter((st) =>
       /IdempotencyTable/.test(JSON.stringify(st.Resource)),
     );
-    expect(onIdempotency.flatMap(actions)).toEqual(['dynamodb:PutItem']);
+    expect(onIdempotency.map((st) => [actions(st), st.Condition])).toEqual([
+      [['dynamodb:PutItem'], { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['outbox#*'] } }],
+      [['dynamodb:PutItem'], { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['gone#*'] } }],
+    ]);
     const env = functionsOf(gateway).find(([id]) => id.startsWith('KillSwitch'))![1].Properties.Environment!.Variables!;
     expect(env).toMatchObject({ CONTROL_TABLE_NAME: expect.anything(), EVENT_BUS_NAME: expect.anything() });
   });

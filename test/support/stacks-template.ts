@@ -32,7 +32,7 @@ export const gatewayFunctionsOf = (template: Template): Record<string, unknown> 
     Object.entries(template.findResources('AWS::Lambda::Function')).filter(([id]) => !CONSOLE_FILES_HANDLER.test(id)),
   );
 
-export type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
+export type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
 export const statementsOf = (template: Template): Statement[] =>
   Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
     (policy) =>

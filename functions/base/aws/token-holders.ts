@@ -63,10 +63,13 @@ export interface HolderKind<K extends string, T> {
 
 const key = (pk: string, sk: string): Record<string, AttributeValue> => ({ pk: { S: pk }, sk: { S: sk } });
 
+/** The partitions (`pk`) of a kind's items: its records (`<kind>`) and its token items (`<kind>-token`). */
+export const holderPartitions = <K extends string>(kind: K) => ({ item: kind, token: `${kind}-token` as const });
+
 /** The keys of a kind's items: the record's (`<kind>` / <id>) and its token item's (`<kind>-token` / <hash>). */
 export const holderKeys = (kind: string) => ({
-  item: (id: string): Record<string, AttributeValue> => key(kind, id),
-  token: (hash: string): Record<string, AttributeValue> => key(`${kind}-token`, hash),
+  item: (id: string): Record<string, AttributeValue> => key(holderPartitions(kind).item, id),
+  token: (hash: string): Record<string, AttributeValue> => key(holderPartitions(kind).token, hash),
 });
 
 export class TokenHolderTable<K extends string, T extends { tokenSetAt: string }> {
@@ -230,7 +233,7 @@ export class TokenHolderTable<K extends string, T extends { tokenSetAt: string }
         new QueryCommand({
           TableName: this.options.tableName,
           KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': { S: this.holder.kind } },
+          ExpressionAttributeValues: { ':pk': { S: holderPartitions(this.holder.kind).item } },
           ConsistentRead: true,
           ...(start ? { ExclusiveStartKey: start } : {}),
         }),

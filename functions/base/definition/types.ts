@@ -113,8 +113,10 @@ export type Grant =
   | 'oauthStateTable'
   /** The journal of broker writes, which are the idempotency records (Get, Put, Update, Delete), and their outbox items. */
   | 'idempotencyTable'
-  /** Outbox items only (PutItem): the kill switch's cancels carry no key. */
+  /** Outbox items only (PutItem of `outbox#` items): the kill switch's cancels carry no key; the signal webhook's events. */
   | 'idempotencyTable:outbox'
+  /** The kill switch's record of an order it swept that a journaled write placed (PutItem of `gone#` items). */
+  | 'idempotencyTable:gone'
   /** The order-rate governor: a consistent read and a conditional put of the account's item. */
   | 'controlTable:governor'
   /** The governor and the kill switch's own UpdateItem. */
@@ -123,7 +125,10 @@ export type Grant =
   | 'instrumentsTable:copy'
   /** The InstrumentRefresh: the masters' rows (BatchWriteItem) and the symbols in use (UpdateItem). */
   | 'instrumentsTable:refresh'
+  /** GET /events: a Query of the account's history. */
   | 'eventsTable:history'
+  /** The InstrumentRefresh: a Query of the plans (the symbols of the live ones). */
+  | 'eventsTable:planList'
   /** GetGTTOrder: a consistent BatchGetItem of the watcher's lease and one order of its copy (orders/gateway/order-copy.ts). */
   | 'eventsTable:copy'
   /** GetGTTOrder: the order's lease item (orders/lease.ts), in the same BatchGetItem: when its last change ended. */
@@ -135,8 +140,10 @@ export type Grant =
   | 'eventsTable:strategies'
   /** Assistants and their token items (Get, Put, Update, Delete, Query). */
   | 'eventsTable:assistants'
-  /** The webhook and the worker: token look-ups, signals, rate counters, dedupe items (Get, Put, Update, Delete). */
+  /** The webhook: token look-ups and checks, the signal, its pending marker, rate counter and duplicate claim. */
   | 'eventsTable:signals'
+  /** The signal worker: the signal read and completed, its strategy read, its pending marker removed. */
+  | 'eventsTable:signalWorker'
   /** The worker's sweep: a Query of the pending signals' markers. */
   | 'eventsTable:signalSweep'
   /** SendMessage to the signal queue. */

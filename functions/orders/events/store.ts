@@ -52,8 +52,10 @@ import {
 } from './watcher-items.js';
 
 export const MARKER_TTL_SECONDS = 7 * 86_400;
+/** The partition key of an event's `published#` marker is this prefix and the event's id. */
+export const MARKER_PREFIX = 'published#';
 const markerKey = (eventId: string): Record<string, AttributeValue> => ({
-  pk: { S: `published#${eventId}` },
+  pk: { S: `${MARKER_PREFIX}${eventId}` },
   sk: { S: '-' },
 });
 /** BatchWriteItem takes 25 requests; a few calls at once keep a large first run (the baseline) short. */
@@ -84,7 +86,7 @@ export class EventsTable {
           }),
         );
         for (const item of reply.Responses?.[this.options.tableName] ?? [])
-          found.add(String(item.pk?.S).slice('published#'.length));
+          found.add(String(item.pk?.S).slice(MARKER_PREFIX.length));
         keys = reply.UnprocessedKeys?.[this.options.tableName]?.Keys;
       }
     }

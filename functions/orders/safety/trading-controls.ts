@@ -40,6 +40,8 @@ export const DEFAULT_ORDER_RATE: OrderRateLimits = { perSecond: 8, perMinute: 12
 export const ARRIVAL_MARGIN_MS = 250;
 
 const MINUTE_MS = 60_000;
+/** The control table's key (`pk`) of an account's trading controls (governor, kill switch, session end). */
+export const TRADING_PREFIX = 'trading#';
 
 export interface TradingControlsOptions {
   tableName: string;
@@ -144,7 +146,7 @@ export class TradingControls {
   }
 
   private key(account: string): Record<string, AttributeValue> {
-    return { pk: { S: `trading#${account}` } };
+    return { pk: { S: `${TRADING_PREFIX}${account}` } };
   }
 
   private get client() {
