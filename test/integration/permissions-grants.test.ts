@@ -110,12 +110,6 @@ const UNUSED: readonly { grants: RegExp; reason: string }[] = [
       "also given by an {alId} route's ARN (GET/gtt-orders/*: IAM's * spans '/'), which also allows GET " +
       '/gtt-orders/enabled, not a tool: redundant, see issue',
   },
-  {
-    grants: /^SignalWebhook dynamodb:DeleteItem gtt-gateway-events$|^SignalWorker dynamodb:ConditionCheckItem /,
-    reason:
-      "the signals' set is the webhook's and the worker's together: only the worker deletes a pending marker, " +
-      'only the webhook checks the token item: granted unused',
-  },
 ];
 const reasonOf = (key: string) => UNUSED.find((rule) => rule.grants.test(key));
 
