@@ -1,8 +1,9 @@
 /**
  * Which call needs which grant: each action a function's role is granted on one of this machine's resources, taken
- * away alone, and the calls a run recorded (gate.ts, `record`) evaluated again without it. A grant no recorded call
- * needs is one the run never used (or one another statement also gives); a grant a call needs names the step that
- * made it, which would fail if the grant were gone. The same for each action of the DynamoDB endpoint's policy.
+ * away alone (from every statement that gives it: a role's two grants on one table may both give `GetItem`), and
+ * the calls a run recorded (gate.ts, `record`) evaluated again without it. A grant no recorded call needs is one the
+ * run never used; a grant a call needs names the step that made it, which would fail if the grant were gone. The
+ * same for each action of the DynamoDB endpoint's policy.
  */
 import type { PolicyStatementJson, StackPermissions, TemplateValue } from '../../infra/scripts/stack-permissions.js';
 import { type CheckedCall, createPermissionGate } from './gate.js';
@@ -19,24 +20,29 @@ export interface GrantUse {
 }
 
 /** The services whose local endpoints the gate guards: grants on anything else (logs, X-Ray) are not checked here. */
-const GUARDED = /^arn:aws:(dynamodb|secretsmanager|events|sqs):/;
+const GUARDED = /^arn:aws:(dynamodb|secretsmanager|events|sqs|execute-api):/;
 
 const list = (value: string | string[] | undefined): string[] =>
   value === undefined ? [] : Array.isArray(value) ? value : [value];
 const rawResources = (statement: PolicyStatementJson): TemplateValue[] =>
   statement.Resource === undefined ? [] : Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource];
 
-/** The statements without `action` on `resource` (the rest of each statement kept as it was). */
-const without = (statements: PolicyStatementJson[], index: number, action: string, resource: TemplateValue) =>
+/** The statements without `action` on the resources given (statement index, resource as written there). */
+const withoutAll = (statements: PolicyStatementJson[], action: string, givers: readonly [number, TemplateValue][]) =>
   statements.flatMap((statement, i) => {
-    if (i !== index) return [statement];
+    const taken = givers.filter(([index]) => index === i).map(([, raw]) => JSON.stringify(raw));
+    if (!taken.length) return [statement];
     const actions = list(statement.Action).filter((a) => a !== action);
-    const resources = rawResources(statement).filter((r) => JSON.stringify(r) !== JSON.stringify(resource));
+    const resources = rawResources(statement).filter((r) => !taken.includes(JSON.stringify(r)));
     return [
       ...(actions.length ? [{ ...statement, Action: actions }] : []),
       ...(resources.length ? [{ ...statement, Action: [action], Resource: resources }] : []),
     ];
   });
+
+/** The statements without `action` on `resource` in statement `index` (the rest of each statement kept as it was). */
+const without = (statements: PolicyStatementJson[], index: number, action: string, resource: TemplateValue) =>
+  withoutAll(statements, action, [[index, resource]]);
 
 const distinct = (calls: readonly CheckedCall[]): CheckedCall[] => {
   const seen = new Map<string, CheckedCall>();
@@ -62,23 +68,25 @@ export const grantUses = async (
     return refused;
   };
   for (const [name, fn] of Object.entries(permissions.functions)) {
+    // Each action on each resource once, with every statement (and the resource as written there) that gives it.
+    const grants = new Map<string, { action: string; resource: string; givers: [number, TemplateValue][] }>();
     for (const [index, statement] of fn.statements.entries()) {
       if (statement.Effect !== 'Allow') continue;
-      for (const action of list(statement.Action)) {
+      for (const action of list(statement.Action))
         for (const raw of rawResources(statement)) {
           const resource = String(resolve(raw, fn.stack));
           if (!GUARDED.test(resource)) continue;
-          const changed = {
-            ...permissions,
-            functions: {
-              ...permissions.functions,
-              [name]: { ...fn, statements: without(fn.statements, index, action, raw) },
-            },
-          };
-          const affected = calls.filter((c) => c.function === name && c.action === action);
-          uses.push({ holder: name, action, resource, neededBy: await neededBy(changed, affected) });
+          const key = JSON.stringify([action, resource]);
+          const grant = grants.get(key) ?? { action, resource, givers: [] };
+          grant.givers.push([index, raw]);
+          grants.set(key, grant);
         }
-      }
+    }
+    for (const { action, resource, givers } of grants.values()) {
+      const statements = withoutAll(fn.statements, action, givers);
+      const changed = { ...permissions, functions: { ...permissions.functions, [name]: { ...fn, statements } } };
+      const affected = calls.filter((c) => c.function === name && c.action === action);
+      uses.push({ holder: name, action, resource, neededBy: await neededBy(changed, affected) });
     }
   }
   for (const [e, endpoint] of permissions.dynamodbEndpointPolicies.entries()) {

@@ -25,7 +25,7 @@ const bytes = (data: SourceData): string | Uint8Array =>
       : new Uint8Array(data);
 
 /** SHA-256 and HMAC-SHA256 from node:crypto in the shape @smithy/signature-v4 expects. */
-class NodeSha256 {
+export class NodeSha256 {
   private readonly hash;
   constructor(secret?: SourceData) {
     this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', bytes(secret));
