@@ -91,15 +91,15 @@ describe('least privilege', () => {
           'dynamodb:UpdateItem',
         ]);
       }
-      // The control table: the governor's read and conditional put, the order leases' put, update and delete (and
-      // the switch's and the session's end's update), nothing else.
+      // The control table: the governor's read and conditional put, the order leases' put and updates (and the
+      // switch's and the session's end's update), nothing else: nothing deletes a control item.
       const onControl = (st: Statement) => /ControlTable/.test(JSON.stringify(st.Resource));
       // GetGTTOrder only reads an order's lease (when its last change ended), in its copy read's BatchGetItem.
       for (const s of statements.filter((st) => actions(st).some((a) => a.startsWith('dynamodb:')) && onControl(st))) {
         expect(actions(s).sort()).toEqual(
           policy.Properties.Roles.some((r) => r.Ref.startsWith('GetGTTOrderRole'))
             ? ['dynamodb:BatchGetItem']
-            : ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+            : ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
         );
       }
       // The instruments' copy: the order path's read and its write-back of what it read from the broker, nothing else.
@@ -187,9 +187,8 @@ describe('control table (order-rate governor)', () => {
     const onControl = policy.Properties.PolicyDocument.Statement.filter((st) =>
       /ControlTable/.test(JSON.stringify(st.Resource)),
     );
-    // The governor's calls and the order leases of its cancels (put, update, delete); UpdateItem turns the switch.
+    // The governor's calls and the order leases of its cancels (put, updates); UpdateItem turns the switch.
     expect(onControl.flatMap(actions).sort()).toEqual([
-      'dynamodb:DeleteItem',
       'dynamodb:GetItem',
       'dynamodb:PutItem',
       'dynamodb:UpdateItem',

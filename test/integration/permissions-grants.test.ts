@@ -75,11 +75,6 @@ const UNUSED: readonly { grants: RegExp; reason: string }[] = [
       '(ALL_OLD), as the local proxy does: granted unused',
   },
   {
-    grants: / dynamodb:DeleteItem gtt-gateway-controls$/,
-    reason:
-      "no code deletes a control item (a lease ends by an update): GOVERNOR_TABLE_ACTIONS' DeleteItem, granted unused",
-  },
-  {
     grants: /^PlaceG?T?T?O?C?O?Order dynamodb:UpdateItem gtt-gateway-controls$/,
     reason: 'a place takes no order lease: the governor table set granted whole, its UpdateItem granted unused',
   },
