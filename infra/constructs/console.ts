@@ -13,6 +13,7 @@ import { CfnOutput, DockerImage, Duration, RemovalPolicy, Stack } from 'aws-cdk-
 import type { CfnApi, HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
@@ -194,6 +195,8 @@ export class TraderConsole extends Construct {
       distributionPaths: ['/*'],
       prune: true,
       memoryLimit: 256,
+      // Its role narrows the CDK's invalidation grant on `*` to this distribution (CopierRole, below).
+      role: new CopierRole(this, 'FilesRole', this.distribution),
       // The CDK's copying function logs where the stack's functions do: a month.
       logGroup: new logs.LogGroup(this, 'FilesLogs', {
         retention: logs.RetentionDays.ONE_MONTH,
@@ -221,6 +224,49 @@ export const allowConsoleOrigin = (api: HttpApi, origin: string, routes: readonl
     maxAge: 600,
   };
 };
+
+/** The CloudFront actions the CDK's BucketDeployment grants on `*` to invalidate the distribution it is given. */
+export const INVALIDATION_ACTIONS = ['cloudfront:CreateInvalidation', 'cloudfront:GetInvalidation'] as const;
+
+/**
+ * The role of the CDK's copier of the console's files. The BucketDeployment grants its handler CloudFront's
+ * invalidation actions on `*` (aws-s3-deployment adds that statement itself, with no option to narrow it); both
+ * actions take a distribution ARN, so this role takes that statement with the console's distribution as its resource
+ * instead: the copier can invalidate no other distribution of the account. Everything else it is granted (the two
+ * buckets' objects) is added unchanged, and it has the basic execution policy the CDK's own role would have.
+ */
+export class CopierRole extends iam.Role {
+  /** How many invalidation statements on `*` were narrowed (the synth fails if none was: see the validation). */
+  private narrowed = 0;
+
+  constructor(scope: Construct, id: string, distribution: cloudfront.IDistribution) {
+    super(scope, id, {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: "gtt-gateway: the CDK's copier of the console's files (its bucket, its distribution's invalidation)",
+      managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
+    });
+    this.distributionArn = Stack.of(distribution).formatArn({
+      service: 'cloudfront',
+      region: '',
+      resource: 'distribution',
+      resourceName: distribution.distributionId,
+    });
+    // A future aws-cdk-lib that grants otherwise must not leave the grant on `*` silently, nor drop it.
+    this.node.addValidation({
+      validate: () => (this.narrowed > 0 ? [] : ["the CDK's CloudFront invalidation grant was not seen to narrow"]),
+    });
+  }
+
+  private readonly distributionArn: string;
+
+  override addToPrincipalPolicy(statement: iam.PolicyStatement): iam.AddToPrincipalPolicyResult {
+    const invalidation = statement.actions.some((a) => (INVALIDATION_ACTIONS as readonly string[]).includes(a));
+    if (!invalidation || !statement.resources.includes('*')) return super.addToPrincipalPolicy(statement);
+    this.narrowed++;
+    const narrowed = statement.copy({ resources: [this.distributionArn] });
+    return super.addToPrincipalPolicy(narrowed);
+  }
+}
 
 const suppressConsoleNagFindings = (console: TraderConsole, deployment: s3deploy.BucketDeployment): void => {
   NagSuppressions.addResourceSuppressions(console.logBucket, [
@@ -259,7 +305,7 @@ const suppressConsoleNagFindings = (console: TraderConsole, deployment: s3deploy
       {
         id: 'AwsSolutions-IAM5',
         reason:
-          "The CDK's BucketDeployment copies the console's files from the CDK assets bucket to the console's bucket: the objects of those two buckets (and the distribution's invalidation, which has no resource-level permission).",
+          "The CDK's BucketDeployment copies the console's files from the CDK assets bucket to the console's bucket: the objects of those two buckets (its invalidation grant is narrowed to the console's distribution: CopierRole).",
       },
     ],
     true,

@@ -8,7 +8,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 
 import { ROUTES } from '../../functions/manifest/index.js';
-import { CONSOLE_CORS_HEADERS } from '../../infra/constructs/console.js';
+import { CONSOLE_CORS_HEADERS, INVALIDATION_ACTIONS } from '../../infra/constructs/console.js';
 import { SPA_NAVIGATION_FUNCTION } from '../../infra/constructs/console-headers.js';
 import { resolveConsoleDomainPrefix } from '../../infra/constructs/console-sign-in.js';
 import { gateway, synth, useDefaultStacks } from '../support/stacks-template.js';
@@ -217,6 +217,19 @@ describe('config.json and the outputs', () => {
       'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId(), 'DomainName'] }, '/']],
     });
     expect(outputs.ConsoleUserPoolId!.Value).toEqual({ Ref: only(gateway, 'AWS::Cognito::UserPool')[0] });
+  });
+});
+
+describe("the copier of the console's files", () => {
+  it("may invalidate only the console's distribution, never every distribution ('*')", () => {
+    type Doc = { Statement: { Action: string | string[]; Resource: unknown }[] };
+    const invalidations = (Object.values(gateway.findResources('AWS::IAM::Policy')) as Res[])
+      .flatMap((p) => (p.Properties.PolicyDocument as Doc).Statement)
+      .filter((s) => [s.Action].flat().some((a) => INVALIDATION_ACTIONS.includes(a as never)));
+    expect(invalidations).toHaveLength(1);
+    expect([invalidations[0]!.Action].flat().sort()).toEqual([...INVALIDATION_ACTIONS].sort());
+    expect(invalidations[0]!.Resource).not.toEqual('*');
+    expect(JSON.stringify(invalidations[0]!.Resource)).toContain(`":distribution/",{"Ref":"${distributionId()}"}`);
   });
 });
 

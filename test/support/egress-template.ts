@@ -55,10 +55,10 @@ export const routesOf = (template: TemplateJson, routeTable: { Ref: string }) =>
 export type Statement = { Action: string | string[]; Resource: unknown; Sid?: string };
 export const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
 /**
- * The CDK's own function (and role) that copies the console's files into its bucket (infra/constructs/console.ts):
+ * The CDK's own function (and its role, ConsoleFilesRole) that copies the console's files into its bucket (infra/constructs/console.ts):
  * it never calls the broker, so it stays out of the VPC and out of the egress counts.
  */
-export const CONSOLE_FILES_HANDLER = /^CustomCDKBucketDeployment/;
+export const CONSOLE_FILES_HANDLER = /^(CustomCDKBucketDeployment|ConsoleFilesRole)/;
 /** The gateway's functions: every Lambda function but the CDK's handler of the console's files. */
 export const functionIds = (template: TemplateJson) =>
   idsOf(template, 'AWS::Lambda::Function').filter((id) => !CONSOLE_FILES_HANDLER.test(id));
