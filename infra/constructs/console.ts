@@ -51,28 +51,32 @@ export const CONSOLE_EXPOSED_HEADERS = ['etag', 'retry-after'] as const;
 /** Where the page's files come from: built by the console's esbuild at synth (never Docker). */
 const CONSOLE_DIR = new URL('../../console', import.meta.url).pathname;
 
-export interface TraderConsoleProps {
-  api: HttpApi;
-  stageName: string;
-  routes: readonly Route[];
+export interface ConsoleSiteProps {
   /** Default `<stack name>-<account>`, lowercased (unique per account and region). */
   domainPrefix?: string;
 }
 
-export class TraderConsole extends Construct {
+/**
+ * The console's site: its buckets and its CloudFront distribution. In the gateway stack beside the API, whose CORS
+ * names the distribution's domain (the API comes before the stacks that name it: the sign-in, config.json).
+ */
+export class ConsoleSite extends Construct {
   readonly bucket: s3.Bucket;
   readonly logBucket: s3.Bucket;
   readonly distribution: cloudfront.Distribution;
-  readonly signIn: ConsoleSignIn;
   /** `https://<distribution domain>`: the API's only CORS origin. */
   readonly origin: string;
+  /** The sign-in's managed login domain prefix, and its origin (in the content security policy). */
+  readonly domainPrefix: string;
+  readonly authOrigin: string;
 
-  constructor(scope: Construct, id: string, props: TraderConsoleProps) {
+  constructor(scope: Construct, id: string, props: ConsoleSiteProps = {}) {
     super(scope, id);
     const stack = Stack.of(this);
     const region = stack.region;
     const domainPrefix =
       resolveConsoleDomainPrefix(props.domainPrefix) ?? `${stack.stackName.toLowerCase()}-${stack.account}`;
+    this.domainPrefix = domainPrefix;
 
     // CloudFront's standard logs need ACLs on their bucket (object writer); the site bucket's access logs go here too.
     this.logBucket = new s3.Bucket(this, 'Logs', {
@@ -94,6 +98,7 @@ export class TraderConsole extends Construct {
     });
 
     const authOrigin = `https://${domainPrefix}.auth.${region}.amazoncognito.com`;
+    this.authOrigin = authOrigin;
     const headers = new cloudfront.ResponseHeadersPolicy(this, 'Headers', {
       comment: 'gtt-gateway console: security headers and content security policy',
       securityHeadersBehavior: {
@@ -151,7 +156,34 @@ export class TraderConsole extends Construct {
       },
     });
     this.origin = `https://${this.distribution.distributionDomainName}`;
-    const consoleUrl = `${this.origin}/`;
+    suppressSiteNagFindings(this);
+  }
+}
+
+export interface TraderConsoleProps {
+  site: ConsoleSite;
+  api: HttpApi;
+  stageName: string;
+  routes: readonly Route[];
+}
+
+/**
+ * The rest of the console, in its own stack after the API's: the sign-in (console-sign-in.ts), `config.json` with
+ * the files copied into the site's bucket, and the outputs.
+ */
+export class TraderConsole extends Construct {
+  readonly site: ConsoleSite;
+  readonly signIn: ConsoleSignIn;
+
+  constructor(scope: Construct, id: string, props: TraderConsoleProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+    const { site } = props;
+    this.site = site;
+    const region = stack.region;
+    const consoleUrl = `${site.origin}/`;
+    const domainPrefix = site.domainPrefix;
+    const authOrigin = site.authOrigin;
 
     this.signIn = new ConsoleSignIn(this, 'SignIn', {
       api: props.api,
@@ -160,7 +192,6 @@ export class TraderConsole extends Construct {
       consoleUrl,
       domainPrefix,
     });
-    allowConsoleOrigin(props.api, this.origin, props.routes);
 
     const config: ConsoleConfig = {
       mode: 'cognito',
@@ -173,7 +204,7 @@ export class TraderConsole extends Construct {
       redirectUri: consoleUrl,
     };
     const deployment = new s3deploy.BucketDeployment(this, 'Files', {
-      destinationBucket: this.bucket,
+      destinationBucket: site.bucket,
       sources: [
         s3deploy.Source.asset(CONSOLE_DIR, {
           bundling: {
@@ -191,12 +222,12 @@ export class TraderConsole extends Construct {
       ],
       // Browsers and CloudFront ask again each time (a 304 when unchanged): a deploy is seen at the next load.
       cacheControl: [s3deploy.CacheControl.noCache()],
-      distribution: this.distribution,
+      distribution: site.distribution,
       distributionPaths: ['/*'],
       prune: true,
       memoryLimit: 256,
       // Its role narrows the CDK's invalidation grant on `*` to this distribution (CopierRole, below).
-      role: new CopierRole(this, 'FilesRole', this.distribution),
+      role: new CopierRole(this, 'FilesRole', site.distribution),
       // The CDK's copying function logs where the stack's functions do: a month.
       logGroup: new logs.LogGroup(this, 'FilesLogs', {
         retention: logs.RetentionDays.ONE_MONTH,
@@ -268,7 +299,7 @@ export class CopierRole extends iam.Role {
   }
 }
 
-const suppressConsoleNagFindings = (console: TraderConsole, deployment: s3deploy.BucketDeployment): void => {
+const suppressSiteNagFindings = (console: ConsoleSite): void => {
   NagSuppressions.addResourceSuppressions(console.logBucket, [
     {
       id: 'AwsSolutions-S1',
@@ -293,6 +324,9 @@ const suppressConsoleNagFindings = (console: TraderConsole, deployment: s3deploy
         'The distribution’s own *.cloudfront.net name with CloudFront’s default certificate (no custom domain to certify); viewers are redirected to HTTPS.',
     },
   ]);
+};
+
+const suppressConsoleNagFindings = (console: TraderConsole, deployment: s3deploy.BucketDeployment): void => {
   // The CDK's BucketDeployment: its handler (a singleton function of the stack) and its role.
   NagSuppressions.addResourceSuppressions(
     deployment.handlerRole,

@@ -2,11 +2,12 @@
  * The CDK stacks' least privilege: no bare "*" resource the project writes, one secret per function role, and who
  * may reach the control table (order-rate governor) and the idempotency table, with those tables' settings.
  */
-import { Template } from 'aws-cdk-lib/assertions';
+import type { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 
 import { FUNCTIONS, OPERATIONS } from '../../functions/manifest/index.js';
 import { LAMBDA_ENI_ACTIONS } from '../../infra/constructs/egress.js';
+import { gatewayTemplate } from '../support/gateway-template.js';
 import {
   actions,
   gateway,
@@ -206,9 +207,9 @@ describe('control table (order-rate governor)', () => {
     const envOf = (t: Template) =>
       functionsOf(t).find(([id]) => id.startsWith('PlaceGTTOrder'))![1].Properties.Environment!.Variables!;
     expect(envOf(gateway).ORDER_RATE_PER_SECOND).toBeUndefined();
-    const tradesmart = Template.fromStack(synth({ broker: 'tradesmart' }).gateway);
+    const tradesmart = gatewayTemplate(synth({ broker: 'tradesmart' }));
     expect(envOf(tradesmart)).toMatchObject({ ORDER_RATE_PER_SECOND: '8', ORDER_RATE_PER_MINUTE: '110' });
-    const chosen = Template.fromStack(synth({ broker: 'tradesmart', ORDER_RATE_PER_MINUTE: '60' }).gateway);
+    const chosen = gatewayTemplate(synth({ broker: 'tradesmart', ORDER_RATE_PER_MINUTE: '60' }));
     expect(envOf(chosen)).toMatchObject({ ORDER_RATE_PER_SECOND: '8', ORDER_RATE_PER_MINUTE: '60' });
   });
 });

@@ -25,8 +25,8 @@ afterAll(() => {
 });
 
 const synthTemplates = (app: App) => {
-  const { gateway, workflow } = buildApp(app);
-  return JSON.stringify([Template.fromStack(gateway).toJSON(), Template.fromStack(workflow).toJSON()]);
+  const { gatewayStacks, workflow } = buildApp(app);
+  return JSON.stringify([...gatewayStacks, workflow].map((stack) => Template.fromStack(stack).toJSON()));
 };
 
 describe('synth', () => {

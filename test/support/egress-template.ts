@@ -7,11 +7,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { App } from 'aws-cdk-lib';
-import { Annotations, Match } from 'aws-cdk-lib/assertions';
 
 import { PROJECT_ROOT } from '../../infra/constructs/gateway-function.js';
 import { buildApp } from '../../infra/stacks/app.js';
-import type { GatewayStack } from '../../infra/stacks/gateway-stack.js';
+import { nagFindingsOf, type WithGatewayStacks } from './gateway-template.js';
 
 /** OAuthCallback and SessionHealth (SessionRenewal only with -c sessionRenewal=totp), and the GttWatcher. */
 export const DEFAULT_SESSION_FUNCTIONS = 3;
@@ -68,11 +67,6 @@ export const lambdaRoleIds = (template: TemplateJson) =>
       !CONSOLE_FILES_HANDLER.test(id) &&
       JSON.stringify(template.Resources[id]!.Properties.AssumeRolePolicyDocument).includes('lambda.amazonaws.com'),
   );
-export const nagFindings = (stack: GatewayStack) => {
-  const annotations = Annotations.fromStack(stack);
-  return [
-    ...annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*')),
-    ...annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*')),
-  ].map((f) => `${f.id}: ${String(f.entry.data).slice(0, 160)}`);
-};
+/** cdk-nag's findings on every stack of the gateway (test/support/gateway-template.ts). */
+export const nagFindings = (built: WithGatewayStacks) => nagFindingsOf(built.gatewayStacks);
 export const egressDoc = readFileSync(join(PROJECT_ROOT, 'docs', 'egress.md'), 'utf8');
