@@ -38,7 +38,7 @@ describe('synth', () => {
     expect(second).toBe(first);
     // Real asset hashes, not the placeholder of skipped bundling.
     expect(first).toMatch(/[0-9a-f]{64}\.zip/);
-  }, 120_000);
+  }, 300_000);
 
   it('bundles a function to the same bytes twice', () => {
     const assetHash = () => {
