@@ -7,14 +7,21 @@
 import { Duration, RemovalPolicy, type Stack } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import type { CfnStage } from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  HttpApi,
+  HttpMethod,
+  HttpRoute,
+  HttpRouteKey,
+  HttpStage,
+  LogGroupLogDestination,
+} from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpIamAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import type { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
+import type { Construct } from 'constructs';
 
 import { ORDER_ROUTE_THROTTLE } from '../../functions/base/definition/routes.js';
 import { type FunctionDefinition, type Route, routesOf } from '../../functions/manifest/index.js';
@@ -33,9 +40,14 @@ export interface GatewayApi {
   routeSettings: RouteSettings;
 }
 
-/** The API, its access log group and its `$default` stage (IAM authorisation on every route added through it). */
-export const addGatewayApi = (stack: Stack): GatewayApi => {
-  const accessLogs = new logs.LogGroup(stack, 'ApiAccessLogs', {
+/**
+ * The API in `stack`; its access log group and its `$default` stage in `stageStack` (IAM authorisation on every
+ * route added through it). The stage's per-route throttling names routes by key, and API Gateway refuses a key that
+ * does not exist yet, so the stage's stack must come after every stack that adds routes (the gateway stacks'
+ * dependencies, infra/stacks/gateway-stack.ts).
+ */
+export const addGatewayApi = (stack: Stack, stageStack: Stack = stack): GatewayApi => {
+  const accessLogs = new logs.LogGroup(stageStack, 'ApiAccessLogs', {
     retention: logs.RetentionDays.ONE_MONTH,
     removalPolicy: RemovalPolicy.DESTROY,
   });
@@ -44,7 +56,7 @@ export const addGatewayApi = (stack: Stack): GatewayApi => {
     description: 'gtt-gateway: GTT orders and sessions at a jData broker (one deployment, one account)',
     createDefaultStage: false,
   });
-  const stage = new HttpStage(stack, 'DefaultStage', {
+  const stage = new HttpStage(stageStack, 'DefaultStage', {
     httpApi: api,
     stageName: '$default',
     autoDeploy: true,
@@ -58,18 +70,26 @@ export const addGatewayApi = (stack: Stack): GatewayApi => {
 };
 
 /**
- * One route of the manifest to its function: IAM auth unless the route says `none` (the OAuth callback, with its
- * cdk-nag finding suppressed and explained); with a throttle, the route's own entry in the stage's RouteSettings.
+ * One route of the manifest to its function, made in `scope` (the function's own: the route, its integration and
+ * the permission to invoke the function stay in the function's stack): IAM auth unless the route says otherwise
+ * (the signal webhook, the MCP server, the OAuth callback, each with its cdk-nag finding suppressed and explained);
+ * with a throttle, the route's own entry in the stage's RouteSettings.
  */
-export const addRoute = (gateway: GatewayApi, route: Route, integrationId: string, fn: lambda.IFunction): void => {
-  const [httpRoute] = gateway.api.addRoutes({
-    path: route.path,
-    methods: [HttpMethod[route.method]],
+export const addRoute = (
+  gateway: GatewayApi,
+  route: Route,
+  integrationId: string,
+  fn: lambda.IFunction,
+  scope: Construct,
+): void => {
+  const httpRoute = new HttpRoute(scope, `Route${route.method}${route.path}`, {
+    httpApi: gateway.api,
+    routeKey: HttpRouteKey.with(route.path, HttpMethod[route.method]),
     integration: new HttpLambdaIntegration(integrationId, fn),
     ...(route.auth === 'iam' ? { authorizer: gateway.authorizer } : {}),
   });
   if (route.auth === 'token') {
-    NagSuppressions.addResourceSuppressions(httpRoute!, [
+    NagSuppressions.addResourceSuppressions(httpRoute, [
       {
         id: 'AwsSolutions-APIG4',
         reason:
@@ -78,7 +98,7 @@ export const addRoute = (gateway: GatewayApi, route: Route, integrationId: strin
     ]);
   }
   if (route.auth === 'bearer') {
-    NagSuppressions.addResourceSuppressions(httpRoute!, [
+    NagSuppressions.addResourceSuppressions(httpRoute, [
       {
         id: 'AwsSolutions-APIG4',
         reason:
@@ -87,7 +107,7 @@ export const addRoute = (gateway: GatewayApi, route: Route, integrationId: strin
     ]);
   }
   if (route.auth === 'none') {
-    NagSuppressions.addResourceSuppressions(httpRoute!, [
+    NagSuppressions.addResourceSuppressions(httpRoute, [
       {
         id: 'AwsSolutions-APIG4',
         reason:
@@ -125,7 +145,7 @@ export const applyRouteSettings = (gateway: GatewayApi): void => {
 };
 
 /** The API's 5xx answers, five in five minutes. */
-export const addApiAlarm = (stack: Stack, api: HttpApi, alarmAction: SnsAction): void => {
+export const addApiAlarm = (stack: Stack, api: HttpApi, alarmAction: cloudwatch.IAlarmAction): void => {
   api
     .metricServerError({ period: Duration.minutes(5) })
     .createAlarm(stack, 'Api5xx', {

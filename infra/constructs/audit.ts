@@ -146,9 +146,14 @@ export class AuditArchive extends Construct {
     ]);
   }
 
-  /** Sends a function's audit records (and only those) into the archive. */
+  /**
+   * Sends a function's audit records (and only those) into the archive. The subscription is made in the log group's
+   * own stack (the archive is in the gateway stack, the functions in the stacks after it): a stack refers only to the
+   * stacks before it.
+   */
   addLogGroup(id: string, logGroup: logs.ILogGroup): void {
-    new logs.SubscriptionFilter(this, `${id}Audit`, {
+    const scope = Stack.of(logGroup) === Stack.of(this) ? this : Stack.of(logGroup);
+    new logs.SubscriptionFilter(scope, `${id}Audit`, {
       logGroup,
       destination: this.destination,
       filterPattern: auditFilterPattern(),

@@ -13,6 +13,7 @@ import { CfnOutput, DockerImage, Duration, RemovalPolicy, Stack } from 'aws-cdk-
 import type { CfnApi, HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
@@ -50,28 +51,32 @@ export const CONSOLE_EXPOSED_HEADERS = ['etag', 'retry-after'] as const;
 /** Where the page's files come from: built by the console's esbuild at synth (never Docker). */
 const CONSOLE_DIR = new URL('../../console', import.meta.url).pathname;
 
-export interface TraderConsoleProps {
-  api: HttpApi;
-  stageName: string;
-  routes: readonly Route[];
+export interface ConsoleSiteProps {
   /** Default `<stack name>-<account>`, lowercased (unique per account and region). */
   domainPrefix?: string;
 }
 
-export class TraderConsole extends Construct {
+/**
+ * The console's site: its buckets and its CloudFront distribution. In the gateway stack beside the API, whose CORS
+ * names the distribution's domain (the API comes before the stacks that name it: the sign-in, config.json).
+ */
+export class ConsoleSite extends Construct {
   readonly bucket: s3.Bucket;
   readonly logBucket: s3.Bucket;
   readonly distribution: cloudfront.Distribution;
-  readonly signIn: ConsoleSignIn;
   /** `https://<distribution domain>`: the API's only CORS origin. */
   readonly origin: string;
+  /** The sign-in's managed login domain prefix, and its origin (in the content security policy). */
+  readonly domainPrefix: string;
+  readonly authOrigin: string;
 
-  constructor(scope: Construct, id: string, props: TraderConsoleProps) {
+  constructor(scope: Construct, id: string, props: ConsoleSiteProps = {}) {
     super(scope, id);
     const stack = Stack.of(this);
     const region = stack.region;
     const domainPrefix =
       resolveConsoleDomainPrefix(props.domainPrefix) ?? `${stack.stackName.toLowerCase()}-${stack.account}`;
+    this.domainPrefix = domainPrefix;
 
     // CloudFront's standard logs need ACLs on their bucket (object writer); the site bucket's access logs go here too.
     this.logBucket = new s3.Bucket(this, 'Logs', {
@@ -93,6 +98,7 @@ export class TraderConsole extends Construct {
     });
 
     const authOrigin = `https://${domainPrefix}.auth.${region}.amazoncognito.com`;
+    this.authOrigin = authOrigin;
     const headers = new cloudfront.ResponseHeadersPolicy(this, 'Headers', {
       comment: 'gtt-gateway console: security headers and content security policy',
       securityHeadersBehavior: {
@@ -150,7 +156,34 @@ export class TraderConsole extends Construct {
       },
     });
     this.origin = `https://${this.distribution.distributionDomainName}`;
-    const consoleUrl = `${this.origin}/`;
+    suppressSiteNagFindings(this);
+  }
+}
+
+export interface TraderConsoleProps {
+  site: ConsoleSite;
+  api: HttpApi;
+  stageName: string;
+  routes: readonly Route[];
+}
+
+/**
+ * The rest of the console, in its own stack after the API's: the sign-in (console-sign-in.ts), `config.json` with
+ * the files copied into the site's bucket, and the outputs.
+ */
+export class TraderConsole extends Construct {
+  readonly site: ConsoleSite;
+  readonly signIn: ConsoleSignIn;
+
+  constructor(scope: Construct, id: string, props: TraderConsoleProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+    const { site } = props;
+    this.site = site;
+    const region = stack.region;
+    const consoleUrl = `${site.origin}/`;
+    const domainPrefix = site.domainPrefix;
+    const authOrigin = site.authOrigin;
 
     this.signIn = new ConsoleSignIn(this, 'SignIn', {
       api: props.api,
@@ -159,7 +192,6 @@ export class TraderConsole extends Construct {
       consoleUrl,
       domainPrefix,
     });
-    allowConsoleOrigin(props.api, this.origin, props.routes);
 
     const config: ConsoleConfig = {
       mode: 'cognito',
@@ -172,7 +204,7 @@ export class TraderConsole extends Construct {
       redirectUri: consoleUrl,
     };
     const deployment = new s3deploy.BucketDeployment(this, 'Files', {
-      destinationBucket: this.bucket,
+      destinationBucket: site.bucket,
       sources: [
         s3deploy.Source.asset(CONSOLE_DIR, {
           bundling: {
@@ -190,10 +222,12 @@ export class TraderConsole extends Construct {
       ],
       // Browsers and CloudFront ask again each time (a 304 when unchanged): a deploy is seen at the next load.
       cacheControl: [s3deploy.CacheControl.noCache()],
-      distribution: this.distribution,
+      distribution: site.distribution,
       distributionPaths: ['/*'],
       prune: true,
       memoryLimit: 256,
+      // Its role narrows the CDK's invalidation grant on `*` to this distribution (CopierRole, below).
+      role: new CopierRole(this, 'FilesRole', site.distribution),
       // The CDK's copying function logs where the stack's functions do: a month.
       logGroup: new logs.LogGroup(this, 'FilesLogs', {
         retention: logs.RetentionDays.ONE_MONTH,
@@ -222,7 +256,50 @@ export const allowConsoleOrigin = (api: HttpApi, origin: string, routes: readonl
   };
 };
 
-const suppressConsoleNagFindings = (console: TraderConsole, deployment: s3deploy.BucketDeployment): void => {
+/** The CloudFront actions the CDK's BucketDeployment grants on `*` to invalidate the distribution it is given. */
+export const INVALIDATION_ACTIONS = ['cloudfront:CreateInvalidation', 'cloudfront:GetInvalidation'] as const;
+
+/**
+ * The role of the CDK's copier of the console's files. The BucketDeployment grants its handler CloudFront's
+ * invalidation actions on `*` (aws-s3-deployment adds that statement itself, with no option to narrow it); both
+ * actions take a distribution ARN, so this role takes that statement with the console's distribution as its resource
+ * instead: the copier can invalidate no other distribution of the account. Everything else it is granted (the two
+ * buckets' objects) is added unchanged, and it has the basic execution policy the CDK's own role would have.
+ */
+export class CopierRole extends iam.Role {
+  /** How many invalidation statements on `*` were narrowed (the synth fails if none was: see the validation). */
+  private narrowed = 0;
+
+  constructor(scope: Construct, id: string, distribution: cloudfront.IDistribution) {
+    super(scope, id, {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: "gtt-gateway: the CDK's copier of the console's files (its bucket, its distribution's invalidation)",
+      managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
+    });
+    this.distributionArn = Stack.of(distribution).formatArn({
+      service: 'cloudfront',
+      region: '',
+      resource: 'distribution',
+      resourceName: distribution.distributionId,
+    });
+    // A future aws-cdk-lib that grants otherwise must not leave the grant on `*` silently, nor drop it.
+    this.node.addValidation({
+      validate: () => (this.narrowed > 0 ? [] : ["the CDK's CloudFront invalidation grant was not seen to narrow"]),
+    });
+  }
+
+  private readonly distributionArn: string;
+
+  override addToPrincipalPolicy(statement: iam.PolicyStatement): iam.AddToPrincipalPolicyResult {
+    const invalidation = statement.actions.some((a) => (INVALIDATION_ACTIONS as readonly string[]).includes(a));
+    if (!invalidation || !statement.resources.includes('*')) return super.addToPrincipalPolicy(statement);
+    this.narrowed++;
+    const narrowed = statement.copy({ resources: [this.distributionArn] });
+    return super.addToPrincipalPolicy(narrowed);
+  }
+}
+
+const suppressSiteNagFindings = (console: ConsoleSite): void => {
   NagSuppressions.addResourceSuppressions(console.logBucket, [
     {
       id: 'AwsSolutions-S1',
@@ -247,6 +324,9 @@ const suppressConsoleNagFindings = (console: TraderConsole, deployment: s3deploy
         'The distribution’s own *.cloudfront.net name with CloudFront’s default certificate (no custom domain to certify); viewers are redirected to HTTPS.',
     },
   ]);
+};
+
+const suppressConsoleNagFindings = (console: TraderConsole, deployment: s3deploy.BucketDeployment): void => {
   // The CDK's BucketDeployment: its handler (a singleton function of the stack) and its role.
   NagSuppressions.addResourceSuppressions(
     deployment.handlerRole,
@@ -259,7 +339,7 @@ const suppressConsoleNagFindings = (console: TraderConsole, deployment: s3deploy
       {
         id: 'AwsSolutions-IAM5',
         reason:
-          "The CDK's BucketDeployment copies the console's files from the CDK assets bucket to the console's bucket: the objects of those two buckets (and the distribution's invalidation, which has no resource-level permission).",
+          "The CDK's BucketDeployment copies the console's files from the CDK assets bucket to the console's bucket: the objects of those two buckets (its invalidation grant is narrowed to the console's distribution: CopierRole).",
       },
     ],
     true,

@@ -3,7 +3,8 @@
  * table, the kill switch, the events history, the plans, the signals, the instrument refresh, and any other
  * definition given (infra/constructs/manifest-function.ts builds each: schedule, alarms, routes). What only some have:
  * the operations' ARN outputs, the Logout operation's own statement id for its secret write, the kill switch's
- * output. Added to the stack (not a construct of their own), so the construct ids stay where they were.
+ * output. Added to their stack (not a construct of their own), so the construct ids stay what they were: the order
+ * functions to the orders stack, the others to the automation stack (infra/stacks/gateway-stack.ts).
  */
 import { CfnOutput, type Stack } from 'aws-cdk-lib';
 
@@ -13,15 +14,24 @@ import type { GatewayFunction } from './gateway-function.js';
 import { sessionSecretWrite } from './grants.js';
 import { addManifestFunction, type FunctionWiring, isDeployed } from './manifest-function.js';
 
-/** The stack's own functions of `functions` (default: the manifest's), by name, in their order. */
+/** The order functions' stack: the operations and the kill switch; every other `stack` function goes to the other. */
+export const isOrderFunction = (entry: FunctionDefinition): boolean =>
+  entry.operation !== undefined || entry.name === KILL_SWITCH.name;
+
+/**
+ * The stack functions of `functions` (default: the manifest's), by name, in their order, each built in the stack
+ * `stackFor` names. The operations' ARN exports are named after `exportPrefix` (the gateway stack's name).
+ */
 export const addGatewayFunctions = (
-  stack: Stack,
+  stackFor: (entry: FunctionDefinition) => Stack,
+  exportPrefix: string,
   wiring: FunctionWiring,
   functions: readonly FunctionDefinition[] = FUNCTIONS,
 ): Map<string, GatewayFunction> => {
   const built = new Map<string, GatewayFunction>();
   for (const entry of functions) {
     if (entry.notes.home !== 'stack' || !isDeployed(entry, wiring)) continue;
+    const stack = stackFor(entry);
     const gatewayFunction = addManifestFunction(stack, entry, wiring, {
       // Logout marks the secret logged out (a new version without the token), so every function stops at once.
       ...(entry.operation?.broker === 'Logout'
@@ -37,7 +47,7 @@ export const addGatewayFunctions = (
     if (entry.operation) {
       new CfnOutput(stack, `${entry.name}FunctionArn`, {
         value: fn.functionArn,
-        exportName: `${stack.stackName}-${entry.name}-Arn`,
+        exportName: `${exportPrefix}-${entry.name}-Arn`,
         description: `Invoke directly (Step Functions, EventBridge) for ${entry.name}`,
       });
     }

@@ -93,7 +93,7 @@ export const addManifestFunction = (
   });
   const fn = gatewayFunction.function;
   grantAll(entry.name, gatewayFunction.role, entry.grants, wiring.resources, options.grants, entry.invokes);
-  for (const route of entry.routes) addRoute(wiring.api, route, integrationIdOf(entry, route), fn);
+  for (const route of entry.routes) addRoute(wiring.api, route, integrationIdOf(entry, route), fn, scope);
 
   const schedule = scheduleOf(entry);
   if (schedule) {

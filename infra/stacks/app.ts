@@ -1,8 +1,9 @@
 /**
- * The CDK app (`npm run synth`, `npm run deploy`): the gateway stack, the workflow example stack, and cdk-nag's
- * AWS Solutions checks over both. Runs offline: no account lookups, bundling with the local esbuild.
+ * The CDK app (`npm run synth`, `npm run deploy`): the gateway's stacks (the gateway stack and the stacks after it,
+ * infra/stacks/gateway-stack.ts), the workflow example stack, and cdk-nag's AWS Solutions checks over all of them.
+ * Runs offline: no account lookups, bundling with the local esbuild.
  */
-import { App, Aspects } from 'aws-cdk-lib';
+import { App, Aspects, type Stack } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 
 import { envName } from '../../functions/base/runtime/env.js';
@@ -13,7 +14,16 @@ import { applyFeatureFlags } from '../settings/feature-flags.js';
 import { CONTEXT_SETTINGS, GatewayStack } from './gateway-stack.js';
 import { WorkflowExampleStack } from './workflow-example-stack.js';
 
-export const buildApp = (app = new App()): { app: App; gateway: GatewayStack; workflow: WorkflowExampleStack } => {
+export interface BuiltApp {
+  app: App;
+  /** The gateway stack: the data, the network, the API, the session and events functions (and `parts`). */
+  gateway: GatewayStack;
+  /** Every stack `npm run deploy` deploys: the gateway stack, then its parts (Orders, Automation, Api, Console). */
+  gatewayStacks: Stack[];
+  workflow: WorkflowExampleStack;
+}
+
+export const buildApp = (app = new App()): BuiltApp => {
   // cdk.json's feature flags, for an App made in code too (tests): the template checked is the one deployed.
   applyFeatureFlags(app);
   const context = (name: string): string | undefined => {
@@ -26,7 +36,8 @@ export const buildApp = (app = new App()): { app: App; gateway: GatewayStack; wo
   const broker = resolveBrokerSetup(
     Object.fromEntries(BROKER_CONTEXT_KEYS.map((name) => [name, context(name)]).filter(([, v]) => v !== undefined)),
   );
-  // One stack per broker account (infra/settings/accounts.ts): `-c account=alice` deploys GttGatewayStack-alice.
+  // One set of stacks per broker account (infra/settings/accounts.ts): `-c account=alice` deploys
+  // GttGatewayStack-alice and its parts (GttGatewayStack-alice-Orders...).
   const account = accountOf(context('account'));
   const gateway = new GatewayStack(app, gatewayStackName(account), {
     description:
@@ -59,5 +70,6 @@ export const buildApp = (app = new App()): { app: App; gateway: GatewayStack; wo
     },
   });
   Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true }));
-  return { app, gateway, workflow };
+  const gatewayStacks = [gateway, ...Object.values(gateway.parts)];
+  return { app, gateway, gatewayStacks, workflow };
 };

@@ -1,4 +1,13 @@
 /**
+ * The gateway as stacks of one app, split by concern so each stays far inside CloudFormation's limits (500 resources,
+ * 200 outputs; a test holds each to 300 and 100 with every option on): `GatewayStack` itself holds the parameters,
+ * the secrets, the tables, the queue, the bus, the network, the audit archive, the alarm topic, the API (without its
+ * stage), the console's site (the API's CORS names it), and the session and events functions, which own tables the
+ * network's DynamoDB endpoint names; after it come `-Orders` (the operations and the kill switch), `-Automation`
+ * (plans, strategies, signals, assistants, the MCP server, the events history, the instrument refresh), `-Api` (the
+ * API's stage, whose per-route throttling needs every route to exist first) and `-Console` (the sign-in and the
+ * files). Cross-stack references are CloudFormation exports; `cdk deploy` orders the stacks by them.
+ *
  * The whole function set, every function from its entry of the manifest (functions/manifest/, built through
  * infra/constructs/manifest-function.ts): the operations, the kill switch, the events history and the plans on the
  * stack (infra/constructs/gateway-functions.ts), the HTTP API in front of them (infra/constructs/api.ts: IAM
@@ -20,12 +29,18 @@ import { DEPLOYMENT_SETTINGS, environmentOf } from '../../functions/base/runtime
 import { type FunctionDefinition, FUNCTIONS, OPERATIONS, routesOf } from '../../functions/manifest/index.js';
 import { addApiAlarm, addGatewayApi, applyRouteSettings, signedRouteArns } from '../constructs/api.js';
 import { AuditArchive } from '../constructs/audit.js';
-import { CONSOLE_CONTEXT_KEY, resolveConsoleEnabled, TraderConsole } from '../constructs/console.js';
+import {
+  allowConsoleOrigin,
+  CONSOLE_CONTEXT_KEY,
+  ConsoleSite,
+  resolveConsoleEnabled,
+  TraderConsole,
+} from '../constructs/console.js';
 import { CONSOLE_DOMAIN_PREFIX_CONTEXT_KEY } from '../constructs/console-sign-in.js';
 import { EGRESS_CONTEXT_KEY, type EgressSetting, resolveEgress, StaticEgress } from '../constructs/egress.js';
 import { LifecycleEvents, resolveWatcherEnabled, resolveWatcherSchedule } from '../constructs/events.js';
 import type { GatewayFunction } from '../constructs/gateway-function.js';
-import { addGatewayFunctions } from '../constructs/gateway-functions.js';
+import { addGatewayFunctions, isOrderFunction } from '../constructs/gateway-functions.js';
 import { type FunctionWiring, isDeployed } from '../constructs/manifest-function.js';
 import { addGatewayOutputs, suppressGatewayNagFindings } from '../constructs/outputs.js';
 import { resolveEndOfDayLogout, SessionFunctions } from '../constructs/session.js';
@@ -87,9 +102,18 @@ export const resolveAuditRetentionDays = (value: unknown): number => {
   return days;
 };
 
+/** The stacks after the gateway stack, by concern; each is named `<gateway stack name>-<Part>`. */
+export const GATEWAY_PARTS = ['Orders', 'Automation', 'Api', 'Console'] as const;
+export type GatewayPart = (typeof GATEWAY_PARTS)[number];
+
 export class GatewayStack extends Stack {
-  /** The functions on the stack itself, by manifest name: the operations, KillSwitch, EventsHistory, Plans. */
+  /**
+   * The functions of the orders and automation stacks, by manifest name: the operations, KillSwitch, EventsHistory,
+   * Plans, the signals', the assistants', the MCP server.
+   */
   readonly functions: Map<string, GatewayFunction>;
+  /** The stacks after this one (`Console` only with the console on). */
+  readonly parts: { Orders: Stack; Automation: Stack; Api: Stack; Console?: Stack };
   readonly api: HttpApi;
   readonly secret: secretsmanager.ISecret;
   readonly idempotencyTable: dynamodb.Table;
@@ -109,6 +133,22 @@ export class GatewayStack extends Stack {
   constructor(scope: Construct, id: string, props: GatewayStackProps = {}) {
     super(scope, id, props);
     this.egress = resolveEgress(props.egress, this.node.tryGetContext(EGRESS_CONTEXT_KEY));
+    const consoleOn = resolveConsoleEnabled(props.console ?? this.node.tryGetContext(CONSOLE_CONTEXT_KEY));
+    const part = (name: GatewayPart, description: string) =>
+      new Stack(scope, `${id}-${name}`, {
+        ...(props.env ? { env: props.env } : {}),
+        ...(props.crossRegionReferences === undefined ? {} : { crossRegionReferences: props.crossRegionReferences }),
+        description: `gtt-gateway (${id}): ${description}`,
+      });
+    this.parts = {
+      Orders: part('Orders', 'the GTT order operations and the kill switch, their routes and alarms'),
+      Automation: part('Automation', 'plans, strategies and signals, assistants and the MCP server, their routes'),
+      Api: part('Api', "the HTTP API's stage (per-route throttling), access logs and 5xx alarm"),
+      ...(consoleOn ? { Console: part('Console', "the trader's console: sign-in, files, outputs") } : {}),
+    };
+    // The stage names every route by key: it is made after every stack that adds routes.
+    this.parts.Api.addStackDependency(this.parts.Orders);
+    this.parts.Api.addStackDependency(this.parts.Automation);
 
     const broker = props.broker ?? resolveBrokerSetup({});
     const brokerAuth = broker.auth;
@@ -167,7 +207,7 @@ export class GatewayStack extends Stack {
       pointInTimeRecovery: true,
     });
 
-    const gateway = addGatewayApi(this);
+    const gateway = addGatewayApi(this, this.parts.Api);
     this.api = gateway.api;
 
     const settings = Object.fromEntries(
@@ -243,7 +283,8 @@ export class GatewayStack extends Stack {
     // The signal queue between the webhook and the worker (functions/signals/).
     const signals = addSignalQueue(this, alarmAction);
     this.functions = addGatewayFunctions(
-      this,
+      (entry) => (isOrderFunction(entry) ? this.parts.Orders : this.parts.Automation),
+      this.stackName,
       {
         ...this.events.wiring,
         values: {
@@ -295,18 +336,26 @@ export class GatewayStack extends Stack {
       if (fn) this.audit.addLogGroup(entry.name, fn.logGroup);
     }
 
-    if (resolveConsoleEnabled(props.console ?? context(CONSOLE_CONTEXT_KEY))) {
-      this.console = new TraderConsole(this, 'Console', {
+    if (this.parts.Console) {
+      const routes = routesOf(props.functions ?? FUNCTIONS).map(({ route }) => route);
+      // The site beside the API, whose CORS names its origin; the sign-in and the files after the API.
+      const site = new ConsoleSite(
+        this,
+        'Console',
+        context(CONSOLE_DOMAIN_PREFIX_CONTEXT_KEY) === undefined
+          ? {}
+          : { domainPrefix: String(context(CONSOLE_DOMAIN_PREFIX_CONTEXT_KEY)) },
+      );
+      allowConsoleOrigin(this.api, site.origin, routes);
+      this.console = new TraderConsole(this.parts.Console, 'Console', {
+        site,
         api: this.api,
         stageName: gateway.stage.stageName,
-        routes: routesOf(props.functions ?? FUNCTIONS).map(({ route }) => route),
-        ...(context(CONSOLE_DOMAIN_PREFIX_CONTEXT_KEY) === undefined
-          ? {}
-          : { domainPrefix: String(context(CONSOLE_DOMAIN_PREFIX_CONTEXT_KEY)) }),
+        routes,
       });
     }
 
-    addApiAlarm(this, this.api, alarmAction);
+    addApiAlarm(this.parts.Api, this.api, alarmAction);
     addGatewayOutputs(this, alarmTopic);
     suppressGatewayNagFindings(this);
   }

@@ -4,11 +4,12 @@
  * rule); without it, the names stay as they were. A bad name fails the synth with one line.
  */
 import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import type { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 
 import { buildApp } from '../../infra/stacks/app.js';
 import { CONSOLE_FILES_HANDLER } from '../support/egress-template.js';
+import { gatewayTemplate } from '../support/gateway-template.js';
 
 const synth = (context: Record<string, unknown>) =>
   buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], watcher: 'off', ...context } }));
@@ -20,7 +21,7 @@ type Template_ = ReturnType<Template['toJSON']> & {
 
 const facts = (account?: string) => {
   const built = synth(account ? { account } : {});
-  const t = Template.fromStack(built.gateway).toJSON() as Template_;
+  const t = gatewayTemplate(built).toJSON() as Template_;
   const resources = Object.values(t.Resources);
   // The gateway's functions (not the CDK's handler of the console's files).
   const env = Object.entries(t.Resources)

@@ -3,17 +3,17 @@
  * per log group that carries audit records, and the retention setting.
  */
 import { App } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import type { Template } from 'aws-cdk-lib/assertions';
+import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { OPERATIONS } from '../../functions/manifest/index.js';
 import { AUDIT_MESSAGES, AuditArchive } from '../../infra/constructs/audit.js';
 import { buildApp } from '../../infra/stacks/app.js';
+import { gatewayTemplate } from '../support/gateway-template.js';
 
 const synth = (context: Record<string, unknown> = {}) =>
-  Template.fromStack(
-    buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], egress: 'none', ...context } })).gateway,
-  );
+  gatewayTemplate(buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], egress: 'none', ...context } })));
 
 type Res = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
 let t: Template;

@@ -4,11 +4,12 @@
  * login on a broker without one fails the synth with one line naming the setting. `GET /session` is IAM-authorised.
  */
 import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import type { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 
 import { BROKER_PRESETS } from '../../functions/base/broker/presets.js';
 import { buildApp } from '../../infra/stacks/app.js';
+import { gatewayTemplate } from '../support/gateway-template.js';
 
 const synth = (context: Record<string, unknown> = {}) =>
   buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], watcher: 'off', egress: 'none', ...context } }));
@@ -27,7 +28,7 @@ describe('broker presets', () => {
   it.each(Object.values(BROKER_PRESETS).map((p) => [p.name, p] as const))(
     '%s: parameter defaults, token style and login flow',
     (name, preset) => {
-      const t = Template.fromStack(synth({ broker: name }).gateway);
+      const t = gatewayTemplate(synth({ broker: name }));
       const parameters = t.toJSON().Parameters as Record<string, { Default?: string }>;
       expect(parameters.BrokerBaseUrl!.Default).toBe(preset.baseUrl);
       expect(parameters.BrokerAuthorizeUrl!.Default).toBe(preset.authorizeUrl);
@@ -44,14 +45,14 @@ describe('broker presets', () => {
   );
 
   it('no broker: custom, Bearer and the OAuth login, the base URL given at deploy', () => {
-    const t = Template.fromStack(synth().gateway);
+    const t = gatewayTemplate(synth());
     const parameters = t.toJSON().Parameters as Record<string, { Default?: string }>;
     expect(parameters.BrokerBaseUrl!.Default).toBeUndefined();
     expect(envOf(t, OAUTH)).toMatchObject({ BROKER_AUTH: 'bearer', BROKER_LOGIN: 'oauth' });
   });
 
   it('custom with every value given', () => {
-    const t = Template.fromStack(
+    const t = gatewayTemplate(
       synth({
         broker: 'custom',
         brokerBaseUrl: 'https://api.example.test/NorenWClientAPI',
@@ -59,7 +60,7 @@ describe('broker presets', () => {
         brokerLogin: 'flattrade',
         brokerTokenUrl: 'https://login.example.test/token',
         brokerAuth: 'jkey',
-      }).gateway,
+      }),
     );
     const parameters = t.toJSON().Parameters as Record<string, { Default?: string }>;
     expect(parameters.BrokerBaseUrl!.Default).toBe('https://api.example.test/NorenWClientAPI');
@@ -71,7 +72,7 @@ describe('broker presets', () => {
   });
 
   it('sessionRenewal=totp implies jKey and the classic base URL; SessionRenewal is added', () => {
-    const t = Template.fromStack(synth({ broker: 'shoonya', sessionRenewal: 'totp' }).gateway);
+    const t = gatewayTemplate(synth({ broker: 'shoonya', sessionRenewal: 'totp' }));
     const parameters = t.toJSON().Parameters as Record<string, { Default?: string }>;
     expect(parameters.BrokerBaseUrl!.Default).toBe('https://api.shoonya.com/NorenWClientTP');
     expect(envOf(t, /TOTP/)).toMatchObject({ BROKER_AUTH: 'jkey' });
@@ -106,7 +107,7 @@ describe('broker presets', () => {
   });
 
   it('GET /session is IAM-authorised', () => {
-    const t = Template.fromStack(synth().gateway);
+    const t = gatewayTemplate(synth());
     t.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'GET /session', AuthorizationType: 'AWS_IAM' });
   });
 });

@@ -4,13 +4,14 @@
  * identity pool without unauthenticated identities whose role may invoke exactly the API's IAM-authorised routes,
  * the API's CORS for the console's origin only; `-c console=off` leaves all of it out. Bundling skipped.
  */
-import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import type { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 
 import { ROUTES } from '../../functions/manifest/index.js';
-import { CONSOLE_CORS_HEADERS } from '../../infra/constructs/console.js';
+import { CONSOLE_CORS_HEADERS, INVALIDATION_ACTIONS } from '../../infra/constructs/console.js';
 import { SPA_NAVIGATION_FUNCTION } from '../../infra/constructs/console-headers.js';
 import { resolveConsoleDomainPrefix } from '../../infra/constructs/console-sign-in.js';
+import { gatewayTemplate, nagFindingsOf } from '../support/gateway-template.js';
 import { gateway, synth, useDefaultStacks } from '../support/stacks-template.js';
 
 useDefaultStacks();
@@ -220,9 +221,22 @@ describe('config.json and the outputs', () => {
   });
 });
 
+describe("the copier of the console's files", () => {
+  it("may invalidate only the console's distribution, never every distribution ('*')", () => {
+    type Doc = { Statement: { Action: string | string[]; Resource: unknown }[] };
+    const invalidations = (Object.values(gateway.findResources('AWS::IAM::Policy')) as Res[])
+      .flatMap((p) => (p.Properties.PolicyDocument as Doc).Statement)
+      .filter((s) => [s.Action].flat().some((a) => INVALIDATION_ACTIONS.includes(a as never)));
+    expect(invalidations).toHaveLength(1);
+    expect([invalidations[0]!.Action].flat().sort()).toEqual([...INVALIDATION_ACTIONS].sort());
+    expect(invalidations[0]!.Resource).not.toEqual('*');
+    expect(JSON.stringify(invalidations[0]!.Resource)).toContain(`":distribution/",{"Ref":"${distributionId()}"}`);
+  });
+});
+
 describe('settings', () => {
   it('-c console=off leaves the console, its sign-in and the CORS out', () => {
-    const off = Template.fromStack(synth({ console: 'off' }).gateway);
+    const off = gatewayTemplate(synth({ console: 'off' }));
     for (const type of [
       'AWS::CloudFront::Distribution',
       'AWS::Cognito::UserPool',
@@ -245,13 +259,8 @@ describe('settings', () => {
 
   it('takes the domain prefix from -c consoleDomainPrefix, and cdk-nag has nothing to say', () => {
     const built = synth({ consoleDomainPrefix: 'alice-gtt' });
-    const [, domain] = only(Template.fromStack(built.gateway), 'AWS::Cognito::UserPoolDomain');
+    const [, domain] = only(gatewayTemplate(built), 'AWS::Cognito::UserPoolDomain');
     expect(domain.Properties).toMatchObject({ Domain: 'alice-gtt', ManagedLoginVersion: 2 });
-    const annotations = Annotations.fromStack(built.gateway);
-    const findings = [
-      ...annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*')),
-      ...annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*')),
-    ].map((f) => `${f.id}: ${String(f.entry.data).slice(0, 160)}`);
-    expect(findings).toEqual([]);
+    expect(nagFindingsOf(built.gatewayStacks)).toEqual([]);
   }, 120_000);
 });

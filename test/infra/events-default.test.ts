@@ -3,7 +3,7 @@
  * functions that publish (TOTP renewal's writer too), the events table's actions per function, the dashboard, the
  * archive and the outputs.
  */
-import { Template } from 'aws-cdk-lib/assertions';
+import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { METRIC_NAMESPACE } from '../../functions/base/schemas/names.js';
@@ -21,12 +21,13 @@ import {
   statementsByFunction,
   synth,
 } from '../support/events-template.js';
+import { gatewayTemplate } from '../support/gateway-template.js';
 
 describe('default deployment', () => {
   let t: Template;
   let byFunction: Map<string, Statement[]>;
   beforeAll(() => {
-    t = Template.fromStack(synth().gateway);
+    t = gatewayTemplate(synth());
     byFunction = statementsByFunction(t);
   });
 
@@ -213,7 +214,7 @@ describe('default deployment', () => {
 describe('dashboard', () => {
   let metrics: DashboardMetric[];
   beforeAll(() => {
-    metrics = dashboardMetrics(Template.fromStack(synth({ watcher: 'off' }).gateway));
+    metrics = dashboardMetrics(gatewayTemplate(synth({ watcher: 'off' })));
   });
   const operationsOf = (name: string, stat = 'Sum') =>
     metrics
@@ -266,7 +267,7 @@ describe('dashboard', () => {
 describe('TOTP renewal on', () => {
   let t: Template;
   beforeAll(() => {
-    t = Template.fromStack(synth({ sessionRenewal: 'totp' }).gateway);
+    t = gatewayTemplate(synth({ sessionRenewal: 'totp' }));
   });
 
   it('lets both token writers (OAuthCallback, SessionRenewal) publish Session Renewed on our bus; SessionHealth gets nothing', () => {

@@ -8,10 +8,11 @@ import { describe, expect, it } from 'vitest';
 
 import { GatewayStack } from '../../infra/stacks/gateway-stack.js';
 import { actions, idOf, type Res, statementsByFunction, synth } from '../support/events-template.js';
+import { gatewayTemplate } from '../support/gateway-template.js';
 
 describe('settings', () => {
   it('-c watcherSchedule replaces the expression; a bad one fails the synth', () => {
-    const t = Template.fromStack(synth({ watcherSchedule: 'cron(* 9-23 ? * MON-FRI *)' }).gateway);
+    const t = gatewayTemplate(synth({ watcherSchedule: 'cron(* 9-23 ? * MON-FRI *)' }));
     t.hasResourceProperties('AWS::Scheduler::Schedule', { ScheduleExpression: 'cron(* 9-23 ? * MON-FRI *)' });
     expect(() => synth({ watcherSchedule: 'every minute' })).toThrow(
       /watcherSchedule must be an EventBridge Scheduler cron\(\.\.\.\) or rate\(\.\.\.\)/,
@@ -19,7 +20,7 @@ describe('settings', () => {
   });
 
   it('-c watcher=off leaves the watcher and its schedule out; the gateway still publishes (through the forwarder)', () => {
-    const t = Template.fromStack(synth({ watcher: 'off' }).gateway);
+    const t = gatewayTemplate(synth({ watcher: 'off' }));
     expect(Object.keys(t.findResources('AWS::Lambda::Function')).some((id) => id.startsWith('EventsGttWatcher'))).toBe(
       false,
     );
@@ -35,7 +36,7 @@ describe('settings', () => {
   });
 
   it('forwards the outbox: the idempotency table streams new images to the EventForwarder, completed records only, failures reported per record', () => {
-    const t = Template.fromStack(synth({}).gateway);
+    const t = gatewayTemplate(synth({}));
     const table = idOf(t, 'AWS::DynamoDB::Table', 'IdempotencyTable');
     t.hasResourceProperties('AWS::DynamoDB::Table', { StreamSpecification: { StreamViewType: 'NEW_IMAGE' } });
     t.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
@@ -68,7 +69,7 @@ describe('settings', () => {
     expect(() => synth({ watcher: 'off', watcherSchedule: 'cron(* 9-15 ? * MON-FRI *' })).toThrow(
       /watcherSchedule must be/,
     );
-    const t = Template.fromStack(synth({ watcher: 'on', watcherSchedule: 'rate(5 minutes)' }).gateway);
+    const t = gatewayTemplate(synth({ watcher: 'on', watcherSchedule: 'rate(5 minutes)' }));
     t.hasResourceProperties('AWS::Scheduler::Schedule', {
       ScheduleExpression: 'rate(5 minutes)',
       ScheduleExpressionTimezone: 'Asia/Kolkata',

@@ -2,7 +2,8 @@
  * The lifecycle events' webhook: rule, API destination, connection, dead-letter queue, alarm, the formats and
  * notifyOn, its VPC placement, and cdk-nag.
  */
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import type { Template } from 'aws-cdk-lib/assertions';
+import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { DETAIL_TYPES } from '../../functions/base/schemas/event-types.js';
@@ -21,6 +22,7 @@ import {
   statementsByFunction,
   synth,
 } from '../support/events-template.js';
+import { gatewayTemplate } from '../support/gateway-template.js';
 
 describe('with a webhook', () => {
   let built: ReturnType<typeof synth>;
@@ -33,7 +35,7 @@ describe('with a webhook', () => {
       notifyWebhookSecretArn: SECRET,
       egress: 'nat-instance',
     });
-    t = Template.fromStack(built.gateway);
+    t = gatewayTemplate(built);
   });
 
   it('forwards the default notifyOn detail-types of our bus to the API destination, with retries and a dead-letter queue', () => {
@@ -115,7 +117,7 @@ describe('with a webhook', () => {
   });
 
   it('cdk-nag reports no unsuppressed error or warning', () => {
-    expect(nagFindings(built.gateway)).toEqual([]);
+    expect(nagFindings(built)).toEqual([]);
   });
 });
 
@@ -124,7 +126,7 @@ describe('with a webhook and no receiver secret', () => {
   let t: Template;
   beforeAll(() => {
     built = synth({ notifyWebhookUrl: 'https://example.com/gtt-hook' });
-    t = Template.fromStack(built.gateway);
+    t = gatewayTemplate(built);
   });
 
   it('authenticates with the fixed, non-secret X-Gtt-Gateway header and sends the event unchanged', () => {
@@ -143,7 +145,7 @@ describe('with a webhook and no receiver secret', () => {
   });
 
   it('cdk-nag reports no unsuppressed error or warning', () => {
-    expect(nagFindings(built.gateway)).toEqual([]);
+    expect(nagFindings(built)).toEqual([]);
   });
 });
 
@@ -155,19 +157,19 @@ describe('webhook formats and notifyOn', () => {
     );
 
   it("notifyOn chooses the detail-types in the rule's pattern (all: every one)", () => {
-    const t = Template.fromStack(
-      synth({ notifyWebhookUrl: 'https://hooks.example.com/x', notifyOn: 'GTT Triggered, Order Filled' }).gateway,
+    const t = gatewayTemplate(
+      synth({ notifyWebhookUrl: 'https://hooks.example.com/x', notifyOn: 'GTT Triggered, Order Filled' }),
     );
     t.hasResourceProperties('AWS::Events::Rule', {
       EventPattern: { source: ['gtt-gateway'], 'detail-type': ['GTT Triggered', 'Order Filled'] },
     });
-    const all = Template.fromStack(synth({ notifyWebhookUrl: 'https://hooks.example.com/x', notifyOn: 'all' }).gateway);
+    const all = gatewayTemplate(synth({ notifyWebhookUrl: 'https://hooks.example.com/x', notifyOn: 'all' }));
     all.hasResourceProperties('AWS::Events::Rule', {
       EventPattern: { source: ['gtt-gateway'], 'detail-type': [...DETAIL_TYPES] },
     });
     t.resourceCountIs(
       'AWS::Lambda::Function',
-      Object.keys(Template.fromStack(synth().gateway).findResources('AWS::Lambda::Function')).length,
+      Object.keys(gatewayTemplate(synth()).findResources('AWS::Lambda::Function')).length,
     );
   });
 
@@ -179,7 +181,7 @@ describe('webhook formats and notifyOn', () => {
     let t: Template;
     beforeAll(() => {
       built = synth({ notifyWebhookUrl: 'https://hooks.example.com/x', notifyWebhookFormat: format, ...extra });
-      t = Template.fromStack(built.gateway);
+      t = gatewayTemplate(built);
     });
 
     it('the filtered events go to the NotifyFormatter, its Notification events go to the API destination as $.detail', () => {
@@ -250,7 +252,7 @@ describe('webhook formats and notifyOn', () => {
     });
 
     it('cdk-nag reports no unsuppressed error or warning', () => {
-      expect(nagFindings(built.gateway)).toEqual([]);
+      expect(nagFindings(built)).toEqual([]);
     });
   });
 });

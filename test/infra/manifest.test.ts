@@ -4,9 +4,9 @@
  * function gets), every route of the manifest is on the API with its auth, its function and its throttle, and no
  * Lambda or route is there that the manifest does not list.
  */
-import { App, type Stack } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { App, Stack } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type { Construct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 
 import { DEPLOYMENT_SETTINGS, type EnvKey, envName } from '../../functions/base/runtime/env.js';
@@ -14,6 +14,7 @@ import { type FunctionEntry, FUNCTIONS } from '../../functions/manifest/index.js
 import { GatewayFunction } from '../../infra/constructs/gateway-function.js';
 import type { DeploymentChoices } from '../../infra/constructs/manifest-function.js';
 import { buildApp } from '../../infra/stacks/app.js';
+import { gatewayTemplate } from '../support/gateway-template.js';
 import { gatewayFunctionsOf } from '../support/stacks-template.js';
 
 /** What GatewayFunction gives every function (without an account or source maps). */
@@ -64,19 +65,21 @@ type Res = { Type: string; Properties: Record<string, unknown> };
 const UNSIGNED =
   /^(OAuthCallback GET \/session\/oauth\/callback|SignalWebhook POST \/signals\/\{id\}|McpServer POST \/mcp)$/;
 
-const lambdaOf = (stack: Stack, entry: FunctionEntry): string | undefined => {
-  const found = stack.node
+/** The function's logical id, in whichever of the app's stacks it is built. */
+const lambdaOf = (app: Construct, entry: FunctionEntry): string | undefined => {
+  const found = app.node
     .findAll()
     .filter((c): c is GatewayFunction => c instanceof GatewayFunction && c.node.id === entry.name);
   expect(found.length).toBeLessThanOrEqual(1);
-  return found[0] && stack.getLogicalId(found[0].function.node.defaultChild as lambda.CfnFunction);
+  return found[0] && Stack.of(found[0]).getLogicalId(found[0].function.node.defaultChild as lambda.CfnFunction);
 };
 
 describe.each(DEPLOYMENTS)('the stack from the manifest ($name)', (deployment) => {
-  const { gateway: stack } = buildApp(
+  const built = buildApp(
     new App({ context: { 'aws:cdk:bundling-stacks': [], egress: 'none', ...SETTINGS, ...deployment.context } }),
   );
-  const template = Template.fromStack(stack);
+  const stack = built.app;
+  const template = gatewayTemplate(built);
   const isDeployed = (entry: FunctionEntry) => !entry.deployedWhen || deployment.deployed[entry.deployedWhen];
   const deployed = FUNCTIONS.filter(isDeployed);
 
@@ -142,10 +145,9 @@ describe.each(DEPLOYMENTS)('the stack from the manifest ($name)', (deployment) =
 });
 
 describe('signals in the stack', () => {
-  const { gateway: stack } = buildApp(
-    new App({ context: { 'aws:cdk:bundling-stacks': [], egress: 'none', ...SETTINGS } }),
-  );
-  const template = Template.fromStack(stack);
+  const built = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], egress: 'none', ...SETTINGS } }));
+  const stack = built.app;
+  const template = gatewayTemplate(built);
   const resources = template.toJSON().Resources as Record<string, Res & { Metadata?: unknown }>;
   const idOf = (type: string, match: (r: Res) => boolean) =>
     Object.entries(resources).find(([, r]) => r.Type === type && match(r))?.[0];

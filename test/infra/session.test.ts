@@ -4,11 +4,13 @@
  * setting with and without the TOTP renewal.
  */
 import { App } from 'aws-cdk-lib';
-import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import type { Template } from 'aws-cdk-lib/assertions';
+import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { SESSION_FUNCTIONS } from '../../functions/session/definitions.js';
 import { buildApp } from '../../infra/stacks/app.js';
+import { gatewayTemplate, nagFindingsOf, type WithGatewayStacks } from '../support/gateway-template.js';
 import { gatewayFunctionsOf } from '../support/stacks-template.js';
 
 // The watcher (events-default.test.ts) is left out: these tests count the session functions' schedules and roles,
@@ -20,13 +22,7 @@ const synth = (context: Record<string, unknown> = {}) =>
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
 type Res = { Type: string; Properties: Record<string, unknown> };
 const actions = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
-const nagFindings = (stack: Parameters<typeof Annotations.fromStack>[0]) => {
-  const annotations = Annotations.fromStack(stack);
-  return [
-    ...annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*')),
-    ...annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*')),
-  ].map((f) => `${f.id}: ${String(f.entry.data).slice(0, 160)}`);
-};
+const nagFindings = (built: WithGatewayStacks) => nagFindingsOf(built.gatewayStacks);
 
 /** Role logical id -> its statements. */
 const statementsByRole = (t: Template): Map<string, Statement[]> => {
@@ -67,7 +63,7 @@ describe('session functions, TOTP renewal on, jkey auth', () => {
   let built: ReturnType<typeof synth>;
   beforeAll(() => {
     built = synth({ sessionRenewal: 'totp', brokerAuth: 'jkey', egress: 'none' });
-    t = Template.fromStack(built.gateway);
+    t = gatewayTemplate(built);
   });
 
   it('OAuthCallback serves start (IAM) and callback (no auth); renewal and health are scheduled at 08:15 and 08:45 India time', () => {
@@ -202,7 +198,7 @@ describe('session functions, TOTP renewal on, jkey auth', () => {
   });
 
   it('cdk-nag: no unsuppressed finding', () => {
-    expect(nagFindings(built.gateway)).toEqual([]);
+    expect(nagFindings(built)).toEqual([]);
   });
 
   it('an unknown brokerAuth or sessionRenewal fails the synth with a clear message', () => {
@@ -214,7 +210,7 @@ describe('session functions, TOTP renewal on, jkey auth', () => {
 describe('session functions, default deployment (OAuth only, bearer, nat-instance)', () => {
   let t: Template;
   beforeAll(() => {
-    t = Template.fromStack(synth().gateway);
+    t = gatewayTemplate(synth());
   });
 
   it('has OAuthCallback and SessionHealth, no renewal, no login secret, one session schedule', () => {
@@ -262,7 +258,7 @@ describe('an imported OAuth app secret (-c oauthAppSecretArn=...)', () => {
   let built: ReturnType<typeof synth>;
   beforeAll(() => {
     built = synth({ oauthAppSecretArn: arn, egress: 'none' });
-    t = Template.fromStack(built.gateway);
+    t = gatewayTemplate(built);
   });
 
   it('creates no OAuth app secret, points OAuthCallback at the given one, and lets no other role read it', () => {
@@ -278,7 +274,7 @@ describe('an imported OAuth app secret (-c oauthAppSecretArn=...)', () => {
   });
 
   it('cdk-nag: no unsuppressed finding', () => {
-    expect(nagFindings(built.gateway)).toEqual([]);
+    expect(nagFindings(built)).toEqual([]);
   });
 });
 
@@ -289,11 +285,11 @@ describe.each(['nat-instance', 'nat-gateway', 'none'] as const)(
     let built: ReturnType<typeof synth>;
     beforeAll(() => {
       built = synth({ sessionRenewal: 'totp', egress });
-      t = Template.fromStack(built.gateway);
+      t = gatewayTemplate(built);
     });
 
     it('cdk-nag: no unsuppressed finding', () => {
-      expect(nagFindings(built.gateway)).toEqual([]);
+      expect(nagFindings(built)).toEqual([]);
     });
 
     it('the three session functions run where the gateway functions do', () => {

@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 
 import { parseGatewayConfig } from '../../functions/base/runtime/config.js';
 import { buildApp } from '../../infra/stacks/app.js';
+import { gatewayTemplate } from '../support/gateway-template.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const synth = (context: Record<string, unknown>) =>
@@ -43,7 +43,7 @@ describe('context settings at synth', () => {
 
   it('what synth accepts, a cold start accepts: good values reach every order function unchanged', () => {
     const context = { GUARDRAIL_MAX_QTY: '100', GUARDRAIL_EXCHANGES: 'NSE,BSE', IDEMPOTENCY_TTL_SECONDS: '3600' };
-    const t = Template.fromStack(synth(context).gateway);
+    const t = gatewayTemplate(synth(context));
     const place = Object.values(t.findResources('AWS::Lambda::Function')).find(
       (f) =>
         (f as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }).Properties.Environment
@@ -62,7 +62,7 @@ describe('context settings at synth', () => {
 
   it('the safe defaults: off passes through to the order functions and GET /session; unset leaves the default', () => {
     const variables = (context: Record<string, unknown>) =>
-      Object.entries(Template.fromStack(synth(context).gateway).findResources('AWS::Lambda::Function')).map(
+      Object.entries(gatewayTemplate(synth(context)).findResources('AWS::Lambda::Function')).map(
         ([id, f]) =>
           [
             id,

@@ -6,12 +6,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 
 import { costAtRest } from '../../infra/constructs/egress-cost.js';
 import { stackCostAtRest } from '../../infra/constructs/stack-cost.js';
 import { buildApp } from '../../infra/stacks/app.js';
+import { gatewayTemplate } from '../support/gateway-template.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const page = (name: string) => readFileSync(join(ROOT, 'docs', name), 'utf8');
@@ -31,7 +31,7 @@ const usd = (n: number) => `$${n.toFixed(2)}`;
 /** The doc's row for a shape, as the template says it must read. */
 const rowOf = (shape: string, context: Record<string, string>): string => {
   const stacks = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }));
-  const cost = stackCostAtRest(Template.fromStack(stacks.gateway).toJSON());
+  const cost = stackCostAtRest(gatewayTemplate(stacks).toJSON());
   const { functions, alarms, secrets, dashboards } = cost.counts;
   const price = (item: string) => cost.lines.find((l) => l.item.startsWith(item))?.monthlyUsd ?? 0;
   return `| ${shape} | ${functions} | ${alarms} (${usd(price('CloudWatch alarm'))}) | ${secrets} (${usd(price('Secrets Manager'))}) | ${dashboards} (${usd(price('CloudWatch dashboard'))}) | ${usd(cost.egressUsd)} | **${usd(cost.monthlyUsd)}** |`;
@@ -49,8 +49,8 @@ describe("docs/deploying.md's cost at rest, per deployment shape", () => {
   );
 
   it("says how its egress column and docs/egress.md's figure differ, in the template's numbers", () => {
-    const template = Template.fromStack(
-      buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], broker: 'shoonya' } })).gateway,
+    const template = gatewayTemplate(
+      buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], broker: 'shoonya' } })),
     ).toJSON();
     const egress = costAtRest(template);
     const alarms = egress.lines.filter((line) => line.item.includes('alarm'));

@@ -3,7 +3,8 @@
  * the trading rules settings, alarms, outputs, the workflow example and no unsuppressed cdk-nag finding. These run
  * on the default egress (nat-instance); test/infra/egress-*.test.ts cover each egress setting.
  */
-import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import type { Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 
 import { ASSISTANTS } from '../../functions/assistants/definition.js';
@@ -14,6 +15,7 @@ import { MCP_SERVER } from '../../functions/mcp/definition.js';
 import { PLANS } from '../../functions/plans/definition.js';
 import { SIGNAL_WEBHOOK, STRATEGIES } from '../../functions/signals/definitions.js';
 import { ORDER_ROUTE_THROTTLE } from '../../infra/constructs/api.js';
+import { gatewayTemplate } from '../support/gateway-template.js';
 import {
   built,
   gateway,
@@ -159,9 +161,7 @@ describe('trading rules settings', () => {
       ).find(([id]) => id.startsWith(name))![1].Properties.Environment.Variables;
     expect(envOf(gateway, 'PlaceGTTOrder').ALGO_ID).toBeUndefined();
     expect(envOf(gateway, 'PlaceGTTOrder').MARKET_ORDERS).toBeUndefined();
-    const set = Template.fromStack(
-      synth({ algoId: '99999', MARKET_ORDERS: 'reject', MARKET_PROTECTION_PERCENT: '1' }).gateway,
-    );
+    const set = gatewayTemplate(synth({ algoId: '99999', MARKET_ORDERS: 'reject', MARKET_PROTECTION_PERCENT: '1' }));
     expect(envOf(set, 'PlaceOCOOrder')).toMatchObject({
       ALGO_ID: '99999',
       MARKET_ORDERS: 'reject',
@@ -196,7 +196,7 @@ describe('alarms and outputs', () => {
   });
 
   it('passes guardrail settings from context to every operation function', () => {
-    const withGuards = Template.fromStack(synth({ GUARDRAIL_MAX_QTY: '500', GUARDRAIL_READ_ONLY: 'true' }).gateway);
+    const withGuards = gatewayTemplate(synth({ GUARDRAIL_MAX_QTY: '500', GUARDRAIL_READ_ONLY: 'true' }));
     const functions = Object.entries(withGuards.findResources('AWS::Lambda::Function')) as [
       string,
       { Properties: { Environment?: { Variables?: Record<string, unknown> } } },
@@ -214,7 +214,7 @@ describe('alarms and outputs', () => {
 
 describe('cdk-nag', () => {
   it('AwsSolutions checks report no unsuppressed error or warning', () => {
-    for (const stack of [built.gateway, built.workflow]) {
+    for (const stack of [...built.gatewayStacks, built.workflow]) {
       const annotations = Annotations.fromStack(stack);
       const findings = [
         ...annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*')),

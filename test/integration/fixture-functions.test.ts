@@ -26,9 +26,12 @@ describe('the stack builds a function from its definition alone', () => {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [], egress: 'none' } });
   applyFeatureFlags(app);
   const stack = new GatewayStack(app, 'FixtureStack', { functions: WITH_FIXTURES });
-  const template = Template.fromStack(stack);
+  // The fixtures are stack functions without an operation: they are built in the automation stack.
+  const automation = stack.parts.Automation;
+  const template = Template.fromStack(automation);
   const resources = template.toJSON().Resources as Record<string, Res>;
-  const idOf = (name: string) => stack.getLogicalId(stack.functions.get(name)!.function.node.defaultChild as never);
+  const idOf = (name: string) =>
+    automation.getLogicalId(stack.functions.get(name)!.function.node.defaultChild as never);
   const roleOf = (name: string) =>
     (resources[idOf(name)]!.Properties.Role as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0];
   const statementsOf = (role: string) =>

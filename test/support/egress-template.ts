@@ -7,11 +7,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { App } from 'aws-cdk-lib';
-import { Annotations, Match } from 'aws-cdk-lib/assertions';
 
 import { PROJECT_ROOT } from '../../infra/constructs/gateway-function.js';
 import { buildApp } from '../../infra/stacks/app.js';
-import type { GatewayStack } from '../../infra/stacks/gateway-stack.js';
+import { nagFindingsOf, type WithGatewayStacks } from './gateway-template.js';
 
 /** OAuthCallback and SessionHealth (SessionRenewal only with -c sessionRenewal=totp), and the GttWatcher. */
 export const DEFAULT_SESSION_FUNCTIONS = 3;
@@ -55,10 +54,10 @@ export const routesOf = (template: TemplateJson, routeTable: { Ref: string }) =>
 export type Statement = { Action: string | string[]; Resource: unknown; Sid?: string };
 export const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
 /**
- * The CDK's own function (and role) that copies the console's files into its bucket (infra/constructs/console.ts):
+ * The CDK's own function (and its role, ConsoleFilesRole) that copies the console's files into its bucket (infra/constructs/console.ts):
  * it never calls the broker, so it stays out of the VPC and out of the egress counts.
  */
-export const CONSOLE_FILES_HANDLER = /^CustomCDKBucketDeployment/;
+export const CONSOLE_FILES_HANDLER = /^(CustomCDKBucketDeployment|ConsoleFilesRole)/;
 /** The gateway's functions: every Lambda function but the CDK's handler of the console's files. */
 export const functionIds = (template: TemplateJson) =>
   idsOf(template, 'AWS::Lambda::Function').filter((id) => !CONSOLE_FILES_HANDLER.test(id));
@@ -68,11 +67,6 @@ export const lambdaRoleIds = (template: TemplateJson) =>
       !CONSOLE_FILES_HANDLER.test(id) &&
       JSON.stringify(template.Resources[id]!.Properties.AssumeRolePolicyDocument).includes('lambda.amazonaws.com'),
   );
-export const nagFindings = (stack: GatewayStack) => {
-  const annotations = Annotations.fromStack(stack);
-  return [
-    ...annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*')),
-    ...annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*')),
-  ].map((f) => `${f.id}: ${String(f.entry.data).slice(0, 160)}`);
-};
+/** cdk-nag's findings on every stack of the gateway (test/support/gateway-template.ts). */
+export const nagFindings = (built: WithGatewayStacks) => nagFindingsOf(built.gatewayStacks);
 export const egressDoc = readFileSync(join(PROJECT_ROOT, 'docs', 'egress.md'), 'utf8');

@@ -4,10 +4,11 @@
  * metric lines.
  */
 import { App as CdkApp } from 'aws-cdk-lib';
-import { Annotations, Match, type Template } from 'aws-cdk-lib/assertions';
+import type { Template } from 'aws-cdk-lib/assertions';
 
 import { OPERATIONS } from '../../functions/manifest/index.js';
 import { buildApp } from '../../infra/stacks/app.js';
+import { nagFindingsOf, type WithGatewayStacks } from './gateway-template.js';
 
 export const synth = (context: Record<string, unknown> = {}) =>
   buildApp(new CdkApp({ context: { 'aws:cdk:bundling-stacks': [], egress: 'none', ...context } }));
@@ -44,13 +45,8 @@ export const envOf = (t: Template, prefix: string) => {
   const fn = Object.entries(t.findResources('AWS::Lambda::Function')).find(([id]) => id.startsWith(prefix))![1] as Res;
   return (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
 };
-export const nagFindings = (stack: Parameters<typeof Annotations.fromStack>[0]) => {
-  const annotations = Annotations.fromStack(stack);
-  return [
-    ...annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*')),
-    ...annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*')),
-  ].map((f) => `${f.id}: ${String(f.entry.data).slice(0, 160)}`);
-};
+/** cdk-nag's findings on every stack of the gateway (test/support/gateway-template.ts). */
+export const nagFindings = (built: WithGatewayStacks) => nagFindingsOf(built.gatewayStacks);
 
 /** Every metric line of the dashboard: graph title, namespace, name, dimension map, statistic. */
 export type DashboardMetric = {

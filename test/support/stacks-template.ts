@@ -1,5 +1,5 @@
 /**
- * The default gateway and workflow stacks as templates (bundling skipped, the end-of-day logout left out where
+ * The default gateway stacks (as one template: test/support/gateway-template.ts) and workflow stack as templates (bundling skipped, the end-of-day logout left out where
  * functions are counted), synthesized once per worker (the infra tests share a process per worker, see
  * vitest.config.ts), and the IAM statement readers the stack tests share.
  */
@@ -9,6 +9,7 @@ import { beforeAll } from 'vitest';
 
 import { SESSION_FUNCTIONS } from '../../functions/session/definitions.js';
 import { buildApp } from '../../infra/stacks/app.js';
+import { gatewayTemplate } from './gateway-template.js';
 
 /** OAuthCallback and SessionHealth; SessionRenewal only with -c sessionRenewal=totp. */
 export const SESSION = SESSION_FUNCTIONS.filter((f) => f.name !== 'SessionRenewal' && f.name !== 'SessionLogout');
@@ -47,7 +48,7 @@ export const useDefaultStacks = () => {
   beforeAll(() => {
     if (!defaults) {
       const app = synth();
-      defaults = { built: app, gateway: Template.fromStack(app.gateway), workflow: Template.fromStack(app.workflow) };
+      defaults = { built: app, gateway: gatewayTemplate(app), workflow: Template.fromStack(app.workflow) };
     }
     ({ built, gateway, workflow } = defaults);
   });
