@@ -87,15 +87,9 @@ export const TABLE_GRANTS = {
   'idempotencyTable:gone': on('idempotencyTable', under(prefix(GONE_PREFIX))(PUT)),
   // The order-rate governor's read and conditional put of the account's item, the order leases (a conditional put,
   // an update while an unknown outcome holds one, an update that gives it back: orders/lease.ts). Nothing deletes.
-  'controlTable:governor': on(
-    'controlTable',
-    under(prefix(TRADING_PREFIX), prefix(LEASE_PREFIX))(GET, PUT, UPDATE),
-  ),
+  'controlTable:governor': on('controlTable', under(prefix(TRADING_PREFIX), prefix(LEASE_PREFIX))(GET, PUT, UPDATE)),
   // The governor's calls, and the switch turned (or the session's end written): an UpdateItem of the account's item.
-  'controlTable:switch': on(
-    'controlTable',
-    under(prefix(TRADING_PREFIX), prefix(LEASE_PREFIX))(GET, PUT, UPDATE),
-  ),
+  'controlTable:switch': on('controlTable', under(prefix(TRADING_PREFIX), prefix(LEASE_PREFIX))(GET, PUT, UPDATE)),
   // GetGTTOrder: the order's lease (when its last change ended), in its copy read's one BatchGetItem.
   'controlTable:leases': on('controlTable', under(prefix(LEASE_PREFIX))(BATCH_GET)),
   // The instruments' copy (orders/instruments/copy.ts): one item per instrument (`EXCH|TSYM`), read by the order path

@@ -188,11 +188,7 @@ describe('control table (order-rate governor)', () => {
       /ControlTable/.test(JSON.stringify(st.Resource)),
     );
     // The governor's calls and the order leases of its cancels (put, updates); UpdateItem turns the switch.
-    expect(onControl.flatMap(actions).sort()).toEqual([
-      'dynamodb:GetItem',
-      'dynamodb:PutItem',
-      'dynamodb:UpdateItem',
-    ]);
+    expect(onControl.flatMap(actions).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
     // On the idempotency table only puts: the outbox items of its sweep's cancels (they carry no key), and the record
     // of each swept order a journaled write placed; nothing of the journal's own records.
     const onIdempotency = policy.Properties.PolicyDocument.Statement.filter((st) =>

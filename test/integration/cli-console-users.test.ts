@@ -8,8 +8,8 @@ import http from 'node:http';
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-import { runCli } from '../support/cli-bundle.js';
 import { authorizationOf, type CapturedRequest, recomputeSignature } from '../../local/permissions/sigv4.js';
+import { runCli } from '../support/cli-bundle.js';
 
 const POOL = 'ap-south-1_AbC123';
 const KEYS = { AWS_ACCESS_KEY_ID: 'AKIDCONSOLE', AWS_SECRET_ACCESS_KEY: 'console-secret', AWS_SESSION_TOKEN: '' };

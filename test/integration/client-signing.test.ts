@@ -15,8 +15,8 @@ import {
   regionFromUrl,
 } from '../../client/index.js';
 import { signRequest } from '../../client/signing.js';
-import { SAMPLE_ORDER } from '../support/sample-order.js';
 import { authorizationOf, type CapturedRequest, recomputeSignature } from '../../local/permissions/sigv4.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 type Captured = CapturedRequest;
 

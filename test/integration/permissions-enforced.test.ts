@@ -12,6 +12,7 @@ import type { PolicyStatementJson, StackPermissions } from '../../infra/scripts/
 import { LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
 import { localCredentials } from '../../local/permissions/gate.js';
 import { type LocalStack, type LocalStackOptions, startLocalStack } from '../../local/run-local.js';
+import { GTT_STRATEGY_INPUT } from '../support/signals.js';
 
 const actionsOf = (s: PolicyStatementJson) => (Array.isArray(s.Action) ? s.Action : s.Action ? [s.Action] : []);
 /** Every statement without `action` (a statement left with no action is dropped). */
@@ -46,16 +47,7 @@ const strategy = async (stack: LocalStack, key: string): Promise<string> => {
   const res = await fetch(`${stack.api.url}/strategies`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'Idempotency-Key': key },
-    body: JSON.stringify({
-      name: key,
-      source: 'tradingview',
-      action: {
-        kind: 'gtt',
-        order: { exch: 'NSE', prd: 'C', prctyp: 'LMT', ret: 'DAY', qty: 1 },
-        trigger: { offset: '-0.5%' },
-        price: { offset: '-0.5%' },
-      },
-    }),
+    body: JSON.stringify({ name: key, ...GTT_STRATEGY_INPUT }),
   });
   const created = (await res.json()) as { webhookUrl: string };
   expect(res.status, JSON.stringify(created)).toBe(201);

@@ -14,6 +14,7 @@ import { LOCAL_RUN_PREFIX, type LocalStack } from '../../local/run-local.js';
 import { emulatorControl } from './emulator-control.js';
 import { callTool, PLACE, remoteMcpClient } from './mcp-tools.js';
 import { SAMPLE_ORDER } from './sample-order.js';
+import { GTT_STRATEGY_INPUT } from './signals.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- replies read field by field
 export type Json = Record<string, any>;
@@ -44,16 +45,7 @@ const TRAILING = {
   step: '5',
 };
 
-const STRATEGY = {
-  name: 'tour',
-  source: 'tradingview',
-  action: {
-    kind: 'gtt',
-    order: { exch: 'NSE', prd: 'C', qty: 1 },
-    trigger: { offset: '0' },
-    price: { offset: '0' },
-  },
-};
+const STRATEGY = { name: 'tour', ...GTT_STRATEGY_INPUT };
 
 /** Whether the route takes an Idempotency-Key (the manifest's): the tour sends one wherever it is taken. */
 const takesKey = (method: string, path: string): boolean => {

@@ -125,11 +125,7 @@ const CALLS: Record<string, Call[]> = {
     ['controlTable', d('GetItem'), [`${TRADING_PREFIX}FA0001`]],
     ['controlTable', d('PutItem'), [`${TRADING_PREFIX}FA0001`]],
   ],
-  ModifyGTTOrder: ['PutItem', 'UpdateItem'].map((a) => [
-    'controlTable',
-    d(a),
-    [pk(leaseKey('FA0001', '24010500001'))],
-  ]),
+  ModifyGTTOrder: ['PutItem', 'UpdateItem'].map((a) => ['controlTable', d(a), [pk(leaseKey('FA0001', '24010500001'))]]),
 };
 
 /** A StringLike pattern (`*` any run, `?` one character) as a regular expression. */
