@@ -14,6 +14,7 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  rmSync,
   statSync,
   unlinkSync,
 } from 'node:fs';
@@ -45,6 +46,18 @@ export const permissionsHash = (): string => {
   ].sort();
   for (const file of files) hash.update(relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
   return hash.digest('hex').slice(0, 16);
+};
+
+/** The newest few files are kept (worktrees sharing node_modules each have theirs); no abandoned partial or lock. */
+const KEPT = 5;
+const prune = (): void => {
+  const files = readdirSync(CACHE)
+    .filter((name) => name.startsWith('permissions-'))
+    .map((name) => ({ path: join(CACHE, name), at: statSync(join(CACHE, name)).mtimeMs }))
+    .sort((a, b) => b.at - a.at);
+  const done = files.filter((f) => f.path.endsWith('.json'));
+  const abandoned = files.filter((f) => !f.path.endsWith('.json') && Date.now() - f.at > STALE_LOCK_MS);
+  for (const file of [...done.slice(KEPT), ...abandoned]) rmSync(file.path, { force: true });
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -94,8 +107,12 @@ export const stackPolicies = (): Promise<StackPermissions> => {
       }
       try {
         const partial = `${file}.${process.pid}.tmp`;
-        await synthesize(partial);
+        await synthesize(partial).catch((error: unknown) => {
+          rmSync(partial, { force: true });
+          throw error;
+        });
         renameSync(partial, file);
+        prune();
         return read();
       } finally {
         closeSync(fd);
