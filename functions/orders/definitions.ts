@@ -154,7 +154,7 @@ const grantsOf = (op: AnyOperation): Grant[] => [
   // Place and modify read the exchange's rules from the account's copy (and write what they read from the broker).
   ...(readsInstruments(op) ? (['instrumentsTable:copy'] as const) : []),
   // Logout tells every container the session ended: the account's control item (its UpdateItem).
-  ...(op.broker === 'Logout' ? (['controlTable:switch'] as const) : []),
+  ...(op.broker === 'Logout' ? (['controlTable:sessionEnd'] as const) : []),
 ];
 
 const envOf = (op: AnyOperation): FunctionEntry['env'] => ({

@@ -102,7 +102,7 @@ export const SESSION_HEALTH: FunctionDefinition = {
   create: createSessionHealthCheck,
 };
 
-const LOGOUT_GRANTS: FunctionEntry['grants'] = ['sessionSecret:write', 'controlTable:switch'];
+const LOGOUT_GRANTS: FunctionEntry['grants'] = ['sessionSecret:write', 'controlTable:sessionEnd'];
 
 export const SESSION_LOGOUT: FunctionDefinition = {
   name: 'SessionLogout',

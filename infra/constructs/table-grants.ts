@@ -90,6 +90,8 @@ export const TABLE_GRANTS = {
   'controlTable:governor': on('controlTable', under(prefix(TRADING_PREFIX), prefix(LEASE_PREFIX))(GET, PUT, UPDATE)),
   // The governor's calls, and the switch turned (or the session's end written): an UpdateItem of the account's item.
   'controlTable:switch': on('controlTable', under(prefix(TRADING_PREFIX), prefix(LEASE_PREFIX))(GET, PUT, UPDATE)),
+  // A logout (Logout, SessionLogout) writes when the session ended on the account's item, nothing else.
+  'controlTable:sessionEnd': on('controlTable', under(prefix(TRADING_PREFIX))(UPDATE)),
   // GetGTTOrder: the order's lease (when its last change ended), in its copy read's one BatchGetItem.
   'controlTable:leases': on('controlTable', under(prefix(LEASE_PREFIX))(BATCH_GET)),
   // The instruments' copy (orders/instruments/copy.ts): one item per instrument (`EXCH|TSYM`), read by the order path

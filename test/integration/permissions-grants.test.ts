@@ -79,10 +79,6 @@ const UNUSED: readonly { grants: RegExp; reason: string }[] = [
     reason: 'a place takes no order lease: the governor table set granted whole, its UpdateItem granted unused',
   },
   {
-    grants: /^(Logout|SessionLogout) dynamodb:(GetItem|PutItem) gtt-gateway-controls$/,
-    reason: 'a logout records its time (UpdateItem) only: the governor table set granted whole, granted unused',
-  },
-  {
     grants: /^GetQuote dynamodb:(GetItem|UpdateItem) gtt-gateway-instruments$/,
     reason:
       'GET /quotes reads the rules from the broker (gateway-handler.ts gives the copy to guarded orders): granted unused',

@@ -121,6 +121,8 @@ export type Grant =
   | 'controlTable:governor'
   /** The governor and the kill switch's own UpdateItem. */
   | 'controlTable:switch'
+  /** A logout's end of the session on the account's item (UpdateItem only): every container stops sending. */
+  | 'controlTable:sessionEnd'
   /** The order path's read of the instruments' copy: GetItem, and UpdateItem of what it had to read from the broker. */
   | 'instrumentsTable:copy'
   /** The InstrumentRefresh: the masters' rows (BatchWriteItem) and the symbols in use (UpdateItem). */
