@@ -4,7 +4,7 @@
  * that points a deployed bundle at a local stack. bench/cold-start.ts and bench/memory.ts measure with them.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { FunctionEntry, Route } from '../functions/base/definition/types.js';
@@ -28,20 +28,33 @@ interface DeployedFunction {
   env: Record<string, unknown>;
 }
 
-/** The Lambda functions of the synthesized gateway stack: asset file and template environment. */
+type Template = {
+  Resources: Record<
+    string,
+    {
+      Type: string;
+      Properties: { Runtime?: string; Environment?: { Variables: Record<string, unknown> } };
+      Metadata?: Record<string, string>;
+    }
+  >;
+};
+
+/**
+ * The Lambda functions of the synthesized gateway stacks (the gateway stack and the stacks after it): asset file and
+ * template environment. Ours only: a Node.js bundle, not the CDK's own (the console copier's Python handler).
+ */
 export const deployedFunctions = (): DeployedFunction[] => {
-  const template = JSON.parse(readFileSync(join(CDK_OUT, 'GttGatewayStack.template.json'), 'utf8')) as {
-    Resources: Record<
-      string,
-      {
-        Type: string;
-        Properties: { Environment?: { Variables: Record<string, unknown> } };
-        Metadata?: Record<string, string>;
-      }
-    >;
-  };
-  return Object.entries(template.Resources)
-    .filter(([, r]) => r.Type === 'AWS::Lambda::Function' && r.Metadata?.['aws:asset:path'])
+  const templates = readdirSync(CDK_OUT)
+    .filter((file) => /^GttGatewayStack(-[A-Za-z0-9-]+)?\.template\.json$/.test(file))
+    .map((file) => JSON.parse(readFileSync(join(CDK_OUT, file), 'utf8')) as Template);
+  return templates
+    .flatMap((template) => Object.entries(template.Resources))
+    .filter(
+      ([, r]) =>
+        r.Type === 'AWS::Lambda::Function' &&
+        r.Metadata?.['aws:asset:path'] &&
+        r.Properties.Runtime?.startsWith('nodejs'),
+    )
     .map(([id, r]) => ({
       name: id.replace(/Function[0-9A-F]{8}$/, '').replace(/^Session/, ''),
       file: join(CDK_OUT, r.Metadata!['aws:asset:path']!, 'index.mjs'),
