@@ -7,8 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 
-import type { Refusal } from './permissions/gate.js';
-import type { CapturedRequest } from './permissions/sigv4.js';
+import type { EndpointAuthorizer } from './permissions/gate.js';
 
 export const replyAwsJson = (res: http.ServerResponse, status: number, body: unknown, errorType?: string): void => {
   res.writeHead(status, {
@@ -22,16 +21,9 @@ export const replyAwsJson = (res: http.ServerResponse, status: number, body: unk
 export const failAwsJson = (res: http.ServerResponse, status: number, type: string, message: string): void =>
   replyAwsJson(res, status, { __type: type, message }, type);
 
-/** Holds a request to the deployed permissions: its target and parsed body say which calls it stands for. */
-export type AwsJsonAuthorizer = (
-  request: CapturedRequest,
-  target: string,
-  input: Record<string, unknown>,
-) => Promise<Refusal | undefined>;
-
 /** Where a server finds its authorizer once the stack installs one (`guard`). */
 export interface AwsJsonGuard {
-  current?: AwsJsonAuthorizer;
+  current?: EndpointAuthorizer;
 }
 
 export interface AwsJsonServerOptions {

@@ -18,8 +18,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 
 import { createTransactionLock, createTransactions } from './dynamodb-transactions.js';
-import type { Refusal } from './permissions/gate.js';
-import type { CapturedRequest } from './permissions/sigv4.js';
+import type { EndpointAuthorizer } from './permissions/gate.js';
 
 type Image = Record<string, Record<string, unknown>>;
 
@@ -50,17 +49,10 @@ export interface DynamoCall {
   endedAt?: number;
 }
 
-/** Holds a request to the deployed permissions (local/permissions/): a refusal is answered as AWS would. */
-export type DynamoAuthorizer = (
-  request: CapturedRequest,
-  action: string,
-  body: Record<string, unknown>,
-) => Promise<Refusal | undefined>;
-
 export interface DynamoProxy {
   url: string;
   /** From now on every request is first held to `authorize`. */
-  guard(authorize: DynamoAuthorizer): void;
+  guard(authorize: EndpointAuthorizer): void;
   /** Every call received, in order. */
   calls: DynamoCall[];
   subscribe(subscription: StreamSubscription): void;
@@ -117,7 +109,7 @@ export const startDynamoProxy = async (target: string): Promise<DynamoProxy> => 
   const transactions = createTransactions();
   const lock = createTransactionLock();
   let sequence = 0;
-  let authorize: DynamoAuthorizer | undefined;
+  let authorize: EndpointAuthorizer | undefined;
   /** New images being read after a write, not yet in a subscription's queue. */
   const imaging = new Set<Promise<void>>();
 

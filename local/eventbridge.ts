@@ -22,8 +22,9 @@ import { randomUUID } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
 
 import { notificationBody, type NotifyFormat } from '../functions/events/notification.js';
-import { type AwsJsonAuthorizer, type AwsJsonGuard, awsJsonServer, failAwsJson, replyAwsJson } from './aws-json.js';
+import { type AwsJsonGuard, awsJsonServer, failAwsJson, replyAwsJson } from './aws-json.js';
 import { listenOnLoopback } from './loopback.js';
+import type { EndpointAuthorizer } from './permissions/gate.js';
 
 export interface DeliveredEvent {
   version: '0';
@@ -48,7 +49,7 @@ export interface DeadLetter {
 export interface LocalEventBridge {
   url: string;
   /** From now on a function's request is first held to its deployed permissions (local/permissions/). */
-  guard(authorize: AwsJsonAuthorizer): void;
+  guard(authorize: EndpointAuthorizer): void;
   busName: string;
   /** Every accepted event, oldest first. */
   events: DeliveredEvent[];

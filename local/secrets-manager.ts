@@ -7,13 +7,14 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 
-import { type AwsJsonAuthorizer, type AwsJsonGuard, awsJsonServer, failAwsJson, replyAwsJson } from './aws-json.js';
+import { type AwsJsonGuard, awsJsonServer, failAwsJson, replyAwsJson } from './aws-json.js';
 import { listenOnLoopback } from './loopback.js';
+import type { EndpointAuthorizer } from './permissions/gate.js';
 
 export interface LocalSecretsManager {
   url: string;
   /** From now on a function's request is first held to its deployed permissions (local/permissions/). */
-  guard(authorize: AwsJsonAuthorizer): void;
+  guard(authorize: EndpointAuthorizer): void;
   port: number;
   setSecret(id: string, value: string): void;
   deleteSecret(id: string): void;

@@ -11,10 +11,11 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 
 import type { SignalActor } from '../functions/signals/actor.js';
 import { createSignalWorker } from '../functions/signals/worker.js';
-import { type AwsJsonAuthorizer, type AwsJsonGuard, awsJsonServer, failAwsJson, replyAwsJson } from './aws-json.js';
+import { type AwsJsonGuard, awsJsonServer, failAwsJson, replyAwsJson } from './aws-json.js';
 import { ownFunctionLogger } from './functions.js';
 import type { LocalHandler } from './http-api.js';
 import { listenOnLoopback } from './loopback.js';
+import type { EndpointAuthorizer } from './permissions/gate.js';
 
 export interface LocalQueueMessage {
   messageId: string;
@@ -24,7 +25,7 @@ export interface LocalQueueMessage {
 export interface LocalQueue {
   url: string;
   /** From now on a function's request is first held to its deployed permissions (local/permissions/). */
-  guard(authorize: AwsJsonAuthorizer): void;
+  guard(authorize: EndpointAuthorizer): void;
   /** The queue's URL, as the webhook's SIGNAL_QUEUE_URL names it. */
   queueUrl: string;
   /** Every message sent, oldest first. */

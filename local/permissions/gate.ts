@@ -33,6 +33,16 @@ export interface Refusal {
   message: string;
 }
 
+/**
+ * How a local AWS endpoint hands a request to the gate: the request as received, the operation it names (an
+ * `X-Amz-Target`'s, or DynamoDB's action), its parsed body; undefined lets it through.
+ */
+export type EndpointAuthorizer = (
+  request: CapturedRequest,
+  operation: string,
+  input: Record<string, unknown>,
+) => Promise<Refusal | undefined>;
+
 export interface CheckedCall extends IamCall {
   function: string;
   allowed: boolean;

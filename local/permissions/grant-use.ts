@@ -44,6 +44,39 @@ const withoutAll = (statements: PolicyStatementJson[], action: string, givers: r
 const without = (statements: PolicyStatementJson[], index: number, action: string, resource: TemplateValue) =>
   withoutAll(statements, action, [[index, resource]]);
 
+/** Every statement without `action`, on any resource (a statement left with no action is dropped). */
+const withoutEverywhere = (statements: PolicyStatementJson[], action: string) =>
+  withoutAll(
+    statements,
+    action,
+    statements.flatMap((statement, i) =>
+      list(statement.Action).includes(action)
+        ? rawResources(statement).map((raw) => [i, raw] as [number, TemplateValue])
+        : [],
+    ),
+  );
+
+/**
+ * The permissions with `action` taken away from one function's role, or from the DynamoDB endpoint's policy
+ * (`DynamoDbEndpoint`), wherever it is granted: what a test shows fails without it.
+ */
+export const withoutAction = (permissions: StackPermissions, holder: string, action: string): StackPermissions => {
+  if (holder === 'DynamoDbEndpoint')
+    return {
+      ...permissions,
+      dynamodbEndpointPolicies: permissions.dynamodbEndpointPolicies.map((endpoint) => ({
+        ...endpoint,
+        statements: withoutEverywhere(endpoint.statements, action),
+      })),
+    };
+  const fn = permissions.functions[holder];
+  if (!fn) throw new Error(`${holder} is not a function of the synthesized stacks`);
+  return {
+    ...permissions,
+    functions: { ...permissions.functions, [holder]: { ...fn, statements: withoutEverywhere(fn.statements, action) } },
+  };
+};
+
 const distinct = (calls: readonly CheckedCall[]): CheckedCall[] => {
   const seen = new Map<string, CheckedCall>();
   for (const call of calls) {
@@ -89,6 +122,11 @@ export const grantUses = async (
       uses.push({ holder: name, action, resource, neededBy: await neededBy(changed, affected) });
     }
   }
+  const inVpc = new Set(
+    Object.entries(permissions.functions)
+      .filter(([, f]) => f.inVpc)
+      .map(([n]) => n),
+  );
   for (const [e, endpoint] of permissions.dynamodbEndpointPolicies.entries()) {
     for (const [index, statement] of endpoint.statements.entries()) {
       for (const action of list(statement.Action)) {
@@ -96,11 +134,6 @@ export const grantUses = async (
           const resource = String(resolve(raw, endpoint.stack));
           const endpoints = permissions.dynamodbEndpointPolicies.map((other, i) =>
             i === e ? { ...other, statements: without(other.statements, index, action, raw) } : other,
-          );
-          const inVpc = new Set(
-            Object.entries(permissions.functions)
-              .filter(([, f]) => f.inVpc)
-              .map(([n]) => n),
           );
           const affected = calls.filter((c) => inVpc.has(c.function) && c.action === action);
           uses.push({

@@ -15,6 +15,7 @@ import type { LocalStack } from '../../local/run-local.js';
 import { jdata } from '../contract/jdata-client.js';
 import type { EmulatorControl } from '../support/emulator-control.js';
 import { OCO, ORDER, useEventsStack } from '../support/events-stack.js';
+import { GTT_STRATEGY_INPUT } from '../support/signals.js';
 
 const ev = useEventsStack();
 const { api, place, placeOutside, ltp, nextOrder, events, of, renewWithTotp } = ev;
@@ -96,13 +97,7 @@ describe('event schemas (docs/events/)', () => {
       '/strategies',
       {
         name: 'schema',
-        source: 'tradingview',
-        action: {
-          kind: 'gtt',
-          order: { exch: 'NSE', prd: 'C', qty: 1 },
-          trigger: { offset: '0' },
-          price: { offset: '0' },
-        },
+        ...GTT_STRATEGY_INPUT,
       },
       { 'Idempotency-Key': 'strategy-schema' },
     );

@@ -8,40 +8,11 @@
 import { DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { PolicyStatementJson, StackPermissions } from '../../infra/scripts/stack-permissions.js';
 import { LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
 import { localCredentials } from '../../local/permissions/gate.js';
+import { withoutAction } from '../../local/permissions/grant-use.js';
 import { type LocalStack, type LocalStackOptions, startLocalStack } from '../../local/run-local.js';
 import { GTT_STRATEGY_INPUT } from '../support/signals.js';
-
-const actionsOf = (s: PolicyStatementJson) => (Array.isArray(s.Action) ? s.Action : s.Action ? [s.Action] : []);
-/** Every statement without `action` (a statement left with no action is dropped). */
-const withoutAction = (statements: PolicyStatementJson[], action: string): PolicyStatementJson[] =>
-  statements.flatMap((s) => {
-    const rest = actionsOf(s).filter((a) => a !== action);
-    return rest.length ? [{ ...s, Action: rest }] : [];
-  });
-
-/** The permissions with `action` taken from one function's role. */
-const takenFromRole =
-  (name: string, action: string) =>
-  (p: StackPermissions): StackPermissions => ({
-    ...p,
-    functions: {
-      ...p.functions,
-      [name]: { ...p.functions[name]!, statements: withoutAction(p.functions[name]!.statements, action) },
-    },
-  });
-/** The permissions with `action` taken from the DynamoDB endpoint's policy. */
-const takenFromEndpoint =
-  (action: string) =>
-  (p: StackPermissions): StackPermissions => ({
-    ...p,
-    dynamodbEndpointPolicies: p.dynamodbEndpointPolicies.map((e) => ({
-      ...e,
-      statements: withoutAction(e.statements, action),
-    })),
-  });
 
 const strategy = async (stack: LocalStack, key: string): Promise<string> => {
   const res = await fetch(`${stack.api.url}/strategies`, {
@@ -127,7 +98,7 @@ describe('the stack as synthesized', () => {
 
 describe('a grant taken away fails the call as it would deployed', () => {
   it("without the OAuth callback's UpdateItem on its state table, the daily login is a 500 and no session", async () => {
-    const stack = await start({ adjustPermissions: takenFromRole('OAuthCallback', 'dynamodb:UpdateItem') });
+    const stack = await start({ adjustPermissions: (p) => withoutAction(p, 'OAuthCallback', 'dynamodb:UpdateItem') });
     const before = stack.secrets.getPutCount('gtt-gateway/broker-session');
     await expect(stack.renew()).rejects.toThrow(/HTTP 500/);
     expect(stack.secrets.getPutCount('gtt-gateway/broker-session')).toBe(before);
@@ -141,7 +112,9 @@ describe('a grant taken away fails the call as it would deployed', () => {
   });
 
   it("without ConditionCheckItem in the VPC's DynamoDB endpoint policy, every alert is refused (500), nothing queued", async () => {
-    const stack = await start({ adjustPermissions: takenFromEndpoint('dynamodb:ConditionCheckItem') });
+    const stack = await start({
+      adjustPermissions: (p) => withoutAction(p, 'DynamoDbEndpoint', 'dynamodb:ConditionCheckItem'),
+    });
     const url = await strategy(stack, 'enforced-endpoint');
     const res = await alert(url);
     expect(res.status).toBe(500);

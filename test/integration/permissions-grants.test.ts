@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FUNCTIONS } from '../../functions/manifest/index.js';
 import { environmentFor } from '../../local/functions.js';
 import { type CheckedCall, createPermissionGate, localCredentials } from '../../local/permissions/gate.js';
-import { type GrantUse, grantUses } from '../../local/permissions/grant-use.js';
+import { type GrantUse, grantUses, withoutAction } from '../../local/permissions/grant-use.js';
 import { dynamoDbCalls } from '../../local/permissions/requests.js';
 import { localArn } from '../../local/permissions/resolve.js';
 import { NodeSha256 } from '../../local/permissions/sigv4.js';
@@ -201,20 +201,7 @@ describe('one grant taken away', () => {
     );
     expect(use?.neededBy.map((c) => c.label)).toContain('place a GTT');
 
-    const place = permissions.functions.PlaceGTTOrder!;
-    const withoutPut = {
-      ...permissions,
-      functions: {
-        ...permissions.functions,
-        PlaceGTTOrder: {
-          ...place,
-          statements: place.statements.map((s) => ({
-            ...s,
-            Action: (Array.isArray(s.Action) ? s.Action : [s.Action ?? '']).filter((a) => a !== 'dynamodb:PutItem'),
-          })),
-        },
-      },
-    };
+    const withoutPut = withoutAction(permissions, 'PlaceGTTOrder', 'dynamodb:PutItem');
     // The place's own request, signed with PlaceGTTOrder's credentials, as the local DynamoDB endpoint hands it over.
     const body = JSON.stringify({
       TableName: stack.local.values.idempotencyTableName,

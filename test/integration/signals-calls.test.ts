@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignalActor } from '../../functions/signals/actor.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { type DynamoFaultProxy, startDynamoFaultProxy } from '../support/dynamo-fault-proxy.js';
+import { GTT_STRATEGY_INPUT } from '../support/signals.js';
 
 let stack: LocalStack;
 let webhookDb: DynamoFaultProxy;
@@ -43,13 +44,7 @@ const strategy = async (extra: Record<string, unknown> = {}) => {
     headers: { 'content-type': 'application/json', 'Idempotency-Key': `signals-calls-${++keys}` },
     body: JSON.stringify({
       name: 'calls',
-      source: 'tradingview',
-      action: {
-        kind: 'gtt',
-        order: { exch: 'NSE', prd: 'C', qty: 1 },
-        trigger: { offset: '0' },
-        price: { offset: '0' },
-      },
+      ...GTT_STRATEGY_INPUT,
       ...extra,
     }),
   });

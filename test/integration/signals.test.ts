@@ -13,6 +13,7 @@ import { createSignalWebhook } from '../../functions/signals/webhook.js';
 import { lambdaContext } from '../../local/lambda-context.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { captureLogger } from '../support/logs.js';
+import { GTT_STRATEGY_INPUT } from '../support/signals.js';
 
 let stack: LocalStack;
 let keys = 0;
@@ -51,13 +52,7 @@ const strategy = async (overrides: Record<string, unknown> = {}) => {
     '/strategies',
     {
       name: 'test',
-      source: 'tradingview',
-      action: {
-        kind: 'gtt',
-        order: { exch: 'NSE', prd: 'C', qty: 1 },
-        trigger: { offset: '0' },
-        price: { offset: '0' },
-      },
+      ...GTT_STRATEGY_INPUT,
       ...overrides,
     },
     { 'Idempotency-Key': `signals-test-${++keys}` },
