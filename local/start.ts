@@ -143,7 +143,13 @@ try {
   process.exit(2);
 }
 
-const checkPermissions = permissionsWanted(undefined);
+let checkPermissions = true;
+try {
+  checkPermissions = permissionsWanted(undefined);
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(2);
+}
 if (checkPermissions && !stackPoliciesCached())
   console.log("Synthesizing the stacks' permissions (once per change of infra/ or functions/, about 20 s)...");
 const stack = await startLocalStack({

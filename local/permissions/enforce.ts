@@ -20,9 +20,20 @@ export interface GuardedEndpoints {
   signalQueue: LocalQueue;
 }
 
-/** Off with `GTT_LOCAL_PERMISSIONS=off` (or the stack's `permissions: false`): every call let through, as before. */
-export const permissionsWanted = (option: boolean | undefined): boolean =>
-  option ?? process.env.GTT_LOCAL_PERMISSIONS?.toLowerCase() !== 'off';
+/**
+ * Off with `GTT_LOCAL_PERMISSIONS=off` (or the stack's `permissions: false`): every call let through, as before. Any
+ * value but `on`, `off` or none is a mistake (a typo would leave the check on unseen): it fails, naming the two.
+ */
+export const permissionsWanted = (
+  option: boolean | undefined,
+  setting: string | undefined = process.env.GTT_LOCAL_PERMISSIONS,
+): boolean => {
+  if (option !== undefined) return option;
+  const value = setting?.trim().toLowerCase();
+  if (value === undefined || value === '' || value === 'on') return true;
+  if (value === 'off') return false;
+  throw new Error(`GTT_LOCAL_PERMISSIONS must be on or off (or unset: on); got ${JSON.stringify(setting)}`);
+};
 
 export const enforcePermissions = async (
   endpoints: GuardedEndpoints,
