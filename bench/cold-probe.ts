@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { instrumentToken } from '../emulator/state/formats.js';
 import type { FunctionEntry, Route } from '../functions/base/definition/types.js';
 import { ENV, environmentOf, type EnvValues } from '../functions/base/runtime/env.js';
 import { functionEnvironment, LOCAL_ENDPOINT_KEYS } from '../functions/base/runtime/env-given.js';
@@ -41,13 +42,15 @@ type Template = {
 
 /**
  * The Lambda functions of the synthesized gateway stacks (the gateway stack and the stacks after it): asset file and
- * template environment. Ours only: a Node.js bundle, not the CDK's own (the console copier's Python handler).
+ * template environment. Ours only: a Node.js bundle whose logical id names a function of the manifest, not the CDK's
+ * own (the console copier's Python handler, a custom resource's provider). Every function of the manifest must have
+ * its bundle: one without fails the bench by name.
  */
 export const deployedFunctions = (): DeployedFunction[] => {
   const templates = readdirSync(CDK_OUT)
     .filter((file) => /^GttGatewayStack(-[A-Za-z0-9-]+)?\.template\.json$/.test(file))
     .map((file) => JSON.parse(readFileSync(join(CDK_OUT, file), 'utf8')) as Template);
-  return templates
+  const found = templates
     .flatMap((template) => Object.entries(template.Resources))
     .filter(
       ([, r]) =>
@@ -59,8 +62,19 @@ export const deployedFunctions = (): DeployedFunction[] => {
       name: id.replace(/Function[0-9A-F]{8}$/, '').replace(/^Session/, ''),
       file: join(CDK_OUT, r.Metadata!['aws:asset:path']!, 'index.mjs'),
       env: r.Properties.Environment?.Variables ?? {},
-    }));
+    }))
+    .filter((fn) => manifestEntry(fn.name) !== undefined);
+  const missing = FUNCTIONS.filter((entry) => !found.some((fn) => manifestEntry(fn.name) === entry));
+  if (missing.length)
+    throw new Error(
+      `bench: ${missing.map((f) => f.name).join(', ')} of the manifest has no bundle in ${CDK_OUT} (run without --no-synth)`,
+    );
+  return found;
 };
+
+/** The manifest entry of a function of the template (its id may carry its construct's prefix: EventsGttWatcher). */
+const manifestEntry = (name: string): FunctionEntry | undefined =>
+  functionNamed(name) ?? FUNCTIONS.find((f) => name.endsWith(f.name));
 
 /**
  * A reply that is an error, in the probe's JavaScript (`r` the handler's answer): an HTTP status of 400 or more, an
@@ -92,15 +106,20 @@ export const runProbe = <T>(
       { env, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';
+    let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', () => undefined);
+    child.stderr.on('data', (c: Buffer) => (err = (err + c.toString()).slice(-2_000)));
     child.on('error', reject);
     child.on('exit', () => {
       const processMs = performance.now() - started;
       try {
         resolve({ ...(JSON.parse(out.trim().split('\n').pop()!) as T), processMs });
       } catch {
-        reject(new Error(`${file}: no measurement in ${JSON.stringify(out.slice(-300))}`));
+        reject(
+          new Error(
+            `${file}: no measurement in ${JSON.stringify(out.slice(-300))} (stderr: ${JSON.stringify(err.slice(-600))})`,
+          ),
+        );
       }
     });
   });
@@ -181,6 +200,13 @@ export const payloadFor = (
       };
     case 'GetGTTOrder':
       return { gateway: { al_id: orders.single }, peer: {}, peerOperation: 'GetPendingGTTOrder' };
+    // The broker quotes by instrument token, which a hand-written function would know.
+    case 'GetQuote':
+      return {
+        gateway: { exch: 'NSE', tsym: ORDER.tsym },
+        peer: { exch: 'NSE', token: instrumentToken('NSE', ORDER.tsym) },
+        peerOperation: 'GetQuotes',
+      };
     default: {
       // Every other function: the payload its manifest entry gives as its example (a direct invocation, or the
       // request of its first route), against the one-call peer of its broker operation (ClientDetails when the
@@ -188,8 +214,9 @@ export const payloadFor = (
       const entry = functionNamed(manifestName(name));
       if (!entry) throw new Error(`bench: ${name} is a function of the template but not of the manifest`);
       const route = entry.routes[0];
+      // Neither (a function of a rule or a stream): undefined, unless bench/real-inputs.ts makes its input.
       return {
-        gateway: entry.direct ? entry.direct.example : route ? routeRequest(route) : {},
+        gateway: entry.direct ? entry.direct.example : route ? routeRequest(route) : undefined,
         peer: {},
         peerOperation: entry.operation?.broker ?? 'ClientDetails',
       };
@@ -206,12 +233,15 @@ export const routeRequest = (route: Route): unknown => ({
   routeKey: `${route.method} ${route.path}`,
   rawPath: route.path,
   rawQueryString: new URLSearchParams(route.example.query ?? {}).toString(),
-  headers: { 'content-type': 'application/json' },
+  // A loopback call as `npm start`'s API makes it: its Host names the loopback server (the MCP function refuses any
+  // other over loopback: DNS rebinding).
+  headers: { 'content-type': 'application/json', host: '127.0.0.1' },
   ...(route.example.query ? { queryStringParameters: route.example.query } : {}),
   ...(route.example.path ? { pathParameters: route.example.path } : {}),
   requestContext: {
     http: { method: route.method, path: route.path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
     routeKey: `${route.method} ${route.path}`,
+    domainName: '127.0.0.1',
     stage: '$default',
     requestId: 'bench',
   },
@@ -222,9 +252,8 @@ export const routeRequest = (route: Route): unknown => ({
 /** The catalogue's variable names: the template's others (Powertools', the metric namespace) are kept as they are. */
 const CATALOGUE_NAMES: ReadonlySet<string> = new Set(Object.values(ENV).map((variable) => variable.name));
 
-/** The manifest entry of a function of the template (its id may carry its construct's prefix: EventsGttWatcher). */
 const entryOf = (name: string): FunctionEntry => {
-  const entry = functionNamed(name) ?? FUNCTIONS.find((f) => name.endsWith(f.name));
+  const entry = manifestEntry(name);
   if (!entry) throw new Error(`bench: ${name} is no function of the manifest`);
   return entry;
 };
@@ -243,7 +272,8 @@ export const localEnv = (
   const local = {
     ...stack.local,
     // The order functions take a governor permit, as deployed (even on a stack started without one).
-    values: { ...stack.local.values, controlTableName: LOCAL_CONTROL_TABLE, ...extra },
+    // The bench's synth gives the webhook a Slack format (its NotifyFormatter): the formatter's own setting.
+    values: { notifyFormat: 'slack', ...stack.local.values, controlTableName: LOCAL_CONTROL_TABLE, ...extra },
     // The governor at its highest settings: the bench places many orders a minute (each still takes its permit).
     settings: { ...stack.local.settings, ...BENCH_ORDER_RATE },
   };

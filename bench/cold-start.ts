@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
 
 import { environmentOf } from '../functions/base/runtime/env.js';
+import { OPERATIONS } from '../functions/manifest/index.js';
 import { LOCAL_SECRET_ID, type LocalStack, startLocalStack } from '../local/run-local.js';
 import { BENCH_ORDER_RATE, deployedFunctions, localEnv, OCO, once, ORDER, payloadFor } from './cold-probe.js';
 import { bundlePeers, type PeerName, PEERS } from './peer/bundle.js';
@@ -38,8 +39,15 @@ export interface ColdRow {
   met: string;
 }
 
-/** Issue 42: every function within 1.25x of the fair peer on import + first invoke. */
-export const COLD_TARGET = 1.25;
+/**
+ * Issue 54: every order function and every read at or below the fair peer on import + first invoke (1.0x), and no
+ * function above 1.25x.
+ */
+export const COLD_TARGET = { orderOrRead: 1, any: 1.25 };
+const coldTargetOf = (name: string): number =>
+  ['order', 'read'].includes(OPERATIONS.find((op) => op.name === name)?.kind ?? '')
+    ? COLD_TARGET.orderOrRead
+    : COLD_TARGET.any;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round1 = (x: number) => Math.round(x * 10) / 10;
 /** The functions that act on real pending orders (placed for each probe, not measured). */
@@ -113,9 +121,16 @@ export const measureDeployedColdStart = async (
   const gatewayPayload = async (name: string, orders: { single: string; oco: string } | undefined) => {
     if (name === 'SignalWebhook') return inputs.webhookEvent(token);
     if (name === 'SignalWorker') return inputs.queuedSignal();
+    if (name === 'McpServer') return inputs.mcpEvent();
     // A place made for it: its completed idempotency record carries the order's event.
     if (name === 'EventsEventForwarder') return realOrders().then(() => inputs.outboxBatch());
-    return payloadFor(name, ++seq, orders).gateway;
+    if (name === 'EventsNotifyFormatter') return realOrders().then(() => inputs.lifecycleEvent());
+    const gateway = payloadFor(name, ++seq, orders).gateway;
+    if (gateway === undefined)
+      throw new Error(
+        `bench: ${name} has no probe (no direct example, no route, no real input in bench/real-inputs.ts): give it one`,
+      );
+    return gateway;
   };
   /** A probe whose call failed (threw, or answered an error) measured an error path: the bench stops. */
   const checked = (who: string) => (sample: Sample) => {
@@ -175,8 +190,8 @@ export const measureDeployedColdStart = async (
       peerWholeProcessMs: round1(peerWhole),
       ratio,
       wholeProcessRatio: Math.round((whole / peerWhole) * 100) / 100,
-      target: `${COLD_TARGET}x`,
-      met: ratio <= COLD_TARGET ? 'met' : 'not met',
+      target: `${coldTargetOf(fn.name)}x`,
+      met: ratio <= coldTargetOf(fn.name) ? 'met' : 'not met',
     };
   });
   const https = peerRows.https;
@@ -259,7 +274,15 @@ export const handler = async () => { metrics.addMetric('Requests', MetricUnit.Co
 };
 
 export const synthDeployedAssets = async (): Promise<void> => {
-  await run('npx', ['cdk', 'synth', '--quiet', '--no-notices', '-c', 'egress=none', '-c', 'sessionRenewal=totp'], {
+  // Every function of the manifest deployed: the TOTP renewal, and a Slack webhook (its NotifyFormatter).
+  const context = {
+    egress: 'none',
+    sessionRenewal: 'totp',
+    notifyWebhookUrl: 'https://hooks.slack.com/services/T0/B0/bench',
+    notifyWebhookFormat: 'slack',
+  };
+  const flags = Object.entries(context).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
+  await run('npx', ['cdk', 'synth', '--quiet', '--no-notices', ...flags], {
     env: { ...process.env, CDK_DISABLE_CLI_TELEMETRY: 'true' },
     maxBuffer: 64 * 1024 * 1024,
   });

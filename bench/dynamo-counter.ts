@@ -11,6 +11,8 @@ export interface TimedCall {
   action: string;
   start: number;
   end: number;
+  /** The request's JSON, kept for TransactWriteItems only (bench/signals.ts replays its items bare). */
+  body?: string;
 }
 
 export const epochNow = (): number => performance.timeOrigin + performance.now();
@@ -22,12 +24,14 @@ export const startDynamoCounter = async (target: string) => {
   const server = createServer((req, res) => {
     const start = epochNow();
     const action = String(req.headers['x-amz-target'] ?? '').replace(/^DynamoDB_\d+\./, '');
+    let body = '';
+    if (action === 'TransactWriteItems') req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     const upstream = request(
       { host: to.hostname, port: to.port, path: req.url, method: req.method, headers: req.headers, agent },
       (reply) => {
         res.writeHead(reply.statusCode ?? 502, reply.headers);
         reply.pipe(res);
-        reply.on('end', () => calls.push({ action, start, end: epochNow() }));
+        reply.on('end', () => calls.push({ action, start, end: epochNow(), ...(body ? { body } : {}) }));
       },
     );
     upstream.on('error', (error) => {

@@ -6,6 +6,7 @@
  */
 import type { SQSEvent } from 'aws-lambda';
 
+import { functionNamed } from '../functions/manifest/index.js';
 import { SIGNAL_WEBHOOK } from '../functions/signals/definitions.js';
 import { createSignalWebhook } from '../functions/signals/webhook.js';
 import type { StreamRecord } from '../local/dynamodb-streams.js';
@@ -28,12 +29,16 @@ export interface RealInputs {
   queue: LocalQueue;
   /** A fresh strategy's webhook token (each takes 600 signals a minute). */
   strategyToken(): Promise<string>;
+  /** The MCP server's request of an assistant (made through the local API, read scope): its bearer token sent. */
+  mcpEvent(): Promise<unknown>;
   /** The HTTP API event of one new TradingView alert to `token` (a fresh alert id: never a duplicate). */
   webhookEvent(token: string): unknown;
   /** A signal recorded and queued by the webhook, as the SQS event the SignalWorker gets (not acted on yet). */
   queuedSignal(): Promise<SQSEvent>;
   /** The stream batch of the last completed outbox item the stack wrote (an order placed through it). */
   outboxBatch(): Promise<{ Records: StreamRecord[] }>;
+  /** The last lifecycle event the stack's bus took (as a webhook rule hands it to the NotifyFormatter). */
+  lifecycleEvent(): Promise<unknown>;
 }
 
 let seq = 0;
@@ -67,6 +72,32 @@ export const startRealInputs = async (stack: LocalStack): Promise<RealInputs> =>
     if (res.status !== 201 || !body.webhookUrl)
       throw new Error(`bench: POST /strategies answered ${res.status} ${JSON.stringify(body)}`);
     return body.webhookUrl.split('/').pop()!;
+  };
+  let assistantToken: Promise<string> | undefined;
+  const newAssistant = async () => {
+    const res = await fetch(`${stack.api.url}/assistants`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': `bench-assistant-${process.pid}-${++seq}` },
+      body: JSON.stringify({ name: 'bench', scopes: ['read'] }),
+    });
+    const body = (await res.json()) as { token?: string };
+    if (res.status !== 201 || !body.token)
+      throw new Error(`bench: POST /assistants answered ${res.status} ${JSON.stringify(body)}`);
+    return body.token;
+  };
+  const mcpEvent = async () => {
+    const entry = functionNamed('McpServer');
+    const route = entry?.routes[0];
+    if (!route) throw new Error('bench: the manifest has no McpServer route to probe');
+    const event = routeRequest(route) as { headers: Record<string, string> };
+    return {
+      ...event,
+      headers: {
+        ...event.headers,
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${await (assistantToken ??= newAssistant())}`,
+      },
+    };
   };
   const webhookEvent = (token: string) => {
     const event = routeRequest({
@@ -120,5 +151,11 @@ export const startRealInputs = async (stack: LocalStack): Promise<RealInputs> =>
     if (!record) throw new Error('bench: no completed outbox item on the stream yet');
     return { Records: [record] };
   };
-  return { queue, strategyToken, webhookEvent, queuedSignal, outboxBatch };
+  const lifecycleEvent = async () => {
+    await stack.eventsForwarded();
+    const event = stack.eventBridge.events.findLast((e) => /^GTT /.test(e['detail-type']));
+    if (!event) throw new Error('bench: the bus took no lifecycle event yet');
+    return event;
+  };
+  return { queue, strategyToken, mcpEvent, webhookEvent, queuedSignal, outboxBatch, lifecycleEvent };
 };

@@ -23,16 +23,19 @@ import { NOTIFICATION_DETAIL_TYPE, NOTIFICATION_SOURCE, notificationBody, type N
  * The notify formatter's configuration schema (base/runtime/env.ts): the bus and a chat format are required, and the
  * `telegram` format its chat. `npm start` checks its notify settings with this schema too (local/notify-settings.ts).
  */
-export const notifyFormatterEnv = envSchema(['eventBusName', 'notifyFormat', 'notifyTelegramChatId'], {
-  overrides: { eventBusName: z.string().min(1, { error: 'must name the event bus' }).max(256) },
-  rules: [
-    {
-      holds: (c) => c.notifyFormat !== 'telegram' || c.notifyTelegramChatId !== undefined,
-      key: 'notifyTelegramChatId',
-      error: `is required with ${envName('notifyFormat')}=telegram: the chat the messages go to (a numeric chat id or @channel)`,
-    },
-  ],
-});
+export const notifyFormatterEnv = envSchema(
+  ['eventBusName', 'eventbridgeEndpoint', 'notifyFormat', 'notifyTelegramChatId'],
+  {
+    overrides: { eventBusName: z.string().min(1, { error: 'must name the event bus' }).max(256) },
+    rules: [
+      {
+        holds: (c) => c.notifyFormat !== 'telegram' || c.notifyTelegramChatId !== undefined,
+        key: 'notifyTelegramChatId',
+        error: `is required with ${envName('notifyFormat')}=telegram: the chat the messages go to (a numeric chat id or @channel)`,
+      },
+    ],
+  },
+);
 
 export interface NotifyFormatterOptions {
   env?: NodeJS.ProcessEnv;
@@ -41,7 +44,7 @@ export interface NotifyFormatterOptions {
    * line of its own: the shell writes one per failure (`function failed`, its error code).
    */
   logger?: Logger;
-  /** Local runs and tests only. */
+  /** Local runs and tests only (else EVENTBRIDGE_ENDPOINT, set only on this machine). */
   endpoint?: string | undefined;
 }
 
@@ -57,7 +60,10 @@ export const createNotifyFormatter = (options: NotifyFormatterOptions = {}) => {
   const busName = config.eventBusName;
   const format: NotifyFormat = config.notifyFormat;
   const chatId = config.notifyTelegramChatId;
-  const client = new EventBridgeClient({ ...clientTarget(options.endpoint), maxAttempts: 3 });
+  const client = new EventBridgeClient({
+    ...clientTarget(options.endpoint ?? config.eventbridgeEndpoint),
+    maxAttempts: 3,
+  });
   return shellHandler<NotifyEvent, void>(
     { logger: options.logger ?? defaultLogger, logFailures: true, trigger: 'schedule' },
     async (event) => {
