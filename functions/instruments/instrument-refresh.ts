@@ -15,7 +15,7 @@ import { parseConfig } from '../base/runtime/config.js';
 import { envSchema } from '../base/runtime/env.js';
 import { writeLog } from '../base/runtime/logger.js';
 import { functionMetrics } from '../base/runtime/metrics.js';
-import { TERMINAL } from '../base/schemas/plans.js';
+import { TERMINAL } from '../base/schemas/event-types.js';
 import type { GttOrder } from '../base/schemas/reply.js';
 import { memo } from '../base/schemas/values.js';
 import { InstrumentCopy } from '../orders/instruments/copy.js';

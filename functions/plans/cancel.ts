@@ -5,7 +5,8 @@
  * position (a filled entry, a stop's position) and an entry order still open at the exchange, in `left`.
  */
 import { fromDirectInvocation, PlanBusyError, PlanNotFoundError } from '../base/contract/errors.js';
-import { type Plan, type PlanPosition, TERMINAL } from '../base/schemas/plans.js';
+import { TERMINAL } from '../base/schemas/event-types.js';
+import type { Plan, PlanPosition } from '../base/schemas/plans.js';
 import { callEnds, withoutTry } from './actions.js';
 import type { PlanDeps } from './engine-deps.js';
 import { ended } from './transitions.js';

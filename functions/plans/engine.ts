@@ -9,7 +9,8 @@
  * plan and not its live ones are cancelled.
  */
 import { IdempotencyKeyReusedError, PlanNotFoundError, ValidationFailedError } from '../base/contract/errors.js';
-import { type Plan, type PlanInput, TERMINAL } from '../base/schemas/plans.js';
+import { TERMINAL } from '../base/schemas/event-types.js';
+import type { Plan, PlanInput } from '../base/schemas/plans.js';
 import { canonicalInput } from '../orders/safety/idempotency-input.js';
 import { inFlightState, withoutTry } from './actions.js';
 import { advanceBracket, armExit } from './bracket.js';

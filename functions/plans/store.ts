@@ -16,9 +16,10 @@ import {
 } from '@aws-sdk/client-dynamodb';
 
 import { dynamoDbClient, isConditionFailure } from '../base/aws/dynamodb-client.js';
+import { TERMINAL } from '../base/schemas/event-types.js';
 import type { LifecycleEvent } from '../base/schemas/events.js';
 import { decodeCursor, encodeCursor } from '../base/schemas/paging.js';
-import { type Plan, TERMINAL } from '../base/schemas/plans.js';
+import type { Plan } from '../base/schemas/plans.js';
 
 /** The plans' partition (the events table's `pk`): one item per plan, sort key the planId. */
 export const PLAN_PK = 'plan';

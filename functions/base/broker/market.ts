@@ -16,7 +16,7 @@ import type { QuoteInput } from '../schemas/input.js';
 import type { QuoteReply, QuoteResult } from '../schemas/reply.js';
 import { type BrokerCallDeps, callBroker } from './call-broker.js';
 
-const decimalText = z.union([z.string(), z.number()]).transform(String);
+const decimalText = () => z.union([z.string(), z.number()]).transform(String);
 
 export const getQuotes = defineOperation({
   name: 'GetQuotes',
@@ -28,13 +28,15 @@ export const getQuotes = defineOperation({
   kind: 'read',
   retrySafe: true,
   example: { exch: 'NSE', token: '1' },
-  input: z.object({ exch: z.string(), token: z.string() }),
-  reply: z.looseObject({
-    stat: z.literal('Ok'),
-    lp: decimalText.optional(),
-    uc: decimalText.optional(),
-    lc: decimalText.optional(),
-  }),
+  input: z.lazy(() => z.object({ exch: z.string(), token: z.string() })),
+  reply: z.lazy(() =>
+    z.looseObject({
+      stat: z.literal('Ok'),
+      lp: decimalText().optional(),
+      uc: decimalText().optional(),
+      lc: decimalText().optional(),
+    }),
+  ),
   toJData: (input, session) => ({ uid: session.uid, exch: input.exch, token: input.token }),
 });
 
@@ -48,8 +50,8 @@ export const getSecurityInfo = defineOperation({
   kind: 'read',
   retrySafe: true,
   example: { exch: 'NFO', token: '1' },
-  input: z.object({ exch: z.string(), token: z.string() }),
-  reply: z.looseObject({ stat: z.literal('Ok'), frzqty: decimalText.optional() }),
+  input: z.lazy(() => z.object({ exch: z.string(), token: z.string() })),
+  reply: z.lazy(() => z.looseObject({ stat: z.literal('Ok'), frzqty: decimalText().optional() })),
   toJData: (input, session) => ({ uid: session.uid, exch: input.exch, token: input.token }),
 });
 

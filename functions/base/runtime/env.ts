@@ -10,7 +10,7 @@ import * as z from 'zod';
 
 import { EXCHANGES, PRICE_TYPES, PRODUCTS } from '../schemas/input.js';
 
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+const httpUrl = () => z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 
 const list = <T extends readonly string[]>(name: string, allowed?: T) =>
   z
@@ -27,10 +27,11 @@ const list = <T extends readonly string[]>(name: string, allowed?: T) =>
     })
     .optional();
 
-const flag = z
-  .enum(['true', 'false', '1', '0', ''], { error: 'must be true or false' })
-  .transform((v) => v === 'true' || v === '1')
-  .default(false);
+const flag = () =>
+  z
+    .enum(['true', 'false', '1', '0', ''], { error: 'must be true or false' })
+    .transform((v) => v === 'true' || v === '1')
+    .default(false);
 
 const DECIMAL = /^\d{1,14}(\.\d{1,8})?$/;
 /** A Telegram chat: a numeric chat id (a group's is negative) or a public channel's `@name`. */
@@ -55,7 +56,19 @@ const limitSetting = (fallback: string, pattern: RegExp, error: string) =>
     .refine((v) => v === LIMIT_OFF || pattern.test(v), { error: `${error} (or ${LIMIT_OFF} for no limit)` })
     .transform((v) => (v === LIMIT_OFF ? undefined : v));
 
-const variable = <const N extends string, S extends z.ZodType>(name: N, schema: S) => ({ name, schema });
+/**
+ * A variable of the catalogue: its name, and its schema built on first use (a function builds the schemas of its own
+ * variables only, not the catalogue's sixty: zod schema construction is a visible part of a cold start).
+ */
+const variable = <const N extends string, S extends z.ZodType>(name: N, build: () => S) => {
+  let schema: S | undefined;
+  return {
+    name,
+    get schema(): S {
+      return (schema ??= build());
+    },
+  };
+};
 
 /** Every environment variable of the function set, by camelCase key. */
 export const ENV = {
@@ -65,23 +78,25 @@ export const ENV = {
    */
   brokerBaseUrl: variable('BROKER_BASE_URL', httpUrl),
   /** How the session token travels: `bearer` (Authorization header, the OAuth deployments) or `jkey` (`&jKey=`). */
-  brokerAuth: variable(
-    'BROKER_AUTH',
+  brokerAuth: variable('BROKER_AUTH', () =>
     z.enum(['bearer', 'jkey'], { error: 'must be bearer or jkey' }).default('bearer'),
   ),
   /** Name or ARN of the Secrets Manager secret holding `{accessToken, uid, actid, brkname?}`. */
-  brokerSecretId: variable('BROKER_SECRET_ID', z.string().min(1, { error: 'must name the broker session secret' })),
+  brokerSecretId: variable('BROKER_SECRET_ID', () =>
+    z.string().min(1, { error: 'must name the broker session secret' }),
+  ),
   /** Per-request timeout towards the broker; keep it below the Lambda timeout. */
-  brokerTimeoutMs: variable('BROKER_TIMEOUT_MS', z.coerce.number().int().min(100).max(60_000).default(8_000)),
+  brokerTimeoutMs: variable('BROKER_TIMEOUT_MS', () => z.coerce.number().int().min(100).max(60_000).default(8_000)),
   /** How long a fetched secret is reused by a warm container before it is read again. */
-  secretMaxAgeSeconds: variable('SECRET_MAX_AGE_SECONDS', z.coerce.number().int().min(1).max(86_400).default(300)),
+  secretMaxAgeSeconds: variable('SECRET_MAX_AGE_SECONDS', () =>
+    z.coerce.number().int().min(1).max(86_400).default(300),
+  ),
   /** Local runs and tests only: where the Secrets Manager client sends its calls. */
-  secretsManagerEndpoint: variable('SECRETS_MANAGER_ENDPOINT', httpUrl.optional()),
+  secretsManagerEndpoint: variable('SECRETS_MANAGER_ENDPOINT', () => httpUrl().optional()),
   /** DynamoDB table of the idempotency records (Powertools layout: partition key `id`, TTL on `expiration`). */
-  idempotencyTableName: variable('IDEMPOTENCY_TABLE_NAME', z.string().min(3).max(255).optional()),
+  idempotencyTableName: variable('IDEMPOTENCY_TABLE_NAME', () => z.string().min(3).max(255).optional()),
   /** How long an idempotency key is remembered: retries within this window never act twice. */
-  idempotencyTtlSeconds: variable(
-    'IDEMPOTENCY_TTL_SECONDS',
+  idempotencyTtlSeconds: variable('IDEMPOTENCY_TTL_SECONDS', () =>
     z.coerce
       .number()
       .int()
@@ -90,70 +105,69 @@ export const ENV = {
       .default(86_400),
   ),
   /** Place without an Idempotency-Key is refused unless this is `false`. */
-  idempotencyKeyRequired: variable(
-    'IDEMPOTENCY_KEY_REQUIRED',
+  idempotencyKeyRequired: variable('IDEMPOTENCY_KEY_REQUIRED', () =>
     z
       .enum(['true', 'false'], { error: 'must be true or false' })
       .default('true')
       .transform((v) => v === 'true'),
   ),
   /** Local runs and tests only: where the DynamoDB client sends its calls. */
-  dynamodbEndpoint: variable('DYNAMODB_ENDPOINT', httpUrl.optional()),
+  dynamodbEndpoint: variable('DYNAMODB_ENDPOINT', () => httpUrl().optional()),
   /** The EventBridge bus of the lifecycle events (docs/events.md); absent: the order operations publish nothing. */
-  eventBusName: variable('EVENT_BUS_NAME', z.string().min(1).max(256).optional()),
+  eventBusName: variable('EVENT_BUS_NAME', () => z.string().min(1).max(256).optional()),
   /** The events table (published markers, the watcher's snapshot): the watcher skips what the gateway published. */
-  eventsTableName: variable('EVENTS_TABLE_NAME', z.string().min(3).max(255).optional()),
+  eventsTableName: variable('EVENTS_TABLE_NAME', () => z.string().min(3).max(255).optional()),
   /** Local runs and tests only: where the EventBridge client sends PutEvents. */
-  eventbridgeEndpoint: variable('EVENTBRIDGE_ENDPOINT', httpUrl.optional()),
+  eventbridgeEndpoint: variable('EVENTBRIDGE_ENDPOINT', () => httpUrl().optional()),
   /**
    * The trading controls table (partition key `pk`): the order-rate governor and the kill switch, shared by every
    * container (docs/compliance.md). Absent: no governor (a sandbox); every deployment and `npm start` set it.
    */
-  controlTableName: variable('CONTROL_TABLE_NAME', z.string().min(3).max(255).optional()),
+  controlTableName: variable('CONTROL_TABLE_NAME', () => z.string().min(3).max(255).optional()),
   /**
    * The account's copy of the instruments' rules (partition key `pk`, TTL `expiresAt`; docs/exchange-rules.md): the
    * order path reads today's tick, lot, band and freeze from it. Absent: every container reads the broker once a day
    * per symbol (SearchScrip, GetQuotes, GetSecurityInfo).
    */
-  instrumentsTableName: variable('INSTRUMENTS_TABLE_NAME', z.string().min(3).max(255).optional()),
+  instrumentsTableName: variable('INSTRUMENTS_TABLE_NAME', () => z.string().min(3).max(255).optional()),
   /**
    * Where the family's daily symbol master of an exchange is, with `{exch}` (e.g.
    * `https://api.shoonya.com/{exch}_symbols.txt.zip`). Absent: `<broker API host>/{exch}_symbols.txt.zip`.
    */
-  symbolMasterUrl: variable(
-    'SYMBOL_MASTER_URL',
-    httpUrl.refine((v) => v.includes('{exch}'), { error: 'must contain {exch}' }).optional(),
+  symbolMasterUrl: variable('SYMBOL_MASTER_URL', () =>
+    httpUrl()
+      .refine((v) => v.includes('{exch}'), { error: 'must contain {exch}' })
+      .optional(),
   ),
   /** The exchanges whose symbol masters the InstrumentRefresh loads into the copy (comma-separated). */
-  symbolMasterExchanges: variable(
-    'SYMBOL_MASTER_EXCHANGES',
+  symbolMasterExchanges: variable('SYMBOL_MASTER_EXCHANGES', () =>
     (list('SYMBOL_MASTER_EXCHANGES', EXCHANGES) as z.ZodType<string[] | undefined, string | undefined>).transform(
       (v) => v ?? ['NSE', 'BSE', 'NFO'],
     ),
   ),
   /** Order writes (place, modify, cancel) per second, counted over any second; the broker's own limit is above it. */
-  orderRatePerSecond: variable('ORDER_RATE_PER_SECOND', z.coerce.number().int().min(1).max(100).default(8)),
+  orderRatePerSecond: variable('ORDER_RATE_PER_SECOND', () => z.coerce.number().int().min(1).max(100).default(8)),
   /** Order writes per minute, counted over any minute. */
-  orderRatePerMinute: variable('ORDER_RATE_PER_MINUTE', z.coerce.number().int().min(1).max(6_000).default(120)),
+  orderRatePerMinute: variable('ORDER_RATE_PER_MINUTE', () => z.coerce.number().int().min(1).max(6_000).default(120)),
   /**
    * How much longer than a second a permit counts (ms): the spread of the time from a permit to the request's arrival
    * at the broker. 250 by default; a deployment that measures more spread raises it (it lowers the sustained rate).
    */
-  orderRateMarginMs: variable('ORDER_RATE_MARGIN_MS', z.coerce.number().int().min(0).max(2_000).default(250)),
+  orderRateMarginMs: variable('ORDER_RATE_MARGIN_MS', () => z.coerce.number().int().min(0).max(2_000).default(250)),
   /**
    * How long after a broker write's deadline the broker may still act on it (ms): a write whose outcome is unknown is
    * sent again only after this, and only when the broker's books do not show it (docs/order-safety.md, "The late
    * window"). 15 s by default: above the family's own gateway timeout (about 10 s) with room for a queue at the broker.
    */
-  orderLateWindowMs: variable('ORDER_LATE_WINDOW_MS', z.coerce.number().int().min(1_000).max(300_000).default(15_000)),
+  orderLateWindowMs: variable('ORDER_LATE_WINDOW_MS', () =>
+    z.coerce.number().int().min(1_000).max(300_000).default(15_000),
+  ),
   /** MKT / SL-MKT orders and legs: `convert` into LMT / SL-LMT with a price protection band, or `reject` them. */
-  marketOrders: variable(
-    'MARKET_ORDERS',
+  marketOrders: variable('MARKET_ORDERS', () =>
     z.enum(['convert', 'reject'], { error: 'must be convert or reject' }).default('convert'),
   ),
   /** The protection band: `auto` (by price and instrument, as brokers publish theirs) or a flat percentage (0.1 to 20). */
-  marketProtectionPercent: variable(
-    'MARKET_PROTECTION_PERCENT',
+  marketProtectionPercent: variable('MARKET_PROTECTION_PERCENT', () =>
     z
       .string()
       .regex(/^(auto|(?:\d{1,2})(?:\.\d{1,2})?)$/, { error: 'must be auto or a percentage such as 1 or 0.5' })
@@ -163,8 +177,7 @@ export const ENV = {
       .default('auto'),
   ),
   /** The price grid converted prices are rounded to (the exchanges' 0.05 for most instruments). */
-  priceTick: variable(
-    'PRICE_TICK',
+  priceTick: variable('PRICE_TICK', () =>
     z
       .string()
       .regex(/^\d{1,6}(?:\.\d{1,8})?$/, { error: 'must be a positive decimal such as 0.05' })
@@ -175,8 +188,7 @@ export const ENV = {
    * The exchange algo id orders carry as `algo_id` (CDK context `algoId`): empty by default. Unregistered flow uses
    * the exchanges' generic one (NSE 99999, BSE 9999999999999999) if the broker asks for it.
    */
-  algoId: variable(
-    'ALGO_ID',
+  algoId: variable('ALGO_ID', () =>
     z
       .string()
       .regex(/^[A-Za-z0-9]{1,32}$/, { error: 'must be 1 to 32 letters or digits (the exchange algo id)' })
@@ -184,46 +196,44 @@ export const ENV = {
       .or(z.literal('').transform(() => undefined)),
   ),
   /** Guardrail: turns placing and modifying off altogether (cancel and reads stay available). */
-  guardrailReadOnly: variable('GUARDRAIL_READ_ONLY', flag),
+  guardrailReadOnly: variable('GUARDRAIL_READ_ONLY', () => flag()),
   /**
    * Guardrail: the largest quantity of an order. Unset or empty: the default, GUARDRAIL_DEFAULTS.maxQty; `off`: no
    * limit (docs/order-safety.md).
    */
-  guardrailMaxQty: variable(
-    'GUARDRAIL_MAX_QTY',
+  guardrailMaxQty: variable('GUARDRAIL_MAX_QTY', () =>
     limitSetting(GUARDRAIL_DEFAULTS.maxQty, /^[1-9]\d{0,9}$/, 'must be a positive whole number'),
   ),
   /**
    * Guardrail: qty × prc, or qty × d for market price types, in the instrument's currency. Unset or empty: the
    * default, GUARDRAIL_DEFAULTS.maxOrderValue; `off`: no limit.
    */
-  guardrailMaxOrderValue: variable(
-    'GUARDRAIL_MAX_ORDER_VALUE',
+  guardrailMaxOrderValue: variable('GUARDRAIL_MAX_ORDER_VALUE', () =>
     limitSetting(GUARDRAIL_DEFAULTS.maxOrderValue, DECIMAL, 'must be a positive decimal number'),
   ),
   /** Guardrail: the exchanges orders may go to (comma-separated). */
-  guardrailExchanges: variable('GUARDRAIL_EXCHANGES', list('GUARDRAIL_EXCHANGES', EXCHANGES)),
+  guardrailExchanges: variable('GUARDRAIL_EXCHANGES', () => list('GUARDRAIL_EXCHANGES', EXCHANGES)),
   /** Guardrail: the products orders may carry (comma-separated). */
-  guardrailProducts: variable('GUARDRAIL_PRODUCTS', list('GUARDRAIL_PRODUCTS', PRODUCTS)),
+  guardrailProducts: variable('GUARDRAIL_PRODUCTS', () => list('GUARDRAIL_PRODUCTS', PRODUCTS)),
   /** Guardrail: the price types orders may carry (comma-separated). */
-  guardrailPriceTypes: variable('GUARDRAIL_PRICE_TYPES', list('GUARDRAIL_PRICE_TYPES', PRICE_TYPES)),
+  guardrailPriceTypes: variable('GUARDRAIL_PRICE_TYPES', () => list('GUARDRAIL_PRICE_TYPES', PRICE_TYPES)),
   /** Guardrail: the only symbols orders may be for (comma-separated). */
-  guardrailSymbolsAllow: variable('GUARDRAIL_SYMBOLS_ALLOW', list('GUARDRAIL_SYMBOLS_ALLOW')),
+  guardrailSymbolsAllow: variable('GUARDRAIL_SYMBOLS_ALLOW', () => list('GUARDRAIL_SYMBOLS_ALLOW')),
   /** Guardrail: symbols orders may not be for (comma-separated). */
-  guardrailSymbolsDeny: variable('GUARDRAIL_SYMBOLS_DENY', list('GUARDRAIL_SYMBOLS_DENY')),
+  guardrailSymbolsDeny: variable('GUARDRAIL_SYMBOLS_DENY', () => list('GUARDRAIL_SYMBOLS_DENY')),
   /** Watcher: runs an order must be missing from both lists before it is `GTT Removed` (the history may lag a little). */
-  watcherRemovedAfterRuns: variable('WATCHER_REMOVED_AFTER_RUNS', z.coerce.number().int().min(1).max(60).default(2)),
+  watcherRemovedAfterRuns: variable('WATCHER_REMOVED_AFTER_RUNS', () =>
+    z.coerce.number().int().min(1).max(60).default(2),
+  ),
   /** Session: how a browser login becomes a token: `oauth` (GenAcsTok) or `flattrade` (its token URL); see base/broker/presets.ts. */
-  brokerLogin: variable(
-    'BROKER_LOGIN',
+  brokerLogin: variable('BROKER_LOGIN', () =>
     z.enum(['oauth', 'flattrade'], { error: 'must be oauth or flattrade' }).default('oauth'),
   ),
   /**
    * Session: the broker's login page, as a template with `{clientId}` and `{uid}` (e.g.
    * `https://host/OAuthlogin/authorize/oauth?client_id={clientId}`); without `{clientId}`, `client_id` is added.
    */
-  brokerAuthorizeUrl: variable(
-    'BROKER_AUTHORIZE_URL',
+  brokerAuthorizeUrl: variable('BROKER_AUTHORIZE_URL', () =>
     z
       .string()
       .refine((v) => /^https?:\/\/\S+$/.test(v) && URL.canParse(v.replace(/\{(clientId|uid)\}/g, 'x')), {
@@ -232,23 +242,24 @@ export const ENV = {
       .optional(),
   ),
   /** Session, `flattrade` login: where the redirect's code is exchanged for a token. */
-  brokerTokenUrl: variable('BROKER_TOKEN_URL', httpUrl.optional()),
+  brokerTokenUrl: variable('BROKER_TOKEN_URL', () => httpUrl().optional()),
   /** Session, OAuth: the secret holding `{clientId, secretCode, uid, actid?}`. */
-  oauthAppSecretId: variable('OAUTH_APP_SECRET_ID', z.string().min(1).optional()),
+  oauthAppSecretId: variable('OAUTH_APP_SECRET_ID', () => z.string().min(1).optional()),
   /** Session, OAuth: the DynamoDB table of issued `state` values (partition key `state`, TTL on `expiresAt`). */
-  oauthStateTableName: variable('OAUTH_STATE_TABLE_NAME', z.string().min(3).optional()),
+  oauthStateTableName: variable('OAUTH_STATE_TABLE_NAME', () => z.string().min(3).optional()),
   /**
    * Session, OAuth: the login window, how long a started login (and its `state`) may wait for the broker's redirect;
    * a redirect without `state` is accepted only within it, once.
    */
-  oauthStateTtlSeconds: variable('OAUTH_STATE_TTL_SECONDS', z.coerce.number().int().min(30).max(3_600).default(600)),
+  oauthStateTtlSeconds: variable('OAUTH_STATE_TTL_SECONDS', () =>
+    z.coerce.number().int().min(30).max(3_600).default(600),
+  ),
   /** Session, TOTP login: the secret holding `{uid, password, totpSeed, apiSecret, vendorCode?, imei?}`. */
-  loginSecretId: variable('LOGIN_SECRET_ID', z.string().min(1).optional()),
+  loginSecretId: variable('LOGIN_SECRET_ID', () => z.string().min(1).optional()),
   /** Notify formatter: the chat format it builds (`slack` or `telegram`; `raw` needs no formatter). */
-  notifyFormat: variable('NOTIFY_FORMAT', z.enum(['slack', 'telegram'], { error: 'must be slack or telegram' })),
+  notifyFormat: variable('NOTIFY_FORMAT', () => z.enum(['slack', 'telegram'], { error: 'must be slack or telegram' })),
   /** Notify formatter, Telegram: the chat the messages go to, a numeric id or `@channel` (`telegram` needs it). */
-  notifyTelegramChatId: variable(
-    'NOTIFY_TELEGRAM_CHAT_ID',
+  notifyTelegramChatId: variable('NOTIFY_TELEGRAM_CHAT_ID', () =>
     z
       .string()
       .optional()
@@ -258,17 +269,16 @@ export const ENV = {
       }),
   ),
   /** The signal queue (SQS) the webhook sends each recorded signal to, for the signal worker (docs/signals.md). */
-  signalQueueUrl: variable('SIGNAL_QUEUE_URL', httpUrl.optional()),
+  signalQueueUrl: variable('SIGNAL_QUEUE_URL', () => httpUrl().optional()),
   /** Local runs and tests only: where the SQS calls go (the local queue, local/sqs.ts). */
-  sqsEndpoint: variable('SQS_ENDPOINT', httpUrl.optional()),
+  sqsEndpoint: variable('SQS_ENDPOINT', () => httpUrl().optional()),
   /**
    * The base of the webhook URLs the strategies' replies show (a custom domain, with its base path). Absent: the
    * API's own URL, from the request (`https://<requestContext.domainName>`).
    */
-  signalBaseUrl: variable('SIGNAL_BASE_URL', httpUrl.optional()),
+  signalBaseUrl: variable('SIGNAL_BASE_URL', () => httpUrl().optional()),
   /** `npm start --mcp-open` only, never deployed: `/mcp` lets token-less loopback callers in (docs/assistants.md). */
-  mcpOpenOnLoopback: variable(
-    'MCP_OPEN_ON_LOOPBACK',
+  mcpOpenOnLoopback: variable('MCP_OPEN_ON_LOOPBACK', () =>
     z
       .enum(['true', 'false'], { error: 'must be true or false' })
       .optional()
@@ -333,19 +343,26 @@ export const envSchema = <const K extends EnvKey, O extends EnvOverrides<K> = ob
   keys: readonly K[],
   options: { overrides?: O; rules?: readonly EnvRule<NoInfer<K>, NoInfer<O>>[] } = {},
 ): z.ZodType<EnvOutput<K, O>, EnvInput<K, O>> => {
-  const object = envObject(keys, options.overrides);
-  const schema = object
-    .superRefine((byName, ctx) => {
-      const values = camelCased(keys, byName) as EnvOutput<K, O>;
-      for (const rule of options.rules ?? [])
-        if (!rule.holds(values))
-          ctx.addIssue({ code: 'custom', path: [ENV[rule.key].name], message: rule.error, input: byName });
-    })
-    .transform((byName) => camelCased(keys, byName) as EnvOutput<K, O>) as unknown as z.ZodType<
-    EnvOutput<K, O>,
-    EnvInput<K, O>
-  >;
-  READS.set(schema, { keys, shape: object.shape as Record<string, z.ZodType> });
+  // Built on first use: a module may declare the schemas of several functions (or of a part its function never
+  // reads); only the one parsed costs its construction at a cold start.
+  let object: z.ZodObject | undefined;
+  const objectOf = () => (object ??= envObject(keys, options.overrides));
+  const schema = z.lazy(() =>
+    objectOf()
+      .superRefine((byName, ctx) => {
+        const values = camelCased(keys, byName) as EnvOutput<K, O>;
+        for (const rule of options.rules ?? [])
+          if (!rule.holds(values))
+            ctx.addIssue({ code: 'custom', path: [ENV[rule.key].name], message: rule.error, input: byName });
+      })
+      .transform((byName) => camelCased(keys, byName) as EnvOutput<K, O>),
+  ) as unknown as z.ZodType<EnvOutput<K, O>, EnvInput<K, O>>;
+  READS.set(schema, {
+    keys,
+    get shape() {
+      return objectOf().shape as Record<string, z.ZodType>;
+    },
+  });
   return schema;
 };
 

@@ -38,3 +38,17 @@ export type PlanDetailType = (typeof PLAN_DETAIL_TYPES)[number];
 export type FateDetailType = (typeof FATE_DETAIL_TYPES)[number];
 export type OrderDetailType = (typeof ORDER_DETAIL_TYPES)[number];
 export type DetailType = (typeof DETAIL_TYPES)[number];
+
+/** The states of a plan (functions/plans/): what `GET /plans/{planId}` and the Plan events say. */
+export const PLAN_STATES = [
+  'armed',
+  'entry-filled',
+  'exit-armed',
+  'unprotected',
+  'done',
+  'failed',
+  'cancelled',
+] as const;
+export type PlanState = (typeof PLAN_STATES)[number];
+/** The states a plan ends in: nothing more happens to it. */
+export const TERMINAL: readonly PlanState[] = ['done', 'failed', 'cancelled'];

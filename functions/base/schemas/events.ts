@@ -8,7 +8,7 @@ import './zod-config.js';
 import * as z from 'zod';
 
 import { convertedField } from './conversion.js';
-import type { DetailType } from './event-types.js';
+import { type DetailType, PLAN_STATES } from './event-types.js';
 
 export {
   ASSISTANT_DETAIL_TYPES,
@@ -21,7 +21,9 @@ export {
   ORDER_DETAIL_TYPES,
   type OrderDetailType,
   PLAN_DETAIL_TYPES,
+  PLAN_STATES,
   type PlanDetailType,
+  type PlanState,
   SESSION_DETAIL_TYPES,
   SIGNAL_DETAIL_TYPES,
   type SignalDetailType,
@@ -114,17 +116,6 @@ const fateDetail = z.strictObject({
 
 /** Cancelled by the gateway: the order's fields are known when the watcher had already seen the order. */
 const partialOrderDetail = orderView.partial().required({ al_id: true }).extend(eventFields);
-
-/** The states of a plan (functions/plans/): what `GET /plans/{planId}` and the Plan events say. */
-export const PLAN_STATES = [
-  'armed',
-  'entry-filled',
-  'exit-armed',
-  'unprotected',
-  'done',
-  'failed',
-  'cancelled',
-] as const;
 
 /** Plan Armed, Step, Done, Failed and Unprotected: which plan, its state after the change, and what the change was. */
 const planDetail = z.strictObject({

@@ -5,13 +5,12 @@
  */
 import * as z from 'zod';
 
-import { PLAN_STATES } from './events.js';
+import { PLAN_STATES, type PlanState, TERMINAL } from './event-types.js';
 import { decimalString, orderTag } from './fields.js';
 import { placeOrderInput } from './input.js';
 import { pageFields } from './paging.js';
 
-export { PLAN_STATES };
-export type PlanState = (typeof PLAN_STATES)[number];
+export { PLAN_STATES, type PlanState, TERMINAL };
 
 /** A place body, validated as POST /gtt-orders validates it; the caller's own fields are kept. */
 const placeBody = (field: string) =>
@@ -147,5 +146,3 @@ export const planList = z.object({
 /** A page of `GET /plans` (query parameters, or the fields of a direct `{action: "list"}`). */
 export const planListInput = z.strictObject(pageFields('plans'));
 export type PlanListInput = z.output<typeof planListInput>;
-
-export const TERMINAL: readonly PlanState[] = ['done', 'failed', 'cancelled'];

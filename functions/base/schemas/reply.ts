@@ -11,19 +11,21 @@ import * as z from 'zod';
 
 import { memo } from './values.js';
 
-const digits = z.string().regex(/^\d+$/, { error: 'must be a digit string' });
+const digits = memo(() => z.string().regex(/^\d+$/, { error: 'must be a digit string' }));
 /** `HH:MM:SS DD-MM-YYYY` in the spec; typed as a string only (see above). */
-const requestTime = z.string();
+const requestTime = memo(() => z.string());
 /** The spec says `qty` is a JSON number; accept a numeric string too and hand out a number. */
-const numberField = z
-  .union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/)])
-  .transform(Number)
-  .pipe(z.number());
-const optionalText = z.string().optional();
+const numberField = memo(() =>
+  z
+    .union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/)])
+    .transform(Number)
+    .pipe(z.number()),
+);
+const optionalText = memo(() => z.string().optional());
 
 /** Place, modify and cancel answer the same shape; only the success text in `stat` differs. */
 const orderActionReply = <S extends string>(stat: S) =>
-  z.object({ stat: z.literal(stat), al_id: digits, request_time: requestTime });
+  z.object({ stat: z.literal(stat), al_id: digits(), request_time: requestTime() });
 
 const placeReplySchema = memo(() => orderActionReply('OI created'));
 export const placeReply = z.lazy(placeReplySchema);
@@ -45,17 +47,17 @@ export const modifyOcoReply = z.lazy(modifyOcoReplySchema);
 
 const placeOrderParamsSchema = memo(() =>
   z.object({
-    actid: optionalText,
-    trantype: optionalText,
-    prctyp: optionalText,
-    qty: numberField.optional(),
-    prc: optionalText,
-    C: optionalText,
-    s_prdt_ali: optionalText,
-    prd: optionalText,
-    ordersource: optionalText,
-    ipaddr: optionalText,
-    trgprc: optionalText,
+    actid: optionalText(),
+    trantype: optionalText(),
+    prctyp: optionalText(),
+    qty: numberField().optional(),
+    prc: optionalText(),
+    C: optionalText(),
+    s_prdt_ali: optionalText(),
+    prd: optionalText(),
+    ordersource: optionalText(),
+    ipaddr: optionalText(),
+    trgprc: optionalText(),
   }),
 );
 export const placeOrderParams = z.lazy(placeOrderParamsSchema);
@@ -63,31 +65,31 @@ export const placeOrderParams = z.lazy(placeOrderParamsSchema);
 const pendingOrderRecordSchema = memo(() =>
   z.object({
     stat: z.literal('Ok'),
-    al_id: digits,
+    al_id: digits(),
     ai_t: z.string(),
     tsym: z.string(),
     exch: z.string(),
     trantype: z.string(),
     prctyp: z.string(),
-    qty: numberField,
+    qty: numberField(),
     prc: z.string(),
     prd: z.string(),
     d: z.string(),
-    validity: optionalText,
-    token: optionalText,
-    remarks: optionalText,
-    norentm: optionalText,
-    pp: optionalText,
-    ls: optionalText,
-    ti: optionalText,
-    brkname: optionalText,
-    actid: optionalText,
-    C: optionalText,
-    ordersource: optionalText,
+    validity: optionalText(),
+    token: optionalText(),
+    remarks: optionalText(),
+    norentm: optionalText(),
+    pp: optionalText(),
+    ls: optionalText(),
+    ti: optionalText(),
+    brkname: optionalText(),
+    actid: optionalText(),
+    C: optionalText(),
+    ordersource: optionalText(),
     place_order_params: placeOrderParamsSchema().optional(),
     /** OCO only: the stop-loss leg's order (`place_order_params` is the target leg's). */
     place_order_params_leg2: placeOrderParamsSchema().optional(),
-    oivariable: z.array(z.object({ var_name: optionalText, d: optionalText })).optional(),
+    oivariable: z.array(z.object({ var_name: optionalText(), d: optionalText() })).optional(),
   }),
 );
 export const pendingOrderRecord = z.lazy(pendingOrderRecordSchema);
@@ -148,7 +150,7 @@ export type PendingResult = z.output<typeof pendingResult>;
 const triggeredRecordSchema = memo(() =>
   pendingOrderRecordSchema().extend({
     stat: z.string(),
-    trg_leg: optionalText,
+    trg_leg: optionalText(),
   }),
 );
 export const triggeredRecord = z.lazy(triggeredRecordSchema);
@@ -157,7 +159,7 @@ export const triggeredReply = z.lazy(triggeredReplySchema);
 const triggeredOrderSchema = memo(() =>
   gttOrderSchema().extend({
     stat: z.string(),
-    trg_leg: optionalText,
+    trg_leg: optionalText(),
     /** The record's status text at the broker (`TRIGGERED`, ...). */
     status: z.string(),
     /** When it fired, as the broker wrote it (`norentm`). */
@@ -186,7 +188,7 @@ export type TriggeredResult = z.output<typeof triggeredResult>;
  */
 const orderBookRecordSchema = memo(() =>
   z.looseObject({
-    norenordno: digits,
+    norenordno: digits(),
     exch: z.string(),
     tsym: z.string(),
     trantype: z.string(),
@@ -197,9 +199,9 @@ const orderBookRecordSchema = memo(() =>
     status: z.string(),
     fillshares: z.union([z.string(), z.number()]).transform(String).optional(),
     avgprc: z.union([z.string(), z.number()]).transform(String).optional(),
-    rejreason: optionalText,
-    remarks: optionalText,
-    norentm: optionalText,
+    rejreason: optionalText(),
+    remarks: optionalText(),
+    norentm: optionalText(),
   }),
 );
 export const orderBookRecord = z.lazy(orderBookRecordSchema);
@@ -244,7 +246,7 @@ export const orderBookResult = z.lazy(orderBookResultSchema);
 const enabledReplySchema = memo(() =>
   z.object({
     stat: z.literal('Ok'),
-    request_time: requestTime,
+    request_time: requestTime(),
     ai_ts: z.array(z.looseObject({ ai_t: z.string().optional() })),
   }),
 );
@@ -254,28 +256,30 @@ export type EnabledReply = z.output<typeof enabledReply>;
 const clientDetailsReplySchema = memo(() =>
   z.object({
     stat: z.literal('Ok'),
-    request_time: requestTime,
+    request_time: requestTime(),
     actid: z.string(),
-    cliname: optionalText,
-    act_sts: optionalText,
-    creatdte: optionalText,
-    creattme: optionalText,
-    m_num: optionalText,
-    email: optionalText,
-    pan: optionalText,
-    dob: optionalText,
-    addr: optionalText,
-    addroffice: optionalText,
-    addrcity: optionalText,
-    addrstate: optionalText,
+    cliname: optionalText(),
+    act_sts: optionalText(),
+    creatdte: optionalText(),
+    creattme: optionalText(),
+    m_num: optionalText(),
+    email: optionalText(),
+    pan: optionalText(),
+    dob: optionalText(),
+    addr: optionalText(),
+    addroffice: optionalText(),
+    addrcity: optionalText(),
+    addrstate: optionalText(),
     partic_id_list: z.array(z.object({ partic_id: z.string(), exch: z.string() })).optional(),
-    eqt_asba: optionalText,
-    der_asba: optionalText,
-    fx_asba: optionalText,
-    com_asba: optionalText,
+    eqt_asba: optionalText(),
+    der_asba: optionalText(),
+    fx_asba: optionalText(),
+    com_asba: optionalText(),
     mandate_id_list: z.array(z.object({ mandate_id: z.string() })).optional(),
     exarr: z.array(z.string()),
-    bankdetails: z.array(z.object({ bankn: optionalText, acctnum: optionalText, ifsc_code: optionalText })).optional(),
+    bankdetails: z
+      .array(z.object({ bankn: optionalText(), acctnum: optionalText(), ifsc_code: optionalText() }))
+      .optional(),
     dp_acct_num: z.array(z.object({ dpnum: z.string() })).optional(),
   }),
 );
@@ -285,17 +289,17 @@ export type ClientDetailsReply = z.output<typeof clientDetailsReply>;
 const logoutReplySchema = memo(() =>
   z.object({
     stat: z.literal('Ok'),
-    request_time: requestTime,
+    request_time: requestTime(),
   }),
 );
 export const logoutReply = z.lazy(logoutReplySchema);
 export type LogoutReply = z.output<typeof logoutReply>;
 
 /** The failure object of spec section 7. */
-export const failureReply = z.object({ stat: z.literal('Not_Ok'), emsg: z.string() });
+export const failureReply = z.lazy(() => z.object({ stat: z.literal('Not_Ok'), emsg: z.string() }));
 
 /** A price as the broker writes it: a decimal string, or (read tolerantly) a JSON number. */
-const priceText = z.union([z.string(), z.number()]).transform((v) => String(v).trim());
+const priceText = memo(() => z.union([z.string(), z.number()]).transform((v) => String(v).trim()));
 
 /**
  * GetQuotes (jData `{uid, exch, token}`): the last traded price `lp` and today's circuit limits `uc`/`lc`, among the
@@ -304,10 +308,10 @@ const priceText = z.union([z.string(), z.number()]).transform((v) => String(v).t
 const quoteReplySchema = memo(() =>
   z.looseObject({
     stat: z.literal('Ok'),
-    request_time: requestTime.optional(),
-    lp: priceText.optional(),
-    uc: priceText.optional(),
-    lc: priceText.optional(),
+    request_time: requestTime().optional(),
+    lp: priceText().optional(),
+    uc: priceText().optional(),
+    lc: priceText().optional(),
   }),
 );
 export const quoteReply = z.lazy(quoteReplySchema);
