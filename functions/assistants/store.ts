@@ -6,9 +6,9 @@
  * - `assistant-day` / <assistantId>#<India date>: the orders the assistant placed that day, counted by an ADD
  *   conditional on the count being under its limit; gone two days later (TTL on `expiresAt`).
  */
-import { type AttributeValue, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 
-import { isConditionFailure } from '../base/aws/dynamodb-client.js';
+import { isConditionFailure, UpdateItemCommand } from '../base/aws/dynamo.js';
 import { type Held, holderKeys, holderPartitions, TokenHolderTable } from '../base/aws/token-holders.js';
 import type { Assistant } from '../base/schemas/assistants.js';
 import { indiaDay } from '../orders/instruments/rules.js';

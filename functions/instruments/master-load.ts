@@ -2,8 +2,9 @@
  * The master's rows written as today's instruments in the account's copy (copy.ts), for the scheduled refresh only:
  * a file of its own so the order functions' bundles carry no BatchWriteItem.
  */
-import { BatchWriteItemCommand, type WriteRequest } from '@aws-sdk/client-dynamodb';
+import type { WriteRequest } from '@aws-sdk/client-dynamodb';
 
+import { BatchWriteItemCommand } from '../base/aws/dynamo.js';
 import { expiresAt, type InstrumentCopy, keyOf } from '../orders/instruments/copy.js';
 import type { MasterRow } from './master.js';
 

@@ -7,16 +7,17 @@
  * replay. An id is found only under the assistant that previewed it: another assistant's confirm of it answers
  * `unknown`.
  */
-import {
-  type AttributeValue,
-  type DynamoDBClient,
-  GetItemCommand,
-  PutItemCommand,
-  UpdateItemCommand,
-} from '@aws-sdk/client-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 
 import type { Confirmation, ConfirmationStore, SettledAnswer, Taken } from '../../mcp/confirmations.js';
-import { dynamoDbClient, isConditionFailure } from '../base/aws/dynamodb-client.js';
+import {
+  type DynamoClient,
+  dynamoDbClient,
+  GetItemCommand,
+  isConditionFailure,
+  PutItemCommand,
+  UpdateItemCommand,
+} from '../base/aws/dynamo.js';
 
 /** The previews' partition (the events table's `pk`). */
 export const CONFIRMATION_PK = 'mcp-confirmation';
@@ -27,7 +28,7 @@ const KEEP_SECONDS = 3_600;
 const ISSUED = /^[0-9a-f-]{36}$/;
 
 export class DynamoConfirmationStore implements ConfirmationStore {
-  private readonly client: DynamoDBClient;
+  private readonly client: DynamoClient;
 
   constructor(private readonly options: { tableName: string; owner: string; endpoint?: string | undefined }) {
     this.client = dynamoDbClient(options.endpoint);

@@ -4,9 +4,9 @@
  * (journal.ts settles an unknown outcome by the books first, then by this). One item per stamp in the journal's table,
  * kept as long as the keys are.
  */
-import { type AttributeValue, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 
-import { dynamoDbClient } from '../base/aws/dynamodb-client.js';
+import { dynamoDbClient, GetItemCommand, PutItemCommand } from '../base/aws/dynamo.js';
 import { InternalError } from '../base/contract/errors.js';
 
 /** The journal's table, where the gateway's records of stamps live beside the keys (this file, moves.ts). */

@@ -21,16 +21,17 @@
  * `in_progress_expiration`), so a record written before this journal replays, and the EventForwarder's stream filter
  * (COMPLETED items with an outbox) is unchanged.
  */
-import {
-  type AttributeValue,
-  DeleteItemCommand,
-  GetItemCommand,
-  PutItemCommand,
-  UpdateItemCommand,
-} from '@aws-sdk/client-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 
-import { dynamoDbClient, isConditionFailure } from '../base/aws/dynamodb-client.js';
+import {
+  DeleteItemCommand,
+  dynamoDbClient,
+  GetItemCommand,
+  isConditionFailure,
+  PutItemCommand,
+  UpdateItemCommand,
+} from '../base/aws/dynamo.js';
 import type { GatewayError } from '../base/contract/errors.js';
 import {
   errorFromBody,

@@ -22,9 +22,7 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-
-import { dynamoDbClient, isConditionFailure } from '../base/aws/dynamodb-client.js';
+import { dynamoDbClient, isConditionFailure, PutItemCommand, UpdateItemCommand } from '../base/aws/dynamo.js';
 import { InternalError, OrderBusyError } from '../base/contract/errors.js';
 
 /** The lease item of `alId` (control table): the copy read asks for it too. */

@@ -14,9 +14,9 @@
  * order that carried a stamp when the change was about to be sent and now carries none was changed by another
  * request (an unkeyed change leaves no stamp), not left as it was.
  */
-import { type AttributeValue, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 
-import { dynamoDbClient } from '../base/aws/dynamodb-client.js';
+import { dynamoDbClient, PutItemCommand, UpdateItemCommand } from '../base/aws/dynamo.js';
 import { readRecord, type Table, unavailable } from './gone.js';
 
 /** A stamp seen on an order right before a change replaced it. */

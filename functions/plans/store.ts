@@ -5,17 +5,18 @@
  * never both act on one plan state; an event is written in the same put as the change it tells of. Ended plans
  * expire after 30 days.
  */
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+
 import {
-  type AttributeValue,
   DeleteItemCommand,
-  type DynamoDBClient,
+  type DynamoClient,
+  dynamoDbClient,
   GetItemCommand,
+  isConditionFailure,
   PutItemCommand,
   QueryCommand,
   UpdateItemCommand,
-} from '@aws-sdk/client-dynamodb';
-
-import { dynamoDbClient, isConditionFailure } from '../base/aws/dynamodb-client.js';
+} from '../base/aws/dynamo.js';
 import { TERMINAL } from '../base/schemas/event-types.js';
 import type { LifecycleEvent } from '../base/schemas/events.js';
 import { decodeCursor, encodeCursor } from '../base/schemas/paging.js';
@@ -39,7 +40,7 @@ const storedOf = (item: Record<string, AttributeValue>): StoredPlan => ({
 });
 
 export class PlanStore {
-  private readonly client: DynamoDBClient;
+  private readonly client: DynamoClient;
 
   constructor(private readonly options: { tableName: string; endpoint?: string | undefined }) {
     this.client = dynamoDbClient(options.endpoint);

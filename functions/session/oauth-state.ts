@@ -17,11 +17,16 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 
-import { isConditionFailure } from '../base/aws/dynamodb-client.js';
-import { clientTarget } from '../base/aws/endpoint.js';
+import {
+  DeleteItemCommand,
+  type DynamoClient,
+  dynamoDbClient,
+  isConditionFailure,
+  PutItemCommand,
+  UpdateItemCommand,
+} from '../base/aws/dynamo.js';
 
 /**
  * How many callbacks without `state` one source address may send for one pending login (each costs one exchange
@@ -45,7 +50,7 @@ const codeKey = (code: string) => `code#${sha256(code)}`;
 const sourceKey = (ref: string, source: string) => `source#${sha256(`${ref}\n${source}`)}`;
 
 export class OAuthStateStore {
-  private readonly client: DynamoDBDocumentClient;
+  private readonly client: DynamoClient;
 
   constructor(
     private readonly tableName: string,
@@ -53,7 +58,7 @@ export class OAuthStateStore {
     private readonly ttlSeconds: number,
     endpoint?: string,
   ) {
-    this.client = DynamoDBDocumentClient.from(new DynamoDBClient(clientTarget(endpoint)));
+    this.client = dynamoDbClient(endpoint);
   }
 
   /** A fresh unguessable value (256 bits), valid for the window; it also becomes the pending login. */
@@ -61,16 +66,19 @@ export class OAuthStateStore {
     const state = randomBytes(32).toString('base64url');
     const expiresAt = Math.floor(now / 1000) + this.ttlSeconds;
     await this.client.send(
-      new PutCommand({
+      new PutItemCommand({
         TableName: this.tableName,
-        Item: { state, expiresAt },
+        Item: marshall({ state, expiresAt }),
         ConditionExpression: 'attribute_not_exists(#s)',
         ExpressionAttributeNames: { '#s': 'state' },
       }),
     );
     // The latest start wins: a redirect without `state` completes the login the trader started last.
     await this.client.send(
-      new PutCommand({ TableName: this.tableName, Item: { state: PENDING_LOGIN, ref: state, expiresAt } }),
+      new PutItemCommand({
+        TableName: this.tableName,
+        Item: marshall({ state: PENDING_LOGIN, ref: state, expiresAt }),
+      }),
     );
     return { state, expiresAt };
   }
@@ -93,19 +101,18 @@ export class OAuthStateStore {
     const seconds = Math.floor(now / 1000);
     let login: Record<string, unknown> | undefined;
     try {
-      login = (
-        await this.client.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: { state: PENDING_LOGIN },
-            UpdateExpression: 'SET attempts = if_not_exists(attempts, :zero) + :one',
-            ConditionExpression: 'attribute_exists(#s) AND expiresAt > :now',
-            ExpressionAttributeNames: { '#s': 'state' },
-            ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':now': seconds },
-            ReturnValues: 'ALL_NEW',
-          }),
-        )
-      ).Attributes;
+      const reply = await this.client.send(
+        new UpdateItemCommand({
+          TableName: this.tableName,
+          Key: marshall({ state: PENDING_LOGIN }),
+          UpdateExpression: 'SET attempts = if_not_exists(attempts, :zero) + :one',
+          ConditionExpression: 'attribute_exists(#s) AND expiresAt > :now',
+          ExpressionAttributeNames: { '#s': 'state' },
+          ExpressionAttributeValues: marshall({ ':zero': 0, ':one': 1, ':now': seconds }),
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      login = reply.Attributes && unmarshall(reply.Attributes);
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
       return { ok: false, reason: 'none' };
@@ -115,17 +122,22 @@ export class OAuthStateStore {
     const expiresAt = typeof login?.expiresAt === 'number' ? login.expiresAt : seconds + this.ttlSeconds;
     try {
       const counted = await this.client.send(
-        new UpdateCommand({
+        new UpdateItemCommand({
           TableName: this.tableName,
-          Key: { state: sourceKey(ref, source) },
+          Key: marshall({ state: sourceKey(ref, source) }),
           // It lives as long as the login it counts for.
           UpdateExpression: 'SET attempts = if_not_exists(attempts, :zero) + :one, expiresAt = :exp',
           ConditionExpression: 'attribute_not_exists(attempts) OR attempts < :max',
-          ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':exp': expiresAt, ':max': MAX_ATTEMPTS_PER_SOURCE },
+          ExpressionAttributeValues: marshall({
+            ':zero': 0,
+            ':one': 1,
+            ':exp': expiresAt,
+            ':max': MAX_ATTEMPTS_PER_SOURCE,
+          }),
           ReturnValues: 'UPDATED_NEW',
         }),
       );
-      const sourceAttempt = counted.Attributes?.attempts;
+      const sourceAttempt = counted.Attributes && unmarshall(counted.Attributes).attempts;
       return { ok: true, ref, attempt, sourceAttempt: typeof sourceAttempt === 'number' ? sourceAttempt : 1 };
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
@@ -140,7 +152,8 @@ export class OAuthStateStore {
   async completePending(ref: string, now = Date.now()): Promise<boolean> {
     if (!(await this.deleteIfLive({ state: PENDING_LOGIN }, now, ref))) return false;
     // Its `state` must not complete it again either.
-    if (ref !== '') await this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { state: ref } }));
+    if (ref !== '')
+      await this.client.send(new DeleteItemCommand({ TableName: this.tableName, Key: marshall({ state: ref }) }));
     return true;
   }
 
@@ -148,9 +161,9 @@ export class OAuthStateStore {
   async claimCode(code: string, now = Date.now()): Promise<boolean> {
     try {
       await this.client.send(
-        new PutCommand({
+        new PutItemCommand({
           TableName: this.tableName,
-          Item: { state: codeKey(code), expiresAt: Math.floor(now / 1000) + this.ttlSeconds },
+          Item: marshall({ state: codeKey(code), expiresAt: Math.floor(now / 1000) + this.ttlSeconds }),
           ConditionExpression: 'attribute_not_exists(#s)',
           ExpressionAttributeNames: { '#s': 'state' },
         }),
@@ -169,16 +182,19 @@ export class OAuthStateStore {
   private async deleteIfLive(key: { state: string }, now: number, ref?: string): Promise<string | boolean> {
     try {
       const reply = await this.client.send(
-        new DeleteCommand({
+        new DeleteItemCommand({
           TableName: this.tableName,
-          Key: key,
+          Key: marshall(key),
           ConditionExpression: `attribute_exists(#s) AND expiresAt > :now${ref === undefined ? '' : ' AND #r = :ref'}`,
           ExpressionAttributeNames: { '#s': 'state', ...(ref === undefined ? {} : { '#r': 'ref' }) },
-          ExpressionAttributeValues: { ':now': Math.floor(now / 1000), ...(ref === undefined ? {} : { ':ref': ref }) },
+          ExpressionAttributeValues: marshall({
+            ':now': Math.floor(now / 1000),
+            ...(ref === undefined ? {} : { ':ref': ref }),
+          }),
           ReturnValues: 'ALL_OLD',
         }),
       );
-      const old = reply.Attributes?.ref;
+      const old = reply.Attributes?.ref?.S;
       return typeof old === 'string' ? old : true;
     } catch (error) {
       if (isConditionFailure(error)) return false;

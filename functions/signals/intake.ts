@@ -16,18 +16,12 @@
  *
  * A transaction that met another on one of its items (DynamoDB's `TransactionConflict`: two alerts of one strategy
  * at once share the token item and the rate counter) wrote nothing and is tried again, at most CONFLICT_TRIES times
- * in all. Each try carries its own ClientRequestToken, so the SDK's own retry of a try whose answer was lost answers
- * that try's outcome rather than claiming the alert a second time.
+ * in all. Each try carries its own ClientRequestToken, so the client's own retry (base/aws/dynamo-retry.ts) of a
+ * try whose answer was lost answers that try's outcome rather than claiming the alert a second time.
  */
-import {
-  type CancellationReason,
-  type DynamoDBClient,
-  GetItemCommand,
-  type TransactWriteItem,
-  TransactWriteItemsCommand,
-} from '@aws-sdk/client-dynamodb';
+import type { CancellationReason, TransactWriteItem } from '@aws-sdk/client-dynamodb';
 
-import { dynamoDbClient } from '../base/aws/dynamodb-client.js';
+import { type DynamoClient, dynamoDbClient, GetItemCommand, TransactWriteItemsCommand } from '../base/aws/dynamo.js';
 import type { LifecycleEvent } from '../base/schemas/events.js';
 import type { SignalRecord } from '../base/schemas/signals.js';
 import { outboxItem } from '../orders/events/outbox.js';
@@ -154,7 +148,7 @@ export class SignalIntake {
   }
 
   /** The signal that holds the duplicate claim (when the cancellation did not say). */
-  private async claimOf(input: IntakeInput, client: DynamoDBClient): Promise<string | undefined> {
+  private async claimOf(input: IntakeInput, client: DynamoClient): Promise<string | undefined> {
     const reply = await client.send(
       new GetItemCommand({
         TableName: this.options.tableName,

@@ -6,9 +6,9 @@
  * signalId listed (base/schemas/paging.ts). A record never holds any part of a webhook token (webhook.ts masks it
  * before anything is stored), and is shown as stored, less its pending event.
  */
-import { type AttributeValue, type DynamoDBClient, GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 
-import { dynamoDbClient } from '../base/aws/dynamodb-client.js';
+import { type DynamoClient, dynamoDbClient, GetItemCommand, QueryCommand } from '../base/aws/dynamo.js';
 import { decodeCursor, encodeCursor } from '../base/schemas/paging.js';
 import type { SignalListInput, SignalRecord } from '../base/schemas/signals.js';
 import { SIGNAL_PARTITIONS } from './store.js';
@@ -20,7 +20,7 @@ const MAX_QUERIES_PER_PAGE = 10;
 const key = (signalId: string): Record<string, AttributeValue> => ({ pk: { S: PK }, sk: { S: signalId } });
 
 export class SignalReader {
-  private readonly client: DynamoDBClient;
+  private readonly client: DynamoClient;
 
   constructor(private readonly options: { tableName: string; endpoint?: string | undefined }) {
     this.client = dynamoDbClient(options.endpoint);

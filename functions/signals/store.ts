@@ -18,17 +18,18 @@
  */
 import { randomUUID } from 'node:crypto';
 
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+
 import {
-  type AttributeValue,
   DeleteItemCommand,
-  type DynamoDBClient,
+  type DynamoClient,
+  dynamoDbClient,
   GetItemCommand,
+  isConditionFailure,
   QueryCommand,
   TransactWriteItemsCommand,
   UpdateItemCommand,
-} from '@aws-sdk/client-dynamodb';
-
-import { dynamoDbClient, isConditionFailure } from '../base/aws/dynamodb-client.js';
+} from '../base/aws/dynamo.js';
 import type { LifecycleEvent } from '../base/schemas/events.js';
 import type { SignalRecord, SignalState, Strategy } from '../base/schemas/signals.js';
 import { outboxItem } from '../orders/events/outbox.js';
@@ -79,7 +80,7 @@ export interface PendingSignal {
 }
 
 export class SignalStore {
-  private readonly client: DynamoDBClient;
+  private readonly client: DynamoClient;
 
   constructor(
     private readonly options: {

@@ -3,8 +3,9 @@
  * (base/aws/token-holders.ts): `strategy` / <strategyId> and `strategy-token` / <token hash>, so the webhook finds a
  * strategy by its token in one consistent GetItem. A PATCH changes both items in one transaction.
  */
-import { type AttributeValue, TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 
+import { TransactWriteItemsCommand } from '../base/aws/dynamo.js';
 import { type Held, holderKeys, holderPartitions, TokenHolderTable } from '../base/aws/token-holders.js';
 import type { Strategy } from '../base/schemas/signals.js';
 

@@ -6,7 +6,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 
-import { dynamoDbClient } from '../../functions/base/aws/dynamodb-client.js';
+import { BatchWriteItemCommand, dynamoDbClient } from '../../functions/base/aws/dynamo.js';
 import { EventsTable } from '../../functions/orders/events/store.js';
 import { LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
 import type { LocalStack } from '../../local/run-local.js';
@@ -156,24 +156,19 @@ describe('the watcher', () => {
     // The run dies on its BatchWriteItem of the last 5 state items (25 a call: 30 orders are calls of 25 and 5), after
     // it published and marked its 30 events: an error thrown at the real client, as a crash or DynamoDB would.
     const client = dynamoDbClient(stack.watcherEnv.DYNAMODB_ENDPOINT);
-    client.middlewareStack.add(
-      (next, context) => async (args) => {
-        const items = (
-          args.input as { RequestItems?: Record<string, { PutRequest?: { Item: { pk: { S: string } } } }[]> }
-        ).RequestItems;
-        const writes = Object.values(items ?? {}).flat();
-        const isState =
-          context.commandName === 'BatchWriteItemCommand' && writes.some((w) => w.PutRequest?.Item.pk.S === 'watcher');
-        if (isState && writes.length === 5)
-          throw Object.assign(new Error('injected: the run died here'), { name: 'InternalServerError' });
-        return next(args);
-      },
-      { step: 'initialize', name: 'testDieMidCommit' },
-    );
+    const send = client.send;
+    client.send = (async (command, options) => {
+      const writes =
+        command instanceof BatchWriteItemCommand ? Object.values(command.input.RequestItems ?? {}).flat() : [];
+      const isState = writes.some((w) => w.PutRequest?.Item?.pk?.S === 'watcher');
+      if (isState && writes.length === 5)
+        throw Object.assign(new Error('injected: the run died here'), { name: 'InternalServerError' });
+      return send.call(client, command, options);
+    }) as typeof send;
     try {
       await expect(stack.watch()).rejects.toThrow(/injected/);
     } finally {
-      client.middlewareStack.remove('testDieMidCommit');
+      client.send = send;
     }
     expect(events('GTT Placed')).toHaveLength(30);
     const table = new EventsTable({ tableName: LOCAL_EVENTS_TABLE, endpoint: stack.dynamo.url });

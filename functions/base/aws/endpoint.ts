@@ -1,5 +1,5 @@
 /**
- * Where an AWS client sends its calls, and as whom. Deployed there is no endpoint: the SDK finds the service's own
+ * Where an AWS client sends its calls, and as whom. Deployed there is no endpoint: the client uses the service's own
  * and signs with the role's credentials Lambda puts in the environment. On this machine (`npm start`, the tests)
  * each endpoint is a local server, and its URL carries the calling function's own local credentials as its user
  * info (`http://<key>:<secret>@127.0.0.1:port`, local/permissions/): every function of the set shares one process

@@ -13,17 +13,18 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+
 import {
-  type AttributeValue,
   DeleteItemCommand,
-  type DynamoDBClient,
+  type DynamoClient,
+  dynamoDbClient,
   GetItemCommand,
+  isConditionFailure,
   PutItemCommand,
   QueryCommand,
   UpdateItemCommand,
-} from '@aws-sdk/client-dynamodb';
-
-import { dynamoDbClient, isConditionFailure } from './dynamodb-client.js';
+} from './dynamo.js';
 
 /** Both hashes as bytes, compared in constant time (equal lengths: both are SHA-256 hex). */
 export const sameHash = (a: string, b: string): boolean => {
@@ -56,7 +57,7 @@ export interface HolderKind<K extends string, T> {
   idOf: (record: T) => string;
   /**
    * Tries of a token item's delete that a transaction holding the item refused (`TransactionConflictException`, which
-   * the SDK does not retry); 1 when nothing writes the token item in a transaction.
+   * the client does not retry: base/aws/dynamo-retry.ts); 1 when nothing writes the token item in a transaction.
    */
   deleteTries?: number;
 }
@@ -73,7 +74,7 @@ export const holderKeys = (kind: string) => ({
 });
 
 export class TokenHolderTable<K extends string, T extends { tokenSetAt: string }> {
-  protected readonly client: DynamoDBClient;
+  protected readonly client: DynamoClient;
 
   constructor(
     protected readonly options: { tableName: string; endpoint?: string | undefined },

@@ -9,14 +9,9 @@
  * write unit per event, and expires the items by TTL. Not kept here: `Kill Switch` and `Session Renewed`, which
  * their functions publish straight to the bus without a marker (they are in the archive).
  */
-import {
-  type AttributeValue,
-  type DynamoDBClient,
-  QueryCommand,
-  type QueryCommandOutput,
-} from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, QueryOutput } from '@aws-sdk/client-dynamodb';
 
-import { dynamoDbClient } from '../../base/aws/dynamodb-client.js';
+import { type DynamoClient, dynamoDbClient, QueryCommand } from '../../base/aws/dynamo.js';
 import { redactDeep } from '../../base/contract/redact.js';
 import type { LifecycleEvent } from '../../base/schemas/events.js';
 import { type EventsHistoryResult, HISTORY_DAYS, startOfIndiaDay } from '../../base/schemas/events-history.js';
@@ -67,7 +62,7 @@ const decode = (cursor: string): Cursor | undefined => {
 };
 
 export class EventHistory {
-  private readonly client: DynamoDBClient;
+  private readonly client: DynamoClient;
 
   constructor(private readonly options: { tableName: string; endpoint?: string | undefined }) {
     this.client = dynamoDbClient(options.endpoint);
@@ -99,7 +94,7 @@ export class EventHistory {
     const events: EventsHistoryResult['events'] = [];
     let last: string | undefined;
     for (let page = 0; page < MAX_QUERIES_PER_PAGE && events.length < query.limit; page++) {
-      const reply: QueryCommandOutput = await this.client.send(
+      const reply: QueryOutput = await this.client.send(
         new QueryCommand({
           TableName: this.options.tableName,
           KeyConditionExpression: 'pk = :pk AND sk >= :since',

@@ -12,10 +12,10 @@
  * - `outbox#<eventId>`: a call without a key (a modify or cancel sent without one, the kill switch's sweep) puts
  *   one item of its own after the broker's success: `data` is `{kind: 'outbox', outbox: [...]}`.
  */
-import { type AttributeValue, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 
-import { dynamoDbClient } from '../../base/aws/dynamodb-client.js';
+import { dynamoDbClient, PutItemCommand } from '../../base/aws/dynamo.js';
 import { redactDeep } from '../../base/contract/redact.js';
 import type { LifecycleEvent } from '../../base/schemas/events.js';
 

@@ -17,21 +17,18 @@
  * before the lease is given back: a run that dies between the two leaves some orders moved on and some not, and the
  * next run finds the ones that did not, whose events are already marked, so nothing is published twice.
  */
-import {
-  type AttributeValue,
-  BatchGetItemCommand,
-  type BatchGetItemCommandOutput,
-  BatchWriteItemCommand,
-  ConditionalCheckFailedException,
-  type DynamoDBClient,
-  GetItemCommand,
-  QueryCommand,
-  type QueryCommandOutput,
-  UpdateItemCommand,
-  type WriteRequest,
-} from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, BatchGetItemOutput, QueryOutput, WriteRequest } from '@aws-sdk/client-dynamodb';
 
-import { dynamoDbClient } from '../../base/aws/dynamodb-client.js';
+import {
+  BatchGetItemCommand,
+  BatchWriteItemCommand,
+  type DynamoClient,
+  dynamoDbClient,
+  GetItemCommand,
+  isConditionFailure,
+  QueryCommand,
+  UpdateItemCommand,
+} from '../../base/aws/dynamo.js';
 import type { LifecycleEvent, OrderView } from '../../base/schemas/events.js';
 import { historyItem } from './history.js';
 import { describesOrder, KNOWN_PREFIX, knownOrderItem } from './known-orders.js';
@@ -65,7 +62,7 @@ const WRITE_CONCURRENCY = 4;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class EventsTable {
-  private readonly client: DynamoDBClient;
+  private readonly client: DynamoClient;
 
   constructor(private readonly options: { tableName: string; endpoint?: string | undefined }) {
     this.client = dynamoDbClient(options.endpoint);
@@ -80,7 +77,7 @@ export class EventsTable {
       for (let attempt = 0; keys?.length; attempt++) {
         if (attempt > 5) throw new Error('DynamoDB kept returning unprocessed keys for the published markers');
         if (attempt) await sleep(50 * 2 ** attempt);
-        const reply: BatchGetItemCommandOutput = await this.client.send(
+        const reply: BatchGetItemOutput = await this.client.send(
           new BatchGetItemCommand({
             RequestItems: { [this.options.tableName]: { Keys: keys, ProjectionExpression: 'pk' } },
           }),
@@ -189,7 +186,7 @@ export class EventsTable {
     let calls = 0;
     let start: Record<string, AttributeValue> | undefined;
     do {
-      const reply: QueryCommandOutput = await this.client.send(
+      const reply: QueryOutput = await this.client.send(
         new QueryCommand({
           TableName: this.options.tableName,
           // The lease item comes back too (a few bytes) and is skipped below.
@@ -250,7 +247,7 @@ export class EventsTable {
       );
       return toLease(reply.Attributes);
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return undefined;
+      if (isConditionFailure(error)) return undefined;
       throw error;
     }
   }
@@ -310,7 +307,7 @@ export class EventsTable {
       );
       return { committed: true, ...stats };
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return { committed: false, ...stats };
+      if (isConditionFailure(error)) return { committed: false, ...stats };
       throw error;
     }
   }
@@ -328,7 +325,7 @@ export class EventsTable {
         }),
       );
     } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      if (!isConditionFailure(error)) throw error;
     }
   }
 }

@@ -18,9 +18,8 @@
  * gateway, a trigger), until the watcher's next run. So a PATCH never reads it (its own read and the read right before sending
  * are the broker's), and a caller that needs the broker's word asks `?fresh=true`.
  */
-import { BatchGetItemCommand } from '@aws-sdk/client-dynamodb';
 
-import { dynamoDbClient } from '../../base/aws/dynamodb-client.js';
+import { BatchGetItemCommand, dynamoDbClient } from '../../base/aws/dynamo.js';
 import type { GttOrder } from '../../base/schemas/reply.js';
 import { COPY_PK, copyItemKey, LEASE_SK, recordOfCopy, toLease, watcherKey } from '../events/watcher-items.js';
 import { leaseKey } from '../lease.js';

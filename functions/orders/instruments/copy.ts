@@ -11,9 +11,9 @@
  * the master's rows (BatchWriteItem, master-load.ts: kept out of the order functions' bundles) and the band and freeze of the account's symbols in use; the order path writes
  * an item it had to read from the broker (UpdateItem), so no other container reads it again that day.
  */
-import { type AttributeValue, type DynamoDBClient, GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 
-import { dynamoDbClient } from '../../base/aws/dynamodb-client.js';
+import { type DynamoClient, dynamoDbClient, GetItemCommand, UpdateItemCommand } from '../../base/aws/dynamo.js';
 import type { InstrumentRules } from '../../base/broker/instruments.js';
 import type { PriceBand } from '../../base/broker/market.js';
 import type { RulesSource } from '../safety/market-rules.js';
@@ -69,7 +69,7 @@ const rulesOf = (item: Record<string, AttributeValue>): CopiedRules | undefined 
 };
 
 export class InstrumentCopy {
-  readonly client: DynamoDBClient;
+  readonly client: DynamoClient;
 
   constructor(readonly options: { tableName: string; endpoint?: string | undefined }) {
     this.client = dynamoDbClient(options.endpoint);

@@ -18,9 +18,15 @@
  * (`ReturnValuesOnConditionCheckFailure`), which is the fresh state to try again with. A remembered halt is never
  * trusted for a refusal: the item is read again first, so a released kill switch is seen at once.
  */
-import { type AttributeValue, GetItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 
-import { dynamoDbClient, isConditionFailure } from '../../base/aws/dynamodb-client.js';
+import {
+  dynamoDbClient,
+  GetItemCommand,
+  isConditionFailure,
+  PutItemCommand,
+  UpdateItemCommand,
+} from '../../base/aws/dynamo.js';
 import { InternalError, RateLimitedError, TradingHaltedError } from '../../base/contract/errors.js';
 
 export interface OrderRateLimits {
