@@ -27,6 +27,13 @@ export const WARM_TARGET = { overFloorP50Ms: 2, cpuMs: 3, dynamoTrips: 2 };
 /** At least this long between two invocations: the governor's highest rate (100 a second) is never reached. */
 const PACE_MS = 15;
 const COUNTED_CALLS = 30;
+/**
+ * Calls per warm process: its orders are placed before it starts (three per modify, PATCH or cancel: the function's,
+ * the raw call's, the floor's), so the pending list stays at a retail account's size (at most about 120 orders; the
+ * broker is reset between processes). A modify and a PATCH read the order at the broker first, whose cost grows with
+ * the list: the reads section measures that growth.
+ */
+const PER_PROCESS = 40;
 
 /**
  * Runs the bundle warm: items [{gateway, raw, floorRaw}] in turn, the first (its cold start) not counted. Each item
@@ -147,7 +154,25 @@ export const measureWarm = async (stack: LocalStack, iterations: number) => {
     for (const name of WARM_FUNCTIONS) {
       const fn = deployedFunctions().find((f) => f.name === name);
       if (!fn) throw new Error(`bench: ${name} is not a function of the synthesized stack`);
-      const run = async (count: number, dynamodbEndpoint?: string) => {
+      /** `count` calls in processes of PER_PROCESS each (a fresh pending list for each: see PER_PROCESS). */
+      const run = async (count: number, dynamodbEndpoint?: string): Promise<ProbeOut> => {
+        const outs: ProbeOut[] = [];
+        for (let done = 0; done < count; done += PER_PROCESS)
+          outs.push(await runOne(Math.min(PER_PROCESS, count - done), dynamodbEndpoint));
+        const all = <K extends keyof ProbeOut>(key: K) => outs.flatMap((o) => o[key] as never[]);
+        return {
+          raw: all('raw'),
+          gw: all('gw'),
+          floor: all('floor'),
+          rawCpu: all('rawCpu'),
+          gwCpu: all('gwCpu'),
+          floorCpu: all('floorCpu'),
+          marks: all('marks'),
+          failed: 0,
+          firstError: null,
+        };
+      };
+      const runOne = async (count: number, dynamodbEndpoint?: string) => {
         const items = [];
         for (let i = 0; i <= count; i++) items.push(await itemFor(name));
         const env = {
