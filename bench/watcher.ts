@@ -233,14 +233,14 @@ const runCycles = async (stack: LocalStack, runs: number): Promise<ChildCycles> 
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (err = (err + c.toString()).slice(-2000)));
+    child.stderr.on('data', (c: Buffer) => (err = (err + c.toString()).slice(-200_000)));
     child.on('error', reject);
     child.on('exit', (code) => {
       try {
         resolve(JSON.parse(out.trim().split('\n').pop()!) as ChildCycles);
       } catch {
         reject(
-          new Error(`bench: the watcher process ended (${code}) without a measurement: ${err || out.slice(-500)}`),
+          new Error(`bench: the watcher process ended (${code}) without a measurement: ${(err || out).replace(/^.{300,}$/gm, "(long line)").slice(-3000)}`),
         );
       }
     });
