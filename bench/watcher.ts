@@ -172,7 +172,8 @@ const watcherBundle = (): Promise<string> =>
     const dir = mkdtempSync(join(tmpdir(), 'gtt-watcher-bench-'));
     const outfile = join(dir, 'index.mjs');
     await build({
-      entryPoints: ['functions/handlers/gtt-watcher.ts'],
+      // BENCH_WATCHER_ENTRY: another tree's handler (an older commit's, for a before/after comparison).
+      entryPoints: [process.env.BENCH_WATCHER_ENTRY ?? 'functions/handlers/gtt-watcher.ts'],
       bundle: true,
       platform: 'node',
       format: 'esm',
@@ -240,7 +241,9 @@ const runCycles = async (stack: LocalStack, runs: number): Promise<ChildCycles> 
         resolve(JSON.parse(out.trim().split('\n').pop()!) as ChildCycles);
       } catch {
         reject(
-          new Error(`bench: the watcher process ended (${code}) without a measurement: ${(err || out).replace(/^.{300,}$/gm, "(long line)").slice(-3000)}`),
+          new Error(
+            `bench: the watcher process ended (${code}) without a measurement: ${(err || out).replace(/^.{300,}$/gm, '(long line)').slice(-3000)}`,
+          ),
         );
       }
     });
@@ -293,6 +296,7 @@ export const measureWatcher = async (sizes: readonly number[], steadyRuns = 5): 
       await seedOutside(stack, n);
       // The baseline and steady cycles in the deployed bundle's own process: its CPU and memory.
       const child = await runCycles(stack, STEADY_CPU_RUNS);
+      console.error(`watcher process at ${n}: ${JSON.stringify(child)}`);
       const [baseline, ...steadyCycles] = child.cycles;
       if (baseline?.status !== 'baseline' || baseline.pending !== n)
         throw new Error(`bench: the baseline run at ${n} went wrong: ${JSON.stringify(baseline).slice(0, 300)}`);

@@ -56,6 +56,11 @@ export interface ListDecoder {
   onRecord: RecordSink;
   records: unknown[];
   issues: Issue[];
+  /**
+   * The result of a list that arrived as an array and whose records all passed (a decoder of its own, such as the
+   * GttWatcher's, that keeps what it needs as the records arrive); without it, `toResult` of `records`.
+   */
+  finish?: () => unknown;
 }
 
 /** The schema of one record of an operation's list reply; undefined when its reply is not a list. */
@@ -69,20 +74,43 @@ const recordSchemaOf = (operation: AnyOperation): z.ZodType | undefined => {
 export const listDecoder = (operation: AnyOperation): ListDecoder | undefined => {
   const schema = recordSchemaOf(operation);
   if (!schema) return undefined;
+  return recordDecoder(schema);
+};
+
+/** Reads one record in its dialect and checks it; the first issues of a failed one are kept (path from `index`). */
+export const checkRecord = (
+  schema: z.ZodType,
+  record: unknown,
+  index: number,
+  issues: Issue[],
+): { ok: true; data: unknown } | { ok: false } => {
+  const parsed = schema.safeParse(toCanonicalDialect(record));
+  if (parsed.success) return { ok: true, data: parsed.data };
+  for (const i of parsed.error.issues) {
+    if (issues.length < 10) issues.push({ path: [index, ...i.path].join('.'), message: i.message });
+  }
+  return { ok: false };
+};
+
+/** The schema of one record of a list operation's reply (the operation must have a list reply). */
+export const recordSchema = (operation: AnyOperation): z.ZodType => {
+  const schema = recordSchemaOf(operation);
+  if (!schema) throw new Error(`${operation.name} has no list reply`);
+  return schema;
+};
+
+const recordDecoder = (schema: z.ZodType): ListDecoder => {
   const decoder: ListDecoder = {
     records: [],
     issues: [],
     onRecord: (record, index) => {
       // Once one record failed, the reply fails: the rest are only looked at for the first issues.
-      const parsed = schema.safeParse(toCanonicalDialect(record));
-      if (parsed.success) {
-        if (!decoder.issues.length) decoder.records.push(parsed.data);
+      const checked = checkRecord(schema, record, index, decoder.issues);
+      if (checked.ok) {
+        if (!decoder.issues.length) decoder.records.push(checked.data);
         return;
       }
       decoder.records = [];
-      for (const i of parsed.error.issues) {
-        if (decoder.issues.length < 10) decoder.issues.push({ path: [index, ...i.path].join('.'), message: i.message });
-      }
     },
   };
   return decoder;
@@ -155,5 +183,5 @@ const decodeList = (operation: AnyOperation, reply: BrokerHttpReply, input: unkn
       details: { httpStatus: reply.status, issues: list.issues },
     });
   }
-  return operation.toResult(list.records, input);
+  return list.finish ? list.finish() : operation.toResult(list.records, input);
 };
