@@ -63,7 +63,7 @@ export const sendOnce = async (
     deps.auth,
   );
   // A list is decoded record by record as it arrives (reply.ts); anything else as one text.
-  const list = deps.list ? deps.list() : listDecoder(operation);
+  const list = deps.list ? deps.list() : listDecoder(operation, input);
   let reply;
   try {
     reply = await postToBroker(request, deps.timeoutMs(), list?.onRecord);

@@ -21,6 +21,7 @@ import {
 import type { AnyOperation } from '../contract/operation.js';
 import { isRecord } from '../schemas/values.js';
 import { INVALID_OI, toCanonicalDialect } from './dialects.js';
+import { isPageRead, PageRecords } from './page-records.js';
 import type { BrokerHttpReply, RecordSink } from './transport.js';
 
 /** Classify a broker failure text (`emsg` of a Not_Ok reply, or a non-Ok `stat`). */
@@ -70,11 +71,47 @@ const recordSchemaOf = (operation: AnyOperation): z.ZodType | undefined => {
   return schema instanceof z.ZodArray ? (schema.element as z.ZodType) : undefined;
 };
 
-/** A record sink for an operation whose reply is a list, or undefined: then the reply is read as one text. */
-export const listDecoder = (operation: AnyOperation): ListDecoder | undefined => {
+/**
+ * A record sink for an operation whose reply is a list, or undefined: then the reply is read as one text. A read of
+ * one page (`limit` in the input) keeps and decodes only the page's records (page-records.ts).
+ */
+export const listDecoder = (operation: AnyOperation, input?: unknown): ListDecoder | undefined => {
   const schema = recordSchemaOf(operation);
   if (!schema) return undefined;
-  return recordDecoder(schema);
+  return isPageRead(input) ? pageDecoder(operation, schema, input) : recordDecoder(schema);
+};
+
+const pageDecoder = (operation: AnyOperation, schema: z.ZodType, input: unknown): ListDecoder => {
+  const page = new PageRecords(input as ConstructorParameters<typeof PageRecords>[0]);
+  let unplaced: { record: unknown; index: number } | undefined;
+  return {
+    records: [],
+    issues: [],
+    onRecord: (record, index) => {
+      const before = page.unplaced;
+      page.offer(record, index);
+      if (page.unplaced > before) unplaced ??= { record, index };
+    },
+    finish: () => {
+      const issues: Issue[] = [];
+      const records: unknown[] = [];
+      // A record without a usable al_id cannot be placed in the order: every page fails on it, with its issues.
+      if (unplaced) checkRecord(schema, unplaced.record, unplaced.index, issues);
+      if (unplaced && !issues.length) issues.push({ path: `${unplaced.index}.al_id`, message: 'no al_id' });
+      if (!issues.length) {
+        page.records().forEach((record, i) => {
+          const checked = checkRecord(schema, record, i, issues);
+          if (checked.ok) records.push(checked.data);
+        });
+      }
+      if (issues.length) {
+        throw new BrokerBadReplyError(`The broker's ${operation.broker} reply does not have the documented shape.`, {
+          details: { httpStatus: 200, issues },
+        });
+      }
+      return operation.toResult(records, input);
+    },
+  };
 };
 
 /** Reads one record in its dialect and checks it; the first issues of a failed one are kept (path from `index`). */
