@@ -1,16 +1,27 @@
 /**
  * The GttWatcher at N pending orders (bench section `watcher`): for each N a fresh local stack (emulator, dynalite,
- * local PutEvents), N orders placed at the broker outside the gateway, the baseline run, steady runs (nothing
- * changed) and a run with changed orders. Every DynamoDB call the watcher makes is counted at its real SDK client
+ * local PutEvents), N orders placed at the broker outside the gateway (the emulator's bulk seed), the baseline run,
+ * steady runs (nothing changed) and a run with changed orders.
+ *
+ * CPU and memory are the deployed function's: the watcher's handler, bundled as `cdk synth` bundles it (esbuild, ESM,
+ * minified), runs in a fresh Node process against the stack (which stays in this process, so its work is not
+ * counted): the baseline and STEADY_CPU_RUNS steady cycles, each cycle's CPU time (user + system) and the process's
+ * peak RSS (the kernel's VmHWM, reset after the baseline so the steady peak is its own). Lambda gives a function CPU
+ * in proportion to its memory (a full vCPU at 1,769 MB): a cycle's time at 512 MB is about its CPU × 1,769 / 512. Every DynamoDB call the watcher makes is counted at its real SDK client
  * (a middleware on the shared client), with the write and read units DynamoDB on-demand would bill for it, computed
  * from the item sizes DynamoDB's rules give (writes: 1 unit per KB per item; strongly consistent Query: 1 unit per
  * 4 KB of the page; eventually consistent BatchGetItem: half a unit per item up to 4 KB).
  *
- *   npx tsx bench/watcher.ts [--sizes 10,1000,10000]
+ *   npx tsx bench/watcher.ts [--sizes 10,1000,10000] [--steady 5]
  */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { build } from 'esbuild';
 
 import { dynamoDbClient } from '../functions/base/aws/dynamodb-client.js';
 import { buildBrokerRequest } from '../functions/base/broker/jdata.js';
@@ -122,6 +133,128 @@ const placeOutside = async (stack: LocalStack, fields: Record<string, string>) =
   return body.al_id;
 };
 
+/** Many pending orders at once through the emulator's control surface (placing them one by one takes minutes). */
+const seedOutside = async (stack: LocalStack, count: number) => {
+  const res = await fetch(`${stack.emulator.url}/_emulator/seed-gtts`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      uid: stack.emulator.uid,
+      count,
+      order: {
+        uid: stack.emulator.uid,
+        actid: stack.emulator.actid,
+        exch: 'NSE',
+        tsym: 'TCS-EQ',
+        qty: '3',
+        prc: '4000',
+        prd: 'C',
+        trantype: 'B',
+        prctyp: 'LMT',
+        ret: 'DAY',
+        ai_t: 'LTP_B_O',
+        validity: 'GTT',
+        d: '3990',
+      },
+    }),
+  });
+  if (res.status !== 201) throw new Error(`bench: the emulator's seed failed: ${res.status} ${await res.text()}`);
+};
+
+const STEADY_CPU_RUNS = 3;
+const FULL_VCPU_MB = 1_769;
+const DEPLOYED_MB = 512;
+
+/** The watcher's handler bundled as the deployed one is (infra/constructs/gateway-function.ts), once per bench run. */
+let bundled: Promise<string> | undefined;
+const watcherBundle = (): Promise<string> =>
+  (bundled ??= (async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gtt-watcher-bench-'));
+    const outfile = join(dir, 'index.mjs');
+    await build({
+      // BENCH_WATCHER_ENTRY: another tree's handler (an older commit's, for a before/after comparison).
+      entryPoints: [process.env.BENCH_WATCHER_ENTRY ?? 'functions/handlers/gtt-watcher.ts'],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node22',
+      minify: true,
+      mainFields: ['module', 'main'],
+      outfile,
+      logLevel: 'error',
+      alias: { '@aws-sdk/credential-provider-node': './functions/base/runtime/env-credentials.ts' },
+      banner: {
+        js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+      },
+    });
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    return outfile;
+  })());
+
+/** The child: the baseline, then steady cycles; per cycle its CPU ms and status; the peak RSS of each part (MB). */
+const CYCLES = `import { readFileSync, writeFileSync } from 'node:fs';
+const m = await import(process.argv[1]);
+const runs = Number(process.argv[2]);
+const hwm = () => Number(/VmHWM:\\s+(\\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))[1]) / 1024;
+const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+const ctx = { functionName: 'bench', awsRequestId: '1', getRemainingTimeInMillis: () => 600000 };
+const out = { cycles: [], baselinePeakMB: 0, steadyPeakMB: 0 };
+for (let i = 0; i <= runs; i++) {
+  const c = cpu();
+  const t = performance.now();
+  const r = await m.handler({}, ctx);
+  out.cycles.push({ cpuMs: cpu() - c, wallMs: performance.now() - t, status: r && r.status, pending: r && r.pending, copies: r && r.dynamo && r.dynamo.copiesWritten, calls: r && r.dynamo && r.dynamo.calls });
+  if (i === 0) { out.baselinePeakMB = hwm(); writeFileSync('/proc/self/clear_refs', '5'); }
+}
+out.steadyPeakMB = hwm();
+console.log(JSON.stringify(out));`;
+
+interface ChildCycles {
+  cycles: { cpuMs: number; wallMs: number; status: string; pending: number; copies?: number; calls?: number }[];
+  baselinePeakMB: number;
+  steadyPeakMB: number;
+}
+
+const runCycles = async (stack: LocalStack, runs: number): Promise<ChildCycles> => {
+  const file = await watcherBundle();
+  const env = {
+    PATH: process.env.PATH ?? '',
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    ...stack.watcherEnv,
+    // Its CPU is measured whatever the wall time on a loaded machine: the broker read may take longer than 8 s here.
+    BROKER_TIMEOUT_MS: '60000',
+    POWERTOOLS_LOG_LEVEL: 'SILENT',
+    POWERTOOLS_METRICS_DISABLED: 'true',
+  };
+  return new Promise((resolve, reject) => {
+    // The heap limit of the deployed memory size (Lambda's Node runtime gives V8 about 90% of it), so the peak RSS
+    // is what the function needs there, not what an unbounded heap grows to before collecting.
+    const heap = `--max-old-space-size=${Math.floor(DEPLOYED_MB * 0.9)}`;
+    const child = spawn(process.execPath, [heap, '--input-type=module', '-e', CYCLES, file, String(runs)], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err = (err + c.toString()).slice(-200_000)));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      try {
+        resolve(JSON.parse(out.trim().split('\n').pop()!) as ChildCycles);
+      } catch {
+        reject(
+          new Error(
+            `bench: the watcher process ended (${code}) without a measurement: ${(err || out).replace(/^.{300,}$/gm, '(long line)').slice(-3000)}`,
+          ),
+        );
+      }
+    });
+  });
+};
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 const totalCalls = (c: Counter) => Object.values(c.calls).reduce((a, b) => a + b, 0);
@@ -148,6 +281,15 @@ export interface WatcherRow {
   steadyMonthlyUsd: number;
   /** Reads of the session secret per steady cycle (issue 42: at most one). */
   secretReadsPerCycle: number;
+  /** The deployed bundle in its own process: CPU ms of the baseline and of a steady cycle (median), peak RSS MB. */
+  baselineCpuMs: number;
+  baselinePeakMB: number;
+  /** Copy items the baseline wrote (the copy is complete after one cycle when it equals `pending`). */
+  baselineCopies: number;
+  steadyCpuMs: number;
+  steadyPeakMB: number;
+  /** A steady cycle's CPU as time at the deployed 512 MB (CPU × 1,769 / 512), against the 12 s timeout. */
+  steadyAt512Ms: number;
 }
 
 export const measureWatcher = async (sizes: readonly number[], steadyRuns = 5): Promise<WatcherRow[]> => {
@@ -156,20 +298,19 @@ export const measureWatcher = async (sizes: readonly number[], steadyRuns = 5): 
     const stack = await startLocalStack();
     const counter = countCalls(stack.watcherEnv.DYNAMODB_ENDPOINT!);
     try {
-      for (let i = 0; i < n; i += 25) {
-        await Promise.all(
-          Array.from({ length: Math.min(25, n - i) }, (_, j) =>
-            placeOutside(stack, { qty: String(1 + ((i + j) % 50)) }),
-          ),
-        );
-      }
-      counter.take();
-      let t = performance.now();
-      const baseline = await stack.watch();
-      const baselineMs = performance.now() - t;
-      if (baseline.status !== 'baseline' || baseline.pending !== n)
+      await seedOutside(stack, n);
+      // The baseline and steady cycles in the deployed bundle's own process: its CPU and memory.
+      const child = await runCycles(stack, STEADY_CPU_RUNS);
+      console.error(`watcher process at ${n}: ${JSON.stringify(child)}`);
+      const [baseline, ...steadyCycles] = child.cycles;
+      if (baseline?.status !== 'baseline' || baseline.pending !== n)
         throw new Error(`bench: the baseline run at ${n} went wrong: ${JSON.stringify(baseline).slice(0, 300)}`);
-      const baselineCounter = counter.take();
+      if (steadyCycles.some((c) => c.status !== 'ok' || c.pending !== n))
+        throw new Error(`bench: a steady cycle at ${n} went wrong: ${JSON.stringify(steadyCycles).slice(0, 300)}`);
+      const baselineMs = baseline.wallMs;
+      const steadyCpuMs = median(steadyCycles.map((c) => c.cpuMs));
+      counter.take();
+      let t: number;
 
       const steadyTimes: number[] = [];
       let steady = emptyCounter();
@@ -202,7 +343,7 @@ export const measureWatcher = async (sizes: readonly number[], steadyRuns = 5): 
       rows.push({
         pending: n,
         baselineMs: Math.round(baselineMs),
-        baselineCalls: totalCalls(baselineCounter),
+        baselineCalls: baseline.calls ?? 0,
         steadyCycleMs: round(median(steadyTimes), 1),
         steadyCalls: totalCalls(steady),
         steadyCallList: callList(steady),
@@ -216,6 +357,12 @@ export const measureWatcher = async (sizes: readonly number[], steadyRuns = 5): 
         writeUnitsPerChangedOrder: round((changedCounter.writeUnits - steady.writeUnits) / changed),
         steadyMonthlyUsd: round(steadyMonthly, 3),
         secretReadsPerCycle: round(secretReadsPerCycle),
+        baselineCpuMs: Math.round(baseline.cpuMs),
+        baselinePeakMB: Math.round(child.baselinePeakMB),
+        baselineCopies: baseline.copies ?? 0,
+        steadyCpuMs: Math.round(steadyCpuMs),
+        steadyPeakMB: Math.round(child.steadyPeakMB),
+        steadyAt512Ms: Math.round((steadyCpuMs * FULL_VCPU_MB) / DEPLOYED_MB),
       });
     } finally {
       counter.remove();
@@ -226,7 +373,9 @@ export const measureWatcher = async (sizes: readonly number[], steadyRuns = 5): 
 };
 
 if (import.meta.filename === process.argv[1]) {
-  const { values } = parseArgs({ options: { sizes: { type: 'string', default: '10,1000,10000' } } });
-  const rows = await measureWatcher(values.sizes.split(',').map(Number));
+  const { values } = parseArgs({
+    options: { sizes: { type: 'string', default: '10,1000,10000' }, steady: { type: 'string', default: '5' } },
+  });
+  const rows = await measureWatcher(values.sizes.split(',').map(Number), Number(values.steady));
   console.table(rows);
 }

@@ -30,6 +30,7 @@ import {
   modifyOco,
   placeGtt,
   placeOco,
+  seedGtts,
 } from './operations/gtt-operations.js';
 import { instrumentToken } from './state/formats.js';
 import { OrderBook } from './state/order-book.js';
@@ -315,6 +316,11 @@ export class BrokerEmulator implements ControlTarget {
     if (close !== undefined) this.state.closes.set(ltpKey(exch, tsym), close);
     this.state.instruments.set(`${exch}|${instrumentToken(exch, tsym)}`, tsym);
     return fireAtPrice(this.context(), exch, tsym, ltp);
+  }
+
+  /** Many pending single GTTs of one account at once (`POST /_emulator/seed-gtts`: benchmarks). */
+  seedGtts(uid: string, fields: Json, count: number): { first: string; last: string } {
+    return seedGtts(this.context(), this.state.accounts.get(uid)!, fields, count);
   }
 
   /**

@@ -8,7 +8,7 @@
 import type { SessionLogin } from '../login/session-login.js';
 import type { FiredOrder } from '../operations/gtt-operations.js';
 import type { NextOutcome, OrderBook } from '../state/order-book.js';
-import type { Json } from '../state/orders.js';
+import { type Json, Refusal } from '../state/orders.js';
 import { DEMO_UID, type EmulatorState } from '../state/state.js';
 import { SWITCH_NAMES, type Switches, TOKEN_PATTERN } from '../state/switches.js';
 import { EMULATOR_DIALECTS, type EmulatorDialect, isDialect } from '../wire/dialect.js';
@@ -31,6 +31,7 @@ export interface ControlTarget {
   clearRequestLog(): void;
   setLastTradedPrice(exch: string, tsym: string, ltp: number, close?: number): FiredOrder[];
   closeMarket(norenordno?: string): string[];
+  seedGtts(uid: string, fields: Json, count: number): { first: string; last: string };
 }
 
 export const handleControl = (emulator: ControlTarget, req: EmulatorRequest, path: string): EmulatorReply => {
@@ -131,6 +132,23 @@ export const handleControl = (emulator: ControlTarget, req: EmulatorRequest, pat
       case 'DELETE /requests':
         emulator.clearRequestLog();
         return json(200, { cleared: true });
+      case 'POST /seed-gtts': {
+        // Benchmarks only: many pending single GTTs of one account at once (`order` as PlaceGTTOrder's jData).
+        const uid = optionalString('uid') ?? DEMO_UID;
+        const count = body.count;
+        if (!emulator.state.accounts.has(uid)) return json(404, { error: `no account ${uid}` });
+        if (!Number.isInteger(count) || (count as number) < 1 || (count as number) > 200_000)
+          return json(400, { error: 'count must be an integer from 1 to 200000' });
+        const order = body.order;
+        if (typeof order !== 'object' || order === null || Array.isArray(order))
+          return json(400, { error: 'order must be a JSON object of PlaceGTTOrder fields' });
+        try {
+          return json(201, { count, ...emulator.seedGtts(uid, order as Json, count as number) });
+        } catch (error) {
+          if (error instanceof Refusal) return json(400, { error: error.message });
+          throw error;
+        }
+      }
       case 'GET /orders': {
         const uid = query.get('uid') ?? DEMO_UID;
         return json(200, { orders: [...emulator.state.orders.values()].filter((o) => o.uid === uid) });

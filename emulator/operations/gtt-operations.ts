@@ -112,6 +112,33 @@ const created = (ctx: OperationContext, order: GttOrder | OcoOrder): EmulatorRep
   return json(200, { request_time: requestTime(ctx.now()), stat: 'OI created', al_id: order.al_id });
 };
 
+/**
+ * Many single GTTs of one account at once, as if each had been placed (`POST /_emulator/seed-gtts`, for benchmarks
+ * that need a long pending list fast): the fields are checked once, as PlaceGTTOrder checks them, and `qty` goes
+ * round from 1 to 50 so the records differ. Answers the new al_ids' first and last.
+ */
+export const seedGtts = (ctx: OperationContext, account: Account, fields: Json, count: number) => {
+  const checked = listed(ctx, checkGtt(fields, account));
+  const facts = { ipaddr: '127.0.0.1', norentm: requestTime(ctx.now()) };
+  let first = '';
+  let last = '';
+  for (let i = 0; i < count; i++) {
+    const order: GttOrder = {
+      kind: 'gtt',
+      ...checked,
+      qty: 1 + (i % 50),
+      al_id: ctx.state.newAlId(),
+      uid: account.uid,
+      state: 'pending',
+      ...facts,
+    };
+    ctx.state.orders.set(order.al_id, order);
+    first ||= order.al_id;
+    last = order.al_id;
+  }
+  return { first, last };
+};
+
 export const modifyGtt = (
   ctx: OperationContext,
   fields: Json,

@@ -13,7 +13,7 @@ import {
 import type { AnyOperation } from '../contract/operation.js';
 import { redactDeep, redactThrown } from '../contract/redact.js';
 import { type BrokerAuth, buildBrokerRequest } from './jdata.js';
-import { decodeBrokerReply, listDecoder } from './reply.js';
+import { decodeBrokerReply, type ListDecoder, listDecoder } from './reply.js';
 import type { BrokerSession } from './session.js';
 import { postToBroker, TransportFailure } from './transport.js';
 
@@ -28,6 +28,8 @@ export interface BrokerCallDeps {
   algoId?: string;
   /** The journaled write's stamp (order-stamps.ts), carried in the order's remarks. */
   stamp?: string;
+  /** A list's own decoder (the GttWatcher's: records compared as they arrive); by default the operation's. */
+  list?: () => ListDecoder;
 }
 
 export interface BrokerCallResult {
@@ -48,7 +50,7 @@ export const sendOnce = async (
   operation: AnyOperation,
   input: unknown,
   session: BrokerSession,
-  deps: Pick<BrokerCallDeps, 'baseUrl' | 'auth' | 'timeoutMs' | 'algoId' | 'stamp'>,
+  deps: Pick<BrokerCallDeps, 'baseUrl' | 'auth' | 'timeoutMs' | 'algoId' | 'stamp' | 'list'>,
 ) => {
   const request = buildBrokerRequest(
     deps.baseUrl,
@@ -61,7 +63,7 @@ export const sendOnce = async (
     deps.auth,
   );
   // A list is decoded record by record as it arrives (reply.ts); anything else as one text.
-  const list = listDecoder(operation);
+  const list = deps.list ? deps.list() : listDecoder(operation, input);
   let reply;
   try {
     reply = await postToBroker(request, deps.timeoutMs(), list?.onRecord);

@@ -46,7 +46,8 @@ export class JsonArraySplitter {
   private count = 0;
 
   constructor(
-    private readonly onElement: (element: unknown, index: number) => void,
+    /** Each element parsed, its index, and its text as it came (a hash of it says whether it changed). */
+    private readonly onElement: (element: unknown, index: number, text: string) => void,
     private readonly maxRecordBytes: number,
   ) {}
 
@@ -151,6 +152,6 @@ export class JsonArraySplitter {
     } catch {
       throw new NotAJsonArray('an element of the array is not JSON');
     }
-    this.onElement(element, this.count++);
+    this.onElement(element, this.count++, text);
   }
 }

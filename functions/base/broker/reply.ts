@@ -21,6 +21,7 @@ import {
 import type { AnyOperation } from '../contract/operation.js';
 import { isRecord } from '../schemas/values.js';
 import { INVALID_OI, toCanonicalDialect } from './dialects.js';
+import { isPageRead, PageRecords } from './page-records.js';
 import type { BrokerHttpReply, RecordSink } from './transport.js';
 
 /** Classify a broker failure text (`emsg` of a Not_Ok reply, or a non-Ok `stat`). */
@@ -56,6 +57,11 @@ export interface ListDecoder {
   onRecord: RecordSink;
   records: unknown[];
   issues: Issue[];
+  /**
+   * The result of a list that arrived as an array and whose records all passed (a decoder of its own, such as the
+   * GttWatcher's, that keeps what it needs as the records arrive); without it, `toResult` of `records`.
+   */
+  finish?: () => unknown;
 }
 
 /** The schema of one record of an operation's list reply; undefined when its reply is not a list. */
@@ -65,24 +71,83 @@ const recordSchemaOf = (operation: AnyOperation): z.ZodType | undefined => {
   return schema instanceof z.ZodArray ? (schema.element as z.ZodType) : undefined;
 };
 
-/** A record sink for an operation whose reply is a list, or undefined: then the reply is read as one text. */
-export const listDecoder = (operation: AnyOperation): ListDecoder | undefined => {
+/**
+ * A record sink for an operation whose reply is a list, or undefined: then the reply is read as one text. A read of
+ * one page (`limit` in the input) keeps and decodes only the page's records (page-records.ts).
+ */
+export const listDecoder = (operation: AnyOperation, input?: unknown): ListDecoder | undefined => {
   const schema = recordSchemaOf(operation);
   if (!schema) return undefined;
+  return isPageRead(input) ? pageDecoder(operation, schema, input) : recordDecoder(schema);
+};
+
+const pageDecoder = (operation: AnyOperation, schema: z.ZodType, input: unknown): ListDecoder => {
+  const page = new PageRecords(input as ConstructorParameters<typeof PageRecords>[0]);
+  let unplaced: { record: unknown; index: number } | undefined;
+  return {
+    records: [],
+    issues: [],
+    onRecord: (record, index) => {
+      const before = page.unplaced;
+      page.offer(record, index);
+      if (page.unplaced > before) unplaced ??= { record, index };
+    },
+    finish: () => {
+      const issues: Issue[] = [];
+      const records: unknown[] = [];
+      // A record without a usable al_id cannot be placed in the order: every page fails on it, with its issues.
+      if (unplaced) checkRecord(schema, unplaced.record, unplaced.index, issues);
+      if (unplaced && !issues.length) issues.push({ path: `${unplaced.index}.al_id`, message: 'no al_id' });
+      if (!issues.length) {
+        page.records().forEach((record, i) => {
+          const checked = checkRecord(schema, record, i, issues);
+          if (checked.ok) records.push(checked.data);
+        });
+      }
+      if (issues.length) {
+        throw new BrokerBadReplyError(`The broker's ${operation.broker} reply does not have the documented shape.`, {
+          details: { httpStatus: 200, issues },
+        });
+      }
+      return operation.toResult(records, input);
+    },
+  };
+};
+
+/** Reads one record in its dialect and checks it; the first issues of a failed one are kept (path from `index`). */
+export const checkRecord = (
+  schema: z.ZodType,
+  record: unknown,
+  index: number,
+  issues: Issue[],
+): { ok: true; data: unknown } | { ok: false } => {
+  const parsed = schema.safeParse(toCanonicalDialect(record));
+  if (parsed.success) return { ok: true, data: parsed.data };
+  for (const i of parsed.error.issues) {
+    if (issues.length < 10) issues.push({ path: [index, ...i.path].join('.'), message: i.message });
+  }
+  return { ok: false };
+};
+
+/** The schema of one record of a list operation's reply (the operation must have a list reply). */
+export const recordSchema = (operation: AnyOperation): z.ZodType => {
+  const schema = recordSchemaOf(operation);
+  if (!schema) throw new Error(`${operation.name} has no list reply`);
+  return schema;
+};
+
+const recordDecoder = (schema: z.ZodType): ListDecoder => {
   const decoder: ListDecoder = {
     records: [],
     issues: [],
     onRecord: (record, index) => {
       // Once one record failed, the reply fails: the rest are only looked at for the first issues.
-      const parsed = schema.safeParse(toCanonicalDialect(record));
-      if (parsed.success) {
-        if (!decoder.issues.length) decoder.records.push(parsed.data);
+      const checked = checkRecord(schema, record, index, decoder.issues);
+      if (checked.ok) {
+        if (!decoder.issues.length) decoder.records.push(checked.data);
         return;
       }
       decoder.records = [];
-      for (const i of parsed.error.issues) {
-        if (decoder.issues.length < 10) decoder.issues.push({ path: [index, ...i.path].join('.'), message: i.message });
-      }
     },
   };
   return decoder;
@@ -155,5 +220,5 @@ const decodeList = (operation: AnyOperation, reply: BrokerHttpReply, input: unkn
       details: { httpStatus: reply.status, issues: list.issues },
     });
   }
-  return operation.toResult(list.records, input);
+  return list.finish ? list.finish() : operation.toResult(list.records, input);
 };

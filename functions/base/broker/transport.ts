@@ -23,8 +23,8 @@ export interface BrokerHttpReply {
   notJson?: true;
 }
 
-/** Takes each element of a list's JSON array reply, parsed, in order (it must not throw). */
-export type RecordSink = (record: unknown, index: number) => void;
+/** Takes each element of a list's JSON array reply, parsed, in order, with its text (it must not throw). */
+export type RecordSink = (record: unknown, index: number, text: string) => void;
 
 export type TransportFailureKind = 'timeout' | 'refused' | 'connection_lost' | 'reply_too_large';
 
@@ -146,9 +146,9 @@ const replyReader = (onRecord: RecordSink | undefined) => {
   let head = Buffer.alloc(0);
   let count = 0;
   const splitter = onRecord
-    ? new JsonArraySplitter((record, index) => {
+    ? new JsonArraySplitter((record, index, text) => {
         count = index + 1;
-        onRecord(record, index);
+        onRecord(record, index, text);
       }, MAX_RECORD_BYTES)
     : undefined;
   const tooLarge = (message: string) => new TransportFailure('reply_too_large', true, message);

@@ -33,8 +33,8 @@ const ID = /^[0-9A-Za-z_-]{1,40}$/;
 export const encodeCursor = (position: Position): string =>
   Buffer.from(JSON.stringify([1, position.list, position.after, position.seen])).toString('base64url');
 
-/** The position a cursor names, or a sentence saying why it is not one. */
-export const decodeCursor = (cursor: string, list: string): Position | string => {
+/** The position a cursor names, or a sentence saying why it is not one (`list` undefined: of whichever list). */
+export const decodeCursor = (cursor: string, list: string | undefined): Position | string => {
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) return 'cursor must be a nextCursor from an earlier page of this list';
   let parsed: unknown;
   try {
@@ -54,8 +54,8 @@ export const decodeCursor = (cursor: string, list: string): Position | string =>
   ) {
     return 'cursor is not a cursor of this API: pass nextCursor from an earlier page unchanged';
   }
-  if (parsed[1] !== list) return `cursor belongs to another list (${parsed[1]}), not ${list}`;
-  return { list, after: parsed[2], seen: parsed[3] as number };
+  if (list !== undefined && parsed[1] !== list) return `cursor belongs to another list (${parsed[1]}), not ${list}`;
+  return { list: parsed[1], after: parsed[2], seen: parsed[3] as number };
 };
 
 /** Numeric order for digit strings (shorter first), then plain string order. */

@@ -27,9 +27,18 @@ export type HistoryOrder = GttOrder & {
   order?: BookOrder;
 };
 
+/** A listed order the watcher's read found unchanged since the snapshot (pending-stream.ts): its id only. */
+export interface UnchangedOrder {
+  al_id: string;
+  unchanged: true;
+}
+
 export interface DiffInput {
   state: WatcherState;
-  pending: readonly GttOrder[];
+  /** The pending list: each order read, or unchanged since the snapshot (which holds it, with its `recordHash`). */
+  pending: readonly (GttOrder | UnchangedOrder)[];
+  /** The hash a read order's copy is kept under (pending-stream.ts: of its text); by default of its normalised JSON. */
+  recordHashOf?: (order: GttOrder) => string | undefined;
   history: readonly HistoryOrder[];
   published: ReadonlySet<string>;
   observedAt: string;
@@ -55,6 +64,18 @@ export const endOf = (status: string): EndType | undefined => {
   if (s.includes('CANCEL')) return 'GTT Cancelled';
   if (s.includes('REJECT') || s.includes('EXPIR')) return 'GTT Removed';
   return 'GTT Triggered';
+};
+
+/** An order's view and its hash, once per record (a run diffs twice: before and after reading the markers). */
+const views = new WeakMap<GttOrder, { view: OrderView; hash: string }>();
+const viewAndHash = (order: GttOrder) => {
+  let known = views.get(order);
+  if (!known) {
+    const view = viewOfRecord(order);
+    known = { view, hash: contentHash(view) };
+    views.set(order, known);
+  }
+  return known;
 };
 
 export const diffSnapshot = (input: DiffInput): DiffResult => {
@@ -90,10 +111,18 @@ export const diffSnapshot = (input: DiffInput): DiffResult => {
     }
   };
 
+  const hashOfRecord = input.recordHashOf ?? recordHashOf;
   for (const order of input.pending) {
-    const view = viewOfRecord(order);
-    const hash = contentHash(view);
     const known = state.orders[order.al_id];
+    if ('unchanged' in order) {
+      // The same text as the snapshot's copy: the same view, nothing to publish or write.
+      if (known) {
+        next.orders[order.al_id] = known;
+        continue;
+      }
+      throw new Error(`the snapshot has no order ${order.al_id} for an unchanged record`);
+    }
+    const { view, hash } = viewAndHash(order);
     if (!known) {
       if (state.initialized && !endedBefore.has(order.al_id)) {
         changes.push({ detailType: 'GTT Placed', detail: { ...view, eventId: ids.placed(order.al_id), ...common } });
@@ -105,7 +134,8 @@ export const diffSnapshot = (input: DiffInput): DiffResult => {
       });
     }
     // The record goes to the copy (GetGTTOrder's answer while fresh), written when it changed.
-    next.orders[order.al_id] = { view, hash, record: order, recordHash: recordHashOf(order) };
+    const recordHash = hashOfRecord(order);
+    next.orders[order.al_id] = { view, hash, record: order, ...(recordHash ? { recordHash } : {}) };
   }
 
   const pendingIds = new Set(input.pending.map((o) => o.al_id));

@@ -31,6 +31,7 @@ import type { Lease, WatcherState } from '../../orders/events/watcher-items.js';
 import { getOrderBook, getPendingGttOrders, getTriggeredGttOrders } from '../../orders/operations.js';
 import type { WatcherConfig } from './config.js';
 import { diffSnapshot, type HistoryOrder, settledEvents } from './diff.js';
+import { type ListedOrder, PendingStream } from './pending-stream.js';
 
 export interface WatcherDeps {
   config: WatcherConfig;
@@ -80,7 +81,8 @@ export const runWatcher = async (deps: WatcherDeps): Promise<WatcherRun> => {
   try {
     let session: BrokerSession;
     let listedAt: number;
-    let pending: GttOrder[];
+    let pending: ListedOrder[];
+    const stream = new PendingStream();
     let history: HistoryOrder[];
     let state: WatcherState;
     let reads: number;
@@ -95,15 +97,19 @@ export const runWatcher = async (deps: WatcherDeps): Promise<WatcherRun> => {
         session: () => Promise.resolve(session),
         refreshSession: () => Promise.resolve(session),
       };
-      // No `limit`: the operations' paging (base/schemas/paging.ts) gives the whole list. The copy of the pending list
-      // (GetGTTOrder's answer) is as old as the moment this read started.
+      // The pending list is read record by record and compared with the state as it arrives (pending-stream.ts):
+      // what did not change is neither decoded nor kept. The copy of the pending list (GetGTTOrder's answer) is as
+      // old as the moment this read started.
       listedAt = now().getTime();
-      const [p, h, s] = await Promise.all([
-        callBroker(getPendingGttOrders, {}, brokerDeps),
+      const [, h, s] = await Promise.all([
+        callBroker(getPendingGttOrders, {}, { ...brokerDeps, list: () => stream.decoder() }),
         callBroker(getTriggeredGttOrders, {}, brokerDeps),
-        table.readState(lease),
+        table.readState(lease).then((read) => {
+          stream.attach(read.state.orders);
+          return read;
+        }),
       ]);
-      pending = (p.result as { orders: GttOrder[] }).orders;
+      pending = stream.orders();
       history = (h.result as { orders: HistoryOrder[] }).orders;
       ({ state, calls: reads } = s);
       if (history.length) {
@@ -123,7 +129,15 @@ export const runWatcher = async (deps: WatcherDeps): Promise<WatcherRun> => {
 
     const observedAt = now().toISOString();
     const ids = orderEventIds(scopeOf(config.eventBusName, session));
-    const base = { state, pending, history, observedAt, removedAfterRuns: config.watcherRemovedAfterRuns, ids };
+    const base = {
+      state,
+      pending,
+      recordHashOf: (order: GttOrder) => stream.hashOf(order),
+      history,
+      observedAt,
+      removedAfterRuns: config.watcherRemovedAfterRuns,
+      ids,
+    };
     const candidates = diffSnapshot({ ...base, published: new Set() });
     const settled = settledEvents(history, ids, observedAt);
     const pendingIds = new Set(pending.map((o) => o.al_id));
@@ -180,11 +194,11 @@ const publishAndMark = async (deps: WatcherDeps, events: LifecycleEvent[]) => {
   const result = await deps.publisher.publish(events);
   // Mark what was accepted before anything else can fail, so a retry does not publish it again (and keep it in the
   // account's history, GET /events).
-  if (result.published.length)
-    await deps.table.markPublished(events.filter((e) => result.published.includes(e.detail.eventId)));
+  const accepted = new Set(result.published);
+  if (accepted.size) await deps.table.markPublished(events.filter((e) => accepted.has(e.detail.eventId)));
   deps.metrics?.addMetric('EventsPublished', MetricUnit.Count, result.published.length);
   const sent = events
-    .filter((e) => result.published.includes(e.detail.eventId))
+    .filter((e) => accepted.has(e.detail.eventId))
     .map((e) => ({ detailType: e.detailType, eventId: e.detail.eventId }));
   for (const e of sent) writeLog(deps.logger, 'info', 'event published', e);
   if (result.failed.length) {

@@ -37,6 +37,7 @@ import {
   copyWrites,
   ENDED_PREFIX,
   itemBytes,
+  knownFromItem,
   type Lease,
   LEASE_SK,
   ORDER_PREFIX,
@@ -201,12 +202,7 @@ export class EventsTable {
         const sk = item.sk?.S ?? '';
         if (sk.startsWith(ORDER_PREFIX)) {
           const alId = sk.slice(ORDER_PREFIX.length);
-          state.orders[alId] = {
-            view: JSON.parse(item.view?.S ?? '{}') as OrderView,
-            hash: item.hash?.S ?? '',
-            ...(item.missingRuns?.N ? { missingRuns: Number(item.missingRuns.N) } : {}),
-            ...(item.recordHash?.S ? { recordHash: item.recordHash.S } : {}),
-          };
+          state.orders[alId] = knownFromItem(item);
         } else if (sk.startsWith(ENDED_PREFIX)) {
           state.ended.push(sk.slice(ENDED_PREFIX.length));
         }

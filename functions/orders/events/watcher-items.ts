@@ -77,10 +77,30 @@ export const recordHashOf = (record: GttOrder): string =>
   createHash('sha256').update(JSON.stringify(record)).digest('base64url').slice(0, 22);
 
 export const knownEqual = (a: KnownOrder, b: KnownOrder) =>
-  a.hash === b.hash &&
-  (a.missingRuns ?? 0) === (b.missingRuns ?? 0) &&
-  a.recordHash === b.recordHash &&
-  JSON.stringify(a.view) === JSON.stringify(b.view);
+  a === b ||
+  (a.hash === b.hash &&
+    (a.missingRuns ?? 0) === (b.missingRuns ?? 0) &&
+    a.recordHash === b.recordHash &&
+    JSON.stringify(a.view) === JSON.stringify(b.view));
+
+/**
+ * An order item as the state's Query read it: its view is parsed when first used (most runs use a few: the orders
+ * that ended), so a run over 100,000 unchanged orders does not parse 100,000 views.
+ */
+export const knownFromItem = (item: Record<string, AttributeValue>): KnownOrder => {
+  const text = item.view?.S ?? '{}';
+  let view: OrderView | undefined;
+  const known = {
+    hash: item.hash?.S ?? '',
+    ...(item.missingRuns?.N ? { missingRuns: Number(item.missingRuns.N) } : {}),
+    ...(item.recordHash?.S ? { recordHash: item.recordHash.S } : {}),
+  } as KnownOrder;
+  Object.defineProperty(known, 'view', {
+    enumerable: true,
+    get: () => (view ??= JSON.parse(text) as OrderView),
+  });
+  return known;
+};
 
 export const orderItem = (alId: string, known: KnownOrder): Record<string, AttributeValue> => ({
   ...watcherKey(`${ORDER_PREFIX}${alId}`),
@@ -93,32 +113,16 @@ export const orderItem = (alId: string, known: KnownOrder): Record<string, Attri
 const copyKey = (alId: string): Record<string, AttributeValue> => ({ pk: { S: COPY_PK }, sk: { S: alId } });
 
 /**
- * New orders copied per run at most, so a first run over thousands of orders (or the first after an upgrade) stays
- * within the watcher's time: the rest are copied by the next runs, and read at the broker until then. A changed
- * record is always written (the copy must never hold an older record than its `copyAt` says).
- */
-export const MAX_NEW_COPIES_PER_RUN = 1_000;
-
-/**
  * The writes that bring the copy from `before` to `after`: a put per order listed with a record the copy does not
- * hold yet, a delete per order gone or missing from the list. New orders past `maxNew` are left out, and `after`
- * says so (no `recordHash`), so their order items do not claim a copy.
+ * hold yet, a delete per order gone or missing from the list. Every one in the run (the copy is whole after one
+ * run, even the first over 100,000 orders): an unchanged order (the same object in both states) writes nothing.
  */
-export const copyWrites = (
-  before: WatcherState,
-  after: WatcherState,
-  maxNew = MAX_NEW_COPIES_PER_RUN,
-): WriteRequest[] => {
+export const copyWrites = (before: WatcherState, after: WatcherState): WriteRequest[] => {
   const writes: WriteRequest[] = [];
-  let added = 0;
   for (const [alId, known] of Object.entries(after.orders)) {
     const old = before.orders[alId];
+    if (old === known) continue;
     if (known.record && known.recordHash && old?.recordHash !== known.recordHash) {
-      if (!old?.recordHash && added++ >= maxNew) {
-        const { recordHash: _later, ...rest } = known;
-        after.orders[alId] = rest;
-        continue;
-      }
       writes.push({ PutRequest: { Item: { ...copyKey(alId), record: { S: JSON.stringify(known.record) } } } });
     } else if (!known.recordHash && old?.recordHash) writes.push({ DeleteRequest: { Key: copyKey(alId) } });
   }
