@@ -7,7 +7,7 @@
  * minified), runs in a fresh Node process against the stack (which stays in this process, so its work is not
  * counted): the baseline and STEADY_CPU_RUNS steady cycles, each cycle's CPU time (user + system) and the process's
  * peak RSS (the kernel's VmHWM, reset after the baseline so the steady peak is its own). Lambda gives a function CPU
- * in proportion to its memory (a full vCPU at 1,769 MB): a cycle's time at 512 MB is about its CPU × 1,769 / 512. Every DynamoDB call the watcher makes is counted at its real SDK client
+ * in proportion to its memory (a full vCPU at 1,769 MB): a cycle's time at 512 MB is about its CPU × 1,769 / 512. Every DynamoDB call the watcher makes is counted at its DynamoDB client (the gateway's own, functions/base/aws/dynamo.ts: its `send` wrapped)
  * (a middleware on the shared client), with the write and read units DynamoDB on-demand would bill for it, computed
  * from the item sizes DynamoDB's rules give (writes: 1 unit per KB per item; strongly consistent Query: 1 unit per
  * 4 KB of the page; eventually consistent BatchGetItem: half a unit per item up to 4 KB).
@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { build } from 'esbuild';
 
-import { dynamoDbClient } from '../functions/base/aws/dynamodb-client.js';
+import { type DynamoCommand, dynamoDbClient } from '../functions/base/aws/dynamo.js';
 import { buildBrokerRequest } from '../functions/base/broker/jdata.js';
 import { LOCAL_SECRET_ID, type LocalStack, startLocalStack } from '../local/run-local.js';
 
@@ -57,49 +57,51 @@ const emptyCounter = (): Counter => ({ calls: {}, bytesWritten: 0, writeUnits: 0
 /** Counts the calls of the (shared, per endpoint) DynamoDB client the watcher uses, and what they would cost. */
 const countCalls = (endpoint: string) => {
   let counter = emptyCounter();
-  dynamoDbClient(endpoint).middlewareStack.add(
-    (next, context) => async (args) => {
-      const result = await next(args);
-      const name = context.commandName ?? 'unknown';
-      counter.calls[name] = (counter.calls[name] ?? 0) + 1;
-      const input = args.input as Record<string, unknown>;
-      const output = result.output as unknown as Record<string, unknown>;
-      if (name === 'BatchWriteItemCommand') {
-        for (const requests of Object.values(input.RequestItems as Record<string, { PutRequest?: { Item: Item } }[]>)) {
-          for (const r of requests) {
-            const bytes = r.PutRequest ? itemBytes(r.PutRequest.Item) : 0;
-            counter.bytesWritten += bytes;
-            counter.writeUnits += Math.max(1, Math.ceil(bytes / 1024));
-          }
+  const client = dynamoDbClient(endpoint);
+  const send = client.send.bind(client);
+  // The gateway's own client (functions/base/aws/dynamo.ts): its one `send`, wrapped for this bench.
+  client.send = (async (command: DynamoCommand<unknown, unknown>, options?: { abortSignal?: AbortSignal }) => {
+    const result = await send(command, options);
+    const name = `${command.operation}Command`;
+    counter.calls[name] = (counter.calls[name] ?? 0) + 1;
+    const input = command.input as Record<string, unknown>;
+    const output = result as unknown as Record<string, unknown>;
+    if (name === 'BatchWriteItemCommand') {
+      for (const requests of Object.values(input.RequestItems as Record<string, { PutRequest?: { Item: Item } }[]>)) {
+        for (const r of requests) {
+          const bytes = r.PutRequest ? itemBytes(r.PutRequest.Item) : 0;
+          counter.bytesWritten += bytes;
+          counter.writeUnits += Math.max(1, Math.ceil(bytes / 1024));
         }
-      } else if (name === 'UpdateItemCommand' || name === 'PutItemCommand' || name === 'DeleteItemCommand') {
-        const attributes = output.Attributes as Item | undefined;
-        const bytes = attributes ? itemBytes(attributes) : 100;
-        counter.bytesWritten += bytes;
-        counter.writeUnits += Math.max(1, Math.ceil(bytes / 1024));
-      } else if (name === 'QueryCommand') {
-        const bytes = ((output.Items as Item[] | undefined) ?? []).reduce((sum, item) => sum + itemBytes(item), 0);
-        counter.readUnits += Math.max(1, Math.ceil(bytes / 4096)) * (input.ConsistentRead ? 1 : 0.5);
-      } else if (name === 'BatchGetItemCommand') {
-        const keys = Object.values(input.RequestItems as Record<string, { Keys: unknown[] }>).reduce(
-          (sum, r) => sum + r.Keys.length,
-          0,
-        );
-        counter.readUnits += keys * 0.5;
-      } else if (name === 'GetItemCommand') {
-        counter.readUnits += input.ConsistentRead ? 1 : 0.5;
       }
-      return result;
-    },
-    { step: 'initialize', name: 'benchCountCalls' },
-  );
+    } else if (name === 'UpdateItemCommand' || name === 'PutItemCommand' || name === 'DeleteItemCommand') {
+      const attributes = output.Attributes as Item | undefined;
+      const bytes = attributes ? itemBytes(attributes) : 100;
+      counter.bytesWritten += bytes;
+      counter.writeUnits += Math.max(1, Math.ceil(bytes / 1024));
+    } else if (name === 'QueryCommand') {
+      const bytes = ((output.Items as Item[] | undefined) ?? []).reduce((sum, item) => sum + itemBytes(item), 0);
+      counter.readUnits += Math.max(1, Math.ceil(bytes / 4096)) * (input.ConsistentRead ? 1 : 0.5);
+    } else if (name === 'BatchGetItemCommand') {
+      const keys = Object.values(input.RequestItems as Record<string, { Keys: unknown[] }>).reduce(
+        (sum, r) => sum + r.Keys.length,
+        0,
+      );
+      counter.readUnits += keys * 0.5;
+    } else if (name === 'GetItemCommand') {
+      counter.readUnits += input.ConsistentRead ? 1 : 0.5;
+    }
+    return result;
+  }) as typeof client.send;
   return {
     take: (): Counter => {
       const taken = counter;
       counter = emptyCounter();
       return taken;
     },
-    remove: () => dynamoDbClient(endpoint).middlewareStack.remove('benchCountCalls'),
+    remove: () => {
+      client.send = send;
+    },
   };
 };
 
