@@ -4,6 +4,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 
+import { targetRows } from './targets.js';
+
 type Row = Record<string, number | string | boolean>;
 
 export interface Results {
@@ -13,7 +15,7 @@ export interface Results {
   at: string;
   warm?: { iterations: number; target: Record<string, number>; rows: Row[] };
   signals?: Row & { target: Record<string, number> };
-  reads?: { iterations: number; byId: Row; list: Row };
+  reads?: { iterations: number; byId: Row; list: Row; walk?: Row };
   secretFetches?: { invocations: number; fetches: number; maxAgeSeconds: number };
   cold?: { rounds: number; functions: Row[] };
   load?: Row;
@@ -32,7 +34,16 @@ const table = (header: string[], rows: (string | number | boolean | undefined)[]
 
 export const renderReport = (r: Results): string => {
   const machine = `${r.at.slice(0, 16).replace('T', ' ')} UTC, ${r.cpus} cores (${r.cpuModel ?? 'CPU model not recorded'}), Node ${r.node}, loopback`;
-  const lines: string[] = [];
+  const lines: string[] = [
+    "### Issue 54's targets",
+    '',
+    `Measured ${machine}: each target of the issue against this run (the sections below hold the rows).`,
+    '',
+    ...table(
+      ['target', 'measured', 'met'],
+      targetRows(r).map((t) => [t.target, t.measured, t.met]),
+    ),
+  ];
   if (r.warm) {
     const t = r.warm.target;
     lines.push(

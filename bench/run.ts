@@ -30,7 +30,9 @@ import { BENCH_ORDER_RATE } from './cold-probe.js';
 import { measureDeployedColdStart, measureMetricsCost, synthDeployedAssets } from './cold-start.js';
 import { ASSUMED_WAIT_MS, measureMemory } from './memory.js';
 import { measureReads } from './reads.js';
+import type { Results } from './report.js';
 import { measureSignals, SIGNAL_TARGET } from './signals.js';
+import { targetRows } from './targets.js';
 import { measureWarm, WARM_TARGET } from './warm.js';
 import { CYCLES_PER_MONTH, measureWatcher, PRICE_PER_MILLION } from './watcher.js';
 
@@ -42,7 +44,7 @@ for (const name of only)
     throw new Error(`--only: unknown section ${name} (${SECTIONS.join(', ')})`);
 const runs = (section: (typeof SECTIONS)[number]) => only.includes(section);
 export const RESULTS_FILE = 'cdk.out/bench-results.json';
-const WATCHER_SIZES = (process.env.BENCH_WATCHER_SIZES ?? '10,1000,10000').split(',').map(Number);
+const WATCHER_SIZES = (process.env.BENCH_WATCHER_SIZES ?? '1000,30000,100000').split(',').map(Number);
 
 const WARM_ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 400);
 const SIGNAL_ITERATIONS = Number(process.env.BENCH_SIGNAL_ITERATIONS ?? 200);
@@ -299,7 +301,7 @@ if (runs('watcher')) {
     rows,
   };
   console.log(
-    `\nGttWatcher, N pending orders (fresh stack per N; DynamoDB calls counted at the watcher's SDK client; units as DynamoDB on-demand bills them; monthly = ${CYCLES_PER_MONTH} steady cycles at $${PRICE_PER_MILLION.write}/M writes, $${PRICE_PER_MILLION.read}/M reads)`,
+    `\nGttWatcher, N pending orders (fresh stack per N; DynamoDB calls counted at the watcher's DynamoDB client; CPU and peak RSS of its bundle in its own process; units as DynamoDB on-demand bills them; monthly = ${CYCLES_PER_MONTH} steady cycles at $${PRICE_PER_MILLION.write}/M writes, $${PRICE_PER_MILLION.read}/M reads)`,
   );
   console.table(rows);
   save();
@@ -307,4 +309,6 @@ if (runs('watcher')) {
 
 mkdirSync('cdk.out', { recursive: true });
 writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
+console.log("\nIssue 54's targets against this run:");
+console.table(targetRows(results as unknown as Results));
 console.log(`\nwrote ${RESULTS_FILE} (untracked)`);
