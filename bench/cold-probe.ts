@@ -100,10 +100,19 @@ export const runProbe = <T>(
 ): Promise<T & { processMs: number }> =>
   new Promise((resolve, reject) => {
     const started = performance.now();
+    // BENCH_CPU_PROF=<dir> in `env`: the process writes a V8 CPU profile there (not allowed in NODE_OPTIONS).
+    const { BENCH_CPU_PROF: profileDir, ...childEnv } = env;
     const child = spawn(
       process.execPath,
-      ['--input-type=module', '-e', probe, file.startsWith('/') ? file : `./${file}`, arg],
-      { env, stdio: ['ignore', 'pipe', 'pipe'] },
+      [
+        ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+        '--input-type=module',
+        '-e',
+        probe,
+        file.startsWith('/') ? file : `./${file}`,
+        arg,
+      ],
+      { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';
     let err = '';

@@ -177,6 +177,8 @@ export const measureWarm = async (stack: LocalStack, iterations: number) => {
         for (let i = 0; i <= count; i++) items.push(await itemFor(name));
         const env = {
           ...localEnv(stack, fn, dynamodbEndpoint ? { dynamodbEndpoint } : {}),
+          // BENCH_CPU_PROF=<dir>: each warm process writes a V8 CPU profile there (`node --cpu-prof`).
+          ...(process.env.BENCH_CPU_PROF ? { BENCH_CPU_PROF: process.env.BENCH_CPU_PROF } : {}),
           // The timed run only: the floor's writes on the idempotency table, straight at the local DynamoDB.
           ...(dynamodbEndpoint
             ? {}
