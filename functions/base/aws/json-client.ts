@@ -18,6 +18,7 @@
 import http from 'node:http';
 import https from 'node:https';
 
+import { credentialsOfEnvironment, regionOfEnvironment } from '../runtime/env-credentials.js';
 import { clientTarget, LOCAL_SIGNING_REGION } from './endpoint.js';
 import { retryDecision, type RetryPolicy, RetryQuota, sleep, STANDARD_RETRY } from './retry.js';
 import { type SigningCredentials, signPost } from './sigv4.js';
@@ -118,7 +119,7 @@ export class AwsJsonClient {
     const target = clientTarget(endpoint);
     this.local = target.endpoint !== undefined;
     this.url = new URL(
-      target.endpoint ?? `https://${service.hostPrefix}.${process.env.AWS_REGION ?? 'us-east-1'}.amazonaws.com`,
+      target.endpoint ?? `https://${service.hostPrefix}.${regionOfEnvironment() ?? 'us-east-1'}.amazonaws.com`,
     );
     this.credentials = target.credentials;
     // The SDK's node-http-handler keeps up to 50 sockets per host alive; so does this.
@@ -129,7 +130,7 @@ export class AwsJsonClient {
   }
 
   private region(): string {
-    const region = process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION;
+    const region = regionOfEnvironment();
     if (region) return region;
     if (this.local) return LOCAL_SIGNING_REGION;
     throw new Error(
@@ -139,9 +140,8 @@ export class AwsJsonClient {
 
   private signingCredentials(): SigningCredentials {
     if (this.credentials) return this.credentials;
-    const accessKeyId = process.env.AWS_ACCESS_KEY_ID;
-    const secretAccessKey = process.env.AWS_SECRET_ACCESS_KEY;
-    if (!accessKeyId || !secretAccessKey) {
+    const credentials = credentialsOfEnvironment();
+    if (!credentials) {
       const error = new Error(
         'No AWS credentials: the endpoint URL carries none and the environment has no AWS_ACCESS_KEY_ID and ' +
           'AWS_SECRET_ACCESS_KEY (Lambda sets them from the role).',
@@ -149,7 +149,7 @@ export class AwsJsonClient {
       error.name = 'CredentialsProviderError';
       throw error;
     }
-    return { accessKeyId, secretAccessKey, sessionToken: process.env.AWS_SESSION_TOKEN };
+    return credentials;
   }
 
   /** Calls the operation, retrying what the SDK's standard mode retries; the reply, or the error of the last try. */
