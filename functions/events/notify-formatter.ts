@@ -8,10 +8,9 @@
  * error contract's named error (`schedule`), so Lambda retries it and then the webhook's dead-letter queue has it.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import * as z from 'zod';
 
-import { clientTarget } from '../base/aws/endpoint.js';
+import { EventBridge } from '../base/aws/events.js';
 import { redactDeep } from '../base/contract/redact.js';
 import { shellHandler } from '../base/middleware/function-shell.js';
 import { parseConfig } from '../base/runtime/config.js';
@@ -60,10 +59,7 @@ export const createNotifyFormatter = (options: NotifyFormatterOptions = {}) => {
   const busName = config.eventBusName;
   const format: NotifyFormat = config.notifyFormat;
   const chatId = config.notifyTelegramChatId;
-  const client = new EventBridgeClient({
-    ...clientTarget(options.endpoint ?? config.eventbridgeEndpoint),
-    maxAttempts: 3,
-  });
+  const client = new EventBridge(options.endpoint ?? config.eventbridgeEndpoint, { retry: { maxAttempts: 3 } });
   return shellHandler<NotifyEvent, void>(
     { logger: options.logger ?? defaultLogger, logFailures: true, trigger: 'schedule' },
     async (event) => {
@@ -73,18 +69,16 @@ export const createNotifyFormatter = (options: NotifyFormatterOptions = {}) => {
         { 'detail-type': event['detail-type'], detail: redactDeep(event.detail) },
         chatId,
       );
-      const reply = await client.send(
-        new PutEventsCommand({
-          Entries: [
-            {
-              EventBusName: busName,
-              Source: NOTIFICATION_SOURCE,
-              DetailType: NOTIFICATION_DETAIL_TYPE,
-              Detail: JSON.stringify(body),
-            },
-          ],
-        }),
-      );
+      const reply = await client.putEvents({
+        Entries: [
+          {
+            EventBusName: busName,
+            Source: NOTIFICATION_SOURCE,
+            DetailType: NOTIFICATION_DETAIL_TYPE,
+            Detail: JSON.stringify(body),
+          },
+        ],
+      });
       const entry = reply.Entries?.[0];
       if (reply.FailedEntryCount || !entry?.EventId)
         throw new Error(

@@ -1,29 +1,28 @@
 /**
- * The secrets of the session functions, read and written with the real Secrets Manager client. A secret's text
- * is never echoed in an error (it holds a token, a password or a seed); only field names and rules are.
+ * The secrets of the session functions, read and written with the gateway's Secrets Manager client
+ * (base/aws/secrets-manager.ts). A secret's text is never echoed in an error (it holds a token, a password or a
+ * seed); only field names and rules are.
  */
-import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type * as z from 'zod';
 
-import { clientTarget } from '../base/aws/endpoint.js';
+import { type SecretsManager, secretsManagerClient } from '../base/aws/secrets-manager.js';
 import { ConfigurationError } from '../base/contract/errors.js';
 import type { BrokerSession } from '../base/schemas/session.js';
 
-export const secretsClient = (endpoint?: string): SecretsManagerClient =>
-  new SecretsManagerClient(clientTarget(endpoint));
+export const secretsClient = (endpoint?: string): SecretsManager => secretsManagerClient(endpoint);
 
 const sdkMessage = (error: unknown): string =>
   error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 
 export const readJsonSecret = async <T>(
-  client: SecretsManagerClient,
+  client: SecretsManager,
   secretId: string,
   schema: z.ZodType<T>,
   shape: string,
 ): Promise<T> => {
   let text: string | undefined;
   try {
-    text = (await client.send(new GetSecretValueCommand({ SecretId: secretId }))).SecretString;
+    text = (await client.getSecretValue({ SecretId: secretId })).SecretString;
   } catch (error) {
     throw new ConfigurationError(`Could not read the secret "${secretId}": ${sdkMessage(error)}`, { cause: error });
   }
@@ -51,14 +50,12 @@ export const readJsonSecret = async <T>(
 /** A new version of the session secret; running functions pick it up through their rotated-token retry. */
 /** Returns the new version's id (the stable id of its `Session Renewed` event). */
 export const writeSession = async (
-  client: SecretsManagerClient,
+  client: SecretsManager,
   secretId: string,
   session: BrokerSession,
 ): Promise<string> => {
   try {
-    const reply = await client.send(
-      new PutSecretValueCommand({ SecretId: secretId, SecretString: JSON.stringify(session) }),
-    );
+    const reply = await client.putSecretValue({ SecretId: secretId, SecretString: JSON.stringify(session) });
     return reply.VersionId ?? `${secretId}@${Date.now()}`;
   } catch (error) {
     throw new ConfigurationError(`Could not write the session secret "${secretId}": ${sdkMessage(error)}`, {

@@ -16,7 +16,7 @@
  *
  * A transaction that met another on one of its items (DynamoDB's `TransactionConflict`: two alerts of one strategy
  * at once share the token item and the rate counter) wrote nothing and is tried again, at most CONFLICT_TRIES times
- * in all. Each try carries its own ClientRequestToken, so the client's own retry (base/aws/dynamo-retry.ts) of a
+ * in all. Each try carries its own ClientRequestToken, so the client's own retry (base/aws/retry.ts) of a
  * try whose answer was lost answers that try's outcome rather than claiming the alert a second time.
  */
 import type { CancellationReason, TransactWriteItem } from '@aws-sdk/client-dynamodb';

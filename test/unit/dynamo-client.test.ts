@@ -16,8 +16,14 @@ import {
   PutItemCommand,
   TransactWriteItemsCommand,
 } from '../../functions/base/aws/dynamo.js';
-import { retryDecision, retryKindOf, RetryQuota } from '../../functions/base/aws/dynamo-retry.js';
 import { withCredentials } from '../../functions/base/aws/endpoint.js';
+import {
+  DYNAMODB_RETRY,
+  retryDecision,
+  retryKindOf,
+  RetryQuota,
+  STANDARD_RETRY,
+} from '../../functions/base/aws/retry.js';
 import { type CapturedRequest, signatureHolds } from '../../local/permissions/sigv4.js';
 
 type Answer = (req: IncomingMessage, res: ServerResponse) => void;
@@ -212,13 +218,29 @@ describe('the retry decisions', () => {
     ).toBeUndefined();
   });
 
-  it('backs off with full jitter from 25 ms (1 s when throttled), and stops at the quota', () => {
+  it('backs off DynamoDB with full jitter from 25 ms (1 s when throttled), and stops at the quota', () => {
     const quota = new RetryQuota();
-    expect(retryDecision(status(500), 1, 4, quota, () => 0.999)).toEqual({ kind: 'transient', delayMs: 24 });
-    expect(retryDecision(status(500), 3, 4, quota, () => 0.5)).toEqual({ kind: 'transient', delayMs: 50 });
-    expect(retryDecision(status(429), 2, 4, quota, () => 0.5)).toEqual({ kind: 'throttling', delayMs: 1000 });
-    expect(retryDecision(status(500), 4, 4, quota)).toBeUndefined();
-    while (quota.available >= 14) retryDecision(status(500), 1, 4, quota);
-    expect(retryDecision(status(500), 1, 4, quota)).toBeUndefined();
+    expect(retryDecision(status(500), 1, DYNAMODB_RETRY, quota, () => 0.999)).toEqual({
+      kind: 'transient',
+      delayMs: 24,
+    });
+    expect(retryDecision(status(500), 3, DYNAMODB_RETRY, quota, () => 0.5)).toEqual({ kind: 'transient', delayMs: 50 });
+    expect(retryDecision(status(429), 2, DYNAMODB_RETRY, quota, () => 0.5)).toEqual({
+      kind: 'throttling',
+      delayMs: 1000,
+    });
+    expect(retryDecision(status(500), 4, DYNAMODB_RETRY, quota)).toBeUndefined();
+    while (quota.available >= 14) retryDecision(status(500), 1, DYNAMODB_RETRY, quota);
+    expect(retryDecision(status(500), 1, DYNAMODB_RETRY, quota)).toBeUndefined();
+  });
+
+  it('gives other services three attempts and a 50 ms transient base, as their SDK clients', () => {
+    const quota = new RetryQuota();
+    expect(retryDecision(status(500), 1, STANDARD_RETRY, quota, () => 0.999)).toEqual({
+      kind: 'transient',
+      delayMs: 49,
+    });
+    expect(retryDecision(status(500), 2, STANDARD_RETRY, quota, () => 0.5)).toEqual({ kind: 'transient', delayMs: 50 });
+    expect(retryDecision(status(500), 3, STANDARD_RETRY, quota)).toBeUndefined();
   });
 });

@@ -30,7 +30,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'base/contract': ['base/schemas'],
   'base/broker': ['base/schemas', 'base/contract', 'base/aws'],
   'base/runtime': ['base/schemas', 'base/contract'],
-  'base/aws': ['base/schemas', 'base/contract'],
+  // The AWS client reads the region and the role's credentials from the environment through base/runtime.
+  'base/aws': ['base/schemas', 'base/contract', 'base/runtime'],
   'base/definition': ['base/schemas', 'base/contract', 'base/runtime'],
   'base/middleware': ['base/schemas', 'base/contract', 'base/runtime', 'base/definition'],
   orders: BASE,

@@ -1,14 +1,12 @@
 /**
- * Publishes lifecycle events on the deployment's EventBridge bus with the real `@aws-sdk/client-eventbridge`
- * client (locally: the PutEvents endpoint of `npm start`, through `endpoint`). PutEvents takes 10 entries per call
+ * Publishes lifecycle events on the deployment's EventBridge bus with the gateway's PutEvents client (events.ts;
+ * locally: the PutEvents endpoint of `npm start`, through `endpoint`). PutEvents takes 10 entries per call
  * and may accept some and refuse others: the result says which were published, so a caller records only those.
  */
-import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
-
 import { redactDeep } from '../contract/redact.js';
 import { EVENT_SOURCE } from '../schemas/event-types.js';
 import type { LifecycleEvent } from '../schemas/events.js';
-import { clientTarget } from './endpoint.js';
+import { EventBridge } from './events.js';
 
 export interface PublishResult {
   /** The eventIds EventBridge accepted. */
@@ -36,10 +34,10 @@ export interface PublisherOptions {
  * deadline (`timeoutMs`) over all of it.
  */
 export const createEventPublisher = (options: PublisherOptions): EventPublisher => {
-  const client = new EventBridgeClient({
-    ...clientTarget(options.endpoint),
-    maxAttempts: 2,
-    requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_000 },
+  const client = new EventBridge(options.endpoint, {
+    retry: { maxAttempts: 2 },
+    connectTimeoutMs: 1_000,
+    requestTimeoutMs: 2_000,
   });
   return {
     async publish(events, timeoutMs = 10_000) {
@@ -48,8 +46,8 @@ export const createEventPublisher = (options: PublisherOptions): EventPublisher 
       for (let i = 0; i < events.length; i += BATCH) {
         const batch = events.slice(i, i + BATCH);
         try {
-          const reply = await client.send(
-            new PutEventsCommand({
+          const reply = await client.putEvents(
+            {
               Entries: batch.map((event) => ({
                 EventBusName: options.busName,
                 Source: EVENT_SOURCE,
@@ -57,7 +55,7 @@ export const createEventPublisher = (options: PublisherOptions): EventPublisher 
                 // No known secret and nothing token-shaped leaves in an event, whatever the broker echoed.
                 Detail: JSON.stringify(redactDeep(event.detail)),
               })),
-            }),
+            },
             { abortSignal: deadline },
           );
           batch.forEach((event, index) => {

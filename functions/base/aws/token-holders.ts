@@ -57,7 +57,7 @@ export interface HolderKind<K extends string, T> {
   idOf: (record: T) => string;
   /**
    * Tries of a token item's delete that a transaction holding the item refused (`TransactionConflictException`, which
-   * the client does not retry: base/aws/dynamo-retry.ts); 1 when nothing writes the token item in a transaction.
+   * the client does not retry: base/aws/retry.ts); 1 when nothing writes the token item in a transaction.
    */
   deleteTries?: number;
 }

@@ -1,6 +1,6 @@
 /**
- * The broker session (access token + account) comes from one Secrets Manager secret, read through Powertools
- * Parameters' SecretsProvider, which caches per container for `maxAge` seconds without background timers.
+ * The broker session (access token + account) comes from one Secrets Manager secret, read through a SecretCache
+ * (base/aws/secrets-manager.ts), which caches per container for `maxAge` seconds without background timers.
  *
  * A secret marked logged out (`loggedOutAt`, written by Logout) is never trusted from the cache: it is read again
  * at once (a login since then is picked up without waiting for maxAge), and while it stays logged out every call
@@ -8,10 +8,7 @@
  * container still holding a token that Logout ended meets the broker's `Session Expired`, re-reads (the rotated-token
  * retry) and stops there.
  */
-import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
-import { PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-
-import { clientTarget } from '../aws/endpoint.js';
+import { SecretCache, type SecretsManager, secretsManagerClient } from '../aws/secrets-manager.js';
 import { ConfigurationError, SessionExpiredError } from '../contract/errors.js';
 import { rememberSecret } from '../contract/redact.js';
 import { brokerSecretSchema, type BrokerSession } from '../schemas/session.js';
@@ -26,8 +23,8 @@ export interface SessionSourceOptions {
 }
 
 export class SessionSource {
-  private readonly provider: SecretsProvider;
-  private readonly client: SecretsManagerClient;
+  private readonly provider: SecretCache;
+  private readonly client: SecretsManager;
   private prefetched?: Promise<BrokerSession>;
   private latest?: BrokerSession;
   /** The secret text `latest` was parsed from. */
@@ -36,8 +33,8 @@ export class SessionSource {
   private fetchedAt = 0;
 
   constructor(private readonly options: SessionSourceOptions) {
-    this.client = new SecretsManagerClient(clientTarget(options.endpoint));
-    this.provider = new SecretsProvider({ awsSdkV3Client: this.client });
+    this.client = secretsManagerClient(options.endpoint);
+    this.provider = new SecretCache(this.client);
   }
 
   /** The cached session, read from Secrets Manager when older than maxAge; SESSION_EXPIRED once logged out. */
@@ -102,7 +99,7 @@ export class SessionSource {
       loggedOutAt: at.toISOString(),
     };
     try {
-      await this.client.send(new PutSecretValueCommand({ SecretId: secretId, SecretString: JSON.stringify(marked) }));
+      await this.client.putSecretValue({ SecretId: secretId, SecretString: JSON.stringify(marked) });
     } catch (error) {
       throw new ConfigurationError(
         `Could not mark the broker session secret "${secretId}" logged out: ${describeSdkError(error)}`,
@@ -170,7 +167,7 @@ const live = (secretId: string, session: BrokerSession): BrokerSession => {
 };
 
 const describeSdkError = (error: unknown): string => {
-  // Powertools wraps SDK errors in GetParameterError with the original as `cause`.
+  // An error that wraps the service's refusal (as Powertools' GetParameterError did) is described by its cause.
   const root = error instanceof Error && error.cause instanceof Error ? error.cause : error;
   if (root instanceof Error) return root.name === 'Error' ? root.message : `${root.name}: ${root.message}`;
   return String(root);

@@ -50,3 +50,17 @@ export const credentialsWillNeedRefresh = (credentials?: EnvCredentials): boolea
 
 export const credentialsTreatedAsExpired = (credentials?: EnvCredentials): boolean =>
   credentials?.expiration !== undefined && credentials.expiration.getTime() - Date.now() < 300_000;
+
+/**
+ * The gateway's own AWS client (base/aws/json-client.ts) reads where and as whom here, per call: the region Lambda
+ * sets (AWS_REGION, else AWS_DEFAULT_REGION) and the role's credentials, undefined when the environment has none.
+ */
+export const regionOfEnvironment = (): string | undefined => process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION;
+
+export const credentialsOfEnvironment = (): EnvCredentials | undefined => {
+  const accessKeyId = process.env.AWS_ACCESS_KEY_ID;
+  const secretAccessKey = process.env.AWS_SECRET_ACCESS_KEY;
+  if (!accessKeyId || !secretAccessKey) return undefined;
+  const sessionToken = process.env.AWS_SESSION_TOKEN;
+  return { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) };
+};

@@ -1,14 +1,16 @@
 /**
- * When dynamo.ts tries a DynamoDB call again, and after how long: the AWS SDK's standard retry mode as the SDK the
- * gateway used before configures it for DynamoDB (@aws-sdk/client-dynamodb 3.1164 with @smithy/core's retry
- * submodule, `Retry.v2026`: `service-error-classification/constants.js`, `util-retry/retries-2026-config.js`,
- * `DefaultRetryBackoffStrategy.js`, `StandardRetryStrategy.js`):
+ * When the AWS client (json-client.ts) tries a call again, and after how long: the AWS SDK's standard retry mode as
+ * the SDK clients the gateway used before configure it (@aws-sdk/client-dynamodb, -secrets-manager, -eventbridge
+ * 3.1164 with @smithy/core's retry submodule, `Retry.v2026`: `service-error-classification/constants.js`,
+ * `util-retry/retries-2026-config.js`, `DefaultRetryBackoffStrategy.js`, `StandardRetryStrategy.js`, and each
+ * client's `resolveRetryConfig` defaults). One policy; per service only its attempts and transient base differ:
  *
- * - 4 attempts in all (DynamoDB's default there; 3 for other services).
+ * - 4 attempts in all for DynamoDB (`DYNAMODB_RETRY`), 3 for other services (`STANDARD_RETRY`).
  * - Throttling, retried after `random() * min(1000 ms * 2^retries, 20 s)`: HTTP 429 or the codes of
  *   `THROTTLING_ERROR_CODES` (ThrottlingException, ProvisionedThroughputExceededException, RequestLimitExceeded,
  *   TooManyRequestsException, TransactionInProgressException, LimitExceededException, ...).
- * - Transient, after `random() * min(25 ms * 2^retries, 20 s)`: HTTP 500, 502, 503, 504 (and any other 5xx, as the
+ * - Transient, after `random() * min(base * 2^retries, 20 s)`, the base 25 ms for DynamoDB and 50 ms for other
+ *   services: HTTP 500, 502, 503, 504 (and any other 5xx, as the
  *   SDK's server-error class), the codes TimeoutError, RequestTimeout, RequestTimeoutException, an
  *   InvalidSignatureException saying "Signature expired", and the network errors ECONNRESET, ECONNREFUSED, EPIPE,
  *   ETIMEDOUT, EHOSTUNREACH, ENETUNREACH, ENOTFOUND, EAI_AGAIN.
@@ -16,8 +18,8 @@
  * - A quota per client, as the SDK's: 500 tokens, a throttling retry costs 5 and another 14, a success after a
  *   retry gives its cost back and one without a retry gives 1; with too few tokens left the error stands.
  *
- * Left out: the SDK's clock-skew correction (Lambda's clock is synchronised) and Retry-After hints (DynamoDB sends
- * none).
+ * Left out: the SDK's clock-skew correction (Lambda's clock is synchronised) and Retry-After hints (none of these
+ * services sends one).
  */
 
 const THROTTLING_CODES = new Set([
@@ -49,7 +51,17 @@ const NETWORK_CODES = new Set([
 ]);
 
 export const THROTTLING_DELAY_BASE_MS = 1_000;
-export const TRANSIENT_DELAY_BASE_MS = 25;
+
+/** A service's attempts per call and the base of its transient backoff (the rest is one policy). */
+export interface RetryPolicy {
+  maxAttempts: number;
+  transientBaseMs: number;
+}
+
+/** DynamoDB's, as its SDK client sets them (`defaultBaseDelay: 25, defaultMaxAttempts: 4`). */
+export const DYNAMODB_RETRY: RetryPolicy = { maxAttempts: 4, transientBaseMs: 25 };
+/** Every other service's: the SDK's defaults (3 attempts, `Retry.delay()` 50 ms). */
+export const STANDARD_RETRY: RetryPolicy = { maxAttempts: 3, transientBaseMs: 50 };
 const MAX_DELAY_MS = 20_000;
 const INITIAL_TOKENS = 500;
 const THROTTLING_COST = 5;
@@ -107,14 +119,14 @@ export class RetryQuota {
 export const retryDecision = (
   error: unknown,
   attempt: number,
-  maxAttempts: number,
+  policy: RetryPolicy,
   quota: RetryQuota,
   random: () => number = Math.random,
 ): { kind: RetryKind; delayMs: number } | undefined => {
-  if (attempt >= maxAttempts) return undefined;
+  if (attempt >= policy.maxAttempts) return undefined;
   const kind = retryKindOf(error);
   if (!kind || !quota.take(kind)) return undefined;
-  const base = kind === 'throttling' ? THROTTLING_DELAY_BASE_MS : TRANSIENT_DELAY_BASE_MS;
+  const base = kind === 'throttling' ? THROTTLING_DELAY_BASE_MS : policy.transientBaseMs;
   return { kind, delayMs: Math.floor(random() * Math.min(base * 2 ** (attempt - 1), MAX_DELAY_MS)) };
 };
 
