@@ -48,7 +48,8 @@ export class PendingStream {
   private readonly hashes = new WeakMap<GttOrder, string>();
   private readonly issues: Issue[] = [];
   private snapshot: Readonly<Record<string, KnownOrder>> | undefined;
-  private waiting: { text: string; index: number }[] = [];
+  /** Records that arrived before the snapshot: their id and hash, and their text (parsed again only if changed). */
+  private waiting: { id: string | undefined; hash: string; text: string; index: number }[] = [];
   private readonly schema = recordSchema(getPendingGttOrders);
   /** True once the list arrived as an array (a "no data" reply or an error is the operation's, not ours). */
   private arrived = false;
@@ -71,7 +72,10 @@ export class PendingStream {
     this.snapshot = orders;
     const waiting = this.waiting;
     this.waiting = [];
-    for (const { text, index } of waiting) this.take(JSON.parse(text), index, text);
+    for (const { id, hash, text, index } of waiting) {
+      if (this.unchanged(id, hash)) continue;
+      this.take(JSON.parse(text), index, text);
+    }
   }
 
   /** The listed orders (after `attach`), or BROKER_BAD_REPLY as the operation would answer it. */
@@ -90,11 +94,14 @@ export class PendingStream {
     return this.hashes.get(order);
   }
 
+  /** Whether the snapshot holds this record's text (by its hash): if so it is listed by id only. */
+  private unchanged(id: string | undefined, hash: string): boolean {
+    if (id === undefined || this.issues.length || this.snapshot?.[id]?.recordHash !== hash) return false;
+    this.listed.push({ al_id: id, unchanged: true });
+    return true;
+  }
+
   private take(record: unknown, index: number, text: string): void {
-    if (!this.snapshot) {
-      this.waiting.push({ text, index });
-      return;
-    }
     if (this.issues.length) {
       // The read fails: the rest are only looked at for the first issues.
       checkRecord(this.schema, record, index, this.issues);
@@ -102,11 +109,12 @@ export class PendingStream {
     }
     const hash = recordHashOfText(text);
     const id = listedIdOf(record);
-    const known = id === undefined ? undefined : this.snapshot[id];
-    if (id !== undefined && known?.recordHash === hash) {
-      this.listed.push({ al_id: id, unchanged: true });
+    if (!this.snapshot) {
+      // Its id and hash now (the record is parsed already), so an unchanged one is not parsed again on `attach`.
+      this.waiting.push({ id, hash, text, index });
       return;
     }
+    if (this.unchanged(id, hash)) return;
     const checked = checkRecord(this.schema, record, index, this.issues);
     if (!checked.ok) {
       this.listed.length = 0;

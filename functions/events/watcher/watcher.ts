@@ -140,17 +140,15 @@ export const runWatcher = async (deps: WatcherDeps): Promise<WatcherRun> => {
     };
     const candidates = diffSnapshot({ ...base, published: new Set() });
     const settled = settledEvents(history, ids, observedAt);
-    const pendingIds = new Set(pending.map((o) => o.al_id));
     const markerIds = [
       ...candidates.changes.map((c) => c.detail.eventId),
       ...settled.map((e) => e.detail.eventId),
       // Orders gone from the pending list may have been cancelled through the gateway.
-      ...Object.keys(state.orders)
-        .filter((alId) => !pendingIds.has(alId))
-        .map((alId) => ids.ended(alId)),
+      ...candidates.gone.map((alId) => ids.ended(alId)),
     ];
     const published = markerIds.length ? await table.publishedAmong(markerIds) : new Set<string>();
-    const diff = diffSnapshot({ ...base, published });
+    // Nothing published yet (every quiet cycle): the candidates are the diff.
+    const diff = published.size ? diffSnapshot({ ...base, published }) : candidates;
     const settledNow = settled.filter((e) => !published.has(e.detail.eventId));
     // The first run is a baseline: what had settled before is marked, not announced.
     if (!lease.initialized && settledNow.length) await table.markPublished(settledNow.map((e) => e.detail.eventId));
