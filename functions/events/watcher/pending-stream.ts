@@ -11,7 +11,7 @@
  * one JSON.parse and one hash. The snapshot (the state's Query) and the list are read in parallel: records that
  * arrive before the snapshot is there wait as their text and are compared when it is (`attach`).
  */
-import { createHash } from 'node:crypto';
+import { hash as oneShotHash } from 'node:crypto';
 
 import { normaliseOrder } from '../../base/broker/order-records.js';
 import { checkRecord, type ListDecoder, recordSchema } from '../../base/broker/reply.js';
@@ -26,7 +26,8 @@ export type ListedOrder = GttOrder | { al_id: string; unchanged: true };
 
 /** The hash of a record's text as the broker listed it: the copy is written again only when it changes. */
 export const recordHashOfText = (text: string): string =>
-  createHash('sha256').update(text).digest('base64url').slice(0, 22);
+  // One-shot (no Hash object per record): the same sha256 as before, so the stored hashes stay valid.
+  oneShotHash('sha256', text, 'base64url').slice(0, 22);
 
 /** A record's al_id in any key case, as text (a whole number is read as its digits), or undefined. */
 export const listedIdOf = (record: unknown): string | undefined => {
