@@ -89,11 +89,22 @@ export const knownEqual = (a: KnownOrder, b: KnownOrder) =>
     JSON.stringify(a.view) === JSON.stringify(b.view));
 
 /**
+ * What the watcher's state Query reads of each item: not the view (most of an item's bytes), which only the orders
+ * gone from the list need (`VIEW_PROJECTION`, read for those only: store.ts, loadViews).
+ */
+export const STATE_PROJECTION = {
+  ProjectionExpression: 'sk, #hash, recordHash, missingRuns',
+  ExpressionAttributeNames: { '#hash': 'hash' },
+};
+export const VIEW_PROJECTION = { ProjectionExpression: 'sk, #view', ExpressionAttributeNames: { '#view': 'view' } };
+
+/**
  * An order item as the state's Query read it: its view is parsed when first used (most runs use a few: the orders
- * that ended), so a run over 100,000 unchanged orders does not parse 100,000 views.
+ * that ended), so a run over 100,000 unchanged orders does not parse 100,000 views. An item read without its view
+ * (STATE_PROJECTION) gets it set once read (`known.view = ...`); using it before is an error, never an empty view.
  */
 export const knownFromItem = (item: Record<string, AttributeValue>): KnownOrder => {
-  const text = item.view?.S ?? '{}';
+  let text = item.view?.S;
   let view: OrderView | undefined;
   const known = {
     hash: item.hash?.S ?? '',
@@ -102,7 +113,17 @@ export const knownFromItem = (item: Record<string, AttributeValue>): KnownOrder 
   } as KnownOrder;
   Object.defineProperty(known, 'view', {
     enumerable: true,
-    get: () => (view ??= JSON.parse(text) as OrderView),
+    get: () => {
+      if (view) return view;
+      if (text === undefined) throw new Error(`the view of watcher item ${item.sk?.S ?? '?'} was not read`);
+      view = JSON.parse(text) as OrderView;
+      text = undefined;
+      return view;
+    },
+    set: (value: OrderView) => {
+      view = value;
+      text = undefined;
+    },
   });
   return known;
 };
