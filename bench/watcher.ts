@@ -13,6 +13,9 @@
  * 4 KB of the page; eventually consistent BatchGetItem: half a unit per item up to 4 KB).
  *
  *   npx tsx bench/watcher.ts [--sizes 10,1000,10000] [--steady 5]
+ *
+ * BENCH_WATCHER_CPU_PROF=<dir> writes V8 CPU profiles of the child's baseline (`baseline.cpuprofile`) and of its
+ * steady cycles (`steady.cpuprofile`) there (the profiler's own cost is in those cycles' CPU: compare without it).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -201,7 +204,16 @@ const hwm = () => Number(/VmHWM:\\s+(\\d+)/.exec(readFileSync('/proc/self/status
 const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
 const ctx = { functionName: 'bench', awsRequestId: '1', getRemainingTimeInMillis: () => 600000 };
 const out = { cycles: [], baselinePeakMB: 0, steadyPeakMB: 0 };
+// BENCH_WATCHER_CPU_PROF=<dir>: a V8 CPU profile of the steady cycles only (the baseline's is apart).
+const profDir = process.env.BENCH_WATCHER_CPU_PROF;
+let session;
+const post = (method, params) => new Promise((ok, ko) => session.post(method, params, (e, r) => (e ? ko(e) : ok(r))));
 for (let i = 0; i <= runs; i++) {
+  if (profDir && i <= 1) {
+    if (i === 1) writeFileSync(profDir + '/baseline.cpuprofile', JSON.stringify((await post('Profiler.stop')).profile));
+    if (!session) { const { Session } = await import('node:inspector'); session = new Session(); session.connect(); await post('Profiler.enable'); }
+    await post('Profiler.start');
+  }
   const c = cpu();
   const t = performance.now();
   const r = await m.handler({}, ctx);
@@ -209,6 +221,7 @@ for (let i = 0; i <= runs; i++) {
   if (i === 0) { out.baselinePeakMB = hwm(); writeFileSync('/proc/self/clear_refs', '5'); }
 }
 out.steadyPeakMB = hwm();
+if (profDir && runs > 0) writeFileSync(profDir + '/steady.cpuprofile', JSON.stringify((await post('Profiler.stop')).profile));
 console.log(JSON.stringify(out));`;
 
 interface ChildCycles {
@@ -229,6 +242,7 @@ const runCycles = async (stack: LocalStack, runs: number): Promise<ChildCycles> 
     BROKER_TIMEOUT_MS: '60000',
     POWERTOOLS_LOG_LEVEL: 'SILENT',
     POWERTOOLS_METRICS_DISABLED: 'true',
+    ...(process.env.BENCH_WATCHER_CPU_PROF ? { BENCH_WATCHER_CPU_PROF: process.env.BENCH_WATCHER_CPU_PROF } : {}),
   };
   return new Promise((resolve, reject) => {
     // The heap limit of the deployed memory size (Lambda's Node runtime gives V8 about 90% of it), so the peak RSS

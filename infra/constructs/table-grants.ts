@@ -109,12 +109,12 @@ export const TABLE_GRANTS = {
   // record removed, listed (Query). Their events go to the outbox (the idempotency table).
   'eventsTable:plans': on('eventsTable', under(PLAN_PK)(GET, PUT, UPDATE, DELETE, QUERY)),
   // The watcher (orders/events/store.ts): its lease taken and given back (UpdateItem) and its items read (Query),
-  // markers read (BatchGetItem), markers with the events' history and known orders, its order items and the
+  // markers and the views of the orders gone from the list read (BatchGetItem), markers with the events' history and known orders, its order items and the
   // copy written (BatchWriteItem).
   'eventsTable:watcher': on(
     'eventsTable',
     under(WATCHER_PK)(UPDATE, QUERY),
-    under(MARKERS)(BATCH_GET),
+    under(MARKERS, WATCHER_PK)(BATCH_GET),
     under(MARKERS, HISTORY_PK, KNOWN, WATCHER_PK, COPY_PK)(BATCH_WRITE),
   ),
   // The EventForwarder: markers read (BatchGetItem); a cancelled order as last known (Query of its `known#` items,

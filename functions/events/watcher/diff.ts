@@ -52,7 +52,10 @@ export interface DiffResult {
   changes: LifecycleEvent[];
   /** The changes to publish now: `changes` minus `published`. */
   toPublish: LifecycleEvent[];
+  /** The next state; its `touched` names every order whose item may differ from `state`'s. */
   next: WatcherState;
+  /** The snapshot's orders that are not in the pending list (their ends may have been published by the gateway). */
+  gone: string[];
 }
 
 type EndType = Extract<OrderDetailType, 'GTT Triggered' | 'GTT Cancelled' | 'GTT Removed'>;
@@ -82,7 +85,10 @@ export const diffSnapshot = (input: DiffInput): DiffResult => {
   const { state, published, ids } = input;
   const common = { observedAt: input.observedAt, origin: 'watcher' as const };
   const changes: LifecycleEvent[] = [];
-  const next: WatcherState = { initialized: true, session: 'alive', orders: {}, ended: [] };
+  // Only the orders read or gone are touched: a cycle over unchanged orders compares (and writes) nothing else.
+  const touched = new Set<string>();
+  const gone: string[] = [];
+  const next: WatcherState = { initialized: true, session: 'alive', orders: {}, ended: [], touched };
   const endedBefore = new Set(state.ended);
   const endedNow = new Set<string>();
   const history = new Map(input.history.map((h) => [h.al_id, h]));
@@ -122,6 +128,7 @@ export const diffSnapshot = (input: DiffInput): DiffResult => {
       }
       throw new Error(`the snapshot has no order ${order.al_id} for an unchanged record`);
     }
+    touched.add(order.al_id);
     const { view, hash } = viewAndHash(order);
     if (!known) {
       if (state.initialized && !endedBefore.has(order.al_id)) {
@@ -139,8 +146,11 @@ export const diffSnapshot = (input: DiffInput): DiffResult => {
   }
 
   const pendingIds = new Set(input.pending.map((o) => o.al_id));
-  for (const [alId, known] of Object.entries(state.orders)) {
+  for (const alId in state.orders) {
     if (pendingIds.has(alId)) continue;
+    const known = state.orders[alId]!;
+    gone.push(alId);
+    touched.add(alId);
     const record = history.get(alId);
     const type = record ? endOf(record.status) : undefined;
     if (type) {
@@ -166,8 +176,8 @@ export const diffSnapshot = (input: DiffInput): DiffResult => {
   }
 
   next.ended = [...new Set([...endedBefore, ...endedNow])].filter((id) => endedNow.has(id) || history.has(id));
-  if (!state.initialized) return { changes: [], toPublish: [], next };
-  return { changes, toPublish: changes.filter((c) => !published.has(c.detail.eventId)), next };
+  if (!state.initialized) return { changes: [], toPublish: [], next, gone };
+  return { changes, toPublish: changes.filter((c) => !published.has(c.detail.eventId)), next, gone };
 };
 
 const FATE_EVENT: Partial<Record<BookOrder['status'], FateDetailType>> = {

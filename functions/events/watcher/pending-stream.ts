@@ -11,7 +11,7 @@
  * one JSON.parse and one hash. The snapshot (the state's Query) and the list are read in parallel: records that
  * arrive before the snapshot is there wait as their text and are compared when it is (`attach`).
  */
-import { createHash } from 'node:crypto';
+import { hash as oneShotHash } from 'node:crypto';
 
 import { normaliseOrder } from '../../base/broker/order-records.js';
 import { checkRecord, type ListDecoder, recordSchema } from '../../base/broker/reply.js';
@@ -26,7 +26,8 @@ export type ListedOrder = GttOrder | { al_id: string; unchanged: true };
 
 /** The hash of a record's text as the broker listed it: the copy is written again only when it changes. */
 export const recordHashOfText = (text: string): string =>
-  createHash('sha256').update(text).digest('base64url').slice(0, 22);
+  // One-shot (no Hash object per record): the same sha256 as before, so the stored hashes stay valid.
+  oneShotHash('sha256', text, 'base64url').slice(0, 22);
 
 /** A record's al_id in any key case, as text (a whole number is read as its digits), or undefined. */
 export const listedIdOf = (record: unknown): string | undefined => {
@@ -48,7 +49,8 @@ export class PendingStream {
   private readonly hashes = new WeakMap<GttOrder, string>();
   private readonly issues: Issue[] = [];
   private snapshot: Readonly<Record<string, KnownOrder>> | undefined;
-  private waiting: { text: string; index: number }[] = [];
+  /** Records that arrived before the snapshot: their id and hash, and their text (parsed again only if changed). */
+  private waiting: { id: string | undefined; hash: string; text: string; index: number }[] = [];
   private readonly schema = recordSchema(getPendingGttOrders);
   /** True once the list arrived as an array (a "no data" reply or an error is the operation's, not ours). */
   private arrived = false;
@@ -71,7 +73,10 @@ export class PendingStream {
     this.snapshot = orders;
     const waiting = this.waiting;
     this.waiting = [];
-    for (const { text, index } of waiting) this.take(JSON.parse(text), index, text);
+    for (const { id, hash, text, index } of waiting) {
+      if (this.unchanged(id, hash)) continue;
+      this.take(JSON.parse(text), index, text);
+    }
   }
 
   /** The listed orders (after `attach`), or BROKER_BAD_REPLY as the operation would answer it. */
@@ -90,11 +95,14 @@ export class PendingStream {
     return this.hashes.get(order);
   }
 
+  /** Whether the snapshot holds this record's text (by its hash): if so it is listed by id only. */
+  private unchanged(id: string | undefined, hash: string): boolean {
+    if (id === undefined || this.issues.length || this.snapshot?.[id]?.recordHash !== hash) return false;
+    this.listed.push({ al_id: id, unchanged: true });
+    return true;
+  }
+
   private take(record: unknown, index: number, text: string): void {
-    if (!this.snapshot) {
-      this.waiting.push({ text, index });
-      return;
-    }
     if (this.issues.length) {
       // The read fails: the rest are only looked at for the first issues.
       checkRecord(this.schema, record, index, this.issues);
@@ -102,11 +110,12 @@ export class PendingStream {
     }
     const hash = recordHashOfText(text);
     const id = listedIdOf(record);
-    const known = id === undefined ? undefined : this.snapshot[id];
-    if (id !== undefined && known?.recordHash === hash) {
-      this.listed.push({ al_id: id, unchanged: true });
+    if (!this.snapshot) {
+      // Its id and hash now (the record is parsed already), so an unchanged one is not parsed again on `attach`.
+      this.waiting.push({ id, hash, text, index });
       return;
     }
+    if (this.unchanged(id, hash)) return;
     const checked = checkRecord(this.schema, record, index, this.issues);
     if (!checked.ok) {
       this.listed.length = 0;

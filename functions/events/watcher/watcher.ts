@@ -104,7 +104,7 @@ export const runWatcher = async (deps: WatcherDeps): Promise<WatcherRun> => {
       const [, h, s] = await Promise.all([
         callBroker(getPendingGttOrders, {}, { ...brokerDeps, list: () => stream.decoder() }),
         callBroker(getTriggeredGttOrders, {}, brokerDeps),
-        table.readState(lease).then((read) => {
+        table.readState(lease, { views: false }).then((read) => {
           stream.attach(read.state.orders);
           return read;
         }),
@@ -112,6 +112,11 @@ export const runWatcher = async (deps: WatcherDeps): Promise<WatcherRun> => {
       pending = stream.orders();
       history = (h.result as { orders: HistoryOrder[] }).orders;
       ({ state, calls: reads } = s);
+      // The views of the orders gone from the list (their end events describe them): the Query did not read them.
+      const listed = new Set(pending.map((o) => o.al_id));
+      const gone: string[] = [];
+      for (const alId in state.orders) if (!listed.has(alId)) gone.push(alId);
+      if (gone.length) reads += await table.loadViews(state, gone);
       if (history.length) {
         // What each fired GTT's order became (one more read, only on days something fired); a failed read leaves
         // the fates for the next run.
@@ -140,17 +145,15 @@ export const runWatcher = async (deps: WatcherDeps): Promise<WatcherRun> => {
     };
     const candidates = diffSnapshot({ ...base, published: new Set() });
     const settled = settledEvents(history, ids, observedAt);
-    const pendingIds = new Set(pending.map((o) => o.al_id));
     const markerIds = [
       ...candidates.changes.map((c) => c.detail.eventId),
       ...settled.map((e) => e.detail.eventId),
       // Orders gone from the pending list may have been cancelled through the gateway.
-      ...Object.keys(state.orders)
-        .filter((alId) => !pendingIds.has(alId))
-        .map((alId) => ids.ended(alId)),
+      ...candidates.gone.map((alId) => ids.ended(alId)),
     ];
     const published = markerIds.length ? await table.publishedAmong(markerIds) : new Set<string>();
-    const diff = diffSnapshot({ ...base, published });
+    // Nothing published yet (every quiet cycle): the candidates are the diff.
+    const diff = published.size ? diffSnapshot({ ...base, published }) : candidates;
     const settledNow = settled.filter((e) => !published.has(e.detail.eventId));
     // The first run is a baseline: what had settled before is marked, not announced.
     if (!lease.initialized && settledNow.length) await table.markPublished(settledNow.map((e) => e.detail.eventId));

@@ -42,8 +42,10 @@ import {
   LEASE_SK,
   ORDER_PREFIX,
   type Snapshot,
+  STATE_PROJECTION,
   stateWrites,
   toLease,
+  VIEW_PROJECTION,
   WATCHER_PK,
   watcherKey,
   type WatcherState,
@@ -181,8 +183,11 @@ export class EventsTable {
     return raw ? (JSON.parse(raw) as OrderView) : undefined;
   }
 
-  /** The watcher's orders and ended ids: one Query, paged (1 MB a page), strongly consistent. */
-  async readState(lease: Lease): Promise<{ state: WatcherState; calls: number }> {
+  /**
+   * The watcher's orders and ended ids: one Query, paged (1 MB a page), strongly consistent. `views: false` (the
+   * watcher's run) reads the orders without their views (STATE_PROJECTION): `loadViews` reads those it needs.
+   */
+  async readState(lease: Lease, options: { views?: boolean } = {}): Promise<{ state: WatcherState; calls: number }> {
     const state: WatcherState = { initialized: lease.initialized, session: lease.session, orders: {}, ended: [] };
     let calls = 0;
     let start: Record<string, AttributeValue> | undefined;
@@ -194,6 +199,7 @@ export class EventsTable {
           KeyConditionExpression: 'pk = :pk',
           ExpressionAttributeValues: { ':pk': { S: WATCHER_PK } },
           ConsistentRead: true,
+          ...(options.views === false ? STATE_PROJECTION : {}),
           ...(start ? { ExclusiveStartKey: start } : {}),
         }),
       );
@@ -210,6 +216,35 @@ export class EventsTable {
       start = reply.LastEvaluatedKey;
     } while (start);
     return { state, calls };
+  }
+
+  /**
+   * The views of these orders of a state read without them (`readState(lease, { views: false })`): BatchGetItem, 100
+   * keys a call, strongly consistent, retrying what DynamoDB leaves unprocessed. Returns the calls made.
+   */
+  async loadViews(state: WatcherState, alIds: readonly string[]): Promise<number> {
+    let calls = 0;
+    for (let i = 0; i < alIds.length; i += 100) {
+      let keys: Record<string, AttributeValue>[] | undefined = alIds
+        .slice(i, i + 100)
+        .map((alId) => watcherKey(`${ORDER_PREFIX}${alId}`));
+      for (let attempt = 0; keys?.length; attempt++) {
+        if (attempt > 5) throw new Error("DynamoDB kept returning unprocessed keys for the watcher's order views");
+        if (attempt) await sleep(50 * 2 ** attempt);
+        calls++;
+        const reply: BatchGetItemOutput = await this.client.send(
+          new BatchGetItemCommand({
+            RequestItems: { [this.options.tableName]: { Keys: keys, ConsistentRead: true, ...VIEW_PROJECTION } },
+          }),
+        );
+        for (const item of reply.Responses?.[this.options.tableName] ?? []) {
+          const known = state.orders[(item.sk?.S ?? '').slice(ORDER_PREFIX.length)];
+          if (known && item.view?.S) known.view = JSON.parse(item.view.S) as OrderView;
+        }
+        keys = reply.UnprocessedKeys?.[this.options.tableName]?.Keys;
+      }
+    }
+    return calls;
   }
 
   /** The lease item and every order item: what a run starts from (tests and tools). */

@@ -43,6 +43,11 @@ export interface WatcherState {
   orders: Record<string, KnownOrder>;
   /** al_ids whose end (triggered, cancelled, removed) was published and still appear in the broker's history. */
   ended: string[];
+  /**
+   * The orders whose items may differ from those of the state this one was derived from (the diff's `next`): the
+   * writes between the two look at these only. Absent: any may differ, every order is compared.
+   */
+  touched?: ReadonlySet<string>;
 }
 
 /** What a run took the lease with: the account-wide fields and their version. */
@@ -84,11 +89,22 @@ export const knownEqual = (a: KnownOrder, b: KnownOrder) =>
     JSON.stringify(a.view) === JSON.stringify(b.view));
 
 /**
+ * What the watcher's state Query reads of each item: not the view (most of an item's bytes), which only the orders
+ * gone from the list need (`VIEW_PROJECTION`, read for those only: store.ts, loadViews).
+ */
+export const STATE_PROJECTION = {
+  ProjectionExpression: 'sk, #hash, recordHash, missingRuns',
+  ExpressionAttributeNames: { '#hash': 'hash' },
+};
+export const VIEW_PROJECTION = { ProjectionExpression: 'sk, #view', ExpressionAttributeNames: { '#view': 'view' } };
+
+/**
  * An order item as the state's Query read it: its view is parsed when first used (most runs use a few: the orders
- * that ended), so a run over 100,000 unchanged orders does not parse 100,000 views.
+ * that ended), so a run over 100,000 unchanged orders does not parse 100,000 views. An item read without its view
+ * (STATE_PROJECTION) gets it set once read (`known.view = ...`); using it before is an error, never an empty view.
  */
 export const knownFromItem = (item: Record<string, AttributeValue>): KnownOrder => {
-  const text = item.view?.S ?? '{}';
+  let text = item.view?.S;
   let view: OrderView | undefined;
   const known = {
     hash: item.hash?.S ?? '',
@@ -97,7 +113,17 @@ export const knownFromItem = (item: Record<string, AttributeValue>): KnownOrder 
   } as KnownOrder;
   Object.defineProperty(known, 'view', {
     enumerable: true,
-    get: () => (view ??= JSON.parse(text) as OrderView),
+    get: () => {
+      if (view) return view;
+      if (text === undefined) throw new Error(`the view of watcher item ${item.sk?.S ?? '?'} was not read`);
+      view = JSON.parse(text) as OrderView;
+      text = undefined;
+      return view;
+    },
+    set: (value: OrderView) => {
+      view = value;
+      text = undefined;
+    },
   });
   return known;
 };
@@ -119,16 +145,20 @@ const copyKey = (alId: string): Record<string, AttributeValue> => ({ pk: { S: CO
  */
 export const copyWrites = (before: WatcherState, after: WatcherState): WriteRequest[] => {
   const writes: WriteRequest[] = [];
-  for (const [alId, known] of Object.entries(after.orders)) {
-    const old = before.orders[alId];
-    if (old === known) continue;
-    if (known.record && known.recordHash && old?.recordHash !== known.recordHash) {
+  const one = (alId: string, old: KnownOrder | undefined, known: KnownOrder | undefined) => {
+    if (old === known) return;
+    if (!known) {
+      if (old?.recordHash) writes.push({ DeleteRequest: { Key: copyKey(alId) } });
+    } else if (known.record && known.recordHash && old?.recordHash !== known.recordHash) {
       writes.push({ PutRequest: { Item: { ...copyKey(alId), record: { S: JSON.stringify(known.record) } } } });
     } else if (!known.recordHash && old?.recordHash) writes.push({ DeleteRequest: { Key: copyKey(alId) } });
+  };
+  if (after.touched) {
+    for (const alId of after.touched) one(alId, before.orders[alId], after.orders[alId]);
+    return writes;
   }
-  for (const [alId, old] of Object.entries(before.orders)) {
-    if (!(alId in after.orders) && old.recordHash) writes.push({ DeleteRequest: { Key: copyKey(alId) } });
-  }
+  for (const alId in after.orders) one(alId, before.orders[alId], after.orders[alId]);
+  for (const alId in before.orders) if (!(alId in after.orders)) one(alId, before.orders[alId], undefined);
   return writes;
 };
 
@@ -151,12 +181,16 @@ export const itemBytes = (item: Record<string, AttributeValue>) =>
  */
 export const stateWrites = (before: WatcherState, after: WatcherState): WriteRequest[] => {
   const writes: WriteRequest[] = [];
-  for (const [alId, known] of Object.entries(after.orders)) {
-    const old = before.orders[alId];
-    if (!old || !knownEqual(old, known)) writes.push({ PutRequest: { Item: orderItem(alId, known) } });
-  }
-  for (const alId of Object.keys(before.orders)) {
-    if (!(alId in after.orders)) writes.push({ DeleteRequest: { Key: watcherKey(`${ORDER_PREFIX}${alId}`) } });
+  const one = (alId: string, old: KnownOrder | undefined, known: KnownOrder | undefined) => {
+    if (known) {
+      if (!old || !knownEqual(old, known)) writes.push({ PutRequest: { Item: orderItem(alId, known) } });
+    } else if (old) writes.push({ DeleteRequest: { Key: watcherKey(`${ORDER_PREFIX}${alId}`) } });
+  };
+  if (after.touched) {
+    for (const alId of after.touched) one(alId, before.orders[alId], after.orders[alId]);
+  } else {
+    for (const alId in after.orders) one(alId, before.orders[alId], after.orders[alId]);
+    for (const alId in before.orders) if (!(alId in after.orders)) one(alId, before.orders[alId], undefined);
   }
   const endedBefore = new Set(before.ended);
   const endedAfter = new Set(after.ended);
