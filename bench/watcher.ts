@@ -108,26 +108,26 @@ const countCalls = (endpoint: string) => {
   };
 };
 
+/** The pending orders of the watcher's runs: a buy of 3 TCS-EQ at 4000 when the price falls to 3990, as jData. */
+const BENCH_ORDER = {
+  exch: 'NSE',
+  tsym: 'TCS-EQ',
+  qty: '3',
+  prc: '4000',
+  prd: 'C',
+  trantype: 'B',
+  prctyp: 'LMT',
+  ret: 'DAY',
+  ai_t: 'LTP_B_O',
+  validity: 'GTT',
+  d: '3990',
+};
+
 const placeOutside = async (stack: LocalStack, fields: Record<string, string>) => {
   const request = buildBrokerRequest(
     stack.emulator.url,
     'PlaceGTTOrder',
-    {
-      uid: stack.emulator.uid,
-      actid: stack.emulator.actid,
-      exch: 'NSE',
-      tsym: 'TCS-EQ',
-      qty: '3',
-      prc: '4000',
-      prd: 'C',
-      trantype: 'B',
-      prctyp: 'LMT',
-      ret: 'DAY',
-      ai_t: 'LTP_B_O',
-      validity: 'GTT',
-      d: '3990',
-      ...fields,
-    },
+    { uid: stack.emulator.uid, actid: stack.emulator.actid, ...BENCH_ORDER, ...fields },
     stack.emulator.token,
   );
   const body = (await (
@@ -146,21 +146,7 @@ const seedOutside = async (stack: LocalStack, count: number) => {
     body: JSON.stringify({
       uid: stack.emulator.uid,
       count,
-      order: {
-        uid: stack.emulator.uid,
-        actid: stack.emulator.actid,
-        exch: 'NSE',
-        tsym: 'TCS-EQ',
-        qty: '3',
-        prc: '4000',
-        prd: 'C',
-        trantype: 'B',
-        prctyp: 'LMT',
-        ret: 'DAY',
-        ai_t: 'LTP_B_O',
-        validity: 'GTT',
-        d: '3990',
-      },
+      order: { uid: stack.emulator.uid, actid: stack.emulator.actid, ...BENCH_ORDER },
     }),
   });
   if (res.status !== 201) throw new Error(`bench: the emulator's seed failed: ${res.status} ${await res.text()}`);
