@@ -160,6 +160,12 @@ export const renderReport = (r: Results): string => {
       ),
       `The whole pending list at ${l.pending}: answered **${l.answered}**${l.error ? ` (${String(l.error)})` : ''}, ${l.importPlusFirstInvokeMs} ms.`,
       '',
+      ...(r.reads.walk
+        ? [
+            `Walking every page of ${r.reads.walk.pending} pending orders (${r.reads.walk.listBytes} bytes of list; the decoding's CPU, as the function decodes each page from a fresh read of the list): one full read ${r.reads.walk.fullReadCpuMs} ms; ${r.reads.walk.walkAt1000Pages} pages of 1,000 ${r.reads.walk.walkAt1000CpuMs} ms (**${r.reads.walk.walkAt1000Ratio}x**); ${r.reads.walk.walkAt100Pages} pages of 100 ${r.reads.walk.walkAt100CpuMs} ms (**${r.reads.walk.walkAt100Ratio}x**). Target: 3x.`,
+            '',
+          ]
+        : []),
     );
   }
   if (r.cold) {

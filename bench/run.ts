@@ -128,6 +128,10 @@ if (runs('reads')) {
   console.table([reads.byId]);
   console.log('The whole pending list at a large N (GetPendingGTTOrder, import + first invoke):');
   console.table([reads.list]);
+  console.log(
+    `Walking every page of ${reads.walk.pending} pending orders against one full read (CPU of the decoding, pages of 1,000 and of 100; target 3x):`,
+  );
+  console.table([reads.walk]);
   save();
 }
 
