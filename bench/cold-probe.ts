@@ -223,9 +223,11 @@ export const payloadFor = (
       const entry = functionNamed(manifestName(name));
       if (!entry) throw new Error(`bench: ${name} is a function of the template but not of the manifest`);
       const route = entry.routes[0];
-      // Neither (a function of a rule or a stream): undefined, unless bench/real-inputs.ts makes its input.
+      // A schedule's function gets what its schedule sends (its input, else EventBridge Scheduler's `{}`); a rule's
+      // or a stream's: undefined, unless bench/real-inputs.ts makes its input.
+      const scheduled = entry.trigger?.kind === 'schedule' ? (entry.trigger.input ?? {}) : undefined;
       return {
-        gateway: entry.direct ? entry.direct.example : route ? routeRequest(route) : undefined,
+        gateway: entry.direct ? entry.direct.example : route ? routeRequest(route) : scheduled,
         peer: {},
         peerOperation: entry.operation?.broker ?? 'ClientDetails',
       };
