@@ -21,6 +21,7 @@ import {
 import type { AnyOperation } from '../contract/operation.js';
 import { isRecord } from '../schemas/values.js';
 import { INVALID_OI, toCanonicalDialect } from './dialects.js';
+import { oneRecordDecoder } from './one-record.js';
 import { isPageRead, PageRecords } from './page-records.js';
 import type { BrokerHttpReply, RecordSink } from './transport.js';
 
@@ -73,12 +74,16 @@ const recordSchemaOf = (operation: AnyOperation): z.ZodType | undefined => {
 
 /**
  * A record sink for an operation whose reply is a list, or undefined: then the reply is read as one text. A read of
- * one page (`limit` in the input) keeps and decodes only the page's records (page-records.ts).
+ * one page (`limit` in the input) keeps and decodes only the page's records (page-records.ts), a read of one order
+ * only that order's (one-record.ts).
  */
 export const listDecoder = (operation: AnyOperation, input?: unknown): ListDecoder | undefined => {
   const schema = recordSchemaOf(operation);
   if (!schema) return undefined;
-  return isPageRead(input) ? pageDecoder(operation, schema, input) : recordDecoder(schema);
+  if (isPageRead(input)) return pageDecoder(operation, schema, input);
+  // The one-order read: only that order's records are decoded (one-record.ts).
+  const alId = operation.oneRecord?.(input);
+  return typeof alId === 'string' ? oneRecordDecoder(operation, schema, input, alId) : recordDecoder(schema);
 };
 
 const pageDecoder = (operation: AnyOperation, schema: z.ZodType, input: unknown): ListDecoder => {
