@@ -30,6 +30,7 @@ export const oneRecordDecoder = (
   return {
     records: [],
     issues: [],
+    textless: true,
     onRecord: (record, index) => {
       const id = rawIdOf(record);
       if (id === alId) wanted.push({ record, index });

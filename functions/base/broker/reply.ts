@@ -63,6 +63,8 @@ export interface ListDecoder {
    * GttWatcher's, that keeps what it needs as the records arrive); without it, `toResult` of `records`.
    */
   finish?: () => unknown;
+  /** The sink does not read the records' texts (the transport may then parse a small list whole). */
+  textless?: true;
 }
 
 /** The schema of one record of an operation's list reply; undefined when its reply is not a list. */
@@ -92,6 +94,7 @@ const pageDecoder = (operation: AnyOperation, schema: z.ZodType, input: unknown)
   return {
     records: [],
     issues: [],
+    textless: true,
     onRecord: (record, index) => {
       const before = page.unplaced;
       page.offer(record, index);
@@ -145,6 +148,7 @@ const recordDecoder = (schema: z.ZodType): ListDecoder => {
   const decoder: ListDecoder = {
     records: [],
     issues: [],
+    textless: true,
     onRecord: (record, index) => {
       // Once one record failed, the reply fails: the rest are only looked at for the first issues.
       const checked = checkRecord(schema, record, index, decoder.issues);
