@@ -145,6 +145,8 @@ export const getGttOrder = defineOperation({
   etag: (order) => orderVersion(order),
   // The broker has no one-order read: the watcher's copy while fresh, else the whole list (gateway/order-copy.ts).
   fromCopy: true,
+  // Only the asked order's records are decoded of the whole list (base/broker/one-record.ts).
+  oneRecord: (input) => input.al_id,
 });
 
 export const getOrderBook = defineOperation({

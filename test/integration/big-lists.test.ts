@@ -11,7 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type RunningEmulator, startEmulator } from '../../emulator/server.js';
 import { callBroker } from '../../functions/base/broker/call-broker.js';
-import { MAX_LIST_RECORDS, MAX_RECORD_BYTES, MAX_REPLY_BYTES } from '../../functions/base/broker/transport.js';
+import {
+  MAX_LIST_RECORDS,
+  MAX_RECORD_BYTES,
+  MAX_REPLY_BYTES,
+  WHOLE_LIST_BYTES,
+} from '../../functions/base/broker/transport.js';
 import { GatewayError } from '../../functions/base/contract/errors.js';
 import { createGatewayHandler } from '../../functions/orders/gateway/gateway-handler.js';
 import { getGttOrder, getPendingGttOrders } from '../../functions/orders/operations.js';
@@ -174,8 +179,13 @@ describe('a list a broker should not send', () => {
     expect(error.details).toEqual({ transport: 'reply_too_large' });
   }, 60_000);
 
-  it('one record past the bound: reply_too_large', async () => {
-    body = (res) => res.end(JSON.stringify([record(1), { ...record(2), remarks: 'x'.repeat(MAX_RECORD_BYTES) }]));
+  it('one record past the bound in a list read as it arrives: reply_too_large', async () => {
+    // A list that may be parsed whole (within WHOLE_LIST_BYTES) is bounded as a whole; past it, record by record.
+    const before = Array.from({ length: Math.ceil(WHOLE_LIST_BYTES / JSON.stringify(record(100)).length) }, (_, i) =>
+      record(100 + i),
+    );
+    body = (res) =>
+      res.end(JSON.stringify([...before, record(1), { ...record(2), remarks: 'x'.repeat(MAX_RECORD_BYTES) }]));
     const error = await failure();
     expect(error.message).toContain(`larger than ${MAX_RECORD_BYTES} bytes`);
   });

@@ -8,13 +8,17 @@ import { describe, expect, it } from 'vitest';
 import { JsonArraySplitter, NotAJsonArray, RecordTooLarge } from '../../functions/base/broker/json-records.js';
 
 /** Feeds `text` in chunks cut at `cuts` (byte offsets) and returns the elements read. */
-const split = (text: string, cuts: number[] = [], maxRecordBytes = 64 * 1024): unknown[] => {
+const split = (text: string, cuts: number[] = [], maxRecordBytes = 64 * 1024, wholeBelow = 0): unknown[] => {
   const bytes = Buffer.from(text, 'utf8');
   const out: unknown[] = [];
-  const splitter = new JsonArraySplitter((element, index) => {
-    expect(index).toBe(out.length);
-    out.push(element);
-  }, maxRecordBytes);
+  const splitter = new JsonArraySplitter(
+    (element, index) => {
+      expect(index).toBe(out.length);
+      out.push(element);
+    },
+    maxRecordBytes,
+    wholeBelow,
+  );
   let at = 0;
   for (const cut of [...cuts, bytes.length]) {
     splitter.write(bytes.subarray(at, cut));
@@ -81,6 +85,28 @@ describe('the list reader', () => {
       '',
     ]) {
       expect(() => split(text), text).toThrow(NotAJsonArray);
+    }
+  });
+
+  it('reads a small reply whole for a sink without texts, as the scan does; past the bound it scans', () => {
+    const texts = [
+      JSON.stringify([RECORD, { ...RECORD, al_id: '26112700000002' }]),
+      ' [ [1, [2]], "a,]}", 3.5e2, true, null, {"a":{}} ] \n',
+      '[]',
+      '  [ ]  ',
+    ];
+    for (const text of texts) {
+      const length = Buffer.byteLength(text);
+      // Wholly below the bound, crossing it in the middle, past it from the first chunk.
+      for (const wholeBelow of [1 << 20, Math.floor(length / 2), 1]) {
+        for (const cuts of [[], [Math.floor(length / 3)], Array.from({ length }, (_, i) => i)])
+          expect(split(text, cuts, 64 * 1024, wholeBelow)).toEqual(JSON.parse(text));
+      }
+    }
+    for (const text of ['{"stat":"Not_Ok"}', '[1,]', '[1 2]', '[{"a":1}', '[{"a":1}]x', '[{"a":1},]', '[', '']) {
+      for (const wholeBelow of [1 << 20, 3]) {
+        expect(() => split(text, [], 64 * 1024, wholeBelow), text).toThrow(NotAJsonArray);
+      }
     }
   });
 

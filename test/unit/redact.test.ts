@@ -19,6 +19,11 @@ describe('redactText', () => {
     expect(redactText('{"access_token":"9f8e7d"}')).toBe('{"access_token":"<redacted>"}');
     expect(redactText('Basic information: bearer of news')).toBe('Basic information: bearer of news');
     expect(redactText('Invalid Input : qty must be 1')).toBe('Invalid Input : qty must be 1');
+    // Every word the cheap look before the patterns checks for, in any case, and the shortest match.
+    expect(redactText('SUSERTOKEN: 1a2b3c4d')).toBe('SUSERTOKEN: <redacted>');
+    expect(redactText('accessToken=z9')).toBe('accessToken=<redacted>');
+    expect(redactText('BASIC%20dXNlcjpwYXNz1')).toBe('BASIC <redacted>');
+    expect(redactText('jkey=x')).toBe('jkey=<redacted>');
   });
 
   it('short values are never treated as secrets', () => {
@@ -28,6 +33,16 @@ describe('redactText', () => {
 });
 
 describe('redactDeep and redactError', () => {
+  it('returns a value in which nothing changed as it was, and copies one that changed', () => {
+    const clean = { a: { b: ['x', 1, null] }, c: 'plain text of a record' };
+    expect(redactDeep(clean)).toBe(clean);
+    const dirty = { a: 1, [`Bearer ${TOKEN}`]: 'k', b: 2, c: { d: `jKey=${TOKEN}` } };
+    const out = redactDeep(dirty);
+    expect(out).not.toBe(dirty);
+    expect(out).toEqual({ a: 1, 'Bearer <redacted>': 'k', b: 2, c: { d: 'jKey=<redacted>' } });
+    expect(Object.keys(out)).toEqual(['a', 'Bearer <redacted>', 'b', 'c']);
+  });
+
   it('reach every string of a value and every field of an error, keeping its class', () => {
     expect(redactDeep({ a: [`Bearer ${TOKEN}`], b: 1, c: { d: TOKEN } })).toEqual({
       a: ['Bearer <redacted>'],

@@ -66,7 +66,7 @@ export const sendOnce = async (
   const list = deps.list ? deps.list() : listDecoder(operation, input);
   let reply;
   try {
-    reply = await postToBroker(request, deps.timeoutMs(), list?.onRecord);
+    reply = await postToBroker(request, deps.timeoutMs(), list?.onRecord, list?.textless);
   } catch (error) {
     throw redactThrown(error instanceof TransportFailure ? transportError(error) : error);
   }

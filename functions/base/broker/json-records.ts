@@ -44,12 +44,24 @@ export class JsonArraySplitter {
   private pieces: Buffer[] = [];
   private pieceBytes = 0;
   private count = 0;
+  /** The reply's bytes while it may still be read whole (`wholeBelow`); undefined once streaming. */
+  private whole: Buffer[] | undefined;
+  private wholeBytes = 0;
 
   constructor(
     /** Each element parsed, its index, and its text as it came (a hash of it says whether it changed). */
     private readonly onElement: (element: unknown, index: number, text: string) => void,
     private readonly maxRecordBytes: number,
-  ) {}
+    /**
+     * For a sink that does not read the texts (they come as ''): a reply that ends within this many bytes is parsed
+     * whole by one `JSON.parse` (native, far cheaper than the scan in a process not yet hot), then handed on element
+     * by element; past it, the bytes held are scanned and the rest streams as usual. Then a record is bounded by
+     * this, not by `maxRecordBytes`.
+     */
+    private readonly wholeBelow = 0,
+  ) {
+    if (wholeBelow > 0) this.whole = [];
+  }
 
   /** Elements read so far. */
   get elements(): number {
@@ -57,6 +69,20 @@ export class JsonArraySplitter {
   }
 
   write(chunk: Buffer): void {
+    if (this.whole) {
+      this.wholeBytes += chunk.length;
+      // A copy: the chunk's memory is the socket's to reuse.
+      this.whole.push(Buffer.from(chunk));
+      if (this.wholeBytes <= this.wholeBelow) return;
+      const held = this.whole;
+      this.whole = undefined;
+      for (const piece of held) this.scan(piece);
+      return;
+    }
+    this.scan(chunk);
+  }
+
+  private scan(chunk: Buffer): void {
     let start = -1; // where the current element's bytes begin in this chunk
     for (let i = 0; i < chunk.length; i++) {
       const byte = chunk[i]!;
@@ -125,6 +151,20 @@ export class JsonArraySplitter {
 
   /** The body ended: throws when the array was not closed. */
   end(): void {
+    if (this.whole) {
+      const text = Buffer.concat(this.whole).toString('utf8');
+      this.whole = undefined;
+      let elements: unknown;
+      try {
+        elements = JSON.parse(text);
+      } catch {
+        throw new NotAJsonArray('the reply is not a well-formed JSON array');
+      }
+      if (!Array.isArray(elements)) throw new NotAJsonArray('the reply is not a JSON array');
+      this.phase = 3;
+      for (const element of elements as unknown[]) this.onElement(element, this.count++, '');
+      return;
+    }
     if (this.phase !== 3) throw new NotAJsonArray('the reply ended before its array did');
   }
 

@@ -21,6 +21,7 @@ import {
 import type { AnyOperation } from '../contract/operation.js';
 import { isRecord } from '../schemas/values.js';
 import { INVALID_OI, toCanonicalDialect } from './dialects.js';
+import { oneRecordDecoder } from './one-record.js';
 import { isPageRead, PageRecords } from './page-records.js';
 import type { BrokerHttpReply, RecordSink } from './transport.js';
 
@@ -62,6 +63,8 @@ export interface ListDecoder {
    * GttWatcher's, that keeps what it needs as the records arrive); without it, `toResult` of `records`.
    */
   finish?: () => unknown;
+  /** The sink does not read the records' texts (the transport may then parse a small list whole). */
+  textless?: true;
 }
 
 /** The schema of one record of an operation's list reply; undefined when its reply is not a list. */
@@ -73,12 +76,16 @@ const recordSchemaOf = (operation: AnyOperation): z.ZodType | undefined => {
 
 /**
  * A record sink for an operation whose reply is a list, or undefined: then the reply is read as one text. A read of
- * one page (`limit` in the input) keeps and decodes only the page's records (page-records.ts).
+ * one page (`limit` in the input) keeps and decodes only the page's records (page-records.ts), a read of one order
+ * only that order's (one-record.ts).
  */
 export const listDecoder = (operation: AnyOperation, input?: unknown): ListDecoder | undefined => {
   const schema = recordSchemaOf(operation);
   if (!schema) return undefined;
-  return isPageRead(input) ? pageDecoder(operation, schema, input) : recordDecoder(schema);
+  if (isPageRead(input)) return pageDecoder(operation, schema, input);
+  // The one-order read: only that order's records are decoded (one-record.ts).
+  const alId = operation.oneRecord?.(input);
+  return typeof alId === 'string' ? oneRecordDecoder(operation, schema, input, alId) : recordDecoder(schema);
 };
 
 const pageDecoder = (operation: AnyOperation, schema: z.ZodType, input: unknown): ListDecoder => {
@@ -87,6 +94,7 @@ const pageDecoder = (operation: AnyOperation, schema: z.ZodType, input: unknown)
   return {
     records: [],
     issues: [],
+    textless: true,
     onRecord: (record, index) => {
       const before = page.unplaced;
       page.offer(record, index);
@@ -140,6 +148,7 @@ const recordDecoder = (schema: z.ZodType): ListDecoder => {
   const decoder: ListDecoder = {
     records: [],
     issues: [],
+    textless: true,
     onRecord: (record, index) => {
       // Once one record failed, the reply fails: the rest are only looked at for the first issues.
       const checked = checkRecord(schema, record, index, decoder.issues);

@@ -51,6 +51,12 @@ export const MAX_RECORD_BYTES = 64 * 1024;
  * any account seen (an 8 MB text held 15,500 records; the family's brokers state no count limit).
  */
 export const MAX_LIST_RECORDS = 100_000;
+/**
+ * A list reply up to this size, for a sink that does not read the records' texts, is parsed whole (about 300
+ * records): one native parse instead of the scan, with at most this much held. Below 2 * MAX_LIST_RECORDS bytes, so
+ * no list parsed whole can pass the record count (`[0,0,...]` is two bytes an element).
+ */
+export const WHOLE_LIST_BYTES = 192 * 1024;
 /** What an error quotes of a reply read record by record. */
 const HEAD_BYTES = 200;
 
@@ -64,6 +70,8 @@ export const postToBroker = (
   request: BrokerRequest,
   timeoutMs: number,
   onRecord?: RecordSink,
+  /** The sink does not read the records' texts: a small list may be parsed whole (json-records.ts). */
+  textless?: boolean,
 ): Promise<BrokerHttpReply> =>
   new Promise((resolve, reject) => {
     const url = new URL(request.url);
@@ -108,7 +116,7 @@ export const postToBroker = (
       );
     });
     req.on('response', (res) => {
-      const reader = replyReader(onRecord);
+      const reader = replyReader(onRecord, textless === true);
       res.on('data', (chunk: Buffer) => {
         if (settled) return;
         const problem = reader.write(chunk);
@@ -139,17 +147,21 @@ export const postToBroker = (
  * Reads a reply's body: as text, or (a record sink given and the body an array) record by record. A body that looked
  * like an array but is not a well-formed one comes out as its first bytes, which the decoder then finds not JSON.
  */
-const replyReader = (onRecord: RecordSink | undefined) => {
+const replyReader = (onRecord: RecordSink | undefined, textless: boolean) => {
   const chunks: Buffer[] = [];
   let size = 0;
   let mode: 'undecided' | 'text' | 'records' | 'malformed' = onRecord ? 'undecided' : 'text';
   let head = Buffer.alloc(0);
   let count = 0;
   const splitter = onRecord
-    ? new JsonArraySplitter((record, index, text) => {
-        count = index + 1;
-        onRecord(record, index, text);
-      }, MAX_RECORD_BYTES)
+    ? new JsonArraySplitter(
+        (record, index, text) => {
+          count = index + 1;
+          onRecord(record, index, text);
+        },
+        MAX_RECORD_BYTES,
+        textless ? WHOLE_LIST_BYTES : 0,
+      )
     : undefined;
   const tooLarge = (message: string) => new TransportFailure('reply_too_large', true, message);
 

@@ -147,6 +147,11 @@ export interface OperationDefinition<In = unknown, Reply = unknown, Result = unk
    */
   fromCopy?: true;
   /**
+   * A read of one record of a list reply: its al_id. Only the records with it are decoded, the others are parsed
+   * for their al_id alone (functions/base/broker/one-record.ts); `toResult` gets those records.
+   */
+  oneRecord?(input: In): string;
+  /**
    * Read entries only: a second read, after the entry's own, whose result the entry folds into its own (the
    * triggered history with the orders its GTTs placed). `other` is undefined when that read failed: the entry's
    * own answer still goes out, saying so.

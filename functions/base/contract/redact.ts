@@ -34,14 +34,23 @@ const AUTH_SCHEME = /\b(Bearer|Basic)(\s+|%20|\+)(?=[A-Za-z0-9\-._~+/%]*\d)[A-Za
 /** `jKey=xyz`, `"accessToken":"xyz"`, `susertoken: xyz`, `access_token=xyz`. */
 const TOKEN_PAIR = /\b(jKey|access_?token|accessToken|susertoken)(["']?\s*(?::|=|%3A|%3D)\s*["']?)[^\s"'&,;}<>]+/gi;
 
+/** The shortest text either net redacts anything in. */
+const SHORTEST_MATCH = 6;
+/** A word every match of AUTH_SCHEME (`bearer`, `basic`) or TOKEN_PAIR (`key`, `token`) holds, in any case. */
+const SHAPE_WORDS = /key|token|bearer|basic/i;
+
 /** The text with every known secret value and every token-shaped pair replaced by `mask`. */
 export const redactText = (text: string, mask: string = REDACTED): string => {
+  // Shorter than anything either net matches (a known secret is 8 or more, `jKey=x` 6): most values of a record.
+  if (text.length < SHORTEST_MATCH) return text;
   let out = text;
   // Every string of every record of a reply passes here: look before splitting (most hold no secret).
   for (const { plain, encoded } of known) {
     if (out.includes(plain)) out = out.split(plain).join(mask);
     if (encoded !== plain && out.includes(encoded)) out = out.split(encoded).join(mask);
   }
+  // Every shape-matched text names one of these words: a cheap look first (most texts hold none).
+  if (!SHAPE_WORDS.test(out)) return out;
   return out.replace(AUTH_SCHEME, (_match, scheme: string) => `${scheme} ${mask}`).replace(TOKEN_PAIR, `$1$2${mask}`);
 };
 
@@ -60,11 +69,17 @@ export const redactDeep = <T>(value: T, depth = 0): T => {
     });
     return (copy ?? value) as T;
   }
+  // Copied only from the first key or value that changed (most objects hold no secret: walked, not rebuilt).
+  let copy: [string, unknown][] | undefined;
   const entries = Object.entries(value);
-  const redacted = entries.map(([key, item]) => [redactText(key), redactDeep(item, depth + 1)] as const);
-  return redacted.every(([key, item], i) => key === entries[i]![0] && item === entries[i]![1])
-    ? value
-    : (Object.fromEntries(redacted) as T);
+  for (let i = 0; i < entries.length; i++) {
+    const [key, item] = entries[i]!;
+    const newKey = redactText(key);
+    const newItem = redactDeep(item, depth + 1);
+    if (!copy && (newKey !== key || newItem !== item)) copy = entries.slice(0, i);
+    copy?.push([newKey, newItem]);
+  }
+  return copy ? (Object.fromEntries(copy) as T) : value;
 };
 
 /** The error with its message, broker message and details redacted (in place: its class and cause stay). */
