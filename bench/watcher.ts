@@ -28,6 +28,7 @@ import { build } from 'esbuild';
 
 import { type DynamoCommand, dynamoDbClient } from '../functions/base/aws/dynamo.js';
 import { buildBrokerRequest } from '../functions/base/broker/jdata.js';
+import { MAX_LIST_RECORDS } from '../functions/base/broker/transport.js';
 import { LOCAL_SECRET_ID, type LocalStack, startLocalStack } from '../local/run-local.js';
 
 /** On-demand prices, us-east-1 (per million request units, since November 2024); ap-south-1 is within a few % of it. */
@@ -152,6 +153,8 @@ const seedOutside = async (stack: LocalStack, count: number) => {
   if (res.status !== 201) throw new Error(`bench: the emulator's seed failed: ${res.status} ${await res.text()}`);
 };
 
+/** Orders placed outside the gateway before the changed cycle. */
+const CHANGED = 10;
 const STEADY_CPU_RUNS = 3;
 const FULL_VCPU_MB = 1_769;
 const DEPLOYED_MB = 512;
@@ -267,6 +270,8 @@ const callList = (c: Counter) =>
 
 export interface WatcherRow {
   pending: number;
+  /** The orders seeded (at the list's limit, 10 fewer: the changed cycle adds 10). */
+  seeded: number;
   baselineMs: number;
   baselineCalls: number;
   steadyCycleMs: number;
@@ -303,7 +308,9 @@ export const measureWatcher = async (sizes: readonly number[], steadyRuns = 5): 
     const stack = await startLocalStack({ brokerTimeoutMs: 60_000 });
     const counter = countCalls(stack.watcherEnv.DYNAMODB_ENDPOINT!);
     try {
-      await seedOutside(stack, n);
+      // At the most a list may hold, 10 fewer: the changed cycle's 10 new orders bring it to the limit, not past it.
+      const seeded = Math.min(n, MAX_LIST_RECORDS - CHANGED);
+      await seedOutside(stack, seeded);
       // The baseline and steady cycles in the deployed bundle's own process: its CPU and memory.
       const child = await runCycles(stack, STEADY_CPU_RUNS);
       console.error(`watcher process at ${n}: ${JSON.stringify(child)}`);
@@ -332,7 +339,7 @@ export const measureWatcher = async (sizes: readonly number[], steadyRuns = 5): 
 
       const secretReadsPerCycle = (stack.secrets.getCallCount(LOCAL_SECRET_ID) - secretReadsBefore) / steadyRuns;
       // Changed: 10 orders placed outside the gateway (each one GTT Placed, one item written).
-      const changed = 10;
+      const changed = CHANGED;
       for (let i = 0; i < changed; i++) await placeOutside(stack, { tsym: 'WIPRO-EQ' });
       counter.take();
       t = performance.now();
@@ -347,6 +354,7 @@ export const measureWatcher = async (sizes: readonly number[], steadyRuns = 5): 
         1e6;
       rows.push({
         pending: n,
+        seeded,
         baselineMs: Math.round(baselineMs),
         baselineCalls: baseline.calls ?? 0,
         steadyCycleMs: round(median(steadyTimes), 1),
