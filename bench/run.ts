@@ -43,7 +43,8 @@ for (const name of only)
   if (!(SECTIONS as readonly string[]).includes(name))
     throw new Error(`--only: unknown section ${name} (${SECTIONS.join(', ')})`);
 const runs = (section: (typeof SECTIONS)[number]) => only.includes(section);
-export const RESULTS_FILE = 'cdk.out/bench-results.json';
+/** BENCH_RESULTS_FILE: elsewhere (two runs of different sections at once); bench/report.ts reads the default. */
+export const RESULTS_FILE = process.env.BENCH_RESULTS_FILE ?? 'cdk.out/bench-results.json';
 const WATCHER_SIZES = (process.env.BENCH_WATCHER_SIZES ?? '1000,30000,100000').split(',').map(Number);
 
 const WARM_ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 400);
