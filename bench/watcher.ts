@@ -315,9 +315,9 @@ export const measureWatcher = async (sizes: readonly number[], steadyRuns = 5): 
       const child = await runCycles(stack, STEADY_CPU_RUNS);
       console.error(`watcher process at ${n}: ${JSON.stringify(child)}`);
       const [baseline, ...steadyCycles] = child.cycles;
-      if (baseline?.status !== 'baseline' || baseline.pending !== n)
+      if (baseline?.status !== 'baseline' || baseline.pending !== seeded)
         throw new Error(`bench: the baseline run at ${n} went wrong: ${JSON.stringify(baseline).slice(0, 300)}`);
-      if (steadyCycles.some((c) => c.status !== 'ok' || c.pending !== n))
+      if (steadyCycles.some((c) => c.status !== 'ok' || c.pending !== seeded))
         throw new Error(`bench: a steady cycle at ${n} went wrong: ${JSON.stringify(steadyCycles).slice(0, 300)}`);
       const baselineMs = baseline.wallMs;
       const steadyCpuMs = median(steadyCycles.map((c) => c.cpuMs));
