@@ -258,7 +258,7 @@ export const renderReport = (r: Results): string => {
   if (r.watcher) {
     const w = r.watcher;
     lines.push(
-      `**GttWatcher at N pending orders** (${machine}; a fresh stack per N; DynamoDB calls at the watcher's SDK client; units as on-demand bills them; a changed cycle has 10 orders placed outside the gateway; monthly = ${w.cyclesPerMonth} steady cycles at $${w.pricePerMillion.write}/M write and $${w.pricePerMillion.read}/M read units; secret reads per steady cycle, target at most 1):`,
+      `**GttWatcher at N pending orders** (${machine}; a fresh stack per N (at the list's limit, 10 fewer seeded); CPU and peak RSS of the watcher's bundle in its own process, a steady cycle's time at 512 MB = its CPU × 1,769 / 512; DynamoDB calls at the watcher's client; units as on-demand bills them; a changed cycle has 10 orders placed outside the gateway; monthly = ${w.cyclesPerMonth} steady cycles at $${w.pricePerMillion.write}/M write and $${w.pricePerMillion.read}/M read units; secret reads per steady cycle, target at most 1):`,
       '',
       ...table(
         [
@@ -274,6 +274,8 @@ export const renderReport = (r: Results): string => {
           'write units per changed order',
           'steady $/month',
           'secret reads per cycle',
+          'first cycle CPU ms / peak MB',
+          'steady CPU ms / at 512 MB ms / peak MB',
         ],
         w.rows.map((x) => [
           x.pending,
@@ -288,6 +290,8 @@ export const renderReport = (r: Results): string => {
           x.writeUnitsPerChangedOrder,
           x.steadyMonthlyUsd,
           x.secretReadsPerCycle,
+          `${x.baselineCpuMs} / ${x.baselinePeakMB}`,
+          `${x.steadyCpuMs} / ${x.steadyAt512Ms} / ${x.steadyPeakMB}`,
         ]),
       ),
     );
