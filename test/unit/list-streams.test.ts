@@ -13,27 +13,9 @@ import { compareIds } from '../../functions/base/schemas/paging.js';
 import { PendingStream, recordHashOfText } from '../../functions/events/watcher/pending-stream.js';
 import type { KnownOrder } from '../../functions/orders/events/watcher-items.js';
 import { getPendingGttOrders } from '../../functions/orders/operations.js';
+import { pendingRecord } from '../support/pending-record.js';
 
-const record = (alId: string, extra: Record<string, unknown> = {}) => ({
-  stat: 'Ok',
-  ai_t: 'LTP_B_O',
-  al_id: alId,
-  tsym: 'TCS-EQ',
-  exch: 'NSE',
-  token: '11536',
-  remarks: 'tag with "quotes", ] and } inside',
-  validity: 'GTT',
-  norentm: '10:00:00 01-07-2026',
-  trantype: 'B',
-  prctyp: 'LMT',
-  qty: 3,
-  prc: '4000',
-  prd: 'C',
-  d: '3990',
-  oivariable: [{ var_name: 'x', d: '3990' }],
-  place_order_params: { trantype: 'B', prctyp: 'LMT', qty: 3, prc: '4000', prd: 'C' },
-  ...extra,
-});
+const record = pendingRecord;
 
 /** The body cut into chunks of `step` bytes, read by the transport's splitter into `decoder`. */
 const feed = (body: string, onRecord: (r: unknown, i: number, text: string) => void, step: number) => {

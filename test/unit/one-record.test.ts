@@ -12,27 +12,9 @@ import { rawIdOf } from '../../functions/base/broker/page-records.js';
 import { decodeBrokerReply, listDecoder, recordSchema } from '../../functions/base/broker/reply.js';
 import { toGatewayError } from '../../functions/base/contract/errors.js';
 import { getGttOrder } from '../../functions/orders/operations.js';
+import { pendingRecord } from '../support/pending-record.js';
 
-const record = (alId: string, extra: Record<string, unknown> = {}) => ({
-  stat: 'Ok',
-  ai_t: 'LTP_B_O',
-  al_id: alId,
-  tsym: 'TCS-EQ',
-  exch: 'NSE',
-  token: '11536',
-  remarks: 'tag with "quotes", ] and } inside \u00e9',
-  validity: 'GTT',
-  norentm: '10:00:00 01-07-2026',
-  trantype: 'B',
-  prctyp: 'LMT',
-  qty: 3,
-  prc: '4000',
-  prd: 'C',
-  d: '3990',
-  oivariable: [{ var_name: 'x', d: '3990' }],
-  place_order_params: { trantype: 'B', prctyp: 'LMT', qty: 3, prc: '4000', prd: 'C' },
-  ...extra,
-});
+const record = pendingRecord;
 
 /** The whole list decoded, as before one-record.ts: the same operation without `oneRecord`. */
 const wholeListRead = { ...getGttOrder, oneRecord: undefined };
