@@ -9,11 +9,10 @@
  * al_id (it could be anyone's: BROKER_BAD_REPLY, as a page does). A malformed record of another order is not read
  * in its dialect, so it no longer fails the read of this one.
  */
-import { BrokerBadReplyError } from '../contract/errors.js';
 import type { AnyOperation } from '../contract/operation.js';
 import { rawIdOf } from './page-records.js';
 import type { ListDecoder } from './reply.js';
-import { checkRecord } from './reply.js';
+import { badShape, checkRecord } from './reply.js';
 
 type Issue = { path: string; message: string };
 type Schema = Parameters<typeof checkRecord>[0];
@@ -46,11 +45,7 @@ export const oneRecordDecoder = (
         if (checked.ok) records.push(checked.data);
       }
       if (unplaced && !issues.length) issues.push({ path: `${unplaced.index}.al_id`, message: 'no al_id' });
-      if (issues.length) {
-        throw new BrokerBadReplyError(`The broker's ${operation.broker} reply does not have the documented shape.`, {
-          details: { httpStatus: 200, issues },
-        });
-      }
+      if (issues.length) throw badShape(operation, 200, issues);
       return operation.toResult(records, input);
     },
   };

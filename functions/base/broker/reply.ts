@@ -104,22 +104,32 @@ const pageDecoder = (operation: AnyOperation, schema: z.ZodType, input: unknown)
       const issues: Issue[] = [];
       const records: unknown[] = [];
       // A record without a usable al_id cannot be placed in the order: every page fails on it, with its issues.
-      if (unplaced) checkRecord(schema, unplaced.record, unplaced.index, issues);
-      if (unplaced && !issues.length) issues.push({ path: `${unplaced.index}.al_id`, message: 'no al_id' });
+      if (unplaced) unplacedIssues(schema, unplaced, issues);
       if (!issues.length) {
         page.records().forEach((record, i) => {
           const checked = checkRecord(schema, record, i, issues);
           if (checked.ok) records.push(checked.data);
         });
       }
-      if (issues.length) {
-        throw new BrokerBadReplyError(`The broker's ${operation.broker} reply does not have the documented shape.`, {
-          details: { httpStatus: 200, issues },
-        });
-      }
+      if (issues.length) throw badShape(operation, 200, issues);
       return operation.toResult(records, input);
     },
   };
+};
+
+/** A reply not in the operation's documented shape: BROKER_BAD_REPLY with the issues found (the first ten). */
+export const badShape = (operation: AnyOperation, httpStatus: number, issues: readonly Issue[]): BrokerBadReplyError =>
+  new BrokerBadReplyError(`The broker's ${operation.broker} reply does not have the documented shape.`, {
+    details: { httpStatus, issues },
+  });
+
+/**
+ * A record without a usable al_id (it could be any order's, so no page and no one-order read can leave it out): its
+ * own issues, or, if it is otherwise well formed, that it has no al_id.
+ */
+export const unplacedIssues = (schema: z.ZodType, unplaced: { record: unknown; index: number }, issues: Issue[]) => {
+  checkRecord(schema, unplaced.record, unplaced.index, issues);
+  if (!issues.length) issues.push({ path: `${unplaced.index}.al_id`, message: 'no al_id' });
 };
 
 /** Reads one record in its dialect and checks it; the first issues of a failed one are kept (path from `index`). */
@@ -207,12 +217,11 @@ export const decodeBrokerReply = (
 
   const parsed = operation.reply.safeParse(json);
   if (!parsed.success) {
-    throw new BrokerBadReplyError(`The broker's ${operation.broker} reply does not have the documented shape.`, {
-      details: {
-        httpStatus: reply.status,
-        issues: parsed.error.issues.slice(0, 10).map((i) => ({ path: i.path.join('.'), message: i.message })),
-      },
-    });
+    throw badShape(
+      operation,
+      reply.status,
+      parsed.error.issues.slice(0, 10).map((i) => ({ path: i.path.join('.'), message: i.message })),
+    );
   }
   return operation.toResult(parsed.data, input);
 };
@@ -224,10 +233,6 @@ const decodeList = (operation: AnyOperation, reply: BrokerHttpReply, input: unkn
       details: { httpStatus: reply.status },
     });
   }
-  if (list.issues.length) {
-    throw new BrokerBadReplyError(`The broker's ${operation.broker} reply does not have the documented shape.`, {
-      details: { httpStatus: reply.status, issues: list.issues },
-    });
-  }
+  if (list.issues.length) throw badShape(operation, reply.status, list.issues);
   return list.finish ? list.finish() : operation.toResult(list.records, input);
 };
