@@ -9,7 +9,7 @@
  * (ESM, node22, minified, the env-only credential alias), imported and its first PutItem made in a fresh Node
  * process, interleaved, the median of 7.
  *
- * (a) the AWS SDK v3 `DynamoDBClient` as functions/base/aws/dynamodb-client.ts builds it; (b) `@aws-lite/client`
+ * (a) the AWS SDK v3 `DynamoDBClient` as bench/sdk-dynamodb-client.ts builds it (the functions' client before their own); (b) `@aws-lite/client`
  * with `@aws-lite/dynamodb`; (c) aws4fetch's `AwsClient.fetch`; (d) aws4fetch's `AwsV4Signer` over `node:http` with a
  * keep-alive agent; (e) a synchronous node:crypto SigV4 over the same agent; (f) the gateway's own client
  * (functions/base/aws/dynamo.ts), when it exists.
@@ -34,7 +34,7 @@ interface Candidate {
 const SOURCES: Record<string, string> = {
   'a SDK v3 DynamoDBClient': `
 import { PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { dynamoDbClient } from '${ROOT}/functions/base/aws/dynamodb-client.ts';
+import { dynamoDbClient } from '${ROOT}/bench/sdk-dynamodb-client.ts';
 export const make = (url) => {
   const c = dynamoDbClient(url);
   return {

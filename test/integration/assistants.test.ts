@@ -4,13 +4,12 @@
  * (registry.ts, as the remote MCP function will use it) until it is rotated or the assistant deleted, the same
  * Idempotency-Key answering the same assistant, and bad input refused with nothing written.
  */
-import { type AttributeValue, GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { type AttributeValue, DynamoDBClient, GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { createAssistantRegistry } from '../../functions/assistants/registry.js';
 import { assistantItemKey, tokenItemKey } from '../../functions/assistants/store.js';
 import { tokenHash } from '../../functions/assistants/tokens.js';
-import { dynamoDbClient } from '../../functions/base/aws/dynamodb-client.js';
 import { LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
 import type { LocalStack } from '../../local/run-local.js';
 import { useLocalStack } from '../support/local-stack-fixture.js';
@@ -55,7 +54,7 @@ const create = async (body: Json = TRADER, key = newKey()) => {
 
 /** Every item of the events table under the assistants' partitions, as stored. */
 const storedItems = async (): Promise<Record<string, AttributeValue>[]> => {
-  const client = dynamoDbClient(stack.dynamo.url);
+  const client = new DynamoDBClient({ endpoint: stack.dynamo.url });
   const items = await Promise.all(
     ['assistant', 'assistant-token', 'assistant-day'].map((pk) =>
       client.send(
@@ -70,7 +69,11 @@ const storedItems = async (): Promise<Record<string, AttributeValue>[]> => {
   return items.flatMap((reply) => reply.Items ?? []);
 };
 const getItem = async (key: Record<string, AttributeValue>) =>
-  (await dynamoDbClient(stack.dynamo.url).send(new GetItemCommand({ TableName: LOCAL_EVENTS_TABLE, Key: key }))).Item;
+  (
+    await new DynamoDBClient({ endpoint: stack.dynamo.url }).send(
+      new GetItemCommand({ TableName: LOCAL_EVENTS_TABLE, Key: key }),
+    )
+  ).Item;
 
 describe('POST /assistants', () => {
   it('answers the token once; GET never shows it nor its hash; the table holds only the hash', async () => {

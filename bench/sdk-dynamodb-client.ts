@@ -1,11 +1,10 @@
 /**
- * One DynamoDB client per container and endpoint, shared by the idempotency store and the events table: a client's
- * first call pays for its set-up (credentials, endpoint rules, connection), so two clients would pay twice on a
- * cold start. Built for warm calls too: the command handlers are cached and the SDK's unread log step is gone.
+ * The AWS SDK v3 DynamoDB client as the functions built it before their own (functions/base/aws/dynamo.ts): one per
+ * endpoint, the command handlers cached, the SDK's unread log step removed. Row (a) of bench/dynamo-clients.ts.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 
-import { clientTarget } from './endpoint.js';
+import { clientTarget } from '../functions/base/aws/endpoint.js';
 
 const clients = new Map<string, DynamoDBClient>();
 
