@@ -6,11 +6,11 @@
  * Orders are placed at the emulator directly, 25 at a time (not through the gateway), then the GttWatcher runs (as
  * it does every minute when deployed) so one order by id may answer from its copy of the pending list.
  */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+
 import { buildBrokerRequest } from '../functions/base/broker/jdata.js';
-import { JsonArraySplitter } from '../functions/base/broker/json-records.js';
-import { decodeBrokerReply, listDecoder } from '../functions/base/broker/reply.js';
-import { listOrdersInput } from '../functions/base/schemas/input.js';
-import { getPendingGttOrders } from '../functions/orders/operations.js';
 import type { LocalStack } from '../local/run-local.js';
 import { deployedFunctions, localEnv, once, ORDER } from './cold-probe.js';
 import { percentile, round, warmProbe } from './warm.js';
@@ -94,12 +94,12 @@ export const measureReads = async (stack: LocalStack, iterations: number) => {
 };
 
 /**
- * Walking every page of a long pending list against one full read, in decoding CPU (this process's user + system
- * time; the list's bytes fetched from the emulator once and fed to the gateway's list reader as the transport
- * would, in 64 KB chunks, so the broker's work and the network are not counted, and are the same per read): the
- * full read is the whole list decoded (what the GttWatcher reads, and what every page cost before pages kept only
- * their own records); the walk is every page from the first to the last `nextCursor`, at the default limit (100) and
- * the largest (1,000). Each page reads the whole list again: the broker has no paging.
+ * Walking every page of a long pending list against one full read, in the CPU of a process of its own that reads
+ * the emulator's list over loopback HTTP through the broker layer (bench/page-walk-probe.ts: the emulator's work is
+ * not counted, the transport's is): the full read is the whole list decoded (what the GttWatcher reads); the walks
+ * are every page from the first to the last `nextCursor`, at the default limit (100) and the largest (1,000), their
+ * later pages cut from the snapshot the first page kept; and a walk at 1,000 whose every page finds no snapshot
+ * (another container each time) and reads the broker: the broker has no paging.
  */
 export const measurePageWalk = async (stack: LocalStack, pending = Number(process.env.BENCH_READS_WALK ?? 50_000)) => {
   const seeded = await fetch(`${stack.emulator.url}/_emulator/seed-gtts`, {
@@ -124,62 +124,80 @@ export const measurePageWalk = async (stack: LocalStack, pending = Number(proces
     stack.emulator.token,
     stack.broker.auth,
   );
-  const body = Buffer.from(
-    await (await fetch(raw.url, { method: 'POST', headers: raw.headers, body: raw.body })).arrayBuffer(),
-  );
-  const cpu = () => {
-    const u = process.cpuUsage();
-    return (u.user + u.system) / 1000;
-  };
-  // `undefined`: the whole list, as the watcher reads it (no limit: the input schema would give the default).
-  const read = (query: Record<string, unknown> | undefined) => {
-    const input = query === undefined ? {} : listOrdersInput.parse(query);
-    const decoder = listDecoder(getPendingGttOrders, input)!;
-    const splitter = new JsonArraySplitter(decoder.onRecord, 64 * 1024);
-    for (let at = 0; at < body.length; at += 65_536) splitter.write(body.subarray(at, at + 65_536));
-    splitter.end();
-    const reply = { status: 200, contentType: 'application/json', text: '', records: splitter.elements };
-    return decodeBrokerReply(getPendingGttOrders, reply, input, decoder) as { orders: unknown[]; nextCursor?: string };
-  };
-  let t = cpu();
-  // The whole list decoded: a read without a limit, as the watcher's.
-  const whole = read(undefined);
-  const fullReadCpuMs = cpu() - t;
-  const walk = (limit: number) => {
-    const start = cpu();
-    let cursor: string | undefined;
-    let pages = 0;
-    let orders = 0;
-    do {
-      const page = read({ limit: String(limit), ...(cursor ? { cursor } : {}) });
-      orders += page.orders.length;
-      cursor = page.nextCursor;
-      pages++;
-    } while (cursor);
-    if (orders !== whole.orders.length) throw new Error(`bench: the walk listed ${orders} of ${whole.orders.length}`);
-    return { pages, cpuMs: cpu() - start };
-  };
-  t = cpu();
-  const at1000 = walk(1_000);
-  const at100 = walk(100);
+  const listBytes = (
+    await (await fetch(raw.url, { method: 'POST', headers: raw.headers, body: raw.body })).arrayBuffer()
+  ).byteLength;
+  const walk = (label: string, w: { pages: number; cpuMs: number; heldBytes: number }, full: number) => ({
+    [`walkAt${label}Pages`]: w.pages,
+    [`walkAt${label}CpuMs`]: round(w.cpuMs),
+    [`walkAt${label}Ratio`]: round(w.cpuMs / full),
+  });
+  const out = await probeWalk({
+    baseUrl: stack.broker.baseUrl,
+    auth: stack.broker.auth ?? 'bearer',
+    uid: stack.emulator.uid,
+    actid: stack.emulator.actid,
+    token: stack.emulator.token,
+  });
   return {
-    pending,
-    listBytes: body.length,
-    fullReadCpuMs: round(fullReadCpuMs),
-    walkAt1000Pages: at1000.pages,
-    walkAt1000CpuMs: round(at1000.cpuMs),
-    walkAt1000Ratio: round(at1000.cpuMs / fullReadCpuMs),
-    walkAt100Pages: at100.pages,
-    walkAt100CpuMs: round(at100.cpuMs),
-    walkAt100Ratio: round(at100.cpuMs / fullReadCpuMs),
+    pending: out.orders,
+    listBytes,
+    fullReadCpuMs: round(out.fullReadCpuMs),
+    ...walk('1000', out.at1000, out.fullReadCpuMs),
+    ...walk('100', out.at100, out.fullReadCpuMs),
+    ...walk('1000Reread', out.reread, out.fullReadCpuMs),
+    snapshotMb: round(out.at100.heldBytes / 2 ** 20, 1),
+    probeRssMb: round(out.rssMb),
+    // This row may be run on its own (`npx tsx bench/reads.ts`) and merged: it says when and under what load.
+    measuredAt: new Date().toISOString(),
+    load1: round(loadavg()[0]!),
   };
 };
+
+interface WalkOut {
+  orders: number;
+  fullReadCpuMs: number;
+  at1000: { pages: number; cpuMs: number; heldBytes: number };
+  at100: { pages: number; cpuMs: number; heldBytes: number };
+  reread: { pages: number; cpuMs: number; heldBytes: number };
+  rssMb: number;
+}
+
+const probeWalk = (config: Record<string, string>): Promise<WalkOut> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/page-walk-probe.ts'], {
+      env: { ...process.env, BENCH_WALK: JSON.stringify(config) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err = (err + c.toString()).slice(-2_000)));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      try {
+        if (code !== 0) throw new Error(`exit ${code}`);
+        resolve(JSON.parse(out.trim().split('\n').pop()!) as WalkOut);
+      } catch (error) {
+        reject(new Error(`bench: the page walk's probe failed (${String(error)}): ${err.slice(-600)}`));
+      }
+    });
+  });
 
 if (import.meta.filename === process.argv[1]) {
   const { startLocalStack } = await import('../local/run-local.js');
   const stack = await startLocalStack();
   try {
-    console.table([await measurePageWalk(stack)]);
+    const walk = await measurePageWalk(stack);
+    console.table([walk]);
+    // Into the results a whole run wrote (bench/report.ts reads them), when there are some.
+    const file = process.env.BENCH_RESULTS_FILE ?? 'cdk.out/bench-results.json';
+    if (existsSync(file)) {
+      const results = JSON.parse(readFileSync(file, 'utf8')) as { reads?: Record<string, unknown> };
+      results.reads = { ...results.reads, walk };
+      writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+      console.log(`the walk's row written into ${file}`);
+    }
   } finally {
     await stack.close();
   }

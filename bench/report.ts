@@ -162,7 +162,7 @@ export const renderReport = (r: Results): string => {
       '',
       ...(r.reads.walk
         ? [
-            `Walking every page of ${r.reads.walk.pending} pending orders (${r.reads.walk.listBytes} bytes of list; the decoding's CPU, as the function decodes each page from a fresh read of the list): one full read ${r.reads.walk.fullReadCpuMs} ms; ${r.reads.walk.walkAt1000Pages} pages of 1,000 ${r.reads.walk.walkAt1000CpuMs} ms (**${r.reads.walk.walkAt1000Ratio}x**); ${r.reads.walk.walkAt100Pages} pages of 100 ${r.reads.walk.walkAt100CpuMs} ms (**${r.reads.walk.walkAt100Ratio}x**). Target: 3x.`,
+            `Walking every page of ${r.reads.walk.pending} pending orders (${r.reads.walk.listBytes} bytes of list; the CPU of a process reading the emulator's list over loopback through the broker layer, the later pages of a walk cut from the snapshot its first page kept): one full read ${r.reads.walk.fullReadCpuMs} ms; ${r.reads.walk.walkAt1000Pages} pages of 1,000 ${r.reads.walk.walkAt1000CpuMs} ms (**${r.reads.walk.walkAt1000Ratio}x**); ${r.reads.walk.walkAt100Pages} pages of 100 ${r.reads.walk.walkAt100CpuMs} ms (**${r.reads.walk.walkAt100Ratio}x**); the snapshot held ${r.reads.walk.snapshotMb} MB. Every page finding no snapshot (each on another container) and reading the broker, pages of 1,000: ${r.reads.walk.walkAt1000RereadCpuMs} ms (${r.reads.walk.walkAt1000RereadRatio}x). Target: 3x.${r.reads.walk.measuredAt ? ` Measured ${String(r.reads.walk.measuredAt).slice(0, 16).replace('T', ' ')} UTC, load ${r.reads.walk.load1}.` : ''}`,
             '',
           ]
         : []),

@@ -779,6 +779,8 @@ export interface operations {
                             };
                         }[];
                         nextCursor?: string;
+                        /** @description when the broker's list this page is cut from was read (ISO time): a walk's later pages show its first */
+                        asOf?: string;
                     };
                 };
             };
@@ -2583,6 +2585,8 @@ export interface operations {
                             };
                         }[];
                         nextCursor?: string;
+                        /** @description when the broker's list this page is cut from was read (ISO time): a walk's later pages show its first */
+                        asOf?: string;
                         orderBookUnavailable?: boolean;
                     };
                 };

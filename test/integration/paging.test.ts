@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { main } from '../../client/cli.js';
 import { GttClient } from '../../client/index.js';
+import { dropPageSnapshots } from '../../functions/base/broker/page-snapshots.js';
 import { compareIds, MAX_PAGE_LIMIT } from '../../functions/base/schemas/paging.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { jdata } from '../contract/jdata-client.js';
@@ -67,7 +68,7 @@ describe('GET /gtt-orders pages', () => {
     expect(listed).toEqual(sorted(placed));
   });
 
-  it('with a filter and a limit; orders cancelled and placed between pages: none twice, every one that stayed, the new one at the end', async () => {
+  it('with a filter and a limit; orders cancelled and placed between pages: the walk shows its first read, a new walk the changes', async () => {
     const first = await get('/gtt-orders?tsym=TCS-EQ&limit=40');
     expect(first.body.orders).toHaveLength(40);
     expect(first.body.orders.every((o) => o.tsym === 'TCS-EQ')).toBe(true);
@@ -78,21 +79,30 @@ describe('GET /gtt-orders pages', () => {
     for (const alId of [notYet, already])
       await jdata(stack.emulator.url, 'CancelGTTOrder', { uid: stack.emulator.uid, al_id: alId }, stack.emulator.token);
     const fresh = await placeOutside();
-    const rest: string[] = [];
-    let cursor = first.body.nextCursor;
-    while (cursor) {
-      const page = await get(`/gtt-orders?tsym=TCS-EQ&limit=40&cursor=${encodeURIComponent(cursor)}`);
-      expect(page.body.orders.length).toBeLessThanOrEqual(40);
-      rest.push(...ids(page.body.orders));
-      cursor = page.body.nextCursor;
-    }
-    const listed = [...ids(first.body.orders), ...rest];
-    expect(new Set(listed).size).toBe(listed.length);
-    expect(listed).not.toContain(notYet);
-    expect(listed).toContain(already); // listed on the first page, before it was cancelled
-    expect(listed.at(-1)).toBe(fresh);
-    expect(listed).toEqual(sorted([...tcs.filter((id) => id !== notYet), fresh]));
+    const walkOn = async (cursor: string | undefined, between = () => {}) => {
+      const rest: string[] = [];
+      while (cursor) {
+        between();
+        const page = await get(`/gtt-orders?tsym=TCS-EQ&limit=40&cursor=${encodeURIComponent(cursor)}`);
+        expect(page.body.orders.length).toBeLessThanOrEqual(40);
+        rest.push(...ids(page.body.orders));
+        cursor = page.body.nextCursor;
+      }
+      return [...ids(first.body.orders), ...rest];
+    };
+    // The walk's later pages are cut from the list its first page read (page-snapshots.ts): as it was then.
+    expect(await walkOn(first.body.nextCursor)).toEqual(tcs);
+    // A page on a container without that snapshot reads the broker: none twice, every one that stayed, the new one.
+    const reread = await walkOn(first.body.nextCursor, dropPageSnapshots);
+    expect(new Set(reread).size).toBe(reread.length);
+    expect(reread).not.toContain(notYet);
+    expect(reread).toContain(already); // listed on the first page, before it was cancelled
+    expect(reread.at(-1)).toBe(fresh);
+    expect(reread).toEqual(sorted([...tcs.filter((id) => id !== notYet), fresh]));
     placed = placed.filter((id) => id !== notYet && id !== already).concat(fresh);
+    // A new walk reads the broker again.
+    const again = await get('/gtt-orders?tsym=TCS-EQ&limit=1000');
+    expect(ids(again.body.orders)).toEqual(sorted(placed.filter((id) => tcs.includes(id) || id === fresh)));
   });
 
   it('direct invocation takes the same fields', async () => {

@@ -13,6 +13,7 @@ import {
 import type { AnyOperation } from '../contract/operation.js';
 import { redactDeep, redactThrown } from '../contract/redact.js';
 import { type BrokerAuth, buildBrokerRequest } from './jdata.js';
+import { fromSnapshot, heldPage, snapshotOf } from './page-snapshots.js';
 import { decodeBrokerReply, type ListDecoder, listDecoder } from './reply.js';
 import type { BrokerSession } from './session.js';
 import { postToBroker, TransportFailure } from './transport.js';
@@ -52,6 +53,10 @@ export const sendOnce = async (
   session: BrokerSession,
   deps: Pick<BrokerCallDeps, 'baseUrl' | 'auth' | 'timeoutMs' | 'algoId' | 'stamp' | 'list'>,
 ) => {
+  if (!deps.list) {
+    const held = pageFromSnapshot(operation, input, session);
+    if (held !== undefined) return held;
+  }
   const request = buildBrokerRequest(
     deps.baseUrl,
     operation.broker,
@@ -62,18 +67,36 @@ export const sendOnce = async (
     session.accessToken,
     deps.auth,
   );
-  // A list is decoded record by record as it arrives (reply.ts); anything else as one text.
+  // A list is decoded record by record as it arrives (reply.ts); anything else as one text. A page read keeps the
+  // list for its walk's next pages (page-snapshots.ts).
   const list = deps.list ? deps.list() : listDecoder(operation, input);
+  const snapshot = deps.list || !list ? undefined : snapshotOf(operation, input, session);
   let reply;
   try {
-    reply = await postToBroker(request, deps.timeoutMs(), list?.onRecord, list?.textless);
+    const sink = list && snapshot ? snapshot.sink(list.onRecord) : list?.onRecord;
+    reply = await postToBroker(request, deps.timeoutMs(), sink, list?.textless);
   } catch (error) {
     throw redactThrown(error instanceof TransportFailure ? transportError(error) : error);
   }
   // What the broker (or a proxy in front of it) answered may quote the request: no token goes further, whether the
   // answer becomes an error (brokerMessage, bodyStart) or a result (stored for replays, published in events).
   try {
-    return redactDeep(decodeBrokerReply(operation, reply, input, list));
+    const result = decodeBrokerReply(operation, reply, input, list);
+    return redactDeep(snapshot ? snapshot.keep(result) : result);
+  } catch (error) {
+    throw redactThrown(error);
+  }
+};
+
+/** A later page of a walk, cut from the snapshot its first page kept, when this container holds it; else undefined. */
+const pageFromSnapshot = (operation: AnyOperation, input: unknown, session: BrokerSession): unknown => {
+  const page = heldPage(operation, input, session);
+  const list = page && listDecoder(operation, input);
+  if (!page || !list) return undefined;
+  for (const { record, index, text } of page.records) list.onRecord(record, index, text);
+  const reply = { status: 200, contentType: 'application/json', text: '', records: page.records.length };
+  try {
+    return redactDeep(fromSnapshot(page, decodeBrokerReply(operation, reply, input, list)));
   } catch (error) {
     throw redactThrown(error);
   }

@@ -1,13 +1,14 @@
 /**
  * One page of a list read as it arrives (`limit`, and `cursor` after the first page: base/schemas/paging.ts): the
- * broker has no paging and no read by id, so every page reads the whole list, but only the page's records are read
- * in their dialect, checked and normalised. Each record is parsed (JSON.parse of its text) for its al_id and, when
- * the page asks for them, its `tsym` and `exch`; a record before the cursor's position, or not of the filters, is
- * dropped at once, and of the rest only the `limit + 1` first in the page's order (al_id, then list order) are kept
- * (and those with the cursor's own al_id that earlier pages listed, for `pageOf` to skip),
- * in a bounded heap. At the end those are decoded and `pageOf` cuts the page from them exactly as from the whole list
- * (the one more says whether a `nextCursor` follows). So a page holds at most `limit + 1` records, whatever the list's
- * length, and costs one parse per record plus the decoding of its own.
+ * broker has no paging and no read by id, so a page read from the broker reads the whole list (a walk's later pages are
+ * cut from the snapshot its first page kept, when the container holds it: page-snapshots.ts), but only the page's
+ * records are read in their dialect, checked and normalised. Each record is parsed (JSON.parse of its text) for its
+ * al_id and, when the page asks for them, its `tsym` and `exch`; a record before the cursor's position, or not of the
+ * filters, is dropped at once, and of the rest only the `limit + 1` first in the page's order (al_id, then list order)
+ * are kept (and those with the cursor's own al_id that earlier pages listed, for `pageOf` to skip), in a bounded heap.
+ * At the end those are decoded and `pageOf` cuts the page from them exactly as from the whole list (the one more says
+ * whether a `nextCursor` follows). So a page holds at most `limit + 1` records, whatever the list's length, and costs
+ * one parse per record plus the decoding of its own.
  *
  * What is not checked: a record outside the page is not read in its dialect nor checked by the record schema, so a
  * malformed record fails the pages it is on (BROKER_BAD_REPLY), not every page. A record without a usable al_id fails
@@ -29,7 +30,7 @@ export const isPageRead = (input: unknown): input is PageInput =>
   isRecord(input) && typeof input.limit === 'number' && Number.isInteger(input.limit) && input.limit > 0;
 
 /** A field of a raw record in any key case (the dialects differ in case only: dialects.ts). */
-const fieldOf = (record: Record<string, unknown>, key: string): unknown => {
+export const fieldOf = (record: Record<string, unknown>, key: string): unknown => {
   if (key in record) return record[key];
   for (const k of Object.keys(record)) if (k.toLowerCase() === key) return record[k];
   return undefined;

@@ -4,10 +4,12 @@
  *
  * The broker has no paging: the gateway reads the whole list and cuts a page out of it. Orders are sorted by
  * `al_id` (numerically: the broker's ids are digit strings that grow), and the cursor says where the last page
- * ended (the last `al_id` and how many records with that id were listed), not an offset. So a page sequence lists
- * every order that stays pending throughout exactly once, whatever is placed or cancelled between pages: an order
- * cancelled before its page is not listed, one placed meanwhile is listed if its id sorts after the cursor (a new
- * order's id does, so it appears on a later page), and nothing shifts or repeats.
+ * ended (the last `al_id` and how many records with that id were listed), not an offset, and which snapshot of the
+ * list its walk reads (base/broker/page-snapshots.ts: the later pages of a walk show the list as its first page read
+ * it). A page that finds no snapshot reads the broker, and a page sequence still lists every order that stays
+ * pending throughout exactly once, whatever is placed or cancelled between pages: an order cancelled before its page
+ * is not listed, one placed meanwhile is listed if its id sorts after the cursor (a new order's id does, so it
+ * appears on a later page), and nothing shifts or repeats.
  *
  * Sizes: an order is about 600 bytes of JSON, so the default page (100) is about 60 KB and the largest (1,000)
  * about 600 KB, a tenth of Lambda's 6 MB response limit. Whatever the records hold, a page also stops before its
@@ -21,17 +23,37 @@ export const MAX_PAGE_LIMIT = 1_000;
 /** The most a page's orders may weigh as JSON (at least one order is listed, whatever its size). */
 export const PAGE_BYTES = 4 * 1024 * 1024;
 
-/** What a cursor says: which list, the last al_id listed, and how many records with that al_id were listed. */
+/**
+ * What a cursor says: which list, the last al_id listed, how many records with that al_id were listed, and the
+ * snapshot of the list its walk reads (base/broker/page-snapshots.ts), when one was kept.
+ */
 interface Position {
   list: string;
   after: string;
   seen: number;
+  snapshot?: string;
 }
 
 const ID = /^[0-9A-Za-z_-]{1,40}$/;
 
+const SNAPSHOT_ID = /^[A-Za-z0-9_-]{8,24}$/;
+
 export const encodeCursor = (position: Position): string =>
-  Buffer.from(JSON.stringify([1, position.list, position.after, position.seen])).toString('base64url');
+  Buffer.from(
+    JSON.stringify([
+      1,
+      position.list,
+      position.after,
+      position.seen,
+      ...(position.snapshot === undefined ? [] : [position.snapshot]),
+    ]),
+  ).toString('base64url');
+
+/** The same position, read from the snapshot `snapshot` (a cursor this module wrote: anything else is unchanged). */
+export const withSnapshot = (cursor: string, snapshot: string): string => {
+  const position = decodeCursor(cursor, undefined);
+  return typeof position === 'string' ? cursor : encodeCursor({ ...position, snapshot });
+};
 
 /** The position a cursor names, or a sentence saying why it is not one (`list` undefined: of whichever list). */
 export const decodeCursor = (cursor: string, list: string | undefined): Position | string => {
@@ -44,7 +66,7 @@ export const decodeCursor = (cursor: string, list: string | undefined): Position
   }
   if (
     !Array.isArray(parsed) ||
-    parsed.length !== 4 ||
+    (parsed.length !== 4 && !(parsed.length === 5 && typeof parsed[4] === 'string' && SNAPSHOT_ID.test(parsed[4]))) ||
     parsed[0] !== 1 ||
     typeof parsed[1] !== 'string' ||
     typeof parsed[2] !== 'string' ||
@@ -55,7 +77,9 @@ export const decodeCursor = (cursor: string, list: string | undefined): Position
     return 'cursor is not a cursor of this API: pass nextCursor from an earlier page unchanged';
   }
   if (list !== undefined && parsed[1] !== list) return `cursor belongs to another list (${parsed[1]}), not ${list}`;
-  return { list: parsed[1], after: parsed[2], seen: parsed[3] as number };
+  const position: Position = { list: parsed[1], after: parsed[2], seen: parsed[3] as number };
+  if (parsed.length === 5) position.snapshot = parsed[4] as string;
+  return position;
 };
 
 /** Numeric order for digit strings (shorter first), then plain string order. */

@@ -138,7 +138,15 @@ export const gttOrderRead = z.lazy(gttOrderReadSchema);
 
 /** `nextCursor`: present while more orders remain (paging.ts). */
 const nextCursor = () => z.string().optional();
-const pendingResultSchema = memo(() => z.object({ orders: z.array(gttOrderSchema()), nextCursor: nextCursor() }));
+/** A page's `asOf`: when the broker listed it (the later pages of a walk: its first page's read, page-snapshots.ts). */
+const pageAsOf = () =>
+  z
+    .string()
+    .optional()
+    .describe("when the broker's list this page is cut from was read (ISO time): a walk's later pages show its first");
+const pendingResultSchema = memo(() =>
+  z.object({ orders: z.array(gttOrderSchema()), nextCursor: nextCursor(), asOf: pageAsOf() }),
+);
 export const pendingResult = z.lazy(pendingResultSchema);
 export type PendingResult = z.output<typeof pendingResult>;
 
@@ -175,6 +183,7 @@ const triggeredResultSchema = memo(() =>
   z.object({
     orders: z.array(triggeredOrderSchema()),
     nextCursor: nextCursor(),
+    asOf: pageAsOf(),
     /** The order book could not be read: the fired GTTs come without their orders this time. */
     orderBookUnavailable: z.boolean().optional(),
   }),
