@@ -258,7 +258,7 @@ export const renderReport = (r: Results): string => {
   if (r.watcher) {
     const w = r.watcher;
     lines.push(
-      `**GttWatcher at N pending orders** (${machine}; a fresh stack per N (at the list's limit, 10 fewer seeded); CPU and peak RSS of the watcher's bundle in its own process, a steady cycle's time at 512 MB = its CPU × 1,769 / 512; DynamoDB calls at the watcher's client; units as on-demand bills them; a changed cycle has 10 orders placed outside the gateway; monthly = ${w.cyclesPerMonth} steady cycles at $${w.pricePerMillion.write}/M write and $${w.pricePerMillion.read}/M read units; secret reads per steady cycle, target at most 1):`,
+      `**GttWatcher at N pending orders** (${machine}; a fresh stack per N (at the list's limit, 10 fewer seeded); CPU and peak RSS of the watcher's bundle in its own process (the steady cycles after the first cycle in that process, and in a new process whose cycles are all steady, as in every container but the one that ran the first cycle; the heap at most in the steady cycles and kept after a full collection), a steady cycle's time at 512 MB = its CPU × 1,769 / 512; DynamoDB calls at the watcher's client; units as on-demand bills them; a changed cycle has 10 orders placed outside the gateway; monthly = ${w.cyclesPerMonth} steady cycles at $${w.pricePerMillion.write}/M write and $${w.pricePerMillion.read}/M read units; secret reads per steady cycle, target at most 1):`,
       '',
       ...table(
         [
@@ -275,7 +275,9 @@ export const renderReport = (r: Results): string => {
           'steady $/month',
           'secret reads per cycle',
           'first cycle CPU ms / peak MB',
-          'steady CPU ms / at 512 MB ms / peak MB',
+          'steady CPU ms / at 512 MB ms / peak MB (after the first cycle)',
+          'new container: steady CPU ms / peak MB',
+          'steady heap MB / kept MB',
         ],
         w.rows.map((x) => [
           x.pending,
@@ -292,6 +294,8 @@ export const renderReport = (r: Results): string => {
           x.secretReadsPerCycle,
           `${x.baselineCpuMs} / ${x.baselinePeakMB}`,
           `${x.steadyCpuMs} / ${x.steadyAt512Ms} / ${x.steadyPeakMB}`,
+          x.freshSteadyPeakMB === undefined ? '' : `${x.freshSteadyCpuMs} / ${x.freshSteadyPeakMB}`,
+          x.steadyHeapUsedMB === undefined ? '' : `${x.steadyHeapUsedMB} / ${x.retainedHeapMB}`,
         ]),
       ),
     );

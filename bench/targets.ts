@@ -90,8 +90,14 @@ const watcherRows = (r: Results): TargetRow[] => {
       },
       {
         target: 'Watcher at 30,000 pending: under 256 MB',
-        measured: `${w30.steadyPeakMB} MB steady (${w30.baselinePeakMB} MB the first cycle)`,
-        met: verdict(Number(w30.steadyPeakMB) < 256),
+        measured:
+          w30.freshSteadyPeakMB === undefined
+            ? `${w30.steadyPeakMB} MB steady (${w30.baselinePeakMB} MB the first cycle)`
+            : `${w30.baselinePeakMB} MB the first cycle, ${w30.steadyPeakMB} MB the steady cycles after it, ${w30.freshSteadyPeakMB} MB a new container's (heap ${w30.steadyHeapUsedMB} MB at most, ${w30.retainedHeapMB} MB kept)`,
+        // Every cycle: the first, the steady ones after it in that container, and a new container's.
+        met: verdict(
+          [w30.steadyPeakMB, w30.baselinePeakMB, w30.freshSteadyPeakMB ?? 0].every((mb) => Number(mb) < 256),
+        ),
       },
     );
   const w100 = at(100_000);

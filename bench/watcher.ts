@@ -189,16 +189,26 @@ const watcherBundle = (): Promise<string> =>
 const CYCLES = `import { readFileSync, writeFileSync } from 'node:fs';
 const m = await import(process.argv[1]);
 const runs = Number(process.argv[2]);
+// 'fresh': a container whose first cycle is a steady one (the state exists): no baseline, every cycle steady.
+const fresh = process.argv[3] === 'fresh';
 const hwm = () => Number(/VmHWM:\\s+(\\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))[1]) / 1024;
 const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
 const ctx = { functionName: 'bench', awsRequestId: '1', getRemainingTimeInMillis: () => 600000 };
-const out = { cycles: [], baselinePeakMB: 0, steadyPeakMB: 0 };
+const out = { cycles: [], baselinePeakMB: 0, steadyPeakMB: 0, steadyMemory: { heapUsed: 0, heapTotal: 0, external: 0, arrayBuffers: 0 } };
+// What the steady peak is made of: the most of each part of process.memoryUsage() seen (every 10 ms) in the steady cycles.
+let steadyPhase = fresh;
+let heapSession;
+const sampler = setInterval(() => {
+  if (!steadyPhase) return;
+  const u = process.memoryUsage();
+  for (const k of Object.keys(out.steadyMemory)) out.steadyMemory[k] = Math.max(out.steadyMemory[k], Math.round(u[k] / 2 ** 20));
+}, 10);
 // BENCH_WATCHER_CPU_PROF=<dir>: a V8 CPU profile of the steady cycles only (the baseline's is apart).
 const profDir = process.env.BENCH_WATCHER_CPU_PROF;
 let session;
 const post = (method, params) => new Promise((ok, ko) => session.post(method, params, (e, r) => (e ? ko(e) : ok(r))));
-for (let i = 0; i <= runs; i++) {
-  if (profDir && i <= 1) {
+for (let i = fresh ? 1 : 0; i <= runs; i++) {
+  if (profDir && !fresh && i <= 1) {
     if (i === 1) writeFileSync(profDir + '/baseline.cpuprofile', JSON.stringify((await post('Profiler.stop')).profile));
     if (!session) { const { Session } = await import('node:inspector'); session = new Session(); session.connect(); await post('Profiler.enable'); }
     await post('Profiler.start');
@@ -207,9 +217,25 @@ for (let i = 0; i <= runs; i++) {
   const t = performance.now();
   const r = await m.handler({}, ctx);
   out.cycles.push({ cpuMs: cpu() - c, wallMs: performance.now() - t, status: r && r.status, pending: r && r.pending, copies: r && r.dynamo && r.dynamo.copiesWritten, calls: r && r.dynamo && r.dynamo.calls });
-  if (i === 0) { out.baselinePeakMB = hwm(); writeFileSync('/proc/self/clear_refs', '5'); }
+  if (i === 0) {
+    out.baselinePeakMB = hwm(); writeFileSync('/proc/self/clear_refs', '5'); steadyPhase = true;
+    if (process.env.BENCH_WATCHER_HEAP_PROF) {
+      const { Session } = await import('node:inspector');
+      heapSession = new Session(); heapSession.connect();
+      await new Promise((ok, ko) => heapSession.post('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true }, (e, r) => (e ? ko(e) : ok(r))));
+    }
+  }
 }
+clearInterval(sampler);
 out.steadyPeakMB = hwm();
+// What a warm container holds between cycles: the heap after a full collection once the cycles are done.
+globalThis.gc?.();
+out.retainedHeapMB = Math.round(process.memoryUsage().heapUsed / 2 ** 20);
+// BENCH_WATCHER_HEAP_PROF=<dir>: what the steady cycles allocated, by stack (sampled, the collected objects too).
+if (process.env.BENCH_WATCHER_HEAP_PROF && heapSession) {
+  const { profile } = await new Promise((ok, ko) => heapSession.post('HeapProfiler.stopSampling', (e, r) => (e ? ko(e) : ok(r))));
+  writeFileSync(process.env.BENCH_WATCHER_HEAP_PROF + '/steady.heapprofile', JSON.stringify(profile));
+}
 if (profDir && runs > 0) writeFileSync(profDir + '/steady.cpuprofile', JSON.stringify((await post('Profiler.stop')).profile));
 console.log(JSON.stringify(out));`;
 
@@ -217,9 +243,14 @@ interface ChildCycles {
   cycles: { cpuMs: number; wallMs: number; status: string; pending: number; copies?: number; calls?: number }[];
   baselinePeakMB: number;
   steadyPeakMB: number;
+  /** The most of each part of process.memoryUsage() in the steady cycles (MB). */
+  steadyMemory: { heapUsed: number; heapTotal: number; external: number; arrayBuffers: number };
+  /** The heap after a full collection once the cycles are done: what a warm container holds (MB). */
+  retainedHeapMB: number;
 }
 
-const runCycles = async (stack: LocalStack, runs: number): Promise<ChildCycles> => {
+/** `fresh`: a new container whose every cycle is steady (the state exists), its peak from its start. */
+const runCycles = async (stack: LocalStack, runs: number, fresh = false): Promise<ChildCycles> => {
   const file = await watcherBundle();
   const env = {
     PATH: process.env.PATH ?? '',
@@ -232,15 +263,29 @@ const runCycles = async (stack: LocalStack, runs: number): Promise<ChildCycles> 
     POWERTOOLS_LOG_LEVEL: 'SILENT',
     POWERTOOLS_METRICS_DISABLED: 'true',
     ...(process.env.BENCH_WATCHER_CPU_PROF ? { BENCH_WATCHER_CPU_PROF: process.env.BENCH_WATCHER_CPU_PROF } : {}),
+    ...(process.env.BENCH_WATCHER_HEAP_PROF ? { BENCH_WATCHER_HEAP_PROF: process.env.BENCH_WATCHER_HEAP_PROF } : {}),
   };
   return new Promise((resolve, reject) => {
     // The heap limit of the deployed memory size (Lambda's Node runtime gives V8 about 90% of it), so the peak RSS
     // is what the function needs there, not what an unbounded heap grows to before collecting.
     const heap = `--max-old-space-size=${Math.floor(DEPLOYED_MB * 0.9)}`;
-    const child = spawn(process.execPath, [heap, '--input-type=module', '-e', CYCLES, file, String(runs)], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        heap,
+        '--expose-gc',
+        '--input-type=module',
+        '-e',
+        CYCLES,
+        file,
+        String(runs),
+        fresh ? 'fresh' : 'after-baseline',
+      ],
+      {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -295,6 +340,12 @@ export interface WatcherRow {
   baselineCopies: number;
   steadyCpuMs: number;
   steadyPeakMB: number;
+  /** A new container's steady cycles, in a process of their own (no baseline before them): CPU ms and peak RSS MB. */
+  freshSteadyCpuMs: number;
+  freshSteadyPeakMB: number;
+  /** The most heap in use in the steady cycles, and what stays after a full collection (MB). */
+  steadyHeapUsedMB: number;
+  retainedHeapMB: number;
   /** A steady cycle's CPU as time at the deployed 512 MB (CPU × 1,769 / 512), against the 12 s timeout. */
   steadyAt512Ms: number;
 }
@@ -319,6 +370,13 @@ export const measureWatcher = async (sizes: readonly number[], steadyRuns = 5): 
         throw new Error(`bench: the baseline run at ${n} went wrong: ${JSON.stringify(baseline).slice(0, 300)}`);
       if (steadyCycles.some((c) => c.status !== 'ok' || c.pending !== seeded))
         throw new Error(`bench: a steady cycle at ${n} went wrong: ${JSON.stringify(steadyCycles).slice(0, 300)}`);
+      // A new container's steady cycles (every container but the one that ran the baseline): its own peak.
+      const freshChild = await runCycles(stack, STEADY_CPU_RUNS, true);
+      console.error(`watcher process (fresh container) at ${n}: ${JSON.stringify(freshChild)}`);
+      if (freshChild.cycles.some((c) => c.status !== 'ok' || c.pending !== seeded))
+        throw new Error(
+          `bench: a fresh container's cycle at ${n} went wrong: ${JSON.stringify(freshChild).slice(0, 300)}`,
+        );
       const baselineMs = baseline.wallMs;
       const steadyCpuMs = median(steadyCycles.map((c) => c.cpuMs));
       counter.take();
@@ -375,6 +433,10 @@ export const measureWatcher = async (sizes: readonly number[], steadyRuns = 5): 
         baselineCopies: baseline.copies ?? 0,
         steadyCpuMs: Math.round(steadyCpuMs),
         steadyPeakMB: Math.round(child.steadyPeakMB),
+        freshSteadyCpuMs: Math.round(median(freshChild.cycles.map((c) => c.cpuMs))),
+        freshSteadyPeakMB: Math.round(freshChild.steadyPeakMB),
+        steadyHeapUsedMB: Math.max(child.steadyMemory.heapUsed, freshChild.steadyMemory.heapUsed),
+        retainedHeapMB: Math.max(child.retainedHeapMB, freshChild.retainedHeapMB),
         steadyAt512Ms: Math.round((steadyCpuMs * FULL_VCPU_MB) / DEPLOYED_MB),
       });
     } finally {

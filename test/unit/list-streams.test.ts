@@ -18,9 +18,9 @@ import { pendingRecord } from '../support/pending-record.js';
 const record = pendingRecord;
 
 /** The body cut into chunks of `step` bytes, read by the transport's splitter into `decoder`. */
-const feed = (body: string, onRecord: (r: unknown, i: number, text: string) => void, step: number) => {
+const feed = (body: string, onRecord: (r: unknown, i: number, text: string) => void, step: number, parse = true) => {
   const bytes = Buffer.from(body, 'utf8');
-  const splitter = new JsonArraySplitter(onRecord, 64 * 1024);
+  const splitter = new JsonArraySplitter(onRecord, 64 * 1024, 0, parse);
   for (let at = 0; at < bytes.length; at += step) splitter.write(bytes.subarray(at, at + step));
   splitter.end();
   return splitter.elements;
@@ -116,11 +116,13 @@ describe('a page of the pending list read as it arrives', () => {
 describe("the watcher's read of the pending list", () => {
   const texts = (records: unknown[]) => records.map((r) => JSON.stringify(r));
 
-  const run = (records: unknown[], snapshot: Record<string, KnownOrder>, attachFirst: boolean) => {
+  const run = (records: unknown[] | string, snapshot: Record<string, KnownOrder>, attachFirst: boolean) => {
     const stream = new PendingStream();
     const decoder = stream.decoder();
     if (attachFirst) stream.attach(snapshot);
-    feed(JSON.stringify(records), decoder.onRecord, 9);
+    // As the transport hands them to this decoder: texts only.
+    expect(decoder.unparsed).toBe(true);
+    feed(typeof records === 'string' ? records : JSON.stringify(records), decoder.onRecord, 9, false);
     decoder.finish!();
     if (!attachFirst) stream.attach(snapshot);
     return stream;
@@ -143,9 +145,18 @@ describe("the watcher's read of the pending list", () => {
     }
   });
 
-  it('fails with BROKER_BAD_REPLY on a changed record that does not have the documented shape', () => {
+  it('fails with BROKER_BAD_REPLY on a changed record that does not have the documented shape, or is not JSON', () => {
     const stream = run([record('1'), { ...record('2'), qty: 'lots' }], {}, false);
     expect(() => stream.orders()).toThrow(expect.objectContaining({ code: 'BROKER_BAD_REPLY' }));
+    for (const attachFirst of [true, false]) {
+      const notJson = run(`[${JSON.stringify(record('1'))}, {"al_id": "2", "qty": 01}]`, {}, attachFirst);
+      expect(() => notJson.orders()).toThrow(
+        expect.objectContaining({
+          code: 'BROKER_BAD_REPLY',
+          details: expect.objectContaining({ issues: [{ path: '1', message: 'not JSON' }] }),
+        }),
+      );
+    }
   });
 
   it('hands each record on with its text as it came (a scalar with the spaces before its separator)', () => {

@@ -74,7 +74,7 @@ export const sendOnce = async (
   let reply;
   try {
     const sink = list && snapshot ? snapshot.sink(list.onRecord) : list?.onRecord;
-    reply = await postToBroker(request, deps.timeoutMs(), sink, list?.textless);
+    reply = await postToBroker(request, deps.timeoutMs(), sink, list?.textless, list?.unparsed);
   } catch (error) {
     throw redactThrown(error instanceof TransportFailure ? transportError(error) : error);
   }

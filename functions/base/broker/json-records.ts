@@ -50,7 +50,8 @@ export class JsonArraySplitter {
 
   constructor(
     /** Each element parsed, its index, and its text as it came (a hash of it says whether it changed). */
-    private readonly onElement: (element: unknown, index: number, text: string) => void,
+    /** `bytes`: only when not parsing (`parse` false), then `text` is '': the element's bytes, valid during the call. */
+    private readonly onElement: (element: unknown, index: number, text: string, bytes?: Buffer) => void,
     private readonly maxRecordBytes: number,
     /**
      * For a sink that does not read the texts (they come as ''): a reply that ends within this many bytes is parsed
@@ -59,6 +60,12 @@ export class JsonArraySplitter {
      * this, not by `maxRecordBytes`.
      */
     private readonly wholeBelow = 0,
+    /**
+     * false: elements are handed on as their bytes only (`undefined` for the element, '' for the text), for a sink
+     * that recognises most records by their bytes and decodes the others itself (the GttWatcher's:
+     * pending-stream.ts). An element that is not JSON is then the sink's to find.
+     */
+    private readonly parse = true,
   ) {
     if (wholeBelow > 0) this.whole = [];
   }
@@ -179,13 +186,26 @@ export class JsonArraySplitter {
   /** The element ends at `end` (exclusive) of this chunk: parse it, hand it on, forget its bytes. */
   private finish(chunk: Buffer, start: number, end: number) {
     const tail = chunk.subarray(start < 0 ? 0 : start, end);
-    this.keep(tail);
-    const text = (this.pieces.length === 1 ? this.pieces[0]! : Buffer.concat(this.pieces)).toString('utf8');
+    let bytes: Buffer;
+    if (this.pieces.length === 0) {
+      // Whole in this chunk: read in place (it is handed on before the chunk goes back to the socket).
+      if (tail.length > this.maxRecordBytes)
+        throw new RecordTooLarge(`a record of the reply is larger than ${this.maxRecordBytes} bytes`);
+      bytes = tail;
+    } else {
+      this.keep(tail);
+      bytes = this.pieces.length === 1 ? this.pieces[0]! : Buffer.concat(this.pieces);
+    }
     this.pieces = [];
     this.pieceBytes = 0;
     this.phase = 1;
     this.afterElement = true;
     this.depth = 0;
+    if (!this.parse) {
+      this.onElement(undefined, this.count++, '', bytes);
+      return;
+    }
+    const text = bytes.toString('utf8');
     let element: unknown;
     try {
       element = JSON.parse(text);

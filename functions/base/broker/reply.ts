@@ -65,6 +65,8 @@ export interface ListDecoder {
   finish?: () => unknown;
   /** The sink does not read the records' texts (the transport may then parse a small list whole). */
   textless?: true;
+  /** The sink takes the records' bytes only and decodes those it needs (the GttWatcher's). */
+  unparsed?: true;
 }
 
 /** The schema of one record of an operation's list reply; undefined when its reply is not a list. */

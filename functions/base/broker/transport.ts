@@ -23,8 +23,11 @@ export interface BrokerHttpReply {
   notJson?: true;
 }
 
-/** Takes each element of a list's JSON array reply, parsed, in order, with its text (it must not throw). */
-export type RecordSink = (record: unknown, index: number, text: string) => void;
+/**
+ * Takes each element of a list's JSON array reply, parsed, in order, with its text (it must not throw). A sink that
+ * asked for bytes only (`unparsed`) gets `undefined` and '' and the element's bytes, valid during the call.
+ */
+export type RecordSink = (record: unknown, index: number, text: string, bytes?: Buffer) => void;
 
 export type TransportFailureKind = 'timeout' | 'refused' | 'connection_lost' | 'reply_too_large';
 
@@ -72,6 +75,8 @@ export const postToBroker = (
   onRecord?: RecordSink,
   /** The sink does not read the records' texts: a small list may be parsed whole (json-records.ts). */
   textless?: boolean,
+  /** The sink takes the records' bytes only and decodes those it needs (json-records.ts). */
+  unparsed?: boolean,
 ): Promise<BrokerHttpReply> =>
   new Promise((resolve, reject) => {
     const url = new URL(request.url);
@@ -116,7 +121,7 @@ export const postToBroker = (
       );
     });
     req.on('response', (res) => {
-      const reader = replyReader(onRecord, textless === true);
+      const reader = replyReader(onRecord, textless === true, unparsed === true);
       res.on('data', (chunk: Buffer) => {
         if (settled) return;
         const problem = reader.write(chunk);
@@ -147,7 +152,7 @@ export const postToBroker = (
  * Reads a reply's body: as text, or (a record sink given and the body an array) record by record. A body that looked
  * like an array but is not a well-formed one comes out as its first bytes, which the decoder then finds not JSON.
  */
-const replyReader = (onRecord: RecordSink | undefined, textless: boolean) => {
+const replyReader = (onRecord: RecordSink | undefined, textless: boolean, unparsed: boolean) => {
   const chunks: Buffer[] = [];
   let size = 0;
   let mode: 'undecided' | 'text' | 'records' | 'malformed' = onRecord ? 'undecided' : 'text';
@@ -155,12 +160,13 @@ const replyReader = (onRecord: RecordSink | undefined, textless: boolean) => {
   let count = 0;
   const splitter = onRecord
     ? new JsonArraySplitter(
-        (record, index, text) => {
+        (record, index, text, bytes) => {
           count = index + 1;
-          onRecord(record, index, text);
+          onRecord(record, index, text, bytes);
         },
         MAX_RECORD_BYTES,
-        textless ? WHOLE_LIST_BYTES : 0,
+        textless && !unparsed ? WHOLE_LIST_BYTES : 0,
+        !unparsed,
       )
     : undefined;
   const tooLarge = (message: string) => new TransportFailure('reply_too_large', true, message);

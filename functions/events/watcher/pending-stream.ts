@@ -8,7 +8,8 @@
  *   read with BROKER_BAD_REPLY, as the operation does) and kept normalised, for the diff and the copy.
  *
  * So a cycle where nothing changed holds the snapshot's keys and hashes, not the list's records, and spends per order
- * one JSON.parse and one hash. The snapshot (the state's Query) and the list are read in parallel: records that
+ * one hash: the transport hands the records' bytes undecoded, and only a record whose text the snapshot does not hold
+ * is decoded and parsed (its text holds its al_id, so a known text names its order). The snapshot (the state's Query) and the list are read in parallel: records that
  * arrive before the snapshot is there wait as their text and are compared when it is (`attach`).
  */
 import { hash as oneShotHash } from 'node:crypto';
@@ -17,28 +18,18 @@ import { normaliseOrder } from '../../base/broker/order-records.js';
 import { checkRecord, type ListDecoder, recordSchema } from '../../base/broker/reply.js';
 import { BrokerBadReplyError } from '../../base/contract/errors.js';
 import type { GttOrder, PendingOrderRecord } from '../../base/schemas/reply.js';
-import { isRecord } from '../../base/schemas/values.js';
 import type { KnownOrder } from '../../orders/events/watcher-items.js';
 import { getPendingGttOrders } from '../../orders/operations.js';
 
 /** A listed order: unchanged since the snapshot (`al_id` and hash only), or read and normalised. */
 export type ListedOrder = GttOrder | { al_id: string; unchanged: true };
 
-/** The hash of a record's text as the broker listed it: the copy is written again only when it changes. */
-export const recordHashOfText = (text: string): string =>
-  // One-shot (no Hash object per record): the same sha256 as before, so the stored hashes stay valid.
+/**
+ * The hash of a record's text as the broker listed it (of its UTF-8 bytes, the same thing): the copy is written again
+ * only when it changes. One-shot (no Hash object per record).
+ */
+export const recordHashOfText = (text: string | Buffer): string =>
   oneShotHash('sha256', text, 'base64url').slice(0, 22);
-
-/** A record's al_id in any key case, as text (a whole number is read as its digits), or undefined. */
-export const listedIdOf = (record: unknown): string | undefined => {
-  if (!isRecord(record)) return undefined;
-  let value = record.al_id;
-  if (value === undefined) {
-    for (const key of Object.keys(record)) if (key.toLowerCase() === 'al_id') value = record[key];
-  }
-  if (typeof value === 'string') return value;
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? String(value) : undefined;
-};
 
 type Issue = { path: string; message: string };
 
@@ -48,19 +39,21 @@ export class PendingStream {
   /** The hash of each read record's text (for its order item's `recordHash`). */
   private readonly hashes = new WeakMap<GttOrder, string>();
   private readonly issues: Issue[] = [];
-  private snapshot: Readonly<Record<string, KnownOrder>> | undefined;
-  /** Records that arrived before the snapshot: their id and hash, and their text (parsed again only if changed). */
-  private waiting: { id: string | undefined; hash: string; text: string; index: number }[] = [];
+  /** The snapshot's orders by the hash of their record's text: an unchanged record is known by its text alone. */
+  private known: Map<string, string> | undefined;
+  /** Records that arrived before the snapshot: their hash and bytes (decoded only if changed). */
+  private waiting: { hash: string; bytes: Buffer; index: number }[] = [];
   private readonly schema = recordSchema(getPendingGttOrders);
   /** True once the list arrived as an array (a "no data" reply or an error is the operation's, not ours). */
   private arrived = false;
 
-  /** The sink the broker call reads the list with. */
+  /** The sink the broker call reads the list with: texts only, each parsed here if it changed. */
   decoder(): ListDecoder {
     return {
       records: [],
       issues: [],
-      onRecord: (record, index, text) => this.take(record, index, text),
+      unparsed: true,
+      onRecord: (record, index, text, bytes) => this.take(record, index, bytes ?? text),
       finish: () => {
         this.arrived = true;
         return { orders: [] };
@@ -70,13 +63,15 @@ export class PendingStream {
 
   /** The snapshot the records are compared with; the records that waited for it are compared now. */
   attach(orders: Readonly<Record<string, KnownOrder>>): void {
-    this.snapshot = orders;
+    const known = new Map<string, string>();
+    for (const id of Object.keys(orders)) {
+      const hash = orders[id]!.recordHash;
+      if (hash !== undefined) known.set(hash, id);
+    }
+    this.known = known;
     const waiting = this.waiting;
     this.waiting = [];
-    for (const { id, hash, text, index } of waiting) {
-      if (this.unchanged(id, hash)) continue;
-      this.take(JSON.parse(text), index, text);
-    }
+    for (const { hash, bytes, index } of waiting) this.take(undefined, index, bytes, hash);
   }
 
   /** The listed orders (after `attach`), or BROKER_BAD_REPLY as the operation would answer it. */
@@ -95,29 +90,41 @@ export class PendingStream {
     return this.hashes.get(order);
   }
 
-  /** Whether the snapshot holds this record's text (by its hash): if so it is listed by id only. */
-  private unchanged(id: string | undefined, hash: string): boolean {
-    if (id === undefined || this.issues.length || this.snapshot?.[id]?.recordHash !== hash) return false;
-    this.listed.push({ al_id: id, unchanged: true });
-    return true;
-  }
-
-  private take(record: unknown, index: number, text: string): void {
-    if (this.issues.length) {
-      // The read fails: the rest are only looked at for the first issues.
-      checkRecord(this.schema, record, index, this.issues);
-      return;
+  /**
+   * `record`: parsed already, or undefined (the transport hands bytes only); `raw`: its text or its bytes (valid
+   * during the call only); `hash`: of them, when known.
+   */
+  private take(record: unknown, index: number, raw: string | Buffer, hash = recordHashOfText(raw)): void {
+    if (!this.issues.length) {
+      if (!this.known) {
+        // A copy: the bytes are the transport's only during the call.
+        this.waiting.push({
+          hash,
+          bytes: typeof raw === 'string' ? Buffer.from(raw, 'utf8') : Buffer.from(raw),
+          index,
+        });
+        return;
+      }
+      // The snapshot holds this text (by its hash, and the text holds its al_id): listed by id only.
+      const id = this.known.get(hash);
+      if (id !== undefined) {
+        this.listed.push({ al_id: id, unchanged: true });
+        return;
+      }
     }
-    const hash = recordHashOfText(text);
-    const id = listedIdOf(record);
-    if (!this.snapshot) {
-      // Its id and hash now (the record is parsed already), so an unchanged one is not parsed again on `attach`.
-      this.waiting.push({ id, hash, text, index });
-      return;
+    let parsed = record;
+    if (parsed === undefined) {
+      try {
+        parsed = JSON.parse(typeof raw === 'string' ? raw : raw.toString('utf8'));
+      } catch {
+        if (this.issues.length < 10) this.issues.push({ path: String(index), message: 'not JSON' });
+        this.listed.length = 0;
+        return;
+      }
     }
-    if (this.unchanged(id, hash)) return;
-    const checked = checkRecord(this.schema, record, index, this.issues);
-    if (!checked.ok) {
+    // Once the read fails, the rest are only looked at for the first issues.
+    const checked = checkRecord(this.schema, parsed, index, this.issues);
+    if (!checked.ok || this.issues.length) {
       this.listed.length = 0;
       return;
     }

@@ -123,9 +123,17 @@ export class EventsTable {
    * BatchWriteItem in calls of 25, a few at once, retrying what DynamoDB leaves unprocessed (a throttled partition)
    * with backoff. Returns the number of calls made.
    */
-  async batchWrite(requests: readonly WriteRequest[], signal?: AbortSignal): Promise<number> {
-    const batches: WriteRequest[][] = [];
-    for (let i = 0; i < requests.length; i += WRITE_BATCH) batches.push(requests.slice(i, i + WRITE_BATCH));
+  async batchWrite(requests: Iterable<WriteRequest>, signal?: AbortSignal): Promise<number> {
+    // Taken 25 at a time as the workers need them: a generator's writes are never all built at once.
+    const source = requests[Symbol.iterator]();
+    const nextBatch = (): WriteRequest[] | undefined => {
+      const batch: WriteRequest[] = [];
+      for (let step = source.next(); !step.done; step = source.next()) {
+        batch.push(step.value);
+        if (batch.length === WRITE_BATCH) break;
+      }
+      return batch.length ? batch : undefined;
+    };
     let calls = 0;
     const writeOne = async (batch: WriteRequest[]) => {
       let left = batch;
@@ -140,11 +148,10 @@ export class EventsTable {
         left = reply.UnprocessedItems?.[this.options.tableName] ?? [];
       }
     };
-    let next = 0;
     const worker = async () => {
-      while (next < batches.length) await writeOne(batches[next++]!);
+      for (let batch = nextBatch(); batch; batch = nextBatch()) await writeOne(batch);
     };
-    await Promise.all(Array.from({ length: Math.min(WRITE_CONCURRENCY, batches.length) }, worker));
+    await Promise.all(Array.from({ length: WRITE_CONCURRENCY }, worker));
     return calls;
   }
 
@@ -298,14 +305,21 @@ export class EventsTable {
     listedAt?: number,
   ): Promise<{ committed: boolean } & CommitStats> {
     // The copy's writes first: they may leave some new orders for the next run, which the state's writes then record.
-    const copies = copyWrites(before, after);
-    const writes = stateWrites(before, after);
+    // Built as they are written, 25 at a time (watcher-items.ts's generators): a first run's 100,000 writes are
+    // never held at once. Counted on the way.
+    let itemsWritten = 0;
+    let bytesWritten = 0;
+    let copiesWritten = 0;
+    const writes = counted(stateWrites(before, after), (w) => {
+      itemsWritten++;
+      if (w.PutRequest?.Item) bytesWritten += itemBytes(w.PutRequest.Item);
+    });
+    const copies = counted(copyWrites(before, after), () => copiesWritten++);
     // The copy's items beside the state's, in parallel: neither waits for the other (a copy item written by a run
     // that then fails is only newer than the lease's `copyAt` says, never older).
     const [stateCalls, copyCalls] = await Promise.all([this.batchWrite(writes), this.batchWrite(copies)]);
     const calls = stateCalls + copyCalls;
-    const bytesWritten = writes.reduce((sum, w) => sum + (w.PutRequest?.Item ? itemBytes(w.PutRequest.Item) : 0), 0);
-    const stats = { itemsWritten: writes.length, bytesWritten, calls: calls + 1, copiesWritten: copies.length };
+    const stats = { itemsWritten, bytesWritten, calls: calls + 1, copiesWritten };
     // The copy is as old as its list read; a run that did not read the list (a dead session) leaves it as it was.
     const copyAt: Record<string, AttributeValue> = listedAt === undefined ? {} : { ':copyAt': { N: String(listedAt) } };
     const setCopyAt = listedAt === undefined ? '' : ', copyAt = :copyAt';
@@ -358,5 +372,13 @@ export class EventsTable {
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
     }
+  }
+}
+
+/** The writes of `source`, each seen by `see` as it is taken. */
+function* counted(source: Iterable<WriteRequest>, see: (w: WriteRequest) => void): Generator<WriteRequest> {
+  for (const w of source) {
+    see(w);
+    yield w;
   }
 }

@@ -143,24 +143,23 @@ const copyKey = (alId: string): Record<string, AttributeValue> => ({ pk: { S: CO
  * hold yet, a delete per order gone or missing from the list. Every one in the run (the copy is whole after one
  * run, even the first over 100,000 orders): an unchanged order (the same object in both states) writes nothing.
  */
-export const copyWrites = (before: WatcherState, after: WatcherState): WriteRequest[] => {
-  const writes: WriteRequest[] = [];
-  const one = (alId: string, old: KnownOrder | undefined, known: KnownOrder | undefined) => {
-    if (old === known) return;
-    if (!known) {
-      if (old?.recordHash) writes.push({ DeleteRequest: { Key: copyKey(alId) } });
-    } else if (known.record && known.recordHash && old?.recordHash !== known.recordHash) {
-      writes.push({ PutRequest: { Item: { ...copyKey(alId), record: { S: JSON.stringify(known.record) } } } });
-    } else if (!known.recordHash && old?.recordHash) writes.push({ DeleteRequest: { Key: copyKey(alId) } });
+export function* copyWrites(before: WatcherState, after: WatcherState): Generator<WriteRequest> {
+  const one = (alId: string, old: KnownOrder | undefined, known: KnownOrder | undefined): WriteRequest | undefined => {
+    if (old === known) return undefined;
+    if (!known) return old?.recordHash ? { DeleteRequest: { Key: copyKey(alId) } } : undefined;
+    if (known.record && known.recordHash && old?.recordHash !== known.recordHash)
+      return { PutRequest: { Item: { ...copyKey(alId), record: { S: JSON.stringify(known.record) } } } };
+    return !known.recordHash && old?.recordHash ? { DeleteRequest: { Key: copyKey(alId) } } : undefined;
   };
+  let write: WriteRequest | undefined;
   if (after.touched) {
-    for (const alId of after.touched) one(alId, before.orders[alId], after.orders[alId]);
-    return writes;
+    for (const alId of after.touched) if ((write = one(alId, before.orders[alId], after.orders[alId]))) yield write;
+    return;
   }
-  for (const alId in after.orders) one(alId, before.orders[alId], after.orders[alId]);
-  for (const alId in before.orders) if (!(alId in after.orders)) one(alId, before.orders[alId], undefined);
-  return writes;
-};
+  for (const alId in after.orders) if ((write = one(alId, before.orders[alId], after.orders[alId]))) yield write;
+  for (const alId in before.orders)
+    if (!(alId in after.orders) && (write = one(alId, before.orders[alId], undefined))) yield write;
+}
 
 /** The copy's item of one order: its record, or undefined. */
 export const recordOfCopy = (item: Record<string, AttributeValue> | undefined): GttOrder | undefined =>
@@ -179,27 +178,26 @@ export const itemBytes = (item: Record<string, AttributeValue>) =>
  * The writes that turn `before` into `after`: a put per order that is new or changed, a delete per order gone, and
  * the same for the ended ids. Orders that did not change are not written.
  */
-export const stateWrites = (before: WatcherState, after: WatcherState): WriteRequest[] => {
-  const writes: WriteRequest[] = [];
-  const one = (alId: string, old: KnownOrder | undefined, known: KnownOrder | undefined) => {
-    if (known) {
-      if (!old || !knownEqual(old, known)) writes.push({ PutRequest: { Item: orderItem(alId, known) } });
-    } else if (old) writes.push({ DeleteRequest: { Key: watcherKey(`${ORDER_PREFIX}${alId}`) } });
+export function* stateWrites(before: WatcherState, after: WatcherState): Generator<WriteRequest> {
+  const one = (alId: string, old: KnownOrder | undefined, known: KnownOrder | undefined): WriteRequest | undefined => {
+    if (known) return !old || !knownEqual(old, known) ? { PutRequest: { Item: orderItem(alId, known) } } : undefined;
+    return old ? { DeleteRequest: { Key: watcherKey(`${ORDER_PREFIX}${alId}`) } } : undefined;
   };
+  let write: WriteRequest | undefined;
   if (after.touched) {
-    for (const alId of after.touched) one(alId, before.orders[alId], after.orders[alId]);
+    for (const alId of after.touched) if ((write = one(alId, before.orders[alId], after.orders[alId]))) yield write;
   } else {
-    for (const alId in after.orders) one(alId, before.orders[alId], after.orders[alId]);
-    for (const alId in before.orders) if (!(alId in after.orders)) one(alId, before.orders[alId], undefined);
+    for (const alId in after.orders) if ((write = one(alId, before.orders[alId], after.orders[alId]))) yield write;
+    for (const alId in before.orders)
+      if (!(alId in after.orders) && (write = one(alId, before.orders[alId], undefined))) yield write;
   }
   const endedBefore = new Set(before.ended);
   const endedAfter = new Set(after.ended);
   for (const alId of endedAfter)
-    if (!endedBefore.has(alId)) writes.push({ PutRequest: { Item: watcherKey(`${ENDED_PREFIX}${alId}`) } });
+    if (!endedBefore.has(alId)) yield { PutRequest: { Item: watcherKey(`${ENDED_PREFIX}${alId}`) } };
   for (const alId of endedBefore)
-    if (!endedAfter.has(alId)) writes.push({ DeleteRequest: { Key: watcherKey(`${ENDED_PREFIX}${alId}`) } });
-  return writes;
-};
+    if (!endedAfter.has(alId)) yield { DeleteRequest: { Key: watcherKey(`${ENDED_PREFIX}${alId}`) } };
+}
 
 export const toLease = (item: Record<string, AttributeValue> | undefined): Lease => ({
   version: Number(item?.version?.N ?? 0),
