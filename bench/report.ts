@@ -23,6 +23,8 @@ export interface Results {
   memory?: { assumedWaitMs: number; rows: Row[] };
   metricsColdStart?: { bareMs: number; withMetricsMs: number; addedMs: number; bundleKB: number };
   governor?: Row;
+  /** The watcher's rows when they come from a later run of that section alone (bench/run.ts --only watcher). */
+  watcherMeasuredAt?: string;
 }
 
 const table = (header: string[], rows: (string | number | boolean | undefined)[][]) => [
@@ -33,11 +35,18 @@ const table = (header: string[], rows: (string | number | boolean | undefined)[]
 ];
 
 export const renderReport = (r: Results): string => {
-  const machine = `${r.at.slice(0, 16).replace('T', ' ')} UTC, ${r.cpus} cores (${r.cpuModel ?? 'CPU model not recorded'}), Node ${r.node}, loopback`;
+  const machineAt = (at: string) =>
+    `${at.slice(0, 16).replace('T', ' ')} UTC, ${r.cpus} cores (${r.cpuModel ?? 'CPU model not recorded'}), Node ${r.node}, loopback`;
+  const machine = machineAt(r.at);
+  // Sections run again alone later (their rows merged into the results) say so.
+  const later = [
+    r.watcherMeasuredAt ? `the GttWatcher's at ${r.watcherMeasuredAt.slice(11, 16)} UTC` : '',
+    r.reads?.walk?.measuredAt ? `the page walk's at ${String(r.reads.walk.measuredAt).slice(11, 16)} UTC` : '',
+  ].filter(Boolean);
   const lines: string[] = [
     "### Issue 54's targets",
     '',
-    `Measured ${machine}: each target of the issue against this run (the sections below hold the rows).`,
+    `Measured ${machine}: each target of the issue against this run (the sections below hold the rows)${later.length ? `; ${later.join(' and ')}, in later runs of those sections alone on the same machine` : ''}.`,
     '',
     ...table(
       ['target', 'measured', 'met'],
@@ -258,7 +267,7 @@ export const renderReport = (r: Results): string => {
   if (r.watcher) {
     const w = r.watcher;
     lines.push(
-      `**GttWatcher at N pending orders** (${machine}; a fresh stack per N (at the list's limit, 10 fewer seeded); CPU and peak RSS of the watcher's bundle in its own process (the steady cycles after the first cycle in that process, and in a new process whose cycles are all steady, as in every container but the one that ran the first cycle; the heap at most in the steady cycles and kept after a full collection), a steady cycle's time at 512 MB = its CPU × 1,769 / 512; DynamoDB calls at the watcher's client; units as on-demand bills them; a changed cycle has 10 orders placed outside the gateway; monthly = ${w.cyclesPerMonth} steady cycles at $${w.pricePerMillion.write}/M write and $${w.pricePerMillion.read}/M read units; secret reads per steady cycle, target at most 1):`,
+      `**GttWatcher at N pending orders** (${r.watcherMeasuredAt ? machineAt(r.watcherMeasuredAt) : machine}; a fresh stack per N (at the list's limit, 10 fewer seeded); CPU and peak RSS of the watcher's bundle in its own process (the steady cycles after the first cycle in that process, and in a new process whose cycles are all steady, as in every container but the one that ran the first cycle; the heap at most in the steady cycles and kept after a full collection), a steady cycle's time at 512 MB = its CPU × 1,769 / 512; DynamoDB calls at the watcher's client; units as on-demand bills them; a changed cycle has 10 orders placed outside the gateway; monthly = ${w.cyclesPerMonth} steady cycles at $${w.pricePerMillion.write}/M write and $${w.pricePerMillion.read}/M read units; secret reads per steady cycle, target at most 1):`,
       '',
       ...table(
         [

@@ -201,7 +201,8 @@ const cancel = fc
 
 /**
  * A write whose outcome is open, sent again with its key (the broker's books unreadable, now and then); once its
- * late window has passed it must be answered, unless the books it is resolved by failed to read.
+ * late window has passed it must be answered, unless the books it is resolved by failed to read: a read fault, or
+ * the session logged out (the books answer SESSION_EXPIRED until a login; the sequence's settle retries it then).
  */
 const retry = fc.record({ i: fc.nat(), read: READ_FAULTS }).map(
   ({ i, read }) =>
@@ -210,9 +211,10 @@ const retry = fc.record({ i: fc.nat(), read: READ_FAULTS }).map(
       if (!intent) return;
       await armRead(s, read);
       const passed = windowPassed(intent);
+      const loggedOut = s.loggedOut !== undefined;
       const a = await send(s, intent, `retry ${intent.label}`);
       if (read) await s.w.control.clearFaults();
-      if (passed && !intent.unstamped && !read) checkResolved(s, intent, a);
+      if (passed && !intent.unstamped && !read && !loggedOut) checkResolved(s, intent, a);
       if (a.verdict === 'not_executed' && (intent.kind === 'gtt' || intent.kind === 'oco'))
         checkPlaceNoEffect(s, intent);
     }),
