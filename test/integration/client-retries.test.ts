@@ -61,7 +61,7 @@ describe('retry rules', () => {
   it('a read is retried after a 502', async () => {
     await control.fault({ operation: 'GetPendingGTTOrder', kind: 'http5xx', times: 1 });
     const { client, retries } = clientWith();
-    expect(await client.listOrders()).toEqual({ orders: [] });
+    expect(await client.listOrders()).toEqual({ orders: [], asOf: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
     expect(retries).toEqual([expect.objectContaining({ attempt: 1, idempotencyKey: undefined })]);
     expect(retries[0]!.error).toMatchObject({ code: 'BROKER_UNAVAILABLE', status: 502 });
     expect(await brokerCalls('GetPendingGTTOrder')).toHaveLength(2);

@@ -43,7 +43,10 @@ describe('every operation of the table over HTTP events', () => {
   });
 
   it('lists pending orders with the real symbol and qty as a number; an empty account is []', async () => {
-    expect((await invokeHttp(handler(getPendingGttOrders), getPendingGttOrders)).body).toEqual({ orders: [] });
+    expect((await invokeHttp(handler(getPendingGttOrders), getPendingGttOrders)).body).toEqual({
+      orders: [],
+      asOf: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
     const placed = (await place()).body as { al_id: string };
     const list = await invokeHttp(handler(getPendingGttOrders), getPendingGttOrders);
     expect(list.status).toBe(200);

@@ -44,7 +44,10 @@ type Fired = { al_id: string; tag?: string; order?: Record<string, unknown> };
 describe('the fate of every fired order', () => {
   it('a filled order: its number, status, fill and the GTT tag, in the triggered history and the order book', async () => {
     const alId = await place({ tag: 'dip-buy' });
-    expect((await api('GET', '/gtt-orders/triggered')).body).toEqual({ orders: [] });
+    expect((await api('GET', '/gtt-orders/triggered')).body).toEqual({
+      orders: [],
+      asOf: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
     await ltp(1489);
     const history = (await api('GET', '/gtt-orders/triggered')).body as { orders: Fired[] };
     const fired = history.orders.find((o) => o.al_id === alId)!;
