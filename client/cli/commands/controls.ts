@@ -22,9 +22,27 @@ const killSwitchText = (r: KillSwitchState): string =>
           ...(r.sweep.failed.length
             ? [`NOT cancelled (cancel by hand): ${r.sweep.failed.map((f) => `${f.al_id} ${f.code}`).join(', ')}`]
             : []),
+          ...incomplete(r.sweep),
         ]
       : []),
   ].join('\n');
+
+/**
+ * Why a sweep is not complete, and what to do (the CLI exits 4 then): a write sent before the switch may still land
+ * until `inFlightUntil` (the invocation could not wait for it), and what could not be cancelled is listed above.
+ */
+const incomplete = (sweep: NonNullable<KillSwitchState['sweep']>): string[] => {
+  if (sweep.complete) return [];
+  const lines = ['NOT complete: the switch is on, but the sweep could not make sure nothing is left pending.'];
+  if (sweep.inFlightUntil)
+    lines.push(
+      `in flight   an order sent before the switch may still land until ${istTime(sweep.inFlightUntil)}: run ` +
+        '`kill-switch on` again after then to cancel what landed (docs/compliance.md, the kill switch)',
+    );
+  if (sweep.failed.length)
+    lines.push('            cancel the orders above by hand (`cancel <al_id>`), then check `list`');
+  return lines;
+};
 
 const KILL_SWITCH_ACTIONS = ['on', 'off', 'status'] as const;
 type KillSwitchAction = (typeof KILL_SWITCH_ACTIONS)[number];
@@ -72,7 +90,8 @@ export const killSwitch = command({
   flags: [may('mode', 'keep-exits')],
   summary:
     'on: refuse places and modifies (423 TRADING_HALTED) and cancel every pending GTT and OCO (--mode cancel-all, ' +
-    'the default) or only the entries (--mode keep-exits: OCOs and plan exits stay); exit 4 if any is left; ' +
+    'the default) or only the entries (--mode keep-exits: OCOs and plan exits stay); exit 4, saying why and what ' +
+    'to do, if any is left or an order sent before it may still land; ' +
     'off: accept them again; status: which it is',
   input: (f, args) => {
     const action = args[0] ?? '';
