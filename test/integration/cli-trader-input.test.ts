@@ -62,6 +62,17 @@ describe('values as traders type them', () => {
     expect(order).toMatchObject({ exch: 'NSE', trantype: 'B', prctyp: 'LMT', ai_t: 'LTP_B_O' });
   });
 
+  it('--price without --price-type is a limit order (LMT, said); a market order still names its type', async () => {
+    const typed = '--exch NSE --tsym M&M-EQ --qty 1 --price 1500 --product C --side B --retention DAY --trigger 1490';
+    const placed = await gtt(['place', ...typed.split(' '), '--alert', 'LTP_B_O']);
+    expect(placed).toMatchObject({ code: 0, err: '' });
+    expect(placed.out).toMatch(/^default: price type LMT \(a limit order at --price\)/m);
+    expect(await getJson(alIdOf(placed.out))).toMatchObject({ prctyp: 'LMT', prc: '1500' });
+    const unpriced = await gtt(['place', ...typed.replace('--price 1500 ', '').split(' '), '--alert', 'LTP_B_O']);
+    expect(unpriced.code).toBe(2);
+    expect(unpriced.err).toMatch(/^missing --price-type/);
+  });
+
   it('--retention and --alert left out: DAY and the alert that fits the trigger against the last price', async () => {
     expect(await gtt(['ltp', 'M&M-EQ', '1500'])).toMatchObject({ code: 0 });
     const quote = await gtt(['quote', 'M&M-EQ', '--exch', 'NSE', '--json']);

@@ -84,7 +84,7 @@ describe('every missing or bad flag at once, one line of usage', () => {
     const [problems, hint, ...more] = result.err.split('\n');
     expect(more).toEqual([]);
     expect(problems).toBe(
-      'missing --tsym, --product, --side, --price-type; --timeout must be a positive whole number, got "0"; ' +
+      'missing --tsym, --product, --side; --timeout must be a positive whole number, got "0"; ' +
         '--qty must be a positive whole number, got "-1"; ' +
         '--price must be a plain non-negative decimal number (no sign, exponent or more than 8 decimals), got "1e3"; ' +
         '--trigger must be a plain non-negative decimal number (no sign, exponent or more than 8 decimals), got "abc"',

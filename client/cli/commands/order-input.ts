@@ -26,6 +26,7 @@ export const ORDER_FLAGS: readonly FlagSpec[] = [
   may('price', '1500'),
   needs('product', 'C'),
   needs('side', 'B'),
+  // Needed unless --price is given (then LMT, said in the output): a market order names MKT or SL-MKT.
   needs('price-type', 'LMT'),
   may('retention', 'DAY'),
   may('alert', 'LTP_B_O'),
@@ -68,7 +69,10 @@ export const modifyFromFlags = (f: Flags): ModifyInput => {
   const given = (name: string) => f.str(name) !== undefined;
   const type = f.str('price-type');
   const market = type !== undefined && MARKET.includes(canonicalType(type));
-  const full = ORDER_FLAGS.every((flag) => flag.optional || given(flag.name) || (flag.name === 'price' && market));
+  // A full replacement names its price type: a modify never turns an order's price type into LMT by default.
+  const full =
+    given('price-type') &&
+    ORDER_FLAGS.every((flag) => flag.optional || given(flag.name) || (flag.name === 'price' && market));
   if (full) {
     const { order, defaults, alertLeftOut } = orderFromFlags(f);
     return { full: order, defaults, alertLeftOut };
@@ -132,13 +136,15 @@ export const orderFromFlags = (f: Flags): { order: GttOrderInput; defaults: stri
   const qty = f.quantity('qty');
   const prd = f.product('product');
   const trantype = f.choice('side', SIDE_VALUES);
-  // Needed by a limit order (a missing --price-type is named on its own).
-  const prctyp = f.choice('price-type', PRICE_TYPE_VALUES);
+  // --price alone is a limit order (LMT); without --price the price type must be said (MKT, SL-MKT: no price).
+  const priced = f.str('price') !== undefined;
+  const prctyp = f.choice('price-type', PRICE_TYPE_VALUES, priced ? 'LMT' : undefined);
   const prc = f.decimal('price', prctyp !== '' && !MARKET.includes(prctyp));
   const d = f.decimal('trigger');
   const ret = f.choice('retention', RETENTION_VALUES, DEFAULT_RETENTION);
   const ai_t = f.choice('alert', ALERT_VALUES, defaultAlert(trantype));
   const defaults = [
+    ...(priced && f.str('price-type') === undefined ? ['price type LMT (a limit order at --price)'] : []),
     ...(f.str('retention') === undefined
       ? [`retention ${ret} (the default: the order the GTT places is good for its day)`]
       : []),
