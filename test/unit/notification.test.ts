@@ -214,6 +214,13 @@ describe('resolveNotifyOn', () => {
     expect(resolveNotifyOn('')).toEqual([...DEFAULT_NOTIFY_ON]);
   });
 
+  it('the default is the list docs/events.md gives', () => {
+    const doc = readFileSync('docs/events.md', 'utf8');
+    const paragraph = /By default the webhook gets([\s\S]*?)`-c notifyOn=/.exec(doc)?.[1] ?? '';
+    const named = [...paragraph.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+    expect(named).toEqual([...DEFAULT_NOTIFY_ON]);
+  });
+
   it('takes a comma-separated list (spaces trimmed, duplicates dropped) or all', () => {
     expect(resolveNotifyOn('GTT Triggered, Order Filled,GTT Triggered')).toEqual(['GTT Triggered', 'Order Filled']);
     expect(resolveNotifyOn('all')).toEqual([...DETAIL_TYPES]);
