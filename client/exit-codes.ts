@@ -7,7 +7,10 @@ export const EXIT_CODES = {
   USAGE: 2,
   /** ORDER_NOT_FOUND. */
   NOT_FOUND: 3,
-  /** BROKER_REJECTED, ORDER_CHANGED, RATE_LIMITED, TRADING_HALTED (and API Gateway throttling): the broker did not act. */
+  /**
+   * BROKER_REJECTED, ORDER_CHANGED, RATE_LIMITED, GATEWAY_BUSY, TRADING_HALTED (and API Gateway throttling): the broker
+   * did not act.
+   */
   REJECTED: 4,
   /** SESSION_EXPIRED: store a fresh broker token in the deployment's secret. */
   SESSION_EXPIRED: 5,
@@ -38,6 +41,7 @@ export const exitCodeFor = (error: GttGatewayError): number => {
     case 'BROKER_REJECTED':
     case 'ORDER_CHANGED':
     case 'RATE_LIMITED':
+    case 'GATEWAY_BUSY':
     case 'TRADING_HALTED':
       return EXIT_CODES.REJECTED;
     case 'SESSION_EXPIRED':

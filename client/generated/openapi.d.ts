@@ -591,7 +591,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_FAILED" | "ORDER_NOT_FOUND" | "BROKER_REJECTED" | "SESSION_EXPIRED" | "RATE_LIMITED" | "BROKER_TIMEOUT" | "BROKER_UNAVAILABLE" | "BROKER_BAD_REPLY" | "GUARDRAIL_REJECTED" | "IDEMPOTENCY_KEY_REUSED" | "ORDER_CHANGED" | "IDEMPOTENCY_IN_PROGRESS" | "ORDER_BUSY" | "CONFIGURATION_ERROR" | "INTERNAL_ERROR" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SESSION_ACCOUNT_MISMATCH" | "REQUEST_FORBIDDEN" | "PLAN_NOT_FOUND" | "PLAN_BUSY" | "STRATEGY_NOT_FOUND" | "ASSISTANT_NOT_FOUND" | "SIGNAL_NOT_FOUND" | "SIGNAL_TOKEN_INVALID" | "TRADING_HALTED";
+                code: "VALIDATION_FAILED" | "ORDER_NOT_FOUND" | "BROKER_REJECTED" | "SESSION_EXPIRED" | "RATE_LIMITED" | "BROKER_TIMEOUT" | "BROKER_UNAVAILABLE" | "BROKER_BAD_REPLY" | "GUARDRAIL_REJECTED" | "IDEMPOTENCY_KEY_REUSED" | "ORDER_CHANGED" | "IDEMPOTENCY_IN_PROGRESS" | "ORDER_BUSY" | "GATEWAY_BUSY" | "CONFIGURATION_ERROR" | "INTERNAL_ERROR" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SESSION_ACCOUNT_MISMATCH" | "REQUEST_FORBIDDEN" | "PLAN_NOT_FOUND" | "PLAN_BUSY" | "STRATEGY_NOT_FOUND" | "ASSISTANT_NOT_FOUND" | "SIGNAL_NOT_FOUND" | "SIGNAL_TOKEN_INVALID" | "TRADING_HALTED";
                 message: string;
                 details?: unknown;
                 /** @description The broker's own failure text (emsg), when it gave one. */
@@ -901,7 +901,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1172,7 +1172,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1481,7 +1481,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1739,7 +1739,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2003,7 +2003,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2177,7 +2177,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2428,7 +2428,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2708,7 +2708,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2872,7 +2872,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3174,7 +3174,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3447,7 +3447,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3639,7 +3639,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3798,7 +3798,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3976,7 +3976,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4154,7 +4154,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4319,7 +4319,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4485,7 +4485,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4672,7 +4672,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4860,7 +4860,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5063,7 +5063,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5251,7 +5251,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5421,7 +5421,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5662,7 +5662,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5956,7 +5956,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6192,7 +6192,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6428,7 +6428,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6609,7 +6609,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7007,7 +7007,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7188,7 +7188,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7349,7 +7349,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7721,7 +7721,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7908,7 +7908,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8095,7 +8095,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8275,7 +8275,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8458,7 +8458,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8630,7 +8630,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8840,7 +8840,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9012,7 +9012,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9173,7 +9173,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9347,7 +9347,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9520,7 +9520,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. */
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -12,7 +12,11 @@ import type { Construct } from 'constructs';
 import { errorName } from '../../functions/base/contract/errors.js';
 
 /** Errors after which a repeat cannot act twice: the broker did not execute the call, or it is still in flight. */
-export const PLACE_RETRY_ERRORS = [errorName('RATE_LIMITED'), errorName('IDEMPOTENCY_IN_PROGRESS')];
+export const PLACE_RETRY_ERRORS = [
+  errorName('RATE_LIMITED'),
+  errorName('GATEWAY_BUSY'),
+  errorName('IDEMPOTENCY_IN_PROGRESS'),
+];
 /**
  * How a place is retried: RATE_LIMITED may ask for up to a minute (the governor's per-minute window), so six
  * attempts 1, 2, 4, 8, 16 and 32 s apart (about a minute in all), jittered so parallel executions do not retry in step.

@@ -97,6 +97,8 @@ describe('example workflow (local Step Functions)', () => {
     expect(states[STATE_NAMES.place]!.Retry![0]!.ErrorEquals).toEqual(PLACE_RETRY_ERRORS);
     // RateLimited may ask for up to a minute (the governor's minute window): about a minute of jittered retries.
     expect(PLACE_RETRY_ERRORS).toContain('RateLimited');
+    // Nothing was sent: the gateway's own steps left no time to send it.
+    expect(PLACE_RETRY_ERRORS).toContain('GatewayBusy');
     expect(states[STATE_NAMES.place]!.Retry![0]).toMatchObject({
       IntervalSeconds: 1,
       BackoffRate: 2,

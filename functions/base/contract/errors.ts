@@ -55,6 +55,11 @@ export const ERROR_CATALOG = {
     summary:
       'Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent.',
   },
+  GATEWAY_BUSY: {
+    status: 503,
+    summary:
+      "The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds.",
+  },
   CONFIGURATION_ERROR: { status: 500, summary: 'The deployment is misconfigured (environment or secret).' },
   INTERNAL_ERROR: { status: 500, summary: 'An unexpected error inside the gateway.' },
   PAYLOAD_TOO_LARGE: {
@@ -214,6 +219,7 @@ export class IdempotencyKeyReusedError extends define('IDEMPOTENCY_KEY_REUSED') 
 export class IdempotencyInProgressError extends define('IDEMPOTENCY_IN_PROGRESS') {}
 export class ConfigurationError extends define('CONFIGURATION_ERROR') {}
 export class InternalError extends define('INTERNAL_ERROR') {}
+export class GatewayBusyError extends define('GATEWAY_BUSY') {}
 export class PayloadTooLargeError extends define('PAYLOAD_TOO_LARGE') {}
 export class UnsupportedMediaTypeError extends define('UNSUPPORTED_MEDIA_TYPE') {}
 export class RequestForbiddenError extends define('REQUEST_FORBIDDEN') {}
@@ -243,6 +249,7 @@ const CLASSES: Record<ErrorCode, new (message: string, options?: GatewayErrorOpt
   IDEMPOTENCY_IN_PROGRESS: IdempotencyInProgressError,
   CONFIGURATION_ERROR: ConfigurationError,
   INTERNAL_ERROR: InternalError,
+  GATEWAY_BUSY: GatewayBusyError,
   PAYLOAD_TOO_LARGE: PayloadTooLargeError,
   UNSUPPORTED_MEDIA_TYPE: UnsupportedMediaTypeError,
   REQUEST_FORBIDDEN: RequestForbiddenError,
@@ -294,7 +301,10 @@ export const fromDirectInvocation = (error: unknown): GatewayError => {
   return body ? errorFromBody(body) : toGatewayError(error);
 };
 
-/** The retry-after of a RATE_LIMITED error, in whole seconds (1 when the broker refused: it counts per second). */
+/**
+ * The retry-after of a RATE_LIMITED (or GATEWAY_BUSY) error, in whole seconds (1 when the broker refused: it counts
+ * per second).
+ */
 export const retryAfterSeconds = (details: unknown): number => {
   const value =
     typeof details === 'object' && details !== null

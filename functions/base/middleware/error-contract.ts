@@ -42,7 +42,9 @@ export const httpErrorResponse = (
   statusCode: error.status,
   headers: {
     'content-type': 'application/json',
-    ...(error.code === 'RATE_LIMITED' ? { 'retry-after': String(retryAfterSeconds(error.details)) } : {}),
+    ...(error.code === 'RATE_LIMITED' || error.code === 'GATEWAY_BUSY'
+      ? { 'retry-after': String(retryAfterSeconds(error.details)) }
+      : {}),
     ...headers,
   },
   body: JSON.stringify({ error: error.toBody() }),

@@ -15,7 +15,7 @@ import type { BrokerAuth } from '../../base/broker/jdata.js';
 import { type LogoutDeps, logoutEverywhere } from '../../base/broker/logout.js';
 import { stampedRemarks, stampOf } from '../../base/broker/order-stamps.js';
 import type { BrokerSession, SessionSource } from '../../base/broker/session.js';
-import { ConfigurationError, GatewayError, InternalError, TradingHaltedError } from '../../base/contract/errors.js';
+import { ConfigurationError, GatewayBusyError, GatewayError, TradingHaltedError } from '../../base/contract/errors.js';
 import type { AnyOperation } from '../../base/contract/operation.js';
 import { redactDeep } from '../../base/contract/redact.js';
 import type { Converted } from '../../base/schemas/conversion.js';
@@ -199,9 +199,10 @@ export const execute = async (request: ExecutionRequest, facts: ExecutionFacts):
     if (permitted.status === 'rejected') throw permitted.reason;
     const seen = await request.beforeSend?.();
     if (bounded && Date.now() > sendBy)
-      throw new InternalError(
-        `${operation.name} could not be sent within its time (the gateway's own steps were slow); nothing was sent. Retry it.`,
-        { outcome: 'not_executed' },
+      throw new GatewayBusyError(
+        `${operation.name} could not be sent within its time (the gateway's own steps were slow); nothing was sent. ` +
+          'Retry it after Retry-After seconds (the client and the CLI do).',
+        { outcome: 'not_executed', details: { retryAfterSeconds: 1 } },
       );
     // The stamp the order carries leaves it with this change: where it went is recorded first (order-stamp.ts).
     await recordCarriedStamp(operation, idempotency, seen, stamp);
