@@ -11,7 +11,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { isConditionFailure, UpdateItemCommand } from '../base/aws/dynamo.js';
 import { type Held, holderKeys, holderPartitions, TokenHolderTable } from '../base/aws/token-holders.js';
 import type { Assistant } from '../base/schemas/assistants.js';
-import { indiaDay } from '../orders/instruments/rules.js';
+import { indiaDay } from '../base/schemas/india-time.js';
 
 /** The assistants' partitions: records, token items and day counters (what the Assistants and MCP grants name). */
 export const ASSISTANT_PARTITIONS = { ...holderPartitions('assistant'), day: 'assistant-day' } as const;

@@ -13,8 +13,8 @@
 import type { BrokerCallDeps } from '../base/broker/call-broker.js';
 import { instrumentRules } from '../base/broker/instruments.js';
 import { freezeQuantity, priceBand } from '../base/broker/market.js';
+import { indiaDay } from '../base/schemas/india-time.js';
 import type { CopiedRules, InstrumentCopy } from '../orders/instruments/copy.js';
-import { indiaDay } from '../orders/instruments/rules.js';
 import { fetchMaster, type MasterRow } from './master.js';
 import { loadMaster } from './master-load.js';
 

@@ -17,11 +17,11 @@ import type { BrokerCallDeps } from '../base/broker/call-broker.js';
 import { type InstrumentRules, instrumentRules, searchSymbols } from '../base/broker/instruments.js';
 import { ValidationFailedError } from '../base/contract/errors.js';
 import { EXCHANGES } from '../base/schemas/fields.js';
+import { IST_OFFSET_MS } from '../base/schemas/india-time.js';
 import type { Alert, SignalOrder } from '../base/schemas/signals.js';
 
 const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
 const DAY_MS = 86_400_000;
-const IST_OFFSET_MS = 5.5 * 3_600_000;
 const CONTINUOUS = /^([A-Z0-9&_-]+?)([12])!$/;
 const FUTURE = /^(.+?)(\d{2})([A-Z]{3})(\d{2})F$/;
 

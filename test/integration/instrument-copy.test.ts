@@ -10,8 +10,9 @@ import { describe, expect, it } from 'vitest';
 
 import { clearInstrumentCache } from '../../functions/base/broker/instruments.js';
 import { clearMarketCache } from '../../functions/base/broker/market.js';
+import { indiaDay } from '../../functions/base/schemas/india-time.js';
 import { InstrumentCopy } from '../../functions/orders/instruments/copy.js';
-import { clearDayRules, indiaDay } from '../../functions/orders/instruments/rules.js';
+import { clearDayRules } from '../../functions/orders/instruments/rules.js';
 import { LOCAL_INSTRUMENTS_TABLE } from '../../local/dynamodb.js';
 import type { LocalStack } from '../../local/run-local.js';
 import type { EmulatorControl } from '../support/emulator-control.js';

@@ -85,6 +85,10 @@ describe('kill switch', () => {
 
     const place = await http('POST', '/gtt-orders', order(0), { 'Idempotency-Key': `ks-${run}-after` });
     expect(place).toMatchObject({ status: 423, body: { error: { code: 'TRADING_HALTED', outcome: 'not_executed' } } });
+    // Since when, in India time as a trader reads it, and as ISO.
+    expect(place.body.error.message).toMatch(
+      /^The kill switch is on \(since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d IST, \d{4}-/,
+    );
     const modify = await http('PUT', '/gtt-orders/26112300000001', order(0));
     expect(modify).toMatchObject({ status: 423, body: { error: { code: 'TRADING_HALTED' } } });
     expect((await http('GET', '/gtt-orders')).status).toBe(200);

@@ -225,7 +225,10 @@ describe('the client and the command line', () => {
     expect(await gtt('plan-create', '--body', JSON.stringify(BRACKET('ICICIBANK-EQ')), '--key', 'cli-plan')).toBe(0);
     expect(out.pop()).toMatch(new RegExp(`^plan already created ${planId}`));
     expect(await gtt('plan', planId)).toBe(0);
-    expect(out.pop()).toMatch(/entry-placed/);
+    const shown = out.pop()!;
+    expect(shown).toMatch(/entry-placed/);
+    // Its history, each step at its India time.
+    expect(shown).toMatch(/^ {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \+05:30 {2}\S/m);
     expect(await gtt('plan-cancel', planId)).toBe(0);
     expect(out.pop()).toMatch(new RegExp(`^cancelled ${planId} {2}bracket {2}cancelled`));
     expect(await gtt('plan-create', '--body', 'not json')).toBe(2);

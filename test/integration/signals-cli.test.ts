@@ -107,7 +107,10 @@ it('signal-test --side sell posts a sell; signals and signal show what became of
   expect(await gtt('signals', '--strategy', strategyId), last()).toBe(0);
   const lines = last().split('\n');
   // Newest first, each signal's line then what its alert did.
-  expect(lines[0]).toMatch(new RegExp(`  ${bought}  ${strategyId}  acted  1 alert$`));
+  // When, in India time as every time the command line prints.
+  expect(lines[0]).toMatch(
+    new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d \\+05:30  ${bought}  ${strategyId}  acted  1 alert$`),
+  );
   expect(lines[1]).toMatch(/^ {2}INFY-EQ {2}al_id=\d+ {2}BUY 1 NSE:INFY-EQ GTT trigger 1500\.00/);
   expect(lines[2]).toContain(sold);
   expect(lines[3]).toMatch(/SELL 1 NSE:INFY-EQ GTT trigger 800\.00/);

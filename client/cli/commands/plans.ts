@@ -2,6 +2,7 @@
 import type { PlanInput, PlanRecord } from '../../types.js';
 import { command, may } from '../command.js';
 import { jsonObjectInput } from '../json-input.js';
+import { istTime } from '../render.js';
 
 /** A plan on one line: id, kind, state, symbol and its GTTs. */
 const planLine = (p: PlanRecord): string =>
@@ -59,7 +60,7 @@ export const plan = command({
   summary: 'one plan, with its history of actions',
   input: (_f, args) => planIdOf(args),
   run: ({ client, callOptions }, planId) => client.getPlan(planId, callOptions),
-  render: (r) => [planLine(r), ...r.history.map((h) => `  ${h.at}  ${h.action}`)].join('\n'),
+  render: (r) => [planLine(r), ...r.history.map((h) => `  ${istTime(h.at)}  ${h.action}`)].join('\n'),
 });
 
 export const planCancel = command({

@@ -4,7 +4,7 @@
  */
 import type { SignalList, SignalRecord, SignalsQuery } from '../../types.js';
 import { command, may } from '../command.js';
-import { withNextPage } from '../render.js';
+import { istTime, withNextPage } from '../render.js';
 import { PAGE_FLAGS, pageFlags } from './page-flags.js';
 
 type Result = NonNullable<SignalRecord['results']>[number];
@@ -20,9 +20,15 @@ const resultLine = (r: Result): string =>
     .filter(Boolean)
     .join('  ');
 
-/** A signal on one line: when, its id, its strategy, its fate and how many alerts it held. */
+/** A signal on one line: when (India time), its id, its strategy, its fate and how many alerts it held. */
 const signalLine = (s: SignalRecord): string =>
-  [s.receivedAt, s.signalId, s.strategyId, s.state, `${s.alerts.length} alert${s.alerts.length === 1 ? '' : 's'}`]
+  [
+    istTime(s.receivedAt),
+    s.signalId,
+    s.strategyId,
+    s.state,
+    `${s.alerts.length} alert${s.alerts.length === 1 ? '' : 's'}`,
+  ]
     .filter(Boolean)
     .join('  ');
 

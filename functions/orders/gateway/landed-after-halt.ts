@@ -18,6 +18,7 @@ import type { BrokerSession } from '../../base/broker/session.js';
 import { toGatewayError, TradingHaltedError } from '../../base/contract/errors.js';
 import type { AnyOperation } from '../../base/contract/operation.js';
 import { writeLog } from '../../base/runtime/logger.js';
+import { indiaTimeText } from '../../base/schemas/india-time.js';
 import type { GatewayEvents } from '../events/producer.js';
 import { cancelGttOrder } from '../operations.js';
 import { isExit } from '../safety/exits.js';
@@ -121,8 +122,8 @@ const undo = async (check: LandedCheck, uid: string, haltedAt: string, carriedOw
   }
   throw new TradingHaltedError(
     failure === undefined
-      ? `The kill switch went on (${halt.changedAt}) while this order was on its way: the broker took it (al_id ${alId}) and it was cancelled at once; nothing of it is live. Turn the switch off (DELETE /kill-switch) and send it again with a new key.`
-      : `The kill switch went on (${halt.changedAt}) while this order was on its way: the broker took it (al_id ${alId}) and cancelling it failed (${failure}); the switch's sweep cancels it. Check GET /gtt-orders.`,
+      ? `The kill switch went on (${indiaTimeText(halt.changedAt)}, ${halt.changedAt}) while this order was on its way: the broker took it (al_id ${alId}) and it was cancelled at once; nothing of it is live. Turn the switch off (DELETE /kill-switch) and send it again with a new key.`
+      : `The kill switch went on (${indiaTimeText(halt.changedAt)}, ${halt.changedAt}) while this order was on its way: the broker took it (al_id ${alId}) and cancelling it failed (${failure}); the switch's sweep cancels it. Check GET /gtt-orders.`,
     {
       outcome: failure === undefined ? 'undone' : 'unknown',
       details: { al_id: alId, cancelled: failure === undefined },

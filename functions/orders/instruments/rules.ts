@@ -16,6 +16,7 @@ import type { BrokerCallDeps } from '../../base/broker/call-broker.js';
 import { instrumentRules } from '../../base/broker/instruments.js';
 import { freezeQuantity, type PriceBand, priceBand } from '../../base/broker/market.js';
 import { GatewayError } from '../../base/contract/errors.js';
+import { indiaDay } from '../../base/schemas/india-time.js';
 import type { RulesSource } from '../safety/market-rules.js';
 import type { CopiedRules, InstrumentCopy } from './copy.js';
 
@@ -31,11 +32,6 @@ export interface DayRules {
   freeze: number | undefined;
   source: RulesSource;
 }
-
-const IST_OFFSET_MS = 5.5 * 3_600_000;
-
-/** India's calendar day of `ms`, `YYYY-MM-DD`: the exchanges' day, which the copy's items are of. */
-export const indiaDay = (ms: number): string => new Date(ms + IST_OFFSET_MS).toISOString().slice(0, 10);
 
 const MAX_KEPT = 1_000;
 const kept = new Map<string, DayRules>();

@@ -28,6 +28,7 @@ import {
   UpdateItemCommand,
 } from '../../base/aws/dynamo.js';
 import { InternalError, RateLimitedError, TradingHaltedError } from '../../base/contract/errors.js';
+import { indiaTimeText } from '../../base/schemas/india-time.js';
 
 export interface OrderRateLimits {
   perSecond: number;
@@ -204,7 +205,7 @@ export class TradingControls {
       if (refuseWhenHalted && item.halt.halted) {
         this.known.set(account, item);
         throw new TradingHaltedError(
-          `The kill switch is on${item.halt.changedAt ? ` (since ${item.halt.changedAt})` : ''}${item.halt.mode === 'keep-exits' ? ', keeping the exits at the broker' : ''}: places and modifies are refused until it is turned off (DELETE /kill-switch). Nothing was sent.`,
+          `The kill switch is on${item.halt.changedAt ? ` (since ${indiaTimeText(item.halt.changedAt)}, ${item.halt.changedAt})` : ''}${item.halt.mode === 'keep-exits' ? ', keeping the exits at the broker' : ''}: places and modifies are refused until it is turned off (DELETE /kill-switch). Nothing was sent.`,
           { outcome: 'not_executed' },
         );
       }
