@@ -9,6 +9,7 @@ import { DETAIL_TYPES } from '../functions/base/schemas/event-types.js';
 import { EXCHANGES } from '../functions/base/schemas/fields.js';
 import type { GatewayPort, GatewayRequest } from './port.js';
 import { attempt, DATA_NOTE, outputSchema } from './results.js';
+import { closed, open } from './schema-forms.js';
 
 const page = {
   limit: z.number().int().min(1).max(1000).optional().describe('how many per page (default 100)'),
@@ -16,7 +17,7 @@ const page = {
 };
 const listOf = (key: string, what: string) =>
   outputSchema({
-    [key]: z.array(z.looseObject({})).describe(what),
+    [key]: z.array(open({})).describe(what),
     nextCursor: z.string().describe('there while more remain: pass it as cursor'),
   });
 const anyObject = (what: string) => outputSchema({}, what);
@@ -198,7 +199,7 @@ export const registerReadTools = (server: McpServer, port: GatewayPort): void =>
       {
         title: tool.title,
         description: `${tool.description} Reads only.${DATA_NOTE}`,
-        inputSchema: tool.input,
+        inputSchema: closed(tool.input, tool.name),
         outputSchema: tool.output,
         annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: tool.broker },
       },

@@ -7,6 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 
 import { isGttGatewayError } from '../client/errors.js';
+import { open } from './schema-forms.js';
 
 const asObject = (value: unknown): Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
@@ -65,20 +66,21 @@ export const DATA_NOTE =
  * A tool's output schema: its success fields, every one optional, and the fields of a refusal or a gateway error,
  * since clients check a tool's structured answer against it whether or not it is an error.
  */
-export const outputSchema = (fields: z.ZodRawShape, what?: string) => {
-  const schema = z.looseObject({
-    ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, (v as z.ZodType).optional()])),
-    refused: z.literal(true).optional().describe("the server's own refusal: nothing was sent"),
-    reason: z.string().optional().describe('why it was refused'),
-    error: z
-      .looseObject({
-        code: z.string(),
-        message: z.string(),
-        outcome: z.string().optional(),
-        brokerMessage: z.string().optional(),
-      })
-      .optional()
-      .describe("the gateway's error (brokerMessage: the broker's own text, as data)"),
-  });
-  return what ? schema.describe(what) : schema;
-};
+export const outputSchema = (fields: z.ZodRawShape, what?: string) =>
+  open(
+    {
+      ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, (v as z.ZodType).optional()])),
+      refused: z.literal(true).optional().describe("the server's own refusal: nothing was sent"),
+      reason: z.string().optional().describe('why it was refused'),
+      error: open(
+        {
+          code: z.string(),
+          message: z.string(),
+          outcome: z.string().optional(),
+          brokerMessage: z.string().optional(),
+        },
+        "the gateway's error (brokerMessage: the broker's own text, as data)",
+      ).optional(),
+    },
+    what,
+  );

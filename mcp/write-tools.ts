@@ -19,9 +19,9 @@ import { newConfirmation, requestHash } from './confirmations.js';
 import type { GatewayRequest } from './port.js';
 import { buildPreview, PLACING_OPERATIONS } from './preview.js';
 import { attempt, DATA_NOTE, failed, failureReason, ok, outputSchema, refused } from './results.js';
+import { closed, num, open } from './schema-forms.js';
 import type { ServerContext } from './server.js';
 
-const num = (what: string) => z.union([z.number(), z.string()]).describe(what);
 const orderShape = {
   exch: z.enum(EXCHANGES).describe('exchange'),
   tsym: z.string().describe('trading symbol, e.g. INFY-EQ'),
@@ -35,18 +35,18 @@ const orderShape = {
   d: num('the trigger price'),
   tag: z.string().optional().describe('your own label for the order'),
 };
-const legShape = z.object({
-  trigger: num("the leg's trigger price"),
-  order: z.object({
-    trantype: z.enum(TRANSACTION_TYPES),
-    prctyp: z.enum(['LMT', 'MKT', 'SL-LMT', 'SL-MKT']),
-    qty: num('quantity'),
-    prc: num('limit price').optional(),
-    prd: z.enum(PRODUCTS),
-    ret: z.enum(RETENTIONS).optional(),
-    trgprc: num("a stop-loss order's own trigger price (SL-LMT, SL-MKT)").optional(),
-  }),
-});
+const partial = (shape: z.ZodRawShape): z.ZodRawShape =>
+  Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, (v as z.ZodType).optional()]));
+const legOrder = {
+  trantype: z.enum(TRANSACTION_TYPES),
+  prctyp: z.enum(['LMT', 'MKT', 'SL-LMT', 'SL-MKT']),
+  qty: num('quantity'),
+  prc: num('limit price').optional(),
+  prd: z.enum(PRODUCTS),
+  ret: z.enum(RETENTIONS).optional(),
+  trgprc: num("a stop-loss order's own trigger price (SL-LMT, SL-MKT)").optional(),
+};
+const legShape = closed({ trigger: num("the leg's trigger price"), order: closed(legOrder, "a leg's order") }, 'a leg');
 const ocoShape = {
   exch: z.enum(EXCHANGES),
   tsym: z.string(),
@@ -55,9 +55,12 @@ const ocoShape = {
   target: legShape.describe('the profit-taking leg'),
   stopLoss: legShape.describe('the stop-loss leg'),
 };
+/** change_oco's leg: only what is given changes. */
+const changedLeg = closed(
+  { trigger: num("the leg's trigger price").optional(), order: closed(partial(legOrder), "a leg's order").optional() },
+  'a leg',
+);
 const alId = { alId: z.string().describe("the order's al_id") };
-const partial = (shape: z.ZodRawShape): z.ZodRawShape =>
-  Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, (v as z.ZodType).optional()]));
 
 type Args = Record<string, unknown>;
 const bodyOf = (args: Args, without: string[] = []): Record<string, unknown> =>
@@ -129,8 +132,8 @@ const WRITES: WriteTool[] = [
       ...alId,
       tag: z.string().optional(),
       ltp: ocoShape.ltp,
-      target: z.looseObject({}).optional(),
-      stopLoss: z.looseObject({}).optional(),
+      target: changedLeg.optional(),
+      stopLoss: changedLeg.optional(),
     },
     annotations: CHANGE,
     request: (a) => ({ operation: 'PatchOCOOrder', path: { alId: String(a.alId) }, body: bodyOf(a, ['alId']) }),
@@ -150,10 +153,10 @@ const WRITES: WriteTool[] = [
       'A bracket (kind "bracket": entry = a place_gtt body, target and stopLoss = {trigger, price}) or a trailing stop (kind "trailing-stop": order = a place_gtt body, trailBy, optional step).',
     input: {
       kind: z.enum(['bracket', 'trailing-stop']),
-      entry: z.looseObject({}).optional(),
-      target: z.object({ trigger: num('trigger'), price: num('price') }).optional(),
-      stopLoss: z.object({ trigger: num('trigger'), price: num('price') }).optional(),
-      order: z.looseObject({}).optional(),
+      entry: closed(orderShape, 'entry (a place_gtt body)').optional(),
+      target: closed({ trigger: num('trigger'), price: num('price') }, 'target').optional(),
+      stopLoss: closed({ trigger: num('trigger'), price: num('price') }, 'stopLoss').optional(),
+      order: closed(orderShape, 'order (a place_gtt body)').optional(),
       trailBy: num('how far the stop trails the price').optional(),
       step: num('the least move that shifts the stop').optional(),
       tag: z.string().optional(),
@@ -189,10 +192,10 @@ const previewOutput = outputSchema({
   requestHash: z.string().describe("SHA-256 of the request's canonical JSON"),
   expiresAt: z.string(),
   summary: z.string().describe('one line a person can read'),
-  request: z.looseObject({}).describe('the request confirm sends: operation, path, body'),
+  request: open({}, 'the request confirm sends: operation, path, body'),
   rulesChecked: z.array(z.string()),
   conversion: z.string().describe('a market order sent as a protected limit order'),
-  dryRun: z.looseObject({}).describe("the gateway's dry run: the exact broker request, token masked"),
+  dryRun: open({}, "the gateway's dry run: the exact broker request, token masked"),
 });
 
 export const registerWriteTools = (server: McpServer, context: ServerContext): void => {
@@ -203,7 +206,7 @@ export const registerWriteTools = (server: McpServer, context: ServerContext): v
       {
         title: tool.title,
         description: `${tool.description}${PREVIEW_NOTE}${DATA_NOTE}`,
-        inputSchema: tool.input,
+        inputSchema: closed(tool.input, tool.name),
         outputSchema: previewOutput,
         annotations: { readOnlyHint: false, openWorldHint: true, ...tool.annotations },
       },
@@ -235,7 +238,7 @@ export const registerWriteTools = (server: McpServer, context: ServerContext): v
       description:
         'Acts at once, no confirmation (it only reduces risk): places and modifies are refused and pending orders are cancelled (mode cancel-all), or all but the OCOs and the exits and stops of plans (keep-exits).' +
         DATA_NOTE,
-      inputSchema: { mode: z.enum(['cancel-all', 'keep-exits']).optional() },
+      inputSchema: closed({ mode: z.enum(['cancel-all', 'keep-exits']).optional() }, 'kill_switch_on'),
       outputSchema: outputSchema({ halted: z.boolean() }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },
