@@ -6,6 +6,8 @@
  */
 import * as z from 'zod';
 
+import { canonicalValue, type ValueTable } from '../client/cli/trader-values.js';
+
 /** What a price or quantity string must look like; the gateway then checks it exactly (decimals, sign, size). */
 const DECIMAL_TEXT = /^\s*\d+(\.\d+)?\s*$/;
 
@@ -37,3 +39,28 @@ export const closed = <Shape extends z.ZodRawShape>(shape: Shape, what = 'this t
 /** An object of an answer that may carry more than its named fields (`additionalProperties: true`). */
 export const open = <Shape extends z.ZodRawShape>(shape: Shape, description?: string) =>
   z.looseObject(shape).meta({ additionalProperties: true, ...(description ? { description } : {}) });
+
+/**
+ * A field's value as traders (and the command line) write it, read as the API's canonical one: `buy` is B, `nse` is
+ * NSE, `limit` is LMT (client/cli/trader-values.ts; any case). `only` narrows the canonical values (an OCO leg's price
+ * types). Published as an enum of the canonical values and their other spellings; anything else is refused with what
+ * the field takes.
+ */
+export const traderValue = (field: string, table: ValueTable, description: string, only?: readonly string[]) => {
+  const canonical = only ?? table.canonical;
+  const aliases = Object.entries(table.aliases).filter(([, to]) => canonical.includes(to));
+  const choices = `${canonical.join(', ')}${aliases.length ? ` (also ${aliases.map(([a]) => a.toLowerCase()).join(', ')})` : ''}, any case`;
+  return z
+    .string()
+    .meta({ enum: [...canonical, ...aliases.map(([a]) => a.toLowerCase())] })
+    .transform((typed, ctx) => {
+      const value = canonicalValue(table, typed);
+      if (value !== undefined && canonical.includes(value)) return value;
+      ctx.addIssue({
+        code: 'custom',
+        message: `${field} must be ${choices}; got ${JSON.stringify(typed.slice(0, 40))}`,
+      });
+      return z.NEVER;
+    })
+    .describe(`${description} (${choices})`);
+};

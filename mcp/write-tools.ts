@@ -6,29 +6,25 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 
+import { SIDE_VALUES } from '../client/cli/trader-values.js';
 import { OPERATION_INFO } from '../client/generated/operations.js';
-import {
-  ALERT_TYPES,
-  EXCHANGES,
-  PRICE_TYPES,
-  PRODUCTS,
-  RETENTIONS,
-  TRANSACTION_TYPES,
-} from '../functions/base/schemas/fields.js';
+import { ALERT_TYPES, EXCHANGES, PRICE_TYPES, PRODUCTS, RETENTIONS } from '../functions/base/schemas/fields.js';
 import { newConfirmation, requestHash } from './confirmations.js';
 import type { GatewayRequest } from './port.js';
 import { buildPreview, PLACING_OPERATIONS } from './preview.js';
 import { attempt, DATA_NOTE, failed, failureReason, ok, outputSchema, refused } from './results.js';
-import { closed, num, open } from './schema-forms.js';
+import { closed, num, open, traderValue } from './schema-forms.js';
 import type { ServerContext } from './server.js';
 
+/** B or S, or buy and sell as the command line takes them. */
+const side = traderValue('trantype', SIDE_VALUES, 'B buy, S sell');
 const orderShape = {
   exch: z.enum(EXCHANGES).describe('exchange'),
   tsym: z.string().describe('trading symbol, e.g. INFY-EQ'),
   qty: num('quantity'),
   prc: num('limit price (0 or omitted for MKT / SL-MKT)').optional(),
   prd: z.enum(PRODUCTS).describe('product: C delivery, M margin, H cover'),
-  trantype: z.enum(TRANSACTION_TYPES).describe('B buy, S sell'),
+  trantype: side,
   prctyp: z.enum(PRICE_TYPES).describe('price type: LMT, MKT (sent as a protected limit), SL-LMT, SL-MKT'),
   ret: z.enum(RETENTIONS).describe('retention of the order placed when it fires: DAY, EOS, IOC'),
   ai_t: z.enum(ALERT_TYPES).describe('LTP_A_O: fire when the price rises above d; LTP_B_O: when it falls below d'),
@@ -38,7 +34,7 @@ const orderShape = {
 const partial = (shape: z.ZodRawShape): z.ZodRawShape =>
   Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, (v as z.ZodType).optional()]));
 const legOrder = {
-  trantype: z.enum(TRANSACTION_TYPES),
+  trantype: side,
   prctyp: z.enum(['LMT', 'MKT', 'SL-LMT', 'SL-MKT']),
   qty: num('quantity'),
   prc: num('limit price').optional(),
@@ -63,6 +59,38 @@ const changedLeg = closed(
 const alId = { alId: z.string().describe("the order's al_id") };
 
 type Args = Record<string, unknown>;
+
+/** The fields of each kind of plan: a missing one, or one of the other kind, is named with what the kind takes. */
+const PLAN_FIELDS = {
+  bracket: {
+    needs: ['entry', 'target', 'stopLoss'],
+    others: ['order', 'trailBy', 'step'],
+    takes: 'entry (a place_gtt body), target and stopLoss ({"trigger", "price"}), optional tag',
+  },
+  'trailing-stop': {
+    needs: ['order', 'trailBy'],
+    others: ['entry', 'target', 'stopLoss'],
+    takes: 'order (a place_gtt body), trailBy, optional step and tag',
+  },
+} as const;
+const planFields = (args: Args, ctx: z.RefinementCtx): void => {
+  const kind = args.kind as keyof typeof PLAN_FIELDS;
+  const { needs, others, takes } = PLAN_FIELDS[kind];
+  const missing = needs.filter((field) => args[field] === undefined);
+  const foreign = others.filter((field) => args[field] !== undefined);
+  if (missing.length)
+    ctx.addIssue({
+      code: 'custom',
+      path: [missing[0]!],
+      message: `a ${kind} plan needs ${missing.join(' and ')}; it takes ${takes}. Nothing was sent.`,
+    });
+  if (foreign.length)
+    ctx.addIssue({
+      code: 'custom',
+      path: [foreign[0]!],
+      message: `${foreign.join(' and ')} ${foreign.length > 1 ? 'are not fields' : 'is not a field'} of a ${kind} plan; it takes ${takes}. Nothing was sent.`,
+    });
+};
 const bodyOf = (args: Args, without: string[] = []): Record<string, unknown> =>
   Object.fromEntries(Object.entries(args).filter(([k, v]) => v !== undefined && !without.includes(k)));
 
@@ -71,6 +99,8 @@ interface WriteTool {
   title: string;
   description: string;
   input: z.ZodRawShape;
+  /** What the fields must be together (a plan's kind and its fields), said before anything is read or sent. */
+  together?: (args: Args, ctx: z.RefinementCtx) => void;
   annotations: ToolAnnotations;
   request: (args: Args) => GatewayRequest;
 }
@@ -161,6 +191,7 @@ const WRITES: WriteTool[] = [
       step: num('the least move that shifts the stop').optional(),
       tag: z.string().optional(),
     },
+    together: planFields,
     annotations: PLACE,
     request: (a) => ({ operation: 'CreatePlan', body: bodyOf(a) }),
   },
@@ -195,6 +226,9 @@ const previewOutput = outputSchema({
   request: open({}, 'the request confirm sends: operation, path, body'),
   rulesChecked: z.array(z.string()),
   conversion: z.string().describe('a market order sent as a protected limit order'),
+  killSwitch: z
+    .string()
+    .describe('there while the kill switch is on: confirm will be refused (TRADING_HALTED); how to turn it off'),
   dryRun: open({}, "the gateway's dry run: the exact broker request, token masked"),
 });
 
@@ -206,7 +240,9 @@ export const registerWriteTools = (server: McpServer, context: ServerContext): v
       {
         title: tool.title,
         description: `${tool.description}${PREVIEW_NOTE}${DATA_NOTE}`,
-        inputSchema: closed(tool.input, tool.name),
+        inputSchema: tool.together
+          ? closed(tool.input, tool.name).superRefine(tool.together)
+          : closed(tool.input, tool.name),
         outputSchema: previewOutput,
         annotations: { readOnlyHint: false, openWorldHint: true, ...tool.annotations },
       },
@@ -244,7 +280,20 @@ export const registerWriteTools = (server: McpServer, context: ServerContext): v
     },
     async ({ mode }: { mode?: string }) => {
       const answer = await attempt(() =>
-        port.call({ operation: 'ActivateKillSwitch', ...(mode ? { body: { mode } } : {}) }),
+        port.call({
+          operation: 'ActivateKillSwitch',
+          // Recorded as who turned it on, beside the server's own signed identity (remote: the assistant's id).
+          ...(mode || assistant
+            ? {
+                body: {
+                  ...(mode ? { mode } : {}),
+                  ...(assistant
+                    ? { onBehalfOf: `assistant:${assistant.replace(/[^\w.:@ ()-]/g, '_').slice(0, 100)}` }
+                    : {}),
+                },
+              }
+            : {}),
+        }),
       );
       const reason = failureReason(answer);
       await context.onAction({

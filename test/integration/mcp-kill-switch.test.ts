@@ -1,0 +1,77 @@
+/**
+ * The kill switch as an assistant meets it over the real remote server (`POST /mcp` on the local stack, the API's
+ * permissions enforced on its role; issue 58, item 8): `kill_switch_on` records the assistant as who turned it on
+ * (`changedBy` `<the server's identity> for assistant:<id>`); a place previewed while it is on says the confirm will
+ * be refused with TRADING_HALTED and how to turn it off, and the confirm is refused so; `POST /kill-switch` refuses
+ * an `onBehalfOf` it cannot record, by name, and changes nothing.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+import type { LocalStack } from '../../local/run-local.js';
+import { useLocalStack } from '../support/local-stack-fixture.js';
+import { callTool, PLACE, remoteMcpClient } from '../support/mcp-tools.js';
+
+let stack: LocalStack;
+useLocalStack({}, (s) => {
+  stack = s;
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- replies read field by field
+type Json = Record<string, any>;
+let keys = 0;
+const api = async (method: string, path: string, body?: unknown) => {
+  const res = await fetch(`${stack.api.url}${path}`, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(path === '/assistants' ? { 'Idempotency-Key': `mcp-kill-${++keys}-${Date.now()}` } : {}),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, body: (await res.json()) as Json };
+};
+
+let client: Client;
+let assistantId: string;
+beforeAll(async () => {
+  const created = await api('POST', '/assistants', { name: 'halter', scopes: ['read', 'trade'], limits: {} });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  assistantId = created.body.assistantId as string;
+  client = await remoteMcpClient(stack.api.url, created.body.token as string);
+});
+afterEach(async () => {
+  await api('DELETE', '/kill-switch');
+});
+afterAll(async () => {
+  await client?.close();
+});
+
+describe('the kill switch and an assistant', () => {
+  it('kill_switch_on records the assistant; a place previewed then says its confirm will be refused', async () => {
+    const on = await callTool(client, 'kill_switch_on', { mode: 'keep-exits' });
+    expect(on.isError, JSON.stringify(on.structuredContent)).toBeFalsy();
+    const state = await api('GET', '/kill-switch');
+    expect(state.body).toMatchObject({ halted: true, mode: 'keep-exits' });
+    expect(state.body.changedBy).toMatch(new RegExp(` for assistant:${assistantId}$`));
+
+    const preview = (await callTool(client, 'place_gtt', PLACE)).structuredContent!;
+    expect(preview.rulesChecked).toContainEqual(expect.stringMatching(/^kill switch: ON \(keep-exits since /));
+    expect(preview.killSwitch).toContain('confirm will be refused with TRADING_HALTED (423) and nothing sent');
+    const confirmed = await callTool(client, 'confirm', { confirmationId: preview.confirmationId });
+    expect(confirmed.structuredContent?.error).toMatchObject({ code: 'TRADING_HALTED' });
+  }, 60_000);
+
+  it('a place previewed while it is off says so and carries no warning', async () => {
+    const preview = (await callTool(client, 'place_gtt', PLACE)).structuredContent!;
+    expect(preview.rulesChecked).toContain('kill switch: off');
+    expect(preview.killSwitch).toBeUndefined();
+  }, 60_000);
+
+  it('POST /kill-switch refuses an onBehalfOf it cannot record, by name, and stays off', async () => {
+    const refused = await api('POST', '/kill-switch', { onBehalfOf: 'assistant:<script>' });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body.error)).toContain('onBehalfOf must be 1-128 letters');
+    expect((await api('GET', '/kill-switch')).body.halted).toBe(false);
+  });
+});
