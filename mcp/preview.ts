@@ -121,6 +121,22 @@ const killSwitchOf = async (port: GatewayPort, request: GatewayRequest): Promise
 };
 
 /**
+ * Why a cancel has nothing to cancel, read at the broker now (`ORDER_NOT_FOUND`: cancelled, fired or never placed), or
+ * undefined when the order is pending. Any other failure of the read is the preview's.
+ */
+const notPending = async (port: GatewayPort, request: GatewayRequest): Promise<string | undefined> => {
+  const alId = request.path?.alId;
+  if (request.operation !== 'CancelGTTOrder' || alId === undefined) return undefined;
+  try {
+    await port.call({ operation: 'GetGTTOrder', path: { alId }, query: { fresh: true } });
+    return undefined;
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ORDER_NOT_FOUND') throw error;
+    return `GTT/OCO ${alId} is not pending at the broker (already cancelled, fired, or never placed): there is nothing to cancel, and nothing was sent. pending_gtts lists the pending orders; triggered_gtts those that fired today.`;
+  }
+};
+
+/**
  * Builds the preview of `asked`, asking the gateway for a dry run where the operation has one. A change (PATCH) reads
  * the pending order first: its limits are checked on the order after the change, and the request previewed (and
  * confirmed) is bound to the version read (`If-Match`), so the order checked is the order that results.
@@ -133,9 +149,12 @@ export const buildPreview = async (
   ordersToday = 0,
 ): Promise<Preview | { refused: string; rulesChecked: string[] }> => {
   const { request, current } = await boundToCurrent(port, asked);
+  const gone = await notPending(port, request);
+  if (gone) return { refused: gone, rulesChecked: ['the order is pending at the broker (read now): it is not'] };
   const { checked, refused } = checkLimits(request, limits, ordersToday, current);
   if (refused) return { refused, rulesChecked: checked };
   const rulesChecked = [...checked];
+  if (request.operation === 'CancelGTTOrder') rulesChecked.push('the order is pending at the broker (read now)');
   let dryRun: Record<string, unknown> | undefined;
   if (hasDryRun) {
     dryRun = (await port.call(request, { dryRun: true })) as Record<string, unknown>;

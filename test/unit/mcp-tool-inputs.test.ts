@@ -2,7 +2,8 @@
  * What the write tools make of an assistant's input before anything is sent (issue 58, item 8): `trantype` as the
  * command line takes it (`buy`, `Sell`: B and S) or refused with what it takes; a plan without the fields of its kind
  * refused naming them; a place or a change previewed while the kill switch is on says its confirm will be refused
- * (TRADING_HALTED) and how to turn the switch off. The server of mcp/ over the SDK's in-memory transport, in front of
+ * (TRADING_HALTED) and how to turn the switch off; a cancel of an order no longer pending is refused at its preview.
+ * The server of mcp/ over the SDK's in-memory transport, in front of
  * a port that records the dry runs and answers the kill switch's state.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -28,6 +29,13 @@ const port: GatewayPort = {
     }
     if (request.operation === 'GetKillSwitch')
       return killSwitch instanceof Error ? Promise.reject(killSwitch) : Promise.resolve(killSwitch);
+    // The broker's word on one order: `gone` was cancelled (or fired) already.
+    if (request.operation === 'GetGTTOrder')
+      return request.path?.alId === 'gone'
+        ? Promise.reject(
+            new GttGatewayError({ code: 'ORDER_NOT_FOUND', message: 'gone', status: 404, operation: 'GetGTTOrder' }),
+          )
+        : Promise.resolve({ al_id: request.path?.alId });
     sent.push(request);
     return Promise.resolve({});
   },
@@ -145,5 +153,18 @@ describe('a preview while the kill switch is on', () => {
     killSwitch = { halted: true };
     const cancel = (await callTool(client, 'cancel_gtt', { alId: '1' })).structuredContent!;
     expect(cancel.killSwitch).toBeUndefined();
+  });
+});
+
+describe('cancel_gtt', () => {
+  it('of an order no longer pending at the broker is refused at its preview, saying so; nothing is sent', async () => {
+    const result = await callTool(client, 'cancel_gtt', { alId: 'gone' });
+    expect(result.structuredContent).toMatchObject({ refused: true });
+    expect(result.structuredContent?.reason).toContain('GTT/OCO gone is not pending at the broker');
+    expect(result.structuredContent?.confirmationId).toBeUndefined();
+    const pending = (await callTool(client, 'cancel_gtt', { alId: '7' })).structuredContent!;
+    expect(pending.confirmationId).toEqual(expect.any(String));
+    expect(pending.rulesChecked).toContain('the order is pending at the broker (read now)');
+    expect(sent).toEqual([]);
   });
 });

@@ -1,9 +1,10 @@
 /**
- * The kill switch as an assistant meets it over the real remote server (`POST /mcp` on the local stack, the API's
+ * Previews as an assistant meets them over the real remote server. The kill switch (`POST /mcp` on the local stack, the API's
  * permissions enforced on its role; issue 58, item 8): `kill_switch_on` records the assistant as who turned it on
  * (`changedBy` `<the server's identity> for assistant:<id>`); a place previewed while it is on says the confirm will
  * be refused with TRADING_HALTED and how to turn it off, and the confirm is refused so; `POST /kill-switch` refuses
- * an `onBehalfOf` it cannot record, by name, and changes nothing.
+ * an `onBehalfOf` it cannot record, by name, and changes nothing. A cancel of a GTT already cancelled is refused at its
+ * preview, saying so.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -25,7 +26,9 @@ const api = async (method: string, path: string, body?: unknown) => {
     method,
     headers: {
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(path === '/assistants' ? { 'Idempotency-Key': `mcp-kill-${++keys}-${Date.now()}` } : {}),
+      ...(['/assistants', '/gtt-orders'].includes(path)
+        ? { 'Idempotency-Key': `mcp-live-${++keys}-${Date.now()}` }
+        : {}),
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
@@ -74,4 +77,18 @@ describe('the kill switch and an assistant', () => {
     expect(JSON.stringify(refused.body.error)).toContain('onBehalfOf must be 1-128 letters');
     expect((await api('GET', '/kill-switch')).body.halted).toBe(false);
   });
+});
+
+describe('a cancel previewed', () => {
+  it('of a GTT already cancelled is refused, saying so; of a pending one, previewed', async () => {
+    const placed = await api('POST', '/gtt-orders', PLACE);
+    expect(placed.status, JSON.stringify(placed.body)).toBe(201);
+    const alId = placed.body.al_id as string;
+    const pending = (await callTool(client, 'cancel_gtt', { alId })).structuredContent!;
+    expect(pending.confirmationId).toEqual(expect.any(String));
+    expect((await api('DELETE', `/gtt-orders/${alId}`)).status).toBe(200);
+    const again = (await callTool(client, 'cancel_gtt', { alId })).structuredContent!;
+    expect(again).toMatchObject({ refused: true });
+    expect(again.reason).toContain(`GTT/OCO ${alId} is not pending at the broker (already cancelled`);
+  }, 60_000);
 });
