@@ -9,7 +9,7 @@ import * as z from 'zod';
 import { canonicalValue, type ValueTable } from '../client/cli/trader-values.js';
 
 /** What a price or quantity string must look like; the gateway then checks it exactly (decimals, sign, size). */
-const DECIMAL_TEXT = /^\s*\d+(\.\d+)?\s*$/;
+const DECIMAL_TEXT = /^\d+(\.\d+)?$/;
 
 /** A number sent as a JSON number or a decimal string (`"1500.50"`). */
 export const num = (what: string) =>

@@ -17,7 +17,7 @@ import { closed, num, open, traderValue } from './schema-forms.js';
 import type { ServerContext } from './server.js';
 
 /** B or S, or buy and sell as the command line takes them. */
-const side = traderValue('trantype', SIDE_VALUES, 'B buy, S sell');
+const side = traderValue('trantype', SIDE_VALUES, 'side');
 const orderShape = {
   exch: z.enum(EXCHANGES).describe('exchange'),
   tsym: z.string().describe('trading symbol, e.g. INFY-EQ'),
@@ -215,21 +215,21 @@ const WRITES: WriteTool[] = [
 
 export const WRITE_TOOL_NAMES = [...WRITES.map((t) => t.name), 'kill_switch_on', 'confirm'];
 
+/** Short in every write's description; the server's instructions say how previews and confirm work, once. */
 const PREVIEW_NOTE =
-  ' Nothing is sent on this call: it answers a preview (the exact request, the rules checked, any market-order conversion, a one-line summary) and a confirmationId valid for two minutes. Show the summary to the person; only after they agree, call confirm with the confirmationId.';
+  ' Nothing is sent on this call: it answers a preview (summary, exact request, rules checked) and a confirmationId; call confirm with it only after the person agrees.';
 
+/** The preview every write answers (its fields said once, in the server's instructions and docs/assistants.md). */
 const previewOutput = outputSchema({
-  confirmationId: z.string().describe('pass it to confirm, after the person agreed'),
-  requestHash: z.string().describe("SHA-256 of the request's canonical JSON"),
+  confirmationId: z.string(),
+  requestHash: z.string(),
   expiresAt: z.string(),
-  summary: z.string().describe('one line a person can read'),
-  request: open({}, 'the request confirm sends: operation, path, body'),
+  summary: z.string(),
+  request: open({}),
   rulesChecked: z.array(z.string()),
-  conversion: z.string().describe('a market order sent as a protected limit order'),
-  killSwitch: z
-    .string()
-    .describe('there while the kill switch is on: confirm will be refused (TRADING_HALTED); how to turn it off'),
-  dryRun: open({}, "the gateway's dry run: the exact broker request, token masked"),
+  conversion: z.string(),
+  killSwitch: z.string().describe('while the kill switch is on: why confirm will be refused, the way out'),
+  dryRun: open({}),
 });
 
 export const registerWriteTools = (server: McpServer, context: ServerContext): void => {
