@@ -7,6 +7,7 @@ import * as z from 'zod';
 
 import { DETAIL_TYPES } from '../functions/base/schemas/event-types.js';
 import { EXCHANGES } from '../functions/base/schemas/fields.js';
+import { assistantPendingPage } from './order-records.js';
 import type { GatewayPort, GatewayRequest } from './port.js';
 import { attempt, DATA_NOTE, outputSchema } from './results.js';
 import { closed, open } from './schema-forms.js';
@@ -37,6 +38,8 @@ interface ReadTool {
   /** Reads the broker (or its copy) rather than only the gateway's own tables. */
   broker: boolean;
   request: (args: Record<string, unknown>) => GatewayRequest;
+  /** The gateway's answer as the tool gives it (default: as it is). */
+  answer?: (reply: unknown) => unknown;
 }
 
 const READS: ReadTool[] = [
@@ -50,8 +53,12 @@ const READS: ReadTool[] = [
       exch: z.enum(EXCHANGES).optional(),
       ...page,
     },
-    output: listOf('orders', 'the pending orders: al_id, symbol, side, quantity, trigger and price'),
+    output: listOf(
+      'orders',
+      'the pending orders in the fields the write tools take: al_id, type (single, oco), exch, tsym, then trantype, qty, prctyp, prc, prd, ai_t and the trigger d (single) or target and stopLoss {trigger, order} (oco), validity, tag',
+    ),
     broker: true,
+    answer: assistantPendingPage,
     request: ({ tsym, exch, limit, cursor }) => ({
       operation: 'GetPendingGTTOrder',
       query: compact({ tsym, exch, limit, cursor }),
@@ -203,6 +210,10 @@ export const registerReadTools = (server: McpServer, port: GatewayPort): void =>
         outputSchema: tool.output,
         annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: tool.broker },
       },
-      (args: Record<string, unknown>) => attempt(() => port.call(tool.request(args))),
+      (args: Record<string, unknown>) =>
+        attempt(async () => {
+          const reply = await port.call(tool.request(args));
+          return tool.answer ? tool.answer(reply) : reply;
+        }),
     );
 };

@@ -1,10 +1,11 @@
 /**
- * Previews as an assistant meets them over the real remote server. The kill switch (`POST /mcp` on the local stack, the API's
+ * Tools as an assistant meets them over the real remote server. The kill switch (`POST /mcp` on the local stack, the API's
  * permissions enforced on its role; issue 58, item 8): `kill_switch_on` records the assistant as who turned it on
  * (`changedBy` `<the server's identity> for assistant:<id>`); a place previewed while it is on says the confirm will
  * be refused with TRADING_HALTED and how to turn it off, and the confirm is refused so; `POST /kill-switch` refuses
  * an `onBehalfOf` it cannot record, by name, and changes nothing. A cancel of a GTT already cancelled is refused at its
- * preview, saying so.
+ * preview, saying so. `pending_gtts` answers each order in the fields the write tools take, without the broker's
+ * bookkeeping.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -26,7 +27,7 @@ const api = async (method: string, path: string, body?: unknown) => {
     method,
     headers: {
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(['/assistants', '/gtt-orders'].includes(path)
+      ...(['/assistants', '/gtt-orders', '/gtt-orders/oco'].includes(path)
         ? { 'Idempotency-Key': `mcp-live-${++keys}-${Date.now()}` }
         : {}),
     },
@@ -90,5 +91,48 @@ describe('a cancel previewed', () => {
     const again = (await callTool(client, 'cancel_gtt', { alId })).structuredContent!;
     expect(again).toMatchObject({ refused: true });
     expect(again.reason).toContain(`GTT/OCO ${alId} is not pending at the broker (already cancelled`);
+  }, 60_000);
+});
+
+describe('pending_gtts', () => {
+  it("answers each order in the write tools' fields, without the broker's bookkeeping", async () => {
+    const gtt = await api('POST', '/gtt-orders', { ...PLACE, tag: 'live-1' });
+    const leg = (trantype: string, trigger: string) => ({
+      trigger,
+      order: { trantype, prctyp: 'LMT', qty: 1, prc: trigger, prd: 'C' },
+    });
+    const oco = await api('POST', '/gtt-orders/oco', {
+      exch: 'NSE',
+      tsym: 'INFY-EQ',
+      target: leg('S', '1600'),
+      stopLoss: leg('S', '1400'),
+    });
+    expect([gtt.status, oco.status], JSON.stringify([gtt.body, oco.body])).toEqual([201, 201]);
+    const list = (await callTool(client, 'pending_gtts', {})).structuredContent!;
+    const orders = list.orders as Json[];
+    const single = orders.find((o) => o.al_id === gtt.body.al_id)!;
+    expect(single).toEqual({
+      al_id: gtt.body.al_id,
+      type: 'single',
+      exch: 'NSE',
+      tsym: 'INFY-EQ',
+      trantype: 'B',
+      qty: expect.anything() as unknown,
+      prctyp: 'LMT',
+      prc: '1500',
+      prd: 'C',
+      ai_t: 'LTP_B_O',
+      d: '1490',
+      ...(single.validity === undefined ? {} : { validity: single.validity as string }),
+      tag: 'live-1',
+    });
+    const pair = orders.find((o) => o.al_id === oco.body.al_id)!;
+    expect(Object.keys(pair).sort()).toEqual(
+      ['al_id', 'type', 'exch', 'tsym', 'target', 'stopLoss', ...('validity' in pair ? ['validity'] : [])].sort(),
+    );
+    expect(pair.target).toMatchObject({ trigger: '1600', order: { trantype: 'S', prctyp: 'LMT', prc: '1600' } });
+    expect(pair.stopLoss).toMatchObject({ trigger: '1400', order: { trantype: 'S' } });
+    for (const noise of ['stat', 'token', 'pp', 'ls', 'ti', 'actid', 'oivariable', 'place_order_params'])
+      expect(JSON.stringify(list)).not.toContain(`"${noise}"`);
   }, 60_000);
 });
