@@ -34,6 +34,7 @@ export type LocalHandler = (event: unknown, context: Context) => Promise<unknown
 
 /** One route of the API: a manifest route (functions/manifest/), or one of the local stack's own (`/_local/...`). */
 export interface LocalRoute {
+  /** An HTTP method, or `ANY`: every method no route of its own method matches (API Gateway's `ANY` route). */
   method: string;
   path: string;
   /** The function that serves it (its Lambda context's name). */
@@ -209,8 +210,12 @@ const integrate = async (
 };
 
 export const startLocalApi = async (options: LocalApiOptions): Promise<LocalApi> => {
-  // Static segments win over path parameters, as in API Gateway (`/gtt-orders/triggered` before `/gtt-orders/{alId}`).
-  const routes = options.routes.map(compileRoute).sort((a, b) => a.params.length - b.params.length);
+  // Static segments win over path parameters, as in API Gateway (`/gtt-orders/triggered` before `/gtt-orders/{alId}`),
+  // and a route of the request's own method over an `ANY` route of the same path.
+  const isAny = (r: Route) => (r.method === 'ANY' ? 1 : 0);
+  const routes = options.routes
+    .map(compileRoute)
+    .sort((a, b) => a.params.length - b.params.length || isAny(a) - isAny(b));
   let baseUrl = '';
 
   /** This API's own names: `Host` must be one of them, and an `Origin`, if sent, must be one of their origins. */
@@ -304,7 +309,7 @@ export const startLocalApi = async (options: LocalApiOptions): Promise<LocalApi>
 
     for (const route of routes) {
       const match = route.pattern.exec(url.pathname);
-      if (!match || route.method !== method) continue;
+      if (!match || (route.method !== method && route.method !== 'ANY')) continue;
       const pathParameters: Record<string, string> = {};
       for (const [i, name] of route.params.entries()) {
         try {

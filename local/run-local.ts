@@ -283,13 +283,16 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       // Every route of the function set whose function runs here.
       ...routesOf(functions)
         .filter(({ fn }) => handlers.has(fn.name))
-        .map(({ fn, route }) => ({
-          method: route.method,
-          path: route.path,
-          name: fn.name,
-          handler: handlers.get(fn.name)!,
-          ...(route.auth === 'token' ? { textBody: true } : {}),
-        })),
+        .flatMap(({ fn, route }) =>
+          // A route whose function answers its path's other methods (`anyMethod`) has an `ANY` route beside it.
+          [route.method, ...(route.anyMethod ? ['ANY'] : [])].map((method) => ({
+            method,
+            path: route.path,
+            name: fn.name,
+            handler: handlers.get(fn.name)!,
+            ...(route.auth === 'token' ? { textBody: true } : {}),
+          })),
+        ),
       // Where the sandbox's broker emulator listens (its port is random): `npm run gtt -- ltp` finds it here.
       {
         method: 'GET',

@@ -17,6 +17,7 @@ import { type Confirmation, refusal, type Taken } from './confirmations.js';
 import type { GatewayRequest } from './port.js';
 import { PLACING_OPERATIONS } from './preview.js';
 import { DATA_NOTE, failed, failureReason, ok, outputSchema, refused } from './results.js';
+import { closed, open } from './schema-forms.js';
 import type { AssistantAction, ServerContext } from './server.js';
 
 /** The order or plan an act concerns: from the answer (a place) or the request's path (a change, a cancel). */
@@ -41,13 +42,16 @@ export const registerConfirmTool = (server: McpServer, context: ServerContext): 
       description:
         "Sends the change a write tool previewed, exactly as previewed, once. Call it only after the person agreed to the preview's summary. Confirming the same id again answers the same result (replayed), never a second order." +
         DATA_NOTE,
-      inputSchema: {
-        confirmationId: z.string().describe('the confirmationId of the preview'),
-        requestHash: z
-          .string()
-          .optional()
-          .describe("the preview's requestHash: when given, the change is refused unless it is still that request"),
-      },
+      inputSchema: closed(
+        {
+          confirmationId: z.string().describe('the confirmationId of the preview'),
+          requestHash: z
+            .string()
+            .optional()
+            .describe("the preview's requestHash: when given, the change is refused unless it is still that request"),
+        },
+        'confirm',
+      ),
       outputSchema: outputSchema({
         confirmed: z.boolean(),
         summary: z.string(),
@@ -57,7 +61,7 @@ export const registerConfirmTool = (server: McpServer, context: ServerContext): 
           .describe(
             "true: the first confirm's answer again (this confirm, or the gateway, replayed it); nothing new was sent",
           ),
-        result: z.looseObject({}).describe("the gateway's answer"),
+        result: open({}, "the gateway's answer"),
       }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },

@@ -135,7 +135,7 @@ export const newConfirmation = (
 /** Why a taken confirmation may not be sent, or undefined when it may: expired, unknown, or its request altered. */
 export const refusal = (taken: Taken, expectedHash?: string): string | undefined => {
   if (taken.state === 'unknown')
-    return 'No preview has this confirmationId (it was never issued by this server, or it expired and was dropped): preview the change again.';
+    return 'No preview has this confirmationId (it was never issued by this server, or it expired and was dropped; over stdio a preview lives in the server process, so a client that starts a server per call cannot confirm): preview the change again.';
   if (taken.state === 'expired')
     return 'This confirmationId expired (a preview is valid for two minutes): preview the change again.';
   const { confirmation } = taken;

@@ -85,7 +85,56 @@ export interface Preview {
   rulesChecked: string[];
   /** A market order the gateway sends as a protected limit order. */
   conversion?: string;
+  /** The kill switch is on: the confirm would be refused (TRADING_HALTED), and how to turn it off. */
+  killSwitch?: string;
 }
+
+/** The operations the kill switch refuses (the operation table's `refusedWhileHalted`): places and modifies. */
+export const REFUSED_WHILE_HALTED: readonly string[] = [
+  'PlaceGTTOrder',
+  'PlaceOCOOrder',
+  'ModifyGTTOrder',
+  'ModifyOCOOrder',
+  'PatchGTTOrder',
+  'PatchOCOOrder',
+];
+
+/**
+ * The kill switch's state for a preview of an operation it refuses: the rule checked, and while it is on, what the
+ * confirm would meet and the way out. A read that fails is said, never taken for "off".
+ */
+const killSwitchOf = async (port: GatewayPort, request: GatewayRequest): Promise<{ rule?: string; note?: string }> => {
+  if (!REFUSED_WHILE_HALTED.includes(request.operation)) return {};
+  let state: { halted?: unknown; mode?: unknown; changedAt?: unknown };
+  try {
+    state = (await port.call({ operation: 'GetKillSwitch' })) as typeof state;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    return { rule: `kill switch: not read (${typeof code === 'string' ? code : 'error'}); confirm checks it again` };
+  }
+  if (state.halted !== true) return { rule: 'kill switch: off' };
+  const since = typeof state.changedAt === 'string' ? ` since ${state.changedAt}` : '';
+  return {
+    rule: `kill switch: ON (${str(state.mode) || 'cancel-all'}${since})`,
+    note: `The kill switch is ON${since}: confirm will be refused with TRADING_HALTED (423) and nothing sent. To go ahead, the person turns it off first (kill_switch_off, then confirm that; or \`npm run gtt -- kill-switch off\`), then confirms this preview before it expires.`,
+  };
+};
+
+/**
+ * Why a cancel has nothing to cancel, read at the broker now (`ORDER_NOT_FOUND`: cancelled, fired or never placed), or
+ * undefined when the order is pending. Any other failure of the read is the preview's.
+ */
+const notPending = async (port: GatewayPort, request: GatewayRequest): Promise<string | undefined> => {
+  const alId = request.path?.alId;
+  if (request.operation !== 'CancelGTTOrder' || alId === undefined) return undefined;
+  try {
+    await port.call({ operation: 'GetGTTOrder', path: { alId }, query: { fresh: true } });
+    return undefined;
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ORDER_NOT_FOUND') throw error;
+    return `GTT/OCO ${alId} is not pending at the broker (already cancelled, fired, or never placed): there is nothing to cancel, and nothing was sent. pending_gtts lists the pending orders; triggered_gtts those that fired today.`;
+  }
+};
 
 /**
  * Builds the preview of `asked`, asking the gateway for a dry run where the operation has one. A change (PATCH) reads
@@ -100,9 +149,12 @@ export const buildPreview = async (
   ordersToday = 0,
 ): Promise<Preview | { refused: string; rulesChecked: string[] }> => {
   const { request, current } = await boundToCurrent(port, asked);
+  const gone = await notPending(port, request);
+  if (gone) return { refused: gone, rulesChecked: ['the order is pending at the broker (read now): it is not'] };
   const { checked, refused } = checkLimits(request, limits, ordersToday, current);
   if (refused) return { refused, rulesChecked: checked };
   const rulesChecked = [...checked];
+  if (request.operation === 'CancelGTTOrder') rulesChecked.push('the order is pending at the broker (read now)');
   let dryRun: Record<string, unknown> | undefined;
   if (hasDryRun) {
     dryRun = (await port.call(request, { dryRun: true })) as Record<string, unknown>;
@@ -114,12 +166,15 @@ export const buildPreview = async (
     rulesChecked.push("the gateway's validation and guardrails (dry run passed)");
   }
   const conversion = conversionOf(request, dryRun);
+  const halt = await killSwitchOf(port, request);
+  if (halt.rule) rulesChecked.push(halt.rule);
   return {
     summary: summarize(request, current),
     request,
     ...(dryRun ? { dryRun } : {}),
     rulesChecked,
     ...(conversion ? { conversion } : {}),
+    ...(halt.note ? { killSwitch: halt.note } : {}),
   };
 };
 

@@ -7,8 +7,10 @@ import * as z from 'zod';
 
 import { DETAIL_TYPES } from '../functions/base/schemas/event-types.js';
 import { EXCHANGES } from '../functions/base/schemas/fields.js';
+import { assistantPendingPage } from './order-records.js';
 import type { GatewayPort, GatewayRequest } from './port.js';
 import { attempt, DATA_NOTE, outputSchema } from './results.js';
+import { closed, open } from './schema-forms.js';
 
 const page = {
   limit: z.number().int().min(1).max(1000).optional().describe('how many per page (default 100)'),
@@ -16,7 +18,7 @@ const page = {
 };
 const listOf = (key: string, what: string) =>
   outputSchema({
-    [key]: z.array(z.looseObject({})).describe(what),
+    [key]: z.array(open({})).describe(what),
     nextCursor: z.string().describe('there while more remain: pass it as cursor'),
   });
 const anyObject = (what: string) => outputSchema({}, what);
@@ -36,6 +38,8 @@ interface ReadTool {
   /** Reads the broker (or its copy) rather than only the gateway's own tables. */
   broker: boolean;
   request: (args: Record<string, unknown>) => GatewayRequest;
+  /** The gateway's answer as the tool gives it (default: as it is). */
+  answer?: (reply: unknown) => unknown;
 }
 
 const READS: ReadTool[] = [
@@ -49,8 +53,12 @@ const READS: ReadTool[] = [
       exch: z.enum(EXCHANGES).optional(),
       ...page,
     },
-    output: listOf('orders', 'the pending orders: al_id, symbol, side, quantity, trigger and price'),
+    output: listOf(
+      'orders',
+      'the pending orders in the fields the write tools take: al_id, type (single, oco), exch, tsym, then trantype, qty, prctyp, prc, prd, ai_t and the trigger d (single) or target and stopLoss {trigger, order} (oco), validity, tag',
+    ),
     broker: true,
+    answer: assistantPendingPage,
     request: ({ tsym, exch, limit, cursor }) => ({
       operation: 'GetPendingGTTOrder',
       query: compact({ tsym, exch, limit, cursor }),
@@ -198,10 +206,14 @@ export const registerReadTools = (server: McpServer, port: GatewayPort): void =>
       {
         title: tool.title,
         description: `${tool.description} Reads only.${DATA_NOTE}`,
-        inputSchema: tool.input,
+        inputSchema: closed(tool.input, tool.name),
         outputSchema: tool.output,
         annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: tool.broker },
       },
-      (args: Record<string, unknown>) => attempt(() => port.call(tool.request(args))),
+      (args: Record<string, unknown>) =>
+        attempt(async () => {
+          const reply = await port.call(tool.request(args));
+          return tool.answer ? tool.answer(reply) : reply;
+        }),
     );
 };

@@ -6,47 +6,43 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 
+import { SIDE_VALUES } from '../client/cli/trader-values.js';
 import { OPERATION_INFO } from '../client/generated/operations.js';
-import {
-  ALERT_TYPES,
-  EXCHANGES,
-  PRICE_TYPES,
-  PRODUCTS,
-  RETENTIONS,
-  TRANSACTION_TYPES,
-} from '../functions/base/schemas/fields.js';
+import { ALERT_TYPES, EXCHANGES, PRICE_TYPES, PRODUCTS, RETENTIONS } from '../functions/base/schemas/fields.js';
 import { newConfirmation, requestHash } from './confirmations.js';
 import type { GatewayRequest } from './port.js';
 import { buildPreview, PLACING_OPERATIONS } from './preview.js';
 import { attempt, DATA_NOTE, failed, failureReason, ok, outputSchema, refused } from './results.js';
+import { closed, num, open, traderValue } from './schema-forms.js';
 import type { ServerContext } from './server.js';
 
-const num = (what: string) => z.union([z.number(), z.string()]).describe(what);
+/** B or S, or buy and sell as the command line takes them. */
+const side = traderValue('trantype', SIDE_VALUES, 'side');
 const orderShape = {
   exch: z.enum(EXCHANGES).describe('exchange'),
   tsym: z.string().describe('trading symbol, e.g. INFY-EQ'),
   qty: num('quantity'),
   prc: num('limit price (0 or omitted for MKT / SL-MKT)').optional(),
   prd: z.enum(PRODUCTS).describe('product: C delivery, M margin, H cover'),
-  trantype: z.enum(TRANSACTION_TYPES).describe('B buy, S sell'),
+  trantype: side,
   prctyp: z.enum(PRICE_TYPES).describe('price type: LMT, MKT (sent as a protected limit), SL-LMT, SL-MKT'),
   ret: z.enum(RETENTIONS).describe('retention of the order placed when it fires: DAY, EOS, IOC'),
   ai_t: z.enum(ALERT_TYPES).describe('LTP_A_O: fire when the price rises above d; LTP_B_O: when it falls below d'),
   d: num('the trigger price'),
   tag: z.string().optional().describe('your own label for the order'),
 };
-const legShape = z.object({
-  trigger: num("the leg's trigger price"),
-  order: z.object({
-    trantype: z.enum(TRANSACTION_TYPES),
-    prctyp: z.enum(['LMT', 'MKT', 'SL-LMT', 'SL-MKT']),
-    qty: num('quantity'),
-    prc: num('limit price').optional(),
-    prd: z.enum(PRODUCTS),
-    ret: z.enum(RETENTIONS).optional(),
-    trgprc: num("a stop-loss order's own trigger price (SL-LMT, SL-MKT)").optional(),
-  }),
-});
+const partial = (shape: z.ZodRawShape): z.ZodRawShape =>
+  Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, (v as z.ZodType).optional()]));
+const legOrder = {
+  trantype: side,
+  prctyp: z.enum(['LMT', 'MKT', 'SL-LMT', 'SL-MKT']),
+  qty: num('quantity'),
+  prc: num('limit price').optional(),
+  prd: z.enum(PRODUCTS),
+  ret: z.enum(RETENTIONS).optional(),
+  trgprc: num("a stop-loss order's own trigger price (SL-LMT, SL-MKT)").optional(),
+};
+const legShape = closed({ trigger: num("the leg's trigger price"), order: closed(legOrder, "a leg's order") }, 'a leg');
 const ocoShape = {
   exch: z.enum(EXCHANGES),
   tsym: z.string(),
@@ -55,11 +51,46 @@ const ocoShape = {
   target: legShape.describe('the profit-taking leg'),
   stopLoss: legShape.describe('the stop-loss leg'),
 };
+/** change_oco's leg: only what is given changes. */
+const changedLeg = closed(
+  { trigger: num("the leg's trigger price").optional(), order: closed(partial(legOrder), "a leg's order").optional() },
+  'a leg',
+);
 const alId = { alId: z.string().describe("the order's al_id") };
-const partial = (shape: z.ZodRawShape): z.ZodRawShape =>
-  Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, (v as z.ZodType).optional()]));
 
 type Args = Record<string, unknown>;
+
+/** The fields of each kind of plan: a missing one, or one of the other kind, is named with what the kind takes. */
+const PLAN_FIELDS = {
+  bracket: {
+    needs: ['entry', 'target', 'stopLoss'],
+    others: ['order', 'trailBy', 'step'],
+    takes: 'entry (a place_gtt body), target and stopLoss ({"trigger", "price"}), optional tag',
+  },
+  'trailing-stop': {
+    needs: ['order', 'trailBy'],
+    others: ['entry', 'target', 'stopLoss'],
+    takes: 'order (a place_gtt body), trailBy, optional step and tag',
+  },
+} as const;
+const planFields = (args: Args, ctx: z.RefinementCtx): void => {
+  const kind = args.kind as keyof typeof PLAN_FIELDS;
+  const { needs, others, takes } = PLAN_FIELDS[kind];
+  const missing = needs.filter((field) => args[field] === undefined);
+  const foreign = others.filter((field) => args[field] !== undefined);
+  if (missing.length)
+    ctx.addIssue({
+      code: 'custom',
+      path: [missing[0]!],
+      message: `a ${kind} plan needs ${missing.join(' and ')}; it takes ${takes}. Nothing was sent.`,
+    });
+  if (foreign.length)
+    ctx.addIssue({
+      code: 'custom',
+      path: [foreign[0]!],
+      message: `${foreign.join(' and ')} ${foreign.length > 1 ? 'are not fields' : 'is not a field'} of a ${kind} plan; it takes ${takes}. Nothing was sent.`,
+    });
+};
 const bodyOf = (args: Args, without: string[] = []): Record<string, unknown> =>
   Object.fromEntries(Object.entries(args).filter(([k, v]) => v !== undefined && !without.includes(k)));
 
@@ -68,6 +99,8 @@ interface WriteTool {
   title: string;
   description: string;
   input: z.ZodRawShape;
+  /** What the fields must be together (a plan's kind and its fields), said before anything is read or sent. */
+  together?: (args: Args, ctx: z.RefinementCtx) => void;
   annotations: ToolAnnotations;
   request: (args: Args) => GatewayRequest;
 }
@@ -129,8 +162,8 @@ const WRITES: WriteTool[] = [
       ...alId,
       tag: z.string().optional(),
       ltp: ocoShape.ltp,
-      target: z.looseObject({}).optional(),
-      stopLoss: z.looseObject({}).optional(),
+      target: changedLeg.optional(),
+      stopLoss: changedLeg.optional(),
     },
     annotations: CHANGE,
     request: (a) => ({ operation: 'PatchOCOOrder', path: { alId: String(a.alId) }, body: bodyOf(a, ['alId']) }),
@@ -150,14 +183,15 @@ const WRITES: WriteTool[] = [
       'A bracket (kind "bracket": entry = a place_gtt body, target and stopLoss = {trigger, price}) or a trailing stop (kind "trailing-stop": order = a place_gtt body, trailBy, optional step).',
     input: {
       kind: z.enum(['bracket', 'trailing-stop']),
-      entry: z.looseObject({}).optional(),
-      target: z.object({ trigger: num('trigger'), price: num('price') }).optional(),
-      stopLoss: z.object({ trigger: num('trigger'), price: num('price') }).optional(),
-      order: z.looseObject({}).optional(),
+      entry: closed(orderShape, 'entry (a place_gtt body)').optional(),
+      target: closed({ trigger: num('trigger'), price: num('price') }, 'target').optional(),
+      stopLoss: closed({ trigger: num('trigger'), price: num('price') }, 'stopLoss').optional(),
+      order: closed(orderShape, 'order (a place_gtt body)').optional(),
       trailBy: num('how far the stop trails the price').optional(),
       step: num('the least move that shifts the stop').optional(),
       tag: z.string().optional(),
     },
+    together: planFields,
     annotations: PLACE,
     request: (a) => ({ operation: 'CreatePlan', body: bodyOf(a) }),
   },
@@ -181,18 +215,21 @@ const WRITES: WriteTool[] = [
 
 export const WRITE_TOOL_NAMES = [...WRITES.map((t) => t.name), 'kill_switch_on', 'confirm'];
 
+/** Short in every write's description; the server's instructions say how previews and confirm work, once. */
 const PREVIEW_NOTE =
-  ' Nothing is sent on this call: it answers a preview (the exact request, the rules checked, any market-order conversion, a one-line summary) and a confirmationId valid for two minutes. Show the summary to the person; only after they agree, call confirm with the confirmationId.';
+  ' Nothing is sent on this call: it answers a preview (summary, exact request, rules checked) and a confirmationId; call confirm with it only after the person agrees.';
 
+/** The preview every write answers (its fields said once, in the server's instructions and docs/assistants.md). */
 const previewOutput = outputSchema({
-  confirmationId: z.string().describe('pass it to confirm, after the person agreed'),
-  requestHash: z.string().describe("SHA-256 of the request's canonical JSON"),
+  confirmationId: z.string(),
+  requestHash: z.string(),
   expiresAt: z.string(),
-  summary: z.string().describe('one line a person can read'),
-  request: z.looseObject({}).describe('the request confirm sends: operation, path, body'),
+  summary: z.string(),
+  request: open({}),
   rulesChecked: z.array(z.string()),
-  conversion: z.string().describe('a market order sent as a protected limit order'),
-  dryRun: z.looseObject({}).describe("the gateway's dry run: the exact broker request, token masked"),
+  conversion: z.string(),
+  killSwitch: z.string().describe('while the kill switch is on: why confirm will be refused, the way out'),
+  dryRun: open({}),
 });
 
 export const registerWriteTools = (server: McpServer, context: ServerContext): void => {
@@ -203,7 +240,9 @@ export const registerWriteTools = (server: McpServer, context: ServerContext): v
       {
         title: tool.title,
         description: `${tool.description}${PREVIEW_NOTE}${DATA_NOTE}`,
-        inputSchema: tool.input,
+        inputSchema: tool.together
+          ? closed(tool.input, tool.name).superRefine(tool.together)
+          : closed(tool.input, tool.name),
         outputSchema: previewOutput,
         annotations: { readOnlyHint: false, openWorldHint: true, ...tool.annotations },
       },
@@ -235,13 +274,26 @@ export const registerWriteTools = (server: McpServer, context: ServerContext): v
       description:
         'Acts at once, no confirmation (it only reduces risk): places and modifies are refused and pending orders are cancelled (mode cancel-all), or all but the OCOs and the exits and stops of plans (keep-exits).' +
         DATA_NOTE,
-      inputSchema: { mode: z.enum(['cancel-all', 'keep-exits']).optional() },
+      inputSchema: closed({ mode: z.enum(['cancel-all', 'keep-exits']).optional() }, 'kill_switch_on'),
       outputSchema: outputSchema({ halted: z.boolean() }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },
     async ({ mode }: { mode?: string }) => {
       const answer = await attempt(() =>
-        port.call({ operation: 'ActivateKillSwitch', ...(mode ? { body: { mode } } : {}) }),
+        port.call({
+          operation: 'ActivateKillSwitch',
+          // Recorded as who turned it on, beside the server's own signed identity (remote: the assistant's id).
+          ...(mode || assistant
+            ? {
+                body: {
+                  ...(mode ? { mode } : {}),
+                  ...(assistant
+                    ? { onBehalfOf: `assistant:${assistant.replace(/[^\w.:@ ()-]/g, '_').slice(0, 100)}` }
+                    : {}),
+                },
+              }
+            : {}),
+        }),
       );
       const reason = failureReason(answer);
       await context.onAction({

@@ -4900,6 +4900,8 @@ export interface operations {
                      * @enum {string}
                      */
                     mode?: "cancel-all" | "keep-exits";
+                    /** @description Who the signed caller acts for (the MCP server: `assistant:<id>`); recorded beside it, as changedBy `<caller> for <onBehalfOf>` */
+                    onBehalfOf?: string;
                 };
             };
         };

@@ -283,7 +283,10 @@ export const createKillSwitch = (options: KillSwitchOptions = {}) => {
     const action = request.route.action;
     if (action === 'status') return control.status();
     if (action === 'off') return control.off(request.caller);
-    return control.on(request.caller, context, validateInput(killSwitchInput, request.body ?? {}).mode);
+    const input = validateInput(killSwitchInput, request.body ?? {});
+    // The signed caller stays first: `onBehalfOf` is its word for whom it acts (the MCP server's assistant).
+    const by = input.onBehalfOf ? `${request.caller} for ${input.onBehalfOf}` : request.caller;
+    return control.on(by, context, input.mode);
   };
   return createRoutedFunction(KILL_SWITCH_ROUTES, async (request, context) => ({ body: await run(request, context) }), {
     logger: options.logger ?? defaultLogger,

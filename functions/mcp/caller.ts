@@ -7,6 +7,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 
 import type { AssistantIdentity, AssistantRegistry } from '../assistants/registry.js';
 import type { RoutedReply } from '../base/middleware/routed-function.js';
+import { jsonRpcError } from './transport.js';
 
 /** 127.0.0.1, localhost or [::1], with an optional port: the only names a loopback server answers to. */
 const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/i;
@@ -25,11 +26,9 @@ const header = (event: APIGatewayProxyEventV2, name: string): string | undefined
   return found?.[1];
 };
 
-/** A reply with a JSON-RPC error (id null: the message was not read), as the MCP spec's HTTP transport answers. */
-export const jsonRpcRefusal = (status: number, message: string, headers: Record<string, string> = {}): RoutedReply => {
-  const body = { jsonrpc: '2.0', error: { code: -32_001, message }, id: null };
-  return { status, headers, body, raw: JSON.stringify(body) };
-};
+/** A refusal of the caller as a JSON-RPC error (id null: the message was not read). */
+const jsonRpcRefusal = (status: number, message: string, headers: Record<string, string> = {}): RoutedReply =>
+  jsonRpcError(status, -32_001, message, headers);
 
 /** Whether the request came over loopback (npm start): its source address is the machine's own. */
 export const isLoopbackCall = (event: APIGatewayProxyEventV2): boolean =>

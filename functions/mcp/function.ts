@@ -2,7 +2,8 @@
  * The remote MCP function (definition.ts): `POST /mcp`, the MCP server of mcp/ over streamable HTTP, stateless
  * (a new server and transport per request, JSON replies, no sessions), for assistants that cannot sign requests.
  *
- * A request is checked for its Host and Origin and its bearer assistant token (caller.ts) before any tool runs; the
+ * A method other than POST is 405 with `Allow: POST` (transport.ts); a request is checked for its Host and Origin and
+ * its bearer assistant token (caller.ts), then its body for one JSON-RPC message (transport.ts), before any tool runs; the
  * token's scopes decide the tools listed, its limits hold at every preview and its orders per day at every first
  * confirm (the registry's day counter). The tools act through the HTTP API's signed routes with this function's own
  * role (`api:invoke`, exactly its tools' operations), so every rule, guardrail, the governor and the kill switch hold
@@ -32,6 +33,7 @@ import { memo } from '../base/schemas/values.js';
 import { identify, isLoopbackCall, originRefusal } from './caller.js';
 import { DynamoConfirmationStore } from './confirmations.js';
 import { MCP_ROUTES } from './routes.js';
+import { methodRefusal, readMessage } from './transport.js';
 
 export const mcpEnv = envSchema(
   ['dynamodbEndpoint', 'eventbridgeEndpoint', 'eventBusName', 'eventsTableName', 'mcpOpenOnLoopback'],
@@ -96,7 +98,7 @@ export const createMcpFunction = (options: McpFunctionOptions = {}) => {
   const serve = async (
     event: APIGatewayProxyEventV2,
     context: Context,
-    body: unknown,
+    body: Record<string, unknown>,
     who: AssistantIdentity,
   ): Promise<RoutedReply> => {
     // Within the function's 25 s: an order route's answer (its broker call and one retry) fits in 20.
@@ -161,15 +163,20 @@ export const createMcpFunction = (options: McpFunctionOptions = {}) => {
         writeLog(logger, 'warn', 'mcp call refused', { status: who.status });
         return who;
       }
-      const reply = await serve(event, context, request.body, who);
+      const read = readMessage(request.body as string | undefined);
+      if ('refusal' in read) {
+        logger.info('mcp call', { assistant: { id: who.assistantId, name: who.name }, outcome: read.refusal.status });
+        return read.refusal;
+      }
+      const reply = await serve(event, context, read.message, who);
       const outcome = /"isError":true/.test(reply.raw ?? '') ? 'tool error' : reply.status;
       logger.info('mcp call', {
         assistant: { id: who.assistantId, name: who.name },
-        ...callOf(request.body),
+        ...callOf(read.message),
         outcome,
       });
       return reply;
     },
-    { logger },
+    { logger, answerFirst: methodRefusal },
   );
 };

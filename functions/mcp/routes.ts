@@ -30,6 +30,10 @@ export const MCP_ROUTES: FunctionSurface = {
       retrySafe: false,
       example: { body: { jsonrpc: '2.0', id: 1, method: 'ping' } },
       throttle: MCP_ROUTE_THROTTLE,
+      // GET (an event stream) and the other methods are the function's to answer: 405 with `Allow: POST`.
+      anyMethod: true,
+      // Read after the caller is known: JSON-RPC's -32700 and -32600, not the gateway's error shape.
+      rawBody: true,
     }),
   ],
 };

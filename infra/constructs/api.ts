@@ -82,12 +82,14 @@ export const addRoute = (
   fn: lambda.IFunction,
   scope: Construct,
 ): void => {
+  const integration = new HttpLambdaIntegration(integrationId, fn);
   const httpRoute = new HttpRoute(scope, `Route${route.method}${route.path}`, {
     httpApi: gateway.api,
     routeKey: HttpRouteKey.with(route.path, HttpMethod[route.method]),
-    integration: new HttpLambdaIntegration(integrationId, fn),
+    integration,
     ...(route.auth === 'iam' ? { authorizer: gateway.authorizer } : {}),
   });
+  if (route.anyMethod) addAnyMethodRoute(gateway, route, integration, scope);
   if (route.auth === 'token') {
     NagSuppressions.addResourceSuppressions(httpRoute, [
       {
@@ -117,6 +119,39 @@ export const addRoute = (
   }
   if (route.throttle) {
     gateway.routeSettings[`${route.method} ${route.path}`] = {
+      ThrottlingRateLimit: route.throttle.rateLimit,
+      ThrottlingBurstLimit: route.throttle.burstLimit,
+    };
+  }
+};
+
+/**
+ * `ANY <path>` beside a route whose function answers the path's other methods itself (the MCP server's 405 with
+ * `Allow: POST`): the same integration, the same authorisation (none: the function refuses before reading anything)
+ * and the same throttle. API Gateway picks the route of the request's own method first, so POST still meets its route.
+ */
+const addAnyMethodRoute = (
+  gateway: GatewayApi,
+  route: Route,
+  integration: HttpLambdaIntegration,
+  scope: Construct,
+): void => {
+  if (route.auth !== 'bearer')
+    throw new Error(`${route.method} ${route.path}: anyMethod is for the MCP server's bearer route only`);
+  const anyRoute = new HttpRoute(scope, `RouteANY${route.path}`, {
+    httpApi: gateway.api,
+    routeKey: HttpRouteKey.with(route.path, HttpMethod.ANY),
+    integration,
+  });
+  NagSuppressions.addResourceSuppressions(anyRoute, [
+    {
+      id: 'AwsSolutions-APIG4',
+      reason:
+        "The remote MCP server's other methods (GET, DELETE, ...): its function answers each 405 with `Allow: POST` before reading anything (no token, no body, no tool, no call to the API). Throttled at the stage as its POST route.",
+    },
+  ]);
+  if (route.throttle) {
+    gateway.routeSettings[`ANY ${route.path}`] = {
       ThrottlingRateLimit: route.throttle.rateLimit,
       ThrottlingBurstLimit: route.throttle.burstLimit,
     };

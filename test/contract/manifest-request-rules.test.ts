@@ -2,7 +2,8 @@
  * The request rules (docs/request-rules.md) asserted for every route and every direct entry of the function
  * manifest, so a function added later is covered the day it is added: an unknown query parameter, a look-alike
  * header, a body that is not UTF-8 JSON, a body where none is taken, an Idempotency-Key where none is taken, and
- * `dryRun` where the route offers none are each refused with 400 VALIDATION_FAILED naming what was wrong, and
+ * `dryRun` where the route offers none are each refused with 400 VALIDATION_FAILED naming what was wrong (a route
+ * that reads its own body, the MCP server's, answers JSON-RPC's -32700 and -32600 for it instead), and
  * nothing reaches the broker (the emulator's request log holds no write) and no control changes. Where a route offers
  * a dry run, it is honoured: nothing is sent. Where a key is required, the same key with another body is 422.
  *
@@ -28,6 +29,8 @@ let stack: LocalStack;
  * carry a live token, of a strategy made for the purpose (a wrong one is refused first, asserted below).
  */
 const liveTokens = new Map<string, string>();
+/** A `rawBody` route (the MCP server) reads its body after its bearer token: an assistant's, made for the purpose. */
+let assistantToken = '';
 beforeAll(async () => {
   stack = await startLocalStack({ settings: HIGH_ORDER_RATE });
   for (const { fn, route } of ROUTES.filter(({ route }) => route.auth === 'token')) {
@@ -42,6 +45,15 @@ beforeAll(async () => {
     )) as { webhookUrl: string };
     liveTokens.set(route.operationId, created.webhookUrl.split('/').pop()!);
   }
+  const assistant = (await stack.handlers.get('Assistants')!(
+    {
+      action: 'create',
+      idempotencyKey: 'contract-assistant',
+      assistant: { name: 'contract-rules', scopes: ['read'], limits: {} },
+    },
+    lambdaContext('Assistants'),
+  )) as { token: string };
+  assistantToken = assistant.token;
 });
 afterAll(() => stack.close());
 
@@ -163,33 +175,62 @@ describe.each(cases)('%s', (_name, fn, route) => {
     );
   });
 
-  it.runIf(route.body)('a body that is not UTF-8, or not JSON, is refused; nothing is sent', async () => {
-    const headers: Record<string, string> = route.idempotencyKey
-      ? { 'idempotency-key': `contract-utf8-${route.operationId}` }
-      : {};
-    const notUtf8 = Buffer.concat([Buffer.from('{"tsym":"M'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
-    expectRefused(await nothingDone(() => http(fn, route, { headers, base64: notUtf8 })), '(body)');
-    const notJson = await nothingDone(() =>
-      http(fn, route, { headers, body: undefined, base64: Buffer.from('{"a":') }),
-    );
-    expect(notJson.status).toBe(400);
-    expect(notJson.body.error?.code).toBe('VALIDATION_FAILED');
-  });
-
-  it.runIf(route.body)('a body nested thousands of levels deep is refused by name (400, never 500)', async () => {
-    for (const depth of [1_000, 3_000, 20_000]) {
-      const deep = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+  it.runIf(route.body && !route.rawBody)(
+    'a body that is not UTF-8, or not JSON, is refused; nothing is sent',
+    async () => {
       const headers: Record<string, string> = route.idempotencyKey
-        ? { 'idempotency-key': `contract-deep-${depth}-${route.operationId}` }
+        ? { 'idempotency-key': `contract-utf8-${route.operationId}` }
         : {};
-      const reply = await nothingDone(() =>
-        http(fn, route, { headers, body: undefined, base64: Buffer.from(`{"zz":${deep}}`) }),
+      const notUtf8 = Buffer.concat([Buffer.from('{"tsym":"M'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+      expectRefused(await nothingDone(() => http(fn, route, { headers, base64: notUtf8 })), '(body)');
+      const notJson = await nothingDone(() =>
+        http(fn, route, { headers, body: undefined, base64: Buffer.from('{"a":') }),
       );
-      // The signal webhook takes bodies of 8 KiB at most: deeper nesting is over its size limit before it is read.
-      if (depth > 1_000 && reply.status === 413) expect(reply.body.error?.code).toBe('PAYLOAD_TOO_LARGE');
-      else expectRefused(reply, '(body)');
-    }
-  });
+      expect(notJson.status).toBe(400);
+      expect(notJson.body.error?.code).toBe('VALIDATION_FAILED');
+    },
+  );
+
+  it.runIf(route.body && !route.rawBody)(
+    'a body nested thousands of levels deep is refused by name (400, never 500)',
+    async () => {
+      for (const depth of [1_000, 3_000, 20_000]) {
+        const deep = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+        const headers: Record<string, string> = route.idempotencyKey
+          ? { 'idempotency-key': `contract-deep-${depth}-${route.operationId}` }
+          : {};
+        const reply = await nothingDone(() =>
+          http(fn, route, { headers, body: undefined, base64: Buffer.from(`{"zz":${deep}}`) }),
+        );
+        // The signal webhook takes bodies of 8 KiB at most: deeper nesting is over its size limit before it is read.
+        if (depth > 1_000 && reply.status === 413) expect(reply.body.error?.code).toBe('PAYLOAD_TOO_LARGE');
+        else expectRefused(reply, '(body)');
+      }
+    },
+  );
+
+  it.runIf(route.rawBody)(
+    "a raw body (the MCP server's) not UTF-8 or not JSON is -32700, nested thousands deep -32600; 400, nothing sent",
+    async () => {
+      // Over loopback, as npm start's API passes it (its Host checked against DNS rebinding).
+      const headers = { authorization: `Bearer ${assistantToken}`, host: '127.0.0.1' };
+      const notUtf8 = Buffer.concat([
+        Buffer.from('{"jsonrpc":"2.0","method":"'),
+        Buffer.from([0xff]),
+        Buffer.from('"}'),
+      ]);
+      const deep = `{"jsonrpc":"2.0","id":1,"method":"ping","params":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}}`;
+      for (const [bytes, code] of [
+        [notUtf8, -32_700],
+        [Buffer.from('{"a":'), -32_700],
+        [Buffer.from(deep), -32_600],
+      ] as const) {
+        const reply = await nothingDone(() => http(fn, route, { headers, body: undefined, base64: bytes }));
+        expect(reply.status).toBe(400);
+        expect(reply.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code } });
+      }
+    },
+  );
 
   it.runIf(!route.body && route.method !== 'GET')(
     'a body where none is taken is refused; nothing is done',

@@ -63,7 +63,7 @@ type Res = { Type: string; Properties: Record<string, unknown> };
 
 /** The only routes not signed with IAM: the OAuth callback, the signal webhook and the remote MCP server. */
 const UNSIGNED =
-  /^(OAuthCallback GET \/session\/oauth\/callback|SignalWebhook POST \/signals\/\{id\}|McpServer POST \/mcp)$/;
+  /^(OAuthCallback GET \/session\/oauth\/callback|SignalWebhook POST \/signals\/\{id\}|McpServer (POST|ANY) \/mcp)$/;
 
 /** The function's logical id, in whichever of the app's stacks it is built. */
 const lambdaOf = (app: Construct, entry: FunctionEntry): string | undefined => {
@@ -124,10 +124,16 @@ describe.each(DEPLOYMENTS)('the stack from the manifest ($name)', (deployment) =
     const routes = Object.values(resources).filter((r) => r.Type === 'AWS::ApiGatewayV2::Route');
     const stage = Object.values(resources).find((r) => r.Type === 'AWS::ApiGatewayV2::Stage')!;
     const throttles = stage.Properties.RouteSettings as Record<string, { ThrottlingRateLimit: number }>;
-    const manifestRoutes = deployed.flatMap((entry) => entry.routes.map((route) => ({ entry, route })));
+    // A route whose function answers its path's other methods (`anyMethod`: the MCP server) has `ANY` beside it.
+    const manifestRoutes = deployed.flatMap((entry) =>
+      entry.routes.flatMap((route) => [
+        { entry, route, method: route.method as string },
+        ...(route.anyMethod ? [{ entry, route, method: 'ANY' }] : []),
+      ]),
+    );
     expect(routes).toHaveLength(manifestRoutes.length);
-    for (const { entry, route } of manifestRoutes) {
-      const key = `${route.method} ${route.path}`;
+    for (const { entry, route, method } of manifestRoutes) {
+      const key = `${method} ${route.path}`;
       const found = routes.filter((r) => r.Properties.RouteKey === key);
       expect(found, key).toHaveLength(1);
       const props = found[0]!.Properties;

@@ -1,6 +1,6 @@
 /**
  * The remote MCP function in the default stack: `POST /mcp` unsigned (its bearer token is the secret) and throttled
- * at the stage; its role invokes exactly the signed routes of its tools' operations (never `/assistants`, so an
+ * at the stage, with `ANY /mcp` beside it for the function's 405; its role invokes exactly the signed routes of its tools' operations (never `/assistants`, so an
  * assistant cannot change its own limits) and no other function's role invokes the API at all.
  */
 import { describe, expect, it } from 'vitest';
@@ -35,6 +35,26 @@ describe('the remote MCP function', () => {
       ThrottlingRateLimit: MCP_ROUTE_THROTTLE.rateLimit,
       ThrottlingBurstLimit: MCP_ROUTE_THROTTLE.burstLimit,
     });
+  });
+
+  it("has ANY /mcp beside it (the function's 405 for GET), same target, no authorizer, the same throttle", () => {
+    const byKey = (key: string) =>
+      Object.values(gateway.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: key } })) as {
+        Properties: { AuthorizationType?: string; Target: unknown };
+      }[];
+    const [post] = byKey('POST /mcp');
+    const [any] = byKey('ANY /mcp');
+    expect(any?.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
+    expect(any?.Properties.Target).toEqual(post?.Properties.Target);
+    const stage = Object.values(gateway.findResources('AWS::ApiGatewayV2::Stage'))[0] as {
+      Properties: { RouteSettings: Record<string, unknown> };
+    };
+    expect(stage.Properties.RouteSettings['ANY /mcp']).toEqual(stage.Properties.RouteSettings['POST /mcp']);
+    // Only the MCP route answers other methods itself: every other path keeps its methods' routes alone.
+    const anyRoutes = Object.values(gateway.findResources('AWS::ApiGatewayV2::Route')).filter((r) =>
+      String((r as { Properties: { RouteKey: string } }).Properties.RouteKey).startsWith('ANY '),
+    );
+    expect(anyRoutes).toHaveLength(1);
   });
 
   it("may invoke exactly its tools' signed routes, and no other function's role may invoke the API", () => {

@@ -97,12 +97,16 @@ describe('HTTP API', () => {
         ...[...STRATEGIES.routes, ...SIGNAL_WEBHOOK.routes].map((r) => `${r.method} ${r.path}`),
         ...ASSISTANTS.routes.map((r) => `${r.method} ${r.path}`),
         ...MCP_SERVER.routes.map((r) => `${r.method} ${r.path}`),
+        // Its other methods reach its function, which answers them 405 with `Allow: POST`.
+        'ANY /mcp',
       ].sort(),
     );
     for (const route of routes) {
       expect([route.Properties.RouteKey, route.Properties.AuthorizationType]).toEqual([
         route.Properties.RouteKey,
-        ['GET /session/oauth/callback', 'POST /signals/{id}', 'POST /mcp'].includes(route.Properties.RouteKey)
+        ['GET /session/oauth/callback', 'POST /signals/{id}', 'POST /mcp', 'ANY /mcp'].includes(
+          route.Properties.RouteKey,
+        )
           ? 'NONE'
           : 'AWS_IAM',
       ]);
@@ -138,6 +142,7 @@ describe('HTTP API', () => {
         // The unsigned signal webhook and remote MCP server.
         'POST /signals/{id}',
         'POST /mcp',
+        'ANY /mcp',
       ].sort(),
     );
     expect(routeSettings['POST /kill-switch']).toEqual({ ThrottlingRateLimit: 1, ThrottlingBurstLimit: 2 });

@@ -15,12 +15,16 @@ import type { GatewayPort, GatewayRequest } from '../../mcp/port.js';
 import { createMcpServer, type OrderQuota } from '../../mcp/server.js';
 import { callTool, PLACE } from '../support/mcp-tools.js';
 
-/** A gateway port that records what was sent (dry runs apart) and answers each place with a new al_id. */
+/**
+ * A gateway port that records what was sent (dry runs and the preview's read of the kill switch, off, apart) and
+ * answers each place with a new al_id.
+ */
 const recordingPort = (answer?: (n: number) => Promise<unknown>) => {
   const sent: GatewayRequest[] = [];
   const port: GatewayPort = {
     call: async (request, flags = {}) => {
       if (flags.dryRun) return { dryRun: true };
+      if (request.operation === 'GetKillSwitch') return { halted: false };
       sent.push(request);
       return answer ? answer(sent.length) : { al_id: String(sent.length), idempotency: { replayed: false } };
     },

@@ -90,6 +90,7 @@ describe('MemoryConfirmationStore', () => {
   it('an unknown id is refused saying to preview again', async () => {
     const taken = await new MemoryConfirmationStore().take('nope', 0);
     expect(refusal(taken)).toMatch(/No preview has this confirmationId.*preview the change again/);
+    expect(refusal(taken)).toContain('a client that starts a server per call cannot confirm');
   });
 
   it('keeps its own copy: a request changed after put is not what take answers', async () => {

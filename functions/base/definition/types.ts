@@ -71,6 +71,16 @@ export interface Route {
    * page decides what it appends to the redirect.
    */
   lenientQuery?: true;
+  /**
+   * The path's other methods reach the function too (API Gateway's `ANY` route beside this one), for it to answer
+   * them itself: the MCP server's 405 with `Allow: POST` (the streamable HTTP transport's answer for `GET`).
+   */
+  anyMethod?: true;
+  /**
+   * The body is handed to the function as its text, unread by the request rules: the MCP server reads it after the
+   * caller is known and answers JSON-RPC's own errors (`-32700`, `-32600`) for a body that is not one request.
+   */
+  rawBody?: true;
 }
 
 /** An EventBridge Scheduler schedule, India time. */

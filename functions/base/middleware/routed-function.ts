@@ -7,7 +7,7 @@
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { MiddlewareObj } from '@middy/core';
-import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 
 import { fromDirectInvocation } from '../contract/errors.js';
 import { isHttpApiEvent } from '../contract/gateway-request.js';
@@ -43,17 +43,32 @@ export const routedFailureLog = (entry: FunctionSurface, logger: Logger): Middle
   },
 });
 
-export const createRoutedFunction = (entry: FunctionSurface, run: RoutedRun, options: { logger: Logger }) =>
+/** An HTTP reply; its `content-type` is JSON unless the reply says otherwise, and absent when it has no body. */
+const httpReply = (reply: RoutedReply, status: number): APIGatewayProxyStructuredResultV2 => {
+  const body = reply.raw ?? JSON.stringify(reply.body);
+  return {
+    statusCode: reply.status ?? status,
+    headers: { ...(body === '' ? {} : { 'content-type': 'application/json' }), ...reply.headers },
+    body,
+  };
+};
+
+export interface RoutedFunctionOptions {
+  logger: Logger;
+  /**
+   * What an HTTP request is answered before the request rules read it, if anything (the MCP server's 405 for a
+   * method of its path other than POST, which reaches it through its `anyMethod` route).
+   */
+  answerFirst?: (event: APIGatewayProxyEventV2) => (RoutedReply & { status: number }) | undefined;
+}
+
+export const createRoutedFunction = (entry: FunctionSurface, run: RoutedRun, options: RoutedFunctionOptions) =>
   functionShell<unknown, unknown>({ logger: options.logger, trigger: 'api' })
     .use(routedFailureLog(entry, options.logger))
     .handler(async (event: unknown, context: Context) => {
+      const early = isHttpApiEvent(event) ? options.answerFirst?.(event) : undefined;
+      if (early) return httpReply(early, early.status);
       const request = readRoutedRequest(entry, event);
       const reply = await run(request, context, event);
-      return isHttpApiEvent(event)
-        ? ({
-            statusCode: reply.status ?? request.route.successStatus,
-            headers: { 'content-type': 'application/json', ...reply.headers },
-            body: reply.raw ?? JSON.stringify(reply.body),
-          } satisfies APIGatewayProxyStructuredResultV2)
-        : reply.body;
+      return isHttpApiEvent(event) ? httpReply(reply, request.route.successStatus) : reply.body;
     });

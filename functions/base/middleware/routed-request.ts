@@ -22,7 +22,10 @@ export interface RoutedRequest {
   source: 'http' | 'direct';
   /** Query and path fields (strings over HTTP, as given in a direct payload). */
   fields: Record<string, unknown>;
-  /** The JSON body (HTTP) or the direct payload's `directBody` field; undefined when the route takes none. */
+  /**
+   * The JSON body (HTTP) or the direct payload's `directBody` field; undefined when the route takes none. A `rawBody`
+   * route's HTTP body is its text (`''` when none was sent), or `undefined` when it is not valid UTF-8.
+   */
   body: unknown;
   idempotencyKey?: string;
   dryRun: boolean;
@@ -79,9 +82,33 @@ const callerOf = (event: APIGatewayProxyEventV2): string => {
   return iam?.userArn ?? 'http';
 };
 
+/** A `rawBody` route's body as text: `undefined` when API Gateway passed bytes that are not UTF-8. */
+const rawText = (event: APIGatewayProxyEventV2): string | undefined => {
+  if (event.body === undefined || event.body === null) return '';
+  if (!event.isBase64Encoded) return event.body;
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(Buffer.from(event.body, 'base64'));
+  } catch {
+    return undefined;
+  }
+};
+
 const fromHttp = (entry: FunctionSurface, event: APIGatewayProxyEventV2): RoutedRequest => {
   const route = httpRoute(entry, event);
   const spec = specOf(route);
+  if (route.rawBody) {
+    // Its query and headers are read by the same rules; its body is the function's to read.
+    const request = readGatewayRequest(spec, { ...event, body: undefined, isBase64Encoded: false });
+    return finish(route, {
+      route,
+      source: 'http',
+      fields: request.payload,
+      body: rawText(event),
+      ...(request.options.idempotencyKey ? { idempotencyKey: request.options.idempotencyKey } : {}),
+      dryRun: request.options.dryRun,
+      caller: callerOf(event),
+    });
+  }
   // The body is read as the operation table's are (UTF-8, JSON object), then handed over whole.
   const request = readGatewayRequest(spec, event);
   const notBody = [...Object.values(route.pathParams), ...route.query];

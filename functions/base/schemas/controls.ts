@@ -12,6 +12,15 @@ export const killSwitchInput = z.strictObject({
     .describe(
       'cancel-all (the default): every pending GTT and OCO is cancelled; keep-exits: OCOs and the exits and stops of plans stay at the broker, the rest is cancelled',
     ),
+  onBehalfOf: z
+    .string()
+    .regex(/^[\w.:@ ()-]{1,128}$/, {
+      error: 'onBehalfOf must be 1-128 letters, digits, spaces or . : @ ( ) - _ (who the caller acts for)',
+    })
+    .optional()
+    .describe(
+      'Who the signed caller acts for (the MCP server: `assistant:<id>`); recorded beside it, as changedBy `<caller> for <onBehalfOf>`',
+    ),
 });
 export type KillSwitchInput = z.output<typeof killSwitchInput>;
 

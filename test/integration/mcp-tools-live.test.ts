@@ -1,0 +1,138 @@
+/**
+ * Tools as an assistant meets them over the real remote server. The kill switch (`POST /mcp` on the local stack, the API's
+ * permissions enforced on its role; issue 58, item 8): `kill_switch_on` records the assistant as who turned it on
+ * (`changedBy` `<the server's identity> for assistant:<id>`); a place previewed while it is on says the confirm will
+ * be refused with TRADING_HALTED and how to turn it off, and the confirm is refused so; `POST /kill-switch` refuses
+ * an `onBehalfOf` it cannot record, by name, and changes nothing. A cancel of a GTT already cancelled is refused at its
+ * preview, saying so. `pending_gtts` answers each order in the fields the write tools take, without the broker's
+ * bookkeeping.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+import type { LocalStack } from '../../local/run-local.js';
+import { useLocalStack } from '../support/local-stack-fixture.js';
+import { callTool, PLACE, remoteMcpClient } from '../support/mcp-tools.js';
+
+let stack: LocalStack;
+useLocalStack({}, (s) => {
+  stack = s;
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- replies read field by field
+type Json = Record<string, any>;
+let keys = 0;
+const api = async (method: string, path: string, body?: unknown) => {
+  const res = await fetch(`${stack.api.url}${path}`, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(['/assistants', '/gtt-orders', '/gtt-orders/oco'].includes(path)
+        ? { 'Idempotency-Key': `mcp-live-${++keys}-${Date.now()}` }
+        : {}),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, body: (await res.json()) as Json };
+};
+
+let client: Client;
+let assistantId: string;
+beforeAll(async () => {
+  const created = await api('POST', '/assistants', { name: 'halter', scopes: ['read', 'trade'], limits: {} });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  assistantId = created.body.assistantId as string;
+  client = await remoteMcpClient(stack.api.url, created.body.token as string);
+});
+afterEach(async () => {
+  await api('DELETE', '/kill-switch');
+});
+afterAll(async () => {
+  await client?.close();
+});
+
+describe('the kill switch and an assistant', () => {
+  it('kill_switch_on records the assistant; a place previewed then says its confirm will be refused', async () => {
+    const on = await callTool(client, 'kill_switch_on', { mode: 'keep-exits' });
+    expect(on.isError, JSON.stringify(on.structuredContent)).toBeFalsy();
+    const state = await api('GET', '/kill-switch');
+    expect(state.body).toMatchObject({ halted: true, mode: 'keep-exits' });
+    expect(state.body.changedBy).toMatch(new RegExp(` for assistant:${assistantId}$`));
+
+    const preview = (await callTool(client, 'place_gtt', PLACE)).structuredContent!;
+    expect(preview.rulesChecked).toContainEqual(expect.stringMatching(/^kill switch: ON \(keep-exits since /));
+    expect(preview.killSwitch).toContain('confirm will be refused with TRADING_HALTED (423) and nothing sent');
+    const confirmed = await callTool(client, 'confirm', { confirmationId: preview.confirmationId });
+    expect(confirmed.structuredContent?.error).toMatchObject({ code: 'TRADING_HALTED' });
+  }, 60_000);
+
+  it('a place previewed while it is off says so and carries no warning', async () => {
+    const preview = (await callTool(client, 'place_gtt', PLACE)).structuredContent!;
+    expect(preview.rulesChecked).toContain('kill switch: off');
+    expect(preview.killSwitch).toBeUndefined();
+  }, 60_000);
+
+  it('POST /kill-switch refuses an onBehalfOf it cannot record, by name, and stays off', async () => {
+    const refused = await api('POST', '/kill-switch', { onBehalfOf: 'assistant:<script>' });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body.error)).toContain('onBehalfOf must be 1-128 letters');
+    expect((await api('GET', '/kill-switch')).body.halted).toBe(false);
+  });
+});
+
+describe('a cancel previewed', () => {
+  it('of a GTT already cancelled is refused, saying so; of a pending one, previewed', async () => {
+    const placed = await api('POST', '/gtt-orders', PLACE);
+    expect(placed.status, JSON.stringify(placed.body)).toBe(201);
+    const alId = placed.body.al_id as string;
+    const pending = (await callTool(client, 'cancel_gtt', { alId })).structuredContent!;
+    expect(pending.confirmationId).toEqual(expect.any(String));
+    expect((await api('DELETE', `/gtt-orders/${alId}`)).status).toBe(200);
+    const again = (await callTool(client, 'cancel_gtt', { alId })).structuredContent!;
+    expect(again).toMatchObject({ refused: true });
+    expect(again.reason).toContain(`GTT/OCO ${alId} is not pending at the broker (already cancelled`);
+  }, 60_000);
+});
+
+describe('pending_gtts', () => {
+  it("answers each order in the write tools' fields, without the broker's bookkeeping", async () => {
+    const gtt = await api('POST', '/gtt-orders', { ...PLACE, tag: 'live-1' });
+    const leg = (trantype: string, trigger: string) => ({
+      trigger,
+      order: { trantype, prctyp: 'LMT', qty: 1, prc: trigger, prd: 'C' },
+    });
+    const oco = await api('POST', '/gtt-orders/oco', {
+      exch: 'NSE',
+      tsym: 'INFY-EQ',
+      target: leg('S', '1600'),
+      stopLoss: leg('S', '1400'),
+    });
+    expect([gtt.status, oco.status], JSON.stringify([gtt.body, oco.body])).toEqual([201, 201]);
+    const list = (await callTool(client, 'pending_gtts', {})).structuredContent!;
+    const orders = list.orders as Json[];
+    const single = orders.find((o) => o.al_id === gtt.body.al_id)!;
+    expect(single).toEqual({
+      al_id: gtt.body.al_id,
+      type: 'single',
+      exch: 'NSE',
+      tsym: 'INFY-EQ',
+      trantype: 'B',
+      qty: expect.anything() as unknown,
+      prctyp: 'LMT',
+      prc: '1500',
+      prd: 'C',
+      ai_t: 'LTP_B_O',
+      d: '1490',
+      ...(single.validity === undefined ? {} : { validity: single.validity as string }),
+      tag: 'live-1',
+    });
+    const pair = orders.find((o) => o.al_id === oco.body.al_id)!;
+    expect(Object.keys(pair).sort()).toEqual(
+      ['al_id', 'type', 'exch', 'tsym', 'target', 'stopLoss', ...('validity' in pair ? ['validity'] : [])].sort(),
+    );
+    expect(pair.target).toMatchObject({ trigger: '1600', order: { trantype: 'S', prctyp: 'LMT', prc: '1600' } });
+    expect(pair.stopLoss).toMatchObject({ trigger: '1400', order: { trantype: 'S' } });
+    for (const noise of ['stat', 'token', 'pp', 'ls', 'ti', 'actid', 'oivariable', 'place_order_params'])
+      expect(JSON.stringify(list)).not.toContain(`"${noise}"`);
+  }, 60_000);
+});
