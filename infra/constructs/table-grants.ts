@@ -109,22 +109,25 @@ export const TABLE_GRANTS = {
   // record removed, listed (Query). Their events go to the outbox (the idempotency table).
   'eventsTable:plans': on('eventsTable', under(PLAN_PK)(GET, PUT, UPDATE, DELETE, QUERY)),
   // The watcher (orders/events/store.ts): its lease taken and given back (UpdateItem) and its items read (Query),
-  // markers and the views of the orders gone from the list read (BatchGetItem), markers with the events' history and known orders, its order items and the
-  // copy written (BatchWriteItem).
+  // markers and the views of the orders gone from the list read (BatchGetItem), an event's marker, history and known
+  // order in one transaction (PutItem each: orders/events/published.ts), its order items, the copy and the markers
+  // of a first run's settled ids written (BatchWriteItem).
   'eventsTable:watcher': on(
     'eventsTable',
     under(WATCHER_PK)(UPDATE, QUERY),
     under(MARKERS, WATCHER_PK)(BATCH_GET),
-    under(MARKERS, HISTORY_PK, KNOWN, WATCHER_PK, COPY_PK)(BATCH_WRITE),
+    under(MARKERS, HISTORY_PK, KNOWN)(PUT),
+    under(MARKERS, WATCHER_PK, COPY_PK)(BATCH_WRITE),
   ),
   // The EventForwarder: markers read (BatchGetItem); a cancelled order as last known (Query of its `known#` items,
-  // else GetItem of the watcher's view); markers, history and known orders written (BatchWriteItem).
+  // else GetItem of the watcher's view); an event's marker, history and known order in one transaction (PutItem
+  // each: orders/events/published.ts).
   'eventsTable:forwarder': on(
     'eventsTable',
     under(MARKERS)(BATCH_GET),
     under(KNOWN)(QUERY),
     under(WATCHER_PK)(GET),
-    under(MARKERS, HISTORY_PK, KNOWN)(BATCH_WRITE),
+    under(MARKERS, HISTORY_PK, KNOWN)(PUT),
   ),
   // Strategies (signals/strategy-store.ts): the records and token items put, moved (a PATCH's transaction updates
   // both), deleted; the records read and listed; the signals read back (signals/signal-list.ts).

@@ -93,8 +93,8 @@ describe('default deployment', () => {
     const d = (...names: string[]) => names.map((n) => `dynamodb:${n}`).sort();
     // Which items each may touch there is test/infra/item-grants.test.ts's.
     const expected: Record<string, string[]> = {
-      // Markers read and written with the events' history and known orders; one cancelled order's last view.
-      EventsEventForwarder: d('BatchGetItem', 'BatchWriteItem', 'GetItem', 'Query'),
+      // Markers read; each event's marker, history and known order put in one transaction; one cancelled order's last view.
+      EventsEventForwarder: d('BatchGetItem', 'GetItem', 'PutItem', 'Query'),
       // GET /events reads the history: Query only.
       EventsHistory: d('Query'),
       // The instrument refresh reads the live plans' symbols: Query only.

@@ -7,9 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { main } from '../../client/cli.js';
 import { createGttClient } from '../../client/index.js';
+import { EventsTable } from '../../functions/orders/events/store.js';
+import { LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 import { placeOutside } from '../support/outside-orders.js';
+import { SAMPLE_SINGLE_DETAIL } from '../support/sample-events.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 let stack: LocalStack;
@@ -80,6 +83,35 @@ describe('GET /events', () => {
     expect(mine.map((e) => e.detail.eventId).sort()).toEqual([...onBus].sort());
     const times = body.events.map((e) => e.publishedAt);
     expect([...times].sort()).toEqual(times);
+  });
+
+  it('an event both producers publish (the outbox and the watcher, at once or one after the other) is listed once', async () => {
+    const table = new EventsTable({
+      tableName: LOCAL_EVENTS_TABLE,
+      endpoint: stack.watcherEnv.DYNAMODB_ENDPOINT,
+    });
+    const event = (
+      eventId: string,
+      origin: 'gateway' | 'watcher',
+      al_id = eventId.startsWith('ab') ? '26120600000777' : '26120600000778',
+    ) => ({
+      source: 'gtt-gateway',
+      detailType: 'GTT Placed' as const,
+      detail: { ...SAMPLE_SINGLE_DETAIL, eventId, origin, al_id },
+    });
+    const together = 'ab'.repeat(16);
+    const apart = 'cd'.repeat(16);
+    await Promise.all([
+      table.markPublished([event(together, 'gateway')], Date.now()),
+      table.markPublished([event(together, 'watcher')], Date.now() + 1),
+    ]);
+    await table.markPublished([event(apart, 'watcher')], Date.now());
+    await table.markPublished([event(apart, 'gateway')], Date.now() + 5);
+    const listed = (await all('')).filter((e) => [together, apart].includes(String(e.detail.eventId)));
+    expect(listed.map((e) => e.detail.eventId)).toEqual([together, apart]);
+    // The first producer's record is kept.
+    expect(listed[1]!.detail.origin).toBe('watcher');
+    expect(await table.publishedAmong([together, apart])).toEqual(new Set([together, apart]));
   });
 
   it('filters by detail-type and by since', async () => {

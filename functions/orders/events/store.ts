@@ -30,8 +30,8 @@ import {
   UpdateItemCommand,
 } from '../../base/aws/dynamo.js';
 import type { LifecycleEvent, OrderView } from '../../base/schemas/events.js';
-import { historyItem } from './history.js';
-import { describesOrder, KNOWN_PREFIX, knownOrderItem } from './known-orders.js';
+import { KNOWN_PREFIX } from './known-orders.js';
+import { recordPublished } from './published.js';
 import {
   type CommitStats,
   copyWrites,
@@ -94,8 +94,9 @@ export class EventsTable {
   }
 
   /**
-   * Record that EventBridge accepted these events: a marker each, and for a whole event (not just its id) its item
-   * in the account's history (history.ts), in the same calls.
+   * Record that EventBridge accepted these events: a marker each, and for a whole event (not just its id) its item in
+   * the account's history (history.ts) and the order it describes, once whichever producer records it first
+   * (published.ts).
    */
   async markPublished(
     published: readonly (string | LifecycleEvent)[],
@@ -103,20 +104,21 @@ export class EventsTable {
     signal?: AbortSignal,
   ): Promise<void> {
     const expiresAt = String(Math.floor(now / 1000) + MARKER_TTL_SECONDS);
+    const marker = (id: string) => ({ ...markerKey(id), expiresAt: { N: expiresAt } });
     const seen = new Set<string>();
-    const requests: WriteRequest[] = [];
+    const ids: WriteRequest[] = [];
+    const events: LifecycleEvent[] = [];
     for (const entry of published) {
       const id = typeof entry === 'string' ? entry : entry.detail.eventId;
       if (seen.has(id)) continue;
       seen.add(id);
-      requests.push({ PutRequest: { Item: { ...markerKey(id), expiresAt: { N: expiresAt } } } });
-      if (typeof entry !== 'string') {
-        requests.push({ PutRequest: { Item: historyItem(entry, now) } });
-        // The order as it now is, for the event of its end (known-orders.ts).
-        if (describesOrder(entry)) requests.push({ PutRequest: { Item: knownOrderItem(entry, now) } });
-      }
+      if (typeof entry === 'string') ids.push({ PutRequest: { Item: marker(id) } });
+      else events.push(entry);
     }
-    await this.batchWrite(requests, signal);
+    await Promise.all([
+      this.batchWrite(ids, signal),
+      recordPublished(this.client, this.options.tableName, events, marker, now, signal),
+    ]);
   }
 
   /**
