@@ -29,12 +29,29 @@ const synthTemplates = (app: App) => {
   return JSON.stringify([...gatewayStacks, workflow].map((stack) => Template.fromStack(stack).toJSON()));
 };
 
+/** Where two JSON texts first differ (a path and the two values), or undefined: what a failure names. */
+const firstDifference = (a: string, b: string): string | undefined => {
+  const walk = (x: unknown, y: unknown, path: string): string | undefined => {
+    if (JSON.stringify(x) === JSON.stringify(y)) return undefined;
+    if (typeof x !== 'object' || x === null || typeof y !== 'object' || y === null)
+      return `${path}: ${JSON.stringify(x)?.slice(0, 300)} then ${JSON.stringify(y)?.slice(0, 300)}`;
+    const keys = new Set([...Object.keys(x), ...Object.keys(y)]);
+    for (const key of keys) {
+      const found = walk((x as Record<string, unknown>)[key], (y as Record<string, unknown>)[key], `${path}.${key}`);
+      if (found) return found;
+    }
+    return `${path}: differs`;
+  };
+  return walk(JSON.parse(a), JSON.parse(b), '$');
+};
+
 describe('synth', () => {
   it('bundles every function with the local esbuild and produces the same templates twice', () => {
     const dir = outdir();
     const first = synthTemplates(new App({ outdir: dir }));
     // The same directory: CDK reuses the bundles staged there, and the templates must come out the same.
     const second = synthTemplates(new App({ outdir: dir }));
+    expect(firstDifference(first, second)).toBeUndefined();
     expect(second).toBe(first);
     // Real asset hashes, not the placeholder of skipped bundling.
     expect(first).toMatch(/[0-9a-f]{64}\.zip/);
