@@ -19,9 +19,15 @@
  * in all. Each try carries its own ClientRequestToken, so the client's own retry (base/aws/retry.ts) of a
  * try whose answer was lost answers that try's outcome rather than claiming the alert a second time.
  */
-import type { CancellationReason, TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 
-import { type DynamoClient, dynamoDbClient, GetItemCommand, TransactWriteItemsCommand } from '../base/aws/dynamo.js';
+import {
+  cancellationReasons,
+  type DynamoClient,
+  dynamoDbClient,
+  GetItemCommand,
+  TransactWriteItemsCommand,
+} from '../base/aws/dynamo.js';
 import type { LifecycleEvent } from '../base/schemas/events.js';
 import type { SignalRecord } from '../base/schemas/signals.js';
 import { outboxItem } from '../orders/events/outbox.js';
@@ -195,9 +201,3 @@ export class SignalIntake {
     }
   }
 }
-
-/** The reasons of a cancelled transaction, one per item; undefined for any other failure. */
-const cancellationReasons = (error: unknown): CancellationReason[] | undefined =>
-  error instanceof Error && error.name === 'TransactionCanceledException'
-    ? ((error as { CancellationReasons?: CancellationReason[] }).CancellationReasons ?? [])
-    : undefined;

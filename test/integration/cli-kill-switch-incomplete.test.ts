@@ -17,7 +17,8 @@ let control: EmulatorControl;
 
 beforeAll(async () => {
   // A place may land until its deadline plus this late window: longer than the sweep's 90 s function can wait.
-  stack = await startLocalStack({ brokerTimeoutMs: 2_000, settings: { ORDER_LATE_WINDOW_MS: 200_000 } });
+  // The broker's answer (1.5 s late) well within its timeout, even on a loaded machine: the place lands, then is undone.
+  stack = await startLocalStack({ brokerTimeoutMs: 10_000, settings: { ORDER_LATE_WINDOW_MS: 200_000 } });
   control = emulatorControl(stack.emulator.url);
 });
 afterAll(async () => {
@@ -32,8 +33,9 @@ it('kill-switch on with an order in flight: NOT complete, until when, what to do
     headers: { 'content-type': 'application/json', 'Idempotency-Key': `cli-incomplete-${Date.now()}` },
     body: JSON.stringify(SAMPLE_ORDER),
   });
-  for (let i = 0; i < 300 && !(await control.requests()).some((r) => r.operation === 'PlaceGTTOrder'); i++)
+  for (let i = 0; i < 1_000 && !(await control.requests()).some((r) => r.operation === 'PlaceGTTOrder'); i++)
     await new Promise((resolve) => setTimeout(resolve, 10));
+  expect((await control.requests()).some((r) => r.operation === 'PlaceGTTOrder')).toBe(true);
   const out: string[] = [];
   const io = { out: (t: string) => out.push(t), err: (t: string) => out.push(t) };
   const code = await main(['kill-switch', 'on', '--url', stack.api.url], {}, io);

@@ -20,6 +20,7 @@ import type {
   BatchGetItemOutput,
   BatchWriteItemInput,
   BatchWriteItemOutput,
+  CancellationReason,
   DeleteItemInput,
   DeleteItemOutput,
   GetItemInput,
@@ -129,3 +130,9 @@ export const dynamoDbClient = (endpoint?: string): DynamoClient => {
 /** A conditional write that lost (the item is not as the condition said): an answer, not a failure. */
 export const isConditionFailure = (error: unknown): boolean =>
   error instanceof Error && error.name === 'ConditionalCheckFailedException';
+
+/** The reasons of a cancelled transaction, one per item; undefined for any other failure. */
+export const cancellationReasons = (error: unknown): CancellationReason[] | undefined =>
+  error instanceof Error && error.name === 'TransactionCanceledException'
+    ? ((error as { CancellationReasons?: CancellationReason[] }).CancellationReasons ?? [])
+    : undefined;

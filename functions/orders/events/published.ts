@@ -5,9 +5,9 @@
  * describes are written in one TransactWriteItems whose marker is conditional on no producer having recorded the
  * event yet. A transaction cancelled on that condition means the other producer did: nothing more to write.
  */
-import type { AttributeValue, CancellationReason, TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, TransactWriteItem } from '@aws-sdk/client-dynamodb';
 
-import { type DynamoClient, TransactWriteItemsCommand } from '../../base/aws/dynamo.js';
+import { cancellationReasons, type DynamoClient, TransactWriteItemsCommand } from '../../base/aws/dynamo.js';
 import type { LifecycleEvent } from '../../base/schemas/events.js';
 import { historyItem } from './history.js';
 import { describesOrder, knownOrderItem } from './known-orders.js';
@@ -16,11 +16,6 @@ import { describesOrder, knownOrderItem } from './known-orders.js';
 const CONCURRENCY = 4;
 /** Tries of one event's transaction that met the other producer's (TransactionConflict). */
 const CONFLICT_TRIES = 3;
-
-const cancellationReasons = (error: unknown): CancellationReason[] | undefined =>
-  error instanceof Error && error.name === 'TransactionCanceledException'
-    ? ((error as { CancellationReasons?: CancellationReason[] }).CancellationReasons ?? [])
-    : undefined;
 
 /** The writes of one event: its marker first (conditional), then its history item and, if it has one, its order. */
 const itemsOf = (
