@@ -16,12 +16,11 @@
  * during the sweep.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
 
 import { createEventPublisher } from '../base/aws/publisher.js';
 import { splitRemarks } from '../base/broker/order-stamps.js';
-import { SessionSource } from '../base/broker/session.js';
+import type { SessionSource } from '../base/broker/session.js';
 import {
   ConfigurationError,
   type ErrorBody,
@@ -34,12 +33,10 @@ import type { RoutedRequest } from '../base/middleware/routed-request.js';
 import { deployedEnv, type GatewayConfig, type GatewaySettings, parseGatewayConfig } from '../base/runtime/config.js';
 import { envName } from '../base/runtime/env.js';
 import { logger as defaultLogger, writeLog } from '../base/runtime/logger.js';
-import { metricNamespace } from '../base/runtime/metrics.js';
 import { killSwitchInput, type KillSwitchResult } from '../base/schemas/controls.js';
-import { SERVICE_NAME } from '../base/schemas/names.js';
-import { createGatewayEvents } from '../orders/events/producer.js';
 import { eventIds } from '../orders/events/views.js';
-import { createGatewayHandler, type GatewayHandler } from '../orders/gateway/gateway-handler.js';
+import { deadlineOf } from '../orders/gateway/broker-deps.js';
+import { type DirectHandler, inProcessGateway } from '../orders/gateway/in-process.js';
 import { recordGone } from '../orders/gone.js';
 import { cancelGttOrder, getPendingGttOrders } from '../orders/operations.js';
 import { isExit } from '../orders/safety/exits.js';
@@ -58,8 +55,8 @@ interface Runtime {
   config: GatewayConfig;
   controls: TradingControls;
   sessions: SessionSource;
-  list: GatewayHandler;
-  cancel: GatewayHandler;
+  list: DirectHandler;
+  cancel: DirectHandler;
 }
 
 /** The switch itself, for the routes below and for other functions in-process (a signal's kill-switch action). */
@@ -67,9 +64,9 @@ export interface KillSwitchControl {
   status: () => Promise<KillSwitchResult>;
   /**
    * On, then the sweep; `changedBy` names who turned it (an IAM identity, `signal:<strategyId>`), `mode` what the
-   * sweep takes down (default cancel-all).
+   * sweep takes down (default cancel-all); the sweep ends by `deadline` (epoch ms).
    */
-  on: (changedBy: string, context: Context, mode?: HaltMode) => Promise<KillSwitchResult>;
+  on: (changedBy: string, deadline: number, mode?: HaltMode) => Promise<KillSwitchResult>;
   off: (changedBy: string) => Promise<KillSwitchResult>;
 }
 
@@ -85,26 +82,14 @@ export const createKillSwitchControl = (options: KillSwitchOptions = {}): KillSw
       throw new ConfigurationError(
         `The kill switch needs the trading controls table (${envName('controlTableName')}).`,
       );
-    // The table's own entries on the shared stack: the same validation, governor, audit and events as any call.
-    const metrics = new Metrics({ namespace: metricNamespace(), serviceName: SERVICE_NAME });
-    const shared = {
-      config: settings,
-      logger,
-      metrics,
-      controls: dynamoTradingControls,
-      events: createGatewayEvents,
-      inProcess: true,
-    } as const;
+    // The table's own entries on the order core: the same validation, governor, audit and events as any call.
+    const gateway = inProcessGateway(settings, logger, 'KillSwitch');
     runtime = {
       config,
       controls: dynamoTradingControls({ ...config, controlTableName: config.controlTableName }),
-      sessions: new SessionSource({
-        secretId: config.brokerSecretId,
-        maxAgeSeconds: config.secretMaxAgeSeconds,
-        endpoint: config.secretsManagerEndpoint,
-      }),
-      list: createGatewayHandler(getPendingGttOrders, shared),
-      cancel: createGatewayHandler(cancelGttOrder, shared),
+      sessions: gateway.sessions,
+      list: gateway.direct(getPendingGttOrders),
+      cancel: gateway.direct(cancelGttOrder),
     };
     return runtime;
   };
@@ -136,7 +121,7 @@ export const createKillSwitchControl = (options: KillSwitchOptions = {}): KillSw
   /** Cancels every pending order of one read of the list; RATE_LIMITED and ORDER_BUSY cancels wait and go again. */
   const cancelPending = async (
     rt: Runtime,
-    context: Context,
+    deadline: number,
     cancelled: string[],
     failed: Map<string, { al_id: string; code: string; message: string }>,
     kept: Set<string> | undefined,
@@ -145,7 +130,7 @@ export const createKillSwitchControl = (options: KillSwitchOptions = {}): KillSw
     const pendingOrders: PendingOrder[] = [];
     let cursor: string | undefined;
     do {
-      const page = (await rt.list({ limit: 1_000, ...(cursor ? { cursor } : {}) }, context)) as {
+      const page = (await rt.list({ limit: 1_000, ...(cursor ? { cursor } : {}) }, deadline)) as {
         orders: PendingOrder[];
         nextCursor?: string;
       };
@@ -162,7 +147,7 @@ export const createKillSwitchControl = (options: KillSwitchOptions = {}): KillSw
     for (const { al_id: alId, remarks } of sweepable) {
       for (;;) {
         try {
-          await rt.cancel({ al_id: alId }, context);
+          await rt.cancel({ al_id: alId }, deadline);
           cancelled.push(alId);
           failed.delete(alId);
           // A journaled write's order (its stamp in the remarks): a retry of its key answers this order, never a
@@ -185,10 +170,7 @@ export const createKillSwitchControl = (options: KillSwitchOptions = {}): KillSw
           const body = parseDirectError(error);
           const wait = retryAfterSeconds(body.details) * 1_000;
           // Over the rate, or another change of the order in flight (its lease): wait and cancel it then.
-          if (
-            (body.code === 'RATE_LIMITED' || body.code === 'ORDER_BUSY') &&
-            context.getRemainingTimeInMillis() > wait + 5_000
-          ) {
+          if ((body.code === 'RATE_LIMITED' || body.code === 'ORDER_BUSY') && deadline - Date.now() > wait + 5_000) {
             await sleep(wait);
             continue;
           }
@@ -210,19 +192,19 @@ export const createKillSwitchControl = (options: KillSwitchOptions = {}): KillSw
   const sweep = async (
     rt: Runtime,
     uid: string,
-    context: Context,
+    deadline: number,
     mode: HaltMode,
   ): Promise<NonNullable<KillSwitchResult['sweep']>> => {
     const startedAt = new Date().toISOString();
     const cancelled: string[] = [];
     const failed = new Map<string, { al_id: string; code: string; message: string }>();
     const kept = mode === 'keep-exits' ? new Set<string>() : undefined;
-    await cancelPending(rt, context, cancelled, failed, kept);
+    await cancelPending(rt, deadline, cancelled, failed, kept);
     const until = await rt.controls.inFlightUntil(uid);
     const wait = until - Date.now();
-    const canWait = wait <= 0 || context.getRemainingTimeInMillis() > wait + 5_000;
+    const canWait = wait <= 0 || deadline - Date.now() > wait + 5_000;
     if (wait > 0 && canWait) await sleep(wait);
-    await cancelPending(rt, context, cancelled, failed, kept);
+    await cancelPending(rt, deadline, cancelled, failed, kept);
     return {
       startedAt,
       finishedAt: new Date().toISOString(),
@@ -248,12 +230,12 @@ export const createKillSwitchControl = (options: KillSwitchOptions = {}): KillSw
       await publish(rt.config, false, state.changedAt!, { changedBy });
       return state;
     },
-    on: async (changedBy, context, mode = 'cancel-all') => {
+    on: async (changedBy, deadline, mode = 'cancel-all') => {
       const rt = load();
       const { uid } = await rt.sessions.current();
       const state = await rt.controls.setHalt(uid, true, changedBy, mode);
       audit({ halted: true, mode, changedAt: state.changedAt, changedBy, phase: 'on' });
-      const result = await sweep(rt, uid, context, mode);
+      const result = await sweep(rt, uid, deadline, mode);
       audit({
         halted: true,
         mode,
@@ -286,7 +268,7 @@ export const createKillSwitch = (options: KillSwitchOptions = {}) => {
     const input = validateInput(killSwitchInput, request.body ?? {});
     // The signed caller stays first: `onBehalfOf` is its word for whom it acts (the MCP server's assistant).
     const by = input.onBehalfOf ? `${request.caller} for ${input.onBehalfOf}` : request.caller;
-    return control.on(by, context, input.mode);
+    return control.on(by, deadlineOf(context), input.mode);
   };
   return createRoutedFunction(KILL_SWITCH_ROUTES, async (request, context) => ({ body: await run(request, context) }), {
     logger: options.logger ?? defaultLogger,

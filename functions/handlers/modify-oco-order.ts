@@ -1,7 +1,8 @@
 // Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.
 // ModifyOCOOrder: the operation table's modifyOcoOrder on the shared gateway stack.
 import { createOutboxEvents } from '../orders/events/outbox-events.js';
-import { createGatewayStack, dynamoLeases } from '../orders/gateway/gateway-handler.js';
+import { dynamoLeases } from '../orders/gateway/collaborators.js';
+import { createGatewayStack } from '../orders/gateway/gateway-handler.js';
 import { dynamoInstrumentCopy } from '../orders/instruments/copy.js';
 import { dynamoIdempotency } from '../orders/journal-factory.js';
 import { modifyOcoOrder } from '../orders/operations.js';

@@ -2,15 +2,17 @@
  * The definitions of the operation table's functions (operations.ts): one function per broker operation,
  * its route, environment, grants, notes, alarms, bundle and factory derived from the entry's own flags, so an
  * operation is one definition. Its factory binds the operation to the shared gateway stack with exactly the
- * factories its entry needs (`GATEWAY_BINDINGS`), as its generated handler file does (manifest/handler-files.ts).
+ * factories its entry needs (`needsOf`, gateway/collaborators.ts: `GATEWAY_BINDINGS`), as its generated handler file
+ * does (manifest/handler-files.ts).
  */
 import * as z from 'zod';
 
-import { type AnyOperation, changesAnOrder, usesTradingControls } from '../base/contract/operation.js';
+import type { AnyOperation } from '../base/contract/operation.js';
 import { ORDER_ROUTE_THROTTLE } from '../base/definition/routes.js';
 import type { FunctionDefinition, FunctionEntry, Grant, Route } from '../base/definition/types.js';
 import { createOutboxEvents } from './events/outbox-events.js';
-import { createGatewayStack, dynamoLeases, dynamoOrderCopy, type GatewayOptions } from './gateway/gateway-handler.js';
+import { type CollaboratorFactories, dynamoLeases, dynamoOrderCopy, needsOf } from './gateway/collaborators.js';
+import { createGatewayStack } from './gateway/gateway-handler.js';
 import { dynamoInstrumentCopy } from './instruments/copy.js';
 import { dynamoIdempotency } from './journal-factory.js';
 import {
@@ -33,7 +35,7 @@ import {
 import { dynamoTradingControls } from './safety/trading-controls.js';
 
 /** Place and modify check an order's instrument, and a quote reads one: both read today's rules through the copy. */
-const readsInstruments = (op: AnyOperation): boolean => Boolean(op.guardedOrders ?? op.instrument);
+const readsInstruments = (op: AnyOperation): boolean => needsOf(op).instruments;
 
 /**
  * The factories an operation's gateway stack may be given, each only where its entry needs it, so the other bundles
@@ -49,53 +51,46 @@ export const GATEWAY_BINDINGS = [
     name: 'dynamoIdempotency',
     from: '../orders/journal-factory.js',
     value: dynamoIdempotency,
-    when: (op: AnyOperation) => op.idempotency !== undefined,
   },
   {
     option: 'events',
     name: 'createOutboxEvents',
     from: '../orders/events/outbox-events.js',
     value: createOutboxEvents,
-    when: (op: AnyOperation) => op.lifecycle !== undefined,
   },
   {
     option: 'controls',
     name: 'dynamoTradingControls',
     from: '../orders/safety/trading-controls.js',
     value: dynamoTradingControls,
-    when: usesTradingControls,
   },
   {
     option: 'leases',
     name: 'dynamoLeases',
-    from: '../orders/gateway/gateway-handler.js',
+    from: '../orders/gateway/collaborators.js',
     value: dynamoLeases,
-    when: changesAnOrder,
   },
   {
     option: 'copy',
     name: 'dynamoOrderCopy',
-    from: '../orders/gateway/gateway-handler.js',
+    from: '../orders/gateway/collaborators.js',
     value: dynamoOrderCopy,
-    when: (op: AnyOperation) => Boolean(op.fromCopy),
   },
   {
     option: 'instruments',
     name: 'dynamoInstrumentCopy',
     from: '../orders/instruments/copy.js',
     value: dynamoInstrumentCopy,
-    when: readsInstruments,
   },
 ] as const satisfies readonly {
-  option: keyof GatewayOptions;
+  option: keyof CollaboratorFactories;
   name: string;
   from: string;
   value: unknown;
-  when: (op: AnyOperation) => boolean;
 }[];
 
-/** The bindings of one operation's stack, in the table's order. */
-export const bindingsOf = (op: AnyOperation) => GATEWAY_BINDINGS.filter((binding) => binding.when(op));
+/** The bindings of one operation's stack, in the table's order: what `needsOf` names. */
+export const bindingsOf = (op: AnyOperation) => GATEWAY_BINDINGS.filter((binding) => needsOf(op)[binding.option]);
 
 const split = (op: AnyOperation): Route['example'] => {
   const pathFields = Object.entries(op.pathParams ?? {});

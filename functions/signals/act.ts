@@ -9,7 +9,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import type { GatewaySettings } from '../base/runtime/config.js';
 import { memo } from '../base/schemas/values.js';
 import { createKillSwitchControl } from '../controls/kill-switch.js';
-import { deadlineContext, inProcessGateway } from '../orders/gateway/in-process.js';
+import { inProcessGateway } from '../orders/gateway/in-process.js';
 import { cancelGttOrder, getPendingGttOrders, placeGttOrder, placeOcoOrder } from '../orders/operations.js';
 import { createPlanEngine } from '../plans/runtime.js';
 import type { SignalActor } from './actor.js';
@@ -31,7 +31,7 @@ export const createSignalActor = (settings: GatewaySettings, logger: Logger): Si
       cancel: gateway.direct(cancelGttOrder),
       instrument: (alert, order, deadline) => resolveInstrument(alert, order, gateway.reads(deadline)),
       createPlan: (input, key, deadline) => plans().create(input, key, deadline),
-      killSwitchOn: (changedBy, deadline) => killSwitch().on(changedBy, deadlineContext('Signals', deadline)),
+      killSwitchOn: (changedBy, deadline) => killSwitch().on(changedBy, deadline),
     };
   });
   return (signal, strategy, deadline) => actOn(deps(), signal, strategy, deadline);

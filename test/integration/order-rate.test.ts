@@ -40,6 +40,9 @@ const brokerRefusals = async () =>
     .filter((r) => r.operation === 'PlaceGTTOrder' && (r.reply as { stat?: string } | null)?.stat !== 'OI created')
     .map((r) => r.reply);
 
+/** What a refused write may answer: the governor's refusal, or the gateway's own time run out (both not sent). */
+const RETRYABLE = /^(RATE_LIMITED|GATEWAY_BUSY)$/;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
@@ -96,11 +99,12 @@ describe('order-rate governor', () => {
     if (burstSeconds <= 2) expect(refused.length).toBeGreaterThan(placed.length);
     expect(placed.length + refused.length).toBe(30);
     expect(busiestSecond(await placeArrivals())).toBeLessThanOrEqual(8);
+    // Refused by the governor, or (a machine so loaded that a permit came after the write's time to be sent)
+    // GATEWAY_BUSY: both retryable, both never sent.
     for (const r of refused) {
       expect(r).toMatchObject({
         ok: false,
-        name: 'RateLimited',
-        error: { code: 'RATE_LIMITED', outcome: 'not_executed' },
+        error: { code: expect.stringMatching(RETRYABLE), outcome: 'not_executed' },
       });
       if (!r.ok) expect((r.error.details as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThanOrEqual(1);
     }
@@ -114,7 +118,7 @@ describe('order-rate governor', () => {
       const again = await Promise.all(
         outstanding.map((i) => invokeDirect(containers[i]!, placeGttOrder, { ...order(i), idempotencyKey: keys[i] })),
       );
-      for (const r of again) if (!r.ok) expect(r.error.code).toBe('RATE_LIMITED');
+      for (const r of again) if (!r.ok) expect(r.error.code).toMatch(RETRYABLE);
       outstanding = outstanding.filter((_, n) => !again[n]!.ok);
     }
     expect(outstanding).toEqual([]);

@@ -26,11 +26,6 @@ export type Trigger = 'api' | 'queue' | 'schedule';
 export interface ErrorContractOptions {
   /** The function's trigger; a function invoked more than one way says which from the event. */
   trigger: Trigger | ((event: unknown) => Trigger);
-  /**
-   * The handler is called in-process by another function of the set (plans, signals, the kill switch): a direct
-   * invocation's failure stays the typed GatewayError (redacted), never a JSON body in a message to parse back.
-   */
-  typed?: boolean;
   /** Headers an HTTP error reply carries besides the contract's (e.g. `cache-control`). */
   headers?: Record<string, string>;
 }
@@ -86,7 +81,7 @@ export const errorContract = <TContext extends Context = Context>(
     const http = trigger === 'api' && isHttpApiEvent(request.event);
     try {
       if (http) request.response = httpErrorResponse(error, options.headers);
-      else request.error = options.typed && trigger === 'api' ? error : directInvocationError(error);
+      else request.error = directInvocationError(error);
     } catch (renderError) {
       // An error whose body cannot be rendered (a bug in what it carries) still leaves inside the contract.
       error = new InternalError('Unexpected error in the gateway; see the function logs for the request id.', {

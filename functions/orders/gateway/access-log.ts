@@ -3,14 +3,12 @@
  * with writeLog, so it never throws: every request gets its line, whatever it carried.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
-import type { MiddlewareObj } from '@middy/core';
 
 import { capText } from '../../base/contract/bounded.js';
 import { toGatewayError } from '../../base/contract/errors.js';
-import { sourceOf } from '../../base/contract/gateway-request.js';
 import type { AnyOperation } from '../../base/contract/operation.js';
 import { writeLog } from '../../base/runtime/logger.js';
-import { type GatewayContext, openRecord } from './context.js';
+import type { RequestObserver } from './context.js';
 
 /** `String(cause)`, capped, and safe for causes whose `toString` throws or is not a function. */
 const describeCause = (cause: unknown): string => {
@@ -21,17 +19,9 @@ const describeCause = (cause: unknown): string => {
   }
 };
 
-export const accessLog = (
-  operation: AnyOperation,
-  logger: Logger,
-): MiddlewareObj<unknown, unknown, Error, GatewayContext> => ({
+export const accessLog = (operation: AnyOperation, logger: Logger): RequestObserver => ({
   name: 'accessLog',
-  before: (request) => {
-    // The request's record, opened here (the stack's first middleware) and written by the order path.
-    request.context.gateway = openRecord(sourceOf(request.event));
-  },
-  after: (request) => {
-    const state = request.context.gateway;
+  after: (state) => {
     writeLog(logger, 'info', 'operation succeeded', {
       operation: operation.name,
       source: state.source,
@@ -41,13 +31,12 @@ export const accessLog = (
       ...(state.facts.copy ? { copy: state.facts.copy } : {}),
     });
   },
-  onError: (request) => {
-    const state = request.context.gateway;
-    const error = toGatewayError(request.error);
+  onError: (state, thrown) => {
+    const error = toGatewayError(thrown);
     const fields = {
       operation: operation.name,
-      source: state?.source ?? sourceOf(request.event),
-      latencyMs: state ? Math.round((performance.now() - state.startedAt) * 10) / 10 : undefined,
+      source: state.source,
+      latencyMs: Math.round((performance.now() - state.startedAt) * 10) / 10,
     };
     writeLog(logger, error.status >= 500 ? 'error' : 'warn', 'operation failed', {
       ...fields,

@@ -3,13 +3,12 @@
  * happened (`succeeded`, `replayed`, `dry_run`, `rejected`, `unknown`). Never the token.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
-import type { MiddlewareObj } from '@middy/core';
 
 import { boundedView, capText } from '../../base/contract/bounded.js';
 import { toGatewayError } from '../../base/contract/errors.js';
 import type { AnyOperation } from '../../base/contract/operation.js';
 import { writeLog } from '../../base/runtime/logger.js';
-import type { GatewayContext } from './context.js';
+import type { RequestObserver, RequestRecord } from './context.js';
 
 const ORDER_FIELDS = [
   'al_id',
@@ -46,12 +45,9 @@ const orderSummary = (input: unknown): Record<string, unknown> => {
 };
 
 /** For order operations only; other operations get no audit middleware (undefined). */
-export const auditLog = (
-  operation: AnyOperation,
-  logger: Logger,
-): MiddlewareObj<unknown, unknown, Error, GatewayContext> | undefined => {
+export const auditLog = (operation: AnyOperation, logger: Logger): RequestObserver | undefined => {
   if (operation.kind !== 'order') return undefined;
-  const record = (state: GatewayContext['gateway'], fields: Record<string, unknown>) => {
+  const record = (state: RequestRecord, fields: Record<string, unknown>) => {
     writeLog(logger, 'info', 'order action', {
       audit: {
         action: operation.name,
@@ -69,9 +65,8 @@ export const auditLog = (
   };
   return {
     name: 'auditLog',
-    after: (request) => {
-      const state = request.context.gateway;
-      const result = (request.response ?? {}) as Record<string, unknown>;
+    after: (state, response) => {
+      const result = (response ?? {}) as Record<string, unknown>;
       const outcome = state.request?.options.dryRun ? 'dry_run' : state.facts.replayed ? 'replayed' : 'succeeded';
       record(state, {
         outcome,
@@ -80,10 +75,8 @@ export const auditLog = (
         brokerAttempts: state.facts.brokerAttempts,
       });
     },
-    onError: (request) => {
-      const state = request.context.gateway;
-      if (!state) return;
-      const error = toGatewayError(request.error);
+    onError: (state, thrown) => {
+      const error = toGatewayError(thrown);
       record(state, {
         outcome: error.outcome === 'unknown' ? 'unknown' : 'rejected',
         code: error.code,

@@ -4,12 +4,10 @@
  * value the next step is given (order-path.ts); the path writes here what the logs and metrics must tell, as it
  * happens, so a failure still tells how far the request got. Every optional field is "not reached (yet)".
  */
-import type { Context } from 'aws-lambda';
-
 import type { GatewayRequest, RequestSource } from '../../base/contract/gateway-request.js';
 import type { Converted } from '../../base/schemas/conversion.js';
-import type { ExecutionFacts } from './executor.js';
 import type { CopyMiss } from './order-copy.js';
+import type { EventFate } from './order-events.js';
 
 /** The order as the last step that reached it had it: validated, merged (a PATCH), checked and priced. */
 export interface RecordedOrder {
@@ -20,8 +18,14 @@ export interface RecordedOrder {
   converted?: Converted;
 }
 
-/** What happened, for the access log and the metrics: the executor's facts, the broker's `stat`, the copy's answer. */
-export interface RequestFacts extends ExecutionFacts {
+/** What happened, for the access log and the metrics: written as it happens, so a failure still tells it. */
+export interface RequestFacts {
+  replayed?: boolean;
+  brokerAttempts?: number;
+  brokerMs?: number;
+  governorCalls?: number;
+  /** What became of the success's lifecycle event: in the outbox, published directly, or neither. */
+  event?: EventFate;
   /** The broker's `stat` of a success. */
   brokerStat?: string;
   /** GetGTTOrder: answered from the watcher's copy (`hit`), or why the broker's list was read (order-copy.ts). */
@@ -38,11 +42,17 @@ export interface RequestRecord {
   facts: RequestFacts;
 }
 
-export interface GatewayContext extends Context {
-  gateway: RequestRecord;
+/**
+ * An observer of the request (access log, metrics, the HTTP response, audit): told the record once the path ended.
+ * `after` may return the result as the caller gets it (the HTTP response wraps it; undefined leaves it as it is).
+ */
+export interface RequestObserver {
+  name: string;
+  after?: (record: RequestRecord, result: unknown) => unknown;
+  onError?: (record: RequestRecord, error: unknown) => void;
 }
 
-/** A new record, as the stack's first middleware opens it (access-log.ts). */
+/** A new record, as the core opens it before the path's first step (gateway-handler.ts). */
 export const openRecord = (source: RequestSource): RequestRecord => ({
   startedAt: performance.now(),
   source,

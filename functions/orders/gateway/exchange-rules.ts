@@ -11,24 +11,28 @@
  * The read is one promise (`todaysRules`) that depends only on the session and the order's symbol: it could start
  * beside the order core's first round trip (the journal's claim) if the core wants to overlap them.
  */
-import type { Context } from 'aws-lambda';
-
 import { type BrokerCallDeps } from '../../base/broker/call-broker.js';
 import { closestSymbols } from '../../base/broker/instruments.js';
 import { GatewayError } from '../../base/contract/errors.js';
 import type { AnyOperation } from '../../base/contract/operation.js';
 import type { GatewayConfig } from '../../base/runtime/config.js';
+import type { Converted } from '../../base/schemas/conversion.js';
 import type { InstrumentCopy } from '../instruments/copy.js';
 import { todaysRules } from '../instruments/rules.js';
 import { checkExchangeRules, ruledOrders } from '../safety/exchange-rules.js';
 import { checkGuardrails } from '../safety/guardrails.js';
 import { type CheckedRules, checkedRules } from '../safety/market-rules.js';
 import { priceInput } from '../safety/priced-orders.js';
-import type { LoadedSession } from './broker-session.js';
-import type { CheckedOrder } from './order-safety.js';
+import type { CheckedOrder } from './order-checks.js';
 
-/** The checked order once the exchange's rules passed: what was checked, and where it came from (the dry run's reply). */
-export interface RuledOrder extends CheckedOrder {
+/**
+ * The order once the exchange's rules passed: the order sent (a market order priced: `requested` as asked,
+ * `converted` what was done), and what was checked, with where it came from (the dry run's reply).
+ */
+export interface RuledOrder {
+  input: unknown;
+  requested?: unknown;
+  converted?: Converted;
   exchangeRules?: CheckedRules;
 }
 
@@ -39,31 +43,35 @@ export interface RulesReader {
   onCopyError?: (error: unknown, what: 'read' | 'write') => void;
 }
 
-/** `repriced` is told a converted order priced again on the instrument's tick, before the guardrails judge it. */
+/** `priced` is told a market order priced on the instrument's tick, before the guardrails judge it. */
 export const exchangeRules = async (
   operation: AnyOperation,
   checked: CheckedOrder,
   reader: RulesReader,
-  repriced: (order: CheckedOrder) => void = () => undefined,
+  priced: (order: RuledOrder) => void = () => undefined,
 ): Promise<RuledOrder> => {
-  if (operation.instrument) return { ...checked, input: await instrumentRead(operation, checked.input, reader) };
-  if (!operation.guardedOrders) return checked;
+  if (operation.instrument) return { input: await instrumentRead(operation, checked.input, reader) };
+  if (!operation.guardedOrders) return { input: checked.input };
   const orders = ruledOrders(checked.input);
   const { exch, tsym } = orders[0]!;
   const rules = await todaysRules(exch, tsym, reader.deps, {
     copy: reader.copy,
     onCopyError: reader.onCopyError ?? (() => undefined),
   });
-  let order = checked;
-  if (checked.converted) {
-    // A converted market order's price goes on the instrument's tick (inward: inside the band), not PRICE_TICK's;
-    // the guardrails judge the price that is sent.
-    const priced = priceInput(operation, checked.requested, reader.settings, rules.tick);
-    order = { ...checked, input: priced.input, ...(priced.converted ? { converted: priced.converted } : {}) };
-    repriced(order);
+  let order: RuledOrder = { input: checked.input };
+  if (checked.market) {
+    // A market order is priced once, on the instrument's tick (inward: inside the band); the guardrails judge the
+    // price that is sent.
+    const market = priceInput(operation, checked.input, reader.settings, rules.tick);
+    order = {
+      input: market.input,
+      requested: checked.input,
+      ...(market.converted ? { converted: market.converted } : {}),
+    };
+    priced(order);
     for (const leg of operation.guardedOrders(order.input)) checkGuardrails(operation.name, leg, reader.settings);
   }
-  checkExchangeRules(order.converted ? ruledOrders(order.input) : orders, rules);
+  checkExchangeRules(checked.market ? ruledOrders(order.input) : orders, rules);
   return { ...order, exchangeRules: checkedRules(exch, tsym, rules, rules.source) };
 };
 
@@ -99,21 +107,3 @@ export const suggestSymbols = async (
   const suggestions = await closestSymbols(exch, tsym, deps).catch(() => []);
   if (suggestions.length > 0) error.message = `${error.message} Did you mean ${suggestions.join(', ')}?`;
 };
-
-/** The broker call of a step's read (SearchScrip, a PATCH's order), bounded by the Lambda's time left. */
-export const brokerDeps = (context: Context, settings: GatewayConfig, session: LoadedSession): BrokerCallDeps => ({
-  baseUrl: settings.brokerBaseUrl,
-  auth: settings.brokerAuth,
-  timeoutMs: () =>
-    Math.max(
-      100,
-      Math.min(
-        settings.brokerTimeoutMs,
-        (typeof context.getRemainingTimeInMillis === 'function'
-          ? context.getRemainingTimeInMillis()
-          : Number.POSITIVE_INFINITY) - 1_000,
-      ),
-    ),
-  session: session.session,
-  refreshSession: session.refreshSession,
-});

@@ -7,41 +7,35 @@
  * `logMetrics` middleware writes them out once per invocation.
  */
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { MiddlewareObj } from '@middy/core';
 
 import { toGatewayError } from '../../base/contract/errors.js';
-import type { AnyOperation } from '../../base/contract/operation.js';
-import type { GatewayContext, RequestFacts } from './context.js';
+import type { RequestFacts, RequestObserver } from './context.js';
 
-const brokerMetrics = (metrics: Metrics, state: RequestFacts | undefined) => {
-  if (state?.brokerMs !== undefined) metrics.addMetric('BrokerLatency', MetricUnit.Milliseconds, state.brokerMs);
-  if (state?.brokerAttempts !== undefined) metrics.addMetric('BrokerAttempts', MetricUnit.Count, state.brokerAttempts);
+const brokerMetrics = (metrics: Metrics, state: RequestFacts) => {
+  if (state.brokerMs !== undefined) metrics.addMetric('BrokerLatency', MetricUnit.Milliseconds, state.brokerMs);
+  if (state.brokerAttempts !== undefined) metrics.addMetric('BrokerAttempts', MetricUnit.Count, state.brokerAttempts);
 };
 
 /** The success's event: queued in the outbox, published directly (the outbox failed), or neither. */
-const eventMetrics = (metrics: Metrics, state: RequestFacts | undefined) => {
-  if (state?.event?.status === 'queued') metrics.addMetric('EventsQueued', MetricUnit.Count, 1);
-  if (state?.event?.status === 'published') metrics.addMetric('EventsPublished', MetricUnit.Count, 1);
-  if (state?.event?.status === 'failed') metrics.addMetric('EventQueueFailures', MetricUnit.Count, 1);
+const eventMetrics = (metrics: Metrics, state: RequestFacts) => {
+  if (state.event?.status === 'queued') metrics.addMetric('EventsQueued', MetricUnit.Count, 1);
+  if (state.event?.status === 'published') metrics.addMetric('EventsPublished', MetricUnit.Count, 1);
+  if (state.event?.status === 'failed') metrics.addMetric('EventQueueFailures', MetricUnit.Count, 1);
 };
 
-export const operationMetrics = (
-  operation: AnyOperation,
-  metrics: Metrics,
-): MiddlewareObj<unknown, unknown, Error, GatewayContext> => ({
+export const operationMetrics = (metrics: Metrics): RequestObserver => ({
   name: 'operationMetrics',
-  after: (request) => {
-    const state = request.context.gateway.facts;
+  after: (record) => {
+    const state = record.facts;
     metrics.addMetric('Requests', MetricUnit.Count, 1);
     metrics.addMetric('Succeeded', MetricUnit.Count, 1);
     brokerMetrics(metrics, state);
     if (state.replayed) metrics.addMetric('IdempotentReplays', MetricUnit.Count, 1);
     eventMetrics(metrics, state);
   },
-  onError: (request) => {
-    // Absent when the failure came before the record was opened.
-    const state = (request.context.gateway as GatewayContext['gateway'] | undefined)?.facts;
-    const code = toGatewayError(request.error).code;
+  onError: (record, error) => {
+    const state = record.facts;
+    const code = toGatewayError(error).code;
     metrics.addMetric('Requests', MetricUnit.Count, 1);
     metrics.addMetric('Failed', MetricUnit.Count, 1);
     brokerMetrics(metrics, state);

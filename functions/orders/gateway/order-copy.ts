@@ -91,3 +91,27 @@ export class OrderCopy {
     return { order: { ...record, source: 'watcher', asOf: new Date(lease.copyAt).toISOString() } };
   }
 }
+
+/**
+ * One order by id from the watcher's copy while fresh (GetGTTOrder), unless the caller asks the broker (`fresh`):
+ * the order, or undefined with why the broker is read instead in `facts.copy`.
+ */
+export const readFromCopy = async (
+  copy: OrderCopy,
+  input: unknown,
+  session: { session: () => Promise<{ uid: string }> },
+  facts: { copy?: 'hit' | CopyMiss; brokerStat?: string },
+): Promise<unknown> => {
+  const wanted = input as { al_id?: string; fresh?: boolean };
+  if (wanted.al_id === undefined) return undefined;
+  const read = wanted.fresh
+    ? ({ miss: 'fresh-asked' } as const)
+    : await copy.read(wanted.al_id, (await session.session()).uid);
+  if ('miss' in read) {
+    facts.copy = read.miss;
+    return undefined;
+  }
+  facts.copy = 'hit';
+  facts.brokerStat = 'Ok';
+  return read.order;
+};

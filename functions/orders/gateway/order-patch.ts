@@ -5,7 +5,7 @@
  * merged order (market-order protection, guardrails, the exchange's rules, the kill switch, the jData, the event).
  *
  * No silent overwrite: an `If-Match` that is not the order's version, or an order that changed between this read
- * and a second read made right before sending (the executor calls the returned `beforeSend` inside the idempotent step, so an
+ * and a second read made right before sending (the send step calls the returned `beforeSend` inside the idempotent step, so an
  * idempotent replay is answered without either), is `412 ORDER_CHANGED` naming the fields, and nothing is sent.
  * The window left is the broker's own: between that second read and the modify reaching it (the broker has no
  * conditional modify).
@@ -16,7 +16,7 @@ import { capText } from '../../base/contract/bounded.js';
 import { GatewayError, OrderChangedError, ValidationFailedError } from '../../base/contract/errors.js';
 import type { AnyOperation } from '../../base/contract/operation.js';
 import { describeIssues, validationFailed } from '../../base/contract/validate-input.js';
-import type { ParsedRequest } from './parse-request.js';
+import type { ParsedRequest } from './order-checks.js';
 
 type PatchSpec = NonNullable<AnyOperation['patch']>;
 

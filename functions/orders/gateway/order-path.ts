@@ -1,187 +1,142 @@
 /**
- * The order path: the steps one request of a table entry goes through, each given what the steps before it returned
- * (typed as present) and returning a new value, never rewriting a shared one:
+ * The order path: the steps one request of a table entry goes through, read top to bottom, each a function of its
+ * own given the typed values the steps before it returned:
  *
- *   parseRequest -> orderSafety -> brokerSession -> orderLease -> exchangeRules -> executor
- *     ParsedRequest  CheckedOrder   LoadedSession    AskedLease     RuledOrder
+ *   parse -> check -> session -> lease -> [PATCH: read and merge, then check] -> rules -> [copy | dry run]
+ *     -> permit -> claim (journal) -> send -> complete
  *
- * A PATCH reads the order first, so every check judges the merged order:
- *
- *   parseRequest -> brokerSession -> orderLease -> orderPatch -> orderSafety -> exchangeRules -> executor
- *                                                  PatchedOrder
- *
- * The path writes the request's record (context.ts) as it goes, for the observing middlewares: the request as read,
- * the order as the last step had it, what the executor did. A lease asked for is given back before the reply (or
- * kept for the late window when the outcome is unknown), after a refused symbol got its suggestions.
+ * The path writes the request's record (context.ts) as it goes, for the observers: the request as read, the order
+ * as the last step had it, what happened. A lease asked for is given back before the reply (kept for the late window
+ * when the outcome is unknown), after a refused symbol got its suggestions.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
-import type { Context } from 'aws-lambda';
 
-import type { SessionSource } from '../../base/broker/session.js';
-import { type AnyOperation, changesAnOrder } from '../../base/contract/operation.js';
-import type { GatewayConfig } from '../../base/runtime/config.js';
+import { stampedRemarks, stampOf } from '../../base/broker/order-stamps.js';
+import type { AnyOperation } from '../../base/contract/operation.js';
+import { redactDeep } from '../../base/contract/redact.js';
 import { writeLog } from '../../base/runtime/logger.js';
-import type { GatewayEvents } from '../events/producer.js';
-import type { InstrumentCopy } from '../instruments/copy.js';
-import type { OrderJournal } from '../journal.js';
-import type { OrderLeases } from '../lease.js';
-import type { TradingControls } from '../safety/trading-controls.js';
-import { brokerSession, type LoadedSession } from './broker-session.js';
+import type { LifecycleEvent } from '../../base/schemas/events.js';
+import { settledByBooks } from '../books.js';
+import { dryRun } from '../safety/dry-run.js';
+import { brokerDeps } from './broker-deps.js';
+import type { Collaborators } from './collaborators.js';
 import type { RequestRecord } from './context.js';
-import { brokerDeps, exchangeRules, type RuledOrder, suggestSymbols } from './exchange-rules.js';
-import { execute } from './executor.js';
-import type { OrderCopy } from './order-copy.js';
-import { type AskedLease, orderLease } from './order-lease.js';
-import { orderPatch, type PatchedOrder } from './order-patch.js';
-import { type CheckedOrder, orderSafety } from './order-safety.js';
+import { exchangeRules, suggestSymbols } from './exchange-rules.js';
+import { adoptWrite } from './order-adopt.js';
+import { checkOrder, parseRequest } from './order-checks.js';
+import { readFromCopy } from './order-copy.js';
+import { carriedEvents } from './order-events.js';
+import { askLease, askPermit, openSession } from './order-holds.js';
+import { orderPatch } from './order-patch.js';
+import { completeUnkeyed, sendWrite, withConversion, type Write, writeBounds } from './order-send.js';
 import { readBeforeChange } from './order-stamp.js';
-import { type ParsedRequest, parseRequest } from './parse-request.js';
 
-/** What the container built for one table entry (gateway-handler.ts), on first use. */
-export interface PathParts {
-  config: GatewayConfig;
-  sessions: SessionSource;
-  idempotency?: OrderJournal;
-  events?: GatewayEvents;
-  controls?: TradingControls;
-  /** One change per order at a time (modify, PATCH, cancel): the leases on the control table. */
-  leases?: OrderLeases;
-  /** The one-order read: the watcher's copy of the pending list, where the deployment has the events table. */
-  copy?: OrderCopy;
-  /** The account's copy of the instruments' rules (place and modify). */
-  instruments?: InstrumentCopy;
-}
+export type OrderPath = (event: unknown, deadline: number, record: RequestRecord) => Promise<unknown>;
 
-/** Runs `steps`, then gives the lease back: after a failure's symbol suggestions, before the reply. */
-const holding = async <T>(lease: AskedLease | undefined, steps: () => Promise<T>): Promise<T> => {
-  let result: T;
-  try {
-    result = await steps();
-  } catch (error) {
-    await lease?.end(error);
-    throw error;
-  }
-  await lease?.end();
-  return result;
-};
-
-export const orderPath = (operation: AnyOperation, parts: () => PathParts, logger: Logger) => {
+export const orderPath = (operation: AnyOperation, parts: () => Collaborators, logger: Logger): OrderPath => {
   const onCopyError = (error: unknown, what: 'read' | 'write') =>
     writeLog(logger, 'warn', `instrument copy ${what} failed; the broker is read instead`, {
       error: error instanceof Error ? error.message : String(error),
     });
 
-  /** One order by id from the watcher's copy while fresh, else the executor: dry run, idempotent or plain call. */
-  const run = async (
-    parsed: ParsedRequest,
-    order: RuledOrder,
-    session: LoadedSession,
-    context: Context,
-    record: RequestRecord,
-    lease?: AskedLease,
-    patched?: PatchedOrder,
-  ): Promise<unknown> => {
-    const { config, idempotency, controls, sessions, events, copy } = parts();
-    // One order by id: the watcher's copy while fresh (order-copy.ts), unless the caller asks the broker.
-    const wanted = order.input as { al_id?: string; fresh?: boolean };
-    if (copy && wanted.al_id !== undefined) {
-      const read = wanted.fresh
-        ? ({ miss: 'fresh-asked' } as const)
-        : await copy.read(wanted.al_id, (await session.session()).uid);
-      if ('order' in read) {
-        record.facts.copy = 'hit';
-        record.facts.brokerStat = 'Ok';
-        return read.order;
+  return async (event, deadline, record) => {
+    const { config, sessions, idempotency: journal, leases, controls, copy, events: producer } = parts();
+    const facts = record.facts;
+    const parsed = parseRequest(operation, event, (request) => (record.request = request));
+    const { request } = parsed;
+    record.order = { input: parsed.input };
+    // A PATCH is checked once merged with the order it changes.
+    const early = operation.patch ? undefined : checkOrder(operation, request, parsed.input, config, !!journal);
+    const session = await openSession(sessions, operation.kind);
+    const reads = brokerDeps(config, session, deadline);
+    const lease = leases
+      ? await askLease(operation.name, leases, request.options, parsed.input, session, deadline)
+      : undefined;
+    try {
+      const patched = operation.patch ? await orderPatch(operation.patch, parsed, reads) : undefined;
+      if (patched) record.order = { input: patched.input };
+      const checked = early ?? checkOrder(operation, request, patched!.input, config, !!journal);
+      const rules = { settings: config, deps: reads, copy: parts().instruments, onCopyError };
+      const ruled = await exchangeRules(operation, checked, rules, (order) => (record.order = order));
+      record.order = ruled;
+      const fromCopy = copy ? await readFromCopy(copy, ruled.input, session, facts) : undefined;
+      if (fromCopy) return await ended(fromCopy);
+      const beforeSend =
+        patched?.beforeSend ?? readBeforeChange(operation, ruled.input, reads, journal, request.options.dryRun);
+      if (request.options.dryRun) {
+        await beforeSend?.();
+        const { brokerBaseUrl: url, brokerAuth: auth, algoId } = config;
+        const asked = dryRun(operation, ruled.input, await session.session(), url, auth, algoId, ruled.exchangeRules);
+        return await ended(withConversion(ruled.converted, asked));
       }
-      record.facts.copy = read.miss;
-    }
-    // The record's facts learn what happened as it happens; the success's events are in the outbox (or said not to
-    // be) by the time it returns.
-    const { result } = await execute(
-      {
+      const bounds = writeBounds(config.brokerTimeoutMs, deadline, beforeSend !== undefined);
+      const { input, converted } = ruled;
+      const write: Write = {
         operation,
         config,
-        input: order.input,
-        converted: order.converted,
-        idempotencyInput: patched?.idempotencyInput,
-        // A PATCH's second read, or a modify's read of the order right before sending (the stamp it carries).
-        beforeSend:
-          patched?.beforeSend ??
-          readBeforeChange(
-            operation,
-            order.input,
-            brokerDeps(context, config, session),
-            idempotency,
-            parsed.request.options.dryRun,
-          ),
-        lease: lease?.hold,
-        endLease: lease?.end,
-        options: parsed.request.options,
-        session: session.session,
-        refreshSession: session.refreshSession,
+        input,
+        converted,
+        deadline,
+        bounds,
+        session,
         sessions,
-        idempotency,
+        journal,
         controls,
-        events,
-        context,
+        producer,
         logger,
-        exchangeRules: order.exchangeRules,
-      },
-      record.facts,
-    );
-    record.facts.brokerStat =
-      typeof result === 'object' && result !== null && 'stat' in result ? String(result.stat) : 'Ok';
-    return result;
-  };
-
-  /** The exchange's rules, then `run`; a refused symbol's error names the closest listed ones. */
-  const ruleAndRun = async (
-    parsed: ParsedRequest,
-    checked: CheckedOrder,
-    session: LoadedSession,
-    context: Context,
-    record: RequestRecord,
-    lease?: AskedLease,
-    patched?: PatchedOrder,
-  ): Promise<unknown> => {
-    const settings = parts().config;
-    const deps = brokerDeps(context, settings, session);
-    let input = checked.input;
-    try {
-      const reader = { settings, deps, copy: parts().instruments, onCopyError };
-      const ruled = await exchangeRules(operation, checked, reader, (order) => {
-        record.order = order;
-        input = order.input;
-      });
-      return await run(parsed, ruled, session, context, record, lease, patched);
+        facts,
+      };
+      const permit =
+        operation.kind === 'order' && controls
+          ? askPermit(controls, operation, session, sessions, bounds.writesEndBy + config.orderLateWindowMs, facts)
+          : undefined;
+      const key = request.options.idempotencyKey;
+      if (key === undefined || !journal) {
+        permit?.wanted(true);
+        return await ended(await completeUnkeyed(write, await sendWrite(write, { lease, permit, beforeSend })));
+      }
+      // The write's stamp: sent in the order's remarks (a cancel's is only its name in the journal), so a write whose
+      // outcome is unknown is found in the broker's books. None when the caller's tag leaves no room.
+      const named = settledByBooks(operation) ? stampOf(operation.name, key) : undefined;
+      const tag = (ruled.input as { tag?: string }).tag;
+      const stamp = named && stampedRemarks(tag, named) !== undefined ? named : undefined;
+      let carried: readonly LifecycleEvent[] = [];
+      try {
+        const run = await journal
+          .run(key, patched?.idempotencyInput ?? ruled.input, {
+            stamp,
+            deadline: bounds.writesEndBy,
+            send: async () => {
+              permit?.wanted(true);
+              const sent = await sendWrite(write, { lease, permit, beforeSend, stamp });
+              carried = sent.events;
+              return sent;
+            },
+            adopt: () => adoptWrite(write, journal, key, stamp!, lease),
+          })
+          .finally(() => permit?.wanted(false));
+        facts.replayed = run.replayed;
+        carried = run.events;
+        // A replay is redacted again on its way out: a record stored before a token was known is no exception.
+        const answer = { key, replayed: run.replayed, ...(run.adopted ? { adopted: true } : {}) };
+        return await ended({ ...(redactDeep(run.result) as object), idempotency: answer });
+      } finally {
+        // Said even when completing the record failed after the broker's success: the watcher publishes that change.
+        const fate = carriedEvents(carried);
+        if (fate) facts.event = fate;
+      }
     } catch (error) {
-      await suggestSymbols(operation, input, error, deps);
+      await suggestSymbols(operation, record.order.input, error, reads);
+      await lease?.end(error);
       throw error;
     }
-  };
 
-  return async (event: unknown, context: Context, record: RequestRecord): Promise<unknown> => {
-    const parsed = parseRequest(operation, event, (request) => (record.request = request));
-    record.order = { input: parsed.input };
-    const { source, options } = parsed.request;
-    const remainingMs = () => context.getRemainingTimeInMillis();
-    const recordOrder = (order: CheckedOrder) => (record.order = order);
-    if (operation.patch) {
-      const patch = operation.patch;
-      const session = await brokerSession(parts().sessions, operation.kind);
-      const lease = await orderLease(operation.name, parts().leases, options, parsed.input, session, remainingMs);
-      return holding(lease, async () => {
-        const patched = await orderPatch(patch, parsed, brokerDeps(context, parts().config, session));
-        record.order = { input: patched.input };
-        const checked = orderSafety(operation, { source, options, input: patched.input }, parts().config, recordOrder);
-        return ruleAndRun(parsed, checked, session, context, record, lease, patched);
-      });
+    /** The reply: the broker's `stat` recorded, the lease given back first. */
+    async function ended(result: unknown): Promise<unknown> {
+      facts.brokerStat ??=
+        typeof result === 'object' && result !== null && 'stat' in result ? String(result.stat) : 'Ok';
+      await lease?.end();
+      return result;
     }
-    const checked = orderSafety(operation, { source, options, input: parsed.input }, parts().config, recordOrder);
-    const session = await brokerSession(parts().sessions, operation.kind);
-    const lease = changesAnOrder(operation)
-      ? await orderLease(operation.name, parts().leases, options, checked.input, session, remainingMs)
-      : undefined;
-    return holding(lease, () => ruleAndRun(parsed, checked, session, context, record, lease));
   };
 };

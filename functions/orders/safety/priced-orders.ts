@@ -1,11 +1,11 @@
 /**
  * An order operation's input with its market orders priced (market-orders.ts) and what was done, by leg: the
- * `converted` of the reply, the audit record and the lifecycle event. First on the deployment's PRICE_TICK (so the
- * guardrails see a price before the session is loaded), then again on the instrument's tick once the exchange's
- * rules are read (orders/gateway/exchange-rules.ts): the price sent is always on the instrument's grid.
+ * `converted` of the reply, the audit record and the lifecycle event. Priced once, on the instrument's tick, when the
+ * exchange's rules are read (orders/gateway/exchange-rules.ts): the price sent is always on the instrument's grid.
  */
 import type { AnyOperation, PricedLeg } from '../../base/contract/operation.js';
 import type { Converted, MarketConversion } from '../../base/schemas/conversion.js';
+import { MARKET_PRICE_TYPES } from '../../base/schemas/input.js';
 import { convertMarketOrder, type MarketOrderSettings } from './market-orders.js';
 
 export interface PricedInput {
@@ -38,4 +38,14 @@ export const priceInput = (
   });
   const converted = single ?? (legs.target || legs.stopLoss ? legs : undefined);
   return { input: priced, ...(converted ? { converted } : {}) };
+};
+
+/** Whether any of the input's orders is a market order (MKT, SL-MKT): it has no price until it is priced. */
+export const hasMarketOrders = (operation: AnyOperation, input: unknown): boolean => {
+  let market = false;
+  operation.priceOrders?.(input, (leg: PricedLeg) => {
+    if (MARKET_PRICE_TYPES.includes(leg.prctyp)) market = true;
+    return { prctyp: leg.prctyp, prc: leg.prc };
+  });
+  return market;
 };

@@ -3,7 +3,6 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { GuardrailRejectedError } from '../../../functions/base/contract/errors.js';
 import { operationMetrics } from '../../../functions/orders/gateway/operation-metrics.js';
-import { placeGttOrder } from '../../../functions/orders/operations.js';
 import { run } from './support.js';
 
 let emitted: Record<string, unknown>[];
@@ -25,7 +24,7 @@ afterEach(() => {
 
 describe('operationMetrics', () => {
   it('a success counts Requests and Succeeded, the broker latency and attempts, and a queued event', async () => {
-    await run([operationMetrics(placeGttOrder, metrics)], (ctx) => {
+    await run([operationMetrics(metrics)], (ctx) => {
       Object.assign(ctx.gateway.facts, {
         brokerMs: 12.5,
         brokerAttempts: 1,
@@ -45,7 +44,7 @@ describe('operationMetrics', () => {
   });
 
   it('a failure counts Failed, a guardrail rejection, and Errors by ErrorCode (Operation added once)', async () => {
-    await run([operationMetrics(placeGttOrder, metrics)], () => {
+    await run([operationMetrics(metrics)], () => {
       throw new GuardrailRejectedError('too big');
     });
     metrics.publishStoredMetrics();

@@ -1,32 +1,24 @@
-/** A middleware around a one-line handler, as Middy's own tests wrap theirs: the request's record the observers read. */
-import type { MiddlewareObj } from '@middy/core';
-import middy from '@middy/core';
+/** Observers told how a one-line body ended, as the order core tells them (gateway-handler.ts `orderCore`). */
+import { openRecord, type RequestObserver, type RequestRecord } from '../../../functions/orders/gateway/context.js';
 
-import { type GatewayContext, openRecord, type RequestRecord } from '../../../functions/orders/gateway/context.js';
-import { lambdaContext } from '../../../local/lambda-context.js';
-
-type Gateway = MiddlewareObj<unknown, unknown, Error, GatewayContext>;
-
-/** Runs `middlewares` (outermost first) around `body`, with the record opened as accessLog would open it. */
+/**
+ * Runs `body` with a record opened as the core opens it, then tells `observers` (listed outermost first, as the
+ * core's list reads from the last: the first listed is told last) how it ended.
+ */
 export const run = async (
-  middlewares: Gateway[],
-  body: (context: GatewayContext) => unknown,
-  event: unknown = {},
+  observers: RequestObserver[],
+  body: (context: { gateway: RequestRecord }) => unknown,
+  _event: unknown = {},
   state: Partial<RequestRecord> = {},
-): Promise<{ result?: unknown; error?: unknown; context: GatewayContext }> => {
-  const context = lambdaContext('Test') as GatewayContext;
-  const seed: Gateway = {
-    name: 'seed',
-    before: (request) => {
-      request.context.gateway ??= { ...openRecord('direct'), ...state };
-    },
-  };
-  const handler = middy<unknown, unknown, Error, GatewayContext>()
-    .use([seed, ...middlewares])
-    .handler(async (_event, ctx) => body(ctx));
+): Promise<{ result?: unknown; error?: unknown; context: { gateway: RequestRecord } }> => {
+  const context = { gateway: { ...openRecord('direct'), ...state } };
+  const told = [...observers].reverse();
   try {
-    return { result: await handler(event, context), context };
+    let result = await body(context);
+    for (const observer of told) result = observer.after?.(context.gateway, result) ?? result;
+    return { result, context };
   } catch (error) {
+    for (const observer of told) observer.onError?.(context.gateway, error);
     return { error, context };
   }
 };

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
-import { BrokerRejectedError, GatewayError, RateLimitedError } from '../../../functions/base/contract/errors.js';
+import { BrokerRejectedError, RateLimitedError } from '../../../functions/base/contract/errors.js';
 import { directInvocationError, errorContract } from '../../../functions/base/middleware/error-contract.js';
 import { placeGttOrder } from '../../../functions/orders/operations.js';
 import { httpApiEvent } from '../../support/events.js';
-import { run } from '../gateway/support.js';
+import { run } from './support.js';
 
 describe('errorContract', () => {
   it('an HTTP call gets the error body and its status; a rate limit carries Retry-After', async () => {
@@ -82,14 +82,6 @@ describe('errorContract', () => {
     expect(JSON.parse((http.result as { body: string }).body)).toMatchObject({ error: { code: 'BROKER_REJECTED' } });
     const queued = await run([errorContract({ trigger })], () => Promise.reject(nested), { Records: [] });
     expect((queued.error as Error).name).toBe('BrokerRejected');
-  });
-
-  it('typed: an in-process direct caller gets the GatewayError itself', async () => {
-    const failed = await run([errorContract({ trigger: 'api', typed: true })], () => {
-      throw new BrokerRejectedError('no margin');
-    });
-    expect(failed.error).toBeInstanceOf(GatewayError);
-    expect(failed.error).toMatchObject({ code: 'BROKER_REJECTED' });
   });
 
   it('an unexpected error keeps its text (redacted) for a schedule, never for an API caller', async () => {
