@@ -79,11 +79,6 @@ const UNUSED: readonly { grants: RegExp; reason: string }[] = [
     reason: 'a place takes no order lease: the governor table set granted whole, its UpdateItem granted unused',
   },
   {
-    grants: /^GetQuote dynamodb:(GetItem|UpdateItem) gtt-gateway-instruments$/,
-    reason:
-      'GET /quotes reads the rules from the broker (gateway-handler.ts gives the copy to guarded orders): granted unused',
-  },
-  {
     grants: /^(Plans|SignalWorker) dynamodb:BatchWriteItem gtt-gateway-events$|^Plans events:PutEvents /,
     reason: "the plans' events go to the outbox; the EventForwarder writes their markers and publishes: granted unused",
   },
