@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../client/cli.js';
 import { createEventPublisher } from '../../functions/base/aws/publisher.js';
 import type { AdvanceResult } from '../../functions/plans/engine.js';
-import { createPlanEngine } from '../../functions/plans/runtime.js';
+import { createPlanEngine } from '../../functions/plans/engine-wiring.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 import { localApi } from '../support/local-api.js';

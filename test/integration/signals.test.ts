@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { main } from '../../client/cli.js';
 import type { SignalRecord } from '../../functions/base/schemas/signals.js';
-import type { SignalActor } from '../../functions/signals/actor.js';
+import type { SignalActor } from '../../functions/signals/signal-actor.js';
 import { createSignalWebhook } from '../../functions/signals/webhook.js';
 import { lambdaContext } from '../../local/lambda-context.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';

@@ -43,11 +43,11 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 /** A feature's files another feature may import (its face), by who may: the rest of a feature is its own. */
 const FACES: Record<string, Record<string, readonly string[]>> = {
   // The GttWatcher carries the plans out each run.
-  events: { plans: ['engine.ts', 'runtime.ts'] },
+  events: { plans: ['engine.ts', 'engine-wiring.ts'] },
   // The InstrumentRefresh reads the symbols of the live plans.
   instruments: { plans: ['store.ts'] },
   // A signal starts a plan or turns the kill switch on.
-  signals: { plans: ['runtime.ts'], controls: ['kill-switch.ts'] },
+  signals: { plans: ['engine-wiring.ts'], controls: ['kill-switch.ts'] },
   // The remote MCP function finds the assistant by its token and counts its orders.
   mcp: { assistants: ['registry.ts'] },
 };
