@@ -1,6 +1,6 @@
 /**
- * `npm run client:types`: the client's generated files, both from the OpenAPI document (functions/openapi.ts's
- * buildOpenApiDocument(), itself generated from the operation table):
+ * `npm run client:types`: the client's generated files, both from the OpenAPI document (functions/manifest/openapi.ts's
+ * buildOpenApiDocument(), itself built from the function manifest):
  *
  * - `client/generated/openapi.d.ts`: the types, by openapi-typescript's Node API (what a third party would run
  *   on `GET /openapi.json`);

@@ -17,7 +17,7 @@ import { createGttWatcher } from '../functions/events/watcher/function.js';
 import type { WatcherRun } from '../functions/events/watcher/watcher.js';
 import { FUNCTIONS, routesOf, scheduleOf } from '../functions/manifest/index.js';
 import { buildOpenApiDocument } from '../functions/manifest/openapi.js';
-import { createPlanEngine } from '../functions/plans/runtime.js';
+import { createPlanEngine } from '../functions/plans/engine-wiring.js';
 import { SESSION_FUNCTIONS } from '../functions/session/definitions.js';
 import { SIGNAL_WORKER } from '../functions/signals/definitions.js';
 import { type LocalBroker, localBroker } from './broker-preset.js';

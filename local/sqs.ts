@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 
-import type { SignalActor } from '../functions/signals/actor.js';
+import type { SignalActor } from '../functions/signals/signal-actor.js';
 import { createSignalWorker } from '../functions/signals/worker.js';
 import { type AwsJsonGuard, awsJsonServer, failAwsJson, replyAwsJson } from './aws-json.js';
 import { ownFunctionLogger } from './functions.js';

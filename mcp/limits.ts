@@ -6,12 +6,14 @@
  *
  * A change (PATCH) leaves the order as it was with the changed fields laid over it, so it is checked as that merged
  * order: the preview reads the pending order at the broker (`GetGTTOrder`, fresh), merges the change over it with the
- * gateway's own merge (functions/base/broker/order-patch.ts) and binds the request to the version it read
- * (`If-Match`: its ETag). The confirm then changes that version only: an order changed meanwhile is answered
- * `412 ORDER_CHANGED` and nothing is sent, so the order checked is the order that results.
+ * gateway's own merge (functions/base/broker/patch-merge.ts) and binds the request to the version it read
+ * (`If-Match`: its ETag, functions/base/broker/order-version.ts). The confirm then changes that version only: an
+ * order changed meanwhile is answered `412 ORDER_CHANGED` and nothing is sent, so the order checked is the order that
+ * results.
  */
 import { OPERATION_INFO } from '../client/generated/operations.js';
-import { mergePatch, modifyInputOfRecord, orderVersion } from '../functions/base/broker/order-patch.js';
+import { orderVersion } from '../functions/base/broker/order-version.js';
+import { mergePatch, modifyInputOfRecord } from '../functions/base/broker/patch-merge.js';
 import { checkLimits as overLimits, type LimitedOrder } from '../functions/base/schemas/assistant-limits.js';
 import type { AssistantLimits } from '../functions/base/schemas/assistants.js';
 import type { GttOrder } from '../functions/base/schemas/reply.js';

@@ -3,7 +3,11 @@
  * neighbouring letters counted as one edit (`--qyt` is one edit from `--qty`, `--tirgger` one from `--trigger`).
  */
 
-/** Edits from `a` to `b`: insertions, deletions, substitutions and swaps of neighbours (optimal string alignment). */
+/**
+ * Edits from `a` to `b`: insertions, deletions, substitutions and swaps of neighbours (optimal string alignment). The
+ * gateway's is functions/base/schemas/edit-distance.ts: the client imports nothing outside client/, so this is a copy
+ * (test/unit/edit-distance.test.ts holds the two to the same answers).
+ */
 export const editDistance = (a: string, b: string): number => {
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
     Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),

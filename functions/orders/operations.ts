@@ -6,7 +6,6 @@
 import { quoteJData, quoteResultOf } from '../base/broker/market.js';
 import { normaliseBookOrder } from '../base/broker/order-fate.js';
 import { modifyJData, modifyOcoJData, ocoJData, placeJData } from '../base/broker/order-jdata.js';
-import { changedFields, mergePatch, modifyInputOfRecord, orderVersion } from '../base/broker/order-patch.js';
 import {
   EMPTY_LIST,
   matchesFilters,
@@ -14,6 +13,8 @@ import {
   triggeredOrderOf,
   withOrderFates,
 } from '../base/broker/order-records.js';
+import { changedFields, orderVersion } from '../base/broker/order-version.js';
+import { mergePatch, modifyInputOfRecord } from '../base/broker/patch-merge.js';
 import { OrderNotFoundError } from '../base/contract/errors.js';
 import { defineOperation, type OperationDefinition } from '../base/contract/operation.js';
 import { EXAMPLE_AL_ID, EXAMPLE_OCO, EXAMPLE_ORDER } from '../base/schemas/examples.js';

@@ -9,9 +9,9 @@
  */
 import { fromDirectInvocation, type GatewayError } from '../base/contract/errors.js';
 import type { Plan } from '../base/schemas/plans.js';
-import { LATE_WINDOW_MS } from './engine-deps.js';
+import { LATE_WINDOW_MS } from './limits.js';
 import type { Truth } from './truth.js';
-import type { Working } from './working.js';
+import type { Working } from './versioned-plan.js';
 
 export type TryResult =
   | { kind: 'done'; result: Record<string, unknown> }

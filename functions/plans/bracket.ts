@@ -14,11 +14,11 @@
 import type { Plan } from '../base/schemas/plans.js';
 import { TRANSIENT, tryAction } from './actions.js';
 import { withoutTry } from './actions.js';
-import { MAX_EXIT_GENERATIONS, MAX_EXIT_TRIES } from './engine-deps.js';
+import { MAX_EXIT_GENERATIONS, MAX_EXIT_TRIES } from './limits.js';
 import { exitStep, stampOf } from './stamps.js';
 import { done, ended, fail, orderWords, placeFirst, type StepContext, unprotect } from './transitions.js';
 import { findPending } from './truth.js';
-import type { Working } from './working.js';
+import type { Working } from './versioned-plan.js';
 
 const sideOf = (plan: Plan): 'B' | 'S' => (plan.entry?.trantype === 'S' ? 'S' : 'B');
 

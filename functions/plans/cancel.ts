@@ -8,10 +8,10 @@ import { fromDirectInvocation, PlanBusyError, PlanNotFoundError } from '../base/
 import { TERMINAL } from '../base/schemas/event-types.js';
 import type { Plan, PlanPosition } from '../base/schemas/plans.js';
 import { callEnds, withoutTry } from './actions.js';
-import type { PlanDeps } from './engine-deps.js';
+import type { PlanDeps } from './engine-needs.js';
 import { ended } from './transitions.js';
 import { readTruth, type Truth } from './truth.js';
-import { Working } from './working.js';
+import { Working } from './versioned-plan.js';
 
 type Resolve = (w: Working, truth: Truth) => Promise<'none' | 'adopted' | 'busy'>;
 

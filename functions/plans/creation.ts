@@ -8,11 +8,11 @@
  */
 import { type FieldProblem, fromDirectInvocation, type GatewayError } from '../base/contract/errors.js';
 import type { PlanInput } from '../base/schemas/plans.js';
-import { lotProblem, tickProblem } from '../orders/safety/exchange-rules.js';
+import { lotProblem, tickProblem } from '../orders/safety/exchange-rule-checks.js';
 import { compare } from '../orders/safety/grid.js';
-import type { PlanDeps } from './engine-deps.js';
+import type { PlanDeps } from './engine-needs.js';
 
-/** The same tick check as every order's (orders/safety/exchange-rules.ts). */
+/** The same tick check as every order's (orders/safety/exchange-rule-checks.ts). */
 const gridProblem = (field: string, value: string | undefined, tick: string): FieldProblem[] =>
   value === undefined ? [] : tickProblem(field, value, tick);
 

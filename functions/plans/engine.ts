@@ -5,7 +5,7 @@
  * shows its stamp, placed again with a new key once it cannot be in flight, said in between: unresolved.ts), and
  * acts on the difference (bracket.ts, trailing.ts). Every broker action goes through the operation table's own
  * entries (guardrails, idempotency, the order-rate governor, audit, events) with the invocation's real deadline;
- * every plan change is a write conditional on the version read, carrying its events (working.ts); GTTs stamped by a
+ * every plan change is a write conditional on the version read, carrying its events (versioned-plan.ts); GTTs stamped by a
  * plan and not its live ones are cancelled.
  */
 import { IdempotencyKeyReusedError, PlanNotFoundError, ValidationFailedError } from '../base/contract/errors.js';
@@ -16,16 +16,16 @@ import { inFlightState, withoutTry } from './actions.js';
 import { advanceBracket, armExit } from './bracket.js';
 import { cancelPlan } from './cancel.js';
 import { exitDryRun, planProblems } from './creation.js';
-import type { PlanDeps } from './engine-deps.js';
+import type { PlanDeps } from './engine-needs.js';
 import { digest, parseStamp, planIdOf } from './stamps.js';
 import { advanceTrailing, trailed } from './trailing.js';
 import { armFirst, placeFirst, type StepContext } from './transitions.js';
 import { readTruth, type Truth } from './truth.js';
 import { sayUnresolved, type WaitingTry } from './unresolved.js';
-import { Working } from './working.js';
+import { Working } from './versioned-plan.js';
 
 export { planIdOf };
-export type { DirectHandler, PlanDeps } from './engine-deps.js';
+export type { DirectHandler, PlanDeps } from './engine-needs.js';
 export type { WaitingTry };
 
 /** Runs stop starting plan actions this close to their deadline: an action started later could not finish. */

@@ -14,8 +14,8 @@ import { logger as defaultLogger } from '../base/runtime/logger.js';
 import { planInput, planListInput } from '../base/schemas/plans.js';
 import { memo } from '../base/schemas/values.js';
 import type { PlanEngine } from './engine.js';
+import { createPlanEngine } from './engine-wiring.js';
 import { PLANS_ROUTES } from './routes.js';
-import { createPlanEngine } from './runtime.js';
 import { PLAN_ID } from './stamps.js';
 
 export interface PlansOptions {

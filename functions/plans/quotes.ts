@@ -10,7 +10,7 @@ import { type BrokerCallDeps, callBroker } from '../base/broker/call-broker.js';
 import { instrumentRules } from '../base/broker/instruments.js';
 import { getQuotes } from '../base/broker/market.js';
 import { BrokerBadReplyError } from '../base/contract/errors.js';
-import type { Instrument } from './engine-deps.js';
+import type { Instrument } from './engine-needs.js';
 
 /** The instrument's tick and lot sizes (SearchScrip's `ti`, `ls`, through the container's instrument cache: base/broker/instruments.ts). */
 export const instrument = async (exch: string, tsym: string, deps: BrokerCallDeps): Promise<Instrument> => {

@@ -10,10 +10,10 @@ import { fromDirectInvocation } from '../base/contract/errors.js';
 import type { Plan } from '../base/schemas/plans.js';
 import { add, compare, decimalOf, isPositive, sub, toGrid } from '../orders/safety/grid.js';
 import { tryAction, withoutTry } from './actions.js';
-import { PRICE_MISSES_BEFORE_EVENT } from './engine-deps.js';
+import { PRICE_MISSES_BEFORE_EVENT } from './limits.js';
 import { stampOf } from './stamps.js';
 import { done, ended, fail, orderWords, placeFirst, type StepContext, unprotect } from './transitions.js';
-import type { Working } from './working.js';
+import type { Working } from './versioned-plan.js';
 
 const isMarket = (plan: Plan) => plan.order?.prctyp === 'MKT';
 

@@ -6,10 +6,10 @@
 import type { GatewayError } from '../base/contract/errors.js';
 import type { Plan, PlanPosition } from '../base/schemas/plans.js';
 import { tryAction, withoutTry } from './actions.js';
-import type { PlanDeps } from './engine-deps.js';
+import type { PlanDeps } from './engine-needs.js';
 import { stampOf } from './stamps.js';
 import { findPending, type FiredOrder, type Truth } from './truth.js';
-import type { Working } from './working.js';
+import type { Working } from './versioned-plan.js';
 
 export interface StepContext {
   deps: PlanDeps;

@@ -5,7 +5,7 @@
  *
  * A plan's GTTs are found by their al_id, or by their stamp (stamps.ts) when the reply that named them was lost.
  */
-import type { DirectHandler } from './engine-deps.js';
+import type { DirectHandler } from './engine-needs.js';
 import { parseStamp } from './stamps.js';
 
 /** One leg's order (an OCO) or the order (a single GTT), as the pending list shows it. */

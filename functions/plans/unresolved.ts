@@ -14,7 +14,7 @@ import type { Plan } from '../base/schemas/plans.js';
 import { callEnds } from './actions.js';
 import { parseStamp } from './stamps.js';
 import { unprotect } from './transitions.js';
-import type { Working } from './working.js';
+import type { Working } from './versioned-plan.js';
 
 /** A try a run found unresolved past its invocation's deadline (AdvanceResult.waiting). */
 export interface WaitingTry {

@@ -51,7 +51,7 @@ export const SIGNAL_WEBHOOK: FunctionDefinition = {
 export const SIGNAL_SWEEP = { sweep: true } as const;
 
 /**
- * Acts on each queued signal (functions/signals/act.ts), off the webhook's request path; and every minute, on the
+ * Acts on each queued signal (functions/signals/actor-wiring.ts), off the webhook's request path; and every minute, on the
  * signals still pending two minutes after they were received (functions/signals/sweep.ts).
  */
 export const SIGNAL_WORKER: FunctionDefinition = {

@@ -9,7 +9,7 @@
  */
 import { ValidationFailedError } from '../base/contract/errors.js';
 import type { Alert, SignalOrder } from '../base/schemas/signals.js';
-import { lotProblem } from '../orders/safety/exchange-rules.js';
+import { lotProblem } from '../orders/safety/exchange-rule-checks.js';
 import { compare, fromScaled, SCALED_ONE, toScaled } from '../orders/safety/grid.js';
 
 export type Side = 'B' | 'S';

@@ -26,7 +26,7 @@ import type { PendingSignal, SignalStore } from './store.js';
 export const SWEEP_AFTER_MS = 2 * 60_000;
 export const SWEEP_MAX_AGE_MS = 15 * 60_000;
 export const SWEEP_MAX_SIGNALS = 20;
-/** No signal is started this close to the run's deadline (one signal's alerts stop 3 s before it: run.ts). */
+/** No signal is started this close to the run's deadline (one signal's alerts stop 3 s before it: act-on-signal.ts). */
 export const SWEEP_RESERVE_MS = 10_000;
 /** Markers read a Query page. */
 const PAGE = 50;

@@ -15,7 +15,7 @@
  *    on with the strategy recorded on it: the version the webhook received it under (a signal recorded before there
  *    was one: the strategy as it is now, recorded first, store.ts `recordStrategy`), so a strategy edited between two
  *    deliveries does not change what the signal does (docs/signals.md, "One alert, one order");
- * 3. asks the SignalActor (act.ts) to act with it (its orders carry idempotency keys derived from the signal id, so a
+ * 3. asks the SignalActor (actor-wiring.ts) to act with it (its orders carry idempotency keys derived from the signal id, so a
  *    second delivery that got this far replays them rather than placing again);
  * 4. records the outcome (received -> acted | refused, conditional: of two runs only one completes it), the outbox
  *    item of its event (Signal Acted or Signal Refused) and the removal of its pending marker, in one transaction.
@@ -36,9 +36,9 @@ import { logger as defaultLogger, writeLog } from '../base/runtime/logger.js';
 import type { SignalMessage, SignalRecord, Strategy } from '../base/schemas/signals.js';
 import { isRecord, memo } from '../base/schemas/values.js';
 import { OutboxTable } from '../orders/events/outbox.js';
-import { createSignalActor } from './act.js';
-import type { ActOutcome, SignalActor } from './actor.js';
+import { createSignalActor } from './actor-wiring.js';
 import { signalEvent } from './events.js';
+import type { ActOutcome, SignalActor } from './signal-actor.js';
 import { SignalStore } from './store.js';
 import { StrategyStore } from './strategy-store.js';
 import { SWEEP_MAX_AGE_MS, type SweepResult, sweepSignals, type WorkOutcome } from './sweep.js';
@@ -51,7 +51,7 @@ export interface SignalWorkerOptions {
   /** Settings by name (the local runner's). */
   settings?: GatewaySettings;
   logger?: Logger;
-  /** Tests and the local runner: an actor of their own (default: act.ts's, from the same settings). */
+  /** Tests and the local runner: an actor of their own (default: actor-wiring.ts's, from the same settings). */
   actor?: SignalActor;
   /** Tests: the clock the sweep reads the signals' ages by (default: Date.now). */
   now?: () => number;

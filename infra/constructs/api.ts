@@ -1,7 +1,7 @@
 /**
  * The HTTP API in front of the functions: access logs, the `$default` stage with its default throttling, IAM
  * authorisation, the per-route throttling (collected while the routes are added, written onto the stage at the end)
- * and the API's 5xx alarm. Functions that add to the stack (infra/README.md: style), so the construct ids stay
+ * and the API's 5xx alarm. Functions that add to the stack (docs/architecture.md, the CDK app), so the construct ids stay
  * where they were.
  */
 import { Duration, RemovalPolicy, type Stack } from 'aws-cdk-lib';

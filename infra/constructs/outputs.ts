@@ -1,8 +1,8 @@
 /**
  * The gateway stack's closing steps: its outputs (API URL, secret, tables, alarm topic, audit bucket, the session's
  * and the events' own outputs, the egress addresses and setting) and its cdk-nag suppressions (the runtime, the
- * X-Ray and log-stream wildcards, the broker secret's rotation). Functions that add to the stack (infra/README.md:
- * style), so the construct ids stay where they were.
+ * X-Ray and log-stream wildcards, the broker secret's rotation). Functions that add to the stack (docs/architecture.md,
+ * the CDK app), so the construct ids stay where they were.
  */
 import { CfnOutput } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';

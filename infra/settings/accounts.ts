@@ -23,6 +23,6 @@ export const workflowExampleStackName = (account?: string): string => `${WORKFLO
 export const metricNamespaceOf = (account?: string): string =>
   account ? `${METRIC_NAMESPACE}/${account}` : METRIC_NAMESPACE;
 
-/** The account of a construct's app (`-c account=`), checked at synth by settings.ts. */
+/** The account of a construct's app (`-c account=`), checked at synth by context.ts. */
 export const accountOf = (context: unknown): string | undefined =>
   context === undefined || context === null || context === '' ? undefined : String(context);

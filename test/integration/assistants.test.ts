@@ -12,6 +12,7 @@ import { assistantItemKey, tokenItemKey } from '../../functions/assistants/store
 import { tokenHash } from '../../functions/assistants/tokens.js';
 import { LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
 import type { LocalStack } from '../../local/run-local.js';
+import { localApi } from '../support/local-api.js';
 import { useLocalStack } from '../support/local-stack-fixture.js';
 import { captureLogger } from '../support/logs.js';
 
@@ -29,15 +30,11 @@ beforeAll(() => {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- replies read field by field
 type Json = Record<string, any>;
-const api = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-  const res = await fetch(`${stack.api.url}${path}`, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = (await res.json()) as Json;
-  if (typeof json.token === 'string') shown.push(json.token);
-  return { status: res.status, body: json };
+const call = localApi<Json>(() => stack.api.url);
+const api = async (method: string, path: string, body?: unknown, headers?: Record<string, string>) => {
+  const reply = await call(method, path, body, headers);
+  if (typeof reply.body.token === 'string') shown.push(reply.body.token);
+  return reply;
 };
 let keys = 0;
 const newKey = () => `assistants-test-${++keys}-${Date.now()}`;

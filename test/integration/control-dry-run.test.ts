@@ -12,6 +12,7 @@ import { createPlansFunction } from '../../functions/plans/function.js';
 import { lambdaContext } from '../../local/lambda-context.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { emulatorControl } from '../support/emulator-control.js';
+import { localApi } from '../support/local-api.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 
@@ -23,14 +24,7 @@ const BRACKET = {
   stopLoss: { trigger: '1400', price: '1400' },
 };
 
-const http = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-  const res = await fetch(`${stack.api.url}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, body: (await res.json()) as { error?: { code: string; message: string } } };
-};
+const http = localApi<{ error?: { code: string; message: string } }>(() => stack.api.url);
 const pending = async () =>
   (await emulatorControl(stack.emulator.url).orders(stack.emulator.uid)).filter((o) => o.state === 'pending');
 

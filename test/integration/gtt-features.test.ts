@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
+import { localApi } from '../support/local-api.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 
@@ -18,14 +19,7 @@ const key = () => `feat-${Date.now()}-${++seq}`;
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test assertions on arbitrary JSON
 
-const http = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-  const res = await fetch(`${stack.api.url}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Json };
-};
+const http = localApi<Json>(() => stack.api.url);
 /** A direct invocation, as Step Functions makes it (the local API's /_invoke route mirrors Lambda's Invoke). */
 const direct = async (operation: string, payload: unknown) => http('POST', `/_invoke/${operation}`, payload);
 

@@ -12,6 +12,7 @@ import { placeGttOrder } from '../../functions/orders/operations.js';
 import type { LocalStack } from '../../local/run-local.js';
 import type { EmulatorControl } from '../support/emulator-control.js';
 import { invokeHttp } from '../support/events.js';
+import { localApiReply } from '../support/local-api.js';
 import { useLocalStack } from '../support/local-stack-fixture.js';
 import { redirectLogger } from '../support/logs.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
@@ -26,16 +27,7 @@ const newKey = () => `hard-${Date.now()}-${++keySeq}`;
 const order = { ...SAMPLE_ORDER, qty: 2 };
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- assertions on arbitrary JSON
 
-/** Sends `body` as is when it is a string (raw JSON text), else as JSON. */
-const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-  const res = await fetch(`${api}${path}`, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, text, body: JSON.parse(text) as Json };
-};
+const call = localApiReply<Json>(() => api);
 const invoke = (operation: string, payload: unknown) => call('POST', `/_invoke/${operation}`, payload);
 const errorOfInvoke = (reply: { body: Json }) => JSON.parse(reply.body.errorMessage as string).error as Json;
 

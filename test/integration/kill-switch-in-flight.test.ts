@@ -10,6 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DeliveredEvent } from '../../local/eventbridge.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
+import { localApi } from '../support/local-api.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 const TIMEOUT_MS = 2_000;
@@ -19,14 +20,8 @@ let control: EmulatorControl;
 const events: DeliveredEvent[] = [];
 let n = 0;
 
-const http = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-  const res = await fetch(`${stack.api.url}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any -- test assertions on arbitrary JSON
-};
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test assertions on arbitrary JSON
+const http = localApi<Record<string, any>>(() => stack.api.url);
 const pending = async () => (await control.orders(stack.emulator.uid)).filter((o) => o.state === 'pending');
 const arrived = async (operation: string) => {
   for (let i = 0; i < 200; i++) {

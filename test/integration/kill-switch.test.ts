@@ -17,6 +17,7 @@ import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { CLI_ORDER } from '../support/cli-orders.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 import { invokeDirect } from '../support/events.js';
+import { localApi } from '../support/local-api.js';
 import { busiestSecond } from '../support/order-rate.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 
@@ -33,14 +34,8 @@ const oco = {
   stopLoss: { trigger: '1400', order: { trantype: 'S', prctyp: 'LMT', qty: 1, prc: '1400', prd: 'C' } },
 };
 
-const http = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-  const res = await fetch(`${stack.api.url}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any -- test assertions on arbitrary JSON
-};
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test assertions on arbitrary JSON
+const http = localApi<Record<string, any>>(() => stack.api.url);
 const pending = async () => (await control.orders(stack.emulator.uid)).filter((o) => o.state === 'pending');
 
 beforeAll(async () => {

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
+import { localApi } from '../support/local-api.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 
@@ -13,14 +14,7 @@ let stack: LocalStack;
 let seq = 0;
 const key = () => `known-${Date.now()}-${++seq}`;
 
-const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-  const res = await fetch(`${stack.api.url}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-};
+const call = localApi(() => stack.api.url);
 const place = async () => {
   const placed = await call('POST', '/gtt-orders', SAMPLE_ORDER, { 'Idempotency-Key': key() });
   expect(placed.status).toBe(201);

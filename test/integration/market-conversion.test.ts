@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { main } from '../../client/cli.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
+import { localApi } from '../support/local-api.js';
 import { redirectLogger } from '../support/logs.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
 import { SAMPLE_MARKET_OCO, SAMPLE_MARKET_ORDER } from '../support/sample-order.js';
@@ -19,14 +20,7 @@ const key = () => `mkt-${Date.now()}-${++seq}`;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test assertions on arbitrary JSON
 type Json = Record<string, any>;
-const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-  const res = await fetch(`${stack.api.url}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Json };
-};
+const call = localApi<Json>(() => stack.api.url);
 const audits = () =>
   logLines
     .map((l) => JSON.parse(l) as { message: string; audit?: Json })

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import type { EmulatorControl } from '../support/emulator-control.js';
+import { localApi } from '../support/local-api.js';
 import { useLocalStack } from '../support/local-stack-fixture.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
@@ -23,14 +24,7 @@ useLocalStack(
   { clearFaults: true },
 );
 
-const api = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-  const res = await fetch(`${stack.api.url}${path}`, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-};
+const api = localApi(() => stack.api.url);
 const ORDER = { ...SAMPLE_ORDER, tsym: 'INFY-EQ', qty: 5 };
 let keys = 0;
 const place = async (over: Record<string, unknown> = {}) =>

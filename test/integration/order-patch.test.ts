@@ -10,6 +10,7 @@ import type { LocalStack } from '../../local/run-local.js';
 import { jdata } from '../contract/jdata-client.js';
 import { CLI_ORDER } from '../support/cli-orders.js';
 import type { EmulatorControl } from '../support/emulator-control.js';
+import { localApiReply } from '../support/local-api.js';
 import { useLocalStack } from '../support/local-stack-fixture.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
@@ -22,13 +23,10 @@ const key = () => `patch-${Date.now()}-${++seq}`;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test assertions on arbitrary JSON
 type Json = Record<string, any>;
-const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-  const res = await fetch(`${stack.api.url}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, etag: res.headers.get('etag'), body: (await res.json()) as Json };
+const api = localApiReply<Json>(() => stack.api.url);
+const call = async (method: string, path: string, body?: unknown, headers?: Record<string, string>) => {
+  const { status, headers: replied, body: json } = await api(method, path, body, headers);
+  return { status, etag: replied.get('etag'), body: json };
 };
 const place = async (order: unknown = SAMPLE_ORDER, path = '/gtt-orders') => {
   const placed = await call('POST', path, order, { 'Idempotency-Key': key() });

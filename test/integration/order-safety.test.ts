@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import type { LocalStack } from '../../local/run-local.js';
 import type { EmulatorControl } from '../support/emulator-control.js';
+import { localApi } from '../support/local-api.js';
 import { useLocalStack } from '../support/local-stack-fixture.js';
 import { redirectLogger } from '../support/logs.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
@@ -25,14 +26,8 @@ const newKey = () => `it-${Date.now()}-${++keySeq}`;
 
 const order = { ...SAMPLE_ORDER, tsym: 'L&TFH-EQ', qty: 4, prc: '160.5', d: '158' };
 
-const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-  const res = await fetch(`${api}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any -- test assertions on arbitrary JSON
-};
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test assertions on arbitrary JSON
+const call = localApi<Record<string, any>>(() => api);
 const place = (key: string | undefined, body: unknown = order, query = '') =>
   call('POST', `/gtt-orders${query}`, body, key === undefined ? {} : { 'Idempotency-Key': key });
 

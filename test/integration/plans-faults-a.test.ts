@@ -6,9 +6,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { planInput } from '../../functions/base/schemas/plans.js';
 import { type PlanEngine, planIdOf } from '../../functions/plans/engine.js';
-import { createPlanEngine } from '../../functions/plans/runtime.js';
+import { createPlanEngine } from '../../functions/plans/engine-wiring.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
+import { localApi } from '../support/local-api.js';
 import { captureLogger } from '../support/logs.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
@@ -51,19 +52,7 @@ let control: EmulatorControl;
 let keys = 0;
 const newKey = () => `faults-a-${Date.now()}-${++keys}`;
 
-const api = async <T = PlanView>(
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-) => {
-  const res = await fetch(`${stack.api.url}${path}`, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, body: (await res.json()) as T & { error?: ErrorBody } };
-};
+const api = localApi<PlanView>(() => stack.api.url);
 const bracket = (tsym: string, qty = 2) => ({
   kind: 'bracket' as const,
   entry: { ...SAMPLE_ORDER, tsym, qty },

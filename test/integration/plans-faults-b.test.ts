@@ -10,9 +10,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../client/cli.js';
 import { createEventPublisher } from '../../functions/base/aws/publisher.js';
 import type { AdvanceResult } from '../../functions/plans/engine.js';
-import { createPlanEngine } from '../../functions/plans/runtime.js';
+import { createPlanEngine } from '../../functions/plans/engine-wiring.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
+import { localApi } from '../support/local-api.js';
 import { captureLogger } from '../support/logs.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
@@ -42,14 +43,7 @@ let failingPuts = 0;
 const refused: string[] = [];
 const made: string[] = [];
 
-const api = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-  const res = await fetch(`${stack.api.url}${path}`, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, body: (await res.json()) as Body };
-};
+const api = localApi<Body>(() => stack.api.url);
 const run = async (): Promise<AdvanceResult> => {
   const result = (await stack.watch()) as Awaited<ReturnType<LocalStack['watch']>> & { plans?: AdvanceResult };
   expect(result.status).toMatch(/ok|baseline/);

@@ -9,11 +9,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { splitRemarks } from '../../functions/base/broker/order-stamps.js';
 import type { Plan } from '../../functions/base/schemas/plans.js';
 import type { AdvanceResult, PlanEngine } from '../../functions/plans/engine.js';
-import { LATE_WINDOW_MS } from '../../functions/plans/engine-deps.js';
-import { createPlanEngine } from '../../functions/plans/runtime.js';
+import { createPlanEngine } from '../../functions/plans/engine-wiring.js';
+import { LATE_WINDOW_MS } from '../../functions/plans/limits.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
 import { depsOf, killedRun } from '../support/killed-run.js';
+import { localApi } from '../support/local-api.js';
 import { captureLogger } from '../support/logs.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
@@ -33,14 +34,7 @@ const SLOW_MS = 6_000;
 /** The stack's late window (ORDER_LATE_WINDOW_MS). */
 const LATE_MS = 1_000;
 
-const api = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-  const res = await fetch(`${stack.api.url}${path}`, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-};
+const api = localApi(() => stack.api.url);
 const plan = async (planId: string) => (await api('GET', `/plans/${planId}`)).body as unknown as Plan;
 const pending = async () =>
   (await api('GET', '/gtt-orders?limit=1000')).body.orders as { al_id: string; tag?: string; trigger?: string }[];

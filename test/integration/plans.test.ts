@@ -7,9 +7,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { main } from '../../client/cli.js';
 import { createGttClient } from '../../client/index.js';
-import { createPlanEngine } from '../../functions/plans/runtime.js';
+import { createPlanEngine } from '../../functions/plans/engine-wiring.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { emulatorControl } from '../support/emulator-control.js';
+import { localApi } from '../support/local-api.js';
 import { captureLogger } from '../support/logs.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
@@ -17,17 +18,7 @@ import { SAMPLE_ORDER } from '../support/sample-order.js';
 let stack: LocalStack;
 let keys = 0;
 
-const api = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-  const res = await fetch(`${stack.api.url}${path}`, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return {
-    status: res.status,
-    body: (await res.json()) as Record<string, unknown> & { error?: { code: string; message: string } },
-  };
-};
+const api = localApi<Record<string, unknown> & { error?: { code: string; message: string } }>(() => stack.api.url);
 const ltp = (tsym: string, value: number) =>
   fetch(`${stack.emulator.url}/_emulator/ltp`, {
     method: 'POST',

@@ -1,14 +1,14 @@
 /**
  * The other kinds of a signal's action (functions/signals/orders.ts) and how a signal ends when the broker does not
- * answer plainly (functions/signals/run.ts), against the emulator and dynalite: an OCO, a bracket and a trailing
+ * answer plainly (functions/signals/act-on-signal.ts), against the emulator and dynalite: an OCO, a bracket and a trailing
  * stop made from one alert; an unknown outcome reported and never placed again; "not now" thrown for the queue.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { clearInstrumentCache } from '../../functions/base/broker/instruments.js';
 import type { Alert } from '../../functions/base/schemas/signals.js';
-import { createSignalActor, SignalRetryError } from '../../functions/signals/act.js';
-import type { SignalActor } from '../../functions/signals/actor.js';
+import { createSignalActor, SignalRetryError } from '../../functions/signals/actor-wiring.js';
+import type { SignalActor } from '../../functions/signals/signal-actor.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { emulatorControl } from '../support/emulator-control.js';
 import { captureLogger } from '../support/logs.js';

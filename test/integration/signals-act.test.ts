@@ -1,5 +1,5 @@
 /**
- * The part that acts on a signal (functions/signals/act.ts, docs/signals.md) against the emulator over loopback HTTP
+ * The part that acts on a signal (functions/signals/actor-wiring.ts, docs/signals.md) against the emulator over loopback HTTP
  * and dynalite: every order through the operation table's entries in-process, so the emulator's request log and
  * pending list are the proof. The alerts are as the webhook reads them from the documented bodies (example A: a
  * TradingView alert; example B: a ChartInk scan of two stocks).
@@ -8,8 +8,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { clearInstrumentCache } from '../../functions/base/broker/instruments.js';
 import type { Alert } from '../../functions/base/schemas/signals.js';
-import { createSignalActor } from '../../functions/signals/act.js';
-import type { SignalActor } from '../../functions/signals/actor.js';
+import { createSignalActor } from '../../functions/signals/actor-wiring.js';
+import type { SignalActor } from '../../functions/signals/signal-actor.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { emulatorControl } from '../support/emulator-control.js';
 import { captureLogger } from '../support/logs.js';

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { SignalActor } from '../../functions/signals/actor.js';
+import type { SignalActor } from '../../functions/signals/signal-actor.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { type DynamoFaultProxy, startDynamoFaultProxy } from '../support/dynamo-fault-proxy.js';
 import { GTT_STRATEGY_INPUT } from '../support/signals.js';

@@ -18,6 +18,7 @@ import { type LocalApi, startLocalApi } from '../../local/http-api.js';
 import { lambdaContext } from '../../local/lambda-context.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { emulatorControl } from '../support/emulator-control.js';
+import { localApi } from '../support/local-api.js';
 import { captureLogger } from '../support/logs.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
 
@@ -30,14 +31,7 @@ let keys = 0;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- replies read field by field
 type Json = Record<string, any>;
-const api = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-  const res = await fetch(`${stack.api.url}${path}`, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, body: (await res.json()) as Json };
-};
+const api = localApi<Json>(() => stack.api.url);
 const control = () => emulatorControl(stack.emulator.url);
 
 const ORDER = { exch: 'NSE', prd: 'C', prctyp: 'LMT', ret: 'DAY', qty: 1 };

@@ -8,10 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { main } from '../../client/cli.js';
 import type { SignalRecord } from '../../functions/base/schemas/signals.js';
-import type { SignalActor } from '../../functions/signals/actor.js';
+import type { SignalActor } from '../../functions/signals/signal-actor.js';
 import { createSignalWebhook } from '../../functions/signals/webhook.js';
 import { lambdaContext } from '../../local/lambda-context.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
+import { localApiReply } from '../support/local-api.js';
 import { captureLogger } from '../support/logs.js';
 import { GTT_STRATEGY_INPUT } from '../support/signals.js';
 
@@ -37,14 +38,8 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const api = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-  const res = await fetch(`${stack.api.url}${path}`, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any -- replies read field by field
-};
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- replies read field by field
+const api = localApiReply<Record<string, any>>(() => stack.api.url);
 
 const strategy = async (overrides: Record<string, unknown> = {}) => {
   const res = await api(

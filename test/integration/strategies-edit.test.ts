@@ -10,6 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { clearInstrumentCache } from '../../functions/base/broker/instruments.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { emulatorControl } from '../support/emulator-control.js';
+import { localApi } from '../support/local-api.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
 
 let stack: LocalStack;
@@ -26,14 +27,7 @@ beforeEach(async () => {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- replies read field by field
 type Json = Record<string, any>;
-const api = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-  const res = await fetch(`${stack.api.url}${path}`, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, body: (await res.json()) as Json };
-};
+const api = localApi<Json>(() => stack.api.url);
 
 /** Example A of docs/signals.md: a GTT 0.5% under the alert's price. */
 const GTT = {

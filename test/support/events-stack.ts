@@ -11,6 +11,7 @@ import { createSessionRenewal } from '../../functions/session/totp-login.js';
 import type { DeliveredEvent } from '../../local/eventbridge.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { type EmulatorControl, emulatorControl } from './emulator-control.js';
+import { localApi } from './local-api.js';
 import { HIGH_ORDER_RATE } from './order-rate.js';
 import { placeOutside as placeOutsideAt } from './outside-orders.js';
 import { SAMPLE_ORDER } from './sample-order.js';
@@ -31,13 +32,9 @@ export const useEventsStack = () => {
   let control: EmulatorControl;
   let token: string;
 
+  const call = localApi(() => stack.api.url);
   const api = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const res = await fetch(`${stack.api.url}${path}`, {
-      method,
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const reply = { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    const reply = await call(method, path, body, headers);
     // The reply does not wait for the event (the outbox's forwarder publishes it off the request path): the tests
     // look at the bus once the stream was delivered.
     await stack.eventsForwarded();

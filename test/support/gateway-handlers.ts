@@ -42,7 +42,7 @@ export const configFor = (secretId: string, overrides: GatewaySettings = {}): Ga
   BROKER_TIMEOUT_MS: TIMEOUT_MS,
   SECRET_MAX_AGE_SECONDS: 300,
   SECRETS_MANAGER_ENDPOINT: secrets.url,
-  // Idempotency has its own suite (idempotency.test.ts, with dynalite); here place runs without a key.
+  // Idempotency has its own tests (integration/order-safety.test.ts, with dynalite); here place runs without a key.
   IDEMPOTENCY_KEY_REQUIRED: false,
   ...overrides,
 });

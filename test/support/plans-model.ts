@@ -9,8 +9,8 @@
 import fc from 'fast-check';
 
 import type { AdvanceResult, PlanEngine } from '../../functions/plans/engine.js';
-import { LATE_WINDOW_MS } from '../../functions/plans/engine-deps.js';
-import { createPlanEngine } from '../../functions/plans/runtime.js';
+import { createPlanEngine } from '../../functions/plans/engine-wiring.js';
+import { LATE_WINDOW_MS } from '../../functions/plans/limits.js';
 import { planIdOf } from '../../functions/plans/stamps.js';
 import { PlanStore } from '../../functions/plans/store.js';
 import type { LocalStack } from '../../local/run-local.js';

@@ -1,5 +1,5 @@
 /**
- * A strategy and a signal as the store holds them, for tests of the part that acts (functions/signals/act.ts):
+ * A strategy and a signal as the store holds them, for tests of the part that acts (functions/signals/actor-wiring.ts):
  * the strategy through its own input schema (defaults filled), fresh ids each time; a strategy's input as the API
  * takes it.
  */

@@ -11,10 +11,10 @@ import { Logger } from '@aws-lambda-powertools/logger';
 
 import type { GatewaySettings } from '../../functions/base/runtime/config.js';
 import type { PlanEngine } from '../../functions/plans/engine.js';
-import { createPlanEngine } from '../../functions/plans/runtime.js';
+import { createPlanEngine } from '../../functions/plans/engine-wiring.js';
 import { PlanStore } from '../../functions/plans/store.js';
-import { createSignalActor } from '../../functions/signals/act.js';
-import type { SignalActor } from '../../functions/signals/actor.js';
+import { createSignalActor } from '../../functions/signals/actor-wiring.js';
+import type { SignalActor } from '../../functions/signals/signal-actor.js';
 import { createSignalWork } from '../../functions/signals/worker.js';
 import { LOCAL_SECRET_ID, type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { type DynamoFaultProxy, startDynamoFaultProxy } from './dynamo-fault-proxy.js';

@@ -1,7 +1,7 @@
 /**
- * The layout rules of client/ (client/README.md): the client is built on the OpenAPI document alone, so no file of
- * it imports anything outside client/ but packages, save generate.ts, which reads the operation table at build
- * time; and every hand-written file stays under 400 lines (a file does one job).
+ * The layout rules of client/ (docs/architecture.md, the rooms): the client is built on the OpenAPI document alone,
+ * so no file of it imports anything outside client/ but packages, save generate.ts, which reads the manifest's
+ * OpenAPI document at build time; and every hand-written file stays under 400 lines (a file does one job).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';

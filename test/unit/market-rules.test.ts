@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { ruledOrders } from '../../functions/orders/safety/exchange-rules.js';
+import { ruledOrders } from '../../functions/orders/safety/exchange-rule-checks.js';
 import { bandAround } from '../../functions/orders/safety/grid.js';
 import { bandPercent, bandProblem, checkedRules, freezeProblem } from '../../functions/orders/safety/market-rules.js';
 

@@ -1,16 +1,12 @@
 /**
- * A PATCH's arithmetic on the broker's record (functions/base/broker/order-patch.ts): the changes laid over the pending
- * order, its version (the ETag), and which fields a stale version names.
+ * A PATCH's arithmetic on the broker's record: the changes laid over the pending order
+ * (functions/base/broker/patch-merge.ts), its version (the ETag) and which fields a stale version names
+ * (functions/base/broker/order-version.ts).
  */
 import { describe, expect, it } from 'vitest';
 
-import {
-  changedFields,
-  mergePatch,
-  modifyInputOfRecord,
-  orderVersion,
-  versionOfIfMatch,
-} from '../../functions/base/broker/order-patch.js';
+import { changedFields, orderVersion, versionOfIfMatch } from '../../functions/base/broker/order-version.js';
+import { mergePatch, modifyInputOfRecord } from '../../functions/base/broker/patch-merge.js';
 import type { GttOrder } from '../../functions/base/schemas/reply.js';
 
 const single = {

@@ -1,5 +1,5 @@
 /**
- * Architecture: the rooms of functions/ and what each may import (functions/README.md, docs/architecture.md). The
+ * Architecture: the rooms of functions/ and what each may import (docs/architecture.md, the rooms). The
  * shared base below everything, the order core above it, then the features, each using the base and the order core
  * and never another feature's insides (only the files a feature offers, its face); the manifest (the list of every
  * function's definition, each in its room) and the handlers on top. The Lambda code never reaches into the local runner, the
@@ -43,11 +43,11 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 /** A feature's files another feature may import (its face), by who may: the rest of a feature is its own. */
 const FACES: Record<string, Record<string, readonly string[]>> = {
   // The GttWatcher carries the plans out each run.
-  events: { plans: ['engine.ts', 'runtime.ts'] },
+  events: { plans: ['engine.ts', 'engine-wiring.ts'] },
   // The InstrumentRefresh reads the symbols of the live plans.
   instruments: { plans: ['store.ts'] },
   // A signal starts a plan or turns the kill switch on.
-  signals: { plans: ['runtime.ts'], controls: ['kill-switch.ts'] },
+  signals: { plans: ['engine-wiring.ts'], controls: ['kill-switch.ts'] },
   // The remote MCP function finds the assistant by its token and counts its orders.
   mcp: { assistants: ['registry.ts'] },
 };
@@ -115,6 +115,62 @@ describe('rooms of functions/', () => {
     for (const faces of Object.values(FACES))
       for (const [feature, names] of Object.entries(faces))
         for (const name of names) expect(statSync(join(FUNCTIONS, feature, name)).isFile()).toBe(true);
+  });
+});
+
+/**
+ * docs/architecture.md's table of the rooms says the same as the map above: for each room of functions/, the rooms
+ * it may import, the faces of other features it may use and the folders outside functions/ it may reach. This test
+ * decides; the doc follows it.
+ */
+describe("docs/architecture.md's table of the rooms", () => {
+  const rows = new Map(
+    readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8')
+      .split('\n')
+      .flatMap((line) => {
+        const cells = line.split('|').map((cell) => cell.trim());
+        const folder = /^`functions\/([\w/]+)\/`$/.exec(cells[1] ?? '');
+        return folder ? [[folder[1]!, cells[3] ?? ''] as const] : [];
+      }),
+  );
+  const written = (cell: string) => {
+    const rooms: string[] = [];
+    const faces: string[] = [];
+    const outside: string[] = [];
+    const tokens = cell
+      .replace(/\([^)]*\)/g, '')
+      .replace(/`/g, '')
+      .split(/[,;]/)
+      .map((token) =>
+        token
+          .trim()
+          .replace(/^outside functions\/:/, '')
+          .trim(),
+      );
+    for (const token of tokens) {
+      if (token === 'base') rooms.push(...BASE);
+      else if (token === 'the features') rooms.push(...FEATURES);
+      else if (token === 'everything in functions/') rooms.push(...BASE, 'orders', ...FEATURES, 'manifest');
+      else if (token in MAY_IMPORT) rooms.push(token);
+      else if (/^\w+\/[\w-]+\.ts$/.test(token)) faces.push(token);
+      else if (/^\w+\/$/.test(token)) outside.push(token);
+      else if (token !== 'nothing of ours') rooms.push(`(unread: ${token})`);
+    }
+    return { rooms: rooms.sort(), faces: faces.sort(), outside: outside.sort() };
+  };
+
+  it('has a row for every room, each naming what the map allows it', () => {
+    expect([...rows.keys()].sort()).toEqual(Object.keys(MAY_IMPORT).sort());
+    for (const [room, cell] of rows) {
+      const faces = Object.entries(FACES[room] ?? {}).flatMap(([feature, names]) =>
+        names.map((n) => `${feature}/${n}`),
+      );
+      expect(written(cell), room).toEqual({
+        rooms: [...MAY_IMPORT[room]!].sort(),
+        faces: faces.sort(),
+        outside: [...(OUTSIDE[room] ?? [])].sort(),
+      });
+    }
   });
 });
 

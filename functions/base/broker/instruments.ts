@@ -9,6 +9,7 @@ import * as z from 'zod';
 
 import { BrokerRejectedError, ValidationFailedError } from '../contract/errors.js';
 import { defineOperation } from '../contract/operation.js';
+import { editDistance } from '../schemas/edit-distance.js';
 import { type BrokerCallDeps, callBroker } from './call-broker.js';
 
 export const searchScrip = defineOperation({
@@ -69,20 +70,6 @@ export const searchSymbols = async (exch: string, text: string, deps: BrokerCall
   }
 };
 
-const distance = (a: string, b: string): number => {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i += 1) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j += 1) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length]!;
-};
-
 /**
  * The name with an `&` after its first letter, where a trader typing it may have left one out (`MM-EQ` for
  * `M&M-EQ`, `LTFH` for `L&TFH`, as URLs and some alert tools drop the `&`); none when the name has one already.
@@ -104,7 +91,9 @@ export const closestSymbols = async (exch: string, tsym: string, deps: BrokerCal
     if (found.size >= limit) break;
   }
   found.delete(wanted);
-  return [...found].sort((a, b) => distance(wanted, a) - distance(wanted, b) || a.localeCompare(b)).slice(0, limit);
+  return [...found]
+    .sort((a, b) => editDistance(wanted, a) - editDistance(wanted, b) || a.localeCompare(b))
+    .slice(0, limit);
 };
 
 /** The refusal of a symbol the broker does not list, naming the closest it does. */

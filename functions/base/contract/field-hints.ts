@@ -5,6 +5,8 @@
  */
 import type * as z from 'zod';
 
+import { editDistance } from '../schemas/edit-distance.js';
+
 /** Names traders use, and the jData field (base/schemas/input.ts) each is meant for. */
 const MEANT: Readonly<Record<string, readonly string[]>> = {
   d: ['trigger'],
@@ -77,21 +79,6 @@ const elementOf = (schema: z.ZodType, depth = 0): z.ZodType | undefined => {
   return inner ? elementOf(inner, depth + 1) : undefined;
 };
 
-/** Edits from `a` to `b`, a swap of neighbours counting one (optimal string alignment). */
-const distance = (a: string, b: string): number => {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-  for (let i = 1; i <= a.length; i++)
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        best = Math.min(best, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = best;
-    }
-  return d[a.length]![b.length]!;
-};
-
 /** The known field `key` was meant to be, if one is plain: a trader's name for it, or a near-miss of its own. */
 export const meantField = (key: string, known: readonly string[]): string | undefined => {
   // No field of ours is long: a long key is no near-miss (and is never compared letter by letter).
@@ -103,7 +90,7 @@ export const meantField = (key: string, known: readonly string[]): string | unde
   if (caseOnly !== undefined) return caseOnly;
   if (key.length < 3) return undefined;
   const near = known
-    .map((field) => ({ field, edits: distance(key.toLowerCase(), field.toLowerCase()) }))
+    .map((field) => ({ field, edits: editDistance(key.toLowerCase(), field.toLowerCase()) }))
     .filter(({ field, edits }) => edits <= (Math.min(key.length, field.length) >= 6 ? 2 : 1))
     .sort((a, b) => a.edits - b.edits);
   return near.length === 1 || (near.length > 1 && near[0]!.edits < near[1]!.edits) ? near[0]!.field : undefined;

@@ -11,6 +11,11 @@
  * A failure that is already a direct-invocation error (a table entry called in-process) is read back to its code.
  * An unexpected error is INTERNAL_ERROR: without its own text for an API caller; with it (redacted) for a queue or a
  * schedule, whose only reader is the operator.
+ *
+ * A function says its trigger, or reads it from the event (the signal worker: a queue batch or the sweep's schedule),
+ * and throws: it renders no failure itself. The one exception is the OAuth callback, which answers a browser with an
+ * HTML page. The notify formatter, invoked by an EventBridge rule, is a `schedule`; the local API uses the HTTP
+ * rendering.
  */
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';

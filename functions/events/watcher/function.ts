@@ -16,7 +16,7 @@ import { functionMetrics } from '../../base/runtime/metrics.js';
 import { memo } from '../../base/schemas/values.js';
 import { EventsTable } from '../../orders/events/store.js';
 import type { PlanEngine } from '../../plans/engine.js';
-import { createPlanEngine } from '../../plans/runtime.js';
+import { createPlanEngine } from '../../plans/engine-wiring.js';
 import { parseWatcherConfig, runsPlans, type WatcherConfig } from './config.js';
 import { runWatcher, type WatcherRun } from './watcher.js';
 

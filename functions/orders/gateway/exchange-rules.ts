@@ -1,7 +1,7 @@
 /**
  * The exchange's rules on an order's instrument, checked after the session is loaded and before anything is sent,
  * dry runs included, on every place and modify of a single GTT or an OCO (plans place through the same operations):
- * tick, lot and price precision (functions/orders/safety/exchange-rules.ts), today's price band and the freeze quantity
+ * tick, lot and price precision (functions/orders/safety/exchange-rule-checks.ts), today's price band and the freeze quantity
  * (functions/orders/safety/market-rules.ts). They are today's rules from this container, the account's copy (one GetItem)
  * or, when the copy has none for today, the broker (SearchScrip, GetQuotes, GetSecurityInfo), written back to the
  * copy: functions/orders/instruments/rules.ts. What was checked, and where it came from, is kept for the dry run's reply.
@@ -19,7 +19,7 @@ import type { GatewayConfig } from '../../base/runtime/config.js';
 import type { Converted } from '../../base/schemas/conversion.js';
 import type { InstrumentCopy } from '../instruments/copy.js';
 import { todaysRules } from '../instruments/rules.js';
-import { checkExchangeRules, ruledOrders } from '../safety/exchange-rules.js';
+import { checkExchangeRules, ruledOrders } from '../safety/exchange-rule-checks.js';
 import { checkGuardrails } from '../safety/guardrails.js';
 import { type CheckedRules, checkedRules } from '../safety/market-rules.js';
 import { priceInput } from '../safety/priced-orders.js';

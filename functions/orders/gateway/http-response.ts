@@ -12,7 +12,7 @@ export const httpResponse = (operation: AnyOperation): RequestObserver => ({
       statusCode: dryRun ? 200 : operation.successStatus,
       headers: {
         'content-type': 'application/json',
-        // One order's version, for a PATCH's If-Match (order-patch.ts).
+        // One order's version, for a PATCH's If-Match (base/broker/order-version.ts).
         ...(operation.etag && !dryRun ? { etag: `"${operation.etag(result)}"` } : {}),
       },
       body: JSON.stringify(result),

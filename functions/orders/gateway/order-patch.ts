@@ -11,7 +11,7 @@
  * conditional modify).
  */
 import { type BrokerCallDeps, callBroker } from '../../base/broker/call-broker.js';
-import { isOrderVersion, versionOfIfMatch } from '../../base/broker/order-patch.js';
+import { isOrderVersion, versionOfIfMatch } from '../../base/broker/order-version.js';
 import { capText } from '../../base/contract/bounded.js';
 import { GatewayError, OrderChangedError, ValidationFailedError } from '../../base/contract/errors.js';
 import type { AnyOperation } from '../../base/contract/operation.js';

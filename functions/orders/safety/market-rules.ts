@@ -1,5 +1,5 @@
 /**
- * The market's day-to-day rules on an order (beside the instrument's tick, lot and precision: exchange-rules.ts):
+ * The market's day-to-day rules on an order (beside the instrument's tick, lot and precision: exchange-rule-checks.ts):
  * - the price band. A GTT is held for up to a year and fires on a later day, so a trigger beyond today's band is not
  *   refused (it cannot fire today, and tomorrow's band is another). What the exchange refuses when the GTT fires is a
  *   limit price too far from the price of that moment: so each leg's limit price must lie within the band's width
@@ -17,7 +17,7 @@ interface Field {
   value: string;
 }
 
-/** What the band and freeze checks read of an order (a RuledOrder of exchange-rules.ts). */
+/** What the band and freeze checks read of an order (a RuledOrder of exchange-rule-checks.ts). */
 interface MarketOrder {
   exch: string;
   tsym: string;

@@ -6,7 +6,7 @@
 import type { PlanDetailType } from '../base/schemas/event-types.js';
 import type { LifecycleEvent } from '../base/schemas/events.js';
 import { type Plan, PLAN_HISTORY_LIMIT } from '../base/schemas/plans.js';
-import type { PlanDeps } from './engine-deps.js';
+import type { PlanDeps } from './engine-needs.js';
 import { digest } from './stamps.js';
 import type { StoredPlan } from './store.js';
 

@@ -1,5 +1,5 @@
 /**
- * What the signal worker asks of the part that acts (functions/signals/act.ts): given a recorded signal and its
+ * What the signal worker asks of the part that acts (functions/signals/actor-wiring.ts): given a recorded signal and its
  * strategy, do what the strategy says for each alert, through the order operations in-process (idempotency keys
  * derived from the signal id, so a second delivery of the same message replays rather than places again), and say
  * what was done or why nothing was.

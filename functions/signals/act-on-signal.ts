@@ -18,8 +18,8 @@ import type { KillSwitchResult } from '../base/schemas/controls.js';
 import type { Plan, PlanInput } from '../base/schemas/plans.js';
 import type { Alert, SignalOrder, SignalRecord, Strategy } from '../base/schemas/signals.js';
 import type { DirectHandler } from '../orders/gateway/in-process.js';
-import type { ActOutcome, SignalResult } from './actor.js';
 import { type AlertOrder, alertOrder, strategyTag, termsOf } from './orders.js';
+import type { ActOutcome, SignalResult } from './signal-actor.js';
 import type { Instrument } from './symbols.js';
 
 export interface SignalDeps {
@@ -261,7 +261,7 @@ const conclude = (lines: Line[]): ActOutcome => {
   };
 };
 
-/** Acts on one signal as its strategy says (the SignalActor of actor.ts, given its deps). */
+/** Acts on one signal as its strategy says (the SignalActor of signal-actor.ts, given its deps). */
 export const actOn = async (
   deps: SignalDeps,
   signal: SignalRecord,

@@ -1,8 +1,8 @@
 /**
- * The part that acts on a signal, wired to one deployment (the SignalActor the signal worker calls; actor.ts): the
+ * The part that acts on a signal, wired to one deployment (the SignalActor the signal worker calls; signal-actor.ts): the
  * operation table's place, OCO, pending-list and cancel entries in-process on the shared stack (guardrails, exchange
  * rules, the order-rate governor and kill switch, idempotency, audit, events: orders/gateway/in-process.ts), SearchScrip for
- * the symbols, the plan engine for brackets and trailing stops, and the kill switch. What it does: run.ts.
+ * the symbols, the plan engine for brackets and trailing stops, and the kill switch. What it does: act-on-signal.ts.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 
@@ -11,12 +11,12 @@ import { memo } from '../base/schemas/values.js';
 import { createKillSwitchControl } from '../controls/kill-switch.js';
 import { inProcessGateway } from '../orders/gateway/in-process.js';
 import { cancelGttOrder, getPendingGttOrders, placeGttOrder, placeOcoOrder } from '../orders/operations.js';
-import { createPlanEngine } from '../plans/runtime.js';
-import type { SignalActor } from './actor.js';
-import { actOn, type SignalDeps } from './run.js';
+import { createPlanEngine } from '../plans/engine-wiring.js';
+import { actOn, type SignalDeps } from './act-on-signal.js';
+import type { SignalActor } from './signal-actor.js';
 import { resolveInstrument } from './symbols.js';
 
-export { SignalRetryError } from './run.js';
+export { SignalRetryError } from './act-on-signal.js';
 
 export const createSignalActor = (settings: GatewaySettings, logger: Logger): SignalActor => {
   const deps = memo((): SignalDeps => {
