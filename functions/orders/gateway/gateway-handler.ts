@@ -32,7 +32,7 @@ import { SERVICE_NAME } from '../../base/schemas/names.js';
 import type { EventsConfig, GatewayEvents } from '../events/producer.js';
 import type { InstrumentCopy } from '../instruments/copy.js';
 import type { OrderJournal } from '../journal.js';
-import { OrderLeases } from '../lease.js';
+import { DynamoOrderLeases, type OrderLeases } from '../lease.js';
 import type { TradingControls } from '../safety/trading-controls.js';
 import { accessLog } from './access-log.js';
 import { auditLog } from './audit-log.js';
@@ -164,7 +164,7 @@ const lazyRuntime = (operation: AnyOperation, options: GatewayOptions) => {
 
 /** The leases on the control table, as deployed. */
 export const dynamoLeases: LeasesFactory = (config) =>
-  new OrderLeases({
+  new DynamoOrderLeases({
     tableName: config.controlTableName,
     lateWindowMs: config.orderLateWindowMs,
     endpoint: config.dynamodbEndpoint,
