@@ -22,7 +22,7 @@ import { EXAMPLE_ORDER } from '../functions/base/schemas/examples.js';
 import { OPERATIONS } from '../functions/manifest/index.js';
 import { createGatewayHandler } from '../functions/orders/gateway/gateway-handler.js';
 import { placeGttOrder } from '../functions/orders/operations.js';
-import { DEFAULT_ORDER_RATE, TradingControls } from '../functions/orders/safety/trading-controls.js';
+import { DEFAULT_ORDER_RATE, DynamoTradingControls } from '../functions/orders/safety/trading-controls.js';
 import { LOCAL_CONTROL_TABLE } from '../local/dynamodb.js';
 import { lambdaContext } from '../local/lambda-context.js';
 import { startLocalStack } from '../local/run-local.js';
@@ -259,7 +259,12 @@ if (runs('governor')) {
   // A clock that moves 510 ms per permit: never refused, and the account's log holds about a minute's 118 permits,
   // the largest item the default 120 a minute allows.
   let clock = Date.now();
-  const controls = new TradingControls({ tableName, endpoint, limits: DEFAULT_ORDER_RATE, now: () => (clock += 510) });
+  const controls = new DynamoTradingControls({
+    tableName,
+    endpoint,
+    limits: DEFAULT_ORDER_RATE,
+    now: () => (clock += 510),
+  });
   const times: number[] = [];
   let calls = 0;
   for (let i = 0; i < WARM_ITERATIONS; i++) {
@@ -272,7 +277,7 @@ if (runs('governor')) {
   let granted = 0;
   const contended = Array.from(
     { length: 30 },
-    () => new TradingControls({ tableName, endpoint, limits: DEFAULT_ORDER_RATE }),
+    () => new DynamoTradingControls({ tableName, endpoint, limits: DEFAULT_ORDER_RATE }),
   );
   const outcomes = await Promise.allSettled(contended.map((c) => c.acquire('bench-contended', false)));
   for (const o of outcomes) {

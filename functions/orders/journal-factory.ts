@@ -1,5 +1,6 @@
 /** The deployment's journal of broker writes for one operation, on its idempotency table (an IdempotencyFactory). */
-import { OrderJournal } from './journal.js';
+import type { OrderJournal } from './journal.js';
+import { DynamoOrderJournal } from './journal-dynamo.js';
 
 export const dynamoIdempotency = (
   operation: { name: string },
@@ -10,7 +11,7 @@ export const dynamoIdempotency = (
     dynamodbEndpoint?: string | undefined;
   },
 ): OrderJournal =>
-  new OrderJournal(operation.name, {
+  new DynamoOrderJournal(operation.name, {
     tableName: config.idempotencyTableName,
     ttlSeconds: config.idempotencyTtlSeconds,
     lateWindowMs: config.orderLateWindowMs,

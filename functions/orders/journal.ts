@@ -1,5 +1,5 @@
 /**
- * The journal of broker writes (docs/order-safety.md): one DynamoDB item per write with an idempotency key, which is
+ * The journal of broker writes (docs/order-safety.md): one entry per write with an idempotency key, which is
  * at once the key's record (the same key answers the same result) and the write's journal entry (what was about to
  * be sent, with which stamp, until when it may still land). There is no second item.
  *
@@ -17,21 +17,9 @@
  * (conditional on the attempt, so one taker) and sent once more with the same stamp. A write without a stamp (a
  * caller's tag too long to leave room) can only be reported unknown.
  *
- * The item's layout is that of Powertools' idempotency records (`id`, `status`, `data`, `expiration`, `validation`,
- * `in_progress_expiration`), so a record written before this journal replays, and the EventForwarder's stream filter
- * (COMPLETED items with an outbox) is unchanged.
+ * This file decides; a store keeps the entries (journal-store.ts): DynamoDB in the deployment (journal-dynamo.ts,
+ * one item per entry in the idempotency table), memory in the tests.
  */
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
-
-import {
-  DeleteItemCommand,
-  dynamoDbClient,
-  GetItemCommand,
-  isConditionFailure,
-  PutItemCommand,
-  UpdateItemCommand,
-} from '../base/aws/dynamo.js';
 import type { GatewayError } from '../base/contract/errors.js';
 import {
   errorFromBody,
@@ -43,9 +31,9 @@ import {
 import { redactDeep } from '../base/contract/redact.js';
 import type { LifecycleEvent } from '../base/schemas/events.js';
 import { readBooks } from './books-unread.js';
-import { findGone } from './gone.js';
-import { deepSort, type Entry, entryOf, md5, type Stored } from './journal-entry.js';
-import { findMove, findSeen, recordMove, type StampMove } from './moves.js';
+import { deepSort, type Entry, md5, type Stored } from './journal-entry.js';
+import type { JournalStore } from './journal-store.js';
+import type { StampMove } from './moves.js';
 import { canonicalNumbers } from './safety/idempotency-input.js';
 
 /** What a write (or an adoption) yields: its result, and the lifecycle events of its success. */
@@ -81,37 +69,40 @@ export interface JournaledWrite<T> {
   adopt: () => Promise<Executed<T> | undefined>;
 }
 
-export interface JournalOptions {
-  tableName: string;
-  ttlSeconds: number;
-  /** How long after a send's deadline the broker may still act on it (docs/order-safety.md, "The late window"). */
-  lateWindowMs: number;
-  /** Local runs and tests only (dynalite). */
-  endpoint?: string | undefined;
-  now?: () => number;
+/**
+ * The journal as the order core uses it: one per operation (a key is that operation's). On DynamoDB in the deployment
+ * (`DynamoOrderJournal`, journal-dynamo.ts), in memory in the tests (`MemoryOrderJournal`,
+ * test/support/memory-journal.ts): both are this file's `StoredOrderJournal` on a store of their own (journal-store.ts).
+ */
+export interface OrderJournal {
+  /** Runs the write once per key (module comment): a replay, an adoption, a refusal, or this request's send. */
+  run<T>(key: string, input: unknown, write: JournaledWrite<T>): Promise<JournalRun<T>>;
+  /** The order a stamped write placed and the gateway's kill switch cancelled since (gone.ts), if any. */
+  goneOrder(stamp: string): Promise<string | undefined>;
+  /** Records, before a change of order `alId` is sent, the stamp it carries (moves.ts); `by`: the change's stamp. */
+  recordMove(stamp: string, alId: string, by: string | undefined): Promise<void>;
+  /** Where a stamp was seen before a change through the gateway replaced it, if one did. */
+  findMove(stamp: string): Promise<StampMove | undefined>;
+  /** The stamp a keyed change (its stamp `by`) saw on its order right before it was sent, if any. */
+  findSeen(by: string): Promise<string | undefined>;
 }
 
-export class OrderJournal {
+export interface JournalRules {
+  /** How long after a send's deadline the broker may still act on it (docs/order-safety.md, "The late window"). */
+  lateWindowMs: number;
+  /** The clock (ms); a test's fake one. */
+  now?: (() => number) | undefined;
+}
+
+/** The journal's decisions (module comment) on a store that keeps its entries (journal-store.ts). */
+export class StoredOrderJournal implements OrderJournal {
   private readonly now: () => number;
 
   constructor(
-    private readonly operation: string,
-    private readonly options: JournalOptions,
+    private readonly store: JournalStore,
+    private readonly rules: JournalRules,
   ) {
-    this.now = options.now ?? Date.now;
-  }
-
-  get lateWindowMs(): number {
-    return this.options.lateWindowMs;
-  }
-
-  private get client() {
-    return dynamoDbClient(this.options.endpoint);
-  }
-
-  /** Powertools' record key: a stable prefix per operation, then the MD5 of the key as JSON. */
-  private id(key: string): Record<string, AttributeValue> {
-    return { id: { S: `gtt-gateway.${this.operation}#${md5(JSON.stringify(key))}` } };
+    this.now = rules.now ?? Date.now;
   }
 
   /** Runs the write once per key (module comment): a replay, an adoption, a refusal, or this request's send. */
@@ -171,66 +162,26 @@ export class OrderJournal {
     attempt: number,
     over?: number,
   ): Promise<{ attempt: number } | { entry: Entry }> {
-    const now = this.now();
-    const item: Record<string, AttributeValue> = {
-      ...this.id(key),
-      status: { S: 'INPROGRESS' },
-      validation: { S: validation },
-      expiration: { N: String(Math.floor(now / 1000) + this.options.ttlSeconds) },
-      in_progress_expiration: { N: String(write.deadline) },
-      landBy: { N: String(write.deadline + this.options.lateWindowMs) },
-      attempt: { N: String(attempt) },
-      ...(write.stamp ? { stamp: { S: write.stamp } } : {}),
-    };
-    try {
-      await this.client.send(
-        new PutItemCommand({
-          TableName: this.options.tableName,
-          Item: item,
-          ...(over === undefined
-            ? {
-                ConditionExpression: 'attribute_not_exists(id) OR expiration < :now',
-                ExpressionAttributeValues: { ':now': { N: String(Math.floor(now / 1000)) } },
-              }
-            : over === 0
-              ? { ConditionExpression: 'attribute_exists(id) AND attribute_not_exists(attempt)' }
-              : {
-                  ConditionExpression: 'attempt = :over',
-                  ExpressionAttributeValues: { ':over': { N: String(over) } },
-                }),
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
-      return { attempt };
-    } catch (error) {
-      if (!isConditionFailure(error))
-        throw new InternalError('The idempotency store is unavailable; nothing was sent to the broker.', {
-          cause: error,
-          outcome: 'not_executed',
-        });
-      const current = (error as { Item?: Record<string, AttributeValue> }).Item ?? (await this.read(key));
-      if (!current) return this.claim(key, validation, write, 1);
-      const entry = entryOf(current, this.options.lateWindowMs);
-      // Taken over by another request meanwhile: it is in flight now.
-      if (over !== undefined && entry.attempt !== over && entry.status === 'INPROGRESS')
-        throw this.inProgress(key, entry.inProgressUntil, 'is being sent again by another request');
-      return { entry };
-    }
-  }
-
-  private async read(key: string): Promise<Record<string, AttributeValue> | undefined> {
-    try {
-      return (
-        await this.client.send(
-          new GetItemCommand({ TableName: this.options.tableName, Key: this.id(key), ConsistentRead: true }),
-        )
-      ).Item;
-    } catch (error) {
-      throw new InternalError('The idempotency store is unavailable; nothing was sent to the broker.', {
-        cause: error,
-        outcome: 'not_executed',
-      });
-    }
+    const claimed = await this.store.claim(
+      key,
+      {
+        validation,
+        inProgressUntil: write.deadline,
+        landBy: write.deadline + this.rules.lateWindowMs,
+        attempt,
+        stamp: write.stamp || undefined,
+      },
+      over,
+      this.now(),
+    );
+    if (claimed.claimed) return { attempt };
+    const { entry } = claimed;
+    // Removed meanwhile (its send was certainly not executed): the key is free again.
+    if (!entry) return this.claim(key, validation, write, 1);
+    // Taken over by another request meanwhile: it is in flight now.
+    if (over !== undefined && entry.attempt !== over && entry.status === 'INPROGRESS')
+      throw this.inProgress(key, entry.inProgressUntil, 'is being sent again by another request');
+    return { entry };
   }
 
   private async send<T>(key: string, write: JournaledWrite<T>, attempt: number): Promise<JournalRun<T>> {
@@ -262,19 +213,23 @@ export class OrderJournal {
     const error = toGatewayError(thrown);
     if (error.outcome === 'unknown') {
       // The send has ended (our client gave up or lost the reply): the broker may act until the late window ends.
-      await this.finish(
-        key,
-        attempt,
-        'UNKNOWN',
-        { kind: 'unknown', error: error.toBody() },
-        this.now() + this.options.lateWindowMs,
-      ).catch(() => undefined);
+      await this.store
+        .finish(
+          key,
+          attempt,
+          'UNKNOWN',
+          { kind: 'unknown', error: error.toBody() },
+          this.now() + this.rules.lateWindowMs,
+        )
+        .catch(() => undefined);
     } else if (error.outcome === 'undone') {
       // It landed and the gateway undid it at once (the kill switch went on meanwhile): replayed as it is.
-      await this.finish(key, attempt, 'COMPLETED', { kind: 'refused', error: error.toBody() }).catch(() => undefined);
+      await this.store
+        .finish(key, attempt, 'COMPLETED', { kind: 'refused', error: error.toBody() })
+        .catch(() => undefined);
     } else {
       // Certainly not executed: the key is free again.
-      await this.release(key, attempt).catch(() => undefined);
+      await this.store.release(key, attempt).catch(() => undefined);
     }
     return error;
   }
@@ -291,57 +246,12 @@ export class OrderJournal {
       ...(events?.length ? { outbox: redactDeep([...events]) } : {}),
     };
     try {
-      await this.finish(key, attempt, 'COMPLETED', data);
+      await this.store.finish(key, attempt, 'COMPLETED', data);
     } catch (error) {
       throw new InternalError(
         `The broker call completed but its idempotency record for key "${key}" could not be saved; check the pending orders (GET /gtt-orders) before retrying.`,
         { cause: error, outcome: 'unknown' },
       );
-    }
-  }
-
-  /** The attempt's outcome, written only while the entry is still this attempt's. */
-  private async finish(
-    key: string,
-    attempt: number,
-    status: Entry['status'],
-    data: Stored,
-    landBy?: number,
-  ): Promise<void> {
-    try {
-      await this.client.send(
-        new UpdateItemCommand({
-          TableName: this.options.tableName,
-          Key: this.id(key),
-          UpdateExpression: `SET #s = :s, #d = :d${landBy === undefined ? '' : ', landBy = :l'}`,
-          ConditionExpression: 'attempt = :a',
-          ExpressionAttributeNames: { '#s': 'status', '#d': 'data' },
-          ExpressionAttributeValues: {
-            ':s': { S: status },
-            ':d': { M: marshall(data, { removeUndefinedValues: true, convertClassInstanceToMap: true }) },
-            ':a': { N: String(attempt) },
-            ...(landBy === undefined ? {} : { ':l': { N: String(landBy) } }),
-          },
-        }),
-      );
-    } catch (error) {
-      // Another request took the write over (this one was past its deadline): its outcome is the one recorded.
-      if (!isConditionFailure(error)) throw error;
-    }
-  }
-
-  private async release(key: string, attempt: number): Promise<void> {
-    try {
-      await this.client.send(
-        new DeleteItemCommand({
-          TableName: this.options.tableName,
-          Key: this.id(key),
-          ConditionExpression: 'attempt = :a',
-          ExpressionAttributeValues: { ':a': { N: String(attempt) } },
-        }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
     }
   }
 
@@ -358,28 +268,20 @@ export class OrderJournal {
     });
   }
 
-  /** The order a stamped write placed and the gateway's kill switch cancelled since (gone.ts), if any. */
   goneOrder(stamp: string): Promise<string | undefined> {
-    return findGone(this.table, stamp);
+    return this.store.findGone(stamp);
   }
 
-  /** Records, before a change of order `alId` is sent, the stamp it carries (moves.ts); `by`: the change's stamp. */
   recordMove(stamp: string, alId: string, by: string | undefined): Promise<void> {
-    return recordMove({ ...this.table, ttlSeconds: this.options.ttlSeconds }, stamp, alId, by);
+    return this.store.recordMove(stamp, alId, by);
   }
 
-  /** Where a stamp was seen before a change through the gateway replaced it, if one did. */
   findMove(stamp: string): Promise<StampMove | undefined> {
-    return findMove(this.table, stamp);
+    return this.store.findMove(stamp);
   }
 
-  /** The stamp a keyed change (its stamp `by`) saw on its order right before it was sent, if any. */
   findSeen(by: string): Promise<string | undefined> {
-    return findSeen(this.table, by);
-  }
-
-  private get table() {
-    return { tableName: this.options.tableName, endpoint: this.options.endpoint };
+    return this.store.findSeen(by);
   }
 
   private inProgress(key: string, until: number, what: string): GatewayError {

@@ -58,9 +58,33 @@ export interface Lease {
   keepForLateWindow: () => Promise<void>;
 }
 
-const changeOf = (change: LeasedChange) => `${change.operation}#${change.key}`;
+/**
+ * The leases as the order core uses them. On the control table in the deployment (`DynamoOrderLeases`, below), in
+ * memory in the tests (`MemoryOrderLeases`, test/support/memory-leases.ts); test/contract/lease-contract.test.ts runs
+ * one suite against both.
+ */
+export interface OrderLeases {
+  /**
+   * Takes the lease on `alId` until `deadline` plus the late window; joins it (not owned) when `change` holds it
+   * already; else throws ORDER_BUSY naming the way forward.
+   */
+  acquire(account: string, alId: string, deadline: number, change?: LeasedChange): Promise<Lease>;
+}
 
-export class OrderLeases {
+/** The change a lease belongs to, as the lease records it: `<operation>#<key>`. */
+export const changeOf = (change: LeasedChange) => `${change.operation}#${change.key}`;
+
+/** Another change holds the order's lease until `held` (ms): ORDER_BUSY, nothing sent. */
+export const orderBusy = (alId: string, held: number, now: number): OrderBusyError => {
+  const retryAfterSeconds = Math.max(1, Math.ceil((held - now) / 1_000));
+  return new OrderBusyError(
+    `Another change to GTT order ${alId} is in flight (a modify, PATCH or cancel); read the order again (GET /gtt-orders/${alId}) and decide, at the latest after ${retryAfterSeconds} s. Nothing was sent.`,
+    { outcome: 'not_executed', details: { al_id: alId, retryAfterSeconds } },
+  );
+};
+
+/** The leases as items of the control table (module comment). */
+export class DynamoOrderLeases implements OrderLeases {
   private readonly now: () => number;
 
   constructor(private readonly options: LeaseOptions) {
@@ -75,14 +99,6 @@ export class OrderLeases {
     return leaseKey(account, alId);
   }
 
-  private busy(alId: string, held: number, now: number): OrderBusyError {
-    const retryAfterSeconds = Math.max(1, Math.ceil((held - now) / 1_000));
-    return new OrderBusyError(
-      `Another change to GTT order ${alId} is in flight (a modify, PATCH or cancel); read the order again (GET /gtt-orders/${alId}) and decide, at the latest after ${retryAfterSeconds} s. Nothing was sent.`,
-      { outcome: 'not_executed', details: { al_id: alId, retryAfterSeconds } },
-    );
-  }
-
   private unavailable(error: unknown): InternalError {
     return new InternalError(`The control table is unavailable (order lease); nothing was sent to the broker.`, {
       cause: error,
@@ -90,10 +106,6 @@ export class OrderLeases {
     });
   }
 
-  /**
-   * Takes the lease on `alId` until `deadline` plus the late window; joins it (not owned) when `change` holds it
-   * already; else throws ORDER_BUSY naming the way forward.
-   */
   async acquire(account: string, alId: string, deadline: number, change?: LeasedChange): Promise<Lease> {
     const owner = randomUUID();
     const now = this.now();
@@ -125,7 +137,7 @@ export class OrderLeases {
       if (!isConditionFailure(error)) throw this.unavailable(error);
       const old = (error as { Item?: { until?: { N?: string }; owner?: { S?: string }; ikey?: { S?: string } } }).Item;
       const held = Number(old?.until?.N ?? now + 1_000);
-      if (ikey === undefined || old?.ikey?.S !== ikey || old.owner?.S === undefined) throw this.busy(alId, held, now);
+      if (ikey === undefined || old?.ikey?.S !== ikey || old.owner?.S === undefined) throw orderBusy(alId, held, now);
       // A retry of the change that holds it: joined, owning nothing (the journal answers it).
       holder = undefined;
       seen = old.owner.S;
@@ -175,7 +187,7 @@ export class OrderLeases {
         } catch (error) {
           if (!isConditionFailure(error)) throw this.unavailable(error);
           const old = (error as { Item?: { until?: { N?: string } } }).Item;
-          throw this.busy(alId, Number(old?.until?.N ?? at + 1_000), at);
+          throw orderBusy(alId, Number(old?.until?.N ?? at + 1_000), at);
         }
         holder = owner;
       },

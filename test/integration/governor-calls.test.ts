@@ -6,14 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { TradingControls } from '../../functions/orders/safety/trading-controls.js';
+import { DynamoTradingControls } from '../../functions/orders/safety/trading-controls.js';
 import { LOCAL_CONTROL_TABLE, type LocalDynamo, startLocalDynamo } from '../../local/dynamodb.js';
 
 let dynamo: LocalDynamo;
 let clock = 1_700_000_000_000;
 
 const container = () =>
-  new TradingControls({
+  new DynamoTradingControls({
     tableName: LOCAL_CONTROL_TABLE,
     endpoint: dynamo.url,
     limits: { perSecond: 8, perMinute: 1_000 },

@@ -9,7 +9,7 @@ import { createGttClient } from '../../client/index.js';
 import { createGatewayHandler } from '../../functions/orders/gateway/gateway-handler.js';
 import { dynamoIdempotency } from '../../functions/orders/journal-factory.js';
 import { cancelGttOrder, placeGttOrder } from '../../functions/orders/operations.js';
-import { dynamoTradingControls, TradingControls } from '../../functions/orders/safety/trading-controls.js';
+import { DynamoTradingControls, dynamoTradingControls } from '../../functions/orders/safety/trading-controls.js';
 import { localBroker } from '../../local/broker-preset.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
@@ -148,7 +148,7 @@ describe('order-rate governor', () => {
   }, 60_000);
 
   it('HTTP callers get 429 RATE_LIMITED with Retry-After; a cancel takes a permit too', async () => {
-    const controls = new TradingControls({
+    const controls = new DynamoTradingControls({
       tableName: String(stack.config.CONTROL_TABLE_NAME),
       endpoint: String(stack.config.DYNAMODB_ENDPOINT),
       limits: { perSecond: 8, perMinute: 120 },
@@ -170,7 +170,7 @@ describe('order-rate governor', () => {
   });
 
   it('a minute limit counts over the minute (a preset like TradeSmart: 110)', async () => {
-    const controls = new TradingControls({
+    const controls = new DynamoTradingControls({
       tableName: String(stack.config.CONTROL_TABLE_NAME),
       endpoint: String(stack.config.DYNAMODB_ENDPOINT),
       limits: { perSecond: 100, perMinute: 3 },

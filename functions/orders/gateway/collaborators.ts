@@ -17,7 +17,7 @@ import type { GatewayConfig } from '../../base/runtime/config.js';
 import type { EventsConfig, GatewayEvents } from '../events/producer.js';
 import type { InstrumentCopy } from '../instruments/copy.js';
 import type { OrderJournal } from '../journal.js';
-import { OrderLeases } from '../lease.js';
+import { DynamoOrderLeases, type OrderLeases } from '../lease.js';
 import type { TradingControls } from '../safety/trading-controls.js';
 import { OrderCopy } from './order-copy.js';
 
@@ -80,7 +80,7 @@ export interface Collaborators {
 
 /** The leases on the control table, as deployed. */
 export const dynamoLeases: LeasesFactory = (config) =>
-  new OrderLeases({
+  new DynamoOrderLeases({
     tableName: config.controlTableName,
     lateWindowMs: config.orderLateWindowMs,
     endpoint: config.dynamodbEndpoint,

@@ -17,6 +17,10 @@
  * if another container wrote since, the write fails and DynamoDB returns the current item with the failure
  * (`ReturnValuesOnConditionCheckFailure`), which is the fresh state to try again with. A remembered halt is never
  * trusted for a refusal: the item is read again first, so a released kill switch is seen at once.
+ *
+ * `TradingControls` is what the order core and the kill switch use; `DynamoTradingControls` keeps the item in the
+ * control table, the tests' `MemoryTradingControls` (test/support/memory-trading-controls.ts) in memory, both deciding
+ * by permit-rules.ts. test/contract/trading-controls-contract.test.ts runs one suite against both.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 
@@ -27,8 +31,15 @@ import {
   PutItemCommand,
   UpdateItemCommand,
 } from '../../base/aws/dynamo.js';
-import { InternalError, RateLimitedError, TradingHaltedError } from '../../base/contract/errors.js';
-import { indiaTimeText } from '../../base/schemas/india-time.js';
+import { InternalError, RateLimitedError } from '../../base/contract/errors.js';
+import {
+  type ControlState,
+  haltChanged,
+  haltedRefusal,
+  rateWindow,
+  sessionEndedSince,
+  withPermit,
+} from './permit-rules.js';
 
 export interface OrderRateLimits {
   perSecond: number;
@@ -46,7 +57,6 @@ export const DEFAULT_ORDER_RATE: OrderRateLimits = { perSecond: 8, perMinute: 12
  */
 export const ARRIVAL_MARGIN_MS = 250;
 
-const MINUTE_MS = 60_000;
 /** The control table's key (`pk`) of an account's trading controls (governor, kill switch, session end). */
 export const TRADING_PREFIX = 'trading#';
 
@@ -62,7 +72,10 @@ export interface TradingControlsOptions {
 }
 
 export interface Permit {
-  /** DynamoDB calls this permit took (one conditional write in a warm container without contention; a read first in a new one). */
+  /**
+   * DynamoDB calls this permit took (one conditional write in a warm container without contention; a read first in a
+   * new one; none in memory).
+   */
   dynamoCalls: number;
 }
 
@@ -82,16 +95,6 @@ export interface HaltState {
   changedAt?: string;
   /** Who changed it (the caller's identity as the request carried it), when known. */
   changedBy?: string;
-}
-
-interface ControlItem {
-  version: number;
-  log: number[];
-  halt: HaltState;
-  /** Until when a place or modify permitted so far may still land at the broker (ms): the kill switch waits for it. */
-  liveUntil: number;
-  /** When the session was last ended (a logout, ms): a container that read its secret before re-reads it. */
-  sessionEndedAt: number;
 }
 
 /**
@@ -115,12 +118,29 @@ export interface PermitGuard {
   };
 }
 
-/** Clocks of containers differ by milliseconds; a secret read this close after a logout is read again anyway. */
-const SESSION_SKEW_MS = 1_000;
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const toControlItem = (item: Record<string, AttributeValue> | undefined): ControlItem => ({
+/**
+ * The account's trading controls, as the order core (a permit for every broker write) and the kill switch use them.
+ * Every call fails closed: a table that cannot be reached is INTERNAL_ERROR, nothing sent.
+ */
+export interface TradingControls {
+  /**
+   * One permit to send an order write for the account, or a RATE_LIMITED refusal with `retryAfterSeconds` (and
+   * TRADING_HALTED when `refuseWhenHalted` and the kill switch is on). A logout since the session's secret was read
+   * (`guard.session`) has it read again first; a place or modify's `guard.landBy` is kept as `inFlightUntil`.
+   */
+  acquire(account: string, refuseWhenHalted: boolean, guard?: PermitGuard): Promise<Permit>;
+  haltState(account: string): Promise<HaltState>;
+  /** Until when a place or modify already permitted may still land (ms; 0: none ever was). */
+  inFlightUntil(account: string): Promise<number>;
+  /** The session was ended (a logout): every later permit, in every container, re-reads the secret first. */
+  endSession(account: string): Promise<void>;
+  /** Turns the kill switch on (in `mode`, default cancel-all) or off; a permit being taken meanwhile sees it. */
+  setHalt(account: string, halted: boolean, changedBy?: string, mode?: HaltMode): Promise<HaltState>;
+}
+
+const toControlItem = (item: Record<string, AttributeValue> | undefined): ControlState => ({
   version: Number(item?.v?.N ?? '0'),
   log: (item?.log?.L ?? []).map((entry) => Number(entry.N)).filter(Number.isFinite),
   halt: {
@@ -135,12 +155,13 @@ const toControlItem = (item: Record<string, AttributeValue> | undefined): Contro
   sessionEndedAt: Number(item?.sessionEndedAt?.N ?? '0') || 0,
 });
 
-export class TradingControls {
+/** The trading controls in one item per account of the control table (module comment). */
+export class DynamoTradingControls implements TradingControls {
   private readonly margin: number;
   private readonly maxAttempts: number;
   private readonly now: () => number;
   /** The item per account as this container last wrote or saw it (the next permit's conditional write assumes it). */
-  private readonly known = new Map<string, ControlItem>();
+  private readonly known = new Map<string, ControlState>();
 
   constructor(private readonly options: TradingControlsOptions) {
     this.margin = options.marginMs ?? ARRIVAL_MARGIN_MS;
@@ -167,7 +188,7 @@ export class TradingControls {
     });
   }
 
-  private async read(account: string): Promise<ControlItem> {
+  private async read(account: string): Promise<ControlState> {
     let item: Record<string, AttributeValue> | undefined;
     try {
       ({ Item: item } = await this.client.send(
@@ -179,14 +200,7 @@ export class TradingControls {
     return toControlItem(item);
   }
 
-  /**
-   * One permit to send an order write for the account, or a RATE_LIMITED refusal with `retryAfterSeconds` (and
-   * TRADING_HALTED when `refuseWhenHalted` and the kill switch is on). Throws INTERNAL_ERROR (not executed) when
-   * the table cannot be reached: writes fail closed.
-   */
   async acquire(account: string, refuseWhenHalted: boolean, guard: PermitGuard = {}): Promise<Permit> {
-    const { perSecond, perMinute } = this.options.limits;
-    const secondWindow = 1_000 + this.margin;
     let calls = 0;
     // The remembered item (warm container) or a fresh read (first permit); `fresh` says whether it was just read.
     let item = this.known.get(account);
@@ -204,38 +218,23 @@ export class TradingControls {
       }
       if (refuseWhenHalted && item.halt.halted) {
         this.known.set(account, item);
-        throw new TradingHaltedError(
-          `The kill switch is on${item.halt.changedAt ? ` (since ${indiaTimeText(item.halt.changedAt)}, ${item.halt.changedAt})` : ''}${item.halt.mode === 'keep-exits' ? ', keeping the exits at the broker' : ''}: places and modifies are refused until it is turned off (DELETE /kill-switch). Nothing was sent.`,
-          { outcome: 'not_executed' },
-        );
+        throw haltedRefusal(item.halt);
       }
       // A logout after this container read its secret: read it again (SESSION_EXPIRED while it stays logged out),
       // whatever token the broker would still accept.
-      if (guard.session && item.sessionEndedAt > 0 && item.sessionEndedAt + SESSION_SKEW_MS > guard.session.readAt())
-        await guard.session.reread();
+      if (guard.session && sessionEndedSince(item, guard.session.readAt())) await guard.session.reread();
       const now = this.now();
-      const lastMinute = item.log.filter((t) => t > now - MINUTE_MS).sort((a, b) => a - b);
-      const lastSecond = lastMinute.filter((t) => t > now - secondWindow);
-      // A refusal on a remembered item is checked against a fresh read first: others' permits may have aged out
-      // differently, and the item may have changed since.
-      if (!fresh && (lastSecond.length >= perSecond || lastMinute.length >= perMinute)) {
-        item = undefined;
-        continue;
+      const { lastMinute, refusal } = rateWindow(item.log, now, this.options.limits, this.margin);
+      if (refusal) {
+        // A refusal on a remembered item is checked against a fresh read first: others' permits may have aged out
+        // differently, and the item may have changed since.
+        if (!fresh) {
+          item = undefined;
+          continue;
+        }
+        throw refusal;
       }
-      if (lastSecond.length >= perSecond) {
-        // Free when the oldest of the last `perSecond` permits leaves the window.
-        throw this.refusal('second', perSecond, lastSecond[lastSecond.length - perSecond]! + secondWindow - now);
-      }
-      if (lastMinute.length >= perMinute) {
-        throw this.refusal('minute', perMinute, lastMinute[lastMinute.length - perMinute]! + MINUTE_MS - now);
-      }
-      const next: ControlItem = {
-        version: item.version + 1,
-        log: [...lastMinute, now],
-        halt: item.halt,
-        liveUntil: refuseWhenHalted && guard.landBy ? Math.max(item.liveUntil, guard.landBy) : item.liveUntil,
-        sessionEndedAt: item.sessionEndedAt,
-      };
+      const next = withPermit(item, lastMinute, now, refuseWhenHalted, guard.landBy);
       try {
         calls++;
         await this.client.send(
@@ -279,14 +278,6 @@ export class TradingControls {
     );
   }
 
-  private refusal(window: 'second' | 'minute', limit: number, waitMs: number): RateLimitedError {
-    const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1_000));
-    return new RateLimitedError(
-      `Over this deployment's order rate (${limit} a ${window}); nothing was sent to the broker. Retry after ${retryAfterSeconds} s.`,
-      { outcome: 'not_executed', details: { window, limit, retryAfterSeconds } },
-    );
-  }
-
   async haltState(account: string): Promise<HaltState> {
     return (await this.read(account)).halt;
   }
@@ -324,8 +315,8 @@ export class TradingControls {
    * concurrently reads again.
    */
   async setHalt(account: string, halted: boolean, changedBy?: string, mode?: HaltMode): Promise<HaltState> {
-    const changedAt = new Date(this.now()).toISOString();
-    const kept = halted ? (mode ?? 'cancel-all') : undefined;
+    const state = haltChanged(halted, this.now(), changedBy, mode);
+    const kept = state.mode;
     const sets = ['halted = :h', 'haltChangedAt = :at', 'v = if_not_exists(v, :zero) + :one'];
     const removes: string[] = [];
     (changedBy ? sets : removes).push(changedBy ? 'haltChangedBy = :by' : 'haltChangedBy');
@@ -338,7 +329,7 @@ export class TradingControls {
           UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
           ExpressionAttributeValues: {
             ':h': { BOOL: halted },
-            ':at': { S: changedAt },
+            ':at': { S: state.changedAt },
             ':zero': { N: '0' },
             ':one': { N: '1' },
             ...(changedBy ? { ':by': { S: changedBy } } : {}),
@@ -349,7 +340,7 @@ export class TradingControls {
     } catch (error) {
       throw this.unavailable(error, 'kill switch');
     }
-    return { halted, changedAt, ...(changedBy ? { changedBy } : {}), ...(kept ? { mode: kept } : {}) };
+    return state;
   }
 }
 
@@ -360,8 +351,8 @@ export const dynamoTradingControls = (config: {
   orderRatePerMinute: number;
   orderRateMarginMs?: number;
   dynamodbEndpoint?: string | undefined;
-}): TradingControls =>
-  new TradingControls({
+}): DynamoTradingControls =>
+  new DynamoTradingControls({
     tableName: config.controlTableName,
     limits: { perSecond: config.orderRatePerSecond, perMinute: config.orderRatePerMinute },
     ...(config.orderRateMarginMs === undefined ? {} : { marginMs: config.orderRateMarginMs }),
