@@ -3,12 +3,12 @@
 import { createOutboxEvents } from '../orders/events/outbox-events.js';
 import { dynamoLeases } from '../orders/gateway/collaborators.js';
 import { createGatewayStack } from '../orders/gateway/gateway-handler.js';
-import { dynamoIdempotency } from '../orders/journal-factory.js';
+import { dynamoJournal } from '../orders/journal-factory.js';
 import { cancelGttOrder } from '../orders/operations.js';
 import { dynamoTradingControls } from '../orders/safety/trading-controls.js';
 
 export const handler = createGatewayStack(cancelGttOrder, {
-  idempotency: dynamoIdempotency,
+  journal: dynamoJournal,
   events: createOutboxEvents,
   controls: dynamoTradingControls,
   leases: dynamoLeases,

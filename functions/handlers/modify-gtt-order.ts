@@ -4,12 +4,12 @@ import { createOutboxEvents } from '../orders/events/outbox-events.js';
 import { dynamoLeases } from '../orders/gateway/collaborators.js';
 import { createGatewayStack } from '../orders/gateway/gateway-handler.js';
 import { dynamoInstrumentCopy } from '../orders/instruments/copy.js';
-import { dynamoIdempotency } from '../orders/journal-factory.js';
+import { dynamoJournal } from '../orders/journal-factory.js';
 import { modifyGttOrder } from '../orders/operations.js';
 import { dynamoTradingControls } from '../orders/safety/trading-controls.js';
 
 export const handler = createGatewayStack(modifyGttOrder, {
-  idempotency: dynamoIdempotency,
+  journal: dynamoJournal,
   events: createOutboxEvents,
   controls: dynamoTradingControls,
   leases: dynamoLeases,

@@ -14,7 +14,7 @@ import { createOutboxEvents } from './events/outbox-events.js';
 import { type CollaboratorFactories, dynamoLeases, dynamoOrderCopy, needsOf } from './gateway/collaborators.js';
 import { createGatewayStack } from './gateway/gateway-handler.js';
 import { dynamoInstrumentCopy } from './instruments/copy.js';
-import { dynamoIdempotency } from './journal-factory.js';
+import { dynamoJournal } from './journal-factory.js';
 import {
   cancelGttOrder,
   clientDetails,
@@ -39,7 +39,7 @@ const readsInstruments = (op: AnyOperation): boolean => needsOf(op).instruments;
 
 /**
  * The factories an operation's gateway stack may be given, each only where its entry needs it, so the other bundles
- * carry no DynamoDB client and none an EventBridge client: the idempotency store where it takes keys, the outbox's
+ * carry no DynamoDB client and none an EventBridge client: the journal where it takes keys, the outbox's
  * event producer where it has a lifecycle event (a deployed order function queues its events in the outbox,
  * orders/events/outbox-events.ts), the trading controls where it writes orders, the leases where it changes an order, the
  * watcher's copy where it reads one, the instruments' copy where it checks an order. `name` and `from` are how the
@@ -47,10 +47,10 @@ const readsInstruments = (op: AnyOperation): boolean => needsOf(op).instruments;
  */
 export const GATEWAY_BINDINGS = [
   {
-    option: 'idempotency',
-    name: 'dynamoIdempotency',
+    option: 'journal',
+    name: 'dynamoJournal',
     from: '../orders/journal-factory.js',
-    value: dynamoIdempotency,
+    value: dynamoJournal,
   },
   {
     option: 'events',

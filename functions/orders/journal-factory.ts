@@ -1,8 +1,8 @@
-/** The deployment's journal of broker writes for one operation, on its idempotency table (an IdempotencyFactory). */
+/** The deployment's journal of broker writes for one operation, on its idempotency table (a JournalFactory). */
 import type { OrderJournal } from './journal.js';
 import { DynamoOrderJournal } from './journal-dynamo.js';
 
-export const dynamoIdempotency = (
+export const dynamoJournal = (
   operation: { name: string },
   config: {
     idempotencyTableName: string;

@@ -8,7 +8,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { AnyOperation } from '../../functions/base/contract/operation.js';
 import type { GatewaySettings } from '../../functions/base/runtime/config.js';
 import { createGatewayHandler } from '../../functions/orders/gateway/gateway-handler.js';
-import { dynamoIdempotency } from '../../functions/orders/journal-factory.js';
+import { dynamoJournal } from '../../functions/orders/journal-factory.js';
 import { modifyOcoOrder, placeGttOrder, placeOcoOrder } from '../../functions/orders/operations.js';
 import { dynamoTradingControls } from '../../functions/orders/safety/trading-controls.js';
 import type { LocalStack } from '../../local/run-local.js';
@@ -32,7 +32,7 @@ const oco = SAMPLE_MARKET_OCO;
 
 const handlerWith = (operation: AnyOperation, settings: GatewaySettings = {}) =>
   createGatewayHandler(operation, {
-    idempotency: dynamoIdempotency,
+    journal: dynamoJournal,
     controls: dynamoTradingControls,
     logger,
     config: { ...stack.config, ...settings },

@@ -8,7 +8,7 @@
 import { expect, it } from 'vitest';
 
 import { createGatewayHandler } from '../../functions/orders/gateway/gateway-handler.js';
-import { dynamoIdempotency } from '../../functions/orders/journal-factory.js';
+import { dynamoJournal } from '../../functions/orders/journal-factory.js';
 import { placeGttOrder } from '../../functions/orders/operations.js';
 import { dynamoTradingControls } from '../../functions/orders/safety/trading-controls.js';
 import type { LocalStack } from '../../local/run-local.js';
@@ -42,7 +42,7 @@ const slowControls =
 
 const placeWith = (brokerTimeoutMs: number, slowMs = 0) =>
   createGatewayHandler(placeGttOrder, {
-    idempotency: dynamoIdempotency,
+    journal: dynamoJournal,
     controls: slowControls(slowMs),
     config: { ...stack.config, BROKER_TIMEOUT_MS: brokerTimeoutMs },
   });

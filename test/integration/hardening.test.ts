@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { AnyOperation } from '../../functions/base/contract/operation.js';
 import { createLogger } from '../../functions/base/runtime/logger.js';
 import { createGatewayHandler } from '../../functions/orders/gateway/gateway-handler.js';
-import { dynamoIdempotency } from '../../functions/orders/journal-factory.js';
+import { dynamoJournal } from '../../functions/orders/journal-factory.js';
 import { placeGttOrder } from '../../functions/orders/operations.js';
 import type { LocalStack } from '../../local/run-local.js';
 import type { EmulatorControl } from '../support/emulator-control.js';
@@ -144,7 +144,7 @@ describe('3. symbols with characters a symbol cannot hold', () => {
         throw new URIError('URI malformed');
       },
     };
-    const handler = createGatewayHandler(broken, { idempotency: dynamoIdempotency, config: stack.config });
+    const handler = createGatewayHandler(broken, { journal: dynamoJournal, config: stack.config });
     const reply = await invokeHttp(handler, broken, { body: order, headers: { 'idempotency-key': newKey() } });
     expect(reply.status).toBe(500);
     expect(JSON.stringify(reply.body)).not.toMatch(/idempotency store/);

@@ -8,7 +8,7 @@ import { main } from '../../client/cli.js';
 import { createGttClient, GttGatewayError } from '../../client/index.js';
 import { createKillSwitch } from '../../functions/controls/kill-switch.js';
 import { createGatewayHandler } from '../../functions/orders/gateway/gateway-handler.js';
-import { dynamoIdempotency } from '../../functions/orders/journal-factory.js';
+import { dynamoJournal } from '../../functions/orders/journal-factory.js';
 import { placeGttOrder } from '../../functions/orders/operations.js';
 import { dynamoTradingControls } from '../../functions/orders/safety/trading-controls.js';
 import type { DeliveredEvent } from '../../local/eventbridge.js';
@@ -93,7 +93,7 @@ describe('kill switch', () => {
     });
     // A fresh container (a cold start) reads the same state from the table; a direct caller gets the named error.
     const cold = createGatewayHandler(placeGttOrder, {
-      idempotency: dynamoIdempotency,
+      journal: dynamoJournal,
       controls: dynamoTradingControls,
       config: stack.config,
     });

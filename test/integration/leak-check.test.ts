@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../functions/manifest/index.js';
 import { createGatewayEvents } from '../../functions/orders/events/producer.js';
 import { createGatewayHandler } from '../../functions/orders/gateway/gateway-handler.js';
-import { dynamoIdempotency } from '../../functions/orders/journal-factory.js';
+import { dynamoJournal } from '../../functions/orders/journal-factory.js';
 import { getEnabledGtts } from '../../functions/orders/operations.js';
 import { lambdaContext } from '../../local/lambda-context.js';
 import { listenOnLoopback } from '../../local/loopback.js';
@@ -150,7 +150,7 @@ describe('leak check', () => {
             const handler = createGatewayHandler(op, {
               config,
               logger,
-              idempotency: dynamoIdempotency,
+              journal: dynamoJournal,
               events: createGatewayEvents,
             });
             const body = op.example;

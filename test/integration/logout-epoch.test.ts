@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { createGatewayHandler } from '../../functions/orders/gateway/gateway-handler.js';
-import { dynamoIdempotency } from '../../functions/orders/journal-factory.js';
+import { dynamoJournal } from '../../functions/orders/journal-factory.js';
 import { logout, placeGttOrder } from '../../functions/orders/operations.js';
 import { dynamoTradingControls } from '../../functions/orders/safety/trading-controls.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
@@ -25,7 +25,7 @@ let n = 0;
 const container = async (operation: typeof placeGttOrder | typeof logout) => {
   const handler = createGatewayHandler(operation, {
     config: { ...stack.config, SECRET_MAX_AGE_SECONDS: 300 },
-    idempotency: dynamoIdempotency,
+    journal: dynamoJournal,
     controls: dynamoTradingControls,
     prefetchSession: true,
   });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { createGttClient } from '../../client/index.js';
 import { createGatewayHandler } from '../../functions/orders/gateway/gateway-handler.js';
-import { dynamoIdempotency } from '../../functions/orders/journal-factory.js';
+import { dynamoJournal } from '../../functions/orders/journal-factory.js';
 import { cancelGttOrder, placeGttOrder } from '../../functions/orders/operations.js';
 import { DynamoTradingControls, dynamoTradingControls } from '../../functions/orders/safety/trading-controls.js';
 import { localBroker } from '../../local/broker-preset.js';
@@ -26,7 +26,7 @@ const order = (i: number) => ({ ...SAMPLE_ORDER, qty: 1 + i });
 /** A fresh "container": its own handler, its own governor client state, the stack's shared table. */
 const container = () =>
   createGatewayHandler(placeGttOrder, {
-    idempotency: dynamoIdempotency,
+    journal: dynamoJournal,
     controls: dynamoTradingControls,
     config: stack.config,
   });
@@ -156,7 +156,7 @@ describe('order-rate governor', () => {
     // Fill this second's permits as eight other containers would.
     for (let i = 0; i < 8; i++) await controls.acquire(stack.emulator.uid, false);
     const cancel = createGatewayHandler(cancelGttOrder, {
-      idempotency: dynamoIdempotency,
+      journal: dynamoJournal,
       controls: dynamoTradingControls,
       config: stack.config,
     });
@@ -188,7 +188,7 @@ describe('order-rate governor', () => {
 
   it('fails closed: an unreachable governor table refuses the write, nothing is sent', async () => {
     const handler = createGatewayHandler(placeGttOrder, {
-      idempotency: dynamoIdempotency,
+      journal: dynamoJournal,
       controls: dynamoTradingControls,
       config: { ...stack.config, CONTROL_TABLE_NAME: 'no-such-table' },
     });
@@ -202,7 +202,7 @@ describe('order-rate governor', () => {
   });
 
   it('an order function built without the controls refuses to send around the governor', async () => {
-    const handler = createGatewayHandler(placeGttOrder, { idempotency: dynamoIdempotency, config: stack.config });
+    const handler = createGatewayHandler(placeGttOrder, { journal: dynamoJournal, config: stack.config });
     const reply = await invokeDirect(handler, placeGttOrder, { ...order(0), idempotencyKey: `bare-${run}` });
     expect(reply).toMatchObject({ ok: false, error: { code: 'CONFIGURATION_ERROR' } });
     expect(await placeArrivals()).toHaveLength(0);

@@ -1,6 +1,6 @@
 /**
  * The handler files are generated from the manifest (functions/manifest/handler-files.ts, `npm run handlers`): every
- * function has exactly one, named by its id, and each operation's file passes the idempotency store exactly when the
+ * function has exactly one, named by its id, and each operation's file passes the journal exactly when the
  * entry takes keys, the outbox's event producer exactly when it has a lifecycle event, the trading controls (order-rate
  * governor, kill switch) exactly when it writes orders, and the order leases exactly when it changes an order, so
  * other bundles carry no client they never use.
@@ -23,14 +23,12 @@ describe('handler files match the manifest', () => {
   });
 
   it.each(FUNCTIONS.filter((f) => f.operation).map((f) => [f.name, f] as const))(
-    '%s: idempotency, events, controls and leases options as its entry says',
+    '%s: journal, events, controls and leases options as its entry says',
     (_name, fn) => {
       const op = fn.operation!;
       const text = readFileSync(`${DIR}/${fn.id}.ts`, 'utf8');
       const options = /createGatewayStack\((\w+),\s*\{([^}]*)\}/.exec(text)?.[2] ?? '';
-      expect(/\bidempotency:\s*dynamoIdempotency\b/.test(options), 'idempotency option').toBe(
-        op.idempotency !== undefined,
-      );
+      expect(/\bjournal:\s*dynamoJournal\b/.test(options), 'journal option').toBe(op.idempotency !== undefined);
       expect(/\bevents:\s*createOutboxEvents\b/.test(options), 'events option').toBe(op.lifecycle !== undefined);
       expect(/\bcontrols:\s*dynamoTradingControls\b/.test(options), 'trading controls option').toBe(
         // Order writes take permits; Logout writes the session's end into the same item.

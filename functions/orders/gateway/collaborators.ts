@@ -23,7 +23,7 @@ import { OrderCopy } from './order-copy.js';
 
 /** Which collaborators an entry's path uses: from its own flags, nothing else. */
 export interface Needs {
-  idempotency: boolean;
+  journal: boolean;
   events: boolean;
   controls: boolean;
   leases: boolean;
@@ -32,7 +32,7 @@ export interface Needs {
 }
 
 export const needsOf = (op: AnyOperation): Needs => ({
-  idempotency: op.idempotency !== undefined,
+  journal: op.idempotency !== undefined,
   events: op.lifecycle !== undefined,
   controls: usesTradingControls(op),
   leases: changesAnOrder(op),
@@ -40,8 +40,8 @@ export const needsOf = (op: AnyOperation): Needs => ({
   instruments: Boolean(op.guardedOrders ?? op.instrument),
 });
 
-/** Builds the journal of broker writes of one operation (orders/journal-factory.ts `dynamoIdempotency`). */
-export type IdempotencyFactory = (
+/** Builds the journal of broker writes of one operation (orders/journal-factory.ts `dynamoJournal`). */
+export type JournalFactory = (
   operation: AnyOperation,
   config: GatewayConfig & { idempotencyTableName: string },
 ) => OrderJournal;
@@ -58,7 +58,7 @@ export type EventsFactory = (config: EventsConfig) => GatewayEvents;
 
 /** The factories a stack is given: the generated entries give exactly the ones `needsOf` names. */
 export interface CollaboratorFactories {
-  idempotency?: IdempotencyFactory | undefined;
+  journal?: JournalFactory | undefined;
   events?: EventsFactory | undefined;
   controls?: TradingControlsFactory | undefined;
   leases?: LeasesFactory | undefined;
@@ -70,7 +70,7 @@ export interface CollaboratorFactories {
 export interface Collaborators {
   config: GatewayConfig;
   sessions: SessionSource;
-  idempotency?: OrderJournal | undefined;
+  journal?: OrderJournal | undefined;
   events?: GatewayEvents | undefined;
   controls?: TradingControls | undefined;
   leases?: OrderLeases | undefined;
@@ -111,7 +111,7 @@ export const buildCollaborators = (
 ): Collaborators => {
   const needs = needsOf(operation);
   const table = {
-    idempotency: config.idempotencyTableName,
+    journal: config.idempotencyTableName,
     events: config.eventBusName,
     controls: config.controlTableName,
     leases: config.controlTableName,
@@ -125,7 +125,7 @@ export const buildCollaborators = (
     );
   const wanted = <K extends keyof Needs>(key: K): string | undefined =>
     needs[key] && factories[key] ? table[key] : undefined;
-  const idempotencyTable = wanted('idempotency');
+  const journalTable = wanted('journal');
   const bus = wanted('events');
   const controlTable = wanted('controls');
   const leaseTable = wanted('leases');
@@ -134,8 +134,8 @@ export const buildCollaborators = (
   return {
     config,
     sessions,
-    ...(idempotencyTable
-      ? { idempotency: factories.idempotency!(operation, { ...config, idempotencyTableName: idempotencyTable }) }
+    ...(journalTable
+      ? { journal: factories.journal!(operation, { ...config, idempotencyTableName: journalTable }) }
       : {}),
     ...(bus ? { events: factories.events!({ ...config, eventBusName: bus }) } : {}),
     ...(controlTable ? { controls: factories.controls!({ ...config, controlTableName: controlTable }) } : {}),

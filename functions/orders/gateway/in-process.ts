@@ -17,7 +17,7 @@ import { type GatewayConfig, type GatewaySettings, parseGatewayConfig } from '..
 import { functionMetrics } from '../../base/runtime/metrics.js';
 import { createGatewayEvents } from '../events/producer.js';
 import { dynamoInstrumentCopy } from '../instruments/copy.js';
-import { dynamoIdempotency } from '../journal-factory.js';
+import { dynamoJournal } from '../journal-factory.js';
 import { dynamoTradingControls } from '../safety/trading-controls.js';
 import { brokerDeps } from './broker-deps.js';
 import {
@@ -44,7 +44,7 @@ export interface InProcessGateway {
 
 /** Every collaborator an in-process caller may need, as deployed (the events published directly: no outbox). */
 const IN_PROCESS: Required<CollaboratorFactories> = {
-  idempotency: dynamoIdempotency,
+  journal: dynamoJournal,
   controls: dynamoTradingControls,
   instruments: dynamoInstrumentCopy,
   events: createGatewayEvents,

@@ -40,7 +40,7 @@ export const orderPath = (operation: AnyOperation, parts: () => Collaborators, l
     });
 
   return async (event, deadline, record) => {
-    const { config, sessions, idempotency: journal, leases, controls, copy, events: producer } = parts();
+    const { config, sessions, journal, leases, controls, copy, events: producer } = parts();
     const facts = record.facts;
     const parsed = parseRequest(operation, event, (request) => (record.request = request));
     const { request } = parsed;

@@ -38,7 +38,7 @@ const recording = () => {
   const built: string[] = [];
   const make = (name: string) => () => (built.push(name), { name }) as never;
   const factories: Required<CollaboratorFactories> = {
-    idempotency: make('idempotency'),
+    journal: make('journal'),
     events: make('events'),
     controls: make('controls'),
     leases: make('leases'),
@@ -65,7 +65,7 @@ describe('needsOf: what an entry works with, decided once', () => {
   });
 
   it('a quote reads the instruments copy (it reads its rules as an order does); a cancel takes a lease, no rules', () => {
-    expect(needsOf(getQuote)).toMatchObject({ instruments: true, controls: false, idempotency: false });
+    expect(needsOf(getQuote)).toMatchObject({ instruments: true, controls: false, journal: false });
     expect(needsOf(cancelGttOrder)).toMatchObject({ leases: true, controls: true, instruments: false });
     expect(needsOf(getGttOrder)).toMatchObject({ copy: true, leases: false });
     expect(needsOf(logout)).toMatchObject({ controls: true, leases: false });
@@ -78,11 +78,11 @@ describe('buildCollaborators', () => {
     const parts = buildCollaborators(getQuote, config(ALL_TABLES), factories);
     expect(built).toEqual(['instruments']);
     expect(parts.instruments).toEqual({ name: 'instruments' });
-    expect(parts.idempotency).toBeUndefined();
+    expect(parts.journal).toBeUndefined();
 
     const place = recording();
     buildCollaborators(placeGttOrder, config(ALL_TABLES), place.factories);
-    expect(place.built.sort()).toEqual(['controls', 'events', 'idempotency', 'instruments']);
+    expect(place.built.sort()).toEqual(['controls', 'events', 'instruments', 'journal']);
 
     const read = recording();
     buildCollaborators(getPendingGttOrders, config(ALL_TABLES), read.factories);
