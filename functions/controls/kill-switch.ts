@@ -34,7 +34,7 @@ import { deployedEnv, type GatewayConfig, type GatewaySettings, parseGatewayConf
 import { envName } from '../base/runtime/env.js';
 import { logger as defaultLogger, writeLog } from '../base/runtime/logger.js';
 import { killSwitchInput, type KillSwitchResult } from '../base/schemas/controls.js';
-import { eventIds } from '../orders/events/views.js';
+import { eventIds } from '../events/core/views.js';
 import { deadlineOf } from '../orders/gateway/broker-deps.js';
 import { type DirectHandler, inProcessGateway } from '../orders/gateway/in-process.js';
 import { recordGone } from '../orders/gone.js';

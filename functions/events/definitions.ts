@@ -1,5 +1,5 @@
 /**
- * The definitions of the events history (events-history.ts, the order core's orders/events/history.ts) and of the
+ * The definitions of the events history (events-history.ts, reading core/history.ts) and of the
  * webhook's NotifyFormatter (notify-formatter.ts). The watcher's and the forwarder's are in their own folders.
  */
 import type { FunctionDefinition } from '../base/definition/types.js';
@@ -8,7 +8,7 @@ import { EVENTS_HISTORY_ROUTES } from './events-history-routes.js';
 import { NOTIFICATION_SOURCE } from './notification.js';
 import { createNotifyFormatter } from './notify-formatter.js';
 
-/** The account's recent lifecycle events from the events table (functions/orders/events/history.ts). */
+/** The account's recent lifecycle events from the events table (functions/events/core/history.ts). */
 export const EVENTS_HISTORY: FunctionDefinition = {
   ...EVENTS_HISTORY_ROUTES,
   id: 'events-history',

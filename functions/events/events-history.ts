@@ -1,6 +1,6 @@
 /**
  * `GET /events` (and direct invocation with the same fields): the account's recent lifecycle events from the events
- * table (functions/orders/events/history.ts). Read-only: no broker call, no session read. Bad input is a VALIDATION_FAILED
+ * table (functions/events/core/history.ts). Read-only: no broker call, no session read. Bad input is a VALIDATION_FAILED
  * naming each field; an unreadable table is INTERNAL_ERROR.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
@@ -14,7 +14,7 @@ import { envSchema } from '../base/runtime/env.js';
 import { logger as defaultLogger } from '../base/runtime/logger.js';
 import { eventsHistoryInput, type EventsHistoryResult } from '../base/schemas/events-history.js';
 import { memo } from '../base/schemas/values.js';
-import { EventHistory } from '../orders/events/history.js';
+import { EventHistory } from './core/history.js';
 import { EVENTS_HISTORY_ROUTES } from './events-history-routes.js';
 
 /** The events history's configuration schema (base/runtime/env.ts): the events table is required. */

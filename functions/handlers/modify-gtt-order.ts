@@ -1,6 +1,6 @@
 // Generated from the function manifest (functions/manifest/) by `npm run handlers`: do not edit.
 // ModifyGTTOrder: the operation table's modifyGttOrder on the shared gateway stack.
-import { createOutboxEvents } from '../orders/events/outbox-events.js';
+import { createOutboxEvents } from '../events/core/outbox-events.js';
 import { dynamoLeases } from '../orders/gateway/collaborators.js';
 import { createGatewayStack } from '../orders/gateway/gateway-handler.js';
 import { dynamoInstrumentCopy } from '../orders/instruments/copy.js';

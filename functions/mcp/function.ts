@@ -9,7 +9,7 @@
  * role (`api:invoke`, exactly its tools' operations), so every rule, guardrail, the governor and the kill switch hold
  * as for any caller. Each tool call writes one audit line naming the assistant; never the token or the arguments.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -30,6 +30,7 @@ import { envSchema } from '../base/runtime/env.js';
 import { logger as defaultLogger, writeLog } from '../base/runtime/logger.js';
 import type { EventDetail } from '../base/schemas/events.js';
 import { memo } from '../base/schemas/values.js';
+import { eventIds } from '../events/core/views.js';
 import { identify, isLoopbackCall, originRefusal } from './caller.js';
 import { DynamoConfirmationStore } from './confirmations.js';
 import { MCP_ROUTES } from './routes.js';
@@ -77,10 +78,7 @@ export const createMcpFunction = (options: McpFunctionOptions = {}) => {
   /** Each act as an `Assistant Action` event naming the assistant; a failed publish is logged, never the tool's. */
   const publish = (who: AssistantIdentity, requestId: string) => async (action: AssistantAction) => {
     const detail: EventDetail<'Assistant Action'> = {
-      eventId: createHash('sha256')
-        .update(`Assistant Action\u0000${who.assistantId}\u0000${requestId}\u0000${action.tool}`)
-        .digest('hex')
-        .slice(0, 32),
+      eventId: eventIds.assistantAction(who.assistantId, requestId, action.tool),
       observedAt: new Date().toISOString(),
       origin: 'gateway',
       assistantId: who.assistantId,

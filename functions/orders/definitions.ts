@@ -10,7 +10,7 @@ import * as z from 'zod';
 import type { AnyOperation } from '../base/contract/operation.js';
 import { ORDER_ROUTE_THROTTLE } from '../base/definition/routes.js';
 import type { FunctionDefinition, FunctionEntry, Grant, Route } from '../base/definition/types.js';
-import { createOutboxEvents } from './events/outbox-events.js';
+import { createOutboxEvents } from '../events/core/outbox-events.js';
 import { type CollaboratorFactories, dynamoLeases, dynamoOrderCopy, needsOf } from './gateway/collaborators.js';
 import { createGatewayStack } from './gateway/gateway-handler.js';
 import { dynamoInstrumentCopy } from './instruments/copy.js';
@@ -41,7 +41,7 @@ const readsInstruments = (op: AnyOperation): boolean => needsOf(op).instruments;
  * The factories an operation's gateway stack may be given, each only where its entry needs it, so the other bundles
  * carry no DynamoDB client and none an EventBridge client: the journal where it takes keys, the outbox's
  * event producer where it has a lifecycle event (a deployed order function queues its events in the outbox,
- * orders/events/outbox-events.ts), the trading controls where it writes orders, the leases where it changes an order, the
+ * events/core/outbox-events.ts), the trading controls where it writes orders, the leases where it changes an order, the
  * watcher's copy where it reads one, the instruments' copy where it checks an order. `name` and `from` are how the
  * handler file imports it (relative to functions/handlers/).
  */
@@ -55,7 +55,7 @@ export const GATEWAY_BINDINGS = [
   {
     option: 'events',
     name: 'createOutboxEvents',
-    from: '../orders/events/outbox-events.js',
+    from: '../events/core/outbox-events.js',
     value: createOutboxEvents,
   },
   {

@@ -6,7 +6,7 @@
  * Before a write is sent, its entry is claimed (`INPROGRESS`, conditional: one claim per key) with its stamp
  * (base/broker/order-stamps.ts), the deadline of the call that sends it and `landBy`, the deadline plus the late window
  * (how long after our client gave up a broker may still act on a request). After it, the outcome: `COMPLETED`
- * (success; its lifecycle events ride in the same write: the transactional outbox, orders/events/outbox.ts), `UNKNOWN`
+ * (success; its lifecycle events ride in the same write: the transactional outbox, events/core/outbox.ts), `UNKNOWN`
  * (lost reply, timeout), or deleted (the broker certainly did not act: the key is free).
  *
  * A write whose outcome is unknown (an `UNKNOWN` entry, or an `INPROGRESS` one whose sender is past its deadline:

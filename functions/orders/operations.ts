@@ -56,7 +56,7 @@ import {
   type TriggeredResult,
   triggeredResult,
 } from '../base/schemas/reply.js';
-import { viewOfOcoInput, viewOfOrderInput } from './events/views.js';
+import { viewOfOcoInput, viewOfOrderInput } from '../events/core/views.js';
 import { ocoLegs, priceOcoLegs, priceOrder } from './safety/order-legs.js';
 
 export const placeGttOrder = defineOperation({

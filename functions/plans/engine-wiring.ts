@@ -10,8 +10,8 @@ import { ConfigurationError } from '../base/contract/errors.js';
 import type { GatewaySettings } from '../base/runtime/config.js';
 import { envName } from '../base/runtime/env.js';
 import { writeLog } from '../base/runtime/logger.js';
-import { OutboxTable } from '../orders/events/outbox.js';
-import { scopeOf } from '../orders/events/views.js';
+import { OutboxTable } from '../events/core/outbox.js';
+import { scopeOf } from '../events/core/views.js';
 import { inProcessGateway } from '../orders/gateway/in-process.js';
 import {
   cancelGttOrder,

@@ -7,7 +7,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 
 import { createEventPublisher } from '../base/aws/publisher.js';
 import { writeLog } from '../base/runtime/logger.js';
-import { eventIds } from '../orders/events/views.js';
+import { eventIds } from '../events/core/views.js';
 import type { SessionConfig } from './config.js';
 
 export const publishSessionRenewed = async (

@@ -4,7 +4,7 @@
  */
 import type { EventDetail, LifecycleEvent, SignalDetailType } from '../base/schemas/events.js';
 import type { SignalRecord, Strategy } from '../base/schemas/signals.js';
-import { sha256Hex } from './tokens.js';
+import { eventIds } from '../events/core/views.js';
 
 export const signalEvent = (
   detailType: SignalDetailType,
@@ -15,7 +15,7 @@ export const signalEvent = (
 ): LifecycleEvent => {
   const tickers = [...new Set(signal.alerts.map((a) => a.ticker).filter((t): t is string => t !== undefined))];
   const detail: EventDetail<SignalDetailType> = {
-    eventId: sha256Hex(`${detailType}\u0000${signal.signalId}`).slice(0, 32),
+    eventId: eventIds.signal(detailType, signal.signalId),
     observedAt: now.toISOString(),
     origin: 'gateway',
     signalId: signal.signalId,

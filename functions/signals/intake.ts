@@ -30,7 +30,7 @@ import {
 } from '../base/aws/dynamo.js';
 import type { LifecycleEvent } from '../base/schemas/events.js';
 import type { SignalRecord } from '../base/schemas/signals.js';
-import { outboxItem } from '../orders/events/outbox.js';
+import { outboxItem } from '../events/core/outbox.js';
 import {
   DEDUPE_WINDOW_SECONDS,
   dedupeItemKey,

@@ -32,7 +32,7 @@ import {
 } from '../base/aws/dynamo.js';
 import type { LifecycleEvent } from '../base/schemas/events.js';
 import type { SignalRecord, SignalState, Strategy } from '../base/schemas/signals.js';
-import { outboxItem } from '../orders/events/outbox.js';
+import { outboxItem } from '../events/core/outbox.js';
 
 /** How long a duplicate is recognised: TradingView and ChartInk redeliver within seconds; an alert id's or body's repeat after this is a new signal. */
 export const DEDUPE_WINDOW_SECONDS = 600;

@@ -35,7 +35,7 @@ import { envName } from '../base/runtime/env.js';
 import { logger as defaultLogger, writeLog } from '../base/runtime/logger.js';
 import type { SignalMessage, SignalRecord, Strategy } from '../base/schemas/signals.js';
 import { isRecord, memo } from '../base/schemas/values.js';
-import { OutboxTable } from '../orders/events/outbox.js';
+import { OutboxTable } from '../events/core/outbox.js';
 import { createSignalActor } from './actor-wiring.js';
 import { signalEvent } from './events.js';
 import type { ActOutcome, SignalActor } from './signal-actor.js';

@@ -9,13 +9,13 @@
  * ConditionCheckItem); BatchWriteItem and BatchGetItem are actions of their own.
  */
 import { ASSISTANT_PARTITIONS } from '../../functions/assistants/store.js';
+import { HISTORY_PK } from '../../functions/events/core/history.js';
+import { KNOWN_PREFIX } from '../../functions/events/core/known-orders.js';
+import { OUTBOX_ITEM_PREFIX } from '../../functions/events/core/outbox.js';
+import { MARKER_PREFIX } from '../../functions/events/core/store.js';
+import { COPY_PK, WATCHER_PK } from '../../functions/events/core/watcher-items.js';
 import type { Grant } from '../../functions/manifest/index.js';
 import { CONFIRMATION_PK } from '../../functions/mcp/confirmations.js';
-import { HISTORY_PK } from '../../functions/orders/events/history.js';
-import { KNOWN_PREFIX } from '../../functions/orders/events/known-orders.js';
-import { OUTBOX_ITEM_PREFIX } from '../../functions/orders/events/outbox.js';
-import { MARKER_PREFIX } from '../../functions/orders/events/store.js';
-import { COPY_PK, WATCHER_PK } from '../../functions/orders/events/watcher-items.js';
 import { GONE_PREFIX } from '../../functions/orders/gone.js';
 import { LEASE_PREFIX } from '../../functions/orders/lease.js';
 import { TRADING_PREFIX } from '../../functions/orders/safety/trading-controls.js';
@@ -81,7 +81,7 @@ export const TABLE_GRANTS = {
   // The journal of broker writes (orders/journal.ts, moves.ts, gone.ts; a completed record carries its events, the
   // outbox): the order path of every operation, in the order functions and in-process (plans, watcher, worker).
   idempotencyTable: on('idempotencyTable', all(GET, PUT, UPDATE, DELETE)),
-  // An outbox item of its own (orders/events/outbox.ts): the kill switch's cancels, the signal webhook's events.
+  // An outbox item of its own (events/core/outbox.ts): the kill switch's cancels, the signal webhook's events.
   'idempotencyTable:outbox': on('idempotencyTable', under(prefix(OUTBOX_ITEM_PREFIX))(PUT)),
   // The kill switch's record of a swept order that a journaled write placed (orders/gone.ts).
   'idempotencyTable:gone': on('idempotencyTable', under(prefix(GONE_PREFIX))(PUT)),
@@ -98,7 +98,7 @@ export const TABLE_GRANTS = {
   // and its rules written back (UpdateItem); the InstrumentRefresh's bulk load (BatchWriteItem) and symbols in use.
   'instrumentsTable:copy': on('instrumentsTable', all(GET, UPDATE)),
   'instrumentsTable:refresh': on('instrumentsTable', all(BATCH_WRITE, UPDATE)),
-  // GET /events: a Query of the history (orders/events/history.ts).
+  // GET /events: a Query of the history (events/core/history.ts).
   'eventsTable:history': on('eventsTable', under(HISTORY_PK)(QUERY)),
   // The InstrumentRefresh: a Query of the plans, for the live ones' symbols (plans/store.ts).
   'eventsTable:planList': on('eventsTable', under(PLAN_PK)(QUERY)),
@@ -108,9 +108,9 @@ export const TABLE_GRANTS = {
   // The plan records (plans/store.ts): read, conditional put, the outbox emptied (UpdateItem), a refused plan's
   // record removed, listed (Query). Their events go to the outbox (the idempotency table).
   'eventsTable:plans': on('eventsTable', under(PLAN_PK)(GET, PUT, UPDATE, DELETE, QUERY)),
-  // The watcher (orders/events/store.ts): its lease taken and given back (UpdateItem) and its items read (Query),
+  // The watcher (events/core/store.ts): its lease taken and given back (UpdateItem) and its items read (Query),
   // markers and the views of the orders gone from the list read (BatchGetItem), an event's marker, history and known
-  // order in one transaction (PutItem each: orders/events/published.ts), its order items, the copy and the markers
+  // order in one transaction (PutItem each: events/core/published.ts), its order items, the copy and the markers
   // of a first run's settled ids written (BatchWriteItem).
   'eventsTable:watcher': on(
     'eventsTable',
@@ -121,7 +121,7 @@ export const TABLE_GRANTS = {
   ),
   // The EventForwarder: markers read (BatchGetItem); a cancelled order as last known (Query of its `known#` items,
   // else GetItem of the watcher's view); an event's marker, history and known order in one transaction (PutItem
-  // each: orders/events/published.ts).
+  // each: events/core/published.ts).
   'eventsTable:forwarder': on(
     'eventsTable',
     under(MARKERS)(BATCH_GET),

@@ -9,7 +9,7 @@ import http from 'node:http';
 
 import { beforeEach, describe, expect, it } from 'vitest';
 
-import { orderEventIds } from '../../functions/orders/events/views.js';
+import { orderEventIds } from '../../functions/events/core/views.js';
 import { listenOnLoopback } from '../../local/loopback.js';
 import { LOCAL_EVENT_BUS, type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { OCO, ORDER, useEventsStack } from '../support/events-stack.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { main } from '../../client/cli.js';
 import { createGttClient } from '../../client/index.js';
-import { EventsTable } from '../../functions/orders/events/store.js';
+import { EventsTable } from '../../functions/events/core/store.js';
 import { LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';

@@ -7,7 +7,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 
 import { BatchWriteItemCommand, dynamoDbClient } from '../../functions/base/aws/dynamo.js';
-import { EventsTable } from '../../functions/orders/events/store.js';
+import { EventsTable } from '../../functions/events/core/store.js';
 import { LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
 import type { LocalStack } from '../../local/run-local.js';
 import { jdata } from '../contract/jdata-client.js';

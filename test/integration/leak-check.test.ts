@@ -10,8 +10,8 @@ import http from 'node:http';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { createGatewayEvents } from '../../functions/events/core/producer.js';
 import { OPERATIONS } from '../../functions/manifest/index.js';
-import { createGatewayEvents } from '../../functions/orders/events/producer.js';
 import { createGatewayHandler } from '../../functions/orders/gateway/gateway-handler.js';
 import { dynamoJournal } from '../../functions/orders/journal-factory.js';
 import { getEnabledGtts } from '../../functions/orders/operations.js';

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createEventPublisher } from '../../functions/base/aws/publisher.js';
 import { environmentOf } from '../../functions/base/runtime/env.js';
-import { forwardRecords, type OutboxRecord } from '../../functions/orders/events/forwarder.js';
-import { EventsTable } from '../../functions/orders/events/store.js';
+import { forwardRecords, type OutboxRecord } from '../../functions/events/core/forwarder.js';
+import { EventsTable } from '../../functions/events/core/store.js';
 import { LOCAL_CONTROL_TABLE, LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
 import type { DynamoCall, StreamRecord } from '../../local/dynamodb-streams.js';
 import { LOCAL_EVENT_BUS, type LocalStack, startLocalStack } from '../../local/run-local.js';

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { GttClient } from '../../client/index.js';
-import { EventsTable } from '../../functions/orders/events/store.js';
+import { EventsTable } from '../../functions/events/core/store.js';
 import { LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { jdata } from '../contract/jdata-client.js';

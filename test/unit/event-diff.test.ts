@@ -7,15 +7,15 @@ import { describe, expect, it } from 'vitest';
 import { allDetailJsonSchemas } from '../../functions/base/schemas/event-json-schemas.js';
 import { placeOcoInput, placeOrderInput } from '../../functions/base/schemas/input.js';
 import type { GttOrder } from '../../functions/base/schemas/reply.js';
-import { diffSnapshot, endOf, type HistoryOrder } from '../../functions/events/watcher/diff.js';
 import {
   contentHash,
   orderEventIds,
   viewOfOcoInput,
   viewOfOrderInput,
   viewOfRecord,
-} from '../../functions/orders/events/views.js';
-import { EMPTY_STATE, type WatcherState } from '../../functions/orders/events/watcher-items.js';
+} from '../../functions/events/core/views.js';
+import { EMPTY_STATE, type WatcherState } from '../../functions/events/core/watcher-items.js';
+import { diffSnapshot, endOf, type HistoryOrder } from '../../functions/events/watcher/diff.js';
 import { getPendingGttOrders } from '../../functions/orders/operations.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 

@@ -10,13 +10,13 @@ import { describe, expect, it } from 'vitest';
 
 import { assistantItemKey, dayItemKey, tokenItemKey as assistantTokenKey } from '../../functions/assistants/store.js';
 import type { SignalRecord } from '../../functions/base/schemas/signals.js';
+import { HISTORY_PK } from '../../functions/events/core/history.js';
+import { KNOWN_PREFIX } from '../../functions/events/core/known-orders.js';
+import { OUTBOX_ITEM_PREFIX } from '../../functions/events/core/outbox.js';
+import { MARKER_PREFIX } from '../../functions/events/core/store.js';
+import { copyItemKey, LEASE_SK, ORDER_PREFIX, watcherKey } from '../../functions/events/core/watcher-items.js';
 import { FUNCTIONS } from '../../functions/manifest/index.js';
 import { CONFIRMATION_PK } from '../../functions/mcp/confirmations.js';
-import { HISTORY_PK } from '../../functions/orders/events/history.js';
-import { KNOWN_PREFIX } from '../../functions/orders/events/known-orders.js';
-import { OUTBOX_ITEM_PREFIX } from '../../functions/orders/events/outbox.js';
-import { MARKER_PREFIX } from '../../functions/orders/events/store.js';
-import { copyItemKey, LEASE_SK, ORDER_PREFIX, watcherKey } from '../../functions/orders/events/watcher-items.js';
 import { GONE_PREFIX } from '../../functions/orders/gone.js';
 import { leaseKey } from '../../functions/orders/lease.js';
 import { TRADING_PREFIX } from '../../functions/orders/safety/trading-controls.js';

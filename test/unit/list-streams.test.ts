@@ -10,8 +10,8 @@ import { JsonArraySplitter } from '../../functions/base/broker/json-records.js';
 import { decodeBrokerReply, listDecoder } from '../../functions/base/broker/reply.js';
 import { listOrdersInput } from '../../functions/base/schemas/input.js';
 import { compareIds } from '../../functions/base/schemas/paging.js';
+import type { KnownOrder } from '../../functions/events/core/watcher-items.js';
 import { PendingStream, recordHashOfText } from '../../functions/events/watcher/pending-stream.js';
-import type { KnownOrder } from '../../functions/orders/events/watcher-items.js';
 import { getPendingGttOrders } from '../../functions/orders/operations.js';
 import { pendingRecord } from '../support/pending-record.js';
 

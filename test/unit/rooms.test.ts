@@ -1,6 +1,8 @@
 /**
  * Architecture: the rooms of functions/ and what each may import (docs/architecture.md, the rooms). The
- * shared base below everything, the order core above it, then the features, each using the base and the order core
+ * shared base below everything; the events core above it (functions/events/core/: the face of the events concept that
+ * the order core and the features use, the events table, the outbox and its producer, the views and stable ids); the
+ * order core above both; then the features, each using the base, the events core and the order core
  * and never another feature's insides (only the files a feature offers, its face); the manifest (the list of every
  * function's definition, each in its room) and the handlers on top. The Lambda code never reaches into the local runner, the
  * emulator, the infrastructure, the benchmarks or the tests.
@@ -34,11 +36,13 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'base/aws': ['base/schemas', 'base/contract', 'base/runtime'],
   'base/definition': ['base/schemas', 'base/contract', 'base/runtime'],
   'base/middleware': ['base/schemas', 'base/contract', 'base/runtime', 'base/definition'],
-  orders: BASE,
-  ...Object.fromEntries(FEATURES.map((feature) => [feature, [...BASE, 'orders']])),
+  // The events concept's face (functions/events/core/): below the order core, which queues each success's event.
+  'events/core': BASE,
+  orders: [...BASE, 'events/core'],
+  ...Object.fromEntries(FEATURES.map((feature) => [feature, [...BASE, 'events/core', 'orders']])),
   // The manifest lists the definitions the features hold (each naming its real factory): it sits above them.
-  manifest: [...BASE, 'orders', ...FEATURES],
-  handlers: [...BASE, 'orders', ...FEATURES, 'manifest'],
+  manifest: [...BASE, 'events/core', 'orders', ...FEATURES],
+  handlers: [...BASE, 'events/core', 'orders', ...FEATURES, 'manifest'],
 };
 /** A feature's files another feature may import (its face), by who may: the rest of a feature is its own. */
 const FACES: Record<string, Record<string, readonly string[]>> = {
@@ -66,6 +70,7 @@ const walk = (dir: string): string[] =>
 const roomOf = (file: string): string => {
   const parts = relative(FUNCTIONS, file).split('/');
   if (parts[0] === 'base' && parts.length > 2) return `base/${parts[1]}`;
+  if (parts[0] === 'events' && parts[1] === 'core' && parts.length > 2) return 'events/core';
   return parts.length > 1 ? parts[0]! : '.';
 };
 
@@ -150,7 +155,8 @@ describe("docs/architecture.md's table of the rooms", () => {
     for (const token of tokens) {
       if (token === 'base') rooms.push(...BASE);
       else if (token === 'the features') rooms.push(...FEATURES);
-      else if (token === 'everything in functions/') rooms.push(...BASE, 'orders', ...FEATURES, 'manifest');
+      else if (token === 'everything in functions/')
+        rooms.push(...BASE, 'events/core', 'orders', ...FEATURES, 'manifest');
       else if (token in MAY_IMPORT) rooms.push(token);
       else if (/^\w+\/[\w-]+\.ts$/.test(token)) faces.push(token);
       else if (/^\w+\/$/.test(token)) outside.push(token);

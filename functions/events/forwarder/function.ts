@@ -1,6 +1,6 @@
 /**
  * The EventForwarder Lambda: triggered by the idempotency table's stream (only COMPLETED records, by the event
- * source's filter), it publishes the outbox's events (orders/events/forwarder.ts) and answers the records to deliver
+ * source's filter), it publishes the outbox's events (events/core/forwarder.ts) and answers the records to deliver
  * again (ReportBatchItemFailures). Configuration is read once per container; metrics at the end of each batch.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
@@ -11,8 +11,8 @@ import { shellHandler } from '../../base/middleware/function-shell.js';
 import { writeLog } from '../../base/runtime/logger.js';
 import { functionMetrics } from '../../base/runtime/metrics.js';
 import { memo } from '../../base/schemas/values.js';
-import { forwardRecords, type ForwardResult, type OutboxRecord } from '../../orders/events/forwarder.js';
-import { EventsTable } from '../../orders/events/store.js';
+import { forwardRecords, type ForwardResult, type OutboxRecord } from '../core/forwarder.js';
+import { EventsTable } from '../core/store.js';
 import { type ForwarderConfig, parseForwarderConfig } from './config.js';
 
 export interface ForwarderOptions {

@@ -16,8 +16,8 @@
  */
 import type { FateDetailType, LifecycleEvent, OrderDetailType, OrderView } from '../../base/schemas/events.js';
 import type { BookOrder, GttOrder } from '../../base/schemas/reply.js';
-import { contentHash, type OrderEventIds, viewOfFiredOrder, viewOfRecord } from '../../orders/events/views.js';
-import { type KnownOrder, recordHashOf, type WatcherState } from '../../orders/events/watcher-items.js';
+import { contentHash, type OrderEventIds, viewOfFiredOrder, viewOfRecord } from '../core/views.js';
+import { type KnownOrder, recordHashOf, type WatcherState } from '../core/watcher-items.js';
 
 /** A history record as the operation table normalises it (GetTriggeredGTTOrders), with the order it placed. */
 export type HistoryOrder = GttOrder & {

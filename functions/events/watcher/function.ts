@@ -14,9 +14,9 @@ import { deployedEnv, type GatewaySettings } from '../../base/runtime/config.js'
 import { writeLog } from '../../base/runtime/logger.js';
 import { functionMetrics } from '../../base/runtime/metrics.js';
 import { memo } from '../../base/schemas/values.js';
-import { EventsTable } from '../../orders/events/store.js';
 import type { PlanEngine } from '../../plans/engine.js';
 import { createPlanEngine } from '../../plans/engine-wiring.js';
+import { EventsTable } from '../core/store.js';
 import { parseWatcherConfig, runsPlans, type WatcherConfig } from './config.js';
 import { runWatcher, type WatcherRun } from './watcher.js';
 

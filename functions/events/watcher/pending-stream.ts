@@ -18,8 +18,8 @@ import { normaliseOrder } from '../../base/broker/order-records.js';
 import { checkRecord, type ListDecoder, recordSchema } from '../../base/broker/reply.js';
 import { BrokerBadReplyError } from '../../base/contract/errors.js';
 import type { GttOrder, PendingOrderRecord } from '../../base/schemas/reply.js';
-import type { KnownOrder } from '../../orders/events/watcher-items.js';
 import { getPendingGttOrders } from '../../orders/operations.js';
+import type { KnownOrder } from '../core/watcher-items.js';
 
 /** A listed order: unchanged since the snapshot (`al_id` and hash only), or read and normalised. */
 export type ListedOrder = GttOrder | { al_id: string; unchanged: true };

@@ -14,7 +14,7 @@ import { SessionSource } from '../../base/broker/session.js';
 import { ConfigurationError } from '../../base/contract/errors.js';
 import { type AnyOperation, changesAnOrder, usesTradingControls } from '../../base/contract/operation.js';
 import type { GatewayConfig } from '../../base/runtime/config.js';
-import type { EventsConfig, GatewayEvents } from '../events/producer.js';
+import type { EventsConfig, GatewayEvents } from '../../events/core/producer.js';
 import type { InstrumentCopy } from '../instruments/copy.js';
 import type { OrderJournal } from '../journal.js';
 import { DynamoOrderLeases, type OrderLeases } from '../lease.js';

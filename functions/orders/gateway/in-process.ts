@@ -15,7 +15,7 @@ import type { AnyOperation } from '../../base/contract/operation.js';
 import { contractError } from '../../base/middleware/error-contract.js';
 import { type GatewayConfig, type GatewaySettings, parseGatewayConfig } from '../../base/runtime/config.js';
 import { functionMetrics } from '../../base/runtime/metrics.js';
-import { createGatewayEvents } from '../events/producer.js';
+import { createGatewayEvents } from '../../events/core/producer.js';
 import { dynamoInstrumentCopy } from '../instruments/copy.js';
 import { dynamoJournal } from '../journal-factory.js';
 import { dynamoTradingControls } from '../safety/trading-controls.js';

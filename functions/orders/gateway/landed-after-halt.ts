@@ -19,7 +19,7 @@ import { toGatewayError, TradingHaltedError } from '../../base/contract/errors.j
 import type { AnyOperation } from '../../base/contract/operation.js';
 import { writeLog } from '../../base/runtime/logger.js';
 import { indiaTimeText } from '../../base/schemas/india-time.js';
-import type { GatewayEvents } from '../events/producer.js';
+import type { GatewayEvents } from '../../events/core/producer.js';
 import { cancelGttOrder } from '../operations.js';
 import { isExit } from '../safety/exits.js';
 import type { TradingControls } from '../safety/trading-controls.js';

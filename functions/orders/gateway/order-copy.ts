@@ -21,7 +21,7 @@
 
 import { BatchGetItemCommand, dynamoDbClient } from '../../base/aws/dynamo.js';
 import type { GttOrder } from '../../base/schemas/reply.js';
-import { COPY_PK, copyItemKey, LEASE_SK, recordOfCopy, toLease, watcherKey } from '../events/watcher-items.js';
+import { COPY_PK, copyItemKey, LEASE_SK, recordOfCopy, toLease, watcherKey } from '../../events/core/watcher-items.js';
 import { leaseKey } from '../lease.js';
 
 /** One watcher period (a minute) and half of another: a copy older than this means the watcher is late or off. */

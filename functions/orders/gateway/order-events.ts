@@ -11,7 +11,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import type { AnyOperation } from '../../base/contract/operation.js';
 import { writeLog } from '../../base/runtime/logger.js';
 import type { LifecycleEvent } from '../../base/schemas/events.js';
-import type { GatewayEvents } from '../events/producer.js';
+import type { GatewayEvents } from '../../events/core/producer.js';
 
 /** At most this long for the event's own outbox write after the broker's success, and never past the Lambda's end. */
 export const EVENT_PUBLISH_TIMEOUT_MS = 2_000;

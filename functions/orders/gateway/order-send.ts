@@ -21,7 +21,7 @@ import type { AnyOperation } from '../../base/contract/operation.js';
 import type { GatewayConfig } from '../../base/runtime/config.js';
 import type { Converted } from '../../base/schemas/conversion.js';
 import type { LifecycleEvent } from '../../base/schemas/events.js';
-import type { GatewayEvents } from '../events/producer.js';
+import type { GatewayEvents } from '../../events/core/producer.js';
 import type { OrderJournal } from '../journal.js';
 import type { TradingControls } from '../safety/trading-controls.js';
 import { brokerDeps, MIN_ATTEMPT_MS, type SessionReads } from './broker-deps.js';

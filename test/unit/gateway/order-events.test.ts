@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { LifecycleEvent } from '../../../functions/base/schemas/events.js';
-import type { GatewayEvents } from '../../../functions/orders/events/producer.js';
+import type { GatewayEvents } from '../../../functions/events/core/producer.js';
 import {
   buildEvents,
   carriedEvents,

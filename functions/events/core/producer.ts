@@ -1,6 +1,6 @@
 /**
  * The gateway's producer: right after the broker accepted a place, modify or cancel, the lifecycle event of that
- * success, queued in the transactional outbox (orders/events/outbox-events.ts) rather than published on the request path.
+ * success, queued in the transactional outbox (events/core/outbox-events.ts) rather than published on the request path.
  *
  * This is the outbox producer plus the path of a setup without an outbox table (a local experiment): there the event
  * is published directly (PutEvents, then the marker). The in-process callers (plans, signals, the kill switch), the

@@ -1,5 +1,5 @@
 /**
- * The outbox's forwarder (orders/events/outbox.ts): the records of the idempotency table's stream in, their events on the
+ * The outbox's forwarder (events/core/outbox.ts): the records of the idempotency table's stream in, their events on the
  * bus, each marked published. Off the request path, so it can afford what the order's reply could not: a cancel's
  * event gains the order's last known fields (the watcher's view), and an event already published (by the watcher,
  * or by an earlier delivery of the same records) is not published again.

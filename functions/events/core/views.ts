@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 
-import type { EventLeg, OrderView } from '../../base/schemas/events.js';
+import type { EventLeg, OrderView, SignalDetailType } from '../../base/schemas/events.js';
 import type { FiredOrder } from '../../base/schemas/events.js';
 import type { PlaceOcoInput, PlaceOrderInput } from '../../base/schemas/input.js';
 import type { GttOrder } from '../../base/schemas/reply.js';
@@ -158,11 +158,18 @@ export const orderEventIds = (scope: EventScope) => {
 };
 export type OrderEventIds = ReturnType<typeof orderEventIds>;
 
-/** The stable ids of session events: a renewal's secret version is unique; a snapshot version only per deployment. */
+/**
+ * The stable ids of the other events: a renewal's secret version is unique, a snapshot version only per deployment;
+ * a signal's event is one per signal and kind (a second delivery of one completion is recorded once); an assistant's
+ * act one per request and tool.
+ */
 export const eventIds = {
   sessionExpired: (deployment: string, epoch: string) => digest('session-expired', deployment, epoch),
   sessionRenewed: (versionId: string) => digest('session-renewed', versionId),
   killSwitch: (halted: boolean, changedAt: string) => digest('kill-switch', halted ? 'on' : 'off', changedAt),
+  signal: (detailType: SignalDetailType, signalId: string) => digest(detailType, signalId),
+  assistantAction: (assistantId: string, requestId: string, tool: string) =>
+    digest('Assistant Action', assistantId, requestId, tool),
 };
 
 /** The order a fired GTT placed, as events carry it. */

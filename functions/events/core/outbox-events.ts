@@ -1,8 +1,8 @@
 /**
  * The lifecycle event of an order function's broker success (place, modify, cancel), queued in the transactional
- * outbox (orders/events/outbox.ts) rather than published on the request path: what the deployed order functions bind
+ * outbox (events/core/outbox.ts) rather than published on the request path: what the deployed order functions bind
  * (functions/handlers/, generated from the manifest), so their bundles carry no EventBridge client and none of the
- * direct path's modules (orders/events/producer.ts adds that path for setups without an outbox).
+ * direct path's modules (events/core/producer.ts adds that path for setups without an outbox).
  *
  * With an Idempotency-Key the event rides in the record's completing write (no call of its own); without one,
  * `queue` puts one outbox item. Either way the EventForwarder publishes it from the table's stream and writes its
