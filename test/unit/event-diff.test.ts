@@ -1,4 +1,4 @@
-/** The watcher's diff rules and the stable event ids, without a network (functions/events/watcher/diff.ts, orders/events/views.ts). */
+/** The watcher's diff rules and the stable event ids, without a network (functions/events/watcher/diff.ts, events/core/views.ts). */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 

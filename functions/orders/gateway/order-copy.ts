@@ -3,7 +3,7 @@
  * word: the broker of this family has no one-order read (GetPendingGTTOrder takes `uid` only and answers every
  * pending order), so without the copy GetGTTOrder reads the whole list for one record.
  *
- * The copy (orders/events/watcher-items.ts: `watcher-copy` / `<al_id>`, and the lease's `copyAt`) holds each pending order's
+ * The copy (events/core/watcher-items.ts: `watcher-copy` / `<al_id>`, and the lease's `copyAt`) holds each pending order's
  * record as the watcher's last run listed it. It answers, with `source: "watcher"` and `asOf` (when the broker listed
  * it), only when all of these hold, read in one consistent BatchGetItem:
  * - the watcher's last run read the list less than MAX_COPY_AGE_MS ago (`copyAt`), and found the session alive;

@@ -1,6 +1,6 @@
 /**
- * The lifecycle event of a broker success, for operations with a `lifecycle` entry (orders/events/producer.ts), handed to
- * the transactional outbox (orders/events/outbox.ts) by the order path: built the moment the broker answered, so the
+ * The lifecycle event of a broker success, for operations with a `lifecycle` entry (events/core/producer.ts), handed to
+ * the transactional outbox (events/core/outbox.ts) by the order path: built the moment the broker answered, so the
  * idempotency record's completing write carries it; a call without a record puts an outbox item of its own
  * (`queueEvents`). Never for a dry run or an idempotent replay (the broker is not called; the first call queued
  * it), and never an error for the caller: the order is done; an event that could not be built, queued or
