@@ -29,7 +29,9 @@ export default defineConfig({
       {
         // Pure functions and the emulator over loopback: one process per worker for all of them (the import of the
         // AWS SDK and zod, once per worker, was most of their time). Each file starts and stops its own servers, and
-        // one that stubs the environment or stdout restores it after each test.
+        // one that stubs the environment or stdout restores it after each test. No child process, no browser and no
+        // fan-out of hundreds of requests at once (test/unit/test-tiers.test.ts checks the first two): those are in
+        // test/integration and test/e2e, so this tier stays under a minute on a loaded machine.
         extends: true,
         test: { name: 'fast', include: ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts'], isolate: false },
       },
