@@ -5,8 +5,11 @@ import { LongFirstSequencer } from './test/support/sequencer.js';
 export default defineConfig({
   test: {
     // Network tests talk to servers on 127.0.0.1 that each test file starts and stops itself.
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
+    // A time-out is one generous bound against a hang, never a measure of speed: on two cores beside other work a test
+    // runs five to ten times slower than on an idle machine, and the verdict must not change. Tests wait for
+    // conditions (a ready line, a probe, `vi.waitFor`), never for a time; the slow project's bound is wider still.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     pool: 'forks',
     // Two cores: keep concurrency modest so timing-sensitive fault tests are not starved.
     maxWorkers: 2,
@@ -51,6 +54,9 @@ export default defineConfig({
         test: {
           name: 'slow',
           include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+          // Whole stacks and child processes: a test or hook that takes seconds when idle gets minutes under load.
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
           isolate: false,
           globalSetup: ['test/support/cli-bundle.ts', 'test/support/stack-permissions-setup.ts'],
         },

@@ -34,7 +34,7 @@ beforeAll(async () => {
     ],
     /listening on (http:\/\/127\.0\.0\.1:\d+)[\s\S]*login page \S+\n/,
   );
-}, 30_000);
+});
 afterAll(async () => {
   await started?.stop();
 });
