@@ -115,7 +115,7 @@ describe('keep-exits with a change on its way', () => {
     const later = await api('PATCH', `/gtt-orders/oco/${oco}`, { stopLoss: { trigger: '1420' } }, key());
     expect(later.status).toBe(423);
     expect((await pendingIds()).sort()).toEqual([oco, second.body.al_id].sort());
-  }, 60_000);
+  });
 
   it("a trailing stop's move in flight: kept and moved; the plan stays protected, and after the switch is off", async () => {
     await control.ltp('NSE', 'WIPRO-EQ', 1500);
@@ -155,5 +155,5 @@ describe('keep-exits with a change on its way', () => {
     await stack.watch();
     expect((await api('GET', `/plans/${planId}`)).body).toMatchObject({ state: 'armed', alIds: { stop: stopId } });
     expect(await pendingIds()).toEqual([stopId]);
-  }, 60_000);
+  });
 });

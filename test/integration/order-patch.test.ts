@@ -149,7 +149,7 @@ describe('PATCH /gtt-orders/{alId}', () => {
     expect((await p1).status).toBe(200);
     expect(await modifies()).toHaveLength(1);
     expect((await call('GET', `/gtt-orders/${alId}`)).body).toMatchObject({ d: '1470', qty: SAMPLE_ORDER.qty });
-  }, 30_000);
+  });
 
   it('a change whose outcome is unknown keeps its lease; its own retry passes, settles it and gives it back', async () => {
     const alId = await place();

@@ -255,7 +255,7 @@ describe('issue 32: fills, legs and ends', () => {
     } finally {
       await guarded.close();
     }
-  }, 40_000);
+  });
 
   it('5. an entry partly filled then cancelled at the close: the exit covers what filled', async () => {
     const created = await create(bracket('HDFCBANK-EQ', 10));
