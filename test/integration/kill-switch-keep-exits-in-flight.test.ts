@@ -36,7 +36,7 @@ const pendingIds = async () =>
 const cancelsSent = async () => (await control.requests()).filter((r) => r.operation === 'CancelGTTOrder');
 /** Waits until the broker has the request (the change is then on its way, held by the delay fault). */
 const arrived = async (operation: string) => {
-  for (let i = 0; i < 500; i++) {
+  for (let i = 0; i < 6_000; i++) {
     if ((await control.requests()).some((r) => r.operation === operation)) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

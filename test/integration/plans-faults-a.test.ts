@@ -292,7 +292,7 @@ describe('issue 32: DELETE says what it leaves', () => {
     await control.ltp('NSE', tsym, 1480);
     await control.fault({ operation: 'PlaceOCOOrder', kind: 'delay', delayMs: 3_000, executed, times: 1 });
     const run = watch();
-    const until = Date.now() + 5_000;
+    const until = Date.now() + 60_000;
     while (!(await brokerCalls('PlaceOCOOrder', tsym)).length && Date.now() < until)
       await new Promise((resolve) => setTimeout(resolve, 20));
     expect((await plan(created.planId)).inFlight?.stamp).toBe(`${created.planId}.x1`);
