@@ -1,19 +1,14 @@
 /**
  * The emulator's dialects (emulator/wire/dialect.ts, docs/emulator.md "Dialects") over real HTTP: the 2021 dialect's
- * texts and capitalised keys, Flattrade's texts operation by operation, the switch at start (`startEmulator`,
- * `npm run emulator -- --dialect`) and at run time, a reset back to the start's, refusals.
+ * texts and capitalised keys, Flattrade's texts operation by operation, the switch at start (`startEmulator`) and at
+ * run time, a reset back to the start's, refusals. `npm run emulator -- --dialect` (a child process) is in
+ * test/e2e/emulator-cli.test.ts.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-
 import { describe, expect, it } from 'vitest';
 
 import { startEmulator } from '../../emulator/server.js';
 import { emulatorControl } from '../support/emulator-control.js';
 import { type EmulatorFixture, gttJData, useEmulator } from '../support/emulator-fixture.js';
-import { startScript } from '../support/processes.js';
-
-const run = promisify(execFile);
 
 const fixture = useEmulator();
 
@@ -122,20 +117,6 @@ describe('the dialects of the emulator', () => {
     expect(await call(emu, 'CancelGTTOrder', { uid: emu.uid, al_id: alId })).toMatchObject({ stat: 'Invalid Oi' });
   });
 
-  it('npm run emulator -- --dialect flattrade starts in it', async () => {
-    const started = await startScript(
-      'emulator/main.ts',
-      ['--port', '0', '--token', 'flattrade-dialect-token', '--dialect', 'flattrade'],
-      /listening on (http:\/\/127\.0\.0\.1:\d+)/,
-    );
-    try {
-      const own = { url: started.match[1]! } as EmulatorFixture;
-      expect((await dialect(own, 'GET')).body).toEqual({ dialect: 'flattrade' });
-    } finally {
-      await started.stop();
-    }
-  });
-
   it('refuses an unknown dialect', async () => {
     const emu = fixture();
     expect((await dialect(emu, 'POST', { dialect: 'shoonya' })).status).toBe(400);
@@ -154,11 +135,5 @@ describe('the dialects of the emulator', () => {
     } finally {
       await running.close();
     }
-  });
-
-  it('npm run emulator refuses an unknown --dialect with exit code 2', async () => {
-    await expect(
-      run(process.execPath, ['--import', 'tsx', 'emulator/main.ts', '--port', '0', '--dialect', 'x']),
-    ).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/--dialect must be noren, 2021 or flattrade/) });
   });
 });

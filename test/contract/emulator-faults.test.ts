@@ -3,7 +3,7 @@
  * (docs/broker-wire.md): malformed requests never hang or leak a stack trace, special-character symbols round-trip,
  * injected faults behave as told, and the request log redacts the token.
  */
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { startEmulator } from '../../emulator/server.js';
 import { type EmulatorControl, emulatorControl } from '../support/emulator-control.js';
@@ -125,16 +125,19 @@ describe('faults', () => {
   it('delay longer than the client timeout: not executed when the client gives up', async () => {
     await control.fault({ operation: 'PlaceGTTOrder', kind: 'delay', delayMs: 400 });
     await expect(placeRaw(AbortSignal.timeout(100))).rejects.toThrow();
+    // Past the delay: the emulator runs in this process, so its 400 ms timer (set when the request arrived, before
+    // the client gave up) fires before this one, however loaded the machine; then it has done what it will do.
     await new Promise((r) => setTimeout(r, 500));
     expect(await pending()).toEqual({ stat: 'Not_Ok', emsg: 'no data' });
   });
 
   it('late: true carries the order out when the delay ends, though the client gave up (a broker acting late)', async () => {
-    await control.fault({ operation: 'PlaceGTTOrder', kind: 'delay', delayMs: 300, late: true });
+    // A delay long enough that the read just after the client gives up comes before it ends, even on a loaded machine.
+    await control.fault({ operation: 'PlaceGTTOrder', kind: 'delay', delayMs: 2_000, late: true });
     await expect(placeRaw(AbortSignal.timeout(100))).rejects.toThrow();
     expect(await pending()).toEqual({ stat: 'Not_Ok', emsg: 'no data' });
-    await new Promise((r) => setTimeout(r, 450));
-    expect((await pending()) as unknown[]).toHaveLength(1);
+    // When the delay ends the order is there: waited for, not slept on.
+    await vi.waitFor(async () => expect((await pending()) as unknown[]).toHaveLength(1), { timeout: 30_000 });
     const bad = await fetch(`${emu.url}/_emulator/faults`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

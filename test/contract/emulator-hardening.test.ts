@@ -1,11 +1,10 @@
 /**
- * Security hardening of the emulator, over real HTTP on 127.0.0.1: the request log is bounded in bytes (not only in
- * entries), caller-chosen tokens cannot rebind a session or garble redaction, and no password, secret, OTP, code or
- * issued token ever reaches the request log.
+ * Security hardening of the emulator, over real HTTP on 127.0.0.1: caller-chosen tokens cannot rebind a session or
+ * garble redaction, and no password, secret, OTP, code or issued token ever reaches the request log. The log's bound
+ * in bytes (thousands of large requests) is in test/integration/emulator-volume.test.ts.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 
-import { LOG_BODY_BYTES, LOG_TOTAL_BYTES } from '../../emulator/control/request-log.js';
 import { type EmulatorControl, signInAsDemo } from '../support/emulator-control.js';
 import { type EmulatorFixture, useEmulator } from '../support/emulator-fixture.js';
 import { control, jdata, pyJson, send, sha256, totpNow } from './jdata-client.js';
@@ -16,78 +15,6 @@ let ctl: EmulatorControl;
 beforeEach(() => {
   emu = fixture();
   ctl = emu.control;
-});
-
-/** Run `count` jobs, `width` at a time. */
-const inBatches = async (count: number, width: number, job: (i: number) => Promise<unknown>) => {
-  for (let start = 0; start < count; start += width) {
-    await Promise.all(Array.from({ length: Math.min(width, count - start) }, (_, k) => job(start + k)));
-  }
-};
-const readLog = async () => {
-  const res = await fetch(`${emu.url}/_emulator/requests`);
-  const text = await res.text();
-  return {
-    status: res.status,
-    text,
-    body: JSON.parse(text) as {
-      requests: {
-        seq: number;
-        body: string;
-        bodyLength: number;
-        bodyTruncated: boolean;
-        jData: unknown;
-        jDataTruncated: boolean;
-      }[];
-      bytes: number;
-    },
-  };
-};
-
-describe('request log is bounded in bytes', () => {
-  it('64 KiB unauthenticated posts are kept as 4 KiB excerpts with their length and a flag', async () => {
-    const body = `jData=${JSON.stringify({ uid: 'DEMO01', pad: 'x'.repeat(63 * 1024) })}`;
-    await inBatches(150, 15, () => send(emu.url, '/ClientAPI/PlaceGTTOrder', body, { 'Content-Type': 'text/plain' }));
-    const log = await readLog();
-    expect(log.status).toBe(200);
-    expect(log.body.requests).toHaveLength(150);
-    // Without the bound this answer is about 150 x 2 x 63 KiB = 19 MB.
-    expect(log.text.length).toBeLessThan(150 * 2 * LOG_BODY_BYTES);
-    for (const entry of log.body.requests) {
-      expect(entry).toMatchObject({
-        bodyTruncated: true,
-        bodyLength: Buffer.byteLength(body),
-        jData: null,
-        jDataTruncated: true,
-      });
-      expect(Buffer.byteLength(entry.body)).toBeLessThanOrEqual(LOG_BODY_BYTES);
-      expect(body.startsWith(entry.body)).toBe(true);
-    }
-  });
-
-  it('the whole log stays under its byte cap by dropping the oldest entries, and still answers', async () => {
-    // Each entry as large as the bounds allow (4 KiB of path, 4 KiB of body), so fewer requests fill the log.
-    const body = `jData=${JSON.stringify({ uid: 'DEMO01', pad: 'y'.repeat(5 * 1024) })}`;
-    const path = `/NorenWClientTP/GetEnabledGTTs?pad=${'p'.repeat(6 * 1024)}`;
-    const count = Math.ceil((LOG_TOTAL_BYTES / (2 * LOG_BODY_BYTES)) * 1.3);
-    await inBatches(count, 25, () => send(emu.url, path, body));
-    const log = await readLog();
-    expect(log.status).toBe(200);
-    expect(log.body.bytes).toBeLessThanOrEqual(LOG_TOTAL_BYTES);
-    expect(Buffer.byteLength(log.text)).toBeLessThanOrEqual(LOG_TOTAL_BYTES + 1024);
-    const seqs = log.body.requests.map((r) => r.seq);
-    expect(seqs.length).toBeLessThan(count);
-    expect(seqs.at(-1)! - seqs[0]! + 1).toBe(seqs.length); // a contiguous tail: the oldest went first
-    // Small requests are kept whole.
-    await ctl.clearRequests();
-    await jdata(emu.url, 'GetEnabledGTTs', { uid: 'DEMO01' }, emu.token);
-    expect((await readLog()).body.requests[0]).toMatchObject({
-      bodyTruncated: false,
-      bodyLength: 22,
-      jData: { uid: 'DEMO01' },
-      jDataTruncated: false,
-    });
-  });
 });
 
 describe('caller-chosen tokens on /_emulator/accounts and /_emulator/sessions', () => {

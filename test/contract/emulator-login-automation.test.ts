@@ -3,15 +3,12 @@
  * headless Chromium): find the inputs by their ids `lgnusrid`, `lgnpwd`, `lgnotp`, type into them, click the element
  * whose text or value is LOGIN, and read `code` from the URL the browser lands on.
  *
- * - Without a browser: the served HTML is read the same way (ids, the LOGIN button, the form it submits and where to).
- * - With one (Debian `chromium` and `chromium-driver` on the PATH): a real headless Chromium through chromedriver's
- *   W3C WebDriver protocol, bounded in time. Skipped, saying so, when either binary is absent.
+ * Here without a browser: the served HTML is read the same way (ids, the LOGIN button, the form it submits and where
+ * to). The same steps in a real headless Chromium (a browser is no unit or contract test) are in
+ * test/e2e/emulator-login-chromium.test.ts.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -83,121 +80,4 @@ describe('the sign-in page as automation reads it (no browser needed)', () => {
     expect(`${location.origin}${location.pathname}`).toBe(landingUrl);
     expect(location.searchParams.get('code')).toMatch(/^[0-9a-f-]{36}$/);
   });
-});
-
-// ---- a real headless Chromium ----------------------------------------------------------------------------------
-
-const onPath = (names: string[]): string | undefined => {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    for (const name of names) {
-      const file = path.join(dir, name);
-      try {
-        accessSync(file, constants.X_OK);
-        return file;
-      } catch {
-        // not here
-      }
-    }
-  }
-  return undefined;
-};
-const CHROMIUM = onPath(['chromium', 'chromium-browser']);
-const CHROMEDRIVER = onPath(['chromedriver']);
-const browserMissing =
-  CHROMIUM && CHROMEDRIVER
-    ? ''
-    : ` (skipped: ${[CHROMIUM ? '' : 'chromium', CHROMEDRIVER ? '' : 'chromedriver'].filter(Boolean).join(' and ')} not on the PATH; apt-get install chromium chromium-driver)`;
-
-const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
-const BROWSER_BUDGET_MS = 45_000;
-
-describe.skipIf(browserMissing !== '')(`the sign-in page in headless Chromium${browserMissing}`, () => {
-  let driver: ChildProcess | undefined;
-  let base = '';
-  let session = '';
-
-  const wd = async (method: string, route: string, body?: unknown): Promise<Record<string, unknown>> => {
-    const res = await fetch(`${base}${route}`, {
-      method,
-      headers: { 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(15_000),
-    });
-    const json = (await res.json()) as { value: Record<string, unknown> };
-    if (!res.ok) throw new Error(`WebDriver ${method} ${route}: HTTP ${res.status} ${JSON.stringify(json.value)}`);
-    return json.value;
-  };
-  const find = async (using: string, value: string) =>
-    String((await wd('POST', `/session/${session}/element`, { using, value }))[ELEMENT]);
-
-  beforeAll(async () => {
-    const port = await new Promise<number>((resolve) => {
-      const probe = http.createServer().listen(0, '127.0.0.1', () => {
-        const { port: free } = probe.address() as AddressInfo;
-        probe.close(() => resolve(free));
-      });
-    });
-    base = `http://127.0.0.1:${port}`;
-    driver = spawn(CHROMEDRIVER!, [`--port=${port}`], { stdio: 'ignore' });
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      try {
-        if ((await wd('GET', '/status')).ready) break;
-      } catch {
-        // not up yet
-      }
-      if (Date.now() > deadline) throw new Error('chromedriver did not start within 15 s');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    const created = await wd('POST', '/session', {
-      capabilities: {
-        alwaysMatch: {
-          browserName: 'chrome',
-          'goog:chromeOptions': {
-            binary: CHROMIUM,
-            args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-          },
-        },
-      },
-    });
-    session = String(created.sessionId);
-  }, BROWSER_BUDGET_MS);
-
-  afterAll(async () => {
-    try {
-      if (session) await wd('DELETE', `/session/${session}`);
-    } finally {
-      driver?.kill();
-    }
-  });
-
-  it.each(PAGES)(
-    '%s: typed into by id, LOGIN clicked, lands on the redirect with a code',
-    async (_label, page) => {
-      await wd('POST', `/session/${session}/url`, { url: `${emu.url}${page}` });
-      const user = await find('css selector', '#lgnusrid');
-      await wd('POST', `/session/${session}/element/${user}/clear`, {});
-      await wd('POST', `/session/${session}/element/${user}/value`, { text: emu.uid });
-      const pwd = await find('css selector', '#lgnpwd');
-      await wd('POST', `/session/${session}/element/${pwd}/value`, { text: emu.login.password });
-      const otp = await find('css selector', '#lgnotp');
-      await wd('POST', `/session/${session}/element/${otp}/value`, { text: await ctl.otp() });
-      // As the script finds it: a button, input or link whose text contains LOGIN or whose value is LOGIN.
-      const login = await find(
-        'xpath',
-        "//*[self::button or self::input or self::a][contains(translate(normalize-space(.), 'login', 'LOGIN'), 'LOGIN') or translate(@value, 'login', 'LOGIN')='LOGIN']",
-      );
-      await wd('POST', `/session/${session}/element/${login}/click`, {});
-      const deadline = Date.now() + 10_000;
-      let landed = '';
-      while (Date.now() < deadline) {
-        landed = String(await wd('GET', `/session/${session}/url`));
-        if (landed.startsWith(landingUrl)) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      expect(landed.startsWith(landingUrl), `landed on ${landed}`).toBe(true);
-      expect(new URL(landed).searchParams.get('code')).toMatch(/^[0-9a-f-]{36}$/);
-    },
-    BROWSER_BUDGET_MS,
-  );
 });

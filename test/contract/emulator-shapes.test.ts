@@ -1,8 +1,8 @@
 /**
  * Contract tests of the broker emulator over real HTTP on 127.0.0.1: what a client written for the real broker
  * sends, and the exact shapes and texts it gets back (docs/broker-wire.md): success and failure shapes, session
- * checks, and many places at once. The GTT writes and reads, whose texts and keys differ by dialect, run in every
- * dialect in emulator-gtt.test.ts.
+ * checks. The GTT writes and reads, whose texts and keys differ by dialect, run in every dialect in
+ * emulator-gtt.test.ts; many places at once in test/integration/emulator-concurrency.test.ts.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 
@@ -203,16 +203,5 @@ describe('session checks', () => {
     // A symbol with an encoded & still splits correctly at the last &jKey=.
     const placeBody = `jData=${JSON.stringify(order({ tsym: 'M%26M-EQ' }))}&jKey=${emu.token}`;
     expect((await post('PlaceGTTOrder', placeBody, {})).body).toMatchObject({ stat: 'OI created' });
-  });
-});
-describe('concurrency', () => {
-  it('500 places at once get 500 distinct al_ids, all listed', async () => {
-    await control.switches({ acceptAnySymbol: true }); // 500 distinct symbols: more than the shipped list holds
-    const replies = await Promise.all(Array.from({ length: 500 }, (_, i) => place({ tsym: `SYM${i}-EQ` })));
-    const ids = new Set(replies.map((r) => r.al_id));
-    expect(replies.every((r) => r.stat === 'OI created')).toBe(true);
-    expect(ids.size).toBe(500);
-    const listed = (await pending()) as { al_id: string }[];
-    expect(new Set(listed.map((r) => r.al_id))).toEqual(ids);
   });
 });

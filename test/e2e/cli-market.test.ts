@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../../client/exit-codes.js';
 import { DETAIL_TYPES } from '../../functions/base/schemas/event-types.js';
 import { type CliRun, runCli } from '../support/cli-bundle.js';
-import { type Started, startNpmStart } from '../support/processes.js';
+import { type Started, startNpmStart, waitUntil } from '../support/processes.js';
 
 let started: Started;
 let baseUrl: string;
@@ -25,7 +25,7 @@ const IST_LINE = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \+05:30 {2}/;
 beforeAll(async () => {
   started = await startNpmStart(['--watch-interval', '1']);
   baseUrl = started.match[1]!;
-}, 30_000);
+});
 
 afterAll(async () => {
   await started?.stop();
@@ -65,11 +65,15 @@ describe('gtt events in India time', () => {
     expect(placed).toMatchObject({ code: 0, stderr: '' });
     const alId = (JSON.parse(placed.stdout) as { al_id: string }).al_id;
     expect((await gtt(['ltp', 'INFY-EQ', '1484.5'])).code).toBe(0);
+    // The watcher (every second) sees the fire and the fill: waited for, not slept on.
     let run: CliRun = { code: -1, stdout: '', stderr: '' };
-    for (let i = 0; i < 60 && !run.stdout.includes('Order Filled'); i++) {
-      await new Promise((r) => setTimeout(r, 500));
-      run = await gtt(['events', '--all', '--since', '00:00']);
-    }
+    await waitUntil(
+      async () => {
+        run = await gtt(['events', '--all', '--since', '00:00']);
+        return run.stdout.includes('Order Filled');
+      },
+      () => `gtt events printed:\n${run.stdout}${run.stderr}`,
+    );
     expect(run).toMatchObject({ code: 0, stderr: '' });
     const lines = run.stdout.trimEnd().split('\n');
     for (const line of lines) expect(line).toMatch(IST_LINE);
@@ -79,7 +83,7 @@ describe('gtt events in India time', () => {
     expect(lines.find((l) => l.includes('GTT Triggered') && l.includes(`al_id=${alId}`))).toMatch(
       / fired \d{4}-\d\d-\d\d \d\d:\d\d:\d\d \+05:30/,
     );
-  }, 60_000);
+  });
 
   it('--since 23:59 is today at 23:59 India time; a wrong --type lists every type, uncut', async () => {
     const late = await gtt(['events', '--since', '23:59']);

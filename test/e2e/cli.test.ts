@@ -15,7 +15,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliArgs, type CliRun, runCli } from '../support/cli-bundle.js';
 import { CLI_OCO, CLI_ORDER } from '../support/cli-orders.js';
 import { emulatorControl } from '../support/emulator-control.js';
-import { readmeBlock, type Started, startNpmStart } from '../support/processes.js';
+import {
+  CONDITION_BOUND_MS,
+  readmeBlock,
+  READY_BOUND_MS,
+  type Started,
+  startNpmStart,
+  waitUntil,
+} from '../support/processes.js';
 
 const exec = promisify(execFile);
 
@@ -41,7 +48,7 @@ const json = <T>(run: Run): T => {
 beforeAll(async () => {
   started = await startNpmStart();
   baseUrl = started.match[1]!;
-}, 30_000);
+});
 
 afterAll(async () => {
   await started?.stop();
@@ -136,13 +143,15 @@ describe('npm run gtt against npm start', () => {
   });
 
   it("events: today's GTT Placed and GTT Cancelled of the order above, from the history (the forwarder publishes them)", async () => {
-    // The reply does not wait for the event: give the local stream a moment.
+    // The reply does not wait for the event: waited for until the local stream has published it.
     let run: Run = { code: -1, stdout: '', stderr: '' };
-    for (let i = 0; i < 40; i++) {
-      run = await gtt(['events', '--all']);
-      if (run.stdout.includes(`GTT Cancelled    al_id=${alId}`)) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    await waitUntil(
+      async () => {
+        run = await gtt(['events', '--all']);
+        return run.stdout.includes(`GTT Cancelled    al_id=${alId}`);
+      },
+      () => `gtt events --all printed:\n${run.stdout}${run.stderr}`,
+    );
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout).toMatch(
       new RegExp(`GTT Placed +al_id=${alId} +NSE:M&M-EQ +B +qty 1 +trigger 1490 +tag swing-1 +\\(gateway\\)`),
@@ -230,7 +239,7 @@ describe('npm run gtt against npm start', () => {
     // the `--version` test below runs `npm run -s gtt` itself.
     const viaBundle = `npm() { if [ "$1 $2 $3 $4" = "run -s gtt --" ]; then shift 4; node ${JSON.stringify(cliArgs([])[0]!)} "$@"; else command npm "$@"; fi; }\n`;
     const script = readmeBlock('cli').replace('GTT_API_URL=http://127.0.0.1:3000', `GTT_API_URL=${baseUrl}`);
-    const { stdout } = await exec('bash', ['-euo', 'pipefail', '-c', viaBundle + script], { timeout: 60_000 });
+    const { stdout } = await exec('bash', ['-euo', 'pipefail', '-c', viaBundle + script], { timeout: READY_BOUND_MS });
     expect(stdout).toMatch(/^dry run: nothing was sent\. PlaceGTTOrder/);
     const placed = /placed al_id (\d+) \(idempotency key doc-order-1\)/.exec(stdout);
     expect(placed).not.toBeNull();
@@ -240,7 +249,7 @@ describe('npm run gtt against npm start', () => {
     expect(stdout).toContain(`cancelled al_id ${placed![1]}`);
     expect(stdout).toMatch(/enabled alert types: /);
     expect(stdout).toMatch(/account\s+DEMO01/);
-  }, 90_000);
+  });
 
   it('docs/client.md: the script, against npm start instead of the deployed API', async () => {
     const page = readFileSync('docs/client.md', 'utf8');
@@ -257,7 +266,8 @@ describe('npm run gtt against npm start', () => {
           .replace("'gtt-gateway/client'", `'${pathToFileURL(resolve('client/index.ts')).href}'`)
           .replace('https://a1b2c3d4e5.execute-api.ap-south-1.amazonaws.com', baseUrl),
       );
-      const run = async () => (await exec(process.execPath, ['--import', 'tsx', file], { timeout: 20_000 })).stdout;
+      const run = async () =>
+        (await exec(process.execPath, ['--import', 'tsx', file], { timeout: CONDITION_BOUND_MS })).stdout;
       const first = await run();
       const alId = /^placed (\d+)$/m.exec(first)?.[1];
       expect(alId).toBeDefined();
@@ -273,7 +283,8 @@ describe('npm run gtt against npm start', () => {
     const emulatorUrl = /broker emulator\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(started.output())![1]!;
     const control = emulatorControl(emulatorUrl);
     await control.clearRequests();
-    await control.fault({ operation: 'PlaceGTTOrder', kind: 'delay', delayMs: 1_500 });
+    // The broker holds its answer long enough that the interrupt comes first, however loaded the machine.
+    await control.fault({ operation: 'PlaceGTTOrder', kind: 'delay', delayMs: 5_000 });
     const child = spawn(
       process.execPath,
       cliArgs(['place', ...ORDER, '--key', 'cli-interrupted-1', '--url', baseUrl]),
@@ -285,12 +296,11 @@ describe('npm run gtt against npm start', () => {
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((done) => child.once('exit', done));
     try {
-      // Interrupt once the order has reached the broker (which holds its answer for 1.5 s).
-      const end = Date.now() + 10_000;
-      while (!(await control.requests()).some((r) => r.operation === 'PlaceGTTOrder')) {
-        if (Date.now() > end) throw new Error(`the place never reached the broker: ${stderr}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      // Interrupt once the order has reached the broker (which holds its answer for 5 s).
+      await waitUntil(
+        async () => (await control.requests()).some((r) => r.operation === 'PlaceGTTOrder'),
+        () => `the place never reached the broker: ${stderr}`,
+      );
       child.kill('SIGINT');
       expect(await exited).toBe(6);
     } finally {
@@ -299,9 +309,16 @@ describe('npm run gtt against npm start', () => {
     expect(stderr).toMatch(/^error CLIENT_ABORTED: PlaceGTTOrder: aborted by the caller\./);
     expect(stderr).toMatch(/outcome: UNKNOWN/);
     expect(stderr).toMatch(/idempotency key: cli-interrupted-1/);
-    // The same command with the same key, once the first finished, tells what happened: placed once.
-    await new Promise((r) => setTimeout(r, 1_600));
-    const again = await gtt(['place', ...ORDER, '--key', 'cli-interrupted-1']);
+    // The same command with the same key, once the first finished, tells what happened: placed once. While the
+    // first is still held at the broker the gateway answers IDEMPOTENCY_IN_PROGRESS, and a trader tries again.
+    let again: Run = { code: -1, stdout: '', stderr: '' };
+    await waitUntil(
+      async () => {
+        again = await gtt(['place', ...ORDER, '--key', 'cli-interrupted-1']);
+        return !/IDEMPOTENCY_IN_PROGRESS/.test(again.stderr);
+      },
+      () => `still in progress: ${again.stderr}`,
+    );
     expect(again.stdout).toMatch(/^placed al_id \d+ \(idempotency key cli-interrupted-1\) — replayed/);
   });
 
@@ -309,7 +326,7 @@ describe('npm run gtt against npm start', () => {
     const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
     expect(await gtt(['--version'], { url: '' })).toMatchObject({ code: 0, stdout: `gtt-gateway ${pkg.version}\n` });
     // The script itself, as a trader types it.
-    const viaNpm = await exec('npm', ['run', '-s', 'gtt', '--', '--version'], { timeout: 20_000 });
+    const viaNpm = await exec('npm', ['run', '-s', 'gtt', '--', '--version'], { timeout: CONDITION_BOUND_MS });
     expect(viaNpm.stdout).toBe(`gtt-gateway ${pkg.version}\n`);
     const none = await gtt([], { url: '' });
     expect(none.code).toBe(2);

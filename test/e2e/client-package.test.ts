@@ -20,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { READ_TOOL_NAMES } from '../../mcp/read-tools.js';
+import { READY_BOUND_MS } from '../support/processes.js';
 
 const exec = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -177,7 +178,7 @@ try {
 console.log(JSON.stringify({ al_id: placed.al_id, replayed: again.idempotency?.replayed, listed, refused }));
 `;
 
-describe('the packed client in a fresh project', { timeout: 120_000 }, () => {
+describe('the packed client in a fresh project', () => {
   it('the tarball holds the built JavaScript and declarations, and only the client runtime dependencies', () => {
     const listing = readFileSync(join(project, 'node_modules', pkg.name, 'package.json'), 'utf8');
     expect(JSON.parse(listing)).toMatchObject({ name: '@gtt-gateway/client', types: './dist/index.d.ts' });
@@ -199,7 +200,7 @@ describe('the packed client in a fresh project', { timeout: 120_000 }, () => {
     await exec(TSC, ['-p', project], { cwd: project, timeout: 120_000 });
     const { stdout } = await exec(process.execPath, [join(project, 'out', 'script.js')], {
       cwd: project,
-      timeout: 30_000,
+      timeout: READY_BOUND_MS,
     });
     const result = JSON.parse(stdout) as { al_id: string; replayed: boolean; listed: string[]; refused: string };
     expect(result.al_id).toMatch(/^\d{14}$/);
@@ -218,7 +219,7 @@ describe('the packed client in a fresh project', { timeout: 120_000 }, () => {
   });
 });
 
-describe('the gtt-mcp bin of the packed client', { timeout: 60_000 }, () => {
+describe('the gtt-mcp bin of the packed client', () => {
   const bin = () => join(project, 'node_modules', pkg.name, 'dist', 'gtt-mcp.js');
 
   /** An SDK Client spawning the installed bin with node, as an assistant's config does through npx. */
@@ -236,7 +237,10 @@ describe('the gtt-mcp bin of the packed client', { timeout: 60_000 }, () => {
     clients.push(client);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('gtt-mcp did not answer initialize in 20 s')), 20_000);
+      timer = setTimeout(
+        () => reject(new Error(`gtt-mcp did not answer initialize in ${READY_BOUND_MS / 1000} s`)),
+        READY_BOUND_MS,
+      );
     });
     await Promise.race([connecting, timeout]).finally(() => clearTimeout(timer));
     return client;
@@ -259,21 +263,21 @@ describe('the gtt-mcp bin of the packed client', { timeout: 60_000 }, () => {
     const { stdout } = await exec('npx', ['--offline', '-y', '-p', pkg.name, 'gtt-mcp', '--help'], {
       cwd: project,
       env: NPM_ENV,
-      timeout: 60_000,
+      timeout: READY_BOUND_MS,
     });
     expect(stdout).toMatch(/^usage: gtt-mcp \[--url URL \| --profile NAME\]/);
     // Without -p, npx runs the package's one bin and hands it the word `gtt-mcp` as an argument: refused.
     const bare = (await exec('npx', ['--offline', '-y', pkg.name, 'gtt-mcp', '--help'], {
       cwd: project,
       env: NPM_ENV,
-      timeout: 60_000,
+      timeout: READY_BOUND_MS,
     }).then(
       () => undefined,
       (e: unknown) => e,
     )) as { code?: number; stderr?: string } | undefined;
     expect(bare?.code).toBe(2);
     expect(bare?.stderr).toContain("Unexpected argument 'gtt-mcp'");
-    const refused = (await exec(process.execPath, [bin(), '--bogus'], { timeout: 20_000 }).then(
+    const refused = (await exec(process.execPath, [bin(), '--bogus'], { timeout: READY_BOUND_MS }).then(
       () => undefined,
       (e: unknown) => e,
     )) as { code?: number; stderr?: string } | undefined;

@@ -16,12 +16,12 @@ const { open } = useConsolePage((state) => ({ stack, page } = state));
 it("logs in at the broker's page from the login button, Today shows the new session, and logs out after asking", async () => {
   await open('today');
   await page.getByRole('button', { name: 'Log in at the broker' }).click();
-  await page.waitForURL((url) => url.href.startsWith(stack.emulator.url), { timeout: 10_000 });
+  await page.waitForURL((url) => url.href.startsWith(stack.emulator.url));
   await page.getByLabel('User id').fill(stack.emulator.uid);
   await page.getByLabel('Password').fill(stack.emulator.login.password);
   await page.getByLabel('OTP').fill(stack.emulator.emulator.login.currentOtp());
   await page.getByRole('button', { name: 'LOGIN' }).click();
-  await page.waitForURL((url) => url.pathname === '/session/oauth/callback', { timeout: 10_000 });
+  await page.waitForURL((url) => url.pathname === '/session/oauth/callback');
   await open('today');
   await eventually(() => page.locator('section[aria-labelledby="session-title"]').textContent()).toMatch(
     /Since\d{2} \w{3}, \d{2}:\d{2}:\d{2} IST \(oauth\)/,

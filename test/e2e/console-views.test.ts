@@ -69,7 +69,7 @@ describe('every view', () => {
       found[view] = await axeViolations(page);
     }
     expect(found).toEqual(Object.fromEntries(VIEWS.map((v) => [v, []])));
-  }, 60_000);
+  });
 
   it("fits a phone's width (360 px) without sideways scrolling", async () => {
     await newPage({ width: 360, height: 740 });
@@ -84,7 +84,7 @@ describe('every view', () => {
       if (view === 'today') await screenshot(page, 'phone-today');
     }
     expect(wider).toEqual([]);
-  }, 60_000);
+  });
 
   it('is reachable by keyboard: the skip link first, then the views, each link followed with Enter', async () => {
     await open('today');

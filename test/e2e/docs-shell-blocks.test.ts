@@ -14,7 +14,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { type Started, startNpmStart } from '../support/processes.js';
+import { READY_BOUND_MS, type Started, startNpmStart } from '../support/processes.js';
 
 type Plan = { run: true } | { covered: string; evidence: string } | { skip: string };
 
@@ -108,29 +108,25 @@ describe('the runnable blocks, against npm start', () => {
   let started: Started;
   beforeAll(async () => {
     started = await startNpmStart();
-  }, 30_000);
+  });
   afterAll(() => started?.stop());
 
   const runnable = Object.entries(PLAN).filter(([, plan]) => 'run' in plan);
-  it.each(runnable.map(([key]) => key))(
-    "%s runs as written (with npm start's port), exit 0",
-    async (key) => {
-      const url = started.match[1]!;
-      const script = BLOCKS.find((b) => b.key === key)!.text.replaceAll('http://127.0.0.1:3000', url);
-      const result = await new Promise<{ code: number; out: string }>((resolve) => {
-        execFile(
-          'bash',
-          ['-euo', 'pipefail', '-c', script],
-          { cwd: ROOT, timeout: 60_000, env: { ...process.env, GTT_API_URL: url } },
-          (error, stdout, stderr) =>
-            resolve({
-              code: error ? (typeof error.code === 'number' ? error.code : -1) : 0,
-              out: `${stdout}${stderr}`,
-            }),
-        );
-      });
-      expect(result.code, result.out).toBe(0);
-    },
-    90_000,
-  );
+  it.each(runnable.map(([key]) => key))("%s runs as written (with npm start's port), exit 0", async (key) => {
+    const url = started.match[1]!;
+    const script = BLOCKS.find((b) => b.key === key)!.text.replaceAll('http://127.0.0.1:3000', url);
+    const result = await new Promise<{ code: number; out: string }>((resolve) => {
+      execFile(
+        'bash',
+        ['-euo', 'pipefail', '-c', script],
+        { cwd: ROOT, timeout: READY_BOUND_MS, env: { ...process.env, GTT_API_URL: url } },
+        (error, stdout, stderr) =>
+          resolve({
+            code: error ? (typeof error.code === 'number' ? error.code : -1) : 0,
+            out: `${stdout}${stderr}`,
+          }),
+      );
+    });
+    expect(result.code, result.out).toBe(0);
+  });
 });

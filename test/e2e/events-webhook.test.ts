@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { type Started, startWithWebhook, type WebhookRun } from '../support/processes.js';
+import { type Started, startWithWebhook, waitUntil, type WebhookRun } from '../support/processes.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 let run: WebhookRun;
@@ -17,20 +17,12 @@ beforeAll(async () => {
   run = await startWithWebhook();
   ({ started, received } = run);
   receiver = { url: run.url };
-}, 30_000);
+});
 
 afterAll(() => run?.stop());
 
-const waitFor = async (what: () => boolean, ms = 10_000) => {
-  const end = Date.now() + ms;
-  while (!what()) {
-    if (Date.now() > end)
-      throw new Error(
-        `timed out; received ${JSON.stringify(received.map((r) => r.body['detail-type']))}\n${started.output()}`,
-      );
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
+const waitFor = (what: () => boolean) =>
+  waitUntil(what, () => `received ${JSON.stringify(received.map((r) => r.body['detail-type']))}\n${started.output()}`);
 
 describe('npm start with a webhook', () => {
   it('the webhook receives GTT Placed, then GTT Triggered within seconds of the price crossing the trigger', async () => {

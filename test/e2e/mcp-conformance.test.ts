@@ -15,7 +15,7 @@ import { stripVTControlCharacters } from 'node:util';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { type Started, startNpmStart } from '../support/processes.js';
+import { READY_BOUND_MS, type Started, startNpmStart } from '../support/processes.js';
 
 /** What this server offers and the suite checks: the handshake, ping, listing tools, tool errors, DNS rebinding. */
 const APPLICABLE = ['server-initialize', 'ping', 'tools-list', 'tools-call-error', 'dns-rebinding-protection'];
@@ -65,7 +65,7 @@ const node22 = (): string => {
 };
 
 const suite = (args: string[]) => {
-  const run = spawnSync(node22(), [SUITE, ...args], { encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(node22(), [SUITE, ...args], { encoding: 'utf8', timeout: READY_BOUND_MS });
   return { status: run.status, output: stripVTControlCharacters(`${run.stdout}${run.stderr}`) };
 };
 
@@ -75,7 +75,7 @@ let url: string;
 beforeAll(async () => {
   started = await startNpmStart(['--mcp-open']);
   url = `${started.match[1]!}/mcp`;
-}, 30_000);
+});
 
 afterAll(() => started?.stop());
 
@@ -88,16 +88,12 @@ describe('the MCP conformance suite against /mcp under npm start --mcp-open', ()
     const server = listed.slice(0, output.slice(0, output.indexOf('Client scenarios')).match(/^\s+- /gm)?.length);
     expect(server.length).toBeGreaterThan(10);
     expect([...server].sort()).toEqual([...APPLICABLE, ...Object.keys(NOT_APPLICABLE)].sort());
-  }, 60_000);
+  });
 
-  it.each(APPLICABLE)(
-    '%s passes',
-    (scenario) => {
-      const { status, output } = suite(['server', '--url', url, '--scenario', scenario]);
-      expect(output).toMatch(/Passed: (\d+)\/\1, 0 failed/);
-      expect(output).not.toContain('FAILURE');
-      expect(status).toBe(0);
-    },
-    60_000,
-  );
+  it.each(APPLICABLE)('%s passes', (scenario) => {
+    const { status, output } = suite(['server', '--url', url, '--scenario', scenario]);
+    expect(output).toMatch(/Passed: (\d+)\/\1, 0 failed/);
+    expect(output).not.toContain('FAILURE');
+    expect(status).toBe(0);
+  });
 });

@@ -14,7 +14,7 @@ import { createGttClient, type GttClient } from '../../client/client.js';
 import { READ_TOOL_NAMES } from '../../mcp/read-tools.js';
 import { WRITE_TOOL_NAMES } from '../../mcp/write-tools.js';
 import { callTool as call, emulatorOfBanner, PLACE } from '../support/mcp-tools.js';
-import { startWithWebhook, type WebhookRun } from '../support/processes.js';
+import { CONDITION_BOUND_MS, startWithWebhook, type WebhookRun } from '../support/processes.js';
 
 let run: WebhookRun;
 let baseUrl: string;
@@ -44,9 +44,9 @@ const actions = () =>
     .filter((e) => e['detail-type'] === 'Assistant Action')
     .map((e) => e.detail!);
 
-/** Waits (at most 10 s) until `count` Assistant Action events matching `shape` arrived. */
+/** Waits (at most CONDITION_BOUND_MS) until `count` Assistant Action events matching `shape` arrived. */
 const actionsLike = async (shape: Record<string, unknown>, count = 1) => {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + CONDITION_BOUND_MS;
   const matching = () => actions().filter((d) => Object.entries(shape).every(([k, v]) => d[k] === v));
   while (matching().length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   return matching();
@@ -60,7 +60,7 @@ beforeAll(async () => {
   baseUrl = run.started.match[1]!;
   ({ pending } = emulatorOfBanner(run.started.output()));
   gtt = createGttClient({ baseUrl });
-}, 30_000);
+});
 
 afterAll(async () => {
   for (const client of clients) await client.close();
@@ -104,7 +104,7 @@ describe('POST /mcp on npm start, with an assistant token', () => {
       req.end(ping);
     });
     expect(status).toBe(403);
-  }, 30_000);
+  });
 
   it('lists every tool with its annotations for a trade token: reads read-only, writes not', async () => {
     const created = await assistant('claude-trade', ['read', 'trade'], { maxQtyPerOrder: 5, maxOrdersPerDay: 2 });
@@ -115,7 +115,7 @@ describe('POST /mcp on npm start, with an assistant token', () => {
     for (const tool of tools)
       expect(tool.annotations).toMatchObject({ readOnlyHint: READ_TOOL_NAMES.includes(tool.name) });
     expect(tools.find((t) => t.name === 'cancel_gtt')?.annotations).toMatchObject({ destructiveHint: true });
-  }, 30_000);
+  });
 
   it('reads the pending GTTs, previews a place without sending it, confirms it once, and replays a second confirm', async () => {
     const before = await pending();
@@ -148,7 +148,7 @@ describe('POST /mcp on npm start, with an assistant token', () => {
       expect.objectContaining({ tool: 'confirm', operation: 'PlaceGTTOrder', summary: preview.summary }),
     ]);
     expect(await actionsLike({ ...named, outcome: 'replayed' })).toHaveLength(1);
-  }, 60_000);
+  });
 
   it("refuses an altered preview, another assistant's preview, a limit over its cap, and its orders past the day's", async () => {
     const before = await pending();
@@ -197,7 +197,7 @@ describe('POST /mcp on npm start, with an assistant token', () => {
       reason: expect.stringContaining('placed 2 orders today, its most per day (2)'),
     });
     expect(await pending()).toHaveLength(before.length + 1);
-  }, 90_000);
+  });
 
   it('a read token lists no write tool and a write called by name is refused', async () => {
     const reader = await httpClient((await assistant('claude-read', ['read'])).token);
@@ -208,5 +208,5 @@ describe('POST /mcp on npm start, with an assistant token', () => {
     expect(write.isError).toBe(true);
     expect(JSON.stringify(write.content)).toContain('place_gtt not found');
     expect(await pending()).toHaveLength(before.length);
-  }, 30_000);
+  });
 });

@@ -44,7 +44,7 @@ beforeAll(async () => {
   started = await startNpmStart();
   baseUrl = started.match[1]!;
   ({ pending } = emulatorOfBanner(started.output()));
-}, 30_000);
+});
 
 afterAll(async () => {
   for (const client of clients) await client.close();
@@ -65,7 +65,7 @@ describe('the MCP server over stdio against npm start', () => {
     }
     expect(tools.find((t) => t.name === 'cancel_gtt')?.annotations).toMatchObject({ destructiveHint: true });
     expect(tools.find((t) => t.name === 'place_gtt')?.description).toContain('Nothing is sent on this call');
-  }, 30_000);
+  });
 
   it('reads the pending GTTs, previews a place without sending it, confirms it once, and replays a second confirm', async () => {
     const before = await pending();
@@ -96,7 +96,7 @@ describe('the MCP server over stdio against npm start', () => {
     expect(again.structuredContent).toMatchObject({ confirmed: true, replayed: true, result: { al_id: alId } });
     expect(await pending()).toHaveLength(before.length + 1);
     placed = alId;
-  }, 60_000);
+  });
 
   it('cancels through a preview; the kill switch goes on at once and off only once confirmed', async () => {
     const cancel = (await call(trader, 'cancel_gtt', { alId: placed })).structuredContent!;
@@ -112,7 +112,7 @@ describe('the MCP server over stdio against npm start', () => {
     expect((await call(trader, 'kill_switch_status')).structuredContent).toMatchObject({ halted: true });
     await call(trader, 'confirm', { confirmationId: off.confirmationId });
     expect((await call(trader, 'kill_switch_status')).structuredContent).toMatchObject({ halted: false });
-  }, 60_000);
+  });
 
   it('refuses a confirm of an id it never issued, and nothing is sent', async () => {
     const before = await pending();
@@ -120,7 +120,7 @@ describe('the MCP server over stdio against npm start', () => {
     expect(unknown.isError).toBe(true);
     expect(unknown.structuredContent).toMatchObject({ refused: true, reason: expect.stringContaining('preview') });
     expect(await pending()).toHaveLength(before.length);
-  }, 30_000);
+  });
 
   it('a read-only server lists no write tool and refuses one called by name', async () => {
     const reader = await stdioClient(['--read-only']);
@@ -131,7 +131,7 @@ describe('the MCP server over stdio against npm start', () => {
     expect(write.isError).toBe(true);
     expect(JSON.stringify(write.content)).toContain('place_gtt not found');
     expect(await pending()).toHaveLength(before.length);
-  }, 30_000);
+  });
 });
 
 describe('the same server in this process, with a clock of its own', () => {
@@ -176,5 +176,5 @@ describe('the same server in this process, with a clock of its own', () => {
       reason: "the order: quantity 6 is over this assistant's most per order (5)",
     });
     expect(await pending()).toHaveLength(before.length);
-  }, 60_000);
+  });
 });

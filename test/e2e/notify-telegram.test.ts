@@ -11,7 +11,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type Listening, listenOnLoopback } from '../../local/loopback.js';
-import { type Started, startScript } from '../support/processes.js';
+import { READY_BOUND_MS, type Started, startScript, waitUntil } from '../support/processes.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 let started: Started;
@@ -32,14 +32,14 @@ beforeAll(async () => {
     'local/start.ts',
     ['--port', '0', '--watch-interval', '1'],
     /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*broker emulator\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Login on loopback[\s\S]*session --url/,
-    25_000,
+    READY_BOUND_MS,
     {
       NOTIFY_WEBHOOK_URL: `${receiver.url}/bot123:TEST/sendMessage`,
       NOTIFY_FORMAT: 'telegram',
       NOTIFY_TELEGRAM_CHAT_ID: '-1001234',
     },
   );
-}, 30_000);
+});
 
 afterAll(async () => {
   await started?.stop();
@@ -47,13 +47,8 @@ afterAll(async () => {
 });
 
 const texts = () => received.map((body) => String(body.text));
-const waitFor = async (what: () => boolean, ms = 10_000) => {
-  const end = Date.now() + ms;
-  while (!what()) {
-    if (Date.now() > end) throw new Error(`timed out; received ${JSON.stringify(texts())}\n${started.output()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
+const waitFor = (what: () => boolean) =>
+  waitUntil(what, () => `received ${JSON.stringify(texts())}\n${started.output()}`);
 
 describe('npm start with NOTIFY_FORMAT=telegram', () => {
   it('the webhook gets a Telegram message for the fired GTT and its fill, and nothing for GTT Placed', async () => {
@@ -97,7 +92,7 @@ describe('npm start with a bad notification setting', () => {
     spawnSync(process.execPath, ['--import', 'tsx', 'local/start.ts', '--port', '0'], {
       env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT', NOTIFY_WEBHOOK_URL: 'http://127.0.0.1:9/hook', ...env },
       encoding: 'utf8',
-      timeout: 20_000,
+      timeout: READY_BOUND_MS,
     });
 
   it('refuses a NOTIFY_ON name that is no detail-type, in one line listing them, and a Telegram format without a chat id', () => {
@@ -109,5 +104,5 @@ describe('npm start with a bad notification setting', () => {
     const noChat = run({ NOTIFY_FORMAT: 'telegram' });
     expect(noChat.status).toBe(2);
     expect(noChat.stderr).toMatch(/NOTIFY_TELEGRAM_CHAT_ID is required with NOTIFY_FORMAT=telegram/);
-  }, 45_000);
+  });
 });

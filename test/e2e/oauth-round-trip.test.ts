@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { signIn } from '../support/emulator-control.js';
-import { type Started, startScript } from '../support/processes.js';
+import { CONDITION_BOUND_MS, type Started, startScript, waitUntil } from '../support/processes.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 let started: Started;
@@ -24,7 +24,7 @@ beforeAll(async () => {
   api = started.match[1]!;
   emulator = started.match[2]!;
   password = started.match[3]!;
-}, 30_000);
+});
 
 afterAll(async () => {
   await started?.stop();
@@ -36,9 +36,9 @@ const otp = async () => ((await (await fetch(`${emulator}/_emulator/otp`)).json(
 const gttLogin = async () => {
   const login = await startScript(
     'client/cli.ts',
-    ['login', '--url', api, '--wait', '20'],
+    // It waits for the login as long as the harness waits for anything; it ends as soon as the login is done.
+    ['login', '--url', api, '--wait', String(CONDITION_BOUND_MS / 1000)],
     /Open this page[^\n]*\n\n\s+(http\S+)/,
-    20_000,
   );
   const exited = new Promise<number | null>((resolve) => login.child.once('exit', (code) => resolve(code)));
   return { page: login.match[1]!, exited, output: login.output };
@@ -87,7 +87,10 @@ describe('npm start: the daily login', () => {
       // The new session is announced on the lifecycle bus (npm start prints each event), without the token.
       const renewals = () =>
         (started.output().match(/event +Session Renewed +oauth +\(gateway, [0-9a-f]{12}\)/g) ?? []).length;
-      for (let i = 0; i < 50 && renewals() < (echo ? 2 : 1); i++) await new Promise((r) => setTimeout(r, 50));
+      await waitUntil(
+        () => renewals() >= (echo ? 2 : 1),
+        () => started.output(),
+      );
       expect(renewals()).toBe(echo ? 2 : 1);
 
       const placed = await fetch(`${api}/gtt-orders`, {
@@ -97,6 +100,5 @@ describe('npm start: the daily login', () => {
       });
       expect(placed.status).toBe(201);
     },
-    40_000,
   );
 });

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { type Started, startWithWebhook, type WebhookRun } from '../support/processes.js';
+import { type Started, startWithWebhook, waitUntil, type WebhookRun } from '../support/processes.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 let run: WebhookRun;
@@ -16,18 +16,12 @@ const received = () => run.received.map((r) => r.body);
 beforeAll(async () => {
   run = await startWithWebhook();
   started = run.started;
-}, 30_000);
+});
 
 afterAll(() => run?.stop());
 
-const waitFor = async (what: () => boolean, ms = 15_000) => {
-  const end = Date.now() + ms;
-  while (!what()) {
-    if (Date.now() > end)
-      throw new Error(`timed out; received ${JSON.stringify(received().map((r) => r['detail-type']))}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
+const waitFor = (what: () => boolean) =>
+  waitUntil(what, () => `received ${JSON.stringify(received().map((r) => r['detail-type']))}`);
 
 describe('npm start: a bracket plan', () => {
   it('LTP crosses the entry: Plan Step with the OCO exit reaches the webhook, and the exit is pending', async () => {

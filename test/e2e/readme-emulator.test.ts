@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { readmeBlock, type Started, startScript } from '../support/processes.js';
+import { readmeBlock, READY_BOUND_MS, type Started, startScript } from '../support/processes.js';
 
 const run = promisify(execFile);
 const TOKEN = 'e2e-emulator-token-0001';
@@ -16,7 +16,7 @@ beforeAll(async () => {
     ['--port', '0', '--token', TOKEN],
     /listening on (http:\/\/127\.0\.0\.1:\d+)[\s\S]*session token \S+\n/,
   );
-}, 30_000);
+});
 
 afterAll(async () => {
   await started?.stop();
@@ -32,7 +32,7 @@ describe('README: npm run emulator and its curl lines', () => {
     const script = readmeBlock('emulator')
       .replace('E=http://127.0.0.1:9100', `E=${started.match[1]!}`)
       .replace('T=put-the-printed-token-here', `T=${TOKEN}`);
-    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], { timeout: 30_000 });
+    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], { timeout: READY_BOUND_MS });
     const [placed, listed, modified, cancelled, loggedOut] = stdout
       .trim()
       .split('\n')

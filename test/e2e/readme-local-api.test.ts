@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { readmeBlock, type Started, startNpmStart } from '../support/processes.js';
+import { readmeBlock, READY_BOUND_MS, type Started, startNpmStart } from '../support/processes.js';
 
 const run = promisify(execFile);
 let started: Started;
@@ -16,7 +16,7 @@ let baseUrl: string;
 beforeAll(async () => {
   started = await startNpmStart();
   baseUrl = started.match[1]!;
-}, 30_000);
+});
 
 afterAll(async () => {
   await started?.stop();
@@ -70,10 +70,10 @@ describe('README: npm start and the curl lines', () => {
   it("the README's tour: one place, and the same line again replays it", async () => {
     const script = readmeBlock('tour').replaceAll('http://127.0.0.1:3000', baseUrl);
     const first = JSON.parse(
-      (await run('bash', ['-euo', 'pipefail', '-c', script], { timeout: 15_000 })).stdout,
+      (await run('bash', ['-euo', 'pipefail', '-c', script], { timeout: READY_BOUND_MS })).stdout,
     ) as Record<string, unknown>;
     const again = JSON.parse(
-      (await run('bash', ['-euo', 'pipefail', '-c', script], { timeout: 15_000 })).stdout,
+      (await run('bash', ['-euo', 'pipefail', '-c', script], { timeout: READY_BOUND_MS })).stdout,
     ) as Record<string, unknown>;
     expect(first).toMatchObject({ stat: 'OI created', idempotency: { key: 'tour-1', replayed: false } });
     expect(again).toMatchObject({ al_id: first.al_id, idempotency: { key: 'tour-1', replayed: true } });
@@ -83,7 +83,7 @@ describe('README: npm start and the curl lines', () => {
 
   it('places, lists, modifies, cancels and logs out', async () => {
     const script = readmeBlock('readme').replace('API=http://127.0.0.1:3000', `API=${baseUrl}`);
-    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], { timeout: 30_000 });
+    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], { timeout: READY_BOUND_MS });
     const replies = stdout
       .trim()
       .split('\n')

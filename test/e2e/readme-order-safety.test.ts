@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { readmeBlock, type Started, startNpmStart } from '../support/processes.js';
+import { readmeBlock, READY_BOUND_MS, type Started, startNpmStart } from '../support/processes.js';
 
 const run = promisify(execFile);
 let started: Started;
@@ -13,7 +13,7 @@ beforeAll(async () => {
   started = await startNpmStart([], {
     GUARDRAIL_MAX_QTY: '100',
   });
-}, 30_000);
+});
 afterAll(async () => {
   await started?.stop();
 });
@@ -21,7 +21,7 @@ afterAll(async () => {
 describe('README: idempotency, guardrails and dry run against npm start', () => {
   it('replays, refuses reuse and missing keys, enforces the guardrail, and dry-runs', async () => {
     const script = readmeBlock('safety').replace('API=http://127.0.0.1:3000', `API=${started.match[1]!}`);
-    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], { timeout: 30_000 });
+    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], { timeout: READY_BOUND_MS });
     const replies = stdout
       .trim()
       .split('\n')
@@ -57,7 +57,7 @@ describe('README: idempotency, guardrails and dry run against npm start', () => 
     await expect(
       run(process.execPath, ['--import', 'tsx', 'local/start.ts', '--port', '0'], {
         env: { ...process.env, GUARDRAIL_MAX_QTY: 'lots' },
-        timeout: 25_000,
+        timeout: READY_BOUND_MS,
       }),
     ).rejects.toMatchObject({
       code: 2,

@@ -11,7 +11,7 @@ let started: Started;
 
 beforeAll(async () => {
   started = await startNpmStart(['--watch-interval', '0', '--any-symbol']);
-}, 30_000);
+});
 afterAll(async () => {
   await started?.stop();
 });

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { type Started, startNpmStart } from '../support/processes.js';
+import { type Started, startNpmStart, waitUntil } from '../support/processes.js';
 
 let started: Started;
 let api: string;
@@ -14,7 +14,7 @@ let api: string;
 beforeAll(async () => {
   started = await startNpmStart();
   api = started.match[1]!;
-}, 30_000);
+});
 
 afterAll(async () => {
   await started?.stop();
@@ -40,16 +40,19 @@ const createStrategy = async (key: string, body: unknown): Promise<string> => {
   return created.webhookUrl;
 };
 
-/** The pending GTTs of these symbols once the worker acted (it runs off the request path): at most 10 s. */
+/** The pending GTTs of these symbols once the worker acted (it runs off the request path): waited for. */
 const pendingOf = async (symbols: string[], count: number): Promise<Pending[]> => {
-  for (let i = 0; i < 50; i++) {
-    const res = await fetch(`${api}/gtt-orders`);
-    const list = (await res.json()) as { orders?: Pending[] } | Pending[];
-    const orders = (Array.isArray(list) ? list : (list.orders ?? [])).filter((o) => symbols.includes(o.tsym));
-    if (orders.length >= count) return orders;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`no ${count} pending GTTs of ${symbols.join(', ')} after 10 s`);
+  let orders: Pending[] = [];
+  await waitUntil(
+    async () => {
+      const res = await fetch(`${api}/gtt-orders`);
+      const list = (await res.json()) as { orders?: Pending[] } | Pending[];
+      orders = (Array.isArray(list) ? list : (list.orders ?? [])).filter((o) => symbols.includes(o.tsym));
+      return orders.length >= count;
+    },
+    () => `${orders.length} of ${count} pending GTTs of ${symbols.join(', ')}`,
+  );
+  return orders;
 };
 
 describe('signals under npm start', () => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type Listening, listenOnLoopback } from '../../local/loopback.js';
-import { type Started, startScript } from '../support/processes.js';
+import { READY_BOUND_MS, type Started, startScript, waitUntil } from '../support/processes.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 let started: Started;
@@ -33,10 +33,10 @@ beforeAll(async () => {
     'local/start.ts',
     ['--port', '0', '--watch-interval', '0', '--dead-letters', file],
     /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Login on loopback[\s\S]*session --url/,
-    25_000,
+    READY_BOUND_MS,
     { NOTIFY_WEBHOOK_URL: `${receiver.url}/hook`, NOTIFY_ON: 'all' },
   );
-}, 30_000);
+});
 
 afterAll(async () => {
   await started?.stop();
@@ -55,12 +55,11 @@ describe('npm start with a failing webhook', () => {
     });
     expect(placed.status).toBe(201);
     const alId = String(((await placed.json()) as { al_id: string }).al_id);
-    // Five attempts with backoff (about 3 s), then the dead letter: bounded wait.
-    const end = Date.now() + 15_000;
-    while (!/gave up on GTT Placed/.test(started.output())) {
-      if (Date.now() > end) throw new Error(`no dead letter reported:\n${started.output()}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    // Five attempts with backoff (about 3 s), then the dead letter: waited for.
+    await waitUntil(
+      () => /gave up on GTT Placed/.test(started.output()),
+      () => `no dead letter reported:\n${started.output()}`,
+    );
     expect(started.output()).toMatch(
       new RegExp(
         `webhook: gave up on GTT Placed \\S+ after 5 attempt\\(s\\) \\(HTTP 503\\): kept as a dead letter in ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,

@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { emulatorControl } from '../support/emulator-control.js';
-import { readmeBlock, type Started, startScript } from '../support/processes.js';
+import { readmeBlock, READY_BOUND_MS, type Started, startScript } from '../support/processes.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -31,7 +31,7 @@ const workflow = (args: string[], url?: string): Promise<Run> =>
     execFile(
       process.execPath,
       ['--import', 'tsx', 'infra/scripts/run-workflow.ts', ...args, '--url', url ?? baseUrl],
-      { timeout: 30_000, env: { ...process.env, GTT_API_URL: '' } },
+      { timeout: READY_BOUND_MS, env: { ...process.env, GTT_API_URL: '' } },
       (error, stdout, stderr) =>
         resolve({
           code: error ? (typeof error.code === 'number' ? error.code : -1) : 0,
@@ -63,14 +63,14 @@ beforeAll(async () => {
   );
   baseUrl = started.match[1]!;
   emulatorUrl = started.match[2]!;
-}, 30_000);
+});
 
 afterAll(async () => {
   await started?.stop();
 });
 
 // Each run is a child process of its own (about 2 s): more than the default 20 s per test under a loaded machine.
-describe('npm run workflow against npm start', { timeout: 90_000 }, () => {
+describe('npm run workflow against npm start', () => {
   it('places the order keyed by the execution name and lists it; the same name again replays', async () => {
     const first = await workflow([JSON.stringify({ order }), '--name', 'wf-e2e-1']);
     expect(first.code).toBe(0);
@@ -115,7 +115,7 @@ describe('npm run workflow against npm start', { timeout: 90_000 }, () => {
     const script = readmeBlock('workflow').replace('http://127.0.0.1:3000', baseUrl);
     const { stdout, stderr } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], {
       cwd: ROOT,
-      timeout: 60_000,
+      timeout: READY_BOUND_MS,
     });
     const outputs = stdout.split(/\n(?=\{)/).map((text) => JSON.parse(text) as Output);
     expect(outputs.map((o) => o.placed.idempotency)).toEqual([

@@ -64,7 +64,7 @@ beforeAll(async () => {
     ids.push(String((JSON.parse(reply.body) as { al_id: string }).al_id));
   }
   expect(new Set(ids).size).toBe(PENDING);
-}, 60_000);
+});
 afterAll(async () => {
   await secrets?.close();
   await emulator?.close();
@@ -81,7 +81,7 @@ describe(`${PENDING} pending orders`, () => {
   it('the broker answers more than the 8 MB a reply read as text may be', async () => {
     const reply = await jdata(emulator.url, 'GetPendingGTTOrder', { uid: emulator.uid }, emulator.token);
     expect(Buffer.byteLength(reply.text)).toBeGreaterThan(MAX_REPLY_BYTES);
-  }, 120_000);
+  });
 
   it('GET /gtt-orders lists every one once, in pages Lambda can return', async () => {
     const handler = createGatewayHandler(getPendingGttOrders, { config: config() });
@@ -119,7 +119,7 @@ describe(`${PENDING} pending orders`, () => {
       deps(() => emulator.url),
     );
     expect(last.result).toMatchObject({ al_id: ids.at(-1), tsym: 'TCS-EQ', type: 'single' });
-  }, 120_000);
+  });
 });
 
 describe('a list a broker should not send', () => {
@@ -177,7 +177,7 @@ describe('a list a broker should not send', () => {
     expect(error.code).toBe('BROKER_UNAVAILABLE');
     expect(error.message).toContain(`longer than ${MAX_LIST_RECORDS} records`);
     expect(error.details).toEqual({ transport: 'reply_too_large' });
-  }, 60_000);
+  });
 
   it('one record past the bound in a list read as it arrives: reply_too_large', async () => {
     // A list that may be parsed whole (within WHOLE_LIST_BYTES) is bounded as a whole; past it, record by record.

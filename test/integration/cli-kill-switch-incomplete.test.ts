@@ -49,4 +49,4 @@ it('kill-switch on with an order in flight: NOT complete, until when, what to do
   const placed = await place;
   expect(placed.status).toBe(423);
   expect(await placed.json()).toMatchObject({ error: { code: 'TRADING_HALTED', details: { cancelled: true } } });
-}, 60_000);
+});

@@ -20,15 +20,16 @@ useClientStack();
 
 describe('retry rules', () => {
   it('a place whose first attempt times out at the client is retried with the SAME key and replays: one order', async () => {
-    // The broker answers after 1.2 s; the client gives each attempt 300 ms. The gateway keeps the first request
-    // going, answers 409 IDEMPOTENCY_IN_PROGRESS to the retries meanwhile, then replays the stored result.
-    await control.fault({ operation: 'PlaceGTTOrder', kind: 'delay', delayMs: 1_200 });
+    // The broker answers after 2 s; the client gives each attempt 800 ms (time enough for the gateway's 409 on a
+    // loaded machine). The gateway keeps the first request going, answers 409 IDEMPOTENCY_IN_PROGRESS to the
+    // retries meanwhile, then replays the stored result.
+    await control.fault({ operation: 'PlaceGTTOrder', kind: 'delay', delayMs: 2_000 });
     const { client, retries } = clientWith({
-      timeoutMs: 300,
-      maxAttempts: 12,
+      timeoutMs: 800,
+      maxAttempts: 40,
       retryBaseDelayMs: 100,
       retryMaxDelayMs: 300,
-      deadlineMs: 10_000,
+      deadlineMs: 60_000,
     });
     const placed = await client.placeOrder(order);
 
@@ -43,8 +44,9 @@ describe('retry rules', () => {
   });
 
   it('when the retries run out while the first attempt is in flight, the outcome is unknown and the key is given', async () => {
-    await control.fault({ operation: 'PlaceGTTOrder', kind: 'delay', delayMs: 1_000 });
-    const { client } = clientWith({ timeoutMs: 200, maxAttempts: 2 });
+    // The first attempt times out (the broker holds it 3 s); the second gets the gateway's 409 (given 1 s for it).
+    await control.fault({ operation: 'PlaceGTTOrder', kind: 'delay', delayMs: 3_000 });
+    const { client } = clientWith({ timeoutMs: 1_000, maxAttempts: 2 });
     const error = await failure(client.placeOrder(order));
     expect(error).toMatchObject({ code: 'IDEMPOTENCY_IN_PROGRESS', outcome: 'unknown', attempts: 2 });
     expect(error.message).toContain(`idempotency key ${error.idempotencyKey}`);

@@ -26,10 +26,13 @@ beforeEach(() => {
 describe('the watcher', () => {
   it("a crashed run's lease expires: the next run is turned away only until then", async () => {
     const table = new EventsTable({ tableName: LOCAL_EVENTS_TABLE, endpoint: stack.dynamo.url });
-    expect(await table.acquireLease('crashed-run', 300)).toBeDefined();
+    // A lease long enough that the next run surely meets it on a loaded machine; then its end is waited out.
+    const leaseMs = 3_000;
+    const acquiredAt = Date.now();
+    expect(await table.acquireLease('crashed-run', leaseMs, acquiredAt)).toBeDefined();
     const alId = await placeOutside();
     expect(await stack.watch()).toMatchObject({ status: 'busy', published: [] });
-    await new Promise((r) => setTimeout(r, 400));
+    await new Promise((r) => setTimeout(r, Math.max(0, acquiredAt + leaseMs + 100 - Date.now())));
     expect(await stack.watch()).toMatchObject({ status: 'ok', published: [{ detailType: 'GTT Placed' }] });
     expect(of(alId)).toHaveLength(1);
   });
@@ -132,8 +135,9 @@ describe('the watcher', () => {
 
   it('two overlapping runs publish each change once', async () => {
     const ids = [await placeOutside(), await placeOutside({ tsym: 'SBIN-EQ' })];
-    // The first run holds the lease while the broker is slow; the second arrives meanwhile.
-    await control.fault({ operation: 'GetPendingGTTOrder', kind: 'delay', delayMs: 600, times: 1 });
+    // The first run holds the lease while the broker is slow (3 s: the runs overlap on a loaded machine too); the
+    // second arrives meanwhile.
+    await control.fault({ operation: 'GetPendingGTTOrder', kind: 'delay', delayMs: 3_000, times: 1 });
     const runs = await Promise.all([stack.watch(), new Promise((r) => setTimeout(r, 100)).then(() => stack.watch())]);
     expect(runs.map((r) => r.status).sort()).toEqual(['busy', 'ok']);
     for (const alId of ids) expect(of(alId, 'GTT Placed')).toHaveLength(1);

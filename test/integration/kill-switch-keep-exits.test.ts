@@ -127,7 +127,7 @@ describe('kill switch: keep-exits', () => {
     // A cancel reduces risk: still allowed.
     expect((await api('DELETE', `/gtt-orders/${oco}`)).status).toBe(200);
     expect(await pendingIds()).toEqual([withExit.exit]);
-  }, 60_000);
+  });
 
   it('cancel-all, by name or by default, is the sweep of old: the plan exit goes, and the plan is unprotected', async () => {
     const withExit = await planWithLiveExit();
@@ -144,7 +144,7 @@ describe('kill switch: keep-exits', () => {
       mode: 'cancel-all',
       sweep: { cancelled: [oco] },
     });
-  }, 60_000);
+  });
 
   it('a mode it does not have is refused, and the switch stays as it was', async () => {
     const refused = await api('POST', '/kill-switch', { mode: 'keep-stops' });

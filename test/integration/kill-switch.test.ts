@@ -118,7 +118,7 @@ describe('kill switch', () => {
       expect.objectContaining({ halted: false }),
     ]);
     expect(events.filter((e) => e['detail-type'] === 'GTT Cancelled')).toHaveLength(11);
-  }, 60_000);
+  });
 
   it('direct invocation takes {action}; anything else is VALIDATION_FAILED; the typed client names TRADING_HALTED', async () => {
     const killSwitch = createKillSwitch({ config: stack.config });

@@ -106,7 +106,7 @@ describe('defect 5: a change is held to the limits as the order after it', () =>
     const stopOnly = await callTool(capped, 'change_oco', { alId: ocoId, stopLoss: { order: { qty: 400 } } });
     expect(stopOnly.structuredContent?.reason).toMatch(/^the stopLoss leg after the change: quantity 400/);
     expect([await order(gttId), await order(ocoId)]).toEqual(before);
-  }, 60_000);
+  });
 
   it('confirms a change within the limits as previewed; an order changed since its preview is not changed', async () => {
     const gtt = await api('POST', '/gtt-orders', GTT);
@@ -125,7 +125,7 @@ describe('defect 5: a change is held to the limits as the order after it', () =>
     const refused = await callTool(capped, 'confirm', { confirmationId: stale.confirmationId });
     expect(refused.structuredContent?.error).toMatchObject({ code: 'ORDER_CHANGED', outcome: 'not_executed' });
     expect(await order(alId)).toMatchObject({ qty: 50, prc: '1490' });
-  }, 60_000);
+  });
 });
 
 describe('defect 6: the orders per day cannot be passed', () => {
@@ -161,7 +161,7 @@ describe('defect 6: the orders per day cannot be passed', () => {
     expect(await placesAtBroker()).toBe(places);
     expect((await pending()).length).toBe(before + 1);
     expect(await registry().ordersToday(assistantId)).toBe(1);
-  }, 90_000);
+  });
 
   it('limit 2: six previews each confirmed twice, all at once: two orders, never more, the day counted 2', async () => {
     const { client, assistantId, token } = await assistant('two-a-day', { maxOrdersPerDay: 2 });
@@ -191,5 +191,5 @@ describe('defect 6: the orders per day cannot be passed', () => {
     await Promise.all(previews.map((p) => callTool(client, 'confirm', { confirmationId: p.confirmationId })));
     expect(await placesAtBroker()).toBe(places);
     expect((await pending()).length).toBe(before + 2);
-  }, 90_000);
+  });
 });

@@ -19,7 +19,7 @@ const store = (owner: string) =>
 
 beforeAll(async () => {
   dynamo = await startLocalDynamo({ extraTables: [{ name: LOCAL_EVENTS_TABLE, key: 'pk', sortKey: 'sk' }] });
-}, 30_000);
+});
 afterAll(() => dynamo?.close());
 
 describe('DynamoConfirmationStore', () => {

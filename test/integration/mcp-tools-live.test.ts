@@ -64,13 +64,13 @@ describe('the kill switch and an assistant', () => {
     expect(preview.killSwitch).toContain('confirm will be refused with TRADING_HALTED (423) and nothing sent');
     const confirmed = await callTool(client, 'confirm', { confirmationId: preview.confirmationId });
     expect(confirmed.structuredContent?.error).toMatchObject({ code: 'TRADING_HALTED' });
-  }, 60_000);
+  });
 
   it('a place previewed while it is off says so and carries no warning', async () => {
     const preview = (await callTool(client, 'place_gtt', PLACE)).structuredContent!;
     expect(preview.rulesChecked).toContain('kill switch: off');
     expect(preview.killSwitch).toBeUndefined();
-  }, 60_000);
+  });
 
   it('POST /kill-switch refuses an onBehalfOf it cannot record, by name, and stays off', async () => {
     const refused = await api('POST', '/kill-switch', { onBehalfOf: 'assistant:<script>' });
@@ -91,7 +91,7 @@ describe('a cancel previewed', () => {
     const again = (await callTool(client, 'cancel_gtt', { alId })).structuredContent!;
     expect(again).toMatchObject({ refused: true });
     expect(again.reason).toContain(`GTT/OCO ${alId} is not pending at the broker (already cancelled`);
-  }, 60_000);
+  });
 });
 
 describe('pending_gtts', () => {
@@ -134,5 +134,5 @@ describe('pending_gtts', () => {
     expect(pair.stopLoss).toMatchObject({ trigger: '1400', order: { trantype: 'S' } });
     for (const noise of ['stat', 'token', 'pp', 'ls', 'ti', 'actid', 'oivariable', 'place_order_params'])
       expect(JSON.stringify(list)).not.toContain(`"${noise}"`);
-  }, 60_000);
+  });
 });

@@ -19,7 +19,7 @@ type Order = { al_id: string; d: string; source: string; asOf?: string; error?: 
 
 beforeAll(async () => {
   stack = await startLocalStack();
-}, 30_000);
+});
 afterAll(async () => {
   await stack?.close();
 });

@@ -99,10 +99,10 @@ describe('PATCH /gtt-orders/{alId}', () => {
   it('two PATCHes with the same If-Match at once: one is sent, the other is 409 ORDER_BUSY; no change is lost', async () => {
     const alId = await place();
     const etag = (await call('GET', `/gtt-orders/${alId}`)).etag!;
-    // A slow broker: the first PATCH's modify takes 800 ms, the second arrives meanwhile.
-    await control.fault({ operation: 'ModifyGTTOrder', kind: 'delay', delayMs: 800, executed: true, times: 1 });
+    // A slow broker: the first PATCH's modify takes 3 s, the second arrives meanwhile (waited for up to a minute).
+    await control.fault({ operation: 'ModifyGTTOrder', kind: 'delay', delayMs: 3_000, executed: true, times: 1 });
     const first = call('PATCH', `/gtt-orders/${alId}`, { d: '1470' }, { 'If-Match': etag });
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 6_000; i++) {
       if ((await control.requests()).some((r) => r.operation === 'ModifyGTTOrder')) break;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
@@ -133,7 +133,7 @@ describe('PATCH /gtt-orders/{alId}', () => {
       () => (p1Done = true),
       () => (p1Done = true),
     );
-    for (let i = 0; i < 200 && !(await modifies()).length; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 6_000 && !(await modifies()).length; i++) await new Promise((r) => setTimeout(r, 10));
     expect(await modifies()).toHaveLength(1);
     // The same request again: the journal says it is in flight; the lease stays P1's.
     const retry = await call('PATCH', `/gtt-orders/${alId}`, { d: '1470' }, { 'Idempotency-Key': k, 'If-Match': etag });
@@ -147,7 +147,7 @@ describe('PATCH /gtt-orders/{alId}', () => {
     expect((await p1).status).toBe(200);
     expect(await modifies()).toHaveLength(1);
     expect((await call('GET', `/gtt-orders/${alId}`)).body).toMatchObject({ d: '1470', qty: SAMPLE_ORDER.qty });
-  }, 30_000);
+  });
 
   it('a change whose outcome is unknown keeps its lease; its own retry passes, settles it and gives it back', async () => {
     const alId = await place();
@@ -171,10 +171,10 @@ describe('PATCH /gtt-orders/{alId}', () => {
 
   it('without If-Match: an order changed between the read and the send is 412, nothing sent', async () => {
     const alId = await place();
-    // The PATCH's first read is answered at once and its reply held 500 ms; meanwhile the order changes.
-    await control.fault({ operation: 'GetPendingGTTOrder', kind: 'delay', delayMs: 500, executed: true, times: 1 });
+    // The PATCH's first read is answered at once and its reply held 3 s; meanwhile the order changes.
+    await control.fault({ operation: 'GetPendingGTTOrder', kind: 'delay', delayMs: 3_000, executed: true, times: 1 });
     const patching = call('PATCH', `/gtt-orders/${alId}`, { d: '1480' });
-    for (let i = 0; i < 50; i++) {
+    for (let i = 0; i < 6_000; i++) {
       if ((await control.requests()).some((r) => r.operation === 'GetPendingGTTOrder')) break;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }

@@ -131,7 +131,7 @@ describe('order-rate governor', () => {
     // Nothing lost or doubled: 30 pending orders, one per quantity.
     const pending = (await control.orders(stack.emulator.uid)).filter((o) => o.state === 'pending');
     expect(pending).toHaveLength(30);
-  }, 60_000);
+  });
 
   it('the typed client waits for Retry-After and retries: 30 concurrent places over HTTP, each placed exactly once', async () => {
     const client = createGttClient({ baseUrl: stack.api.url, maxAttempts: 12, deadlineMs: 45_000 });
@@ -145,7 +145,7 @@ describe('order-rate governor', () => {
     expect(arrivals).toHaveLength(30);
     expect(busiestSecond(arrivals)).toBeLessThanOrEqual(8);
     expect(await brokerRefusals()).toEqual([]);
-  }, 60_000);
+  });
 
   it('HTTP callers get 429 RATE_LIMITED with Retry-After; a cancel takes a permit too', async () => {
     const controls = new DynamoTradingControls({

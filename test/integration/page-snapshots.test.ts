@@ -49,7 +49,7 @@ beforeAll(async () => {
     await Promise.all(
       Array.from({ length: 12 }, (_, j) => placeOutside(emulator, { tsym: (i + j) % 3 ? 'TCS-EQ' : 'INFY-EQ' })),
     );
-}, 60_000);
+});
 afterAll(async () => {
   await emulator?.close();
 });

@@ -46,7 +46,7 @@ beforeAll(async () => {
         Array.from({ length: 23 }, (_, j) => placeOutside({ tsym: (i + j) % 2 ? 'TCS-EQ' : 'INFY-EQ' })),
       )),
     );
-}, 60_000);
+});
 afterAll(async () => {
   await stack?.close();
 });

@@ -111,7 +111,7 @@ const keyOf = (use: GrantUse) =>
 
 beforeAll(async () => {
   stack = await startLocalStack({ recordPermissions: true, settings: { ...HIGH_ORDER_RATE } });
-}, 60_000);
+});
 afterAll(async () => {
   await totp?.close();
   await stack?.close();
@@ -147,7 +147,7 @@ describe('every function of the stack, driven with the deployed permissions enfo
 
     expect(failed, failed.join('\n\n')).toEqual([]);
     expect([...stack.permissions!.refused, ...totp.permissions!.refused]).toEqual([]);
-  }, 120_000);
+  });
 
   it('every grant a call needs names the steps that need it; every grant is needed, but for those listed', async () => {
     recorded.push(...stack.permissions!.checked, ...(totp?.permissions?.checked ?? []));
@@ -180,7 +180,7 @@ describe('every function of the stack, driven with the deployed permissions enfo
       UNUSED.filter((rule) => !unused.some((k) => rule.grants.test(k))).map((rule) => String(rule.grants)),
       'rules that match no unused grant',
     ).toEqual([]);
-  }, 120_000);
+  });
 });
 
 describe('one grant taken away', () => {

@@ -130,7 +130,7 @@ beforeAll(async () => {
   logLines = captured.lines;
   engine = createPlanEngine(stack.config, captured.logger);
   depsOf(engine).now = () => new Date(Date.now() + clock.offset);
-}, 30_000);
+});
 afterAll(() => stack.close());
 afterEach(async () => {
   await control.clearFaults();
@@ -164,7 +164,7 @@ describe('a watcher run killed while it places the exit', () => {
     expect((await run()).acted).toEqual([]);
     expect(everStamped(`${planId}.x1`)).toHaveLength(1);
     expect(await brokerCalls('PlaceOCOOrder', tsym)).toHaveLength(1);
-  }, 40_000);
+  });
 
   it('the broker never acts: flagged until the lease ends, then the exit is placed once, with the next key', async () => {
     const tsym = 'INFY-EQ';
@@ -193,7 +193,7 @@ describe('a watcher run killed while it places the exit', () => {
     expect((await run()).acted).toEqual([]);
     expect(everStamped(`${planId}.x1`)).toHaveLength(1);
     expect(await brokerCalls('PlaceOCOOrder', tsym)).toHaveLength(2);
-  }, 40_000);
+  });
 });
 
 describe('a killed run of a trailing stop', () => {
@@ -229,5 +229,5 @@ describe('a killed run of a trailing stop', () => {
     clock.offset = Date.parse(left.inFlight!.leaseUntil) - Date.now() + 1_000;
     expect((await run()).acted).toEqual([`${created.planId}:stop-trailed`]);
     expect((await stamped(`${created.planId}.s`)).map((o) => Number(o.trigger))).toEqual([1440]);
-  }, 40_000);
+  });
 });

@@ -54,7 +54,7 @@ describe('session prefetch', () => {
         },
       });
       // The read started at init has failed by now (one request); nothing has been invoked yet.
-      for (let i = 0; i < 100 && secrets.getRequestCount('prefetch/missing') === 0; i++)
+      for (let i = 0; i < 3_000 && secrets.getRequestCount('prefetch/missing') === 0; i++)
         await new Promise((r) => setTimeout(r, 20));
       await new Promise((r) => setTimeout(r, 50));
       expect(secrets.getRequestCount('prefetch/missing')).toBe(1);

@@ -31,7 +31,7 @@ beforeAll(async () => {
   });
   webhookDb.target = stack.dynamo.url;
   workerDb.target = stack.dynamo.url;
-}, 30_000);
+});
 afterAll(async () => {
   await stack?.close();
   await webhookDb?.close();

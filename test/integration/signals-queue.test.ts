@@ -77,7 +77,7 @@ beforeAll(async () => {
     outboxTableName: stack.dynamo.tableName,
     endpoint: stack.dynamo.url,
   });
-}, 30_000);
+});
 afterAll(async () => {
   await webhookApi?.close();
   await stack?.close();

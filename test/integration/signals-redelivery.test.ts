@@ -90,7 +90,7 @@ beforeAll(async () => {
     routes: [{ method: 'POST', path: '/signals/{id}', name: 'SignalWebhook', handler: webhook, textBody: true }],
   });
   worker = createSignalWorker({ settings: stack.config, logger: captureLogger().logger });
-}, 30_000);
+});
 afterAll(async () => {
   await webhookApi?.close();
   await stack?.close();
@@ -177,7 +177,6 @@ describe('a strategy edited between two deliveries of one signal', () => {
       if (kind === 'oco') expect((await carriedOut()).at(-1)!.operation).toBe('PlaceOCOOrder');
       else expect(now.results[0].planId).toMatch(/^pl[0-9a-f]{16}$/);
     },
-    60_000,
   );
 
   it('a signal recorded without its strategy (an earlier webhook): the first delivery records it; the same', async () => {
@@ -190,5 +189,5 @@ describe('a strategy edited between two deliveries of one signal', () => {
       }),
     );
     await editedBetweenDeliveries(strategyId, message, 'bracket');
-  }, 60_000);
+  });
 });

@@ -40,7 +40,7 @@ beforeAll(async () => {
     );
   }
   expect(new Set(ids).size).toBe(PENDING);
-}, 120_000);
+});
 afterAll(async () => {
   await stack?.close();
 });
@@ -105,5 +105,5 @@ describe('the watcher with 3,000 pending orders', () => {
     const state = (await table.readSnapshot()).state;
     expect(Object.keys(state.orders)).toHaveLength(PENDING + placed.length - cancelled.length - 1);
     for (const alId of [...cancelled, viaGateway, ...fired]) expect(state.orders[alId]).toBeUndefined();
-  }, 120_000);
+  });
 });

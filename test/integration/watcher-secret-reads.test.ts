@@ -12,7 +12,7 @@ let stack: LocalStack;
 
 beforeAll(async () => {
   stack = await startLocalStack();
-}, 30_000);
+});
 afterAll(async () => {
   await stack?.close();
 });

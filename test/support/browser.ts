@@ -12,6 +12,8 @@ import { fileURLToPath } from 'node:url';
 
 import { type Browser, chromium, type Page } from 'playwright-core';
 
+import { CONDITION_BOUND_MS, READY_BOUND_MS } from './processes.js';
+
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Where chromium is: CHROMIUM_PATH, Debian's /usr/bin/chromium, or `chromium` on the PATH. */
@@ -32,7 +34,7 @@ export const chromiumPath = (): string => {
 };
 
 export const launchChromium = (): Promise<Browser> =>
-  chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'], timeout: 30_000 });
+  chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'], timeout: READY_BOUND_MS });
 
 /** A page whose console errors and uncaught exceptions, while it shows the console, are kept in `problems`. */
 export const watchedPage = async (
@@ -40,7 +42,8 @@ export const watchedPage = async (
   viewport = { width: 1200, height: 900 },
 ): Promise<{ page: Page; problems: string[] }> => {
   const page = await browser.newPage({ viewport });
-  page.setDefaultTimeout(10_000);
+  // Each wait of the page (a click's target, a navigation) is for a condition; this only bounds it, generously.
+  page.setDefaultTimeout(CONDITION_BOUND_MS);
   const problems: string[] = [];
   // The console's own errors: not those of a page of another site it sends the browser to (the broker's login).
   const onConsole = () => new URL(page.url()).pathname.startsWith('/console/');

@@ -50,13 +50,16 @@ export interface CliRun {
   stderr: string;
 }
 
-/** The bundled CLI run with `args` (and `env` over this process's); never rejects, resolves with the exit code. */
+/**
+ * The bundled CLI run with `args` (and `env` over this process's); never rejects, resolves with the exit code. A run
+ * takes a fraction of a second; the bound only ends a hung one, and is generous for a loaded machine.
+ */
 export const runCli = (args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> =>
   new Promise((resolve) => {
     execFile(
       process.execPath,
       cliArgs(args),
-      { timeout: 20_000, env: { ...process.env, ...env } },
+      { timeout: 60_000, env: { ...process.env, ...env } },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
         resolve({ code, stdout: stdout.toString(), stderr: stderr.toString() });

@@ -58,7 +58,8 @@ export const brokerCalls = async (operation: string) =>
   (await control.requests()).filter((r) => r.operation === operation);
 export const ordersAtBroker = async () => control.orders(stack.emulator.uid);
 
-export const until = async (check: () => Promise<boolean>, timeoutMs = 5_000) => {
+/** Resolves once `check()` holds; the bound is generous (a loaded machine is slower, never failed). */
+export const until = async (check: () => Promise<boolean>, timeoutMs = 60_000) => {
   const end = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > end) throw new Error('condition not reached in time');

@@ -9,6 +9,7 @@ import type { LocalStack } from '../../local/run-local.js';
 import { launchChromium, watchedPage } from './browser.js';
 import type { EmulatorControl } from './emulator-control.js';
 import { useLocalStack } from './local-stack-fixture.js';
+import { CONDITION_BOUND_MS } from './processes.js';
 
 export interface ConsoleState {
   stack: LocalStack;
@@ -20,7 +21,8 @@ export interface ConsoleState {
 }
 
 /** Waits for what the page shows (a browser's answer takes longer than expect.poll's default second). */
-export const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000, interval: 100 });
+export const eventually = <T>(read: () => Promise<T>) =>
+  expect.poll(read, { timeout: CONDITION_BOUND_MS, interval: 100 });
 
 /**
  * The stack, the browser and a page per test; `set` is told the state each time it changes (a new page). Answers
@@ -40,7 +42,7 @@ export const useConsolePage = (set: (state: ConsoleState) => void) => {
   };
   beforeAll(async () => {
     browser = await launchChromium();
-  }, 30_000);
+  });
   afterAll(async () => {
     await browser?.close();
   });

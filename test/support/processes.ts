@@ -1,4 +1,7 @@
-/** Running the project's commands as a user would, and the README's shell blocks, in end-to-end tests. */
+/**
+ * Running the project's commands as a user would, and the README's shell blocks, in end-to-end tests: each waited for
+ * by its ready line and what it does by a condition, within one generous bound (READY_BOUND_MS, CONDITION_BOUND_MS).
+ */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
@@ -33,12 +36,36 @@ export interface Started {
   stop(): Promise<void>;
 }
 
+/**
+ * How long a started command may take to print its ready line: one generous bound, never a guess at its speed. The
+ * harness waits for the line itself, so an idle machine is not slowed; `npm start` took 32 s on two cores under load.
+ */
+export const READY_BOUND_MS = 120_000;
+/** How long to wait for what a started command does in answer to a test: a webhook delivered, a line printed. */
+export const CONDITION_BOUND_MS = 60_000;
+
+/**
+ * Resolves once `holds()` is true, checked every 100 ms; past `boundMs` it fails with `seen()` (what there was
+ * instead). A condition, never a sleep: an idle machine moves on at once, a loaded one has the whole bound.
+ */
+export const waitUntil = async (
+  holds: () => boolean | Promise<boolean>,
+  seen: () => string,
+  boundMs = CONDITION_BOUND_MS,
+): Promise<void> => {
+  const end = Date.now() + boundMs;
+  while (!(await holds())) {
+    if (Date.now() > end) throw new Error(`the condition did not hold within ${boundMs / 1000} s; ${seen()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+};
+
 /** Starts `node --import tsx <script> ...args` and resolves once its output matches `ready`. */
 export const startScript = (
   script: string,
   args: string[],
   ready: RegExp,
-  timeoutMs = 25_000,
+  timeoutMs = READY_BOUND_MS,
   env: Record<string, string> = {},
 ): Promise<Started> =>
   new Promise((resolve, reject) => {
@@ -55,7 +82,7 @@ export const startScript = (
     };
     const timer = setTimeout(() => {
       void stop();
-      reject(new Error(`${script} did not get ready in time:\n${out}`));
+      reject(new Error(`${script} printed no ready line in ${timeoutMs / 1000} s:\n${out}`));
     }, timeoutMs);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
@@ -80,7 +107,7 @@ export const NPM_START_READY = /gtt-gateway local API\s+(http:\/\/127\.0\.0\.1:\
 
 /** `npm start` (local/start.ts) on a free port with more `args`; resolves once ready (match[1] is the API's URL). */
 export const startNpmStart = (args: string[] = [], env: Record<string, string> = {}): Promise<Started> =>
-  startScript('local/start.ts', ['--port', '0', ...args], NPM_START_READY, 25_000, env);
+  startScript('local/start.ts', ['--port', '0', ...args], NPM_START_READY, READY_BOUND_MS, env);
 
 /** `npm start`'s banner with its broker emulator's URL too: match[1] the API, match[2] the emulator. */
 export const NPM_START_WITH_EMULATOR =
@@ -114,7 +141,7 @@ export const startWithWebhook = async (env: Record<string, string> = {}): Promis
     'local/start.ts',
     ['--port', '0', '--watch-interval', '1'],
     NPM_START_WITH_EMULATOR,
-    25_000,
+    READY_BOUND_MS,
     {
       NOTIFY_WEBHOOK_URL: `${receiver.url}/hook`,
       NOTIFY_ON: 'all',

@@ -1,11 +1,15 @@
-/** `npm run emulator` with the login flags: it prints the credentials it was given and logs in with them. */
+/**
+ * `npm run emulator` as a user starts it (a child process): with the login flags it prints the credentials it was
+ * given and logs in with them; with `--dialect` it speaks that dialect; bad flags exit with code 2. The emulator's
+ * behaviour over HTTP is in test/contract/ (its dialects in emulator-dialect.test.ts).
+ */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { control, send, sha256, totpNow } from '../contract/jdata-client.js';
 import { type Started, startScript } from '../support/processes.js';
-import { control, send, sha256, totpNow } from './jdata-client.js';
 
 const run = promisify(execFile);
 const SEED = 'JBSWY3DPEHPK3PXPJBSWY3DP';
@@ -30,7 +34,7 @@ beforeAll(async () => {
     ],
     /listening on (http:\/\/127\.0\.0\.1:\d+)[\s\S]*login page \S+\n/,
   );
-}, 30_000);
+});
 afterAll(async () => {
   await started?.stop();
 });
@@ -73,5 +77,27 @@ describe('emulator CLI: login flags', () => {
       code: 2,
       stderr: expect.stringMatching(/password must be 8 to 256/),
     });
+  });
+});
+
+describe('emulator CLI: --dialect', () => {
+  it('npm run emulator -- --dialect flattrade starts in it', async () => {
+    const own = await startScript(
+      'emulator/main.ts',
+      ['--port', '0', '--token', 'flattrade-dialect-token', '--dialect', 'flattrade'],
+      /listening on (http:\/\/127\.0\.0\.1:\d+)/,
+    );
+    try {
+      const { body } = await control(own.match[1]!, 'GET', 'dialect');
+      expect(body).toEqual({ dialect: 'flattrade' });
+    } finally {
+      await own.stop();
+    }
+  });
+
+  it('refuses an unknown --dialect with exit code 2', async () => {
+    await expect(
+      run(process.execPath, ['--import', 'tsx', 'emulator/main.ts', '--port', '0', '--dialect', 'x']),
+    ).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/--dialect must be noren, 2021 or flattrade/) });
   });
 });
