@@ -7,10 +7,8 @@
  * minified), runs in a fresh Node process against the stack (which stays in this process, so its work is not
  * counted): the baseline and STEADY_CPU_RUNS steady cycles, each cycle's CPU time (user + system) and the process's
  * peak RSS (the kernel's VmHWM, reset after the baseline so the steady peak is its own). Lambda gives a function CPU
- * in proportion to its memory (a full vCPU at 1,769 MB): a cycle's time at 512 MB is about its CPU × 1,769 / 512. Every DynamoDB call the watcher makes is counted at its DynamoDB client (the gateway's own, functions/base/aws/dynamo.ts: its `send` wrapped)
- * (a middleware on the shared client), with the write and read units DynamoDB on-demand would bill for it, computed
- * from the item sizes DynamoDB's rules give (writes: 1 unit per KB per item; strongly consistent Query: 1 unit per
- * 4 KB of the page; eventually consistent BatchGetItem: half a unit per item up to 4 KB).
+ * in proportion to its memory (a full vCPU at 1,769 MB): a cycle's time at 512 MB is about its CPU × 1,769 / 512.
+ * Every DynamoDB call the watcher makes is counted, with the units DynamoDB on-demand would bill (dynamo-units.ts).
  *
  *   npx tsx bench/watcher.ts [--sizes 10,1000,10000] [--steady 5]
  *
@@ -23,91 +21,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { build } from 'esbuild';
 
-import { type DynamoCommand, dynamoDbClient } from '../functions/base/aws/dynamo.js';
 import { buildBrokerRequest } from '../functions/base/broker/jdata.js';
 import { MAX_LIST_RECORDS } from '../functions/base/broker/transport.js';
 import { LOCAL_SECRET_ID, type LocalStack, startLocalStack } from '../local/run-local.js';
+import { countCalls, type Counter, CYCLES_PER_MONTH, emptyCounter, PRICE_PER_MILLION } from './dynamo-units.js';
 
-/** On-demand prices, us-east-1 (per million request units, since November 2024); ap-south-1 is within a few % of it. */
-export const PRICE_PER_MILLION = { write: 0.625, read: 0.125 };
-/** One cycle a minute, 09:00-15:59 India time on weekdays (the default schedule): 420 cycles a day, 22 days. */
-export const CYCLES_PER_MONTH = 420 * 22;
-
-type Item = Record<string, AttributeValue>;
-const valueBytes = (v: AttributeValue): number =>
-  v.S !== undefined
-    ? Buffer.byteLength(v.S)
-    : v.N !== undefined
-      ? Math.ceil(v.N.length / 2) + 1
-      : v.BOOL !== undefined
-        ? 1
-        : v.NULL
-          ? 1
-          : JSON.stringify(v).length;
-const itemBytes = (item: Item) =>
-  Object.entries(item).reduce((sum, [name, value]) => sum + Buffer.byteLength(name) + valueBytes(value), 0);
-
-interface Counter {
-  calls: Record<string, number>;
-  bytesWritten: number;
-  writeUnits: number;
-  readUnits: number;
-}
-const emptyCounter = (): Counter => ({ calls: {}, bytesWritten: 0, writeUnits: 0, readUnits: 0 });
-
-/** Counts the calls of the (shared, per endpoint) DynamoDB client the watcher uses, and what they would cost. */
-const countCalls = (endpoint: string) => {
-  let counter = emptyCounter();
-  const client = dynamoDbClient(endpoint);
-  const send = client.send.bind(client);
-  // The gateway's own client (functions/base/aws/dynamo.ts): its one `send`, wrapped for this bench.
-  client.send = (async (command: DynamoCommand<unknown, unknown>, options?: { abortSignal?: AbortSignal }) => {
-    const result = await send(command, options);
-    const name = `${command.operation}Command`;
-    counter.calls[name] = (counter.calls[name] ?? 0) + 1;
-    const input = command.input as Record<string, unknown>;
-    const output = result as unknown as Record<string, unknown>;
-    if (name === 'BatchWriteItemCommand') {
-      for (const requests of Object.values(input.RequestItems as Record<string, { PutRequest?: { Item: Item } }[]>)) {
-        for (const r of requests) {
-          const bytes = r.PutRequest ? itemBytes(r.PutRequest.Item) : 0;
-          counter.bytesWritten += bytes;
-          counter.writeUnits += Math.max(1, Math.ceil(bytes / 1024));
-        }
-      }
-    } else if (name === 'UpdateItemCommand' || name === 'PutItemCommand' || name === 'DeleteItemCommand') {
-      const attributes = output.Attributes as Item | undefined;
-      const bytes = attributes ? itemBytes(attributes) : 100;
-      counter.bytesWritten += bytes;
-      counter.writeUnits += Math.max(1, Math.ceil(bytes / 1024));
-    } else if (name === 'QueryCommand') {
-      const bytes = ((output.Items as Item[] | undefined) ?? []).reduce((sum, item) => sum + itemBytes(item), 0);
-      counter.readUnits += Math.max(1, Math.ceil(bytes / 4096)) * (input.ConsistentRead ? 1 : 0.5);
-    } else if (name === 'BatchGetItemCommand') {
-      const keys = Object.values(input.RequestItems as Record<string, { Keys: unknown[] }>).reduce(
-        (sum, r) => sum + r.Keys.length,
-        0,
-      );
-      counter.readUnits += keys * 0.5;
-    } else if (name === 'GetItemCommand') {
-      counter.readUnits += input.ConsistentRead ? 1 : 0.5;
-    }
-    return result;
-  }) as typeof client.send;
-  return {
-    take: (): Counter => {
-      const taken = counter;
-      counter = emptyCounter();
-      return taken;
-    },
-    remove: () => {
-      client.send = send;
-    },
-  };
-};
+export { CYCLES_PER_MONTH, PRICE_PER_MILLION } from './dynamo-units.js';
 
 /** The pending orders of the watcher's runs: a buy of 3 TCS-EQ at 4000 when the price falls to 3990, as jData. */
 const BENCH_ORDER = {
