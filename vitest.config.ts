@@ -48,7 +48,12 @@ export default defineConfig({
         // that takes seconds to start) and the default stacks' templates (test/support/stacks-template.ts) load
         // once per worker, not once per file. They build their own App each, and change no shared state.
         extends: true,
-        test: { name: 'infra', include: ['test/infra/**/*.test.ts'], isolate: false },
+        test: {
+          name: 'infra',
+          include: ['test/infra/**/*.test.ts'],
+          isolate: false,
+          globalSetup: ['test/support/temp-dir-setup.ts'],
+        },
       },
       {
         // Servers, stacks and child processes: one process per worker as well (each file imported the AWS SDK, zod and
@@ -63,7 +68,11 @@ export default defineConfig({
           testTimeout: 180_000,
           hookTimeout: 180_000,
           isolate: false,
-          globalSetup: ['test/support/cli-bundle.ts', 'test/support/stack-permissions-setup.ts'],
+          globalSetup: [
+            'test/support/temp-dir-setup.ts',
+            'test/support/cli-bundle.ts',
+            'test/support/stack-permissions-setup.ts',
+          ],
         },
       },
     ],
