@@ -40,7 +40,7 @@ export const orderPath = (operation: AnyOperation, parts: () => Collaborators, l
     });
 
   return async (event, deadline, record) => {
-    const { config, sessions, journal, leases, controls, copy, events: producer } = parts();
+    const { config, sessions, journal, leases, controls, copy, instruments, events: producer } = parts();
     const facts = record.facts;
     const parsed = parseRequest(operation, event, (request) => (record.request = request));
     const { request } = parsed;
@@ -56,7 +56,7 @@ export const orderPath = (operation: AnyOperation, parts: () => Collaborators, l
       const patched = operation.patch ? await orderPatch(operation.patch, parsed, reads) : undefined;
       if (patched) record.order = { input: patched.input };
       const checked = early ?? checkOrder(operation, request, patched!.input, config, !!journal);
-      const rules = { settings: config, deps: reads, copy: parts().instruments, onCopyError };
+      const rules = { settings: config, deps: reads, copy: instruments, onCopyError };
       const ruled = await exchangeRules(operation, checked, rules, (order) => (record.order = order));
       record.order = ruled;
       const fromCopy = copy ? await readFromCopy(copy, ruled.input, session, facts) : undefined;
