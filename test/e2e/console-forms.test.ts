@@ -22,11 +22,10 @@ const { open } = useConsolePage((state) => ({ stack, control, page, problems } =
 const get = async <T>(path: string): Promise<T> => (await fetch(`${stack.api.url}${path}`)).json() as Promise<T>;
 
 /** The emulator's own book: what the broker holds, whatever the gateway says. */
-const book = async () =>
-  (await (await fetch(`${stack.emulator.url}/_emulator/orders?uid=${stack.emulator.uid}`)).json()).orders as Record<
-    string,
-    unknown
-  >[];
+const book = async (): Promise<Record<string, unknown>[]> => {
+  const res = await fetch(`${stack.emulator.url}/_emulator/orders?uid=${stack.emulator.uid}`);
+  return ((await res.json()) as { orders: Record<string, unknown>[] }).orders;
+};
 
 /** The refusals the browser logged (every failed request is a console line): exactly `count` 400s, then none kept. */
 const refusalsLogged = (count: number) => {

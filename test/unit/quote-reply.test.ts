@@ -38,7 +38,7 @@ describe('a quote read tolerantly', () => {
       INPUT,
     );
     expect(quote).toMatchObject({ day: { open: '1500.00', high: '1520', close: '1495.5' } });
-    expect(quote.day).not.toHaveProperty('low');
+    expect(quote).not.toHaveProperty('day.low');
     expect(decodeBrokerReply(getQuote, json({ stat: 'Ok', lp: '1510.35' }), INPUT)).not.toHaveProperty('day');
   });
 

@@ -146,16 +146,9 @@ export const quoteResultOf = (reply: QuoteReply, input: QuoteInput, now: () => n
     positive(reply.lc) && positive(reply.uc) && Number(reply.uc) > Number(reply.lc)
       ? { lc: reply.lc.trim(), uc: reply.uc.trim() }
       : rules.band;
-  const day = Object.fromEntries(
-    (
-      [
-        ['open', reply.o],
-        ['high', reply.h],
-        ['low', reply.l],
-        ['close', reply.c ?? reply.C],
-      ] as const
-    ).filter((entry): entry is readonly [string, string] => positive(entry[1])),
-  );
+  const day: { open?: string; high?: string; low?: string; close?: string } = {};
+  const given = { open: reply.o, high: reply.h, low: reply.l, close: reply.c ?? reply.C };
+  for (const [name, value] of Object.entries(given)) if (positive(value)) day[name as keyof typeof given] = value;
   return {
     exch: input.exch,
     tsym: input.tsym,
