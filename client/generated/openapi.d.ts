@@ -4026,6 +4026,14 @@ export interface operations {
                             lc: string;
                             uc: string;
                         };
+                        /** @description the day's open, high and low and the previous close, those the broker gives (GetQuotes o, h, l, c) */
+                        day?: {
+                            open?: string;
+                            high?: string;
+                            low?: string;
+                            /** @description the previous day's close */
+                            close?: string;
+                        };
                         /** @description the instrument's tick size: prices and triggers are multiples of it */
                         tick: string;
                         /** @description the instrument's lot size: quantities are multiples of it */

@@ -58,11 +58,12 @@ export const getQuotes = (ctx: OperationContext, fields: Json): EmulatorReply =>
   });
 };
 
-/** Today's band (`uc`, `lc`) of a symbol whose previous close is known; nothing for any other. */
-const bandFields = (ctx: OperationContext, exch: string, tsym: string): { uc?: string; lc?: string } => {
+/** The previous close (`c`) and today's band (`uc`, `lc`) of a symbol whose previous close is known; nothing else. */
+const bandFields = (ctx: OperationContext, exch: string, tsym: string): { uc?: string; lc?: string; c?: string } => {
   const close = ctx.state.closes.get(ltpKey(exch, tsym));
-  const band = close === undefined ? undefined : priceBandOf(exch, tsym, close);
-  return band ? { uc: band.uc, lc: band.lc } : {};
+  if (close === undefined) return {};
+  const band = priceBandOf(exch, tsym, close);
+  return { c: String(close), ...(band ? { uc: band.uc, lc: band.lc } : {}) };
 };
 
 /**

@@ -25,7 +25,7 @@ const quote = async (query: string) => {
 const brokerCalls = async () => (await control.requests()).map((r) => r.operation);
 
 describe('GET /quotes', () => {
-  it("answers the last traded price, today's band, tick and lot", async () => {
+  it("answers the last traded price, today's band, the previous close, tick and lot", async () => {
     await control.ltp('NSE', 'SBIN-EQ', 801.4, 800);
     const { status, body } = await quote('?exch=NSE&tsym=SBIN-EQ');
     expect(status).toBe(200);
@@ -35,6 +35,7 @@ describe('GET /quotes', () => {
       token: expect.stringMatching(/^\d+$/),
       lp: '801.4',
       band: { lc: '720.00', uc: '880.00' },
+      day: { close: '800' },
       tick: '0.05',
       lot: 1,
       precision: 2,

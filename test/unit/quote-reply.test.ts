@@ -31,6 +31,17 @@ describe('a quote read tolerantly', () => {
     });
   });
 
+  it("reads the day's open, high, low and previous close, leaving out what the broker gives as 0 or not at all", () => {
+    const quote = decodeBrokerReply(
+      getQuote,
+      json({ stat: 'Ok', lp: '1510.35', o: '1500.00', h: 1520, l: '0.00', c: ' 1495.5 ' }),
+      INPUT,
+    );
+    expect(quote).toMatchObject({ day: { open: '1500.00', high: '1520', close: '1495.5' } });
+    expect(quote).not.toHaveProperty('day.low');
+    expect(decodeBrokerReply(getQuote, json({ stat: 'Ok', lp: '1510.35' }), INPUT)).not.toHaveProperty('day');
+  });
+
   it("keeps the day's band when the quote gives none, or zeros", () => {
     expect(decodeBrokerReply(getQuote, json({ stat: 'Ok', lp: '1510.35' }), INPUT)).toMatchObject({
       band: RULES.band,

@@ -1,7 +1,10 @@
 /**
  * Chart: a symbol's last price, polled from `GET /quotes` every few seconds, drawn with lightweight-charts, with a
- * labelled price line for every pending trigger, target and stop of that symbol. The same lines are listed under the
- * chart (a canvas says nothing to a screen reader), read back from the chart's own series.
+ * labelled price line for every pending trigger, target and stop of that symbol, and reference lines for the day's
+ * band (`uc`, `lc`) and its open, high, low and previous close (those the quote gives). It opens with the points
+ * polled earlier in this tab's session (chart-history.ts, the seam for a broker time series). The lines are listed
+ * under the chart (a canvas says nothing to a screen reader), read back from the chart's own series; beside it, the
+ * symbols that have pending orders (chart-symbols.ts).
  */
 import { html } from 'htm/preact';
 import {
@@ -21,6 +24,8 @@ import type { ViewProps } from '../app.js';
 import { istTime, price, tickDecimals } from '../format.js';
 import { type Exch, EXCHANGES, pendingOrders, type Quote, triggersOf } from '../reads.js';
 import { Problem, type VNode } from '../ui.js';
+import { historyOf, keepPoint } from './chart-history.js';
+import { chartHref, OrderSymbols } from './chart-symbols.js';
 
 const POLL_MS = 2_000;
 
@@ -29,13 +34,28 @@ interface Line {
   price: string;
 }
 
+/**
+ * The symbol of `#/chart?tsym=...`, also when typed with a bare `&` (`tsym=M&M-EQ` reads as `tsym=M` and a key
+ * `M-EQ`: the keys after `tsym` that are not the chart's own are put back).
+ */
+const symbolOf = (query: URLSearchParams): string => {
+  let tsym: string | undefined;
+  for (const [key, value] of query) {
+    if (key === 'tsym') tsym = value;
+    else if (tsym !== undefined && key !== 'exch') tsym += `&${key}${value ? `=${value}` : ''}`;
+  }
+  return (tsym ?? '').trim();
+};
+
 export const ChartView = ({ api, query }: ViewProps): VNode => {
   const exch = (EXCHANGES as readonly string[]).includes(query.get('exch') ?? '') ? (query.get('exch') as Exch) : 'NSE';
-  const tsym = query.get('tsym') ?? '';
+  const tsym = symbolOf(query);
   const [form, setForm] = useState({ exch, tsym });
+  // The symbol box follows the location: a link (a pending order's, a symbol's below) fills it.
+  useEffect(() => setForm({ exch, tsym }), [exch, tsym]);
   const show = (event: Event) => {
     event.preventDefault();
-    window.location.hash = `#/chart?exch=${form.exch}&tsym=${encodeURIComponent(form.tsym.trim())}`;
+    window.location.hash = chartHref(form.exch, form.tsym.trim());
   };
   return html`<div class="chart-view">
     <form class="inline" onSubmit=${show}>
@@ -58,6 +78,7 @@ export const ChartView = ({ api, query }: ViewProps): VNode => {
       <button type="submit">Show</button>
     </form>
     ${tsym ? html`<${SymbolChart} api=${api} exch=${exch} tsym=${tsym} key=${`${exch}:${tsym}`} />` : html`<p>Pick a symbol to chart.</p>`}
+    <${OrderSymbols} api=${api} current=${`${exch}:${tsym}`} />
   </div>`;
 };
 
@@ -72,12 +93,26 @@ const CLOCK = new Intl.DateTimeFormat('en-IN', {
 /** The chart's times (UTC seconds) on India's clock. */
 const istClock = (t: Time): string => (typeof t === 'number' ? CLOCK.format(new Date(t * 1000)) : String(t));
 
+/** The day's reference lines of a quote: its band and the open, high, low and previous close it gives. */
+const referencesOf = (q: Quote | undefined): Line[] => {
+  const lines: Line[] = [];
+  if (q?.band) lines.push({ label: 'Upper band', price: q.band.uc }, { label: 'Lower band', price: q.band.lc });
+  const day = q?.day;
+  if (day?.open) lines.push({ label: 'Open', price: day.open });
+  if (day?.high) lines.push({ label: 'High', price: day.high });
+  if (day?.low) lines.push({ label: 'Low', price: day.low });
+  if (day?.close) lines.push({ label: 'Previous close', price: day.close });
+  return lines;
+};
+
 const SymbolChart = ({ api, exch, tsym }: { api: Api; exch: Exch; tsym: string }): VNode => {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<{ chart: IChartApi; series: ISeriesApi<'Line'> } | undefined>(undefined);
   const [quote, setQuote] = useState<Quote>();
   const [lines, setLines] = useState<Line[]>([]);
+  const [references, setReferences] = useState<Line[]>([]);
   const [problem, setProblem] = useState<string>();
+  const [kept, setKept] = useState(0);
   // The lines' prices: the price scale keeps them in view, not only the prices drawn so far.
   const linePrices = useRef<number[]>([]);
 
@@ -117,12 +152,13 @@ const SymbolChart = ({ api, exch, tsym }: { api: Api; exch: Exch; tsym: string }
   // The pending orders' triggers of this symbol, as price lines (read again with every few quotes).
   useEffect(() => {
     let live = true;
-    const drawLines = async () => {
+    const drawLines = async (q: Quote) => {
       const orders = await pendingOrders(api, { exch, tsym });
       const wanted = orders.flatMap(triggersOf);
+      const refs = referencesOf(q);
       const series = chart.current?.series;
       if (!live || !series) return;
-      linePrices.current = wanted.map((line) => Number(line.price));
+      linePrices.current = [...wanted, ...refs].map((line) => Number(line.price));
       for (const line of series.priceLines()) series.removePriceLine(line);
       for (const line of wanted)
         series.createPriceLine({
@@ -133,8 +169,20 @@ const SymbolChart = ({ api, exch, tsym }: { api: Api; exch: Exch; tsym: string }
           lineWidth: 1,
           axisLabelVisible: true,
         });
+      for (const line of refs)
+        series.createPriceLine({
+          price: Number(line.price),
+          title: line.label,
+          color: line.label.endsWith('band') ? '#6e4b9e' : '#55606b',
+          lineStyle: LineStyle.Dotted,
+          lineWidth: 1,
+          axisLabelVisible: false,
+        });
       // What the chart now holds, read back from the series.
-      setLines(series.priceLines().map((l) => ({ label: l.options().title, price: String(l.options().price) })));
+      const held = series.priceLines().map((l) => ({ label: l.options().title, price: String(l.options().price) }));
+      const isRef = new Set(refs.map((r) => r.label));
+      setLines(held.filter((l) => !isRef.has(l.label)));
+      setReferences(held.filter((l) => isRef.has(l.label)));
     };
     let last = 0;
     const poll = async () => {
@@ -146,18 +194,27 @@ const SymbolChart = ({ api, exch, tsym }: { api: Api; exch: Exch; tsym: string }
         const now = Math.floor(Date.now() / 1000);
         if (q.lp !== undefined && now > last && chart.current) {
           chart.current.series.update({ time: now as UTCTimestamp, value: Number(q.lp) });
+          keepPoint(exch, tsym, { time: now, value: Number(q.lp) });
           last = now;
         }
         chart.current?.series.applyOptions({
           priceFormat: { type: 'price', precision: tickDecimals(q.tick), minMove: Number(q.tick) || 0.01 },
         });
-        await drawLines();
+        await drawLines(q);
       } catch (error) {
         if (live) setProblem(describeError(error));
       }
     };
-    void poll();
-    const timer = window.setInterval(() => void poll(), POLL_MS);
+    let timer: number | undefined;
+    // The history first (the series takes points in time order), then a point every poll after it.
+    void historyOf(exch, tsym).then((points) => {
+      if (!live) return;
+      chart.current?.series.setData(points.map((p) => ({ time: p.time as UTCTimestamp, value: p.value })));
+      last = points[points.length - 1]?.time ?? 0;
+      setKept(points.length);
+      void poll();
+      timer = window.setInterval(() => void poll(), POLL_MS);
+    });
     return () => {
       live = false;
       window.clearInterval(timer);
@@ -181,10 +238,18 @@ const SymbolChart = ({ api, exch, tsym }: { api: Api; exch: Exch; tsym: string }
       role="img"
       aria-label=${`Last price of ${tsym} with ${lines.length} order lines`}
     ></div>
+    <p class="muted" data-kept-points=${kept}>
+      ${kept === 0 ? 'No earlier points this session.' : `Opened with ${kept} points polled earlier this session.`}
+    </p>
     <h3 id="lines-title">Lines on the chart</h3>
     ${lines.length === 0 ? html`<p>No pending order of ${tsym}.</p>` : null}
     <ul aria-labelledby="lines-title" class="price-lines">
       ${lines.map((l) => html`<li data-price-line=${l.label}>${l.label}: ${price(l.price, tick)}</li>`)}
+    </ul>
+    <h3 id="references-title">The day's reference lines</h3>
+    ${references.length === 0 ? html`<p>The quote gives no band, open, high, low or previous close yet.</p>` : null}
+    <ul aria-labelledby="references-title" class="price-lines reference-lines">
+      ${references.map((l) => html`<li data-reference-line=${l.label}>${l.label}: ${price(l.price, tick)}</li>`)}
     </ul>
   </section>`;
 };

@@ -1,5 +1,5 @@
 /**
- * Placing a GTT: the form, a dry run that shows the exact request the gateway would send and the exchange's rules it
+ * Placing an order: a single GTT here, an OCO in oco-form.ts (the trader picks which). For each: the form, a dry run that shows the exact request the gateway would send and the exchange's rules it
  * checked, then the real order, sent only as reviewed (a change to the form asks for a new dry run). The order's
  * Idempotency-Key is made with its dry run, so pressing "Place" twice places it once.
  */
@@ -10,6 +10,8 @@ import type { operations } from '../../../client/generated/openapi.js';
 import { type Api, describeError, newKey, ok } from '../api.js';
 import { type DryRun, EXCHANGES } from '../reads.js';
 import { Notice, Problem, type VNode } from '../ui.js';
+import { Review } from './dry-run-review.js';
+import { OcoForm } from './oco-form.js';
 
 type OrderInput = operations['PlaceGTTOrder']['requestBody']['content']['application/json'];
 
@@ -51,6 +53,29 @@ const orderOf = (f: Fields): OrderInput => ({
 });
 
 export const PlaceForm = ({ api, placed }: { api: Api; placed: (alId: string) => void }): VNode => {
+  const [kind, setKind] = useState<'gtt' | 'oco'>('gtt');
+  const pick = (value: 'gtt' | 'oco') =>
+    html`<label
+      ><input
+        type="radio"
+        name="place-kind"
+        value=${value}
+        checked=${kind === value}
+        onChange=${() => setKind(value)}
+      />
+      ${value === 'gtt' ? ' A single GTT' : ' An OCO: a target and a stop'}</label
+    >`;
+  return html`<section aria-labelledby="place-title">
+    <h2 id="place-title">Place an order</h2>
+    <fieldset class="kind">
+      <legend>What to place</legend>
+      ${pick('gtt')} ${pick('oco')}
+    </fieldset>
+    ${kind === 'gtt' ? html`<${GttForm} api=${api} placed=${placed} />` : html`<${OcoForm} api=${api} placed=${placed} />`}
+  </section>`;
+};
+
+const GttForm = ({ api, placed }: { api: Api; placed: (alId: string) => void }): VNode => {
   const [fields, setFields] = useState<Fields>(START);
   const [review, setReview] = useState<{ order: string; dryRun: DryRun; key: string }>();
   const [problem, setProblem] = useState<string>();
@@ -111,9 +136,8 @@ export const PlaceForm = ({ api, placed }: { api: Api; placed: (alId: string) =>
       </select>
     </p>`;
 
-  return html`<section aria-labelledby="place-title">
-    <h2 id="place-title">Place a GTT</h2>
-    <form class="place" onSubmit=${dryRun}>
+  return html`<div>
+    <form class="place" onSubmit=${dryRun} aria-label="A single GTT">
       ${choice(
         'exch',
         'Exchange',
@@ -149,49 +173,5 @@ export const PlaceForm = ({ api, placed }: { api: Api; placed: (alId: string) =>
     <${Notice} text=${notice} />
     ${review && reviewed ? html`<${Review} dryRun=${review.dryRun} />` : null}
     ${review && !reviewed ? html`<p class="muted">The form changed since the dry run: run it again to place.</p>` : null}
-  </section>`;
-};
-
-const Review = ({ dryRun }: { dryRun: DryRun }): VNode => {
-  const rules = 'exchangeRules' in dryRun ? dryRun.exchangeRules : undefined;
-  return html`<div class="review" aria-labelledby="review-title">
-    <h3 id="review-title">Dry run: nothing was sent</h3>
-    <p>
-      The gateway would send <code>${dryRun.request.method} ${dryRun.request.url}</code> with this <code>jData</code>:
-    </p>
-    <pre data-dry-run="jData" tabindex="0">${JSON.stringify(dryRun.request.jData, null, 2)}</pre>
-    ${
-      rules
-        ? html`<h4>Rules checked</h4>
-            <dl class="facts" data-dry-run="rules">
-              <div>
-                <dt>Instrument</dt>
-                <dd>${rules.instrument}</dd>
-              </div>
-              <div>
-                <dt>Tick</dt>
-                <dd>${rules.tick}</dd>
-              </div>
-              <div>
-                <dt>Lot</dt>
-                <dd>${rules.lot}</dd>
-              </div>
-              <div>
-                <dt>Precision</dt>
-                <dd>${rules.precision}</dd>
-              </div>
-              <div>
-                <dt>Price band</dt>
-                <dd>
-                  ${typeof rules.band === 'string' ? rules.band : `${rules.band.lc}–${rules.band.uc} (${rules.band.width})`}
-                </dd>
-              </div>
-              <div>
-                <dt>Freeze quantity</dt>
-                <dd>${rules.freeze}</dd>
-              </div>
-            </dl>`
-        : html`<p>No exchange rules were checked for this order.</p>`
-    }
   </div>`;
 };

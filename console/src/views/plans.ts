@@ -1,4 +1,7 @@
-/** Plans: each bracket or trailing-stop plan's state, legs and history; the unprotected first and in red; cancel. */
+/**
+ * Plans: each bracket or trailing-stop plan's state, legs and history; the unprotected first and in red; cancel; a new
+ * plan (plan-form.ts).
+ */
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 
@@ -7,6 +10,7 @@ import type { ViewProps } from '../app.js';
 import { istTime, price } from '../format.js';
 import { allPlans, type Plan } from '../reads.js';
 import { Notice, Problem, useConfirm, useLoad, type VNode } from '../ui.js';
+import { PlanForm } from './plan-form.js';
 
 /** The order they are listed in: what needs the trader first. */
 const RANK: Record<Plan['state'], number> = {
@@ -93,5 +97,6 @@ export const PlansView = ({ api }: ViewProps): VNode => {
           </li>`,
       )}
     </ul>
+    <${PlanForm} api=${api} created=${() => plans.reload()} />
   </div>`;
 };

@@ -1,42 +1,20 @@
 /**
- * Signals: the strategies (made from a template for their source, paper or live, their webhook URL rotated) and each
- * one's signals with their fate. A webhook URL holds the strategy's token: it is shown once, as the API shows it.
+ * Signals: the strategies (made from a template for their source in strategy-form.ts, paper or live, their webhook
+ * URL rotated) and each one's signals with their fate. A webhook URL holds the strategy's token: it is shown once, as
+ * the API shows it.
  */
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 
 import type { operations } from '../../../client/generated/openapi.js';
 import { sampleAlert } from '../../../client/signals.js';
-import { type Api, describeError, newKey, ok } from '../api.js';
+import { type Api, describeError, ok } from '../api.js';
 import type { ViewProps } from '../app.js';
 import { istTime } from '../format.js';
-import { EXCHANGES } from '../reads.js';
 import { Notice, Problem, useConfirm, useLoad, type VNode } from '../ui.js';
+import { type CreatedStrategy, StrategyForm } from './strategy-form.js';
 
-type StrategyInput = operations['CreateStrategy']['requestBody']['content']['application/json'];
 type Strategy = operations['ListStrategies']['responses'][200]['content']['application/json']['strategies'][number];
-type Source = StrategyInput['source'];
-
-const SOURCES: readonly [Source, string][] = [
-  ['tradingview', 'TradingView'],
-  ['chartink', 'ChartInk'],
-  ['amibroker', 'AmiBroker'],
-  ['generic', 'Any JSON (generic)'],
-];
-
-/** A source's template: a GTT half a percent below the alert's price, paper first. */
-const template = (source: Source, exch: string, qty: number): StrategyInput => ({
-  name: `${source}-dips`,
-  source,
-  mode: 'paper',
-  maxQty: qty,
-  action: {
-    kind: 'gtt',
-    order: { exch: exch as 'NSE', prd: 'C', qty },
-    trigger: { offset: '-0.5%' },
-    price: { offset: '-0.5%' },
-  },
-});
 
 export const SignalsView = ({ api }: ViewProps): VNode => {
   const strategies = useLoad(async () => (await ok(api.GET('/strategies'))).strategies, []);
@@ -56,13 +34,6 @@ export const SignalsView = ({ api }: ViewProps): VNode => {
   };
   const alertFor = (s: Pick<Strategy, 'source' | 'action'>) => JSON.stringify(sampleAlert(s), null, 2);
 
-  const create = (input: StrategyInput) =>
-    run(async () => {
-      const made = await ok(
-        api.POST('/strategies', { params: { header: { 'Idempotency-Key': newKey() } }, body: input }),
-      );
-      setShown({ name: made.name, url: made.webhookUrl, alert: alertFor(made) });
-    });
   const rotate = (s: Strategy) =>
     ask({
       title: `New webhook URL for ${s.name}?`,
@@ -111,7 +82,13 @@ export const SignalsView = ({ api }: ViewProps): VNode => {
           </div>`
         : null
     }
-    <${CreateStrategy} create=${create} />
+    <${StrategyForm}
+      api=${api}
+      created=${(made: CreatedStrategy) => {
+        setShown({ name: made.name, url: made.webhookUrl, alert: alertFor(made) });
+        strategies.reload();
+      }}
+    />
     <h2>Strategies</h2>
     ${strategies.data?.length === 0 ? html`<p>No strategies.</p>` : null}
     <ul class="rows" aria-label="Strategies">
@@ -141,65 +118,6 @@ export const SignalsView = ({ api }: ViewProps): VNode => {
       )}
     </ul>
   </div>`;
-};
-
-const CreateStrategy = ({ create }: { create: (input: StrategyInput) => Promise<void> }): VNode => {
-  const [source, setSource] = useState<Source>('tradingview');
-  const [exch, setExch] = useState('NSE');
-  const [qty, setQty] = useState('1');
-  const [name, setName] = useState('');
-  const submit = (event: Event) => {
-    event.preventDefault();
-    const input = template(source, exch, Math.max(1, Math.floor(Number(qty)) || 1));
-    void create({ ...input, name: name.trim() || input.name });
-  };
-  return html`<section aria-labelledby="new-strategy-title">
-    <h2 id="new-strategy-title">New strategy from a template</h2>
-    <p class="muted">
-      A GTT half a percent below the alert's price, in paper mode (nothing is placed until you go live).
-    </p>
-    <form class="place" onSubmit=${submit}>
-      <p class="field">
-        <label for="strategy-source">Source</label>
-        <select
-          id="strategy-source"
-          value=${source}
-          onChange=${(e: Event) => setSource((e.target as HTMLSelectElement).value as Source)}
-        >
-          ${SOURCES.map(([value, text]) => html`<option value=${value}>${text}</option>`)}
-        </select>
-      </p>
-      <p class="field">
-        <label for="strategy-name">Name</label>
-        <input
-          id="strategy-name"
-          value=${name}
-          placeholder=${`${source}-dips`}
-          onInput=${(e: Event) => setName((e.target as HTMLInputElement).value)}
-        />
-      </p>
-      <p class="field">
-        <label for="strategy-exch">Exchange</label>
-        <select
-          id="strategy-exch"
-          value=${exch}
-          onChange=${(e: Event) => setExch((e.target as HTMLSelectElement).value)}
-        >
-          ${EXCHANGES.map((e) => html`<option value=${e}>${e}</option>`)}
-        </select>
-      </p>
-      <p class="field">
-        <label for="strategy-qty">Quantity</label>
-        <input
-          id="strategy-qty"
-          inputmode="numeric"
-          value=${qty}
-          onInput=${(e: Event) => setQty((e.target as HTMLInputElement).value)}
-        />
-      </p>
-      <p class="actions"><button type="submit">Create</button></p>
-    </form>
-  </section>`;
 };
 
 const StrategySignals = ({ api, strategyId }: { api: Api; strategyId: string }): VNode => {

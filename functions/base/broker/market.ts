@@ -134,7 +134,8 @@ export const freezeQuantity = async (
 
 /**
  * The quote a caller reads (GET /quotes): the last traded price, today's band (the quote's own `lc`/`uc` where it
- * gives a usable pair, else the day's rules'), and the instrument's tick, lot and precision.
+ * gives a usable pair, else the day's rules'), the day's open, high, low and previous close the broker gives (a `0`
+ * left out), and the instrument's tick, lot and precision.
  */
 export const quoteResultOf = (reply: QuoteReply, input: QuoteInput, now: () => number = Date.now): QuoteResult => {
   const rules = input.rules;
@@ -145,12 +146,16 @@ export const quoteResultOf = (reply: QuoteReply, input: QuoteInput, now: () => n
     positive(reply.lc) && positive(reply.uc) && Number(reply.uc) > Number(reply.lc)
       ? { lc: reply.lc.trim(), uc: reply.uc.trim() }
       : rules.band;
+  const day: { open?: string; high?: string; low?: string; close?: string } = {};
+  const given = { open: reply.o, high: reply.h, low: reply.l, close: reply.c ?? reply.C };
+  for (const [name, value] of Object.entries(given)) if (positive(value)) day[name as keyof typeof given] = value;
   return {
     exch: input.exch,
     tsym: input.tsym,
     token: rules.token,
     ...(lp === undefined ? {} : { lp }),
     ...(band === undefined ? {} : { band }),
+    ...(Object.keys(day).length === 0 ? {} : { day }),
     tick: rules.tick,
     lot: rules.lot,
     precision: rules.precision,

@@ -311,8 +311,9 @@ export const failureReply = z.lazy(() => z.object({ stat: z.literal('Not_Ok'), e
 const priceText = memo(() => z.union([z.string(), z.number()]).transform((v) => String(v).trim()));
 
 /**
- * GetQuotes (jData `{uid, exch, token}`): the last traded price `lp` and today's circuit limits `uc`/`lc`, among the
- * instrument's other fields, which pass through unread. Read in any dialect (dialects.ts: key case, numbers).
+ * GetQuotes (jData `{uid, exch, token}`): the last traded price `lp`, today's circuit limits `uc`/`lc` and the day's
+ * open `o`, high `h`, low `l` and previous close `c`, among the instrument's other fields, which pass through unread.
+ * Read in any dialect (dialects.ts: key case, numbers).
  */
 const quoteReplySchema = memo(() =>
   z.looseObject({
@@ -321,6 +322,12 @@ const quoteReplySchema = memo(() =>
     lp: priceText().optional(),
     uc: priceText().optional(),
     lc: priceText().optional(),
+    o: priceText().optional(),
+    h: priceText().optional(),
+    l: priceText().optional(),
+    c: priceText().optional(),
+    // The dialects fold a key by its case onto the canonical ones, and `C` is the order records': `c` arrives as `C`.
+    C: priceText().optional(),
   }),
 );
 export const quoteReply = z.lazy(quoteReplySchema);
@@ -336,6 +343,15 @@ const quoteResultSchema = memo(() =>
       .object({ lc: z.string(), uc: z.string() })
       .optional()
       .describe("today's price band (circuit limits); absent when the broker gives none"),
+    day: z
+      .object({
+        open: z.string().optional(),
+        high: z.string().optional(),
+        low: z.string().optional(),
+        close: z.string().optional().describe("the previous day's close"),
+      })
+      .optional()
+      .describe("the day's open, high and low and the previous close, those the broker gives (GetQuotes o, h, l, c)"),
     tick: z.string().describe("the instrument's tick size: prices and triggers are multiples of it"),
     lot: z.number().describe("the instrument's lot size: quantities are multiples of it"),
     precision: z.number().describe('price decimals'),
