@@ -3,7 +3,6 @@
  * file and, with `#anchor`, to a heading of it; every `docs/….md` path that code or a test cites exists; nothing
  * points outside the repository; the README is a short front page and docs/README.md lists every page.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,9 +12,17 @@ import { describe, expect, it } from 'vitest';
 import { docPages } from '../support/doc-pages.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const tracked = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' })
-  .split('\n')
-  .filter((f) => f && existsSync(join(ROOT, f)));
+/** The project's files (not node_modules, .git, build output or the test Node.js): what the checks read. */
+const projectFiles = (dir = ''): string[] =>
+  readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
+    const path = dir ? `${dir}/${e.name}` : e.name;
+    if (e.isDirectory())
+      return ['node_modules', 'cdk.out', 'dist', 'coverage', 'node22'].includes(e.name) || e.name.startsWith('.')
+        ? []
+        : projectFiles(path);
+    return [path];
+  });
+const tracked = projectFiles();
 const pages = [...new Set([...tracked.filter((f) => f.endsWith('.md')), ...docPages(ROOT)])].sort();
 
 const read = (page: string): string => readFileSync(join(ROOT, page), 'utf8');
