@@ -58,7 +58,7 @@ describe("docs/reference/deploying.md's cost at rest, per deployment shape", () 
     const alarmUsd = alarms.reduce((sum, line) => sum + line.monthlyUsd, 0);
     const sentence =
       `the default egress is ${usd(stackCostAtRest(template).egressUsd)} here and ${usd(egress.monthlyUsd)} in ` +
-      `[static egress](egress.md#cost-at-rest), whose figure includes its ${alarmCount} status alarms (${usd(alarmUsd)})`;
+      `[static egress](../explanation/egress.md#cost-at-rest), whose figure includes its ${alarmCount} status alarms (${usd(alarmUsd)})`;
     expect(doc.replace(/\s+/g, ' ')).toContain(sentence);
     expect(page('explanation/egress.md')).toContain(`**${usd(egress.monthlyUsd)}** |`);
   }, 120_000);

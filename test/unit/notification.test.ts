@@ -275,7 +275,8 @@ describe('docs/reference/events.md', () => {
       ...fate,
       order: { norenordno: '24112300000123', status: 'filled', filledQty: 10, averagePrice: '1500.00' },
     });
-    expect(doc).toContain(
+    // The Telegram recipe's example, on its how-to page.
+    expect(readFileSync('docs/how-to/notifications.md', 'utf8')).toContain(
       JSON.stringify({ chat_id: '-1001234', text: filled })
         .replace('{"chat_id":', '{"chat_id": ')
         .replace(',"text":', ', "text": '),
