@@ -90,6 +90,14 @@ describe('docs links', () => {
     ).toEqual([]);
   });
 
+  it('the how-to guides together stay under 40 pages of 3,000 characters, the tutorial under 3 pages', () => {
+    const size = (page: string) => [...read(page)].length;
+    const howTo = docPages(ROOT).filter((page) => page.startsWith('docs/how-to/'));
+    expect(howTo.length).toBeGreaterThanOrEqual(10);
+    expect(howTo.reduce((sum, page) => sum + size(page), 0)).toBeLessThan(40 * 3000);
+    expect(size('docs/tutorial.md')).toBeLessThan(3 * 3000);
+  });
+
   it('no file of the project refers to the private folder beside the repository', () => {
     const all = (dir: string): string[] =>
       readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
