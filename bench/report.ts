@@ -1,5 +1,5 @@
 /**
- * Markdown tables of the last `npm run bench` (cdk.out/bench-results.json, untracked), for docs/benchmarks.md
+ * Markdown tables of the last `npm run bench` (cdk.out/bench-results.json, untracked), for docs/explanation/benchmarks.md
  * (`npx tsx bench/report.ts` prints them; `--write` puts them into the page). Each states its machine and date.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -319,10 +319,10 @@ export const renderReport = (r: Results): string => {
   return lines.join('\n');
 };
 
-/** docs/benchmarks.md holds the tables between these two lines; `--write` replaces them there. */
+/** docs/explanation/benchmarks.md holds the tables between these two lines; `--write` replaces them there. */
 const BEGIN = '<!-- bench/report.ts: generated from cdk.out/bench-results.json -->';
 const END = '<!-- bench/report.ts: end -->';
-const PAGE = 'docs/benchmarks.md';
+const PAGE = 'docs/explanation/benchmarks.md';
 
 if (import.meta.filename === process.argv[1]) {
   const tables = renderReport(JSON.parse(readFileSync('cdk.out/bench-results.json', 'utf8')) as Results);

@@ -3,7 +3,7 @@
  * order functions warm as deployed (governor on) against a raw call, the signal webhook, reads as the pending list
  * grows, cold start of every function against a fair hand-written peer, memory, secret reads, load, the governor
  * and the GttWatcher at N pending. Prints tables and writes cdk.out/bench-results.json (untracked; `npx tsx
- * bench/report.ts` renders it as docs/benchmarks.md's tables). Loopback only, bounded in time. A row that timed an
+ * bench/report.ts` renders it as docs/explanation/benchmarks.md's tables). Loopback only, bounded in time. A row that timed an
  * error (a call that threw or answered an error status) stops the run with a message naming the row: exit non-zero.
  *
  *   npm run bench [-- --only warm,signals,reads,secrets,cold,memory,load,governor,watcher] [--no-synth]

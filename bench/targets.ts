@@ -1,6 +1,6 @@
 /**
  * Issue 54's targets against what one run measured (cdk.out/bench-results.json): one row per target, its measured
- * value and met or not. `npm run bench` prints it last; bench/report.ts puts it at the top of docs/benchmarks.md's
+ * value and met or not. `npm run bench` prints it last; bench/report.ts puts it at the top of docs/explanation/benchmarks.md's
  * tables. A target whose section did not run says so.
  */
 import type { Results } from './report.js';

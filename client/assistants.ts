@@ -1,5 +1,5 @@
 /**
- * The assistants' methods of the client (`client.assistants`, docs/assistants.md "Assistant tokens"): an MCP
+ * The assistants' methods of the client (`client.assistants`, docs/reference/assistants.md "Assistant tokens"): an MCP
  * assistant's name, scopes and limits, and its bearer token, shown only by `create` and `rotate`.
  */
 import type {

@@ -1,5 +1,5 @@
 /**
- * `npm run gtt -- <command> [flags]`: the command line of the typed client (docs/client.md). Human output by
+ * `npm run gtt -- <command> [flags]`: the command line of the typed client (docs/reference/client.md). Human output by
  * default (a table for lists), `--json` for scripts; exit codes by error class (client/exit-codes.ts). The commands
  * are a table (cli/commands/), the usage is generated from it (cli/usage.ts), and cli/main.ts dispatches.
  */

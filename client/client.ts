@@ -5,7 +5,7 @@
  * come from the list, the types from the generated document (types.ts), so a method is one line.
  *
  * Every operation of the document is reachable through `call(operationId, ...)`; the named methods (placeOrder,
- * listOrders, ...) are typed shorthands for the operations of the table today. docs/client.md has the rules.
+ * listOrders, ...) are typed shorthands for the operations of the table today. docs/reference/client.md has the rules.
  */
 import type { Client } from 'openapi-fetch';
 
@@ -272,7 +272,7 @@ export class GttClient {
 
   /**
    * CreatePlan: `POST /plans` with an Idempotency-Key (made up when absent, and kept for the retries): a bracket or
-   * a trailing stop (docs/plans.md). The same key again answers the same plan.
+   * a trailing stop (docs/reference/plans.md). The same key again answers the same plan.
    */
   createPlan(plan: PlanInput, options: OrderOptions = {}): Promise<PlanCreated> {
     return this.operation('CreatePlan', { body: plan }, options);
@@ -293,7 +293,7 @@ export class GttClient {
     return this.operation('CancelPlan', { path: { planId } }, options);
   }
 
-  // ---- strategies (docs/signals.md) ----
+  // ---- strategies (docs/reference/signals.md) ----
 
   /**
    * CreateStrategy: `POST /strategies` with an Idempotency-Key (made up when absent, kept for the retries). The reply's

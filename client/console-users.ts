@@ -1,5 +1,5 @@
 /**
- * The console's users (docs/console.md#deployed): the deployed stack's Cognito user pool managed with its JSON API
+ * The console's users (docs/reference/console.md#deployed): the deployed stack's Cognito user pool managed with its JSON API
  * (AdminCreateUser, ListUsers, AdminDeleteUser), SigV4-signed with aws4fetch (service `cognito-idp`) and the AWS
  * SDK's default credentials: no Cognito SDK package. The pool's id is the stack's `ConsoleUserPoolId` output.
  */

@@ -1,6 +1,6 @@
 /**
  * Every failure of a client call is a GttGatewayError: the gateway's error contract
- * (`{"error": {code, message, details?, brokerMessage?, outcome?}}`, docs/http-api.md) with its HTTP status, or one
+ * (`{"error": {code, message, details?, brokerMessage?, outcome?}}`, docs/reference/http-api.md) with its HTTP status, or one
  * of the client's own codes when no contract answer came back (network, timeout, a non-contract HTTP answer).
  */
 import type { components } from './generated/openapi.js';

@@ -1,4 +1,4 @@
-/** The command line's exit codes, by error class (docs/client.md). Exported for scripts that wrap the client. */
+/** The command line's exit codes, by error class (docs/reference/client.md). Exported for scripts that wrap the client. */
 import type { GttGatewayError } from './errors.js';
 
 export const EXIT_CODES = {

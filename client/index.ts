@@ -1,5 +1,5 @@
 /**
- * The package's `./client` entry: the typed client of the gtt-gateway HTTP API (docs/client.md).
+ * The package's `./client` entry: the typed client of the gtt-gateway HTTP API (docs/reference/client.md).
  *
  *   import { createGttClient } from 'gtt-gateway/client';
  */

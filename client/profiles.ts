@@ -1,5 +1,5 @@
 /**
- * Profiles: one name per deployment (a broker account, docs/accounts.md), so the CLI and scripts need not repeat
+ * Profiles: one name per deployment (a broker account, docs/how-to/several-accounts.md), so the CLI and scripts need not repeat
  * URLs. A small JSON file, `$GTT_PROFILES` or else `~/.config/gtt-gateway/profiles.json`:
  *
  *   { "alice": { "url": "https://abc123.execute-api.ap-south-1.amazonaws.com", "region": "ap-south-1" },
@@ -30,7 +30,7 @@ export const loadProfile = (name: string, env: Record<string, string | undefined
   try {
     text = readFileSync(file, 'utf8');
   } catch {
-    return `--profile ${name}: no profiles file at ${file} (set GTT_PROFILES, or write it: docs/accounts.md)`;
+    return `--profile ${name}: no profiles file at ${file} (set GTT_PROFILES, or write it: docs/how-to/several-accounts.md)`;
   }
   let parsed: unknown;
   try {

@@ -1,7 +1,7 @@
 /**
  * Posting an alert to a strategy's webhook URL, as TradingView or ChartInk would: unsigned (the URL's token is the
  * secret), JSON. Used by `gtt signal-test`; the URL comes from the reply that created or rotated the strategy (the
- * gateway never shows a token again, and the client does not store it: docs/client.md).
+ * gateway never shows a token again, and the client does not store it: docs/reference/client.md).
  */
 import type { StrategyRecord } from './types.js';
 

@@ -88,7 +88,7 @@ export type SignalsQuery = OperationQuery<'ListSignals'>;
 export type EventsQuery = OperationQuery<'ListEvents'>;
 
 /**
- * A dry run's answer (docs/order-safety.md): the exact request the gateway would send, token masked. The OpenAPI
+ * A dry run's answer (docs/explanation/order-safety.md): the exact request the gateway would send, token masked. The OpenAPI
  * document only says "an object" for it, so its shape is written here.
  */
 export interface DryRunResult {

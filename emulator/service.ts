@@ -1,6 +1,6 @@
 /**
- * The broker's GTT service (docs/broker-wire.md), with the OCO, triggered-history and login extensions of
- * docs/emulator-extensions.md, as request -> reply logic with no sockets, so tests can call it directly and the
+ * The broker's GTT service (docs/explanation/broker-wire.md), with the OCO, triggered-history and login extensions of
+ * docs/explanation/emulator-extensions.md, as request -> reply logic with no sockets, so tests can call it directly and the
  * listener (server.ts) stays small. Synchronous on purpose: Node runs it to completion per request, so concurrent
  * clients can never interleave between reading and writing state. Routing and request parsing are in wire/routing.ts,
  * the switches in state/switches.ts, the order rules in state/order-rules.ts, the operations in

@@ -30,7 +30,7 @@ export const notifySettings = (env: Readonly<Record<string, string | undefined>>
     const name = String(issue.path[0] ?? '');
     const value = name === envName('notifyFormat') ? given.notifyFormat : given.notifyTelegramChatId;
     const message = name === envName('notifyFormat') ? 'must be raw, slack or telegram' : issue.message;
-    return `${name} ${message}, got ${JSON.stringify(value ?? '')}: ${WAY_FORWARD[name] ?? 'see docs/events.md'}`;
+    return `${name} ${message}, got ${JSON.stringify(value ?? '')}: ${WAY_FORWARD[name] ?? 'see docs/reference/events.md'}`;
   });
   throw new Error([...new Set(lines)].join('\n'));
 };

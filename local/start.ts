@@ -103,7 +103,7 @@ if (webhookUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(webhookUrl)) {
   console.error(`NOTIFY_WEBHOOK_URL must be an http(s) URL, got ${JSON.stringify(webhookUrl)}`);
   process.exit(2);
 }
-// What the webhook gets, as the stack's notifyWebhookFormat and notifyOn decide it (docs/events.md): the format and
+// What the webhook gets, as the stack's notifyWebhookFormat and notifyOn decide it (docs/reference/events.md): the format and
 // its chat checked with the NotifyFormatter's own schema (local/notify-settings.ts).
 let notify: NotifySettings & { on: string[] };
 try {
@@ -200,7 +200,7 @@ console.log(
   `broker preset           ${b.preset}: ${b.baseUrl}  ${b.auth === 'jkey' ? 'jKey' : 'Bearer'}  login ${b.totp ? 'totp (QuickAuth)' : b.login}`,
 );
 console.log(
-  `symbols                 ${args['any-symbol'] ? 'any (--any-symbol)' : 'the shipped list (docs/emulator.md; --any-symbol takes any)'}`,
+  `symbols                 ${args['any-symbol'] ? 'any (--any-symbol)' : 'the shipped list (docs/reference/emulator.md; --any-symbol takes any)'}`,
 );
 console.log(
   `demo sign-in            user ${stack.emulator.uid}  password ${stack.emulator.login.password}  OTP: curl -s ${stack.emulator.url}/_emulator/otp`,
@@ -219,7 +219,7 @@ console.log(
 );
 console.log(`GttWatcher              ${watchSeconds ? `every ${watchSeconds} s` : 'off (--watch-interval 0)'}`);
 console.log(
-  `Signal sweep            every 60 s: signals the queue never delivered, 2 min after they were received (docs/signals.md)`,
+  `Signal sweep            every 60 s: signals the queue never delivered, 2 min after they were received (docs/reference/signals.md)`,
 );
 const rules = parseGatewayConfig(stack.config);
 console.log(
@@ -229,10 +229,10 @@ console.log(
   `Guardrails              ${describeGuardrails(guardrailsInForce(rules))}  (GUARDRAIL_*; unset: the defaults; GET ${base}/session)`,
 );
 console.log(
-  `Permissions             ${checkPermissions ? "each function's AWS calls held to its grants in the synthesized stacks (docs/permissions.md)" : 'not checked (GTT_LOCAL_PERMISSIONS=off)'}`,
+  `Permissions             ${checkPermissions ? "each function's AWS calls held to its grants in the synthesized stacks (docs/explanation/permissions.md)" : 'not checked (GTT_LOCAL_PERMISSIONS=off)'}`,
 );
 console.log(`OpenAPI                 ${base}/openapi.json`);
-console.log(`Console                 ${base}/console/  (the trader's web page; docs/console.md)`);
+console.log(`Console                 ${base}/console/  (the trader's web page; docs/reference/console.md)`);
 if (Object.keys(settings).length) console.log(`Settings                ${JSON.stringify(settings)}`);
 console.log('');
 console.log('Routes:');

@@ -219,7 +219,7 @@ export const WRITE_TOOL_NAMES = [...WRITES.map((t) => t.name), 'kill_switch_on',
 const PREVIEW_NOTE =
   ' Nothing is sent on this call: it answers a preview (summary, exact request, rules checked) and a confirmationId; call confirm with it only after the person agrees.';
 
-/** The preview every write answers (its fields said once, in the server's instructions and docs/assistants.md). */
+/** The preview every write answers (its fields said once, in the server's instructions and docs/reference/assistants.md). */
 const previewOutput = outputSchema({
   confirmationId: z.string(),
   requestHash: z.string(),

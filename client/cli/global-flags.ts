@@ -13,7 +13,8 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
   {
     name: 'profile',
     value: 'NAME',
-    summary: 'a deployment named in $GTT_PROFILES or ~/.config/gtt-gateway/profiles.json (docs/accounts.md)',
+    summary:
+      'a deployment named in $GTT_PROFILES or ~/.config/gtt-gateway/profiles.json (docs/how-to/several-accounts.md)',
   },
   { name: 'sign', summary: 'SigV4-sign with the AWS default credentials (default: on unless the URL is loopback)' },
   { name: 'no-sign', summary: 'do not sign (npm start checks no signature)' },

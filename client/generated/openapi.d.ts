@@ -4542,7 +4542,7 @@ export interface operations {
                         /** @description Why it is not usable: an error code, e.g. SESSION_EXPIRED, or LOGGED_OUT */
                         code?: string;
                         reason?: string;
-                        /** @description The guardrails in force: this deployment's settings, or the defaults (docs/order-safety.md) */
+                        /** @description The guardrails in force: this deployment's settings, or the defaults (docs/explanation/order-safety.md) */
                         guardrails?: {
                             readOnly: boolean;
                             /** @description The largest qty of an order, or off */
@@ -4555,7 +4555,7 @@ export interface operations {
                             symbolsAllow?: string[];
                             symbolsDeny?: string[];
                         };
-                        /** @description The order-rate governor's limits: the most orders a second and a minute (docs/compliance.md) */
+                        /** @description The order-rate governor's limits: the most orders a second and a minute (docs/explanation/compliance.md) */
                         orderRate?: {
                             perSecond: number;
                             perMinute: number;

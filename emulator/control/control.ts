@@ -1,5 +1,5 @@
 /**
- * The emulator's control surface (`/_emulator/...`, docs/emulator.md): accounts and sessions, faults, the request
+ * The emulator's control surface (`/_emulator/...`, docs/reference/emulator.md): accounts and sessions, faults, the request
  * log, switches, the dialect of the replies, last traded prices (which fire GTTs), how the next fired order ends, the close of the trading day
  * (open orders cancelled), the OAuth app's redirect URL and the demo OTP. Apart from the broker's operations
  * (emulator/service.ts), which it drives through the methods of ControlTarget (BrokerEmulator hands itself in); the

@@ -2,7 +2,7 @@
  * How a client gets a session token: the login pages (sign in with user id, password and OTP, as on the real page),
  * GenAcsTok (authorization code -> Bearer access token), Flattrade's token exchange (code -> jKey token) and
  * QuickAuth (password + TOTP -> jKey token). Every token issued here is a new session of the account; earlier tokens
- * keep working until logged out or expired through the control surface. See docs/emulator-extensions.md.
+ * keep working until logged out or expired through the control surface. See docs/explanation/emulator-extensions.md.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 
@@ -124,7 +124,7 @@ export class SessionLogin {
         200,
         `${flavour === 'flattrade' ? 'Flattrade' : DEMO_BROKER} sign-in (emulator)`,
         // Ids as names, and a button labelled LOGIN: real automation (Selenium) finds the inputs by id and clicks
-        // the element whose text is LOGIN (docs/emulator.md, the login page decision).
+        // the element whose text is LOGIN (docs/reference/emulator.md, the login page decision).
         `<form method="post" id="lgnform"><label for="lgnusrid">User id</label> <input id="lgnusrid" name="lgnusrid" value="${escapeHtml(user)}" autocomplete="username"> ` +
           '<label for="lgnpwd">Password</label> <input id="lgnpwd" name="lgnpwd" type="password" autocomplete="current-password"> ' +
           '<label for="lgnotp">OTP</label> <input id="lgnotp" name="lgnotp" inputmode="numeric" autocomplete="one-time-code"> ' +

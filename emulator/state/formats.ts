@@ -29,7 +29,7 @@ export const compactRequestTime = (now = new Date()): string => {
 };
 
 /**
- * `tsym` arrives URL-encoded for special characters (docs/broker-wire.md), with `+` or `%20` for a space. Decode it the way
+ * `tsym` arrives URL-encoded for special characters (docs/explanation/broker-wire.md), with `+` or `%20` for a space. Decode it the way
  * a form decoder does; a string that is not valid percent-encoding is kept literally (tolerant, like the broker).
  */
 export const decodeSymbol = (raw: string): string => {

@@ -1,5 +1,5 @@
 /**
- * The market's day-to-day rules the exchange applies when a fired GTT's order reaches it (docs/emulator.md,
+ * The market's day-to-day rules the exchange applies when a fired GTT's order reaches it (docs/reference/emulator.md,
  * "Price bands and freeze quantities", has each decision with its source):
  * - today's price band around the previous close (GetQuotes `uc`, `lc`): NSE's dynamic band of the F&O stocks listed
  *   here starts at ±10%, the ETFs here ±20%, index futures ±10% (their operating range), index options a wide ±40%

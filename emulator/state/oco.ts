@@ -1,6 +1,6 @@
 /**
  * OCO (one-cancels-other) GTTs: checking PlaceOCOOrder / ModifyOCOOrder bodies, deciding each leg's direction, and
- * the rule that fires exactly one leg. See docs/emulator-extensions.md for the decisions.
+ * the rule that fires exactly one leg. See docs/explanation/emulator-extensions.md for the decisions.
  */
 import { decodeSymbol } from './formats.js';
 import {

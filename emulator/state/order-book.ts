@@ -4,7 +4,7 @@
  * limit order at the better of its price and the last traded price (`fillPrice`); the control surface can make the
  * next fired orders reject (with a reason), fill partly, or stay open, and can close the trading day (open orders cancelled, keeping what filled). Served as `OrderBook` and
  * `SingleOrdHist`, with `SearchScrip` and `GetQuotes` for prices.
- * Decisions (docs/emulator-extensions.md): the GetTrgOi record does not name the order it created (no public source
+ * Decisions (docs/explanation/emulator-extensions.md): the GetTrgOi record does not name the order it created (no public source
  * shows it doing so), so a client matches a fired GTT to its order by exchange, symbol, side and quantity, and by
  * remarks where the order carries them (this emulator carries the GTT's remarks into the order).
  */

@@ -30,7 +30,7 @@ export interface Switches {
   /**
    * GenAcsTok takes `{code, checksum}` without `uid` (the account is the code's), as a 2026 Selenium client of a live
    * broker sends it. Off: refused with `Invalid Input : INVALID_VERIFIER`, as a unified gateway's maintainers report
-   * of Shoonya (June 2026). A `uid` that is sent must be the code's either way. See docs/emulator.md.
+   * of Shoonya (June 2026). A `uid` that is sent must be the code's either way. See docs/reference/emulator.md.
    */
   genAcsTokWithoutUid: boolean;
 }

@@ -1,7 +1,7 @@
 /**
  * The daily symbol master of an exchange, in the family's shape: the brokers of the Noren family publish one file per
  * exchange at `https://<api host>/<EXCH>_symbols.txt.zip`, a zip of a comma-separated text with a header row and a
- * trailing comma on every line (docs/emulator.md, "The symbol master", has the sources):
+ * trailing comma on every line (docs/reference/emulator.md, "The symbol master", has the sources):
  *
  *   Exchange,Token,LotSize,Symbol,TradingSymbol,Instrument,TickSize,                                   (NSE, BSE)
  *   Exchange,Token,LotSize,Symbol,TradingSymbol,Expiry,Instrument,OptionType,StrikePrice,TickSize,      (NFO)

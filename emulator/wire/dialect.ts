@@ -1,5 +1,5 @@
 /**
- * The dialects the emulator speaks (docs/emulator.md, "Dialects"). The operations answer in the canonical dialect
+ * The dialects the emulator speaks (docs/reference/emulator.md, "Dialects"). The operations answer in the canonical dialect
  * (`noren`: `OI created`/`OI replaced`/`OI deleted` and lower-case keys, as NorenRestApiPy, the Shoonya and Zebu
  * clients and the service spec read them); in the `2021` dialect the GTT replies are rewritten as the family's API
  * documentation of 2021 shows them (finserv-docs.pages.dev/gtt/..., samples dated 15-04-2021):

@@ -1,4 +1,4 @@
-/** The definition of the Assistants function (docs/assistants.md, "Assistant tokens"); the manifest lists it. */
+/** The definition of the Assistants function (docs/reference/assistants.md, "Assistant tokens"); the manifest lists it. */
 import type { FunctionDefinition } from '../base/definition/types.js';
 import { createAssistantsFunction } from './assistants.js';
 import { ASSISTANTS_ROUTES } from './routes.js';

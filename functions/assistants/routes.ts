@@ -1,4 +1,4 @@
-/** The routes of the Assistants function (docs/assistants.md, "Assistant tokens"): what its code reads. */
+/** The routes of the Assistants function (docs/reference/assistants.md, "Assistant tokens"): what its code reads. */
 import { ownRoute as route } from '../base/definition/routes.js';
 import type { FunctionSurface } from '../base/definition/types.js';
 import {

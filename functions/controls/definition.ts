@@ -1,4 +1,4 @@
-/** The kill switch's definition (kill-switch.ts, docs/compliance.md). */
+/** The kill switch's definition (kill-switch.ts, docs/explanation/compliance.md). */
 import { ORDER_ACTOR_ENV } from '../base/definition/routes.js';
 import type { FunctionDefinition } from '../base/definition/types.js';
 import { createKillSwitch } from './kill-switch.js';

@@ -1,4 +1,4 @@
-/** The kill switch's routes and direct payload (docs/compliance.md): what kill-switch.ts reads. */
+/** The kill switch's routes and direct payload (docs/explanation/compliance.md): what kill-switch.ts reads. */
 import { ownRoute as route } from '../base/definition/routes.js';
 import type { FunctionSurface } from '../base/definition/types.js';
 import { killSwitchInput, killSwitchResult } from '../base/schemas/controls.js';

@@ -1,5 +1,5 @@
 /**
- * The kill switch (docs/compliance.md): `POST /kill-switch` turns it on and sweeps the book, `DELETE` turns it off,
+ * The kill switch (docs/explanation/compliance.md): `POST /kill-switch` turns it on and sweeps the book, `DELETE` turns it off,
  * `GET` reads it. Direct invocation: `{"action": "on" | "off" | "status"}` (`on`: `body: {"mode": ...}` as well).
  *
  * Two modes: `cancel-all` (the default) sweeps every pending GTT and OCO; `keep-exits` sweeps only what would open a

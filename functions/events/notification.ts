@@ -1,5 +1,5 @@
 /**
- * The human message of a lifecycle event (docs/events.md, "Forwarding to a webhook"), one builder for both places a
+ * The human message of a lifecycle event (docs/reference/events.md, "Forwarding to a webhook"), one builder for both places a
  * message is made: the deployed NotifyFormatter function (handlers/notify-formatter.ts) and the local forwarder of
  * `npm start` (local/eventbridge.ts), so what `npm start` POSTs in the telegram format is what the stack POSTs.
  *

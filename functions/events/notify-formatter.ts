@@ -1,5 +1,5 @@
 /**
- * The deployed formatter of the webhook's chat formats (docs/events.md, "Forwarding to a webhook"): the webhook rule
+ * The deployed formatter of the webhook's chat formats (docs/reference/events.md, "Forwarding to a webhook"): the webhook rule
  * invokes it with a lifecycle event; it builds the Slack or Telegram body with the message builder
  * (notification.ts, the same one `npm start` uses) and puts it back on the gateway's bus as a `Notification` event of
  * its own source, which a second rule hands, as `$.detail`, to the API destination (retries, dead-letter queue,

@@ -1,4 +1,4 @@
-/** The InstrumentRefresh's definition (instrument-refresh.ts, docs/exchange-rules.md): scheduled before the market opens. */
+/** The InstrumentRefresh's definition (instrument-refresh.ts, docs/explanation/exchange-rules.md): scheduled before the market opens. */
 import type { FunctionDefinition } from '../base/definition/types.js';
 import { createInstrumentRefresh } from './instrument-refresh.js';
 

@@ -1,5 +1,5 @@
 /**
- * The family's daily symbol master of an exchange, read (docs/exchange-rules.md, "The symbol master"): a zip
+ * The family's daily symbol master of an exchange, read (docs/explanation/exchange-rules.md, "The symbol master"): a zip
  * (`NSE_symbols.txt.zip`) of a text with a header row, e.g.
  *
  *   Exchange,Token,LotSize,Symbol,TradingSymbol,Instrument,TickSize,

@@ -1,5 +1,5 @@
 /**
- * The scheduled refresh of the account's copy (InstrumentRefresh, before the market opens; docs/exchange-rules.md):
+ * The scheduled refresh of the account's copy (InstrumentRefresh, before the market opens; docs/explanation/exchange-rules.md):
  *
  *   1. each exchange's symbol master (master.ts) is fetched and its rows written as today's instruments (copy.ts);
  *   2. for each symbol the account has in use (pending GTTs, live plans: the caller says which), today's band and

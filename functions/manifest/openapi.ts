@@ -85,7 +85,7 @@ const operationPath = (op: AnyOperation): JsonObject => {
     };
   }
   if (op.priceOrders) {
-    // Present when a market order was sent as a protected limit order (docs/compliance.md#market-orders).
+    // Present when a market order was sent as a protected limit order (docs/explanation/compliance.md#market-orders).
     result.properties = { ...(result.properties as JsonObject), converted: schemaOf(convertedField, 'output') };
   }
   const responses: JsonObject = {
@@ -255,12 +255,12 @@ const ownRoutePath = (fn: FunctionEntry, route: Route): JsonObject => ({
       }
     : route.auth === 'bearer'
       ? {
-          // One JSON-RPC message of the Model Context Protocol (docs/assistants.md).
+          // One JSON-RPC message of the Model Context Protocol (docs/reference/assistants.md).
           requestBody: { required: true, content: { 'application/json': { schema: {}, example: route.example.body } } },
         }
       : route.auth === 'token'
         ? {
-            // The alert as its source sends it (docs/signals.md): JSON, or JSON in text/plain (TradingView).
+            // The alert as its source sends it (docs/reference/signals.md): JSON, or JSON in text/plain (TradingView).
             requestBody: {
               required: true,
               content: {

@@ -1,4 +1,4 @@
-/** The definition of the remote MCP function (docs/assistants.md, "The remote server"); the manifest lists it. */
+/** The definition of the remote MCP function (docs/reference/assistants.md, "The remote server"); the manifest lists it. */
 import { TOOL_OPERATIONS } from '../../mcp/operations.js';
 import type { FunctionDefinition } from '../base/definition/types.js';
 import { createMcpFunction } from './function.js';

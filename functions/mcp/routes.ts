@@ -1,4 +1,4 @@
-/** The route of the remote MCP function (docs/assistants.md, "The remote server"): what its code reads. */
+/** The route of the remote MCP function (docs/reference/assistants.md, "The remote server"): what its code reads. */
 import * as z from 'zod';
 
 import { ownRoute as route } from '../base/definition/routes.js';

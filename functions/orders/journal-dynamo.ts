@@ -26,7 +26,7 @@ import { findMove, findSeen, recordMove, type StampMove } from './moves.js';
 export interface JournalOptions {
   tableName: string;
   ttlSeconds: number;
-  /** How long after a send's deadline the broker may still act on it (docs/order-safety.md, "The late window"). */
+  /** How long after a send's deadline the broker may still act on it (docs/explanation/order-safety.md, "The late window"). */
   lateWindowMs: number;
   /** Local runs and tests only (dynalite). */
   endpoint?: string | undefined;

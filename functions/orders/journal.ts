@@ -1,5 +1,5 @@
 /**
- * The journal of broker writes (docs/order-safety.md): one entry per write with an idempotency key, which is
+ * The journal of broker writes (docs/explanation/order-safety.md): one entry per write with an idempotency key, which is
  * at once the key's record (the same key answers the same result) and the write's journal entry (what was about to
  * be sent, with which stamp, until when it may still land). There is no second item.
  *
@@ -88,7 +88,7 @@ export interface OrderJournal {
 }
 
 export interface JournalRules {
-  /** How long after a send's deadline the broker may still act on it (docs/order-safety.md, "The late window"). */
+  /** How long after a send's deadline the broker may still act on it (docs/explanation/order-safety.md, "The late window"). */
   lateWindowMs: number;
   /** The clock (ms); a test's fake one. */
   now?: (() => number) | undefined;

@@ -2,7 +2,7 @@
  * One change per order at a time: a modify, PATCH or cancel holds a lease on its `al_id` (one item of the control
  * table, `lease#<account>#<al_id>`) from before it reads the order until its write has ended. A second change while
  * the lease is held is refused with ORDER_BUSY (409, "read the order again"), never left to overwrite the first:
- * the broker has no conditional modify, so two changes merged from one read would lose one (docs/order-safety.md).
+ * the broker has no conditional modify, so two changes merged from one read would lose one (docs/explanation/order-safety.md).
  *
  * The lease lasts until the holder's deadline plus the late window (a holder killed mid-write may still land until
  * then). A write whose outcome is unknown keeps its lease until the late window after its send.

@@ -1,5 +1,5 @@
 /**
- * Where a journaled write's stamp went when a change through the gateway replaced it (docs/order-safety.md, "A stamp
+ * Where a journaled write's stamp went when a change through the gateway replaced it (docs/explanation/order-safety.md, "A stamp
  * across changes"). A modify or PATCH sends its own remarks (its own stamp, or none), so the order no longer carries
  * the stamp of the write that made it or last changed it. Right before such a change is sent, the stamp the order
  * carries is recorded here: `moved#<stamp>` with the order's `al_id` and the stamps of the changes that saw it

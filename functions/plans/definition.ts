@@ -1,4 +1,4 @@
-/** The Plans function's definition (function.ts, docs/plans.md); its routes are routes.ts. */
+/** The Plans function's definition (function.ts, docs/reference/plans.md); its routes are routes.ts. */
 import { ORDER_ACTOR_ENV } from '../base/definition/routes.js';
 import type { FunctionDefinition } from '../base/definition/types.js';
 import { createPlansFunction } from './function.js';

@@ -1,5 +1,5 @@
 /**
- * What plans do (docs/plans.md): created by `POST /plans` (the first GTT placed at once), carried out by the
+ * What plans do (docs/reference/plans.md): created by `POST /plans` (the first GTT placed at once), carried out by the
  * scheduled watcher (`advance`), ended by `DELETE /plans/{planId}`. Every run reconciles: it reads what the broker
  * holds (truth.ts) and what each plan recorded, resolves any try left without an answer (adopted when the broker
  * shows its stamp, placed again with a new key once it cannot be in flight, said in between: unresolved.ts), and
@@ -38,7 +38,7 @@ export interface AdvanceResult {
   errors: { planId: string; code: string }[];
   /**
    * Tries unresolved past the deadline of the invocation that sent them, the broker not showing them yet: nothing
-   * is tried again until their lease ends (docs/plans.md, "Tries").
+   * is tried again until their lease ends (docs/reference/plans.md, "Tries").
    */
   waiting?: WaitingTry[];
   /** Orphan GTTs (stamped by a plan, not its live ones) cancelled this run. */
@@ -144,7 +144,7 @@ export class PlanEngine {
     return { plans: page.plans.map((s) => s.plan), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   }
 
-  /** Ends the plan (docs/plans.md, "Cancel"): what it leaves open is in its `left`. */
+  /** Ends the plan (docs/reference/plans.md, "Cancel"): what it leaves open is in its `left`. */
   async cancel(planId: string, deadline: number): Promise<Plan> {
     return cancelPlan(this.deps, planId, deadline, (w, truth) => this.resolve(w, truth));
   }

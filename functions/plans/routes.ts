@@ -1,5 +1,5 @@
 /**
- * The Plans function's routes and direct payload (docs/plans.md): what its code reads (function.ts) and its
+ * The Plans function's routes and direct payload (docs/reference/plans.md): what its code reads (function.ts) and its
  * definition (functions/plans/definition.ts) lists.
  */
 import { ORDER_ROUTE_THROTTLE, ownRoute as route } from '../base/definition/routes.js';

@@ -6,7 +6,7 @@
  * stop). The broker keeps `remarks` on the GTT record (the family's API documentation of 2021 shows `Remarks` on
  * GetPendingGTTOrder records; NorenRestApiPy and the Go and JS clients send `remarks` on PlaceGTTOrder and
  * PlaceOCOOrder) and, on the brokers that carry it, on the order a fired GTT places. So a run finds a step's GTT by
- * its stamp when the reply that named it was lost, and never places that step again (docs/plans.md).
+ * its stamp when the reply that named it was lost, and never places that step again (docs/reference/plans.md).
  *
  * Each try of a step has its own idempotency key (`<planId>-<step>-<try>`): a try whose outcome stayed unknown is
  * resolved by reading the broker's lists, never by replaying its key, and the next try (only once the broker shows

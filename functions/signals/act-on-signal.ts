@@ -1,5 +1,5 @@
 /**
- * Acting on one signal (docs/signals.md, "What happens to an alert"): each alert in turn through the operation
+ * Acting on one signal (docs/reference/signals.md, "What happens to an alert"): each alert in turn through the operation
  * table's entries in-process, each order under the idempotency key `sg-<signalId>-<n>` (n the alert's place in the
  * signal, from 1), so a second delivery of the same message replays instead of placing again.
  *

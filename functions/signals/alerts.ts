@@ -1,5 +1,5 @@
 /**
- * A webhook body read by its source's rule into alerts (docs/signals.md):
+ * A webhook body read by its source's rule into alerts (docs/reference/signals.md):
  *
  * - `tradingview`: one JSON object `{"action": "buy", "ticker": "INFY", "exchange": "NSE", "price": 1500, "qty"?, "id"?}`
  *   (`action` buy or sell in any case, `price` a number or a decimal string), sent as application/json or text/plain;

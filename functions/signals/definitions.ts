@@ -1,4 +1,4 @@
-/** The definitions of the Strategies function, the signal webhook and the signal worker (docs/signals.md). */
+/** The definitions of the Strategies function, the signal webhook and the signal worker (docs/reference/signals.md). */
 import { ORDER_ACTOR_ENV } from '../base/definition/routes.js';
 import type { FunctionDefinition } from '../base/definition/types.js';
 import { SIGNAL_WEBHOOK_ROUTES, STRATEGIES_ROUTES } from './routes.js';
@@ -94,7 +94,7 @@ export const SIGNAL_WORKER: FunctionDefinition = {
   alarms: {
     errors: {
       description:
-        'SignalWorker: function errors (its sweep gave up on a signal pending 15 minutes, or a run failed outright); docs/signals.md',
+        'SignalWorker: function errors (its sweep gave up on a signal pending 15 minutes, or a run failed outright); docs/reference/signals.md',
       threshold: 1,
     },
   },

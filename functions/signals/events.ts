@@ -1,6 +1,6 @@
 /**
  * The events of a signal (Signal Received, Acted, Refused): one per signal and kind, its eventId derived from both,
- * so a second delivery of the same completion carries the same id and is recorded once (docs/events.md).
+ * so a second delivery of the same completion carries the same id and is recorded once (docs/reference/events.md).
  */
 import type { EventDetail, LifecycleEvent, SignalDetailType } from '../base/schemas/events.js';
 import type { SignalRecord, Strategy } from '../base/schemas/signals.js';

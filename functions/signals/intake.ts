@@ -1,5 +1,5 @@
 /**
- * The webhook's one DynamoDB write (docs/signals.md, "The webhook"): a signal recorded, or refused for a body it
+ * The webhook's one DynamoDB write (docs/reference/signals.md, "The webhook"): a signal recorded, or refused for a body it
  * could not read, in one `TransactWriteItems`, all or nothing:
  *
  * - a ConditionCheck on the strategy's token item (`strategy-token` / <token hash>): it still exists and still holds
@@ -139,7 +139,7 @@ export class SignalIntake {
         Put: {
           TableName: table,
           // A received signal carries the strategy it was received under (the version the ConditionCheck holds):
-          // every delivery acts with it (store.ts `actedWith`; docs/signals.md, "One alert, one order").
+          // every delivery acts with it (store.ts `actedWith`; docs/reference/signals.md, "One alert, one order").
           Item: {
             ...signalItem(signal),
             expiresAt,

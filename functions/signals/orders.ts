@@ -1,5 +1,5 @@
 /**
- * What one alert asks of the broker, for each kind of action (docs/signals.md, "Actions"), as the bodies the
+ * What one alert asks of the broker, for each kind of action (docs/reference/signals.md, "Actions"), as the bodies the
  * operation table's entries and the plans take: a GTT (`POST /gtt-orders`), an OCO (`POST /gtt-orders/oco`), a
  * bracket or trailing-stop plan (`POST /plans`). Every price is an offset from the alert's price on the instrument's
  * tick (prices.ts), rounded for the side of the order it belongs to: a bracket's exit legs for the exit's side.

@@ -1,5 +1,5 @@
 /**
- * An alert's numbers made into an order's (docs/signals.md, "Offsets and rounding"): prices at an offset from the
+ * An alert's numbers made into an order's (docs/reference/signals.md, "Offsets and rounding"): prices at an offset from the
  * alert's price, in percent or points, on the instrument's tick grid; the quantity; the side; the GTT's alert type.
  *
  * Rounding never gives a worse fill than the offset's exact price: every price of a buy (trigger and limit) goes

@@ -1,4 +1,4 @@
-/** The routes of the Strategies function and of the signal webhook (docs/signals.md): what their code reads. */
+/** The routes of the Strategies function and of the signal webhook (docs/reference/signals.md): what their code reads. */
 import { ownRoute as route } from '../base/definition/routes.js';
 import type { FunctionSurface } from '../base/definition/types.js';
 import {

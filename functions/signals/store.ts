@@ -7,7 +7,7 @@
  *   removal of its pending marker, so of two deliveries of one message only one completes it. A record an earlier
  *   version completed may still hold its event (`pendingEvent`) until the outbox has it. Beside it, `actedWith`: the
  *   strategy the signal is acted on with, on every delivery, so an alert's key stands for one order whatever the
- *   strategy says later (docs/signals.md, "One alert, one order"): the version the webhook received it under
+ *   strategy says later (docs/reference/signals.md, "One alert, one order"): the version the webhook received it under
  *   (intake.ts), or, for a signal an earlier version recorded without it, the strategy as the worker first acted on
  *   it (`recordStrategy`, once).
  * - `signal-pending` / <receivedAt>#<signalId>: the marker the sweep reads, written with the record.

@@ -1,5 +1,5 @@
 /**
- * The signal worker's sweep (docs/signals.md, "When the queue does not take a signal"): the SignalWorker's scheduled
+ * The signal worker's sweep (docs/explanation/signals.md, "When the queue does not take a signal"): the SignalWorker's scheduled
  * run (`{"sweep": true}`, every minute) acts on the signals still pending SWEEP_AFTER_MS after they were received,
  * through the same work as a queue message (worker.ts), so a signal whose message never reached the queue (SendMessage
  * failed, timed out, or the webhook stopped before sending) is still acted on. It never acts twice: completing a

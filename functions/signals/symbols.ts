@@ -1,5 +1,5 @@
 /**
- * An alert's ticker made into the broker's symbol (docs/signals.md, "Symbols"), and every one confirmed through
+ * An alert's ticker made into the broker's symbol (docs/reference/signals.md, "Symbols"), and every one confirmed through
  * SearchScrip before anything is placed: a ticker the broker does not list is refused with the closest symbols it
  * does list, never guessed.
  *

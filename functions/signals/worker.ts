@@ -14,7 +14,7 @@
  * 2. loads its strategy; a strategy deleted since the signal was received refuses it; otherwise the signal is acted
  *    on with the strategy recorded on it: the version the webhook received it under (a signal recorded before there
  *    was one: the strategy as it is now, recorded first, store.ts `recordStrategy`), so a strategy edited between two
- *    deliveries does not change what the signal does (docs/signals.md, "One alert, one order");
+ *    deliveries does not change what the signal does (docs/reference/signals.md, "One alert, one order");
  * 3. asks the SignalActor (actor-wiring.ts) to act with it (its orders carry idempotency keys derived from the signal id, so a
  *    second delivery that got this far replays them rather than placing again);
  * 4. records the outcome (received -> acted | refused, conditional: of two runs only one completes it), the outbox
@@ -201,7 +201,7 @@ export const createSignalWorker = (options: SignalWorkerOptions = {}) => {
       logger.info('signals swept', { ...result });
     if (abandoned.length)
       throw new InternalError(
-        `The sweep gave up on ${abandoned.length} signal(s) pending longer than ${SWEEP_MAX_AGE_MS / 60_000} minutes (${abandoned.join(', ')}): they stay received and are no longer acted on (docs/signals.md).`,
+        `The sweep gave up on ${abandoned.length} signal(s) pending longer than ${SWEEP_MAX_AGE_MS / 60_000} minutes (${abandoned.join(', ')}): they stay received and are no longer acted on (docs/reference/signals.md).`,
       );
     return result;
   };

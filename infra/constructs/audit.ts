@@ -1,5 +1,5 @@
 /**
- * The five-year audit archive (docs/compliance.md): the functions' audit records (`order action`, `kill switch`,
+ * The five-year audit archive (docs/explanation/compliance.md): the functions' audit records (`order action`, `kill switch`,
  * `session renewed`) go from their CloudWatch log groups through a subscription filter and a Firehose delivery
  * stream into an S3 bucket with Object Lock in compliance mode (5 years by default), encrypted, private, moved to a
  * cheaper storage class after 30 days.

@@ -6,7 +6,7 @@
 
 /** The hosts the page may reach; each a URL origin or a host pattern (`https://*.execute-api.<region>...`). */
 export interface ConsoleOrigins {
-  /** The API's origin, or the pattern of every HTTP API of the region (docs/console.md: why a pattern). */
+  /** The API's origin, or the pattern of every HTTP API of the region (docs/reference/console.md: why a pattern). */
   api: string;
   /** The identity pool's endpoint: `https://cognito-identity.<region>.amazonaws.com`. */
   identity: string;

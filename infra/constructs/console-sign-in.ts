@@ -1,5 +1,5 @@
 /**
- * The deployed console's sign-in (docs/console.md#deployed): a Cognito user pool (no self sign-up, MFA required by
+ * The deployed console's sign-in (docs/reference/console.md#deployed): a Cognito user pool (no self sign-up, MFA required by
  * TOTP, a strong password policy, threat protection enforced on the Plus plan), its managed login on a Cognito
  * domain, an app client for the code flow with PKCE (no secret) that returns only to the console's URL, and an
  * identity pool (authenticated identities only) whose role may call exactly the API's IAM-authorised routes.
@@ -77,7 +77,7 @@ export class ConsoleSignIn extends Construct {
       },
       accountRecovery: cognito.AccountRecovery.EMAIL_ONLY,
       // Threat protection (compromised credentials, adaptive authentication) needs the Plus plan: a few cents a
-      // month for one trader (docs/deploying.md#cost).
+      // month for one trader (docs/reference/deploying.md#cost).
       featurePlan: cognito.FeaturePlan.PLUS,
       standardThreatProtectionMode: cognito.StandardThreatProtectionMode.FULL_FUNCTION,
       userInvitation: {

@@ -1,5 +1,5 @@
 /**
- * The deployed trader's console (docs/console.md#deployed): the page's files in a private S3 bucket behind a
+ * The deployed trader's console (docs/reference/console.md#deployed): the page's files in a private S3 bucket behind a
  * CloudFront distribution (origin access control, HTTPS only, security headers with a content security policy,
  * single-page navigation to index.html), `config.json` beside them with the sign-in's ids, the sign-in itself
  * (console-sign-in.ts: user pool, managed login, identity pool), the API's CORS for the console's origin only, and
@@ -26,7 +26,7 @@ import type { Route } from '../../functions/manifest/index.js';
 import { consoleContentSecurityPolicy, SPA_NAVIGATION_FUNCTION } from './console-headers.js';
 import { ConsoleSignIn, resolveConsoleDomainPrefix } from './console-sign-in.js';
 
-/** `-c console=on|off`: the console is deployed unless `off` (docs/console.md#deployed). */
+/** `-c console=on|off`: the console is deployed unless `off` (docs/reference/console.md#deployed). */
 export const CONSOLE_CONTEXT_KEY = 'console';
 
 /** `on` (the default) or `off`; anything else fails the synth. */

@@ -3,7 +3,7 @@
  * their root volumes, NAT gateways, Elastic IPs and the NAT instances' status alarms. The prices are approximate
  * on-demand list prices in ap-south-1 (Mumbai), in USD, as read in 2026; they change, so check
  * https://aws.amazon.com/ec2/pricing/on-demand/ and https://aws.amazon.com/vpc/pricing/ before relying on them.
- * docs/egress.md shows these numbers; a test keeps the page and this file in step.
+ * docs/explanation/egress.md shows these numbers; a test keeps the page and this file in step.
  */
 export const PRICING_ASSUMPTIONS = {
   region: 'ap-south-1',

@@ -3,7 +3,7 @@
  * from an IP registered with the broker (a primary and a secondary per API app), and Lambda has no fixed outbound
  * address. With a static setting every function runs in the private subnets of a two-AZ VPC whose only way out is a
  * NAT (an EC2 instance or a managed NAT gateway) with one Elastic IP per AZ: those two addresses are what the broker
- * sees (docs/egress.md).
+ * sees (docs/explanation/egress.md).
  *
  * - `nat-instance` (default): two t4g.nano NAT instances (Amazon Linux 2023, arm64), one Elastic IP each.
  * - `nat-gateway`: two managed NAT gateways, one Elastic IP each.
@@ -121,7 +121,7 @@ export class StaticEgress extends Construct {
       natInstanceProvider = ec2.NatProvider.instanceV2({
         instanceType: NAT_INSTANCE_TYPE,
         // An SSM parameter of the template (AWS::SSM::Parameter::Value<AWS::EC2::Image::Id>), not a context
-        // lookup: synth needs no account. Each deploy takes the newest image (see docs/egress.md, ops notes).
+        // lookup: synth needs no account. Each deploy takes the newest image (see docs/explanation/egress.md, ops notes).
         machineImage: ec2.MachineImage.latestAmazonLinux2023({ cpuType: ec2.AmazonLinuxCpuType.ARM_64 }),
         // Inbound is opened below to the VPC only; the provider would otherwise allow all traffic from anywhere.
         defaultAllowedTraffic: ec2.NatTrafficDirection.OUTBOUND_ONLY,

@@ -1,5 +1,5 @@
 /**
- * The lifecycle events in the stack (docs/events.md): the gateway's own EventBridge bus, the events table (published
+ * The lifecycle events in the stack (docs/reference/events.md): the gateway's own EventBridge bus, the events table (published
  * markers and the watcher's state), the scheduled GttWatcher and the outbox's EventForwarder (from their manifest
  * entries), the optional webhook (rule -> API destination, with retries, a dead-letter queue and an alarm on it, in
  * infra/constructs/webhook.ts), and the CloudWatch dashboard of the function set's metrics
@@ -66,7 +66,7 @@ export interface LifecycleEventsProps {
 export class LifecycleEvents extends Construct {
   readonly bus: events.EventBus;
   readonly table: dynamodb.Table;
-  /** Every lifecycle event of the last 30 days, for `aws events start-replay` (docs/events.md#replay). */
+  /** Every lifecycle event of the last 30 days, for `aws events start-replay` (docs/reference/events.md#replay). */
   readonly archive: events.Archive;
   watcher?: GatewayFunction;
   forwarder?: GatewayFunction;

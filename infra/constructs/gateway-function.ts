@@ -37,11 +37,11 @@ export interface GatewayFunctionNetwork {
 }
 
 /**
- * Memory sizes, chosen from measurement (docs/benchmarks.md#memory): Lambda gives CPU in proportion to memory
+ * Memory sizes, chosen from measurement (docs/explanation/benchmarks.md#memory): Lambda gives CPU in proportion to memory
  * (about 0.29 vCPU at 512 MB, 0.58 at 1024), and no function needs more than about 75 MB of it.
  * - `order`: the order functions and the kill switch. A warm place is about 7 ms of CPU at a full core, so 25 ms
  *   at 512 MB and 13 ms at 1024: the trader waits for it, so the order path buys the CPU (cost per million warm
- *   places in docs/benchmarks.md).
+ *   places in docs/explanation/benchmarks.md).
  * - `standard`: reads, the watcher, the session functions: nobody waits on a few milliseconds.
  * - `background`: the EventForwarder and the notification formatter: well under a millisecond of CPU a call.
  */
@@ -130,12 +130,12 @@ export class GatewayFunction extends Construct {
         target: 'node22',
         minify: true,
         // The .map files ship beside each bundle for decoding a stack trace offline; Node's --enable-source-maps is
-        // left off because loading the maps at start-up costs more than the rest of the import (docs/benchmarks.md).
+        // left off because loading the maps at start-up costs more than the rest of the import (docs/explanation/benchmarks.md).
         // `-c enableSourceMaps=true` turns it on for a debugging deploy.
         sourceMap: true,
         mainFields: ['module', 'main'],
         // The SDK clients we use are bundled, tree-shaken and minified, rather than imported from the runtime's copy:
-        // one file loads faster than hundreds of modules resolved at cold start (docs/benchmarks.md: cold start).
+        // one file loads faster than hundreds of modules resolved at cold start (docs/explanation/benchmarks.md: cold start).
         externalModules: [],
         // Lambda gives every function its role's credentials in the environment: the bundles take them from there
         // (functions/base/runtime/env-credentials.ts) instead of the SDK's default chain, whose SSO, STS, INI, process and

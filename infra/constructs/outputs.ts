@@ -36,14 +36,14 @@ export const addGatewayOutputs = (stack: GatewayStack, alarmTopic: sns.ITopic): 
     );
     new CfnOutput(stack, 'EgressSetting', {
       value: `${stack.egress}: static egress, the broker sees only EgressIp1 and EgressIp2`,
-      description: 'How the functions reach the broker (docs/egress.md)',
+      description: 'How the functions reach the broker (docs/explanation/egress.md)',
     });
   } else {
     new CfnOutput(stack, 'EgressSetting', {
       value:
         'none: no static egress IP (Lambda shared addresses); brokers that require a registered static IP will reject orders',
       description:
-        'How the functions reach the broker (docs/egress.md); deploy with -c egress=nat-instance for two static IPs',
+        'How the functions reach the broker (docs/explanation/egress.md); deploy with -c egress=nat-instance for two static IPs',
     });
   }
 };

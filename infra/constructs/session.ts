@@ -62,7 +62,7 @@ export class SessionFunctions extends Construct {
       : new secretsmanager.Secret(this, 'OAuthApp', {
           description:
             'gtt-gateway OAuth app at the broker: JSON {"clientId","secretCode","uid","actid"?}; readable only by the OAuth function',
-          // A placeholder until the trader puts the app's values (docs/deploying.md, Going live).
+          // A placeholder until the trader puts the app's values (docs/reference/deploying.md, Going live).
           generateSecretString: {
             secretStringTemplate: JSON.stringify({ clientId: 'SET-ME', uid: 'SET-ME' }),
             generateStringKey: 'secretCode',
@@ -131,7 +131,7 @@ export class SessionFunctions extends Construct {
     })
       .createAlarm(this, 'SessionDead', {
         alarmDescription:
-          'The broker session is dead before the market opens: log in again (docs/deploying.md, Going live)',
+          'The broker session is dead before the market opens: log in again (docs/reference/deploying.md, Going live)',
         threshold: 1,
         comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
         evaluationPeriods: 1,
@@ -142,7 +142,7 @@ export class SessionFunctions extends Construct {
       .addAlarmAction(wiring.alarmAction);
   }
 
-  /** Outputs for going live (docs/deploying.md). */
+  /** Outputs for going live (docs/reference/deploying.md). */
   addOutputs(apiUrl: string): void {
     const stack = Stack.of(this);
     new CfnOutput(stack, 'OAuthStartUrl', {

@@ -1,5 +1,5 @@
 /**
- * The signal queue between the webhook and the signal worker (functions/signals/, docs/signals.md): SQS, encrypted,
+ * The signal queue between the webhook and the signal worker (functions/signals/, docs/reference/signals.md): SQS, encrypted,
  * TLS only, with a dead-letter queue for a signal the worker failed on three times, and an alarm when one lands
  * there. Its visibility timeout is six times the worker's timeout (AWS's advice for a Lambda event source), so a
  * message is not delivered again while a run is still on it.
@@ -34,7 +34,8 @@ export const addSignalQueue = (stack: Stack, alarmAction: cloudwatch.IAlarmActio
   deadLetters
     .metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) })
     .createAlarm(stack, 'SignalDeadLettersAlarm', {
-      alarmDescription: 'gtt-gateway: a signal the worker failed on went to the dead-letter queue (docs/signals.md)',
+      alarmDescription:
+        'gtt-gateway: a signal the worker failed on went to the dead-letter queue (docs/reference/signals.md)',
       threshold: 1,
       evaluationPeriods: 1,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,

@@ -4,7 +4,7 @@
  * secret (EventBridge keeps a webhook connection's credentials in one too) and the dashboard. Lambda, API Gateway,
  * DynamoDB on demand, EventBridge, Scheduler, SQS and logs are paid per use and are not in it. List prices as
  * egress-cost.ts states them, before free tiers (an account's first 10 alarms and 3 dashboards are free).
- * docs/deploying.md shows the totals per deployment shape; a test synthesizes each shape and keeps them in step.
+ * docs/reference/deploying.md shows the totals per deployment shape; a test synthesizes each shape and keeps them in step.
  */
 import { costAtRest, type CostLine, PRICING_ASSUMPTIONS } from './egress-cost.js';
 

@@ -52,7 +52,7 @@ const BATCH_GET = 'dynamodb:BatchGetItem';
 const BATCH_WRITE = 'dynamodb:BatchWriteItem';
 
 const on = (table: GrantedTable, ...statements: TableStatement[]): TableGrant => ({ table, statements });
-/** On every item of the table: where its items are one kind of data shared by every caller (docs/deploying.md). */
+/** On every item of the table: where its items are one kind of data shared by every caller (docs/reference/deploying.md). */
 const all = (...actions: string[]): TableStatement => ({ actions });
 /** Only on the items under these partition keys (exact, or a prefix with `*`). */
 const under =
@@ -70,7 +70,7 @@ const { item: ASSISTANT, token: ASSISTANT_TOKEN, day: ASSISTANT_DAY } = ASSISTAN
 /**
  * Every DynamoDB grant of the manifest: its table and statements. The events table is shared by many functions, so
  * each has its own partitions there, and the calls on each; the idempotency, control and instruments tables are
- * whole-table where their items are one kind of data every caller of the order path shares (docs/deploying.md,
+ * whole-table where their items are one kind of data every caller of the order path shares (docs/reference/deploying.md,
  * "What each function may do").
  */
 export const TABLE_GRANTS = {

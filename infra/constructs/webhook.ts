@@ -1,5 +1,5 @@
 /**
- * The lifecycle events' webhook (docs/events.md): the connection and API destination, the rule that forwards the
+ * The lifecycle events' webhook (docs/reference/events.md): the connection and API destination, the rule that forwards the
  * chosen detail-types (raw, or through the NotifyFormatter function for Slack and Telegram), the dead-letter queue
  * and its alarm; with the settings it is built from and the URL check. Built inside LifecycleEvents (its scope), so
  * the construct ids stay where they were.

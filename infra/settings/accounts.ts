@@ -1,5 +1,5 @@
 /**
- * One stack per broker account (docs/accounts.md): `-c account=<name>` names a deployment of its own,
+ * One stack per broker account (docs/how-to/several-accounts.md): `-c account=<name>` names a deployment of its own,
  * `GttGatewayStack-<name>` (and `GttGatewayWorkflowExampleStack-<name>`), so two accounts deploy side by side in one
  * AWS account and region. Everything stateful is per stack already (tables, secrets, bus, dashboard, NAT instances
  * and their Elastic IPs, exports named after the stack); the metrics get a namespace of their own,

@@ -32,7 +32,7 @@ export const buildApp = (app = new App()): BuiltApp => {
   };
   // Every setting is checked before anything is built: a bad one fails the synth with one line naming it.
   checkContextSettings(app.node.getAllContext());
-  // The broker preset and how the trader logs in (docs/brokers.md); a bad value fails here with one line.
+  // The broker preset and how the trader logs in (docs/explanation/brokers.md); a bad value fails here with one line.
   const broker = resolveBrokerSetup(
     Object.fromEntries(BROKER_CONTEXT_KEYS.map((name) => [name, context(name)]).filter(([, v]) => v !== undefined)),
   );
@@ -44,14 +44,14 @@ export const buildApp = (app = new App()): BuiltApp => {
       'gtt-gateway: GTT orders and sessions at a jData broker, as Lambda functions behind an IAM-authorised HTTP API',
     brokerSecretArn: context('brokerSecretArn'),
     alarmEmail: context('alarmEmail'),
-    // The exchange algo id is also `-c algoId=` (docs/compliance.md).
+    // The exchange algo id is also `-c algoId=` (docs/explanation/compliance.md).
     settings: {
       ...Object.fromEntries(CONTEXT_SETTINGS.map((name) => [name, context(name)])),
       [envName('algoId')]: context(envName('algoId')) ?? context('algoId'),
     },
     broker,
     oauthAppSecretArn: context('oauthAppSecretArn'),
-    // Lifecycle events (docs/events.md); the stack checks each value. `egress` and `watcher` (on/off) are read from
+    // Lifecycle events (docs/reference/events.md); the stack checks each value. `egress` and `watcher` (on/off) are read from
     // the context by the stack itself, which validates them with the props that win over them.
     watcherSchedule: context('watcherSchedule'),
     notifyWebhookUrl: context('notifyWebhookUrl'),

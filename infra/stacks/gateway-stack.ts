@@ -61,7 +61,7 @@ export interface GatewayStackProps extends StackProps, NotifyWebhookProps {
   settings?: Partial<Record<(typeof CONTEXT_SETTINGS)[number], string>>;
   alarmEmail?: string;
   /**
-   * How the functions reach the broker: `nat-instance` (default), `nat-gateway` or `none` (docs/egress.md).
+   * How the functions reach the broker: `nat-instance` (default), `nat-gateway` or `none` (docs/explanation/egress.md).
    * Wins over the CDK context key `egress`; an unknown value fails the synth.
    */
   egress?: EgressSetting;

@@ -42,7 +42,7 @@ export class WorkflowExampleStack extends Stack {
       logs: { destination: logGroup, level: sfn.LogLevel.ALL, includeExecutionData: false },
     });
 
-    // What a user needs to run it: the ARN, and a start-execution line with an example input (docs/workflow.md).
+    // What a user needs to run it: the ARN, and a start-execution line with an example input (docs/how-to/step-functions-workflow.md).
     new CfnOutput(this, 'StateMachineArn', {
       value: this.stateMachine.stateMachineArn,
       description: 'The example state machine',

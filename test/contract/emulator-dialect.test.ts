@@ -1,5 +1,5 @@
 /**
- * The emulator's dialects (emulator/wire/dialect.ts, docs/emulator.md "Dialects") over real HTTP: the 2021 dialect's
+ * The emulator's dialects (emulator/wire/dialect.ts, docs/reference/emulator.md "Dialects") over real HTTP: the 2021 dialect's
  * texts and capitalised keys, Flattrade's texts operation by operation, the switch at start (`startEmulator`) and at
  * run time, a reset back to the start's, refusals. `npm run emulator -- --dialect` (a child process) is in
  * test/e2e/emulator-cli.test.ts.

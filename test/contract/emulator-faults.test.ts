@@ -1,6 +1,6 @@
 /**
  * Contract tests of the broker emulator over real HTTP on 127.0.0.1 when the wire is not the happy path
- * (docs/broker-wire.md): malformed requests never hang or leak a stack trace, special-character symbols round-trip,
+ * (docs/explanation/broker-wire.md): malformed requests never hang or leak a stack trace, special-character symbols round-trip,
  * injected faults behave as told, and the request log redacts the token.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * The emulator's GTT writes and reads over real HTTP on 127.0.0.1, in every dialect it speaks (emulator/wire/dialect.ts,
- * docs/emulator.md "Dialects"): the exact shapes and texts a client written for that broker gets back for a place, the
+ * docs/reference/emulator.md "Dialects"): the exact shapes and texts a client written for that broker gets back for a place, the
  * pending list, a modify and a cancel of a single GTT and of an OCO, and a fired GTT in the triggered history. What
  * does not differ between dialects (failures, sessions, faults, the log) is in emulator-shapes.test.ts and
  * emulator-faults.test.ts.

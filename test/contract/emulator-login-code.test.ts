@@ -1,7 +1,7 @@
 /**
  * Contract tests of exchanging a sign-in code for a session over real HTTP on 127.0.0.1: Flattrade's token exchange
  * and GenAcsTok (code -> access token). Every issued token is a new session of the account; the start token keeps
- * working. Decisions: docs/emulator-extensions.md.
+ * working. Decisions: docs/explanation/emulator-extensions.md.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 

@@ -1,7 +1,7 @@
 /**
  * Contract tests of the emulator's login pages over real HTTP on 127.0.0.1: the OAuth authorize page in each form
  * the brokers serve, its sign-in and redirect with the code, refused sign-ins, and the OAuth app's settings.
- * Decisions: docs/emulator-extensions.md.
+ * Decisions: docs/explanation/emulator-extensions.md.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 

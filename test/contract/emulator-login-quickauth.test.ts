@@ -1,6 +1,6 @@
 /**
  * Contract tests of QuickAuth (password + TOTP) over real HTTP on 127.0.0.1: the body a Python client posts, new
- * session tokens, refusals, and the credentials set at start. Decisions: docs/emulator-extensions.md.
+ * session tokens, refusals, and the credentials set at start. Decisions: docs/explanation/emulator-extensions.md.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 

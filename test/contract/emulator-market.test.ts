@@ -1,5 +1,5 @@
 /**
- * The emulator as a market, over real HTTP on 127.0.0.1 (docs/emulator.md, "The market"): a limit order a GTT
+ * The emulator as a market, over real HTTP on 127.0.0.1 (docs/reference/emulator.md, "The market"): a limit order a GTT
  * places fills at the better of its price and the last traded price; a single GTT whose trigger the price already
  * meets when it is placed is taken (not refused) and fires on the next price, as a crossing would.
  */

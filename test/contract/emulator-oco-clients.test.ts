@@ -1,7 +1,7 @@
 /**
  * Contract tests of the emulator's OCO GTTs over real HTTP on 127.0.0.1 as real clients reach them: every exchange of
  * the client record, the path forms of real deployments, and the exact bodies a Python client sends. Decisions:
- * docs/emulator-extensions.md.
+ * docs/explanation/emulator-extensions.md.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 

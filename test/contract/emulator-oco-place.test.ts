@@ -1,6 +1,6 @@
 /**
  * Contract tests of the emulator's OCO GTTs over real HTTP on 127.0.0.1: place, the pending record's two-leg shape,
- * modify (full replacement), cancel by either operation. Decisions: docs/emulator-extensions.md. Many places at
+ * modify (full replacement), cancel by either operation. Decisions: docs/explanation/emulator-extensions.md. Many places at
  * once are in test/integration/emulator-concurrency.test.ts.
  */
 import { beforeEach, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
  * Contract tests of the emulator's OCO GTTs over real HTTP on 127.0.0.1: what it refuses (bad bodies on place and
  * modify, session rules) and injected faults and the request log on the OCO operations. Decisions:
- * docs/emulator-extensions.md.
+ * docs/explanation/emulator-extensions.md.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 

@@ -1,7 +1,7 @@
 /**
  * Contract tests of the emulator's OCO GTTs over real HTTP on 127.0.0.1: triggering either leg through the LTP
  * control, single GTTs' trigger rule beside them, and the triggered history (GetTrgOi). Decisions:
- * docs/emulator-extensions.md.
+ * docs/explanation/emulator-extensions.md.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 

@@ -1,6 +1,6 @@
 /**
  * Contract tests of the broker emulator over real HTTP on 127.0.0.1: what a client written for the real broker
- * sends, and the exact shapes and texts it gets back (docs/broker-wire.md): success and failure shapes, session
+ * sends, and the exact shapes and texts it gets back (docs/explanation/broker-wire.md): success and failure shapes, session
  * checks. The GTT writes and reads, whose texts and keys differ by dialect, run in every dialect in
  * emulator-gtt.test.ts; many places at once in test/integration/emulator-concurrency.test.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * The contract of the journal of broker writes (`OrderJournal`, functions/orders/journal.ts; docs/order-safety.md,
+ * The contract of the journal of broker writes (`OrderJournal`, functions/orders/journal.ts; docs/explanation/order-safety.md,
  * "The journal of broker writes"), one suite run against the DynamoDB journal on dynalite and against the memory
  * double the order core's unit tests use (test/support/memory-journal.ts): what the order core relies on. A key's
  * write is sent once; its replay answers the same; a key in flight, or whose outcome is unknown, is never sent again

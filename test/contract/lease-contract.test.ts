@@ -1,5 +1,5 @@
 /**
- * The contract of the leases of one change per order (`OrderLeases`, functions/orders/lease.ts; docs/order-safety.md,
+ * The contract of the leases of one change per order (`OrderLeases`, functions/orders/lease.ts; docs/explanation/order-safety.md,
  * "One change per order at a time"), one suite run against the DynamoDB leases on dynalite and against the memory
  * double the order core's unit tests use (test/support/memory-leases.ts). A second change of an order while one holds
  * its lease is ORDER_BUSY; a lease belongs to a change (its operation and key): a retry of that change joins it without

@@ -1,5 +1,5 @@
 /**
- * The request rules (docs/request-rules.md) asserted for every route and every direct entry of the function
+ * The request rules (docs/reference/request-rules.md) asserted for every route and every direct entry of the function
  * manifest, so a function added later is covered the day it is added: an unknown query parameter, a look-alike
  * header, a body that is not UTF-8 JSON, a body where none is taken, an Idempotency-Key where none is taken, and
  * `dryRun` where the route offers none are each refused with 400 VALIDATION_FAILED naming what was wrong (a route

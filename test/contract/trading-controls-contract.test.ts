@@ -1,6 +1,6 @@
 /**
  * The contract of the account's trading controls (`TradingControls`, functions/orders/safety/trading-controls.ts;
- * docs/compliance.md, docs/order-safety.md "After a logout"), one suite run against the DynamoDB controls on dynalite
+ * docs/explanation/compliance.md, docs/explanation/order-safety.md "After a logout"), one suite run against the DynamoDB controls on dynalite
  * and against the memory double the order core's unit tests use (test/support/memory-trading-controls.ts). The
  * order-rate governor grants a permit only below its limits in any second (plus the arrival margin) and any minute,
  * counted across containers; the kill switch refuses places and modifies (never a cancel) from the next permit in

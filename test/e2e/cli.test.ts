@@ -234,7 +234,7 @@ describe('npm run gtt against npm start', () => {
     expect(json<{ orders: unknown[] }>(run).orders).toHaveLength(1);
   });
 
-  it('docs/client.md: the command-line block, as written but for the port', async () => {
+  it('docs/reference/client.md: the command-line block, as written but for the port', async () => {
     // Each `npm run -s gtt -- ...` line runs the bundled CLI (npm and tsx cost about 1.5 s a line, twelve lines);
     // the `--version` test below runs `npm run -s gtt` itself.
     const viaBundle = `npm() { if [ "$1 $2 $3 $4" = "run -s gtt --" ]; then shift 4; node ${JSON.stringify(cliArgs([])[0]!)} "$@"; else command npm "$@"; fi; }\n`;
@@ -251,8 +251,8 @@ describe('npm run gtt against npm start', () => {
     expect(stdout).toMatch(/account\s+DEMO01/);
   });
 
-  it('docs/client.md: the script, against npm start instead of the deployed API', async () => {
-    const page = readFileSync('docs/client.md', 'utf8');
+  it('docs/reference/client.md: the script, against npm start instead of the deployed API', async () => {
+    const page = readFileSync('docs/reference/client.md', 'utf8');
     const block = /<!-- e2e-client-script:start -->\s*```ts\n([\s\S]*?)```\s*<!-- e2e-client-script:end -->/.exec(
       page,
     )?.[1];

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { docPages } from '../support/doc-pages.js';
 import { READY_BOUND_MS, type Started, startNpmStart } from '../support/processes.js';
 
 type Plan = { run: true } | { covered: string; evidence: string } | { skip: string };
@@ -23,41 +24,65 @@ const AWS = 'needs an AWS account (a deploy or a call to a deployed stack); infr
 const PLAN: Record<string, Plan> = {
   'README.md#1': { skip: 'npm install, npm start, npm test (test:fast is part of it): CI runs them (.ci/run)' },
   'CONTRIBUTING.md#1': { skip: 'npm install, npm start, npm test (test:fast is part of it): CI runs them (.ci/run)' },
-  'docs/accounts.md#1': { skip: AWS },
-  'docs/assistants.md#1': { covered: 'test/e2e/mcp-stdio.test.ts', evidence: '--read-only' },
-  'docs/assistants.md#2': { skip: 'needs Claude Code; it starts the npm run --silent mcp of the block before' },
-  'docs/assistants.md#3': { skip: 'needs Claude Code and a deployed stack (<api-id>); test/e2e/mcp-http.test.ts' },
-  'docs/assistants.md#4': { covered: 'test/integration/cli-assistants.test.ts', evidence: '--max-orders-per-day' },
-  'docs/brokers.md#1': { skip: AWS },
-  'docs/brokers.md#2': {
+  'docs/tutorial.md#1': { skip: 'npm install, npm start: CI runs them (.ci/run), and this test runs npm start' },
+  'docs/tutorial.md#2': { run: true },
+  'docs/tutorial.md#3': { run: true },
+  'docs/tutorial.md#4': { run: true },
+  'docs/tutorial.md#5': { run: true },
+  'docs/how-to/place-an-oco.md#1': { run: true },
+  'docs/how-to/move-a-stop.md#1': { run: true },
+  'docs/how-to/cancel.md#1': { run: true },
+  'docs/how-to/bracket-and-trailing-stop.md#1': { run: true },
+  'docs/how-to/connect-tradingview.md#1': { run: true },
+  'docs/how-to/sandbox-market.md#1': { run: true },
+  'docs/how-to/kill-switch.md#1': {
+    covered: 'test/integration/cli-kill-switch-incomplete.test.ts',
+    evidence: 'kill-switch on',
+  },
+  'docs/how-to/add-an-assistant.md#1': { covered: 'test/e2e/mcp-stdio.test.ts', evidence: '--read-only' },
+  'docs/how-to/add-an-assistant.md#2': {
+    skip: 'needs Claude Code; it starts the npm run --silent mcp of the block before',
+  },
+  'docs/how-to/add-an-assistant.md#3': {
+    covered: 'test/integration/cli-assistants.test.ts',
+    evidence: '--max-orders-per-day',
+  },
+  'docs/how-to/notifications.md#1': { skip: AWS },
+  'docs/how-to/notifications.md#2': { skip: AWS },
+  'docs/how-to/deploy.md#1': { skip: AWS },
+  'docs/how-to/deploy.md#2': { skip: 'checks a deployed API (<api>); the CLI e2e runs each command locally' },
+  'docs/how-to/daily-login.md#1': {
     skip: 'the daily routine against a deployed API (<api>); the CLI e2e runs each command locally',
   },
-  'docs/client.md#1': { covered: 'test/e2e/client-package.test.ts', evidence: 'npm pack' },
-  'docs/client.md#2': { covered: 'test/e2e/client-package.test.ts', evidence: 'gtt-mcp' },
-  'docs/client.md#3': { run: true },
-  'docs/console.md#1': { covered: 'test/integration/cli-console-users.test.ts', evidence: 'console-user' },
-  'docs/deploying.md#1': { skip: AWS },
-  'docs/egress.md#1': { skip: AWS },
-  'docs/egress.md#2': { skip: AWS },
-  'docs/emulator.md#1': { covered: 'test/e2e/readme-emulator.test.ts', evidence: 'emulator' },
-  'docs/events.md#1': { skip: AWS },
-  'docs/events.md#2': { skip: AWS },
-  'docs/events.md#3': { skip: AWS },
-  'docs/events.md#4': { skip: AWS },
-  'docs/events.md#5': { covered: 'test/e2e/notify-telegram.test.ts', evidence: "NOTIFY_FORMAT: 'telegram'" },
-  'docs/workflow.md#1': { skip: AWS },
+  'docs/how-to/several-accounts.md#1': { skip: AWS },
+  'docs/how-to/step-functions-workflow.md#1': { skip: AWS },
+  'docs/reference/assistants.md#1': { covered: 'test/e2e/mcp-stdio.test.ts', evidence: '--read-only' },
+  'docs/reference/assistants.md#2': {
+    skip: 'needs Claude Code and a deployed stack (<api-id>); test/e2e/mcp-http.test.ts',
+  },
+  'docs/reference/assistants.md#3': {
+    covered: 'test/integration/cli-assistants.test.ts',
+    evidence: '--max-orders-per-day',
+  },
+  'docs/explanation/brokers.md#1': { skip: AWS },
+  'docs/reference/client.md#1': { covered: 'test/e2e/client-package.test.ts', evidence: 'npm pack' },
+  'docs/reference/client.md#2': { covered: 'test/e2e/client-package.test.ts', evidence: 'gtt-mcp' },
+  'docs/reference/client.md#3': { run: true },
+  'docs/reference/console.md#1': { covered: 'test/integration/cli-console-users.test.ts', evidence: 'console-user' },
+  'docs/reference/deploying.md#1': { skip: AWS },
+  'docs/explanation/egress.md#1': { skip: AWS },
+  'docs/explanation/egress.md#2': { skip: AWS },
+  'docs/reference/emulator.md#1': { covered: 'test/e2e/readme-emulator.test.ts', evidence: 'emulator' },
+  'docs/reference/events.md#1': { skip: AWS },
+  'docs/reference/events.md#2': { skip: AWS },
+  'docs/reference/events.md#3': {
+    covered: 'test/e2e/notify-telegram.test.ts',
+    evidence: "NOTIFY_FORMAT: 'telegram'",
+  },
 };
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const PAGES = [
-  'README.md',
-  'CONTRIBUTING.md',
-  'SECURITY.md',
-  ...readdirSync(join(ROOT, 'docs'))
-    .filter((f) => f.endsWith('.md'))
-    .sort()
-    .map((f) => `docs/${f}`),
-];
+const PAGES = ['README.md', 'CONTRIBUTING.md', 'SECURITY.md', ...docPages()];
 
 interface Block {
   key: string;

@@ -1,5 +1,5 @@
 /**
- * A bracket plan as a trader runs it (docs/plans.md): `npm start -- --watch-interval 1` with a loopback webhook
+ * A bracket plan as a trader runs it (docs/reference/plans.md): `npm start -- --watch-interval 1` with a loopback webhook
  * (every detail-type), a plan created through the local API, the price crossing the entry, then `Plan Step` with
  * the OCO exit arriving at the webhook while the exit is pending at the broker emulator.
  */

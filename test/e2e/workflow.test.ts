@@ -111,7 +111,7 @@ describe('npm run workflow against npm start', () => {
     expect((await workflow(['not json'])).stderr).toMatch(/the input is not JSON/);
   });
 
-  it('docs/workflow.md: the block, as written but for the port', async () => {
+  it('docs/how-to/step-functions-workflow.md: the block, as written but for the port', async () => {
     const script = readmeBlock('workflow').replace('http://127.0.0.1:3000', baseUrl);
     const { stdout, stderr } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], {
       cwd: ROOT,

@@ -1,5 +1,5 @@
 /**
- * A deploy rehearsal, offline: the app synthesized for every deployment shape docs/deploying.md documents (the
+ * A deploy rehearsal, offline: the app synthesized for every deployment shape docs/reference/deploying.md documents (the
  * table below is the page's "Deploy rehearsal" table, row for row), and every template of each checked as
  * CloudFormation would check it before creating anything: each resource type exists in CloudFormation's published
  * resource specification (`@aws-cdk/aws-service-spec`, test/support/cfn-spec.ts), each property it sets is one of
@@ -21,7 +21,7 @@ import { buildApp } from '../../infra/stacks/app.js';
 import { specProblems } from '../support/cfn-spec.js';
 import { nagFindingsOf } from '../support/gateway-template.js';
 
-/** Each documented shape: the `-c` settings as docs/deploying.md writes them, and the context they are. */
+/** Each documented shape: the `-c` settings as docs/reference/deploying.md writes them, and the context they are. */
 export const REHEARSAL: readonly { shape: string; context: Record<string, string> }[] = [
   { shape: '(defaults)', context: {} },
   { shape: '-c broker=shoonya', context: { broker: 'shoonya' } },
@@ -50,8 +50,8 @@ const synthAll = (context: Record<string, string>) => {
 };
 
 describe('deploy rehearsal', () => {
-  it("docs/deploying.md's rehearsal table lists exactly these shapes", () => {
-    const page = readFileSync(join(PROJECT_ROOT, 'docs', 'deploying.md'), 'utf8');
+  it("docs/reference/deploying.md's rehearsal table lists exactly these shapes", () => {
+    const page = readFileSync(join(PROJECT_ROOT, 'docs', 'reference', 'deploying.md'), 'utf8');
     const section = page.slice(page.indexOf('**Deploy rehearsal**'));
     const rows = [...section.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1]);
     expect(rows).toEqual(REHEARSAL.map((r) => r.shape));

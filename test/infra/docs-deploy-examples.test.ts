@@ -4,7 +4,7 @@
  * token mode: a preset's jKey API (`.../NorenWClientTP`) with jKey, its OAuth API with its own mode. So a doc can no
  * longer deploy `-c broker=shoonya` (Bearer) against the jKey URL.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
@@ -12,14 +12,10 @@ import { describe, expect, it } from 'vitest';
 import { BROKER_PRESETS } from '../../functions/base/broker/presets.js';
 import { BROKER_CONTEXT_KEYS, resolveBrokerSetup } from '../../infra/settings/broker-setup.js';
 import { checkContextSettings } from '../../infra/settings/context.js';
+import { docPages } from '../support/doc-pages.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const FILES = [
-  'README.md',
-  ...readdirSync(join(ROOT, 'docs'))
-    .filter((f) => f.endsWith('.md'))
-    .map((f) => `docs/${f}`),
-];
+const FILES = ['README.md', ...docPages()];
 
 interface Example {
   where: string;

@@ -1,5 +1,5 @@
 /**
- * Egress none (infra/constructs/egress.ts, docs/egress.md): the template is today's, without any VPC, and a static
+ * Egress none (infra/constructs/egress.ts, docs/explanation/egress.md): the template is today's, without any VPC, and a static
  * egress only adds to it.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -142,7 +142,7 @@ describe('egress none', () => {
     expect(nagFindings(built)).toEqual([]);
   });
 
-  it('costs nothing at rest for egress, as docs/egress.md says', () => {
+  it('costs nothing at rest for egress, as docs/explanation/egress.md says', () => {
     expect(costAtRest(none)).toEqual({ lines: [], monthlyUsd: 0 });
     expect(egressDoc).toMatch(/\| `none` \|.*\| \*\*\$0\.00\*\* \|/);
   });

@@ -1,5 +1,5 @@
 /**
- * The egress setting (infra/constructs/egress.ts, docs/egress.md) and its static choices: how the setting is chosen,
+ * The egress setting (infra/constructs/egress.ts, docs/explanation/egress.md) and its static choices: how the setting is chosen,
  * and with nat-instance (the default) and nat-gateway every function runs in the private subnets of a two-AZ VPC
  * whose only way out is the NAT of its AZ, behind one of two Elastic IPs the stack allocates and prints. Each
  * setting's template is synthesized once per describe block (bundling skipped, as in stacks-*.test.ts).
@@ -237,7 +237,7 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
       expect(on(eventsTable)).toEqual(
         expect.arrayContaining(['dynamodb:ConditionCheckItem', 'dynamodb:BatchWriteItem']),
       );
-      // Secrets Manager goes through the NAT: no interface endpoint (docs/egress.md).
+      // Secrets Manager goes through the NAT: no interface endpoint (docs/explanation/egress.md).
       expect(endpoints.filter((e) => e.VpcEndpointType === 'Interface')).toEqual([]);
     });
 
@@ -359,7 +359,7 @@ for (const setting of ['nat-instance', 'nat-gateway'] as const) {
       for (const s of suppressed) expect(s.reason.length).toBeGreaterThan(60);
     });
 
-    it('costs at rest what docs/egress.md says', () => {
+    it('costs at rest what docs/explanation/egress.md says', () => {
       const cost = costAtRest(t);
       const expected =
         setting === 'nat-instance' ? { 't4g.nano': 2, eips: 2, gateways: 0 } : { 't4g.nano': 0, eips: 2, gateways: 2 };

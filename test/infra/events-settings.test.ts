@@ -51,7 +51,7 @@ describe('settings', () => {
         Filters: [{ Pattern: JSON.stringify({ dynamodb: { NewImage: { status: { S: ['COMPLETED'] } } } }) }],
       },
     });
-    // Its memory: the background size; the order functions' is the order size (docs/benchmarks.md#memory).
+    // Its memory: the background size; the order functions' is the order size (docs/explanation/benchmarks.md#memory).
     const memory = (prefix: string) =>
       (Object.entries(t.findResources('AWS::Lambda::Function')).find(([id]) => id.startsWith(prefix))![1] as Res)
         .Properties.MemorySize;

@@ -97,7 +97,7 @@ describe('item-level grants on the events table', () => {
     ]);
   });
 
-  it('the Assistants function is granted exactly the assistants’ records and token items (docs/assistants.md)', () => {
+  it('the Assistants function is granted exactly the assistants’ records and token items (docs/reference/assistants.md)', () => {
     const assistants = on(byFunction().get('Assistants')!, tableId('EventsTable'));
     expect(assistants.map((s) => [list(s.Action).sort(), keysOf(s)])).toEqual([
       [

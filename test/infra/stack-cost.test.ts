@@ -1,5 +1,5 @@
 /**
- * docs/deploying.md's monthly cost per deployment shape, from the template's own counts: each shape is synthesized
+ * docs/reference/deploying.md's monthly cost per deployment shape, from the template's own counts: each shape is synthesized
  * (bundling skipped) and its functions, alarms, secrets, dashboards, egress and total must be the doc's row.
  */
 import { readFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ import { gatewayTemplate } from '../support/gateway-template.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const page = (name: string) => readFileSync(join(ROOT, 'docs', name), 'utf8');
-const doc = page('deploying.md');
+const doc = page('reference/deploying.md');
 
 /** Each shape: the row's first cell as the doc writes it, and its context. */
 const SHAPES: [string, Record<string, string>][] = [
@@ -37,18 +37,18 @@ const rowOf = (shape: string, context: Record<string, string>): string => {
   return `| ${shape} | ${functions} | ${alarms} (${usd(price('CloudWatch alarm'))}) | ${secrets} (${usd(price('Secrets Manager'))}) | ${dashboards} (${usd(price('CloudWatch dashboard'))}) | ${usd(cost.egressUsd)} | **${usd(cost.monthlyUsd)}** |`;
 };
 
-describe("docs/deploying.md's cost at rest, per deployment shape", () => {
+describe("docs/reference/deploying.md's cost at rest, per deployment shape", () => {
   it.each(SHAPES)(
     '%s: the row is the template’s count',
     (shape, context) => {
       const row = rowOf(shape, context);
       const inDoc = doc.split('\n').find((line) => line.startsWith(`| ${shape} |`));
-      expect(inDoc, `docs/deploying.md should have the row:\n${row}`).toBe(row);
+      expect(inDoc, `docs/reference/deploying.md should have the row:\n${row}`).toBe(row);
     },
     120_000,
   );
 
-  it("says how its egress column and docs/egress.md's figure differ, in the template's numbers", () => {
+  it("says how its egress column and docs/explanation/egress.md's figure differ, in the template's numbers", () => {
     const template = gatewayTemplate(
       buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], broker: 'shoonya' } })),
     ).toJSON();
@@ -58,8 +58,8 @@ describe("docs/deploying.md's cost at rest, per deployment shape", () => {
     const alarmUsd = alarms.reduce((sum, line) => sum + line.monthlyUsd, 0);
     const sentence =
       `the default egress is ${usd(stackCostAtRest(template).egressUsd)} here and ${usd(egress.monthlyUsd)} in ` +
-      `[static egress](egress.md#cost-at-rest), whose figure includes its ${alarmCount} status alarms (${usd(alarmUsd)})`;
+      `[static egress](../explanation/egress.md#cost-at-rest), whose figure includes its ${alarmCount} status alarms (${usd(alarmUsd)})`;
     expect(doc.replace(/\s+/g, ' ')).toContain(sentence);
-    expect(page('egress.md')).toContain(`**${usd(egress.monthlyUsd)}** |`);
+    expect(page('explanation/egress.md')).toContain(`**${usd(egress.monthlyUsd)}** |`);
   }, 120_000);
 });

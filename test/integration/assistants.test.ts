@@ -1,5 +1,5 @@
 /**
- * The assistants registry (functions/assistants/, docs/assistants.md "Assistant tokens") over real HTTP on the local
+ * The assistants registry (functions/assistants/, docs/reference/assistants.md "Assistant tokens") over real HTTP on the local
  * API: the token shown once and never again, the table holding only its hash, the token finding its assistant
  * (registry.ts, as the remote MCP function will use it) until it is rotated or the assistant deleted, the same
  * Idempotency-Key answering the same assistant, and bad input refused with nothing written.

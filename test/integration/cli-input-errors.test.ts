@@ -2,7 +2,7 @@
  * The command line's answers to a trader's mistakes, through `main` against the local stack: `plan-create` takes
  * its JSON from `--file` or `--body` and says which is wrong and how (not valid JSON, not an object, none or both);
  * `plan-create --help` names its own flags only; `signal-test` refused by a strategy's `allowIps` (403) exits 7 as
- * REQUEST_FORBIDDEN does for every command (docs/client.md).
+ * REQUEST_FORBIDDEN does for every command (docs/reference/client.md).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -89,7 +89,7 @@ describe('gtt plan-create', () => {
 });
 
 describe('gtt signal-test', () => {
-  it("refused by the strategy's allowIps (403 REQUEST_FORBIDDEN): exit 7, configuration, as docs/client.md says", async () => {
+  it("refused by the strategy's allowIps (403 REQUEST_FORBIDDEN): exit 7, configuration, as docs/reference/client.md says", async () => {
     const body = {
       name: 'allow-elsewhere',
       source: 'tradingview',

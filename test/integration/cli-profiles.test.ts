@@ -1,5 +1,5 @@
 /**
- * Profiles (client/profiles.ts, docs/accounts.md): `--profile NAME` takes a deployment's URL and region from the
+ * Profiles (client/profiles.ts, docs/how-to/several-accounts.md): `--profile NAME` takes a deployment's URL and region from the
  * profiles file; `--url` still wins, a profile beats $GTT_API_URL, and a missing file or name is a usage error that
  * says where it looked (never a call to another deployment).
  */

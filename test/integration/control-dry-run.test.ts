@@ -1,6 +1,6 @@
 /**
  * The control functions that take no dry run refuse one by name, and any option they do not read (issue 33's
- * findings, docs/request-rules.md): `POST /kill-switch?dryRun=true` must not halt trading and sweep the pending
+ * findings, docs/reference/request-rules.md): `POST /kill-switch?dryRun=true` must not halt trading and sweep the pending
  * orders, `POST /plans?dryRun=true` must not place an entry, and a direct invocation with `dryRun: true` neither.
  * Nothing is done: the switch stays off and the broker holds what it held.
  */

@@ -33,7 +33,7 @@ const oco = {
 };
 const single = { ...SAMPLE_ORDER, tsym: 'INFY-EQ', qty: 2, prc: '1500', d: '1490', tag: 'dip-buy' };
 
-// Every dialect of the broker family (docs/broker-wire.md, "Dialects"): the gateway answers the same in each.
+// Every dialect of the broker family (docs/explanation/broker-wire.md, "Dialects"): the gateway answers the same in each.
 describe.each(['noren', '2021', 'flattrade'] as const)('with the emulator speaking the %s dialect', (dialect) => {
   beforeAll(async () => {
     stack = await startLocalStack({
@@ -71,7 +71,7 @@ describe.each(['noren', '2021', 'flattrade'] as const)('with the emulator speaki
           tag: 'exit-mm',
           ai_t: 'LMT_BOS_O',
           target: { trigger: '1600', order: expect.objectContaining({ trantype: 'S', prctyp: 'LMT', qty: 5 }) },
-          // The market stop-loss went as a protected limit order (docs/compliance.md): 0.5 % below 1400.
+          // The market stop-loss went as a protected limit order (docs/explanation/compliance.md): 0.5 % below 1400.
           stopLoss: { trigger: '1400', order: expect.objectContaining({ prctyp: 'LMT', prc: '1393.00' }) },
         }),
       ]);

@@ -1,5 +1,5 @@
 /**
- * keep-exits and a change of an exit on its way (issue 52, defect 4; docs/compliance.md, "The kill switch"): the
+ * keep-exits and a change of an exit on its way (issue 52, defect 4; docs/explanation/compliance.md, "The kill switch"): the
  * switch answers an exit `kept`, so a change of it that took its permit before the switch and lands after it is kept
  * too (it is an exit), not cancelled by the order core's landed-after-halt check; a change of an entry that lands
  * after it is still cancelled. A protective OCO whose stop is PATCHed at a slow broker, and a trailing stop whose move

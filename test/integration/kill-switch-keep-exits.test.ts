@@ -1,5 +1,5 @@
 /**
- * The kill switch's two modes against the emulator (functions/controls/kill-switch.ts, docs/compliance.md):
+ * The kill switch's two modes against the emulator (functions/controls/kill-switch.ts, docs/explanation/compliance.md):
  * `keep-exits` cancels the entries and leaves the exits at the broker (a plan's exit OCO, a standalone OCO), so no
  * plan is left unprotected, while every new entry is refused; `cancel-all`, the default, still sweeps everything.
  * And the command line: `kill-switch on --mode keep-exits`, the sweep's time, TRADING_HALTED naming

@@ -308,7 +308,7 @@ describe('gtt modify', () => {
     await control.clearRequests();
     const all = await gtt('modify', alId, ...CLI_ORDER);
     expect(all).toMatchObject({ code: 0, err: '' });
-    expect(await reads()).toBe(1); // read once right before sending: the stamp it carries (docs/order-safety.md)
+    expect(await reads()).toBe(1); // read once right before sending: the stamp it carries (docs/explanation/order-safety.md)
     expect((await call('GET', `/gtt-orders/${alId}`)).body).toMatchObject({ d: '1490', qty: 1 });
   });
 

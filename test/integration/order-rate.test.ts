@@ -47,7 +47,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
   // Two busy cores and dynalite spread a permit's arrival at the broker far more than AWS does (hundreds of ms):
-  // the margin covers that spread here, as a deployment sets it from what it measures (docs/compliance.md).
+  // the margin covers that spread here, as a deployment sets it from what it measures (docs/explanation/compliance.md).
   stack = await startLocalStack({ settings: { ORDER_RATE_MARGIN_MS: 1_000 } });
   control = emulatorControl(stack.emulator.url);
 });

@@ -1,5 +1,5 @@
 /**
- * A journaled write's stamp across changes of its order (docs/order-safety.md, "A stamp across changes"), end to end
+ * A journaled write's stamp across changes of its order (docs/explanation/order-safety.md, "A stamp across changes"), end to end
  * on loopback: the local API, the real handlers, the journal on dynalite, the broker emulator. A place whose reply
  * was lost is changed by the trader (PATCH, PUT) before its key is retried: the retry answers the order, never a
  * second one. A keyed change that never reached the broker is sent again after the late window, not refused as

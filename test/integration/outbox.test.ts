@@ -123,7 +123,7 @@ describe('the order path with the outbox', () => {
     expect(rounds(onPath(callsBefore))).toEqual([
       [`PutItem ${LOCAL_CONTROL_TABLE}`, `PutItem ${LOCAL_CONTROL_TABLE}`, `PutItem ${stack.dynamo.tableName}`],
       // The order carries its place's stamp, which this modify replaces: where it went is recorded before the send
-      // (docs/order-safety.md, "A stamp across changes"), and under this modify's own stamp, what it saw.
+      // (docs/explanation/order-safety.md, "A stamp across changes"), and under this modify's own stamp, what it saw.
       [`PutItem ${stack.dynamo.tableName}`, `UpdateItem ${stack.dynamo.tableName}`],
       // The lease given back lapses in place (it keeps when the change ended: orders/lease.ts).
       [`GetItem ${LOCAL_CONTROL_TABLE}`, `UpdateItem ${LOCAL_CONTROL_TABLE}`, `UpdateItem ${stack.dynamo.tableName}`],

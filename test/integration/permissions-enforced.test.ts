@@ -1,5 +1,5 @@
 /**
- * The deployed permissions, enforced on the local stack (docs/permissions.md): the two calls the stack did not grant
+ * The deployed permissions, enforced on the local stack (docs/explanation/permissions.md): the two calls the stack did not grant
  * before issue 53 (the OAuth callback's UpdateItem on its state table; the signal webhook's ConditionCheckItem
  * through the VPC's DynamoDB endpoint) fail here exactly as deployed when their grant is taken away, and work with
  * the stack as synthesized. A forged signature, a function the stacks do not have and a key outside a function's

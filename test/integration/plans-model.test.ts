@@ -1,5 +1,5 @@
 /**
- * The plans' promises as invariants (docs/plans.md, "Guarantees"): a bounded, seeded set of random sequences of
+ * The plans' promises as invariants (docs/explanation/plans.md, "Guarantees"): a bounded, seeded set of random sequences of
  * plan actions, market moves, fills and broker faults against the real engine, the emulator and dynalite
  * (test/support/plans-model.ts). `npm test` runs 20 sequences (about 35 s on two cores); `PLANS_MODEL_RUNS=40 npx
  * vitest run` on this file runs more of the same seed, `npm run model:plans` a long set and prints its count.

@@ -1,5 +1,5 @@
 /**
- * Plans end to end on loopback (functions/plans/, docs/plans.md): the real Plans function and watcher against the
+ * Plans end to end on loopback (functions/plans/, docs/reference/plans.md): the real Plans function and watcher against the
  * emulator, its order book filling (or refusing) what fired GTTs place, and dynalite. Each action goes through the
  * operation table's own entries, so the emulator's request log and pending list are the proof.
  */

@@ -1,5 +1,5 @@
 /**
- * The part that acts on a signal (functions/signals/actor-wiring.ts, docs/signals.md) against the emulator over loopback HTTP
+ * The part that acts on a signal (functions/signals/actor-wiring.ts, docs/reference/signals.md) against the emulator over loopback HTTP
  * and dynalite: every order through the operation table's entries in-process, so the emulator's request log and
  * pending list are the proof. The alerts are as the webhook reads them from the documented bodies (example A: a
  * TradingView alert; example B: a ChartInk scan of two stocks).

@@ -1,5 +1,5 @@
 /**
- * What one signal costs in DynamoDB calls (docs/signals.md, "The webhook"), counted at the local DynamoDB: the
+ * What one signal costs in DynamoDB calls (docs/reference/signals.md, "The webhook"), counted at the local DynamoDB: the
  * SignalWebhook and the SignalWorker of the local stack each reach it through a proxy of their own that counts
  * the calls it passes on. The webhook acknowledges with one transaction once its container has read the strategy
  * (two calls the first time); the worker reads the signal and its strategy and completes it in one transaction. The

@@ -1,5 +1,5 @@
 /**
- * Examples A and B of docs/signals.md end to end on the local stack: the strategy created through the local API,
+ * Examples A and B of docs/reference/signals.md end to end on the local stack: the strategy created through the local API,
  * the exact TradingView and ChartInk bodies posted to its webhook URL over HTTP (202), the queue handing the message
  * to the SignalWorker, the part that acts placing through the operation table in-process, and the GTTs at the
  * emulator with the stated prices; the Signal Acted event carries the results.
@@ -48,7 +48,7 @@ const acted = (signalId: string) =>
   stack.eventBridge.events.find((e) => e['detail-type'] === 'Signal Acted' && e.detail.signalId === signalId)
     ?.detail as { results?: { tsym?: string; alId?: string }[] } | undefined;
 
-describe('docs/signals.md examples, posted to the webhook', () => {
+describe('docs/reference/signals.md examples, posted to the webhook', () => {
   it('example A: TradingView buy INFY at 1500 -> a BUY GTT of 1 NSE INFY-EQ, trigger and limit 1492.50', async () => {
     const url = await createStrategy({
       name: 'example-a',

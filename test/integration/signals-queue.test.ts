@@ -1,5 +1,5 @@
 /**
- * When the signal queue does not take a signal (docs/signals.md, "When the queue does not take a signal"): the
+ * When the signal queue does not take a signal (docs/explanation/signals.md, "When the queue does not take a signal"): the
  * webhook answers 202 once the signal is recorded, whatever SQS does after, and the SignalWorker's sweep acts on a
  * signal whose message never reached the queue, once. Everything is real but the webhook's queue: a webhook of the
  * local stack's behind a local HTTP API of its own, whose `queue` hands the message to the real local SQS and then

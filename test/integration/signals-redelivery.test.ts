@@ -1,5 +1,5 @@
 /**
- * A signal delivered again after its strategy was edited (issue 52, defect 3; docs/signals.md, "One alert, one
+ * A signal delivered again after its strategy was edited (issue 52, defect 3; docs/reference/signals.md, "One alert, one
  * order"): the first delivery places the first symbol's GTT and meets the broker's rate limit on the second, the
  * trader PATCHes the strategy's action, and the next delivery must act with the strategy the signal was received
  * under, so each alert's key stands for one order whatever the action is now. Real handlers: a webhook of the

@@ -1,5 +1,5 @@
 /**
- * Signals on loopback (functions/signals/, docs/signals.md): strategies through the local API, alerts posted to the
+ * Signals on loopback (functions/signals/, docs/reference/signals.md): strategies through the local API, alerts posted to the
  * webhook over real HTTP, the signal queue (local/sqs.ts) handing each message to the SignalWorker, dynalite, and
  * the outbox's events through the EventForwarder. The actor here records what it is asked to act on (the part that
  * acts has tests of its own): the proof is what reached it, and how often.

@@ -1,5 +1,5 @@
 /**
- * A strategy over its life (functions/signals/strategies.ts, docs/signals.md) on loopback, with the real worker acting
+ * A strategy over its life (functions/signals/strategies.ts, docs/reference/signals.md) on loopback, with the real worker acting
  * at the emulator: a ChartInk strategy without a side refused when it is defined, PATCH changing what it does and
  * keeping its webhook URL (bad input changing nothing), a paper signal's result naming the order with its prices,
  * the strategy's tag on the orders it places (as the broker received them), and GET /signals telling each signal's
@@ -29,7 +29,7 @@ beforeEach(async () => {
 type Json = Record<string, any>;
 const api = localApi<Json>(() => stack.api.url);
 
-/** Example A of docs/signals.md: a GTT 0.5% under the alert's price. */
+/** Example A of docs/reference/signals.md: a GTT 0.5% under the alert's price. */
 const GTT = {
   kind: 'gtt',
   order: { exch: 'NSE', prd: 'C', qty: 1 },

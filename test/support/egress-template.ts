@@ -1,7 +1,7 @@
 /**
  * Reading the egress parts of a synthesized gateway stack (bundling and the end-of-day logout left out): the
  * function counts of a default deployment, subnets, route tables and routes, Lambda roles, cdk-nag findings, and
- * docs/egress.md, whose cost table the tests compare.
+ * docs/explanation/egress.md, whose cost table the tests compare.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -69,4 +69,4 @@ export const lambdaRoleIds = (template: TemplateJson) =>
   );
 /** cdk-nag's findings on every stack of the gateway (test/support/gateway-template.ts). */
 export const nagFindings = (built: WithGatewayStacks) => nagFindingsOf(built.gatewayStacks);
-export const egressDoc = readFileSync(join(PROJECT_ROOT, 'docs', 'egress.md'), 'utf8');
+export const egressDoc = readFileSync(join(PROJECT_ROOT, 'docs', 'explanation', 'egress.md'), 'utf8');

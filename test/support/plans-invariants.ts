@@ -1,5 +1,5 @@
 /**
- * The promises of docs/plans.md as checks, for the plans' model-based test (plans-model.ts): what must hold after
+ * The promises of docs/explanation/plans.md as checks, for the plans' model-based test (plans-model.ts): what must hold after
  * every step against the emulator's own books, what must hold after a run against the plans' records, and what
  * must hold of the events once a sequence ends.
  */

@@ -2,7 +2,7 @@
  * The plans' model-based test (fast-check commands): random sequences of what traders, markets and brokers do to
  * plans (create, move prices, fill fully, partly, reject, cancel at the close, faults on every broker write,
  * runs cut off at their deadline or killed mid-write, overlapping runs, the kill switch, DELETE, time passing)
- * against the real engine, the emulator and dynalite, with the promises of docs/plans.md checked after every step
+ * against the real engine, the emulator and dynalite, with the promises of docs/reference/plans.md checked after every step
  * against the emulator's own books. Used by test/integration/plans-model.test.ts (a bounded, seeded set) and scripts/plans-model.ts (a long
  * run that prints its count and any shrunk counterexample).
  */

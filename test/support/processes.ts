@@ -3,22 +3,18 @@
  * by its ready line and what it does by a condition, within one generous bound (READY_BOUND_MS, CONDITION_BOUND_MS).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 
 import { listenOnLoopback } from '../../local/loopback.js';
+import { docPages } from './doc-pages.js';
 
 /**
  * The shell block between `<!-- e2e-NAME:start -->` and `<!-- e2e-NAME:end -->`, wherever it lives now: README.md
  * or one page of docs/. A block found twice is an error, so a test can never run a stale copy.
  */
 export const readmeBlock = (name: string): string => {
-  const pages = [
-    'README.md',
-    ...readdirSync('docs')
-      .filter((f) => f.endsWith('.md'))
-      .map((f) => `docs/${f}`),
-  ];
+  const pages = ['README.md', ...docPages()];
   const pattern = new RegExp(`<!-- e2e-${name}:start -->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\`\\s*<!-- e2e-${name}:end -->`);
   const found = pages.flatMap((page) => {
     const match = pattern.exec(readFileSync(page, 'utf8'));

@@ -155,7 +155,7 @@ const settle = async (s: Sys): Promise<void> => {
   for (const intent of unresolved(s)) {
     await sleep(intent.actedAt + SETTLE_MS - Date.now());
     const a = await send(s, intent, `final retry ${intent.label}`);
-    // A place whose tag left no room for its stamp can only be reported (docs/order-safety.md).
+    // A place whose tag left no room for its stamp can only be reported (docs/explanation/order-safety.md).
     if (!intent.unstamped) checkResolved(s, intent, a);
   }
   await s.w.stack.signalQueue.drained();

@@ -29,7 +29,7 @@ export const SLOW_MS = 2_300;
 /** The deadline of an invocation the model kills (an order function, a signal worker's run). */
 export const KILLED_DEADLINE_MS = 3_000;
 /**
- * The gateway's bound on an order write (docs/order-safety.md, "The late window"): its send starts within one broker
+ * The gateway's bound on an order write (docs/explanation/order-safety.md, "The late window"): its send starts within one broker
  * timeout of its entry into the order core (two with a PATCH's second read), every attempt ends within one more, and
  * the broker may act on it for the late window after that.
  */

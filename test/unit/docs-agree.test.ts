@@ -1,5 +1,5 @@
 /**
- * Pages that restate what the code holds, checked against it: docs/events.md's table of event types names every
+ * Pages that restate what the code holds, checked against it: docs/reference/events.md's table of event types names every
  * detail-type the code can publish and none it cannot.
  */
 import { readFileSync } from 'node:fs';
@@ -22,9 +22,9 @@ const firstCells = (text: string, heading: string): string[] => {
   return lines.slice(start + 2, end).map((line) => line.split('|')[1]!.trim());
 };
 
-describe('docs/events.md', () => {
+describe('docs/reference/events.md', () => {
   it('lists every event type the code has, and only those', () => {
-    const listed = firstCells(page('events.md'), '## The events').flatMap((cell) =>
+    const listed = firstCells(page('reference/events.md'), '## The events').flatMap((cell) =>
       [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]!),
     );
     expect([...listed].sort()).toEqual([...DETAIL_TYPES].sort());

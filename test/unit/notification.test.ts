@@ -214,8 +214,8 @@ describe('resolveNotifyOn', () => {
     expect(resolveNotifyOn('')).toEqual([...DEFAULT_NOTIFY_ON]);
   });
 
-  it('the default is the list docs/events.md gives', () => {
-    const doc = readFileSync('docs/events.md', 'utf8');
+  it('the default is the list docs/reference/events.md gives', () => {
+    const doc = readFileSync('docs/reference/events.md', 'utf8');
     const paragraph = /By default the webhook gets([\s\S]*?)`-c notifyOn=/.exec(doc)?.[1] ?? '';
     const named = [...paragraph.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
     expect(named).toEqual([...DEFAULT_NOTIFY_ON]);
@@ -240,9 +240,9 @@ describe('resolveNotifyOn', () => {
   });
 });
 
-describe('docs/events.md', () => {
+describe('docs/reference/events.md', () => {
   it('every example message in "The message" is what the builder makes of a real event', () => {
-    const doc = readFileSync('docs/events.md', 'utf8');
+    const doc = readFileSync('docs/reference/events.md', 'utf8');
     const section = doc.slice(doc.indexOf('### The message'), doc.indexOf('**Why a function'));
     const examples = [...section.matchAll(/```\n([\s\S]*?)\n```/g)].map((m) => m[1]);
     const built = [
@@ -275,7 +275,8 @@ describe('docs/events.md', () => {
       ...fate,
       order: { norenordno: '24112300000123', status: 'filled', filledQty: 10, averagePrice: '1500.00' },
     });
-    expect(doc).toContain(
+    // The Telegram recipe's example, on its how-to page.
+    expect(readFileSync('docs/how-to/notifications.md', 'utf8')).toContain(
       JSON.stringify({ chat_id: '-1001234', text: filled })
         .replace('{"chat_id":', '{"chat_id": ')
         .replace(',"text":', ', "text": '),

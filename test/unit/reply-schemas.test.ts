@@ -1,4 +1,4 @@
-/** The broker reply schemas (docs/broker-wire.md: records and replies): what is accepted, what is an off-schema reply. */
+/** The broker reply schemas (docs/explanation/broker-wire.md: records and replies): what is accepted, what is an off-schema reply. */
 import { describe, expect, it } from 'vitest';
 
 import {

@@ -1,5 +1,5 @@
 /**
- * The assistant commands (docs/assistants.md, "Assistant tokens"): create an assistant for the MCP server (its token
+ * The assistant commands (docs/reference/assistants.md, "Assistant tokens"): create an assistant for the MCP server (its token
  * shown once), list them, one, rotate its token, delete one.
  */
 import type { AssistantCreated, AssistantInput, AssistantRecord, AssistantToken } from '../../types.js';

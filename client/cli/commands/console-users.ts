@@ -1,5 +1,5 @@
 /**
- * The console's users (docs/console.md#deployed): `console-user add|remove <email>` and `console-users`, on the
+ * The console's users (docs/reference/console.md#deployed): `console-user add|remove <email>` and `console-users`, on the
  * deployed stack's user pool (`--user-pool-id`, the stack's ConsoleUserPoolId output), with the AWS credentials
  * of the default chain. They call Cognito, not the gateway's API.
  */

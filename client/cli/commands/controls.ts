@@ -37,7 +37,7 @@ const incomplete = (sweep: NonNullable<KillSwitchState['sweep']>): string[] => {
   if (sweep.inFlightUntil)
     lines.push(
       `in flight   an order sent before the switch may still land until ${istTime(sweep.inFlightUntil)}: run ` +
-        '`kill-switch on` again after then to cancel what landed (docs/compliance.md, the kill switch)',
+        '`kill-switch on` again after then to cancel what landed (docs/explanation/compliance.md, the kill switch)',
     );
   if (sweep.failed.length)
     lines.push('            cancel the orders above by hand (`cancel <al_id>`), then check `list`');

@@ -1,4 +1,4 @@
-/** The plan commands: create a bracket or trailing-stop plan, list the plans, one plan, cancel one (docs/plans.md). */
+/** The plan commands: create a bracket or trailing-stop plan, list the plans, one plan, cancel one (docs/reference/plans.md). */
 import type { PlanInput, PlanRecord } from '../../types.js';
 import { command, may } from '../command.js';
 import { jsonObjectInput } from '../json-input.js';
@@ -25,7 +25,7 @@ export const planCreate = command({
   name: 'plan-create',
   flags: [may('file', 'plan.json'), may('body', "'<JSON of POST /plans>'"), may('key', 'K')],
   summary:
-    'create a bracket or trailing-stop plan from --file or --body (the JSON of POST /plans, docs/plans.md); the same --key again answers the same plan',
+    'create a bracket or trailing-stop plan from --file or --body (the JSON of POST /plans, docs/reference/plans.md); the same --key again answers the same plan',
   input: (f) => ({
     plan: jsonObjectInput(f, 'plan-create', 'the JSON of POST /plans') as PlanInput,
     key: f.str('key'),

@@ -1,5 +1,5 @@
 /**
- * The signal commands (docs/signals.md): the signals received, newest first, each with its fate (`signals`), and one
+ * The signal commands (docs/reference/signals.md): the signals received, newest first, each with its fate (`signals`), and one
  * signal whole (`signal`).
  */
 import type { SignalList, SignalRecord, SignalsQuery } from '../../types.js';

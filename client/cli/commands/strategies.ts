@@ -1,5 +1,5 @@
 /**
- * The strategy commands (docs/signals.md): define one (its webhook URL shown once), list them, one, change one (its
+ * The strategy commands (docs/reference/signals.md): define one (its webhook URL shown once), list them, one, change one (its
  * URL kept), delete one, rotate its token, and post a sample alert to its webhook URL (`signal-test`).
  */
 import { readFileSync } from 'node:fs';
@@ -190,7 +190,7 @@ export const strategyRotate = command({
   render: (r) => withUrl(r, 'new token for'),
 });
 
-/** The exit code of the webhook's answer, as the same error gets from any command (docs/client.md). */
+/** The exit code of the webhook's answer, as the same error gets from any command (docs/reference/client.md). */
 const signalTestExit = (status: number): number => {
   if (status < 300) return EXIT_CODES.OK;
   if (status >= 500) return EXIT_CODES.OUTCOME_UNKNOWN;

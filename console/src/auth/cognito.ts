@@ -1,5 +1,5 @@
 /**
- * The deployed console's sign-in (docs/console.md#deployed): the managed login with the code flow and PKCE, the id
+ * The deployed console's sign-in (docs/reference/console.md#deployed): the managed login with the code flow and PKCE, the id
  * token exchanged for the identity pool's temporary credentials, and every API call SigV4-signed (service
  * `execute-api`) with them, renewed before they expire. Only this tab's refresh token (and, during a sign-in, its
  * PKCE verifier and state) are kept, in sessionStorage; the id token and the credentials stay in memory. Sign-out

@@ -56,7 +56,7 @@ const legOf = (f: Fields, type: string, prc: string): Leg => ({
   prd: f.prd as Leg['prd'],
 });
 
-/** The body of `POST /gtt-orders/oco` (docs/http-api.md, OCO fields). */
+/** The body of `POST /gtt-orders/oco` (docs/reference/http-api.md, OCO fields). */
 export const ocoOf = (f: Fields): OcoInput => ({
   exch: f.exch as OcoInput['exch'],
   tsym: f.tsym.trim(),

@@ -2,7 +2,7 @@
  * The DynamoDB client of the function set: DynamoDB's JSON 1.0 protocol (`POST /`, `X-Amz-Target:
  * DynamoDB_20120810.<Op>`, `Content-Type: application/x-amz-json-1.0`) through the gateway's AWS client
  * (json-client.ts: SigV4, a keep-alive `node:http(s)` agent held per container, the SDK's retries). Chosen by measurement against the AWS SDK v3 client,
- * @aws-lite/client and aws4fetch (bench/dynamo-clients.ts, docs/benchmarks.md): about a third of the SDK's CPU per
+ * @aws-lite/client and aws4fetch (bench/dynamo-clients.ts, docs/explanation/benchmarks.md): about a third of the SDK's CPU per
  * warm call and of its cold start, 2 KB of bundle against 190 KB.
  *
  * It keeps the SDK's shapes so the call sites read as before: command classes with the SDK's names holding the

@@ -3,7 +3,7 @@
  * `Content-Type: application/x-amz-json-1.0` or `-1.1`) signed with SigV4 (sigv4.ts) over a keep-alive
  * `node:http(s)` agent held per client. DynamoDB (dynamo.ts), Secrets Manager (secrets-manager.ts) and EventBridge
  * (events.ts) are thin layers over it: their operations' names and shapes. Chosen by measurement for DynamoDB
- * (bench/dynamo-clients.ts, docs/benchmarks.md): about a third of the SDK v3 client's CPU per warm call and of its
+ * (bench/dynamo-clients.ts, docs/explanation/benchmarks.md): about a third of the SDK v3 client's CPU per warm call and of its
  * cold start, a few KB of bundle against the SDK client's 160-190 KB each.
  *
  * A refusal becomes an `AwsError` named after the exception (the type after `#` of `__type`, or the

@@ -4,7 +4,7 @@
  * of functions/base/schemas/reply.ts parse it. So a write whose reply is readable in any known dialect is done, and a
  * reply in none of them still fails the schema (`BROKER_BAD_REPLY`, outcome unknown).
  *
- * What is read (docs/broker-wire.md, "Dialects", has the same table):
+ * What is read (docs/explanation/broker-wire.md, "Dialects", has the same table):
  * - Success texts, compared case-insensitively after trimming, each rewritten to the canonical text of its action:
  *   - `OI created`, `OI replaced`, `OI deleted`: canonical; NorenRestApiPy, the Shoonya and Zebu clients, our spec.
  *   - `Oi created`, `Oi Replaced`: Flattrade PiConnect's GTT pages (equal to the canonical texts but for case).
@@ -21,7 +21,7 @@
  */
 import { isRecord } from '../schemas/values.js';
 
-/** A dialect of the family, as the emulator can speak it and docs/broker-wire.md names it. */
+/** A dialect of the family, as the emulator can speak it and docs/explanation/broker-wire.md names it. */
 export const DIALECTS = ['noren', '2021', 'flattrade'] as const;
 export type Dialect = (typeof DIALECTS)[number];
 

@@ -1,5 +1,5 @@
 /**
- * The broker's wire format (docs/broker-wire.md): `POST {base}/ClientAPI/<Operation>`, `Content-Type: text/plain`,
+ * The broker's wire format (docs/explanation/broker-wire.md): `POST {base}/ClientAPI/<Operation>`, `Content-Type: text/plain`,
  * body `jData=<json>`, `Authorization: Bearer <token>`. The token is never part of jData.
  */
 import { ValidationFailedError } from '../contract/errors.js';
@@ -14,7 +14,7 @@ export interface BrokerRequest {
 }
 
 /**
- * docs/broker-wire.md: special characters in `tsym` must be URL-encoded. encodeURIComponent covers the ones that break the
+ * docs/explanation/broker-wire.md: special characters in `tsym` must be URL-encoded. encodeURIComponent covers the ones that break the
  * broker's form parsing (`&`, `=`, `+`, `%`, space) and leaves plain symbols such as `RELIANCE-EQ` unchanged.
  */
 export const encodeSymbol = (tsym: string): string => encodeURIComponent(tsym);

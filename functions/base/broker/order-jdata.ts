@@ -1,6 +1,6 @@
 /**
  * The jData of the order operations (PlaceGTTOrder, ModifyGTTOrder, PlaceOCOOrder, ModifyOCOOrder): validated input
- * and the deployment's session in the fields and order the broker documents (docs/broker-wire.md).
+ * and the deployment's session in the fields and order the broker documents (docs/explanation/broker-wire.md).
  */
 import type { WireSettings } from '../contract/operation.js';
 import type { ModifyOcoInput, ModifyOrderInput, PlaceOcoInput, PlaceOrderInput } from '../schemas/input.js';
@@ -36,7 +36,7 @@ export const orderFields = (order: PlaceOrderInput, session: BrokerSession, wire
   ...remarksOf(order.tag, wire),
 });
 
-/** PlaceGTTOrder fields in the order the broker documents them (docs/broker-wire.md). */
+/** PlaceGTTOrder fields in the order the broker documents them (docs/explanation/broker-wire.md). */
 export const placeJData = (order: PlaceOrderInput, session: BrokerSession, wire?: WireSettings): JData => ({
   ...orderFields(order, session, wire),
   ...algoIdField(wire),
@@ -67,7 +67,7 @@ export const modifyJData = (order: ModifyOrderInput, session: BrokerSession, wir
 
 /**
  * An OCO on the wire: `oivariable` x pairs with `place_order_params` (the target leg), y with
- * `place_order_params_leg2` (the stop-loss leg); the alert type is fixed at `LMT_BOS_O` (docs/broker-wire.md).
+ * `place_order_params_leg2` (the stop-loss leg); the alert type is fixed at `LMT_BOS_O` (docs/explanation/broker-wire.md).
  */
 export const ocoJData = (oco: PlaceOcoInput, session: BrokerSession, wire?: WireSettings): JData => {
   const tsym = encodeSymbol(oco.tsym);

@@ -1,7 +1,7 @@
 /**
  * Broker presets: what differs between the brokers of this API family for one deployment (base URL with its path
  * prefix, how the token travels, how a trader logs in, the login page's address). `-c broker=<name>` at synth and
- * `npm start -- --broker <name>` pick one; `custom` takes every value from the deployment. docs/brokers.md says per
+ * `npm start -- --broker <name>` pick one; `custom` takes every value from the deployment. docs/explanation/brokers.md says per
  * broker what to register and which secret gets which field, and marks what is uncertain.
  *
  * Sources, read in November 2026 (public code written against the live brokers, and the brokers' own docs):
@@ -23,7 +23,7 @@ import type { BrokerAuth } from './jdata.js';
 export type LoginFlow = 'oauth' | 'flattrade';
 export const LOGIN_FLOWS: readonly LoginFlow[] = ['oauth', 'flattrade'];
 
-/** A broker's own order-rate cap, where it states one: the governor's defaults for that broker (docs/compliance.md). */
+/** A broker's own order-rate cap, where it states one: the governor's defaults for that broker (docs/explanation/compliance.md). */
 export interface PresetRateLimits {
   perSecond: number;
   perMinute: number;
@@ -57,10 +57,10 @@ export interface BrokerPreset {
   rateLimits?: PresetRateLimits;
   /**
    * Whether the broker's GTT operations (PlaceGTTOrder, PlaceOCOOrder and their modifies) take `algo_id`: `yes`,
-   * `no`, or `unknown` (then the gateway sends it only when the deployment sets its `algoId`; docs/brokers.md).
+   * `no`, or `unknown` (then the gateway sends it only when the deployment sets its `algoId`; docs/explanation/brokers.md).
    */
   gttAlgoId: 'yes' | 'no' | 'unknown';
-  /** Values not confirmed by a second source (docs/brokers.md repeats them). */
+  /** Values not confirmed by a second source (docs/explanation/brokers.md repeats them). */
   uncertain?: string[];
 }
 

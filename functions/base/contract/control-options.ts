@@ -1,7 +1,7 @@
 /**
  * The request rules for the control functions (kill switch, plans), which take no dry run: a query parameter (HTTP)
  * or a field (direct invocation) they do not read is refused, never ignored, and `dryRun` by name, because these
- * functions would otherwise act for real on a caller who asked to see only what would be done (docs/request-rules.md).
+ * functions would otherwise act for real on a caller who asked to see only what would be done (docs/reference/request-rules.md).
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 

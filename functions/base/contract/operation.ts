@@ -6,7 +6,7 @@ import type { InstrumentFacts } from '../schemas/input.js';
 import type { BrokerSession } from '../schemas/session.js';
 
 /**
- * jData scalars are all strings on the wire (docs/broker-wire.md); OCO orders nest objects and arrays of them.
+ * jData scalars are all strings on the wire (docs/explanation/broker-wire.md); OCO orders nest objects and arrays of them.
  * What an operation's `toJData` builds.
  */
 export type JDataValue = string | readonly JDataValue[] | { readonly [field: string]: JDataValue };
@@ -39,7 +39,7 @@ export interface PricedLeg {
 
 /** Deployment settings that shape the jData of orders. */
 export interface WireSettings {
-  /** The exchange algo id (the deployment's `algoId`): order jData carries it as `algo_id` when set (docs/compliance.md). */
+  /** The exchange algo id (the deployment's `algoId`): order jData carries it as `algo_id` when set (docs/explanation/compliance.md). */
   algoId?: string;
   /** The journaled write's stamp (base/broker/order-stamps.ts): order jData carries it in `remarks` after the tag. */
   stamp?: string;
@@ -115,7 +115,7 @@ export interface OperationDefinition<In = unknown, Reply = unknown, Result = unk
   /** A `Not_Ok` text that means "nothing here" rather than failure, and the reply it stands for (then `toResult`). */
   emptyReply?: { emsg: string; reply: Reply };
   /**
-   * The lifecycle event a broker success publishes (docs/events.md; never for dry runs or idempotent replays), and
+   * The lifecycle event a broker success publishes (docs/reference/events.md; never for dry runs or idempotent replays), and
    * the order it describes, from the input and the `al_id` the broker answered. Without `order` (cancel) the event
    * describes the order as the watcher last saw it. Absent: the operation publishes nothing.
    */

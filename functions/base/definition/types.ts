@@ -169,7 +169,7 @@ export type Grant =
   | 'api:invoke'
   | 'bus:publish';
 
-/** Memory by what waits on the function (infra/constructs/gateway-function.ts MEMORY_MB: measured, docs/benchmarks.md). */
+/** Memory by what waits on the function (infra/constructs/gateway-function.ts MEMORY_MB: measured, docs/explanation/benchmarks.md). */
 export type MemoryClass = 'order' | 'standard' | 'background';
 
 /**

@@ -35,7 +35,7 @@ export const TELEGRAM_CHAT = /^-?\d{1,20}$|^@[A-Za-z0-9_]{5,32}$/;
  * The limits in force when a deployment sets none: they catch a fat-fingered order (an extra zero or three), not a
  * trader's sizing. 10,000 is more than a retail account's usual equity order or a few dozen F&O lots; ₹25 lakh
  * holds one futures lot (SEBI's minimum contract value is ₹15 lakh) and any ordinary cash order, and refuses the
- * ₹150 crore of `--qty 1000000 --price 1500`. A deployment sets its own, or `off` (docs/order-safety.md).
+ * ₹150 crore of `--qty 1000000 --price 1500`. A deployment sets its own, or `off` (docs/explanation/order-safety.md).
  */
 export const GUARDRAIL_DEFAULTS = { maxQty: '10000', maxOrderValue: '2500000' } as const;
 /** The value that turns a default limit off (GUARDRAIL_MAX_QTY=off). */

@@ -70,7 +70,7 @@ export const ENV = {
   ),
   /** Local runs and tests only: where the DynamoDB client sends its calls. */
   dynamodbEndpoint: variable('DYNAMODB_ENDPOINT', () => httpUrl().optional()),
-  /** The EventBridge bus of the lifecycle events (docs/events.md); absent: the order operations publish nothing. */
+  /** The EventBridge bus of the lifecycle events (docs/reference/events.md); absent: the order operations publish nothing. */
   eventBusName: variable('EVENT_BUS_NAME', () => z.string().min(1).max(256).optional()),
   /** The events table (published markers, the watcher's snapshot): the watcher skips what the gateway published. */
   eventsTableName: variable('EVENTS_TABLE_NAME', () => z.string().min(3).max(255).optional()),
@@ -78,11 +78,11 @@ export const ENV = {
   eventbridgeEndpoint: variable('EVENTBRIDGE_ENDPOINT', () => httpUrl().optional()),
   /**
    * The trading controls table (partition key `pk`): the order-rate governor and the kill switch, shared by every
-   * container (docs/compliance.md). Absent: no governor (a sandbox); every deployment and `npm start` set it.
+   * container (docs/explanation/compliance.md). Absent: no governor (a sandbox); every deployment and `npm start` set it.
    */
   controlTableName: variable('CONTROL_TABLE_NAME', () => z.string().min(3).max(255).optional()),
   /**
-   * The account's copy of the instruments' rules (partition key `pk`, TTL `expiresAt`; docs/exchange-rules.md): the
+   * The account's copy of the instruments' rules (partition key `pk`, TTL `expiresAt`; docs/explanation/exchange-rules.md): the
    * order path reads today's tick, lot, band and freeze from it. Absent: every container reads the broker once a day
    * per symbol (SearchScrip, GetQuotes, GetSecurityInfo).
    */
@@ -113,7 +113,7 @@ export const ENV = {
   orderRateMarginMs: variable('ORDER_RATE_MARGIN_MS', () => z.coerce.number().int().min(0).max(2_000).default(250)),
   /**
    * How long after a broker write's deadline the broker may still act on it (ms): a write whose outcome is unknown is
-   * sent again only after this, and only when the broker's books do not show it (docs/order-safety.md, "The late
+   * sent again only after this, and only when the broker's books do not show it (docs/explanation/order-safety.md, "The late
    * window"). 15 s by default: above the family's own gateway timeout (about 10 s) with room for a queue at the broker.
    */
   orderLateWindowMs: variable('ORDER_LATE_WINDOW_MS', () =>
@@ -156,7 +156,7 @@ export const ENV = {
   guardrailReadOnly: variable('GUARDRAIL_READ_ONLY', () => flag()),
   /**
    * Guardrail: the largest quantity of an order. Unset or empty: the default, GUARDRAIL_DEFAULTS.maxQty; `off`: no
-   * limit (docs/order-safety.md).
+   * limit (docs/explanation/order-safety.md).
    */
   guardrailMaxQty: variable('GUARDRAIL_MAX_QTY', () =>
     limitSetting(GUARDRAIL_DEFAULTS.maxQty, /^[1-9]\d{0,9}$/, 'must be a positive whole number'),
@@ -225,7 +225,7 @@ export const ENV = {
         error: 'must be a numeric chat id (e.g. -1001234567890) or @channel',
       }),
   ),
-  /** The signal queue (SQS) the webhook sends each recorded signal to, for the signal worker (docs/signals.md). */
+  /** The signal queue (SQS) the webhook sends each recorded signal to, for the signal worker (docs/reference/signals.md). */
   signalQueueUrl: variable('SIGNAL_QUEUE_URL', () => httpUrl().optional()),
   /** Local runs and tests only: where the SQS calls go (the local queue, local/sqs.ts). */
   sqsEndpoint: variable('SQS_ENDPOINT', () => httpUrl().optional()),
@@ -234,7 +234,7 @@ export const ENV = {
    * API's own URL, from the request (`https://<requestContext.domainName>`).
    */
   signalBaseUrl: variable('SIGNAL_BASE_URL', () => httpUrl().optional()),
-  /** `npm start --mcp-open` only, never deployed: `/mcp` lets token-less loopback callers in (docs/assistants.md). */
+  /** `npm start --mcp-open` only, never deployed: `/mcp` lets token-less loopback callers in (docs/reference/assistants.md). */
   mcpOpenOnLoopback: variable('MCP_OPEN_ON_LOOPBACK', () =>
     z
       .enum(['true', 'false'], { error: 'must be true or false' })

@@ -1,5 +1,5 @@
 /**
- * An order held to an assistant's limits (docs/assistants.md, "Assistant tokens"): pure, so the MCP server's preview
+ * An order held to an assistant's limits (docs/reference/assistants.md, "Assistant tokens"): pure, so the MCP server's preview
  * (mcp/preview.ts) and the assistants' registry check an order the same way. The reason is a sentence a person (and the assistant) can read;
  * undefined: within every limit. An OCO is checked leg by leg, each leg as an order.
  */

@@ -1,5 +1,5 @@
 /**
- * Assistants: an AI assistant's identity on this deployment (docs/assistants.md, "Assistant tokens"). The trader
+ * Assistants: an AI assistant's identity on this deployment (docs/reference/assistants.md, "Assistant tokens"). The trader
  * creates one over IAM (`POST /assistants`) with a name, its scopes and its limits; its bearer token is shown once and
  * stored only hashed. The remote MCP endpoint finds an assistant by its token and holds each order to its limits.
  */

@@ -1,7 +1,7 @@
 /** What the kill switch answers (functions/controls/kill-switch.ts). */
 import * as z from 'zod';
 
-/** What `POST /kill-switch` takes: the mode (docs/compliance.md); none is cancel-all. */
+/** What `POST /kill-switch` takes: the mode (docs/explanation/compliance.md); none is cancel-all. */
 export const killSwitchInput = z.strictObject({
   mode: z
     .enum(['cancel-all', 'keep-exits'], {

@@ -1,5 +1,5 @@
 /**
- * What the gateway did to a market order (docs/compliance.md#market-orders): the brokers refuse API market orders,
+ * What the gateway did to a market order (docs/explanation/compliance.md#market-orders): the brokers refuse API market orders,
  * so MKT / SL-MKT go as LMT / SL-LMT at a protection band from a reference price. The reply of a place or modify,
  * its audit record and its lifecycle event say so in `converted`: the conversion of a single order, or of each
  * converted leg of an OCO.

@@ -20,9 +20,9 @@ export const FATE_DETAIL_TYPES = ['Order Filled', 'Order Rejected', 'Order Cance
  * that could not be read for a while), done, failed, and unprotected (a filled position without a live exit).
  */
 export const PLAN_DETAIL_TYPES = ['Plan Armed', 'Plan Step', 'Plan Done', 'Plan Failed', 'Plan Unprotected'] as const;
-/** What became of an alert posted to a strategy's webhook (functions/signals/, docs/signals.md). */
+/** What became of an alert posted to a strategy's webhook (functions/signals/, docs/reference/signals.md). */
 export const SIGNAL_DETAIL_TYPES = ['Signal Received', 'Signal Acted', 'Signal Refused'] as const;
-/** What an assistant did through the remote MCP server (functions/mcp/, docs/assistants.md): a confirm, the kill switch. */
+/** What an assistant did through the remote MCP server (functions/mcp/, docs/reference/assistants.md): a confirm, the kill switch. */
 export const ASSISTANT_DETAIL_TYPES = ['Assistant Action'] as const;
 export const DETAIL_TYPES = [
   ...ORDER_DETAIL_TYPES,

@@ -1,5 +1,5 @@
 /**
- * The lifecycle events the gateway publishes on EventBridge (docs/events.md): `source` `gtt-gateway`, one
+ * The lifecycle events the gateway publishes on EventBridge (docs/reference/events.md): `source` `gtt-gateway`, one
  * `detail-type` per kind of change, and a `detail` whose schema is below. The JSON Schemas in docs/events/ are
  * generated from these (`npm run events:schemas`) and a test checks that they match and that real events pass them.
  */
@@ -88,7 +88,7 @@ const writtenOrderDetail = orderDetail.extend({
     .describe("the gateway's: the market order (or an OCO's market legs) it sent as a protected limit order"),
 });
 
-/** The order a fired GTT placed, as the broker's order book shows it (docs/http-api.md: the fate of a fired order). */
+/** The order a fired GTT placed, as the broker's order book shows it (docs/reference/http-api.md: the fate of a fired order). */
 export const firedOrder = z.strictObject({
   norenordno: z.string().describe('the order number at the broker'),
   status: z.enum(['open', 'filled', 'partially-filled', 'rejected', 'cancelled']),

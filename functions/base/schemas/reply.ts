@@ -1,5 +1,5 @@
 /**
- * What the broker answers on success (docs/broker-wire.md: records and replies), and therefore what the gateway returns.
+ * What the broker answers on success (docs/explanation/broker-wire.md: records and replies), and therefore what the gateway returns.
  *
  * Fields the gateway's correctness rests on (`stat`, `al_id`, the order fields) are checked strictly; cosmetic
  * fields (`request_time` and the record's undocumented extras) only by type, so a harmless format change at the

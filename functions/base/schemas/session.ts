@@ -156,10 +156,14 @@ export const sessionStatusResult = z.lazy(() =>
         symbolsDeny: z.array(z.string()).optional(),
       })
       .optional()
-      .describe("The guardrails in force: this deployment's settings, or the defaults (docs/order-safety.md)"),
+      .describe(
+        "The guardrails in force: this deployment's settings, or the defaults (docs/explanation/order-safety.md)",
+      ),
     orderRate: z
       .object({ perSecond: z.number().int(), perMinute: z.number().int() })
       .optional()
-      .describe("The order-rate governor's limits: the most orders a second and a minute (docs/compliance.md)"),
+      .describe(
+        "The order-rate governor's limits: the most orders a second and a minute (docs/explanation/compliance.md)",
+      ),
   }),
 );

@@ -2,7 +2,7 @@
  * Signals: alerts from TradingView, ChartInk, Amibroker (or any tool that can POST JSON) turned into orders. A
  * strategy (`POST /strategies`) says what an alert does; its webhook URL carries an unguessable token; an alert
  * posted there is validated, recorded and acknowledged (`202`), then acted on off the request path by the signal
- * worker through the same order operations as every other caller (docs/signals.md).
+ * worker through the same order operations as every other caller (docs/reference/signals.md).
  *
  * The shapes shared by both halves: the strategy (what the caller defines, what is stored), the alert as read from
  * each source's body, the signal record and the queue's message.

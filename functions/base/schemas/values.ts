@@ -6,7 +6,7 @@ export const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * Built on first use, once: a Lambda builds only the schemas of its own operation, not those of every entry of the
- * table it imports (zod schema construction is a visible part of a cold start: docs/benchmarks.md).
+ * table it imports (zod schema construction is a visible part of a cold start: docs/explanation/benchmarks.md).
  */
 export const memo = <T>(build: () => T): (() => T) => {
   let value: T | undefined;

@@ -1,4 +1,4 @@
-/** The GttWatcher's definition (function.ts beside it, docs/events.md): scheduled; each run also carries the plans out. */
+/** The GttWatcher's definition (function.ts beside it, docs/reference/events.md): scheduled; each run also carries the plans out. */
 import type { FunctionDefinition } from '../../base/definition/types.js';
 import { createGttWatcher } from './function.js';
 

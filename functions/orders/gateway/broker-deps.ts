@@ -1,7 +1,7 @@
 /**
  * How long one broker attempt may take, written once: the deployment's BROKER_TIMEOUT_MS, ended a second before the
  * invocation's deadline (so our own timeout fires, not Lambda's) and, for an order write, by the end of its bound
- * (every attempt of the write ends by then: docs/order-safety.md, "The late window"); never under MIN_ATTEMPT_MS.
+ * (every attempt of the write ends by then: docs/explanation/order-safety.md, "The late window"); never under MIN_ATTEMPT_MS.
  */
 import type { BrokerCallDeps } from '../../base/broker/call-broker.js';
 import type { BrokerSession } from '../../base/broker/session.js';

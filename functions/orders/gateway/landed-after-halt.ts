@@ -1,6 +1,6 @@
 /**
  * A place or modify that took its permit before the kill switch went on and landed after it: the order core cancels
- * it at once (docs/compliance.md, "Kill switch"), says so (a log line with the `LandedAfterHalt` metric, the GTT
+ * it at once (docs/explanation/compliance.md, "Kill switch"), says so (a log line with the `LandedAfterHalt` metric, the GTT
  * Placed or Modified and GTT Cancelled events), and answers TRADING_HALTED naming the order, instead of a success for
  * an order the trader has just halted. A cancel that fails leaves it to the switch's sweep, which waits until every
  * permitted write can no longer land (orders/safety/trading-controls.ts `inFlightUntil`).

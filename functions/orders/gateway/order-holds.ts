@@ -16,7 +16,7 @@
  *   after this container read it.
  *
  * The lease and the permit are asked for at once, beside the journal's claim (one DynamoDB round trip,
- * docs/order-safety.md "Round trips"), and awaited by the send step: a refusal frees the key (nothing was sent).
+ * docs/explanation/order-safety.md "Round trips"), and awaited by the send step: a refusal frees the key (nothing was sent).
  */
 import type { SessionSource } from '../../base/broker/session.js';
 import { GatewayError } from '../../base/contract/errors.js';

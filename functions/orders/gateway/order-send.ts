@@ -3,7 +3,7 @@
  *
  * - `writeBounds`: an order write's send starts within one broker timeout (two with a second read before sending)
  *   and every attempt of it ends by `sendsEndBy`, so the broker may act on it until then plus the late window and not
- *   after (docs/order-safety.md, "The late window"): what the journal and the kill switch wait for.
+ *   after (docs/explanation/order-safety.md, "The late window"): what the journal and the kill switch wait for.
  * - `sendWrite`: the lease and the permit awaited (both asked for already), the check right before sending (a PATCH's
  *   second read, a modify's read: the stamp the order carries is recorded first, order-stamp.ts), then the broker
  *   once (Logout: everywhere), a read's second read folded in, and a success's lifecycle events built; the kill

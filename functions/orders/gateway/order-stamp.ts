@@ -1,5 +1,5 @@
 /**
- * A change's view of the stamp its order carries (docs/order-safety.md, "A stamp across changes"). A modify or PATCH
+ * A change's view of the stamp its order carries (docs/explanation/order-safety.md, "A stamp across changes"). A modify or PATCH
  * sends its own remarks, so the stamp of the write that made (or last changed) the order leaves the broker with it.
  * Right before the change is sent (its lease held, so no other change of the order runs meanwhile), the order is
  * read and the stamp it carries is recorded in the journal (orders/moves.ts): that write's settlement then finds

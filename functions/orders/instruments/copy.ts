@@ -1,5 +1,5 @@
 /**
- * The account's copy of the instruments' rules (docs/exchange-rules.md, "The copy"): one DynamoDB item per instrument
+ * The account's copy of the instruments' rules (docs/explanation/exchange-rules.md, "The copy"): one DynamoDB item per instrument
  * (partition key `pk` = `EXCH|TSYM`, TTL on `expiresAt`), shared by every container of the deployment.
  *
  * - `day` and the instrument's own rules (`token`, `tick`, `lot`, `precision`) with where they came from (`from`:

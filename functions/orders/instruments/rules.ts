@@ -1,5 +1,5 @@
 /**
- * The order path's read of an instrument's rules for today (docs/exchange-rules.md): tick, lot and precision, today's
+ * The order path's read of an instrument's rules for today (docs/explanation/exchange-rules.md): tick, lot and precision, today's
  * band and the freeze quantity, from the first of
  *
  *   1. this container, until India's calendar day changes (no call);

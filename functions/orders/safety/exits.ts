@@ -1,5 +1,5 @@
 /**
- * What the kill switch's `keep-exits` mode counts as an exit (docs/compliance.md, "The kill switch"): one rule, read
+ * What the kill switch's `keep-exits` mode counts as an exit (docs/explanation/compliance.md, "The kill switch"): one rule, read
  * by the switch's sweep on each order the broker lists (functions/controls/kill-switch.ts) and by the order core on
  * the order a write leaves at the broker when it lands after the switch went on (gateway/landed-after-halt.ts), so
  * the two never disagree about an order: what the sweep answers `kept`, a change of it landing later keeps too.

@@ -2,7 +2,7 @@
  * Market orders under the 2026 rules: the Noren brokers refuse MKT and SL-MKT from the API
  * (`ALGO_CHK: MKT Order type not allowed for API order`), so by default the gateway sends LMT / SL-LMT with a price
  * protection band around the order's reference price instead (buy above it, sell below it), rounded to the tick;
- * `MARKET_ORDERS=reject` refuses them (docs/compliance.md).
+ * `MARKET_ORDERS=reject` refuses them (docs/explanation/compliance.md).
  */
 import { GuardrailRejectedError, ValidationFailedError } from '../../base/contract/errors.js';
 import type { PricedLeg } from '../../base/contract/operation.js';
@@ -38,7 +38,7 @@ const OPTION_SYMBOL = /(?:\s|\d)(?:CE|PE)$|\d[CP]\d+(?:\.\d+)?$/;
 
 /**
  * The protection band in percent of the reference price, as brokers publish theirs for market price protection
- * (docs/compliance.md): equity and futures 2 % below 100, 1 % up to 500, 0.5 % above; options 5 % below 10, 3 % up
+ * (docs/explanation/compliance.md): equity and futures 2 % below 100, 1 % up to 500, 0.5 % above; options 5 % below 10, 3 % up
  * to 100, 2 % up to 500, 1 % above.
  */
 export const autoBandPercent = (leg: Pick<MarketLeg, 'exch' | 'tsym' | 'reference'>): string => {

@@ -1,6 +1,6 @@
 /**
  * The account's trading controls, shared by every container through one DynamoDB item per account: the order-rate
- * governor every broker write passes, and the kill switch (docs/compliance.md).
+ * governor every broker write passes, and the kill switch (docs/explanation/compliance.md).
  *
  * The governor is a sliding-window log: the item keeps the send times of the last minute's orders, and a permit is
  * granted only if fewer than `perSecond` orders were permitted in the last second (plus an arrival margin) and fewer
@@ -80,7 +80,7 @@ export interface Permit {
 }
 
 /**
- * What the kill switch took down when it went on (docs/compliance.md): `cancel-all` every pending GTT and OCO;
+ * What the kill switch took down when it went on (docs/explanation/compliance.md): `cancel-all` every pending GTT and OCO;
  * `keep-exits` the entries only, the protective exits (OCOs, plans' exits and stops) left at the broker. Places and
  * modifies are refused in both.
  */
