@@ -1,5 +1,5 @@
 /**
- * A new plan (docs/plans.md): a bracket (an entry GTT, then an OCO exit of what filled) or a trailing stop (a stop GTT
+ * A new plan (docs/reference/plans.md): a bracket (an entry GTT, then an OCO exit of what filled) or a trailing stop (a stop GTT
  * that follows the price). The API has no dry run for plans: it checks the whole plan before it places anything (the
  * ticks, each leg's side, the exit's OCO rules and the guardrails) and names each field it refuses, shown beside it.
  * The request is shown as it will be sent; its Idempotency-Key stays the same while the form does, so pressing
