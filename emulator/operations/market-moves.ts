@@ -36,7 +36,7 @@ const move = (ctx: OperationContext, exch: string, tsym: string, ltp: number): P
 const open = (ctx: OperationContext, exch: string, tsym: string): number | undefined => {
   const key = ltpKey(exch, tsym);
   const known = ctx.state.ltps.get(key);
-  if (known !== undefined || ctx.state.startPrices !== 'start') return known;
+  if (known !== undefined || ctx.state.startPrices !== 'start' || ctx.state.cleared.has(key)) return known;
   if (!isListedSymbol(exch, tsym, ctx.now())) return undefined;
   const close = startCloseOf(exch, tsym);
   if (close === undefined) return undefined;
@@ -76,6 +76,7 @@ export const movePriceByHand = (
   close?: number,
 ): PriceMove => {
   const key = ltpKey(exch, tsym);
+  ctx.state.cleared.delete(key);
   open(ctx, exch, tsym);
   if (close !== undefined) {
     ctx.state.closes.set(key, close);
@@ -95,6 +96,7 @@ export const clearPrice = (ctx: OperationContext, exch: string, tsym: string): b
   ctx.state.closes.delete(key);
   ctx.state.startCloses.delete(key);
   ctx.state.series.forget(key);
+  ctx.state.cleared.add(key);
   return had;
 };
 

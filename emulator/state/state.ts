@@ -174,6 +174,8 @@ export class EmulatorState {
   readonly closes = new Map<string, number>();
   /** The `exch|tsym` whose close is the start table's (a move by hand far outside its band starts a new day). */
   readonly startCloses = new Set<string>();
+  /** The `exch|tsym` whose price the control surface cleared: not opened at the start price again until a reset. */
+  readonly cleared = new Set<string>();
   /** Whether the market opens with a price for every shipped symbol (`start`) or none (`none`). */
   startPrices: StartPrices = 'none';
   /** Each symbol's price moves of the day (TPSeries). */
@@ -233,6 +235,7 @@ export class EmulatorState {
     this.ltps.clear();
     this.closes.clear();
     this.startCloses.clear();
+    this.cleared.clear();
     this.series.clear();
     this.oauthCodes.clear();
   }
