@@ -12,19 +12,20 @@ export type StartPrices = 'start' | 'none';
 export const START_PRICES: readonly StartPrices[] = ['start', 'none'];
 
 /**
- * Each company's previous close at start, in rupees: round, plausible sandbox figures, not market data. The same
- * price on NSE (`<NAME>-EQ`) and BSE. M&M starts at 1500, the figure the docs' running example uses.
+ * Each company's previous close at start, in rupees: round sandbox figures, not market data. The same price on NSE
+ * (`<NAME>-EQ`) and BSE. The symbols the docs' and tests' examples use start near their figures (M&M and INFY 1500,
+ * WIPRO 1450, RELIANCE 2500, TCS 3500, SBIN 800, L&TFH 160), so an example's order lies inside the day's band.
  */
 const COMPANY_CLOSES: Readonly<Record<string, number>> = {
-  RELIANCE: 1420,
-  TCS: 3150,
-  INFY: 1560,
+  RELIANCE: 2500,
+  TCS: 3500,
+  INFY: 1500,
   HDFCBANK: 985,
   ICICIBANK: 1380,
-  SBIN: 870,
+  SBIN: 800,
   'M&M': 1500,
-  'L&TFH': 265,
-  WIPRO: 255,
+  'L&TFH': 160,
+  WIPRO: 1450,
   ITC: 410,
   LT: 3900,
   AXISBANK: 1180,

@@ -71,14 +71,14 @@ describe('prices from the start', () => {
     expect(await quote(emu, 'SBIN-EQ')).toEqual({ stat: 'Not_Ok', emsg: 'no data' });
     expect((await control(emu.url, 'POST', 'ltp', { exch: 'NSE', tsym: 'SBIN-EQ', clear: 'yes' })).status).toBe(400);
     await control(emu.url, 'POST', 'reset', {});
-    expect(await quote(emu, 'SBIN-EQ')).toMatchObject({ stat: 'Ok', lp: '870' });
+    expect(await quote(emu, 'SBIN-EQ')).toMatchObject({ stat: 'Ok', lp: '800' });
   });
 
   it('a price set by hand far outside the start band starts a new day there; inside it keeps the band', async () => {
-    await control(emu.url, 'POST', 'ltp', { exch: 'NSE', tsym: 'WIPRO-EQ', ltp: 260 });
-    expect(await quote(emu, 'WIPRO-EQ')).toMatchObject({ lp: '260', lc: '229.50', uc: '280.50' });
     await control(emu.url, 'POST', 'ltp', { exch: 'NSE', tsym: 'WIPRO-EQ', ltp: 1462 });
-    expect(await quote(emu, 'WIPRO-EQ')).toMatchObject({ lp: '1462', lc: '1315.80', uc: '1608.20' });
+    expect(await quote(emu, 'WIPRO-EQ')).toMatchObject({ lp: '1462', lc: '1305.00', uc: '1595.00' });
+    await control(emu.url, 'POST', 'ltp', { exch: 'NSE', tsym: 'WIPRO-EQ', ltp: 260 });
+    expect(await quote(emu, 'WIPRO-EQ')).toMatchObject({ lp: '260', lc: '234.00', uc: '286.00' });
   });
 });
 
