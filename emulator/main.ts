@@ -1,9 +1,11 @@
 /**
  * `npm run emulator -- [--port N] [--token T] [--dialect noren|2021|flattrade] [--accept-jkey] [--empty-list-as-array] [--invalid-input-as-400]
- *   [--password P] [--totp-seed BASE32] [--api-secret S] [--oauth-client-id ID] [--oauth-secret S] [--oauth-redirect-url URL]`
+ *   [--password P] [--totp-seed BASE32] [--api-secret S] [--oauth-client-id ID] [--oauth-secret S] [--oauth-redirect-url URL]
+ *   [--prices start|none] [--market still|walk] [--walk-interval SECONDS] [--seed N]`
  */
 import { parseArgs } from 'node:util';
 
+import { MARKET_FLAGS, MARKET_USAGE, marketOptionsOf } from './market-flags.js';
 import { startEmulator } from './server.js';
 import { EMULATOR_DIALECTS, isDialect } from './wire/dialect.js';
 
@@ -13,7 +15,8 @@ const usage = `usage: npm run emulator -- [--port N (default 9100, 0 = any free 
     [--any-symbol (take orders for any symbol; default: the shipped list only, as a broker lists its own)]
     [--demo-token-style bearer|jkey] [--dialect noren|2021|flattrade (the replies' dialect; default noren)]
     [--password P] [--totp-seed BASE32] [--api-secret S]                 (QuickAuth login; random when absent)
-    [--oauth-client-id ID] [--oauth-secret S] [--oauth-redirect-url URL] (OAuth app; id defaults to DEMO01_U)`;
+    [--oauth-client-id ID] [--oauth-secret S] [--oauth-redirect-url URL] (OAuth app; id defaults to DEMO01_U)
+    ${MARKET_USAGE}`;
 
 let values;
 try {
@@ -38,6 +41,7 @@ try {
       'oauth-client-id': { type: 'string' },
       'oauth-secret': { type: 'string' },
       'oauth-redirect-url': { type: 'string' },
+      ...MARKET_FLAGS,
       help: { type: 'boolean' },
     },
   }).values;
@@ -73,7 +77,14 @@ if (!isDialect(dialect)) {
   process.exit(2);
 }
 
+const market = marketOptionsOf(values);
+if ('problem' in market) {
+  console.error(`${market.problem}\n${usage}`);
+  process.exit(2);
+}
+
 const options = {
+  ...market,
   dialect,
   demoTokenStyle: demoTokenStyle as 'bearer' | 'jkey',
   port,
@@ -108,6 +119,9 @@ const { oauth, login } = running;
 console.log(`broker emulator listening on ${running.url}`);
 console.log(`demo account  uid ${running.uid}  actid ${running.actid}`);
 console.log(`session token ${running.token}`);
+console.log(
+  `market        prices ${market.prices}  ${market.market === 'walk' ? `walk every ${(market.walkIntervalMs ?? 5_000) / 1_000} s, seed ${market.seed ?? 58}` : 'still (moves on POST /_emulator/ltp)'}`,
+);
 console.log(`QuickAuth     password ${login.password}  totp seed ${login.totpSeed}  api secret ${login.apiSecret}`);
 console.log(
   `OAuth app     client id ${oauth.clientId}  secret ${oauth.secret}  redirect ${running.emulator.oauth.redirectUrl ?? '(none: POST /_emulator/oauth {"redirectUrl": "..."})'}`,

@@ -6,7 +6,21 @@ import { guardControl } from './control/control-guard.js';
 import type { LoginCredentials } from './login/session-login.js';
 import { BrokerEmulator, type EmulatorOptions, type EmulatorReply, MAX_BODY_BYTES } from './service.js';
 
-export interface StartOptions extends EmulatorOptions {
+/** How the market moves by itself (docs/reference/emulator.md, "The market"): `still` (default) or a seeded walk. */
+export interface MarketOptions {
+  /** Whether every shipped symbol has a price from the start (`start`) or none (`none`, the default here). */
+  prices?: EmulatorOptions['prices'];
+  /** `walk`: every priced symbol takes one step of the seeded walk each `walkIntervalMs`; `still`: no move. */
+  market?: 'still' | 'walk';
+  /** The walk's interval in milliseconds (default 5000, at least 50). */
+  walkIntervalMs?: number;
+  seed?: number;
+}
+
+export const MARKET_MODES = ['still', 'walk'] as const;
+export const DEFAULT_WALK_INTERVAL_MS = 5_000;
+
+export interface StartOptions extends EmulatorOptions, MarketOptions {
   port?: number;
   host?: '127.0.0.1';
 }
@@ -26,9 +40,15 @@ export interface RunningEmulator {
 }
 
 export const startEmulator = async (options: StartOptions = {}): Promise<RunningEmulator> => {
+  if (options.market !== undefined && !(MARKET_MODES as readonly string[]).includes(options.market))
+    throw new Error(`market must be one of ${MARKET_MODES.join(', ')}`);
+  const walkMs = options.walkIntervalMs ?? DEFAULT_WALK_INTERVAL_MS;
+  if (!Number.isInteger(walkMs) || walkMs < 50) throw new Error('the walk interval must be at least 50 ms');
   const emulator = new BrokerEmulator(options);
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
+  // The market's walk: one step of every priced symbol per interval; never keeps the process alive.
+  const walker = options.market === 'walk' ? setInterval(() => emulator.walk(), walkMs).unref() : undefined;
 
   const send = (res: http.ServerResponse, reply: EmulatorReply) => {
     if (res.destroyed) return;
@@ -123,6 +143,7 @@ export const startEmulator = async (options: StartOptions = {}): Promise<Running
     close: () =>
       new Promise<void>((resolve) => {
         for (const timer of timers) clearTimeout(timer);
+        if (walker) clearInterval(walker);
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),

@@ -21,8 +21,6 @@ import {
 } from './operations/account-operations.js';
 import {
   cancel,
-  fireAtPrice,
-  type FiredOrder,
   getEnabledGtts,
   getPendingGtts,
   getTriggered,
@@ -32,14 +30,23 @@ import {
   placeOco,
   seedGtts,
 } from './operations/gtt-operations.js';
-import { instrumentToken } from './state/formats.js';
+import {
+  clearPrice,
+  movePriceByHand,
+  openMarket,
+  openNamed,
+  type PriceMove,
+  timePriceSeries,
+  walkMarket,
+} from './operations/market-moves.js';
 import { OrderBook } from './state/order-book.js';
 import { OrderRate, orderRuleRefusal } from './state/order-rules.js';
 import { type Json, Refusal } from './state/orders.js';
-import { DEMO_ACTID, DEMO_UID, EmulatorState, ltpKey, newToken } from './state/state.js';
+import { seededRandom, START_PRICES, type StartPrices } from './state/prices.js';
+import { DEMO_ACTID, DEMO_UID, EmulatorState, newToken } from './state/state.js';
 import { type OperationContext, startSwitches, type Switches, TOKEN_PATTERN } from './state/switches.js';
-import { masterText } from './state/symbol-master.js';
 import { EMULATOR_DIALECTS, type EmulatorDialect, isDialect, speakDialect } from './wire/dialect.js';
+import { symbolMasterReply } from './wire/master-file.js';
 import { type EmulatorReply, json, notOk } from './wire/reply.js';
 import {
   type BrokerOperation,
@@ -53,10 +60,10 @@ import {
   SYMBOL_MASTER_PATH,
   UID_OPTIONAL,
 } from './wire/routing.js';
-import { zipOne } from './wire/zip.js';
 
 export type { LoggedRequest } from './control/request-log.js';
 export type { FiredOrder } from './operations/gtt-operations.js';
+export type { PriceMove } from './operations/market-moves.js';
 export { BROKER_ORDER_RATE_LIMIT } from './state/order-rules.js';
 export { SWITCH_NAMES, type Switches, TOKEN_PATTERN } from './state/switches.js';
 export type { EmulatorReply } from './wire/reply.js';
@@ -71,7 +78,14 @@ export interface EmulatorOptions extends Partial<Switches>, LoginOptions {
   demoTokenStyle?: 'bearer' | 'jkey';
   /** The clock (tests): request times, OAuth code expiry and TOTP windows read it. */
   now?: () => Date;
+  /** `start`: every shipped symbol has a price and a band from the first request; `none` (default here): none. */
+  prices?: StartPrices;
+  /** The seed of the market's walk (`walk()`): the same seed, the same prices. */
+  seed?: number;
 }
+
+/** The walk's seed when none is given. */
+export const DEFAULT_MARKET_SEED = 58;
 
 function* chain(...lists: Iterable<string>[]): Generator<string> {
   for (const list of lists) yield* list;
@@ -96,6 +110,8 @@ export class BrokerEmulator implements ControlTarget {
   private readonly log: RequestLog;
   private readonly now: () => Date;
   private readonly demoTokenStyle: 'bearer' | 'jkey';
+  private readonly seed: number;
+  private random: () => number;
 
   constructor(options: EmulatorOptions = {}) {
     this.demoTokenStyle = options.demoTokenStyle ?? 'bearer';
@@ -116,6 +132,13 @@ export class BrokerEmulator implements ControlTarget {
     this.dialect = this.startDialect;
     this.state.addAccount(DEMO_UID, DEMO_ACTID);
     this.state.addSession(DEMO_UID, this.token, this.demoTokenStyle);
+    if (options.prices !== undefined && !START_PRICES.includes(options.prices))
+      throw new Error(`prices must be one of ${START_PRICES.join(', ')}`);
+    if (options.seed !== undefined && !Number.isSafeInteger(options.seed)) throw new Error('seed must be an integer');
+    this.state.startPrices = options.prices ?? 'none';
+    this.seed = options.seed ?? DEFAULT_MARKET_SEED;
+    this.random = seededRandom(this.seed);
+    openMarket(this.context());
   }
 
   /** The OAuth app (client id, secret, registered redirect URL). */
@@ -139,6 +162,8 @@ export class BrokerEmulator implements ControlTarget {
     this.log.clear();
     this.switches = { ...this.startSwitches };
     this.dialect = this.startDialect;
+    this.random = seededRandom(this.seed);
+    openMarket(this.context());
   }
 
   requestLog(): LoggedRequest[] {
@@ -182,7 +207,8 @@ export class BrokerEmulator implements ControlTarget {
     }
 
     const master = SYMBOL_MASTER_PATH.exec(path);
-    if (master) return this.finish(this.startEntry(req, 'SymbolMaster'), this.symbolMaster(req.method, master));
+    if (master)
+      return this.finish(this.startEntry(req, 'SymbolMaster'), symbolMasterReply(req.method, master, this.now()));
 
     const match = OPERATION_PATH.exec(path);
     const operation = operationOf(match);
@@ -269,6 +295,7 @@ export class BrokerEmulator implements ControlTarget {
 
     const ctx = this.context();
     try {
+      if (operation === 'PlaceGTTOrder' || operation === 'PlaceOCOOrder') openNamed(ctx, fields);
       switch (operation) {
         case 'PlaceGTTOrder':
           return placeGtt(ctx, fields, account, req);
@@ -297,6 +324,8 @@ export class BrokerEmulator implements ControlTarget {
           return getQuotes(ctx, fields);
         case 'GetSecurityInfo':
           return securityInfo(ctx, fields);
+        case 'TPSeries':
+          return timePriceSeries(ctx, fields);
         case 'ClientDetails':
           return clientDetails(ctx, fields, account);
         case 'Logout':
@@ -309,13 +338,27 @@ export class BrokerEmulator implements ControlTarget {
   }
 
   /**
-   * Set the last traded price of a symbol: pending GTTs whose trigger it meets fire (an OCO fires one leg only).
-   * With `close`, the symbol's previous close first (today's price band is around it: state/market.ts).
+   * Set the last traded price of a symbol (with `close`, its previous close first): resting orders it reaches fill,
+   * pending GTTs whose trigger it meets fire (an OCO one leg only). operations/market-moves.ts has the rules.
    */
-  setLastTradedPrice(exch: string, tsym: string, ltp: number, close?: number): FiredOrder[] {
-    if (close !== undefined) this.state.closes.set(ltpKey(exch, tsym), close);
-    this.state.instruments.set(`${exch}|${instrumentToken(exch, tsym)}`, tsym);
-    return fireAtPrice(this.context(), exch, tsym, ltp);
+  setLastTradedPrice(exch: string, tsym: string, ltp: number, close?: number): PriceMove {
+    return movePriceByHand(this.context(), exch, tsym, ltp, close);
+  }
+
+  /** A symbol without a price again (`POST /_emulator/ltp {clear: true}`); whether it had one. */
+  clearLastTradedPrice(exch: string, tsym: string): boolean {
+    return clearPrice(this.context(), exch, tsym);
+  }
+
+  /** `steps` steps of the seeded walk, every priced symbol each (`POST /_emulator/walk`, the `--market walk` tick). */
+  walk(steps = 1): PriceMove {
+    const moves: PriceMove = { fired: [], filled: [] };
+    for (let i = 0; i < steps; i++) {
+      const moved = walkMarket(this.context(), this.random);
+      moves.fired.push(...moved.fired);
+      moves.filled.push(...moved.filled);
+    }
+    return moves;
   }
 
   /** Many pending single GTTs of one account at once (`POST /_emulator/seed-gtts`: benchmarks). */
@@ -329,27 +372,6 @@ export class BrokerEmulator implements ControlTarget {
    */
   closeMarket(norenordno?: string): string[] {
     return this.book.close(this.now(), norenordno);
-  }
-
-  /**
-   * `GET /<EXCH>_symbols.txt.zip` (or `.txt`): the exchange's symbol master (state/symbol-master.ts), public as the
-   * family's are (no session). Its instruments' tokens are known to quotes and security info from then on.
-   */
-  private symbolMaster(method: string, match: RegExpExecArray): EmulatorReply {
-    if (method !== 'GET') return notOk(`Invalid Input : method ${method} not allowed, use GET`, 405);
-    const exch = match[1]!;
-    const name = `${exch}_symbols.txt`;
-    const text = masterText(exch, this.now());
-    if (text === undefined) return { status: 404, body: 'Not Found', contentType: 'text/plain' };
-    const zipped = match[2] !== undefined;
-    const bytes = zipped ? zipOne(name, Buffer.from(text, 'utf8'), this.now()) : Buffer.from(text, 'utf8');
-    return {
-      status: 200,
-      body: `${zipped ? `${name}.zip` : name}: ${bytes.length} bytes`,
-      bytes,
-      contentType: zipped ? 'application/zip' : 'text/plain',
-      logReply: { file: zipped ? `${name}.zip` : name, bytes: bytes.length },
-    };
   }
 
   // ---- the control surface (/_emulator/...): control/control.ts -------------------------------------------------

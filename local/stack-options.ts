@@ -1,6 +1,7 @@
 /** What `startLocalStack` (run-local.ts) takes: the broker, the emulator, settings, and the tests' hooks. */
 import type { Logger } from '@aws-lambda-powertools/logger';
 
+import type { MarketOptions } from '../emulator/server.js';
 import type { EmulatorDialect } from '../emulator/wire/dialect.js';
 import type { FunctionDefinition } from '../functions/base/definition/types.js';
 import type { GatewaySettings } from '../functions/base/runtime/config.js';
@@ -30,6 +31,8 @@ export interface LocalStackOptions {
   echoOAuthState?: boolean;
   /** The emulator takes orders for any symbol (default: only its shipped list, emulator/state/symbols.ts). */
   acceptAnySymbol?: boolean;
+  /** The emulator's market: prices at start, a seeded walk (default: no prices, still; `npm start` sets them). */
+  market?: MarketOptions;
   /**
    * `/mcp` answers token-less callers over loopback, as an assistant with every scope and no limits (the MCP
    * conformance suite sends no headers; a first try without an assistant). Never possible deployed.

@@ -27,12 +27,14 @@ const { LOCAL_RUN_PREFIX } = await import('./run-local.js');
 const { resolveNotifyOn } = await import('../functions/events/notification.js');
 const { notifySettings } = await import('./notify-settings.js');
 const { describeGuardrails, guardrailsInForce } = await import('../functions/orders/safety/guardrails.js');
+const { MARKET_FLAGS, MARKET_USAGE, marketOptionsOf } = await import('../emulator/market-flags.js');
 
 const usage = `usage: [NOTIFY_WEBHOOK_URL=<url> [NOTIFY_FORMAT=raw|slack|telegram] [NOTIFY_TELEGRAM_CHAT_ID=<id>] [NOTIFY_ON=<detail-types>|all]] npm start -- [--port N] [--emulator-port N] [--token T] [--watch-interval SECONDS (0: off; default 5)]
     [--dead-letters FILE] [--broker emulator|${PRESET_NAMES.filter((n) => n !== 'custom').join('|')}] [--session-renewal totp|off] [--echo-oauth-state]
     [--any-symbol (the emulator takes any symbol; default: its shipped list, as a broker lists its own)]
     [--dialect noren|2021|flattrade (the dialect of the emulator's GTT replies; default noren)]
-    [--mcp-open (/mcp answers callers on this machine without an assistant token: every tool, no limits)]`;
+    [--mcp-open (/mcp answers callers on this machine without an assistant token: every tool, no limits)]
+    ${MARKET_USAGE}`;
 
 const parsePort = (value: string | undefined, fallback: number, flag: string): number => {
   if (value === undefined) return fallback;
@@ -59,6 +61,7 @@ try {
       'mcp-open': { type: 'boolean' },
       dialect: { type: 'string' },
       'dead-letters': { type: 'string' },
+      ...MARKET_FLAGS,
       help: { type: 'boolean' },
     },
   }).values;
@@ -96,6 +99,11 @@ if (
 const dialect = args.dialect ?? 'noren';
 if (dialect !== 'noren' && dialect !== '2021' && dialect !== 'flattrade') {
   console.error(`--dialect must be noren, 2021 or flattrade, got ${JSON.stringify(dialect)}\n${usage}`);
+  process.exit(2);
+}
+const market = marketOptionsOf(args);
+if ('problem' in market) {
+  console.error(`${market.problem}\n${usage}`);
   process.exit(2);
 }
 const webhookUrl = process.env.NOTIFY_WEBHOOK_URL || undefined;
@@ -157,6 +165,7 @@ const stack = await startLocalStack({
   sessionRenewal: renewal === 'totp',
   echoOAuthState: args['echo-oauth-state'] ?? false,
   acceptAnySymbol: args['any-symbol'] ?? false,
+  market,
   mcpOpen: args['mcp-open'] ?? false,
   dialect,
   settings,
@@ -201,6 +210,9 @@ console.log(
 );
 console.log(
   `symbols                 ${args['any-symbol'] ? 'any (--any-symbol)' : 'the shipped list (docs/reference/emulator.md; --any-symbol takes any)'}`,
+);
+console.log(
+  `market                  prices ${market.prices}, ${market.market === 'walk' ? `a seeded walk every ${(market.walkIntervalMs ?? 5_000) / 1_000} s (--seed ${market.seed ?? 58})` : 'still: npm run gtt -- ltp <tsym> <price> moves one (--market walk moves them all)'}`,
 );
 console.log(
   `demo sign-in            user ${stack.emulator.uid}  password ${stack.emulator.login.password}  OTP: curl -s ${stack.emulator.url}/_emulator/otp`,

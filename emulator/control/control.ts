@@ -6,7 +6,7 @@
  * listener (emulator/server.ts) applies the Host/Origin rules (control-guard.ts) before anything reaches it.
  */
 import type { SessionLogin } from '../login/session-login.js';
-import type { FiredOrder } from '../operations/gtt-operations.js';
+import type { PriceMove } from '../operations/market-moves.js';
 import type { NextOutcome, OrderBook } from '../state/order-book.js';
 import { type Json, Refusal } from '../state/orders.js';
 import { DEMO_UID, type EmulatorState } from '../state/state.js';
@@ -29,7 +29,9 @@ export interface ControlTarget {
   requestLog(): LoggedRequest[];
   requestLogBytes(): number;
   clearRequestLog(): void;
-  setLastTradedPrice(exch: string, tsym: string, ltp: number, close?: number): FiredOrder[];
+  setLastTradedPrice(exch: string, tsym: string, ltp: number, close?: number): PriceMove;
+  clearLastTradedPrice(exch: string, tsym: string): boolean;
+  walk(steps?: number): PriceMove;
   closeMarket(norenordno?: string): string[];
   seedGtts(uid: string, fields: Json, count: number): { first: string; last: string };
 }
@@ -172,6 +174,11 @@ export const handleControl = (emulator: ControlTarget, req: EmulatorRequest, pat
       case 'POST /ltp': {
         const exch = optionalString('exch');
         const tsym = optionalString('tsym');
+        if (body.clear !== undefined) {
+          if (body.clear !== true || !exch || !tsym || body.ltp !== undefined)
+            return json(400, { error: 'clear: true takes exch and tsym (strings) and no ltp' });
+          return json(200, { cleared: emulator.clearLastTradedPrice(exch, tsym) });
+        }
         const ltp = body.ltp;
         if (!exch || !tsym || typeof ltp !== 'number' || !Number.isFinite(ltp)) {
           return json(400, { error: 'exch, tsym (strings) and ltp (number) are required' });
@@ -179,8 +186,16 @@ export const handleControl = (emulator: ControlTarget, req: EmulatorRequest, pat
         const close = body.close;
         if (close !== undefined && (typeof close !== 'number' || !Number.isFinite(close) || close <= 0))
           return json(400, { error: 'close, when given, is the previous close: a positive number' });
-        const fired = emulator.setLastTradedPrice(exch, tsym, ltp, close);
-        return json(200, { triggered: fired.map((f) => f.al_id), fired });
+        const { fired, filled } = emulator.setLastTradedPrice(exch, tsym, ltp, close);
+        return json(200, { triggered: fired.map((f) => f.al_id), fired, filled });
+      }
+      case 'POST /walk': {
+        // Steps of the seeded walk now (what `--market walk` does on its interval): deterministic under a seed.
+        const steps = body.steps ?? 1;
+        if (!Number.isInteger(steps) || (steps as number) < 1 || (steps as number) > 1_000)
+          return json(400, { error: 'steps must be an integer from 1 to 1000' });
+        const { fired, filled } = emulator.walk(steps as number);
+        return json(200, { steps, triggered: fired.map((f) => f.al_id), fired, filled });
       }
       case 'GET /otp':
         // What the demo account's authenticator app shows now (the sign-in page asks for it).

@@ -10,6 +10,7 @@ import type { OperationContext } from '../state/switches.js';
 import { masterSymbolOf } from '../state/symbol-master.js';
 import { rulesFields, searchListed } from '../state/symbols.js';
 import { type EmulatorReply, json, notOk } from '../wire/reply.js';
+import { priceOf, symbolOfToken } from './market-moves.js';
 
 export const orderBook = (ctx: OperationContext, account: Account): EmulatorReply => {
   const orders = ctx.book.bookOf(account.uid);
@@ -36,23 +37,23 @@ export const searchScrip = (ctx: OperationContext, fields: Json): EmulatorReply 
   });
 };
 
-/** A quote for a symbol with a last traded price (set through the control surface); `no data` for any other. */
+/**
+ * A quote for a symbol with a last traded price (the market's start, a move by hand or the walk: market-moves.ts);
+ * `no data` for any other.
+ */
 export const getQuotes = (ctx: OperationContext, fields: Json): EmulatorReply => {
   const exch = requireString(fields, 'exch');
   const token = requireString(fields, 'token');
-  const known = [...ctx.state.ltps].find(([key]) => {
-    const [e, ...rest] = key.split('|');
-    return e === exch && instrumentToken(exch, rest.join('|')) === token;
-  });
-  if (!known) return notOk('no data');
-  const tsym = known[0].slice(exch.length + 1);
+  const tsym = symbolOfToken(ctx, exch, token);
+  const lp = tsym === undefined ? undefined : priceOf(ctx, exch, tsym);
+  if (tsym === undefined || lp === undefined) return notOk('no data');
   return json(200, {
     request_time: requestTime(ctx.now()),
     stat: 'Ok',
     exch,
     tsym,
     token,
-    lp: String(known[1]),
+    lp: String(lp),
     ...rulesFields(exch, tsym),
     ...bandFields(ctx, exch, tsym),
   });

@@ -3,9 +3,10 @@
  * "Price bands and freeze quantities", has each decision with its source):
  * - today's price band around the previous close (GetQuotes `uc`, `lc`): NSE's dynamic band of the F&O stocks listed
  *   here starts at ±10%, the ETFs here ±20%, index futures ±10% (their operating range), index options a wide ±40%
- *   (the exchange computes each option's range from a theoretical price: one wide width stands in). The emulator has
- *   no trading history, so a symbol's previous close is what the control surface sets (`POST /_emulator/ltp` with
- *   `close`); a symbol without one has no band (GetQuotes answers no `uc`/`lc`, and nothing is refused for it);
+ *   (the exchange computes each option's range from a theoretical price: one wide width stands in). A symbol's
+ *   previous close is the start table's (prices.ts, with `prices: 'start'`) or what the control surface sets
+ *   (`POST /_emulator/ltp` with `close`); a symbol without one has no band (GetQuotes answers no `uc`/`lc`, and
+ *   nothing is refused for it);
  * - the freeze quantity of index derivatives (GetSecurityInfo `frzqty`): NSE's quantity freeze limits of the
  *   circular of 2025-10-31, effective 2025-11-03. Equities have none here.
  */

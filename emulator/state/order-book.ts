@@ -1,9 +1,12 @@
 /**
  * What a fired GTT becomes: an ordinary order in the account's order book, with its own number (`norenordno`), the
- * GTT's `remarks`, and a status history. By default it fills completely: a market order at the last traded price, a
- * limit order at the better of its price and the last traded price (`fillPrice`); the control surface can make the
- * next fired orders reject (with a reason), fill partly, or stay open, and can close the trading day (open orders cancelled, keeping what filled). Served as `OrderBook` and
- * `SingleOrdHist`, with `SearchScrip` and `GetQuotes` for prices.
+ * GTT's `remarks`, and a status history. By default the market decides (docs/reference/emulator.md, "The market"): a market
+ * order fills at the last traded price; a limit order the market has reached (a buy at or above the last price, a
+ * sell at or below it) fills at the last traded price; any other limit order rests OPEN at the exchange and fills at
+ * its limit when a later price reaches it (`matchResting`). The control surface can make the next fired orders
+ * reject (with a reason), fill partly, stay open or fill whatever the price, and can close the trading day (open
+ * orders cancelled, keeping what filled). Served as `OrderBook` and `SingleOrdHist`, with `SearchScrip` and
+ * `GetQuotes` for prices.
  * Decisions (docs/explanation/emulator-extensions.md): the GetTrgOi record does not name the order it created (no public source
  * shows it doing so), so a client matches a fired GTT to its order by exchange, symbol, side and quantity, and by
  * remarks where the order carries them (this emulator carries the GTT's remarks into the order).
@@ -14,17 +17,21 @@ import { type Json, Refusal, requireString } from './orders.js';
 import type { LegName, Order, OrderLeg } from './state.js';
 import { exchangeRuleRefusal } from './symbols.js';
 
-/**
- * What a limit order fills at when it fires: the better of its own price and the market's, as an exchange matches a
- * marketable limit order at the best price on the book (a buy at or below its limit, a sell at or above it). The
- * last traded price stands for the book here; a limit the market has not reached fills at the limit.
- */
-export const fillPrice = (trantype: string, limit: string, ltp: number): string => {
+/** Whether a limit order can trade at the market's price: a buy limit at or above it, a sell limit at or below. */
+export const marketable = (trantype: string, limit: string, ltp: number): boolean => {
   const price = Number(limit);
-  if (!Number.isFinite(price) || price <= 0) return limit;
-  const better = trantype === 'S' ? ltp > price : ltp < price;
-  return better ? String(ltp) : limit;
+  if (!Number.isFinite(price) || price <= 0) return false;
+  return trantype === 'S' ? ltp >= price : ltp <= price;
 };
+
+/**
+ * What a limit order fills at when it arrives: the market's price when the order is marketable there (never worse
+ * than the limit: a buy at or below it, a sell at or above it, as an exchange matches a marketable limit order at
+ * the best price on the book, the last traded price standing for the book); the limit itself otherwise (only when
+ * an outcome queued through the control surface fills it whatever the market).
+ */
+export const fillPrice = (trantype: string, limit: string, ltp: number): string =>
+  marketable(trantype, limit, ltp) ? String(ltp) : limit;
 
 export type BookStatus = 'OPEN' | 'COMPLETE' | 'REJECTED' | 'CANCELED';
 
@@ -54,9 +61,14 @@ export interface BookOrder {
   /** The GTT that placed it (ours: not on the wire). */
   al_id: string;
   history: BookState[];
+  /** A limit order the market has not reached: OPEN at the exchange until a price reaches its limit (ours). */
+  resting?: boolean;
 }
 
-/** How the next fired order ends (`POST /_emulator/next-order`); the default is a complete fill. */
+/**
+ * How the next fired order ends (`POST /_emulator/next-order`), whatever the market; without one queued the market
+ * decides (a complete fill, or a limit resting OPEN).
+ */
 export type NextOutcome =
   | { status: 'filled' }
   | { status: 'rejected'; reason: string }
@@ -98,9 +110,12 @@ export class OrderBook {
     // quantity, whatever was queued (the queue is not used).
     const broken =
       exchangeRuleRefusal(order.exch, order.tsym, terms) ?? marketRefusal(order.exch, order.tsym, terms, close);
+    const queued = broken ? undefined : this.outcomes.shift();
+    // Without a queued outcome the market decides: a limit it has not reached rests OPEN.
+    const rests = !broken && !queued && !market && !marketable(terms.trantype, terms.prc, ltp);
     const outcome: NextOutcome = broken
       ? { status: 'rejected', reason: broken }
-      : (this.outcomes.shift() ?? { status: 'filled' });
+      : (queued ?? (rests ? { status: 'open' } : { status: 'filled' }));
     const placed: BookState = { status: 'PENDING', norentm: at, fillshares: 0, avgprc: '0', rejreason: '' };
     const open: BookState = { ...placed, status: 'OPEN' };
     const last: BookState =
@@ -129,9 +144,32 @@ export class OrderBook {
       al_id: order.al_id,
       // Newest first, as SingleOrdHist answers.
       history: outcome.status === 'rejected' ? [last, placed] : last === open ? [open, placed] : [last, open, placed],
+      ...(rests ? { resting: true } : {}),
     };
     this.orders.set(book.norenordno, book);
     return book;
+  }
+
+  /**
+   * A new last traded price of a symbol: every resting limit order of it the price reaches (a buy at or below its
+   * limit, a sell at or above it) fills completely at its limit, as the exchange matches a resting order at its own
+   * price. Answers the orders filled, oldest first.
+   */
+  matchResting(exch: string, tsym: string, ltp: number, now: Date): BookOrder[] {
+    const filled = [...this.orders.values()].filter(
+      (o) =>
+        o.resting &&
+        o.exch === exch &&
+        o.tsym === tsym &&
+        o.history[0]!.status === 'OPEN' &&
+        marketable(o.trantype, o.prc, ltp),
+    );
+    const at = requestTime(now);
+    for (const o of filled) {
+      o.history.unshift({ ...o.history[0]!, status: 'COMPLETE', norentm: at, fillshares: o.qty, avgprc: o.prc });
+      delete o.resting;
+    }
+    return filled;
   }
 
   /**

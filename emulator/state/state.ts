@@ -4,6 +4,9 @@
  */
 import { randomBytes } from 'node:crypto';
 
+import { DaySeries } from './day-series.js';
+import type { StartPrices } from './prices.js';
+
 export const DEMO_UID = 'DEMO01';
 export const DEMO_ACTID = 'DEMO01';
 export const DEMO_BROKER = 'GTTSIM';
@@ -167,8 +170,16 @@ export class EmulatorState {
   readonly orders = new Map<string, Order>();
   /** The last traded price per `exch|tsym`, as set through the control surface. */
   readonly ltps = new Map<string, number>();
-  /** The previous close per `exch|tsym` (today's price band is around it), as set through the control surface. */
+  /** The previous close per `exch|tsym` (today's price band is around it): the start's or the control surface's. */
   readonly closes = new Map<string, number>();
+  /** The `exch|tsym` whose close is the start table's (a move by hand far outside its band starts a new day). */
+  readonly startCloses = new Set<string>();
+  /** The `exch|tsym` whose price the control surface cleared: not opened at the start price again until a reset. */
+  readonly cleared = new Set<string>();
+  /** Whether the market opens with a price for every shipped symbol (`start`) or none (`none`). */
+  startPrices: StartPrices = 'none';
+  /** Each symbol's price moves of the day (TPSeries). */
+  readonly series = new DaySeries();
   /** `exch|token` -> tsym of the instruments SearchScrip or a price named (GetSecurityInfo reads by token). */
   readonly instruments = new Map<string, string>();
   /** Authorization code -> who it was issued to; single use, 5 minutes. */
@@ -223,6 +234,9 @@ export class EmulatorState {
     this.jkeyTokens.clear();
     this.ltps.clear();
     this.closes.clear();
+    this.startCloses.clear();
+    this.cleared.clear();
+    this.series.clear();
     this.oauthCodes.clear();
   }
 }

@@ -25,6 +25,7 @@ export const OPERATIONS = [
   'SearchScrip',
   'GetQuotes',
   'GetSecurityInfo',
+  'TPSeries',
 ] as const;
 export type BrokerOperation = (typeof OPERATIONS)[number];
 

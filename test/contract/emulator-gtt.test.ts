@@ -157,7 +157,7 @@ describe.each(EMULATOR_DIALECTS)('GTT writes and reads in the %s dialect', (dial
     const below = await place({ ai_t: 'LTP_B_O', d: '2490' });
     const above = await place({ ai_t: 'LTP_A_O', d: '2600' });
     const { control } = fixture();
-    expect(await control.ltp('NSE', 'RELIANCE-EQ', 2500)).toEqual({ triggered: [], fired: [] });
+    expect(await control.ltp('NSE', 'RELIANCE-EQ', 2500)).toEqual({ triggered: [], fired: [], filled: [] });
     expect(await control.ltp('NSE', 'RELIANCE-EQ', 2490)).toEqual({
       triggered: [below],
       fired: [
@@ -170,6 +170,7 @@ describe.each(EMULATOR_DIALECTS)('GTT writes and reads in the %s dialect', (dial
           status: 'COMPLETE',
         },
       ],
+      filled: [],
     });
     expect(await control.ltp('NSE', 'RELIANCE-EQ', 2600)).toMatchObject({ triggered: [above] });
     expect(await pending()).toEqual({ stat: 'Not_Ok', emsg: 'no data' });

@@ -24,15 +24,16 @@ describe('triggering via the LTP control', () => {
   it('the target leg (x) fires when the price rises to it: only that leg, the OCO leaves pending, GetTrgOi shows it', async () => {
     await ltp(2500);
     const { al_id } = await placeOco();
-    expect(await ltp(2450)).toEqual({ triggered: [], fired: [] });
+    expect(await ltp(2450)).toEqual({ triggered: [], fired: [], filled: [] });
     expect(await ltp(2600)).toEqual({
       triggered: [al_id],
       fired: [
         { al_id, kind: 'oco', leg: 'x', d: '2600', norenordno: expect.stringMatching(/^\d{14}$/), status: 'COMPLETE' },
       ],
+      filled: [],
     });
     expect(await pending()).toEqual({ stat: 'Not_Ok', emsg: 'no data' });
-    expect(await ltp(2300)).toEqual({ triggered: [], fired: [] }); // the other leg never fires
+    expect(await ltp(2300)).toEqual({ triggered: [], fired: [], filled: [] }); // the other leg never fires
     const history = (await triggered()) as Record<string, unknown>[];
     expect(history).toHaveLength(1);
     expect(history[0]).toMatchObject({
@@ -60,7 +61,7 @@ describe('triggering via the LTP control', () => {
     expect((await ltp(2399.5)).fired).toEqual([
       { al_id, kind: 'oco', leg: 'y', d: '2400', norenordno: expect.stringMatching(/^\d{14}$/), status: 'COMPLETE' },
     ]);
-    expect(await ltp(2700)).toEqual({ triggered: [], fired: [] });
+    expect(await ltp(2700)).toEqual({ triggered: [], fired: [], filled: [] });
     expect(await triggered()).toEqual([
       expect.objectContaining({ al_id, stat: 'TRIGGERED', trg_leg: 'y', trg_d: '2400', trg_ltp: '2399.5' }),
     ]);
@@ -109,7 +110,8 @@ describe('triggering via the LTP control', () => {
           { d: '2200', var_name: 'y' },
         ],
       },
-      {},
+      // The target's limit moves with its trigger: a sell at 2295 trades when the market is at 2300.
+      { prc: '2295' },
       { trgprc: '2200' },
     );
     expect((await call('ModifyOCOOrder', lower)).body).toMatchObject({ stat: 'OI replaced' });

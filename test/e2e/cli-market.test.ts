@@ -2,8 +2,9 @@
  * The market and the clock through the command line, as a trader runs it (`npm start` as a child process, each
  * command its own child process): `gtt quote` shows the last price, today's band, tick and lot, and refuses what is
  * not an instrument; `gtt events` lines are India time with their offset, show what a fired order became and the
- * price it filled at (the emulator fills a buy limit at the better of its price and the market's); `--since 10:50`
- * is today at 10:50 India time; a refused event type lists every type.
+ * price it filled at (a marketable buy limit fills at the market's price); `--since 10:50` is today at 10:50 India
+ * time; a refused event type lists every type. The sandbox tells the truth about a gap: a trailing stop's sell limit
+ * 1455 fired by a fall to 1450 stays open, and fills at 1455 only when the market trades there.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -91,5 +92,32 @@ describe('gtt events in India time', () => {
     const wrong = await gtt(['events', '--type', 'GTT Fired']);
     expect(wrong.code).toBe(EXIT_CODES.USAGE);
     expect(wrong.stderr).toContain(DETAIL_TYPES.join(', '));
+  });
+});
+
+describe('a stop through a gap (issue 58)', () => {
+  it('gtt ltp WIPRO-EQ 1450 after a sell trailing stop with limit 1455: fired, not filled; 1455 fills it at 1455', async () => {
+    // The market opens with a price (WIPRO-EQ 1450): no price needs setting first. It is at 1462 when the stop is made.
+    const opened = await gtt(['quote', 'WIPRO-EQ']);
+    expect(opened.stdout).toMatch(/^NSE:WIPRO-EQ {2}last 1450/);
+    expect((await gtt(['ltp', 'WIPRO-EQ', '1462'])).code).toBe(0);
+    const order = { exch: 'NSE', tsym: 'WIPRO-EQ', qty: 1, prc: '1455', prd: 'C', trantype: 'S' };
+    const body = { kind: 'trailing-stop', order: { ...order, prctyp: 'LMT', ret: 'DAY', ai_t: 'LTP_B_O', d: '1460' } };
+    const created = await gtt([
+      'plan-create',
+      '--body',
+      JSON.stringify({ ...body, trailBy: '100', step: '5' }),
+      '--key',
+      'cli-market-gap',
+    ]);
+    expect(created, created.stderr).toMatchObject({ code: 0 });
+    const gap = await gtt(['ltp', 'WIPRO-EQ', '1450', '--json']);
+    const fired = JSON.parse(gap.stdout) as { fired: { status: string }[]; filled: unknown[] };
+    expect(fired.fired).toEqual([expect.objectContaining({ status: 'OPEN' })]);
+    expect(fired.filled).toEqual([]);
+    const back = JSON.parse((await gtt(['ltp', 'WIPRO-EQ', '1455', '--json'])).stdout) as {
+      filled: { avgprc: string }[];
+    };
+    expect(back.filled).toEqual([expect.objectContaining({ avgprc: '1455' })]);
   });
 });

@@ -73,9 +73,10 @@ describe('npm run gtt against npm start', () => {
     expect(run.stdout).toMatch(
       /^dry run: nothing was sent\. PlaceGTTOrder would send\n {2}POST http:\/\/127\.0\.0\.1:\d+\/ClientAPI\/PlaceGTTOrder\n {2}jData \{.*"tsym":"M%26M-EQ"/,
     );
-    // The exchange's rules checked: the sandbox gives no band without a previous close, and no freeze for equities.
+    // The exchange's rules checked: the sandbox's market opens M&M-EQ at 1500 with its day's band; no freeze for
+    // equities.
     expect(run.stdout).toContain(
-      'rules checked for NSE:M&M-EQ: tick 0.05, lot 1, precision 2, band not given by the broker, freeze not given by the broker',
+      'rules checked for NSE:M&M-EQ: tick 0.05, lot 1, precision 2, band ±10% (1350.00-1650.00), freeze not given by the broker',
     );
     expect((await gtt(['list'])).stdout.trim()).toBe('no pending GTT orders');
   });
