@@ -179,8 +179,8 @@ const SweepLines = ({ sweep }: { sweep: Sweep }): VNode =>
             ${
               sweep.inFlightUntil
                 ? html`<p data-in-flight-until>
-                    An order sent before the switch may still land until ${istTime(sweep.inFlightUntil)}: press
-                    <strong>Sweep again</strong> after then to cancel what landed.
+                    ${`An order sent before the switch may still land until ${istTime(sweep.inFlightUntil)}: press `}
+                    <strong>Sweep again</strong>${' after then to cancel what landed.'}
                   </p>`
                 : null
             }

@@ -142,7 +142,7 @@ export const PendingOrders = ({ api, changed }: { api: Api; changed: number }): 
                           <button type="button" onClick=${() => setEditing(undefined)}>Cancel edit</button>
                         </form>`
                       : html`<span data-leg=${leg}>${legText(order, leg)}</span>
-                          <span class="distance" data-distance=${leg}> ${distanceText(quotes.data, order, leg)} </span>
+                          <span class="distance" data-distance=${leg}>${distanceText(quotes.data, order, leg)}</span>
                           <button type="button" onClick=${() => void startEdit(order, leg)}>
                             Change ${LEG_LABEL[leg]}<span class="sr-only"> of ${order.al_id}</span>
                           </button>`
