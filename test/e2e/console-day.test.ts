@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 
 import { firedAtMs } from '../../console/src/format.js';
 import type { LocalStack } from '../../local/run-local.js';
+import { axeViolations } from '../support/browser.js';
 import { eventually, useConsolePage } from '../support/console-fixture.js';
 import type { EmulatorControl } from '../support/emulator-control.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
@@ -111,6 +112,7 @@ describe('the day as the console shows it', () => {
     await eventually(() => page.locator('[data-limit="value"]').textContent()).toBe(
       "₹25,00,000 (₹25 lakh); today's largest ₹4,800 (0.19%)",
     );
+    expect(await axeViolations(page)).toEqual([]);
     await page.getByRole('link', { name: 'Every Order Rejected event' }).click();
     await eventually(() => page.locator('li[data-event-type]').count()).toBe(1);
     expect(await page.getByLabel('Type').inputValue()).toBe('Order Rejected');
@@ -211,6 +213,7 @@ describe('the day as the console shows it', () => {
     expect(await incomplete.locator('[data-in-flight-until]').textContent()).toMatch(
       /may still land until \d+ \w+,? \d{2}:\d{2}:\d{2} IST: press Sweep again after then/,
     );
+    expect(await axeViolations(page)).toEqual([]);
     const book = await control.orders(stack.emulator.uid);
     expect(book.find((o) => o.al_id === exit)?.state).toBe('pending');
     expect(book.find((o) => o.al_id === entry)?.state).not.toBe('pending');
