@@ -1,11 +1,11 @@
 /**
  * The console as a trader reads the day (issue 58), in the system's chromium against the local stack: the Events
- * view newest first with a rejection's reason and an OCO's legs; Today's lists, limits used and rupees the Indian
- * way; the market beside every pending order (last price, distance to each trigger, tag; one quote read per symbol;
- * a reply about another instrument is no price); a fired OCO's leg and the fired list newest first by when each
- * fired; the kill switch's keep-exits mode, and a sweep that is not complete said as such, with until when and
- * what to do. The stack's late window is long (as a slow broker's would be), so a sweep right after a place cannot
- * wait for it and answers `complete: false` with `inFlightUntil`.
+ * view newest first with a rejection's reason, an OCO's legs and a trailing stop's steps; Today's lists, limits used
+ * and rupees the Indian way; the market beside every pending order (last price, distance to each trigger, tag; one
+ * quote read per symbol; a reply about another instrument is no price); a fired OCO's leg and the fired list newest
+ * first by when each fired; the kill switch's keep-exits mode, and a sweep that is not complete said as such, with
+ * until when and what to do. The stack's late window is long (as a slow broker's would be), so a sweep right after a
+ * place cannot wait for it and answers `complete: false` with `inFlightUntil`.
  */
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -184,6 +184,36 @@ describe('the day as the console shows it', () => {
     expect(await fired.textContent()).toMatch(
       /^Stop leg fired at 1400\.00 \(Sell 3\), \d+ \w+,? \d{2}:\d{2}:\d{2} IST$/,
     );
+  });
+
+  it("Events: a trailing stop's move, old and new trigger, and a price it could not read said as such", async () => {
+    await market('ITC-EQ', 1500);
+    const res = await fetch(`${stack.api.url}/plans`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+      body: JSON.stringify({
+        kind: 'trailing-stop',
+        order: { ...SAMPLE_ORDER, tsym: 'ITC-EQ', trantype: 'S', d: '1400', prc: '1395' },
+        trailBy: '100',
+      }),
+    });
+    expect(res.status).toBe(201);
+    const { planId } = (await res.json()) as { planId: string };
+    await stack.watch();
+    await market('ITC-EQ', 1550);
+    await stack.watch();
+    await control.fault({ operation: 'GetQuotes', kind: 'http5xx', status: 503, times: 1_000 });
+    for (let run = 0; run < 3; run++) await stack.watch();
+    await control.clearFaults();
+    await stack.eventsForwarded();
+
+    await open('events?type=Plan%20Step');
+    const steps = page.locator('li[data-event-type="Plan Step"]').filter({ hasText: `plan ${planId}` });
+    await eventually(() => steps.count()).toBe(2);
+    // Newest first: the price that could not be read, then the move.
+    expect(await steps.nth(0).textContent()).toContain('price unavailable: the stop is not trailing (');
+    expect(await steps.nth(0).textContent()).not.toMatch(/^[^(]*BROKER_REJECTED/);
+    expect(await steps.nth(1).textContent()).toContain('stop moved 1400 → 1450');
   });
 
   // Last: the switch stays on if this fails.
