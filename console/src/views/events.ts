@@ -39,6 +39,8 @@ const TYPES: readonly EventType[] = [
 ];
 
 const PAGE = 50;
+/** How many of the API's pages of 100 the view reads at most. */
+const MAX_PAGES = 50;
 
 const tone = (type: string): string =>
   /Rejected|Failed|Unprotected|Expired|Refused|Kill/.test(type)
@@ -56,6 +58,7 @@ export const EventsView = ({ api, query }: ViewProps): VNode => {
   const [at, setAt] = useState(0);
   const page = useLoad(async () => {
     let since = '';
+    let more = false;
     const read = await allPages(async (cursor) => {
       const got = await ok(
         api.GET('/events', {
@@ -63,9 +66,11 @@ export const EventsView = ({ api, query }: ViewProps): VNode => {
         }),
       );
       since = got.since;
+      more = got.nextCursor !== undefined;
       return { items: got.events, nextCursor: got.nextCursor };
-    });
-    return { since, events: newestFirst(read) };
+    }, MAX_PAGES);
+    // More than MAX_PAGES pages: the newest were not read (the API pages oldest first), and the page says so.
+    return { since, events: newestFirst(read), more };
   }, [type]);
   const all = page.data?.events ?? [];
   const events: EventRecord[] = all.slice(at, at + PAGE);
@@ -87,6 +92,13 @@ export const EventsView = ({ api, query }: ViewProps): VNode => {
     </form>
     <${Problem} text=${page.error} />
     ${page.data ? html`<p class="muted">Since ${istTime(page.data.since)}</p>` : null}
+    ${
+      page.data?.more
+        ? html`<p class="problem" role="alert">
+            More than ${MAX_PAGES * 100} events today: the newest are not shown. Pick a type to see fewer.
+          </p>`
+        : null
+    }
     ${events.length === 0 && !page.loading ? html`<p>No events${type ? ` of type ${type}` : ''}.</p>` : null}
     <ol class="timeline" aria-label="Events">
       ${events.map(
