@@ -49,6 +49,13 @@ const pendingRow = (alId: string) => page.locator(`section[aria-labelledby="pend
 /** What a pending order's leg says of its trigger's distance, as the eye reads it (spaces collapsed). */
 const distanceOf = async (alId: string, leg: string) =>
   ((await pendingRow(alId).locator(`[data-distance="${leg}"]`).textContent()) ?? '').replace(/\s+/g, ' ').trim();
+/** The page's width at a phone's 360 px (what is wider scrolls sideways). */
+const phoneWidth = async () => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  const width = await page.evaluate<number>('document.documentElement.scrollWidth');
+  await page.setViewportSize({ width: 1200, height: 900 });
+  return width;
+};
 const firedIds = () =>
   page
     .locator('section[aria-labelledby="triggered-title"] li[data-al-id]')
@@ -113,6 +120,7 @@ describe('the day as the console shows it', () => {
       "₹25,00,000 (₹25 lakh); today's largest ₹4,800 (0.19%)",
     );
     expect(await axeViolations(page)).toEqual([]);
+    expect(await phoneWidth()).toBeLessThanOrEqual(360);
     await page.getByRole('link', { name: 'Every Order Rejected event' }).click();
     await eventually(() => page.locator('li[data-event-type]').count()).toBe(1);
     expect(await page.getByLabel('Type').inputValue()).toBe('Order Rejected');
@@ -139,6 +147,7 @@ describe('the day as the console shows it', () => {
     expect(await distanceOf(exit, 'stopLoss')).toBe('trigger 100.00 below (6.67%)');
     await page.waitForLoadState('networkidle');
     expect(quoteReads.sort()).toEqual(['M&M-EQ', 'WIPRO-EQ']);
+    expect(await phoneWidth()).toBeLessThanOrEqual(360);
 
     // A reply that names another instrument is no price of this one.
     await page.route(
@@ -244,6 +253,7 @@ describe('the day as the console shows it', () => {
       /may still land until \d+ \w+,? \d{2}:\d{2}:\d{2} IST: press Sweep again after then/,
     );
     expect(await axeViolations(page)).toEqual([]);
+    expect(await phoneWidth()).toBeLessThanOrEqual(360);
     const book = await control.orders(stack.emulator.uid);
     expect(book.find((o) => o.al_id === exit)?.state).toBe('pending');
     expect(book.find((o) => o.al_id === entry)?.state).not.toBe('pending');
