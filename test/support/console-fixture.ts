@@ -5,7 +5,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 
-import type { LocalStack } from '../../local/run-local.js';
+import type { LocalStack, LocalStackOptions } from '../../local/run-local.js';
 import { launchChromium, watchedPage } from './browser.js';
 import type { EmulatorControl } from './emulator-control.js';
 import { useLocalStack } from './local-stack-fixture.js';
@@ -27,11 +27,12 @@ export const eventually = <T>(read: () => Promise<T>) =>
 /**
  * The stack, the browser and a page per test; `set` is told the state each time it changes (a new page). Answers
  * `open(view)` (the console at `#/view`) and `newPage(viewport)` (this test's page replaced by one of that size).
+ * `options`: the stack's (npm start's defaults when none).
  */
-export const useConsolePage = (set: (state: ConsoleState) => void) => {
+export const useConsolePage = (set: (state: ConsoleState) => void, options: LocalStackOptions = {}) => {
   const state = {} as ConsoleState;
   let browser: Browser | undefined;
-  useLocalStack({}, (stack, control) => {
+  useLocalStack(options, (stack, control) => {
     Object.assign(state, { stack, control });
   });
   const newPage = async (viewport?: { width: number; height: number }) => {

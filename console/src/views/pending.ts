@@ -3,8 +3,9 @@ import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 
 import { type Api, ApiError, describeError, ok } from '../api.js';
-import { price, side } from '../format.js';
-import type { PendingOrder } from '../reads.js';
+import { distance, price, side } from '../format.js';
+import { quotesFor, symbolKey } from '../market.js';
+import type { PendingOrder, Quote } from '../reads.js';
 import { Notice, Pager, Problem, useConfirm, useCursors, useLoad, type VNode } from '../ui.js';
 
 const PAGE = 20;
@@ -33,6 +34,8 @@ export const PendingOrders = ({ api, changed }: { api: Api; changed: number }): 
     () => ok(api.GET('/gtt-orders', { params: { query: { limit: PAGE, ...(cursor ? { cursor } : {}) } } })),
     [cursor, changed],
   );
+  // One quote per distinct symbol of the page, read again with the page.
+  const quotes = useLoad(() => quotesFor(api, page.data?.orders ?? []), [page.data]);
   const [editing, setEditing] = useState<Editing>();
   const [notice, setNotice] = useState<string>();
   const [problem, setProblem] = useState<string>();
@@ -118,7 +121,9 @@ export const PendingOrders = ({ api, changed }: { api: Api; changed: number }): 
               <span>${side(order.trantype)} ${order.qty}</span>
               <span class="tag">${order.type === 'oco' ? 'OCO' : 'GTT'}</span>
               <span class="muted">${order.al_id}</span>
+              ${order.tag ? html`<span class="muted" data-order-tag>tag ${order.tag}</span>` : null}
             </p>
+            <p class="market">Last <span data-last-price>${lastOf(quotes.data, order)}</span></p>
             ${legsOf(order).map(
               (leg) =>
                 html`<p class="leg">
@@ -137,6 +142,7 @@ export const PendingOrders = ({ api, changed }: { api: Api; changed: number }): 
                           <button type="button" onClick=${() => setEditing(undefined)}>Cancel edit</button>
                         </form>`
                       : html`<span data-leg=${leg}>${legText(order, leg)}</span>
+                          <span class="distance" data-distance=${leg}>${distanceText(quotes.data, order, leg)}</span>
                           <button type="button" onClick=${() => void startEdit(order, leg)}>
                             Change ${LEG_LABEL[leg]}<span class="sr-only"> of ${order.al_id}</span>
                           </button>`
@@ -165,4 +171,17 @@ const legText = (order: PendingOrder, leg: Leg): string => {
     return `Trigger ${price(triggerOf(order, leg), tick)} (${order.ai_t === 'LTP_A_O' ? 'fires when the price rises to it' : 'fires when the price falls to it'}), then ${order.prctyp} ${price(order.prc, tick)}`;
   const one = order[leg];
   return `${leg === 'target' ? 'Target' : 'Stop'} ${price(one?.trigger, tick)}, then ${one?.order.prctyp ?? ''} ${price(one?.order.prc, tick)}`;
+};
+
+const quoteOf = (quotes: Map<string, Quote> | undefined, order: PendingOrder): Quote | undefined =>
+  quotes?.get(symbolKey(order.exch, order.tsym));
+
+/** The symbol's last price in the order's tick, or "—" (no quote, or one about another instrument). */
+const lastOf = (quotes: Map<string, Quote> | undefined, order: PendingOrder): string =>
+  price(quoteOf(quotes, order)?.lp, order.ti);
+
+/** How far the leg's trigger is from the last price: `20.00 below (1.32%)`. */
+const distanceText = (quotes: Map<string, Quote> | undefined, order: PendingOrder, leg: Leg): string => {
+  const lp = quoteOf(quotes, order)?.lp;
+  return lp === undefined ? '' : `trigger ${distance(lp, triggerOf(order, leg), order.ti)}`;
 };

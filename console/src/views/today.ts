@@ -1,16 +1,21 @@
-/** Today: the session, the kill switch, the guardrails, and the day's counts. */
+/**
+ * Today: the session, the kill switch (kill-switch.ts), the day's counts and lists of orders placed, fired and
+ * rejected (today-lists.ts), and the guardrails with what the day's orders used of them, sums in rupees the Indian way.
+ */
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 
 import { describeError, ok } from '../api.js';
 import type { ViewProps } from '../app.js';
-import { istTime } from '../format.js';
-import { allPlans, type KillSwitch, pendingOrders, type SessionStatus, triggeredOrders } from '../reads.js';
+import { istTime, money } from '../format.js';
+import { allPlans, pendingOrders, type SessionStatus, triggeredOrders } from '../reads.js';
 import { Notice, Problem, useConfirm, useLoad, type VNode } from '../ui.js';
+import { KillSwitchCard } from './kill-switch.js';
+import { DayLists, limitsUsed, readDay } from './today-lists.js';
 
 export const TodayView = ({ api }: ViewProps): VNode => {
   const session = useLoad(() => ok(api.GET('/session')), []);
-  const killSwitch = useLoad(() => ok(api.GET('/kill-switch')), []);
+  const day = useLoad(() => readDay(api), []);
   const counts = useLoad(async () => {
     const [pending, fired, plans] = await Promise.all([pendingOrders(api), triggeredOrders(api), allPlans(api)]);
     return {
@@ -33,8 +38,11 @@ export const TodayView = ({ api }: ViewProps): VNode => {
       setProblem(describeError(error));
     }
     session.reload();
-    killSwitch.reload();
     counts.reload();
+  };
+  const changed = () => {
+    counts.reload();
+    day.reload();
   };
 
   const login = async () => {
@@ -52,30 +60,6 @@ export const TodayView = ({ api }: ViewProps): VNode => {
       yes: 'Log out',
       onYes: () => act(async () => (await ok(api.POST('/session/logout')), 'Logged out of the broker.')),
     });
-  const turnOn = () =>
-    ask({
-      title: 'Turn the kill switch on?',
-      detail: 'Every pending GTT and OCO is cancelled now, and places and modifies are refused until it is turned off.',
-      yes: 'Turn it on',
-      onYes: () =>
-        act(async () => {
-          const on = await ok(api.POST('/kill-switch', { body: { mode: 'cancel-all' } }));
-          const sweep = on.sweep;
-          return sweep
-            ? `Kill switch on: ${sweep.cancelled.length} cancelled, ${sweep.failed.length} left to cancel by hand.`
-            : 'Kill switch on.';
-        }),
-    });
-  const turnOff = () =>
-    ask({
-      title: 'Turn the kill switch off?',
-      detail:
-        'Places and modifies are accepted again (the API, signals and plans). Orders it cancelled stay cancelled.',
-      yes: 'Turn it off',
-      onYes: () =>
-        act(async () => (await ok(api.DELETE('/kill-switch')), 'Kill switch off: trading is allowed again.')),
-    });
-
   return html`<div class="today">
     <${Problem} text=${problem} />
     <${Notice} text=${notice} />
@@ -89,18 +73,7 @@ export const TodayView = ({ api }: ViewProps): VNode => {
         <button type="button" onClick=${logout} disabled=${!session.data?.alive}>Log out</button>
       </div>
     </section>
-    <section aria-labelledby="kill-title" class="card">
-      <h2 id="kill-title">Kill switch</h2>
-      <${Problem} text=${killSwitch.error} />
-      ${killSwitch.data ? html`<${KillSwitchLines} k=${killSwitch.data} />` : null}
-      ${
-        killSwitch.data?.halted
-          ? html`<button type="button" onClick=${turnOff}>Turn the kill switch off</button>`
-          : html`<button type="button" class="danger" onClick=${turnOn} disabled=${!killSwitch.data}>
-              Turn the kill switch on
-            </button>`
-      }
-    </section>
+    <${KillSwitchCard} api=${api} changed=${changed} />
     <section aria-labelledby="counts-title" class="card">
       <h2 id="counts-title">Orders</h2>
       <${Problem} text=${counts.error} />
@@ -131,9 +104,15 @@ export const TodayView = ({ api }: ViewProps): VNode => {
           : html`<p>${counts.loading ? 'Counting…' : ''}</p>`
       }
     </section>
+    <${Problem} text=${day.error} />
+    ${day.data ? html`<${DayLists} day=${day.data} />` : null}
     ${
       session.data?.guardrails
-        ? html`<${Guardrails} g=${session.data.guardrails} rate=${session.data.orderRate} />`
+        ? html`<${Guardrails}
+            g=${session.data.guardrails}
+            rate=${session.data.orderRate}
+            used=${day.data ? limitsUsed(day.data.placed) : undefined}
+          />`
         : null
     }
   </div>`;
@@ -177,30 +156,20 @@ const SessionLines = ({ s }: { s: SessionStatus }): VNode =>
     </div>
   </dl>`;
 
-const KillSwitchLines = ({ k }: { k: KillSwitch }): VNode =>
-  html`<dl class="facts">
-    <div>
-      <dt>State</dt>
-      <dd class=${k.halted ? 'bad' : 'good'} data-kill-switch=${k.halted ? 'on' : 'off'}>
-        ${k.halted ? `On (${k.mode ?? 'cancel-all'}): places and modifies are refused` : 'Off: trading allowed'}
-      </dd>
-    </div>
-    ${
-      k.changedAt
-        ? html`<div>
-            <dt>Changed</dt>
-            <dd>${istTime(k.changedAt)}${k.changedBy ? ` by ${k.changedBy}` : ''}</dd>
-          </div>`
-        : null
-    }
-  </dl>`;
+/** `₹1,500 of ₹25,00,000 (0.06%)`: what the day's largest order used of a limit; the limit alone when it is off. */
+const usedOf = (used: number | undefined, limit: string, format: (n: number | string) => string): string =>
+  used === undefined || !(Number(limit) > 0)
+    ? format(limit)
+    : `${format(limit)}; today's largest ${format(used)} (${((used / Number(limit)) * 100).toFixed(2)}%)`;
 
 const Guardrails = ({
   g,
   rate,
+  used,
 }: {
   g: NonNullable<SessionStatus['guardrails']>;
   rate: SessionStatus['orderRate'];
+  used: { qty: number; value: number } | undefined;
 }): VNode =>
   html`<section aria-labelledby="guardrails-title" class="card">
     <h2 id="guardrails-title">Guardrails</h2>
@@ -219,11 +188,11 @@ const Guardrails = ({
       </div>
       <div>
         <dt>Largest quantity</dt>
-        <dd>${g.maxQty}</dd>
+        <dd data-limit="qty">${usedOf(used?.qty, g.maxQty, String)}</dd>
       </div>
       <div>
         <dt>Largest order value</dt>
-        <dd>${g.maxOrderValue}</dd>
+        <dd data-limit="value">${usedOf(used?.value, g.maxOrderValue, money)}</dd>
       </div>
       ${
         g.exchanges?.length

@@ -1,10 +1,14 @@
-/** The triggered history: each fired GTT and what became of the order it placed. */
+/**
+ * The triggered history: each fired GTT and what became of the order it placed, the latest to fire first (every
+ * page of the API's list read, then sorted by when each fired), a page at a time.
+ */
 import { html } from 'htm/preact';
+import { useState } from 'preact/hooks';
 
-import { type Api, ok } from '../api.js';
-import { brokerTime, price, side } from '../format.js';
+import { allPages, type Api, ok } from '../api.js';
+import { firedAtMs, firedTime, price, side } from '../format.js';
 import type { TriggeredOrder } from '../reads.js';
-import { Pager, Problem, useCursors, useLoad, type VNode } from '../ui.js';
+import { Problem, useLoad, type VNode } from '../ui.js';
 
 const PAGE = 20;
 
@@ -32,22 +36,43 @@ const fateOf = (o: TriggeredOrder): { text: string; tone: string } => {
   }
 };
 
+/** Where it fired: a single GTT's trigger, or the OCO leg that fired and its trigger. */
+const firedWhere = (o: TriggeredOrder): string => {
+  if (o.type !== 'oco') return `Fired at ${price(o.trigger ?? o.d, o.ti)}`;
+  const leg = o.firedLeg ? o[o.firedLeg] : undefined;
+  if (o.firedLeg && leg)
+    return `${o.firedLeg === 'target' ? 'Target' : 'Stop'} leg fired at ${price(leg.trigger, o.ti)} (${side(leg.order.trantype)} ${leg.order.qty ?? o.qty})`;
+  return `Fired (the broker did not say which leg): target ${price(o.target?.trigger, o.ti)}, stop ${price(o.stopLoss?.trigger, o.ti)}`;
+};
+
+/** The latest to fire first; those without a time last, by id. */
+const byFiredTime = (a: TriggeredOrder, b: TriggeredOrder): number =>
+  (firedAtMs(b.triggeredAt) ?? -Infinity) - (firedAtMs(a.triggeredAt) ?? -Infinity) ||
+  b.al_id.localeCompare(a.al_id, 'en', { numeric: true });
+
 export const TriggeredHistory = ({ api, changed }: { api: Api; changed: number }): VNode => {
-  const { cursors, setCursors, cursor } = useCursors();
-  const page = useLoad(
-    () => ok(api.GET('/gtt-orders/triggered', { params: { query: { limit: PAGE, ...(cursor ? { cursor } : {}) } } })),
-    [cursor, changed],
-  );
-  const orders = page.data?.orders ?? [];
+  const [at, setAt] = useState(0);
+  const all = useLoad(async () => {
+    let unavailable = false;
+    const orders = await allPages(async (cursor) => {
+      const page = await ok(
+        api.GET('/gtt-orders/triggered', { params: { query: { limit: 100, ...(cursor ? { cursor } : {}) } } }),
+      );
+      unavailable ||= page.orderBookUnavailable === true;
+      return { items: page.orders, nextCursor: page.nextCursor };
+    });
+    return { orders: [...orders].sort(byFiredTime), orderBookUnavailable: unavailable };
+  }, [changed]);
+  const orders = (all.data?.orders ?? []).slice(at, at + PAGE);
   return html`<section aria-labelledby="triggered-title">
     <h2 id="triggered-title">Fired</h2>
-    <${Problem} text=${page.error} />
+    <${Problem} text=${all.error} />
     ${
-      page.data?.orderBookUnavailable
+      all.data?.orderBookUnavailable
         ? html`<p class="muted">The broker's order book could not be read: fates are missing.</p>`
         : null
     }
-    ${orders.length === 0 && !page.loading ? html`<p>Nothing fired yet.</p>` : null}
+    ${orders.length === 0 && !all.loading ? html`<p>Nothing fired yet.</p>` : null}
     <ul class="rows" aria-label="Fired orders">
       ${orders.map((o) => {
         const fate = fateOf(o);
@@ -56,11 +81,17 @@ export const TriggeredHistory = ({ api, changed }: { api: Api; changed: number }
             <strong>${o.tsym}</strong> <span>${o.exch}</span> <span>${side(o.trantype)} ${o.qty}</span>
             <span class="muted">${o.al_id}</span>
           </p>
-          <p>Fired at ${price(o.trigger ?? o.d, o.ti)}, ${brokerTime(o.triggeredAt)}</p>
+          <p data-fired>${firedWhere(o)}, ${firedTime(o.triggeredAt)}</p>
           <p class=${`fate ${fate.tone}`} data-fate=${o.order?.status ?? 'unknown'}>${fate.text}</p>
         </li>`;
       })}
     </ul>
-    <${Pager} label="Fired pages" cursors=${cursors} setCursors=${setCursors} next=${page.data?.nextCursor} />
+    <nav class="pager" aria-label="Fired pages">
+      <button type="button" disabled=${at === 0} onClick=${() => setAt(Math.max(0, at - PAGE))}>Previous page</button>
+      <span>Page ${at / PAGE + 1}</span>
+      <button type="button" disabled=${at + PAGE >= (all.data?.orders.length ?? 0)} onClick=${() => setAt(at + PAGE)}>
+        Next page
+      </button>
+    </nav>
   </section>`;
 };
