@@ -4034,6 +4034,8 @@ export interface operations {
                         precision: number;
                         /** @description when the gateway read the quote (ISO 8601, UTC) */
                         quotedAt: string;
+                        /** @description why there is no lp though the broker answered: its quote named another instrument than asked (exchange, token or symbol), so neither its price nor its band was used; ask again */
+                        priceUnavailable?: string;
                     };
                 };
             };

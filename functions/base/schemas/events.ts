@@ -139,7 +139,7 @@ const planDetail = z.strictObject({
     .string()
     .optional()
     .describe(
-      'Plan Failed: why (the entry order rejected or cancelled, with its code); Plan Unprotected: why the position has no live exit',
+      'Plan Failed: why (the entry order rejected or cancelled, with its code); Plan Unprotected: why the position has no live exit; Plan Step price-unavailable: "price unavailable: " and why (no quote yet, a quote of another instrument, the broker unreachable)',
     ),
   position: z
     .strictObject({ side: z.enum(['B', 'S']), qty: z.number().int().positive() })

@@ -340,6 +340,12 @@ const quoteResultSchema = memo(() =>
     lot: z.number().describe("the instrument's lot size: quantities are multiples of it"),
     precision: z.number().describe('price decimals'),
     quotedAt: z.string().describe('when the gateway read the quote (ISO 8601, UTC)'),
+    priceUnavailable: z
+      .string()
+      .optional()
+      .describe(
+        'why there is no lp though the broker answered: its quote named another instrument than asked (exchange, token or symbol), so neither its price nor its band was used; ask again',
+      ),
   }),
 );
 export const quoteResult = z.lazy(quoteResultSchema);
