@@ -2558,6 +2558,7 @@ export interface operations {
                             };
                             trg_leg?: string;
                             status: string;
+                            /** @description when it fired (ISO 8601, UTC), from the broker's norentm (India time text, kept as norentm) */
                             triggeredAt?: string;
                             /** @enum {string} */
                             firedLeg?: "target" | "stopLoss";

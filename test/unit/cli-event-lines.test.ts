@@ -64,7 +64,7 @@ describe('gtt events, one line each', () => {
             side: 'B',
             quantity: 1,
             trigger: '800',
-            triggeredAt: '10:51:01 27-11-2026',
+            triggeredAt: '2026-11-27T05:21:01.000Z',
             status: 'TRIGGERED',
           },
         },

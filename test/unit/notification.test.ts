@@ -97,7 +97,7 @@ describe('notificationText', () => {
       ...oco,
       firedLeg: 'stopLoss',
       status: 'TRIGGERED',
-      triggeredAt: '10:15:00 23-11-2026',
+      triggeredAt: '2026-11-23T04:45:00.000Z',
     });
     expect(fired).toBe(
       'GTT Triggered: stop-loss leg fired at LTP 1400: Sell 5 NSE:INFY-EQ @ 1395 SL-LMT (trigger price 1400)\nstatus TRIGGERED\nal_id 24112300000002 · (watcher)',

@@ -2,7 +2,7 @@
 import { html } from 'htm/preact';
 
 import { type Api, ok } from '../api.js';
-import { brokerTime, price, side } from '../format.js';
+import { istTime, price, side } from '../format.js';
 import type { TriggeredOrder } from '../reads.js';
 import { Pager, Problem, useCursors, useLoad, type VNode } from '../ui.js';
 
@@ -56,7 +56,7 @@ export const TriggeredHistory = ({ api, changed }: { api: Api; changed: number }
             <strong>${o.tsym}</strong> <span>${o.exch}</span> <span>${side(o.trantype)} ${o.qty}</span>
             <span class="muted">${o.al_id}</span>
           </p>
-          <p>Fired at ${price(o.trigger ?? o.d, o.ti)}, ${brokerTime(o.triggeredAt)}</p>
+          <p>Fired at ${price(o.trigger ?? o.d, o.ti)}, ${istTime(o.triggeredAt)}</p>
           <p class=${`fate ${fate.tone}`} data-fate=${o.order?.status ?? 'unknown'}>${fate.text}</p>
         </li>`;
       })}
