@@ -111,6 +111,14 @@ describe('the watcher', () => {
       stopLoss: { trigger: '1400' },
       tag: 'swing-exit',
     });
+    // gtt events prints both legs' triggers, sides and quantities, the fired one marked.
+    await stack.eventsForwarded();
+    const out: string[] = [];
+    const io = { out: (t: string) => out.push(t), err: (t: string) => out.push(t) };
+    expect(await main(['events', '--type', 'GTT Triggered', '--url', stack.api.url], {}, io)).toBe(0);
+    const lines = out.join('\n').split('\n');
+    expect(lines.find((l) => l.includes(`al_id=${first}`))).toContain('target 1700 S 2 (fired) / stop-loss 1400 S 2');
+    expect(lines.find((l) => l.includes(`al_id=${second}`))).toContain('target 1700 S 2 / stop-loss 1400 S 2 (fired)');
   });
 
   it('an order that fires between two runs, never seen pending, still gives one GTT Triggered', async () => {
