@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
+import { main } from '../../client/cli.js';
 import { indexContract } from '../../emulator/state/symbols.js';
 import type { LocalStack } from '../../local/run-local.js';
 import type { EmulatorControl } from '../support/emulator-control.js';
@@ -64,6 +65,15 @@ describe('GET /quotes', () => {
     expect(body.token).not.toBe('26000');
     expect(body.priceUnavailable).toBe(
       "the broker's quote for NSE:TCS-EQ named another instrument, NSE:Nifty 50 (token 26000); it was not used (ask again)",
+    );
+    // gtt quote says so too.
+    await control.fault({ operation: 'GetQuotes', kind: 'otherInstrument', times: 2 });
+    const out: string[] = [];
+    const io = { out: (t: string) => out.push(t), err: (t: string) => out.push(t) };
+    expect(await main(['quote', 'TCS-EQ', '--url', stack.api.url], {}, io)).toBe(0);
+    await control.clearFaults();
+    expect(out.join('\n')).toContain(
+      "NSE:TCS-EQ  last unavailable: the broker's quote for NSE:TCS-EQ named another instrument, NSE:Nifty 50",
     );
     // Asked again, the broker answers for the instrument asked: its price comes back.
     expect((await quote('?exch=NSE&tsym=TCS-EQ')).body).toMatchObject({ lp: '3500.5' });
