@@ -1,11 +1,13 @@
 /**
  * What a write tool answers first: the exact request, the rules checked (the assistant's limits here, the exchange's
- * rules from the gateway's dry run), any market order sent as a protected limit, a one-line summary a person can
- * read, and the confirmationId. Nothing is sent to the broker by a preview.
+ * rules from the gateway's dry run), any market order sent as a protected limit, the market beside the order (the
+ * last price, each trigger's distance from it, the tag: market.ts), a summary a person can read, and the
+ * confirmationId. Nothing is sent to the broker by a preview.
  */
 import type { AssistantLimits } from '../functions/base/schemas/assistants.js';
 import type { GttOrder } from '../functions/base/schemas/reply.js';
 import { boundToCurrent, changedOrder, checkLimits } from './limits.js';
+import { marketLine, marketOf, type MarketView } from './market.js';
 import type { GatewayPort, GatewayRequest } from './port.js';
 
 export type { AssistantLimits };
@@ -87,6 +89,8 @@ export interface Preview {
   conversion?: string;
   /** The kill switch is on: the confirm would be refused (TRADING_HALTED), and how to turn it off. */
   killSwitch?: string;
+  /** The symbol's last price, each trigger's distance from it and the tag (absent for a write naming no symbol). */
+  market?: MarketView;
 }
 
 /** The operations the kill switch refuses (the operation table's `refusedWhileHalted`): places and modifies. */
@@ -121,18 +125,21 @@ const killSwitchOf = async (port: GatewayPort, request: GatewayRequest): Promise
 };
 
 /**
- * Why a cancel has nothing to cancel, read at the broker now (`ORDER_NOT_FOUND`: cancelled, fired or never placed), or
- * undefined when the order is pending. Any other failure of the read is the preview's.
+ * A cancel's order, read at the broker now, or why there is nothing to cancel (`ORDER_NOT_FOUND`: cancelled, fired or
+ * never placed). Any other failure of the read is the preview's.
  */
-const notPending = async (port: GatewayPort, request: GatewayRequest): Promise<string | undefined> => {
+const cancelled = async (port: GatewayPort, request: GatewayRequest): Promise<{ gone?: string; order?: GttOrder }> => {
   const alId = request.path?.alId;
-  if (request.operation !== 'CancelGTTOrder' || alId === undefined) return undefined;
+  if (request.operation !== 'CancelGTTOrder' || alId === undefined) return {};
   try {
-    await port.call({ operation: 'GetGTTOrder', path: { alId }, query: { fresh: true } });
-    return undefined;
+    return {
+      order: (await port.call({ operation: 'GetGTTOrder', path: { alId }, query: { fresh: true } })) as GttOrder,
+    };
   } catch (error) {
     if ((error as { code?: unknown }).code !== 'ORDER_NOT_FOUND') throw error;
-    return `GTT/OCO ${alId} is not pending at the broker (already cancelled, fired, or never placed): there is nothing to cancel, and nothing was sent. pending_gtts lists the pending orders; triggered_gtts those that fired today.`;
+    return {
+      gone: `GTT/OCO ${alId} is not pending at the broker (already cancelled, fired, or never placed): there is nothing to cancel, and nothing was sent. pending_gtts lists the pending orders; triggered_gtts those that fired today.`,
+    };
   }
 };
 
@@ -149,7 +156,7 @@ export const buildPreview = async (
   ordersToday = 0,
 ): Promise<Preview | { refused: string; rulesChecked: string[] }> => {
   const { request, current } = await boundToCurrent(port, asked);
-  const gone = await notPending(port, request);
+  const { gone, order } = await cancelled(port, request);
   if (gone) return { refused: gone, rulesChecked: ['the order is pending at the broker (read now): it is not'] };
   const { checked, refused } = checkLimits(request, limits, ordersToday, current);
   if (refused) return { refused, rulesChecked: checked };
@@ -166,15 +173,17 @@ export const buildPreview = async (
     rulesChecked.push("the gateway's validation and guardrails (dry run passed)");
   }
   const conversion = conversionOf(request, dryRun);
-  const halt = await killSwitchOf(port, request);
+  const [halt, market] = await Promise.all([killSwitchOf(port, request), marketOf(port, request, current ?? order)]);
   if (halt.rule) rulesChecked.push(halt.rule);
+  const summary = summarize(request, current);
   return {
-    summary: summarize(request, current),
+    summary: market ? `${summary} ${marketLine(market)}` : summary,
     request,
     ...(dryRun ? { dryRun } : {}),
     rulesChecked,
     ...(conversion ? { conversion } : {}),
     ...(halt.note ? { killSwitch: halt.note } : {}),
+    ...(market ? { market } : {}),
   };
 };
 

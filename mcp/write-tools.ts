@@ -230,6 +230,7 @@ const previewOutput = outputSchema({
   conversion: z.string(),
   killSwitch: z.string().describe('while the kill switch is on: why confirm will be refused, the way out'),
   dryRun: open({}),
+  market: open({}),
 });
 
 export const registerWriteTools = (server: McpServer, context: ServerContext): void => {

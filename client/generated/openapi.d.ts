@@ -2558,6 +2558,7 @@ export interface operations {
                             };
                             trg_leg?: string;
                             status: string;
+                            /** @description when it fired (ISO 8601, UTC), from the broker's norentm (India time text, kept as norentm) */
                             triggeredAt?: string;
                             /** @enum {string} */
                             firedLeg?: "target" | "stopLoss";
@@ -4042,6 +4043,8 @@ export interface operations {
                         precision: number;
                         /** @description when the gateway read the quote (ISO 8601, UTC) */
                         quotedAt: string;
+                        /** @description why there is no lp though the broker answered: its quote named another instrument than asked (exchange, token or symbol), so neither its price nor its band was used; ask again */
+                        priceUnavailable?: string;
                     };
                 };
             };

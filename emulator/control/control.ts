@@ -14,7 +14,7 @@ import { SWITCH_NAMES, type Switches, TOKEN_PATTERN } from '../state/switches.js
 import { EMULATOR_DIALECTS, type EmulatorDialect, isDialect } from '../wire/dialect.js';
 import { type EmulatorReply, json } from '../wire/reply.js';
 import { type EmulatorRequest, OPERATIONS } from '../wire/routing.js';
-import { FAULT_KINDS, type FaultBook, type FaultKind } from './faults.js';
+import { FAULT_KINDS, FAULT_OPERATIONS, type FaultBook, type FaultKind } from './faults.js';
 import type { LoggedRequest } from './request-log.js';
 
 /** What the control surface drives of the emulator: BrokerEmulator (emulator/service.ts) hands itself in. */
@@ -97,6 +97,9 @@ export const handleControl = (emulator: ControlTarget, req: EmulatorRequest, pat
         }
         const kind = body.kind as FaultKind;
         if (!FAULT_KINDS.includes(kind)) return json(400, { error: `kind must be one of ${FAULT_KINDS.join(', ')}` });
+        const only = FAULT_OPERATIONS[kind];
+        if (only && !only.includes(operation))
+          return json(400, { error: `a ${kind} fault is for ${only.join(', ')} only` });
         const times = body.times ?? 1;
         const delayMs = body.delayMs ?? 30_000;
         if (body.late !== undefined && (body.late !== true || kind !== 'delay' || body.executed === true))

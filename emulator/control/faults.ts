@@ -1,7 +1,19 @@
 /** Injected faults: what a broker or the network in front of it does on a bad day, per operation. */
+import { requestTime } from '../state/formats.js';
 import { type EmulatorReply, json, notOk } from '../wire/reply.js';
 
-export const FAULT_KINDS = ['delay', 'http5xx', 'nonJson', 'drop', 'serverTimeout', 'rateLimit', 'notOk'] as const;
+export const FAULT_KINDS = [
+  'delay',
+  'http5xx',
+  'nonJson',
+  'drop',
+  'serverTimeout',
+  'rateLimit',
+  'notOk',
+  'otherInstrument',
+] as const;
+/** The operations a kind is for, where it is not for every one. */
+export const FAULT_OPERATIONS: Partial<Record<FaultKind, readonly string[]>> = { otherInstrument: ['GetQuotes'] };
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface Fault {
@@ -71,6 +83,17 @@ export const faultReply = (fault: Fault, invalidInputAs400: boolean): EmulatorRe
       const message = fault.message ?? 'Invalid Input : rejected by fault injection';
       return notOk(message, invalidInputAs400 && message.startsWith('Invalid Input') ? 400 : 200);
     }
+    case 'otherInstrument':
+      // Shoonya's GetQuotes now and then answers a complete `stat: Ok` snapshot of another instrument, the NSE index
+      // in every case counted (marketcalls/openalgo issue #1792): its exch, token and tsym say so, nothing else does.
+      return json(200, {
+        request_time: requestTime(),
+        stat: 'Ok',
+        exch: 'NSE',
+        tsym: 'Nifty 50',
+        token: '26000',
+        lp: fault.message ?? '24584.85',
+      });
     case 'delay':
       return json(200, { stat: 'Not_Ok', emsg: 'delay fault without a reply' });
   }

@@ -218,7 +218,10 @@ const texts: { [T in DetailType]: (d: EventDetail<T>) => string } = {
       d.step === 'stop-trailed'
         ? `stop moved ${d.oldTrigger ?? '?'} -> ${d.newTrigger ?? '?'}`
         : d.step === 'price-unavailable'
-          ? `the price could not be read: the stop is not trailing (${d.reason ?? 'broker unavailable'})`
+          ? // Its reason says it (`price unavailable: why; the stop stays at X`); an older event's began with a code.
+            d.reason?.startsWith('price unavailable')
+            ? d.reason
+            : `the price could not be read: the stop is not trailing (${d.reason ?? 'broker unavailable'})`
           : 'exit OCO live',
     ),
   'Plan Done': (d) => planText('Plan Done', d),

@@ -2,14 +2,16 @@
  * An instrument as plans need it: its tick size (the broker's `SearchScrip`, `ti`), for a plan's prices on the grid,
  * and its last traded price (`SearchScrip` for the instrument token, then `GetQuotes`, its `lp`), for the trailing
  * stop (GetQuotes is defined with the other market reads: base/broker/market.ts). A price that
- * cannot be read throws its named error: the stop stays where it is, and the run says so.
+ * cannot be read throws its named error, in words a trader reads after "price unavailable" (trailing.ts): the broker
+ * has no quote yet (`no data`), its quote named another instrument (otherInstrumentOf, never used), or its `lp` is
+ * not a price. The stop stays where it is, and the run says so.
  */
 import type * as z from 'zod';
 
 import { type BrokerCallDeps, callBroker } from '../base/broker/call-broker.js';
 import { instrumentRules } from '../base/broker/instruments.js';
-import { getQuotes } from '../base/broker/market.js';
-import { BrokerBadReplyError } from '../base/contract/errors.js';
+import { getQuotes, otherInstrumentOf, otherInstrumentWords } from '../base/broker/market.js';
+import { BrokerBadReplyError, BrokerRejectedError } from '../base/contract/errors.js';
 import type { Instrument } from './engine-needs.js';
 
 /** The instrument's tick and lot sizes (SearchScrip's `ti`, `ls`, through the container's instrument cache: base/broker/instruments.ts). */
@@ -24,7 +26,19 @@ const tokenOf = async (exch: string, tsym: string, deps: BrokerCallDeps): Promis
 
 export const lastPrice = async (exch: string, tsym: string, deps: BrokerCallDeps): Promise<number> => {
   const token = await tokenOf(exch, tsym, deps);
-  const quote = (await callBroker(getQuotes, { exch, token }, deps)).result as z.output<typeof getQuotes.reply>;
+  let quote: z.output<typeof getQuotes.reply>;
+  try {
+    quote = (await callBroker(getQuotes, { exch, token }, deps)).result as z.output<typeof getQuotes.reply>;
+  } catch (error) {
+    if (error instanceof BrokerRejectedError && /no data/i.test(error.brokerMessage ?? ''))
+      throw new BrokerRejectedError(`the broker has no quote for ${exch}:${tsym} yet (GetQuotes answered no data)`, {
+        brokerMessage: error.brokerMessage,
+        outcome: 'not_executed',
+      });
+    throw error;
+  }
+  const other = otherInstrumentOf(quote, { exch, token, tsym });
+  if (other) throw new BrokerBadReplyError(otherInstrumentWords(`${exch}:${tsym}`, other), { outcome: 'not_executed' });
   const price = Number(quote.lp);
   if (!Number.isFinite(price) || price <= 0)
     throw new BrokerBadReplyError(

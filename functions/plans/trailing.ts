@@ -102,12 +102,14 @@ const trail = async (w: Working, ctx: StepContext): Promise<string | undefined> 
       misses,
       metric: 'PlanPriceUnavailable',
     });
-    const reason = `${failure.code}: ${failure.message}`;
+    // Said as what it is for the trader (the stop cannot trail), the broker's words after it; the code is logged.
+    const reason = `price unavailable: ${failure.message}; the stop stays at ${plan.trigger ?? '?'}`;
+    const told = misses === PRICE_MISSES_BEFORE_EVENT;
     await w.commit(
-      { ...plan, priceMisses: misses },
-      misses === PRICE_MISSES_BEFORE_EVENT
-        ? [{ type: 'Plan Step', extra: { step: 'price-unavailable', al_id: plan.alIds.stop, reason } }]
-        : [],
+      told
+        ? w.record({ ...plan, priceMisses: misses }, 'price-unavailable', { reason })
+        : { ...plan, priceMisses: misses },
+      told ? [{ type: 'Plan Step', extra: { step: 'price-unavailable', al_id: plan.alIds.stop, reason } }] : [],
     );
     throw failure;
   }

@@ -124,8 +124,9 @@ describe('POST /mcp on npm start, with an assistant token', () => {
     expect(Array.isArray(list.structuredContent?.orders)).toBe(true);
 
     const preview = (await call(trader, 'place_gtt', PLACE)).structuredContent!;
-    expect(preview.summary).toBe(
-      'Place a GTT on NSE:INFY-EQ: when the price falls below 1490, buy 1 limit 1500 (LMT, product C).',
+    // The order, then the market beside it (the last price, the trigger's distance, the tag).
+    expect(preview.summary).toMatch(
+      /^Place a GTT on NSE:INFY-EQ: when the price falls below 1490, buy 1 limit 1500 \(LMT, product C\)\. Last price of NSE:INFY-EQ.*; no tag\.$/,
     );
     expect(preview.rulesChecked).toEqual(
       expect.arrayContaining(['quantity at most 5 per order', 'orders today: 0 of at most 2']),

@@ -76,8 +76,9 @@ describe('the MCP server over stdio against npm start', () => {
     const preview = await call(trader, 'place_gtt', PLACE);
     expect(preview.isError).toBeFalsy();
     const p = preview.structuredContent!;
-    expect(p.summary).toBe(
-      'Place a GTT on NSE:INFY-EQ: when the price falls below 1490, buy 1 limit 1500 (LMT, product C).',
+    // The order, then the market beside it (the last price, the trigger's distance, the tag).
+    expect(p.summary).toMatch(
+      /^Place a GTT on NSE:INFY-EQ: when the price falls below 1490, buy 1 limit 1500 \(LMT, product C\)\. Last price of NSE:INFY-EQ.*; no tag\.$/,
     );
     expect(p.request).toEqual({ operation: 'PlaceGTTOrder', body: PLACE });
     expect(p.dryRun).toMatchObject({ dryRun: true, request: { jData: { tsym: 'INFY-EQ' } } });
@@ -100,7 +101,7 @@ describe('the MCP server over stdio against npm start', () => {
 
   it('cancels through a preview; the kill switch goes on at once and off only once confirmed', async () => {
     const cancel = (await call(trader, 'cancel_gtt', { alId: placed })).structuredContent!;
-    expect(cancel.summary).toBe(`Cancel GTT/OCO ${placed}.`);
+    expect(cancel.summary).toMatch(new RegExp(`^Cancel GTT/OCO ${placed}\\. Last price of NSE:INFY-EQ`));
     expect((await pending()).map((o) => o.al_id)).toContain(placed);
     const cancelled = await call(trader, 'confirm', { confirmationId: cancel.confirmationId });
     expect(cancelled.structuredContent).toMatchObject({ confirmed: true, operation: 'CancelGTTOrder' });

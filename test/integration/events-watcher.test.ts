@@ -6,6 +6,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 
+import { main } from '../../client/cli.js';
 import { BatchWriteItemCommand, dynamoDbClient } from '../../functions/base/aws/dynamo.js';
 import { EventsTable } from '../../functions/events/core/store.js';
 import { LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
@@ -58,9 +59,30 @@ describe('the watcher', () => {
     expect(of(alId, 'GTT Triggered')[0]!.detail).toMatchObject({
       al_id: alId,
       status: 'TRIGGERED',
-      triggeredAt: expect.stringMatching(/^\d{2}:\d{2}:\d{2} \d{2}-\d{2}-\d{4}$/),
+      triggeredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/),
       origin: 'watcher',
     });
+    // ISO in UTC, as every time of the API (issue 58, item 9): the broker's India text read as such, never as UTC
+    // (5.5 hours off); the triggered list says the same time and keeps the broker's text as norentm.
+    const firedAt = String(of(alId, 'GTT Triggered')[0]!.detail.triggeredAt);
+    expect(Math.abs(Date.parse(firedAt) - Date.now())).toBeLessThan(60 * 60_000);
+    const history = (await api('GET', '/gtt-orders/triggered')).body as {
+      orders: { al_id: string; triggeredAt?: string; norentm?: string }[];
+    };
+    expect(history.orders.find((o) => o.al_id === alId)).toMatchObject({
+      triggeredAt: firedAt,
+      norentm: expect.stringMatching(/^\d{2}:\d{2}:\d{2} \d{2}-\d{2}-\d{4}$/),
+    });
+    // gtt triggered prints it in India time: the broker's own clock again.
+    const [hms, dmy] = history.orders.find((o) => o.al_id === alId)!.norentm!.split(' ') as [string, string];
+    const out: string[] = [];
+    const io = { out: (t: string) => out.push(t), err: (t: string) => out.push(t) };
+    expect(await main(['triggered', '--url', stack.api.url], {}, io)).toBe(0);
+    const line = out
+      .join('\n')
+      .split('\n')
+      .find((l) => l.includes(alId));
+    expect(line).toContain(`${dmy.split('-').reverse().join('-')} ${hms} +05:30`);
     // A single order has no legs: no firedLeg, in the event or in the triggered list.
     expect(of(alId, 'GTT Triggered')[0]!.detail).not.toHaveProperty('firedLeg');
     const listed = (await api('GET', '/gtt-orders/triggered')).body as {
@@ -89,6 +111,14 @@ describe('the watcher', () => {
       stopLoss: { trigger: '1400' },
       tag: 'swing-exit',
     });
+    // gtt events prints both legs' triggers, sides and quantities, the fired one marked.
+    await stack.eventsForwarded();
+    const out: string[] = [];
+    const io = { out: (t: string) => out.push(t), err: (t: string) => out.push(t) };
+    expect(await main(['events', '--type', 'GTT Triggered', '--url', stack.api.url], {}, io)).toBe(0);
+    const lines = out.join('\n').split('\n');
+    expect(lines.find((l) => l.includes(`al_id=${first}`))).toContain('target 1700 S 2 (fired) / stop-loss 1400 S 2');
+    expect(lines.find((l) => l.includes(`al_id=${second}`))).toContain('target 1700 S 2 / stop-loss 1400 S 2 (fired)');
   });
 
   it('an order that fires between two runs, never seen pending, still gives one GTT Triggered', async () => {

@@ -5,18 +5,22 @@
  * be refused with TRADING_HALTED and how to turn it off, and the confirm is refused so; `POST /kill-switch` refuses
  * an `onBehalfOf` it cannot record, by name, and changes nothing. A cancel of a GTT already cancelled is refused at its
  * preview, saying so. `pending_gtts` answers each order in the fields the write tools take, without the broker's
- * bookkeeping.
+ * bookkeeping. A write's preview shows the market beside the order (issue 58, item 5): the last price, each
+ * trigger's distance from it and the tag; a quote naming another instrument is never used (the price unavailable).
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import type { LocalStack } from '../../local/run-local.js';
+import type { EmulatorControl } from '../support/emulator-control.js';
 import { useLocalStack } from '../support/local-stack-fixture.js';
 import { callTool, PLACE, remoteMcpClient } from '../support/mcp-tools.js';
 
 let stack: LocalStack;
-useLocalStack({}, (s) => {
+let control: EmulatorControl;
+useLocalStack({}, (s, c) => {
   stack = s;
+  control = c;
 });
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- replies read field by field
@@ -87,6 +91,10 @@ describe('a cancel previewed', () => {
     const alId = placed.body.al_id as string;
     const pending = (await callTool(client, 'cancel_gtt', { alId })).structuredContent!;
     expect(pending.confirmationId).toEqual(expect.any(String));
+    expect(pending.market).toMatchObject({
+      instrument: 'NSE:INFY-EQ',
+      triggers: [{ what: 'trigger', trigger: '1490' }],
+    });
     expect((await api('DELETE', `/gtt-orders/${alId}`)).status).toBe(200);
     const again = (await callTool(client, 'cancel_gtt', { alId })).structuredContent!;
     expect(again).toMatchObject({ refused: true });
@@ -134,5 +142,49 @@ describe('pending_gtts', () => {
     expect(pair.stopLoss).toMatchObject({ trigger: '1400', order: { trantype: 'S' } });
     for (const noise of ['stat', 'token', 'pp', 'ls', 'ti', 'actid', 'oivariable', 'place_order_params'])
       expect(JSON.stringify(list)).not.toContain(`"${noise}"`);
+  });
+});
+
+describe('a preview shows the market beside the order', () => {
+  it("the last price, each trigger's distance from it (points and %) and the tag", async () => {
+    await control.ltp('NSE', 'INFY-EQ', 1500);
+    const single = (await callTool(client, 'place_gtt', { ...PLACE, tag: 'swing-1' })).structuredContent!;
+    expect(single.market).toEqual({
+      instrument: 'NSE:INFY-EQ',
+      lastPrice: '1500',
+      triggers: [{ what: 'trigger', trigger: '1490', points: '-10.00', pct: '-0.67' }],
+      tag: 'swing-1',
+    });
+    expect(single.summary).toContain(
+      'Last price of NSE:INFY-EQ 1500; trigger 1490 is 10.00 (0.67%) below it; tag swing-1.',
+    );
+    const leg = (trigger: string) => ({
+      trigger,
+      order: { trantype: 'S', prctyp: 'LMT', qty: 1, prc: trigger, prd: 'C' },
+    });
+    const oco = (
+      await callTool(client, 'place_oco', { exch: 'NSE', tsym: 'INFY-EQ', target: leg('1650'), stopLoss: leg('1425') })
+    ).structuredContent!;
+    expect((oco.market as Json).triggers).toEqual([
+      { what: 'target', trigger: '1650', points: '+150.00', pct: '+10.00' },
+      { what: 'stop-loss', trigger: '1425', points: '-75.00', pct: '-5.00' },
+    ]);
+    expect(oco.summary).toContain(
+      'target 1650 is 150.00 (10.00%) above it; stop-loss 1425 is 75.00 (5.00%) below it; no tag.',
+    );
+  });
+
+  it('a quote naming another instrument is never used: the price is unavailable, no distance shown', async () => {
+    await control.ltp('NSE', 'INFY-EQ', 1500);
+    await control.fault({ operation: 'GetQuotes', kind: 'otherInstrument', times: 10 });
+    const preview = (await callTool(client, 'place_gtt', PLACE)).structuredContent!;
+    await control.clearFaults();
+    expect(preview.confirmationId).toEqual(expect.any(String));
+    const market = preview.market as Json;
+    expect(market).not.toHaveProperty('lastPrice');
+    expect(market.priceUnavailable).toContain('named another instrument, NSE:Nifty 50 (token 26000)');
+    expect(market.triggers).toEqual([{ what: 'trigger', trigger: '1490' }]);
+    expect(preview.summary).toContain('Last price of NSE:INFY-EQ: unavailable (');
+    expect(JSON.stringify(preview)).not.toContain('24584.85');
   });
 });

@@ -2,10 +2,13 @@
  * `GET /quotes?exch=&tsym=` end to end over HTTP, the local API and its real handler against the emulator: the last
  * traded price, today's band, the instrument's tick and lot (an index future's lot is the exchange's); a listed
  * symbol with no price yet still gets its rules; input that is not strictly right is refused with a clear 400
- * before any broker call; an unlisted symbol is refused naming the closest listed one.
+ * before any broker call; an unlisted symbol is refused naming the closest listed one. A GetQuotes reply naming
+ * another instrument (Shoonya's, now and then: the emulator's `otherInstrument` fault) is never used: the quote
+ * answers its rules without `lp`, `priceUnavailable` saying why (issue 58, item 5).
  */
 import { describe, expect, it } from 'vitest';
 
+import { main } from '../../client/cli.js';
 import { indexContract } from '../../emulator/state/symbols.js';
 import type { LocalStack } from '../../local/run-local.js';
 import type { EmulatorControl } from '../support/emulator-control.js';
@@ -49,6 +52,38 @@ describe('GET /quotes', () => {
     expect(status).toBe(200);
     expect(body).toMatchObject({ exch: 'NFO', tsym, tick: '0.05', lot: 65 });
     expect(body).not.toHaveProperty('lp');
+  });
+
+  it('a reply naming another instrument is not used: no lp, no band of its, and priceUnavailable says why', async () => {
+    await control.ltp('NSE', 'TCS-EQ', 3500.5, 3500);
+    expect((await quote('?exch=NSE&tsym=TCS-EQ')).body.lp).toBe('3500.5');
+    await control.fault({ operation: 'GetQuotes', kind: 'otherInstrument', times: 2 });
+    const { status, body } = await quote('?exch=NSE&tsym=TCS-EQ');
+    await control.clearFaults();
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ exch: 'NSE', tsym: 'TCS-EQ', token: expect.stringMatching(/^\d+$/), tick: '0.05' });
+    expect(body).not.toHaveProperty('lp');
+    expect(body.token).not.toBe('26000');
+    expect(body.priceUnavailable).toBe(
+      "the broker's quote for NSE:TCS-EQ named another instrument, NSE:Nifty 50 (token 26000); it was not used (ask again)",
+    );
+    // gtt quote says so too.
+    await control.fault({ operation: 'GetQuotes', kind: 'otherInstrument', times: 2 });
+    const out: string[] = [];
+    const io = { out: (t: string) => out.push(t), err: (t: string) => out.push(t) };
+    expect(await main(['quote', 'TCS-EQ', '--url', stack.api.url], {}, io)).toBe(0);
+    await control.clearFaults();
+    expect(out.join('\n')).toContain(
+      "NSE:TCS-EQ  last unavailable: the broker's quote for NSE:TCS-EQ named another instrument, NSE:Nifty 50",
+    );
+    // Asked again, the broker answers for the instrument asked: its price comes back.
+    expect((await quote('?exch=NSE&tsym=TCS-EQ')).body).toMatchObject({ lp: '3500.5' });
+  });
+
+  it('the emulator takes an otherInstrument fault for GetQuotes only', async () => {
+    await expect(control.fault({ operation: 'PlaceGTTOrder', kind: 'otherInstrument' })).rejects.toThrow(
+      /otherInstrument fault is for GetQuotes only/,
+    );
   });
 
   it.each([

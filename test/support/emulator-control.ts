@@ -3,7 +3,7 @@ import type { LoggedRequest } from '../../emulator/service.js';
 
 export interface FaultSpec {
   operation: string;
-  kind: 'delay' | 'http5xx' | 'nonJson' | 'drop' | 'serverTimeout' | 'rateLimit' | 'notOk';
+  kind: 'delay' | 'http5xx' | 'nonJson' | 'drop' | 'serverTimeout' | 'rateLimit' | 'notOk' | 'otherInstrument';
   times?: number;
   delayMs?: number;
   status?: number;

@@ -189,7 +189,9 @@ describe('keys of every dialect', () => {
       status: 'TRIGGERED',
       firedLeg: 'stopLoss',
       tag: 'test',
-      triggeredAt: '10:00:00 15-04-2021',
+      // The API's time is ISO UTC (10:00 India time is 04:30 UTC); the broker's text stays as norentm.
+      triggeredAt: '2021-04-15T04:30:00.000Z',
+      norentm: '10:00:00 15-04-2021',
       target: { trigger: '110', order: { trantype: 'S', qty: 5, prc: '110' } },
       stopLoss: { trigger: '90', order: { prc: '90' } },
     });

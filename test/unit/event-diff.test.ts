@@ -42,7 +42,7 @@ const record = (alId: string, fields: Partial<Record<string, unknown>> = {}): Gt
 const fired = (alId: string, status = 'TRIGGERED'): HistoryOrder => ({
   ...record(alId),
   status,
-  triggeredAt: '09:30:00 23-11-2026',
+  triggeredAt: '2026-11-23T04:00:00.000Z',
 });
 const SCOPE = { deployment: 'gtt-gateway-bus', uid: 'DEMO01', actid: 'DEMO01' };
 const eventIds = orderEventIds(SCOPE);

@@ -16,7 +16,8 @@ import { createMcpServer, type OrderQuota } from '../../mcp/server.js';
 import { callTool, PLACE } from '../support/mcp-tools.js';
 
 /**
- * A gateway port that records what was sent (dry runs and the preview's read of the kill switch, off, apart) and
+ * A gateway port that records what was sent (dry runs and the preview's reads of the kill switch, off, and the
+ * quote apart) and
  * answers each place with a new al_id.
  */
 const recordingPort = (answer?: (n: number) => Promise<unknown>) => {
@@ -25,6 +26,7 @@ const recordingPort = (answer?: (n: number) => Promise<unknown>) => {
     call: async (request, flags = {}) => {
       if (flags.dryRun) return { dryRun: true };
       if (request.operation === 'GetKillSwitch') return { halted: false };
+      if (request.operation === 'GetQuote') return { lp: '1500', precision: 2 };
       sent.push(request);
       return answer ? answer(sent.length) : { al_id: String(sent.length), idempotency: { replayed: false } };
     },

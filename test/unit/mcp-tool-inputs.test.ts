@@ -19,6 +19,7 @@ import { createMcpServer } from '../../mcp/server.js';
 import { callTool, PLACE } from '../support/mcp-tools.js';
 
 let killSwitch: Record<string, unknown> | Error = { halted: false };
+let quote: Record<string, unknown> | Error = { lp: '1500', precision: 2 };
 const dryRuns: GatewayRequest[] = [];
 const sent: GatewayRequest[] = [];
 const port: GatewayPort = {
@@ -29,6 +30,8 @@ const port: GatewayPort = {
     }
     if (request.operation === 'GetKillSwitch')
       return killSwitch instanceof Error ? Promise.reject(killSwitch) : Promise.resolve(killSwitch);
+    if (request.operation === 'GetQuote')
+      return quote instanceof Error ? Promise.reject(quote) : Promise.resolve(quote);
     // The broker's word on one order: `gone` was cancelled (or fired) already.
     if (request.operation === 'GetGTTOrder')
       return request.path?.alId === 'gone'
@@ -153,6 +156,47 @@ describe('a preview while the kill switch is on', () => {
     killSwitch = { halted: true };
     const cancel = (await callTool(client, 'cancel_gtt', { alId: '1' })).structuredContent!;
     expect(cancel.killSwitch).toBeUndefined();
+  });
+});
+
+describe('the market in a preview', () => {
+  it('a quote that cannot be read is said, never a reason to refuse; a missing price shows no distance', async () => {
+    quote = new GttGatewayError({ code: 'BROKER_TIMEOUT', message: 'slow', status: 504, operation: 'GetQuote' });
+    const unread = (await callTool(client, 'place_gtt', PLACE)).structuredContent!;
+    expect(unread.confirmationId).toEqual(expect.any(String));
+    expect(unread.market).toEqual({
+      instrument: 'NSE:INFY-EQ',
+      priceUnavailable: 'the quote could not be read (BROKER_TIMEOUT: slow)',
+      triggers: [{ what: 'trigger', trigger: String(PLACE.d) }],
+    });
+    quote = { precision: 2 };
+    const none = (await callTool(client, 'place_gtt', PLACE)).structuredContent!;
+    expect(none.summary).toContain('Last price of NSE:INFY-EQ: unavailable (the broker has no quote for it yet)');
+    quote = { lp: '1500', precision: 2 };
+  });
+
+  it("a plan's triggers: a bracket's entry and exits, a trailing stop's stop; kill switch and plan cancel have none", async () => {
+    const bracket = (
+      await callTool(client, 'create_plan', {
+        kind: 'bracket',
+        entry: { ...PLACE, d: '1485' },
+        target: { trigger: '1650', price: '1650' },
+        stopLoss: { trigger: '1350', price: '1350' },
+        tag: 'b1',
+      })
+    ).structuredContent!;
+    expect(bracket.market).toMatchObject({
+      lastPrice: '1500',
+      triggers: [
+        { what: 'entry', trigger: '1485', points: '-15.00', pct: '-1.00' },
+        { what: 'exit target', trigger: '1650', points: '+150.00', pct: '+10.00' },
+        { what: 'exit stop-loss', trigger: '1350', points: '-150.00', pct: '-10.00' },
+      ],
+      tag: 'b1',
+    });
+    const off = (await callTool(client, 'kill_switch_off', {})).structuredContent!;
+    expect(off.market).toBeUndefined();
+    expect(sent).toEqual([]);
   });
 });
 

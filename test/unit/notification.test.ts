@@ -64,6 +64,31 @@ describe('notificationText', () => {
     );
   });
 
+  it('Plan Step: a trailed stop from its old to its new trigger; a price unavailable says why, once', () => {
+    const plan = {
+      ...common,
+      origin: 'watcher' as const,
+      planId: 'pl1',
+      kind: 'trailing-stop' as const,
+      state: 'armed' as const,
+      exch: 'NSE',
+      tsym: 'WIPRO-EQ',
+    };
+    expect(text('Plan Step', { ...plan, step: 'stop-trailed', oldTrigger: '1400', newTrigger: '1420' })).toContain(
+      '\nstop moved 1400 -> 1420\n',
+    );
+    const unavailable = text('Plan Step', {
+      ...plan,
+      step: 'price-unavailable',
+      reason:
+        'price unavailable: the broker has no quote for NSE:WIPRO-EQ yet (GetQuotes answered no data); the stop stays at 1400',
+    });
+    expect(unavailable).toContain(
+      '\nprice unavailable: the broker has no quote for NSE:WIPRO-EQ yet (GetQuotes answered no data); the stop stays at 1400\n',
+    );
+    expect(unavailable).not.toContain('could not be read');
+  });
+
   it('GTT Modified and a market order', () => {
     expect(
       text('GTT Modified', { ...single, priceType: 'MKT', price: '0', tag: undefined } as EventDetail<'GTT Modified'>),
@@ -97,7 +122,7 @@ describe('notificationText', () => {
       ...oco,
       firedLeg: 'stopLoss',
       status: 'TRIGGERED',
-      triggeredAt: '10:15:00 23-11-2026',
+      triggeredAt: '2026-11-23T04:45:00.000Z',
     });
     expect(fired).toBe(
       'GTT Triggered: stop-loss leg fired at LTP 1400: Sell 5 NSE:INFY-EQ @ 1395 SL-LMT (trigger price 1400)\nstatus TRIGGERED\nal_id 24112300000002 · (watcher)',

@@ -2,6 +2,7 @@
  * The quote (GET /quotes) read tolerantly from GetQuotes (functions/orders/operations.ts `getQuote`, base/broker/market.ts
  * `quoteResultOf`): any key case, prices as strings or JSON numbers, a band only where the broker gives a usable pair
  * (else the day's rules'), and `no data` (bare, or as ShoonyaApi-py's sample writes it) as a quote without a price.
+ * A reply naming another instrument (exchange, token or symbol, in any key case) is never used (issue 58, item 5).
  */
 import { describe, expect, it } from 'vitest';
 
@@ -68,5 +69,30 @@ describe('a quote read tolerantly', () => {
     for (const bad of [{}, { exch: 'NSE' }, { tsym: 'INFY-EQ' }, { exch: 'XYZ', tsym: 'INFY-EQ' }])
       expect(getQuote.input.safeParse(bad).success).toBe(false);
     expect(getQuote.input.safeParse({ exch: 'NSE', tsym: 'INFY-EQ', rules: RULES }).success).toBe(false);
+  });
+
+  it('a reply naming another instrument gives no price and no band of its own, in any key case', () => {
+    const other = decodeBrokerReply(
+      getQuote,
+      json({ stat: 'Ok', Exch: 'NSE', Token: 26000, TSYM: 'Nifty 50', lp: '24584.85', uc: '9', lc: '1' }),
+      INPUT,
+    ) as Record<string, unknown>;
+    expect(other).not.toHaveProperty('lp');
+    expect(other).toMatchObject({ token: '1594', band: RULES.band });
+    expect(other.priceUnavailable).toBe(
+      "the broker's quote for NSE:INFY-EQ named another instrument, NSE:Nifty 50 (token 26000); it was not used (ask again)",
+    );
+    for (const named of [{ exch: 'BSE' }, { token: '1595' }, { tsym: 'INFY-BE' }])
+      expect(decodeBrokerReply(getQuote, json({ stat: 'Ok', lp: '1510', ...named }), INPUT)).not.toHaveProperty('lp');
+  });
+
+  it('a reply naming the instrument asked is used: token as a number, symbol in another case', () => {
+    const same = decodeBrokerReply(
+      getQuote,
+      json({ stat: 'Ok', exch: 'nse', token: 1594, tsym: 'infy-eq', lp: '1510.35' }),
+      INPUT,
+    );
+    expect(same).toMatchObject({ lp: '1510.35' });
+    expect(same).not.toHaveProperty('priceUnavailable');
   });
 });

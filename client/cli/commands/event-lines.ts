@@ -1,7 +1,8 @@
 /**
  * `gtt events`, one line per event: when (India time, with its offset), what, which order, and what a trader reads
- * first: the side, quantity and trigger of an order; what a fired order became and the price it filled at; the strategy of a signal and
- * the reason it was refused; a plan's state and reason.
+ * first: the side, quantity and trigger of an order (an OCO's both legs: trigger, side and quantity); what a fired order
+ * became and the price it filled at; the strategy of a signal and the reason it was refused; a plan's state, its
+ * step (a trailed stop's old and new trigger) and reason.
  */
 import type { EventsPage } from '../../types.js';
 import { istTime } from '../render.js';
@@ -26,6 +27,28 @@ const firedOrderText = (order: unknown): string => {
     .filter(Boolean)
     .join(' ');
 };
+
+/** An OCO's legs: `target 1600 S 1 / stop-loss 1400 S 1` (the fired one marked). */
+const legsText = (d: Detail): string => {
+  const leg = (name: 'target' | 'stopLoss', label: string): string => {
+    const l = d[name] as { trigger?: unknown; side?: unknown; quantity?: unknown } | undefined;
+    if (!l) return '';
+    const fired = d.firedLeg === name ? ' (fired)' : '';
+    return [`${label} ${text(l.trigger)}`, text(l.side), text(l.quantity)].filter(Boolean).join(' ') + fired;
+  };
+  return [leg('target', 'target'), leg('stopLoss', 'stop-loss')].filter(Boolean).join(' / ');
+};
+
+/** A plan's step: the stop moved from its old trigger to its new one, the exit armed, or the price unavailable. */
+const stepText = (d: Detail): string =>
+  d.step === 'stop-trailed'
+    ? `stop ${text(d.oldTrigger)} -> ${text(d.newTrigger)}`
+    : d.step === 'price-unavailable'
+      ? // The reason says it first since issue 58; an older event's reason started with an error code.
+        /^price unavailable/.test(text(d.reason))
+        ? ''
+        : 'price unavailable'
+      : text(d.step);
 
 /** A signal's strategy (by name where it has one) and what became of it. */
 const signalText = (d: Detail): string[] => [
@@ -54,10 +77,12 @@ const eventLine = (e: EventsPage['events'][number]): string => {
     text(d.side),
     field('qty', d.quantity),
     field('trigger', d.trigger),
+    legsText(d),
     d.triggeredAt === undefined ? '' : `fired ${istTime(text(d.triggeredAt))}`,
     firedOrderText(d.order),
     field('tag', d.tag),
-    d.state === undefined ? '' : `state ${text(d.state)}`,
+    d.step === undefined ? '' : stepText(d),
+    d.state === undefined || d.step !== undefined ? '' : `state ${text(d.state)}`,
     ...(signal ? signalText(d) : [field('reason:', d.reason)]),
     d.origin === undefined ? '' : `(${text(d.origin)})`,
   ];

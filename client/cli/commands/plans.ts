@@ -19,6 +19,12 @@ const planLine = (p: PlanRecord): string =>
     .filter(Boolean)
     .join('  ');
 
+/** One action of a plan's record: when, what, and why where it says (a price that could not be read). */
+const historyLine = (h: PlanRecord['history'][number]): string => {
+  const reason = h.detail?.reason;
+  return `  ${istTime(h.at)}  ${h.action}${typeof reason === 'string' ? `  ${reason}` : ''}`;
+};
+
 const planIdOf = (args: readonly string[]): string => args[0] ?? '';
 
 export const planCreate = command({
@@ -60,7 +66,7 @@ export const plan = command({
   summary: 'one plan, with its history of actions',
   input: (_f, args) => planIdOf(args),
   run: ({ client, callOptions }, planId) => client.getPlan(planId, callOptions),
-  render: (r) => [planLine(r), ...r.history.map((h) => `  ${istTime(h.at)}  ${h.action}`)].join('\n'),
+  render: (r) => [planLine(r), ...r.history.map(historyLine)].join('\n'),
 });
 
 export const planCancel = command({

@@ -8,7 +8,7 @@ import { istTime } from '../render.js';
 
 const quoteText = (q: Quote): string =>
   [
-    `${q.exch}:${q.tsym}  last ${q.lp ?? 'none (the broker has no quote for it today)'}`,
+    `${q.exch}:${q.tsym}  last ${q.lp ?? (q.priceUnavailable ? `unavailable: ${q.priceUnavailable}` : 'none (the broker has no quote for it today)')}`,
     `band      ${q.band ? `${q.band.lc} - ${q.band.uc}` : 'none given by the broker'}`,
     `tick ${q.tick}  lot ${q.lot}  (token ${q.token}, read ${istTime(q.quotedAt)})`,
   ].join('\n');

@@ -1,7 +1,7 @@
 /**
  * Today's kill switch card: its state, the choice of mode before turning it on (cancel-all or keep-exits, each
  * saying what it does), and what the sweep answered: what it cancelled, kept and could not cancel, and when it is
- * not complete, why, until when (India time) and what to do, as `gtt kill-switch on` says it (docs/compliance.md).
+ * not complete, why, until when (India time) and what to do, as `gtt kill-switch on` says it (docs/explanation/compliance.md).
  */
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';

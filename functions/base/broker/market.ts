@@ -94,6 +94,37 @@ const remember = <V>(cache: Map<string, { until: number } & V>, key: string, ent
   cache.set(key, entry);
 };
 
+/**
+ * Whether a GetQuotes reply is the quote of the instrument asked for: undefined when it is, else the instrument it
+ * names instead (`NSE:NIFTY INDEX (token 26000)`). Shoonya's GetQuotes now and then answers a complete `stat: Ok`
+ * snapshot of another instrument (9% of replies in one live count: marketcalls/openalgo issue #1792, fixed in its
+ * PR #1904 by checking every reply against its request), and its `exch`, `token` and `tsym` are then the other
+ * instrument's. A reply that names another exchange, token or symbol is never used: its price and band are dropped.
+ * A field the reply leaves out is not checked (nothing to check it by). The one check every quote read makes: the
+ * gateway's `GET /quotes` (so the command line, the console and MCP read it through the API), the band of the
+ * exchange rules and the trailing stop's last price.
+ */
+export const otherInstrumentOf = (
+  reply: Readonly<Record<string, unknown>>,
+  asked: { exch: string; token: string; tsym?: string },
+): string | undefined => {
+  const named = (v: unknown): string | undefined =>
+    typeof v === 'string' || typeof v === 'number' ? String(v).trim() : undefined;
+  const exch = named(reply.exch);
+  const token = named(reply.token);
+  const tsym = named(reply.tsym);
+  const differs =
+    (exch !== undefined && exch.toUpperCase() !== asked.exch.trim().toUpperCase()) ||
+    (token !== undefined && token !== asked.token.trim()) ||
+    (tsym !== undefined && asked.tsym !== undefined && tsym.toUpperCase() !== asked.tsym.trim().toUpperCase());
+  if (!differs) return undefined;
+  return `${exch ?? asked.exch}:${tsym ?? '?'} (token ${token ?? '?'})`;
+};
+
+/** Why a quote naming another instrument is not used, in the words GET /quotes and the trailing stop say it. */
+export const otherInstrumentWords = (asked: string, other: string): string =>
+  `the broker's quote for ${asked} named another instrument, ${other}; it was not used (ask again)`;
+
 /** Today's band (GetQuotes `lc`, `uc`), or undefined where the broker gives none (absent, `0`, `0.00`, `no data`). */
 export const priceBand = async (
   exch: string,
@@ -105,6 +136,8 @@ export const priceBand = async (
   const cached = bands.get(key);
   if (cached && cached.until > now()) return cached.band;
   const quote = await read<z.output<typeof getQuotes.reply>>(() => callBroker(getQuotes, { exch, token }, deps));
+  // A quote of another instrument gives no band, and is not kept: the next read asks again.
+  if (quote && otherInstrumentOf(quote, { exch, token })) return undefined;
   const band =
     quote && positive(quote.lc) && positive(quote.uc) && Number(quote.uc) > Number(quote.lc)
       ? { lc: quote.lc.trim(), uc: quote.uc.trim() }
@@ -135,12 +168,26 @@ export const freezeQuantity = async (
 /**
  * The quote a caller reads (GET /quotes): the last traded price, today's band (the quote's own `lc`/`uc` where it
  * gives a usable pair, else the day's rules'), the day's open, high, low and previous close the broker gives (a `0`
- * left out), and the instrument's tick, lot and precision.
+ * left out), and the instrument's tick, lot and precision. A reply naming another instrument answers the rules
+ * without `lp` or `day` and with `priceUnavailable` saying why (otherInstrumentOf).
  */
 export const quoteResultOf = (reply: QuoteReply, input: QuoteInput, now: () => number = Date.now): QuoteResult => {
   const rules = input.rules;
   if (!rules)
     throw new InternalError(`the quote of ${input.exch}:${input.tsym} was read without its instrument's rules`);
+  const other = otherInstrumentOf(reply, { exch: input.exch, token: rules.token, tsym: input.tsym });
+  if (other)
+    return {
+      exch: input.exch,
+      tsym: input.tsym,
+      token: rules.token,
+      ...(rules.band === undefined ? {} : { band: rules.band }),
+      tick: rules.tick,
+      lot: rules.lot,
+      precision: rules.precision,
+      quotedAt: new Date(now()).toISOString(),
+      priceUnavailable: otherInstrumentWords(`${input.exch}:${input.tsym}`, other),
+    };
   const lp = reply.lp !== undefined && positive(reply.lp) ? reply.lp : undefined;
   const band =
     positive(reply.lc) && positive(reply.uc) && Number(reply.uc) > Number(reply.lc)

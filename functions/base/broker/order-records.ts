@@ -13,7 +13,7 @@ import {
   type TriggeredResult,
 } from '../schemas/reply.js';
 import { isRecord } from '../schemas/values.js';
-import { type FiredGtt, matchFiredOrders } from './order-fate.js';
+import { brokerTimeMs, type FiredGtt, matchFiredOrders } from './order-fate.js';
 import { splitRemarks } from './order-stamps.js';
 
 type TriggeredRecord = z.output<typeof triggeredRecord>;
@@ -44,6 +44,16 @@ export const matchesFilters = (order: { tsym: string; exch: string }, filters: L
   (filters.tsym === undefined || order.tsym === filters.tsym) &&
   (filters.exch === undefined || order.exch === filters.exch);
 
+/**
+ * When a GTT fired, as the API keeps every time: ISO 8601 in UTC, from the broker's `norentm` (India time text,
+ * `HH:MM:SS DD-MM-YYYY`); undefined when the broker gave none or a text that is not a time. The broker's own text
+ * stays in the record as `norentm`.
+ */
+const firedAtIso = (norentm: string | undefined): string | undefined => {
+  const ms = brokerTimeMs(norentm?.trim());
+  return ms === undefined ? undefined : new Date(ms).toISOString();
+};
+
 /** A fired GTT's record -> the normalised order with its status, when it fired and (OCO) the leg that fired. */
 export const triggeredOrderOf = (record: TriggeredRecord): TriggeredResult['orders'][number] => {
   // Only an OCO has legs: a single order's record may still say `x` (its one trigger).
@@ -55,10 +65,11 @@ export const triggeredOrderOf = (record: TriggeredRecord): TriggeredResult['orde
       : record.trg_leg === 'y'
         ? 'stopLoss'
         : undefined;
+  const triggeredAt = firedAtIso(record.norentm);
   return {
     ...normaliseOrder(record),
     status: record.stat,
-    ...(record.norentm ? { triggeredAt: record.norentm } : {}),
+    ...(triggeredAt ? { triggeredAt } : {}),
     ...(firedLeg ? { firedLeg } : {}),
   } as const;
 };
@@ -72,7 +83,7 @@ const firedOf = (o: TriggeredResult['orders'][number]): FiredGtt => {
     side: leg?.order.trantype ?? o.trantype,
     qty: leg?.order.qty ?? o.qty,
     ...(o.tag === undefined ? {} : { tag: o.tag }),
-    ...(o.triggeredAt === undefined ? {} : { firedAt: o.triggeredAt }),
+    ...(o.norentm === undefined ? {} : { firedAt: o.norentm }),
   };
 };
 

@@ -139,7 +139,7 @@ const planDetail = z.strictObject({
     .string()
     .optional()
     .describe(
-      'Plan Failed: why (the entry order rejected or cancelled, with its code); Plan Unprotected: why the position has no live exit',
+      'Plan Failed: why (the entry order rejected or cancelled, with its code); Plan Unprotected: why the position has no live exit; Plan Step price-unavailable: "price unavailable: " and why (no quote yet, a quote of another instrument, the broker unreachable)',
     ),
   position: z
     .strictObject({ side: z.enum(['B', 'S']), qty: z.number().int().positive() })
@@ -208,7 +208,10 @@ export const DETAIL_SCHEMAS = {
   }),
   'GTT Triggered': orderDetail.extend({
     firedLeg: z.enum(['target', 'stopLoss']).optional().describe('OCO: the leg that fired'),
-    triggeredAt: z.string().optional().describe('when it fired, as the broker wrote it (norentm)'),
+    triggeredAt: z.iso
+      .datetime()
+      .optional()
+      .describe("when it fired (ISO 8601, UTC), from the broker's norentm (India time)"),
     status: z.string().describe('the broker history status (TRIGGERED, EXECUTED, ...)'),
     order: firedOrder.optional().describe('the order it placed, when the order book already shows it'),
   }),

@@ -170,8 +170,11 @@ const triggeredOrderSchema = memo(() =>
     trg_leg: optionalText(),
     /** The record's status text at the broker (`TRIGGERED`, ...). */
     status: z.string(),
-    /** When it fired, as the broker wrote it (`norentm`). */
-    triggeredAt: z.string().optional(),
+    /** When it fired: ISO 8601, UTC, as every time of the API (the broker's own text stays in `norentm`). */
+    triggeredAt: z
+      .string()
+      .optional()
+      .describe("when it fired (ISO 8601, UTC), from the broker's norentm (India time text, kept as norentm)"),
     /** OCO: the leg that fired. */
     firedLeg: z.enum(['target', 'stopLoss']).optional(),
     /** The order it placed, from the broker's order book (absent while the book does not show it yet). */
@@ -356,6 +359,12 @@ const quoteResultSchema = memo(() =>
     lot: z.number().describe("the instrument's lot size: quantities are multiples of it"),
     precision: z.number().describe('price decimals'),
     quotedAt: z.string().describe('when the gateway read the quote (ISO 8601, UTC)'),
+    priceUnavailable: z
+      .string()
+      .optional()
+      .describe(
+        'why there is no lp though the broker answered: its quote named another instrument than asked (exchange, token or symbol), so neither its price nor its band was used; ask again',
+      ),
   }),
 );
 export const quoteResult = z.lazy(quoteResultSchema);
