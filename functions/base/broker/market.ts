@@ -10,7 +10,7 @@
  */
 import * as z from 'zod';
 
-import { BrokerRejectedError, InternalError } from '../contract/errors.js';
+import { BrokerBadReplyError, BrokerRejectedError, InternalError } from '../contract/errors.js';
 import { defineOperation } from '../contract/operation.js';
 import type { QuoteInput } from '../schemas/input.js';
 import type { QuoteReply, QuoteResult } from '../schemas/reply.js';
@@ -133,6 +133,29 @@ export const freezeQuantity = async (
 };
 
 /**
+ * The instrument a GetQuotes reply names (its `exch`, `tsym`, `token`, where it gives them), when that is not the one
+ * asked for: Shoonya answers for another instrument now and then (reported in openalgo #1792, about 9% of quotes in
+ * one trader's log), and that price must never pass for the asked instrument's. Undefined when it names no other.
+ */
+export const otherInstrumentOf = (
+  reply: object,
+  asked: { exch: string; token: string; tsym?: string },
+): string | undefined => {
+  const named = reply as { exch?: unknown; tsym?: unknown; token?: unknown };
+  // Symbols and exchanges compared as the brokers list them, in capitals.
+  const other = (field: unknown, want: string | undefined) =>
+    want !== undefined &&
+    typeof field === 'string' &&
+    field.trim() !== '' &&
+    field.trim().toUpperCase() !== want.trim().toUpperCase();
+  if (!other(named.exch, asked.exch) && !other(named.tsym, asked.tsym) && !other(named.token, asked.token))
+    return undefined;
+  const text = (field: unknown, fallback: string | undefined) =>
+    typeof field === 'string' && field.trim() !== '' ? field.trim() : (fallback ?? '?');
+  return `${text(named.exch, asked.exch)}:${text(named.tsym, '?')} (token ${text(named.token, '?')})`;
+};
+
+/**
  * The quote a caller reads (GET /quotes): the last traded price, today's band (the quote's own `lc`/`uc` where it
  * gives a usable pair, else the day's rules'), and the instrument's tick, lot and precision.
  */
@@ -140,6 +163,12 @@ export const quoteResultOf = (reply: QuoteReply, input: QuoteInput, now: () => n
   const rules = input.rules;
   if (!rules)
     throw new InternalError(`the quote of ${input.exch}:${input.tsym} was read without its instrument's rules`);
+  const other = otherInstrumentOf(reply, { exch: input.exch, tsym: input.tsym, token: rules.token });
+  if (other !== undefined)
+    throw new BrokerBadReplyError(
+      `GetQuotes answered for ${other} where ${input.exch}:${input.tsym} (token ${rules.token}) was asked: its price is ` +
+        "not shown as this instrument's. Read the quote again.",
+    );
   const lp = reply.lp !== undefined && positive(reply.lp) ? reply.lp : undefined;
   const band =
     positive(reply.lc) && positive(reply.uc) && Number(reply.uc) > Number(reply.lc)
