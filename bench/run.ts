@@ -6,7 +6,7 @@
  * bench/report.ts` renders it as docs/explanation/benchmarks.md's tables). Loopback only, bounded in time. A row that timed an
  * error (a call that threw or answered an error status) stops the run with a message naming the row: exit non-zero.
  *
- *   npm run bench [-- --only warm,signals,reads,secrets,cold,memory,load,governor,watcher] [--no-synth]
+ *   npm run bench [-- --only warm,signals,reads,secrets,cold,memory,load,governor,watcher,cli] [--no-synth]
  *
  * Powertools Metrics off in this process (EMF lines would flood the console); the bundles keep theirs, as deployed.
  */
@@ -26,6 +26,7 @@ import { DEFAULT_ORDER_RATE, DynamoTradingControls } from '../functions/orders/s
 import { LOCAL_CONTROL_TABLE } from '../local/dynamodb.js';
 import { lambdaContext } from '../local/lambda-context.js';
 import { startLocalStack } from '../local/run-local.js';
+import { CLI_START_TARGET_MS, measureCliStart } from './cli-start.js';
 import { BENCH_ORDER_RATE } from './cold-probe.js';
 import { measureDeployedColdStart, measureMetricsCost, synthDeployedAssets } from './cold-start.js';
 import { ASSUMED_WAIT_MS, measureMemory } from './memory.js';
@@ -36,7 +37,18 @@ import { targetRows } from './targets.js';
 import { measureWarm, WARM_TARGET } from './warm.js';
 import { CYCLES_PER_MONTH, measureWatcher, PRICE_PER_MILLION } from './watcher.js';
 
-const SECTIONS = ['warm', 'signals', 'reads', 'secrets', 'cold', 'memory', 'load', 'governor', 'watcher'] as const;
+const SECTIONS = [
+  'warm',
+  'signals',
+  'reads',
+  'secrets',
+  'cold',
+  'memory',
+  'load',
+  'governor',
+  'watcher',
+  'cli',
+] as const;
 const { values: flags } = parseArgs({ options: { only: { type: 'string' }, 'no-synth': { type: 'boolean' } } });
 const only = flags.only ? flags.only.split(',').map((s) => s.trim()) : [...SECTIONS];
 for (const name of only)
@@ -52,6 +64,7 @@ const SIGNAL_ITERATIONS = Number(process.env.BENCH_SIGNAL_ITERATIONS ?? 200);
 const READ_ITERATIONS = Number(process.env.BENCH_READ_ITERATIONS ?? 100);
 // 21 rounds: on two shared cores a 9-round median moves a function by about ±0.15 between runs, 15 rounds about ±0.1.
 const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 21);
+const CLI_ROUNDS = Number(process.env.BENCH_CLI_ROUNDS ?? 11);
 const LOAD_REQUESTS = Number(process.env.BENCH_LOAD_REQUESTS ?? 2000);
 
 // The benchmark measures the gateway, not log writing to a terminal.
@@ -296,6 +309,17 @@ if (runs('governor')) {
   };
   console.log('\nOrder-rate governor (dynalite on loopback): one permit per broker write');
   console.table([results.governor]);
+  save();
+}
+
+// ---- 5b. the command line's start: the built program against tsx and curl (bench/cli-start.ts) -------------------
+if (runs('cli')) {
+  const rows = await measureCliStart(stack.api.url, CLI_ROUNDS);
+  results.cli = { rounds: CLI_ROUNDS, targetMs: CLI_START_TARGET_MS, rows };
+  console.log(
+    `\nThe command line's start, ms per process (median of ${CLI_ROUNDS} interleaved rounds; node -e 0 for the floor; the built client/dist/gtt.js bare, through client/run-gtt.mjs, through npm run gtt; tsx client/cli.ts as before; curl of the same call; target ${CLI_START_TARGET_MS} ms on an idle machine)`,
+  );
+  console.table(rows);
   save();
 }
 

@@ -3,8 +3,6 @@
  * (AdminCreateUser, ListUsers, AdminDeleteUser), SigV4-signed with aws4fetch (service `cognito-idp`) and the AWS
  * SDK's default credentials: no Cognito SDK package. The pool's id is the stack's `ConsoleUserPoolId` output.
  */
-import { AwsV4Signer } from 'aws4fetch';
-
 import { type AwsCredentials, type CredentialsProvider, defaultCredentials } from './signing.js';
 
 /** `ap-south-1_AbC123` -> `ap-south-1`. */
@@ -50,6 +48,7 @@ const call = async (
   if (!region) throw new ConsoleUsersError('InvalidParameterException', `not a user pool id: ${options.userPoolId}`, 0);
   const url = options.endpointUrl ?? `https://cognito-idp.${region}.amazonaws.com/`;
   const credentials: AwsCredentials = await (options.credentials ?? defaultCredentials)();
+  const { AwsV4Signer } = await import('aws4fetch');
   const signed = await new AwsV4Signer({
     url,
     method: 'POST',

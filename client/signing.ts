@@ -1,9 +1,8 @@
 /**
  * SigV4 for API Gateway's IAM authorisation (service `execute-api`), with aws4fetch's signer and credentials from
- * the AWS SDK's default chain (environment, shared config/SSO, container and instance roles) unless injected.
+ * the AWS SDK's default chain (environment, shared config/SSO, container and instance roles) unless injected. Both
+ * are loaded on first use: an unsigned call (npm start) and `gtt --help` load neither.
  */
-import { AwsV4Signer } from 'aws4fetch';
-
 export interface AwsCredentials {
   accessKeyId: string;
   secretAccessKey: string;
@@ -69,6 +68,7 @@ export const signRequest = async (request: Request, options: SignOptions): Promi
   const refusal = plainHttpRefusal(request.url);
   if (refusal !== undefined) throw new Error(refusal);
   const body = request.body === null ? undefined : await request.clone().text();
+  const { AwsV4Signer } = await import('aws4fetch');
   const signer = new AwsV4Signer({
     url: request.url,
     method: request.method,

@@ -23,9 +23,14 @@ const ALL_FLAGS = [...GLOBAL_FLAGS, ...COMMANDS.flatMap((c) => c.flags)];
 
 const DRY_RUN_COMMANDS = COMMANDS.filter((c) => c.dryRun).map((c) => c.name);
 
+/** Written into the bundle by its build (client/bundle-cli.mjs), so dist/gtt.js reads no file for it. */
+declare const GTT_VERSION: string | undefined;
+
 /** The package's version, for `--version`. */
 export const version = (): string =>
-  (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  typeof GTT_VERSION === 'string'
+    ? GTT_VERSION
+    : (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export const defaultIo: Io = {
   out: (text) => process.stdout.write(`${text}\n`),
@@ -209,4 +214,16 @@ export const main = async (
   } catch (error) {
     return report(error, json, io, command, args);
   }
+};
+
+/**
+ * The command line as a program: the process's arguments, Ctrl-C ending the call through the client (so an
+ * interrupted order still reports its outcome and idempotency key), and the exit once the output is flushed, without
+ * waiting for idle keep-alive sockets. client/cli.ts (under tsx) and client/cli/program.ts (the bundle) call it.
+ */
+export const runAsProgram = async (): Promise<void> => {
+  const interrupt = new AbortController();
+  process.once('SIGINT', () => interrupt.abort());
+  const code = await main(process.argv.slice(2), process.env, defaultIo, interrupt.signal);
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
 };

@@ -130,6 +130,15 @@ export const istTime = (value: string | undefined): string => {
   return `${local.slice(0, 10)} ${local.slice(11, 19)} ${IST_OFFSET}`;
 };
 
+/** A time in ms since the epoch: an ISO time, or the broker's own formats (India time); undefined for other text. */
+export const timeMs = (value: string | undefined): number | undefined => {
+  const shown = istTime(value);
+  const match = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d) \+05:30$/.exec(shown);
+  if (!match) return undefined;
+  const ms = Date.parse(`${match[1]}T${match[2]}${IST_OFFSET}`);
+  return Number.isNaN(ms) ? undefined : ms;
+};
+
 const CLOCK = /^([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$/;
 
 /**

@@ -98,12 +98,32 @@ describe('npm run gtt against npm start', () => {
     const table = await gtt(['list']);
     expect(table.code).toBe(0);
     const lines = table.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^al_id\s+type\s+exch\s+tsym\s+side\s+qty\s+price\s+trigger\(s\)\s+tag$/);
-    expect(lines[1]).toMatch(/^-+( +-+){8}$/);
+    expect(lines[0]).toMatch(
+      /^al_id\s+type\s+exch\s+tsym\s+side\s+qty\s+price\s+trigger\(s\)\s+last\s+to trigger\s+tag$/,
+    );
+    expect(lines[1]).toMatch(/^-+( +-+){10}$/);
+    // The last price and the distance to the trigger: — where the sandbox has no price for the symbol yet.
+    const last = expect.stringMatching(/^(—|\d+(\.\d+)?)$/);
+    const distance = expect.stringMatching(/^(—|[+-]?\d+\.\d\d [+-]?\d+\.\d\d%)$/);
+    const distances = expect.stringMatching(
+      /^(—|[+-]?\d+\.\d\d [+-]?\d+\.\d\d%) \/ (—|[+-]?\d+\.\d\d [+-]?\d+\.\d\d%)$/,
+    );
     expect(lines.slice(2).map((line) => line.split(/\s{2,}/))).toEqual(
       expect.arrayContaining([
-        [alId, 'single', 'NSE', 'M&M-EQ', 'B', '1', '1500', '1490', 'swing-1'],
-        [expect.stringMatching(/^\d+$/), 'oco', 'NSE', 'INFY-EQ', 'S', '2', '1600/1390', '1600/1400', 'exit-infy'],
+        [alId, 'single', 'NSE', 'M&M-EQ', 'B', '1', '1500', '1490', last, distance, 'swing-1'],
+        [
+          expect.stringMatching(/^\d+$/),
+          'oco',
+          'NSE',
+          'INFY-EQ',
+          'S',
+          '2',
+          '1600/1390',
+          '1600/1400',
+          last,
+          distances,
+          'exit-infy',
+        ],
       ]),
     );
     const listed = json<{ orders: { al_id: string; type: string; qty: number }[] }>(await gtt(['list', '--json']));

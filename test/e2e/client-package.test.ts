@@ -5,7 +5,8 @@
  * lockfile made from the repository's own, so nothing asks a registry); a script there is type-checked by the
  * repository's tsc with no @types/node (`types: []`), compiled, and run by node against a local stack this test
  * starts. A script with a wrong field fails the type-check, so the types are real ones. The package's `gtt-mcp` bin
- * (the MCP server over stdio, bundled from mcp/stdio.ts) answers `--help` through npx and an SDK Client over stdio.
+ * (the MCP server over stdio, bundled from mcp/stdio.ts) answers `--help` through npx and an SDK Client over stdio;
+ * its `gtt` bin (the command line, bundled from client/cli/program.ts) answers `--version` and a list.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -247,7 +248,7 @@ describe('the gtt-mcp bin of the packed client', () => {
   };
 
   it('is one bundled file of the client, the MCP server and the schema files, with a node shebang', () => {
-    expect(pkg.bin).toEqual({ 'gtt-mcp': './dist/gtt-mcp.js' });
+    expect(pkg.bin).toEqual({ gtt: './dist/gtt.js', 'gtt-mcp': './dist/gtt-mcp.js' });
     expect(readFileSync(bin(), 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
     // The build writes the bundle's inputs next to it in client/dist (not packed).
     const inputs = JSON.parse(readFileSync(join(ROOT, 'client', 'dist', 'gtt-mcp.meta.json'), 'utf8')) as string[];
@@ -259,14 +260,14 @@ describe('the gtt-mcp bin of the packed client', () => {
     expect(outside.sort()).toEqual(['functions/base/broker/order-version.ts', 'functions/base/broker/patch-merge.ts']);
   });
 
-  it('`npx -p @gtt-gateway/client gtt-mcp --help` prints the usage and exits 0; without -p it is refused', async () => {
+  it('`npx -p @gtt-gateway/client gtt-mcp --help` prints the usage and exits 0; without -p npx is refused', async () => {
     const { stdout } = await exec('npx', ['--offline', '-y', '-p', pkg.name, 'gtt-mcp', '--help'], {
       cwd: project,
       env: NPM_ENV,
       timeout: READY_BOUND_MS,
     });
     expect(stdout).toMatch(/^usage: gtt-mcp \[--url URL \| --profile NAME\]/);
-    // Without -p, npx runs the package's one bin and hands it the word `gtt-mcp` as an argument: refused.
+    // Without -p, npx cannot tell which of the package's two bins (gtt, gtt-mcp) to run: refused, nothing started.
     const bare = (await exec('npx', ['--offline', '-y', pkg.name, 'gtt-mcp', '--help'], {
       cwd: project,
       env: NPM_ENV,
@@ -275,8 +276,8 @@ describe('the gtt-mcp bin of the packed client', () => {
       () => undefined,
       (e: unknown) => e,
     )) as { code?: number; stderr?: string } | undefined;
-    expect(bare?.code).toBe(2);
-    expect(bare?.stderr).toContain("Unexpected argument 'gtt-mcp'");
+    expect(bare?.code).not.toBe(0);
+    expect(bare?.stderr).toContain('could not determine executable to run');
     const refused = (await exec(process.execPath, [bin(), '--bogus'], { timeout: READY_BOUND_MS }).then(
       () => undefined,
       (e: unknown) => e,
@@ -303,5 +304,23 @@ describe('the gtt-mcp bin of the packed client', () => {
     expect(names.sort()).toEqual([...READ_TOOL_NAMES].sort());
     expect(names).not.toContain('place_gtt');
     expect(names).not.toContain('confirm');
+  });
+});
+
+describe('the gtt bin of the packed client', () => {
+  it('is the built command line: `npx -p @gtt-gateway/client gtt` lists the pending orders of the local stack', async () => {
+    const bin = join(project, 'node_modules', pkg.name, 'dist', 'gtt.js');
+    expect(readFileSync(bin, 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
+    const version = await exec('npx', ['--offline', '-y', '-p', pkg.name, 'gtt', '--version'], {
+      cwd: project,
+      env: NPM_ENV,
+      timeout: READY_BOUND_MS,
+    });
+    expect(version.stdout.trim()).toBe(`gtt-gateway ${pkg.version}`);
+    const list = await exec(process.execPath, [bin, 'list', '--url', stack.api.url, '--json'], {
+      cwd: project,
+      timeout: READY_BOUND_MS,
+    });
+    expect(JSON.parse(list.stdout)).toMatchObject({ orders: expect.any(Array) });
   });
 });

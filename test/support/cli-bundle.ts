@@ -1,18 +1,19 @@
 /**
- * The CLI (client/cli.ts) bundled once per run by the project's esbuild (vitest's global setup for the `slow`
- * project), so a test runs each command as `node <bundle>` (about 0.15 s) rather than `node --import tsx client/cli.ts`
- * (about 0.8 s: tsx's loader and the transform of every module, in every process). Same source, same Node.js; the
- * packages stay external and resolve from the repository's node_modules. The bundle sits two folders below the root,
- * as client/cli/main.ts does, so its `new URL('../../package.json', import.meta.url)` is still the project's
- * package.json. The setup removes it when the run ends.
+ * The command line as `npm run gtt` runs it: client/cli/program.ts bundled by client/bundle-cli.mjs, the build of
+ * `npm run gtt` and of the package's `gtt` bin, with the same options (vitest's global setup for the `slow` project,
+ * once per run). So every CLI test run as a child process runs the built program, not the TypeScript under tsx: a
+ * bundle that behaved otherwise than the source would fail them. It is built to a file of its own (the package
+ * build in test/e2e/client-package.test.ts empties client/dist meanwhile), removed when the run ends. The packages
+ * stay external and resolve from the repository's node_modules.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-import { buildSync } from 'esbuild';
 import { inject } from 'vitest';
 import type { TestProject } from 'vitest/node';
+
+import { buildCli, metaOf } from '../../client/bundle-cli.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -23,22 +24,17 @@ declare module 'vitest' {
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
 /** vitest global setup: builds the bundle and gives its path to the tests; removes it at the end. */
-export default function setup(project: TestProject): () => void {
-  const dir = join(ROOT, 'node_modules', '.cache');
+export default async function setup(project: TestProject): Promise<() => void> {
+  const dir = join(ROOT, 'node_modules', '.cache', `gtt-cli-test-${process.pid}`);
   mkdirSync(dir, { recursive: true });
-  const outfile = join(dir, `gtt-cli-test-${process.pid}.mjs`);
-  buildSync({
-    entryPoints: [join(ROOT, 'client', 'cli.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'warning',
-  });
+  const outfile = join(dir, 'gtt.js');
+  await buildCli(ROOT, outfile);
   project.provide('cliBundle', outfile);
-  return () => rmSync(outfile, { force: true });
+  return () => {
+    rmSync(outfile, { force: true });
+    rmSync(metaOf(outfile), { force: true });
+    rmSync(dir, { recursive: true, force: true });
+  };
 }
 
 /** The arguments that start the bundled CLI with `args` under `process.execPath`. */

@@ -4,6 +4,7 @@ import type { GttOrderInput, ListFilters, TriggeredPage } from '../../types.js';
 import { command, type Context, may, PROGRAM } from '../command.js';
 import { actionText, table, withNextPage } from '../render.js';
 import { fitAlert } from './alert-default.js';
+import { lastPrices } from './last-prices.js';
 import {
   MODIFY_FLAGS,
   modifyFromFlags,
@@ -13,7 +14,15 @@ import {
   ORDER_FLAGS,
   orderFromFlags,
 } from './order-input.js';
-import { bookTable, ORDER_COLUMNS, type OrderBookList, orderRow, ordersTable, triggeredTable } from './order-tables.js';
+import {
+  bookTable,
+  type ListWithMarket,
+  ORDER_COLUMNS,
+  type OrderBookList,
+  orderRow,
+  ordersTable,
+  triggeredTable,
+} from './order-tables.js';
 import { PAGE_FLAGS, pageFlags } from './page-flags.js';
 
 /** modify-oco: any of place-oco's flags. */
@@ -71,7 +80,8 @@ export const list = command({
   flags: [may('tsym', "'M&M-EQ'"), may('exch', 'NSE'), ...PAGE_FLAGS],
   summary:
     'the pending GTT orders, one page (100 unless --limit, at most 1000; --all: every page) as a table: ' +
-    'al_id, type, exch, tsym, side, qty, price, trigger(s), tag',
+    "al_id, type, exch, tsym, side, qty, price, trigger(s), the symbol's last price, the trigger's distance from " +
+    "it (points, %), tag; — where no price could be read (--json: the API's list alone)",
   input: (f) => ({
     filters: {
       ...(f.str('tsym') ? { tsym: f.str('tsym') } : {}),
@@ -80,8 +90,12 @@ export const list = command({
     } as ListFilters,
     all: f.values.all === true,
   }),
-  run: ({ client, callOptions }, { filters, all }) =>
-    all ? client.listAllOrders(filters, callOptions) : client.listOrders(filters, callOptions),
+  run: async (ctx, { filters, all }): Promise<ListWithMarket> => {
+    const { client, callOptions } = ctx;
+    const orders = await (all ? client.listAllOrders(filters, callOptions) : client.listOrders(filters, callOptions));
+    // The API's JSON alone for scripts; for a trader, the market beside each order.
+    return ctx.json ? orders : { ...orders, market: await lastPrices(ctx, orders.orders) };
+  },
   render: (r) => withNextPage(ordersTable(r), r),
 });
 
@@ -149,7 +163,9 @@ export const cancel = command({
 export const triggered = command({
   name: 'triggered',
   flags: PAGE_FLAGS,
-  summary: 'the orders that fired, with the order each placed and its status; paged like list',
+  summary:
+    'the orders that fired, newest first: when, the trigger that fired, the order it placed and its status; ' +
+    'paged like list (--json: every field, the broker order number and the full rejection among them)',
   input: (f) => ({ page: pageFlags(f) as TriggeredPage, all: f.values.all === true }),
   run: ({ client, callOptions }, { page, all }) =>
     all ? client.allTriggered(callOptions, page) : client.triggered(callOptions, page),
