@@ -172,7 +172,7 @@ describe('gtt triggered', () => {
     const run = await gtt(['triggered']);
     expect(run).toMatchObject({ code: 0, err: '' });
     const lines = run.out.split('\n');
-    expect(lines[0]).toMatch(/^fired at +al_id +tsym +side +qty +trigger +tag +order$/);
+    expect(lines[0]).toMatch(/^fired \(IST\) +al_id +tsym +side +qty +trigger +tag +order$/);
     const order = lines.slice(2).map((line) => line.split(/\s{2,}/)[1]);
     expect(order).toEqual([ids['SBIN-EQ'], ids['M&M-EQ'], ids['TCS-EQ']]);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(120);

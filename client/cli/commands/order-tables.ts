@@ -84,7 +84,7 @@ export const triggeredTable = (list: TriggeredList): string =>
   list.orders.length === 0
     ? 'no triggered GTT orders'
     : table(
-        ['fired at', 'al_id', 'tsym', 'side', 'qty', 'trigger', 'tag', 'order'],
+        ['fired (IST)', 'al_id', 'tsym', 'side', 'qty', 'trigger', 'tag', 'order'],
         [...list.orders]
           .sort((a, b) => firedMs(b) - firedMs(a))
           .map((o) => [
