@@ -1,6 +1,6 @@
 // `npm run gtt -- <command>`: runs the built command line, client/dist/gtt.js, rebuilding it first when a source is
 // newer (about 0.1 s with esbuild; the check is a few stat calls). The bundle starts in a fraction of the time tsx
-// takes to compile client/cli.ts at every start (docs/client.md#the-command-line-as-a-built-program).
+// takes to compile client/cli.ts at every start (docs/reference/client.md#the-command-line-as-a-built-program).
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import process from 'node:process';

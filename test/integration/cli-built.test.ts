@@ -1,5 +1,5 @@
 /**
- * The command line as a built program (docs/client.md#the-command-line-as-a-built-program): `npm run gtt` is
+ * The command line as a built program (docs/reference/client.md#the-command-line-as-a-built-program): `npm run gtt` is
  * client/run-gtt.mjs, which runs client/dist/gtt.js and first rebuilds it when a source is newer. The bundle records
  * its inputs, is rebuilt when it is older than one of them or one is gone, and holds nothing of the gateway; the
  * launcher answers `--version` and a `list` against the local stack. (Every CLI test run as a child process runs
