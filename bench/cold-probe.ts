@@ -216,6 +216,12 @@ export const payloadFor = (
         peer: { exch: 'NSE', token: instrumentToken('NSE', ORDER.tsym) },
         peerOperation: 'GetQuotes',
       };
+    case 'GetSeries':
+      return {
+        gateway: { exch: 'NSE', tsym: ORDER.tsym, interval: '5' },
+        peer: { exch: 'NSE', token: instrumentToken('NSE', ORDER.tsym), intrv: '5' },
+        peerOperation: 'TPSeries',
+      };
     default: {
       // Every other function: the payload its manifest entry gives as its example (a direct invocation, or the
       // request of its first route), against the one-call peer of its broker operation (ClientDetails when the

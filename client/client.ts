@@ -49,6 +49,8 @@ import type {
   PlanRecord,
   Quote,
   QuoteQuery,
+  Series,
+  SeriesQuery,
   SessionStatus,
   SignalList,
   SignalRecord,
@@ -137,6 +139,11 @@ export class GttClient {
    */
   quote(exch: QuoteQuery['exch'], tsym: string, options: CallOptions = {}): Promise<Quote> {
     return this.operation('GetQuote', { query: { exch, tsym } }, options);
+  }
+
+  /** GetSeries: `GET /quotes/series`: the price bars of a span (today's by default), oldest first. */
+  series(query: SeriesQuery, options: CallOptions = {}): Promise<Series> {
+    return this.operation('GetSeries', { query }, options);
   }
 
   /** GetEnabledGTTs: `GET /gtt-orders/enabled`. */

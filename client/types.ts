@@ -51,6 +51,9 @@ export type EnabledGtts = OperationResult<'GetEnabledGTTs'>;
 /** An instrument's quote: last traded price, today's band, tick and lot. */
 export type Quote = OperationResult<'GetQuote'>;
 export type QuoteQuery = OperationQuery<'GetQuote'>;
+/** An instrument's price bars of a span, oldest first. */
+export type Series = OperationResult<'GetSeries'>;
+export type SeriesQuery = OperationQuery<'GetSeries'>;
 export type ModifyResult = OperationResult<'ModifyGTTOrder'>;
 export type ModifyOcoResult = OperationResult<'ModifyOCOOrder'>;
 /** What a PATCH changes: only the fields given (at least one). */

@@ -117,6 +117,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     echoOAuthState: options.echoOAuthState ?? false,
     acceptAnySymbol: options.acceptAnySymbol ?? false,
     ...(options.dialect ? { dialect: options.dialect } : {}),
+    ...(options.emulatorNow ? { now: options.emulatorNow } : {}),
     ...options.market,
   });
   const broker = localBroker(options.broker, emulator.url, options.sessionRenewal);

@@ -42,6 +42,8 @@ export interface LocalStackOptions {
   dialect?: EmulatorDialect;
   apiPort?: number;
   emulatorPort?: number;
+  /** The emulator's clock (tests: price moves in minutes apart); the machine's by default. */
+  emulatorNow?: () => Date;
   token?: string;
   /** Broker request timeout for the handlers (ms). */
   brokerTimeoutMs?: number;

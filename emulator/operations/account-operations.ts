@@ -2,7 +2,7 @@
  * The account's operations beside its GTTs: the order book and an order's history (the orders fired GTTs placed),
  * symbol search and quotes, client details and logout. Each takes the checked session's account.
  */
-import { instrumentToken, requestTime } from '../state/formats.js';
+import { instrumentToken, IST_OFFSET_MS, requestTime } from '../state/formats.js';
 import { freezeQuantityOf, priceBandOf } from '../state/market.js';
 import { type Json, Refusal, requireString } from '../state/orders.js';
 import { type Account, ltpKey } from '../state/state.js';
@@ -55,8 +55,16 @@ export const getQuotes = (ctx: OperationContext, fields: Json): EmulatorReply =>
     token,
     lp: String(lp),
     ...rulesFields(exch, tsym),
+    ...dayFields(ctx, exch, tsym),
     ...bandFields(ctx, exch, tsym),
   });
+};
+
+/** The day's open, high and low (`o`, `h`, `l`) from the day's series (TPSeries' bars since 00:00 India time). */
+const dayFields = (ctx: OperationContext, exch: string, tsym: string): { o?: string; h?: string; l?: string } => {
+  const now = ctx.now().getTime();
+  const day = ctx.state.series.day(ltpKey(exch, tsym), now - ((now + IST_OFFSET_MS) % 86_400_000));
+  return day ? { o: String(day.open), h: String(day.high), l: String(day.low) } : {};
 };
 
 /** The previous close (`c`) and today's band (`uc`, `lc`) of a symbol whose previous close is known; nothing else. */

@@ -41,6 +41,17 @@ export class DaySeries {
     if (list.length > MAX_BARS_PER_SYMBOL) list.shift();
   }
 
+  /** The open, high and low of `key`'s bars since `since` (epoch ms: the day's start), or undefined with none. */
+  day(key: string, since: number): { open: number; high: number; low: number } | undefined {
+    const bars = (this.bars.get(key) ?? []).filter((bar) => bar.minute >= since);
+    if (bars.length === 0) return undefined;
+    return {
+      open: bars[0]!.open,
+      high: Math.max(...bars.map((bar) => bar.high)),
+      low: Math.min(...bars.map((bar) => bar.low)),
+    };
+  }
+
   forget(key: string): void {
     this.bars.delete(key);
   }

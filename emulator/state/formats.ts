@@ -1,6 +1,6 @@
 /** Time formats and symbol decoding as brokers of this API family write and read them. */
 
-const IST_OFFSET_MS = 5.5 * 60 * 60 * 1000;
+export const IST_OFFSET_MS = 5.5 * 60 * 60 * 1000;
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
 /** Brokers of this family stamp replies in Indian Standard Time (UTC+05:30). */

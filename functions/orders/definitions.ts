@@ -23,6 +23,7 @@ import {
   getOrderBook,
   getPendingGttOrders,
   getQuote,
+  getSeries,
   getTriggeredGttOrders,
   logout,
   modifyGttOrder,
@@ -222,4 +223,5 @@ export const OPERATION_FUNCTIONS: readonly FunctionDefinition[] = [
   operationFunction(logout, 'logout'),
   operationFunction(getOrderBook, 'getOrderBook'),
   operationFunction(getQuote, 'getQuote'),
+  operationFunction(getSeries, 'getSeries'),
 ];

@@ -385,3 +385,6 @@ export const getQuote = defineOperation({
   // `no data`: the broker has no quote for the instrument today; its rules are still answered.
   emptyReply: { emsg: 'no data', reply: { stat: 'Ok' } },
 });
+
+/** GET /quotes/series, in a file of its own (series-operation.ts). */
+export { getSeries } from './series-operation.js';

@@ -2,7 +2,8 @@
  * The console's forms and chart in chromium against the local stack: a ChartInk strategy (its side), an OCO (dry run,
  * then both legs at the emulator) and the two kinds of plan, each with the API's refusal shown beside the field it
  * names and nothing sent; the chart's symbol box from the location, the day's band and previous close as lines, the
- * symbols with pending orders as links, and the points polled this session kept for the next opening.
+ * symbols with pending orders as links, the points polled this session kept for the next opening, and a fresh
+ * session's chart opening with the day's price bars (`GET /quotes/series`).
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -248,5 +249,21 @@ describe('the console: the chart', () => {
       Number(await page.locator('[data-kept-points]').getAttribute('data-kept-points')),
     ).toBeGreaterThanOrEqual(2);
     expect(await page.locator('[data-kept-points]').textContent()).toMatch(/Opened with \d+ points polled earlier/);
+  });
+
+  it("a fresh session's chart opens with the day's price bars from the series", async () => {
+    const moves = [1500, 1520, 1490, 1505];
+    for (const price of moves) await control.ltp('NSE', 'M&M-EQ', price);
+    // A fresh page: nothing kept this session, so every point it opens with is the day's bars'.
+    await newPage();
+    await open('chart?exch=NSE&tsym=M%26M-EQ');
+    const held = page.locator('[data-series-points]');
+    await eventually(async () => Number(await held.getAttribute('data-series-points'))).toBeGreaterThanOrEqual(1);
+    expect(await held.getAttribute('data-kept-points')).toBe('0');
+    // Read back from the chart's series: the first minute opened at the first move; every point is a move's price.
+    const values = ((await held.getAttribute('data-history')) ?? '').split(' ').map(Number);
+    expect(values[0]).toBe(1500);
+    for (const value of values) expect(moves).toContain(value);
+    expect(await held.textContent()).toMatch(/Opened with \d+ points of today's bars/);
   });
 });

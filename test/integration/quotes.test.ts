@@ -28,8 +28,10 @@ const quote = async (query: string) => {
 const brokerCalls = async () => (await control.requests()).map((r) => r.operation);
 
 describe('GET /quotes', () => {
-  it("answers the last traded price, today's band, the previous close, tick and lot", async () => {
-    await control.ltp('NSE', 'SBIN-EQ', 801.4, 800);
+  it("answers the last traded price, today's band, the day's open, high and low, the previous close, tick and lot", async () => {
+    await control.ltp('NSE', 'SBIN-EQ', 805, 800);
+    await control.ltp('NSE', 'SBIN-EQ', 798.35);
+    await control.ltp('NSE', 'SBIN-EQ', 801.4);
     const { status, body } = await quote('?exch=NSE&tsym=SBIN-EQ');
     expect(status).toBe(200);
     expect(body).toEqual({
@@ -38,7 +40,7 @@ describe('GET /quotes', () => {
       token: expect.stringMatching(/^\d+$/),
       lp: '801.4',
       band: { lc: '720.00', uc: '880.00' },
-      day: { close: '800' },
+      day: { open: '805', high: '805', low: '798.35', close: '800' },
       tick: '0.05',
       lot: 1,
       precision: 2,

@@ -131,6 +131,7 @@ const DIRECT_AS_ROUTES = [
   'Logout',
   'GetOrderBook',
   'GetQuote',
+  'GetSeries',
   'KillSwitch',
   'EventsHistory',
   'Plans',

@@ -33,6 +33,7 @@ export const READS: { route: string; broker?: string; path: (s: Sys) => string |
   { route: 'GET /client', broker: 'ClientDetails', path: () => '/client' },
   { route: 'GET /orders', broker: 'OrderBook', path: () => '/orders' },
   { route: 'GET /quotes', broker: 'GetQuotes', path: () => '/quotes?exch=NSE&tsym=M%26M-EQ' },
+  { route: 'GET /quotes/series', broker: 'TPSeries', path: () => '/quotes/series?exch=NSE&tsym=M%26M-EQ&interval=5' },
   { route: 'GET /session', path: () => '/session' },
   { route: 'GET /kill-switch', path: () => '/kill-switch' },
   { route: 'GET /events', path: () => '/events' },

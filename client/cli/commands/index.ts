@@ -11,6 +11,7 @@ import { cancel, get, list, modify, modifyOco, orders, place, placeOco, triggere
 import { plan, planCancel, planCreate, plans } from './plans.js';
 import { quote } from './quotes.js';
 import { ltp } from './sandbox.js';
+import { series } from './series.js';
 import { clientRecord, enabled, login, logout, session } from './session.js';
 import { signal, signals } from './signals.js';
 import {
@@ -34,6 +35,7 @@ export const COMMANDS: readonly Command[] = [
   triggered,
   orders,
   quote,
+  series,
   events,
   enabled,
   clientRecord,

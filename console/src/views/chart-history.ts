@@ -1,8 +1,11 @@
 /**
- * What the chart opens with: the points it polled for this symbol earlier in this tab's session, kept in
- * `sessionStorage` per symbol (a reload or reopening the chart shows them; closing the tab ends them). This is the
- * seam for a broker time series: `historyOf` is where one would be read and merged with these points.
+ * What the chart opens with: the day's price bars from the broker (`GET /quotes/series`, one-minute bars of today),
+ * and after them the points it polled for this symbol earlier in this tab's session, kept in `sessionStorage` per
+ * symbol (a reload or reopening the chart shows them; closing the tab ends them).
  */
+import { type Api, ok } from '../api.js';
+import type { Exch } from '../reads.js';
+
 export interface Point {
   /** UTC seconds. */
   time: number;
@@ -45,9 +48,58 @@ export const keepPoint = (exch: string, tsym: string, point: Point): void => {
   }
 };
 
+/** A bar as the series route answers it. */
+export interface Bar {
+  time: string;
+  open: string;
+  close: string;
+}
+
 /**
- * The history the chart opens with. Today: the points kept this session. A broker time series (TPSeries) would be
- * read here and the kept points laid after its last one.
+ * The points of one-minute bars: each bar's open at its start and its close at its last second (not after `now`, UTC
+ * seconds, so the polls that follow come after it), oldest first.
  */
-export const historyOf = async (exch: string, tsym: string): Promise<Point[]> =>
-  Promise.resolve(keptPoints(exch, tsym));
+export const pointsOfBars = (bars: readonly Bar[], now: number): Point[] => {
+  const points: Point[] = [];
+  for (const bar of bars) {
+    const start = Math.floor(Date.parse(bar.time) / 1000);
+    if (!Number.isFinite(start) || start >= now) continue;
+    points.push({ time: start, value: Number(bar.open) });
+    const end = Math.min(start + 59, now - 1);
+    if (end > start) points.push({ time: end, value: Number(bar.close) });
+  }
+  return points.filter(isPoint);
+};
+
+/**
+ * The day's bars' points before the first point kept this session, then the kept points (a poll saw its price at its
+ * second; a bar only says where its minute opened and closed), one per second, in time order.
+ */
+export const mergedPoints = (fromBars: readonly Point[], kept: readonly Point[]): Point[] => {
+  const first = kept[0]?.time ?? Infinity;
+  const merged = [...fromBars.filter((p) => p.time < first), ...kept];
+  return merged.filter((p, n) => n === 0 || p.time > merged[n - 1]!.time);
+};
+
+export interface History {
+  points: Point[];
+  /** How many came from the day's bars, and how many from the points polled this session. */
+  fromSeries: number;
+  fromSession: number;
+  /** Why the day's bars could not be read (the chart then opens with the session's points alone). */
+  problem?: string;
+}
+
+/** The history the chart opens with: today's one-minute bars, then the points kept this session after them. */
+export const historyOf = async (api: Api, exch: Exch, tsym: string): Promise<History> => {
+  const kept = keptPoints(exch, tsym);
+  try {
+    const series = await ok(api.GET('/quotes/series', { params: { query: { exch, tsym, interval: '1' } } }));
+    const fromBars = pointsOfBars(series.bars, Math.floor(Date.now() / 1000));
+    const points = mergedPoints(fromBars, kept);
+    return { points, fromSeries: points.length - kept.length, fromSession: kept.length };
+  } catch (error) {
+    const problem = error instanceof Error ? error.message : String(error);
+    return { points: kept, fromSeries: 0, fromSession: kept.length, problem };
+  }
+};

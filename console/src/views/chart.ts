@@ -112,7 +112,11 @@ const SymbolChart = ({ api, exch, tsym }: { api: Api; exch: Exch; tsym: string }
   const [lines, setLines] = useState<Line[]>([]);
   const [references, setReferences] = useState<Line[]>([]);
   const [problem, setProblem] = useState<string>();
-  const [kept, setKept] = useState(0);
+  const [history, setHistory] = useState<{ series: number; kept: number; values: string }>({
+    series: 0,
+    kept: 0,
+    values: '',
+  });
   // The lines' prices: the price scale keeps them in view, not only the prices drawn so far.
   const linePrices = useRef<number[]>([]);
 
@@ -207,11 +211,14 @@ const SymbolChart = ({ api, exch, tsym }: { api: Api; exch: Exch; tsym: string }
     };
     let timer: number | undefined;
     // The history first (the series takes points in time order), then a point every poll after it.
-    void historyOf(exch, tsym).then((points) => {
+    void historyOf(api, exch, tsym).then(({ points, fromSeries, fromSession, problem: unread }) => {
       if (!live) return;
       chart.current?.series.setData(points.map((p) => ({ time: p.time as UTCTimestamp, value: p.value })));
       last = points[points.length - 1]?.time ?? 0;
-      setKept(points.length);
+      // What the chart now holds, read back from the series.
+      const held = (chart.current?.series.data() ?? []).map((d) => ('value' in d ? String(d.value) : ''));
+      setHistory({ series: fromSeries, kept: fromSession, values: held.join(' ') });
+      if (unread) setProblem(`The day's price bars could not be read: ${unread}`);
       void poll();
       timer = window.setInterval(() => void poll(), POLL_MS);
     });
@@ -238,8 +245,14 @@ const SymbolChart = ({ api, exch, tsym }: { api: Api; exch: Exch; tsym: string }
       role="img"
       aria-label=${`Last price of ${tsym} with ${lines.length} order lines`}
     ></div>
-    <p class="muted" data-kept-points=${kept}>
-      ${kept === 0 ? 'No earlier points this session.' : `Opened with ${kept} points polled earlier this session.`}
+    <p
+      class="muted"
+      data-kept-points=${history.kept}
+      data-series-points=${history.series}
+      data-history=${history.values}
+    >
+      ${history.series === 0 ? 'No price bars today yet. ' : `Opened with ${history.series} points of today's bars. `}
+      ${history.kept === 0 ? 'No earlier points this session.' : `Opened with ${history.kept} points polled earlier this session.`}
     </p>
     <h3 id="lines-title">Lines on the chart</h3>
     ${lines.length === 0 ? html`<p>No pending order of ${tsym}.</p>` : null}
