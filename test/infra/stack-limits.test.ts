@@ -3,7 +3,8 @@
  * is 500) and 100 outputs (the limit is 200) with every optional part on (the console, each static egress, the
  * watcher, the notification webhook in a chat format, the TOTP renewal, the end-of-day logout, the workflow
  * example). And one `npm run deploy` still deploys every gateway stack, for each broker account: its stack pattern
- * matches each of them and not the workflow example. Bundling skipped; two synths.
+ * matches each of them and not the workflow example. docs/reference/deploying.md's count of each stack's resources is
+ * the synthesized one. Bundling skipped; two synths.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -66,6 +67,14 @@ const deployPattern = () => {
   return pattern!;
 };
 
+/** The resources a stack holds, as docs/reference/deploying.md's table of the stacks says (its last column). */
+const documentedCounts = (): Record<string, number> => {
+  const page = readFileSync(join(PROJECT_ROOT, 'docs/reference/deploying.md'), 'utf8');
+  const rows = [...page.matchAll(/^\| `(GttGatewayStack[^`]*)` \|.*\| (\d+) \|$/gm)];
+  expect(rows.length, 'the table of the stacks in docs/reference/deploying.md').toBe(1 + GATEWAY_PARTS.length);
+  return Object.fromEntries(rows.map((row) => [row[1]!, Number(row[2])]));
+};
+
 describe('stack limits', () => {
   for (const egress of ['nat-instance', 'nat-gateway']) {
     it(`with every option on and egress ${egress}, each stack has at most ${MAX_RESOURCES} resources and ${MAX_OUTPUTS} outputs`, () => {
@@ -89,6 +98,14 @@ describe('stack limits', () => {
       // The split is real: no stack holds most of the deployment.
       const total = counts.reduce((sum, c) => sum + c.resources, 0);
       expect(total).toBeGreaterThan(MAX_RESOURCES);
+      // docs/reference/deploying.md's table gives each stack's count with every option on (a NAT instance).
+      if (egress === 'nat-instance') {
+        const documented = documentedCounts();
+        const synthesized = Object.fromEntries(
+          counts.filter((c) => documented[c.stack] !== undefined).map((c) => [c.stack, c.resources]),
+        );
+        expect(documented).toEqual(synthesized);
+      }
     }, 240_000);
   }
 
