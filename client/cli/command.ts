@@ -8,8 +8,16 @@ import type { GttGatewayError } from '../errors.js';
 import type { CallOptions, OrderOptions } from '../types.js';
 import type { Flags } from './flags.js';
 
-/** How the command line is run (the repository's script): usage lines and hints name commands with it. */
-export const PROGRAM = 'npm run gtt --';
+/**
+ * How the command line is run: usage lines and hints name commands with it. The repository's script by default; the
+ * package's `gtt` bin names itself (`nameProgram`, client/cli/program.ts).
+ */
+export let PROGRAM = 'npm run gtt --';
+
+/** Usage lines and hints name the program so from now on. */
+export const nameProgram = (name: string): void => {
+  PROGRAM = name;
+};
 
 export interface Io {
   out: (text: string) => void;

@@ -317,6 +317,17 @@ describe('the gtt bin of the packed client', () => {
       timeout: READY_BOUND_MS,
     });
     expect(version.stdout.trim()).toBe(`gtt-gateway ${pkg.version}`);
+    // Its usage names it as it was started, not as the repository's npm script.
+    const usage = await exec('npx', ['--offline', '-y', '-p', pkg.name, 'gtt', 'place'], {
+      cwd: project,
+      env: NPM_ENV,
+      timeout: READY_BOUND_MS,
+    }).then(
+      () => ({ stderr: '' }),
+      (error: { stderr?: string }) => ({ stderr: error.stderr ?? '' }),
+    );
+    expect(usage.stderr).toContain('usage: gtt place');
+    expect(usage.stderr).not.toContain('npm run gtt');
     const list = await exec(process.execPath, [bin, 'list', '--url', stack.api.url, '--json'], {
       cwd: project,
       timeout: READY_BOUND_MS,
