@@ -38,10 +38,13 @@ const book = async (): Promise<{ al_id: string; state: string; d: string; tsym: 
 
 describe('the console: orders', () => {
   it('shows an order placed over the API, and a trigger changed in place is what the emulator holds', async () => {
+    // The market as npm start opens it: the symbol has a price, so the order shows it and the trigger's distance.
+    await control.ltp('NSE', 'M&M-EQ', 1500);
     const alId = await placeOverApi();
     await open('orders');
     const row = page.locator(`li[data-al-id="${alId}"]`).first();
     await eventually(() => row.locator('[data-leg="trigger"]').textContent()).toContain('Trigger 1490.00');
+    await eventually(() => row.textContent()).toContain('1500.00');
     await screenshot(page, 'orders');
     await row.getByRole('button', { name: /Change trigger/ }).click();
     await row.getByLabel('New trigger').fill('1485');
