@@ -55,6 +55,7 @@ describe('README: npm start and the curl lines', () => {
       '/plans',
       '/plans/{planId}',
       '/quotes',
+      '/quotes/series',
       '/session',
       '/session/logout',
       '/session/oauth/callback',
