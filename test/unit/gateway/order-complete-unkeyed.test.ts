@@ -1,23 +1,12 @@
 /** completeUnkeyed: a write no journal record carries queues its events itself and undoes a write that landed late. */
 import { describe, expect, it } from 'vitest';
 
-import { parseGatewayConfig } from '../../../functions/base/runtime/config.js';
 import type { LifecycleEvent } from '../../../functions/base/schemas/events.js';
 import type { GatewayEvents } from '../../../functions/events/core/producer.js';
-import { openRecord } from '../../../functions/orders/gateway/context.js';
 import type { UndoLanded } from '../../../functions/orders/gateway/landed-after-halt.js';
-import { completeUnkeyed, type Write, writeBounds } from '../../../functions/orders/gateway/order-send.js';
-import { placeGttOrder } from '../../../functions/orders/operations.js';
-import { captureLogger } from '../../support/logs.js';
-import { SAMPLE_ORDER } from '../../support/sample-order.js';
+import { completeUnkeyed, type Write } from '../../../functions/orders/gateway/order-send.js';
+import { sampleWrite } from '../../support/gateway-write.js';
 
-const SESSION = { accessToken: 'a'.repeat(64), uid: 'U1', actid: 'U1' };
-const config = parseGatewayConfig({
-  BROKER_BASE_URL: 'http://127.0.0.1:9/NorenWClientTP',
-  BROKER_SECRET_ID: 's',
-  BROKER_TIMEOUT_MS: '2000',
-  IDEMPOTENCY_KEY_REQUIRED: 'false',
-});
 const EVENT = { detailType: 'GTT Placed', detail: { eventId: 'e-9' } } as never as LifecycleEvent;
 
 const producer = (status: 'queued' | 'failed') => {
@@ -31,18 +20,7 @@ const producer = (status: 'queued' | 'failed') => {
   };
   return { events, asked };
 };
-const write = (events?: GatewayEvents): Write => ({
-  operation: placeGttOrder,
-  config,
-  input: placeGttOrder.input.parse(SAMPLE_ORDER),
-  deadline: Date.now() + 30_000,
-  bounds: writeBounds(2_000, Date.now() + 30_000, false),
-  session: { session: async () => SESSION, refreshSession: async () => SESSION },
-  sessions: {} as Write['sessions'],
-  producer: events,
-  logger: captureLogger().logger,
-  facts: openRecord('direct').facts,
-});
+const write = (events?: GatewayEvents): Write => sampleWrite({ producer: events });
 /** An undo that records whether it was told the events were carried, then throws as the real one does. */
 const undoer = () => {
   const told: boolean[] = [];

@@ -2,32 +2,11 @@
 import { describe, expect, it } from 'vitest';
 
 import { OrderBusyError, RateLimitedError } from '../../../functions/base/contract/errors.js';
-import { parseGatewayConfig } from '../../../functions/base/runtime/config.js';
-import { openRecord } from '../../../functions/orders/gateway/context.js';
 import type { AskedLease, AskedPermit } from '../../../functions/orders/gateway/order-holds.js';
 import { sendWrite, type Write, writeBounds } from '../../../functions/orders/gateway/order-send.js';
-import { placeGttOrder } from '../../../functions/orders/operations.js';
-import { captureLogger } from '../../support/logs.js';
-import { SAMPLE_ORDER } from '../../support/sample-order.js';
+import { sampleWrite } from '../../support/gateway-write.js';
 
-const SESSION = { accessToken: 'a'.repeat(64), uid: 'U1', actid: 'U1' };
-const config = parseGatewayConfig({
-  BROKER_BASE_URL: 'http://127.0.0.1:9/NorenWClientTP',
-  BROKER_SECRET_ID: 's',
-  BROKER_TIMEOUT_MS: '2000',
-  IDEMPOTENCY_KEY_REQUIRED: 'false',
-});
-const write = (bounds = writeBounds(2_000, Date.now() + 30_000, false)): Write => ({
-  operation: placeGttOrder,
-  config,
-  input: placeGttOrder.input.parse(SAMPLE_ORDER),
-  deadline: Date.now() + 30_000,
-  bounds,
-  session: { session: async () => SESSION, refreshSession: async () => SESSION },
-  sessions: {} as Write['sessions'],
-  logger: captureLogger().logger,
-  facts: openRecord('direct').facts,
-});
+const write = (bounds = writeBounds(2_000, Date.now() + 30_000, false)): Write => sampleWrite({ bounds });
 const lease = (hold: () => Promise<void>) => {
   const ended: unknown[] = [];
   const asked: AskedLease = { hold, end: async (error?: unknown) => void ended.push(error ?? 'released') };
