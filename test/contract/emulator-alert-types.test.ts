@@ -44,11 +44,11 @@ describe('the emulator fires the other alert types on its market figures', () =>
     ['LTP_A_52HIGH', EQUITY, '1550', { ltp: 1549.95 }, { ltp: 1550 }],
     ['LTP_B_52LOW', EQUITY, '1450', { ltp: 1450.05 }, { ltp: 1449 }],
   ])('%s at %s fires only when its figure reaches d', async (ai_t, on, d, below, reached) => {
-    await market(on, { ltp: 1500, ...below });
+    await market(on, below);
     const placed = await place(on, ai_t, d);
     expect(placed).toMatchObject({ stat: 'OI created' });
-    expect(await market(on, { ltp: 1500, ...below })).toEqual([]);
-    expect(await market(on, { ltp: 1500, ...reached })).toEqual([placed.al_id]);
+    expect(await market(on, below)).toEqual([]);
+    expect(await market(on, reached)).toEqual([placed.al_id]);
   });
 
   it('a figure the market does not hold for the symbol never fires its type', async () => {

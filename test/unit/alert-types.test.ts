@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { validateInput } from '../../functions/base/contract/validate-input.js';
 import { isPriceAlert } from '../../functions/base/schemas/alert-types.js';
 import { placeOrderInput } from '../../functions/base/schemas/input.js';
+import type { PlanInput } from '../../functions/base/schemas/plans.js';
 import { ruledOrders } from '../../functions/orders/safety/exchange-rule-checks.js';
+import { planProblems } from '../../functions/plans/creation.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 import { problemsOf } from '../support/validation.js';
 
@@ -94,5 +96,34 @@ describe('the family’s other alert types (d per type)', () => {
     const atp = ruledOrders({ ...equity, ai_t: 'ATP_A_O', d: '1495.03' })[0]!;
     expect(atp.prices.map((p) => p.field)).toEqual(['d', 'prc']);
     expect(atp.trigger).toEqual({ field: 'd', value: '1495.03' });
+  });
+});
+
+describe('plans and the other alert types', () => {
+  const trailing = (ai_t: string, d: string) =>
+    ({
+      kind: 'trailing-stop',
+      order: { ...SAMPLE_ORDER, trantype: 'S', ai_t, d, prc: '1480' },
+      trailBy: '10',
+    }) as unknown as PlanInput;
+
+  it('a trailing stop moves a price trigger: one on volume is refused with the way forward', () => {
+    expect(planProblems(trailing('VOLUME_A_O', '1000'), '0.05')).toContainEqual({
+      field: 'order.ai_t',
+      message: 'a trailing stop moves a price trigger; VOLUME_A_O does not watch a price: use LTP_A_O or LTP_B_O',
+    });
+    expect(planProblems(trailing('LTP_B_O', '1490'), '0.05')).toEqual([]);
+  });
+
+  it("a bracket's entry on a percentage change is not held to the tick", () => {
+    const bracket = (ai_t: string, d: string) =>
+      ({
+        kind: 'bracket',
+        entry: { ...SAMPLE_ORDER, ai_t, d },
+        target: { trigger: '1600', price: '1600' },
+        stopLoss: { trigger: '1400', price: '1400' },
+      }) as unknown as PlanInput;
+    expect(planProblems(bracket('CH_PER_B_O', '-2.53'), '0.05').map((p) => p.field)).not.toContain('entry.d');
+    expect(planProblems(bracket('LTP_B_O', '1490.03'), '0.05').map((p) => p.field)).toContain('entry.d');
   });
 });
