@@ -39,6 +39,7 @@ import {
   timePriceSeries,
   walkMarket,
 } from './operations/market-moves.js';
+import type { MarketFigures } from './state/alert-rules.js';
 import { OrderBook } from './state/order-book.js';
 import { OrderRate, orderRuleRefusal } from './state/order-rules.js';
 import { type Json, Refusal } from './state/orders.js';
@@ -341,8 +342,8 @@ export class BrokerEmulator implements ControlTarget {
    * Set the last traded price of a symbol (with `close`, its previous close first): resting orders it reaches fill,
    * pending GTTs whose trigger it meets fire (an OCO one leg only). operations/market-moves.ts has the rules.
    */
-  setLastTradedPrice(exch: string, tsym: string, ltp: number, close?: number): PriceMove {
-    return movePriceByHand(this.context(), exch, tsym, ltp, close);
+  setLastTradedPrice(exch: string, tsym: string, ltp: number, close?: number, figures?: MarketFigures): PriceMove {
+    return movePriceByHand(this.context(), exch, tsym, ltp, close, figures);
   }
 
   /** A symbol without a price again (`POST /_emulator/ltp {clear: true}`); whether it had one. */

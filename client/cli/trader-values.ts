@@ -48,8 +48,38 @@ export const RETENTION_VALUES: ValueTable = {
 
 export const ALERT_VALUES: ValueTable = {
   what: 'an alert',
-  canonical: ['LTP_A_O', 'LTP_B_O'],
-  aliases: { ABOVE: 'LTP_A_O', BELOW: 'LTP_B_O', 'LTP-A-O': 'LTP_A_O', 'LTP-B-O': 'LTP_B_O' },
+  canonical: [
+    'LTP_A_O',
+    'LTP_B_O',
+    'CH_PER_A_O',
+    'CH_PER_B_O',
+    'ATP_A_O',
+    'ATP_B_O',
+    'OI_A_O',
+    'OI_B_O',
+    'TOI_A_O',
+    'TOI_B_O',
+    'VOLUME_A_O',
+    'LTP_A_52HIGH',
+    'LTP_B_52LOW',
+  ],
+  aliases: {
+    ABOVE: 'LTP_A_O',
+    BELOW: 'LTP_B_O',
+    'LTP-A-O': 'LTP_A_O',
+    'LTP-B-O': 'LTP_B_O',
+    'CHANGE-ABOVE': 'CH_PER_A_O',
+    'CHANGE-BELOW': 'CH_PER_B_O',
+    'ATP-ABOVE': 'ATP_A_O',
+    'ATP-BELOW': 'ATP_B_O',
+    'OI-ABOVE': 'OI_A_O',
+    'OI-BELOW': 'OI_B_O',
+    'TOTAL-OI-ABOVE': 'TOI_A_O',
+    'TOTAL-OI-BELOW': 'TOI_B_O',
+    'VOLUME-ABOVE': 'VOLUME_A_O',
+    '52-WEEK-HIGH': 'LTP_A_52HIGH',
+    '52-WEEK-LOW': 'LTP_B_52LOW',
+  },
 };
 
 /** The canonical value `typed` stands for, or undefined when it is none of the table's spellings. */
@@ -74,8 +104,18 @@ export const choicesText = (table: ValueTable): string => {
  */
 export const defaultAlert = (side: string): 'LTP_A_O' | 'LTP_B_O' => (side === 'S' ? 'LTP_A_O' : 'LTP_B_O');
 
+/** What each alert watches, as the output names it. */
+const WATCHED: Readonly<Record<string, string>> = {
+  LTP: 'the last price',
+  CH_PER: "the day's change from the previous close (%)",
+  ATP: 'the average traded price',
+  OI: 'the open interest',
+  TOI: 'the total open interest',
+  VOLUME: "the day's volume",
+};
+
 /** What the output says of an alert: when the GTT fires. */
-export const alertWords = (alert: string, trigger: string): string =>
-  alert === 'LTP_A_O'
-    ? `fires when the last price is at or above ${trigger}`
-    : `fires when the last price is at or below ${trigger}`;
+export const alertWords = (alert: string, trigger: string): string => {
+  const watched = WATCHED[alert.replace(/_[AB]_.*$/, '')] ?? 'the last price';
+  return `fires when ${watched} is at or ${/_A_/.test(alert) ? 'above' : 'below'} ${trigger}`;
+};

@@ -984,7 +984,7 @@ export interface operations {
                     /** @enum {string} */
                     ret: "DAY" | "EOS" | "IOC";
                     /** @enum {string} */
-                    ai_t: "LTP_A_O" | "LTP_B_O";
+                    ai_t: "LTP_A_O" | "LTP_B_O" | "CH_PER_A_O" | "CH_PER_B_O" | "ATP_A_O" | "ATP_B_O" | "OI_A_O" | "OI_B_O" | "TOI_A_O" | "TOI_B_O" | "VOLUME_A_O" | "LTP_A_52HIGH" | "LTP_B_52LOW";
                     /**
                      * @default GTT
                      * @enum {string}
@@ -1824,7 +1824,7 @@ export interface operations {
                     /** @enum {string} */
                     ret: "DAY" | "EOS" | "IOC";
                     /** @enum {string} */
-                    ai_t: "LTP_A_O" | "LTP_B_O";
+                    ai_t: "LTP_A_O" | "LTP_B_O" | "CH_PER_A_O" | "CH_PER_B_O" | "ATP_A_O" | "ATP_B_O" | "OI_A_O" | "OI_B_O" | "TOI_A_O" | "TOI_B_O" | "VOLUME_A_O" | "LTP_A_52HIGH" | "LTP_B_52LOW";
                     /**
                      * @default GTT
                      * @enum {string}
@@ -2252,7 +2252,7 @@ export interface operations {
                     /** @enum {string} */
                     ret?: "DAY" | "EOS" | "IOC";
                     /** @enum {string} */
-                    ai_t?: "LTP_A_O" | "LTP_B_O";
+                    ai_t?: "LTP_A_O" | "LTP_B_O" | "CH_PER_A_O" | "CH_PER_B_O" | "ATP_A_O" | "ATP_B_O" | "OI_A_O" | "OI_B_O" | "TOI_A_O" | "TOI_B_O" | "VOLUME_A_O" | "LTP_A_52HIGH" | "LTP_B_52LOW";
                     /** @enum {string} */
                     validity?: "GTT";
                     d?: number | string;

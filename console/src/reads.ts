@@ -1,5 +1,6 @@
 /** The reads several views share, typed by the generated document. */
 import type { operations } from '../../client/generated/openapi.js';
+import { isPriceAlert } from '../../functions/base/schemas/alert-types.js';
 import { allPages, type Api, ok } from './api.js';
 
 type Json<Id extends keyof operations> = operations[Id]['responses'] extends {
@@ -49,7 +50,8 @@ export const triggersOf = (order: PendingOrder): { label: string; price: string 
   if (order.type === 'oco') {
     if (order.target) lines.push({ label: `Target ${order.al_id}`, price: order.target.trigger });
     if (order.stopLoss) lines.push({ label: `Stop ${order.al_id}`, price: order.stopLoss.trigger });
-  } else {
+  } else if (isPriceAlert(order.ai_t)) {
+    // A trigger on a percentage, open interest or volume is no price: no line on the price chart.
     const trigger = order.trigger ?? order.d;
     lines.push({ label: `Trigger ${order.al_id}`, price: trigger });
   }

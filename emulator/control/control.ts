@@ -7,6 +7,7 @@
  */
 import type { SessionLogin } from '../login/session-login.js';
 import type { PriceMove } from '../operations/market-moves.js';
+import { FIGURE_NAMES, type MarketFigures } from '../state/alert-rules.js';
 import type { NextOutcome, OrderBook } from '../state/order-book.js';
 import { type Json, Refusal } from '../state/orders.js';
 import { DEMO_UID, type EmulatorState } from '../state/state.js';
@@ -29,7 +30,7 @@ export interface ControlTarget {
   requestLog(): LoggedRequest[];
   requestLogBytes(): number;
   clearRequestLog(): void;
-  setLastTradedPrice(exch: string, tsym: string, ltp: number, close?: number): PriceMove;
+  setLastTradedPrice(exch: string, tsym: string, ltp: number, close?: number, figures?: MarketFigures): PriceMove;
   clearLastTradedPrice(exch: string, tsym: string): boolean;
   walk(steps?: number): PriceMove;
   closeMarket(norenordno?: string): string[];
@@ -189,7 +190,22 @@ export const handleControl = (emulator: ControlTarget, req: EmulatorRequest, pat
         const close = body.close;
         if (close !== undefined && (typeof close !== 'number' || !Number.isFinite(close) || close <= 0))
           return json(400, { error: 'close, when given, is the previous close: a positive number' });
-        const { fired, filled } = emulator.setLastTradedPrice(exch, tsym, ltp, close);
+        const figures: MarketFigures = {};
+        for (const name of FIGURE_NAMES) {
+          const value = body[name];
+          if (value === undefined) continue;
+          if (
+            typeof value !== 'number' ||
+            !Number.isFinite(value) ||
+            value < 0 ||
+            (name !== 'atp' && !Number.isInteger(value))
+          )
+            return json(400, {
+              error: `${name}, when given, is ${name === 'atp' ? 'a non-negative price' : 'a non-negative whole number'}`,
+            });
+          figures[name] = value;
+        }
+        const { fired, filled } = emulator.setLastTradedPrice(exch, tsym, ltp, close, figures);
         return json(200, { triggered: fired.map((f) => f.al_id), fired, filled });
       }
       case 'POST /walk': {

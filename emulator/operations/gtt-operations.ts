@@ -194,7 +194,8 @@ export const fireAtPrice = (ctx: OperationContext, exch: string, tsym: string, l
   const fired: FiredOrder[] = [];
   for (const order of ctx.state.orders.values()) {
     if (order.state !== 'pending' || order.exch !== exch || order.tsym !== tsym) continue;
-    const leg = order.kind === 'oco' ? ocoFiringLeg(order, ltp, previous) : gttFires(order, ltp) ? 'x' : undefined;
+    const market = { ltp, close: ctx.state.closes.get(key), figures: ctx.state.figures.get(key) };
+    const leg = order.kind === 'oco' ? ocoFiringLeg(order, ltp, previous) : gttFires(order, market) ? 'x' : undefined;
     if (!leg) continue;
     const d = order.kind === 'oco' ? order[leg] : order.d;
     order.state = 'triggered';

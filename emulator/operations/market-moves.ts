@@ -3,6 +3,7 @@
  * of the seeded walk, a price cleared; each move fills the resting limit orders it reaches and fires the GTTs whose
  * trigger it meets, and is kept in the day's series (`TPSeries`).
  */
+import type { MarketFigures } from '../state/alert-rules.js';
 import { SERIES_INTERVALS } from '../state/day-series.js';
 import { decodeSymbol, instrumentToken } from '../state/formats.js';
 import { priceBandOf } from '../state/market.js';
@@ -64,7 +65,7 @@ export const openNamed = (ctx: OperationContext, fields: Json): void => {
 };
 
 /**
- * A price set by hand. With `close`, the symbol's previous close first (today's band around it). Without one, a
+ * A price set by hand, with the figures given beside it (average price, open interest, volume). With `close`, the symbol's previous close first (today's band around it). Without one, a
  * price outside the band of a start close starts a new day there (the close becomes the price), so a sandbox user
  * can put any symbol at any price as before; a close set by hand stays until changed.
  */
@@ -74,9 +75,11 @@ export const movePriceByHand = (
   tsym: string,
   ltp: number,
   close?: number,
+  figures: MarketFigures = {},
 ): PriceMove => {
   const key = ltpKey(exch, tsym);
   ctx.state.cleared.delete(key);
+  if (Object.keys(figures).length > 0) ctx.state.figures.set(key, { ...ctx.state.figures.get(key), ...figures });
   open(ctx, exch, tsym);
   if (close !== undefined) {
     ctx.state.closes.set(key, close);
@@ -94,6 +97,7 @@ export const clearPrice = (ctx: OperationContext, exch: string, tsym: string): b
   const key = ltpKey(exch, tsym);
   const had = ctx.state.ltps.delete(key);
   ctx.state.closes.delete(key);
+  ctx.state.figures.delete(key);
   ctx.state.startCloses.delete(key);
   ctx.state.series.forget(key);
   ctx.state.cleared.add(key);

@@ -1,4 +1,5 @@
 /** Checking order requests (single GTT; shared rules for OCO legs) and the rule that fires a single GTT. */
+import { alertFires, alertTriggerProblem, EMULATOR_ALERT_TYPES, type MarketView } from './alert-rules.js';
 import { decodeSymbol } from './formats.js';
 import { type Account, EXCHANGES, type GttOrder } from './state.js';
 
@@ -13,7 +14,7 @@ export const ENUMS = {
   trantype: ['B', 'S'],
   prctyp: ['LMT', 'MKT', 'SL-LMT', 'SL-MKT', 'DS', '2L', '3L'],
   ret: ['DAY', 'EOS', 'IOC'],
-  ai_t: ['LTP_A_O', 'LTP_B_O'],
+  ai_t: EMULATOR_ALERT_TYPES,
   validity: ['GTT'],
 } satisfies Record<string, readonly string[]>;
 
@@ -93,6 +94,8 @@ export const checkGtt = (fields: Json, account: Account): GttFields => {
   checkExchange(text('exch'), account);
   for (const field of ['prd', 'trantype', 'prctyp', 'ret', 'ai_t', 'validity'] as const)
     requireOneOf(text(field), ENUMS[field], field);
+  const problem = alertTriggerProblem(text('ai_t'), text('d'), text('exch'));
+  if (problem !== undefined) throw new Refusal(problem);
   return {
     actid: account.actid,
     exch: text('exch'),
@@ -105,17 +108,14 @@ export const checkGtt = (fields: Json, account: Account): GttFields => {
     ret: text('ret'),
     ai_t: text('ai_t'),
     validity: text('validity'),
-    d: checkTrigger(text('d')),
+    d: text('d'),
     remarks: optionalString(fields, 'remarks', ''),
     ordersource: optionalString(fields, 'ordersource', 'API'),
   };
 };
 
-/** A single GTT fires when the price falls to `d` (LTP_B_O) or rises to it (LTP_A_O). */
-export const gttFires = (order: GttOrder, ltp: number): boolean => {
-  const trigger = Number(order.d);
-  return (order.ai_t === 'LTP_A_O' && ltp >= trigger) || (order.ai_t === 'LTP_B_O' && ltp <= trigger);
-};
+/** A single GTT fires when what its type watches reaches `d`: rises to it (`_A_`) or falls to it (`_B_`); alert-rules.ts. */
+export const gttFires = (order: GttOrder, market: MarketView): boolean => alertFires(order.ai_t, order.d, market);
 
 /** `al_id` of a modify or cancel: a digit string; a JSON whole number is taken too (one Python client sends one). */
 export const requireAlId = (fields: Json): string => {

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 
+import type { MarketFigures } from './alert-rules.js';
 import { DaySeries } from './day-series.js';
 import type { StartPrices } from './prices.js';
 
@@ -172,6 +173,8 @@ export class EmulatorState {
   readonly ltps = new Map<string, number>();
   /** The previous close per `exch|tsym` (today's price band is around it): the start's or the control surface's. */
   readonly closes = new Map<string, number>();
+  /** The average traded price, open interest and volume per `exch|tsym` the control surface set (alert-rules.ts). */
+  readonly figures = new Map<string, MarketFigures>();
   /** The `exch|tsym` whose close is the start table's (a move by hand far outside its band starts a new day). */
   readonly startCloses = new Set<string>();
   /** The `exch|tsym` whose price the control surface cleared: not opened at the start price again until a reset. */
@@ -234,6 +237,7 @@ export class EmulatorState {
     this.jkeyTokens.clear();
     this.ltps.clear();
     this.closes.clear();
+    this.figures.clear();
     this.startCloses.clear();
     this.cleared.clear();
     this.series.clear();

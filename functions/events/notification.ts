@@ -75,8 +75,20 @@ const join = (...parts: (string | undefined | false)[]): string =>
 const symbol = (d: { exch?: string | undefined; tsym?: string | undefined }) =>
   d.exch && d.tsym ? `${d.exch}:${d.tsym}` : d.tsym;
 const legName = (leg: 'target' | 'stopLoss') => (leg === 'target' ? 'target' : 'stop-loss');
-const alertWords = (alertType: string | undefined) =>
-  alertType === 'LTP_A_O' ? 'LTP above' : alertType === 'LTP_B_O' ? 'LTP below' : 'trigger';
+/** What a single GTT's alert watches (docs/explanation/broker-wire.md, "Alert types"), for "when LTP above 1510". */
+const WATCHED: Readonly<Record<string, string>> = {
+  LTP: 'LTP',
+  CH_PER: '% change',
+  ATP: 'ATP',
+  OI: 'OI',
+  TOI: 'total OI',
+  VOLUME: 'volume',
+};
+const alertWords = (alertType: string | undefined) => {
+  const match = alertType === undefined ? null : /^([A-Z]+(?:_PER)?)_([AB])_/.exec(alertType);
+  const watched = match ? WATCHED[match[1]!] : undefined;
+  return watched ? `${watched} ${match![2] === 'A' ? 'above' : 'below'}` : 'trigger';
+};
 const tagWords = (tag: string | undefined) => (tag ? `tag ${tag}` : undefined);
 
 const legLine = (name: string, leg: EventLeg, tsym: string | undefined) =>

@@ -7,6 +7,7 @@
  * by at least a tick.
  */
 import { type FieldProblem, fromDirectInvocation, type GatewayError } from '../base/contract/errors.js';
+import { isPriceAlert } from '../base/schemas/alert-types.js';
 import type { PlanInput } from '../base/schemas/plans.js';
 import { lotProblem, tickProblem } from '../orders/safety/exchange-rule-checks.js';
 import { compare } from '../orders/safety/grid.js';
@@ -24,7 +25,8 @@ export const planProblems = (input: PlanInput, tick: string, lot = 1): FieldProb
     const entry = input.entry as Record<string, string | undefined>;
     const problems = [
       ...(isMarket(entry.prctyp) ? [] : gridProblem('entry.prc', entry.prc, tick)),
-      ...gridProblem('entry.d', entry.d, tick),
+      // A trigger that is no price (percentage change, open interest, volume) is not on the tick (alert-types.ts).
+      ...(isPriceAlert(entry.ai_t) ? gridProblem('entry.d', entry.d, tick) : []),
       ...lotProblem('entry.qty', String(entry.qty), String(entry.tsym), lot),
       ...gridProblem('target.trigger', input.target.trigger, tick),
       ...gridProblem('target.price', input.target.price, tick),
@@ -60,6 +62,11 @@ export const planProblems = (input: PlanInput, tick: string, lot = 1): FieldProb
     problems.push({
       field: 'order.prctyp',
       message: `a trailing stop's order must be LMT or MKT (MKT trails as a price-protected limit order); ${order.prctyp} carries a trigger of its own that the plan would not move`,
+    });
+  if (!isPriceAlert(order.ai_t))
+    problems.push({
+      field: 'order.ai_t',
+      message: `a trailing stop moves a price trigger; ${String(order.ai_t)} does not watch a price: use LTP_A_O or LTP_B_O`,
     });
   problems.push(
     ...(isMarket(order.prctyp) ? [] : gridProblem('order.prc', order.prc, tick)),

@@ -54,6 +54,23 @@ describe('the console: orders', () => {
     await eventually(() => row.locator('[data-leg="trigger"]').textContent()).toContain('Trigger 1485.00');
   });
 
+  it('shows what an alert on a percentage change watches, and draws no price line for it', async () => {
+    await control.ltp('NSE', 'M&M-EQ', 1500);
+    const alId = await placeOverApi({ ai_t: 'CH_PER_B_O', d: '-2' });
+    await open('orders');
+    const row = page.locator(`li[data-al-id="${alId}"]`).first();
+    await eventually(() => row.locator('[data-leg="trigger"]').textContent()).toContain(
+      'Change from the close -2% (fires when it falls to it)',
+    );
+    // On the chart, the LTP order beside it has its line; the percentage one has none.
+    const ltpId = await placeOverApi();
+    await open('chart?exch=NSE&tsym=M%26M-EQ');
+    await eventually(() => page.locator(`[data-price-line="Trigger ${ltpId}"]`).textContent()).toBe(
+      `Trigger ${ltpId}: 1490.00`,
+    );
+    expect(await page.locator(`[data-price-line="Trigger ${alId}"]`).count()).toBe(0);
+  });
+
   it('says so when the order changed after it was opened for editing (412), and sends nothing', async () => {
     const alId = await placeOverApi();
     await open('orders');

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 
 import { ValidationFailedError } from '../../functions/base/contract/errors.js';
 import { describeIssues, validateInput } from '../../functions/base/contract/validate-input.js';
-import { cancelOrderInput, modifyOrderInput, noInput, placeOrderInput } from '../../functions/base/schemas/input.js';
+import {
+  ALERT_TYPES,
+  cancelOrderInput,
+  modifyOrderInput,
+  noInput,
+  placeOrderInput,
+} from '../../functions/base/schemas/input.js';
 import { OPERATIONS } from '../../functions/manifest/index.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 import { problemsOf } from '../support/validation.js';
@@ -39,7 +45,7 @@ describe('place input', () => {
     ['prctyp', 'STOP', 'prctyp must be one of LMT, MKT, SL-LMT, SL-MKT, DS, 2L, 3L'],
     ['prctyp', 'LIMIT', 'prctyp must be one of LMT, MKT, SL-LMT, SL-MKT, DS, 2L, 3L, got "LIMIT": use LMT'],
     ['ret', 'GTC', 'ret must be one of DAY, EOS, IOC'],
-    ['ai_t', 'LTP', 'ai_t must be one of LTP_A_O, LTP_B_O'],
+    ['ai_t', 'LTP', `ai_t must be one of ${ALERT_TYPES.join(', ')}`],
     ['validity', 'DAY', 'validity must be one of GTT'],
   ])('enforces the allowed values of %s', (field, value, message) => {
     expect(problemsOf(placeOrderInput, { ...order, [field]: value })).toContainEqual({ field, message });

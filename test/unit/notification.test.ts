@@ -52,6 +52,15 @@ const text = <T extends DetailType>(detailType: T, detail: EventDetail<T>): stri
 };
 
 describe('notificationText', () => {
+  it.each([
+    ['CH_PER_B_O', '-2', 'when % change below -2'],
+    ['VOLUME_A_O', '250000', 'when volume above 250000'],
+    ['TOI_A_O', '9000000', 'when total OI above 9000000'],
+    ['LTP_A_52HIGH', '1650', 'when LTP above 1650'],
+  ])('names what a %s alert watches', (alertType, trigger, words) => {
+    expect(text('GTT Placed', { ...single, alertType, trigger })).toContain(words);
+  });
+
   it('GTT Placed (single): side, quantity, symbol, price, trigger with its direction, al_id, tag, origin', () => {
     expect(text('GTT Placed', single)).toBe(
       'GTT Placed: Buy 1 NSE:M&M-EQ @ 1500 LMT when LTP below 1490\nal_id 24112300000001 · tag swing-1 · (gateway)',

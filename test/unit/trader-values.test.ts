@@ -33,6 +33,26 @@ describe('the command line reads values as traders type them', () => {
     expect(ALERT_VALUES.canonical).toEqual(ALERT_TYPES);
   });
 
+  it.each([
+    ['change-above', 'CH_PER_A_O'],
+    ['Change-Below', 'CH_PER_B_O'],
+    ['atp-above', 'ATP_A_O'],
+    ['atp-below', 'ATP_B_O'],
+    ['oi-above', 'OI_A_O'],
+    ['oi-below', 'OI_B_O'],
+    ['total-oi-above', 'TOI_A_O'],
+    ['total-oi-below', 'TOI_B_O'],
+    ['volume-above', 'VOLUME_A_O'],
+    ['52-week-high', 'LTP_A_52HIGH'],
+    ['52-week-low', 'LTP_B_52LOW'],
+  ])('--alert %s is %s', (typed, meant) => {
+    expect(canonicalValue(ALERT_VALUES, typed)).toBe(meant);
+  });
+
+  it("--alert volume-below is refused: the day's volume only grows", () => {
+    expect(canonicalValue(ALERT_VALUES, 'volume-below')).toBeUndefined();
+  });
+
   it('every alias stands for a canonical value of its own table', () => {
     for (const table of [EXCHANGE_VALUES, SIDE_VALUES, PRICE_TYPE_VALUES, RETENTION_VALUES, ALERT_VALUES])
       for (const [alias, meant] of Object.entries(table.aliases)) {

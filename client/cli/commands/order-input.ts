@@ -140,9 +140,10 @@ export const orderFromFlags = (f: Flags): { order: GttOrderInput; defaults: stri
   const priced = f.str('price') !== undefined;
   const prctyp = f.choice('price-type', PRICE_TYPE_VALUES, priced ? 'LMT' : undefined);
   const prc = f.decimal('price', prctyp !== '' && !MARKET.includes(prctyp));
-  const d = f.decimal('trigger');
   const ret = f.choice('retention', RETENTION_VALUES, DEFAULT_RETENTION);
   const ai_t = f.choice('alert', ALERT_VALUES, defaultAlert(trantype));
+  // A percentage change may be negative (--trigger=-2.5): the gateway judges the trigger per alert type.
+  const d = ai_t.startsWith('CH_PER_') ? f.need('trigger') : f.decimal('trigger');
   const defaults = [
     ...(priced && f.str('price-type') === undefined ? ['price type LMT (a limit order at --price)'] : []),
     ...(f.str('retention') === undefined

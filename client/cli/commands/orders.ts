@@ -59,7 +59,8 @@ export const place = command({
   dryRun: true,
   summary:
     'place a GTT order: the broker places the order once the last traded price meets --trigger (--alert: by ' +
-    'default the way the trigger lies from the last price); --retention DAY unless given; values as typed (nse, buy, lmt)',
+    'default the way the trigger lies from the last price; also change-above/-below (%), atp-above/-below, oi-above/-below, ' +
+    'total-oi-above/-below, volume-above, 52-week-high/-low); --retention DAY unless given; values as typed (nse, buy, lmt)',
   input: (f) => orderFromFlags(f),
   run: async (ctx, input) => ctx.client.placeOrder(await withDefaults(ctx, input), ctx.orderOptions),
   render: (r) => actionText('placed', r),

@@ -165,10 +165,25 @@ export const PendingOrders = ({ api, changed }: { api: Api; changed: number }): 
 const legsOf = (order: PendingOrder): Leg[] =>
   order.type === 'oco' ? (['target', 'stopLoss'] as const).filter((leg) => order[leg]) : ['trigger'];
 
+/** The family's alert types that watch something else than the last price (docs/explanation/broker-wire.md). */
+const OTHER_ALERTS: Readonly<Record<string, { what: string; price: boolean; unit: string }>> = {
+  CH_PER: { what: 'Change from the close', price: false, unit: '%' },
+  ATP: { what: 'Average price', price: true, unit: '' },
+  OI: { what: 'Open interest', price: false, unit: '' },
+  TOI: { what: 'Total open interest', price: false, unit: '' },
+  VOLUME: { what: 'Volume', price: false, unit: '' },
+};
+
 const legText = (order: PendingOrder, leg: Leg): string => {
   const tick = order.ti;
-  if (leg === 'trigger')
-    return `Trigger ${price(triggerOf(order, leg), tick)} (${order.ai_t === 'LTP_A_O' ? 'fires when the price rises to it' : 'fires when the price falls to it'}), then ${order.prctyp} ${price(order.prc, tick)}`;
+  if (leg === 'trigger') {
+    const rises = /_A_/.test(order.ai_t ?? '');
+    const other = OTHER_ALERTS[(order.ai_t ?? '').replace(/_[AB]_.*$/, '')];
+    const when = other
+      ? `${other.what} ${other.price ? price(triggerOf(order, leg), tick) : triggerOf(order, leg)}${other.unit} (fires when it ${rises ? 'rises' : 'falls'} to it)`
+      : `Trigger ${price(triggerOf(order, leg), tick)} (fires when the price ${rises ? 'rises' : 'falls'} to it)`;
+    return `${when}, then ${order.prctyp} ${price(order.prc, tick)}`;
+  }
   const one = order[leg];
   return `${leg === 'target' ? 'Target' : 'Stop'} ${price(one?.trigger, tick)}, then ${one?.order.prctyp ?? ''} ${price(one?.order.prc, tick)}`;
 };

@@ -6,6 +6,7 @@ import './zod-config.js';
 
 import * as z from 'zod';
 
+import { triggerText } from './alert-types.js';
 import { memo } from './values.js';
 
 /**
@@ -17,8 +18,7 @@ export const PRODUCTS = ['C', 'M', 'H'] as const;
 export const TRANSACTION_TYPES = ['B', 'S'] as const;
 export const PRICE_TYPES = ['LMT', 'MKT', 'SL-LMT', 'SL-MKT', 'DS', '2L', '3L'] as const;
 export const RETENTIONS = ['DAY', 'EOS', 'IOC'] as const;
-/** LTP_B_O is the value the spec shows (trigger when LTP goes below `d`); LTP_A_O is its above-`d` twin. */
-export const ALERT_TYPES = ['LTP_A_O', 'LTP_B_O'] as const;
+export { ALERT_TYPES } from './alert-types.js';
 export const VALIDITIES = ['GTT'] as const;
 /** Price types whose order executes at market: they carry price 0. */
 export const MARKET_PRICE_TYPES: readonly string[] = ['MKT', 'SL-MKT'];
@@ -49,6 +49,21 @@ export const decimalString = (what: string) =>
       }
       return text;
     });
+
+/** `d`: a decimal that may carry a sign (a percentage change may fall); what suits each alert type is judged in input.ts. */
+export const triggerValue = memo(() =>
+  z.union([z.number(), z.string()], rule('d', 'd must be a number or a numeric string')).transform((value, ctx) => {
+    const text = triggerText(value);
+    if (text === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `d must be a plain decimal number (no exponent or more than 8 decimals), got ${JSON.stringify(value)}`,
+      });
+      return z.NEVER;
+    }
+    return text;
+  }),
+);
 
 export const quantity = memo(() =>
   z.union([z.number(), z.string()], rule('qty', 'qty must be a number or a numeric string')).transform((value, ctx) => {

@@ -8,6 +8,7 @@ import './zod-config.js';
 
 import * as z from 'zod';
 
+import { triggerProblem } from './alert-types.js';
 import {
   ALERT_TYPES,
   decimalString,
@@ -22,6 +23,7 @@ import {
   tag,
   tradingSymbol,
   TRANSACTION_TYPES,
+  triggerValue,
   VALIDITIES,
 } from './fields.js';
 import { pageFields } from './paging.js';
@@ -52,11 +54,13 @@ const orderFields = memo(() => ({
   ret: enumOf('ret', RETENTIONS),
   ai_t: enumOf('ai_t', ALERT_TYPES),
   validity: enumOf('validity', VALIDITIES).default('GTT'),
-  d: decimalString('d'),
+  d: triggerValue(),
   tag: tag().optional(),
 }));
 
 type OrderShape = {
+  exch: string;
+  ai_t: string;
   prctyp: string;
   prc?: string | undefined;
   d: string;
@@ -82,9 +86,8 @@ const checkOrder = <T extends OrderShape>(order: T, ctx: z.RefinementCtx): T & {
       message: `prc must be a positive price for price type ${order.prctyp}`,
     });
   }
-  if (Number(order.d) <= 0) {
-    ctx.addIssue({ code: 'custom', path: ['d'], message: 'd (trigger value) must be greater than 0' });
-  }
+  const problem = triggerProblem(order.ai_t, order.d, order.exch, order.prctyp);
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', path: ['d'], message: problem });
   return { ...order, prc: prc ?? '0' };
 };
 
@@ -266,7 +269,7 @@ const patchOrderFields = () => ({
   ret: enumOf('ret', RETENTIONS).optional(),
   ai_t: enumOf('ai_t', ALERT_TYPES).optional(),
   validity: enumOf('validity', VALIDITIES).optional(),
-  d: decimalString('d').optional(),
+  d: triggerValue().optional(),
   tag: tag().optional(),
 });
 

@@ -7,6 +7,7 @@
 import type { InstrumentRules } from '../../base/broker/instruments.js';
 import type { PriceBand } from '../../base/broker/market.js';
 import { type FieldProblem, ValidationFailedError } from '../../base/contract/errors.js';
+import { isPriceAlert } from '../../base/schemas/alert-types.js';
 import { nearestOnGrid, onGrid } from './grid.js';
 import { bandProblem, describeRules, freezeProblem } from './market-rules.js';
 
@@ -59,13 +60,15 @@ export const ruledOrders = (input: unknown): RuledOrder[] => {
       };
     });
   }
+  // A trigger that is no price (a percentage change, open interest, volume) is not on the tick nor in the band.
+  const priceTrigger = isPriceAlert(fields.ai_t);
   return [
     {
       exch,
       tsym,
-      prices: orderPrices(fields, '', { field: 'd', value: fields.d }),
+      prices: orderPrices(fields, '', { field: 'd', value: priceTrigger ? fields.d : undefined }),
       quantity: { field: 'qty', value: String(fields.qty) },
-      trigger: priced('d', fields.d),
+      trigger: priceTrigger ? priced('d', fields.d) : undefined,
       limit: isMarket(fields.prctyp) ? undefined : priced('prc', fields.prc),
     },
   ];
