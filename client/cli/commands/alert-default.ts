@@ -3,8 +3,8 @@
  * (GET /quotes). A trigger below the price fires when the price falls to it (LTP_B_O), one above when it rises to it
  * (LTP_A_O): a buy at 1610 with the price at 1500 is a breakout, and LTP_B_O would fire it at once. Without a price
  * to compare (no quote, no trade today, the trigger at the price itself), the usual alert of its side. Said in the
- * output either way. A quote that cannot be trusted (the broker answered for another instrument: the gateway's
- * `priceUnavailable`, or a reply naming another symbol) is refused instead: a side picked from another instrument's
+ * output either way. A quote that cannot be trusted (the broker answered for another instrument: the gateway checks
+ * every quote and says so in `priceUnavailable`) is refused instead: a side picked from another instrument's
  * price could fire the order at once, so nothing is sent and the trader is asked for --alert.
  */
 import type { GttOrderInput } from '../../types.js';
@@ -13,10 +13,6 @@ import { UsageError } from '../flags.js';
 import { alertWords, defaultAlert } from '../trader-values.js';
 
 type Alert = 'LTP_A_O' | 'LTP_B_O';
-
-/** Whether a quote is of the order's instrument (symbols compared in capitals, as brokers list them). */
-export const sameInstrument = (a: { exch: string; tsym: string }, b: { exch: string; tsym: string }): boolean =>
-  a.exch.toUpperCase() === b.exch.toUpperCase() && a.tsym.toUpperCase() === b.tsym.toUpperCase();
 
 /** The refusal of a default from a quote that names, or may name, another instrument. */
 const untrusted = (order: GttOrderInput, why: string): UsageError =>
@@ -35,7 +31,6 @@ const lastPrice = async (ctx: Context, order: GttOrderInput): Promise<number | u
     // The order itself will say what is wrong with the instrument; the default falls back to the side's.
     return undefined;
   }
-  if (!sameInstrument(quote, order)) throw untrusted(order, `the reply is for ${quote.exch}:${quote.tsym}`);
   if (quote.priceUnavailable !== undefined) throw untrusted(order, quote.priceUnavailable);
   const lp = Number(quote.lp);
   return quote.lp === undefined || !Number.isFinite(lp) || lp <= 0 ? undefined : lp;

@@ -2,11 +2,10 @@
  * The market beside a list of orders: each symbol's last traded price (GET /quotes, one call per distinct symbol, a
  * few at a time, at most MAX_QUOTED_SYMBOLS), and how far each trigger lies from it. A quote that fails, has no
  * price, or names another instrument than the one asked (a broker may answer for another: the gateway then answers
- * no `lp` and says why in `priceUnavailable`, and this checks the reply's symbol again) gives no price: the list shows "—" there and still prints.
+ * no `lp` and says why in `priceUnavailable`: the one check, functions/base/broker/market.ts) gives no price: the list shows "—" there and still prints.
  */
 import type { GttOrder } from '../../types.js';
 import type { Context } from '../command.js';
-import { sameInstrument } from './alert-default.js';
 
 /** Quotes read at once. */
 export const QUOTE_CONCURRENCY = 4;
@@ -28,7 +27,7 @@ const lastPriceOf = async (ctx: Context, exch: string, tsym: string): Promise<nu
       ...ctx.callOptions,
       maxAttempts: 2,
     });
-    if (!sameInstrument(q, { exch, tsym }) || q.lp === undefined) return undefined;
+    if (q.lp === undefined) return undefined;
     const lp = Number(q.lp);
     return Number.isFinite(lp) && lp > 0 ? lp : undefined;
   } catch {
