@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
+import { EMULATOR_ALERT_TYPES } from '../../emulator/state/alert-rules.js';
 import { validateInput } from '../../functions/base/contract/validate-input.js';
-import { isPriceAlert } from '../../functions/base/schemas/alert-types.js';
+import { ALERT_TYPES, isPriceAlert } from '../../functions/base/schemas/alert-types.js';
 import { placeOrderInput } from '../../functions/base/schemas/input.js';
 import type { PlanInput } from '../../functions/base/schemas/plans.js';
 import { ruledOrders } from '../../functions/orders/safety/exchange-rule-checks.js';
@@ -13,6 +14,10 @@ const equity = { ...SAMPLE_ORDER };
 const future = { ...SAMPLE_ORDER, exch: 'NFO', tsym: 'NIFTY29DEC26F', qty: '65', prc: '25100' };
 
 describe('the family’s other alert types (d per type)', () => {
+  it('the emulator takes exactly the types the gateway sends (the broker stands apart: its own list, pinned here)', () => {
+    expect([...EMULATOR_ALERT_TYPES]).toEqual([...ALERT_TYPES]);
+  });
+
   it.each([
     ['CH_PER_A_O', equity, '2.5'],
     ['CH_PER_B_O', equity, '-3'],
