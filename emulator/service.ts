@@ -15,6 +15,7 @@ import {
   getQuotes,
   logout,
   orderBook,
+  positionBook,
   searchScrip,
   securityInfo,
   singleOrderHistory,
@@ -317,6 +318,8 @@ export class BrokerEmulator implements ControlTarget {
           return getTriggered(ctx, fields, account);
         case 'OrderBook':
           return orderBook(ctx, account);
+        case 'PositionBook':
+          return positionBook(ctx, account);
         case 'SingleOrdHist':
           return singleOrderHistory(ctx, fields, account);
         case 'SearchScrip':

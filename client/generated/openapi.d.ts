@@ -244,6 +244,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/positions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's positions of the day: net quantity, average price, last price, realised and unrealised P&L, and the totals
+         * @description Calls the broker's PositionBook. Safe to retry.
+         */
+        get: operations["GetPositions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/session/oauth/start": {
         parameters: {
             query?: never;
@@ -4242,6 +4262,195 @@ export interface operations {
                             /** @description the bar's volume, where the broker gives one */
                             volume?: number;
                         }[];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: The request does not satisfy the input schema; nothing was sent to the broker. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SIGNAL_TOKEN_INVALID: The signal webhook's token is not one of a strategy's (mistyped, rotated or its strategy deleted); nothing was recorded. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_ACCOUNT_MISMATCH: A broker login returned a session of another account than this deployment's; nothing was written. REQUEST_FORBIDDEN: The local API refuses requests from another origin (an `Origin` header that is not the local API) or for another host (DNS rebinding); a signal webhook refuses a source address outside its strategy's allowIps. Nothing was sent. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The request has a body (or a Content-Type) that is not `application/json`; nothing was sent to the broker. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TRADING_HALTED: The kill switch is on: places and modifies are refused until it is turned off (DELETE /kill-switch); nothing was sent. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Over the order rate: this deployment's governor refused the call before sending it, or the broker refused it for exceeding its own limit; not executed. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFIGURATION_ERROR: The deployment is misconfigured (environment or secret). INTERNAL_ERROR: An unexpected error inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_UNAVAILABLE: The broker could not be reached or answered with an HTTP 5xx. BROKER_BAD_REPLY: The broker answered with something that is not JSON or not the documented shape. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_TIMEOUT: The broker did not answer in time (`Server Timeout :` or our own request timeout). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    GetPositions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's positions of the day: net quantity, average price, last price, realised and unrealised P&L, and the totals */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description one per exchange, symbol and product traded or held; open first */
+                        positions: {
+                            exch: string;
+                            tsym: string;
+                            token?: string;
+                            /** @description the broker's product code (`C`, `I`, `M`, ...) */
+                            product: string;
+                            /** @description bought minus sold (carried forward included): above 0 long, below 0 short, 0 closed */
+                            netQty: number;
+                            /** @description the open quantity's average price (0 when closed) */
+                            averagePrice: number;
+                            /** @description the broker's last price of the instrument, where it gives one */
+                            lastPrice?: number;
+                            /** @description the day's realised P&L, rupees */
+                            realised: number;
+                            /** @description the open quantity marked to the last price, rupees */
+                            unrealised: number;
+                            /** @description the day's bought quantity */
+                            boughtQty: number;
+                            /** @description the day's sold quantity */
+                            soldQty: number;
+                            /** @description what a point of price is worth per unit (1 but for some commodities) */
+                            priceFactor: number;
+                        }[];
+                        /** @description the sums over every position, rupees, to the paisa */
+                        totals: {
+                            realised: number;
+                            unrealised: number;
+                            /** @description realised plus unrealised: the day's P&L, rupees */
+                            total: number;
+                            /** @description how many positions are open (netQty not 0) */
+                            open: number;
+                        };
                     };
                 };
             };

@@ -1,10 +1,11 @@
 /**
- * The account's operations beside its GTTs: the order book and an order's history (the orders fired GTTs placed),
+ * The account's operations beside its GTTs: the order book, the positions and an order's history (the orders fired GTTs placed),
  * symbol search and quotes, client details and logout. Each takes the checked session's account.
  */
 import { instrumentToken, IST_OFFSET_MS, requestTime } from '../state/formats.js';
 import { freezeQuantityOf, priceBandOf } from '../state/market.js';
 import { type Json, Refusal, requireString } from '../state/orders.js';
+import { positionsOf } from '../state/positions.js';
 import { type Account, ltpKey } from '../state/state.js';
 import type { OperationContext } from '../state/switches.js';
 import { masterSymbolOf } from '../state/symbol-master.js';
@@ -15,6 +16,17 @@ import { priceOf, symbolOfToken } from './market-moves.js';
 export const orderBook = (ctx: OperationContext, account: Account): EmulatorReply => {
   const orders = ctx.book.bookOf(account.uid);
   return orders.length === 0 && !ctx.switches.emptyListAsArray ? notOk('no data') : json(200, orders);
+};
+
+/** PositionBook: the account's positions from the day's fills, marked to the market (`state/positions.ts`). */
+export const positionBook = (ctx: OperationContext, account: Account): EmulatorReply => {
+  const positions = positionsOf(
+    ctx.book.orders.values(),
+    account.uid,
+    (exch, tsym) => instrumentToken(exch, tsym),
+    (exch, tsym) => ctx.state.ltps.get(ltpKey(exch, tsym)),
+  );
+  return positions.length === 0 && !ctx.switches.emptyListAsArray ? notOk('no data') : json(200, positions);
 };
 
 export const singleOrderHistory = (ctx: OperationContext, fields: Json, account: Account): EmulatorReply =>

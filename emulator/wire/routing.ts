@@ -21,6 +21,7 @@ export const OPERATIONS = [
   'GenAcsTok',
   'QuickAuth',
   'OrderBook',
+  'PositionBook',
   'SingleOrdHist',
   'SearchScrip',
   'GetQuotes',

@@ -22,6 +22,7 @@ import {
   getGttOrder,
   getOrderBook,
   getPendingGttOrders,
+  getPositions,
   getQuote,
   getSeries,
   getTriggeredGttOrders,
@@ -224,4 +225,5 @@ export const OPERATION_FUNCTIONS: readonly FunctionDefinition[] = [
   operationFunction(getOrderBook, 'getOrderBook'),
   operationFunction(getQuote, 'getQuote'),
   operationFunction(getSeries, 'getSeries'),
+  operationFunction(getPositions, 'getPositions'),
 ];

@@ -388,3 +388,6 @@ export const getQuote = defineOperation({
 
 /** GET /quotes/series, in a file of its own (series-operation.ts). */
 export { getSeries } from './series-operation.js';
+
+/** GET /positions, in a file of its own (positions-operation.ts). */
+export { getPositions } from './positions-operation.js';

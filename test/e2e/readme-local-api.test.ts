@@ -54,6 +54,7 @@ describe('README: npm start and the curl lines', () => {
       '/orders',
       '/plans',
       '/plans/{planId}',
+      '/positions',
       '/quotes',
       '/quotes/series',
       '/session',

@@ -132,6 +132,7 @@ const DIRECT_AS_ROUTES = [
   'GetOrderBook',
   'GetQuote',
   'GetSeries',
+  'GetPositions',
   'KillSwitch',
   'EventsHistory',
   'Plans',

@@ -32,6 +32,7 @@ export const READS: { route: string; broker?: string; path: (s: Sys) => string |
   { route: 'GET /gtt-orders/enabled', broker: 'GetEnabledGTTs', path: () => '/gtt-orders/enabled' },
   { route: 'GET /client', broker: 'ClientDetails', path: () => '/client' },
   { route: 'GET /orders', broker: 'OrderBook', path: () => '/orders' },
+  { route: 'GET /positions', broker: 'PositionBook', path: () => '/positions' },
   { route: 'GET /quotes', broker: 'GetQuotes', path: () => '/quotes?exch=NSE&tsym=M%26M-EQ' },
   { route: 'GET /quotes/series', broker: 'TPSeries', path: () => '/quotes/series?exch=NSE&tsym=M%26M-EQ&interval=5' },
   { route: 'GET /session', path: () => '/session' },
