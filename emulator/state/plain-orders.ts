@@ -21,7 +21,8 @@ import type { Account } from './state.js';
 /** The price types a regular order takes here (the family's `DS`, `2L`, `3L` are not emulated). */
 export const PLAIN_PRICE_TYPES = ['LMT', 'MKT', 'SL-LMT', 'SL-MKT'] as const;
 export const PLAIN_RETENTIONS = ['DAY', 'IOC', 'EOS'] as const;
-const PRODUCTS = ['C', 'M', 'H'];
+/** Delivery, carry forward, intraday (cover and bracket orders, with their legs' prices, are not emulated). */
+const PRODUCTS = ['C', 'M', 'I'];
 
 export interface PlainOrderFields {
   actid: string;
