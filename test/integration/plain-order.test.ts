@@ -181,6 +181,15 @@ describe('the plain PlaceOrder under the kill switch', () => {
     expect(await sent()).toHaveLength(1);
   });
 
+  it('a dry run answers the exact request and sends nothing, even with the switch on', async () => {
+    expect((await api('POST', '/kill-switch', { mode: 'keep-exits' })).status).toBe(200);
+    const { idempotencyKey: _key, ...order } = notExit(newKey());
+    const asked = (await plain({ ...order, exit: true, dryRun: true }, deadline())) as Json;
+    expect(asked.request.url).toMatch(/\/PlaceOrder$/);
+    expect(asked.request.jData).toMatchObject({ ordersource: 'API', tsym: 'INFY-EQ', prctyp: 'LMT', prc: '1495' });
+    expect(await sent()).toEqual([]);
+  });
+
   it('with the switch off a plain order that is not an exit is placed', async () => {
     const placed = (await plain(notExit(newKey()), deadline())) as Json;
     expect(placed).toMatchObject({ stat: 'Ok', norenordno: expect.any(String), idempotency: { replayed: false } });

@@ -126,6 +126,7 @@ describe('PlaceOrder input', () => {
     const base = { exch: 'NSE', tsym: 'INFY-EQ', trantype: 'B', qty: 1, prc: '1500', prd: 'C', prctyp: 'LMT' };
     expect(plainOrderInput.parse(base)).toMatchObject({ ret: 'DAY', exit: false, qty: '1' });
     expect(plainOrderInput.parse({ ...base, prd: 'nrml' }).prd).toBe('M');
+    expect(plainOrderInput.parse(placeOrder.example)).toMatchObject({ exit: true, prctyp: 'LMT' });
     for (const bad of [
       { prctyp: 'MKT', prc: '0' },
       { prctyp: 'SL-LMT' },
