@@ -113,6 +113,19 @@ describe('the plain PlaceOrder through the order core', () => {
     expect(await book()).toHaveLength(1);
   });
 
+  it('five at once with one key: one PlaceOrder, one order; the others answer it or say it is in flight', async () => {
+    const key = newKey();
+    const settled = await Promise.allSettled(Array.from({ length: 5 }, () => placeExitOrder(exit(key), deadline())));
+    expect(await sent()).toHaveLength(1);
+    const [order] = await book();
+    expect(await book()).toHaveLength(1);
+    for (const one of settled) {
+      if (one.status === 'fulfilled') expect(one.value.norenordno).toBe(order!.norenordno);
+      else expect(one.reason).toMatchObject({ code: 'IDEMPOTENCY_IN_PROGRESS' });
+    }
+    expect(settled.some((one) => one.status === 'fulfilled')).toBe(true);
+  });
+
   it('a reply lost after the order was placed: unknown, then settled from OrderBook by its stamp, never sent twice', async () => {
     const key = newKey();
     await control.fault({ operation: 'PlaceOrder', kind: 'drop', executed: true, times: 1 });
