@@ -7,8 +7,9 @@
  *
  * `key` is the write's idempotency key, the same on every retry of that one exit (for instance the day, the position
  * and the attempt): a retry with it never places a second order; a reply lost on the way is settled by the broker's
- * OrderBook (the stamp in `remarks`). A refusal is the core's typed GatewayError (its `outcome` says whether
- * anything may have reached the broker).
+ * OrderBook (the stamp in `remarks`). OrderBook is the day's: retry an unknown outcome within the day, and name
+ * the day in the key. A refusal is the core's typed GatewayError (its `outcome` says whether anything may have
+ * reached the broker).
  */
 import type { DirectHandler } from './gateway/in-process.js';
 import { placeOrder } from './plain-order-operation.js';
