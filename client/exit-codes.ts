@@ -9,12 +9,15 @@ export const EXIT_CODES = {
   NOT_FOUND: 3,
   /**
    * BROKER_REJECTED, ORDER_CHANGED, RATE_LIMITED, GATEWAY_BUSY, TRADING_HALTED (and API Gateway throttling): the broker
-   * did not act.
+   * did not act; OCO_LEGS_MISMATCH cancelled (`undone`): nothing of it is live.
    */
   REJECTED: 4,
   /** SESSION_EXPIRED: store a fresh broker token in the deployment's secret. */
   SESSION_EXPIRED: 5,
-  /** Any failure whose outcome is unknown (the order may exist: check the list), and timeouts / unavailability. */
+  /**
+   * Any failure whose outcome is unknown (the order may exist: check the list) or `executed` (it is live though the
+   * call failed: an OCO held otherwise than asked whose cancel failed), and timeouts / unavailability.
+   */
   OUTCOME_UNKNOWN: 6,
   /** Configuration or internal errors, of the gateway or the client (credentials, region, URL, IAM 403). */
   CONFIGURATION: 7,
@@ -26,7 +29,7 @@ export const EXIT_CODES = {
 
 export const exitCodeFor = (error: GttGatewayError): number => {
   // Whatever the code: if the broker may have acted, the caller must look before acting again.
-  if (error.outcome === 'unknown') return EXIT_CODES.OUTCOME_UNKNOWN;
+  if (error.outcome === 'unknown' || error.outcome === 'executed') return EXIT_CODES.OUTCOME_UNKNOWN;
   switch (error.code) {
     case 'VALIDATION_FAILED':
     case 'GUARDRAIL_REJECTED':
@@ -43,6 +46,7 @@ export const exitCodeFor = (error: GttGatewayError): number => {
     case 'RATE_LIMITED':
     case 'GATEWAY_BUSY':
     case 'TRADING_HALTED':
+    case 'OCO_LEGS_MISMATCH':
       return EXIT_CODES.REJECTED;
     case 'SESSION_EXPIRED':
       return EXIT_CODES.SESSION_EXPIRED;

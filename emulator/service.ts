@@ -6,7 +6,7 @@
  * the switches in state/switches.ts, the order rules in state/order-rules.ts, the operations in operations/.
  */
 import { type ControlTarget, handleControl } from './control/control.js';
-import { FaultBook, faultReply } from './control/faults.js';
+import { FaultBook, faultReply, withFaultApplied } from './control/faults.js';
 import { type LoggedRequest, RequestLog } from './control/request-log.js';
 import { type LoginCredentials, type LoginOptions, type OAuthApp, SessionLogin } from './login/session-login.js';
 import {
@@ -222,7 +222,7 @@ export class BrokerEmulator implements ControlTarget {
     if (req.method !== 'POST') return finish(notOk(`Invalid Input : method ${req.method} not allowed, use POST`, 405));
 
     const fault = this.faults.take(operation);
-    if (fault && !fault.executed) {
+    if (fault && !fault.executed && fault.kind !== 'swappedLegs') {
       if (fault.kind === 'delay') {
         return {
           ...finish(json(200, { stat: 'pending', note: `delayed ${fault.delayMs} ms` })),
@@ -237,7 +237,7 @@ export class BrokerEmulator implements ControlTarget {
       return finish(faultReply(fault, this.switches.invalidInputAs400));
     }
     const reply = this.serve(req, operation, entry);
-    if (!fault) return finish(reply);
+    if (!fault || fault.kind === 'swappedLegs') return finish(withFaultApplied(this.state.orders, fault, reply));
     // executed: the broker acted; the client gets the fault instead of the real answer.
     if (fault.kind === 'delay')
       return { ...finish(reply), fault: { kind: 'delay', ms: fault.delayMs, answer: () => reply } };

@@ -74,14 +74,27 @@ export const conversionText = (converted: Converted): string => {
 /** What a place, modify or cancel did, with its key; a replay says so, and a market order what it was sent as. */
 export const actionText = (
   verb: string,
-  r: { al_id: string; idempotency?: { key?: string; replayed?: boolean }; converted?: Converted },
+  r: {
+    al_id: string;
+    idempotency?: { key?: string; replayed?: boolean };
+    converted?: Converted;
+    verified?: boolean;
+    unverified?: string;
+  },
 ): string => {
   const key = r.idempotency?.key;
   const replayed = r.idempotency?.replayed
     ? ' — replayed: an earlier request with this key did it, nothing new was sent'
     : '';
   const converted = r.converted ? ` (${conversionText(r.converted)})` : '';
-  return `${verb} al_id ${r.al_id}${converted}${key ? ` (idempotency key ${key})` : ''}${replayed}`;
+  // An OCO read back once placed: its legs as asked, or why they were not compared.
+  const verified =
+    r.verified === true
+      ? '; legs verified at the broker'
+      : r.verified === false
+        ? `; legs NOT verified: ${r.unverified ?? 'no reason given'}`
+        : '';
+  return `${verb} al_id ${r.al_id}${converted}${key ? ` (idempotency key ${key})` : ''}${verified}${replayed}`;
 };
 
 /** A failure: code, status, message, broker text, each field by its flag, outcome and key. */
@@ -101,6 +114,12 @@ export const errorText = (e: GttGatewayError): string => {
   if (e.outcome === 'unknown')
     lines.push('  outcome: UNKNOWN — the broker may have acted: check `list` before acting again');
   else if (e.outcome === 'not_executed') lines.push('  outcome: not executed — the broker did not act');
+  else if (e.outcome === 'undone')
+    lines.push('  outcome: undone — the broker acted and the gateway undid it: nothing is live');
+  else if (e.outcome === 'executed')
+    lines.push(
+      '  outcome: EXECUTED — the order is LIVE at the broker though the call failed: cancel it (`cancel <al_id>`)',
+    );
   if (e.idempotencyKey)
     lines.push(`  idempotency key: ${e.idempotencyKey}${e.attempts > 1 ? ` (${e.attempts} attempts)` : ''}`);
   else if (e.attempts > 1) lines.push(`  attempts: ${e.attempts}`);

@@ -631,16 +631,16 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_FAILED" | "ORDER_NOT_FOUND" | "BROKER_REJECTED" | "SESSION_EXPIRED" | "RATE_LIMITED" | "BROKER_TIMEOUT" | "BROKER_UNAVAILABLE" | "BROKER_BAD_REPLY" | "GUARDRAIL_REJECTED" | "IDEMPOTENCY_KEY_REUSED" | "ORDER_CHANGED" | "IDEMPOTENCY_IN_PROGRESS" | "ORDER_BUSY" | "GATEWAY_BUSY" | "CONFIGURATION_ERROR" | "INTERNAL_ERROR" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SESSION_ACCOUNT_MISMATCH" | "REQUEST_FORBIDDEN" | "PLAN_NOT_FOUND" | "PLAN_BUSY" | "STRATEGY_NOT_FOUND" | "ASSISTANT_NOT_FOUND" | "SIGNAL_NOT_FOUND" | "SIGNAL_TOKEN_INVALID" | "TRADING_HALTED";
+                code: "VALIDATION_FAILED" | "ORDER_NOT_FOUND" | "BROKER_REJECTED" | "SESSION_EXPIRED" | "RATE_LIMITED" | "BROKER_TIMEOUT" | "BROKER_UNAVAILABLE" | "BROKER_BAD_REPLY" | "GUARDRAIL_REJECTED" | "IDEMPOTENCY_KEY_REUSED" | "ORDER_CHANGED" | "IDEMPOTENCY_IN_PROGRESS" | "ORDER_BUSY" | "GATEWAY_BUSY" | "CONFIGURATION_ERROR" | "INTERNAL_ERROR" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SESSION_ACCOUNT_MISMATCH" | "REQUEST_FORBIDDEN" | "PLAN_NOT_FOUND" | "PLAN_BUSY" | "STRATEGY_NOT_FOUND" | "ASSISTANT_NOT_FOUND" | "SIGNAL_NOT_FOUND" | "SIGNAL_TOKEN_INVALID" | "OCO_LEGS_MISMATCH" | "TRADING_HALTED";
                 message: string;
                 details?: unknown;
                 /** @description The broker's own failure text (emsg), when it gave one. */
                 brokerMessage?: string;
                 /**
-                 * @description Operations that change orders or the session (place, modify, cancel, logout): `unknown` means the broker may have acted; check (the pending orders, or the session) before retrying. `undone`: the broker acted and the gateway undid it at once (an order that landed while the kill switch was on, cancelled); nothing of it is live.
+                 * @description Operations that change orders or the session (place, modify, cancel, logout): `unknown` means the broker may have acted; check (the pending orders, or the session) before retrying. `undone`: the broker acted and the gateway undid it at once (an order that landed while the kill switch was on, or an OCO held otherwise than asked, cancelled); nothing of it is live. `executed`: the broker acted and its order is still live although the request failed (an OCO held otherwise than asked whose cancel failed): cancel it by hand (`details.al_id`).
                  * @enum {string}
                  */
-                outcome?: "unknown" | "not_executed" | "undone";
+                outcome?: "unknown" | "not_executed" | "undone" | "executed";
             };
         };
         DryRun: {
@@ -896,7 +896,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1167,7 +1167,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1401,6 +1401,10 @@ export interface operations {
                                 reason: string;
                             };
                         };
+                        /** @description true: the order was read back from the broker's pending list and every leg is held as asked; false: it could not be compared (`unverified` says why); held otherwise, it is cancelled and the answer is OCO_LEGS_MISMATCH */
+                        verified?: boolean;
+                        /** @description Why the legs were not compared (with verified: false) */
+                        unverified?: string;
                     };
                 };
             };
@@ -1476,7 +1480,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1734,7 +1738,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1998,7 +2002,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2172,7 +2176,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2423,7 +2427,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2704,7 +2708,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2868,7 +2872,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3170,7 +3174,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3443,7 +3447,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3635,7 +3639,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3794,7 +3798,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3972,7 +3976,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4160,7 +4164,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4337,7 +4341,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4691,7 +4695,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4857,7 +4861,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5044,7 +5048,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5232,7 +5236,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5437,7 +5441,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5625,7 +5629,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5795,7 +5799,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6036,7 +6040,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6330,7 +6334,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6566,7 +6570,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6802,7 +6806,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6983,7 +6987,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7381,7 +7385,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7562,7 +7566,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7723,7 +7727,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8095,7 +8099,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8282,7 +8286,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8469,7 +8473,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8649,7 +8653,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8832,7 +8836,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9004,7 +9008,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9214,7 +9218,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9386,7 +9390,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9547,7 +9551,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9721,7 +9725,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9894,7 +9898,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -1,5 +1,6 @@
 /** Injected faults: what a broker or the network in front of it does on a bad day, per operation. */
 import { requestTime } from '../state/formats.js';
+import type { Order } from '../state/state.js';
 import { type EmulatorReply, json, notOk } from '../wire/reply.js';
 
 export const FAULT_KINDS = [
@@ -11,9 +12,13 @@ export const FAULT_KINDS = [
   'rateLimit',
   'notOk',
   'otherInstrument',
+  'swappedLegs',
 ] as const;
 /** The operations a kind is for, where it is not for every one. */
-export const FAULT_OPERATIONS: Partial<Record<FaultKind, readonly string[]>> = { otherInstrument: ['GetQuotes'] };
+export const FAULT_OPERATIONS: Partial<Record<FaultKind, readonly string[]>> = {
+  otherInstrument: ['GetQuotes'],
+  swappedLegs: ['PlaceOCOOrder'],
+};
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface Fault {
@@ -95,6 +100,28 @@ export const faultReply = (fault: Fault, invalidInputAs400: boolean): EmulatorRe
         lp: fault.message ?? '24584.85',
       });
     case 'delay':
-      return json(200, { stat: 'Not_Ok', emsg: 'delay fault without a reply' });
+    case 'swappedLegs':
+      // Neither stands instead of a reply: a delay answers later, swapped legs answer as usual (withFaultApplied).
+      return json(200, { stat: 'Not_Ok', emsg: `${fault.kind} fault without a reply` });
   }
+};
+
+/**
+ * A `swappedLegs` fault (PlaceOCOOrder, carried out): the trap of this family, a broker that pairs an OCO's legs
+ * (x/y) otherwise than the client sent them. The OCO the reply names is kept with its triggers swapped: the target's
+ * order rests at the stop-loss's trigger and the other way round, so the stop-loss order fires at entry. The reply
+ * is the broker's usual `OI created`.
+ */
+export const withFaultApplied = (orders: Map<string, Order>, fault: Fault | undefined, reply: EmulatorReply) => {
+  if (fault?.kind !== 'swappedLegs') return reply;
+  let alId: unknown;
+  try {
+    alId = (JSON.parse(reply.body) as { al_id?: unknown }).al_id;
+  } catch {
+    return reply;
+  }
+  const order = typeof alId === 'string' ? orders.get(alId) : undefined;
+  if (order?.kind === 'oco')
+    Object.assign(order, { x: order.y, y: order.x, xRises: order.yRises, yRises: order.xRises });
+  return reply;
 };

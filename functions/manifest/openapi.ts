@@ -39,9 +39,9 @@ const errorSchema: JsonObject = {
         brokerMessage: { type: 'string', description: "The broker's own failure text (emsg), when it gave one." },
         outcome: {
           type: 'string',
-          enum: ['unknown', 'not_executed', 'undone'],
+          enum: ['unknown', 'not_executed', 'undone', 'executed'],
           description:
-            'Operations that change orders or the session (place, modify, cancel, logout): `unknown` means the broker may have acted; check (the pending orders, or the session) before retrying. `undone`: the broker acted and the gateway undid it at once (an order that landed while the kill switch was on, cancelled); nothing of it is live.',
+            'Operations that change orders or the session (place, modify, cancel, logout): `unknown` means the broker may have acted; check (the pending orders, or the session) before retrying. `undone`: the broker acted and the gateway undid it at once (an order that landed while the kill switch was on, or an OCO held otherwise than asked, cancelled); nothing of it is live. `executed`: the broker acted and its order is still live although the request failed (an OCO held otherwise than asked whose cancel failed): cancel it by hand (`details.al_id`).',
         },
       },
     },
@@ -87,6 +87,18 @@ const operationPath = (op: AnyOperation): JsonObject => {
   if (op.priceOrders) {
     // Present when a market order was sent as a protected limit order (docs/explanation/compliance.md#market-orders).
     result.properties = { ...(result.properties as JsonObject), converted: schemaOf(convertedField, 'output') };
+  }
+  if (op.readBack) {
+    // The order read back once placed (docs/explanation/order-safety.md#an-oco-read-back).
+    result.properties = {
+      ...(result.properties as JsonObject),
+      verified: {
+        type: 'boolean',
+        description:
+          "true: the order was read back from the broker's pending list and every leg is held as asked; false: it could not be compared (`unverified` says why); held otherwise, it is cancelled and the answer is OCO_LEGS_MISMATCH",
+      },
+      unverified: { type: 'string', description: 'Why the legs were not compared (with verified: false)' },
+    };
   }
   const responses: JsonObject = {
     [String(op.successStatus)]: {

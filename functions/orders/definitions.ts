@@ -11,7 +11,13 @@ import type { AnyOperation } from '../base/contract/operation.js';
 import { ORDER_ROUTE_THROTTLE } from '../base/definition/routes.js';
 import type { FunctionDefinition, FunctionEntry, Grant, Route } from '../base/definition/types.js';
 import { createOutboxEvents } from '../events/core/outbox-events.js';
-import { type CollaboratorFactories, dynamoLeases, dynamoOrderCopy, needsOf } from './gateway/collaborators.js';
+import {
+  type CollaboratorFactories,
+  dynamoLeases,
+  dynamoOrderCopy,
+  needsOf,
+  stackNeedsOf,
+} from './gateway/collaborators.js';
 import { createGatewayStack } from './gateway/gateway-handler.js';
 import { dynamoInstrumentCopy } from './instruments/copy.js';
 import { dynamoJournal } from './journal-factory.js';
@@ -91,8 +97,11 @@ export const GATEWAY_BINDINGS = [
   value: unknown;
 }[];
 
-/** The bindings of one operation's stack, in the table's order: what `needsOf` names. */
-export const bindingsOf = (op: AnyOperation) => GATEWAY_BINDINGS.filter((binding) => needsOf(op)[binding.option]);
+/**
+ * The bindings of one operation's stack, in the table's order: what `needsOf` names (and, for an entry that reads
+ * its order back, what its cancel's does: `stackNeedsOf`).
+ */
+export const bindingsOf = (op: AnyOperation) => GATEWAY_BINDINGS.filter((binding) => stackNeedsOf(op)[binding.option]);
 
 const split = (op: AnyOperation): Route['example'] => {
   const pathFields = Object.entries(op.pathParams ?? {});

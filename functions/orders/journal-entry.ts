@@ -9,7 +9,10 @@ import type { ErrorBody } from '../base/contract/errors.js';
 export type Stored =
   | { kind: 'ok'; result: unknown; outbox?: unknown }
   | { kind: 'unknown'; error: ErrorBody }
-  /** Refused after the write landed (the kill switch went on meanwhile and the order was cancelled): replayed as is. */
+  /**
+   * Refused after the write landed (the kill switch went on meanwhile, an OCO held otherwise than asked; the order
+   * cancelled, or its cancel failed): replayed as is.
+   */
   | { kind: 'refused'; error: ErrorBody };
 
 export interface Entry {

@@ -222,8 +222,9 @@ export class StoredOrderJournal implements OrderJournal {
           this.now() + this.rules.lateWindowMs,
         )
         .catch(() => undefined);
-    } else if (error.outcome === 'undone') {
-      // It landed and the gateway undid it at once (the kill switch went on meanwhile): replayed as it is.
+    } else if (error.outcome === 'undone' || error.outcome === 'executed') {
+      // It landed and the gateway undid it at once (the kill switch went on meanwhile, an OCO held otherwise than
+      // asked), or failed to undo it (still live): replayed as it is, never sent again.
       await this.store
         .finish(key, attempt, 'COMPLETED', { kind: 'refused', error: error.toBody() })
         .catch(() => undefined);

@@ -4,6 +4,7 @@
  * local runner, the OpenAPI document and the Step Functions names come from there (docs/architecture.md).
  */
 import { quoteJData, quoteResultOf } from '../base/broker/market.js';
+import { compareOcoLegs } from '../base/broker/oco-legs.js';
 import { normaliseBookOrder } from '../base/broker/order-fate.js';
 import { modifyJData, modifyOcoJData, ocoJData, placeJData } from '../base/broker/order-jdata.js';
 import {
@@ -77,27 +78,6 @@ export const placeGttOrder = defineOperation({
   toJData: placeJData,
   reply: placeReply,
   lifecycle: { detailType: 'GTT Placed', order: (input, alId) => viewOfOrderInput(alId, input) },
-});
-
-export const placeOcoOrder = defineOperation({
-  name: 'PlaceOCOOrder',
-  broker: 'PlaceOCOOrder',
-  id: 'place-oco-order',
-  summary:
-    'Place a two-leg OCO GTT order (target and stop-loss: the first trigger crossed fires its leg, the other is dropped)',
-  route: { method: 'POST', path: '/gtt-orders/oco' },
-  successStatus: 201,
-  kind: 'order',
-  retrySafe: false,
-  idempotency: 'required',
-  refusedWhileHalted: true,
-  priceOrders: priceOcoLegs,
-  guardedOrders: ocoLegs,
-  input: placeOcoInput,
-  example: EXAMPLE_OCO,
-  toJData: ocoJData,
-  reply: placeOcoReply,
-  lifecycle: { detailType: 'GTT Placed', order: (input, alId) => viewOfOcoInput(alId, input) },
 });
 
 export const getPendingGttOrders = defineOperation({
@@ -248,6 +228,8 @@ export const modifyOcoOrder = defineOperation({
   lifecycle: { detailType: 'GTT Modified', order: (input, alId) => viewOfOcoInput(alId, input) },
 });
 
+const asEntry = (op: unknown) => op as OperationDefinition<unknown, unknown, unknown>;
+
 /** What a PATCH entry's `patch` needs of the one-order read: the read, the merge and the version. */
 const patchOf = <In>(full: OperationDefinition<In, unknown, unknown>['input'], kind: 'single' | 'oco') => ({
   read: getGttOrder as OperationDefinition<unknown, unknown, unknown>,
@@ -329,6 +311,29 @@ export const cancelGttOrder = defineOperation({
   toJData: (input, session) => ({ uid: session.uid, al_id: input.al_id }),
   reply: cancelReply,
   lifecycle: { detailType: 'GTT Cancelled' },
+});
+
+export const placeOcoOrder = defineOperation({
+  name: 'PlaceOCOOrder',
+  broker: 'PlaceOCOOrder',
+  id: 'place-oco-order',
+  summary:
+    'Place a two-leg OCO GTT order (target and stop-loss: the first trigger crossed fires its leg, the other is dropped)',
+  route: { method: 'POST', path: '/gtt-orders/oco' },
+  successStatus: 201,
+  kind: 'order',
+  retrySafe: false,
+  idempotency: 'required',
+  refusedWhileHalted: true,
+  priceOrders: priceOcoLegs,
+  guardedOrders: ocoLegs,
+  input: placeOcoInput,
+  example: EXAMPLE_OCO,
+  toJData: ocoJData,
+  reply: placeOcoReply,
+  lifecycle: { detailType: 'GTT Placed', order: (input, alId) => viewOfOcoInput(alId, input) },
+  // Its legs read back once placed; held otherwise than asked, cancelled at once (gateway/oco-readback.ts).
+  readBack: { read: asEntry(getGttOrder), cancel: asEntry(cancelGttOrder), compare: compareOcoLegs },
 });
 
 export const clientDetails = defineOperation({

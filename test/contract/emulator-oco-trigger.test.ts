@@ -189,3 +189,33 @@ describe('GetTrgOi', () => {
     expect(await triggered()).toEqual({ stat: 'Not_Ok', emsg: 'no data' });
   });
 });
+
+describe('the swappedLegs fault: the leg-mapping trap', () => {
+  it('keeps the OCO with its triggers swapped, answered as usual; the target-level price fires the stop-loss order', async () => {
+    const refused = await ctl.fault({ operation: 'PlaceGTTOrder', kind: 'swappedLegs' }).catch((e: Error) => e);
+    expect(String(refused)).toMatch(/swappedLegs fault is for PlaceOCOOrder only/);
+    await ltp(2500);
+    await ctl.fault({ operation: 'PlaceOCOOrder', kind: 'swappedLegs' });
+    const placed = await placeOco();
+    expect(placed.stat).toBe('OI created');
+    const [held] = (await pending()) as Fields[];
+    // Leg 1 (the target's order, a limit at 2600) now rests at the stop-loss's trigger, and the other way round.
+    expect(held).toMatchObject({
+      al_id: placed.al_id,
+      oivariable: [
+        { var_name: 'x', d: '2400' },
+        { var_name: 'y', d: '2600' },
+      ],
+      place_order_params: { prctyp: 'LMT' },
+      place_order_params_leg2: { prctyp: 'SL-LMT', trgprc: '2400' },
+    });
+    expect((await ltp(2600)).fired).toEqual([expect.objectContaining({ al_id: placed.al_id, leg: 'y', d: '2600' })]);
+    // The next OCO is kept as sent: the fault was for one request.
+    const next = await placeOco();
+    const kept = ((await pending()) as Fields[]).find((o) => o.al_id === next.al_id)!;
+    expect(kept.oivariable).toEqual([
+      { var_name: 'x', d: '2600' },
+      { var_name: 'y', d: '2400' },
+    ]);
+  });
+});

@@ -3,7 +3,16 @@ import type { LoggedRequest } from '../../emulator/service.js';
 
 export interface FaultSpec {
   operation: string;
-  kind: 'delay' | 'http5xx' | 'nonJson' | 'drop' | 'serverTimeout' | 'rateLimit' | 'notOk' | 'otherInstrument';
+  kind:
+    | 'delay'
+    | 'http5xx'
+    | 'nonJson'
+    | 'drop'
+    | 'serverTimeout'
+    | 'rateLimit'
+    | 'notOk'
+    | 'otherInstrument'
+    | 'swappedLegs';
   times?: number;
   delayMs?: number;
   status?: number;

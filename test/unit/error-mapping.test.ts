@@ -194,6 +194,7 @@ describe('error contract', () => {
       REQUEST_FORBIDDEN: 403,
       SESSION_ACCOUNT_MISMATCH: 403,
       TRADING_HALTED: 423,
+      OCO_LEGS_MISMATCH: 422,
       PLAN_NOT_FOUND: 404,
       PLAN_BUSY: 409,
       ORDER_CHANGED: 412,

@@ -74,7 +74,17 @@ export const placeOco = command({
   input: (f) => ocoFromFlags(f),
   run: ({ client, orderOptions }, oco) => client.placeOco(oco, orderOptions),
   render: (r) => actionText('placed OCO', r),
+  hint: (error) => legsHint(error),
 });
+
+/** After an OCO the broker holds otherwise than asked: cancel it by hand when it is still live. */
+const legsHint = (error: { code: string; outcome?: string | undefined; details?: unknown }): string | undefined => {
+  if (error.code !== 'OCO_LEGS_MISMATCH') return undefined;
+  const alId = (error.details as { al_id?: unknown } | undefined)?.al_id;
+  return error.outcome === 'executed'
+    ? `it is STILL LIVE: cancel it now, \`${PROGRAM} cancel ${String(alId)}\``
+    : 'nothing of it is live; this broker pairs OCO legs otherwise than sent: do not rely on its OCOs (`list` shows what is pending)';
+};
 
 export const list = command({
   name: 'list',

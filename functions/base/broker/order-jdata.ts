@@ -66,6 +66,9 @@ export const modifyJData = (order: ModifyOrderInput, session: BrokerSession, wir
   };
 };
 
+/** The alert type of an OCO on this family's wire: one for both legs. */
+export const OCO_ALERT_TYPE = 'LMT_BOS_O';
+
 /**
  * An OCO on the wire: `oivariable` x pairs with `place_order_params` (the target leg), y with
  * `place_order_params_leg2` (the stop-loss leg); the alert type is fixed at `LMT_BOS_O` (docs/explanation/broker-wire.md).
@@ -90,7 +93,7 @@ export const ocoJData = (oco: PlaceOcoInput, session: BrokerSession, wire?: Wire
   });
   return {
     uid: session.uid,
-    ai_t: 'LMT_BOS_O',
+    ai_t: OCO_ALERT_TYPE,
     validity: oco.validity,
     tsym,
     exch: oco.exch,

@@ -106,6 +106,11 @@ export const ERROR_CATALOG = {
     summary:
       "The signal webhook's token is not one of a strategy's (mistyped, rotated or its strategy deleted); nothing was recorded.",
   },
+  OCO_LEGS_MISMATCH: {
+    status: 422,
+    summary:
+      'The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`).',
+  },
   TRADING_HALTED: {
     status: 423,
     summary:
@@ -131,9 +136,11 @@ export const errorName = (code: ErrorCode): string =>
 /**
  * What the broker did, on a failure of a call that changes orders or the session: `unknown` (it may have acted),
  * `not_executed` (it certainly did not), `undone` (it acted and the gateway undid it at once: an order that landed
- * while the kill switch was on, cancelled; nothing of it is live).
+ * while the kill switch was on, or an OCO whose legs the broker holds otherwise than asked, cancelled; nothing of it
+ * is live), `executed` (it acted and its order is live, though the request failed: an OCO whose legs differ and
+ * whose cancel failed; cancel it by hand).
  */
-export type Outcome = 'unknown' | 'not_executed' | 'undone';
+export type Outcome = 'unknown' | 'not_executed' | 'undone' | 'executed';
 
 /** The one shape of `details` when a request is refused field by field (VALIDATION_FAILED, CONFIGURATION_ERROR). */
 export interface FieldProblem {
@@ -225,6 +232,7 @@ export class UnsupportedMediaTypeError extends define('UNSUPPORTED_MEDIA_TYPE') 
 export class RequestForbiddenError extends define('REQUEST_FORBIDDEN') {}
 export class SessionAccountMismatchError extends define('SESSION_ACCOUNT_MISMATCH') {}
 export class TradingHaltedError extends define('TRADING_HALTED') {}
+export class OcoLegsMismatchError extends define('OCO_LEGS_MISMATCH') {}
 export class PlanNotFoundError extends define('PLAN_NOT_FOUND') {}
 export class PlanBusyError extends define('PLAN_BUSY') {}
 export class OrderChangedError extends define('ORDER_CHANGED') {}
@@ -255,6 +263,7 @@ const CLASSES: Record<ErrorCode, new (message: string, options?: GatewayErrorOpt
   REQUEST_FORBIDDEN: RequestForbiddenError,
   SESSION_ACCOUNT_MISMATCH: SessionAccountMismatchError,
   TRADING_HALTED: TradingHaltedError,
+  OCO_LEGS_MISMATCH: OcoLegsMismatchError,
   PLAN_NOT_FOUND: PlanNotFoundError,
   PLAN_BUSY: PlanBusyError,
   ORDER_CHANGED: OrderChangedError,

@@ -45,6 +45,14 @@ export interface WireSettings {
   stamp?: string;
 }
 
+/** A field of a placed order that the broker holds otherwise than it was asked (the OCO read back). */
+export interface LegDifference {
+  /** As the caller names it: `target.trigger`, `stopLoss.order.qty`, `ai_t`. */
+  field: string;
+  asked: string;
+  held: string;
+}
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
@@ -144,6 +152,18 @@ export interface OperationDefinition<In = unknown, Reply = unknown, Result = unk
     changed(version: string, record: unknown): string[];
     /** Why the record is not this entry's kind of order (an OCO sent to the single order's PATCH), if it is not. */
     otherKind?(record: unknown): string | undefined;
+  };
+  /**
+   * A place whose order is read back right after the broker took it (an OCO: its legs, functions/orders/gateway/
+   * oco-readback.ts): `read` (the one-order read entry) finds it in the pending list, `compare` names each field
+   * the broker holds otherwise than `asked` (the order as sent) and each its record does not show, and `cancel` (the
+   * cancel entry, run through the order core) takes it off at once when one differs. A read that fails or finds
+   * nothing is said in the reply (`verified: false`), never a cancel.
+   */
+  readBack?: {
+    read: OperationDefinition<unknown, unknown, unknown>;
+    cancel: OperationDefinition<unknown, unknown, unknown>;
+    compare(asked: In, record: unknown): { differences: LegDifference[]; unchecked: string[] };
   };
   /** Read entries of one order: the version the result is at, sent as its `ETag` header (HTTP). */
   etag?(result: Result): string;

@@ -40,6 +40,19 @@ export const needsOf = (op: AnyOperation): Needs => ({
   instruments: Boolean(op.guardedOrders ?? op.instrument),
 });
 
+/**
+ * What an entry's stack is given: its own needs, and those of the cancel an entry that reads its order back runs
+ * through the order core (an OCO held otherwise than asked: oco-readback.ts), which the container builds beside it.
+ */
+export const stackNeedsOf = (op: AnyOperation): Needs => {
+  const own = needsOf(op);
+  if (!op.readBack) return own;
+  const cancel = needsOf(op.readBack.cancel);
+  return Object.fromEntries(
+    Object.entries(own).map(([key, value]) => [key, value || cancel[key as keyof Needs]]),
+  ) as unknown as Needs;
+};
+
 /** Builds the journal of broker writes of one operation (orders/journal-factory.ts `dynamoJournal`). */
 export type JournalFactory = (
   operation: AnyOperation,
@@ -76,6 +89,8 @@ export interface Collaborators {
   leases?: OrderLeases | undefined;
   copy?: OrderCopy | undefined;
   instruments?: InstrumentCopy | undefined;
+  /** An entry that reads its order back: the collaborators of the cancel it runs through the order core. */
+  readBack?: Collaborators | undefined;
 }
 
 /** The leases on the control table, as deployed. */
@@ -143,6 +158,9 @@ export const buildCollaborators = (
     ...(eventsTable ? { copy: factories.copy!({ ...config, eventsTableName: eventsTable }) } : {}),
     ...(instrumentsTable
       ? { instruments: factories.instruments!({ ...config, instrumentsTableName: instrumentsTable }) }
+      : {}),
+    ...(operation.readBack
+      ? { readBack: buildCollaborators(operation.readBack.cancel, config, factories, sessions) }
       : {}),
   };
 };

@@ -35,6 +35,7 @@ import {
 } from './collaborators.js';
 import { openRecord, type RequestObserver } from './context.js';
 import { httpResponse } from './http-response.js';
+import type { CancelCore } from './oco-readback.js';
 import { operationMetrics } from './operation-metrics.js';
 import { orderPath } from './order-path.js';
 
@@ -71,7 +72,7 @@ export const orderCore = (
   logger: Logger,
   metrics: Metrics,
 ): OrderCore => {
-  const path = orderPath(operation, parts, logger);
+  const path = orderPath(operation, parts, logger, readBackCancel(operation, parts, logger));
   const observers: RequestObserver[] = [
     ...[auditLog(operation, logger) ?? []].flat(),
     httpResponse(operation),
@@ -87,6 +88,28 @@ export const orderCore = (
     } catch (error) {
       for (const observer of observers) observer.onError?.(record, error);
       throw error;
+    }
+  };
+};
+
+/**
+ * The cancel an entry that reads its order back runs through the order core (oco-readback.ts): the cancel entry's
+ * own core on the collaborators built beside the entry's, its metrics its own (published once it ended).
+ */
+const readBackCancel = (
+  operation: AnyOperation,
+  parts: () => Collaborators,
+  logger: Logger,
+): CancelCore | undefined => {
+  const cancel = operation.readBack?.cancel;
+  if (!cancel) return undefined;
+  const metrics = operationMetricsOf(cancel);
+  const core = orderCore(cancel, () => parts().readBack!, logger, metrics);
+  return async (event, deadline) => {
+    try {
+      return await core(event, deadline);
+    } finally {
+      if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
     }
   };
 };

@@ -3,7 +3,7 @@
  * own given the typed values the steps before it returned:
  *
  *   parse -> check -> session -> lease -> [PATCH: read and merge, then check] -> rules -> [copy | dry run]
- *     -> permit -> claim (journal) -> send -> complete
+ *     -> permit -> claim (journal) -> send -> [read back: an OCO's legs] -> complete
  *
  * The path writes the request's record (context.ts) as it goes, for the observers: the request as read, the order
  * as the last step had it, what happened. A lease asked for is given back before the reply (kept for the late window
@@ -22,18 +22,25 @@ import { brokerDeps } from './broker-deps.js';
 import type { Collaborators } from './collaborators.js';
 import type { RequestRecord } from './context.js';
 import { exchangeRules, suggestSymbols } from './exchange-rules.js';
+import { type CancelCore, readBackLegs } from './oco-readback.js';
 import { adoptWrite } from './order-adopt.js';
 import { checkOrder, parseRequest } from './order-checks.js';
 import { readFromCopy } from './order-copy.js';
 import { carriedEvents } from './order-events.js';
 import { askLease, askPermit, openSession } from './order-holds.js';
 import { orderPatch } from './order-patch.js';
-import { completeUnkeyed, sendWrite, withConversion, type Write, writeBounds } from './order-send.js';
+import { completeUnkeyed, sendWrite, type Sent, withConversion, type Write, writeBounds } from './order-send.js';
 import { readBeforeChange } from './order-stamp.js';
 
 export type OrderPath = (event: unknown, deadline: number, record: RequestRecord) => Promise<unknown>;
 
-export const orderPath = (operation: AnyOperation, parts: () => Collaborators, logger: Logger): OrderPath => {
+/** `cancel`: the cancel entry's order core, for an entry that reads its order back (`readBack`: an OCO's legs). */
+export const orderPath = (
+  operation: AnyOperation,
+  parts: () => Collaborators,
+  logger: Logger,
+  cancel?: CancelCore,
+): OrderPath => {
   const onCopyError = (error: unknown, what: 'read' | 'write') =>
     writeLog(logger, 'warn', `instrument copy ${what} failed; the broker is read instead`, {
       error: error instanceof Error ? error.message : String(error),
@@ -99,9 +106,13 @@ export const orderPath = (operation: AnyOperation, parts: () => Collaborators, l
             )
           : undefined;
       const key = request.options.idempotencyKey;
-      if (key === undefined || !journal) {
+      // An OCO is read back once the broker took it, inside the journaled step: its answer is the key's.
+      const keyed = key !== undefined && journal !== undefined;
+      const verify = (sent: Sent) => readBackLegs(write, sent, cancel, keyed ? key : undefined);
+      if (!keyed) {
         permit?.wanted(true);
-        return await ended(await completeUnkeyed(write, await sendWrite(write, { lease, permit, beforeSend })));
+        const sent = await verify(await sendWrite(write, { lease, permit, beforeSend }));
+        return await ended(await completeUnkeyed(write, sent));
       }
       // The write's stamp: sent in the order's remarks (a cancel's is only its name in the journal), so a write whose
       // outcome is unknown is found in the broker's books. None when the caller's tag leaves no room.
@@ -116,7 +127,7 @@ export const orderPath = (operation: AnyOperation, parts: () => Collaborators, l
             deadline: bounds.writesEndBy,
             send: async () => {
               permit?.wanted(true);
-              const sent = await sendWrite(write, { lease, permit, beforeSend, stamp });
+              const sent = await verify(await sendWrite(write, { lease, permit, beforeSend, stamp }));
               carried = sent.events;
               return sent;
             },

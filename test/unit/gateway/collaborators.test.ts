@@ -8,6 +8,7 @@ import {
   buildCollaborators,
   type CollaboratorFactories,
   needsOf,
+  stackNeedsOf,
 } from '../../../functions/orders/gateway/collaborators.js';
 import {
   cancelGttOrder,
@@ -16,6 +17,7 @@ import {
   getQuote,
   logout,
   placeGttOrder,
+  placeOcoOrder,
 } from '../../../functions/orders/operations.js';
 
 const config = (settings: Record<string, string> = {}) =>
@@ -51,9 +53,9 @@ const recording = () => {
 afterEach(() => vi.useRealTimers());
 
 describe('needsOf: what an entry works with, decided once', () => {
-  it('the handler files bind exactly what it names, for every entry', () => {
+  it('the handler files bind exactly what it names (and an OCO place its cancel too), for every entry', () => {
     for (const op of OPERATIONS) {
-      const needs = needsOf(op);
+      const needs = stackNeedsOf(op);
       const named = Object.keys(needs).filter((k) => needs[k as keyof typeof needs]);
       expect(
         bindingsOf(op)
@@ -62,6 +64,12 @@ describe('needsOf: what an entry works with, decided once', () => {
         op.name,
       ).toEqual(named.sort());
     }
+  });
+
+  it('an OCO place takes no lease itself; its stack is given the leases its cancel takes', () => {
+    expect(needsOf(placeOcoOrder).leases).toBe(false);
+    expect(stackNeedsOf(placeOcoOrder)).toEqual({ ...needsOf(placeOcoOrder), leases: true });
+    expect(stackNeedsOf(placeGttOrder)).toEqual(needsOf(placeGttOrder));
   });
 
   it('a quote reads the instruments copy (it reads its rules as an order does); a cancel takes a lease, no rules', () => {
