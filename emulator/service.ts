@@ -9,37 +9,16 @@ import { type ControlTarget, handleControl } from './control/control.js';
 import { FaultBook, faultReply, withFaultApplied } from './control/faults.js';
 import { type LoggedRequest, RequestLog } from './control/request-log.js';
 import { type LoginCredentials, type LoginOptions, type OAuthApp, SessionLogin } from './login/session-login.js';
-import {
-  clientDetails,
-  getQuotes,
-  logout,
-  orderBook,
-  positionBook,
-  searchScrip,
-  securityInfo,
-  singleOrderHistory,
-} from './operations/account-operations.js';
-import {
-  cancel,
-  getEnabledGtts,
-  getPendingGtts,
-  getTriggered,
-  modifyGtt,
-  modifyOco,
-  placeGtt,
-  placeOco,
-  seedGtts,
-} from './operations/gtt-operations.js';
+import { seedGtts } from './operations/gtt-operations.js';
 import {
   clearPrice,
   movePriceByHand,
   openMarket,
   openNamed,
   type PriceMove,
-  timePriceSeries,
   walkMarket,
 } from './operations/market-moves.js';
-import { placeOrder } from './operations/order-operations.js';
+import { runOperation } from './operations/run-operation.js';
 import type { MarketFigures } from './state/alert-rules.js';
 import { OrderBook } from './state/order-book.js';
 import { OrderRate, orderRuleRefusal } from './state/order-rules.js';
@@ -298,45 +277,7 @@ export class BrokerEmulator implements ControlTarget {
     const ctx = this.context();
     try {
       if (operation === 'PlaceGTTOrder' || operation === 'PlaceOCOOrder') openNamed(ctx, fields);
-      switch (operation) {
-        case 'PlaceGTTOrder':
-          return placeGtt(ctx, fields, account, req);
-        case 'PlaceOrder':
-          return placeOrder(ctx, fields, account);
-        case 'GetPendingGTTOrder':
-          return getPendingGtts(ctx, account);
-        case 'GetEnabledGTTs':
-          return getEnabledGtts(ctx);
-        case 'ModifyGTTOrder':
-          return modifyGtt(ctx, fields, account, req);
-        case 'CancelGTTOrder':
-        case 'CancelOCOOrder':
-          return cancel(ctx, fields, account);
-        case 'PlaceOCOOrder':
-          return placeOco(ctx, fields, account, req);
-        case 'ModifyOCOOrder':
-          return modifyOco(ctx, fields, account, req);
-        case 'GetTrgOi':
-          return getTriggered(ctx, fields, account);
-        case 'OrderBook':
-          return orderBook(ctx, account);
-        case 'PositionBook':
-          return positionBook(ctx, account);
-        case 'SingleOrdHist':
-          return singleOrderHistory(ctx, fields, account);
-        case 'SearchScrip':
-          return searchScrip(ctx, fields);
-        case 'GetQuotes':
-          return getQuotes(ctx, fields);
-        case 'GetSecurityInfo':
-          return securityInfo(ctx, fields);
-        case 'TPSeries':
-          return timePriceSeries(ctx, fields);
-        case 'ClientDetails':
-          return clientDetails(ctx, fields, account);
-        case 'Logout':
-          return logout(ctx, token!);
-      }
+      return runOperation(ctx, operation, fields, account, req, token!);
     } catch (error) {
       if (error instanceof Refusal) return invalid(error.message);
       throw error;
