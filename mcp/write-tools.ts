@@ -13,7 +13,7 @@ import { newConfirmation, requestHash } from './confirmations.js';
 import type { GatewayRequest } from './port.js';
 import { buildPreview, PLACING_OPERATIONS } from './preview.js';
 import { attempt, DATA_NOTE, failed, failureReason, ok, outputSchema, refused } from './results.js';
-import { closed, num, open, traderValue } from './schema-forms.js';
+import { closed, num, open, signedNum, traderValue } from './schema-forms.js';
 import type { ServerContext } from './server.js';
 
 /** B or S, or buy and sell as the command line takes them. */
@@ -27,8 +27,12 @@ const orderShape = {
   trantype: side,
   prctyp: z.enum(PRICE_TYPES).describe('price type: LMT, MKT (sent as a protected limit), SL-LMT, SL-MKT'),
   ret: z.enum(RETENTIONS).describe('retention of the order placed when it fires: DAY, EOS, IOC'),
-  ai_t: z.enum(ALERT_TYPES).describe('LTP_A_O: fire when the price rises above d; LTP_B_O: when it falls below d'),
-  d: num('the trigger price'),
+  ai_t: z
+    .enum(ALERT_TYPES)
+    .describe(
+      "what fires it, A at or above d, B at or below: LTP_A_O/LTP_B_O the last price; CH_PER_* the change from the previous close in % (d signed, e.g. -2.5); ATP_* the average traded price; OI_*, TOI_* open interest and total open interest (contracts, derivatives only); VOLUME_A_O the day's volume; LTP_A_52HIGH/LTP_B_52LOW the last price against d, the level taken as the 52-week high/low. Non-price types need prctyp LMT",
+    ),
+  d: signedNum('the trigger value: a price, or a % change (CH_PER_*), or a whole count (OI_*, TOI_*, VOLUME_A_O)'),
   tag: z.string().optional().describe('your own label for the order'),
 };
 const partial = (shape: z.ZodRawShape): z.ZodRawShape =>
