@@ -61,6 +61,10 @@ describe('GET /quotes', () => {
       totalOpenInterest: '9000000',
       volume: '0',
     });
+    const out: string[] = [];
+    const io = { out: (t: string) => out.push(t), err: (t: string) => out.push(t) };
+    expect(await main(['quote', tsym, '--exch', 'NFO', '--url', stack.api.url], {}, io)).toBe(0);
+    expect(out.join('\n')).toContain('watched   change 0.40%  atp 25040.5  oi 150020  total-oi 9000000  volume 0\n');
   });
 
   it("an index future's lot is the exchange's; with no price yet the rules still come, without lp", async () => {
