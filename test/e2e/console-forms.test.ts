@@ -125,6 +125,7 @@ describe('the console: an OCO', () => {
 
 describe('the console: a GTT on another alert type', () => {
   it('offers each type with what its trigger means, and places one the emulator holds with that ai_t', async () => {
+    await control.ltp('NSE', 'M&M-EQ', 1500, 1480);
     await open('orders');
     const form = page.locator('form.place');
     const alert = form.getByLabel('Fires when');
@@ -161,6 +162,10 @@ describe('the console: a GTT on another alert type', () => {
     await eventually(() => page.locator(`li[data-al-id="${alId}"]`).first().textContent()).toContain(
       'Change from the close -2.5%',
     );
+    // Its distance is from the day's change (+1.35%), not from the last price.
+    await eventually(() =>
+      page.locator(`li[data-al-id="${alId}"] [data-distance="trigger"]`).first().textContent(),
+    ).toBe('trigger 3.85 points below the change 1.35%');
     expect(await axeViolations(page)).toEqual([]);
   });
 });
