@@ -27,12 +27,8 @@ const orderShape = {
   trantype: side,
   prctyp: z.enum(PRICE_TYPES).describe('price type: LMT, MKT (sent as a protected limit), SL-LMT, SL-MKT'),
   ret: z.enum(RETENTIONS).describe('retention of the order placed when it fires: DAY, EOS, IOC'),
-  ai_t: z
-    .enum(ALERT_TYPES)
-    .describe(
-      "what fires it, A at or above d, B at or below: LTP_A_O/LTP_B_O the last price; CH_PER_* the change from the previous close in % (d signed, e.g. -2.5); ATP_* the average traded price; OI_*, TOI_* open interest and total open interest (contracts, derivatives only); VOLUME_A_O the day's volume; LTP_A_52HIGH/LTP_B_52LOW the last price against d, the level taken as the 52-week high/low. Non-price types need prctyp LMT",
-    ),
-  d: signedNum('the trigger value: a price, or a % change (CH_PER_*), or a whole count (OI_*, TOI_*, VOLUME_A_O)'),
+  ai_t: z.enum(ALERT_TYPES).describe('A: at/above d, B: at/below; LTP price, CH_PER %, ATP avg, OI/TOI/VOLUME counts'),
+  d: signedNum('the trigger: price, % or count'),
   tag: z.string().optional().describe('your own label for the order'),
 };
 const partial = (shape: z.ZodRawShape): z.ZodRawShape =>
