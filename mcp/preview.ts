@@ -4,6 +4,7 @@
  * last price, each trigger's distance from it, the tag: market.ts), a summary a person can read, and the
  * confirmationId. Nothing is sent to the broker by a preview.
  */
+import { watchedName } from '../functions/base/schemas/alert-watch.js';
 import type { AssistantLimits } from '../functions/base/schemas/assistants.js';
 import type { GttOrder } from '../functions/base/schemas/reply.js';
 import { boundToCurrent, changedOrder, checkLimits } from './limits.js';
@@ -16,7 +17,20 @@ export { checkLimits, PLACING_OPERATIONS } from './limits.js';
 type Fields = Record<string, unknown>;
 const str = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
 const SIDE: Record<string, string> = { B: 'buy', S: 'sell' };
-const ALERT: Record<string, string> = { LTP_A_O: 'rises above', LTP_B_O: 'falls below' };
+const ALERT: Record<string, string> = {
+  LTP_A_O: 'the price rises above',
+  LTP_B_O: 'the price falls below',
+  LTP_A_52HIGH: 'the price rises to the 52-week high of',
+  LTP_B_52LOW: 'the price falls to the 52-week low of',
+};
+/** What fires the order, in a trader's words: `the price falls below`, `the open interest rises to`. */
+const when = (alertType: unknown): string => {
+  const type = str(alertType);
+  if (ALERT[type]) return ALERT[type];
+  if (!type) return 'the price reaches';
+  const what = type.startsWith('CH_PER_') ? 'change from the close (in %)' : watchedName(type);
+  return `the ${what} ${/_A_/.test(type) ? 'rises to' : 'falls to'}`;
+};
 
 const order = (o: Fields): string => {
   const price = ['MKT', 'SL-MKT'].includes(str(o.prctyp)) ? 'at market' : `limit ${str(o.prc)}`;
@@ -39,7 +53,7 @@ const after = (current: GttOrder | undefined, b: Fields): string => {
   const what =
     o.target !== undefined || o.stopLoss !== undefined
       ? `${leg('target', o.target)}; ${leg('stop-loss', o.stopLoss)}`
-      : `when the price ${ALERT[str(o.ai_t)] ?? str(o.ai_t)} ${str(o.d)}, ${order(o)}`;
+      : `when ${when(o.ai_t)} ${str(o.d)}, ${order(o)}`;
   return ` After it, on ${instrument(o)}: ${what} (only if the order is still as read now).`;
 };
 
@@ -52,9 +66,9 @@ export const summarize = (request: GatewayRequest, current?: GttOrder): string =
   const id = request.path?.alId ?? request.path?.planId ?? '';
   switch (request.operation) {
     case 'PlaceGTTOrder':
-      return `Place a GTT on ${instrument(b)}: when the price ${ALERT[str(b.ai_t)] ?? str(b.ai_t)} ${str(b.d)}, ${order(b)}.`;
+      return `Place a GTT on ${instrument(b)}: when ${when(b.ai_t)} ${str(b.d)}, ${order(b)}.`;
     case 'ModifyGTTOrder':
-      return `Replace GTT ${id} on ${instrument(b)}: when the price ${ALERT[str(b.ai_t)] ?? str(b.ai_t)} ${str(b.d)}, ${order(b)}.`;
+      return `Replace GTT ${id} on ${instrument(b)}: when ${when(b.ai_t)} ${str(b.d)}, ${order(b)}.`;
     case 'PatchGTTOrder':
       return `Change GTT ${id}: ${changes(b)}; the rest stays as the broker holds it.${after(current, b)}`;
     case 'PlaceOCOOrder':
@@ -67,7 +81,7 @@ export const summarize = (request: GatewayRequest, current?: GttOrder): string =
       return `Cancel GTT/OCO ${id}.`;
     case 'CreatePlan':
       return b.kind === 'bracket'
-        ? `Start a bracket plan: entry ${instrument((b.entry ?? {}) as Fields)} ${order((b.entry ?? {}) as Fields)} when the price ${ALERT[str((b.entry as Fields | undefined)?.ai_t)] ?? ''} ${str((b.entry as Fields | undefined)?.d)}; target ${JSON.stringify(b.target)}, stop-loss ${JSON.stringify(b.stopLoss)}.`
+        ? `Start a bracket plan: entry ${instrument((b.entry ?? {}) as Fields)} ${order((b.entry ?? {}) as Fields)} when ${when((b.entry as Fields | undefined)?.ai_t)} ${str((b.entry as Fields | undefined)?.d)}; target ${JSON.stringify(b.target)}, stop-loss ${JSON.stringify(b.stopLoss)}.`
         : `Start a trailing-stop plan on ${instrument((b.order ?? {}) as Fields)}: ${order((b.order ?? {}) as Fields)}, trailing by ${str(b.trailBy)}.`;
     case 'CancelPlan':
       return `Cancel plan ${id} (its live GTT is cancelled, the plan ends).`;

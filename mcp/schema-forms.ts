@@ -20,6 +20,15 @@ export const num = (what: string) =>
     ])
     .describe(what);
 
+/** A number that may be negative (a trigger of a percentage change, `CH_PER_*`: `-2.5`). */
+export const signedNum = (what: string) =>
+  z
+    .union([
+      z.number(),
+      z.string().regex(/^-?\d+(\.\d+)?$/, { error: `${what} must be a number or a decimal string such as "-2.5"` }),
+    ])
+    .describe(what);
+
 const names = (keys: readonly string[]) => keys.map((k) => JSON.stringify(k)).join(', ');
 
 /**

@@ -13,7 +13,7 @@ import { newConfirmation, requestHash } from './confirmations.js';
 import type { GatewayRequest } from './port.js';
 import { buildPreview, PLACING_OPERATIONS } from './preview.js';
 import { attempt, DATA_NOTE, failed, failureReason, ok, outputSchema, refused } from './results.js';
-import { closed, num, open, traderValue } from './schema-forms.js';
+import { closed, num, open, signedNum, traderValue } from './schema-forms.js';
 import type { ServerContext } from './server.js';
 
 /** B or S, or buy and sell as the command line takes them. */
@@ -27,8 +27,8 @@ const orderShape = {
   trantype: side,
   prctyp: z.enum(PRICE_TYPES).describe('price type: LMT, MKT (sent as a protected limit), SL-LMT, SL-MKT'),
   ret: z.enum(RETENTIONS).describe('retention of the order placed when it fires: DAY, EOS, IOC'),
-  ai_t: z.enum(ALERT_TYPES).describe('LTP_A_O: fire when the price rises above d; LTP_B_O: when it falls below d'),
-  d: num('the trigger price'),
+  ai_t: z.enum(ALERT_TYPES).describe('A: at/above d, B: at/below; LTP price, CH_PER %, ATP avg, OI/TOI/VOLUME counts'),
+  d: signedNum('the trigger: price, % or count'),
   tag: z.string().optional().describe('your own label for the order'),
 };
 const partial = (shape: z.ZodRawShape): z.ZodRawShape =>

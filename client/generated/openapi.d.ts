@@ -4079,6 +4079,23 @@ export interface operations {
                             /** @description the previous day's close */
                             close?: string;
                         };
+                        /** @description what the other alert types watch, those the broker gives (a price of 0 left out; a count of 0 kept); absent when it gives none */
+                        figures?: {
+                            /** @description the change of lp from the previous close in percent, two decimals (CH_PER_* alerts) */
+                            changePercent?: string;
+                            /** @description the day's average traded price, GetQuotes ap (ATP_* alerts) */
+                            averagePrice?: string;
+                            /** @description open interest in contracts, GetQuotes oi (OI_* alerts) */
+                            openInterest?: string;
+                            /** @description the underlying's total open interest, toi where the reply carries it (TOI_* alerts) */
+                            totalOpenInterest?: string;
+                            /** @description the day's traded volume, GetQuotes v (VOLUME_A_O alerts) */
+                            volume?: string;
+                            /** @description the 52-week high, GetQuotes wk52_h (beside LTP_A_52HIGH) */
+                            week52High?: string;
+                            /** @description the 52-week low, GetQuotes wk52_l (beside LTP_B_52LOW) */
+                            week52Low?: string;
+                        };
                         /** @description the instrument's tick size: prices and triggers are multiples of it */
                         tick: string;
                         /** @description the instrument's lot size: quantities are multiples of it */

@@ -51,7 +51,9 @@ export const searchScrip = (ctx: OperationContext, fields: Json): EmulatorReply 
 
 /**
  * A quote for a symbol with a last traded price (the market's start, a move by hand or the walk: market-moves.ts);
- * `no data` for any other.
+ * `no data` for any other. The figures the other alert types watch, where the control surface set them, under the
+ * names a live GetQuotes reply uses: `ap` (average traded price), `oi`, `v` (volume), and `toi` (total open interest,
+ * the feed's name: no GetQuotes sample shows it).
  */
 export const getQuotes = (ctx: OperationContext, fields: Json): EmulatorReply => {
   const exch = requireString(fields, 'exch');
@@ -69,7 +71,15 @@ export const getQuotes = (ctx: OperationContext, fields: Json): EmulatorReply =>
     ...rulesFields(exch, tsym),
     ...dayFields(ctx, exch, tsym),
     ...bandFields(ctx, exch, tsym),
+    ...figureFields(ctx, exch, tsym),
   });
+};
+
+/** The figures set beside the price (`POST /_emulator/ltp` with `atp`, `oi`, `toi`, `volume`), as decimal strings. */
+const figureFields = (ctx: OperationContext, exch: string, tsym: string): Record<string, string> => {
+  const figures = ctx.state.figures.get(ltpKey(exch, tsym)) ?? {};
+  const named = { ap: figures.atp, oi: figures.oi, toi: figures.toi, v: figures.volume };
+  return Object.fromEntries(Object.entries(named).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])));
 };
 
 /** The day's open, high and low (`o`, `h`, `l`) from the day's series (TPSeries' bars since 00:00 India time). */

@@ -2,6 +2,7 @@
  * The GTT operations proper: place, modify and cancel single GTTs and OCOs, list the pending and the triggered ones,
  * and fire them when a last traded price meets their trigger. Each takes the checked session's account.
  */
+import { EMULATOR_ALERT_TYPES } from '../state/alert-rules.js';
 import { compactRequestTime, requestTime } from '../state/formats.js';
 import { checkOco, ocoDirections, ocoFiringLeg } from '../state/oco.js';
 import { checkGtt, gttFires, type Json, OCO_ALERT_TYPE, Refusal, requireAlId, requireString } from '../state/orders.js';
@@ -58,11 +59,12 @@ const invalidOi = (ctx: OperationContext, alId: string): EmulatorReply =>
 export const getPendingGtts = (ctx: OperationContext, account: Account): EmulatorReply =>
   list(ctx, ordersOf(ctx, account.uid, 'pending'), pendingRecord);
 
+/** GetEnabledGTTs: every alert type the emulator fires (alert-rules.ts), then the OCO's. */
 export const getEnabledGtts = (ctx: OperationContext): EmulatorReply =>
   json(200, {
     stat: 'Ok',
     request_time: compactRequestTime(ctx.now()),
-    ai_ts: [{ ai_t: 'LTP_A_O' }, { ai_t: 'LTP_B_O' }, { ai_t: OCO_ALERT_TYPE }],
+    ai_ts: [...EMULATOR_ALERT_TYPES, OCO_ALERT_TYPE].map((ai_t) => ({ ai_t })),
   });
 
 /** GetTrgOi: the fired orders, in the order they fired. */

@@ -22,6 +22,12 @@ const call = async (op: string, fields: Record<string, unknown>) =>
   (await jdata(emu.url, op, { uid: emu.uid, ...fields }, emu.token)).body as Record<string, unknown>;
 const place = async (on: typeof FUTURE, ai_t: string, d: string) =>
   call('PlaceGTTOrder', wireGtt({ ...on, trantype: 'B', ai_t, d }, emu));
+const tokenOf = async (on: typeof FUTURE) => {
+  const found = (await call('SearchScrip', { exch: on.exch, stext: on.tsym })) as {
+    values: { tsym: string; token: string }[];
+  };
+  return found.values.find((v) => v.tsym === on.tsym)!.token;
+};
 const market = async (on: typeof FUTURE, figures: Record<string, number>) =>
   (
     (await control(emu.url, 'POST', 'ltp', { exch: on.exch, tsym: on.tsym, ...figures })).body as {
@@ -72,5 +78,23 @@ describe('the emulator fires the other alert types on its market figures', () =>
     const reply = await control(emu.url, 'POST', 'ltp', { exch: 'NFO', tsym: 'NIFTY29DEC26F', ltp: 25000, oi: 1.5 });
     expect(reply.status).toBe(400);
     expect(reply.body).toEqual({ error: 'oi, when given, is a non-negative whole number' });
+  });
+
+  it('GetEnabledGTTs names every type it fires, the ones beyond LTP among them', async () => {
+    const enabled = (await call('GetEnabledGTTs', {})) as { ai_ts: { ai_t: string }[] };
+    const named = enabled.ai_ts.map((a) => a.ai_t);
+    for (const ai_t of ['CH_PER_B_O', 'ATP_A_O', 'OI_B_O', 'TOI_A_O', 'VOLUME_A_O', 'LTP_A_52HIGH', 'LTP_B_52LOW'])
+      expect(named).toContain(ai_t);
+    expect(named).not.toContain('VOLUME_B_O');
+  });
+
+  it('GetQuotes answers the figures set beside the price as ap, oi, toi and v, and none it was not given', async () => {
+    await market(FUTURE, { ltp: 25000, atp: 24990.5, oi: 150020, toi: 9000000, volume: 321000 });
+    const quoted = await call('GetQuotes', { exch: FUTURE.exch, token: await tokenOf(FUTURE) });
+    expect(quoted).toMatchObject({ stat: 'Ok', lp: '25000', ap: '24990.5', oi: '150020', toi: '9000000', v: '321000' });
+    await market(EQUITY, { ltp: 1500 });
+    const bare = await call('GetQuotes', { exch: EQUITY.exch, token: await tokenOf(EQUITY) });
+    expect(bare).toMatchObject({ stat: 'Ok', lp: '1500' });
+    for (const name of ['ap', 'oi', 'toi', 'v']) expect(bare).not.toHaveProperty(name);
   });
 });

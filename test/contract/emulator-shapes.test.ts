@@ -32,7 +32,10 @@ describe('operations: success shapes', () => {
     expect(reply.body).toEqual({
       stat: 'Ok',
       request_time: expect.stringMatching(/^\d{14}$/),
-      ai_ts: [{ ai_t: 'LTP_A_O' }, { ai_t: 'LTP_B_O' }, { ai_t: 'LMT_BOS_O' }],
+      ai_ts: [
+        ...['LTP_A_O', 'LTP_B_O', 'CH_PER_A_O', 'CH_PER_B_O', 'ATP_A_O', 'ATP_B_O', 'OI_A_O', 'OI_B_O'],
+        ...['TOI_A_O', 'TOI_B_O', 'VOLUME_A_O', 'LTP_A_52HIGH', 'LTP_B_52LOW', 'LMT_BOS_O'],
+      ].map((ai_t) => ({ ai_t })),
     });
   });
 

@@ -123,6 +123,53 @@ describe('the console: an OCO', () => {
   });
 });
 
+describe('the console: a GTT on another alert type', () => {
+  it('offers each type with what its trigger means, and places one the emulator holds with that ai_t', async () => {
+    await control.ltp('NSE', 'M&M-EQ', 1500, 1480);
+    await open('orders');
+    const form = page.locator('form.place');
+    const alert = form.getByLabel('Fires when');
+    const offered = await alert
+      .locator('option')
+      .evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value));
+    expect(offered).toEqual([
+      ...['LTP_B_O', 'LTP_A_O', 'CH_PER_A_O', 'CH_PER_B_O', 'ATP_A_O', 'ATP_B_O', 'OI_A_O', 'OI_B_O'],
+      ...['TOI_A_O', 'TOI_B_O', 'VOLUME_A_O', 'LTP_A_52HIGH', 'LTP_B_52LOW'],
+    ]);
+    const hint = page.locator('#place-d-hint');
+    await alert.selectOption('LTP_A_52HIGH');
+    await eventually(() => hint.textContent()).toContain('the price you take as the 52-week high');
+    await alert.selectOption('CH_PER_B_O');
+    await eventually(() => hint.textContent()).toContain("the day's change from the previous close in percent");
+    expect(await form.getByLabel('Trigger (% change)').getAttribute('aria-describedby')).toBe('place-d-hint');
+    await form.getByLabel('Symbol').fill('M&M-EQ');
+    await form.getByLabel('Trigger (% change)').fill('-2.5');
+    await form.getByLabel('Limit price').fill('1450');
+    await form.getByRole('button', { name: 'Dry run' }).click();
+    await eventually(() => page.locator('[data-dry-run="jData"]').count()).toBe(1);
+    expect(JSON.parse((await page.locator('[data-dry-run="jData"]').textContent()) ?? '{}')).toMatchObject({
+      ai_t: 'CH_PER_B_O',
+      d: '-2.5',
+    });
+    expect(await book()).toEqual([]);
+    await form.getByRole('button', { name: 'Place this order' }).click();
+    await eventually(() => page.getByRole('status').textContent()).toMatch(/Placed: order \d+/);
+    const alId = /order (\d+)/.exec((await page.getByRole('status').textContent()) ?? '')![1]!;
+    expect(await book()).toEqual([
+      expect.objectContaining({ al_id: alId, ai_t: 'CH_PER_B_O', d: '-2.5', state: 'pending' }),
+    ]);
+    // The pending list says what it watches, not a price.
+    await eventually(() => page.locator(`li[data-al-id="${alId}"]`).first().textContent()).toContain(
+      'Change from the close -2.5%',
+    );
+    // Its distance is from the day's change (+1.35%), not from the last price.
+    await eventually(() =>
+      page.locator(`li[data-al-id="${alId}"] [data-distance="trigger"]`).first().textContent(),
+    ).toBe('trigger 3.85 points below the change 1.35%');
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});
+
 describe('the console: plans', () => {
   it('shows a bracket whose target is below its entry refused beside the field, then creates it', async () => {
     await open('plans');

@@ -87,6 +87,21 @@ describe('gtt list with the market beside each order', () => {
     expect(Object.keys(json)).not.toContain('market');
   });
 
+  it('measures a non-LTP alert against the figure it watches, naming it, or says — and why; never the last price', async () => {
+    const control = emulatorControl(stack.emulator.url);
+    await control.ltp('NSE', 'M&M-EQ', 1500, 1480, { atp: 1512.5 });
+    const order = (alert: string, trigger: string) =>
+      gtt(['place', ...CLI_ORDER.slice(0, -4), '--alert', alert, `--trigger=${trigger}`]).then((r) => placedId(r.out));
+    const atp = await order('atp-below', '1490');
+    const change = await order('change-below', '-2');
+    const volume = await order('volume-above', '250000');
+    const rows = rowsOf((await gtt(['list'])).out);
+    expect(rows.get(atp)).toMatchObject({ last: '1500', 'to trigger': '-22.50 -1.49% atp' });
+    // The change from the close is +1.35%: -2 lies 3.35 percentage points below it.
+    expect(rows.get(change)).toMatchObject({ last: '1500', 'to trigger': '-3.35pt chg' });
+    expect(rows.get(volume)).toMatchObject({ last: '1500', 'to trigger': '— no vol in quote' });
+  });
+
   it('reads one quote per distinct symbol, however many orders it has', async () => {
     await emulatorControl(stack.emulator.url).ltp('NSE', 'M&M-EQ', 1500);
     for (const qty of ['1', '2', '3']) await gtt(['place', ...CLI_ORDER.map((w) => (w === '1' ? qty : w))]);

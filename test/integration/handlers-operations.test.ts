@@ -62,10 +62,11 @@ describe('every operation of the table over HTTP events', () => {
     });
   });
 
-  it('lists the enabled GTT types', async () => {
+  it('lists the enabled GTT types, the other alert types the broker names among them, as it answers them', async () => {
     const reply = await invokeHttp(handler(getEnabledGtts), getEnabledGtts);
     expect(reply.status).toBe(200);
-    expect(reply.body).toMatchObject({ stat: 'Ok', ai_ts: expect.arrayContaining([{ ai_t: 'LTP_B_O' }]) });
+    const named = ['LTP_B_O', 'CH_PER_A_O', 'ATP_B_O', 'OI_A_O', 'TOI_B_O', 'VOLUME_A_O', 'LTP_B_52LOW', 'LMT_BOS_O'];
+    expect(reply.body).toMatchObject({ stat: 'Ok', ai_ts: expect.arrayContaining(named.map((ai_t) => ({ ai_t }))) });
   });
 
   it('modifies through PUT /gtt-orders/{alId} and the change is visible in the pending list', async () => {

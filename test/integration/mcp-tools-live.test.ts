@@ -174,6 +174,25 @@ describe('a preview shows the market beside the order', () => {
     );
   });
 
+  it('a trigger of another alert type is measured against its own figure, or says why there is none', async () => {
+    await control.ltp('NSE', 'INFY-EQ', 1500, undefined, { atp: 1512.5 });
+    const atp = (await callTool(client, 'place_gtt', { ...PLACE, ai_t: 'ATP_B_O', d: '1490' })).structuredContent!;
+    expect((atp.market as Json).triggers).toEqual([
+      { what: 'trigger', trigger: '1490', against: 'average price', value: '1512.5', points: '-22.50', pct: '-1.49' },
+    ]);
+    expect(atp.summary).toContain('trigger (average price) 1490 is 22.50 (1.49%) below the average price 1512.5;');
+    const volume = (await callTool(client, 'place_gtt', { ...PLACE, ai_t: 'VOLUME_A_O', d: '250000' }))
+      .structuredContent!;
+    expect((volume.market as Json).triggers).toEqual([
+      {
+        what: 'trigger',
+        trigger: '250000',
+        against: 'volume',
+        unavailable: "the broker's quote gives no volume",
+      },
+    ]);
+  });
+
   it('a quote naming another instrument is never used: the price is unavailable, no distance shown', async () => {
     await control.ltp('NSE', 'INFY-EQ', 1500);
     await control.fault({ operation: 'GetQuotes', kind: 'otherInstrument', times: 10 });

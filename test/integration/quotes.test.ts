@@ -41,11 +41,30 @@ describe('GET /quotes', () => {
       lp: '801.4',
       band: { lc: '720.00', uc: '880.00' },
       day: { open: '805', high: '805', low: '798.35', close: '800' },
+      figures: { changePercent: ((1.4 / 800) * 100).toFixed(2) },
       tick: '0.05',
       lot: 1,
       precision: 2,
       quotedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
+  });
+
+  it('answers the figures the other alert types watch: average price, open interest, total OI, volume', async () => {
+    const tsym = indexContract('NIFTY', new Date(Date.now() + 7 * 86_400_000), 'F');
+    await control.ltp('NFO', tsym, 25100, 25000, { atp: 25040.5, oi: 150020, toi: 9000000, volume: 0 });
+    const { status, body } = await quote(`?exch=NFO&tsym=${tsym}`);
+    expect(status).toBe(200);
+    expect(body.figures).toEqual({
+      changePercent: '0.40',
+      averagePrice: '25040.5',
+      openInterest: '150020',
+      totalOpenInterest: '9000000',
+      volume: '0',
+    });
+    const out: string[] = [];
+    const io = { out: (t: string) => out.push(t), err: (t: string) => out.push(t) };
+    expect(await main(['quote', tsym, '--exch', 'NFO', '--url', stack.api.url], {}, io)).toBe(0);
+    expect(out.join('\n')).toContain('watched   change 0.40%  atp 25040.5  oi 150020  total-oi 9000000  volume 0\n');
   });
 
   it("an index future's lot is the exchange's; with no price yet the rules still come, without lp", async () => {

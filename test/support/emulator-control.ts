@@ -61,13 +61,23 @@ export const emulatorControl = (baseUrl: string) => {
         )
       ).orders,
     switches: (values: Record<string, boolean>) => call<unknown>('POST', 'switches', values),
-    /** Moves a symbol's last traded price (pending GTTs it crosses fire); `close` sets its previous close (the band). */
-    ltp: (exch: string, tsym: string, ltp: number, close?: number) =>
+    /**
+     * Moves a symbol's last traded price (pending GTTs it crosses fire); `close` sets its previous close (the band),
+     * `figures` what the other alert types watch beside it.
+     */
+    ltp: (
+      exch: string,
+      tsym: string,
+      ltp: number,
+      close?: number,
+      figures: { atp?: number; oi?: number; toi?: number; volume?: number } = {},
+    ) =>
       call<{ fired: { al_id: string; norenordno: string; status: string }[] }>('POST', 'ltp', {
         exch,
         tsym,
         ltp,
         ...(close === undefined ? {} : { close }),
+        ...figures,
       }),
     /** The close of the trading day: open orders (or only the one named) cancelled, keeping what filled. */
     close: (norenordno?: string) =>

@@ -54,6 +54,16 @@ describe('summarize', () => {
       }),
     ).toBe('Start a trailing-stop plan on NSE:INFY-EQ: sell 10 limit 1500 (LMT, product C), trailing by 5.');
   });
+
+  it('names what the other alert types watch, not the price', () => {
+    const place = (ai_t: string, d: string) => summarize({ operation: 'PlaceGTTOrder', body: { ...GTT, ai_t, d } });
+    expect(place('OI_A_O', '150000')).toBe(
+      'Place a GTT on NSE:INFY-EQ: when the open interest rises to 150000, buy 10 limit 1500 (LMT, product C).',
+    );
+    expect(place('CH_PER_B_O', '-2.5')).toContain('when the change from the close (in %) falls to -2.5, buy 10');
+    expect(place('ATP_B_O', '1490')).toContain('when the average price falls to 1490,');
+    expect(place('LTP_A_52HIGH', '1800')).toContain('when the price rises to the 52-week high of 1800,');
+  });
 });
 
 describe('checkLimits', () => {

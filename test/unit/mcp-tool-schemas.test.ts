@@ -116,7 +116,7 @@ describe('an unknown argument', () => {
 
   it('a price that is neither a number nor a decimal string is refused with the form it takes', async () => {
     expect(await refusal('place_gtt', { ...PLACE, d: 'about 1500' })).toContain(
-      'the trigger price must be a number or a decimal string such as "1500.50"',
+      'the trigger: price, % or count must be a number or a decimal string such as "-2.5"',
     );
   });
 });

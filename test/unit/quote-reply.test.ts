@@ -43,6 +43,30 @@ describe('a quote read tolerantly', () => {
     expect(decodeBrokerReply(getQuote, json({ stat: 'Ok', lp: '1510.35' }), INPUT)).not.toHaveProperty('day');
   });
 
+  it('reads the figures the other alert types watch in any key case, as strings or numbers', () => {
+    const quote = decodeBrokerReply(
+      getQuote,
+      json({ stat: 'Ok', lp: '1530', c: '1500', AP: 1512.4, oi: '96248.00', Toi: 9000000, V: '0' }),
+      { ...INPUT, exch: 'NFO' as const },
+    );
+    expect(quote).toMatchObject({
+      figures: { changePercent: '2.00', averagePrice: '1512.4', openInterest: '96248', totalOpenInterest: '9000000' },
+    });
+    // A volume of 0 is a count (nothing traded yet), kept; an average price of 0 is the broker's "none".
+    expect(quote).toHaveProperty('figures.volume', '0');
+    const none = decodeBrokerReply(getQuote, json({ stat: 'Ok', lp: '1510', ap: '0.00', oi: 'n/a', wk52_h: 0 }), INPUT);
+    expect(none).not.toHaveProperty('figures');
+  });
+
+  it('reads the 52-week high and low as the live reply names them, and a falling change as negative', () => {
+    const quote = decodeBrokerReply(
+      getQuote,
+      json({ stat: 'Ok', lp: '1470', c: '1500', wk52_h: '1800.00', wk52_l: '1200.50' }),
+      INPUT,
+    );
+    expect(quote).toMatchObject({ figures: { changePercent: '-2.00', week52High: '1800.00', week52Low: '1200.50' } });
+  });
+
   it("keeps the day's band when the quote gives none, or zeros", () => {
     expect(decodeBrokerReply(getQuote, json({ stat: 'Ok', lp: '1510.35' }), INPUT)).toMatchObject({
       band: RULES.band,

@@ -49,7 +49,7 @@ export type ListWithMarket = OrderList & { market?: { prices: LastPrices; unquot
 
 export const ordersTable = (list: ListWithMarket): string => {
   if (list.orders.length === 0) return 'no pending GTT orders';
-  const prices = list.market?.prices ?? new Map<string, number>();
+  const prices: LastPrices = list.market?.prices ?? new Map();
   const rows = list.orders.map((o) => {
     const row = orderRow(o);
     return [...row.slice(0, -1), ...marketCells(o, prices), row.at(-1)!];

@@ -2,6 +2,7 @@
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 
+import { triggerDistance, watchedValue } from '../../../functions/base/schemas/alert-watch.js';
 import { type Api, ApiError, describeError, ok } from '../api.js';
 import { distance, price, side } from '../format.js';
 import { quotesFor, symbolKey } from '../market.js';
@@ -195,8 +196,23 @@ const quoteOf = (quotes: Map<string, Quote> | undefined, order: PendingOrder): Q
 const lastOf = (quotes: Map<string, Quote> | undefined, order: PendingOrder): string =>
   price(quoteOf(quotes, order)?.lp, order.ti);
 
-/** How far the leg's trigger is from the last price: `20.00 below (1.32%)`. */
+/**
+ * How far the leg's trigger is from what its alert watches: the last price (`20.00 below (1.32%)`), or for another
+ * alert type its own figure of the quote (`22.50 below the average price 1512.50 (1.49%)`), or that the quote lacks
+ * it; never a distance from the last price for a trigger that is not compared with it.
+ */
 const distanceText = (quotes: Map<string, Quote> | undefined, order: PendingOrder, leg: Leg): string => {
-  const lp = quoteOf(quotes, order)?.lp;
-  return lp === undefined ? '' : `trigger ${distance(lp, triggerOf(order, leg), order.ti)}`;
+  const quote = quoteOf(quotes, order);
+  const alertType = leg === 'trigger' ? order.ai_t : undefined;
+  const watched = quote && watchedValue(alertType, quote);
+  if (!quote || !watched || watched.what === 'last price')
+    return quote?.lp === undefined ? '' : `trigger ${distance(quote.lp, triggerOf(order, leg), order.ti)}`;
+  if ('unavailable' in watched) return `the quote gives no ${watched.what}`;
+  const { points, pct } = triggerDistance(alertType, String(triggerOf(order, leg) ?? ''), watched.value);
+  if (points === undefined) return '';
+  const n = Number(points);
+  const percent = watched.what === 'change';
+  const where =
+    n === 0 ? 'at' : `${points.replace(/^[+-]/, '')}${percent ? ' points' : ''} ${n > 0 ? 'above' : 'below'}`;
+  return `trigger ${where} the ${watched.what} ${watched.text}${percent ? '%' : ''}${pct ? ` (${pct.replace(/^[+-]/, '')}%)` : ''}`;
 };

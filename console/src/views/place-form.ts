@@ -10,6 +10,7 @@ import type { operations } from '../../../client/generated/openapi.js';
 import { type Api, describeError, newKey, ok } from '../api.js';
 import { type DryRun, EXCHANGES } from '../reads.js';
 import { Notice, Problem, type VNode } from '../ui.js';
+import { ALERT_OPTIONS, triggerHint, triggerLabel } from './alert-choices.js';
 import { Review } from './dry-run-review.js';
 import { OcoForm } from './oco-form.js';
 
@@ -123,10 +124,19 @@ const GttForm = ({ api, placed }: { api: Api; placed: (alId: string) => void }):
       placed(alId);
     });
 
-  const field = (name: keyof Fields, label: string, extra: Record<string, string> = {}) =>
+  const field = (name: keyof Fields, label: string, extra: Record<string, string> = {}, hint?: string) =>
     html`<p class="field">
       <label for=${`place-${name}`}>${label}</label>
-      <input id=${`place-${name}`} name=${name} value=${fields[name]} onInput=${set(name)} required ...${extra} />
+      <input
+        id=${`place-${name}`}
+        name=${name}
+        value=${fields[name]}
+        onInput=${set(name)}
+        required
+        aria-describedby=${hint ? `place-${name}-hint` : undefined}
+        ...${extra}
+      />
+      ${hint ? html`<span class="hint" id=${`place-${name}-hint`}>${hint}</span>` : null}
     </p>`;
   const choice = (name: keyof Fields, label: string, options: readonly (readonly [string, string])[]) =>
     html`<p class="field">
@@ -148,12 +158,8 @@ const GttForm = ({ api, placed }: { api: Api; placed: (alId: string) => void }):
         ['B', 'Buy'],
         ['S', 'Sell'],
       ])}
-      ${field('qty', 'Quantity', { inputmode: 'numeric' })}
-      ${choice('ai_t', 'Fires when the price', [
-        ['LTP_B_O', 'falls to or below the trigger'],
-        ['LTP_A_O', 'rises to or above the trigger'],
-      ])}
-      ${field('d', 'Trigger', { inputmode: 'decimal' })}
+      ${field('qty', 'Quantity', { inputmode: 'numeric' })} ${choice('ai_t', 'Fires when', ALERT_OPTIONS)}
+      ${field('d', triggerLabel(fields.ai_t), { inputmode: 'decimal' }, triggerHint(fields.ai_t))}
       ${choice('prctyp', 'Order type', [
         ['LMT', 'Limit'],
         ['MKT', 'Market (sent as a protected limit)'],

@@ -13,6 +13,7 @@ import { type Api, newKey, ok } from '../api.js';
 import { price } from '../format.js';
 import { EXCHANGES } from '../reads.js';
 import { Notice, Problem, type VNode } from '../ui.js';
+import { ALERT_OPTIONS, triggerHint, triggerLabel } from './alert-choices.js';
 import { byPrefix, Choice, Field, PRICE_TYPES, PRODUCTS, useFormRun } from './form-kit.js';
 
 type PlanInput = operations['CreatePlan']['requestBody']['content']['application/json'];
@@ -167,19 +168,14 @@ export const PlanForm = ({ api, created }: { api: Api; created: (plan: CreatedPl
       />
       <${Field} ...${props('qty')} label="Quantity" inputmode="numeric" required />
       <${Choice} ...${props('prd')} label="Product" options=${PRODUCTS} />
-      ${
-        bracket
-          ? html`<${Choice}
-              ...${props('ai_t')}
-              label="Entry fires when the price"
-              options=${[
-                ['LTP_B_O', 'falls to or below the trigger'],
-                ['LTP_A_O', 'rises to or above the trigger'],
-              ]}
-            />`
-          : null
-      }
-      <${Field} ...${props('d')} label=${bracket ? 'Entry trigger' : 'Stop trigger'} inputmode="decimal" required />
+      ${bracket ? html`<${Choice} ...${props('ai_t')} label="Entry fires when" options=${ALERT_OPTIONS} />` : null}
+      <${Field}
+        ...${props('d')}
+        label=${bracket ? triggerLabel(fields.ai_t, 'Entry trigger') : 'Stop trigger'}
+        hint=${bracket ? triggerHint(fields.ai_t) : "a price on the instrument's tick: the stop follows the price"}
+        inputmode="decimal"
+        required
+      />
       <${Choice}
         ...${props('prctyp')}
         label=${bracket ? 'Entry order type' : 'Stop order type'}

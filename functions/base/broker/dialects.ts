@@ -65,7 +65,7 @@ export const canonicalStat = (stat: string): string => CANONICAL_BY_FOLDED.get(f
 
 /**
  * The keys of the family's replies as the canonical dialect spells them (GTT replies, pending and triggered
- * records and their legs, order book records, the enabled list, the client record, failures).
+ * records and their legs, order book records, the enabled list, the client record, failures, a quote's prices and figures).
  */
 export const CANONICAL_KEYS = [
   'stat',
@@ -111,6 +111,13 @@ export const CANONICAL_KEYS = [
   'lp',
   'uc',
   'lc',
+  // GetQuotes' figures the other alert types watch (schemas/quote.ts).
+  'ap',
+  'oi',
+  'toi',
+  'v',
+  'wk52_h',
+  'wk52_l',
 ] as const;
 
 /** Keys the 2021 documentation capitalises (its GetPendingGTTOrder and write samples). */

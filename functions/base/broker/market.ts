@@ -13,7 +13,7 @@ import * as z from 'zod';
 import { BrokerRejectedError, InternalError } from '../contract/errors.js';
 import { defineOperation } from '../contract/operation.js';
 import type { QuoteInput } from '../schemas/input.js';
-import type { QuoteReply, QuoteResult } from '../schemas/reply.js';
+import type { QuoteReply, QuoteResult } from '../schemas/quote.js';
 import { type BrokerCallDeps, callBroker } from './call-broker.js';
 
 const decimalText = () => z.union([z.string(), z.number()]).transform(String);
@@ -196,6 +196,7 @@ export const quoteResultOf = (reply: QuoteReply, input: QuoteInput, now: () => n
   const day: { open?: string; high?: string; low?: string; close?: string } = {};
   const given = { open: reply.o, high: reply.h, low: reply.l, close: reply.c ?? reply.C };
   for (const [name, value] of Object.entries(given)) if (positive(value)) day[name as keyof typeof given] = value;
+  const figures = figuresOf(reply, lp, day.close);
   return {
     exch: input.exch,
     tsym: input.tsym,
@@ -203,11 +204,38 @@ export const quoteResultOf = (reply: QuoteReply, input: QuoteInput, now: () => n
     ...(lp === undefined ? {} : { lp }),
     ...(band === undefined ? {} : { band }),
     ...(Object.keys(day).length === 0 ? {} : { day }),
+    ...(Object.keys(figures).length === 0 ? {} : { figures }),
     tick: rules.tick,
     lot: rules.lot,
     precision: rules.precision,
     quotedAt: new Date(now()).toISOString(),
   };
+};
+
+/** A count as the broker writes it (`96248`, `96248.00`, `0`): its whole-number text, or undefined. */
+const count = (text: string | undefined): string | undefined =>
+  typeof text === 'string' && /^\d{1,15}(\.0+)?$/.test(text.trim()) ? String(Number(text)) : undefined;
+
+/**
+ * What the other alert types watch, those the reply gives: the change from the previous close in percent (from `lp`
+ * and the close), `ap`, `oi`, `toi`, `v`, `wk52_h`, `wk52_l`. A price of 0 is the broker's "none" and is left out; a
+ * count of 0 is a count (no contracts open yet, nothing traded yet) and is kept.
+ */
+const figuresOf = (reply: QuoteReply, lp: string | undefined, close: string | undefined) => {
+  const figures: NonNullable<QuoteResult['figures']> = {};
+  if (lp !== undefined && close !== undefined)
+    figures.changePercent = (((Number(lp) - Number(close)) / Number(close)) * 100).toFixed(2);
+  const prices = { averagePrice: reply.ap, week52High: reply.wk52_h, week52Low: reply.wk52_l } as const;
+  for (const [name, value] of Object.entries(prices))
+    if (positive(value)) figures[name as keyof typeof prices] = value.trim();
+  const counts = {
+    openInterest: count(reply.oi),
+    totalOpenInterest: count(reply.toi),
+    volume: count(reply.v),
+  } as const;
+  for (const [name, value] of Object.entries(counts))
+    if (value !== undefined) figures[name as keyof typeof counts] = value;
+  return figures;
 };
 
 /** GetQuotes' jData for a quote: the instrument's token, read with its rules before the call. */
