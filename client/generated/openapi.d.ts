@@ -4547,7 +4547,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
             422: {
                 headers: {
                     [name: string]: unknown;
