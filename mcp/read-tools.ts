@@ -101,6 +101,16 @@ const READS: ReadTool[] = [
     request: () => ({ operation: 'GetOrderBook' }),
   },
   {
+    name: 'get_positions',
+    title: 'Positions',
+    description:
+      "Today's positions at the broker, open first: net quantity (below 0 short), average and last price, realised and unrealised P&L, the day's totals.",
+    input: {},
+    output: anyObject('positions and totals (rupees)'),
+    broker: true,
+    request: () => ({ operation: 'GetPositions' }),
+  },
+  {
     name: 'plans',
     title: 'Plans',
     description:

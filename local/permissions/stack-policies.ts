@@ -35,12 +35,17 @@ const filesUnder = (dir: string): string[] =>
     return entry.name.endsWith('.ts') || entry.name.endsWith('.json') ? [path] : [];
   });
 
-/** What the permissions are made from: the CDK app, the functions' definitions and grants, the CDK's versions. */
+/**
+ * What the permissions are made from: the CDK app, the functions' definitions and grants (the MCP function's from the
+ * tools' operations, mcp/), the CDK's versions.
+ */
 export const permissionsHash = (): string => {
   const hash = createHash('sha256');
   const files = [
     ...filesUnder(join(ROOT, 'infra')),
     ...filesUnder(join(ROOT, 'functions')),
+    // The remote MCP function's grant is the list of operations its tools call (mcp/operations.ts).
+    ...filesUnder(join(ROOT, 'mcp')),
     join(ROOT, 'cdk.json'),
     join(ROOT, 'package-lock.json'),
   ].sort();

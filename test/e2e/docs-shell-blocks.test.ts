@@ -32,6 +32,7 @@ const PLAN: Record<string, Plan> = {
   'docs/how-to/place-an-oco.md#1': { run: true },
   'docs/how-to/move-a-stop.md#1': { run: true },
   'docs/how-to/cancel.md#1': { run: true },
+  'docs/how-to/read-positions.md#1': { run: true },
   'docs/how-to/bracket-and-trailing-stop.md#1': { run: true },
   'docs/how-to/connect-tradingview.md#1': { run: true },
   'docs/how-to/sandbox-market.md#1': { run: true },

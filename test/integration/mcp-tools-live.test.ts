@@ -7,6 +7,7 @@
  * preview, saying so. `pending_gtts` answers each order in the fields the write tools take, without the broker's
  * bookkeeping. A write's preview shows the market beside the order (issue 58, item 5): the last price, each
  * trigger's distance from it and the tag; a quote naming another instrument is never used (the price unavailable).
+ * `get_positions` answers the day's positions (none on an empty day; a fill's, marked to the market) and totals.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -205,5 +206,36 @@ describe('a preview shows the market beside the order', () => {
     expect(market.triggers).toEqual([{ what: 'trigger', trigger: '1490' }]);
     expect(preview.summary).toContain('Last price of NSE:INFY-EQ: unavailable (');
     expect(JSON.stringify(preview)).not.toContain('24584.85');
+  });
+});
+
+describe('get_positions', () => {
+  it("answers no positions on an empty day, then a fill's position marked to the market and the day's totals", async () => {
+    const empty = await callTool(client, 'get_positions', {});
+    expect(empty.isError, JSON.stringify(empty.structuredContent)).toBeFalsy();
+    expect(empty.structuredContent).toEqual({
+      positions: [],
+      totals: { realised: 0, unrealised: 0, total: 0, open: 0 },
+    });
+
+    await control.ltp('NSE', 'INFY-EQ', 1500);
+    const placed = await api('POST', '/gtt-orders', { ...PLACE, qty: 3 });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(201);
+    await control.ltp('NSE', 'INFY-EQ', 1489); // the trigger (1490) met: the buy fills at 1489
+    await control.ltp('NSE', 'INFY-EQ', 1495);
+    const read = (await callTool(client, 'get_positions', {})).structuredContent!;
+    expect(read.positions).toEqual([
+      expect.objectContaining({
+        exch: 'NSE',
+        tsym: 'INFY-EQ',
+        product: 'C',
+        netQty: 3,
+        averagePrice: 1489,
+        lastPrice: 1495,
+        realised: 0,
+        unrealised: 18,
+      }),
+    ]);
+    expect(read.totals).toEqual({ realised: 0, unrealised: 18, total: 18, open: 1 });
   });
 });

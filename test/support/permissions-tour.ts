@@ -315,6 +315,7 @@ export const assistantSteps = async (stack: LocalStack, { call, step }: Tour) =>
     ['get_gtt', { alId: gtt }],
     ['triggered_gtts', {}],
     ['order_book', {}],
+    ['get_positions', {}],
     ['plans', {}],
     ['plans', { planId: plan }],
     ['strategies', {}],

@@ -15,6 +15,7 @@ const READS: [string, Record<string, unknown>][] = [
   ['pending_gtts', {}],
   ['triggered_gtts', {}],
   ['order_book', {}],
+  ['get_positions', {}],
   ['plans', {}],
   ['strategies', {}],
   ['signals', {}],

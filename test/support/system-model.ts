@@ -2,7 +2,8 @@
  * The model-based test of the whole system (fast-check async commands): random sequences of what callers, alerts,
  * plans, the market, brokers and crashing processes do to the function set (startLocalStack: the local HTTP API, the
  * real handlers, dynalite, the local Secrets Manager, EventBridge and signal queue, the emulator), with the promises
- * of system-invariants.ts checked after every step against the emulator's own books and request log.
+ * of system-invariants.ts checked after every step against the emulator's own books and request log (and
+ * system-positions.ts: GET /positions is the emulator's PositionBook).
  *
  * The commands are in system-commands.ts (HTTP order writes, a killed order function), system-changes.ts (OCO PUTs
  * and PATCHes, changes of orders whose place is unknown, a change's key again in flight), system-halts.ts (the kill
@@ -28,6 +29,7 @@ import { checkAll, checkHonest, checkResolved } from './system-invariants.js';
 import { mcpCommands as m } from './system-mcp.js';
 import { mcpReadCommands as mr } from './system-mcp-reads.js';
 import { send } from './system-orders.js';
+import { checkPositions } from './system-positions.js';
 import { readCommands as r } from './system-reads.js';
 import { signalCommands as g } from './system-signals.js';
 import { type Sys, unresolved } from './system-state.js';
@@ -160,6 +162,7 @@ const settle = async (s: Sys): Promise<void> => {
   }
   await s.w.stack.signalQueue.drained();
   checkAll(s);
+  await checkPositions(s);
   checkHonest(s);
 };
 

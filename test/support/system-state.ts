@@ -10,6 +10,7 @@ import type fc from 'fast-check';
 
 import { checkAll, fail, norm } from './system-invariants.js';
 import type { McpState } from './system-mcp.js';
+import { checkPositions } from './system-positions.js';
 import type { SignalsState } from './system-signals.js';
 import { type Answer, countKind, SETTLE_MS, systemStats, type Verdict, type World } from './system-world.js';
 
@@ -225,6 +226,7 @@ export class Command implements fc.AsyncCommand<object, Sys> {
     if (process.env.SYSTEM_MODEL_LIVE) console.log(`${new Date().toISOString()} step: ${this.label}`);
     await this.act(s);
     checkAll(s);
+    await checkPositions(s);
   }
   toString = () => this.label;
 }

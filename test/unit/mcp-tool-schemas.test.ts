@@ -81,8 +81,9 @@ describe('tools/list', () => {
     }
   });
 
-  it('stays under 48 KB for every tool of a trade scope (it was 49.8 KB with open schemas)', () => {
-    expect(Buffer.byteLength(JSON.stringify({ tools }))).toBeLessThan(48 * 1024);
+  // 47.5 KB for 24 tools when the budget was set (48 KB); 49 KB with get_positions, the 25th (its least: about 0.9 KB).
+  it('stays under 49 KB for every tool of a trade scope (it was 49.8 KB for 24 with open schemas)', () => {
+    expect(Buffer.byteLength(JSON.stringify({ tools }))).toBeLessThan(49 * 1024);
   });
 });
 

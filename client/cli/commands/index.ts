@@ -9,6 +9,7 @@ import { events, killSwitch } from './controls.js';
 import { call, operations } from './operations.js';
 import { cancel, get, list, modify, modifyOco, orders, place, placeOco, triggered } from './orders.js';
 import { plan, planCancel, planCreate, plans } from './plans.js';
+import { positions } from './positions.js';
 import { quote } from './quotes.js';
 import { ltp } from './sandbox.js';
 import { series } from './series.js';
@@ -34,6 +35,7 @@ export const COMMANDS: readonly Command[] = [
   cancel,
   triggered,
   orders,
+  positions,
   quote,
   series,
   events,

@@ -1,6 +1,7 @@
 /**
- * Today: the session, the kill switch (kill-switch.ts), the day's counts and lists of orders placed, fired and
- * rejected (today-lists.ts), and the guardrails with what the day's orders used of them, sums in rupees the Indian way.
+ * Today: the session, the kill switch (kill-switch.ts), the day's counts, the positions (today-positions.ts), the
+ * lists of orders placed, fired and rejected (today-lists.ts), and the guardrails with what the day's orders used of
+ * them, sums in rupees the Indian way.
  */
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
@@ -12,6 +13,7 @@ import { allPlans, pendingOrders, type SessionStatus, triggeredOrders } from '..
 import { Notice, Problem, useConfirm, useLoad, type VNode } from '../ui.js';
 import { KillSwitchCard } from './kill-switch.js';
 import { DayLists, limitsUsed, readDay } from './today-lists.js';
+import { PositionsCard } from './today-positions.js';
 
 export const TodayView = ({ api }: ViewProps): VNode => {
   const session = useLoad(() => ok(api.GET('/session')), []);
@@ -104,6 +106,7 @@ export const TodayView = ({ api }: ViewProps): VNode => {
           : html`<p>${counts.loading ? 'Counting…' : ''}</p>`
       }
     </section>
+    <${PositionsCard} api=${api} />
     <${Problem} text=${day.error} />
     ${day.data ? html`<${DayLists} day=${day.data} />` : null}
     ${
