@@ -83,6 +83,34 @@ describe('kill switch with an order on its way', () => {
     expect(said).toEqual(expect.arrayContaining(['GTT Placed', 'GTT Cancelled']));
   });
 
+  it('a place that lands after the switch and whose cancel fails is `executed`: its key never places it again', async () => {
+    // Found by the system model (seed 5656): answered `unknown`, the key was settled from the books after the sweep
+    // had cancelled the order, found nothing, and the retry placed it a second time.
+    await control.fault({ operation: 'PlaceGTTOrder', kind: 'delay', delayMs: 1_500 });
+    await control.fault({ operation: 'CancelGTTOrder', kind: 'notOk', message: 'Server busy', times: 1 });
+    const key = `inflight-executed-${Date.now()}`;
+    const send = () => http('POST', '/gtt-orders', { ...SAMPLE_ORDER, qty: 7 }, { 'Idempotency-Key': key });
+    const place = send();
+    await arrived('PlaceGTTOrder');
+    const on = await http('POST', '/kill-switch');
+    expect(on.status).toBe(200);
+    const placed = await place;
+    expect(placed).toMatchObject({
+      status: 423,
+      body: { error: { code: 'TRADING_HALTED', outcome: 'executed', details: { cancelled: false } } },
+    });
+    expect(placed.body.error.message).toMatch(/never sent again/);
+    // The sweep's last pass cancelled it; with the switch off, the same key answers the same and sends nothing.
+    expect(await pending()).toEqual([]);
+    await http('DELETE', '/kill-switch');
+    await new Promise((resolve) => setTimeout(resolve, LATE_MS + 200));
+    const again = await send();
+    expect(again.status).toBe(423);
+    expect(again.body.error).toMatchObject({ code: 'TRADING_HALTED', outcome: 'executed' });
+    expect((await control.requests()).filter((r) => r.operation === 'PlaceGTTOrder')).toHaveLength(1);
+    expect(await pending()).toEqual([]);
+  });
+
   it('a place whose reply is lost and that lands late is swept by the second pass; complete only then', async () => {
     // The broker acts 2.6 s after the request, after our client gave up (2 s): the core never hears of it.
     await control.fault({ operation: 'PlaceGTTOrder', kind: 'delay', delayMs: 2_600, late: true });

@@ -2,7 +2,7 @@
  * A place or modify that took its permit before the kill switch went on and landed after it: the order core cancels
  * it at once (docs/explanation/compliance.md, "Kill switch"), says so (a log line with the `LandedAfterHalt` metric, the GTT
  * Placed or Modified and GTT Cancelled events), and answers TRADING_HALTED naming the order, instead of a success for
- * an order the trader has just halted. A cancel that fails leaves it to the switch's sweep, which waits until every
+ * an order the trader has just halted. A cancel that fails (answered `executed`: the order is live, never sent again) leaves it to the switch's sweep, which waits until every
  * permitted write can no longer land (orders/safety/trading-controls.ts `inFlightUntil`).
  *
  * Except under `keep-exits`, for a write that leaves an exit at the broker (an OCO, a plan's exit or trailing stop:
@@ -137,9 +137,12 @@ const undo = async (check: LandedCheck, uid: string, haltedAt: string, carriedOw
   throw new TradingHaltedError(
     failure === undefined
       ? `The kill switch went on (${indiaTimeText(halt.changedAt)}, ${halt.changedAt}) while this order was on its way: the broker took it (al_id ${alId}) and it was cancelled at once; nothing of it is live. Turn the switch off (DELETE /kill-switch) and send it again with a new key.`
-      : `The kill switch went on (${indiaTimeText(halt.changedAt)}, ${halt.changedAt}) while this order was on its way: the broker took it (al_id ${alId}) and cancelling it failed (${failure}); the switch's sweep cancels it. Check GET /gtt-orders.`,
+      : `The kill switch went on (${indiaTimeText(halt.changedAt)}, ${halt.changedAt}) while this order was on its way: the broker took it (al_id ${alId}) and cancelling it failed (${failure}): it is live until the switch's sweep cancels it, or cancel it by hand (DELETE /gtt-orders/${alId}). This key answers the same from now on: the order is never sent again.`,
     {
-      outcome: failure === undefined ? 'undone' : 'unknown',
+      // It landed (its al_id is known) and is live: `executed`, which the journal keeps and replays. Never `unknown`:
+      // that would leave the key to be settled from the books, where a GTT the sweep then cancels is no longer
+      // found, and a retry would place the order a second time.
+      outcome: failure === undefined ? 'undone' : 'executed',
       details: { al_id: alId, cancelled: failure === undefined },
     },
   );
