@@ -10,6 +10,7 @@ export const TOOL_OPERATIONS = [
   'GetGTTOrder',
   'GetTriggeredGTTOrders',
   'GetOrderBook',
+  'GetPositions',
   'ListPlans',
   'GetPlan',
   'ListStrategies',

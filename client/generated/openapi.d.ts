@@ -550,7 +550,7 @@ export interface paths {
         get: operations["ListAssistants"];
         put?: never;
         /**
-         * Create an assistant for the MCP server: {"name", "scopes": ["read"] | ["read", "trade"], "limits"?: {"maxQtyPerOrder"?, "maxValuePerOrder"? (rupees), "maxOrdersPerDay"?, "exchanges"?}}. 201 with assistantId and its bearer token (gtta_…), shown this once; the same key again: 200, the same assistant with a new token.
+         * Create an assistant for the MCP server: {"name", "scopes": ["read"] | ["read", "trade"] | ["read", "exit"] (exit: cancels, trigger and price changes, and orders that only reduce an open position), "limits"?: {"maxQtyPerOrder"?, "maxValuePerOrder"? (rupees), "maxOrdersPerDay"?, "exchanges"?}}. 201 with assistantId and its bearer token (gtta_…), shown this once; the same key again: 200, the same assistant with a new token.
          * @description The Assistants function. Safe to repeat: a repeat does nothing twice.
          */
         post: operations["CreateAssistant"];
@@ -8917,7 +8917,7 @@ export interface operations {
                             /** @description as and 16 hex digits */
                             assistantId: string;
                             name: string;
-                            scopes: ("read" | "trade")[];
+                            scopes: ("read" | "trade" | "exit")[];
                             limits: {
                                 maxQtyPerOrder?: number;
                                 /** @description rupees */
@@ -9100,7 +9100,7 @@ export interface operations {
                  */
                 "application/json": {
                     name: string;
-                    scopes: ("read" | "trade")[];
+                    scopes: ("read" | "trade" | "exit")[];
                     /** @default {} */
                     limits?: {
                         maxQtyPerOrder?: number;
@@ -9112,7 +9112,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Create an assistant for the MCP server: {"name", "scopes": ["read"] | ["read", "trade"], "limits"?: {"maxQtyPerOrder"?, "maxValuePerOrder"? (rupees), "maxOrdersPerDay"?, "exchanges"?}}. 201 with assistantId and its bearer token (gtta_…), shown this once; the same key again: 200, the same assistant with a new token. */
+            /** @description Create an assistant for the MCP server: {"name", "scopes": ["read"] | ["read", "trade"] | ["read", "exit"] (exit: cancels, trigger and price changes, and orders that only reduce an open position), "limits"?: {"maxQtyPerOrder"?, "maxValuePerOrder"? (rupees), "maxOrdersPerDay"?, "exchanges"?}}. 201 with assistantId and its bearer token (gtta_…), shown this once; the same key again: 200, the same assistant with a new token. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -9122,7 +9122,7 @@ export interface operations {
                         /** @description as and 16 hex digits */
                         assistantId: string;
                         name: string;
-                        scopes: ("read" | "trade")[];
+                        scopes: ("read" | "trade" | "exit")[];
                         limits: {
                             maxQtyPerOrder?: number;
                             /** @description rupees */
@@ -9300,7 +9300,7 @@ export interface operations {
                         /** @description as and 16 hex digits */
                         assistantId: string;
                         name: string;
-                        scopes: ("read" | "trade")[];
+                        scopes: ("read" | "trade" | "exit")[];
                         limits: {
                             maxQtyPerOrder?: number;
                             /** @description rupees */
@@ -9633,7 +9633,7 @@ export interface operations {
                         /** @description as and 16 hex digits */
                         assistantId: string;
                         name: string;
-                        scopes: ("read" | "trade")[];
+                        scopes: ("read" | "trade" | "exit")[];
                         limits: {
                             maxQtyPerOrder?: number;
                             /** @description rupees */
