@@ -6902,6 +6902,11 @@ export interface operations {
                             ratePerMinute: number;
                             /** @description the tag of its orders when set (else the strategy's name or id) */
                             tag?: string;
+                            /**
+                             * @description exit: its alerts only reduce open positions (checked on the positions read when it acts); absent: trade
+                             * @enum {string}
+                             */
+                            scope?: "trade" | "exit";
                             createdAt: string;
                             /** @description when it was last changed (PATCH) */
                             updatedAt?: string;
@@ -7266,6 +7271,8 @@ export interface operations {
                     /** @default 30 */
                     ratePerMinute?: number;
                     tag?: string;
+                    /** @enum {string} */
+                    scope?: "trade" | "exit";
                 };
             };
         };
@@ -7295,6 +7302,11 @@ export interface operations {
                         ratePerMinute: number;
                         /** @description the tag of its orders when set (else the strategy's name or id) */
                         tag?: string;
+                        /**
+                         * @description exit: its alerts only reduce open positions (checked on the positions read when it acts); absent: trade
+                         * @enum {string}
+                         */
+                        scope?: "trade" | "exit";
                         createdAt: string;
                         /** @description when it was last changed (PATCH) */
                         updatedAt?: string;
@@ -7482,6 +7494,11 @@ export interface operations {
                         ratePerMinute: number;
                         /** @description the tag of its orders when set (else the strategy's name or id) */
                         tag?: string;
+                        /**
+                         * @description exit: its alerts only reduce open positions (checked on the positions read when it acts); absent: trade
+                         * @enum {string}
+                         */
+                        scope?: "trade" | "exit";
                         createdAt: string;
                         /** @description when it was last changed (PATCH) */
                         updatedAt?: string;
@@ -7813,6 +7830,7 @@ export interface operations {
                     ratePerMinute?: number;
                     allowIps?: ("tradingview" | string[]) | null;
                     tag?: string | null;
+                    scope?: ("trade" | "exit") | null;
                     qty?: number | null;
                     trantype?: ("B" | "S") | null;
                     action?: {
@@ -8015,6 +8033,11 @@ export interface operations {
                         ratePerMinute: number;
                         /** @description the tag of its orders when set (else the strategy's name or id) */
                         tag?: string;
+                        /**
+                         * @description exit: its alerts only reduce open positions (checked on the positions read when it acts); absent: trade
+                         * @enum {string}
+                         */
+                        scope?: "trade" | "exit";
                         createdAt: string;
                         /** @description when it was last changed (PATCH) */
                         updatedAt?: string;
@@ -8196,6 +8219,11 @@ export interface operations {
                         ratePerMinute: number;
                         /** @description the tag of its orders when set (else the strategy's name or id) */
                         tag?: string;
+                        /**
+                         * @description exit: its alerts only reduce open positions (checked on the positions read when it acts); absent: trade
+                         * @enum {string}
+                         */
+                        scope?: "trade" | "exit";
                         createdAt: string;
                         /** @description when it was last changed (PATCH) */
                         updatedAt?: string;
