@@ -1,8 +1,9 @@
 /**
- * The system model's exit-only assistant (scopes read and exit) over the real remote MCP route (`POST /mcp`): it
- * previews GTTs and OCOs on the model's symbol (M&M-EQ, product C) of either side and any size, confirms some, and
- * changes its own orders' quantity up or down. Before each confirm the model reads the position from the emulator's
- * own book (its fills), never from the gateway.
+ * The system model's exit-only assistant (scopes read and exit) over the real remote MCP route (`POST /mcp`): the
+ * trader first buys or sells some WIPRO-EQ outside the gateway (a GTT at the emulator fired by the price, so a
+ * position is held, long or short, or none), then the assistant previews GTTs and OCOs there of either side and any
+ * size, confirms some, and changes its own orders' quantity up or down. Before each confirm the model reads the
+ * position from the emulator's own book (its fills), never from the gateway.
  *
  * Invariant 10, an exit-only key never increases exposure: every broker order carrying the exit assistant's tag was
  * answered by one of its confirms, and at that confirm it was opposite to the position held and no larger than it
@@ -13,10 +14,12 @@ import fc from 'fast-check';
 
 import { positionsOf } from '../../emulator/state/positions.js';
 import type { Order } from '../../emulator/state/state.js';
-import { fail } from './system-invariants.js';
+import { jdata } from '../contract/jdata-client.js';
+import { fail, OUTSIDE } from './system-invariants.js';
 import { callTool } from './system-mcp.js';
 import { Command, keyOf, nextId, type Sys } from './system-state.js';
 import { request } from './system-world.js';
+import { wireGtt } from './wire-order.js';
 
 interface Placed {
   qty: number;
@@ -41,8 +44,9 @@ const exitAssistant = async (s: Sys): Promise<ExitState> => {
   return state;
 };
 
-const TSYM = 'M&M-EQ';
-/** The net quantity of NSE:M&M-EQ product C, from the emulator's own fills. */
+/** A symbol no other command trades (its start price 1450), so the positions here are the exit command's own. */
+const TSYM = 'WIPRO-EQ';
+/** The net quantity of NSE:WIPRO-EQ product C, from the emulator's own fills. */
 const held = (s: Sys): number => {
   const emu = s.w.stack.emulator.emulator;
   return positionsOf(
@@ -67,12 +71,36 @@ const bodyOf = (tag: string, kind: 'gtt' | 'oco', side: 'B' | 'S', qty: number) 
       prctyp: 'LMT',
       ret: 'DAY',
       ai_t: up ? 'LTP_A_O' : 'LTP_B_O',
-      d: up ? '1560' : '1440',
-      prc: up ? '1560' : '1440',
+      d: up ? '1500' : '1400',
+      prc: up ? '1500' : '1400',
       tag,
     };
   const leg = (trigger: string) => ({ trigger, order: { trantype: side, prctyp: 'LMT', qty, prc: trigger, prd: 'C' } });
-  return { exch: 'NSE', tsym: TSYM, tag, target: leg(up ? '1600' : '1400'), stopLoss: leg(up ? '1400' : '1600') };
+  return { exch: 'NSE', tsym: TSYM, tag, target: leg(up ? '1520' : '1380'), stopLoss: leg(up ? '1380' : '1520') };
+};
+
+/** The trader's own trade outside the gateway: a GTT at the emulator, fired at once by the price crossing it. */
+const tradeOutside = async (s: Sys, qty: number): Promise<void> => {
+  const { emulator } = s.w.stack;
+  const { token } = await s.w.control.newSession(emulator.uid);
+  const buy = qty > 0;
+  const at = buy ? '1440' : '1460';
+  const fields = wireGtt(
+    {
+      tsym: TSYM,
+      qty: String(Math.abs(qty)),
+      prc: at,
+      d: at,
+      trantype: buy ? 'B' : 'S',
+      ai_t: buy ? 'LTP_B_O' : 'LTP_A_O',
+      remarks: OUTSIDE,
+    },
+    emulator,
+  );
+  const reply = await jdata(emulator.url, 'PlaceGTTOrder', fields, token);
+  await s.w.control.ltp('NSE', TSYM, buy ? 1439 : 1461);
+  await s.w.control.ltp('NSE', TSYM, 1450);
+  s.log.push(`  outside ${buy ? 'buy' : 'sell'} ${Math.abs(qty)} ${TSYM}: ${reply.status}, held now ${held(s)}`);
 };
 
 const legQtys = (g: Order): number[] => (g.kind === 'oco' ? [g.legs.x.qty, g.legs.y.qty] : [g.qty]);
@@ -85,14 +113,16 @@ const mcpExit = fc
     side: fc.constantFrom<'B' | 'S'>('B', 'S', 'S'),
     qty: fc.integer({ min: 1, max: 6 }),
     confirm: fc.boolean(),
+    trade: fc.constantFrom(0, 0, 3, 5, -2),
   })
   .map(
-    ({ kind, side, qty, confirm }) =>
+    ({ kind, side, qty, confirm, trade }) =>
       new Command(
         'mcp exit-only',
-        `mcp exit place_${kind} ${side} x${qty}${confirm ? ', confirmed' : ''}`,
+        `mcp exit place_${kind} ${side} x${qty}${confirm ? ', confirmed' : ''}${trade ? `, after an outside trade of ${trade}` : ''}`,
         async (s) => {
           const me = await exitAssistant(s);
+          if (trade !== 0) await tradeOutside(s, trade);
           const tag = `${me.tag}:${nextId()}`;
           const p = await callTool(s, me.token, `place_${kind}`, bodyOf(tag, kind, side, qty));
           const id = p.content.confirmationId;
