@@ -2,7 +2,8 @@
  * `confirm`: sends the request a preview stored, once, with the confirmationId as its Idempotency-Key.
  *
  * - A confirm that is refused (an unknown or expired id, another assistant's, a request that changed since its
- *   preview, a `requestHash` that is not the preview's) is refused before the id is taken: it spends nothing.
+ *   preview, a `requestHash` that is not the preview's, an exit-only place the positions read now no longer allow)
+ *   is refused before the id is taken: it spends nothing.
  * - Only the confirm that takes the id first may send. A placing request is counted against the assistant's orders
  *   per day before it is sent (the registry's conditional write: at the limit nothing is sent); its answer is kept.
  * - A later confirm of the id (`again`) sends nothing: it replays the first confirm's answer (`replayed: true`), or,
@@ -14,6 +15,7 @@ import * as z from 'zod';
 
 import { OPERATION_INFO, type OperationInfo } from '../client/generated/operations.js';
 import { type Confirmation, refusal, type Taken } from './confirmations.js';
+import { EXIT_PLACES, exitOnlyCheck } from './exit-only.js';
 import type { GatewayRequest } from './port.js';
 import { PLACING_OPERATIONS } from './preview.js';
 import { DATA_NOTE, failed, failureReason, ok, outputSchema, refused } from './results.js';
@@ -107,6 +109,11 @@ export const registerConfirmTool = (server: McpServer, context: ServerContext): 
         return refuse(
           'This confirmationId was issued to another assistant: nothing was sent; preview the change yourself.',
         );
+      // Exit-only: the place checked again on the positions and pending orders read now (it may have shrunk).
+      if (context.exitOnly && found.state === 'first' && EXIT_PLACES.includes(found.confirmation.request.operation)) {
+        const exit = await exitOnlyCheck(port, found.confirmation.request);
+        if (exit.refused) return refuse(`${exit.refused} (checked again at confirm)`, found.confirmation);
+      }
       const taken = await confirmations.take(confirmationId, now());
       if (taken.state === 'unknown' || taken.state === 'expired') return refuse(refusal(taken) ?? 'not confirmable');
       if (taken.state === 'again') return replay(taken);

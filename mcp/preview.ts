@@ -7,6 +7,7 @@
 import { watchedName } from '../functions/base/schemas/alert-watch.js';
 import type { AssistantLimits } from '../functions/base/schemas/assistants.js';
 import type { GttOrder } from '../functions/base/schemas/reply.js';
+import { exitOnlyCheck } from './exit-only.js';
 import { boundToCurrent, changedOrder, checkLimits } from './limits.js';
 import { marketLine, marketOf, type MarketView } from './market.js';
 import type { GatewayPort, GatewayRequest } from './port.js';
@@ -161,6 +162,7 @@ const cancelled = async (port: GatewayPort, request: GatewayRequest): Promise<{ 
  * Builds the preview of `asked`, asking the gateway for a dry run where the operation has one. A change (PATCH) reads
  * the pending order first: its limits are checked on the order after the change, and the request previewed (and
  * confirmed) is bound to the version read (`If-Match`), so the order checked is the order that results.
+ * `exitOnly`: the assistant's scope is `exit`: the write is held to the exit-only rule too (exit-only.ts).
  */
 export const buildPreview = async (
   port: GatewayPort,
@@ -168,6 +170,7 @@ export const buildPreview = async (
   hasDryRun: boolean,
   limits?: AssistantLimits,
   ordersToday = 0,
+  exitOnly = false,
 ): Promise<Preview | { refused: string; rulesChecked: string[] }> => {
   const { request, current } = await boundToCurrent(port, asked);
   const { gone, order } = await cancelled(port, request);
@@ -175,6 +178,11 @@ export const buildPreview = async (
   const { checked, refused } = checkLimits(request, limits, ordersToday, current);
   if (refused) return { refused, rulesChecked: checked };
   const rulesChecked = [...checked];
+  if (exitOnly) {
+    const exit = await exitOnlyCheck(port, request, current);
+    if (exit.refused) return { refused: exit.refused, rulesChecked: [...rulesChecked, ...exit.checked] };
+    rulesChecked.push(...exit.checked);
+  }
   if (request.operation === 'CancelGTTOrder') rulesChecked.push('the order is pending at the broker (read now)');
   let dryRun: Record<string, unknown> | undefined;
   if (hasDryRun) {

@@ -12,7 +12,7 @@ import type { AssistantLimits } from './preview.js';
 import { registerReadTools } from './read-tools.js';
 import { registerWriteTools } from './write-tools.js';
 
-export type Scope = 'read' | 'trade';
+export type Scope = 'read' | 'trade' | 'exit';
 
 /** What an assistant did (a confirm, the kill switch turned on): the remote server publishes it as an event. */
 export interface AssistantAction {
@@ -35,7 +35,10 @@ export interface OrderQuota {
 }
 
 export interface ServerOptions {
-  /** `read`: the read tools only (write tools are not listed, and calling one by name is refused); `trade`: all. */
+  /**
+   * `read`: the read tools only (write tools are not listed, and calling one by name is refused); `trade`: all;
+   * `exit` (without `trade`): all, each write held to the exit-only rule (exit-only.ts) at preview and at confirm.
+   */
   scopes: readonly Scope[];
   limits?: AssistantLimits;
   confirmations: ConfirmationStore;
@@ -61,6 +64,8 @@ export interface ServerContext {
   assistant: string | undefined;
   quota: OrderQuota | undefined;
   onAction: (action: AssistantAction) => Promise<void>;
+  /** The `exit` scope without `trade`: every write is held to the exit-only rule. */
+  exitOnly: boolean;
 }
 
 export const SERVER_INFO = { name: 'gtt-gateway', version: '0.2.0' };
@@ -72,7 +77,8 @@ const INSTRUCTIONS =
 export const createMcpServer = (port: GatewayPort, options: ServerOptions): McpServer => {
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
   registerReadTools(server, port);
-  if (options.scopes.includes('trade')) {
+  const exitOnly = options.scopes.includes('exit') && !options.scopes.includes('trade');
+  if (options.scopes.includes('trade') || exitOnly) {
     const context: ServerContext = {
       port,
       confirmations: options.confirmations,
@@ -82,6 +88,7 @@ export const createMcpServer = (port: GatewayPort, options: ServerOptions): McpS
       assistant: options.assistant,
       quota: options.quota,
       onAction: options.onAction ?? (() => Promise.resolve()),
+      exitOnly,
     };
     registerWriteTools(server, context);
     registerConfirmTool(server, context);

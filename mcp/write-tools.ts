@@ -1,6 +1,7 @@
 /**
  * The write tools. Each answers a preview first and acts only through `confirm` (confirm-tool.ts); the kill switch's
- * ON acts at once, since it only reduces risk. Registered only on a server with the `trade` scope.
+ * ON acts at once, since it only reduces risk. Registered only on a server with the `trade` or `exit` scope (exit:
+ * each held to the exit-only rule, exit-only.ts).
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
@@ -234,7 +235,7 @@ const previewOutput = outputSchema({
 });
 
 export const registerWriteTools = (server: McpServer, context: ServerContext): void => {
-  const { port, confirmations, limits, now, ttlMs, assistant, quota } = context;
+  const { port, confirmations, limits, now, ttlMs, assistant, quota, exitOnly } = context;
   for (const tool of WRITES)
     server.registerTool(
       tool.name,
@@ -252,7 +253,8 @@ export const registerWriteTools = (server: McpServer, context: ServerContext): v
         let preview;
         try {
           const ordersToday = quota && PLACING_OPERATIONS.includes(request.operation) ? await quota.ordersToday() : 0;
-          preview = await buildPreview(port, request, OPERATION_INFO[request.operation].dryRun, limits, ordersToday);
+          const dryRun = OPERATION_INFO[request.operation].dryRun;
+          preview = await buildPreview(port, request, dryRun, limits, ordersToday, exitOnly);
         } catch (error) {
           return failed(error);
         }

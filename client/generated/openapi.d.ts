@@ -550,7 +550,7 @@ export interface paths {
         get: operations["ListAssistants"];
         put?: never;
         /**
-         * Create an assistant for the MCP server: {"name", "scopes": ["read"] | ["read", "trade"], "limits"?: {"maxQtyPerOrder"?, "maxValuePerOrder"? (rupees), "maxOrdersPerDay"?, "exchanges"?}}. 201 with assistantId and its bearer token (gtta_…), shown this once; the same key again: 200, the same assistant with a new token.
+         * Create an assistant for the MCP server: {"name", "scopes": ["read"] | ["read", "trade"] | ["read", "exit"] (exit: cancels, trigger and price changes, and orders that only reduce an open position), "limits"?: {"maxQtyPerOrder"?, "maxValuePerOrder"? (rupees), "maxOrdersPerDay"?, "exchanges"?}}. 201 with assistantId and its bearer token (gtta_…), shown this once; the same key again: 200, the same assistant with a new token.
          * @description The Assistants function. Safe to repeat: a repeat does nothing twice.
          */
         post: operations["CreateAssistant"];
@@ -6923,6 +6923,11 @@ export interface operations {
                             ratePerMinute: number;
                             /** @description the tag of its orders when set (else the strategy's name or id) */
                             tag?: string;
+                            /**
+                             * @description exit: its alerts only reduce open positions (checked on the positions read when it acts); absent: trade
+                             * @enum {string}
+                             */
+                            scope?: "trade" | "exit";
                             createdAt: string;
                             /** @description when it was last changed (PATCH) */
                             updatedAt?: string;
@@ -7287,6 +7292,8 @@ export interface operations {
                     /** @default 30 */
                     ratePerMinute?: number;
                     tag?: string;
+                    /** @enum {string} */
+                    scope?: "trade" | "exit";
                 };
             };
         };
@@ -7316,6 +7323,11 @@ export interface operations {
                         ratePerMinute: number;
                         /** @description the tag of its orders when set (else the strategy's name or id) */
                         tag?: string;
+                        /**
+                         * @description exit: its alerts only reduce open positions (checked on the positions read when it acts); absent: trade
+                         * @enum {string}
+                         */
+                        scope?: "trade" | "exit";
                         createdAt: string;
                         /** @description when it was last changed (PATCH) */
                         updatedAt?: string;
@@ -7503,6 +7515,11 @@ export interface operations {
                         ratePerMinute: number;
                         /** @description the tag of its orders when set (else the strategy's name or id) */
                         tag?: string;
+                        /**
+                         * @description exit: its alerts only reduce open positions (checked on the positions read when it acts); absent: trade
+                         * @enum {string}
+                         */
+                        scope?: "trade" | "exit";
                         createdAt: string;
                         /** @description when it was last changed (PATCH) */
                         updatedAt?: string;
@@ -7834,6 +7851,7 @@ export interface operations {
                     ratePerMinute?: number;
                     allowIps?: ("tradingview" | string[]) | null;
                     tag?: string | null;
+                    scope?: ("trade" | "exit") | null;
                     qty?: number | null;
                     trantype?: ("B" | "S") | null;
                     action?: {
@@ -8036,6 +8054,11 @@ export interface operations {
                         ratePerMinute: number;
                         /** @description the tag of its orders when set (else the strategy's name or id) */
                         tag?: string;
+                        /**
+                         * @description exit: its alerts only reduce open positions (checked on the positions read when it acts); absent: trade
+                         * @enum {string}
+                         */
+                        scope?: "trade" | "exit";
                         createdAt: string;
                         /** @description when it was last changed (PATCH) */
                         updatedAt?: string;
@@ -8217,6 +8240,11 @@ export interface operations {
                         ratePerMinute: number;
                         /** @description the tag of its orders when set (else the strategy's name or id) */
                         tag?: string;
+                        /**
+                         * @description exit: its alerts only reduce open positions (checked on the positions read when it acts); absent: trade
+                         * @enum {string}
+                         */
+                        scope?: "trade" | "exit";
                         createdAt: string;
                         /** @description when it was last changed (PATCH) */
                         updatedAt?: string;
@@ -8938,7 +8966,7 @@ export interface operations {
                             /** @description as and 16 hex digits */
                             assistantId: string;
                             name: string;
-                            scopes: ("read" | "trade")[];
+                            scopes: ("read" | "trade" | "exit")[];
                             limits: {
                                 maxQtyPerOrder?: number;
                                 /** @description rupees */
@@ -9121,7 +9149,7 @@ export interface operations {
                  */
                 "application/json": {
                     name: string;
-                    scopes: ("read" | "trade")[];
+                    scopes: ("read" | "trade" | "exit")[];
                     /** @default {} */
                     limits?: {
                         maxQtyPerOrder?: number;
@@ -9133,7 +9161,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Create an assistant for the MCP server: {"name", "scopes": ["read"] | ["read", "trade"], "limits"?: {"maxQtyPerOrder"?, "maxValuePerOrder"? (rupees), "maxOrdersPerDay"?, "exchanges"?}}. 201 with assistantId and its bearer token (gtta_…), shown this once; the same key again: 200, the same assistant with a new token. */
+            /** @description Create an assistant for the MCP server: {"name", "scopes": ["read"] | ["read", "trade"] | ["read", "exit"] (exit: cancels, trigger and price changes, and orders that only reduce an open position), "limits"?: {"maxQtyPerOrder"?, "maxValuePerOrder"? (rupees), "maxOrdersPerDay"?, "exchanges"?}}. 201 with assistantId and its bearer token (gtta_…), shown this once; the same key again: 200, the same assistant with a new token. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -9143,7 +9171,7 @@ export interface operations {
                         /** @description as and 16 hex digits */
                         assistantId: string;
                         name: string;
-                        scopes: ("read" | "trade")[];
+                        scopes: ("read" | "trade" | "exit")[];
                         limits: {
                             maxQtyPerOrder?: number;
                             /** @description rupees */
@@ -9321,7 +9349,7 @@ export interface operations {
                         /** @description as and 16 hex digits */
                         assistantId: string;
                         name: string;
-                        scopes: ("read" | "trade")[];
+                        scopes: ("read" | "trade" | "exit")[];
                         limits: {
                             maxQtyPerOrder?: number;
                             /** @description rupees */
@@ -9654,7 +9682,7 @@ export interface operations {
                         /** @description as and 16 hex digits */
                         assistantId: string;
                         name: string;
-                        scopes: ("read" | "trade")[];
+                        scopes: ("read" | "trade" | "exit")[];
                         limits: {
                             maxQtyPerOrder?: number;
                             /** @description rupees */

@@ -30,7 +30,7 @@ export const ASSISTANTS_ROUTES: FunctionSurface = {
       action: 'create',
       directBody: 'assistant',
       summary:
-        'Create an assistant for the MCP server: {"name", "scopes": ["read"] | ["read", "trade"], "limits"?: {"maxQtyPerOrder"?, "maxValuePerOrder"? (rupees), "maxOrdersPerDay"?, "exchanges"?}}. 201 with assistantId and its bearer token (gtta_…), shown this once; the same key again: 200, the same assistant with a new token.',
+        'Create an assistant for the MCP server: {"name", "scopes": ["read"] | ["read", "trade"] | ["read", "exit"] (exit: cancels, trigger and price changes, and orders that only reduce an open position), "limits"?: {"maxQtyPerOrder"?, "maxValuePerOrder"? (rupees), "maxOrdersPerDay"?, "exchanges"?}}. 201 with assistantId and its bearer token (gtta_…), shown this once; the same key again: 200, the same assistant with a new token.',
       result: assistantWithToken,
       body: true,
       bodySchema: assistantInput,

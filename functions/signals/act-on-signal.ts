@@ -18,6 +18,7 @@ import type { KillSwitchResult } from '../base/schemas/controls.js';
 import type { Plan, PlanInput } from '../base/schemas/plans.js';
 import type { Alert, SignalOrder, SignalRecord, Strategy } from '../base/schemas/signals.js';
 import type { DirectHandler } from '../orders/gateway/in-process.js';
+import { checkExitOnly } from './exit-check.js';
 import { type AlertOrder, alertOrder, strategyTag, termsOf } from './orders.js';
 import type { ActOutcome, SignalResult } from './signal-actor.js';
 import type { Instrument } from './symbols.js';
@@ -26,6 +27,8 @@ export interface SignalDeps {
   place: DirectHandler;
   placeOco: DirectHandler;
   pending: DirectHandler;
+  /** GET /positions in-process: an exit strategy's orders are checked on it (exit-check.ts). */
+  positions: DirectHandler;
   cancel: DirectHandler;
   /** The alert's instrument, confirmed by SearchScrip (symbols.ts). */
   instrument: (alert: Alert, order: Pick<SignalOrder, 'exch' | 'tsym'>, deadline: number) => Promise<Instrument>;
@@ -115,6 +118,8 @@ const placeOne = async (
     const key = keyOf(signal, n);
     const where = `${instrument.exch}:${instrument.tsym}`;
     const tag = strategyTag(strategy);
+    // An exit strategy: only an order that reduces an open position, on the positions read now (live or paper).
+    if (strategy.scope === 'exit') await checkExitOnly(deps, order, deadline);
     if (strategy.mode === 'paper') {
       // The order (a plan's first GTT) checked as a dry run: the same checks as live, nothing sent.
       const body = order.kind === 'plan' ? order.entry : order.body;

@@ -11,6 +11,7 @@ import { memo } from '../base/schemas/values.js';
 import { createKillSwitchControl } from '../controls/kill-switch.js';
 import { inProcessGateway } from '../orders/gateway/in-process.js';
 import { cancelGttOrder, getPendingGttOrders, placeGttOrder, placeOcoOrder } from '../orders/operations.js';
+import { getPositions } from '../orders/positions-operation.js';
 import { createPlanEngine } from '../plans/engine-wiring.js';
 import { actOn, type SignalDeps } from './act-on-signal.js';
 import type { SignalActor } from './signal-actor.js';
@@ -28,6 +29,7 @@ export const createSignalActor = (settings: GatewaySettings, logger: Logger): Si
       place: gateway.direct(placeGttOrder),
       placeOco: gateway.direct(placeOcoOrder),
       pending: gateway.direct(getPendingGttOrders),
+      positions: gateway.direct(getPositions),
       cancel: gateway.direct(cancelGttOrder),
       instrument: (alert, order, deadline) => resolveInstrument(alert, order, gateway.reads(deadline)),
       createPlan: (input, key, deadline) => plans().create(input, key, deadline),

@@ -33,7 +33,7 @@ export const patchedStrategy = (current: Strategy, body: unknown, now: string): 
     INPUT_FIELDS.filter((name) => current[name] !== undefined).map((name) => [name, current[name]]),
   );
   input.action = action;
-  for (const name of ['name', 'mode', 'ratePerMinute', 'maxQty', 'allowIps', 'tag'] as const)
+  for (const name of ['name', 'mode', 'ratePerMinute', 'maxQty', 'allowIps', 'tag', 'scope'] as const)
     apply(input, name, patch[name]);
   const checked = strategyInput.safeParse(input);
   if (!checked.success)

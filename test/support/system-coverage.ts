@@ -105,6 +105,9 @@ export const COVERS: Readonly<Record<string, readonly string[]>> = {
     'mcp kill_switch_on',
     'mcp kill_switch_off',
   ],
+  // system-exit.ts: the exit-only assistant (its preview and confirm read GET /positions and GET /gtt-orders).
+  'mcp exit-only': ['POST /mcp', 'POST /assistants', 'mcp place_gtt', 'mcp place_oco', 'mcp confirm', 'GET /positions'],
+  'mcp exit-only change': ['POST /mcp', 'mcp change_gtt', 'mcp confirm', 'GET /gtt-orders/{alId}'],
   'mcp read': ['POST /mcp', ...READ_TOOL_NAMES.map((tool) => `mcp ${tool}`)],
   'assistants admin': [
     'GET /assistants',

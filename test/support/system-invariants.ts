@@ -23,11 +23,13 @@
  *    later write was sent to it), and a place so answered has no broker order.
  *
  * The invariants of the other ways in (alerts of every action kind, assistants over /mcp) are in
- * system-invariants-ways.ts (1 for one alert, 8 and 9 for an assistant's limits), checked here too.
+ * system-invariants-ways.ts (1 for one alert, 8 and 9 for an assistant's limits) and system-exit.ts (10: an
+ * exit-only key never increases exposure), checked here too.
  *
  * `fail` throws the first broken invariant (or only counts it, when the run was told to skip that invariant).
  */
 import type { Order } from '../../emulator/state/state.js';
+import { checkExit } from './system-exit.js';
 import { checkWays } from './system-invariants-ways.js';
 import { type Changes, GTT_FIELDS, type Intent, OCO_FIELDS, type Sys, type Tracked } from './system-state.js';
 import { type Answer, WRITE_OPERATIONS } from './system-world.js';
@@ -212,6 +214,8 @@ export const checkAll = (s: Sys): void => {
   keptKept(s, byId);
   // 1 for one alert of any action kind, 8 and 9 (an assistant's limits): system-invariants-ways.ts.
   checkWays(s, gtts);
+  // 10: an exit-only key never increases exposure (system-exit.ts).
+  checkExit(s, gtts);
 };
 
 /** Invariant 5: an intent retried after its late window is answered, and "not executed" is true. */

@@ -24,6 +24,7 @@ import fc from 'fast-check';
 import { createStrategy, otherCommands as o } from './system-actors.js';
 import { changeCommands as ch } from './system-changes.js';
 import { orderCommands as c } from './system-commands.js';
+import { exitCommands as x } from './system-exit.js';
 import { haltCommands as h } from './system-halts.js';
 import { checkAll, checkHonest, checkResolved } from './system-invariants.js';
 import { mcpCommands as m } from './system-mcp.js';
@@ -101,6 +102,10 @@ export const COMMANDS = [
   m.mcpOther,
   mr.mcpRead,
   mr.assistantAdmin,
+  // The exit-only assistant (invariant 10): system-exit.ts.
+  x.mcpExit,
+  x.mcpExit,
+  x.mcpExitChange,
   // Every read route (faults on the broker's reads), a plan cancelled, the scheduled runs: system-reads.ts.
   r.read,
   r.read,

@@ -59,7 +59,7 @@ export const assistantCreate = command({
   name: 'assistant-create',
   flags: [
     needs('name', 'NAME'),
-    needs('scopes', 'read|read,trade'),
+    needs('scopes', 'read|read,trade|read,exit'),
     may('max-qty', 'N'),
     may('max-value', 'RUPEES'),
     may('max-orders-per-day', 'N'),
@@ -67,7 +67,7 @@ export const assistantCreate = command({
     may('key', 'K'),
   ],
   summary:
-    'create an assistant for the MCP server: its --scopes (read, or read,trade) and limits (--max-qty and --max-value per order, --max-orders-per-day, --exchanges); prints its token, once',
+    'create an assistant for the MCP server: its --scopes (read, read,trade, or read,exit: exit-only, orders that reduce an open position) and limits (--max-qty and --max-value per order, --max-orders-per-day, --exchanges); prints its token, once',
   input: (f) => ({
     assistant: {
       name: f.need('name'),

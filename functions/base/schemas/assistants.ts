@@ -7,8 +7,12 @@ import * as z from 'zod';
 
 import { EXCHANGES } from './fields.js';
 
-/** `read`: the read tools only. `trade`: the write tools too (always with `read`). */
-export const ASSISTANT_SCOPES = ['read', 'trade'] as const;
+/**
+ * `read`: the read tools only. `trade`: the write tools too (always with `read`). `exit`: the write tools held to the
+ * exit-only rule (exit-only.ts): cancels, changes of triggers and prices, and orders that only reduce an open position
+ * (always with `read`, never with `trade`).
+ */
+export const ASSISTANT_SCOPES = ['read', 'trade', 'exit'] as const;
 export type AssistantScope = (typeof ASSISTANT_SCOPES)[number];
 
 /** An assistant's name: what its events and audit records show (printable text only, never instructions). */
@@ -43,13 +47,16 @@ export const assistantInput = z.strictObject({
     .max(64, { error: 'name must be at most 64 characters' })
     .regex(ASSISTANT_NAME, { error: 'name may hold letters, digits, spaces and _ . : / ( ) @ + - only' }),
   scopes: z
-    .array(z.enum(ASSISTANT_SCOPES, { error: 'scopes may hold read and trade only' }), {
-      error: 'scopes must be ["read"] or ["read", "trade"]',
+    .array(z.enum(ASSISTANT_SCOPES, { error: 'scopes may hold read, trade and exit only' }), {
+      error: 'scopes must be ["read"], ["read", "trade"] or ["read", "exit"]',
     })
-    .min(1, { error: 'scopes must be ["read"] or ["read", "trade"]' })
+    .min(1, { error: 'scopes must be ["read"], ["read", "trade"] or ["read", "exit"]' })
     .max(ASSISTANT_SCOPES.length)
     .refine((list) => list.includes('read'), { error: 'scopes must include read (a trade assistant reads too)' })
-    .refine((list) => new Set(list).size === list.length, { error: 'scopes must not repeat a scope' }),
+    .refine((list) => new Set(list).size === list.length, { error: 'scopes must not repeat a scope' })
+    .refine((list) => !(list.includes('trade') && list.includes('exit')), {
+      error: 'scopes may hold trade or exit, not both (exit is trade held to reducing open positions)',
+    }),
   limits: assistantLimits.default({}),
 });
 export type AssistantInput = z.output<typeof assistantInput>;

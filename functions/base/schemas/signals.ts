@@ -140,6 +140,28 @@ export const sideRule = (
     });
 };
 
+/**
+ * What a strategy's alerts may do: `trade` (absent means trade) any order its action makes; `exit` only orders that
+ * reduce an open position (exit-only.ts: a sell up to the long, a buy up to the short, pending exits counted), checked
+ * by the worker on the positions it reads when it acts. An exit strategy places GTTs or OCOs, or cancels, or turns
+ * the kill switch on: a plan places an entry, so `bracket` and `trailing-stop` are refused for it.
+ */
+export const STRATEGY_SCOPES = ['trade', 'exit'] as const;
+export type StrategyScope = (typeof STRATEGY_SCOPES)[number];
+
+/** An exit strategy's action must be one the exit-only rule can check. */
+export const exitScopeRule = (
+  strategy: { scope?: StrategyScope | undefined; action: SignalAction },
+  ctx: z.RefinementCtx,
+) => {
+  if (strategy.scope === 'exit' && (strategy.action.kind === 'bracket' || strategy.action.kind === 'trailing-stop'))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['scope'],
+      message: `exit is for gtt, oco, cancel or kill-switch actions: a ${strategy.action.kind} plan places an entry, which an exit-only strategy may not (use kind gtt or oco with the side that closes the position)`,
+    });
+};
+
 const strategyFields = {
   name: z.string().min(1).max(64),
   source: z.enum(SIGNAL_SOURCES),
@@ -154,10 +176,15 @@ const strategyFields = {
   ratePerMinute: z.number().int().min(1).max(600).default(30),
   /** The tag of the orders its alerts place; absent: the strategy's name when it fits a tag, else its id. */
   tag: strategyTag.optional(),
+  /** `exit`: only orders that reduce an open position (STRATEGY_SCOPES); absent: `trade`. */
+  scope: z.enum(STRATEGY_SCOPES, { error: 'scope must be trade or exit' }).optional(),
 };
 
 /** `POST /strategies`. */
-export const strategyInput = z.strictObject(strategyFields).superRefine((s, ctx) => sideRule(s, ctx));
+export const strategyInput = z.strictObject(strategyFields).superRefine((s, ctx) => {
+  sideRule(s, ctx);
+  exitScopeRule(s, ctx);
+});
 export type StrategyInput = z.output<typeof strategyInput>;
 
 /** A strategy as stored (the token only as its hash) and as `GET /strategies/{strategyId}` shows it. */
@@ -178,6 +205,7 @@ export const STRATEGY_PATCH_FIELDS = [
   'ratePerMinute',
   'allowIps',
   'tag',
+  'scope',
   'qty',
   'trantype',
   'action',
@@ -196,6 +224,7 @@ export const strategyPatch = z
     ratePerMinute: z.number().int().min(1).max(600).optional(),
     allowIps: allowIps.nullable().optional(),
     tag: strategyTag.nullable().optional(),
+    scope: strategyFields.scope.nullable(),
     qty: z.number().int().positive().nullable().optional(),
     trantype: z.enum(TRANSACTION_TYPES).nullable().optional(),
     action: signalAction.optional(),
@@ -262,6 +291,12 @@ export const strategyRecord = z.object({
   allowIps: z.union([z.literal('tradingview'), z.array(z.string())]).optional(),
   ratePerMinute: z.number().int(),
   tag: z.string().optional().describe("the tag of its orders when set (else the strategy's name or id)"),
+  scope: z
+    .enum(STRATEGY_SCOPES)
+    .optional()
+    .describe(
+      'exit: its alerts only reduce open positions (checked on the positions read when it acts); absent: trade',
+    ),
   createdAt: z.string(),
   updatedAt: z.string().optional().describe('when it was last changed (PATCH)'),
   tokenSetAt: z.string().describe('when its webhook token was last set (created or rotated)'),

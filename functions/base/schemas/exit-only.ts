@@ -1,0 +1,139 @@
+/**
+ * The exit-only rule (docs/reference/assistants.md, "Exit-only"): an order an exit-scoped caller (an assistant token or
+ * a strategy with `scope: "exit"`) may place only when it reduces an open position. Pure, like the assistants' limits
+ * (assistant-limits.ts), so the MCP server's preview and confirm (mcp/exit-only.ts) and the signal worker
+ * (functions/signals/exit-check.ts) judge an order the same way, each on the positions and pending orders it has just
+ * read.
+ *
+ * A position is one exchange, symbol and product (`netQty` summed over the broker's rows for it). A sell reduces a long,
+ * a buy a short; the quantity allowed is the position's size less what the pending exits of that position would
+ * already sell (buy): every pending GTT or OCO of the same exchange, symbol and product on the reducing side, whoever
+ * placed it, counted at its full quantity (an OCO once, at its larger matching leg: only one leg fires). Pending
+ * orders on the other side are not credited. So no set of exits, all firing, can take the position past flat.
+ */
+
+/** One order as the rule reads it: a GTT's body, or one OCO leg with its order's exchange and symbol. */
+export interface ExitOrder {
+  exch: string;
+  tsym: string;
+  prd: string;
+  trantype: string;
+  qty: number | string;
+}
+
+/** What the rule reads of a position (GET /positions' `positions[]`). */
+export interface HeldPosition {
+  exch: string;
+  tsym: string;
+  product: string;
+  netQty: number;
+}
+
+type Fields = Record<string, unknown>;
+const text = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
+
+/** One pending order (GET /gtt-orders' `orders[]`, single or OCO) as the exits it may fire: an OCO's legs each. */
+export const ordersOfPending = (order: Fields): ExitOrder[][] => {
+  const base = { exch: text(order.exch), tsym: text(order.tsym) };
+  if (order.type === 'oco' || order.target !== undefined || order.stopLoss !== undefined) {
+    const legs = (['target', 'stopLoss'] as const).flatMap((name) => {
+      const leg = ((order[name] as Fields | undefined)?.order ?? undefined) as Fields | undefined;
+      return leg
+        ? [{ ...base, prd: text(leg.prd ?? order.prd), trantype: text(leg.trantype), qty: text(leg.qty) }]
+        : [];
+    });
+    return [legs];
+  }
+  return [[{ ...base, prd: text(order.prd), trantype: text(order.trantype), qty: text(order.qty) }]];
+};
+
+const sameInstrument = (a: { exch: string; tsym: string }, b: { exch: string; tsym: string }, prd: string, p: string) =>
+  a.exch === b.exch && a.tsym === b.tsym && prd === p;
+
+const wholeQty = (qty: number | string): number | undefined => {
+  const n = typeof qty === 'number' ? qty : qty.trim() === '' ? NaN : Number(qty);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+};
+
+/**
+ * What the pending exits of a position would sell (`side` S) or buy (B): each pending order's largest leg on that
+ * side for that exchange, symbol and product, summed.
+ */
+export const pendingExitQty = (
+  pending: readonly Fields[],
+  at: { exch: string; tsym: string; prd: string },
+  side: 'B' | 'S',
+): number =>
+  pending.reduce((sum, order) => {
+    const legs = ordersOfPending(order)
+      .flat()
+      .filter((leg) => leg.trantype === side && sameInstrument(leg, at, leg.prd, at.prd));
+    return sum + legs.reduce((most, leg) => Math.max(most, wholeQty(leg.qty) ?? 0), 0);
+  }, 0);
+
+/** The net quantity held of an exchange, symbol and product (0 when the book has no row for it). */
+export const netQtyOf = (positions: readonly HeldPosition[], at: { exch: string; tsym: string; prd: string }) =>
+  positions
+    .filter((p) => sameInstrument(p, at, p.product, at.prd))
+    .reduce((sum, p) => sum + (Number.isFinite(p.netQty) ? p.netQty : 0), 0);
+
+const SIDE: Record<string, string> = { B: 'buy', S: 'sell' };
+
+/**
+ * Why `order` would not only reduce its position (`EXIT_ONLY: ...`), or undefined when it does: a sell of at most the
+ * long's size less its pending sells, a buy of at most the short's size less its pending buys.
+ */
+export const exitOnlyRefusal = (
+  order: ExitOrder,
+  positions: readonly HeldPosition[],
+  pending: readonly Fields[],
+): string | undefined => {
+  const where = `${order.exch}:${order.tsym} (product ${order.prd})`;
+  const side = SIDE[order.trantype];
+  const qty = wholeQty(order.qty);
+  if (!side) return `EXIT_ONLY: side ${JSON.stringify(order.trantype).slice(0, 12)} is not B or S`;
+  if (qty === undefined) return `EXIT_ONLY: quantity ${JSON.stringify(order.qty).slice(0, 24)} is not a whole number`;
+  const held = netQtyOf(positions, order);
+  const what = `a ${side} of ${qty} ${where}`;
+  if (held === 0) return `EXIT_ONLY: ${what} would open a position: none is held, so there is nothing to reduce`;
+  const long = held > 0;
+  const reducing = long ? 'S' : 'B';
+  const position = `the ${long ? 'long' : 'short'} of ${Math.abs(held)}`;
+  if (order.trantype !== reducing)
+    return `EXIT_ONLY: ${what} would add to ${position}; an exit-only caller may only ${SIDE[reducing]} it`;
+  const already = pendingExitQty(pending, order, reducing);
+  if (already + qty > Math.abs(held))
+    return `EXIT_ONLY: ${what} would exceed ${position} (pending exits ${SIDE[reducing]} ${already}): at most ${Math.max(0, Math.abs(held) - already)} more may be ${long ? 'sold' : 'bought'}`;
+  return undefined;
+};
+
+/** The line a check says it made, for a preview's `rulesChecked`. */
+export const exitOnlyLine = (order: ExitOrder, positions: readonly HeldPosition[], pending: readonly Fields[]) => {
+  const held = netQtyOf(positions, order);
+  const reducing = held > 0 ? 'S' : 'B';
+  return `exit-only: ${order.exch}:${order.tsym} (product ${order.prd}) held ${held}, pending exits ${SIDE[reducing]} ${pendingExitQty(pending, order, reducing)} (positions and pending orders read now)`;
+};
+
+/**
+ * Why a change of a pending order is not exit-only, or undefined: it may move triggers and prices (tighten or loosen a
+ * stop or a target) but never raise a quantity, flip a side or change the exchange, symbol or product. `before` and
+ * `after`: the order's legs (one for a single GTT) as read and as the change leaves them, in the same order.
+ */
+export const exitChangeRefusal = (before: readonly ExitOrder[], after: readonly ExitOrder[]): string | undefined => {
+  if (before.length !== after.length) return 'EXIT_ONLY: the change turns the order into another kind of order';
+  for (const [i, was] of before.entries()) {
+    const now = after[i]!;
+    const leg = before.length > 1 ? ` (${i === 0 ? 'target' : 'stop-loss'} leg)` : '';
+    if (now.trantype !== was.trantype)
+      return `EXIT_ONLY: the change flips the side${leg} from ${SIDE[was.trantype] ?? was.trantype} to ${SIDE[now.trantype] ?? now.trantype}`;
+    if (now.exch !== was.exch || now.tsym !== was.tsym || now.prd !== was.prd)
+      return `EXIT_ONLY: the change moves the order${leg} to another instrument or product (${now.exch}:${now.tsym}, product ${now.prd})`;
+    const from = wholeQty(was.qty) ?? 0;
+    const to = wholeQty(now.qty);
+    if (to === undefined)
+      return `EXIT_ONLY: quantity ${JSON.stringify(now.qty).slice(0, 24)}${leg} is not a whole number`;
+    if (to > from)
+      return `EXIT_ONLY: the change raises the quantity${leg} from ${from} to ${to}; it may only keep or lower it`;
+  }
+  return undefined;
+};

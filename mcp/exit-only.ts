@@ -1,0 +1,116 @@
+/**
+ * The exit-only scope on the MCP server's writes (docs/reference/assistants.md, "Exit-only"): an assistant with the
+ * `exit` scope (and not `trade`) may cancel orders and plans, turn the kill switch on, change a pending order's
+ * triggers and prices (never raise its quantity, flip its side or move it to another instrument or product), and place
+ * a GTT or an OCO only when it reduces an open position, by the rule of functions/base/schemas/exit-only.ts.
+ *
+ * A place is checked on the positions (`GetPositions`) and the pending orders of its symbol (`GetPendingGTTOrder`)
+ * read at its preview, and read and checked again at its confirm, before the confirmation is taken: a position that
+ * shrank (or an exit placed meanwhile) refuses the confirm and nothing is sent. A read that fails refuses, never
+ * allows blind. Any other write (a full replacement, a plan, the kill switch's release) is refused with the reason.
+ */
+import { mergePatch, modifyInputOfRecord } from '../functions/base/broker/patch-merge.js';
+import {
+  exitChangeRefusal,
+  exitOnlyLine,
+  exitOnlyRefusal,
+  type ExitOrder,
+  type HeldPosition,
+} from '../functions/base/schemas/exit-only.js';
+import type { GttOrder } from '../functions/base/schemas/reply.js';
+import type { GatewayPort, GatewayRequest } from './port.js';
+
+type Fields = Record<string, unknown>;
+const text = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
+
+/** The writes an exit-only assistant may make without a position check: they place and raise nothing. */
+const ALWAYS = ['CancelGTTOrder', 'CancelPlan', 'ActivateKillSwitch'];
+/** The places checked against the positions, at preview and again at confirm. */
+export const EXIT_PLACES: readonly string[] = ['PlaceGTTOrder', 'PlaceOCOOrder'];
+const CHANGES = ['PatchGTTOrder', 'PatchOCOOrder'];
+const WAY: Record<string, string> = {
+  ModifyGTTOrder: 'use change_gtt to move its trigger or price (bound to the order as read)',
+  ModifyOCOOrder: 'use change_oco to move its triggers or prices (bound to the order as read)',
+  CreatePlan: 'a plan places an entry; place an exit with place_gtt or place_oco',
+  ReleaseKillSwitch: 'only the trader (or a trade assistant) turns it off',
+};
+
+/** The order(s) a GTT or OCO body (a place's, or an order after a change) leaves: an OCO's legs each. */
+export const exitOrdersOf = (b: Fields): ExitOrder[] => {
+  if (b.target !== undefined || b.stopLoss !== undefined)
+    return (['target', 'stopLoss'] as const).map((name) => {
+      const o = ((b[name] as Fields | undefined)?.order ?? {}) as Fields;
+      return { exch: text(b.exch), tsym: text(b.tsym), prd: text(o.prd), trantype: text(o.trantype), qty: text(o.qty) };
+    });
+  return [{ exch: text(b.exch), tsym: text(b.tsym), prd: text(b.prd), trantype: text(b.trantype), qty: text(b.qty) }];
+};
+
+const codeOf = (error: unknown): string => {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : 'ERROR';
+};
+
+/** The pending orders of one symbol at the broker, every page. */
+const pendingOf = async (port: GatewayPort, exch: string, tsym: string): Promise<Fields[]> => {
+  const orders: Fields[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = (await port.call({
+      operation: 'GetPendingGTTOrder',
+      query: { exch, tsym, limit: 1000, ...(cursor ? { cursor } : {}) },
+    })) as { orders?: Fields[]; nextCursor?: string };
+    orders.push(...(page.orders ?? []));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return orders;
+};
+
+/**
+ * Whether `request` is an exit-only write, and what was checked. `current`: the pending order a change applies to,
+ * as its preview read it (a change without it is refused). Reads the positions and pending orders for a place.
+ */
+export const exitOnlyCheck = async (
+  port: GatewayPort,
+  request: GatewayRequest,
+  current?: GttOrder,
+): Promise<{ checked: string[]; refused?: string }> => {
+  const op = request.operation;
+  const nothingSent = (reason: string) => ({ checked: [], refused: `${reason}; nothing was sent.` });
+  if (ALWAYS.includes(op)) return { checked: ['exit-only: a cancel or the kill switch on raises no exposure'] };
+  if (CHANGES.includes(op)) {
+    if (!current) return nothingSent('EXIT_ONLY: the order it changes was not read, so the change cannot be checked');
+    const before = modifyInputOfRecord(current);
+    const refusal = exitChangeRefusal(exitOrdersOf(before), exitOrdersOf(mergePatch(before, request.body ?? {})));
+    if (refusal) return nothingSent(refusal);
+    return { checked: ['exit-only: the change keeps the side, instrument and product and raises no quantity'] };
+  }
+  if (!EXIT_PLACES.includes(op))
+    return nothingSent(
+      `EXIT_ONLY: ${op} is not an exit-only write (an exit-only assistant cancels, changes triggers and prices, and places orders that reduce an open position)${WAY[op] ? `: ${WAY[op]}` : ''}`,
+    );
+  const orders = exitOrdersOf(request.body ?? {});
+  const { exch, tsym } = orders[0]!;
+  let positions: HeldPosition[];
+  let pending: Fields[];
+  try {
+    positions = ((await port.call({ operation: 'GetPositions' })) as { positions?: HeldPosition[] }).positions ?? [];
+  } catch (error) {
+    return nothingSent(
+      `EXIT_ONLY: the positions could not be read (${codeOf(error)}), so whether the order only reduces one cannot be known`,
+    );
+  }
+  try {
+    pending = await pendingOf(port, exch, tsym);
+  } catch (error) {
+    return nothingSent(
+      `EXIT_ONLY: the pending orders of ${exch}:${tsym} could not be read (${codeOf(error)}), so the exits already waiting cannot be counted`,
+    );
+  }
+  // An OCO's legs each: only one fires, so each is held to the room the position leaves on its own.
+  for (const order of orders) {
+    const refusal = exitOnlyRefusal(order, positions, pending);
+    if (refusal)
+      return { checked: [exitOnlyLine(order, positions, pending)], refused: `${refusal}; nothing was sent.` };
+  }
+  return { checked: [exitOnlyLine(orders[0]!, positions, pending)] };
+};
