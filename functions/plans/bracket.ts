@@ -106,7 +106,16 @@ const placeExit = async (w: Working, ctx: StepContext): Promise<string | undefin
   if (result.kind === 'busy') return undefined;
   if (result.kind === 'done') return armExit(w, String(result.result.al_id), false);
   if (result.kind === 'refused') {
-    const { code, message } = result.failure;
+    const { code, message, outcome } = result.failure;
+    // Refused, yet live at the broker (an OCO held otherwise than asked whose cancel failed): placing another would
+    // leave two exits live, one of them wrong. Not placed again; the trader is told to cancel it by hand.
+    const live = outcome === 'executed' && code !== 'TRADING_HALTED';
+    if (live)
+      return unprotect(
+        w,
+        `the exit OCO was refused but is STILL LIVE at the broker: ${code} (${message}); not placed again: cancel it by hand, then end the plan (DELETE) and protect the position yourself`,
+        { retrying: false, changes: { exitTries: MAX_EXIT_TRIES } },
+      );
     const tries = (w.plan.exitTries ?? 0) + (TRANSIENT.has(code) ? 0 : 1);
     const retrying = tries < MAX_EXIT_TRIES;
     const reason = `the exit OCO was refused: ${code} (${message}); ${
