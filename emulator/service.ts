@@ -3,8 +3,7 @@
  * docs/explanation/emulator-extensions.md, as request -> reply logic with no sockets, so tests can call it directly and the
  * listener (server.ts) stays small. Synchronous on purpose: Node runs it to completion per request, so concurrent
  * clients can never interleave between reading and writing state. Routing and request parsing are in wire/routing.ts,
- * the switches in state/switches.ts, the order rules in state/order-rules.ts, the operations in
- * operations/gtt-operations.ts and operations/account-operations.ts.
+ * the switches in state/switches.ts, the order rules in state/order-rules.ts, the operations in operations/.
  */
 import { type ControlTarget, handleControl } from './control/control.js';
 import { FaultBook, faultReply } from './control/faults.js';
@@ -40,6 +39,7 @@ import {
   timePriceSeries,
   walkMarket,
 } from './operations/market-moves.js';
+import { placeOrder } from './operations/order-operations.js';
 import type { MarketFigures } from './state/alert-rules.js';
 import { OrderBook } from './state/order-book.js';
 import { OrderRate, orderRuleRefusal } from './state/order-rules.js';
@@ -301,6 +301,8 @@ export class BrokerEmulator implements ControlTarget {
       switch (operation) {
         case 'PlaceGTTOrder':
           return placeGtt(ctx, fields, account, req);
+        case 'PlaceOrder':
+          return placeOrder(ctx, fields, account);
         case 'GetPendingGTTOrder':
           return getPendingGtts(ctx, account);
         case 'GetEnabledGTTs':

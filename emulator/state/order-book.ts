@@ -33,7 +33,7 @@ export const marketable = (trantype: string, limit: string, ltp: number): boolea
 export const fillPrice = (trantype: string, limit: string, ltp: number): string =>
   marketable(trantype, limit, ltp) ? String(ltp) : limit;
 
-export type BookStatus = 'OPEN' | 'COMPLETE' | 'REJECTED' | 'CANCELED';
+export type BookStatus = 'OPEN' | 'TRIGGER_PENDING' | 'COMPLETE' | 'REJECTED' | 'CANCELED';
 
 /** One state of an order, as SingleOrdHist lists them (newest first). */
 export interface BookState {
@@ -58,8 +58,10 @@ export interface BookOrder {
   prd: string;
   ret: string;
   remarks: string;
-  /** The GTT that placed it (ours: not on the wire). */
+  /** The GTT that placed it (ours: not on the wire); empty for an order PlaceOrder placed. */
   al_id: string;
+  /** A stop-loss order's trigger price. */
+  trgprc?: string;
   history: BookState[];
   /** A limit order the market has not reached: OPEN at the exchange until a price reaches its limit (ours). */
   resting?: boolean;
@@ -69,6 +71,31 @@ export interface BookOrder {
  * How the next fired order ends (`POST /_emulator/next-order`), whatever the market; without one queued the market
  * decides (a complete fill, or a limit resting OPEN).
  */
+/** What an order reaching the exchange carries (a fired GTT's terms, or PlaceOrder's checked fields). */
+export interface NewOrder {
+  uid: string;
+  actid: string;
+  exch: string;
+  tsym: string;
+  trantype: string;
+  qty: number;
+  prc: string;
+  prctyp: string;
+  prd: string;
+  ret: string;
+  remarks: string;
+  al_id: string;
+  trgprc?: string | undefined;
+}
+
+/** Whether a stop-loss order's trigger is reached: a buy stop when the price rises to it, a sell stop when it falls. */
+const triggered = (trantype: string, trgprc: string | undefined, ltp: number | undefined): boolean =>
+  ltp !== undefined && trgprc !== undefined && (trantype === 'B' ? ltp >= Number(trgprc) : ltp <= Number(trgprc));
+
+/** Whether a limit order can trade on arrival (never without a price). */
+const reached = (terms: { trantype: string; prc: string }, ltp: number | undefined): boolean =>
+  ltp !== undefined && marketable(terms.trantype, terms.prc, ltp);
+
 export type NextOutcome =
   | { status: 'filled' }
   | { status: 'rejected'; reason: string }
@@ -103,21 +130,41 @@ export class OrderBook {
   placeFired(order: Order, leg: LegName, ltp: number, now: Date, close?: number): BookOrder {
     const terms: Pick<OrderLeg, 'trantype' | 'prctyp' | 'prd' | 'ret' | 'qty' | 'prc'> =
       order.kind === 'oco' ? order.legs[leg] : order;
+    const { uid, actid, exch, tsym, remarks, al_id } = order;
+    // The GTT's own trigger was its stop: a stop-loss leg's order is not held for its `trgprc` again (and, as
+    // before PlaceOrder, its retention is not read).
+    return this.place({ uid, actid, exch, tsym, remarks, al_id, ...terms }, ltp, now, close, false);
+  }
+
+  /**
+   * An order as it reaches the exchange (a fired GTT's, or PlaceOrder's), ended as queued, else by the market at
+   * `ltp` (undefined: the symbol has no price yet, so nothing can match it): a market order fills at the price; a
+   * limit order the price has reached fills at the price, any other rests OPEN. Placed `direct` (PlaceOrder), an
+   * `IOC` limit is cancelled instead of resting, and a stop-loss order (`SL-LMT`, `SL-MKT`) waits as TRIGGER_PENDING
+   * until the price reaches its `trgprc`.
+   */
+  place(terms: NewOrder, ltp: number | undefined, now: Date, close?: number, direct = true): BookOrder {
     const at = requestTime(now);
     const market = terms.prctyp === 'MKT' || terms.prctyp === 'SL-MKT';
-    const price = market ? String(ltp) : fillPrice(terms.trantype, terms.prc, ltp);
+    const stop = direct && (terms.prctyp === 'SL-LMT' || terms.prctyp === 'SL-MKT');
     // The exchange refuses an order off the instrument's tick or lot, outside today's band or above the freeze
-    // quantity, whatever was queued (the queue is not used).
+    // quantity, whatever was queued (the queue is not used); a market order needs a price to fill at.
     const broken =
-      exchangeRuleRefusal(order.exch, order.tsym, terms) ?? marketRefusal(order.exch, order.tsym, terms, close);
+      exchangeRuleRefusal(terms.exch, terms.tsym, terms) ??
+      marketRefusal(terms.exch, terms.tsym, terms, close) ??
+      (market && !stop && ltp === undefined ? `No market price of ${terms.tsym} to fill a market order at` : undefined);
     const queued = broken ? undefined : this.outcomes.shift();
-    // Without a queued outcome the market decides: a limit it has not reached rests OPEN.
-    const rests = !broken && !queued && !market && !marketable(terms.trantype, terms.prc, ltp);
+    const price = market ? String(ltp ?? 0) : ltp === undefined ? terms.prc : fillPrice(terms.trantype, terms.prc, ltp);
+    // Without a queued outcome the market decides: a stop waits for its trigger; a limit it has not reached rests
+    // OPEN (an IOC limit is cancelled instead).
+    const pending = stop && !triggered(terms.trantype, terms.trgprc, ltp);
+    const waits = !broken && !queued && (pending || (!market && !reached(terms, ltp)));
+    const rests = waits && !(direct && terms.ret === 'IOC' && !pending);
     const outcome: NextOutcome = broken
       ? { status: 'rejected', reason: broken }
-      : (queued ?? (rests ? { status: 'open' } : { status: 'filled' }));
+      : (queued ?? (rests ? { status: 'open' } : waits ? { status: 'cancelled' } : { status: 'filled' }));
     const placed: BookState = { status: 'PENDING', norentm: at, fillshares: 0, avgprc: '0', rejreason: '' };
-    const open: BookState = { ...placed, status: 'OPEN' };
+    const open: BookState = { ...placed, status: rests && pending ? 'TRIGGER_PENDING' : 'OPEN' };
     const last: BookState =
       outcome.status === 'rejected'
         ? { ...placed, status: 'REJECTED', rejreason: outcome.reason }
@@ -130,18 +177,19 @@ export class OrderBook {
               : { ...placed, status: 'COMPLETE', fillshares: terms.qty, avgprc: price };
     const book: BookOrder = {
       norenordno: this.newNumber(),
-      uid: order.uid,
-      actid: order.actid,
-      exch: order.exch,
-      tsym: order.tsym,
+      uid: terms.uid,
+      actid: terms.actid,
+      exch: terms.exch,
+      tsym: terms.tsym,
       trantype: terms.trantype,
       qty: terms.qty,
       prc: market ? '0' : terms.prc,
       prctyp: terms.prctyp,
       prd: terms.prd,
       ret: terms.ret,
-      remarks: order.remarks,
-      al_id: order.al_id,
+      remarks: terms.remarks,
+      al_id: terms.al_id,
+      ...(stop && terms.trgprc !== undefined ? { trgprc: terms.trgprc } : {}),
       // Newest first, as SingleOrdHist answers.
       history: outcome.status === 'rejected' ? [last, placed] : last === open ? [open, placed] : [last, open, placed],
       ...(rests ? { resting: true } : {}),
@@ -153,21 +201,28 @@ export class OrderBook {
   /**
    * A new last traded price of a symbol: every resting limit order of it the price reaches (a buy at or below its
    * limit, a sell at or above it) fills completely at its limit, as the exchange matches a resting order at its own
-   * price. Answers the orders filled, oldest first.
+   * price; every stop-loss order whose trigger it reaches is triggered: a market one fills at the price, a limit one
+   * fills as a limit arriving now would, or rests OPEN at its limit. Answers the orders filled, oldest first.
    */
   matchResting(exch: string, tsym: string, ltp: number, now: Date): BookOrder[] {
-    const filled = [...this.orders.values()].filter(
-      (o) =>
-        o.resting &&
-        o.exch === exch &&
-        o.tsym === tsym &&
-        o.history[0]!.status === 'OPEN' &&
-        marketable(o.trantype, o.prc, ltp),
-    );
     const at = requestTime(now);
-    for (const o of filled) {
-      o.history.unshift({ ...o.history[0]!, status: 'COMPLETE', norentm: at, fillshares: o.qty, avgprc: o.prc });
-      delete o.resting;
+    const filled: BookOrder[] = [];
+    for (const o of this.orders.values()) {
+      if (!o.resting || o.exch !== exch || o.tsym !== tsym) continue;
+      const state = o.history[0]!;
+      if (state.status === 'TRIGGER_PENDING') {
+        if (!triggered(o.trantype, o.trgprc, ltp)) continue;
+        if (o.prctyp === 'SL-MKT' || marketable(o.trantype, o.prc, ltp)) {
+          const avgprc = o.prctyp === 'SL-MKT' ? String(ltp) : fillPrice(o.trantype, o.prc, ltp);
+          o.history.unshift({ ...state, status: 'COMPLETE', norentm: at, fillshares: o.qty, avgprc });
+          delete o.resting;
+          filled.push(o);
+        } else o.history.unshift({ ...state, status: 'OPEN', norentm: at });
+      } else if (state.status === 'OPEN' && marketable(o.trantype, o.prc, ltp)) {
+        o.history.unshift({ ...state, status: 'COMPLETE', norentm: at, fillshares: o.qty, avgprc: o.prc });
+        delete o.resting;
+        filled.push(o);
+      }
     }
     return filled;
   }
@@ -179,7 +234,9 @@ export class OrderBook {
   close(now: Date, norenordno?: string): string[] {
     const at = requestTime(now);
     const open = [...this.orders.values()].filter(
-      (o) => o.history[0]!.status === 'OPEN' && (norenordno === undefined || o.norenordno === norenordno),
+      (o) =>
+        ['OPEN', 'TRIGGER_PENDING'].includes(o.history[0]!.status) &&
+        (norenordno === undefined || o.norenordno === norenordno),
     );
     for (const o of open) o.history.unshift({ ...o.history[0]!, status: 'CANCELED', norentm: at });
     return open.map((o) => o.norenordno);
@@ -213,6 +270,7 @@ const record = (o: BookOrder, state: BookState): Json => ({
   qty: String(o.qty),
   prc: o.prc,
   prctyp: o.prctyp,
+  ...(o.trgprc === undefined ? {} : { trgprc: o.trgprc }),
   prd: o.prd,
   ret: o.ret,
   status: state.status,

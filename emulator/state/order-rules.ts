@@ -15,10 +15,11 @@ const ORDER_WRITES = [
   'CancelOCOOrder',
   'PlaceOCOOrder',
   'ModifyOCOOrder',
+  'PlaceOrder',
 ];
 
-/** The order operations whose jData carries a price type, at the top (single GTT) or in the legs (OCO). */
-const PRICED_OPERATIONS = ['PlaceGTTOrder', 'ModifyGTTOrder', 'PlaceOCOOrder', 'ModifyOCOOrder'];
+/** The order operations whose jData carries a price type, at the top (single GTT, a regular order) or in the legs (OCO). */
+const PRICED_OPERATIONS = ['PlaceGTTOrder', 'ModifyGTTOrder', 'PlaceOCOOrder', 'ModifyOCOOrder', 'PlaceOrder'];
 const MARKET_TYPES = ['MKT', 'SL-MKT'];
 const asFields = (value: unknown): Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};

@@ -8,6 +8,7 @@ import type { Switches } from '../state/switches.js';
 
 export const OPERATIONS = [
   'PlaceGTTOrder',
+  'PlaceOrder',
   'GetPendingGTTOrder',
   'GetEnabledGTTs',
   'ModifyGTTOrder',

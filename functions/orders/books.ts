@@ -8,14 +8,18 @@
  * - a modify (single, OCO, PATCH): the GTT with the write's `al_id` whose remarks carry the stamp (the modify sent
  *   it, so the broker holds the modified order), pending or fired after it; or a later change saw it there;
  * - a cancel: the GTT is no longer pending (it carries no stamp: the broker keeps no cancelled GTTs to read; gone is
- *   all a cancel asks for, whether it fired first or was cancelled by this write).
+ *   all a cancel asks for, whether it fired first or was cancelled by this write);
+ * - a plain order (PlaceOrder): the day's OrderBook record whose remarks carry the stamp, in whatever state the
+ *   exchange left it (open, filled, rejected, cancelled: it was placed). No change replaces a plain order's remarks
+ *   here, so there are no moves to read.
  */
 import { type BrokerCallDeps, callBroker } from '../base/broker/call-broker.js';
 import { splitRemarks } from '../base/broker/order-stamps.js';
 import { OrderChangedError } from '../base/contract/errors.js';
 import type { AnyOperation } from '../base/contract/operation.js';
+import type { OrderBookRecord } from '../base/schemas/reply.js';
 import type { StampMove } from './moves.js';
-import { getPendingGttOrders, getTriggeredGttOrders } from './operations.js';
+import { getOrderBook, getPendingGttOrders, getTriggeredGttOrders } from './operations.js';
 
 interface ListedOrder {
   al_id: string;
@@ -71,7 +75,19 @@ const findStamped = async (
   );
 };
 
+/** OrderBook's records as the broker holds them, remarks whole (the read entry's result splits the stamp off). */
+const orderBookRecords = {
+  ...getOrderBook,
+  toResult: (records: OrderBookRecord[]) => ({ orders: records }),
+} as AnyOperation;
+
+const findPlainOrder = async (stamp: string, deps: BrokerCallDeps): Promise<OrderBookRecord | undefined> => {
+  const { orders } = (await callBroker(orderBookRecords, {}, deps)).result as { orders: OrderBookRecord[] };
+  return orders.find((order) => splitRemarks(order.remarks).stamp === stamp);
+};
+
 const STATS: Record<string, string> = {
+  PlaceOrder: 'Ok',
   PlaceGTTOrder: 'OI created',
   PlaceOCOOrder: 'OI created',
   ModifyGTTOrder: 'OI replaced',
@@ -83,8 +99,9 @@ const STATS: Record<string, string> = {
 export const settledByBooks = (operation: AnyOperation): boolean => operation.broker in STATS;
 
 /**
- * The write as the books show it, answered as its reply would have been (`{stat, al_id, request_time}`), or
- * undefined when they do not show it. A read that fails throws (the outcome stays unknown).
+ * The write as the books show it, answered as its reply would have been (`{stat, al_id, request_time}`; a plain
+ * order's `{stat, norenordno, request_time}`), or undefined when they do not show it. A read that fails throws (the
+ * outcome stays unknown).
  */
 export const findWrite = async (
   operation: AnyOperation,
@@ -97,6 +114,10 @@ export const findWrite = async (
   if (!stat) return undefined;
   const alId = (input as { al_id?: unknown }).al_id;
   const requestTime = new Date().toISOString();
+  if (operation.broker === 'PlaceOrder') {
+    const order = await findPlainOrder(stamp, deps);
+    return order ? { stat, norenordno: order.norenordno, request_time: order.norentm ?? requestTime } : undefined;
+  }
   if (operation.broker === 'CancelGTTOrder') {
     const pending = await list(getPendingGttOrders, deps);
     return pending.some((o) => o.al_id === alId) ? undefined : { stat, al_id: String(alId), request_time: requestTime };

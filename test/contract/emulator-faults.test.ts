@@ -23,7 +23,7 @@ beforeEach(() => {
 describe('malformed requests never hang and never leak a stack trace', () => {
   it.each<[string, () => Promise<Sent>, number, RegExp]>([
     ['GET', () => post('PlaceGTTOrder', '', {}, 'GET'), 405, /method GET not allowed/],
-    ['an unknown operation', () => post('PlaceOrder', 'jData={}'), 404, /unknown operation PlaceOrder/],
+    ['an unknown operation', () => post('PlaceBasketOrder', 'jData={}'), 404, /unknown operation PlaceBasketOrder/],
     [
       'an unknown path',
       () =>

@@ -37,6 +37,21 @@ describe('the band around a trigger', () => {
     expect(bandProblem(order({ prc: '1349.95' }), band, '0.05')[0]!.message).toMatch(/use at least 1350\.00$/);
   });
 
+  it("a plain order (no trigger: PlaceOrder) goes to the exchange now: its limit itself lies in today's band", () => {
+    const band = { lc: '1350.00', uc: '1650.00' };
+    const plain = (prc: string) =>
+      ruledOrders({ exch: 'NSE', tsym: 'INFY-EQ', qty: 1, prctyp: 'LMT', prc, trantype: 'S' })[0]!;
+    expect(bandProblem(plain('1650'), band, '0.05')).toEqual([]);
+    expect(bandProblem(plain('1350'), band, '0.05')).toEqual([]);
+    expect(bandProblem(plain('1650.05'), band, '0.05')).toEqual([
+      {
+        field: 'prc',
+        message: "limit 1650.05 is outside NSE:INFY-EQ's band today (1350.00–1650.00): use at most 1650.00",
+      },
+    ]);
+    expect(bandProblem(plain('1349.95'), band, '0.05')[0]!.message).toMatch(/use at least 1350\.00$/);
+  });
+
   it('a market order has no limit to check; an OCO checks each leg around its own trigger', () => {
     expect(bandProblem(order({ prctyp: 'MKT', prc: '0' }), { lc: '1350', uc: '1650' }, '0.05')).toEqual([]);
     const [target, stop] = ruledOrders({

@@ -119,8 +119,11 @@ export const annotateOutcome = (operation: AnyOperation, error: GatewayError): G
   error.outcome = outcome;
   if (unknown && operation.kind === 'order') {
     const verb = verbOf(operation);
+    // A plain order (PlaceOrder) is in the day's order book, a GTT in the pending list.
+    const where =
+      operation.broker === 'PlaceOrder' ? "the day's orders (GET /orders)" : 'the pending orders (GET /gtt-orders)';
     error.message =
-      `${error.message} The order may or may not have been ${verb}: check the pending orders (GET /gtt-orders) ` +
+      `${error.message} The order may or may not have been ${verb}: check ${where} ` +
       'before retrying, or a retry may act twice.';
   } else if (unknown) {
     error.message =

@@ -4,6 +4,7 @@
  */
 import type { WireSettings } from '../contract/operation.js';
 import type { ModifyOcoInput, ModifyOrderInput, PlaceOcoInput, PlaceOrderInput } from '../schemas/input.js';
+import type { PlainOrderInput } from '../schemas/plain-order.js';
 import type { BrokerSession } from '../schemas/session.js';
 import { encodeSymbol, type JData } from './jdata.js';
 import { stampedRemarks } from './order-stamps.js';
@@ -108,4 +109,26 @@ export const ocoJData = (oco: PlaceOcoInput, session: BrokerSession, wire?: Wire
 export const modifyOcoJData = (oco: ModifyOcoInput, session: BrokerSession, wire?: WireSettings): JData => ({
   ...ocoJData(oco, session, wire),
   al_id: oco.al_id,
+});
+
+/**
+ * PlaceOrder (a regular order, not a GTT) in the fields and order NorenRestApiPy's `place_order` sends them
+ * (docs/explanation/broker-wire.md, "PlaceOrder"): no `trgprc` (a limit order has none; that client sends the text
+ * `None`) and no `amo`; `dscqty` 0 (nothing disclosed).
+ */
+export const plainOrderJData = (order: PlainOrderInput, session: BrokerSession, wire?: WireSettings): JData => ({
+  ordersource: 'API',
+  uid: session.uid,
+  actid: session.actid,
+  trantype: order.trantype,
+  prd: order.prd,
+  exch: order.exch,
+  tsym: encodeSymbol(order.tsym),
+  qty: order.qty,
+  dscqty: '0',
+  prctyp: order.prctyp,
+  prc: order.prc,
+  ret: order.ret,
+  ...remarksOf(order.tag, wire),
+  ...algoIdField(wire),
 });

@@ -85,6 +85,12 @@ export interface OperationDefinition<In = unknown, Reply = unknown, Result = unk
    */
   refusedWhileHalted?: boolean;
   /**
+   * A `refusedWhileHalted` entry's input that the kill switch lets through all the same: an exit, which only reduces
+   * a position its caller read (the plain PlaceOrder's `exit: true`, a square-off's). Never undone when it lands
+   * after the switch went on (docs/explanation/order-safety.md, "Plain orders").
+   */
+  haltExempt?(input: In): boolean;
+  /**
    * The input with each order's (OCO: each leg's) price type and price passed through `price`: how market orders
    * become protected limit orders before guardrails, the dry run and the broker see them. Place and modify.
    */

@@ -10,6 +10,9 @@
  * one (a stop moved, a trailing stop's step) or an exit placed that lands after it is kept and answered as the
  * success it is, with a log line (`LandedAfterHaltKept`). Cancelling it would remove a protection the switch
  * answered `kept`, for good.
+ *
+ * A plain order (PlaceOrder) that is an exit never comes here (the switch lets it through: order-send.ts); one that
+ * is not stands, logged (`LandedAfterHaltPlain`): the table has no cancel of a regular order.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 
@@ -59,6 +62,17 @@ export const landedAfterHalt = async (check: LandedCheck): Promise<UndoLanded | 
     return undefined;
   }
   if (!halt?.halted || !halt.changedAt || Date.parse(halt.changedAt) < check.permitAt - CLOCK_SKEW_MS) return undefined;
+  if (check.operation.broker === 'PlaceOrder') {
+    // A plain order the switch refuses (not an exit) that took its permit before it: the table has no cancel of a
+    // regular order, so it stands, said loudly (docs/explanation/order-safety.md, "Plain orders").
+    writeLog(check.logger, 'error', 'plain order landed after the kill switch went on; it stands (no cancel here)', {
+      operation: check.operation.name,
+      norenordno: String((check.result as { norenordno?: unknown }).norenordno),
+      haltedAt: halt.changedAt,
+      metric: 'LandedAfterHaltPlain',
+    });
+    return undefined;
+  }
   if (halt.mode === 'keep-exits' && isExit(orderLeft(check.operation, check.input))) {
     // The switch keeps the exits: this one, changed or placed, stays.
     writeLog(check.logger, 'warn', 'exit landed after the kill switch (keep-exits); kept', {

@@ -12,8 +12,8 @@
  *   the lease (409).
  * - `askPermit` (order writes): a permit from the account's order-rate governor (orders/safety/trading-controls.ts),
  *   whose conditional write also records until when the write may land (the kill switch's sweep waits for it),
- *   refuses while the kill switch is on (`refusedWhileHalted` entries) and re-reads the secret when a logout came
- *   after this container read it.
+ *   refuses while the kill switch is on (`refusedWhileHalted` entries, but an exit `haltExempt` lets through) and
+ *   re-reads the secret when a logout came after this container read it.
  *
  * The lease and the permit are asked for at once, beside the journal's claim (one DynamoDB round trip,
  * docs/explanation/order-safety.md "Round trips"), and awaited by the send step: a refusal frees the key (nothing was sent).
@@ -97,14 +97,17 @@ export const askPermit = (
   sessions: Pick<SessionSource, 'readAt'>,
   landBy: number,
   facts: RequestFacts,
+  input?: unknown,
 ): AskedPermit => {
+  // An exit the kill switch lets through (`haltExempt`: a square-off's plain order) asks as a cancel does.
+  const refuseWhenHalted = operation.refusedWhileHalted === true && !operation.haltExempt?.(input);
   let wanted: (yes: boolean) => void = () => undefined;
   // A permit lost to contention waits for whether it is still wanted (a replay spends none).
   const stillWanted = new Promise<boolean>((resolve) => (wanted = resolve));
   const askedAt = Date.now();
   const granted = (async () => {
     const { uid } = await session.session();
-    const permit = await controls.acquire(uid, operation.refusedWhileHalted === true, {
+    const permit = await controls.acquire(uid, refuseWhenHalted, {
       landBy,
       wanted: () => stillWanted,
       session: {

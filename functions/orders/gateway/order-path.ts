@@ -88,7 +88,15 @@ export const orderPath = (operation: AnyOperation, parts: () => Collaborators, l
       };
       const permit =
         operation.kind === 'order' && controls
-          ? askPermit(controls, operation, session, sessions, bounds.writesEndBy + config.orderLateWindowMs, facts)
+          ? askPermit(
+              controls,
+              operation,
+              session,
+              sessions,
+              bounds.writesEndBy + config.orderLateWindowMs,
+              facts,
+              input,
+            )
           : undefined;
       const key = request.options.idempotencyKey;
       if (key === undefined || !journal) {

@@ -133,7 +133,7 @@ export const sendWrite = async (write: Write, holds: SendHolds): Promise<Sent> =
     // Did the kill switch go on while it was on its way? Read alongside the record's completing write (or the
     // outbox item): a write that landed after the switch is undone then (landed-after-halt.ts).
     const landed =
-      operation.refusedWhileHalted && controls && holds.permit
+      operation.refusedWhileHalted && !operation.haltExempt?.(input) && controls && holds.permit
         ? landedAfterHalt({
             operation,
             controls,

@@ -20,6 +20,8 @@ export interface RuledOrder {
   /** The trigger and the limit price of the order it places (none for a market order), for the price band. */
   trigger?: { field: string; value: string } | undefined;
   limit?: { field: string; value: string } | undefined;
+  /** Sent to the exchange now (a plain order), not held as a GTT: its limit must lie in today's band. */
+  now?: boolean;
 }
 
 type Fields = Record<string, unknown>;
@@ -70,6 +72,8 @@ export const ruledOrders = (input: unknown): RuledOrder[] => {
       quantity: { field: 'qty', value: String(fields.qty) },
       trigger: priceTrigger ? priced('d', fields.d) : undefined,
       limit: isMarket(fields.prctyp) ? undefined : priced('prc', fields.prc),
+      // A plain order (no alert, no trigger: PlaceOrder) goes to the exchange now: its limit lies in today's band.
+      ...(fields.ai_t === undefined && fields.d === undefined ? { now: true } : {}),
     },
   ];
 };

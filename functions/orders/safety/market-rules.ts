@@ -6,7 +6,8 @@
  *   around its own trigger. The width is today's band relative to its reference, `(uc - lc) / (uc + lc)` (the ±x of
  *   the instrument), and the allowed prices `[trigger * (1 - x), trigger * (1 + x)]` on the tick.
  * - the freeze quantity: the exchange refuses an order above it (NSE's quantity freeze of index derivatives).
- * Each is checked only where the broker gives it; the dry run lists what was checked (`CheckedRules`).
+ * Each is checked only where the broker gives it; the dry run lists what was checked (`CheckedRules`). A plain order
+ * (PlaceOrder) goes to the exchange at once: its limit itself must lie inside today's band `[lc, uc]`.
  */
 import type { PriceBand } from '../../base/broker/market.js';
 import type { FieldProblem } from '../../base/contract/errors.js';
@@ -24,6 +25,7 @@ interface MarketOrder {
   quantity: Field;
   trigger?: Field | undefined;
   limit?: Field | undefined;
+  now?: boolean | undefined;
 }
 
 const NOT_GIVEN = 'not given by the broker' as const;
@@ -70,6 +72,7 @@ const percentBetween = (a: string, b: string): string =>
  */
 export const bandProblem = (order: MarketOrder, band: PriceBand, tick: string): FieldProblem[] => {
   const { trigger, limit } = order;
+  if (order.now && limit) return todaysBandProblem(order, limit, band, tick);
   if (!trigger || !limit) return [];
   const [low, high] = bandAround(trigger.value, band.lc, band.uc, tick);
   const above = compare(limit.value, high) > 0;
@@ -79,6 +82,19 @@ export const bandProblem = (order: MarketOrder, band: PriceBand, tick: string): 
     {
       field: limit.field,
       message: `limit ${onTickText(limit.value, tick)} is ${percentBetween(limit.value, trigger.value)}% from its trigger ${onTickText(trigger.value, tick)}; ${today}: use ${above ? `at most ${high}` : `at least ${low}`}`,
+    },
+  ];
+};
+
+/** "limit 1700.00 is outside NSE:INFY-EQ's band today (1350.00–1650.00): use at most 1650.00". */
+const todaysBandProblem = (order: MarketOrder, limit: Field, band: PriceBand, tick: string): FieldProblem[] => {
+  const above = compare(limit.value, band.uc) > 0;
+  if (!above && compare(limit.value, band.lc) >= 0) return [];
+  const edge = onTickText(above ? band.uc : band.lc, tick);
+  return [
+    {
+      field: limit.field,
+      message: `limit ${onTickText(limit.value, tick)} is outside ${order.exch}:${order.tsym}'s band today (${onTickText(band.lc, tick)}–${onTickText(band.uc, tick)}): use ${above ? 'at most' : 'at least'} ${edge}`,
     },
   ];
 };
