@@ -6,7 +6,8 @@
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 
-import { ConfigurationError } from '../base/contract/errors.js';
+import { instrumentRules } from '../base/broker/instruments.js';
+import { BrokerBadReplyError, ConfigurationError } from '../base/contract/errors.js';
 import type { GatewaySettings } from '../base/runtime/config.js';
 import { envName } from '../base/runtime/env.js';
 import type { PositionsResult } from '../base/schemas/positions.js';
@@ -16,6 +17,8 @@ import { OutboxTable } from '../events/core/outbox.js';
 import { eventIds, scopeOf } from '../events/core/views.js';
 import { inProcessGateway } from '../orders/gateway/in-process.js';
 import { getPositions } from '../orders/operations.js';
+import { exitOrders } from '../orders/plain-order.js';
+import { autoBandPercent, protectedPrice } from '../orders/safety/market-orders.js';
 import { createRiskCheck, type RiskCheck } from './check.js';
 import { RiskStore } from './store.js';
 
@@ -40,6 +43,7 @@ export const createRiskCheckFor = (
   const busName = config.eventBusName;
   const outbox = new OutboxTable({ tableName: config.idempotencyTableName, endpoint: config.dynamodbEndpoint });
   const positions = gateway.direct(getPositions);
+  const placeExit = memo(() => exitOrders(gateway));
   const killSwitch = memo(() => createKillSwitchControl({ config: settings, logger }));
   return createRiskCheck({
     store: new RiskStore({ tableName: config.eventsTableName, endpoint: config.dynamodbEndpoint }),
@@ -50,6 +54,25 @@ export const createRiskCheckFor = (
       const s = scopeOf(busName, await gateway.sessions.current());
       return eventIds.riskLimitHit([s.deployment, s.uid, s.actid].join('\u0001'), day);
     },
+    // Square-off: the market-order protection's rule (a sell below the last price, a buy above it, by the
+    // deployment's band, on the instrument's tick), placed through the order core's plain PlaceOrder as an exit.
+    exitPrice: async (position, deadline) => {
+      if (position.lastPrice === undefined || !(position.lastPrice > 0))
+        throw new BrokerBadReplyError(`the positions gave no last price of ${position.exch}:${position.tsym}`);
+      const { tick } = await instrumentRules(position.exch, position.tsym, gateway.reads(deadline));
+      const leg = {
+        exch: position.exch,
+        tsym: position.tsym,
+        trantype: position.netQty > 0 ? 'S' : 'B',
+        prctyp: 'MKT',
+        prc: '0',
+        reference: String(position.lastPrice),
+        path: 'prc',
+      };
+      const band = config.marketProtectionPercent === 'auto' ? autoBandPercent(leg) : config.marketProtectionPercent;
+      return protectedPrice(leg, band, tick);
+    },
+    placeExit: (order, deadline) => placeExit()(order, deadline),
     ...(options.now ? { now: options.now } : {}),
   });
 };

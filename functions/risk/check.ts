@@ -12,11 +12,13 @@
  * - a day already hit stays hit (the trader who turns the switch off again is not overruled that day); the next
  *   India day has no state yet and starts clear.
  */
+import { createHash } from 'node:crypto';
+
 import { toGatewayError } from '../base/contract/errors.js';
 import type { KillSwitchResult } from '../base/schemas/controls.js';
 import type { LifecycleEvent } from '../base/schemas/events.js';
 import { indiaDay } from '../base/schemas/india-time.js';
-import type { PositionsResult } from '../base/schemas/positions.js';
+import type { Position, PositionsResult } from '../base/schemas/positions.js';
 import type { RiskSettings, RiskToday } from '../base/schemas/risk.js';
 import type { RiskStore } from './store.js';
 
@@ -28,7 +30,20 @@ export interface RiskCheckDeps {
   publish: (events: LifecycleEvent[]) => Promise<void>;
   /** The event's id: the account's scope and the day. */
   eventId: (day: string) => Promise<string>;
+  /** Square-off (absent: not offered): the protected limit price closing a position, and the order placed. */
+  exitPrice?: (position: Position, deadline: number) => Promise<string>;
+  placeExit?: (order: SquareOffOrder, deadline: number) => Promise<{ norenordno: string }>;
   now?: () => number;
+}
+
+export interface SquareOffOrder {
+  exch: string;
+  tsym: string;
+  prd: string;
+  trantype: 'B' | 'S';
+  qty: number;
+  prc: string;
+  key: string;
 }
 
 export type Pnl = PositionsResult['totals'];
@@ -39,7 +54,7 @@ export interface RiskRun {
   day?: string;
   pnl?: { realised: number; unrealised: number; total: number };
   /** hit: what this run did (the steps not yet done before it). */
-  did?: ('claimed' | 'halted' | 'event')[];
+  did?: ('claimed' | 'halted' | 'event' | 'planned' | 'squared')[];
   reason?: string;
 }
 
@@ -63,6 +78,10 @@ export const crossed = (
 
 const pnlOf = (totals: Pnl) => ({ realised: totals.realised, unrealised: totals.unrealised, total: totals.total });
 
+/** A square-off order's key: the day and the position (the journal answers a replay with the order it placed). */
+export const squareOffKey = (day: string, p: { exch: string; tsym: string; product: string }): string =>
+  `risk-sq:${day}:${createHash('sha256').update(`${p.exch}|${p.tsym}|${p.product}`).digest('hex').slice(0, 24)}`;
+
 export const createRiskCheck = (deps: RiskCheckDeps) => {
   const now = deps.now ?? Date.now;
 
@@ -80,6 +99,7 @@ export const createRiskCheck = (deps: RiskCheckDeps) => {
     settings: RiskSettings,
     deadline: number,
     did: NonNullable<RiskRun['did']>,
+    book: PositionsResult | undefined,
   ) => {
     let current = start;
     const hit = (): Hit => current.today.hit!;
@@ -108,6 +128,78 @@ export const createRiskCheck = (deps: RiskCheckDeps) => {
       current = await save({ ...current.today, hit: { ...hit(), eventSent: true } }, current.version);
       did.push('event');
     }
+    if (settings.squareOff && deps.exitPrice && deps.placeExit)
+      current = await squareOff(current, deadline, did, book, deps.exitPrice, deps.placeExit);
+    return current;
+  };
+
+  /**
+   * Each open position closed by one protected LIMIT order, for exactly its quantity (netQty of the read the hit was
+   * decided on, or of this run's when the plan is made later). The plan (side, quantity, price, key) is recorded
+   * before any order is sent; each order goes with its key (the day and the position), so a run cut short sends the
+   * same order again and the journal answers the one already placed, never a second. Placed or refused, an order is
+   * never sent again by a later run; an outcome the gateway could not know is retried with its key.
+   */
+  const squareOff = async (
+    start: { today: RiskToday; version: number },
+    deadline: number,
+    did: NonNullable<RiskRun['did']>,
+    book: PositionsResult | undefined,
+    exitPrice: NonNullable<RiskCheckDeps['exitPrice']>,
+    placeExit: NonNullable<RiskCheckDeps['placeExit']>,
+  ) => {
+    let current = start;
+    const day = current.today.day;
+    if (!current.today.hit!.squareOff) {
+      if (!book) return current;
+      const plan: NonNullable<Hit['squareOff']> = [];
+      for (const p of book.positions.filter((q) => q.netQty !== 0)) {
+        const entry = {
+          exch: p.exch,
+          tsym: p.tsym,
+          product: p.product,
+          side: p.netQty > 0 ? ('S' as const) : ('B' as const),
+          qty: Math.abs(p.netQty),
+        };
+        const price = await exitPrice(p, deadline).catch((error: unknown) => toGatewayError(error));
+        plan.push(
+          typeof price === 'string'
+            ? { ...entry, price }
+            : { ...entry, error: `no protected price (${price.code}): ${price.message}`.slice(0, 300) },
+        );
+      }
+      current = await save({ ...current.today, hit: { ...current.today.hit!, squareOff: plan } }, current.version);
+      did.push('planned');
+    }
+    const plan = current.today.hit!.squareOff ?? [];
+    for (const [i, entry] of plan.entries()) {
+      if (entry.norenordno || entry.price === undefined || (entry.error && !entry.error.startsWith('unknown')))
+        continue;
+      const order: SquareOffOrder = {
+        exch: entry.exch,
+        tsym: entry.tsym,
+        prd: entry.product,
+        trantype: entry.side,
+        qty: entry.qty,
+        prc: entry.price,
+        key: squareOffKey(day, entry),
+      };
+      const done = await placeExit(order, deadline).then(
+        (r) => ({ norenordno: r.norenordno }),
+        (error: unknown) => {
+          const failure = toGatewayError(error);
+          // Unknown: the next run sends it again with its key (the journal settles it); else final, said here.
+          const word = failure.outcome === 'unknown' ? 'unknown' : 'refused';
+          return { error: `${word} (${failure.code}): ${failure.message}`.slice(0, 300) };
+        },
+      );
+      const next = [...plan];
+      const { error: _old, ...rest } = entry;
+      next[i] = { ...rest, ...done };
+      plan[i] = next[i]!;
+      current = await save({ ...current.today, hit: { ...current.today.hit!, squareOff: next } }, current.version);
+      if ('norenordno' in done) did.push('squared');
+    }
     return current;
   };
 
@@ -128,7 +220,7 @@ export const createRiskCheck = (deps: RiskCheckDeps) => {
         // Decided already: the steps left are finished; the read's failure is the last check's word.
         const did: NonNullable<RiskRun['did']> = [];
         current = await save({ ...current.today, lastCheck: { at: iso }, reason }, current.version);
-        await followUp(current, settings, deadline, did);
+        await followUp(current, settings, deadline, did, undefined);
         return { status: 'hit', day, did, reason };
       }
       await save({ day, state: 'unchecked', reason, lastCheck: { at: iso } }, current.version);
@@ -155,7 +247,7 @@ export const createRiskCheck = (deps: RiskCheckDeps) => {
       const { reason: _reason, ...kept } = current.today;
       current = await save({ ...kept, lastCheck }, current.version);
     }
-    await followUp(current, settings, deadline, did);
+    await followUp(current, settings, deadline, did, book);
     return { status: 'hit', day, pnl, did };
   };
 };

@@ -147,6 +147,33 @@ describe("the watcher's check", () => {
     expect((await api('GET', '/kill-switch')).body.changedAt).toBe(halt.changedAt);
   });
 
+  it('squareOff: one protected sell of exactly the held quantity, through the halt; a re-run places none', async () => {
+    await api('PUT', '/risk', { dayLossLimit: 400, squareOff: true });
+    await openPosition();
+    await ltp('NSE', 'INFY-EQ', 1409);
+    await control.clearRequests();
+    const run = (await stack.watch()) as { risk?: Record<string, unknown> };
+    expect(run.risk).toMatchObject({ status: 'hit', did: ['claimed', 'halted', 'event', 'planned', 'squared'] });
+    const sent = () =>
+      control.requests().then((all) => all.filter((r) => r.operation === 'PlaceOrder').map((r) => r.jData));
+    // 1409 less the 0.5 % band (7.045), on the 0.05 tick: 1402.
+    expect(await sent()).toEqual([
+      expect.objectContaining({ trantype: 'S', qty: '5', prctyp: 'LMT', prc: '1402.00', tsym: 'INFY-EQ', prd: 'C' }),
+    ]);
+    const today = (await risk()).today;
+    expect(today.hit.squareOff).toEqual([
+      expect.objectContaining({ tsym: 'INFY-EQ', side: 'S', qty: 5, price: '1402.00', norenordno: expect.any(String) }),
+    ]);
+    expect((await api('GET', '/kill-switch')).body).toMatchObject({ halted: true });
+    // The next runs: nothing placed again, whatever the positions say now.
+    await control.clearRequests();
+    await stack.watch();
+    await stack.watch();
+    expect(await sent()).toEqual([]);
+    const positions = (await api('GET', '/positions')).body as { positions: { tsym: string; netQty: number }[] };
+    expect(positions.positions.find((p) => p.tsym === 'INFY-EQ')!.netQty).toBeGreaterThanOrEqual(0);
+  });
+
   it('a profit at the target halts in the mode chosen', async () => {
     await api('PUT', '/risk', { dayLossLimit: 1000, dayProfitTarget: 250, mode: 'cancel-all' });
     await openPosition();
