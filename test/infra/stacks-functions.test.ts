@@ -59,11 +59,17 @@ describe('functions', () => {
       });
       const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
       // The EventForwarder, the events history, the strategies, the signal webhook, the assistants and the remote MCP
-      // server (it calls the API) never call the broker.
+      // server (it calls the API) never call the broker, nor does Risk (the watcher's check reads the positions).
       expect(env.BROKER_BASE_URL).toEqual(
-        ['EventsEventForwarder', 'EventsHistory', 'Strategies', 'SignalWebhook', 'Assistants', 'McpServer'].some(
-          (name) => id.startsWith(name),
-        )
+        [
+          'EventsEventForwarder',
+          'EventsHistory',
+          'Strategies',
+          'SignalWebhook',
+          'Assistants',
+          'McpServer',
+          'Risk',
+        ].some((name) => id.startsWith(name))
           ? undefined
           : { Ref: 'BrokerBaseUrl' },
       );
