@@ -604,6 +604,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/risk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The day's limits, today's state (clear, hit with when, which limit and the P&L it saw, or unchecked with why) and the last P&L the watcher's check saw
+         * @description The Risk function. Safe to retry.
+         */
+        get: operations["GetRiskLimits"];
+        /**
+         * Set the day's limits of the account: {"dayLossLimit"? (rupees, positive: stop at minus this), "dayProfitTarget"? (rupees), "mode"?: keep-exits (default) | cancel-all, "squareOff"?: boolean}; {} turns them off. The watcher checks them each run: once crossed, the kill switch goes on, one Risk Limit Hit event is sent, and (squareOff) each open position is closed; the next India day starts clear.
+         * @description The Risk function. Safe to repeat: a repeat does nothing twice.
+         */
+        put: operations["SetRiskLimits"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp": {
         parameters: {
             query?: never;
@@ -5715,7 +5739,7 @@ export interface operations {
         parameters: {
             query?: {
                 since?: string;
-                type?: "GTT Placed" | "GTT Modified" | "GTT Cancelled" | "GTT Triggered" | "GTT Removed" | "Session Expired" | "Session Renewed" | "Kill Switch" | "Order Filled" | "Order Rejected" | "Order Cancelled" | "Plan Armed" | "Plan Step" | "Plan Done" | "Plan Failed" | "Plan Unprotected" | "Signal Received" | "Signal Acted" | "Signal Refused" | "Assistant Action";
+                type?: "GTT Placed" | "GTT Modified" | "GTT Cancelled" | "GTT Triggered" | "GTT Removed" | "Session Expired" | "Session Renewed" | "Kill Switch" | "Risk Limit Hit" | "Order Filled" | "Order Rejected" | "Order Cancelled" | "Plan Armed" | "Plan Step" | "Plan Done" | "Plan Failed" | "Plan Unprotected" | "Signal Received" | "Signal Acted" | "Signal Refused" | "Assistant Action";
                 limit?: number;
                 cursor?: string;
             };
@@ -9771,6 +9795,484 @@ export interface operations {
                 };
             };
             /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TRADING_HALTED: The kill switch is on: places and modifies are refused until it is turned off (DELETE /kill-switch); nothing was sent. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Over the order rate: this deployment's governor refused the call before sending it, or the broker refused it for exceeding its own limit; not executed. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFIGURATION_ERROR: The deployment is misconfigured (environment or secret). INTERNAL_ERROR: An unexpected error inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_UNAVAILABLE: The broker could not be reached or answered with an HTTP 5xx. BROKER_BAD_REPLY: The broker answered with something that is not JSON or not the documented shape. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_TIMEOUT: The broker did not answer in time (`Server Timeout :` or our own request timeout). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    GetRiskLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The day's limits, today's state (clear, hit with when, which limit and the P&L it saw, or unchecked with why) and the last P&L the watcher's check saw */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description none: no limits are set */
+                        settings?: {
+                            dayLossLimit?: number;
+                            dayProfitTarget?: number;
+                            /** @enum {string} */
+                            mode: "keep-exits" | "cancel-all";
+                            squareOff: boolean;
+                            /** @description when they were set (ISO time) */
+                            updatedAt: string;
+                            /** @description who set them */
+                            updatedBy: string;
+                        };
+                        today: {
+                            /** @description the India day (YYYY-MM-DD) this state is of; a new day starts clear */
+                            day: string;
+                            /**
+                             * @description clear: no limit crossed at the last check; hit: a limit was crossed (trading stopped for the day); unchecked: the last check could not read the positions (no decision made: see reason)
+                             * @enum {string}
+                             */
+                            state: "clear" | "hit" | "unchecked";
+                            hit?: {
+                                /** @description when the check saw it (ISO time) */
+                                at: string;
+                                /** @enum {string} */
+                                limit: "dayLossLimit" | "dayProfitTarget";
+                                /** @description the P&L it was crossed at: minus the loss limit, or the target */
+                                threshold: number;
+                                pnl: {
+                                    realised: number;
+                                    unrealised: number;
+                                    /** @description realised + unrealised: the day's P&L, rupees */
+                                    total: number;
+                                };
+                                /** @enum {string} */
+                                mode: "keep-exits" | "cancel-all";
+                                /** @description the kill switch was turned on */
+                                halted: boolean;
+                                /** @description the Risk Limit Hit event was queued */
+                                eventSent: boolean;
+                                /** @description squareOff: the closing order of each open position */
+                                squareOff?: {
+                                    exch: string;
+                                    tsym: string;
+                                    product: string;
+                                    /** @enum {string} */
+                                    side: "B" | "S";
+                                    qty: number;
+                                    price?: string;
+                                    norenordno?: string;
+                                    error?: string;
+                                }[];
+                            };
+                            /** @description unchecked: why the positions could not be read */
+                            reason?: string;
+                            /** @description the watcher's last check of the day and the P&L it saw */
+                            lastCheck?: {
+                                at: string;
+                                pnl?: {
+                                    realised: number;
+                                    unrealised: number;
+                                    /** @description realised + unrealised: the day's P&L, rupees */
+                                    total: number;
+                                };
+                            };
+                        };
+                        idempotency?: {
+                            key: string;
+                            replayed: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: The request does not satisfy the input schema; nothing was sent to the broker. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SIGNAL_TOKEN_INVALID: The signal webhook's token is not one of a strategy's (mistyped, rotated or its strategy deleted); nothing was recorded. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_ACCOUNT_MISMATCH: A broker login returned a session of another account than this deployment's; nothing was written. REQUEST_FORBIDDEN: The local API refuses requests from another origin (an `Origin` header that is not the local API) or for another host (DNS rebinding); a signal webhook refuses a source address outside its strategy's allowIps. Nothing was sent. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The request has a body (or a Content-Type) that is not `application/json`; nothing was sent to the broker. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TRADING_HALTED: The kill switch is on: places and modifies are refused until it is turned off (DELETE /kill-switch); nothing was sent. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Over the order rate: this deployment's governor refused the call before sending it, or the broker refused it for exceeding its own limit; not executed. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFIGURATION_ERROR: The deployment is misconfigured (environment or secret). INTERNAL_ERROR: An unexpected error inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_UNAVAILABLE: The broker could not be reached or answered with an HTTP 5xx. BROKER_BAD_REPLY: The broker answered with something that is not JSON or not the documented shape. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_TIMEOUT: The broker did not answer in time (`Server Timeout :` or our own request timeout). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    SetRiskLimits: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Unique per request, reused on every retry of it */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "dayLossLimit": 5000,
+                 *       "dayProfitTarget": 10000,
+                 *       "mode": "keep-exits"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description rupees, positive: trading stops once the day's P&L (realised + unrealised) is at or below minus this */
+                    dayLossLimit?: number;
+                    /** @description rupees, positive: trading stops once the day's P&L is at or above this */
+                    dayProfitTarget?: number;
+                    /**
+                     * @description how the kill switch goes on when a limit is crossed: keep-exits (the default) or cancel-all
+                     * @enum {string}
+                     */
+                    mode?: "keep-exits" | "cancel-all";
+                    /** @description true: each open position is closed by a protected LIMIT order once a limit is crossed */
+                    squareOff?: boolean;
+                    /** @description not offered (the broker’s positions carry no tag); refused with the reason */
+                    tags?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Set the day's limits of the account: {"dayLossLimit"? (rupees, positive: stop at minus this), "dayProfitTarget"? (rupees), "mode"?: keep-exits (default) | cancel-all, "squareOff"?: boolean}; {} turns them off. The watcher checks them each run: once crossed, the kill switch goes on, one Risk Limit Hit event is sent, and (squareOff) each open position is closed; the next India day starts clear. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description none: no limits are set */
+                        settings?: {
+                            dayLossLimit?: number;
+                            dayProfitTarget?: number;
+                            /** @enum {string} */
+                            mode: "keep-exits" | "cancel-all";
+                            squareOff: boolean;
+                            /** @description when they were set (ISO time) */
+                            updatedAt: string;
+                            /** @description who set them */
+                            updatedBy: string;
+                        };
+                        today: {
+                            /** @description the India day (YYYY-MM-DD) this state is of; a new day starts clear */
+                            day: string;
+                            /**
+                             * @description clear: no limit crossed at the last check; hit: a limit was crossed (trading stopped for the day); unchecked: the last check could not read the positions (no decision made: see reason)
+                             * @enum {string}
+                             */
+                            state: "clear" | "hit" | "unchecked";
+                            hit?: {
+                                /** @description when the check saw it (ISO time) */
+                                at: string;
+                                /** @enum {string} */
+                                limit: "dayLossLimit" | "dayProfitTarget";
+                                /** @description the P&L it was crossed at: minus the loss limit, or the target */
+                                threshold: number;
+                                pnl: {
+                                    realised: number;
+                                    unrealised: number;
+                                    /** @description realised + unrealised: the day's P&L, rupees */
+                                    total: number;
+                                };
+                                /** @enum {string} */
+                                mode: "keep-exits" | "cancel-all";
+                                /** @description the kill switch was turned on */
+                                halted: boolean;
+                                /** @description the Risk Limit Hit event was queued */
+                                eventSent: boolean;
+                                /** @description squareOff: the closing order of each open position */
+                                squareOff?: {
+                                    exch: string;
+                                    tsym: string;
+                                    product: string;
+                                    /** @enum {string} */
+                                    side: "B" | "S";
+                                    qty: number;
+                                    price?: string;
+                                    norenordno?: string;
+                                    error?: string;
+                                }[];
+                            };
+                            /** @description unchecked: why the positions could not be read */
+                            reason?: string;
+                            /** @description the watcher's last check of the day and the P&L it saw */
+                            lastCheck?: {
+                                at: string;
+                                pnl?: {
+                                    realised: number;
+                                    unrealised: number;
+                                    /** @description realised + unrealised: the day's P&L, rupees */
+                                    total: number;
+                                };
+                            };
+                        };
+                        idempotency?: {
+                            key: string;
+                            replayed: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: The request does not satisfy the input schema; nothing was sent to the broker. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SIGNAL_TOKEN_INVALID: The signal webhook's token is not one of a strategy's (mistyped, rotated or its strategy deleted); nothing was recorded. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_ACCOUNT_MISMATCH: A broker login returned a session of another account than this deployment's; nothing was written. REQUEST_FORBIDDEN: The local API refuses requests from another origin (an `Origin` header that is not the local API) or for another host (DNS rebinding); a signal webhook refuses a source address outside its strategy's allowIps. Nothing was sent. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The request has a body (or a Content-Type) that is not `application/json`; nothing was sent to the broker. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. */
             422: {
                 headers: {
                     [name: string]: unknown;

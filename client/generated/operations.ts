@@ -67,5 +67,7 @@ export const OPERATION_INFO = {
   GetAssistant: {"method":"GET","path":"/assistants/{assistantId}","pathParams":["assistantId"],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
   DeleteAssistant: {"method":"DELETE","path":"/assistants/{assistantId}","pathParams":["assistantId"],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"control","retrySafe":true},
   RotateAssistantToken: {"method":"POST","path":"/assistants/{assistantId}/token","pathParams":["assistantId"],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"control","retrySafe":true},
+  GetRiskLimits: {"method":"GET","path":"/risk","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
+  SetRiskLimits: {"method":"PUT","path":"/risk","pathParams":[],"query":[],"idempotencyKey":"optional","dryRun":false,"body":true,"successStatus":200,"kind":"control","retrySafe":true},
   McpMessage: {"method":"POST","path":"/mcp","pathParams":[],"query":[],"dryRun":false,"body":true,"successStatus":200,"kind":"order","retrySafe":false},
 } as const satisfies { [Id in keyof operations]: OperationInfo };

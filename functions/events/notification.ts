@@ -36,6 +36,7 @@ export const DEFAULT_NOTIFY_ON: readonly DetailType[] = [
   'GTT Removed',
   'Session Expired',
   'Kill Switch',
+  'Risk Limit Hit',
   'Plan Unprotected',
   'Signal Refused',
 ];
@@ -210,6 +211,11 @@ const texts: { [T in DetailType]: (d: EventDetail<T>) => string } = {
       `(${d.origin})`,
     ),
   'Session Renewed': (d) => `Session Renewed (${d.method}, ${d.origin})`,
+  'Risk Limit Hit': (d) =>
+    lines(
+      `Risk Limit Hit: ${d.limit === 'dayLossLimit' ? 'day loss limit' : 'day profit target'} ${d.threshold} crossed on ${d.day} (P&L ${d.pnl.total})`,
+      `kill switch on (${d.mode})${d.squareOff ? ', open positions squared off' : ''}`,
+    ),
   'Kill Switch': (d) =>
     d.halted
       ? lines(

@@ -105,6 +105,8 @@ describe('default deployment', () => {
       Plans: d('DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
       // Strategies: their records and token items, and the signals read back.
       Strategies: d('DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
+      // The day's limits: the settings, the day's state, a PUT's key (GetItem, PutItem in its transaction).
+      Risk: d('GetItem', 'PutItem'),
       // Assistants: their records and token items.
       Assistants: d('DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
       // The remote MCP server: token look-ups, day counters, previews.

@@ -72,6 +72,8 @@ describe('item-level grants on the events table', () => {
       history: ['EventsEventForwarder', 'EventsGttWatcher'],
       'known#*': ['EventsEventForwarder', 'EventsGttWatcher'],
       'published#*': ['EventsEventForwarder', 'EventsGttWatcher'],
+      // The day's limits: set by the Risk function, the day's state by the watcher's check.
+      risk: ['EventsGttWatcher', 'Risk'],
       // The plans: the Plans function, and the two that carry them out.
       plan: ['EventsGttWatcher', 'Plans', 'SignalWorker'],
       // The signals: received by the webhook, completed by the worker.

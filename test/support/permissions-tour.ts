@@ -201,6 +201,9 @@ export const orderSteps = async (stack: LocalStack, { call }: Tour) => {
   await call('cancel an OCO', 'DELETE', `/gtt-orders/${oco}`, 200);
   await call('read the order book', 'GET', '/orders', 200);
   await call('read the positions', 'GET', '/positions', 200);
+  // A day's limit far from any P&L of the tour: the watcher's runs below read the positions and write the day's state.
+  await call("set the day's limits", 'PUT', '/risk', 200, { dayLossLimit: 10_000_000 });
+  await call("read the day's limits", 'GET', '/risk', 200);
   await call('read a quote', 'GET', '/quotes?exch=NSE&tsym=INFY-EQ', 200);
   await call("read the day's price bars", 'GET', '/quotes/series?exch=NSE&tsym=INFY-EQ', 200);
   await call('read the client details', 'GET', '/client', 200);

@@ -66,6 +66,8 @@ export const COVERS: Readonly<Record<string, readonly string[]>> = {
   'watcher run': ['run GttWatcher', 'invoke GttWatcher'],
   'killed watcher run': ['run GttWatcher', 'invoke GttWatcher'],
   'kill switch': ['POST /kill-switch', 'DELETE /kill-switch', 'POST /gtt-orders'],
+  // system-risk.ts: the limit set, the watcher's check turning the switch.
+  'risk limit': ['PUT /risk', 'GET /kill-switch', 'run GttWatcher'],
   logout: ['POST /session/logout', 'run SessionLogout'],
   login: ['GET /session/oauth/start', 'GET /session/oauth/callback'],
   // The broker's own side (the emulator's control surface): no way into the gateway.
@@ -141,6 +143,7 @@ const DIRECT_AS_ROUTES = [
   'Plans',
   'Strategies',
   'Assistants',
+  'Risk',
   'EventForwarder',
 ];
 

@@ -32,6 +32,7 @@ import { mcpReadCommands as mr } from './system-mcp-reads.js';
 import { send } from './system-orders.js';
 import { checkPositions } from './system-positions.js';
 import { readCommands as r } from './system-reads.js';
+import { riskCommands as rk } from './system-risk.js';
 import { signalCommands as g } from './system-signals.js';
 import { type Sys, unresolved } from './system-state.js';
 import { request, restoreSession, SETTLE_MS, sleep, systemStats, type World } from './system-world.js';
@@ -111,6 +112,8 @@ export const COMMANDS = [
   r.read,
   r.cancelPlan,
   r.scheduled,
+  // The day's limits, crossed or not, and a watcher run: system-risk.ts.
+  rk.riskLimit,
 ] as fc.Arbitrary<fc.AsyncCommand<object, Sys>>[];
 
 /** Late broker acts of the last sequence (a failed one too) land before the next one starts. */

@@ -37,6 +37,7 @@ export const READS: { route: string; broker?: string; path: (s: Sys) => string |
   { route: 'GET /quotes/series', broker: 'TPSeries', path: () => '/quotes/series?exch=NSE&tsym=M%26M-EQ&interval=5' },
   { route: 'GET /session', path: () => '/session' },
   { route: 'GET /kill-switch', path: () => '/kill-switch' },
+  { route: 'GET /risk', path: () => '/risk' },
   { route: 'GET /events', path: () => '/events' },
   { route: 'GET /plans', path: () => '/plans' },
   { route: 'GET /plans/{planId}', path: (s) => planPath(s) },

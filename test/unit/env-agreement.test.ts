@@ -21,6 +21,7 @@ import { watcherEnv } from '../../functions/events/watcher/config.js';
 import { instrumentRefreshEnv } from '../../functions/instruments/instrument-refresh.js';
 import { FUNCTIONS } from '../../functions/manifest/index.js';
 import { mcpEnv } from '../../functions/mcp/function.js';
+import { riskEnv } from '../../functions/risk/risk.js';
 import { sessionEnv } from '../../functions/session/config.js';
 import { strategiesEnv } from '../../functions/signals/strategies.js';
 import { webhookEnv } from '../../functions/signals/webhook.js';
@@ -48,6 +49,7 @@ const SCHEMAS: Readonly<Record<string, readonly z.ZodType[]>> = {
   Strategies: [strategiesEnv],
   SignalWebhook: [webhookEnv],
   Assistants: [assistantsEnv],
+  Risk: [riskEnv],
   McpServer: [mcpEnv],
 };
 

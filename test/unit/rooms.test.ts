@@ -25,7 +25,7 @@ const BASE = [
   'base/definition',
   'base/middleware',
 ];
-const FEATURES = ['assistants', 'controls', 'events', 'instruments', 'mcp', 'plans', 'session', 'signals'];
+const FEATURES = ['assistants', 'controls', 'events', 'instruments', 'mcp', 'plans', 'risk', 'session', 'signals'];
 /** Each room and the rooms it may import (its own files are always allowed). */
 const MAY_IMPORT: Record<string, readonly string[]> = {
   'base/schemas': [],
@@ -47,11 +47,13 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 /** A feature's files another feature may import (its face), by who may: the rest of a feature is its own. */
 const FACES: Record<string, Record<string, readonly string[]>> = {
   // The GttWatcher carries the plans out each run.
-  events: { plans: ['engine.ts', 'engine-wiring.ts'] },
+  events: { plans: ['engine.ts', 'engine-wiring.ts'], risk: ['check-wiring.ts'] },
   // The InstrumentRefresh reads the symbols of the live plans.
   instruments: { plans: ['store.ts'] },
   // A signal starts a plan or turns the kill switch on.
   signals: { plans: ['engine-wiring.ts'], controls: ['kill-switch.ts'] },
+  // The day's limits turn the kill switch on when crossed.
+  risk: { controls: ['kill-switch.ts'] },
   // The remote MCP function finds the assistant by its token and counts its orders.
   mcp: { assistants: ['registry.ts'] },
 };

@@ -146,6 +146,8 @@ export type Grant =
   /** GetGTTOrder: the order's lease item (orders/lease.ts), in the same BatchGetItem: when its last change ended. */
   | 'controlTable:leases'
   | 'eventsTable:plans'
+  /** The day's limits (functions/risk/store.ts): the settings, the day's state and a PUT's key (GetItem, PutItem). */
+  | 'eventsTable:risk'
   | 'eventsTable:watcher'
   | 'eventsTable:forwarder'
   /** Strategies and their token items (Get, Put, Update, Delete, Query). */

@@ -12,7 +12,8 @@ export const ORDER_DETAIL_TYPES = [
   'GTT Removed',
 ] as const;
 export const SESSION_DETAIL_TYPES = ['Session Expired', 'Session Renewed'] as const;
-export const CONTROL_DETAIL_TYPES = ['Kill Switch'] as const;
+/** The kill switch turned; a day's limit crossed (functions/risk/), which turned it. */
+export const CONTROL_DETAIL_TYPES = ['Kill Switch', 'Risk Limit Hit'] as const;
 /** What became of the order a fired GTT placed, once its status settled. */
 export const FATE_DETAIL_TYPES = ['Order Filled', 'Order Rejected', 'Order Cancelled'] as const;
 /**

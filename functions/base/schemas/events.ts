@@ -246,6 +246,17 @@ export const DETAIL_SCHEMAS = {
     kept: z.number().int().optional().describe('turning on in keep-exits: how many exits were left at the broker'),
     failed: z.number().int().optional().describe('turning on: how many are still pending (cancel them by hand)'),
   }),
+  'Risk Limit Hit': z.strictObject({
+    ...eventFields,
+    day: z.string().describe('the India day (YYYY-MM-DD) whose P&L crossed the limit'),
+    limit: z.enum(['dayLossLimit', 'dayProfitTarget']).describe('which limit was crossed'),
+    threshold: z.number().describe('the P&L it stops at, rupees: minus the loss limit, or the profit target'),
+    pnl: z
+      .object({ realised: z.number(), unrealised: z.number(), total: z.number() })
+      .describe("the day's P&L the check saw (the broker's positions), rupees"),
+    mode: z.enum(['cancel-all', 'keep-exits']).describe('the mode the kill switch was turned on in'),
+    squareOff: z.boolean().describe('whether each open position is closed as well'),
+  }),
   'Order Filled': fateDetail,
   'Order Rejected': fateDetail,
   'Order Cancelled': fateDetail,

@@ -170,6 +170,8 @@ export const eventIds = {
   signal: (detailType: SignalDetailType, signalId: string) => digest(detailType, signalId),
   assistantAction: (assistantId: string, requestId: string, tool: string) =>
     digest('Assistant Action', assistantId, requestId, tool),
+  /** One per account and India day: a limit is hit once a day. */
+  riskLimitHit: (scope: string, day: string) => digest('Risk Limit Hit', scope, day),
 };
 
 /** The order a fired GTT placed, as events carry it. */

@@ -43,12 +43,15 @@ export const GTT_WATCHER: FunctionDefinition = {
     'controlTable:governor',
     'instrumentsTable:copy',
     'eventsTable:plans',
+    // The day's limits (functions/risk/): their items, and the kill switch turned when one is crossed.
+    'eventsTable:risk',
+    'controlTable:switch',
   ],
   notes: {
     home: 'events',
     description: 'gtt-gateway: GttWatcher, publishes GTT changes seen at the broker (pending list, triggered history)',
     roleDescription:
-      "gtt-gateway GttWatcher: its log group, read the session secret, publish on the gateway bus, the events table, the instruments' copy (the plans' orders)",
+      "gtt-gateway GttWatcher: its log group, read the session secret, publish on the gateway bus, the events table, the instruments' copy (the plans' orders), the day's limits and the kill switch they turn",
   },
   alarms: {
     errors: {

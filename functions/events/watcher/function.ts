@@ -16,6 +16,7 @@ import { functionMetrics } from '../../base/runtime/metrics.js';
 import { memo } from '../../base/schemas/values.js';
 import type { PlanEngine } from '../../plans/engine.js';
 import { createPlanEngine } from '../../plans/engine-wiring.js';
+import { createRiskCheckFor, type RiskCheck, type RiskRun } from '../../risk/check-wiring.js';
 import { EventsTable } from '../core/store.js';
 import { parseWatcherConfig, runsPlans, type WatcherConfig } from './config.js';
 import { runWatcher, type WatcherRun } from './watcher.js';
@@ -29,6 +30,8 @@ export interface WatcherOptions {
   leaseMs?: number;
   /** The plans' engine (tests, the local runner); by default built from the environment when it has the tables. */
   plans?: () => PlanEngine | undefined;
+  /** The day's limits' check (tests: one with its own clock); by default built like the plans' engine. */
+  risk?: () => RiskCheck | undefined;
 }
 
 export type PlanRun = Awaited<ReturnType<PlanEngine['advance']>>;
@@ -62,20 +65,33 @@ export const createGttWatcher = (options: WatcherOptions) => {
         ? createPlanEngine(env as GatewaySettings, options.logger)
         : undefined,
   );
+  // The day's limits (functions/risk/): checked each run, before the plans act, with the same tables.
+  const risk = memo(() =>
+    options.risk !== undefined
+      ? options.risk()
+      : runsPlans(parts().config)
+        ? createRiskCheckFor(env as GatewaySettings, options.logger)
+        : undefined,
+  );
   // The shell every function runs in: the run's Lambda context on each log line, its metrics written at its end,
   // and one line if it fails.
-  return shellHandler<unknown, WatcherRun & { plans?: PlanRun }>(
+  return shellHandler<unknown, WatcherRun & { plans?: PlanRun; risk?: RiskRun }>(
     { logger: options.logger, metrics, logFailures: true, trigger: 'schedule' },
     async (_event, context) => {
       // The lease outlives the function's 12 s timeout, and expires before the next minute's run.
       const run = await runWatcher({ ...parts(), logger: options.logger, metrics, leaseMs: options.leaseMs ?? 30_000 });
       // A run turned away (another holds the lease) or without a session leaves the plans to the next one.
-      const engine = run.status === 'ok' || run.status === 'baseline' ? plans() : undefined;
-      if (!engine) return run;
-      // A plans failure (their table or the broker unreachable) never fails the watcher's own run: logged, retried.
+      const went = run.status === 'ok' || run.status === 'baseline';
       // The plans act within this invocation's own deadline (a context-less call: the deployed 12 s timeout).
       const remaining =
         typeof context.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : 12_000;
+      // The day's limits first (a run that saw fills checks them now, before any plan places more): a failed check
+      // never fails the watcher's own run; it is logged and the next run checks again.
+      const checked = went ? await checkRisk(risk(), Date.now() + remaining) : undefined;
+      const ran = checked ? { ...run, risk: checked } : run;
+      const engine = went ? plans() : undefined;
+      if (!engine) return ran;
+      // A plans failure (their table or the broker unreachable) never fails the watcher's own run: logged, retried.
       const done: PlanRun = await engine.advance(Date.now() + remaining).catch((error: unknown) => {
         const failure = toGatewayError(error);
         writeLog(options.logger, 'error', 'plans not advanced this run', {
@@ -86,7 +102,21 @@ export const createGttWatcher = (options: WatcherOptions) => {
       });
       if (done.acted.length || done.errors.length || done.swept?.length || done.waiting?.length)
         writeLog(options.logger, 'info', 'plans advanced', { ...done });
-      return { ...run, plans: done };
+      return { ...ran, plans: done };
     },
   );
+
+  async function checkRisk(check: RiskCheck | undefined, deadline: number): Promise<RiskRun | undefined> {
+    if (!check) return undefined;
+    const done = await check(deadline).catch((error: unknown): RiskRun => {
+      const failure = toGatewayError(error);
+      writeLog(options.logger, 'error', "the day's limits not checked this run", {
+        code: failure.code,
+        message: failure.message,
+      });
+      return { status: 'unchecked', reason: `${failure.code}: ${failure.message}` };
+    });
+    if (done.status !== 'off') writeLog(options.logger, 'info', "the day's limits checked", { ...done });
+    return done;
+  }
 };

@@ -1,0 +1,78 @@
+/**
+ * The day's limits' check as the GttWatcher runs it (check.ts), built from the deployment's settings: the positions
+ * read through the operation table's own GetPositions entry on the in-process order core, the kill switch through its
+ * face (controls/kill-switch.ts, as a signal's kill-switch action turns it), the event into the idempotency table's
+ * outbox. This file is the face the watcher imports.
+ */
+import type { Logger } from '@aws-lambda-powertools/logger';
+
+import { instrumentRules } from '../base/broker/instruments.js';
+import { BrokerBadReplyError, ConfigurationError } from '../base/contract/errors.js';
+import type { GatewaySettings } from '../base/runtime/config.js';
+import { envName } from '../base/runtime/env.js';
+import type { PositionsResult } from '../base/schemas/positions.js';
+import { memo } from '../base/schemas/values.js';
+import { createKillSwitchControl } from '../controls/kill-switch.js';
+import { OutboxTable } from '../events/core/outbox.js';
+import { eventIds, scopeOf } from '../events/core/views.js';
+import { inProcessGateway } from '../orders/gateway/in-process.js';
+import { getPositions } from '../orders/operations.js';
+import { exitOrders } from '../orders/plain-order.js';
+import { autoBandPercent, protectedPrice } from '../orders/safety/market-orders.js';
+import { createRiskCheck, type RiskCheck } from './check.js';
+import { RiskStore } from './store.js';
+
+export type { RiskCheck, RiskRun } from './check.js';
+
+export interface RiskCheckOptions {
+  /** Tests: the clock (which India day is checked). */
+  now?: () => number;
+}
+
+export const createRiskCheckFor = (
+  settings: GatewaySettings,
+  logger: Logger,
+  options: RiskCheckOptions = {},
+): RiskCheck => {
+  const gateway = inProcessGateway(settings, logger, 'GttWatcher');
+  const { config } = gateway;
+  if (!config.eventsTableName || !config.eventBusName || !config.idempotencyTableName)
+    throw new ConfigurationError(
+      `The day's limits need the events table, the bus and the idempotency table (${(['eventsTableName', 'eventBusName', 'idempotencyTableName'] as const).map(envName).join(', ')}).`,
+    );
+  const busName = config.eventBusName;
+  const outbox = new OutboxTable({ tableName: config.idempotencyTableName, endpoint: config.dynamodbEndpoint });
+  const positions = gateway.direct(getPositions);
+  const placeExit = memo(() => exitOrders(gateway));
+  const killSwitch = memo(() => createKillSwitchControl({ config: settings, logger }));
+  return createRiskCheck({
+    store: new RiskStore({ tableName: config.eventsTableName, endpoint: config.dynamodbEndpoint }),
+    positions: async (deadline) => (await positions({}, deadline)) as PositionsResult,
+    killSwitchOn: (changedBy, deadline, mode) => killSwitch().on(changedBy, deadline, mode),
+    publish: (events) => outbox.put(events),
+    eventId: async (day) => {
+      const s = scopeOf(busName, await gateway.sessions.current());
+      return eventIds.riskLimitHit([s.deployment, s.uid, s.actid].join('\u0001'), day);
+    },
+    // Square-off: the market-order protection's rule (a sell below the last price, a buy above it, by the
+    // deployment's band, on the instrument's tick), placed through the order core's plain PlaceOrder as an exit.
+    exitPrice: async (position, deadline) => {
+      if (position.lastPrice === undefined || !(position.lastPrice > 0))
+        throw new BrokerBadReplyError(`the positions gave no last price of ${position.exch}:${position.tsym}`);
+      const { tick } = await instrumentRules(position.exch, position.tsym, gateway.reads(deadline));
+      const leg = {
+        exch: position.exch,
+        tsym: position.tsym,
+        trantype: position.netQty > 0 ? 'S' : 'B',
+        prctyp: 'MKT',
+        prc: '0',
+        reference: String(position.lastPrice),
+        path: 'prc',
+      };
+      const band = config.marketProtectionPercent === 'auto' ? autoBandPercent(leg) : config.marketProtectionPercent;
+      return protectedPrice(leg, band, tick);
+    },
+    placeExit: (order, deadline) => placeExit()(order, deadline),
+    ...(options.now ? { now: options.now } : {}),
+  });
+};
