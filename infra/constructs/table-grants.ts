@@ -20,6 +20,7 @@ import { GONE_PREFIX } from '../../functions/orders/gone.js';
 import { LEASE_PREFIX } from '../../functions/orders/lease.js';
 import { TRADING_PREFIX } from '../../functions/orders/safety/trading-controls.js';
 import { PLAN_PK } from '../../functions/plans/store.js';
+import { COVERAGE_PK } from '../../functions/risk/coverage-store.js';
 import { SIGNAL_PARTITIONS } from '../../functions/signals/store.js';
 import { STRATEGY_PARTITIONS } from '../../functions/signals/strategy-store.js';
 
@@ -108,6 +109,8 @@ export const TABLE_GRANTS = {
   // The plan records (plans/store.ts): read, conditional put, the outbox emptied (UpdateItem), a refused plan's
   // record removed, listed (Query). Their events go to the outbox (the idempotency table).
   'eventsTable:plans': on('eventsTable', under(PLAN_PK)(GET, PUT, UPDATE, DELETE, QUERY)),
+  // The coverage settings (risk/coverage-store.ts): read by the Coverage function and each watcher run, written whole.
+  'eventsTable:coverage': on('eventsTable', under(COVERAGE_PK)(GET, PUT)),
   // The watcher (events/core/store.ts): its lease taken and given back (UpdateItem) and its items read (Query),
   // markers and the views of the orders gone from the list read (BatchGetItem), an event's marker, history and known
   // order in one transaction (PutItem each: events/core/published.ts), its order items, the copy and the markers

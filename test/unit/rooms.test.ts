@@ -25,7 +25,7 @@ const BASE = [
   'base/definition',
   'base/middleware',
 ];
-const FEATURES = ['assistants', 'controls', 'events', 'instruments', 'mcp', 'plans', 'session', 'signals'];
+const FEATURES = ['assistants', 'controls', 'events', 'instruments', 'mcp', 'plans', 'risk', 'session', 'signals'];
 /** Each room and the rooms it may import (its own files are always allowed). */
 const MAY_IMPORT: Record<string, readonly string[]> = {
   'base/schemas': [],
@@ -46,8 +46,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 };
 /** A feature's files another feature may import (its face), by who may: the rest of a feature is its own. */
 const FACES: Record<string, Record<string, readonly string[]>> = {
-  // The GttWatcher carries the plans out each run.
-  events: { plans: ['engine.ts', 'engine-wiring.ts'] },
+  // The GttWatcher carries the plans out each run, and checks the positions' coverage.
+  events: { plans: ['engine.ts', 'engine-wiring.ts'], risk: ['coverage-watch.ts'] },
   // The InstrumentRefresh reads the symbols of the live plans.
   instruments: { plans: ['store.ts'] },
   // A signal starts a plan or turns the kill switch on.

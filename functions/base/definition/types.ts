@@ -146,6 +146,8 @@ export type Grant =
   /** GetGTTOrder: the order's lease item (orders/lease.ts), in the same BatchGetItem: when its last change ended. */
   | 'controlTable:leases'
   | 'eventsTable:plans'
+  /** The coverage settings' item (risk/coverage-store.ts): read (GetItem) and written whole (PutItem). */
+  | 'eventsTable:coverage'
   | 'eventsTable:watcher'
   | 'eventsTable:forwarder'
   /** Strategies and their token items (Get, Put, Update, Delete, Query). */

@@ -170,6 +170,9 @@ export const eventIds = {
   signal: (detailType: SignalDetailType, signalId: string) => digest(detailType, signalId),
   assistantAction: (assistantId: string, requestId: string, tool: string) =>
     digest('Assistant Action', assistantId, requestId, tool),
+  /** An open position without cover: once per IST day, position, net quantity and uncovered quantity. */
+  positionUnprotected: (scope: string, day: string, position: string, netQty: number, uncoveredQty: number) =>
+    digest('position-unprotected', scope, day, position, String(netQty), String(uncoveredQty)),
 };
 
 /** The order a fired GTT placed, as events carry it. */
