@@ -38,6 +38,7 @@ export const DEFAULT_NOTIFY_ON: readonly DetailType[] = [
   'Kill Switch',
   'Plan Unprotected',
   'Signal Refused',
+  'Position Unprotected',
 ];
 
 /**

@@ -55,6 +55,7 @@ describe('README: npm start and the curl lines', () => {
       '/plans',
       '/plans/{planId}',
       '/positions',
+      '/positions/coverage',
       '/quotes',
       '/quotes/series',
       '/session',

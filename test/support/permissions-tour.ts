@@ -201,6 +201,8 @@ export const orderSteps = async (stack: LocalStack, { call }: Tour) => {
   await call('cancel an OCO', 'DELETE', `/gtt-orders/${oco}`, 200);
   await call('read the order book', 'GET', '/orders', 200);
   await call('read the positions', 'GET', '/positions', 200);
+  await call('read the coverage', 'GET', '/positions/coverage', 200);
+  await call('coverage settings', 'PUT', '/positions/coverage', 200, { watch: false });
   await call('read a quote', 'GET', '/quotes?exch=NSE&tsym=INFY-EQ', 200);
   await call("read the day's price bars", 'GET', '/quotes/series?exch=NSE&tsym=INFY-EQ', 200);
   await call('read the client details', 'GET', '/client', 200);

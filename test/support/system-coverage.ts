@@ -133,6 +133,7 @@ const DIRECT_AS_ROUTES = [
   'GetQuote',
   'GetSeries',
   'GetPositions',
+  'Coverage',
   'KillSwitch',
   'EventsHistory',
   'Plans',
