@@ -109,8 +109,9 @@ export const TABLE_GRANTS = {
   // The plan records (plans/store.ts): read, conditional put, the outbox emptied (UpdateItem), a refused plan's
   // record removed, listed (Query). Their events go to the outbox (the idempotency table).
   'eventsTable:plans': on('eventsTable', under(PLAN_PK)(GET, PUT, UPDATE, DELETE, QUERY)),
-  // The coverage settings (risk/coverage-store.ts): read by the Coverage function and each watcher run, written whole.
+  // The coverage settings (risk/coverage-store.ts): read and written whole by the Coverage function, read by the watcher.
   'eventsTable:coverage': on('eventsTable', under(COVERAGE_PK)(GET, PUT)),
+  'eventsTable:coverageRead': on('eventsTable', under(COVERAGE_PK)(GET)),
   // The watcher (events/core/store.ts): its lease taken and given back (UpdateItem) and its items read (Query),
   // markers and the views of the orders gone from the list read (BatchGetItem), an event's marker, history and known
   // order in one transaction (PutItem each: events/core/published.ts), its order items, the copy and the markers

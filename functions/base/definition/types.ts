@@ -148,6 +148,8 @@ export type Grant =
   | 'eventsTable:plans'
   /** The coverage settings' item (risk/coverage-store.ts): read (GetItem) and written whole (PutItem). */
   | 'eventsTable:coverage'
+  /** The watcher's read of the coverage settings (GetItem only). */
+  | 'eventsTable:coverageRead'
   | 'eventsTable:watcher'
   | 'eventsTable:forwarder'
   /** Strategies and their token items (Get, Put, Update, Delete, Query). */

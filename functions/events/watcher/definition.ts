@@ -43,7 +43,7 @@ export const GTT_WATCHER: FunctionDefinition = {
     'controlTable:governor',
     'instrumentsTable:copy',
     'eventsTable:plans',
-    'eventsTable:coverage',
+    'eventsTable:coverageRead',
   ],
   notes: {
     home: 'events',
