@@ -29,6 +29,7 @@
  */
 import type { Order } from '../../emulator/state/state.js';
 import { checkWays } from './system-invariants-ways.js';
+import { checkCoverage } from './system-protect.js';
 import { type Changes, GTT_FIELDS, type Intent, OCO_FIELDS, type Sys, type Tracked } from './system-state.js';
 import { type Answer, WRITE_OPERATIONS } from './system-world.js';
 
@@ -212,6 +213,8 @@ export const checkAll = (s: Sys): void => {
   keptKept(s, byId);
   // 1 for one alert of any action kind, 8 and 9 (an assistant's limits): system-invariants-ways.ts.
   checkWays(s, gtts);
+  // 20 (autoCover never covers one position twice): system-protect.ts.
+  checkCoverage(s);
 };
 
 /** Invariant 5: an intent retried after its late window is answered, and "not executed" is true. */

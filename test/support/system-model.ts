@@ -28,6 +28,7 @@ import { checkAll, checkHonest, checkResolved } from './system-invariants.js';
 import { mcpCommands as m } from './system-mcp.js';
 import { mcpReadCommands as mr } from './system-mcp-reads.js';
 import { send } from './system-orders.js';
+import { protectCommands as pc } from './system-protect.js';
 import { readCommands as r } from './system-reads.js';
 import { signalCommands as g } from './system-signals.js';
 import { type Sys, unresolved } from './system-state.js';
@@ -104,6 +105,8 @@ export const COMMANDS = [
   r.read,
   r.cancelPlan,
   r.scheduled,
+  // Coverage and autoCover switched on or off, then a watcher run: system-protect.ts.
+  pc.coverage,
 ] as fc.Arbitrary<fc.AsyncCommand<object, Sys>>[];
 
 /** Late broker acts of the last sequence (a failed one too) land before the next one starts. */
