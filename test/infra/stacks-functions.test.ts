@@ -13,6 +13,7 @@ import { EVENTS_HISTORY } from '../../functions/events/definitions.js';
 import { OPERATIONS } from '../../functions/manifest/index.js';
 import { MCP_SERVER } from '../../functions/mcp/definition.js';
 import { PLANS } from '../../functions/plans/definition.js';
+import { COVERAGE } from '../../functions/risk/coverage-definition.js';
 import { SIGNAL_WEBHOOK, STRATEGIES } from '../../functions/signals/definitions.js';
 import { ORDER_ROUTE_THROTTLE } from '../../infra/constructs/api.js';
 import { gatewayTemplate } from '../support/gateway-template.js';
@@ -34,8 +35,8 @@ describe('functions', () => {
     const functions = gatewayFunctionsOf(gateway);
     // The operations, the session functions, the watcher, the kill switch, the outbox's EventForwarder, the
     // events history and the plans; the strategies, the signal webhook and the signal worker; the InstrumentRefresh;
-    // the assistants and the remote MCP server.
-    expect(Object.keys(functions)).toHaveLength(OPERATIONS.length + SESSION.length + 5 + 3 + 1 + 2);
+    // the assistants and the remote MCP server; coverage.
+    expect(Object.keys(functions)).toHaveLength(OPERATIONS.length + SESSION.length + 5 + 3 + 1 + 2 + 1);
     for (const [id, fn] of Object.entries(functions) as [string, { Properties: Record<string, unknown> }][]) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
@@ -72,7 +73,7 @@ describe('functions', () => {
   it('each function has its own log group with a retention', () => {
     // One per function (the watcher, the kill switch and the EventForwarder too), the API's access logs, the VPC flow
     // logs of the default egress, the CDK's handler that copies the console's files.
-    gateway.resourceCountIs('AWS::Logs::LogGroup', OPERATIONS.length + SESSION.length + 5 + 3 + 1 + 2 + 2 + 1);
+    gateway.resourceCountIs('AWS::Logs::LogGroup', OPERATIONS.length + SESSION.length + 5 + 3 + 1 + 2 + 1 + 2 + 1);
     for (const group of Object.values(gateway.findResources('AWS::Logs::LogGroup')) as {
       Properties: { RetentionInDays?: number };
     }[]) {
@@ -94,6 +95,7 @@ describe('HTTP API', () => {
         ...KILL_SWITCH.routes.map((r) => `${r.method} ${r.path}`),
         ...EVENTS_HISTORY.routes.map((r) => `${r.method} ${r.path}`),
         ...PLANS.routes.map((r) => `${r.method} ${r.path}`),
+        ...COVERAGE.routes.map((r) => `${r.method} ${r.path}`),
         ...[...STRATEGIES.routes, ...SIGNAL_WEBHOOK.routes].map((r) => `${r.method} ${r.path}`),
         ...ASSISTANTS.routes.map((r) => `${r.method} ${r.path}`),
         ...MCP_SERVER.routes.map((r) => `${r.method} ${r.path}`),
@@ -182,9 +184,9 @@ describe('alarms and outputs', () => {
     }[];
     // Per operation and session function, the watcher, the kill switch, the EventForwarder, the events history, plans.
     // ... the strategies, the signal webhook and the signal worker; the InstrumentRefresh; the assistants; the
-    // remote MCP server.
+    // remote MCP server; coverage.
     expect(alarms.filter((a) => a.Properties.MetricName === 'Errors')).toHaveLength(
-      OPERATIONS.length + SESSION.length + 5 + 3 + 1 + 2,
+      OPERATIONS.length + SESSION.length + 5 + 3 + 1 + 2 + 1,
     );
     expect(alarms.filter((a) => a.Properties.MetricName === 'SessionAlive')).toHaveLength(1);
     expect(alarms.filter((a) => a.Properties.MetricName === 'Throttles')).toHaveLength(OPERATIONS.length);
