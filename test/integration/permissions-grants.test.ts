@@ -84,7 +84,8 @@ const UNUSED: readonly { grants: RegExp; reason: string }[] = [
   },
   {
     grants: /^GttWatcher dynamodb:DeleteItem gtt-gateway-events$/,
-    reason: "the plans' set given to the watcher's engine: only the Plans function removes a plan (its GetItem: the coverage settings)",
+    reason:
+      "the plans' set given to the watcher's engine: only the Plans function removes a plan (its GetItem: the coverage settings)",
   },
   {
     grants: /^(SessionRenewal|OAuthCallback) secretsmanager:GetSecretValue broker-session$/,
