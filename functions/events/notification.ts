@@ -39,6 +39,7 @@ export const DEFAULT_NOTIFY_ON: readonly DetailType[] = [
   'Risk Limit Hit',
   'Plan Unprotected',
   'Signal Refused',
+  'Position Unprotected',
 ];
 
 /**
@@ -276,6 +277,15 @@ const texts: { [T in DetailType]: (d: EventDetail<T>) => string } = {
           : undefined,
         d.reason,
       ),
+    ),
+  'Position Unprotected': (d) =>
+    lines(
+      `Position Unprotected: ${d.netQty > 0 ? 'long' : 'short'} ${Math.abs(d.netQty)} ${d.exch}:${d.tsym} (${d.product}) @ ${d.averagePrice}, ${d.status}: ${d.uncoveredQty} without a stop`,
+      d.autoCover &&
+        (d.autoCover.placed
+          ? `autoCover: OCO ${d.autoCover.al_id ?? ''} target ${d.autoCover.target} stop ${d.autoCover.stopLoss} for ${d.autoCover.qty}${d.autoCover.replayed ? ' (placed earlier)' : ''}`
+          : `autoCover refused: ${d.autoCover.code}: ${d.autoCover.reason}`),
+      `(${d.origin})`,
     ),
 };
 

@@ -17,6 +17,7 @@ import { MCP_SERVER } from '../mcp/definition.js';
 import { OPERATION_FUNCTIONS } from '../orders/definitions.js';
 import { PLANS } from '../plans/definition.js';
 import { RISK } from '../risk/definition.js';
+import { COVERAGE } from '../risk/coverage-definition.js';
 import { SESSION_FUNCTIONS } from '../session/definitions.js';
 import { SIGNAL_WEBHOOK, SIGNAL_WORKER, STRATEGIES } from '../signals/definitions.js';
 
@@ -34,6 +35,7 @@ export const FUNCTIONS: readonly FunctionDefinition[] = [
   ...OPERATION_FUNCTIONS,
   ...SESSION_FUNCTIONS,
   KILL_SWITCH,
+  COVERAGE,
   EVENTS_HISTORY,
   PLANS,
   STRATEGIES,

@@ -21,6 +21,7 @@ import { LEASE_PREFIX } from '../../functions/orders/lease.js';
 import { TRADING_PREFIX } from '../../functions/orders/safety/trading-controls.js';
 import { PLAN_PK } from '../../functions/plans/store.js';
 import { RISK_PK } from '../../functions/risk/store.js';
+import { COVERAGE_PK } from '../../functions/risk/coverage-store.js';
 import { SIGNAL_PARTITIONS } from '../../functions/signals/store.js';
 import { STRATEGY_PARTITIONS } from '../../functions/signals/strategy-store.js';
 
@@ -113,6 +114,9 @@ export const TABLE_GRANTS = {
   // PUT's key item (in one transaction with the settings: PutItem each); read by GetItem. The Risk function and the
   // watcher's check.
   'eventsTable:risk': on('eventsTable', under(RISK_PK)(GET, PUT)),
+  // The coverage settings (risk/coverage-store.ts): read and written whole by the Coverage function, read by the watcher.
+  'eventsTable:coverage': on('eventsTable', under(COVERAGE_PK)(GET, PUT)),
+  'eventsTable:coverageRead': on('eventsTable', under(COVERAGE_PK)(GET)),
   // The watcher (events/core/store.ts): its lease taken and given back (UpdateItem) and its items read (Query),
   // markers and the views of the orders gone from the list read (BatchGetItem), an event's marker, history and known
   // order in one transaction (PutItem each: events/core/published.ts), its order items, the copy and the markers

@@ -55,6 +55,7 @@ describe('README: npm start and the curl lines', () => {
       '/plans',
       '/plans/{planId}',
       '/positions',
+      '/positions/coverage',
       '/risk',
       '/quotes',
       '/quotes/series',

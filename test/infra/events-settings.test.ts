@@ -122,7 +122,7 @@ describe('settings', () => {
     expect(() =>
       synth({ notifyWebhookUrl: 'https://example.com/hook', notifyOn: 'GTT Triggered,Order Filed' }),
     ).toThrow(
-      /^notifyOn names no detail-type "Order Filed": use a comma-separated list of GTT Placed, GTT Modified, .*Kill Switch, Risk Limit Hit, Order Filled, Order Rejected, Order Cancelled, Plan Armed, Plan Step, Plan Done, Plan Failed, Plan Unprotected, Signal Received, Signal Acted, Signal Refused, Assistant Action \(or all\)$/,
+      /^notifyOn names no detail-type "Order Filed": use a comma-separated list of GTT Placed, GTT Modified, .*Kill Switch, Risk Limit Hit, Order Filled, Order Rejected, Order Cancelled, Plan Armed, Plan Step, Plan Done, Plan Failed, Plan Unprotected, Signal Received, Signal Acted, Signal Refused, Assistant Action, Position Unprotected \(or all\)$/,
     );
   });
 });

@@ -64,6 +64,8 @@ describe('item-level grants on the events table', () => {
     expect(writersOf(tableId('EventsTable'))).toEqual({
       // An assistant's record (its scopes and limits) and token item: the Assistants function only.
       assistant: ['Assistants'],
+      // The coverage settings: written by PUT /positions/coverage only (the watcher reads them).
+      coverage: ['Coverage'],
       'assistant-token': ['Assistants'],
       // The day's order counter and the previews: the remote MCP function only.
       'assistant-day': ['McpServer'],

@@ -14,6 +14,7 @@ import { OPERATIONS } from '../../functions/manifest/index.js';
 import { MCP_SERVER } from '../../functions/mcp/definition.js';
 import { PLANS } from '../../functions/plans/definition.js';
 import { RISK } from '../../functions/risk/definition.js';
+import { COVERAGE } from '../../functions/risk/coverage-definition.js';
 import { SIGNAL_WEBHOOK, STRATEGIES } from '../../functions/signals/definitions.js';
 import { ORDER_ROUTE_THROTTLE } from '../../infra/constructs/api.js';
 import { gatewayTemplate } from '../support/gateway-template.js';
@@ -35,7 +36,7 @@ describe('functions', () => {
     const functions = gatewayFunctionsOf(gateway);
     // The operations, the session functions, the watcher, the kill switch, the outbox's EventForwarder, the
     // events history and the plans; the strategies, the signal webhook and the signal worker; the InstrumentRefresh;
-    // the assistants and the remote MCP server; the day's limits.
+    // the assistants and the remote MCP server; the day's limits; coverage.
     expect(Object.keys(functions)).toHaveLength(OPERATIONS.length + SESSION.length + 5 + 3 + 1 + 2 + 1);
     for (const [id, fn] of Object.entries(functions) as [string, { Properties: Record<string, unknown> }][]) {
       expect(fn.Properties).toMatchObject({
@@ -101,6 +102,7 @@ describe('HTTP API', () => {
         ...KILL_SWITCH.routes.map((r) => `${r.method} ${r.path}`),
         ...EVENTS_HISTORY.routes.map((r) => `${r.method} ${r.path}`),
         ...PLANS.routes.map((r) => `${r.method} ${r.path}`),
+        ...COVERAGE.routes.map((r) => `${r.method} ${r.path}`),
         ...[...STRATEGIES.routes, ...SIGNAL_WEBHOOK.routes].map((r) => `${r.method} ${r.path}`),
         ...ASSISTANTS.routes.map((r) => `${r.method} ${r.path}`),
         ...RISK.routes.map((r) => `${r.method} ${r.path}`),
@@ -190,7 +192,7 @@ describe('alarms and outputs', () => {
     }[];
     // Per operation and session function, the watcher, the kill switch, the EventForwarder, the events history, plans.
     // ... the strategies, the signal webhook and the signal worker; the InstrumentRefresh; the assistants; the
-    // remote MCP server.
+    // remote MCP server; coverage.
     expect(alarms.filter((a) => a.Properties.MetricName === 'Errors')).toHaveLength(
       OPERATIONS.length + SESSION.length + 5 + 3 + 1 + 2 + 1,
     );

@@ -90,6 +90,8 @@ describe('event schemas (docs/events/)', () => {
     await stack.watch();
     expect((await api('POST', '/kill-switch')).status).toBe(200);
     expect((await api('DELETE', '/kill-switch')).status).toBe(200);
+    // Position Unprotected: coverage on, the open positions without a stop (functions/risk/).
+    expect((await api('PUT', '/positions/coverage', { watch: true })).status).toBe(200);
     await stack.watch();
     // Signals: one acted on (Received, Acted) and one refused (an unknown ticker: Refused).
     const strategy = await api(

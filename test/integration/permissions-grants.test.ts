@@ -83,8 +83,9 @@ const UNUSED: readonly { grants: RegExp; reason: string }[] = [
     reason: "the plans' events go to the outbox; the EventForwarder writes their markers and publishes: granted unused",
   },
   {
-    grants: /^GttWatcher dynamodb:(GetItem|DeleteItem) gtt-gateway-events$/,
-    reason: "the plans' set given to the watcher's engine: only the Plans function reads a plan by id or removes one",
+    grants: /^GttWatcher dynamodb:DeleteItem gtt-gateway-events$/,
+    reason:
+      "the plans' set given to the watcher's engine: only the Plans function removes a plan (its GetItem: the coverage settings)",
   },
   {
     grants: /^(SessionRenewal|OAuthCallback) secretsmanager:GetSecretValue broker-session$/,

@@ -18,7 +18,8 @@ export const DEFAULT_SESSION_FUNCTIONS = 3;
 export const KILL_SWITCH_FUNCTIONS = 1;
 /**
  * The outbox's EventForwarder, the events history (GET /events) and the plans; the strategies, the signal webhook
- * and the signal worker; the InstrumentRefresh; the assistants and the remote MCP server; the day's limits (Risk).
+ * and the signal worker; the InstrumentRefresh; the assistants and the remote MCP server; the day's limits (Risk);
+ * coverage.
  */
 export const FORWARDER_FUNCTIONS = 10;
 

@@ -204,6 +204,8 @@ export const orderSteps = async (stack: LocalStack, { call }: Tour) => {
   // A day's limit far from any P&L of the tour: the watcher's runs below read the positions and write the day's state.
   await call("set the day's limits", 'PUT', '/risk', 200, { dayLossLimit: 10_000_000 });
   await call("read the day's limits", 'GET', '/risk', 200);
+  await call('read the coverage', 'GET', '/positions/coverage', 200);
+  await call('coverage settings', 'PUT', '/positions/coverage', 200, { watch: false });
   await call('read a quote', 'GET', '/quotes?exch=NSE&tsym=INFY-EQ', 200);
   await call("read the day's price bars", 'GET', '/quotes/series?exch=NSE&tsym=INFY-EQ', 200);
   await call('read the client details', 'GET', '/client', 200);

@@ -57,6 +57,8 @@ export const COVERS: Readonly<Record<string, readonly string[]>> = {
     'DELETE /gtt-orders/{alId}',
   ],
   read: ['GET /gtt-orders', 'GET /gtt-orders/triggered', 'GET /quotes', 'GET /gtt-orders/{alId}'],
+  // system-protect.ts: coverage and autoCover switched, a watcher run, the coverage read.
+  coverage: ['PUT /positions/coverage', 'GET /positions/coverage', 'run GttWatcher'],
   // system-actors.ts
   'signal alert': ALERT,
   'duplicate alert': ['POST /signals/{id}'],
@@ -138,6 +140,7 @@ const DIRECT_AS_ROUTES = [
   'GetQuote',
   'GetSeries',
   'GetPositions',
+  'Coverage',
   'KillSwitch',
   'EventsHistory',
   'Plans',

@@ -31,6 +31,7 @@
 import type { Order } from '../../emulator/state/state.js';
 import { checkExit } from './system-exit.js';
 import { checkWays } from './system-invariants-ways.js';
+import { checkCoverage } from './system-protect.js';
 import { type Changes, GTT_FIELDS, type Intent, OCO_FIELDS, type Sys, type Tracked } from './system-state.js';
 import { type Answer, WRITE_OPERATIONS } from './system-world.js';
 
@@ -216,6 +217,8 @@ export const checkAll = (s: Sys): void => {
   checkWays(s, gtts);
   // 10: an exit-only key never increases exposure (system-exit.ts).
   checkExit(s, gtts);
+  // 20 (autoCover never covers one position twice): system-protect.ts.
+  checkCoverage(s);
 };
 
 /** Invariant 5: an intent retried after its late window is answered, and "not executed" is true. */

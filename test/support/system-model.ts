@@ -31,6 +31,7 @@ import { mcpCommands as m } from './system-mcp.js';
 import { mcpReadCommands as mr } from './system-mcp-reads.js';
 import { send } from './system-orders.js';
 import { checkPositions } from './system-positions.js';
+import { protectCommands as pc } from './system-protect.js';
 import { readCommands as r } from './system-reads.js';
 import { riskCommands as rk } from './system-risk.js';
 import { signalCommands as g } from './system-signals.js';
@@ -114,6 +115,8 @@ export const COMMANDS = [
   r.scheduled,
   // The day's limits, crossed or not, and a watcher run: system-risk.ts.
   rk.riskLimit,
+  // Coverage and autoCover switched on or off, then a watcher run: system-protect.ts.
+  pc.coverage,
 ] as fc.Arbitrary<fc.AsyncCommand<object, Sys>>[];
 
 /** Late broker acts of the last sequence (a failed one too) land before the next one starts. */

@@ -33,6 +33,7 @@ export const READS: { route: string; broker?: string; path: (s: Sys) => string |
   { route: 'GET /client', broker: 'ClientDetails', path: () => '/client' },
   { route: 'GET /orders', broker: 'OrderBook', path: () => '/orders' },
   { route: 'GET /positions', broker: 'PositionBook', path: () => '/positions' },
+  { route: 'GET /positions/coverage', broker: 'PositionBook', path: () => '/positions/coverage' },
   { route: 'GET /quotes', broker: 'GetQuotes', path: () => '/quotes?exch=NSE&tsym=M%26M-EQ' },
   { route: 'GET /quotes/series', broker: 'TPSeries', path: () => '/quotes/series?exch=NSE&tsym=M%26M-EQ&interval=5' },
   { route: 'GET /session', path: () => '/session' },

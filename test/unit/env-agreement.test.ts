@@ -36,6 +36,7 @@ const FUNCTIONS_DIR = join(ROOT, 'functions');
 const SCHEMAS: Readonly<Record<string, readonly z.ZodType[]>> = {
   KillSwitch: [gatewayEnv],
   Plans: [gatewayEnv],
+  Coverage: [gatewayEnv],
   SignalWorker: [gatewayEnv],
   GttWatcher: [watcherEnv, gatewayEnv],
   EventForwarder: [forwarderEnv],

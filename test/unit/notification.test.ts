@@ -244,6 +244,7 @@ describe('resolveNotifyOn', () => {
       'Kill Switch',
       'Plan Unprotected',
       'Signal Refused',
+      'Position Unprotected',
     ]);
     expect(resolveNotifyOn('')).toEqual([...DEFAULT_NOTIFY_ON]);
   });
@@ -268,7 +269,7 @@ describe('resolveNotifyOn', () => {
       message = (error as Error).message;
     }
     expect(message).toMatch(
-      /^NOTIFY_ON names no detail-type "Order Filed": use a comma-separated list of GTT Placed, .*Order Filled, Order Rejected, Order Cancelled, Plan Armed, Plan Step, Plan Done, Plan Failed, Plan Unprotected, Signal Received, Signal Acted, Signal Refused, Assistant Action \(or all\)$/,
+      /^NOTIFY_ON names no detail-type "Order Filed": use a comma-separated list of GTT Placed, .*Order Filled, Order Rejected, Order Cancelled, Plan Armed, Plan Step, Plan Done, Plan Failed, Plan Unprotected, Signal Received, Signal Acted, Signal Refused, Assistant Action, Position Unprotected \(or all\)$/,
     );
     expect(message).not.toContain('\n');
   });

@@ -46,8 +46,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 };
 /** A feature's files another feature may import (its face), by who may: the rest of a feature is its own. */
 const FACES: Record<string, Record<string, readonly string[]>> = {
-  // The GttWatcher carries the plans out each run.
-  events: { plans: ['engine.ts', 'engine-wiring.ts'], risk: ['check-wiring.ts'] },
+  // The GttWatcher carries the plans out each run, checks the day's limits and the positions' coverage.
+  events: { plans: ['engine.ts', 'engine-wiring.ts'], risk: ['check-wiring.ts', 'coverage-watch.ts'] },
   // The InstrumentRefresh reads the symbols of the live plans.
   instruments: { plans: ['store.ts'] },
   // A signal starts a plan or turns the kill switch on.

@@ -12,6 +12,7 @@ import { istTime, money } from '../format.js';
 import { allPlans, pendingOrders, type SessionStatus, triggeredOrders } from '../reads.js';
 import { Notice, Problem, useConfirm, useLoad, type VNode } from '../ui.js';
 import { KillSwitchCard } from './kill-switch.js';
+import { CoverageBadge } from './today-coverage.js';
 import { DayLists, limitsUsed, readDay } from './today-lists.js';
 import { PositionsCard } from './today-positions.js';
 
@@ -75,6 +76,7 @@ export const TodayView = ({ api }: ViewProps): VNode => {
         <button type="button" onClick=${logout} disabled=${!session.data?.alive}>Log out</button>
       </div>
     </section>
+    <${CoverageBadge} api=${api} />
     <${KillSwitchCard} api=${api} changed=${changed} />
     <section aria-labelledby="counts-title" class="card">
       <h2 id="counts-title">Orders</h2>

@@ -148,6 +148,10 @@ export type Grant =
   | 'eventsTable:plans'
   /** The day's limits (functions/risk/store.ts): the settings, the day's state and a PUT's key (GetItem, PutItem). */
   | 'eventsTable:risk'
+  /** The coverage settings' item (risk/coverage-store.ts): read (GetItem) and written whole (PutItem). */
+  | 'eventsTable:coverage'
+  /** The watcher's read of the coverage settings (GetItem only). */
+  | 'eventsTable:coverageRead'
   | 'eventsTable:watcher'
   | 'eventsTable:forwarder'
   /** Strategies and their token items (Get, Put, Update, Delete, Query). */

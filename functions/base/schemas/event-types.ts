@@ -25,6 +25,8 @@ export const PLAN_DETAIL_TYPES = ['Plan Armed', 'Plan Step', 'Plan Done', 'Plan 
 export const SIGNAL_DETAIL_TYPES = ['Signal Received', 'Signal Acted', 'Signal Refused'] as const;
 /** What an assistant did through the remote MCP server (functions/mcp/, docs/reference/assistants.md): a confirm, the kill switch. */
 export const ASSISTANT_DETAIL_TYPES = ['Assistant Action'] as const;
+/** An open position no stop or OCO covers (functions/risk/coverage-watch.ts, docs/explanation/coverage.md). */
+export const COVERAGE_DETAIL_TYPES = ['Position Unprotected'] as const;
 export const DETAIL_TYPES = [
   ...ORDER_DETAIL_TYPES,
   ...SESSION_DETAIL_TYPES,
@@ -33,6 +35,7 @@ export const DETAIL_TYPES = [
   ...PLAN_DETAIL_TYPES,
   ...SIGNAL_DETAIL_TYPES,
   ...ASSISTANT_DETAIL_TYPES,
+  ...COVERAGE_DETAIL_TYPES,
 ] as const;
 export type SignalDetailType = (typeof SIGNAL_DETAIL_TYPES)[number];
 export type PlanDetailType = (typeof PLAN_DETAIL_TYPES)[number];

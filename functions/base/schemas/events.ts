@@ -200,6 +200,34 @@ const signalDetail = z.strictObject({
   code: z.string().optional().describe('Signal Refused: the error code, when a gateway error refused it'),
 });
 
+/** Position Unprotected: an open position no stop or OCO covers, and what autoCover did for it (coverage-watch.ts). */
+const positionUnprotectedDetail = z.strictObject({
+  ...eventFields,
+  exch: z.string(),
+  tsym: z.string(),
+  product: z.string(),
+  netQty: z.number().describe('the open quantity: above 0 long, below 0 short'),
+  averagePrice: z.number(),
+  status: z
+    .enum(['partly', 'target-only', 'uncovered'])
+    .describe('partly: stops and OCOs cover some of it; target-only: only targets rest; uncovered: no exit'),
+  uncoveredQty: z.number().describe('the open quantity no stop or OCO covers'),
+  exits: z.array(z.string()).describe('the al_ids of the exits that rest for it (targets included)'),
+  autoCover: z
+    .strictObject({
+      placed: z.boolean().describe('true: an OCO covers it now (placed, or the one placed before for this quantity)'),
+      al_id: z.string().optional(),
+      replayed: z.boolean().optional().describe('the OCO was placed by an earlier run: its key answered it again'),
+      target: z.string().optional(),
+      stopLoss: z.string().optional(),
+      qty: z.number().optional(),
+      code: z.string().optional().describe('not placed: the error code (the exchange band, the kill switch, ...)'),
+      reason: z.string().optional().describe('not placed: why, in words'),
+    })
+    .optional()
+    .describe('with autoCover on: the OCO placed for the uncovered quantity, or why none was'),
+});
+
 export const DETAIL_SCHEMAS = {
   'GTT Placed': writtenOrderDetail,
   'GTT Modified': writtenOrderDetail,
@@ -269,6 +297,7 @@ export const DETAIL_SCHEMAS = {
   'Signal Acted': signalDetail,
   'Signal Refused': signalDetail,
   'Assistant Action': assistantDetail,
+  'Position Unprotected': positionUnprotectedDetail,
 } as const satisfies Record<DetailType, z.ZodType>;
 
 export type EventDetail<T extends DetailType = DetailType> = z.output<(typeof DETAIL_SCHEMAS)[T]>;

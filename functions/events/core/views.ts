@@ -172,6 +172,9 @@ export const eventIds = {
     digest('Assistant Action', assistantId, requestId, tool),
   /** One per account and India day: a limit is hit once a day. */
   riskLimitHit: (scope: string, day: string) => digest('Risk Limit Hit', scope, day),
+  /** An open position without cover: once per IST day, position, net quantity and uncovered quantity. */
+  positionUnprotected: (scope: string, day: string, position: string, netQty: number, uncoveredQty: number) =>
+    digest('position-unprotected', scope, day, position, String(netQty), String(uncoveredQty)),
 };
 
 /** The order a fired GTT placed, as events carry it. */

@@ -46,6 +46,7 @@ export const GTT_WATCHER: FunctionDefinition = {
     // The day's limits (functions/risk/): their items, and the kill switch turned when one is crossed.
     'eventsTable:risk',
     'controlTable:switch',
+    'eventsTable:coverageRead',
   ],
   notes: {
     home: 'events',

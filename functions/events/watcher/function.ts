@@ -17,8 +17,10 @@ import { memo } from '../../base/schemas/values.js';
 import type { PlanEngine } from '../../plans/engine.js';
 import { createPlanEngine } from '../../plans/engine-wiring.js';
 import { createRiskCheckFor, type RiskCheck, type RiskRun } from '../../risk/check-wiring.js';
+import { type CoverageDeps, createCoverage } from '../../risk/coverage-watch.js';
 import { EventsTable } from '../core/store.js';
 import { parseWatcherConfig, runsPlans, type WatcherConfig } from './config.js';
+import { type CoverageStepRun, runCoverageStep } from './coverage-step.js';
 import { runWatcher, type WatcherRun } from './watcher.js';
 
 export interface WatcherOptions {
@@ -32,6 +34,8 @@ export interface WatcherOptions {
   plans?: () => PlanEngine | undefined;
   /** The day's limits' check (tests: one with its own clock); by default built like the plans' engine. */
   risk?: () => RiskCheck | undefined;
+  /** The coverage step's reads and covers (tests); by default built from the environment beside the plans'. */
+  coverage?: () => CoverageDeps | undefined;
 }
 
 export type PlanRun = Awaited<ReturnType<PlanEngine['advance']>>;
@@ -73,36 +77,54 @@ export const createGttWatcher = (options: WatcherOptions) => {
         ? createRiskCheckFor(env as GatewaySettings, options.logger)
         : undefined,
   );
+  // Coverage (functions/risk/): the same order path's environment as the plans; its settings say whether it runs.
+  const coverage = memo(() =>
+    options.coverage !== undefined
+      ? options.coverage()
+      : runsPlans(parts().config)
+        ? createCoverage(env as GatewaySettings, options.logger, 'GttWatcher')
+        : undefined,
+  );
+  // A plans failure (their table or the broker unreachable) never fails the watcher's own run: logged, retried.
+  const advancePlans = async (engine: PlanEngine, deadline: number): Promise<PlanRun> => {
+    const done: PlanRun = await engine.advance(deadline).catch((error: unknown) => {
+      const failure = toGatewayError(error);
+      writeLog(options.logger, 'error', 'plans not advanced this run', {
+        code: failure.code,
+        message: failure.message,
+      });
+      return { acted: [], errors: [{ planId: '*', code: failure.code }] };
+    });
+    if (done.acted.length || done.errors.length || done.swept?.length || done.waiting?.length)
+      writeLog(options.logger, 'info', 'plans advanced', { ...done });
+    return done;
+  };
   // The shell every function runs in: the run's Lambda context on each log line, its metrics written at its end,
   // and one line if it fails.
-  return shellHandler<unknown, WatcherRun & { plans?: PlanRun; risk?: RiskRun }>(
+  return shellHandler<unknown, WatcherRun & { plans?: PlanRun; risk?: RiskRun; coverage?: CoverageStepRun }>(
     { logger: options.logger, metrics, logFailures: true, trigger: 'schedule' },
     async (_event, context) => {
       // The lease outlives the function's 12 s timeout, and expires before the next minute's run.
       const run = await runWatcher({ ...parts(), logger: options.logger, metrics, leaseMs: options.leaseMs ?? 30_000 });
       // A run turned away (another holds the lease) or without a session leaves the plans to the next one.
-      const went = run.status === 'ok' || run.status === 'baseline';
-      // The plans act within this invocation's own deadline (a context-less call: the deployed 12 s timeout).
-      const remaining =
-        typeof context.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : 12_000;
+      if (run.status !== 'ok' && run.status !== 'baseline') return run;
+      // The day's limits, the plans and coverage act within this invocation's own deadline (a context-less call: the
+      // deployed 12 s).
+      const deadline = () =>
+        Date.now() +
+        (typeof context.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : 12_000);
       // The day's limits first (a run that saw fills checks them now, before any plan places more): a failed check
       // never fails the watcher's own run; it is logged and the next run checks again.
-      const checked = went ? await checkRisk(risk(), Date.now() + remaining) : undefined;
-      const ran = checked ? { ...run, risk: checked } : run;
-      const engine = went ? plans() : undefined;
-      if (!engine) return ran;
-      // A plans failure (their table or the broker unreachable) never fails the watcher's own run: logged, retried.
-      const done: PlanRun = await engine.advance(Date.now() + remaining).catch((error: unknown) => {
-        const failure = toGatewayError(error);
-        writeLog(options.logger, 'error', 'plans not advanced this run', {
-          code: failure.code,
-          message: failure.message,
-        });
-        return { acted: [], errors: [{ planId: '*', code: failure.code }] };
-      });
-      if (done.acted.length || done.errors.length || done.swept?.length || done.waiting?.length)
-        writeLog(options.logger, 'info', 'plans advanced', { ...done });
-      return { ...ran, plans: done };
+      const risked = await checkRisk(risk(), deadline());
+      const ran = risked ? { ...run, risk: risked } : run;
+      const engine = plans();
+      const done = engine ? { ...ran, plans: await advancePlans(engine, deadline()) } : ran;
+      // Coverage after the plans' steps, so an exit a plan placed this run counts; its settings say whether it runs.
+      const cover = coverage();
+      const checked = cover
+        ? await runCoverageStep({ ...parts(), coverage: cover, logger: options.logger }, deadline())
+        : undefined;
+      return checked ? { ...done, coverage: checked } : done;
     },
   );
 

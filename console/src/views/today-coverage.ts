@@ -1,0 +1,30 @@
+/**
+ * Today's coverage badge (docs/explanation/coverage.md): how many open positions have no stop or OCO for all of
+ * them, from `GET /positions/coverage`, each named with what is uncovered; nothing when every one is covered.
+ */
+import { html } from 'htm/preact';
+
+import { ok } from '../api.js';
+import type { ViewProps } from '../app.js';
+import { Problem, useLoad, type VNode } from '../ui.js';
+
+export const CoverageBadge = ({ api }: ViewProps): VNode => {
+  const read = useLoad(() => ok(api.GET('/positions/coverage')), []);
+  if (read.error) return html`<${Problem} text=${read.error} />`;
+  const open = read.data?.positions.filter((p) => p.status !== 'covered') ?? [];
+  if (!open.length) return html`<span data-coverage="ok"></span>`;
+  return html`<section aria-labelledby="coverage-title" class="card alarm" data-coverage="unprotected">
+    <h2 id="coverage-title">
+      <span class="badge" data-count="unprotected-positions">${open.length}</span> unprotected
+      position${open.length === 1 ? '' : 's'}
+    </h2>
+    <ul>
+      ${open.map(
+        (p) =>
+          html`<li>
+            ${`${p.netQty > 0 ? 'long' : 'short'} ${Math.abs(p.netQty)} ${p.exch}:${p.tsym}: ${p.status}, ${p.uncoveredQty} without a stop`}
+          </li>`,
+      )}
+    </ul>
+  </section>`;
+};

@@ -1,0 +1,47 @@
+/**
+ * The Coverage function (coverage-definition.ts, docs/explanation/coverage.md): `GET /positions/coverage` reads the
+ * positions and the pending list now and matches them; `PUT /positions/coverage` writes the settings whole (bad input
+ * is VALIDATION_FAILED naming each field, and nothing is written). Direct invocation: `{action: "get"}`,
+ * `{action: "put", body}`.
+ */
+import type { Logger } from '@aws-lambda-powertools/logger';
+
+import { validateInput } from '../base/contract/validate-input.js';
+import { createRoutedFunction } from '../base/middleware/routed-function.js';
+import { deployedEnv, type GatewaySettings } from '../base/runtime/config.js';
+import { logger as defaultLogger } from '../base/runtime/logger.js';
+import { coverageSettingsInput } from '../base/schemas/coverage.js';
+import { memo } from '../base/schemas/values.js';
+import { COVERAGE_ROUTES } from './coverage-routes.js';
+import { createCoverage, readCoverage } from './coverage-watch.js';
+
+export interface CoverageOptions {
+  env?: Record<string, string | undefined>;
+  settings?: GatewaySettings;
+  logger?: Logger;
+}
+
+export const createCoverageFunction = (options: CoverageOptions = {}) => {
+  const logger = options.logger ?? defaultLogger;
+  const deps = memo(() => {
+    const settings = options.settings ?? ((options.env ?? deployedEnv()) as Record<string, string>);
+    return createCoverage(settings, logger, 'Coverage');
+  });
+  return createRoutedFunction(
+    COVERAGE_ROUTES,
+    async (request, context) => {
+      const deadline = Date.now() + context.getRemainingTimeInMillis();
+      if (request.route.action === 'get') return { body: await readCoverage(deps(), deadline) };
+      const input = validateInput(coverageSettingsInput, request.body ?? {});
+      const settings = {
+        watch: input.watch,
+        ...(input.autoCover ? { autoCover: input.autoCover } : {}),
+        changedAt: new Date().toISOString(),
+        changedBy: request.caller,
+      };
+      await deps().store.put(settings);
+      return { body: settings };
+    },
+    { logger },
+  );
+};

@@ -1,0 +1,165 @@
+/**
+ * Coverage at work (docs/explanation/coverage.md): the reads behind `GET /positions/coverage` (the positions and
+ * the whole pending list, through the operation table's own entries in-process, so decoding is the gateway's in
+ * every dialect), and each watcher run's step: with `watch` on, every position not covered raises one
+ * `Position Unprotected` (its id stable per IST day, position, net quantity and uncovered quantity, so a run that
+ * sees the same thing publishes nothing), and with `autoCover`, an OCO is placed for it through the order core with
+ * a key of the day, position and net quantity (coverage-cover.ts): a retry or a later run is answered by the journal
+ * with the first, never a second OCO. A refused OCO (the band, the kill switch) is said in the event.
+ */
+import type { Logger } from '@aws-lambda-powertools/logger';
+
+import { instrumentRules } from '../base/broker/instruments.js';
+import { ConfigurationError, fromDirectInvocation } from '../base/contract/errors.js';
+import { type GatewaySettings } from '../base/runtime/config.js';
+import { envName } from '../base/runtime/env.js';
+import type { CoverageResult, CoverageSettings, PositionCoverage } from '../base/schemas/coverage.js';
+import type { LifecycleEvent } from '../base/schemas/events.js';
+import { indiaDay } from '../base/schemas/india-time.js';
+import type { PositionsResult } from '../base/schemas/positions.js';
+import { eventIds } from '../events/core/views.js';
+import { type DirectHandler, inProcessGateway } from '../orders/gateway/in-process.js';
+import { getPendingGttOrders, getPositions, placeOcoOrder } from '../orders/operations.js';
+import { coverageOf, coverageTotals, type PendingExit } from './coverage.js';
+import { coverKey, coverOrder, positionKey } from './coverage-cover.js';
+import { CoverageStore } from './coverage-store.js';
+
+export interface CoverageDeps {
+  store: CoverageStore;
+  positions: DirectHandler;
+  pending: DirectHandler;
+  placeOco: DirectHandler;
+  /** The instrument's tick (SearchScrip, through the container's cache). */
+  tick: (exch: string, tsym: string, deadline: number) => Promise<string>;
+  /** Who the account is, for the events' ids. */
+  scope: () => Promise<string>;
+  now?: () => number;
+}
+
+/** The deployment's coverage: the events table for the settings, the order core in-process for reads and covers. */
+export const createCoverage = (settings: GatewaySettings, logger: Logger, name: string): CoverageDeps => {
+  const gateway = inProcessGateway(settings, logger, name);
+  const { config } = gateway;
+  if (!config.eventsTableName)
+    throw new ConfigurationError(
+      `Coverage needs the events table, which holds its settings (${envName('eventsTableName')}).`,
+    );
+  return {
+    store: new CoverageStore({ tableName: config.eventsTableName, endpoint: config.dynamodbEndpoint }),
+    positions: gateway.direct(getPositions),
+    pending: gateway.direct(getPendingGttOrders),
+    placeOco: gateway.direct(placeOcoOrder),
+    tick: async (exch, tsym, deadline) => (await instrumentRules(exch, tsym, gateway.reads(deadline))).tick,
+    scope: async () => {
+      const s = await gateway.sessions.current();
+      return [config.eventBusName ?? '', s.uid, s.actid].join('\u0001');
+    },
+  };
+};
+
+/** Every page of the pending list. */
+const pendingList = async (deps: CoverageDeps, deadline: number): Promise<PendingExit[]> => {
+  const out: PendingExit[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = (await deps.pending({ limit: 1_000, ...(cursor ? { cursor } : {}) }, deadline)) as {
+      orders: PendingExit[];
+      nextCursor?: string;
+    };
+    out.push(...page.orders);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return out;
+};
+
+/** The coverage of every open position now, with the settings. */
+export const readCoverage = async (
+  deps: CoverageDeps,
+  deadline: number,
+  settings?: CoverageSettings,
+): Promise<CoverageResult> => {
+  const [read, pending, current] = await Promise.all([
+    deps.positions({}, deadline) as Promise<PositionsResult>,
+    pendingList(deps, deadline),
+    settings ? Promise.resolve(settings) : deps.store.get(),
+  ]);
+  const positions = coverageOf(read.positions, pending);
+  return { positions, totals: coverageTotals(positions), settings: current };
+};
+
+type AutoCover = NonNullable<LifecycleEvent<'Position Unprotected'>['detail']['autoCover']>;
+
+/** autoCover for one position: the OCO placed (or answered again by its key), or why not. */
+const cover = async (
+  deps: CoverageDeps,
+  position: PositionCoverage,
+  autoCover: NonNullable<CoverageSettings['autoCover']>,
+  deadline: number,
+  now: number,
+): Promise<AutoCover> => {
+  try {
+    const tick = await deps.tick(position.exch, position.tsym, deadline);
+    const order = coverOrder(position, autoCover, tick);
+    if (!order.ok) return { placed: false, code: 'VALIDATION_FAILED', reason: order.reason };
+    const result = (await deps.placeOco({ ...order.input, idempotencyKey: coverKey(position, now) }, deadline)) as {
+      al_id?: string;
+      idempotency?: { replayed?: boolean };
+    };
+    return {
+      placed: true,
+      ...(result.al_id ? { al_id: String(result.al_id) } : {}),
+      ...(result.idempotency?.replayed ? { replayed: true } : {}),
+      target: order.target,
+      stopLoss: order.stopLoss,
+      qty: order.qty,
+    };
+  } catch (error) {
+    const failure = fromDirectInvocation(error);
+    const words = failure.brokerMessage ? `${failure.message} The broker: ${failure.brokerMessage}` : failure.message;
+    return { placed: false, code: failure.code, reason: words.slice(0, 500) };
+  }
+};
+
+export interface CoverageRun {
+  checked: number;
+  /** The events of the positions not covered (already published ones included: the caller skips them). */
+  events: LifecycleEvent<'Position Unprotected'>[];
+}
+
+/** One watcher run's step: undefined when coverage is off. */
+export const watchCoverage = async (deps: CoverageDeps, deadline: number): Promise<CoverageRun | undefined> => {
+  const settings = await deps.store.get();
+  if (!settings.watch) return undefined;
+  const now = (deps.now ?? Date.now)();
+  const { positions } = await readCoverage(deps, deadline, settings);
+  const scope = await deps.scope();
+  const events: LifecycleEvent<'Position Unprotected'>[] = [];
+  for (const position of positions) {
+    if (position.status === 'covered') continue;
+    const autoCover = settings.autoCover ? await cover(deps, position, settings.autoCover, deadline, now) : undefined;
+    events.push({
+      detailType: 'Position Unprotected',
+      detail: {
+        eventId: eventIds.positionUnprotected(
+          scope,
+          indiaDay(now),
+          positionKey(position),
+          position.netQty,
+          position.uncoveredQty,
+        ),
+        observedAt: new Date(now).toISOString(),
+        origin: 'watcher',
+        exch: position.exch,
+        tsym: position.tsym,
+        product: position.product,
+        netQty: position.netQty,
+        averagePrice: position.averagePrice,
+        status: position.status as 'partly' | 'target-only' | 'uncovered',
+        uncoveredQty: position.uncoveredQty,
+        exits: position.exits.map((e) => e.al_id),
+        ...(autoCover ? { autoCover } : {}),
+      },
+    });
+  }
+  return { checked: positions.length, events };
+};
