@@ -16,8 +16,8 @@ import { INSTRUMENT_REFRESH } from '../instruments/definition.js';
 import { MCP_SERVER } from '../mcp/definition.js';
 import { OPERATION_FUNCTIONS } from '../orders/definitions.js';
 import { PLANS } from '../plans/definition.js';
-import { RISK } from '../risk/definition.js';
 import { COVERAGE } from '../risk/coverage-definition.js';
+import { RISK } from '../risk/definition.js';
 import { SESSION_FUNCTIONS } from '../session/definitions.js';
 import { SIGNAL_WEBHOOK, SIGNAL_WORKER, STRATEGIES } from '../signals/definitions.js';
 

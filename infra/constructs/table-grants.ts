@@ -20,8 +20,8 @@ import { GONE_PREFIX } from '../../functions/orders/gone.js';
 import { LEASE_PREFIX } from '../../functions/orders/lease.js';
 import { TRADING_PREFIX } from '../../functions/orders/safety/trading-controls.js';
 import { PLAN_PK } from '../../functions/plans/store.js';
-import { RISK_PK } from '../../functions/risk/store.js';
 import { COVERAGE_PK } from '../../functions/risk/coverage-store.js';
+import { RISK_PK } from '../../functions/risk/store.js';
 import { SIGNAL_PARTITIONS } from '../../functions/signals/store.js';
 import { STRATEGY_PARTITIONS } from '../../functions/signals/strategy-store.js';
 
