@@ -37,7 +37,7 @@ describe('functions', () => {
     // The operations, the session functions, the watcher, the kill switch, the outbox's EventForwarder, the
     // events history and the plans; the strategies, the signal webhook and the signal worker; the InstrumentRefresh;
     // the assistants and the remote MCP server; the day's limits; coverage.
-    expect(Object.keys(functions)).toHaveLength(OPERATIONS.length + SESSION.length + 5 + 3 + 1 + 2 + 1);
+    expect(Object.keys(functions)).toHaveLength(OPERATIONS.length + SESSION.length + 5 + 3 + 1 + 2 + 1 + 1);
     for (const [id, fn] of Object.entries(functions) as [string, { Properties: Record<string, unknown> }][]) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
@@ -80,7 +80,7 @@ describe('functions', () => {
   it('each function has its own log group with a retention', () => {
     // One per function (the watcher, the kill switch and the EventForwarder too), the API's access logs, the VPC flow
     // logs of the default egress, the CDK's handler that copies the console's files.
-    gateway.resourceCountIs('AWS::Logs::LogGroup', OPERATIONS.length + SESSION.length + 5 + 3 + 1 + 2 + 1 + 2 + 1);
+    gateway.resourceCountIs('AWS::Logs::LogGroup', OPERATIONS.length + SESSION.length + 5 + 3 + 1 + 2 + 1 + 1 + 2 + 1);
     for (const group of Object.values(gateway.findResources('AWS::Logs::LogGroup')) as {
       Properties: { RetentionInDays?: number };
     }[]) {
@@ -192,9 +192,9 @@ describe('alarms and outputs', () => {
     }[];
     // Per operation and session function, the watcher, the kill switch, the EventForwarder, the events history, plans.
     // ... the strategies, the signal webhook and the signal worker; the InstrumentRefresh; the assistants; the
-    // remote MCP server; coverage.
+    // remote MCP server; the day's limits; coverage.
     expect(alarms.filter((a) => a.Properties.MetricName === 'Errors')).toHaveLength(
-      OPERATIONS.length + SESSION.length + 5 + 3 + 1 + 2 + 1,
+      OPERATIONS.length + SESSION.length + 5 + 3 + 1 + 2 + 1 + 1,
     );
     expect(alarms.filter((a) => a.Properties.MetricName === 'SessionAlive')).toHaveLength(1);
     expect(alarms.filter((a) => a.Properties.MetricName === 'Throttles')).toHaveLength(OPERATIONS.length);

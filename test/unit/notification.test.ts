@@ -242,6 +242,7 @@ describe('resolveNotifyOn', () => {
       'GTT Removed',
       'Session Expired',
       'Kill Switch',
+      'Risk Limit Hit',
       'Plan Unprotected',
       'Signal Refused',
       'Position Unprotected',
