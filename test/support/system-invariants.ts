@@ -24,7 +24,9 @@
  *
  * The invariants of the other ways in (alerts of every action kind, assistants over /mcp) are in
  * system-invariants-ways.ts (1 for one alert, 8 and 9 for an assistant's limits) and system-exit.ts (10: an
- * exit-only key never increases exposure), checked here too.
+ * exit-only key never increases exposure), checked here too; system-risk.ts (12: a crossed day's limit halts trading
+ * within one run, 13: a square-off never sells more than is held), system-positions.ts (14: GET /positions is the
+ * broker's PositionBook) and system-protect.ts (20, 21: autoCover covers a position once; never unprotected).
  *
  * `fail` throws the first broken invariant (or only counts it, when the run was told to skip that invariant).
  */

@@ -1,12 +1,12 @@
 /**
  * The day's limits in the system model (system-model.ts): `PUT /risk` with a loss limit (or a profit target) either
  * crossed by the emulator's P&L as it stands or far from it, in either mode, on a new day (the day's state item
- * removed, as midnight in India would leave none), then one watcher run. Invariant 10: a limit crossed at that run
+ * removed, as midnight in India would leave none), then one watcher run. Invariant 12: a limit crossed at that run
  * halts trading within it: the P&L the emulator's own books give (its PositionBook's records, from its fills and
  * its market) past the limit before and after the run, the run done and its check not `unchecked` (a failed read
  * decides nothing), then the kill switch is on. The limits are turned off again after, so the rest of the sequence
  * is not halted behind the model's back; a halt the check made is the model's halt (every order may be gone).
- * Invariant 11: with squareOff, no position the emulator holds flips its sign across the run (a square-off never
+ * Invariant 13: with squareOff, no position the emulator holds flips its sign across the run (a square-off never
  * sells more than is held, nor buys back more than is short).
  */
 import fc from 'fast-check';
@@ -81,13 +81,13 @@ const riskLimit = fc
             status: `failed: ${(error as Error).message}`,
           }))) as { status: string; risk?: { status: string; pnl?: { total: number } } };
           const after = emulatorPnl(s);
-          // Invariant 11: a square-off never sells (or buys back) more than is held: no position flips its sign.
+          // Invariant 13: a square-off never sells (or buys back) more than is held: no position flips its sign.
           for (const [position, qty] of netQtys(s)) {
             const was = held.get(position) ?? 0;
             if ((was > 0 && qty < 0) || (was < 0 && qty > 0))
               fail(
                 s,
-                11,
+                13,
                 `${position} held ${was} before the watcher run and ${qty} after it (square-off ${squareOff})`,
               );
           }
@@ -105,11 +105,11 @@ const riskLimit = fc
           if (past(limits, before) && past(limits, after) && halt.body.halted !== true)
             fail(
               s,
-              10,
+              12,
               `the day's P&L was ${after} against ${JSON.stringify(limits)} at a watcher run, yet the kill switch is off (check: ${JSON.stringify(run.risk)})`,
             );
           if (!past(limits, before) && !past(limits, after) && run.risk.status === 'hit')
-            fail(s, 10, `the day's P&L was ${after}, not past ${JSON.stringify(limits)}, yet the check says hit`);
+            fail(s, 12, `the day's P&L was ${after}, not past ${JSON.stringify(limits)}, yet the check says hit`);
         },
       ),
   );
