@@ -33,6 +33,28 @@ const PLAN: Record<string, Plan> = {
   'docs/how-to/move-a-stop.md#1': { run: true },
   'docs/how-to/cancel.md#1': { run: true },
   'docs/how-to/read-positions.md#1': { run: true },
+  'docs/how-to/alert-on-other-figures.md#1': {
+    covered: 'test/integration/cli-alert-types.test.ts',
+    evidence: 'change-below',
+  },
+  'docs/how-to/alert-on-other-figures.md#2': { covered: 'test/contract/emulator-alert-types.test.ts', evidence: 'atp' },
+  'docs/how-to/give-an-assistant-exit-only-rights.md#1': {
+    covered: 'test/integration/mcp-exit-only.test.ts',
+    evidence: 'exit',
+  },
+  'docs/how-to/keep-positions-covered.md#1': {
+    covered: 'test/integration/coverage.test.ts',
+    evidence: '/positions/coverage',
+  },
+  'docs/how-to/keep-positions-covered.md#2': {
+    covered: 'test/integration/coverage.test.ts',
+    evidence: '/positions/coverage',
+  },
+  'docs/how-to/keep-positions-covered.md#3': { covered: 'test/integration/coverage.test.ts', evidence: 'autoCover' },
+  'docs/how-to/keep-positions-covered.md#4': {
+    covered: 'test/integration/coverage.test.ts',
+    evidence: '/positions/coverage',
+  },
   'docs/how-to/bracket-and-trailing-stop.md#1': { run: true },
   'docs/how-to/connect-tradingview.md#1': { run: true },
   'docs/how-to/sandbox-market.md#1': { run: true },

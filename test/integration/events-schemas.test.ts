@@ -93,6 +93,12 @@ describe('event schemas (docs/events/)', () => {
     // Position Unprotected: coverage on, the open positions without a stop (functions/risk/).
     expect((await api('PUT', '/positions/coverage', { watch: true })).status).toBe(200);
     await stack.watch();
+    // Risk Limit Hit: limits of a paisa either way, so the day's P&L (the brackets' fills) crosses one; then the
+    // switch off and the limits cleared for what follows.
+    expect((await api('PUT', '/risk', { dayLossLimit: 0.01, dayProfitTarget: 0.01 })).status).toBe(200);
+    await stack.watch();
+    expect((await api('DELETE', '/kill-switch')).status).toBe(200);
+    expect((await api('PUT', '/risk', {})).status).toBe(200);
     // Signals: one acted on (Received, Acted) and one refused (an unknown ticker: Refused).
     const strategy = await api(
       'POST',

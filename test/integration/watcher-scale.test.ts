@@ -61,8 +61,16 @@ describe('the watcher with 3,000 pending orders', () => {
     const steady = await stack.watch();
     const calls = stack.dynamo.streams.calls.slice(callsBefore).map((c) => `${c.action}Command`);
     // The lease taken and given back, the state read (3,000 items of ~300 bytes: one 1 MB page), and the plans'
-    // partition read (empty here: no plan, nothing else).
-    expect(calls.sort()).toEqual(['QueryCommand', 'QueryCommand', 'UpdateItemCommand', 'UpdateItemCommand']);
+    // partition read (empty here: no plan, nothing else), and one read each of the day's limits' and coverage's
+    // settings (none set: no positions read).
+    expect(calls.sort()).toEqual([
+      'GetItemCommand',
+      'GetItemCommand',
+      'QueryCommand',
+      'QueryCommand',
+      'UpdateItemCommand',
+      'UpdateItemCommand',
+    ]);
     expect(steady).toMatchObject({ status: 'ok', published: [], pending: PENDING });
     expect(steady.dynamo?.itemsWritten).toBe(0);
     expect(steady.dynamo?.bytesWritten).toBe(0);
