@@ -45,23 +45,8 @@ export interface BookState {
   rejreason: string;
 }
 
-export interface BookOrder {
+export interface BookOrder extends NewOrder {
   norenordno: string;
-  uid: string;
-  actid: string;
-  exch: string;
-  tsym: string;
-  trantype: string;
-  qty: number;
-  prc: string;
-  prctyp: string;
-  prd: string;
-  ret: string;
-  remarks: string;
-  /** The GTT that placed it (ours: not on the wire); empty for an order PlaceOrder placed. */
-  al_id: string;
-  /** A stop-loss order's trigger price. */
-  trgprc?: string;
   history: BookState[];
   /** A limit order the market has not reached: OPEN at the exchange until a price reaches its limit (ours). */
   resting?: boolean;
@@ -84,7 +69,9 @@ export interface NewOrder {
   prd: string;
   ret: string;
   remarks: string;
+  /** The GTT that placed it (ours: not on the wire); empty for an order PlaceOrder placed. */
   al_id: string;
+  /** A stop-loss order's trigger price. */
   trgprc?: string | undefined;
 }
 

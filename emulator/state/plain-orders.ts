@@ -4,6 +4,7 @@
  * `ret`, `remarks` (and `amo`, read as nothing here). Malformed input is refused (`Invalid Input : ...`); what the
  * exchange decides (tick, lot, band, freeze) is the order book's, which rejects the order there (order-book.ts).
  */
+import type { NewOrder } from './order-book.js';
 import {
   checkExchange,
   checkPrice,
@@ -24,19 +25,8 @@ export const PLAIN_RETENTIONS = ['DAY', 'IOC', 'EOS'] as const;
 /** Delivery, carry forward, intraday (cover and bracket orders, with their legs' prices, are not emulated). */
 const PRODUCTS = ['C', 'M', 'I'];
 
-export interface PlainOrderFields {
-  actid: string;
-  exch: string;
-  tsym: string;
-  trantype: string;
-  qty: number;
-  prc: string;
-  prctyp: string;
-  prd: string;
-  ret: string;
-  remarks: string;
-  trgprc?: string;
-}
+/** PlaceOrder's fields as checked: an order reaching the exchange but for the session's user and a GTT's id. */
+export type PlainOrderFields = Omit<NewOrder, 'uid' | 'al_id'>;
 
 /** `trgprc` is read for the stop-loss types only: NorenRestApiPy sends `"None"` there for any other. */
 export const checkPlainOrder = (fields: Json, account: Account): PlainOrderFields => {
