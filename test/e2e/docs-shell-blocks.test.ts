@@ -33,6 +33,7 @@ const PLAN: Record<string, Plan> = {
   'docs/how-to/move-a-stop.md#1': { run: true },
   'docs/how-to/cancel.md#1': { run: true },
   'docs/how-to/read-positions.md#1': { run: true },
+  'docs/how-to/set-a-day-loss-limit.md#1': { covered: 'test/integration/cli-risk.test.ts', evidence: 'risk-set' },
   'docs/how-to/alert-on-other-figures.md#1': {
     covered: 'test/integration/cli-alert-types.test.ts',
     evidence: 'change-below',

@@ -11,6 +11,7 @@ import { cancel, get, list, modify, modifyOco, orders, place, placeOco, triggere
 import { plan, planCancel, planCreate, plans } from './plans.js';
 import { positions } from './positions.js';
 import { quote } from './quotes.js';
+import { risk, riskSet } from './risk.js';
 import { ltp } from './sandbox.js';
 import { series } from './series.js';
 import { clientRecord, enabled, login, logout, session } from './session.js';
@@ -45,6 +46,8 @@ export const COMMANDS: readonly Command[] = [
   login,
   session,
   killSwitch,
+  risk,
+  riskSet,
   planCreate,
   plans,
   plan,
