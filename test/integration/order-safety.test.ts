@@ -77,18 +77,26 @@ describe('idempotent place', () => {
     // Under load a claim's winner may find its own steps too slow to send in time: it sends nothing, frees the key
     // and says so (`not_executed`); a later twin may then win the claim. Never two orders either way.
     const notSent = replies.filter((r) => r.status !== 201 && r.status !== 409);
-    for (const r of notSent) expect(r.body.error.outcome).toBe('not_executed');
+    // A loaded machine can also make the winner's broker call outlast its timeout (600 ms here): that reply is
+    // BROKER_TIMEOUT with outcome `unknown`, settled below by the retry after the late window, never sent twice.
+    const unknown = notSent.filter((r) => r.body.error.outcome === 'unknown');
+    for (const r of unknown) expect(r.body.error.code).toBe('BROKER_TIMEOUT');
+    for (const r of notSent) expect(['not_executed', 'unknown']).toContain(r.body.error.outcome);
     expect(new Set(placed.map((r) => r.body.al_id)).size).toBeLessThanOrEqual(1);
     for (const r of inFlight) expect(r.body.error.code).toBe('IDEMPOTENCY_IN_PROGRESS');
+    if (unknown.length) await sleep(TIMEOUT_MS + LATE_MS + 500);
     expect((await placeRequests()).length).toBeLessThanOrEqual(1);
-    expect((await pending()).length).toBe((await placeRequests()).length);
+    // A send that timed out may not have been carried out (the broker saw the client leave): at most what was sent.
+    if (unknown.length) expect((await pending()).length).toBeLessThanOrEqual((await placeRequests()).length);
+    else expect((await pending()).length).toBe((await placeRequests()).length);
 
     // Once the first has finished, every retry is a replay of the same reply (or, if no twin sent, the one place).
     const again = await place(key);
     expect(again.status).toBe(201);
     if (placed[0])
       expect(again.body).toMatchObject({ al_id: placed[0].body.al_id, idempotency: { key, replayed: true } });
-    expect(await placeRequests()).toHaveLength(1);
+    // One order at the broker; a second request only where the first timed out and was not carried out.
+    expect((await placeRequests()).length).toBeLessThanOrEqual(1 + unknown.length);
     expect(await pending()).toHaveLength(1);
   });
 
