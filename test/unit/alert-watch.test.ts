@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 
+import { watchedFigureKey } from '../../client/cli/commands/last-prices.js';
+import { ALERT_TYPES } from '../../functions/base/schemas/alert-types.js';
 import { triggerDistance, watchedValue } from '../../functions/base/schemas/alert-watch.js';
 
 const QUOTE = {
@@ -49,5 +51,20 @@ describe('how far the trigger lies from it', () => {
   it('a count in whole units, and no percent of a value of 0', () => {
     expect(triggerDistance('OI_A_O', '160000', 150020)).toEqual({ points: '+9980', pct: '+6.65' });
     expect(triggerDistance('VOLUME_A_O', '250000', 0)).toEqual({ points: '+250000' });
+  });
+
+  it("the command line's copy measures every alert type against the same figure as the gateway", () => {
+    const figures = {
+      changePercent: '2',
+      averagePrice: '3',
+      openInterest: '4',
+      totalOpenInterest: '5',
+      volume: '6',
+    };
+    const quote = { lp: '1', figures };
+    for (const type of ALERT_TYPES) {
+      const key = watchedFigureKey(type) as keyof typeof figures | undefined;
+      expect(watchedValue(type, quote), type).toMatchObject({ text: key === undefined ? '1' : figures[key] });
+    }
   });
 });

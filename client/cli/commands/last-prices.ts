@@ -86,6 +86,14 @@ const OTHER_FIGURES: readonly (readonly [string, string, string])[] = [
  * A single GTT's distance from what its alert type watches: the last price (LTP and 52-week types), else its figure,
  * named after the distance (`+9980 +6.65% oi`; a change in percentage points, `-3.50pt chg`), or `— no oi in quote`.
  */
+/**
+ * The key in the quote's `figures` an alert type's trigger is measured against; undefined for the last price's types
+ * (a copy of the gateway's functions/base/schemas/alert-watch.ts, which client/ may not import: test/unit/alert-watch.test.ts
+ * holds the two equal).
+ */
+export const watchedFigureKey = (alertType: string | undefined): string | undefined =>
+  OTHER_FIGURES.find(([prefix]) => (alertType ?? '').startsWith(prefix))?.[2];
+
 export const watchedDistanceText = (
   alertType: string | undefined,
   trigger: string | undefined,
