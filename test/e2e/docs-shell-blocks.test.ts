@@ -56,6 +56,10 @@ const PLAN: Record<string, Plan> = {
     covered: 'test/integration/coverage.test.ts',
     evidence: '/positions/coverage',
   },
+  'docs/how-to/keep-positions-covered.md#5': {
+    covered: 'test/integration/cli-coverage.test.ts',
+    evidence: 'coverage-set',
+  },
   'docs/how-to/bracket-and-trailing-stop.md#1': { run: true },
   'docs/how-to/connect-tradingview.md#1': { run: true },
   'docs/how-to/sandbox-market.md#1': { run: true },

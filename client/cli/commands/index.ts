@@ -6,6 +6,7 @@ import type { Command } from '../command.js';
 import { assistant, assistantCreate, assistantDelete, assistantRotate, assistants } from './assistants.js';
 import { consoleUser, consoleUsers } from './console-users.js';
 import { events, killSwitch } from './controls.js';
+import { coverage, coverageSet } from './coverage.js';
 import { call, operations } from './operations.js';
 import { cancel, get, list, modify, modifyOco, orders, place, placeOco, triggered } from './orders.js';
 import { plan, planCancel, planCreate, plans } from './plans.js';
@@ -48,6 +49,8 @@ export const COMMANDS: readonly Command[] = [
   killSwitch,
   risk,
   riskSet,
+  coverage,
+  coverageSet,
   planCreate,
   plans,
   plan,
