@@ -12,6 +12,7 @@ import type { NextOutcome, OrderBook } from '../state/order-book.js';
 import { type Json, Refusal } from '../state/orders.js';
 import { DEMO_UID, type EmulatorState } from '../state/state.js';
 import { SWITCH_NAMES, type Switches, TOKEN_PATTERN } from '../state/switches.js';
+import { week52Input } from '../state/week52.js';
 import { EMULATOR_DIALECTS, type EmulatorDialect, isDialect } from '../wire/dialect.js';
 import { type EmulatorReply, json } from '../wire/reply.js';
 import { type EmulatorRequest, OPERATIONS } from '../wire/routing.js';
@@ -205,6 +206,9 @@ export const handleControl = (emulator: ControlTarget, req: EmulatorRequest, pat
             });
           figures[name] = value;
         }
+        const range = week52Input(body);
+        if (typeof range === 'string') return json(400, { error: range });
+        Object.assign(figures, range);
         const { fired, filled } = emulator.setLastTradedPrice(exch, tsym, ltp, close, figures);
         return json(200, { triggered: fired.map((f) => f.al_id), fired, filled });
       }

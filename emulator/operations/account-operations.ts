@@ -10,6 +10,7 @@ import { type Account, ltpKey } from '../state/state.js';
 import type { OperationContext } from '../state/switches.js';
 import { masterSymbolOf } from '../state/symbol-master.js';
 import { rulesFields, searchListed } from '../state/symbols.js';
+import { week52Fields } from '../state/week52.js';
 import { type EmulatorReply, json, notOk } from '../wire/reply.js';
 import { priceOf, symbolOfToken } from './market-moves.js';
 
@@ -53,7 +54,7 @@ export const searchScrip = (ctx: OperationContext, fields: Json): EmulatorReply 
  * A quote for a symbol with a last traded price (the market's start, a move by hand or the walk: market-moves.ts);
  * `no data` for any other. The figures the other alert types watch, where the control surface set them, under the
  * names a live GetQuotes reply uses: `ap` (average traded price), `oi`, `v` (volume), and `toi` (total open interest,
- * the feed's name: no GetQuotes sample shows it).
+ * the feed's name: no GetQuotes sample shows it); and the 52-week high and low, `wk52_h`, `wk52_l`.
  */
 export const getQuotes = (ctx: OperationContext, fields: Json): EmulatorReply => {
   const exch = requireString(fields, 'exch');
@@ -75,11 +76,18 @@ export const getQuotes = (ctx: OperationContext, fields: Json): EmulatorReply =>
   });
 };
 
-/** The figures set beside the price (`POST /_emulator/ltp` with `atp`, `oi`, `toi`, `volume`), as decimal strings. */
+/**
+ * The figures set beside the price (`POST /_emulator/ltp` with `atp`, `oi`, `toi`, `volume`), as decimal strings;
+ * the 52-week high and low every priced symbol has (week52.ts) as `wk52_h`, `wk52_l`.
+ */
 const figureFields = (ctx: OperationContext, exch: string, tsym: string): Record<string, string> => {
   const figures = ctx.state.figures.get(ltpKey(exch, tsym)) ?? {};
   const named = { ap: figures.atp, oi: figures.oi, toi: figures.toi, v: figures.volume };
-  return Object.fromEntries(Object.entries(named).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])));
+  const { week52High, week52Low } = figures;
+  return {
+    ...Object.fromEntries(Object.entries(named).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]]))),
+    ...(week52High === undefined || week52Low === undefined ? {} : week52Fields(exch, tsym, { week52High, week52Low })),
+  };
 };
 
 /** The day's open, high and low (`o`, `h`, `l`) from the day's series (TPSeries' bars since 00:00 India time). */

@@ -9,6 +9,7 @@ import { checkGtt, gttFires, type Json, OCO_ALERT_TYPE, Refusal, requireAlId, re
 import { type Account, type GttOrder, type LegName, ltpKey, type OcoOrder, type Order } from '../state/state.js';
 import type { OperationContext } from '../state/switches.js';
 import { isListedSymbol, UNKNOWN_SYMBOL_REASON } from '../state/symbols.js';
+import { extendWeek52, withWeek52 } from '../state/week52.js';
 import { pendingRecord, triggeredRecord } from '../wire/records.js';
 import { type EmulatorReply, json, notOk } from '../wire/reply.js';
 import type { EmulatorRequest } from '../wire/routing.js';
@@ -193,10 +194,13 @@ export const fireAtPrice = (ctx: OperationContext, exch: string, tsym: string, l
   const key = ltpKey(exch, tsym);
   const previous = ctx.state.ltps.get(key);
   ctx.state.ltps.set(key, ltp);
+  // The 52-week range as it stood before this price (seeded from the first price), moved by it after the alerts.
+  const figures = withWeek52(ctx.state.figures.get(key), exch, tsym, previous ?? ltp);
+  ctx.state.figures.set(key, { ...figures, ...extendWeek52(figures, ltp) });
+  const market = { ltp, close: ctx.state.closes.get(key), figures };
   const fired: FiredOrder[] = [];
   for (const order of ctx.state.orders.values()) {
     if (order.state !== 'pending' || order.exch !== exch || order.tsym !== tsym) continue;
-    const market = { ltp, close: ctx.state.closes.get(key), figures: ctx.state.figures.get(key) };
     const leg = order.kind === 'oco' ? ocoFiringLeg(order, ltp, previous) : gttFires(order, market) ? 'x' : undefined;
     if (!leg) continue;
     const d = order.kind === 'oco' ? order[leg] : order.d;

@@ -14,6 +14,7 @@ import { ltpKey } from '../state/state.js';
 import type { OperationContext } from '../state/switches.js';
 import { masterSymbolOf } from '../state/symbol-master.js';
 import { isListedSymbol } from '../state/symbols.js';
+import { uncrossed, withWeek52 } from '../state/week52.js';
 import { type EmulatorReply, json, notOk } from '../wire/reply.js';
 import { fireAtPrice, type FiredOrder } from './gtt-operations.js';
 
@@ -44,6 +45,7 @@ const open = (ctx: OperationContext, exch: string, tsym: string): number | undef
   ctx.state.closes.set(key, close);
   ctx.state.startCloses.add(key);
   ctx.state.ltps.set(key, close);
+  ctx.state.figures.set(key, withWeek52(ctx.state.figures.get(key), exch, tsym, close));
   ctx.state.instruments.set(`${exch}|${instrumentToken(exch, tsym)}`, tsym);
   ctx.state.series.record(key, ctx.now(), close);
   return close;
@@ -65,7 +67,9 @@ export const openNamed = (ctx: OperationContext, fields: Json): void => {
 };
 
 /**
- * A price set by hand, with the figures given beside it (average price, open interest, volume). With `close`, the symbol's previous close first (today's band around it). Without one, a
+ * A price set by hand, with the figures given beside it (average price, open interest, volume, the 52-week high and
+ * low: set before the price, which then moves them if beyond). With `close`, the symbol's previous close first
+ * (today's band around it). Without one, a
  * price outside the band of a start close starts a new day there (the close becomes the price), so a sandbox user
  * can put any symbol at any price as before; a close set by hand stays until changed.
  */
@@ -79,7 +83,8 @@ export const movePriceByHand = (
 ): PriceMove => {
   const key = ltpKey(exch, tsym);
   ctx.state.cleared.delete(key);
-  if (Object.keys(figures).length > 0) ctx.state.figures.set(key, { ...ctx.state.figures.get(key), ...figures });
+  if (Object.keys(figures).length > 0)
+    ctx.state.figures.set(key, uncrossed({ ...ctx.state.figures.get(key), ...figures }, figures));
   open(ctx, exch, tsym);
   if (close !== undefined) {
     ctx.state.closes.set(key, close);

@@ -5,6 +5,11 @@
  * the previous close in percent (CH_PER), and what the control surface sets: the average traded price (ATP), open
  * interest (OI), total open interest (TOI) and volume (VOLUME). A type whose figure the market does not hold for
  * the symbol does not fire.
+ *
+ * The 52-week types are the exception to `d`: LTP_A_52HIGH fires when the last price rises above the symbol's
+ * 52-week high as it stood before that price (a new high), LTP_B_52LOW when it falls below the 52-week low; `d` is
+ * taken (any number from 0: a family web client sends `0`) and not compared (week52.ts; the evidence and the
+ * decision: docs/explanation/broker-wire.md, "Alert types").
  */
 export const EMULATOR_ALERT_TYPES = [
   'LTP_A_O',
@@ -22,12 +27,17 @@ export const EMULATOR_ALERT_TYPES = [
   'LTP_B_52LOW',
 ];
 
-/** The figures the control surface sets beside a symbol's price (`POST /_emulator/ltp` with `atp`, `oi`, `toi`, `volume`). */
+/**
+ * The figures the control surface sets beside a symbol's price (`POST /_emulator/ltp` with `atp`, `oi`, `toi`,
+ * `volume`, `week52High`, `week52Low`); the 52-week range is also seeded and moved by the market (week52.ts).
+ */
 export interface MarketFigures {
   atp?: number;
   oi?: number;
   toi?: number;
   volume?: number;
+  week52High?: number;
+  week52Low?: number;
 }
 export const FIGURE_NAMES = ['atp', 'oi', 'toi', 'volume'] as const;
 
@@ -50,8 +60,12 @@ export const watchedFigure = (alertType: string, view: MarketView): number | und
   return undefined;
 };
 
-/** Whether a single GTT of `alertType` at `d` fires on what the market shows. */
+/** Whether a single GTT of `alertType` at `d` fires on what the market shows (the 52-week range: before this price). */
 export const alertFires = (alertType: string, d: string, view: MarketView): boolean => {
+  if (alertType === 'LTP_A_52HIGH')
+    return view.figures?.week52High !== undefined && view.ltp > view.figures.week52High + 1e-9;
+  if (alertType === 'LTP_B_52LOW')
+    return view.figures?.week52Low !== undefined && view.ltp < view.figures.week52Low - 1e-9;
   const value = watchedFigure(alertType, view);
   if (value === undefined) return false;
   const trigger = Number(d);
@@ -67,6 +81,8 @@ export const alertTriggerProblem = (alertType: string, d: string, exch: string, 
     return `${alertType} is not valid for ${exch}: no open interest on an equity`;
   if (/^(OI|TOI|VOLUME)_/.test(alertType) && !/^[1-9]\d*$/.test(d))
     return `${label} must be a positive whole number for ${alertType}`;
+  if (/_52(HIGH|LOW)$/.test(alertType))
+    return /^\d+(\.\d+)?$/.test(d) ? undefined : `${label} must be a number (0 or more) for ${alertType}`;
   if (!/^\d+(\.\d+)?$/.test(d) || Number(d) <= 0) return `${label} must be a positive number`;
   return undefined;
 };

@@ -2,6 +2,7 @@
  * The family's other alert types at the emulator, over real HTTP on 127.0.0.1 (docs/reference/emulator.md, "Alert
  * types"): each fires when the figure it watches reaches `d` (A: at or above, B: at or below), the figures set
  * beside the price (`POST /_emulator/ltp` with `close`, `atp`, `oi`, `toi`, `volume`); OI on an equity is refused.
+ * The 52-week types fire on the market's 52-week range, not on `d`: emulator-week52.test.ts.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 
@@ -47,8 +48,6 @@ describe('the emulator fires the other alert types on its market figures', () =>
     ['TOI_A_O', FUTURE, '9000000', { ltp: 25000, toi: 8000000 }, { ltp: 25000, toi: 9000000 }],
     ['TOI_B_O', FUTURE, '5000000', { ltp: 25000, toi: 6000000 }, { ltp: 25000, toi: 4000000 }],
     ['VOLUME_A_O', EQUITY, '250000', { ltp: 1500, volume: 100000 }, { ltp: 1500, volume: 250001 }],
-    ['LTP_A_52HIGH', EQUITY, '1550', { ltp: 1549.95 }, { ltp: 1550 }],
-    ['LTP_B_52LOW', EQUITY, '1450', { ltp: 1450.05 }, { ltp: 1449 }],
   ])('%s at %s fires only when its figure reaches d', async (ai_t, on, d, below, reached) => {
     await market(on, below);
     const placed = await place(on, ai_t, d);

@@ -2,7 +2,8 @@
  * The family's other alert types through the command line and the API against the emulator (local stack, in
  * process): `--alert change-below --trigger=-2` and `--alert volume-above` are sent as CH_PER_B_O and VOLUME_A_O,
  * rest pending while their figure has not reached the trigger, and fire (the triggered history shows them) once
- * it has; a refused one says why and sends nothing.
+ * it has; a refused one says why and sends nothing. `--alert 52-week-high` fires when the price makes a new 52-week
+ * high at the emulator (its model, emulator/state/week52.ts), and `gtt quote` shows the high before and after.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
@@ -68,6 +69,25 @@ describe('the other alert types, placed from the command line', () => {
     expect(await market({ ltp: 1500, volume: 100000 })).toEqual([]);
     expect(await market({ ltp: 1500, volume: 250000 })).toEqual([alId]);
     expect(await triggeredIds()).toContain(alId);
+  });
+
+  it('52-week-high: sent as LTP_A_52HIGH, pending at and below the 52-week high, fired by a new high', async () => {
+    await market({ ltp: 1500, close: 1500, week52High: 1600, week52Low: 1200 });
+    // A breakout buy: its limit near the trigger, inside the band.
+    const breakout = ORDER.replace('--price 1400', '--price 1610').split(' ');
+    const placed = await gtt(['place', ...breakout, '--alert', '52-week-high', '--trigger', '1600']);
+    expect(placed).toMatchObject({ code: 0, err: '' });
+    const alId = alIdOf(placed.out);
+    const order = JSON.parse((await gtt(['get', alId, '--json'])).out) as { ai_t: string; d: string };
+    expect(order).toMatchObject({ ai_t: 'LTP_A_52HIGH', d: '1600' });
+    const quoted = await gtt(['quote', 'INFY-EQ']);
+    expect(quoted.out).toMatch(/52-week high 1600\.00 {2}52-week low 1200\.00$/m);
+    // At the 52-week high is no new high: the emulator's broker waits for a price above it (its own high, not d).
+    expect(await market({ ltp: 1590 })).toEqual([]);
+    expect(await market({ ltp: 1600 })).toEqual([]);
+    expect(await market({ ltp: 1605 })).toEqual([alId]);
+    expect(await triggeredIds()).toContain(alId);
+    expect((await gtt(['quote', 'INFY-EQ'])).out).toMatch(/52-week high 1605\.00 {2}52-week low 1200\.00$/m);
   });
 
   it('oi-above on an equity is refused by the gateway with the way forward; nothing reaches the broker', async () => {

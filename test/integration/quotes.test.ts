@@ -41,7 +41,8 @@ describe('GET /quotes', () => {
       lp: '801.4',
       band: { lc: '720.00', uc: '880.00' },
       day: { open: '805', high: '805', low: '798.35', close: '800' },
-      figures: { changePercent: ((1.4 / 800) * 100).toFixed(2) },
+      // The emulator's 52-week range, seeded 25% either side of the first price (805): GetQuotes wk52_h, wk52_l.
+      figures: { changePercent: ((1.4 / 800) * 100).toFixed(2), week52High: '1006.25', week52Low: '603.75' },
       tick: '0.05',
       lot: 1,
       precision: 2,
@@ -49,9 +50,10 @@ describe('GET /quotes', () => {
     });
   });
 
-  it('answers the figures the other alert types watch: average price, open interest, total OI, volume', async () => {
+  it('answers the figures the other alert types watch: average price, OI, total OI, volume, the 52-week range', async () => {
     const tsym = indexContract('NIFTY', new Date(Date.now() + 7 * 86_400_000), 'F');
-    await control.ltp('NFO', tsym, 25100, 25000, { atp: 25040.5, oi: 150020, toi: 9000000, volume: 0 });
+    const figures = { atp: 25040.5, oi: 150020, toi: 9000000, volume: 0, week52High: 26500, week52Low: 21000 };
+    await control.ltp('NFO', tsym, 25100, 25000, figures);
     const { status, body } = await quote(`?exch=NFO&tsym=${tsym}`);
     expect(status).toBe(200);
     expect(body.figures).toEqual({
@@ -60,11 +62,21 @@ describe('GET /quotes', () => {
       openInterest: '150020',
       totalOpenInterest: '9000000',
       volume: '0',
+      week52High: '26500.00',
+      week52Low: '21000.00',
     });
     const out: string[] = [];
     const io = { out: (t: string) => out.push(t), err: (t: string) => out.push(t) };
     expect(await main(['quote', tsym, '--exch', 'NFO', '--url', stack.api.url], {}, io)).toBe(0);
-    expect(out.join('\n')).toContain('watched   change 0.40%  atp 25040.5  oi 150020  total-oi 9000000  volume 0\n');
+    expect(out.join('\n')).toContain(
+      'watched   change 0.40%  atp 25040.5  oi 150020  total-oi 9000000  volume 0  52-week high 26500.00  52-week low 21000.00\n',
+    );
+    // A price above the 52-week high is the new one.
+    await control.ltp('NFO', tsym, 26550);
+    expect((await quote(`?exch=NFO&tsym=${tsym}`)).body.figures).toMatchObject({
+      week52High: '26550.00',
+      week52Low: '21000.00',
+    });
   });
 
   it("an index future's lot is the exchange's; with no price yet the rules still come, without lp", async () => {

@@ -63,14 +63,21 @@ export const emulatorControl = (baseUrl: string) => {
     switches: (values: Record<string, boolean>) => call<unknown>('POST', 'switches', values),
     /**
      * Moves a symbol's last traded price (pending GTTs it crosses fire); `close` sets its previous close (the band),
-     * `figures` what the other alert types watch beside it.
+     * `figures` what the other alert types watch beside it (the 52-week high and low set before the price).
      */
     ltp: (
       exch: string,
       tsym: string,
       ltp: number,
       close?: number,
-      figures: { atp?: number; oi?: number; toi?: number; volume?: number } = {},
+      figures: {
+        atp?: number;
+        oi?: number;
+        toi?: number;
+        volume?: number;
+        week52High?: number;
+        week52Low?: number;
+      } = {},
     ) =>
       call<{ fired: { al_id: string; norenordno: string; status: string }[] }>('POST', 'ltp', {
         exch,
