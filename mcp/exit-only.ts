@@ -2,12 +2,13 @@
  * The exit-only scope on the MCP server's writes (docs/reference/assistants.md, "Exit-only"): an assistant with the
  * `exit` scope (and not `trade`) may cancel orders and plans, turn the kill switch on, change a pending order's
  * triggers and prices (never raise its quantity, flip its side or move it to another instrument or product), and place
- * a GTT or an OCO only when it reduces an open position, by the rule of functions/base/schemas/exit-only.ts.
+ * a GTT, an OCO or a trailing-stop plan (its stop) only when it reduces an open position, by the rule of
+ * functions/base/schemas/exit-only.ts.
  *
  * A place is checked on the positions (`GetPositions`) and the pending orders of its symbol (`GetPendingGTTOrder`)
  * read at its preview, and read and checked again at its confirm, before the confirmation is taken: a position that
  * shrank (or an exit placed meanwhile) refuses the confirm and nothing is sent. A read that fails refuses, never
- * allows blind. Any other write (a full replacement, a plan, the kill switch's release) is refused with the reason.
+ * allows blind. Any other write (a full replacement, a bracket, the kill switch's release) is refused with the reason.
  */
 import { mergePatch, modifyInputOfRecord } from '../functions/base/broker/patch-merge.js';
 import {
@@ -16,6 +17,7 @@ import {
   exitOnlyRefusal,
   type ExitOrder,
   type HeldPosition,
+  planExitOrder,
 } from '../functions/base/schemas/exit-only.js';
 import type { GttOrder } from '../functions/base/schemas/reply.js';
 import type { GatewayPort, GatewayRequest } from './port.js';
@@ -26,12 +28,11 @@ const text = (v: unknown): string => (v === undefined || v === null ? '' : Strin
 /** The writes an exit-only assistant may make without a position check: they place and raise nothing. */
 const ALWAYS = ['CancelGTTOrder', 'CancelPlan', 'ActivateKillSwitch'];
 /** The places checked against the positions, at preview and again at confirm. */
-export const EXIT_PLACES: readonly string[] = ['PlaceGTTOrder', 'PlaceOCOOrder'];
+export const EXIT_PLACES: readonly string[] = ['PlaceGTTOrder', 'PlaceOCOOrder', 'CreatePlan'];
 const CHANGES = ['PatchGTTOrder', 'PatchOCOOrder'];
 const WAY: Record<string, string> = {
   ModifyGTTOrder: 'use change_gtt to move its trigger or price (bound to the order as read)',
   ModifyOCOOrder: 'use change_oco to move its triggers or prices (bound to the order as read)',
-  CreatePlan: 'a plan places an entry; place an exit with place_gtt or place_oco',
   ReleaseKillSwitch: 'only the trader (or a trade assistant) turns it off',
 };
 
@@ -88,7 +89,12 @@ export const exitOnlyCheck = async (
     return nothingSent(
       `EXIT_ONLY: ${op} is not an exit-only write (an exit-only assistant cancels, changes triggers and prices, and places orders that reduce an open position)${WAY[op] ? `: ${WAY[op]}` : ''}`,
     );
-  const orders = exitOrdersOf(request.body ?? {});
+  let orders: ExitOrder[];
+  if (op === 'CreatePlan') {
+    const plan = planExitOrder(request.body ?? {});
+    if ('refused' in plan) return nothingSent(plan.refused);
+    orders = [plan.order];
+  } else orders = exitOrdersOf(request.body ?? {});
   const { exch, tsym } = orders[0]!;
   let positions: HeldPosition[];
   let pending: Fields[];

@@ -1,21 +1,20 @@
 /**
  * An exit strategy's order checked by the exit-only rule (functions/base/schemas/exit-only.ts) when the worker acts
  * on its alert (docs/reference/signals.md, "Exit-only strategies"): the account's positions (`GetPositions`) and the
- * pending orders of the alert's symbol (`GetPendingGTTOrder`, every page) read now, in-process, and the GTT (or each
- * OCO leg) held to them. Why not is a GUARDRAIL_REJECTED whose message begins `EXIT_ONLY:`: nothing is sent. A read
+ * pending orders of the alert's symbol (`GetPendingGTTOrder`, every page) read now, in-process, and the GTT (each OCO
+ * leg, a trailing stop's stop) held to them; a bracket, which opens a position, is refused without a read. Why not is a GUARDRAIL_REJECTED whose message begins `EXIT_ONLY:`: nothing is sent. A read
  * that fails refuses too (never allows blind), saying which read and its code.
  */
 import { fromDirectInvocation, GuardrailRejectedError } from '../base/contract/errors.js';
-import { exitOnlyRefusal, type ExitOrder, type HeldPosition } from '../base/schemas/exit-only.js';
+import { exitOnlyRefusal, type ExitOrder, type HeldPosition, planExitOrder } from '../base/schemas/exit-only.js';
 import type { DirectHandler } from '../orders/gateway/in-process.js';
 import type { AlertOrder } from './orders.js';
 
 type Fields = Record<string, unknown>;
 const text = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
 
-/** The orders one alert places: a GTT's body, or an OCO's legs each (only one fires). */
-const ordersOf = (order: AlertOrder): ExitOrder[] => {
-  if (order.kind === 'plan') return [];
+/** The orders one alert places: a GTT's body, or an OCO's legs each (only one fires); a plan's is planExitOrder's. */
+const ordersOf = (order: Exclude<AlertOrder, { kind: 'plan' }>): ExitOrder[] => {
   const b = order.body;
   if (order.kind === 'gtt')
     return [{ exch: text(b.exch), tsym: text(b.tsym), prd: text(b.prd), trantype: text(b.trantype), qty: text(b.qty) }];
@@ -33,9 +32,12 @@ export const checkExitOnly = async (
   order: AlertOrder,
   deadline: number,
 ): Promise<void> => {
-  if (order.kind === 'plan')
-    throw refuse('EXIT_ONLY: a plan places an entry, which an exit-only strategy may not; nothing was sent.');
-  const orders = ordersOf(order);
+  let orders: ExitOrder[];
+  if (order.kind === 'plan') {
+    const plan = planExitOrder(order.plan);
+    if ('refused' in plan) throw refuse(`${plan.refused}; nothing was sent.`);
+    orders = [plan.order];
+  } else orders = ordersOf(order);
   const { exch, tsym } = orders[0]!;
   let positions: HeldPosition[];
   try {

@@ -1,9 +1,10 @@
 /**
  * An exit-only assistant (`scopes: ["read", "exit"]`) over the real remote server (`POST /mcp` on the local stack, the
  * broker emulator behind it, positions from its fills): it may place a GTT or OCO that reduces an open position
- * (counting the pending exits of that position), cancel, and move triggers and prices; an opening order, a sell past
- * the long, a raised quantity, a plan or a full replacement are refused with the reason and nothing is sent. A
- * position that shrank between preview and confirm refuses the confirm, and the broker sees no place.
+ * (counting the pending exits of that position) or start a trailing stop that does, cancel, and move triggers and
+ * prices; an opening order, a sell past the long, a raised quantity, a bracket or a full replacement are refused with
+ * the reason and nothing is sent. A position that shrank (or an exit placed) between preview and confirm refuses the
+ * confirm, and the broker sees no place.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,7 +41,7 @@ const api = async (method: string, path: string, body?: unknown) => {
   return { status: res.status, body: (await res.json()) as Json };
 };
 
-const START: Record<string, number> = { 'INFY-EQ': 1500, 'WIPRO-EQ': 1450, 'M&M-EQ': 1500 };
+const START: Record<string, number> = { 'INFY-EQ': 1500, 'WIPRO-EQ': 1450, 'M&M-EQ': 1500, 'TCS-EQ': 3500 };
 const gtt = (tsym: string, trantype: 'B' | 'S', qty: number, away: number) => {
   const price = START[tsym]! + (trantype === 'S' ? away : -away);
   return {
@@ -126,11 +127,18 @@ describe('an exit-only assistant places only what reduces a position', () => {
     const flipped = (await callTool(exit, 'change_gtt', { alId, trantype: 'B', ai_t: 'LTP_B_O' })).structuredContent!;
     expect(flipped.reason).toMatch(/^EXIT_ONLY: the change flips the side from sell to buy/);
 
-    // A plan and a full replacement are not exit-only writes; cancel is.
-    const plan = (
-      await callTool(exit, 'create_plan', { kind: 'trailing-stop', order: gtt('INFY-EQ', 'S', 1, 100), trailBy: '5' })
+    // A bracket (it opens a position) and a full replacement are not exit-only writes; cancel is.
+    const bracket = (
+      await callTool(exit, 'create_plan', {
+        kind: 'bracket',
+        entry: gtt('INFY-EQ', 'S', 1, 100),
+        target: { trigger: '1500', price: '1500' },
+        stopLoss: { trigger: '1700', price: '1700' },
+      })
     ).structuredContent!;
-    expect(plan.reason).toMatch(/^EXIT_ONLY: CreatePlan is not an exit-only write/);
+    expect(bracket.reason).toBe(
+      'EXIT_ONLY: a bracket plan places an entry that opens a position, which an exit-only caller may not; a trailing-stop plan on the side that closes the position may be started; nothing was sent.',
+    );
     const replaced = (await callTool(exit, 'modify_gtt', { alId, ...gtt('INFY-EQ', 'S', 1, 90) })).structuredContent!;
     expect(replaced.reason).toMatch(/^EXIT_ONLY: ModifyGTTOrder is not an exit-only write .*use change_gtt/);
     const cancel = (await callTool(exit, 'cancel_gtt', { alId })).structuredContent!;
@@ -170,6 +178,56 @@ describe('an exit-only assistant places only what reduces a position', () => {
     });
     expect(await placesAtBroker()).toBe(0);
     expect(await netQty('WIPRO-EQ')).toBe(1);
+  });
+
+  it('a trailing stop within the long is started; one past it refused; its stop then counts as a pending exit', async () => {
+    await fill('TCS-EQ', 'B', 5);
+    const trailing = (qty: number) => ({
+      kind: 'trailing-stop',
+      order: { ...gtt('TCS-EQ', 'B', qty, 100), trantype: 'S' },
+      trailBy: '20',
+    });
+    await control.clearRequests();
+    const six = (await callTool(exit, 'create_plan', trailing(6))).structuredContent!;
+    expect(six).toMatchObject({
+      refused: true,
+      reason:
+        'EXIT_ONLY: a sell of 6 NSE:TCS-EQ (product C) would exceed the long of 5 (pending exits sell 0): at most 5 more may be sold; nothing was sent.',
+    });
+    expect(await placesAtBroker()).toBe(0);
+
+    // Two previews that fit alone: the GTT confirmed first uses the room, so the plan's confirm is refused.
+    const plan = (await callTool(exit, 'create_plan', trailing(5))).structuredContent!;
+    expect(plan.refused, JSON.stringify(plan)).toBeUndefined();
+    expect(plan.rulesChecked).toContain(
+      'exit-only: NSE:TCS-EQ (product C) held 5, pending exits sell 0 (positions and pending orders read now)',
+    );
+    const other = (await callTool(exit, 'place_gtt', gtt('TCS-EQ', 'S', 2, 100))).structuredContent!;
+    const placed = (await callTool(exit, 'confirm', { confirmationId: other.confirmationId })).structuredContent!;
+    expect(placed, JSON.stringify(placed)).toMatchObject({ confirmed: true });
+    const late = (await callTool(exit, 'confirm', { confirmationId: plan.confirmationId })).structuredContent!;
+    expect(late.reason).toBe(
+      'EXIT_ONLY: a sell of 5 NSE:TCS-EQ (product C) would exceed the long of 5 (pending exits sell 2): at most 3 more may be sold; nothing was sent. (checked again at confirm)',
+    );
+    expect(await placesAtBroker()).toBe(1);
+    const cancel = (await callTool(exit, 'cancel_gtt', { alId: (placed.result as Json).al_id })).structuredContent!;
+    expect(
+      (await callTool(exit, 'confirm', { confirmationId: cancel.confirmationId })).structuredContent,
+    ).toMatchObject({ confirmed: true });
+
+    const again = (await callTool(exit, 'create_plan', trailing(5))).structuredContent!;
+    const started = (await callTool(exit, 'confirm', { confirmationId: again.confirmationId })).structuredContent!;
+    expect(started, JSON.stringify(started)).toMatchObject({ confirmed: true, result: { kind: 'trailing-stop' } });
+    const stop = (started.result as Json).alIds.stop as string;
+    expect((await control.orders(stack.emulator.uid)).find((o) => o.al_id === stop)).toMatchObject({
+      state: 'pending',
+      trantype: 'S',
+      qty: 5,
+    });
+    expect(await placesAtBroker()).toBe(2);
+    const more = (await callTool(exit, 'place_gtt', gtt('TCS-EQ', 'S', 1, 100))).structuredContent!;
+    expect(more.reason).toMatch(/would exceed the long of 5 \(pending exits sell 5\): at most 0 more may be sold/);
+    expect(await placesAtBroker()).toBe(2);
   });
 
   it('a positions read that fails refuses, never allows blind', async () => {

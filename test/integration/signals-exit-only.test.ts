@@ -2,7 +2,8 @@
  * An exit-only strategy (`scope: "exit"`) end to end on loopback: strategies through the local API, alerts posted to
  * the webhook, the signal queue handing them to the real SignalWorker, which checks each order on the positions and
  * pending orders it reads from the emulator. An alert that would open (or add to) a position is refused and the
- * signal read back says why; one that reduces the long acts; nothing opening reaches the broker.
+ * signal read back says why; one that reduces the long acts; nothing opening reaches the broker. A trailing-stop
+ * strategy with the exit scope starts a trailing stop on the long, held to the same rule; a bracket one is refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -55,15 +56,19 @@ const alert = async (webhookUrl: string, action: 'BUY' | 'SELL', ticker: string,
 };
 
 describe('a strategy with scope exit', () => {
-  it('refuses a plan action at creation, with the way forward', async () => {
+  it('refuses a bracket action at creation, with the way forward', async () => {
+    const { trigger, price, ...action } = EXIT_STRATEGY.action;
+    const leg = { trigger, price };
     const res = await api(
       'POST',
       '/strategies',
-      { ...EXIT_STRATEGY, action: { ...EXIT_STRATEGY.action, kind: 'trailing-stop', trailBy: '10' } },
+      { ...EXIT_STRATEGY, action: { ...action, kind: 'bracket', entry: leg, target: leg, stopLoss: leg } },
       key(),
     );
     expect(res.status).toBe(400);
-    expect(JSON.stringify(res.body)).toContain('exit is for gtt, oco, cancel or kill-switch actions');
+    expect(JSON.stringify(res.body)).toContain(
+      'exit is for gtt, oco, trailing-stop, cancel or kill-switch actions: a bracket plan places an entry',
+    );
   });
 
   it('refuses an alert that would open or add to a position, and acts on one that reduces the long', async () => {
@@ -113,6 +118,41 @@ describe('a strategy with scope exit', () => {
     const past = await alert(url, 'SELL', 'INFY', 1500);
     expect(past.state).toBe('refused');
     expect(past.reason).toMatch(/would exceed the long of 3 \(pending exits sell 2\): at most 1 more may be sold/);
+    expect(await placesAtBroker()).toBe(sent + 1);
+  });
+
+  it('a trailing-stop strategy starts a stop within the long (its stop counted after), refuses a buy', async () => {
+    const created = await api(
+      'POST',
+      '/strategies',
+      {
+        ...EXIT_STRATEGY,
+        name: 'trailing-exits',
+        action: {
+          kind: 'trailing-stop',
+          order: { exch: 'NSE', prd: 'C', prctyp: 'LMT', ret: 'DAY', qty: 1 },
+          trigger: { offset: '-2%' },
+          price: { offset: '-2%' },
+          trailBy: '10',
+        },
+      },
+      key(),
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const url = created.body.webhookUrl as string;
+    // The long of 3 INFY-EQ of the test before, with its sell of 2 pending: room for 1.
+    expect(await netQty('INFY-EQ')).toBe(3);
+    const sent = await placesAtBroker();
+    const adding = await alert(url, 'BUY', 'INFY', 1500);
+    expect(adding.reason).toMatch(/EXIT_ONLY: a buy of 1 NSE:INFY-EQ \(product C\) would add to the long of 3/);
+    const started = await alert(url, 'SELL', 'INFY', 1500);
+    expect(started, JSON.stringify(started)).toMatchObject({ state: 'acted' });
+    const plans = (await api('GET', '/plans')).body.plans as { kind: string; tag?: string; alIds: { stop?: string } }[];
+    const plan = plans.find((p) => p.kind === 'trailing-stop' && p.tag === 'trailing-exits');
+    expect(plan?.alIds.stop, JSON.stringify(plans)).toBeDefined();
+    expect(await placesAtBroker()).toBe(sent + 1);
+    const past = await alert(url, 'SELL', 'INFY', 1500);
+    expect(past.reason).toMatch(/would exceed the long of 3 \(pending exits sell 3\): at most 0 more may be sold/);
     expect(await placesAtBroker()).toBe(sent + 1);
   });
 });

@@ -112,6 +112,8 @@ export const COVERS: Readonly<Record<string, readonly string[]>> = {
   // system-exit.ts: the exit-only assistant (its preview and confirm read GET /positions and GET /gtt-orders).
   'mcp exit-only': ['POST /mcp', 'POST /assistants', 'mcp place_gtt', 'mcp place_oco', 'mcp confirm', 'GET /positions'],
   'mcp exit-only change': ['POST /mcp', 'mcp change_gtt', 'mcp confirm', 'GET /gtt-orders/{alId}'],
+  // system-exit-plus.ts: its trailing stops (the plan's stop placed by POST /plans).
+  'mcp exit-only trailing stop': ['POST /mcp', 'mcp create_plan', 'mcp confirm', 'GET /positions', 'POST /plans'],
   'mcp read': ['POST /mcp', ...READ_TOOL_NAMES.map((tool) => `mcp ${tool}`)],
   'assistants admin': [
     'GET /assistants',

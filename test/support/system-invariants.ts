@@ -32,6 +32,7 @@
  */
 import type { Order } from '../../emulator/state/state.js';
 import { checkExit } from './system-exit.js';
+import { checkExitPlus } from './system-exit-plus.js';
 import { checkWays } from './system-invariants-ways.js';
 import { checkCoverage } from './system-protect.js';
 import { type Changes, GTT_FIELDS, type Intent, OCO_FIELDS, type Sys, type Tracked } from './system-state.js';
@@ -219,6 +220,7 @@ export const checkAll = (s: Sys): void => {
   checkWays(s, gtts);
   // 10: an exit-only key never increases exposure (system-exit.ts).
   checkExit(s, gtts);
+  checkExitPlus(s, gtts);
   // 20 (autoCover never covers one position twice): system-protect.ts.
   checkCoverage(s);
 };

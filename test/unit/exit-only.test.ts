@@ -2,10 +2,16 @@
  * The exit-only rule (functions/base/schemas/exit-only.ts): a sell reduces a long, a buy a short, each by at most the
  * position less the pending exits of that position (an OCO counted once, at its larger leg); a flat book, the wrong
  * side or another product has nothing to reduce. And a change may move prices but never raise a quantity or flip a side.
+ * A trailing stop's stop is judged as any exit; a bracket (it opens a position) never passes.
  */
 import { describe, expect, it } from 'vitest';
 
-import { exitChangeRefusal, exitOnlyRefusal, pendingExitQty } from '../../functions/base/schemas/exit-only.js';
+import {
+  exitChangeRefusal,
+  exitOnlyRefusal,
+  pendingExitQty,
+  planExitOrder,
+} from '../../functions/base/schemas/exit-only.js';
 
 const at = { exch: 'NSE', tsym: 'INFY-EQ', prd: 'C' };
 const sell = (qty: number) => ({ ...at, trantype: 'S', qty });
@@ -78,5 +84,38 @@ describe('exitChangeRefusal', () => {
     expect(exitChangeRefusal([sell(3)], [{ ...sell(3), prd: 'I' }])).toMatch(/another instrument or product/);
     expect(exitChangeRefusal([sell(3), sell(3)], [sell(3), sell(5)])).toMatch(/raises the quantity \(stop-loss leg\)/);
     expect(exitChangeRefusal([sell(3), sell(3)], [sell(3)])).toMatch(/another kind of order/);
+  });
+});
+
+describe('planExitOrder', () => {
+  const trailing = (trantype: string, qty: number) => ({
+    kind: 'trailing-stop',
+    order: { ...at, trantype, qty, prctyp: 'LMT', ai_t: 'LTP_B_O', d: '1400', prc: '1400' },
+    trailBy: '10',
+  });
+  const judged = (plan: Record<string, unknown>, positions: ReturnType<typeof held>, pending: object[] = []) => {
+    const of = planExitOrder(plan);
+    return 'refused' in of ? of.refused : exitOnlyRefusal(of.order, positions, pending as Record<string, unknown>[]);
+  };
+
+  it("a trailing stop's stop is held to the position like any exit", () => {
+    expect(planExitOrder(trailing('S', 5))).toEqual({ order: { ...sell(5), qty: '5' } });
+    expect(judged(trailing('S', 5), held(5))).toBeUndefined();
+    expect(judged(trailing('S', 6), held(5))).toBe(
+      'EXIT_ONLY: a sell of 6 NSE:INFY-EQ (product C) would exceed the long of 5 (pending exits sell 0): at most 5 more may be sold',
+    );
+    expect(judged(trailing('B', 2), held(-2))).toBeUndefined();
+    expect(judged(trailing('B', 1), held(5))).toMatch(/would add to the long of 5/);
+    expect(judged(trailing('S', 1), [])).toMatch(/would open a position: none is held/);
+    // A live trailing stop is a pending GTT at the broker: it uses the room of the next exit.
+    expect(judged(trailing('S', 1), held(5), [single('S', 5)])).toMatch(/\(pending exits sell 5\): at most 0 more/);
+  });
+
+  it('a bracket, or a plan of no known kind, is refused with the way forward', () => {
+    const bracket = { kind: 'bracket', entry: { ...sell(1) }, target: {}, stopLoss: {} };
+    expect(judged(bracket, held(5))).toBe(
+      'EXIT_ONLY: a bracket plan places an entry that opens a position, which an exit-only caller may not; a trailing-stop plan on the side that closes the position may be started',
+    );
+    expect(planExitOrder({})).toMatchObject({ refused: expect.stringMatching(/^EXIT_ONLY: a \(kind-less\) plan/) });
   });
 });

@@ -10,6 +10,8 @@
  * already sell (buy): every pending GTT or OCO of the same exchange, symbol and product on the reducing side, whoever
  * placed it, counted at its full quantity (an OCO once, at its larger matching leg: only one leg fires). Pending
  * orders on the other side are not credited. So no set of exits, all firing, can take the position past flat.
+ *
+ * A trailing-stop plan's stop is held to the same rule (`planExitOrder`); a bracket, which opens a position, is not.
  */
 
 /** One order as the rule reads it: a GTT's body, or one OCO leg with its order's exchange and symbol. */
@@ -105,6 +107,23 @@ export const exitOnlyRefusal = (
   if (already + qty > Math.abs(held))
     return `EXIT_ONLY: ${what} would exceed ${position} (pending exits ${SIDE[reducing]} ${already}): at most ${Math.max(0, Math.abs(held) - already)} more may be ${long ? 'sold' : 'bought'}`;
   return undefined;
+};
+
+/**
+ * The order a plan (`POST /plans`' body) would place, as the rule judges it, or why a plan of its kind is refused: a
+ * trailing stop's `order` is its stop, one GTT that only closes (a sell up to the long, a buy up to the short, the
+ * same room as any exit; once placed it is a pending GTT like the others and counts for later checks); a bracket
+ * places an entry that opens a position, so it is never exit-only.
+ */
+export const planExitOrder = (plan: Fields): { order: ExitOrder } | { refused: string } => {
+  if (plan.kind !== 'trailing-stop')
+    return {
+      refused: `EXIT_ONLY: a ${text(plan.kind).slice(0, 24) || '(kind-less)'} plan places an entry that opens a position, which an exit-only caller may not; a trailing-stop plan on the side that closes the position may be started`,
+    };
+  const o = (plan.order ?? {}) as Fields;
+  return {
+    order: { exch: text(o.exch), tsym: text(o.tsym), prd: text(o.prd), trantype: text(o.trantype), qty: text(o.qty) },
+  };
 };
 
 /** The line a check says it made, for a preview's `rulesChecked`. */

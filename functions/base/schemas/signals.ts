@@ -143,8 +143,8 @@ export const sideRule = (
 /**
  * What a strategy's alerts may do: `trade` (absent means trade) any order its action makes; `exit` only orders that
  * reduce an open position (exit-only.ts: a sell up to the long, a buy up to the short, pending exits counted), checked
- * by the worker on the positions it reads when it acts. An exit strategy places GTTs or OCOs, or cancels, or turns
- * the kill switch on: a plan places an entry, so `bracket` and `trailing-stop` are refused for it.
+ * by the worker on the positions it reads when it acts. An exit strategy places GTTs, OCOs or trailing stops (the
+ * stop held to the same rule), or cancels, or turns the kill switch on: a bracket places an entry, so it is refused.
  */
 export const STRATEGY_SCOPES = ['trade', 'exit'] as const;
 export type StrategyScope = (typeof STRATEGY_SCOPES)[number];
@@ -154,11 +154,12 @@ export const exitScopeRule = (
   strategy: { scope?: StrategyScope | undefined; action: SignalAction },
   ctx: z.RefinementCtx,
 ) => {
-  if (strategy.scope === 'exit' && (strategy.action.kind === 'bracket' || strategy.action.kind === 'trailing-stop'))
+  if (strategy.scope === 'exit' && strategy.action.kind === 'bracket')
     ctx.addIssue({
       code: 'custom',
       path: ['scope'],
-      message: `exit is for gtt, oco, cancel or kill-switch actions: a ${strategy.action.kind} plan places an entry, which an exit-only strategy may not (use kind gtt or oco with the side that closes the position)`,
+      message:
+        'exit is for gtt, oco, trailing-stop, cancel or kill-switch actions: a bracket plan places an entry, which an exit-only strategy may not (use kind gtt, oco or trailing-stop with the side that closes the position)',
     });
 };
 
