@@ -113,6 +113,8 @@ export const COVERS: Readonly<Record<string, readonly string[]>> = {
   'mcp exit-only': ['POST /mcp', 'POST /assistants', 'mcp place_gtt', 'mcp place_oco', 'mcp confirm', 'GET /positions'],
   'mcp exit-only change': ['POST /mcp', 'mcp change_gtt', 'mcp confirm', 'GET /gtt-orders/{alId}'],
   'mcp read': ['POST /mcp', ...READ_TOOL_NAMES.map((tool) => `mcp ${tool}`)],
+  // system-mcp-risk.ts: the settings previewed, confirmed once, replayed; an exit-only assistant refused.
+  'mcp settings': ['POST /mcp', 'mcp set_risk_limits', 'mcp set_coverage', 'mcp confirm', 'PUT /risk', 'GET /risk'],
   'assistants admin': [
     'GET /assistants',
     'GET /assistants/{assistantId}',
