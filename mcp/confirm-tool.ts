@@ -42,7 +42,7 @@ export const registerConfirmTool = (server: McpServer, context: ServerContext): 
     {
       title: 'Confirm a previewed change',
       description:
-        "Sends the change a write tool previewed, exactly as previewed, once. Call it only after the person agreed to the preview's summary. Confirming the same id again answers the same result (replayed), never a second order." +
+        'Sends what a write tool previewed, exactly, once; only after the person agreed to its summary. The same id again replays the first answer (replayed), never a second order.' +
         DATA_NOTE,
       inputSchema: closed(
         {

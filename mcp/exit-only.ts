@@ -34,6 +34,8 @@ const WAY: Record<string, string> = {
   ModifyGTTOrder: 'use change_gtt to move its trigger or price (bound to the order as read)',
   ModifyOCOOrder: 'use change_oco to move its triggers or prices (bound to the order as read)',
   ReleaseKillSwitch: 'only the trader (or a trade assistant) turns it off',
+  SetRiskLimits: "the day's limits are the trader's (or a trade assistant's): loosening one raises risk",
+  PutCoverageSettings: "coverage is the trader's (or a trade assistant's): turning it off leaves positions unwatched",
 };
 
 /** The order(s) a GTT or OCO body (a place's, or an order after a change) leaves: an OCO's legs each. */

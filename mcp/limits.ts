@@ -82,6 +82,9 @@ export const LIMITED_WRITES: Readonly<Record<string, OrdersOf>> = {
   CancelPlan: NONE,
   ReleaseKillSwitch: NONE,
   ActivateKillSwitch: NONE,
+  // Settings, not orders (mcp/settings.ts): a square-off or an autoCover OCO only closes or covers a position held.
+  SetRiskLimits: NONE,
+  PutCoverageSettings: NONE,
 };
 
 /** The operations that change a pending order in place: their preview reads it first. */

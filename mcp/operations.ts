@@ -11,6 +11,8 @@ export const TOOL_OPERATIONS = [
   'GetTriggeredGTTOrders',
   'GetOrderBook',
   'GetPositions',
+  'GetRiskLimits',
+  'GetCoverage',
   'ListPlans',
   'GetPlan',
   'ListStrategies',
@@ -31,4 +33,6 @@ export const TOOL_OPERATIONS = [
   'CancelPlan',
   'ActivateKillSwitch',
   'ReleaseKillSwitch',
+  'SetRiskLimits',
+  'PutCoverageSettings',
 ] as const satisfies readonly OperationId[];

@@ -11,6 +11,7 @@ import { exitOnlyCheck } from './exit-only.js';
 import { boundToCurrent, changedOrder, checkLimits } from './limits.js';
 import { marketLine, marketOf, type MarketView } from './market.js';
 import type { GatewayPort, GatewayRequest } from './port.js';
+import { settingsPreview } from './settings.js';
 
 export type { AssistantLimits };
 export { checkLimits, PLACING_OPERATIONS } from './limits.js';
@@ -197,7 +198,9 @@ export const buildPreview = async (
   const conversion = conversionOf(request, dryRun);
   const [halt, market] = await Promise.all([killSwitchOf(port, request), marketOf(port, request, current ?? order)]);
   if (halt.rule) rulesChecked.push(halt.rule);
-  const summary = summarize(request, current);
+  const settings = await settingsPreview(port, request);
+  if (settings) rulesChecked.push(settings.rule);
+  const summary = settings?.summary ?? summarize(request, current);
   return {
     summary: market ? `${summary} ${marketLine(market)}` : summary,
     request,

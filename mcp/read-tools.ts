@@ -11,6 +11,7 @@ import { assistantPendingPage } from './order-records.js';
 import type { GatewayPort, GatewayRequest } from './port.js';
 import { attempt, DATA_NOTE, outputSchema } from './results.js';
 import { closed, open } from './schema-forms.js';
+import { coverageSummary, riskSummary, withSummary } from './settings.js';
 
 const page = {
   limit: z.number().int().min(1).max(1000).optional().describe('how many per page (default 100)'),
@@ -109,6 +110,28 @@ const READS: ReadTool[] = [
     output: anyObject('positions and totals (rupees)'),
     broker: true,
     request: () => ({ operation: 'GetPositions' }),
+  },
+  {
+    name: 'risk_limits',
+    title: "The day's limits",
+    description:
+      "The day's loss limit and profit target, what happens once crossed, today's state (clear, hit, unchecked) and the last P&L the watcher saw.",
+    input: {},
+    output: anyObject('settings, today (rupees) and a summary'),
+    broker: false,
+    answer: withSummary(riskSummary),
+    request: () => ({ operation: 'GetRiskLimits' }),
+  },
+  {
+    name: 'coverage',
+    title: 'Coverage',
+    description:
+      'Each open position with the resting exits covering it (covered, partly, target-only, uncovered), totals, settings.',
+    input: {},
+    output: anyObject('positions, totals, settings and a summary'),
+    broker: true,
+    answer: withSummary(coverageSummary),
+    request: () => ({ operation: 'GetCoverage' }),
   },
   {
     name: 'plans',
@@ -215,7 +238,7 @@ export const registerReadTools = (server: McpServer, port: GatewayPort): void =>
       tool.name,
       {
         title: tool.title,
-        description: `${tool.description} Reads only.${DATA_NOTE}`,
+        description: `${tool.description}${DATA_NOTE}`,
         inputSchema: closed(tool.input, tool.name),
         outputSchema: tool.output,
         annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: tool.broker },

@@ -71,5 +71,5 @@ export const traderValue = (field: string, table: ValueTable, description: strin
       });
       return z.NEVER;
     })
-    .describe(`${description} (${choices})`);
+    .describe(`${description}, any case`);
 };

@@ -10,12 +10,14 @@ import * as z from 'zod';
 import { SIDE_VALUES } from '../client/cli/trader-values.js';
 import { OPERATION_INFO } from '../client/generated/operations.js';
 import { ALERT_TYPES, EXCHANGES, PRICE_TYPES, PRODUCTS, RETENTIONS } from '../functions/base/schemas/fields.js';
+import { RISK_MODES } from '../functions/base/schemas/risk.js';
 import { newConfirmation, requestHash } from './confirmations.js';
 import type { GatewayRequest } from './port.js';
 import { buildPreview, PLACING_OPERATIONS } from './preview.js';
 import { attempt, DATA_NOTE, failed, failureReason, ok, outputSchema, refused } from './results.js';
 import { closed, num, open, signedNum, traderValue } from './schema-forms.js';
 import type { ServerContext } from './server.js';
+import { coverageArgs, riskArgs } from './settings.js';
 
 /** B or S, or buy and sell as the command line takes them. */
 const side = traderValue('trantype', SIDE_VALUES, 'side');
@@ -26,8 +28,8 @@ const orderShape = {
   prc: num('limit price (0 or omitted for MKT / SL-MKT)').optional(),
   prd: z.enum(PRODUCTS).describe('product: C delivery, M margin, H cover'),
   trantype: side,
-  prctyp: z.enum(PRICE_TYPES).describe('price type: LMT, MKT (sent as a protected limit), SL-LMT, SL-MKT'),
-  ret: z.enum(RETENTIONS).describe('retention of the order placed when it fires: DAY, EOS, IOC'),
+  prctyp: z.enum(PRICE_TYPES).describe('MKT is sent as a protected limit'),
+  ret: z.enum(RETENTIONS).describe('retention of the order it places'),
   ai_t: z.enum(ALERT_TYPES).describe('A: at/above d, B: at/below; LTP price, CH_PER %, ATP avg, OI/TOI/VOLUME counts'),
   d: signedNum('the trigger: price, % or count'),
   tag: z.string().optional().describe('your own label for the order'),
@@ -58,6 +60,13 @@ const changedLeg = closed(
   'a leg',
 );
 const alId = { alId: z.string().describe("the order's al_id") };
+/** An autoCover leg's distance from the average price: points, or a percentage of it. */
+const distance = z
+  .union([
+    z.number(),
+    z.string().regex(/^\d+(\.\d+)?%?$/, { error: 'a distance is points (5) or a percentage ("1.5%")' }),
+  ])
+  .describe('points (5) or "x%"');
 
 type Args = Record<string, unknown>;
 
@@ -205,6 +214,35 @@ const WRITES: WriteTool[] = [
     request: (a) => ({ operation: 'CancelPlan', path: { planId: String(a.planId) } }),
   },
   {
+    name: 'set_risk_limits',
+    title: "Set the day's limits",
+    description:
+      "Once the day's P&L reaches -dayLossLimit or +dayProfitTarget (rupees), the kill switch goes on (mode); squareOff also closes open positions. Replaces all settings; off: true clears them. Trade scope.",
+    input: {
+      dayLossLimit: z.number().optional().describe('rupees, positive: stop at minus this'),
+      dayProfitTarget: z.number().optional().describe('rupees'),
+      mode: z.enum(RISK_MODES).optional().describe('default keep-exits'),
+      squareOff: z.boolean().optional(),
+      off: z.boolean().optional(),
+    },
+    together: riskArgs,
+    annotations: CHANGE,
+    request: (a) => ({ operation: 'SetRiskLimits', body: a.off === true ? {} : bodyOf(a, ['off']) }),
+  },
+  {
+    name: 'set_coverage',
+    title: 'Set coverage',
+    description:
+      'watch: each watcher run checks every open position for a resting exit (an event if none); autoCover: it places one OCO at these distances from the average price. Trade scope.',
+    input: {
+      watch: z.boolean(),
+      autoCover: closed({ target: distance, stop: distance }, 'autoCover').optional(),
+    },
+    together: coverageArgs,
+    annotations: CHANGE,
+    request: (a) => ({ operation: 'PutCoverageSettings', body: bodyOf(a) }),
+  },
+  {
     name: 'kill_switch_off',
     title: 'Turn the kill switch off',
     description: 'Places and modifies are accepted again.',
@@ -217,8 +255,7 @@ const WRITES: WriteTool[] = [
 export const WRITE_TOOL_NAMES = [...WRITES.map((t) => t.name), 'kill_switch_on', 'confirm'];
 
 /** Short in every write's description; the server's instructions say how previews and confirm work, once. */
-const PREVIEW_NOTE =
-  ' Nothing is sent on this call: it answers a preview (summary, exact request, rules checked) and a confirmationId; call confirm with it only after the person agrees.';
+const PREVIEW_NOTE = ' Nothing is sent on this call: it previews; confirm only once the person agrees.';
 
 /** The preview every write answers (its fields said once, in the server's instructions and docs/reference/assistants.md). */
 const previewOutput = outputSchema({
@@ -229,7 +266,7 @@ const previewOutput = outputSchema({
   request: open({}),
   rulesChecked: z.array(z.string()),
   conversion: z.string(),
-  killSwitch: z.string().describe('while the kill switch is on: why confirm will be refused, the way out'),
+  killSwitch: z.string(),
   dryRun: open({}),
   market: open({}),
 });
@@ -275,7 +312,7 @@ export const registerWriteTools = (server: McpServer, context: ServerContext): v
     {
       title: 'Turn the kill switch on',
       description:
-        'Acts at once, no confirmation (it only reduces risk): places and modifies are refused and pending orders are cancelled (mode cancel-all), or all but the OCOs and the exits and stops of plans (keep-exits).' +
+        'Acts at once, no confirmation (it only reduces risk): places and modifies refused; pending orders cancelled (cancel-all), or all but OCOs and plan exits and stops (keep-exits).' +
         DATA_NOTE,
       inputSchema: closed({ mode: z.enum(['cancel-all', 'keep-exits']).optional() }, 'kill_switch_on'),
       outputSchema: outputSchema({ halted: z.boolean() }),

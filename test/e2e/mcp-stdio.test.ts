@@ -3,7 +3,9 @@
  * `node --import tsx mcp/stdio.ts --url <npm start>` over stdio. It lists the tools with their annotations, reads the
  * pending GTTs, previews a place (nothing reaches the emulator), confirms it (one GTT), confirms again (replayed,
  * still one), and is refused an unknown id; cancels through a preview; turns the kill switch on at once and off only
- * once confirmed; a read-only server lists no write tool and refuses one called by name.
+ * once confirmed; a read-only server lists no write tool and refuses one called by name. `--scope exit` (or
+ * GTT_MCP_SCOPE=exit) holds every write to the exit-only rule, as an assistant token's scopes do remotely: a place
+ * that opens a position and the day's limits are refused with the reason, nothing sent; the kill switch goes on.
  * Expiry and an altered request are shown on the same server built in this process with a clock of the test's own.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -24,13 +26,13 @@ let started: Started;
 let baseUrl: string;
 const clients: Client[] = [];
 
-const stdioClient = async (extra: string[] = []): Promise<Client> => {
+const stdioClient = async (extra: string[] = [], env: Record<string, string> = {}): Promise<Client> => {
   const client = new Client({ name: 'mcp-stdio-test', version: '1.0.0' });
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
       args: ['--import', 'tsx', 'mcp/stdio.ts', '--url', baseUrl, ...extra],
-      env: { ...(process.env as Record<string, string>), POWERTOOLS_LOG_LEVEL: 'SILENT' },
+      env: { ...(process.env as Record<string, string>), POWERTOOLS_LOG_LEVEL: 'SILENT', ...env },
       stderr: 'pipe',
     }),
   );
@@ -132,6 +134,32 @@ describe('the MCP server over stdio against npm start', () => {
     expect(write.isError).toBe(true);
     expect(JSON.stringify(write.content)).toContain('place_gtt not found');
     expect(await pending()).toHaveLength(before.length);
+  });
+});
+
+describe('the stdio server started exit-only', () => {
+  it('--scope exit refuses a place that opens a position and the settings, and turns the kill switch on', async () => {
+    const exit = await stdioClient(['--scope', 'exit']);
+    const names = (await exit.listTools()).tools.map((t) => t.name);
+    expect(names.sort()).toEqual([...READ_TOOL_NAMES, ...WRITE_TOOL_NAMES].sort());
+    const before = await pending();
+    const opening = (await call(exit, 'place_gtt', PLACE)).structuredContent!;
+    expect(opening.refused).toBe(true);
+    expect(opening.reason).toMatch(/^EXIT_ONLY: a buy of 1 NSE:INFY-EQ \(product C\) would open a position/);
+    expect(opening.confirmationId).toBeUndefined();
+    const limits = (await call(exit, 'set_risk_limits', { dayLossLimit: 1000 })).structuredContent!;
+    expect(limits.reason).toMatch(/^EXIT_ONLY: SetRiskLimits is not an exit-only write/);
+    expect(await pending()).toHaveLength(before.length);
+    expect((await call(exit, 'kill_switch_on')).structuredContent).toMatchObject({ halted: true });
+    const off = (await call(exit, 'kill_switch_off')).structuredContent!;
+    expect(off.reason).toMatch(/^EXIT_ONLY: ReleaseKillSwitch is not an exit-only write/);
+    await createGttClient({ baseUrl }).call('ReleaseKillSwitch', {});
+  });
+
+  it('GTT_MCP_SCOPE=read lists the reads only; a scope it does not know stops the server', async () => {
+    const reader = await stdioClient([], { GTT_MCP_SCOPE: 'read' });
+    expect((await reader.listTools()).tools.map((t) => t.name).sort()).toEqual([...READ_TOOL_NAMES].sort());
+    await expect(stdioClient(['--scope', 'admin'])).rejects.toThrow();
   });
 });
 

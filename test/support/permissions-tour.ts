@@ -321,6 +321,8 @@ export const assistantSteps = async (stack: LocalStack, { call, step }: Tour) =>
     ['triggered_gtts', {}],
     ['order_book', {}],
     ['get_positions', {}],
+    ['risk_limits', {}],
+    ['coverage', {}],
     ['plans', {}],
     ['plans', { planId: plan }],
     ['strategies', {}],
@@ -332,6 +334,10 @@ export const assistantSteps = async (stack: LocalStack, { call, step }: Tour) =>
     ['client_details', {}],
   ];
   for (const [name, args] of reads) await step(`MCP: ${name}`, () => tool(client, name, args));
+  // The settings: a far loss limit set and cleared, coverage left off (PUT /risk, PUT /positions/coverage).
+  await write('set_risk_limits', { dayLossLimit: 10_000_000 });
+  await write('set_risk_limits', { off: true });
+  await write('set_coverage', { watch: false });
   await write('cancel_plan', { planId: plan });
   await write('cancel_gtt', { alId: gtt });
   await step('MCP: kill_switch_on', () => tool(client, 'kill_switch_on', { mode: 'keep-exits' }));

@@ -115,6 +115,8 @@ export const COVERS: Readonly<Record<string, readonly string[]>> = {
   // system-exit-plus.ts: its trailing stops (the plan's stop placed by POST /plans).
   'mcp exit-only trailing stop': ['POST /mcp', 'mcp create_plan', 'mcp confirm', 'GET /positions', 'POST /plans'],
   'mcp read': ['POST /mcp', ...READ_TOOL_NAMES.map((tool) => `mcp ${tool}`)],
+  // system-mcp-risk.ts: the settings previewed, confirmed once, replayed; an exit-only assistant refused.
+  'mcp settings': ['POST /mcp', 'mcp set_risk_limits', 'mcp set_coverage', 'mcp confirm', 'PUT /risk', 'GET /risk'],
   'assistants admin': [
     'GET /assistants',
     'GET /assistants/{assistantId}',

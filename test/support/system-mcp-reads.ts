@@ -16,6 +16,8 @@ const READS: [string, Record<string, unknown>][] = [
   ['triggered_gtts', {}],
   ['order_book', {}],
   ['get_positions', {}],
+  ['risk_limits', {}],
+  ['coverage', {}],
   ['plans', {}],
   ['strategies', {}],
   ['signals', {}],

@@ -30,6 +30,7 @@ import { haltCommands as h } from './system-halts.js';
 import { checkAll, checkHonest, checkResolved } from './system-invariants.js';
 import { mcpCommands as m } from './system-mcp.js';
 import { mcpReadCommands as mr } from './system-mcp-reads.js';
+import { mcpRiskCommands as mk } from './system-mcp-risk.js';
 import { send } from './system-orders.js';
 import { checkPositions } from './system-positions.js';
 import { protectCommands as pc } from './system-protect.js';
@@ -105,6 +106,8 @@ export const COMMANDS = [
   m.mcpOther,
   mr.mcpRead,
   mr.assistantAdmin,
+  // The day's limits and coverage set by assistants (an exit-only one refused): system-mcp-risk.ts.
+  mk.mcpSettings,
   // The exit-only assistant (invariant 10): system-exit.ts.
   x.mcpExit,
   x.mcpExit,

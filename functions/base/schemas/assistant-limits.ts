@@ -15,7 +15,7 @@ export interface LimitedOrder {
   d?: number | string | undefined;
 }
 
-const rupees = (value: number): string =>
+export const rupees = (value: number): string =>
   `₹${value.toLocaleString('en-IN', { maximumFractionDigits: 2, minimumFractionDigits: 0 })}`;
 
 const positiveNumber = (value: number | string | undefined): number | undefined => {
