@@ -22,8 +22,11 @@ const SIDE: Record<string, string> = { B: 'buy', S: 'sell' };
 const ALERT: Record<string, string> = {
   LTP_A_O: 'the price rises above',
   LTP_B_O: 'the price falls below',
-  LTP_A_52HIGH: 'the price rises to the 52-week high of',
-  LTP_B_52LOW: 'the price falls to the 52-week low of',
+};
+/** The 52-week types fire on a new high (low) of the broker's own range, which may ignore `d` (broker-wire.md). */
+const WEEK52: Record<string, string> = {
+  LTP_A_52HIGH: 'the price makes a new 52-week high',
+  LTP_B_52LOW: 'the price makes a new 52-week low',
 };
 /** What fires the order, in a trader's words: `the price falls below`, `the open interest rises to`. */
 const when = (alertType: unknown): string => {
@@ -32,6 +35,14 @@ const when = (alertType: unknown): string => {
   if (!type) return 'the price reaches';
   const what = type.startsWith('CH_PER_') ? 'change from the close (in %)' : watchedName(type);
   return `the ${what} ${/_A_/.test(type) ? 'rises to' : 'falls to'}`;
+};
+
+/** `the price falls below 1490`; a 52-week type says its level may be the broker's own. */
+const whenAt = (alertType: unknown, d: unknown): string => {
+  const week52 = WEEK52[str(alertType)];
+  return week52
+    ? `${week52} (the broker's own range; the level sent, ${str(d)}, may be ignored)`
+    : `${when(alertType)} ${str(d)}`;
 };
 
 const order = (o: Fields): string => {
@@ -55,7 +66,7 @@ const after = (current: GttOrder | undefined, b: Fields): string => {
   const what =
     o.target !== undefined || o.stopLoss !== undefined
       ? `${leg('target', o.target)}; ${leg('stop-loss', o.stopLoss)}`
-      : `when ${when(o.ai_t)} ${str(o.d)}, ${order(o)}`;
+      : `when ${whenAt(o.ai_t, o.d)}, ${order(o)}`;
   return ` After it, on ${instrument(o)}: ${what} (only if the order is still as read now).`;
 };
 
@@ -68,9 +79,9 @@ export const summarize = (request: GatewayRequest, current?: GttOrder): string =
   const id = request.path?.alId ?? request.path?.planId ?? '';
   switch (request.operation) {
     case 'PlaceGTTOrder':
-      return `Place a GTT on ${instrument(b)}: when ${when(b.ai_t)} ${str(b.d)}, ${order(b)}.`;
+      return `Place a GTT on ${instrument(b)}: when ${whenAt(b.ai_t, b.d)}, ${order(b)}.`;
     case 'ModifyGTTOrder':
-      return `Replace GTT ${id} on ${instrument(b)}: when ${when(b.ai_t)} ${str(b.d)}, ${order(b)}.`;
+      return `Replace GTT ${id} on ${instrument(b)}: when ${whenAt(b.ai_t, b.d)}, ${order(b)}.`;
     case 'PatchGTTOrder':
       return `Change GTT ${id}: ${changes(b)}; the rest stays as the broker holds it.${after(current, b)}`;
     case 'PlaceOCOOrder':
@@ -83,7 +94,7 @@ export const summarize = (request: GatewayRequest, current?: GttOrder): string =
       return `Cancel GTT/OCO ${id}.`;
     case 'CreatePlan':
       return b.kind === 'bracket'
-        ? `Start a bracket plan: entry ${instrument((b.entry ?? {}) as Fields)} ${order((b.entry ?? {}) as Fields)} when ${when((b.entry as Fields | undefined)?.ai_t)} ${str((b.entry as Fields | undefined)?.d)}; target ${JSON.stringify(b.target)}, stop-loss ${JSON.stringify(b.stopLoss)}.`
+        ? `Start a bracket plan: entry ${instrument((b.entry ?? {}) as Fields)} ${order((b.entry ?? {}) as Fields)} when ${whenAt((b.entry as Fields | undefined)?.ai_t, (b.entry as Fields | undefined)?.d)}; target ${JSON.stringify(b.target)}, stop-loss ${JSON.stringify(b.stopLoss)}.`
         : `Start a trailing-stop plan on ${instrument((b.order ?? {}) as Fields)}: ${order((b.order ?? {}) as Fields)}, trailing by ${str(b.trailBy)}.`;
     case 'CancelPlan':
       return `Cancel plan ${id} (its live GTT is cancelled, the plan ends).`;

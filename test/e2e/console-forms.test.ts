@@ -138,7 +138,7 @@ describe('the console: a GTT on another alert type', () => {
     ]);
     const hint = page.locator('#place-d-hint');
     await alert.selectOption('LTP_A_52HIGH');
-    await eventually(() => hint.textContent()).toContain('the price you take as the 52-week high');
+    await eventually(() => hint.textContent()).toContain('makes a new 52-week high of its own range');
     await alert.selectOption('CH_PER_B_O');
     await eventually(() => hint.textContent()).toContain("the day's change from the previous close in percent");
     expect(await form.getByLabel('Trigger (% change)').getAttribute('aria-describedby')).toBe('place-d-hint');

@@ -62,7 +62,10 @@ describe('summarize', () => {
     );
     expect(place('CH_PER_B_O', '-2.5')).toContain('when the change from the close (in %) falls to -2.5, buy 10');
     expect(place('ATP_B_O', '1490')).toContain('when the average price falls to 1490,');
-    expect(place('LTP_A_52HIGH', '1800')).toContain('when the price rises to the 52-week high of 1800,');
+    expect(place('LTP_A_52HIGH', '1800')).toContain(
+      "when the price makes a new 52-week high (the broker's own range; the level sent, 1800, may be ignored),",
+    );
+    expect(place('LTP_B_52LOW', '900')).toContain('when the price makes a new 52-week low (');
   });
 });
 

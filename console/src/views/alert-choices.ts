@@ -69,13 +69,13 @@ export const ALERT_CHOICES: readonly AlertChoice[] = [
     value: 'LTP_A_52HIGH',
     text: 'the price rises to the 52-week high (52-week-high)',
     trigger:
-      'the price you take as the 52-week high, on the tick: the order fires when the last price reaches it (the broker may use its own 52-week high instead)',
+      'a price on the tick, sent as the level: the broker (and the sandbox) fire when the last price makes a new 52-week high of its own range, and may ignore this value',
   },
   {
     value: 'LTP_B_52LOW',
     text: 'the price falls to the 52-week low (52-week-low)',
     trigger:
-      'the price you take as the 52-week low, on the tick: the order fires when the last price reaches it (the broker may use its own 52-week low instead)',
+      'a price on the tick, sent as the level: the broker (and the sandbox) fire when the last price makes a new 52-week low of its own range, and may ignore this value',
   },
 ];
 
