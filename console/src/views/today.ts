@@ -1,7 +1,7 @@
 /**
- * Today: the session, the kill switch (kill-switch.ts), the day's counts, the positions (today-positions.ts), the
- * lists of orders placed, fired and rejected (today-lists.ts), and the guardrails with what the day's orders used of
- * them, sums in rupees the Indian way.
+ * Today: the session, the kill switch (kill-switch.ts), the day's limits (today-risk.ts), the day's counts, the
+ * positions (today-positions.ts), the lists of orders placed, fired and rejected (today-lists.ts), and the guardrails
+ * with what the day's orders used of them, sums in rupees the Indian way.
  */
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
@@ -15,6 +15,7 @@ import { KillSwitchCard } from './kill-switch.js';
 import { CoverageBadge } from './today-coverage.js';
 import { DayLists, limitsUsed, readDay } from './today-lists.js';
 import { PositionsCard } from './today-positions.js';
+import { RiskCard } from './today-risk.js';
 
 export const TodayView = ({ api }: ViewProps): VNode => {
   const session = useLoad(() => ok(api.GET('/session')), []);
@@ -78,6 +79,7 @@ export const TodayView = ({ api }: ViewProps): VNode => {
     </section>
     <${CoverageBadge} api=${api} />
     <${KillSwitchCard} api=${api} changed=${changed} />
+    <${RiskCard} api=${api} />
     <section aria-labelledby="counts-title" class="card">
       <h2 id="counts-title">Orders</h2>
       <${Problem} text=${counts.error} />
