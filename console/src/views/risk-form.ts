@@ -30,8 +30,8 @@ interface Fields {
 }
 
 const MODES: readonly (readonly [Mode, string])[] = [
-  ['keep-exits', 'Keep the exits (keep-exits): entries cancelled, OCOs and plan exits stay'],
-  ['cancel-all', 'Cancel everything (cancel-all): every pending order cancelled'],
+  ['keep-exits', 'Keep the exits (keep-exits)'],
+  ['cancel-all', 'Cancel everything (cancel-all)'],
 ];
 
 const FIELD_OF = byPrefix({ dayLossLimit: 'loss', dayProfitTarget: 'target', mode: 'mode', squareOff: 'squareOff' });
@@ -146,9 +146,14 @@ export const RiskForm = ({
         hint="a positive amount: 5000 stops at -₹5,000; empty for none"
       />
       <${Field} ...${props('target')} label="Profit target (₹)" inputmode="decimal" hint="empty for none" />
-      <${Choice} ...${props('mode')} label="When one is crossed" options=${MODES} />
+      <${Choice}
+        ...${props('mode')}
+        label="When one is crossed"
+        options=${MODES}
+        hint="the kill switch goes on: keep-exits cancels the entries and keeps OCOs and plan exits"
+      />
       <p class="field">
-        <span>
+        <label class="check">
           <input
             type="checkbox"
             id="risk-squareOff"
@@ -156,8 +161,8 @@ export const RiskForm = ({
             onChange=${(e: Event) => setFields({ ...fields, squareOff: (e.target as HTMLInputElement).checked })}
             aria-invalid=${form.errors.squareOff?.length ? 'true' : undefined}
           />
-          <label for="risk-squareOff">Square off: close each open position</label>
-        </span>
+          ${' Square off: close each open position'}
+        </label>
         ${
           form.errors.squareOff?.length
             ? html`<span class="field-error" data-field-error="risk-squareOff"

@@ -19,8 +19,8 @@ type Today = RiskResult['today'];
 type Hit = NonNullable<Today['hit']>;
 
 export const MODE_WORDS: Record<Settings['mode'], string> = {
-  'keep-exits': 'the kill switch goes on keeping the exits (keep-exits)',
-  'cancel-all': 'the kill switch goes on cancelling everything (cancel-all)',
+  'keep-exits': 'kill switch on, keeping the exits (keep-exits)',
+  'cancel-all': 'kill switch on, cancelling everything (cancel-all)',
 };
 
 const LIMIT_NAMES: Record<Hit['limit'], string> = {
@@ -75,8 +75,9 @@ const LimitLines = ({ s }: { s: Settings }): VNode =>
 
 /** The P&L as the check saw it: the total, coloured, and what it is made of. */
 const pnlWords = (pnl: { realised: number; unrealised: number; total: number }) =>
-  html`<span class=${tone(pnl.total)} data-pnl>${rupees(pnl.total)}</span>
-    <span class="muted">(realised ${rupees(pnl.realised)}, unrealised ${rupees(pnl.unrealised)})</span>`;
+  html`<span class=${tone(pnl.total)} data-pnl>${rupees(pnl.total)}</span>${' '}<span class="muted"
+      >(realised ${rupees(pnl.realised)}, unrealised ${rupees(pnl.unrealised)})</span
+    >`;
 
 const SquareOffLine = ({ o }: { o: NonNullable<Hit['squareOff']>[number] }): VNode =>
   html`<li data-square-off=${`${o.exch}:${o.tsym}:${o.product}`}>
@@ -147,20 +148,24 @@ const TodayLines = ({ today, s }: { today: Today; s: Settings | undefined }): VN
 export const RiskCard = ({ api }: { api: Api }): VNode => {
   const read = useLoad(() => ok(api.GET('/risk')), []);
   const data = read.data;
-  return html`<section aria-labelledby="risk-title" class="card">
+  return html`<section aria-labelledby="risk-title" class="card wide">
     <h2 id="risk-title">Day's limits</h2>
     <${Problem} text=${read.error} />
     ${read.loading && !data ? html`<p>Reading the day's limits…</p>` : null}
     ${
       data && !limitsSet(data.settings)
         ? html`<p data-risk="none">
-            No day's limit is set: trading does not stop by itself at a loss. Set a loss limit below (or
-            <code>npm run gtt -- risk-set --loss 5000</code>).
+            ${"No day's limit is set: trading does not stop by itself at a loss. Set a loss limit below, or "}
+            <code>npm run gtt -- risk-set --loss 5000</code>.
           </p>`
         : null
     }
     ${data && limitsSet(data.settings) ? html`<${LimitLines} s=${data.settings} />` : null}
-    ${data ? html`<${TodayLines} today=${data.today} s=${data.settings} />` : null}
+    ${
+      data && (limitsSet(data.settings) || data.today.state !== 'clear' || data.today.lastCheck)
+        ? html`<${TodayLines} today=${data.today} s=${data.settings} />`
+        : null
+    }
     ${data ? html`<${RiskForm} api=${api} settings=${data.settings} today=${data.today} saved=${read.reload} />` : null}
   </section>` as VNode;
 };
