@@ -2,10 +2,12 @@
  * Today's "Day's limits" card and its form (console/src/views/today-risk.ts, risk-form.ts), in the system's chromium
  * against the local stack: no limit said with the way to set one; the form's limits (asked first) are what `GET /risk`
  * then answers, and clearing them too; a negative limit refused with the gateway's message beside the field and
- * nothing written; the coverage settings' form likewise (`PUT /positions/coverage`); and the day's state as the real
- * GttWatcher's check leaves it: clear with the last P&L and the room to the limit, then, after the price takes the
- * position past the loss limit and the watcher runs, HIT with the P&L it was crossed at and the square-off order.
- * The stack's events table lives for the file, so the test that crosses the limit runs last.
+ * nothing written; the day's state as the real GttWatcher's check leaves it: clear with the last P&L and the room to
+ * the limit, then, after the price takes the position past the loss limit and the watcher runs, HIT with the P&L it
+ * was crossed at and the square-off order; and the coverage settings' form likewise (`PUT /positions/coverage`).
+ * The stack's events table lives for the file (the emulator is reset before each test, the settings and the day's
+ * state are not), so each test sets what it reads, and the coverage settings (autoCover would place an OCO at the
+ * watcher's next run) come after the only test that runs the watcher.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -138,6 +140,44 @@ describe("Today's day limits: the watcher's check", () => {
     const pnls = await card().locator('[data-pnl]').allTextContents();
     expect(pnls[0]).toBe('-₹400'); // the P&L it was crossed at (then the last one seen)
     expect(await page.locator('[data-kill-switch]').getAttribute('data-kill-switch')).toBe('on');
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});
+
+describe("Today's position cover: the coverage settings' form", () => {
+  const cover = () => page.locator('section[aria-labelledby="coverage-settings-title"]');
+  const coverForm = () => cover().locator('form[data-form="coverage"]');
+  const settings = async () => (await call('GET', '/positions/coverage')).body.settings as Json;
+
+  it('sets watch and autoCover, which GET /positions/coverage answers; a bad distance is refused beside it', async () => {
+    await open('today');
+    await eventually(() => cover().locator('[data-coverage-watch]').getAttribute('data-coverage-watch')).toBe('false');
+    expect(await coverForm().getByLabel('Stop distance').isDisabled()).toBe(true);
+    await coverForm().getByLabel('Watch: check every open position each run').check();
+    await coverForm().getByLabel('autoCover: place an OCO for an uncovered position').check();
+    await coverForm().getByLabel('Target distance').fill('2%');
+    await coverForm().getByLabel('Stop distance').fill('10');
+    await coverForm().getByRole('button', { name: 'Save coverage settings' }).click();
+    expect(await page.getByRole('alertdialog').textContent()).toContain('an OCO at these distances is placed once');
+    expect((await settings()).watch).toBe(false); // nothing before the yes
+    await confirm('Save');
+    await eventually(() => cover().getByRole('status').textContent()).toBe('Coverage settings saved.');
+    expect(await settings()).toMatchObject({ watch: true, autoCover: { target: '2%', stop: '10' } });
+    await eventually(() => cover().locator('[data-coverage-auto]').textContent()).toContain(
+      'target 2% of the average price, stop 10 points',
+    );
+    expect(await cover().locator('[data-coverage-watch]').getAttribute('data-coverage-watch')).toBe('true');
+
+    const before = await settings();
+    await coverForm().getByLabel('Stop distance').fill('-3');
+    await coverForm().getByRole('button', { name: 'Save coverage settings' }).click();
+    await confirm('Save');
+    await eventually(() => cover().locator('[data-field-error="coverage-stop"]').textContent()).toContain(
+      'autoCover.stop must be points above 0',
+    );
+    expect(await coverForm().getByLabel('Stop distance').getAttribute('aria-invalid')).toBe('true');
+    expect(await settings()).toEqual(before);
+    refusalsLogged(1);
     expect(await axeViolations(page)).toEqual([]);
   });
 });
