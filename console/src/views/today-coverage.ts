@@ -11,7 +11,8 @@ import { type Loaded, Problem, type VNode } from '../ui.js';
 export const CoverageBadge = ({ read }: { read: Loaded<CoverageResult> }): VNode => {
   if (read.error) return html`<${Problem} text=${read.error} />`;
   const open = read.data?.positions.filter((p) => p.status !== 'covered') ?? [];
-  if (!open.length) return html`<span data-coverage="ok"></span>`;
+  // A marker only (hidden: it takes no place in Today's grid).
+  if (!open.length) return html`<span data-coverage="ok" hidden></span>`;
   return html`<section aria-labelledby="coverage-title" class="card alarm" data-coverage="unprotected">
     <h2 id="coverage-title">
       <span class="badge" data-count="unprotected-positions">${open.length}</span> unprotected
