@@ -2,9 +2,10 @@
  * Today's "Day's limits" card and its form (console/src/views/today-risk.ts, risk-form.ts), in the system's chromium
  * against the local stack: no limit said with the way to set one; the form's limits (asked first) are what `GET /risk`
  * then answers, and clearing them too; a negative limit refused with the gateway's message beside the field and
- * nothing written; the day's state as the real GttWatcher's check leaves it: clear with the last P&L and the room to
- * the limit, then, after the price takes the position past the loss limit and the watcher runs, HIT with the P&L it
- * was crossed at and the square-off order; and the coverage settings' form likewise (`PUT /positions/coverage`).
+ * nothing written; the day's state as the real GttWatcher's check leaves it: unchecked with why while the positions
+ * cannot be read, clear with the last P&L and the room to the limit, then, after the price takes the position past
+ * the loss limit and the watcher runs, HIT with the P&L it was crossed at and the square-off order; and the coverage
+ * settings' form likewise (`PUT /positions/coverage`).
  * The stack's events table lives for the file (the emulator is reset before each test, the settings and the day's
  * state are not), so each test sets what it reads, and the coverage settings (autoCover would place an OCO at the
  * watcher's next run) come after the only test that runs the watcher.
@@ -42,9 +43,9 @@ const confirm = async (yes: string) => {
   const question = page.getByRole('alertdialog');
   await question.getByRole('button', { name: yes }).click();
 };
-/** The refusals the browser logged (every failed request is a console line): exactly `count` 400s, then none kept. */
-const refusalsLogged = (count: number) => {
-  expect(problems).toEqual(Array.from({ length: count }, () => expect.stringContaining('status of 400')));
+/** The failures the browser logged (every failed request is a console line): exactly `count` of `status`, then none kept. */
+const refusalsLogged = (count: number, status = 400) => {
+  expect(problems).toEqual(Array.from({ length: count }, () => expect.stringContaining(`status of ${status}`)));
   problems.length = 0;
 };
 
@@ -106,15 +107,28 @@ describe("Today's day limits: the form", () => {
 });
 
 describe("Today's day limits: the watcher's check", () => {
-  it('clear with the last P&L and the room; past the loss limit, HIT with the P&L and the square-off', async () => {
+  it('unchecked with why; clear with the last P&L and the room; past the limit, HIT with the P&L and square-off', async () => {
     expect((await call('PUT', '/risk', { dayLossLimit: 400, squareOff: true })).status).toBe(200);
+    // A run that cannot read the positions decides nothing and says why.
+    await control.fault({ operation: 'PositionBook', kind: 'http5xx', times: 10 });
+    await stack.watch();
+    expect((await risk()).today).toMatchObject({ state: 'unchecked' });
+    await open('today');
+    await eventually(() => card().locator('[data-risk-state]').getAttribute('data-risk-state')).toBe('unchecked');
+    expect(await words('[data-risk-state]')).toBe('UNCHECKED: the positions could not be read, nothing decided');
+    expect(await words('[data-risk-reason]')).toContain('positions not read');
+    // Today's positions and coverage reads failed too, each said in the page (and logged by the browser).
+    await eventually(() => problems.length).toBe(2);
+    refusalsLogged(2, 502);
+    await control.clearFaults();
+
     await control.ltp('NSE', 'INFY-EQ', 1500);
     expect((await call('POST', '/gtt-orders', { ...SAMPLE_ORDER, tsym: 'INFY-EQ', qty: 5 })).status).toBe(201);
     await control.ltp('NSE', 'INFY-EQ', 1489); // 5 bought at 1489
     await stack.watch();
     expect((await risk()).today).toMatchObject({ state: 'clear', lastCheck: { pnl: { total: 0 } } });
 
-    await open('today');
+    await page.reload();
     await eventually(() => card().locator('[data-risk-state]').getAttribute('data-risk-state')).toBe('clear');
     expect(await words('[data-risk-state]')).toBe('Clear: no limit crossed');
     expect(await words('[data-risk-last] [data-pnl]')).toBe('₹0');

@@ -135,7 +135,13 @@ const TodayLines = ({ today, s }: { today: Today; s: Settings | undefined }): VN
     ${
       last?.pnl
         ? html`<${Fact} term="Last P&L" data-risk-last>${pnlWords(last.pnl)} at ${istTime(last.at)}<//>`
-        : html`<${Fact} term="Last P&L">not checked yet today: the watcher checks each run while a limit is set<//>`
+        : html`<${Fact} term="Last P&L">
+            ${
+              last
+                ? `none: the last check (${istTime(last.at)}) could not read the positions`
+                : 'not checked yet today: the watcher checks each run while a limit is set'
+            }
+          <//>`
     }
     ${
       today.state === 'clear' && last?.pnl && limitsSet(s)
