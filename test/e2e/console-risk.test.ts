@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 
 import type { LocalStack } from '../../local/run-local.js';
-import { axeViolations } from '../support/browser.js';
+import { axeViolations, screenshot } from '../support/browser.js';
 import { eventually, useConsolePage } from '../support/console-fixture.js';
 import type { EmulatorControl } from '../support/emulator-control.js';
 import { localApi } from '../support/local-api.js';
@@ -155,6 +155,7 @@ describe("Today's day limits: the watcher's check", () => {
     expect(pnls[0]).toBe('-₹400'); // the P&L it was crossed at (then the last one seen)
     expect(await page.locator('[data-kill-switch]').getAttribute('data-kill-switch')).toBe('on');
     expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'day-limits');
   });
 });
 
