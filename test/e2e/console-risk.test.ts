@@ -118,7 +118,7 @@ describe("Today's day limits: the watcher's check", () => {
     expect(await words('[data-risk-state]')).toBe('UNCHECKED: the positions could not be read, nothing decided');
     expect(await words('[data-risk-reason]')).toContain('positions not read');
     // Today's positions and coverage reads failed too, each said in the page (and logged by the browser).
-    await eventually(() => problems.length).toBe(2);
+    await eventually(async () => problems.length).toBe(2);
     refusalsLogged(2, 502);
     await control.clearFaults();
 

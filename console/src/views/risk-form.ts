@@ -7,27 +7,20 @@
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 
-import type { operations } from '../../../client/generated/openapi.js';
-import type { RiskResult } from '../../../functions/base/schemas/risk.js';
 import { type Api, ok } from '../api.js';
-import { rupees } from '../format.js';
 import { Notice, Problem, useConfirm, type VNode } from '../ui.js';
 import { byPrefix, Choice, Field, useFormRun } from './form-kit.js';
-
-type RiskInput = operations['SetRiskLimits']['requestBody']['content']['application/json'];
-type Settings = NonNullable<RiskResult['settings']>;
-type Mode = Settings['mode'];
-
-/** Whether any limit is set (`PUT /risk {}` stores settings with neither). */
-export const limitsSet = (s: Settings | undefined): s is Settings =>
-  s !== undefined && (s.dayLossLimit !== undefined || s.dayProfitTarget !== undefined);
-
-interface Fields {
-  loss: string;
-  target: string;
-  mode: Mode;
-  squareOff: boolean;
-}
+import {
+  askDetail,
+  type Fields,
+  fieldsOf,
+  limitsSet,
+  type Mode,
+  riskBodyOf,
+  type RiskInput,
+  type RiskToday,
+  type Settings,
+} from './risk-values.js';
 
 const MODES: readonly (readonly [Mode, string])[] = [
   ['keep-exits', 'Keep the exits (keep-exits)'],
@@ -35,60 +28,6 @@ const MODES: readonly (readonly [Mode, string])[] = [
 ];
 
 const FIELD_OF = byPrefix({ dayLossLimit: 'loss', dayProfitTarget: 'target', mode: 'mode', squareOff: 'squareOff' });
-
-const fieldsOf = (s: Settings | undefined): Fields => ({
-  loss: s?.dayLossLimit === undefined ? '' : String(s.dayLossLimit),
-  target: s?.dayProfitTarget === undefined ? '' : String(s.dayProfitTarget),
-  mode: s?.mode ?? 'keep-exits',
-  squareOff: s?.squareOff ?? false,
-});
-
-/** An amount as typed: empty is left out; `₹5,000` is 5000; what is not a number goes as typed, for the API to name. */
-const amountOf = (text: string): number | string | undefined => {
-  const plain = text.replace(/[₹,\s]/g, '');
-  if (plain === '') return undefined;
-  const n = Number(plain);
-  return Number.isFinite(n) ? n : text.trim();
-};
-
-/** The body of `PUT /risk` from the form. */
-export const riskBodyOf = (f: Fields): RiskInput => {
-  const loss = amountOf(f.loss);
-  const target = amountOf(f.target);
-  // An amount the API must judge is sent as typed (it names the field); the type says number.
-  return {
-    ...(loss === undefined ? {} : { dayLossLimit: loss as number }),
-    ...(target === undefined ? {} : { dayProfitTarget: target as number }),
-    mode: f.mode,
-    squareOff: f.squareOff,
-  };
-};
-
-/** What the question says will happen: each limit that reads as one, the mode, square-off. */
-const askDetail = (body: RiskInput, lastTotal: number | undefined): string => {
-  const stops = [
-    typeof body.dayLossLimit === 'number' && body.dayLossLimit > 0
-      ? `at or below ${rupees(-body.dayLossLimit)}`
-      : undefined,
-    typeof body.dayProfitTarget === 'number' && body.dayProfitTarget > 0
-      ? `at or above ${rupees(body.dayProfitTarget)}`
-      : undefined,
-  ].filter(Boolean);
-  const past =
-    lastTotal !== undefined &&
-    ((typeof body.dayLossLimit === 'number' && body.dayLossLimit > 0 && lastTotal <= -body.dayLossLimit) ||
-      (typeof body.dayProfitTarget === 'number' && body.dayProfitTarget > 0 && lastTotal >= body.dayProfitTarget));
-  return [
-    stops.length ? `Trading stops once the day's P&L is ${stops.join(' or ')}:` : 'Once a limit is crossed,',
-    body.mode === 'cancel-all'
-      ? 'the kill switch goes on and cancels every pending order'
-      : 'the kill switch goes on and cancels the entries, keeping the exits',
-    body.squareOff ? 'and each open position is closed by a protected limit order.' : '(open positions stay open).',
-    past ? `The last P&L seen (${rupees(lastTotal)}) is past it already: the next watcher run stops trading.` : '',
-  ]
-    .filter(Boolean)
-    .join(' ');
-};
 
 export const RiskForm = ({
   api,
@@ -98,7 +37,7 @@ export const RiskForm = ({
 }: {
   api: Api;
   settings: Settings | undefined;
-  today: RiskResult['today'];
+  today: RiskToday;
   saved: () => void;
 }): VNode => {
   const [fields, setFields] = useState<Fields>(() => fieldsOf(settings));

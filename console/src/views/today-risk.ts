@@ -8,14 +8,12 @@
  */
 import { html } from 'htm/preact';
 
-import type { RiskResult } from '../../../functions/base/schemas/risk.js';
 import { type Api, ok } from '../api.js';
 import { istTime, money, price, rupees, side } from '../format.js';
 import { Problem, useLoad, type VNode } from '../ui.js';
-import { limitsSet, RiskForm } from './risk-form.js';
+import { RiskForm } from './risk-form.js';
+import { limitsSet, type RiskToday as Today, roomLeft, type Settings } from './risk-values.js';
 
-type Settings = NonNullable<RiskResult['settings']>;
-type Today = RiskResult['today'];
 type Hit = NonNullable<Today['hit']>;
 
 export const MODE_WORDS: Record<Settings['mode'], string> = {
@@ -30,27 +28,6 @@ const LIMIT_NAMES: Record<Hit['limit'], string> = {
 
 /** A P&L's class: gains green, losses red, nothing plain. */
 const tone = (n: number): string => (n > 0 ? 'good' : n < 0 ? 'bad' : '');
-
-/**
- * How far a P&L is from each limit: `₹280 above the loss limit (-₹400)`, `₹9,880 short of the profit target
- * (₹10,000)`; one already past says so (the watcher's next run stops trading).
- */
-export const roomLeft = (total: number, s: Settings): string[] => {
-  const lines: string[] = [];
-  if (s.dayLossLimit !== undefined) {
-    const room = total + s.dayLossLimit;
-    const limit = rupees(-s.dayLossLimit);
-    lines.push(room > 0 ? `${rupees(room)} above the loss limit (${limit})` : `at or past the loss limit (${limit})`);
-  }
-  if (s.dayProfitTarget !== undefined) {
-    const room = s.dayProfitTarget - total;
-    const target = rupees(s.dayProfitTarget);
-    lines.push(
-      room > 0 ? `${rupees(room)} short of the profit target (${target})` : `at or past the profit target (${target})`,
-    );
-  }
-  return lines;
-};
 
 const Fact = ({ term, children, ...extra }: { term: string; children: unknown } & Record<string, unknown>): VNode =>
   html`<div>
