@@ -1,7 +1,8 @@
 /**
- * Today: the session, the kill switch (kill-switch.ts), the day's counts, the positions (today-positions.ts), the
- * lists of orders placed, fired and rejected (today-lists.ts), and the guardrails with what the day's orders used of
- * them, sums in rupees the Indian way.
+ * Today: the session, the kill switch (kill-switch.ts), the day's limits (today-risk.ts), the day's counts, the
+ * positions (today-positions.ts) and their cover (today-coverage.ts, coverage-form.ts: one read for both), the lists
+ * of orders placed, fired and rejected (today-lists.ts), and the guardrails with what the day's orders used of them,
+ * sums in rupees the Indian way.
  */
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
@@ -11,14 +12,17 @@ import type { ViewProps } from '../app.js';
 import { istTime, money } from '../format.js';
 import { allPlans, pendingOrders, type SessionStatus, triggeredOrders } from '../reads.js';
 import { Notice, Problem, useConfirm, useLoad, type VNode } from '../ui.js';
+import { CoverageSettingsCard } from './coverage-form.js';
 import { KillSwitchCard } from './kill-switch.js';
 import { CoverageBadge } from './today-coverage.js';
 import { DayLists, limitsUsed, readDay } from './today-lists.js';
 import { PositionsCard } from './today-positions.js';
+import { RiskCard } from './today-risk.js';
 
 export const TodayView = ({ api }: ViewProps): VNode => {
   const session = useLoad(() => ok(api.GET('/session')), []);
   const day = useLoad(() => readDay(api), []);
+  const coverage = useLoad(() => ok(api.GET('/positions/coverage')), []);
   const counts = useLoad(async () => {
     const [pending, fired, plans] = await Promise.all([pendingOrders(api), triggeredOrders(api), allPlans(api)]);
     return {
@@ -76,8 +80,9 @@ export const TodayView = ({ api }: ViewProps): VNode => {
         <button type="button" onClick=${logout} disabled=${!session.data?.alive}>Log out</button>
       </div>
     </section>
-    <${CoverageBadge} api=${api} />
+    <${CoverageBadge} read=${coverage} />
     <${KillSwitchCard} api=${api} changed=${changed} />
+    <${RiskCard} api=${api} />
     <section aria-labelledby="counts-title" class="card">
       <h2 id="counts-title">Orders</h2>
       <${Problem} text=${counts.error} />
@@ -109,6 +114,7 @@ export const TodayView = ({ api }: ViewProps): VNode => {
       }
     </section>
     <${PositionsCard} api=${api} />
+    <${CoverageSettingsCard} api=${api} read=${coverage} />
     <${Problem} text=${day.error} />
     ${day.data ? html`<${DayLists} day=${day.data} />` : null}
     ${
