@@ -149,21 +149,23 @@ const wrongNow = async (s: Sys, me: GapState, side: 'B' | 'S', qty: number): Pro
 const mcpExitOwed = fc
   .record({
     trade: fc.constantFrom(3, 5, 5, -4, 0),
-    stop: fc.constantFrom<'all' | number>('all', 'all', 1, 2, 4),
+    stop: fc.constantFrom<'room' | number>('room', 'room', 1, 2, 4),
     lost: fc.constantFrom<'unexecuted' | 'executed' | 'none'>('unexecuted', 'unexecuted', 'executed', 'none'),
     kind: fc.constantFrom<'gtt' | 'oco'>('gtt', 'gtt', 'oco'),
-    qty: fc.integer({ min: 1, max: 5 }),
+    qty: fc.constantFrom<'room' | number>('room', 'room', 1, 2, 5),
   })
   .map(
-    ({ trade, stop, lost, kind, qty }) =>
+    ({ trade, stop, lost, kind, qty: chosen }) =>
       new Command(
         'mcp exit-only owed stop',
-        `mcp exit trailing stop x${stop}${lost === 'none' ? '' : ` (its place dropped, ${lost})`}, then place_${kind} x${qty}${trade ? `, after an outside trade of ${trade}` : ''}`,
+        `mcp exit trailing stop x${stop}${lost === 'none' ? '' : ` (its place dropped, ${lost})`}, then place_${kind} x${chosen}${trade ? `, after an outside trade of ${trade}` : ''}`,
         async (s) => {
           const me = await gapAssistant(s);
           if (trade !== 0) await tradeOutside(s, trade);
           const side = held(s) < 0 ? 'B' : 'S';
-          const stopQty = stop === 'all' ? Math.max(1, Math.abs(held(s))) : stop;
+          // `room`: what the position leaves beside the exits resting at the broker (at least 1).
+          const room = () => Math.max(1, Math.abs(held(s)) - pendingExits(s, side));
+          const stopQty = stop === 'room' ? room() : stop;
           const plan = { kind: 'trailing-stop', order: gttOf(side, stopQty, -50), trailBy: '20', tag: me.tag };
           const p = await callTool(s, me.token, 'create_plan', plan);
           if (typeof p.content.confirmationId === 'string') {
@@ -186,6 +188,7 @@ const mcpExitOwed = fc
           } else s.log.push(`  exit owed: trailing stop refused ${String(p.content.reason).slice(0, 100)}`);
 
           const tag = `${me.tag}:${nextId()}`;
+          const qty = chosen === 'room' ? room() : chosen;
           const body = kind === 'gtt' ? gttOf(side, qty, 100, tag) : ocoOf(side, qty, tag);
           const o = await callTool(s, me.token, `place_${kind}`, body);
           if (typeof o.content.confirmationId !== 'string') {
@@ -195,9 +198,8 @@ const mcpExitOwed = fc
           const wrong = await wrongNow(s, me, side, qty);
           const c = await callTool(s, me.token, 'confirm', { confirmationId: o.content.confirmationId });
           const alId = (c.content.result as { al_id?: unknown } | undefined)?.al_id;
-          s.log.push(
-            `  exit owed: place_${kind} x${qty}: ${typeof alId === 'string' ? alId : String(c.content.reason)}`,
-          );
+          const why = String(c.content.reason ?? JSON.stringify(c.content.error ?? c.content)).slice(0, 160);
+          s.log.push(`  exit owed: place_${kind} x${qty}: ${typeof alId === 'string' ? alId : why}`);
           if (typeof alId === 'string') me.placed.set(alId, { side, qty, ...(wrong ? { wrong } : {}) });
         },
       ),
