@@ -2,7 +2,8 @@
  * The exit-only rule counts what the live plans owe (functions/base/schemas/exit-only.ts, `planOwedExit`): a trailing
  * stop's stop and a filled bracket's exit count against the position whether they rest at the broker or not (a first
  * place whose reply was lost, an exit the watcher has still to place), and a plan whose GTT is at the broker is
- * counted once, found by its al_id or by its stamp in the tag.
+ * counted once, found by its al_id or by its stamp in the tag. The MCP server's check reads every page of the plans,
+ * and a plans read that fails refuses.
  */
 import { describe, expect, it } from 'vitest';
 
@@ -13,6 +14,8 @@ import {
   planOwedExit,
   waitingExits,
 } from '../../functions/base/schemas/exit-only.js';
+import { exitOnlyCheck } from '../../mcp/exit-only.js';
+import type { GatewayPort } from '../../mcp/port.js';
 
 const at = { exch: 'NSE', tsym: 'INFY-EQ', prd: 'C' };
 const sell = (qty: number) => ({ ...at, trantype: 'S', qty });
@@ -116,5 +119,33 @@ describe('a live plan owes its exit', () => {
     expect(exitOnlyRefusal(sell(5), held(5), [], owed)).toBeUndefined();
     // A short's buy counts the buy stop.
     expect(exitOnlyRefusal(buy(1), held(-5), [], owed)).toMatch(/pending exits buy 5, of which live plans owe 5/);
+  });
+});
+
+describe("the MCP server's check reads the plans over its port", () => {
+  /** A port over a long of 5 INFY-EQ, nothing pending, and the plans in two pages (or a plans read that fails). */
+  const port = (plans: 'fail' | Record<string, unknown>[][]): GatewayPort => ({
+    call: (request) => {
+      if (request.operation === 'GetPositions') return Promise.resolve({ positions: held(5) });
+      if (request.operation === 'GetPendingGTTOrder') return Promise.resolve({ orders: [] });
+      if (request.operation !== 'ListPlans') return Promise.reject(new Error(`unexpected ${request.operation}`));
+      if (plans === 'fail') return Promise.reject(Object.assign(new Error('table unreachable'), { code: 'INTERNAL' }));
+      const page = request.query?.cursor === undefined ? 0 : 1;
+      return Promise.resolve({ plans: plans[page], ...(page === 0 ? { nextCursor: 'next' } : {}) });
+    },
+  });
+  const place = { operation: 'PlaceGTTOrder' as const, body: { ...sell(1), prctyp: 'LMT', d: '1600', prc: '1600' } };
+
+  it("counts a plan on the plans' second page", async () => {
+    const owing = port([[bracket('done')], [trailing({ inFlight: { stamp: `${PLAN}.s` } })]]);
+    const { refused } = await exitOnlyCheck(owing, place);
+    expect(refused).toMatch(new RegExp(`of which live plans owe 5: plan ${PLAN} 5, its stop not at the broker yet`));
+    expect((await exitOnlyCheck(port([[bracket('done')], []]), place)).refused).toBeUndefined();
+  });
+
+  it('refuses when the plans cannot be read, never passes blind', async () => {
+    expect((await exitOnlyCheck(port('fail'), place)).refused).toBe(
+      'EXIT_ONLY: the plans could not be read (INTERNAL), so the exits the live plans owe cannot be counted; nothing was sent.',
+    );
   });
 });
