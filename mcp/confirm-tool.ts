@@ -109,7 +109,7 @@ export const registerConfirmTool = (server: McpServer, context: ServerContext): 
         return refuse(
           'This confirmationId was issued to another assistant: nothing was sent; preview the change yourself.',
         );
-      // Exit-only: the place checked again on the positions and pending orders read now (it may have shrunk).
+      // Exit-only: the place checked again on the positions, pending orders and plans read now (it may have shrunk).
       if (context.exitOnly && found.state === 'first' && EXIT_PLACES.includes(found.confirmation.request.operation)) {
         const exit = await exitOnlyCheck(port, found.confirmation.request);
         if (exit.refused) return refuse(`${exit.refused} (checked again at confirm)`, found.confirmation);

@@ -5,10 +5,11 @@
  * a GTT, an OCO or a trailing-stop plan (its stop) only when it reduces an open position, by the rule of
  * functions/base/schemas/exit-only.ts.
  *
- * A place is checked on the positions (`GetPositions`) and the pending orders of its symbol (`GetPendingGTTOrder`)
- * read at its preview, and read and checked again at its confirm, before the confirmation is taken: a position that
- * shrank (or an exit placed meanwhile) refuses the confirm and nothing is sent. A read that fails refuses, never
- * allows blind. Any other write (a full replacement, a bracket, the kill switch's release) is refused with the reason.
+ * A place is checked on the positions (`GetPositions`), the pending orders of its symbol (`GetPendingGTTOrder`) and
+ * the plans (`ListPlans`: what the live ones owe, their stops and exits not at the broker yet included) read at its
+ * preview, and read and checked again at its confirm, before the confirmation is taken: a position that shrank (or
+ * an exit placed or a plan started meanwhile) refuses the confirm and nothing is sent. A read that fails refuses,
+ * never allows blind. Any other write (a full replacement, a bracket, the kill switch's release) is refused with the reason.
  */
 import { mergePatch, modifyInputOfRecord } from '../functions/base/broker/patch-merge.js';
 import {
@@ -17,6 +18,8 @@ import {
   exitOnlyRefusal,
   type ExitOrder,
   type HeldPosition,
+  type OwedExit,
+  owedExitsOf,
   planExitOrder,
 } from '../functions/base/schemas/exit-only.js';
 import type { GttOrder } from '../functions/base/schemas/reply.js';
@@ -68,9 +71,24 @@ const pendingOf = async (port: GatewayPort, exch: string, tsym: string): Promise
   return orders;
 };
 
+/** Every plan, every page (the ended ones are kept a while; owedExitsOf skips them). */
+const plansOf = async (port: GatewayPort): Promise<Fields[]> => {
+  const plans: Fields[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = (await port.call({
+      operation: 'ListPlans',
+      query: { limit: 1000, ...(cursor ? { cursor } : {}) },
+    })) as { plans?: Fields[]; nextCursor?: string };
+    plans.push(...(page.plans ?? []));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return plans;
+};
+
 /**
  * Whether `request` is an exit-only write, and what was checked. `current`: the pending order a change applies to,
- * as its preview read it (a change without it is refused). Reads the positions and pending orders for a place.
+ * as its preview read it (a change without it is refused). Reads the positions, pending orders and plans for a place.
  */
 export const exitOnlyCheck = async (
   port: GatewayPort,
@@ -100,6 +118,7 @@ export const exitOnlyCheck = async (
   const { exch, tsym } = orders[0]!;
   let positions: HeldPosition[];
   let pending: Fields[];
+  let owed: OwedExit[];
   try {
     positions = ((await port.call({ operation: 'GetPositions' })) as { positions?: HeldPosition[] }).positions ?? [];
   } catch (error) {
@@ -114,11 +133,18 @@ export const exitOnlyCheck = async (
       `EXIT_ONLY: the pending orders of ${exch}:${tsym} could not be read (${codeOf(error)}), so the exits already waiting cannot be counted`,
     );
   }
+  try {
+    owed = owedExitsOf(await plansOf(port));
+  } catch (error) {
+    return nothingSent(
+      `EXIT_ONLY: the plans could not be read (${codeOf(error)}), so the exits the live plans owe cannot be counted`,
+    );
+  }
   // An OCO's legs each: only one fires, so each is held to the room the position leaves on its own.
   for (const order of orders) {
-    const refusal = exitOnlyRefusal(order, positions, pending);
+    const refusal = exitOnlyRefusal(order, positions, pending, owed);
     if (refusal)
-      return { checked: [exitOnlyLine(order, positions, pending)], refused: `${refusal}; nothing was sent.` };
+      return { checked: [exitOnlyLine(order, positions, pending, owed)], refused: `${refusal}; nothing was sent.` };
   }
-  return { checked: [exitOnlyLine(orders[0]!, positions, pending)] };
+  return { checked: [exitOnlyLine(orders[0]!, positions, pending, owed)] };
 };

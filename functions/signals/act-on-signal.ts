@@ -29,6 +29,8 @@ export interface SignalDeps {
   pending: DirectHandler;
   /** GET /positions in-process: an exit strategy's orders are checked on it (exit-check.ts). */
   positions: DirectHandler;
+  /** Every plan in the store (the plan records): an exit strategy's orders count what the live ones owe. */
+  plans: (deadline: number) => Promise<Record<string, unknown>[]>;
   cancel: DirectHandler;
   /** The alert's instrument, confirmed by SearchScrip (symbols.ts). */
   instrument: (alert: Alert, order: Pick<SignalOrder, 'exch' | 'tsym'>, deadline: number) => Promise<Instrument>;

@@ -30,6 +30,16 @@ export const createSignalActor = (settings: GatewaySettings, logger: Logger): Si
       placeOco: gateway.direct(placeOcoOrder),
       pending: gateway.direct(getPendingGttOrders),
       positions: gateway.direct(getPositions),
+      plans: async () => {
+        const all: Record<string, unknown>[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await plans().list(1_000, cursor);
+          all.push(...page.plans);
+          cursor = page.nextCursor;
+        } while (cursor);
+        return all;
+      },
       cancel: gateway.direct(cancelGttOrder),
       instrument: (alert, order, deadline) => resolveInstrument(alert, order, gateway.reads(deadline)),
       createPlan: (input, key, deadline) => plans().create(input, key, deadline),

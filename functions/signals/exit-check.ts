@@ -1,12 +1,21 @@
 /**
  * An exit strategy's order checked by the exit-only rule (functions/base/schemas/exit-only.ts) when the worker acts
  * on its alert (docs/reference/signals.md, "Exit-only strategies"): the account's positions (`GetPositions`) and the
- * pending orders of the alert's symbol (`GetPendingGTTOrder`, every page) read now, in-process, and the GTT (each OCO
- * leg, a trailing stop's stop) held to them; a bracket, which opens a position, is refused without a read. Why not is a GUARDRAIL_REJECTED whose message begins `EXIT_ONLY:`: nothing is sent. A read
- * that fails refuses too (never allows blind), saying which read and its code.
+ * pending orders of the alert's symbol (`GetPendingGTTOrder`, every page) read now, in-process, and the plans from
+ * their store (what the live ones owe, their stops and exits not at the broker yet included), and the GTT (each OCO
+ * leg, a trailing stop's stop) held to them; a bracket, which opens a position, is refused without a read. Why not
+ * is a GUARDRAIL_REJECTED whose message begins `EXIT_ONLY:`: nothing is sent. A read that fails refuses too (never
+ * allows blind), saying which read and its code.
  */
 import { fromDirectInvocation, GuardrailRejectedError } from '../base/contract/errors.js';
-import { exitOnlyRefusal, type ExitOrder, type HeldPosition, planExitOrder } from '../base/schemas/exit-only.js';
+import {
+  exitOnlyRefusal,
+  type ExitOrder,
+  type HeldPosition,
+  type OwedExit,
+  owedExitsOf,
+  planExitOrder,
+} from '../base/schemas/exit-only.js';
 import type { DirectHandler } from '../orders/gateway/in-process.js';
 import type { AlertOrder } from './orders.js';
 
@@ -28,7 +37,7 @@ const refuse = (message: string) => new GuardrailRejectedError(message, { outcom
 
 /** Throws the refusal when `order` would not only reduce its position; returns quietly when it does. */
 export const checkExitOnly = async (
-  reads: { positions: DirectHandler; pending: DirectHandler },
+  reads: { positions: DirectHandler; pending: DirectHandler; plans: (deadline: number) => Promise<Fields[]> },
   order: AlertOrder,
   deadline: number,
 ): Promise<void> => {
@@ -63,8 +72,16 @@ export const checkExitOnly = async (
       `EXIT_ONLY: the pending orders of ${exch}:${tsym} could not be read (${fromDirectInvocation(error).code}), so the exits already waiting cannot be counted; nothing was sent.`,
     );
   }
+  let owed: OwedExit[];
+  try {
+    owed = owedExitsOf(await reads.plans(deadline));
+  } catch (error) {
+    throw refuse(
+      `EXIT_ONLY: the plans could not be read (${fromDirectInvocation(error).code}), so the exits the live plans owe cannot be counted; nothing was sent.`,
+    );
+  }
   for (const leg of orders) {
-    const reason = exitOnlyRefusal(leg, positions, pending);
+    const reason = exitOnlyRefusal(leg, positions, pending, owed);
     if (reason) throw refuse(`${reason}; nothing was sent.`);
   }
 };

@@ -4,14 +4,17 @@
  * (counting the pending exits of that position) or start a trailing stop that does, cancel, and move triggers and
  * prices; an opening order, a sell past the long, a raised quantity, a bracket or a full replacement are refused with
  * the reason and nothing is sent. A position that shrank (or an exit placed) between preview and confirm refuses the
- * confirm, and the broker sees no place.
+ * confirm, and the broker sees no place. A live plan's stop counts whether or not it rests at the broker yet (a first
+ * place whose reply was lost), and once it rests there it is counted once.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { createPlanEngine } from '../../functions/plans/engine-wiring.js';
 import type { LocalStack } from '../../local/run-local.js';
 import type { EmulatorControl } from '../support/emulator-control.js';
 import { useLocalStack } from '../support/local-stack-fixture.js';
+import { captureLogger } from '../support/logs.js';
 import { callTool, remoteMcpClient } from '../support/mcp-tools.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
 
@@ -41,7 +44,13 @@ const api = async (method: string, path: string, body?: unknown) => {
   return { status: res.status, body: (await res.json()) as Json };
 };
 
-const START: Record<string, number> = { 'INFY-EQ': 1500, 'WIPRO-EQ': 1450, 'M&M-EQ': 1500, 'TCS-EQ': 3500 };
+const START: Record<string, number> = {
+  'INFY-EQ': 1500,
+  'WIPRO-EQ': 1450,
+  'M&M-EQ': 1500,
+  'TCS-EQ': 3500,
+  'HDFCBANK-EQ': 985,
+};
 const gtt = (tsym: string, trantype: 'B' | 'S', qty: number, away: number) => {
   const price = START[tsym]! + (trantype === 'S' ? away : -away);
   return {
@@ -93,7 +102,7 @@ describe('an exit-only assistant places only what reduces a position', () => {
     const preview = (await callTool(exit, 'place_gtt', gtt('INFY-EQ', 'S', 2, 100))).structuredContent!;
     expect(preview.refused, JSON.stringify(preview)).toBeUndefined();
     expect(preview.rulesChecked).toContain(
-      'exit-only: NSE:INFY-EQ (product C) held 3, pending exits sell 0 (positions and pending orders read now)',
+      'exit-only: NSE:INFY-EQ (product C) held 3, pending exits sell 0 (positions, pending orders and plans read now)',
     );
     const done = (await callTool(exit, 'confirm', { confirmationId: preview.confirmationId })).structuredContent!;
     expect(done, JSON.stringify(done)).toMatchObject({ confirmed: true });
@@ -160,7 +169,7 @@ describe('an exit-only assistant places only what reduces a position', () => {
     ).structuredContent!;
     expect(oco.refused, JSON.stringify(oco)).toBeUndefined();
     expect(oco.rulesChecked).toContain(
-      'exit-only: NSE:M&M-EQ (product C) held -2, pending exits buy 0 (positions and pending orders read now)',
+      'exit-only: NSE:M&M-EQ (product C) held -2, pending exits buy 0 (positions, pending orders and plans read now)',
     );
   });
 
@@ -200,7 +209,7 @@ describe('an exit-only assistant places only what reduces a position', () => {
     const plan = (await callTool(exit, 'create_plan', trailing(5))).structuredContent!;
     expect(plan.refused, JSON.stringify(plan)).toBeUndefined();
     expect(plan.rulesChecked).toContain(
-      'exit-only: NSE:TCS-EQ (product C) held 5, pending exits sell 0 (positions and pending orders read now)',
+      'exit-only: NSE:TCS-EQ (product C) held 5, pending exits sell 0 (positions, pending orders and plans read now)',
     );
     const other = (await callTool(exit, 'place_gtt', gtt('TCS-EQ', 'S', 2, 100))).structuredContent!;
     const placed = (await callTool(exit, 'confirm', { confirmationId: other.confirmationId })).structuredContent!;
@@ -226,8 +235,54 @@ describe('an exit-only assistant places only what reduces a position', () => {
     });
     expect(await placesAtBroker()).toBe(2);
     const more = (await callTool(exit, 'place_gtt', gtt('TCS-EQ', 'S', 1, 100))).structuredContent!;
-    expect(more.reason).toMatch(/would exceed the long of 5 \(pending exits sell 5\): at most 0 more may be sold/);
+    // The plan's stop is at the broker and the plan is live: counted once.
+    expect(more.reason).toBe(
+      `EXIT_ONLY: a sell of 1 NSE:TCS-EQ (product C) would exceed the long of 5 (pending exits sell 5, of which live plans owe 5: plan ${(started.result as Json).planId as string} 5, its stop at the broker): at most 0 more may be sold; nothing was sent.`,
+    );
     expect(await placesAtBroker()).toBe(2);
+  });
+
+  it('a trailing stop whose first place lost its reply counts before the watcher places it: a sell of the same is refused', async () => {
+    await fill('HDFCBANK-EQ', 'B', 4);
+    const trailing = {
+      kind: 'trailing-stop',
+      order: { ...gtt('HDFCBANK-EQ', 'B', 4, 50), trantype: 'S' },
+      trailBy: '10',
+    };
+    const preview = (await callTool(exit, 'create_plan', trailing)).structuredContent!;
+    expect(preview.refused, JSON.stringify(preview)).toBeUndefined();
+    // A sell of the same 4, previewed while nothing waits yet: it fits alone.
+    const early = (await callTool(exit, 'place_gtt', gtt('HDFCBANK-EQ', 'S', 4, 50))).structuredContent!;
+    expect(early.refused, JSON.stringify(early)).toBeUndefined();
+    // The stop's place is lost on its way: the broker never holds it, the plan is recorded with its try in flight.
+    await control.fault({ operation: 'PlaceGTTOrder', kind: 'drop', executed: false, times: 1 });
+    const lost = await callTool(exit, 'confirm', { confirmationId: preview.confirmationId });
+    await control.clearFaults();
+    const planId = /Plan (pl[0-9a-f]{16}) is recorded/.exec(JSON.stringify(lost))?.[1];
+    expect(planId, JSON.stringify(lost)).toBeDefined();
+    expect((await api('GET', `/plans/${planId}`)).body).toMatchObject({ state: 'armed', alIds: {} });
+    const stops = async () =>
+      (await control.orders(stack.emulator.uid)).filter((o) => o.tsym === 'HDFCBANK-EQ' && o.state === 'pending');
+    expect(await stops()).toEqual([]);
+
+    await control.clearRequests();
+    const owed = `EXIT_ONLY: a sell of 4 NSE:HDFCBANK-EQ (product C) would exceed the long of 4 (pending exits sell 4, of which live plans owe 4: plan ${planId} 4, its stop not at the broker yet): at most 0 more may be sold; nothing was sent.`;
+    const sell = (await callTool(exit, 'place_gtt', gtt('HDFCBANK-EQ', 'S', 4, 50))).structuredContent!;
+    expect(sell).toMatchObject({ refused: true, reason: owed });
+    const confirmed = (await callTool(exit, 'confirm', { confirmationId: early.confirmationId })).structuredContent!;
+    expect(confirmed).toMatchObject({ refused: true, reason: `${owed} (checked again at confirm)` });
+    expect(await placesAtBroker()).toBe(0);
+
+    // Once its try can no longer be in flight the watcher places the stop: then it is counted once, at the broker.
+    const later = createPlanEngine(stack.config, captureLogger().logger);
+    (later as unknown as { deps: { now?: () => Date } }).deps.now = () => new Date(Date.now() + 120_000);
+    await later.advance(Date.now() + 12_000);
+    expect(await stops()).toMatchObject([{ trantype: 'S', qty: 4, remarks: expect.stringMatching(`^${planId}.s `) }]);
+    const after = (await callTool(exit, 'place_gtt', gtt('HDFCBANK-EQ', 'S', 1, 50))).structuredContent!;
+    expect(after.reason).toBe(
+      `EXIT_ONLY: a sell of 1 NSE:HDFCBANK-EQ (product C) would exceed the long of 4 (pending exits sell 4, of which live plans owe 4: plan ${planId} 4, its stop at the broker): at most 0 more may be sold; nothing was sent.`,
+    );
+    expect(await placesAtBroker()).toBe(1);
   });
 
   it('a positions read that fails refuses, never allows blind', async () => {

@@ -4,6 +4,7 @@
  * pending orders it reads from the emulator. An alert that would open (or add to) a position is refused and the
  * signal read back says why; one that reduces the long acts; nothing opening reaches the broker. A trailing-stop
  * strategy with the exit scope starts a trailing stop on the long, held to the same rule; a bracket one is refused.
+ * A live plan's stop not at the broker yet (its first place lost) counts like one that is.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -152,7 +153,42 @@ describe('a strategy with scope exit', () => {
     expect(plan?.alIds.stop, JSON.stringify(plans)).toBeDefined();
     expect(await placesAtBroker()).toBe(sent + 1);
     const past = await alert(url, 'SELL', 'INFY', 1500);
-    expect(past.reason).toMatch(/would exceed the long of 3 \(pending exits sell 3\): at most 0 more may be sold/);
+    expect(past.reason).toMatch(
+      /would exceed the long of 3 \(pending exits sell 3, of which live plans owe 1: plan pl[0-9a-f]{16} 1, its stop at the broker\): at most 0 more may be sold/,
+    );
     expect(await placesAtBroker()).toBe(sent + 1);
+  });
+
+  it("counts a live plan's stop not at the broker yet (its first place lost): a sell of the same is refused", async () => {
+    const created = await api('POST', '/strategies', { ...EXIT_STRATEGY, name: 'exits-owed' }, key());
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const url = created.body.webhookUrl as string;
+    const order = { exch: 'NSE', tsym: 'HDFCBANK-EQ', qty: 2, prd: 'C', prctyp: 'LMT', ret: 'DAY' };
+    const bought = await api(
+      'POST',
+      '/gtt-orders',
+      { ...order, trantype: 'B', ai_t: 'LTP_B_O', d: '980', prc: '980' },
+      key(),
+    );
+    expect(bought.status).toBe(201);
+    await control().ltp('NSE', 'HDFCBANK-EQ', 979);
+    await control().ltp('NSE', 'HDFCBANK-EQ', 985);
+    expect(await netQty('HDFCBANK-EQ')).toBe(2);
+    // The trader's own trailing stop on the long: its first place is lost on the way, the broker never holds it.
+    await control().fault({ operation: 'PlaceGTTOrder', kind: 'drop', executed: false, times: 1 });
+    const trailing = { ...order, trantype: 'S', ai_t: 'LTP_B_O', d: '950', prc: '950' };
+    const lost = await api('POST', '/plans', { kind: 'trailing-stop', order: trailing, trailBy: '10' }, key());
+    await control().clearFaults();
+    const planId = /Plan (pl[0-9a-f]{16}) is recorded/.exec(JSON.stringify(lost.body))?.[1];
+    expect(planId, JSON.stringify(lost.body)).toBeDefined();
+    expect((await api('GET', `/plans/${planId}`)).body).toMatchObject({ state: 'armed', alIds: {} });
+
+    const sent = await placesAtBroker();
+    const past = await alert(url, 'SELL', 'HDFCBANK', 985);
+    expect(past.state, JSON.stringify(past)).toBe('refused');
+    expect(past.reason).toContain(
+      `EXIT_ONLY: a sell of 2 NSE:HDFCBANK-EQ (product C) would exceed the long of 2 (pending exits sell 2, of which live plans owe 2: plan ${planId} 2, its stop not at the broker yet): at most 0 more may be sold; nothing was sent.`,
+    );
+    expect(await placesAtBroker()).toBe(sent);
   });
 });

@@ -114,6 +114,15 @@ export const COVERS: Readonly<Record<string, readonly string[]>> = {
   'mcp exit-only change': ['POST /mcp', 'mcp change_gtt', 'mcp confirm', 'GET /gtt-orders/{alId}'],
   // system-exit-plus.ts: its trailing stops (the plan's stop placed by POST /plans).
   'mcp exit-only trailing stop': ['POST /mcp', 'mcp create_plan', 'mcp confirm', 'GET /positions', 'POST /plans'],
+  // system-exit-gap.ts: a trailing stop whose place may be lost, then an exit of the same (GET /plans read at each).
+  'mcp exit-only owed stop': [
+    'POST /mcp',
+    'mcp create_plan',
+    'mcp place_gtt',
+    'mcp place_oco',
+    'mcp confirm',
+    'GET /plans',
+  ],
   'mcp read': ['POST /mcp', ...READ_TOOL_NAMES.map((tool) => `mcp ${tool}`)],
   // system-mcp-risk.ts: the settings previewed, confirmed once, replayed; an exit-only assistant refused.
   'mcp settings': ['POST /mcp', 'mcp set_risk_limits', 'mcp set_coverage', 'mcp confirm', 'PUT /risk', 'GET /risk'],

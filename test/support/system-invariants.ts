@@ -32,6 +32,7 @@
  */
 import type { Order } from '../../emulator/state/state.js';
 import { checkExit } from './system-exit.js';
+import { checkExitGap } from './system-exit-gap.js';
 import { checkExitPlus } from './system-exit-plus.js';
 import { checkWays } from './system-invariants-ways.js';
 import { checkCoverage } from './system-protect.js';
@@ -221,6 +222,7 @@ export const checkAll = (s: Sys): void => {
   // 10: an exit-only key never increases exposure (system-exit.ts).
   checkExit(s, gtts);
   checkExitPlus(s, gtts);
+  checkExitGap(s, gtts);
   // 20 (autoCover never covers one position twice): system-protect.ts.
   checkCoverage(s);
 };

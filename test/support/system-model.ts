@@ -25,6 +25,7 @@ import { createStrategy, otherCommands as o } from './system-actors.js';
 import { changeCommands as ch } from './system-changes.js';
 import { orderCommands as c } from './system-commands.js';
 import { exitCommands as x } from './system-exit.js';
+import { exitGapCommands as xg } from './system-exit-gap.js';
 import { exitPlusCommands as xp } from './system-exit-plus.js';
 import { haltCommands as h } from './system-halts.js';
 import { checkAll, checkHonest, checkResolved } from './system-invariants.js';
@@ -113,6 +114,7 @@ export const COMMANDS = [
   x.mcpExit,
   x.mcpExitChange,
   xp.mcpExitTrailing,
+  xg.mcpExitOwed,
   // Every read route (faults on the broker's reads), a plan cancelled, the scheduled runs: system-reads.ts.
   r.read,
   r.read,

@@ -27,37 +27,39 @@ const oco = (trantype: string, target: number, stop: number) => ({
 
 describe('exitOnlyRefusal', () => {
   it('long: a sell up to the long passes, one past it or any buy is refused', () => {
-    expect(exitOnlyRefusal(sell(3), held(3), [])).toBeUndefined();
-    expect(exitOnlyRefusal(sell(4), held(3), [])).toBe(
+    expect(exitOnlyRefusal(sell(3), held(3), [], [])).toBeUndefined();
+    expect(exitOnlyRefusal(sell(4), held(3), [], [])).toBe(
       'EXIT_ONLY: a sell of 4 NSE:INFY-EQ (product C) would exceed the long of 3 (pending exits sell 0): at most 3 more may be sold',
     );
-    expect(exitOnlyRefusal(buy(1), held(3), [])).toMatch(
+    expect(exitOnlyRefusal(buy(1), held(3), [], [])).toMatch(
       /would add to the long of 3; an exit-only caller may only sell/,
     );
   });
 
   it('short: a buy up to the short passes, a sell is refused', () => {
-    expect(exitOnlyRefusal(buy(2), held(-2), [])).toBeUndefined();
-    expect(exitOnlyRefusal(buy(3), held(-2), [])).toMatch(/exceed the short of 2 \(pending exits buy 0\): at most 2/);
-    expect(exitOnlyRefusal(sell(1), held(-2), [])).toMatch(
+    expect(exitOnlyRefusal(buy(2), held(-2), [], [])).toBeUndefined();
+    expect(exitOnlyRefusal(buy(3), held(-2), [], [])).toMatch(
+      /exceed the short of 2 \(pending exits buy 0\): at most 2/,
+    );
+    expect(exitOnlyRefusal(sell(1), held(-2), [], [])).toMatch(
       /would add to the short of 2; an exit-only caller may only buy/,
     );
   });
 
   it('flat, no row, or a position of another product: nothing to reduce', () => {
     const none = /would open a position: none is held/;
-    expect(exitOnlyRefusal(sell(1), held(0), [])).toMatch(none);
-    expect(exitOnlyRefusal(sell(1), [], [])).toMatch(none);
-    expect(exitOnlyRefusal(sell(1), held(5, 'I'), [])).toMatch(none);
+    expect(exitOnlyRefusal(sell(1), held(0), [], [])).toMatch(none);
+    expect(exitOnlyRefusal(sell(1), [], [], [])).toMatch(none);
+    expect(exitOnlyRefusal(sell(1), held(5, 'I'), [], [])).toMatch(none);
     // Two rows of the same position are summed.
-    expect(exitOnlyRefusal(sell(4), [...held(2), ...held(2)], [])).toBeUndefined();
+    expect(exitOnlyRefusal(sell(4), [...held(2), ...held(2)], [], [])).toBeUndefined();
   });
 
   it('pending exits of the position count; an OCO once at its larger leg; buys and other products do not', () => {
     const pending = [single('S', 1), oco('S', 2, 1), single('B', 5), single('S', 9, 'I')];
     expect(pendingExitQty(pending, at, 'S')).toBe(3);
-    expect(exitOnlyRefusal(sell(2), held(5), pending)).toBeUndefined();
-    expect(exitOnlyRefusal(sell(3), held(5), pending)).toBe(
+    expect(exitOnlyRefusal(sell(2), held(5), pending, [])).toBeUndefined();
+    expect(exitOnlyRefusal(sell(3), held(5), pending, [])).toBe(
       'EXIT_ONLY: a sell of 3 NSE:INFY-EQ (product C) would exceed the long of 5 (pending exits sell 3): at most 2 more may be sold',
     );
     // Quantities as the broker writes them (strings) count the same.
@@ -65,11 +67,11 @@ describe('exitOnlyRefusal', () => {
   });
 
   it('refuses a quantity or side it cannot read', () => {
-    expect(exitOnlyRefusal({ ...at, trantype: 'X', qty: 1 }, held(3), [])).toMatch(
+    expect(exitOnlyRefusal({ ...at, trantype: 'X', qty: 1 }, held(3), [], [])).toMatch(
       /^EXIT_ONLY: side "X" is not B or S/,
     );
-    expect(exitOnlyRefusal(sell(0), held(3), [])).toMatch(/^EXIT_ONLY: quantity 0 is not a whole number/);
-    expect(exitOnlyRefusal({ ...sell(1), qty: '1.5' }, held(3), [])).toMatch(/quantity "1.5"/);
+    expect(exitOnlyRefusal(sell(0), held(3), [], [])).toMatch(/^EXIT_ONLY: quantity 0 is not a whole number/);
+    expect(exitOnlyRefusal({ ...sell(1), qty: '1.5' }, held(3), [], [])).toMatch(/quantity "1.5"/);
   });
 });
 
@@ -95,7 +97,9 @@ describe('planExitOrder', () => {
   });
   const judged = (plan: Record<string, unknown>, positions: ReturnType<typeof held>, pending: object[] = []) => {
     const of = planExitOrder(plan);
-    return 'refused' in of ? of.refused : exitOnlyRefusal(of.order, positions, pending as Record<string, unknown>[]);
+    return 'refused' in of
+      ? of.refused
+      : exitOnlyRefusal(of.order, positions, pending as Record<string, unknown>[], []);
   };
 
   it("a trailing stop's stop is held to the position like any exit", () => {

@@ -11,6 +11,11 @@
  * placed it, counted at its full quantity (an OCO once, at its larger matching leg: only one leg fires). Pending
  * orders on the other side are not credited. So no set of exits, all firing, can take the position past flat.
  *
+ * The live plans' exits count too, whether or not they rest at the broker yet (`planOwedExit`): a trailing stop's
+ * stop, a filled bracket's exit OCO, once placed or while it is owed (a first place whose reply was lost, an exit the
+ * watcher has still to place, a step in flight). A plan is counted once: its own GTTs at the broker (known by its
+ * stamp in their tag, or their al_id in its record) count within its quantity, never beside it.
+ *
  * A trailing-stop plan's stop is held to the same rule (`planExitOrder`); a bracket, which opens a position, is not.
  */
 
@@ -58,20 +63,119 @@ const wholeQty = (qty: number | string): number | undefined => {
 };
 
 /**
- * What the pending exits of a position would sell (`side` S) or buy (B): each pending order's largest leg on that
- * side for that exchange, symbol and product, summed.
+ * The exit a live plan will place or has placed (`planOwedExit`): its quantity on the side that closes, the GTT ids
+ * its record knows of, and whether one is recorded at the broker (for the reason's words).
  */
+export interface OwedExit {
+  planId: string;
+  exch: string;
+  tsym: string;
+  prd: string;
+  trantype: string;
+  qty: number;
+  /** What the plan owes: `its stop` (trailing stop) or `its exit` (bracket). */
+  what: string;
+  alIds: string[];
+}
+
+/** A plan's GTT's tag: the plan's stamp (functions/plans/stamps.ts), `pl<16 hex>.<step>`. */
+const PLAN_OF_TAG = /^(pl[0-9a-f]{16})\./;
+
+/**
+ * What a plan record (GET /plans' `plans[]`) owes its position, or undefined when it owes nothing: a trailing stop
+ * while it is armed (its stop placed, or to be placed: the engine places it while it is armed); a bracket whose entry
+ * filled (`entry-filled`, `exit-armed`), or left unprotected while the gateway places its exit again (`retrying`) or
+ * a try of it is in flight. An armed bracket's entry opens what its exit would close, and an ended plan owes nothing.
+ */
+export const planOwedExit = (plan: Fields): OwedExit | undefined => {
+  const ids = (plan.alIds ?? {}) as Fields;
+  const planId = text(plan.planId);
+  if (plan.kind === 'trailing-stop') {
+    if (plan.state !== 'armed') return undefined;
+    const o = (plan.order ?? {}) as Fields;
+    const qty = wholeQty(text(o.qty));
+    if (qty === undefined) return undefined;
+    const [exch, tsym] = [text(o.exch || plan.exch), text(o.tsym || plan.tsym)];
+    return {
+      planId,
+      exch,
+      tsym,
+      prd: text(o.prd),
+      trantype: text(o.trantype),
+      qty,
+      what: 'its stop',
+      alIds: ids.stop ? [text(ids.stop)] : [],
+    };
+  }
+  if (plan.kind !== 'bracket') return undefined;
+  const owing =
+    plan.state === 'entry-filled' ||
+    plan.state === 'exit-armed' ||
+    (plan.state === 'unprotected' && (plan.retrying === true || plan.inFlight !== undefined));
+  const qty = wholeQty(text((plan.position as Fields | undefined)?.qty));
+  if (!owing || qty === undefined) return undefined;
+  const entry = (plan.entry ?? {}) as Fields;
+  return {
+    planId,
+    exch: text(plan.exch),
+    tsym: text(plan.tsym),
+    prd: text(entry.prd ?? 'C'),
+    trantype: entry.trantype === 'S' ? 'B' : 'S',
+    qty,
+    what: 'its exit',
+    alIds: ids.exit ? [text(ids.exit)] : [],
+  };
+};
+
+/** The exits the live plans among `plans` (plan records) owe. */
+export const owedExitsOf = (plans: readonly Fields[]): OwedExit[] =>
+  plans.flatMap((plan) => {
+    const owed = planOwedExit(plan);
+    return owed ? [owed] : [];
+  });
+
+/** What waits to close a position on one side: the total, and each live plan's part of it (its GTTs included). */
+export interface WaitingExits {
+  total: number;
+  plans: { owed: OwedExit; atBroker: number }[];
+}
+
+/**
+ * What the pending exits and the live plans of a position would sell (`side` S) or buy (B): each pending order's
+ * largest leg on that side for that exchange, symbol and product, summed, and each live plan's exit on that side; a
+ * plan's own GTTs at the broker (by stamp or al_id) count within its quantity (the larger of the two), never twice.
+ */
+export const waitingExits = (
+  pending: readonly Fields[],
+  owed: readonly OwedExit[],
+  at: { exch: string; tsym: string; prd: string },
+  side: 'B' | 'S',
+): WaitingExits => {
+  const plans = owed
+    .filter((o) => o.trantype === side && sameInstrument(o, at, o.prd, at.prd))
+    .map((o) => ({ owed: o, atBroker: 0 }));
+  const byPlan = new Map(plans.map((p) => [p.owed.planId, p]));
+  const byAlId = new Map(plans.flatMap((p) => p.owed.alIds.map((id) => [id, p] as const)));
+  let broker = 0;
+  for (const order of pending) {
+    const legs = ordersOfPending(order)
+      .flat()
+      .filter((leg) => leg.trantype === side && sameInstrument(leg, at, leg.prd, at.prd));
+    const qty = legs.reduce((most, leg) => Math.max(most, wholeQty(leg.qty) ?? 0), 0);
+    if (qty === 0) continue;
+    const plan = byAlId.get(text(order.al_id)) ?? byPlan.get(PLAN_OF_TAG.exec(text(order.tag))?.[1] ?? '');
+    if (plan) plan.atBroker += qty;
+    else broker += qty;
+  }
+  return { total: plans.reduce((sum, p) => sum + Math.max(p.owed.qty, p.atBroker), broker), plans };
+};
+
+/** What the pending exits of a position alone would sell (`side` S) or buy (B), no plan counted. */
 export const pendingExitQty = (
   pending: readonly Fields[],
   at: { exch: string; tsym: string; prd: string },
   side: 'B' | 'S',
-): number =>
-  pending.reduce((sum, order) => {
-    const legs = ordersOfPending(order)
-      .flat()
-      .filter((leg) => leg.trantype === side && sameInstrument(leg, at, leg.prd, at.prd));
-    return sum + legs.reduce((most, leg) => Math.max(most, wholeQty(leg.qty) ?? 0), 0);
-  }, 0);
+): number => waitingExits(pending, [], at, side).total;
 
 /** The net quantity held of an exchange, symbol and product (0 when the book has no row for it). */
 export const netQtyOf = (positions: readonly HeldPosition[], at: { exch: string; tsym: string; prd: string }) =>
@@ -81,14 +185,29 @@ export const netQtyOf = (positions: readonly HeldPosition[], at: { exch: string;
 
 const SIDE: Record<string, string> = { B: 'buy', S: 'sell' };
 
+/** `pending exits sell 5, of which live plans owe 5: plan pl… 5, its stop not at the broker yet`. */
+const waitingWords = (waiting: WaitingExits, reducing: string): string => {
+  const owed = waiting.plans.map(({ owed: o, atBroker }) => Math.max(o.qty, atBroker)).reduce((a, b) => a + b, 0);
+  const words = waiting.plans
+    .slice(0, 3)
+    .map(
+      ({ owed: o, atBroker }) =>
+        `plan ${o.planId} ${Math.max(o.qty, atBroker)}, ${o.what} ${atBroker ? 'at the broker' : 'not at the broker yet'}`,
+    );
+  const more = waiting.plans.length > 3 ? ` and ${waiting.plans.length - 3} more` : '';
+  return `pending exits ${SIDE[reducing]} ${waiting.total}${waiting.plans.length ? `, of which live plans owe ${owed}: ${words.join('; ')}${more}` : ''}`;
+};
+
 /**
  * Why `order` would not only reduce its position (`EXIT_ONLY: ...`), or undefined when it does: a sell of at most the
- * long's size less its pending sells, a buy of at most the short's size less its pending buys.
+ * long's size less its pending sells and the live plans' sells, a buy of at most the short's size less its pending
+ * buys and the live plans' buys (`owed`: owedExitsOf the plans read now).
  */
 export const exitOnlyRefusal = (
   order: ExitOrder,
   positions: readonly HeldPosition[],
   pending: readonly Fields[],
+  owed: readonly OwedExit[],
 ): string | undefined => {
   const where = `${order.exch}:${order.tsym} (product ${order.prd})`;
   const side = SIDE[order.trantype];
@@ -103,16 +222,16 @@ export const exitOnlyRefusal = (
   const position = `the ${long ? 'long' : 'short'} of ${Math.abs(held)}`;
   if (order.trantype !== reducing)
     return `EXIT_ONLY: ${what} would add to ${position}; an exit-only caller may only ${SIDE[reducing]} it`;
-  const already = pendingExitQty(pending, order, reducing);
-  if (already + qty > Math.abs(held))
-    return `EXIT_ONLY: ${what} would exceed ${position} (pending exits ${SIDE[reducing]} ${already}): at most ${Math.max(0, Math.abs(held) - already)} more may be ${long ? 'sold' : 'bought'}`;
+  const waiting = waitingExits(pending, owed, order, reducing);
+  if (waiting.total + qty > Math.abs(held))
+    return `EXIT_ONLY: ${what} would exceed ${position} (${waitingWords(waiting, reducing)}): at most ${Math.max(0, Math.abs(held) - waiting.total)} more may be ${long ? 'sold' : 'bought'}`;
   return undefined;
 };
 
 /**
  * The order a plan (`POST /plans`' body) would place, as the rule judges it, or why a plan of its kind is refused: a
  * trailing stop's `order` is its stop, one GTT that only closes (a sell up to the long, a buy up to the short, the
- * same room as any exit; once placed it is a pending GTT like the others and counts for later checks); a bracket
+ * same room as any exit; once the plan is recorded its stop counts for later checks, at the broker or not); a bracket
  * places an entry that opens a position, so it is never exit-only.
  */
 export const planExitOrder = (plan: Fields): { order: ExitOrder } | { refused: string } => {
@@ -127,10 +246,15 @@ export const planExitOrder = (plan: Fields): { order: ExitOrder } | { refused: s
 };
 
 /** The line a check says it made, for a preview's `rulesChecked`. */
-export const exitOnlyLine = (order: ExitOrder, positions: readonly HeldPosition[], pending: readonly Fields[]) => {
+export const exitOnlyLine = (
+  order: ExitOrder,
+  positions: readonly HeldPosition[],
+  pending: readonly Fields[],
+  owed: readonly OwedExit[],
+) => {
   const held = netQtyOf(positions, order);
   const reducing = held > 0 ? 'S' : 'B';
-  return `exit-only: ${order.exch}:${order.tsym} (product ${order.prd}) held ${held}, pending exits ${SIDE[reducing]} ${pendingExitQty(pending, order, reducing)} (positions and pending orders read now)`;
+  return `exit-only: ${order.exch}:${order.tsym} (product ${order.prd}) held ${held}, ${waitingWords(waitingExits(pending, owed, order, reducing), reducing)} (positions, pending orders and plans read now)`;
 };
 
 /**
