@@ -177,8 +177,14 @@ const settle = async (s: Sys): Promise<void> => {
   checkHonest(s);
 };
 
-export const systemModel = (w: World, maxCommands: number, skip: ReadonlySet<number> = new Set()) =>
-  fc.asyncProperty(fc.commands(COMMANDS, { maxCommands, size: 'max' }), async (cmds) => {
+/** The property: sequences of up to maxCommands drawn from `commands` (COMMANDS, or a weighting: system-weights.ts). */
+export const systemModel = (
+  w: World,
+  maxCommands: number,
+  skip: ReadonlySet<number> = new Set(),
+  commands: fc.Arbitrary<fc.AsyncCommand<object, Sys>>[] = COMMANDS,
+) =>
+  fc.asyncProperty(fc.commands(commands, { maxCommands, size: 'max' }), async (cmds) => {
     const s = await freshSys(w, skip);
     systemStats.sequences += 1;
     try {
