@@ -24,6 +24,7 @@ import fc from 'fast-check';
 import { createStrategy, otherCommands as o } from './system-actors.js';
 import { changeCommands as ch } from './system-changes.js';
 import { orderCommands as c } from './system-commands.js';
+import { newBroker } from './system-days.js';
 import { exitCommands as x } from './system-exit.js';
 import { haltCommands as h } from './system-halts.js';
 import { checkAll, checkHonest, checkResolved } from './system-invariants.js';
@@ -130,6 +131,7 @@ const freshSys = async (w: World, skip: ReadonlySet<number>): Promise<Sys> => {
   w.killNextActor = false;
   w.proxy.revive();
   await w.control.reset();
+  await newBroker(w);
   restoreSession(w.stack);
   for (const stored of await w.store.list()) await w.store.remove(stored.plan.planId, stored.version);
   for (const tsym of ['M&M-EQ', 'SBIN-EQ']) await w.control.ltp('NSE', tsym, 1500);
