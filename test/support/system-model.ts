@@ -24,6 +24,7 @@ import fc from 'fast-check';
 import { createStrategy, otherCommands as o } from './system-actors.js';
 import { changeCommands as ch } from './system-changes.js';
 import { orderCommands as c } from './system-commands.js';
+import { newBroker } from './system-days.js';
 import { exitCommands as x } from './system-exit.js';
 import { exitGapCommands as xg } from './system-exit-gap.js';
 import { exitPlusCommands as xp } from './system-exit-plus.js';
@@ -137,6 +138,7 @@ const freshSys = async (w: World, skip: ReadonlySet<number>): Promise<Sys> => {
   w.killNextActor = false;
   w.proxy.revive();
   await w.control.reset();
+  await newBroker(w);
   restoreSession(w.stack);
   for (const stored of await w.store.list()) await w.store.remove(stored.plan.planId, stored.version);
   for (const tsym of ['M&M-EQ', 'SBIN-EQ']) await w.control.ltp('NSE', tsym, 1500);
@@ -184,8 +186,14 @@ const settle = async (s: Sys): Promise<void> => {
   checkHonest(s);
 };
 
-export const systemModel = (w: World, maxCommands: number, skip: ReadonlySet<number> = new Set()) =>
-  fc.asyncProperty(fc.commands(COMMANDS, { maxCommands, size: 'max' }), async (cmds) => {
+/** The property: sequences of up to maxCommands drawn from `commands` (COMMANDS, or a weighting: system-weights.ts). */
+export const systemModel = (
+  w: World,
+  maxCommands: number,
+  skip: ReadonlySet<number> = new Set(),
+  commands: fc.Arbitrary<fc.AsyncCommand<object, Sys>>[] = COMMANDS,
+) =>
+  fc.asyncProperty(fc.commands(commands, { maxCommands, size: 'max' }), async (cmds) => {
     const s = await freshSys(w, skip);
     systemStats.sequences += 1;
     try {

@@ -1,7 +1,8 @@
 /**
  * The day's limits in the system model (system-model.ts): `PUT /risk` with a loss limit (or a profit target) either
  * crossed by the emulator's P&L as it stands or far from it, in either mode, on a new day (the day's state item
- * removed, as midnight in India would leave none), then one watcher run. Invariant 12: a limit crossed at that run
+ * removed and the square-off's journaled keys forgotten, as midnight in India would leave none: system-days.ts), then
+ * one watcher run. Invariant 12: a limit crossed at that run
  * halts trading within it: the P&L the emulator's own books give (its PositionBook's records, from its fills and
  * its market) past the limit before and after the run, the run done and its check not `unchecked` (a failed read
  * decides nothing), then the kill switch is on. The limits are turned off again after, so the rest of the sequence
@@ -18,6 +19,7 @@ import { DeleteItemCommand, dynamoDbClient } from '../../functions/base/aws/dyna
 import { indiaDay } from '../../functions/base/schemas/india-time.js';
 import { dayKey } from '../../functions/risk/store.js';
 import { LOCAL_EVENTS_TABLE } from '../../local/dynamodb.js';
+import { newSquareOffDay } from './system-days.js';
 import { fail } from './system-invariants.js';
 import { Command, type Sys } from './system-state.js';
 import { request } from './system-world.js';
@@ -72,6 +74,7 @@ const riskLimit = fc
           await dynamoDbClient(s.w.stack.dynamo.url).send(
             new DeleteItemCommand({ TableName: LOCAL_EVENTS_TABLE, Key: dayKey(indiaDay(Date.now())) }),
           );
+          await newSquareOffDay(s.w);
           const limits = limitsFor(emulatorPnl(s), crossed);
           const set = await request(s.w, 'PUT', '/risk', { ...limits, mode, squareOff });
           if (set.verdict !== 'ok') throw new Error(`PUT /risk answered ${set.status} ${set.code ?? ''}`);
