@@ -11,9 +11,12 @@ import { otherCommands as o } from './system-actors.js';
 import { changeCommands as ch } from './system-changes.js';
 import { orderCommands as c } from './system-commands.js';
 import { exitCommands as x } from './system-exit.js';
+import { exitGapCommands as xg } from './system-exit-gap.js';
+import { exitPlusCommands as xp } from './system-exit-plus.js';
 import { haltCommands as h } from './system-halts.js';
 import { mcpCommands as m } from './system-mcp.js';
 import { mcpReadCommands as mr } from './system-mcp-reads.js';
+import { mcpRiskCommands as mk } from './system-mcp-risk.js';
 import { COMMANDS } from './system-model.js';
 import { protectCommands as pc } from './system-protect.js';
 import { readCommands as r } from './system-reads.js';
@@ -33,11 +36,11 @@ export const FAMILIES: Record<string, readonly unknown[]> = {
   actors: Object.values(o),
   halts: Object.values(h),
   signals: Object.values(g),
-  mcp: [...Object.values(m), ...Object.values(mr)],
+  mcp: [...Object.values(m), ...Object.values(mr), ...Object.values(mk)],
   reads: Object.values(r),
-  risk: Object.values(rk),
-  coverage: Object.values(pc),
-  exit: Object.values(x),
+  risk: [...Object.values(rk), mk.mcpSettings],
+  coverage: [...Object.values(pc), mk.mcpSettings],
+  exit: [...Object.values(x), ...Object.values(xp), ...Object.values(xg)],
   positions: [o.fills, o.ltp],
 };
 

@@ -29,3 +29,9 @@ it('refuses an unknown family or a weight that is not a whole number from 1 to 1
   expect(() => parseWeights('risk=2.5', '')).toThrow(/whole number from 1 to 100/);
   expect(() => parseWeights('risk', '')).toThrow(/whole number from 1 to 100/);
 });
+
+it('puts every command of the model in a family, so a new one can be weighted up the day it is added', () => {
+  const families = Object.values(FAMILIES).flat();
+  const orphans = COMMANDS.filter((c) => !families.includes(c));
+  expect(orphans.length, 'add the new command file to FAMILIES in test/support/system-weights.ts').toBe(0);
+});
