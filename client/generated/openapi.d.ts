@@ -386,7 +386,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Close a position now: {"exch", "tsym", "prd", "qty"? (default all)}: one protected LIMIT order from the last price (a sell of a long, a buy of a short), an exit the kill switch lets through. Refused, nothing sent, above |netQty| or when the pending exits on that side would take it past flat (their al_ids named). Idempotency-Key required: a retry places nothing new.
+         * Close a position now: {"exch", "tsym", "prd", "qty"? (default all)}: one protected LIMIT order from the last price (a sell of a long, a buy of a short), an exit the kill switch lets through. Refused, nothing sent, above |netQty| or when the pending exits on that side would take it past flat (their al_ids named). Idempotency-Key required: a retry places nothing new. ?dryRun=true: the PlaceOrder it would send (no key needed).
          * @description The Coverage function. Safe to repeat: a repeat does nothing twice.
          */
         post: operations["ClosePosition"];
@@ -6181,7 +6181,9 @@ export interface operations {
     };
     ClosePosition: {
         parameters: {
-            query?: never;
+            query?: {
+                dryRun?: boolean;
+            };
             header: {
                 /** @description Unique per request, reused on every retry of it */
                 "Idempotency-Key": string;
@@ -6211,7 +6213,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Close a position now: {"exch", "tsym", "prd", "qty"? (default all)}: one protected LIMIT order from the last price (a sell of a long, a buy of a short), an exit the kill switch lets through. Refused, nothing sent, above |netQty| or when the pending exits on that side would take it past flat (their al_ids named). Idempotency-Key required: a retry places nothing new. */
+            /** @description Close a position now: {"exch", "tsym", "prd", "qty"? (default all)}: one protected LIMIT order from the last price (a sell of a long, a buy of a short), an exit the kill switch lets through. Refused, nothing sent, above |netQty| or when the pending exits on that side would take it past flat (their al_ids named). Idempotency-Key required: a retry places nothing new. ?dryRun=true: the PlaceOrder it would send (no key needed). */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -16,7 +16,7 @@ import type { CloseInput, CloseResult } from '../base/schemas/close.js';
 import { netQtyOf, pendingExitQty } from '../base/schemas/exit-only.js';
 import type { Position, PositionsResult } from '../base/schemas/positions.js';
 import { deepSort, md5 } from '../orders/journal-entry.js';
-import type { PlaceExitOrder } from '../orders/plain-order.js';
+import type { DryRunExitOrder, PlaceExitOrder } from '../orders/plain-order.js';
 import type { ClosePlan, ClosePlans } from './close-store.js';
 import type { PendingExit } from './coverage.js';
 import type { ExitPrice } from './exit-price.js';
@@ -26,6 +26,7 @@ export interface CloseDeps {
   pending: (deadline: number) => Promise<PendingExit[]>;
   exitPrice: ExitPrice;
   placeExit: PlaceExitOrder;
+  dryRunExit: DryRunExitOrder;
   plans: ClosePlans;
 }
 
@@ -84,14 +85,8 @@ const reused = (key: string) =>
     { outcome: 'not_executed' },
   );
 
-/** The close the plan of `key` stands for, decided now when the key has none. */
-const planFor = async (deps: CloseDeps, input: CloseInput, key: string, deadline: number): Promise<ClosePlan> => {
-  const request = requestHash(input);
-  const kept = await deps.plans.get(key);
-  if (kept) {
-    if (kept.request !== request) throw reused(key);
-    return kept;
-  }
+/** The close of `input` decided on the positions and pending exits read now (refused: nothing is sent). */
+const decide = async (deps: CloseDeps, input: CloseInput, deadline: number): Promise<ClosePlan> => {
   const [read, pending] = await Promise.all([deps.positions(deadline), deps.pending(deadline)]);
   const decision = closeDecision(input, read.positions, pending as unknown as Fields[]);
   if (!decision.ok)
@@ -99,8 +94,8 @@ const planFor = async (deps: CloseDeps, input: CloseInput, key: string, deadline
       details: [{ field: decision.field, message: decision.reason }],
     });
   const prc = await deps.exitPrice(decision.position, deadline);
-  const plan: ClosePlan = {
-    request,
+  return {
+    request: requestHash(input),
     exch: input.exch,
     tsym: input.tsym,
     prd: input.prd,
@@ -110,7 +105,17 @@ const planFor = async (deps: CloseDeps, input: CloseInput, key: string, deadline
     netQty: decision.netQty,
     lastPrice: decision.position.lastPrice!,
   };
-  const stands = await deps.plans.claim(key, plan);
+};
+
+/** The close the plan of `key` stands for, decided now when the key has none. */
+const planFor = async (deps: CloseDeps, input: CloseInput, key: string, deadline: number): Promise<ClosePlan> => {
+  const request = requestHash(input);
+  const kept = await deps.plans.get(key);
+  if (kept) {
+    if (kept.request !== request) throw reused(key);
+    return kept;
+  }
+  const stands = await deps.plans.claim(key, await decide(deps, input, deadline));
   if (stands.request !== request) throw reused(key);
   return stands;
 };
@@ -147,4 +152,25 @@ export const closePosition = async (
     lastPrice: plan.lastPrice,
     outcome: placed.adopted ? 'adopted' : placed.replayed ? 'replayed' : 'placed',
   };
+};
+
+/**
+ * `?dryRun=true`: the close decided now (or refused, with the same reasons) and the PlaceOrder it would send, as the
+ * order core's dry run shows it (the exchange's rules checked); nothing kept, nothing sent.
+ */
+export const closeDryRun = async (
+  deps: CloseDeps,
+  input: CloseInput,
+  deadline: number,
+): Promise<Record<string, unknown>> => {
+  const { request: _request, ...plan } = await decide(deps, input, deadline);
+  const order = {
+    exch: plan.exch,
+    tsym: plan.tsym,
+    prd: plan.prd,
+    trantype: plan.trantype,
+    qty: plan.qty,
+    prc: plan.prc,
+  };
+  return { ...(await deps.dryRunExit(order, deadline)), close: plan };
 };

@@ -28,6 +28,8 @@ export const COVERAGE: FunctionDefinition = {
   alarms: {
     errors: { description: 'Coverage: function errors (the broker or the settings could not be read)', threshold: 1 },
   },
+  // It writes orders in-process (a position's close): its audit records are kept as the order functions' are.
+  audit: true,
   bundle: { memory: 'order', handler: { kind: 'factory', from: '../risk/coverage-function.js' } },
   create: createCoverageFunction,
 };

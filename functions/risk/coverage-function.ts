@@ -2,7 +2,7 @@
  * The Coverage function (coverage-definition.ts, docs/explanation/coverage.md): `GET /positions/coverage` reads the
  * positions and the pending list now and matches them; `PUT /positions/coverage` writes the settings whole (bad input
  * is VALIDATION_FAILED naming each field, and nothing is written); `POST /positions/close` closes one position now
- * (close.ts). Direct invocation: `{action: "get"}`, `{action: "put", body}`, `{action: "close", idempotencyKey, body}`.
+ * (close.ts). Direct invocation: `{action: "get"}`, `{action: "put", body}`, `{action: "close", idempotencyKey, body}` (or `dryRun: true`: what it would send).
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 
@@ -13,7 +13,7 @@ import { logger as defaultLogger } from '../base/runtime/logger.js';
 import { closeInput } from '../base/schemas/close.js';
 import { coverageSettingsInput } from '../base/schemas/coverage.js';
 import { memo } from '../base/schemas/values.js';
-import { closePosition } from './close.js';
+import { closeDryRun, closePosition } from './close.js';
 import { COVERAGE_ROUTES } from './coverage-routes.js';
 import { closeDeps, createCoverage, readCoverage } from './coverage-watch.js';
 
@@ -35,15 +35,14 @@ export const createCoverageFunction = (options: CoverageOptions = {}) => {
     async (request, context) => {
       const deadline = Date.now() + context.getRemainingTimeInMillis();
       if (request.route.action === 'get') return { body: await readCoverage(deps(), deadline) };
-      if (request.route.action === 'close')
+      if (request.route.action === 'close') {
+        const input = validateInput(closeInput, request.body ?? {});
         return {
-          body: await closePosition(
-            closer(),
-            validateInput(closeInput, request.body ?? {}),
-            request.idempotencyKey!,
-            deadline,
-          ),
+          body: request.dryRun
+            ? await closeDryRun(closer(), input, deadline)
+            : await closePosition(closer(), input, request.idempotencyKey!, deadline),
         };
+      }
       const input = validateInput(coverageSettingsInput, request.body ?? {});
       const settings = {
         watch: input.watch,

@@ -20,7 +20,7 @@ import type { PositionsResult } from '../base/schemas/positions.js';
 import { eventIds } from '../events/core/views.js';
 import { type DirectHandler, inProcessGateway } from '../orders/gateway/in-process.js';
 import { getPendingGttOrders, getPositions, placeOcoOrder } from '../orders/operations.js';
-import { exitOrders } from '../orders/plain-order.js';
+import { exitOrderDryRun, exitOrders } from '../orders/plain-order.js';
 import type { CloseDeps } from './close.js';
 import { dynamoClosePlans } from './close-store.js';
 import { coverageOf, coverageTotals, type PendingExit } from './coverage.js';
@@ -38,7 +38,7 @@ export interface CoverageDeps {
   /** Who the account is, for the events' ids. */
   scope: () => Promise<string>;
   /** `POST /positions/close` (close.ts): the closing price, the exit order, the plans kept by key. */
-  close?: Pick<CloseDeps, 'exitPrice' | 'placeExit' | 'plans'>;
+  close?: Pick<CloseDeps, 'exitPrice' | 'placeExit' | 'dryRunExit' | 'plans'>;
   now?: () => number;
 }
 
@@ -65,6 +65,7 @@ export const createCoverage = (settings: GatewaySettings, logger: Logger, name: 
           close: {
             exitPrice: exitPriceOn(gateway),
             placeExit: exitOrders(gateway),
+            dryRunExit: exitOrderDryRun(gateway),
             plans: dynamoClosePlans({
               tableName: config.idempotencyTableName,
               endpoint: config.dynamodbEndpoint,

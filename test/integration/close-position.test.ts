@@ -3,7 +3,7 @@
  * 127.0.0.1: a long closed by one protected sell of its whole quantity (the emulator's request log); the same key
  * twice sends one PlaceOrder; a quantity above the position, or one that the pending exits would take past flat, is
  * refused with the reason (naming the exits' al_ids) and nothing is sent; a short is closed with a buy; the kill
- * switch on, the close still goes (an exit); the key is required.
+ * switch on, the close still goes (an exit); the key is required but for a dry run, which sends nothing.
  */
 import { describe, expect, it } from 'vitest';
 
@@ -126,6 +126,23 @@ describe('POST /positions/close', () => {
     const part = await close({ ...INFY, qty: 2 });
     expect(part).toMatchObject({ status: 200, body: { trantype: 'S', qty: 2 } });
     expect(await placed()).toHaveLength(1);
+  });
+
+  it('?dryRun=true (no key needed): the close decided and the PlaceOrder it would send; nothing sent', async () => {
+    await buyLong(5);
+    await control.clearRequests();
+    const dry = await api('POST', '/positions/close?dryRun=true', { ...INFY, qty: 3 });
+    expect(dry.status).toBe(200);
+    expect(dry.body).toMatchObject({
+      dryRun: true,
+      operation: 'PlaceOrder',
+      request: { jData: expect.objectContaining({ trantype: 'S', qty: '3', prc: '1481.60', prctyp: 'LMT' }) },
+      exchangeRules: expect.objectContaining({ tick: '0.05' }),
+      close: { trantype: 'S', qty: 3, prc: '1481.60', netQty: 5, lastPrice: 1489 },
+    });
+    const refusedDry = await api('POST', '/positions/close?dryRun=true', { ...INFY, qty: 9 });
+    expect(refusedDry.body).toMatchObject({ error: { message: expect.stringContaining('qty 9 is more than') } });
+    expect(await placed()).toEqual([]);
   });
 
   it('closes a short with a buy above the last price', async () => {
