@@ -346,6 +346,12 @@ export const assistantSteps = async (stack: LocalStack, { call, step }: Tour) =>
   await write('set_coverage', { watch: false });
   await write('cancel_plan', { planId: plan });
   await write('cancel_gtt', { alId: gtt });
+  // A long of 1 ITC-EQ (a buy GTT that fires), closed by the assistant (POST /positions/close).
+  const market = emulatorControl(stack.emulator.url);
+  await market.ltp('NSE', 'ITC-EQ', 1500);
+  await call('place a GTT the assistant closes', 'POST', '/gtt-orders', 201, { ...SAMPLE_ORDER, tsym: 'ITC-EQ' });
+  await market.ltp('NSE', 'ITC-EQ', 1489);
+  await write('close_position', { exch: 'NSE', tsym: 'ITC-EQ', prd: 'C' });
   await step('MCP: kill_switch_on', () => tool(client, 'kill_switch_on', { mode: 'keep-exits' }));
   await write('kill_switch_off', {});
   await step('MCP: disconnect', () => client.close());

@@ -71,9 +71,9 @@ const outsideGtt = async (s: Sys, side: 'B' | 'S', qty: number, fire: boolean): 
 
 const closePosition = fc
   .record({
-    trade: fc.constantFrom(0, 0, 5, 3, -4),
-    exit: fc.constantFrom(0, 0, 2, 5),
-    qty: fc.constantFrom<number | undefined>(undefined, undefined, 1, 3, 6),
+    trade: fc.constantFrom(5, 3, -4, 0),
+    exit: fc.constantFrom(0, 0, 0, 2, 5),
+    qty: fc.constantFrom<number | undefined>(undefined, undefined, undefined, 1, 3, 6),
     sends: fc.constantFrom(1, 1, 2),
     lost: fc.constantFrom(false, false, true),
   })

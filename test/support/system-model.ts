@@ -125,6 +125,7 @@ export const COMMANDS = [
   pc.coverage,
   // A position closed now (POST /positions/close): system-close.ts.
   cl.closePosition,
+  cl.closePosition,
 ] as fc.Arbitrary<fc.AsyncCommand<object, Sys>>[];
 
 /** Late broker acts of the last sequence (a failed one too) land before the next one starts. */
