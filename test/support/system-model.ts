@@ -126,6 +126,7 @@ export const COMMANDS = [
   // A position closed now (POST /positions/close): system-close.ts.
   cl.closePosition,
   cl.closePosition,
+  cl.mcpClosePosition,
 ] as fc.Arbitrary<fc.AsyncCommand<object, Sys>>[];
 
 /** Late broker acts of the last sequence (a failed one too) land before the next one starts. */
