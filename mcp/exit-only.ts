@@ -30,6 +30,8 @@ const text = (v: unknown): string => (v === undefined || v === null ? '' : Strin
 
 /** The writes an exit-only assistant may make without a position check: they place and raise nothing. */
 const ALWAYS = ['CancelGTTOrder', 'CancelPlan', 'ActivateKillSwitch'];
+/** Closes that the gateway itself holds to the position and its pending exits (functions/risk/close.ts). */
+const REDUCING = ['ClosePosition'];
 /** The places checked against the positions, at preview and again at confirm. */
 export const EXIT_PLACES: readonly string[] = ['PlaceGTTOrder', 'PlaceOCOOrder', 'CreatePlan'];
 const CHANGES = ['PatchGTTOrder', 'PatchOCOOrder'];
@@ -98,6 +100,8 @@ export const exitOnlyCheck = async (
   const op = request.operation;
   const nothingSent = (reason: string) => ({ checked: [], refused: `${reason}; nothing was sent.` });
   if (ALWAYS.includes(op)) return { checked: ['exit-only: a cancel or the kill switch on raises no exposure'] };
+  if (REDUCING.includes(op))
+    return { checked: ['exit-only: a close only reduces (the gateway refuses one past the position or its exits)'] };
   if (CHANGES.includes(op)) {
     if (!current) return nothingSent('EXIT_ONLY: the order it changes was not read, so the change cannot be checked');
     const before = modifyInputOfRecord(current);

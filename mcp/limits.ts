@@ -85,6 +85,8 @@ export const LIMITED_WRITES: Readonly<Record<string, OrdersOf>> = {
   // Settings, not orders (mcp/settings.ts): a square-off or an autoCover OCO only closes or covers a position held.
   SetRiskLimits: NONE,
   PutCoverageSettings: NONE,
+  // A close only reduces a position held, by at most its quantity (functions/risk/close.ts checks it at the gateway).
+  ClosePosition: NONE,
 };
 
 /** The operations that change a pending order in place: their preview reads it first. */

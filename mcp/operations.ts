@@ -35,4 +35,5 @@ export const TOOL_OPERATIONS = [
   'ReleaseKillSwitch',
   'SetRiskLimits',
   'PutCoverageSettings',
+  'ClosePosition',
 ] as const satisfies readonly OperationId[];

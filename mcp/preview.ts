@@ -7,6 +7,7 @@
 import { watchedName } from '../functions/base/schemas/alert-watch.js';
 import type { AssistantLimits } from '../functions/base/schemas/assistants.js';
 import type { GttOrder } from '../functions/base/schemas/reply.js';
+import { closeSummary } from './close.js';
 import { exitOnlyCheck } from './exit-only.js';
 import { boundToCurrent, changedOrder, checkLimits } from './limits.js';
 import { marketLine, marketOf, type MarketView } from './market.js';
@@ -211,7 +212,7 @@ export const buildPreview = async (
   if (halt.rule) rulesChecked.push(halt.rule);
   const settings = await settingsPreview(port, request);
   if (settings) rulesChecked.push(settings.rule);
-  const summary = settings?.summary ?? summarize(request, current);
+  const summary = settings?.summary ?? closeSummary(dryRun) ?? summarize(request, current);
   return {
     summary: market ? `${summary} ${marketLine(market)}` : summary,
     request,

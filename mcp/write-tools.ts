@@ -113,6 +113,8 @@ interface WriteTool {
   together?: (args: Args, ctx: z.RefinementCtx) => void;
   annotations: ToolAnnotations;
   request: (args: Args) => GatewayRequest;
+  /** Its own (shorter) output schema; default the preview's. */
+  output?: ReturnType<typeof outputSchema>;
 }
 
 const PLACE: ToolAnnotations = { destructiveHint: false, idempotentHint: false };
@@ -243,6 +245,21 @@ const WRITES: WriteTool[] = [
     request: (a) => ({ operation: 'PutCoverageSettings', body: bodyOf(a) }),
   },
   {
+    name: 'close_position',
+    title: 'Close a position',
+    description: 'Sells a long or buys back a short now (all, or qty): one protected limit order; only reduces.',
+    input: {
+      exch: z.enum(EXCHANGES),
+      tsym: z.string(),
+      prd: z.enum(['C', 'M', 'I']).describe('I: MIS'),
+      qty: z.number().optional().describe('default: all'),
+    },
+    // Its preview's fields but the few a person reads (the preview answers them all: the schema is open).
+    output: outputSchema({ confirmationId: z.string(), summary: z.string() }),
+    annotations: PLACE,
+    request: (a) => ({ operation: 'ClosePosition', body: bodyOf(a) }),
+  },
+  {
     name: 'kill_switch_off',
     title: 'Turn the kill switch off',
     description: 'Places and modifies are accepted again.',
@@ -282,7 +299,7 @@ export const registerWriteTools = (server: McpServer, context: ServerContext): v
         inputSchema: tool.together
           ? closed(tool.input, tool.name).superRefine(tool.together)
           : closed(tool.input, tool.name),
-        outputSchema: previewOutput,
+        outputSchema: tool.output ?? previewOutput,
         annotations: { readOnlyHint: false, openWorldHint: true, ...tool.annotations },
       },
       async (args: Args) => {

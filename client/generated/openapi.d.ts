@@ -376,6 +376,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/positions/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a position now: {"exch", "tsym", "prd", "qty"? (default all)}: one protected LIMIT order from the last price (a sell of a long, a buy of a short), an exit the kill switch lets through. Refused, nothing sent, above |netQty| or when the pending exits on that side would take it past flat (their al_ids named). Idempotency-Key required: a retry places nothing new. ?dryRun=true: the PlaceOrder it would send (no key needed).
+         * @description The Coverage function. Safe to repeat: a repeat does nothing twice.
+         */
+        post: operations["ClosePosition"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events": {
         parameters: {
             query?: never;
@@ -6019,6 +6039,210 @@ export interface operations {
                         changedAt?: string;
                         /** @description who changed them, as the request named the caller */
                         changedBy?: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: The request does not satisfy the input schema; nothing was sent to the broker. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SIGNAL_TOKEN_INVALID: The signal webhook's token is not one of a strategy's (mistyped, rotated or its strategy deleted); nothing was recorded. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_ACCOUNT_MISMATCH: A broker login returned a session of another account than this deployment's; nothing was written. REQUEST_FORBIDDEN: The local API refuses requests from another origin (an `Origin` header that is not the local API) or for another host (DNS rebinding); a signal webhook refuses a source address outside its strategy's allowIps. Nothing was sent. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The request has a body (or a Content-Type) that is not `application/json`; nothing was sent to the broker. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TRADING_HALTED: The kill switch is on: places and modifies are refused until it is turned off (DELETE /kill-switch); nothing was sent. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Over the order rate: this deployment's governor refused the call before sending it, or the broker refused it for exceeding its own limit; not executed. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFIGURATION_ERROR: The deployment is misconfigured (environment or secret). INTERNAL_ERROR: An unexpected error inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_UNAVAILABLE: The broker could not be reached or answered with an HTTP 5xx. BROKER_BAD_REPLY: The broker answered with something that is not JSON or not the documented shape. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_TIMEOUT: The broker did not answer in time (`Server Timeout :` or our own request timeout). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ClosePosition: {
+        parameters: {
+            query?: {
+                dryRun?: boolean;
+            };
+            header: {
+                /** @description Unique per request, reused on every retry of it */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "exch": "NSE",
+                 *       "tsym": "INFY-EQ",
+                 *       "prd": "I",
+                 *       "qty": 5
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    exch: "NSE" | "NFO" | "BSE" | "MCX" | "BFO" | "CDS" | "BCD" | "NCX" | "NCOM" | "BSTAR";
+                    tsym: string;
+                    /** @description the position's product: C, M or I (CNC, NRML, MIS) */
+                    prd: string;
+                    /** @description how much to close; absent: the whole position (|netQty|) */
+                    qty?: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Close a position now: {"exch", "tsym", "prd", "qty"? (default all)}: one protected LIMIT order from the last price (a sell of a long, a buy of a short), an exit the kill switch lets through. Refused, nothing sent, above |netQty| or when the pending exits on that side would take it past flat (their al_ids named). Idempotency-Key required: a retry places nothing new. ?dryRun=true: the PlaceOrder it would send (no key needed). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the broker's order number of the closing order */
+                        norenordno: string;
+                        exch: string;
+                        tsym: string;
+                        prd: string;
+                        /**
+                         * @description S closes a long, B a short
+                         * @enum {string}
+                         */
+                        trantype: "B" | "S";
+                        /** @description the quantity the order closes */
+                        qty: number;
+                        /** @description the protected limit: the last price less (a sell) or plus (a buy) the band, on the tick */
+                        prc: string;
+                        /** @description the net quantity the close was decided on */
+                        netQty: number;
+                        /** @description the last price the limit was priced from */
+                        lastPrice: number;
+                        /**
+                         * @description placed now; replayed: this key placed it before; adopted: an earlier attempt whose reply was lost, found in the order book
+                         * @enum {string}
+                         */
+                        outcome: "placed" | "replayed" | "adopted";
                     };
                 };
             };

@@ -50,6 +50,7 @@ export const OPERATION_INFO = {
   ReleaseKillSwitch: {"method":"DELETE","path":"/kill-switch","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"control","retrySafe":true},
   GetCoverage: {"method":"GET","path":"/positions/coverage","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
   PutCoverageSettings: {"method":"PUT","path":"/positions/coverage","pathParams":[],"query":[],"dryRun":false,"body":true,"successStatus":200,"kind":"control","retrySafe":true},
+  ClosePosition: {"method":"POST","path":"/positions/close","pathParams":[],"query":[],"idempotencyKey":"required","dryRun":true,"body":true,"successStatus":200,"kind":"order","retrySafe":true},
   ListEvents: {"method":"GET","path":"/events","pathParams":[],"query":["since","type","limit","cursor"],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
   ListPlans: {"method":"GET","path":"/plans","pathParams":[],"query":["limit","cursor"],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
   CreatePlan: {"method":"POST","path":"/plans","pathParams":[],"query":[],"idempotencyKey":"required","dryRun":false,"body":true,"successStatus":201,"kind":"order","retrySafe":true},

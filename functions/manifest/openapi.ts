@@ -257,6 +257,8 @@ const ownRoutePath = (fn: FunctionEntry, route: Route): JsonObject => ({
         schema: schema ? schemaOf(schema, 'input') : { type: 'string' },
       };
     }),
+    // A route that offers a dry run (the close of a position): what it would send, nothing sent.
+    ...(route.dryRun ? [{ name: 'dryRun', in: 'query', required: false, schema: { type: 'boolean' } }] : []),
   ],
   ...(route.bodySchema
     ? {

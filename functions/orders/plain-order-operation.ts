@@ -6,9 +6,10 @@
  * governor's permit apply as to every order write.
  *
  * In-process only: no function's definition lists it (definitions.ts `OPERATION_FUNCTIONS`), so it has no route,
- * no Lambda and no OpenAPI entry; `route` below is the table's required shape, never served. Its one caller is the
- * day's-limit square-off, through `placeExitOrder` (plain-order.ts). The kill switch refuses it unless the order is
- * an exit (`exit: true`): docs/explanation/order-safety.md, "Plain orders".
+ * no Lambda and no OpenAPI entry; `route` below is the table's required shape, never served. Its callers, through
+ * `placeExitOrder` (plain-order.ts): the day's-limit square-off and `POST /positions/close` (functions/risk/close.ts),
+ * which only ever reduces. The kill switch refuses it unless the order is an exit (`exit: true`):
+ * docs/explanation/order-safety.md, "Plain orders".
  */
 import { plainOrderJData } from '../base/broker/order-jdata.js';
 import { defineOperation } from '../base/contract/operation.js';
@@ -19,7 +20,7 @@ export const placeOrder = defineOperation({
   name: 'PlaceOrder',
   broker: 'PlaceOrder',
   id: 'place-order',
-  summary: 'Place a regular limit order at the exchange (in-process only: a square-off closing a position)',
+  summary: 'Place a regular limit order at the exchange (in-process only: a square-off or a close of a position)',
   // Not served (module comment): the entry is in no function's definition.
   route: { method: 'POST', path: '/orders' },
   successStatus: 201,

@@ -1,7 +1,7 @@
 /**
- * The order core's face for closing a position (the day's-limit square-off): `exitOrders(gateway)` gives
- * `placeExitOrder`, which places one protected limit order through the plain PlaceOrder entry
- * (plain-order-operation.ts) in-process, on the same order core as every write (in-process.ts): guardrails, the
+ * The order core's face for closing a position (the day's-limit square-off, `POST /positions/close`):
+ * `exitOrders(gateway)` gives `placeExitOrder`, which places one protected limit order through the plain PlaceOrder
+ * entry (plain-order-operation.ts) in-process, on the same order core as every write (in-process.ts): guardrails, the
  * exchange's rules, the governor, the journal and its stamp. It is an exit (`exit: true`), so the kill switch lets
  * it through; the caller answers for that: it reduces a position it has just read, by at most its quantity.
  *
@@ -59,4 +59,18 @@ export const exitOrders = (gateway: { direct: (operation: typeof placeOrder) => 
       adopted: result.idempotency.adopted === true,
     };
   };
+};
+
+/** The exchange's order a `placeExitOrder` of `order` would send (PlaceOrder's dry run: its checks, nothing sent). */
+export type DryRunExitOrder = (order: Omit<ExitOrder, 'key'>, deadline: number) => Promise<Record<string, unknown>>;
+
+export const exitOrderDryRun = (gateway: {
+  direct: (operation: typeof placeOrder) => DirectHandler;
+}): DryRunExitOrder => {
+  const place = gateway.direct(placeOrder);
+  return async ({ tag, ...order }, deadline) =>
+    (await place(
+      { ...order, prctyp: 'LMT', ...(tag === undefined ? {} : { tag }), exit: true, dryRun: true },
+      deadline,
+    )) as Record<string, unknown>;
 };

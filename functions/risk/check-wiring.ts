@@ -6,8 +6,7 @@
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 
-import { instrumentRules } from '../base/broker/instruments.js';
-import { BrokerBadReplyError, ConfigurationError } from '../base/contract/errors.js';
+import { ConfigurationError } from '../base/contract/errors.js';
 import type { GatewaySettings } from '../base/runtime/config.js';
 import { envName } from '../base/runtime/env.js';
 import type { PositionsResult } from '../base/schemas/positions.js';
@@ -18,8 +17,8 @@ import { eventIds, scopeOf } from '../events/core/views.js';
 import { inProcessGateway } from '../orders/gateway/in-process.js';
 import { getPositions } from '../orders/operations.js';
 import { exitOrders } from '../orders/plain-order.js';
-import { autoBandPercent, protectedPrice } from '../orders/safety/market-orders.js';
 import { createRiskCheck, type RiskCheck } from './check.js';
+import { exitPriceOn } from './exit-price.js';
 import { RiskStore } from './store.js';
 
 export type { RiskCheck, RiskRun } from './check.js';
@@ -56,22 +55,7 @@ export const createRiskCheckFor = (
     },
     // Square-off: the market-order protection's rule (a sell below the last price, a buy above it, by the
     // deployment's band, on the instrument's tick), placed through the order core's plain PlaceOrder as an exit.
-    exitPrice: async (position, deadline) => {
-      if (position.lastPrice === undefined || !(position.lastPrice > 0))
-        throw new BrokerBadReplyError(`the positions gave no last price of ${position.exch}:${position.tsym}`);
-      const { tick } = await instrumentRules(position.exch, position.tsym, gateway.reads(deadline));
-      const leg = {
-        exch: position.exch,
-        tsym: position.tsym,
-        trantype: position.netQty > 0 ? 'S' : 'B',
-        prctyp: 'MKT',
-        prc: '0',
-        reference: String(position.lastPrice),
-        path: 'prc',
-      };
-      const band = config.marketProtectionPercent === 'auto' ? autoBandPercent(leg) : config.marketProtectionPercent;
-      return protectedPrice(leg, band, tick);
-    },
+    exitPrice: exitPriceOn(gateway),
     placeExit: (order, deadline) => placeExit()(order, deadline),
     ...(options.now ? { now: options.now } : {}),
   });

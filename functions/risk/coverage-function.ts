@@ -1,8 +1,8 @@
 /**
  * The Coverage function (coverage-definition.ts, docs/explanation/coverage.md): `GET /positions/coverage` reads the
  * positions and the pending list now and matches them; `PUT /positions/coverage` writes the settings whole (bad input
- * is VALIDATION_FAILED naming each field, and nothing is written). Direct invocation: `{action: "get"}`,
- * `{action: "put", body}`.
+ * is VALIDATION_FAILED naming each field, and nothing is written); `POST /positions/close` closes one position now
+ * (close.ts). Direct invocation: `{action: "get"}`, `{action: "put", body}`, `{action: "close", idempotencyKey, body}` (or `dryRun: true`: what it would send).
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 
@@ -10,10 +10,12 @@ import { validateInput } from '../base/contract/validate-input.js';
 import { createRoutedFunction } from '../base/middleware/routed-function.js';
 import { deployedEnv, type GatewaySettings } from '../base/runtime/config.js';
 import { logger as defaultLogger } from '../base/runtime/logger.js';
+import { closeInput } from '../base/schemas/close.js';
 import { coverageSettingsInput } from '../base/schemas/coverage.js';
 import { memo } from '../base/schemas/values.js';
+import { closeDryRun, closePosition } from './close.js';
 import { COVERAGE_ROUTES } from './coverage-routes.js';
-import { createCoverage, readCoverage } from './coverage-watch.js';
+import { closeDeps, createCoverage, readCoverage } from './coverage-watch.js';
 
 export interface CoverageOptions {
   env?: Record<string, string | undefined>;
@@ -27,11 +29,20 @@ export const createCoverageFunction = (options: CoverageOptions = {}) => {
     const settings = options.settings ?? ((options.env ?? deployedEnv()) as Record<string, string>);
     return createCoverage(settings, logger, 'Coverage');
   });
+  const closer = memo(() => closeDeps(deps()));
   return createRoutedFunction(
     COVERAGE_ROUTES,
     async (request, context) => {
       const deadline = Date.now() + context.getRemainingTimeInMillis();
       if (request.route.action === 'get') return { body: await readCoverage(deps(), deadline) };
+      if (request.route.action === 'close') {
+        const input = validateInput(closeInput, request.body ?? {});
+        return {
+          body: request.dryRun
+            ? await closeDryRun(closer(), input, deadline)
+            : await closePosition(closer(), input, request.idempotencyKey!, deadline),
+        };
+      }
       const input = validateInput(coverageSettingsInput, request.body ?? {});
       const settings = {
         watch: input.watch,

@@ -20,9 +20,13 @@ import type { PositionsResult } from '../base/schemas/positions.js';
 import { eventIds } from '../events/core/views.js';
 import { type DirectHandler, inProcessGateway } from '../orders/gateway/in-process.js';
 import { getPendingGttOrders, getPositions, placeOcoOrder } from '../orders/operations.js';
+import { exitOrderDryRun, exitOrders } from '../orders/plain-order.js';
+import type { CloseDeps } from './close.js';
+import { dynamoClosePlans } from './close-store.js';
 import { coverageOf, coverageTotals, type PendingExit } from './coverage.js';
 import { coverKey, coverOrder, positionKey } from './coverage-cover.js';
 import { CoverageStore } from './coverage-store.js';
+import { exitPriceOn } from './exit-price.js';
 
 export interface CoverageDeps {
   store: CoverageStore;
@@ -33,6 +37,8 @@ export interface CoverageDeps {
   tick: (exch: string, tsym: string, deadline: number) => Promise<string>;
   /** Who the account is, for the events' ids. */
   scope: () => Promise<string>;
+  /** `POST /positions/close` (close.ts): the closing price, the exit order, the plans kept by key. */
+  close?: Pick<CloseDeps, 'exitPrice' | 'placeExit' | 'dryRunExit' | 'plans'>;
   now?: () => number;
 }
 
@@ -54,6 +60,33 @@ export const createCoverage = (settings: GatewaySettings, logger: Logger, name: 
       const s = await gateway.sessions.current();
       return [config.eventBusName ?? '', s.uid, s.actid].join('\u0001');
     },
+    ...(config.idempotencyTableName
+      ? {
+          close: {
+            exitPrice: exitPriceOn(gateway),
+            placeExit: exitOrders(gateway),
+            dryRunExit: exitOrderDryRun(gateway),
+            plans: dynamoClosePlans({
+              tableName: config.idempotencyTableName,
+              endpoint: config.dynamodbEndpoint,
+              ttlSeconds: config.idempotencyTtlSeconds,
+            }),
+          },
+        }
+      : {}),
+  };
+};
+
+/** What a close reads and places with (close.ts), on the coverage's own reads. */
+export const closeDeps = (deps: CoverageDeps): CloseDeps => {
+  if (!deps.close)
+    throw new ConfigurationError(
+      `Closing a position needs the idempotency table (${envName('idempotencyTableName')}).`,
+    );
+  return {
+    ...deps.close,
+    positions: async (deadline) => (await deps.positions({}, deadline)) as PositionsResult,
+    pending: (deadline) => pendingList(deps, deadline),
   };
 };
 

@@ -60,6 +60,11 @@ const PLAN: Record<string, Plan> = {
     covered: 'test/integration/cli-coverage.test.ts',
     evidence: 'coverage-set',
   },
+  'docs/how-to/close-a-position.md#1': {
+    covered: 'test/integration/close-position.test.ts',
+    evidence: '/positions/close',
+  },
+  'docs/how-to/close-a-position.md#2': { covered: 'test/integration/cli-close.test.ts', evidence: 'close NSE:INFY-EQ' },
   'docs/how-to/bracket-and-trailing-stop.md#1': { run: true },
   'docs/how-to/connect-tradingview.md#1': { run: true },
   'docs/how-to/sandbox-market.md#1': { run: true },

@@ -55,6 +55,7 @@ describe('README: npm start and the curl lines', () => {
       '/plans',
       '/plans/{planId}',
       '/positions',
+      '/positions/close',
       '/positions/coverage',
       '/quotes',
       '/quotes/series',

@@ -105,16 +105,16 @@ describe('audit archive', () => {
     expect(JSON.stringify((t.toJSON() as { Mappings?: unknown }).Mappings ?? {})).not.toMatch(/firehose/i);
   });
 
-  it('subscribes every log group with audit records (order functions, kill switch, token writers, signal worker) with one filter on the audit messages', () => {
+  it('subscribes every log group with audit records (order functions, kill switch, token writers, signal worker, Coverage: a close) with one filter on the audit messages', () => {
     const filters = ofType('AWS::Logs::SubscriptionFilter').map(([, f]) => f.Properties);
     const orderFunctions = OPERATIONS.filter((op) => op.kind === 'order').map((op) => op.name);
     const groups = filters.map((f) => JSON.stringify(f.LogGroupName));
-    for (const name of [...orderFunctions, 'KillSwitch', 'SessionOAuthCallback', 'SignalWorker'])
+    for (const name of [...orderFunctions, 'KillSwitch', 'SessionOAuthCallback', 'SignalWorker', 'Coverage'])
       expect(
         groups.filter((g) => g.includes(name)),
         name,
       ).toHaveLength(1);
-    expect(filters).toHaveLength(orderFunctions.length + 3);
+    expect(filters).toHaveLength(orderFunctions.length + 4);
     for (const f of filters) {
       for (const message of AUDIT_MESSAGES) expect(f.FilterPattern).toContain(`$.message = "${message}"`);
     }
@@ -122,7 +122,7 @@ describe('audit archive', () => {
     const totp = (synth({ sessionRenewal: 'totp', broker: 'shoonya' }).toJSON() as { Resources: Record<string, Res> })
       .Resources;
     expect(Object.values(totp).filter((r) => r.Type === 'AWS::Logs::SubscriptionFilter')).toHaveLength(
-      orderFunctions.length + 4,
+      orderFunctions.length + 5,
     );
   });
 

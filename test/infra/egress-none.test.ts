@@ -62,10 +62,10 @@ describe('egress none', () => {
       // The OAuth function serves two routes, the health check one (GET /session), the kill switch three.
       // ... GET /events one, the plans four, the strategies eight (with PATCH and the signals' two reads), the signal
       // webhook one, the assistants five, the remote MCP server one (two routes: POST, and ANY for the 405), the
-      // day's limits two, coverage two.
-      'AWS::ApiGatewayV2::Integration': N + 3 + 3 + 1 + 4 + 8 + 1 + 5 + 1 + 2 + 2,
-      'AWS::ApiGatewayV2::Route': N + 3 + 3 + 1 + 4 + 8 + 1 + 5 + 2 + 2 + 2,
-      'AWS::Lambda::Permission': N + 3 + 3 + 1 + 4 + 8 + 1 + 5 + 2 + 2 + 2,
+      // day's limits two, coverage three (with a position's close).
+      'AWS::ApiGatewayV2::Integration': N + 3 + 3 + 1 + 4 + 8 + 1 + 5 + 1 + 2 + 3,
+      'AWS::ApiGatewayV2::Route': N + 3 + 3 + 1 + 4 + 8 + 1 + 5 + 2 + 2 + 3,
+      'AWS::Lambda::Permission': N + 3 + 3 + 1 + 4 + 8 + 1 + 5 + 2 + 2 + 3,
       'AWS::SNS::Topic': 1,
       'AWS::SNS::TopicPolicy': 1,
       // Plus the scheduler roles (health check, watcher, signal sweep, instrument refresh) and the audit archive's
@@ -79,8 +79,8 @@ describe('egress none', () => {
       'AWS::S3::Bucket': 1 + 2,
       'AWS::S3::BucketPolicy': 1 + 2,
       'AWS::KinesisFirehose::DeliveryStream': 1,
-      // ... and the signal worker.
-      'AWS::Logs::SubscriptionFilter': OPERATIONS.filter((op) => op.kind === 'order').length + K + 1 + 1,
+      // ... and the signal worker, and Coverage (a position's close).
+      'AWS::Logs::SubscriptionFilter': OPERATIONS.filter((op) => op.kind === 'order').length + K + 1 + 1 + 1,
       // ... and the CDK's copier of the console's files, with its AWS CLI layer.
       'AWS::Lambda::Function': N + S + K + F + 1,
       'AWS::Lambda::LayerVersion': 1,

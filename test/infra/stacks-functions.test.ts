@@ -149,6 +149,8 @@ describe('HTTP API', () => {
         // The plans' order routes: a create places a GTT, a cancel cancels one.
         'POST /plans',
         'DELETE /plans/{planId}',
+        // A position's close places an order.
+        'POST /positions/close',
         // The unsigned signal webhook and remote MCP server.
         'POST /signals/{id}',
         'POST /mcp',

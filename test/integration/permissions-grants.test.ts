@@ -69,14 +69,16 @@ const UNUSED: readonly { grants: RegExp; reason: string }[] = [
     reason: "a cancelled order without known# items is read from the watcher's view: one never placed through here",
   },
   {
-    grants: / dynamodb:GetItem gtt-gateway-idempotency$/,
+    // Coverage reads a close's plan by its key (risk/close-store.ts): needed, and so the endpoint's policy's too.
+    grants: /^(?!Coverage |DynamoDbEndpoint )\S+ dynamodb:GetItem gtt-gateway-idempotency$/,
     reason:
       "the journal's read when a failed conditional put brings no item (journal.ts `read`); DynamoDB returns it " +
       '(ALL_OLD), as the local proxy does: granted unused',
   },
   {
-    grants: /^PlaceG?T?T?O?C?O?Order dynamodb:UpdateItem gtt-gateway-controls$/,
-    reason: 'a place takes no order lease: the governor table set granted whole, its UpdateItem granted unused',
+    grants: /^(PlaceG?T?T?O?C?O?Order|Coverage) dynamodb:UpdateItem gtt-gateway-controls$/,
+    reason:
+      "a place (Coverage's: a position's close) takes no order lease: the governor table set granted whole, its UpdateItem granted unused",
   },
   {
     grants: /^(Plans|SignalWorker) dynamodb:BatchWriteItem gtt-gateway-events$|^Plans events:PutEvents /,

@@ -206,6 +206,12 @@ export const orderSteps = async (stack: LocalStack, { call }: Tour) => {
   await call("read the day's limits", 'GET', '/risk', 200);
   await call('read the coverage', 'GET', '/positions/coverage', 200);
   await call('coverage settings', 'PUT', '/positions/coverage', 200, { watch: false });
+  // A long of 1 SBIN-EQ (a buy GTT that fires), closed now by one protected sell: the order path in-process.
+  await call('place a GTT that fills', 'POST', '/gtt-orders', 201, { ...SAMPLE_ORDER, tsym: 'SBIN-EQ' });
+  await control.ltp('NSE', 'SBIN-EQ', 1489);
+  const sbin = { exch: 'NSE', tsym: 'SBIN-EQ', prd: 'C' };
+  await refused('a close the broker refuses', 'PlaceOrder', 'POST', '/positions/close', sbin);
+  await call('close a position', 'POST', '/positions/close', 200, sbin);
   await call('read a quote', 'GET', '/quotes?exch=NSE&tsym=INFY-EQ', 200);
   await call("read the day's price bars", 'GET', '/quotes/series?exch=NSE&tsym=INFY-EQ', 200);
   await call('read the client details', 'GET', '/client', 200);
@@ -340,6 +346,12 @@ export const assistantSteps = async (stack: LocalStack, { call, step }: Tour) =>
   await write('set_coverage', { watch: false });
   await write('cancel_plan', { planId: plan });
   await write('cancel_gtt', { alId: gtt });
+  // A long of 1 ITC-EQ (a buy GTT that fires), closed by the assistant (POST /positions/close).
+  const market = emulatorControl(stack.emulator.url);
+  await market.ltp('NSE', 'ITC-EQ', 1500);
+  await call('place a GTT the assistant closes', 'POST', '/gtt-orders', 201, { ...SAMPLE_ORDER, tsym: 'ITC-EQ' });
+  await market.ltp('NSE', 'ITC-EQ', 1489);
+  await write('close_position', { exch: 'NSE', tsym: 'ITC-EQ', prd: 'C' });
   await step('MCP: kill_switch_on', () => tool(client, 'kill_switch_on', { mode: 'keep-exits' }));
   await write('kill_switch_off', {});
   await step('MCP: disconnect', () => client.close());

@@ -59,6 +59,9 @@ export const COVERS: Readonly<Record<string, readonly string[]>> = {
   read: ['GET /gtt-orders', 'GET /gtt-orders/triggered', 'GET /quotes', 'GET /gtt-orders/{alId}'],
   // system-protect.ts: coverage and autoCover switched, a watcher run, the coverage read.
   coverage: ['PUT /positions/coverage', 'GET /positions/coverage', 'run GttWatcher'],
+  // system-close.ts: a position closed now, its key sent once or twice.
+  'close position': ['POST /positions/close'],
+  'mcp close position': ['POST /mcp', 'POST /assistants', 'mcp close_position', 'mcp confirm', 'POST /positions/close'],
   // system-actors.ts
   'signal alert': ALERT,
   'duplicate alert': ['POST /signals/{id}'],

@@ -23,6 +23,7 @@ import fc from 'fast-check';
 
 import { createStrategy, otherCommands as o } from './system-actors.js';
 import { changeCommands as ch } from './system-changes.js';
+import { closeCommands as cl } from './system-close.js';
 import { orderCommands as c } from './system-commands.js';
 import { newBroker } from './system-days.js';
 import { exitCommands as x } from './system-exit.js';
@@ -125,6 +126,10 @@ export const COMMANDS = [
   rk.riskLimit,
   // Coverage and autoCover switched on or off, then a watcher run: system-protect.ts.
   pc.coverage,
+  // A position closed now (POST /positions/close): system-close.ts.
+  cl.closePosition,
+  cl.closePosition,
+  cl.mcpClosePosition,
 ] as fc.Arbitrary<fc.AsyncCommand<object, Sys>>[];
 
 /** Late broker acts of the last sequence (a failed one too) land before the next one starts. */

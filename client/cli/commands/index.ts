@@ -4,6 +4,7 @@
  */
 import type { Command } from '../command.js';
 import { assistant, assistantCreate, assistantDelete, assistantRotate, assistants } from './assistants.js';
+import { close } from './close.js';
 import { consoleUser, consoleUsers } from './console-users.js';
 import { events, killSwitch } from './controls.js';
 import { coverage, coverageSet } from './coverage.js';
@@ -38,6 +39,7 @@ export const COMMANDS: readonly Command[] = [
   triggered,
   orders,
   positions,
+  close,
   quote,
   series,
   events,

@@ -183,7 +183,8 @@ const finish = (route: Route, request: RoutedRequest): RoutedRequest => {
     throw refused(`${routeName(route)} takes no Idempotency-Key; nothing was done.`, [
       { field: request.source === 'http' ? 'Idempotency-Key' : 'idempotencyKey', message: 'not taken here' },
     ]);
-  if (request.idempotencyKey === undefined && route.idempotencyKey === 'required')
+  // A dry run sends nothing, so it needs no key (as the operation table's entries: orders/gateway/order-checks.ts).
+  if (request.idempotencyKey === undefined && route.idempotencyKey === 'required' && !request.dryRun)
     throw refused(
       `${routeName(route)} requires an Idempotency-Key (one per request, reused on every retry); nothing was done.`,
       [

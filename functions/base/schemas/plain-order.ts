@@ -23,7 +23,7 @@ const PLAIN_PRODUCT_ALIASES: Readonly<Record<string, (typeof PLAIN_PRODUCTS)[num
 };
 export const PLAIN_RETENTIONS = ['DAY', 'IOC'] as const;
 
-const plainProduct = memo(() =>
+export const plainProduct = memo(() =>
   z.string({ error: 'prd is required' }).transform((value, ctx) => {
     const upper = value.trim().toUpperCase();
     const letter = PLAIN_PRODUCT_ALIASES[upper] ?? (PLAIN_PRODUCTS as readonly string[]).find((p) => p === upper);
