@@ -165,7 +165,17 @@ describe('control table (order-rate governor)', () => {
     // The plans act through the order operations: the Plans function, and the watcher that carries them out.
     // Logout writes the session's end into the account's control item (so does SessionLogout, when deployed).
     // GetGTTOrder reads an order's lease (when its last change ended) beside the watcher's copy.
-    const actors = [...orderIds, 'KillSwitch', 'Plans', 'EventsGttWatcher', 'SignalWorker', 'Logout', 'GetGTTOrder'];
+    // Coverage closes a position (POST /positions/close) through the order core's plain PlaceOrder.
+    const actors = [
+      ...orderIds,
+      'KillSwitch',
+      'Plans',
+      'EventsGttWatcher',
+      'SignalWorker',
+      'Logout',
+      'GetGTTOrder',
+      'Coverage',
+    ];
     const withTable = functionsOf(gateway).filter(
       ([, f]) => f.Properties.Environment?.Variables?.CONTROL_TABLE_NAME !== undefined,
     );
@@ -177,8 +187,8 @@ describe('control table (order-rate governor)', () => {
       p.Properties.PolicyDocument.Statement.some((st) => /ControlTable/.test(JSON.stringify(st.Resource))),
     );
     // The order functions (GetItem, PutItem), the kill switch, which also turns the switch (UpdateItem), the plans.
-    // ... the signal worker (an alert may turn the kill switch), Logout and GetGTTOrder (BatchGetItem only).
-    expect(onControl).toHaveLength(orderIds.length + 6);
+    // ... the signal worker (an alert may turn the kill switch), Logout and GetGTTOrder (BatchGetItem only), Coverage.
+    expect(onControl).toHaveLength(orderIds.length + 7);
   });
 
   it('the kill switch may turn the switch (UpdateItem) besides the governor calls, on its three IAM routes', () => {

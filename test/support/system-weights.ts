@@ -9,6 +9,7 @@ import type fc from 'fast-check';
 
 import { otherCommands as o } from './system-actors.js';
 import { changeCommands as ch } from './system-changes.js';
+import { closeCommands as cl } from './system-close.js';
 import { orderCommands as c } from './system-commands.js';
 import { exitCommands as x } from './system-exit.js';
 import { exitGapCommands as xg } from './system-exit-gap.js';
@@ -40,8 +41,8 @@ export const FAMILIES: Record<string, readonly unknown[]> = {
   reads: Object.values(r),
   risk: [...Object.values(rk), mk.mcpSettings],
   coverage: [...Object.values(pc), mk.mcpSettings],
-  exit: [...Object.values(x), ...Object.values(xp), ...Object.values(xg)],
-  positions: [o.fills, o.ltp],
+  exit: [...Object.values(x), ...Object.values(xp), ...Object.values(xg), ...Object.values(cl)],
+  positions: [o.fills, o.ltp, ...Object.values(cl)],
 };
 
 /**
