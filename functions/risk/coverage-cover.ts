@@ -29,11 +29,15 @@ export type CoverOrder =
   | { ok: true; target: string; stopLoss: string; qty: number; input: Record<string, unknown> }
   | { ok: false; reason: string };
 
-/** The OCO that covers the position's uncovered quantity, or why there is none to place. */
+/**
+ * The OCO that covers `qty` of the position (its uncovered quantity, less what live plans owe it), or why there is
+ * none to place.
+ */
 export const coverOrder = (
   position: PositionCoverage,
   autoCover: NonNullable<CoverageSettings['autoCover']>,
   tick: string,
+  qty: number = position.uncoveredQty,
 ): CoverOrder => {
   const avg = decimalOf(position.averagePrice);
   const long = position.netQty > 0;
@@ -48,7 +52,6 @@ export const coverOrder = (
       reason: `autoCover's distances from the average price ${avg} give target ${target} and stop ${stopLoss}: a trigger must be above 0; use smaller distances`,
     };
   const side = long ? 'S' : 'B';
-  const qty = position.uncoveredQty;
   const leg = (trigger: string) => ({
     trigger,
     order: { trantype: side, prctyp: 'LMT', qty, prc: trigger, prd: position.product },

@@ -13,11 +13,11 @@ export const COVERAGE: FunctionDefinition = {
     keys: ['brokerBaseUrl', 'brokerSecretId', 'idempotencyTableName', 'eventsTableName'],
     deploymentSettings: true,
   },
-  grants: ['sessionSecret:read', 'eventsTable:coverage'],
+  grants: ['sessionSecret:read', 'eventsTable:coverage', 'eventsTable:planList'],
   notes: {
     home: 'stack',
     roleDescription:
-      'gtt-gateway Coverage: its log group, its secret (the positions and the pending list read at the broker), the coverage settings in the events table',
+      'gtt-gateway Coverage: its log group, its secret (the positions and the pending list read at the broker), the coverage settings and a Query of the plans in the events table',
   },
   alarms: {
     errors: { description: 'Coverage: function errors (the broker or the settings could not be read)', threshold: 1 },
