@@ -59,6 +59,8 @@ export const COVERS: Readonly<Record<string, readonly string[]>> = {
   read: ['GET /gtt-orders', 'GET /gtt-orders/triggered', 'GET /quotes', 'GET /gtt-orders/{alId}'],
   // system-protect.ts: coverage and autoCover switched, a watcher run, the coverage read.
   coverage: ['PUT /positions/coverage', 'GET /positions/coverage', 'run GttWatcher'],
+  // system-cover-gap.ts: a bracket whose exit place may be lost, with autoCover on.
+  'coverage owed exit': ['POST /plans', 'PUT /positions/coverage', 'run GttWatcher'],
   // system-actors.ts
   'signal alert': ALERT,
   'duplicate alert': ['POST /signals/{id}'],

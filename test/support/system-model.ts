@@ -24,6 +24,7 @@ import fc from 'fast-check';
 import { createStrategy, otherCommands as o } from './system-actors.js';
 import { changeCommands as ch } from './system-changes.js';
 import { orderCommands as c } from './system-commands.js';
+import { coverGapCommands as cg } from './system-cover-gap.js';
 import { exitCommands as x } from './system-exit.js';
 import { exitGapCommands as xg } from './system-exit-gap.js';
 import { exitPlusCommands as xp } from './system-exit-plus.js';
@@ -124,6 +125,7 @@ export const COMMANDS = [
   rk.riskLimit,
   // Coverage and autoCover switched on or off, then a watcher run: system-protect.ts.
   pc.coverage,
+  cg.coverOwed,
 ] as fc.Arbitrary<fc.AsyncCommand<object, Sys>>[];
 
 /** Late broker acts of the last sequence (a failed one too) land before the next one starts. */
