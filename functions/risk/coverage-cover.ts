@@ -21,9 +21,13 @@ const pointsOf = (distance: string, price: number): string =>
 export const positionKey = (p: Pick<PositionCoverage, 'exch' | 'tsym' | 'product'>): string =>
   `${p.exch}:${p.tsym}:${p.product}`;
 
-/** The cover's idempotency key: the IST day, a digest of the position, its net quantity (1-128 of [A-Za-z0-9_.:-]). */
-export const coverKey = (position: PositionCoverage, now: number): string =>
-  `cover-${indiaDay(now)}-${createHash('sha256').update(positionKey(position)).digest('hex').slice(0, 16)}-${position.netQty}`;
+/**
+ * The cover's idempotency key: the IST day, a digest of the position, its net quantity (1-128 of [A-Za-z0-9_.:-]);
+ * and `-o<qty>` when the OCO is for less than the uncovered quantity (live plans owe the rest): a plan that later
+ * gives up leaves the rest to a cover of its own, never answered by (or refused as a reuse of) the part's key.
+ */
+export const coverKey = (position: PositionCoverage, now: number, qty: number = position.uncoveredQty): string =>
+  `cover-${indiaDay(now)}-${createHash('sha256').update(positionKey(position)).digest('hex').slice(0, 16)}-${position.netQty}${qty === position.uncoveredQty ? '' : `-o${qty}`}`;
 
 export type CoverOrder =
   | { ok: true; target: string; stopLoss: string; qty: number; input: Record<string, unknown> }

@@ -145,7 +145,10 @@ const cover = async (
     const tick = await deps.tick(position.exch, position.tsym, deadline);
     const order = coverOrder(position, autoCover, tick, position.uncoveredQty - owed);
     if (!order.ok) return { placed: false, code: 'VALIDATION_FAILED', reason: order.reason };
-    const result = (await deps.placeOco({ ...order.input, idempotencyKey: coverKey(position, now) }, deadline)) as {
+    const result = (await deps.placeOco(
+      { ...order.input, idempotencyKey: coverKey(position, now, order.qty) },
+      deadline,
+    )) as {
       al_id?: string;
       idempotency?: { replayed?: boolean };
     };

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { owedExitsOf } from '../../functions/base/schemas/exit-only.js';
 import type { Position } from '../../functions/base/schemas/positions.js';
 import { coverageOf, type PendingExit } from '../../functions/risk/coverage.js';
-import { coverOrder } from '../../functions/risk/coverage-cover.js';
+import { coverKey, coverOrder } from '../../functions/risk/coverage-cover.js';
 import type { CoverageStore } from '../../functions/risk/coverage-store.js';
 import { type CoverageDeps, watchCoverage } from '../../functions/risk/coverage-watch.js';
 
@@ -89,6 +89,13 @@ describe('coverageOf with the plans owed exits', () => {
     expect(trail).toMatchObject({ status: 'partly', coveredQty: 5, uncoveredQty: 5, owedQty: 7 });
   });
 
+  it("a part's key differs from the whole's, so a plan that gives up leaves the rest to a cover of its own", () => {
+    const [p] = coverageOf([position()], [], owedExitsOf([bracket('entry-filled')]));
+    const at = Date.parse('2026-12-07T05:00:00Z');
+    expect(coverKey(p!, at, 6)).toBe(`${coverKey(p!, at)}-o6`);
+    expect(coverKey(p!, at, 10)).toBe(coverKey(p!, at));
+  });
+
   it('coverOrder places the quantity asked (the uncovered less the owed)', () => {
     const [p] = coverageOf([position()], [], owedExitsOf([bracket('entry-filled')]));
     const order = coverOrder(p!, { target: '10', stop: '10' }, '0.05', 6);
@@ -130,6 +137,7 @@ describe('watchCoverage with autoCover and the plans owed exits', () => {
     const run = await watchCoverage(deps, Date.now() + 10_000);
     expect(placed).toHaveLength(1);
     expect((placed[0]!.stopLoss as { order: { qty: number } }).order.qty).toBe(6);
+    expect(placed[0]!.idempotencyKey).toMatch(/-10-o6$/);
     expect(run!.events[0]!.detail.autoCover).toMatchObject({ placed: true, qty: 6 });
   });
 
