@@ -21,14 +21,13 @@ import { type GatewaySettings } from '../base/runtime/config.js';
 import { envName } from '../base/runtime/env.js';
 import type { CoverageResult, CoverageSettings, PositionCoverage } from '../base/schemas/coverage.js';
 import type { LifecycleEvent } from '../base/schemas/events.js';
-import { type OwedExit, owedExitsOf } from '../base/schemas/exit-only.js';
 import { indiaDay } from '../base/schemas/india-time.js';
 import type { PositionsResult } from '../base/schemas/positions.js';
 import { eventIds } from '../events/core/views.js';
 import { type DirectHandler, inProcessGateway } from '../orders/gateway/in-process.js';
 import { getPendingGttOrders, getPositions, placeOcoOrder } from '../orders/operations.js';
 import { PlanStore } from '../plans/store.js';
-import { coverageOf, coverageTotals, type PendingExit } from './coverage.js';
+import { coverageOf, coverageTotals, owedOfPlans, type PendingExit } from './coverage.js';
 import { coverKey, coverOrder, positionKey } from './coverage-cover.js';
 import { CoverageStore } from './coverage-store.js';
 
@@ -84,10 +83,10 @@ const pendingList = async (deps: CoverageDeps, deadline: number): Promise<Pendin
   return out;
 };
 
-/** What the live plans owe, or the code of the failed read of their store. */
-const owedNow = async (deps: CoverageDeps): Promise<{ owed: OwedExit[] } | { failed: string }> => {
+/** Every plan record, or the code of the failed read of their store. */
+const plansNow = async (deps: CoverageDeps): Promise<{ plans: Record<string, unknown>[] } | { failed: string }> => {
   try {
-    return { owed: owedExitsOf(await deps.plans()) };
+    return { plans: await deps.plans() };
   } catch (error) {
     return { failed: toGatewayError(error).code };
   }
@@ -99,10 +98,10 @@ const coverageNow = async (deps: CoverageDeps, deadline: number, settings?: Cove
     deps.positions({}, deadline) as Promise<PositionsResult>,
     pendingList(deps, deadline),
     settings ? Promise.resolve(settings) : deps.store.get(),
-    owedNow(deps),
+    plansNow(deps),
   ]);
   const failed = 'failed' in plans ? plans.failed : undefined;
-  const positions = coverageOf(read.positions, pending, 'owed' in plans ? plans.owed : []);
+  const positions = coverageOf(read.positions, pending, 'plans' in plans ? owedOfPlans(plans.plans, pending) : []);
   const result: CoverageResult = {
     positions,
     totals: coverageTotals(positions),

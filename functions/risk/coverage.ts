@@ -15,7 +15,7 @@
  * quantity, so what it owes is its quantity less those.
  */
 import type { CoverageStatus, CoverExit, PositionCoverage } from '../base/schemas/coverage.js';
-import type { OwedExit } from '../base/schemas/exit-only.js';
+import { type OwedExit, planOwedExit } from '../base/schemas/exit-only.js';
 import type { Position } from '../base/schemas/positions.js';
 import type { GttOrder } from '../base/schemas/reply.js';
 import { parsePlanStamp } from '../orders/safety/exits.js';
@@ -79,6 +79,22 @@ const statusOf = (open: number, covered: number, exits: readonly CoverExit[]): C
   if (covered >= open) return 'covered';
   if (covered > 0) return 'partly';
   return exits.length ? 'target-only' : 'uncovered';
+};
+
+/**
+ * What the live plans owe (`planOwedExit`), and more for coverage: an armed bracket whose entry GTT is no longer in
+ * the pending list has most likely filled before the plan saw it (a run whose plans' step failed), so its exit is
+ * owed too; autoCover leaves it to the plan, which places it on its next step (or ends, and then owes nothing).
+ */
+export const owedOfPlans = (plans: readonly Record<string, unknown>[], pending: readonly PendingExit[]): OwedExit[] => {
+  const resting = new Set(pending.map((o) => o.al_id));
+  return plans.flatMap((plan) => {
+    const entryId = (plan.alIds as { entry?: unknown } | undefined)?.entry;
+    const gone = plan.kind === 'bracket' && plan.state === 'armed' && entryId && !resting.has(String(entryId));
+    const qty = (plan.entry as { qty?: unknown } | undefined)?.qty;
+    const owed = planOwedExit(gone ? { ...plan, state: 'entry-filled', position: { qty } } : plan);
+    return owed ? [owed] : [];
+  });
 };
 
 /** What the live plans owe a position and is not at the broker yet: each plan's quantity less its exits resting. */

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 import { owedExitsOf } from '../../functions/base/schemas/exit-only.js';
 import type { Position } from '../../functions/base/schemas/positions.js';
-import { coverageOf, type PendingExit } from '../../functions/risk/coverage.js';
+import { coverageOf, owedOfPlans, type PendingExit } from '../../functions/risk/coverage.js';
 import { coverKey, coverOrder } from '../../functions/risk/coverage-cover.js';
 import type { CoverageStore } from '../../functions/risk/coverage-store.js';
 import { type CoverageDeps, watchCoverage } from '../../functions/risk/coverage-watch.js';
@@ -94,6 +94,15 @@ describe('coverageOf with the plans owed exits', () => {
     const at = Date.parse('2026-12-07T05:00:00Z');
     expect(coverKey(p!, at, 6)).toBe(`${coverKey(p!, at)}-o6`);
     expect(coverKey(p!, at, 10)).toBe(coverKey(p!, at));
+  });
+
+  it('an armed bracket whose entry left the pending list owes its exit (it filled before the plan saw it)', () => {
+    const armed = bracket('armed', { alIds: { entry: '55' }, entry: { trantype: 'B', prd: 'C', qty: 4 } });
+    delete (armed as { position?: unknown }).position;
+    const entry = { ...oco('55', 4), type: 'single', trantype: 'B', tag: `${PLAN}.e` } as PendingExit;
+    expect(owedOfPlans([armed], [entry])).toEqual([]);
+    expect(owedOfPlans([armed], [])).toEqual([expect.objectContaining({ planId: PLAN, qty: 4, trantype: 'S' })]);
+    expect(owedOfPlans([bracket('armed', { alIds: {} })], [])).toEqual([]);
   });
 
   it('coverOrder places the quantity asked (the uncovered less the owed)', () => {
