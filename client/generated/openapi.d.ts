@@ -5813,6 +5813,14 @@ export interface operations {
                             uncoveredQty: number;
                             /** @description the stops and OCOs over the open quantity: a fired one would open a position the other way */
                             overCoveredQty?: number;
+                            /** @description what live plans owe it and is not at the broker yet (a stop or exit still to be placed): not cover, and autoCover leaves it to them */
+                            owedQty?: number;
+                            /** @description the plans that owe it, each with its part */
+                            owedBy?: {
+                                planId: string;
+                                qty: number;
+                                what: string;
+                            }[];
                             exits: {
                                 al_id: string;
                                 /** @description the plan whose exit it is (its stamp in the order's tag) */
@@ -5851,6 +5859,8 @@ export interface operations {
                             /** @description who changed them, as the request named the caller */
                             changedBy?: string;
                         };
+                        /** @description the plans could not be read: what they owe (owedQty) is not said, and autoCover places nothing */
+                        note?: string;
                     };
                 };
             };

@@ -21,19 +21,27 @@ const pointsOf = (distance: string, price: number): string =>
 export const positionKey = (p: Pick<PositionCoverage, 'exch' | 'tsym' | 'product'>): string =>
   `${p.exch}:${p.tsym}:${p.product}`;
 
-/** The cover's idempotency key: the IST day, a digest of the position, its net quantity (1-128 of [A-Za-z0-9_.:-]). */
-export const coverKey = (position: PositionCoverage, now: number): string =>
-  `cover-${indiaDay(now)}-${createHash('sha256').update(positionKey(position)).digest('hex').slice(0, 16)}-${position.netQty}`;
+/**
+ * The cover's idempotency key: the IST day, a digest of the position, its net quantity (1-128 of [A-Za-z0-9_.:-]);
+ * and `-o<qty>` when the OCO is for less than the uncovered quantity (live plans owe the rest): a plan that later
+ * gives up leaves the rest to a cover of its own, never answered by (or refused as a reuse of) the part's key.
+ */
+export const coverKey = (position: PositionCoverage, now: number, qty: number = position.uncoveredQty): string =>
+  `cover-${indiaDay(now)}-${createHash('sha256').update(positionKey(position)).digest('hex').slice(0, 16)}-${position.netQty}${qty === position.uncoveredQty ? '' : `-o${qty}`}`;
 
 export type CoverOrder =
   | { ok: true; target: string; stopLoss: string; qty: number; input: Record<string, unknown> }
   | { ok: false; reason: string };
 
-/** The OCO that covers the position's uncovered quantity, or why there is none to place. */
+/**
+ * The OCO that covers `qty` of the position (its uncovered quantity, less what live plans owe it), or why there is
+ * none to place.
+ */
 export const coverOrder = (
   position: PositionCoverage,
   autoCover: NonNullable<CoverageSettings['autoCover']>,
   tick: string,
+  qty: number = position.uncoveredQty,
 ): CoverOrder => {
   const avg = decimalOf(position.averagePrice);
   const long = position.netQty > 0;
@@ -48,7 +56,6 @@ export const coverOrder = (
       reason: `autoCover's distances from the average price ${avg} give target ${target} and stop ${stopLoss}: a trigger must be above 0; use smaller distances`,
     };
   const side = long ? 'S' : 'B';
-  const qty = position.uncoveredQty;
   const leg = (trigger: string) => ({
     trigger,
     order: { trantype: side, prctyp: 'LMT', qty, prc: trigger, prd: position.product },

@@ -19,11 +19,12 @@ export const COVERAGE: FunctionDefinition = {
     'controlTable:governor',
     'instrumentsTable:copy',
     'eventsTable:coverage',
+    'eventsTable:planList',
   ],
   notes: {
     home: 'stack',
     roleDescription:
-      "gtt-gateway Coverage: its log group, its secret (the positions and the pending list read at the broker; a position's close placed), the idempotency and control tables (the close's journal and plan, the order-rate governor), the instruments' copy, the coverage settings in the events table",
+      "gtt-gateway Coverage: its log group, its secret (the positions and the pending list read at the broker; a position's close placed), the idempotency and control tables (the close's journal and plan, the order-rate governor), the instruments' copy, the coverage settings and a Query of the plans in the events table",
   },
   alarms: {
     errors: { description: 'Coverage: function errors (the broker or the settings could not be read)', threshold: 1 },

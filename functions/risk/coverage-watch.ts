@@ -6,11 +6,17 @@
  * sees the same thing publishes nothing), and with `autoCover`, an OCO is placed for it through the order core with
  * a key of the day, position and net quantity (coverage-cover.ts): a retry or a later run is answered by the journal
  * with the first, never a second OCO. A refused OCO (the band, the kill switch) is said in the event.
+ *
+ * The plans are read too (their store, every page): what the live ones owe a position and is not at the broker yet
+ * is said beside its cover (`owedQty`), and autoCover places only the rest (`uncoveredQty - owedQty`), none when
+ * the plans owe the whole of it: the plan's exit, once it lands, is the one exit, never a second beside autoCover's.
+ * When the plans cannot be read, the coverage still answers (the broker's cover, with a `note`), and autoCover
+ * places nothing that run: never a guess that could sell twice; the next run reads them again.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 
 import { instrumentRules } from '../base/broker/instruments.js';
-import { ConfigurationError, fromDirectInvocation } from '../base/contract/errors.js';
+import { ConfigurationError, fromDirectInvocation, toGatewayError } from '../base/contract/errors.js';
 import { type GatewaySettings } from '../base/runtime/config.js';
 import { envName } from '../base/runtime/env.js';
 import type { CoverageResult, CoverageSettings, PositionCoverage } from '../base/schemas/coverage.js';
@@ -21,9 +27,10 @@ import { eventIds } from '../events/core/views.js';
 import { type DirectHandler, inProcessGateway } from '../orders/gateway/in-process.js';
 import { getPendingGttOrders, getPositions, placeOcoOrder } from '../orders/operations.js';
 import { exitOrderDryRun, exitOrders } from '../orders/plain-order.js';
+import { PlanStore } from '../plans/store.js';
 import type { CloseDeps } from './close.js';
 import { dynamoClosePlans } from './close-store.js';
-import { coverageOf, coverageTotals, type PendingExit } from './coverage.js';
+import { coverageOf, coverageTotals, owedOfPlans, type PendingExit } from './coverage.js';
 import { coverKey, coverOrder, positionKey } from './coverage-cover.js';
 import { CoverageStore } from './coverage-store.js';
 import { exitPriceOn } from './exit-price.js';
@@ -33,6 +40,8 @@ export interface CoverageDeps {
   positions: DirectHandler;
   pending: DirectHandler;
   placeOco: DirectHandler;
+  /** Every plan record (their store, every page; the ended ones too: owedExitsOf skips them). */
+  plans: () => Promise<Record<string, unknown>[]>;
   /** The instrument's tick (SearchScrip, through the container's cache). */
   tick: (exch: string, tsym: string, deadline: number) => Promise<string>;
   /** Who the account is, for the events' ids. */
@@ -50,8 +59,10 @@ export const createCoverage = (settings: GatewaySettings, logger: Logger, name: 
     throw new ConfigurationError(
       `Coverage needs the events table, which holds its settings (${envName('eventsTableName')}).`,
     );
+  const plans = new PlanStore({ tableName: config.eventsTableName, endpoint: config.dynamodbEndpoint });
   return {
     store: new CoverageStore({ tableName: config.eventsTableName, endpoint: config.dynamodbEndpoint }),
+    plans: async () => (await plans.list()).map((stored) => stored.plan as unknown as Record<string, unknown>),
     positions: gateway.direct(getPositions),
     pending: gateway.direct(getPendingGttOrders),
     placeOco: gateway.direct(placeOcoOrder),
@@ -105,20 +116,44 @@ const pendingList = async (deps: CoverageDeps, deadline: number): Promise<Pendin
   return out;
 };
 
+/** Every plan record, or the code of the failed read of their store. */
+const plansNow = async (deps: CoverageDeps): Promise<{ plans: Record<string, unknown>[] } | { failed: string }> => {
+  try {
+    return { plans: await deps.plans() };
+  } catch (error) {
+    return { failed: toGatewayError(error).code };
+  }
+};
+
+/** The coverage of every open position now, with the settings, and the code of a failed plans read. */
+const coverageNow = async (deps: CoverageDeps, deadline: number, settings?: CoverageSettings) => {
+  const [read, pending, current, plans] = await Promise.all([
+    deps.positions({}, deadline) as Promise<PositionsResult>,
+    pendingList(deps, deadline),
+    settings ? Promise.resolve(settings) : deps.store.get(),
+    plansNow(deps),
+  ]);
+  const failed = 'failed' in plans ? plans.failed : undefined;
+  const positions = coverageOf(read.positions, pending, 'plans' in plans ? owedOfPlans(plans.plans, pending) : []);
+  const result: CoverageResult = {
+    positions,
+    totals: coverageTotals(positions),
+    settings: current,
+    ...(failed
+      ? {
+          note: `The plans could not be read (${failed}): what live plans owe is not said, and autoCover places nothing until they are.`,
+        }
+      : {}),
+  };
+  return { result, failed };
+};
+
 /** The coverage of every open position now, with the settings. */
 export const readCoverage = async (
   deps: CoverageDeps,
   deadline: number,
   settings?: CoverageSettings,
-): Promise<CoverageResult> => {
-  const [read, pending, current] = await Promise.all([
-    deps.positions({}, deadline) as Promise<PositionsResult>,
-    pendingList(deps, deadline),
-    settings ? Promise.resolve(settings) : deps.store.get(),
-  ]);
-  const positions = coverageOf(read.positions, pending);
-  return { positions, totals: coverageTotals(positions), settings: current };
-};
+): Promise<CoverageResult> => (await coverageNow(deps, deadline, settings)).result;
 
 type AutoCover = NonNullable<LifecycleEvent<'Position Unprotected'>['detail']['autoCover']>;
 
@@ -130,11 +165,22 @@ const cover = async (
   deadline: number,
   now: number,
 ): Promise<AutoCover> => {
+  const owed = position.owedQty ?? 0;
+  if (owed >= position.uncoveredQty) {
+    const plans = (position.owedBy ?? []).map((o) => `plan ${o.planId} owes ${o.qty} (${o.what})`).join('; ');
+    return {
+      placed: false,
+      reason: `Not placed: the live plans owe the whole uncovered ${position.uncoveredQty}, not at the broker yet (${plans}); their exit covers it once it lands, and a second exit beside it could close the position twice.`,
+    };
+  }
   try {
     const tick = await deps.tick(position.exch, position.tsym, deadline);
-    const order = coverOrder(position, autoCover, tick);
+    const order = coverOrder(position, autoCover, tick, position.uncoveredQty - owed);
     if (!order.ok) return { placed: false, code: 'VALIDATION_FAILED', reason: order.reason };
-    const result = (await deps.placeOco({ ...order.input, idempotencyKey: coverKey(position, now) }, deadline)) as {
+    const result = (await deps.placeOco(
+      { ...order.input, idempotencyKey: coverKey(position, now, order.qty) },
+      deadline,
+    )) as {
       al_id?: string;
       idempotency?: { replayed?: boolean };
     };
@@ -164,12 +210,21 @@ export const watchCoverage = async (deps: CoverageDeps, deadline: number): Promi
   const settings = await deps.store.get();
   if (!settings.watch) return undefined;
   const now = (deps.now ?? Date.now)();
-  const { positions } = await readCoverage(deps, deadline, settings);
+  const { result, failed } = await coverageNow(deps, deadline, settings);
+  const { positions } = result;
   const scope = await deps.scope();
   const events: LifecycleEvent<'Position Unprotected'>[] = [];
   for (const position of positions) {
     if (position.status === 'covered') continue;
-    const autoCover = settings.autoCover ? await cover(deps, position, settings.autoCover, deadline, now) : undefined;
+    const autoCover = !settings.autoCover
+      ? undefined
+      : failed
+        ? {
+            placed: false,
+            code: failed,
+            reason: `Not placed: the plans could not be read (${failed}), so what they owe this position is not known; the next run tries again.`,
+          }
+        : await cover(deps, position, settings.autoCover, deadline, now);
     events.push({
       detailType: 'Position Unprotected',
       detail: {
@@ -190,6 +245,9 @@ export const watchCoverage = async (deps: CoverageDeps, deadline: number): Promi
         status: position.status as 'partly' | 'target-only' | 'uncovered',
         uncoveredQty: position.uncoveredQty,
         exits: position.exits.map((e) => e.al_id),
+        ...(position.owedQty
+          ? { owedQty: position.owedQty, owedBy: (position.owedBy ?? []).map((o) => o.planId) }
+          : {}),
         ...(autoCover ? { autoCover } : {}),
       },
     });

@@ -7,8 +7,15 @@
  * and symbol, and of the same product where it names one. A stop (a single GTT on the losing side) and an OCO count
  * for their quantity (an OCO once: either leg fires, never both); a single target caps the profit but protects
  * nothing, so it is listed and never counted. Each exit covers one position at most.
+ *
+ * The live plans' exits not at the broker yet (`planOwedExit`, functions/base/schemas/exit-only.ts: a trailing stop
+ * whose first place had a lost reply, a filled bracket's exit OCO still to be placed or being retried) are said beside
+ * it (`owedQty`, `owedBy`) and never counted as cover: such a position is not `covered` until the exit rests. A plan
+ * counts once: its own exits at the broker (by its stamp in their tag, or their al_id in its record) count within its
+ * quantity, so what it owes is its quantity less those.
  */
 import type { CoverageStatus, CoverExit, PositionCoverage } from '../base/schemas/coverage.js';
+import { type OwedExit, planOwedExit } from '../base/schemas/exit-only.js';
 import type { Position } from '../base/schemas/positions.js';
 import type { GttOrder } from '../base/schemas/reply.js';
 import { parsePlanStamp } from '../orders/safety/exits.js';
@@ -74,8 +81,46 @@ const statusOf = (open: number, covered: number, exits: readonly CoverExit[]): C
   return exits.length ? 'target-only' : 'uncovered';
 };
 
-/** Each open position's coverage, open positions in the order the broker listed them. */
-export const coverageOf = (positions: readonly Position[], pending: readonly PendingExit[]): PositionCoverage[] => {
+/**
+ * What the live plans owe (`planOwedExit`), and more for coverage: an armed bracket whose entry GTT is no longer in
+ * the pending list has most likely filled before the plan saw it (a run whose plans' step failed), so its exit is
+ * owed too; autoCover leaves it to the plan, which places it on its next step (or ends, and then owes nothing).
+ */
+export const owedOfPlans = (plans: readonly Record<string, unknown>[], pending: readonly PendingExit[]): OwedExit[] => {
+  const resting = new Set(pending.map((o) => o.al_id));
+  return plans.flatMap((plan) => {
+    const entryId = (plan.alIds as { entry?: unknown } | undefined)?.entry;
+    const gone = plan.kind === 'bracket' && plan.state === 'armed' && entryId && !resting.has(String(entryId));
+    const qty = (plan.entry as { qty?: unknown } | undefined)?.qty;
+    const owed = planOwedExit(gone ? { ...plan, state: 'entry-filled', position: { qty } } : plan);
+    return owed ? [owed] : [];
+  });
+};
+
+/** What the live plans owe a position and is not at the broker yet: each plan's quantity less its exits resting. */
+const owedOf = (position: Position, closing: string, exits: readonly CoverExit[], owed: readonly OwedExit[]) =>
+  owed
+    .filter(
+      (o) =>
+        o.exch === position.exch && o.tsym === position.tsym && o.prd === position.product && o.trantype === closing,
+    )
+    .map((o) => {
+      const resting = exits
+        .filter((e) => e.planId === o.planId || o.alIds.includes(e.al_id))
+        .reduce((sum, e) => sum + e.qty, 0);
+      return { planId: o.planId, qty: Math.max(0, o.qty - resting), what: o.what };
+    })
+    .filter((o) => o.qty > 0);
+
+/**
+ * Each open position's coverage, open positions in the order the broker listed them; `owed`: what the live plans owe
+ * (owedExitsOf the plans read now), said beside the cover, never counted in it.
+ */
+export const coverageOf = (
+  positions: readonly Position[],
+  pending: readonly PendingExit[],
+  owed: readonly OwedExit[] = [],
+): PositionCoverage[] => {
   const used = new Set<string>();
   return positions
     .filter((p) => p.netQty !== 0)
@@ -95,6 +140,8 @@ export const coverageOf = (positions: readonly Position[], pending: readonly Pen
       const open = Math.abs(position.netQty);
       const counted = exits.filter((e) => e.counts).reduce((sum, e) => sum + e.qty, 0);
       const coveredQty = Math.min(open, counted);
+      const owedBy = owedOf(position, closing, exits, owed);
+      const owedQty = owedBy.reduce((sum, o) => sum + o.qty, 0);
       return {
         exch: position.exch,
         tsym: position.tsym,
@@ -105,6 +152,7 @@ export const coverageOf = (positions: readonly Position[], pending: readonly Pen
         coveredQty,
         uncoveredQty: open - coveredQty,
         ...(counted > open ? { overCoveredQty: counted - open } : {}),
+        ...(owedQty ? { owedQty, owedBy } : {}),
         exits,
       };
     });

@@ -103,8 +103,8 @@ describe('default deployment', () => {
       GetGTTOrder: d('BatchGetItem'),
       // The plans: their records (their events go to the outbox); the watcher and the worker carry them out too.
       Plans: d('DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
-      // Coverage: its settings' item, read and written whole (the watcher reads it too).
-      Coverage: d('GetItem', 'PutItem'),
+      // Coverage: its settings' item, read and written whole (the watcher reads it too), and a Query of the plans.
+      Coverage: d('GetItem', 'PutItem', 'Query'),
       // Strategies: their records and token items, and the signals read back.
       Strategies: d('DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
       // The day's limits: the settings, the day's state, a PUT's key (GetItem, PutItem in its transaction).

@@ -62,6 +62,8 @@ export const COVERS: Readonly<Record<string, readonly string[]>> = {
   // system-close.ts: a position closed now, its key sent once or twice.
   'close position': ['POST /positions/close'],
   'mcp close position': ['POST /mcp', 'POST /assistants', 'mcp close_position', 'mcp confirm', 'POST /positions/close'],
+  // system-cover-gap.ts: a bracket whose exit place may be lost, with autoCover on.
+  'coverage owed exit': ['POST /plans', 'PUT /positions/coverage', 'run GttWatcher'],
   // system-actors.ts
   'signal alert': ALERT,
   'duplicate alert': ['POST /signals/{id}'],

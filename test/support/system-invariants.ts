@@ -31,6 +31,7 @@
  * `fail` throws the first broken invariant (or only counts it, when the run was told to skip that invariant).
  */
 import type { Order } from '../../emulator/state/state.js';
+import { checkCoverGap } from './system-cover-gap.js';
 import { checkExit } from './system-exit.js';
 import { checkExitGap } from './system-exit-gap.js';
 import { checkExitPlus } from './system-exit-plus.js';
@@ -225,6 +226,7 @@ export const checkAll = (s: Sys): void => {
   checkExitGap(s, gtts);
   // 20 (autoCover never covers one position twice): system-protect.ts.
   checkCoverage(s);
+  checkCoverGap(s, gtts);
 };
 
 /** Invariant 5: an intent retried after its late window is answered, and "not executed" is true. */

@@ -25,6 +25,7 @@ import { createStrategy, otherCommands as o } from './system-actors.js';
 import { changeCommands as ch } from './system-changes.js';
 import { closeCommands as cl } from './system-close.js';
 import { orderCommands as c } from './system-commands.js';
+import { coverGapCommands as cg } from './system-cover-gap.js';
 import { newBroker } from './system-days.js';
 import { exitCommands as x } from './system-exit.js';
 import { exitGapCommands as xg } from './system-exit-gap.js';
@@ -130,6 +131,7 @@ export const COMMANDS = [
   cl.closePosition,
   cl.closePosition,
   cl.mcpClosePosition,
+  cg.coverOwed,
 ] as fc.Arbitrary<fc.AsyncCommand<object, Sys>>[];
 
 /** Late broker acts of the last sequence (a failed one too) land before the next one starts. */

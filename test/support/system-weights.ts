@@ -11,6 +11,7 @@ import { otherCommands as o } from './system-actors.js';
 import { changeCommands as ch } from './system-changes.js';
 import { closeCommands as cl } from './system-close.js';
 import { orderCommands as c } from './system-commands.js';
+import { coverGapCommands as cg } from './system-cover-gap.js';
 import { exitCommands as x } from './system-exit.js';
 import { exitGapCommands as xg } from './system-exit-gap.js';
 import { exitPlusCommands as xp } from './system-exit-plus.js';
@@ -40,7 +41,7 @@ export const FAMILIES: Record<string, readonly unknown[]> = {
   mcp: [...Object.values(m), ...Object.values(mr), ...Object.values(mk)],
   reads: Object.values(r),
   risk: [...Object.values(rk), mk.mcpSettings],
-  coverage: [...Object.values(pc), mk.mcpSettings],
+  coverage: [...Object.values(pc), mk.mcpSettings, ...Object.values(cg)],
   exit: [...Object.values(x), ...Object.values(xp), ...Object.values(xg), ...Object.values(cl)],
   positions: [o.fills, o.ltp, ...Object.values(cl)],
 };

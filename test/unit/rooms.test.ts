@@ -52,8 +52,8 @@ const FACES: Record<string, Record<string, readonly string[]>> = {
   instruments: { plans: ['store.ts'] },
   // A signal starts a plan or turns the kill switch on.
   signals: { plans: ['engine-wiring.ts'], controls: ['kill-switch.ts'] },
-  // The day's limits turn the kill switch on when crossed.
-  risk: { controls: ['kill-switch.ts'] },
+  // The day's limits turn the kill switch on when crossed; coverage reads the plans (what they owe, not placed yet).
+  risk: { controls: ['kill-switch.ts'], plans: ['store.ts'] },
   // The remote MCP function finds the assistant by its token and counts its orders.
   mcp: { assistants: ['registry.ts'] },
 };

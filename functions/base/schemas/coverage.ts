@@ -99,6 +99,16 @@ const positionCoverageSchema = memo(() =>
       .number()
       .optional()
       .describe('the stops and OCOs over the open quantity: a fired one would open a position the other way'),
+    owedQty: z
+      .number()
+      .optional()
+      .describe(
+        'what live plans owe it and is not at the broker yet (a stop or exit still to be placed): not cover, and autoCover leaves it to them',
+      ),
+    owedBy: z
+      .array(z.object({ planId: z.string(), qty: z.number(), what: z.string() }))
+      .optional()
+      .describe('the plans that owe it, each with its part'),
     exits: z.array(exitSchema()),
   }),
 );
@@ -116,6 +126,10 @@ const coverageResultSchema = memo(() =>
       uncovered: z.number(),
     }),
     settings: settingsSchema(),
+    note: z
+      .string()
+      .optional()
+      .describe('the plans could not be read: what they owe (owedQty) is not said, and autoCover places nothing'),
   }),
 );
 export const coverageResult = z.lazy(coverageResultSchema);

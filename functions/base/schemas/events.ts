@@ -213,6 +213,11 @@ const positionUnprotectedDetail = z.strictObject({
     .describe('partly: stops and OCOs cover some of it; target-only: only targets rest; uncovered: no exit'),
   uncoveredQty: z.number().describe('the open quantity no stop or OCO covers'),
   exits: z.array(z.string()).describe('the al_ids of the exits that rest for it (targets included)'),
+  owedQty: z
+    .number()
+    .optional()
+    .describe('what live plans owe it and is not at the broker yet (their stop or exit still to be placed)'),
+  owedBy: z.array(z.string()).optional().describe('the planIds that owe it'),
   autoCover: z
     .strictObject({
       placed: z.boolean().describe('true: an OCO covers it now (placed, or the one placed before for this quantity)'),
