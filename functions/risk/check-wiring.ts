@@ -15,9 +15,11 @@ import { createKillSwitchControl } from '../controls/kill-switch.js';
 import { OutboxTable } from '../events/core/outbox.js';
 import { eventIds, scopeOf } from '../events/core/views.js';
 import { inProcessGateway } from '../orders/gateway/in-process.js';
-import { getPositions } from '../orders/operations.js';
+import { getPendingGttOrders, getPositions } from '../orders/operations.js';
 import { exitOrders } from '../orders/plain-order.js';
+import { PlanStore } from '../plans/store.js';
 import { createRiskCheck, type RiskCheck } from './check.js';
+import { owedOfPlans, type PendingExit } from './coverage.js';
 import { exitPriceOn } from './exit-price.js';
 import { RiskStore } from './store.js';
 
@@ -42,6 +44,23 @@ export const createRiskCheckFor = (
   const busName = config.eventBusName;
   const outbox = new OutboxTable({ tableName: config.idempotencyTableName, endpoint: config.dynamodbEndpoint });
   const positions = gateway.direct(getPositions);
+  const pendingPage = gateway.direct(getPendingGttOrders);
+  const planStore = new PlanStore({ tableName: config.eventsTableName, endpoint: config.dynamodbEndpoint });
+  // What waits to close each position when the square-off is planned: every page of the pending list, and the plans.
+  const waiting = async (deadline: number) => {
+    const pending: PendingExit[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = (await pendingPage({ limit: 1_000, ...(cursor ? { cursor } : {}) }, deadline)) as {
+        orders: PendingExit[];
+        nextCursor?: string;
+      };
+      pending.push(...page.orders);
+      cursor = page.nextCursor;
+    } while (cursor);
+    const plans = (await planStore.list()).map((stored) => stored.plan as unknown as Record<string, unknown>);
+    return { pending: pending as unknown as Record<string, unknown>[], owed: owedOfPlans(plans, pending) };
+  };
   const placeExit = memo(() => exitOrders(gateway));
   const killSwitch = memo(() => createKillSwitchControl({ config: settings, logger }));
   return createRiskCheck({
@@ -57,6 +76,7 @@ export const createRiskCheckFor = (
     // deployment's band, on the instrument's tick), placed through the order core's plain PlaceOrder as an exit.
     exitPrice: exitPriceOn(gateway),
     placeExit: (order, deadline) => placeExit()(order, deadline),
+    waiting,
     ...(options.now ? { now: options.now } : {}),
   });
 };

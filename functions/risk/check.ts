@@ -17,6 +17,7 @@ import { createHash } from 'node:crypto';
 import { toGatewayError } from '../base/contract/errors.js';
 import type { KillSwitchResult } from '../base/schemas/controls.js';
 import type { LifecycleEvent } from '../base/schemas/events.js';
+import { type OwedExit, waitingExits } from '../base/schemas/exit-only.js';
 import { indiaDay } from '../base/schemas/india-time.js';
 import type { Position, PositionsResult } from '../base/schemas/positions.js';
 import type { RiskSettings, RiskToday } from '../base/schemas/risk.js';
@@ -33,6 +34,12 @@ export interface RiskCheckDeps {
   /** Square-off (absent: not offered): the protected limit price closing a position, and the order placed. */
   exitPrice?: (position: Position, deadline: number) => Promise<string>;
   placeExit?: (order: SquareOffOrder, deadline: number) => Promise<{ norenordno: string }>;
+  /**
+   * What waits to close each position, read when the square-off is planned: the pending list and what the live plans
+   * owe (coverage.ts `owedOfPlans`). A square-off closes only the rest, so an exit the switch kept (keep-exits) that
+   * fires later never takes the position past flat.
+   */
+  waiting?: (deadline: number) => Promise<{ pending: Record<string, unknown>[]; owed: OwedExit[] }>;
   now?: () => number;
 }
 
@@ -152,15 +159,20 @@ export const createRiskCheck = (deps: RiskCheckDeps) => {
     const day = current.today.day;
     if (!current.today.hit!.squareOff) {
       if (!book) return current;
+      // Unread, no plan: a later run makes it with its own reads (never a close that could cross an exit kept).
+      const waiting = deps.waiting ? await deps.waiting(deadline).catch(() => undefined) : { pending: [], owed: [] };
+      if (!waiting) return current;
       const plan: NonNullable<Hit['squareOff']> = [];
       for (const p of book.positions.filter((q) => q.netQty !== 0)) {
-        const entry = {
-          exch: p.exch,
-          tsym: p.tsym,
-          product: p.product,
-          side: p.netQty > 0 ? ('S' as const) : ('B' as const),
-          qty: Math.abs(p.netQty),
-        };
+        const side = p.netQty > 0 ? ('S' as const) : ('B' as const);
+        const at = { exch: p.exch, tsym: p.tsym, prd: p.product };
+        const kept = waitingExits(waiting.pending, waiting.owed, at, side).total;
+        const entry = { exch: p.exch, tsym: p.tsym, product: p.product, side, qty: Math.abs(p.netQty) - kept };
+        if (entry.qty <= 0) {
+          const word = `not closed: the exits kept for it (pending, or owed by a plan) would close ${kept} of ${Math.abs(p.netQty)}`;
+          plan.push({ ...entry, qty: 0, error: word });
+          continue;
+        }
         const price = await exitPrice(p, deadline).catch((error: unknown) => toGatewayError(error));
         plan.push(
           typeof price === 'string'

@@ -3,7 +3,8 @@
  * protected LIMIT order through the order core's plain PlaceOrder as an exit (plain-order.ts `placeExitOrder`), priced
  * like the day's-limit square-off (exit-price.ts). It only ever reduces: the side is the one that closes the position
  * read now (a sell of a long, a buy of a short), the quantity at most |netQty|, and the quantity plus what the
- * position's pending exits on that side would close (exit-only.ts `pendingExitQty`: GTTs and OCOs resting) at most
+ * position's pending exits on that side would close (exit-only.ts `waitingExits`: GTTs and OCOs resting, and what live
+ * plans owe that is not at the broker yet, such as a trailing stop whose place was lost) at most
  * the position, so a resting GTT that fires after the close cannot take it past flat: the refusal names those
  * exits' al_ids to cancel first. A refusal sends nothing.
  *
@@ -11,9 +12,14 @@
  * and the order carries a key derived from it, so a retry sends the same order and the journal answers the one
  * placed; a lost reply is settled from the order book by the order's stamp.
  */
-import { IdempotencyKeyReusedError, ValidationFailedError } from '../base/contract/errors.js';
+import {
+  IdempotencyKeyReusedError,
+  InternalError,
+  toGatewayError,
+  ValidationFailedError,
+} from '../base/contract/errors.js';
 import type { CloseInput, CloseResult } from '../base/schemas/close.js';
-import { netQtyOf, pendingExitQty } from '../base/schemas/exit-only.js';
+import { netQtyOf, type OwedExit, pendingExitQty, waitingExits } from '../base/schemas/exit-only.js';
 import type { Position, PositionsResult } from '../base/schemas/positions.js';
 import { deepSort, md5 } from '../orders/journal-entry.js';
 import type { DryRunExitOrder, PlaceExitOrder } from '../orders/plain-order.js';
@@ -24,6 +30,8 @@ import type { ExitPrice } from './exit-price.js';
 export interface CloseDeps {
   positions: (deadline: number) => Promise<PositionsResult>;
   pending: (deadline: number) => Promise<PendingExit[]>;
+  /** What the live plans owe (their store read now; coverage.ts `owedOfPlans`), beside the pending list. */
+  owed?: (pending: readonly PendingExit[]) => Promise<OwedExit[]>;
   exitPrice: ExitPrice;
   placeExit: PlaceExitOrder;
   dryRunExit: DryRunExitOrder;
@@ -48,6 +56,7 @@ export const closeDecision = (
   input: CloseInput,
   positions: readonly Position[],
   pending: readonly Fields[],
+  owed: readonly OwedExit[] = [],
 ): CloseDecision => {
   const where = `${input.exch}:${input.tsym} (product ${input.prd})`;
   const held = netQtyOf(positions, input);
@@ -64,13 +73,17 @@ export const closeDecision = (
       field: 'qty',
       reason: `qty ${qty} is more than ${what} ${where}: a close only reduces a position; ask for at most ${size}, or leave qty out to close it all`,
     };
-  const already = pendingExitQty(pending, input, trantype);
+  const waiting = waitingExits(pending, owed, input, trantype);
+  const already = waiting.total;
   if (already + qty > size) {
-    const ids = pendingExitIds(pending, input, trantype);
+    const ids = [
+      ...pendingExitIds(pending, input, trantype).map((id) => `al_id ${id}`),
+      ...waiting.plans.filter((p) => p.atBroker < p.owed.qty).map((p) => `plan ${p.owed.planId} (${p.owed.what})`),
+    ];
     return {
       ok: false,
       field: 'qty',
-      reason: `closing ${qty} of ${what} ${where} while its pending exits would ${trantype === 'S' ? 'sell' : 'buy'} ${already} more (al_id ${ids.join(', ')}) could take it past flat when they fire: cancel them first (DELETE /gtt-orders/{alId})${size - already > 0 ? `, or close at most ${size - already}` : ''}`,
+      reason: `closing ${qty} of ${what} ${where} while its pending exits would ${trantype === 'S' ? 'sell' : 'buy'} ${already} more (${ids.join(', ')}) could take it past flat when they fire: cancel them first (DELETE /gtt-orders/{alId}${waiting.plans.length ? ', a plan by DELETE /plans/{planId}' : ''})${size - already > 0 ? `, or close at most ${size - already}` : ''}`,
     };
   }
   return { ok: true, trantype, qty, netQty: held, position: { ...position, netQty: held } };
@@ -88,7 +101,15 @@ const reused = (key: string) =>
 /** The close of `input` decided on the positions and pending exits read now (refused: nothing is sent). */
 const decide = async (deps: CloseDeps, input: CloseInput, deadline: number): Promise<ClosePlan> => {
   const [read, pending] = await Promise.all([deps.positions(deadline), deps.pending(deadline)]);
-  const decision = closeDecision(input, read.positions, pending as unknown as Fields[]);
+  const owed = deps.owed
+    ? await deps.owed(pending).catch((error: unknown) => {
+        throw new InternalError(
+          `Not closed: the plans, whose exits count beside the pending ones, could not be read (${toGatewayError(error).code}). Nothing was sent; try again.`,
+          { outcome: 'not_executed' },
+        );
+      })
+    : [];
+  const decision = closeDecision(input, read.positions, pending as unknown as Fields[], owed);
   if (!decision.ok)
     throw new ValidationFailedError(`Not closed: ${decision.reason}. Nothing was sent.`, {
       details: [{ field: decision.field, message: decision.reason }],

@@ -98,6 +98,7 @@ export const closeDeps = (deps: CoverageDeps): CloseDeps => {
     ...deps.close,
     positions: async (deadline) => (await deps.positions({}, deadline)) as PositionsResult,
     pending: (deadline) => pendingList(deps, deadline),
+    owed: async (pending) => owedOfPlans(await deps.plans(), pending),
   };
 };
 

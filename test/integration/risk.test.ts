@@ -174,6 +174,32 @@ describe("the watcher's check", () => {
     expect(positions.positions.find((p) => p.tsym === 'INFY-EQ')!.netQty).toBeGreaterThanOrEqual(0);
   });
 
+  it('squareOff in keep-exits closes only what the kept exits do not: one firing later never goes past flat', async () => {
+    await api('PUT', '/risk', { dayLossLimit: 400, squareOff: true });
+    await openPosition();
+    // An OCO exit for 3 of the 5, which keep-exits leaves at the broker.
+    const exit = {
+      exch: 'NSE',
+      tsym: 'INFY-EQ',
+      target: { trigger: '1600', order: { trantype: 'S', prctyp: 'LMT', qty: 3, prc: '1600', prd: 'C' } },
+      stopLoss: { trigger: '1350', order: { trantype: 'S', prctyp: 'LMT', qty: 3, prc: '1340', prd: 'C' } },
+    };
+    expect((await api('POST', '/gtt-orders/oco', exit, { 'Idempotency-Key': nextKey() })).status).toBe(201);
+    await ltp('NSE', 'INFY-EQ', 1409);
+    await control.clearRequests();
+    const run = (await stack.watch()) as { risk?: Record<string, unknown> };
+    expect(run.risk).toMatchObject({ status: 'hit', did: ['claimed', 'halted', 'event', 'planned', 'squared'] });
+    const placed = (await control.requests()).filter((r) => r.operation === 'PlaceOrder').map((r) => r.jData);
+    expect(placed).toEqual([expect.objectContaining({ trantype: 'S', qty: '2', prc: '1402.00', tsym: 'INFY-EQ' })]);
+    expect((await risk()).today.hit.squareOff).toEqual([
+      expect.objectContaining({ tsym: 'INFY-EQ', side: 'S', qty: 2, norenordno: expect.any(String) }),
+    ]);
+    // The kept stop fires: the 3 it sells close the position, never a short.
+    await ltp('NSE', 'INFY-EQ', 1345);
+    const positions = (await api('GET', '/positions')).body as { positions: { tsym: string; netQty: number }[] };
+    expect(positions.positions.find((p) => p.tsym === 'INFY-EQ')!.netQty).toBe(0);
+  });
+
   it('a profit at the target halts in the mode chosen', async () => {
     await api('PUT', '/risk', { dayLossLimit: 1000, dayProfitTarget: 250, mode: 'cancel-all' });
     await openPosition();
