@@ -24,10 +24,17 @@ export const positionKey = (p: Pick<PositionCoverage, 'exch' | 'tsym' | 'product
 /**
  * The cover's idempotency key: the IST day, a digest of the position, its net quantity (1-128 of [A-Za-z0-9_.:-]);
  * and `-o<qty>` when the OCO is for less than the uncovered quantity (live plans owe the rest): a plan that later
- * gives up leaves the rest to a cover of its own, never answered by (or refused as a reuse of) the part's key.
+ * gives up leaves the rest to a cover of its own, never answered by (or refused as a reuse of) the part's key; and
+ * `-b<bought>s<sold>`, the day's traded quantities, so a position closed (its cover fired) and opened again at the
+ * same size is covered afresh, while a cover the trader cancelled by hand (nothing traded) is not placed again.
  */
-export const coverKey = (position: PositionCoverage, now: number, qty: number = position.uncoveredQty): string =>
-  `cover-${indiaDay(now)}-${createHash('sha256').update(positionKey(position)).digest('hex').slice(0, 16)}-${position.netQty}${qty === position.uncoveredQty ? '' : `-o${qty}`}`;
+export const coverKey = (
+  position: PositionCoverage,
+  now: number,
+  qty: number = position.uncoveredQty,
+  day?: { boughtQty: number; soldQty: number },
+): string =>
+  `cover-${indiaDay(now)}-${createHash('sha256').update(positionKey(position)).digest('hex').slice(0, 16)}-${position.netQty}${qty === position.uncoveredQty ? '' : `-o${qty}`}${day ? `-b${day.boughtQty}s${day.soldQty}` : ''}`;
 
 export type CoverOrder =
   | { ok: true; target: string; stopLoss: string; qty: number; input: Record<string, unknown> }

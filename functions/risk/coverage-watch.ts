@@ -146,7 +146,11 @@ const coverageNow = async (deps: CoverageDeps, deadline: number, settings?: Cove
         }
       : {}),
   };
-  return { result, failed };
+  // The day's traded quantities by position (the cover's key): what tells a position opened again from the same one.
+  const traded = new Map(
+    read.positions.map((p) => [positionKey(p), { boughtQty: p.boughtQty, soldQty: p.soldQty }] as const),
+  );
+  return { result, failed, traded };
 };
 
 /** The coverage of every open position now, with the settings. */
@@ -165,6 +169,7 @@ const cover = async (
   autoCover: NonNullable<CoverageSettings['autoCover']>,
   deadline: number,
   now: number,
+  traded?: { boughtQty: number; soldQty: number },
 ): Promise<AutoCover> => {
   const owed = position.owedQty ?? 0;
   if (owed >= position.uncoveredQty) {
@@ -179,7 +184,7 @@ const cover = async (
     const order = coverOrder(position, autoCover, tick, position.uncoveredQty - owed);
     if (!order.ok) return { placed: false, code: 'VALIDATION_FAILED', reason: order.reason };
     const result = (await deps.placeOco(
-      { ...order.input, idempotencyKey: coverKey(position, now, order.qty) },
+      { ...order.input, idempotencyKey: coverKey(position, now, order.qty, traded) },
       deadline,
     )) as {
       al_id?: string;
@@ -211,7 +216,7 @@ export const watchCoverage = async (deps: CoverageDeps, deadline: number): Promi
   const settings = await deps.store.get();
   if (!settings.watch) return undefined;
   const now = (deps.now ?? Date.now)();
-  const { result, failed } = await coverageNow(deps, deadline, settings);
+  const { result, failed, traded } = await coverageNow(deps, deadline, settings);
   const { positions } = result;
   const scope = await deps.scope();
   const events: LifecycleEvent<'Position Unprotected'>[] = [];
@@ -225,7 +230,7 @@ export const watchCoverage = async (deps: CoverageDeps, deadline: number): Promi
             code: failed,
             reason: `Not placed: the plans could not be read (${failed}), so what they owe this position is not known; the next run tries again.`,
           }
-        : await cover(deps, position, settings.autoCover, deadline, now);
+        : await cover(deps, position, settings.autoCover, deadline, now, traded.get(positionKey(position)));
     events.push({
       detailType: 'Position Unprotected',
       detail: {

@@ -184,6 +184,27 @@ describe('GET /positions/coverage and its settings', () => {
     expect(await of('WIPRO-EQ')).toMatchObject({ status: 'uncovered' });
   });
 
+  it('a position closed by its cover and opened again at the same size is covered afresh', async () => {
+    await settings({ watch: true, autoCover: { target: 20, stop: '1%' } });
+    await buyLong('ITC-EQ', 2);
+    const itcCovers = async () =>
+      (await control.requests()).filter((r) => r.operation === 'PlaceOCOOrder' && r.jData.tsym === 'ITC-EQ');
+    await control.clearRequests();
+    await stack.watch();
+    expect(await itcCovers()).toHaveLength(1);
+    // The cover's stop (1474.10) fires and fills: the position is flat.
+    await control.ltp('NSE', 'ITC-EQ', 1474);
+    await control.ltp('NSE', 'ITC-EQ', 1476);
+    expect(await of('ITC-EQ')).toBeUndefined();
+    // Bought again, the same 2: a new position, whose cover is a new OCO (not the first one's key answered again).
+    await buyLong('ITC-EQ', 2);
+    expect(await of('ITC-EQ')).toMatchObject({ netQty: 2, status: 'uncovered' });
+    await control.clearRequests();
+    await stack.watch();
+    expect(await itcCovers()).toHaveLength(1);
+    expect(await of('ITC-EQ')).toMatchObject({ status: 'covered', coveredQty: 2 });
+  });
+
   it('an OCO the broker refuses (a price band) is not placed, and the event says why', async () => {
     await settings({ watch: true, autoCover: { target: 20, stop: '1%' } });
     await buyLong('TCS-EQ', 2);
