@@ -6207,7 +6207,7 @@ export interface operations {
                  * @example {
                  *       "exch": "NSE",
                  *       "tsym": "INFY-EQ",
-                 *       "prd": "I",
+                 *       "prd": "C",
                  *       "qty": 5
                  *     }
                  */

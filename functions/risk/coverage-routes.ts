@@ -50,7 +50,7 @@ export const COVERAGE_ROUTES: FunctionSurface = {
       dryRun: true,
       kind: 'order',
       retrySafe: true,
-      example: { body: { exch: 'NSE', tsym: 'INFY-EQ', prd: 'I', qty: 5 } },
+      example: { body: { exch: 'NSE', tsym: 'INFY-EQ', prd: 'C', qty: 5 } },
       throttle: ORDER_ROUTE_THROTTLE,
     }),
   ],

@@ -19,7 +19,9 @@ import { EXAMPLE_STRATEGY } from '../../functions/signals/routes.js';
 import { lambdaContext } from '../../local/lambda-context.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { emulatorControl } from '../support/emulator-control.js';
+import { localApi } from '../support/local-api.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 const WRITES = ['PlaceGTTOrder', 'PlaceOCOOrder', 'ModifyGTTOrder', 'ModifyOCOOrder', 'CancelGTTOrder', 'Logout'];
 
@@ -54,6 +56,16 @@ beforeAll(async () => {
     lambdaContext('Assistants'),
   )) as { token: string };
   assistantToken = assistant.token;
+  // POST /positions/close's example closes 5 of an INFY-EQ (CNC) long: a long of 50 bought (1489), for each case.
+  const api = localApi(() => stack.api.url);
+  const bought = await api(
+    'POST',
+    '/gtt-orders',
+    { ...SAMPLE_ORDER, tsym: 'INFY-EQ', prd: 'C', qty: 50 },
+    { 'Idempotency-Key': 'contract-close-long' },
+  );
+  if (bought.status !== 201) throw new Error(`the long to close was not placed: ${JSON.stringify(bought.body)}`);
+  await emulatorControl(stack.emulator.url).ltp('NSE', 'INFY-EQ', 1489);
 });
 afterAll(() => stack.close());
 
@@ -269,7 +281,9 @@ describe.each(cases)('%s', (_name, fn, route) => {
     const first = await http(fn, route, { headers: { 'idempotency-key': key } });
     expect(first.status, JSON.stringify(first.body)).toBe(route.successStatus);
     const other = JSON.parse(JSON.stringify(route.example.body)) as Record<string, unknown>;
-    other.tag = 'another-body';
+    // Another body that is still valid: a close takes no tag (its body is strict), so another quantity.
+    if (route.operationId === 'ClosePosition') other.qty = 4;
+    else other.tag = 'another-body';
     const second = await nothingDone(() => http(fn, route, { headers: { 'idempotency-key': key }, body: other }));
     expect(second.status).toBe(422);
     // Without a key it is refused by name, before anything is sent.

@@ -188,7 +188,7 @@ describe('GET /positions/coverage and its settings', () => {
     await settings({ watch: true, autoCover: { target: 20, stop: '1%' } });
     await buyLong('ITC-EQ', 2);
     const itcCovers = async () =>
-      (await control.requests()).filter((r) => r.operation === 'PlaceOCOOrder' && r.jData.tsym === 'ITC-EQ');
+      (await control.requests()).filter((r) => r.operation === 'PlaceOCOOrder' && r.jData?.tsym === 'ITC-EQ');
     await control.clearRequests();
     await stack.watch();
     expect(await itcCovers()).toHaveLength(1);

@@ -39,6 +39,29 @@ const records = (s: Sys) => {
 export const emulatorPnl = (s: Sys): number =>
   records(s).reduce((sum, r) => sum + Number(r.rpnl) + Number(r.urmtom), 0);
 
+/**
+ * What waits at the emulator to close each position of `held` on its closing side: pending GTTs and OCOs (an OCO
+ * once, at its larger leg) and open limit orders (resting, as a square-off's may), by exchange, symbol and product.
+ */
+const closing = (s: Sys, held: ReadonlyMap<string, number>): Map<string, number> => {
+  const out = new Map<string, number>();
+  const add = (o: { exch: string; tsym: string; prd: string; trantype: string; qty: number }, weight = o.qty) => {
+    const key = `${o.exch}:${o.tsym}:${o.prd}`;
+    const net = held.get(key) ?? 0;
+    if (net === 0 || o.trantype !== (net > 0 ? 'S' : 'B')) return;
+    out.set(key, (out.get(key) ?? 0) + weight);
+  };
+  const emulator = s.w.stack.emulator.emulator;
+  for (const g of emulator.state.orders.values()) {
+    if (g.state !== 'pending') continue;
+    const legs = g.kind === 'oco' ? [g.legs.x, g.legs.y] : [g];
+    const largest = legs.reduce((most, leg) => (leg.qty > most.qty ? leg : most));
+    add({ ...largest, exch: g.exch, tsym: g.tsym });
+  }
+  for (const o of emulator.book.orders.values()) if (o.resting) add(o);
+  return out;
+};
+
 /** Each position's net quantity, by exchange, symbol and product. */
 const netQtys = (s: Sys): Map<string, number> =>
   new Map(records(s).map((r) => [`${String(r.exch)}:${String(r.tsym)}:${String(r.prd)}`, Number(r.netqty)]));
@@ -80,6 +103,7 @@ const riskLimit = fc
           if (set.verdict !== 'ok') throw new Error(`PUT /risk answered ${set.status} ${set.code ?? ''}`);
           const before = emulatorPnl(s);
           const held = netQtys(s);
+          const waitingBefore = closing(s, held);
           const run = (await s.w.stack.watch().catch((error: unknown) => ({
             status: `failed: ${(error as Error).message}`,
           }))) as { status: string; risk?: { status: string; pnl?: { total: number } } };
@@ -92,6 +116,24 @@ const riskLimit = fc
                 s,
                 13,
                 `${position} held ${was} before the watcher run and ${qty} after it (square-off ${squareOff})`,
+              );
+          }
+          // ... and never closes what the exits kept for a position will close: once they fire, it would cross flat.
+          const now = netQtys(s);
+          for (const [position, waiting] of closing(s, held)) {
+            const was = held.get(position) ?? 0;
+            const left = now.get(position) ?? 0;
+            const sameSide = (was > 0 && left >= 0) || (was < 0 && left <= 0);
+            if (
+              squareOff &&
+              sameSide &&
+              (waitingBefore.get(position) ?? 0) <= Math.abs(was) &&
+              waiting > Math.abs(left)
+            )
+              fail(
+                s,
+                13,
+                `${position} held ${was}, ${left} after the square-off, yet what waits to close it (exits kept, orders open) is ${waiting}: past flat once they fire`,
               );
           }
           await request(s.w, 'PUT', '/risk', {});

@@ -146,7 +146,7 @@ describe('watchCoverage with autoCover and the plans owed exits', () => {
     const run = await watchCoverage(deps, Date.now() + 10_000);
     expect(placed).toHaveLength(1);
     expect((placed[0]!.stopLoss as { order: { qty: number } }).order.qty).toBe(6);
-    expect(placed[0]!.idempotencyKey).toMatch(/-10-o6$/);
+    expect(placed[0]!.idempotencyKey).toMatch(/-10-o6-b\d+s\d+$/);
     expect(run!.events[0]!.detail.autoCover).toMatchObject({ placed: true, qty: 6 });
   });
 
