@@ -15,10 +15,10 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import fc from 'fast-check';
 
-import { positionsOf } from '../../emulator/state/positions.js';
 import type { Order } from '../../emulator/state/state.js';
 import { createPlanEngine } from '../../functions/plans/engine-wiring.js';
 import { fail } from './system-invariants.js';
+import { heldOf, pendingExitsOf } from './system-outside.js';
 import { Command, keyOf, nextId, type Sys } from './system-state.js';
 import { request } from './system-world.js';
 
@@ -32,22 +32,10 @@ const STOP = START - 60;
 const RAN = new WeakSet<Sys>();
 
 /** The net quantity of NSE:ICICIBANK-EQ product C, from the emulator's own fills. */
-const held = (s: Sys): number =>
-  positionsOf(
-    s.w.stack.emulator.emulator.book.orders.values(),
-    s.w.stack.emulator.uid,
-    () => '',
-    () => undefined,
-  )
-    .filter((p) => p.exch === 'NSE' && p.tsym === TSYM && p.prd === 'C')
-    .reduce((sum, p) => sum + Number(p.netqty), 0);
+const held = (s: Sys): number => heldOf(s, TSYM);
 
 /** What the pending orders of the symbol would sell: an OCO once, at its larger leg. */
-const pendingSells = (gtts: Order[]): number =>
-  gtts
-    .filter((g) => g.tsym === TSYM && g.state === 'pending')
-    .map((g) => (g.kind === 'oco' ? [g.legs.x, g.legs.y] : [g]).filter((o) => o.trantype === 'S' && o.prd === 'C'))
-    .reduce((sum, legs) => sum + Math.max(0, ...legs.map((o) => o.qty)), 0);
+const pendingSells = (gtts: Order[]): number => pendingExitsOf(gtts, TSYM, 'S');
 
 /** Invariant 22, after every step of a sequence this command ran in. */
 export const checkCoverGap = (s: Sys, gtts: Order[]): void => {

@@ -13,15 +13,13 @@
  */
 import fc from 'fast-check';
 
-import { positionsOf } from '../../emulator/state/positions.js';
 import type { Order } from '../../emulator/state/state.js';
 import { TERMINAL } from '../../functions/base/schemas/plans.js';
-import { jdata } from '../contract/jdata-client.js';
-import { fail, OUTSIDE } from './system-invariants.js';
+import { fail } from './system-invariants.js';
 import { callTool } from './system-mcp.js';
+import { emulatorGtts, heldOf, pendingExitsOf, tradeOutside } from './system-outside.js';
 import { Command, keyOf, nextId, type Sys } from './system-state.js';
 import { request } from './system-world.js';
-import { wireGtt } from './wire-order.js';
 
 const TSYM = 'KOTAKBANK-EQ';
 /** Its start price (the emulator's sandbox close). */
@@ -55,23 +53,9 @@ const gapAssistant = async (s: Sys): Promise<GapState> => {
   return state;
 };
 
-const orders = (s: Sys): Order[] => [...s.w.stack.emulator.emulator.state.orders.values()];
-/** The net quantity of NSE:KOTAKBANK-EQ product C, from the emulator's own fills. */
-const held = (s: Sys): number =>
-  positionsOf(
-    s.w.stack.emulator.emulator.book.orders.values(),
-    s.w.stack.emulator.uid,
-    () => '',
-    () => undefined,
-  )
-    .filter((p) => p.exch === 'NSE' && p.tsym === TSYM && p.prd === 'C')
-    .reduce((sum, p) => sum + Number(p.netqty), 0);
-/** What the pending GTTs of the symbol would sell (buy): an OCO once, at its larger leg on that side. */
-const pendingExits = (s: Sys, side: 'B' | 'S'): number =>
-  orders(s)
-    .filter((g) => g.tsym === TSYM && g.state === 'pending')
-    .map((g) => (g.kind === 'oco' ? [g.legs.x, g.legs.y] : [g]).filter((o) => o.trantype === side && o.prd === 'C'))
-    .reduce((sum, legs) => sum + Math.max(0, ...legs.map((o) => o.qty)), 0);
+const orders = (s: Sys): Order[] => emulatorGtts(s);
+const held = (s: Sys): number => heldOf(s, TSYM);
+const pendingExits = (s: Sys, side: 'B' | 'S'): number => pendingExitsOf(orders(s), TSYM, side);
 /** What its live plans still owe on `side`: the stops of plans not ended whose stamp the broker never held. */
 const owedStops = async (s: Sys, me: GapState, side: 'B' | 'S'): Promise<number> => {
   const stamped = new Set(orders(s).map((g) => PLAN_STAMP.exec(g.remarks)?.[1]));
@@ -82,29 +66,6 @@ const owedStops = async (s: Sys, me: GapState, side: 'B' | 'S'): Promise<number>
     if (stored && !TERMINAL.includes(stored.plan.state)) owed += started.qty;
   }
   return owed;
-};
-
-/** The trader's own trade outside the gateway: a GTT at the emulator, fired at once by the price crossing it. */
-const tradeOutside = async (s: Sys, qty: number): Promise<void> => {
-  const { emulator } = s.w.stack;
-  const { token } = await s.w.control.newSession(emulator.uid);
-  const buy = qty > 0;
-  const at = String(buy ? START - 10 : START + 10);
-  const fields = wireGtt(
-    {
-      tsym: TSYM,
-      qty: String(Math.abs(qty)),
-      prc: at,
-      d: at,
-      trantype: buy ? 'B' : 'S',
-      ai_t: buy ? 'LTP_B_O' : 'LTP_A_O',
-      remarks: OUTSIDE,
-    },
-    emulator,
-  );
-  await jdata(emulator.url, 'PlaceGTTOrder', fields, token);
-  await s.w.control.ltp('NSE', TSYM, buy ? START - 11 : START + 11);
-  await s.w.control.ltp('NSE', TSYM, START);
 };
 
 /** A stop (trailing stop's order) 50 away on the losing side, or an exit 100 away on the winning side. */
@@ -161,7 +122,7 @@ const mcpExitOwed = fc
         `mcp exit trailing stop x${stop}${lost === 'none' ? '' : ` (its place dropped, ${lost})`}, then place_${kind} x${chosen}${trade ? `, after an outside trade of ${trade}` : ''}`,
         async (s) => {
           const me = await gapAssistant(s);
-          if (trade !== 0) await tradeOutside(s, trade);
+          if (trade !== 0) await tradeOutside(s, TSYM, START, trade);
           const side = held(s) < 0 ? 'B' : 'S';
           // `room`: what the position leaves beside the exits resting at the broker (at least 1).
           const room = () => Math.max(1, Math.abs(held(s)) - pendingExits(s, side));

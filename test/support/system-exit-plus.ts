@@ -13,14 +13,12 @@
  */
 import fc from 'fast-check';
 
-import { positionsOf } from '../../emulator/state/positions.js';
 import type { Order } from '../../emulator/state/state.js';
-import { jdata } from '../contract/jdata-client.js';
-import { fail, OUTSIDE } from './system-invariants.js';
+import { fail } from './system-invariants.js';
 import { callTool } from './system-mcp.js';
+import { emulatorGtts, heldOf, pendingExitsOf, tradeOutside } from './system-outside.js';
 import { Command, keyOf, nextId, type Sys } from './system-state.js';
 import { request } from './system-world.js';
-import { wireGtt } from './wire-order.js';
 
 const TSYM = 'AXISBANK-EQ';
 /** Its start price (the emulator's sandbox close). */
@@ -50,49 +48,11 @@ const exitAssistant = async (s: Sys): Promise<PlusState> => {
   return state;
 };
 
-const orders = (s: Sys): Order[] => [...s.w.stack.emulator.emulator.state.orders.values()];
-/** The net quantity of NSE:AXISBANK-EQ product C, from the emulator's own fills. */
-const held = (s: Sys): number =>
-  positionsOf(
-    s.w.stack.emulator.emulator.book.orders.values(),
-    s.w.stack.emulator.uid,
-    () => '',
-    () => undefined,
-  )
-    .filter((p) => p.exch === 'NSE' && p.tsym === TSYM && p.prd === 'C')
-    .reduce((sum, p) => sum + Number(p.netqty), 0);
-/** What the pending GTTs of the symbol would sell (buy): an OCO once, at its larger leg on that side. */
-const pendingExits = (s: Sys, side: 'B' | 'S'): number =>
-  orders(s)
-    .filter((g) => g.tsym === TSYM && g.state === 'pending')
-    .map((g) => (g.kind === 'oco' ? [g.legs.x, g.legs.y] : [g]).filter((o) => o.trantype === side && o.prd === 'C'))
-    .reduce((sum, legs) => sum + Math.max(0, ...legs.map((o) => o.qty)), 0);
+const orders = (s: Sys): Order[] => emulatorGtts(s);
+const held = (s: Sys): number => heldOf(s, TSYM);
+const pendingExits = (s: Sys, side: 'B' | 'S'): number => pendingExitsOf(orders(s), TSYM, side);
 /** The plan GTTs of the symbol the broker has ever held (any state). */
 const planGtts = (s: Sys): number => orders(s).filter((g) => g.tsym === TSYM && PLAN_STAMP.test(g.remarks)).length;
-
-/** The trader's own trade outside the gateway: a GTT at the emulator, fired at once by the price crossing it. */
-const tradeOutside = async (s: Sys, qty: number): Promise<void> => {
-  const { emulator } = s.w.stack;
-  const { token } = await s.w.control.newSession(emulator.uid);
-  const buy = qty > 0;
-  const at = String(buy ? START - 10 : START + 10);
-  const fields = wireGtt(
-    {
-      tsym: TSYM,
-      qty: String(Math.abs(qty)),
-      prc: at,
-      d: at,
-      trantype: buy ? 'B' : 'S',
-      ai_t: buy ? 'LTP_B_O' : 'LTP_A_O',
-      remarks: OUTSIDE,
-    },
-    emulator,
-  );
-  const reply = await jdata(emulator.url, 'PlaceGTTOrder', fields, token);
-  await s.w.control.ltp('NSE', TSYM, buy ? START - 11 : START + 11);
-  await s.w.control.ltp('NSE', TSYM, START);
-  s.log.push(`  outside ${buy ? 'buy' : 'sell'} ${Math.abs(qty)} ${TSYM}: ${reply.status}, held now ${held(s)}`);
-};
 
 /** A trailing stop's create_plan arguments: a sell stop below the price, a buy stop above it. */
 const planArgs = (side: 'B' | 'S', qty: number) => {
@@ -135,7 +95,7 @@ const mcpExitTrailing = fc
         `mcp exit trailing stop ${chosen} x${qty}${confirm ? `, confirmed${confirm > 1 ? ' twice' : ''}` : ''}${trade ? `, after an outside trade of ${trade}` : ''}`,
         async (s) => {
           const me = await exitAssistant(s);
-          if (trade !== 0) await tradeOutside(s, trade);
+          if (trade !== 0) await tradeOutside(s, TSYM, START, trade);
           // `closing`: the side that reduces the position held now (a sell when flat).
           const side = chosen === 'closing' ? (held(s) < 0 ? 'B' : 'S') : chosen;
           const before = planGtts(s);

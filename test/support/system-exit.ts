@@ -12,14 +12,12 @@
  */
 import fc from 'fast-check';
 
-import { positionsOf } from '../../emulator/state/positions.js';
 import type { Order } from '../../emulator/state/state.js';
-import { jdata } from '../contract/jdata-client.js';
-import { fail, OUTSIDE } from './system-invariants.js';
+import { fail } from './system-invariants.js';
 import { callTool } from './system-mcp.js';
+import { heldOf, tradeOutside } from './system-outside.js';
 import { Command, keyOf, nextId, type Sys } from './system-state.js';
 import { request } from './system-world.js';
-import { wireGtt } from './wire-order.js';
 
 interface Placed {
   qty: number;
@@ -47,17 +45,7 @@ const exitAssistant = async (s: Sys): Promise<ExitState> => {
 /** A symbol no other command trades (its start price 1450), so the positions here are the exit command's own. */
 const TSYM = 'WIPRO-EQ';
 /** The net quantity of NSE:WIPRO-EQ product C, from the emulator's own fills. */
-const held = (s: Sys): number => {
-  const emu = s.w.stack.emulator.emulator;
-  return positionsOf(
-    emu.book.orders.values(),
-    s.w.stack.emulator.uid,
-    () => '',
-    () => undefined,
-  )
-    .filter((p) => p.exch === 'NSE' && p.tsym === TSYM && p.prd === 'C')
-    .reduce((sum, p) => sum + Number(p.netqty), 0);
-};
+const held = (s: Sys): number => heldOf(s, TSYM);
 
 const bodyOf = (tag: string, kind: 'gtt' | 'oco', side: 'B' | 'S', qty: number) => {
   const up = side === 'S';
@@ -79,30 +67,6 @@ const bodyOf = (tag: string, kind: 'gtt' | 'oco', side: 'B' | 'S', qty: number) 
   return { exch: 'NSE', tsym: TSYM, tag, target: leg(up ? '1520' : '1380'), stopLoss: leg(up ? '1380' : '1520') };
 };
 
-/** The trader's own trade outside the gateway: a GTT at the emulator, fired at once by the price crossing it. */
-const tradeOutside = async (s: Sys, qty: number): Promise<void> => {
-  const { emulator } = s.w.stack;
-  const { token } = await s.w.control.newSession(emulator.uid);
-  const buy = qty > 0;
-  const at = buy ? '1440' : '1460';
-  const fields = wireGtt(
-    {
-      tsym: TSYM,
-      qty: String(Math.abs(qty)),
-      prc: at,
-      d: at,
-      trantype: buy ? 'B' : 'S',
-      ai_t: buy ? 'LTP_B_O' : 'LTP_A_O',
-      remarks: OUTSIDE,
-    },
-    emulator,
-  );
-  const reply = await jdata(emulator.url, 'PlaceGTTOrder', fields, token);
-  await s.w.control.ltp('NSE', TSYM, buy ? 1439 : 1461);
-  await s.w.control.ltp('NSE', TSYM, 1450);
-  s.log.push(`  outside ${buy ? 'buy' : 'sell'} ${Math.abs(qty)} ${TSYM}: ${reply.status}, held now ${held(s)}`);
-};
-
 const legQtys = (g: Order): number[] => (g.kind === 'oco' ? [g.legs.x.qty, g.legs.y.qty] : [g.qty]);
 const sidesOf = (g: Order): string[] => (g.kind === 'oco' ? [g.legs.x.trantype, g.legs.y.trantype] : [g.trantype]);
 
@@ -122,7 +86,7 @@ const mcpExit = fc
         `mcp exit place_${kind} ${side} x${qty}${confirm ? ', confirmed' : ''}${trade ? `, after an outside trade of ${trade}` : ''}`,
         async (s) => {
           const me = await exitAssistant(s);
-          if (trade !== 0) await tradeOutside(s, trade);
+          if (trade !== 0) await tradeOutside(s, TSYM, 1450, trade);
           const tag = `${me.tag}:${nextId()}`;
           const p = await callTool(s, me.token, `place_${kind}`, bodyOf(tag, kind, side, qty));
           const id = p.content.confirmationId;
