@@ -1,8 +1,8 @@
 /**
  * `gtt coverage` and `gtt coverage-set` (`GET /positions/coverage`, `PUT /positions/coverage`,
  * docs/explanation/coverage.md): each open position with its status (a problem in capitals: PARTLY, TARGET-ONLY,
- * UNCOVERED), the quantity nothing covers, the exits resting for it, over-cover flagged; then the totals and the
- * settings (watch, autoCover). coverage-set writes the settings whole, as the route does.
+ * UNCOVERED), the quantity nothing covers, the exits resting for it, over-cover flagged, what live plans owe and is
+ * not at the broker yet; then the totals and the settings (watch, autoCover). coverage-set writes the settings whole, as the route does.
  */
 import type { CallInput, OperationResult } from '../../types.js';
 import { command, may } from '../command.js';
@@ -67,9 +67,18 @@ export const coverageText = (c: CoverageView): string => {
       (p) =>
         `over-cover: ${p.exch}:${p.tsym}'s stops and OCOs close ${p.overCoveredQty} more than the ${netText(p.netQty)}: a fired one would open a position the other way`,
     );
+  // What live plans owe and is not at the broker yet: not cover, but autoCover leaves it to them.
+  const owed = c.positions
+    .filter((p) => p.owedQty)
+    .map(
+      (p) =>
+        `owed: ${p.exch}:${p.tsym}'s live plans owe ${p.owedQty} not at the broker yet (${(p.owedBy ?? []).map((o) => `plan ${o.planId} ${o.what} x${o.qty}`).join('; ')}): their exit covers it once placed, and autoCover leaves it to them`,
+    );
   return [
     table(COVERAGE_COLUMNS, c.positions.map(coverageRow)),
     ...over,
+    ...owed,
+    ...(c.note ? [`note: ${c.note}`] : []),
     '',
     `${t.open} open: ${t.covered} covered, ${t.partly} partly, ${t.targetOnly} target-only, ${t.uncovered} uncovered`,
     settingsText(c.settings),
