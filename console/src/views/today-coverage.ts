@@ -7,6 +7,7 @@ import { html } from 'htm/preact';
 
 import type { CoverageResult } from '../../../functions/base/schemas/coverage.js';
 import { type Loaded, Problem, type VNode } from '../ui.js';
+import { unprotectedLine } from './coverage-values.js';
 
 export const CoverageBadge = ({ read }: { read: Loaded<CoverageResult> }): VNode => {
   if (read.error) return html`<${Problem} text=${read.error} />`;
@@ -19,12 +20,8 @@ export const CoverageBadge = ({ read }: { read: Loaded<CoverageResult> }): VNode
       position${open.length === 1 ? '' : 's'}
     </h2>
     <ul>
-      ${open.map(
-        (p) =>
-          html`<li>
-            ${`${p.netQty > 0 ? 'long' : 'short'} ${Math.abs(p.netQty)} ${p.exch}:${p.tsym}: ${p.status}, ${p.uncoveredQty} without a stop`}
-          </li>`,
-      )}
+      ${open.map((p) => html`<li>${unprotectedLine(p)}</li>`)}
     </ul>
+    ${read.data?.note ? html`<p class="hint">${read.data.note}</p>` : null}
   </section>`;
 };
