@@ -4,7 +4,7 @@
  */
 import { expect, it } from 'vitest';
 
-import { coverageText,type CoverageView } from '../../client/cli/commands/coverage.js';
+import { coverageText, type CoverageView } from '../../client/cli/commands/coverage.js';
 
 const view = (extra: Partial<CoverageView> = {}, owed = true): CoverageView =>
   ({
