@@ -19,7 +19,8 @@ import { getPendingGttOrders, getPositions } from '../orders/operations.js';
 import { exitOrders } from '../orders/plain-order.js';
 import { PlanStore } from '../plans/store.js';
 import { createRiskCheck, type RiskCheck } from './check.js';
-import { owedOfPlans, type PendingExit } from './coverage.js';
+import { owedOfPlans } from './coverage.js';
+import { everyPending, everyPlan } from './coverage-watch.js';
 import { exitPriceOn } from './exit-price.js';
 import { RiskStore } from './store.js';
 
@@ -48,18 +49,9 @@ export const createRiskCheckFor = (
   const planStore = new PlanStore({ tableName: config.eventsTableName, endpoint: config.dynamodbEndpoint });
   // What waits to close each position when the square-off is planned: every page of the pending list, and the plans.
   const waiting = async (deadline: number) => {
-    const pending: PendingExit[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = (await pendingPage({ limit: 1_000, ...(cursor ? { cursor } : {}) }, deadline)) as {
-        orders: PendingExit[];
-        nextCursor?: string;
-      };
-      pending.push(...page.orders);
-      cursor = page.nextCursor;
-    } while (cursor);
-    const plans = (await planStore.list()).map((stored) => stored.plan as unknown as Record<string, unknown>);
-    return { pending: pending as unknown as Record<string, unknown>[], owed: owedOfPlans(plans, pending) };
+    const pending = await everyPending(pendingPage, deadline);
+    const owed = owedOfPlans(await everyPlan(planStore), pending);
+    return { pending: pending as unknown as Record<string, unknown>[], owed };
   };
   const placeExit = memo(() => exitOrders(gateway));
   const killSwitch = memo(() => createKillSwitchControl({ config: settings, logger }));

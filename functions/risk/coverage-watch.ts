@@ -62,7 +62,7 @@ export const createCoverage = (settings: GatewaySettings, logger: Logger, name: 
   const plans = new PlanStore({ tableName: config.eventsTableName, endpoint: config.dynamodbEndpoint });
   return {
     store: new CoverageStore({ tableName: config.eventsTableName, endpoint: config.dynamodbEndpoint }),
-    plans: async () => (await plans.list()).map((stored) => stored.plan as unknown as Record<string, unknown>),
+    plans: () => everyPlan(plans),
     positions: gateway.direct(getPositions),
     pending: gateway.direct(getPendingGttOrders),
     placeOco: gateway.direct(placeOcoOrder),
@@ -102,12 +102,12 @@ export const closeDeps = (deps: CoverageDeps): CloseDeps => {
   };
 };
 
-/** Every page of the pending list. */
-const pendingList = async (deps: CoverageDeps, deadline: number): Promise<PendingExit[]> => {
+/** Every page of the pending list, through the operation table's GetPendingGTTOrder entry. */
+export const everyPending = async (pending: DirectHandler, deadline: number): Promise<PendingExit[]> => {
   const out: PendingExit[] = [];
   let cursor: string | undefined;
   do {
-    const page = (await deps.pending({ limit: 1_000, ...(cursor ? { cursor } : {}) }, deadline)) as {
+    const page = (await pending({ limit: 1_000, ...(cursor ? { cursor } : {}) }, deadline)) as {
       orders: PendingExit[];
       nextCursor?: string;
     };
@@ -116,6 +116,13 @@ const pendingList = async (deps: CoverageDeps, deadline: number): Promise<Pendin
   } while (cursor);
   return out;
 };
+
+/** Every plan record in the store (the ended ones too: owedOfPlans skips them). */
+export const everyPlan = async (store: PlanStore): Promise<Record<string, unknown>[]> =>
+  (await store.list()).map((stored) => stored.plan as unknown as Record<string, unknown>);
+
+const pendingList = (deps: CoverageDeps, deadline: number): Promise<PendingExit[]> =>
+  everyPending(deps.pending, deadline);
 
 /** Every plan record, or the code of the failed read of their store. */
 const plansNow = async (deps: CoverageDeps): Promise<{ plans: Record<string, unknown>[] } | { failed: string }> => {
