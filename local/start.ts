@@ -13,9 +13,28 @@ if (!process.env.POWERTOOLS_LOG_LEVEL) process.env.POWERTOOLS_LOG_LEVEL = 'WARN'
 // CloudWatch metrics (EMF lines) would bury the event lines; POWERTOOLS_METRICS_DISABLED=false npm start shows them.
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
+// Ends with its parent: SIGTERM, SIGINT or SIGHUP to this process, or its parent (npm's `sh -c`) or the one that
+// started it (npm) gone. Watched from the first moment, never once the servers are up: a parent that ends while this
+// process starts (or the instant after it prints its ready lines, on a loaded machine) would otherwise be missed, and
+// the process adopted by init would be watched instead. Every server is in this process, so its exit frees every
+// port; a close that hangs (a client holding a connection open) is cut short.
+const { watchParent } = await import('./parent-watch.js');
+/** What a stop closes: the local stack, once it is up. */
+const running: { stack?: { close(): Promise<void> } } = {};
+let stopping = false;
+const shutdown = (why: string) => {
+  if (stopping) return;
+  stopping = true;
+  console.error(`stopping: ${why}`);
+  setTimeout(() => process.exit(0), 3_000).unref();
+  if (running.stack === undefined) process.exit(0);
+  void running.stack.close().finally(() => process.exit(0));
+};
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => shutdown(signal));
+watchParent(shutdown);
+
 const { FUNCTIONS, ROUTES, scheduleOf } = await import('../functions/manifest/index.js');
 const { startLocalStack } = await import('./run-local.js');
-const { watchParent } = await import('./parent-watch.js');
 const { permissionsWanted } = await import('./permissions/enforce.js');
 const { stackPoliciesCached } = await import('./permissions/stack-policies.js');
 const { parseConfig, parseGatewayConfig } = await import('../functions/base/runtime/config.js');
@@ -190,6 +209,8 @@ const stack = await startLocalStack({
   else console.error(error.message);
   process.exit(1);
 });
+// Every server is up: a stop from now on closes them (see the watch at the top).
+running.stack = stack;
 // A bad setting is refused at start, as a Lambda would refuse it at cold start.
 try {
   parseGatewayConfig(stack.config);
@@ -263,17 +284,3 @@ console.log(`  npm run gtt -- session --url ${base}`);
 console.log(
   `\nSignals (TradingView, ChartInk, ...):\n  npm run gtt -- strategy-create --file strategy.json --url ${base}   # prints its webhook URL once\n  npm run gtt -- signal-test <strategyId> --webhook-url <the URL it printed> --url ${base}\n`,
 );
-
-// Ends with its parent: SIGTERM, SIGINT or SIGHUP to this process, or its parent (npm's `sh -c`) or the one that
-// started it (npm) gone. Every server is in this process, so its exit frees every port; a close that hangs (a client
-// holding a connection open) is cut short.
-let stopping = false;
-const shutdown = (why: string) => {
-  if (stopping) return;
-  stopping = true;
-  console.error(`stopping: ${why}`);
-  setTimeout(() => process.exit(0), 3_000).unref();
-  void stack.close().finally(() => process.exit(0));
-};
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => shutdown(signal));
-watchParent(shutdown);
