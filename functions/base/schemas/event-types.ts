@@ -45,6 +45,8 @@ export type DetailType = (typeof DETAIL_TYPES)[number];
 
 /** The states of a plan (functions/plans/): what `GET /plans/{planId}` and the Plan events say. */
 export const PLAN_STATES = [
+  'watching',
+  'entry-placed',
   'armed',
   'entry-filled',
   'exit-armed',

@@ -8,6 +8,7 @@ import * as z from 'zod';
 import { PLAN_STATES, type PlanState, TERMINAL } from './event-types.js';
 import { decimalString, orderTag } from './fields.js';
 import { placeOrderInput } from './input.js';
+import { optionPlanRecord } from './option-plan.js';
 import { pageFields } from './paging.js';
 
 export { PLAN_STATES, type PlanState, TERMINAL };
@@ -85,7 +86,7 @@ const inFlight = z.object({
 
 export const planRecord = z.object({
   planId: z.string(),
-  kind: z.enum(['bracket', 'trailing-stop']),
+  kind: z.enum(['bracket', 'trailing-stop', 'option-entry']),
   state: z.enum(PLAN_STATES),
   exch: z.string(),
   tsym: z.string(),
@@ -115,6 +116,8 @@ export const planRecord = z.object({
   /** Bracket: the exit's generation (a new exit after one was refused or its order rejected) and tries of it. */
   exitGen: z.number().int().optional(),
   exitTries: z.number().int().optional(),
+  /** Option entry: the index it watches, the pick, and once crossed the contract chosen (option-plan.ts). */
+  option: optionPlanRecord.optional(),
   inFlight: inFlight.optional(),
   /** The last action tried and how many tries it has had (each try has its own idempotency key). */
   tries: z.object({ base: z.string(), count: z.number().int() }).optional(),

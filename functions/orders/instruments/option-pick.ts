@@ -1,5 +1,5 @@
 /**
- * Options by the underlying (docs/reference/options.md): the indices as traders name them, a day's option chain as
+ * Options by the underlying (docs/reference/plans.md): the indices as traders name them, a day's option chain as
  * the symbol master lists it, and the choice of one contract from it: the expiry (`nearest`, `next-month` or a date)
  * and the strike (`ATM`, `ATM+n`, `ATM-n` or a number) at the underlying's price. Pure: the chain is read elsewhere
  * (the account's copy, written by the daily refresh), the price too.
@@ -15,29 +15,9 @@
  * - A strike or expiry the chain does not list is refused, with the nearest ones that exist.
  */
 import { IST_OFFSET_MS } from '../../base/schemas/india-time.js';
+import { STRIKE_PICK } from '../../base/schemas/option-plan.js';
 
-/** An index as traders name it, and where the broker lists it (its quotes) and its options. */
-export interface IndexName {
-  /** The exchange and symbol of the index itself (its price). */
-  exch: string;
-  tsym: string;
-  token: string;
-  /** The exchange its options and futures trade on, and the master's Symbol column for them. */
-  derivatives: string;
-  symbol: string;
-}
-
-/**
- * The indices with weekly or monthly options, by the name traders use. The index rows are the family's symbol
- * master's (`NSE,26000,1,Nifty 50,Nifty 50,INDEX,0.05,`); sources in docs/reference/broker-wire.md, "Indices".
- */
-export const INDEX_NAMES: Readonly<Record<string, IndexName>> = {
-  NIFTY: { exch: 'NSE', tsym: 'Nifty 50', token: '26000', derivatives: 'NFO', symbol: 'NIFTY' },
-  BANKNIFTY: { exch: 'NSE', tsym: 'Nifty Bank', token: '26009', derivatives: 'NFO', symbol: 'BANKNIFTY' },
-  FINNIFTY: { exch: 'NSE', tsym: 'Nifty Fin Service', token: '26037', derivatives: 'NFO', symbol: 'FINNIFTY' },
-  MIDCPNIFTY: { exch: 'NSE', tsym: 'NIFTY MID SELECT', token: '26074', derivatives: 'NFO', symbol: 'MIDCPNIFTY' },
-  SENSEX: { exch: 'BSE', tsym: 'SENSEX', token: '1', derivatives: 'BFO', symbol: 'SENSEX' },
-};
+export { INDEX_NAMES, type IndexName, indexNamed } from '../../base/schemas/option-plan.js';
 
 export type OptionType = 'CE' | 'PE';
 
@@ -102,9 +82,6 @@ export class OptionPickError extends Error {
 export const DEFAULT_EXPIRY_CUTOFF_MINUTES = 30;
 const CLOSE_MINUTES = 15 * 60 + 30;
 
-/** The index traders call `name` (any case), or undefined. */
-export const indexNamed = (name: string): IndexName | undefined => INDEX_NAMES[name.trim().toUpperCase()];
-
 /** The last moment a new entry may be made on contracts of `expiry` (epoch ms). */
 export const lastEntryAt = (expiry: string, cutoffMinutes: number): number =>
   Date.parse(`${expiry}T00:00:00Z`) - IST_OFFSET_MS + (CLOSE_MINUTES - cutoffMinutes) * 60_000;
@@ -150,8 +127,6 @@ export const strikeStepOf = (strikes: readonly ChainStrike[]): number => {
   for (const [gap, n] of counts) if (n > most || (n === most && gap < best)) [best, most] = [gap, n];
   return best;
 };
-
-const STRIKE_PICK = /^ATM(?:([+-])(\d{1,2}))?$/;
 
 /** Whether a strike pick is well formed (`ATM`, `ATM+n`, `ATM-n` with n up to 99, or a positive number). */
 export const isStrikePick = (pick: unknown): pick is StrikePick =>
