@@ -6,10 +6,10 @@
 import type { MarketFigures } from '../state/alert-rules.js';
 import { SERIES_INTERVALS } from '../state/day-series.js';
 import { decodeSymbol, instrumentToken } from '../state/formats.js';
-import { priceBandOf } from '../state/market.js';
-import { type BookOrder } from '../state/order-book.js';
 import { INDEX_UNDERLYINGS, indexInstrument, indexOfUnderlying, parseIndexContract } from '../state/indices.js';
+import { priceBandOf } from '../state/market.js';
 import { contractPriceAt } from '../state/option-model.js';
+import { type BookOrder } from '../state/order-book.js';
 import { type Json, Refusal, requireString } from '../state/orders.js';
 import { startCloseOf, startSymbols, walkStep } from '../state/prices.js';
 import { ltpKey } from '../state/state.js';

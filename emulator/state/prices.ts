@@ -5,10 +5,10 @@
  */
 import {
   INDEX_UNDERLYINGS,
-  type IndexUnderlying,
-  INDICES,
   indexInstrument,
   indexOfUnderlying,
+  type IndexUnderlying,
+  INDICES,
   parseIndexContract,
 } from './indices.js';
 import { priceBandOf } from './market.js';

@@ -14,7 +14,7 @@
  * MAX_EXPIRY_DAYS. Built once per India day and exchange.
  */
 import { instrumentToken } from './formats.js';
-import { type IndexUnderlying, INDICES, indexOfUnderlying, listedStrikes, MONTHS } from './indices.js';
+import { indexOfUnderlying, type IndexUnderlying, INDICES, listedStrikes, MONTHS } from './indices.js';
 import { INDEX_UNDERLYINGS, indexContract, instrumentRules, LISTED_EQUITIES, MAX_EXPIRY_DAYS } from './symbols.js';
 
 /** The exchanges with a master here. */

@@ -18,10 +18,10 @@
 import {
   INDEX_ORDER_REASON,
   INDEX_UNDERLYINGS,
-  type IndexUnderlying,
-  INDICES,
   indexInstrument,
   indexOfUnderlying,
+  type IndexUnderlying,
+  INDICES,
   isListedStrike,
   MONTHS,
   parseIndexContract,
@@ -147,7 +147,10 @@ export interface InstrumentRules {
 }
 
 /** An index contract's underlying and whether it is a future, or undefined for any other symbol. */
-export const indexContractOf = (exch: string, tsym: string): { underlying: IndexUnderlying; future: boolean } | undefined => {
+export const indexContractOf = (
+  exch: string,
+  tsym: string,
+): { underlying: IndexUnderlying; future: boolean } | undefined => {
   const contract = parseIndexContract(exch, tsym);
   return contract ? { underlying: contract.underlying, future: contract.future } : undefined;
 };
