@@ -1,6 +1,6 @@
 /**
- * The price of an index contract at a level of its index (docs/reference/emulator.md, "Options move with the
- * index"): a sandbox model, simple and deterministic, not a pricing model of the market.
+ * The price of an index contract at a level of its index (docs/reference/emulator.md, "Indices and options"): a
+ * sandbox model, simple and deterministic, not a pricing model of the market.
  *
  *   future = level
  *   option = intrinsic + time value, on the tick (nearest), at least one tick
