@@ -37,6 +37,8 @@ import type {
   OcoOrderInput,
   OperationId,
   OperationResult,
+  OptionChain,
+  OptionChainQuery,
   OrderList,
   OrderOptions,
   PatchOcoResult,
@@ -144,6 +146,11 @@ export class GttClient {
   /** GetSeries: `GET /quotes/series`: the price bars of a span (today's by default), oldest first. */
   series(query: SeriesQuery, options: CallOptions = {}): Promise<Series> {
     return this.operation('GetSeries', { query }, options);
+  }
+
+  /** GetOptionChain: `GET /options?underlying=NIFTY&expiry=`: the day's chain of an index (nearest expiry by default). */
+  optionChain(query: OptionChainQuery, options: CallOptions = {}): Promise<OptionChain> {
+    return this.operation('GetOptionChain', { query }, options);
   }
 
   /** GetEnabledGTTs: `GET /gtt-orders/enabled`. */

@@ -2,13 +2,14 @@
  * `GET /options` through the local API (the quote function's stack, functions/orders/gateway/quote-stack.ts): the
  * chain of a copy filled by the refresh's own code from a master text of the test's, then from the emulator's master
  * by the stack's own InstrumentRefresh run; the index's ltp and ATM, the expiry picks, and bad input refused with the
- * way forward and no broker write.
+ * way forward and no broker write; and `gtt chain` (client/cli/commands/chain.ts) printing it.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { main } from '../../client/cli.js';
 import { indiaDay } from '../../functions/base/schemas/india-time.js';
 import { refreshInstruments } from '../../functions/instruments/refresh.js';
 import { InstrumentCopy } from '../../functions/orders/instruments/copy.js';
@@ -130,5 +131,46 @@ describe('GET /options', () => {
     expect(body.expiries.length).toBeGreaterThan(1);
     expect(body.strikes.length).toBeGreaterThan(10);
     expect(body.strikeStep).toBeGreaterThan(0);
+  });
+});
+
+const gtt = async (args: string[]) => {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main([...args, '--url', stack.api.url], {}, { out: (t) => out.push(t), err: (t) => err.push(t) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+};
+
+describe('gtt chain', () => {
+  it('prints the expiries, the lot, the step and N strikes either side of ATM, ATM marked', async () => {
+    const [near, week] = [dayAfter(2), dayAfter(9)];
+    await loadOwnMaster([near, week]);
+    await control.ltp('NSE', 'Nifty 50', 24_512);
+    const shown = await gtt(['chain', 'NIFTY', '--strikes', '2']);
+    expect(shown, shown.err).toMatchObject({ code: 0, err: '' });
+    expect(shown.out).toContain(`expiries  [${near}]  ${week}`);
+    expect(shown.out).toContain(`expiry ${near}  lot 65  tick 0.05  strike step 50`);
+    expect(shown.out).toMatch(/^price {5}24512(\.00)? {2}ATM 24500$/m);
+    const rows = shown.out.split('\n').filter((line) => /NIFTY\w+C\d+ +\d+ +NIFTY/.test(line));
+    expect(rows.map((line) => Number(line.trim().replace(/^> /, '').split(/ +/)[1]))).toEqual([
+      24_400, 24_450, 24_500, 24_550, 24_600,
+    ]);
+    expect(rows[2]).toMatch(/^> NIFTY\w+C24500 +24500 +NIFTY\w+P24500 +ATM$/);
+    expect(rows.filter((line) => line.startsWith('>'))).toHaveLength(1);
+
+    const later = await gtt(['chain', 'nifty', '--expiry', week, '--json']);
+    expect(later.code).toBe(0);
+    expect(JSON.parse(later.out)).toMatchObject({ expiry: week, strikeStep: 50 });
+  });
+
+  it('a name that is not an index is refused with the names; a bad --strikes is named, nothing sent', async () => {
+    const wrong = await gtt(['chain', 'NIFTI']);
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.err).toContain('NIFTY, BANKNIFTY, FINNIFTY, MIDCPNIFTY, SENSEX');
+    await control.clearRequests();
+    const bad = await gtt(['chain', 'NIFTY', '--strikes', 'many']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.err).toContain('--strikes must be a positive whole number');
+    expect(await control.requests()).toEqual([]);
   });
 });

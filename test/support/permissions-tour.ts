@@ -213,6 +213,9 @@ export const orderSteps = async (stack: LocalStack, { call }: Tour) => {
   await refused('a close the broker refuses', 'PlaceOrder', 'POST', '/positions/close', sbin);
   await call('close a position', 'POST', '/positions/close', 200, sbin);
   await call('read a quote', 'GET', '/quotes?exch=NSE&tsym=INFY-EQ', 200);
+  // The day's chain is the InstrumentRefresh's (its masters' options), read by the quote function beside its quote.
+  await call("load the day's masters and chains", 'POST', '/_local/run/InstrumentRefresh', 200);
+  await call("read the day's option chain", 'GET', '/options?underlying=NIFTY', 200);
   await call("read the day's price bars", 'GET', '/quotes/series?exch=NSE&tsym=INFY-EQ', 200);
   await call('read the client details', 'GET', '/client', 200);
 };
