@@ -135,10 +135,7 @@ export class GttClient {
     return followPages('orders', (cursor) => this.triggered(options, { ...page, ...(cursor ? { cursor } : {}) }));
   }
 
-  /**
-   * GetQuote: `GET /quotes?exch=&tsym=`: the last traded price (`lp`, absent when the broker has no quote), today's
-   * band (`lc`-`uc`) and the instrument's tick and lot.
-   */
+  /** GetQuote: `GET /quotes?exch=&tsym=`: the last price (`lp`, absent without a quote), today's band, tick and lot. */
   quote(exch: QuoteQuery['exch'], tsym: string, options: CallOptions = {}): Promise<Quote> {
     return this.operation('GetQuote', { query: { exch, tsym } }, options);
   }
