@@ -14,6 +14,7 @@ import { indiaDay } from '../../functions/base/schemas/india-time.js';
 import { refreshInstruments } from '../../functions/instruments/refresh.js';
 import { InstrumentCopy } from '../../functions/orders/instruments/copy.js';
 import { LOCAL_INSTRUMENTS_TABLE } from '../../local/dynamodb.js';
+import { lambdaContext } from '../../local/lambda-context.js';
 import type { LocalStack } from '../../local/run-local.js';
 import type { EmulatorControl } from '../support/emulator-control.js';
 import { useLocalStack } from '../support/local-stack-fixture.js';
@@ -89,6 +90,18 @@ describe('GET /options', () => {
     expect(atm.CE.token).toMatch(/^\d+$/);
 
     expect((await get(`/options?underlying=NIFTY&expiry=next-month`)).body.expiry).toBe(month);
+    // Direct invocation: the quote function's `{action: "options"}`; its own quote payload is unchanged.
+    const quoteFn = stack.handlers.get('GetQuote')!;
+    const direct = (await quoteFn(
+      { action: 'options', underlying: 'NIFTY', expiry: week },
+      lambdaContext('GetQuote'),
+    )) as {
+      expiry: string;
+    };
+    expect(direct.expiry).toBe(week);
+    expect(await quoteFn({ exch: 'NSE', tsym: 'INFY-EQ' }, lambdaContext('GetQuote'))).toMatchObject({
+      tsym: 'INFY-EQ',
+    });
     expect((await get(`/options?underlying=Nifty%2050&expiry=${week}`)).body.expiry).toBe(week);
   });
 
