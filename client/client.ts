@@ -37,6 +37,8 @@ import type {
   OcoOrderInput,
   OperationId,
   OperationResult,
+  OptionChain,
+  OptionChainQuery,
   OrderList,
   OrderOptions,
   PatchOcoResult,
@@ -133,10 +135,7 @@ export class GttClient {
     return followPages('orders', (cursor) => this.triggered(options, { ...page, ...(cursor ? { cursor } : {}) }));
   }
 
-  /**
-   * GetQuote: `GET /quotes?exch=&tsym=`: the last traded price (`lp`, absent when the broker has no quote), today's
-   * band (`lc`-`uc`) and the instrument's tick and lot.
-   */
+  /** GetQuote: `GET /quotes?exch=&tsym=`: the last price (`lp`, absent without a quote), today's band, tick and lot. */
   quote(exch: QuoteQuery['exch'], tsym: string, options: CallOptions = {}): Promise<Quote> {
     return this.operation('GetQuote', { query: { exch, tsym } }, options);
   }
@@ -144,6 +143,11 @@ export class GttClient {
   /** GetSeries: `GET /quotes/series`: the price bars of a span (today's by default), oldest first. */
   series(query: SeriesQuery, options: CallOptions = {}): Promise<Series> {
     return this.operation('GetSeries', { query }, options);
+  }
+
+  /** GetOptionChain: `GET /options?underlying=NIFTY&expiry=`: the day's chain of an index (nearest expiry by default). */
+  optionChain(query: OptionChainQuery, options: CallOptions = {}): Promise<OptionChain> {
+    return this.operation('GetOptionChain', { query }, options);
   }
 
   /** GetEnabledGTTs: `GET /gtt-orders/enabled`. */

@@ -54,6 +54,9 @@ export type QuoteQuery = OperationQuery<'GetQuote'>;
 /** An instrument's price bars of a span, oldest first. */
 export type Series = OperationResult<'GetSeries'>;
 export type SeriesQuery = OperationQuery<'GetSeries'>;
+/** The day's option chain of an index: its expiries, lot, strike step and each strike's CE and PE. */
+export type OptionChain = OperationResult<'GetOptionChain'>;
+export type OptionChainQuery = OperationQuery<'GetOptionChain'>;
 export type ModifyResult = OperationResult<'ModifyGTTOrder'>;
 export type ModifyOcoResult = OperationResult<'ModifyOCOOrder'>;
 /** What a PATCH changes: only the fields given (at least one). */

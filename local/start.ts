@@ -273,9 +273,23 @@ for (const { fn, route } of ROUTES.filter(({ fn }) => stack.handlers.has(fn.name
   console.log(`  ${route.method.padEnd(6)} ${route.path.padEnd(24)} ${fn.name}`);
 for (const f of FUNCTIONS.filter((fn) => scheduleOf(fn) && stack.handlers.has(fn.name)))
   console.log(`  POST   ${`${LOCAL_RUN_PREFIX}${f.name}`.padEnd(24)} ${f.name} now (rehearses its schedule)`);
+// The day's symbol masters and option chains, loaded once now as the deployed refresh loads them before the open
+// (GET /options, `gtt chain NIFTY`); again any time with POST /_local/run/InstrumentRefresh.
+void fetch(`${base}${LOCAL_RUN_PREFIX}InstrumentRefresh`, { method: 'POST' })
+  .then(async (res) => {
+    const run = (await res.json()) as { masters?: { exch: string; rows?: number; error?: string }[] };
+    const masters = (run.masters ?? []).map(
+      (m) => `${m.exch} ${m.error ? `not loaded (${m.error})` : `${m.rows} rows`}`,
+    );
+    console.log(
+      `InstrumentRefresh       ${res.ok ? `the day's masters and option chains: ${masters.join(', ')}` : `failed: ${JSON.stringify(run)}`}`,
+    );
+  })
+  .catch((error: Error) => console.error(`InstrumentRefresh: ${error.message}`));
 console.log(`\nTry:\n  curl -s -X POST ${base}/gtt-orders -H 'content-type: application/json' -H 'Idempotency-Key: try-1' \\
     -d '{"exch":"NSE","tsym":"M&M-EQ","qty":1,"prc":"1500","prd":"C","trantype":"B","prctyp":"LMT","ret":"DAY","ai_t":"LTP_B_O","d":"1490"}'`);
 console.log(`  curl -s ${base}/gtt-orders`);
+console.log(`  curl -s '${base}/options?underlying=NIFTY'   # the day's option chain (gtt chain NIFTY)`);
 console.log(`  npm run gtt -- ltp 'M&M-EQ' 1480 --url ${base}   # moves the sandbox's price: it fires (GTT Triggered)`);
 console.log(
   `\nLogin on loopback (a new session token in the local secret):\n  npm run gtt -- login --url ${base}   # prints the login page; sign in as ${stack.emulator.uid} with the password and OTP above`,

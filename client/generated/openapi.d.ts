@@ -224,6 +224,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The day's option chain of an index as traders name it (?underlying=NIFTY, BANKNIFTY, FINNIFTY, MIDCPNIFTY, SENSEX): its listed expiries, the one asked (?expiry=nearest, the default; next-month; or a listed date), its lot, tick and strike step, each strike's CE and PE symbol and token, and the index's last price and ATM strike when its quote can be read
+         * @description The GetQuote function. Safe to retry.
+         */
+        get: operations["GetOptionChain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/quotes/series": {
         parameters: {
             query?: never;
@@ -4314,6 +4334,191 @@ export interface operations {
             };
         };
     };
+    GetOptionChain: {
+        parameters: {
+            query?: {
+                underlying?: string;
+                expiry?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The day's option chain of an index as traders name it (?underlying=NIFTY, BANKNIFTY, FINNIFTY, MIDCPNIFTY, SENSEX): its listed expiries, the one asked (?expiry=nearest, the default; next-month; or a listed date), its lot, tick and strike step, each strike's CE and PE symbol and token, and the index's last price and ATM strike when its quote can be read */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        underlying: {
+                            name: string;
+                            exch: string;
+                            tsym: string;
+                            token: string;
+                        };
+                        exch: string;
+                        expiries: string[];
+                        expiry: string;
+                        lot: number;
+                        tick: string;
+                        strikeStep: number;
+                        ltp?: string;
+                        atm?: number;
+                        note?: string;
+                        strikes: {
+                            strike: number;
+                            CE?: {
+                                tsym: string;
+                                token: string;
+                            };
+                            PE?: {
+                                tsym: string;
+                                token: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: The request does not satisfy the input schema; nothing was sent to the broker. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SIGNAL_TOKEN_INVALID: The signal webhook's token is not one of a strategy's (mistyped, rotated or its strategy deleted); nothing was recorded. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_ACCOUNT_MISMATCH: A broker login returned a session of another account than this deployment's; nothing was written. REQUEST_FORBIDDEN: The local API refuses requests from another origin (an `Origin` header that is not the local API) or for another host (DNS rebinding); a signal webhook refuses a source address outside its strategy's allowIps. Nothing was sent. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_NOT_FOUND: The broker does not know this GTT order (`Invalid Oi`). PLAN_NOT_FOUND: No plan has this id (GET /plans lists them; ended plans are kept 30 days). STRATEGY_NOT_FOUND: No strategy has this id (GET /strategies lists them). ASSISTANT_NOT_FOUND: No assistant has this id (GET /assistants lists them). SIGNAL_NOT_FOUND: No signal has this id (GET /signals lists them; they are kept 30 days). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same idempotency key is still in flight (or its write may still reach the broker); retry after `retryAfterSeconds` (in `details`). ORDER_BUSY: Another modify, PATCH or cancel of this GTT order is in flight; read the order again (GET /gtt-orders/{alId}) and decide. Nothing was sent. PLAN_BUSY: A step of the plan is at the broker right now (a place or a modify awaiting its answer); retry after `retryAfterSeconds` (in `details`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_CHANGED: The pending order changed since it was read (If-Match, or the read just before sending a PATCH); `details` name the fields. Nothing was sent. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the API accepts (the local API: 1 MB); nothing was sent to the broker. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The request has a body (or a Content-Type) that is not `application/json`; nothing was sent to the broker. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_REJECTED: The broker answered `Not_Ok`; its text is in `brokerMessage`. GUARDRAIL_REJECTED: The order breaks one of this deployment's guardrails; nothing was sent to the broker. IDEMPOTENCY_KEY_REUSED: The idempotency key was already used with a different request body. OCO_LEGS_MISMATCH: The OCO the broker took holds its legs otherwise than asked (read back from the pending list: `details` name each field asked and held); it was cancelled at once (`outcome: undone`), or, if that cancel failed, it is still live (`outcome: executed`): cancel it by hand (`details.al_id`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TRADING_HALTED: The kill switch is on: places and modifies are refused until it is turned off (DELETE /kill-switch); nothing was sent. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Over the order rate: this deployment's governor refused the call before sending it, or the broker refused it for exceeding its own limit; not executed. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFIGURATION_ERROR: The deployment is misconfigured (environment or secret). INTERNAL_ERROR: An unexpected error inside the gateway. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_UNAVAILABLE: The broker could not be reached or answered with an HTTP 5xx. BROKER_BAD_REPLY: The broker answered with something that is not JSON or not the documented shape. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SESSION_EXPIRED: The broker session in the secret is no longer valid; rotate the access token in the secret. GATEWAY_BUSY: The gateway's own steps before the broker call (a burst, a cold start) left no time to send the order within its bound; nothing was sent. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BROKER_TIMEOUT: The broker did not answer in time (`Server Timeout :` or our own request timeout). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     GetSeries: {
         parameters: {
             query?: {
@@ -6585,9 +6790,9 @@ export interface operations {
                         plans: {
                             planId: string;
                             /** @enum {string} */
-                            kind: "bracket" | "trailing-stop";
+                            kind: "bracket" | "trailing-stop" | "option-entry";
                             /** @enum {string} */
-                            state: "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
+                            state: "watching" | "entry-placed" | "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
                             exch: string;
                             tsym: string;
                             tag?: string;
@@ -6627,6 +6832,48 @@ export interface operations {
                             };
                             exitGen?: number;
                             exitTries?: number;
+                            option?: {
+                                underlying: {
+                                    name: string;
+                                    exch: string;
+                                    tsym: string;
+                                    token: string;
+                                };
+                                when: {
+                                    above?: string;
+                                    below?: string;
+                                };
+                                pick: {
+                                    expiry: string;
+                                    strike: string | number;
+                                    /** @enum {string} */
+                                    type: "CE" | "PE";
+                                };
+                                lots: number;
+                                /** @enum {string} */
+                                trantype: "B" | "S";
+                                prd: string;
+                                exit: {
+                                    stop: string;
+                                    target: string;
+                                };
+                                resolved?: {
+                                    at: string;
+                                    price: number;
+                                    exch: string;
+                                    tsym: string;
+                                    token: string;
+                                    expiry: string;
+                                    /** @enum {string} */
+                                    type: "CE" | "PE";
+                                    strike: number;
+                                    atm: number;
+                                    strikeStep: number;
+                                    lot: number;
+                                    qty: number;
+                                };
+                                entryOrder?: string;
+                            };
                             inFlight?: {
                                 stamp: string;
                                 key: string;
@@ -6878,9 +7125,9 @@ export interface operations {
                     "application/json": {
                         planId: string;
                         /** @enum {string} */
-                        kind: "bracket" | "trailing-stop";
+                        kind: "bracket" | "trailing-stop" | "option-entry";
                         /** @enum {string} */
-                        state: "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
+                        state: "watching" | "entry-placed" | "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
                         exch: string;
                         tsym: string;
                         tag?: string;
@@ -6920,6 +7167,48 @@ export interface operations {
                         };
                         exitGen?: number;
                         exitTries?: number;
+                        option?: {
+                            underlying: {
+                                name: string;
+                                exch: string;
+                                tsym: string;
+                                token: string;
+                            };
+                            when: {
+                                above?: string;
+                                below?: string;
+                            };
+                            pick: {
+                                expiry: string;
+                                strike: string | number;
+                                /** @enum {string} */
+                                type: "CE" | "PE";
+                            };
+                            lots: number;
+                            /** @enum {string} */
+                            trantype: "B" | "S";
+                            prd: string;
+                            exit: {
+                                stop: string;
+                                target: string;
+                            };
+                            resolved?: {
+                                at: string;
+                                price: number;
+                                exch: string;
+                                tsym: string;
+                                token: string;
+                                expiry: string;
+                                /** @enum {string} */
+                                type: "CE" | "PE";
+                                strike: number;
+                                atm: number;
+                                strikeStep: number;
+                                lot: number;
+                                qty: number;
+                            };
+                            entryOrder?: string;
+                        };
                         inFlight?: {
                             stamp: string;
                             key: string;
@@ -7118,9 +7407,9 @@ export interface operations {
                     "application/json": {
                         planId: string;
                         /** @enum {string} */
-                        kind: "bracket" | "trailing-stop";
+                        kind: "bracket" | "trailing-stop" | "option-entry";
                         /** @enum {string} */
-                        state: "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
+                        state: "watching" | "entry-placed" | "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
                         exch: string;
                         tsym: string;
                         tag?: string;
@@ -7160,6 +7449,48 @@ export interface operations {
                         };
                         exitGen?: number;
                         exitTries?: number;
+                        option?: {
+                            underlying: {
+                                name: string;
+                                exch: string;
+                                tsym: string;
+                                token: string;
+                            };
+                            when: {
+                                above?: string;
+                                below?: string;
+                            };
+                            pick: {
+                                expiry: string;
+                                strike: string | number;
+                                /** @enum {string} */
+                                type: "CE" | "PE";
+                            };
+                            lots: number;
+                            /** @enum {string} */
+                            trantype: "B" | "S";
+                            prd: string;
+                            exit: {
+                                stop: string;
+                                target: string;
+                            };
+                            resolved?: {
+                                at: string;
+                                price: number;
+                                exch: string;
+                                tsym: string;
+                                token: string;
+                                expiry: string;
+                                /** @enum {string} */
+                                type: "CE" | "PE";
+                                strike: number;
+                                atm: number;
+                                strikeStep: number;
+                                lot: number;
+                                qty: number;
+                            };
+                            entryOrder?: string;
+                        };
                         inFlight?: {
                             stamp: string;
                             key: string;
@@ -7354,9 +7685,9 @@ export interface operations {
                     "application/json": {
                         planId: string;
                         /** @enum {string} */
-                        kind: "bracket" | "trailing-stop";
+                        kind: "bracket" | "trailing-stop" | "option-entry";
                         /** @enum {string} */
-                        state: "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
+                        state: "watching" | "entry-placed" | "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
                         exch: string;
                         tsym: string;
                         tag?: string;
@@ -7396,6 +7727,48 @@ export interface operations {
                         };
                         exitGen?: number;
                         exitTries?: number;
+                        option?: {
+                            underlying: {
+                                name: string;
+                                exch: string;
+                                tsym: string;
+                                token: string;
+                            };
+                            when: {
+                                above?: string;
+                                below?: string;
+                            };
+                            pick: {
+                                expiry: string;
+                                strike: string | number;
+                                /** @enum {string} */
+                                type: "CE" | "PE";
+                            };
+                            lots: number;
+                            /** @enum {string} */
+                            trantype: "B" | "S";
+                            prd: string;
+                            exit: {
+                                stop: string;
+                                target: string;
+                            };
+                            resolved?: {
+                                at: string;
+                                price: number;
+                                exch: string;
+                                tsym: string;
+                                token: string;
+                                expiry: string;
+                                /** @enum {string} */
+                                type: "CE" | "PE";
+                                strike: number;
+                                atm: number;
+                                strikeStep: number;
+                                lot: number;
+                                qty: number;
+                            };
+                            entryOrder?: string;
+                        };
                         inFlight?: {
                             stamp: string;
                             key: string;

@@ -40,6 +40,7 @@ export const OPERATION_INFO = {
   Logout: {"method":"POST","path":"/session/logout","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"session","retrySafe":false},
   GetOrderBook: {"method":"GET","path":"/orders","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
   GetQuote: {"method":"GET","path":"/quotes","pathParams":[],"query":["exch","tsym"],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
+  GetOptionChain: {"method":"GET","path":"/options","pathParams":[],"query":["underlying","expiry"],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
   GetSeries: {"method":"GET","path":"/quotes/series","pathParams":[],"query":["exch","tsym","interval","from","to"],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
   GetPositions: {"method":"GET","path":"/positions","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
   StartLogin: {"method":"GET","path":"/session/oauth/start","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},

@@ -26,7 +26,8 @@ const render = (imports: Imports, summary: string, body: string): string => {
 const operationFile = (entry: FunctionDefinition, source: Extract<HandlerSource, { kind: 'operation' }>): string => {
   const op = source.operation;
   const imports: Imports = new Map();
-  add(imports, '../orders/gateway/gateway-handler.js', 'createGatewayStack');
+  const stack = source.stack ?? { name: 'createGatewayStack', from: '../orders/gateway/gateway-handler.js' };
+  add(imports, stack.from, stack.name);
   add(imports, '../orders/operations.js', source.exportName);
   const options: string[] = [];
   for (const binding of bindingsOf(op)) {
@@ -37,7 +38,7 @@ const operationFile = (entry: FunctionDefinition, source: Extract<HandlerSource,
   return render(
     imports,
     `${entry.name}: the operation table's ${source.exportName} on the shared gateway stack.`,
-    `createGatewayStack(${source.exportName}, { ${options.join(', ')} })`,
+    `${stack.name}(${source.exportName}, { ${options.join(', ')} })`,
   );
 };
 

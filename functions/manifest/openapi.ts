@@ -302,9 +302,9 @@ export const buildOpenApiDocument = (
   const paths: Record<string, Record<string, JsonObject>> = {};
   for (const { fn, route } of routesOf(functions)) {
     paths[route.path] ??= {};
-    paths[route.path]![route.method.toLowerCase()] = fn.operation
-      ? operationPath(fn.operation)
-      : ownRoutePath(fn, route);
+    // A route served beside the operation in its function (the quote function's GET /options) is described as its own.
+    paths[route.path]![route.method.toLowerCase()] =
+      fn.operation && route.operationId === fn.operation.name ? operationPath(fn.operation) : ownRoutePath(fn, route);
   }
   return {
     openapi: '3.1.0',

@@ -19,7 +19,9 @@ import {
   stackNeedsOf,
 } from './gateway/collaborators.js';
 import { createGatewayStack } from './gateway/gateway-handler.js';
+import { createQuoteStack } from './gateway/quote-stack.js';
 import { dynamoInstrumentCopy } from './instruments/copy.js';
+import { OPTIONS_ROUTES } from './instruments/options-route.js';
 import { dynamoJournal } from './journal-factory.js';
 import {
   cancelGttOrder,
@@ -181,17 +183,32 @@ const envOf = (op: AnyOperation): FunctionEntry['env'] => ({
 const roleDescriptionOf = (op: AnyOperation): string =>
   `gtt-gateway ${op.name}: its log group, its secret${op.broker === 'Logout' ? ' (read, and mark it logged out)' : ''}${op.idempotency ? ', the idempotency table' : ''}${op.lifecycle ? " (its events' outbox too)" : ''}${op.kind === 'order' ? ', the control table (order-rate governor, order leases)' : ''}${op.broker === 'Logout' ? ", the control table (the session's end)" : ''}${readsInstruments(op) ? ", the instruments' copy (read, and write what it read from the broker)" : ''}`;
 
-export const operationFunction = (op: AnyOperation, exportName: string): FunctionDefinition => ({
+/**
+ * Routes a function serves beside its operation, on a stack of its own that answers both (the quote function's
+ * `GET /options`, gateway/quote-stack.ts): their routes, and the stack as the definition and the handler file bind it.
+ */
+export interface BesideRoutes {
+  routes: readonly Route[];
+  stack: { name: string; from: string; create: typeof createGatewayStack };
+}
+
+/** The quote function answers the day's option chain too: a read of the same copy, no Lambda of its own. */
+export const QUOTE_BESIDE: BesideRoutes = {
+  routes: OPTIONS_ROUTES.routes,
+  stack: { name: 'createQuoteStack', from: '../orders/gateway/quote-stack.js', create: createQuoteStack },
+};
+
+export const operationFunction = (op: AnyOperation, exportName: string, beside?: BesideRoutes): FunctionDefinition => ({
   name: op.name,
   id: op.id,
   summary: op.summary,
-  routes: [operationRoute(op)],
+  routes: [operationRoute(op), ...(beside?.routes ?? [])],
   direct: { example: op.example },
   env: envOf(op),
   grants: grantsOf(op),
   notes: {
     home: 'stack',
-    description: `gtt-gateway: ${op.summary} (${op.route.method} ${op.route.path})`,
+    description: `gtt-gateway: ${op.summary} (${[operationRoute(op), ...(beside?.routes ?? [])].map((r) => `${r.method} ${r.path}`).join(', ')})`,
     roleDescription: roleDescriptionOf(op),
   },
   alarms: {
@@ -203,12 +220,17 @@ export const operationFunction = (op: AnyOperation, exportName: string): Functio
   },
   bundle: {
     memory: op.kind === 'order' ? 'order' : 'standard',
-    handler: { kind: 'operation', operation: op, exportName },
+    handler: {
+      kind: 'operation',
+      operation: op,
+      exportName,
+      ...(beside ? { stack: { name: beside.stack.name, from: beside.stack.from } } : {}),
+    },
   },
   ...(op.kind === 'order' ? { audit: true as const } : {}),
   // As the generated handler file binds it (without the Lambda init's session prefetch).
   create: ({ env, logger }) =>
-    createGatewayStack(op, {
+    (beside?.stack.create ?? createGatewayStack)(op, {
       ...Object.fromEntries(bindingsOf(op).map((binding) => [binding.option, binding.value])),
       ...(env ? { env } : {}),
       logger,
@@ -232,7 +254,7 @@ export const OPERATION_FUNCTIONS: readonly FunctionDefinition[] = [
   operationFunction(clientDetails, 'clientDetails'),
   operationFunction(logout, 'logout'),
   operationFunction(getOrderBook, 'getOrderBook'),
-  operationFunction(getQuote, 'getQuote'),
+  operationFunction(getQuote, 'getQuote', QUOTE_BESIDE),
   operationFunction(getSeries, 'getSeries'),
   operationFunction(getPositions, 'getPositions'),
 ];

@@ -6,12 +6,16 @@
 import type { FunctionDefinition, Route } from '../../functions/manifest/index.js';
 
 /**
- * An operation's is `<name>Integration`, a session function's names the path's last segment
+ * An operation's is `<name>Integration` (a route beside it `<name><operationId>Integration`), a session function's names the path's last segment
  * (`OAuthCallbackcallbackIntegration`), any other's the method and, with a path parameter, `One`
  * (`PlansGETOneIntegration`).
  */
 export const integrationIdOf = (entry: FunctionDefinition, route: Route): string => {
-  if (entry.operation) return `${entry.name}Integration`;
+  // A route served beside the operation (the quote function's GET /options) is named after its own operationId.
+  if (entry.operation)
+    return route.operationId === entry.operation.name
+      ? `${entry.name}Integration`
+      : `${entry.name}${route.operationId}Integration`;
   if (entry.notes.home === 'session') return `${entry.name}${route.path.split('/').pop()}Integration`;
   return `${entry.name}${route.method}${Object.keys(route.pathParams).length ? 'One' : ''}Integration`;
 };

@@ -66,6 +66,8 @@ beforeAll(async () => {
   );
   if (bought.status !== 201) throw new Error(`the long to close was not placed: ${JSON.stringify(bought.body)}`);
   await emulatorControl(stack.emulator.url).ltp('NSE', 'INFY-EQ', 1489);
+  // GET /options's example reads the day's NIFTY chain: the InstrumentRefresh loads it from the emulator's master.
+  await stack.handlers.get('InstrumentRefresh')!({}, lambdaContext('InstrumentRefresh'));
 });
 afterAll(() => stack.close());
 

@@ -51,6 +51,7 @@ describe('README: npm start and the curl lines', () => {
       '/gtt-orders/{alId}',
       '/kill-switch',
       '/mcp',
+      '/options',
       '/orders',
       '/plans',
       '/plans/{planId}',

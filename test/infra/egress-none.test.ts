@@ -62,10 +62,10 @@ describe('egress none', () => {
       // The OAuth function serves two routes, the health check one (GET /session), the kill switch three.
       // ... GET /events one, the plans four, the strategies eight (with PATCH and the signals' two reads), the signal
       // webhook one, the assistants five, the remote MCP server one (two routes: POST, and ANY for the 405), the
-      // day's limits two, coverage three (with a position's close).
-      'AWS::ApiGatewayV2::Integration': N + 3 + 3 + 1 + 4 + 8 + 1 + 5 + 1 + 2 + 3,
-      'AWS::ApiGatewayV2::Route': N + 3 + 3 + 1 + 4 + 8 + 1 + 5 + 2 + 2 + 3,
-      'AWS::Lambda::Permission': N + 3 + 3 + 1 + 4 + 8 + 1 + 5 + 2 + 2 + 3,
+      // day's limits two, coverage three (with a position's close), the quote function one more (GET /options).
+      'AWS::ApiGatewayV2::Integration': N + 3 + 3 + 1 + 4 + 8 + 1 + 5 + 1 + 2 + 3 + 1,
+      'AWS::ApiGatewayV2::Route': N + 3 + 3 + 1 + 4 + 8 + 1 + 5 + 2 + 2 + 3 + 1,
+      'AWS::Lambda::Permission': N + 3 + 3 + 1 + 4 + 8 + 1 + 5 + 2 + 2 + 3 + 1,
       'AWS::SNS::Topic': 1,
       'AWS::SNS::TopicPolicy': 1,
       // Plus the scheduler roles (health check, watcher, signal sweep, instrument refresh) and the audit archive's

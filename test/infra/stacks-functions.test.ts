@@ -12,6 +12,7 @@ import { KILL_SWITCH } from '../../functions/controls/definition.js';
 import { EVENTS_HISTORY } from '../../functions/events/definitions.js';
 import { OPERATIONS } from '../../functions/manifest/index.js';
 import { MCP_SERVER } from '../../functions/mcp/definition.js';
+import { QUOTE_BESIDE } from '../../functions/orders/definitions.js';
 import { PLANS } from '../../functions/plans/definition.js';
 import { COVERAGE } from '../../functions/risk/coverage-definition.js';
 import { RISK } from '../../functions/risk/definition.js';
@@ -98,6 +99,8 @@ describe('HTTP API', () => {
     expect(routes.map((r) => r.Properties.RouteKey).sort()).toEqual(
       [
         ...OPERATIONS.map((op) => `${op.route.method} ${op.route.path}`),
+        // The quote function's route beside its operation (functions/orders/definitions.ts QUOTE_BESIDE).
+        ...QUOTE_BESIDE.routes.map((r) => `${r.method} ${r.path}`),
         ...sessionRoutes.map((r) => `${r.method} ${r.path}`),
         ...KILL_SWITCH.routes.map((r) => `${r.method} ${r.path}`),
         ...EVENTS_HISTORY.routes.map((r) => `${r.method} ${r.path}`),

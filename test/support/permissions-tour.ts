@@ -164,7 +164,7 @@ const tool = async (client: Client, name: string, args: Json = {}) => {
 };
 
 /** The orders' functions: place, read, change and cancel a GTT and an OCO, the books, a quote, the client. */
-export const orderSteps = async (stack: LocalStack, { call }: Tour) => {
+export const orderSteps = async (stack: LocalStack, { call, step }: Tour) => {
   const control = emulatorControl(stack.emulator.url);
   /** A write the broker refuses (certainly not executed: its journal entry is released): 422 BROKER_REJECTED. */
   const refused = async (label: string, operation: string, method: string, path: string, body?: unknown) => {
@@ -213,6 +213,13 @@ export const orderSteps = async (stack: LocalStack, { call }: Tour) => {
   await refused('a close the broker refuses', 'PlaceOrder', 'POST', '/positions/close', sbin);
   await call('close a position', 'POST', '/positions/close', 200, sbin);
   await call('read a quote', 'GET', '/quotes?exch=NSE&tsym=INFY-EQ', 200);
+  // The day's chain (the InstrumentRefresh's) read beside the quote; each step empties the copy, so it loads it too.
+  await step("read the day's option chain", async () => {
+    for (const path of [`${LOCAL_RUN_PREFIX}InstrumentRefresh`, '/options?underlying=NIFTY']) {
+      const res = await fetch(`${stack.api.url}${path}`, { method: path.startsWith('/options') ? 'GET' : 'POST' });
+      if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+    }
+  });
   await call("read the day's price bars", 'GET', '/quotes/series?exch=NSE&tsym=INFY-EQ', 200);
   await call('read the client details', 'GET', '/client', 200);
 };

@@ -35,6 +35,7 @@ export const READS: { route: string; broker?: string; path: (s: Sys) => string |
   { route: 'GET /positions', broker: 'PositionBook', path: () => '/positions' },
   { route: 'GET /positions/coverage', broker: 'PositionBook', path: () => '/positions/coverage' },
   { route: 'GET /quotes', broker: 'GetQuotes', path: () => '/quotes?exch=NSE&tsym=M%26M-EQ' },
+  { route: 'GET /options', broker: 'GetQuotes', path: () => '/options?underlying=NIFTY' },
   { route: 'GET /quotes/series', broker: 'TPSeries', path: () => '/quotes/series?exch=NSE&tsym=M%26M-EQ&interval=5' },
   { route: 'GET /session', path: () => '/session' },
   { route: 'GET /kill-switch', path: () => '/kill-switch' },

@@ -27,7 +27,10 @@ describe('handler files match the manifest', () => {
     (_name, fn) => {
       const op = fn.operation!;
       const text = readFileSync(`${DIR}/${fn.id}.ts`, 'utf8');
-      const options = /createGatewayStack\((\w+),\s*\{([^}]*)\}/.exec(text)?.[2] ?? '';
+      // The gateway's stack, or the one the entry names (the quote function's, with GET /options beside it).
+      const stack =
+        fn.bundle.handler.kind === 'operation' ? (fn.bundle.handler.stack?.name ?? 'createGatewayStack') : '';
+      const options = new RegExp(`${stack}\\((\\w+),\\s*\\{([^}]*)\\}`).exec(text)?.[2] ?? '';
       expect(/\bjournal:\s*dynamoJournal\b/.test(options), 'journal option').toBe(op.idempotency !== undefined);
       expect(/\bevents:\s*createOutboxEvents\b/.test(options), 'events option').toBe(op.lifecycle !== undefined);
       expect(/\bcontrols:\s*dynamoTradingControls\b/.test(options), 'trading controls option').toBe(

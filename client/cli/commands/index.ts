@@ -4,6 +4,7 @@
  */
 import type { Command } from '../command.js';
 import { assistant, assistantCreate, assistantDelete, assistantRotate, assistants } from './assistants.js';
+import { chain } from './chain.js';
 import { close } from './close.js';
 import { consoleUser, consoleUsers } from './console-users.js';
 import { events, killSwitch } from './controls.js';
@@ -41,6 +42,7 @@ export const COMMANDS: readonly Command[] = [
   positions,
   close,
   quote,
+  chain,
   series,
   events,
   enabled,

@@ -185,7 +185,16 @@ export type MemoryClass = 'order' | 'standard' | 'background';
  * it under its own name; test/unit/handler-files.test.ts checks that it is that very function).
  */
 export type HandlerSource =
-  | { kind: 'operation'; operation: AnyOperation; exportName: string }
+  | {
+      kind: 'operation';
+      operation: AnyOperation;
+      exportName: string;
+      /**
+       * The stack the operation is bound to, where it is not the gateway's own `createGatewayStack` (the quote
+       * function's, which answers `GET /options` beside it): its export and module, relative to functions/handlers/.
+       */
+      stack?: { name: string; from: string };
+    }
   | {
       kind: 'factory';
       from: string;

@@ -135,10 +135,14 @@ export const createGatewayHandler = (operation: AnyOperation, options: GatewayOp
 
 /**
  * The Lambda stack with exactly the factories given (the generated entries, functions/handlers/, give what
- * `needsOf` names): what is not given is neither built nor bundled.
+ * `needsOf` names): what is not given is neither built nor bundled. `parts`: collaborators shared with routes served
+ * beside the operation in the same function (quote-stack.ts).
  */
-export const createGatewayStack = (operation: AnyOperation, options: GatewayOptions = {}): GatewayHandler => {
-  const parts = lazyCollaborators(operation, options);
+export const createGatewayStack = (
+  operation: AnyOperation,
+  options: GatewayOptions = {},
+  parts: () => Collaborators = lazyCollaborators(operation, options),
+): GatewayHandler => {
   if (options.prefetchSession) {
     try {
       parts().sessions.prefetch();

@@ -1,5 +1,5 @@
 /**
- * Options by the underlying (docs/reference/plans.md): the indices as traders name them, a day's option chain as
+ * Options by the underlying (docs/reference/options.md, docs/reference/plans.md): the indices as traders name them, a day's option chain as
  * the symbol master lists it, and the choice of one contract from it: the expiry (`nearest`, `next-month` or a date)
  * and the strike (`ATM`, `ATM+n`, `ATM-n` or a number) at the underlying's price. Pure: the chain is read elsewhere
  * (the account's copy, written by the daily refresh), the price too.
