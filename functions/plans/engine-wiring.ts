@@ -14,6 +14,8 @@ import { writeLog } from '../base/runtime/logger.js';
 import { OutboxTable } from '../events/core/outbox.js';
 import { scopeOf } from '../events/core/views.js';
 import { inProcessGateway } from '../orders/gateway/in-process.js';
+import { chainsFromCopy } from '../orders/instruments/chain-copy.js';
+import { dynamoInstrumentCopy } from '../orders/instruments/copy.js';
 import { DEFAULT_EXPIRY_CUTOFF_MINUTES, type OptionChains } from '../orders/instruments/option-pick.js';
 import {
   cancelGttOrder,
@@ -29,11 +31,15 @@ import { PlanEngine } from './engine.js';
 import { instrument, lastPrice } from './quotes.js';
 import { PlanStore } from './store.js';
 
-/** Until the instruments' copy holds the chains: none listed. */
-const NO_CHAINS: OptionChains = {
-  expiries: () => Promise.resolve([]),
-  chain: () => Promise.resolve(undefined),
-};
+/** A deployment without the instruments' copy has no chains: an option plan says which setting it needs. */
+const noChains = (): Promise<never> =>
+  Promise.reject(
+    new ConfigurationError(
+      `Option plans read the day's option chains from the instruments' copy (${envName('instrumentsTableName')}), which this deployment does not set.`,
+      { outcome: 'not_executed' },
+    ),
+  );
+const NO_CHAINS: OptionChains = { expiries: noChains, chain: noChains };
 
 export const createPlanEngine = (settings: GatewaySettings, logger: Logger): PlanEngine => {
   const gateway = inProcessGateway(settings, logger, 'Plans');
@@ -56,7 +62,14 @@ export const createPlanEngine = (settings: GatewaySettings, logger: Logger): Pla
     lastPrice: (exch, tsym, deadline) => lastPrice(exch, tsym, reads(deadline)),
     placeOrder: direct(placeOrder),
     orderBook: direct(getOrderBook),
-    chains: NO_CHAINS,
+    chains: config.instrumentsTableName
+      ? chainsFromCopy(
+          dynamoInstrumentCopy({
+            instrumentsTableName: config.instrumentsTableName,
+            dynamodbEndpoint: config.dynamodbEndpoint,
+          }),
+        )
+      : NO_CHAINS,
     freeze: (exch, token, deadline) => freezeQuantity(exch, token, reads(deadline)),
     expiryCutoffMinutes: config.optionEntryCutoffMinutes ?? DEFAULT_EXPIRY_CUTOFF_MINUTES,
     protectionPercent: config.marketProtectionPercent,
