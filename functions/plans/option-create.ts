@@ -119,6 +119,6 @@ export const optionDryRun = async (
       ret: 'IOC',
       prc: entryLimit(picked, option.trantype, optionPrice, deps.protectionPercent),
     },
-    note: `the contract ${option.underlying.name} at ${price} picks now; the plan picks again at the price it sees when ${option.underlying.name} crosses ${levelWords(option.when)}. Nothing was stored or sent.`,
+    note: `the contract picked at ${option.underlying.name}'s price now (${price}); the plan picks again at the price it sees when ${option.underlying.name} is ${levelWords(option.when)}. Nothing was stored or sent.`,
   };
 };
