@@ -430,7 +430,7 @@ export interface paths {
         get: operations["ListPlans"];
         put?: never;
         /**
-         * Create a plan: {"kind": "bracket", "entry": <POST /gtt-orders body>, "target": {trigger, price}, "stopLoss": {trigger, price}} or {"kind": "trailing-stop", "order": <a stop GTT>, "trailBy", "step"?}. Places its first GTT now; 201, or 200 with the same plan for a retried key.
+         * Create a plan: {"kind": "bracket", "entry": <POST /gtt-orders body>, "target": {trigger, price}, "stopLoss": {trigger, price}}, {"kind": "trailing-stop", "order": <a stop GTT>, "trailBy", "step"?} (its first GTT placed now) or {"kind": "option-entry", "underlying": "NIFTY", "when": {"above"|"below"}, "pick": {expiry, strike, type}, "lots", "exit": {stop, target}} (watching the index; nothing at the broker until it crosses). 201, or 200 with the same plan for a retried key. ?dryRun=true (option-entry): the contract it would pick now, nothing stored or sent.
          * @description The Plans function. Safe to repeat: a repeat does nothing twice.
          */
         post: operations["CreatePlan"];
@@ -6585,9 +6585,9 @@ export interface operations {
                         plans: {
                             planId: string;
                             /** @enum {string} */
-                            kind: "bracket" | "trailing-stop";
+                            kind: "bracket" | "trailing-stop" | "option-entry";
                             /** @enum {string} */
-                            state: "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
+                            state: "watching" | "entry-placed" | "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
                             exch: string;
                             tsym: string;
                             tag?: string;
@@ -6627,6 +6627,48 @@ export interface operations {
                             };
                             exitGen?: number;
                             exitTries?: number;
+                            option?: {
+                                underlying: {
+                                    name: string;
+                                    exch: string;
+                                    tsym: string;
+                                    token: string;
+                                };
+                                when: {
+                                    above?: string;
+                                    below?: string;
+                                };
+                                pick: {
+                                    expiry: string;
+                                    strike: string | number;
+                                    /** @enum {string} */
+                                    type: "CE" | "PE";
+                                };
+                                lots: number;
+                                /** @enum {string} */
+                                trantype: "B" | "S";
+                                prd: string;
+                                exit: {
+                                    stop: string;
+                                    target: string;
+                                };
+                                resolved?: {
+                                    at: string;
+                                    price: number;
+                                    exch: string;
+                                    tsym: string;
+                                    token: string;
+                                    expiry: string;
+                                    /** @enum {string} */
+                                    type: "CE" | "PE";
+                                    strike: number;
+                                    atm: number;
+                                    strikeStep: number;
+                                    lot: number;
+                                    qty: number;
+                                };
+                                entryOrder?: string;
+                            };
                             inFlight?: {
                                 stamp: string;
                                 key: string;
@@ -6806,7 +6848,9 @@ export interface operations {
     };
     CreatePlan: {
         parameters: {
-            query?: never;
+            query?: {
+                dryRun?: boolean;
+            };
             header: {
                 /** @description Unique per request, reused on every retry of it */
                 "Idempotency-Key": string;
@@ -6865,11 +6909,45 @@ export interface operations {
                     trailBy: number | string;
                     step?: number | string;
                     tag?: string;
+                } | {
+                    /** @constant */
+                    kind: "option-entry";
+                    underlying: string | {
+                        exch: string;
+                        tsym: string;
+                    };
+                    when: {
+                        above?: number | string;
+                        below?: number | string;
+                    };
+                    pick: {
+                        expiry: string;
+                        strike: number | string;
+                        /** @enum {string} */
+                        type: "CE" | "PE";
+                    };
+                    lots: number;
+                    /**
+                     * @default B
+                     * @enum {string}
+                     */
+                    trantype?: "B" | "S";
+                    /**
+                     * @default M
+                     * @enum {string}
+                     */
+                    prd?: "C" | "M" | "H";
+                    exit: {
+                        stop: number | string;
+                        target: number | string;
+                    };
+                    tag?: string;
+                    qty?: unknown;
                 };
             };
         };
         responses: {
-            /** @description Create a plan: {"kind": "bracket", "entry": <POST /gtt-orders body>, "target": {trigger, price}, "stopLoss": {trigger, price}} or {"kind": "trailing-stop", "order": <a stop GTT>, "trailBy", "step"?}. Places its first GTT now; 201, or 200 with the same plan for a retried key. */
+            /** @description Create a plan: {"kind": "bracket", "entry": <POST /gtt-orders body>, "target": {trigger, price}, "stopLoss": {trigger, price}}, {"kind": "trailing-stop", "order": <a stop GTT>, "trailBy", "step"?} (its first GTT placed now) or {"kind": "option-entry", "underlying": "NIFTY", "when": {"above"|"below"}, "pick": {expiry, strike, type}, "lots", "exit": {stop, target}} (watching the index; nothing at the broker until it crosses). 201, or 200 with the same plan for a retried key. ?dryRun=true (option-entry): the contract it would pick now, nothing stored or sent. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -6878,9 +6956,9 @@ export interface operations {
                     "application/json": {
                         planId: string;
                         /** @enum {string} */
-                        kind: "bracket" | "trailing-stop";
+                        kind: "bracket" | "trailing-stop" | "option-entry";
                         /** @enum {string} */
-                        state: "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
+                        state: "watching" | "entry-placed" | "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
                         exch: string;
                         tsym: string;
                         tag?: string;
@@ -6920,6 +6998,48 @@ export interface operations {
                         };
                         exitGen?: number;
                         exitTries?: number;
+                        option?: {
+                            underlying: {
+                                name: string;
+                                exch: string;
+                                tsym: string;
+                                token: string;
+                            };
+                            when: {
+                                above?: string;
+                                below?: string;
+                            };
+                            pick: {
+                                expiry: string;
+                                strike: string | number;
+                                /** @enum {string} */
+                                type: "CE" | "PE";
+                            };
+                            lots: number;
+                            /** @enum {string} */
+                            trantype: "B" | "S";
+                            prd: string;
+                            exit: {
+                                stop: string;
+                                target: string;
+                            };
+                            resolved?: {
+                                at: string;
+                                price: number;
+                                exch: string;
+                                tsym: string;
+                                token: string;
+                                expiry: string;
+                                /** @enum {string} */
+                                type: "CE" | "PE";
+                                strike: number;
+                                atm: number;
+                                strikeStep: number;
+                                lot: number;
+                                qty: number;
+                            };
+                            entryOrder?: string;
+                        };
                         inFlight?: {
                             stamp: string;
                             key: string;
@@ -7118,9 +7238,9 @@ export interface operations {
                     "application/json": {
                         planId: string;
                         /** @enum {string} */
-                        kind: "bracket" | "trailing-stop";
+                        kind: "bracket" | "trailing-stop" | "option-entry";
                         /** @enum {string} */
-                        state: "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
+                        state: "watching" | "entry-placed" | "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
                         exch: string;
                         tsym: string;
                         tag?: string;
@@ -7160,6 +7280,48 @@ export interface operations {
                         };
                         exitGen?: number;
                         exitTries?: number;
+                        option?: {
+                            underlying: {
+                                name: string;
+                                exch: string;
+                                tsym: string;
+                                token: string;
+                            };
+                            when: {
+                                above?: string;
+                                below?: string;
+                            };
+                            pick: {
+                                expiry: string;
+                                strike: string | number;
+                                /** @enum {string} */
+                                type: "CE" | "PE";
+                            };
+                            lots: number;
+                            /** @enum {string} */
+                            trantype: "B" | "S";
+                            prd: string;
+                            exit: {
+                                stop: string;
+                                target: string;
+                            };
+                            resolved?: {
+                                at: string;
+                                price: number;
+                                exch: string;
+                                tsym: string;
+                                token: string;
+                                expiry: string;
+                                /** @enum {string} */
+                                type: "CE" | "PE";
+                                strike: number;
+                                atm: number;
+                                strikeStep: number;
+                                lot: number;
+                                qty: number;
+                            };
+                            entryOrder?: string;
+                        };
                         inFlight?: {
                             stamp: string;
                             key: string;
@@ -7354,9 +7516,9 @@ export interface operations {
                     "application/json": {
                         planId: string;
                         /** @enum {string} */
-                        kind: "bracket" | "trailing-stop";
+                        kind: "bracket" | "trailing-stop" | "option-entry";
                         /** @enum {string} */
-                        state: "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
+                        state: "watching" | "entry-placed" | "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
                         exch: string;
                         tsym: string;
                         tag?: string;
@@ -7396,6 +7558,48 @@ export interface operations {
                         };
                         exitGen?: number;
                         exitTries?: number;
+                        option?: {
+                            underlying: {
+                                name: string;
+                                exch: string;
+                                tsym: string;
+                                token: string;
+                            };
+                            when: {
+                                above?: string;
+                                below?: string;
+                            };
+                            pick: {
+                                expiry: string;
+                                strike: string | number;
+                                /** @enum {string} */
+                                type: "CE" | "PE";
+                            };
+                            lots: number;
+                            /** @enum {string} */
+                            trantype: "B" | "S";
+                            prd: string;
+                            exit: {
+                                stop: string;
+                                target: string;
+                            };
+                            resolved?: {
+                                at: string;
+                                price: number;
+                                exch: string;
+                                tsym: string;
+                                token: string;
+                                expiry: string;
+                                /** @enum {string} */
+                                type: "CE" | "PE";
+                                strike: number;
+                                atm: number;
+                                strikeStep: number;
+                                lot: number;
+                                qty: number;
+                            };
+                            entryOrder?: string;
+                        };
                         inFlight?: {
                             stamp: string;
                             key: string;
