@@ -68,20 +68,7 @@ export class PlanEngine {
       const raced = await this.deps.store.get(planId);
       return this.replay(raced!.plan, inputHash, key, deadline);
     }
-    const order = (input.kind === 'bracket' ? input.entry : input.order) as Record<string, unknown>;
-    const exch = String(order.exch);
-    const tsym = String(order.tsym);
-    const { tick, lot } = await this.deps.instrument(exch, tsym, deadline);
-    const problems = planProblems(input, tick, lot);
-    if (problems.length)
-      throw new ValidationFailedError(
-        `The plan cannot be carried out as given: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}. Nothing was placed.`,
-        { details: problems, outcome: 'not_executed' },
-      );
-    if (input.kind === 'bracket') {
-      const refused = await exitDryRun(input, this.deps, deadline);
-      if (refused) throw refused;
-    }
+    const { order, exch, tsym, tick } = await this.checked(input, deadline);
     const at = this.now().toISOString();
     const tag = input.tag ?? (typeof order.tag === 'string' ? order.tag : undefined);
     const plan: Plan = {
@@ -128,18 +115,35 @@ export class PlanEngine {
     return { plan: w.plan, replayed: false };
   }
 
+  /** A bracket's or a trailing stop's checks at creation: its first GTT's instrument, prices and legs, its exit. */
+  private async checked(input: Exclude<PlanInput, { kind: 'option-entry' }>, deadline: number) {
+    const order = (input.kind === 'bracket' ? input.entry : input.order) as Record<string, unknown>;
+    const exch = String(order.exch);
+    const tsym = String(order.tsym);
+    const { tick, lot } = await this.deps.instrument(exch, tsym, deadline);
+    const problems = planProblems(input, tick, lot);
+    if (problems.length)
+      throw new ValidationFailedError(
+        `The plan cannot be carried out as given: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}. Nothing was placed.`,
+        { details: problems, outcome: 'not_executed' },
+      );
+    if (input.kind === 'bracket') {
+      const refused = await exitDryRun(input, this.deps, deadline);
+      if (refused) throw refused;
+    }
+    return { order, exch, tsym, tick };
+  }
+
   /**
    * `POST /plans?dryRun=true`: what the plan would do now, nothing stored or sent. An option plan answers the contract
-   * it would pick at the index's price now (option-create.ts); the other kinds place their first GTT at once, and
-   * `POST /gtt-orders?dryRun=true` of it shows what would be sent.
+   * it would pick at the index's price now (option-create.ts); a bracket or a trailing stop passes its creation's
+   * checks and answers the dry run of its first GTT (the entry or the stop: what PlaceGTTOrder would send).
    */
   async dryRun(input: PlanInput, deadline: number): Promise<Record<string, unknown>> {
-    if (input.kind !== 'option-entry')
-      throw new ValidationFailedError(
-        `POST /plans?dryRun=true is offered for option-entry plans (the contract they would pick now); a ${input.kind} plan's first GTT is a POST /gtt-orders body: send it to POST /gtt-orders?dryRun=true to see what would be placed. Nothing was sent.`,
-        { details: [{ field: 'dryRun', message: `not offered for a ${input.kind} plan` }], outcome: 'not_executed' },
-      );
-    return optionDryRun(input, this.deps, this.now().getTime(), deadline);
+    if (input.kind === 'option-entry') return optionDryRun(input, this.deps, this.now().getTime(), deadline);
+    const { order } = await this.checked(input, deadline);
+    const first = (await this.deps.place({ ...order, dryRun: true }, deadline)) as Record<string, unknown>;
+    return { ...first, dryRun: true, kind: input.kind };
   }
 
   /** The same key again: the same plan (its first GTT resolved if its try was left without an answer), or 422. */

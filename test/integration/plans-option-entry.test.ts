@@ -10,6 +10,7 @@ import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { emulatorControl } from '../support/emulator-control.js';
 import { localApi } from '../support/local-api.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
+import { SAMPLE_ORDER } from '../support/sample-order.js';
 
 let stack: LocalStack;
 let keys = 0;
@@ -151,6 +152,20 @@ describe('an option-entry plan through the API', () => {
     expect(
       ((await plan(created.planId)) as unknown as { history: { action: string }[] }).history.map((h) => h.action),
     ).toContain('entry-adopted');
+  });
+
+  it("a bracket's dry run is its entry GTT's, nothing stored or sent", async () => {
+    const bracket = {
+      kind: 'bracket',
+      entry: { ...SAMPLE_ORDER, tsym: 'M&M-EQ', qty: 2 },
+      target: { trigger: '1600', price: '1600' },
+      stopLoss: { trigger: '1400', price: '1400' },
+    };
+    const before = (await api('GET', '/gtt-orders?limit=1000')).body.orders as unknown[];
+    const dry = await api('POST', '/plans?dryRun=true', bracket);
+    expect(dry.status, JSON.stringify(dry.body)).toBe(200);
+    expect(dry.body).toMatchObject({ dryRun: true, kind: 'bracket' });
+    expect((await api('GET', '/gtt-orders?limit=1000')).body.orders).toHaveLength(before.length);
   });
 
   it('DELETE of a watching plan ends it with nothing at the broker', async () => {
