@@ -4,11 +4,12 @@ import type { FunctionDefinition } from '../base/definition/types.js';
 import { createPlansFunction } from './function.js';
 import { PLANS_ROUTES } from './routes.js';
 
-/** Bracket and trailing-stop plans, held by the gateway and carried out by the watcher (functions/plans/). */
+/** Bracket, trailing-stop and option-entry plans, held by the gateway and carried out by the watcher (functions/plans/). */
 export const PLANS: FunctionDefinition = {
   ...PLANS_ROUTES,
   id: 'plans',
-  summary: 'Plans: bracket (entry, then an OCO exit once filled) and trailing stop, carried out by the watcher',
+  summary:
+    'Plans: bracket (entry, then an OCO exit once filled), trailing stop and option entry (an index crossing a level), carried out by the watcher',
   env: {
     keys: [...ORDER_ACTOR_ENV, 'instrumentsTableName', 'eventBusName', 'eventsTableName'],
     deploymentSettings: true,

@@ -17,6 +17,8 @@ import { advanceBracket, armExit } from './bracket.js';
 import { cancelPlan } from './cancel.js';
 import { exitDryRun, planProblems } from './creation.js';
 import type { PlanDeps } from './engine-needs.js';
+import { optionCheck, optionDryRun, optionPlanOf } from './option-create.js';
+import { advanceOptionEntry } from './option-entry.js';
 import { digest, parseStamp, planIdOf } from './stamps.js';
 import { advanceTrailing, trailed } from './trailing.js';
 import { armFirst, placeFirst, type StepContext } from './transitions.js';
@@ -58,20 +60,15 @@ export class PlanEngine {
     const inputHash = digest('input', canonicalInput(input));
     const existing = await this.deps.store.get(planId);
     if (existing) return this.replay(existing.plan, inputHash, key, deadline);
-    const order = (input.kind === 'bracket' ? input.entry : input.order) as Record<string, unknown>;
-    const exch = String(order.exch);
-    const tsym = String(order.tsym);
-    const { tick, lot } = await this.deps.instrument(exch, tsym, deadline);
-    const problems = planProblems(input, tick, lot);
-    if (problems.length)
-      throw new ValidationFailedError(
-        `The plan cannot be carried out as given: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}. Nothing was placed.`,
-        { details: problems, outcome: 'not_executed' },
-      );
-    if (input.kind === 'bracket') {
-      const refused = await exitDryRun(input, this.deps, deadline);
-      if (refused) throw refused;
+    if (input.kind === 'option-entry') {
+      // Nothing at the broker until the index crosses: the checks now, then the plan stored, watching.
+      const { option } = await optionCheck(input, this.deps, this.now().getTime(), deadline);
+      const plan = optionPlanOf(input, option, { planId, inputHash }, this.now().toISOString());
+      if (await this.deps.store.create(plan)) return { plan, replayed: false };
+      const raced = await this.deps.store.get(planId);
+      return this.replay(raced!.plan, inputHash, key, deadline);
     }
+    const { order, exch, tsym, tick } = await this.checked(input, deadline);
     const at = this.now().toISOString();
     const tag = input.tag ?? (typeof order.tag === 'string' ? order.tag : undefined);
     const plan: Plan = {
@@ -116,6 +113,37 @@ export class PlanEngine {
       throw first.failure;
     }
     return { plan: w.plan, replayed: false };
+  }
+
+  /** A bracket's or a trailing stop's checks at creation: its first GTT's instrument, prices and legs, its exit. */
+  private async checked(input: Exclude<PlanInput, { kind: 'option-entry' }>, deadline: number) {
+    const order = (input.kind === 'bracket' ? input.entry : input.order) as Record<string, unknown>;
+    const exch = String(order.exch);
+    const tsym = String(order.tsym);
+    const { tick, lot } = await this.deps.instrument(exch, tsym, deadline);
+    const problems = planProblems(input, tick, lot);
+    if (problems.length)
+      throw new ValidationFailedError(
+        `The plan cannot be carried out as given: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}. Nothing was placed.`,
+        { details: problems, outcome: 'not_executed' },
+      );
+    if (input.kind === 'bracket') {
+      const refused = await exitDryRun(input, this.deps, deadline);
+      if (refused) throw refused;
+    }
+    return { order, exch, tsym, tick };
+  }
+
+  /**
+   * `POST /plans?dryRun=true`: what the plan would do now, nothing stored or sent. An option plan answers the contract
+   * it would pick at the index's price now (option-create.ts); a bracket or a trailing stop passes its creation's
+   * checks and answers the dry run of its first GTT (the entry or the stop: what PlaceGTTOrder would send).
+   */
+  async dryRun(input: PlanInput, deadline: number): Promise<Record<string, unknown>> {
+    if (input.kind === 'option-entry') return optionDryRun(input, this.deps, this.now().getTime(), deadline);
+    const { order } = await this.checked(input, deadline);
+    const first = (await this.deps.place({ ...order, dryRun: true }, deadline)) as Record<string, unknown>;
+    return { ...first, dryRun: true, kind: input.kind };
   }
 
   /** The same key again: the same plan (its first GTT resolved if its try was left without an answer), or 422. */
@@ -207,7 +235,12 @@ export class PlanEngine {
       return w.plan.state !== was ? w.plan.state : undefined;
     }
     const ctx: StepContext = { deps: this.deps, truth, deadline };
-    const acted = w.plan.kind === 'bracket' ? await advanceBracket(w, ctx) : await advanceTrailing(w, ctx);
+    const acted =
+      w.plan.kind === 'bracket'
+        ? await advanceBracket(w, ctx)
+        : w.plan.kind === 'option-entry'
+          ? await advanceOptionEntry(w, ctx)
+          : await advanceTrailing(w, ctx);
     return acted ?? (resolved === 'adopted' ? 'adopted' : undefined);
   }
 

@@ -15,6 +15,7 @@ const WRITES = {
   placeOco: 'PlaceOCOOrder',
   modify: 'ModifyGTTOrder',
   cancel: 'CancelGTTOrder',
+  placeOrder: 'PlaceOrder',
 } as const;
 export type WriteOperation = (typeof WRITES)[keyof typeof WRITES];
 
@@ -62,6 +63,8 @@ export const killedAt = (
     placeOco: cut(deps.placeOco, WRITES.placeOco),
     modify: cut(deps.modify, WRITES.modify),
     cancel: cut(deps.cancel, WRITES.cancel),
+    placeOrder: cut(deps.placeOrder, WRITES.placeOrder),
+    orderBook: cut(deps.orderBook),
     pending: cut(deps.pending),
     triggered: cut(deps.triggered),
     instrument: cut(deps.instrument),

@@ -8,6 +8,7 @@ import type { Order } from '../../emulator/state/state.js';
 import { splitRemarks } from '../../functions/base/broker/order-stamps.js';
 import type { Plan } from '../../functions/base/schemas/plans.js';
 import type { Real } from './plans-model.js';
+import { entrySentTwice, optionRecordProblem } from './plans-option-invariants.js';
 
 /** Every GTT the emulator holds or held, and every order fired GTTs placed. */
 const books = (r: Real): { gtts: Order[]; orders: BookOrder[] } => ({
@@ -40,6 +41,8 @@ export const checkInvariants = async (r: Real, afterRun: boolean): Promise<void>
       if (g.remarks.startsWith(`${planId}.`)) stamped.set(g.remarks, (stamped.get(g.remarks) ?? 0) + 1);
     for (const [stamp, count] of stamped)
       if (count > 1) fail(r, `plan ${planId}: ${count} GTTs stamped ${stamp} (a step placed twice)`);
+    const twice = entrySentTwice(planId, orders);
+    if (twice) fail(r, twice);
     const liveExits = gtts.filter((g) => g.state === 'pending' && stampedBy(planId, /^x\d+$/)(g.remarks));
     if (liveExits.length > 1) fail(r, `plan ${planId}: ${liveExits.length} live exits (never two)`);
   }
@@ -58,7 +61,10 @@ const checkPlan = (r: Real, plan: Plan, gtts: Order[], orders: BookOrder[]) => {
     orders
       .filter((o) => stampedBy(id, step)(o.remarks) && (!endedOnly || ENDED.has(latest(o).status)))
       .reduce((sum, o) => sum + latest(o).fillshares, 0);
-  if (plan.kind === 'bracket') {
+  const option = optionRecordProblem(plan, orders, errored);
+  if (option) fail(r, option);
+  // An option plan whose entry filled is a bracket on its contract: the same promises of its exit.
+  if (plan.kind === 'bracket' || plan.kind === 'option-entry') {
     const open = filled(/^e$/, true) - filled(/^x\d+$/, false);
     if (plan.state === 'done' && open > 0) fail(r, `plan ${id} is done with ${open} still open`);
     const exitsInProgress = orders.some((o) => stampedBy(id, /^x\d+$/)(o.remarks) && !ENDED.has(latest(o).status));
@@ -66,7 +72,9 @@ const checkPlan = (r: Real, plan: Plan, gtts: Order[], orders: BookOrder[]) => {
       const covering = gtts.find(
         (g) => g.state === 'pending' && stampedBy(id, /^x\d+$/)(g.remarks) && qtyOf(g) === open,
       );
-      if (!covering && !(errored && plan.inFlight))
+      // An option plan's entry whose answer the run did not get (its error said) is settled by the next run.
+      const settling = errored && (plan.inFlight !== undefined || plan.state === 'entry-placed');
+      if (!covering && !settling)
         fail(r, `plan ${id} (${plan.state}): a position of ${open} without a pending exit and not unprotected`);
     }
     if (plan.state === 'exit-armed' && !plan.inFlight) {

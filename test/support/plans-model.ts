@@ -18,6 +18,7 @@ import { emulatorControl, type FaultSpec } from './emulator-control.js';
 import { killedRun } from './killed-run.js';
 import { captureLogger } from './logs.js';
 import { checkEvents, checkInvariants } from './plans-invariants.js';
+import { optionCommands } from './plans-option-model.js';
 import { SAMPLE_ORDER } from './sample-order.js';
 
 /** Two symbols, so plans share a market; prices around the plans' triggers (entries fire below 1490). */
@@ -147,7 +148,7 @@ class Command implements Cmd {
 const createPlan = async (r: Real, what: string, tsym: string, input: unknown) => {
   const key = `model-${process.pid}-${Date.now()}-${++r.keys.n}`;
   r.plans.push(planIdOf(key));
-  await control(r).ltp('NSE', tsym, 1500);
+  if (tsym) await control(r).ltp('NSE', tsym, 1500);
   await attempt(r, `create ${what}`, () => r.engine.create(input as never, key, deadline()));
 };
 
@@ -312,6 +313,7 @@ const commands = [
         if (planId) await attempt(r, `cancel ${planId}`, () => r.engine.cancel(planId, deadline()));
       }),
   ),
+  ...optionCommands({ command: (label, act, isRun) => new Command(label, act, isRun), createPlan, run }),
   fc.constant(
     new Command('two minutes pass', async (r) => {
       // The world moves on with the clock: what a broker was to do late has been done.
@@ -365,7 +367,8 @@ export const plansModel = (stack: LocalStack, maxCommands: number) =>
     await checkInvariants(real, true);
     await checkEvents(real);
     for (const planId of real.plans) {
-      const state = (await real.store.get(planId))?.plan.state ?? 'never-recorded';
+      const stored = (await real.store.get(planId))?.plan;
+      const state = `${stored?.kind === 'option-entry' ? 'option ' : ''}${stored?.state ?? 'never-recorded'}`;
       modelStats.plans += 1;
       modelStats.states[state] = (modelStats.states[state] ?? 0) + 1;
     }

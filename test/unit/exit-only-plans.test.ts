@@ -11,6 +11,7 @@ import {
   exitOnlyLine,
   exitOnlyRefusal,
   owedExitsOf,
+  planExitOrder,
   planOwedExit,
   waitingExits,
 } from '../../functions/base/schemas/exit-only.js';
@@ -107,6 +108,32 @@ describe('a live plan owes its exit', () => {
     for (const state of ['done', 'failed', 'cancelled']) expect(planOwedExit(bracket(state)), state).toBeUndefined();
     for (const state of ['unprotected', 'done', 'failed', 'cancelled'])
       expect(planOwedExit(trailing({ state })), state).toBeUndefined();
+  });
+
+  it('an option plan owes its exit as a bracket once its entry filled; watching or entering, nothing', () => {
+    const NFO = { exch: 'NFO', tsym: 'NIFTY08DEC26C24500', prd: 'M' };
+    const option = (state: string, fields: Record<string, unknown> = {}) => ({
+      ...bracket(state, fields),
+      kind: 'option-entry',
+      ...NFO,
+      entry: { ...NFO, trantype: 'B', qty: 130, prctyp: 'LMT', ret: 'IOC', prc: '103' },
+      ...(state === 'watching' || state === 'entry-placed'
+        ? { position: undefined }
+        : { position: { side: 'B', qty: 130 } }),
+    });
+    for (const state of ['watching', 'entry-placed', 'done', 'failed', 'cancelled'])
+      expect(planOwedExit(option(state)), state).toBeUndefined();
+    const owed = owedExitsOf([option('exit-armed', { alIds: { exit: '301' } })]);
+    expect(owed).toMatchObject([{ ...NFO, trantype: 'S', qty: 130, what: 'its exit', alIds: ['301'] }]);
+    const long = [{ exch: 'NFO', tsym: NFO.tsym, product: 'M', netQty: 130 }];
+    expect(exitOnlyRefusal({ ...NFO, trantype: 'S', qty: 65 }, long, [], owed)).toMatch(/at most 0 more may be sold/);
+  });
+
+  it('an exit-only caller may not start an option plan: it opens a position', () => {
+    expect(planExitOrder({ kind: 'option-entry', underlying: 'NIFTY', lots: 1 })).toEqual({
+      refused:
+        'EXIT_ONLY: an option-entry plan places an entry that opens a position, which an exit-only caller may not; a trailing-stop plan on the side that closes the position may be started',
+    });
   });
 
   it("another symbol's, product's or side's plan is not counted", () => {

@@ -107,7 +107,8 @@ export const planOwedExit = (plan: Fields): OwedExit | undefined => {
       alIds: ids.stop ? [text(ids.stop)] : [],
     };
   }
-  if (plan.kind !== 'bracket') return undefined;
+  // An option plan owes its exit as a bracket does once its entry filled (its entry the order it placed).
+  if (plan.kind !== 'bracket' && plan.kind !== 'option-entry') return undefined;
   const owing =
     plan.state === 'entry-filled' ||
     plan.state === 'exit-armed' ||
@@ -232,13 +233,15 @@ export const exitOnlyRefusal = (
  * The order a plan (`POST /plans`' body) would place, as the rule judges it, or why a plan of its kind is refused: a
  * trailing stop's `order` is its stop, one GTT that only closes (a sell up to the long, a buy up to the short, the
  * same room as any exit; once the plan is recorded its stop counts for later checks, at the broker or not); a bracket
- * places an entry that opens a position, so it is never exit-only.
+ * or an option entry places an entry that opens a position, so it is never exit-only.
  */
 export const planExitOrder = (plan: Fields): { order: ExitOrder } | { refused: string } => {
-  if (plan.kind !== 'trailing-stop')
+  if (plan.kind !== 'trailing-stop') {
+    const kind = text(plan.kind).slice(0, 24) || '(kind-less)';
     return {
-      refused: `EXIT_ONLY: a ${text(plan.kind).slice(0, 24) || '(kind-less)'} plan places an entry that opens a position, which an exit-only caller may not; a trailing-stop plan on the side that closes the position may be started`,
+      refused: `EXIT_ONLY: ${/^[aeiou]/i.test(kind) ? 'an' : 'a'} ${kind} plan places an entry that opens a position, which an exit-only caller may not; a trailing-stop plan on the side that closes the position may be started`,
     };
+  }
   const o = (plan.order ?? {}) as Fields;
   return {
     order: { exch: text(o.exch), tsym: text(o.tsym), prd: text(o.prd), trantype: text(o.trantype), qty: text(o.qty) },
