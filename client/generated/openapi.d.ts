@@ -6585,9 +6585,9 @@ export interface operations {
                         plans: {
                             planId: string;
                             /** @enum {string} */
-                            kind: "bracket" | "trailing-stop";
+                            kind: "bracket" | "trailing-stop" | "option-entry";
                             /** @enum {string} */
-                            state: "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
+                            state: "watching" | "entry-placed" | "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
                             exch: string;
                             tsym: string;
                             tag?: string;
@@ -6627,6 +6627,48 @@ export interface operations {
                             };
                             exitGen?: number;
                             exitTries?: number;
+                            option?: {
+                                underlying: {
+                                    name: string;
+                                    exch: string;
+                                    tsym: string;
+                                    token: string;
+                                };
+                                when: {
+                                    above?: string;
+                                    below?: string;
+                                };
+                                pick: {
+                                    expiry: string;
+                                    strike: string | number;
+                                    /** @enum {string} */
+                                    type: "CE" | "PE";
+                                };
+                                lots: number;
+                                /** @enum {string} */
+                                trantype: "B" | "S";
+                                prd: string;
+                                exit: {
+                                    stop: string;
+                                    target: string;
+                                };
+                                resolved?: {
+                                    at: string;
+                                    price: number;
+                                    exch: string;
+                                    tsym: string;
+                                    token: string;
+                                    expiry: string;
+                                    /** @enum {string} */
+                                    type: "CE" | "PE";
+                                    strike: number;
+                                    atm: number;
+                                    strikeStep: number;
+                                    lot: number;
+                                    qty: number;
+                                };
+                                entryOrder?: string;
+                            };
                             inFlight?: {
                                 stamp: string;
                                 key: string;
@@ -6878,9 +6920,9 @@ export interface operations {
                     "application/json": {
                         planId: string;
                         /** @enum {string} */
-                        kind: "bracket" | "trailing-stop";
+                        kind: "bracket" | "trailing-stop" | "option-entry";
                         /** @enum {string} */
-                        state: "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
+                        state: "watching" | "entry-placed" | "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
                         exch: string;
                         tsym: string;
                         tag?: string;
@@ -6920,6 +6962,48 @@ export interface operations {
                         };
                         exitGen?: number;
                         exitTries?: number;
+                        option?: {
+                            underlying: {
+                                name: string;
+                                exch: string;
+                                tsym: string;
+                                token: string;
+                            };
+                            when: {
+                                above?: string;
+                                below?: string;
+                            };
+                            pick: {
+                                expiry: string;
+                                strike: string | number;
+                                /** @enum {string} */
+                                type: "CE" | "PE";
+                            };
+                            lots: number;
+                            /** @enum {string} */
+                            trantype: "B" | "S";
+                            prd: string;
+                            exit: {
+                                stop: string;
+                                target: string;
+                            };
+                            resolved?: {
+                                at: string;
+                                price: number;
+                                exch: string;
+                                tsym: string;
+                                token: string;
+                                expiry: string;
+                                /** @enum {string} */
+                                type: "CE" | "PE";
+                                strike: number;
+                                atm: number;
+                                strikeStep: number;
+                                lot: number;
+                                qty: number;
+                            };
+                            entryOrder?: string;
+                        };
                         inFlight?: {
                             stamp: string;
                             key: string;
@@ -7118,9 +7202,9 @@ export interface operations {
                     "application/json": {
                         planId: string;
                         /** @enum {string} */
-                        kind: "bracket" | "trailing-stop";
+                        kind: "bracket" | "trailing-stop" | "option-entry";
                         /** @enum {string} */
-                        state: "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
+                        state: "watching" | "entry-placed" | "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
                         exch: string;
                         tsym: string;
                         tag?: string;
@@ -7160,6 +7244,48 @@ export interface operations {
                         };
                         exitGen?: number;
                         exitTries?: number;
+                        option?: {
+                            underlying: {
+                                name: string;
+                                exch: string;
+                                tsym: string;
+                                token: string;
+                            };
+                            when: {
+                                above?: string;
+                                below?: string;
+                            };
+                            pick: {
+                                expiry: string;
+                                strike: string | number;
+                                /** @enum {string} */
+                                type: "CE" | "PE";
+                            };
+                            lots: number;
+                            /** @enum {string} */
+                            trantype: "B" | "S";
+                            prd: string;
+                            exit: {
+                                stop: string;
+                                target: string;
+                            };
+                            resolved?: {
+                                at: string;
+                                price: number;
+                                exch: string;
+                                tsym: string;
+                                token: string;
+                                expiry: string;
+                                /** @enum {string} */
+                                type: "CE" | "PE";
+                                strike: number;
+                                atm: number;
+                                strikeStep: number;
+                                lot: number;
+                                qty: number;
+                            };
+                            entryOrder?: string;
+                        };
                         inFlight?: {
                             stamp: string;
                             key: string;
@@ -7354,9 +7480,9 @@ export interface operations {
                     "application/json": {
                         planId: string;
                         /** @enum {string} */
-                        kind: "bracket" | "trailing-stop";
+                        kind: "bracket" | "trailing-stop" | "option-entry";
                         /** @enum {string} */
-                        state: "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
+                        state: "watching" | "entry-placed" | "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
                         exch: string;
                         tsym: string;
                         tag?: string;
@@ -7396,6 +7522,48 @@ export interface operations {
                         };
                         exitGen?: number;
                         exitTries?: number;
+                        option?: {
+                            underlying: {
+                                name: string;
+                                exch: string;
+                                tsym: string;
+                                token: string;
+                            };
+                            when: {
+                                above?: string;
+                                below?: string;
+                            };
+                            pick: {
+                                expiry: string;
+                                strike: string | number;
+                                /** @enum {string} */
+                                type: "CE" | "PE";
+                            };
+                            lots: number;
+                            /** @enum {string} */
+                            trantype: "B" | "S";
+                            prd: string;
+                            exit: {
+                                stop: string;
+                                target: string;
+                            };
+                            resolved?: {
+                                at: string;
+                                price: number;
+                                exch: string;
+                                tsym: string;
+                                token: string;
+                                expiry: string;
+                                /** @enum {string} */
+                                type: "CE" | "PE";
+                                strike: number;
+                                atm: number;
+                                strikeStep: number;
+                                lot: number;
+                                qty: number;
+                            };
+                            entryOrder?: string;
+                        };
                         inFlight?: {
                             stamp: string;
                             key: string;
