@@ -70,7 +70,34 @@ beforeAll(async () => {
               }),
             ],
           });
-        if (req.url?.includes('dryRun=true')) return reply(200, { dryRun: true, option: { resolved: RESOLVED } });
+        if (req.url?.includes('dryRun=true'))
+          return reply(200, {
+            dryRun: true,
+            kind: 'option-entry',
+            underlying: { name: 'NIFTY', exch: 'NSE', tsym: 'Nifty 50', token: '26000', price: 24512 },
+            contract: {
+              ...RESOLVED,
+              exch: 'NFO',
+              token: '1',
+              type: 'CE',
+              atm: 24500,
+              strikeStep: 50,
+              tick: '0.05',
+              lastPrice: 123.4,
+            },
+            lots: 2,
+            qty: 130,
+            entry: {
+              exch: 'NFO',
+              tsym: RESOLVED.tsym,
+              trantype: 'B',
+              prd: 'M',
+              qty: 130,
+              prctyp: 'LMT',
+              ret: 'IOC',
+              prc: '124.05',
+            },
+          });
         return reply(201, record('pl0123456789abcdef'));
       });
     }),
@@ -118,7 +145,7 @@ describe('gtt plan-option', () => {
     const result = await gtt(...GOOD, '--dry-run');
     expect(result.code).toBe(0);
     expect(result.out).toBe(
-      'dry run: nothing was sent. NIFTY above 24500: would buy NIFTY08DEC26C24500 now (strike 24500, expiry 2026-12-08, 2 × lot 65 = 130) at NIFTY 24512; the contract is chosen again when it crosses',
+      'dry run: nothing was sent. NIFTY above 24500: would buy NIFTY08DEC26C24500 now (strike 24500, expiry 2026-12-08, 2 × lot 65 = 130; last 123.4, entry limit 124.05) at NIFTY 24512; the contract is chosen again when it crosses',
     );
     const [sent, ...more] = seen.slice(before);
     expect(more).toEqual([]);

@@ -16,6 +16,7 @@ import {
 } from '../../console/src/views/option-plan-values.js';
 import { optionEntryInput } from '../../functions/base/schemas/option-plan.js';
 import { optionPlanSentence, pickWords, resolvedOfDryRun } from '../../functions/base/schemas/option-words.js';
+import { dryRunOf } from '../support/option-dry-run.js';
 
 const RESOLVED = {
   at: '2026-12-07T04:15:00.000Z',
@@ -148,15 +149,13 @@ it('says the plan in one sentence, with the contract a dry run would pick now', 
     lots: 2,
     exit: { stop: '20', target: '25%' },
   };
-  expect(
-    optionPlanSentence(body, resolvedOfDryRun({ dryRun: true, option: { resolved: { ...RESOLVED, price: 24512 } } })),
-  ).toBe(
+  expect(optionPlanSentence(body, resolvedOfDryRun(dryRunOf({ ...RESOLVED, price: 24512 })))).toBe(
     'Watch NIFTY; when it goes above ₹24,500 buy 2 lots (130) of the ATM CE of the nearest expiry, now NIFTY08DEC26C24500 at NIFTY 24,512; exit stop 20 points, target 25%.',
   );
   expect(optionPlanSentence({ ...body, trantype: 'S', lots: 1, when: { below: '2450000' } })).toBe(
     'Watch NIFTY; when it goes below ₹24,50,000 sell 1 lot of the ATM CE of the nearest expiry; exit stop 20 points, target 25%.',
   );
-  expect(resolvedOfDryRun({ plan: { option: { resolved: RESOLVED } } })?.tsym).toBe('NIFTY08DEC26C24500');
+  expect(resolvedOfDryRun(dryRunOf(RESOLVED))).toMatchObject({ tsym: 'NIFTY08DEC26C24500', price: 24512.35, qty: 130 });
   expect(resolvedOfDryRun({ dryRun: true })).toBeUndefined();
   expect(pickWords({ expiry: 'next-month', strike: 'ATM+1', type: 'PE' }, 1)).toBe(
     "ATM+1 PE, next month's expiry, 1 lot",

@@ -14,6 +14,7 @@ import { MemoryConfirmationStore } from '../../mcp/confirmations.js';
 import type { CallFlags, GatewayPort, GatewayRequest } from '../../mcp/port.js';
 import { createMcpServer, type Scope } from '../../mcp/server.js';
 import { callTool } from '../support/mcp-tools.js';
+import { dryRunOf } from '../support/option-dry-run.js';
 
 const RESOLVED = {
   at: '2026-12-07T04:15:00.000Z',
@@ -22,7 +23,7 @@ const RESOLVED = {
   tsym: 'NIFTY08DEC26C24500',
   token: '45001',
   expiry: '2026-12-08',
-  type: 'CE',
+  type: 'CE' as const,
   strike: 24500,
   atm: 24500,
   strikeStep: 50,
@@ -45,9 +46,7 @@ const serve = async (scopes: Scope[], limits?: AssistantLimits) => {
       sent.push({ request, flags });
       if (request.operation !== 'CreatePlan') return Promise.resolve({ positions: [], orders: [], plans: [] });
       return Promise.resolve(
-        flags.dryRun
-          ? { dryRun: true, option: { resolved: RESOLVED } }
-          : { planId: 'pl0123456789abcdef', kind: 'option-entry', state: 'watching' },
+        flags.dryRun ? dryRunOf(RESOLVED) : { planId: 'pl0123456789abcdef', kind: 'option-entry', state: 'watching' },
       );
     },
   };

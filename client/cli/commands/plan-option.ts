@@ -93,24 +93,25 @@ export const optionPlanFromFlags = (f: Flags, args: readonly string[]): OptionPl
   };
 };
 
-/** The contract a dry run says the plan would pick now (the plan record's `option.resolved`). */
-interface Picked {
-  tsym: string;
-  strike: number;
-  expiry: string;
-  lot: number;
-  qty: number;
-  price: number;
+/** What a dry run answers (functions/plans/option-create.ts): the contract it would pick now and its entry. */
+interface DryRunAnswer {
+  underlying?: { price?: number };
+  contract?: { tsym: string; strike: number; expiry: string; lot: number; lastPrice?: number };
+  qty?: number;
+  entry?: { prc?: string };
 }
-type DryRunAnswer = { option?: { resolved?: Picked }; plan?: { option?: { resolved?: Picked } } };
 
 /** `dry run: nothing was sent. NIFTY above 24500: would buy NIFTY08DEC26C24500 now (...)`. */
 export const optionDryRunText = (body: OptionPlanBody, answer: DryRunAnswer): string => {
-  const picked = answer.option?.resolved ?? answer.plan?.option?.resolved;
+  const c = answer.contract;
   const level = 'above' in body.when ? `above ${body.when.above}` : `below ${body.when.below}`;
   const side = body.trantype === 'S' ? 'sell' : 'buy';
-  const now = picked
-    ? `would ${side} ${picked.tsym} now (strike ${picked.strike}, expiry ${picked.expiry}, ${body.lots} × lot ${picked.lot} = ${picked.qty}) at ${body.underlying} ${picked.price}`
+  const prices = [
+    c?.lastPrice === undefined ? '' : `last ${c.lastPrice}`,
+    answer.entry?.prc ? `entry limit ${answer.entry.prc}` : '',
+  ].filter(Boolean);
+  const now = c
+    ? `would ${side} ${c.tsym} now (strike ${c.strike}, expiry ${c.expiry}, ${body.lots} × lot ${c.lot} = ${answer.qty}${prices.length ? `; ${prices.join(', ')}` : ''}) at ${body.underlying} ${answer.underlying?.price}`
     : `the gateway named no contract: ${JSON.stringify(answer)}`;
   return `dry run: nothing was sent. ${body.underlying} ${level}: ${now}; the contract is chosen again when it crosses`;
 };

@@ -3,11 +3,8 @@
  * (`above 24,500`), the contract once chosen, and the whole plan as one sentence. The console and the MCP server's
  * preview say it the same way.
  */
-import type { OptionPlan } from './option-plan.js';
-
 type Pick = { expiry: string; strike: string | number; type: string };
 type Level = { above?: string | number | undefined; below?: string | number | undefined };
-type Resolved = NonNullable<OptionPlan['resolved']>;
 
 /** `24,500`, `24,512.35`, `1,24,500`: a number grouped the Indian way; text that is not a number is kept. */
 export const indian = (value: string | number | undefined): string => {
@@ -41,17 +38,40 @@ export const exitWords = (exit: { stop: string | number; target: string | number
   `exit stop ${distanceWords(exit.stop)}, target ${distanceWords(exit.target)}`;
 
 /** `NIFTY08DEC26C24500 (strike 24,500, expiry 2026-12-08), chosen at NIFTY 24,512`. */
-export const contractWords = (resolved: Resolved, underlying: string): string =>
+export const contractWords = (resolved: PickedContract, underlying: string): string =>
   `${resolved.tsym} (strike ${indian(resolved.strike)}, expiry ${resolved.expiry}), chosen at ${underlying} ${indian(resolved.price)}`;
 
+/** A contract an option plan chose (its record's `option.resolved`) or would choose now (its dry run's). */
+export interface PickedContract {
+  /** The index's price it was chosen at. */
+  price: number;
+  exch: string;
+  tsym: string;
+  expiry: string;
+  type: string;
+  strike: number;
+  atm: number;
+  strikeStep: number;
+  lot: number;
+  qty: number;
+  /** A dry run's: the contract's last price. */
+  lastPrice?: number;
+}
+
 /**
- * The contract a dry run of an option plan (`POST /plans?dryRun=true`) says it would pick now: its `option.resolved`
- * (the plan record's own field), read at the top of the answer or under `plan`.
+ * The contract a dry run of an option plan (`POST /plans?dryRun=true`) says it would pick now: its `contract`, the
+ * index's `underlying.price` and the plan's `qty` (functions/plans/option-create.ts); undefined when it says none.
  */
-export const resolvedOfDryRun = (dryRun: unknown): Resolved | undefined => {
-  const answer = (dryRun ?? {}) as { option?: { resolved?: Resolved }; plan?: { option?: { resolved?: Resolved } } };
-  const resolved = answer.option?.resolved ?? answer.plan?.option?.resolved;
-  return resolved && typeof resolved.tsym === 'string' ? resolved : undefined;
+export const resolvedOfDryRun = (dryRun: unknown): PickedContract | undefined => {
+  const answer = (dryRun ?? {}) as {
+    underlying?: { price?: unknown };
+    contract?: Omit<PickedContract, 'price' | 'qty'>;
+    qty?: unknown;
+  };
+  const c = answer.contract;
+  if (!c || typeof c.tsym !== 'string' || typeof answer.qty !== 'number') return undefined;
+  const price = Number(answer.underlying?.price);
+  return { ...c, price, qty: answer.qty };
 };
 
 /** What an option plan's input says, read loosely (a body the gateway has not checked yet). */
@@ -68,7 +88,7 @@ export interface OptionWordsInput {
  * `Watch NIFTY; when it goes above ₹24,500 buy 2 lots (130) of the ATM CE of the nearest expiry, now
  * NIFTY08DEC26C24500 at NIFTY 24,512; exit stop 20 points, target 25%.` `now`: what a dry run would pick.
  */
-export const optionPlanSentence = (input: OptionWordsInput, now?: Resolved): string => {
+export const optionPlanSentence = (input: OptionWordsInput, now?: PickedContract): string => {
   const name = typeof input.underlying === 'string' ? input.underlying.toUpperCase() : input.underlying.tsym;
   const level =
     input.when.above !== undefined
