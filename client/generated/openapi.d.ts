@@ -430,7 +430,7 @@ export interface paths {
         get: operations["ListPlans"];
         put?: never;
         /**
-         * Create a plan: {"kind": "bracket", "entry": <POST /gtt-orders body>, "target": {trigger, price}, "stopLoss": {trigger, price}} or {"kind": "trailing-stop", "order": <a stop GTT>, "trailBy", "step"?}. Places its first GTT now; 201, or 200 with the same plan for a retried key.
+         * Create a plan: {"kind": "bracket", "entry": <POST /gtt-orders body>, "target": {trigger, price}, "stopLoss": {trigger, price}}, {"kind": "trailing-stop", "order": <a stop GTT>, "trailBy", "step"?} (its first GTT placed now) or {"kind": "option-entry", "underlying": "NIFTY", "when": {"above"|"below"}, "pick": {expiry, strike, type}, "lots", "exit": {stop, target}} (watching the index; nothing at the broker until it crosses). 201, or 200 with the same plan for a retried key. ?dryRun=true (option-entry): the contract it would pick now, nothing stored or sent.
          * @description The Plans function. Safe to repeat: a repeat does nothing twice.
          */
         post: operations["CreatePlan"];
@@ -6848,7 +6848,9 @@ export interface operations {
     };
     CreatePlan: {
         parameters: {
-            query?: never;
+            query?: {
+                dryRun?: boolean;
+            };
             header: {
                 /** @description Unique per request, reused on every retry of it */
                 "Idempotency-Key": string;
@@ -6907,11 +6909,45 @@ export interface operations {
                     trailBy: number | string;
                     step?: number | string;
                     tag?: string;
+                } | {
+                    /** @constant */
+                    kind: "option-entry";
+                    underlying: string | {
+                        exch: string;
+                        tsym: string;
+                    };
+                    when: {
+                        above?: number | string;
+                        below?: number | string;
+                    };
+                    pick: {
+                        expiry: string;
+                        strike: number | string;
+                        /** @enum {string} */
+                        type: "CE" | "PE";
+                    };
+                    lots: number;
+                    /**
+                     * @default B
+                     * @enum {string}
+                     */
+                    trantype?: "B" | "S";
+                    /**
+                     * @default M
+                     * @enum {string}
+                     */
+                    prd?: "C" | "M" | "H";
+                    exit: {
+                        stop: number | string;
+                        target: number | string;
+                    };
+                    tag?: string;
+                    qty?: unknown;
                 };
             };
         };
         responses: {
-            /** @description Create a plan: {"kind": "bracket", "entry": <POST /gtt-orders body>, "target": {trigger, price}, "stopLoss": {trigger, price}} or {"kind": "trailing-stop", "order": <a stop GTT>, "trailBy", "step"?}. Places its first GTT now; 201, or 200 with the same plan for a retried key. */
+            /** @description Create a plan: {"kind": "bracket", "entry": <POST /gtt-orders body>, "target": {trigger, price}, "stopLoss": {trigger, price}}, {"kind": "trailing-stop", "order": <a stop GTT>, "trailBy", "step"?} (its first GTT placed now) or {"kind": "option-entry", "underlying": "NIFTY", "when": {"above"|"below"}, "pick": {expiry, strike, type}, "lots", "exit": {stop, target}} (watching the index; nothing at the broker until it crosses). 201, or 200 with the same plan for a retried key. ?dryRun=true (option-entry): the contract it would pick now, nothing stored or sent. */
             201: {
                 headers: {
                     [name: string]: unknown;

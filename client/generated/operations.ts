@@ -53,7 +53,7 @@ export const OPERATION_INFO = {
   ClosePosition: {"method":"POST","path":"/positions/close","pathParams":[],"query":[],"idempotencyKey":"required","dryRun":true,"body":true,"successStatus":200,"kind":"order","retrySafe":true},
   ListEvents: {"method":"GET","path":"/events","pathParams":[],"query":["since","type","limit","cursor"],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
   ListPlans: {"method":"GET","path":"/plans","pathParams":[],"query":["limit","cursor"],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
-  CreatePlan: {"method":"POST","path":"/plans","pathParams":[],"query":[],"idempotencyKey":"required","dryRun":false,"body":true,"successStatus":201,"kind":"order","retrySafe":true},
+  CreatePlan: {"method":"POST","path":"/plans","pathParams":[],"query":[],"idempotencyKey":"required","dryRun":true,"body":true,"successStatus":201,"kind":"order","retrySafe":true},
   GetPlan: {"method":"GET","path":"/plans/{planId}","pathParams":["planId"],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},
   CancelPlan: {"method":"DELETE","path":"/plans/{planId}","pathParams":["planId"],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"order","retrySafe":true},
   ListStrategies: {"method":"GET","path":"/strategies","pathParams":[],"query":[],"dryRun":false,"body":false,"successStatus":200,"kind":"read","retrySafe":true},

@@ -8,7 +8,7 @@ import { checkOco, ocoDirections, ocoFiringLeg } from '../state/oco.js';
 import { checkGtt, gttFires, type Json, OCO_ALERT_TYPE, Refusal, requireAlId, requireString } from '../state/orders.js';
 import { type Account, type GttOrder, type LegName, ltpKey, type OcoOrder, type Order } from '../state/state.js';
 import type { OperationContext } from '../state/switches.js';
-import { isListedSymbol, UNKNOWN_SYMBOL_REASON } from '../state/symbols.js';
+import { tradingRefusal } from '../state/symbols.js';
 import { extendWeek52, withWeek52 } from '../state/week52.js';
 import { pendingRecord, triggeredRecord } from '../wire/records.js';
 import { type EmulatorReply, json, notOk } from '../wire/reply.js';
@@ -41,8 +41,8 @@ const entryFacts = (ctx: OperationContext, req: EmulatorRequest) => ({
 
 /** The checked order, if its exchange lists its symbol (or any symbol is taken); the broker's refusal otherwise. */
 const listed = <T extends { exch: string; tsym: string }>(ctx: OperationContext, checked: T): T => {
-  if (!ctx.switches.acceptAnySymbol && !isListedSymbol(checked.exch, checked.tsym, ctx.now()))
-    throw new Refusal(UNKNOWN_SYMBOL_REASON);
+  const refused = tradingRefusal(checked.exch, checked.tsym, ctx.now(), ctx.switches.acceptAnySymbol);
+  if (refused !== undefined) throw new Refusal(refused);
   return checked;
 };
 

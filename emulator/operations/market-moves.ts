@@ -6,7 +6,9 @@
 import type { MarketFigures } from '../state/alert-rules.js';
 import { SERIES_INTERVALS } from '../state/day-series.js';
 import { decodeSymbol, instrumentToken } from '../state/formats.js';
+import { INDEX_UNDERLYINGS, indexInstrument, indexOfUnderlying, parseIndexContract } from '../state/indices.js';
 import { priceBandOf } from '../state/market.js';
+import { contractPriceAt } from '../state/option-model.js';
 import { type BookOrder } from '../state/order-book.js';
 import { type Json, Refusal, requireString } from '../state/orders.js';
 import { startCloseOf, startSymbols, walkStep } from '../state/prices.js';
@@ -34,22 +36,74 @@ const move = (ctx: OperationContext, exch: string, tsym: string, ltp: number): P
   return { fired: fireAtPrice(ctx, exch, tsym, ltp), filled: filledOf(filled) };
 };
 
-/** A symbol's start price and close (the day opens at the close), if the market starts with prices and lists it. */
+/** Both moves' fired GTTs and filled orders, in order. */
+const joined = (a: PriceMove, b: PriceMove): PriceMove => ({
+  fired: [...a.fired, ...b.fired],
+  filled: [...a.filled, ...b.filled],
+});
+
+/** A price outside the band of a start close starts a new day there (the close becomes the price). */
+const newDayIfOutside = (ctx: OperationContext, exch: string, tsym: string, price: number): void => {
+  const key = ltpKey(exch, tsym);
+  if (!ctx.state.startCloses.has(key)) return;
+  const band = priceBandOf(exch, tsym, ctx.state.closes.get(key)!);
+  if (band && (price < Number(band.lc) || price > Number(band.uc))) ctx.state.closes.set(key, price);
+};
+
+/**
+ * A symbol's start price and close (the day opens at the close), if the market starts with prices and lists it. An
+ * index contract's close is its model price at the index's start level; its price is the model's at the index's
+ * level now (the index opens first).
+ */
 const open = (ctx: OperationContext, exch: string, tsym: string): number | undefined => {
   const key = ltpKey(exch, tsym);
   const known = ctx.state.ltps.get(key);
   if (known !== undefined || ctx.state.startPrices !== 'start' || ctx.state.cleared.has(key)) return known;
   if (!isListedSymbol(exch, tsym, ctx.now())) return undefined;
-  const close = startCloseOf(exch, tsym);
+  const close = startCloseOf(exch, tsym, ctx.now());
   if (close === undefined) return undefined;
+  const contract = parseIndexContract(exch, tsym);
+  const index = contract && indexOfUnderlying(contract.underlying)!;
+  const level = index && open(ctx, index.exch, index.tsym);
+  const price = contract && level !== undefined ? contractPriceAt(contract, level, ctx.now()) : close;
   ctx.state.closes.set(key, close);
   ctx.state.startCloses.add(key);
-  ctx.state.ltps.set(key, close);
-  ctx.state.figures.set(key, withWeek52(ctx.state.figures.get(key), exch, tsym, close));
+  newDayIfOutside(ctx, exch, tsym, price);
+  ctx.state.ltps.set(key, price);
+  ctx.state.figures.set(key, withWeek52(ctx.state.figures.get(key), exch, tsym, price));
   ctx.state.instruments.set(`${exch}|${instrumentToken(exch, tsym)}`, tsym);
-  ctx.state.series.record(key, ctx.now(), close);
-  return close;
+  ctx.state.series.record(key, ctx.now(), price);
+  return price;
 };
+
+/** The priced NFO contracts of the index `exch`/`tsym` names (none for another symbol), in name order. */
+const pricedContractsOf = (ctx: OperationContext, exch: string, tsym: string): string[] => {
+  const index = indexInstrument(exch, tsym);
+  if (!index || !(INDEX_UNDERLYINGS as readonly string[]).includes(index.name)) return [];
+  return [...ctx.state.ltps.keys()]
+    .filter((key) => key.startsWith('NFO|') && parseIndexContract('NFO', key.slice(4))?.underlying === index.name)
+    .sort()
+    .map((key) => key.slice(4));
+};
+
+/**
+ * The index `exch`/`tsym` names is at `level`: each of its priced contracts moves to its model price there (a price
+ * set by hand on one holds until now), and everything a price does runs for it (resting orders fill, GTTs fire).
+ */
+const follow = (ctx: OperationContext, exch: string, tsym: string, level: number): PriceMove => {
+  let moves: PriceMove = { fired: [], filled: [] };
+  for (const contract of pricedContractsOf(ctx, exch, tsym)) {
+    const price = contractPriceAt(parseIndexContract('NFO', contract)!, level, ctx.now());
+    if (price === ctx.state.ltps.get(ltpKey('NFO', contract))) continue;
+    newDayIfOutside(ctx, 'NFO', contract, price);
+    moves = joined(moves, move(ctx, 'NFO', contract, price));
+  }
+  return moves;
+};
+
+/** A price of a symbol, and its contracts' prices when it is an index. */
+const moveWithContracts = (ctx: OperationContext, exch: string, tsym: string, ltp: number): PriceMove =>
+  joined(move(ctx, exch, tsym, ltp), follow(ctx, exch, tsym, ltp));
 
 /** The market's opening: every shipped equity at its start price (with `start`); index contracts when named. */
 export const openMarket = (ctx: OperationContext): void => {
@@ -89,12 +143,9 @@ export const movePriceByHand = (
   if (close !== undefined) {
     ctx.state.closes.set(key, close);
     ctx.state.startCloses.delete(key);
-  } else if (ctx.state.startCloses.has(key)) {
-    const band = priceBandOf(exch, tsym, ctx.state.closes.get(key)!);
-    if (band && (ltp < Number(band.lc) || ltp > Number(band.uc))) ctx.state.closes.set(key, ltp);
-  }
+  } else newDayIfOutside(ctx, exch, tsym, ltp);
   ctx.state.instruments.set(`${exch}|${instrumentToken(exch, tsym)}`, tsym);
-  return move(ctx, exch, tsym, ltp);
+  return moveWithContracts(ctx, exch, tsym, ltp);
 };
 
 /** A symbol without a price again (no quote, no band, no series), as a market that has not opened it. */
@@ -109,16 +160,25 @@ export const clearPrice = (ctx: OperationContext, exch: string, tsym: string): b
   return had;
 };
 
-/** One step of the seeded walk for every symbol with a price (in name order), inside its band. */
+/** Whether a priced symbol follows its index (an index contract whose index has a price) rather than walking. */
+const followsIndex = (ctx: OperationContext, exch: string, tsym: string): boolean => {
+  const contract = parseIndexContract(exch, tsym);
+  const index = contract && indexOfUnderlying(contract.underlying)!;
+  return index !== undefined && ctx.state.ltps.has(ltpKey(index.exch, index.tsym));
+};
+
+/**
+ * One step of the seeded walk for every symbol with a price (in name order), inside its band; an index contract
+ * whose index has a price follows the index's step instead of walking alone.
+ */
 export const walkMarket = (ctx: OperationContext, random: () => number): PriceMove => {
-  const moves: PriceMove = { fired: [], filled: [] };
+  let moves: PriceMove = { fired: [], filled: [] };
   for (const key of [...ctx.state.ltps.keys()].sort()) {
     const [exch, ...rest] = key.split('|');
     const tsym = rest.join('|');
+    if (followsIndex(ctx, exch!, tsym)) continue;
     const next = walkStep(exch!, tsym, ctx.state.ltps.get(key)!, ctx.state.closes.get(key), random);
-    const moved = move(ctx, exch!, tsym, next);
-    moves.fired.push(...moved.fired);
-    moves.filled.push(...moved.filled);
+    moves = joined(moves, moveWithContracts(ctx, exch!, tsym, next));
   }
   return moves;
 };

@@ -12,14 +12,14 @@ import { Refusal } from '../state/orders.js';
 import { checkPlainOrder } from '../state/plain-orders.js';
 import { type Account, ltpKey } from '../state/state.js';
 import type { OperationContext } from '../state/switches.js';
-import { isListedSymbol, UNKNOWN_SYMBOL_REASON } from '../state/symbols.js';
+import { tradingRefusal } from '../state/symbols.js';
 import { type EmulatorReply, json } from '../wire/reply.js';
 import { priceOf } from './market-moves.js';
 
 export const placeOrder = (ctx: OperationContext, fields: Json, account: Account): EmulatorReply => {
   const order = checkPlainOrder(fields, account);
-  if (!ctx.switches.acceptAnySymbol && !isListedSymbol(order.exch, order.tsym, ctx.now()))
-    throw new Refusal(UNKNOWN_SYMBOL_REASON);
+  const refused = tradingRefusal(order.exch, order.tsym, ctx.now(), ctx.switches.acceptAnySymbol);
+  if (refused !== undefined) throw new Refusal(refused);
   // The symbol opens at its start price first, as a quote of it would.
   const ltp = priceOf(ctx, order.exch, order.tsym);
   const close = ctx.state.closes.get(ltpKey(order.exch, order.tsym));

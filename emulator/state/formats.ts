@@ -1,4 +1,5 @@
 /** Time formats and symbol decoding as brokers of this API family write and read them. */
+import { fixedToken } from './indices.js';
 
 export const IST_OFFSET_MS = 5.5 * 60 * 60 * 1000;
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
@@ -40,8 +41,13 @@ export const decodeSymbol = (raw: string): string => {
   }
 };
 
-/** A stable instrument token (digit string) for a symbol: the emulator has no contract master. */
+/**
+ * A stable instrument token (digit string) for a symbol: an index's family token, a listed option's own number
+ * (indices.ts, so no two listed contracts share one), a hash of the name for any other.
+ */
 export const instrumentToken = (exch: string, tsym: string): string => {
+  const fixed = fixedToken(exch, tsym);
+  if (fixed !== undefined) return fixed;
   let hash = 2166136261;
   for (const ch of `${exch}:${tsym}`) hash = Math.imul(hash ^ ch.codePointAt(0)!, 16777619) >>> 0;
   return String(1000 + (hash % 90000));

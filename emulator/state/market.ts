@@ -10,6 +10,7 @@
  * - the freeze quantity of index derivatives (GetSecurityInfo `frzqty`): NSE's quantity freeze limits of the
  *   circular of 2025-10-31, effective 2025-11-03. Equities have none here.
  */
+import { indexInstrument } from './indices.js';
 import { type INDEX_UNDERLYINGS, indexContractOf, instrumentRules, isEtf } from './symbols.js';
 
 /** NSE's quantity freeze limits of index derivatives (units, futures and options alike). */
@@ -22,8 +23,9 @@ export const INDEX_FREEZE_QUANTITIES: Readonly<Record<(typeof INDEX_UNDERLYINGS)
 /** The date of the NSE circular the freeze quantities come from (effective 2025-11-03). */
 export const INDEX_FREEZE_QUANTITIES_AS_OF = '2025-10-31';
 
-/** The band's width in percent of the previous close, or undefined for a symbol without one. */
+/** The band's width in percent of the previous close, or undefined for a symbol without one (an index has none). */
 export const bandPercentOf = (exch: string, tsym: string): number | undefined => {
+  if (indexInstrument(exch, tsym)) return undefined;
   const contract = indexContractOf(exch, tsym);
   if (contract) return contract.future ? 10 : 40;
   if (exch === 'NSE' || exch === 'BSE') return isEtf(exch, tsym) ? 20 : 10;

@@ -3,9 +3,17 @@
  * Deterministic: the start table is fixed, the walk draws from a seeded generator, so a run with the same seed and
  * the same requests sees the same prices.
  */
+import {
+  INDEX_UNDERLYINGS,
+  indexInstrument,
+  indexOfUnderlying,
+  type IndexUnderlying,
+  INDICES,
+  parseIndexContract,
+} from './indices.js';
 import { priceBandOf } from './market.js';
-import type { INDEX_UNDERLYINGS } from './symbols.js';
-import { indexContractOf, instrumentRules, LISTED_EQUITIES } from './symbols.js';
+import { contractPriceAt } from './option-model.js';
+import { instrumentRules, LISTED_EQUITIES } from './symbols.js';
 
 /** Whether the emulator starts with a price for every symbol it ships (`start`) or none (`none`). */
 export type StartPrices = 'start' | 'none';
@@ -52,13 +60,10 @@ const COMPANY_CLOSES: Readonly<Record<string, number>> = {
   GOLDBEES: 98,
 };
 
-/** Each index's level at start: its futures start there, its options from it. */
-export const INDEX_LEVELS: Readonly<Record<(typeof INDEX_UNDERLYINGS)[number], number>> = {
-  NIFTY: 25000,
-  BANKNIFTY: 56000,
-  FINNIFTY: 26500,
-  MIDCPNIFTY: 13000,
-};
+/** Each NFO index's level at start (indices.ts INDICES): the index starts there, its futures too, its options from it. */
+export const INDEX_LEVELS: Readonly<Record<IndexUnderlying, number>> = Object.fromEntries(
+  INDEX_UNDERLYINGS.map((name) => [name, indexOfUnderlying(name)!.level]),
+) as Record<IndexUnderlying, number>;
 
 const SCALE = 10_000;
 /** A price on the instrument's tick (nearest), never below one tick. */
@@ -69,28 +74,25 @@ const onTick = (exch: string, tsym: string, price: number): number => {
 
 /**
  * A listed symbol's previous close at start (the day opens there), or undefined for a symbol with none (unlisted).
- * Index options: intrinsic value plus a time value that shrinks away from the money (at least one tick).
+ * An index: its start level. An index contract: its model price (option-model.ts) at its index's start level, `now`.
  */
-export const startCloseOf = (exch: string, tsym: string): number | undefined => {
+export const startCloseOf = (exch: string, tsym: string, now: Date): number | undefined => {
+  const index = indexInstrument(exch, tsym);
+  if (index) return onTick(exch, tsym, index.level);
   if (exch === 'NSE' || exch === 'BSE') {
     if (!LISTED_EQUITIES[exch].includes(tsym)) return undefined;
     const close = COMPANY_CLOSES[exch === 'NSE' ? tsym.replace(/-EQ$/, '') : tsym];
     return close === undefined ? undefined : onTick(exch, tsym, close);
   }
-  const contract = indexContractOf(exch, tsym);
-  if (!contract) return undefined;
-  const level = INDEX_LEVELS[contract.underlying];
-  if (contract.future) return onTick(exch, tsym, level);
-  const kind = /([CP])(\d+)$/.exec(tsym)!;
-  const strike = Number(kind[2]);
-  const intrinsic = Math.max(0, kind[1] === 'C' ? level - strike : strike - level);
-  const time = Math.max(0, level * 0.01 - Math.abs(level - strike) * 0.1);
-  return onTick(exch, tsym, intrinsic + time);
+  const contract = parseIndexContract(exch, tsym);
+  return contract ? contractPriceAt(contract, indexOfUnderlying(contract.underlying)!.level, now) : undefined;
 };
 
-/** Every shipped equity (both exchanges), the symbols a `start` market opens with (others are priced when named). */
-export const startSymbols = (): { exch: string; tsym: string }[] =>
-  (['NSE', 'BSE'] as const).flatMap((exch) => LISTED_EQUITIES[exch].map((tsym) => ({ exch, tsym })));
+/** Every shipped equity and index, the symbols a `start` market opens with (index contracts are priced when named). */
+export const startSymbols = (): { exch: string; tsym: string }[] => [
+  ...INDICES.map((i) => ({ exch: i.exch, tsym: i.tsym })),
+  ...(['NSE', 'BSE'] as const).flatMap((exch) => LISTED_EQUITIES[exch].map((tsym) => ({ exch, tsym }))),
+];
 
 /** A seeded generator of numbers in [0, 1) (mulberry32): the same seed, the same walk. */
 export const seededRandom = (seed: number): (() => number) => {

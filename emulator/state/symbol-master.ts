@@ -6,20 +6,16 @@
  *   Exchange,Token,LotSize,Symbol,TradingSymbol,Instrument,TickSize,                                   (NSE, BSE)
  *   Exchange,Token,LotSize,Symbol,TradingSymbol,Expiry,Instrument,OptionType,StrikePrice,TickSize,      (NFO)
  *
- * Made from the emulator's own instruments (symbols.ts, the ones SearchScrip answers from) with the same tokens and
- * rules. NSE and BSE list every equity here. NFO contracts are a pattern here (any real expiry date within
- * MAX_EXPIRY_DAYS, any strike), so the master lists the finite part: each index's futures of the monthly expiries
- * (the last Tuesday of a month) in that window; SearchScrip still answers for every other listed contract.
+ * Made from the emulator's own instruments (symbols.ts, indices.ts: the ones SearchScrip answers from) with the same
+ * tokens and rules. NSE lists every equity and its indices (Instrument `INDEX`: docs/explanation/broker-wire.md,
+ * "Indices"); BSE its equities (the family's BSE master does not list SENSEX: it is known by its token). NFO lists each
+ * index's futures of the monthly expiries (the last Tuesday of a month) and its options (OPTIDX, CE and PE) at every
+ * listed strike (indices.ts) of its expiries: NIFTY's every Tuesday, the others' the monthly ones, all within
+ * MAX_EXPIRY_DAYS. Built once per India day and exchange.
  */
 import { instrumentToken } from './formats.js';
-import {
-  INDEX_UNDERLYINGS,
-  indexContract,
-  instrumentRules,
-  isListedSymbol,
-  LISTED_EQUITIES,
-  MAX_EXPIRY_DAYS,
-} from './symbols.js';
+import { indexOfUnderlying, type IndexUnderlying, INDICES, listedStrikes, MONTHS } from './indices.js';
+import { INDEX_UNDERLYINGS, indexContract, instrumentRules, LISTED_EQUITIES, MAX_EXPIRY_DAYS } from './symbols.js';
 
 /** The exchanges with a master here. */
 export const MASTER_EXCHANGES = ['NSE', 'BSE', 'NFO'] as const;
@@ -27,18 +23,24 @@ export const MASTER_EXCHANGES = ['NSE', 'BSE', 'NFO'] as const;
 const EQUITY_HEADER = 'Exchange,Token,LotSize,Symbol,TradingSymbol,Instrument,TickSize,';
 const DERIVATIVE_HEADER =
   'Exchange,Token,LotSize,Symbol,TradingSymbol,Expiry,Instrument,OptionType,StrikePrice,TickSize,';
-const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
 const DAY_MS = 86_400_000;
 const IST_OFFSET_MS = 5.5 * 3_600_000;
+/** The underlyings whose options expire every week (every Tuesday); the others' only on the monthly expiry. */
+const WEEKLY: readonly IndexUnderlying[] = ['NIFTY'];
 
-/** The last Tuesday of each month whose date lies from today (India) up to MAX_EXPIRY_DAYS ahead. */
-const monthlyExpiries = (now: Date): Date[] => {
+/** Today's date in India, as a UTC midnight timestamp. */
+const indiaToday = (now: Date): number => {
   const india = new Date(now.getTime() + IST_OFFSET_MS);
-  const out: Date[] = [];
-  for (let m = 0; m < 5; m += 1) {
-    const last = new Date(Date.UTC(india.getUTCFullYear(), india.getUTCMonth() + m + 1, 0));
-    last.setUTCDate(last.getUTCDate() - ((last.getUTCDay() + 5) % 7));
-    out.push(last);
+  return Date.UTC(india.getUTCFullYear(), india.getUTCMonth(), india.getUTCDate());
+};
+
+/** The Tuesdays from today (India) up to MAX_EXPIRY_DAYS ahead, as UTC midnights, each with whether it is monthly. */
+export const expiriesOf = (now: Date): { date: number; monthly: boolean }[] => {
+  const today = indiaToday(now);
+  const out: { date: number; monthly: boolean }[] = [];
+  const first = today + ((2 - new Date(today).getUTCDay() + 7) % 7) * DAY_MS;
+  for (let date = first; date <= today + MAX_EXPIRY_DAYS * DAY_MS; date += 7 * DAY_MS) {
+    out.push({ date, monthly: new Date(date + 7 * DAY_MS).getUTCMonth() !== new Date(date).getUTCMonth() });
   }
   return out;
 };
@@ -47,32 +49,69 @@ const monthlyExpiries = (now: Date): Date[] => {
 const expiryText = (date: Date): string =>
   `${String(date.getUTCDate()).padStart(2, '0')}-${MONTHS[date.getUTCMonth()]}-${date.getUTCFullYear()}`;
 
-/** The master's rows of one exchange (without the header), or undefined for an exchange without one here. */
-export const masterRows = (exch: string, now: Date): string[] | undefined => {
-  if (exch === 'NSE' || exch === 'BSE') {
-    return LISTED_EQUITIES[exch].map((tsym) => {
-      const rules = instrumentRules(exch, tsym);
-      const symbol = exch === 'NSE' ? tsym.replace(/-EQ$/, '') : tsym;
-      return `${exch},${instrumentToken(exch, tsym)},${rules.ls},${symbol},${tsym},EQ,${rules.ti},`;
-    });
-  }
-  if (exch !== 'NFO') return undefined;
+const derivativeRow = (underlying: string, tsym: string, expiry: Date, kind: string): string => {
+  const rules = instrumentRules('NFO', tsym);
+  return `NFO,${instrumentToken('NFO', tsym)},${rules.ls},${underlying},${tsym},${expiryText(expiry)},${kind},${rules.ti},`;
+};
+
+/** One index's rows of one expiry: its future on a monthly expiry, its options when listed on it. */
+const contractRows = (underlying: IndexUnderlying, expiry: { date: number; monthly: boolean }): string[] => {
+  // Noon India time on the expiry date: indexContract reads the date in India time.
+  const at = new Date(expiry.date + 12 * 3_600_000 - IST_OFFSET_MS);
+  const date = new Date(expiry.date);
   const rows: string[] = [];
-  for (const expiry of monthlyExpiries(now)) {
-    // Noon India time on the expiry date: indexContract reads the date in India time.
-    const at = new Date(expiry.getTime() + 12 * 3_600_000 - IST_OFFSET_MS);
-    if (expiry.getTime() > now.getTime() + (MAX_EXPIRY_DAYS + 1) * DAY_MS) continue;
-    for (const underlying of INDEX_UNDERLYINGS) {
-      const tsym = indexContract(underlying, at, 'F');
-      if (!isListedSymbol('NFO', tsym, now)) continue;
-      const rules = instrumentRules('NFO', tsym);
-      rows.push(
-        `NFO,${instrumentToken('NFO', tsym)},${rules.ls},${underlying},${tsym},${expiryText(expiry)},FUTIDX,XX,-0.01,${rules.ti},`,
-      );
+  if (expiry.monthly) rows.push(derivativeRow(underlying, indexContract(underlying, at, 'F'), date, 'FUTIDX,XX,-0.01'));
+  if (!expiry.monthly && !WEEKLY.includes(underlying)) return rows;
+  for (const strike of listedStrikes(indexOfUnderlying(underlying)!)) {
+    for (const [type, optt] of [
+      ['C', 'CE'],
+      ['P', 'PE'],
+    ] as const) {
+      const tsym = indexContract(underlying, at, `${type}${strike}`);
+      rows.push(derivativeRow(underlying, tsym, date, `OPTIDX,${optt},${strike}`));
     }
   }
   return rows;
 };
+
+const buildRows = (exch: string, now: Date): string[] | undefined => {
+  if (exch === 'NSE' || exch === 'BSE') {
+    const indices = INDICES.filter((i) => i.exch === exch && exch === 'NSE').map(
+      (i) => `${exch},${i.token},1,${i.name},${i.tsym},INDEX,${instrumentRules(exch, i.tsym).ti},`,
+    );
+    return [
+      ...indices,
+      ...LISTED_EQUITIES[exch].map((tsym) => {
+        const rules = instrumentRules(exch, tsym);
+        const symbol = exch === 'NSE' ? tsym.replace(/-EQ$/, '') : tsym;
+        return `${exch},${instrumentToken(exch, tsym)},${rules.ls},${symbol},${tsym},EQ,${rules.ti},`;
+      }),
+    ];
+  }
+  if (exch !== 'NFO') return undefined;
+  return expiriesOf(now).flatMap((expiry) => INDEX_UNDERLYINGS.flatMap((u) => contractRows(u, expiry)));
+};
+
+/** Each exchange's master of the India day it was built on, with its symbols by token. */
+const built = new Map<string, { day: number; rows: string[] | undefined; tokens: Map<string, string> }>();
+
+const masterOf = (exch: string, now: Date) => {
+  const day = indiaToday(now);
+  const known = built.get(exch);
+  if (known?.day === day) return known;
+  const rows = buildRows(exch, now);
+  const tokens = new Map<string, string>();
+  for (const row of rows ?? []) {
+    const fields = row.split(',');
+    if (!tokens.has(fields[1]!)) tokens.set(fields[1]!, fields[4]!);
+  }
+  const master = { day, rows, tokens };
+  built.set(exch, master);
+  return master;
+};
+
+/** The master's rows of one exchange (without the header), or undefined for an exchange without one here. */
+export const masterRows = (exch: string, now: Date): string[] | undefined => masterOf(exch, now).rows;
 
 /** The master's text of one exchange (CRLF lines, as the family's files are written), or undefined. */
 export const masterText = (exch: string, now: Date): string | undefined => {
@@ -81,11 +120,9 @@ export const masterText = (exch: string, now: Date): string | undefined => {
   return [exch === 'NFO' ? DERIVATIVE_HEADER : EQUITY_HEADER, ...rows].join('\r\n') + '\r\n';
 };
 
-/** The symbol a master lists under `token`, so quotes and security info answer for it without a SearchScrip first. */
-export const masterSymbolOf = (exch: string, token: string, now: Date): string | undefined => {
-  for (const row of masterRows(exch, now) ?? []) {
-    const fields = row.split(',');
-    if (fields[1] === token) return fields[4];
-  }
-  return undefined;
-};
+/**
+ * The symbol a master lists under `token` (an index by its family token even where its master does not list it), so
+ * quotes and security info answer for it without a SearchScrip first.
+ */
+export const masterSymbolOf = (exch: string, token: string, now: Date): string | undefined =>
+  INDICES.find((i) => i.exch === exch && i.token === token)?.tsym ?? masterOf(exch, now).tokens.get(token);

@@ -9,8 +9,25 @@
  *
  * An expiry must be a real calendar date from today (India time) up to 100 days ahead: an expired contract is not
  * listed any more, and nothing further out trades. The expiry's weekday is not checked (exchanges have moved it more
- * than once); nor is the strike's step. `acceptAnySymbol` (the `--any-symbol` flag) turns the check off.
+ * than once). An option's strike must be one of its index's listed strikes (indices.ts: on the strike step, inside
+ * the window around the start level). `acceptAnySymbol` (the `--any-symbol` flag) turns the check off.
+ *
+ * The indices themselves (NSE `Nifty 50`, ..., BSE `SENSEX`: indices.ts) are listed too: quoted and searched, never
+ * ordered (tradingRefusal).
  */
+import {
+  INDEX_ORDER_REASON,
+  INDEX_UNDERLYINGS,
+  indexInstrument,
+  indexOfUnderlying,
+  type IndexUnderlying,
+  INDICES,
+  isListedStrike,
+  MONTHS,
+  parseIndexContract,
+} from './indices.js';
+
+export { INDEX_UNDERLYINGS };
 
 /** The broker's refusal of a symbol it does not list; sent as `Invalid Input : <this>`. */
 export const UNKNOWN_SYMBOL_REASON = 'Invalid Trading Symbol';
@@ -57,13 +74,6 @@ export const LISTED_EQUITIES: Readonly<Record<'NSE' | 'BSE', readonly string[]>>
   BSE: [...COMPANIES],
 };
 
-/** NSE indices with exchange-traded futures and options. */
-export const INDEX_UNDERLYINGS = ['NIFTY', 'BANKNIFTY', 'FINNIFTY', 'MIDCPNIFTY'] as const;
-
-const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
-const INDEX_CONTRACT = new RegExp(
-  `^(${INDEX_UNDERLYINGS.join('|')})(\\d{2})(${MONTHS.join('|')})(\\d{2})(F|[CP][1-9]\\d{0,5})$`,
-);
 /** How far ahead an expiry may lie. */
 export const MAX_EXPIRY_DAYS = 100;
 const DAY_MS = 86_400_000;
@@ -75,30 +85,35 @@ const indiaToday = (now: Date): number => {
   return Date.UTC(india.getUTCFullYear(), india.getUTCMonth(), india.getUTCDate());
 };
 
-/** A listed index future or option: a real expiry date, today or later, at most MAX_EXPIRY_DAYS ahead. */
+/** A listed index future or option: a real expiry date, today or later, at most MAX_EXPIRY_DAYS ahead; a listed strike. */
 const isIndexContract = (tsym: string, now: Date): boolean => {
-  const match = INDEX_CONTRACT.exec(tsym);
-  if (!match) return false;
-  const [, , dd, mmm, yy] = match;
-  const year = 2000 + Number(yy);
-  const month = MONTHS.indexOf(mmm!);
-  const day = Number(dd);
-  const expiry = Date.UTC(year, month, day);
-  const real = new Date(expiry).getUTCDate() === day && day >= 1;
+  const contract = parseIndexContract('NFO', tsym);
+  if (!contract?.realDate) return false;
+  if (!contract.future && !isListedStrike(indexOfUnderlying(contract.underlying)!, contract.strike!)) return false;
   const today = indiaToday(now);
-  return real && expiry >= today && expiry <= today + MAX_EXPIRY_DAYS * DAY_MS;
+  return contract.expiry >= today && contract.expiry <= today + MAX_EXPIRY_DAYS * DAY_MS;
 };
 
 /** Whether the exchange lists `tsym` (the decoded symbol, as the broker reads it). */
 export const isListedSymbol = (exch: string, tsym: string, now: Date): boolean => {
-  if (exch === 'NSE' || exch === 'BSE') return LISTED_EQUITIES[exch].includes(tsym);
+  if (exch === 'NSE' || exch === 'BSE') return LISTED_EQUITIES[exch].includes(tsym) || !!indexInstrument(exch, tsym);
   if (exch === 'NFO') return isIndexContract(tsym, now);
   return false;
 };
 
+/**
+ * Why an order on `tsym` is refused before it is taken (sent as `Invalid Input : <this>`), or undefined: a symbol the
+ * exchange does not list (unless any symbol is taken), an index (never, whatever the switch).
+ */
+export const tradingRefusal = (exch: string, tsym: string, now: Date, acceptAnySymbol: boolean): string | undefined => {
+  if (indexInstrument(exch, tsym)) return INDEX_ORDER_REASON;
+  if (!acceptAnySymbol && !isListedSymbol(exch, tsym, now)) return UNKNOWN_SYMBOL_REASON;
+  return undefined;
+};
+
 /** The index contract names of the nearest listed expiry date given (for docs, demos and tests). */
 export const indexContract = (
-  underlying: (typeof INDEX_UNDERLYINGS)[number],
+  underlying: IndexUnderlying,
   expiry: Date,
   kind: 'F' | `${'C' | 'P'}${number}`,
 ): string => {
@@ -113,7 +128,7 @@ export const indexContract = (
  * series on: NSE F&O circular of 2025-10-28 (NIFTY 75 to 65, BANKNIFTY 35 to 30, FINNIFTY 65 to 60, MIDCPNIFTY 140
  * to 120). The exchange revises them from time to time: update this table with the circular's date.
  */
-export const INDEX_LOT_SIZES: Readonly<Record<(typeof INDEX_UNDERLYINGS)[number], number>> = {
+export const INDEX_LOT_SIZES: Readonly<Record<IndexUnderlying, number>> = {
   NIFTY: 65,
   BANKNIFTY: 30,
   FINNIFTY: 60,
@@ -135,9 +150,9 @@ export interface InstrumentRules {
 export const indexContractOf = (
   exch: string,
   tsym: string,
-): { underlying: (typeof INDEX_UNDERLYINGS)[number]; future: boolean } | undefined => {
-  const match = exch === 'NFO' ? INDEX_CONTRACT.exec(tsym) : null;
-  return match ? { underlying: match[1] as (typeof INDEX_UNDERLYINGS)[number], future: match[5] === 'F' } : undefined;
+): { underlying: IndexUnderlying; future: boolean } | undefined => {
+  const contract = parseIndexContract(exch, tsym);
+  return contract ? { underlying: contract.underlying, future: contract.future } : undefined;
 };
 
 /** Whether `tsym` is one of the NSE exchange-traded funds listed here. */
@@ -146,8 +161,8 @@ export const isEtf = (exch: string, tsym: string): boolean =>
 
 /** Equities (both exchanges) and index derivatives trade on a 0.05 tick; equities in lots of 1. */
 export const instrumentRules = (exch: string, tsym: string): InstrumentRules => {
-  const underlying = exch === 'NFO' ? INDEX_CONTRACT.exec(tsym)?.[1] : undefined;
-  const ls = underlying ? INDEX_LOT_SIZES[underlying as (typeof INDEX_UNDERLYINGS)[number]] : 1;
+  const underlying = parseIndexContract(exch, tsym)?.underlying;
+  const ls = underlying ? INDEX_LOT_SIZES[underlying] : 1;
   return { ti: '0.05', ls, pp: 2 };
 };
 
@@ -181,10 +196,13 @@ export const exchangeRuleRefusal = (
   return undefined;
 };
 
-/** Listed symbols of an exchange whose name contains `text` (SearchScrip), at most `limit`. */
+/** Listed symbols of an exchange whose name contains `text` (SearchScrip; an index's in any case), at most `limit`. */
 export const searchListed = (exch: string, text: string, now: Date, limit = 20): string[] => {
   const wanted = text.trim().toUpperCase();
-  if (exch === 'NSE' || exch === 'BSE') return LISTED_EQUITIES[exch].filter((s) => s.includes(wanted)).slice(0, limit);
+  if (exch === 'NSE' || exch === 'BSE') {
+    const indices = INDICES.filter((i) => i.exch === exch && i.tsym.toUpperCase().includes(wanted)).map((i) => i.tsym);
+    return [...indices, ...LISTED_EQUITIES[exch].filter((s) => s.includes(wanted))].slice(0, limit);
+  }
   if (exch === 'NFO') return isIndexContract(wanted, now) ? [wanted] : [];
   return [];
 };

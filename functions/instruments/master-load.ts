@@ -2,7 +2,7 @@
  * The master's rows written as today's instruments in the account's copy (copy.ts), for the scheduled refresh only:
  * a file of its own so the order functions' bundles carry no BatchWriteItem.
  */
-import type { WriteRequest } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, WriteRequest } from '@aws-sdk/client-dynamodb';
 
 import { BatchWriteItemCommand } from '../base/aws/dynamo.js';
 import { expiresAt, type InstrumentCopy, keyOf } from '../orders/instruments/copy.js';
@@ -21,28 +21,36 @@ export const loadMaster = async (
   day: string,
   now = Date.now(),
   attempts = 5,
+): Promise<number> =>
+  writeItems(
+    copy,
+    rows.map((row) => ({
+      ...keyOf(row.exch, row.tsym),
+      token: { S: row.token },
+      tick: { S: row.tick },
+      lot: { N: String(row.lot) },
+      precision: { N: String(row.precision) },
+      day: { S: day },
+      from: { S: 'symbol master' },
+      expiresAt: expiresAt(now),
+    })),
+    attempts,
+  );
+
+/** Puts `items` in the copy's table, 25 to a BatchWriteItem, a few in flight, the unprocessed sent again. */
+export const writeItems = async (
+  copy: InstrumentCopy,
+  items: readonly Record<string, AttributeValue>[],
+  attempts = 5,
 ): Promise<number> => {
-  const requests: WriteRequest[] = rows.map((row) => ({
-    PutRequest: {
-      Item: {
-        ...keyOf(row.exch, row.tsym),
-        token: { S: row.token },
-        tick: { S: row.tick },
-        lot: { N: String(row.lot) },
-        precision: { N: String(row.precision) },
-        day: { S: day },
-        from: { S: 'symbol master' },
-        expiresAt: expiresAt(now),
-      },
-    },
-  }));
+  const requests: WriteRequest[] = items.map((Item) => ({ PutRequest: { Item } }));
   const batches: WriteRequest[][] = [];
   for (let i = 0; i < requests.length; i += BATCH) batches.push(requests.slice(i, i + BATCH));
   let written = 0;
   const writeBatch = async (batch: WriteRequest[]) => {
     let left = batch;
     for (let attempt = 1; left.length > 0; attempt += 1) {
-      if (attempt > attempts) throw new Error(`the copy took only part of the master (${left.length} rows left)`);
+      if (attempt > attempts) throw new Error(`the copy took only part of the master (${left.length} items left)`);
       const reply = await copy.client.send(
         new BatchWriteItemCommand({ RequestItems: { [copy.options.tableName]: left } }),
       );

@@ -12,6 +12,12 @@
  * file without Exchange, Token, TradingSymbol, LotSize and TickSize columns is refused whole. A row whose token,
  * lot or tick is not a positive number is skipped and counted, never guessed. The master carries no price
  * precision: it is the tick's decimals, at least 2 (the family's `pp`: 2 for equities and F&O, 4 for currency).
+ *
+ * The derivatives' columns are read where the header has them (Symbol, Expiry `08-DEC-2026` in any case, Instrument,
+ * OptionType, StrikePrice) on a row with an expiry (a derivative), each kept only when it reads cleanly (the expiry as
+ * `YYYY-MM-DD`, a strike above zero: a future's `-0.01` is none, its `XX` option type too); any other row stays as
+ * it was. The day's
+ * option chains are made of them (chain.ts, docs/reference/options.md).
  */
 import { firstZipEntry } from './unzip.js';
 
@@ -23,12 +29,54 @@ export interface MasterRow {
   lot: number;
   tick: string;
   precision: number;
+  /** The underlying's name (`NIFTY`), where the master has a Symbol column. */
+  symbol?: string;
+  /** The contract's expiry, India's date `YYYY-MM-DD`. */
+  expiry?: string;
+  /** `OPTIDX`, `OPTSTK`, `FUTIDX`, `EQ`, ... */
+  instrument?: string;
+  optionType?: 'CE' | 'PE';
+  strike?: number;
 }
 
 /** The largest master read (NFO's is about 10 MB unzipped). */
 export const MAX_MASTER_BYTES = 64 * 1024 * 1024;
 
 const REQUIRED = ['exchange', 'token', 'tradingsymbol', 'lotsize', 'ticksize'] as const;
+const OPTIONAL = ['symbol', 'expiry', 'instrument', 'optiontype', 'strikeprice'] as const;
+
+const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
+
+/** `08-DEC-2026` (any case) -> `2026-12-08`; anything else -> undefined. */
+export const expiryDate = (text: string): string | undefined => {
+  const match = /^(\d{1,2})-([A-Za-z]{3})-(\d{4})$/.exec(text);
+  if (!match) return undefined;
+  const month = MONTHS.indexOf(match[2]!.toUpperCase()) + 1;
+  const day = Number(match[1]);
+  const date = `${match[3]}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+  if (month < 1 || Number.isNaN(Date.parse(`${date}T00:00:00Z`))) return undefined;
+  return new Date(`${date}T00:00:00Z`).getUTCDate() === day ? date : undefined;
+};
+
+/** The derivatives' columns of a row, each only where it reads cleanly. */
+const contractOf = (
+  field: (name: (typeof OPTIONAL)[number]) => string,
+): Pick<MasterRow, 'symbol' | 'expiry' | 'instrument' | 'optionType' | 'strike'> => {
+  const expiry = expiryDate(field('expiry'));
+  if (!expiry) return {};
+  const symbol = field('symbol');
+  const instrument = field('instrument').toUpperCase();
+  const type = field('optiontype').toUpperCase();
+  const strikeText = field('strikeprice');
+  const strike = /^\d+(\.\d+)?$/.test(strikeText) ? Number(strikeText) : 0;
+  return {
+    ...(symbol ? { symbol } : {}),
+    expiry,
+    ...(instrument ? { instrument } : {}),
+    ...(type === 'CE' || type === 'PE' ? { optionType: type } : {}),
+    ...(strike > 0 ? { strike } : {}),
+  };
+};
 
 const positiveDecimal = (text: string): boolean => /^\d+(\.\d+)?$/.test(text) && Number(text) > 0;
 
@@ -49,6 +97,7 @@ export const parseMaster = (text: string): { rows: MasterRow[]; skipped: number 
     (typeof REQUIRED)[number],
     number
   >;
+  const optionalAt = OPTIONAL.map((name) => [name, names.indexOf(name)] as const);
   const rows: MasterRow[] = [];
   let skipped = 0;
   for (const line of lines.slice(headerAt + 1)) {
@@ -64,7 +113,11 @@ export const parseMaster = (text: string): { rows: MasterRow[]; skipped: number 
       continue;
     }
     const decimals = (tickText(tick).split('.')[1] ?? '').length;
-    rows.push({ exch, token, tsym, lot, tick: tickText(tick), precision: Math.max(2, decimals) });
+    const contract = contractOf((name) => {
+      const index = optionalAt.find(([n]) => n === name)![1];
+      return index < 0 ? '' : (fields[index] ?? '');
+    });
+    rows.push({ exch, token, tsym, lot, tick: tickText(tick), precision: Math.max(2, decimals), ...contract });
   }
   return { rows, skipped };
 };

@@ -1,7 +1,8 @@
 /**
  * The scheduled refresh of the account's copy (InstrumentRefresh, before the market opens; docs/explanation/exchange-rules.md):
  *
- *   1. each exchange's symbol master (master.ts) is fetched and its rows written as today's instruments (copy.ts);
+ *   1. each exchange's symbol master (master.ts) is fetched and its rows written as today's instruments (copy.ts),
+ *      and its options as today's chains, one per underlying (chain.ts; docs/reference/options.md);
  *   2. for each symbol the account has in use (pending GTTs, live plans: the caller says which), today's band and
  *      freeze quantity are read from the broker (GetQuotes, GetSecurityInfo; SearchScrip first only for a symbol the
  *      day's masters do not list) and written to its item,
@@ -15,6 +16,7 @@ import { instrumentRules } from '../base/broker/instruments.js';
 import { freezeQuantity, priceBand } from '../base/broker/market.js';
 import { indiaDay } from '../base/schemas/india-time.js';
 import type { CopiedRules, InstrumentCopy } from '../orders/instruments/copy.js';
+import { type ChainLoad, loadChains } from './chain.js';
 import { fetchMaster, type MasterRow } from './master.js';
 import { loadMaster } from './master-load.js';
 
@@ -34,7 +36,9 @@ export interface RefreshDeps {
 
 export interface RefreshRun {
   day: string;
-  masters: ({ exch: string; rows: number; skipped: number; bytes: number } | { exch: string; error: string })[];
+  masters: (
+    { exch: string; rows: number; skipped: number; bytes: number; chains: ChainLoad } | { exch: string; error: string }
+  )[];
   inUse: { refreshed: string[]; failed: { instrument: string; error: string }[] };
 }
 
@@ -51,12 +55,14 @@ export const refreshInstruments = async (deps: RefreshDeps): Promise<RefreshRun>
       const master = await fetchMaster(deps.masterUrl(exch), deps.timeoutMs, deps.fetchImpl);
       const rows = master.rows.filter((row) => row.exch === exch);
       await loadMaster(deps.copy, rows, day, now());
+      const chains = await loadChains(deps.copy, rows, day, now());
       for (const row of rows) listed.set(`${row.exch}|${row.tsym}`, row);
       masters.push({
         exch,
         rows: rows.length,
         skipped: master.skipped + master.rows.length - rows.length,
         bytes: master.bytes,
+        chains,
       });
     } catch (error) {
       masters.push({ exch, error: message(error) });

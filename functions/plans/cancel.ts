@@ -9,11 +9,56 @@ import { TERMINAL } from '../base/schemas/event-types.js';
 import type { Plan, PlanPosition } from '../base/schemas/plans.js';
 import { callEnds, withoutTry } from './actions.js';
 import type { PlanDeps } from './engine-needs.js';
+import { LATE_WINDOW_MS } from './limits.js';
+import { stampOf } from './stamps.js';
 import { ended } from './transitions.js';
 import { readTruth, type Truth } from './truth.js';
 import { Working } from './versioned-plan.js';
 
 type Resolve = (w: Working, truth: Truth) => Promise<'none' | 'adopted' | 'busy'>;
+
+interface BookEntry {
+  norenordno: string;
+  tag?: string;
+  status: 'open' | 'filled' | 'partially-filled' | 'rejected' | 'cancelled';
+  brokerStatus?: string;
+  filledQty: number;
+}
+
+/**
+ * An option plan whose entry was placed (an IOC: filled at once or not at all): what the day's order book shows of it
+ * (by its number, or by the plan's stamp in its remarks when the reply that named it was lost); `busy` while an entry
+ * not in the book may still be on its way (the step that sends it within its late window).
+ */
+const optionEntryLeft = async (
+  plan: Plan,
+  deps: PlanDeps,
+  deadline: number,
+  now: number,
+): Promise<{ position?: PlanPosition; note?: string } | 'busy'> => {
+  const option = plan.option!;
+  const book = (await deps.orderBook({}, deadline)) as { orders: BookEntry[] };
+  const order = book.orders.find((o) =>
+    option.entryOrder ? o.norenordno === option.entryOrder : o.tag === stampOf(plan.planId, 'e'),
+  );
+  const what = `${plan.entry?.trantype === 'S' ? 'short' : 'long'}`;
+  const where = `${String(plan.entry?.exch)}:${String(plan.entry?.tsym)}`;
+  if (!order) {
+    const since = now - Date.parse(option.resolved?.at ?? plan.updatedAt);
+    if (since < LATE_WINDOW_MS + 60_000) return 'busy';
+    return { note: `the entry of ${where} is not in today's order book: nothing was bought or sold` };
+  }
+  if (!ended(order))
+    return {
+      note: `the entry order ${order.norenordno} is still open at the exchange (${order.brokerStatus ?? order.status}): cancel it in the broker's app if you do not want it`,
+    };
+  if (order.filledQty > 0)
+    return {
+      position: { side: plan.entry?.trantype === 'S' ? 'S' : 'B', qty: order.filledQty },
+      note: `the entry order ${order.norenordno} filled ${order.filledQty}: ${what} ${order.filledQty} ${where} is open without an exit`,
+    };
+  return { note: `the entry order ${order.norenordno} was ${order.status}: nothing filled, no position is left` };
+};
 
 /** The position the plan leaves open, and what the trader should know of it. */
 const whatIsLeft = (plan: Plan, truth: Truth): { position?: PlanPosition; note?: string } => {
@@ -83,7 +128,16 @@ export const cancelPlan = async (
     );
   };
   if ((await resolve(w, truth)) === 'busy') throw busy();
-  const left = whatIsLeft(w.plan, truth);
+  const optionLeft =
+    w.plan.kind === 'option-entry' && w.plan.state === 'entry-placed'
+      ? await optionEntryLeft(w.plan, deps, deadline, w.now().getTime())
+      : undefined;
+  if (optionLeft === 'busy')
+    throw new PlanBusyError(
+      `Plan ${planId}'s entry is being placed right now; retry DELETE in 30 s, and it says what the entry left. Nothing was changed.`,
+      { details: { retryAfterSeconds: 30 }, outcome: 'not_executed' },
+    );
+  const left = optionLeft ?? whatIsLeft(w.plan, truth);
   const ending = w.record(
     { ...withoutTry(w.plan), state: 'cancelled', left: { ...left, cancelled: [] } },
     'cancelled',

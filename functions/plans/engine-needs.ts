@@ -5,6 +5,7 @@
  */
 import type { LifecycleEvent } from '../base/schemas/events.js';
 import type { DirectHandler } from '../orders/gateway/in-process.js';
+import type { OptionChains } from '../orders/instruments/option-pick.js';
 import type { PlanStore } from './store.js';
 
 export type { DirectHandler };
@@ -30,6 +31,18 @@ export interface PlanDeps {
   instrument: (exch: string, tsym: string, deadline: number) => Promise<Instrument>;
   /** The last traded price; throws its named error when it cannot be read. */
   lastPrice: (exch: string, tsym: string, deadline: number) => Promise<number>;
+  /** The plain PlaceOrder (plain-order-operation.ts): an option plan's entry, journaled and stamped. */
+  placeOrder: DirectHandler;
+  /** The day's OrderBook (GetOrderBook): what became of an option plan's entry. */
+  orderBook: DirectHandler;
+  /** The day's option chains (the instruments' copy): an option plan's contract is chosen from them. */
+  chains: OptionChains;
+  /** The exchange's freeze quantity of a contract (GetSecurityInfo), or undefined where the broker gives none. */
+  freeze: (exch: string, token: string, deadline: number) => Promise<number | undefined>;
+  /** Minutes before the close on an expiry day from which no new option entry is made (OPTION_ENTRY_CUTOFF_MINUTES). */
+  expiryCutoffMinutes: number;
+  /** The market-order protection band: `auto` or a percentage (MARKET_PROTECTION_PERCENT): an option entry's limit. */
+  protectionPercent: string;
   /** Queues the events in the outbox (the EventForwarder publishes them and records them for GET /events). */
   publish: (events: LifecycleEvent[]) => Promise<void>;
   /** The deployment and account, for stable event ids. */

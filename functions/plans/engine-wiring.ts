@@ -6,6 +6,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 
+import { freezeQuantity } from '../base/broker/market.js';
 import { ConfigurationError } from '../base/contract/errors.js';
 import type { GatewaySettings } from '../base/runtime/config.js';
 import { envName } from '../base/runtime/env.js';
@@ -13,17 +14,32 @@ import { writeLog } from '../base/runtime/logger.js';
 import { OutboxTable } from '../events/core/outbox.js';
 import { scopeOf } from '../events/core/views.js';
 import { inProcessGateway } from '../orders/gateway/in-process.js';
+import { chainsFromCopy } from '../orders/instruments/chain-copy.js';
+import { dynamoInstrumentCopy } from '../orders/instruments/copy.js';
+import { DEFAULT_EXPIRY_CUTOFF_MINUTES, type OptionChains } from '../orders/instruments/option-pick.js';
 import {
   cancelGttOrder,
+  getOrderBook,
   getPendingGttOrders,
   getTriggeredGttOrders,
   modifyGttOrder,
   placeGttOrder,
   placeOcoOrder,
 } from '../orders/operations.js';
+import { placeOrder } from '../orders/plain-order-operation.js';
 import { PlanEngine } from './engine.js';
 import { instrument, lastPrice } from './quotes.js';
 import { PlanStore } from './store.js';
+
+/** A deployment without the instruments' copy has no chains: an option plan says which setting it needs. */
+const noChains = (): Promise<never> =>
+  Promise.reject(
+    new ConfigurationError(
+      `Option plans read the day's option chains from the instruments' copy (${envName('instrumentsTableName')}), which this deployment does not set.`,
+      { outcome: 'not_executed' },
+    ),
+  );
+const NO_CHAINS: OptionChains = { expiries: noChains, chain: noChains };
 
 export const createPlanEngine = (settings: GatewaySettings, logger: Logger): PlanEngine => {
   const gateway = inProcessGateway(settings, logger, 'Plans');
@@ -44,6 +60,19 @@ export const createPlanEngine = (settings: GatewaySettings, logger: Logger): Pla
     triggered: direct(getTriggeredGttOrders),
     instrument: (exch, tsym, deadline) => instrument(exch, tsym, reads(deadline)),
     lastPrice: (exch, tsym, deadline) => lastPrice(exch, tsym, reads(deadline)),
+    placeOrder: direct(placeOrder),
+    orderBook: direct(getOrderBook),
+    chains: config.instrumentsTableName
+      ? chainsFromCopy(
+          dynamoInstrumentCopy({
+            instrumentsTableName: config.instrumentsTableName,
+            dynamodbEndpoint: config.dynamodbEndpoint,
+          }),
+        )
+      : NO_CHAINS,
+    freeze: (exch, token, deadline) => freezeQuantity(exch, token, reads(deadline)),
+    expiryCutoffMinutes: config.optionEntryCutoffMinutes ?? DEFAULT_EXPIRY_CUTOFF_MINUTES,
+    protectionPercent: config.marketProtectionPercent,
     // The plan's events go through the same outbox as the order events: the EventForwarder publishes them at least
     // once and records them for GET /events.
     publish: (events) => outbox.put(events),

@@ -17,6 +17,8 @@ import { advanceBracket, armExit } from './bracket.js';
 import { cancelPlan } from './cancel.js';
 import { exitDryRun, planProblems } from './creation.js';
 import type { PlanDeps } from './engine-needs.js';
+import { optionCheck, optionDryRun, optionPlanOf } from './option-create.js';
+import { advanceOptionEntry } from './option-entry.js';
 import { digest, parseStamp, planIdOf } from './stamps.js';
 import { advanceTrailing, trailed } from './trailing.js';
 import { armFirst, placeFirst, type StepContext } from './transitions.js';
@@ -58,6 +60,14 @@ export class PlanEngine {
     const inputHash = digest('input', canonicalInput(input));
     const existing = await this.deps.store.get(planId);
     if (existing) return this.replay(existing.plan, inputHash, key, deadline);
+    if (input.kind === 'option-entry') {
+      // Nothing at the broker until the index crosses: the checks now, then the plan stored, watching.
+      const { option } = await optionCheck(input, this.deps, this.now().getTime(), deadline);
+      const plan = optionPlanOf(input, option, { planId, inputHash }, this.now().toISOString());
+      if (await this.deps.store.create(plan)) return { plan, replayed: false };
+      const raced = await this.deps.store.get(planId);
+      return this.replay(raced!.plan, inputHash, key, deadline);
+    }
     const order = (input.kind === 'bracket' ? input.entry : input.order) as Record<string, unknown>;
     const exch = String(order.exch);
     const tsym = String(order.tsym);
@@ -116,6 +126,20 @@ export class PlanEngine {
       throw first.failure;
     }
     return { plan: w.plan, replayed: false };
+  }
+
+  /**
+   * `POST /plans?dryRun=true`: what the plan would do now, nothing stored or sent. An option plan answers the contract
+   * it would pick at the index's price now (option-create.ts); the other kinds place their first GTT at once, and
+   * `POST /gtt-orders?dryRun=true` of it shows what would be sent.
+   */
+  async dryRun(input: PlanInput, deadline: number): Promise<Record<string, unknown>> {
+    if (input.kind !== 'option-entry')
+      throw new ValidationFailedError(
+        `POST /plans?dryRun=true is offered for option-entry plans (the contract they would pick now); a ${input.kind} plan's first GTT is a POST /gtt-orders body: send it to POST /gtt-orders?dryRun=true to see what would be placed. Nothing was sent.`,
+        { details: [{ field: 'dryRun', message: `not offered for a ${input.kind} plan` }], outcome: 'not_executed' },
+      );
+    return optionDryRun(input, this.deps, this.now().getTime(), deadline);
   }
 
   /** The same key again: the same plan (its first GTT resolved if its try was left without an answer), or 422. */
@@ -207,7 +231,12 @@ export class PlanEngine {
       return w.plan.state !== was ? w.plan.state : undefined;
     }
     const ctx: StepContext = { deps: this.deps, truth, deadline };
-    const acted = w.plan.kind === 'bracket' ? await advanceBracket(w, ctx) : await advanceTrailing(w, ctx);
+    const acted =
+      w.plan.kind === 'bracket'
+        ? await advanceBracket(w, ctx)
+        : w.plan.kind === 'option-entry'
+          ? await advanceOptionEntry(w, ctx)
+          : await advanceTrailing(w, ctx);
     return acted ?? (resolved === 'adopted' ? 'adopted' : undefined);
   }
 

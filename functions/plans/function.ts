@@ -34,8 +34,9 @@ const run = async (engine: PlanEngine, request: RoutedRequest, deadline: number)
     }
     case 'create': {
       // The shell made sure the key is there and well formed (the same rules as every route that takes one).
-      const key = request.idempotencyKey!;
       const input = validateInput(planInput, request.body);
+      if (request.dryRun) return { status: 200, body: await engine.dryRun(input, deadline) };
+      const key = request.idempotencyKey!;
       const { plan, replayed } = await engine.create(input, key, deadline);
       return { status: replayed ? 200 : 201, body: { ...plan, idempotency: { key, replayed } } };
     }

@@ -26,7 +26,7 @@ export const PLANS_ROUTES: FunctionSurface = {
       action: 'create',
       directBody: 'plan',
       summary:
-        'Create a plan: {"kind": "bracket", "entry": <POST /gtt-orders body>, "target": {trigger, price}, "stopLoss": {trigger, price}} or {"kind": "trailing-stop", "order": <a stop GTT>, "trailBy", "step"?}. Places its first GTT now; 201, or 200 with the same plan for a retried key.',
+        'Create a plan: {"kind": "bracket", "entry": <POST /gtt-orders body>, "target": {trigger, price}, "stopLoss": {trigger, price}}, {"kind": "trailing-stop", "order": <a stop GTT>, "trailBy", "step"?} (its first GTT placed now) or {"kind": "option-entry", "underlying": "NIFTY", "when": {"above"|"below"}, "pick": {expiry, strike, type}, "lots", "exit": {stop, target}} (watching the index; nothing at the broker until it crosses). 201, or 200 with the same plan for a retried key. ?dryRun=true (option-entry): the contract it would pick now, nothing stored or sent.',
       result: planResult,
       body: true,
       bodySchema: planInput,
@@ -34,6 +34,7 @@ export const PLANS_ROUTES: FunctionSurface = {
       successStatus: 201,
       kind: 'order',
       retrySafe: true,
+      dryRun: true,
       example: { body: EXAMPLE_PLAN },
       throttle: ORDER_ROUTE_THROTTLE,
     }),

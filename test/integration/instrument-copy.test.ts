@@ -115,7 +115,7 @@ describe("the account's copy of the instruments' rules", () => {
     expect(res.status).toBe(200);
     const run = (await res.json()) as { masters: { exch: string; rows?: number }[]; inUse: { refreshed: string[] } };
     expect(run.masters.map((m) => m.exch)).toEqual(['NSE', 'BSE', 'NFO']);
-    expect(run.masters.find((m) => m.exch === 'NSE')?.rows).toBe(33);
+    expect(run.masters.find((m) => m.exch === 'NSE')?.rows).toBe(37); // 33 equities and ETFs, 4 indices
     expect(run.inUse.refreshed).toContain('NSE:HDFCBANK-EQ');
 
     newContainer();

@@ -11,25 +11,30 @@ import { seededRandom, startCloseOf, walkStep } from '../../emulator/state/price
 import { LISTED_EQUITIES } from '../../emulator/state/symbols.js';
 
 const ticks = (price: number) => Math.round(price * 100) / 5;
+// 09:30 in India on Monday 7 December 2026: NIFTY29DEC26 expires in 22.25 days (at 15:30 India time).
+const NOW = new Date('2026-12-07T04:00:00Z');
 
 describe('start prices', () => {
   it('every listed equity has a close on the tick, the same on NSE and BSE; an unlisted symbol has none', () => {
     for (const tsym of LISTED_EQUITIES.NSE) {
-      const close = startCloseOf('NSE', tsym)!;
+      const close = startCloseOf('NSE', tsym, NOW)!;
       expect(Number.isInteger(ticks(close)), tsym).toBe(true);
       if (tsym.endsWith('-EQ') && LISTED_EQUITIES.BSE.includes(tsym.slice(0, -3)))
-        expect(startCloseOf('BSE', tsym.slice(0, -3))).toBe(close);
+        expect(startCloseOf('BSE', tsym.slice(0, -3), NOW)).toBe(close);
     }
-    expect(startCloseOf('NSE', 'NOSUCH-EQ')).toBeUndefined();
-    expect(startCloseOf('MCX', 'GOLD')).toBeUndefined();
+    expect(startCloseOf('NSE', 'NOSUCH-EQ', NOW)).toBeUndefined();
+    expect(startCloseOf('MCX', 'GOLD', NOW)).toBeUndefined();
   });
 
-  it('an index option is its intrinsic value plus a time value that fades away from the money', () => {
-    expect(startCloseOf('NFO', 'NIFTY29DEC26F')).toBe(25000);
-    expect(startCloseOf('NFO', 'NIFTY29DEC26C25000')).toBe(250);
-    expect(startCloseOf('NFO', 'NIFTY29DEC26C24000')).toBe(1150);
-    expect(startCloseOf('NFO', 'NIFTY29DEC26P24000')).toBe(150);
-    expect(startCloseOf('NFO', 'NIFTY29DEC26P20000')).toBe(0.05);
+  it('an index starts at its level; an option at its intrinsic value plus a time value that fades away from the money', () => {
+    expect(startCloseOf('NSE', 'Nifty 50', NOW)).toBe(25000);
+    expect(startCloseOf('BSE', 'SENSEX', NOW)).toBe(82000);
+    expect(startCloseOf('NFO', 'NIFTY29DEC26F', NOW)).toBe(25000);
+    // atm = 0.003 * 25000 * sqrt(22.25) = 353.77; 1000 away: 353.77 * exp(-1000 / 707.55) = 86.08; 2000 away: 20.95.
+    expect(startCloseOf('NFO', 'NIFTY29DEC26C25000', NOW)).toBe(353.75);
+    expect(startCloseOf('NFO', 'NIFTY29DEC26C24000', NOW)).toBe(1086.1);
+    expect(startCloseOf('NFO', 'NIFTY29DEC26P24000', NOW)).toBe(86.1);
+    expect(startCloseOf('NFO', 'NIFTY29DEC26P23000', NOW)).toBe(20.95);
   });
 
   it('the emulator refuses a prices option it does not know', () => {

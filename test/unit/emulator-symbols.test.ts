@@ -21,6 +21,11 @@ describe('isListedSymbol', () => {
     ['NSE', 'NOSUCH-EQ', false],
     ['MCX', 'CRUDEOIL', false],
     ['NFO', 'INFY-EQ', false],
+    ['NSE', 'Nifty 50', true],
+    ['NSE', 'NIFTY MID SELECT', true],
+    ['BSE', 'SENSEX', true],
+    ['NSE', 'SENSEX', false],
+    ['NSE', 'NIFTY 50', false],
   ] as const)('%s %s: %s', (exch, tsym, listed) => {
     expect(isListedSymbol(exch, tsym, NOW)).toBe(listed);
   });
@@ -29,7 +34,12 @@ describe('isListedSymbol', () => {
     ['NIFTY23NOV26F', true, 'today is still an expiry date'],
     ['NIFTY22NOV26F', false, 'expired yesterday'],
     ['NIFTY25NOV26C24000', true, 'a call'],
-    ['BANKNIFTY30DEC26P51000', true, 'a put'],
+    ['BANKNIFTY30DEC26P53000', true, 'a put'],
+    ['BANKNIFTY30DEC26P51900', false, 'below the listed window (52000 to 60000)'],
+    ['NIFTY25NOV26C27000', true, 'the highest listed strike'],
+    ['NIFTY25NOV26C27050', false, 'above the listed window (23000 to 27000)'],
+    ['NIFTY25NOV26C24010', false, "off NIFTY's 50 step"],
+    ['MIDCPNIFTY25NOV26P12975', true, "on MIDCPNIFTY's 25 step"],
     ['FINNIFTY25NOV26F', true, 'another index'],
     ['NIFTY31NOV26F', false, 'no 31 November'],
     ['NIFTY29FEB27F', false, 'no 29 February in 2027'],
@@ -56,6 +66,7 @@ describe('isListedSymbol', () => {
 
   it('searchListed finds listed names only', () => {
     expect(searchListed('NSE', 'bank', NOW)).toEqual([
+      'Nifty Bank',
       'HDFCBANK-EQ',
       'ICICIBANK-EQ',
       'AXISBANK-EQ',
@@ -64,6 +75,8 @@ describe('isListedSymbol', () => {
     ]);
     expect(searchListed('NFO', 'NIFTY25NOV26F', NOW)).toEqual(['NIFTY25NOV26F']);
     expect(searchListed('NFO', 'NIFTY22NOV26F', NOW)).toEqual([]);
+    expect(searchListed('NFO', 'NIFTY25NOV26C24010', NOW)).toEqual([]);
+    expect(searchListed('BSE', 'sensex', NOW)).toEqual(['SENSEX']);
     expect(searchListed('CDS', 'USDINR', NOW)).toEqual([]);
   });
 });

@@ -36,6 +36,7 @@ export const GATEWAY_KEYS = [
   'orderLateWindowMs',
   'marketOrders',
   'marketProtectionPercent',
+  'optionEntryCutoffMinutes',
   'priceTick',
   'algoId',
   ...GUARDRAIL_KEYS,

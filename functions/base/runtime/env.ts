@@ -133,6 +133,13 @@ export const ENV = {
       })
       .default('auto'),
   ),
+  /**
+   * Option plans: minutes before the close (15:30 India time) on an expiry day from which no new entry is made on
+   * that expiry's contracts (`nearest` then takes the next expiry; a date given is refused). 30 by default.
+   */
+  optionEntryCutoffMinutes: variable('OPTION_ENTRY_CUTOFF_MINUTES', () =>
+    z.coerce.number().int().min(0).max(375).default(30),
+  ),
   /** The price grid converted prices are rounded to (the exchanges' 0.05 for most instruments). */
   priceTick: variable('PRICE_TICK', () =>
     z
@@ -347,6 +354,7 @@ export const DEPLOYMENT_KEYS = [
   'orderLateWindowMs',
   'marketOrders',
   'marketProtectionPercent',
+  'optionEntryCutoffMinutes',
   'priceTick',
   'algoId',
   'symbolMasterUrl',

@@ -121,17 +121,23 @@ const partialOrderDetail = orderView.partial().required({ al_id: true }).extend(
 const planDetail = z.strictObject({
   ...eventFields,
   planId: z.string().describe('the plan (GET /plans/{planId})'),
-  kind: z.enum(['bracket', 'trailing-stop']),
+  kind: z.enum(['bracket', 'trailing-stop', 'option-entry']),
   state: z.enum(PLAN_STATES).describe('the plan state after this change'),
   exch: z.string(),
   tsym: z.string(),
   tag: z.string().optional(),
   step: z
-    .enum(['exit-armed', 'stop-trailed', 'price-unavailable'])
+    .enum(['exit-armed', 'stop-trailed', 'price-unavailable', 'crossed', 'entry-placed', 'entry-filled'])
     .optional()
     .describe(
-      'Plan Step: the OCO exit is live (placed, or found at the broker after a lost reply), the stop moved, or the price could not be read for several runs in a row',
+      'Plan Step: the OCO exit is live (placed, or found at the broker after a lost reply), the stop moved, or the price could not be read for several runs in a row; an option plan: the index crossed (the contract chosen), its entry placed, its entry filled',
     ),
+  underlyingPrice: z.number().optional().describe("option entry: the index's price the plan saw when it crossed"),
+  contract: z.string().optional().describe('option entry: the contract chosen (its trading symbol)'),
+  expiry: z.string().optional().describe('option entry: the expiry chosen'),
+  strike: z.number().optional().describe('option entry: the strike chosen'),
+  qty: z.number().int().optional().describe('option entry: the quantity of the entry (lots × lot), or what filled'),
+  norenordno: digits.optional().describe("option entry: the entry's order at the broker"),
   al_id: digits.optional().describe('the GTT the change placed or modified (the entry, the exit OCO, the stop)'),
   oldTrigger: z.string().optional().describe('stop-trailed: the trigger before'),
   newTrigger: z.string().optional().describe('stop-trailed: the trigger now'),

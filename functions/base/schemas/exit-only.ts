@@ -107,7 +107,8 @@ export const planOwedExit = (plan: Fields): OwedExit | undefined => {
       alIds: ids.stop ? [text(ids.stop)] : [],
     };
   }
-  if (plan.kind !== 'bracket') return undefined;
+  // An option plan owes its exit as a bracket does once its entry filled (its entry the order it placed).
+  if (plan.kind !== 'bracket' && plan.kind !== 'option-entry') return undefined;
   const owing =
     plan.state === 'entry-filled' ||
     plan.state === 'exit-armed' ||

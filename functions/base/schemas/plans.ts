@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { PLAN_STATES, type PlanState, TERMINAL } from './event-types.js';
 import { decimalString, orderTag } from './fields.js';
 import { placeOrderInput } from './input.js';
-import { optionPlanRecord } from './option-plan.js';
+import { optionEntryInput, optionPlanRecord } from './option-plan.js';
 import { pageFields } from './paging.js';
 
 export { PLAN_STATES, type PlanState, TERMINAL };
@@ -50,8 +50,9 @@ export const planInput = z.discriminatedUnion(
       step: positive('step').optional(),
       tag: orderTag.optional(),
     }),
+    optionEntryInput,
   ],
-  { error: 'kind must be bracket or trailing-stop' },
+  { error: 'kind must be bracket, trailing-stop or option-entry' },
 );
 export type PlanInput = z.output<typeof planInput>;
 

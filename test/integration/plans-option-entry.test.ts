@@ -1,0 +1,165 @@
+/**
+ * An option plan end to end on loopback (functions/plans/option-*.ts, docs/how-to/option-entry.md): the real Plans
+ * function and watcher against the emulator (NIFTY's index quoted, its options priced from it, listed in its NFO
+ * master) and dynalite (the day's chain loaded by the InstrumentRefresh). The index is moved with /_emulator/ltp;
+ * the emulator's request log and order book are the proof of what was sent.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+import { type LocalStack, startLocalStack } from '../../local/run-local.js';
+import { emulatorControl } from '../support/emulator-control.js';
+import { localApi } from '../support/local-api.js';
+import { HIGH_ORDER_RATE } from '../support/order-rate.js';
+
+let stack: LocalStack;
+let keys = 0;
+type Body = Record<string, unknown> & { error?: { code: string; message: string } };
+const api = localApi<Body>(() => stack.api.url);
+const index = (ltp: number) =>
+  fetch(`${stack.emulator.url}/_emulator/ltp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ exch: 'NSE', tsym: 'Nifty 50', ltp }),
+  });
+const OPTION = (above: number, over: Record<string, unknown> = {}) => ({
+  kind: 'option-entry',
+  underlying: 'NIFTY',
+  when: { above: String(above) },
+  pick: { expiry: 'nearest', strike: 'ATM', type: 'CE' },
+  lots: 1,
+  exit: { stop: '30%', target: '40' },
+  tag: 'nifty-breakout',
+  ...over,
+});
+interface OptionRecord {
+  planId: string;
+  state: string;
+  exch: string;
+  tsym: string;
+  reason?: string;
+  alIds: Record<string, string>;
+  position?: { side: string; qty: number };
+  option: {
+    entryOrder?: string;
+    resolved?: { price: number; strike: number; atm: number; tsym: string; qty: number; lot: number };
+  };
+}
+const plan = async (planId: string) => (await api('GET', `/plans/${planId}`)).body as unknown as OptionRecord;
+const placeOrders = async (tsym: string) =>
+  (await emulatorControl(stack.emulator.url).requests()).filter(
+    (r) => r.operation === 'PlaceOrder' && (r.jData?.tsym === tsym || r.body.includes(encodeURIComponent(tsym))),
+  );
+
+beforeAll(async () => {
+  // Prices from the start, still: the options are priced from the index's level when first named.
+  stack = await startLocalStack({ settings: HIGH_ORDER_RATE, market: { prices: 'start', market: 'still' } });
+  const refresh = await fetch(`${stack.api.url}/_local/run/InstrumentRefresh`, { method: 'POST' });
+  expect(refresh.status).toBe(200);
+});
+afterAll(() => stack.close());
+beforeEach(async () => {
+  await emulatorControl(stack.emulator.url).clearFaults();
+  await index(25_000);
+  expect(await stack.watch()).toMatchObject({ status: expect.stringMatching(/ok|baseline/) });
+});
+
+describe('an option-entry plan through the API', () => {
+  it('dry run, watching, the index crosses: the contract picked at that price, entered IOC, OCO exit armed', async () => {
+    const dry = await api('POST', '/plans?dryRun=true', OPTION(25_100));
+    expect(dry.status, JSON.stringify(dry.body)).toBe(200);
+    expect(dry.body).toMatchObject({
+      dryRun: true,
+      underlying: { name: 'NIFTY', price: 25_000 },
+      contract: { strike: 25_000, atm: 25_000, strikeStep: 50, type: 'CE' },
+      entry: { prctyp: 'LMT', ret: 'IOC', trantype: 'B' },
+    });
+
+    const res = await api('POST', '/plans', OPTION(25_100), { 'Idempotency-Key': `option-${++keys}` });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const created = res.body as unknown as OptionRecord;
+    expect(created).toMatchObject({ state: 'watching', exch: 'NSE', tsym: 'Nifty 50' });
+
+    await index(25_080);
+    await stack.watch();
+    expect((await plan(created.planId)).state).toBe('watching');
+
+    await index(25_130);
+    const run = await stack.watch();
+    expect(run).toMatchObject({ plans: { acted: [`${created.planId}:exit-armed`] } });
+    const armed = await plan(created.planId);
+    // 25130 is nearest the 25150 strike: the pick is made at the price seen when it crossed, not at creation.
+    expect(armed).toMatchObject({
+      state: 'exit-armed',
+      exch: 'NFO',
+      option: { resolved: { price: 25_130, strike: 25_150, atm: 25_150 } },
+    });
+    const { resolved } = armed.option;
+    expect(armed.tsym).toBe(resolved!.tsym);
+    expect(armed.tsym).toMatch(/^NIFTY\d{2}[A-Z]{3}\d{2}C25150$/);
+    expect(armed.position).toEqual({ side: 'B', qty: resolved!.lot });
+    const orders = await placeOrders(armed.tsym);
+    expect(orders).toHaveLength(1);
+    expect(orders[0]!.jData).toMatchObject({ trantype: 'B', prctyp: 'LMT', ret: 'IOC', qty: String(resolved!.lot) });
+    const pending = (await api('GET', '/gtt-orders?limit=1000')).body.orders as {
+      al_id: string;
+      tsym: string;
+      type: string;
+    }[];
+    expect(pending.find((o) => o.al_id === armed.alIds.exit)).toMatchObject({ type: 'oco', tsym: armed.tsym });
+
+    await stack.eventsForwarded();
+    const steps = stack.eventBridge.events
+      .filter((e) => e.detail.planId === created.planId && e['detail-type'] === 'Plan Step')
+      .map((e) => e.detail);
+    expect(steps[0]).toMatchObject({ step: 'crossed', underlyingPrice: 25_130, strike: 25_150, contract: armed.tsym });
+  });
+
+  it('refused before anything is stored: a level already crossed, a strike not listed', async () => {
+    const crossed = await api('POST', '/plans', OPTION(24_900), { 'Idempotency-Key': `option-${++keys}` });
+    expect(crossed.status).toBe(400);
+    expect(crossed.body.error?.message).toMatch(/is at 25000, already at or above 24900.*plain order/);
+    const strike = await api(
+      'POST',
+      '/plans',
+      OPTION(25_100, { pick: { expiry: 'nearest', strike: 25_010, type: 'CE' } }),
+      {
+        'Idempotency-Key': `option-${++keys}`,
+      },
+    );
+    expect(strike.status).toBe(400);
+    expect(strike.body.error?.message).toMatch(/no CE at strike 25010 .*nearest listed are 25000 and 25050/);
+    const listed = (await api('GET', '/plans?limit=100')).body.plans as { option?: { when: { above?: string } } }[];
+    expect(listed.filter((p) => p.option?.when.above === '24900')).toEqual([]);
+  });
+
+  it('a lost reply of the entry is settled from the order book: one order, never a second', async () => {
+    const res = await api('POST', '/plans', OPTION(25_200), { 'Idempotency-Key': `option-${++keys}` });
+    const created = res.body as unknown as OptionRecord;
+    await emulatorControl(stack.emulator.url).fault({
+      operation: 'PlaceOrder',
+      kind: 'drop',
+      executed: true,
+      times: 1,
+    });
+    await index(25_210);
+    await stack.watch();
+    for (let run = 0; run < 3 && (await plan(created.planId)).state !== 'exit-armed'; run += 1) await stack.watch();
+    const armed = await plan(created.planId);
+    expect(armed.state, armed.reason).toBe('exit-armed');
+    expect(await placeOrders(armed.tsym)).toHaveLength(1);
+    // The order the dropped reply named was found by its stamp (the journal's adoption), not sent again.
+    expect(
+      ((await plan(created.planId)) as unknown as { history: { action: string }[] }).history.map((h) => h.action),
+    ).toContain('entry-adopted');
+  });
+
+  it('DELETE of a watching plan ends it with nothing at the broker', async () => {
+    const res = await api('POST', '/plans', OPTION(25_300), { 'Idempotency-Key': `option-${++keys}` });
+    const created = res.body as unknown as OptionRecord;
+    const ended = await api('DELETE', `/plans/${created.planId}`);
+    expect(ended.body).toMatchObject({ state: 'cancelled', left: { cancelled: [] } });
+    await index(25_310);
+    await stack.watch();
+    expect((await plan(created.planId)).state).toBe('cancelled');
+  });
+});
