@@ -214,7 +214,8 @@ export const buildPreview = async (
     rulesChecked.push(...exit.checked);
   }
   if (request.operation === 'CancelGTTOrder') rulesChecked.push('the order is pending at the broker (read now)');
-  if (hasDryRun && !dryRun) {
+  // POST /plans offers its dry run to option plans only (a bracket's entry is a POST /gtt-orders body).
+  if (hasDryRun && !dryRun && request.operation !== 'CreatePlan') {
     dryRun = (await port.call(request, { dryRun: true })) as Record<string, unknown>;
     const rules = dryRun.exchangeRules as Record<string, unknown> | undefined;
     if (rules)

@@ -84,7 +84,7 @@ export interface OptionFields {
   type: 'CE' | 'PE';
   lots: string;
   side: 'B' | 'S';
-  prd: string;
+  prd: 'C' | 'M' | 'H';
   stop: string;
   stopUnit: 'points' | '%';
   target: string;
@@ -124,7 +124,7 @@ const strikeOf = (f: OptionFields): string | number => {
 export const optionPlanOf = (f: OptionFields) => ({
   kind: 'option-entry' as const,
   underlying: f.underlying,
-  when: { [f.direction]: f.level.trim() },
+  when: f.direction === 'above' ? { above: f.level.trim() } : { below: f.level.trim() },
   pick: {
     expiry: f.expiry === 'date' ? f.expiryDate.trim() : f.expiry,
     strike: strikeOf(f),
