@@ -59,6 +59,7 @@ const PLAN_FIELDS = {
 
 export const planFields = (args: Args, ctx: z.RefinementCtx): void => {
   const kind = args.kind as keyof typeof PLAN_FIELDS;
+  const a = kind === 'option-entry' ? 'an' : 'a';
   const { needs, others, takes } = PLAN_FIELDS[kind];
   const missing = needs.filter((field) => args[field] === undefined);
   const foreign = others.filter((field) => args[field] !== undefined);
@@ -66,12 +67,12 @@ export const planFields = (args: Args, ctx: z.RefinementCtx): void => {
     ctx.addIssue({
       code: 'custom',
       path: [missing[0]!],
-      message: `a ${kind} plan needs ${missing.join(' and ')}; it takes ${takes}. Nothing was sent.`,
+      message: `${a} ${kind} plan needs ${missing.join(' and ')}; it takes ${takes}. Nothing was sent.`,
     });
   if (foreign.length)
     ctx.addIssue({
       code: 'custom',
       path: [foreign[0]!],
-      message: `${foreign.join(' and ')} ${foreign.length > 1 ? 'are not fields' : 'is not a field'} of a ${kind} plan; it takes ${takes}. Nothing was sent.`,
+      message: `${foreign.join(' and ')} ${foreign.length > 1 ? 'are not fields' : 'is not a field'} of ${a} ${kind} plan; it takes ${takes}. Nothing was sent.`,
     });
 };

@@ -90,7 +90,7 @@ describe('create_plan, kind option-entry, over the remote server', () => {
     const before = (await optionPlans()).length;
     const answer = (await callTool(exit, 'create_plan', PLAN)).structuredContent!;
     expect(answer).toMatchObject({ refused: true });
-    expect(answer.reason).toMatch(/^EXIT_ONLY: a option-entry plan places an entry that opens a position/);
+    expect(answer.reason).toMatch(/^EXIT_ONLY: an option-entry plan places an entry that opens a position/);
     expect(await optionPlans()).toHaveLength(before);
   });
 });

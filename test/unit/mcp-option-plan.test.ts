@@ -100,7 +100,7 @@ describe('create_plan, kind option-entry', () => {
     const answer = await callTool(client, 'create_plan', PLAN);
     expect(answer.isError).toBe(true);
     expect(answer.structuredContent!.reason).toMatch(
-      /^EXIT_ONLY: a option-entry plan places an entry that opens a position/,
+      /^EXIT_ONLY: an option-entry plan places an entry that opens a position/,
     );
     expect(sent).toEqual([]);
   });
@@ -110,10 +110,10 @@ describe('create_plan, kind option-entry', () => {
     const answer = await callTool(client, 'create_plan', { ...PLAN, trailBy: 5 });
     expect(answer.isError).toBe(true);
     expect(JSON.stringify(answer.content)).toContain(
-      'trailBy is not a field of a option-entry plan; it takes underlying (NIFTY...), when',
+      'trailBy is not a field of an option-entry plan; it takes underlying (NIFTY...), when',
     );
     const missing = await callTool(client, 'create_plan', { ...PLAN, lots: undefined });
-    expect(JSON.stringify(missing.content)).toContain('a option-entry plan needs lots');
+    expect(JSON.stringify(missing.content)).toContain('an option-entry plan needs lots');
     expect(sent).toEqual([]);
   });
 });

@@ -238,7 +238,7 @@ export const exitOnlyRefusal = (
 export const planExitOrder = (plan: Fields): { order: ExitOrder } | { refused: string } => {
   if (plan.kind !== 'trailing-stop')
     return {
-      refused: `EXIT_ONLY: a ${text(plan.kind).slice(0, 24) || '(kind-less)'} plan places an entry that opens a position, which an exit-only caller may not; a trailing-stop plan on the side that closes the position may be started`,
+      refused: `EXIT_ONLY: ${/^[aeiou]/i.test(text(plan.kind)) ? 'an' : 'a'} ${text(plan.kind).slice(0, 24) || '(kind-less)'} plan places an entry that opens a position, which an exit-only caller may not; a trailing-stop plan on the side that closes the position may be started`,
     };
   const o = (plan.order ?? {}) as Fields;
   return {
