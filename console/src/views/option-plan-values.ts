@@ -146,7 +146,7 @@ export const OPTION_FIELD_OF: Record<string, string> = {
   when: 'level',
   'when.above': 'level',
   'when.below': 'level',
-  'pick.expiry': 'expiryDate',
+  'pick.expiry': 'expiry',
   'pick.strike': 'strike',
   'pick.type': 'type',
   lots: 'lots',
