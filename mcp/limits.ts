@@ -49,8 +49,18 @@ const afterChange = (request: GatewayRequest, current: GttOrder | undefined): Na
   return merged.target !== undefined || merged.stopLoss !== undefined ? legs(merged) : single(merged);
 };
 
-/** A bracket's entry and its exits (each for the entry's quantity), or a trailing stop's order. */
-const planOrders = (b: Fields): NamedOrder[] => {
+/** The contract an option plan's dry run picked now (functions/base/schemas/option-words.ts), or null: none said. */
+export type PickedNow = { exch: string; tsym: string; qty: number } | null;
+
+/**
+ * A bracket's entry and its exits (each for the entry's quantity), a trailing stop's order, or an option plan's entry:
+ * the contract its dry run picked now, its quantity the lots in units (its premium is not known before it fires).
+ */
+const planOrders = (b: Fields, picked?: PickedNow): NamedOrder[] | string => {
+  if (b.kind === 'option-entry')
+    return picked
+      ? [one({ qty: picked.qty }, picked.exch, undefined, `the option plan's entry (${picked.tsym} now)`)]
+      : 'the contract the option plan picks was not read (its dry run said none), so its quantity cannot be checked';
   if (b.kind !== 'bracket') {
     const o = (b.order ?? {}) as Fields;
     return [one(o, o.exch, o.d, "the plan's order")];
@@ -63,7 +73,7 @@ const planOrders = (b: Fields): NamedOrder[] => {
   return [one(entry, entry.exch, entry.d, "the plan's order"), exit('target'), exit('stopLoss')];
 };
 
-type OrdersOf = (request: GatewayRequest, current: GttOrder | undefined) => NamedOrder[] | string;
+type OrdersOf = (request: GatewayRequest, current: GttOrder | undefined, picked?: PickedNow) => NamedOrder[] | string;
 const NONE: OrdersOf = () => [];
 
 /**
@@ -77,7 +87,7 @@ export const LIMITED_WRITES: Readonly<Record<string, OrdersOf>> = {
   PlaceOCOOrder: (r) => legs(r.body ?? {}),
   ModifyOCOOrder: (r) => legs(r.body ?? {}),
   PatchOCOOrder: afterChange,
-  CreatePlan: (r) => planOrders(r.body ?? {}),
+  CreatePlan: (r, _current, picked) => planOrders(r.body ?? {}, picked),
   CancelGTTOrder: NONE,
   CancelPlan: NONE,
   ReleaseKillSwitch: NONE,
@@ -113,13 +123,15 @@ const limitLines = (limits: AssistantLimits, counted: boolean, ordersToday: numb
  * The limits checked and the first order (or OCO leg) over one, if any, in the registry's words. `ordersToday`: the
  * assistant's day counter where the server keeps one (the remote server; 0 over stdio); only a request that places
  * a new order is held to the orders per day. `current`: the pending order a change (PATCH) applies to, as read for
- * its preview; a change is checked as the order after it. A write operation with no case is refused.
+ * its preview; a change is checked as the order after it. `picked`: an option plan's contract, from its dry run. A
+ * write operation with no case is refused.
  */
 export const checkLimits = (
   request: GatewayRequest,
   limits: AssistantLimits = {},
   ordersToday = 0,
   current?: GttOrder,
+  picked?: PickedNow,
 ): { checked: string[]; refused?: string } => {
   const ordersOf = LIMITED_WRITES[request.operation];
   if (!ordersOf) {
@@ -129,7 +141,7 @@ export const checkLimits = (
       refused: `${request.operation} has no check of this assistant's limits in this server, so it is refused; nothing was sent.`,
     };
   }
-  const orders = ordersOf(request, current);
+  const orders = ordersOf(request, current, picked);
   if (typeof orders === 'string') return { checked: [], refused: `${orders}; nothing was sent.` };
   if (orders.length === 0) return { checked: [] };
   const counted = PLACING_OPERATIONS.includes(request.operation);

@@ -6,6 +6,7 @@
  */
 import { watchedName } from '../functions/base/schemas/alert-watch.js';
 import type { AssistantLimits } from '../functions/base/schemas/assistants.js';
+import { optionPlanSentence, type OptionWordsInput, resolvedOfDryRun } from '../functions/base/schemas/option-words.js';
 import type { GttOrder } from '../functions/base/schemas/reply.js';
 import { closeSummary } from './close.js';
 import { exitOnlyCheck } from './exit-only.js';
@@ -73,9 +74,10 @@ const after = (current: GttOrder | undefined, b: Fields): string => {
 
 /**
  * One line a person can read: what the request does, in a trader's words. `current`: the pending order a change
- * applies to, read for its preview: the order after the change is said too.
+ * applies to, read for its preview: the order after the change is said too. `dryRun`: the gateway's, where it says
+ * more (an option plan's contract now).
  */
-export const summarize = (request: GatewayRequest, current?: GttOrder): string => {
+export const summarize = (request: GatewayRequest, current?: GttOrder, dryRun?: unknown): string => {
   const b = request.body ?? {};
   const id = request.path?.alId ?? request.path?.planId ?? '';
   switch (request.operation) {
@@ -94,6 +96,8 @@ export const summarize = (request: GatewayRequest, current?: GttOrder): string =
     case 'CancelGTTOrder':
       return `Cancel GTT/OCO ${id}.`;
     case 'CreatePlan':
+      if (b.kind === 'option-entry')
+        return optionPlanSentence(b as unknown as OptionWordsInput, resolvedOfDryRun(dryRun));
       return b.kind === 'bracket'
         ? `Start a bracket plan: entry ${instrument((b.entry ?? {}) as Fields)} ${order((b.entry ?? {}) as Fields)} when ${whenAt((b.entry as Fields | undefined)?.ai_t, (b.entry as Fields | undefined)?.d)}; target ${JSON.stringify(b.target)}, stop-loss ${JSON.stringify(b.stopLoss)}.`
         : `Start a trailing-stop plan on ${instrument((b.order ?? {}) as Fields)}: ${order((b.order ?? {}) as Fields)}, trailing by ${str(b.trailBy)}.`;
@@ -188,17 +192,30 @@ export const buildPreview = async (
   const { request, current } = await boundToCurrent(port, asked);
   const { gone, order } = await cancelled(port, request);
   if (gone) return { refused: gone, rulesChecked: ['the order is pending at the broker (read now): it is not'] };
-  const { checked, refused } = checkLimits(request, limits, ordersToday, current);
+  // An option plan opens a position (never exit-only), and its contract is known only from its dry run: the limits
+  // check the contract it would pick now.
+  const option = request.operation === 'CreatePlan' && request.body?.kind === 'option-entry';
+  if (option && exitOnly) {
+    const exit = await exitOnlyCheck(port, request);
+    if (exit.refused) return { refused: exit.refused, rulesChecked: exit.checked };
+  }
+  let dryRun = option ? ((await port.call(request, { dryRun: true })) as Record<string, unknown>) : undefined;
+  const picked = option ? (resolvedOfDryRun(dryRun) ?? null) : undefined;
+  const { checked, refused } = checkLimits(request, limits, ordersToday, current, picked);
   if (refused) return { refused, rulesChecked: checked };
   const rulesChecked = [...checked];
+  if (picked)
+    rulesChecked.push(
+      `the contract it picks now: ${picked.tsym} (strike ${picked.strike}, expiry ${picked.expiry}, lot ${picked.lot}, ${picked.qty} in all), at ${str(request.body?.underlying)} ${picked.price}; chosen again when the index crosses`,
+    );
   if (exitOnly) {
     const exit = await exitOnlyCheck(port, request, current);
     if (exit.refused) return { refused: exit.refused, rulesChecked: [...rulesChecked, ...exit.checked] };
     rulesChecked.push(...exit.checked);
   }
   if (request.operation === 'CancelGTTOrder') rulesChecked.push('the order is pending at the broker (read now)');
-  let dryRun: Record<string, unknown> | undefined;
-  if (hasDryRun) {
+  // POST /plans offers its dry run to option plans only (a bracket's entry is a POST /gtt-orders body).
+  if (hasDryRun && !dryRun && request.operation !== 'CreatePlan') {
     dryRun = (await port.call(request, { dryRun: true })) as Record<string, unknown>;
     const rules = dryRun.exchangeRules as Record<string, unknown> | undefined;
     if (rules)
@@ -212,7 +229,8 @@ export const buildPreview = async (
   if (halt.rule) rulesChecked.push(halt.rule);
   const settings = await settingsPreview(port, request);
   if (settings) rulesChecked.push(settings.rule);
-  const summary = settings?.summary ?? closeSummary(dryRun) ?? summarize(request, current);
+  if (option) rulesChecked.push("the gateway's validation of the plan (dry run passed)");
+  const summary = settings?.summary ?? closeSummary(dryRun) ?? summarize(request, current, dryRun);
   return {
     summary: market ? `${summary} ${marketLine(market)}` : summary,
     request,

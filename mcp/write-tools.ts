@@ -12,6 +12,7 @@ import { OPERATION_INFO } from '../client/generated/operations.js';
 import { ALERT_TYPES, EXCHANGES, PRICE_TYPES, PRODUCTS, RETENTIONS } from '../functions/base/schemas/fields.js';
 import { RISK_MODES } from '../functions/base/schemas/risk.js';
 import { newConfirmation, requestHash } from './confirmations.js';
+import { optionEntryShape, planFields } from './plan-fields.js';
 import type { GatewayRequest } from './port.js';
 import { buildPreview, PLACING_OPERATIONS } from './preview.js';
 import { attempt, DATA_NOTE, failed, failureReason, ok, outputSchema, refused } from './results.js';
@@ -34,6 +35,12 @@ const orderShape = {
   d: signedNum('the trigger: price, % or count'),
   tag: z.string().optional().describe('your own label for the order'),
 };
+/** A plan's entry or order: a place_gtt body, its fields said in place_gtt's schema (not again here, to keep it short). */
+const planOrder = (what: string) =>
+  closed(
+    Object.fromEntries(Object.entries(orderShape).map(([k, v]) => [k, v.meta({ description: undefined })])),
+    what,
+  ).optional();
 const partial = (shape: z.ZodRawShape): z.ZodRawShape =>
   Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, (v as z.ZodType).optional()]));
 const legOrder = {
@@ -70,37 +77,6 @@ const distance = z
 
 type Args = Record<string, unknown>;
 
-/** The fields of each kind of plan: a missing one, or one of the other kind, is named with what the kind takes. */
-const PLAN_FIELDS = {
-  bracket: {
-    needs: ['entry', 'target', 'stopLoss'],
-    others: ['order', 'trailBy', 'step'],
-    takes: 'entry (a place_gtt body), target and stopLoss ({"trigger", "price"}), optional tag',
-  },
-  'trailing-stop': {
-    needs: ['order', 'trailBy'],
-    others: ['entry', 'target', 'stopLoss'],
-    takes: 'order (a place_gtt body), trailBy, optional step and tag',
-  },
-} as const;
-const planFields = (args: Args, ctx: z.RefinementCtx): void => {
-  const kind = args.kind as keyof typeof PLAN_FIELDS;
-  const { needs, others, takes } = PLAN_FIELDS[kind];
-  const missing = needs.filter((field) => args[field] === undefined);
-  const foreign = others.filter((field) => args[field] !== undefined);
-  if (missing.length)
-    ctx.addIssue({
-      code: 'custom',
-      path: [missing[0]!],
-      message: `a ${kind} plan needs ${missing.join(' and ')}; it takes ${takes}. Nothing was sent.`,
-    });
-  if (foreign.length)
-    ctx.addIssue({
-      code: 'custom',
-      path: [foreign[0]!],
-      message: `${foreign.join(' and ')} ${foreign.length > 1 ? 'are not fields' : 'is not a field'} of a ${kind} plan; it takes ${takes}. Nothing was sent.`,
-    });
-};
 const bodyOf = (args: Args, without: string[] = []): Record<string, unknown> =>
   Object.fromEntries(Object.entries(args).filter(([k, v]) => v !== undefined && !without.includes(k)));
 
@@ -192,15 +168,16 @@ const WRITES: WriteTool[] = [
     name: 'create_plan',
     title: 'Start a plan',
     description:
-      'A bracket (kind "bracket": entry = a place_gtt body, target and stopLoss = {trigger, price}) or a trailing stop (kind "trailing-stop": order = a place_gtt body, trailBy, optional step).',
+      'bracket: entry (a place_gtt body), target, stopLoss ({trigger, price}); trailing-stop: order (a place_gtt body), trailBy, step?; option-entry: underlying, when, pick, lots, exit.',
     input: {
-      kind: z.enum(['bracket', 'trailing-stop']),
-      entry: closed(orderShape, 'entry (a place_gtt body)').optional(),
+      kind: z.enum(['bracket', 'trailing-stop', 'option-entry']),
+      entry: planOrder('entry (a place_gtt body)'),
       target: closed({ trigger: num('trigger'), price: num('price') }, 'target').optional(),
       stopLoss: closed({ trigger: num('trigger'), price: num('price') }, 'stopLoss').optional(),
-      order: closed(orderShape, 'order (a place_gtt body)').optional(),
+      order: planOrder('order (a place_gtt body)'),
       trailBy: num('how far the stop trails the price').optional(),
       step: num('the least move that shifts the stop').optional(),
+      ...optionEntryShape,
       tag: z.string().optional(),
     },
     together: planFields,

@@ -11,6 +11,7 @@ import { events, killSwitch } from './controls.js';
 import { coverage, coverageSet } from './coverage.js';
 import { call, operations } from './operations.js';
 import { cancel, get, list, modify, modifyOco, orders, place, placeOco, triggered } from './orders.js';
+import { planOption } from './plan-option.js';
 import { plan, planCancel, planCreate, plans } from './plans.js';
 import { positions } from './positions.js';
 import { quote } from './quotes.js';
@@ -56,6 +57,7 @@ export const COMMANDS: readonly Command[] = [
   coverage,
   coverageSet,
   planCreate,
+  planOption,
   plans,
   plan,
   planCancel,

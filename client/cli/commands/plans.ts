@@ -3,14 +3,16 @@ import type { PlanInput, PlanRecord } from '../../types.js';
 import { command, may } from '../command.js';
 import { jsonObjectInput } from '../json-input.js';
 import { istTime } from '../render.js';
+import { optionPlanText } from './plan-option.js';
 
-/** A plan on one line: id, kind, state, symbol and its GTTs. */
+/** A plan on one line: id, kind, state, symbol (an option plan's index, level, pick and contract) and its GTTs. */
 const planLine = (p: PlanRecord): string =>
   [
     p.planId,
     p.kind,
     p.state,
     `${p.exch}:${p.tsym}`,
+    optionPlanText(p),
     ...Object.entries(p.alIds).map(([name, id]) => `${name}=${String(id)}`),
     p.trigger ? `trigger ${p.trigger}` : '',
     p.position ? `position ${p.position.side === 'B' ? 'long' : 'short'} ${p.position.qty}` : '',

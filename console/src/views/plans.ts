@@ -1,6 +1,7 @@
 /**
- * Plans: each bracket or trailing-stop plan's state, legs and history; the unprotected first and in red; cancel; a new
- * plan (plan-form.ts).
+ * Plans: each bracket, trailing-stop or option plan's state, legs and history; the unprotected first and in red;
+ * cancel; a new plan (plan-form.ts) or option plan (option-plan-form.ts). An option plan shows the index it watches,
+ * its level and pick, and once crossed the contract it chose (option-plan-values.ts).
  */
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
@@ -10,6 +11,8 @@ import type { ViewProps } from '../app.js';
 import { istTime, price } from '../format.js';
 import { allPlans, type Plan } from '../reads.js';
 import { Notice, Problem, useConfirm, useLoad, type VNode } from '../ui.js';
+import { OptionPlanForm } from './option-plan-form.js';
+import { optionHead, optionLines, stateBadge } from './option-plan-values.js';
 import { PlanForm } from './plan-form.js';
 
 /** The order they are listed in: what needs the trader first. */
@@ -17,12 +20,24 @@ const RANK: Record<Plan['state'], number> = {
   unprotected: 0,
   failed: 1,
   'entry-filled': 2,
-  'exit-armed': 3,
-  armed: 4,
-  done: 5,
-  cancelled: 6,
+  'entry-placed': 3,
+  'exit-armed': 4,
+  armed: 5,
+  watching: 6,
+  done: 7,
+  cancelled: 8,
 };
-const LIVE = new Set<Plan['state']>(['armed', 'entry-filled', 'exit-armed', 'unprotected']);
+const LIVE = new Set<Plan['state']>(['armed', 'entry-filled', 'exit-armed', 'unprotected', 'watching', 'entry-placed']);
+
+/** A plan's head: its symbol (an option plan's index, level and contract once chosen). */
+const Head = ({ plan }: { plan: Plan }): VNode => {
+  const option = optionHead(plan);
+  return option
+    ? html`<strong>${option.underlying}</strong>
+        <span data-option-level>${option.level}</span>
+        ${option.contract ? html`<strong data-option-contract>${option.contract}</strong>` : null}`
+    : html`<strong>${plan.tsym}</strong> <span>${plan.exch}</span>`;
+};
 
 /** `Target 1600.00 → 1600.00 (order 123)`: a leg's trigger, the price it sends, its order at the broker. */
 const legLine = (name: string, leg: { trigger: string; price: string }, tick?: string, alId?: string): string =>
@@ -61,12 +76,18 @@ export const PlansView = ({ api }: ViewProps): VNode => {
         (plan) =>
           html`<li class=${`row plan ${plan.state === 'unprotected' ? 'alarm' : ''}`} data-plan=${plan.planId}>
             <p class="row-head">
-              <strong>${plan.tsym}</strong> <span>${plan.exch}</span> <span class="tag">${plan.kind}</span>
-              <span class=${`state ${plan.state}`} data-plan-state=${plan.state}>${plan.state}</span>
+              <${Head} plan=${plan} /> <span class="tag">${plan.kind}</span>
+              <span
+                class=${`state ${plan.state} ${stateBadge(plan.state).tone}`}
+                title=${stateBadge(plan.state).meaning}
+                data-plan-state=${plan.state}
+                >${plan.state}</span
+              >
               <span class="muted">${plan.planId}</span>
             </p>
             ${plan.reason ? html`<p>${plan.reason}</p>` : null}
             <ul class="legs" aria-label=${`Legs of ${plan.planId}`}>
+              ${optionLines(plan).map((line) => html`<li data-option-line>${line}</li>`)}
               ${plan.alIds.entry ? html`<li>Entry order ${plan.alIds.entry}</li>` : null}
               ${plan.target ? html`<li>${legLine('Target', plan.target, plan.tick, plan.alIds.exit)}</li>` : null}
               ${plan.stopLoss ? html`<li>${legLine('Stop', plan.stopLoss, plan.tick, plan.alIds.stop)}</li>` : null}
@@ -98,5 +119,6 @@ export const PlansView = ({ api }: ViewProps): VNode => {
       )}
     </ul>
     <${PlanForm} api=${api} created=${() => plans.reload()} />
+    <${OptionPlanForm} api=${api} created=${() => plans.reload()} />
   </div>`;
 };

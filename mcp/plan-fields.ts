@@ -1,0 +1,78 @@
+/**
+ * create_plan's arguments by kind (docs/reference/assistants.md): a bracket, a trailing stop or an option entry, each
+ * with the fields it needs; a missing one, or one of another kind, is named with what the kind takes before anything
+ * is read or sent. The option entry's fields are the body of `POST /plans {kind: "option-entry"}`
+ * (functions/base/schemas/option-plan.ts); the gateway checks them whole at the preview's dry run.
+ */
+import * as z from 'zod';
+
+import { INDEX_NAMES } from '../functions/base/schemas/option-plan.js';
+import { closed } from './schema-forms.js';
+
+type Args = Record<string, unknown>;
+
+/** An option entry's own fields (it buys, product M: the gateway's defaults). */
+export const optionEntryShape = {
+  underlying: z.enum(Object.keys(INDEX_NAMES) as [string, ...string[]]).optional(),
+  when: closed({ above: z.number().optional(), below: z.number().optional() }, 'when').optional(),
+  pick: closed(
+    {
+      expiry: z.string().describe('nearest, next-month or YYYY-MM-DD'),
+      // A string (a type list is refused by strict clients); a strike's number is sent as the number the API takes.
+      strike: z
+        .string()
+        .transform((v) => (/^\d+(\.\d+)?$/.test(v.trim()) ? Number(v) : v))
+        .describe('ATM, ATM+n, ATM-n or a strike'),
+      type: z.enum(['CE', 'PE']),
+    },
+    'pick',
+  ).optional(),
+  lots: z.number().optional(),
+  exit: closed({ stop: z.string(), target: z.string() }, 'exit')
+    .describe('on the premium: points "20" or "25%"')
+    .optional(),
+};
+
+const BRACKET = ['entry', 'target', 'stopLoss'];
+const TRAILING = ['order', 'trailBy', 'step'];
+const OPTION = Object.keys(optionEntryShape);
+
+/** The fields of each kind of plan: a missing one, or one of the other kinds, is named with what the kind takes. */
+const PLAN_FIELDS = {
+  bracket: {
+    needs: BRACKET,
+    others: [...TRAILING, ...OPTION],
+    takes: 'entry (a place_gtt body), target and stopLoss ({"trigger", "price"}), optional tag',
+  },
+  'trailing-stop': {
+    needs: ['order', 'trailBy'],
+    others: [...BRACKET, ...OPTION],
+    takes: 'order (a place_gtt body), trailBy, optional step and tag',
+  },
+  'option-entry': {
+    needs: OPTION,
+    others: [...BRACKET, ...TRAILING],
+    takes:
+      'underlying (NIFTY...), when ({"above": level} or {"below": level}), pick ({expiry, strike, type}), lots, exit ({stop, target}), optional tag',
+  },
+} as const;
+
+export const planFields = (args: Args, ctx: z.RefinementCtx): void => {
+  const kind = args.kind as keyof typeof PLAN_FIELDS;
+  const a = kind === 'option-entry' ? 'an' : 'a';
+  const { needs, others, takes } = PLAN_FIELDS[kind];
+  const missing = needs.filter((field) => args[field] === undefined);
+  const foreign = others.filter((field) => args[field] !== undefined);
+  if (missing.length)
+    ctx.addIssue({
+      code: 'custom',
+      path: [missing[0]!],
+      message: `${a} ${kind} plan needs ${missing.join(' and ')}; it takes ${takes}. Nothing was sent.`,
+    });
+  if (foreign.length)
+    ctx.addIssue({
+      code: 'custom',
+      path: [foreign[0]!],
+      message: `${foreign.join(' and ')} ${foreign.length > 1 ? 'are not fields' : 'is not a field'} of ${a} ${kind} plan; it takes ${takes}. Nothing was sent.`,
+    });
+};
