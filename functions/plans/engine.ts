@@ -17,6 +17,7 @@ import { advanceBracket, armExit } from './bracket.js';
 import { cancelPlan } from './cancel.js';
 import { exitDryRun, planProblems } from './creation.js';
 import type { PlanDeps } from './engine-needs.js';
+import { advanceLegs, createLegs, legsDryRun } from './legs.js';
 import { optionCheck, optionDryRun, optionPlanOf } from './option-create.js';
 import { advanceOptionEntry } from './option-entry.js';
 import { digest, parseStamp, planIdOf } from './stamps.js';
@@ -60,6 +61,10 @@ export class PlanEngine {
     const inputHash = digest('input', canonicalInput(input));
     const existing = await this.deps.store.get(planId);
     if (existing) return this.replay(existing.plan, inputHash, key, deadline);
+    if (input.kind === 'option-legs')
+      return createLegs(this.deps, input, { planId, inputHash }, deadline, (p) =>
+        this.replay(p, inputHash, key, deadline),
+      );
     if (input.kind === 'option-entry') {
       // Nothing at the broker until the index crosses: the checks now, then the plan stored, watching.
       const { option } = await optionCheck(input, this.deps, this.now().getTime(), deadline);
@@ -134,6 +139,7 @@ export class PlanEngine {
    * `POST /gtt-orders?dryRun=true` of it shows what would be sent.
    */
   async dryRun(input: PlanInput, deadline: number): Promise<Record<string, unknown>> {
+    if (input.kind === 'option-legs') return legsDryRun(input, this.deps, deadline);
     if (input.kind !== 'option-entry')
       throw new ValidationFailedError(
         `POST /plans?dryRun=true is offered for option-entry plans (the contract they would pick now); a ${input.kind} plan's first GTT is a POST /gtt-orders body: send it to POST /gtt-orders?dryRun=true to see what would be placed. Nothing was sent.`,
@@ -236,7 +242,9 @@ export class PlanEngine {
         ? await advanceBracket(w, ctx)
         : w.plan.kind === 'option-entry'
           ? await advanceOptionEntry(w, ctx)
-          : await advanceTrailing(w, ctx);
+          : w.plan.kind === 'option-legs'
+            ? await advanceLegs(w, ctx)
+            : await advanceTrailing(w, ctx);
     return acted ?? (resolved === 'adopted' ? 'adopted' : undefined);
   }
 
