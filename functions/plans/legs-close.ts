@@ -52,8 +52,8 @@ export const startClosing = async (
     'closing',
     { end, ...extra },
   );
-  if (!(await w.commit(next, [{ type: 'Plan Step', extra: { step: 'closing', reason: why, ...extra } }])))
-    return undefined;
+  // Plan Unprotected (in the webhook's default notifyOn): open legs without their exit until they are closed.
+  if (!(await w.commit(next, [{ type: 'Plan Unprotected', extra: { reason: why } }]))) return undefined;
   return closeLegs(w, ctx);
 };
 
@@ -193,10 +193,14 @@ const finish = async (w: Working): Promise<string | undefined> => {
     state === 'done' ? 'closed' : state,
     { flat: true },
   );
-  const type = state === 'done' ? 'Plan Done' : state === 'failed' ? 'Plan Failed' : 'Plan Step';
-  const told = await w.commit(next, [
-    { type, extra: { ...(state === 'done' ? {} : { reason: closing.why }), step: 'flat' } },
-  ]);
+  // A cancel is told by its answer, as every plan's (cancel.ts); done and failed by their events.
+  const events =
+    state === 'done'
+      ? [{ type: 'Plan Done' as const }]
+      : state === 'failed'
+        ? [{ type: 'Plan Failed' as const, extra: { reason: closing.why } }]
+        : [];
+  const told = await w.commit(next, events);
   return told ? state : undefined;
 };
 

@@ -117,7 +117,11 @@ export const enterLegs = async (w: Working, ctx: LegsContext): Promise<string | 
       placed.idempotency?.adopted ? 'leg-adopted' : 'leg-placed',
       { tsym: leg.tsym, norenordno, qty: leg.qty },
     );
-    if (!(await w.commit(next, [{ type: 'Plan Step', extra: { step: 'leg-placed', contract: leg.tsym, norenordno } }])))
+    if (
+      !(await w.commit(next, [
+        { type: 'Plan Step', extra: { step: 'entry-placed', contract: leg.tsym, norenordno, qty: leg.qty } },
+      ]))
+    )
       return undefined;
   }
   return (await settleEntries(w, ctx)) ?? 'entry-placed';
@@ -153,9 +157,7 @@ const settleEntries = async (w: Working, ctx: LegsContext): Promise<string | und
       'entry-filled',
       { net: entryNet, stop: -stopPoints, target: targetPoints },
     );
-    const told = await w.commit(next, [
-      { type: 'Plan Step', extra: { step: 'entry-filled', net: entryNet, legs: filled.map((l) => l.tsym) } },
-    ]);
+    const told = await w.commit(next, [{ type: 'Plan Step', extra: { step: 'entry-filled', contract: w.plan.tsym } }]);
     return told ? 'entry-filled' : undefined;
   }
   const words = short.map((l) => {

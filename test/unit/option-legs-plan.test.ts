@@ -4,8 +4,9 @@
  * the net premium's stop and target, the close of every leg, and the faults: a leg not filled or refused, the kill
  * switch, lost replies, a close that does not fill. After every failure no leg is left open alone.
  */
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { DETAIL_SCHEMAS } from '../../functions/base/schemas/events.js';
 import type { Plan } from '../../functions/base/schemas/plans.js';
 import { type PlanInput, planInput } from '../../functions/base/schemas/plans.js';
 import { PlanEngine } from '../../functions/plans/engine.js';
@@ -59,6 +60,11 @@ beforeEach(() => {
   price(CE, 120);
   price(PE, 110);
   price(CE2, 80);
+});
+
+afterEach(() => {
+  // Every event a legs plan told is one the events' schemas accept (docs/events/).
+  for (const e of m.events) expect(DETAIL_SCHEMAS[e.detailType].safeParse(e.detail).error).toBeUndefined();
 });
 
 describe('the net premium', () => {
