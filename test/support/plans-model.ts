@@ -18,6 +18,7 @@ import { emulatorControl, type FaultSpec } from './emulator-control.js';
 import { killedRun } from './killed-run.js';
 import { captureLogger } from './logs.js';
 import { checkEvents, checkInvariants } from './plans-invariants.js';
+import { legsCommands } from './plans-legs-model.js';
 import { SAMPLE_ORDER } from './sample-order.js';
 
 /** Two symbols, so plans share a market; prices around the plans' triggers (entries fire below 1490). */
@@ -92,7 +93,7 @@ const trailingInput = (tsym: string) => ({
   step: '5',
 });
 
-const attempt = async (r: Real, what: string, fn: () => Promise<unknown>) => {
+export const attempt = async (r: Real, what: string, fn: () => Promise<unknown>) => {
   try {
     await fn();
     r.log.push(`${what}: ok`);
@@ -312,6 +313,7 @@ const commands = [
         if (planId) await attempt(r, `cancel ${planId}`, () => r.engine.cancel(planId, deadline()));
       }),
   ),
+  ...legsCommands((label, act, isRun) => new Command(label, act, isRun), attempt),
   fc.constant(
     new Command('two minutes pass', async (r) => {
       // The world moves on with the clock: what a broker was to do late has been done.
