@@ -47,6 +47,14 @@ export const startClosing = async (
   extra: Record<string, unknown> = {},
 ): Promise<string | undefined> => {
   const open = legs.legs.map((l) => ({ ...l, open: l.open ?? l.filledQty ?? 0 }));
+  if (!open.some((l) => l.open > 0)) {
+    // Nothing open (no leg filled): nothing to close, and never unprotected; the plan ends at once.
+    const none = w.record({ ...w.plan, legs: { ...legs, legs: open, closing: { end, why, gen: 0 } } }, 'closing', {
+      end,
+      ...extra,
+    });
+    return (await w.commit(none)) ? finish(w) : undefined;
+  }
   const next = w.record(
     { ...w.plan, state: 'unprotected', reason: why, legs: { ...legs, legs: open, closing: { end, why, gen: 0 } } },
     'closing',
