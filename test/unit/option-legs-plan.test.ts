@@ -229,6 +229,16 @@ describe('no leg is ever left open alone', () => {
     flat();
   });
 
+  it('nothing filled: nothing to close, failed at once, never said unprotected', async () => {
+    m.outcomes.set(CE, ['none']);
+    m.outcomes.set(PE, ['none']);
+    const { plan } = await create(straddle('S'));
+    expect(plan.state).toBe('failed');
+    expect(plan.reason).toMatch(/Nothing filled, nothing is open/);
+    expect(m.sent).toHaveLength(2);
+    expect(m.events.map((e) => e.detailType)).toEqual(['Plan Step', 'Plan Step', 'Plan Failed']);
+  });
+
   it("a leg half filled: both legs' filled quantities are closed", async () => {
     m.outcomes.set(PE, ['part']);
     const { plan } = await create(straddle('B'));
