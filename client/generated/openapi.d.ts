@@ -6790,7 +6790,7 @@ export interface operations {
                         plans: {
                             planId: string;
                             /** @enum {string} */
-                            kind: "bracket" | "trailing-stop" | "option-entry";
+                            kind: "bracket" | "trailing-stop" | "option-entry" | "option-legs";
                             /** @enum {string} */
                             state: "watching" | "entry-placed" | "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
                             exch: string;
@@ -6873,6 +6873,43 @@ export interface operations {
                                     qty: number;
                                 };
                                 entryOrder?: string;
+                            };
+                            legs?: {
+                                legs: {
+                                    exch: string;
+                                    tsym: string;
+                                    token: string;
+                                    /** @enum {string} */
+                                    trantype: "B" | "S";
+                                    lots: number;
+                                    lot: number;
+                                    qty: number;
+                                    tick: string;
+                                    weight: number;
+                                    prc: string;
+                                    entryOrder?: string;
+                                    filledQty?: number;
+                                    fill?: number;
+                                    refused?: string;
+                                    open?: number;
+                                    closeGen?: number;
+                                    closePrc?: string;
+                                    closeOrder?: string;
+                                }[];
+                                exit: {
+                                    stop: string;
+                                    target: string;
+                                };
+                                prd: string;
+                                entryNet?: number;
+                                stopPoints?: number;
+                                targetPoints?: number;
+                                closing?: {
+                                    /** @enum {string} */
+                                    end: "done" | "failed" | "cancelled";
+                                    why: string;
+                                    gen: number;
+                                };
                             };
                             inFlight?: {
                                 stamp: string;
@@ -7148,6 +7185,28 @@ export interface operations {
                     };
                     tag?: string;
                     qty?: unknown;
+                } | {
+                    /** @constant */
+                    kind: "option-legs";
+                    legs: {
+                        /** @enum {string} */
+                        exch: "NFO" | "BFO";
+                        tsym: string;
+                        /** @enum {string} */
+                        trantype: "B" | "S";
+                        lots: number;
+                        qty?: unknown;
+                    }[];
+                    exit: {
+                        stop: number | string;
+                        target: number | string;
+                    };
+                    /**
+                     * @default M
+                     * @enum {string}
+                     */
+                    prd?: "C" | "M" | "H";
+                    tag?: string;
                 };
             };
         };
@@ -7161,7 +7220,7 @@ export interface operations {
                     "application/json": {
                         planId: string;
                         /** @enum {string} */
-                        kind: "bracket" | "trailing-stop" | "option-entry";
+                        kind: "bracket" | "trailing-stop" | "option-entry" | "option-legs";
                         /** @enum {string} */
                         state: "watching" | "entry-placed" | "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
                         exch: string;
@@ -7244,6 +7303,43 @@ export interface operations {
                                 qty: number;
                             };
                             entryOrder?: string;
+                        };
+                        legs?: {
+                            legs: {
+                                exch: string;
+                                tsym: string;
+                                token: string;
+                                /** @enum {string} */
+                                trantype: "B" | "S";
+                                lots: number;
+                                lot: number;
+                                qty: number;
+                                tick: string;
+                                weight: number;
+                                prc: string;
+                                entryOrder?: string;
+                                filledQty?: number;
+                                fill?: number;
+                                refused?: string;
+                                open?: number;
+                                closeGen?: number;
+                                closePrc?: string;
+                                closeOrder?: string;
+                            }[];
+                            exit: {
+                                stop: string;
+                                target: string;
+                            };
+                            prd: string;
+                            entryNet?: number;
+                            stopPoints?: number;
+                            targetPoints?: number;
+                            closing?: {
+                                /** @enum {string} */
+                                end: "done" | "failed" | "cancelled";
+                                why: string;
+                                gen: number;
+                            };
                         };
                         inFlight?: {
                             stamp: string;
@@ -7443,7 +7539,7 @@ export interface operations {
                     "application/json": {
                         planId: string;
                         /** @enum {string} */
-                        kind: "bracket" | "trailing-stop" | "option-entry";
+                        kind: "bracket" | "trailing-stop" | "option-entry" | "option-legs";
                         /** @enum {string} */
                         state: "watching" | "entry-placed" | "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
                         exch: string;
@@ -7526,6 +7622,43 @@ export interface operations {
                                 qty: number;
                             };
                             entryOrder?: string;
+                        };
+                        legs?: {
+                            legs: {
+                                exch: string;
+                                tsym: string;
+                                token: string;
+                                /** @enum {string} */
+                                trantype: "B" | "S";
+                                lots: number;
+                                lot: number;
+                                qty: number;
+                                tick: string;
+                                weight: number;
+                                prc: string;
+                                entryOrder?: string;
+                                filledQty?: number;
+                                fill?: number;
+                                refused?: string;
+                                open?: number;
+                                closeGen?: number;
+                                closePrc?: string;
+                                closeOrder?: string;
+                            }[];
+                            exit: {
+                                stop: string;
+                                target: string;
+                            };
+                            prd: string;
+                            entryNet?: number;
+                            stopPoints?: number;
+                            targetPoints?: number;
+                            closing?: {
+                                /** @enum {string} */
+                                end: "done" | "failed" | "cancelled";
+                                why: string;
+                                gen: number;
+                            };
                         };
                         inFlight?: {
                             stamp: string;
@@ -7721,7 +7854,7 @@ export interface operations {
                     "application/json": {
                         planId: string;
                         /** @enum {string} */
-                        kind: "bracket" | "trailing-stop" | "option-entry";
+                        kind: "bracket" | "trailing-stop" | "option-entry" | "option-legs";
                         /** @enum {string} */
                         state: "watching" | "entry-placed" | "armed" | "entry-filled" | "exit-armed" | "unprotected" | "done" | "failed" | "cancelled";
                         exch: string;
@@ -7804,6 +7937,43 @@ export interface operations {
                                 qty: number;
                             };
                             entryOrder?: string;
+                        };
+                        legs?: {
+                            legs: {
+                                exch: string;
+                                tsym: string;
+                                token: string;
+                                /** @enum {string} */
+                                trantype: "B" | "S";
+                                lots: number;
+                                lot: number;
+                                qty: number;
+                                tick: string;
+                                weight: number;
+                                prc: string;
+                                entryOrder?: string;
+                                filledQty?: number;
+                                fill?: number;
+                                refused?: string;
+                                open?: number;
+                                closeGen?: number;
+                                closePrc?: string;
+                                closeOrder?: string;
+                            }[];
+                            exit: {
+                                stop: string;
+                                target: string;
+                            };
+                            prd: string;
+                            entryNet?: number;
+                            stopPoints?: number;
+                            targetPoints?: number;
+                            closing?: {
+                                /** @enum {string} */
+                                end: "done" | "failed" | "cancelled";
+                                why: string;
+                                gen: number;
+                            };
                         };
                         inFlight?: {
                             stamp: string;

@@ -9,6 +9,7 @@ import { TERMINAL } from '../base/schemas/event-types.js';
 import type { Plan, PlanPosition } from '../base/schemas/plans.js';
 import { callEnds, withoutTry } from './actions.js';
 import type { PlanDeps } from './engine-needs.js';
+import { cancelLegs } from './legs-close.js';
 import { LATE_WINDOW_MS } from './limits.js';
 import { stampOf } from './stamps.js';
 import { ended } from './transitions.js';
@@ -110,6 +111,7 @@ export const cancelPlan = async (
   if (!read)
     throw new PlanNotFoundError(`No plan ${planId}: GET /plans lists the plans (ended plans are kept 30 days).`);
   if (TERMINAL.includes(read.plan.state)) return read.plan;
+  if (read.plan.kind === 'option-legs') return cancelLegs(deps, planId, deadline);
   const w = new Working(read, deps, 'gateway');
   const truth = await readTruth(deps, deadline);
   const busy = () => {

@@ -22,7 +22,7 @@ const isMarket = (prctyp: unknown) => prctyp === 'MKT' || prctyp === 'SL-MKT';
 /** The problems of a plan's prices and legs, for an instrument of this tick. */
 export const planProblems = (input: PlanInput, tick: string, lot = 1): FieldProblem[] => {
   // An option plan's contract is chosen when its index crosses: its checks are option-create.ts's.
-  if (input.kind === 'option-entry') return [];
+  if (input.kind === 'option-entry' || input.kind === 'option-legs') return [];
   if (input.kind === 'bracket') {
     const entry = input.entry as Record<string, string | undefined>;
     const problems = [

@@ -15,6 +15,8 @@ export interface Instrument {
   tick: string;
   /** The lot size (`ls`): quantities are multiples of it. */
   lot?: number;
+  /** The instrument's token (its freeze quantity is read by it). */
+  token?: string;
 }
 
 export interface PlanDeps {

@@ -17,6 +17,7 @@ import { advanceBracket, armExit } from './bracket.js';
 import { cancelPlan } from './cancel.js';
 import { exitDryRun, planProblems } from './creation.js';
 import type { PlanDeps } from './engine-needs.js';
+import { advanceLegs, createLegs, legsDryRun } from './legs.js';
 import { optionCheck, optionDryRun, optionPlanOf } from './option-create.js';
 import { advanceOptionEntry } from './option-entry.js';
 import { digest, parseStamp, planIdOf } from './stamps.js';
@@ -60,6 +61,10 @@ export class PlanEngine {
     const inputHash = digest('input', canonicalInput(input));
     const existing = await this.deps.store.get(planId);
     if (existing) return this.replay(existing.plan, inputHash, key, deadline);
+    if (input.kind === 'option-legs')
+      return createLegs(this.deps, input, { planId, inputHash }, deadline, (p) =>
+        this.replay(p, inputHash, key, deadline),
+      );
     if (input.kind === 'option-entry') {
       // Nothing at the broker until the index crosses: the checks now, then the plan stored, watching.
       const { option } = await optionCheck(input, this.deps, this.now().getTime(), deadline);
@@ -116,7 +121,7 @@ export class PlanEngine {
   }
 
   /** A bracket's or a trailing stop's checks at creation: its first GTT's instrument, prices and legs, its exit. */
-  private async checked(input: Exclude<PlanInput, { kind: 'option-entry' }>, deadline: number) {
+  private async checked(input: Exclude<PlanInput, { kind: 'option-entry' | 'option-legs' }>, deadline: number) {
     const order = (input.kind === 'bracket' ? input.entry : input.order) as Record<string, unknown>;
     const exch = String(order.exch);
     const tsym = String(order.tsym);
@@ -140,6 +145,7 @@ export class PlanEngine {
    * checks and answers the dry run of its first GTT (the entry or the stop: what PlaceGTTOrder would send).
    */
   async dryRun(input: PlanInput, deadline: number): Promise<Record<string, unknown>> {
+    if (input.kind === 'option-legs') return legsDryRun(input, this.deps, deadline);
     if (input.kind === 'option-entry') return optionDryRun(input, this.deps, this.now().getTime(), deadline);
     const { order } = await this.checked(input, deadline);
     const first = (await this.deps.place({ ...order, dryRun: true }, deadline)) as Record<string, unknown>;
@@ -240,7 +246,9 @@ export class PlanEngine {
         ? await advanceBracket(w, ctx)
         : w.plan.kind === 'option-entry'
           ? await advanceOptionEntry(w, ctx)
-          : await advanceTrailing(w, ctx);
+          : w.plan.kind === 'option-legs'
+            ? await advanceLegs(w, ctx)
+            : await advanceTrailing(w, ctx);
     return acted ?? (resolved === 'adopted' ? 'adopted' : undefined);
   }
 

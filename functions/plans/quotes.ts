@@ -16,8 +16,8 @@ import type { Instrument } from './engine-needs.js';
 
 /** The instrument's tick and lot sizes (SearchScrip's `ti`, `ls`, through the container's instrument cache: base/broker/instruments.ts). */
 export const instrument = async (exch: string, tsym: string, deps: BrokerCallDeps): Promise<Instrument> => {
-  const { tick, lot } = await instrumentRules(exch, tsym, deps);
-  return { tick, lot };
+  const { tick, lot, token } = await instrumentRules(exch, tsym, deps);
+  return { tick, lot, token };
 };
 
 /** The last traded price; the broker's named error when it cannot be read. */

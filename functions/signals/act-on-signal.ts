@@ -99,7 +99,9 @@ const orderLine = (order: AlertOrder, kind: string, where: string, id?: string):
       ? `entry ${gttLine(plan.entry, where)}; exit ${legLine('target', plan.target)}, ${legLine('stop-loss', plan.stopLoss)}`
       : plan.kind === 'trailing-stop'
         ? `stop ${gttLine(plan.order, where)}, trailing by ${plan.trailBy}${plan.step ? ` in steps of ${plan.step}` : ''}`
-        : `${plan.trantype === 'S' ? 'sell' : 'buy'} ${plan.lots} lots of ${plan.pick.strike} ${plan.pick.type} when the index is ${plan.when.above !== undefined ? `above ${plan.when.above}` : `below ${plan.when.below}`}`;
+        : plan.kind === 'option-legs'
+          ? `${plan.legs.map((l) => `${l.trantype === 'S' ? 'sell' : 'buy'} ${l.lots} lots of ${l.tsym}`).join(', ')}, as one`
+          : `${plan.trantype === 'S' ? 'sell' : 'buy'} ${plan.lots} lots of ${plan.pick.strike} ${plan.pick.type} when the index is ${plan.when.above !== undefined ? `above ${plan.when.above}` : `below ${plan.when.below}`}`;
   return `${kind} plan${id ? ` ${id}` : ''} on ${where}: ${what}`;
 };
 

@@ -7,6 +7,7 @@ import type { BookOrder } from '../../emulator/state/order-book.js';
 import type { Order } from '../../emulator/state/state.js';
 import { splitRemarks } from '../../functions/base/broker/order-stamps.js';
 import type { Plan } from '../../functions/base/schemas/plans.js';
+import { checkLegs } from './plans-legs-model.js';
 import type { Real } from './plans-model.js';
 import { entrySentTwice, optionRecordProblem } from './plans-option-invariants.js';
 
@@ -46,6 +47,7 @@ export const checkInvariants = async (r: Real, afterRun: boolean): Promise<void>
     const liveExits = gtts.filter((g) => g.state === 'pending' && stampedBy(planId, /^x\d+$/)(g.remarks));
     if (liveExits.length > 1) fail(r, `plan ${planId}: ${liveExits.length} live exits (never two)`);
   }
+  await checkLegs(r, orders, (message) => fail(r, message));
   if (!afterRun) return;
   for (const planId of r.plans) {
     const plan = (await r.store.get(planId))?.plan;

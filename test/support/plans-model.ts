@@ -19,6 +19,7 @@ import { killedRun } from './killed-run.js';
 import { captureLogger } from './logs.js';
 import { checkEvents, checkInvariants } from './plans-invariants.js';
 import { optionCommands } from './plans-option-model.js';
+import { legsCommands } from './plans-legs-model.js';
 import { SAMPLE_ORDER } from './sample-order.js';
 
 /** Two symbols, so plans share a market; prices around the plans' triggers (entries fire below 1490). */
@@ -93,7 +94,7 @@ const trailingInput = (tsym: string) => ({
   step: '5',
 });
 
-const attempt = async (r: Real, what: string, fn: () => Promise<unknown>) => {
+export const attempt = async (r: Real, what: string, fn: () => Promise<unknown>) => {
   try {
     await fn();
     r.log.push(`${what}: ok`);
@@ -314,6 +315,7 @@ const commands = [
       }),
   ),
   ...optionCommands({ command: (label, act, isRun) => new Command(label, act, isRun), createPlan, run }),
+  ...legsCommands((label, act, isRun) => new Command(label, act, isRun), attempt),
   fc.constant(
     new Command('two minutes pass', async (r) => {
       // The world moves on with the clock: what a broker was to do late has been done.

@@ -121,7 +121,7 @@ const partialOrderDetail = orderView.partial().required({ al_id: true }).extend(
 const planDetail = z.strictObject({
   ...eventFields,
   planId: z.string().describe('the plan (GET /plans/{planId})'),
-  kind: z.enum(['bracket', 'trailing-stop', 'option-entry']),
+  kind: z.enum(['bracket', 'trailing-stop', 'option-entry', 'option-legs']),
   state: z.enum(PLAN_STATES).describe('the plan state after this change'),
   exch: z.string(),
   tsym: z.string(),

@@ -57,7 +57,8 @@ const indexField = z
       });
   });
 
-const distance = (field: string) =>
+/** An exit distance: premium points or a percentage (option-legs.ts uses it too). */
+export const exitDistance = (field: string) =>
   z
     .union([z.number(), z.string()])
     .transform((v) => String(v).trim())
@@ -89,7 +90,7 @@ export const optionEntryInput = z.strictObject({
     .max(1000),
   trantype: enumOf('trantype', TRANSACTION_TYPES).default('B'),
   prd: enumOf('prd', PRODUCTS).default('M'),
-  exit: z.strictObject({ stop: distance('exit.stop'), target: distance('exit.target') }),
+  exit: z.strictObject({ stop: exitDistance('exit.stop'), target: exitDistance('exit.target') }),
   tag: orderTag.optional(),
   qty: z.undefined({ error: 'an option plan counts lots: write "lots": N, not qty' }).optional(),
 });

@@ -8,6 +8,7 @@ import * as z from 'zod';
 import { PLAN_STATES, type PlanState, TERMINAL } from './event-types.js';
 import { decimalString, orderTag } from './fields.js';
 import { placeOrderInput } from './input.js';
+import { optionLegsInput, optionLegsRecord } from './option-legs.js';
 import { optionEntryInput, optionPlanRecord } from './option-plan.js';
 import { pageFields } from './paging.js';
 
@@ -51,8 +52,9 @@ export const planInput = z.discriminatedUnion(
       tag: orderTag.optional(),
     }),
     optionEntryInput,
+    optionLegsInput,
   ],
-  { error: 'kind must be bracket, trailing-stop or option-entry' },
+  { error: 'kind must be bracket, trailing-stop, option-entry or option-legs' },
 );
 export type PlanInput = z.output<typeof planInput>;
 
@@ -87,7 +89,7 @@ const inFlight = z.object({
 
 export const planRecord = z.object({
   planId: z.string(),
-  kind: z.enum(['bracket', 'trailing-stop', 'option-entry']),
+  kind: z.enum(['bracket', 'trailing-stop', 'option-entry', 'option-legs']),
   state: z.enum(PLAN_STATES),
   exch: z.string(),
   tsym: z.string(),
@@ -119,6 +121,8 @@ export const planRecord = z.object({
   exitTries: z.number().int().optional(),
   /** Option entry: the index it watches, the pick, and once crossed the contract chosen (option-plan.ts). */
   option: optionPlanRecord.optional(),
+  /** Legs as one: the legs, their fills and closes, the net premium's exit (option-legs.ts). */
+  legs: optionLegsRecord.optional(),
   inFlight: inFlight.optional(),
   /** The last action tried and how many tries it has had (each try has its own idempotency key). */
   tries: z.object({ base: z.string(), count: z.number().int() }).optional(),
