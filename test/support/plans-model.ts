@@ -18,8 +18,8 @@ import { emulatorControl, type FaultSpec } from './emulator-control.js';
 import { killedRun } from './killed-run.js';
 import { captureLogger } from './logs.js';
 import { checkEvents, checkInvariants } from './plans-invariants.js';
-import { optionCommands } from './plans-option-model.js';
 import { legsCommands } from './plans-legs-model.js';
+import { optionCommands } from './plans-option-model.js';
 import { SAMPLE_ORDER } from './sample-order.js';
 
 /** Two symbols, so plans share a market; prices around the plans' triggers (entries fire below 1490). */
