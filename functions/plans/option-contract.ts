@@ -74,6 +74,19 @@ export const pickAt = async (
 };
 
 /** Why `lots` of the contract cannot go in one order (above its freeze quantity), or undefined. */
+/** The contract a pick chose, as a plan's record and its dry run show it. */
+export const contractOf = (picked: PickedOption) => ({
+  exch: picked.exch,
+  tsym: picked.tsym,
+  token: picked.token,
+  expiry: picked.expiry,
+  type: picked.type,
+  strike: picked.strike,
+  atm: picked.atm,
+  strikeStep: picked.strikeStep,
+  lot: picked.lot,
+});
+
 export const freezeWords = (picked: PickedOption, lots: number, freeze: number | undefined): string | undefined => {
   const qty = lots * picked.lot;
   if (freeze === undefined || qty <= freeze) return undefined;

@@ -14,6 +14,7 @@ import type { Plan } from '../base/schemas/plans.js';
 import type { PickedOption } from '../orders/instruments/option-pick.js';
 import type { PlanDeps } from './engine-needs.js';
 import {
+  contractOf,
   crossed,
   entryLimit,
   freezeWords,
@@ -95,15 +96,7 @@ export const optionDryRun = async (
     underlying: { ...option.underlying, price },
     when: option.when,
     contract: {
-      exch: picked.exch,
-      tsym: picked.tsym,
-      token: picked.token,
-      expiry: picked.expiry,
-      type: picked.type,
-      strike: picked.strike,
-      atm: picked.atm,
-      strikeStep: picked.strikeStep,
-      lot: picked.lot,
+      ...contractOf(picked),
       tick: picked.tick,
       lastPrice: optionPrice,
     },

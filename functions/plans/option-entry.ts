@@ -20,7 +20,16 @@ import type { OptionPlan } from '../base/schemas/option-plan.js';
 import type { Plan } from '../base/schemas/plans.js';
 import { TRANSIENT } from './actions.js';
 import { advanceBracket } from './bracket.js';
-import { crossed, entryLimit, exitLegs, freezeWords, levelWords, OptionPickError, pickAt } from './option-contract.js';
+import {
+  contractOf,
+  crossed,
+  entryLimit,
+  exitLegs,
+  freezeWords,
+  levelWords,
+  OptionPickError,
+  pickAt,
+} from './option-contract.js';
 import { stampOf } from './stamps.js';
 import { ended, fail, orderWords, type StepContext } from './transitions.js';
 import type { FiredOrder } from './truth.js';
@@ -81,15 +90,7 @@ const watching = async (w: Working, ctx: StepContext): Promise<string | undefine
   const resolved: NonNullable<OptionPlan['resolved']> = {
     at,
     price,
-    exch: picked.exch,
-    tsym: picked.tsym,
-    token: picked.token,
-    expiry: picked.expiry,
-    type: picked.type,
-    strike: picked.strike,
-    atm: picked.atm,
-    strikeStep: picked.strikeStep,
-    lot: picked.lot,
+    ...contractOf(picked),
     qty,
   };
   const entry = {
