@@ -42,7 +42,9 @@ export const checkInvariants = async (r: Real, afterRun: boolean): Promise<void>
       if (g.remarks.startsWith(`${planId}.`)) stamped.set(g.remarks, (stamped.get(g.remarks) ?? 0) + 1);
     for (const [stamp, count] of stamped)
       if (count > 1) fail(r, `plan ${planId}: ${count} GTTs stamped ${stamp} (a step placed twice)`);
-    const twice = entrySentTwice(planId, orders);
+    // A legs plan stamps each leg's entry `<planId>.e` (one contract each): checkLegs counts them by contract.
+    const kind = (await r.store.get(planId))?.plan.kind;
+    const twice = kind === 'option-legs' ? undefined : entrySentTwice(planId, orders);
     if (twice) fail(r, twice);
     const liveExits = gtts.filter((g) => g.state === 'pending' && stampedBy(planId, /^x\d+$/)(g.remarks));
     if (liveExits.length > 1) fail(r, `plan ${planId}: ${liveExits.length} live exits (never two)`);
