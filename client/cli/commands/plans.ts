@@ -3,23 +3,32 @@ import type { PlanInput, PlanRecord } from '../../types.js';
 import { command, may } from '../command.js';
 import { jsonObjectInput } from '../json-input.js';
 import { istTime } from '../render.js';
+import { legsLine, legsSummary } from './plan-legs.js';
 import { optionPlanText } from './plan-option.js';
 
-/** A plan on one line: id, kind, state, symbol (an option plan's index, level, pick and contract) and its GTTs. */
+/**
+ * A plan on one line: id, kind, state, symbol (an option plan's index, level, pick and contract; a legs plan's net
+ * premium and exit) and its GTTs; a legs plan's legs on a second line.
+ */
 const planLine = (p: PlanRecord): string =>
   [
-    p.planId,
-    p.kind,
-    p.state,
-    `${p.exch}:${p.tsym}`,
-    optionPlanText(p),
-    ...Object.entries(p.alIds).map(([name, id]) => `${name}=${String(id)}`),
-    p.trigger ? `trigger ${p.trigger}` : '',
-    p.position ? `position ${p.position.side === 'B' ? 'long' : 'short'} ${p.position.qty}` : '',
-    p.reason ?? '',
+    [
+      p.planId,
+      p.kind,
+      p.state,
+      p.legs ? legsSummary(p) : `${p.exch}:${p.tsym}`,
+      optionPlanText(p),
+      ...Object.entries(p.alIds).map(([name, id]) => `${name}=${String(id)}`),
+      p.trigger ? `trigger ${p.trigger}` : '',
+      p.position ? `position ${p.position.side === 'B' ? 'long' : 'short'} ${p.position.qty}` : '',
+      p.reason ?? '',
+    ]
+      .filter(Boolean)
+      .join('  '),
+    legsLine(p),
   ]
     .filter(Boolean)
-    .join('  ');
+    .join('\n');
 
 /** One action of a plan's record: when, what, and why where it says (a price that could not be read). */
 const historyLine = (h: PlanRecord['history'][number]): string => {

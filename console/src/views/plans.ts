@@ -1,7 +1,8 @@
 /**
  * Plans: each bracket, trailing-stop or option plan's state, legs and history; the unprotected first and in red;
  * cancel; a new plan (plan-form.ts) or option plan (option-plan-form.ts). An option plan shows the index it watches,
- * its level and pick, and once crossed the contract it chose (option-plan-values.ts).
+ * its level and pick, and once crossed the contract it chose (option-plan-values.ts); a legs plan each leg, the net
+ * premium and its exit (legs-plan-values.ts).
  */
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
@@ -11,6 +12,7 @@ import type { ViewProps } from '../app.js';
 import { istTime, price } from '../format.js';
 import { allPlans, type Plan } from '../reads.js';
 import { Notice, Problem, useConfirm, useLoad, type VNode } from '../ui.js';
+import { legsLines } from './legs-plan-values.js';
 import { OptionPlanForm } from './option-plan-form.js';
 import { optionHead, optionLines, stateBadge } from './option-plan-values.js';
 import { PlanForm } from './plan-form.js';
@@ -88,6 +90,7 @@ export const PlansView = ({ api }: ViewProps): VNode => {
             ${plan.reason ? html`<p>${plan.reason}</p>` : null}
             <ul class="legs" aria-label=${`Legs of ${plan.planId}`}>
               ${optionLines(plan).map((line) => html`<li data-option-line>${line}</li>`)}
+              ${legsLines(plan).map((line) => html`<li data-legs-line>${line}</li>`)}
               ${plan.alIds.entry ? html`<li>Entry order ${plan.alIds.entry}</li>` : null}
               ${plan.target ? html`<li>${legLine('Target', plan.target, plan.tick, plan.alIds.exit)}</li>` : null}
               ${plan.stopLoss ? html`<li>${legLine('Stop', plan.stopLoss, plan.tick, plan.alIds.stop)}</li>` : null}
