@@ -65,17 +65,16 @@ describe('the kill switch', () => {
 });
 
 describe('plans', () => {
-  it('POST /plans?dryRun=true and a direct create with dryRun are refused: no entry is placed, no plan kept', async () => {
-    const refused = await http('POST', '/plans?dryRun=true', BRACKET, { 'Idempotency-Key': 'dry-run-plan' });
-    expect(refused.status).toBe(400);
-    expect(refused.body.error!.message).toMatch(/dryRun is not offered by POST \/plans/);
+  it('POST /plans?dryRun=true and a direct create with dryRun answer the first GTT it would place: none placed, no plan kept', async () => {
+    const dry = await http('POST', '/plans?dryRun=true', BRACKET, { 'Idempotency-Key': 'dry-run-plan' });
+    expect(dry.status).toBe(200);
+    expect(dry.body).toMatchObject({ dryRun: true, kind: 'bracket' });
     const plans = createPlansFunction({ settings: stack.config });
-    await expect(
-      plans(
-        { action: 'create', idempotencyKey: 'dry-run-direct', plan: BRACKET, dryRun: true },
-        lambdaContext('Plans'),
-      ),
-    ).rejects.toMatchObject({ name: 'ValidationFailed' });
+    const direct = await plans(
+      { action: 'create', idempotencyKey: 'dry-run-direct', plan: BRACKET, dryRun: true },
+      lambdaContext('Plans'),
+    );
+    expect(direct).toMatchObject({ dryRun: true, kind: 'bracket' });
     expect((await pending()).filter((o) => o.tsym === 'TCS-EQ')).toHaveLength(0);
     expect((await http('GET', '/plans')).body).toMatchObject({ plans: [] });
   });
