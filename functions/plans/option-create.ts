@@ -45,7 +45,7 @@ export const optionCheck = async (
   if (crossed(option.when, price))
     throw refused(
       option.when.above !== undefined ? 'when.above' : 'when.below',
-      `${name} (${exch}:${tsym}) is at ${price}, already ${levelWords(option.when)}, so the plan would enter at once; a plain order on the contract is the way to buy now, or choose a level ${name} has not reached`,
+      `${name} (${exch}:${tsym}) is at ${price}, already ${levelWords(option.when)}, so the plan would enter at once; to enter now, order the contract in the broker's app (the gateway sends plain orders only to close), or choose a level ${name} has not reached`,
     );
   let picked: PickedOption;
   try {

@@ -93,7 +93,7 @@ describe('creating an option plan', () => {
   it('refuses a level the index has already crossed, saying the price and that a plain order buys now', async () => {
     const refused = await failure(create(body({ when: { above: '24400' } })));
     expect(refused).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'when.above' }] });
-    expect(refused!.message).toMatch(/is at 24410, already at or above 24400.*a plain order on the contract/);
+    expect(refused!.message).toMatch(/is at 24410, already at or above 24400.*order the contract in the broker's app/);
     expect(m.plans.size).toBe(0);
   });
 
