@@ -49,16 +49,25 @@ const afterChange = (request: GatewayRequest, current: GttOrder | undefined): Na
   return merged.target !== undefined || merged.stopLoss !== undefined ? legs(merged) : single(merged);
 };
 
-/** The contract an option plan's dry run picked now (functions/base/schemas/option-words.ts), or null: none said. */
-export type PickedNow = { exch: string; tsym: string; qty: number } | null;
+/**
+ * The contract an option plan's dry run picked now (functions/base/schemas/option-words.ts), or null: none said. A legs
+ * plan's: each leg's entry order (its limit fixed now), a list.
+ */
+type Picked = { exch: string; tsym: string; qty: number };
+export type PickedNow = Picked | (Picked & { prc: string })[] | null;
 
 /**
  * A bracket's entry and its exits (each for the entry's quantity), a trailing stop's order, or an option plan's entry:
- * the contract its dry run picked now, its quantity the lots in units (its premium is not known before it fires).
+ * the contract its dry run picked now, its quantity the lots in units (its premium is not known before it fires). A
+ * legs plan's entries, each leg held to the limits as an order of its own (its quantity and protected limit).
  */
 const planOrders = (b: Fields, picked?: PickedNow): NamedOrder[] | string => {
+  if (b.kind === 'option-legs')
+    return Array.isArray(picked)
+      ? picked.map((l) => one(l, l.exch, undefined, `the legs plan's entry of ${l.tsym}`))
+      : "the legs plan's entries were not read (its dry run said none), so their quantities cannot be checked";
   if (b.kind === 'option-entry')
-    return picked
+    return picked && !Array.isArray(picked)
       ? [one({ qty: picked.qty }, picked.exch, undefined, `the option plan's entry (${picked.tsym} now)`)]
       : 'the contract the option plan picks was not read (its dry run said none), so its quantity cannot be checked';
   if (b.kind !== 'bracket') {

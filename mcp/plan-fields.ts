@@ -1,8 +1,9 @@
 /**
- * create_plan's arguments by kind (docs/reference/assistants.md): a bracket, a trailing stop or an option entry, each
- * with the fields it needs; a missing one, or one of another kind, is named with what the kind takes before anything
- * is read or sent. The option entry's fields are the body of `POST /plans {kind: "option-entry"}`
- * (functions/base/schemas/option-plan.ts); the gateway checks them whole at the preview's dry run.
+ * create_plan's arguments by kind (docs/reference/assistants.md): a bracket, a trailing stop, an option entry or
+ * option legs, each with the fields it needs; a missing one, or one of another kind, is named with what the kind takes
+ * before anything is read or sent. The option entry's fields are the body of `POST /plans {kind: "option-entry"}`
+ * (functions/base/schemas/option-plan.ts), the legs' of `{kind: "option-legs"}` (option-legs.ts: each leg's exch
+ * said by its symbol, BFO for SENSEX and BANKEX, else NFO); the gateway checks them whole at the preview's dry run.
  */
 import * as z from 'zod';
 
@@ -33,33 +34,51 @@ export const optionEntryShape = {
     .optional(),
 };
 
+/** A legs plan's legs (its exit is the option entry's; product M): kept short, the tools' list is nearly full. */
+export const legsShape = {
+  legs: z
+    .array(
+      closed({ tsym: z.string(), trantype: z.enum(['B', 'S']), lots: z.number() }, 'a leg').transform((l) => ({
+        exch: /^(SENSEX|BANKEX)/.test(l.tsym) ? 'BFO' : 'NFO',
+        ...l,
+      })),
+    )
+    .optional(),
+};
+
 const BRACKET = ['entry', 'target', 'stopLoss'];
 const TRAILING = ['order', 'trailBy', 'step'];
 const OPTION = Object.keys(optionEntryShape);
+const LEGS = ['legs'];
 
 /** The fields of each kind of plan: a missing one, or one of the other kinds, is named with what the kind takes. */
 const PLAN_FIELDS = {
   bracket: {
     needs: BRACKET,
-    others: [...TRAILING, ...OPTION],
+    others: [...TRAILING, ...OPTION, ...LEGS],
     takes: 'entry (a place_gtt body), target and stopLoss ({"trigger", "price"}), optional tag',
   },
   'trailing-stop': {
     needs: ['order', 'trailBy'],
-    others: [...BRACKET, ...OPTION],
+    others: [...BRACKET, ...OPTION, ...LEGS],
     takes: 'order (a place_gtt body), trailBy, optional step and tag',
   },
   'option-entry': {
     needs: OPTION,
-    others: [...BRACKET, ...TRAILING],
+    others: [...BRACKET, ...TRAILING, ...LEGS],
     takes:
       'underlying (NIFTY...), when ({"above": level} or {"below": level}), pick ({expiry, strike, type}), lots, exit ({stop, target}), optional tag',
+  },
+  'option-legs': {
+    needs: ['legs', 'exit'],
+    others: [...BRACKET, ...TRAILING, ...OPTION.filter((field) => field !== 'exit')],
+    takes: 'legs (2 to 4 of {tsym, trantype, lots}), exit ({stop, target}), optional tag',
   },
 } as const;
 
 export const planFields = (args: Args, ctx: z.RefinementCtx): void => {
   const kind = args.kind as keyof typeof PLAN_FIELDS;
-  const a = kind === 'option-entry' ? 'an' : 'a';
+  const a = kind.startsWith('option') ? 'an' : 'a';
   const { needs, others, takes } = PLAN_FIELDS[kind];
   const missing = needs.filter((field) => args[field] === undefined);
   const foreign = others.filter((field) => args[field] !== undefined);

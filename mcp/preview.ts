@@ -6,7 +6,13 @@
  */
 import { watchedName } from '../functions/base/schemas/alert-watch.js';
 import type { AssistantLimits } from '../functions/base/schemas/assistants.js';
-import { optionPlanSentence, type OptionWordsInput, resolvedOfDryRun } from '../functions/base/schemas/option-words.js';
+import {
+  legsOfDryRun,
+  legsPlanSentence,
+  optionPlanSentence,
+  type OptionWordsInput,
+  resolvedOfDryRun,
+} from '../functions/base/schemas/option-words.js';
 import type { GttOrder } from '../functions/base/schemas/reply.js';
 import { closeSummary } from './close.js';
 import { exitOnlyCheck } from './exit-only.js';
@@ -98,6 +104,11 @@ export const summarize = (request: GatewayRequest, current?: GttOrder, dryRun?: 
     case 'CreatePlan':
       if (b.kind === 'option-entry')
         return optionPlanSentence(b as unknown as OptionWordsInput, resolvedOfDryRun(dryRun));
+      if (b.kind === 'option-legs')
+        return (
+          legsPlanSentence(dryRun, (b.exit ?? {}) as { stop: string; target: string }) ??
+          `Start a legs plan: ${JSON.stringify(b.legs)} entered together, exit ${JSON.stringify(b.exit)}.`
+        );
       return b.kind === 'bracket'
         ? `Start a bracket plan: entry ${instrument((b.entry ?? {}) as Fields)} ${order((b.entry ?? {}) as Fields)} when ${whenAt((b.entry as Fields | undefined)?.ai_t, (b.entry as Fields | undefined)?.d)}; target ${JSON.stringify(b.target)}, stop-loss ${JSON.stringify(b.stopLoss)}.`
         : `Start a trailing-stop plan on ${instrument((b.order ?? {}) as Fields)}: ${order((b.order ?? {}) as Fields)}, trailing by ${str(b.trailBy)}.`;
@@ -190,21 +201,26 @@ export const buildPreview = async (
   exitOnly = false,
 ): Promise<Preview | { refused: string; rulesChecked: string[] }> => {
   const { request, current } = await boundToCurrent(port, asked);
-  const { gone, order } = await cancelled(port, request);
+  const { gone, order: cancelling } = await cancelled(port, request);
   if (gone) return { refused: gone, rulesChecked: ['the order is pending at the broker (read now): it is not'] };
   // An option plan opens a position (never exit-only), and its contract is known only from its dry run: the limits
-  // check the contract it would pick now.
-  const option = request.operation === 'CreatePlan' && request.body?.kind === 'option-entry';
+  // check the contract it would pick now (a legs plan's: each leg's entry order).
+  const legsPlan = request.operation === 'CreatePlan' && request.body?.kind === 'option-legs';
+  const option = legsPlan || (request.operation === 'CreatePlan' && request.body?.kind === 'option-entry');
   if (option && exitOnly) {
     const exit = await exitOnlyCheck(port, request);
     if (exit.refused) return { refused: exit.refused, rulesChecked: exit.checked };
   }
   let dryRun = option ? ((await port.call(request, { dryRun: true })) as Record<string, unknown>) : undefined;
-  const picked = option ? (resolvedOfDryRun(dryRun) ?? null) : undefined;
+  const picked = legsPlan ? (legsOfDryRun(dryRun) ?? null) : option ? (resolvedOfDryRun(dryRun) ?? null) : undefined;
   const { checked, refused } = checkLimits(request, limits, ordersToday, current, picked);
   if (refused) return { refused, rulesChecked: checked };
   const rulesChecked = [...checked];
-  if (picked)
+  if (Array.isArray(picked))
+    rulesChecked.push(
+      ...picked.map((l) => `the entry of ${l.exch}:${l.tsym} now: ${order(l as unknown as Fields)}, placed together`),
+    );
+  else if (picked)
     rulesChecked.push(
       `the contract it picks now: ${picked.tsym} (strike ${picked.strike}, expiry ${picked.expiry}, lot ${picked.lot}, ${picked.qty} in all), at ${str(request.body?.underlying)} ${picked.price}; chosen again when the index crosses`,
     );
@@ -225,7 +241,10 @@ export const buildPreview = async (
     rulesChecked.push("the gateway's validation and guardrails (dry run passed)");
   }
   const conversion = conversionOf(request, dryRun);
-  const [halt, market] = await Promise.all([killSwitchOf(port, request), marketOf(port, request, current ?? order)]);
+  const [halt, market] = await Promise.all([
+    killSwitchOf(port, request),
+    marketOf(port, request, current ?? cancelling),
+  ]);
   if (halt.rule) rulesChecked.push(halt.rule);
   const settings = await settingsPreview(port, request);
   if (settings) rulesChecked.push(settings.rule);

@@ -12,7 +12,7 @@ import { OPERATION_INFO } from '../client/generated/operations.js';
 import { ALERT_TYPES, EXCHANGES, PRICE_TYPES, PRODUCTS, RETENTIONS } from '../functions/base/schemas/fields.js';
 import { RISK_MODES } from '../functions/base/schemas/risk.js';
 import { newConfirmation, requestHash } from './confirmations.js';
-import { optionEntryShape, planFields } from './plan-fields.js';
+import { legsShape, optionEntryShape, planFields } from './plan-fields.js';
 import type { GatewayRequest } from './port.js';
 import { buildPreview, PLACING_OPERATIONS } from './preview.js';
 import { attempt, DATA_NOTE, failed, failureReason, ok, outputSchema, refused } from './results.js';
@@ -168,9 +168,9 @@ const WRITES: WriteTool[] = [
     name: 'create_plan',
     title: 'Start a plan',
     description:
-      'bracket: entry (a place_gtt body), target, stopLoss ({trigger, price}); trailing-stop: order (a place_gtt body), trailBy, step?; option-entry: underlying, when, pick, lots, exit.',
+      'bracket: entry (a place_gtt body), target, stopLoss ({trigger, price}); trailing-stop: order (a place_gtt body), trailBy, step?; option-entry: underlying, when, pick, lots, exit; option-legs: legs, exit.',
     input: {
-      kind: z.enum(['bracket', 'trailing-stop', 'option-entry']),
+      kind: z.enum(['bracket', 'trailing-stop', 'option-entry', 'option-legs']),
       entry: planOrder('entry (a place_gtt body)'),
       target: closed({ trigger: num('trigger'), price: num('price') }, 'target').optional(),
       stopLoss: closed({ trigger: num('trigger'), price: num('price') }, 'stopLoss').optional(),
@@ -178,6 +178,7 @@ const WRITES: WriteTool[] = [
       trailBy: num('how far the stop trails the price').optional(),
       step: num('the least move that shifts the stop').optional(),
       ...optionEntryShape,
+      ...legsShape,
       tag: z.string().optional(),
     },
     together: planFields,

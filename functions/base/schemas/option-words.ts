@@ -100,3 +100,47 @@ export const optionPlanSentence = (input: OptionWordsInput, now?: PickedContract
   const current = now ? `, now ${now.tsym} at ${name} ${indian(now.price)}` : '';
   return `Watch ${name}; when it ${level} ${side} ${lots} of ${which}${current}; ${exitWords(input.exit)}.`;
 };
+
+/** A leg of a legs plan's dry run (functions/plans/legs-create.ts): its entry order and its price now. */
+interface DryRunLeg {
+  exch: string;
+  tsym: string;
+  trantype: string;
+  qty: number;
+  prc: string;
+  lots: number;
+  lastPrice?: number;
+}
+
+/** The legs a legs plan's dry run (`POST /plans?dryRun=true`) would enter, or undefined when it says none. */
+export const legsOfDryRun = (dryRun: unknown): DryRunLeg[] | undefined => {
+  const legs = (dryRun as { legs?: unknown } | undefined)?.legs;
+  return Array.isArray(legs) && legs.length ? (legs as DryRunLeg[]) : undefined;
+};
+
+const rupees = (n: number): string =>
+  `₹${n.toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+/**
+ * `Sell 1 lot (65) NIFTY08DEC26C25000 at a protected limit about ₹79.45 and sell 1 lot (65) NIFTY08DEC26P25000 at a
+ * protected limit about ₹79.45 together; net premium received ₹158.90 a unit; close every leg when the move is 40
+ * points against or 25% for.` From the dry run's legs (bought first, as they are placed) and its net premium.
+ */
+export const legsPlanSentence = (
+  dryRun: unknown,
+  exit: { stop: string | number; target: string | number },
+): string | undefined => {
+  const legs = legsOfDryRun(dryRun);
+  const net = Number((dryRun as { net?: unknown }).net);
+  if (!legs || !Number.isFinite(net)) return undefined;
+  const said = legs
+    .map((l, i) => {
+      const side = l.trantype === 'S' ? 'sell' : 'buy';
+      const lots = `${l.lots} lot${l.lots === 1 ? '' : 's'} (${l.qty})`;
+      const about = l.lastPrice === undefined ? ` ${l.prc}` : ` about ${rupees(l.lastPrice)}`;
+      return `${i ? side : side[0]!.toUpperCase() + side.slice(1)} ${lots} ${l.tsym} at a protected limit${about}`;
+    })
+    .join(' and ');
+  const premium = `net premium ${net < 0 ? 'received' : 'paid'} ${rupees(Math.abs(net))} a unit`;
+  return `${said} together; ${premium}; close every leg when the move is ${distanceWords(exit.stop)} against or ${distanceWords(exit.target)} for.`;
+};
