@@ -3,7 +3,8 @@
  * emulator, its options in the day's chain loaded by the InstrumentRefresh): a trade assistant's preview says the plan
  * in words with the contract the gateway's dry run picks now and stores nothing; its confirm creates one plan,
  * watching, and a second confirm creates none; a level already crossed is refused at the preview with the gateway's
- * reason; an exit-only assistant is refused (an option entry opens a position) and nothing is stored.
+ * reason; an exit-only assistant is refused (an option entry opens a position) and nothing is stored. A legs plan
+ * (a straddle) the same way: its preview says each leg and the net premium now, its confirm creates one plan.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,5 +93,37 @@ describe('create_plan, kind option-entry, over the remote server', () => {
     expect(answer).toMatchObject({ refused: true });
     expect(answer.reason).toMatch(/^EXIT_ONLY: an option-entry plan places an entry that opens a position/);
     expect(await optionPlans()).toHaveLength(before);
+  });
+});
+
+describe('create_plan, kind option-legs, over the remote server', () => {
+  it('previews the legs in words with the net premium now, then confirm creates it once; exit-only refused', async () => {
+    const dry = await api('POST', '/plans?dryRun=true', { ...PLAN, lots: 1 });
+    const CE = (dry.body.contract as { tsym: string }).tsym;
+    const STRADDLE = {
+      kind: 'option-legs',
+      legs: [
+        { tsym: CE, trantype: 'S', lots: 1 },
+        { tsym: CE.replace(/C25000$/, 'P25000'), trantype: 'S', lots: 1 },
+      ],
+      exit: { stop: '40', target: '25%' },
+    };
+    const legsPlans = async () =>
+      ((await api('GET', '/plans?limit=100')).body.plans as { kind: string }[]).filter((p) => p.kind === 'option-legs');
+    const refused = (await callTool(exit, 'create_plan', STRADDLE)).structuredContent!;
+    expect(refused.reason).toMatch(/^EXIT_ONLY: an option-legs plan places an entry that opens a position/);
+
+    const preview = (await callTool(trade, 'create_plan', STRADDLE)).structuredContent!;
+    expect(preview.refused, JSON.stringify(preview)).toBeUndefined();
+    expect(preview.summary).toMatch(
+      /^Sell 1 lot \(\d+\) NIFTY\w+C25000 at a protected limit about ₹[\d,.]+ and sell 1 lot \(\d+\) NIFTY\w+P25000 at a protected limit about ₹[\d,.]+ together; net premium received ₹[\d,.]+ a unit; close every leg when the move is 40 points against or 25% for\.$/,
+    );
+    expect(await legsPlans()).toEqual([]);
+
+    const done = (await callTool(trade, 'confirm', { confirmationId: preview.confirmationId })).structuredContent!;
+    expect(done, JSON.stringify(done)).toMatchObject({ confirmed: true, result: { kind: 'option-legs' } });
+    const again = (await callTool(trade, 'confirm', { confirmationId: preview.confirmationId })).structuredContent!;
+    expect(again).toMatchObject({ replayed: true, result: { planId: (done.result as Body).planId } });
+    expect(await legsPlans()).toHaveLength(1);
   });
 });
