@@ -8,7 +8,7 @@
  */
 import type { GttClient } from '../../client.js';
 import type { PlanInput, PlanRecord } from '../../types.js';
-import { command, may, needs, repeats } from '../command.js';
+import { command, may, needs, needsEach } from '../command.js';
 import type { Flags } from '../flags.js';
 import { canonicalValue, SIDE_VALUES } from '../trader-values.js';
 import { legsLine, legsSummary } from './plan-legs.js';
@@ -140,7 +140,7 @@ const send = (client: GttClient, body: LegsPlanBody, options: { dryRun?: boolean
 export const planLegs = command({
   name: 'plan-legs',
   flags: [
-    repeats('leg', 'S:NIFTY08DEC26C25000:1'),
+    needsEach('leg', 'S:NIFTY08DEC26C25000:1'),
     needs('stop', '40'),
     needs('target', '25%'),
     may('prd', 'M'),
