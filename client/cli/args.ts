@@ -94,7 +94,7 @@ export const parse = (
   } catch (error) {
     throw new UsageError((error as Error).message.split('\n')[0]!);
   }
-  // parseArgs keeps the last of a repeated flag: `--qty 1 --qty 2` would place 2. Only --path and --query repeat.
+  // parseArgs keeps the last of a repeated flag: `--qty 1 --qty 2` would place 2. Only --path, --query and --leg repeat.
   const seen = new Set<string>();
   for (const token of parsed.tokens) {
     if (token.kind !== 'option' || multiple.has(token.name)) continue;

@@ -42,6 +42,8 @@ export const may = (name: string, value?: string): FlagSpec =>
   value === undefined ? { name, optional: true } : { name, value, optional: true };
 /** A flag that may be given again and again. */
 export const repeats = (name: string, value: string): FlagSpec => ({ name, value, optional: true, repeats: true });
+/** A flag the command needs at least once, and may be given again (`gtt plan-legs --leg`). */
+export const needsEach = (name: string, value: string): FlagSpec => ({ name, value, repeats: true });
 
 /** What a command runs with. */
 export interface Context {

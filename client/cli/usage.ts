@@ -14,10 +14,10 @@ const EXIT_CODES_TEXT = `exit codes: 0 ok, 2 usage/validation/guardrail, 3 not f
   5 session expired, 6 outcome unknown or unavailable (check \`list\` before acting again),
   7 configuration/internal, 8 idempotency key conflict, 130 interrupted`;
 
-/** `--name VALUE`, `[--name VALUE]`, `[--name VALUE]...` for one that repeats. */
+/** `--name VALUE`, `[--name VALUE]`, `[--name VALUE]...` or `--name VALUE...` for one that repeats. */
 export const flagText = (flag: FlagSpec): string => {
   const text = flag.value === undefined ? `--${flag.name}` : `--${flag.name} ${flag.value}`;
-  return flag.optional ? `[${text}]${flag.repeats ? '...' : ''}` : text;
+  return `${flag.optional ? `[${text}]` : text}${flag.repeats ? '...' : ''}`;
 };
 
 /** `units` joined by spaces into lines of at most WIDTH, each starting with `indent` (the first with `first`). */

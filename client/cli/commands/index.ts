@@ -11,6 +11,7 @@ import { events, killSwitch } from './controls.js';
 import { coverage, coverageSet } from './coverage.js';
 import { call, operations } from './operations.js';
 import { cancel, get, list, modify, modifyOco, orders, place, placeOco, triggered } from './orders.js';
+import { planLegs } from './plan-legs-create.js';
 import { planOption } from './plan-option.js';
 import { plan, planCancel, planCreate, plans } from './plans.js';
 import { positions } from './positions.js';
@@ -58,6 +59,7 @@ export const COMMANDS: readonly Command[] = [
   coverageSet,
   planCreate,
   planOption,
+  planLegs,
   plans,
   plan,
   planCancel,
