@@ -17,6 +17,8 @@
 import fc from 'fast-check';
 
 import type { BookOrder } from '../../emulator/state/order-book.js';
+import { startCloseOf } from '../../emulator/state/prices.js';
+import { masterRows } from '../../emulator/state/symbol-master.js';
 import { fail } from './system-invariants.js';
 import { callTool } from './system-mcp.js';
 import { type Fault, faultLabel, withFault } from './system-orders.js';
@@ -61,7 +63,21 @@ const ready = async (s: Sys): Promise<OptionState> => {
     loaded.add(s.w.stack);
   }
   const st = stateOf(s);
-  if (Number.isNaN(st.level)) await index(s, START);
+  if (Number.isNaN(st.level)) {
+    await index(s, START);
+    // The model's market has no start prices: the nearest expiry's contracts near the index quoted at their model
+    // price at START (a plan's pick reads the contract's quote).
+    const now = new Date();
+    const rows = (masterRows('NFO', now) ?? [])
+      .map((r) => r.split(','))
+      .filter((r) => r[6] === 'OPTIDX' && r[3] === 'NIFTY');
+    const nearest = rows[0]?.[5];
+    for (const r of rows)
+      if (r[5] === nearest && Math.abs(Number(r[8]) - START) <= 500) {
+        const price = startCloseOf('NFO', r[4]!, now);
+        if (price !== undefined) await s.w.control.ltp('NFO', r[4]!, price);
+      }
+  }
   return st;
 };
 
@@ -152,7 +168,10 @@ const mcpOptionPlan = fc
         async (s) => {
           const st = await ready(s);
           const token = await assistant(s, who as 'trade' | 'exit');
-          const input = { ...body(above, st.level + (above ? away : -away), type, lots), tag: `mo${nextId()}` };
+          const level = st.level + (above ? away : -away);
+          // The tool takes the level as a number (the API takes a string too).
+          const when = above ? { above: level } : { below: level };
+          const input = { ...body(above, level, type, lots), when, tag: `mo${nextId()}` };
           const before = who === 'exit' ? await plansNow(s) : 0;
           const p = await callTool(s, token, 'create_plan', input);
           const id = p.content.confirmationId;
@@ -245,7 +264,8 @@ const recordedIsBrokers = async (s: Sys): Promise<void> => {
     const p = (await request(s.w, 'GET', `/plans/${planId}`)).body as unknown as PlanRecord;
     if (!p.position) continue;
     const entry = entriesOf(s, planId)[0];
-    const filled = entry ? (entry.history.at(-1)?.fillshares ?? 0) : 0;
+    // The history is newest first.
+    const filled = entry ? (entry.history[0]?.fillshares ?? 0) : 0;
     if (!entry || entry.tsym !== p.tsym || filled !== p.position.qty)
       fail(
         s,
