@@ -93,6 +93,10 @@ export const COVERS: Readonly<Record<string, readonly string[]>> = {
   'strategy edit': ['PATCH /strategies/{strategyId}'],
   'strategy edit between deliveries': [...ALERT, 'PATCH /strategies/{strategyId}', 'GET /signals/{id}'],
   'strategy token': ['POST /strategies/{strategyId}/token', 'DELETE /strategies/{strategyId}'],
+  // system-options.ts: option plans by the API and /mcp, the index moved across their levels, a watcher run.
+  'option plan': ['POST /plans', 'run InstrumentRefresh'],
+  'mcp option plan': ['POST /mcp', 'POST /assistants', 'mcp create_plan', 'mcp confirm', 'GET /plans'],
+  'index move': ['run GttWatcher', 'GET /plans/{planId}'],
   // system-mcp.ts, system-mcp-reads.ts
   'mcp place': ['POST /mcp', 'POST /assistants', 'mcp place_gtt', 'mcp place_oco', 'mcp confirm'],
   'mcp confirm': ['POST /mcp', 'mcp confirm'],

@@ -36,6 +36,7 @@ import { checkExit } from './system-exit.js';
 import { checkExitGap } from './system-exit-gap.js';
 import { checkExitPlus } from './system-exit-plus.js';
 import { checkWays } from './system-invariants-ways.js';
+import { checkOptions } from './system-options.js';
 import { checkCoverage } from './system-protect.js';
 import { type Changes, GTT_FIELDS, type Intent, OCO_FIELDS, type Sys, type Tracked } from './system-state.js';
 import { type Answer, WRITE_OPERATIONS } from './system-world.js';
@@ -227,6 +228,8 @@ export const checkAll = (s: Sys): void => {
   // 20 (autoCover never covers one position twice): system-protect.ts.
   checkCoverage(s);
   checkCoverGap(s, gtts);
+  // 1 for an option plan's entry, a plain order stamped in remarks (system-options.ts).
+  checkOptions(s);
 };
 
 /** Invariant 5: an intent retried after its late window is answered, and "not executed" is true. */

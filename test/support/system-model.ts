@@ -35,6 +35,7 @@ import { checkAll, checkHonest, checkResolved } from './system-invariants.js';
 import { mcpCommands as m } from './system-mcp.js';
 import { mcpReadCommands as mr } from './system-mcp-reads.js';
 import { mcpRiskCommands as mk } from './system-mcp-risk.js';
+import { optionCommands as op } from './system-options.js';
 import { send } from './system-orders.js';
 import { checkPositions } from './system-positions.js';
 import { protectCommands as pc } from './system-protect.js';
@@ -132,6 +133,11 @@ export const COMMANDS = [
   cl.closePosition,
   cl.mcpClosePosition,
   cg.coverOwed,
+  // Option plans by the API and /mcp, NIFTY's index moved across their levels: system-options.ts.
+  op.optionPlan,
+  op.mcpOptionPlan,
+  op.indexMove,
+  op.indexMove,
 ] as fc.Arbitrary<fc.AsyncCommand<object, Sys>>[];
 
 /** Late broker acts of the last sequence (a failed one too) land before the next one starts. */

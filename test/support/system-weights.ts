@@ -20,6 +20,7 @@ import { mcpCommands as m } from './system-mcp.js';
 import { mcpReadCommands as mr } from './system-mcp-reads.js';
 import { mcpRiskCommands as mk } from './system-mcp-risk.js';
 import { COMMANDS } from './system-model.js';
+import { optionCommands as op } from './system-options.js';
 import { protectCommands as pc } from './system-protect.js';
 import { readCommands as r } from './system-reads.js';
 import { riskCommands as rk } from './system-risk.js';
@@ -44,6 +45,7 @@ export const FAMILIES: Record<string, readonly unknown[]> = {
   coverage: [...Object.values(pc), mk.mcpSettings, ...Object.values(cg)],
   exit: [...Object.values(x), ...Object.values(xp), ...Object.values(xg), ...Object.values(cl)],
   positions: [o.fills, o.ltp, ...Object.values(cl)],
+  options: Object.values(op),
 };
 
 /**
