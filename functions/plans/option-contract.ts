@@ -87,6 +87,24 @@ export const contractOf = (picked: PickedOption) => ({
   lot: picked.lot,
 });
 
+/** An option plan's entry order (the plain PlaceOrder's body): a protected limit, IOC; its dry run shows the same. */
+export const entryOrderOf = (
+  picked: PickedOption,
+  option: Pick<OptionPlan, 'trantype' | 'prd'>,
+  qty: number,
+  lastPrice: number,
+  percent: string,
+) => ({
+  exch: picked.exch,
+  tsym: picked.tsym,
+  trantype: option.trantype,
+  prd: option.prd,
+  qty,
+  prctyp: 'LMT',
+  ret: 'IOC',
+  prc: entryLimit(picked, option.trantype, lastPrice, percent),
+});
+
 export const freezeWords = (picked: PickedOption, lots: number, freeze: number | undefined): string | undefined => {
   const qty = lots * picked.lot;
   if (freeze === undefined || qty <= freeze) return undefined;

@@ -16,7 +16,7 @@ import type { PlanDeps } from './engine-needs.js';
 import {
   contractOf,
   crossed,
-  entryLimit,
+  entryOrderOf,
   freezeWords,
   levelWords,
   optionPartOf,
@@ -102,16 +102,7 @@ export const optionDryRun = async (
     },
     lots: option.lots,
     qty,
-    entry: {
-      exch: picked.exch,
-      tsym: picked.tsym,
-      trantype: option.trantype,
-      prd: option.prd,
-      qty,
-      prctyp: 'LMT',
-      ret: 'IOC',
-      prc: entryLimit(picked, option.trantype, optionPrice, deps.protectionPercent),
-    },
+    entry: entryOrderOf(picked, option, qty, optionPrice, deps.protectionPercent),
     note: `the contract picked at ${option.underlying.name}'s price now (${price}); the plan picks again at the price it sees when ${option.underlying.name} is ${levelWords(option.when)}. Nothing was stored or sent.`,
   };
 };

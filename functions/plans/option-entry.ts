@@ -23,7 +23,7 @@ import { advanceBracket } from './bracket.js';
 import {
   contractOf,
   crossed,
-  entryLimit,
+  entryOrderOf,
   exitLegs,
   freezeWords,
   levelWords,
@@ -93,16 +93,7 @@ const watching = async (w: Working, ctx: StepContext): Promise<string | undefine
     ...contractOf(picked),
     qty,
   };
-  const entry = {
-    exch: picked.exch,
-    tsym: picked.tsym,
-    trantype: option.trantype,
-    prd: option.prd,
-    qty,
-    prctyp: 'LMT',
-    ret: 'IOC',
-    prc: entryLimit(picked, option.trantype, optionPrice, ctx.deps.protectionPercent),
-  };
+  const entry = entryOrderOf(picked, option, qty, optionPrice, ctx.deps.protectionPercent);
   const next = w.record(
     { ...w.plan, state: 'entry-placed', option: { ...option, resolved }, entry, tick: picked.tick },
     'crossed',
