@@ -44,6 +44,10 @@ export const pointsOf = (distance: string, entryNet: number, tick = 0.05): numbe
 export const crossedExit = (move: number, stop: number, target: number): 'stop' | 'target' | undefined =>
   move <= -stop ? 'stop' : move >= target ? 'target' : undefined;
 
+/** The band a protected limit is placed at: the deployment's, or the brokers' table (`auto`) at this price. */
+export const bandAt = (exch: string, tsym: string, reference: string, percent: string): string =>
+  percent === 'auto' ? autoBandPercent({ exch, tsym, reference }) : percent;
+
 /** A protected IOC limit for `trantype` at the price read: the band on the side that fills, on the tick. */
 export const legLimit = (
   leg: { exch: string; tsym: string; tick: string },
@@ -52,7 +56,7 @@ export const legLimit = (
   percent: string,
 ): string => {
   const reference = String(price);
-  const band = percent === 'auto' ? autoBandPercent({ exch: leg.exch, tsym: leg.tsym, reference }) : percent;
+  const band = bandAt(leg.exch, leg.tsym, reference, percent);
   try {
     return protectedPrice(
       { exch: leg.exch, tsym: leg.tsym, trantype, prctyp: 'MKT', prc: '0', reference, path: 'prc' },

@@ -17,8 +17,9 @@ import {
   pickExpiry,
   type StrikePick,
 } from '../orders/instruments/option-pick.js';
-import { autoBandPercent, protectedPrice } from '../orders/safety/market-orders.js';
+import { protectedPrice } from '../orders/safety/market-orders.js';
 import type { PlanDeps } from './engine-needs.js';
+import { bandAt, legLimit } from './legs-rules.js';
 
 export { OptionPickError };
 
@@ -121,16 +122,9 @@ export const onTick = (value: number, tick: string, way: 'near' | 'down' | 'up' 
   return (n * step).toFixed(decimals);
 };
 
-/** The band a protected limit is placed at: the deployment's, or the brokers' table (`auto`) at this price. */
-const bandAt = (exch: string, tsym: string, reference: string, percent: string) =>
-  percent === 'auto' ? autoBandPercent({ exch, tsym, reference }) : percent;
-
 /** The entry's protected limit: a buy above the option's last price (a sell below) by the protection band. */
-export const entryLimit = (picked: PickedOption, trantype: 'B' | 'S', lastPrice: number, percent: string): string => {
-  const reference = String(lastPrice);
-  const leg = { exch: picked.exch, tsym: picked.tsym, trantype, prctyp: 'MKT', prc: '0', reference, path: 'prc' };
-  return protectedPrice(leg, bandAt(picked.exch, picked.tsym, reference, percent), picked.tick);
-};
+export const entryLimit = (picked: PickedOption, trantype: 'B' | 'S', lastPrice: number, percent: string): string =>
+  legLimit(picked, trantype, lastPrice, percent);
 
 const distanceOf = (distance: string, fill: number): number =>
   distance.endsWith('%') ? (fill * Number(distance.slice(0, -1))) / 100 : Number(distance);
