@@ -145,6 +145,18 @@ describe('GET /options', () => {
     expect(body.strikes.length).toBeGreaterThan(10);
     expect(body.strikeStep).toBeGreaterThan(0);
   });
+
+  it("a quote naming another instrument gives no ATM: the note says so (never BANKNIFTY's ATM from NIFTY's price)", async () => {
+    expect((await fetch(`${stack.api.url}/_local/run/InstrumentRefresh`, { method: 'POST' })).status).toBe(200);
+    await control.fault({ operation: 'GetQuotes', kind: 'otherInstrument', times: 3 });
+    const { status, body } = await get('/options?underlying=BANKNIFTY');
+    await control.clearFaults();
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body.strikes.length).toBeGreaterThan(10);
+    expect(body).not.toHaveProperty('atm');
+    expect(body).not.toHaveProperty('ltp');
+    expect(body.note).toMatch(/named another instrument, NSE:Nifty 50 \(token 26000\)/);
+  });
 });
 
 const gtt = async (args: string[]) => {

@@ -7,7 +7,7 @@
 import type { Context } from 'aws-lambda';
 
 import { callBroker } from '../../base/broker/call-broker.js';
-import { getQuotes } from '../../base/broker/market.js';
+import { getQuotes, otherInstrumentOf, otherInstrumentWords } from '../../base/broker/market.js';
 import { isHttpApiEvent } from '../../base/contract/gateway-request.js';
 import type { AnyOperation } from '../../base/contract/operation.js';
 import { validateInput } from '../../base/contract/validate-input.js';
@@ -52,6 +52,9 @@ export const createQuoteStack = (operation: AnyOperation, options: GatewayOption
             chains: chainsFromCopy(instruments),
             lastPrice: async (exch, token) => {
               const { result } = await callBroker(getQuotes, { exch, token }, broker);
+              // Never an ATM from another instrument's price (the family's GetQuotes sometimes answers one).
+              const other = otherInstrumentOf(result as Record<string, unknown>, { exch, token });
+              if (other) throw new Error(otherInstrumentWords(`${exch} token ${token}`, other));
               const lp = (result as { lp?: string }).lp?.trim();
               return lp && Number(lp) > 0 ? lp : undefined;
             },
