@@ -220,6 +220,22 @@ try {
   process.exit(2);
 }
 
+// The day's symbol masters and option chains, loaded once before the ready lines, as the deployed refresh loads them
+// before the open: the first GET /options after them finds the chain (`gtt chain NIFTY`). Again any time with POST
+// /_local/run/InstrumentRefresh. A refresh that fails or hangs is reported and the stack serves on without chains.
+const refreshLine = await fetch(`${stack.api.url}${LOCAL_RUN_PREFIX}InstrumentRefresh`, {
+  method: 'POST',
+  signal: AbortSignal.timeout(60_000),
+})
+  .then(async (res) => {
+    const run = (await res.json()) as { masters?: { exch: string; rows?: number; error?: string }[] };
+    const masters = (run.masters ?? []).map(
+      (m) => `${m.exch} ${m.error ? `not loaded (${m.error})` : `${m.rows} rows`}`,
+    );
+    return res.ok ? `the day's masters and option chains: ${masters.join(', ')}` : `failed: ${JSON.stringify(run)}`;
+  })
+  .catch((error: Error) => `failed: ${error.message} (POST /_local/run/InstrumentRefresh to try again)`);
+
 const base = stack.api.url;
 console.log(`gtt-gateway local API   ${base}`);
 console.log(
@@ -264,6 +280,7 @@ console.log(
 console.log(
   `Permissions             ${checkPermissions ? "each function's AWS calls held to its grants in the synthesized stacks (docs/explanation/permissions.md)" : 'not checked (GTT_LOCAL_PERMISSIONS=off)'}`,
 );
+console.log(`InstrumentRefresh       ${refreshLine}`);
 console.log(`OpenAPI                 ${base}/openapi.json`);
 console.log(`Console                 ${base}/console/  (the trader's web page; docs/reference/console.md)`);
 if (Object.keys(settings).length) console.log(`Settings                ${JSON.stringify(settings)}`);
@@ -273,19 +290,6 @@ for (const { fn, route } of ROUTES.filter(({ fn }) => stack.handlers.has(fn.name
   console.log(`  ${route.method.padEnd(6)} ${route.path.padEnd(24)} ${fn.name}`);
 for (const f of FUNCTIONS.filter((fn) => scheduleOf(fn) && stack.handlers.has(fn.name)))
   console.log(`  POST   ${`${LOCAL_RUN_PREFIX}${f.name}`.padEnd(24)} ${f.name} now (rehearses its schedule)`);
-// The day's symbol masters and option chains, loaded once now as the deployed refresh loads them before the open
-// (GET /options, `gtt chain NIFTY`); again any time with POST /_local/run/InstrumentRefresh.
-void fetch(`${base}${LOCAL_RUN_PREFIX}InstrumentRefresh`, { method: 'POST' })
-  .then(async (res) => {
-    const run = (await res.json()) as { masters?: { exch: string; rows?: number; error?: string }[] };
-    const masters = (run.masters ?? []).map(
-      (m) => `${m.exch} ${m.error ? `not loaded (${m.error})` : `${m.rows} rows`}`,
-    );
-    console.log(
-      `InstrumentRefresh       ${res.ok ? `the day's masters and option chains: ${masters.join(', ')}` : `failed: ${JSON.stringify(run)}`}`,
-    );
-  })
-  .catch((error: Error) => console.error(`InstrumentRefresh: ${error.message}`));
 console.log(`\nTry:\n  curl -s -X POST ${base}/gtt-orders -H 'content-type: application/json' -H 'Idempotency-Key: try-1' \\
     -d '{"exch":"NSE","tsym":"M&M-EQ","qty":1,"prc":"1500","prd":"C","trantype":"B","prctyp":"LMT","ret":"DAY","ai_t":"LTP_B_O","d":"1490"}'`);
 console.log(`  curl -s ${base}/gtt-orders`);
