@@ -6,7 +6,7 @@
 import type { MarketFigures } from '../state/alert-rules.js';
 import { SERIES_INTERVALS } from '../state/day-series.js';
 import { decodeSymbol, instrumentToken } from '../state/formats.js';
-import { INDEX_UNDERLYINGS, indexInstrument, indexOfUnderlying, parseIndexContract } from '../state/indices.js';
+import { indexInstrument, indexOfUnderlying, parseIndexContract } from '../state/indices.js';
 import { priceBandOf } from '../state/market.js';
 import { contractPriceAt } from '../state/option-model.js';
 import { type BookOrder } from '../state/order-book.js';
@@ -76,14 +76,17 @@ const open = (ctx: OperationContext, exch: string, tsym: string): number | undef
   return price;
 };
 
-/** The priced NFO contracts of the index `exch`/`tsym` names (none for another symbol), in name order. */
-const pricedContractsOf = (ctx: OperationContext, exch: string, tsym: string): string[] => {
+/** The priced contracts (NFO's, or BFO's for SENSEX) of the index `exch`/`tsym` names (none for another symbol). */
+const pricedContractsOf = (ctx: OperationContext, exch: string, tsym: string): { exch: string; tsym: string }[] => {
   const index = indexInstrument(exch, tsym);
-  if (!index || !(INDEX_UNDERLYINGS as readonly string[]).includes(index.name)) return [];
+  if (!index) return [];
+  const prefix = `${index.derivatives}|`;
   return [...ctx.state.ltps.keys()]
-    .filter((key) => key.startsWith('NFO|') && parseIndexContract('NFO', key.slice(4))?.underlying === index.name)
+    .filter((key) => key.startsWith(prefix))
+    .map((key) => key.slice(prefix.length))
+    .filter((contract) => parseIndexContract(index.derivatives, contract)?.underlying === index.name)
     .sort()
-    .map((key) => key.slice(4));
+    .map((contract) => ({ exch: index.derivatives, tsym: contract }));
 };
 
 /**
@@ -93,10 +96,10 @@ const pricedContractsOf = (ctx: OperationContext, exch: string, tsym: string): s
 const follow = (ctx: OperationContext, exch: string, tsym: string, level: number): PriceMove => {
   let moves: PriceMove = { fired: [], filled: [] };
   for (const contract of pricedContractsOf(ctx, exch, tsym)) {
-    const price = contractPriceAt(parseIndexContract('NFO', contract)!, level, ctx.now());
-    if (price === ctx.state.ltps.get(ltpKey('NFO', contract))) continue;
-    newDayIfOutside(ctx, 'NFO', contract, price);
-    moves = joined(moves, move(ctx, 'NFO', contract, price));
+    const price = contractPriceAt(parseIndexContract(contract.exch, contract.tsym)!, level, ctx.now());
+    if (price === ctx.state.ltps.get(ltpKey(contract.exch, contract.tsym))) continue;
+    newDayIfOutside(ctx, contract.exch, contract.tsym, price);
+    moves = joined(moves, move(ctx, contract.exch, contract.tsym, price));
   }
   return moves;
 };

@@ -8,7 +8,8 @@
  *   (`POST /_emulator/ltp` with `close`); a symbol without one has no band (GetQuotes answers no `uc`/`lc`, and
  *   nothing is refused for it);
  * - the freeze quantity of index derivatives (GetSecurityInfo `frzqty`): NSE's quantity freeze limits of the
- *   circular of 2025-10-31, effective 2025-11-03. Equities have none here.
+ *   circular of 2025-10-31, effective 2025-11-03. Equities have none here, nor SENSEX's options (BSE's limit is not
+ *   evidenced here: GetSecurityInfo gives no `frzqty` for them).
  */
 import { indexInstrument } from './indices.js';
 import { type INDEX_UNDERLYINGS, indexContractOf, instrumentRules, isEtf } from './symbols.js';
@@ -48,7 +49,9 @@ export const priceBandOf = (exch: string, tsym: string, close: number): { lc: st
 /** The freeze quantity of an instrument, or undefined (none here). */
 export const freezeQuantityOf = (exch: string, tsym: string): number | undefined => {
   const contract = indexContractOf(exch, tsym);
-  return contract ? INDEX_FREEZE_QUANTITIES[contract.underlying] : undefined;
+  return contract && contract.underlying in INDEX_FREEZE_QUANTITIES
+    ? INDEX_FREEZE_QUANTITIES[contract.underlying as keyof typeof INDEX_FREEZE_QUANTITIES]
+    : undefined;
 };
 
 /**

@@ -5,20 +5,23 @@
  *
  *   Exchange,Token,LotSize,Symbol,TradingSymbol,Instrument,TickSize,                                   (NSE, BSE)
  *   Exchange,Token,LotSize,Symbol,TradingSymbol,Expiry,Instrument,OptionType,StrikePrice,TickSize,      (NFO)
+ *   Exchange,Token,LotSize,Symbol,TradingSymbol,Expiry,Instrument,OptionType,Strike,TickSize,           (BFO)
  *
  * Made from the emulator's own instruments (symbols.ts, indices.ts: the ones SearchScrip answers from) with the same
  * tokens and rules. NSE lists every equity and its indices (Instrument `INDEX`: docs/explanation/broker-wire.md,
  * "Indices"); BSE its equities (the family's BSE master does not list SENSEX: it is known by its token). NFO lists each
  * index's futures of the monthly expiries (the last Tuesday of a month) and its options (OPTIDX, CE and PE) at every
  * listed strike (indices.ts) of its expiries: NIFTY's every Tuesday, the others' the monthly ones, all within
- * MAX_EXPIRY_DAYS. Built once per India day and exchange.
+ * MAX_EXPIRY_DAYS. BFO lists SENSEX's options (Symbol `BSXOPT`) of its monthly expiries and a few SENSEX50 rows
+ * (bfo-options.ts). Built once per India day and exchange.
  */
+import { BFO_HEADER, bfoRows } from './bfo-options.js';
 import { instrumentToken } from './formats.js';
 import { indexOfUnderlying, type IndexUnderlying, INDICES, listedStrikes, MONTHS } from './indices.js';
 import { INDEX_UNDERLYINGS, indexContract, instrumentRules, LISTED_EQUITIES, MAX_EXPIRY_DAYS } from './symbols.js';
 
 /** The exchanges with a master here. */
-export const MASTER_EXCHANGES = ['NSE', 'BSE', 'NFO'] as const;
+export const MASTER_EXCHANGES = ['NSE', 'BSE', 'NFO', 'BFO'] as const;
 
 const EQUITY_HEADER = 'Exchange,Token,LotSize,Symbol,TradingSymbol,Instrument,TickSize,';
 const DERIVATIVE_HEADER =
@@ -88,6 +91,7 @@ const buildRows = (exch: string, now: Date): string[] | undefined => {
       }),
     ];
   }
+  if (exch === 'BFO') return bfoRows(indiaToday(now));
   if (exch !== 'NFO') return undefined;
   return expiriesOf(now).flatMap((expiry) => INDEX_UNDERLYINGS.flatMap((u) => contractRows(u, expiry)));
 };
@@ -117,7 +121,8 @@ export const masterRows = (exch: string, now: Date): string[] | undefined => mas
 export const masterText = (exch: string, now: Date): string | undefined => {
   const rows = masterRows(exch, now);
   if (!rows) return undefined;
-  return [exch === 'NFO' ? DERIVATIVE_HEADER : EQUITY_HEADER, ...rows].join('\r\n') + '\r\n';
+  const header = exch === 'NFO' ? DERIVATIVE_HEADER : exch === 'BFO' ? BFO_HEADER : EQUITY_HEADER;
+  return [header, ...rows].join('\r\n') + '\r\n';
 };
 
 /**

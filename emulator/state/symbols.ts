@@ -7,8 +7,12 @@
  *   NIFTY25NOV26F          future:  index, expiry date DDMMMYY, F
  *   NIFTY25NOV26C24000     option:  index, expiry date DDMMMYY, C (call) or P (put), strike
  *
+ * and SENSEX's options on BFO (indices.ts):
+ *
+ *   SENSEX26DEC82000CE     option:  SENSEX, year YY, month MMM, strike, CE or PE (the month's last Thursday)
+ *
  * An expiry must be a real calendar date from today (India time) up to 100 days ahead: an expired contract is not
- * listed any more, and nothing further out trades. The expiry's weekday is not checked (exchanges have moved it more
+ * listed any more, and nothing further out trades; SENSEX's only the listed monthlies (indices.ts sensexExpiries). The expiry's weekday is not checked (exchanges have moved it more
  * than once). An option's strike must be one of its index's listed strikes (indices.ts: on the strike step, inside
  * the window around the start level). `acceptAnySymbol` (the `--any-symbol` flag) turns the check off.
  *
@@ -16,6 +20,7 @@
  * ordered (tradingRefusal).
  */
 import {
+  type ContractUnderlying,
   INDEX_ORDER_REASON,
   INDEX_UNDERLYINGS,
   indexInstrument,
@@ -25,6 +30,7 @@ import {
   isListedStrike,
   MONTHS,
   parseIndexContract,
+  sensexExpiries,
 } from './indices.js';
 
 export { INDEX_UNDERLYINGS };
@@ -85,19 +91,23 @@ const indiaToday = (now: Date): number => {
   return Date.UTC(india.getUTCFullYear(), india.getUTCMonth(), india.getUTCDate());
 };
 
-/** A listed index future or option: a real expiry date, today or later, at most MAX_EXPIRY_DAYS ahead; a listed strike. */
-const isIndexContract = (tsym: string, now: Date): boolean => {
-  const contract = parseIndexContract('NFO', tsym);
+/**
+ * A listed index future or option: a real expiry date, today or later, at most MAX_EXPIRY_DAYS ahead (on BFO one of
+ * SENSEX's listed monthlies); a listed strike.
+ */
+const isIndexContract = (exch: string, tsym: string, now: Date): boolean => {
+  const contract = parseIndexContract(exch, tsym);
   if (!contract?.realDate) return false;
   if (!contract.future && !isListedStrike(indexOfUnderlying(contract.underlying)!, contract.strike!)) return false;
   const today = indiaToday(now);
+  if (exch === 'BFO') return sensexExpiries(today).includes(contract.expiry);
   return contract.expiry >= today && contract.expiry <= today + MAX_EXPIRY_DAYS * DAY_MS;
 };
 
 /** Whether the exchange lists `tsym` (the decoded symbol, as the broker reads it). */
 export const isListedSymbol = (exch: string, tsym: string, now: Date): boolean => {
   if (exch === 'NSE' || exch === 'BSE') return LISTED_EQUITIES[exch].includes(tsym) || !!indexInstrument(exch, tsym);
-  if (exch === 'NFO') return isIndexContract(tsym, now);
+  if (exch === 'NFO' || exch === 'BFO') return isIndexContract(exch, tsym, now);
   return false;
 };
 
@@ -126,13 +136,15 @@ export const indexContract = (
 /**
  * The exchange's market lot of each index's derivatives, contracts of every expiry listed from the January 2026
  * series on: NSE F&O circular of 2025-10-28 (NIFTY 75 to 65, BANKNIFTY 35 to 30, FINNIFTY 65 to 60, MIDCPNIFTY 140
- * to 120). The exchange revises them from time to time: update this table with the circular's date.
+ * to 120); SENSEX's on BFO 20 (BSE). The exchange revises them from time to time: update this table with the
+ * circular's date.
  */
-export const INDEX_LOT_SIZES: Readonly<Record<IndexUnderlying, number>> = {
+export const INDEX_LOT_SIZES: Readonly<Record<ContractUnderlying, number>> = {
   NIFTY: 65,
   BANKNIFTY: 30,
   FINNIFTY: 60,
   MIDCPNIFTY: 120,
+  SENSEX: 20,
 };
 export const INDEX_LOT_SIZES_AS_OF = '2025-10-28';
 
@@ -150,7 +162,7 @@ export interface InstrumentRules {
 export const indexContractOf = (
   exch: string,
   tsym: string,
-): { underlying: IndexUnderlying; future: boolean } | undefined => {
+): { underlying: ContractUnderlying; future: boolean } | undefined => {
   const contract = parseIndexContract(exch, tsym);
   return contract ? { underlying: contract.underlying, future: contract.future } : undefined;
 };
@@ -203,6 +215,6 @@ export const searchListed = (exch: string, text: string, now: Date, limit = 20):
     const indices = INDICES.filter((i) => i.exch === exch && i.tsym.toUpperCase().includes(wanted)).map((i) => i.tsym);
     return [...indices, ...LISTED_EQUITIES[exch].filter((s) => s.includes(wanted))].slice(0, limit);
   }
-  if (exch === 'NFO') return isIndexContract(wanted, now) ? [wanted] : [];
+  if (exch === 'NFO' || exch === 'BFO') return isIndexContract(exch, wanted, now) ? [wanted] : [];
   return [];
 };

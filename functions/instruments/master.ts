@@ -14,7 +14,7 @@
  * precision: it is the tick's decimals, at least 2 (the family's `pp`: 2 for equities and F&O, 4 for currency).
  *
  * The derivatives' columns are read where the header has them (Symbol, Expiry `08-DEC-2026` in any case, Instrument,
- * OptionType, StrikePrice) on a row with an expiry (a derivative), each kept only when it reads cleanly (the expiry as
+ * OptionType, StrikePrice, or Strike as the BFO master names it) on a row with an expiry (a derivative), each kept only when it reads cleanly (the expiry as
  * `YYYY-MM-DD`, a strike above zero: a future's `-0.01` is none, its `XX` option type too); any other row stays as
  * it was. The day's
  * option chains are made of them (chain.ts, docs/reference/options.md).
@@ -43,7 +43,7 @@ export interface MasterRow {
 export const MAX_MASTER_BYTES = 64 * 1024 * 1024;
 
 const REQUIRED = ['exchange', 'token', 'tradingsymbol', 'lotsize', 'ticksize'] as const;
-const OPTIONAL = ['symbol', 'expiry', 'instrument', 'optiontype', 'strikeprice'] as const;
+const OPTIONAL = ['symbol', 'expiry', 'instrument', 'optiontype', 'strikeprice', 'strike'] as const;
 
 const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
 
@@ -67,7 +67,7 @@ const contractOf = (
   const symbol = field('symbol');
   const instrument = field('instrument').toUpperCase();
   const type = field('optiontype').toUpperCase();
-  const strikeText = field('strikeprice');
+  const strikeText = field('strikeprice') || field('strike');
   const strike = /^\d+(\.\d+)?$/.test(strikeText) ? Number(strikeText) : 0;
   return {
     ...(symbol ? { symbol } : {}),

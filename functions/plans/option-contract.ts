@@ -67,8 +67,10 @@ export const pickAt = async (
     const listed = await deps.chains.expiries(index.derivatives, index.symbol, deadline);
     const expiry = pickExpiry(listed, option.pick.expiry, now, deps.expiryCutoffMinutes);
     const chain = await deps.chains.chain(index.derivatives, index.symbol, expiry, deadline);
-    if (!chain) throw new OptionPickError(`${index.symbol} ${expiry} is not in today's chain`, 'expiry');
-    return pickContract(chain, price, option.pick.strike as StrikePick, option.pick.type);
+    if (!chain) throw new OptionPickError(`${option.underlying.name} ${expiry} is not in today's chain`, 'expiry');
+    // The chain is keyed by the master's Symbol (BSXOPT for SENSEX): the pick's words name the index as traders do.
+    const named = { ...chain, underlying: option.underlying.name };
+    return pickContract(named, price, option.pick.strike as StrikePick, option.pick.type);
   } catch (error) {
     throw chainUnreadable(error);
   }

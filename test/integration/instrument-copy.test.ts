@@ -114,7 +114,7 @@ describe("the account's copy of the instruments' rules", () => {
     const res = await fetch(`${stack.api.url}/_local/run/InstrumentRefresh`, { method: 'POST' });
     expect(res.status).toBe(200);
     const run = (await res.json()) as { masters: { exch: string; rows?: number }[]; inUse: { refreshed: string[] } };
-    expect(run.masters.map((m) => m.exch)).toEqual(['NSE', 'BSE', 'NFO']);
+    expect(run.masters.map((m) => m.exch)).toEqual(['NSE', 'BSE', 'NFO', 'BFO']);
     expect(run.masters.find((m) => m.exch === 'NSE')?.rows).toBe(37); // 33 equities and ETFs, 4 indices
     expect(run.inUse.refreshed).toContain('NSE:HDFCBANK-EQ');
 

@@ -2,7 +2,8 @@
  * `GET /options` through the local API (the quote function's stack, functions/orders/gateway/quote-stack.ts): the
  * chain of a copy filled by the refresh's own code from a master text of the test's, then from the emulator's master
  * by the stack's own InstrumentRefresh run; the index's ltp and ATM, the expiry picks, and bad input refused with the
- * way forward and no broker write; and `gtt chain` (client/cli/commands/chain.ts) printing it.
+ * way forward and no broker write; SENSEX's from the emulator's BFO master; and `gtt chain`
+ * (client/cli/commands/chain.ts) printing it.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -144,6 +145,31 @@ describe('GET /options', () => {
     expect(body.expiries.length).toBeGreaterThan(1);
     expect(body.strikes.length).toBeGreaterThan(10);
     expect(body.strikeStep).toBeGreaterThan(0);
+  });
+
+  it("SENSEX's chain is BFO's (the master's Symbol BSXOPT), SENSEX50's rows not in it; `gtt chain SENSEX` shows it", async () => {
+    expect((await fetch(`${stack.api.url}/_local/run/InstrumentRefresh`, { method: 'POST' })).status).toBe(200);
+    await control.ltp('BSE', 'SENSEX', 82_240);
+    const { status, body } = await get('/options?underlying=sensex');
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body).toMatchObject({
+      underlying: { name: 'SENSEX', exch: 'BSE', tsym: 'SENSEX', token: '1' },
+      exch: 'BFO',
+      lot: 20,
+      tick: '0.05',
+      strikeStep: 100,
+      atm: 82_200,
+    });
+    expect(body.expiries).toHaveLength(3); // the monthlies: this month's (or the next) and two more
+    expect(body.strikes).toHaveLength(81); // 78000 to 86000 by 100: no SENSEX50 strike among them
+    for (const s of body.strikes as { strike: number; CE: { tsym: string }; PE: { tsym: string } }[]) {
+      expect(s.CE.tsym).toMatch(new RegExp(`^SENSEX\\d{2}[A-Z]{3}${s.strike}CE$`));
+      expect(s.PE.tsym).toMatch(new RegExp(`^SENSEX\\d{2}[A-Z]{3}${s.strike}PE$`));
+    }
+    const shown = await gtt(['chain', 'SENSEX', '--strikes', '1']);
+    expect(shown, shown.err).toMatchObject({ code: 0, err: '' });
+    expect(shown.out).toContain('lot 20  tick 0.05  strike step 100');
+    expect(shown.out).toMatch(/^> SENSEX\w+82200CE +82200 +SENSEX\w+82200PE +ATM$/m);
   });
 
   it("a quote naming another instrument gives no ATM: the note says so (never BANKNIFTY's ATM from NIFTY's price)", async () => {

@@ -1,7 +1,7 @@
 /**
  * An option plan end to end on loopback (functions/plans/option-*.ts, docs/how-to/option-entry.md): the real Plans
  * function and watcher against the emulator (NIFTY's index quoted, its options priced from it, listed in its NFO
- * master) and dynalite (the day's chain loaded by the InstrumentRefresh). The index is moved with /_emulator/ltp;
+ * master; SENSEX's on BFO) and dynalite (the day's chain loaded by the InstrumentRefresh). The index is moved with /_emulator/ltp;
  * the emulator's request log and order book are the proof of what was sent.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -131,6 +131,22 @@ describe('an option-entry plan through the API', () => {
     expect(strike.body.error?.message).toMatch(/no CE at strike 25010 .*nearest listed are 25000 and 25050/);
     const listed = (await api('GET', '/plans?limit=100')).body.plans as { option?: { when: { above?: string } } }[];
     expect(listed.filter((p) => p.option?.when.above === '24900')).toEqual([]);
+  });
+
+  it("SENSEX: the dry run picks BFO's option at SENSEX's level, from the BFO master's chain", async () => {
+    await emulatorControl(stack.emulator.url).ltp('BSE', 'SENSEX', 82_140);
+    const body = OPTION(82_300, { underlying: 'SENSEX', tag: 'sensex-breakout' });
+    const dry = await api('POST', '/plans?dryRun=true', body);
+    expect(dry.status, JSON.stringify(dry.body)).toBe(200);
+    expect(dry.body).toMatchObject({
+      dryRun: true,
+      underlying: { name: 'SENSEX', exch: 'BSE', tsym: 'SENSEX', price: 82_140 },
+      contract: { exch: 'BFO', strike: 82_100, atm: 82_100, strikeStep: 100, lot: 20, type: 'CE' },
+      entry: { exch: 'BFO', prctyp: 'LMT', ret: 'IOC', trantype: 'B' },
+    });
+    const contract = dry.body.contract as { tsym: string };
+    expect(contract.tsym).toMatch(/^SENSEX\d{2}[A-Z]{3}82100CE$/);
+    expect(dry.body.entry).toMatchObject({ tsym: contract.tsym });
   });
 
   it('a lost reply of the entry is settled from the order book: one order, never a second', async () => {

@@ -48,6 +48,26 @@ describe("the master's option columns", () => {
     expect(rows[1]).toMatchObject({ optionType: 'PE', strike: 24550.5 });
   });
 
+  it("BFO's master: the strike in a `Strike` column; SENSEX's chain by its Symbol BSXOPT, SENSEX50's (SX50OPT) apart", () => {
+    const text = [
+      'Exchange,Token,LotSize,Symbol,TradingSymbol,Expiry,Instrument,OptionType,Strike,TickSize',
+      'BFO,825001,20,BSXOPT,SENSEX26SEP91000PE,24-SEP-2026,OPTIDX,PE,91000,0.05',
+      'BFO,825002,20,BSXOPT,SENSEX26SEP91000CE,24-SEP-2026,OPTIDX,CE,91000,0.05',
+      'BFO,825003,60,SX50OPT,SENSEX5026SEP27000CE,24-SEP-2026,OPTIDX,CE,27000,0.05',
+    ].join('\r\n');
+    const rows = parseMaster(text).rows;
+    expect(rows[0]).toMatchObject({ symbol: 'BSXOPT', expiry: '2026-09-24', optionType: 'PE', strike: 91000, lot: 20 });
+    const chains = chainsOf(rows);
+    expect([...chains.keys()].sort()).toEqual(['BFO|BSXOPT', 'BFO|SX50OPT']);
+    expect(chains.get('BFO|BSXOPT')![0]!.strikes).toEqual([
+      {
+        strike: 91000,
+        PE: { tsym: 'SENSEX26SEP91000PE', token: '825001' },
+        CE: { tsym: 'SENSEX26SEP91000CE', token: '825002' },
+      },
+    ]);
+  });
+
   it('rows without the columns, or without an expiry, stay as they were', () => {
     const equity =
       'Exchange,Token,LotSize,Symbol,TradingSymbol,Instrument,TickSize,\nNSE,2885,1,RELIANCE,RELIANCE-EQ,EQ,0.05,\n';

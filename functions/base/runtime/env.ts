@@ -96,10 +96,10 @@ export const ENV = {
       .refine((v) => v.includes('{exch}'), { error: 'must contain {exch}' })
       .optional(),
   ),
-  /** The exchanges whose symbol masters the InstrumentRefresh loads into the copy (comma-separated). */
+  /** The exchanges whose symbol masters the InstrumentRefresh loads into the copy (comma-separated; BFO: SENSEX's options). */
   symbolMasterExchanges: variable('SYMBOL_MASTER_EXCHANGES', () =>
     (list('SYMBOL_MASTER_EXCHANGES', EXCHANGES) as z.ZodType<string[] | undefined, string | undefined>).transform(
-      (v) => v ?? ['NSE', 'BSE', 'NFO'],
+      (v) => v ?? ['NSE', 'BSE', 'NFO', 'BFO'],
     ),
   ),
   /** Order writes (place, modify, cancel) per second, counted over any second; the broker's own limit is above it. */

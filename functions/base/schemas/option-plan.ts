@@ -17,7 +17,11 @@ export interface IndexName {
   exch: string;
   tsym: string;
   token: string;
-  /** The exchange its options and futures trade on, and the master's Symbol column for them. */
+  /**
+   * The exchange its options and futures trade on, and the master's Symbol column for them: the day's chains are
+   * keyed by it. Not always the traders' name: SENSEX's options are filed under `BSXOPT` (SENSEX50's, another index,
+   * under `SX50OPT`). Replies and records name the index by its key here, never by this.
+   */
   derivatives: string;
   symbol: string;
 }
@@ -31,7 +35,7 @@ export const INDEX_NAMES: Readonly<Record<string, IndexName>> = {
   BANKNIFTY: { exch: 'NSE', tsym: 'Nifty Bank', token: '26009', derivatives: 'NFO', symbol: 'BANKNIFTY' },
   FINNIFTY: { exch: 'NSE', tsym: 'Nifty Fin Service', token: '26037', derivatives: 'NFO', symbol: 'FINNIFTY' },
   MIDCPNIFTY: { exch: 'NSE', tsym: 'NIFTY MID SELECT', token: '26074', derivatives: 'NFO', symbol: 'MIDCPNIFTY' },
-  SENSEX: { exch: 'BSE', tsym: 'SENSEX', token: '1', derivatives: 'BFO', symbol: 'SENSEX' },
+  SENSEX: { exch: 'BSE', tsym: 'SENSEX', token: '1', derivatives: 'BFO', symbol: 'BSXOPT' },
 };
 
 /** The index named `name` (a trader's name in any case, or the broker's index symbol), or undefined. */
