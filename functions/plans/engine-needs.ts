@@ -3,6 +3,7 @@
  * invoked in-process (each with the invocation's real deadline), the instrument's price and tick, the outbox, and
  * the account's scope for event ids. Its limits are in limits.ts.
  */
+import type { PriceBand } from '../base/broker/market.js';
 import type { LifecycleEvent } from '../base/schemas/events.js';
 import type { DirectHandler } from '../orders/gateway/in-process.js';
 import type { OptionChains } from '../orders/instruments/option-pick.js';
@@ -39,6 +40,11 @@ export interface PlanDeps {
   orderBook: DirectHandler;
   /** The day's option chains (the instruments' copy): an option plan's contract is chosen from them. */
   chains: OptionChains;
+  /**
+   * Today's price band of a contract (GetQuotes `lc`/`uc`, kept for the day), or undefined where the broker gives
+   * none: a protected limit is kept inside it, as the exchange refuses a limit beyond its circuit.
+   */
+  band: (exch: string, token: string, deadline: number) => Promise<PriceBand | undefined>;
   /** The exchange's freeze quantity of a contract (GetSecurityInfo), or undefined where the broker gives none. */
   freeze: (exch: string, token: string, deadline: number) => Promise<number | undefined>;
   /** Minutes before the close on an expiry day from which no new option entry is made (OPTION_ENTRY_CUTOFF_MINUTES). */

@@ -6,7 +6,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 
-import { freezeQuantity } from '../base/broker/market.js';
+import { freezeQuantity, priceBand } from '../base/broker/market.js';
 import { ConfigurationError } from '../base/contract/errors.js';
 import type { GatewaySettings } from '../base/runtime/config.js';
 import { envName } from '../base/runtime/env.js';
@@ -70,6 +70,7 @@ export const createPlanEngine = (settings: GatewaySettings, logger: Logger): Pla
           }),
         )
       : NO_CHAINS,
+    band: (exch, token, deadline) => priceBand(exch, token, reads(deadline)),
     freeze: (exch, token, deadline) => freezeQuantity(exch, token, reads(deadline)),
     expiryCutoffMinutes: config.optionEntryCutoffMinutes ?? DEFAULT_EXPIRY_CUTOFF_MINUTES,
     protectionPercent: config.marketProtectionPercent,

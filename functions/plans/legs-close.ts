@@ -113,7 +113,8 @@ const placeCloses = async (w: Working, ctx: LegsContext): Promise<void> => {
     for (const { l, i } of fresh) {
       try {
         const price = await ctx.deps.lastPrice(l.exch, l.tsym, ctx.deadline);
-        priced.set(i, legLimit(l, l.trantype === 'B' ? 'S' : 'B', price, ctx.deps.protectionPercent));
+        const circuit = l.token ? await ctx.deps.band(l.exch, l.token, ctx.deadline) : undefined;
+        priced.set(i, legLimit(l, l.trantype === 'B' ? 'S' : 'B', price, ctx.deps.protectionPercent, circuit));
       } catch (error) {
         ctx.deps.warn?.("plan: a leg's price could not be read to close it; closed next run", {
           planId,

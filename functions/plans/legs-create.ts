@@ -14,7 +14,7 @@ import type { Plan } from '../base/schemas/plans.js';
 import type { PlanDeps } from './engine-needs.js';
 import { legLimit, netOf, OPTION_TSYM, weightsOf } from './legs-rules.js';
 
-type Deps = Pick<PlanDeps, 'instrument' | 'lastPrice' | 'freeze' | 'protectionPercent'>;
+type Deps = Pick<PlanDeps, 'instrument' | 'lastPrice' | 'band' | 'freeze' | 'protectionPercent'>;
 
 const refused = (field: string, message: string) =>
   new ValidationFailedError(`The legs plan cannot be carried out as given: ${message}. Nothing was stored or sent.`, {
@@ -52,6 +52,7 @@ export const legsCheck = async (
         `${leg.lots} lots of ${leg.tsym} are ${qty} units, above its freeze quantity of ${freeze} (the most one order may carry; a leg's entry is one order, never sliced): at most ${Math.floor(freeze / lot)} lots`,
       );
     const price = await deps.lastPrice(leg.exch, leg.tsym, deadline);
+    const circuit = rules.token === undefined ? undefined : await deps.band(leg.exch, rules.token, deadline);
     prices.push(price);
     legs.push({
       exch: leg.exch,
@@ -63,7 +64,13 @@ export const legsCheck = async (
       qty,
       tick: rules.tick,
       weight: weights[i]!,
-      prc: legLimit({ exch: leg.exch, tsym: leg.tsym, tick: rules.tick }, leg.trantype, price, deps.protectionPercent),
+      prc: legLimit(
+        { exch: leg.exch, tsym: leg.tsym, tick: rules.tick },
+        leg.trantype,
+        price,
+        deps.protectionPercent,
+        circuit,
+      ),
     });
   }
   return { legs, prices };

@@ -9,8 +9,10 @@
  * - the stop and target in points: as written ("20"), or a percentage of the magnitude of the entry's net ("25%"),
  *   at least one tick; the exit fires when move ≤ −stop (against) or move ≥ target (for);
  * - every order is a protected LIMIT IOC: a buy above the price read by the market-order protection band, a sell
- *   below it, on the tick (a sell too close to 0 for the band: one tick).
+ *   below it, on the tick (a sell too close to 0 for the band: one tick), and never beyond today's price band (a buy
+ *   at most its upper circuit, a sell at least its lower): the exchange refuses a limit outside it.
  */
+import type { PriceBand } from '../base/broker/market.js';
 import { autoBandPercent, protectedPrice } from '../orders/safety/market-orders.js';
 
 /** The family's option symbols (`NIFTY30DEC25C24500`): a date, then C or P and the strike. */
@@ -48,24 +50,32 @@ export const crossedExit = (move: number, stop: number, target: number): 'stop' 
 export const bandAt = (exch: string, tsym: string, reference: string, percent: string): string =>
   percent === 'auto' ? autoBandPercent({ exch, tsym, reference }) : percent;
 
-/** A protected IOC limit for `trantype` at the price read: the band on the side that fills, on the tick. */
+/**
+ * A protected IOC limit for `trantype` at the price read: the band on the side that fills, on the tick, kept inside
+ * today's price band where it is known (`circuit`: a buy at most `uc`, a sell at least `lc`).
+ */
 export const legLimit = (
   leg: { exch: string; tsym: string; tick: string },
   trantype: 'B' | 'S',
   price: number,
   percent: string,
+  circuit?: PriceBand,
 ): string => {
   const reference = String(price);
   const band = bandAt(leg.exch, leg.tsym, reference, percent);
+  let limit: string;
   try {
-    return protectedPrice(
+    limit = protectedPrice(
       { exch: leg.exch, tsym: leg.tsym, trantype, prctyp: 'MKT', prc: '0', reference, path: 'prc' },
       band,
       leg.tick,
     );
   } catch {
-    return leg.tick; // a sell too close to 0 for the band: the lowest price there is
+    limit = leg.tick; // a sell too close to 0 for the band: the lowest price there is
   }
+  if (circuit && trantype === 'B' && Number(limit) > Number(circuit.uc)) return circuit.uc;
+  if (circuit && trantype === 'S' && Number(limit) < Number(circuit.lc)) return circuit.lc;
+  return limit;
 };
 
 /** `+12.5` / `-3` : a move in words. */

@@ -8,6 +8,7 @@
  * Used when the plan is created (the pick must be possible now), by its dry run (the contract it would pick now) and
  * by the watcher's step once the index crossed (the pick at that price: option-entry.ts).
  */
+import type { PriceBand } from '../base/broker/market.js';
 import { GatewayError, InternalError } from '../base/contract/errors.js';
 import { INDEX_NAMES, indexNamed, type OptionEntryInput, type OptionPlan } from '../base/schemas/option-plan.js';
 import {
@@ -97,6 +98,7 @@ export const entryOrderOf = (
   qty: number,
   lastPrice: number,
   percent: string,
+  circuit?: PriceBand,
 ) => ({
   exch: picked.exch,
   tsym: picked.tsym,
@@ -105,7 +107,7 @@ export const entryOrderOf = (
   qty,
   prctyp: 'LMT',
   ret: 'IOC',
-  prc: entryLimit(picked, option.trantype, lastPrice, percent),
+  prc: entryLimit(picked, option.trantype, lastPrice, percent, circuit),
 });
 
 export const freezeWords = (picked: PickedOption, lots: number, freeze: number | undefined): string | undefined => {
@@ -124,9 +126,17 @@ export const onTick = (value: number, tick: string, way: 'near' | 'down' | 'up' 
   return (n * step).toFixed(decimals);
 };
 
-/** The entry's protected limit: a buy above the option's last price (a sell below) by the protection band. */
-export const entryLimit = (picked: PickedOption, trantype: 'B' | 'S', lastPrice: number, percent: string): string =>
-  legLimit(picked, trantype, lastPrice, percent);
+/**
+ * The entry's protected limit: a buy above the option's last price (a sell below) by the protection band, inside
+ * today's price band where it is known.
+ */
+export const entryLimit = (
+  picked: PickedOption,
+  trantype: 'B' | 'S',
+  lastPrice: number,
+  percent: string,
+  circuit?: PriceBand,
+): string => legLimit(picked, trantype, lastPrice, percent, circuit);
 
 const distanceOf = (distance: string, fill: number): number =>
   distance.endsWith('%') ? (fill * Number(distance.slice(0, -1))) / 100 : Number(distance);

@@ -24,7 +24,7 @@ import {
   pickAt,
 } from './option-contract.js';
 
-type Deps = Pick<PlanDeps, 'lastPrice' | 'chains' | 'expiryCutoffMinutes' | 'freeze' | 'protectionPercent'>;
+type Deps = Pick<PlanDeps, 'lastPrice' | 'band' | 'chains' | 'expiryCutoffMinutes' | 'freeze' | 'protectionPercent'>;
 
 const refused = (field: string, message: string) =>
   new ValidationFailedError(`The option plan cannot be carried out as given: ${message}. Nothing was stored or sent.`, {
@@ -89,6 +89,7 @@ export const optionDryRun = async (
 ): Promise<Record<string, unknown>> => {
   const { option, price, picked } = await optionCheck(input, deps, now, deadline);
   const optionPrice = await deps.lastPrice(picked.exch, picked.tsym, deadline);
+  const circuit = await deps.band(picked.exch, picked.token, deadline);
   const qty = option.lots * picked.lot;
   return {
     dryRun: true,
@@ -102,7 +103,7 @@ export const optionDryRun = async (
     },
     lots: option.lots,
     qty,
-    entry: entryOrderOf(picked, option, qty, optionPrice, deps.protectionPercent),
+    entry: entryOrderOf(picked, option, qty, optionPrice, deps.protectionPercent, circuit),
     note: `the contract picked at ${option.underlying.name}'s price now (${price}); the plan picks again at the price it sees when ${option.underlying.name} is ${levelWords(option.when)}. Nothing was stored or sent.`,
   };
 };

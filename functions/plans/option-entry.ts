@@ -85,6 +85,7 @@ const watching = async (w: Working, ctx: StepContext): Promise<string | undefine
   if (tooMany) return fail(w, `${seen}, but ${tooMany}`, 'entry-above-freeze');
   // The limit from the option's price now; a price that cannot be read leaves the plan watching (next run again).
   const optionPrice = await ctx.deps.lastPrice(picked.exch, picked.tsym, ctx.deadline);
+  const circuit = await ctx.deps.band(picked.exch, picked.token, ctx.deadline);
   const qty = option.lots * picked.lot;
   const at = w.now().toISOString();
   const resolved: NonNullable<OptionPlan['resolved']> = {
@@ -93,7 +94,7 @@ const watching = async (w: Working, ctx: StepContext): Promise<string | undefine
     ...contractOf(picked),
     qty,
   };
-  const entry = entryOrderOf(picked, option, qty, optionPrice, ctx.deps.protectionPercent);
+  const entry = entryOrderOf(picked, option, qty, optionPrice, ctx.deps.protectionPercent, circuit);
   const next = w.record(
     { ...w.plan, state: 'entry-placed', option: { ...option, resolved }, entry, tick: picked.tick },
     'crossed',

@@ -62,6 +62,8 @@ export const memoryDeps = (chains: ChainExpiry[], now: () => Date) => {
     /** The next entry's reply is lost on the way back (the order placed). */
     loseReply: false,
     freeze: undefined as number | undefined,
+    /** Today's price band of every contract (GetQuotes lc/uc), or none given. */
+    band: undefined as { lc: string; uc: string } | undefined,
     chainFails: false,
   };
   const copy = (p: StoredPlan): StoredPlan => structuredClone(p);
@@ -146,6 +148,7 @@ export const memoryDeps = (chains: ChainExpiry[], now: () => Date) => {
     placeOrder,
     orderBook: () => Promise.resolve({ orders: structuredClone(book) }),
     chains: memoryChains,
+    band: () => Promise.resolve(broker.band),
     freeze: () => Promise.resolve(broker.freeze),
     expiryCutoffMinutes: 30,
     protectionPercent: 'auto',

@@ -38,6 +38,7 @@ const dryRun = (body: unknown) =>
       instrument: (_exch, tsym) =>
         Promise.resolve({ exch: 'NFO', tsym, token: '45001', lot: 65, tick: '0.05' } as never),
       lastPrice: () => Promise.resolve(79.45),
+      band: () => Promise.resolve(undefined),
       freeze: () => Promise.resolve(1800),
       protectionPercent: '5',
     },

@@ -12,7 +12,7 @@ import { type PlanInput, planInput } from '../../functions/base/schemas/plans.js
 import { PlanEngine } from '../../functions/plans/engine.js';
 import { legEntryKeyOf } from '../../functions/plans/legs.js';
 import { legCloseKeyOf } from '../../functions/plans/legs-close.js';
-import { crossedExit, netOf, pointsOf, weightsOf } from '../../functions/plans/legs-rules.js';
+import { crossedExit, legLimit, netOf, pointsOf, weightsOf } from '../../functions/plans/legs-rules.js';
 import { legsDeps } from '../support/legs-deps.js';
 
 const CE = 'NIFTY08DEC26C24400';
@@ -192,6 +192,29 @@ describe('entered together, closed together', () => {
     expect(done.history.map((h) => h.action)).toContain('closing');
     expect(m.events.map((e) => e.detailType)).toContain('Plan Done');
     flat();
+  });
+
+  it("every limit stays inside the day's price band: a buy at most the upper circuit, a sell at least the lower", async () => {
+    // The band (GetQuotes lc/uc) of every contract here: 100 to 129. The sells' protected limits (120 and 110 less
+    // the band) are inside it; after the rise the call's buy-back (128 plus the band, 130.55) is above 129: sent at
+    // 129, which the exchange accepts, where 130.55 would be refused and the leg left open.
+    m.broker.band = { lc: '100.00', uc: '129.00' };
+    const { plan } = await create(straddle('S'));
+    expect(m.sent.map((s) => [s.tsym, s.trantype, s.prc])).toEqual([
+      [CE, 'S', '117.60'],
+      [PE, 'S', '107.80'],
+    ]);
+    price(CE, 128);
+    price(PE, 123);
+    expect((await run()).acted).toEqual([`${plan.planId}:done`]);
+    expect(m.sent.slice(2).map((s) => [s.tsym, s.trantype, s.prc])).toEqual([
+      [CE, 'B', '129.00'],
+      [PE, 'B', '125.45'],
+    ]);
+    // A sell's floor is the lower circuit: 100 less the band would be 97.00.
+    const leg = { exch: 'NFO', tsym: CE, tick: '0.05' };
+    expect(legLimit(leg, 'S', 100, 'auto', { lc: '99.00', uc: '129.00' })).toBe('99.00');
+    expect(legLimit(leg, 'S', 100, 'auto')).toBe('97.00');
   });
 
   it('a long straddle closes at its target ("%" of the entry\'s net); bought legs are entered first', async () => {
