@@ -112,7 +112,11 @@ export const OPTION_START: OptionFields = {
 };
 
 /** A whole number of the text, or the text as typed (the gateway names what is wrong with it). */
-const numberOr = (text: string): number | string => (/^\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : text.trim());
+export const numberOr = (text: string): number | string =>
+  /^\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : text.trim();
+
+/** An exit distance as the API takes it: `20` (points) or `25%`. */
+export const distanceOf = (value: string, unit: 'points' | '%'): string => `${value.trim()}${unit === '%' ? '%' : ''}`;
 
 const strikeOf = (f: OptionFields): string | number => {
   if (f.strikeMode === 'number') return numberOr(f.strike);
@@ -133,10 +137,7 @@ export const optionPlanOf = (f: OptionFields) => ({
   lots: numberOr(f.lots) as number,
   trantype: f.side,
   prd: f.prd,
-  exit: {
-    stop: `${f.stop.trim()}${f.stopUnit === '%' ? '%' : ''}`,
-    target: `${f.target.trim()}${f.targetUnit === '%' ? '%' : ''}`,
-  },
+  exit: { stop: distanceOf(f.stop, f.stopUnit), target: distanceOf(f.target, f.targetUnit) },
   ...(f.tag.trim() ? { tag: f.tag.trim() } : {}),
 });
 
