@@ -3,7 +3,8 @@
  * index, a listed expiry, then each leg's strike, CE or PE, side and lots; `GET /options` names each contract),
  * entered together and closed together on one stop and one target on their net premium. **Dry run** shows each
  * leg's order and the net premium now, in the words the MCP preview uses (option-words.ts); **Create this plan**
- * sends that body only (plan-dry-run.ts, as the option entry's form).
+ * sends that body only (plan-dry-run.ts, as the option entry's form). The chain is read once the trader opens the
+ * form, never as Plans opens.
  */
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
@@ -53,7 +54,21 @@ const useChain = (api: Api, underlying: string, expiry: string) => {
   return { chain, problem };
 };
 
-export const LegsPlanForm = ({ api, created }: { api: Api; created: (plan: CreatedPlan) => void }): VNode => {
+type Props = { api: Api; created: (plan: CreatedPlan) => void };
+
+/** The form, read from the chain once the trader opens it (Plans opens without a chain read: none may be loaded). */
+export const LegsPlanForm = (props: Props): VNode => {
+  const [opened, setOpened] = useState(false);
+  return html`<section aria-labelledby="new-legs-plan-title">
+    <h2 id="new-legs-plan-title">New legs plan</h2>
+    <details onToggle=${(e: Event) => (e.currentTarget as HTMLDetailsElement).open && setOpened(true)}>
+      <summary>Pick 2 to 4 legs from the day's option chain</summary>
+      ${opened ? html`<${LegsForm} ...${props} />` : null}
+    </details>
+  </section>` as VNode;
+};
+
+const LegsForm = ({ api, created }: Props): VNode => {
   const [fields, setFields] = useState<LegsFields>(LEGS_START);
   const { chain, problem: chainProblem } = useChain(api, fields.underlying, fields.expiry);
   // Once a chain is read, each leg's strike is one it lists (the ATM for a leg without one).
@@ -79,8 +94,7 @@ export const LegsPlanForm = ({ api, created }: { api: Api; created: (plan: Creat
   const strikes = strikeChoices(chain);
   const preset = (kind: 'straddle' | 'strangle') => chain && setLegs(presetLegs(kind, chain, fields.legs[0]!.lots));
   const sentence = run.answer === undefined ? undefined : legsPlanSentence(run.answer, body.exit);
-  return html`<section aria-labelledby="new-legs-plan-title">
-    <h2 id="new-legs-plan-title">New legs plan</h2>
+  return html`<div>
     <form class="place" onSubmit=${run.dryRun} data-form="legs-plan">
       <${Choice}
         id="legs-underlying"
@@ -156,5 +170,5 @@ export const LegsPlanForm = ({ api, created }: { api: Api; created: (plan: Creat
         : null
     }
     ${run.changed ? html`<p class="muted">The form changed since the dry run: run it again to create.</p>` : null}
-  </section>` as VNode;
+  </div>` as VNode;
 };
