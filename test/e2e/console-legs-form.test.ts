@@ -3,7 +3,8 @@
  * the day's chain loaded by the InstrumentRefresh): the legs picked from the chain (`GET /options`), the presets;
  * more lots than the freeze quantity refused beside that leg's lots with nothing stored; the dry run says each leg's
  * contract and limit and the net premium received, nothing stored; **Create this plan** makes one plan with the key
- * made at its dry run, shown in Plans with its legs filled and the net premium at the fills.
+ * made at its dry run, shown in Plans with its legs filled and the net premium at the fills. At a phone's width: another
+ * expiry picked (its chain read, its contracts sent), four legs (an iron fly, its bought wings entered first).
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ let stack: LocalStack;
 let page: Page;
 let problems: string[];
 // Prices from the start, still: the options are priced from the index's level (as plans-option-legs.test.ts).
-const { open } = useConsolePage((state) => ({ stack, page, problems } = state), {
+const { open, newPage } = useConsolePage((state) => ({ stack, page, problems } = state), {
   market: { prices: 'start', market: 'still' },
 });
 
@@ -103,5 +104,46 @@ describe('a new legs plan', () => {
     ]);
     expect(await create.isDisabled()).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it("takes another expiry's contracts, four legs bought wings first, and fits a phone's width (360 px)", async () => {
+    await newPage({ width: 360, height: 740 });
+    const refresh = await fetch(`${stack.api.url}/_local/run/InstrumentRefresh`, { method: 'POST' });
+    expect(refresh.status).toBe(200);
+    await index(25_000);
+    await open('plans');
+    await page.getByText("Pick 2 to 4 legs from the day's option chain").click();
+    const form = page.locator('form[data-form="legs-plan"]');
+    await eventually(() => form.getByLabel('Leg 1 strike', { exact: true }).inputValue()).toBe('25000');
+    // The next listed expiry: its chain read, the legs' contracts of that expiry (NIFTY15DEC26...).
+    const expiry = form.getByLabel('Expiry', { exact: true });
+    const next = (await expiry.locator('option').allTextContents())[1]!;
+    await expiry.selectOption(next);
+    const [y, , d] = next.split('-');
+    const code = `${d}${new Date(`${next}T00:00:00Z`).toLocaleString('en', { month: 'short', timeZone: 'UTC' }).toUpperCase()}${y!.slice(2)}`;
+    // The request the form would send names that expiry's contracts once its chain is read.
+    await eventually(() => form.locator('[data-request="legs-plan"]').textContent()).toContain(`NIFTY${code}C25000`);
+    await form.getByRole('button', { name: 'Add a leg' }).click();
+    await form.getByRole('button', { name: 'Add a leg' }).click();
+    // A new leg starts as a copy of the last one.
+    expect(await form.getByLabel('Leg 3 type', { exact: true }).inputValue()).toBe('PE');
+    await form.getByLabel('Leg 3 type', { exact: true }).selectOption('CE');
+    await form.getByLabel('Leg 3 strike', { exact: true }).selectOption('25200');
+    await form.getByLabel('Leg 3 side', { exact: true }).selectOption('B');
+    await form.getByLabel('Leg 4 strike', { exact: true }).selectOption('24800');
+    await form.getByLabel('Leg 4 type', { exact: true }).selectOption('PE');
+    await form.getByLabel('Leg 4 side', { exact: true }).selectOption('B');
+    await form.getByLabel('Stop on the net premium', { exact: true }).fill('40');
+    await form.getByLabel('Target on the net premium', { exact: true }).fill('25');
+    await form.getByRole('button', { name: 'Dry run' }).click();
+    // An iron fly: the two bought wings first.
+    await eventually(() => page.locator('[data-legs-dry-run-leg]').allTextContents()).toEqual([
+      expect.stringMatching(new RegExp(`^B 1 lot NFO:NIFTY${code}C25200: `)),
+      expect.stringMatching(new RegExp(`^B 1 lot NFO:NIFTY${code}P24800: `)),
+      expect.stringMatching(new RegExp(`^S 1 lot NFO:NIFTY${code}C25000: `)),
+      expect.stringMatching(new RegExp(`^S 1 lot NFO:NIFTY${code}P25000: `)),
+    ]);
+    expect(await form.getByRole('button', { name: 'Add a leg' }).count()).toBe(0);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
   });
 });

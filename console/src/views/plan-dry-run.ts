@@ -70,7 +70,7 @@ export const usePlanDryRun = (
 export const PlanActions = ({ run, name }: { run: PlanDryRun; name: string }): VNode =>
   html`<details class="request">
       <summary>The request</summary>
-      <pre tabindex="0" data-plan-request=${name}>POST /plans ${run.text}</pre>
+      <pre tabindex="0" data-request=${name}>POST /plans ${run.text}</pre>
     </details>
     <p class="actions">
       <button type="submit" disabled=${run.form.busy}>Dry run</button>
