@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import type { LocalStack } from '../../local/run-local.js';
 import { axeViolations } from '../support/browser.js';
 import { eventually, useConsolePage } from '../support/console-fixture.js';
+import { loadChains, moveNifty, plansOfKind } from '../support/option-market.js';
 
 let stack: LocalStack;
 let page: Page;
@@ -21,26 +22,13 @@ const { open, newPage } = useConsolePage((state) => ({ stack, page, problems } =
   market: { prices: 'start', market: 'still' },
 });
 
-const index = async (ltp: number) => {
-  const res = await fetch(`${stack.emulator.url}/_emulator/ltp`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ exch: 'NSE', tsym: 'Nifty 50', ltp }),
-  });
-  expect(res.ok).toBe(true);
-};
-const legsPlans = async (): Promise<{ planId: string; state: string }[]> => {
-  const res = await fetch(`${stack.api.url}/plans?limit=100`);
-  return ((await res.json()) as { plans: { planId: string; kind: string; state: string }[] }).plans.filter(
-    (p) => p.kind === 'option-legs',
-  );
-};
+const index = (ltp: number) => moveNifty(stack, ltp);
+const legsPlans = () => plansOfKind(stack, 'option-legs');
 
 describe('a new legs plan', () => {
   it('picks its legs from the chain, is refused beside a leg, dry-run, created once, shown with its legs', async () => {
     // The day's chain in the instruments' copy, and the index where the test starts.
-    const refresh = await fetch(`${stack.api.url}/_local/run/InstrumentRefresh`, { method: 'POST' });
-    expect(refresh.status).toBe(200);
+    await loadChains(stack);
     await index(25_000);
     await stack.watch();
     await open('plans');
@@ -108,8 +96,7 @@ describe('a new legs plan', () => {
 
   it("takes another expiry's contracts, four legs bought wings first, and fits a phone's width (360 px)", async () => {
     await newPage({ width: 360, height: 740 });
-    const refresh = await fetch(`${stack.api.url}/_local/run/InstrumentRefresh`, { method: 'POST' });
-    expect(refresh.status).toBe(200);
+    await loadChains(stack);
     await index(25_000);
     await open('plans');
     await page.getByText("Pick 2 to 4 legs from the day's option chain").click();

@@ -26,7 +26,7 @@ import {
   presetLegs,
   strikeChoices,
 } from './legs-plan-values.js';
-import { UNDERLYINGS } from './option-plan-values.js';
+import { type ExitFieldValues, UNDERLYINGS } from './option-plan-values.js';
 import { ExitFields, PlanActions, usePlanDryRun } from './plan-dry-run.js';
 
 type CreatedPlan = operations['CreatePlan']['responses'][201]['content']['application/json'];
@@ -78,7 +78,7 @@ const LegsForm = ({ api, created }: Props): VNode => {
   const body = legsPlanOf(fields, chain);
   const run = usePlanDryRun(api, body, FIELD_OF, created);
   const { form } = run;
-  const bind = (name: 'prd' | 'stop' | 'stopUnit' | 'target' | 'targetUnit' | 'tag') => ({
+  const bind = (name: keyof ExitFieldValues) => ({
     id: `legs-${name}`,
     value: fields[name],
     set: (value: string) => setFields({ ...fields, [name]: value }),

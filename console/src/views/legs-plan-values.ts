@@ -9,7 +9,7 @@
 import { distanceWords, indian, legsOfDryRun } from '../../../functions/base/schemas/option-words.js';
 import { price } from '../format.js';
 import type { OptionChain, Plan } from '../reads.js';
-import { distanceOf, numberOr } from './option-plan-values.js';
+import { distanceOf, EXIT_START, type ExitFieldValues, numberOr } from './option-plan-values.js';
 
 type Legs = NonNullable<Plan['legs']>;
 type Leg = Legs['legs'][number];
@@ -95,17 +95,11 @@ export interface LegFields {
 }
 
 /** The new legs plan's form: the chain it picks from (an index, an expiry), its legs, the product and the exit. */
-export interface LegsFields {
+export interface LegsFields extends ExitFieldValues {
   underlying: string;
   /** `nearest` until the trader picks a listed expiry (`2026-12-08`) of the chain. */
   expiry: string;
   legs: LegFields[];
-  prd: 'C' | 'M' | 'H';
-  stop: string;
-  stopUnit: 'points' | '%';
-  target: string;
-  targetUnit: 'points' | '%';
-  tag: string;
 }
 
 /** The part of `GET /options`'s answer the form reads. */
@@ -119,12 +113,7 @@ export const LEGS_START: LegsFields = {
     { strike: '', type: 'CE', side: 'S', lots: '1' },
     { strike: '', type: 'PE', side: 'S', lots: '1' },
   ],
-  prd: 'M',
-  stop: '',
-  stopUnit: 'points',
-  target: '',
-  targetUnit: '%',
-  tag: '',
+  ...EXIT_START,
 };
 
 /** The chain's ATM strike: its own, or (the index's quote unread) the middle listed strike. */

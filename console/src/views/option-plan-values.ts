@@ -70,8 +70,27 @@ export const optionLines = (plan: Plan): string[] => {
   return lines;
 };
 
+/** The fields both option forms end with: the product, the exit on the premium (points or %) and the tag. */
+export interface ExitFieldValues {
+  prd: 'C' | 'M' | 'H';
+  stop: string;
+  stopUnit: 'points' | '%';
+  target: string;
+  targetUnit: 'points' | '%';
+  tag: string;
+}
+
+export const EXIT_START: ExitFieldValues = {
+  prd: 'M',
+  stop: '',
+  stopUnit: 'points',
+  target: '',
+  targetUnit: '%',
+  tag: '',
+};
+
 /** The new option plan's form. */
-export interface OptionFields {
+export interface OptionFields extends ExitFieldValues {
   underlying: string;
   direction: 'above' | 'below';
   level: string;
@@ -84,12 +103,6 @@ export interface OptionFields {
   type: 'CE' | 'PE';
   lots: string;
   side: 'B' | 'S';
-  prd: 'C' | 'M' | 'H';
-  stop: string;
-  stopUnit: 'points' | '%';
-  target: string;
-  targetUnit: 'points' | '%';
-  tag: string;
 }
 
 export const OPTION_START: OptionFields = {
@@ -103,12 +116,7 @@ export const OPTION_START: OptionFields = {
   type: 'CE',
   lots: '1',
   side: 'B',
-  prd: 'M',
-  stop: '',
-  stopUnit: 'points',
-  target: '',
-  targetUnit: '%',
-  tag: '',
+  ...EXIT_START,
 };
 
 /** A whole number of the text, or the text as typed (the gateway names what is wrong with it). */
