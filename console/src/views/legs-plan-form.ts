@@ -10,6 +10,7 @@ import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 
 import type { operations } from '../../../client/generated/openapi.js';
+import { MAX_LEGS, MIN_LEGS } from '../../../functions/base/schemas/option-legs.js';
 import { legsPlanSentence } from '../../../functions/base/schemas/option-words.js';
 import { type Api, describeError, ok } from '../api.js';
 import type { OptionChain } from '../reads.js';
@@ -32,8 +33,6 @@ import { ExitFields, PlanActions, usePlanDryRun } from './plan-dry-run.js';
 type CreatedPlan = operations['CreatePlan']['responses'][201]['content']['application/json'];
 
 const FIELD_OF = byPrefix(LEGS_FIELD_OF);
-const MAX_LEGS = 4;
-const MIN_LEGS = 2;
 
 /** The chain of the index and expiry asked (`nearest` first), read again when either changes. */
 const useChain = (api: Api, underlying: string, expiry: string) => {
