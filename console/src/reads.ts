@@ -17,6 +17,7 @@ export type KillSwitch = Json<'GetKillSwitch'>;
 export type EventRecord = Json<'ListEvents'>['events'][number];
 export type Quote = Json<'GetQuote'>;
 export type DryRun = Json<'PlaceGTTOrder'>;
+export type OptionChain = Json<'GetOptionChain'>;
 export type Exch = NonNullable<NonNullable<operations['GetPendingGTTOrder']['parameters']['query']>['exch']>;
 
 export const EXCHANGES: readonly Exch[] = ['NSE', 'BSE', 'NFO', 'BFO', 'MCX', 'CDS', 'BCD', 'NCX', 'NCOM', 'BSTAR'];

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { LocalStack } from '../../local/run-local.js';
 import { axeViolations } from '../support/browser.js';
 import { eventually, useConsolePage } from '../support/console-fixture.js';
+import { loadChains, moveNifty, plansOfKind } from '../support/option-market.js';
 
 let stack: LocalStack;
 let page: Page;
@@ -20,26 +21,13 @@ const { open } = useConsolePage((state) => ({ stack, page, problems } = state), 
   market: { prices: 'start', market: 'still' },
 });
 
-const index = async (ltp: number) => {
-  const res = await fetch(`${stack.emulator.url}/_emulator/ltp`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ exch: 'NSE', tsym: 'Nifty 50', ltp }),
-  });
-  expect(res.ok).toBe(true);
-};
-const optionPlans = async (): Promise<{ planId: string; state: string }[]> => {
-  const res = await fetch(`${stack.api.url}/plans?limit=100`);
-  return ((await res.json()) as { plans: { planId: string; kind: string; state: string }[] }).plans.filter(
-    (p) => p.kind === 'option-entry',
-  );
-};
+const index = (ltp: number) => moveNifty(stack, ltp);
+const optionPlans = () => plansOfKind(stack, 'option-entry');
 
 describe('a new option plan', () => {
   it('is refused beside its field, dry-run, created once, then shows the contract it chose', async () => {
     // The day's chain in the instruments' copy, and the index where the test starts.
-    const refresh = await fetch(`${stack.api.url}/_local/run/InstrumentRefresh`, { method: 'POST' });
-    expect(refresh.status).toBe(200);
+    await loadChains(stack);
     await index(25_000);
     await stack.watch();
     await open('plans');

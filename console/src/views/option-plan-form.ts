@@ -9,10 +9,11 @@ import { useState } from 'preact/hooks';
 
 import type { operations } from '../../../client/generated/openapi.js';
 import { contractWords, optionPlanSentence, resolvedOfDryRun } from '../../../functions/base/schemas/option-words.js';
-import { type Api, newKey, ok } from '../api.js';
+import type { Api } from '../api.js';
 import { Notice, Problem, type VNode } from '../ui.js';
-import { byPrefix, Choice, Field, PRODUCTS, SIDES, useFormRun } from './form-kit.js';
+import { byPrefix, Choice, Field, PRODUCTS, SIDES } from './form-kit.js';
 import { OPTION_FIELD_OF, OPTION_START, type OptionFields, optionPlanOf, UNDERLYINGS } from './option-plan-values.js';
+import { ExitFields, PlanActions, usePlanDryRun } from './plan-dry-run.js';
 
 type CreatedPlan = operations['CreatePlan']['responses'][201]['content']['application/json'];
 
@@ -20,41 +21,20 @@ const FIELD_OF = byPrefix(OPTION_FIELD_OF);
 
 export const OptionPlanForm = ({ api, created }: { api: Api; created: (plan: CreatedPlan) => void }): VNode => {
   const [fields, setFields] = useState<OptionFields>(OPTION_START);
-  const [review, setReview] = useState<{ body: string; answer: unknown; key: string }>();
-  const form = useFormRun(FIELD_OF);
   const body = optionPlanOf(fields);
-  const text = JSON.stringify(body, null, 2);
-  const reviewed = review?.body === text;
+  const run = usePlanDryRun(api, body, FIELD_OF, created);
+  const { form } = run;
   const props = (name: keyof OptionFields) => ({
     id: `option-${name}`,
     value: fields[name],
     set: (value: string) => setFields({ ...fields, [name]: value }),
     errors: form.errors[name],
   });
-  // A dry run takes no key: openapi-fetch leaves an undefined header out (as place-form.ts's).
-  const post = (query: { dryRun?: boolean }, key: string | undefined) =>
-    api.POST('/plans', { params: { query, header: { 'Idempotency-Key': key as string } }, body });
-  const dryRun = (event: Event) => {
-    event.preventDefault();
-    void form.run(async () => {
-      setReview(undefined);
-      const answer = await ok(post({ dryRun: true }, undefined));
-      setReview({ body: text, answer, key: newKey() });
-    });
-  };
-  const create = () =>
-    void form.run(async () => {
-      if (!review || !reviewed) return;
-      const plan = await ok(post({}, review.key));
-      form.setNotice(`Plan ${plan.planId} created: ${plan.state}.`);
-      setReview(undefined);
-      created(plan);
-    });
-  const now = review && reviewed ? resolvedOfDryRun(review.answer) : undefined;
+  const now = run.answer === undefined ? undefined : resolvedOfDryRun(run.answer);
   const mode = fields.strikeMode;
   return html`<section aria-labelledby="new-option-plan-title">
     <h2 id="new-option-plan-title">New option plan</h2>
-    <form class="place" onSubmit=${dryRun} data-form="option-plan">
+    <form class="place" onSubmit=${run.dryRun} data-form="option-plan">
       <${Choice} ...${props('underlying')} label="Index" options=${UNDERLYINGS.map((u) => [u, u] as const)} />
       <${Choice}
         ...${props('direction')}
@@ -112,40 +92,13 @@ export const OptionPlanForm = ({ api, created }: { api: Api; created: (plan: Cre
       />
       <${Choice} ...${props('side')} label="Side" options=${SIDES} />
       <${Choice} ...${props('prd')} label="Product" options=${PRODUCTS} />
-      <${Field} ...${props('stop')} label="Stop on the premium" inputmode="decimal" required />
-      <${Choice}
-        ...${props('stopUnit')}
-        label="Stop in"
-        options=${[
-          ['points', 'points'],
-          ['%', '% of the fill'],
-        ]}
-      />
-      <${Field} ...${props('target')} label="Target on the premium" inputmode="decimal" required />
-      <${Choice}
-        ...${props('targetUnit')}
-        label="Target in"
-        options=${[
-          ['%', '% of the fill'],
-          ['points', 'points'],
-        ]}
-      />
-      <${Field} ...${props('tag')} label="Tag (optional)" autocomplete="off" />
-      <details class="request">
-        <summary>The request</summary>
-        <pre tabindex="0" data-option-plan-request>POST /plans ${text}</pre>
-      </details>
-      <p class="actions">
-        <button type="submit" disabled=${form.busy}>Dry run</button>
-        <button type="button" class="primary" disabled=${form.busy || !reviewed} onClick=${create}>
-          Create this plan
-        </button>
-      </p>
+      <${ExitFields} bind=${props} of="the premium" percent="% of the fill" />
+      <${PlanActions} run=${run} name="option-plan" />
     </form>
     <${Problem} text=${form.problem} />
     <${Notice} text=${form.notice} />
     ${
-      review && reviewed
+      run.answer !== undefined
         ? html`<div class="review" data-option-dry-run>
             <h3>Dry run: nothing was sent</h3>
             <p>${optionPlanSentence(body, now)}</p>
@@ -155,6 +108,6 @@ export const OptionPlanForm = ({ api, created }: { api: Api; created: (plan: Cre
           </div>`
         : null
     }
-    ${review && !reviewed ? html`<p class="muted">The form changed since the dry run: run it again to create.</p>` : null}
+    ${run.changed ? html`<p class="muted">The form changed since the dry run: run it again to create.</p>` : null}
   </section>` as VNode;
 };

@@ -70,8 +70,27 @@ export const optionLines = (plan: Plan): string[] => {
   return lines;
 };
 
+/** The fields both option forms end with: the product, the exit on the premium (points or %) and the tag. */
+export interface ExitFieldValues {
+  prd: 'C' | 'M' | 'H';
+  stop: string;
+  stopUnit: 'points' | '%';
+  target: string;
+  targetUnit: 'points' | '%';
+  tag: string;
+}
+
+export const EXIT_START: ExitFieldValues = {
+  prd: 'M',
+  stop: '',
+  stopUnit: 'points',
+  target: '',
+  targetUnit: '%',
+  tag: '',
+};
+
 /** The new option plan's form. */
-export interface OptionFields {
+export interface OptionFields extends ExitFieldValues {
   underlying: string;
   direction: 'above' | 'below';
   level: string;
@@ -84,12 +103,6 @@ export interface OptionFields {
   type: 'CE' | 'PE';
   lots: string;
   side: 'B' | 'S';
-  prd: 'C' | 'M' | 'H';
-  stop: string;
-  stopUnit: 'points' | '%';
-  target: string;
-  targetUnit: 'points' | '%';
-  tag: string;
 }
 
 export const OPTION_START: OptionFields = {
@@ -103,16 +116,15 @@ export const OPTION_START: OptionFields = {
   type: 'CE',
   lots: '1',
   side: 'B',
-  prd: 'M',
-  stop: '',
-  stopUnit: 'points',
-  target: '',
-  targetUnit: '%',
-  tag: '',
+  ...EXIT_START,
 };
 
 /** A whole number of the text, or the text as typed (the gateway names what is wrong with it). */
-const numberOr = (text: string): number | string => (/^\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : text.trim());
+export const numberOr = (text: string): number | string =>
+  /^\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : text.trim();
+
+/** An exit distance as the API takes it: `20` (points) or `25%`. */
+export const distanceOf = (value: string, unit: 'points' | '%'): string => `${value.trim()}${unit === '%' ? '%' : ''}`;
 
 const strikeOf = (f: OptionFields): string | number => {
   if (f.strikeMode === 'number') return numberOr(f.strike);
@@ -133,10 +145,7 @@ export const optionPlanOf = (f: OptionFields) => ({
   lots: numberOr(f.lots) as number,
   trantype: f.side,
   prd: f.prd,
-  exit: {
-    stop: `${f.stop.trim()}${f.stopUnit === '%' ? '%' : ''}`,
-    target: `${f.target.trim()}${f.targetUnit === '%' ? '%' : ''}`,
-  },
+  exit: { stop: distanceOf(f.stop, f.stopUnit), target: distanceOf(f.target, f.targetUnit) },
   ...(f.tag.trim() ? { tag: f.tag.trim() } : {}),
 });
 

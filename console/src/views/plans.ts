@@ -1,8 +1,8 @@
 /**
  * Plans: each bracket, trailing-stop or option plan's state, legs and history; the unprotected first and in red;
- * cancel; a new plan (plan-form.ts) or option plan (option-plan-form.ts). An option plan shows the index it watches,
- * its level and pick, and once crossed the contract it chose (option-plan-values.ts); a legs plan each leg, the net
- * premium and its exit (legs-plan-values.ts).
+ * cancel; a new plan (plan-form.ts), option plan (option-plan-form.ts) or legs plan (legs-plan-form.ts). An option
+ * plan shows the index it watches, its level and pick, and once crossed the contract it chose (option-plan-values.ts);
+ * a legs plan each leg, the net premium and its exit (legs-plan-values.ts).
  */
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
@@ -12,6 +12,7 @@ import type { ViewProps } from '../app.js';
 import { istTime, price } from '../format.js';
 import { allPlans, type Plan } from '../reads.js';
 import { Notice, Problem, useConfirm, useLoad, type VNode } from '../ui.js';
+import { LegsPlanForm } from './legs-plan-form.js';
 import { legsLines } from './legs-plan-values.js';
 import { OptionPlanForm } from './option-plan-form.js';
 import { optionHead, optionLines, stateBadge } from './option-plan-values.js';
@@ -123,5 +124,6 @@ export const PlansView = ({ api }: ViewProps): VNode => {
     </ul>
     <${PlanForm} api=${api} created=${() => plans.reload()} />
     <${OptionPlanForm} api=${api} created=${() => plans.reload()} />
+    <${LegsPlanForm} api=${api} created=${() => plans.reload()} />
   </div>`;
 };
