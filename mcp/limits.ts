@@ -53,13 +53,14 @@ const afterChange = (request: GatewayRequest, current: GttOrder | undefined): Na
  * The contract an option plan's dry run picked now (functions/base/schemas/option-words.ts), or null: none said. A legs
  * plan's: each leg's entry order (its limit fixed now), a list.
  */
-type Picked = { exch: string; tsym: string; qty: number };
+type Picked = { exch: string; tsym: string; qty: number; prc?: string };
 export type PickedNow = Picked | (Picked & { prc: string })[] | null;
 
 /**
  * A bracket's entry and its exits (each for the entry's quantity), a trailing stop's order, or an option plan's entry:
- * the contract its dry run picked now, its quantity the lots in units (its premium is not known before it fires). A
- * legs plan's entries, each leg held to the limits as an order of its own (its quantity and protected limit).
+ * the contract its dry run picked now, its quantity the lots in units at the protected limit it would be sent at now
+ * (its premium when the index crosses is held by the plan's maxValue: withValueCap). A legs plan's entries, each leg
+ * held to the limits as an order of its own (its quantity and protected limit, fixed now).
  */
 const planOrders = (b: Fields, picked?: PickedNow): NamedOrder[] | string => {
   if (b.kind === 'option-legs')
@@ -68,7 +69,7 @@ const planOrders = (b: Fields, picked?: PickedNow): NamedOrder[] | string => {
       : "the legs plan's entries were not read (its dry run said none), so their quantities cannot be checked";
   if (b.kind === 'option-entry')
     return picked && !Array.isArray(picked)
-      ? [one({ qty: picked.qty }, picked.exch, undefined, `the option plan's entry (${picked.tsym} now)`)]
+      ? [one(picked, picked.exch, undefined, `the option plan's entry (${picked.tsym} now)`)]
       : 'the contract the option plan picks was not read (its dry run said none), so its quantity cannot be checked';
   if (b.kind !== 'bracket') {
     const o = (b.order ?? {}) as Fields;
@@ -106,6 +107,19 @@ export const LIMITED_WRITES: Readonly<Record<string, OrdersOf>> = {
   PutCoverageSettings: NONE,
   // A close only reduces a position held, by at most its quantity (functions/risk/close.ts checks it at the gateway).
   ClosePosition: NONE,
+};
+
+/**
+ * An option entry's request held to the assistant's maxValuePerOrder at the crossing too: its body's maxValue is that
+ * limit (or the lower one asked), so the gateway sends nothing when the entry is then worth more (its premium is known
+ * only when the index crosses). Any other request, or an assistant without the limit, is answered as it is.
+ */
+export const withValueCap = (request: GatewayRequest, limits: AssistantLimits = {}): GatewayRequest => {
+  const most = limits.maxValuePerOrder;
+  const body = request.body;
+  if (most === undefined || request.operation !== 'CreatePlan' || body?.kind !== 'option-entry') return request;
+  const asked = typeof body.maxValue === 'number' ? body.maxValue : most;
+  return { ...request, body: { ...body, maxValue: Math.min(asked, most) } };
 };
 
 /** The operations that change a pending order in place: their preview reads it first. */

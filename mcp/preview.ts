@@ -5,6 +5,7 @@
  * confirmationId. Nothing is sent to the broker by a preview.
  */
 import { watchedName } from '../functions/base/schemas/alert-watch.js';
+import { rupees } from '../functions/base/schemas/assistant-limits.js';
 import type { AssistantLimits } from '../functions/base/schemas/assistants.js';
 import {
   legsOfDryRun,
@@ -16,7 +17,7 @@ import {
 import type { GttOrder } from '../functions/base/schemas/reply.js';
 import { closeSummary } from './close.js';
 import { exitOnlyCheck } from './exit-only.js';
-import { boundToCurrent, changedOrder, checkLimits } from './limits.js';
+import { boundToCurrent, changedOrder, checkLimits, withValueCap } from './limits.js';
 import { marketLine, marketOf, type MarketView } from './market.js';
 import type { GatewayPort, GatewayRequest } from './port.js';
 import { settingsPreview } from './settings.js';
@@ -78,6 +79,27 @@ const after = (current: GttOrder | undefined, b: Fields): string => {
   return ` After it, on ${instrument(o)}: ${what} (only if the order is still as read now).`;
 };
 
+const PRODUCT_NAMES: Record<string, string> = { C: 'CNC', M: 'NRML', H: 'cover' };
+/** An option plan's product (the gateway's default M) and its entry's cap: `Product M (NRML); the entry ...`. */
+const optionTerms = (b: Fields): string => {
+  const prd = str(b.prd) || 'M';
+  const cap =
+    typeof b.maxValue === 'number'
+      ? `; the entry at most ${rupees(b.maxValue)} in value (quantity × limit) when it crosses, else nothing is sent`
+      : '';
+  return `Product ${prd} (${PRODUCT_NAMES[prd] ?? prd})${cap}.`;
+};
+
+/** An option entry's value now (its dry run's quantity × limit) beside the cap the plan holds when it crosses. */
+const capLine = (b: Fields, dryRun?: Record<string, unknown>): string[] => {
+  const value = dryRun?.value;
+  if (typeof value !== 'number') return [];
+  const cap = typeof b.maxValue === 'number' ? b.maxValue : undefined;
+  return [
+    `the entry's value now: ${rupees(value)}${cap === undefined ? '' : `; at most ${rupees(cap)} when the index crosses (maxValue: above it nothing is sent)`}`,
+  ];
+};
+
 /**
  * One line a person can read: what the request does, in a trader's words. `current`: the pending order a change
  * applies to, read for its preview: the order after the change is said too. `dryRun`: the gateway's, where it says
@@ -103,12 +125,12 @@ export const summarize = (request: GatewayRequest, current?: GttOrder, dryRun?: 
       return `Cancel GTT/OCO ${id}.`;
     case 'CreatePlan':
       if (b.kind === 'option-entry')
-        return optionPlanSentence(b as unknown as OptionWordsInput, resolvedOfDryRun(dryRun));
+        return `${optionPlanSentence(b as unknown as OptionWordsInput, resolvedOfDryRun(dryRun))} ${optionTerms(b)}`;
       if (b.kind === 'option-legs')
-        return (
+        return `${
           legsPlanSentence(dryRun, (b.exit ?? {}) as { stop: string; target: string }) ??
           `Start a legs plan: ${JSON.stringify(b.legs)} entered together, exit ${JSON.stringify(b.exit)}.`
-        );
+        } ${optionTerms(b)}`;
       return b.kind === 'bracket'
         ? `Start a bracket plan: entry ${instrument((b.entry ?? {}) as Fields)} ${order((b.entry ?? {}) as Fields)} when ${whenAt((b.entry as Fields | undefined)?.ai_t, (b.entry as Fields | undefined)?.d)}; target ${JSON.stringify(b.target)}, stop-loss ${JSON.stringify(b.stopLoss)}.`
         : `Start a trailing-stop plan on ${instrument((b.order ?? {}) as Fields)}: ${order((b.order ?? {}) as Fields)}, trailing by ${str(b.trailBy)}.`;
@@ -200,7 +222,10 @@ export const buildPreview = async (
   ordersToday = 0,
   exitOnly = false,
 ): Promise<Preview | { refused: string; rulesChecked: string[] }> => {
-  const { request, current } = await boundToCurrent(port, asked);
+  const bound = await boundToCurrent(port, asked);
+  const { current } = bound;
+  // An option entry carries the assistant's maxValuePerOrder as its maxValue, so its dry run (and the plan) holds it.
+  const request = withValueCap(bound.request, limits);
   const { gone, order: cancelling } = await cancelled(port, request);
   if (gone) return { refused: gone, rulesChecked: ['the order is pending at the broker (read now): it is not'] };
   // An option plan opens a position (never exit-only), and its contract is known only from its dry run: the limits
@@ -223,6 +248,7 @@ export const buildPreview = async (
   else if (picked)
     rulesChecked.push(
       `the contract it picks now: ${picked.tsym} (strike ${picked.strike}, expiry ${picked.expiry}, lot ${picked.lot}, ${picked.qty} in all), at ${str(request.body?.underlying)} ${picked.price}; chosen again when the index crosses`,
+      ...capLine(request.body ?? {}, dryRun),
     );
   if (exitOnly) {
     const exit = await exitOnlyCheck(port, request, current);

@@ -15,7 +15,7 @@ import { coverageSummary, riskSummary, withSummary } from './settings.js';
 
 const page = {
   limit: z.number().int().min(1).max(1000).optional().describe('how many per page (default 100)'),
-  cursor: z.string().optional().describe('the nextCursor of the page before, for the next page'),
+  cursor: z.string().optional().describe("the previous page's nextCursor"),
 };
 const listOf = (key: string, what: string) =>
   outputSchema({

@@ -12,7 +12,7 @@ import { OPERATION_INFO } from '../client/generated/operations.js';
 import { ALERT_TYPES, EXCHANGES, PRICE_TYPES, PRODUCTS, RETENTIONS } from '../functions/base/schemas/fields.js';
 import { RISK_MODES } from '../functions/base/schemas/risk.js';
 import { newConfirmation, requestHash } from './confirmations.js';
-import { legsShape, optionEntryShape, planFields } from './plan-fields.js';
+import { legsShape, optionEntryShape, optionExtrasShape, planFields } from './plan-fields.js';
 import type { GatewayRequest } from './port.js';
 import { buildPreview, PLACING_OPERATIONS } from './preview.js';
 import { attempt, DATA_NOTE, failed, failureReason, ok, outputSchema, refused } from './results.js';
@@ -39,6 +39,12 @@ const orderShape = {
 const planOrder = (what: string) =>
   closed(
     Object.fromEntries(Object.entries(orderShape).map(([k, v]) => [k, v.meta({ description: undefined })])),
+    what,
+  ).optional();
+/** A bracket's target or stop-loss: its fields' names say them (no descriptions: the tools' list is nearly full). */
+const planExit = (what: string) =>
+  closed(
+    { trigger: num('trigger').meta({ description: undefined }), price: num('price').meta({ description: undefined }) },
     what,
   ).optional();
 const partial = (shape: z.ZodRawShape): z.ZodRawShape =>
@@ -168,17 +174,18 @@ const WRITES: WriteTool[] = [
     name: 'create_plan',
     title: 'Start a plan',
     description:
-      'bracket: entry (a place_gtt body), target, stopLoss ({trigger, price}); trailing-stop: order (a place_gtt body), trailBy, step?; option-entry: underlying, when, pick, lots, exit; option-legs: legs, exit.',
+      'bracket: entry (a place_gtt body), target, stopLoss ({trigger, price}); trailing-stop: order (a place_gtt body), trailBy, step?; option-entry: underlying, when, pick, lots, exit, maxValue? (₹ cap on the entry); option-legs: legs, exit; both: prd? (default M).',
     input: {
       kind: z.enum(['bracket', 'trailing-stop', 'option-entry', 'option-legs']),
       entry: planOrder('entry (a place_gtt body)'),
-      target: closed({ trigger: num('trigger'), price: num('price') }, 'target').optional(),
-      stopLoss: closed({ trigger: num('trigger'), price: num('price') }, 'stopLoss').optional(),
+      target: planExit('target'),
+      stopLoss: planExit('stopLoss'),
       order: planOrder('order (a place_gtt body)'),
       trailBy: num('how far the stop trails the price').optional(),
       step: num('the least move that shifts the stop').optional(),
       ...optionEntryShape,
       ...legsShape,
+      ...optionExtrasShape,
       tag: z.string().optional(),
     },
     together: planFields,

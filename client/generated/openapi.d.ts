@@ -6857,6 +6857,7 @@ export interface operations {
                                     stop: string;
                                     target: string;
                                 };
+                                maxValue?: number;
                                 resolved?: {
                                     at: string;
                                     price: number;
@@ -7183,6 +7184,7 @@ export interface operations {
                         stop: number | string;
                         target: number | string;
                     };
+                    maxValue?: number;
                     tag?: string;
                     qty?: unknown;
                 } | {
@@ -7287,6 +7289,7 @@ export interface operations {
                                 stop: string;
                                 target: string;
                             };
+                            maxValue?: number;
                             resolved?: {
                                 at: string;
                                 price: number;
@@ -7606,6 +7609,7 @@ export interface operations {
                                 stop: string;
                                 target: string;
                             };
+                            maxValue?: number;
                             resolved?: {
                                 at: string;
                                 price: number;
@@ -7921,6 +7925,7 @@ export interface operations {
                                 stop: string;
                                 target: string;
                             };
+                            maxValue?: number;
                             resolved?: {
                                 at: string;
                                 price: number;

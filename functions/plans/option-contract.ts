@@ -10,6 +10,7 @@
  */
 import type { PriceBand } from '../base/broker/market.js';
 import { GatewayError, InternalError } from '../base/contract/errors.js';
+import { rupees } from '../base/schemas/assistant-limits.js';
 import { INDEX_NAMES, indexNamed, type OptionEntryInput, type OptionPlan } from '../base/schemas/option-plan.js';
 import {
   OptionPickError,
@@ -43,7 +44,24 @@ export const optionPartOf = (input: OptionEntryInput): OptionPlan => {
     trantype: input.trantype,
     prd: input.prd,
     exit: input.exit,
+    ...(input.maxValue !== undefined ? { maxValue: input.maxValue } : {}),
   };
+};
+
+/** An entry's value in rupees: its quantity × the protected limit it is sent at, to the paisa. */
+export const entryValue = (entry: { qty: number; prc: string }): number =>
+  Math.round(entry.qty * Number(entry.prc) * 100) / 100;
+
+/**
+ * Why the entry may not be sent: its value (quantity × the limit sent) above the plan's `maxValue`, both numbers
+ * said; undefined within it, or without a cap.
+ */
+export const overCap = (entry: { qty: number; prc: string }, maxValue: number | undefined): string | undefined => {
+  if (maxValue === undefined) return undefined;
+  const value = entryValue(entry);
+  return value > maxValue
+    ? `the entry's value ${rupees(value)} (${entry.qty} × ${entry.prc}) is above the plan's maxValue ${rupees(maxValue)}`
+    : undefined;
 };
 
 /** A read of the chain that failed for a reason of its own (not a pick it cannot answer): retryable. */

@@ -1,7 +1,8 @@
 /**
  * `POST /plans {kind: "option-entry"}` (docs/reference/plans.md, "Option entry"): what is refused before anything is
  * stored or sent, the plan as stored (`watching`, nothing at the broker), and `?dryRun=true`'s answer: the contract
- * it would pick at the index's price now, and the entry it would send for it.
+ * it would pick at the index's price now, the entry it would send for it and its value (quantity × limit) beside the
+ * plan's `maxValue`.
  *
  * Refused (400, nothing stored): a pick the chain cannot answer (a strike or expiry not listed: the answer names what
  * exists), a level the index has already crossed (the plan would enter at once: a plain order is the way to buy now),
@@ -17,10 +18,12 @@ import {
   contractOf,
   crossed,
   entryOrderOf,
+  entryValue,
   freezeWords,
   levelWords,
   optionPartOf,
   OptionPickError,
+  overCap,
   pickAt,
 } from './option-contract.js';
 
@@ -91,6 +94,8 @@ export const optionDryRun = async (
   const optionPrice = await deps.lastPrice(picked.exch, picked.tsym, deadline);
   const circuit = await deps.band(picked.exch, picked.token, deadline);
   const qty = option.lots * picked.lot;
+  const entry = entryOrderOf(picked, option, qty, optionPrice, deps.protectionPercent, circuit);
+  const capped = overCap(entry, option.maxValue);
   return {
     dryRun: true,
     kind: 'option-entry',
@@ -103,7 +108,9 @@ export const optionDryRun = async (
     },
     lots: option.lots,
     qty,
-    entry: entryOrderOf(picked, option, qty, optionPrice, deps.protectionPercent, circuit),
-    note: `the contract picked at ${option.underlying.name}'s price now (${price}); the plan picks again at the price it sees when ${option.underlying.name} is ${levelWords(option.when)}. Nothing was stored or sent.`,
+    entry,
+    value: entryValue(entry),
+    ...(option.maxValue !== undefined ? { maxValue: option.maxValue } : {}),
+    note: `the contract picked at ${option.underlying.name}'s price now (${price}); the plan picks again at the price it sees when ${option.underlying.name} is ${levelWords(option.when)}.${capped ? ` Now ${capped}: at this price the plan would send nothing and fail.` : ''} Nothing was stored or sent.`,
   };
 };

@@ -12,6 +12,8 @@
  *   position of the filled quantity, its exit target and stop from the average fill price, and the plan is the
  *   contract's (`exch`, `tsym`) at `entry-filled`, from where the bracket's steps place and watch the OCO exit
  *   (bracket.ts); nothing filled (the IOC cancelled, rejected) fails the plan with why.
+ * - A `maxValue` on the plan: the entry's value at the crossing (its quantity × the protected limit it would be sent
+ *   at) above it fails the plan with both numbers (`entry-above-cap`, Plan Failed), and nothing is sent.
  * - The kill switch on when the index crosses: the order core refuses the entry (TRADING_HALTED) and the plan fails
  *   with that reason (decision: an entry refused by the kill switch is not tried again later, at another price).
  */
@@ -28,6 +30,7 @@ import {
   freezeWords,
   levelWords,
   OptionPickError,
+  overCap,
   pickAt,
 } from './option-contract.js';
 import { stampOf } from './stamps.js';
@@ -95,6 +98,8 @@ const watching = async (w: Working, ctx: StepContext): Promise<string | undefine
     qty,
   };
   const entry = entryOrderOf(picked, option, qty, optionPrice, ctx.deps.protectionPercent, circuit);
+  const capped = overCap(entry, option.maxValue);
+  if (capped) return fail(w, `${seen}, but ${capped} (${picked.tsym}): nothing was sent`, 'entry-above-cap');
   const next = w.record(
     { ...w.plan, state: 'entry-placed', option: { ...option, resolved }, entry, tick: picked.tick },
     'crossed',

@@ -4,7 +4,9 @@
  * in words with the contract the gateway's dry run picks now and stores nothing; its confirm creates one plan,
  * watching, and a second confirm creates none; a level already crossed is refused at the preview with the gateway's
  * reason; an exit-only assistant is refused (an option entry opens a position) and nothing is stored. A legs plan
- * (a straddle) the same way: its preview says each leg and the net premium now, its confirm creates one plan.
+ * (a straddle) the same way: its preview says each leg and the net premium now, its confirm creates one plan. An
+ * assistant with maxValuePerOrder gets a preview when the entry's value now is within it, refused (both numbers) when
+ * not, and the plan it creates carries the limit as its maxValue (held when the index crosses) and the product asked.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,8 +33,13 @@ const optionPlans = async () =>
   );
 let trade: Client;
 let exit: Client;
-const assistant = async (name: string, scopes: string[]) => {
-  const created = await api('POST', '/assistants', { name, scopes }, { 'Idempotency-Key': `mcp-option-${name}` });
+const assistant = async (name: string, scopes: string[], limits?: Record<string, number>) => {
+  const created = await api(
+    'POST',
+    '/assistants',
+    { name, scopes, ...(limits ? { limits } : {}) },
+    { 'Idempotency-Key': `mcp-option-${name}` },
+  );
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   return remoteMcpClient(stack.api.url, created.body.token as string);
 };
@@ -61,7 +68,7 @@ describe('create_plan, kind option-entry, over the remote server', () => {
     const preview = (await callTool(trade, 'create_plan', PLAN)).structuredContent!;
     expect(preview.refused, JSON.stringify(preview)).toBeUndefined();
     expect(preview.summary).toMatch(
-      /^Watch NIFTY; when it goes above ₹25,100 buy 2 lots \((\d+)\) of the ATM CE of the nearest expiry, now NIFTY\d{2}[A-Z]{3}\d{2}C25000 at NIFTY 25,000; exit stop 20 points, target 25%\.$/,
+      /^Watch NIFTY; when it goes above ₹25,100 buy 2 lots \((\d+)\) of the ATM CE of the nearest expiry, now NIFTY\d{2}[A-Z]{3}\d{2}C25000 at NIFTY 25,000; exit stop 20 points, target 25%\. Product M \(NRML\)\.$/,
     );
     expect(preview.rulesChecked).toContainEqual(
       expect.stringMatching(/^the contract it picks now: NIFTY\w+C25000 \(strike 25000/),
@@ -96,6 +103,35 @@ describe('create_plan, kind option-entry, over the remote server', () => {
   });
 });
 
+describe('create_plan, kind option-entry, from an assistant with maxValuePerOrder', () => {
+  it('previews it, and the plan created carries the limit as maxValue and the product asked', async () => {
+    const capped = await assistant('option-capped', ['read', 'trade'], { maxValuePerOrder: 1_000_000 });
+    const low = await assistant('option-low', ['read', 'trade'], { maxValuePerOrder: 100 });
+    try {
+      const refused = (await callTool(low, 'create_plan', PLAN)).structuredContent!;
+      expect(refused.reason).toMatch(
+        /^the option plan's entry \(NIFTY\w+C25000 now\): value ₹[\d,.]+ \(quantity \d+ × [\d.]+\) is over this assistant's most per order \(₹100\)$/,
+      );
+      const before = (await optionPlans()).length;
+      const preview = (await callTool(capped, 'create_plan', { ...PLAN, prd: 'C' })).structuredContent!;
+      expect(preview.refused, JSON.stringify(preview)).toBeUndefined();
+      expect(preview.summary).toMatch(/Product C \(CNC\); the entry at most ₹10,00,000 in value/);
+      expect(preview.dryRun).toMatchObject({ maxValue: 1_000_000, value: expect.any(Number) });
+      const done = (await callTool(capped, 'confirm', { confirmationId: preview.confirmationId })).structuredContent!;
+      const planId = (done.result as Body).planId as string;
+      expect((await api('GET', `/plans/${planId}`)).body).toMatchObject({
+        kind: 'option-entry',
+        state: 'watching',
+        option: { maxValue: 1_000_000, prd: 'C' },
+      });
+      expect(await optionPlans()).toHaveLength(before + 1);
+    } finally {
+      await capped.close();
+      await low.close();
+    }
+  });
+});
+
 describe('create_plan, kind option-legs, over the remote server', () => {
   it('previews the legs in words with the net premium now, then confirm creates it once; exit-only refused', async () => {
     const dry = await api('POST', '/plans?dryRun=true', { ...PLAN, lots: 1 });
@@ -116,7 +152,7 @@ describe('create_plan, kind option-legs, over the remote server', () => {
     const preview = (await callTool(trade, 'create_plan', STRADDLE)).structuredContent!;
     expect(preview.refused, JSON.stringify(preview)).toBeUndefined();
     expect(preview.summary).toMatch(
-      /^Sell 1 lot \(\d+\) NIFTY\w+C25000 at a protected limit about ₹[\d,.]+ and sell 1 lot \(\d+\) NIFTY\w+P25000 at a protected limit about ₹[\d,.]+ together; net premium received ₹[\d,.]+ a unit; close every leg when the move is 40 points against or 25% for\.$/,
+      /^Sell 1 lot \(\d+\) NIFTY\w+C25000 at a protected limit about ₹[\d,.]+ and sell 1 lot \(\d+\) NIFTY\w+P25000 at a protected limit about ₹[\d,.]+ together; net premium received ₹[\d,.]+ a unit; close every leg when the move is 40 points against or 25% for\. Product M \(NRML\)\.$/,
     );
     expect(await legsPlans()).toEqual([]);
 

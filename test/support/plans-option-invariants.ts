@@ -6,6 +6,7 @@
  * - recorded = broker (after a run): a watching plan has sent nothing; once its entry is recorded, its number is that
  *   order's; a plan whose entry filled holds the filled quantity as its position and is the contract's; a plan failed
  *   with nothing filled has no fill at the broker. Never unprotected is the bracket's check, which option plans share.
+ * - its cap (`maxValue`): an entry sent is worth at most it (quantity × limit); a plan failed on it sent nothing.
  */
 import type { BookOrder } from '../../emulator/state/order-book.js';
 import { splitRemarks } from '../../functions/base/broker/order-stamps.js';
@@ -31,6 +32,11 @@ export const optionRecordProblem = (plan: Plan, orders: readonly BookOrder[], er
   const [entry] = entriesOf(id, orders);
   const latest = entry?.history[0];
   if (plan.state === 'watching' && entry) return `plan ${id} is watching, yet its entry ${entry.norenordno} was sent`;
+  const cap = plan.option?.maxValue;
+  if (cap !== undefined && entry && entry.qty * Number(entry.prc) > cap + 1e-6)
+    return `plan ${id}'s entry ${entry.norenordno} is worth ${entry.qty} × ${entry.prc}, above its maxValue ${cap}`;
+  if (entry && plan.history.some((h) => h.action === 'entry-above-cap'))
+    return `plan ${id} failed on its maxValue, yet its entry ${entry.norenordno} was sent`;
   const recorded = plan.option?.entryOrder;
   if (recorded && recorded !== entry?.norenordno)
     return `plan ${id} records entry ${recorded}, the broker's is ${entry?.norenordno ?? 'absent'}`;

@@ -2,8 +2,9 @@
  * The option plan's commands in the plans' model-based test (plans-model.ts registers them): option-entry plans on
  * NIFTY created at an index of 25000 (its day's chain loaded once per stack by the InstrumentRefresh, the nearest
  * expiry's contracts around it priced by hand, so they follow the index from then on), the index moved across their
- * levels, and runs that meet a fault or a slow broker on the entry's PlaceOrder. The promises they are held to are
- * plans-option-invariants.ts's (never twice, never unprotected, recorded = broker) beside the bracket's.
+ * levels, and runs that meet a fault or a slow broker on the entry's PlaceOrder; some plans carry a cap (`maxValue`)
+ * below, between or above their entries' values. The promises they are held to are plans-option-invariants.ts's (never
+ * twice, never unprotected, recorded = broker, never above the cap) beside the bracket's.
  */
 import fc from 'fast-check';
 
@@ -65,7 +66,10 @@ const marketAt25000 = async (r: Real) => {
   }
 };
 
-const optionInput = (when: 'above' | 'below', type: 'CE' | 'PE', lots: number) => ({
+/** An entry's cap, sometimes: none, below any entry, between one lot's and two lots' value (~65 × 60-ish), any. */
+const CAPS = [undefined, 1_000, 6_000, 10_000_000] as const;
+
+const optionInput = (when: 'above' | 'below', type: 'CE' | 'PE', lots: number, maxValue?: number) => ({
   kind: 'option-entry' as const,
   underlying: 'NIFTY',
   when: when === 'above' ? { above: '25100' } : { below: '24900' },
@@ -74,16 +78,22 @@ const optionInput = (when: 'above' | 'below', type: 'CE' | 'PE', lots: number) =
   trantype: 'B' as const,
   prd: 'M' as const,
   exit: { stop: '20%', target: '30' },
+  ...(maxValue === undefined ? {} : { maxValue }),
 });
 
 /** The option plan's commands, made with plans-model.ts's kit. */
 export const optionCommands = <C>(kit: ModelKit<C>): fc.Arbitrary<C>[] => [
   fc
-    .record({ when: fc.constantFrom('above', 'below'), type: fc.constantFrom('CE', 'PE'), lots: fc.constantFrom(1, 2) })
-    .map(({ when, type, lots }) =>
-      kit.command(`option ${when} ${type} x${lots}`, async (r) => {
+    .record({
+      when: fc.constantFrom('above', 'below'),
+      type: fc.constantFrom('CE', 'PE'),
+      lots: fc.constantFrom(1, 2),
+      cap: fc.constantFrom(...CAPS),
+    })
+    .map(({ when, type, lots, cap }) =>
+      kit.command(`option ${when} ${type} x${lots}${cap === undefined ? '' : ` cap ${cap}`}`, async (r) => {
         await marketAt25000(r);
-        await kit.createPlan(r, `option ${when} ${type}`, '', optionInput(when, type, lots));
+        await kit.createPlan(r, `option ${when} ${type}`, '', optionInput(when, type, lots, cap));
       }),
     ),
   fc.constantFrom(...LEVELS).map((level) =>

@@ -73,7 +73,7 @@ describe('create_plan, kind option-legs', () => {
     const { client, sent } = await serve(['read', 'trade']);
     const preview = (await callTool(client, 'create_plan', STRADDLE)).structuredContent!;
     expect(preview.summary).toBe(
-      'Sell 1 lot (65) NIFTY08DEC26C25000 at a protected limit about ₹79.45 and sell 1 lot (65) NIFTY08DEC26P25000 at a protected limit about ₹79.45 together; net premium received ₹158.90 a unit; close every leg when the move is 40 points against or 25% for.',
+      'Sell 1 lot (65) NIFTY08DEC26C25000 at a protected limit about ₹79.45 and sell 1 lot (65) NIFTY08DEC26P25000 at a protected limit about ₹79.45 together; net premium received ₹158.90 a unit; close every leg when the move is 40 points against or 25% for. Product M (NRML).',
     );
     expect(preview.rulesChecked).toContain(
       'the entry of NFO:NIFTY08DEC26C25000 now: sell 65 limit 75.50 (LMT, product M), placed together',
@@ -116,6 +116,20 @@ describe('create_plan, kind option-legs', () => {
       "the legs plan's entry of NIFTY08DEC26P25000: quantity 130 is over this assistant's most per order (100)",
     );
     expect(sent.filter((s) => !s.flags.dryRun)).toEqual([]);
+  });
+
+  it("holds each leg's value (its limit now × quantity) to maxValuePerOrder, naming both; its product said", async () => {
+    const { client, sent } = await serve(['read', 'trade'], { maxValuePerOrder: 4000 });
+    const answer = (await callTool(client, 'create_plan', { ...STRADDLE, prd: 'H' })).structuredContent!;
+    expect(answer.reason).toBe(
+      "the legs plan's entry of NIFTY08DEC26C25000: value ₹4,907.5 (quantity 65 × 75.5) is over this assistant's most per order (₹4,000)",
+    );
+    expect(sent.map((s) => [s.flags.dryRun === true, s.request.body!.prd])).toEqual([[true, 'H']]);
+    const within = await serve(['read', 'trade'], { maxValuePerOrder: 5000 });
+    const preview = (await callTool(within.client, 'create_plan', { ...STRADDLE, prd: 'H' })).structuredContent!;
+    expect(preview.summary).toMatch(/25% for\. Product H \(cover\)\.$/);
+    // Each leg is an order placed at creation: its value is known now, and the body carries no maxValue.
+    expect(within.sent[0]!.request.body).not.toHaveProperty('maxValue');
   });
 
   it('refuses an exit-only assistant before anything is read: the legs open a position', async () => {

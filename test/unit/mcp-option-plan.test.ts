@@ -30,6 +30,8 @@ const RESOLVED = {
   lot: 65,
   qty: 130,
 };
+/** The dry run's entry: 130 at its protected limit 124.05 (test/support/option-dry-run.ts). */
+const VALUE = 16126.5;
 const PLAN = {
   kind: 'option-entry',
   underlying: 'NIFTY',
@@ -45,8 +47,11 @@ const serve = async (scopes: Scope[], limits?: AssistantLimits) => {
     call: (request, flags = {}) => {
       sent.push({ request, flags });
       if (request.operation !== 'CreatePlan') return Promise.resolve({ positions: [], orders: [], plans: [] });
+      const maxValue = request.body?.maxValue;
       return Promise.resolve(
-        flags.dryRun ? dryRunOf(RESOLVED) : { planId: 'pl0123456789abcdef', kind: 'option-entry', state: 'watching' },
+        flags.dryRun
+          ? { ...dryRunOf(RESOLVED), value: VALUE, ...(maxValue === undefined ? {} : { maxValue }) }
+          : { planId: 'pl0123456789abcdef', kind: 'option-entry', state: 'watching' },
       );
     },
   };
@@ -67,7 +72,7 @@ describe('create_plan, kind option-entry', () => {
     const { client, sent } = await serve(['read', 'trade']);
     const preview = (await callTool(client, 'create_plan', PLAN)).structuredContent!;
     expect(preview.summary).toBe(
-      'Watch NIFTY; when it goes above ₹24,500 buy 2 lots (130) of the ATM CE of the nearest expiry, now NIFTY08DEC26C24500 at NIFTY 24,512; exit stop 20 points, target 25%.',
+      'Watch NIFTY; when it goes above ₹24,500 buy 2 lots (130) of the ATM CE of the nearest expiry, now NIFTY08DEC26C24500 at NIFTY 24,512; exit stop 20 points, target 25%. Product M (NRML).',
     );
     expect(preview.rulesChecked).toContain(
       'the contract it picks now: NIFTY08DEC26C24500 (strike 24500, expiry 2026-12-08, lot 65, 130 in all), at NIFTY 24512; chosen again when the index crosses',
@@ -122,4 +127,77 @@ it('sends a strike written as a number as the number the API takes', async () =>
   const { client, sent } = await serve(['read', 'trade']);
   await callTool(client, 'create_plan', { ...PLAN, pick: { ...PLAN.pick, strike: '24600' } });
   expect(sent[0]!.request.body!.pick).toEqual({ expiry: 'nearest', strike: 24600, type: 'CE' });
+});
+
+describe("an assistant's maxValuePerOrder on an option entry", () => {
+  const creates = (sent: { request: GatewayRequest; flags: CallFlags }[]) =>
+    sent.filter((s) => s.request.operation === 'CreatePlan');
+
+  it('previews it (the value now within), and the plan carries the limit as its maxValue (the lower one asked)', async () => {
+    const { client, sent } = await serve(['read', 'trade'], { maxValuePerOrder: 20000 });
+    const preview = (await callTool(client, 'create_plan', PLAN)).structuredContent!;
+    expect(preview.confirmationId, JSON.stringify(preview)).toEqual(expect.any(String));
+    expect(preview.rulesChecked).toEqual(
+      expect.arrayContaining([
+        'value at most 20000 per order',
+        "the entry's value now: ₹16,126.5; at most ₹20,000 when the index crosses (maxValue: above it nothing is sent)",
+      ]),
+    );
+    expect(preview.summary).toMatch(
+      /target 25%\. Product M \(NRML\); the entry at most ₹20,000 in value \(quantity × limit\) when it crosses, else nothing is sent\.$/,
+    );
+    await callTool(client, 'confirm', { confirmationId: preview.confirmationId });
+    // The dry run and the plan created both carry it.
+    expect(creates(sent).map((s) => [s.flags.dryRun === true, s.request.body!.maxValue])).toEqual([
+      [true, 20000],
+      [false, 20000],
+    ]);
+
+    const lower = await serve(['read', 'trade'], { maxValuePerOrder: 20000 });
+    await callTool(lower.client, 'create_plan', { ...PLAN, maxValue: 17000 });
+    const higher = await serve(['read', 'trade'], { maxValuePerOrder: 20000 });
+    await callTool(higher.client, 'create_plan', { ...PLAN, maxValue: 90000 });
+    expect([lower, higher].map(({ sent: s }) => creates(s)[0]!.request.body!.maxValue)).toEqual([17000, 20000]);
+  });
+
+  it('refuses at the preview an entry already worth more now, naming both numbers; nothing created', async () => {
+    const { client, sent } = await serve(['read', 'trade'], { maxValuePerOrder: 10000 });
+    const answer = (await callTool(client, 'create_plan', PLAN)).structuredContent!;
+    expect(answer.reason).toBe(
+      "the option plan's entry (NIFTY08DEC26C24500 now): value ₹16,126.5 (quantity 130 × 124.05) is over this assistant's most per order (₹10,000)",
+    );
+    expect(sent.filter((s) => !s.flags.dryRun)).toEqual([]);
+  });
+
+  it('without the limit, a maxValue asked is passed as it is', async () => {
+    const { client, sent } = await serve(['read', 'trade']);
+    await callTool(client, 'create_plan', { ...PLAN, maxValue: 12000 });
+    expect(creates(sent)[0]!.request.body).toEqual({ ...PLAN, maxValue: 12000 });
+  });
+});
+
+describe("an option plan's product", () => {
+  it("is passed through and said in the preview's words; MIS (I) is not one a plan takes", async () => {
+    const { client, sent } = await serve(['read', 'trade']);
+    const preview = (await callTool(client, 'create_plan', { ...PLAN, prd: 'C' })).structuredContent!;
+    expect(sent[0]!.request.body).toEqual({ ...PLAN, prd: 'C' });
+    expect(preview.summary).toMatch(/target 25%\. Product C \(CNC\)\.$/);
+    const intraday = await callTool(client, 'create_plan', { ...PLAN, prd: 'I' });
+    expect(intraday.isError).toBe(true);
+    expect(JSON.stringify(intraday.content)).toMatch(/prd/);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('is refused on a trailing stop, and maxValue on a legs plan, naming what the kind takes', async () => {
+    const { client, sent } = await serve(['read', 'trade']);
+    const legs = { kind: 'option-legs', legs: [], exit: PLAN.exit, maxValue: 5000 };
+    expect(JSON.stringify((await callTool(client, 'create_plan', legs)).content)).toContain(
+      'maxValue is not a field of an option-legs plan; it takes legs',
+    );
+    const trailing = { kind: 'trailing-stop', trailBy: 5, prd: 'M' };
+    expect(JSON.stringify((await callTool(client, 'create_plan', trailing)).content)).toContain(
+      'prd is not a field of a trailing-stop plan',
+    );
+    expect(sent).toEqual([]);
+  });
 });

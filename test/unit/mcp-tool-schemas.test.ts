@@ -86,7 +86,9 @@ describe('tools/list', () => {
   // instructions) and a few descriptions were trimmed: 48,767 bytes (47.6 KB) for 29, room for one more of ~1.2 KB.
   // create_plan's option entry (~760 bytes) came with its entry and order said once, in place_gtt's schema, not again
   // in the plan's (~1,000 bytes): 49,635 bytes, 541 left. Its option legs ({tsym, trantype, lots}, exch said by the
-  // symbol): 49,902 bytes, 274 left.
+  // symbol): 49,902 bytes, 274 left. Option plans' prd and maxValue (+132 bytes), paid for by create_plan's target
+  // and stopLoss without descriptions that repeated their names (trigger, price) and a shorter cursor note (-202):
+  // 49,832 bytes, 344 left.
   it('stays under 49 KB for every tool of a trade scope (it was 49.8 KB for 24 with open schemas)', () => {
     expect(Buffer.byteLength(JSON.stringify({ tools }))).toBeLessThan(49 * 1024);
   });

@@ -5,7 +5,8 @@
  *
  * Decisions: the quantity is `lots` (every other body's `qty` counts units; an option plan's `qty` is refused with
  * the way to write it); the product defaults to `M` (NRML); the exit's stop and target are premium points ("20") or
- * a percentage of the entry's fill price ("25%").
+ * a percentage of the entry's fill price ("25%"); `maxValue` (rupees, optional) caps the entry's value (its quantity
+ * × the protected limit sent), checked when the index crosses: above it, nothing is sent and the plan fails.
  */
 import * as z from 'zod';
 
@@ -70,6 +71,15 @@ export const exitDistance = (field: string) =>
       error: `${field} must be premium points ("20") or a percentage of the fill ("25%"), greater than 0`,
     });
 
+const MAX_VALUE_WORDS =
+  'maxValue must be a number of rupees greater than 0 (the most the entry may be worth: its quantity × the limit price sent), e.g. 50000; omit it for no cap';
+
+/** The cap on an option entry's value, in rupees. */
+export const maxValueField = z
+  .number({ error: MAX_VALUE_WORDS })
+  .positive({ error: MAX_VALUE_WORDS })
+  .max(1e12, { error: MAX_VALUE_WORDS });
+
 export const optionEntryInput = z.strictObject({
   kind: z.literal('option-entry'),
   underlying: indexField,
@@ -95,6 +105,7 @@ export const optionEntryInput = z.strictObject({
   trantype: enumOf('trantype', TRANSACTION_TYPES).default('B'),
   prd: enumOf('prd', PRODUCTS).default('M'),
   exit: z.strictObject({ stop: exitDistance('exit.stop'), target: exitDistance('exit.target') }),
+  maxValue: maxValueField.optional(),
   tag: orderTag.optional(),
   qty: z.undefined({ error: 'an option plan counts lots: write "lots": N, not qty' }).optional(),
 });
@@ -109,6 +120,8 @@ export const optionPlanRecord = z.object({
   trantype: z.enum(['B', 'S']),
   prd: z.string(),
   exit: z.object({ stop: z.string(), target: z.string() }),
+  /** The most the entry may be worth (rupees: its quantity × its protected limit), checked when the index crosses. */
+  maxValue: z.number().optional(),
   /** Once the underlying crossed: the price it saw, when, and the contract that price chose. */
   resolved: z
     .object({

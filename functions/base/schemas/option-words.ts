@@ -54,24 +54,28 @@ export interface PickedContract {
   strikeStep: number;
   lot: number;
   qty: number;
-  /** A dry run's: the contract's last price. */
+  /** A dry run's: the contract's last price, and the protected limit its entry would be sent at now. */
   lastPrice?: number;
+  prc?: string;
 }
 
 /**
  * The contract a dry run of an option plan (`POST /plans?dryRun=true`) says it would pick now: its `contract`, the
- * index's `underlying.price` and the plan's `qty` (functions/plans/option-create.ts); undefined when it says none.
+ * index's `underlying.price`, the plan's `qty` and its entry's limit (functions/plans/option-create.ts); undefined when
+ * it says none.
  */
 export const resolvedOfDryRun = (dryRun: unknown): PickedContract | undefined => {
   const answer = (dryRun ?? {}) as {
     underlying?: { price?: unknown };
-    contract?: Omit<PickedContract, 'price' | 'qty'>;
+    contract?: Omit<PickedContract, 'price' | 'qty' | 'prc'>;
     qty?: unknown;
+    entry?: { prc?: unknown };
   };
   const c = answer.contract;
   if (!c || typeof c.tsym !== 'string' || typeof answer.qty !== 'number') return undefined;
   const price = Number(answer.underlying?.price);
-  return { ...c, price, qty: answer.qty };
+  const prc = answer.entry?.prc;
+  return { ...c, price, qty: answer.qty, ...(typeof prc === 'string' ? { prc } : {}) };
 };
 
 /** What an option plan's input says, read loosely (a body the gateway has not checked yet). */
