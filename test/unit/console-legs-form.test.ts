@@ -7,7 +7,7 @@
  */
 import { expect, it } from 'vitest';
 
-import { byPrefix } from '../../console/src/views/form-kit.js';
+import { byPrefix } from '../../console/src/views/field-errors.js';
 import {
   type Chain,
   dryRunLegLines,
@@ -133,6 +133,7 @@ it("says a dry run's legs one a line with their limits, and the net premium in t
       instrument: (_exch, tsym) =>
         Promise.resolve({ exch: 'NFO', tsym, token: '45001', lot: 65, tick: '0.05' } as never),
       lastPrice: (_exch, tsym) => Promise.resolve(/C\d+$/.test(tsym) ? 80.2 : 78.7),
+      band: () => Promise.resolve(undefined),
       freeze: () => Promise.resolve(1800),
       protectionPercent: '5',
     },
