@@ -27,6 +27,7 @@ import {
   fromDirectInvocation,
   retryAfterSeconds,
 } from '../base/contract/errors.js';
+import { isHttpApiEvent } from '../base/contract/gateway-request.js';
 import { validateInput } from '../base/contract/validate-input.js';
 import { createRoutedFunction } from '../base/middleware/routed-function.js';
 import type { RoutedRequest } from '../base/middleware/routed-request.js';
@@ -259,20 +260,35 @@ export const createKillSwitchControl = (options: KillSwitchOptions = {}): KillSw
   };
 };
 
+/**
+ * How long a sweep asked over HTTP may take before it answers: API Gateway ends an HTTP answer at 30 s and the MCP
+ * server's client waits 20 s, so a sweep that would wait longer for a write in flight answers `complete: false`
+ * with `inFlightUntil` instead (the order core cancels what lands while the switch is on). A direct invocation (a
+ * workflow's) has the function's whole KILL_SWITCH_TIMEOUT_SECONDS.
+ */
+export const KILL_SWITCH_HTTP_ANSWER_MS = 15_000;
+
 export const createKillSwitch = (options: KillSwitchOptions = {}) => {
   const control = createKillSwitchControl(options);
-  const run = (request: RoutedRequest, context: Context): Promise<KillSwitchResult> => {
+  const run = (request: RoutedRequest, context: Context, event: unknown): Promise<KillSwitchResult> => {
     const action = request.route.action;
     if (action === 'status') return control.status();
     if (action === 'off') return control.off(request.caller);
     const input = validateInput(killSwitchInput, request.body ?? {});
     // The signed caller stays first: `onBehalfOf` is its word for whom it acts (the MCP server's assistant).
     const by = input.onBehalfOf ? `${request.caller} for ${input.onBehalfOf}` : request.caller;
-    return control.on(by, deadlineOf(context), input.mode);
+    const deadline = isHttpApiEvent(event)
+      ? Math.min(deadlineOf(context), Date.now() + KILL_SWITCH_HTTP_ANSWER_MS)
+      : deadlineOf(context);
+    return control.on(by, deadline, input.mode);
   };
-  return createRoutedFunction(KILL_SWITCH_ROUTES, async (request, context) => ({ body: await run(request, context) }), {
-    logger: options.logger ?? defaultLogger,
-  });
+  return createRoutedFunction(
+    KILL_SWITCH_ROUTES,
+    async (request, context, event) => ({ body: await run(request, context, event) }),
+    {
+      logger: options.logger ?? defaultLogger,
+    },
+  );
 };
 
 /** A pending order as the sweep reads it: enough to tell an exit from an entry. */
