@@ -63,6 +63,12 @@ describe('gtt plan-option', () => {
       /^dry run: nothing was sent\. NIFTY above 25100: would buy NIFTY\d{2}[A-Z]{3}\d{2}C25000 now \(strike 25000, expiry [\d-]+, 2 × lot (\d+) = \d+; last [\d.]+, entry limit [\d.]+\) at NIFTY 25000; the contract is chosen again when it crosses$/,
     );
     expect(await optionPlans()).toEqual([]);
+    // --max-value: the dry run tells the value now against the cap (here far below it).
+    const capped = await gtt(...PLAN, '--max-value', '100', '--dry-run');
+    expect(capped.out).toMatch(
+      /; its value now, [\d.]+, is above --max-value 100: at this price it would send nothing and fail; the contract/,
+    );
+    expect(await optionPlans()).toEqual([]);
 
     const made = await gtt(...PLAN, '--key', 'cli-option-1');
     expect(made.code, made.err).toBe(0);

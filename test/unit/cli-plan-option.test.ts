@@ -220,6 +220,10 @@ describe('gtt plan-option', () => {
       '9',
     );
     expect((seen.at(-1)!.body as { pick: unknown }).pick).toEqual({ expiry: 'nearest', strike: 24600, type: 'CE' });
+    // --max-value: the cap the gateway checks when the index crosses, in the body as rupees.
+    await gtt(...GOOD, '--max-value', '15000.50');
+    expect((seen.at(-1)!.body as { maxValue?: unknown }).maxValue).toBe(15000.5);
+    expect(optionEntryInput.safeParse(seen.at(-1)!.body).success).toBe(true);
   });
 
   it.each([
@@ -240,6 +244,8 @@ describe('gtt plan-option', () => {
     ],
     [[...GOOD.slice(0, 10), '--target', '25 %'], '--target must be premium points (20, 12.5) or a percentage'],
     [[...GOOD, '--prd', 'MIS'], '--prd MIS is intraday'],
+    [[...GOOD, '--max-value', '0'], '--max-value must be rupees greater than 0'],
+    [[...GOOD, '--max-value', '50k'], '--max-value must be rupees greater than 0'],
     [
       ['plan-option', 'NIFTY', '--lots', '2', '--stop', '20', '--target', '25%'],
       'missing --above LEVEL or --below LEVEL, and --ce STRIKE or --pe STRIKE',

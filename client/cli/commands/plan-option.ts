@@ -28,6 +28,8 @@ export interface OptionPlanBody {
   trantype: 'B' | 'S';
   prd: string;
   exit: { stop: string; target: string };
+  /** The most the entry may be worth when the index crosses (rupees: quantity × the limit sent). */
+  maxValue?: number;
   tag?: string;
 }
 
@@ -79,6 +81,11 @@ export const optionPlanFromFlags = (f: Flags, args: readonly string[]): OptionPl
   const stop = distance(f, 'stop');
   const target = distance(f, 'target');
   const prd = f.str('prd') === undefined ? 'M' : f.product('prd');
+  const capText = f.str('max-value')?.trim();
+  if (capText !== undefined && (!/^\d+(\.\d{1,2})?$/.test(capText) || Number(capText) <= 0))
+    f.problem(
+      `--max-value must be rupees greater than 0 (the most the entry may be worth when the index crosses: quantity × its limit), e.g. 50000, got ${JSON.stringify(capText)}`,
+    );
   const tag = f.str('tag');
   return {
     kind: 'option-entry',
@@ -89,6 +96,7 @@ export const optionPlanFromFlags = (f: Flags, args: readonly string[]): OptionPl
     trantype: f.values.sell === true ? 'S' : 'B',
     prd: prd.toUpperCase() === 'NRML' ? 'M' : prd.toUpperCase() === 'CNC' ? 'C' : prd,
     exit: { stop, target },
+    ...(capText !== undefined ? { maxValue: Number(capText) } : {}),
     ...(tag ? { tag } : {}),
   };
 };
@@ -99,6 +107,8 @@ interface DryRunAnswer {
   contract?: { tsym: string; strike: number; expiry: string; lot: number; lastPrice?: number };
   qty?: number;
   entry?: { prc?: string };
+  value?: number;
+  maxValue?: number;
 }
 
 /** `dry run: nothing was sent. NIFTY above 24500: would buy NIFTY08DEC26C24500 now (...)`. */
@@ -113,7 +123,13 @@ export const optionDryRunText = (body: OptionPlanBody, answer: DryRunAnswer): st
   const now = c
     ? `would ${side} ${c.tsym} now (strike ${c.strike}, expiry ${c.expiry}, ${body.lots} × lot ${c.lot} = ${answer.qty}${prices.length ? `; ${prices.join(', ')}` : ''}) at ${body.underlying} ${answer.underlying?.price}`
     : `the gateway named no contract: ${JSON.stringify(answer)}`;
-  return `dry run: nothing was sent. ${body.underlying} ${level}: ${now}; the contract is chosen again when it crosses`;
+  const cap =
+    answer.maxValue === undefined || answer.value === undefined
+      ? ''
+      : answer.value > answer.maxValue
+        ? `; its value now, ${answer.value}, is above --max-value ${answer.maxValue}: at this price it would send nothing and fail`
+        : `; its value now ${answer.value}, within --max-value ${answer.maxValue}`;
+  return `dry run: nothing was sent. ${body.underlying} ${level}: ${now}${cap}; the contract is chosen again when it crosses`;
 };
 
 /** An option plan's part of a `plans` line: the index, its level and pick, and the contract once chosen. */
@@ -145,6 +161,7 @@ export const planOption = command({
     needs('stop', '20'),
     needs('target', '25%'),
     may('prd', 'M'),
+    may('max-value', '50000'),
     may('sell'),
     may('tag', 'T'),
     may('key', 'K'),
@@ -154,7 +171,8 @@ export const planOption = command({
     'an option plan: watch the index (NIFTY, BANKNIFTY, FINNIFTY, MIDCPNIFTY, SENSEX); when it goes --above (or --below) ' +
     'the level, buy (--sell: sell) --lots of the --ce (or --pe) ATM, ATM+n, ATM-n or a strike of the --expiry ' +
     '(nearest, next-month, YYYY-MM-DD), then an OCO exit on the premium, --stop and --target in points or %; ' +
-    '--prd M unless given; --dry-run names the contract it would pick now',
+    "--prd M unless given; --max-value caps the entry's value (rupees) when it crosses, else nothing is sent; " +
+    '--dry-run names the contract it would pick now',
   input: (f, args) => optionPlanFromFlags(f, args),
   run: async ({ client, io, json, orderOptions }, body) => {
     if (orderOptions.dryRun) {
