@@ -49,8 +49,12 @@ describe('a new option plan', () => {
     expect(await optionPlans()).toEqual([]);
 
     await form.getByLabel('Level of the index', { exact: true }).fill('25100');
+    await form.getByLabel('Most the entry may be worth, ₹ (optional)', { exact: true }).fill('1000000');
     await form.getByRole('button', { name: 'Dry run' }).click();
     const review = page.locator('[data-option-dry-run]');
+    await eventually(() => review.locator('[data-option-cap]').textContent()).toMatch(
+      /^Its value now, ₹[\d,.]+, is within the most it may be worth \(₹10,00,000\), checked again when the index crosses\.$/,
+    );
     await eventually(() => review.textContent()).toMatch(
       /Watch NIFTY; when it goes above ₹25,100 buy 2 lots \(\d+\) of the ATM CE of the nearest expiry, now NIFTY\d{2}[A-Z]{3}\d{2}C25000 at NIFTY 25,000; exit stop 20 points, target 25%\./,
     );
@@ -65,6 +69,7 @@ describe('a new option plan', () => {
     );
     expect(await optionPlans()).toHaveLength(1);
     const [made] = await optionPlans();
+    expect((made as unknown as { option?: { maxValue?: number } }).option?.maxValue).toBe(1_000_000);
     const row = page.locator(`li[data-plan="${made!.planId}"]`);
     await eventually(() => row.locator('[data-plan-state]').textContent()).toBe('watching');
     expect(await row.locator('[data-option-level]').textContent()).toBe('above 25,100');

@@ -8,6 +8,7 @@ import { expect, it } from 'vitest';
 
 import type { Plan } from '../../console/src/reads.js';
 import {
+  capWords,
   OPTION_START,
   optionHead,
   optionLines,
@@ -125,6 +126,16 @@ it("writes the form as the body the gateway's schema takes: ATM±n, a strike, a 
     tag: 'bn',
   });
   expect(optionEntryInput.safeParse(other).success).toBe(true);
+  // The cap: rupees as the gateway takes them; left empty, no cap at all.
+  const capped = optionPlanOf({ ...OPTION_START, level: '24500', stop: '20', target: '25', maxValue: ' 15000.5 ' });
+  expect(capped.maxValue).toBe(15000.5);
+  expect(optionEntryInput.safeParse(capped).success).toBe(true);
+  expect('maxValue' in start).toBe(false);
+  expect(capWords({ value: 16000, maxValue: 15000 })).toBe(
+    'Its value now, ₹16,000, is above the most it may be worth (₹15,000): at this price the plan would send nothing and fail.',
+  );
+  expect(capWords({ value: 9000, maxValue: 15000 })).toContain('within the most it may be worth (₹15,000)');
+  expect(capWords({ value: 9000 })).toBeUndefined();
   const strike = optionPlanOf({
     ...OPTION_START,
     level: '1',

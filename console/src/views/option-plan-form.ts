@@ -12,7 +12,14 @@ import { contractWords, optionPlanSentence, resolvedOfDryRun } from '../../../fu
 import type { Api } from '../api.js';
 import { Notice, Problem, type VNode } from '../ui.js';
 import { byPrefix, Choice, Field, PRODUCTS, SIDES } from './form-kit.js';
-import { OPTION_FIELD_OF, OPTION_START, type OptionFields, optionPlanOf, UNDERLYINGS } from './option-plan-values.js';
+import {
+  capWords,
+  OPTION_FIELD_OF,
+  OPTION_START,
+  type OptionFields,
+  optionPlanOf,
+  UNDERLYINGS,
+} from './option-plan-values.js';
 import { ExitFields, PlanActions, usePlanDryRun } from './plan-dry-run.js';
 
 type CreatedPlan = operations['CreatePlan']['responses'][201]['content']['application/json'];
@@ -92,6 +99,12 @@ export const OptionPlanForm = ({ api, created }: { api: Api; created: (plan: Cre
       />
       <${Choice} ...${props('side')} label="Side" options=${SIDES} />
       <${Choice} ...${props('prd')} label="Product" options=${PRODUCTS} />
+      <${Field}
+        ...${props('maxValue')}
+        label="Most the entry may be worth, ₹ (optional)"
+        inputmode="decimal"
+        hint="quantity × its limit when the index crosses; above it nothing is sent"
+      />
       <${ExitFields} bind=${props} of="the premium" percent="% of the fill" />
       <${PlanActions} run=${run} name="option-plan" />
     </form>
@@ -105,6 +118,7 @@ export const OptionPlanForm = ({ api, created }: { api: Api; created: (plan: Cre
             <p>
               ${now ? `It would pick ${contractWords(now, fields.underlying)}.` : 'The gateway did not say which contract it would pick.'}
             </p>
+            ${capWords(run.answer) ? html`<p data-option-cap>${capWords(run.answer)}</p>` : null}
           </div>`
         : null
     }

@@ -11,7 +11,7 @@ import {
   levelWords,
   pickWords,
 } from '../../../functions/base/schemas/option-words.js';
-import { istTime } from '../format.js';
+import { istTime, rupees } from '../format.js';
 import type { Plan } from '../reads.js';
 
 /** The index names the form offers (NIFTY, BANKNIFTY, ...). */
@@ -103,6 +103,8 @@ export interface OptionFields extends ExitFieldValues {
   type: 'CE' | 'PE';
   lots: string;
   side: 'B' | 'S';
+  /** The most the entry may be worth when the index crosses (rupees), or empty: no cap. */
+  maxValue: string;
 }
 
 export const OPTION_START: OptionFields = {
@@ -116,6 +118,7 @@ export const OPTION_START: OptionFields = {
   type: 'CE',
   lots: '1',
   side: 'B',
+  maxValue: '',
   ...EXIT_START,
 };
 
@@ -146,8 +149,18 @@ export const optionPlanOf = (f: OptionFields) => ({
   trantype: f.side,
   prd: f.prd,
   exit: { stop: distanceOf(f.stop, f.stopUnit), target: distanceOf(f.target, f.targetUnit) },
+  ...(f.maxValue.trim() ? { maxValue: numberOr(f.maxValue) as number } : {}),
   ...(f.tag.trim() ? { tag: f.tag.trim() } : {}),
 });
+
+/** A dry run's value of the entry now against the plan's cap, in words, or undefined when it has no cap. */
+export const capWords = (answer: unknown): string | undefined => {
+  const { value, maxValue } = (answer ?? {}) as { value?: unknown; maxValue?: unknown };
+  if (typeof value !== 'number' || typeof maxValue !== 'number') return undefined;
+  return value > maxValue
+    ? `Its value now, ${rupees(value)}, is above the most it may be worth (${rupees(maxValue)}): at this price the plan would send nothing and fail.`
+    : `Its value now, ${rupees(value)}, is within the most it may be worth (${rupees(maxValue)}), checked again when the index crosses.`;
+};
 
 /** The form's field of each field the API names in a refusal (`pick.strike` → `strike`). */
 export const OPTION_FIELD_OF: Record<string, string> = {
@@ -163,5 +176,6 @@ export const OPTION_FIELD_OF: Record<string, string> = {
   prd: 'prd',
   'exit.stop': 'stop',
   'exit.target': 'target',
+  maxValue: 'maxValue',
   tag: 'tag',
 };
