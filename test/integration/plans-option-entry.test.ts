@@ -133,7 +133,7 @@ describe('an option-entry plan through the API', () => {
     expect(listed.filter((p) => p.option?.when.above === '24900')).toEqual([]);
   });
 
-  it("SENSEX: the dry run picks BFO's option at SENSEX's level, from the BFO master's chain", async () => {
+  it("SENSEX: BFO's option picked from the BFO master's chain, at SENSEX's level, entered and protected on BFO", async () => {
     await emulatorControl(stack.emulator.url).ltp('BSE', 'SENSEX', 82_140);
     const body = OPTION(82_300, { underlying: 'SENSEX', tag: 'sensex-breakout' });
     const dry = await api('POST', '/plans?dryRun=true', body);
@@ -147,6 +147,27 @@ describe('an option-entry plan through the API', () => {
     const contract = dry.body.contract as { tsym: string };
     expect(contract.tsym).toMatch(/^SENSEX\d{2}[A-Z]{3}82100CE$/);
     expect(dry.body.entry).toMatchObject({ tsym: contract.tsym });
+
+    // Created, then SENSEX crosses: BFO's contract at the level seen, entered IOC on BFO, its OCO exit armed there.
+    const res = await api('POST', '/plans', body, { 'Idempotency-Key': `option-${++keys}` });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const created = res.body as unknown as OptionRecord;
+    await emulatorControl(stack.emulator.url).ltp('BSE', 'SENSEX', 82_420);
+    const run = await stack.watch();
+    expect(run).toMatchObject({ plans: { acted: expect.arrayContaining([`${created.planId}:exit-armed`]) } });
+    const armed = await plan(created.planId);
+    expect(armed).toMatchObject({
+      state: 'exit-armed',
+      exch: 'BFO',
+      position: { side: 'B', qty: 20 },
+      option: { resolved: { price: 82_420, strike: 82_400, atm: 82_400, lot: 20, qty: 20 } },
+    });
+    expect(armed.tsym).toMatch(/^SENSEX\d{2}[A-Z]{3}82400CE$/);
+    const orders = await placeOrders(armed.tsym);
+    expect(orders).toHaveLength(1);
+    expect(orders[0]!.jData).toMatchObject({ exch: 'BFO', trantype: 'B', prctyp: 'LMT', ret: 'IOC', qty: '20' });
+    const pending = (await api('GET', '/gtt-orders?limit=1000')).body.orders as { al_id: string; exch: string }[];
+    expect(pending.find((o) => o.al_id === armed.alIds.exit)).toMatchObject({ exch: 'BFO' });
   });
 
   it('a lost reply of the entry is settled from the order book: one order, never a second', async () => {
