@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { main } from '../../client/cli.js';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
+import { loadChains, moveNifty } from '../support/option-market.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
 
 let stack: LocalStack;
@@ -19,14 +20,7 @@ const gtt = async (...args: string[]) => {
   const code = await main([...args, '--url', stack.api.url], { GTT_API_URL: '' }, io);
   return { code, out: out.join('\n'), err: err.join('\n') };
 };
-const index = async (ltp: number) => {
-  const res = await fetch(`${stack.emulator.url}/_emulator/ltp`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ exch: 'NSE', tsym: 'Nifty 50', ltp }),
-  });
-  expect(res.ok).toBe(true);
-};
+const index = (ltp: number) => moveNifty(stack, ltp);
 const optionPlans = async () =>
   (
     (await (await fetch(`${stack.api.url}/plans?limit=100`)).json()) as { plans: { kind: string; planId: string }[] }
@@ -35,7 +29,7 @@ const optionPlans = async () =>
 beforeAll(async () => {
   // Prices from the start, still: the options are priced from the index's level (as plans-option-entry.test.ts).
   stack = await startLocalStack({ settings: HIGH_ORDER_RATE, market: { prices: 'start', market: 'still' } });
-  expect((await fetch(`${stack.api.url}/_local/run/InstrumentRefresh`, { method: 'POST' })).status).toBe(200);
+  await loadChains(stack);
   await index(25_000);
 });
 afterAll(() => stack?.close());

@@ -9,18 +9,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { emulatorControl } from '../support/emulator-control.js';
 import { localApi } from '../support/local-api.js';
+import { loadChains, moveNifty } from '../support/option-market.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
 
 let stack: LocalStack;
 let keys = 0;
 type Body = Record<string, unknown> & { error?: { code: string; message: string } };
 const api = localApi<Body>(() => stack.api.url);
-const index = (ltp: number) =>
-  fetch(`${stack.emulator.url}/_emulator/ltp`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ exch: 'NSE', tsym: 'Nifty 50', ltp }),
-  });
+const index = (ltp: number) => moveNifty(stack, ltp);
 const OPTION = (above: number, maxValue: number) => ({
   kind: 'option-entry',
   underlying: 'NIFTY',
@@ -48,8 +44,7 @@ const placeOrders = async () =>
 
 beforeAll(async () => {
   stack = await startLocalStack({ settings: HIGH_ORDER_RATE, market: { prices: 'start', market: 'still' } });
-  const refresh = await fetch(`${stack.api.url}/_local/run/InstrumentRefresh`, { method: 'POST' });
-  expect(refresh.status).toBe(200);
+  await loadChains(stack);
 });
 afterAll(() => stack.close());
 beforeEach(async () => {

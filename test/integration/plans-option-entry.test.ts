@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { emulatorControl } from '../support/emulator-control.js';
 import { localApi } from '../support/local-api.js';
+import { loadChains, moveNifty } from '../support/option-market.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
 import { SAMPLE_ORDER } from '../support/sample-order.js';
 
@@ -16,12 +17,7 @@ let stack: LocalStack;
 let keys = 0;
 type Body = Record<string, unknown> & { error?: { code: string; message: string } };
 const api = localApi<Body>(() => stack.api.url);
-const index = (ltp: number) =>
-  fetch(`${stack.emulator.url}/_emulator/ltp`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ exch: 'NSE', tsym: 'Nifty 50', ltp }),
-  });
+const index = (ltp: number) => moveNifty(stack, ltp);
 const OPTION = (above: number, over: Record<string, unknown> = {}) => ({
   kind: 'option-entry',
   underlying: 'NIFTY',
@@ -54,8 +50,7 @@ const placeOrders = async (tsym: string) =>
 beforeAll(async () => {
   // Prices from the start, still: the options are priced from the index's level when first named.
   stack = await startLocalStack({ settings: HIGH_ORDER_RATE, market: { prices: 'start', market: 'still' } });
-  const refresh = await fetch(`${stack.api.url}/_local/run/InstrumentRefresh`, { method: 'POST' });
-  expect(refresh.status).toBe(200);
+  await loadChains(stack);
 });
 afterAll(() => stack.close());
 beforeEach(async () => {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type LocalStack, startLocalStack } from '../../local/run-local.js';
 import { emulatorControl } from '../support/emulator-control.js';
 import { localApi } from '../support/local-api.js';
+import { loadChains, moveNifty } from '../support/option-market.js';
 import { HIGH_ORDER_RATE } from '../support/order-rate.js';
 
 let stack: LocalStack;
@@ -18,12 +19,7 @@ let PE = '';
 type Body = Record<string, unknown> & { error?: { code: string; message: string } };
 const api = localApi<Body>(() => stack.api.url);
 const control = () => emulatorControl(stack.emulator.url);
-const index = (ltp: number) =>
-  fetch(`${stack.emulator.url}/_emulator/ltp`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ exch: 'NSE', tsym: 'Nifty 50', ltp }),
-  });
+const index = (ltp: number) => moveNifty(stack, ltp);
 const nextOrder = (outcome: Record<string, unknown>) =>
   fetch(`${stack.emulator.url}/_emulator/next-order`, {
     method: 'POST',
@@ -56,8 +52,7 @@ const placed = async (tsym: string) =>
 
 beforeAll(async () => {
   stack = await startLocalStack({ settings: HIGH_ORDER_RATE, market: { prices: 'start', market: 'still' } });
-  const refresh = await fetch(`${stack.api.url}/_local/run/InstrumentRefresh`, { method: 'POST' });
-  expect(refresh.status).toBe(200);
+  await loadChains(stack);
   await index(25_000);
   // The at-the-money call of the nearest expiry, as an option-entry plan's dry run names it; its put beside it.
   const dry = await api('POST', '/plans?dryRun=true', {

@@ -1,7 +1,7 @@
 /**
- * The option plans' market on the local stack, for the console's option forms' tests: the day's chains loaded (the
- * InstrumentRefresh run, as `npm start` can), NIFTY's index moved on the emulator, and the plans of a kind as
- * `GET /plans` lists them.
+ * The option plans' market on the local stack, for the option plans' integration and console tests: the day's chains
+ * loaded (the InstrumentRefresh run, as `npm start` does), NIFTY's index moved on the emulator, and the plans of a
+ * kind as `GET /plans` lists them.
  */
 import { expect } from 'vitest';
 
@@ -9,7 +9,7 @@ import type { LocalStack } from '../../local/run-local.js';
 
 export const loadChains = async (stack: LocalStack): Promise<void> => {
   const refresh = await fetch(`${stack.api.url}/_local/run/InstrumentRefresh`, { method: 'POST' });
-  expect(refresh.status).toBe(200);
+  expect(refresh.status, await refresh.text()).toBe(200);
 };
 
 /** NIFTY's index (NSE `Nifty 50`) at `ltp`; its options are priced from it. */
