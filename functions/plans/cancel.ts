@@ -13,18 +13,10 @@ import { cancelLegs } from './legs-close.js';
 import { LATE_WINDOW_MS } from './limits.js';
 import { stampOf } from './stamps.js';
 import { ended } from './transitions.js';
-import { readTruth, type Truth } from './truth.js';
+import { dayBook, readTruth, type Truth } from './truth.js';
 import { Working } from './versioned-plan.js';
 
 type Resolve = (w: Working, truth: Truth) => Promise<'none' | 'adopted' | 'busy'>;
-
-interface BookEntry {
-  norenordno: string;
-  tag?: string;
-  status: 'open' | 'filled' | 'partially-filled' | 'rejected' | 'cancelled';
-  brokerStatus?: string;
-  filledQty: number;
-}
 
 /**
  * An option plan whose entry was placed (an IOC: filled at once or not at all): what the day's order book shows of it
@@ -38,8 +30,7 @@ const optionEntryLeft = async (
   now: number,
 ): Promise<{ position?: PlanPosition; note?: string } | 'busy'> => {
   const option = plan.option!;
-  const book = (await deps.orderBook({}, deadline)) as { orders: BookEntry[] };
-  const order = book.orders.find((o) =>
+  const order = (await dayBook(deps.orderBook, deadline)).find((o) =>
     option.entryOrder ? o.norenordno === option.entryOrder : o.tag === stampOf(plan.planId, 'e'),
   );
   const what = `${plan.entry?.trantype === 'S' ? 'short' : 'long'}`;

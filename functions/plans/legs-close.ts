@@ -20,14 +20,8 @@ import type { PlanDeps } from './engine-needs.js';
 import { legLimit } from './legs-rules.js';
 import { exitStep, stampOf } from './stamps.js';
 import { ended, type StepContext } from './transitions.js';
-import type { FiredOrder } from './truth.js';
+import { dayBook } from './truth.js';
 import { Working } from './versioned-plan.js';
-
-/** An order of the day's book as the legs read it (GetOrderBook's `orders[]`). */
-export interface LegBookOrder extends FiredOrder {
-  norenordno: string;
-  averagePrice?: string;
-}
 
 /** What the legs' steps use of a run: the deployment's parts and the invocation's deadline. */
 export type LegsContext = Pick<StepContext, 'deps' | 'deadline'>;
@@ -78,12 +72,12 @@ export const closeLegs = async (w: Working, ctx: LegsContext): Promise<string | 
 const settleCloses = async (w: Working, ctx: LegsContext): Promise<'settled' | 'waiting'> => {
   const legs = w.plan.legs!;
   if (!legs.legs.some((l) => l.closeOrder)) return 'settled';
-  const book = (await ctx.deps.orderBook({}, ctx.deadline)) as { orders: LegBookOrder[] };
+  const book = await dayBook(ctx.deps.orderBook, ctx.deadline);
   let waiting = false;
   const settled: string[] = [];
   const next = legs.legs.map((l) => {
     if (!l.closeOrder) return l;
-    const order = book.orders.find((o) => o.norenordno === l.closeOrder);
+    const order = book.find((o) => o.norenordno === l.closeOrder);
     if (!order || !ended(order)) {
       waiting = true;
       return l;

@@ -18,11 +18,12 @@ import type { LegRecord, OptionLegs, OptionLegsInput } from '../base/schemas/opt
 import type { Plan } from '../base/schemas/plans.js';
 import { TRANSIENT } from './actions.js';
 import type { PlanDeps } from './engine-needs.js';
-import { closeLegs, type LegBookOrder, type LegsContext, startClosing } from './legs-close.js';
+import { closeLegs, type LegsContext, startClosing } from './legs-close.js';
 import { entryBody, entryOrderOf, legsCheck, legsPlanOf } from './legs-create.js';
 import { crossedExit, netOf, pointsOf, signed } from './legs-rules.js';
 import { stampOf } from './stamps.js';
 import { ended, orderWords } from './transitions.js';
+import { dayBook } from './truth.js';
 import { Working } from './versioned-plan.js';
 
 /** The one idempotency key of a leg's entry: every try of it is the same write to the journal. */
@@ -132,10 +133,8 @@ const settleEntries = async (w: Working, ctx: LegsContext): Promise<string | und
   const legs = legsOf(w);
   const refused = legs.legs.some((l) => l.refused);
   if (!refused && legs.legs.some((l) => !l.entryOrder)) return undefined; // a leg still to place
-  const book = (await ctx.deps.orderBook({}, ctx.deadline)) as { orders: LegBookOrder[] };
-  const orders = legs.legs.map((l) =>
-    l.entryOrder ? book.orders.find((o) => o.norenordno === l.entryOrder) : undefined,
-  );
+  const book = await dayBook(ctx.deps.orderBook, ctx.deadline);
+  const orders = legs.legs.map((l) => (l.entryOrder ? book.find((o) => o.norenordno === l.entryOrder) : undefined));
   if (legs.legs.some((l, i) => l.entryOrder && (!orders[i] || !ended(orders[i]!)))) return undefined; // next run
   const filled = legs.legs.map((l, i) => ({
     ...l,

@@ -20,6 +20,7 @@
 import { fromDirectInvocation } from '../base/contract/errors.js';
 import type { OptionPlan } from '../base/schemas/option-plan.js';
 import type { Plan } from '../base/schemas/plans.js';
+import type { BookOrder } from '../base/schemas/reply.js';
 import { TRANSIENT } from './actions.js';
 import { advanceBracket } from './bracket.js';
 import {
@@ -35,17 +36,11 @@ import {
 } from './option-contract.js';
 import { stampOf } from './stamps.js';
 import { ended, fail, orderWords, type StepContext } from './transitions.js';
-import type { FiredOrder } from './truth.js';
+import { dayBook } from './truth.js';
 import type { Working } from './versioned-plan.js';
 
 /** The one idempotency key of a plan's entry: every try of it is the same write to the journal. */
 export const entryKeyOf = (planId: string): string => `${planId}-entry`;
-
-/** An order of the day's book as this step reads it (GetOrderBook's `orders[]`). */
-interface BookOrder extends FiredOrder {
-  norenordno: string;
-  averagePrice?: string;
-}
 
 export const advanceOptionEntry = async (w: Working, ctx: StepContext): Promise<string | undefined> => {
   switch (w.plan.state) {
@@ -178,8 +173,7 @@ const placeEntry = async (w: Working, ctx: StepContext): Promise<string | undefi
 const settleEntry = async (w: Working, ctx: StepContext): Promise<string | undefined> => {
   const plan = w.plan;
   const norenordno = plan.option!.entryOrder!;
-  const book = (await ctx.deps.orderBook({}, ctx.deadline)) as { orders: BookOrder[] };
-  const order = book.orders.find((o) => o.norenordno === norenordno);
+  const order = (await dayBook(ctx.deps.orderBook, ctx.deadline)).find((o) => o.norenordno === norenordno);
   if (!order || !ended(order)) return undefined; // an IOC ends at once: the next run reads it again
   if (order.filledQty <= 0)
     return fail(

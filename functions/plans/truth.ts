@@ -5,6 +5,7 @@
  *
  * A plan's GTTs are found by their al_id, or by their stamp (stamps.ts) when the reply that named them was lost.
  */
+import type { BookOrder } from '../base/schemas/reply.js';
 import type { DirectHandler } from './engine-needs.js';
 import { parseStamp } from './stamps.js';
 
@@ -76,6 +77,10 @@ const allPages = async <T>(read: DirectHandler, deadline: number): Promise<{ ord
   } while (cursor);
   return { orders, unavailable };
 };
+
+/** The day's order book in the gateway's shape (GetOrderBook through the order core): an option or leg order's fate. */
+export const dayBook = async (orderBook: DirectHandler, deadline: number): Promise<BookOrder[]> =>
+  ((await orderBook({}, deadline)) as { orders: BookOrder[] }).orders;
 
 export const readTruth = async (
   reads: { pending: DirectHandler; triggered: DirectHandler },
