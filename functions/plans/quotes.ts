@@ -6,12 +6,9 @@
  * has no quote yet (`no data`), its quote named another instrument (otherInstrumentOf, never used), or its `lp` is
  * not a price. The stop stays where it is, and the run says so.
  */
-import type * as z from 'zod';
-
-import { type BrokerCallDeps, callBroker } from '../base/broker/call-broker.js';
+import type { BrokerCallDeps } from '../base/broker/call-broker.js';
 import { instrumentRules } from '../base/broker/instruments.js';
-import { getQuotes, otherInstrumentOf, otherInstrumentWords } from '../base/broker/market.js';
-import { BrokerBadReplyError, BrokerRejectedError } from '../base/contract/errors.js';
+import { lastTradedPrice } from '../base/broker/market.js';
 import type { Instrument } from './engine-needs.js';
 
 /** The instrument's tick and lot sizes (SearchScrip's `ti`, `ls`, through the container's instrument cache: base/broker/instruments.ts). */
@@ -24,28 +21,5 @@ export const instrument = async (exch: string, tsym: string, deps: BrokerCallDep
 const tokenOf = async (exch: string, tsym: string, deps: BrokerCallDeps): Promise<string> =>
   (await instrumentRules(exch, tsym, deps)).token;
 
-export const lastPrice = async (exch: string, tsym: string, deps: BrokerCallDeps): Promise<number> => {
-  const token = await tokenOf(exch, tsym, deps);
-  let quote: z.output<typeof getQuotes.reply>;
-  try {
-    quote = (await callBroker(getQuotes, { exch, token }, deps)).result as z.output<typeof getQuotes.reply>;
-  } catch (error) {
-    if (error instanceof BrokerRejectedError && /no data/i.test(error.brokerMessage ?? ''))
-      throw new BrokerRejectedError(`the broker has no quote for ${exch}:${tsym} yet (GetQuotes answered no data)`, {
-        brokerMessage: error.brokerMessage,
-        outcome: 'not_executed',
-      });
-    throw error;
-  }
-  const other = otherInstrumentOf(quote, { exch, token, tsym });
-  if (other) throw new BrokerBadReplyError(otherInstrumentWords(`${exch}:${tsym}`, other), { outcome: 'not_executed' });
-  const price = Number(quote.lp);
-  if (!Number.isFinite(price) || price <= 0)
-    throw new BrokerBadReplyError(
-      `GetQuotes answered no usable last traded price for ${exch}:${tsym} (lp ${quote.lp}).`,
-      {
-        outcome: 'not_executed',
-      },
-    );
-  return price;
-};
+export const lastPrice = async (exch: string, tsym: string, deps: BrokerCallDeps): Promise<number> =>
+  lastTradedPrice(exch, await tokenOf(exch, tsym, deps), `${exch}:${tsym}`, deps, tsym);

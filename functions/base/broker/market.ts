@@ -10,7 +10,7 @@
  */
 import * as z from 'zod';
 
-import { BrokerRejectedError, InternalError } from '../contract/errors.js';
+import { BrokerBadReplyError, BrokerRejectedError, InternalError } from '../contract/errors.js';
 import { defineOperation } from '../contract/operation.js';
 import type { QuoteInput } from '../schemas/input.js';
 import type { QuoteReply, QuoteResult } from '../schemas/quote.js';
@@ -242,4 +242,37 @@ const figuresOf = (reply: QuoteReply, lp: string | undefined, close: string | un
 export const quoteJData = (input: QuoteInput, session: { uid: string }) => {
   if (!input.rules) throw new InternalError(`no instrument token was read for ${input.exch}:${input.tsym}`);
   return { uid: session.uid, exch: input.exch, token: input.rules.token };
+};
+
+/**
+ * The last traded price of the instrument `exch`/`token` (GetQuotes `lp`), named `name` in what it throws: the
+ * broker's `no data` (no quote yet) in words, a quote of another instrument (otherInstrumentOf: never used), an `lp`
+ * that is not a price. The plans' price reads (plans/quotes.ts) and the option chain's ATM (GET /options) use it.
+ */
+export const lastTradedPrice = async (
+  exch: string,
+  token: string,
+  name: string,
+  deps: BrokerCallDeps,
+  tsym?: string,
+): Promise<number> => {
+  let quote: z.output<typeof getQuotes.reply>;
+  try {
+    quote = (await callBroker(getQuotes, { exch, token }, deps)).result as z.output<typeof getQuotes.reply>;
+  } catch (error) {
+    if (error instanceof BrokerRejectedError && /no data/i.test(error.brokerMessage ?? ''))
+      throw new BrokerRejectedError(`the broker has no quote for ${name} yet (GetQuotes answered no data)`, {
+        brokerMessage: error.brokerMessage,
+        outcome: 'not_executed',
+      });
+    throw error;
+  }
+  const other = otherInstrumentOf(quote, { exch, token, ...(tsym ? { tsym } : {}) });
+  if (other) throw new BrokerBadReplyError(otherInstrumentWords(name, other), { outcome: 'not_executed' });
+  const price = Number(quote.lp);
+  if (!Number.isFinite(price) || price <= 0)
+    throw new BrokerBadReplyError(`GetQuotes answered no usable last traded price for ${name} (lp ${quote.lp}).`, {
+      outcome: 'not_executed',
+    });
+  return price;
 };

@@ -59,7 +59,8 @@ const patternOf = (route: Route): RegExp => {
   return pattern;
 };
 
-const matches = (route: Route, event: APIGatewayProxyEventV2): boolean => {
+/** Whether `event` is a request of `route` (its method, and its route key, path or path parameters). */
+export const routeMatches = (route: Route, event: APIGatewayProxyEventV2): boolean => {
   if (route.method !== event.requestContext.http.method) return false;
   if (event.routeKey && event.routeKey !== '$default') return event.routeKey === routeName(route);
   if (event.rawPath) return patternOf(route).test(event.rawPath);
@@ -69,7 +70,7 @@ const matches = (route: Route, event: APIGatewayProxyEventV2): boolean => {
 };
 
 const httpRoute = (entry: FunctionSurface, event: APIGatewayProxyEventV2): Route => {
-  const route = entry.routes.find((r) => matches(r, event));
+  const route = entry.routes.find((r) => routeMatches(r, event));
   if (route) return route;
   const method = event.requestContext.http.method;
   throw refused(`${method} is not a method of ${entry.name} (${entry.routes.map(routeName).join(', ')}).`, [

@@ -6,30 +6,26 @@
  */
 import type { Context } from 'aws-lambda';
 
-import { callBroker } from '../../base/broker/call-broker.js';
-import { getQuotes, otherInstrumentOf, otherInstrumentWords } from '../../base/broker/market.js';
+import { lastTradedPrice } from '../../base/broker/market.js';
 import { isHttpApiEvent } from '../../base/contract/gateway-request.js';
 import type { AnyOperation } from '../../base/contract/operation.js';
 import { validateInput } from '../../base/contract/validate-input.js';
 import { createRoutedFunction } from '../../base/middleware/routed-function.js';
+import { routeMatches } from '../../base/middleware/routed-request.js';
 import { logger as defaultLogger } from '../../base/runtime/logger.js';
 import { optionChainInput } from '../../base/schemas/option-chain.js';
 import { chainsFromCopy } from '../instruments/chain-copy.js';
 import { readOptionChain } from '../instruments/option-chain-read.js';
+import { DEFAULT_EXPIRY_CUTOFF_MINUTES } from '../instruments/option-pick.js';
 import { OPTIONS_ACTION, OPTIONS_ROUTES } from '../instruments/options-route.js';
 import { brokerDeps, deadlineOf } from './broker-deps.js';
 import { createGatewayStack, type GatewayHandler, type GatewayOptions, lazyCollaborators } from './gateway-handler.js';
 
-/** Whether the event asks for the option chain rather than a quote. */
-const asksOptions = (event: unknown): boolean => {
-  if (isHttpApiEvent(event)) {
-    const [route] = OPTIONS_ROUTES.routes;
-    return event.routeKey && event.routeKey !== '$default'
-      ? event.routeKey === `${route!.method} ${route!.path}`
-      : event.rawPath === route!.path;
-  }
-  return typeof event === 'object' && event !== null && (event as { action?: unknown }).action === OPTIONS_ACTION;
-};
+/** Whether the event asks for the option chain rather than a quote: its route, or a direct `{"action": "options"}`. */
+const asksOptions = (event: unknown): boolean =>
+  isHttpApiEvent(event)
+    ? OPTIONS_ROUTES.routes.some((route) => routeMatches(route, event))
+    : typeof event === 'object' && event !== null && (event as { action?: unknown }).action === OPTIONS_ACTION;
 
 export const createQuoteStack = (operation: AnyOperation, options: GatewayOptions = {}): GatewayHandler => {
   const parts = lazyCollaborators(operation, options);
@@ -50,14 +46,10 @@ export const createQuoteStack = (operation: AnyOperation, options: GatewayOption
         body: await readOptionChain(
           {
             chains: chainsFromCopy(instruments),
-            lastPrice: async (exch, token) => {
-              const { result } = await callBroker(getQuotes, { exch, token }, broker);
-              // Never an ATM from another instrument's price (the family's GetQuotes sometimes answers one).
-              const other = otherInstrumentOf(result as Record<string, unknown>, { exch, token });
-              if (other) throw new Error(otherInstrumentWords(`${exch} token ${token}`, other));
-              const lp = (result as { lp?: string }).lp?.trim();
-              return lp && Number(lp) > 0 ? lp : undefined;
-            },
+            // Never an ATM from another instrument's price (the family's GetQuotes sometimes answers one).
+            lastPrice: async (exch, token) =>
+              String(await lastTradedPrice(exch, token, `${exch} token ${token}`, broker)),
+            cutoffMinutes: config.optionEntryCutoffMinutes ?? DEFAULT_EXPIRY_CUTOFF_MINUTES,
           },
           input,
           deadline,
