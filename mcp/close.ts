@@ -3,10 +3,9 @@
  * (functions/risk/close.ts `closeDryRun`: the position read now, the side that closes it, the quantity, the protected
  * limit from the last price). "About": the confirm decides the price again from the last price then.
  */
-type Fields = Record<string, unknown>;
+import { rupeesAndPaise as inr } from '../functions/base/schemas/assistant-limits.js';
 
-const inr = (value: number): string =>
-  `₹${value.toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+type Fields = Record<string, unknown>;
 
 /** "Sell 5 INFY-EQ (NSE, I) at a protected limit about ₹1,498.50 to close a long of 5", or undefined. */
 export const closeSummary = (dryRun: Fields | undefined): string | undefined => {

@@ -11,7 +11,7 @@
 import type { PriceBand } from '../base/broker/market.js';
 import { GatewayError, InternalError } from '../base/contract/errors.js';
 import { rupees } from '../base/schemas/assistant-limits.js';
-import { INDEX_NAMES, indexNamed, type OptionEntryInput, type OptionPlan } from '../base/schemas/option-plan.js';
+import { indexKeyOf, indexNamed, type OptionEntryInput, type OptionPlan } from '../base/schemas/option-plan.js';
 import {
   OptionPickError,
   pickContract,
@@ -35,7 +35,7 @@ export const levelWords = (when: OptionPlan['when']): string =>
 /** The plan record's option part of a valid input (the index named as traders name it). */
 export const optionPartOf = (input: OptionEntryInput): OptionPlan => {
   const index = indexNamed(typeof input.underlying === 'string' ? input.underlying : input.underlying.tsym)!;
-  const name = Object.keys(INDEX_NAMES).find((n) => INDEX_NAMES[n] === index)!;
+  const name = indexKeyOf(index);
   return {
     underlying: { name, exch: index.exch, tsym: index.tsym, token: index.token },
     when: input.when.above !== undefined ? { above: input.when.above } : { below: input.when.below! },

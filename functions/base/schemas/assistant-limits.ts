@@ -18,6 +18,10 @@ export interface LimitedOrder {
 export const rupees = (value: number): string =>
   `₹${value.toLocaleString('en-IN', { maximumFractionDigits: 2, minimumFractionDigits: 0 })}`;
 
+/** A price in rupees and paise, always two decimals: `₹1,498.50`. */
+export const rupeesAndPaise = (value: number): string =>
+  `₹${value.toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
 const positiveNumber = (value: number | string | undefined): number | undefined => {
   const n = typeof value === 'string' ? (value.trim() === '' ? NaN : Number(value)) : value;
   return n !== undefined && Number.isFinite(n) && n > 0 ? n : undefined;

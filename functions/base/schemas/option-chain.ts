@@ -4,9 +4,7 @@
  */
 import * as z from 'zod';
 
-import { INDEX_NAMES, indexNamed } from './option-plan.js';
-
-const EXPIRY = /^(nearest|next-month|\d{4}-\d{2}-\d{2})$/;
+import { EXPIRY_PICK, INDEX_NAMES, indexNamed } from './option-plan.js';
 
 export const optionChainInput = z
   .object({
@@ -18,7 +16,7 @@ export const optionChainInput = z
       }),
     expiry: z
       .string()
-      .regex(EXPIRY, { error: 'expiry must be "nearest" (the default), "next-month" or a listed date YYYY-MM-DD' })
+      .regex(EXPIRY_PICK, { error: 'expiry must be "nearest" (the default), "next-month" or a listed date YYYY-MM-DD' })
       .optional(),
   })
   .strict();

@@ -45,9 +45,13 @@ export const indexNamed = (name: string): IndexName | undefined => {
   return INDEX_NAMES[wanted] ?? Object.values(INDEX_NAMES).find((i) => i.tsym.toUpperCase() === wanted);
 };
 
+/** The traders' name of an index of INDEX_NAMES (`NIFTY`), whichever way it was named. */
+export const indexKeyOf = (index: IndexName): string => Object.keys(INDEX_NAMES).find((k) => INDEX_NAMES[k] === index)!;
+
 /** `ATM`, `ATM+n` or `ATM-n` (n up to 99): listed strikes above or below the one nearest the underlying. */
 export const STRIKE_PICK = /^ATM(?:([+-])(\d{1,2}))?$/;
-const EXPIRY_PICK = /^(nearest|next-month|\d{4}-\d{2}-\d{2})$/;
+/** An expiry as a pick or a chain's query names it: `nearest`, `next-month` or a date. */
+export const EXPIRY_PICK = /^(nearest|next-month|\d{4}-\d{2}-\d{2})$/;
 /** Premium points ("20", "12.5") or a percentage of the fill price ("25%"). */
 const EXIT_DISTANCE = /^(0|[1-9]\d{0,6})(\.\d{1,2})?%?$/;
 

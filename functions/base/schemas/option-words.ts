@@ -3,6 +3,8 @@
  * (`above 24,500`), the contract once chosen, and the whole plan as one sentence. The console and the MCP server's
  * preview say it the same way.
  */
+import { rupeesAndPaise } from './assistant-limits.js';
+
 type Pick = { expiry: string; strike: string | number; type: string };
 type Level = { above?: string | number | undefined; below?: string | number | undefined };
 
@@ -122,9 +124,6 @@ export const legsOfDryRun = (dryRun: unknown): DryRunLeg[] | undefined => {
   return Array.isArray(legs) && legs.length ? (legs as DryRunLeg[]) : undefined;
 };
 
-const rupees = (n: number): string =>
-  `₹${n.toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-
 /**
  * `Sell 1 lot (65) NIFTY08DEC26C25000 at a protected limit about ₹79.45 and sell 1 lot (65) NIFTY08DEC26P25000 at a
  * protected limit about ₹79.45 together; net premium received ₹158.90 a unit; close every leg when the move is 40
@@ -141,10 +140,10 @@ export const legsPlanSentence = (
     .map((l, i) => {
       const side = l.trantype === 'S' ? 'sell' : 'buy';
       const lots = `${l.lots} lot${l.lots === 1 ? '' : 's'} (${l.qty})`;
-      const about = l.lastPrice === undefined ? ` ${l.prc}` : ` about ${rupees(l.lastPrice)}`;
+      const about = l.lastPrice === undefined ? ` ${l.prc}` : ` about ${rupeesAndPaise(l.lastPrice)}`;
       return `${i ? side : side[0]!.toUpperCase() + side.slice(1)} ${lots} ${l.tsym} at a protected limit${about}`;
     })
     .join(' and ');
-  const premium = `net premium ${net < 0 ? 'received' : 'paid'} ${rupees(Math.abs(net))} a unit`;
+  const premium = `net premium ${net < 0 ? 'received' : 'paid'} ${rupeesAndPaise(Math.abs(net))} a unit`;
   return `${said} together; ${premium}; close every leg when the move is ${distanceWords(exit.stop)} against or ${distanceWords(exit.target)} for.`;
 };

@@ -6,6 +6,7 @@
  */
 import { ValidationFailedError } from '../../base/contract/errors.js';
 import type { OptionChainInput, OptionChainResult } from '../../base/schemas/option-chain.js';
+import { indexKeyOf } from '../../base/schemas/option-plan.js';
 import {
   type ChainStrike,
   DEFAULT_EXPIRY_CUTOFF_MINUTES,
@@ -44,7 +45,7 @@ export const readOptionChain = async (
   const now = reads.now ?? Date.now;
   const index = indexNamed(input.underlying);
   if (!index) throw refused(`underlying must be one of ${Object.keys(INDEX_NAMES).join(', ')}`, 'underlying');
-  const name = Object.entries(INDEX_NAMES).find(([, i]) => i === index)![0];
+  const name = indexKeyOf(index);
   const expiries = await reads.chains.expiries(index.derivatives, index.symbol, deadline);
   if (!expiries.length)
     throw refused(
