@@ -7,7 +7,6 @@
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 
-import type { operations } from '../../../client/generated/openapi.js';
 import { contractWords, optionPlanSentence, resolvedOfDryRun } from '../../../functions/base/schemas/option-words.js';
 import type { Api } from '../api.js';
 import { Notice, Problem, type VNode } from '../ui.js';
@@ -20,9 +19,7 @@ import {
   optionPlanOf,
   UNDERLYINGS,
 } from './option-plan-values.js';
-import { ExitFields, PlanActions, usePlanDryRun } from './plan-dry-run.js';
-
-type CreatedPlan = operations['CreatePlan']['responses'][201]['content']['application/json'];
+import { type CreatedPlan, ExitFields, PlanActions, usePlanDryRun } from './plan-dry-run.js';
 
 const FIELD_OF = byPrefix(OPTION_FIELD_OF);
 

@@ -12,7 +12,8 @@ import { type Api, newKey, ok } from '../api.js';
 import type { VNode } from '../ui.js';
 import { Choice, Field, type FormRun, useFormRun } from './form-kit.js';
 
-type CreatedPlan = operations['CreatePlan']['responses'][201]['content']['application/json'];
+/** The plan `POST /plans` created. */
+export type CreatedPlan = operations['CreatePlan']['responses'][201]['content']['application/json'];
 type PlanBody = operations['CreatePlan']['requestBody']['content']['application/json'];
 
 export interface PlanDryRun {
