@@ -35,6 +35,7 @@ export const OptionPlanForm = ({ api, created }: { api: Api; created: (plan: Cre
     errors: form.errors[name],
   });
   const now = run.answer === undefined ? undefined : resolvedOfDryRun(run.answer);
+  const cap = capWords(run.answer);
   const mode = fields.strikeMode;
   return html`<section aria-labelledby="new-option-plan-title">
     <h2 id="new-option-plan-title">New option plan</h2>
@@ -115,7 +116,7 @@ export const OptionPlanForm = ({ api, created }: { api: Api; created: (plan: Cre
             <p>
               ${now ? `It would pick ${contractWords(now, fields.underlying)}.` : 'The gateway did not say which contract it would pick.'}
             </p>
-            ${capWords(run.answer) ? html`<p data-option-cap>${capWords(run.answer)}</p>` : null}
+            ${cap ? html`<p data-option-cap>${cap}</p>` : null}
           </div>`
         : null
     }
