@@ -19,7 +19,7 @@ type Leg = Legs['legs'][number];
 const round2 = (n: number): number => Math.round(n * 100) / 100;
 
 /** `+40.3` / `-40` / `0`: points of the net premium, signed. */
-export const signedPoints = (n: number): string => (n > 0 ? `+${indian(round2(n))}` : indian(round2(n)));
+const signedPoints = (n: number): string => (n > 0 ? `+${indian(round2(n))}` : indian(round2(n)));
 
 /** `S 1 lot NFO:NIFTY08DEC26C25000`: a leg's side, lots and contract. */
 const legName = (leg: { trantype: string; lots: number; exch: string; tsym: string }): string =>
