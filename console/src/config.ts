@@ -11,9 +11,9 @@ const httpsUrl = z
     message: 'must be an https:// URL',
   });
 
-export const localConfigSchema = z.strictObject({ mode: z.literal('local') });
+const localConfigSchema = z.strictObject({ mode: z.literal('local') });
 
-export const cognitoConfigSchema = z.strictObject({
+const cognitoConfigSchema = z.strictObject({
   mode: z.literal('cognito'),
   /** The stack's region (`ap-south-1`): the identity pool's endpoint and the SigV4 signature's. */
   region: z.string().regex(/^[a-z]{2}(?:-[a-z]+)+-\d$/),

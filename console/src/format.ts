@@ -18,7 +18,7 @@ export const istTime = (iso: string | undefined): string => {
 };
 
 /** The broker's own times (`23:37:26 27-11-2026`) are India's already. */
-export const brokerTime = (text: string | undefined): string => (text ? `${text} IST` : '—');
+const brokerTime = (text: string | undefined): string => (text ? `${text} IST` : '—');
 
 /** Decimals of a tick: `0.05` → 2, `1` → 0; a price's own decimals when the tick is unknown. */
 export const tickDecimals = (tick: string | undefined, fallback?: string): number => {

@@ -33,7 +33,7 @@ export const useLoad = <T>(load: () => Promise<T>, deps: readonly unknown[]): Lo
 };
 
 /** A question before an action: what will happen, and the two answers. */
-export interface Ask {
+interface Ask {
   title: string;
   detail?: string;
   yes: string;

@@ -31,7 +31,7 @@ export const STORAGE_KEYS = {
   refreshToken: 'gtt.console.refresh',
 } as const;
 
-export interface KeyValueStore {
+interface KeyValueStore {
   getItem(key: string): string | null;
   setItem(key: string, value: string): void;
   removeItem(key: string): void;

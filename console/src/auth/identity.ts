@@ -16,8 +16,7 @@ export interface TemporaryCredentials {
 export const identityEndpoint = (region: string): string => `https://cognito-identity.${region}.amazonaws.com/`;
 
 /** The identity pool's login key for the user pool's id tokens. */
-export const loginKey = (config: CognitoConfig): string =>
-  `cognito-idp.${config.region}.amazonaws.com/${config.userPoolId}`;
+const loginKey = (config: CognitoConfig): string => `cognito-idp.${config.region}.amazonaws.com/${config.userPoolId}`;
 
 const call = async (
   url: string,

@@ -19,7 +19,7 @@ export const base64Url = (bytes: Uint8Array): string => {
 export type RandomBytes = (length: number) => Uint8Array;
 export const cryptoRandom: RandomBytes = (length) => crypto.getRandomValues(new Uint8Array(length));
 
-export interface Pkce {
+interface Pkce {
   /** 64 characters of [A-Za-z0-9_-] (RFC 7636: 43 to 128 of the unreserved set). */
   verifier: string;
   /** BASE64URL(SHA-256(verifier)), for `code_challenge_method=S256`. */

@@ -17,7 +17,7 @@ interface AlertChoice {
 
 const NOT_A_PRICE = 'not a price: a market order is refused on it, set a limit price';
 
-export const ALERT_CHOICES: readonly AlertChoice[] = [
+const ALERT_CHOICES: readonly AlertChoice[] = [
   { value: 'LTP_B_O', text: 'the price falls to or below the trigger', trigger: "a price on the instrument's tick" },
   { value: 'LTP_A_O', text: 'the price rises to or above the trigger', trigger: "a price on the instrument's tick" },
   {

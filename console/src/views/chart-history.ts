@@ -6,14 +6,14 @@
 import { type Api, ok } from '../api.js';
 import type { Exch } from '../reads.js';
 
-export interface Point {
+interface Point {
   /** UTC seconds. */
   time: number;
   value: number;
 }
 
 /** At most this many points per symbol (two hours at one every 2 s). */
-export const KEPT_POINTS = 3_600;
+const KEPT_POINTS = 3_600;
 
 const keyOf = (exch: string, tsym: string) => `gtt-chart:${exch}:${tsym}`;
 
@@ -25,7 +25,7 @@ const isPoint = (p: unknown): p is Point =>
   (p as Point).value > 0;
 
 /** The points kept for a symbol, oldest first, one per second at most (what a line series takes). */
-export const keptPoints = (exch: string, tsym: string): Point[] => {
+const keptPoints = (exch: string, tsym: string): Point[] => {
   try {
     const parsed: unknown = JSON.parse(sessionStorage.getItem(keyOf(exch, tsym)) ?? '[]');
     const points = Array.isArray(parsed) ? parsed.filter(isPoint) : [];
@@ -59,7 +59,7 @@ export interface Bar {
  * The points of one-minute bars: each bar's open at its start and its close at its last second (not after `now`, UTC
  * seconds, so the polls that follow come after it), oldest first.
  */
-export const pointsOfBars = (bars: readonly Bar[], now: number): Point[] => {
+const pointsOfBars = (bars: readonly Bar[], now: number): Point[] => {
   const points: Point[] = [];
   for (const bar of bars) {
     const start = Math.floor(Date.parse(bar.time) / 1000);
@@ -75,7 +75,7 @@ export const pointsOfBars = (bars: readonly Bar[], now: number): Point[] => {
  * The day's bars' points before the first point kept this session, then the kept points (a poll saw its price at its
  * second; a bar only says where its minute opened and closed), one per second, in time order.
  */
-export const mergedPoints = (fromBars: readonly Point[], kept: readonly Point[]): Point[] => {
+const mergedPoints = (fromBars: readonly Point[], kept: readonly Point[]): Point[] => {
   const first = kept[0]?.time ?? Infinity;
   const merged = [...fromBars.filter((p) => p.time < first), ...kept];
   return merged.filter((p, n) => n === 0 || p.time > merged[n - 1]!.time);

@@ -9,12 +9,10 @@
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 
-import type { operations } from '../../../client/generated/openapi.js';
 import { MAX_LEGS, MIN_LEGS } from '../../../functions/base/schemas/option-legs.js';
 import { legsPlanSentence } from '../../../functions/base/schemas/option-words.js';
-import { type Api, describeError, ok } from '../api.js';
-import type { OptionChain } from '../reads.js';
-import { Notice, Problem, type VNode } from '../ui.js';
+import { type Api, ok } from '../api.js';
+import { Notice, Problem, useLoad, type VNode } from '../ui.js';
 import { byPrefix, Choice, Field, PRODUCTS, SIDES } from './form-kit.js';
 import {
   dryRunLegLines,
@@ -28,29 +26,24 @@ import {
   strikeChoices,
 } from './legs-plan-values.js';
 import { type ExitFieldValues, UNDERLYINGS } from './option-plan-values.js';
-import { ExitFields, PlanActions, usePlanDryRun } from './plan-dry-run.js';
-
-type CreatedPlan = operations['CreatePlan']['responses'][201]['content']['application/json'];
+import { type CreatedPlan, ExitFields, PlanActions, usePlanDryRun } from './plan-dry-run.js';
 
 const FIELD_OF = byPrefix(LEGS_FIELD_OF);
 
-/** The chain of the index and expiry asked (`nearest` first), read again when either changes. */
+/**
+ * The chain of the index and expiry asked (`nearest` first), read again when either changes: the old chain is gone
+ * while the new one loads.
+ */
 const useChain = (api: Api, underlying: string, expiry: string) => {
-  const [chain, setChain] = useState<OptionChain>();
-  const [problem, setProblem] = useState<string>();
-  useEffect(() => {
-    let live = true;
-    setChain(undefined);
-    setProblem(undefined);
-    ok(api.GET('/options', { params: { query: { underlying, expiry } } })).then(
-      (answer) => live && setChain(answer),
-      (error: unknown) => live && setProblem(`The chain of ${underlying}: ${describeError(error)}`),
-    );
-    return () => {
-      live = false;
-    };
-  }, [underlying, expiry]);
-  return { chain, problem };
+  const read = useLoad(
+    () => ok(api.GET('/options', { params: { query: { underlying, expiry } } })),
+    [underlying, expiry],
+  );
+  if (read.loading) return { chain: undefined, problem: undefined };
+  return {
+    chain: read.data,
+    problem: read.error === undefined ? undefined : `The chain of ${underlying}: ${read.error}`,
+  };
 };
 
 type Props = { api: Api; created: (plan: CreatedPlan) => void };

@@ -6,6 +6,8 @@
  * (`GET /options`) as the body of `POST /plans {kind: "option-legs"}`. Pure: tested in
  * test/unit/console-legs-plan.test.ts.
  */
+import { TERMINAL } from '../../../functions/base/schemas/event-types.js';
+import { MAX_LEGS } from '../../../functions/base/schemas/option-legs.js';
 import { distanceWords, indian, legsOfDryRun } from '../../../functions/base/schemas/option-words.js';
 import { price } from '../format.js';
 import type { OptionChain, Plan } from '../reads.js';
@@ -14,11 +16,10 @@ import { distanceOf, EXIT_START, type ExitFieldValues, numberOr } from './option
 type Legs = NonNullable<Plan['legs']>;
 type Leg = Legs['legs'][number];
 
-const ENDED = new Set<Plan['state']>(['done', 'failed', 'cancelled']);
 const round2 = (n: number): number => Math.round(n * 100) / 100;
 
 /** `+40.3` / `-40` / `0`: points of the net premium, signed. */
-export const signedPoints = (n: number): string => (n > 0 ? `+${indian(round2(n))}` : indian(round2(n)));
+const signedPoints = (n: number): string => (n > 0 ? `+${indian(round2(n))}` : indian(round2(n)));
 
 /** `S 1 lot NFO:NIFTY08DEC26C25000`: a leg's side, lots and contract. */
 const legName = (leg: { trantype: string; lots: number; exch: string; tsym: string }): string =>
@@ -81,7 +82,7 @@ export const legsLines = (plan: Plan): string[] => {
   lines.push(netWords(legs));
   if (legs.exit) lines.push(legsExitWords(legs));
   if (legs.prd) lines.push(`Product ${legs.prd}, every leg`);
-  if (legs.closing && !ENDED.has(plan.state))
+  if (legs.closing && !TERMINAL.includes(plan.state))
     lines.push(`Closing every leg (close ${legs.closing.gen}); the plan ends ${legs.closing.end} once flat`);
   return lines;
 };
@@ -174,7 +175,7 @@ export const legsPlanOf = (f: LegsFields, chain: Chain | undefined) => ({
 /** The form's field of each field the API names in a refusal (`legs.1.lots` → `leg1-lots`). */
 export const LEGS_FIELD_OF: Record<string, string> = {
   ...Object.fromEntries(
-    [0, 1, 2, 3].flatMap((i) => [
+    Array.from({ length: MAX_LEGS }, (_, i) => i).flatMap((i) => [
       [`legs.${i}`, `leg${i}-strike`],
       [`legs.${i}.tsym`, `leg${i}-strike`],
       [`legs.${i}.trantype`, `leg${i}-side`],

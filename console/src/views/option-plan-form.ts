@@ -7,7 +7,6 @@
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 
-import type { operations } from '../../../client/generated/openapi.js';
 import { contractWords, optionPlanSentence, resolvedOfDryRun } from '../../../functions/base/schemas/option-words.js';
 import type { Api } from '../api.js';
 import { Notice, Problem, type VNode } from '../ui.js';
@@ -20,9 +19,7 @@ import {
   optionPlanOf,
   UNDERLYINGS,
 } from './option-plan-values.js';
-import { ExitFields, PlanActions, usePlanDryRun } from './plan-dry-run.js';
-
-type CreatedPlan = operations['CreatePlan']['responses'][201]['content']['application/json'];
+import { type CreatedPlan, ExitFields, PlanActions, usePlanDryRun } from './plan-dry-run.js';
 
 const FIELD_OF = byPrefix(OPTION_FIELD_OF);
 
@@ -38,6 +35,7 @@ export const OptionPlanForm = ({ api, created }: { api: Api; created: (plan: Cre
     errors: form.errors[name],
   });
   const now = run.answer === undefined ? undefined : resolvedOfDryRun(run.answer);
+  const cap = capWords(run.answer);
   const mode = fields.strikeMode;
   return html`<section aria-labelledby="new-option-plan-title">
     <h2 id="new-option-plan-title">New option plan</h2>
@@ -118,7 +116,7 @@ export const OptionPlanForm = ({ api, created }: { api: Api; created: (plan: Cre
             <p>
               ${now ? `It would pick ${contractWords(now, fields.underlying)}.` : 'The gateway did not say which contract it would pick.'}
             </p>
-            ${capWords(run.answer) ? html`<p data-option-cap>${capWords(run.answer)}</p>` : null}
+            ${cap ? html`<p data-option-cap>${cap}</p>` : null}
           </div>`
         : null
     }

@@ -12,10 +12,11 @@ import { type Api, newKey, ok } from '../api.js';
 import type { VNode } from '../ui.js';
 import { Choice, Field, type FormRun, useFormRun } from './form-kit.js';
 
-type CreatedPlan = operations['CreatePlan']['responses'][201]['content']['application/json'];
+/** The plan `POST /plans` created. */
+export type CreatedPlan = operations['CreatePlan']['responses'][201]['content']['application/json'];
 type PlanBody = operations['CreatePlan']['requestBody']['content']['application/json'];
 
-export interface PlanDryRun {
+interface PlanDryRun {
   form: FormRun;
   /** The body as sent, written out (the request shown, and what the dry run was of). */
   text: string;
@@ -80,7 +81,7 @@ export const PlanActions = ({ run, name }: { run: PlanDryRun; name: string }): V
     </p>` as VNode;
 
 /** A field bound to the form's state: its id, value, setter and the API's messages for it. */
-export interface Bound {
+interface Bound {
   id: string;
   value: string;
   set: (value: string) => void;

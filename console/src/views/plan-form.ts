@@ -15,10 +15,9 @@ import { EXCHANGES } from '../reads.js';
 import { Notice, Problem, type VNode } from '../ui.js';
 import { ALERT_OPTIONS, triggerHint, triggerLabel } from './alert-choices.js';
 import { byPrefix, Choice, Field, PRICE_TYPES, PRODUCTS, useFormRun } from './form-kit.js';
+import type { CreatedPlan } from './plan-dry-run.js';
 
 type PlanInput = operations['CreatePlan']['requestBody']['content']['application/json'];
-type CreatedPlan = operations['CreatePlan']['responses'][201]['content']['application/json'];
-
 interface Fields {
   kind: 'bracket' | 'trailing-stop';
   exch: string;

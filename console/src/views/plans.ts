@@ -7,6 +7,7 @@
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 
+import { TERMINAL } from '../../../functions/base/schemas/event-types.js';
 import { describeError, ok } from '../api.js';
 import type { ViewProps } from '../app.js';
 import { istTime, price } from '../format.js';
@@ -30,7 +31,6 @@ const RANK: Record<Plan['state'], number> = {
   done: 7,
   cancelled: 8,
 };
-const LIVE = new Set<Plan['state']>(['armed', 'entry-filled', 'exit-armed', 'unprotected', 'watching', 'entry-placed']);
 
 /** A plan's head: its symbol (an option plan's index, level and contract once chosen). */
 const Head = ({ plan }: { plan: Plan }): VNode => {
@@ -111,7 +111,7 @@ export const PlansView = ({ api }: ViewProps): VNode => {
               </ol>
             </details>
             ${
-              LIVE.has(plan.state)
+              !TERMINAL.includes(plan.state)
                 ? html`<p class="actions">
                     <button type="button" class="danger" onClick=${() => cancel(plan)}>
                       Cancel<span class="sr-only"> plan ${plan.planId}</span>

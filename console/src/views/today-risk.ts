@@ -16,7 +16,7 @@ import { limitsSet, type RiskToday as Today, roomLeft, type Settings } from './r
 
 type Hit = NonNullable<Today['hit']>;
 
-export const MODE_WORDS: Record<Settings['mode'], string> = {
+const MODE_WORDS: Record<Settings['mode'], string> = {
   'keep-exits': 'kill switch on, keeping the exits (keep-exits)',
   'cancel-all': 'kill switch on, cancelling everything (cancel-all)',
 };
