@@ -34,6 +34,15 @@ export const PLAIN_DECIMAL = /^(0|[1-9]\d{0,11})(\.\d{1,8})?$/;
 const POSITIVE_INTEGER = /^[1-9]\d{0,9}$/;
 /** The products the gateway takes as `prd` (functions/base/schemas/fields.ts): the letters and the aliases of two. */
 const PRODUCT_NAMES: readonly string[] = ['C', 'M', 'H', 'CNC', 'cnc', 'NRML', 'nrml'];
+/** A plan's exit distance (functions/base/schemas/option-plan.ts, EXIT_DISTANCE): points or a percentage. */
+const EXIT_DISTANCE = /^(0|[1-9]\d{0,6})(\.\d{1,2})?%?$/;
+const LOTS = /^[1-9]\d{0,3}$/;
+
+/** A product's letter, as a plan takes `prd`. */
+export type ProductLetter = 'C' | 'M' | 'H';
+
+/** Whether `text` is a number of lots as the option plans take it: a whole number from 1 to 1000. */
+export const isLots = (text: string): boolean => LOTS.test(text) && Number(text) <= 1000;
 
 /** Reads flags and collects what is wrong with them: every missing flag and every bad value, named together. */
 export class Flags {
@@ -91,6 +100,28 @@ export class Flags {
         `--${name} ${value} is a bracket order, which a GTT cannot carry: use plan-create (a bracket plan)`,
       );
     else this.bad.push(`--${name} must be C, M or H (or CNC for C, NRML for M), got ${JSON.stringify(value)}`);
+    return value;
+  }
+
+  /**
+   * A product as a plan's letter (`product`'s rules, CNC read as C and NRML as M); absent: `fallback`. A value
+   * `product` refuses is said to the flags, so `check` throws before it is sent: only then is it no letter.
+   */
+  productLetter(name: string, fallback: ProductLetter): ProductLetter {
+    if (this.str(name) === undefined) return fallback;
+    const value = this.product(name);
+    const named = value.toUpperCase();
+    return (named === 'NRML' ? 'M' : named === 'CNC' ? 'C' : value) as ProductLetter;
+  }
+
+  /**
+   * A plan's exit distance, `--stop` or `--target` (needed): points or a percentage, greater than 0; `form` says
+   * what they count from, in the command's words (`premium points (20, 12.5) or a percentage of ... (25%)`).
+   */
+  exitDistance(name: 'stop' | 'target', form: string): string {
+    const value = this.need(name).trim();
+    if (value !== '' && (!EXIT_DISTANCE.test(value) || parseFloat(value) <= 0))
+      this.bad.push(`--${name} must be ${form}, greater than 0, got ${JSON.stringify(value)}`);
     return value;
   }
 

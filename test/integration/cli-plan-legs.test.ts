@@ -87,6 +87,19 @@ describe('gtt plan-legs', () => {
     expect((await placed()).sort()).toEqual([`S ${CE}`, `S ${PE}`].sort());
   });
 
+  it('Ctrl-C (the signal given to main) stops the create: exit not 0, nothing stored or sent', async () => {
+    await emulatorControl(stack.emulator.url).clearRequests();
+    const before = (await legsPlans()).length;
+    const err: string[] = [];
+    const io = { out: () => undefined, err: (t: string) => err.push(t) };
+    const args = [...plan(), '--key', 'cli-legs-interrupted', '--url', stack.api.url];
+    const code = await main(args, { GTT_API_URL: '' }, io, AbortSignal.abort());
+    expect(code, err.join('\n')).not.toBe(0);
+    expect(err.join('\n')).toMatch(/abort|interrupt|cancel/i);
+    expect(await legsPlans()).toHaveLength(before);
+    expect(await placed()).toEqual([]);
+  });
+
   it("a contract that is not listed is the gateway's refusal, exit 2 with its reason, nothing stored or sent", async () => {
     await emulatorControl(stack.emulator.url).clearRequests();
     const before = (await legsPlans()).length;

@@ -81,6 +81,17 @@ describe('gtt plan-option', () => {
     );
   });
 
+  it('Ctrl-C (the signal given to main) stops the create: exit not 0, nothing stored', async () => {
+    const before = (await optionPlans()).length;
+    const err: string[] = [];
+    const io = { out: () => undefined, err: (t: string) => err.push(t) };
+    const args = [...PLAN.slice(0, 3), '26000', ...PLAN.slice(4), '--key', 'cli-option-interrupted'];
+    const code = await main([...args, '--url', stack.api.url], { GTT_API_URL: '' }, io, AbortSignal.abort());
+    expect(code, err.join('\n')).not.toBe(0);
+    expect(err.join('\n')).toMatch(/abort|interrupt|cancel/i);
+    expect(await optionPlans()).toHaveLength(before);
+  });
+
   it("a level already crossed is the gateway's refusal, exit 2 with its reason, nothing stored", async () => {
     const before = (await optionPlans()).length;
     const refused = await gtt(

@@ -6,34 +6,31 @@
  * to the gateway's by test/unit/cli-plan-legs-create.test.ts), so a mistake is named, exit 2, before anything is
  * sent. `--dry-run` asks the gateway for each leg's order and the net premium now.
  */
-import type { GttClient } from '../../client.js';
-import type { PlanInput, PlanRecord } from '../../types.js';
 import { command, may, needs, needsEach } from '../command.js';
-import type { Flags } from '../flags.js';
+import { type Flags, isLots, type ProductLetter } from '../flags.js';
 import { canonicalValue, SIDE_VALUES } from '../trader-values.js';
 import { legsLine, legsSummary } from './plan-legs.js';
 
 /** The exchanges whose options a legs plan trades, and how many legs it takes (option-legs.ts). */
-export const LEG_EXCHANGES: readonly string[] = ['NFO', 'BFO'];
+type LegExchange = 'NFO' | 'BFO';
+export const LEG_EXCHANGES: readonly string[] = ['NFO', 'BFO'] satisfies LegExchange[];
 export const LEG_COUNT = { min: 2, max: 4 } as const;
 /** An option's symbol in the family's spelling ends in C or P and the strike (functions/plans/legs-rules.ts). */
 const OPTION_TSYM = /\d[CP]\d+(?:\.\d+)?$/;
-const DISTANCE = /^(0|[1-9]\d{0,6})(\.\d{1,2})?%?$/;
-const LOTS = /^[1-9]\d{0,3}$/;
 
-export interface LegBody {
-  exch: string;
+interface LegBody {
+  exch: LegExchange;
   tsym: string;
   trantype: 'B' | 'S';
   lots: number;
 }
 
 /** The body of `POST /plans {kind: "option-legs"}` as the flags say it. */
-export interface LegsPlanBody {
+interface LegsPlanBody {
   kind: 'option-legs';
   legs: LegBody[];
   exit: { stop: string; target: string };
-  prd: string;
+  prd: ProductLetter;
   tag?: string;
 }
 
@@ -61,7 +58,7 @@ const legOf = (f: Flags, text: string): LegBody | undefined => {
       `${JSON.stringify(tsymText)} is not an option's symbol (it ends in C or P and the strike, e.g. NIFTY08DEC26C25000; gtt chain NIFTY lists them)`,
     );
   const lots = Number(lotsText);
-  if (!LOTS.test(lotsText!) || lots > 1000)
+  if (!isLots(lotsText!))
     problems.push(
       `its lots must be a whole number of lots from 1 to 1000 (not units), got ${JSON.stringify(lotsText)}`,
     );
@@ -69,20 +66,11 @@ const legOf = (f: Flags, text: string): LegBody | undefined => {
     f.problem(`--leg ${text}: ${problems.join(', ')}`);
     return undefined;
   }
-  return { exch, tsym, trantype: side as 'B' | 'S', lots };
-};
-
-const distance = (f: Flags, name: 'stop' | 'target'): string => {
-  const value = f.need(name).trim();
-  if (value !== '' && (!DISTANCE.test(value) || parseFloat(value) <= 0))
-    f.problem(
-      `--${name} must be points of the net premium (40, 12.5) or a percentage of the entry's net (25%), greater than 0, got ${JSON.stringify(value)}`,
-    );
-  return value;
+  return { exch: exch as LegExchange, tsym, trantype: side as 'B' | 'S', lots };
 };
 
 /** The plan the flags describe; every problem said to `f` (named together, exit 2). */
-export const legsPlanFromFlags = (f: Flags): LegsPlanBody => {
+const legsPlanFromFlags = (f: Flags): LegsPlanBody => {
   const given = f.values.leg;
   const texts = (Array.isArray(given) ? given : []).map(String);
   if (texts.length < LEG_COUNT.min || texts.length > LEG_COUNT.max)
@@ -94,15 +82,16 @@ export const legsPlanFromFlags = (f: Flags): LegsPlanBody => {
     if (seen.has(id)) f.problem(`${id} is named twice: each leg is a different contract (write its lots once)`);
     seen.add(id);
   }
-  const stop = distance(f, 'stop');
-  const target = distance(f, 'target');
-  const prd = f.str('prd') === undefined ? 'M' : f.product('prd');
+  const form = "points of the net premium (40, 12.5) or a percentage of the entry's net (25%)";
+  const stop = f.exitDistance('stop', form);
+  const target = f.exitDistance('target', form);
+  const prd = f.productLetter('prd', 'M');
   const tag = f.str('tag');
   return {
     kind: 'option-legs',
     legs,
     exit: { stop, target },
-    prd: prd.toUpperCase() === 'NRML' ? 'M' : prd.toUpperCase() === 'CNC' ? 'C' : prd,
+    prd,
     ...(tag ? { tag } : {}),
   };
 };
@@ -122,7 +111,7 @@ interface DryRunAnswer {
 }
 
 /** `dry run: nothing was sent. would place, bought legs first: S 1 lot NFO:X = 65 at limit 76.2 (last 80); ...`. */
-export const legsDryRunText = (body: LegsPlanBody, answer: DryRunAnswer): string => {
+const legsDryRunText = (body: LegsPlanBody, answer: DryRunAnswer): string => {
   if (!answer.legs) return `dry run: nothing was sent. the gateway named no legs: ${JSON.stringify(answer)}`;
   const legs = answer.legs.map(
     (l) =>
@@ -133,9 +122,6 @@ export const legsDryRunText = (body: LegsPlanBody, answer: DryRunAnswer): string
     `net premium now ${answer.net ?? '?'}; stop ${body.exit.stop} target ${body.exit.target} count from the net at the fills`
   );
 };
-
-const send = (client: GttClient, body: LegsPlanBody, options: { dryRun?: boolean; idempotencyKey?: string }) =>
-  client.call('CreatePlan', { body: body as unknown as PlanInput }, options) as Promise<unknown>;
 
 export const planLegs = command({
   name: 'plan-legs',
@@ -155,14 +141,12 @@ export const planLegs = command({
   input: (f) => legsPlanFromFlags(f),
   run: async ({ client, io, json, orderOptions }, body) => {
     if (orderOptions.dryRun) {
-      const answer = await send(client, body, { dryRun: true });
+      // A dry run answers what the plan would do now (DryRunAnswer), not a plan.
+      const answer: unknown = await client.createPlan(body, orderOptions);
       io.out(json ? JSON.stringify(answer, null, 2) : legsDryRunText(body, answer as DryRunAnswer));
       return 0;
     }
-    const key = orderOptions.idempotencyKey;
-    const plan = (await send(client, body, key ? { idempotencyKey: key } : {})) as PlanRecord & {
-      idempotency?: { replayed: boolean };
-    };
+    const plan = await client.createPlan(body, orderOptions);
     if (json) io.out(JSON.stringify(plan, null, 2));
     else
       io.out(

@@ -5,28 +5,25 @@
  * so the index names are a copy, held to the gateway's by test/unit/cli-plan-option.test.ts), so a mistake is named,
  * exit 2, before anything is sent. `--dry-run` asks the gateway which contract it would pick now.
  */
-import type { GttClient } from '../../client.js';
-import type { PlanInput, PlanRecord } from '../../types.js';
+import type { PlanRecord } from '../../types.js';
 import { command, may, needs } from '../command.js';
-import type { Flags } from '../flags.js';
+import { type Flags, isLots, PLAIN_DECIMAL, type ProductLetter } from '../flags.js';
 
 /** The indices with options, as traders name them (functions/base/schemas/option-plan.ts, INDEX_NAMES). */
 export const OPTION_INDICES: readonly string[] = ['NIFTY', 'BANKNIFTY', 'FINNIFTY', 'MIDCPNIFTY', 'SENSEX'];
 
 const STRIKE = /^ATM(?:[+-]\d{1,2})?$/;
 const EXPIRY = /^(nearest|next-month|\d{4}-\d{2}-\d{2})$/;
-const LEVEL = /^(0|[1-9]\d{0,11})(\.\d{1,8})?$/;
-const DISTANCE = /^(0|[1-9]\d{0,6})(\.\d{1,2})?%?$/;
 
 /** The body of `POST /plans {kind: "option-entry"}` as the flags say it. */
-export interface OptionPlanBody {
+interface OptionPlanBody {
   kind: 'option-entry';
   underlying: string;
   when: { above: string } | { below: string };
   pick: { expiry: string; strike: string | number; type: 'CE' | 'PE' };
   lots: number;
   trantype: 'B' | 'S';
-  prd: string;
+  prd: ProductLetter;
   exit: { stop: string; target: string };
   /** The most the entry may be worth when the index crosses (rupees: quantity × the limit sent). */
   maxValue?: number;
@@ -42,24 +39,15 @@ const oneOf = (f: Flags, a: string, b: string): [string, string] | undefined => 
   return undefined;
 };
 
-const distance = (f: Flags, name: 'stop' | 'target'): string => {
-  const value = f.need(name).trim();
-  if (value !== '' && (!DISTANCE.test(value) || parseFloat(value) <= 0))
-    f.problem(
-      `--${name} must be premium points (20, 12.5) or a percentage of the entry's fill (25%), greater than 0, got ${JSON.stringify(value)}`,
-    );
-  return value;
-};
-
 /** The plan the flags describe; every problem said to `f` (named together, exit 2). */
-export const optionPlanFromFlags = (f: Flags, args: readonly string[]): OptionPlanBody => {
+const optionPlanFromFlags = (f: Flags, args: readonly string[]): OptionPlanBody => {
   const underlying = (args[0] ?? '').trim().toUpperCase();
   if (!OPTION_INDICES.includes(underlying))
     f.problem(
       `the index must be one of ${OPTION_INDICES.join(', ')} (as traders name it), got ${JSON.stringify(args[0] ?? '')}`,
     );
   const when = oneOf(f, 'above', 'below');
-  if (when && !LEVEL.test(when[1].trim()))
+  if (when && !PLAIN_DECIMAL.test(when[1].trim()))
     f.problem(`--${when[0]} must be the index's level, a plain number (24500), got ${JSON.stringify(when[1])}`);
   const option = oneOf(f, 'ce', 'pe');
   const strikeText = option?.[1].trim().toUpperCase() ?? '';
@@ -76,11 +64,12 @@ export const optionPlanFromFlags = (f: Flags, args: readonly string[]): OptionPl
     f.problem(`--expiry must be nearest, next-month or a date YYYY-MM-DD, got ${JSON.stringify(expiry)}`);
   const lotsText = f.need('lots').trim();
   const lots = Number(lotsText);
-  if (lotsText !== '' && (!/^[1-9]\d{0,3}$/.test(lotsText) || lots > 1000))
+  if (lotsText !== '' && !isLots(lotsText))
     f.problem(`--lots must be a whole number of lots from 1 to 1000 (not units), got ${JSON.stringify(lotsText)}`);
-  const stop = distance(f, 'stop');
-  const target = distance(f, 'target');
-  const prd = f.str('prd') === undefined ? 'M' : f.product('prd');
+  const form = "premium points (20, 12.5) or a percentage of the entry's fill (25%)";
+  const stop = f.exitDistance('stop', form);
+  const target = f.exitDistance('target', form);
+  const prd = f.productLetter('prd', 'M');
   const capText = f.str('max-value')?.trim();
   if (capText !== undefined && (!/^\d+(\.\d{1,2})?$/.test(capText) || Number(capText) <= 0))
     f.problem(
@@ -94,7 +83,7 @@ export const optionPlanFromFlags = (f: Flags, args: readonly string[]): OptionPl
     pick: { expiry, strike, type: option?.[0] === 'pe' ? 'PE' : 'CE' },
     lots,
     trantype: f.values.sell === true ? 'S' : 'B',
-    prd: prd.toUpperCase() === 'NRML' ? 'M' : prd.toUpperCase() === 'CNC' ? 'C' : prd,
+    prd,
     exit: { stop, target },
     ...(capText !== undefined ? { maxValue: Number(capText) } : {}),
     ...(tag ? { tag } : {}),
@@ -112,7 +101,7 @@ interface DryRunAnswer {
 }
 
 /** `dry run: nothing was sent. NIFTY above 24500: would buy NIFTY08DEC26C24500 now (...)`. */
-export const optionDryRunText = (body: OptionPlanBody, answer: DryRunAnswer): string => {
+const optionDryRunText = (body: OptionPlanBody, answer: DryRunAnswer): string => {
   const c = answer.contract;
   const level = 'above' in body.when ? `above ${body.when.above}` : `below ${body.when.below}`;
   const side = body.trantype === 'S' ? 'sell' : 'buy';
@@ -144,10 +133,6 @@ export const optionPlanText = (p: PlanRecord): string => {
   return `${o.underlying.name} ${level}  ${pick}  ${contract}`;
 };
 
-const send = (client: GttClient, body: OptionPlanBody, options: { dryRun?: boolean; idempotencyKey?: string }) =>
-  // The generic call: `?dryRun=true` is sent as asked (the gateway refuses it by name where a route has none).
-  client.call('CreatePlan', { body: body as unknown as PlanInput }, options) as Promise<unknown>;
-
 export const planOption = command({
   name: 'plan-option',
   args: ['index'],
@@ -176,14 +161,12 @@ export const planOption = command({
   input: (f, args) => optionPlanFromFlags(f, args),
   run: async ({ client, io, json, orderOptions }, body) => {
     if (orderOptions.dryRun) {
-      const answer = await send(client, body, { dryRun: true });
+      // A dry run answers what the plan would do now (DryRunAnswer), not a plan.
+      const answer: unknown = await client.createPlan(body, orderOptions);
       io.out(json ? JSON.stringify(answer, null, 2) : optionDryRunText(body, answer as DryRunAnswer));
       return 0;
     }
-    const key = orderOptions.idempotencyKey;
-    const plan = (await send(client, body, key ? { idempotencyKey: key } : {})) as PlanRecord & {
-      idempotency?: { replayed: boolean };
-    };
+    const plan = await client.createPlan(body, orderOptions);
     io.out(
       json
         ? JSON.stringify(plan, null, 2)
