@@ -249,11 +249,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
   const sweeping = options.sweepIntervalMs
     ? repeat(
         options.sweepIntervalMs,
-        () =>
-          signalWorker.handler(
-            scheduleOf(SIGNAL_WORKER)?.input,
-            lambdaContext(SIGNAL_WORKER.name, (SIGNAL_WORKER.bundle.timeoutSeconds ?? 30) * 1_000),
-          ),
+        () => signalWorker.handler(scheduleOf(SIGNAL_WORKER)?.input, lambdaContext(SIGNAL_WORKER.name)),
         options.onSweepError,
       )
     : undefined;

@@ -13,7 +13,7 @@
  * The strike's column is `Strike` on BFO (`StrikePrice` on NFO), as the family's BFO master names it.
  */
 import { instrumentToken } from './formats.js';
-import { indexOfUnderlying, listedStrikes, MONTHS, sensexExpiries, sensexOption } from './indices.js';
+import { expiryText, indexOfUnderlying, listedStrikes, MONTHS, sensexExpiries, sensexOption } from './indices.js';
 import { instrumentRules } from './symbols.js';
 
 export const BFO_HEADER = 'Exchange,Token,LotSize,Symbol,TradingSymbol,Expiry,Instrument,OptionType,Strike,TickSize,';
@@ -23,10 +23,6 @@ export const SENSEX50_OPTIONS_SYMBOL = 'SX50OPT';
 /** SENSEX50's few rows: these strikes, CE and PE, of the nearest expiry (a sandbox lot, not the exchange's). */
 const SENSEX50_STRIKES = [25000, 25100];
 const SENSEX50_LOT = 60;
-
-/** `31-DEC-2026`, as the family's masters write an expiry. */
-const expiryText = (date: Date): string =>
-  `${String(date.getUTCDate()).padStart(2, '0')}-${MONTHS[date.getUTCMonth()]}-${date.getUTCFullYear()}`;
 
 /** The BFO master's rows (without the header) on India's day `today` (UTC midnight). */
 export const bfoRows = (today: number): string[] => {

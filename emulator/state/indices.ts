@@ -85,6 +85,18 @@ export const isListedStrike = (index: IndexInstrument, strike: number): boolean 
 };
 
 export const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
+
+const IST_OFFSET_MS = 5.5 * 3_600_000;
+
+/** Today's date in India, as a UTC midnight timestamp. */
+export const indiaToday = (now: Date): number => {
+  const india = new Date(now.getTime() + IST_OFFSET_MS);
+  return Date.UTC(india.getUTCFullYear(), india.getUTCMonth(), india.getUTCDate());
+};
+
+/** `27-JAN-2026`, as the family's NFO and BFO masters write an expiry. */
+export const expiryText = (date: Date): string =>
+  `${String(date.getUTCDate()).padStart(2, '0')}-${MONTHS[date.getUTCMonth()]}-${date.getUTCFullYear()}`;
 const INDEX_CONTRACT = new RegExp(
   `^(${INDEX_UNDERLYINGS.join('|')})(\\d{2})(${MONTHS.join('|')})(\\d{2})(F|([CP])([1-9]\\d{0,5}))$`,
 );

@@ -3,14 +3,7 @@
  * Deterministic: the start table is fixed, the walk draws from a seeded generator, so a run with the same seed and
  * the same requests sees the same prices.
  */
-import {
-  INDEX_UNDERLYINGS,
-  indexInstrument,
-  indexOfUnderlying,
-  type IndexUnderlying,
-  INDICES,
-  parseIndexContract,
-} from './indices.js';
+import { indexInstrument, indexOfUnderlying, INDICES, parseIndexContract } from './indices.js';
 import { priceBandOf } from './market.js';
 import { contractPriceAt } from './option-model.js';
 import { instrumentRules, LISTED_EQUITIES } from './symbols.js';
@@ -59,11 +52,6 @@ const COMPANY_CLOSES: Readonly<Record<string, number>> = {
   BANKBEES: 590,
   GOLDBEES: 98,
 };
-
-/** Each NFO index's level at start (indices.ts INDICES): the index starts there, its futures too, its options from it. */
-export const INDEX_LEVELS: Readonly<Record<IndexUnderlying, number>> = Object.fromEntries(
-  INDEX_UNDERLYINGS.map((name) => [name, indexOfUnderlying(name)!.level]),
-) as Record<IndexUnderlying, number>;
 
 const SCALE = 10_000;
 /** A price on the instrument's tick (nearest), never below one tick. */

@@ -17,7 +17,7 @@
  */
 import { BFO_HEADER, bfoRows } from './bfo-options.js';
 import { instrumentToken } from './formats.js';
-import { indexOfUnderlying, type IndexUnderlying, INDICES, listedStrikes, MONTHS } from './indices.js';
+import { expiryText, indexOfUnderlying, type IndexUnderlying, indiaToday, INDICES, listedStrikes } from './indices.js';
 import { INDEX_UNDERLYINGS, indexContract, instrumentRules, LISTED_EQUITIES, MAX_EXPIRY_DAYS } from './symbols.js';
 
 /** The exchanges with a master here. */
@@ -31,12 +31,6 @@ const IST_OFFSET_MS = 5.5 * 3_600_000;
 /** The underlyings whose options expire every week (every Tuesday); the others' only on the monthly expiry. */
 const WEEKLY: readonly IndexUnderlying[] = ['NIFTY'];
 
-/** Today's date in India, as a UTC midnight timestamp. */
-const indiaToday = (now: Date): number => {
-  const india = new Date(now.getTime() + IST_OFFSET_MS);
-  return Date.UTC(india.getUTCFullYear(), india.getUTCMonth(), india.getUTCDate());
-};
-
 /** The Tuesdays from today (India) up to MAX_EXPIRY_DAYS ahead, as UTC midnights, each with whether it is monthly. */
 export const expiriesOf = (now: Date): { date: number; monthly: boolean }[] => {
   const today = indiaToday(now);
@@ -47,10 +41,6 @@ export const expiriesOf = (now: Date): { date: number; monthly: boolean }[] => {
   }
   return out;
 };
-
-/** `27-JAN-2026`, as the family's NFO master writes an expiry. */
-const expiryText = (date: Date): string =>
-  `${String(date.getUTCDate()).padStart(2, '0')}-${MONTHS[date.getUTCMonth()]}-${date.getUTCFullYear()}`;
 
 const derivativeRow = (underlying: string, tsym: string, expiry: Date, kind: string): string => {
   const rules = instrumentRules('NFO', tsym);

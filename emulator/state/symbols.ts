@@ -26,6 +26,7 @@ import {
   indexInstrument,
   indexOfUnderlying,
   type IndexUnderlying,
+  indiaToday,
   INDICES,
   isListedStrike,
   MONTHS,
@@ -84,12 +85,6 @@ export const LISTED_EQUITIES: Readonly<Record<'NSE' | 'BSE', readonly string[]>>
 export const MAX_EXPIRY_DAYS = 100;
 const DAY_MS = 86_400_000;
 const IST_OFFSET_MS = 5.5 * 3_600_000;
-
-/** Today's date in India, as a UTC midnight timestamp. */
-const indiaToday = (now: Date): number => {
-  const india = new Date(now.getTime() + IST_OFFSET_MS);
-  return Date.UTC(india.getUTCFullYear(), india.getUTCMonth(), india.getUTCDate());
-};
 
 /**
  * A listed index future or option: a real expiry date, today or later, at most MAX_EXPIRY_DAYS ahead (on BFO one of
